@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "iapdoctor",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "iapdoctor", targets: ["IAPDoctorCLI"]),
+        .library(name: "IAPDoctor", targets: ["IAPDoctor"]),
+        .library(name: "XMLReader", targets: ["XMLReader"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // libxml2 from the system (Debian: libxml2-dev; macOS: the SDK's copy).
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Sources/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        // The XML-to-dictionary reader: no In-App Purchase knowledge in it.
+        .target(name: "XMLReader", dependencies: ["CLibXML2"]),
+        .target(
+            name: "IAPDoctor",
+            dependencies: ["XMLReader", .product(name: "Yams", package: "Yams")]
+        ),
+        .executableTarget(
+            name: "IAPDoctorCLI",
+            dependencies: [
+                "IAPDoctor",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,368 @@
+import CLibXML2
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One parse: owns the libxml2 push-parser context and builds the node tree from SAX2 events.
+///
+/// The session hangs itself on `ctxt->_private` and passes no `user_data`, so libxml2 hands every
+/// callback the parser context (its default handlers assume that, and crash otherwise).
+final class SAXSession {
+    private struct Frame {
+        var name: String
+        var prefix: String?
+        var namespaceURI: String?
+        var attributes: [XMLAttribute]
+        var children: [XMLNode] = []
+        var text: [UInt8] = []
+        var position: XMLPosition
+    }
+
+    let file: String?
+    let limits: XMLReaderLimits
+    let itemDepth: Int?
+    let handler: ((XMLNode, [String]) throws -> Void)?
+
+    private var stack: [Frame] = []
+    private var root: XMLNode?
+    private var elementCount = 0
+    private var error: XMLReaderError?
+    private(set) var handlerError: (any Error)?
+    /// libxml2 interns names for the whole parse: decode each one once.
+    private var names: [UnsafeRawPointer: String] = [:]
+    private var context: xmlParserCtxtPtr?
+
+    init(
+        file: String?, limits: XMLReaderLimits, itemDepth: Int?,
+        handler: ((XMLNode, [String]) throws -> Void)?
+    ) {
+        self.file = file
+        self.limits = limits
+        self.itemDepth = itemDepth
+        self.handler = handler
+    }
+
+    // MARK: Driving the parser
+
+    func run(bytes: UnsafeRawBufferPointer) throws(XMLReaderError) -> XMLNode {
+        guard bytes.count > 0 else { throw emptyError() }
+        guard bytes.count <= limits.maxInputBytes else { throw tooLarge() }
+        try start(first: UnsafeRawBufferPointer(rebasing: bytes.prefix(4)))
+        var offset = min(4, bytes.count)
+        while offset < bytes.count, error == nil {
+            let end = min(offset + limits.chunkSize, bytes.count)
+            feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), last: false)
+            offset = end
+        }
+        return try finish()
+    }
+
+    func run(path: String) throws(XMLReaderError) -> XMLNode {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw unreadable(path) }
+        defer { close(fd) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(limits.chunkSize, 4), alignment: 1)
+        defer { buffer.deallocate() }
+        var total = 0
+        var started = false
+        while error == nil {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n < 0 { throw unreadable(path) }
+            if n == 0 { break }
+            total += n
+            if total > limits.maxInputBytes { stopContext(); throw tooLarge() }
+            var chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            if !started {
+                // The first bytes go to the context's constructor so it can detect the encoding.
+                let head = UnsafeRawBufferPointer(rebasing: chunk.prefix(4))
+                try start(first: head)
+                started = true
+                chunk = UnsafeRawBufferPointer(rebasing: chunk[head.count...])
+            }
+            if chunk.count > 0 { feed(chunk, last: false) }
+        }
+        guard started else { throw emptyError() }
+        return try finish()
+    }
+
+    private func start(first: UnsafeRawBufferPointer) throws(XMLReaderError) {
+        _ = libxml2Initialized
+        var handler = makeSAXHandler()
+        let ctxt = first.withMemoryRebound(to: CChar.self) { head in
+            xmlCreatePushParserCtxt(&handler, nil, head.baseAddress, Int32(head.count), file)
+        }
+        guard let ctxt else {
+            throw XMLReaderError(
+                kind: .malformed, message: "libxml2 could not create a parser",
+                position: XMLPosition(line: 1, column: 1), file: file)
+        }
+        // NONET only: never NOENT (substitutes and loads entities), DTDLOAD, HUGE or RECOVER.
+        xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue))
+        ctxt.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+        context = ctxt
+    }
+
+    private func feed(_ chunk: UnsafeRawBufferPointer, last: Bool) {
+        guard let context else { return }
+        let status = chunk.withMemoryRebound(to: CChar.self) {
+            xmlParseChunk(context, $0.baseAddress, Int32($0.count), last ? 1 : 0)
+        }
+        if status != 0, error == nil { recordLastError(code: status) }
+    }
+
+    private func finish() throws(XMLReaderError) -> XMLNode {
+        defer { release() }
+        if error == nil { feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true) }
+        if error == nil, let context, context.pointee.wellFormed == 0 { recordLastError(code: 1) }
+        if let error { throw error }
+        guard let root else {
+            throw XMLReaderError(
+                kind: .malformed, message: "the document has no root element",
+                position: currentPosition(), file: file)
+        }
+        return root
+    }
+
+    private func release() {
+        guard let context else { return }
+        if let document = context.pointee.myDoc {
+            xmlFreeDoc(document)
+            context.pointee.myDoc = nil
+        }
+        xmlFreeParserCtxt(context)
+        self.context = nil
+    }
+
+    deinit { release() }
+
+    // MARK: Errors
+
+    private func fail(_ kind: XMLReaderError.Kind, _ message: String, at position: XMLPosition? = nil) {
+        if error == nil {
+            error = XMLReaderError(kind: kind, message: message, position: position ?? currentPosition(), file: file)
+        }
+        stopContext()
+    }
+
+    private func stopContext() {
+        if let context { xmlStopParser(context) }
+    }
+
+    /// Where libxml2 is now (for errors that are ours, not libxml2's).
+    private func currentPosition() -> XMLPosition {
+        guard let input = context?.pointee.input else { return XMLPosition(line: 1, column: 1) }
+        return XMLPosition(line: Int(input.pointee.line), column: Int(input.pointee.col))
+    }
+
+    fileprivate func libxml2Error(_ raw: UnsafePointer<xmlError>) {
+        let e = raw.pointee
+        guard e.level.rawValue >= XML_ERR_ERROR.rawValue, error == nil else { return }
+        var message = e.message.map { String(cString: $0) } ?? "libxml2 error \(e.code)"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        error = XMLReaderError(
+            kind: .malformed, message: message,
+            position: XMLPosition(line: Int(e.line), column: Int(e.int2)), file: file,
+            libxml2Code: e.code)
+    }
+
+    private func recordLastError(code: Int32) {
+        if let context, let last = xmlCtxtGetLastError(context), last.pointee.code != 0 {
+            libxml2Error(last)
+        }
+        if error == nil {
+            error = XMLReaderError(
+                kind: .malformed, message: "the document is not well-formed (libxml2 error \(code))",
+                position: currentPosition(), file: file, libxml2Code: code)
+        }
+    }
+
+    private func emptyError() -> XMLReaderError {
+        XMLReaderError(
+            kind: .empty, message: "the document is empty; expected an XML document starting with `<`",
+            position: XMLPosition(line: 1, column: 1), file: file)
+    }
+
+    private func tooLarge() -> XMLReaderError {
+        XMLReaderError(
+            kind: .inputTooLarge, message: "the document is larger than the limit of \(limits.maxInputBytes) bytes",
+            position: XMLPosition(line: 0, column: 0), file: file)
+    }
+
+    // MARK: SAX events
+
+    private func name(_ pointer: UnsafePointer<xmlChar>?) -> String? {
+        guard let pointer else { return nil }
+        let key = UnsafeRawPointer(pointer)
+        if let cached = names[key] { return cached }
+        let decoded = String(cString: pointer)
+        names[key] = decoded
+        return decoded
+    }
+
+    /// Position of the `<` that opens the tag libxml2 has just read (it reports the tag's end).
+    private func startTagPosition() -> XMLPosition {
+        guard let input = context?.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base
+        else { return currentPosition() }
+        var line = Int(input.pointee.line)
+        var column = Int(input.pointee.col)
+        var p = cur
+        var characters = 0
+        var crossedNewline = false
+        while p > base {
+            p -= 1
+            let byte = p.pointee
+            if byte == UInt8(ascii: "<") { break }
+            if byte == UInt8(ascii: "\n") {
+                line -= 1
+                crossedNewline = true
+            } else if byte & 0xC0 != 0x80 {
+                characters += 1
+            }
+        }
+        guard p.pointee == UInt8(ascii: "<") else { return currentPosition() }
+        if !crossedNewline { return XMLPosition(line: line, column: max(1, column - characters - 1)) }
+        // A start tag over several lines: count the columns before `<` on its own line.
+        column = 1
+        var q = p
+        while q > base {
+            q -= 1
+            if q.pointee == UInt8(ascii: "\n") { return XMLPosition(line: line, column: column) }
+            if q.pointee & 0xC0 != 0x80 { column += 1 }
+        }
+        return XMLPosition(line: line, column: 0)
+    }
+
+    fileprivate func startElement(
+        localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        guard error == nil else { return }
+        let position = startTagPosition()
+        guard stack.count < limits.maxDepth else {
+            return fail(
+                .tooDeep,
+                "elements are nested more than \(limits.maxDepth) deep; this reader refuses deeper documents",
+                at: position)
+        }
+        elementCount += 1
+        guard elementCount <= limits.maxElements else {
+            return fail(.tooManyElements, "the document has more than \(limits.maxElements) elements", at: position)
+        }
+        var parsedAttributes: [XMLAttribute] = []
+        if attributeCount > 0, let attributes {
+            parsedAttributes.reserveCapacity(attributeCount)
+            for index in 0..<attributeCount {
+                // Five pointers per attribute: localname, prefix, URI, value start, value end.
+                let base = attributes + index * 5
+                guard let valueStart = base[3], let valueEnd = base[4] else { continue }
+                let length = valueEnd - valueStart
+                guard length <= limits.maxTextBytes else {
+                    return fail(.textTooLong, "an attribute value is longer than \(limits.maxTextBytes) bytes", at: position)
+                }
+                let value = String(
+                    decoding: UnsafeBufferPointer(start: valueStart, count: length), as: UTF8.self)
+                parsedAttributes.append(
+                    XMLAttribute(name: name(base[0]) ?? "", namespaceURI: name(base[2]), value: value))
+            }
+        }
+        stack.append(
+            Frame(
+                name: name(localname) ?? "", prefix: name(prefix), namespaceURI: name(uri),
+                attributes: parsedAttributes, position: position))
+    }
+
+    fileprivate func endElement() {
+        guard error == nil, let frame = stack.popLast() else { return }
+        var rawText = ""
+        if !frame.text.isEmpty {
+            let whitespaceOnly = frame.text.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            // Indentation between child elements is not text.
+            if !(whitespaceOnly && !frame.children.isEmpty) {
+                rawText = String(decoding: frame.text, as: UTF8.self)
+            }
+        }
+        let node = XMLNode(
+            name: frame.name, prefix: frame.prefix, namespaceURI: frame.namespaceURI,
+            attributes: frame.attributes, children: frame.children, rawText: rawText,
+            position: frame.position)
+        let depth = stack.count + 1
+        if let itemDepth, let handler, depth == itemDepth {
+            do {
+                try handler(node, stack.map(\.name))
+            } catch {
+                handlerError = error
+                fail(.stopped, "stopped by the item handler: \(error)")
+            }
+            return
+        }
+        if stack.isEmpty {
+            root = node
+        } else {
+            stack[stack.count - 1].children.append(node)
+        }
+    }
+
+    fileprivate func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
+        guard error == nil, let bytes, length > 0, !stack.isEmpty else { return }
+        let index = stack.count - 1
+        guard stack[index].text.count + length <= limits.maxTextBytes else {
+            return fail(
+                .textTooLong,
+                "the text of element `\(stack[index].name)` is longer than \(limits.maxTextBytes) bytes",
+                at: stack[index].position)
+        }
+        stack[index].text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+    }
+
+    fileprivate func entityDeclaration(_ entityName: UnsafePointer<xmlChar>?) {
+        let entity = entityName.map { String(cString: $0) } ?? "?"
+        fail(
+            .entityDeclaration,
+            "the document declares the entity `\(entity)`; entity declarations are refused (they enable entity-expansion and external-entity attacks)")
+    }
+
+    fileprivate func unresolvedReference(_ entityName: UnsafePointer<xmlChar>?) {
+        let entity = entityName.map { String(cString: $0) } ?? "?"
+        fail(
+            .malformed,
+            "the entity reference `&\(entity);` cannot be resolved; only the predefined entities (&amp; &lt; &gt; &quot; &apos;) and character references are supported")
+    }
+}
+
+// MARK: - C callbacks
+
+private let libxml2Initialized: Void = { xmlInitParser() }()
+
+private func session(_ ctx: UnsafeMutableRawPointer?) -> SAXSession? {
+    guard let ctx else { return nil }
+    let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let opaque = ctxt.pointee._private else { return nil }
+    return Unmanaged<SAXSession>.fromOpaque(opaque).takeUnretainedValue()
+}
+
+/// A zeroed handler with only the callbacks the reader needs: no default handler is left that
+/// could load a DTD or an external entity.
+private func makeSAXHandler() -> xmlSAXHandler {
+    var handler = xmlSAXHandler()
+    handler.initialized = UInt32(truncatingIfNeeded: XML_SAX2_MAGIC)
+    handler.startElementNs = { ctx, localname, prefix, uri, _, _, attributeCount, _, attributes in
+        session(ctx)?.startElement(
+            localname: localname, prefix: prefix, uri: uri, attributeCount: Int(attributeCount),
+            attributes: attributes)
+    }
+    handler.endElementNs = { ctx, _, _, _ in session(ctx)?.endElement() }
+    handler.characters = { ctx, bytes, length in session(ctx)?.characters(bytes, Int(length)) }
+    handler.cdataBlock = { ctx, bytes, length in session(ctx)?.characters(bytes, Int(length)) }
+    handler.ignorableWhitespace = { ctx, bytes, length in session(ctx)?.characters(bytes, Int(length)) }
+    handler.entityDecl = { ctx, name, _, _, _, _ in session(ctx)?.entityDeclaration(name) }
+    handler.unparsedEntityDecl = { ctx, name, _, _, _ in session(ctx)?.entityDeclaration(name) }
+    handler.reference = { ctx, name in session(ctx)?.unresolvedReference(name) }
+    handler.serror = { userData, error in
+        guard let error else { return }
+        session(userData)?.libxml2Error(error)
+    }
+    return handler
+}

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bounds that make hostile input fail fast instead of eating time and memory.
+public struct XMLReaderLimits: Sendable {
+    /// Deepest element nesting accepted. Real catalogs and property lists are 10–11 deep.
+    public var maxDepth: Int = 64
+    /// Longest text of one element, or one attribute value, in UTF-8 bytes.
+    public var maxTextBytes: Int = 1 << 20
+    /// Most elements in one document.
+    public var maxElements: Int = 20_000_000
+    /// Largest input in bytes.
+    public var maxInputBytes: Int = 1 << 31
+    /// How many bytes are handed to libxml2 at a time.
+    public var chunkSize: Int = 256 * 1024
+
+    public init(
+        maxDepth: Int = 64, maxTextBytes: Int = 1 << 20, maxElements: Int = 20_000_000,
+        maxInputBytes: Int = 1 << 31, chunkSize: Int = 256 * 1024
+    ) {
+        self.maxDepth = maxDepth
+        self.maxTextBytes = maxTextBytes
+        self.maxElements = maxElements
+        self.maxInputBytes = maxInputBytes
+        self.chunkSize = chunkSize
+    }
+}
+
+/// The XML-to-dictionary reader: throw XML at it, get a tree (or the classic dictionary) back.
+///
+/// Built on libxml2's SAX2 push parser. Safe by default: no network, no DTD loading, no entity
+/// declarations (so no entity expansion and no external entities), bounded depth and text.
+/// Malformed input always throws an ``XMLReaderError`` with a position; a partial tree is never
+/// returned as success.
+public enum XMLReader {
+    // MARK: Node tree
+
+    /// Parses a whole document and returns its root element.
+    public static func parse(
+        bytes: UnsafeRawBufferPointer, file: String? = nil, limits: XMLReaderLimits = XMLReaderLimits()
+    ) throws(XMLReaderError) -> XMLNode {
+        try SAXSession(file: file, limits: limits, itemDepth: nil, handler: nil).run(bytes: bytes)
+    }
+
+    public static func parse(
+        bytes: [UInt8], file: String? = nil, limits: XMLReaderLimits = XMLReaderLimits()
+    ) throws(XMLReaderError) -> XMLNode {
+        do {
+            return try bytes.withUnsafeBytes { try parse(bytes: $0, file: file, limits: limits) }
+        } catch let error as XMLReaderError { throw error } catch { fatalError("unreachable: \(error)") }
+    }
+
+    public static func parse(
+        string: String, limits: XMLReaderLimits = XMLReaderLimits()
+    ) throws(XMLReaderError) -> XMLNode {
+        try parse(bytes: Array(string.utf8), limits: limits)
+    }
+
+    /// Reads and parses a file in chunks (constant read buffer; the tree is the only growth).
+    public static func parse(
+        contentsOfFile path: String, limits: XMLReaderLimits = XMLReaderLimits()
+    ) throws(XMLReaderError) -> XMLNode {
+        try SAXSession(file: path, limits: limits, itemDepth: nil, handler: nil).run(path: path)
+    }
+
+    // MARK: Classic dictionary
+
+    /// `dictionaryForXMLString:error:`: the document as `[rootName: {…}]`.
+    public static func dictionary(
+        forXMLString string: String, options: XMLDictionaryOptions = XMLDictionaryOptions(),
+        limits: XMLReaderLimits = XMLReaderLimits()
+    ) throws(XMLReaderError) -> XMLValue {
+        try parse(string: string, limits: limits).dictionaryValue(options: options)
+    }
+
+    /// `dictionaryForXMLData:error:`: the document as `[rootName: {…}]`.
+    public static func dictionary(
+        forXMLBytes bytes: [UInt8], options: XMLDictionaryOptions = XMLDictionaryOptions(),
+        limits: XMLReaderLimits = XMLReaderLimits()
+    ) throws(XMLReaderError) -> XMLValue {
+        try parse(bytes: bytes, limits: limits).dictionaryValue(options: options)
+    }
+
+    // MARK: Streaming
+
+    /// Streams a file: every element at `itemDepth` (the root is depth 1) is handed to `handler`
+    /// as a complete subtree, together with the names of its ancestors, and is not kept. Returns the
+    /// root with everything except those items, so memory stays flat however many items there are.
+    /// An error thrown by `handler` ends the parse and is rethrown unchanged.
+    public static func stream(
+        contentsOfFile path: String, itemDepth: Int, limits: XMLReaderLimits = XMLReaderLimits(),
+        handler: (_ item: XMLNode, _ ancestors: [String]) throws -> Void
+    ) throws -> XMLNode {
+        try withoutActuallyEscaping(handler) { handler in
+            let session = SAXSession(file: path, limits: limits, itemDepth: itemDepth, handler: handler)
+            do {
+                return try session.run(path: path)
+            } catch {
+                if let handlerError = session.handlerError { throw handlerError }
+                throw error
+            }
+        }
+    }
+
+    /// Streams an in-memory document; see ``stream(contentsOfFile:itemDepth:limits:handler:)``.
+    public static func stream(
+        bytes: [UInt8], file: String? = nil, itemDepth: Int, limits: XMLReaderLimits = XMLReaderLimits(),
+        handler: (_ item: XMLNode, _ ancestors: [String]) throws -> Void
+    ) throws -> XMLNode {
+        try withoutActuallyEscaping(handler) { handler in
+            let session = SAXSession(file: file, limits: limits, itemDepth: itemDepth, handler: handler)
+            do {
+                return try bytes.withUnsafeBytes { buffer throws(XMLReaderError) in try session.run(bytes: buffer) }
+            } catch {
+                if let handlerError = session.handlerError { throw handlerError }
+                throw error
+            }
+        }
+    }
+}
+
+/// Reads a whole file with POSIX calls (no Foundation on the hot path or at start-up).
+/// Used by callers that need the bytes themselves (e.g. to hash them); the reader streams.
+public func readFileBytes(_ path: String, maxBytes: Int = 1 << 31) throws(XMLReaderError) -> [UInt8] {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { throw unreadable(path) }
+    defer { close(fd) }
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 { throw unreadable(path) }
+        if n == 0 { break }
+        result.append(contentsOf: buffer[0..<n])
+        if result.count > maxBytes {
+            throw XMLReaderError(
+                kind: .inputTooLarge, message: "the file is larger than \(maxBytes) bytes",
+                position: XMLPosition(line: 0, column: 0), file: path)
+        }
+    }
+    return result
+}
+
+func unreadable(_ path: String) -> XMLReaderError {
+    let reason = String(cString: strerror(errno))
+    return XMLReaderError(
+        kind: .unreadable, message: "cannot read the file: \(reason)",
+        position: XMLPosition(line: 0, column: 0), file: path)
+}
