@@ -29,7 +29,11 @@ final class SAXSession {
     private var stack: [Frame] = []
     private var root: XMLNode?
     private var elementCount = 0
-    private var error: XMLReaderError?
+    private var error: XMLReaderError? {
+        didSet { failed = error != nil }
+    }
+    /// Mirrors `error != nil` cheaply: checked on every SAX event.
+    private var failed = false
     private(set) var handlerError: (any Error)?
     /// libxml2 interns names for the whole parse: decode each one once.
     private var names: [UnsafeRawPointer: String] = [:]
@@ -52,7 +56,7 @@ final class SAXSession {
         guard bytes.count <= limits.maxInputBytes else { throw tooLarge() }
         try start(first: UnsafeRawBufferPointer(rebasing: bytes.prefix(4)))
         var offset = min(4, bytes.count)
-        while offset < bytes.count, error == nil {
+        while offset < bytes.count, !failed {
             let end = min(offset + limits.chunkSize, bytes.count)
             feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), last: false)
             offset = end
@@ -68,7 +72,7 @@ final class SAXSession {
         defer { buffer.deallocate() }
         var total = 0
         var started = false
-        while error == nil {
+        while !failed {
             let n = read(fd, buffer.baseAddress, buffer.count)
             if n < 0 { throw unreadable(path) }
             if n == 0 { break }
@@ -110,13 +114,13 @@ final class SAXSession {
         let status = chunk.withMemoryRebound(to: CChar.self) {
             xmlParseChunk(context, $0.baseAddress, Int32($0.count), last ? 1 : 0)
         }
-        if status != 0, error == nil { recordLastError(code: status) }
+        if status != 0, !failed { recordLastError(code: status) }
     }
 
     private func finish() throws(XMLReaderError) -> XMLNode {
         defer { release() }
-        if error == nil { feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true) }
-        if error == nil, let context, context.pointee.wellFormed == 0 { recordLastError(code: 1) }
+        if !failed { feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true) }
+        if !failed, let context, context.pointee.wellFormed == 0 { recordLastError(code: 1) }
         if let error { throw error }
         guard let root else {
             throw XMLReaderError(
@@ -141,7 +145,7 @@ final class SAXSession {
     // MARK: Errors
 
     private func fail(_ kind: XMLReaderError.Kind, _ message: String, at position: XMLPosition? = nil) {
-        if error == nil {
+        if !failed {
             error = XMLReaderError(kind: kind, message: message, position: position ?? currentPosition(), file: file)
         }
         stopContext()
@@ -159,7 +163,7 @@ final class SAXSession {
 
     fileprivate func libxml2Error(_ raw: UnsafePointer<xmlError>) {
         let e = raw.pointee
-        guard e.level.rawValue >= XML_ERR_ERROR.rawValue, error == nil else { return }
+        guard e.level.rawValue >= XML_ERR_ERROR.rawValue, !failed else { return }
         var message = e.message.map { String(cString: $0) } ?? "libxml2 error \(e.code)"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         error = XMLReaderError(
@@ -172,7 +176,7 @@ final class SAXSession {
         if let context, let last = xmlCtxtGetLastError(context), last.pointee.code != 0 {
             libxml2Error(last)
         }
-        if error == nil {
+        if !failed {
             error = XMLReaderError(
                 kind: .malformed, message: "the document is not well-formed (libxml2 error \(code))",
                 position: currentPosition(), file: file, libxml2Code: code)
@@ -239,7 +243,7 @@ final class SAXSession {
         localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        guard error == nil else { return }
+        guard !failed else { return }
         let position = startTagPosition()
         guard stack.count < limits.maxDepth else {
             return fail(
@@ -268,6 +272,11 @@ final class SAXSession {
                     XMLAttribute(name: name(base[0]) ?? "", namespaceURI: name(base[2]), value: value))
             }
         }
+        if let parent = stack.indices.last, !stack[parent].text.isEmpty, stack[parent].children.isEmpty,
+            stack[parent].text.allSatisfy(isXMLSpace)
+        {
+            stack[parent].text.removeAll(keepingCapacity: true)
+        }
         stack.append(
             Frame(
                 name: name(localname) ?? "", prefix: name(prefix), namespaceURI: name(uri),
@@ -275,10 +284,10 @@ final class SAXSession {
     }
 
     fileprivate func endElement() {
-        guard error == nil, let frame = stack.popLast() else { return }
+        guard !failed, let frame = stack.popLast() else { return }
         var rawText = ""
         if !frame.text.isEmpty {
-            let whitespaceOnly = frame.text.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            let whitespaceOnly = frame.text.allSatisfy(isXMLSpace)
             // Indentation between child elements is not text.
             if !(whitespaceOnly && !frame.children.isEmpty) {
                 rawText = String(decoding: frame.text, as: UTF8.self)
@@ -306,15 +315,18 @@ final class SAXSession {
     }
 
     fileprivate func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
-        guard error == nil, let bytes, length > 0, !stack.isEmpty else { return }
+        guard !failed, let bytes, length > 0, !stack.isEmpty else { return }
         let index = stack.count - 1
+        let run = UnsafeBufferPointer(start: bytes, count: length)
+        // Indentation after a child element is not text: skip it without storing it.
+        if !stack[index].children.isEmpty, run.allSatisfy(isXMLSpace) { return }
         guard stack[index].text.count + length <= limits.maxTextBytes else {
             return fail(
                 .textTooLong,
                 "the text of element `\(stack[index].name)` is longer than \(limits.maxTextBytes) bytes",
                 at: stack[index].position)
         }
-        stack[index].text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+        stack[index].text.append(contentsOf: run)
     }
 
     fileprivate func entityDeclaration(_ entityName: UnsafePointer<xmlChar>?) {
@@ -333,6 +345,10 @@ final class SAXSession {
 }
 
 // MARK: - C callbacks
+
+@inline(__always) private func isXMLSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+}
 
 private let libxml2Initialized: Void = { xmlInitParser() }()
 
