@@ -33,16 +33,18 @@ let package = Package(
             name: "IAPDoctor",
             dependencies: ["XMLReader", .product(name: "Yams", package: "Yams")]
         ),
+        .target(name: "Rules", dependencies: ["IAPDoctor"]),
         .executableTarget(
             name: "IAPDoctorCLI",
             dependencies: [
-                "IAPDoctor",
+                "IAPDoctor", "Rules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Times the reader for scripts/bench-reader.sh; not shipped.
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
+        .testTarget(name: "IAPDoctorTests", dependencies: ["IAPDoctor", "Rules"]),
     ],
     swiftLanguageModes: [.v6]
 )

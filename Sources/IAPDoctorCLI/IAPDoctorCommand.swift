@@ -1,5 +1,13 @@
 import ArgumentParser
+import Foundation
 import IAPDoctor
+import Rules
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @main
 struct IAPDoctorCommand: ParsableCommand {
@@ -9,8 +17,163 @@ struct IAPDoctorCommand: ParsableCommand {
         discussion: """
             StoreKit never says why a product ID came back in `invalidProductIdentifiers` (or is \
             missing from `Product.products(for:)`); iapdoctor answers the invalid-product-ID \
-            checklist item by item from your project files and a project descriptor.
+            checklist item by item from a project descriptor and your project files.
+
+            Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage, \
+            configuration or input error; 3 internal error.
             """,
-        version: IAPDoctorVersion.current
+        version: IAPDoctorVersion.current,
+        subcommands: [Check.self, RulesCommand.self, Explain.self]
     )
+
+    /// Usage errors exit with 2 (not ArgumentParser's 64), as the exit-code table promises.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Glibc.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                IAPDoctorCommand.exit(withError: error)
+            }
+            writeError(fullMessage(for: error))
+            Glibc.exit(code == .validationFailure ? 2 : (code == .failure ? 2 : 3))
+        }
+    }
+}
+
+func writeError(_ message: String) {
+    let text = message.hasSuffix("\n") ? message : message + "\n"
+    FileHandle.standardError.write(Data(text.utf8))
+}
+
+/// The `--fail-on` threshold.
+enum FailOn: String, ExpressibleByArgument, CaseIterable {
+    case error, warning, note, never
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Answers the invalid-product-ID checklist for a project descriptor.",
+        discussion: "Reads the descriptor (YAML, schema version 1) and the files it points at.")
+
+    @Argument(help: "The project descriptor (project.yaml).")
+    var paths: [String]
+
+    @Option(name: .shortAndLong, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @Option(help: "Lowest severity that makes the exit code 1: error, warning, note or never.")
+    var failOn: FailOn = .error
+
+    @Flag(help: "Fail on warnings too (the same as --fail-on warning).")
+    var strict = false
+
+    @Option(help: "Rules configuration file (default: .iapdoctor.yml beside the descriptor).")
+    var rules: String?
+
+    @Option(name: .shortAndLong, help: "Write the report to this file (atomically) instead of standard output.")
+    var output: String?
+
+    @Option(help: "Colour: auto (only on a terminal, and never with NO_COLOR), always or never.")
+    var color: ColorChoice = .auto
+
+    func validate() throws {
+        guard paths.count == 1 else {
+            throw ValidationError("give exactly one project descriptor (project.yaml)")
+        }
+    }
+
+    func run() throws {
+        var threshold: Severity?
+        switch strict ? .warning : failOn {
+        case .error: threshold = .error
+        case .warning: threshold = .warning
+        case .note: threshold = .note
+        case .never: threshold = nil
+        }
+        let doctor = Doctor(engine: BuiltinRules.engine())
+        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold))
+        let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
+        let text = format.reporter(color: useColor).report(diagnosis)
+        if let output {
+            do {
+                try FileSystem.writeAtomically(text, to: output)
+            } catch {
+                writeError("error: \(error.message)\nhelp: \(error.help)")
+                throw ExitCode(2)
+            }
+        } else {
+            print(text, terminator: "")
+        }
+        throw ExitCode(diagnosis.exitCode)
+    }
+}
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+
+    func enabled(isTerminal: Bool) -> Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto: return isTerminal && getenv("NO_COLOR") == nil && String(cString: getenv("TERM") ?? strdup("")) != "dumb"
+        }
+    }
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules", abstract: "Lists every rule with its checklist item and severity.")
+
+    @Option(help: "Write the generated docs pages (one per rule, and README.md) into this folder.")
+    var writeDocs: String?
+
+    func run() throws {
+        let catalog = RuleCatalog.builtin
+        if let folder = writeDocs {
+            for rule in catalog.rules {
+                try write(RuleDocs.page(for: rule), to: "\(folder)/\(rule.id).md")
+            }
+            try write(RuleDocs.index(for: catalog), to: "\(folder)/README.md")
+            print("wrote \(catalog.rules.count + 1) pages to \(folder)")
+            return
+        }
+        let width = catalog.rules.map(\.id.count).max() ?? 0
+        for rule in catalog.rules {
+            let item = rule.checklist ?? "(inputs)"
+            print("\(rule.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(item.padding(toLength: 23, withPad: " ", startingAt: 0))  \(rule.title)")
+        }
+    }
+
+    func write(_ text: String, to path: String) throws {
+        do {
+            try FileSystem.writeAtomically(text, to: path)
+        } catch {
+            writeError("error: \(error.message)\nhelp: \(error.help)")
+            throw ExitCode(2)
+        }
+    }
+}
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Prints one rule's documentation.")
+
+    @Argument(help: "A rule id, e.g. wildcard-app-id.")
+    var rule: String
+
+    func run() throws {
+        let catalog = RuleCatalog.builtin
+        guard let metadata = catalog.rule(rule) else {
+            var message = "error: there is no rule `\(rule)`"
+            if let suggestion = closestMatch(to: rule, in: catalog.rules.map(\.id)) { message += "; did you mean `\(suggestion)`?" }
+            writeError(message + "\nhelp: `iapdoctor rules` lists every rule")
+            throw ExitCode(2)
+        }
+        print(RuleDocs.page(for: metadata), terminator: "")
+    }
 }

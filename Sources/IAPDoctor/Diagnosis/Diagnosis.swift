@@ -1,0 +1,82 @@
+/// The answer to the checklist: what every reporter formats. Built once by ``Engine``; reporters
+/// never compute anything of their own.
+public struct Diagnosis: Sendable {
+    public enum ItemStatus: String, Sendable {
+        case pass, fail, unknown
+        case notApplicable = "not_applicable"
+    }
+
+    public struct Question: Sendable, Hashable {
+        public var question: String
+        public var key: String
+        public var productID: String?
+    }
+
+    public struct ChecklistEntry: Sendable {
+        public var item: ChecklistItem
+        public var status: ItemStatus
+        /// Indexes into ``Diagnosis/findings``.
+        public var findings: [Int]
+        /// For `unknown`: what to answer, and where.
+        public var questions: [Question]
+        /// For `not_applicable`: why.
+        public var reasons: [String]
+    }
+
+    public enum Verdict: String, Sendable {
+        case valid, invalid, unknown
+    }
+
+    public struct ProductVerdict: Sendable {
+        public var productID: String
+        public var requestedAs: [String]
+        public var verdict: Verdict
+        public var failing: [String]
+        public var unknown: [String]
+        /// The descriptor's product, when there is one (for reports).
+        public var product: Product?
+    }
+
+    public var toolVersion: String = IAPDoctorVersion.current
+    public var environment: Environment
+    public var environmentStated: Bool
+    public var checkedAt: Timestamp
+    public var inputs: [String]
+    public var appName: String?
+    public var bundleID: String?
+    public var platform: Platform?
+    public var checklist: [ChecklistEntry]
+    public var products: [ProductVerdict]
+    public var findings: [Finding]
+    /// The lowest severity that fails the run (`nil` = never).
+    public var failOn: Severity?
+    /// Rules turned off by the configuration.
+    public var disabledRules: [String]
+    public var configurationFile: String?
+    /// `true` when an input or the configuration could not be used (exit code 2).
+    public var hasInputErrors: Bool
+
+    public func count(_ severity: Severity) -> Int { findings.filter { $0.severity == severity }.count }
+
+    public var exitCode: Int32 {
+        if hasInputErrors { return 2 }
+        guard let failOn else { return 0 }
+        return findings.contains { $0.severity >= failOn } ? 1 : 0
+    }
+
+    /// Says why the exit code is what it is: "2 errors, 1 warning; failing because --fail-on=error".
+    public var summaryLine: String {
+        let errors = count(.error), warnings = count(.warning), notes = count(.note)
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        let counts = "\(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
+        if hasInputErrors {
+            return "\(counts); exit code 2 because an input or the configuration could not be used"
+        }
+        switch exitCode {
+        case 1: return "\(counts); exit code 1 because of findings at or above --fail-on=\(failOn!.rawValue)"
+        default:
+            if let failOn { return "\(counts); exit code 0: nothing at or above --fail-on=\(failOn.rawValue)" }
+            return "\(counts); exit code 0 because --fail-on=never"
+        }
+    }
+}

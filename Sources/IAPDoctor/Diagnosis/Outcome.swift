@@ -1,0 +1,23 @@
+/// What one rule concluded about one checklist item (and, where it applies, one product).
+public struct Outcome: Sendable {
+    public enum Status: Sendable, Hashable {
+        case pass
+        case fail([Finding])
+        /// No evidence either way: the question to answer and the descriptor key to set.
+        case unknown(question: String, key: String)
+        case notApplicable(reason: String)
+    }
+
+    public var item: String
+    /// The product this outcome is about; `nil` for the whole app.
+    public var productID: String?
+    public var status: Status
+    public var rule: String
+
+    public init(item: String, productID: String?, status: Status, rule: String) {
+        self.item = item
+        self.productID = productID
+        self.status = status
+        self.rule = rule
+    }
+}

@@ -1,0 +1,134 @@
+/// Field constraints declared in `rules.yaml` (or a user's `custom_rules`) instead of Swift:
+/// `check: { each, field }` says where, the options say what (`pattern`, `max_length`,
+/// `min_length`, `required`), `message` and `help` are templates.
+struct DeclarativeRule: Rule {
+    let id: String
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        guard let check = context.metadata.check, let root = context.project.descriptor else { return [] }
+        let items: [YAMLTree]
+        if check.each.isEmpty {
+            items = [root]
+        } else {
+            guard let list = Self.node(at: check.each, in: root) else { return [context.pass()] }
+            switch list {
+            case .sequence(let elements, _): items = elements
+            case .mapping(let pairs, _): items = pairs.map(\.value)
+            case .scalar: items = []
+            }
+        }
+        let constraints = Constraints(context.metadata)
+        var outcomes: [Outcome] = []
+        for item in items {
+            let product = item["product_id"]?.scalar?.text
+            var findings: [Finding] = []
+            let values = Self.values(at: check.field, in: item)
+            if values.isEmpty, constraints.required {
+                var fields = ["field": check.field, "product": product ?? "the item at line \(item.location.line)"]
+                fields["value"] = ""
+                findings.append(finding(context, fields: fields, at: item.location, product: product))
+            }
+            for value in values {
+                guard let scalar = value.scalar, !scalar.isNull else {
+                    if constraints.required {
+                        let fields = ["field": check.field, "product": product ?? "the item at line \(item.location.line)", "value": ""]
+                        findings.append(finding(context, fields: fields, at: value.location, product: product))
+                    }
+                    continue
+                }
+                let text = scalar.text
+                let length = text.count
+                var violated = false
+                if let max = constraints.maxLength, length > max { violated = true }
+                if let min = constraints.minLength, length < min { violated = true }
+                if let pattern = constraints.pattern, (try? pattern.wholeMatch(in: text)) == nil { violated = true }
+                if violated {
+                    let fields = [
+                        "value": text, "length": String(length), "field": check.field,
+                        "product": product ?? "the item at line \(item.location.line)",
+                    ]
+                    findings.append(finding(context, fields: fields, at: scalar.location, product: product))
+                }
+            }
+            outcomes += context.outcomes(findings, product: product)
+        }
+        return outcomes.isEmpty ? [context.pass()] : outcomes
+    }
+
+    func finding(_ context: RuleContext, fields: [String: String], at location: SourceLocation, product: String?) -> Finding {
+        let metadata = context.metadata
+        let message = Self.fill(metadata.messageTemplate ?? metadata.title, fields: fields, metadata: metadata)
+        let help = metadata.helpTemplate.map { Self.fill($0, fields: fields, metadata: metadata) }
+        return context.finding(message, at: location, help: help, notes: metadata.notes, product: product)
+    }
+
+    /// Replaces `{name}` with a field or an option value.
+    static func fill(_ template: String, fields: [String: String], metadata: RuleMetadata) -> String {
+        var result = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            result += rest[..<open]
+            let name = String(rest[rest.index(after: open)..<close])
+            if let value = fields[name] ?? metadata.option(name)?.text {
+                result += value
+            } else {
+                result += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    struct Constraints {
+        var maxLength: Int?
+        var minLength: Int?
+        var pattern: Regex<AnyRegexOutput>?
+        var required: Bool
+
+        init(_ metadata: RuleMetadata) {
+            maxLength = metadata.option("max_length")?.number.map { Int($0) }
+            minLength = metadata.option("min_length")?.number.map { Int($0) }
+            pattern = metadata.option("pattern")?.text.flatMap { try? Regex($0) }
+            if case .flag(let flag)? = metadata.option("required") { required = flag } else { required = false }
+        }
+    }
+
+    static func node(at path: String, in root: YAMLTree) -> YAMLTree? {
+        var current: YAMLTree? = root
+        for step in path.split(separator: ".") { current = current?[String(step)] }
+        return current
+    }
+
+    /// Every node at `path` below `root`, stepping into all children at `*`.
+    static func values(at path: String, in root: YAMLTree) -> [YAMLTree] {
+        var current: [YAMLTree] = [root]
+        for step in path.split(separator: ".") {
+            var next: [YAMLTree] = []
+            for node in current {
+                if step == "*" {
+                    switch node {
+                    case .mapping(let pairs, _): next += pairs.map(\.value)
+                    case .sequence(let items, _): next += items
+                    case .scalar: break
+                    }
+                } else if let child = node[String(step)] {
+                    next.append(child)
+                }
+            }
+            current = next
+        }
+        return current
+    }
+}
+
+extension RuleCatalog {
+    /// Checks a pattern option compiles, so a bad user regex is a configuration error, not a silent pass.
+    public func invalidPatterns() -> [Finding] {
+        rules.compactMap { rule in
+            guard let pattern = rule.option("pattern")?.text, (try? Regex(pattern)) == nil else { return nil }
+            return RuleCatalog.configProblem(
+                "rule `\(rule.id)`: the pattern `\(pattern)` is not a valid regular expression",
+                help: "fix the pattern; it is matched against the whole value", at: rule.location)
+        }
+    }
+}

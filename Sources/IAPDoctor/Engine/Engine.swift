@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs the rules over a project and derives the checklist, the product verdicts and the
+/// numbered findings from their outcomes.
+public struct Engine: Sendable {
+    public let catalog: RuleCatalog
+    public let implementations: [String: any Rule]
+
+    public init(catalog: RuleCatalog, rules: [any Rule]) {
+        self.catalog = catalog
+        var implementations: [String: any Rule] = [:]
+        for rule in rules { implementations[rule.id] = rule }
+        self.implementations = implementations
+    }
+
+    /// Catalog ids whose rule has neither Swift logic nor a declarative check (a test keeps this empty),
+    /// and implementations with no catalog entry.
+    public var unmatchedRules: (withoutImplementation: [String], withoutMetadata: [String]) {
+        let metadataOnly = catalog.rules.filter { implementations[$0.id] == nil && $0.check == nil && !Engine.inputRuleIDs.contains($0.id) }
+        let codeOnly = implementations.keys.filter { catalog.rule($0) == nil }
+        return (metadataOnly.map(\.id), codeOnly.sorted())
+    }
+
+    /// Rules that report problems with inputs and configuration; the loaders emit them.
+    public static let inputRuleIDs: Set<String> = [
+        "input-unreadable", "input-malformed", "descriptor-unknown-key", "descriptor-invalid-value",
+        "descriptor-missing-version", "config-invalid",
+    ]
+
+    public struct Options: Sendable {
+        public var configuration = Configuration()
+        public var failOn: Severity? = .error
+        public var inputs: [String] = []
+
+        public init(configuration: Configuration = Configuration(), failOn: Severity? = .error, inputs: [String] = []) {
+            self.configuration = configuration
+            self.failOn = failOn
+            self.inputs = inputs
+        }
+    }
+
+    /// Diagnoses a loaded project. `inputProblems` are the loaders' findings; when any is an error
+    /// the rules do not run (their answers would rest on a misread descriptor).
+    public func diagnose(_ project: Project, inputProblems: [Finding], options: Options) -> Diagnosis {
+        let (activeCatalog, disabled) = options.configuration.apply(to: catalog)
+        let now = project.checkedAt?.value ?? Timestamp(secondsSince1970: Int64(time(nil)))
+        var findings = inputProblems.compactMap { finding -> Finding? in
+            guard let metadata = activeCatalog.rule(finding.rule) else { return disabled.contains(finding.rule) ? nil : finding }
+            var adjusted = finding
+            adjusted.severity = metadata.severity
+            return adjusted
+        }
+        let stopped = findings.contains { $0.severity == .error } || inputProblems.contains { $0.rule == "input-malformed" || $0.rule == "input-unreadable" }
+        let index = ProductIndex(ids: RequestResolver.knownProductIDs(project))
+        let requests = RequestResolver.resolve(project, index: index)
+        var outcomes: [Outcome] = []
+        if !stopped {
+            for metadata in activeCatalog.rules where !Engine.inputRuleIDs.contains(metadata.id) {
+                guard let item = metadata.checklist else { continue }
+                guard metadata.applies(in: project.effectiveEnvironment) else {
+                    let reason = metadata.notApplicableReason
+                        ?? "it does not matter in the \(project.effectiveEnvironment.rawValue) environment"
+                    outcomes.append(Outcome(item: item, productID: nil, status: .notApplicable(reason: reason), rule: metadata.id))
+                    continue
+                }
+                let rule: any Rule = implementations[metadata.id] ?? DeclarativeRule(id: metadata.id)
+                let context = RuleContext(project: project, metadata: metadata, now: now, requests: requests, productIndex: index)
+                outcomes += rule.check(context)
+            }
+        }
+        return assemble(
+            project: project, outcomes: outcomes, inputFindings: findings, requests: requests, stopped: stopped,
+            disabled: disabled, options: options, now: now, into: &findings)
+    }
+
+    private func assemble(
+        project: Project, outcomes: [Outcome], inputFindings: [Finding], requests: [ResolvedRequest], stopped: Bool,
+        disabled: [String], options: Options, now: Timestamp, into findings: inout [Finding]
+    ) -> Diagnosis {
+        // Findings: deduplicated, sorted and numbered once, here.
+        for outcome in outcomes {
+            if case .fail(let failing) = outcome.status {
+                for finding in failing where !findings.contains(finding) { findings.append(finding) }
+            }
+        }
+        findings.sort(by: Finding.reportOrder)
+        var position: [Finding: Int] = [:]
+        for (offset, finding) in findings.enumerated() where position[finding] == nil { position[finding] = offset }
+
+        var checklist: [Diagnosis.ChecklistEntry] = []
+        for item in Checklist.items {
+            let mine = outcomes.filter { $0.item == item.id }
+            var entry = Diagnosis.ChecklistEntry(item: item, status: .notApplicable, findings: [], questions: [], reasons: [])
+            if stopped {
+                entry.status = .unknown
+                entry.questions = [Diagnosis.Question(question: "Fix the input errors first: the checklist was not evaluated.", key: "", productID: nil)]
+                checklist.append(entry)
+                continue
+            }
+            for outcome in mine {
+                switch outcome.status {
+                case .fail(let failing):
+                    for finding in failing {
+                        if let index = position[finding], !entry.findings.contains(index) { entry.findings.append(index) }
+                    }
+                case .unknown(let question, let key):
+                    let asked = Diagnosis.Question(question: question, key: key, productID: outcome.productID)
+                    if !entry.questions.contains(asked) { entry.questions.append(asked) }
+                case .notApplicable(let reason):
+                    if !entry.reasons.contains(reason) { entry.reasons.append(reason) }
+                case .pass: break
+                }
+            }
+            entry.findings.sort()
+            if mine.contains(where: { if case .fail = $0.status { return true } else { return false } }) {
+                entry.status = .fail
+            } else if !entry.questions.isEmpty {
+                entry.status = .unknown
+            } else if mine.contains(where: { if case .pass = $0.status { return true } else { return false } }) {
+                entry.status = .pass
+                entry.reasons = []
+            } else {
+                entry.status = .notApplicable
+                if entry.reasons.isEmpty { entry.reasons = ["no enabled rule checks it"] }
+            }
+            checklist.append(entry)
+        }
+
+        let products = stopped ? [] : verdicts(project: project, outcomes: outcomes, requests: requests)
+        return Diagnosis(
+            environment: project.effectiveEnvironment, environmentStated: project.environment != nil, checkedAt: now,
+            inputs: options.inputs.isEmpty ? [project.descriptorFile] : options.inputs,
+            appName: project.app.name?.value, bundleID: project.app.bundleID?.value, platform: project.app.platform?.value,
+            checklist: checklist, products: products, findings: findings, failOn: options.failOn,
+            disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
+            hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error })
+    }
+
+    /// A verdict for each requested product (or, when no request is known, each product).
+    private func verdicts(project: Project, outcomes: [Outcome], requests: [ResolvedRequest]) -> [Diagnosis.ProductVerdict] {
+        var order: [String] = []
+        var requestedAs: [String: [String]] = [:]
+        if requests.isEmpty {
+            for product in project.products {
+                guard let id = product.productID?.value, requestedAs[id] == nil else { continue }
+                order.append(id)
+                requestedAs[id] = []
+            }
+        } else {
+            for request in requests {
+                let id = request.verdictID
+                if requestedAs[id] == nil {
+                    order.append(id)
+                    requestedAs[id] = []
+                }
+                if !requestedAs[id]!.contains(request.request.value) { requestedAs[id]!.append(request.request.value) }
+            }
+        }
+        let advice = Set(Checklist.items.filter(\.isAdvice).map(\.id))
+        return order.map { id in
+            var failing: [String] = [], unknown: [String] = []
+            for item in Checklist.items where !advice.contains(item.id) {
+                let relevant = outcomes.filter { $0.item == item.id && ($0.productID == nil || $0.productID == id) }
+                if relevant.contains(where: { if case .fail = $0.status { return true } else { return false } }) {
+                    failing.append(item.id)
+                } else if relevant.contains(where: { if case .unknown = $0.status { return true } else { return false } }) {
+                    unknown.append(item.id)
+                }
+            }
+            let verdict: Diagnosis.Verdict = !failing.isEmpty ? .invalid : (!unknown.isEmpty ? .unknown : .valid)
+            return Diagnosis.ProductVerdict(
+                productID: id, requestedAs: requestedAs[id] ?? [], verdict: verdict, failing: failing, unknown: unknown,
+                product: project.product(withID: id))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// A rule with logic: a pure function from the project to outcomes. Its metadata (checklist item,
+/// severity, options, examples) lives in `rules.yaml` under the same id.
+public protocol Rule: Sendable {
+    var id: String { get }
+    func check(_ context: RuleContext) -> [Outcome]
+}
+
+/// What a rule sees: the project, its own metadata (with the user's overrides applied), the
+/// clock, and the requested IDs already matched against the known products.
+public struct RuleContext: Sendable {
+    public let project: Project
+    public let metadata: RuleMetadata
+    /// `checked_at`, or the current time.
+    public let now: Timestamp
+    public let requests: [ResolvedRequest]
+    public let productIndex: ProductIndex
+
+    public init(project: Project, metadata: RuleMetadata, now: Timestamp, requests: [ResolvedRequest], productIndex: ProductIndex) {
+        self.project = project
+        self.metadata = metadata
+        self.now = now
+        self.requests = requests
+        self.productIndex = productIndex
+    }
+
+    public var environment: Environment { project.effectiveEnvironment }
+    public var item: String { metadata.checklist ?? "" }
+
+    public func number(_ option: String, default fallback: Double) -> Double {
+        metadata.option(option)?.number ?? fallback
+    }
+
+    public func text(_ option: String, default fallback: String) -> String {
+        metadata.option(option)?.text ?? fallback
+    }
+
+    // MARK: Building findings and outcomes
+
+    public func finding(
+        _ message: String, at location: SourceLocation?, help: String? = nil, notes: [String] = [],
+        product: String? = nil
+    ) -> Finding {
+        Finding(
+            rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist, message: message,
+            help: help ?? (metadata.help.isEmpty ? nil : metadata.help), notes: notes, location: location,
+            productID: product)
+    }
+
+    public func pass(product: String? = nil, item: String? = nil) -> Outcome {
+        Outcome(item: item ?? self.item, productID: product, status: .pass, rule: metadata.id)
+    }
+
+    public func fail(_ findings: Finding..., product: String? = nil, item: String? = nil) -> Outcome {
+        Outcome(
+            item: item ?? self.item, productID: product ?? findings.first?.productID, status: .fail(findings),
+            rule: metadata.id)
+    }
+
+    public func unknown(_ question: String, key: String, product: String? = nil, item: String? = nil) -> Outcome {
+        Outcome(item: item ?? self.item, productID: product, status: .unknown(question: question, key: key), rule: metadata.id)
+    }
+
+    public func notApplicable(_ reason: String, product: String? = nil, item: String? = nil) -> Outcome {
+        Outcome(item: item ?? self.item, productID: product, status: .notApplicable(reason: reason), rule: metadata.id)
+    }
+
+    /// A pass when `findings` is empty, else one failing outcome per finding.
+    public func outcomes(_ findings: [Finding], product: String? = nil) -> [Outcome] {
+        findings.isEmpty ? [pass(product: product)] : findings.map { fail($0, product: product) }
+    }
+}

@@ -1,0 +1,246 @@
+import Yams
+
+/// A YAML document as a plain tree whose every node knows its file, line and column.
+///
+/// Made from Yams's `compose` (never `Yams.load`, which expands an alias bomb into gigabytes):
+/// aliases are expanded here under a node budget, merge keys (`<<`) are applied, and duplicate
+/// keys are reported, so the rest of iapdoctor never sees YAML's sharper edges.
+public indirect enum YAMLTree: Sendable {
+    case scalar(YAMLScalar)
+    case mapping([(key: YAMLScalar, value: YAMLTree)], SourceLocation)
+    case sequence([YAMLTree], SourceLocation)
+
+    public var location: SourceLocation {
+        switch self {
+        case .scalar(let scalar): return scalar.location
+        case .mapping(_, let location), .sequence(_, let location): return location
+        }
+    }
+
+    /// The value under `key` when this is a mapping.
+    public subscript(key: String) -> YAMLTree? {
+        guard case .mapping(let pairs, _) = self else { return nil }
+        return pairs.first { $0.key.text == key }?.value
+    }
+
+    public var scalar: YAMLScalar? {
+        if case .scalar(let scalar) = self { return scalar }
+        return nil
+    }
+
+    /// `null`, `~` or an empty plain scalar.
+    public var isNull: Bool { scalar?.isNull ?? false }
+
+    /// What kind of node this is, for messages ("a mapping", "a list", "a text value").
+    public var kindDescription: String {
+        switch self {
+        case .scalar(let scalar): return scalar.isNull ? "null" : "the value `\(scalar.text)`"
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        }
+    }
+}
+
+public struct YAMLScalar: Sendable, Hashable {
+    public var text: String
+    /// Quoted scalars are always text, never `null`, booleans or numbers.
+    public var isQuoted: Bool
+    public var location: SourceLocation
+
+    public var isNull: Bool {
+        !isQuoted && (text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL")
+    }
+}
+
+/// A problem found while reading a YAML file.
+public struct YAMLProblem: Error, Sendable {
+    public var message: String
+    public var help: String
+    public var location: SourceLocation
+}
+
+public enum YAMLTreeReader {
+    /// Most nodes a document may expand to (aliases count every time they are used).
+    public static let defaultNodeBudget = 2_000_000
+    /// Largest YAML file read, in bytes.
+    public static let maxBytes = 64 << 20
+
+    /// Parses `bytes` (the contents of `file`). Throws one positioned problem for input that is not
+    /// YAML at all; returns the tree and the duplicate-key problems otherwise.
+    public static func read(
+        bytes: [UInt8], file: String, nodeBudget: Int = defaultNodeBudget
+    ) throws(YAMLProblem) -> (tree: YAMLTree?, duplicates: [YAMLProblem]) {
+        guard bytes.count <= maxBytes else {
+            throw YAMLProblem(
+                message: "the file is \(bytes.count) bytes; YAML files larger than \(maxBytes) bytes are refused",
+                help: "check that this is the right file", location: SourceLocation(file: file))
+        }
+        if let bad = firstInvalidUTF8(bytes) {
+            throw YAMLProblem(
+                message: "the file is not valid UTF-8 (byte 0x\(String(bytes[bad.offset], radix: 16, uppercase: true)))",
+                help: "save the file as UTF-8", location: SourceLocation(file: file, line: bad.line, column: bad.column))
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw problem(from: error, file: file)
+        } catch {
+            throw YAMLProblem(message: "\(error)", help: "fix the YAML syntax", location: SourceLocation(file: file))
+        }
+        guard let node else { return (nil, []) }
+        var converter = Converter(file: file, budget: nodeBudget)
+        let tree = try converter.convert(node, depth: 0)
+        return (tree, converter.duplicates)
+    }
+
+    /// Position of the first byte that is not valid UTF-8, or `nil` when all of it is.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (offset: Int, line: Int, column: Int)? {
+        var line = 1, column = 1, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            var length = 0
+            switch byte {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return (index, line, column)
+            }
+            guard index + length <= bytes.count else { return (index, line, column) }
+            for k in 1..<length where bytes[index + k] & 0xC0 != 0x80 { return (index, line, column) }
+            if length == 3 {
+                let second = bytes[index + 1]
+                if (byte == 0xE0 && second < 0xA0) || (byte == 0xED && second > 0x9F) { return (index, line, column) }
+            }
+            if length == 4 {
+                let second = bytes[index + 1]
+                if (byte == 0xF0 && second < 0x90) || (byte == 0xF4 && second > 0x8F) { return (index, line, column) }
+            }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += length
+        }
+        return nil
+    }
+
+    static func problem(from error: YamlError, file: String) -> YAMLProblem {
+        func located(_ problem: String, _ mark: Mark?, _ context: YamlError.Context?) -> YAMLProblem {
+            var message = problem
+            if let context, !context.text.isEmpty { message = "\(problem) (\(context.text))" }
+            let location = mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) }
+                ?? SourceLocation(file: file)
+            return YAMLProblem(message: "invalid YAML: \(message)", help: helpText(problem), location: location)
+        }
+        switch error {
+        case .scanner(let context, let problem, let mark, _): return located(problem, mark, context)
+        case .parser(let context, let problem, let mark, _): return located(problem, mark, context)
+        case .composer(let context, let problem, let mark, _): return located(problem, mark, context)
+        case .reader(let problem, _, _, _): return located(problem, nil, nil)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return YAMLProblem(
+                message: "duplicate key \(duplicates.map { "`\($0)`" }.joined(separator: ", ")) in a mapping",
+                help: "keep one of the entries: YAML mappings cannot repeat a key",
+                location: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+        default: return located("\(error)", nil, nil)
+        }
+    }
+
+    static func helpText(_ problem: String) -> String {
+        if problem.contains("tab") { return "indent with spaces; YAML does not allow tabs for indentation" }
+        if problem.contains("nesting") { return "flatten the document; it nests deeper than YAML readers accept" }
+        return "fix the YAML syntax at this position (a missing `:`, a wrong indentation or an unclosed quote or bracket are the usual causes)"
+    }
+
+    private struct Converter {
+        let file: String
+        var budget: Int
+        var duplicates: [YAMLProblem] = []
+
+        init(file: String, budget: Int) {
+            self.file = file
+            self.budget = budget
+        }
+
+        func location(_ mark: Mark?) -> SourceLocation {
+            SourceLocation(file: file, line: mark?.line ?? 0, column: mark?.column ?? 0)
+        }
+
+        mutating func convert(_ node: Node, depth: Int) throws(YAMLProblem) -> YAMLTree {
+            budget -= 1
+            guard budget >= 0 else {
+                throw YAMLProblem(
+                    message: "the document expands to more than \(YAMLTreeReader.defaultNodeBudget) nodes (aliases are counted each time they are used)",
+                    help: "remove the anchors and aliases that repeat large parts of the document",
+                    location: location(node.mark))
+            }
+            guard depth < 200 else {
+                throw YAMLProblem(
+                    message: "the document nests more than 200 levels deep",
+                    help: "flatten the document", location: location(node.mark))
+            }
+            switch node {
+            case .scalar(let scalar):
+                return .scalar(
+                    YAMLScalar(text: scalar.string, isQuoted: scalar.style != .plain && scalar.style != .any,
+                               location: location(scalar.mark)))
+            case .alias(let alias):
+                throw YAMLProblem(
+                    message: "undefined alias `*\(alias.anchor.rawValue)`", help: "define the anchor before using it",
+                    location: location(alias.mark))
+            case .sequence(let sequence):
+                var items: [YAMLTree] = []
+                for item in sequence { items.append(try convert(item, depth: depth + 1)) }
+                return .sequence(items, location(sequence.mark))
+            case .mapping(let mapping):
+                var pairs: [(key: YAMLScalar, value: YAMLTree)] = []
+                var merged: [(key: YAMLScalar, value: YAMLTree)] = []
+                var seen: [String: SourceLocation] = [:]
+                for (keyNode, valueNode) in mapping {
+                    guard case .scalar(let keyScalar) = keyNode else {
+                        throw YAMLProblem(
+                            message: "a mapping key must be a plain value, not a list or mapping",
+                            help: "use a text key", location: location(keyNode.mark))
+                    }
+                    let key = YAMLScalar(
+                        text: keyScalar.string, isQuoted: keyScalar.style != .plain && keyScalar.style != .any,
+                        location: location(keyScalar.mark))
+                    let value = try convert(valueNode, depth: depth + 1)
+                    if key.text == "<<", !key.isQuoted {
+                        // Merge key: the referenced mappings' entries, unless stated here.
+                        let sources: [YAMLTree]
+                        if case .sequence(let list, _) = value { sources = list } else { sources = [value] }
+                        for source in sources {
+                            guard case .mapping(let sourcePairs, _) = source else {
+                                throw YAMLProblem(
+                                    message: "a merge key `<<` needs a mapping or a list of mappings",
+                                    help: "point `<<` at an anchored mapping (`<<: *defaults`)", location: key.location)
+                            }
+                            merged.append(contentsOf: sourcePairs)
+                        }
+                        continue
+                    }
+                    if let first = seen[key.text] {
+                        duplicates.append(
+                            YAMLProblem(
+                                message: "duplicate key `\(key.text)`; it was already set at line \(first.line)",
+                                help: "keep one `\(key.text)` entry in this mapping", location: key.location))
+                        continue
+                    }
+                    seen[key.text] = key.location
+                    pairs.append((key, value))
+                }
+                for pair in merged where seen[pair.key.text] == nil {
+                    seen[pair.key.text] = pair.key.location
+                    pairs.append(pair)
+                }
+                return .mapping(pairs, location(mapping.mark))
+            }
+        }
+    }
+}

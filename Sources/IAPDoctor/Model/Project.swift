@@ -1,0 +1,201 @@
+/// Everything iapdoctor knows about one app, each fact with where it was stated.
+/// Loaders fill it; rules only read it.
+public struct Project: Sendable {
+    public var descriptorFile: String
+    /// The descriptor's folder: relative paths in it are resolved against this.
+    public var baseDirectory: String
+    /// The descriptor as parsed, for declarative rules that address fields by path.
+    public var descriptor: YAMLTree?
+
+    public var version: Fact<Int>?
+    public var environment: Fact<Environment>?
+    public var checkedAt: Fact<Timestamp>?
+
+    public var app = App()
+    public var account = DeveloperAccount()
+    public var appID = AppID()
+    public var signing = Signing()
+    public var appStoreConnect = AppStoreConnect()
+    public var subscriptionGroups: [SubscriptionGroup] = []
+    public var products: [Product] = []
+    public var requests: [Fact<String>] = []
+    public var catalogs: [Fact<String>] = []
+    public var testing = Testing()
+
+    public init(descriptorFile: String, baseDirectory: String) {
+        self.descriptorFile = descriptorFile
+        self.baseDirectory = baseDirectory
+    }
+
+    /// The environment in force: the stated one, or `sandbox` (the most common) when none is stated.
+    public var effectiveEnvironment: Environment { environment?.value ?? .sandbox }
+
+    /// Products with a stated ID, by ID (the first one wins; duplicates are a finding of their own).
+    public func product(withID id: String) -> Product? {
+        products.first { $0.productID?.value == id }
+    }
+
+    public func subscriptionGroup(named name: String) -> SubscriptionGroup? {
+        subscriptionGroups.first { $0.referenceName?.value == name }
+    }
+}
+
+public struct App: Sendable {
+    public var name: Fact<String>?
+    public var platform: Fact<Platform>?
+    public var bundleID: Fact<String>?
+    public var deploymentTarget: Fact<String>?
+    public var storeKitAPI: Fact<StoreKitAPI>?
+    public var infoPlist: Fact<String>?
+    public var xcodeproj: Fact<String>?
+    public var configuration: Fact<String>?
+    public var entitlements: Fact<String>?
+    public var scheme: Fact<String>?
+    public var storeKitConfiguration: Fact<String>?
+    public var productIDLists: [Fact<String>] = []
+    public var sources: [Fact<String>] = []
+}
+
+public struct DeveloperAccount: Sendable {
+    public var teamID: Fact<String>?
+    public var teamType: Fact<TeamType>?
+    public var membership: Fact<MembershipStatus>?
+    public var programLicense: Fact<LicenseStatus>?
+    public var paidAppsAgreement: Fact<AgreementStatus>?
+    public var banking: Fact<SetupStatus>?
+    public var tax: Fact<SetupStatus>?
+}
+
+public struct AppID: Sendable {
+    /// `TEAMID.bundle.id` or `TEAMID.com.example.*`.
+    public var identifier: Fact<String>?
+    public var inAppPurchase: Fact<Bool>?
+    public var inAppPurchaseEnabledAt: Fact<Timestamp>?
+
+    /// The identifier without its 10-character team prefix.
+    public var bundlePart: Fact<String>? { identifier.map { $0.map(AppID.stripTeamPrefix) } }
+
+    /// The team prefix, when the identifier has one.
+    public var teamPrefix: String? {
+        guard let value = identifier?.value, let dot = value.firstIndex(of: "."),
+            AppID.looksLikeTeamID(String(value[..<dot]))
+        else { return nil }
+        return String(value[..<dot])
+    }
+
+    public var isWildcard: Bool { identifier?.value.hasSuffix("*") ?? false }
+
+    static func stripTeamPrefix(_ identifier: String) -> String {
+        guard let dot = identifier.firstIndex(of: "."), looksLikeTeamID(String(identifier[..<dot])) else {
+            return identifier
+        }
+        return String(identifier[identifier.index(after: dot)...])
+    }
+
+    /// Team IDs (App ID prefixes) are ten upper-case letters and digits.
+    public static func looksLikeTeamID(_ text: String) -> Bool {
+        text.count == 10 && text.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+    }
+}
+
+public struct Signing: Sendable {
+    public var style: Fact<SigningStyle>?
+    public var teamID: Fact<String>?
+    public var profile = Profile()
+}
+
+public struct Profile: Sendable {
+    public var file: Fact<String>?
+    public var name: Fact<String>?
+    public var appID: Fact<String>?
+    public var type: Fact<ProfileType>?
+    public var createdAt: Fact<Timestamp>?
+    public var expiresAt: Fact<Timestamp>?
+    public var installed: Fact<Bool>?
+
+    public var isStated: Bool {
+        file != nil || name != nil || appID != nil || type != nil || createdAt != nil || expiresAt != nil
+            || installed != nil
+    }
+}
+
+public struct AppStoreConnect: Sendable {
+    public var appRecord: Fact<Bool>?
+    public var versionState: Fact<VersionState>?
+    public var releasedAt: Fact<Timestamp>?
+    public var binaryUploaded: Fact<Bool>?
+}
+
+public struct Localization: Sendable {
+    public var locale: Fact<String>
+    public var displayName: Fact<String>?
+    public var description: Fact<String>?
+}
+
+public struct SubscriptionGroup: Sendable {
+    public var location: SourceLocation
+    public var referenceName: Fact<String>?
+    /// `nil` when the key is absent; an empty list when stated empty.
+    public var localizations: Fact<[Localization]>?
+}
+
+/// A review screenshot is either a file or only known to be present or absent.
+public enum ReviewScreenshot: Sendable, Hashable {
+    case file(String)
+    case present(Bool)
+
+    public var isPresent: Bool {
+        if case .present(let present) = self { return present }
+        return true
+    }
+}
+
+public struct Product: Sendable {
+    /// The list item's position in the descriptor.
+    public var location: SourceLocation
+    public var productID: Fact<String>?
+    public var referenceName: Fact<String>?
+    public var type: Fact<ProductType>?
+    public var status: Fact<ProductStatus>?
+    public var clearedForSale: Fact<Bool>?
+    /// Storefronts (ISO 3166-1 alpha-3); `nil` = all.
+    public var availability: Fact<[Fact<String>]>?
+    public var priceTier: Fact<Int>?
+    public var price: Fact<String>?
+    public var createdAt: Fact<Timestamp>?
+    public var updatedAt: Fact<Timestamp>?
+    public var familyShareable: Fact<Bool>?
+    public var subscriptionGroup: Fact<String>?
+    public var subscriptionDuration: Fact<SubscriptionDuration>?
+    public var localizations: Fact<[Localization]>?
+    public var reviewScreenshot: Fact<ReviewScreenshot>?
+    public var reviewNotes: Fact<String>?
+    public var submittedWithAppVersion: Fact<Bool>?
+
+    public init(location: SourceLocation) {
+        self.location = location
+    }
+
+    /// Where to point a finding about the product as a whole: its ID, else the list item.
+    public var anchor: SourceLocation { productID?.location ?? location }
+
+    /// The product's ID for messages, or its position when it has none.
+    public var name: String { productID?.value ?? "the product at line \(location.line)" }
+}
+
+public struct Testing: Sendable {
+    public var device: Fact<DeviceKind>?
+    public var osVersion: Fact<String>?
+    public var jailbroken: Fact<Bool>?
+    public var appReinstalled: Fact<Bool>?
+    public var signedOutOfStore: Fact<Bool>?
+    public var sandboxAccount = SandboxAccount()
+    /// Whether `testing.sandbox_account` was stated at all.
+    public var sandboxAccountLocation: SourceLocation?
+}
+
+public struct SandboxAccount: Sendable {
+    public var email: Fact<String>?
+    public var storefront: Fact<String>?
+    public var teamID: Fact<String>?
+}

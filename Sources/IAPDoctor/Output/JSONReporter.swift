@@ -1,0 +1,156 @@
+/// `--format json`: the report of `shared/spec/json-report.md` (schema `iapdoctor-report/1`),
+/// written by hand so key order and bytes are stable.
+public struct JSONReporter: Reporter {
+    public static let identifier = "json"
+
+    public init() {}
+
+    public func report(_ diagnosis: Diagnosis) -> String {
+        var json = JSONWriter()
+        json.object {
+            $0.field("schema", "iapdoctor-report/1")
+            $0.field("tool") { $0.object { $0.field("name", "iapdoctor"); $0.field("version", diagnosis.toolVersion) } }
+            $0.field("environment", diagnosis.environment.rawValue)
+            $0.field("checked_at", diagnosis.checkedAt.description)
+            $0.field("inputs") { json in json.array(diagnosis.inputs) { $0.string($1) } }
+            $0.field("checklist") { json in
+                json.array(diagnosis.checklist) { json, entry in
+                    json.object {
+                        $0.field("id", entry.item.id)
+                        $0.field("question", entry.item.question)
+                        $0.field("status", entry.status.rawValue)
+                        $0.field("findings") { json in json.array(entry.findings) { $0.number($1) } }
+                        if entry.status == .unknown {
+                            $0.field("questions") { json in
+                                json.array(entry.questions) { json, question in
+                                    json.object {
+                                        $0.field("question", question.question)
+                                        $0.field("key", question.key)
+                                        $0.field("product_id", question.productID)
+                                    }
+                                }
+                            }
+                        }
+                        if entry.status == .notApplicable {
+                            $0.field("reason", entry.reasons.joined(separator: "; "))
+                        }
+                    }
+                }
+            }
+            $0.field("products") { json in
+                json.array(diagnosis.products) { json, product in
+                    json.object {
+                        $0.field("product_id", product.productID)
+                        $0.field("requested_as") { json in json.array(product.requestedAs) { $0.string($1) } }
+                        $0.field("verdict", product.verdict.rawValue)
+                        $0.field("failing") { json in json.array(product.failing) { $0.string($1) } }
+                        $0.field("unknown") { json in json.array(product.unknown) { $0.string($1) } }
+                    }
+                }
+            }
+            $0.field("findings") { json in
+                json.array(diagnosis.findings) { json, finding in
+                    json.object {
+                        $0.field("rule", finding.rule)
+                        $0.field("severity", finding.severity.rawValue)
+                        $0.field("checklist", finding.checklist)
+                        $0.field("message", finding.message)
+                        $0.field("help", finding.help)
+                        $0.field("notes") { json in json.array(finding.notes) { $0.string($1) } }
+                        $0.field("docs", finding.docsPath)
+                        $0.field("file", finding.location?.file)
+                        $0.field("line", finding.location.flatMap { $0.line > 0 ? $0.line : nil })
+                        $0.field("column", finding.location.flatMap { $0.column > 0 ? $0.column : nil })
+                        $0.field("product_id", finding.productID)
+                    }
+                }
+            }
+            $0.field("summary") {
+                $0.object {
+                    $0.field("errors", diagnosis.count(.error))
+                    $0.field("warnings", diagnosis.count(.warning))
+                    $0.field("notes", diagnosis.count(.note))
+                    $0.field("exit_code", Int(diagnosis.exitCode))
+                }
+            }
+        }
+        return json.output + "\n"
+    }
+}
+
+/// A small streaming JSON writer with two-space indentation and deterministic output.
+public struct JSONWriter {
+    public private(set) var output = ""
+    private var indent = 0
+    private var needsComma: [Bool] = []
+
+    public init() {}
+
+    private mutating func separator() {
+        if let last = needsComma.last {
+            if last { output += "," }
+            output += "\n" + String(repeating: "  ", count: indent)
+            needsComma[needsComma.count - 1] = true
+        }
+    }
+
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        output += "{"
+        indent += 1
+        needsComma.append(false)
+        body(&self)
+        let empty = needsComma.removeLast() == false
+        indent -= 1
+        output += empty ? "}" : "\n" + String(repeating: "  ", count: indent) + "}"
+    }
+
+    public mutating func array<T>(_ items: [T], _ element: (inout JSONWriter, T) -> Void) {
+        output += "["
+        indent += 1
+        needsComma.append(false)
+        for item in items {
+            separator()
+            element(&self, item)
+        }
+        let empty = needsComma.removeLast() == false
+        indent -= 1
+        output += empty ? "]" : "\n" + String(repeating: "  ", count: indent) + "]"
+    }
+
+    public mutating func field(_ key: String, _ body: (inout JSONWriter) -> Void) {
+        separator()
+        output += JSONWriter.quote(key) + ": "
+        body(&self)
+    }
+
+    public mutating func field(_ key: String, _ value: String?) {
+        field(key) { json in
+            if let value { json.string(value) } else { json.output += "null" }
+        }
+    }
+
+    public mutating func field(_ key: String, _ value: Int?) {
+        field(key) { json in json.output += value.map(String.init) ?? "null" }
+    }
+
+    public mutating func string(_ value: String) { output += JSONWriter.quote(value) }
+    public mutating func number(_ value: Int) { output += String(value) }
+
+    public static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,39 @@
+/// Formats a ``Diagnosis``. Reporters compute nothing: the same words appear in every format.
+public protocol Reporter: Sendable {
+    /// The `--format` name.
+    static var identifier: String { get }
+    func report(_ diagnosis: Diagnosis) -> String
+}
+
+public enum OutputFormat: String, CaseIterable, Sendable {
+    case text, json
+
+    public func reporter(color: Bool) -> any Reporter {
+        switch self {
+        case .text: return TextReporter(color: color)
+        case .json: return JSONReporter()
+        }
+    }
+}
+
+/// Reads source lines for snippets, once per file.
+final class SourceLines: @unchecked Sendable {
+    private var cache: [String: [Substring]] = [:]
+
+    func line(_ number: Int, in file: String) -> String? {
+        if cache[file] == nil {
+            let bytes = (try? FileSystem.readBytes(file, maxBytes: 64 << 20)) ?? []
+            let text = String(decoding: bytes, as: UTF8.self)
+            cache[file] = text.split(separator: "\n", omittingEmptySubsequences: false)
+        }
+        guard let lines = cache[file], number >= 1, number <= lines.count else { return nil }
+        var line = String(lines[number - 1])
+        if line.hasSuffix("\r") { line.removeLast() }
+        return line
+    }
+}
+
+extension Finding {
+    /// Where the rule's documentation page lives.
+    public var docsPath: String { "docs/rules/\(rule).md" }
+}

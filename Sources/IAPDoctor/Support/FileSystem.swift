@@ -1,0 +1,66 @@
+import Foundation
+import XMLReader
+
+/// The few file operations iapdoctor needs. It never writes to its inputs; what it writes goes to
+/// a temporary file beside the target first and is renamed into place.
+public enum FileSystem {
+    public struct Problem: Error, Sendable {
+        public var message: String
+        public var help: String
+    }
+
+    public static func readBytes(_ path: String, maxBytes: Int) throws(Problem) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw Problem(message: "cannot read `\(path)`: no such file", help: "check the path; relative paths are resolved from the current directory")
+        }
+        if isDirectory.boolValue {
+            throw Problem(message: "cannot read `\(path)`: it is a folder, not a file", help: "name the file inside the folder")
+        }
+        do {
+            return try readFileBytes(path, maxBytes: maxBytes)
+        } catch {
+            throw Problem(message: "cannot read `\(path)`: \(error.message)", help: "check the file's permissions")
+        }
+    }
+
+    public static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// `a/b/c.yaml` → `a/b`; `c.yaml` → `.`.
+    public static func directoryName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// Joins a descriptor-relative path to the descriptor's folder (absolute paths stay as they are).
+    public static func resolve(_ path: String, relativeTo base: String) -> String {
+        if path.hasPrefix("/") || base == "." || base.isEmpty { return path }
+        return base + "/" + path
+    }
+
+    /// Writes `contents` atomically: a temporary file in the same folder, then a rename.
+    public static func writeAtomically(_ contents: String, to path: String) throws(Problem) {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            try Data(contents.utf8).write(to: temporary)
+            if rename(temporary.path, url.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: temporary)
+                throw Problem(message: "cannot write `\(path)`: \(reason)", help: "check that the folder exists and is writable")
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw Problem(message: "cannot write `\(path)`: \(error.localizedDescription)", help: "check that the folder exists and is writable")
+        }
+    }
+}

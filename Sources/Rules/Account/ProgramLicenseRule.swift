@@ -1,0 +1,19 @@
+import IAPDoctor
+
+/// The latest Apple Developer Program License Agreement must be accepted.
+struct ProgramLicenseRule: Rule {
+    let id = "program-license-not-accepted"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        guard let license = context.project.account.programLicense else {
+            return [context.unknown(
+                "Has the Account Holder accepted the latest Apple Developer Program License Agreement?",
+                key: "developer_account.program_license")]
+        }
+        guard license.value == .pending else { return [context.pass()] }
+        return [context.fail(context.finding(
+            "the latest Apple Developer Program License Agreement is `pending`; until it is accepted, App Store Connect blocks the account's In-App Purchases",
+            at: license.location,
+            help: "the Account Holder must sign in to developer.apple.com and accept the agreement; then set `program_license: accepted`"))]
+    }
+}

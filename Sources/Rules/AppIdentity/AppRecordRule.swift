@@ -1,0 +1,20 @@
+import IAPDoctor
+
+/// Products belong to an App Store Connect app record for the bundle ID; without one there is
+/// nothing for StoreKit to find.
+struct AppRecordRule: Rule {
+    let id = "app-record-missing"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        let bundle = context.project.app.bundleID.map { " for `\($0.value)`" } ?? ""
+        guard let record = context.project.appStoreConnect.appRecord else {
+            return [context.unknown(
+                "Is there an App Store Connect app record\(bundle)?", key: "app_store_connect.app_record")]
+        }
+        guard !record.value else { return [context.pass()] }
+        return [context.fail(context.finding(
+            "there is no App Store Connect app record\(bundle), so no In-App Purchase can exist for it",
+            at: record.location,
+            help: "create the app in App Store Connect → Apps with this bundle ID, add the products to it, then set `app_record: true`"))]
+    }
+}

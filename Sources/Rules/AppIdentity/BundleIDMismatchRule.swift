@@ -1,0 +1,38 @@
+import IAPDoctor
+
+/// The bundle ID the app runs with must equal the App ID (minus its team prefix), exactly and
+/// case-sensitively: StoreKit looks products up under the running bundle ID.
+struct BundleIDMismatchRule: Rule {
+    let id = "bundle-id-mismatch"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        let project = context.project
+        guard let bundle = project.app.bundleID else {
+            return [context.unknown("What is the bundle ID of the App Store Connect app record?", key: "app.bundle_id")]
+        }
+        guard let appID = project.appID.bundlePart, let identifier = project.appID.identifier else {
+            return [context.unknown(
+                "What is the App ID's identifier in Certificates, Identifiers & Profiles?", key: "app_id.identifier")]
+        }
+        if appID.value.hasSuffix("*") {
+            // A wildcard covers the bundle ID when its prefix does; `wildcard-app-id` reports the wildcard itself.
+            let prefix = String(appID.value.dropLast())
+            if prefix.isEmpty || bundle.value.hasPrefix(prefix) { return [context.pass()] }
+            return [context.fail(context.finding(
+                "bundle ID `\(bundle.value)` does not fall under the wildcard App ID `\(identifier.value)`",
+                at: identifier.location,
+                help: "register the explicit App ID `\(project.appID.teamPrefix ?? "TEAMID").\(bundle.value)` and set `app_id.identifier` to it",
+                notes: ["`app.bundle_id` is `\(bundle.value)` at \(bundle.location)"]))]
+        }
+        guard appID.value != bundle.value else { return [context.pass()] }
+        var notes = ["`app.bundle_id` is `\(bundle.value)` at \(bundle.location); the App ID without its team prefix is `\(appID.value)`"]
+        if appID.value.lowercased() == bundle.value.lowercased() {
+            notes.append("they differ only in letter case, and bundle IDs are case-sensitive")
+        }
+        return [context.fail(context.finding(
+            "the App ID `\(identifier.value)` does not match the bundle ID `\(bundle.value)`",
+            at: identifier.location,
+            help: "use the App ID `\(project.appID.teamPrefix ?? "TEAMID").\(bundle.value)` (register it if needed), or change the bundle ID to `\(appID.value)` if that is the app the products belong to",
+            notes: notes))]
+    }
+}

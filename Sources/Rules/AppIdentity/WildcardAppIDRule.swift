@@ -1,0 +1,30 @@
+import IAPDoctor
+
+/// Wildcard App IDs cannot have the In-App Purchase capability: every product comes back invalid.
+/// Answers `app-id-iap-enabled` and, with the same finding, `explicit-app-id`.
+struct WildcardAppIDRule: Rule {
+    let id = "wildcard-app-id"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        guard let identifier = context.project.appID.identifier else {
+            let question = "What is the App ID's identifier in Certificates, Identifiers & Profiles (`TEAMID.bundle.id`)?"
+            return [
+                context.unknown(question, key: "app_id.identifier"),
+                context.unknown(question, key: "app_id.identifier", item: "explicit-app-id"),
+            ]
+        }
+        guard identifier.value.contains("*") else {
+            return [context.pass(), context.pass(item: "explicit-app-id")]
+        }
+        let team = context.project.appID.teamPrefix ?? context.project.expectedTeamID ?? "TEAMID"
+        let explicit = context.project.expectedBundleID.map { "\(team).\($0)" }
+        let help = explicit.map {
+            "register the explicit App ID `\($0)`, enable In-App Purchase on it, and set `app_id.identifier` to it"
+        } ?? "register an explicit App ID equal to the bundle ID (`\(team).your.bundle.id`), enable In-App Purchase on it, and set `app_id.identifier` to it"
+        let finding = context.finding(
+            "App ID `\(identifier.value)` is a wildcard, and wildcard App IDs cannot use In-App Purchase",
+            at: identifier.location, help: help,
+            notes: ["the In-App Purchase capability is only available to explicit App IDs; sign with a profile made for the explicit one"])
+        return [context.fail(finding), context.fail(finding, item: "explicit-app-id")]
+    }
+}

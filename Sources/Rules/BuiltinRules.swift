@@ -1,0 +1,36 @@
+import IAPDoctor
+
+/// Every rule with Swift logic, registered by id. Declarative rules need no entry here: the
+/// engine interprets their `check` from `rules.yaml`.
+public enum BuiltinRules {
+    public static let all: [any Rule] = [
+        // Account
+        PaidAppsAgreementRule(), BankingRule(), TaxRule(), MembershipRule(), ProgramLicenseRule(), PersonalTeamRule(),
+        // App identity
+        WildcardAppIDRule(), IAPCapabilityRule(), BundleIDMismatchRule(), AppRecordRule(),
+        // Signing
+        ProfileAppIDRule(), WildcardProfileRule(), ProfileExpiredRule(), ProfilePredatesIAPRule(),
+        ProfileNotInstalledRule(), SigningTeamRule(),
+        // Platform
+        DeploymentTargetRule(),
+        // Requests
+        ShortProductIDRule(), BundleIDAsProductIDRule(), ProductIDCaseRule(), ProductIDWhitespaceRule(),
+        ProductIDTypoRule(), RequestedProductMissingRule(),
+        // Products
+        NotClearedForSaleRule(), MissingPriceRule(), MissingLocalizationRule(), MissingReviewScreenshotRule(),
+        DuplicateProductIDRule(), DuplicateReferenceNameRule(), PlaceholderProductIDRule(), FamilySharingTypeRule(),
+        StatusNotServedRule(), AppNotReleasedRule(), BinaryNotSubmittedRule(), PropagationWindowRule(),
+        // Subscriptions
+        SubscriptionGroupRule(), SubscriptionGroupLocalizationRule(), SubscriptionDurationRule(),
+        // Testing
+        StorefrontAvailabilityRule(), SandboxAccountRule(), SimulatorRule(), TestOSVersionRule(), StoreSignOutRule(),
+        AppReinstalledRule(), JailbreakRule(),
+        // StoreKit configuration
+        StoreKitConfigurationRule(),
+    ]
+
+    /// The engine with the built-in catalog and rules.
+    public static func engine(catalog: RuleCatalog = .builtin) -> Engine {
+        Engine(catalog: catalog, rules: all)
+    }
+}

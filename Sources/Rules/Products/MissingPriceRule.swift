@@ -1,0 +1,20 @@
+import IAPDoctor
+
+/// Without a price a product does not load, even in the sandbox.
+struct MissingPriceRule: Rule {
+    let id = "missing-price"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        context.project.products.map { product in
+            let id = product.productID?.value
+            if product.priceTier != nil || product.price != nil { return context.pass(product: id) }
+            return context.fail(context.finding(
+                "product `\(product.name)` has no price (`price_tier` or `price`), and a product without a price does not load, even in the sandbox",
+                at: product.anchor,
+                help: "set a price under Pricing in App Store Connect, then add `price_tier: 1` (or `price: \"0.99\"`) to this product",
+                notes: product.type?.value == .autoRenewable
+                    ? ["an auto-renewable subscription needs prices for every storefront it is sold in"] : [],
+                product: id))
+        }
+    }
+}

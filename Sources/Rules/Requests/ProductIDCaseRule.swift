@@ -1,0 +1,16 @@
+import IAPDoctor
+
+/// Product IDs are case-sensitive.
+struct ProductIDCaseRule: Rule {
+    let id = "product-id-case-mismatch"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        guard let requests = context.knownRequests else { return [] }
+        return requests.map { request in
+            guard case .caseMismatch(let real) = request.match else { return context.pass(product: request.verdictID) }
+            return context.fail(context.finding(
+                "`\(request.request.value)` differs from the product ID `\(real)` only in letter case, and product IDs are case-sensitive",
+                at: request.request.location, help: "request `\(real)` exactly", product: real))
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import IAPDoctor
+
+/// StoreKit does not add the bundle ID: `upgradetopro` is not `com.runmonster.runmonsterfree.upgradetopro`.
+struct ShortProductIDRule: Rule {
+    let id = "short-product-id"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        guard let requests = context.knownRequests else { return [context.unknownRequests()] }
+        return requests.map { request in
+            guard case .shortForm(let full, let others) = request.match else { return context.pass(product: request.verdictID) }
+            var notes = ["product IDs are matched exactly; StoreKit does not prefix the bundle ID"]
+            if !others.isEmpty { notes.append("it is also the end of \(others.quotedList)") }
+            return context.fail(context.finding(
+                "`\(request.request.value)` is the short form of `\(full)`; StoreKit needs the full product ID",
+                at: request.request.location,
+                help: "request `\(full)` instead of `\(request.request.value)`", notes: notes, product: full))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import IAPDoctor
+
+/// The build's provisioning profile must be made for the app's explicit App ID.
+struct ProfileAppIDRule: Rule {
+    let id = "profile-app-id-mismatch"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        let project = context.project
+        let profile = project.signing.profile
+        guard profile.isStated else {
+            return [context.unknown(
+                "Which provisioning profile signs the failing build (its App ID, creation and expiry dates)?",
+                key: "signing.profile")]
+        }
+        guard let profileAppID = profile.appID else {
+            return [context.unknown(
+                "Which App ID is the provisioning profile made for (`Entitlements.application-identifier`)?",
+                key: "signing.profile.app_id")]
+        }
+        // A wildcard profile is `wildcard-profile`'s finding.
+        if profileAppID.value.hasSuffix("*") { return [] }
+        guard let bundle = project.expectedBundleID else {
+            return [context.unknown("What is the app's bundle ID?", key: "app.bundle_id")]
+        }
+        let profileBundle = String(profileAppID.value.drop { $0 != "." }.dropFirst())
+        let hasPrefix = AppID.looksLikeTeamID(String(profileAppID.value.prefix { $0 != "." }))
+        let bundlePart = hasPrefix ? profileBundle : profileAppID.value
+        guard bundlePart != bundle else { return [context.pass()] }
+        let team = project.expectedTeamID ?? "TEAMID"
+        return [context.fail(context.finding(
+            "the provisioning profile is for App ID `\(profileAppID.value)`, but the app's bundle ID is `\(bundle)`",
+            at: profileAppID.location,
+            help: "create or download a profile for the App ID `\(team).\(bundle)` (automatic signing does this), sign with it, and update `signing.profile`"))]
+    }
+}

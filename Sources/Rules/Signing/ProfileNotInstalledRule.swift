@@ -1,0 +1,20 @@
+import IAPDoctor
+
+/// A profile that is not installed cannot sign the build.
+struct ProfileNotInstalledRule: Rule {
+    let id = "profile-not-installed"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        let profile = context.project.signing.profile
+        guard profile.isStated else { return [] }
+        guard let installed = profile.installed else {
+            return [context.unknown("Is the provisioning profile installed in Xcode (Settings → Accounts)?", key: "signing.profile.installed")]
+        }
+        guard !installed.value else { return [context.pass()] }
+        let name = profile.name.map { " `\($0.value)`" } ?? ""
+        return [context.fail(context.finding(
+            "the provisioning profile\(name) is not installed, so Xcode cannot sign the build with it",
+            at: installed.location,
+            help: "download it in Xcode → Settings → Accounts → Download Manual Profiles (or double-click the .mobileprovision), then set `installed: true`"))]
+    }
+}

@@ -1,0 +1,44 @@
+import IAPDoctor
+
+/// The build must be signed by the team that owns the App ID and the products.
+struct SigningTeamRule: Rule {
+    let id = "signing-team-mismatch"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        let project = context.project
+        guard let signingTeam = project.signing.teamID else {
+            return [context.unknown("Which team does the build sign with (`DEVELOPMENT_TEAM`)?", key: "signing.team_id")]
+        }
+        var findings: [Finding] = []
+        if let account = project.account.teamID, account.value != signingTeam.value {
+            findings.append(context.finding(
+                "the build signs with team `\(signingTeam.value)`, but the developer account that owns the products is `\(account.value)`",
+                at: signingTeam.location,
+                help: "set the target's Team to `\(account.value)` in Xcode → Signing & Capabilities (`DEVELOPMENT_TEAM`), and `signing.team_id` to match",
+                notes: ["`developer_account.team_id` is at \(account.location)"]))
+        }
+        if let prefix = project.appID.teamPrefix, let identifier = project.appID.identifier, prefix != signingTeam.value,
+            project.account.teamID?.value != prefix
+        {
+            findings.append(context.finding(
+                "the App ID `\(identifier.value)` belongs to team `\(prefix)`, but the build signs with team `\(signingTeam.value)`",
+                at: identifier.location,
+                help: "sign with team `\(prefix)`, or register the App ID under team `\(signingTeam.value)` and set `app_id.identifier` to it"))
+        }
+        if let profileAppID = project.signing.profile.appID {
+            let prefix = String(profileAppID.value.prefix { $0 != "." })
+            if AppID.looksLikeTeamID(prefix), prefix != signingTeam.value {
+                findings.append(context.finding(
+                    "the provisioning profile belongs to team `\(prefix)` (`\(profileAppID.value)`), but the build signs with team `\(signingTeam.value)`",
+                    at: profileAppID.location,
+                    help: "sign with a profile of team `\(signingTeam.value)`, or switch the signing team to `\(prefix)`"))
+            }
+        }
+        if let style = project.signing.style, style.value == .manual, !project.signing.profile.isStated {
+            return findings.isEmpty
+                ? [context.unknown("Manual signing names a profile: which one (`PROVISIONING_PROFILE_SPECIFIER`)?", key: "signing.profile.name")]
+                : context.outcomes(findings)
+        }
+        return context.outcomes(findings)
+    }
+}

@@ -1,0 +1,34 @@
+import IAPDoctor
+
+/// Small helpers for writing messages the same way in every rule.
+extension String {
+    /// `` `value` `` — identifiers and values are quoted in backticks (rustc style).
+    var quoted: String { "`\(self)`" }
+}
+
+extension Array where Element == String {
+    /// "`a`, `b` and `c`".
+    var quotedList: String {
+        let items = map(\.quoted)
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+}
+
+extension Project {
+    /// The bundle ID the app most likely has: the descriptor's, else the App ID's (when explicit).
+    var expectedBundleID: String? {
+        if let bundle = app.bundleID?.value { return bundle }
+        if let part = appID.bundlePart?.value, !part.hasSuffix("*") { return part }
+        return nil
+    }
+
+    /// The team the account belongs to: the account's Team ID, else the App ID's prefix.
+    var expectedTeamID: String? { account.teamID?.value ?? appID.teamPrefix }
+
+    /// The descriptor path of product `index` (`products[2]`), for unknown-item keys.
+    func productPath(_ product: Product) -> String {
+        guard let index = products.firstIndex(where: { $0.location == product.location }) else { return "products[]" }
+        return "products[\(index)]"
+    }
+}

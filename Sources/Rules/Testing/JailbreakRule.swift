@@ -1,0 +1,17 @@
+import IAPDoctor
+
+/// Community advice: test on a device without a jailbreak. Never an error.
+struct JailbreakRule: Rule {
+    let id = "jailbroken-device"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        guard let jailbroken = context.project.testing.jailbroken else {
+            return [context.unknown("Is the test device free of a jailbreak?", key: "testing.jailbroken")]
+        }
+        guard jailbroken.value else { return [context.pass()] }
+        return [context.fail(context.finding(
+            "the test device is jailbroken, and jailbreak tweaks are known to interfere with StoreKit",
+            at: jailbroken.location, help: "test on a device that is not jailbroken",
+            notes: ["community advice with no current Apple source"]))]
+    }
+}

@@ -1,0 +1,17 @@
+import IAPDoctor
+
+/// Several simulator runtimes do not load sandbox products without a StoreKit configuration file.
+struct SimulatorRule: Rule {
+    let id = "simulator-without-storekit-file"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        guard let device = context.project.testing.device else {
+            return [context.unknown("Does the test run on a physical device or in the Simulator?", key: "testing.device")]
+        }
+        guard device.value == .simulator else { return [context.pass()] }
+        return [context.fail(context.finding(
+            "the test runs in the Simulator, and several Simulator runtimes do not load sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later)",
+            at: device.location,
+            help: "test on a physical device signed in with a sandbox account, or use a StoreKit configuration file in the scheme (`environment: xcode`)"))]
+    }
+}

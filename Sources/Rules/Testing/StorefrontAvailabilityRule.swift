@@ -1,0 +1,27 @@
+import IAPDoctor
+
+/// StoreKit omits products that are not available in the tester's storefront.
+struct StorefrontAvailabilityRule: Rule {
+    let id = "storefront-not-available"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        let project = context.project
+        let restricted = project.products.filter { $0.availability.map { !$0.value.isEmpty } ?? false }
+        guard !restricted.isEmpty else { return [context.pass()] }
+        guard let storefront = project.testing.sandboxAccount.storefront else {
+            return [context.unknown(
+                "Which storefront (country or region) is the sandbox account in?", key: "testing.sandbox_account.storefront")]
+        }
+        return restricted.map { product in
+            let id = product.productID?.value
+            let availability = product.availability!
+            let codes = availability.value.map(\.value)
+            guard !codes.contains(storefront.value) else { return context.pass(product: id) }
+            return context.fail(context.finding(
+                "product `\(product.name)` is not available in the tester's storefront `\(storefront.value)` (it is sold in \(codes.quotedList)), so StoreKit omits it",
+                at: availability.location,
+                help: "add `\(storefront.value)` to the product's availability in App Store Connect and to `availability`, or test with a sandbox account in one of its storefronts (then sign out and back in on the device)",
+                notes: ["the tester's storefront is set at \(storefront.location)"], product: id))
+        }
+    }
+}
