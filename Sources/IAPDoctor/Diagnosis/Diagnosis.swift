@@ -55,6 +55,8 @@ public struct Diagnosis: Sendable {
     public var configurationFile: String?
     /// `true` when an input or the configuration could not be used (exit code 2).
     public var hasInputErrors: Bool
+    /// `false` when input errors stopped the run before any rule ran.
+    public var evaluated: Bool
 
     public func count(_ severity: Severity) -> Int { findings.filter { $0.severity == severity }.count }
 

@@ -137,7 +137,8 @@ public struct Engine: Sendable {
             appName: project.app.name?.value, bundleID: project.app.bundleID?.value, platform: project.app.platform?.value,
             checklist: checklist, products: products, findings: findings, failOn: options.failOn,
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
-            hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error })
+            hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
+            evaluated: !stopped)
     }
 
     /// A verdict for each requested product (or, when no request is known, each product).

@@ -90,6 +90,9 @@ public struct RuleCatalog: Sendable {
 
     public func rule(_ id: String) -> RuleMetadata? { rules.first { $0.id == id } }
 
+    /// The text of the `rules.yaml` copy built into the binary.
+    public static var builtinSource: String { BuiltinRulesYAML.text }
+
     /// The catalog that ships inside the binary (a copy of `rules.yaml`; a test keeps them equal).
     public static let builtin: RuleCatalog = {
         do {

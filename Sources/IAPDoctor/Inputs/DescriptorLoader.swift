@@ -72,6 +72,15 @@ public enum DescriptorLoader {
         return Result(project: project, problems: problems, isUnusable: false)
     }
 
+    /// Loads an already parsed descriptor (tests compose one from several files).
+    public static func load(tree: YAMLTree, file: String, baseDirectory: String = ".") -> Result {
+        var project = Project(descriptorFile: file, baseDirectory: baseDirectory)
+        project.descriptor = tree
+        var reader = DescriptorReader(file: file)
+        reader.read(tree, into: &project)
+        return Result(project: project, problems: reader.problems, isUnusable: false)
+    }
+
     static func inputProblem(_ rule: String, _ message: String, help: String, at location: SourceLocation) -> Finding {
         Finding(rule: rule, severity: .error, checklist: nil, message: message, help: help, location: location)
     }
@@ -319,8 +328,9 @@ struct DescriptorReader {
             let place = path.isEmpty ? "at the top level" : "in `\(path)`"
             var help = "remove it; the keys \(place) are \(keys.map { "`\($0)`" }.joined(separator: ", "))"
             var message = "unknown key `\(key.text)` \(place)"
+            // A close spelling, or a longer or shorter form of a key (`bundle_identifier` → `bundle_id`).
             if let suggestion = closestMatch(to: key.text, in: keys) ?? keys.first(where: {
-                normalizedEnumerationSpelling($0) == normalizedEnumerationSpelling(key.text)
+                $0.count >= 4 && key.text.count >= 4 && (key.text.hasPrefix($0) || $0.hasPrefix(key.text))
             }) {
                 message += "; did you mean `\(suggestion)`?"
                 help = "rename `\(key.text)` to `\(suggestion)`"

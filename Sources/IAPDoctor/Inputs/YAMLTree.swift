@@ -85,7 +85,7 @@ public enum YAMLTreeReader {
         do {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw problem(from: error, file: file)
+            throw problem(from: error, file: file, text: text)
         } catch {
             throw YAMLProblem(message: "\(error)", help: "fix the YAML syntax", location: SourceLocation(file: file))
         }
@@ -129,12 +129,22 @@ public enum YAMLTreeReader {
         return nil
     }
 
-    static func problem(from error: YamlError, file: String) -> YAMLProblem {
+    static func problem(from error: YamlError, file: String, text: String) -> YAMLProblem {
+        func lineText(_ number: Int) -> Substring? {
+            let lines = text.split(separator: "\n", maxSplits: number, omittingEmptySubsequences: false)
+            return number >= 1 && number <= lines.count ? lines[number - 1] : nil
+        }
         func located(_ problem: String, _ mark: Mark?, _ context: YamlError.Context?) -> YAMLProblem {
             var message = problem
             if let context, !context.text.isEmpty { message = "\(problem) (\(context.text))" }
             let location = mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) }
                 ?? SourceLocation(file: file)
+            // libyaml calls a tab "a character that cannot start any token"; say what it is.
+            if let mark, let line = lineText(mark.line), line.hasPrefix("\t") || line.drop { $0 == " " }.hasPrefix("\t") {
+                return YAMLProblem(
+                    message: "invalid YAML: line \(mark.line) is indented with a tab",
+                    help: "indent with spaces; YAML does not allow tabs for indentation", location: location)
+            }
             return YAMLProblem(message: "invalid YAML: \(message)", help: helpText(problem), location: location)
         }
         switch error {

@@ -20,7 +20,7 @@ public struct Project: Sendable {
     public var products: [Product] = []
     public var requests: [Fact<String>] = []
     public var catalogs: [Fact<String>] = []
-    public var testing = Testing()
+    public var testing = TestSetup()
 
     public init(descriptorFile: String, baseDirectory: String) {
         self.descriptorFile = descriptorFile
@@ -183,7 +183,7 @@ public struct Product: Sendable {
     public var name: String { productID?.value ?? "the product at line \(location.line)" }
 }
 
-public struct Testing: Sendable {
+public struct TestSetup: Sendable {
     public var device: Fact<DeviceKind>?
     public var osVersion: Fact<String>?
     public var jailbroken: Fact<Bool>?

@@ -27,7 +27,8 @@ public enum RuleDocs {
             out += "## Correct\n\n"
             for example in rule.passing { out += "```yaml\n\(strip(example))```\n\n" }
         }
-        out += "## How to fix\n\n\(rule.help.isEmpty ? "See the finding's `help`." : rule.help)\n\n"
+        let help = DeclarativeRule.fill(rule.help, fields: [:], metadata: rule)
+        out += "## How to fix\n\n\(help.isEmpty ? "See the finding's `help`." : help)\n\n"
         if !rule.options.isEmpty {
             out += "## Options\n\n| option | default |\n| --- | --- |\n"
             for option in rule.options { out += "| `\(option.name)` | `\(option.value)` |\n" }

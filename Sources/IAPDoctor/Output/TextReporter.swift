@@ -41,8 +41,10 @@ public struct TextReporter: Reporter {
         if let file = diagnosis.configurationFile { out.append("rules configuration: \(file)") }
         out.append("")
 
-        let hasChecklist = diagnosis.checklist.contains { $0.status != .notApplicable } || !diagnosis.products.isEmpty
-        if hasChecklist || !diagnosis.hasInputErrors {
+        if !diagnosis.evaluated {
+            out.append("The checklist was not evaluated: fix the input errors below first.")
+            out.append("")
+        } else {
             out.append(bold("Checklist"))
             let width = diagnosis.checklist.map(\.item.id.count).max() ?? 0
             for entry in diagnosis.checklist {

@@ -1,0 +1,59 @@
+import Foundation
+import IAPDoctor
+import Rules
+import Testing
+
+@Suite("rules.yaml, implementations and docs stay in step")
+struct CatalogTests {
+    @Test func everyCatalogEntryHasAnImplementationAndViceVersa() {
+        let unmatched = BuiltinRules.engine().unmatchedRules
+        #expect(unmatched.withoutImplementation.isEmpty, "rules.yaml entries without Swift logic or a check: \(unmatched.withoutImplementation)")
+        #expect(unmatched.withoutMetadata.isEmpty, "Swift rules missing from rules.yaml: \(unmatched.withoutMetadata)")
+    }
+
+    @Test func theEmbeddedCopyMatchesRulesYAML() {
+        let file = readText(repositoryFile("rules.yaml"))
+        let same = RuleCatalog.builtinSource == file || RuleCatalog.builtinSource + "\n" == file
+        #expect(same, "the rules.yaml built into the binary differs from the file: run scripts/generate.sh")
+    }
+
+    @Test func docsPagesAreGeneratedFromTheCatalog() {
+        for rule in RuleCatalog.builtin.rules {
+            let path = repositoryFile("docs/rules/\(rule.id).md")
+            let same = readText(path) == RuleDocs.page(for: rule)
+            #expect(same, "\(path) is stale: run scripts/generate.sh")
+        }
+        let indexIsCurrent = readText(repositoryFile("docs/rules/README.md")) == RuleDocs.index(for: .builtin)
+        #expect(indexIsCurrent, "docs/rules/README.md is stale: run scripts/generate.sh")
+    }
+
+    @Test func everyChecklistItemIsAnsweredBySomeRule() {
+        let answered = Set(RuleCatalog.builtin.rules.compactMap(\.checklist))
+        // catalog-valid is answered by the bulk XML checks.
+        let missing = Checklist.items.map(\.id).filter { !answered.contains($0) && $0 != "catalog-valid" }
+        #expect(missing.isEmpty, "checklist items without a rule: \(missing)")
+    }
+
+    @Test func everyChecklistRuleHasTriggeringAndPassingExamples() {
+        for rule in RuleCatalog.builtin.rules where rule.checklist != nil {
+            #expect(!rule.triggering.isEmpty, "\(rule.id) has no triggering example")
+            #expect(!rule.passing.isEmpty || rule.id == "storekit-configuration-incomplete", "\(rule.id) has no passing example")
+        }
+    }
+
+    @Test func everyRuleHasTitleRationaleAndHelp() {
+        for rule in RuleCatalog.builtin.rules {
+            #expect(!rule.title.isEmpty && rule.title != rule.id, "\(rule.id) has no title")
+            #expect(!rule.rationale.isEmpty, "\(rule.id) has no rationale")
+            #expect(!rule.help.isEmpty, "\(rule.id) has no help")
+        }
+    }
+
+    @Test func checklistMatchesTheSpec() {
+        let spec = readText(repositoryRoot + "/../shared/spec/checklist.md")
+        guard !spec.isEmpty else { return }  // shared/ sits beside the repository in CI and here
+        for item in Checklist.items {
+            #expect(spec.contains("| \(item.number) | `\(item.id)` |"), "checklist item \(item.number) `\(item.id)` is not in the spec")
+        }
+    }
+}

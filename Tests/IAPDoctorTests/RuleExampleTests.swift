@@ -1,0 +1,46 @@
+import IAPDoctor
+import Rules
+import Testing
+
+/// Every rule's examples from rules.yaml run here: a triggering snippet must make the rule fire
+/// (at the `# <-` line when one is marked), a passing snippet must not.
+@Suite("Rule examples")
+struct RuleExampleTests {
+    static let rulesWithExamples = RuleCatalog.builtin.rules.filter { !$0.triggering.isEmpty || !$0.passing.isEmpty }
+
+    @Test("triggering examples fire", arguments: rulesWithExamples.map(\.id))
+    func triggeringExamplesFire(ruleID: String) throws {
+        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        for snippet in rule.triggering {
+            let diagnosis = diagnose(snippet: snippet)
+            let fired = diagnosis.findings.filter { $0.rule == ruleID }
+            #expect(!fired.isEmpty, "\(ruleID) did not fire on:\n\(snippet)\nfindings: \(diagnosis.findings.map(\.rule))")
+            for line in markedLines(snippet) {
+                #expect(
+                    fired.contains { $0.location?.file == "snippet.yaml" && $0.location?.line == line },
+                    "\(ruleID) fired at \(fired.map { $0.location?.description ?? "-" }), not at snippet line \(line)")
+            }
+            for finding in fired {
+                #expect(!finding.message.hasSuffix("."), "no trailing period: \(finding.message)")
+            }
+        }
+    }
+
+    @Test("passing examples stay quiet", arguments: rulesWithExamples.map(\.id))
+    func passingExamplesStayQuiet(ruleID: String) throws {
+        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        for snippet in rule.passing {
+            let diagnosis = diagnose(snippet: snippet)
+            let fired = diagnosis.findings.filter { $0.rule == ruleID }
+            #expect(fired.isEmpty, "\(ruleID) fired on a passing example:\n\(snippet)\n\(fired.map(\.message))")
+        }
+    }
+
+    @Test func theHealthyBaseIsClean() {
+        let diagnosis = diagnose(snippet: "")
+        #expect(diagnosis.findings.isEmpty, "\(diagnosis.findings.map { "\($0.rule): \($0.message)" })")
+        #expect(diagnosis.exitCode == 0)
+        #expect(diagnosis.products.allSatisfy { $0.verdict == .valid })
+        #expect(!diagnosis.checklist.contains { $0.status == .fail || $0.status == .unknown })
+    }
+}
