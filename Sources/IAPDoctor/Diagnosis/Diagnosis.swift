@@ -50,6 +50,9 @@ public struct Diagnosis: Sendable {
     public var findings: [Finding]
     /// The lowest severity that fails the run (`nil` = never).
     public var failOn: Severity?
+    /// The rules in force (built-in and custom, with the configuration applied), for reporters
+    /// that describe them (SARIF's `tool.driver.rules`).
+    public var catalog: RuleCatalog
     /// Rules turned off by the configuration.
     public var disabledRules: [String]
     public var configurationFile: String?

@@ -73,12 +73,12 @@ public struct Engine: Sendable {
             }
         }
         return assemble(
-            project: project, outcomes: outcomes, inputFindings: findings, requests: requests, stopped: stopped,
+            project: project, catalog: activeCatalog, outcomes: outcomes, inputFindings: findings, requests: requests, stopped: stopped,
             disabled: disabled, options: options, now: now, into: &findings)
     }
 
     private func assemble(
-        project: Project, outcomes: [Outcome], inputFindings: [Finding], requests: [ResolvedRequest], stopped: Bool,
+        project: Project, catalog: RuleCatalog, outcomes: [Outcome], inputFindings: [Finding], requests: [ResolvedRequest], stopped: Bool,
         disabled: [String], options: Options, now: Timestamp, into findings: inout [Finding]
     ) -> Diagnosis {
         // Findings: deduplicated, sorted and numbered once, here.
@@ -135,7 +135,7 @@ public struct Engine: Sendable {
             environment: project.effectiveEnvironment, environmentStated: project.environment != nil, checkedAt: now,
             inputs: options.inputs.isEmpty ? [project.descriptorFile] : options.inputs,
             appName: project.app.name?.value, bundleID: project.app.bundleID?.value, platform: project.app.platform?.value,
-            checklist: checklist, products: products, findings: findings, failOn: options.failOn,
+            checklist: checklist, products: products, findings: findings, failOn: options.failOn, catalog: catalog,
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
             hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
             evaluated: !stopped)

@@ -1,0 +1,28 @@
+import IAPDoctor
+import Testing
+
+@Suite("MD5")
+struct MD5Tests {
+    @Test func rfc1321TestSuite() {
+        #expect(MD5.hex(Array("".utf8)) == "d41d8cd98f00b204e9800998ecf8427e")
+        #expect(MD5.hex(Array("abc".utf8)) == "900150983cd24fb0d6963f7d28e17f72")
+        #expect(MD5.hex(Array("message digest".utf8)) == "f96b697d7cb7938d525a2f31aaf161d0")
+        #expect(MD5.hex(Array("abcdefghijklmnopqrstuvwxyz".utf8)) == "c3fcd3d76192e4007dfb496cca67e13b")
+        let digits = String(repeating: "1234567890", count: 8)
+        #expect(MD5.hex(Array(digits.utf8)) == "57edf4a22be3c955ac49da2e2107b67a")
+    }
+
+    @Test func chunkedUpdatesGiveTheSameDigest() {
+        let bytes = (0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var md5 = MD5()
+        bytes.withUnsafeBytes { all in
+            var offset = 0
+            for size in [1, 63, 64, 65, 1000, 4096] {
+                md5.update(UnsafeRawBufferPointer(rebasing: all[offset..<offset + size]))
+                offset += size
+            }
+            md5.update(UnsafeRawBufferPointer(rebasing: all[offset...]))
+        }
+        #expect(md5.finalize() == MD5.hex(bytes))
+    }
+}
