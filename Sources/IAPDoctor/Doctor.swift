@@ -20,13 +20,56 @@ public struct Doctor: Sendable {
         }
     }
 
+    /// What kind of input a command-line path is.
+    public enum InputKind: Sendable, Equatable {
+        case descriptor, catalog
+    }
+
+    public static func kind(of path: String) -> InputKind {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") { return .descriptor }
+        return .catalog
+    }
+
     public func check(_ request: Request) -> Diagnosis {
-        let path = request.paths.first ?? ""
-        let loaded = DescriptorLoader.load(path: path)
-        var problems = loaded.problems
+        let descriptors = request.paths.filter { Doctor.kind(of: $0) == .descriptor }
+        let catalogPaths = request.paths.filter { Doctor.kind(of: $0) == .catalog }
+        var problems: [Finding] = []
+        var project: Project
+        if let path = descriptors.first {
+            let loaded = DescriptorLoader.load(path: path)
+            project = loaded.project
+            problems += loaded.problems
+            for extra in descriptors.dropFirst() {
+                problems.append(Finding(
+                    rule: "input-unreadable", severity: .error, checklist: nil,
+                    message: "only one project descriptor can be checked at a time; `\(extra)` is a second one",
+                    help: "run iapdoctor once per descriptor", location: SourceLocation(file: extra)))
+            }
+        } else {
+            project = Project(descriptorFile: catalogPaths.first ?? "", baseDirectory: ".")
+            project.hasDescriptor = false
+        }
+        // The descriptor's catalogs first (resolved from its folder), then the command line's.
+        var seen = Set<String>()
+        let listed = project.catalogs.map { ($0.value, FileSystem.resolve($0.value, relativeTo: project.baseDirectory), Optional($0.location)) }
+        for (written, path, location) in listed + catalogPaths.map({ ($0, $0, nil as SourceLocation?) }) {
+            let file = CatalogPackage.metadataPath(for: path)
+            guard seen.insert(file).inserted else { continue }
+            do {
+                project.catalogPackages.append(try CatalogPackage.load(path: path))
+            } catch {
+                var finding = error.finding
+                if let location, finding.rule == "input-unreadable" {
+                    finding.notes.append("`\(written)` is listed in `catalogs` at \(location); paths there are relative to the descriptor's folder")
+                }
+                problems.append(finding)
+            }
+        }
         var configuration = Configuration()
         let configPath = request.rulesFile ?? {
-            let beside = FileSystem.resolve(Configuration.defaultFileName, relativeTo: loaded.project.baseDirectory)
+            guard project.hasDescriptor else { return nil }
+            let beside = FileSystem.resolve(Configuration.defaultFileName, relativeTo: project.baseDirectory)
             return FileSystem.exists(beside) ? beside : nil
         }()
         if let configPath {
@@ -37,7 +80,11 @@ public struct Doctor: Sendable {
                 problems += error.problems
             }
         }
-        let options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: request.paths)
-        return engine.diagnose(loaded.project, inputProblems: problems, options: options)
+        // Inputs as given, then the descriptor's catalogs as resolved.
+        var inputs = descriptors + catalogPaths
+        let given = Set(catalogPaths.map(CatalogPackage.metadataPath(for:)))
+        for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
+        let options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: inputs)
+        return engine.diagnose(project, inputProblems: problems, options: options)
     }
 }

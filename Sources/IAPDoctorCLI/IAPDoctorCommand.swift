@@ -56,13 +56,17 @@ enum FailOn: String, ExpressibleByArgument, CaseIterable {
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Answers the invalid-product-ID checklist for a project descriptor.",
-        discussion: "Reads the descriptor (YAML, schema version 1) and the files it points at.")
+        abstract: "Answers the invalid-product-ID checklist; checks bulk product XML.",
+        discussion: """
+            Takes a project descriptor (project.yaml, schema version 1) and the files it points at, \
+            and any number of bulk product XML packages (metadata.xml files or .itmsp folders), in \
+            any mix. A descriptor's `catalogs` are checked too, and cross-checked against its products.
+            """)
 
-    @Argument(help: "The project descriptor (project.yaml).")
+    @Argument(help: "A project descriptor (.yaml) and/or metadata.xml files and .itmsp folders.")
     var paths: [String]
 
-    @Option(name: .shortAndLong, help: "Output format: text or json.")
+    @Option(name: .shortAndLong, help: "Output format: text, json, sarif, junit, github, xcode, gitlab, checkstyle or markdown.")
     var format: OutputFormat = .text
 
     @Option(help: "Lowest severity that makes the exit code 1: error, warning, note or never.")
@@ -81,8 +85,8 @@ struct Check: ParsableCommand {
     var color: ColorChoice = .auto
 
     func validate() throws {
-        guard paths.count == 1 else {
-            throw ValidationError("give exactly one project descriptor (project.yaml)")
+        guard !paths.isEmpty else {
+            throw ValidationError("give a project descriptor (project.yaml), or metadata.xml files or .itmsp folders")
         }
     }
 

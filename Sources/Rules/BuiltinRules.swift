@@ -27,6 +27,13 @@ public enum BuiltinRules {
         AppReinstalledRule(), JailbreakRule(),
         // StoreKit configuration
         StoreKitConfigurationRule(),
+        // Bulk product XML
+        CatalogRootRule(), CatalogSpecVersionRule(), CatalogUnknownElementRule(), CatalogGroupVersionRule(),
+        CatalogRequiredElementRule(), CatalogDuplicateProductIDRule(), CatalogDuplicateReferenceNameRule(),
+        CatalogLocaleCodeRule(), CatalogDateRule(), CatalogIntervalsRule(), CatalogSubscriptionGroupRule(),
+        CatalogScreenshotMissingRule(), CatalogScreenshotFileRule(), CatalogScreenshotChecksumRule(),
+        CatalogScreenshotDimensionsRule(), CatalogTooManyItemsRule(), CatalogPlaceholderRule(),
+        CatalogMetadataTokenRule(), CatalogFeedRetiredRule(), CatalogDescriptorMismatchRule(),
     ]
 
     /// The engine with the built-in catalog and rules.

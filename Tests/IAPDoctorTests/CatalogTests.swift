@@ -29,15 +29,16 @@ struct CatalogTests {
 
     @Test func everyChecklistItemIsAnsweredBySomeRule() {
         let answered = Set(RuleCatalog.builtin.rules.compactMap(\.checklist))
-        // catalog-valid is answered by the bulk XML checks.
-        let missing = Checklist.items.map(\.id).filter { !answered.contains($0) && $0 != "catalog-valid" }
+        let missing = Checklist.items.map(\.id).filter { !answered.contains($0) }
         #expect(missing.isEmpty, "checklist items without a rule: \(missing)")
     }
 
     @Test func everyChecklistRuleHasTriggeringAndPassingExamples() {
         for rule in RuleCatalog.builtin.rules where rule.checklist != nil {
             #expect(!rule.triggering.isEmpty, "\(rule.id) has no triggering example")
-            #expect(!rule.passing.isEmpty || rule.id == "storekit-configuration-incomplete", "\(rule.id) has no passing example")
+            // The feed-retired note fires on every catalog by design.
+            let alwaysFires = ["storekit-configuration-incomplete", "catalog-xml-feed-retired"]
+            #expect(!rule.passing.isEmpty || alwaysFires.contains(rule.id), "\(rule.id) has no passing example")
         }
     }
 

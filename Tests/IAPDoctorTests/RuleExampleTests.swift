@@ -8,7 +8,10 @@ import Testing
 struct RuleExampleTests {
     static let rulesWithExamples = RuleCatalog.builtin.rules.filter { !$0.triggering.isEmpty || !$0.passing.isEmpty }
 
-    @Test("triggering examples fire", arguments: rulesWithExamples.map(\.id))
+    static let descriptorRules = rulesWithExamples.filter { $0.input == .descriptor }
+    static let catalogRules = rulesWithExamples.filter { $0.input == .catalog }
+
+    @Test("triggering examples fire", arguments: descriptorRules.map(\.id))
     func triggeringExamplesFire(ruleID: String) throws {
         let rule = try #require(RuleCatalog.builtin.rule(ruleID))
         for snippet in rule.triggering {
@@ -26,11 +29,36 @@ struct RuleExampleTests {
         }
     }
 
-    @Test("passing examples stay quiet", arguments: rulesWithExamples.map(\.id))
+    @Test("passing examples stay quiet", arguments: descriptorRules.map(\.id))
     func passingExamplesStayQuiet(ruleID: String) throws {
         let rule = try #require(RuleCatalog.builtin.rule(ruleID))
         for snippet in rule.passing {
             let diagnosis = diagnose(snippet: snippet)
+            let fired = diagnosis.findings.filter { $0.rule == ruleID }
+            #expect(fired.isEmpty, "\(ruleID) fired on a passing example:\n\(snippet)\n\(fired.map(\.message))")
+        }
+    }
+
+    @Test("catalog triggering examples fire", arguments: catalogRules.map(\.id))
+    func catalogTriggeringExamplesFire(ruleID: String) throws {
+        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        for snippet in rule.triggering {
+            let (diagnosis, path, offset) = try diagnose(catalogSnippet: snippet, rule: rule)
+            let fired = diagnosis.findings.filter { $0.rule == ruleID }
+            #expect(!fired.isEmpty, "\(ruleID) did not fire on:\n\(snippet)\nfindings: \(diagnosis.findings.map { "\($0.rule): \($0.message)" })")
+            for line in markedLines(snippet) {
+                #expect(
+                    fired.contains { $0.location?.file == path && $0.location?.line == offset + line },
+                    "\(ruleID) fired at \(fired.map { $0.location?.line ?? 0 }), not at line \(offset + line)")
+            }
+        }
+    }
+
+    @Test("catalog passing examples stay quiet", arguments: catalogRules.map(\.id))
+    func catalogPassingExamplesStayQuiet(ruleID: String) throws {
+        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        for snippet in rule.passing {
+            let (diagnosis, _, _) = try diagnose(catalogSnippet: snippet, rule: rule)
             let fired = diagnosis.findings.filter { $0.rule == ruleID }
             #expect(fired.isEmpty, "\(ruleID) fired on a passing example:\n\(snippet)\n\(fired.map(\.message))")
         }

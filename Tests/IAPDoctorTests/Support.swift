@@ -67,7 +67,7 @@ func diagnose(snippet: String, catalog: RuleCatalog = .builtin) -> Diagnosis {
 /// Line numbers (1-based) of the lines that carry the `# <-` marker.
 func markedLines(_ snippet: String) -> [Int] {
     snippet.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        .filter { $0.element.contains("# <-") }.map { $0.offset + 1 }
+        .filter { $0.element.contains("# <-") || $0.element.contains("<!-- <- -->") }.map { $0.offset + 1 }
 }
 
 /// Runs the built `iapdoctor` executable; returns its standard output and exit code.
@@ -91,4 +91,60 @@ func runIAPDoctor(_ arguments: [String], environment: [String: String] = [:]) th
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+}
+
+/// The software5.12 envelope that catalog examples sit in; the snippet starts on line 9.
+let catalogEnvelopeHead = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <package xmlns="http://apple.com/itunes/importer" version="software5.12">
+      <provider>GreenThumbApps</provider>
+      <team_id>4KQ2H9XW7B</team_id>
+      <software>
+        <vendor_id>com.greenthumb.pocketgarden</vendor_id>
+        <software_metadata>
+          <in_app_purchases>
+
+    """
+let catalogEnvelopeTail = "\n      </in_app_purchases>\n    </software_metadata>\n  </software>\n</package>\n"
+
+/// Writes a catalog example into a fresh `.itmsp` folder (with examples/catalog's screenshots) and
+/// returns the metadata.xml path and the line offset of the snippet's first line.
+func writeCatalogExample(_ snippet: String) throws -> (path: String, lineOffset: Int) {
+    let trimmed = snippet.drop { $0 == " " || $0 == "\n" }
+    let whole = trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<package")
+    let text = whole ? snippet : catalogEnvelopeHead + snippet + catalogEnvelopeTail
+    let folder = NSTemporaryDirectory() + "iapdoctor-example-\(UUID().uuidString).itmsp"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let fixtures = repositoryFile("examples/catalog/PocketGarden.itmsp")
+    for name in try FileManager.default.contentsOfDirectory(atPath: fixtures) where name.hasSuffix(".png") {
+        try FileManager.default.copyItem(atPath: fixtures + "/" + name, toPath: folder + "/" + name)
+    }
+    let path = folder + "/metadata.xml"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    let offset = whole ? 0 : catalogEnvelopeHead.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+    return (path, offset)
+}
+
+/// Runs the built-in engine on the healthy descriptor together with a catalog example.
+func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Diagnosis, String, Int) {
+    let (path, offset) = try writeCatalogExample(snippet)
+    let basePath = repositoryFile("examples/healthy/project.yaml")
+    let loaded = DescriptorLoader.load(path: basePath)
+    var project = loaded.project
+    var problems = loaded.problems
+    do {
+        project.catalogPackages = [try CatalogPackage.load(path: path)]
+    } catch {
+        problems.append(error.finding)
+    }
+    var catalog = RuleCatalog.builtin
+    if let index = catalog.rules.firstIndex(where: { $0.id == rule.id }) {
+        for (name, value) in rule.exampleOptions {
+            if let option = catalog.rules[index].options.firstIndex(where: { $0.name == name }) {
+                catalog.rules[index].options[option].value = value
+            }
+        }
+    }
+    let diagnosis = BuiltinRules.engine(catalog: catalog).diagnose(project, inputProblems: problems, options: Engine.Options())
+    return (diagnosis, path, offset)
 }

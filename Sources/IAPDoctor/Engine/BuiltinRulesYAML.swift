@@ -1157,5 +1157,687 @@ enum BuiltinRulesYAML {
         environment: xcode
         app:
           storekit_configuration: no-such-file.storekit   # <-
+
+# ── Bulk product XML (App Store Package metadata.xml) ───────────────────────────────────────
+# Catalog examples are XML: an `<in_app_purchase>` or `<subscription_group>` snippet is placed
+# inside a software5.12 package's `<in_app_purchases>` (a snippet that starts with `<?xml` or
+# `<package` is the whole document); the package folder holds examples/catalog's screenshots,
+# and the healthy descriptor is checked with it. `<!-- <- -->` marks the finding's line.
+- id: catalog-xml-feed-retired
+  checklist: catalog-valid
+  input: catalog
+  severity: note
+  title: Apple no longer takes in-app purchases through the XML feed
+  rationale: "Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file."
+  help: use App Store Connect or its API to create products; keep a .storekit file as the local catalog
+  examples:
+    triggering:
+      - |
+        <in_app_purchase/>
+
+- id: catalog-root-element
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: the document is not an App Store Package
+  rationale: Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
+  help: start the document with the package element in Apple's importer namespace
+  examples:
+    triggering:
+      - |
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package version="software5.12">   <!-- <- -->
+          <software><software_metadata><in_app_purchases/></software_metadata></software>
+        </package>
+    passing:
+      - |
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package xmlns="http://apple.com/itunes/importer" version="software5.12">
+          <software><software_metadata><in_app_purchases/></software_metadata></software>
+        </package>
+
+- id: catalog-spec-version
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: the package's spec version does not carry in-app purchases
+  rationale: In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
+  help: set `version` to the software5.x version the package was written for
+  examples:
+    triggering:
+      - |
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
+          <software><software_metadata><in_app_purchases/></software_metadata></software>
+        </package>
+    passing:
+      - |
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package xmlns="http://apple.com/itunes/importer" version="software5.4">
+          <software><software_metadata><in_app_purchases/></software_metadata></software>
+        </package>
+
+- id: catalog-unknown-element
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: an element is not part of the in-app purchase schema
+  rationale: Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
+  help: remove the element or use the name suggested
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+          <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+          <reference_name>Seed Pack 50</reference_name>
+        </in_app_purchase>
+
+- id: catalog-group-element-version
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a subscription container does not exist in the package's spec version
+  rationale: Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
+  help: use `<subscription_group>` from software5.7, `<family>` before
+  examples:
+    triggering:
+      - |
+        <family name="Plus">   <!-- <- -->
+          <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
+        </family>
+    passing:
+      - |
+        <subscription_group name="Plus">
+          <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
+        </subscription_group>
+
+- id: catalog-required-element
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: an in-app purchase lacks an element a create needs
+  rationale: "Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them."
+  help: add the missing elements
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>   <!-- <- -->
+          <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+          <type>consumable</type>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+          <reference_name>Seed Pack 50</reference_name>
+          <type>consumable</type>
+          <products><product><cleared_for_sale>true</cleared_for_sale><wholesale_price_tier>2</wholesale_price_tier></product></products>
+          <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
+        </in_app_purchase>
+
+- id: catalog-type
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: an in-app purchase type is not one the spec knows
+  rationale: "`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case."
+  help: use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
+  check: { each: in_app_purchase, field: type }
+  options: { pattern: 'consumable|non-consumable|auto-renewable|subscription|free-subscription' }
+  message: "type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`"
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <type>Non-Consumable</type>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <type>non-consumable</type>
+        </in_app_purchase>
+
+- id: catalog-product-id-charset
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a product ID has characters App Store Connect does not allow
+  rationale: Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
+  help: use only letters, digits, `.`, `_` and `-`
+  check: { each: in_app_purchase, field: product_id }
+  options: { pattern: '[A-Za-z0-9._-]+' }
+  message: "product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`"
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
+        </in_app_purchase>
+
+- id: catalog-product-id-length
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a product ID is too long
+  rationale: App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
+  help: shorten the product ID to {max_length} characters or fewer
+  check: { each: in_app_purchase, field: product_id }
+  options: { max_length: 100 }
+  message: "product ID `{value}` has {length} characters; the maximum is {max_length}"
+  notes: ["packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now"]
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+        </in_app_purchase>
+
+- id: catalog-product-id-hyphen
+  checklist: catalog-valid
+  input: catalog
+  severity: note
+  title: a product ID has a hyphen, which the legacy rule did not allow
+  rationale: App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
+  help: keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
+  check: { each: in_app_purchase, field: product_id }
+  options: { pattern: '[^-]*' }
+  message: "product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)"
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
+        </in_app_purchase>
+
+- id: catalog-duplicate-product-id
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a product ID appears twice in the package
+  rationale: Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
+  help: remove the duplicate or give it a new product ID
+  examples:
+    triggering:
+      - |
+        <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
+        <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
+
+- id: catalog-duplicate-reference-name
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a reference name appears twice in the package
+  rationale: Reference names are unique within an app in App Store Connect.
+  help: give each in-app purchase its own reference name
+  examples:
+    triggering:
+      - |
+        <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
+        <in_app_purchase>
+          <reference_name>Seed Pack</reference_name>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
+        <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
+
+- id: catalog-reference-name-length
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a reference name is too long
+  rationale: App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
+  help: shorten the reference name to {max_length} characters or fewer
+  check: { each: in_app_purchase, field: reference_name }
+  options: { max_length: 64 }
+  message: "reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}"
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <reference_name>Seed Pack 50</reference_name>
+        </in_app_purchase>
+
+- id: catalog-title-length
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a localized title is too short or too long
+  rationale: A display name (`<title>`) has 2 to 30 characters; the limits are options.
+  help: write a title of {min_length} to {max_length} characters
+  check: { each: in_app_purchase, field: locales.locale.title }
+  options: { min_length: 2, max_length: 30 }
+  message: "title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}"
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <locales><locale name="en-US">
+            <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
+          </locale></locales>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
+        </in_app_purchase>
+
+- id: catalog-description-length
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a localized description is too short or too long
+  rationale: A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
+  help: write a description of {min_length} to {max_length} characters
+  check: { each: in_app_purchase, field: locales.locale.description }
+  options: { min_length: 10, max_length: 45 }
+  message: "description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}"
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <locales><locale name="en-US">
+            <description>Seeds</description>   <!-- <- -->
+          </locale></locales>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
+        </in_app_purchase>
+
+- id: catalog-review-notes-length
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: the review notes are too long
+  rationale: Review notes have at most 4000 characters; the limit is an option.
+  help: shorten the review notes to {max_length} characters or fewer
+  check: { each: in_app_purchase, field: review_notes }
+  options: { max_length: 4000 }
+  message: "review notes of `{product}` have {length} characters; the maximum is {max_length}"
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <review_notes>   <!-- <- -->
+            Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
+            Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
+            Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
+            Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
+            Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
+            Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
+            Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
+            Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
+          </review_notes>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
+        </in_app_purchase>
+
+- id: catalog-locale-code
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a locale name is not a language code
+  rationale: Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
+  help: write the locale as a hyphenated language code
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <locales>
+            <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
+          </locales>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
+        </in_app_purchase>
+
+- id: catalog-boolean
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a boolean is not `true` or `false`
+  rationale: The package's booleans are lower-case `true` and `false`; anything else is a schema error.
+  help: write `true` or `false`
+  check: { each: in_app_purchase, field: "products.product.cleared_for_sale|cleared_for_sale" }
+  options: { pattern: 'true|false' }
+  message: "`<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`"
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <products><product>
+            <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
+          </product></products>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
+        </in_app_purchase>
+
+- id: catalog-date
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a date is not a `YYYY-MM-DD` calendar date
+  rationale: Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
+  help: write the date as year-month-day
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <products><product><intervals><interval>
+            <start_date>2026-02-30</start_date>   <!-- <- -->
+          </interval></intervals></product></products>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
+        </in_app_purchase>
+
+- id: catalog-price-tier
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a price tier is outside 1 to 87
+  rationale: In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
+  help: use a tier from 1 to 87
+  check: { each: in_app_purchase, field: "products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier" }
+  options: { pattern: '[1-9]|[1-7][0-9]|8[0-7]' }
+  message: "price tier `{value}` of `{product}` is not a tier from 1 to 87"
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <products><product>
+            <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
+          </product></products>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
+        </in_app_purchase>
+
+- id: catalog-price-intervals
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: price intervals overlap, run out of order, or end
+  rationale: Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
+  help: order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <products><product><intervals>
+            <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
+            <interval><start_date>2026-05-01</start_date><wholesale_price_tier>2</wholesale_price_tier></interval>   <!-- <- -->
+          </intervals></product></products>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <products><product><intervals>
+            <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
+            <interval><start_date>2026-06-30</start_date><wholesale_price_tier>2</wholesale_price_tier></interval>
+          </intervals></product></products>
+        </in_app_purchase>
+
+- id: catalog-subscription-duration
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a subscription duration is not one App Store Connect offers
+  rationale: Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
+  help: "use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`"
+  check: { each: in_app_purchase, field: duration }
+  options: { pattern: '1 Week|1 Month|2 Months|3 Months|6 Months|1 Year' }
+  message: "duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`"
+  examples:
+    triggering:
+      - |
+        <subscription_group name="Pocket Garden Plus">
+          <in_app_purchase>
+            <type>auto-renewable</type>
+            <duration>1 month</duration>   <!-- <- -->
+          </in_app_purchase>
+        </subscription_group>
+    passing:
+      - |
+        <subscription_group name="Pocket Garden Plus">
+          <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
+        </subscription_group>
+
+- id: catalog-subscription-outside-group
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: an auto-renewable subscription is outside a group, or another type is inside one
+  rationale: Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
+  help: move the item into (or out of) the group
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
+          <type>auto-renewable</type>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <subscription_group name="Pocket Garden Plus">
+          <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
+        </subscription_group>
+
+- id: catalog-screenshot-missing
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a new in-app purchase has no review screenshot
+  rationale: A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
+  help: add `<review_screenshot>` and put the image in the package folder
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>   <!-- <- -->
+          <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+          <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
+        </in_app_purchase>
+
+- id: catalog-screenshot-file-missing
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a review screenshot file is not in the package
+  rationale: Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
+  help: copy the image into the .itmsp folder with exactly that name
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <review_screenshot>
+            <file_name>Seeds.PNG</file_name>   <!-- <- -->
+            <size>3636</size>
+          </review_screenshot>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
+        </in_app_purchase>
+
+- id: catalog-screenshot-checksum
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a review screenshot's size or MD5 does not match the file
+  rationale: Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
+  help: write the file's real size and MD5
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <review_screenshot>
+            <file_name>seeds.png</file_name>
+            <size>3636</size>
+            <checksum type="md5">20ac75d5adf15bcb0be75d952896cbe1</checksum>   <!-- <- -->
+          </review_screenshot>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
+        </in_app_purchase>
+
+- id: catalog-screenshot-dimensions
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a review screenshot is not an accepted image or size
+  rationale: In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
+  help: export the screenshot as PNG or JPEG at a device screenshot size
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <review_screenshot>
+            <file_name>metadata.xml</file_name>   <!-- <- -->
+          </review_screenshot>
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
+        </in_app_purchase>
+
+- id: catalog-too-many-items
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: the package has more in-app purchases than one upload takes
+  rationale: One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
+  help: split the package
+  options: { max_items: 1000 }
+  example_options: { max_items: 20 }
+  examples:
+    triggering:
+      - |
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
+        <in_app_purchases>   <!-- <- -->
+        <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
+        </in_app_purchases></software_metadata></software></package>
+    passing:
+      - |
+        <in_app_purchase/>
+
+- id: catalog-placeholder
+  checklist: catalog-valid
+  input: catalog
+  severity: error
+  title: a template placeholder was left in the package
+  rationale: Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
+  help: replace the placeholder with the real value
+  examples:
+    triggering:
+      - |
+        <in_app_purchase>
+          <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+        </in_app_purchase>
+
+- id: catalog-metadata-token
+  checklist: catalog-valid
+  input: catalog
+  severity: warning
+  title: the metadata token looks edited or made up
+  rationale: "`<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none."
+  help: remove the token, or fetch the package again and keep its token unchanged
+  examples:
+    triggering:
+      - |
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package xmlns="http://apple.com/itunes/importer" version="software5.2">
+          <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
+          <software><software_metadata><in_app_purchases/></software_metadata></software>
+        </package>
+    passing:
+      - |
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package xmlns="http://apple.com/itunes/importer" version="software5.2">
+          <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
+          <software><software_metadata><in_app_purchases/></software_metadata></software>
+        </package>
+
+- id: catalog-descriptor-mismatch
+  checklist: catalog-valid
+  input: catalog
+  severity: warning
+  title: the catalog and the descriptor's products disagree
+  rationale: A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
+  help: make the catalog and the descriptor agree with App Store Connect
+  examples:
+    triggering:
+      - |
+        <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
+        <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
+        <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
+        <in_app_purchase>
+          <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
+        </in_app_purchase>
+    passing:
+      - |
+        <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
+        <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
+        <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 """#
 }

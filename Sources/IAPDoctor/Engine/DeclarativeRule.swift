@@ -1,3 +1,5 @@
+import XMLReader
+
 /// Field constraints declared in `rules.yaml` (or a user's `custom_rules`) instead of Swift:
 /// `check: { each, field }` says where, the options say what (`pattern`, `max_length`,
 /// `min_length`, `required`), `message` and `help` are templates.
@@ -5,6 +7,7 @@ struct DeclarativeRule: Rule {
     let id: String
 
     func check(_ context: RuleContext) -> [Outcome] {
+        if context.metadata.input == .catalog { return checkCatalogs(context) }
         guard let check = context.metadata.check, let root = context.project.descriptor else { return [] }
         let items: [YAMLTree]
         if check.each.isEmpty {
@@ -38,11 +41,7 @@ struct DeclarativeRule: Rule {
                 }
                 let text = scalar.text
                 let length = text.count
-                var violated = false
-                if let max = constraints.maxLength, length > max { violated = true }
-                if let min = constraints.minLength, length < min { violated = true }
-                if let pattern = constraints.pattern, (try? pattern.wholeMatch(in: text)) == nil { violated = true }
-                if violated {
+                if constraints.violation(text) != nil {
                     let fields = [
                         "value": text, "length": String(length), "field": check.field,
                         "product": product ?? "the item at line \(item.location.line)",
@@ -53,6 +52,43 @@ struct DeclarativeRule: Rule {
             outcomes += context.outcomes(findings, product: product)
         }
         return outcomes.isEmpty ? [context.pass()] : outcomes
+    }
+
+    /// Catalog checks: `each: in_app_purchase` visits every item of every package; `field` is a
+    /// path of element names below it (`locales.locale.title`), with `|` between alternatives.
+    func checkCatalogs(_ context: RuleContext) -> [Outcome] {
+        guard let check = context.metadata.check else { return [] }
+        let constraints = Constraints(context.metadata)
+        var outcomes: [Outcome] = []
+        for package in context.project.catalogPackages {
+            for item in package.items {
+                let product = item.productID?.value
+                let name = product ?? "the item at line \(item.location.line)"
+                var findings: [Finding] = []
+                let values = check.field.split(separator: "|").flatMap { Self.elements(at: String($0), in: item.node) }
+                if values.isEmpty, constraints.required {
+                    findings.append(finding(
+                        context, fields: ["field": check.field, "product": name, "value": ""], at: item.location, product: product))
+                }
+                for node in values {
+                    let text = node.text
+                    if constraints.violation(text) != nil {
+                        let fields = ["value": text, "length": String(text.count), "field": node.name, "product": name]
+                        findings.append(finding(context, fields: fields, at: package.location(of: node), product: product))
+                    }
+                }
+                outcomes += context.outcomes(findings, product: product)
+            }
+        }
+        return outcomes.isEmpty ? [context.pass()] : outcomes
+    }
+
+    static func elements(at path: String, in root: XMLNode) -> [XMLNode] {
+        var current = [root]
+        for step in path.split(separator: ".") {
+            current = current.flatMap { $0.children(named: String(step)) }
+        }
+        return current
     }
 
     func finding(_ context: RuleContext, fields: [String: String], at location: SourceLocation, product: String?) -> Finding {
@@ -84,6 +120,15 @@ struct DeclarativeRule: Rule {
         var minLength: Int?
         var pattern: Regex<AnyRegexOutput>?
         var required: Bool
+
+        /// What `text` breaks, if anything.
+        func violation(_ text: String) -> String? {
+            let length = text.count
+            if let max = maxLength, length > max { return "max_length" }
+            if let min = minLength, length < min { return "min_length" }
+            if let pattern, (try? pattern.wholeMatch(in: text)) == nil { return "pattern" }
+            return nil
+        }
 
         init(_ metadata: RuleMetadata) {
             maxLength = metadata.option("max_length")?.number.map { Int($0) }

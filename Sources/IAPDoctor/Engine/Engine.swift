@@ -31,6 +31,18 @@ public struct Engine: Sendable {
         "descriptor-missing-version", "config-invalid",
     ]
 
+    /// Why a rule has nothing to read in this run, if so.
+    static func missingInput(for metadata: RuleMetadata, in project: Project) -> String? {
+        switch metadata.input {
+        case .descriptor where !project.hasDescriptor:
+            return "no project descriptor was given; only the catalogs were checked"
+        case .catalog where project.catalogPackages.isEmpty:
+            return "no bulk product XML is given (`catalogs` in the descriptor, or a metadata.xml or .itmsp on the command line)"
+        default:
+            return nil
+        }
+    }
+
     public struct Options: Sendable {
         public var configuration = Configuration()
         public var failOn: Severity? = .error
@@ -61,6 +73,10 @@ public struct Engine: Sendable {
         if !stopped {
             for metadata in activeCatalog.rules where !Engine.inputRuleIDs.contains(metadata.id) {
                 guard let item = metadata.checklist else { continue }
+                if let reason = Engine.missingInput(for: metadata, in: project) {
+                    outcomes.append(Outcome(item: item, productID: nil, status: .notApplicable(reason: reason), rule: metadata.id))
+                    continue
+                }
                 guard metadata.applies(in: project.effectiveEnvironment) else {
                     let reason = metadata.notApplicableReason
                         ?? "it does not matter in the \(project.effectiveEnvironment.rawValue) environment"

@@ -104,8 +104,9 @@ public enum RequestResolver {
         return project.requests.map { ResolvedRequest(request: $0, match: index.match($0.value, bundleIDs: bundleIDs)) }
     }
 
-    /// The product IDs the project states (descriptor products; more sources join in later).
+    /// The product IDs the project states: the descriptor's products, then the catalogs'.
     public static func knownProductIDs(_ project: Project) -> [String] {
         project.products.compactMap { $0.productID?.value }
+            + project.catalogPackages.flatMap { $0.items.compactMap { $0.productID?.value } }
     }
 }

@@ -48,6 +48,10 @@ public struct DeclarativeCheck: Sendable, Hashable {
     public var field: String
 }
 
+public enum RuleInput: String, Sendable {
+    case descriptor, catalog
+}
+
 /// What `rules.yaml` says about one rule. The single source of rule metadata: the Swift code of a
 /// rule holds only its logic.
 public struct RuleMetadata: Sendable {
@@ -71,6 +75,10 @@ public struct RuleMetadata: Sendable {
     public var passing: [String]
     /// Where the entry is (rules.yaml or a configuration file), for configuration errors.
     public var location: SourceLocation
+    /// What the rule reads: the descriptor (and the files it names), or bulk product XML catalogs.
+    public var input: RuleInput = .descriptor
+    /// Options the examples run with (a limit of 1,000 items cannot be shown in an example).
+    public var exampleOptions: [(name: String, value: OptionValue)] = []
 
     public func option(_ name: String) -> OptionValue? {
         options.first { $0.name == name }?.value
@@ -132,8 +140,8 @@ public struct RuleCatalog: Sendable {
     }
 
     static let entryKeys = [
-        "id", "checklist", "severity", "title", "rationale", "help", "options", "environments",
-        "not_applicable", "check", "message", "notes", "examples",
+        "id", "checklist", "severity", "title", "rationale", "help", "input", "options", "environments",
+        "not_applicable", "check", "message", "notes", "examples", "example_options",
     ]
 
     /// One entry; records problems and returns `nil` when the entry is unusable.
@@ -173,8 +181,9 @@ public struct RuleCatalog: Sendable {
                                               help: "set `severity: error`, `warning` or `note`", at: node["severity"]!.location))
             }
         }
-        var options: [(String, OptionValue)] = []
-        if let optionsNode = node["options"], case .mapping(let optionPairs, _) = optionsNode {
+        func optionList(_ key: String) -> [(String, OptionValue)] {
+            var options: [(String, OptionValue)] = []
+            guard let optionsNode = node[key], case .mapping(let optionPairs, _) = optionsNode else { return [] }
             for (key, value) in optionPairs {
                 do {
                     options.append((key.text, try OptionValue(value)))
@@ -182,7 +191,9 @@ public struct RuleCatalog: Sendable {
                     problems.append(configProblem("rule `\(id)`, option `\(key.text)`: \(error.message)", help: error.help, at: error.location))
                 }
             }
+            return options
         }
+        let options = optionList("options")
         var environments: [Environment] = []
         if case .sequence(let items, _)? = node["environments"] {
             for item in items {
@@ -209,12 +220,24 @@ public struct RuleCatalog: Sendable {
             guard case .sequence(let items, _)? = node["examples"]?[key] else { return [] }
             return items.compactMap { $0.scalar?.text }
         }
-        return RuleMetadata(
+        var input = RuleInput.descriptor
+        if let value = text("input") {
+            if let parsed = RuleInput(rawValue: value) {
+                input = parsed
+            } else {
+                problems.append(configProblem("rule `\(id)`: input `\(value)` is not `descriptor` or `catalog`",
+                                              help: "set `input: catalog` for rules on bulk product XML", at: node["input"]!.location))
+            }
+        }
+        var metadata = RuleMetadata(
             id: id, checklist: checklist, severity: severity, title: text("title") ?? id,
             rationale: text("rationale") ?? "", help: text("help") ?? "", options: options,
             environments: environments, notApplicableReason: text("not_applicable"), check: check,
             messageTemplate: text("message"), helpTemplate: text("help"), notes: notes,
             triggering: examples("triggering"), passing: examples("passing"), location: location)
+        metadata.input = input
+        metadata.exampleOptions = optionList("example_options")
+        return metadata
     }
 
     static func configProblem(_ message: String, help: String, at location: SourceLocation) -> Finding {

@@ -372,13 +372,7 @@ struct DescriptorReader {
         return Fact(result, at: location)
     }
 
-    static func boolean(_ text: String) -> Bool? {
-        switch text {
-        case "true", "True", "TRUE", "yes", "Yes", "YES": return true
-        case "false", "False", "FALSE", "no", "No", "NO": return false
-        default: return nil
-        }
-    }
+    static func boolean(_ text: String) -> Bool? { parseBoolean(text) }
 
     mutating func bool(_ node: YAMLTree?, path: String) -> Fact<Bool>? {
         guard let node, !node.isNull else { return nil }
@@ -491,5 +485,14 @@ struct DescriptorReader {
         let severity: Severity = rule == "descriptor-unknown-key" ? .warning : .error
         problems.append(
             Finding(rule: rule, severity: severity, checklist: nil, message: message, help: help, location: location))
+    }
+}
+
+/// `true`/`false` (and YAML 1.1's `yes`/`no`) in their usual capitalisations; `nil` for anything else.
+public func parseBoolean(_ text: String) -> Bool? {
+    switch text {
+    case "true", "True", "TRUE", "yes", "Yes", "YES": return true
+    case "false", "False", "FALSE", "no", "No", "NO": return false
+    default: return nil
     }
 }

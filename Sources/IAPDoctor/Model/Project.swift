@@ -21,6 +21,10 @@ public struct Project: Sendable {
     public var requests: [Fact<String>] = []
     public var catalogs: [Fact<String>] = []
     public var testing = TestSetup()
+    /// Bulk product XML packages read for this run (the descriptor's `catalogs` and the command line's).
+    public var catalogPackages: [CatalogPackage] = []
+    /// `false` when the run checks catalogs only, with no descriptor.
+    public var hasDescriptor = true
 
     public init(descriptorFile: String, baseDirectory: String) {
         self.descriptorFile = descriptorFile

@@ -6,12 +6,19 @@ public protocol Reporter: Sendable {
 }
 
 public enum OutputFormat: String, CaseIterable, Sendable {
-    case text, json
+    case text, json, sarif, junit, github, xcode, gitlab, checkstyle, markdown
 
     public func reporter(color: Bool) -> any Reporter {
         switch self {
         case .text: return TextReporter(color: color)
         case .json: return JSONReporter()
+        case .sarif: return SARIFReporter()
+        case .junit: return JUnitReporter()
+        case .github: return GitHubReporter()
+        case .xcode: return XcodeReporter()
+        case .gitlab: return GitLabReporter()
+        case .checkstyle: return CheckstyleReporter()
+        case .markdown: return MarkdownReporter()
         }
     }
 }

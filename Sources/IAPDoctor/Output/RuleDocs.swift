@@ -12,20 +12,29 @@ public enum RuleDocs {
         if !rule.environments.isEmpty {
             facts.append("Environments: \(rule.environments.map { "`\($0.rawValue)`" }.joined(separator: ", "))")
         }
+        if rule.input == .catalog { facts.append("Reads: bulk product XML (`metadata.xml`, `.itmsp`)") }
         if rule.check != nil { facts.append("Declarative: interpreted from `rules.yaml`") }
         out += facts.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
         out += "## Rationale\n\n\(rule.rationale)\n\n"
         if let reason = rule.notApplicableReason, !rule.environments.isEmpty {
             out += "Elsewhere it is `not_applicable`: \(reason).\n\n"
         }
+        let language = rule.input == .catalog ? "xml" : "yaml"
         if !rule.triggering.isEmpty {
             out += "## Problematic\n\n"
-            out += "Each snippet is applied on top of [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml).\n\n"
-            for example in rule.triggering { out += "```yaml\n\(strip(example))```\n\n" }
+            if rule.input == .catalog {
+                out += "Each snippet sits in the `<in_app_purchases>` of a software5.12 package (unless it is a whole document).\n\n"
+            } else {
+                out += "Each snippet is applied on top of [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml).\n\n"
+            }
+            if !rule.exampleOptions.isEmpty {
+                out += "These examples run with \(rule.exampleOptions.map { "`\($0.name): \($0.value)`" }.joined(separator: ", ")).\n\n"
+            }
+            for example in rule.triggering { out += "```\(language)\n\(strip(example))```\n\n" }
         }
         if !rule.passing.isEmpty {
             out += "## Correct\n\n"
-            for example in rule.passing { out += "```yaml\n\(strip(example))```\n\n" }
+            for example in rule.passing { out += "```\(language)\n\(strip(example))```\n\n" }
         }
         let help = DeclarativeRule.fill(rule.help, fields: [:], metadata: rule)
         out += "## How to fix\n\n\(help.isEmpty ? "See the finding's `help`." : help)\n\n"
@@ -53,7 +62,9 @@ public enum RuleDocs {
     /// An example without its `# <-` position marker.
     static func strip(_ example: String) -> String {
         example.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            guard let range = line.range(of: "   # <-") ?? line.range(of: " # <-") else { return String(line) }
+            guard let range = line.range(of: "   # <-") ?? line.range(of: " # <-") ?? line.range(of: "   <!-- <- -->")
+                ?? line.range(of: " <!-- <- -->")
+            else { return String(line) }
             return String(line[..<range.lowerBound])
         }.joined(separator: "\n")
     }

@@ -1,0 +1,70 @@
+/// `--format gitlab`: a GitLab Code Quality report (`artifacts: reports: codequality:`), a JSON
+/// array of issues (`shared/knowledge/linter-anchors.md` §5.5).
+public struct GitLabReporter: Reporter {
+    public static let identifier = "gitlab"
+
+    public init() {}
+
+    public func report(_ diagnosis: Diagnosis) -> String {
+        let fingerprints = FindingFingerprints(diagnosis)
+        var json = JSONWriter()
+        json.array(Array(diagnosis.findings.enumerated())) { json, entry in
+            let finding = entry.element
+            json.object {
+                $0.field("description", finding.message)
+                $0.field("check_name", finding.rule)
+                $0.field("fingerprint", fingerprints[entry.offset])
+                $0.field("severity", Self.severity(finding.severity))
+                $0.field("location") {
+                    $0.object {
+                        $0.field("path", FindingFingerprints.path(of: finding, in: diagnosis))
+                        // GitLab requires a line; a project-level finding points at the top of the file.
+                        $0.field("lines") { $0.object { $0.field("begin", max(1, finding.location?.line ?? 1)) } }
+                    }
+                }
+            }
+        }
+        return json.output + "\n"
+    }
+
+    /// GitLab's lower-case severities: errors block (`major`), warnings do not (`minor`).
+    static func severity(_ severity: Severity) -> String {
+        switch severity {
+        case .error: return "major"
+        case .warning: return "minor"
+        case .note: return "info"
+        }
+    }
+}
+
+/// Stable identities for findings, for CI systems that track issues across runs (GitLab's
+/// `fingerprint`, SARIF's `partialFingerprints`): MD5 of rule, file, product and message, never
+/// the line, so an edit above a finding does not make it look new. Identical findings get an
+/// occurrence number, because GitLab needs every fingerprint in a report to be unique.
+struct FindingFingerprints {
+    private var values: [String] = []
+
+    init(_ diagnosis: Diagnosis) {
+        var seen: [String: Int] = [:]
+        for finding in diagnosis.findings {
+            let base = Self.fingerprint(finding, path: Self.path(of: finding, in: diagnosis))
+            let occurrence = seen[base, default: 0]
+            seen[base] = occurrence + 1
+            values.append(occurrence == 0 ? base : MD5.hex(Array("\(base)\u{1F}\(occurrence)".utf8)))
+        }
+    }
+
+    subscript(index: Int) -> String { values[index] }
+
+    static func fingerprint(_ finding: Finding, path: String) -> String {
+        // A separator that no path or one-line value holds keeps `a`+`bc` apart from `ab`+`c`.
+        let key = [finding.rule, path, finding.productID ?? "", finding.message].joined(separator: "\u{1F}")
+        return MD5.hex(Array(key.utf8))
+    }
+
+    /// The finding's file, or the descriptor for project-level findings (formats that need a path).
+    static func path(of finding: Finding, in diagnosis: Diagnosis) -> String {
+        if let file = finding.location?.file, !file.isEmpty { return file }
+        return diagnosis.inputs.first ?? ""
+    }
+}

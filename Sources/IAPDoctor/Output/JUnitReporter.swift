@@ -1,0 +1,159 @@
+/// `--format junit`: JUnit XML, the test-report shape most CI systems show
+/// (`shared/knowledge/linter-anchors.md` §5.4). Each finding is a failed test case; each checklist
+/// item that passed is a passing one, and each item that could not be answered is skipped, so the
+/// test tab reads as the checklist.
+public struct JUnitReporter: Reporter {
+    public static let identifier = "junit"
+
+    public init() {}
+
+    public func report(_ diagnosis: Diagnosis) -> String {
+        var testCases: [String] = []
+        var names = UniqueNames()
+        var skipped = 0
+
+        for finding in diagnosis.findings {
+            var name = finding.rule
+            if let location = finding.location, !location.file.isEmpty { name += " at \(location)" }
+            if let productID = finding.productID { name += " for \(productID)" }
+            var attributes = [("classname", finding.rule), ("name", names.unique(name))]
+            if let location = finding.location, !location.file.isEmpty {
+                attributes.append(("file", location.file))
+                if location.line >= 1 { attributes.append(("line", String(location.line))) }
+            }
+            let failure = XMLEscaping.element(
+                "failure", [("message", finding.message), ("type", finding.severity.rawValue)],
+                text: Self.failureBody(finding))
+            testCases.append("    " + XMLEscaping.element("testcase", attributes, children: ["      " + failure], indent: "    "))
+        }
+
+        for entry in diagnosis.checklist {
+            let attributes = [("classname", "checklist"), ("name", names.unique("\(entry.item.number) \(entry.item.id): \(entry.item.question)"))]
+            switch entry.status {
+            case .pass:
+                testCases.append("    " + XMLEscaping.element("testcase", attributes))
+            case .unknown, .notApplicable:
+                skipped += 1
+                let skip = XMLEscaping.element("skipped", [("message", Self.skipReason(entry))])
+                testCases.append("    " + XMLEscaping.element("testcase", attributes, children: ["      " + skip], indent: "    "))
+            case .fail:
+                // Its findings are the failed test cases above.
+                break
+            }
+        }
+
+        let counts = [
+            ("tests", String(testCases.count)), ("failures", String(diagnosis.findings.count)),
+            ("errors", "0"), ("skipped", String(skipped)),
+        ]
+        var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
+        lines.append(XMLEscaping.startTag("testsuites", [("name", "iapdoctor")] + counts))
+        lines.append("  " + XMLEscaping.startTag("testsuite", [("name", "iapdoctor")] + counts))
+        lines += testCases
+        lines.append("  </testsuite>")
+        lines.append("</testsuites>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The whole finding, as the text report writes it, for the failure's detail view.
+    static func failureBody(_ finding: Finding) -> String {
+        var lines = ["\(finding.severity.rawValue)[\(finding.rule)]: \(finding.message)"]
+        if let location = finding.location, !location.file.isEmpty { lines.append("location: \(location)") }
+        if let productID = finding.productID { lines.append("product: \(productID)") }
+        for note in finding.notes { lines.append("note: \(note)") }
+        if let help = finding.help { lines.append("help: \(help)") }
+        lines.append("docs: \(finding.docsPath)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func skipReason(_ entry: Diagnosis.ChecklistEntry) -> String {
+        if entry.status == .notApplicable {
+            return "not applicable: " + entry.reasons.joined(separator: "; ")
+        }
+        let questions = entry.questions.map { $0.key.isEmpty ? $0.question : "\($0.question) Set `\($0.key)`." }
+        return (["unknown"] + questions).joined(separator: ": ")
+    }
+
+    /// GitLab drops test cases whose classname and name repeat, so a repeated name gets ` (2)`, ` (3)`…
+    struct UniqueNames {
+        private var taken: Set<String> = []
+
+        mutating func unique(_ name: String) -> String {
+            var candidate = name
+            var number = 1
+            while taken.contains(candidate) {
+                number += 1
+                candidate = "\(name) (\(number))"
+            }
+            taken.insert(candidate)
+            return candidate
+        }
+    }
+}
+
+/// Writes XML that any parser accepts whatever the inputs hold: markup characters become entities,
+/// and control characters that XML 1.0 forbids even as references become U+FFFD.
+enum XMLEscaping {
+    static func startTag(_ name: String, _ attributes: [(String, String)]) -> String {
+        "<\(name)" + attributes.map { " \($0.0)=\"\(attribute($0.1))\"" }.joined() + ">"
+    }
+
+    /// An element on one line (`<a x="1"/>`, `<a>text</a>`), or spanning lines around `children`.
+    static func element(_ name: String, _ attributes: [(String, String)], text: String? = nil,
+                        children: [String] = [], indent: String = "") -> String {
+        let start = "<\(name)" + attributes.map { " \($0.0)=\"\(attribute($0.1))\"" }.joined()
+        if !children.isEmpty { return start + ">\n" + children.joined(separator: "\n") + "\n\(indent)</\(name)>" }
+        if let text { return start + ">" + self.text(text) + "</\(name)>" }
+        return start + "/>"
+    }
+
+    /// Attribute values: whitespace other than spaces is written as a reference, because parsers
+    /// turn a raw tab or newline in an attribute into a space.
+    static func attribute(_ value: String) -> String {
+        escape(value) { scalar in
+            switch scalar {
+            case "\t": return "&#9;"
+            case "\n": return "&#10;"
+            case "\r": return "&#13;"
+            default: return nil
+            }
+        }
+    }
+
+    /// Element text: newlines stay (they separate the lines of a failure's detail); a carriage
+    /// return or tab is written as a reference so no control character appears raw.
+    static func text(_ value: String) -> String {
+        escape(value) { scalar in
+            switch scalar {
+            case "\t": return "&#9;"
+            case "\r": return "&#13;"
+            default: return nil
+            }
+        }
+    }
+
+    private static func escape(_ value: String, whitespace: (Unicode.Scalar) -> String?) -> String {
+        var result = ""
+        for scalar in value.unicodeScalars {
+            if let replacement = whitespace(scalar) {
+                result += replacement
+                continue
+            }
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n": result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                result += "\u{FFFD}"
+            case _ where scalar.value >= 0x7F && scalar.value <= 0x9F:
+                // Allowed by XML 1.0, but invisible and often mangled by tools: keep them visible.
+                result += "&#\(scalar.value);"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

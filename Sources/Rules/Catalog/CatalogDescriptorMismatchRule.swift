@@ -1,0 +1,60 @@
+import IAPDoctor
+
+/// A descriptor's catalogs and its `products` describe the same products: IDs, types and whether
+/// they are cleared for sale agree.
+struct CatalogDescriptorMismatchRule: Rule {
+    let id = "catalog-descriptor-mismatch"
+
+    static let typeNames: [String: ProductType] = [
+        "consumable": .consumable, "non-consumable": .nonConsumable, "auto-renewable": .autoRenewable,
+        "subscription": .nonRenewing,
+    ]
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        let project = context.project
+        guard project.hasDescriptor, !project.products.isEmpty else {
+            return [context.notApplicable("there are no descriptor `products` to compare the catalogs with")]
+        }
+        var findings: [Finding] = []
+        var catalogIDs = Set<String>()
+        for package in context.catalogPackages {
+            for item in package.items {
+                guard let id = item.productID else { continue }
+                catalogIDs.insert(id.value)
+                guard let product = project.product(withID: id.value) else {
+                    findings.append(context.finding(
+                        "`\(id.value)` is in the catalog but not among the descriptor's `products`",
+                        at: id.location,
+                        help: "add it to `products` in the descriptor (with its status and availability), or remove it from the catalog",
+                        product: id.value))
+                    continue
+                }
+                if let xmlType = item.type, let catalogType = Self.typeNames[xmlType.value], let type = product.type,
+                    type.value != catalogType
+                {
+                    findings.append(context.finding(
+                        "`\(id.value)` is a `\(xmlType.value)` in the catalog but `\(type.value.rawValue)` in the descriptor",
+                        at: xmlType.location, help: "make the two agree with App Store Connect",
+                        notes: ["the descriptor says `\(type.value.rawValue)` at \(type.location)"], product: id.value))
+                }
+                let clearedNode = item.node["products", "product", "cleared_for_sale"] ?? item.node.child("cleared_for_sale")
+                if let clearedNode, let cleared = product.clearedForSale,
+                    let catalogValue = parseBoolean(clearedNode.text), catalogValue != cleared.value
+                {
+                    findings.append(context.finding(
+                        "`\(id.value)` is \(catalogValue ? "" : "not ")cleared for sale in the catalog, but the descriptor says `cleared_for_sale: \(cleared.value)`",
+                        at: package.location(of: clearedNode), help: "make the two agree with App Store Connect",
+                        notes: ["the descriptor says it at \(cleared.location)"], product: id.value))
+                }
+            }
+        }
+        for product in project.products {
+            guard let id = product.productID, !catalogIDs.contains(id.value) else { continue }
+            findings.append(context.finding(
+                "`\(id.value)` is in the descriptor's `products` but in none of its catalogs",
+                at: id.location, help: "add it to the catalog, or list the catalog that has it under `catalogs`",
+                product: id.value))
+        }
+        return context.outcomes(findings)
+    }
+}

@@ -1,0 +1,372 @@
+import Foundation
+import IAPDoctor
+import Rules
+import Testing
+
+/// The CI formats: each one must parse in the tool that reads it, escape whatever the inputs hold,
+/// and give the same bytes for the same diagnosis.
+@Suite("Reporters")
+struct ReporterTests {
+    /// The runmonster example: four errors, passing, failing and not-applicable checklist items.
+    static func runmonster() -> Diagnosis {
+        Doctor(engine: BuiltinRules.engine()).check(Doctor.Request(paths: [repositoryFile("examples/runmonster/project.yaml")]))
+    }
+
+    /// Runmonster plus findings that test the edges: markup and control characters in a message,
+    /// an unknown line, no location at all, and two findings that would share a test-case name.
+    static func hostile() -> Diagnosis {
+        var diagnosis = runmonster()
+        let file = diagnosis.findings[wildcardIndex(diagnosis)].location!.file
+        diagnosis.findings += [
+            Finding(rule: "missing-localization", severity: .warning, checklist: "product-metadata",
+                    message: "display name `<script>&\"'` has a\ttab, a\u{1}control, a CR\r\nand 100% more",
+                    help: "write <b>plain</b> text & retry", notes: ["a | pipe"],
+                    location: SourceLocation(file: file, line: 7, column: 3), productID: "com.example.a|b"),
+            Finding(rule: "propagation-window", severity: .note, checklist: "propagation-wait",
+                    message: "the product changed recently", location: SourceLocation(file: file, line: 0, column: 0)),
+            Finding(rule: "personal-team", severity: .error, checklist: "developer-program",
+                    message: "the team is a personal team", location: nil),
+            Finding(rule: "personal-team", severity: .error, checklist: "developer-program",
+                    message: "the team is a personal team", location: nil),
+        ]
+        return diagnosis
+    }
+
+    /// The example's wildcard App ID finding (project.yaml:38:15), found by rule so that other
+    /// findings the example gains do not move it.
+    static func wildcardIndex(_ diagnosis: Diagnosis) -> Int {
+        diagnosis.findings.firstIndex { $0.rule == "wildcard-app-id" }!
+    }
+
+    /// The first finding `hostile()` adds, the one full of markup and control characters.
+    static func markupIndex(_ diagnosis: Diagnosis) -> Int {
+        diagnosis.findings.firstIndex { $0.message.contains("<script>") }!
+    }
+
+    // MARK: SARIF
+
+    @Test func sarifValidatesAgainstTheSchema() throws {
+        for diagnosis in [Self.runmonster(), Self.hostile()] {
+            let sarif = try temporaryFile(SARIFReporter().report(diagnosis), suffix: ".sarif")
+            defer { try? FileManager.default.removeItem(atPath: sarif) }
+            // The validator the schema declares (draft-04); no jsonschema means failure, not a skip.
+            let result = try python("""
+                import json, sys
+                import jsonschema
+                schema = json.load(open(sys.argv[1]))
+                validator = jsonschema.validators.validator_for(schema)
+                assert validator in (jsonschema.Draft4Validator, jsonschema.Draft7Validator), validator
+                validator.check_schema(schema)
+                validator(schema).validate(json.load(open(sys.argv[2])))
+                print(validator.__name__)
+                """, ["/work/shared/schemas/sarif-schema-2.1.0.json", sarif])
+            #expect(result.status == 0, "jsonschema validation failed: \(result.error)")
+            #expect(result.output == "Draft4Validator\n")
+        }
+    }
+
+    @Test func sarifDescribesTheRulesItUsesAndOmitsUnknownPositions() throws {
+        let diagnosis = Self.hostile()
+        let log = try jsonObject(SARIFReporter().report(diagnosis)) as! [String: Any]
+        #expect(log["version"] as? String == "2.1.0")
+        #expect(log["$schema"] as? String != nil)
+        let run = (log["runs"] as! [[String: Any]])[0]
+        let driver = (run["tool"] as! [String: Any])["driver"] as! [String: Any]
+        #expect(driver["name"] as? String == "iapdoctor")
+        #expect(driver["semanticVersion"] as? String == diagnosis.toolVersion)
+        #expect(driver["informationUri"] as? String == "https://github.com/iapdoctor/iapdoctor")
+        let rules = driver["rules"] as! [[String: Any]]
+        let ruleIDs = rules.map { $0["id"] as! String }
+        #expect(Set(ruleIDs) == Set(diagnosis.findings.map(\.rule)))
+        #expect(ruleIDs.count == Set(ruleIDs).count)
+        let wildcard = rules.first { $0["id"] as? String == "wildcard-app-id" }!
+        let metadata = diagnosis.catalog.rule("wildcard-app-id")!
+        #expect((wildcard["shortDescription"] as! [String: Any])["text"] as? String == metadata.title)
+        #expect((wildcard["fullDescription"] as! [String: Any])["text"] as? String == metadata.rationale)
+        #expect((wildcard["help"] as! [String: Any])["text"] as? String == metadata.help)
+        #expect(wildcard["helpUri"] as? String == "https://github.com/iapdoctor/iapdoctor/blob/main/docs/rules/wildcard-app-id.md")
+        #expect((wildcard["defaultConfiguration"] as! [String: Any])["level"] as? String == "error")
+
+        let results = run["results"] as! [[String: Any]]
+        #expect(results.count == diagnosis.findings.count)
+        for (result, finding) in zip(results, diagnosis.findings) {
+            #expect(result["ruleId"] as? String == finding.rule)
+            #expect(ruleIDs[result["ruleIndex"] as! Int] == finding.rule)
+            #expect(result["level"] as? String == finding.severity.rawValue)
+            #expect((result["message"] as! [String: Any])["text"] as? String == finding.message)
+            guard let location = finding.location else {
+                #expect(result["locations"] == nil)
+                continue
+            }
+            let physical = ((result["locations"] as! [[String: Any]])[0])["physicalLocation"] as! [String: Any]
+            #expect((physical["artifactLocation"] as! [String: Any])["uri"] as? String == location.file)
+            if location.line >= 1 {
+                let region = physical["region"] as! [String: Any]
+                #expect(region["startLine"] as? Int == location.line)
+                #expect(region["startColumn"] as? Int == location.column)
+            } else {
+                #expect(physical["region"] == nil)
+            }
+        }
+    }
+
+    // MARK: JUnit and Checkstyle
+
+    @Test func junitIsXMLWithUniqueNamesAndEscapedText() throws {
+        let diagnosis = Self.hostile()
+        let xml = JUnitReporter().report(diagnosis)
+        #expect(!xml.contains("<script>"))
+        #expect(!xml.contains("<b>"))
+        #expect(!xml.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        let path = try temporaryFile(xml, suffix: ".xml")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try python("""
+            import json, sys, xml.dom.minidom
+            document = xml.dom.minidom.parse(sys.argv[1])
+            suites = document.documentElement
+            cases = suites.getElementsByTagName("testcase")
+            print(json.dumps({
+                "root": suites.tagName,
+                "tests": suites.getAttribute("tests"),
+                "failures": suites.getAttribute("failures"),
+                "cases": [[c.getAttribute("classname"), c.getAttribute("name")] for c in cases],
+                "failureMessages": [f.getAttribute("message") for f in document.getElementsByTagName("failure")],
+                "failureTypes": [f.getAttribute("type") for f in document.getElementsByTagName("failure")],
+                "failureBodies": [f.firstChild.data for f in document.getElementsByTagName("failure")],
+            }))
+            """, [path])
+        try #require(result.status == 0, "not well-formed XML: \(result.error)")
+        let parsed = try jsonObject(result.output) as! [String: Any]
+        let cases = parsed["cases"] as! [[String]]
+        #expect(parsed["root"] as? String == "testsuites")
+        #expect(parsed["tests"] as? String == String(cases.count))
+        #expect(parsed["failures"] as? String == String(diagnosis.findings.count))
+        #expect(Set(cases.map { $0[0] + "\u{0}" + $0[1] }).count == cases.count, "test-case names repeat: \(cases)")
+        let passing = diagnosis.checklist.filter { $0.status == .pass }
+        #expect(cases.filter { $0[0] == "checklist" }.count >= passing.count)
+        for entry in passing {
+            #expect(cases.contains { $0[0] == "checklist" && $0[1].contains(entry.item.id) })
+        }
+        #expect(Array(cases.prefix(diagnosis.findings.count).map { $0[0] }) == diagnosis.findings.map(\.rule))
+
+        let messages = parsed["failureMessages"] as! [String]
+        let markup = Self.markupIndex(diagnosis)
+        // The message survives the round trip exactly, except the one control character XML forbids.
+        let hostile = diagnosis.findings[markup].message.replacingOccurrences(of: "\u{1}", with: "\u{FFFD}")
+        #expect(messages[markup] == hostile)
+        #expect((parsed["failureTypes"] as! [String])[markup] == "warning")
+        let body = (parsed["failureBodies"] as! [String])[markup]
+        #expect(body.contains("write <b>plain</b> text & retry"))
+        #expect(body.contains("note: a | pipe"))
+        #expect(body.contains("docs: docs/rules/missing-localization.md"))
+    }
+
+    @Test func checkstyleIsXMLWithSortedFiles() throws {
+        var diagnosis = Self.hostile()
+        diagnosis.findings.append(Finding(rule: "missing-price", severity: .error, checklist: "product-metadata",
+                                          message: "no price", location: SourceLocation(file: "zz/last.yaml", line: 2, column: 1)))
+        let xml = CheckstyleReporter().report(diagnosis)
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n"))
+        #expect(xml.contains(#"source="iapdoctor.wildcard-app-id""#))
+        #expect(xml.contains(#"severity="info""#))
+        let path = try temporaryFile(xml, suffix: ".xml")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try python("""
+            import sys, xml.dom.minidom
+            document = xml.dom.minidom.parse(sys.argv[1])
+            for file in document.getElementsByTagName("file"):
+                print(file.getAttribute("name"), len(file.getElementsByTagName("error")))
+            """, [path])
+        try #require(result.status == 0, "not well-formed XML: \(result.error)")
+        let files = result.output.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(files == files.sorted())
+        #expect(files.last == "zz/last.yaml")
+        #expect(Set(files).count == files.count)
+        let paths = Set(diagnosis.findings.map { $0.location?.file ?? diagnosis.inputs[0] })
+        #expect(Set(files) == paths)
+    }
+
+    // MARK: Line formats
+
+    @Test func githubCommandsEscapeLikeTheActionsToolkit() {
+        var diagnosis = Self.runmonster()
+        diagnosis.findings = [
+            Finding(rule: "missing-price", severity: .warning, checklist: "product-metadata",
+                    message: "100% sure:\na,b\r", help: "set it", location: SourceLocation(file: "dir,x/a:b%.yaml", line: 4, column: 2)),
+            Finding(rule: "propagation-window", severity: .note, checklist: "propagation-wait",
+                    message: "wait", location: SourceLocation(file: "p.yaml", line: 0, column: 0)),
+            Finding(rule: "personal-team", severity: .error, checklist: "developer-program", message: "personal", location: nil),
+        ]
+        let lines = GitHubReporter().report(diagnosis).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines == [
+            "::warning file=dir%2Cx/a%3Ab%25.yaml,line=4,col=2,title=missing-price::100%25 sure:%0Aa,b%0D%0Ahelp: set it",
+            "::notice file=p.yaml,title=propagation-window::wait",
+            "::error title=personal-team::personal",
+            diagnosis.summaryLine,
+            "",
+        ])
+    }
+
+    @Test func githubCommandsForTheExample() {
+        let diagnosis = Self.runmonster()
+        let lines = GitHubReporter().report(diagnosis).split(separator: "\n").map(String.init)
+        let wildcard = Self.wildcardIndex(diagnosis)
+        let file = diagnosis.findings[wildcard].location!.file.replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        #expect(lines.count == diagnosis.findings.count + 1)
+        #expect(lines[wildcard].hasPrefix("::error file=\(file),line=38,col=15,title=wildcard-app-id::App ID `7DW89RZKLY.com.runmonster.*` is a wildcard"))
+        #expect(lines.last == diagnosis.summaryLine)
+    }
+
+    @Test func xcodeLinesHaveThePathLineColumnShape() {
+        let diagnosis = Self.runmonster()
+        let lines = XcodeReporter().report(diagnosis).split(separator: "\n").map(String.init)
+        let wildcard = Self.wildcardIndex(diagnosis)
+        let finding = diagnosis.findings[wildcard]
+        #expect(lines[wildcard] == "\(finding.location!.file):38:15: error: \(finding.message) [wildcard-app-id]")
+        #expect(lines.last == diagnosis.summaryLine)
+
+        var edges = diagnosis
+        edges.findings = [
+            Finding(rule: "missing-price", severity: .warning, checklist: nil, message: "two\nlines",
+                    location: SourceLocation(file: "./examples/a.yaml", line: 3, column: 0)),
+            Finding(rule: "propagation-window", severity: .note, checklist: nil, message: "wait",
+                    location: SourceLocation(file: "examples/a.yaml", line: 0, column: 0)),
+            Finding(rule: "personal-team", severity: .error, checklist: nil, message: "personal", location: nil),
+        ]
+        #expect(XcodeReporter(baseDirectory: "/repo").report(edges) == """
+            /repo/examples/a.yaml:3: warning: two lines [missing-price]
+            /repo/examples/a.yaml: note: wait [propagation-window]
+            error: personal [personal-team]
+            \(edges.summaryLine)
+
+            """)
+    }
+
+    // MARK: GitLab
+
+    @Test func gitlabFingerprintsIgnoreLinesButNotContent() throws {
+        let diagnosis = Self.hostile()
+        var moved = diagnosis
+        for index in moved.findings.indices {
+            if var location = moved.findings[index].location, location.line > 0 {
+                location.line += 10
+                moved.findings[index].location = location
+            }
+        }
+        let wildcard = Self.wildcardIndex(diagnosis)
+        var reworded = diagnosis
+        reworded.findings[wildcard].message += " (reworded)"
+
+        func issues(_ diagnosis: Diagnosis) throws -> [[String: Any]] {
+            try jsonObject(GitLabReporter().report(diagnosis)) as! [[String: Any]]
+        }
+        let original = try issues(diagnosis)
+        let fingerprints = original.map { $0["fingerprint"] as! String }
+        #expect(try issues(moved).map { $0["fingerprint"] as! String } == fingerprints)
+        #expect(try issues(reworded).map { $0["fingerprint"] as! String }[wildcard] != fingerprints[wildcard])
+        #expect(Set(fingerprints).count == fingerprints.count, "the two identical findings need distinct fingerprints")
+        #expect(fingerprints.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+
+        let issue = original[wildcard]
+        #expect(issue["check_name"] as? String == "wildcard-app-id")
+        #expect(issue["description"] as? String == diagnosis.findings[wildcard].message)
+        #expect(issue["severity"] as? String == "major")
+        let location = issue["location"] as! [String: Any]
+        #expect(location["path"] as? String == diagnosis.findings[wildcard].location!.file)
+        #expect((location["lines"] as! [String: Any])["begin"] as? Int == 38)
+        #expect(original.map { $0["severity"] as! String }.suffix(4) == ["minor", "info", "major", "major"])
+        // Unknown lines and project-level findings still carry a path and line 1.
+        for issue in original.suffix(3) {
+            let location = issue["location"] as! [String: Any]
+            #expect(!(location["path"] as! String).isEmpty)
+            #expect((location["lines"] as! [String: Any])["begin"] as? Int == 1)
+        }
+    }
+
+    // MARK: Markdown
+
+    @Test func markdownEscapesTableCellsAndHTML() {
+        var diagnosis = Self.hostile()
+        diagnosis.appName = "<img src=x onerror=alert(1)>"
+        diagnosis.products[0].productID = "com.example.a|b"
+        let markdown = MarkdownReporter().report(diagnosis)
+        #expect(!markdown.contains("<img"))
+        #expect(!markdown.contains("<b>"))
+        #expect(!markdown.contains("<script>"))
+        #expect(markdown.contains("<code>&lt;script&gt;&amp;\"'</code>"))
+        #expect(markdown.contains("**\(diagnosis.summaryLine)**"))
+        #expect(markdown.contains("| # | Item | Question | Status | Findings |"))
+        #expect(markdown.contains("| Product ID | Requested as | Verdict | Failing |"))
+        #expect(markdown.contains("`com.example.a\\|b`"))
+        // Every table row has exactly as many unescaped pipes as its header.
+        let lines = markdown.split(separator: "\n").map(String.init)
+        for (header, columns) in [("| # | Item |", 5), ("| Product ID |", 4)] {
+            let start = lines.firstIndex { $0.hasPrefix(header) }!
+            for row in lines[start...].prefix(while: { $0.hasPrefix("|") }) {
+                #expect(unescapedPipes(row) == columns + 1, "broken row: \(row)")
+            }
+        }
+        for entry in diagnosis.checklist where entry.status == .pass {
+            #expect(lines.contains { $0.hasPrefix("| \(entry.item.number) | `\(entry.item.id)` |") && $0.contains("✅ pass") })
+        }
+        #expect(markdown.contains("\(Self.markupIndex(diagnosis) + 1). **warning** `missing-localization` at "))
+        #expect(markdown.contains("help: write &lt;b&gt;plain&lt;/b&gt; text &amp; retry"))
+    }
+
+    // MARK: All formats
+
+    @Test(arguments: OutputFormat.allCases)
+    func everyFormatIsDeterministicAndEndsWithANewline(_ format: OutputFormat) {
+        for make in [Self.runmonster, Self.hostile] {
+            let first = format.reporter(color: false).report(make())
+            let second = format.reporter(color: false).report(make())
+            #expect(Array(first.utf8) == Array(second.utf8))
+            #expect(first.hasSuffix("\n"))
+            #expect(!first.hasSuffix("\n\n"))
+        }
+    }
+
+    @Test func formatNamesMatchTheReporters() {
+        for format in OutputFormat.allCases {
+            #expect(type(of: format.reporter(color: false)).identifier == format.rawValue)
+        }
+    }
+}
+
+// MARK: Helpers
+
+private func unescapedPipes(_ row: String) -> Int {
+    var count = 0, escaped = false
+    for character in row {
+        if character == "|" && !escaped { count += 1 }
+        escaped = character == "\\" && !escaped
+    }
+    return count
+}
+
+private func jsonObject(_ text: String) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(text.utf8))
+}
+
+private func temporaryFile(_ contents: String, suffix: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdoctor-\(UUID().uuidString)\(suffix)").path
+    try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+}
+
+/// Runs `python3 -c script arguments…`; tests that need a real parser or validator use it.
+private func python(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    // Standard error goes to a file, so neither pipe can fill up while the other is read.
+    let errorPath = try temporaryFile("", suffix: ".stderr")
+    defer { try? FileManager.default.removeItem(atPath: errorPath) }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), readText(errorPath))
+}
