@@ -12,11 +12,14 @@ public struct Doctor: Sendable {
         /// `--rules FILE`; when `nil`, `.iapdoctor.yml` beside the descriptor is used if present.
         public var rulesFile: String?
         public var failOn: Severity?
+        /// Checks as if the descriptor said this `environment` (e.g. `review` before submitting).
+        public var environment: Environment?
 
-        public init(paths: [String], rulesFile: String? = nil, failOn: Severity? = .error) {
+        public init(paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil) {
             self.paths = paths
             self.rulesFile = rulesFile
             self.failOn = failOn
+            self.environment = environment
         }
     }
 
@@ -49,6 +52,9 @@ public struct Doctor: Sendable {
         } else {
             project = Project(descriptorFile: catalogPaths.first ?? "", baseDirectory: ".")
             project.hasDescriptor = false
+        }
+        if let environment = request.environment, project.hasDescriptor {
+            project.environment = Fact(environment, at: SourceLocation(file: "--environment"))
         }
         // The descriptor's catalogs first (resolved from its folder), then the command line's.
         var seen = Set<String>()

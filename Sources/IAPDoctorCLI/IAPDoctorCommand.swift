@@ -81,6 +81,9 @@ struct Check: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write the report to this file (atomically) instead of standard output.")
     var output: String?
 
+    @Option(help: "Check as if the descriptor's `environment` were this one (xcode, sandbox, testflight, review, production).")
+    var environment: Environment?
+
     @Option(help: "Colour: auto (only on a terminal, and never with NO_COLOR), always or never.")
     var color: ColorChoice = .auto
 
@@ -99,7 +102,7 @@ struct Check: ParsableCommand {
         case .never: threshold = nil
         }
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold))
+        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment))
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
         let text = format.reporter(color: useColor).report(diagnosis)
         if let output {
@@ -129,6 +132,9 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+extension Environment: ExpressibleByArgument {
+    public init?(argument: String) { self.init(spelling: argument) }
+}
 
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

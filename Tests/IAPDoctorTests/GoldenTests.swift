@@ -5,30 +5,49 @@ import Testing
 /// exit code with the golden files beside the example (`scripts/update-golden.sh` rewrites them).
 @Suite("Golden outputs of the examples")
 struct GoldenTests {
-    static let examples: [(name: String, exitCode: Int32)] = [
-        ("runmonster", 1), ("healthy", 0), ("subscriptions", 1), ("production-propagation", 0),
-    ]
-
-    @Test("text output", arguments: examples.map(\.name))
-    func textOutput(example: String) throws {
-        let expectedCode = Self.examples.first { $0.name == example }!.exitCode
-        let run = try runIAPDoctor(["check", "examples/\(example)/project.yaml"])
-        #expect(run.status == expectedCode)
-        let expected = readText(repositoryFile("examples/\(example)/expected.txt"))
-        #expect(run.output == expected, "output differs from examples/\(example)/expected.txt; run scripts/update-golden.sh and review the diff")
+    struct Example: Sendable, CustomStringConvertible {
+        var folder: String
+        var input: String
+        var exitCode: Int32
+        var formats: [String]
+        var description: String { folder }
     }
 
-    @Test("json output", arguments: examples.map(\.name))
-    func jsonOutput(example: String) throws {
-        let expectedCode = Self.examples.first { $0.name == example }!.exitCode
-        let run = try runIAPDoctor(["check", "examples/\(example)/project.yaml", "--format", "json"])
-        #expect(run.status == expectedCode)
-        let expected = readText(repositoryFile("examples/\(example)/expected.json"))
-        #expect(run.output == expected, "output differs from examples/\(example)/expected.json")
-        let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
-        #expect(object?["schema"] as? String == "iapdoctor-report/1")
-        let summary = object?["summary"] as? [String: Any]
-        #expect(summary?["exit_code"] as? Int == Int(expectedCode))
+    static let allFormats = ["text", "json", "sarif", "junit", "github", "xcode", "gitlab", "checkstyle", "markdown"]
+    static let extensions = [
+        "text": "txt", "json": "json", "sarif": "sarif", "junit": "junit.xml", "github": "github.txt",
+        "xcode": "xcode.txt", "gitlab": "gitlab.json", "checkstyle": "checkstyle.xml", "markdown": "md",
+    ]
+
+    static let examples: [Example] = [
+        Example(folder: "runmonster", input: "examples/runmonster/project.yaml", exitCode: 1, formats: allFormats),
+        Example(folder: "healthy", input: "examples/healthy/project.yaml", exitCode: 0, formats: ["text", "json"]),
+        Example(folder: "subscriptions", input: "examples/subscriptions/project.yaml", exitCode: 1, formats: ["text", "json"]),
+        Example(folder: "production-propagation", input: "examples/production-propagation/project.yaml", exitCode: 0, formats: ["text", "json"]),
+        Example(folder: "catalog", input: "examples/catalog/PocketGarden.itmsp", exitCode: 0, formats: ["text", "json"]),
+        Example(folder: "catalog-broken", input: "examples/catalog-broken/Garden.itmsp", exitCode: 1, formats: allFormats),
+    ]
+
+    @Test("every example in every golden format", arguments: examples)
+    func goldenOutputs(example: Example) throws {
+        for format in example.formats {
+            let run = try runIAPDoctor(["check", example.input, "--format", format])
+            #expect(run.status == example.exitCode, "\(example.folder) --format \(format) exited \(run.status)")
+            // The xcode format prints absolute paths; the golden files hold them relative to the repository.
+            let output = run.output.replacingOccurrences(of: repositoryRoot + "/", with: "")
+            let golden = "examples/\(example.folder)/expected.\(Self.extensions[format]!)"
+            #expect(output == readText(repositoryFile(golden)), "output differs from \(golden); run scripts/update-golden.sh and review the diff")
+        }
+    }
+
+    @Test func jsonReportsCarryTheSchemaAndTheExitCode() throws {
+        for example in Self.examples {
+            let run = try runIAPDoctor(["check", example.input, "--format", "json"])
+            let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+            #expect(object?["schema"] as? String == "iapdoctor-report/1")
+            let summary = object?["summary"] as? [String: Any]
+            #expect(summary?["exit_code"] as? Int == Int(example.exitCode))
+        }
     }
 
     @Test func theHealthyExampleIsClean() throws {

@@ -40,7 +40,10 @@ public struct Diagnosis: Sendable {
     public var toolVersion: String = IAPDoctorVersion.current
     public var environment: Environment
     public var environmentStated: Bool
-    public var checkedAt: Timestamp
+    /// "Now" for time-based rules; `nil` for a catalog-only run, which has none (and so prints no time).
+    public var checkedAt: Timestamp?
+    /// `false` when only bulk product XML was checked, with no project descriptor.
+    public var hasDescriptor: Bool
     public var inputs: [String]
     public var appName: String?
     public var bundleID: String?

@@ -2,6 +2,8 @@
 public struct Outcome: Sendable {
     public enum Status: Sendable, Hashable {
         case pass
+        /// The evidence says yes, with something worth knowing (a note that does not fail the item).
+        case passWithNotes([Finding])
         case fail([Finding])
         /// No evidence either way: the question to answer and the descriptor key to set.
         case unknown(question: String, key: String)

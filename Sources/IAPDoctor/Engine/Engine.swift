@@ -99,8 +99,10 @@ public struct Engine: Sendable {
     ) -> Diagnosis {
         // Findings: deduplicated, sorted and numbered once, here.
         for outcome in outcomes {
-            if case .fail(let failing) = outcome.status {
-                for finding in failing where !findings.contains(finding) { findings.append(finding) }
+            switch outcome.status {
+            case .fail(let reported), .passWithNotes(let reported):
+                for finding in reported where !findings.contains(finding) { findings.append(finding) }
+            default: break
             }
         }
         findings.sort(by: Finding.reportOrder)
@@ -119,8 +121,8 @@ public struct Engine: Sendable {
             }
             for outcome in mine {
                 switch outcome.status {
-                case .fail(let failing):
-                    for finding in failing {
+                case .fail(let reported), .passWithNotes(let reported):
+                    for finding in reported {
                         if let index = position[finding], !entry.findings.contains(index) { entry.findings.append(index) }
                     }
                 case .unknown(let question, let key):
@@ -136,7 +138,12 @@ public struct Engine: Sendable {
                 entry.status = .fail
             } else if !entry.questions.isEmpty {
                 entry.status = .unknown
-            } else if mine.contains(where: { if case .pass = $0.status { return true } else { return false } }) {
+            } else if mine.contains(where: {
+                switch $0.status {
+                case .pass, .passWithNotes: return true
+                default: return false
+                }
+            }) {
                 entry.status = .pass
                 entry.reasons = []
             } else {
@@ -148,7 +155,8 @@ public struct Engine: Sendable {
 
         let products = stopped ? [] : verdicts(project: project, outcomes: outcomes, requests: requests)
         return Diagnosis(
-            environment: project.effectiveEnvironment, environmentStated: project.environment != nil, checkedAt: now,
+            environment: project.effectiveEnvironment, environmentStated: project.environment != nil,
+            checkedAt: project.hasDescriptor ? now : nil, hasDescriptor: project.hasDescriptor,
             inputs: options.inputs.isEmpty ? [project.descriptorFile] : options.inputs,
             appName: project.app.name?.value, bundleID: project.app.bundleID?.value, platform: project.app.platform?.value,
             checklist: checklist, products: products, findings: findings, failOn: options.failOn, catalog: catalog,

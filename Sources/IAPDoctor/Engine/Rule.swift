@@ -56,6 +56,11 @@ public struct RuleContext: Sendable {
             rule: metadata.id)
     }
 
+    /// The item passes, and `findings` (notes) are reported with it.
+    public func passWithNotes(_ findings: [Finding], product: String? = nil, item: String? = nil) -> Outcome {
+        Outcome(item: item ?? self.item, productID: product, status: .passWithNotes(findings), rule: metadata.id)
+    }
+
     public func unknown(_ question: String, key: String, product: String? = nil, item: String? = nil) -> Outcome {
         Outcome(item: item ?? self.item, productID: product, status: .unknown(question: question, key: key), rule: metadata.id)
     }

@@ -11,7 +11,7 @@ public struct JSONReporter: Reporter {
             $0.field("schema", "iapdoctor-report/1")
             $0.field("tool") { $0.object { $0.field("name", "iapdoctor"); $0.field("version", diagnosis.toolVersion) } }
             $0.field("environment", diagnosis.environment.rawValue)
-            $0.field("checked_at", diagnosis.checkedAt.description)
+            $0.field("checked_at", diagnosis.checkedAt?.description)
             $0.field("inputs") { json in json.array(diagnosis.inputs) { $0.string($1) } }
             $0.field("checklist") { json in
                 json.array(diagnosis.checklist) { json, entry in

@@ -17,7 +17,7 @@ public struct MarkdownReporter: Reporter {
         out.append("")
         var context = "Environment: " + Self.code(diagnosis.environment.rawValue)
         if !diagnosis.environmentStated { context += " (not stated; set `environment`)" }
-        context += " · checked at " + Self.inline(diagnosis.checkedAt.description)
+        if let checkedAt = diagnosis.checkedAt { context += " · checked at " + Self.inline(checkedAt.description) }
         context += " · iapdoctor " + Self.inline(diagnosis.toolVersion)
         out.append(context)
         out.append("")

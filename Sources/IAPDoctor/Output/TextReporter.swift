@@ -34,10 +34,14 @@ public struct TextReporter: Reporter {
         if let name = diagnosis.appName { header += ": \(name)" }
         if let bundle = diagnosis.bundleID { header += " (\(bundle))" }
         out.append(bold(header))
-        var context = "environment: \(diagnosis.environment.rawValue)"
-        if !diagnosis.environmentStated { context += " (not stated; set `environment`)" }
-        context += ", checked at \(diagnosis.checkedAt)"
-        out.append(context)
+        if diagnosis.hasDescriptor {
+            var context = "environment: \(diagnosis.environment.rawValue)"
+            if !diagnosis.environmentStated { context += " (not stated; set `environment`)" }
+            if let checkedAt = diagnosis.checkedAt { context += ", checked at \(checkedAt)" }
+            out.append(context)
+        } else {
+            out.append("bulk product XML check: \(diagnosis.inputs.joined(separator: ", "))")
+        }
         if let file = diagnosis.configurationFile { out.append("rules configuration: \(file)") }
         out.append("")
 
@@ -46,8 +50,10 @@ public struct TextReporter: Reporter {
             out.append("")
         } else {
             out.append(bold("Checklist"))
-            let width = diagnosis.checklist.map(\.item.id.count).max() ?? 0
-            for entry in diagnosis.checklist {
+            // Without a descriptor only the catalog item has anything to say.
+            let entries = diagnosis.hasDescriptor ? diagnosis.checklist : diagnosis.checklist.filter { $0.item.id == "catalog-valid" }
+            let width = entries.map(\.item.id.count).max() ?? 0
+            for entry in entries {
                 let number = entry.item.number < 10 ? " \(entry.item.number)" : "\(entry.item.number)"
                 let id = entry.item.id.padding(toLength: width, withPad: " ", startingAt: 0)
                 var line = "  \(mark(entry.status)) \(number) \(id)  \(entry.item.question)"
