@@ -1,45 +1,97 @@
-import Foundation
-
-/// What a StoreKit configuration file (`.storekit`, JSON) says: the product IDs Xcode serves
-/// locally and whether the simulated "Load Products" failure is on.
+/// What a StoreKit configuration file (`.storekit`, JSON, versions 1–5) says, with positions: the
+/// products Xcode serves locally, their groups, the simulated failures and a committed signing key.
 public struct StoreKitConfiguration: Sendable {
-    public var file: String
-    public var productIDs: [String]
-    public var loadProductsFailureEnabled: Bool
+    public struct Localization: Sendable {
+        public var locale: Fact<String>?
+        public var displayName: Fact<String>?
+        public var description: Fact<String>?
+    }
 
-    /// Reads the file; the problem says what is wrong when it is not a StoreKit configuration.
-    public static func load(path: String) throws(FileSystem.Problem) -> StoreKitConfiguration {
-        let bytes = try FileSystem.readBytes(path, maxBytes: 64 << 20)
-        let object: Any
+    public struct Product: Sendable {
+        public var productID: Fact<String>?
+        public var referenceName: Fact<String>?
+        /// `Consumable`, `NonConsumable`, `NonRenewingSubscription`, `RecurringSubscription`.
+        public var type: Fact<String>?
+        public var localizations: [Localization]
+        /// The subscription group it belongs to (index into ``groups``).
+        public var group: Int?
+        public var location: SourceLocation
+        /// The JSON object, for declarative rules.
+        public var json: JSONValue
+    }
+
+    public struct Group: Sendable {
+        public var name: Fact<String>?
+        public var localizations: [Localization]
+        public var location: SourceLocation
+    }
+
+    public var file: String
+    public var products: [Product] = []
+    public var groups: [Group] = []
+    /// The "Load Products" simulated failure, when it is on.
+    public var loadProductsFailure: SourceLocation?
+    /// `subscriptionOffersKeyPair.privateKey`, when the file carries one.
+    public var privateKey: SourceLocation?
+    public var root: JSONValue
+
+    public var productIDs: [String] { products.compactMap { $0.productID?.value } }
+
+    public static func load(path: String) throws(InputProblem) -> StoreKitConfiguration {
+        let bytes: [UInt8]
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
+            bytes = try FileSystem.readBytes(path, maxBytes: 64 << 20)
         } catch {
-            throw FileSystem.Problem(
-                message: "`\(path)` is not valid JSON, so it is not a StoreKit configuration file",
-                help: "open it in Xcode and save it again, or restore it from version control")
+            throw InputProblem(Finding(
+                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message,
+                help: "\(error.help); `app.storekit_configuration` is relative to the descriptor's folder, a scheme's reference to the folder holding the .xcodeproj",
+                location: SourceLocation(file: path)))
         }
-        guard let root = object as? [String: Any] else {
-            throw FileSystem.Problem(
-                message: "`\(path)` is JSON but not a StoreKit configuration (expected an object with `products`)",
-                help: "create it with Xcode → File → New → StoreKit Configuration File")
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes: bytes, file: path)
+        } catch {
+            throw PropertyList.malformed(
+                "the StoreKit configuration file is not valid JSON: \(error.message)",
+                help: "fix the JSON at this position, or restore the file from version control and edit it in Xcode", at: error.location)
         }
-        var ids: [String] = []
-        func collect(_ list: Any?) {
-            for case let entry as [String: Any] in (list as? [Any]) ?? [] {
-                if let id = entry["productID"] as? String { ids.append(id) }
+        guard case .object = root, root["products"] != nil || root["subscriptionGroups"] != nil || root["settings"] != nil else {
+            throw PropertyList.malformed(
+                "`\(path)` is JSON but not a StoreKit configuration (no `products`, `subscriptionGroups` or `settings`)",
+                help: "create it in Xcode with File → New → File → StoreKit Configuration File", at: root.location)
+        }
+        var configuration = StoreKitConfiguration(file: path, root: root)
+        for entry in root["products"]?.elements ?? [] { configuration.products.append(product(entry, group: nil)) }
+        for entry in root["nonRenewingSubscriptions"]?.elements ?? [] { configuration.products.append(product(entry, group: nil)) }
+        for group in root["subscriptionGroups"]?.elements ?? [] {
+            configuration.groups.append(Group(
+                name: group["name"]?.stringFact(.storekit), localizations: localizations(group["localizations"]), location: group.location))
+            for entry in group["subscriptions"]?.elements ?? [] {
+                configuration.products.append(product(entry, group: configuration.groups.count - 1))
             }
         }
-        collect(root["products"])
-        collect(root["nonRenewingSubscriptions"])
-        for case let group as [String: Any] in (root["subscriptionGroups"] as? [Any]) ?? [] {
-            collect(group["subscriptions"])
+        for error in root["settings"]?["_storeKitErrors"]?.elements ?? [] where error["name"]?.string == "Load Products" && error["enabled"]?.bool == true {
+            configuration.loadProductsFailure = error["enabled"]?.location
         }
-        var failure = false
-        if let settings = root["settings"] as? [String: Any] {
-            for case let error as [String: Any] in (settings["_storeKitErrors"] as? [Any]) ?? [] {
-                if (error["name"] as? String) == "Load Products", (error["enabled"] as? Bool) == true { failure = true }
-            }
+        if let key = root["subscriptionOffersKeyPair"]?["privateKey"], let text = key.string, !text.isEmpty {
+            configuration.privateKey = key.location
         }
-        return StoreKitConfiguration(file: path, productIDs: ids, loadProductsFailureEnabled: failure)
+        return configuration
+    }
+
+    static func product(_ json: JSONValue, group: Int?) -> Product {
+        // Hand-written files sometimes say `id` or `identifier`; Xcode writes `productID`.
+        let id = json["productID"]?.stringFact(.storekit)
+        return Product(
+            productID: id, referenceName: json["referenceName"]?.stringFact(.storekit), type: json["type"]?.stringFact(.storekit),
+            localizations: localizations(json["localizations"]), group: group, location: json.location, json: json)
+    }
+
+    static func localizations(_ json: JSONValue?) -> [Localization] {
+        (json?.elements ?? []).map {
+            Localization(
+                locale: $0["locale"]?.stringFact(.storekit), displayName: $0["displayName"]?.stringFact(.storekit),
+                description: $0["description"]?.stringFact(.storekit))
+        }
     }
 }

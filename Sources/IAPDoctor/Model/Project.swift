@@ -25,6 +25,11 @@ public struct Project: Sendable {
     public var catalogPackages: [CatalogPackage] = []
     /// `false` when the run checks catalogs only, with no descriptor.
     public var hasDescriptor = true
+    /// What the project's own files say (Info.plist, project.pbxproj, entitlements, profile, scheme,
+    /// StoreKit configuration, sources).
+    public var evidence = Evidence()
+    /// StoreKit configuration files checked as catalogs (the command line's and the project's).
+    public var storeKitCatalogs: [StoreKitConfiguration] = []
 
     public init(descriptorFile: String, baseDirectory: String) {
         self.descriptorFile = descriptorFile
@@ -202,4 +207,47 @@ public struct SandboxAccount: Sendable {
     public var email: Fact<String>?
     public var storefront: Fact<String>?
     public var teamID: Fact<String>?
+}
+
+/// Facts read from the project's files, beside the descriptor's. Where a file and the descriptor
+/// disagree, the file wins and the disagreement is recorded.
+public struct Evidence: Sendable {
+    public struct Disagreement: Sendable {
+        /// What is compared, for messages ("the bundle ID").
+        public var subject: String
+        public var checklistItem: String
+        public var descriptor: Fact<String>
+        public var file: Fact<String>
+        /// The descriptor key to change.
+        public var key: String
+    }
+
+    /// `CFBundleIdentifier` as written in Info.plist.
+    public var infoPlistBundleID: Fact<String>?
+    /// The bundle ID the build runs with: Info.plist expanded with the build settings (or
+    /// `PRODUCT_BUNDLE_IDENTIFIER` itself).
+    public var runningBundleID: Fact<String>?
+    /// The app target and configuration the build settings come from.
+    public var targetName: String?
+    public var configurationName: String?
+    /// Build settings of that target and configuration (target over project level).
+    public var buildSettings: [String: Fact<String>] = [:]
+    public var hasInAppPurchaseCapability: Fact<Bool>?
+    public var linksStoreKit: Bool?
+    /// Keys of the .entitlements file.
+    public var entitlementKeys: [Fact<String>] = []
+    public var entitlementsFile: String?
+    public var profile: ProvisioningProfile?
+    public var scheme: XcodeScheme?
+    /// The StoreKit configuration Xcode serves (the scheme's, else `app.storekit_configuration`).
+    public var storeKit: StoreKitConfiguration?
+    /// The scheme's Run action uses a StoreKit configuration file.
+    public var schemeUsesStoreKit: Fact<String>?
+    /// StoreKit APIs the sources call.
+    public var usesStoreKit1 = false
+    public var usesStoreKit2 = false
+    public var sourcesScanned = 0
+    public var disagreements: [Disagreement] = []
+
+    public init() {}
 }

@@ -1,0 +1,71 @@
+/// A `.mobileprovision` / `.provisionprofile`: a CMS (PKCS#7) signed message whose content is an XML
+/// property list. The plist is found in the container's bytes without a crypto library; the
+/// signature is not checked (iapdoctor reads what the profile says, it does not vouch for it).
+public struct ProvisioningProfile: Sendable {
+    public var file: String
+    public var name: Fact<String>?
+    /// `Entitlements.application-identifier`: `TEAMID.bundle.id` or `TEAMID.*`.
+    public var applicationIdentifier: Fact<String>?
+    public var teamIdentifier: Fact<String>?
+    public var creationDate: Fact<Timestamp>?
+    public var expirationDate: Fact<Timestamp>?
+    public var provisionedDeviceCount: Int?
+    public var provisionsAllDevices: Bool
+    public var getTaskAllow: Fact<Bool>?
+
+    /// What kind of profile its contents say it is.
+    public var type: ProfileType {
+        if provisionsAllDevices { return .enterprise }
+        if provisionedDeviceCount != nil { return getTaskAllow?.value == true ? .development : .adHoc }
+        return .appStore
+    }
+
+    public static func load(path: String) throws(InputProblem) -> ProvisioningProfile {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readBytes(path, maxBytes: 4 << 20)
+        } catch {
+            throw InputProblem(Finding(
+                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message,
+                help: "download the profile again (Xcode → Settings → Accounts, or the developer portal)", location: SourceLocation(file: path)))
+        }
+        guard let start = find(Array("<?xml".utf8), in: bytes, from: 0),
+            let endTag = find(Array("</plist>".utf8), in: bytes, from: start)
+        else {
+            throw PropertyList.malformed(
+                "`\(path)` holds no property list; a provisioning profile is a signed plist",
+                help: "download the profile again; on macOS `security cms -D -i \(path)` shows what it contains",
+                at: SourceLocation(file: path))
+        }
+        let plistBytes = Array(bytes[start..<(endTag + 8)])
+        // Positions inside the embedded plist are counted from its own first line.
+        let plist = try PropertyList.parse(bytes: plistBytes, file: path, what: "provisioning profile's property list")
+        var profile = ProvisioningProfile(file: path, provisionsAllDevices: plist["ProvisionsAllDevices"]?.bool ?? false)
+        profile.name = plist["Name"]?.stringFact(.profile)
+        let entitlements = plist["Entitlements"]
+        profile.applicationIdentifier = (entitlements?["application-identifier"] ?? entitlements?["com.apple.application-identifier"])?
+            .stringFact(.profile)
+        profile.teamIdentifier = plist["TeamIdentifier"]?.elements.first?.stringFact(.profile)
+        if let created = plist["CreationDate"], let date = created.date {
+            profile.creationDate = Fact(date, at: created.location, source: .profile)
+        }
+        if let expires = plist["ExpirationDate"], let date = expires.date {
+            profile.expirationDate = Fact(date, at: expires.location, source: .profile)
+        }
+        if let devices = plist["ProvisionedDevices"] { profile.provisionedDeviceCount = devices.elements.count }
+        if let allow = entitlements?["get-task-allow"], let value = allow.bool {
+            profile.getTaskAllow = Fact(value, at: allow.location, source: .profile)
+        }
+        return profile
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        var index = start
+        while index <= haystack.count - needle.count {
+            if haystack[index] == needle[0], haystack[index..<index + needle.count].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+}
