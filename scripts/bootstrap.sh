@@ -12,6 +12,8 @@ if command -v apt-get >/dev/null 2>&1; then
   for pkg in libxml2-dev pkg-config libyaml-dev libxml2-utils; do
     have_pkg "$pkg" || need_apt+=("$pkg")
   done
+  # chromium: ReportTests opens the HTML report in headless Chromium (rendered DOM, screenshot).
+  command -v chromium >/dev/null 2>&1 || have_pkg chromium || need_apt+=(chromium)
   if [ "${#need_apt[@]}" -gt 0 ]; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"

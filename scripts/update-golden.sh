@@ -17,6 +17,8 @@ declare -A inputs=(
   [production-propagation]=examples/production-propagation/project.yaml
   [catalog]=examples/catalog/PocketGarden.itmsp
   [catalog-broken]=examples/catalog-broken/Garden.itmsp
+  [runmonster-xcode]=examples/runmonster-xcode/project.yaml
+  [storekit-broken]=examples/storekit-broken/Products.storekit
 )
 declare -A extension=(
   [text]=txt [json]=json [sarif]=sarif [junit]=junit.xml [github]=github.txt [xcode]=xcode.txt
@@ -24,7 +26,7 @@ declare -A extension=(
 )
 for name in "${!inputs[@]}"; do
   formats="text json"
-  case "$name" in runmonster|catalog-broken) formats="${!extension[*]}" ;; esac
+  case "$name" in runmonster|catalog-broken) formats="${!extension[*]}" ;; storekit-broken) formats="text json sarif" ;; esac
   for format in $formats; do
     NO_COLOR=1 "$bin" check "${inputs[$name]}" --format "$format" | sed "s|$root||g" \
       > "examples/$name/expected.${extension[$format]}" || true

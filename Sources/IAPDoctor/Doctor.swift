@@ -25,18 +25,20 @@ public struct Doctor: Sendable {
 
     /// What kind of input a command-line path is.
     public enum InputKind: Sendable, Equatable {
-        case descriptor, catalog
+        case descriptor, catalog, storeKit
     }
 
     public static func kind(of path: String) -> InputKind {
         let lower = path.lowercased()
         if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") { return .descriptor }
+        if lower.hasSuffix(".storekit") { return .storeKit }
         return .catalog
     }
 
     public func check(_ request: Request) -> Diagnosis {
         let descriptors = request.paths.filter { Doctor.kind(of: $0) == .descriptor }
         let catalogPaths = request.paths.filter { Doctor.kind(of: $0) == .catalog }
+        let storeKitPaths = request.paths.filter { Doctor.kind(of: $0) == .storeKit }
         var problems: [Finding] = []
         var project: Project
         if let path = descriptors.first {
@@ -50,11 +52,22 @@ public struct Doctor: Sendable {
                     help: "run iapdoctor once per descriptor", location: SourceLocation(file: extra)))
             }
         } else {
-            project = Project(descriptorFile: catalogPaths.first ?? "", baseDirectory: ".")
+            project = Project(descriptorFile: catalogPaths.first ?? storeKitPaths.first ?? "", baseDirectory: ".")
             project.hasDescriptor = false
         }
         if let environment = request.environment, project.hasDescriptor {
             project.environment = Fact(environment, at: SourceLocation(file: "--environment"))
+        }
+        // The files the descriptor points at (only when it could be read).
+        if project.hasDescriptor, !problems.contains(where: { $0.severity == .error }) {
+            problems += EvidenceLoader.load(into: &project)
+        }
+        for path in storeKitPaths where !project.storeKitCatalogs.contains(where: { $0.file == path }) {
+            do {
+                project.storeKitCatalogs.append(try StoreKitConfiguration.load(path: path))
+            } catch {
+                problems.append(error.finding)
+            }
         }
         // The descriptor's catalogs first (resolved from its folder), then the command line's.
         var seen = Set<String>()
@@ -87,7 +100,7 @@ public struct Doctor: Sendable {
             }
         }
         // Inputs as given, then the descriptor's catalogs as resolved.
-        var inputs = descriptors + catalogPaths
+        var inputs = descriptors + catalogPaths + storeKitPaths
         let given = Set(catalogPaths.map(CatalogPackage.metadataPath(for:)))
         for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
         let options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: inputs)

@@ -27,6 +27,11 @@ public enum BuiltinRules {
         AppReinstalledRule(), JailbreakRule(),
         // StoreKit configuration
         StoreKitConfigurationRule(),
+        // The project's files
+        DescriptorFileMismatchRule(), RunningBundleIDRule(), EntitlementsRule(), ProjectCapabilityRule(),
+        StoreKitConfigurationActiveRule(), BundleIDPerConfigurationRule(),
+        // StoreKit configuration files as catalogs
+        StoreKitDuplicateProductIDRule(), StoreKitGroupLocalizationRule(), StoreKitPlaceholderRule(), StoreKitPrivateKeyRule(),
         // Bulk product XML
         CatalogRootRule(), CatalogSpecVersionRule(), CatalogUnknownElementRule(), CatalogGroupVersionRule(),
         CatalogRequiredElementRule(), CatalogDuplicateProductIDRule(), CatalogDuplicateReferenceNameRule(),

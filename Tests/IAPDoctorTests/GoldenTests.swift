@@ -26,6 +26,8 @@ struct GoldenTests {
         Example(folder: "production-propagation", input: "examples/production-propagation/project.yaml", exitCode: 0, formats: ["text", "json"]),
         Example(folder: "catalog", input: "examples/catalog/PocketGarden.itmsp", exitCode: 0, formats: ["text", "json"]),
         Example(folder: "catalog-broken", input: "examples/catalog-broken/Garden.itmsp", exitCode: 1, formats: allFormats),
+        Example(folder: "runmonster-xcode", input: "examples/runmonster-xcode/project.yaml", exitCode: 1, formats: ["text", "json"]),
+        Example(folder: "storekit-broken", input: "examples/storekit-broken/Products.storekit", exitCode: 1, formats: ["text", "json", "sarif"]),
     ]
 
     @Test("every example in every golden format", arguments: examples)

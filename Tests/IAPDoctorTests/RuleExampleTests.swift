@@ -10,6 +10,20 @@ struct RuleExampleTests {
 
     static let descriptorRules = rulesWithExamples.filter { $0.input == .descriptor }
     static let catalogRules = rulesWithExamples.filter { $0.input == .catalog }
+    static let storeKitRules = rulesWithExamples.filter { $0.input == .storekit }
+
+    @Test("StoreKit examples fire and pass", arguments: storeKitRules.map(\.id))
+    func storeKitExamples(ruleID: String) throws {
+        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        for snippet in rule.triggering {
+            let diagnosis = try diagnose(storeKitSnippet: snippet)
+            #expect(diagnosis.findings.contains { $0.rule == ruleID }, "\(ruleID) did not fire on:\n\(snippet)\n\(diagnosis.findings.map(\.rule))")
+        }
+        for snippet in rule.passing {
+            let diagnosis = try diagnose(storeKitSnippet: snippet)
+            #expect(!diagnosis.findings.contains { $0.rule == ruleID }, "\(ruleID) fired on a passing example:\n\(snippet)")
+        }
+    }
 
     @Test("triggering examples fire", arguments: descriptorRules.map(\.id))
     func triggeringExamplesFire(ruleID: String) throws {

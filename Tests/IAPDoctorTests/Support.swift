@@ -61,7 +61,10 @@ func diagnose(snippet: String, catalog: RuleCatalog = .builtin) -> Diagnosis {
     }
     let tree = overlay.map { merge(base, $0) } ?? base
     let loaded = DescriptorLoader.load(tree: tree, file: basePath, baseDirectory: repositoryFile("examples/healthy"))
-    return engine.diagnose(loaded.project, inputProblems: loaded.problems, options: Engine.Options())
+    var project = loaded.project
+    var problems = loaded.problems
+    if !problems.contains(where: { $0.severity == .error }) { problems += EvidenceLoader.load(into: &project) }
+    return engine.diagnose(project, inputProblems: problems, options: Engine.Options())
 }
 
 /// Line numbers (1-based) of the lines that carry the `# <-` marker.
@@ -147,4 +150,22 @@ func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Dia
     }
     let diagnosis = BuiltinRules.engine(catalog: catalog).diagnose(project, inputProblems: problems, options: Engine.Options())
     return (diagnosis, path, offset)
+}
+
+/// Runs the built-in engine on the healthy descriptor with a StoreKit configuration example: a
+/// `products` array (or a whole file when the snippet starts with `{`).
+func diagnose(storeKitSnippet snippet: String) throws -> Diagnosis {
+    let trimmed = snippet.drop { $0 == " " || $0 == "\n" }
+    let text = trimmed.hasPrefix("{") ? snippet : "{ \"products\": \(snippet), \"settings\": {}, \"version\": { \"major\": 3, \"minor\": 0 } }"
+    let path = NSTemporaryDirectory() + "iapdoctor-example-\(UUID().uuidString).storekit"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    let loaded = DescriptorLoader.load(path: repositoryFile("examples/healthy/project.yaml"))
+    var project = loaded.project
+    var problems = loaded.problems
+    do {
+        project.storeKitCatalogs = [try StoreKitConfiguration.load(path: path)]
+    } catch {
+        problems.append(error.finding)
+    }
+    return BuiltinRules.engine().diagnose(project, inputProblems: problems, options: Engine.Options())
 }

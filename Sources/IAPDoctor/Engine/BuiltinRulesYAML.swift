@@ -1156,7 +1156,12 @@ enum BuiltinRulesYAML {
       - |
         environment: xcode
         app:
-          storekit_configuration: no-such-file.storekit   # <-
+          storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
+    passing:
+      - |
+        environment: xcode
+        app:
+          storekit_configuration: ../catalog/PocketGarden.storekit
 
 # ── Bulk product XML (App Store Package metadata.xml) ───────────────────────────────────────
 # Catalog examples are XML: an `<in_app_purchase>` or `<subscription_group>` snippet is placed
@@ -1839,5 +1844,272 @@ enum BuiltinRulesYAML {
         <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
         <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
         <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
+
+# ── The project's own files ─────────────────────────────────────────────────────────────────
+# Examples name files of examples/runmonster-xcode from the healthy descriptor's folder.
+- id: descriptor-file-mismatch
+  checklist: code-signing
+  severity: warning
+  title: a project file and the descriptor disagree
+  rationale: The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
+  help: update the descriptor key, or remove it and let iapdoctor read the file
+  examples:
+    triggering:
+      - |
+        app:
+          deployment_target: "16.0"   # <-
+          xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+          bundle_id: com.runmonster.runmonsterfree.dev
+    passing:
+      - |
+        app:
+          deployment_target: "16.0"
+
+- id: running-bundle-id-mismatch
+  checklist: bundle-id-matches
+  severity: error
+  title: the build runs with another bundle ID than the App Store Connect app's
+  rationale: StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
+  help: build with the configuration whose bundle ID owns the products, or change the bundle ID
+  examples:
+    triggering:
+      - |
+        app:
+          bundle_id: com.runmonster.runmonsterfree
+          xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+          info_plist: ../runmonster-xcode/RunMonster/Info.plist
+          configuration: Debug
+    passing:
+      - |
+        app:
+          bundle_id: com.runmonster.runmonsterfree
+          xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+          info_plist: ../runmonster-xcode/RunMonster/Info.plist
+          configuration: Release
+
+- id: bundle-id-per-configuration
+  checklist: bundle-id-matches
+  severity: warning
+  title: the configuration builds another bundle ID than the others
+  rationale: Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
+  help: test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
+  examples:
+    triggering:
+      - |
+        app:
+          bundle_id: null
+          xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+          configuration: Debug
+    passing:
+      - |
+        app:
+          bundle_id: null
+          xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+          configuration: Release
+
+- id: wrong-iap-entitlement
+  checklist: code-signing
+  severity: error
+  title: the entitlements have a key added "for In-App Purchase"
+  rationale: In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+  help: remove the key; enable In-App Purchase on the App ID instead
+  examples:
+    triggering:
+      - |
+        app:
+          entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
+    passing:
+      - |
+        app:
+          entitlements: null
+
+- id: iap-capability-off-in-project
+  checklist: app-id-iap-enabled
+  severity: error
+  title: the Xcode project switches the In-App Purchase capability off
+  rationale: Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
+  help: turn on In-App Purchase in Signing & Capabilities
+  examples:
+    triggering:
+      - |
+        app:
+          xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
+          bundle_id: com.runmonster.runmonsterfree.dev
+    passing:
+      - |
+        app:
+          xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+          bundle_id: com.runmonster.runmonsterfree.dev
+
+- id: storekit-configuration-active
+  checklist: storekit-configuration
+  severity: warning
+  title: the scheme serves products from a StoreKit configuration file
+  rationale: With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+  help: "set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file"
+  environments: [sandbox, testflight, review, production]
+  not_applicable: in the xcode environment the file is what you test
+  examples:
+    triggering:
+      - |
+        app:
+          scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+    passing:
+      - |
+        app:
+          scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
+
+# ── StoreKit configuration files as catalogs ────────────────────────────────────────────────
+# Examples are the `products` array of a .storekit file (a snippet that starts with `{` is the
+# whole file).
+- id: storekit-product-id-charset
+  checklist: storekit-configuration
+  input: storekit
+  severity: error
+  title: a product ID in the StoreKit configuration has characters App Store Connect does not allow
+  rationale: Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
+  help: use only letters, digits, `.`, `_` and `-`
+  check: { each: product, field: productID }
+  options: { pattern: '[A-Za-z0-9._-]+' }
+  message: "product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`"
+  examples:
+    triggering:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
+    passing:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
+
+- id: storekit-product-id-length
+  checklist: storekit-configuration
+  input: storekit
+  severity: error
+  title: a product ID in the StoreKit configuration is too long
+  rationale: App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
+  help: shorten the product ID to {max_length} characters or fewer
+  check: { each: product, field: productID }
+  options: { max_length: 100 }
+  message: "product ID `{value}` has {length} characters; the maximum is {max_length}"
+  examples:
+    triggering:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
+    passing:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
+
+- id: storekit-reference-name-length
+  checklist: storekit-configuration
+  input: storekit
+  severity: error
+  title: a reference name in the StoreKit configuration is too long
+  rationale: App Store Connect accepts reference names of at most 64 characters; the limit is an option.
+  help: shorten the reference name to {max_length} characters or fewer
+  check: { each: product, field: referenceName }
+  options: { max_length: 64 }
+  message: "reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}"
+  examples:
+    triggering:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
+    passing:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
+
+- id: storekit-display-name-length
+  checklist: storekit-configuration
+  input: storekit
+  severity: error
+  title: a display name in the StoreKit configuration is too short or too long
+  rationale: App Store Connect accepts display names of 2 to 30 characters; the limits are options.
+  help: write a display name of {min_length} to {max_length} characters
+  check: { each: product, field: localizations.displayName }
+  options: { min_length: 2, max_length: 30 }
+  message: "display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}"
+  examples:
+    triggering:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
+    passing:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
+
+- id: storekit-description-length
+  checklist: storekit-configuration
+  input: storekit
+  severity: error
+  title: a description in the StoreKit configuration is too long
+  rationale: App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
+  help: shorten the description to {max_length} characters or fewer
+  check: { each: product, field: localizations.description }
+  options: { max_length: 45 }
+  message: "description `{value}` of `{product}` has {length} characters; the maximum is {max_length}"
+  examples:
+    triggering:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
+    passing:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
+
+- id: storekit-duplicate-product-id
+  checklist: storekit-configuration
+  input: storekit
+  severity: error
+  title: a product ID appears twice in the StoreKit configuration
+  rationale: Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
+  help: remove the duplicate or give it its own product ID
+  examples:
+    triggering:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
+    passing:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
+
+- id: storekit-group-not-localized
+  checklist: storekit-configuration
+  input: storekit
+  severity: warning
+  title: a subscription group in the StoreKit configuration has no localized display name
+  rationale: Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
+  help: add a localization with a display name to the group
+  examples:
+    triggering:
+      - |
+        { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
+    passing:
+      - |
+        { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
+
+- id: storekit-placeholder
+  checklist: storekit-configuration
+  input: storekit
+  severity: error
+  title: a StoreKit configuration still has a template product ID or name
+  rationale: Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
+  help: replace the placeholder with the real value
+  examples:
+    triggering:
+      - |
+        [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
+    passing:
+      - |
+        [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
+
+- id: storekit-private-key
+  checklist: storekit-configuration
+  input: storekit
+  severity: warning
+  title: the StoreKit configuration carries a subscription offer signing key
+  rationale: Xcode stores a private key in `subscriptionOffersKeyPair` to sign promotional offers locally; committed, it is a secret anyone with the repository can use.
+  help: remove the key pair from the committed file
+  examples:
+    triggering:
+      - |
+        { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
+    passing:
+      - |
+        { "products": [] }
 """#
 }

@@ -8,6 +8,7 @@ struct DeclarativeRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         if context.metadata.input == .catalog { return checkCatalogs(context) }
+        if context.metadata.input == .storekit { return checkStoreKitFiles(context) }
         guard let check = context.metadata.check, let root = context.project.descriptor else { return [] }
         let items: [YAMLTree]
         if check.each.isEmpty {
@@ -78,6 +79,40 @@ struct DeclarativeRule: Rule {
                     }
                 }
                 outcomes += context.outcomes(findings, product: product)
+            }
+        }
+        return outcomes.isEmpty ? [context.pass()] : outcomes
+    }
+
+    /// StoreKit checks: `each: product` visits every product of every file (subscriptions too);
+    /// `field` is a path of JSON keys, stepping into every element of an array on the way.
+    func checkStoreKitFiles(_ context: RuleContext) -> [Outcome] {
+        guard let check = context.metadata.check else { return [] }
+        let constraints = Constraints(context.metadata)
+        var outcomes: [Outcome] = []
+        for configuration in context.project.storeKitCatalogs {
+            for product in configuration.products {
+                let id = product.productID?.value
+                let name = id ?? "the product at line \(product.location.line)"
+                var findings: [Finding] = []
+                var values: [JSONValue] = [product.json]
+                for step in check.field.split(separator: ".") {
+                    values = values.flatMap { value -> [JSONValue] in
+                        let children = value.elements.isEmpty ? [value] : value.elements
+                        return children.compactMap { $0[String(step)] }
+                    }
+                }
+                if values.isEmpty, constraints.required {
+                    findings.append(finding(context, fields: ["field": check.field, "product": name, "value": ""], at: product.location, product: id))
+                }
+                for value in values {
+                    guard let text = value.string else { continue }
+                    if constraints.violation(text) != nil {
+                        let fields = ["value": text, "length": String(text.count), "field": check.field, "product": name]
+                        findings.append(finding(context, fields: fields, at: value.location, product: id))
+                    }
+                }
+                outcomes += context.outcomes(findings, product: id)
             }
         }
         return outcomes.isEmpty ? [context.pass()] : outcomes

@@ -108,5 +108,6 @@ public enum RequestResolver {
     public static func knownProductIDs(_ project: Project) -> [String] {
         project.products.compactMap { $0.productID?.value }
             + project.catalogPackages.flatMap { $0.items.compactMap { $0.productID?.value } }
+            + project.storeKitCatalogs.flatMap(\.productIDs)
     }
 }

@@ -49,7 +49,12 @@ public struct DeclarativeCheck: Sendable, Hashable {
 }
 
 public enum RuleInput: String, Sendable {
-    case descriptor, catalog
+    /// The descriptor and the files it points at.
+    case descriptor
+    /// Bulk product XML (App Store Package metadata.xml).
+    case catalog
+    /// StoreKit configuration files (.storekit) checked as catalogs.
+    case storekit
 }
 
 /// What `rules.yaml` says about one rule. The single source of rule metadata: the Swift code of a
@@ -225,7 +230,7 @@ public struct RuleCatalog: Sendable {
             if let parsed = RuleInput(rawValue: value) {
                 input = parsed
             } else {
-                problems.append(configProblem("rule `\(id)`: input `\(value)` is not `descriptor` or `catalog`",
+                problems.append(configProblem("rule `\(id)`: input `\(value)` is not `descriptor`, `catalog` or `storekit`",
                                               help: "set `input: catalog` for rules on bulk product XML", at: node["input"]!.location))
             }
         }

@@ -71,7 +71,9 @@ public enum PropertyList {
         return try parse(bytes: bytes, file: path, what: what)
     }
 
-    public static func parse(bytes: [UInt8], file: String, what: String) throws(InputProblem) -> PlistValue {
+    /// `lineOffset` is added to every line: a plist embedded in a larger file (a provisioning
+    /// profile's CMS container) starts after that many lines of it.
+    public static func parse(bytes: [UInt8], file: String, what: String, lineOffset: Int = 0) throws(InputProblem) -> PlistValue {
         if bytes.starts(with: Array("bplist".utf8)) {
             throw malformed(
                 "`\(file)` is a binary property list; iapdoctor reads XML property lists",
@@ -90,11 +92,11 @@ public enum PropertyList {
                 "the \(what) is not a property list: its root element is `<\(root.name)>`, expected `<plist>`",
                 help: "check that the descriptor names the right file", at: location(root, file))
         }
-        return try value(top, file: file, what: what)
+        return try value(top, file: file, what: what, lineOffset: lineOffset)
     }
 
-    static func location(_ node: XMLNode, _ file: String) -> SourceLocation {
-        SourceLocation(file: file, line: node.position.line, column: node.position.column)
+    static func location(_ node: XMLNode, _ file: String, lineOffset: Int = 0) -> SourceLocation {
+        SourceLocation(file: file, line: node.position.line + lineOffset, column: node.position.column)
     }
 
     static func malformed(_ message: String, help: String, at location: SourceLocation) -> InputProblem {
@@ -102,8 +104,8 @@ public enum PropertyList {
     }
 
     /// Depth is bounded by the XML reader's limit (64), so recursion stays shallow.
-    static func value(_ node: XMLNode, file: String, what: String) throws(InputProblem) -> PlistValue {
-        let here = location(node, file)
+    static func value(_ node: XMLNode, file: String, what: String, lineOffset: Int) throws(InputProblem) -> PlistValue {
+        let here = location(node, file, lineOffset: lineOffset)
         switch node.name {
         case "string": return .string(node.rawText, here)
         case "integer":
@@ -122,7 +124,7 @@ public enum PropertyList {
         case "data": return .data(here)
         case "array":
             var values: [PlistValue] = []
-            for child in node.children { values.append(try value(child, file: file, what: what)) }
+            for child in node.children { values.append(try value(child, file: file, what: what, lineOffset: lineOffset)) }
             return .array(values, here)
         case "dict":
             var entries: [(key: String, keyLocation: SourceLocation, value: PlistValue)] = []
@@ -130,19 +132,19 @@ public enum PropertyList {
             for child in node.children {
                 if child.name == "key" {
                     if let pendingKey {
-                        throw malformed("the key `\(pendingKey.text)` has no value", help: "add a value after it, or remove the key", at: location(pendingKey, file))
+                        throw malformed("the key `\(pendingKey.text)` has no value", help: "add a value after it, or remove the key", at: location(pendingKey, file, lineOffset: lineOffset))
                     }
                     pendingKey = child
                 } else {
                     guard let key = pendingKey else {
-                        throw malformed("a `<\(child.name)>` in a `<dict>` has no `<key>` before it", help: "put a `<key>` before each value", at: location(child, file))
+                        throw malformed("a `<\(child.name)>` in a `<dict>` has no `<key>` before it", help: "put a `<key>` before each value", at: location(child, file, lineOffset: lineOffset))
                     }
-                    entries.append((key.rawText, location(key, file), try value(child, file: file, what: what)))
+                    entries.append((key.rawText, location(key, file, lineOffset: lineOffset), try value(child, file: file, what: what, lineOffset: lineOffset)))
                     pendingKey = nil
                 }
             }
             if let pendingKey {
-                throw malformed("the key `\(pendingKey.text)` has no value", help: "add a value after it, or remove the key", at: location(pendingKey, file))
+                throw malformed("the key `\(pendingKey.text)` has no value", help: "add a value after it, or remove the key", at: location(pendingKey, file, lineOffset: lineOffset))
             }
             return .dictionary(entries, here)
         default:

@@ -38,8 +38,10 @@ public struct ProvisioningProfile: Sendable {
                 at: SourceLocation(file: path))
         }
         let plistBytes = Array(bytes[start..<(endTag + 8)])
-        // Positions inside the embedded plist are counted from its own first line.
-        let plist = try PropertyList.parse(bytes: plistBytes, file: path, what: "provisioning profile's property list")
+        // Lines inside the plist continue the container's line count.
+        let newlinesBefore = bytes[..<start].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let plist = try PropertyList.parse(
+            bytes: plistBytes, file: path, what: "provisioning profile's property list", lineOffset: newlinesBefore)
         var profile = ProvisioningProfile(file: path, provisionsAllDevices: plist["ProvisionsAllDevices"]?.bool ?? false)
         profile.name = plist["Name"]?.stringFact(.profile)
         let entitlements = plist["Entitlements"]

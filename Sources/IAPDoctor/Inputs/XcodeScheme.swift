@@ -32,15 +32,23 @@ public struct XcodeScheme: Sendable {
         return scheme
     }
 
-    /// The folder a scheme's relative references start from: the one that holds the .xcodeproj.
-    public var containerDirectory: String {
-        var directory = FileSystem.directoryName(of: file)
+    /// Resolves the scheme's StoreKit reference. Xcode writes it relative to the folder that holds
+    /// `xcschemes` (`X.xcodeproj/xcshareddata/`), so `../../Products.storekit` is beside the
+    /// .xcodeproj; some generators write it relative to the scheme's own folder or to the project's
+    /// folder. The first candidate that exists wins, else the first.
+    public func resolve(_ reference: String) -> String {
+        if reference.hasPrefix("/") { return reference }
+        let schemes = FileSystem.directoryName(of: file)
+        let data = FileSystem.directoryName(of: schemes)
+        var candidates = [FileSystem.resolve(reference, relativeTo: data), FileSystem.resolve(reference, relativeTo: schemes)]
+        var directory = schemes
         while directory != "." && directory != "/" && !directory.isEmpty {
             if directory.hasSuffix(".xcodeproj") || directory.hasSuffix(".xcworkspace") {
-                return FileSystem.directoryName(of: directory)
+                candidates.append(FileSystem.resolve(reference, relativeTo: FileSystem.directoryName(of: directory)))
+                break
             }
             directory = FileSystem.directoryName(of: directory)
         }
-        return FileSystem.directoryName(of: file)
+        return candidates.first(where: FileSystem.exists) ?? candidates[0]
     }
 }

@@ -233,6 +233,8 @@ public struct Evidence: Sendable {
     /// Build settings of that target and configuration (target over project level).
     public var buildSettings: [String: Fact<String>] = [:]
     public var hasInAppPurchaseCapability: Fact<Bool>?
+    /// `PRODUCT_BUNDLE_IDENTIFIER` of the target's other configurations, expanded, by name.
+    public var otherConfigurationBundleIDs: [String: Fact<String>]?
     public var linksStoreKit: Bool?
     /// Keys of the .entitlements file.
     public var entitlementKeys: [Fact<String>] = []

@@ -13,17 +13,20 @@ public enum RuleDocs {
             facts.append("Environments: \(rule.environments.map { "`\($0.rawValue)`" }.joined(separator: ", "))")
         }
         if rule.input == .catalog { facts.append("Reads: bulk product XML (`metadata.xml`, `.itmsp`)") }
+        if rule.input == .storekit { facts.append("Reads: StoreKit configuration files (`.storekit`)") }
         if rule.check != nil { facts.append("Declarative: interpreted from `rules.yaml`") }
         out += facts.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
         out += "## Rationale\n\n\(rule.rationale)\n\n"
         if let reason = rule.notApplicableReason, !rule.environments.isEmpty {
             out += "Elsewhere it is `not_applicable`: \(reason).\n\n"
         }
-        let language = rule.input == .catalog ? "xml" : "yaml"
+        let language = rule.input == .catalog ? "xml" : (rule.input == .storekit ? "json" : "yaml")
         if !rule.triggering.isEmpty {
             out += "## Problematic\n\n"
             if rule.input == .catalog {
                 out += "Each snippet sits in the `<in_app_purchases>` of a software5.12 package (unless it is a whole document).\n\n"
+            } else if rule.input == .storekit {
+                out += "Each snippet is the `products` array of a .storekit file (unless it is a whole file).\n\n"
             } else {
                 out += "Each snippet is applied on top of [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml).\n\n"
             }

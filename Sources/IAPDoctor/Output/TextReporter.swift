@@ -40,7 +40,7 @@ public struct TextReporter: Reporter {
             if let checkedAt = diagnosis.checkedAt { context += ", checked at \(checkedAt)" }
             out.append(context)
         } else {
-            out.append("bulk product XML check: \(diagnosis.inputs.joined(separator: ", "))")
+            out.append("catalog check: \(diagnosis.inputs.joined(separator: ", "))")
         }
         if let file = diagnosis.configurationFile { out.append("rules configuration: \(file)") }
         out.append("")
@@ -50,8 +50,8 @@ public struct TextReporter: Reporter {
             out.append("")
         } else {
             out.append(bold("Checklist"))
-            // Without a descriptor only the catalog item has anything to say.
-            let entries = diagnosis.hasDescriptor ? diagnosis.checklist : diagnosis.checklist.filter { $0.item.id == "catalog-valid" }
+            // Without a descriptor only the catalog items have anything to say.
+            let entries = diagnosis.hasDescriptor ? diagnosis.checklist : diagnosis.checklist.filter { $0.status != .notApplicable }
             let width = entries.map(\.item.id.count).max() ?? 0
             for entry in entries {
                 let number = entry.item.number < 10 ? " \(entry.item.number)" : "\(entry.item.number)"
@@ -139,6 +139,16 @@ public struct TextReporter: Reporter {
         let characters = Array(line)
         guard column - 1 < characters.count else { return 1 }
         var end = characters.count
+        // A quoted string (Swift `"…"`, Objective-C `@"…"`): up to its closing quote.
+        let quoteStart = characters[column - 1] == "@" && column < characters.count && characters[column] == "\"" ? column : column - 1
+        if characters[quoteStart] == "\"" {
+            var index = quoteStart + 1
+            while index < characters.count {
+                if characters[index] == "\\" { index += 2; continue }
+                if characters[index] == "\"" { return index - (column - 1) + 1 }
+                index += 1
+            }
+        }
         if characters[column - 1] == "<" {
             // An XML element: its start tag.
             if let close = characters[(column - 1)...].firstIndex(of: ">") { return close - (column - 1) + 1 }

@@ -40,8 +40,26 @@ public enum FileSystem {
 
     /// Joins a descriptor-relative path to the descriptor's folder (absolute paths stay as they are).
     public static func resolve(_ path: String, relativeTo base: String) -> String {
-        if path.hasPrefix("/") || base == "." || base.isEmpty { return path }
-        return base + "/" + path
+        if path.hasPrefix("/") || base == "." || base.isEmpty { return normalize(path) }
+        return normalize(base + "/" + path)
+    }
+
+    /// Removes `.` and `dir/..` segments lexically, so messages show `a/Products.storekit`, not
+    /// `a/b.xcodeproj/xcshareddata/../../Products.storekit`.
+    public static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if part == "..", absolute, parts.isEmpty { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     /// Writes `contents` atomically: a temporary file in the same folder, then a rename.

@@ -7,6 +7,18 @@ struct WildcardAppIDRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let identifier = context.project.appID.identifier else {
+            // No App ID stated, but the build is signed for one: the profile's.
+            if let profileAppID = context.project.evidence.profile?.applicationIdentifier {
+                guard profileAppID.value.contains("*") else { return [context.pass()] }
+                let team = String(profileAppID.value.prefix { $0 != "." })
+                let explicit = context.project.evidence.runningBundleID.map { "`\(team).\($0.value)`" } ?? "one equal to the bundle ID"
+                // `wildcard-profile` answers `explicit-app-id` for the same profile.
+                return [context.fail(context.finding(
+                    "the build is signed for the wildcard App ID `\(profileAppID.value)` (from its provisioning profile), and wildcard App IDs cannot use In-App Purchase",
+                    at: profileAppID.location,
+                    help: "register the explicit App ID \(explicit), enable In-App Purchase on it, and sign with a profile for it",
+                    notes: ["the In-App Purchase capability is only available to explicit App IDs"]))]
+            }
             let question = "What is the App ID's identifier in Certificates, Identifiers & Profiles (`TEAMID.bundle.id`)?"
             return [
                 context.unknown(question, key: "app_id.identifier"),

@@ -20,7 +20,7 @@ extension Project {
     var expectedBundleID: String? {
         if let bundle = app.bundleID?.value { return bundle }
         if let part = appID.bundlePart?.value, !part.hasSuffix("*") { return part }
-        return nil
+        return evidence.runningBundleID?.value
     }
 
     /// The team the account belongs to: the account's Team ID, else the App ID's prefix.

@@ -1,0 +1,204 @@
+/// Reads the files a descriptor's `app:` keys point at and turns them into facts on the project.
+/// Files win over the descriptor: where both state a thing and disagree, the file's value is used
+/// and the disagreement is recorded for `descriptor-file-mismatch`.
+public enum EvidenceLoader {
+    /// Loads every file named in `project.app` (and the profile in `signing.profile.file`); returns
+    /// the input problems (unreadable or malformed files, each positioned).
+    public static func load(into project: inout Project) -> [Finding] {
+        var problems: [Finding] = []
+        func path(_ fact: Fact<String>) -> String { FileSystem.resolve(fact.value, relativeTo: project.baseDirectory) }
+        func attempt<T>(_ named: Fact<String>, _ load: (String) throws(InputProblem) -> T) -> T? {
+            do {
+                return try load(path(named))
+            } catch {
+                var finding = error.finding
+                finding.notes.append("the file is named at \(named.location)")
+                problems.append(finding)
+                return nil
+            }
+        }
+
+        // project.pbxproj: the build settings of the app target for the configuration.
+        var settings: [String: String] = [:]
+        if let named = project.app.xcodeproj, let xcodeProject = attempt(named, { (p) throws(InputProblem) in try XcodeProject.load(path: p) }) {
+            let configuration = project.app.configuration?.value ?? "Debug"
+            if let (target, _) = xcodeProject.appTarget(matchingBundleID: project.app.bundleID?.value, configuration: configuration) {
+                let facts = xcodeProject.buildSettings(target: target, configuration: configuration)
+                project.evidence.targetName = target.name
+                project.evidence.configurationName = configuration
+                project.evidence.buildSettings = facts
+                project.evidence.hasInAppPurchaseCapability = target.hasInAppPurchaseCapability
+                project.evidence.linksStoreKit = target.linksStoreKit
+                settings = xcodeProject.expansionSettings(target: target, configuration: configuration)
+                project.evidence.runningBundleID = xcodeProject.bundleIdentifier(target: target, configuration: configuration)
+                var others: [String: Fact<String>] = [:]
+                for name in target.configurationNames where name != configuration {
+                    if let bundle = xcodeProject.bundleIdentifier(target: target, configuration: name) { others[name] = bundle }
+                }
+                project.evidence.otherConfigurationBundleIDs = others
+                adopt(facts["DEVELOPMENT_TEAM"], into: \Project.signing.teamID, subject: "the signing team", item: "code-signing",
+                      key: "signing.team_id", project: &project)
+                if let style = facts["CODE_SIGN_STYLE"], let parsed = SigningStyle(spelling: style.value) {
+                    let styleFact = Fact(parsed.rawValue, at: style.location, source: .pbxproj)
+                    if let stated = project.signing.style, stated.source == .descriptor, stated.value != parsed {
+                        project.evidence.disagreements.append(Evidence.Disagreement(
+                            subject: "the signing style", checklistItem: "code-signing", descriptor: stated.map(\.rawValue),
+                            file: styleFact, key: "signing.style"))
+                    }
+                    project.signing.style = Fact(parsed, at: style.location, source: .pbxproj)
+                }
+                let platform = project.app.platform?.value ?? platformFromSDK(facts["SDKROOT"]?.value) ?? .ios
+                if let target = facts[deploymentTargetKey(platform)] {
+                    adopt(target, into: \Project.app.deploymentTarget, subject: "the deployment target", item: "os-version",
+                          key: "app.deployment_target", project: &project)
+                }
+                if let specifier = facts["PROVISIONING_PROFILE_SPECIFIER"], !specifier.value.isEmpty {
+                    adopt(specifier, into: \Project.signing.profile.name, subject: "the provisioning profile", item: "code-signing",
+                          key: "signing.profile.name", project: &project)
+                }
+            } else {
+                problems.append(Finding(
+                    rule: "input-malformed", severity: .error, checklist: nil,
+                    message: "`\(named.value)` has no application target whose bundle ID is `\(project.app.bundleID?.value ?? "?")`, and not exactly one application target",
+                    help: "set `app.bundle_id` to the app target's `PRODUCT_BUNDLE_IDENTIFIER` so iapdoctor can pick the target",
+                    location: named.location))
+            }
+        }
+
+        // Info.plist: CFBundleIdentifier, expanded with the build settings.
+        if let named = project.app.infoPlist, let plist = attempt(named, { (p) throws(InputProblem) in try PropertyList.load(path: p, what: "Info.plist") }) {
+            if let identifier = plist["CFBundleIdentifier"]?.stringFact(.infoPlist) {
+                project.evidence.infoPlistBundleID = identifier
+                if identifier.value.contains("$") {
+                    if !settings.isEmpty {
+                        let expanded = XcodeProject.expandVariables(identifier.value, with: settings)
+                        project.evidence.runningBundleID = Fact(expanded, at: identifier.location, source: .infoPlist)
+                    }
+                } else {
+                    project.evidence.runningBundleID = identifier
+                }
+            }
+        }
+
+        // .entitlements: which keys it has.
+        if let named = project.app.entitlements,
+            let plist = attempt(named, { (p) throws(InputProblem) in try PropertyList.load(path: p, what: "entitlements file") })
+        {
+            project.evidence.entitlementsFile = path(named)
+            project.evidence.entitlementKeys = plist.keys.map { Fact($0.key, at: $0.keyLocation, source: .entitlements) }
+        }
+
+        // The provisioning profile: its facts replace the descriptor's.
+        if let named = project.signing.profile.file,
+            let profile = attempt(named, { (p) throws(InputProblem) in try ProvisioningProfile.load(path: p) })
+        {
+            project.evidence.profile = profile
+            adopt(profile.name, into: \Project.signing.profile.name, subject: "the profile's name", item: "provisioning-profile",
+                  key: "signing.profile.name", project: &project)
+            adopt(profile.applicationIdentifier, into: \Project.signing.profile.appID, subject: "the profile's App ID",
+                  item: "provisioning-profile", key: "signing.profile.app_id", project: &project)
+            adoptDate(profile.creationDate, into: \Project.signing.profile.createdAt, subject: "the profile's creation date",
+                      key: "signing.profile.created_at", project: &project)
+            adoptDate(profile.expirationDate, into: \Project.signing.profile.expiresAt, subject: "the profile's expiry date",
+                      key: "signing.profile.expires_at", project: &project)
+            if project.signing.profile.type == nil {
+                project.signing.profile.type = Fact(profile.type, at: SourceLocation(file: profile.file), source: .profile)
+            }
+        }
+
+        // The scheme: does Xcode's Run action serve products from a .storekit file?
+        var storeKitPath: (path: String, named: Fact<String>)?
+        if let named = project.app.scheme, let scheme = attempt(named, { (p) throws(InputProblem) in try XcodeScheme.load(path: p) }) {
+            project.evidence.scheme = scheme
+            if let reference = scheme.storeKitConfiguration {
+                project.evidence.schemeUsesStoreKit = reference
+                storeKitPath = (scheme.resolve(reference.value), reference)
+            }
+        }
+        if storeKitPath == nil, let named = project.app.storeKitConfiguration {
+            storeKitPath = (path(named), named)
+        }
+        if let (file, named) = storeKitPath {
+            do {
+                let configuration = try StoreKitConfiguration.load(path: file)
+                project.evidence.storeKit = configuration
+                project.storeKitCatalogs.append(configuration)
+            } catch {
+                var finding = error.finding
+                finding.notes.append("the file is named at \(named.location)")
+                problems.append(finding)
+            }
+        }
+
+        // Product ID lists and sources: the IDs the app requests.
+        for named in project.app.productIDLists {
+            if let ids = attempt(named, { (p) throws(InputProblem) in try ProductIDList.load(path: p) }) {
+                project.requests += ids
+            }
+        }
+        if !project.app.sources.isEmpty {
+            let scan = SourceScanner.scan(paths: project.app.sources.map(\.value), baseDirectory: project.baseDirectory)
+            project.evidence.usesStoreKit1 = scan.usesStoreKit1
+            project.evidence.usesStoreKit2 = scan.usesStoreKit2
+            project.evidence.sourcesScanned = scan.filesScanned
+            let known = Set(project.requests.map { "\($0.value)@\($0.location)" })
+            for request in scan.requests where !known.contains("\(request.id)@\(request.location)") {
+                project.requests.append(Fact(request.id, at: request.location, source: .code))
+            }
+            if project.app.storeKitAPI == nil, scan.usesStoreKit1 || scan.usesStoreKit2 {
+                let api: StoreKitAPI = scan.usesStoreKit1 && scan.usesStoreKit2 ? .both : (scan.usesStoreKit2 ? .storekit2 : .storekit1)
+                let where_ = scan.requests.first?.location ?? SourceLocation(file: project.app.sources[0].value)
+                project.app.storeKitAPI = Fact(api, at: where_, source: .code)
+            }
+        }
+        return problems
+    }
+
+    /// Uses the file's fact; records a disagreement when the descriptor said something else.
+    static func adopt(
+        _ fileFact: Fact<String>?, into slot: WritableKeyPath<Project, Fact<String>?>, subject: String, item: String, key: String,
+        project: inout Project
+    ) {
+        guard let fileFact else { return }
+        if let stated = project[keyPath: slot], stated.source == .descriptor, stated.value != fileFact.value {
+            project.evidence.disagreements.append(
+                Evidence.Disagreement(subject: subject, checklistItem: item, descriptor: stated, file: fileFact, key: key))
+        }
+        project[keyPath: slot] = fileFact
+    }
+
+    static func adoptDate(
+        _ fileFact: Fact<Timestamp>?, into slot: WritableKeyPath<Project, Fact<Timestamp>?>, subject: String, key: String,
+        project: inout Project
+    ) {
+        guard let fileFact else { return }
+        if let stated = project[keyPath: slot], stated.source == .descriptor, abs(stated.value - fileFact.value) >= 86400 {
+            project.evidence.disagreements.append(
+                Evidence.Disagreement(
+                    subject: subject, checklistItem: "provisioning-profile", descriptor: stated.map(\.description),
+                    file: fileFact.map(\.description), key: key))
+        }
+        project[keyPath: slot] = fileFact
+    }
+
+    static func deploymentTargetKey(_ platform: Platform) -> String {
+        switch platform {
+        case .ios, .ipados: return "IPHONEOS_DEPLOYMENT_TARGET"
+        case .macos: return "MACOSX_DEPLOYMENT_TARGET"
+        case .tvos: return "TVOS_DEPLOYMENT_TARGET"
+        case .watchos: return "WATCHOS_DEPLOYMENT_TARGET"
+        case .visionos: return "XROS_DEPLOYMENT_TARGET"
+        }
+    }
+
+    static func platformFromSDK(_ sdk: String?) -> Platform? {
+        switch sdk {
+        case "iphoneos": return .ios
+        case "macosx": return .macos
+        case "appletvos": return .tvos
+        case "watchos": return .watchos
+        case "xros": return .visionos
+        default: return nil
+        }
+    }
+}

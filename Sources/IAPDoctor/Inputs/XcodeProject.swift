@@ -1,0 +1,724 @@
+import Foundation
+
+/// What an Xcode project (`X.xcodeproj/project.pbxproj`) says about its targets: build settings per
+/// configuration, the In-App Purchase capability, StoreKit linkage and source files, each fact
+/// positioned at the value in the file.
+///
+/// Build settings stored in `.xcconfig` files are not read; ``BuildConfiguration/baseConfigurationFile``
+/// names the file when a configuration has one, so callers can treat a missing setting as unknown.
+public struct XcodeProject: Sendable {
+    /// One `XCBuildConfiguration`.
+    public struct BuildConfiguration: Sendable {
+        public var id: String
+        public var name: String
+        public var location: SourceLocation
+        /// Settings as written, keyed as written (conditional keys such as
+        /// `CODE_SIGN_IDENTITY[sdk=iphoneos*]` included); list values are joined with spaces.
+        public var buildSettings: [String: Fact<String>]
+        /// The `.xcconfig` file these settings are layered on (`baseConfigurationReference`), when
+        /// there is one and its path can be resolved.
+        public var baseConfigurationFile: String?
+    }
+
+    /// One target (`PBXNativeTarget`, or an aggregate or legacy target, which have no product type).
+    public struct Target: Sendable {
+        public var id: String
+        public var name: String
+        /// Where the target's `name` is written.
+        public var location: SourceLocation
+        /// `com.apple.product-type.application`, `com.apple.product-type.bundle.unit-test`, …
+        public var productType: Fact<String>?
+        public var configurations: [BuildConfiguration]
+        /// The configuration Xcode builds when asked for one the target does not have.
+        public var defaultConfigurationName: String?
+        /// `TargetAttributes.<id>.SystemCapabilities."com.apple.InAppPurchase".enabled`, which older
+        /// Xcode versions write when the capability is toggled; `nil` when the project does not say.
+        public var hasInAppPurchaseCapability: Fact<Bool>?
+        /// `TargetAttributes.<id>.DevelopmentTeam`, the team chosen in the Signing & Capabilities tab.
+        public var developmentTeamAttribute: Fact<String>?
+        /// `StoreKit.framework` is in the target's Link Binary With Libraries phase. Swift and
+        /// Objective-C modules link StoreKit automatically on `import`, so `false` is no fault by itself.
+        public var linksStoreKit: Bool
+        /// Where that `StoreKit.framework` reference is written.
+        public var storeKitReferenceLocation: SourceLocation?
+        /// Files of the Compile Sources phase, as paths relative to the project's folder (or absolute),
+        /// positioned at the file reference's `path`. Files under build-product or SDK folders are left out.
+        public var sourceFiles: [Fact<String>]
+
+        public var configurationNames: [String] { configurations.map(\.name) }
+
+        /// An app of any kind: iOS/macOS/tvOS/visionOS app, watch app, App Clip, iMessage app.
+        public var isApplication: Bool {
+            productType?.value.hasPrefix(XcodeProject.applicationProductType) ?? false
+        }
+
+        public func configuration(named name: String) -> BuildConfiguration? {
+            configurations.first { $0.name == name }
+        }
+    }
+
+    /// Build settings iapdoctor reads.
+    public enum SettingKey {
+        public static let productBundleIdentifier = "PRODUCT_BUNDLE_IDENTIFIER"
+        public static let developmentTeam = "DEVELOPMENT_TEAM"
+        public static let codeSignStyle = "CODE_SIGN_STYLE"
+        public static let provisioningProfileSpecifier = "PROVISIONING_PROFILE_SPECIFIER"
+        public static let provisioningProfile = "PROVISIONING_PROFILE"
+        public static let iOSDeploymentTarget = "IPHONEOS_DEPLOYMENT_TARGET"
+        public static let macOSDeploymentTarget = "MACOSX_DEPLOYMENT_TARGET"
+        public static let tvOSDeploymentTarget = "TVOS_DEPLOYMENT_TARGET"
+        public static let watchOSDeploymentTarget = "WATCHOS_DEPLOYMENT_TARGET"
+        public static let visionOSDeploymentTarget = "XROS_DEPLOYMENT_TARGET"
+        public static let codeSignEntitlements = "CODE_SIGN_ENTITLEMENTS"
+        public static let infoPlistFile = "INFOPLIST_FILE"
+        public static let sdkRoot = "SDKROOT"
+        public static let productName = "PRODUCT_NAME"
+        public static let targetName = "TARGET_NAME"
+    }
+
+    public static let applicationProductType = "com.apple.product-type.application"
+
+    /// The `project.pbxproj` path.
+    public var file: String
+    /// The project's name (the `.xcodeproj` folder's name without the extension).
+    public var name: String
+    /// `SRCROOT`: the folder holding the `.xcodeproj` (plus the project's `projectDirPath`).
+    public var projectDirectory: String
+    public var objectVersion: Fact<String>?
+    /// Project-level configurations (`PBXProject.buildConfigurationList`).
+    public var projectConfigurations: [BuildConfiguration]
+    public var defaultConfigurationName: String?
+    /// Targets in the order of the project's `targets` list.
+    public var targets: [Target]
+    /// The parsed file, for anything the model above leaves out.
+    public var propertyList: ASCIIPropertyList
+
+    /// Configuration names of the project (every target has the same ones unless edited by hand).
+    public var configurationNames: [String] { projectConfigurations.map(\.name) }
+
+    public var applicationTargets: [Target] { targets.filter(\.isApplication) }
+
+    public func target(named name: String) -> Target? {
+        targets.first { $0.name == name }
+    }
+
+    // MARK: Loading
+
+    /// Resolves a project path: a `.xcodeproj` folder, or the `project.pbxproj` inside it.
+    public static func pbxprojPath(for path: String) -> String {
+        guard FileSystem.isDirectory(path) else { return path }
+        return (path.hasSuffix("/") ? path : path + "/") + "project.pbxproj"
+    }
+
+    /// Reads a project; throws a positioned `input-unreadable` / `input-malformed` finding.
+    public static func load(path: String) throws(InputProblem) -> XcodeProject {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        if trimmed.hasSuffix(".xcworkspace") {
+            throw InputProblem(Finding(
+                rule: "input-unreadable", severity: .error, checklist: nil,
+                message: "`\(path)` is a workspace, which only lists projects; iapdoctor reads the `.xcodeproj` that builds the app",
+                help: "name the `.xcodeproj` folder of the app's project (the workspace's `contents.xcworkspacedata` lists them)",
+                location: SourceLocation(file: path)))
+        }
+        let file = pbxprojPath(for: path)
+        guard FileSystem.exists(file) else {
+            throw InputProblem(Finding(
+                rule: "input-unreadable", severity: .error, checklist: nil,
+                message: FileSystem.isDirectory(path)
+                    ? "the folder `\(path)` has no `project.pbxproj`" : "cannot read `\(path)`: no such file",
+                help: "name the `.xcodeproj` folder or the `project.pbxproj` inside it (relative paths start at the descriptor's folder)",
+                location: SourceLocation(file: file)))
+        }
+        // Refuse oversized files before reading them.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber,
+           size.intValue > ASCIIPropertyList.maxBytes {
+            throw InputProblem(Finding(
+                rule: "input-malformed", severity: .error, checklist: nil,
+                message: "`\(file)` is \(size.intValue) bytes; project files larger than \(ASCIIPropertyList.maxBytes) bytes (64 MiB) are refused",
+                help: helpText(for: .tooLarge), location: SourceLocation(file: file)))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readBytes(file, maxBytes: ASCIIPropertyList.maxBytes)
+        } catch {
+            throw InputProblem(Finding(
+                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
+                location: SourceLocation(file: file)))
+        }
+        return try parse(bytes: bytes, file: file)
+    }
+
+    /// Interprets the bytes of a `project.pbxproj`; `file` names it in locations.
+    public static func parse(bytes: [UInt8], file: String) throws(InputProblem) -> XcodeProject {
+        let plist: ASCIIPropertyList
+        do {
+            plist = try ASCIIPropertyList(bytes: bytes)
+        } catch {
+            throw InputProblem(Finding(
+                rule: "input-malformed", severity: .error, checklist: nil,
+                message: "`project.pbxproj` cannot be read: \(error.message)",
+                help: helpText(for: error.kind),
+                location: SourceLocation(file: file, line: error.position.line, column: error.position.column)))
+        }
+        return try XcodeProject(file: file, propertyList: plist)
+    }
+
+    public static func parse(text: String, file: String) throws(InputProblem) -> XcodeProject {
+        try parse(bytes: Array(text.utf8), file: file)
+    }
+
+    static func helpText(for kind: ASCIIPropertyList.ParseError.Kind) -> String {
+        switch kind {
+        case .mergeConflict:
+            return "resolve the merge conflict: keep the right side of each `<<<<<<<` … `>>>>>>>` block and delete the markers, or check out `project.pbxproj` from the last good commit"
+        case .xmlPropertyList, .binaryPropertyList:
+            return "iapdoctor reads the text format Xcode writes; open the project in Xcode and change any setting so Xcode saves it in that format"
+        case .invalidUTF8:
+            return "save the file as UTF-8 (Xcode writes `// !$*UTF8*$!` on its first line) or restore it from version control"
+        case .tooLarge, .tooManyValues:
+            return "check that this is the right file: a project with 10,000 source files is about 5 MB"
+        case .tooDeep:
+            return "check the file: Xcode nests project files fewer than 10 levels deep"
+        default:
+            return "fix the file at this position (hand edits and merges are the usual cause) or restore `project.pbxproj` from version control; Xcode cannot open the project either"
+        }
+    }
+
+    /// Interprets a parsed `project.pbxproj`.
+    public init(file: String, propertyList: ASCIIPropertyList) throws(InputProblem) {
+        self.file = file
+        self.propertyList = propertyList
+        let projectFolder = FileSystem.directoryName(of: file)
+        if projectFolder.hasSuffix(".xcodeproj") {
+            let folderName = projectFolder.split(separator: "/").last.map(String.init) ?? projectFolder
+            name = String(folderName.dropLast(".xcodeproj".count))
+            projectDirectory = FileSystem.directoryName(of: projectFolder)
+        } else {
+            name = ""
+            projectDirectory = projectFolder
+        }
+        var reader = ObjectReader(file: file, root: propertyList.root)
+        guard case .dictionary = propertyList.root else {
+            throw reader.malformed(
+                "the file is a property list but not an Xcode project: expected a dictionary with `objects` and `rootObject`, found \(propertyList.root.kindDescription)",
+                at: propertyList.root.position)
+        }
+        try reader.indexObjects()
+        let rootProject = try reader.rootProject()
+        objectVersion = reader.fact(propertyList.root["objectVersion"])
+        if let directory = rootProject["projectDirPath"]?.string, !directory.isEmpty {
+            projectDirectory = FileSystem.resolve(directory, relativeTo: projectDirectory)
+        }
+        let projectList = reader.configurationList(rootProject["buildConfigurationList"], projectDirectory: projectDirectory)
+        projectConfigurations = projectList.configurations
+        defaultConfigurationName = projectList.defaultName
+        let targetAttributes = rootProject["attributes"]?["TargetAttributes"]
+        let sourceDirectory = projectDirectory
+        targets = (rootProject["targets"]?.array ?? []).compactMap { reference in
+            reader.target(reference, attributes: targetAttributes, projectDirectory: sourceDirectory)
+        }
+    }
+
+    // MARK: Build settings
+
+    /// The build settings of `target` in `configuration`: target-level settings over project-level
+    /// ones, `$(inherited)` replaced by the project-level value, and `KEY[sdk=…]` variants applied
+    /// for the device SDK named by `SDKROOT` (or by `sdk`, e.g. `iphonesimulator`). Each fact sits at
+    /// the value that decided it. A configuration the target lacks falls back to the target's default
+    /// configuration, as `xcodebuild` does.
+    public func buildSettings(target: Target, configuration: String, sdk: String? = nil) -> [String: Fact<String>] {
+        let projectLevel = projectConfiguration(named: configuration)?.buildSettings ?? [:]
+        let targetLevel = targetConfiguration(target, named: configuration)?.buildSettings ?? [:]
+        let sdkName = sdk ?? {
+            let root = targetLevel[SettingKey.sdkRoot]?.value ?? projectLevel[SettingKey.sdkRoot]?.value ?? ""
+            return root.isEmpty || root.contains("$") ? nil : root
+        }()
+        let project = Self.applyLevel(projectLevel, over: [:], configuration: configuration, sdk: sdkName)
+        return Self.applyLevel(targetLevel, over: project, configuration: configuration, sdk: sdkName)
+    }
+
+    /// The settings used to expand `$(VAR)` references for `target`: ``buildSettings(target:configuration:sdk:)``
+    /// plus the values Xcode supplies itself (`TARGET_NAME`, `PRODUCT_NAME` = `$(TARGET_NAME)` when not
+    /// set, `CONFIGURATION`, `PROJECT_NAME`, `SRCROOT`, …).
+    public func expansionSettings(target: Target, configuration: String, sdk: String? = nil) -> [String: String] {
+        var settings = buildSettings(target: target, configuration: configuration, sdk: sdk).mapValues(\.value)
+        let defaults: [String: String] = [
+            SettingKey.targetName: target.name,
+            SettingKey.productName: "$(TARGET_NAME)",
+            "PRODUCT_MODULE_NAME": "$(PRODUCT_NAME:c99extidentifier)",
+            "EXECUTABLE_NAME": "$(PRODUCT_NAME)",
+            "CONFIGURATION": targetConfiguration(target, named: configuration)?.name ?? configuration,
+            "PROJECT_NAME": name,
+            "SRCROOT": projectDirectory,
+            "SOURCE_ROOT": projectDirectory,
+            "PROJECT_DIR": projectDirectory,
+        ]
+        for (key, value) in defaults where settings[key] == nil { settings[key] = value }
+        return settings
+    }
+
+    /// A build setting of `target` with its `$(VAR)` references expanded, positioned at the value
+    /// as written.
+    public func expandedBuildSetting(_ key: String, target: Target, configuration: String, sdk: String? = nil) -> Fact<String>? {
+        guard let raw = buildSettings(target: target, configuration: configuration, sdk: sdk)[key] else { return nil }
+        let settings = expansionSettings(target: target, configuration: configuration, sdk: sdk)
+        return raw.map { expand($0, with: settings) }
+    }
+
+    /// `PRODUCT_BUNDLE_IDENTIFIER` of `target` in `configuration`, expanded.
+    public func bundleIdentifier(target: Target, configuration: String) -> Fact<String>? {
+        expandedBuildSetting(SettingKey.productBundleIdentifier, target: target, configuration: configuration)
+    }
+
+    func projectConfiguration(named name: String) -> BuildConfiguration? {
+        projectConfigurations.first { $0.name == name }
+            ?? defaultConfigurationName.flatMap { fallback in projectConfigurations.first { $0.name == fallback } }
+    }
+
+    func targetConfiguration(_ target: Target, named name: String) -> BuildConfiguration? {
+        target.configuration(named: name) ?? target.defaultConfigurationName.flatMap { target.configuration(named: $0) }
+    }
+
+    /// Lays one level's settings over `lower`: unconditional keys first, then the `KEY[cond]`
+    /// variants whose conditions hold; `$(inherited)` takes the lower level's value.
+    static func applyLevel(
+        _ level: [String: Fact<String>], over lower: [String: Fact<String>], configuration: String, sdk: String?
+    ) -> [String: Fact<String>] {
+        var result = lower
+        func inheriting(_ fact: Fact<String>, base: String) -> Fact<String> {
+            guard fact.value.contains("inherited") else { return fact }
+            let inherited = lower[base]?.value ?? ""
+            var value = fact.value
+            for spelling in ["$(inherited)", "${inherited}", "$inherited"] {
+                value = value.replacingOccurrences(of: spelling, with: inherited)
+            }
+            return Fact(value.trimmingCharacters(in: .whitespaces), at: fact.location, source: fact.source)
+        }
+        var conditional: [(base: String, key: String, fact: Fact<String>)] = []
+        for (key, fact) in level {
+            if let bracket = key.firstIndex(of: "[") {
+                result[key] = fact
+                conditional.append((String(key[..<bracket]), key, fact))
+            } else {
+                result[key] = inheriting(fact, base: key)
+            }
+        }
+        // Sorted so that when two variants apply, the outcome does not depend on hashing order.
+        for variant in conditional.sorted(by: { $0.key < $1.key })
+        where conditionsHold(variant.key, configuration: configuration, sdk: sdk) {
+            result[variant.base] = inheriting(variant.fact, base: variant.base)
+        }
+        return result
+    }
+
+    /// `KEY[sdk=iphoneos*][config=Debug]`: every `sdk` and `config` condition must match; `arch` and
+    /// `variant` conditions are never taken as met (iapdoctor does not pick an architecture).
+    static func conditionsHold(_ key: String, configuration: String, sdk: String?) -> Bool {
+        var rest = key[...]
+        guard let first = rest.firstIndex(of: "[") else { return true }
+        rest = rest[first...]
+        while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
+            let condition = rest[rest.index(after: open)..<close]
+            rest = rest[rest.index(after: close)...]
+            guard let equals = condition.firstIndex(of: "=") else { return false }
+            let name = condition[..<equals], pattern = String(condition[condition.index(after: equals)...])
+            switch name {
+            case "sdk":
+                guard let sdk, globMatches(pattern, sdk) else { return false }
+            case "config":
+                guard globMatches(pattern, configuration) else { return false }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// `*` matches any run of characters; everything else matches itself.
+    static func globMatches(_ pattern: String, _ text: String) -> Bool {
+        let pattern = Array(pattern), text = Array(text)
+        var p = 0, t = 0, starP = -1, starT = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "*" {
+                starP = p
+                starT = t
+                p += 1
+            } else if p < pattern.count, pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if starP >= 0 {
+                p = starP + 1
+                starT += 1
+                t = starT
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+
+    // MARK: Expansion
+
+    /// Expands `$(VAR)`, `${VAR}` and `$VAR` references in `value` with `settings`, recursively and with
+    /// modifiers (`:rfc1034identifier`, `:c99extidentifier`, `:identifier`, `:lower`, `:upper`, `:base`,
+    /// `:file`, `:default=…`). Unknown references stay as written; depth and output size are bounded,
+    /// so self-referencing settings cannot loop.
+    public func expand(_ value: String, with settings: [String: String]) -> String {
+        Self.expandVariables(value, with: settings)
+    }
+
+    /// ``expand(_:with:)`` without a project at hand.
+    public static func expandVariables(_ value: String, with settings: [String: String]) -> String {
+        var expander = VariableExpander(settings: settings)
+        return expander.expand(value[...], depth: 0)
+    }
+
+    // MARK: Target selection
+
+    /// The application target the diagnosis is about: the one whose expanded `PRODUCT_BUNDLE_IDENTIFIER`
+    /// in `configuration` is `bundleID`, else the one whose other configuration has it, else the only
+    /// application target; `nil` when that leaves a choice (ask the user). `reason` says which rule chose.
+    public func appTarget(matchingBundleID bundleID: String?, configuration: String) -> (target: Target, reason: String)? {
+        let applications = applicationTargets
+        var noMatchNote = ""
+        if let bundleID, !bundleID.isEmpty {
+            let matches = applications.filter { bundleIdentifier(target: $0, configuration: configuration)?.value == bundleID }
+            if let first = matches.first {
+                var reason = "its `PRODUCT_BUNDLE_IDENTIFIER` in the \(configuration) configuration is `\(bundleID)`"
+                if matches.count > 1 {
+                    let others = matches.dropFirst().map { "`\($0.name)`" }.joined(separator: ", ")
+                    reason += " (so is \(others)'s; the first in the project is used)"
+                }
+                return (first, reason)
+            }
+            let elsewhere = applications.compactMap { target -> (Target, String)? in
+                guard let other = target.configurationNames.first(where: { bundleIdentifier(target: target, configuration: $0)?.value == bundleID })
+                else { return nil }
+                return (target, other)
+            }
+            if elsewhere.count == 1, let (target, other) = elsewhere.first {
+                let here = bundleIdentifier(target: target, configuration: configuration)?.value
+                let contrast = here.map { "; in \(configuration) it is `\($0)`" } ?? ""
+                return (target, "its `PRODUCT_BUNDLE_IDENTIFIER` in the \(other) configuration is `\(bundleID)`\(contrast)")
+            }
+            noMatchNote = "; no application target has the bundle ID `\(bundleID)` in \(configuration)"
+        }
+        let mainApplications = applications.filter { $0.productType?.value == Self.applicationProductType }
+        if mainApplications.count == 1, let only = mainApplications.first {
+            return (only, "it is the only application target" + noMatchNote)
+        }
+        if mainApplications.isEmpty, applications.count == 1, let only = applications.first {
+            return (only, "it is the only application target" + noMatchNote)
+        }
+        return nil
+    }
+}
+
+// MARK: - Reading the object graph
+
+/// Walks `objects` by identifier; every lookup tolerates dangling references (Xcode leaves some
+/// after merges) by skipping them.
+private struct ObjectReader {
+    typealias Value = ASCIIPropertyList.Value
+
+    let file: String
+    let root: Value
+    var objects: [String: Value] = [:]
+    /// Group membership, for resolving a file reference's path: child identifier → parent group.
+    var parentGroup: [String: String] = [:]
+
+    init(file: String, root: Value) {
+        self.file = file
+        self.root = root
+    }
+
+    func location(_ position: ASCIIPropertyList.Position) -> SourceLocation {
+        SourceLocation(file: file, line: position.line, column: position.column)
+    }
+
+    func fact(_ value: Value?) -> Fact<String>? {
+        guard let value, let text = Self.settingText(value) else { return nil }
+        return Fact(text, at: location(value.position), source: .pbxproj)
+    }
+
+    func malformed(_ message: String, at position: ASCIIPropertyList.Position) -> InputProblem {
+        InputProblem(Finding(
+            rule: "input-malformed", severity: .error, checklist: nil, message: message,
+            help: "restore `project.pbxproj` from version control, or open the project in Xcode to see whether it still loads",
+            location: location(position)))
+    }
+
+    mutating func indexObjects() throws(InputProblem) {
+        guard let objectsEntry = root.entry("objects") else {
+            throw malformed("the project has no `objects` dictionary", at: root.position)
+        }
+        guard let entries = objectsEntry.value.entries else {
+            throw malformed("`objects` is \(objectsEntry.value.kindDescription), expected a dictionary of objects", at: objectsEntry.value.position)
+        }
+        objects.reserveCapacity(entries.count)
+        for entry in entries {
+            objects[entry.key.text] = entry.value
+        }
+        for (identifier, object) in objects {
+            guard let isa = object["isa"]?.string, isa.hasSuffix("Group") else { continue }
+            for child in object["children"]?.array ?? [] {
+                if let childID = child.string { parentGroup[childID] = identifier }
+            }
+        }
+    }
+
+    func object(_ reference: Value?) -> Value? {
+        guard let identifier = reference?.string else { return nil }
+        return objects[identifier]
+    }
+
+    func rootProject() throws(InputProblem) -> Value {
+        guard let reference = root.entry("rootObject") else {
+            throw malformed("the project has no `rootObject`", at: root.position)
+        }
+        guard let identifier = reference.value.string else {
+            throw malformed("`rootObject` is \(reference.value.kindDescription), expected an object identifier", at: reference.value.position)
+        }
+        guard let project = objects[identifier] else {
+            throw malformed("`rootObject` names `\(identifier)`, which is not in `objects`", at: reference.value.position)
+        }
+        guard project["isa"]?.string == "PBXProject" else {
+            throw malformed(
+                "`rootObject` names `\(identifier)`, which is a `\(project["isa"]?.string ?? "?")`, expected a `PBXProject`",
+                at: reference.value.position)
+        }
+        return project
+    }
+
+    func configurationList(_ reference: Value?, projectDirectory: String) -> (configurations: [XcodeProject.BuildConfiguration], defaultName: String?) {
+        guard let list = object(reference) else { return ([], nil) }
+        var configurations: [XcodeProject.BuildConfiguration] = []
+        for identifierValue in list["buildConfigurations"]?.array ?? [] {
+            guard let identifier = identifierValue.string, let configuration = objects[identifier],
+                  let name = configuration["name"]?.string else { continue }
+            var settings: [String: Fact<String>] = [:]
+            for entry in configuration["buildSettings"]?.entries ?? [] {
+                if let setting = fact(entry.value) { settings[entry.key.text] = setting }
+            }
+            let base = configuration["baseConfigurationReference"]?.string.flatMap { path(ofFileReference: $0, projectDirectory: projectDirectory) }
+            configurations.append(XcodeProject.BuildConfiguration(
+                id: identifier, name: name, location: location(configuration["name"]?.position ?? configuration.position),
+                buildSettings: settings, baseConfigurationFile: base?.value))
+        }
+        return (configurations, list["defaultConfigurationName"]?.string)
+    }
+
+    func target(_ reference: Value, attributes: Value?, projectDirectory: String) -> XcodeProject.Target? {
+        guard let identifier = reference.string, let targetObject = objects[identifier],
+              let isa = targetObject["isa"]?.string, isa.hasSuffix("Target") else { return nil }
+        let nameValue = targetObject["name"] ?? targetObject["productName"]
+        let list = configurationList(targetObject["buildConfigurationList"], projectDirectory: projectDirectory)
+        var target = XcodeProject.Target(
+            id: identifier, name: nameValue?.string ?? identifier, location: location(nameValue?.position ?? targetObject.position),
+            productType: fact(targetObject["productType"]), configurations: list.configurations,
+            defaultConfigurationName: list.defaultName, hasInAppPurchaseCapability: nil, developmentTeamAttribute: nil,
+            linksStoreKit: false, storeKitReferenceLocation: nil, sourceFiles: [])
+        if let targetAttributes = attributes?[identifier] {
+            if let enabled = targetAttributes["SystemCapabilities"]?["com.apple.InAppPurchase"]?["enabled"], let text = enabled.string {
+                target.hasInAppPurchaseCapability = Fact(text == "1" || text.uppercased() == "YES", at: location(enabled.position), source: .pbxproj)
+            }
+            target.developmentTeamAttribute = fact(targetAttributes["DevelopmentTeam"])
+        }
+        for phase in (targetObject["buildPhases"]?.array ?? []).compactMap({ self.object($0) }) {
+            switch phase["isa"]?.string {
+            case "PBXFrameworksBuildPhase":
+                for buildFile in (phase["files"]?.array ?? []).compactMap({ self.object($0) }) {
+                    guard let reference = object(buildFile["fileRef"]), isStoreKitFramework(reference) else { continue }
+                    target.linksStoreKit = true
+                    let named = reference["name"] ?? reference["path"] ?? reference
+                    target.storeKitReferenceLocation = target.storeKitReferenceLocation ?? location(named.position)
+                }
+            case "PBXSourcesBuildPhase":
+                for buildFile in (phase["files"]?.array ?? []).compactMap({ self.object($0) }) {
+                    guard let referenceID = buildFile["fileRef"]?.string,
+                          let source = path(ofFileReference: referenceID, projectDirectory: nil) else { continue }
+                    target.sourceFiles.append(source)
+                }
+            default:
+                continue
+            }
+        }
+        return target
+    }
+
+    func isStoreKitFramework(_ reference: Value) -> Bool {
+        for key in ["name", "path"] {
+            guard let text = reference[key]?.string else { continue }
+            if text == "StoreKit.framework" || text.hasSuffix("/StoreKit.framework") { return true }
+        }
+        return false
+    }
+
+    /// The path of a file reference, following its groups up to the project's folder: relative to that
+    /// folder, or joined to `projectDirectory` when given; `nil` for build-product and SDK files.
+    func path(ofFileReference identifier: String, projectDirectory: String?) -> Fact<String>? {
+        guard let reference = objects[identifier] else { return nil }
+        let anchor = reference["path"] ?? reference["name"] ?? reference
+        var components: [String] = []
+        var current: Value? = reference
+        var currentID = identifier
+        var absolute = false
+        // Bounded: a hand-edited project could make groups contain each other.
+        for _ in 0..<64 {
+            guard let node = current else { break }
+            if let piece = node["path"]?.string, !piece.isEmpty { components.append(piece) }
+            let sourceTree = node["sourceTree"]?.string ?? "<group>"
+            if sourceTree == "<absolute>" || components.last?.hasPrefix("/") == true {
+                absolute = true
+                break
+            }
+            if sourceTree == "SOURCE_ROOT" { break }
+            guard sourceTree == "<group>" else { return nil }
+            guard let parentID = parentGroup[currentID] else { break }
+            currentID = parentID
+            current = objects[parentID]
+        }
+        guard !components.isEmpty else { return nil }
+        let relative = components.reversed().joined(separator: "/")
+        var resolved = FileSystem.normalize(relative)
+        if !absolute, let projectDirectory { resolved = FileSystem.resolve(relative, relativeTo: projectDirectory) }
+        if absolute, !resolved.hasPrefix("/") { resolved = "/" + resolved }
+        return Fact(resolved, at: location(anchor.position), source: .pbxproj)
+    }
+
+    /// A build setting's text: a string as is, a list joined with spaces (items with spaces quoted).
+    static func settingText(_ value: Value) -> String? {
+        switch value {
+        case .string(let text, _):
+            return text
+        case .array(let items, _):
+            return items.compactMap(\.string).map { item in
+                item.contains(" ") && !item.hasPrefix("\"") ? "\"\(item)\"" : item
+            }.joined(separator: " ")
+        case .data, .dictionary:
+            return nil
+        }
+    }
+}
+
+// MARK: - Variable expansion
+
+/// Expands build-setting references under a depth limit and an output budget.
+private struct VariableExpander {
+    let settings: [String: String]
+    /// Characters that may still be produced; a chain of settings that doubles at every level would
+    /// otherwise grow without bound before the depth limit stops it.
+    var budget = 1 << 20
+    static let maxDepth = 16
+
+    init(settings: [String: String]) {
+        self.settings = settings
+    }
+
+    mutating func expand(_ text: Substring, depth: Int) -> String {
+        guard depth < Self.maxDepth, text.contains("$") else { return String(text) }
+        var output = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            guard character == "$" else {
+                output.append(character)
+                index = text.index(after: index)
+                continue
+            }
+            let afterDollar = text.index(after: index)
+            guard afterDollar < text.endIndex else {
+                output.append(character)
+                break
+            }
+            let opener = text[afterDollar]
+            if opener == "(" || opener == "{" {
+                let closer: Character = opener == "(" ? ")" : "}"
+                guard let close = matchingClose(in: text, from: text.index(after: afterDollar), opener: opener, closer: closer) else {
+                    output += text[index...]
+                    break
+                }
+                let reference = text[index...close]
+                let inner = expand(text[text.index(after: afterDollar)..<close], depth: depth + 1)
+                output += resolve(reference: inner, written: reference, depth: depth)
+                index = text.index(after: close)
+            } else if opener.isASCII, opener.isLetter || opener == "_" {
+                var end = afterDollar
+                while end < text.endIndex, text[end].isASCII, text[end].isLetter || text[end].isNumber || text[end] == "_" {
+                    end = text.index(after: end)
+                }
+                let name = String(text[afterDollar..<end])
+                output += resolve(reference: name, written: text[index..<end], depth: depth)
+                index = end
+            } else {
+                output.append(character)
+                index = afterDollar
+            }
+            if output.utf8.count > budget { return output }
+        }
+        budget -= min(budget, output.utf8.count)
+        return output
+    }
+
+    func matchingClose(in text: Substring, from start: Substring.Index, opener: Character, closer: Character) -> Substring.Index? {
+        var depth = 0
+        var index = start
+        while index < text.endIndex {
+            let character = text[index]
+            if character == opener {
+                depth += 1
+            } else if character == closer {
+                if depth == 0 { return index }
+                depth -= 1
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// `NAME` or `NAME:modifier:…`; unknown names stay as `written`.
+    mutating func resolve(reference: String, written: Substring, depth: Int) -> String {
+        let parts = reference.split(separator: ":", omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        let modifiers = parts.dropFirst()
+        var value: String
+        if let setting = settings[name], budget > 0 {
+            value = expand(setting[...], depth: depth + 1)
+        } else if let fallback = modifiers.first(where: { $0.hasPrefix("default=") }) {
+            value = String(fallback.dropFirst("default=".count))
+        } else {
+            return String(written)
+        }
+        for modifier in modifiers {
+            value = Self.apply(modifier, to: value)
+        }
+        return value
+    }
+
+    static func apply(_ modifier: Substring, to value: String) -> String {
+        switch modifier {
+        case "rfc1034identifier":
+            return String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
+        case "c99extidentifier", "identifier":
+            var result = String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+            if let first = result.first, first.isNumber { result = "_" + result }
+            return result
+        case "lower":
+            return value.lowercased()
+        case "upper":
+            return value.uppercased()
+        case "file":
+            return value.split(separator: "/").last.map(String.init) ?? value
+        case "base":
+            let file = value.split(separator: "/").last.map(String.init) ?? value
+            guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+            return String(file[..<dot])
+        default:
+            if modifier.hasPrefix("default=") {
+                return value.isEmpty ? String(modifier.dropFirst("default=".count)) : value
+            }
+            return value
+        }
+    }
+}

@@ -1,0 +1,288 @@
+/// `iapdoctor report --format markdown`: the content of the HTML report as GitHub-flavoured
+/// Markdown, for a pull-request comment or `$GITHUB_STEP_SUMMARY`. It escapes with
+/// ``MarkdownReporter``'s helpers, so a value from the inputs cannot add HTML or break a table.
+public struct MarkdownReport: Sendable {
+    public init() {}
+
+    public func report(_ diagnosis: Diagnosis) -> String { render(ReportDocument(diagnosis)) }
+
+    public func render(_ document: ReportDocument) -> String {
+        var out: [String] = []
+        header(document, into: &out)
+        summary(document, into: &out)
+        if !document.inputProblems.isEmpty {
+            out.append("## Problems with the inputs")
+            out.append("")
+            out.append("These are about the inputs and the configuration, not a checklist item; errors among them stop the check.")
+            out.append("")
+            for finding in document.inputProblems { out += Self.finding(finding) }
+            out.append("")
+        }
+        checklist(document, into: &out)
+        if document.hasDescriptor { products(document, into: &out) }
+        if !document.catalogs.isEmpty { catalogs(document, into: &out) }
+        unchecked(document, into: &out)
+        rulesInForce(document, into: &out)
+        while out.last == "" { out.removeLast() }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Sections
+
+    private func header(_ document: ReportDocument, into out: inout [String]) {
+        out.append("# iapdoctor report: " + Self.literal(document.title))
+        out.append("")
+        out.append(document.isPreSubmission ? "In-App Purchase pre-submission checklist" : "In-App Purchase checklist")
+        out.append("")
+        out.append("| | |")
+        out.append("|---|---|")
+        if document.hasDescriptor {
+            out.append(MarkdownReporter.row(["App", document.appName.map(Self.literal) ?? "not stated"]))
+            out.append(MarkdownReporter.row(["Bundle ID", document.bundleID.map { MarkdownReporter.code($0, inTable: true) } ?? "not stated"]))
+            out.append(MarkdownReporter.row(["Platform", document.platform.map(Self.literal) ?? "not stated"]))
+            var environment = MarkdownReporter.code(document.environment.rawValue, inTable: true)
+            if document.isPreSubmission { environment += " (pre-submission profile)" }
+            if !document.environmentStated { environment += " (not stated)" }
+            out.append(MarkdownReporter.row(["Environment", environment]))
+        }
+        if let checkedAt = document.checkedAt { out.append(MarkdownReporter.row(["Checked at", Self.literal(checkedAt)])) }
+        out.append(MarkdownReporter.row(["Inputs", Self.codeList(document.inputs)]))
+        out.append("")
+    }
+
+    private func summary(_ document: ReportDocument, into out: inout [String]) {
+        let tally = document.tally
+        out.append("## At a glance")
+        out.append("")
+        out.append("**\(Self.symbol(document.readiness.status)) \(Self.literal(document.readinessLabel)):** \(Self.literal(document.readinessDetail))")
+        out.append("")
+        if document.evaluated {
+            out.append("- Checklist items: \(tally.pass) ✅ pass · \(tally.fail) ❌ fail · \(tally.unknown) ❓ unknown · \(tally.notApplicable) ➖ not applicable")
+        }
+        if !document.products.isEmpty {
+            out.append("- Products: \(tally.validProducts) ✅ valid · \(tally.invalidProducts) ❌ invalid · \(tally.unknownProducts) ❓ unknown")
+        }
+        out.append("- Findings: \(Self.count(tally.errors, "error")) · \(Self.count(tally.warnings, "warning")) · \(Self.count(tally.notes, "note"))")
+        out.append("")
+        out.append(MarkdownReporter.inline(document.profileNote))
+        out.append("")
+    }
+
+    private func checklist(_ document: ReportDocument, into out: inout [String]) {
+        out.append("## Checklist")
+        out.append("")
+        if !document.evaluated {
+            out.append("The checklist was not evaluated: fix the problems with the inputs first.")
+            out.append("")
+        }
+        out.append("| # | Item | Question | Status | Findings |")
+        out.append("|--:|---|---|---|---|")
+        for row in document.checklist {
+            var question = MarkdownReporter.inline(row.question, inTable: true)
+            if row.isAdvice { question += " (advice: never makes a product invalid)" }
+            if row.status == .notApplicable, !row.reasons.isEmpty {
+                question += " *Not applicable: " + MarkdownReporter.inline(row.reasons.joined(separator: "; "), inTable: true) + "*"
+            }
+            let findings = row.findings.map { "[\($0.number)]" }.joined(separator: " ")
+            out.append(MarkdownReporter.row([
+                String(row.number), MarkdownReporter.code(row.id, inTable: true), question,
+                MarkdownReporter.status(row.status), findings.isEmpty ? "–" : findings,
+            ]))
+        }
+        out.append("")
+        let detailed = document.checklist.filter(\.hasDetails)
+        guard !detailed.isEmpty else { return }
+        for row in detailed {
+            out.append("### \(row.number). \(MarkdownReporter.code(row.id)): \(MarkdownReporter.status(row.status))")
+            out.append("")
+            out.append(MarkdownReporter.inline(row.question))
+            out.append("")
+            if row.status == .unknown {
+                for question in row.questions {
+                    out.append("- ❓ " + Self.question(question.question, key: question.key, productID: question.productID))
+                }
+            }
+            for finding in row.findings { out += Self.finding(finding) }
+            out.append("")
+        }
+    }
+
+    private func products(_ document: ReportDocument, into out: inout [String]) {
+        out.append("## Products")
+        out.append("")
+        guard !document.products.isEmpty else {
+            out.append(document.evaluated ? "The descriptor lists no products and the code requests none." : "No verdicts: the checklist was not evaluated.")
+            out.append("")
+            return
+        }
+        out.append("| Product | Type | Status | Cleared for sale | Price | Localizations | Verdict | Why |")
+        out.append("|---|---|---|---|---|---|---|---|")
+        for product in document.products {
+            var identity = MarkdownReporter.code(product.productID, inTable: true)
+            if let name = product.referenceName { identity += " · " + Self.literal(name) }
+            if !product.requestedAs.isEmpty { identity += " · requested as " + Self.codeList(product.requestedAs) }
+            var cells = [identity]
+            if product.inDescriptor {
+                let names = product.localizations.map { Self.literal($0.locale) + ": " + ($0.displayName.map(Self.literal) ?? "not stated") }
+                cells += [
+                    product.type.map(Self.literal) ?? "not stated", product.status.map(Self.literal) ?? "not stated",
+                    product.clearedForSale.map(Self.literal) ?? "not stated", product.price.map(Self.literal) ?? "not stated",
+                    names.isEmpty ? "not stated" : names.joined(separator: "; "),
+                ]
+            } else {
+                cells += ["not in the descriptor's `products`", "–", "–", "–", "–"]
+            }
+            cells.append(MarkdownReporter.verdict(product.verdict))
+            cells.append(Self.why(product))
+            out.append(MarkdownReporter.row(cells))
+        }
+        out.append("")
+    }
+
+    private func catalogs(_ document: ReportDocument, into out: inout [String]) {
+        out.append("## Bulk product XML catalogs")
+        out.append("")
+        out.append("| Catalog | Result | Errors | Warnings | Notes | Findings |")
+        out.append("|---|---|--:|--:|--:|---|")
+        for catalog in document.catalogs {
+            let numbers = catalog.findingNumbers.map { "[\($0)]" }.joined(separator: " ")
+            out.append(MarkdownReporter.row([
+                MarkdownReporter.code(catalog.file, inTable: true), MarkdownReporter.status(catalog.status),
+                String(catalog.errors), String(catalog.warnings), String(catalog.notes), numbers.isEmpty ? "none" : numbers,
+            ]))
+        }
+        out.append("")
+    }
+
+    private func unchecked(_ document: ReportDocument, into out: inout [String]) {
+        out.append("## What no rule could check")
+        out.append("")
+        out.append("### Questions to answer")
+        out.append("")
+        if !document.evaluated {
+            out.append("None yet: the checklist was not evaluated.")
+        } else if document.openQuestions.isEmpty {
+            out.append("None: every item that applies was answered from the inputs.")
+        } else {
+            out.append("Nothing in the inputs answers these; set the descriptor key and run again.")
+            out.append("")
+            out.append("| Item | Question | Descriptor key |")
+            out.append("|---|---|---|")
+            for open in document.openQuestions {
+                var question = MarkdownReporter.inline(open.question, inTable: true)
+                if let product = open.productID { question += " (for " + MarkdownReporter.code(product, inTable: true) + ")" }
+                out.append(MarkdownReporter.row([
+                    MarkdownReporter.code(open.itemID, inTable: true), question,
+                    open.key.isEmpty ? "none" : MarkdownReporter.code(open.key, inTable: true),
+                ]))
+            }
+        }
+        out.append("")
+        out.append("### Not applicable here")
+        out.append("")
+        if !document.evaluated {
+            out.append("None yet: the checklist was not evaluated.")
+        } else if document.notApplicable.isEmpty {
+            out.append("None: every item applies.")
+        } else {
+            out.append("| Item | Question | Why not |")
+            out.append("|---|---|---|")
+            for item in document.notApplicable {
+                out.append(MarkdownReporter.row([
+                    MarkdownReporter.code(item.itemID, inTable: true), MarkdownReporter.inline(item.question, inTable: true),
+                    MarkdownReporter.inline(item.reasons.joined(separator: "; "), inTable: true),
+                ]))
+            }
+        }
+        out.append("")
+    }
+
+    private func rulesInForce(_ document: ReportDocument, into out: inout [String]) {
+        let rules = document.rules
+        out.append("## Version and rules")
+        out.append("")
+        out.append("- iapdoctor: " + MarkdownReporter.code(rules.toolVersion))
+        var inForce = "- Rules in force: \(rules.ruleCount)"
+        inForce += rules.customRules.isEmpty ? " (all built in)" : ", including custom rules " + Self.codeList(rules.customRules)
+        out.append(inForce)
+        out.append("- Configuration file: " + (rules.configurationFile.map { MarkdownReporter.code($0) } ?? "none: the built-in defaults"))
+        out.append("- Rules turned off: " + (rules.disabledRules.isEmpty ? "none" : Self.codeList(rules.disabledRules)))
+        if !rules.changes.isEmpty {
+            out.append("- Changed from the defaults:")
+            for change in rules.changes {
+                out.append("  - \(MarkdownReporter.code(change.rule)) \(change.option.map { "option " + MarkdownReporter.code($0) } ?? "severity"): \(MarkdownReporter.code(change.value)) (default \(MarkdownReporter.code(change.defaultValue)))")
+            }
+        }
+        out.append("- Fails at: " + MarkdownReporter.code("--fail-on \(rules.failOn)"))
+        out.append("- iapdoctor check would say: " + Self.literal(document.summaryLine))
+        out.append("")
+    }
+
+    // MARK: Pieces
+
+    /// A finding as a list item, with its source line, notes, fix and rule page indented under it.
+    static func finding(_ finding: ReportDocument.FindingEntry) -> [String] {
+        var head = "- **[\(finding.number)] \(finding.severity.rawValue)** \(MarkdownReporter.code(finding.rule))"
+        if let location = finding.location { head += " at " + MarkdownReporter.code(location.description) }
+        head += ": " + MarkdownReporter.inline(finding.message)
+        var lines = [head]
+        if let location = finding.location, let source = location.sourceLine {
+            lines.append("  - line \(location.line): " + MarkdownReporter.code(source.trimmingLeadingWhitespace()))
+        }
+        for note in finding.notes { lines.append("  - note: " + MarkdownReporter.inline(note)) }
+        if let help = finding.help { lines.append("  - fix: " + MarkdownReporter.inline(help)) }
+        if let url = finding.docsURL {
+            lines.append("  - docs: [\(MarkdownReporter.plain(finding.docsPath))](\(url))")
+        } else {
+            lines.append("  - docs: custom rule, see the configuration file")
+        }
+        return lines
+    }
+
+    /// "fails `a` [2], `b` [4]; unknown `c`": the items that decide the verdict, with their findings.
+    static func why(_ product: ReportDocument.ProductRow) -> String {
+        guard !product.reasons.isEmpty else { return "every item that applies passes" }
+        var parts: [String] = []
+        for (status, word) in [(Diagnosis.ItemStatus.fail, "fails"), (.unknown, "unknown")] {
+            let items = product.reasons.filter { $0.status == status }.map { reason in
+                ([MarkdownReporter.code(reason.itemID, inTable: true)] + reason.findingNumbers.map { "[\($0)]" }).joined(separator: " ")
+            }
+            if !items.isEmpty { parts.append(word + " " + items.joined(separator: ", ")) }
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    static func question(_ question: String, key: String, productID: String?) -> String {
+        var text = MarkdownReporter.inline(question)
+        if !key.isEmpty { text += " Set " + MarkdownReporter.code(key) + "." }
+        if let productID { text += " (for " + MarkdownReporter.code(productID) + ")" }
+        return text
+    }
+
+    static func symbol(_ status: Diagnosis.ItemStatus) -> String {
+        switch status {
+        case .pass: return "✅"
+        case .fail: return "❌"
+        case .unknown: return "❓"
+        case .notApplicable: return "➖"
+        }
+    }
+
+    static func count(_ number: Int, _ word: String) -> String { "\(number) \(word)\(number == 1 ? "" : "s")" }
+
+    /// Text from the inputs, shown exactly: no code spans, every markup character escaped (also
+    /// the backtick, which ``MarkdownReporter/plain(_:)`` leaves to its callers).
+    static func literal(_ text: String) -> String {
+        MarkdownReporter.plain(MarkdownReporter.oneLine(text)).replacingOccurrences(of: "`", with: "\\`")
+    }
+
+    static func codeList(_ values: [String]) -> String {
+        values.isEmpty ? "none" : values.map { MarkdownReporter.code($0, inTable: true) }.joined(separator: ", ")
+    }
+}
+
+private extension String {
+    func trimmingLeadingWhitespace() -> String {
+        String(drop { $0 == " " || $0 == "\t" })
+    }
+}

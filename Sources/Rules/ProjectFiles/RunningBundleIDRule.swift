@@ -1,0 +1,35 @@
+import IAPDoctor
+
+/// The bundle ID the build actually runs with (Info.plist expanded with the configuration's build
+/// settings) must be the App Store Connect app's: StoreKit looks products up under it.
+struct RunningBundleIDRule: Rule {
+    let id = "running-bundle-id-mismatch"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        let project = context.project
+        guard let running = project.evidence.runningBundleID else {
+            guard project.app.infoPlist != nil || project.app.xcodeproj != nil else { return [] }
+            return [context.unknown(
+                "Which bundle ID does the failing build run with (`PRODUCT_BUNDLE_IDENTIFIER` of the configuration)?",
+                key: "app.xcodeproj")]
+        }
+        guard let expected = project.app.bundleID ?? project.appID.bundlePart.flatMap({ $0.value.hasSuffix("*") ? nil : $0 }) else {
+            return []
+        }
+        guard running.value != expected.value else { return [context.pass()] }
+        var notes = ["`\(expected.value)` is stated at \(expected.location)"]
+        if let configuration = project.evidence.configurationName, let target = project.evidence.targetName {
+            notes.insert("the \(configuration) configuration of target `\(target)` builds `\(running.value)`", at: 0)
+        }
+        if running.value.lowercased() == expected.value.lowercased() {
+            notes.append("they differ only in letter case, and bundle IDs are case-sensitive")
+        }
+        return [context.fail(context.finding(
+            "the app runs as `\(running.value)`, but the products belong to the App Store Connect app `\(expected.value)`",
+            at: running.location,
+            help: project.evidence.configurationName.map {
+                "build with the configuration whose bundle ID is `\(expected.value)`, or set `PRODUCT_BUNDLE_IDENTIFIER` of \($0) to `\(expected.value)` (or create the products under `\(running.value)`)"
+            } ?? "set `CFBundleIdentifier` to `\(expected.value)`, or create the products under the app `\(running.value)`",
+            notes: notes))]
+    }
+}

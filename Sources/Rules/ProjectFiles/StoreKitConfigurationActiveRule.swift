@@ -1,0 +1,19 @@
+import IAPDoctor
+
+/// When the scheme's Run action uses a StoreKit configuration file, an app run from Xcode gets the
+/// file's products, never the sandbox's: worth knowing when you think you are testing the sandbox.
+struct StoreKitConfigurationActiveRule: Rule {
+    let id = "storekit-configuration-active"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        let evidence = context.project.evidence
+        guard let scheme = evidence.scheme else { return [] }
+        guard let reference = evidence.schemeUsesStoreKit else { return [context.pass()] }
+        let schemeName = scheme.file.split(separator: "/").last.map { String($0.dropLast(".xcscheme".count)) } ?? scheme.file
+        return [context.fail(context.finding(
+            "the scheme `\(schemeName)` runs the app with the StoreKit configuration `\(reference.value)`, so a run from Xcode gets that file's products, not the \(context.environment.rawValue)'s",
+            at: reference.location,
+            help: "to test the \(context.environment.rawValue), set Edit Scheme → Run → Options → StoreKit Configuration to None; to test the file, set `environment: xcode`",
+            notes: ["builds installed another way (TestFlight, `xcodebuild`, devicectl) ignore the scheme's StoreKit configuration"]))]
+    }
+}

@@ -1,0 +1,24 @@
+import IAPDoctor
+
+/// A subscription group in a StoreKit configuration file has a localized display name, as App
+/// Store Connect requires before its subscriptions can be submitted.
+struct StoreKitGroupLocalizationRule: Rule {
+    let id = "storekit-group-not-localized"
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        var findings: [Finding] = []
+        for configuration in context.project.storeKitCatalogs {
+            for group in configuration.groups {
+                let name = group.name?.value ?? "the group at line \(group.location.line)"
+                if !group.localizations.contains(where: { !($0.displayName?.value.isEmpty ?? true) }) {
+                    findings.append(context.finding(
+                        "subscription group `\(name)` has no localized display name",
+                        at: group.name?.location ?? group.location,
+                        help: "in Xcode, select the group in the StoreKit configuration and add a localization with a display name (and the same in App Store Connect)",
+                        notes: ["App Store Connect does not let subscriptions of an unlocalized group reach Ready to Submit"]))
+                }
+            }
+        }
+        return context.outcomes(findings)
+    }
+}
