@@ -38,6 +38,10 @@ final class SAXSession {
     /// libxml2 interns names for the whole parse: decode each one once.
     private var names: [UnsafeRawPointer: String] = [:]
     private var context: xmlParserCtxtPtr?
+    /// Bytes handed to libxml2 since it last reported anything. libxml2's push parser buffers a
+    /// text node until it sees the next `<`, rescanning the buffer for every chunk: a 50 MB text
+    /// node would cost a gigabyte and seconds before the text cap could see it.
+    private var bytesSinceEvent = 0
 
     init(
         file: String?, limits: XMLReaderLimits, itemDepth: Int?,
@@ -111,6 +115,14 @@ final class SAXSession {
 
     private func feed(_ chunk: UnsafeRawBufferPointer, last: Bool) {
         guard let context else { return }
+        bytesSinceEvent += chunk.count
+        if bytesSinceEvent > 2 * limits.maxTextBytes + limits.chunkSize {
+            let element = stack.last.map { "`\($0.name)`" } ?? "the document"
+            return fail(
+                .textTooLong,
+                "more than \(limits.maxTextBytes) bytes of text or markup without an element boundary in \(element)",
+                at: stack.last?.position)
+        }
         let status = chunk.withMemoryRebound(to: CChar.self) {
             xmlParseChunk(context, $0.baseAddress, Int32($0.count), last ? 1 : 0)
         }
@@ -244,6 +256,7 @@ final class SAXSession {
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         guard !failed else { return }
+        bytesSinceEvent = 0
         let position = startTagPosition()
         guard stack.count < limits.maxDepth else {
             return fail(
@@ -284,6 +297,7 @@ final class SAXSession {
     }
 
     fileprivate func endElement() {
+        bytesSinceEvent = 0
         guard !failed, let frame = stack.popLast() else { return }
         var rawText = ""
         if !frame.text.isEmpty {
@@ -315,6 +329,7 @@ final class SAXSession {
     }
 
     fileprivate func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
+        bytesSinceEvent = 0
         guard !failed, let bytes, length > 0, !stack.isEmpty else { return }
         let index = stack.count - 1
         let run = UnsafeBufferPointer(start: bytes, count: length)
@@ -328,6 +343,8 @@ final class SAXSession {
         }
         stack[index].text.append(contentsOf: run)
     }
+
+    fileprivate func madeProgress() { bytesSinceEvent = 0 }
 
     fileprivate func entityDeclaration(_ entityName: UnsafePointer<xmlChar>?) {
         let entity = entityName.map { String(cString: $0) } ?? "?"
@@ -376,6 +393,9 @@ private func makeSAXHandler() -> xmlSAXHandler {
     handler.entityDecl = { ctx, name, _, _, _, _ in session(ctx)?.entityDeclaration(name) }
     handler.unparsedEntityDecl = { ctx, name, _, _, _ in session(ctx)?.entityDeclaration(name) }
     handler.reference = { ctx, name in session(ctx)?.unresolvedReference(name) }
+    // Comments and processing instructions are ignored, but they are progress.
+    handler.comment = { ctx, _ in session(ctx)?.madeProgress() }
+    handler.processingInstruction = { ctx, _, _ in session(ctx)?.madeProgress() }
     handler.serror = { userData, error in
         guard let error else { return }
         session(userData)?.libxml2Error(error)

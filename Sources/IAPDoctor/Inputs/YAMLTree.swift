@@ -1,5 +1,11 @@
 import Yams
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A YAML document as a plain tree whose every node knows its file, line and column.
 ///
 /// Made from Yams's `compose` (never `Yams.load`, which expands an alias bomb into gigabytes):
@@ -64,6 +70,8 @@ public enum YAMLTreeReader {
     public static let defaultNodeBudget = 2_000_000
     /// Largest YAML file read, in bytes.
     public static let maxBytes = 64 << 20
+    /// Longest single value, in bytes.
+    public static let maxScalarBytes = 1 << 20
 
     /// Parses `bytes` (the contents of `file`). Throws one positioned problem for input that is not
     /// YAML at all; returns the tree and the duplicate-key problems otherwise.
@@ -75,7 +83,13 @@ public enum YAMLTreeReader {
                 message: "the file is \(bytes.count) bytes; YAML files larger than \(maxBytes) bytes are refused",
                 help: "check that this is the right file", location: SourceLocation(file: file))
         }
-        if let bad = firstInvalidUTF8(bytes) {
+        if let long = firstLongLine(bytes, limit: maxScalarBytes) {
+            throw YAMLProblem(
+                message: "line \(long) is longer than \(maxScalarBytes) bytes; descriptor lines are names, IDs and dates",
+                help: "check that this is the right file", location: SourceLocation(file: file, line: long, column: 1))
+        }
+        // The standard library validates fast; the byte-by-byte walk only runs to find the position.
+        if String(validating: bytes, as: UTF8.self) == nil, let bad = firstInvalidUTF8(bytes) {
             throw YAMLProblem(
                 message: "the file is not valid UTF-8 (byte 0x\(String(bytes[bad.offset], radix: 16, uppercase: true)))",
                 help: "save the file as UTF-8", location: SourceLocation(file: file, line: bad.line, column: bad.column))
@@ -90,9 +104,33 @@ public enum YAMLTreeReader {
             throw YAMLProblem(message: "\(error)", help: "fix the YAML syntax", location: SourceLocation(file: file))
         }
         guard let node else { return (nil, []) }
-        var converter = Converter(file: file, budget: nodeBudget)
+        // Aliases may repeat parts of a document, but a document of N bytes has far fewer than N/2
+        // nodes of its own: more than that is an alias bomb, refused before it is expanded.
+        let budget = min(nodeBudget, max(10_000, bytes.count / 2))
+        var converter = Converter(file: file, budget: budget)
         let tree = try converter.convert(node, depth: 0)
         return (tree, converter.duplicates)
+    }
+
+    /// The first line (1-based) longer than `limit` bytes, if any: libyaml takes seconds and
+    /// hundreds of megabytes on a scalar of tens of megabytes, so such files stop here.
+    static func firstLongLine(_ bytes: [UInt8], limit: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            var line = 1
+            var start = 0
+            while start < buffer.count {
+                // memchr: fast even in debug builds, where a Swift byte loop over 20 MB takes seconds.
+                guard let found = memchr(base + start, 0x0A, buffer.count - start) else {
+                    return buffer.count - start > limit ? line : nil
+                }
+                let index = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+                if index - start > limit { return line }
+                line += 1
+                start = index + 1
+            }
+            return nil
+        }
     }
 
     /// Position of the first byte that is not valid UTF-8, or `nil` when all of it is.
@@ -172,9 +210,12 @@ public enum YAMLTreeReader {
         var budget: Int
         var duplicates: [YAMLProblem] = []
 
+        let initialBudget: Int
+
         init(file: String, budget: Int) {
             self.file = file
             self.budget = budget
+            self.initialBudget = budget
         }
 
         func location(_ mark: Mark?) -> SourceLocation {
@@ -185,7 +226,7 @@ public enum YAMLTreeReader {
             budget -= 1
             guard budget >= 0 else {
                 throw YAMLProblem(
-                    message: "the document expands to more than \(YAMLTreeReader.defaultNodeBudget) nodes (aliases are counted each time they are used)",
+                    message: "the document expands to more than \(initialBudget) nodes (aliases are counted each time they are used)",
                     help: "remove the anchors and aliases that repeat large parts of the document",
                     location: location(node.mark))
             }
@@ -196,6 +237,12 @@ public enum YAMLTreeReader {
             }
             switch node {
             case .scalar(let scalar):
+                // No descriptor value is anywhere near this long; refuse rather than carry it around.
+                guard scalar.string.utf8.count <= YAMLTreeReader.maxScalarBytes else {
+                    throw YAMLProblem(
+                        message: "a value is \(scalar.string.utf8.count) bytes long; values longer than \(YAMLTreeReader.maxScalarBytes) bytes are refused",
+                        help: "check the file: descriptor values are names, IDs and dates", location: location(scalar.mark))
+                }
                 return .scalar(
                     YAMLScalar(text: scalar.string, isQuoted: scalar.style != .plain && scalar.style != .any,
                                location: location(scalar.mark)))

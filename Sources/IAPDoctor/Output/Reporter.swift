@@ -29,12 +29,15 @@ final class SourceLines: @unchecked Sendable {
 
     func line(_ number: Int, in file: String) -> String? {
         if cache[file] == nil {
-            let bytes = (try? FileSystem.readBytes(file, maxBytes: 64 << 20)) ?? []
+            // Snippets are for source files people read; a huge or binary file shows none.
+            let bytes = (try? FileSystem.readBytes(file, maxBytes: 8 << 20)) ?? []
             let text = String(decoding: bytes, as: UTF8.self)
             cache[file] = text.split(separator: "\n", omittingEmptySubsequences: false)
         }
         guard let lines = cache[file], number >= 1, number <= lines.count else { return nil }
-        var line = String(lines[number - 1])
+        let raw = lines[number - 1]
+        guard raw.utf8.count <= 500 else { return nil }
+        var line = String(raw)
         if line.hasSuffix("\r") { line.removeLast() }
         return line
     }
