@@ -32,3 +32,19 @@ extension Project {
         return "products[\(index)]"
     }
 }
+
+/// Each repeated value with the place it was first stated, in order: the shared core of the
+/// duplicate-ID and duplicate-name rules of every catalog kind.
+func repeats<Item>(in items: [Item], key: (Item) -> Fact<String>?) -> [(item: Item, repeated: Fact<String>, first: Fact<String>)] {
+    var first: [String: Fact<String>] = [:]
+    var result: [(item: Item, repeated: Fact<String>, first: Fact<String>)] = []
+    for item in items {
+        guard let fact = key(item), !fact.value.isEmpty else { continue }
+        if let earlier = first[fact.value] {
+            result.append((item, fact, earlier))
+        } else {
+            first[fact.value] = fact
+        }
+    }
+    return result
+}
