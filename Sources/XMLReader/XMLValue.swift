@@ -70,13 +70,18 @@ public struct XMLDictionary: Hashable, Sendable {
     public var keys: [String] { entries.map(\.key) }
     public var count: Int { entries.count }
 
+    /// Where each key's entry is: lookups stay constant-time however many distinct names an
+    /// element has (a linear search was quadratic; found by fuzzing).
+    private var positions: [String: Int] = [:]
+
     public subscript(key: String) -> XMLValue? {
-        entries.first { $0.key == key }?.value
+        positions[key].map { entries[$0].value }
     }
 
     /// Adds `value` under `key`; a second value under the same key turns the entry into an array.
     public mutating func append(_ value: XMLValue, forKey key: String) {
-        guard let index = entries.firstIndex(where: { $0.key == key }) else {
+        guard let index = positions[key] else {
+            positions[key] = entries.count
             entries.append((key, value))
             return
         }
@@ -169,6 +174,7 @@ extension XMLNode {
 extension XMLDictionary {
     /// Starts `key` as an array that later values extend.
     mutating func appendArray(_ values: [XMLValue], forKey key: String) {
+        positions[key] = entries.count
         entries.append((key, .array(values)))
         isRepeated[key] = true
     }

@@ -79,18 +79,25 @@ public struct JSONParser {
         self.file = file
     }
 
+    /// The last column computed, so a long line is counted once, not once per value (a one-line
+    /// document was quadratic; found by fuzzing).
+    private var columnCache: (lineStart: Int, index: Int, column: Int) = (0, 0, 1)
+
     private var location: SourceLocation {
-        // Columns count characters: skip UTF-8 continuation bytes.
-        var column = 1
-        var i = lineStart
-        while i < index {
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
+        mutating get {
+            // Columns count characters: skip UTF-8 continuation bytes.
+            var (i, column) = columnCache.lineStart == lineStart && columnCache.index <= index
+                ? (columnCache.index, columnCache.column) : (lineStart, 1)
+            while i < index {
+                if bytes[i] & 0xC0 != 0x80 { column += 1 }
+                i += 1
+            }
+            columnCache = (lineStart, index, column)
+            return SourceLocation(file: file, line: line, column: column)
         }
-        return SourceLocation(file: file, line: line, column: column)
     }
 
-    private func failure(_ message: String) -> Failure { Failure(message: message, location: location) }
+    private mutating func failure(_ message: String) -> Failure { Failure(message: message, location: location) }
 
     private mutating func skipWhitespace() {
         while index < bytes.count {
@@ -215,15 +222,22 @@ public struct JSONParser {
                 case UInt8(ascii: "r"): scalars.append("\r")
                 case UInt8(ascii: "t"): scalars.append("\t")
                 case UInt8(ascii: "u"):
-                    var code = try hex4()
+                    let code = try hex4()
                     if (0xD800...0xDBFF).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
                         bytes[index + 1] == UInt8(ascii: "u")
                     {
                         index += 2
-                        let low = try hex4()
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        let next = try hex4()
+                        if (0xDC00...0xDFFF).contains(next) {
+                            scalars.append(Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (next - 0xDC00)) ?? "\u{FFFD}")
+                        } else {
+                            // An unpaired high surrogate (found by fuzzing: `\uD800\u0000` underflowed).
+                            scalars.append("\u{FFFD}")
+                            scalars.append(Unicode.Scalar(next) ?? "\u{FFFD}")
+                        }
+                    } else {
+                        scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
                     }
-                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
                 default: throw failure("unknown escape `\\\(String(decoding: [escaped], as: UTF8.self))` in a string")
                 }
                 run = index

@@ -611,13 +611,18 @@ private struct VariableExpander {
     /// otherwise grow without bound before the depth limit stops it.
     var budget = 1 << 20
     static let maxDepth = 16
+    /// Expansions done so far: nested references can branch at every level, which is exponential
+    /// in nesting without a cap (found by fuzzing).
+    var calls = 0
+    static let maxCalls = 10_000
 
     init(settings: [String: String]) {
         self.settings = settings
     }
 
     mutating func expand(_ text: Substring, depth: Int) -> String {
-        guard depth < Self.maxDepth, text.contains("$") else { return String(text) }
+        calls += 1
+        guard depth < Self.maxDepth, calls <= Self.maxCalls, text.contains("$") else { return String(text) }
         var output = ""
         var index = text.startIndex
         while index < text.endIndex {
