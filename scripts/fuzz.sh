@@ -14,7 +14,7 @@
 # SwiftPM's --sanitize=fuzzer --sanitize=address in its own scratch path, .build-fuzz/, so the
 # normal `swift build` / `swift test` in .build/ never see the sanitizer. Everything a run makes
 # lives under .build-fuzz/: the growing corpus (corpus/<target>/, seeded from Fuzz/Seeds/<target>/),
-# crash/timeout/OOM inputs (artifacts/<target>/), libFuzzer's log (logs/<target>.log) and one line
+# crash/timeout/OOM inputs (artifacts/<target>/), libFuzzer's log (logs/<target>-<time>.log) and one line
 # per run in logs/history.tsv (date, target, executions, seconds, coverage, corpus, verdict).
 # A finding is minimized with: .build-fuzz/release/fuzz-<target> -minimize_crash=1 -runs=100000 <artifact>
 set -euo pipefail
@@ -95,7 +95,7 @@ for t in "${targets[@]}"; do
   bin="$scratch/release/fuzz-$t"
   corpus="$scratch/corpus/$t"
   artifacts="$scratch/artifacts/$t"
-  log="$scratch/logs/$t.log"
+  log="$scratch/logs/$t-$(date -u +%Y%m%dT%H%M%S).log"
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   args=(-max_len=65536 -timeout=5 -rss_limit_mb=2048 -print_final_stats=1
         -dict="$root/Fuzz/Dictionaries/$(dict_for "$t")" -artifact_prefix="$artifacts/")

@@ -12,10 +12,6 @@ nonisolated(unsafe) private var scratchPath: String = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    // Open finding (FUZZING.md, storekit-1): a high surrogate escape followed by a `\u` escape
-    // below U+DC00 traps in JSONParser.parseString. Skip such inputs so the run goes on looking
-    // for other faults; remove once the parser is fixed.
-    if skipKnownFindings, hasUnpairedSurrogateEscape(bytes) { return 0 }
     let root: JSONValue
     do {
         root = try JSONParser.parse(bytes: bytes, file: "fuzz.storekit")
@@ -48,27 +44,3 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// `IAPDOCTOR_FUZZ_SKIP_KNOWN=0` turns the guards for open findings off (to confirm a fix).
-nonisolated(unsafe) let skipKnownFindings: Bool = {
-    guard let value = getenv("IAPDOCTOR_FUZZ_SKIP_KNOWN") else { return true }
-    return String(cString: value) != "0"
-}()
-
-/// `\uD800`–`\uDBFF` directly followed by `\u` and four hex digits below `DC00`.
-func hasUnpairedSurrogateEscape(_ bytes: [UInt8]) -> Bool {
-    func hex4(at i: Int) -> UInt32? {
-        guard i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { return nil }
-        var value: UInt32 = 0
-        for byte in bytes[(i + 2)..<(i + 6)] {
-            guard let digit = UInt32(String(UnicodeScalar(byte)), radix: 16) else { return nil }
-            value = value * 16 + digit
-        }
-        return value
-    }
-    var i = 0
-    while i + 12 <= bytes.count {
-        if let high = hex4(at: i), (0xD800...0xDBFF).contains(high), let low = hex4(at: i + 6), low < 0xDC00 { return true }
-        i += 1
-    }
-    return false
-}
