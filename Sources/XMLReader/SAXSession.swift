@@ -19,12 +19,27 @@ final class SAXSession {
         var children: [XMLNode] = []
         var text: [UInt8] = []
         var position: XMLPosition
+        /// Scan mode: an item was streamed out of this element, so it has children even though
+        /// `children` does not hold them (white space between them is not text).
+        var hadItems = false
+
+        var hasChildren: Bool { hadItems || !children.isEmpty }
     }
 
     let file: String?
     let limits: XMLReaderLimits
     let itemDepth: Int?
     let handler: ((XMLNode, [String]) throws -> Void)?
+    /// Scan mode: decides which elements (outside items) start an item...
+    let select: ((XMLStartInfo) -> Bool)?
+    /// ...and receives each item when it ends, as a view into `arena`.
+    let itemHandler: ((XMLElementView) throws -> Void)?
+    /// Scan mode: the current item's elements (and the name table every mode uses).
+    let arena = XMLItemArena()
+    /// Scan mode: depth inside the current item (0: outside any item).
+    private var itemLevel = 0
+    /// Scan mode: indexes of the open item elements, innermost last, and their texts.
+    private var openItemElements: [Int] = []
 
     private var stack: [Frame] = []
     private var root: XMLNode?
@@ -35,8 +50,11 @@ final class SAXSession {
     /// Mirrors `error != nil` cheaply: checked on every SAX event.
     private var failed = false
     private(set) var handlerError: (any Error)?
-    /// libxml2 interns names for the whole parse: decode each one once.
-    private var names: [UnsafeRawPointer: String] = [:]
+    /// libxml2 interns names for the whole parse: decode each one once (ids index `arena.names`).
+    private var nameIDs: [UnsafeRawPointer: Int] = [:]
+    /// A direct-mapped cache in front of `nameIDs` (most lookups hit it without hashing).
+    private var recentNameKeys = [UnsafeRawPointer?](repeating: nil, count: 256)
+    private var recentNameIDs = [Int](repeating: 0, count: 256)
     private var context: xmlParserCtxtPtr?
     /// Bytes handed to libxml2 since it last reported anything. libxml2's push parser buffers a
     /// text node until it sees the next `<`, rescanning the buffer for every chunk: a 50 MB text
@@ -51,6 +69,22 @@ final class SAXSession {
         self.limits = limits
         self.itemDepth = itemDepth
         self.handler = handler
+        self.select = nil
+        self.itemHandler = nil
+    }
+
+    /// Scan mode: elements for which `select` says yes are items, built in `arena` and handed to
+    /// `itemHandler` when they end; everything else is the returned tree.
+    init(
+        file: String?, limits: XMLReaderLimits, select: @escaping (XMLStartInfo) -> Bool,
+        itemHandler: @escaping (XMLElementView) throws -> Void
+    ) {
+        self.file = file
+        self.limits = limits
+        self.itemDepth = nil
+        self.handler = nil
+        self.select = select
+        self.itemHandler = itemHandler
     }
 
     // MARK: Driving the parser
@@ -117,11 +151,12 @@ final class SAXSession {
         guard let context else { return }
         bytesSinceEvent += chunk.count
         if bytesSinceEvent > 2 * limits.maxTextBytes + limits.chunkSize {
-            let element = stack.last.map { "`\($0.name)`" } ?? "the document"
+            let open = innermostOpenElement()
+            let element = open.map { "`\($0.name)`" } ?? "the document"
             return fail(
                 .textTooLong,
                 "more than \(limits.maxTextBytes) bytes of text or markup without an element boundary in \(element)",
-                at: stack.last?.position)
+                at: open?.position)
         }
         let status = chunk.withMemoryRebound(to: CChar.self) {
             xmlParseChunk(context, $0.baseAddress, Int32($0.count), last ? 1 : 0)
@@ -211,11 +246,26 @@ final class SAXSession {
 
     private func name(_ pointer: UnsafePointer<xmlChar>?) -> String? {
         guard let pointer else { return nil }
+        return arena.names[nameID(pointer)]
+    }
+
+    /// The id of an interned libxml2 name (-1 for `nil`).
+    @inline(__always)
+    private func nameID(_ pointer: UnsafePointer<xmlChar>?) -> Int {
+        guard let pointer else { return -1 }
         let key = UnsafeRawPointer(pointer)
-        if let cached = names[key] { return cached }
-        let decoded = String(cString: pointer)
-        names[key] = decoded
-        return decoded
+        let slot = (Int(bitPattern: key) >> 3) & 255
+        if recentNameKeys[slot] == key { return recentNameIDs[slot] }
+        let id: Int
+        if let known = nameIDs[key] {
+            id = known
+        } else {
+            id = arena.addName(String(cString: pointer))
+            nameIDs[key] = id
+        }
+        recentNameKeys[slot] = key
+        recentNameIDs[slot] = id
+        return id
     }
 
     /// Position of the `<` that opens the tag libxml2 has just read (it reports the tag's end).
@@ -224,6 +274,23 @@ final class SAXSession {
         else { return currentPosition() }
         var line = Int(input.pointee.line)
         var column = Int(input.pointee.col)
+        // Fast path: a start tag on one line, in ASCII (the `<` is found, then the tag checked once).
+        var lt = cur
+        while lt > base {
+            lt -= 1
+            if lt.pointee == UInt8(ascii: "<") { break }
+        }
+        if lt < cur, lt.pointee == UInt8(ascii: "<") {
+            var any: UInt8 = 0
+            var newline = false
+            var q = lt + 1
+            while q < cur {
+                any |= q.pointee
+                newline = newline || q.pointee == UInt8(ascii: "\n")
+                q += 1
+            }
+            if any & 0x80 == 0, !newline { return XMLPosition(line: line, column: max(1, column - (cur - lt - 1) - 1)) }
+        }
         var p = cur
         var characters = 0
         var crossedNewline = false
@@ -258,7 +325,7 @@ final class SAXSession {
         guard !failed else { return }
         bytesSinceEvent = 0
         let position = startTagPosition()
-        guard stack.count < limits.maxDepth else {
+        guard stack.count + itemLevel < limits.maxDepth else {
             return fail(
                 .tooDeep,
                 "elements are nested more than \(limits.maxDepth) deep; this reader refuses deeper documents",
@@ -267,6 +334,29 @@ final class SAXSession {
         elementCount += 1
         guard elementCount <= limits.maxElements else {
             return fail(.tooManyElements, "the document has more than \(limits.maxElements) elements", at: position)
+        }
+        if let select {
+            if itemLevel == 0 {
+                let info = XMLStartInfo(
+                    name: name(localname) ?? "", namespaceURI: name(uri), depth: stack.count + 1, position: position)
+                if select(info) {
+                    if let parent = stack.indices.last {
+                        // The item is a child of `parent`: indentation before it is not text.
+                        if !stack[parent].text.isEmpty, !stack[parent].hasChildren, stack[parent].text.allSatisfy(isXMLSpace) {
+                            stack[parent].text.removeAll(keepingCapacity: true)
+                        }
+                        stack[parent].hadItems = true
+                    }
+                    arena.reset()
+                    return startItemElement(
+                        localname: localname, prefix: prefix, uri: uri, attributeCount: attributeCount,
+                        attributes: attributes, position: position)
+                }
+            } else {
+                return startItemElement(
+                    localname: localname, prefix: prefix, uri: uri, attributeCount: attributeCount,
+                    attributes: attributes, position: position)
+            }
         }
         var parsedAttributes: [XMLAttribute] = []
         if attributeCount > 0, let attributes {
@@ -285,7 +375,7 @@ final class SAXSession {
                     XMLAttribute(name: name(base[0]) ?? "", namespaceURI: name(base[2]), value: value))
             }
         }
-        if let parent = stack.indices.last, !stack[parent].text.isEmpty, stack[parent].children.isEmpty,
+        if let parent = stack.indices.last, !stack[parent].text.isEmpty, !stack[parent].hasChildren,
             stack[parent].text.allSatisfy(isXMLSpace)
         {
             stack[parent].text.removeAll(keepingCapacity: true)
@@ -298,12 +388,14 @@ final class SAXSession {
 
     fileprivate func endElement() {
         bytesSinceEvent = 0
-        guard !failed, let frame = stack.popLast() else { return }
+        guard !failed else { return }
+        if itemLevel > 0 { return endItemElement() }
+        guard let frame = stack.popLast() else { return }
         var rawText = ""
         if !frame.text.isEmpty {
             let whitespaceOnly = frame.text.allSatisfy(isXMLSpace)
             // Indentation between child elements is not text.
-            if !(whitespaceOnly && !frame.children.isEmpty) {
+            if !(whitespaceOnly && frame.hasChildren) {
                 rawText = String(decoding: frame.text, as: UTF8.self)
             }
         }
@@ -330,11 +422,13 @@ final class SAXSession {
 
     fileprivate func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
         bytesSinceEvent = 0
-        guard !failed, let bytes, length > 0, !stack.isEmpty else { return }
+        guard !failed, let bytes, length > 0 else { return }
+        if itemLevel > 0 { return itemCharacters(UnsafeBufferPointer(start: bytes, count: length)) }
+        guard !stack.isEmpty else { return }
         let index = stack.count - 1
         let run = UnsafeBufferPointer(start: bytes, count: length)
         // Indentation after a child element is not text: skip it without storing it.
-        if !stack[index].children.isEmpty, run.allSatisfy(isXMLSpace) { return }
+        if stack[index].hasChildren, run.allSatisfy(isXMLSpace) { return }
         guard stack[index].text.count + length <= limits.maxTextBytes else {
             return fail(
                 .textTooLong,
@@ -345,6 +439,98 @@ final class SAXSession {
     }
 
     fileprivate func madeProgress() { bytesSinceEvent = 0 }
+
+    // MARK: Scan mode: items in the arena
+
+    /// The innermost open element, inside an item or not.
+    private func innermostOpenElement() -> (name: String, position: XMLPosition)? {
+        if let index = openItemElements.last {
+            let element = arena.elements[index]
+            return (arena.names[element.name], XMLPosition(line: element.line, column: element.column))
+        }
+        return stack.last.map { ($0.name, $0.position) }
+    }
+
+    private func startItemElement(
+        localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, position: XMLPosition
+    ) {
+        let attributeStart = arena.attributeCount
+        if attributeCount > 0, let attributes {
+            for index in 0..<attributeCount {
+                // Five pointers per attribute: localname, prefix, URI, value start, value end.
+                let base = attributes + index * 5
+                guard let valueStart = base[3], let valueEnd = base[4] else { continue }
+                let length = valueEnd - valueStart
+                guard length <= limits.maxTextBytes else {
+                    return fail(.textTooLong, "an attribute value is longer than \(limits.maxTextBytes) bytes", at: position)
+                }
+                let start = arena.appendBytes(valueStart, length)
+                arena.appendAttribute(
+                    XMLItemArena.Attribute(name: nameID(base[0]), namespaceURI: nameID(base[2]), valueStart: start, valueCount: length))
+            }
+        }
+        let index = arena.elementCount
+        let parent = openItemElements.last ?? -1
+        if parent >= 0 {
+            let p = arena.elements + parent
+            // Indentation before the first child is not text.
+            if p.pointee.textCount > 0, p.pointee.firstChild < 0, arena.isSpaceOnly(p.pointee.textStart, p.pointee.textCount) {
+                if p.pointee.textStart + p.pointee.textCount == arena.byteCount { arena.byteCount = p.pointee.textStart }
+                p.pointee.textCount = 0
+            }
+            let previous = p.pointee.lastChild
+            if previous >= 0 { arena.elements[previous].nextSibling = index } else { p.pointee.firstChild = index }
+            p.pointee.lastChild = index
+        }
+        arena.appendElement(
+            XMLItemArena.Element(
+                name: nameID(localname), prefix: nameID(prefix), namespaceURI: nameID(uri), parent: parent,
+                attributeStart: attributeStart, attributeCount: arena.attributeCount - attributeStart,
+                line: position.line, column: position.column))
+        openItemElements.append(index)
+        itemLevel += 1
+    }
+
+    private func endItemElement() {
+        guard let index = openItemElements.popLast() else { return }
+        itemLevel -= 1
+        let e = arena.elements + index
+        // Indentation between child elements is not text.
+        if e.pointee.textCount > 0, e.pointee.firstChild >= 0, arena.isSpaceOnly(e.pointee.textStart, e.pointee.textCount) {
+            if e.pointee.textStart + e.pointee.textCount == arena.byteCount { arena.byteCount = e.pointee.textStart }
+            e.pointee.textCount = 0
+        }
+        e.pointee.end = arena.elementCount
+        guard itemLevel == 0, let itemHandler else { return }
+        do {
+            try itemHandler(XMLElementView(arena: arena, index: 0))
+        } catch {
+            handlerError = error
+            fail(.stopped, "stopped by the item handler: \(error)")
+        }
+    }
+
+    private func itemCharacters(_ run: UnsafeBufferPointer<UInt8>) {
+        let index = openItemElements[itemLevel - 1]
+        let e = arena.elements + index
+        // Indentation after a child element is not text: skip it without storing it.
+        if e.pointee.firstChild >= 0, run.allSatisfy(isXMLSpace) { return }
+        guard e.pointee.textCount + run.count <= limits.maxTextBytes else {
+            return fail(
+                .textTooLong,
+                "the text of element `\(arena.names[e.pointee.name])` is longer than \(limits.maxTextBytes) bytes",
+                at: XMLPosition(line: e.pointee.line, column: e.pointee.column))
+        }
+        if e.pointee.textCount == 0 {
+            e.pointee.textStart = arena.byteCount
+        } else if e.pointee.textStart + e.pointee.textCount != arena.byteCount {
+            // Mixed content: the text resumes after a child; keep it in one piece.
+            e.pointee.textStart = arena.moveBytesToEnd(e.pointee.textStart, e.pointee.textCount)
+        }
+        arena.appendBytes(run.baseAddress!, run.count)
+        e.pointee.textCount += run.count
+    }
 
     fileprivate func entityDeclaration(_ entityName: UnsafePointer<xmlChar>?) {
         let entity = entityName.map { String(cString: $0) } ?? "?"
@@ -376,20 +562,31 @@ private func session(_ ctx: UnsafeMutableRawPointer?) -> SAXSession? {
     return Unmanaged<SAXSession>.fromOpaque(opaque).takeUnretainedValue()
 }
 
+/// Calls `body` with the session without retaining it (it outlives every callback of its parse).
+@inline(__always)
+private func withSession(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXSession) -> Void) {
+    guard let ctx else { return }
+    let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let opaque = ctxt.pointee._private else { return }
+    Unmanaged<SAXSession>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
+}
+
 /// A zeroed handler with only the callbacks the reader needs: no default handler is left that
 /// could load a DTD or an external entity.
 private func makeSAXHandler() -> xmlSAXHandler {
     var handler = xmlSAXHandler()
     handler.initialized = UInt32(truncatingIfNeeded: XML_SAX2_MAGIC)
     handler.startElementNs = { ctx, localname, prefix, uri, _, _, attributeCount, _, attributes in
-        session(ctx)?.startElement(
-            localname: localname, prefix: prefix, uri: uri, attributeCount: Int(attributeCount),
-            attributes: attributes)
+        withSession(ctx) {
+            $0.startElement(
+                localname: localname, prefix: prefix, uri: uri, attributeCount: Int(attributeCount),
+                attributes: attributes)
+        }
     }
-    handler.endElementNs = { ctx, _, _, _ in session(ctx)?.endElement() }
-    handler.characters = { ctx, bytes, length in session(ctx)?.characters(bytes, Int(length)) }
-    handler.cdataBlock = { ctx, bytes, length in session(ctx)?.characters(bytes, Int(length)) }
-    handler.ignorableWhitespace = { ctx, bytes, length in session(ctx)?.characters(bytes, Int(length)) }
+    handler.endElementNs = { ctx, _, _, _ in withSession(ctx) { $0.endElement() } }
+    handler.characters = { ctx, bytes, length in withSession(ctx) { $0.characters(bytes, Int(length)) } }
+    handler.cdataBlock = { ctx, bytes, length in withSession(ctx) { $0.characters(bytes, Int(length)) } }
+    handler.ignorableWhitespace = { ctx, bytes, length in withSession(ctx) { $0.characters(bytes, Int(length)) } }
     handler.entityDecl = { ctx, name, _, _, _, _ in session(ctx)?.entityDeclaration(name) }
     handler.unparsedEntityDecl = { ctx, name, _, _, _ in session(ctx)?.entityDeclaration(name) }
     handler.reference = { ctx, name in session(ctx)?.unresolvedReference(name) }

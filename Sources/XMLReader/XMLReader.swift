@@ -105,6 +105,49 @@ public enum XMLReader {
         }
     }
 
+    /// Streams a file item by item without building a node per element: `select` is asked about
+    /// every element that starts outside an item (in document order, so it can track where it
+    /// is), and each element it accepts is an item, handed to `handler` when it ends as a view
+    /// into a reused arena (valid only during that call). Returns the root with everything except
+    /// the items. Texts, attributes and positions are exactly what ``parse(contentsOfFile:limits:)``
+    /// gives; an element whose children were all items has no text of its own (white space
+    /// between items is indentation, as in the tree). The root cannot be an item.
+    /// An error thrown by `handler` ends the parse and is rethrown unchanged.
+    public static func scan(
+        contentsOfFile path: String, limits: XMLReaderLimits = XMLReaderLimits(),
+        select: (XMLStartInfo) -> Bool, handler: (XMLElementView) throws -> Void
+    ) throws -> XMLNode {
+        try withoutActuallyEscaping(select) { select in
+            try withoutActuallyEscaping(handler) { handler in
+                let session = SAXSession(file: path, limits: limits, select: select, itemHandler: handler)
+                do {
+                    return try session.run(path: path)
+                } catch {
+                    if let handlerError = session.handlerError { throw handlerError }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Scans an in-memory document; see ``scan(contentsOfFile:limits:select:handler:)``.
+    public static func scan(
+        bytes: [UInt8], file: String? = nil, limits: XMLReaderLimits = XMLReaderLimits(),
+        select: (XMLStartInfo) -> Bool, handler: (XMLElementView) throws -> Void
+    ) throws -> XMLNode {
+        try withoutActuallyEscaping(select) { select in
+            try withoutActuallyEscaping(handler) { handler in
+                let session = SAXSession(file: file, limits: limits, select: select, itemHandler: handler)
+                do {
+                    return try bytes.withUnsafeBytes { buffer throws(XMLReaderError) in try session.run(bytes: buffer) }
+                } catch {
+                    if let handlerError = session.handlerError { throw handlerError }
+                    throw error
+                }
+            }
+        }
+    }
+
     /// Streams an in-memory document; see ``stream(contentsOfFile:itemDepth:limits:handler:)``.
     public static func stream(
         bytes: [UInt8], file: String? = nil, itemDepth: Int, limits: XMLReaderLimits = XMLReaderLimits(),

@@ -100,10 +100,11 @@ public struct Engine: Sendable {
         disabled: [String], options: Options, now: Timestamp, into findings: inout [Finding]
     ) -> Diagnosis {
         // Findings: deduplicated, sorted and numbered once, here.
+        var seen = Set(findings)
         for outcome in outcomes {
             switch outcome.status {
             case .fail(let reported), .passWithNotes(let reported):
-                for finding in reported where !findings.contains(finding) { findings.append(finding) }
+                for finding in reported where seen.insert(finding).inserted { findings.append(finding) }
             default: break
             }
         }
@@ -111,9 +112,11 @@ public struct Engine: Sendable {
         var position: [Finding: Int] = [:]
         for (offset, finding) in findings.enumerated() where position[finding] == nil { position[finding] = offset }
 
+        var outcomesByItem: [String: [Outcome]] = [:]
+        for outcome in outcomes { outcomesByItem[outcome.item, default: []].append(outcome) }
         var checklist: [Diagnosis.ChecklistEntry] = []
         for item in Checklist.items {
-            let mine = outcomes.filter { $0.item == item.id }
+            let mine = outcomesByItem[item.id] ?? []
             var entry = Diagnosis.ChecklistEntry(item: item, status: .notApplicable, findings: [], questions: [], reasons: [])
             if stopped {
                 entry.status = .unknown
@@ -121,17 +124,19 @@ public struct Engine: Sendable {
                 checklist.append(entry)
                 continue
             }
+            // Sets beside the ordered lists keep this linear when one item has thousands of answers.
+            var findingIndexes = Set<Int>(), questionsAsked = Set<Diagnosis.Question>(), reasonsGiven = Set<String>()
             for outcome in mine {
                 switch outcome.status {
                 case .fail(let reported), .passWithNotes(let reported):
                     for finding in reported {
-                        if let index = position[finding], !entry.findings.contains(index) { entry.findings.append(index) }
+                        if let index = position[finding], findingIndexes.insert(index).inserted { entry.findings.append(index) }
                     }
                 case .unknown(let question, let key):
                     let asked = Diagnosis.Question(question: question, key: key, productID: outcome.productID)
-                    if !entry.questions.contains(asked) { entry.questions.append(asked) }
+                    if questionsAsked.insert(asked).inserted { entry.questions.append(asked) }
                 case .notApplicable(let reason):
-                    if !entry.reasons.contains(reason) { entry.reasons.append(reason) }
+                    if reasonsGiven.insert(reason).inserted { entry.reasons.append(reason) }
                 case .pass: break
                 }
             }
@@ -187,21 +192,45 @@ public struct Engine: Sendable {
                 if !requestedAs[id]!.contains(request.request.value) { requestedAs[id]!.append(request.request.value) }
             }
         }
-        let advice = Set(Checklist.items.filter(\.isAdvice).map(\.id))
+        // Each item's outcomes, split into those about every product and those about one.
+        struct Answers {
+            var fails = false, unknown = false
+            mutating func add(fails: Bool, unknown: Bool) { self.fails = self.fails || fails; self.unknown = self.unknown || unknown }
+        }
+        var general: [String: Answers] = [:]
+        var perProduct: [String: [String: Answers]] = [:]
+        for outcome in outcomes {
+            let fails: Bool, unknown: Bool
+            switch outcome.status {
+            case .fail: (fails, unknown) = (true, false)
+            case .unknown: (fails, unknown) = (false, true)
+            default: continue
+            }
+            if let productID = outcome.productID {
+                perProduct[outcome.item, default: [:]][productID, default: Answers()].add(fails: fails, unknown: unknown)
+            } else {
+                general[outcome.item, default: Answers()].add(fails: fails, unknown: unknown)
+            }
+        }
+        var productsByID: [String: Product] = [:]
+        for product in project.products {
+            if let id = product.productID?.value, productsByID[id] == nil { productsByID[id] = product }
+        }
+        let items = Checklist.items.filter { !$0.isAdvice }
         return order.map { id in
             var failing: [String] = [], unknown: [String] = []
-            for item in Checklist.items where !advice.contains(item.id) {
-                let relevant = outcomes.filter { $0.item == item.id && ($0.productID == nil || $0.productID == id) }
-                if relevant.contains(where: { if case .fail = $0.status { return true } else { return false } }) {
+            for item in items {
+                let shared = general[item.id] ?? Answers(), own = perProduct[item.id]?[id] ?? Answers()
+                if shared.fails || own.fails {
                     failing.append(item.id)
-                } else if relevant.contains(where: { if case .unknown = $0.status { return true } else { return false } }) {
+                } else if shared.unknown || own.unknown {
                     unknown.append(item.id)
                 }
             }
             let verdict: Diagnosis.Verdict = !failing.isEmpty ? .invalid : (!unknown.isEmpty ? .unknown : .valid)
             return Diagnosis.ProductVerdict(
                 productID: id, requestedAs: requestedAs[id] ?? [], verdict: verdict, failing: failing, unknown: unknown,
-                product: project.product(withID: id))
+                product: productsByID[id])
         }
     }
 }

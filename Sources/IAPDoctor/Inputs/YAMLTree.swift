@@ -97,7 +97,9 @@ public enum YAMLTreeReader {
         let text = String(decoding: bytes, as: UTF8.self)
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            // Scalars are typed by the descriptor reader, not by YAML tags: the basic resolver skips
+            // the regex per scalar that the default one runs (most of the load time).
+            node = try Yams.compose(yaml: text, Resolver.basic)
         } catch let error as YamlError {
             throw problem(from: error, file: file, text: text)
         } catch {

@@ -1,24 +1,27 @@
 import IAPDoctor
 
 /// Dates in a package are calendar dates written `YYYY-MM-DD`.
-struct CatalogDateRule: Rule {
+struct CatalogDateRule: CatalogItemRule {
     let id = "catalog-date"
 
-    func check(_ context: RuleContext) -> [Outcome] {
-        var findings: [Finding] = []
-        for package in context.catalogPackages {
-            for item in package.items {
-                item.node.forEachDescendant { node in
-                    guard node.name == "start_date" || node.name == "end_date" else { return }
-                    let text = node.text
-                    if text.count == 10, Timestamp(iso8601: text) != nil { return }
-                    findings.append(context.finding(
-                        "`<\(node.name)>` of `\(item.name)` is `\(text)`; expected a date written `YYYY-MM-DD`",
-                        at: package.location(of: node), help: "write the date as year-month-day, e.g. `2026-11-22`",
-                        product: item.productID?.value))
-                }
-            }
+    init() { CatalogPackage.register(itemRule: self) }
+
+    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
+        let names = streamed.element.names
+        let start = names.id(of: "start_date"), end = names.id(of: "end_date")
+        guard start >= 0 || end >= 0 else { return }
+        streamed.element.forEachDescendant { node in
+            guard node.nameID == start || node.nameID == end else { return }
+            let text = node.text
+            if text.count == 10, Timestamp(iso8601: text) != nil { return }
+            findings.append(CatalogItemFinding(
+                "`<\(node.name)>` of `\(streamed.item.name)` is `\(text)`; expected a date written `YYYY-MM-DD`",
+                at: streamed.location(of: node), help: "write the date as year-month-day, e.g. `2026-11-22`",
+                product: streamed.item.productID?.value))
         }
-        return context.outcomes(findings)
+    }
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        context.outcomes(context.catalogPackages.flatMap { $0.findings(of: self).map(context.finding) })
     }
 }

@@ -15,13 +15,19 @@ struct CatalogDescriptorMismatchRule: Rule {
         guard project.hasDescriptor, !project.products.isEmpty else {
             return [context.notApplicable("there are no descriptor `products` to compare the catalogs with")]
         }
+        // `project.product(withID:)` for every item, in one pass: the first product with an ID wins.
+        var products: [String: Product] = [:]
+        for product in project.products {
+            guard let id = product.productID?.value, products[id] == nil else { continue }
+            products[id] = product
+        }
         var findings: [Finding] = []
         var catalogIDs = Set<String>()
         for package in context.catalogPackages {
             for item in package.items {
                 guard let id = item.productID else { continue }
                 catalogIDs.insert(id.value)
-                guard let product = project.product(withID: id.value) else {
+                guard let product = products[id.value] else {
                     findings.append(context.finding(
                         "`\(id.value)` is in the catalog but not among the descriptor's `products`",
                         at: id.location,
@@ -37,14 +43,13 @@ struct CatalogDescriptorMismatchRule: Rule {
                         at: xmlType.location, help: "make the two agree with App Store Connect",
                         notes: ["the descriptor says `\(type.value.rawValue)` at \(type.location)"], product: id.value))
                 }
-                let clearedNode = item.node["products", "product", "cleared_for_sale"] ?? item.node.child("cleared_for_sale")
-                if let clearedNode, let cleared = product.clearedForSale,
-                    let catalogValue = parseBoolean(clearedNode.text), catalogValue != cleared.value
+                if let cleared = item.clearedForSale, let stated = product.clearedForSale,
+                    let catalogValue = parseBoolean(cleared.value), catalogValue != stated.value
                 {
                     findings.append(context.finding(
-                        "`\(id.value)` is \(catalogValue ? "" : "not ")cleared for sale in the catalog, but the descriptor says `cleared_for_sale: \(cleared.value)`",
-                        at: package.location(of: clearedNode), help: "make the two agree with App Store Connect",
-                        notes: ["the descriptor says it at \(cleared.location)"], product: id.value))
+                        "`\(id.value)` is \(catalogValue ? "" : "not ")cleared for sale in the catalog, but the descriptor says `cleared_for_sale: \(stated.value)`",
+                        at: cleared.location, help: "make the two agree with App Store Connect",
+                        notes: ["the descriptor says it at \(stated.location)"], product: id.value))
                 }
             }
         }

@@ -6,7 +6,7 @@ struct CatalogDuplicateProductIDRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.catalogPackages.flatMap { package in
-            repeats(in: package.items) { $0.productID }.map { _, id, earlier in
+            package.repeats { $0.productID }.map { _, id, earlier in
                 context.finding(
                     "product ID `\(id.value)` appears twice in the package",
                     at: id.location, help: "remove one of the two `<in_app_purchase>` entries, or give this one a new product ID",

@@ -6,7 +6,7 @@ struct CatalogDuplicateReferenceNameRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.catalogPackages.flatMap { package in
-            repeats(in: package.items) { $0.referenceName }.map { item, name, earlier in
+            package.repeats { $0.referenceName }.map { item, name, earlier in
                 context.finding(
                     "reference name `\(name.value)` of `\(item.name)` is already used in the package",
                     at: name.location, help: "give each in-app purchase its own reference name",

@@ -1,8 +1,11 @@
 import IAPDoctor
+import XMLReader
 
 /// Locale names are language codes with an optional region or script: `en-US`, `fi`, `zh-Hans`.
-struct CatalogLocaleCodeRule: Rule {
+struct CatalogLocaleCodeRule: CatalogItemRule {
     let id = "catalog-locale-code"
+
+    init() { CatalogPackage.register(itemRule: self) }
 
     static func isLocale(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -15,19 +18,53 @@ struct CatalogLocaleCodeRule: Rule {
         }
     }
 
+    /// `isLocale` on ASCII bytes; `nil` when the text is not ASCII.
+    static func isLocale(bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var part = 0
+        var length = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "-") {
+                guard part == 0 ? (2...3).contains(length) : (2...4).contains(length) else { return false }
+                part += 1
+                length = 0
+                continue
+            }
+            let lower = byte >= 0x61 && byte <= 0x7A
+            guard part == 0 ? lower : (lower || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)) else { return false }
+            length += 1
+        }
+        return part == 0 ? (2...3).contains(length) : (2...4).contains(length)
+    }
+
+    static func finding(for name: String, at location: SourceLocation, product: String?) -> CatalogItemFinding {
+        let fixed = name.replacingOccurrences(of: "_", with: "-")
+        return CatalogItemFinding(
+            "locale `\(name)` is not a language code such as `en-US`, `fi` or `zh-Hans`",
+            at: location,
+            help: isLocale(fixed) ? "write it with a hyphen: `name=\"\(fixed)\"`" : "use the language code App Store Connect lists for this language",
+            product: product)
+    }
+
+    /// Items, as they stream by.
+    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
+        guard let locales = streamed.element.child("locales") else { return }
+        for locale in locales.children where locale.isNamed("locale") {
+            if locale.withAttributeBytes("name", { Self.isLocale(bytes: $0) }) == .some(true) { continue }
+            guard let name = locale.attribute("name"), !Self.isLocale(name) else { continue }
+            findings.append(Self.finding(for: name, at: streamed.location(of: locale), product: streamed.element.child("product_id")?.text))
+        }
+    }
+
+    /// Items' findings, then the groups' own localizations.
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []
         for package in context.catalogPackages {
-            let nodes = package.items.map(\.node) + package.groups.map(\.node)
-            for node in nodes {
+            findings += package.findings(of: self).map(context.finding)
+            for node in package.groups.map(\.node) {
                 for locale in node["locales"]?.children(named: "locale") ?? [] {
                     guard let name = locale.attribute("name"), !Self.isLocale(name) else { continue }
-                    let fixed = name.replacingOccurrences(of: "_", with: "-")
-                    findings.append(context.finding(
-                        "locale `\(name)` is not a language code such as `en-US`, `fi` or `zh-Hans`",
-                        at: package.location(of: locale),
-                        help: Self.isLocale(fixed) ? "write it with a hyphen: `name=\"\(fixed)\"`" : "use the language code App Store Connect lists for this language",
-                        product: node.child("product_id")?.text))
+                    findings.append(context.finding(Self.finding(for: name, at: package.location(of: locale), product: node.child("product_id")?.text)))
                 }
             }
         }

@@ -1,11 +1,17 @@
 import IAPDoctor
+import XMLReader
 
 /// Template values left in a package: `{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`.
-struct CatalogPlaceholderRule: Rule {
+struct CatalogPlaceholderRule: CatalogItemRule {
     let id = "catalog-placeholder"
+
+    init() { CatalogPackage.register(itemRule: self) }
+
+    static let markers = ["your_", "your-", "todo:", "changeme", "replace_me", "lorem ipsum"]
 
     /// The placeholder in `text`, if it has one.
     static func placeholder(in text: String) -> String? {
+        if case .ascii(let marker) = asciiPlaceholder(in: text) { return marker }
         if let open = text.firstIndex(of: "{"), let close = text[open...].firstIndex(of: "}"),
             text.distance(from: open, to: close) > 1
         {
@@ -16,29 +22,161 @@ struct CatalogPlaceholderRule: Rule {
         }
         let lower = text.lowercased()
         if lower.contains("xxxxx") { return "xxxxx" }
-        for marker in ["your_", "your-", "todo:", "changeme", "replace_me", "lorem ipsum"] where lower.contains(marker) {
+        for marker in markers where lower.contains(marker) {
             return marker
         }
         return nil
     }
 
+    enum ASCIIResult {
+        /// The text is ASCII; this is its placeholder, if any.
+        case ascii(String?)
+        /// The text is not ASCII: the general test decides.
+        case notASCII
+    }
+
+    /// The same test on the bytes of a pure-ASCII text (where characters are bytes and lower-casing
+    /// is per byte), without making a string unless a placeholder is found.
+    static func asciiPlaceholder(in text: String) -> ASCIIResult {
+        var text = text
+        return text.withUTF8 { asciiPlaceholder(bytes: $0) }
+    }
+
+    static func asciiPlaceholder(bytes: UnsafeBufferPointer<UInt8>) -> ASCIIResult {
+        var open = -1
+        // Which markers occur, by their place in `markers` (bit 0: `xxxxx`).
+        var found = 0
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            // Most bytes start no marker: one table test, then on.
+            if !isMarkerStart(byte) {
+                index += 1
+                continue
+            }
+            if byte >= 0x80 { return .notASCII }
+            switch byte | 0x20 {
+            case UInt8(ascii: "{") where byte == UInt8(ascii: "{"):
+                if open < 0 { open = index }
+            case UInt8(ascii: "x"):
+                if has(bytes, at: index, "xxxxx") { found |= 1 }
+            case UInt8(ascii: "y"):
+                if has(bytes, at: index, "your_") { found |= 1 << 1 }
+                if has(bytes, at: index, "your-") { found |= 1 << 2 }
+            case UInt8(ascii: "t"):
+                if has(bytes, at: index, "todo:") { found |= 1 << 3 }
+            case UInt8(ascii: "c"):
+                if has(bytes, at: index, "changeme") { found |= 1 << 4 }
+            case UInt8(ascii: "r"):
+                if has(bytes, at: index, "replace_me") { found |= 1 << 5 }
+            case UInt8(ascii: "l"):
+                if has(bytes, at: index, "lorem ipsum") { found |= 1 << 6 }
+            default:
+                break
+            }
+            index += 1
+        }
+        if open >= 0, let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")), close - open > 1 {
+            let inner = bytes[(open + 1)..<close]
+            if inner.allSatisfy({ isWordByte($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) {
+                return .ascii(String(decoding: bytes[open...close], as: UTF8.self))
+            }
+        }
+        guard found != 0 else { return .ascii(nil) }
+        if found & 1 != 0 { return .ascii("xxxxx") }
+        for (offset, marker) in markers.enumerated() where found & (1 << (offset + 1)) != 0 { return .ascii(marker) }
+        return .ascii(nil)
+    }
+
+    /// `{`, the first letters of the markers in either case, and every non-ASCII byte.
+    @inline(__always)
+    private static func isMarkerStart(_ byte: UInt8) -> Bool {
+        // Bytes 64–127 as bits: `{`, x X y Y t T c C r R l L.
+        let set: UInt64 = 0x0B14_1008_0314_1008
+        return byte >= 0x80 || (byte >= 64 && (set >> UInt64(byte &- 64)) & 1 != 0)
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// Whether the ASCII bytes at `start`, lower-cased, are `marker` (lower-case ASCII).
+    @inline(__always)
+    private static func has(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ marker: StaticString) -> Bool {
+        let count = marker.utf8CodeUnitCount
+        guard start + count <= bytes.count else { return false }
+        let needle = marker.utf8Start
+        for offset in 0..<count {
+            var byte = bytes[start + offset]
+            if byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+            if byte != needle[offset] { return false }
+        }
+        return true
+    }
+
+    static func finding(text: String, place: String, at location: SourceLocation) -> CatalogItemFinding? {
+        guard let marker = placeholder(in: text) else { return nil }
+        let whole = text == marker ? "" : " (`\(text)`)"
+        return CatalogItemFinding(
+            "`<\(place)>` still holds the placeholder `\(marker)`\(whole)",
+            at: location, help: "replace the template value with the real one")
+    }
+
+    /// The finding for a leaf's text or attribute value given as bytes (a string is made only for
+    /// a placeholder, or for text that is not ASCII).
+    static func finding(bytes: UnsafeBufferPointer<UInt8>, place: () -> String, at location: () -> SourceLocation) -> CatalogItemFinding? {
+        switch asciiPlaceholder(bytes: bytes) {
+        case .ascii(nil):
+            return nil
+        case .ascii(let marker?):
+            let text = String(decoding: bytes, as: UTF8.self)
+            let whole = text == marker ? "" : " (`\(text)`)"
+            return CatalogItemFinding(
+                "`<\(place())>` still holds the placeholder `\(marker)`\(whole)",
+                at: location(), help: "replace the template value with the real one")
+        case .notASCII:
+            return finding(text: String(decoding: bytes, as: UTF8.self), place: place(), at: location())
+        }
+    }
+
+    /// Items, as they stream by: every leaf element's text and attributes.
+    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
+        streamed.element.forEachDescendant { node in
+            // The metadata token has its own rule.
+            guard !node.hasChildren, !node.isNamed("metadata_token") else { return }
+            if let found = node.withTextBytes({ Self.finding(bytes: $0, place: { node.name }, at: { streamed.location(of: node) }) }) {
+                findings.append(found)
+                return
+            }
+            guard node.attributeCount > 0 else { return }
+            var reported = false
+            node.forEachAttribute { name, value in
+                guard !reported,
+                    let found = Self.finding(bytes: value, place: { "\(node.name)@\(name)" }, at: { streamed.location(of: node) })
+                else { return }
+                findings.append(found)
+                reported = true
+            }
+        }
+    }
+
+    /// The rest of the package (without its items), then the items' findings.
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []
         for package in context.catalogPackages {
             package.root.forEachDescendant { node in
-                // The metadata token has its own rule.
-                guard node.children.isEmpty, node.name != "metadata_token" else { return }
+                // The metadata token has its own rule; elements whose items streamed by are not leaves.
+                guard node.children.isEmpty, node.name != "metadata_token", !package.itemParents.contains(node.position) else { return }
                 var texts = [(node.text, node.name)]
                 texts += node.attributes.map { ($0.value, "\(node.name)@\($0.name)") }
                 for (text, place) in texts {
-                    guard let marker = Self.placeholder(in: text) else { continue }
-                    let whole = text == marker ? "" : " (`\(text)`)"
-                    findings.append(context.finding(
-                        "`<\(place)>` still holds the placeholder `\(marker)`\(whole)",
-                        at: package.location(of: node), help: "replace the template value with the real one"))
+                    guard let found = Self.finding(text: text, place: place, at: package.location(of: node)) else { continue }
+                    findings.append(context.finding(found))
                     break
                 }
             }
+            findings += package.findings(of: self).map(context.finding)
         }
         return context.outcomes(findings)
     }

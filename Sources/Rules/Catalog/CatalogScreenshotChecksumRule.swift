@@ -1,52 +1,76 @@
 import IAPDoctor
+import XMLReader
 
 /// `<size>` and `<checksum type="md5">` must describe the file's bytes; Transporter recomputes both.
-struct CatalogScreenshotChecksumRule: Rule {
+struct CatalogScreenshotChecksumRule: CatalogItemRule {
     let id = "catalog-screenshot-checksum"
 
-    func check(_ context: RuleContext) -> [Outcome] {
-        var findings: [Finding] = []
-        let files = ScreenshotFileCache()
-        var digests: [String: String] = [:]
-        for reference in ScreenshotReference.all(in: context.catalogPackages) {
-            guard let path = reference.path, let bytes = files.bytes(path) else { continue }
-            let product = reference.item.productID?.value
-            let name = reference.fileName!.text
-            if let size = reference.size {
-                if Int(size.text) != bytes.count {
-                    findings.append(context.finding(
-                        "`<size>` of review screenshot `\(name)` is `\(size.text)`, but the file has \(bytes.count) bytes",
-                        at: reference.package.location(of: size), help: "set `<size>\(bytes.count)</size>`", product: product))
-                }
-            } else {
-                findings.append(context.finding(
-                    "review screenshot `\(name)` of `\(reference.item.name)` has no `<size>`",
-                    at: reference.package.location(of: reference.element), help: "add `<size>\(bytes.count)</size>`", product: product))
+    init() { CatalogPackage.register(itemRule: self) }
+
+    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
+        guard let reference = ScreenshotReference.of(streamed), let file = reference.file,
+            let byteCount = file.byteCount, let digest = file.md5
+        else { return }
+        var product: String? { reference.item.productID?.value }
+        var name: String { reference.fileName!.text }
+        if let size = reference.size {
+            if !Self.isNumber(size, byteCount) {
+                findings.append(CatalogItemFinding(
+                    "`<size>` of review screenshot `\(name)` is `\(size.text)`, but the file has \(byteCount) bytes",
+                    at: streamed.location(of: size), help: "set `<size>\(byteCount)</size>`", product: product))
             }
-            let digest = digests[path] ?? MD5.hex(bytes)
-            digests[path] = digest
-            if let checksum = reference.checksum {
-                let type = checksum.attribute("type")
-                if type != "md5" {
-                    findings.append(context.finding(
-                        "`<checksum>` of review screenshot `\(name)` has type `\(type ?? "(none)")`; Transporter expects `md5`",
-                        at: reference.package.location(of: checksum),
-                        help: "write `<checksum type=\"md5\">\(digest)</checksum>`", product: product))
-                } else if checksum.text.lowercased() != digest {
-                    findings.append(context.finding(
-                        "MD5 checksum of review screenshot `\(name)` is `\(checksum.text)`, but the file's MD5 is `\(digest)`",
-                        at: reference.package.location(of: checksum),
-                        help: "set `<checksum type=\"md5\">\(digest)</checksum>` (or restore the image the checksum was made from)",
-                        notes: ["Transporter recomputes the MD5 of every file and rejects the package when one differs"],
-                        product: product))
-                }
-            } else {
-                findings.append(context.finding(
-                    "review screenshot `\(name)` of `\(reference.item.name)` has no `<checksum>`",
-                    at: reference.package.location(of: reference.element),
-                    help: "add `<checksum type=\"md5\">\(digest)</checksum>`", product: product))
+        } else {
+            findings.append(CatalogItemFinding(
+                "review screenshot `\(name)` of `\(reference.item.name)` has no `<size>`",
+                at: streamed.location(of: reference.element), help: "add `<size>\(byteCount)</size>`", product: product))
+        }
+        if let checksum = reference.checksum {
+            let type = checksum.attribute("type")
+            if type != "md5" {
+                findings.append(CatalogItemFinding(
+                    "`<checksum>` of review screenshot `\(name)` has type `\(type ?? "(none)")`; Transporter expects `md5`",
+                    at: streamed.location(of: checksum),
+                    help: "write `<checksum type=\"md5\">\(digest)</checksum>`", product: product))
+            } else if !Self.isDigest(checksum, digest) {
+                findings.append(CatalogItemFinding(
+                    "MD5 checksum of review screenshot `\(name)` is `\(checksum.text)`, but the file's MD5 is `\(digest)`",
+                    at: streamed.location(of: checksum),
+                    help: "set `<checksum type=\"md5\">\(digest)</checksum>` (or restore the image the checksum was made from)",
+                    notes: ["Transporter recomputes the MD5 of every file and rejects the package when one differs"],
+                    product: product))
+            }
+        } else {
+            findings.append(CatalogItemFinding(
+                "review screenshot `\(name)` of `\(reference.item.name)` has no `<checksum>`",
+                at: streamed.location(of: reference.element),
+                help: "add `<checksum type=\"md5\">\(digest)</checksum>`", product: product))
+        }
+    }
+
+    /// `Int(element.text) == number`, without a string for a plain run of digits.
+    static func isNumber(_ element: XMLElementView, _ number: Int) -> Bool {
+        let plain: Int? = element.withTextBytes { bytes in
+            guard !bytes.isEmpty, bytes.count <= 18, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        if let plain { return plain == number }
+        return Int(element.text) == number
+    }
+
+    /// `element.text.lowercased() == digest` (an MD5 in lower-case hex), without a string for ASCII text.
+    static func isDigest(_ element: XMLElementView, _ digest: String) -> Bool {
+        var digest = digest
+        let answer: Bool? = element.withTextBytes { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return digest.withUTF8 { expected in
+                bytes.count == expected.count
+                    && zip(bytes, expected).allSatisfy { (($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0) == $1 }
             }
         }
-        return context.outcomes(findings)
+        return answer ?? (element.text.lowercased() == digest)
+    }
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        context.outcomes(context.catalogPackages.flatMap { $0.findings(of: self).map(context.finding) })
     }
 }

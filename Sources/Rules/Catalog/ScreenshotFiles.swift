@@ -1,39 +1,84 @@
 import IAPDoctor
 import XMLReader
 
-/// The review screenshots a package references, each read once however many items share it.
-struct ScreenshotReference {
-    var package: CatalogPackage
-    var item: CatalogPackage.Item
-    var element: XMLNode
-    var fileName: XMLNode?
-    var size: XMLNode?
-    var checksum: XMLNode?
+/// An item's `<review_screenshot>` and what it says, worked out once per item for the three
+/// screenshot rules.
+final class ScreenshotReference {
+    let streamed: CatalogStreamedItem
+    let element: XMLElementView
+    let fileName: XMLElementView?
+    let size: XMLElementView?
+    let checksum: XMLElementView?
+    /// The referenced file, resolved against the package folder, and what is known about it.
+    let file: ScreenshotFiles.File?
 
-    var path: String? { fileName.map { FileSystem.resolve($0.text, relativeTo: package.directory) } }
+    var item: CatalogPackage.Item { streamed.item }
 
-    static func all(in packages: [CatalogPackage]) -> [ScreenshotReference] {
-        var references: [ScreenshotReference] = []
-        for package in packages {
-            for item in package.items {
-                guard let element = item.node.child("review_screenshot") else { continue }
-                references.append(ScreenshotReference(
-                    package: package, item: item, element: element, fileName: element.child("file_name"),
-                    size: element.child("size"), checksum: element.child("checksum")))
-            }
-        }
-        return references
+    private init(_ streamed: CatalogStreamedItem, _ element: XMLElementView, files: ScreenshotFiles) {
+        self.streamed = streamed
+        self.element = element
+        let fileName = element.child("file_name")
+        self.fileName = fileName
+        size = element.child("size")
+        checksum = element.child("checksum")
+        file = fileName.map { files.file(named: $0, in: streamed.directory) }
+    }
+
+    /// The item's review screenshot, if it has one.
+    static func of(_ streamed: CatalogStreamedItem) -> ScreenshotReference? {
+        let files = streamed.shared.value(ScreenshotFiles.self, make: ScreenshotFiles.init)
+        let position = streamed.element.position
+        if let cached = files.current, cached.position == position { return cached.reference }
+        let reference = streamed.element.child("review_screenshot").map { ScreenshotReference(streamed, $0, files: files) }
+        files.current = (position, reference)
+        return reference
     }
 }
 
-/// Reads each screenshot file once per rule run.
-final class ScreenshotFileCache {
-    private var contents: [String: [UInt8]?] = [:]
+/// The screenshot files one read of a package references: each is looked at and read once,
+/// however many items and rules refer to it (real packages share images between items).
+final class ScreenshotFiles {
+    final class File {
+        let path: String
+        /// No such file, or a folder.
+        let isMissing: Bool
+        /// The file's size, MD5 and pixel size, when it could be read (64 MiB at most).
+        let byteCount: Int?
+        let md5: String?
+        let imageSize: ImageSize?
 
-    func bytes(_ path: String) -> [UInt8]? {
-        if let cached = contents[path] { return cached }
-        let bytes = try? FileSystem.readBytes(path, maxBytes: 64 << 20)
-        contents[path] = bytes
-        return bytes
+        init(path: String) {
+            self.path = path
+            isMissing = !FileSystem.exists(path) || FileSystem.isDirectory(path)
+            let bytes = try? FileSystem.readBytes(path, maxBytes: 64 << 20)
+            byteCount = bytes?.count
+            md5 = bytes.map { MD5.hex($0) }
+            imageSize = bytes.flatMap { ImageSize(bytes: $0) }
+        }
+    }
+
+    private var files: [String: File] = [:]
+    /// The last few names asked for, as bytes (most lookups hit here without making a string).
+    private var recent: [(name: [UInt8], file: File)] = []
+    /// The reference of the item being read.
+    var current: (position: XMLPosition, reference: ScreenshotReference?)?
+
+    func file(named element: XMLElementView, in directory: String) -> File {
+        let hit: File? = element.withTextBytes { bytes in
+            for entry in recent where entry.name.elementsEqual(bytes) { return entry.file }
+            return nil
+        }
+        if let hit { return hit }
+        let name = element.text
+        let file: File
+        if let known = files[name] {
+            file = known
+        } else {
+            file = File(path: FileSystem.resolve(name, relativeTo: directory))
+            files[name] = file
+        }
+        if recent.count == 8 { recent.removeFirst() }
+        recent.append((Array(name.utf8), file))
+        return file
     }
 }

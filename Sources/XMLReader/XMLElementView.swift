@@ -1,0 +1,549 @@
+/// The elements of one streamed item (see ``XMLReader/scan(contentsOfFile:limits:select:handler:)``),
+/// stored flat: one record per element in document order, every text and attribute value in one
+/// byte buffer, names as indexes into a table the parse shares. The reader reuses one arena for
+/// every item, so streaming allocates nothing per element once the buffers have grown.
+public final class XMLItemArena {
+    @usableFromInline
+    struct Element {
+        @usableFromInline var name: Int
+        @usableFromInline var prefix: Int  // -1: none
+        @usableFromInline var namespaceURI: Int  // -1: none
+        @usableFromInline var parent: Int  // -1: the item itself
+        @usableFromInline var firstChild = -1
+        @usableFromInline var lastChild = -1
+        @usableFromInline var nextSibling = -1
+        /// One past the index of the last descendant.
+        @usableFromInline var end = 0
+        @usableFromInline var textStart = 0
+        @usableFromInline var textCount = 0
+        @usableFromInline var attributeStart: Int
+        @usableFromInline var attributeCount: Int
+        @usableFromInline var line: Int
+        @usableFromInline var column: Int
+
+        @usableFromInline
+        init(
+            name: Int, prefix: Int, namespaceURI: Int, parent: Int, attributeStart: Int, attributeCount: Int,
+            line: Int, column: Int
+        ) {
+            self.name = name
+            self.prefix = prefix
+            self.namespaceURI = namespaceURI
+            self.parent = parent
+            self.attributeStart = attributeStart
+            self.attributeCount = attributeCount
+            self.line = line
+            self.column = column
+        }
+    }
+
+    @usableFromInline
+    struct Attribute {
+        @usableFromInline var name: Int
+        @usableFromInline var namespaceURI: Int
+        @usableFromInline var valueStart: Int
+        @usableFromInline var valueCount: Int
+    }
+
+    // Plain growable buffers (no copy-on-write or uniqueness checks on the hot path); they only
+    // grow, and are reused for every item of a parse.
+    @usableFromInline var elements: UnsafeMutablePointer<Element>
+    @usableFromInline var elementCount = 0
+    private var elementCapacity = 64
+    @usableFromInline var attributes: UnsafeMutablePointer<Attribute>
+    @usableFromInline var attributeCount = 0
+    private var attributeCapacity = 16
+    /// Texts and attribute values.
+    @usableFromInline var bytes: UnsafeMutablePointer<UInt8>
+    @usableFromInline var byteCount = 0
+    private var byteCapacity = 4096
+    /// Interned names, shared by every item of one parse (and the tree outside the items).
+    @usableFromInline var names: [String] = []
+    /// Name → index in `names`.
+    @usableFromInline var idsByName: [String: Int] = [:]
+    /// Ids of literal names by the address of their text (a direct-mapped cache): a lookup is a
+    /// pointer comparison. A miss remembers how many names there were, since the name may come later.
+    @usableFromInline let literalKeys: UnsafeMutablePointer<UnsafeRawPointer?>
+    @usableFromInline let literalIDs: UnsafeMutablePointer<Int>
+    @usableFromInline let literalNameCounts: UnsafeMutablePointer<Int>
+    /// 512 slots, indexed by the top 9 bits of a multiplicative hash of the address.
+    private static let literalSlots = 512
+
+    init() {
+        elements = .allocate(capacity: elementCapacity)
+        attributes = .allocate(capacity: attributeCapacity)
+        bytes = .allocate(capacity: byteCapacity)
+        literalKeys = .allocate(capacity: Self.literalSlots)
+        literalKeys.initialize(repeating: nil, count: Self.literalSlots)
+        literalIDs = .allocate(capacity: Self.literalSlots)
+        literalIDs.initialize(repeating: -1, count: Self.literalSlots)
+        literalNameCounts = .allocate(capacity: Self.literalSlots)
+        literalNameCounts.initialize(repeating: -1, count: Self.literalSlots)
+    }
+
+    deinit {
+        elements.deallocate()
+        attributes.deallocate()
+        bytes.deallocate()
+        literalKeys.deallocate()
+        literalIDs.deallocate()
+        literalNameCounts.deallocate()
+    }
+
+    /// Interns a name; returns its id.
+    func addName(_ name: String) -> Int {
+        if let known = idsByName[name] { return known }
+        let id = names.count
+        names.append(name)
+        idsByName[name] = id
+        return id
+    }
+
+    /// How many distinct names the parse has met so far (ids are `0..<nameCount`).
+    public var nameCount: Int { names.count }
+
+    /// The id of `name` in this parse, or -1 when no element or attribute has had it (yet).
+    @inlinable
+    public func id(of name: XMLName) -> Int {
+        switch name.storage {
+        case .literal(let text):
+            if text.hasPointerRepresentation {
+                let key = UnsafeRawPointer(text.utf8Start)
+                let slot = Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> 55)
+                if literalKeys[slot] == key, literalIDs[slot] >= 0 || literalNameCounts[slot] == names.count {
+                    return literalIDs[slot]
+                }
+            }
+        case .string(let box):
+            if box.arena == ObjectIdentifier(self), box.id >= 0 || box.nameCount == names.count { return box.id }
+        }
+        return lookUp(name)
+    }
+
+    @usableFromInline
+    func lookUp(_ name: XMLName) -> Int {
+        switch name.storage {
+        case .literal(let text):
+            guard text.hasPointerRepresentation else { return idsByName[text.description] ?? -1 }
+            let key = UnsafeRawPointer(text.utf8Start)
+            let slot = Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> 55)
+            let id = idsByName[text.description] ?? -1
+            literalKeys[slot] = key
+            literalIDs[slot] = id
+            literalNameCounts[slot] = names.count
+            return id
+        case .string(let box):
+            if box.arena == ObjectIdentifier(self), box.id >= 0 || box.nameCount == names.count { return box.id }
+            let id = idsByName[box.name] ?? -1
+            box.arena = ObjectIdentifier(self)
+            box.id = id
+            box.nameCount = names.count
+            return id
+        }
+    }
+
+    /// The item itself (the first element), or `nil` while the arena is empty.
+    public var root: XMLElementView? { elementCount == 0 ? nil : XMLElementView(arena: self, index: 0) }
+
+    /// How many elements the current item has (itself included).
+    public var count: Int { elementCount }
+
+    func reset() {
+        elementCount = 0
+        attributeCount = 0
+        byteCount = 0
+    }
+
+    @inline(__always)
+    func appendElement(_ element: Element) {
+        if elementCount == elementCapacity {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: elementCapacity * 2)
+            grown.moveInitialize(from: elements, count: elementCount)
+            elements.deallocate()
+            elements = grown
+            elementCapacity *= 2
+        }
+        (elements + elementCount).initialize(to: element)
+        elementCount += 1
+    }
+
+    @inline(__always)
+    func appendAttribute(_ attribute: Attribute) {
+        if attributeCount == attributeCapacity {
+            let grown = UnsafeMutablePointer<Attribute>.allocate(capacity: attributeCapacity * 2)
+            grown.moveInitialize(from: attributes, count: attributeCount)
+            attributes.deallocate()
+            attributes = grown
+            attributeCapacity *= 2
+        }
+        (attributes + attributeCount).initialize(to: attribute)
+        attributeCount += 1
+    }
+
+    /// Appends bytes; returns where they start.
+    @inline(__always) @discardableResult
+    func appendBytes(_ source: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        let start = byteCount
+        if byteCount + count > byteCapacity {
+            var capacity = byteCapacity * 2
+            while capacity < byteCount + count { capacity *= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.moveInitialize(from: bytes, count: byteCount)
+            bytes.deallocate()
+            bytes = grown
+            byteCapacity = capacity
+        }
+        (bytes + byteCount).update(from: source, count: count)
+        byteCount += count
+        return start
+    }
+
+    /// Moves `count` bytes at `start` to the end (mixed content: a text resumed after a child).
+    func moveBytesToEnd(_ start: Int, _ count: Int) -> Int {
+        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
+        defer { copy.deallocate() }
+        copy.update(from: bytes + start, count: count)
+        return appendBytes(copy, count)
+    }
+
+    @inlinable
+    func string(_ start: Int, _ count: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
+    }
+
+    @inlinable
+    func isSpaceOnly(_ start: Int, _ count: Int) -> Bool {
+        var index = start
+        while index < start + count {
+            if !isXMLSpaceByte(bytes[index]) { return false }
+            index += 1
+        }
+        return true
+    }
+}
+
+/// One element of a streamed item: a position in an ``XMLItemArena``.
+///
+/// A view is valid only inside the handler it was passed to (the arena is reused for the next
+/// item); keep ``node`` (a self-contained ``XMLNode``) or the strings you need instead.
+/// The API mirrors ``XMLNode``'s, and every value is the one the tree reader would give.
+public struct XMLElementView {
+    /// Not retained: a view lives inside the handler call, while the parse keeps the arena alive.
+    @usableFromInline unowned(unsafe) let arena: XMLItemArena
+    @usableFromInline let index: Int
+
+    @inlinable
+    init(arena: XMLItemArena, index: Int) {
+        self.arena = arena
+        self.index = index
+    }
+
+    @inlinable var record: XMLItemArena.Element { arena.elements[index] }
+
+    /// The element's index in its item (the item is 0; document order).
+    @inlinable public var indexInItem: Int { index }
+
+    /// The element of the same item at `index` (see ``indexInItem``).
+    @inlinable public func element(at index: Int) -> XMLElementView { XMLElementView(arena: arena, index: index) }
+
+    /// The parent's ``indexInItem`` (-1 for the item itself).
+    @inlinable public var parentIndexInItem: Int { record.parent }
+
+    /// How many elements the subtree has, this one included.
+    @inlinable public var subtreeCount: Int { record.end - index }
+
+    /// Local name (without prefix).
+    @inlinable public var name: String { arena.names[record.name] }
+
+    /// The local name's id in this parse (equal names have equal ids; see ``XMLItemArena/id(of:)``).
+    @inlinable public var nameID: Int { record.name }
+
+    /// The parse's name table and lookups.
+    @inlinable public var names: XMLItemArena { arena }
+
+    /// `true` when the local name is `name`.
+    @inlinable public func isNamed(_ name: XMLName) -> Bool { record.name == arena.id(of: name) }
+
+    public var prefix: String? {
+        let prefix = record.prefix
+        return prefix < 0 ? nil : arena.names[prefix]
+    }
+
+    public var namespaceURI: String? {
+        let uri = record.namespaceURI
+        return uri < 0 ? nil : arena.names[uri]
+    }
+
+    /// `prefix:name`, or `name` when the element has no prefix.
+    public var qualifiedName: String {
+        if let prefix, !prefix.isEmpty { return "\(prefix):\(name)" }
+        return name
+    }
+
+    /// Where the start tag begins.
+    @inlinable public var position: XMLPosition {
+        let element = record
+        return XMLPosition(line: element.line, column: element.column)
+    }
+
+    /// The element's own text, untrimmed (see ``XMLNode/rawText``).
+    @inlinable
+    public var rawText: String {
+        let element = record
+        return element.textCount == 0 ? "" : arena.string(element.textStart, element.textCount)
+    }
+
+    /// The element's text with leading and trailing XML white space removed.
+    @inlinable
+    public var text: String {
+        let element = record
+        guard element.textCount > 0 else { return "" }
+        let buffer = arena.bytes
+        var start = element.textStart
+        var end = element.textStart + element.textCount
+        while start < end, isXMLSpaceByte(buffer[start]) { start += 1 }
+        while end > start, isXMLSpaceByte(buffer[end - 1]) { end -= 1 }
+        return String(decoding: UnsafeBufferPointer(start: buffer + start, count: end - start), as: UTF8.self)
+    }
+
+    /// `true` when the element has no text at all (white space counts as text).
+    @inlinable public var hasNoText: Bool { record.textCount == 0 }
+
+    /// Calls `body` with the raw text's UTF-8 bytes (no string is made).
+    @inlinable
+    public func withRawTextBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let element = record
+        return try body(UnsafeBufferPointer(start: arena.bytes + element.textStart, count: element.textCount))
+    }
+
+    // MARK: Attributes
+
+    @inlinable public var attributeCount: Int { record.attributeCount }
+
+    /// Every attribute, in document order.
+    public var attributes: [XMLAttribute] {
+        let element = record
+        return (element.attributeStart..<element.attributeStart + element.attributeCount).map { attributeAt($0) }
+    }
+
+    func attributeAt(_ slot: Int) -> XMLAttribute {
+        let attribute = arena.attributes[slot]
+        return XMLAttribute(
+            name: arena.names[attribute.name],
+            namespaceURI: attribute.namespaceURI < 0 ? nil : arena.names[attribute.namespaceURI],
+            value: arena.string(attribute.valueStart, attribute.valueCount))
+    }
+
+    /// The value of the attribute with this local name.
+    @inlinable
+    public func attribute(_ name: XMLName) -> String? {
+        let element = record
+        guard element.attributeCount > 0 else { return nil }
+        let id = arena.id(of: name)
+        for slot in element.attributeStart..<element.attributeStart + element.attributeCount {
+            let attribute = arena.attributes[slot]
+            if attribute.name == id { return arena.string(attribute.valueStart, attribute.valueCount) }
+        }
+        return nil
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the attribute with this local name; `nil` when the
+    /// element has no such attribute.
+    @inlinable
+    public func withAttributeBytes<R>(_ name: XMLName, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        let element = record
+        guard element.attributeCount > 0 else { return nil }
+        let id = arena.id(of: name)
+        for slot in element.attributeStart..<element.attributeStart + element.attributeCount {
+            let attribute = arena.attributes[slot]
+            if attribute.name == id { return try body(UnsafeBufferPointer(start: arena.bytes + attribute.valueStart, count: attribute.valueCount)) }
+        }
+        return nil
+    }
+
+    /// Calls `body` with each attribute's local name and value bytes, in document order.
+    @inlinable
+    public func forEachAttribute(_ body: (_ name: String, _ value: UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        let element = record
+        for slot in element.attributeStart..<element.attributeStart + element.attributeCount {
+            let attribute = arena.attributes[slot]
+            try body(arena.names[attribute.name], UnsafeBufferPointer(start: arena.bytes + attribute.valueStart, count: attribute.valueCount))
+        }
+    }
+
+    // MARK: Children
+
+    @inlinable public var hasChildren: Bool { record.firstChild >= 0 }
+
+    /// The child elements, in document order.
+    @inlinable public var children: Children { Children(arena: arena, first: record.firstChild) }
+
+    /// The first child element with this local name.
+    @inlinable public func child(_ name: XMLName) -> XMLElementView? {
+        child(id: arena.id(of: name))
+    }
+
+    /// The first child element whose name has this id.
+    @inlinable public func child(id: Int) -> XMLElementView? {
+        guard id >= 0 else { return nil }
+        var next = record.firstChild
+        while next >= 0 {
+            let element = arena.elements[next]
+            if element.name == id { return XMLElementView(arena: arena, index: next) }
+            next = element.nextSibling
+        }
+        return nil
+    }
+
+    /// Every child element with this local name, in document order (always an array).
+    @inlinable
+    public func children(named name: XMLName) -> [XMLElementView] {
+        let id = arena.id(of: name)
+        var result: [XMLElementView] = []
+        guard id >= 0 else { return result }
+        var next = record.firstChild
+        while next >= 0 {
+            let element = arena.elements[next]
+            if element.name == id { result.append(XMLElementView(arena: arena, index: next)) }
+            next = element.nextSibling
+        }
+        return result
+    }
+
+    /// Follows a path of child names, taking the first match at each step.
+    @inlinable
+    public subscript(path: XMLName...) -> XMLElementView? {
+        var current: XMLElementView? = self
+        for name in path { current = current?.child(name) }
+        return current
+    }
+
+    /// Calls `body` with the text's UTF-8 bytes, leading and trailing XML white space removed
+    /// (the bytes of ``text``, without making a string).
+    @inlinable
+    public func withTextBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let element = record
+        let buffer = arena.bytes
+        var start = element.textStart
+        var end = element.textStart + element.textCount
+        while start < end, isXMLSpaceByte(buffer[start]) { start += 1 }
+        while end > start, isXMLSpaceByte(buffer[end - 1]) { end -= 1 }
+        return try body(UnsafeBufferPointer(start: buffer + start, count: end - start))
+    }
+
+    /// Calls `body` for this element and every descendant, depth first, in document order.
+    @inlinable
+    public func forEachDescendant(_ body: (XMLElementView) throws -> Void) rethrows {
+        let end = record.end
+        var next = index
+        while next < end {
+            try body(XMLElementView(arena: arena, index: next))
+            next += 1
+        }
+    }
+
+    /// The element as a self-contained ``XMLNode`` (equal to the one the tree reader builds).
+    public var node: XMLNode {
+        // Build children before parents: walk the subtree backwards, collecting finished nodes.
+        var built: [Int: XMLNode] = [:]
+        var current = record.end - 1
+        while current >= index {
+            let element = arena.elements[current]
+            var children: [XMLNode] = []
+            var child = element.firstChild
+            while child >= 0 {
+                children.append(built.removeValue(forKey: child)!)
+                child = arena.elements[child].nextSibling
+            }
+            let view = XMLElementView(arena: arena, index: current)
+            built[current] = XMLNode(
+                name: view.name, prefix: view.prefix, namespaceURI: view.namespaceURI, attributes: view.attributes,
+                children: children, rawText: view.rawText, position: view.position)
+            current -= 1
+        }
+        return built[index]!
+    }
+
+    /// The child elements of one element, walked without making an array.
+    public struct Children: Sequence {
+        @usableFromInline unowned(unsafe) let arena: XMLItemArena
+        @usableFromInline let first: Int
+
+        @inlinable init(arena: XMLItemArena, first: Int) {
+            self.arena = arena
+            self.first = first
+        }
+
+        @inlinable public func makeIterator() -> Iterator { Iterator(arena: arena, upcoming: first) }
+
+        public var isEmpty: Bool { first < 0 }
+
+        public struct Iterator: IteratorProtocol {
+            @usableFromInline unowned(unsafe) let arena: XMLItemArena
+            @usableFromInline var upcoming: Int
+
+            @inlinable init(arena: XMLItemArena, upcoming: Int) {
+                self.arena = arena
+                self.upcoming = upcoming
+            }
+
+            @inlinable public mutating func next() -> XMLElementView? {
+                guard upcoming >= 0 else { return nil }
+                let view = XMLElementView(arena: arena, index: upcoming)
+                upcoming = arena.elements[upcoming].nextSibling
+                return view
+            }
+        }
+    }
+}
+
+@inlinable @inline(__always) func isXMLSpaceByte(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+}
+
+/// What ``XMLReader/scan(contentsOfFile:limits:select:handler:)`` tells its selector about an
+/// element that starts outside any item.
+public struct XMLStartInfo {
+    /// Local name.
+    public var name: String
+    public var namespaceURI: String?
+    /// The root is depth 1.
+    public var depth: Int
+    public var position: XMLPosition
+}
+
+/// An element or attribute name to look for in a streamed item. Usually a string literal (looked
+/// up by the address of its text, so matching costs a pointer comparison); `XMLName(someString)`
+/// for a name known only at run time (looked up once per parse and remembered).
+public struct XMLName: ExpressibleByStringLiteral, CustomStringConvertible {
+    @usableFromInline
+    final class Box {
+        @usableFromInline let name: String
+        @usableFromInline var arena: ObjectIdentifier?
+        @usableFromInline var id = -1
+        @usableFromInline var nameCount = -1
+
+        init(_ name: String) { self.name = name }
+    }
+
+    @usableFromInline
+    enum Storage {
+        case literal(StaticString)
+        case string(Box)
+    }
+
+    @usableFromInline let storage: Storage
+
+    @inlinable init(storage: Storage) { self.storage = storage }
+
+    @inlinable public init(stringLiteral value: StaticString) { storage = .literal(value) }
+
+    public init(_ name: String) { storage = .string(Box(name)) }
+
+    public var description: String {
+        switch storage {
+        case .literal(let text): return text.description
+        case .string(let box): return box.name
+        }
+    }
+}

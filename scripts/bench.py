@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Benchmarks `iapdoctor check` against `xmllint --noout` and Python's `xmltodict.parse` (catalogs)
+and PyYAML's C loader (descriptors), and writes the measured part of BENCHMARKS.md.
+
+usage:
+  scripts/bench.py [--binary PATH] [--runs N] [--sizes 1000,10000,100000] [--output BENCHMARKS.md]
+  scripts/bench.py --smoke [--binary PATH]       # CI: tiny inputs, one run, checks, writes nothing
+
+Without --binary, builds the release binary with its own scratch path
+(`swift build -c release --scratch-path /tmp/iapdoctor-bench-build`), so it never collides with
+other builds. Inputs come from scripts/gen_catalog.py and scripts/gen_descriptor.py (fixed seeds)
+in a temporary folder. Contenders run interleaved on the same files (machine noise hits all
+alike); each run is wrapped in `/usr/bin/time -v` for the peak resident set size; the tables show
+medians and the ratio to the baseline of the same series. Only the block between the
+`bench:begin` and `bench:end` markers of the output file is rewritten; the rest (the profile
+notes, what was changed and why) is kept.
+
+Not part of `swift test`. Needs xmllint (libxml2-utils) and, for their rows, the Python
+packages xmltodict and PyYAML (with libyaml); a missing contender is reported, not fatal.
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRATCH = "/tmp/iapdoctor-bench-build"
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+XMLTODICT = "import sys, xmltodict; xmltodict.parse(open(sys.argv[1], 'rb'))"
+PYYAML = "import sys, yaml; yaml.load(open(sys.argv[1], 'rb'), Loader=yaml.CSafeLoader)"
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def python_has(module):
+    return sh([sys.executable, "-c", f"import {module}"]).returncode == 0
+
+
+def has_csafeloader():
+    return sh([sys.executable, "-c", "import yaml; yaml.CSafeLoader"]).returncode == 0
+
+
+def measure(cmd, ok_codes=(0,)):
+    """One run under /usr/bin/time -v: (wall seconds, peak RSS in MB, exit code, stdout)."""
+    start = time.perf_counter()
+    run = sh(["/usr/bin/time", "-v"] + cmd)
+    wall = time.perf_counter() - start
+    if run.returncode not in ok_codes:
+        raise RuntimeError(f"{' '.join(cmd)} exited {run.returncode}:\n{run.stderr[-2000:]}")
+    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
+    return wall, (int(peak.group(1)) / 1024 if peak else float("nan")), run.returncode, run.stdout
+
+
+def series(contenders, runs):
+    """Runs every contender `runs` times, interleaved. contenders: {name: (cmd, ok_codes)}."""
+    walls = {name: [] for name in contenders}
+    peaks = {name: [] for name in contenders}
+    for _ in range(runs):
+        for name, (cmd, ok) in contenders.items():
+            wall, peak, _, _ = measure(cmd, ok)
+            walls[name].append(wall)
+            peaks[name].append(peak)
+    return {name: (statistics.median(walls[name]), max(peaks[name]), walls[name]) for name in contenders}
+
+
+def build(scratch):
+    print(f"building the release binary (scratch path {scratch}) ...", flush=True)
+    subprocess.run(["swift", "build", "-c", "release", "--scratch-path", scratch, "--product", "iapdoctor"],
+                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(scratch, "release", "iapdoctor")
+
+
+def machine():
+    cpu = "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        cpu = platform.processor() or "?"
+    free = sh(["free", "-h"]).stdout.strip()
+    total = re.search(r"Mem:\s+(\S+)", free)
+    swift = sh(["swift", "--version"]).stdout.strip().splitlines()[0] if shutil.which("swift") else "?"
+    xmllint = sh(["xmllint", "--version"]).stderr.strip().splitlines()[0] if shutil.which("xmllint") else "missing"
+    pkgs = sh([sys.executable, "-c",
+               "import importlib.metadata as m\nfor p in ('xmltodict', 'PyYAML'):\n"
+               "    try: print(p, m.version(p))\n    except Exception: print(p, 'missing')"]).stdout.split("\n")
+    return {
+        "date": sh(["date"]).stdout.strip(),
+        "nproc": sh(["nproc"]).stdout.strip(),
+        "memory": total.group(1) if total else "?",
+        "free": free,
+        "cpu": cpu,
+        "load": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "swift": swift,
+        "xmllint": xmllint,
+        "python": f"Python {platform.python_version()}; " + ", ".join(p for p in pkgs if p),
+    }
+
+
+def gen_catalog(n, folder, *extra):
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "metadata.xml")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_catalog.py"), str(n), path, *extra], check=True)
+    return path
+
+
+def gen_descriptor(n, path, *extra):
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_descriptor.py"), str(n), path, *extra], check=True)
+    return path
+
+
+def findings(binary, path, rules=None):
+    cmd = [binary, "check", path, "--format", "json"] + (["--rules", rules] if rules else [])
+    run = sh(cmd)
+    if run.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd)} exited {run.returncode}: {run.stderr[-2000:]}")
+    return [f["rule"] for f in json.loads(run.stdout)["findings"]]
+
+
+def check_clean(binary, path, count):
+    """A clean catalog gets the retired-feed note, and the 1,000-item finding past 1,000 items."""
+    expected = ["catalog-xml-feed-retired"] + (["catalog-too-many-items"] if count > 1000 else [])
+    got = sorted(findings(binary, path))
+    if got != sorted(expected):
+        raise RuntimeError(f"{path}: expected only {expected}, got {got[:20]}")
+
+
+def fmt(x, digits=3):
+    return f"{x:.{digits}f}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", help="iapdoctor to measure (default: build a release binary)")
+    parser.add_argument("--scratch-path", default=SCRATCH)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=5, help="runs per contender (100,000 items: at most 3)")
+    parser.add_argument("--requests", default="100,300,1000", help="requested-ID counts for the cross-check series (0 is always added)")
+    parser.add_argument("--output", default=os.path.join(ROOT, "BENCHMARKS.md"))
+    parser.add_argument("--smoke", action="store_true", help="tiny inputs, one run, correctness checks; writes nothing")
+    parser.add_argument("--keep", help="keep the generated inputs in this folder")
+    args = parser.parse_args()
+
+    if not shutil.which("/usr/bin/time") and not os.path.exists("/usr/bin/time"):
+        sys.exit("GNU time (/usr/bin/time) is required for peak memory")
+    binary = os.path.abspath(args.binary) if args.binary else build(args.scratch_path)
+    sizes = [200, 2000] if args.smoke else [int(s) for s in args.sizes.split(",")]
+    request_counts = [100] if args.smoke else [int(s) for s in args.requests.split(",")]
+    runs = 1 if args.smoke else args.runs
+    have_xmllint = shutil.which("xmllint") is not None
+    have_xmltodict = python_has("xmltodict")
+    have_pyyaml = python_has("yaml") and has_csafeloader()
+    skipped = [name for name, ok in [("xmllint", have_xmllint), ("xmltodict", have_xmltodict),
+                                     ("PyYAML CSafeLoader", have_pyyaml)] if not ok]
+
+    work = args.keep or tempfile.mkdtemp(prefix="iapdoctor-bench-")
+    os.makedirs(work, exist_ok=True)
+    report = {"machine": machine(), "binary": binary, "runs": runs, "skipped": skipped}
+    print(f"inputs in {work}; {runs} run(s) per contender", flush=True)
+
+    # Determinism: the same seed gives the same bytes.
+    a = gen_catalog(300, os.path.join(work, "det-a"), "--faults")
+    b = gen_catalog(300, os.path.join(work, "det-b"), "--faults")
+    if open(a, "rb").read() != open(b, "rb").read():
+        raise RuntimeError("gen_catalog.py is not deterministic")
+
+    # 1. Catalogs: iapdoctor vs xmllint vs xmltodict, per size.
+    catalogs = []
+    for n in sizes:
+        path = gen_catalog(n, os.path.join(work, f"catalog-{n}"))
+        check_clean(binary, path, n)
+        contenders = {"iapdoctor check --format json": ([binary, "check", path, "--format", "json"], (0, 1))}
+        if have_xmllint:
+            contenders["xmllint --noout"] = (["xmllint", "--noout", path], (0,))
+        if have_xmltodict:
+            contenders["xmltodict.parse"] = ([sys.executable, "-c", XMLTODICT, path], (0,))
+        r = min(runs, 3) if n >= 100000 else runs
+        print(f"catalog {n} items ({os.path.getsize(path) / 1e6:.1f} MB), {r} runs ...", flush=True)
+        catalogs.append({"n": n, "mb": os.path.getsize(path) / 1e6, "runs": r, "results": series(contenders, r)})
+    report["catalogs"] = catalogs
+
+    # A faulty catalog (one fault in 97 items): the worst case has findings to report.
+    n = sizes[1] if len(sizes) > 1 else sizes[0]
+    faulty = gen_catalog(n, os.path.join(work, f"faulty-{n}"), "--faults")
+    report["faulty"] = {"n": n, "findings": len(findings(binary, faulty)),
+                        "results": series({"iapdoctor check (faulty)": ([binary, "check", faulty, "--format", "json"], (0, 1))},
+                                          min(runs, 3))}
+
+    # 2. Descriptor: iapdoctor check vs PyYAML CSafeLoader on the same file.
+    d = 200 if args.smoke else 10000
+    descriptor = gen_descriptor(d, os.path.join(work, f"project-{d}.yaml"), "--requests", "300")
+    contenders = {"iapdoctor check project.yaml": ([binary, "check", descriptor, "--format", "json"], (0, 1))}
+    if have_pyyaml:
+        contenders["PyYAML yaml.load(CSafeLoader)"] = ([sys.executable, "-c", PYYAML, descriptor], (0,))
+    print(f"descriptor {d} products ...", flush=True)
+    report["descriptor"] = {"n": d, "mb": os.path.getsize(descriptor) / 1e6, "results": series(contenders, min(runs, 3))}
+
+    # 3. Requested IDs against a catalog (did-you-mean, short forms): time against request count.
+    # A small descriptor (20 products) lists the catalog and requests IDs drawn from all of its
+    # items, a mix of exact, short, case, white-space, typo and missing ones. The catalog/descriptor
+    # product comparison is switched off (the descriptor lists 20 of the catalog's products on purpose).
+    rules = os.path.join(work, "requests.iapdoctor.yml")
+    with open(rules, "w") as f:
+        f.write("rules:\n  catalog-descriptor-mismatch: off\n")
+    cross = []
+    for c in ([2000] if args.smoke else [s for s in sizes if s >= 10000] or [sizes[-1]]):
+        base = gen_catalog(c, os.path.join(work, f"requests-{c}"))
+        for k in [0] + request_counts:
+            project = gen_descriptor(20, os.path.join(work, f"requests-{c}", f"project-{k}.yaml"),
+                                     "--catalog", base, "--requests", str(k), "--faults")
+            res = series({f"{k} requests": ([binary, "check", project, "--rules", rules, "--format", "json"], (0, 1))},
+                         min(runs, 3))
+            cross.append({"catalog": c, "requests": k, "results": res})
+    report["requests"] = {"series": cross}
+
+    # 4. Start-up.
+    tiny = gen_catalog(1, os.path.join(work, "tiny"), "--screenshots", "1")
+    report["startup"] = series({
+        "iapdoctor --version": ([binary, "--version"], (0,)),
+        "iapdoctor check (1-item catalog)": ([binary, "check", tiny, "--format", "json"], (0, 1)),
+    }, 3 if args.smoke else 11)
+
+    print_report(report)
+    if args.smoke:
+        # Memory is the one bound a smoke run can check on any machine: the catalog streams.
+        for block in report["catalogs"]:
+            peak = block["results"]["iapdoctor check --format json"][1]
+            if peak > 64:
+                sys.exit(f"smoke benchmark failed: {block['n']} items took {peak:.1f} MB (the bound is 64 MB)")
+        print("smoke benchmark passed (nothing written)")
+        return
+    write(args.output, render(report))
+    print(f"wrote {args.output}")
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def print_report(report):
+    for block in report["catalogs"]:
+        print(f"\ncatalog {block['n']} items:")
+        base = block["results"].get("xmllint --noout", (None,))[0]
+        for name, (median, peak, _) in block["results"].items():
+            ratio = f"{median / base:6.2f}×" if base else "   n/a"
+            print(f"  {name:34} {median:8.3f} s {ratio} xmllint  {peak:8.1f} MB")
+    for name, (median, peak, _) in report["descriptor"]["results"].items():
+        print(f"descriptor: {name:34} {median:8.3f} s {peak:8.1f} MB")
+    for entry in report["requests"]["series"]:
+        for name, (median, peak, _) in entry["results"].items():
+            print(f"cross-check: {entry['catalog']} items, {name:16} {median:8.3f} s {peak:8.1f} MB")
+    for name, (median, peak, _) in report["startup"].items():
+        print(f"start-up: {name:34} {median * 1000:8.1f} ms {peak:8.1f} MB")
+    if report["skipped"]:
+        print("skipped (not installed):", ", ".join(report["skipped"]))
+
+
+def render(report):
+    m = report["machine"]
+    out = [BEGIN, "",
+           f"Measured {m['date']} by `scripts/bench.py` ({report['runs']} interleaved runs per contender, "
+           "3 at 100,000 items; medians; peak RSS from `/usr/bin/time -v`).", "",
+           f"Machine: {m['nproc']} cores ({m['cpu']}), {m['memory']} RAM; load average at the start "
+           f"{', '.join(f'{x:.2f}' for x in m['load']) if m['load'] else '?'}. {m['swift']}; {m['xmllint']}; {m['python']}.",
+           ""]
+    if report["skipped"]:
+        out += [f"Not installed, so not measured: {', '.join(report['skipped'])}.", ""]
+    out += ["### Catalogs (`iapdoctor check catalog.xml --format json`)", "",
+            "| items | MB | contender | median s | × xmllint | peak RSS MB | runs (s) |",
+            "|---:|---:|---|---:|---:|---:|---|"]
+    per_item = []
+    for block in report["catalogs"]:
+        base = block["results"].get("xmllint --noout", (None,))[0]
+        for name, (median, peak, walls) in block["results"].items():
+            ratio = f"{median / base:.2f}" if base else "n/a"
+            out.append(f"| {block['n']:,} | {block['mb']:.1f} | {name} | {median:.3f} | {ratio} | {peak:.1f} | "
+                       f"{', '.join(f'{w:.2f}' for w in walls)} |")
+        ours = block["results"]["iapdoctor check --format json"][0]
+        per_item.append((block["n"], ours))
+    out += ["", "Time per item (linearity): " + ", ".join(
+        f"{n:,} items: {t / n * 1e6:.1f} µs" for n, t in per_item) + ".", ""]
+    faulty = report["faulty"]
+    for name, (median, peak, _) in faulty["results"].items():
+        out += [f"Faulty catalog ({faulty['n']:,} items, one fault in 97 items, {faulty['findings']} findings): "
+                f"{median:.3f} s, {peak:.1f} MB.", ""]
+    d = report["descriptor"]
+    out += [f"### Descriptor ({d['n']:,} products, {d['mb']:.1f} MB, 300 requested IDs)", "",
+            "| contender | median s | peak RSS MB |", "|---|---:|---:|"]
+    for name, (median, peak, _) in d["results"].items():
+        out.append(f"| {name} | {median:.3f} | {peak:.1f} |")
+    out += ["", "### Requested IDs cross-checked against a catalog", "",
+            "A 20-product descriptor lists the catalog and requests IDs drawn from all its items: one in eight "
+            "exact, the rest short forms, case and white-space variants, one-character typos, the bundle ID and "
+            "IDs that exist nowhere (`gen_descriptor.py --faults`); `catalog-descriptor-mismatch` is off. "
+            "The 0-request row is the catalog check alone.", "",
+            "| catalog items | requested IDs | median s | added by the requests, s | ms per request | peak RSS MB |",
+            "|---:|---:|---:|---:|---:|---:|"]
+    zero = {}
+    for entry in report["requests"]["series"]:
+        for name, (median, peak, _) in entry["results"].items():
+            if entry["requests"] == 0:
+                zero[entry["catalog"]] = median
+            added = median - zero.get(entry["catalog"], median)
+            per = f"{added / entry['requests'] * 1000:.2f}" if entry["requests"] else "–"
+            out.append(f"| {entry['catalog']:,} | {entry['requests']:,} | {median:.3f} | {added:.3f} | {per} | {peak:.1f} |")
+    out += ["", "### Start-up", "", "| command | median ms | peak RSS MB |", "|---|---:|---:|"]
+    for name, (median, peak, _) in report["startup"].items():
+        out.append(f"| `{name}` | {median * 1000:.1f} | {peak:.1f} |")
+    out += ["", END]
+    return "\n".join(out)
+
+
+def write(path, block):
+    text = open(path).read() if os.path.exists(path) else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
