@@ -54,6 +54,7 @@ class Catalog:
         self.rng = random.Random(args.seed)
         self.shots = []
         directory = os.path.dirname(os.path.abspath(args.out))
+        os.makedirs(directory, exist_ok=True)
         for k in range(args.screenshots):
             data = png(640, 1136, k)
             name = f"screenshot_{k:02d}.png"

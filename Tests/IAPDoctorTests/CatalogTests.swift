@@ -17,6 +17,38 @@ struct CatalogTests {
         #expect(same, "the rules.yaml built into the binary differs from the file: run scripts/generate.sh")
     }
 
+    /// The start-up decodes a tree that scripts/embed-rules.py composed; it must be exactly what
+    /// the YAML reader makes of the embedded text (texts, quoting, lines, columns, order).
+    @Test func theEmbeddedTreeIsWhatTheYAMLReaderComposes() throws {
+        let composed = try YAMLTreeReader.read(bytes: Array(RuleCatalog.builtinSource.utf8), file: "rules.yaml").tree
+        let decoded = RuleCatalog.builtinTree
+        #expect(decoded != nil, "the embedded tree does not decode: run scripts/generate.sh")
+        if let composed, let decoded {
+            let difference = firstDifference(composed, decoded)
+            #expect(difference == nil, "the embedded tree differs from rules.yaml: run scripts/generate.sh (\(difference ?? ""))")
+        }
+    }
+
+    func firstDifference(_ a: YAMLTree, _ b: YAMLTree) -> String? {
+        switch (a, b) {
+        case (.scalar(let x), .scalar(let y)):
+            return x == y ? nil : "\(x) vs \(y)"
+        case (.mapping(let x, let p), .mapping(let y, let q)):
+            guard p == q, x.count == y.count else { return "mapping at \(p) vs \(q)" }
+            for (left, right) in zip(x, y) {
+                if left.key != right.key { return "key \(left.key) vs \(right.key)" }
+                if let difference = firstDifference(left.value, right.value) { return difference }
+            }
+            return nil
+        case (.sequence(let x, let p), .sequence(let y, let q)):
+            guard p == q, x.count == y.count else { return "sequence at \(p) vs \(q)" }
+            for (left, right) in zip(x, y) { if let difference = firstDifference(left, right) { return difference } }
+            return nil
+        default:
+            return "\(a.location): \(a.kindDescription) vs \(b.kindDescription)"
+        }
+    }
+
     @Test func docsPagesAreGeneratedFromTheCatalog() {
         for rule in RuleCatalog.builtin.rules {
             let path = repositoryFile("docs/rules/\(rule.id).md")

@@ -216,7 +216,10 @@ struct DeclarativeRule: Rule {
     final class Constraints {
         let maxLength: Int?
         let minLength: Int?
-        let pattern: Regex<AnyRegexOutput>?
+        let patternSource: String?
+        /// Compiled on first use: most values are ASCII and answered by `simplePattern`, and
+        /// compiling every built-in pattern with `Regex` took a third of a tiny check's start-up.
+        private lazy var pattern: Regex<AnyRegexOutput>? = patternSource.flatMap { try? Regex($0) }
         /// The pattern as a small byte automaton, when it only uses literals, classes, groups,
         /// `|`, `*`, `+` and `?` (what the built-in patterns use); used on ASCII text, where
         /// characters are bytes, with the same answers as `pattern`.
@@ -278,10 +281,11 @@ struct DeclarativeRule: Rule {
             maxLength = metadata.option("max_length")?.number.map { Int($0) }
             minLength = metadata.option("min_length")?.number.map { Int($0) }
             let source = metadata.option("pattern")?.text
-            let pattern = source.flatMap { try? Regex($0) }
-            self.pattern = pattern
-            hasPattern = pattern != nil
-            simplePattern = pattern != nil ? source.flatMap(SimplePattern.init) : nil
+            patternSource = source
+            // A pattern SimplePattern reads uses only regex syntax that always compiles; any
+            // other is compiled now to know whether there is a valid pattern at all.
+            simplePattern = source.flatMap(SimplePattern.init)
+            hasPattern = simplePattern != nil || source.flatMap { try? Regex($0) } != nil
             if case .flag(let flag)? = metadata.option("required") { required = flag } else { required = false }
         }
     }

@@ -109,11 +109,16 @@ public struct RuleCatalog: Sendable {
     /// The catalog that ships inside the binary (a copy of `rules.yaml`; a test keeps them equal).
     public static let builtin: RuleCatalog = {
         do {
-            return try RuleCatalog.parse(bytes: Array(BuiltinRulesYAML.text.utf8), file: "rules.yaml")
+            guard let tree = builtinTree else { fatalError("the embedded rules.yaml tree does not decode; run scripts/generate.sh") }
+            return try RuleCatalog.parse(tree: tree, file: "rules.yaml")
         } catch {
             fatalError("the built-in rules.yaml does not parse: \(error)")
         }
     }()
+
+    /// The built-in rules.yaml as composed by scripts/embed-rules.py (what the YAML reader would
+    /// make of `builtinSource`, without composing it at every start).
+    public static var builtinTree: YAMLTree? { BuiltinRulesTree.decode(BuiltinRulesYAML.tree, file: "rules.yaml") }
 
     /// Parses a `rules.yaml`-shaped list of rule entries.
     public static func parse(bytes: [UInt8], file: String) throws(ConfigurationError) -> RuleCatalog {
@@ -123,6 +128,11 @@ public struct RuleCatalog: Sendable {
         } catch {
             throw ConfigurationError(problems: [configProblem(error.message, help: error.help, at: error.location)])
         }
+        return try parse(tree: tree, file: file)
+    }
+
+    /// Interprets a composed `rules.yaml`-shaped document.
+    public static func parse(tree: YAMLTree?, file: String) throws(ConfigurationError) -> RuleCatalog {
         guard case .sequence(let items, _)? = tree else {
             throw ConfigurationError(problems: [
                 configProblem("\(file) must be a list of rule entries", help: "start each entry with `- id: …`",
