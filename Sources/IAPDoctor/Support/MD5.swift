@@ -1,12 +1,16 @@
 /// MD5 (RFC 1321), for the checksums bulk XML packages carry and for stable fingerprints. Not for
 /// security: Transporter uses MD5 to detect changed files, and so does iapdoctor.
+///
+/// Whole blocks are compressed straight from the caller's bytes (a review screenshot is up to a
+/// few megabytes, and a package references hundreds of them).
 public struct MD5 {
     private var state: (UInt32, UInt32, UInt32, UInt32) = (0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476)
-    private var buffer: [UInt8] = []
+    /// A partial block waiting for more bytes.
+    private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
     public init() {
-        buffer.reserveCapacity(64)
+        pending.reserveCapacity(64)
     }
 
     private static let shifts: [UInt32] = [
@@ -16,80 +20,98 @@ public struct MD5 {
         6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
     ]
 
+    /// Which message word each of the 64 steps adds.
+    private static let wordIndexes: [Int] = (0..<64).map { i in
+        switch i {
+        case 0..<16: return i
+        case 16..<32: return (5 * i + 1) % 16
+        case 32..<48: return (3 * i + 5) % 16
+        default: return (7 * i) % 16
+        }
+    }
+
     private static let constants: [UInt32] = (0..<64).map { i in
         UInt32(truncatingIfNeeded: Int64(abs(sin(Double(i + 1))) * 4_294_967_296.0))
     }
 
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            buffer.append(byte)
-            length &+= 1
-            if buffer.count == 64 {
-                process(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        if handled == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { update($0) }
         }
     }
 
     public mutating func update(_ chunk: UnsafeRawBufferPointer) {
+        guard let base = chunk.baseAddress, chunk.count > 0 else { return }
+        length &+= UInt64(chunk.count)
         var index = 0
-        // Fill a partial block first, then take whole blocks straight from the chunk.
-        while index < chunk.count, !buffer.isEmpty {
-            buffer.append(chunk[index])
-            index += 1
-            length &+= 1
-            if buffer.count == 64 {
-                process(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, chunk.count)
+            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
+            index = take
+            guard pending.count == 64 else { return }
+            let block = pending
+            block.withUnsafeBytes { compress($0.baseAddress!) }
+            pending.removeAll(keepingCapacity: true)
         }
         while chunk.count - index >= 64 {
-            process(Array(chunk[index..<index + 64]))
+            compress(base + index)
             index += 64
-            length &+= 64
         }
-        if index < chunk.count { update(chunk[index...]) }
+        if index < chunk.count {
+            pending.append(contentsOf: UnsafeRawBufferPointer(start: base + index, count: chunk.count - index))
+        }
     }
 
     public mutating func finalize() -> String {
         let bitLength = length &* 8
         var padding: [UInt8] = [0x80]
-        while (buffer.count + padding.count) % 64 != 56 { padding.append(0) }
+        while (pending.count + padding.count) % 64 != 56 { padding.append(0) }
         for shift in stride(from: 0, to: 64, by: 8) { padding.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        let savedLength = length
-        update(padding)
-        length = savedLength
-        var digest = ""
+        padding.withUnsafeBytes { update($0) }
+        let hexDigits = Array("0123456789abcdef".utf8)
+        var digest: [UInt8] = []
+        digest.reserveCapacity(32)
         for word in [state.0, state.1, state.2, state.3] {
             for shift in stride(from: 0, to: 32, by: 8) {
                 let byte = UInt8(truncatingIfNeeded: word >> UInt32(shift))
-                digest += String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
+                digest.append(hexDigits[Int(byte >> 4)])
+                digest.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return digest
+        return String(decoding: digest, as: UTF8.self)
     }
 
-    private mutating func process(_ block: [UInt8]) {
-        var words = [UInt32](repeating: 0, count: 16)
-        for i in 0..<16 {
-            words[i] = UInt32(block[i * 4]) | UInt32(block[i * 4 + 1]) << 8 | UInt32(block[i * 4 + 2]) << 16
-                | UInt32(block[i * 4 + 3]) << 24
-        }
+    /// One 64-byte block.
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        var words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                     UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var (a, b, c, d) = state
-        for i in 0..<64 {
-            var f: UInt32
-            var g: Int
-            switch i {
-            case 0..<16: f = (b & c) | (~b & d); g = i
-            case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) % 16
-            case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) % 16
-            default: f = c ^ (b | ~d); g = (7 * i) % 16
+        withUnsafeMutableBytes(of: &words) { raw in
+            let word = raw.bindMemory(to: UInt32.self)
+            for i in 0..<16 { word[i] = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+            MD5.shifts.withUnsafeBufferPointer { shifts in
+                MD5.constants.withUnsafeBufferPointer { constants in
+                    MD5.wordIndexes.withUnsafeBufferPointer { indexes in
+                        for i in 0..<64 {
+                            var f: UInt32
+                            switch i {
+                            case 0..<16: f = (b & c) | (~b & d)
+                            case 16..<32: f = (d & b) | (~d & c)
+                            case 32..<48: f = b ^ c ^ d
+                            default: f = c ^ (b | ~d)
+                            }
+                            f = f &+ a &+ constants[i] &+ word[indexes[i]]
+                            a = d
+                            d = c
+                            c = b
+                            b = b &+ ((f << shifts[i]) | (f >> (32 - shifts[i])))
+                        }
+                    }
+                }
             }
-            f = f &+ a &+ MD5.constants[i] &+ words[g]
-            a = d
-            d = c
-            c = b
-            b = b &+ ((f << MD5.shifts[i]) | (f >> (32 - MD5.shifts[i])))
         }
         state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
     }
