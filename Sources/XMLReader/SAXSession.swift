@@ -90,6 +90,36 @@ final class SAXSession {
     // MARK: Driving the parser
 
     func run(bytes: UnsafeRawBufferPointer) throws(XMLReaderError) -> XMLNode {
+        try withLibxml2Quiet { () throws(XMLReaderError) in try parse(bytes: bytes) }
+    }
+
+    func run(path: String) throws(XMLReaderError) -> XMLNode {
+        try withLibxml2Quiet { () throws(XMLReaderError) in try parse(path: path) }
+    }
+
+    /// Runs `body` with libxml2's thread-wide error channels silenced, then puts the caller's
+    /// back. Errors raised without a parser context (encoding conversion, I/O: "encoding error :
+    /// input conversion failed", "I/O error : encoder error") skip the context's `serror` and go
+    /// to the structured handler, and `xmlParseChunk` prints some straight to the generic one;
+    /// both would reach stderr. The context's own error, which the reader reports, still arrives
+    /// through `serror`. The generic handler is variadic (Swift cannot define one), so the
+    /// default handler is kept and given /dev/null as the stream it prints to.
+    private func withLibxml2Quiet<T>(_ body: () throws(XMLReaderError) -> T) throws(XMLReaderError) -> T {
+        _ = libxml2Initialized
+        let savedStructured = __xmlStructuredError()?.pointee
+        let savedStructuredContext = __xmlStructuredErrorContext()?.pointee
+        let savedGeneric = __xmlGenericError()?.pointee
+        let savedGenericContext = __xmlGenericErrorContext()?.pointee
+        xmlSetStructuredErrorFunc(nil, { _, _ in })
+        if let devNull = libxml2ErrorSink { xmlSetGenericErrorFunc(devNull, nil) }
+        defer {
+            xmlSetStructuredErrorFunc(savedStructuredContext ?? nil, savedStructured ?? nil)
+            if libxml2ErrorSink != nil { xmlSetGenericErrorFunc(savedGenericContext ?? nil, savedGeneric ?? nil) }
+        }
+        return try body()
+    }
+
+    private func parse(bytes: UnsafeRawBufferPointer) throws(XMLReaderError) -> XMLNode {
         guard bytes.count > 0 else { throw emptyError() }
         guard bytes.count <= limits.maxInputBytes else { throw tooLarge() }
         try start(first: UnsafeRawBufferPointer(rebasing: bytes.prefix(4)))
@@ -102,7 +132,7 @@ final class SAXSession {
         return try finish()
     }
 
-    func run(path: String) throws(XMLReaderError) -> XMLNode {
+    private func parse(path: String) throws(XMLReaderError) -> XMLNode {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw unreadable(path) }
         defer { close(fd) }
@@ -561,6 +591,9 @@ private func session(_ ctx: UnsafeMutableRawPointer?) -> SAXSession? {
     guard let opaque = ctxt.pointee._private else { return nil }
     return Unmanaged<SAXSession>.fromOpaque(opaque).takeUnretainedValue()
 }
+
+/// Where libxml2's default generic error handler prints while the reader parses (opened once).
+nonisolated(unsafe) private let libxml2ErrorSink: UnsafeMutableRawPointer? = fopen("/dev/null", "w").map { UnsafeMutableRawPointer($0) }
 
 /// Calls `body` with the session without retaining it (it outlives every callback of its parse).
 @inline(__always)

@@ -74,7 +74,7 @@ func markedLines(_ snippet: String) -> [Int] {
 }
 
 /// Runs the built `iapdoctor` executable; returns its standard output and exit code.
-func runIAPDoctor(_ arguments: [String], environment: [String: String] = [:]) throws -> (output: String, status: Int32) {
+func runIAPDoctor(_ arguments: [String], environment: [String: String] = [:]) throws -> (output: String, status: Int32, errors: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: repositoryFile(".build/debug/iapdoctor"))
     if let productsDirectory = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") })?.bundleURL.deletingLastPathComponent() {
@@ -89,11 +89,17 @@ func runIAPDoctor(_ arguments: [String], environment: [String: String] = [:]) th
     process.environment = env
     let pipe = Pipe()
     process.standardOutput = pipe
-    process.standardError = Pipe()
+    // stderr goes to a file: an unread pipe would block a child that writes more than its buffer.
+    let errorsPath = NSTemporaryDirectory() + "iapdoctor-stderr-\(UUID().uuidString)"
+    FileManager.default.createFile(atPath: errorsPath, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: errorsPath) }
+    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
+    process.standardError = errors
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    try errors.close()
+    return (String(decoding: data, as: UTF8.self), process.terminationStatus, readText(errorsPath))
 }
 
 /// The software5.12 envelope that catalog examples sit in; the snippet starts on line 9.
