@@ -1,7 +1,9 @@
 // libFuzzer target `xml`: XMLReader's node tree, its classic dictionary view and streaming.
 // Build and run with scripts/fuzz.sh. Invariants checked beyond "no crash":
 // - malformed input throws an XMLReaderError with a position (line ≥ 1) or a kind that has none;
-// - a document that parses as a tree also streams (same limits, same verdict).
+// - a document that parses as a tree also streams (same limits, same verdict);
+// - scanning it (items out of the reused arena, the way catalogs are checked) gives exactly the
+//   tree: every item equals the tree's element, and the returned root equals the tree without them.
 import XMLReader
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -39,5 +41,34 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         preconditionFailure("parse accepted the document but stream refused it: \(error)")
     }
     precondition(items <= root.children.count, "stream handed \(items) items for \(root.children.count) children")
+
+    // Scan mode, selecting elements by a name the input chooses (its first child's name, or `a`).
+    let itemName = root.children.first?.name ?? "a"
+    var scanned: [XMLNode] = []
+    let rest: XMLNode
+    do {
+        rest = try XMLReader.scan(bytes: Array(bytes), file: "fuzz.xml", select: { $0.name == itemName && $0.depth > 1 }) {
+            scanned.append($0.node)
+        }
+    } catch {
+        preconditionFailure("parse accepted the document but scan refused it: \(error)")
+    }
+    let expected = split(root, itemName: itemName, depth: 1)
+    precondition(scanned == expected.items, "scan items differ from the tree's")
+    precondition(rest == expected.rest, "scan's remaining tree differs from the tree without the items")
     return 0
+}
+
+/// The elements named `itemName` below the root (not inside another such element), in document
+/// order, and the tree without them.
+func split(_ node: XMLNode, itemName: String, depth: Int) -> (rest: XMLNode, items: [XMLNode]) {
+    var items: [XMLNode] = []
+    var rest = node
+    rest.children = node.children.compactMap { child in
+        if child.name == itemName { items.append(child); return nil }
+        let inner = split(child, itemName: itemName, depth: depth + 1)
+        items += inner.items
+        return inner.rest
+    }
+    return (rest, items)
 }
