@@ -7,7 +7,8 @@ usage:
   scripts/bench.py --smoke [--binary PATH]       # CI: tiny inputs, one run, checks, writes nothing
 
 Without --binary, builds the release binary with its own scratch path
-(`swift build -c release --scratch-path /tmp/iapdoctor-bench-build`), so it never collides with
+(`swift build -c release --static-swift-stdlib --scratch-path /tmp/iapdoctor-bench-build`, the
+binary README recommends shipping), so it never collides with
 other builds. Inputs come from scripts/gen_catalog.py and scripts/gen_descriptor.py (fixed seeds)
 in a temporary folder. Contenders run interleaved on the same files (machine noise hits all
 alike); each run is wrapped in `/usr/bin/time -v` for the peak resident set size; the tables show
@@ -75,7 +76,8 @@ def series(contenders, runs):
 
 def build(scratch):
     print(f"building the release binary (scratch path {scratch}) ...", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--scratch-path", scratch, "--product", "iapdoctor"],
+    static = ["--static-swift-stdlib"] if sys.platform.startswith("linux") else []
+    subprocess.run(["swift", "build", "-c", "release", *static, "--scratch-path", scratch, "--product", "iapdoctor"],
                    cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     return os.path.join(scratch, "release", "iapdoctor")
 
@@ -167,7 +169,9 @@ def main():
 
     work = args.keep or tempfile.mkdtemp(prefix="iapdoctor-bench-")
     os.makedirs(work, exist_ok=True)
-    report = {"machine": machine(), "binary": binary, "runs": runs, "skipped": skipped}
+    linked = sh(["ldd", binary]).stdout if shutil.which("ldd") else ""
+    report = {"machine": machine(), "binary": binary, "runs": runs, "skipped": skipped,
+              "static": "libswiftCore" not in linked if linked else None}
     print(f"inputs in {work}; {runs} run(s) per contender", flush=True)
 
     # Determinism: the same seed gives the same bytes.
@@ -272,6 +276,10 @@ def render(report):
            "3 at 100,000 items; medians; peak RSS from `/usr/bin/time -v`).", "",
            f"Machine: {m['nproc']} cores ({m['cpu']}), {m['memory']} RAM; load average at the start "
            f"{', '.join(f'{x:.2f}' for x in m['load']) if m['load'] else '?'}. {m['swift']}; {m['xmllint']}; {m['python']}.",
+           "",
+           "Binary: release build, " + {True: "Swift runtime and Foundation linked statically (`--static-swift-stdlib`).",
+                                        False: "Swift runtime and Foundation linked dynamically.",
+                                        None: "linkage unknown."}[report["static"]],
            ""]
     if report["skipped"]:
         out += [f"Not installed, so not measured: {', '.join(report['skipped'])}.", ""]

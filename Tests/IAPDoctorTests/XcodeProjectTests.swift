@@ -499,6 +499,10 @@ extension XcodeProjectTests {
             #expect(expand("$(PRODUCT_NAME:lower:rfc1034identifier)") == "run-monster-free-")
             #expect(expand("$(PATH:file) $(PATH:base)", ["PATH": "RunMonster/Info.plist"]) == "Info.plist Info")
             #expect(expand("$(MISSING:default=fallback)") == "fallback")
+            // Non-ASCII values are mapped per character (ASCII ones per byte, the fast path).
+            #expect(expand("$(NAME:rfc1034identifier)", ["NAME": "Café App"]) == "Caf--App")
+            #expect(expand("$(NAME:rfc1034identifier)", ["NAME": "Cafe\u{301} App"]) == "Caf--App")
+            #expect(expand("$(NAME:identifier)", ["NAME": "Ünïcode\r\nname"]) == "_n_code_name")
         }
 
         @Test func unknownReferencesStayAsWritten() {

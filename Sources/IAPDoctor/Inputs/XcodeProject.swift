@@ -701,12 +701,29 @@ private struct VariableExpander {
         return value
     }
 
+    /// `value` with every byte that is not an ASCII letter, digit or `keeping` replaced by
+    /// `replacement`, when the value is ASCII without carriage returns (one character per byte);
+    /// otherwise `nil`, and the caller maps characters. Long values met this per reference.
+    static func mapASCII(_ value: String, keeping: (UInt8) -> Bool, else replacement: UInt8) -> String? {
+        let utf8 = value.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
+        let mapped = utf8.map { byte -> UInt8 in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return byte
+            default: return keeping(byte) ? byte : replacement
+            }
+        }
+        return String(decoding: mapped, as: UTF8.self)
+    }
+
     static func apply(_ modifier: Substring, to value: String) -> String {
         switch modifier {
         case "rfc1034identifier":
+            if let fast = mapASCII(value, keeping: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }, else: UInt8(ascii: "-")) { return fast }
             return String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
         case "c99extidentifier", "identifier":
-            var result = String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+            var result = mapASCII(value, keeping: { $0 == UInt8(ascii: "_") }, else: UInt8(ascii: "_"))
+                ?? String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
             if let first = result.first, first.isNumber { result = "_" + result }
             return result
         case "lower":
