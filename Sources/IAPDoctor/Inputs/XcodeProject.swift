@@ -707,23 +707,39 @@ private struct VariableExpander {
     static func mapASCII(_ value: String, keeping: (UInt8) -> Bool, else replacement: UInt8) -> String? {
         let utf8 = value.utf8
         guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
-        let mapped = utf8.map { byte -> UInt8 in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return byte
-            default: return keeping(byte) ? byte : replacement
+        return String(decoding: utf8.map { isKept($0, keeping) ? $0 : replacement }, as: UTF8.self)
+    }
+
+    /// The same per character: a character that is not one ASCII letter, digit or `keeping`
+    /// byte (anything non-ASCII, and a CR-LF pair) becomes one `replacement`.
+    static func mapCharacters(_ value: String, keeping: (UInt8) -> Bool, else replacement: Character) -> String {
+        var result = ""
+        result.reserveCapacity(value.utf8.count)
+        for character in value {
+            if character != "\r\n", let byte = character.asciiValue, isKept(byte, keeping) {
+                result.append(character)
+            } else {
+                result.append(replacement)
             }
         }
-        return String(decoding: mapped, as: UTF8.self)
+        return result
+    }
+
+    static func isKept(_ byte: UInt8, _ keeping: (UInt8) -> Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return keeping(byte)
+        }
     }
 
     static func apply(_ modifier: Substring, to value: String) -> String {
         switch modifier {
         case "rfc1034identifier":
-            if let fast = mapASCII(value, keeping: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }, else: UInt8(ascii: "-")) { return fast }
-            return String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
+            let keep: (UInt8) -> Bool = { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+            return mapASCII(value, keeping: keep, else: UInt8(ascii: "-")) ?? mapCharacters(value, keeping: keep, else: "-")
         case "c99extidentifier", "identifier":
-            var result = mapASCII(value, keeping: { $0 == UInt8(ascii: "_") }, else: UInt8(ascii: "_"))
-                ?? String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+            let keep: (UInt8) -> Bool = { $0 == UInt8(ascii: "_") }
+            var result = mapASCII(value, keeping: keep, else: UInt8(ascii: "_")) ?? mapCharacters(value, keeping: keep, else: "_")
             if let first = result.first, first.isNumber { result = "_" + result }
             return result
         case "lower":
