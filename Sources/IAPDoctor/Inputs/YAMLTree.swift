@@ -180,7 +180,7 @@ public enum YAMLTreeReader {
             let location = mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) }
                 ?? SourceLocation(file: file)
             // libyaml calls a tab "a character that cannot start any token"; say what it is.
-            if let mark, let line = lineText(mark.line), line.hasPrefix("\t") || line.drop { $0 == " " }.hasPrefix("\t") {
+            if let mark, let line = lineText(mark.line), line.hasPrefix("\t") || line.drop(while: { $0 == " " }).hasPrefix("\t") {
                 return YAMLProblem(
                     message: "invalid YAML: line \(mark.line) is indented with a tab",
                     help: "indent with spaces; YAML does not allow tabs for indentation", location: location)
