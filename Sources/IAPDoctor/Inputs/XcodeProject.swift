@@ -608,8 +608,11 @@ private struct ObjectReader {
 private struct VariableExpander {
     let settings: [String: String]
     /// Characters that may still be produced; a chain of settings that doubles at every level would
-    /// otherwise grow without bound before the depth limit stops it.
-    var budget = 1 << 20
+    /// otherwise grow without bound before the depth limit stops it. 64 KiB is far beyond any real
+    /// value (a bundle ID is at most 155 characters; long flag lists are a few KB) and bounds the
+    /// work modifiers do on every level of a crafted chain (fuzzing: 1 MiB let one unit take 1.4 s
+    /// under ASan).
+    var budget = 1 << 16
     static let maxDepth = 16
     /// Expansions done so far: nested references can branch at every level, which is exponential
     /// in nesting without a cap (found by fuzzing).
