@@ -99,6 +99,34 @@ struct GoldenTests {
         #expect(readText(path) == readText(repositoryFile("examples/runmonster/expected.json")))
     }
 
+    /// iapdoctor never writes to its inputs: an output path that names the descriptor, a file the
+    /// descriptor points at or a catalog (also through a symlink) is refused and left untouched.
+    @Test func outputOverAnInputIsRefused() throws {
+        let folder = NSTemporaryDirectory() + "iapdoctor-inputs-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = repositoryFile("examples/runmonster-xcode")
+        try FileManager.default.copyItem(atPath: source, toPath: folder + "/project")
+        let descriptor = folder + "/project/project.yaml"
+        let plist = folder + "/project/RunMonster/Info.plist"
+        try FileManager.default.createSymbolicLink(atPath: folder + "/alias.yaml", withDestinationPath: descriptor)
+        let before = [descriptor: readText(descriptor), plist: readText(plist)]
+        for (command, target) in [("check", descriptor), ("check", plist), ("report", descriptor), ("check", folder + "/alias.yaml")] {
+            let flag = command == "check" ? "--output" : "-o"
+            let run = try runIAPDoctor([command, descriptor, flag, target])
+            #expect(run.status == 2, "\(command) \(flag) \(target) exited \(run.status)")
+            #expect(run.errors.contains("refusing to write to"), "\(command): \(run.errors)")
+        }
+        for (path, text) in before { #expect(readText(path) == text, "\(path) was changed") }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/alias.yaml") == descriptor)
+        let catalog = repositoryFile("examples/catalog/PocketGarden.itmsp/metadata.xml")
+        let copy = folder + "/metadata.xml"
+        try FileManager.default.copyItem(atPath: catalog, toPath: copy)
+        let run = try runIAPDoctor(["check", copy, "--format", "sarif", "--output", copy])
+        #expect(run.status == 2)
+        #expect(readText(copy) == readText(catalog))
+    }
+
     @Test func explainPrintsTheDocsPage() throws {
         let run = try runIAPDoctor(["explain", "wildcard-app-id"])
         #expect(run.status == 0)

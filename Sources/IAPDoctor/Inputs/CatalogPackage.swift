@@ -450,7 +450,8 @@ final class ItemScan {
     }
 
     func run() throws -> XMLNode {
-        try XMLReader.scan(contentsOfFile: file, select: { self.select($0) }, handler: { self.item($0) })
+        FileSystem.noteRead(file)
+        return try XMLReader.scan(contentsOfFile: file, select: { self.select($0) }, handler: { self.item($0) })
     }
 
     /// `root/software/software_metadata/in_app_purchases` as `CatalogPackage` reads it: the first

@@ -10,6 +10,7 @@ public struct XcodeScheme: Sendable {
     public static func load(path: String) throws(InputProblem) -> XcodeScheme {
         let root: XMLNode
         do {
+            FileSystem.noteRead(path)
             root = try XMLReader.parse(contentsOfFile: path)
         } catch {
             let rule = error.kind == .unreadable ? "input-unreadable" : "input-malformed"

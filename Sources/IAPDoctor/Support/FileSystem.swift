@@ -17,6 +17,7 @@ public enum FileSystem {
         if isDirectory.boolValue {
             throw Problem(message: "cannot read `\(path)`: it is a folder, not a file", help: "name the file inside the folder")
         }
+        noteRead(path)
         do {
             return try readFileBytes(path, maxBytes: maxBytes)
         } catch {
@@ -62,8 +63,35 @@ public enum FileSystem {
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
-    /// Writes `contents` atomically: a temporary file in the same folder, then a rename.
+    /// Every file this process has opened for reading, by device and inode (so a relative path,
+    /// a symlink or a hard link to an input is recognised as that input).
+    private static let ledger = ReadLedger()
+
+    /// Records that `path` is an input of this run (readers that open files themselves call this).
+    public static func noteRead(_ path: String) {
+        if let identity = identity(of: path) { ledger.insert(identity) }
+    }
+
+    /// Whether `path` names a file this process has read.
+    public static func wasRead(_ path: String) -> Bool {
+        identity(of: path).map { ledger.contains($0) } ?? false
+    }
+
+    private static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Writes `contents` atomically: a temporary file in the same folder, then a rename. Refuses a
+    /// destination that is one of this run's inputs (`--output project.yaml` would replace the
+    /// descriptor with its own report).
     public static func writeAtomically(_ contents: String, to path: String) throws(Problem) {
+        if wasRead(path) {
+            throw Problem(
+                message: "refusing to write to `\(path)`: it is one of the files this run read, and iapdoctor never writes to its inputs",
+                help: "give --output a new file name, e.g. iapdoctor-report.json")
+        }
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
@@ -80,5 +108,29 @@ public enum FileSystem {
             try? FileManager.default.removeItem(at: temporary)
             throw Problem(message: "cannot write `\(path)`: \(error.localizedDescription)", help: "check that the folder exists and is writable")
         }
+    }
+}
+
+
+struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+}
+
+/// A set of file identities shared by every reader of one run.
+final class ReadLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    private var identities: Set<FileIdentity> = []
+
+    func insert(_ identity: FileIdentity) {
+        lock.lock()
+        defer { lock.unlock() }
+        identities.insert(identity)
+    }
+
+    func contains(_ identity: FileIdentity) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return identities.contains(identity)
     }
 }
