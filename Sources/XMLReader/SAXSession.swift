@@ -192,6 +192,31 @@ final class SAXSession {
             xmlParseChunk(context, $0.baseAddress, Int32($0.count), last ? 1 : 0)
         }
         if status != 0, !failed { recordLastError(code: status) }
+        if !failed, !last { checkPendingStartTag(context) }
+    }
+
+    /// libxml2's push parser waits at the `<` of a start tag until it has the whole tag; when it
+    /// holds more than `maxStartTagBytes` there, the tag is refused before libxml2 parses it
+    /// (its duplicate-attribute check is quadratic in the number of attributes).
+    private func checkPendingStartTag(_ context: xmlParserCtxtPtr) {
+        guard let input = context.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end,
+            end - cur > limits.maxStartTagBytes, cur[0] == UInt8(ascii: "<")
+        else { return }
+        let next = cur[1]
+        let startsName = (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z")
+            || next == UInt8(ascii: "_") || next == UInt8(ascii: ":") || next >= 0x80
+        guard startsName else { return }
+        var nameBytes: [UInt8] = []
+        var p = cur + 1
+        while p < end, nameBytes.count < 64, !" \t\n\r/>".utf8.contains(p.pointee) {
+            nameBytes.append(p.pointee)
+            p += 1
+        }
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        fail(
+            .startTagTooLong,
+            "the start tag `<\(name)` is longer than \(limits.maxStartTagBytes) bytes (its attributes would take libxml2 quadratic time)",
+            at: currentPosition())
     }
 
     private func finish() throws(XMLReaderError) -> XMLNode {

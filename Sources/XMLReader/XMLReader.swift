@@ -14,18 +14,25 @@ public struct XMLReaderLimits: Sendable {
     public var maxElements: Int = 20_000_000
     /// Largest input in bytes.
     public var maxInputBytes: Int = 1 << 31
-    /// How many bytes are handed to libxml2 at a time.
-    public var chunkSize: Int = 256 * 1024
+    /// How many bytes are handed to libxml2 at a time. Small enough that a start tag over
+    /// `maxStartTagBytes` is seen unfinished between two chunks (see there).
+    public var chunkSize: Int = 32 * 1024
+    /// Longest start tag (name and attributes) in bytes. libxml2 2.9 checks attributes for
+    /// duplicates pairwise, so one tag with 90,000 attributes (1 MB) takes 10 s; the reader refuses
+    /// a start tag still unfinished after this many bytes (at most ~13,000 attributes, ~0.2 s).
+    /// Apple's catalogs and property lists have a few short attributes per element.
+    public var maxStartTagBytes: Int = 64 * 1024
 
     public init(
         maxDepth: Int = 64, maxTextBytes: Int = 1 << 20, maxElements: Int = 20_000_000,
-        maxInputBytes: Int = 1 << 31, chunkSize: Int = 256 * 1024
+        maxInputBytes: Int = 1 << 31, chunkSize: Int = 32 * 1024, maxStartTagBytes: Int = 64 * 1024
     ) {
         self.maxDepth = maxDepth
         self.maxTextBytes = maxTextBytes
         self.maxElements = maxElements
         self.maxInputBytes = maxInputBytes
         self.chunkSize = chunkSize
+        self.maxStartTagBytes = maxStartTagBytes
     }
 }
 

@@ -9,6 +9,8 @@ public struct XMLReaderError: Error, Hashable, Sendable, CustomStringConvertible
         case tooDeep
         /// An element's text or an attribute value longer than `XMLReaderLimits.maxTextBytes`.
         case textTooLong
+        /// A start tag longer than `XMLReaderLimits.maxStartTagBytes`.
+        case startTagTooLong
         /// More elements than `XMLReaderLimits.maxElements`.
         case tooManyElements
         /// Larger than `XMLReaderLimits.maxInputBytes`.
