@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Fuzzes iapdoctor's readers of hostile files with libFuzzer (Swift's -sanitize=fuzzer,address).
 #
-#   scripts/fuzz.sh [--minutes N | --runs N] [--timeout S] [--fork] [target…]
+#   scripts/fuzz.sh [--minutes N | --runs N] [--timeout S] [--max-len B] [--fork] [target…]
 #
 # Targets: xml descriptor pbxproj storekit (default: all four, one after the other).
 # --minutes N  run each target for N minutes (default 5)
 # --runs N     run each target for N executions instead (e.g. --runs 10000000)
 # --timeout S  seconds one input may take before it counts as a hang (default 5; on a machine
 #              shared with other fuzzers and builds, slow units stretch several-fold)
+# --max-len B  largest input in bytes (default 65536; smaller runs faster once the corpus has
+#              grown large units)
 # --fork       keep going after a crash/timeout/OOM (libFuzzer -fork=1 -ignore_*), else stop at the first
 # --build-only build the targets and stop
 # --no-build   run the binaries already in .build-fuzz (e.g. while the tree is being edited)
@@ -30,6 +32,7 @@ minutes=5
 runs=""
 fork=0
 timeout=5
+max_len=65536
 build_only=0
 no_build=0
 targets=()
@@ -41,10 +44,12 @@ while [ $# -gt 0 ]; do
       [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "--runs needs a whole number ≥ 1" >&2; exit 2; } ;;
     --timeout) timeout="$2"; shift 2
       [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || { echo "--timeout needs a whole number ≥ 1" >&2; exit 2; } ;;
+    --max-len) max_len="$2"; shift 2
+      [[ "$max_len" =~ ^[1-9][0-9]*$ ]] || { echo "--max-len needs a whole number ≥ 1" >&2; exit 2; } ;;
     --fork) fork=1; shift ;;
     --build-only) build_only=1; shift ;;
     --no-build) no_build=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option: $1" >&2; exit 2 ;;
     *)
       case " ${all_targets[*]} " in
@@ -110,7 +115,7 @@ for t in "${targets[@]}"; do
   log="$scratch/logs/$t-$(date -u +%Y%m%dT%H%M%S).log"
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   # -reload=0: one process per corpus, so rescanning the corpus folder (thousands of files) only costs.
-  args=(-max_len=65536 -timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 -reload=0
+  args=(-max_len="$max_len" -timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 -reload=0
         -dict="$root/Fuzz/Dictionaries/$(dict_for "$t")" -artifact_prefix="$artifacts/")
   if [ -n "$runs" ]; then args+=(-runs="$runs"); else args+=(-max_total_time=$((minutes * 60))); fi
   if [ "$fork" -eq 1 ]; then args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1); fi
