@@ -103,12 +103,7 @@ public enum XMLReader {
     ) throws -> XMLNode {
         try withoutActuallyEscaping(handler) { handler in
             let session = SAXSession(file: path, limits: limits, itemDepth: itemDepth, handler: handler)
-            do {
-                return try session.run(path: path)
-            } catch {
-                if let handlerError = session.handlerError { throw handlerError }
-                throw error
-            }
+            return try run(session, .file(path))
         }
     }
 
@@ -127,12 +122,7 @@ public enum XMLReader {
         try withoutActuallyEscaping(select) { select in
             try withoutActuallyEscaping(handler) { handler in
                 let session = SAXSession(file: path, limits: limits, select: select, itemHandler: handler)
-                do {
-                    return try session.run(path: path)
-                } catch {
-                    if let handlerError = session.handlerError { throw handlerError }
-                    throw error
-                }
+                return try run(session, .file(path))
             }
         }
     }
@@ -145,13 +135,27 @@ public enum XMLReader {
         try withoutActuallyEscaping(select) { select in
             try withoutActuallyEscaping(handler) { handler in
                 let session = SAXSession(file: file, limits: limits, select: select, itemHandler: handler)
-                do {
-                    return try bytes.withUnsafeBytes { buffer throws(XMLReaderError) in try session.run(bytes: buffer) }
-                } catch {
-                    if let handlerError = session.handlerError { throw handlerError }
-                    throw error
-                }
+                return try run(session, .bytes(bytes))
             }
+        }
+    }
+
+    private enum Source {
+        case file(String)
+        case bytes([UInt8])
+    }
+
+    /// Runs a streaming session; an error thrown by its handler ends the parse and is rethrown as
+    /// it was, not as the reader's "stopped" error.
+    private static func run(_ session: SAXSession, _ source: Source) throws -> XMLNode {
+        do {
+            switch source {
+            case .file(let path): return try session.run(path: path)
+            case .bytes(let bytes): return try bytes.withUnsafeBytes { buffer throws(XMLReaderError) in try session.run(bytes: buffer) }
+            }
+        } catch {
+            if let handlerError = session.handlerError { throw handlerError }
+            throw error
         }
     }
 
@@ -162,12 +166,7 @@ public enum XMLReader {
     ) throws -> XMLNode {
         try withoutActuallyEscaping(handler) { handler in
             let session = SAXSession(file: file, limits: limits, itemDepth: itemDepth, handler: handler)
-            do {
-                return try bytes.withUnsafeBytes { buffer throws(XMLReaderError) in try session.run(bytes: buffer) }
-            } catch {
-                if let handlerError = session.handlerError { throw handlerError }
-                throw error
-            }
+            return try run(session, .bytes(bytes))
         }
     }
 }
