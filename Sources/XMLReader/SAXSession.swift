@@ -414,22 +414,12 @@ final class SAXSession {
             }
         }
         var parsedAttributes: [XMLAttribute] = []
-        if attributeCount > 0, let attributes {
-            parsedAttributes.reserveCapacity(attributeCount)
-            for index in 0..<attributeCount {
-                // Five pointers per attribute: localname, prefix, URI, value start, value end.
-                let base = attributes + index * 5
-                guard let valueStart = base[3], let valueEnd = base[4] else { continue }
-                let length = valueEnd - valueStart
-                guard length <= limits.maxTextBytes else {
-                    return fail(.textTooLong, "an attribute value is longer than \(limits.maxTextBytes) bytes", at: position)
-                }
-                let value = String(
-                    decoding: UnsafeBufferPointer(start: valueStart, count: length), as: UTF8.self)
-                parsedAttributes.append(
-                    XMLAttribute(name: name(base[0]) ?? "", namespaceURI: name(base[2]), value: value))
-            }
+        parsedAttributes.reserveCapacity(attributeCount)
+        let attributesFit = forEachAttribute(attributeCount, attributes, at: position) { localName, uri, value in
+            parsedAttributes.append(
+                XMLAttribute(name: name(localName) ?? "", namespaceURI: name(uri), value: String(decoding: value, as: UTF8.self)))
         }
+        guard attributesFit else { return }
         if let parent = stack.indices.last, !stack[parent].text.isEmpty, !stack[parent].hasChildren,
             stack[parent].text.allSatisfy(isXMLSpace)
         {
@@ -506,25 +496,39 @@ final class SAXSession {
         return stack.last.map { ($0.name, $0.position) }
     }
 
+    /// Calls `body` with each attribute's local name, namespace URI and value bytes, in document
+    /// order. libxml2 hands five pointers per attribute: local name, prefix, URI, value start and
+    /// end. Fails the parse and returns `false` at a value over the text limit.
+    @inline(__always)
+    private func forEachAttribute(
+        _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, at position: XMLPosition,
+        _ body: (_ localName: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ value: UnsafeBufferPointer<UInt8>) -> Void
+    ) -> Bool {
+        guard count > 0, let attributes else { return true }
+        for index in 0..<count {
+            let base = attributes + index * 5
+            guard let valueStart = base[3], let valueEnd = base[4] else { continue }
+            let length = valueEnd - valueStart
+            guard length <= limits.maxTextBytes else {
+                fail(.textTooLong, "an attribute value is longer than \(limits.maxTextBytes) bytes", at: position)
+                return false
+            }
+            body(base[0], base[2], UnsafeBufferPointer(start: valueStart, count: length))
+        }
+        return true
+    }
+
     private func startItemElement(
         localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, position: XMLPosition
     ) {
         let attributeStart = arena.attributeCount
-        if attributeCount > 0, let attributes {
-            for index in 0..<attributeCount {
-                // Five pointers per attribute: localname, prefix, URI, value start, value end.
-                let base = attributes + index * 5
-                guard let valueStart = base[3], let valueEnd = base[4] else { continue }
-                let length = valueEnd - valueStart
-                guard length <= limits.maxTextBytes else {
-                    return fail(.textTooLong, "an attribute value is longer than \(limits.maxTextBytes) bytes", at: position)
-                }
-                let start = arena.appendBytes(valueStart, length)
-                arena.appendAttribute(
-                    XMLItemArena.Attribute(name: nameID(base[0]), namespaceURI: nameID(base[2]), valueStart: start, valueCount: length))
-            }
+        let attributesFit = forEachAttribute(attributeCount, attributes, at: position) { localName, uri, value in
+            let start = arena.appendBytes(value.baseAddress!, value.count)
+            arena.appendAttribute(
+                XMLItemArena.Attribute(name: nameID(localName), namespaceURI: nameID(uri), valueStart: start, valueCount: value.count))
         }
+        guard attributesFit else { return }
         let index = arena.elementCount
         let parent = openItemElements.last ?? -1
         if parent >= 0 {

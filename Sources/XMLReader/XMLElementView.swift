@@ -156,28 +156,25 @@ public final class XMLItemArena {
 
     @inline(__always)
     func appendElement(_ element: Element) {
-        if elementCount == elementCapacity {
-            let grown = UnsafeMutablePointer<Element>.allocate(capacity: elementCapacity * 2)
-            grown.moveInitialize(from: elements, count: elementCount)
-            elements.deallocate()
-            elements = grown
-            elementCapacity *= 2
-        }
+        if elementCount == elementCapacity { Self.grow(&elements, count: elementCount, capacity: &elementCapacity) }
         (elements + elementCount).initialize(to: element)
         elementCount += 1
     }
 
     @inline(__always)
     func appendAttribute(_ attribute: Attribute) {
-        if attributeCount == attributeCapacity {
-            let grown = UnsafeMutablePointer<Attribute>.allocate(capacity: attributeCapacity * 2)
-            grown.moveInitialize(from: attributes, count: attributeCount)
-            attributes.deallocate()
-            attributes = grown
-            attributeCapacity *= 2
-        }
+        if attributeCount == attributeCapacity { Self.grow(&attributes, count: attributeCount, capacity: &attributeCapacity) }
         (attributes + attributeCount).initialize(to: attribute)
         attributeCount += 1
+    }
+
+    /// Doubles a full buffer, moving its `count` records.
+    private static func grow<T>(_ buffer: inout UnsafeMutablePointer<T>, count: Int, capacity: inout Int) {
+        let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: buffer, count: count)
+        buffer.deallocate()
+        buffer = grown
+        capacity *= 2
     }
 
     /// Appends bytes; returns where they start.
