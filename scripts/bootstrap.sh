@@ -28,17 +28,21 @@ fi
 
 command -v swift >/dev/null 2>&1 || { echo "Swift 6 is required: https://www.swift.org/install" >&2; exit 1; }
 
-# jsonschema: ReporterTests validates the SARIF report against the schema with the python3 on PATH.
-# pip first; a Debian system Python refuses pip (PEP 668), so fall back to its own package.
+# Python modules, imported by the python3 on PATH: jsonschema (ReporterTests validates the SARIF
+# report against its schema) and yaml (scripts/embed-rules.py composes rules.yaml when
+# scripts/generate.sh runs). pip first; a Debian system Python refuses pip (PEP 668), so fall back
+# to Debian's packages.
 command -v python3 >/dev/null 2>&1 || { echo "python3 is required by the tests" >&2; exit 1; }
-if ! python3 -c 'import jsonschema' 2>/dev/null; then
-  python3 -m pip install --quiet jsonschema 2>/dev/null || {
-    command -v apt-get >/dev/null 2>&1 || { echo "install the Python jsonschema package for python3" >&2; exit 1; }
+for entry in jsonschema:jsonschema:python3-jsonschema yaml:PyYAML:python3-yaml; do
+  IFS=: read -r module pip_name apt_name <<<"$entry"
+  python3 -c "import $module" 2>/dev/null && continue
+  python3 -m pip install --quiet "$pip_name" 2>/dev/null || {
+    command -v apt-get >/dev/null 2>&1 || { echo "install the Python $pip_name package for python3" >&2; exit 1; }
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq
-    $sudo apt-get install -y -qq --no-install-recommends python3-jsonschema
+    $sudo apt-get install -y -qq --no-install-recommends "$apt_name"
   }
-  python3 -c 'import jsonschema' || { echo "jsonschema is still not importable by $(command -v python3)" >&2; exit 1; }
-fi
+  python3 -c "import $module" || { echo "$pip_name is still not importable by $(command -v python3)" >&2; exit 1; }
+done

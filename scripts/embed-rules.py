@@ -18,7 +18,10 @@ Tree form, one node after another in document order (line and column 1-based, as
 import os
 import sys
 
-import yaml
+try:
+    import yaml
+except ImportError:
+    sys.exit("scripts/embed-rules.py needs PyYAML for python3 (scripts/bootstrap.sh installs it)")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 text = open(os.path.join(ROOT, "rules.yaml"), encoding="utf-8").read()
