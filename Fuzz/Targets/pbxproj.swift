@@ -20,7 +20,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let settings = project.expansionSettings(target: target, configuration: name)
             _ = project.bundleIdentifier(target: target, configuration: name)
             _ = project.expandedBuildSetting(XcodeProject.SettingKey.developmentTeam, target: target, configuration: name)
-            for value in settings.values.prefix(32) { _ = project.expand(value, with: settings) }
+            for value in settings.values.prefix(32) { _ = XcodeProject.expandVariables(value, with: settings) }
         }
     }
     _ = project.appTarget(matchingBundleID: "com.example.app", configuration: "Release")

@@ -523,7 +523,7 @@ extension XcodeProjectTests {
 
         @Test func theInstanceMethodMatches() throws {
             let project = try XcodeProject.parse(text: runMonsterPBXProj, file: "project.pbxproj")
-            #expect(project.expand("$(ORG)", with: settings) == "com.runmonster")
+            #expect(XcodeProject.expandVariables("$(ORG)", with: settings) == "com.runmonster")
         }
     }
 }

@@ -1,163 +1,129 @@
 import Foundation
 
-/// `iapdoctor init`: finds an Xcode project's files and writes a starter descriptor with what it
-/// found filled in and every fact it cannot see left as a commented question.
+/// `iapdoctor init`: surveys an Xcode project's folder (``ProjectSurvey``) and writes a starter
+/// descriptor with what the files settle filled in, and every choice they leave open, and every
+/// fact they cannot show, as a commented question.
 public enum StarterDescriptor {
-    public struct Found: Sendable {
-        public var xcodeproj: String?
-        public var infoPlist: String?
-        public var entitlements: String?
-        public var scheme: String?
-        public var storeKit: String?
-        public var profile: String?
-        public var productIDLists: [String] = []
-        public var sources: [String] = []
-        public var bundleID: String?
-        public var teamID: String?
-        public var platform: Platform?
-        public var deploymentTarget: String?
-        public var configuration: String?
-    }
-
-    static let skippedFolders: Set<String> = [
-        ".build", "build", "DerivedData", "Pods", "Carthage", "node_modules", ".git", ".swiftpm", "xcuserdata",
-    ]
-
-    /// Walks `directory` (sorted, bounded) and picks the files a descriptor can point at. Paths are
-    /// relative to `directory`.
-    public static func scan(directory: String) -> Found {
-        var found = Found()
-        var files: [String] = []
-        let manager = FileManager.default
-        var queue = [""]
-        var visited = 0
-        while !queue.isEmpty, visited < 20_000 {
-            let relative = queue.removeFirst()
-            let absolute = relative.isEmpty ? directory : directory + "/" + relative
-            guard let entries = try? manager.contentsOfDirectory(atPath: absolute) else { continue }
-            for name in entries.sorted() {
-                visited += 1
-                let path = relative.isEmpty ? name : relative + "/" + name
-                var isDirectory: ObjCBool = false
-                let full = directory + "/" + path
-                guard manager.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
-                // Symbolic links to folders are not followed (no loops).
-                let isLink = (try? manager.destinationOfSymbolicLink(atPath: full)) != nil
-                if isDirectory.boolValue {
-                    if name.hasSuffix(".xcodeproj") {
-                        if found.xcodeproj == nil { found.xcodeproj = path }
-                        if let schemes = try? manager.contentsOfDirectory(atPath: full + "/xcshareddata/xcschemes") {
-                            for scheme in schemes.sorted() where scheme.hasSuffix(".xcscheme") {
-                                files.append(path + "/xcshareddata/xcschemes/" + scheme)
-                            }
-                        }
-                        continue
-                    }
-                    if skippedFolders.contains(name) || name.hasPrefix(".") || isLink || name.hasSuffix(".xcworkspace") { continue }
-                    queue.append(path)
-                } else {
-                    files.append(path)
-                }
-            }
+    /// The descriptor text. Paths in `survey` are relative to `surveyedFolder`; they are written
+    /// relative to `descriptorFolder`, where the descriptor goes (check resolves them from there).
+    public static func render(_ survey: ProjectSurvey, name: String, surveyedFolder: String, descriptorFolder: String) -> String {
+        func path(_ relative: String) -> String {
+            FileSystem.relativePath(FileSystem.resolve(relative, relativeTo: surveyedFolder), from: descriptorFolder)
         }
-        // The project file says where the app's Info.plist and entitlements are.
-        if let xcodeproj = found.xcodeproj,
-            let project = try? XcodeProject.load(path: directory + "/" + xcodeproj),
-            let (target, _) = project.appTarget(matchingBundleID: nil, configuration: "Release")
-        {
-            let release = project.buildSettings(target: target, configuration: "Release")
-            let base = FileSystem.directoryName(of: xcodeproj)
-            func inProject(_ value: String?) -> String? {
-                guard let value, !value.contains("$") else { return nil }
-                let path = base == "." ? value : base + "/" + value
-                return files.contains(path) ? path : nil
-            }
-            found.infoPlist = inProject(release["INFOPLIST_FILE"]?.value)
-            found.entitlements = inProject(release["CODE_SIGN_ENTITLEMENTS"]?.value)
-            found.bundleID = project.bundleIdentifier(target: target, configuration: "Release")?.value
-            found.teamID = release["DEVELOPMENT_TEAM"]?.value
-            found.configuration = target.configurationNames.contains("Debug") ? "Debug" : target.configurationNames.first
-            switch release["SDKROOT"]?.value {
-            case "macosx": found.platform = .macos
-            case "appletvos": found.platform = .tvos
-            case "watchos": found.platform = .watchos
-            case "xros": found.platform = .visionos
-            default: found.platform = .ios
-            }
-        }
-        let isTestPath = { (path: String) in path.range(of: "Tests", options: .caseInsensitive) != nil }
-        if found.infoPlist == nil { found.infoPlist = files.first { $0.hasSuffix("Info.plist") && !isTestPath($0) } }
-        if found.entitlements == nil { found.entitlements = files.first { $0.hasSuffix(".entitlements") } }
-        // The shared scheme named like the project, else the first.
-        let schemes = files.filter { $0.hasSuffix(".xcscheme") }
-        let projectName = found.xcodeproj.map { String($0.split(separator: "/").last!.dropLast(".xcodeproj".count)) }
-        found.scheme = schemes.first { $0.hasSuffix("/\(projectName ?? "").xcscheme") } ?? schemes.first
-        found.storeKit = files.first { $0.hasSuffix(".storekit") && !isTestPath($0) } ?? files.first { $0.hasSuffix(".storekit") }
-        found.profile = files.first { $0.hasSuffix(".mobileprovision") || $0.hasSuffix(".provisionprofile") }
-        found.productIDLists = files.filter { path in
-            let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
-            return (name.hasSuffix(".plist") || name.hasSuffix(".json")) && (name.contains("product_id") || name.contains("productid")
-                || name.contains("product-id") || name.hasPrefix("products") && !name.hasSuffix(".storekit"))
-        }
-        // Sources: the top-level folders that hold Swift or Objective-C files (tests excluded).
-        var sourceFolders: [String] = []
-        for path in files where [".swift", ".m", ".mm"].contains(where: { path.hasSuffix($0) }) && !isTestPath(path) {
-            let top = path.split(separator: "/").first.map(String.init) ?? path
-            let folder = path.contains("/") ? top : path
-            if !sourceFolders.contains(folder) && folder != "Package.swift" { sourceFolders.append(folder) }
-        }
-        found.sources = sourceFolders
-        return found
-    }
-
-    /// The descriptor text: found paths filled in, everything else a commented question.
-    public static func render(_ found: Found, name: String) -> String {
         func quote(_ value: String) -> String {
-            value.allSatisfy({ $0.isLetter || $0.isNumber || "._-/".contains($0) }) ? value : "\"\(value.replacingOccurrences(of: "\"", with: "\\\""))\""
+            value.allSatisfy({ $0.isLetter || $0.isNumber || "._-/".contains($0) }) && !value.isEmpty
+                ? value : "\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
         }
-        func line(_ key: String, _ value: String?, _ question: String, indent: String = "  ") -> String {
-            if let value { return "\(indent)\(key): \(quote(value))" }
-            return "\(indent)# \(key):   # \(question)"
+        func line(_ key: String, _ value: String?, _ comment: String, indent: String = "  ") -> String {
+            if let value { return "\(indent)\(key): \(quote(value))" + (comment.isEmpty ? "" : "   # \(comment)") }
+            return "\(indent)# \(key):   # \(comment)"
         }
+        func alternatives(_ key: String, _ values: [String], _ label: String) -> [String] {
+            values.isEmpty ? [] : ["  # \(label):"] + values.map { value in
+                let parts = value.components(separatedBy: "   # ")
+                return "  #   \(key): \(quote(path(parts[0])))" + (parts.count > 1 ? "   # \(parts[1])" : "")
+            }
+        }
+        let servesStoreKit = survey.storeKit != nil && survey.scheme != nil
         var out = """
             # iapdoctor project descriptor (schema version 1), written by `iapdoctor init`.
-            # Paths were found in the project folder; every commented key is a fact iapdoctor cannot
-            # see in files. Answer it (uncomment and set the value) and the checklist item it feeds
-            # stops being "unknown". Keys: see `iapdoctor explain` and the schema in the docs.
+            # Paths are relative to this file. Every commented key is a choice the files left open or
+            # a fact iapdoctor cannot see in files: answer it (uncomment and set the value) and the
+            # checklist item it feeds stops being "unknown". Keys: `iapdoctor explain`, docs/rules.
 
             version: 1
-            environment: sandbox        # where the products came back invalid: xcode | sandbox | testflight | review | production
+            environment: \(servesStoreKit ? "xcode " : "sandbox")      # where the products came back invalid: xcode | sandbox | testflight | review | production\(servesStoreKit ? "\n# (xcode: the scheme runs a StoreKit configuration file; set sandbox if you test against the sandbox)" : "")
             # checked_at: 2026-01-01T00:00:00Z   # "now" for time-based checks (default: the current time)
 
             app:
 
             """
         var app: [String] = []
-        app.append(line("name", name, "the app's name"))
-        app.append(line("platform", found.platform?.rawValue, "ios | ipados | macos | tvos | visionos | watchos"))
-        app.append(line("bundle_id", found.bundleID, "bundle ID of the App Store Connect app record"))
-        app.append(line("info_plist", found.infoPlist, "path to the app's Info.plist"))
-        app.append(line("xcodeproj", found.xcodeproj, "path to the .xcodeproj"))
-        app.append(line("configuration", found.configuration, "build configuration of the failing run (Debug, Release…)"))
-        app.append(line("entitlements", found.entitlements, "path to the app's .entitlements file"))
-        app.append(line("scheme", found.scheme, "path to the .xcscheme you run"))
-        app.append(line("storekit_configuration", found.storeKit, "path to a .storekit file, if you test with one"))
-        if found.productIDLists.isEmpty {
+        app.append(line("name", name, ""))
+        app.append(line("platform", survey.platform?.rawValue, survey.platform == nil ? "ios | ipados | macos | tvos | visionos | watchos" : ""))
+        if let bundleID = survey.bundleID {
+            app.append(line("bundle_id", bundleID, "`PRODUCT_BUNDLE_IDENTIFIER` of \(survey.archiveConfiguration ?? "Release"), the build that ships"))
+        } else {
+            app.append(line("bundle_id", nil, survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier]
+                .map { "bundle ID of the App Store Connect app record: \($0)" } ?? "bundle ID of the App Store Connect app record"))
+        }
+        if let project = survey.xcodeproj {
+            app.append(line("xcodeproj", path(project.value), project.alternatives.isEmpty ? "" : project.reason))
+            app += alternatives("xcodeproj", project.alternatives, "other projects with app targets")
+        } else {
+            app.append(line("xcodeproj", nil, "path to the .xcodeproj that builds the app"))
+        }
+        if !survey.otherProjects.isEmpty {
+            app.append("  # also in the folder (not read): " + survey.otherProjects.map { path($0) }.joined(separator: ", "))
+        }
+        if let scheme = survey.scheme {
+            app.append(line("scheme", path(scheme.value), scheme.alternatives.isEmpty ? "" : scheme.reason + "; the others are below"))
+            app += alternatives("scheme", scheme.alternatives, "other schemes that run an app (use the one you run)")
+        } else {
+            app.append(line("scheme", nil, "path to the .xcscheme you run (none of the shared schemes runs an app target)"))
+        }
+        if let target = survey.target, survey.scheme == nil {
+            app.append(line("target", target.value, target.reason))
+        } else if !survey.targetQuestion.isEmpty {
+            app.append("  # target:   # which application target is the app? " + survey.targetQuestion.joined(separator: "; "))
+        }
+        if let run = survey.runConfiguration {
+            let note = survey.runBundleID.map { "it builds `\($0)`; \(survey.archiveConfiguration ?? "Release") ships" } ?? "the configuration a Run builds"
+            app.append(line("configuration", run, note))
+        }
+        if let plist = survey.infoPlist {
+            app.append(line("info_plist", path(plist), ""))
+        } else if survey.infoPlistGenerated {
+            app.append("  # info_plist:   # none: Xcode generates it from the build settings (GENERATE_INFOPLIST_FILE)")
+        }
+        if let entitlements = survey.entitlements {
+            app.append(line("entitlements", path(entitlements), ""))
+        } else if survey.target != nil {
+            app.append(line("entitlements", nil, "the app target sets no `CODE_SIGN_ENTITLEMENTS`"))
+        }
+        if let shipping = survey.archiveEntitlements {
+            app.append("  #   (\(survey.archiveConfiguration ?? "Release") signs with \(quote(path(shipping))) instead)")
+        }
+        if let storeKit = survey.storeKit {
+            app.append(line("storekit_configuration", path(storeKit.value), storeKit.reason))
+        } else if let missing = survey.missingStoreKitReference {
+            app.append("  # storekit_configuration:   # the scheme names `\(missing)`, which is not in the folder")
+        }
+        if !survey.otherStoreKitFiles.isEmpty {
+            app.append("  # other .storekit files (not used by the scheme): " + survey.otherStoreKitFiles.map { quote(path($0)) }.joined(separator: ", "))
+        }
+        if survey.productIDLists.isEmpty {
             app.append("  # product_id_lists: []   # plist or JSON files listing the product IDs the app requests")
         } else {
             app.append("  product_id_lists:")
-            app += found.productIDLists.map { "    - \(quote($0))" }
+            app += survey.productIDLists.map { "    - \(quote(path($0)))" }
         }
-        if found.sources.isEmpty {
+        if survey.sources.isEmpty {
             app.append("  # sources: []   # folders scanned for the product IDs the code requests")
         } else {
-            app.append("  sources: [\(found.sources.map(quote).joined(separator: ", "))]")
+            app.append("  sources: [\(survey.sources.map { quote(path($0)) }.joined(separator: ", "))]")
         }
         out += app.joined(separator: "\n") + "\n"
+        let team: String
+        if let teamID = survey.teamID, !teamID.isEmpty {
+            team = line("team_id", teamID, "`DEVELOPMENT_TEAM` of \(survey.archiveConfiguration ?? "Release")")
+        } else if survey.teamID != nil {
+            team = line("team_id", nil, "10-character Team ID (the project sets `DEVELOPMENT_TEAM` to nothing)")
+        } else {
+            team = line("team_id", nil, survey.unresolved[XcodeProject.SettingKey.developmentTeam].map { "10-character Team ID: \($0)" } ?? "10-character Team ID")
+        }
+        let profile: String
+        if let chosen = survey.profile {
+            profile = "  profile:\n    file: \(quote(path(chosen.value)))"
+        } else if !survey.profileCandidates.isEmpty {
+            profile = "  # profile:\n  #   file:   # which one signs the failing build? " + survey.profileCandidates.map { quote(path($0)) }.joined(separator: ", ")
+        } else {
+            profile = "  # profile:\n  #   file:   # the .mobileprovision the failing build is signed with"
+        }
         out += """
 
             developer_account:
-            \(line("team_id", found.teamID, "10-character Team ID"))
+            \(team)
               # team_type:          # individual | organization | enterprise | personal
               # membership:         # active | expired
               # program_license:    # accepted | pending
@@ -172,7 +138,7 @@ public enum StarterDescriptor {
             #   in_app_purchase_enabled_at:   # when In-App Purchase was enabled on it
 
             signing:
-            \(found.profile.map { "  profile:\n    file: \(quote($0))" } ?? "  # profile:\n  #   file:   # the .mobileprovision the failing build is signed with")
+            \(profile)
 
             # app_store_connect:
             #   app_record:         # true | false

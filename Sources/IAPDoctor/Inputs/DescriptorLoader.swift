@@ -104,7 +104,7 @@ struct DescriptorReader {
     ]
     static let appKeys = [
         "name", "platform", "bundle_id", "deployment_target", "storekit_api", "info_plist", "xcodeproj",
-        "configuration", "entitlements", "scheme", "storekit_configuration", "product_id_lists", "sources",
+        "target", "configuration", "entitlements", "scheme", "storekit_configuration", "product_id_lists", "sources",
     ]
     static let accountKeys = ["team_id", "team_type", "membership", "program_license", "agreements", "banking", "tax"]
     static let appIDKeys = ["identifier", "in_app_purchase", "in_app_purchase_enabled_at"]
@@ -151,6 +151,7 @@ struct DescriptorReader {
             project.app.storeKitAPI = enumeration(app["storekit_api"], path: "app.storekit_api")
             project.app.infoPlist = string(app["info_plist"], path: "app.info_plist")
             project.app.xcodeproj = string(app["xcodeproj"], path: "app.xcodeproj")
+            project.app.target = string(app["target"], path: "app.target")
             project.app.configuration = string(app["configuration"], path: "app.configuration")
             project.app.entitlements = string(app["entitlements"], path: "app.entitlements")
             project.app.scheme = string(app["scheme"], path: "app.scheme")

@@ -18,50 +18,32 @@ public enum EvidenceLoader {
             }
         }
 
+        // The scheme first: its Run action names the app's target and configuration.
+        let scheme = project.app.scheme.flatMap { named in attempt(named, { (p) throws(InputProblem) in try XcodeScheme.load(path: p) }) }
+        project.evidence.scheme = scheme
+
         // project.pbxproj: the build settings of the app target for the configuration.
-        var settings: [String: String] = [:]
+        var resolved: BuildSettings?
         if let named = project.app.xcodeproj, let xcodeProject = attempt(named, { (p) throws(InputProblem) in try XcodeProject.load(path: p) }) {
-            let configuration = project.app.configuration?.value ?? "Debug"
-            if let (target, _) = xcodeProject.appTarget(matchingBundleID: project.app.bundleID?.value, configuration: configuration) {
-                let facts = xcodeProject.buildSettings(target: target, configuration: configuration)
-                project.evidence.targetName = target.name
-                project.evidence.configurationName = configuration
-                project.evidence.buildSettings = facts
-                project.evidence.hasInAppPurchaseCapability = target.hasInAppPurchaseCapability
-                project.evidence.linksStoreKit = target.linksStoreKit
-                settings = xcodeProject.expansionSettings(target: target, configuration: configuration)
-                project.evidence.runningBundleID = xcodeProject.bundleIdentifier(target: target, configuration: configuration)
-                var others: [String: Fact<String>] = [:]
-                for name in target.configurationNames where name != configuration {
-                    if let bundle = xcodeProject.bundleIdentifier(target: target, configuration: name) { others[name] = bundle }
-                }
-                project.evidence.otherConfigurationBundleIDs = others
-                adopt(facts["DEVELOPMENT_TEAM"], into: \Project.signing.teamID, subject: "the signing team", item: "code-signing",
-                      key: "signing.team_id", project: &project)
-                if let style = facts["CODE_SIGN_STYLE"], let parsed = SigningStyle(spelling: style.value) {
-                    let styleFact = Fact(parsed.rawValue, at: style.location, source: .pbxproj)
-                    if let stated = project.signing.style, stated.source == .descriptor, stated.value != parsed {
-                        project.evidence.disagreements.append(Evidence.Disagreement(
-                            subject: "the signing style", checklistItem: "code-signing", descriptor: stated.map(\.rawValue),
-                            file: styleFact, key: "signing.style"))
-                    }
-                    project.signing.style = Fact(parsed, at: style.location, source: .pbxproj)
-                }
-                let platform = project.app.platform?.value ?? platformFromSDK(facts["SDKROOT"]?.value) ?? .ios
-                if let target = facts[deploymentTargetKey(platform)] {
-                    adopt(target, into: \Project.app.deploymentTarget, subject: "the deployment target", item: "os-version",
-                          key: "app.deployment_target", project: &project)
-                }
-                if let specifier = facts["PROVISIONING_PROFILE_SPECIFIER"], !specifier.value.isEmpty {
-                    adopt(specifier, into: \Project.signing.profile.name, subject: "the provisioning profile", item: "code-signing",
-                          key: "signing.profile.name", project: &project)
-                }
-            } else {
+            let configuration = project.app.configuration?.value
+                ?? (project.effectiveEnvironment.isAppStoreBuild ? scheme?.archiveConfiguration?.value : scheme?.runConfiguration?.value)
+                ?? (project.effectiveEnvironment.isAppStoreBuild ? "Release" : "Debug")
+            switch TargetChoice.choose(in: xcodeProject, named: project.app.target, scheme: scheme,
+                                       bundleID: project.app.bundleID?.value, configuration: configuration) {
+            case .chosen(let target, let reason):
+                project.evidence.targetChoice = reason
+                let settings = xcodeProject.settings(target: target, configuration: configuration)
+                resolved = settings
+                loadBuildSettings(settings, of: target, in: xcodeProject, configuration: configuration, into: &project)
+            case .unknownName(let named, let candidates):
                 problems.append(Finding(
-                    rule: "input-malformed", severity: .error, checklist: nil,
-                    message: "`\(named.value)` has no application target whose bundle ID is `\(project.app.bundleID?.value ?? "?")`, and not exactly one application target",
-                    help: "set `app.bundle_id` to the app target's `PRODUCT_BUNDLE_IDENTIFIER` so iapdoctor can pick the target",
+                    rule: "descriptor-invalid-value", severity: .error, checklist: nil,
+                    message: "`app.target` is `\(named.value)`, but `\(FileSystem.directoryName(of: xcodeProject.file))` has no target of that name",
+                    help: "set `app.target` to one of the application targets: \(candidates.joined(separator: "; "))",
                     location: named.location))
+            case .ambiguous(let candidates, let reason):
+                project.evidence.targetChoice = reason
+                project.evidence.targetCandidates = candidates
             }
         }
 
@@ -70,9 +52,14 @@ public enum EvidenceLoader {
             if let identifier = plist["CFBundleIdentifier"]?.stringFact(.infoPlist) {
                 project.evidence.infoPlistBundleID = identifier
                 if identifier.value.contains("$") {
-                    if !settings.isEmpty {
-                        let expanded = XcodeProject.expandVariables(identifier.value, with: settings)
-                        project.evidence.runningBundleID = Fact(expanded, at: identifier.location, source: .infoPlist)
+                    if let resolved {
+                        let expanded = resolved.expand(identifier.value)
+                        if BuildSettings.isResolved(expanded) {
+                            project.evidence.runningBundleID = Fact(expanded, at: identifier.location, source: .infoPlist)
+                        } else {
+                            project.evidence.runningBundleID = nil
+                            project.evidence.unresolvedSettings["PRODUCT_BUNDLE_IDENTIFIER"] = Fact(expanded, at: identifier.location, source: .infoPlist)
+                        }
                     }
                 } else {
                     project.evidence.runningBundleID = identifier
@@ -108,20 +95,30 @@ public enum EvidenceLoader {
 
         // The scheme: does Xcode's Run action serve products from a .storekit file?
         var storeKitPath: (path: String, named: Fact<String>)?
-        if let named = project.app.scheme, let scheme = attempt(named, { (p) throws(InputProblem) in try XcodeScheme.load(path: p) }) {
-            project.evidence.scheme = scheme
-            if let reference = scheme.storeKitConfiguration {
-                project.evidence.schemeUsesStoreKit = reference
-                storeKitPath = (scheme.resolve(reference.value), reference)
+        if let scheme, let reference = scheme.storeKitConfiguration {
+            project.evidence.schemeUsesStoreKit = reference
+            let candidates = scheme.candidatePaths(for: reference.value)
+            if let found = candidates.first(where: FileSystem.exists) {
+                storeKitPath = (found, reference)
+            } else {
+                // Xcode would serve no products; one finding says so (not an unreadable input).
+                project.evidence.storeKitReferenceMissing = (reference, candidates)
             }
         }
-        if storeKitPath == nil, let named = project.app.storeKitConfiguration {
-            storeKitPath = (path(named), named)
+        // Without a scheme, the descriptor's .storekit stands for what Xcode serves. With one, the
+        // scheme decides; the descriptor's file (if another) is still checked as a catalog.
+        var catalogOnly: (path: String, named: Fact<String>)?
+        if let named = project.app.storeKitConfiguration {
+            if scheme == nil {
+                storeKitPath = (path(named), named)
+            } else if storeKitPath.map({ FileSystem.normalize($0.path) }) != FileSystem.normalize(path(named)) {
+                catalogOnly = (path(named), named)
+            }
         }
-        if let (file, named) = storeKitPath {
+        for (file, named, served) in [storeKitPath.map { ($0.path, $0.named, true) }, catalogOnly.map { ($0.path, $0.named, false) }].compactMap({ $0 }) {
             do {
                 let configuration = try StoreKitConfiguration.load(path: file)
-                project.evidence.storeKit = configuration
+                if served { project.evidence.storeKit = configuration }
                 project.storeKitCatalogs.append(configuration)
             } catch {
                 var finding = error.finding
@@ -152,6 +149,66 @@ public enum EvidenceLoader {
             }
         }
         return problems
+    }
+
+    /// Settings the evidence and the rules read.
+    static let neededSettings = [
+        XcodeProject.SettingKey.productBundleIdentifier, XcodeProject.SettingKey.developmentTeam, XcodeProject.SettingKey.codeSignStyle,
+        XcodeProject.SettingKey.provisioningProfileSpecifier, XcodeProject.SettingKey.sdkRoot, XcodeProject.SettingKey.codeSignEntitlements,
+        XcodeProject.SettingKey.infoPlistFile, XcodeProject.SettingKey.productName, "SUPPORTED_PLATFORMS",
+        XcodeProject.SettingKey.iOSDeploymentTarget, XcodeProject.SettingKey.macOSDeploymentTarget, XcodeProject.SettingKey.tvOSDeploymentTarget,
+        XcodeProject.SettingKey.watchOSDeploymentTarget, XcodeProject.SettingKey.visionOSDeploymentTarget,
+    ]
+
+    /// The facts of the chosen target's build settings. A value that still holds `$(…)` is kept
+    /// aside as unresolved: it is never adopted, compared or shown as a bundle ID or team.
+    static func loadBuildSettings(
+        _ settings: BuildSettings, of target: XcodeProject.Target, in xcodeProject: XcodeProject, configuration: String,
+        into project: inout Project
+    ) {
+        project.evidence.targetName = target.name
+        project.evidence.configurationName = settings.configuration
+        project.evidence.missingConfigurationFiles = settings.missingFiles
+        project.evidence.hasInAppPurchaseCapability = target.hasInAppPurchaseCapability
+        project.evidence.linksStoreKit = target.linksStoreKit
+        var facts: [String: Fact<String>] = [:]
+        for key in neededSettings {
+            guard let value = settings.value(key) else { continue }
+            if BuildSettings.isResolved(value.value) {
+                facts[key] = value
+            } else {
+                project.evidence.unresolvedSettings[key] = value
+            }
+        }
+        project.evidence.buildSettings = facts
+        project.evidence.runningBundleID = facts[XcodeProject.SettingKey.productBundleIdentifier]
+        var others: [String: Fact<String>] = [:]
+        for name in target.configurationNames where name != settings.configuration {
+            if let bundle = xcodeProject.bundleIdentifier(target: target, configuration: name), BuildSettings.isResolved(bundle.value) {
+                others[name] = bundle
+            }
+        }
+        project.evidence.otherConfigurationBundleIDs = others
+        adopt(facts[XcodeProject.SettingKey.developmentTeam], into: \Project.signing.teamID, subject: "the signing team", item: "code-signing",
+              key: "signing.team_id", project: &project)
+        if let style = facts[XcodeProject.SettingKey.codeSignStyle], let parsed = SigningStyle(spelling: style.value) {
+            let styleFact = Fact(parsed.rawValue, at: style.location, source: style.source)
+            if let stated = project.signing.style, stated.source == .descriptor, stated.value != parsed {
+                project.evidence.disagreements.append(Evidence.Disagreement(
+                    subject: "the signing style", checklistItem: "code-signing", descriptor: stated.map(\.rawValue),
+                    file: styleFact, key: "signing.style"))
+            }
+            project.signing.style = Fact(parsed, at: style.location, source: style.source)
+        }
+        let platform = project.app.platform?.value ?? platformFromSDK(settings.sdk) ?? .ios
+        if let deploymentTarget = facts[deploymentTargetKey(platform)] {
+            adopt(deploymentTarget, into: \Project.app.deploymentTarget, subject: "the deployment target", item: "os-version",
+                  key: "app.deployment_target", project: &project)
+        }
+        if let specifier = facts[XcodeProject.SettingKey.provisioningProfileSpecifier], !specifier.value.isEmpty {
+            adopt(specifier, into: \Project.signing.profile.name, subject: "the provisioning profile", item: "code-signing",
+                  key: "signing.profile.name", project: &project)
+        }
     }
 
     /// Uses the file's fact; records a disagreement when the descriptor said something else.

@@ -4,8 +4,7 @@ import Foundation
 /// configuration, the In-App Purchase capability, StoreKit linkage and source files, each fact
 /// positioned at the value in the file.
 ///
-/// Build settings stored in `.xcconfig` files are not read; ``BuildConfiguration/baseConfigurationFile``
-/// names the file when a configuration has one, so callers can treat a missing setting as unknown.
+/// Build settings stored in `.xcconfig` files are read by ``load(path:)``; see ``settings(target:configuration:sdk:)``.
 public struct XcodeProject: Sendable {
     /// One `XCBuildConfiguration`.
     public struct BuildConfiguration: Sendable {
@@ -92,6 +91,9 @@ public struct XcodeProject: Sendable {
     public var targets: [Target]
     /// The parsed file, for anything the model above leaves out.
     public var propertyList: ASCIIPropertyList
+    /// The `.xcconfig` files of the configurations, by the path in ``BuildConfiguration/baseConfigurationFile``,
+    /// once ``loadConfigurationFiles()`` has read them.
+    public var configurationFiles: [String: XCConfigFile] = [:]
 
     /// Configuration names of the project (every target has the same ones unless edited by hand).
     public var configurationNames: [String] { projectConfigurations.map(\.name) }
@@ -145,7 +147,9 @@ public struct XcodeProject: Sendable {
                 rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
                 location: SourceLocation(file: file)))
         }
-        return try parse(bytes: bytes, file: file)
+        var project = try parse(bytes: bytes, file: file)
+        project.loadConfigurationFiles()
+        return project
     }
 
     /// Interprets the bytes of a `project.pbxproj`; `file` names it in locations.
@@ -221,48 +225,65 @@ public struct XcodeProject: Sendable {
 
     // MARK: Build settings
 
-    /// The build settings of `target` in `configuration`: target-level settings over project-level
-    /// ones, `$(inherited)` replaced by the project-level value, and `KEY[sdk=…]` variants applied
-    /// for the device SDK named by `SDKROOT` (or by `sdk`, e.g. `iphonesimulator`). Each fact sits at
-    /// the value that decided it. A configuration the target lacks falls back to the target's default
-    /// configuration, as `xcodebuild` does.
-    public func buildSettings(target: Target, configuration: String, sdk: String? = nil) -> [String: Fact<String>] {
-        let projectLevel = projectConfiguration(named: configuration)?.buildSettings ?? [:]
-        let targetLevel = targetConfiguration(target, named: configuration)?.buildSettings ?? [:]
-        let sdkName = sdk ?? {
-            let root = targetLevel[SettingKey.sdkRoot]?.value ?? projectLevel[SettingKey.sdkRoot]?.value ?? ""
-            return root.isEmpty || root.contains("$") ? nil : root
-        }()
-        let project = Self.applyLevel(projectLevel, over: [:], configuration: configuration, sdk: sdkName)
-        return Self.applyLevel(targetLevel, over: project, configuration: configuration, sdk: sdkName)
-    }
-
-    /// The settings used to expand `$(VAR)` references for `target`: ``buildSettings(target:configuration:sdk:)``
-    /// plus the values Xcode supplies itself (`TARGET_NAME`, `PRODUCT_NAME` = `$(TARGET_NAME)` when not
-    /// set, `CONFIGURATION`, `PROJECT_NAME`, `SRCROOT`, …).
-    public func expansionSettings(target: Target, configuration: String, sdk: String? = nil) -> [String: String] {
-        var settings = buildSettings(target: target, configuration: configuration, sdk: sdk).mapValues(\.value)
-        let defaults: [String: String] = [
-            SettingKey.targetName: target.name,
-            SettingKey.productName: "$(TARGET_NAME)",
-            "PRODUCT_MODULE_NAME": "$(PRODUCT_NAME:c99extidentifier)",
-            "EXECUTABLE_NAME": "$(PRODUCT_NAME)",
-            "CONFIGURATION": targetConfiguration(target, named: configuration)?.name ?? configuration,
-            "PROJECT_NAME": name,
-            "SRCROOT": projectDirectory,
-            "SOURCE_ROOT": projectDirectory,
-            "PROJECT_DIR": projectDirectory,
+    /// The build settings of `target` in `configuration`, layered as Xcode does (see
+    /// ``BuildSettings``), with the project's and the target's `.xcconfig` files when they were
+    /// read (``load(path:)`` reads them; a project parsed from text has none, so settings a base
+    /// configuration file would define are unknown). `sdk` (e.g. `iphonesimulator`) selects
+    /// `[sdk=…]` variants; by default the one `SDKROOT` names. A configuration the target lacks
+    /// falls back to the target's default configuration, as `xcodebuild` does.
+    public func settings(target: Target, configuration: String, sdk: String? = nil) -> BuildSettings {
+        let projectLevel = projectConfiguration(named: configuration)
+        let targetLevel = targetConfiguration(target, named: configuration)
+        let configurationName = targetLevel?.name ?? configuration
+        var settings = BuildSettings(configuration: configurationName, sdk: sdk)
+        let here = SourceLocation(file: file)
+        let builtins: [(String, String)] = [
+            (SettingKey.targetName, target.name),
+            ("TARGETNAME", target.name),
+            (SettingKey.productName, "$(TARGET_NAME)"),
+            ("PRODUCT_MODULE_NAME", "$(PRODUCT_NAME:c99extidentifier)"),
+            ("EXECUTABLE_NAME", "$(PRODUCT_NAME)"),
+            ("CONFIGURATION", configurationName),
+            ("PROJECT_NAME", name),
+            ("SRCROOT", projectDirectory),
+            ("SOURCE_ROOT", projectDirectory),
+            ("PROJECT_DIR", projectDirectory),
         ]
-        for (key, value) in defaults where settings[key] == nil { settings[key] = value }
+        for (key, value) in builtins { settings.add(name: key, key: key, value: Fact(value, at: here, source: .pbxproj)) }
+        for level in [projectLevel, targetLevel] {
+            guard let level else { continue }
+            if let base = level.baseConfigurationFile {
+                if let loaded = configurationFiles[base] {
+                    settings.addFile(loaded)
+                } else {
+                    settings.addMissingFile(base)
+                }
+            }
+            settings.addLevel(level.buildSettings)
+        }
+        settings.settleSDK()
         return settings
     }
 
-    /// A build setting of `target` with its `$(VAR)` references expanded, positioned at the value
-    /// as written.
+    /// Every build setting of `target` in `configuration`, expanded (see ``settings(target:configuration:sdk:)``).
+    public func buildSettings(target: Target, configuration: String, sdk: String? = nil) -> [String: Fact<String>] {
+        let resolved = settings(target: target, configuration: configuration, sdk: sdk)
+        var result: [String: Fact<String>] = [:]
+        for name in resolved.names {
+            if let value = resolved.value(name) { result[name] = value }
+        }
+        return result
+    }
+
+    /// The values used to expand `$(VAR)` references for `target` (Xcode's own values included), expanded.
+    public func expansionSettings(target: Target, configuration: String, sdk: String? = nil) -> [String: String] {
+        buildSettings(target: target, configuration: configuration, sdk: sdk).mapValues(\.value)
+    }
+
+    /// A build setting of `target` with its `$(VAR)` references expanded, positioned where the
+    /// value that decided it is written.
     public func expandedBuildSetting(_ key: String, target: Target, configuration: String, sdk: String? = nil) -> Fact<String>? {
-        guard let raw = buildSettings(target: target, configuration: configuration, sdk: sdk)[key] else { return nil }
-        let settings = expansionSettings(target: target, configuration: configuration, sdk: sdk)
-        return raw.map { expand($0, with: settings) }
+        settings(target: target, configuration: configuration, sdk: sdk).value(key)
     }
 
     /// `PRODUCT_BUNDLE_IDENTIFIER` of `target` in `configuration`, expanded.
@@ -279,36 +300,12 @@ public struct XcodeProject: Sendable {
         target.configuration(named: name) ?? target.defaultConfigurationName.flatMap { target.configuration(named: $0) }
     }
 
-    /// Lays one level's settings over `lower`: unconditional keys first, then the `KEY[cond]`
-    /// variants whose conditions hold; `$(inherited)` takes the lower level's value.
-    static func applyLevel(
-        _ level: [String: Fact<String>], over lower: [String: Fact<String>], configuration: String, sdk: String?
-    ) -> [String: Fact<String>] {
-        var result = lower
-        func inheriting(_ fact: Fact<String>, base: String) -> Fact<String> {
-            guard fact.value.contains("inherited") else { return fact }
-            let inherited = lower[base]?.value ?? ""
-            var value = fact.value
-            for spelling in ["$(inherited)", "${inherited}", "$inherited"] {
-                value = value.replacingOccurrences(of: spelling, with: inherited)
-            }
-            return Fact(value.trimmingCharacters(in: .whitespaces), at: fact.location, source: fact.source)
+    /// Reads every `.xcconfig` a configuration is based on (with what it includes), once.
+    public mutating func loadConfigurationFiles() {
+        let bases = (projectConfigurations + targets.flatMap(\.configurations)).compactMap(\.baseConfigurationFile)
+        for base in Set(bases).sorted() where configurationFiles[base] == nil {
+            configurationFiles[base] = XCConfigFile.load(path: base)
         }
-        var conditional: [(base: String, key: String, fact: Fact<String>)] = []
-        for (key, fact) in level {
-            if let bracket = key.firstIndex(of: "[") {
-                result[key] = fact
-                conditional.append((String(key[..<bracket]), key, fact))
-            } else {
-                result[key] = inheriting(fact, base: key)
-            }
-        }
-        // Sorted so that when two variants apply, the outcome does not depend on hashing order.
-        for variant in conditional.sorted(by: { $0.key < $1.key })
-        where conditionsHold(variant.key, configuration: configuration, sdk: sdk) {
-            result[variant.base] = inheriting(variant.fact, base: variant.base)
-        }
-        return result
     }
 
     /// `KEY[sdk=iphoneos*][config=Debug]`: every `sdk` and `config` condition must match; `arch` and
@@ -364,14 +361,9 @@ public struct XcodeProject: Sendable {
     /// modifiers (`:rfc1034identifier`, `:c99extidentifier`, `:identifier`, `:lower`, `:upper`, `:base`,
     /// `:file`, `:default=…`). Unknown references stay as written; depth and output size are bounded,
     /// so self-referencing settings cannot loop.
-    public func expand(_ value: String, with settings: [String: String]) -> String {
-        Self.expandVariables(value, with: settings)
-    }
-
-    /// ``expand(_:with:)`` without a project at hand.
     public static func expandVariables(_ value: String, with settings: [String: String]) -> String {
         var expander = VariableExpander(settings: settings)
-        return expander.expand(value[...], depth: 0)
+        return expander.expand(value[...], depth: 0, scope: .init(name: "", position: Int.max))
     }
 
     // MARK: Target selection
@@ -604,106 +596,8 @@ private struct ObjectReader {
 
 // MARK: - Variable expansion
 
-/// Expands build-setting references under a depth limit and an output budget.
-private struct VariableExpander {
-    let settings: [String: String]
-    /// Characters that may still be produced; a chain of settings that doubles at every level would
-    /// otherwise grow without bound before the depth limit stops it. 64 KiB is far beyond any real
-    /// value (a bundle ID is at most 155 characters; long flag lists are a few KB) and bounds the
-    /// work modifiers do on every level of a crafted chain (fuzzing: 1 MiB let one unit take 1.4 s
-    /// under ASan).
-    var budget = 1 << 16
-    static let maxDepth = 16
-    /// Expansions done so far: nested references can branch at every level, which is exponential
-    /// in nesting without a cap (found by fuzzing).
-    var calls = 0
-    static let maxCalls = 10_000
-
-    init(settings: [String: String]) {
-        self.settings = settings
-    }
-
-    mutating func expand(_ text: Substring, depth: Int) -> String {
-        calls += 1
-        guard depth < Self.maxDepth, calls <= Self.maxCalls, text.contains("$") else { return String(text) }
-        var output = ""
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            guard character == "$" else {
-                output.append(character)
-                index = text.index(after: index)
-                continue
-            }
-            let afterDollar = text.index(after: index)
-            guard afterDollar < text.endIndex else {
-                output.append(character)
-                break
-            }
-            let opener = text[afterDollar]
-            if opener == "(" || opener == "{" {
-                let closer: Character = opener == "(" ? ")" : "}"
-                guard let close = matchingClose(in: text, from: text.index(after: afterDollar), opener: opener, closer: closer) else {
-                    output += text[index...]
-                    break
-                }
-                let reference = text[index...close]
-                let inner = expand(text[text.index(after: afterDollar)..<close], depth: depth + 1)
-                output += resolve(reference: inner, written: reference, depth: depth)
-                index = text.index(after: close)
-            } else if opener.isASCII, opener.isLetter || opener == "_" {
-                var end = afterDollar
-                while end < text.endIndex, text[end].isASCII, text[end].isLetter || text[end].isNumber || text[end] == "_" {
-                    end = text.index(after: end)
-                }
-                let name = String(text[afterDollar..<end])
-                output += resolve(reference: name, written: text[index..<end], depth: depth)
-                index = end
-            } else {
-                output.append(character)
-                index = afterDollar
-            }
-            if output.utf8.count > budget { return output }
-        }
-        budget -= min(budget, output.utf8.count)
-        return output
-    }
-
-    func matchingClose(in text: Substring, from start: Substring.Index, opener: Character, closer: Character) -> Substring.Index? {
-        var depth = 0
-        var index = start
-        while index < text.endIndex {
-            let character = text[index]
-            if character == opener {
-                depth += 1
-            } else if character == closer {
-                if depth == 0 { return index }
-                depth -= 1
-            }
-            index = text.index(after: index)
-        }
-        return nil
-    }
-
-    /// `NAME` or `NAME:modifier:…`; unknown names stay as `written`.
-    mutating func resolve(reference: String, written: Substring, depth: Int) -> String {
-        let parts = reference.split(separator: ":", omittingEmptySubsequences: false)
-        let name = String(parts[0])
-        let modifiers = parts.dropFirst()
-        var value: String
-        if let setting = settings[name], budget > 0 {
-            value = expand(setting[...], depth: depth + 1)
-        } else if let fallback = modifiers.first(where: { $0.hasPrefix("default=") }) {
-            value = String(fallback.dropFirst("default=".count))
-        } else {
-            return String(written)
-        }
-        for modifier in modifiers {
-            value = Self.apply(modifier, to: value)
-        }
-        return value
-    }
-
+/// The modifiers of `$(NAME:modifier)`.
+extension VariableExpander {
     /// `value` with every byte that is not an ASCII letter, digit or `keeping` replaced by
     /// `replacement`, when the value is ASCII without carriage returns (one character per byte);
     /// otherwise `nil`, and the caller maps characters. Long values met this per reference.

@@ -1,8 +1,27 @@
 import XMLReader
 
-/// What an `.xcscheme` says about StoreKit testing: the Run action's StoreKit configuration file.
+/// What an `.xcscheme` says: the target its Run action runs, the configurations of Run and
+/// Archive, and the Run action's StoreKit configuration file.
 public struct XcodeScheme: Sendable {
+    /// A `BuildableReference`: a target of a project.
+    public struct TargetReference: Sendable, Equatable {
+        /// The target's object identifier in `project.pbxproj` (`BlueprintIdentifier`).
+        public var identifier: String
+        /// The target's name when the scheme was saved (`BlueprintName`).
+        public var name: String
+        /// `container:App.xcodeproj`, relative to the folder holding the scheme's container.
+        public var container: String
+        public var location: SourceLocation
+    }
+
     public var file: String
+    /// The target the Run action launches (its `BuildableProductRunnable`), else the first target
+    /// built for running.
+    public var runTarget: TargetReference?
+    /// `LaunchAction@buildConfiguration`: what Run builds (usually Debug).
+    public var runConfiguration: Fact<String>?
+    /// `ArchiveAction@buildConfiguration`: what ships (usually Release).
+    public var archiveConfiguration: Fact<String>?
     /// `LaunchAction > StoreKitConfigurationFileReference@identifier`, as written (relative to the
     /// scheme's container: the folder that holds the .xcodeproj).
     public var storeKitConfiguration: Fact<String>?
@@ -26,6 +45,29 @@ public struct XcodeScheme: Sendable {
                 at: SourceLocation(file: path, line: root.position.line, column: root.position.column))
         }
         var scheme = XcodeScheme(file: path)
+        func position(_ node: XMLNode) -> SourceLocation {
+            SourceLocation(file: path, line: node.position.line, column: node.position.column)
+        }
+        func reference(_ node: XMLNode?) -> TargetReference? {
+            guard let node, let identifier = node.attribute("BlueprintIdentifier") else { return nil }
+            return TargetReference(
+                identifier: identifier, name: node.attribute("BlueprintName") ?? identifier,
+                container: node.attribute("ReferencedContainer") ?? "", location: position(node))
+        }
+        let launch = root["LaunchAction"]
+        scheme.runTarget = reference(launch?["BuildableProductRunnable", "BuildableReference"])
+            ?? reference(launch?["MacroExpansion", "BuildableReference"])
+        if scheme.runTarget == nil {
+            let entries = root["BuildAction", "BuildActionEntries"]?.children.filter { $0.name == "BuildActionEntry" } ?? []
+            let running = entries.first { $0.attribute("buildForRunning") != "NO" }
+            scheme.runTarget = reference(running?["BuildableReference"])
+        }
+        if let launch, let name = launch.attribute("buildConfiguration") {
+            scheme.runConfiguration = Fact(name, at: position(launch), source: .scheme)
+        }
+        if let archive = root["ArchiveAction"], let name = archive.attribute("buildConfiguration") {
+            scheme.archiveConfiguration = Fact(name, at: position(archive), source: .scheme)
+        }
         if let reference = root["LaunchAction", "StoreKitConfigurationFileReference"], let identifier = reference.attribute("identifier") {
             scheme.storeKitConfiguration = Fact(
                 identifier, at: SourceLocation(file: path, line: reference.position.line, column: reference.position.column), source: .scheme)
@@ -33,23 +75,37 @@ public struct XcodeScheme: Sendable {
         return scheme
     }
 
-    /// Resolves the scheme's StoreKit reference. Xcode writes it relative to the folder that holds
-    /// `xcschemes` (`X.xcodeproj/xcshareddata/`), so `../../Products.storekit` is beside the
-    /// .xcodeproj; some generators write it relative to the scheme's own folder or to the project's
-    /// folder. The first candidate that exists wins, else the first.
-    public func resolve(_ reference: String) -> String {
-        if reference.hasPrefix("/") { return reference }
+    /// Where the scheme's StoreKit reference may point, most likely first. Xcode writes it relative
+    /// to the folder that holds `xcschemes` (`X.xcodeproj/xcshareddata/`), so `../../Products.storekit`
+    /// is beside the .xcodeproj; some generators write it relative to the scheme's own folder, the
+    /// project's folder, or (for a scheme of a workspace) the workspace's folder, and a repository
+    /// can keep the project in a subfolder: every folder up to the repository's root is tried.
+    public func candidatePaths(for reference: String) -> [String] {
+        if reference.hasPrefix("/") { return [reference] }
         let schemes = FileSystem.directoryName(of: file)
         let data = FileSystem.directoryName(of: schemes)
         var candidates = [FileSystem.resolve(reference, relativeTo: data), FileSystem.resolve(reference, relativeTo: schemes)]
         var directory = schemes
-        while directory != "." && directory != "/" && !directory.isEmpty {
-            if directory.hasSuffix(".xcodeproj") || directory.hasSuffix(".xcworkspace") {
-                candidates.append(FileSystem.resolve(reference, relativeTo: FileSystem.directoryName(of: directory)))
+        var reachedContainer = false
+        for _ in 0..<32 {
+            guard directory != "/" && !directory.isEmpty else { break }
+            if reachedContainer {
+                candidates.append(FileSystem.resolve(reference, relativeTo: directory))
+                if FileSystem.exists(directory + "/.git") || directory == "." { break }
+            } else if directory.hasSuffix(".xcodeproj") || directory.hasSuffix(".xcworkspace") {
+                reachedContainer = true
+            } else if directory == "." {
                 break
             }
             directory = FileSystem.directoryName(of: directory)
         }
+        var seen: Set<String> = []
+        return candidates.filter { seen.insert($0).inserted }
+    }
+
+    /// The first of ``candidatePaths(for:)`` that exists, else the first.
+    public func resolve(_ reference: String) -> String {
+        let candidates = candidatePaths(for: reference)
         return candidates.first(where: FileSystem.exists) ?? candidates[0]
     }
 }

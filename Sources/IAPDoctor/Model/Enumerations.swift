@@ -61,6 +61,9 @@ public enum Environment: String, DescriptorEnumeration {
         "storekit_testing": .xcode, "local": .xcode, "test_flight": .testflight, "app_review": .review,
         "app_store": .production,
     ]
+
+    /// The build is an archive (TestFlight, App Review, the App Store), not a Run from Xcode.
+    public var isAppStoreBuild: Bool { self == .testflight || self == .review || self == .production }
 }
 
 public enum Platform: String, DescriptorEnumeration {

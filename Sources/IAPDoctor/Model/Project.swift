@@ -57,6 +57,8 @@ public struct App: Sendable {
     public var storeKitAPI: Fact<StoreKitAPI>?
     public var infoPlist: Fact<String>?
     public var xcodeproj: Fact<String>?
+    /// The app's target in the project, by name (when the scheme does not settle it).
+    public var target: Fact<String>?
     public var configuration: Fact<String>?
     public var entitlements: Fact<String>?
     public var scheme: Fact<String>?
@@ -250,6 +252,18 @@ public struct Evidence: Sendable {
     public var usesStoreKit2 = false
     public var sourcesScanned = 0
     public var disagreements: [Disagreement] = []
+    /// How the app target was chosen (for notes), or why none could be.
+    public var targetChoice: String?
+    /// When no target could be chosen: each application target, described with its bundle ID and
+    /// platform, for the question to the user.
+    public var targetCandidates: [String] = []
+    /// Build settings iapdoctor needs whose value still holds a `$(…)` reference after resolution,
+    /// by name; they are unknown, never compared or printed as values.
+    public var unresolvedSettings: [String: Fact<String>] = [:]
+    /// `.xcconfig` files the configuration is based on that are not there.
+    public var missingConfigurationFiles: [String] = []
+    /// The scheme names a StoreKit configuration file that is not where the reference points.
+    public var storeKitReferenceMissing: (reference: Fact<String>, tried: [String])?
 
     public init() {}
 }

@@ -45,6 +45,20 @@ public enum FileSystem {
         return normalize(base + "/" + path)
     }
 
+    /// `path` as seen from the folder `base` (`../App/Info.plist`); relative inputs are taken from
+    /// the current folder. `.` when they are the same.
+    public static func relativePath(_ path: String, from base: String) -> String {
+        let current = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String) -> [Substring] {
+            normalize(path.hasPrefix("/") ? path : current + "/" + path).split(separator: "/")
+        }
+        let target = absolute(path), origin = absolute(base)
+        var common = 0
+        while common < target.count, common < origin.count, target[common] == origin[common] { common += 1 }
+        let parts = Array(repeating: Substring(".."), count: origin.count - common) + target[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
     /// Removes `.` and `dir/..` segments lexically, so messages show `a/Products.storekit`, not
     /// `a/b.xcodeproj/xcshareddata/../../Products.storekit`.
     public static func normalize(_ path: String) -> String {

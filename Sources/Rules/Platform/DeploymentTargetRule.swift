@@ -7,6 +7,10 @@ struct DeploymentTargetRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         let app = context.project.app
+        // A deployment target that already has StoreKit 2 supports either API: nothing to ask.
+        if let target = app.deploymentTarget, compareVersions(target.value, (app.platform?.value ?? .ios).storeKit2Minimum) >= 0 {
+            return [context.pass()]
+        }
         guard let api = app.storeKitAPI else {
             return [context.unknown(
                 "Which StoreKit API does the code call: StoreKit 1 (`SKProductsRequest`), StoreKit 2 (`Product.products(for:)`) or both?",

@@ -9,6 +9,14 @@ struct RunningBundleIDRule: Rule {
         let project = context.project
         guard let running = project.evidence.runningBundleID else {
             guard project.app.infoPlist != nil || project.app.xcodeproj != nil else { return [] }
+            if let reason = project.evidence.unresolvedReason("PRODUCT_BUNDLE_IDENTIFIER") {
+                return [context.unknown("Which bundle ID does the failing build run with? \(reason).", key: "app.xcodeproj")]
+            }
+            if !project.evidence.targetCandidates.isEmpty {
+                return [context.unknown(
+                    "Which target is the app? \(project.evidence.targetChoice ?? "several application targets"): \(project.evidence.targetCandidates.joined(separator: "; ")).",
+                    key: "app.target")]
+            }
             return [context.unknown(
                 "Which bundle ID does the failing build run with (`PRODUCT_BUNDLE_IDENTIFIER` of the configuration)?",
                 key: "app.xcodeproj")]

@@ -7,7 +7,16 @@ struct SigningTeamRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project
         guard let signingTeam = project.signing.teamID else {
-            return [context.unknown("Which team does the build sign with (`DEVELOPMENT_TEAM`)?", key: "signing.team_id")]
+            let reason = project.evidence.unresolvedReason("DEVELOPMENT_TEAM").map { " \($0)." } ?? ""
+            return [context.unknown("Which team does the build sign with (`DEVELOPMENT_TEAM`)?" + reason, key: "signing.team_id")]
+        }
+        // Xcode signs nothing for a device without a team; only the Simulator runs unsigned.
+        if signingTeam.value.isEmpty {
+            return [context.fail(context.finding(
+                "the build has no signing team: `DEVELOPMENT_TEAM` is empty, so it cannot be signed for a device and StoreKit cannot reach the sandbox",
+                at: signingTeam.location,
+                help: "choose the team in Xcode → target → Signing & Capabilities → Team (it writes `DEVELOPMENT_TEAM = <Team ID>;`)",
+                notes: ["only the Simulator runs an unsigned build, and there StoreKit needs a StoreKit configuration file"]))]
         }
         var findings: [Finding] = []
         if let account = project.account.teamID, account.value != signingTeam.value {

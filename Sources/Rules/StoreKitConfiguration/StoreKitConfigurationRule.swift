@@ -7,6 +7,26 @@ struct StoreKitConfigurationRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project
+        if let (reference, tried) = project.evidence.storeKitReferenceMissing {
+            let scheme = project.evidence.scheme.map { Self.schemeName($0) } ?? "the scheme"
+            return [context.fail(context.finding(
+                "the scheme `\(scheme)` runs with the StoreKit configuration `\(reference.value)`, which is not there, so Xcode serves no products",
+                at: reference.location,
+                help: "in Xcode, Edit Scheme → Run → Options → StoreKit Configuration: choose the .storekit file again (or None to use the sandbox)",
+                notes: ["looked for it at " + tried.map { "`\($0)`" }.joined(separator: ", ")]))]
+        }
+        if let scheme = project.evidence.scheme, scheme.storeKitConfiguration == nil {
+            // The scheme decides what a Run from Xcode serves, whatever the descriptor names.
+            var note = Finding(
+                rule: context.metadata.id, severity: .note, checklist: context.metadata.checklist,
+                message: "the scheme `\(Self.schemeName(scheme))` runs no StoreKit configuration: an app run from Xcode asks the sandbox, not a .storekit file",
+                help: "to test with a .storekit file, choose it in Edit Scheme → Run → Options → StoreKit Configuration; otherwise set `environment: sandbox`",
+                location: SourceLocation(file: scheme.file))
+            if let named = project.app.storeKitConfiguration {
+                note.notes.append("`app.storekit_configuration` (\(named.location)) is checked as a catalog only")
+            }
+            return [context.passWithNotes([note])]
+        }
         guard let configuration = project.evidence.storeKit else {
             if project.app.storeKitConfiguration != nil || project.evidence.scheme?.storeKitConfiguration != nil {
                 // Named but unreadable: the input problem already says why.
@@ -37,5 +57,9 @@ struct StoreKitConfigurationRule: Rule {
                 at: request.request.location, help: help, product: request.verdictID))
         }
         return context.outcomes(findings)
+    }
+
+    static func schemeName(_ scheme: XcodeScheme) -> String {
+        scheme.file.split(separator: "/").last.map { String($0.dropLast(".xcscheme".count)) } ?? scheme.file
     }
 }

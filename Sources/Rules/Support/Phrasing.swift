@@ -48,3 +48,20 @@ func repeats<Item>(in items: [Item], key: (Item) -> Fact<String>?) -> [(item: It
     }
     return result
 }
+
+extension Evidence {
+    /// "`PRODUCT_BUNDLE_IDENTIFIER` of the Debug configuration is `$(BUNDLE_ID_PREFIX).App`, and
+    /// `App.xcconfig`, which would define it, is not there" — the reason a setting the files name is
+    /// unknown, for a question; nil when the setting is not unresolved.
+    func unresolvedReason(_ setting: String) -> String? {
+        guard let value = unresolvedSettings[setting] else { return nil }
+        var reason = "`\(setting)`" + (configurationName.map { " of the \($0) configuration" } ?? "") + " is `\(value.value)` (\(value.location))"
+        if !missingConfigurationFiles.isEmpty {
+            let files = missingConfigurationFiles.map { "`\($0)`" }.joined(separator: ", ")
+            reason += ", and \(files), which the configuration is based on, \(missingConfigurationFiles.count == 1 ? "is" : "are") not in the project (kept out of version control, or made from a template?)"
+        } else {
+            reason += ", which the project's files do not define"
+        }
+        return reason
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+
+/// What `iapdoctor init` learns from a folder: the Xcode project, the scheme and target that are
+/// the app, their files and settings. Every choice records how it was made; where the files leave
+/// a choice open, the alternatives are kept so the descriptor can ask instead of guessing.
+/// Paths are relative to the surveyed folder.
+public struct ProjectSurvey: Sendable {
+    /// A choice among files, with the others that could have been chosen.
+    public struct Choice: Sendable {
+        public var value: String
+        /// Why this one: "the scheme `App` runs it", "the only one".
+        public var reason: String
+        /// The other candidates, each with a short description.
+        public var alternatives: [String] = []
+    }
+
+    public var xcodeproj: Choice?
+    /// `.xcodeproj` folders with no app target and `.xcworkspace` folders, for a note.
+    public var otherProjects: [String] = []
+    public var scheme: Choice?
+    public var target: Choice?
+    /// Set when no target could be chosen: the application targets, described.
+    public var targetQuestion: [String] = []
+    public var platform: Platform?
+    /// The configuration a Run from Xcode builds (the scheme's Run action).
+    public var runConfiguration: String?
+    /// The configuration that ships (the scheme's Archive action).
+    public var archiveConfiguration: String?
+    /// `PRODUCT_BUNDLE_IDENTIFIER` and `DEVELOPMENT_TEAM` of the shipping configuration, expanded.
+    public var bundleID: String?
+    public var teamID: String?
+    /// Why a setting could not be written (unresolved reference, missing .xcconfig), by setting name.
+    public var unresolved: [String: String] = [:]
+    /// The run configuration's bundle ID when it differs from the shipping one.
+    public var runBundleID: String?
+    public var infoPlist: String?
+    /// Set when Xcode generates the Info.plist from build settings.
+    public var infoPlistGenerated = false
+    public var entitlements: String?
+    /// The shipping configuration's entitlements file when it differs from the run configuration's.
+    public var archiveEntitlements: String?
+    public var storeKit: Choice?
+    /// `.storekit` files the scheme does not use.
+    public var otherStoreKitFiles: [String] = []
+    /// The scheme's StoreKit reference when it points at no file.
+    public var missingStoreKitReference: String?
+    public var profile: Choice?
+    public var productIDLists: [String] = []
+    public var sources: [String] = []
+
+    static let skippedFolders: Set<String> = [
+        ".build", "build", "deriveddata", "pods", "carthage", "node_modules", ".git", ".swiftpm", "xcuserdata",
+    ]
+    /// Folders whose files are test data or fixtures, never the app's own lists or code.
+    static func isTestPath(_ path: String) -> Bool {
+        path.split(separator: "/").contains { part in
+            let lower = part.lowercased()
+            return lower.hasSuffix("tests") || lower.hasSuffix("test") || lower == "fixtures" || lower == "testdata"
+                || lower.hasSuffix("uitests") || lower == "spec" || lower == "specs"
+        }
+    }
+
+    /// Walks `directory` (sorted, bounded, symbolic links to folders not followed).
+    public static func survey(directory: String) -> ProjectSurvey {
+        var survey = ProjectSurvey()
+        let walk = FolderListing(root: directory)
+        let files = walk.files
+        let loaded = walk.projects.compactMap { path -> (String, XcodeProject)? in
+            guard let project = try? XcodeProject.load(path: directory + "/" + path) else { return nil }
+            return (path, project)
+        }
+        let withApps = loaded.filter { !TargetChoice.mainApplicationTargets(of: $0.1).isEmpty || !$0.1.applicationTargets.isEmpty }
+        // The shallowest project with an app target; a tie is a question.
+        let depth = { (path: String) in path.split(separator: "/").count }
+        let shallowest = withApps.map { depth($0.0) }.min()
+        let top = withApps.filter { depth($0.0) == shallowest }
+        survey.otherProjects = (walk.projects.filter { path in !top.contains { $0.0 == path } } + walk.workspaces).sorted()
+        guard let (projectPath, project) = top.first else {
+            survey.collectFiles(files, projectFolder: nil)
+            return survey
+        }
+        survey.xcodeproj = Choice(
+            value: projectPath,
+            reason: top.count == 1 ? (loaded.count == 1 ? "the only Xcode project" : "the only project with an app target at the top")
+                : "the first of \(top.count) projects with app targets",
+            alternatives: top.dropFirst().map(\.0))
+        survey.chooseSchemeAndTarget(project: project, projectPath: projectPath, directory: directory)
+        survey.collectFiles(files, projectFolder: FileSystem.directoryName(of: projectPath))
+        return survey
+    }
+
+    mutating func chooseSchemeAndTarget(project: XcodeProject, projectPath: String, directory: String) {
+        let schemesFolder = projectPath + "/xcshareddata/xcschemes"
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + schemesFolder)) ?? [])
+            .filter { $0.hasSuffix(".xcscheme") }.sorted()
+        let mains = TargetChoice.mainApplicationTargets(of: project)
+        // Schemes whose Run action launches one of the project's main app targets.
+        var appSchemes: [(path: String, scheme: XcodeScheme, target: XcodeProject.Target)] = []
+        for name in names {
+            let path = schemesFolder + "/" + name
+            guard let scheme = try? XcodeScheme.load(path: directory + "/" + path), let reference = scheme.runTarget,
+                let target = mains.first(where: { $0.id == reference.identifier }) else { continue }
+            appSchemes.append((path, scheme, target))
+        }
+        // Preference when several: a scheme named like the project, then one whose target builds
+        // for iOS, then the shortest name (`App` before `App Release`); the rest are alternatives.
+        let projectName = project.name
+        let ranked = appSchemes.sorted { a, b in
+            let key = { (entry: (path: String, scheme: XcodeScheme, target: XcodeProject.Target)) -> (Int, Int, Int, String) in
+                let name = String(entry.path.split(separator: "/").last!.dropLast(".xcscheme".count))
+                let sdk = project.settings(target: entry.target, configuration: entry.scheme.runConfiguration?.value ?? "Debug").sdk ?? ""
+                return (name == projectName ? 0 : 1, sdk.hasPrefix("iphone") ? 0 : 1, name.count, name)
+            }
+            return key(a) < key(b)
+        }
+        var chosenTarget: XcodeProject.Target?
+        if let first = ranked.first {
+            let name = { (path: String) in String(path.split(separator: "/").last!.dropLast(".xcscheme".count)) }
+            scheme = Choice(
+                value: first.path,
+                reason: ranked.count == 1 ? "the only shared scheme that runs an app target" : "the first of \(ranked.count) shared schemes that run an app target",
+                alternatives: ranked.dropFirst().map { "\($0.path)   # runs `\($0.target.name)`" })
+            chosenTarget = first.target
+            target = Choice(value: first.target.name, reason: "the scheme `\(name(first.path))` runs it")
+            runConfiguration = first.scheme.runConfiguration?.value
+            archiveConfiguration = first.scheme.archiveConfiguration?.value
+            if let reference = first.scheme.storeKitConfiguration {
+                let candidates = first.scheme.candidatePaths(for: reference.value)
+                if let found = candidates.first(where: FileSystem.exists) {
+                    storeKit = Choice(value: Self.relative(found, to: directory), reason: "the scheme `\(name(first.path))` runs it")
+                } else {
+                    missingStoreKitReference = reference.value
+                }
+            }
+        } else {
+            switch TargetChoice.choose(in: project, named: nil, scheme: nil, bundleID: nil, configuration: "Release") {
+            case .chosen(let only, let reason):
+                chosenTarget = only
+                target = Choice(value: only.name, reason: reason)
+            case .ambiguous(let candidates, _), .unknownName(_, let candidates):
+                targetQuestion = candidates
+            }
+        }
+        guard let app = chosenTarget else { return }
+        let run = runConfiguration ?? (app.configurationNames.contains("Debug") ? "Debug" : app.configurationNames.first ?? "Debug")
+        let archive = archiveConfiguration ?? (app.configurationNames.contains("Release") ? "Release" : app.configurationNames.last ?? "Release")
+        runConfiguration = run
+        archiveConfiguration = archive
+        let shipping = project.settings(target: app, configuration: archive)
+        let running = project.settings(target: app, configuration: run)
+        platform = EvidenceLoader.platformFromSDK(shipping.sdk)
+        for (key, slot) in [(XcodeProject.SettingKey.productBundleIdentifier, \ProjectSurvey.bundleID), (XcodeProject.SettingKey.developmentTeam, \ProjectSurvey.teamID)] {
+            guard let value = shipping.value(key) else { continue }
+            if BuildSettings.isResolved(value.value) {
+                self[keyPath: slot] = value.value
+            } else {
+                let missing = shipping.missingFiles.map { "`\(Self.relative($0, to: directory))`" }
+                unresolved[key] = "`\(key)` is `\(value.value)` in \(archive)"
+                    + (missing.isEmpty ? " and the files do not define it" : "; \(missing.joined(separator: ", ")) would define it but is not in the folder")
+            }
+        }
+        if let runBundle = running.value(XcodeProject.SettingKey.productBundleIdentifier)?.value, BuildSettings.isResolved(runBundle),
+           runBundle != bundleID {
+            runBundleID = runBundle
+        }
+        let projectFolder = project.projectDirectory
+        func file(_ settings: BuildSettings, _ key: String) -> String? {
+            guard let value = settings.value(key)?.value, !value.isEmpty, BuildSettings.isResolved(value) else { return nil }
+            let path = FileSystem.resolve(value, relativeTo: projectFolder)
+            return FileSystem.exists(path) ? Self.relative(path, to: directory) : nil
+        }
+        infoPlist = file(running, XcodeProject.SettingKey.infoPlistFile)
+        infoPlistGenerated = infoPlist == nil && running.value("GENERATE_INFOPLIST_FILE")?.value == "YES"
+        entitlements = file(running, XcodeProject.SettingKey.codeSignEntitlements)
+        let shippingEntitlements = file(shipping, XcodeProject.SettingKey.codeSignEntitlements)
+        if shippingEntitlements != entitlements { archiveEntitlements = shippingEntitlements }
+    }
+
+    mutating func collectFiles(_ files: [String], projectFolder: String?) {
+        let storeKitFiles = files.filter { $0.hasSuffix(".storekit") }
+        if let chosen = storeKit {
+            otherStoreKitFiles = storeKitFiles.filter { FileSystem.normalize($0) != FileSystem.normalize(chosen.value) }
+        } else if storeKitFiles.count == 1, scheme == nil, let only = storeKitFiles.first {
+            // No scheme to ask: the folder's only .storekit file is the one there is.
+            storeKit = Choice(value: only, reason: "the only .storekit file")
+        } else {
+            otherStoreKitFiles = storeKitFiles
+        }
+        let profiles = files.filter { $0.hasSuffix(".mobileprovision") || $0.hasSuffix(".provisionprofile") }
+        if profiles.count == 1, let only = profiles.first {
+            profile = Choice(value: only, reason: "the only provisioning profile in the folder")
+        } else {
+            profileCandidates = profiles
+        }
+        productIDLists = files.filter { path in
+            guard !Self.isTestPath(path) else { return false }
+            let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
+            return (name.hasSuffix(".plist") || name.hasSuffix(".json"))
+                && (name.contains("product_id") || name.contains("productid") || name.contains("product-id")
+                    || name.hasPrefix("products.") || name.hasPrefix("productids"))
+        }
+        // Sources: the top-level folders that hold Swift or Objective-C files (tests excluded).
+        var folders: [String] = []
+        for path in files where [".swift", ".m", ".mm"].contains(where: { path.hasSuffix($0) }) && !Self.isTestPath(path) {
+            guard path.contains("/") else { continue }
+            let folder = String(path.split(separator: "/").first!)
+            if !folders.contains(folder) { folders.append(folder) }
+        }
+        sources = folders
+    }
+
+    /// Profiles when there are several (the descriptor lists them as a question).
+    public var profileCandidates: [String] = []
+
+    /// `path` relative to `directory` (both as given: relative to the current folder, or absolute).
+    static func relative(_ path: String, to directory: String) -> String {
+        FileSystem.relativePath(FileSystem.normalize(path), from: FileSystem.normalize(directory))
+    }
+}
+
+/// The files of a folder tree, sorted, bounded; `.xcodeproj` and `.xcworkspace` folders listed
+/// apart and not entered (but for their shared schemes, which ``ProjectSurvey`` reads itself).
+struct FolderListing {
+    var files: [String] = []
+    var projects: [String] = []
+    var workspaces: [String] = []
+    static let maxEntries = 50_000
+
+    init(root: String) {
+        let manager = FileManager.default
+        var queue = [""]
+        var visited = 0
+        while !queue.isEmpty, visited < Self.maxEntries {
+            let relative = queue.removeFirst()
+            let absolute = relative.isEmpty ? root : root + "/" + relative
+            guard let entries = try? manager.contentsOfDirectory(atPath: absolute) else { continue }
+            for name in entries.sorted() {
+                visited += 1
+                let path = relative.isEmpty ? name : relative + "/" + name
+                let full = root + "/" + path
+                var isDirectory: ObjCBool = false
+                guard manager.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
+                guard isDirectory.boolValue else {
+                    files.append(path)
+                    continue
+                }
+                if name.hasSuffix(".xcodeproj") {
+                    projects.append(path)
+                    continue
+                }
+                if name.hasSuffix(".xcworkspace") {
+                    workspaces.append(path)
+                    continue
+                }
+                // Case-insensitive: macOS file systems are, and `Pods` is sometimes `pods`.
+                let isLink = (try? manager.destinationOfSymbolicLink(atPath: full)) != nil
+                if ProjectSurvey.skippedFolders.contains(name.lowercased()) || name.hasPrefix(".") || isLink { continue }
+                queue.append(path)
+            }
+        }
+    }
+}

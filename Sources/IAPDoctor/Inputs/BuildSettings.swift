@@ -1,0 +1,273 @@
+import Foundation
+
+/// The build settings of one target in one configuration, resolved the way Xcode layers them:
+/// Xcode's own values, the project's `.xcconfig`, the project's settings, the target's `.xcconfig`,
+/// the target's settings; later assignments over earlier ones, `KEY[sdk=…][config=…]` variants over
+/// the plain key of their level. `$(inherited)` and a setting that names itself
+/// (`DEVELOPMENT_TEAM = $(DEVELOPMENT_TEAM)`) take the value from below the assignment; any other
+/// `$(NAME)` takes the final value of `NAME`.
+///
+/// Values are resolved on demand, one name at a time, so the work is bounded by what is asked for.
+/// A reference that cannot be resolved stays as written: a value still holding `$(` is unknown to
+/// iapdoctor (``isResolved(_:)``), never a value to compare or print as an ID.
+public struct BuildSettings: Sendable {
+    struct Entry: Sendable {
+        var name: String
+        var key: String
+        var value: Fact<String>
+    }
+
+    /// Every assignment, lowest level first; `opaque` positions stand for a configuration file that
+    /// is not there (anything it might define is unknown from that level up).
+    var entries: [Entry] = []
+    var indicesByName: [String: [Int]] = [:]
+    var opaquePositions: [(position: Int, file: String)] = []
+    public let configuration: String
+    public private(set) var sdk: String?
+    /// The `.xcconfig` files the configuration is based on (or includes) that could not be read.
+    public var missingFiles: [String] { opaquePositions.map(\.file) }
+
+    init(configuration: String, sdk: String?) {
+        self.configuration = configuration
+        self.sdk = sdk
+    }
+
+    mutating func add(name: String, key: String, value: Fact<String>) {
+        indicesByName[name, default: []].append(entries.count)
+        entries.append(Entry(name: name, key: key, value: value))
+    }
+
+    /// Marks that a configuration file that should sit here is missing.
+    mutating func addMissingFile(_ file: String) {
+        opaquePositions.append((entries.count, file))
+    }
+
+    /// One level of a project file: plain keys first (sorted, for a stable order), then the
+    /// conditional variants (sorted), which win over the plain key when their conditions hold.
+    mutating func addLevel(_ settings: [String: Fact<String>]) {
+        let keys = settings.keys.sorted()
+        for key in keys where !key.contains("[") { add(name: key, key: key, value: settings[key]!) }
+        for key in keys where key.contains("[") { add(name: String(key.prefix { $0 != "[" }), key: key, value: settings[key]!) }
+    }
+
+    mutating func addFile(_ file: XCConfigFile) {
+        for assignment in file.assignments { add(name: assignment.name, key: assignment.key, value: assignment.value) }
+        for missing in file.missingFiles { addMissingFile(missing) }
+    }
+
+    /// Settles the SDK from `SDKROOT` when none was given, so `[sdk=…]` variants can apply.
+    /// `SDKROOT = auto` (a multiplatform target) takes the first device platform of
+    /// `SUPPORTED_PLATFORMS`, iOS first.
+    mutating func settleSDK() {
+        guard sdk == nil, let root = value(XcodeProject.SettingKey.sdkRoot)?.value, Self.isResolved(root), !root.isEmpty else { return }
+        if root == "auto" {
+            let supported = (value("SUPPORTED_PLATFORMS")?.value ?? "").split(separator: " ").map(String.init)
+            sdk = ["iphoneos", "macosx", "appletvos", "xros", "watchos"].first(where: supported.contains)
+        } else {
+            sdk = root.hasSuffix(".sdk") ? nil : root
+        }
+    }
+
+    // MARK: Reading
+
+    /// Every setting name that has an assignment, sorted.
+    public var names: [String] { indicesByName.keys.sorted() }
+
+    /// The value of `name`, fully expanded, positioned where the value that decided it is written;
+    /// `nil` when nothing assigns it (or only variants whose conditions do not hold).
+    public func value(_ name: String) -> Fact<String>? {
+        switch lookup(name, below: Int.max) {
+        case .found(let index):
+            var expander = VariableExpander(lookup: lookupText)
+            let text = expander.expand(entries[index].value.value[...], depth: 0, scope: .init(name: name, position: index))
+            // List settings (`$(inherited) DEBUG` over nothing) leave a space Xcode's splitting drops.
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            return Fact(trimmed, at: decidingLocation(name, index), source: entries[index].value.source)
+        case .missing(let file):
+            return Fact("$(\(name))", at: SourceLocation(file: file), source: .xcconfig)
+        case .undefined:
+            return nil
+        }
+    }
+
+    /// `text` with its references expanded against these settings (for Info.plist values).
+    public func expand(_ text: String) -> String {
+        var expander = VariableExpander(lookup: lookupText)
+        return expander.expand(text[...], depth: 0, scope: .init(name: "", position: Int.max))
+    }
+
+    /// True when `value` holds no reference left unexpanded.
+    public static func isResolved(_ value: String) -> Bool {
+        !value.contains("$(") && !value.contains("${")
+    }
+
+    enum Lookup {
+        case found(Int)
+        case missing(String)
+        case undefined
+    }
+
+    /// The assignment of `name` that applies below `position`, or the missing file in the way.
+    func lookup(_ name: String, below position: Int) -> Lookup {
+        var candidate: Int?
+        for index in (indicesByName[name] ?? []).reversed() where index < position {
+            if XcodeProject.conditionsHold(entries[index].key, configuration: configuration, sdk: sdk) {
+                candidate = index
+                break
+            }
+        }
+        if let opaque = opaquePositions.last(where: { $0.position < position && $0.position > (candidate ?? -1) }) {
+            return .missing(opaque.file)
+        }
+        return candidate.map(Lookup.found) ?? .undefined
+    }
+
+    func lookupText(_ name: String, _ scope: VariableExpander.Scope) -> VariableExpander.Resolution {
+        let inheriting = name == "inherited" || name == scope.name
+        let target = inheriting ? scope.name : name
+        switch lookup(target, below: inheriting ? scope.position : Int.max) {
+        case .found(let index):
+            return .text(entries[index].value.value, .init(name: target, position: index))
+        case .missing:
+            return .unknown
+        case .undefined:
+            // Xcode expands an undefined setting to nothing; below the lowest level that is certain.
+            return inheriting ? .text("", .init(name: target, position: 0)) : .unknown
+        }
+    }
+
+    /// Where the value of `name` was decided: the assignment itself, or, when it only passes the
+    /// lower value on (`$(inherited)`, `$(NAME)`), the assignment it passes on.
+    func decidingLocation(_ name: String, _ index: Int) -> SourceLocation {
+        var index = index
+        for _ in 0..<64 {
+            let text = entries[index].value.value
+            guard ["$(inherited)", "${inherited}", "$(\(name))", "${\(name)}"].contains(text),
+                case .found(let lower) = lookup(name, below: index) else { break }
+            index = lower
+        }
+        return entries[index].value.location
+    }
+}
+
+// MARK: - Variable expansion
+
+/// Expands build-setting references under a depth limit and an output budget.
+struct VariableExpander {
+    /// The assignment whose text is being expanded: `$(inherited)` and `$(name)` look below it.
+    struct Scope {
+        var name: String
+        var position: Int
+    }
+
+    enum Resolution {
+        case text(String, Scope)
+        case unknown
+    }
+
+    let lookup: (String, Scope) -> Resolution
+    /// Characters that may still be produced; a chain of settings that doubles at every level would
+    /// otherwise grow without bound before the depth limit stops it. 64 KiB is far beyond any real
+    /// value (a bundle ID is at most 155 characters; long flag lists are a few KB) and bounds the
+    /// work modifiers do on every level of a crafted chain (fuzzing: 1 MiB let one unit take 1.4 s
+    /// under ASan).
+    var budget = 1 << 16
+    static let maxDepth = 16
+    /// Expansions done so far: nested references can branch at every level, which is exponential
+    /// in nesting without a cap (found by fuzzing).
+    var calls = 0
+    static let maxCalls = 10_000
+
+    init(lookup: @escaping (String, Scope) -> Resolution) {
+        self.lookup = lookup
+    }
+
+    /// Over a plain dictionary (no levels: `$(inherited)` is empty).
+    init(settings: [String: String]) {
+        self.lookup = { name, _ in
+            if let text = settings[name] { return .text(text, Scope(name: name, position: Int.max)) }
+            return name == "inherited" ? .text("", Scope(name: name, position: 0)) : .unknown
+        }
+    }
+
+    mutating func expand(_ text: Substring, depth: Int, scope: Scope) -> String {
+        calls += 1
+        guard depth < Self.maxDepth, calls <= Self.maxCalls, text.contains("$") else { return String(text) }
+        var output = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            guard character == "$" else {
+                output.append(character)
+                index = text.index(after: index)
+                continue
+            }
+            let afterDollar = text.index(after: index)
+            guard afterDollar < text.endIndex else {
+                output.append(character)
+                break
+            }
+            let opener = text[afterDollar]
+            if opener == "(" || opener == "{" {
+                let closer: Character = opener == "(" ? ")" : "}"
+                guard let close = matchingClose(in: text, from: text.index(after: afterDollar), opener: opener, closer: closer) else {
+                    output += text[index...]
+                    break
+                }
+                let reference = text[index...close]
+                let inner = expand(text[text.index(after: afterDollar)..<close], depth: depth + 1, scope: scope)
+                output += resolve(reference: inner, written: reference, depth: depth, scope: scope)
+                index = text.index(after: close)
+            } else if opener.isASCII, opener.isLetter || opener == "_" {
+                var end = afterDollar
+                while end < text.endIndex, text[end].isASCII, text[end].isLetter || text[end].isNumber || text[end] == "_" {
+                    end = text.index(after: end)
+                }
+                let name = String(text[afterDollar..<end])
+                output += resolve(reference: name, written: text[index..<end], depth: depth, scope: scope)
+                index = end
+            } else {
+                output.append(character)
+                index = afterDollar
+            }
+            if output.utf8.count > budget { return output }
+        }
+        budget -= min(budget, output.utf8.count)
+        return output
+    }
+
+    func matchingClose(in text: Substring, from start: Substring.Index, opener: Character, closer: Character) -> Substring.Index? {
+        var depth = 0
+        var index = start
+        while index < text.endIndex {
+            let character = text[index]
+            if character == opener {
+                depth += 1
+            } else if character == closer {
+                if depth == 0 { return index }
+                depth -= 1
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// `NAME` or `NAME:modifier:…`; names that cannot be resolved stay as `written`.
+    mutating func resolve(reference: String, written: Substring, depth: Int, scope: Scope) -> String {
+        let parts = reference.split(separator: ":", omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        let modifiers = parts.dropFirst()
+        var value: String
+        if budget > 0, case .text(let text, let inner) = lookup(name, scope) {
+            value = expand(text[...], depth: depth + 1, scope: inner)
+        } else if let fallback = modifiers.first(where: { $0.hasPrefix("default=") }) {
+            value = String(fallback.dropFirst("default=".count))
+        } else {
+            return String(written)
+        }
+        for modifier in modifiers {
+            value = Self.apply(modifier, to: value)
+        }
+        return value
+    }
+}

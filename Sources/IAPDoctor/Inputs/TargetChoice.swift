@@ -1,0 +1,79 @@
+/// Which target of an Xcode project is the app the products belong to. Never a guess: the
+/// descriptor's `app.target`, else the target the scheme's Run action launches, else the one
+/// application target (or the one with the descriptor's bundle ID); otherwise the candidates go
+/// back to the user as a question. Extension, widget, watch and test targets are never taken for
+/// the app while an iOS, macOS, tvOS or visionOS application target exists.
+public enum TargetChoice {
+    case chosen(XcodeProject.Target, reason: String)
+    /// `app.target` names no target; the application targets, described.
+    case unknownName(Fact<String>, candidates: [String])
+    /// Several application targets and nothing to choose between them; each described.
+    case ambiguous(candidates: [String], reason: String)
+
+    public static func choose(
+        in project: XcodeProject, named: Fact<String>?, scheme: XcodeScheme?, bundleID: String?, configuration: String
+    ) -> TargetChoice {
+        let candidates = mainApplicationTargets(of: project)
+        let described = candidates.map { describe($0, in: project, configuration: configuration) }
+        if let named {
+            guard let target = project.target(named: named.value) else { return .unknownName(named, candidates: described) }
+            return .chosen(target, reason: "`app.target` names it")
+        }
+        if let scheme, let reference = scheme.runTarget,
+           let target = project.targets.first(where: { $0.id == reference.identifier }) ?? project.target(named: reference.name),
+           target.isApplication
+        {
+            let schemeName = scheme.file.split(separator: "/").last.map { String($0.dropLast(".xcscheme".count)) } ?? scheme.file
+            return .chosen(target, reason: "the scheme `\(schemeName)` runs it")
+        }
+        if let bundleID, !bundleID.isEmpty {
+            let matches = project.applicationTargets.filter { project.bundleIdentifier(target: $0, configuration: configuration)?.value == bundleID }
+            if matches.count == 1, let only = matches.first {
+                return .chosen(only, reason: "its `PRODUCT_BUNDLE_IDENTIFIER` in \(configuration) is `\(bundleID)`")
+            }
+        }
+        if candidates.count == 1, let only = candidates.first {
+            return .chosen(only, reason: "it is the only application target")
+        }
+        if candidates.isEmpty, project.applicationTargets.count == 1, let only = project.applicationTargets.first {
+            return .chosen(only, reason: "it is the only application target")
+        }
+        let reason = candidates.isEmpty
+            ? "the project has no application target"
+            : "the project has \(candidates.count) application targets and no scheme or `app.target` says which one is the app"
+        return .ambiguous(candidates: described.isEmpty ? project.applicationTargets.map { describe($0, in: project, configuration: configuration) } : described,
+                          reason: reason)
+    }
+
+    /// Application targets that can be the app the products belong to: not watch apps, App Clips
+    /// or iMessage apps (their own product types or a watchOS SDK).
+    public static func mainApplicationTargets(of project: XcodeProject) -> [XcodeProject.Target] {
+        project.applicationTargets.filter { target in
+            guard target.productType?.value == XcodeProject.applicationProductType else { return false }
+            let sdk = target.configurations.lazy.compactMap { project.settings(target: target, configuration: $0.name).value(XcodeProject.SettingKey.sdkRoot)?.value }.first
+            return !(sdk?.hasPrefix("watch") ?? false)
+        }
+    }
+
+    /// "`Name` (bundle ID `com.x`, iOS)".
+    public static func describe(_ target: XcodeProject.Target, in project: XcodeProject, configuration: String) -> String {
+        let settings = project.settings(target: target, configuration: configuration)
+        var parts: [String] = []
+        if let bundle = settings.value(XcodeProject.SettingKey.productBundleIdentifier)?.value {
+            parts.append(BuildSettings.isResolved(bundle) ? "bundle ID `\(bundle)`" : "bundle ID not resolvable from the files")
+        }
+        if let platform = platformName(settings) { parts.append(platform) }
+        return "`\(target.name)`" + (parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))")
+    }
+
+    static func platformName(_ settings: BuildSettings) -> String? {
+        switch settings.sdk ?? "" {
+        case let sdk where sdk.hasPrefix("iphone"): return "iOS"
+        case let sdk where sdk.hasPrefix("macosx"): return "macOS"
+        case let sdk where sdk.hasPrefix("appletv"): return "tvOS"
+        case let sdk where sdk.hasPrefix("watch"): return "watchOS"
+        case let sdk where sdk.hasPrefix("xr"): return "visionOS"
+        default: return nil
+        }
+    }
+}

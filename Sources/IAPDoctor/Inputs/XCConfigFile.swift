@@ -1,0 +1,144 @@
+/// A build configuration file (`.xcconfig`): its assignments in file order, `#include`d files
+/// spliced in where they are included, each assignment positioned at its value.
+public struct XCConfigFile: Sendable {
+    /// One `KEY[cond…] = value` line.
+    public struct Assignment: Sendable {
+        /// The setting's name without conditions (`PRODUCT_BUNDLE_IDENTIFIER`).
+        public var name: String
+        /// The key as written, conditions included (`PRODUCT_BUNDLE_IDENTIFIER[sdk=iphoneos*]`).
+        public var key: String
+        public var value: Fact<String>
+    }
+
+    /// The path as given (the file named by a configuration or an include).
+    public var file: String
+    public var assignments: [Assignment] = []
+    /// Files this one includes (directly or not) that are not there: `#include` (not `#include?`)
+    /// of a missing file, or the file itself. Settings they would define are unknown.
+    public var missingFiles: [String] = []
+
+    /// Included files deeper than this are not read (Xcode stops at cycles; this also bounds work).
+    static let maxIncludeDepth = 16
+    /// Files, includes included, larger than this are not read (a real one is a few KB).
+    static let maxBytes = 1 << 20
+    static let maxFiles = 256
+
+    /// Reads `path` and what it includes. A missing or unreadable file is listed in
+    /// ``missingFiles`` (never thrown): an xcconfig kept out of version control is common
+    /// (`Secrets.xcconfig`, a file generated from a template), and only what it would define is unknown.
+    public static func load(path: String) -> XCConfigFile {
+        var result = XCConfigFile(file: path)
+        var visited: Set<String> = []
+        result.read(path, depth: 0, optional: false, visited: &visited)
+        return result
+    }
+
+    /// Parses `text` as the contents of `file` (no includes are followed).
+    public static func parse(text: String, file: String) -> XCConfigFile {
+        var result = XCConfigFile(file: file)
+        result.assignments = parseLines(Array(text.utf8), file: file).compactMap {
+            if case .assignment(let assignment) = $0 { return assignment }
+            return nil
+        }
+        return result
+    }
+
+    mutating func read(_ path: String, depth: Int, optional: Bool, visited: inout Set<String>) {
+        let normalized = FileSystem.normalize(path)
+        guard depth <= Self.maxIncludeDepth, visited.count < Self.maxFiles, !visited.contains(normalized) else { return }
+        visited.insert(normalized)
+        guard let bytes = try? FileSystem.readBytes(path, maxBytes: Self.maxBytes) else {
+            if !optional { missingFiles.append(path) }
+            return
+        }
+        for line in Self.parseLines(bytes, file: path) {
+            switch line {
+            case .assignment(let assignment):
+                assignments.append(assignment)
+            case .include(let included, let isOptional):
+                // `<DEVELOPER_DIR>/…` and other angle-bracket paths name files in Xcode itself.
+                guard !included.hasPrefix("<") else { continue }
+                let resolved = FileSystem.resolve(included, relativeTo: FileSystem.directoryName(of: path))
+                read(resolved, depth: depth + 1, optional: isOptional, visited: &visited)
+            }
+        }
+    }
+
+    enum Line {
+        case assignment(Assignment)
+        case include(String, optional: Bool)
+    }
+
+    /// One line at a time: `//` starts a comment anywhere (as in Xcode, which is why URLs in
+    /// xcconfig files are written `https:/$()/…`); a trailing `;` is dropped.
+    static func parseLines(_ bytes: [UInt8], file: String) -> [Line] {
+        var lines: [Line] = []
+        var lineNumber = 0
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start <= bytes.count {
+            lineNumber += 1
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            var lineEnd = end
+            var index = start
+            while index + 1 < lineEnd {
+                if bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") {
+                    lineEnd = index
+                    break
+                }
+                index += 1
+            }
+            if let line = parseLine(bytes[start..<lineEnd], file: file, line: lineNumber) {
+                lines.append(line)
+            }
+            if end >= bytes.count { break }
+            start = end + 1
+        }
+        return lines
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+
+    static func parseLine(_ line: ArraySlice<UInt8>, file: String, line lineNumber: Int) -> Line? {
+        var text = line
+        while let first = text.first, isSpace(first) { text = text.dropFirst() }
+        while let last = text.last, isSpace(last) { text = text.dropLast() }
+        guard !text.isEmpty else { return nil }
+        if text.first == UInt8(ascii: "#") {
+            let directive = String(decoding: text, as: UTF8.self)
+            let optional = directive.hasPrefix("#include?")
+            guard directive.hasPrefix("#include"), let open = directive.firstIndex(where: { $0 == "\"" || $0 == "<" }) else { return nil }
+            let closer: Character = directive[open] == "\"" ? "\"" : ">"
+            let rest = directive[directive.index(after: open)...]
+            guard let close = rest.firstIndex(of: closer) else { return nil }
+            let path = String(rest[..<close])
+            return .include(closer == ">" ? "<" + path : path, optional: optional)
+        }
+        guard let equals = text.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        var keyBytes = text[..<equals]
+        while let last = keyBytes.last, isSpace(last) { keyBytes = keyBytes.dropLast() }
+        let key = String(decoding: keyBytes, as: UTF8.self)
+        let name = String(key.prefix { $0 != "[" })
+        guard !name.isEmpty, name.utf8.allSatisfy({ XCConfigFile.isNameByte($0) }) else { return nil }
+        var valueBytes = text[text.index(after: equals)...]
+        while let first = valueBytes.first, isSpace(first) { valueBytes = valueBytes.dropFirst() }
+        if valueBytes.last == UInt8(ascii: ";") { valueBytes = valueBytes.dropLast() }
+        while let last = valueBytes.last, isSpace(last) { valueBytes = valueBytes.dropLast() }
+        let valueStart = valueBytes.startIndex
+        let column = String(decoding: line[line.startIndex..<valueStart], as: UTF8.self).count + 1
+        let value = String(decoding: valueBytes, as: UTF8.self)
+        return .assignment(Assignment(
+            name: name, key: key,
+            value: Fact(value, at: SourceLocation(file: file, line: lineNumber, column: column), source: .xcconfig)))
+    }
+
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+}
