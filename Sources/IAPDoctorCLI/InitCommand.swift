@@ -36,6 +36,12 @@ struct Init: ParsableCommand {
         let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
         let name = survey.xcodeproj.map { String($0.value.split(separator: "/").last!.dropLast(".xcodeproj".count)) } ?? folderName
         let text = StarterDescriptor.render(survey, name: name, surveyedFolder: directory, descriptorFolder: FileSystem.directoryName(of: target))
+        // `-o elsewhere/project.yaml` may name a folder that does not exist yet.
+        let folder = FileSystem.directoryName(of: target)
+        if !FileSystem.isDirectory(folder), (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) == nil {
+            writeError("error: cannot create the folder `\(folder)`\nhelp: check that its parent folder exists and is writable")
+            throw ExitCode(2)
+        }
         do {
             try FileSystem.writeAtomically(text, to: target)
         } catch {

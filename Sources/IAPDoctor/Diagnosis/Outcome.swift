@@ -8,6 +8,13 @@ public struct Outcome: Sendable {
         /// No evidence either way: the question to answer and the descriptor key to set.
         case unknown(question: String, key: String)
         case notApplicable(reason: String)
+
+        /// A failure with at least one error-level finding: what fails a checklist item and makes a
+        /// product invalid. Failures with warnings or notes only are reported, not counted.
+        public var failsWithError: Bool {
+            guard case .fail(let findings) = self else { return false }
+            return findings.contains { $0.severity == .error }
+        }
     }
 
     public var item: String

@@ -45,6 +45,21 @@ public struct Engine: Sendable {
         }
     }
 
+    /// With no product known, "every product passes" and "no product needs this" say nothing: the
+    /// item asks which products exist instead. Failures and questions stand.
+    static func askingForProducts(_ outcome: Outcome) -> Outcome {
+        switch outcome.status {
+        case .pass, .passWithNotes, .notApplicable:
+            var asking = outcome
+            asking.status = .unknown(
+                question: "Which In-App Purchases exist for this app in App Store Connect (IDs, types, statuses, prices, territories)?",
+                key: "products")
+            return asking
+        default:
+            return outcome
+        }
+    }
+
     public struct Options: Sendable {
         public var configuration = Configuration()
         public var failOn: Severity? = .error
@@ -72,6 +87,10 @@ public struct Engine: Sendable {
         let index = ProductIndex(ids: RequestResolver.knownProductIDs(project))
         let requests = RequestResolver.resolve(project, index: index)
         var outcomes: [Outcome] = []
+        // Products known to exist where this environment looks: App Store Connect's (the
+        // descriptor's, bulk XML), or in Xcode the StoreKit configuration file it serves.
+        let knowsStoreProducts = !project.products.isEmpty || !project.catalogPackages.isEmpty
+            || (project.effectiveEnvironment == .xcode && project.evidence.storeKit != nil)
         if !stopped {
             for metadata in activeCatalog.rules where !Engine.inputRuleIDs.contains(metadata.id) {
                 guard let item = metadata.checklist else { continue }
@@ -87,7 +106,12 @@ public struct Engine: Sendable {
                 }
                 let rule: any Rule = implementations[metadata.id] ?? DeclarativeRule(id: metadata.id)
                 let context = RuleContext(project: project, metadata: metadata, now: now, requests: requests, productIndex: index)
-                outcomes += rule.check(context)
+                let answered = rule.check(context)
+                if !knowsStoreProducts, Checklist.item(item)?.aboutProducts == true {
+                    outcomes += answered.map(Engine.askingForProducts)
+                } else {
+                    outcomes += answered
+                }
             }
         }
         return assemble(
@@ -141,13 +165,14 @@ public struct Engine: Sendable {
                 }
             }
             entry.findings.sort()
-            if mine.contains(where: { if case .fail = $0.status { return true } else { return false } }) {
+            if mine.contains(where: \.status.failsWithError) {
                 entry.status = .fail
             } else if !entry.questions.isEmpty {
                 entry.status = .unknown
             } else if mine.contains(where: {
+                // Warnings and notes are reported under the item; only an error fails it.
                 switch $0.status {
-                case .pass, .passWithNotes: return true
+                case .pass, .passWithNotes, .fail: return true
                 default: return false
                 }
             }) {
@@ -202,7 +227,8 @@ public struct Engine: Sendable {
         for outcome in outcomes {
             let fails: Bool, unknown: Bool
             switch outcome.status {
-            case .fail: (fails, unknown) = (true, false)
+            // Only an error makes a product invalid; a warning or note never changes a verdict.
+            case .fail where outcome.status.failsWithError: (fails, unknown) = (true, false)
             case .unknown: (fails, unknown) = (false, true)
             default: continue
             }

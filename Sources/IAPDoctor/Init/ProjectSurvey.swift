@@ -155,8 +155,9 @@ public struct ProjectSurvey: Sendable {
                 self[keyPath: slot] = value.value
             } else {
                 let missing = shipping.missingFiles.map { "`\(Self.relative($0, to: directory))`" }
-                unresolved[key] = "`\(key)` is `\(value.value)` in \(archive)"
-                    + (missing.isEmpty ? " and the files do not define it" : "; \(missing.joined(separator: ", ")) would define it but is not in the folder")
+                let names = BuildSettings.unresolvedNames(in: value.value).map { "`\($0)`" }.joined(separator: ", ")
+                unresolved[key] = "`\(key)` of \(archive) uses \(names)"
+                    + (missing.isEmpty ? ", which no file in the folder defines" : ", defined in \(missing.joined(separator: ", ")), which is not in the folder")
             }
         }
         if let runBundle = running.value(XcodeProject.SettingKey.productBundleIdentifier)?.value, BuildSettings.isResolved(runBundle),

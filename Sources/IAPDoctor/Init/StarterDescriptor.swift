@@ -60,7 +60,7 @@ public enum StarterDescriptor {
             app.append(line("scheme", path(scheme.value), scheme.alternatives.isEmpty ? "" : scheme.reason + "; the others are below"))
             app += alternatives("scheme", scheme.alternatives, "other schemes that run an app (use the one you run)")
         } else {
-            app.append(line("scheme", nil, "path to the .xcscheme you run (none of the shared schemes runs an app target)"))
+            app.append(line("scheme", nil, "path to the .xcscheme you run (no shared scheme runs an app target)"))
         }
         if let target = survey.target, survey.scheme == nil {
             app.append(line("target", target.value, target.reason))

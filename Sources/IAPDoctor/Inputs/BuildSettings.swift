@@ -101,6 +101,20 @@ public struct BuildSettings: Sendable {
         !value.contains("$(") && !value.contains("${")
     }
 
+    /// The names of the references `value` still holds (`$(A).$(B:lower)` → `A`, `B`), for messages
+    /// that must not show an unresolved value as if it were one.
+    public static func unresolvedNames(in value: String) -> [String] {
+        var names: [String] = []
+        var rest = value[...]
+        while let dollar = rest.firstIndex(of: "$") {
+            rest = rest[rest.index(after: dollar)...]
+            guard let opener = rest.first, opener == "(" || opener == "{" else { continue }
+            let name = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            if !name.isEmpty, !names.contains(String(name)) { names.append(String(name)) }
+        }
+        return names
+    }
+
     enum Lookup {
         case found(Int)
         case missing(String)

@@ -17,7 +17,8 @@ public enum DescriptorLoader {
 
     /// Loads `path` (as given on the command line; findings repeat it verbatim).
     public static func load(path: String) -> Result {
-        let base = FileSystem.directoryName(of: path)
+        // Paths the descriptor names are shown from the current folder when they are inside it.
+        let base = FileSystem.displayPath(FileSystem.directoryName(of: path))
         var project = Project(descriptorFile: path, baseDirectory: base)
         let bytes: [UInt8]
         do {

@@ -115,7 +115,19 @@ public struct XCConfigFile: Sendable {
             let path = String(rest[..<close])
             return .include(closer == ">" ? "<" + path : path, optional: optional)
         }
-        guard let equals = text.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        // The `=` that assigns: not one inside a condition (`KEY[sdk=iphoneos*] = value`).
+        var bracketDepth = 0
+        var equalsIndex: Int?
+        for index in text.indices {
+            switch text[index] {
+            case UInt8(ascii: "["): bracketDepth += 1
+            case UInt8(ascii: "]"): bracketDepth = max(0, bracketDepth - 1)
+            case UInt8(ascii: "=") where bracketDepth == 0: equalsIndex = index
+            default: break
+            }
+            if equalsIndex != nil { break }
+        }
+        guard let equals = equalsIndex else { return nil }
         var keyBytes = text[..<equals]
         while let last = keyBytes.last, isSpace(last) { keyBytes = keyBytes.dropLast() }
         let key = String(decoding: keyBytes, as: UTF8.self)

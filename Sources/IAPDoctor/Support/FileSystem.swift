@@ -45,6 +45,17 @@ public enum FileSystem {
         return normalize(base + "/" + path)
     }
 
+    /// An absolute `path` inside the current folder, relative to it (`/repo/App` → `App` when run in
+    /// `/repo`); anything else as it is.
+    public static func displayPath(_ path: String) -> String {
+        guard path.hasPrefix("/") else { return path }
+        let current = normalize(FileManager.default.currentDirectoryPath)
+        let normalized = normalize(path)
+        if normalized == current { return "." }
+        guard normalized.hasPrefix(current == "/" ? "/" : current + "/") else { return path }
+        return String(normalized.dropFirst(current == "/" ? 1 : current.count + 1))
+    }
+
     /// `path` as seen from the folder `base` (`../App/Info.plist`); relative inputs are taken from
     /// the current folder. `.` when they are the same.
     public static func relativePath(_ path: String, from base: String) -> String {

@@ -55,12 +55,13 @@ extension Evidence {
     /// unknown, for a question; nil when the setting is not unresolved.
     func unresolvedReason(_ setting: String) -> String? {
         guard let value = unresolvedSettings[setting] else { return nil }
-        var reason = "`\(setting)`" + (configurationName.map { " of the \($0) configuration" } ?? "") + " is `\(value.value)` (\(value.location))"
+        let names = BuildSettings.unresolvedNames(in: value.value).map { "`\($0)`" }.joined(separator: ", ")
+        var reason = "`\(setting)`" + (configurationName.map { " of the \($0) configuration" } ?? "") + " (\(value.location)) uses \(names)"
         if !missingConfigurationFiles.isEmpty {
             let files = missingConfigurationFiles.map { "`\($0)`" }.joined(separator: ", ")
-            reason += ", and \(files), which the configuration is based on, \(missingConfigurationFiles.count == 1 ? "is" : "are") not in the project (kept out of version control, or made from a template?)"
+            reason += ", defined in \(files), which \(missingConfigurationFiles.count == 1 ? "is" : "are") not in the project (kept out of version control, or made from a template?)"
         } else {
-            reason += ", which the project's files do not define"
+            reason += ", which no file of the project defines"
         }
         return reason
     }

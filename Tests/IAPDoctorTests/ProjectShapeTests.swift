@@ -1,0 +1,237 @@
+import Foundation
+import IAPDoctor
+import Testing
+
+/// `init` then `check` on the shapes real apps have, each as a small fixture of our own: several
+/// app targets, build settings in `.xcconfig` files, schemes with and without StoreKit files.
+@Suite("Real project shapes")
+struct ProjectShapeTests {
+    /// An iOS app with a watch app and a widget; bundle IDs and team come from an `.xcconfig`
+    /// chain (`#include`, a setting that names itself at the target level).
+    static func birdhouse(includeSecrets: Bool = true) -> ProjectFixture {
+        let fixture = ProjectFixture()
+        fixture.write("Config/Base.xcconfig", """
+            // The shared settings.
+            #include "Shared.xcconfig"
+            #include? "Local.xcconfig"
+            APP_NAME = Birdhouse
+            """)
+        if includeSecrets {
+            fixture.write("Config/Shared.xcconfig", "BUNDLE_PREFIX = com.birdhouseapps\nDEVELOPMENT_TEAM = AB12CD34EF;\n")
+        }
+        fixture.projectBaseConfiguration = ["Debug": "Config/Base.xcconfig", "Release": "Config/Base.xcconfig"]
+        fixture.projectSettings = ["Debug": ["SDKROOT": "iphoneos"], "Release": ["SDKROOT": "iphoneos"]]
+        let app = ["PRODUCT_BUNDLE_IDENTIFIER": "$(BUNDLE_PREFIX).$(APP_NAME:lower)", "DEVELOPMENT_TEAM": "$(DEVELOPMENT_TEAM)",
+                   "INFOPLIST_FILE": "App/Info.plist", "IPHONEOS_DEPLOYMENT_TARGET": "16.0"]
+        fixture.targets = [
+            .init(name: "Birdhouse Widgets", productType: "com.apple.product-type.app-extension",
+                  settings: ["Debug": ["PRODUCT_BUNDLE_IDENTIFIER": "$(BUNDLE_PREFIX).birdhouse.widgets"], "Release": [:]]),
+            .init(name: "Birdhouse Watch", settings: [
+                "Debug": ["SDKROOT": "watchos", "PRODUCT_BUNDLE_IDENTIFIER": "$(BUNDLE_PREFIX).birdhouse.watch"],
+                "Release": ["SDKROOT": "watchos", "PRODUCT_BUNDLE_IDENTIFIER": "$(BUNDLE_PREFIX).birdhouse.watch"]]),
+            .init(name: "Birdhouse", settings: ["Debug": app, "Release": app]),
+        ]
+        fixture.writeProject()
+        fixture.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>$(PRODUCT_BUNDLE_IDENTIFIER)</string></dict></plist>
+            """)
+        fixture.write("App/Store.swift", """
+            import StoreKit
+            let ids = ["com.birdhouseapps.birdhouse.seeds"]
+            func load() async throws { _ = try await Product.products(for: ids) }
+            """)
+        return fixture
+    }
+
+    /// Runs `init` into a descriptor in another folder, then `check` from a third.
+    static func initAndCheck(_ fixture: ProjectFixture, _ extra: [String] = []) throws -> (descriptor: String, check: (output: String, status: Int32, errors: String)) {
+        let elsewhere = fixture.folder + "-descriptor"
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        let written = try runIAPDoctor(["init", fixture.folder, "-o", elsewhere + "/project.yaml"])
+        #expect(written.status == 0, "\(written.output)")
+        let descriptor = readText(elsewhere + "/project.yaml")
+        let check = try runIAPDoctor(["check", elsewhere + "/project.yaml"] + extra)
+        return (descriptor, check)
+    }
+
+    @Test func xcconfigChainsGiveTheBundleIDAndTeam() throws {
+        let fixture = Self.birdhouse()
+        let (descriptor, check) = try Self.initAndCheck(fixture)
+        #expect(descriptor.contains("bundle_id: com.birdhouseapps.birdhouse"))
+        #expect(descriptor.contains("team_id: AB12CD34EF"))
+        // The watch app and the widget are never taken for the app.
+        #expect(!descriptor.contains("birdhouse.watch"))
+        // Paths are relative to the descriptor, which is in another folder.
+        #expect(descriptor.contains("xcodeproj: ../\((fixture.folder as NSString).lastPathComponent)/Birdhouse.xcodeproj"))
+        #expect(check.status != 2, "\(check.output)")
+        #expect(!check.output.contains("$("), "\(check.output)")
+        #expect(!check.output.contains("`?`"))
+    }
+
+    @Test func resolverLayersLikeXcode() throws {
+        let fixture = Self.birdhouse()
+        let project = try XcodeProject.load(path: fixture.folder + "/Birdhouse.xcodeproj")
+        let app = try #require(project.target(named: "Birdhouse"))
+        let settings = project.settings(target: app, configuration: "Debug")
+        #expect(settings.value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "com.birdhouseapps.birdhouse")
+        // `DEVELOPMENT_TEAM = $(DEVELOPMENT_TEAM)` at the target takes the xcconfig's value, and the
+        // fact points at the line that set it (the trailing `;` dropped).
+        let team = try #require(settings.value("DEVELOPMENT_TEAM"))
+        #expect(team.value == "AB12CD34EF")
+        #expect(team.location.file.hasSuffix("Config/Shared.xcconfig") && team.location.line == 2 && team.location.column == 20)
+        #expect(settings.missingFiles.isEmpty, "an optional include that is absent is not missing")
+        let watch = try #require(project.target(named: "Birdhouse Watch"))
+        #expect(project.settings(target: watch, configuration: "Release").sdk == "watchos")
+    }
+
+    @Test func xcconfigParsing() {
+        let file = XCConfigFile.parse(text: """
+            // comment
+            A = 1 // trailing comment
+            B[sdk=iphoneos*] = two;
+            URL = https:/$()/example.com
+            not an assignment
+            C=$(inherited) three
+            """, file: "x.xcconfig")
+        #expect(file.assignments.map(\.key) == ["A", "B[sdk=iphoneos*]", "URL", "C"])
+        #expect(file.assignments.map(\.value.value) == ["1", "two", "https:/$()/example.com".components(separatedBy: "//")[0], "$(inherited) three"])
+        #expect(file.assignments[1].name == "B")
+        #expect(file.assignments[3].value.location.column == 3)
+    }
+
+    @Test func aMissingXcconfigMakesItsSettingsUnknown() throws {
+        let fixture = Self.birdhouse(includeSecrets: false)
+        let (descriptor, check) = try Self.initAndCheck(fixture)
+        #expect(!descriptor.contains("\n  bundle_id:"), "the bundle ID cannot be known: \(descriptor)")
+        #expect(descriptor.contains("# bundle_id:"))
+        #expect(descriptor.contains("Shared.xcconfig"), "the question names the missing file")
+        #expect(check.status != 2, "\(check.output)")
+        #expect(check.output.contains("Shared.xcconfig"))
+        #expect(!check.output.contains("$("), "no unresolved value is shown: \(check.output)")
+        #expect(!descriptor.contains("$("), "no unresolved value is written: \(descriptor)")
+    }
+
+    @Test func severalAppSchemesAreOfferedAsAlternatives() throws {
+        let fixture = Self.birdhouse()
+        fixture.targets.append(.init(name: "Birdhouse Mac", settings: [
+            "Debug": ["SDKROOT": "macosx", "PRODUCT_BUNDLE_IDENTIFIER": "com.birdhouseapps.mac"],
+            "Release": ["SDKROOT": "macosx", "PRODUCT_BUNDLE_IDENTIFIER": "com.birdhouseapps.mac"]]))
+        fixture.writeProject()
+        fixture.writeScheme("Birdhouse (macOS)", runs: "Birdhouse Mac")
+        fixture.writeScheme("Birdhouse (iOS)", runs: "Birdhouse")
+        let (descriptor, check) = try Self.initAndCheck(fixture)
+        #expect(descriptor.contains("xcschemes/Birdhouse (iOS).xcscheme\""))
+        #expect(descriptor.contains("#   scheme: \"../"), "the other scheme is written as a commented alternative: \(descriptor)")
+        #expect(descriptor.contains("runs `Birdhouse Mac`"))
+        #expect(check.status != 2, "\(check.output)")
+    }
+
+    @Test func withoutASchemeSeveralAppTargetsAreAQuestion() throws {
+        let fixture = Self.birdhouse()
+        fixture.targets.append(.init(name: "Birdhouse Mac", settings: [
+            "Debug": ["SDKROOT": "macosx", "PRODUCT_BUNDLE_IDENTIFIER": "com.birdhouseapps.mac"],
+            "Release": ["SDKROOT": "macosx", "PRODUCT_BUNDLE_IDENTIFIER": "com.birdhouseapps.mac"]]))
+        fixture.writeProject()
+        let (descriptor, check) = try Self.initAndCheck(fixture)
+        #expect(descriptor.contains("# target:   # which application target is the app?"))
+        #expect(descriptor.contains("`Birdhouse Mac` (bundle ID `com.birdhouseapps.mac`, macOS)"))
+        #expect(check.status != 2, "\(check.output)")
+        #expect(check.output.contains("Which target is the app?"))
+        #expect(check.output.contains("`Birdhouse` (bundle ID `com.birdhouseapps.birdhouse`, iOS)"))
+        #expect(!check.output.contains("`?`"))
+    }
+
+    @Test func theSchemesStoreKitFileIsTheOneUsed() throws {
+        let fixture = Self.birdhouse()
+        fixture.writeStoreKit("App/Unused.storekit", products: [("com.birdhouseapps.birdhouse.other", "Consumable")])
+        fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")])
+        fixture.writeScheme("Birdhouse", runs: "Birdhouse", storeKit: "../../App/Store.storekit")
+        let (descriptor, check) = try Self.initAndCheck(fixture)
+        #expect(descriptor.contains("environment: xcode"))
+        #expect(descriptor.contains("Store.storekit   # the scheme `Birdhouse` runs it"))
+        #expect(descriptor.contains("other .storekit files (not used by the scheme)"))
+        #expect(check.status != 2, "\(check.output)")
+    }
+
+    @Test func aSchemesMissingStoreKitFileIsOneFinding() throws {
+        let fixture = Self.birdhouse()
+        fixture.writeScheme("Birdhouse", runs: "Birdhouse", storeKit: "../../App/Gone.storekit")
+        let elsewhere = fixture.folder + "/project.yaml"
+        fixture.write("project.yaml", """
+            version: 1
+            environment: xcode
+            app: { xcodeproj: Birdhouse.xcodeproj, scheme: Birdhouse.xcodeproj/xcshareddata/xcschemes/Birdhouse.xcscheme, sources: [App] }
+            """)
+        let check = try runIAPDoctor(["check", elsewhere])
+        #expect(check.status == 1, "\(check.output)")
+        #expect(check.output.contains("error[storekit-configuration-incomplete]: the scheme `Birdhouse` runs with the StoreKit configuration `../../App/Gone.storekit`, which is not there"))
+    }
+
+    @Test func aSchemeWithoutStoreKitDecidesWhatXcodeServes() throws {
+        let fixture = Self.birdhouse()
+        fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")])
+        fixture.writeScheme("Birdhouse", runs: "Birdhouse")
+        fixture.write("project.yaml", """
+            version: 1
+            environment: xcode
+            app:
+              xcodeproj: Birdhouse.xcodeproj
+              scheme: Birdhouse.xcodeproj/xcshareddata/xcschemes/Birdhouse.xcscheme
+              storekit_configuration: App/Store.storekit
+            """)
+        let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml"])
+        #expect(check.output.contains("runs no StoreKit configuration: an app run from Xcode asks the sandbox"), "\(check.output)")
+    }
+
+    @Test func aLocalStoreKitFileDoesNotProveAProductExistsInAppStoreConnect() throws {
+        let fixture = Self.birdhouse()
+        fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")])
+        fixture.write("project.yaml", """
+            version: 1
+            environment: sandbox
+            app: { xcodeproj: Birdhouse.xcodeproj, storekit_configuration: App/Store.storekit }
+            requests: [com.birdhouseapps.birdhouse.seeds, com.birdhouseapps.birdhouse.feeder]
+            """)
+        let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--format", "json"])
+        #expect(check.status != 2, "\(check.output)")
+        #expect(!check.output.contains("\"rule\": \"requested-product-missing\""), "no product is known in App Store Connect, so none is missing: \(check.output)")
+        #expect(check.output.contains("Which In-App Purchases exist for this app in App Store Connect"))
+        #expect(!check.output.contains("\"verdict\": \"valid\""), "a .storekit product is not valid in the sandbox by itself")
+    }
+
+    @Test func warningsNeverMakeAProductInvalid() throws {
+        let fixture = Self.birdhouse()
+        fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")],
+                              subscriptionGroup: ("Flock", ["com.birdhouseapps.birdhouse.flock"]))
+        fixture.write("project.yaml", """
+            version: 1
+            environment: xcode
+            app: { storekit_configuration: App/Store.storekit }
+            requests: [com.birdhouseapps.birdhouse.seeds]
+            """)
+        let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--format", "json"])
+        #expect(check.output.contains("storekit-group-not-localized"), "the fixture has a warning: \(check.output)")
+        #expect(!check.output.contains("\"verdict\": \"invalid\""), "\(check.output)")
+    }
+
+    @Test func noProductsIsAQuestionNotAPass() throws {
+        let fixture = Self.birdhouse()
+        fixture.write("project.yaml", "version: 1\nenvironment: sandbox\napp: { xcodeproj: Birdhouse.xcodeproj }\n")
+        let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(check.output.utf8)) as? [String: Any])
+        let checklist = try #require(report["checklist"] as? [[String: Any]])
+        for item in ["product-metadata", "propagation-wait", "storefront-availability", "subscription-groups"] {
+            let status = checklist.first { $0["id"] as? String == item }?["status"] as? String
+            #expect(status == "unknown", "\(item) with no product: \(status ?? "?")")
+        }
+    }
+
+    @Test func anEmptyTeamIsAFindingForDeviceBuilds() throws {
+        let fixture = Self.birdhouse()
+        fixture.write("Config/Shared.xcconfig", "BUNDLE_PREFIX = com.birdhouseapps\nDEVELOPMENT_TEAM =\n")
+        fixture.write("project.yaml", "version: 1\nenvironment: sandbox\napp: { xcodeproj: Birdhouse.xcodeproj }\n")
+        let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml"])
+        #expect(check.output.contains("error[signing-team-mismatch]: the build has no signing team"), "\(check.output)")
+    }
+}
