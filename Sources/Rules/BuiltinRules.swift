@@ -29,9 +29,10 @@ public enum BuiltinRules {
         StoreKitConfigurationRule(),
         // The project's files
         DescriptorFileMismatchRule(), RunningBundleIDRule(), EntitlementsRule(), ProjectCapabilityRule(),
-        StoreKitConfigurationActiveRule(), BundleIDPerConfigurationRule(),
+        StoreKitConfigurationActiveRule(), BundleIDPerConfigurationRule(), ProfileDistributionRule(),
         // StoreKit configuration files as catalogs
         StoreKitDuplicateProductIDRule(), StoreKitGroupLocalizationRule(), StoreKitPlaceholderRule(), StoreKitPrivateKeyRule(),
+        StoreKitLoadProductsFailureRule(),
         // Bulk product XML
         CatalogRootRule(), CatalogSpecVersionRule(), CatalogUnknownElementRule(), CatalogGroupVersionRule(),
         CatalogRequiredElementRule(), CatalogDuplicateProductIDRule(), CatalogDuplicateReferenceNameRule(),

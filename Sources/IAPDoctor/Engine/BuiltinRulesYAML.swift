@@ -310,6 +310,26 @@ enum BuiltinRulesYAML {
           profile:
             app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
+- id: profile-cannot-use-iap
+  checklist: provisioning-profile
+  severity: error
+  title: the build is signed for distribution outside the App Store
+  rationale: In-App Purchase is sold through the App Store only. A Mac app signed with a Developer ID profile (it provisions all devices) or an iOS app signed with an in-house (enterprise) profile cannot use it, and StoreKit answers its product requests with invalid identifiers.
+  help: sign with a development profile to test, and an App Store profile to ship
+  environments: [sandbox, testflight, review]
+  not_applicable: Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
+  examples:
+    triggering:
+      - |
+        signing:
+          profile:
+            type: enterprise   # <-
+    passing:
+      - |
+        signing:
+          profile:
+            type: development
+
 - id: profile-expired
   checklist: provisioning-profile
   severity: error
@@ -1147,8 +1167,8 @@ enum BuiltinRulesYAML {
   checklist: storekit-configuration
   severity: error
   title: the StoreKit configuration file does not serve the requested products
-  rationale: When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it, or the simulated "Load Products" failure, leaves the products invalid whatever App Store Connect says.
-  help: add the products to the .storekit file, turn off the simulated failure, or run without the file to use the sandbox
+  rationale: When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
+  help: add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
   environments: [xcode]
   not_applicable: products come from App Store Connect here, not from a StoreKit configuration file
   examples:
@@ -1966,6 +1986,7 @@ enum BuiltinRulesYAML {
   checklist: storekit-configuration
   input: storekit
   severity: error
+  unsynced_severity: warning
   title: a product ID in the StoreKit configuration has characters App Store Connect does not allow
   rationale: Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
   help: use only letters, digits, `.`, `_` and `-`
@@ -1984,6 +2005,7 @@ enum BuiltinRulesYAML {
   checklist: storekit-configuration
   input: storekit
   severity: error
+  unsynced_severity: warning
   title: a product ID in the StoreKit configuration is too long
   rationale: App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
   help: shorten the product ID to {max_length} characters or fewer
@@ -2002,6 +2024,7 @@ enum BuiltinRulesYAML {
   checklist: storekit-configuration
   input: storekit
   severity: error
+  unsynced_severity: warning
   title: a reference name in the StoreKit configuration is too long
   rationale: App Store Connect accepts reference names of at most 64 characters; the limit is an option.
   help: shorten the reference name to {max_length} characters or fewer
@@ -2020,6 +2043,7 @@ enum BuiltinRulesYAML {
   checklist: storekit-configuration
   input: storekit
   severity: error
+  unsynced_severity: warning
   title: a display name in the StoreKit configuration is too short or too long
   rationale: App Store Connect accepts display names of 2 to 30 characters; the limits are options.
   help: write a display name of {min_length} to {max_length} characters
@@ -2038,6 +2062,7 @@ enum BuiltinRulesYAML {
   checklist: storekit-configuration
   input: storekit
   severity: error
+  unsynced_severity: warning
   title: a description in the StoreKit configuration is too long
   rationale: App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
   help: shorten the description to {max_length} characters or fewer
@@ -2097,6 +2122,21 @@ enum BuiltinRulesYAML {
       - |
         [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
+- id: storekit-load-products-failure
+  checklist: storekit-configuration
+  input: storekit
+  severity: error
+  title: the StoreKit configuration simulates a "Load Products" failure
+  rationale: Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
+  help: turn off the simulated Load Products failure in the StoreKit configuration
+  examples:
+    triggering:
+      - |
+        { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
+    passing:
+      - |
+        { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
+
 - id: storekit-private-key
   checklist: storekit-configuration
   input: storekit
@@ -2116,7 +2156,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 105 12 1
+L 107 12 1
 M 5 12 3
 S 0 12 3 2
 id
@@ -2998,8 +3038,8 @@ signing:
 M 9 308 3
 S 0 308 3 2
 id
-S 0 308 7 15
-profile-expired
+S 0 308 7 22
+profile-cannot-use-iap
 S 0 309 3 9
 checklist
 S 0 309 14 20
@@ -3010,16 +3050,16 @@ S 0 310 13 5
 error
 S 0 311 3 5
 title
-S 0 311 10 36
-the provisioning profile has expired
+S 0 311 10 58
+the build is signed for distribution outside the App Store
 S 0 312 3 9
 rationale
-S 0 312 14 65
-An expired profile cannot sign a build that talks to the sandbox.
+S 0 312 14 266
+In-App Purchase is sold through the App Store only. A Mac app signed with a Developer ID profile (it provisions all devices) or an iOS app signed with an in-house (enterprise) profile cannot use it, and StoreKit answers its product requests with invalid identifiers.
 S 0 313 3 4
 help
-S 0 313 9 54
-regenerate the profile, or let automatic signing do it
+S 0 313 9 73
+sign with a development profile to test, and an App Store profile to ship
 S 0 314 3 12
 environments
 L 3 314 17
@@ -3039,24 +3079,24 @@ M 2 317 5
 S 0 317 5 10
 triggering
 L 1 318 7
-S 1 318 9 64
+S 1 318 9 48
 signing:
   profile:
-    expires_at: 2026-11-01T00:00:00Z   # <-
+    type: enterprise   # <-
 
 S 0 322 5 7
 passing
 L 1 323 7
-S 1 323 9 57
+S 1 323 9 42
 signing:
   profile:
-    expires_at: 2027-11-20T08:00:00Z
+    type: development
 
 M 9 328 3
 S 0 328 3 2
 id
-S 0 328 7 20
-profile-predates-iap
+S 0 328 7 15
+profile-expired
 S 0 329 3 9
 checklist
 S 0 329 14 20
@@ -3067,16 +3107,16 @@ S 0 330 13 5
 error
 S 0 331 3 5
 title
-S 0 331 10 69
-the provisioning profile is older than the In-App Purchase capability
+S 0 331 10 36
+the provisioning profile has expired
 S 0 332 3 9
 rationale
-S 0 332 14 151
-A profile made before In-App Purchase was enabled on the App ID does not carry the capability; it must be regenerated (TN2259, the founding checklist).
+S 0 332 14 65
+An expired profile cannot sign a build that talks to the sandbox.
 S 0 333 3 4
 help
-S 0 333 9 36
-regenerate and reinstall the profile
+S 0 333 9 54
+regenerate the profile, or let automatic signing do it
 S 0 334 3 12
 environments
 L 3 334 17
@@ -3099,7 +3139,7 @@ L 1 338 7
 S 1 338 9 64
 signing:
   profile:
-    created_at: 2026-01-15T00:00:00Z   # <-
+    expires_at: 2026-11-01T00:00:00Z   # <-
 
 S 0 342 5 7
 passing
@@ -3107,13 +3147,13 @@ L 1 343 7
 S 1 343 9 57
 signing:
   profile:
-    created_at: 2026-11-20T08:00:00Z
+    expires_at: 2027-11-20T08:00:00Z
 
 M 9 348 3
 S 0 348 3 2
 id
-S 0 348 7 21
-profile-not-installed
+S 0 348 7 20
+profile-predates-iap
 S 0 349 3 9
 checklist
 S 0 349 14 20
@@ -3124,16 +3164,16 @@ S 0 350 13 5
 error
 S 0 351 3 5
 title
-S 0 351 10 41
-the provisioning profile is not installed
+S 0 351 10 69
+the provisioning profile is older than the In-App Purchase capability
 S 0 352 3 9
 rationale
-S 0 352 14 117
-Xcode signs only with profiles it has; a profile that exists in the portal but not on the Mac does not sign anything.
+S 0 352 14 151
+A profile made before In-App Purchase was enabled on the App ID does not carry the capability; it must be regenerated (TN2259, the founding checklist).
 S 0 353 3 4
 help
-S 0 353 9 55
-download the profile in Xcode → Settings → Accounts
+S 0 353 9 36
+regenerate and reinstall the profile
 S 0 354 3 12
 environments
 L 3 354 17
@@ -3153,44 +3193,44 @@ M 2 357 5
 S 0 357 5 10
 triggering
 L 1 358 7
-S 1 358 9 48
+S 1 358 9 64
 signing:
   profile:
-    installed: false   # <-
+    created_at: 2026-01-15T00:00:00Z   # <-
 
 S 0 362 5 7
 passing
 L 1 363 7
-S 1 363 9 40
+S 1 363 9 57
 signing:
   profile:
-    installed: true
+    created_at: 2026-11-20T08:00:00Z
 
 M 9 368 3
 S 0 368 3 2
 id
 S 0 368 7 21
-signing-team-mismatch
+profile-not-installed
 S 0 369 3 9
 checklist
-S 0 369 14 12
-code-signing
+S 0 369 14 20
+provisioning-profile
 S 0 370 3 8
 severity
 S 0 370 13 5
 error
 S 0 371 3 5
 title
-S 0 371 10 33
-the build signs with another team
+S 0 371 10 41
+the provisioning profile is not installed
 S 0 372 3 9
 rationale
-S 0 372 14 142
-Products belong to one developer account; a build signed by another team (or with another team's App ID or profile) is not that account's app.
+S 0 372 14 117
+Xcode signs only with profiles it has; a profile that exists in the portal but not on the Mac does not sign anything.
 S 0 373 3 4
 help
-S 0 373 9 56
-sign with the team that owns the App ID and the products
+S 0 373 9 55
+download the profile in Xcode → Settings → Accounts
 S 0 374 3 12
 environments
 L 3 374 17
@@ -3202,508 +3242,506 @@ S 0 374 39 6
 review
 S 0 375 3 14
 not_applicable
-S 0 375 19 93
-Xcode with a StoreKit configuration file and App Store installs do not depend on your signing
+S 0 375 19 106
+Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
 S 0 376 3 8
 examples
 M 2 377 5
 S 0 377 5 10
 triggering
 L 1 378 7
-S 1 378 9 38
+S 1 378 9 48
+signing:
+  profile:
+    installed: false   # <-
+
+S 0 382 5 7
+passing
+L 1 383 7
+S 1 383 9 40
+signing:
+  profile:
+    installed: true
+
+M 9 388 3
+S 0 388 3 2
+id
+S 0 388 7 21
+signing-team-mismatch
+S 0 389 3 9
+checklist
+S 0 389 14 12
+code-signing
+S 0 390 3 8
+severity
+S 0 390 13 5
+error
+S 0 391 3 5
+title
+S 0 391 10 33
+the build signs with another team
+S 0 392 3 9
+rationale
+S 0 392 14 142
+Products belong to one developer account; a build signed by another team (or with another team's App ID or profile) is not that account's app.
+S 0 393 3 4
+help
+S 0 393 9 56
+sign with the team that owns the App ID and the products
+S 0 394 3 12
+environments
+L 3 394 17
+S 0 394 18 7
+sandbox
+S 0 394 27 10
+testflight
+S 0 394 39 6
+review
+S 0 395 3 14
+not_applicable
+S 0 395 19 93
+Xcode with a StoreKit configuration file and App Store installs do not depend on your signing
+S 0 396 3 8
+examples
+M 2 397 5
+S 0 397 5 10
+triggering
+L 1 398 7
+S 1 398 9 38
 signing:
   team_id: 9ZZ8YY7XX6   # <-
 
-S 0 381 5 7
+S 0 401 5 7
 passing
-L 1 382 7
-S 1 382 9 31
+L 1 402 7
+S 1 402 9 31
 signing:
   team_id: 4KQ2H9XW7B
 
-M 7 387 3
-S 0 387 3 2
+M 7 407 3
+S 0 407 3 2
 id
-S 0 387 7 25
+S 0 407 7 25
 deployment-target-too-low
-S 0 388 3 9
+S 0 408 3 9
 checklist
-S 0 388 14 10
+S 0 408 14 10
 os-version
-S 0 389 3 8
+S 0 409 3 8
 severity
-S 0 389 13 5
+S 0 409 13 5
 error
-S 0 390 3 5
+S 0 410 3 5
 title
-S 0 390 10 52
+S 0 410 10 52
 the deployment target is below what StoreKit 2 needs
-S 0 391 3 9
+S 0 411 3 9
 rationale
-S 0 391 14 174
+S 0 411 14 174
 StoreKit 2's `Product.products(for:)` exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1; an app that uses only StoreKit 2 requests no products on older systems.
-S 0 392 3 4
+S 0 412 3 4
 help
-S 0 392 9 53
+S 0 412 9 53
 raise the deployment target, or add a StoreKit 1 path
-S 0 393 3 8
+S 0 413 3 8
 examples
-M 2 394 5
-S 0 394 5 10
+M 2 414 5
+S 0 414 5 10
 triggering
-L 1 395 7
-S 1 395 9 40
+L 1 415 7
+S 1 415 9 40
 app:
   deployment_target: "14.0"   # <-
 
-S 0 398 5 7
+S 0 418 5 7
 passing
-L 2 399 7
-S 1 399 9 33
+L 2 419 7
+S 1 419 9 33
 app:
   deployment_target: "15.0"
 
-S 1 402 9 54
+S 1 422 9 54
 app:
   deployment_target: "14.0"
   storekit_api: both
 
-M 7 408 3
-S 0 408 3 2
+M 7 428 3
+S 0 428 3 2
 id
-S 0 408 7 16
+S 0 428 7 16
 short-product-id
-S 0 409 3 9
+S 0 429 3 9
 checklist
-S 0 409 14 15
+S 0 429 14 15
 full-product-id
-S 0 410 3 8
+S 0 430 3 8
 severity
-S 0 410 13 5
+S 0 430 13 5
 error
-S 0 411 3 5
+S 0 431 3 5
 title
-S 0 411 10 53
+S 0 431 10 53
 the code requests a product by the end of its ID only
-S 0 412 3 9
+S 0 432 3 9
 rationale
-S 0 412 14 178
+S 0 432 14 178
 StoreKit matches product IDs exactly and never adds the bundle ID, so `upgradetopro` does not find `com.runmonster.runmonsterfree.upgradetopro` (the founding checklist's item 8).
-S 0 413 3 4
+S 0 433 3 4
 help
-S 0 413 9 27
+S 0 433 9 27
 request the full product ID
-S 0 414 3 8
+S 0 434 3 8
 examples
-M 2 415 5
-S 0 415 5 10
+M 2 435 5
+S 0 435 5 10
 triggering
-L 1 416 7
-S 1 416 9 32
+L 1 436 7
+S 1 436 9 32
 requests:
   - greenhouse   # <-
 
-S 0 419 5 7
+S 0 439 5 7
 passing
-L 1 420 7
-S 1 420 9 53
+L 1 440 7
+S 1 440 9 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 7 424 3
-S 0 424 3 2
+M 7 444 3
+S 0 444 3 2
 id
-S 0 424 7 23
+S 0 444 7 23
 bundle-id-as-product-id
-S 0 425 3 9
+S 0 445 3 9
 checklist
-S 0 425 14 15
+S 0 445 14 15
 full-product-id
-S 0 426 3 8
+S 0 446 3 8
 severity
-S 0 426 13 5
+S 0 446 13 5
 error
-S 0 427 3 5
+S 0 447 3 5
 title
-S 0 427 10 45
+S 0 447 10 45
 the code passes the bundle ID as a product ID
-S 0 428 3 9
+S 0 448 3 9
 rationale
-S 0 428 14 75
+S 0 448 14 75
 The bundle ID names the app, not a product; StoreKit returns it as invalid.
-S 0 429 3 4
+S 0 449 3 4
 help
-S 0 429 9 28
+S 0 449 9 28
 request the product's own ID
-S 0 430 3 8
+S 0 450 3 8
 examples
-M 2 431 5
-S 0 431 5 10
+M 2 451 5
+S 0 451 5 10
 triggering
-L 1 432 7
-S 1 432 9 49
+L 1 452 7
+S 1 452 9 49
 requests:
   - com.greenthumb.pocketgarden   # <-
 
-S 0 435 5 7
+S 0 455 5 7
 passing
-L 1 436 7
-S 1 436 9 50
+L 1 456 7
+S 1 456 9 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 7 440 3
-S 0 440 3 2
+M 7 460 3
+S 0 460 3 2
 id
-S 0 440 7 24
+S 0 460 7 24
 product-id-case-mismatch
-S 0 441 3 9
+S 0 461 3 9
 checklist
-S 0 441 14 15
+S 0 461 14 15
 full-product-id
-S 0 442 3 8
+S 0 462 3 8
 severity
-S 0 442 13 5
+S 0 462 13 5
 error
-S 0 443 3 5
+S 0 463 3 5
 title
-S 0 443 10 59
+S 0 463 10 59
 the requested ID differs from the product ID in letter case
-S 0 444 3 9
+S 0 464 3 9
 rationale
-S 0 444 14 31
+S 0 464 14 31
 Product IDs are case-sensitive.
-S 0 445 3 4
+S 0 465 3 4
 help
-S 0 445 9 49
+S 0 465 9 49
 request the product ID with its exact letter case
-S 0 446 3 8
+S 0 466 3 8
 examples
-M 2 447 5
-S 0 447 5 10
+M 2 467 5
+S 0 467 5 10
 triggering
-L 1 448 7
-S 1 448 9 60
+L 1 468 7
+S 1 468 9 60
 requests:
   - com.greenthumb.pocketgarden.Greenhouse   # <-
 
-S 0 451 5 7
+S 0 471 5 7
 passing
-L 1 452 7
-S 1 452 9 53
+L 1 472 7
+S 1 472 9 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 7 456 3
-S 0 456 3 2
+M 7 476 3
+S 0 476 3 2
 id
-S 0 456 7 21
+S 0 476 7 21
 product-id-whitespace
-S 0 457 3 9
+S 0 477 3 9
 checklist
-S 0 457 14 15
+S 0 477 14 15
 full-product-id
-S 0 458 3 8
+S 0 478 3 8
 severity
-S 0 458 13 5
+S 0 478 13 5
 error
-S 0 459 3 5
+S 0 479 3 5
 title
-S 0 459 10 38
+S 0 479 10 38
 the requested ID has stray white space
-S 0 460 3 9
+S 0 480 3 9
 rationale
-S 0 460 14 87
+S 0 480 14 87
 A leading or trailing space (often from a plist or a server list) makes a different ID.
-S 0 461 3 4
+S 0 481 3 4
 help
-S 0 461 9 22
+S 0 481 9 22
 remove the white space
-S 0 462 3 8
+S 0 482 3 8
 examples
-M 2 463 5
-S 0 463 5 10
+M 2 483 5
+S 0 483 5 10
 triggering
-L 1 464 7
-S 1 464 9 60
+L 1 484 7
+S 1 484 9 60
 requests:
   - "com.greenthumb.pocketgarden.seeds50 "   # <-
 
-S 0 467 5 7
+S 0 487 5 7
 passing
-L 1 468 7
-S 1 468 9 50
+L 1 488 7
+S 1 488 9 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 7 472 3
-S 0 472 3 2
+M 7 492 3
+S 0 492 3 2
 id
-S 0 472 7 15
+S 0 492 7 15
 product-id-typo
-S 0 473 3 9
+S 0 493 3 9
 checklist
-S 0 473 14 15
+S 0 493 14 15
 full-product-id
-S 0 474 3 8
+S 0 494 3 8
 severity
-S 0 474 13 5
+S 0 494 13 5
 error
-S 0 475 3 5
+S 0 495 3 5
 title
-S 0 475 10 52
+S 0 495 10 52
 the requested ID is a near miss of a real product ID
-S 0 476 3 9
+S 0 496 3 9
 rationale
-S 0 476 14 111
+S 0 496 14 111
 A one- or two-character slip makes StoreKit return the product as invalid; iapdoctor names the closest real ID.
-S 0 477 3 4
+S 0 497 3 4
 help
-S 0 477 9 32
+S 0 497 9 32
 request the product ID suggested
-S 0 478 3 8
+S 0 498 3 8
 examples
-M 2 479 5
-S 0 479 5 10
+M 2 499 5
+S 0 499 5 10
 triggering
-L 1 480 7
-S 1 480 9 56
+L 1 500 7
+S 1 500 9 56
 requests:
   - com.greenthumb.pocketgarden.seed50   # <-
 
-S 0 483 5 7
+S 0 503 5 7
 passing
-L 1 484 7
-S 1 484 9 50
+L 1 504 7
+S 1 504 9 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 7 488 3
-S 0 488 3 2
+M 7 508 3
+S 0 508 3 2
 id
-S 0 488 7 25
+S 0 508 7 25
 requested-product-missing
-S 0 489 3 9
+S 0 509 3 9
 checklist
-S 0 489 14 14
+S 0 509 14 14
 product-exists
-S 0 490 3 8
+S 0 510 3 8
 severity
-S 0 490 13 5
+S 0 510 13 5
 error
-S 0 491 3 5
+S 0 511 3 5
 title
-S 0 491 10 36
+S 0 511 10 36
 the requested product does not exist
-S 0 492 3 9
+S 0 512 3 9
 rationale
-S 0 492 14 173
+S 0 512 14 173
 A requested ID that matches no product of this app, not even approximately, was never created, belongs to another app, or was deleted (and a deleted ID can never be reused).
-S 0 493 3 4
+S 0 513 3 4
 help
-S 0 493 9 67
+S 0 513 9 67
 create the product in App Store Connect, or request an existing one
-S 0 494 3 8
+S 0 514 3 8
 examples
-M 2 495 5
-S 0 495 5 10
+M 2 515 5
+S 0 515 5 10
 triggering
-L 1 496 7
-S 1 496 9 57
+L 1 516 7
+S 1 516 9 57
 requests:
   - com.greenthumb.pocketgarden.compost   # <-
 
-S 0 499 5 7
+S 0 519 5 7
 passing
-L 1 500 7
-S 1 500 9 50
+L 1 520 7
+S 1 520 9 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 9 505 3
-S 0 505 3 2
+M 9 525 3
+S 0 525 3 2
 id
-S 0 505 7 20
+S 0 525 7 20
 not-cleared-for-sale
-S 0 506 3 9
+S 0 526 3 9
 checklist
-S 0 506 14 16
+S 0 526 14 16
 cleared-for-sale
-S 0 507 3 8
+S 0 527 3 8
 severity
-S 0 507 13 5
+S 0 527 13 5
 error
-S 0 508 3 5
+S 0 528 3 5
 title
-S 0 508 10 35
+S 0 528 10 35
 the product is not cleared for sale
-S 0 509 3 9
+S 0 529 3 9
 rationale
-S 0 509 14 166
+S 0 529 14 166
 A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
-S 0 510 3 4
+S 0 530 3 4
 help
-S 0 510 9 72
+S 0 530 9 72
 select storefronts under the product's Availability in App Store Connect
-S 0 511 3 12
+S 0 531 3 12
 environments
-L 4 511 17
-S 0 511 18 7
+L 4 531 17
+S 0 531 18 7
 sandbox
-S 0 511 27 10
+S 0 531 27 10
 testflight
-S 0 511 39 6
+S 0 531 39 6
 review
-S 0 511 47 10
+S 0 531 47 10
 production
-S 0 512 3 14
+S 0 532 3 14
 not_applicable
-S 0 512 19 88
+S 0 532 19 88
 Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
-S 0 513 3 8
+S 0 533 3 8
 examples
-M 2 514 5
-S 0 514 5 10
+M 2 534 5
+S 0 534 5 10
 triggering
-L 2 515 7
-S 1 515 9 45
+L 2 535 7
+S 1 535 9 45
 products:
   - cleared_for_sale: false   # <-
 
-S 1 518 9 45
+S 1 538 9 45
 products:
   - {}
   - availability: []   # <-
 
-S 0 522 5 7
+S 0 542 5 7
 passing
-L 1 523 7
-S 1 523 9 37
+L 1 543 7
+S 1 543 9 37
 products:
   - cleared_for_sale: true
 
-M 9 527 3
-S 0 527 3 2
+M 9 547 3
+S 0 547 3 2
 id
-S 0 527 7 13
+S 0 547 7 13
 missing-price
-S 0 528 3 9
+S 0 548 3 9
 checklist
-S 0 528 14 16
+S 0 548 14 16
 product-metadata
-S 0 529 3 8
+S 0 549 3 8
 severity
-S 0 529 13 5
+S 0 549 13 5
 error
-S 0 530 3 5
+S 0 550 3 5
 title
-S 0 530 10 24
+S 0 550 10 24
 the product has no price
-S 0 531 3 9
+S 0 551 3 9
 rationale
-S 0 531 14 85
+S 0 551 14 85
 A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 532 3 4
+S 0 552 3 4
 help
-S 0 532 9 60
+S 0 552 9 60
 set a price in App Store Connect and `price_tier` or `price`
-S 0 533 3 12
+S 0 553 3 12
 environments
-L 4 533 17
-S 0 533 18 7
+L 4 553 17
+S 0 553 18 7
 sandbox
-S 0 533 27 10
+S 0 553 27 10
 testflight
-S 0 533 39 6
+S 0 553 39 6
 review
-S 0 533 47 10
+S 0 553 47 10
 production
-S 0 534 3 14
+S 0 554 3 14
 not_applicable
-S 0 534 19 66
+S 0 554 19 66
 Xcode serves the StoreKit configuration file's products and prices
-S 0 535 3 8
+S 0 555 3 8
 examples
-M 2 536 5
-S 0 536 5 10
+M 2 556 5
+S 0 556 5 10
 triggering
-L 1 537 7
-S 1 537 9 90
+L 1 557 7
+S 1 557 9 90
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     price_tier: null
 
-S 0 541 5 7
+S 0 561 5 7
 passing
-L 1 542 7
-S 1 542 9 28
+L 1 562 7
+S 1 562 9 28
 products:
   - price_tier: 2
 
-M 9 546 3
-S 0 546 3 2
-id
-S 0 546 7 20
-missing-localization
-S 0 547 3 9
-checklist
-S 0 547 14 16
-product-metadata
-S 0 548 3 8
-severity
-S 0 548 13 5
-error
-S 0 549 3 5
-title
-S 0 549 10 51
-the product has no localization with a display name
-S 0 550 3 9
-rationale
-S 0 550 14 123
-At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 551 3 4
-help
-S 0 551 9 65
-add a localization in App Store Connect and under `localizations`
-S 0 552 3 12
-environments
-L 4 552 17
-S 0 552 18 7
-sandbox
-S 0 552 27 10
-testflight
-S 0 552 39 6
-review
-S 0 552 47 10
-production
-S 0 553 3 14
-not_applicable
-S 0 553 19 55
-Xcode serves the StoreKit configuration file's products
-S 0 554 3 8
-examples
-M 2 555 5
-S 0 555 5 10
-triggering
-L 1 556 7
-S 1 556 9 93
-products:
-  - product_id: com.greenthumb.pocketgarden.seeds50   # <-
-    localizations: null
-
-S 0 560 5 7
-passing
-L 1 561 7
-S 1 561 9 74
-products:
-  - localizations:
-      en-US: { display_name: 50 Seed Packs }
-
-M 12 566 3
+M 9 566 3
 S 0 566 3 2
 id
-S 0 566 7 22
-missing-reference-name
+S 0 566 7 20
+missing-localization
 S 0 567 3 9
 checklist
 S 0 567 14 16
@@ -3714,16 +3752,16 @@ S 0 568 13 5
 error
 S 0 569 3 5
 title
-S 0 569 10 33
-the product has no reference name
+S 0 569 10 51
+the product has no localization with a display name
 S 0 570 3 9
 rationale
-S 0 570 14 98
-The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
+S 0 570 14 123
+At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
 S 0 571 3 4
 help
-S 0 571 9 55
-give the product a reference name (up to 64 characters)
+S 0 571 9 65
+add a localization in App Store Connect and under `localizations`
 S 0 572 3 12
 environments
 L 4 572 17
@@ -3739,513 +3777,572 @@ S 0 573 3 14
 not_applicable
 S 0 573 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 574 3 5
-check
-M 2 574 10
-S 0 574 12 4
-each
-S 0 574 18 8
-products
-S 0 574 28 5
-field
-S 0 574 35 14
-reference_name
-S 0 575 3 7
-options
-M 1 575 12
-S 0 575 14 8
-required
-S 0 575 24 4
-true
-S 0 576 3 7
-message
-S 1 576 12 41
-product `{product}` has no reference name
-S 0 577 3 8
+S 0 574 3 8
 examples
-M 2 578 5
-S 0 578 5 10
+M 2 575 5
+S 0 575 5 10
 triggering
-L 1 579 7
-S 1 579 9 35
+L 1 576 7
+S 1 576 9 93
 products:
-  - reference_name: null
+  - product_id: com.greenthumb.pocketgarden.seeds50   # <-
+    localizations: null
 
-S 0 582 5 7
+S 0 580 5 7
 passing
-L 1 583 7
-S 1 583 9 43
-products:
-  - reference_name: Seed Pack 50
-
-M 12 587 3
-S 0 587 3 2
-id
-S 0 587 7 18
-product-id-charset
-S 0 588 3 9
-checklist
-S 0 588 14 16
-product-metadata
-S 0 589 3 8
-severity
-S 0 589 13 5
-error
-S 0 590 3 5
-title
-S 0 590 10 62
-the product ID has characters App Store Connect does not allow
-S 0 591 3 9
-rationale
-S 0 591 14 130
-Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
-S 0 592 3 4
-help
-S 0 592 9 42
-use only letters, digits, `.`, `_` and `-`
-S 0 593 3 12
-environments
-L 4 593 17
-S 0 593 18 7
-sandbox
-S 0 593 27 10
-testflight
-S 0 593 39 6
-review
-S 0 593 47 10
-production
-S 0 594 3 14
-not_applicable
-S 0 594 19 61
-Xcode accepts any product ID in a StoreKit configuration file
-S 0 595 3 5
-check
-M 2 595 10
-S 0 595 12 4
-each
-S 0 595 18 8
-products
-S 0 595 28 5
-field
-S 0 595 35 10
-product_id
-S 0 596 3 7
-options
-M 1 596 12
-S 0 596 14 7
-pattern
-S 1 596 23 15
-[A-Za-z0-9._-]+
-S 0 597 3 7
-message
-S 1 597 12 77
-product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 598 3 8
-examples
-M 2 599 5
-S 0 599 5 10
-triggering
-L 1 600 7
-S 1 600 9 70
-products:
-  - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
-
-S 0 603 5 7
-passing
-L 1 604 7
-S 1 604 9 63
-products:
-  - product_id: com.greenthumb.pocketgarden.seeds_50
-
-M 12 608 3
-S 0 608 3 2
-id
-S 0 608 7 17
-product-id-length
-S 0 609 3 9
-checklist
-S 0 609 14 16
-product-metadata
-S 0 610 3 8
-severity
-S 0 610 13 5
-error
-S 0 611 3 5
-title
-S 0 611 10 26
-the product ID is too long
-S 0 612 3 9
-rationale
-S 0 612 14 127
-App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
-S 0 613 3 4
-help
-S 0 613 9 58
-shorten the product ID to {max_length} characters or fewer
-S 0 614 3 12
-environments
-L 4 614 17
-S 0 614 18 7
-sandbox
-S 0 614 27 10
-testflight
-S 0 614 39 6
-review
-S 0 614 47 10
-production
-S 0 615 3 14
-not_applicable
-S 0 615 19 61
-Xcode accepts any product ID in a StoreKit configuration file
-S 0 616 3 5
-check
-M 2 616 10
-S 0 616 12 4
-each
-S 0 616 18 8
-products
-S 0 616 28 5
-field
-S 0 616 35 10
-product_id
-S 0 617 3 7
-options
-M 1 617 12
-S 0 617 14 10
-max_length
-S 0 617 26 3
-100
-S 0 618 3 7
-message
-S 1 618 12 73
-product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 619 3 8
-examples
-M 2 620 5
-S 0 620 5 10
-triggering
-L 1 621 7
-S 1 621 9 137
-products:
-  - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
-
-S 0 624 5 7
-passing
-L 1 625 7
-S 1 625 9 62
-products:
-  - product_id: com.greenthumb.pocketgarden.seeds50
-
-M 12 629 3
-S 0 629 3 2
-id
-S 0 629 7 21
-reference-name-length
-S 0 630 3 9
-checklist
-S 0 630 14 16
-product-metadata
-S 0 631 3 8
-severity
-S 0 631 13 5
-error
-S 0 632 3 5
-title
-S 0 632 10 30
-the reference name is too long
-S 0 633 3 9
-rationale
-S 0 633 14 91
-App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 634 3 4
-help
-S 0 634 9 62
-shorten the reference name to {max_length} characters or fewer
-S 0 635 3 12
-environments
-L 4 635 17
-S 0 635 18 7
-sandbox
-S 0 635 27 10
-testflight
-S 0 635 39 6
-review
-S 0 635 47 10
-production
-S 0 636 3 14
-not_applicable
-S 0 636 19 55
-Xcode serves the StoreKit configuration file's products
-S 0 637 3 5
-check
-M 2 637 10
-S 0 637 12 4
-each
-S 0 637 18 8
-products
-S 0 637 28 5
-field
-S 0 637 35 14
-reference_name
-S 0 638 3 7
-options
-M 1 638 12
-S 0 638 14 10
-max_length
-S 0 638 26 2
-64
-S 0 639 3 7
-message
-S 1 639 12 92
-reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 640 3 8
-examples
-M 2 641 5
-S 0 641 5 10
-triggering
-L 1 642 7
-S 1 642 9 109
-products:
-  - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
-
-S 0 645 5 7
-passing
-L 1 646 7
-S 1 646 9 43
-products:
-  - reference_name: Seed Pack 50
-
-M 12 650 3
-S 0 650 3 2
-id
-S 0 650 7 19
-display-name-length
-S 0 651 3 9
-checklist
-S 0 651 14 16
-product-metadata
-S 0 652 3 8
-severity
-S 0 652 13 5
-error
-S 0 653 3 5
-title
-S 0 653 10 39
-a display name is too short or too long
-S 0 654 3 9
-rationale
-S 0 654 14 106
-App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
-S 0 655 3 4
-help
-S 0 655 9 63
-write a display name of {min_length} to {max_length} characters
-S 0 656 3 12
-environments
-L 4 656 17
-S 0 656 18 7
-sandbox
-S 0 656 27 10
-testflight
-S 0 656 39 6
-review
-S 0 656 47 10
-production
-S 0 657 3 14
-not_applicable
-S 0 657 19 55
-Xcode serves the StoreKit configuration file's products
-S 0 658 3 5
-check
-M 2 658 10
-S 0 658 12 4
-each
-S 0 658 18 8
-products
-S 0 658 28 5
-field
-S 0 658 35 28
-localizations.*.display_name
-S 0 659 3 7
-options
-M 2 659 12
-S 0 659 14 10
-min_length
-S 0 659 26 1
-2
-S 0 659 29 10
-max_length
-S 0 659 41 2
-30
-S 0 660 3 7
-message
-S 1 660 12 117
-display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 661 3 8
-examples
-M 2 662 5
-S 0 662 5 10
-triggering
-L 1 663 7
-S 1 663 9 106
-products:
-  - localizations:
-      en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
-
-S 0 667 5 7
-passing
-L 1 668 7
-S 1 668 9 74
+L 1 581 7
+S 1 581 9 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 12 673 3
-S 0 673 3 2
+M 12 586 3
+S 0 586 3 2
 id
-S 0 673 7 18
-description-length
-S 0 674 3 9
+S 0 586 7 22
+missing-reference-name
+S 0 587 3 9
 checklist
-S 0 674 14 16
+S 0 587 14 16
 product-metadata
-S 0 675 3 8
+S 0 588 3 8
 severity
-S 0 675 13 5
+S 0 588 13 5
 error
-S 0 676 3 5
+S 0 589 3 5
 title
-S 0 676 10 25
-a description is too long
-S 0 677 3 9
+S 0 589 10 33
+the product has no reference name
+S 0 590 3 9
 rationale
-S 0 677 14 116
-App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
-S 0 678 3 4
+S 0 590 14 98
+The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
+S 0 591 3 4
 help
-S 0 678 9 59
-shorten the description to {max_length} characters or fewer
-S 0 679 3 12
+S 0 591 9 55
+give the product a reference name (up to 64 characters)
+S 0 592 3 12
 environments
-L 4 679 17
-S 0 679 18 7
+L 4 592 17
+S 0 592 18 7
 sandbox
-S 0 679 27 10
+S 0 592 27 10
 testflight
-S 0 679 39 6
+S 0 592 39 6
 review
-S 0 679 47 10
+S 0 592 47 10
 production
-S 0 680 3 14
+S 0 593 3 14
 not_applicable
-S 0 680 19 55
+S 0 593 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 681 3 5
+S 0 594 3 5
 check
-M 2 681 10
-S 0 681 12 4
+M 2 594 10
+S 0 594 12 4
 each
-S 0 681 18 8
+S 0 594 18 8
 products
-S 0 681 28 5
+S 0 594 28 5
 field
-S 0 681 35 27
-localizations.*.description
-S 0 682 3 7
+S 0 594 35 14
+reference_name
+S 0 595 3 7
 options
-M 1 682 12
-S 0 682 14 10
-max_length
-S 0 682 26 2
-45
-S 0 683 3 7
+M 1 595 12
+S 0 595 14 8
+required
+S 0 595 24 4
+true
+S 0 596 3 7
 message
-S 1 683 12 89
-description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 684 3 8
+S 1 596 12 41
+product `{product}` has no reference name
+S 0 597 3 8
 examples
-M 2 685 5
-S 0 685 5 10
+M 2 598 5
+S 0 598 5 10
 triggering
-L 1 686 7
-S 1 686 9 151
+L 1 599 7
+S 1 599 9 35
+products:
+  - reference_name: null
+
+S 0 602 5 7
+passing
+L 1 603 7
+S 1 603 9 43
+products:
+  - reference_name: Seed Pack 50
+
+M 12 607 3
+S 0 607 3 2
+id
+S 0 607 7 18
+product-id-charset
+S 0 608 3 9
+checklist
+S 0 608 14 16
+product-metadata
+S 0 609 3 8
+severity
+S 0 609 13 5
+error
+S 0 610 3 5
+title
+S 0 610 10 62
+the product ID has characters App Store Connect does not allow
+S 0 611 3 9
+rationale
+S 0 611 14 130
+Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
+S 0 612 3 4
+help
+S 0 612 9 42
+use only letters, digits, `.`, `_` and `-`
+S 0 613 3 12
+environments
+L 4 613 17
+S 0 613 18 7
+sandbox
+S 0 613 27 10
+testflight
+S 0 613 39 6
+review
+S 0 613 47 10
+production
+S 0 614 3 14
+not_applicable
+S 0 614 19 61
+Xcode accepts any product ID in a StoreKit configuration file
+S 0 615 3 5
+check
+M 2 615 10
+S 0 615 12 4
+each
+S 0 615 18 8
+products
+S 0 615 28 5
+field
+S 0 615 35 10
+product_id
+S 0 616 3 7
+options
+M 1 616 12
+S 0 616 14 7
+pattern
+S 1 616 23 15
+[A-Za-z0-9._-]+
+S 0 617 3 7
+message
+S 1 617 12 77
+product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
+S 0 618 3 8
+examples
+M 2 619 5
+S 0 619 5 10
+triggering
+L 1 620 7
+S 1 620 9 70
+products:
+  - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
+
+S 0 623 5 7
+passing
+L 1 624 7
+S 1 624 9 63
+products:
+  - product_id: com.greenthumb.pocketgarden.seeds_50
+
+M 12 628 3
+S 0 628 3 2
+id
+S 0 628 7 17
+product-id-length
+S 0 629 3 9
+checklist
+S 0 629 14 16
+product-metadata
+S 0 630 3 8
+severity
+S 0 630 13 5
+error
+S 0 631 3 5
+title
+S 0 631 10 26
+the product ID is too long
+S 0 632 3 9
+rationale
+S 0 632 14 127
+App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
+S 0 633 3 4
+help
+S 0 633 9 58
+shorten the product ID to {max_length} characters or fewer
+S 0 634 3 12
+environments
+L 4 634 17
+S 0 634 18 7
+sandbox
+S 0 634 27 10
+testflight
+S 0 634 39 6
+review
+S 0 634 47 10
+production
+S 0 635 3 14
+not_applicable
+S 0 635 19 61
+Xcode accepts any product ID in a StoreKit configuration file
+S 0 636 3 5
+check
+M 2 636 10
+S 0 636 12 4
+each
+S 0 636 18 8
+products
+S 0 636 28 5
+field
+S 0 636 35 10
+product_id
+S 0 637 3 7
+options
+M 1 637 12
+S 0 637 14 10
+max_length
+S 0 637 26 3
+100
+S 0 638 3 7
+message
+S 1 638 12 73
+product ID `{value}` has {length} characters; the maximum is {max_length}
+S 0 639 3 8
+examples
+M 2 640 5
+S 0 640 5 10
+triggering
+L 1 641 7
+S 1 641 9 137
+products:
+  - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
+
+S 0 644 5 7
+passing
+L 1 645 7
+S 1 645 9 62
+products:
+  - product_id: com.greenthumb.pocketgarden.seeds50
+
+M 12 649 3
+S 0 649 3 2
+id
+S 0 649 7 21
+reference-name-length
+S 0 650 3 9
+checklist
+S 0 650 14 16
+product-metadata
+S 0 651 3 8
+severity
+S 0 651 13 5
+error
+S 0 652 3 5
+title
+S 0 652 10 30
+the reference name is too long
+S 0 653 3 9
+rationale
+S 0 653 14 91
+App Store Connect accepts reference names of at most 64 characters; the limit is an option.
+S 0 654 3 4
+help
+S 0 654 9 62
+shorten the reference name to {max_length} characters or fewer
+S 0 655 3 12
+environments
+L 4 655 17
+S 0 655 18 7
+sandbox
+S 0 655 27 10
+testflight
+S 0 655 39 6
+review
+S 0 655 47 10
+production
+S 0 656 3 14
+not_applicable
+S 0 656 19 55
+Xcode serves the StoreKit configuration file's products
+S 0 657 3 5
+check
+M 2 657 10
+S 0 657 12 4
+each
+S 0 657 18 8
+products
+S 0 657 28 5
+field
+S 0 657 35 14
+reference_name
+S 0 658 3 7
+options
+M 1 658 12
+S 0 658 14 10
+max_length
+S 0 658 26 2
+64
+S 0 659 3 7
+message
+S 1 659 12 92
+reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
+S 0 660 3 8
+examples
+M 2 661 5
+S 0 661 5 10
+triggering
+L 1 662 7
+S 1 662 9 109
+products:
+  - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
+
+S 0 665 5 7
+passing
+L 1 666 7
+S 1 666 9 43
+products:
+  - reference_name: Seed Pack 50
+
+M 12 670 3
+S 0 670 3 2
+id
+S 0 670 7 19
+display-name-length
+S 0 671 3 9
+checklist
+S 0 671 14 16
+product-metadata
+S 0 672 3 8
+severity
+S 0 672 13 5
+error
+S 0 673 3 5
+title
+S 0 673 10 39
+a display name is too short or too long
+S 0 674 3 9
+rationale
+S 0 674 14 106
+App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
+S 0 675 3 4
+help
+S 0 675 9 63
+write a display name of {min_length} to {max_length} characters
+S 0 676 3 12
+environments
+L 4 676 17
+S 0 676 18 7
+sandbox
+S 0 676 27 10
+testflight
+S 0 676 39 6
+review
+S 0 676 47 10
+production
+S 0 677 3 14
+not_applicable
+S 0 677 19 55
+Xcode serves the StoreKit configuration file's products
+S 0 678 3 5
+check
+M 2 678 10
+S 0 678 12 4
+each
+S 0 678 18 8
+products
+S 0 678 28 5
+field
+S 0 678 35 28
+localizations.*.display_name
+S 0 679 3 7
+options
+M 2 679 12
+S 0 679 14 10
+min_length
+S 0 679 26 1
+2
+S 0 679 29 10
+max_length
+S 0 679 41 2
+30
+S 0 680 3 7
+message
+S 1 680 12 117
+display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
+S 0 681 3 8
+examples
+M 2 682 5
+S 0 682 5 10
+triggering
+L 1 683 7
+S 1 683 9 106
+products:
+  - localizations:
+      en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
+
+S 0 687 5 7
+passing
+L 1 688 7
+S 1 688 9 74
+products:
+  - localizations:
+      en-US: { display_name: 50 Seed Packs }
+
+M 12 693 3
+S 0 693 3 2
+id
+S 0 693 7 18
+description-length
+S 0 694 3 9
+checklist
+S 0 694 14 16
+product-metadata
+S 0 695 3 8
+severity
+S 0 695 13 5
+error
+S 0 696 3 5
+title
+S 0 696 10 25
+a description is too long
+S 0 697 3 9
+rationale
+S 0 697 14 116
+App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
+S 0 698 3 4
+help
+S 0 698 9 59
+shorten the description to {max_length} characters or fewer
+S 0 699 3 12
+environments
+L 4 699 17
+S 0 699 18 7
+sandbox
+S 0 699 27 10
+testflight
+S 0 699 39 6
+review
+S 0 699 47 10
+production
+S 0 700 3 14
+not_applicable
+S 0 700 19 55
+Xcode serves the StoreKit configuration file's products
+S 0 701 3 5
+check
+M 2 701 10
+S 0 701 12 4
+each
+S 0 701 18 8
+products
+S 0 701 28 5
+field
+S 0 701 35 27
+localizations.*.description
+S 0 702 3 7
+options
+M 1 702 12
+S 0 702 14 10
+max_length
+S 0 702 26 2
+45
+S 0 703 3 7
+message
+S 1 703 12 89
+description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
+S 0 704 3 8
+examples
+M 2 705 5
+S 0 705 5 10
+triggering
+L 1 706 7
+S 1 706 9 151
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: "Fifty seed packs to plant anything you like, anywhere" }   # <-
 
-S 0 690 5 7
+S 0 710 5 7
 passing
-L 1 691 7
-S 1 691 9 123
+L 1 711 7
+S 1 711 9 123
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: Fifty seed packs to plant anything }
 
-M 12 696 3
-S 0 696 3 2
+M 12 716 3
+S 0 716 3 2
 id
-S 0 696 7 19
+S 0 716 7 19
 review-notes-length
-S 0 697 3 9
+S 0 717 3 9
 checklist
-S 0 697 14 16
+S 0 717 14 16
 product-metadata
-S 0 698 3 8
+S 0 718 3 8
 severity
-S 0 698 13 5
+S 0 718 13 5
 error
-S 0 699 3 5
+S 0 719 3 5
 title
-S 0 699 10 29
+S 0 719 10 29
 the review notes are too long
-S 0 700 3 9
+S 0 720 3 9
 rationale
-S 0 700 14 90
+S 0 720 14 90
 App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
-S 0 701 3 4
+S 0 721 3 4
 help
-S 0 701 9 60
+S 0 721 9 60
 shorten the review notes to {max_length} characters or fewer
-S 0 702 3 12
+S 0 722 3 12
 environments
-L 2 702 17
-S 0 702 18 6
+L 2 722 17
+S 0 722 18 6
 review
-S 0 702 26 10
+S 0 722 26 10
 production
-S 0 703 3 14
+S 0 723 3 14
 not_applicable
-S 0 703 19 39
+S 0 723 19 39
 review notes matter only for submission
-S 0 704 3 5
+S 0 724 3 5
 check
-M 2 704 10
-S 0 704 12 4
+M 2 724 10
+S 0 724 12 4
 each
-S 0 704 18 8
+S 0 724 18 8
 products
-S 0 704 28 5
+S 0 724 28 5
 field
-S 0 704 35 12
+S 0 724 35 12
 review_notes
-S 0 705 3 7
+S 0 725 3 7
 options
-M 1 705 12
-S 0 705 14 10
+M 1 725 12
+S 0 725 14 10
 max_length
-S 0 705 26 4
+S 0 725 26 4
 4000
-S 0 706 3 7
+S 0 726 3 7
 message
-S 1 706 12 85
+S 1 726 12 85
 the review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 707 3 8
+S 0 727 3 8
 examples
-M 2 708 5
-S 0 708 5 10
+M 2 728 5
+S 0 728 5 10
 triggering
-L 1 709 7
-S 1 709 9 4417
+L 1 729 7
+S 1 729 9 4417
 environment: review
 products:
   - review_notes: >   # <-
@@ -4290,72 +4387,19 @@ products:
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
 
-S 0 753 5 7
+S 0 773 5 7
 passing
-L 1 754 7
-S 1 754 9 81
+L 1 774 7
+S 1 774 9 81
 environment: review
 products:
   - review_notes: Open the Shed tab and tap Seeds.
 
-M 9 759 3
-S 0 759 3 2
-id
-S 0 759 7 25
-missing-review-screenshot
-S 0 760 3 9
-checklist
-S 0 760 14 16
-product-metadata
-S 0 761 3 8
-severity
-S 0 761 13 5
-error
-S 0 762 3 5
-title
-S 0 762 10 36
-the product has no review screenshot
-S 0 763 3 9
-rationale
-S 0 763 14 197
-Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
-S 0 764 3 4
-help
-S 0 764 9 49
-upload the review screenshot in App Store Connect
-S 0 765 3 12
-environments
-L 1 765 17
-S 0 765 18 6
-review
-S 0 766 3 14
-not_applicable
-S 0 766 19 61
-the review screenshot matters only when submitting for review
-S 0 767 3 8
-examples
-M 2 768 5
-S 0 768 5 10
-triggering
-L 1 769 7
-S 1 769 9 66
-environment: review
-products:
-  - review_screenshot: false   # <-
-
-S 0 773 5 7
-passing
-L 1 774 7
-S 1 774 9 58
-environment: review
-products:
-  - review_screenshot: true
-
 M 9 779 3
 S 0 779 3 2
 id
-S 0 779 7 20
-duplicate-product-id
+S 0 779 7 25
+missing-review-screenshot
 S 0 780 3 9
 checklist
 S 0 780 14 16
@@ -4366,55 +4410,49 @@ S 0 781 13 5
 error
 S 0 782 3 5
 title
-S 0 782 10 28
-a product ID is listed twice
+S 0 782 10 36
+the product has no review screenshot
 S 0 783 3 9
 rationale
-S 0 783 14 119
-Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
+S 0 783 14 197
+Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
 S 0 784 3 4
 help
-S 0 784 9 40
-remove the duplicate or give it a new ID
+S 0 784 9 49
+upload the review screenshot in App Store Connect
 S 0 785 3 12
 environments
-L 4 785 17
-S 0 785 18 7
-sandbox
-S 0 785 27 10
-testflight
-S 0 785 39 6
+L 1 785 17
+S 0 785 18 6
 review
-S 0 785 47 10
-production
 S 0 786 3 14
 not_applicable
-S 0 786 19 55
-Xcode serves the StoreKit configuration file's products
+S 0 786 19 61
+the review screenshot matters only when submitting for review
 S 0 787 3 8
 examples
 M 2 788 5
 S 0 788 5 10
 triggering
 L 1 789 7
-S 1 789 9 76
+S 1 789 9 66
+environment: review
 products:
-  - {}
-  - product_id: com.greenthumb.pocketgarden.seeds50   # <-
+  - review_screenshot: false   # <-
 
 S 0 793 5 7
 passing
 L 1 794 7
-S 1 794 9 72
+S 1 794 9 58
+environment: review
 products:
-  - {}
-  - product_id: com.greenthumb.pocketgarden.greenhouse
+  - review_screenshot: true
 
 M 9 799 3
 S 0 799 3 2
 id
-S 0 799 7 24
-duplicate-reference-name
+S 0 799 7 20
+duplicate-product-id
 S 0 800 3 9
 checklist
 S 0 800 14 16
@@ -4425,16 +4463,16 @@ S 0 801 13 5
 error
 S 0 802 3 5
 title
-S 0 802 10 30
-a reference name is used twice
+S 0 802 10 28
+a product ID is listed twice
 S 0 803 3 9
 rationale
-S 0 803 14 62
-Reference names are unique within an app in App Store Connect.
+S 0 803 14 119
+Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
 S 0 804 3 4
 help
 S 0 804 9 40
-give each product its own reference name
+remove the duplicate or give it a new ID
 S 0 805 3 12
 environments
 L 4 805 17
@@ -4456,24 +4494,24 @@ M 2 808 5
 S 0 808 5 10
 triggering
 L 1 809 7
-S 1 809 9 57
+S 1 809 9 76
 products:
   - {}
-  - reference_name: Seed Pack 50   # <-
+  - product_id: com.greenthumb.pocketgarden.seeds50   # <-
 
 S 0 813 5 7
 passing
 L 1 814 7
-S 1 814 9 55
+S 1 814 9 72
 products:
   - {}
-  - reference_name: Greenhouse Unlock
+  - product_id: com.greenthumb.pocketgarden.greenhouse
 
 M 9 819 3
 S 0 819 3 2
 id
-S 0 819 7 22
-placeholder-product-id
+S 0 819 7 24
+duplicate-reference-name
 S 0 820 3 9
 checklist
 S 0 820 14 16
@@ -4484,16 +4522,16 @@ S 0 821 13 5
 error
 S 0 822 3 5
 title
-S 0 822 10 29
-a product ID is a placeholder
+S 0 822 10 30
+a reference name is used twice
 S 0 823 3 9
 rationale
-S 0 823 14 139
-Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
+S 0 823 14 62
+Reference names are unique within an app in App Store Connect.
 S 0 824 3 4
 help
-S 0 824 9 59
-replace it with the product ID created in App Store Connect
+S 0 824 9 40
+give each product its own reference name
 S 0 825 3 12
 environments
 L 4 825 17
@@ -4507,52 +4545,52 @@ S 0 825 47 10
 production
 S 0 826 3 14
 not_applicable
-S 0 826 19 61
-Xcode serves whatever IDs the StoreKit configuration file has
+S 0 826 19 55
+Xcode serves the StoreKit configuration file's products
 S 0 827 3 8
 examples
 M 2 828 5
 S 0 828 5 10
 triggering
 L 1 829 7
-S 1 829 9 120
-requests:
-  - com.greenthumb.pocketgarden.seeds50
-  - com.greenthumb.pocketgarden.greenhouse
-  - YOUR_PRODUCT_ID   # <-
+S 1 829 9 57
+products:
+  - {}
+  - reference_name: Seed Pack 50   # <-
 
-S 0 834 5 7
+S 0 833 5 7
 passing
-L 1 835 7
-S 1 835 9 50
-requests:
-  - com.greenthumb.pocketgarden.seeds50
+L 1 834 7
+S 1 834 9 55
+products:
+  - {}
+  - reference_name: Greenhouse Unlock
 
 M 9 839 3
 S 0 839 3 2
 id
-S 0 839 7 26
-family-sharing-not-allowed
+S 0 839 7 22
+placeholder-product-id
 S 0 840 3 9
 checklist
 S 0 840 14 16
 product-metadata
 S 0 841 3 8
 severity
-S 0 841 13 7
-warning
+S 0 841 13 5
+error
 S 0 842 3 5
 title
-S 0 842 10 51
-Family Sharing is on for a type that cannot have it
+S 0 842 10 29
+a product ID is a placeholder
 S 0 843 3 9
 rationale
-S 0 843 14 181
-Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
+S 0 843 14 139
+Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
 S 0 844 3 4
 help
-S 1 844 9 29
-set `family_shareable: false`
+S 0 844 9 59
+replace it with the product ID created in App Store Connect
 S 0 845 3 12
 environments
 L 4 845 17
@@ -4566,194 +4604,253 @@ S 0 845 47 10
 production
 S 0 846 3 14
 not_applicable
-S 0 846 19 55
-Xcode serves the StoreKit configuration file's products
+S 0 846 19 61
+Xcode serves whatever IDs the StoreKit configuration file has
 S 0 847 3 8
 examples
 M 2 848 5
 S 0 848 5 10
 triggering
 L 1 849 7
-S 1 849 9 44
+S 1 849 9 120
+requests:
+  - com.greenthumb.pocketgarden.seeds50
+  - com.greenthumb.pocketgarden.greenhouse
+  - YOUR_PRODUCT_ID   # <-
+
+S 0 854 5 7
+passing
+L 1 855 7
+S 1 855 9 50
+requests:
+  - com.greenthumb.pocketgarden.seeds50
+
+M 9 859 3
+S 0 859 3 2
+id
+S 0 859 7 26
+family-sharing-not-allowed
+S 0 860 3 9
+checklist
+S 0 860 14 16
+product-metadata
+S 0 861 3 8
+severity
+S 0 861 13 7
+warning
+S 0 862 3 5
+title
+S 0 862 10 51
+Family Sharing is on for a type that cannot have it
+S 0 863 3 9
+rationale
+S 0 863 14 181
+Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
+S 0 864 3 4
+help
+S 1 864 9 29
+set `family_shareable: false`
+S 0 865 3 12
+environments
+L 4 865 17
+S 0 865 18 7
+sandbox
+S 0 865 27 10
+testflight
+S 0 865 39 6
+review
+S 0 865 47 10
+production
+S 0 866 3 14
+not_applicable
+S 0 866 19 55
+Xcode serves the StoreKit configuration file's products
+S 0 867 3 8
+examples
+M 2 868 5
+S 0 868 5 10
+triggering
+L 1 869 7
+S 1 869 9 44
 products:
   - family_shareable: true   # <-
 
-S 0 852 5 7
+S 0 872 5 7
 passing
-L 1 853 7
-S 1 853 9 38
+L 1 873 7
+S 1 873 9 38
 products:
   - family_shareable: false
 
-M 9 857 3
-S 0 857 3 2
+M 9 877 3
+S 0 877 3 2
 id
-S 0 857 7 17
+S 0 877 7 17
 status-not-served
-S 0 858 3 9
+S 0 878 3 9
 checklist
-S 0 858 14 14
+S 0 878 14 14
 product-status
-S 0 859 3 8
+S 0 879 3 8
 severity
-S 0 859 13 5
+S 0 879 13 5
 error
-S 0 860 3 5
+S 0 880 3 5
 title
-S 0 860 10 54
+S 0 880 10 54
 the product's status is not served in this environment
-S 0 861 3 9
+S 0 881 3 9
 rationale
-S 0 861 14 196
+S 0 881 14 196
 The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
-S 0 862 3 4
+S 0 882 3 4
 help
-S 0 862 9 53
+S 0 882 9 53
 bring the product to a status this environment serves
-S 0 863 3 12
+S 0 883 3 12
 environments
-L 4 863 17
-S 0 863 18 7
+L 4 883 17
+S 0 883 18 7
 sandbox
-S 0 863 27 10
+S 0 883 27 10
 testflight
-S 0 863 39 6
+S 0 883 39 6
 review
-S 0 863 47 10
+S 0 883 47 10
 production
-S 0 864 3 14
+S 0 884 3 14
 not_applicable
-S 0 864 19 96
+S 0 884 19 96
 Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
-S 0 865 3 8
+S 0 885 3 8
 examples
-M 2 866 5
-S 0 866 5 10
+M 2 886 5
+S 0 886 5 10
 triggering
-L 2 867 7
-S 1 867 9 38
+L 2 887 7
+S 1 887 9 38
 products:
   - status: rejected   # <-
 
-S 1 870 9 183
+S 1 890 9 183
 environment: production
 app_store_connect: { version_state: ready_for_sale, released_at: 2026-10-01T00:00:00Z, binary_uploaded: true }
 products:
   - status: waiting_for_review   # <-
 
-S 0 875 5 7
+S 0 895 5 7
 passing
-L 1 876 7
-S 1 876 9 38
+L 1 896 7
+S 1 896 9 38
 products:
   - status: ready_to_submit
 
-M 9 880 3
-S 0 880 3 2
+M 9 900 3
+S 0 900 3 2
 id
-S 0 880 7 16
+S 0 900 7 16
 app-not-released
-S 0 881 3 9
+S 0 901 3 9
 checklist
-S 0 881 14 14
+S 0 901 14 14
 product-status
-S 0 882 3 8
+S 0 902 3 8
 severity
-S 0 882 13 5
+S 0 902 13 5
 error
-S 0 883 3 5
+S 0 903 3 5
 title
-S 0 883 10 31
+S 0 903 10 31
 the app version is not released
-S 0 884 3 9
+S 0 904 3 9
 rationale
-S 0 884 14 120
+S 0 904 14 120
 New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
-S 0 885 3 4
+S 0 905 3 4
 help
-S 0 885 9 50
+S 0 905 9 50
 release the app version, then wait for propagation
-S 0 886 3 12
+S 0 906 3 12
 environments
-L 1 886 17
-S 0 886 18 10
+L 1 906 17
+S 0 906 18 10
 production
-S 0 887 3 14
+S 0 907 3 14
 not_applicable
-S 0 887 19 39
+S 0 907 19 39
 only the App Store needs a released app
-S 0 888 3 8
+S 0 908 3 8
 examples
-M 2 889 5
-S 0 889 5 10
+M 2 909 5
+S 0 909 5 10
 triggering
-L 1 890 7
-S 1 890 9 93
+L 1 910 7
+S 1 910 9 93
 environment: production
 app_store_connect:
   version_state: pending_developer_release   # <-
 
-S 0 894 5 7
+S 0 914 5 7
 passing
-L 1 895 7
-S 1 895 9 111
+L 1 915 7
+S 1 915 9 111
 environment: production
 app_store_connect:
   version_state: ready_for_sale
   released_at: 2026-10-01T00:00:00Z
 
-M 9 901 3
-S 0 901 3 2
+M 9 921 3
+S 0 921 3 2
 id
-S 0 901 7 20
+S 0 921 7 20
 binary-not-submitted
-S 0 902 3 9
+S 0 922 3 9
 checklist
-S 0 902 14 16
+S 0 922 14 16
 binary-submitted
-S 0 903 3 8
+S 0 923 3 8
 severity
-S 0 903 13 5
+S 0 923 13 5
 error
-S 0 904 3 5
+S 0 924 3 5
 title
-S 0 904 10 49
+S 0 924 10 49
 the product was not submitted with an app version
-S 0 905 3 9
+S 0 925 3 9
 rationale
-S 0 905 14 201
+S 0 925 14 201
 No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
-S 0 906 3 4
+S 0 926 3 4
 help
-S 0 906 9 62
+S 0 926 9 62
 attach the product to the app version and submit them together
-S 0 907 3 12
+S 0 927 3 12
 environments
-L 2 907 17
-S 0 907 18 6
+L 2 927 17
+S 0 927 18 6
 review
-S 0 907 26 10
+S 0 927 26 10
 production
-S 0 908 3 14
+S 0 928 3 14
 not_applicable
-S 0 908 19 66
+S 0 928 19 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 909 3 8
+S 0 929 3 8
 examples
-M 2 910 5
-S 0 910 5 10
+M 2 930 5
+S 0 930 5 10
 triggering
-L 1 911 7
-S 1 911 9 120
+L 1 931 7
+S 1 931 9 120
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
   - submitted_with_app_version: false   # <-
 
-S 0 916 5 7
+S 0 936 5 7
 passing
-L 1 917 7
-S 1 917 9 186
+L 1 937 7
+S 1 937 9 186
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
@@ -4761,99 +4858,31 @@ products:
   - submitted_with_app_version: true
   - submitted_with_app_version: true
 
-M 10 925 3
-S 0 925 3 2
-id
-S 0 925 7 18
-propagation-window
-S 0 926 3 9
-checklist
-S 0 926 14 16
-propagation-wait
-S 0 927 3 8
-severity
-S 0 927 13 7
-warning
-S 0 928 3 5
-title
-S 0 928 10 58
-the product changed too recently to have reached the store
-S 0 929 3 9
-rationale
-S 0 929 14 184
-Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
-S 0 930 3 4
-help
-S 0 930 9 19
-wait, and try again
-S 0 931 3 12
-environments
-L 4 931 17
-S 0 931 18 7
-sandbox
-S 0 931 27 10
-testflight
-S 0 931 39 6
-review
-S 0 931 47 10
-production
-S 0 932 3 14
-not_applicable
-S 0 932 19 52
-Xcode serves the StoreKit configuration file at once
-S 0 933 3 7
-options
-M 2 933 12
-S 0 933 14 13
-sandbox_hours
-S 0 933 29 1
-1
-S 0 933 32 16
-production_hours
-S 0 933 50 2
-48
-S 0 934 3 8
-examples
-M 2 935 5
-S 0 935 5 10
-triggering
-L 1 936 7
-S 1 936 9 54
-products:
-  - updated_at: 2026-11-22T09:40:00Z   # <-
-
-S 0 939 5 7
-passing
-L 1 940 7
-S 1 940 9 47
-products:
-  - updated_at: 2026-11-22T08:00:00Z
-
-M 9 945 3
+M 10 945 3
 S 0 945 3 2
 id
-S 0 945 7 26
-subscription-without-group
+S 0 945 7 18
+propagation-window
 S 0 946 3 9
 checklist
-S 0 946 14 19
-subscription-groups
+S 0 946 14 16
+propagation-wait
 S 0 947 3 8
 severity
-S 0 947 13 5
-error
+S 0 947 13 7
+warning
 S 0 948 3 5
 title
-S 0 948 10 64
-an auto-renewable subscription has no (known) subscription group
+S 0 948 10 58
+the product changed too recently to have reached the store
 S 0 949 3 9
 rationale
-S 0 949 14 122
-Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
+S 0 949 14 184
+Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
 S 0 950 3 4
 help
-S 0 950 9 44
-put the subscription in a subscription group
+S 0 950 9 19
+wait, and try again
 S 0 951 3 12
 environments
 L 4 951 17
@@ -4867,282 +4896,297 @@ S 0 951 47 10
 production
 S 0 952 3 14
 not_applicable
-S 0 952 19 60
-Xcode serves the StoreKit configuration file's subscriptions
-S 0 953 3 8
+S 0 952 19 52
+Xcode serves the StoreKit configuration file at once
+S 0 953 3 7
+options
+M 2 953 12
+S 0 953 14 13
+sandbox_hours
+S 0 953 29 1
+1
+S 0 953 32 16
+production_hours
+S 0 953 50 2
+48
+S 0 954 3 8
 examples
-M 2 954 5
-S 0 954 5 10
+M 2 955 5
+S 0 955 5 10
 triggering
-L 1 955 7
-S 1 955 9 73
+L 1 956 7
+S 1 956 9 54
+products:
+  - updated_at: 2026-11-22T09:40:00Z   # <-
+
+S 0 959 5 7
+passing
+L 1 960 7
+S 1 960 9 47
+products:
+  - updated_at: 2026-11-22T08:00:00Z
+
+M 9 965 3
+S 0 965 3 2
+id
+S 0 965 7 26
+subscription-without-group
+S 0 966 3 9
+checklist
+S 0 966 14 19
+subscription-groups
+S 0 967 3 8
+severity
+S 0 967 13 5
+error
+S 0 968 3 5
+title
+S 0 968 10 64
+an auto-renewable subscription has no (known) subscription group
+S 0 969 3 9
+rationale
+S 0 969 14 122
+Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
+S 0 970 3 4
+help
+S 0 970 9 44
+put the subscription in a subscription group
+S 0 971 3 12
+environments
+L 4 971 17
+S 0 971 18 7
+sandbox
+S 0 971 27 10
+testflight
+S 0 971 39 6
+review
+S 0 971 47 10
+production
+S 0 972 3 14
+not_applicable
+S 0 972 19 60
+Xcode serves the StoreKit configuration file's subscriptions
+S 0 973 3 8
+examples
+M 2 974 5
+S 0 974 5 10
+triggering
+L 1 975 7
+S 1 975 9 73
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Pro   # <-
 
-S 0 960 5 7
+S 0 980 5 7
 passing
-L 1 961 7
-S 1 961 9 67
+L 1 981 7
+S 1 981 9 67
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Plus
 
-M 9 967 3
-S 0 967 3 2
+M 9 987 3
+S 0 987 3 2
 id
-S 0 967 7 32
+S 0 987 7 32
 subscription-group-not-localized
-S 0 968 3 9
+S 0 988 3 9
 checklist
-S 0 968 14 19
+S 0 988 14 19
 subscription-groups
-S 0 969 3 8
+S 0 989 3 8
 severity
-S 0 969 13 5
+S 0 989 13 5
 error
-S 0 970 3 5
+S 0 990 3 5
 title
-S 0 970 10 50
+S 0 990 10 50
 a subscription group has no localized display name
-S 0 971 3 9
+S 0 991 3 9
 rationale
-S 0 971 14 137
+S 0 991 14 137
 TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
-S 0 972 3 4
+S 0 992 3 4
 help
-S 0 972 9 54
+S 0 992 9 54
 add a localized display name to the subscription group
-S 0 973 3 12
+S 0 993 3 12
 environments
-L 4 973 17
-S 0 973 18 7
+L 4 993 17
+S 0 993 18 7
 sandbox
-S 0 973 27 10
+S 0 993 27 10
 testflight
-S 0 973 39 6
+S 0 993 39 6
 review
-S 0 973 47 10
+S 0 993 47 10
 production
-S 0 974 3 14
+S 0 994 3 14
 not_applicable
-S 0 974 19 60
+S 0 994 19 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 975 3 8
+S 0 995 3 8
 examples
-M 2 976 5
-S 0 976 5 10
+M 2 996 5
+S 0 996 5 10
 triggering
-L 1 977 7
-S 1 977 9 50
+L 1 997 7
+S 1 997 9 50
 subscription_groups:
   - localizations: {}   # <-
 
-S 0 980 5 7
+S 0 1000 5 7
 passing
-L 1 981 7
-S 1 981 9 90
+L 1 1001 7
+S 1 1001 9 90
 subscription_groups:
   - localizations:
       en-US: { display_name: Pocket Garden Plus }
 
-M 9 986 3
-S 0 986 3 2
+M 9 1006 3
+S 0 1006 3 2
 id
-S 0 986 7 29
+S 0 1006 7 29
 subscription-duration-missing
-S 0 987 3 9
+S 0 1007 3 9
 checklist
-S 0 987 14 16
+S 0 1007 14 16
 product-metadata
-S 0 988 3 8
+S 0 1008 3 8
 severity
-S 0 988 13 7
+S 0 1008 13 7
 warning
-S 0 989 3 5
+S 0 1009 3 5
 title
-S 0 989 10 46
+S 0 1009 10 46
 an auto-renewable subscription has no duration
-S 0 990 3 9
+S 0 1010 3 9
 rationale
-S 0 990 14 101
+S 0 1010 14 101
 A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
-S 0 991 3 4
+S 0 1011 3 4
 help
-S 0 991 9 27
+S 0 1011 9 27
 set `subscription_duration`
-S 0 992 3 12
+S 0 1012 3 12
 environments
-L 4 992 17
-S 0 992 18 7
+L 4 1012 17
+S 0 1012 18 7
 sandbox
-S 0 992 27 10
+S 0 1012 27 10
 testflight
-S 0 992 39 6
+S 0 1012 39 6
 review
-S 0 992 47 10
+S 0 1012 47 10
 production
-S 0 993 3 14
+S 0 1013 3 14
 not_applicable
-S 0 993 19 60
+S 0 1013 19 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 994 3 8
+S 0 1014 3 8
 examples
-M 2 995 5
-S 0 995 5 10
+M 2 1015 5
+S 0 1015 5 10
 triggering
-L 1 996 7
-S 1 996 9 88
+L 1 1016 7
+S 1 1016 9 88
 products:
   - {}
   - {}
   - type: auto_renewable   # <-
     subscription_duration: null
 
-S 0 1002 5 7
+S 0 1022 5 7
 passing
-L 1 1003 7
-S 1 1003 9 59
+L 1 1023 7
+S 1 1023 9 59
 products:
   - {}
   - {}
   - subscription_duration: 1_month
 
-M 9 1010 3
-S 0 1010 3 2
+M 9 1030 3
+S 0 1030 3 2
 id
-S 0 1010 7 24
+S 0 1030 7 24
 storefront-not-available
-S 0 1011 3 9
+S 0 1031 3 9
 checklist
-S 0 1011 14 23
+S 0 1031 14 23
 storefront-availability
-S 0 1012 3 8
+S 0 1032 3 8
 severity
-S 0 1012 13 5
+S 0 1032 13 5
 error
-S 0 1013 3 5
+S 0 1033 3 5
 title
-S 0 1013 10 50
+S 0 1033 10 50
 the product is not sold in the tester's storefront
-S 0 1014 3 9
+S 0 1034 3 9
 rationale
-S 0 1014 14 84
+S 0 1034 14 84
 StoreKit omits products that are not available in the account's storefront (TN3188).
-S 0 1015 3 4
+S 0 1035 3 4
 help
-S 0 1015 9 99
+S 0 1035 9 99
 add the storefront to the product's availability, or test with an account in one of its storefronts
-S 0 1016 3 12
+S 0 1036 3 12
 environments
-L 3 1016 17
-S 0 1016 18 7
+L 3 1036 17
+S 0 1036 18 7
 sandbox
-S 0 1016 27 10
+S 0 1036 27 10
 testflight
-S 0 1016 39 6
+S 0 1036 39 6
 review
-S 0 1017 3 14
+S 0 1037 3 14
 not_applicable
-S 0 1017 19 90
+S 0 1037 19 90
 in production each customer's own storefront decides, and Xcode uses the file's storefront
-S 0 1018 3 8
+S 0 1038 3 8
 examples
-M 2 1019 5
-S 0 1019 5 10
+M 2 1039 5
+S 0 1039 5 10
 triggering
-L 1 1020 7
-S 1 1020 9 46
+L 1 1040 7
+S 1 1040 9 46
 products:
   - availability: [CAN, GBR]   # <-
 
-S 0 1023 5 7
+S 0 1043 5 7
 passing
-L 1 1024 7
-S 1 1024 9 39
+L 1 1044 7
+S 1 1044 9 39
 products:
   - availability: [USA, CAN]
-
-M 9 1028 3
-S 0 1028 3 2
-id
-S 0 1028 7 26
-sandbox-account-other-team
-S 0 1029 3 9
-checklist
-S 0 1029 14 15
-sandbox-account
-S 0 1030 3 8
-severity
-S 0 1030 13 5
-error
-S 0 1031 3 5
-title
-S 0 1031 10 43
-the sandbox account belongs to another team
-S 0 1032 3 9
-rationale
-S 0 1032 14 138
-A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1033 3 4
-help
-S 0 1033 9 57
-create a sandbox account in this team's App Store Connect
-S 0 1034 3 12
-environments
-L 1 1034 17
-S 0 1034 18 7
-sandbox
-S 0 1035 3 14
-not_applicable
-S 0 1035 19 55
-only sandbox testing on a device uses a sandbox account
-S 0 1036 3 8
-examples
-M 2 1037 5
-S 0 1037 5 10
-triggering
-L 1 1038 7
-S 1 1038 9 59
-testing:
-  sandbox_account:
-    team_id: 9ZZ8YY7XX6   # <-
-
-S 0 1042 5 7
-passing
-L 1 1043 7
-S 1 1043 9 52
-testing:
-  sandbox_account:
-    team_id: 4KQ2H9XW7B
 
 M 9 1048 3
 S 0 1048 3 2
 id
-S 0 1048 7 31
-simulator-without-storekit-file
+S 0 1048 7 26
+sandbox-account-other-team
 S 0 1049 3 9
 checklist
-S 0 1049 14 11
-test-device
+S 0 1049 14 15
+sandbox-account
 S 0 1050 3 8
 severity
-S 0 1050 13 7
-warning
+S 0 1050 13 5
+error
 S 0 1051 3 5
 title
-S 0 1051 10 38
-the sandbox test runs in the Simulator
+S 0 1051 10 43
+the sandbox account belongs to another team
 S 0 1052 3 9
 rationale
-S 0 1052 14 170
-Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
+S 0 1052 14 138
+A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
 S 0 1053 3 4
 help
-S 0 1053 9 64
-test on a physical device, or with a StoreKit configuration file
+S 0 1053 9 57
+create a sandbox account in this team's App Store Connect
 S 0 1054 3 12
 environments
 L 1 1054 17
@@ -5150,577 +5194,630 @@ S 0 1054 18 7
 sandbox
 S 0 1055 3 14
 not_applicable
-S 0 1055 19 46
-the Simulator matters only for sandbox testing
+S 0 1055 19 55
+only sandbox testing on a device uses a sandbox account
 S 0 1056 3 8
 examples
 M 2 1057 5
 S 0 1057 5 10
 triggering
 L 1 1058 7
-S 1 1058 9 36
+S 1 1058 9 59
+testing:
+  sandbox_account:
+    team_id: 9ZZ8YY7XX6   # <-
+
+S 0 1062 5 7
+passing
+L 1 1063 7
+S 1 1063 9 52
+testing:
+  sandbox_account:
+    team_id: 4KQ2H9XW7B
+
+M 9 1068 3
+S 0 1068 3 2
+id
+S 0 1068 7 31
+simulator-without-storekit-file
+S 0 1069 3 9
+checklist
+S 0 1069 14 11
+test-device
+S 0 1070 3 8
+severity
+S 0 1070 13 7
+warning
+S 0 1071 3 5
+title
+S 0 1071 10 38
+the sandbox test runs in the Simulator
+S 0 1072 3 9
+rationale
+S 0 1072 14 170
+Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
+S 0 1073 3 4
+help
+S 0 1073 9 64
+test on a physical device, or with a StoreKit configuration file
+S 0 1074 3 12
+environments
+L 1 1074 17
+S 0 1074 18 7
+sandbox
+S 0 1075 3 14
+not_applicable
+S 0 1075 19 46
+the Simulator matters only for sandbox testing
+S 0 1076 3 8
+examples
+M 2 1077 5
+S 0 1077 5 10
+triggering
+L 1 1078 7
+S 1 1078 9 36
 testing:
   device: simulator   # <-
 
-S 0 1061 5 7
+S 0 1081 5 7
 passing
-L 1 1062 7
-S 1 1062 9 28
+L 1 1082 7
+S 1 1082 9 28
 testing:
   device: physical
 
-M 9 1066 3
-S 0 1066 3 2
+M 9 1086 3
+S 0 1086 3 2
 id
-S 0 1066 7 15
+S 0 1086 7 15
 test-os-too-old
-S 0 1067 3 9
+S 0 1087 3 9
 checklist
-S 0 1067 14 11
+S 0 1087 14 11
 test-device
-S 0 1068 3 8
+S 0 1088 3 8
 severity
-S 0 1068 13 5
+S 0 1088 13 5
 error
-S 0 1069 3 5
+S 0 1089 3 5
 title
-S 0 1069 10 46
+S 0 1089 10 46
 the test device's OS is too old for StoreKit 2
-S 0 1070 3 9
+S 0 1090 3 9
 rationale
-S 0 1070 14 111
+S 0 1090 14 111
 An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
-S 0 1071 3 4
+S 0 1091 3 4
 help
-S 0 1071 9 44
+S 0 1091 9 44
 test on a newer OS, or add a StoreKit 1 path
-S 0 1072 3 12
+S 0 1092 3 12
 environments
-L 3 1072 17
-S 0 1072 18 5
+L 3 1092 17
+S 0 1092 18 5
 xcode
-S 0 1072 25 7
+S 0 1092 25 7
 sandbox
-S 0 1072 34 10
+S 0 1092 34 10
 testflight
-S 0 1073 3 14
+S 0 1093 3 14
 not_applicable
-S 0 1073 19 41
+S 0 1093 19 41
 the test device matters only when testing
-S 0 1074 3 8
+S 0 1094 3 8
 examples
-M 2 1075 5
-S 0 1075 5 10
+M 2 1095 5
+S 0 1095 5 10
 triggering
-L 1 1076 7
-S 1 1076 9 37
+L 1 1096 7
+S 1 1096 9 37
 testing:
   os_version: "14.8"   # <-
 
-S 0 1079 5 7
+S 0 1099 5 7
 passing
-L 1 1080 7
-S 1 1080 9 30
+L 1 1100 7
+S 1 1100 9 30
 testing:
   os_version: "17.2"
-
-M 9 1084 3
-S 0 1084 3 2
-id
-S 0 1084 7 28
-signed-into-production-store
-S 0 1085 3 9
-checklist
-S 0 1085 14 11
-test-device
-S 0 1086 3 8
-severity
-S 0 1086 13 4
-note
-S 0 1087 3 5
-title
-S 0 1087 10 60
-an old device is still signed in to the production App Store
-S 0 1088 3 9
-rationale
-S 0 1088 14 150
-Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1089 3 4
-help
-S 0 1089 9 51
-sign out of the App Store in Settings on the device
-S 0 1090 3 12
-environments
-L 1 1090 17
-S 0 1090 18 7
-sandbox
-S 0 1091 3 14
-not_applicable
-S 0 1091 19 56
-signing out mattered only for sandbox testing on old iOS
-S 0 1092 3 8
-examples
-M 2 1093 5
-S 0 1093 5 10
-triggering
-L 1 1094 7
-S 1 1094 9 66
-testing:
-  os_version: "11.4"
-  signed_out_of_store: false   # <-
-
-S 0 1098 5 7
-passing
-L 1 1099 7
-S 1 1099 9 58
-testing:
-  os_version: "11.4"
-  signed_out_of_store: true
 
 M 9 1104 3
 S 0 1104 3 2
 id
-S 0 1104 7 19
-app-not-reinstalled
+S 0 1104 7 28
+signed-into-production-store
 S 0 1105 3 9
 checklist
-S 0 1105 14 15
-app-reinstalled
+S 0 1105 14 11
+test-device
 S 0 1106 3 8
 severity
 S 0 1106 13 4
 note
 S 0 1107 3 5
 title
-S 0 1107 10 27
-the app was not reinstalled
+S 0 1107 10 60
+an old device is still signed in to the production App Store
 S 0 1108 3 9
 rationale
-S 0 1108 14 121
-Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
+S 0 1108 14 150
+Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
 S 0 1109 3 4
 help
-S 0 1109 9 47
-delete the app from the device and reinstall it
+S 0 1109 9 51
+sign out of the App Store in Settings on the device
 S 0 1110 3 12
 environments
-L 3 1110 17
-S 0 1110 18 5
-xcode
-S 0 1110 25 7
+L 1 1110 17
+S 0 1110 18 7
 sandbox
-S 0 1110 34 10
-testflight
 S 0 1111 3 14
 not_applicable
-S 0 1111 19 40
-customers' devices are out of your hands
+S 0 1111 19 56
+signing out mattered only for sandbox testing on old iOS
 S 0 1112 3 8
 examples
 M 2 1113 5
 S 0 1113 5 10
 triggering
 L 1 1114 7
-S 1 1114 9 41
+S 1 1114 9 66
+testing:
+  os_version: "11.4"
+  signed_out_of_store: false   # <-
+
+S 0 1118 5 7
+passing
+L 1 1119 7
+S 1 1119 9 58
+testing:
+  os_version: "11.4"
+  signed_out_of_store: true
+
+M 9 1124 3
+S 0 1124 3 2
+id
+S 0 1124 7 19
+app-not-reinstalled
+S 0 1125 3 9
+checklist
+S 0 1125 14 15
+app-reinstalled
+S 0 1126 3 8
+severity
+S 0 1126 13 4
+note
+S 0 1127 3 5
+title
+S 0 1127 10 27
+the app was not reinstalled
+S 0 1128 3 9
+rationale
+S 0 1128 14 121
+Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
+S 0 1129 3 4
+help
+S 0 1129 9 47
+delete the app from the device and reinstall it
+S 0 1130 3 12
+environments
+L 3 1130 17
+S 0 1130 18 5
+xcode
+S 0 1130 25 7
+sandbox
+S 0 1130 34 10
+testflight
+S 0 1131 3 14
+not_applicable
+S 0 1131 19 40
+customers' devices are out of your hands
+S 0 1132 3 8
+examples
+M 2 1133 5
+S 0 1133 5 10
+triggering
+L 1 1134 7
+S 1 1134 9 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1117 5 7
+S 0 1137 5 7
 passing
-L 1 1118 7
-S 1 1118 9 33
+L 1 1138 7
+S 1 1138 9 33
 testing:
   app_reinstalled: true
 
-M 9 1122 3
-S 0 1122 3 2
+M 9 1142 3
+S 0 1142 3 2
 id
-S 0 1122 7 17
+S 0 1142 7 17
 jailbroken-device
-S 0 1123 3 9
+S 0 1143 3 9
 checklist
-S 0 1123 14 21
+S 0 1143 14 21
 device-not-jailbroken
-S 0 1124 3 8
+S 0 1144 3 8
 severity
-S 0 1124 13 4
+S 0 1144 13 4
 note
-S 0 1125 3 5
+S 0 1145 3 5
 title
-S 0 1125 10 29
+S 0 1145 10 29
 the test device is jailbroken
-S 0 1126 3 9
+S 0 1146 3 9
 rationale
-S 0 1126 14 116
+S 0 1146 14 116
 Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1127 3 4
+S 0 1147 3 4
 help
-S 0 1127 9 39
+S 0 1147 9 39
 test on a device that is not jailbroken
-S 0 1128 3 12
+S 0 1148 3 12
 environments
-L 3 1128 17
-S 0 1128 18 5
+L 3 1148 17
+S 0 1148 18 5
 xcode
-S 0 1128 25 7
+S 0 1148 25 7
 sandbox
-S 0 1128 34 10
+S 0 1148 34 10
 testflight
-S 0 1129 3 14
+S 0 1149 3 14
 not_applicable
-S 0 1129 19 40
+S 0 1149 19 40
 customers' devices are out of your hands
-S 0 1130 3 8
+S 0 1150 3 8
 examples
-M 2 1131 5
-S 0 1131 5 10
+M 2 1151 5
+S 0 1151 5 10
 triggering
-L 1 1132 7
-S 1 1132 9 35
+L 1 1152 7
+S 1 1152 9 35
 testing:
   jailbroken: true   # <-
-
-S 0 1135 5 7
-passing
-L 1 1136 7
-S 1 1136 9 29
-testing:
-  jailbroken: false
-
-M 9 1141 3
-S 0 1141 3 2
-id
-S 0 1141 7 33
-storekit-configuration-incomplete
-S 0 1142 3 9
-checklist
-S 0 1142 14 22
-storekit-configuration
-S 0 1143 3 8
-severity
-S 0 1143 13 5
-error
-S 0 1144 3 5
-title
-S 0 1144 10 69
-the StoreKit configuration file does not serve the requested products
-S 0 1145 3 9
-rationale
-S 0 1145 14 238
-When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it, or the simulated "Load Products" failure, leaves the products invalid whatever App Store Connect says.
-S 0 1146 3 4
-help
-S 0 1146 9 114
-add the products to the .storekit file, turn off the simulated failure, or run without the file to use the sandbox
-S 0 1147 3 12
-environments
-L 1 1147 17
-S 0 1147 18 5
-xcode
-S 0 1148 3 14
-not_applicable
-S 0 1148 19 81
-products come from App Store Connect here, not from a StoreKit configuration file
-S 0 1149 3 8
-examples
-M 2 1150 5
-S 0 1150 5 10
-triggering
-L 1 1151 7
-S 1 1151 9 99
-environment: xcode
-app:
-  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
 S 0 1155 5 7
 passing
 L 1 1156 7
-S 1 1156 9 83
+S 1 1156 9 29
+testing:
+  jailbroken: false
+
+M 9 1161 3
+S 0 1161 3 2
+id
+S 0 1161 7 33
+storekit-configuration-incomplete
+S 0 1162 3 9
+checklist
+S 0 1162 14 22
+storekit-configuration
+S 0 1163 3 8
+severity
+S 0 1163 13 5
+error
+S 0 1164 3 5
+title
+S 0 1164 10 69
+the StoreKit configuration file does not serve the requested products
+S 0 1165 3 9
+rationale
+S 0 1165 14 362
+When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
+S 0 1166 3 4
+help
+S 0 1166 9 114
+add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
+S 0 1167 3 12
+environments
+L 1 1167 17
+S 0 1167 18 5
+xcode
+S 0 1168 3 14
+not_applicable
+S 0 1168 19 81
+products come from App Store Connect here, not from a StoreKit configuration file
+S 0 1169 3 8
+examples
+M 2 1170 5
+S 0 1170 5 10
+triggering
+L 1 1171 7
+S 1 1171 9 99
+environment: xcode
+app:
+  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
+
+S 0 1175 5 7
+passing
+L 1 1176 7
+S 1 1176 9 83
 environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 8 1166 3
-S 0 1166 3 2
+M 8 1186 3
+S 0 1186 3 2
 id
-S 0 1166 7 24
+S 0 1186 7 24
 catalog-xml-feed-retired
-S 0 1167 3 9
+S 0 1187 3 9
 checklist
-S 0 1167 14 13
+S 0 1187 14 13
 catalog-valid
-S 0 1168 3 5
+S 0 1188 3 5
 input
-S 0 1168 10 7
+S 0 1188 10 7
 catalog
-S 0 1169 3 8
+S 0 1189 3 8
 severity
-S 0 1169 13 4
+S 0 1189 13 4
 note
-S 0 1170 3 5
+S 0 1190 3 5
 title
-S 0 1170 10 59
+S 0 1190 10 59
 Apple no longer takes in-app purchases through the XML feed
-S 0 1171 3 9
+S 0 1191 3 9
 rationale
-S 1 1171 14 362
+S 1 1191 14 362
 Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1172 3 4
+S 0 1192 3 4
 help
-S 0 1172 9 95
+S 0 1192 9 95
 use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1173 3 8
+S 0 1193 3 8
 examples
-M 1 1174 5
-S 0 1174 5 10
+M 1 1194 5
+S 0 1194 5 10
 triggering
-L 1 1175 7
-S 1 1175 9 19
+L 1 1195 7
+S 1 1195 9 19
 <in_app_purchase/>
 
-M 8 1178 3
-S 0 1178 3 2
+M 8 1198 3
+S 0 1198 3 2
 id
-S 0 1178 7 20
+S 0 1198 7 20
 catalog-root-element
-S 0 1179 3 9
+S 0 1199 3 9
 checklist
-S 0 1179 14 13
+S 0 1199 14 13
 catalog-valid
-S 0 1180 3 5
+S 0 1200 3 5
 input
-S 0 1180 10 7
+S 0 1200 10 7
 catalog
-S 0 1181 3 8
+S 0 1201 3 8
 severity
-S 0 1181 13 5
+S 0 1201 13 5
 error
-S 0 1182 3 5
+S 0 1202 3 5
 title
-S 0 1182 10 40
+S 0 1202 10 40
 the document is not an App Store Package
-S 0 1183 3 9
+S 0 1203 3 9
 rationale
-S 0 1183 14 195
+S 0 1203 14 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1184 3 4
+S 0 1204 3 4
 help
-S 0 1184 9 73
+S 0 1204 9 73
 start the document with the package element in Apple's importer namespace
-S 0 1185 3 8
+S 0 1205 3 8
 examples
-M 2 1186 5
-S 0 1186 5 10
+M 2 1206 5
+S 0 1206 5 10
 triggering
-L 1 1187 7
-S 1 1187 9 179
+L 1 1207 7
+S 1 1207 9 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1192 5 7
+S 0 1212 5 7
 passing
-L 1 1193 7
-S 1 1193 9 206
+L 1 1213 7
+S 1 1213 9 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 8 1199 3
-S 0 1199 3 2
+M 8 1219 3
+S 0 1219 3 2
 id
-S 0 1199 7 20
+S 0 1219 7 20
 catalog-spec-version
-S 0 1200 3 9
+S 0 1220 3 9
 checklist
-S 0 1200 14 13
+S 0 1220 14 13
 catalog-valid
-S 0 1201 3 5
+S 0 1221 3 5
 input
-S 0 1201 10 7
+S 0 1221 10 7
 catalog
-S 0 1202 3 8
+S 0 1222 3 8
 severity
-S 0 1202 13 5
+S 0 1222 13 5
 error
-S 0 1203 3 5
+S 0 1223 3 5
 title
-S 0 1203 10 58
+S 0 1223 10 58
 the package's spec version does not carry in-app purchases
-S 0 1204 3 9
+S 0 1224 3 9
 rationale
-S 0 1204 14 159
+S 0 1224 14 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1205 3 4
+S 0 1225 3 4
 help
-S 0 1205 9 68
+S 0 1225 9 68
 set `version` to the software5.x version the package was written for
-S 0 1206 3 8
+S 0 1226 3 8
 examples
-M 2 1207 5
-S 0 1207 5 10
+M 2 1227 5
+S 0 1227 5 10
 triggering
-L 1 1208 7
-S 1 1208 9 219
+L 1 1228 7
+S 1 1228 9 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1213 5 7
+S 0 1233 5 7
 passing
-L 1 1214 7
-S 1 1214 9 205
+L 1 1234 7
+S 1 1234 9 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 8 1220 3
-S 0 1220 3 2
+M 8 1240 3
+S 0 1240 3 2
 id
-S 0 1220 7 23
+S 0 1240 7 23
 catalog-unknown-element
-S 0 1221 3 9
+S 0 1241 3 9
 checklist
-S 0 1221 14 13
+S 0 1241 14 13
 catalog-valid
-S 0 1222 3 5
+S 0 1242 3 5
 input
-S 0 1222 10 7
+S 0 1242 10 7
 catalog
-S 0 1223 3 8
+S 0 1243 3 8
 severity
-S 0 1223 13 5
+S 0 1243 13 5
 error
-S 0 1224 3 5
+S 0 1244 3 5
 title
-S 0 1224 10 52
+S 0 1244 10 52
 an element is not part of the in-app purchase schema
-S 0 1225 3 9
+S 0 1245 3 9
 rationale
-S 0 1225 14 202
+S 0 1245 14 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1226 3 4
+S 0 1246 3 4
 help
-S 0 1226 9 44
+S 0 1246 9 44
 remove the element or use the name suggested
-S 0 1227 3 8
+S 0 1247 3 8
 examples
-M 2 1228 5
-S 0 1228 5 10
+M 2 1248 5
+S 0 1248 5 10
 triggering
-L 1 1229 7
-S 1 1229 9 160
+L 1 1249 7
+S 1 1249 9 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1234 5 7
+S 0 1254 5 7
 passing
-L 1 1235 7
-S 1 1235 9 148
+L 1 1255 7
+S 1 1255 9 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 8 1241 3
-S 0 1241 3 2
+M 8 1261 3
+S 0 1261 3 2
 id
-S 0 1241 7 29
+S 0 1261 7 29
 catalog-group-element-version
-S 0 1242 3 9
+S 0 1262 3 9
 checklist
-S 0 1242 14 13
+S 0 1262 14 13
 catalog-valid
-S 0 1243 3 5
+S 0 1263 3 5
 input
-S 0 1243 10 7
+S 0 1263 10 7
 catalog
-S 0 1244 3 8
+S 0 1264 3 8
 severity
-S 0 1244 13 5
+S 0 1264 13 5
 error
-S 0 1245 3 5
+S 0 1265 3 5
 title
-S 0 1245 10 69
+S 0 1265 10 69
 a subscription container does not exist in the package's spec version
-S 0 1246 3 9
+S 0 1266 3 9
 rationale
-S 0 1246 14 166
+S 0 1266 14 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1247 3 4
+S 0 1267 3 4
 help
-S 0 1247 9 62
+S 0 1267 9 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1248 3 8
+S 0 1268 3 8
 examples
-M 2 1249 5
-S 0 1249 5 10
+M 2 1269 5
+S 0 1269 5 10
 triggering
-L 1 1250 7
-S 1 1250 9 175
+L 1 1270 7
+S 1 1270 9 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1254 5 7
+S 0 1274 5 7
 passing
-L 1 1255 7
-S 1 1255 9 185
+L 1 1275 7
+S 1 1275 9 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 8 1260 3
-S 0 1260 3 2
+M 8 1280 3
+S 0 1280 3 2
 id
-S 0 1260 7 24
+S 0 1280 7 24
 catalog-required-element
-S 0 1261 3 9
+S 0 1281 3 9
 checklist
-S 0 1261 14 13
+S 0 1281 14 13
 catalog-valid
-S 0 1262 3 5
+S 0 1282 3 5
 input
-S 0 1262 10 7
+S 0 1282 10 7
 catalog
-S 0 1263 3 8
+S 0 1283 3 8
 severity
-S 0 1263 13 5
+S 0 1283 13 5
 error
-S 0 1264 3 5
+S 0 1284 3 5
 title
-S 0 1264 10 50
+S 0 1284 10 50
 an in-app purchase lacks an element a create needs
-S 0 1265 3 9
+S 0 1285 3 9
 rationale
-S 1 1265 14 256
+S 1 1285 14 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1266 3 4
+S 0 1286 3 4
 help
-S 0 1266 9 24
+S 0 1286 9 24
 add the missing elements
-S 0 1267 3 8
+S 0 1287 3 8
 examples
-M 2 1268 5
-S 0 1268 5 10
+M 2 1288 5
+S 0 1288 5 10
 triggering
-L 1 1269 7
-S 1 1269 9 140
+L 1 1289 7
+S 1 1289 9 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1274 5 7
+S 0 1294 5 7
 passing
-L 1 1275 7
-S 1 1275 9 445
+L 1 1295 7
+S 1 1295 9 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -5729,667 +5826,667 @@ S 1 1275 9 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 11 1284 3
-S 0 1284 3 2
+M 11 1304 3
+S 0 1304 3 2
 id
-S 0 1284 7 12
+S 0 1304 7 12
 catalog-type
-S 0 1285 3 9
+S 0 1305 3 9
 checklist
-S 0 1285 14 13
+S 0 1305 14 13
 catalog-valid
-S 0 1286 3 5
+S 0 1306 3 5
 input
-S 0 1286 10 7
+S 0 1306 10 7
 catalog
-S 0 1287 3 8
+S 0 1307 3 8
 severity
-S 0 1287 13 5
+S 0 1307 13 5
 error
-S 0 1288 3 5
+S 0 1308 3 5
 title
-S 0 1288 10 49
+S 0 1308 10 49
 an in-app purchase type is not one the spec knows
-S 0 1289 3 9
+S 0 1309 3 9
 rationale
-S 1 1289 14 150
+S 1 1309 14 150
 `<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1290 3 4
+S 0 1310 3 4
 help
-S 0 1290 9 96
+S 0 1310 9 96
 use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1291 3 5
+S 0 1311 3 5
 check
-M 2 1291 10
-S 0 1291 12 4
+M 2 1311 10
+S 0 1311 12 4
 each
-S 0 1291 18 15
+S 0 1311 18 15
 in_app_purchase
-S 0 1291 35 5
+S 0 1311 35 5
 field
-S 0 1291 42 4
+S 0 1311 42 4
 type
-S 0 1292 3 7
+S 0 1312 3 7
 options
-M 1 1292 12
-S 0 1292 14 7
+M 1 1312 12
+S 0 1312 14 7
 pattern
-S 1 1292 23 71
+S 1 1312 23 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1293 3 7
+S 0 1313 3 7
 message
-S 1 1293 12 124
+S 1 1313 12 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1294 3 8
+S 0 1314 3 8
 examples
-M 2 1295 5
-S 0 1295 5 10
+M 2 1315 5
+S 0 1315 5 10
 triggering
-L 1 1296 7
-S 1 1296 9 81
+L 1 1316 7
+S 1 1316 9 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1300 5 7
+S 0 1320 5 7
 passing
-L 1 1301 7
-S 1 1301 9 67
+L 1 1321 7
+S 1 1321 9 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 11 1306 3
-S 0 1306 3 2
+M 11 1326 3
+S 0 1326 3 2
 id
-S 0 1306 7 26
+S 0 1326 7 26
 catalog-product-id-charset
-S 0 1307 3 9
+S 0 1327 3 9
 checklist
-S 0 1307 14 13
+S 0 1327 14 13
 catalog-valid
-S 0 1308 3 5
+S 0 1328 3 5
 input
-S 0 1308 10 7
+S 0 1328 10 7
 catalog
-S 0 1309 3 8
+S 0 1329 3 8
 severity
-S 0 1309 13 5
+S 0 1329 13 5
 error
-S 0 1310 3 5
+S 0 1330 3 5
 title
-S 0 1310 10 60
+S 0 1330 10 60
 a product ID has characters App Store Connect does not allow
-S 0 1311 3 9
+S 0 1331 3 9
 rationale
-S 0 1311 14 130
+S 0 1331 14 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1312 3 4
+S 0 1332 3 4
 help
-S 0 1312 9 42
+S 0 1332 9 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1313 3 5
+S 0 1333 3 5
 check
-M 2 1313 10
-S 0 1313 12 4
+M 2 1333 10
+S 0 1333 12 4
 each
-S 0 1313 18 15
+S 0 1333 18 15
 in_app_purchase
-S 0 1313 35 5
+S 0 1333 35 5
 field
-S 0 1313 42 10
+S 0 1333 42 10
 product_id
-S 0 1314 3 7
+S 0 1334 3 7
 options
-M 1 1314 12
-S 0 1314 14 7
+M 1 1334 12
+S 0 1334 14 7
 pattern
-S 1 1314 23 15
+S 1 1334 23 15
 [A-Za-z0-9._-]+
-S 0 1315 3 7
+S 0 1335 3 7
 message
-S 1 1315 12 77
+S 1 1335 12 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1316 3 8
+S 0 1336 3 8
 examples
-M 2 1317 5
-S 0 1317 5 10
+M 2 1337 5
+S 0 1337 5 10
 triggering
-L 1 1318 7
-S 1 1318 9 115
+L 1 1338 7
+S 1 1338 9 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1322 5 7
+S 0 1342 5 7
 passing
-L 1 1323 7
-S 1 1323 9 101
+L 1 1343 7
+S 1 1343 9 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 12 1328 3
-S 0 1328 3 2
+M 12 1348 3
+S 0 1348 3 2
 id
-S 0 1328 7 25
+S 0 1348 7 25
 catalog-product-id-length
-S 0 1329 3 9
+S 0 1349 3 9
 checklist
-S 0 1329 14 13
+S 0 1349 14 13
 catalog-valid
-S 0 1330 3 5
+S 0 1350 3 5
 input
-S 0 1330 10 7
+S 0 1350 10 7
 catalog
-S 0 1331 3 8
+S 0 1351 3 8
 severity
-S 0 1331 13 5
+S 0 1351 13 5
 error
-S 0 1332 3 5
+S 0 1352 3 5
 title
-S 0 1332 10 24
+S 0 1352 10 24
 a product ID is too long
-S 0 1333 3 9
+S 0 1353 3 9
 rationale
-S 0 1333 14 161
+S 0 1353 14 161
 App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1334 3 4
+S 0 1354 3 4
 help
-S 0 1334 9 58
+S 0 1354 9 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1335 3 5
+S 0 1355 3 5
 check
-M 2 1335 10
-S 0 1335 12 4
+M 2 1355 10
+S 0 1355 12 4
 each
-S 0 1335 18 15
+S 0 1355 18 15
 in_app_purchase
-S 0 1335 35 5
+S 0 1355 35 5
 field
-S 0 1335 42 10
+S 0 1355 42 10
 product_id
-S 0 1336 3 7
+S 0 1356 3 7
 options
-M 1 1336 12
-S 0 1336 14 10
+M 1 1356 12
+S 0 1356 14 10
 max_length
-S 0 1336 26 3
+S 0 1356 26 3
 100
-S 0 1337 3 7
+S 0 1357 3 7
 message
-S 1 1337 12 73
+S 1 1357 12 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1338 3 5
+S 0 1358 3 5
 notes
-L 1 1338 10
-S 1 1338 11 100
+L 1 1358 10
+S 1 1358 11 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1339 3 8
+S 0 1359 3 8
 examples
-M 2 1340 5
-S 0 1340 5 10
+M 2 1360 5
+S 0 1360 5 10
 triggering
-L 1 1341 7
-S 1 1341 9 182
+L 1 1361 7
+S 1 1361 9 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1345 5 7
+S 0 1365 5 7
 passing
-L 1 1346 7
-S 1 1346 9 100
+L 1 1366 7
+S 1 1366 9 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 11 1351 3
-S 0 1351 3 2
+M 11 1371 3
+S 0 1371 3 2
 id
-S 0 1351 7 25
+S 0 1371 7 25
 catalog-product-id-hyphen
-S 0 1352 3 9
+S 0 1372 3 9
 checklist
-S 0 1352 14 13
+S 0 1372 14 13
 catalog-valid
-S 0 1353 3 5
+S 0 1373 3 5
 input
-S 0 1353 10 7
+S 0 1373 10 7
 catalog
-S 0 1354 3 8
+S 0 1374 3 8
 severity
-S 0 1354 13 4
+S 0 1374 13 4
 note
-S 0 1355 3 5
+S 0 1375 3 5
 title
-S 0 1355 10 62
+S 0 1375 10 62
 a product ID has a hyphen, which the legacy rule did not allow
-S 0 1356 3 9
+S 0 1376 3 9
 rationale
-S 0 1356 14 187
+S 0 1376 14 187
 App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1357 3 4
+S 0 1377 3 4
 help
-S 0 1357 9 106
+S 0 1377 9 106
 keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1358 3 5
+S 0 1378 3 5
 check
-M 2 1358 10
-S 0 1358 12 4
+M 2 1378 10
+S 0 1378 12 4
 each
-S 0 1358 18 15
+S 0 1378 18 15
 in_app_purchase
-S 0 1358 35 5
+S 0 1378 35 5
 field
-S 0 1358 42 10
+S 0 1378 42 10
 product_id
-S 0 1359 3 7
+S 0 1379 3 7
 options
-M 1 1359 12
-S 0 1359 14 7
+M 1 1379 12
+S 0 1379 14 7
 pattern
-S 1 1359 23 5
+S 1 1379 23 5
 [^-]*
-S 0 1360 3 7
+S 0 1380 3 7
 message
-S 1 1360 12 144
+S 1 1380 12 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1361 3 8
+S 0 1381 3 8
 examples
-M 2 1362 5
-S 0 1362 5 10
+M 2 1382 5
+S 0 1382 5 10
 triggering
-L 1 1363 7
-S 1 1363 9 116
+L 1 1383 7
+S 1 1383 9 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1367 5 7
-passing
-L 1 1368 7
-S 1 1368 9 102
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
-</in_app_purchase>
-
-M 8 1373 3
-S 0 1373 3 2
-id
-S 0 1373 7 28
-catalog-duplicate-product-id
-S 0 1374 3 9
-checklist
-S 0 1374 14 13
-catalog-valid
-S 0 1375 3 5
-input
-S 0 1375 10 7
-catalog
-S 0 1376 3 8
-severity
-S 0 1376 13 5
-error
-S 0 1377 3 5
-title
-S 0 1377 10 41
-a product ID appears twice in the package
-S 0 1378 3 9
-rationale
-S 0 1378 14 140
-Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1379 3 4
-help
-S 0 1379 9 48
-remove the duplicate or give it a new product ID
-S 0 1380 3 8
-examples
-M 2 1381 5
-S 0 1381 5 10
-triggering
-L 1 1382 7
-S 1 1382 9 210
-<in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
 S 0 1387 5 7
 passing
 L 1 1388 7
-S 1 1388 9 195
+S 1 1388 9 102
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
+</in_app_purchase>
+
+M 8 1393 3
+S 0 1393 3 2
+id
+S 0 1393 7 28
+catalog-duplicate-product-id
+S 0 1394 3 9
+checklist
+S 0 1394 14 13
+catalog-valid
+S 0 1395 3 5
+input
+S 0 1395 10 7
+catalog
+S 0 1396 3 8
+severity
+S 0 1396 13 5
+error
+S 0 1397 3 5
+title
+S 0 1397 10 41
+a product ID appears twice in the package
+S 0 1398 3 9
+rationale
+S 0 1398 14 140
+Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
+S 0 1399 3 4
+help
+S 0 1399 9 48
+remove the duplicate or give it a new product ID
+S 0 1400 3 8
+examples
+M 2 1401 5
+S 0 1401 5 10
+triggering
+L 1 1402 7
+S 1 1402 9 210
+<in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1407 5 7
+passing
+L 1 1408 7
+S 1 1408 9 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 8 1392 3
-S 0 1392 3 2
+M 8 1412 3
+S 0 1412 3 2
 id
-S 0 1392 7 32
+S 0 1412 7 32
 catalog-duplicate-reference-name
-S 0 1393 3 9
+S 0 1413 3 9
 checklist
-S 0 1393 14 13
+S 0 1413 14 13
 catalog-valid
-S 0 1394 3 5
+S 0 1414 3 5
 input
-S 0 1394 10 7
+S 0 1414 10 7
 catalog
-S 0 1395 3 8
+S 0 1415 3 8
 severity
-S 0 1395 13 5
+S 0 1415 13 5
 error
-S 0 1396 3 5
+S 0 1416 3 5
 title
-S 0 1396 10 45
+S 0 1416 10 45
 a reference name appears twice in the package
-S 0 1397 3 9
+S 0 1417 3 9
 rationale
-S 0 1397 14 62
+S 0 1417 14 62
 Reference names are unique within an app in App Store Connect.
-S 0 1398 3 4
+S 0 1418 3 4
 help
-S 0 1398 9 48
+S 0 1418 9 48
 give each in-app purchase its own reference name
-S 0 1399 3 8
+S 0 1419 3 8
 examples
-M 2 1400 5
-S 0 1400 5 10
+M 2 1420 5
+S 0 1420 5 10
 triggering
-L 1 1401 7
-S 1 1401 9 174
+L 1 1421 7
+S 1 1421 9 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1406 5 7
+S 0 1426 5 7
 passing
-L 1 1407 7
-S 1 1407 9 163
+L 1 1427 7
+S 1 1427 9 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 11 1411 3
-S 0 1411 3 2
+M 11 1431 3
+S 0 1431 3 2
 id
-S 0 1411 7 29
+S 0 1431 7 29
 catalog-reference-name-length
-S 0 1412 3 9
+S 0 1432 3 9
 checklist
-S 0 1412 14 13
+S 0 1432 14 13
 catalog-valid
-S 0 1413 3 5
+S 0 1433 3 5
 input
-S 0 1413 10 7
+S 0 1433 10 7
 catalog
-S 0 1414 3 8
+S 0 1434 3 8
 severity
-S 0 1414 13 5
+S 0 1434 13 5
 error
-S 0 1415 3 5
+S 0 1435 3 5
 title
-S 0 1415 10 28
+S 0 1435 10 28
 a reference name is too long
-S 0 1416 3 9
+S 0 1436 3 9
 rationale
-S 0 1416 14 123
+S 0 1436 14 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1417 3 4
+S 0 1437 3 4
 help
-S 0 1417 9 62
+S 0 1437 9 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1418 3 5
+S 0 1438 3 5
 check
-M 2 1418 10
-S 0 1418 12 4
+M 2 1438 10
+S 0 1438 12 4
 each
-S 0 1418 18 15
+S 0 1438 18 15
 in_app_purchase
-S 0 1418 35 5
+S 0 1438 35 5
 field
-S 0 1418 42 14
+S 0 1438 42 14
 reference_name
-S 0 1419 3 7
+S 0 1439 3 7
 options
-M 1 1419 12
-S 0 1419 14 10
+M 1 1439 12
+S 0 1439 14 10
 max_length
-S 0 1419 26 2
+S 0 1439 26 2
 64
-S 0 1420 3 7
+S 0 1440 3 7
 message
-S 1 1420 12 92
+S 1 1440 12 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1421 3 8
+S 0 1441 3 8
 examples
-M 2 1422 5
-S 0 1422 5 10
+M 2 1442 5
+S 0 1442 5 10
 triggering
-L 1 1423 7
-S 1 1423 9 158
+L 1 1443 7
+S 1 1443 9 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1427 5 7
+S 0 1447 5 7
 passing
-L 1 1428 7
-S 1 1428 9 85
+L 1 1448 7
+S 1 1448 9 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 11 1433 3
-S 0 1433 3 2
+M 11 1453 3
+S 0 1453 3 2
 id
-S 0 1433 7 20
+S 0 1453 7 20
 catalog-title-length
-S 0 1434 3 9
+S 0 1454 3 9
 checklist
-S 0 1434 14 13
+S 0 1454 14 13
 catalog-valid
-S 0 1435 3 5
+S 0 1455 3 5
 input
-S 0 1435 10 7
+S 0 1455 10 7
 catalog
-S 0 1436 3 8
+S 0 1456 3 8
 severity
-S 0 1436 13 5
+S 0 1456 13 5
 error
-S 0 1437 3 5
+S 0 1457 3 5
 title
-S 0 1437 10 42
+S 0 1457 10 42
 a localized title is too short or too long
-S 0 1438 3 9
+S 0 1458 3 9
 rationale
-S 0 1438 14 74
+S 0 1458 14 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1439 3 4
+S 0 1459 3 4
 help
-S 0 1439 9 56
+S 0 1459 9 56
 write a title of {min_length} to {max_length} characters
-S 0 1440 3 5
+S 0 1460 3 5
 check
-M 2 1440 10
-S 0 1440 12 4
+M 2 1460 10
+S 0 1460 12 4
 each
-S 0 1440 18 15
+S 0 1460 18 15
 in_app_purchase
-S 0 1440 35 5
+S 0 1460 35 5
 field
-S 0 1440 42 20
+S 0 1460 42 20
 locales.locale.title
-S 0 1441 3 7
+S 0 1461 3 7
 options
-M 2 1441 12
-S 0 1441 14 10
+M 2 1461 12
+S 0 1461 14 10
 min_length
-S 0 1441 26 1
+S 0 1461 26 1
 2
-S 0 1441 29 10
+S 0 1461 29 10
 max_length
-S 0 1441 41 2
+S 0 1461 41 2
 30
-S 0 1442 3 7
+S 0 1462 3 7
 message
-S 1 1442 12 110
+S 1 1462 12 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1443 3 8
+S 0 1463 3 8
 examples
-M 2 1444 5
-S 0 1444 5 10
+M 2 1464 5
+S 0 1464 5 10
 triggering
-L 1 1445 7
-S 1 1445 9 164
+L 1 1465 7
+S 1 1465 9 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1451 5 7
+S 0 1471 5 7
 passing
-L 1 1452 7
-S 1 1452 9 117
+L 1 1472 7
+S 1 1472 9 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 11 1457 3
-S 0 1457 3 2
+M 11 1477 3
+S 0 1477 3 2
 id
-S 0 1457 7 26
+S 0 1477 7 26
 catalog-description-length
-S 0 1458 3 9
+S 0 1478 3 9
 checklist
-S 0 1458 14 13
+S 0 1478 14 13
 catalog-valid
-S 0 1459 3 5
+S 0 1479 3 5
 input
-S 0 1459 10 7
+S 0 1479 10 7
 catalog
-S 0 1460 3 8
+S 0 1480 3 8
 severity
-S 0 1460 13 5
+S 0 1480 13 5
 error
-S 0 1461 3 5
+S 0 1481 3 5
 title
-S 0 1461 10 48
+S 0 1481 10 48
 a localized description is too short or too long
-S 0 1462 3 9
+S 0 1482 3 9
 rationale
-S 0 1462 14 145
+S 0 1482 14 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1463 3 4
+S 0 1483 3 4
 help
-S 0 1463 9 62
+S 0 1483 9 62
 write a description of {min_length} to {max_length} characters
-S 0 1464 3 5
+S 0 1484 3 5
 check
-M 2 1464 10
-S 0 1464 12 4
+M 2 1484 10
+S 0 1484 12 4
 each
-S 0 1464 18 15
+S 0 1484 18 15
 in_app_purchase
-S 0 1464 35 5
+S 0 1484 35 5
 field
-S 0 1464 42 26
+S 0 1484 42 26
 locales.locale.description
-S 0 1465 3 7
+S 0 1485 3 7
 options
-M 2 1465 12
-S 0 1465 14 10
+M 2 1485 12
+S 0 1485 14 10
 min_length
-S 0 1465 26 2
+S 0 1485 26 2
 10
-S 0 1465 30 10
+S 0 1485 30 10
 max_length
-S 0 1465 42 2
+S 0 1485 42 2
 45
-S 0 1466 3 7
+S 0 1486 3 7
 message
-S 1 1466 12 99
+S 1 1486 12 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1467 3 8
+S 0 1487 3 8
 examples
-M 2 1468 5
-S 0 1468 5 10
+M 2 1488 5
+S 0 1488 5 10
 triggering
-L 1 1469 7
-S 1 1469 9 143
+L 1 1489 7
+S 1 1489 9 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1475 5 7
+S 0 1495 5 7
 passing
-L 1 1476 7
-S 1 1476 9 150
+L 1 1496 7
+S 1 1496 9 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 11 1481 3
-S 0 1481 3 2
+M 11 1501 3
+S 0 1501 3 2
 id
-S 0 1481 7 27
+S 0 1501 7 27
 catalog-review-notes-length
-S 0 1482 3 9
+S 0 1502 3 9
 checklist
-S 0 1482 14 13
+S 0 1502 14 13
 catalog-valid
-S 0 1483 3 5
+S 0 1503 3 5
 input
-S 0 1483 10 7
+S 0 1503 10 7
 catalog
-S 0 1484 3 8
+S 0 1504 3 8
 severity
-S 0 1484 13 5
+S 0 1504 13 5
 error
-S 0 1485 3 5
+S 0 1505 3 5
 title
-S 0 1485 10 29
+S 0 1505 10 29
 the review notes are too long
-S 0 1486 3 9
+S 0 1506 3 9
 rationale
-S 0 1486 14 66
+S 0 1506 14 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1487 3 4
+S 0 1507 3 4
 help
-S 0 1487 9 60
+S 0 1507 9 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1488 3 5
+S 0 1508 3 5
 check
-M 2 1488 10
-S 0 1488 12 4
+M 2 1508 10
+S 0 1508 12 4
 each
-S 0 1488 18 15
+S 0 1508 18 15
 in_app_purchase
-S 0 1488 35 5
+S 0 1508 35 5
 field
-S 0 1488 42 12
+S 0 1508 42 12
 review_notes
-S 0 1489 3 7
+S 0 1509 3 7
 options
-M 1 1489 12
-S 0 1489 14 10
+M 1 1509 12
+S 0 1509 14 10
 max_length
-S 0 1489 26 4
+S 0 1509 26 4
 4000
-S 0 1490 3 7
+S 0 1510 3 7
 message
-S 1 1490 12 81
+S 1 1510 12 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1491 3 8
+S 0 1511 3 8
 examples
-M 2 1492 5
-S 0 1492 5 10
+M 2 1512 5
+S 0 1512 5 10
 triggering
-L 1 1493 7
-S 1 1493 9 4238
+L 1 1513 7
+S 1 1513 9 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -6403,294 +6500,294 @@ S 1 1493 9 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1506 5 7
+S 0 1526 5 7
 passing
-L 1 1507 7
-S 1 1507 9 121
+L 1 1527 7
+S 1 1527 9 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 8 1512 3
-S 0 1512 3 2
+M 8 1532 3
+S 0 1532 3 2
 id
-S 0 1512 7 19
+S 0 1532 7 19
 catalog-locale-code
-S 0 1513 3 9
+S 0 1533 3 9
 checklist
-S 0 1513 14 13
+S 0 1533 14 13
 catalog-valid
-S 0 1514 3 5
+S 0 1534 3 5
 input
-S 0 1514 10 7
+S 0 1534 10 7
 catalog
-S 0 1515 3 8
+S 0 1535 3 8
 severity
-S 0 1515 13 5
+S 0 1535 13 5
 error
-S 0 1516 3 5
+S 0 1536 3 5
 title
-S 0 1516 10 36
+S 0 1536 10 36
 a locale name is not a language code
-S 0 1517 3 9
+S 0 1537 3 9
 rationale
-S 0 1517 14 168
+S 0 1537 14 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1518 3 4
+S 0 1538 3 4
 help
-S 0 1518 9 46
+S 0 1538 9 46
 write the locale as a hyphenated language code
-S 0 1519 3 8
+S 0 1539 3 8
 examples
-M 2 1520 5
-S 0 1520 5 10
+M 2 1540 5
+S 0 1540 5 10
 triggering
-L 1 1521 7
-S 1 1521 9 139
+L 1 1541 7
+S 1 1541 9 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1527 5 7
+S 0 1547 5 7
 passing
-L 1 1528 7
-S 1 1528 9 117
+L 1 1548 7
+S 1 1548 9 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 11 1533 3
-S 0 1533 3 2
+M 11 1553 3
+S 0 1553 3 2
 id
-S 0 1533 7 15
+S 0 1553 7 15
 catalog-boolean
-S 0 1534 3 9
+S 0 1554 3 9
 checklist
-S 0 1534 14 13
+S 0 1554 14 13
 catalog-valid
-S 0 1535 3 5
+S 0 1555 3 5
 input
-S 0 1535 10 7
+S 0 1555 10 7
 catalog
-S 0 1536 3 8
+S 0 1556 3 8
 severity
-S 0 1536 13 5
+S 0 1556 13 5
 error
-S 0 1537 3 5
+S 0 1557 3 5
 title
-S 0 1537 10 34
+S 0 1557 10 34
 a boolean is not `true` or `false`
-S 0 1538 3 9
+S 0 1558 3 9
 rationale
-S 0 1538 14 90
+S 0 1558 14 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1539 3 4
+S 0 1559 3 4
 help
-S 0 1539 9 23
+S 0 1559 9 23
 write `true` or `false`
-S 0 1540 3 5
+S 0 1560 3 5
 check
-M 2 1540 10
-S 0 1540 12 4
+M 2 1560 10
+S 0 1560 12 4
 each
-S 0 1540 18 15
+S 0 1560 18 15
 in_app_purchase
-S 0 1540 35 5
+S 0 1560 35 5
 field
-S 1 1540 42 50
+S 1 1560 42 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1541 3 7
+S 0 1561 3 7
 options
-M 1 1541 12
-S 0 1541 14 7
+M 1 1561 12
+S 0 1561 14 7
 pattern
-S 1 1541 23 10
+S 1 1561 23 10
 true|false
-S 0 1542 3 7
+S 0 1562 3 7
 message
-S 1 1542 12 76
+S 1 1562 12 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1543 3 8
+S 0 1563 3 8
 examples
-M 2 1544 5
-S 0 1544 5 10
+M 2 1564 5
+S 0 1564 5 10
 triggering
-L 1 1545 7
-S 1 1545 9 142
+L 1 1565 7
+S 1 1565 9 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1551 5 7
+S 0 1571 5 7
 passing
-L 1 1552 7
-S 1 1552 9 121
+L 1 1572 7
+S 1 1572 9 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 8 1557 3
-S 0 1557 3 2
+M 8 1577 3
+S 0 1577 3 2
 id
-S 0 1557 7 12
+S 0 1577 7 12
 catalog-date
-S 0 1558 3 9
+S 0 1578 3 9
 checklist
-S 0 1558 14 13
+S 0 1578 14 13
 catalog-valid
-S 0 1559 3 5
+S 0 1579 3 5
 input
-S 0 1559 10 7
+S 0 1579 10 7
 catalog
-S 0 1560 3 8
+S 0 1580 3 8
 severity
-S 0 1560 13 5
+S 0 1580 13 5
 error
-S 0 1561 3 5
+S 0 1581 3 5
 title
-S 0 1561 10 42
+S 0 1581 10 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1562 3 9
+S 0 1582 3 9
 rationale
-S 0 1562 14 89
+S 0 1582 14 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1563 3 4
+S 0 1583 3 4
 help
-S 0 1563 9 32
+S 0 1583 9 32
 write the date as year-month-day
-S 0 1564 3 8
+S 0 1584 3 8
 examples
-M 2 1565 5
-S 0 1565 5 10
+M 2 1585 5
+S 0 1585 5 10
 triggering
-L 1 1566 7
-S 1 1566 9 181
+L 1 1586 7
+S 1 1586 9 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1572 5 7
+S 0 1592 5 7
 passing
-L 1 1573 7
-S 1 1573 9 159
+L 1 1593 7
+S 1 1593 9 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 11 1578 3
-S 0 1578 3 2
+M 11 1598 3
+S 0 1598 3 2
 id
-S 0 1578 7 18
+S 0 1598 7 18
 catalog-price-tier
-S 0 1579 3 9
+S 0 1599 3 9
 checklist
-S 0 1579 14 13
+S 0 1599 14 13
 catalog-valid
-S 0 1580 3 5
+S 0 1600 3 5
 input
-S 0 1580 10 7
+S 0 1600 10 7
 catalog
-S 0 1581 3 8
+S 0 1601 3 8
 severity
-S 0 1581 13 5
+S 0 1601 13 5
 error
-S 0 1582 3 5
+S 0 1602 3 5
 title
-S 0 1582 10 31
+S 0 1602 10 31
 a price tier is outside 1 to 87
-S 0 1583 3 9
+S 0 1603 3 9
 rationale
-S 0 1583 14 142
+S 0 1603 14 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1584 3 4
+S 0 1604 3 4
 help
-S 0 1584 9 23
+S 0 1604 9 23
 use a tier from 1 to 87
-S 0 1585 3 5
+S 0 1605 3 5
 check
-M 2 1585 10
-S 0 1585 12 4
+M 2 1605 10
+S 0 1605 12 4
 each
-S 0 1585 18 15
+S 0 1605 18 15
 in_app_purchase
-S 0 1585 35 5
+S 0 1605 35 5
 field
-S 1 1585 42 112
+S 1 1605 42 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1586 3 7
+S 0 1606 3 7
 options
-M 1 1586 12
-S 0 1586 14 7
+M 1 1606 12
+S 0 1606 14 7
 pattern
-S 1 1586 23 23
+S 1 1606 23 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1587 3 7
+S 0 1607 3 7
 message
-S 1 1587 12 62
+S 1 1607 12 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1588 3 8
+S 0 1608 3 8
 examples
-M 2 1589 5
-S 0 1589 5 10
+M 2 1609 5
+S 0 1609 5 10
 triggering
-L 1 1590 7
-S 1 1590 9 148
+L 1 1610 7
+S 1 1610 9 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1596 5 7
+S 0 1616 5 7
 passing
-L 1 1597 7
-S 1 1597 9 126
+L 1 1617 7
+S 1 1617 9 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 8 1602 3
-S 0 1602 3 2
+M 8 1622 3
+S 0 1622 3 2
 id
-S 0 1602 7 23
+S 0 1622 7 23
 catalog-price-intervals
-S 0 1603 3 9
+S 0 1623 3 9
 checklist
-S 0 1603 14 13
+S 0 1623 14 13
 catalog-valid
-S 0 1604 3 5
+S 0 1624 3 5
 input
-S 0 1604 10 7
+S 0 1624 10 7
 catalog
-S 0 1605 3 8
+S 0 1625 3 8
 severity
-S 0 1605 13 5
+S 0 1625 13 5
 error
-S 0 1606 3 5
+S 0 1626 3 5
 title
-S 0 1606 10 49
+S 0 1626 10 49
 price intervals overlap, run out of order, or end
-S 0 1607 3 9
+S 0 1627 3 9
 rationale
-S 0 1607 14 146
+S 0 1627 14 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1608 3 4
+S 0 1628 3 4
 help
-S 0 1608 9 102
+S 0 1628 9 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1609 3 8
+S 0 1629 3 8
 examples
-M 2 1610 5
-S 0 1610 5 10
+M 2 1630 5
+S 0 1630 5 10
 triggering
-L 1 1611 7
-S 1 1611 9 365
+L 1 1631 7
+S 1 1631 9 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -6698,10 +6795,10 @@ S 1 1611 9 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1618 5 7
+S 0 1638 5 7
 passing
-L 1 1619 7
-S 1 1619 9 351
+L 1 1639 7
+S 1 1639 9 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -6709,64 +6806,64 @@ S 1 1619 9 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 11 1627 3
-S 0 1627 3 2
+M 11 1647 3
+S 0 1647 3 2
 id
-S 0 1627 7 29
+S 0 1647 7 29
 catalog-subscription-duration
-S 0 1628 3 9
+S 0 1648 3 9
 checklist
-S 0 1628 14 13
+S 0 1648 14 13
 catalog-valid
-S 0 1629 3 5
+S 0 1649 3 5
 input
-S 0 1629 10 7
+S 0 1649 10 7
 catalog
-S 0 1630 3 8
+S 0 1650 3 8
 severity
-S 0 1630 13 5
+S 0 1650 13 5
 error
-S 0 1631 3 5
+S 0 1651 3 5
 title
-S 0 1631 10 59
+S 0 1651 10 59
 a subscription duration is not one App Store Connect offers
-S 0 1632 3 9
+S 0 1652 3 9
 rationale
-S 0 1632 14 150
+S 0 1652 14 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1633 3 4
+S 0 1653 3 4
 help
-S 1 1633 9 71
+S 1 1653 9 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1634 3 5
+S 0 1654 3 5
 check
-M 2 1634 10
-S 0 1634 12 4
+M 2 1654 10
+S 0 1654 12 4
 each
-S 0 1634 18 15
+S 0 1654 18 15
 in_app_purchase
-S 0 1634 35 5
+S 0 1654 35 5
 field
-S 0 1634 42 8
+S 0 1654 42 8
 duration
-S 0 1635 3 7
+S 0 1655 3 7
 options
-M 1 1635 12
-S 0 1635 14 7
+M 1 1655 12
+S 0 1655 14 7
 pattern
-S 1 1635 23 48
+S 1 1655 23 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1636 3 7
+S 0 1656 3 7
 message
-S 1 1636 12 108
+S 1 1656 12 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1637 3 8
+S 0 1657 3 8
 examples
-M 2 1638 5
-S 0 1638 5 10
+M 2 1658 5
+S 0 1658 5 10
 triggering
-L 1 1639 7
-S 1 1639 9 189
+L 1 1659 7
+S 1 1659 9 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -6774,68 +6871,19 @@ S 1 1639 9 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1646 5 7
-passing
-L 1 1647 7
-S 1 1647 9 162
-<subscription_group name="Pocket Garden Plus">
-  <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
-</subscription_group>
-
-M 8 1652 3
-S 0 1652 3 2
-id
-S 0 1652 7 34
-catalog-subscription-outside-group
-S 0 1653 3 9
-checklist
-S 0 1653 14 13
-catalog-valid
-S 0 1654 3 5
-input
-S 0 1654 10 7
-catalog
-S 0 1655 3 8
-severity
-S 0 1655 13 5
-error
-S 0 1656 3 5
-title
-S 0 1656 10 80
-an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1657 3 9
-rationale
-S 0 1657 14 139
-Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1658 3 4
-help
-S 0 1658 9 40
-move the item into (or out of) the group
-S 0 1659 3 8
-examples
-M 2 1660 5
-S 0 1660 5 10
-triggering
-L 1 1661 7
-S 1 1661 9 149
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
-  <type>auto-renewable</type>   <!-- <- -->
-</in_app_purchase>
-
 S 0 1666 5 7
 passing
 L 1 1667 7
-S 1 1667 9 199
+S 1 1667 9 162
 <subscription_group name="Pocket Garden Plus">
-  <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
+  <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
 M 8 1672 3
 S 0 1672 3 2
 id
-S 0 1672 7 26
-catalog-screenshot-missing
+S 0 1672 7 34
+catalog-subscription-outside-group
 S 0 1673 3 9
 checklist
 S 0 1673 14 13
@@ -6850,41 +6898,41 @@ S 0 1675 13 5
 error
 S 0 1676 3 5
 title
-S 0 1676 10 46
-a new in-app purchase has no review screenshot
+S 0 1676 10 80
+an auto-renewable subscription is outside a group, or another type is inside one
 S 0 1677 3 9
 rationale
-S 0 1677 14 167
-A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
+S 0 1677 14 139
+Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
 S 0 1678 3 4
 help
-S 0 1678 9 65
-add `<review_screenshot>` and put the image in the package folder
+S 0 1678 9 40
+move the item into (or out of) the group
 S 0 1679 3 8
 examples
 M 2 1680 5
 S 0 1680 5 10
 triggering
 L 1 1681 7
-S 1 1681 9 114
-<in_app_purchase>   <!-- <- -->
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+S 1 1681 9 149
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
+  <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1685 5 7
+S 0 1686 5 7
 passing
-L 1 1686 7
-S 1 1686 9 255
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-  <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
-</in_app_purchase>
+L 1 1687 7
+S 1 1687 9 199
+<subscription_group name="Pocket Garden Plus">
+  <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
+</subscription_group>
 
 M 8 1692 3
 S 0 1692 3 2
 id
-S 0 1692 7 31
-catalog-screenshot-file-missing
+S 0 1692 7 26
+catalog-screenshot-missing
 S 0 1693 3 9
 checklist
 S 0 1693 14 13
@@ -6900,22 +6948,71 @@ error
 S 0 1696 3 5
 title
 S 0 1696 10 46
-a review screenshot file is not in the package
+a new in-app purchase has no review screenshot
 S 0 1697 3 9
 rationale
 S 0 1697 14 167
-Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
+A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
 S 0 1698 3 4
 help
-S 0 1698 9 60
-copy the image into the .itmsp folder with exactly that name
+S 0 1698 9 65
+add `<review_screenshot>` and put the image in the package folder
 S 0 1699 3 8
 examples
 M 2 1700 5
 S 0 1700 5 10
 triggering
 L 1 1701 7
-S 1 1701 9 155
+S 1 1701 9 114
+<in_app_purchase>   <!-- <- -->
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+</in_app_purchase>
+
+S 0 1705 5 7
+passing
+L 1 1706 7
+S 1 1706 9 255
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+  <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
+</in_app_purchase>
+
+M 8 1712 3
+S 0 1712 3 2
+id
+S 0 1712 7 31
+catalog-screenshot-file-missing
+S 0 1713 3 9
+checklist
+S 0 1713 14 13
+catalog-valid
+S 0 1714 3 5
+input
+S 0 1714 10 7
+catalog
+S 0 1715 3 8
+severity
+S 0 1715 13 5
+error
+S 0 1716 3 5
+title
+S 0 1716 10 46
+a review screenshot file is not in the package
+S 0 1717 3 9
+rationale
+S 0 1717 14 167
+Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
+S 0 1718 3 4
+help
+S 0 1718 9 60
+copy the image into the .itmsp folder with exactly that name
+S 0 1719 3 8
+examples
+M 2 1720 5
+S 0 1720 5 10
+triggering
+L 1 1721 7
+S 1 1721 9 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -6923,50 +7020,50 @@ S 1 1701 9 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1708 5 7
+S 0 1728 5 7
 passing
-L 1 1709 7
-S 1 1709 9 128
+L 1 1729 7
+S 1 1729 9 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 8 1714 3
-S 0 1714 3 2
+M 8 1734 3
+S 0 1734 3 2
 id
-S 0 1714 7 27
+S 0 1734 7 27
 catalog-screenshot-checksum
-S 0 1715 3 9
+S 0 1735 3 9
 checklist
-S 0 1715 14 13
+S 0 1735 14 13
 catalog-valid
-S 0 1716 3 5
+S 0 1736 3 5
 input
-S 0 1716 10 7
+S 0 1736 10 7
 catalog
-S 0 1717 3 8
+S 0 1737 3 8
 severity
-S 0 1717 13 5
+S 0 1737 13 5
 error
-S 0 1718 3 5
+S 0 1738 3 5
 title
-S 0 1718 10 57
+S 0 1738 10 57
 a review screenshot's size or MD5 does not match the file
-S 0 1719 3 9
+S 0 1739 3 9
 rationale
-S 0 1719 14 141
+S 0 1739 14 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1720 3 4
+S 0 1740 3 4
 help
-S 0 1720 9 34
+S 0 1740 9 34
 write the file's real size and MD5
-S 0 1721 3 8
+S 0 1741 3 8
 examples
-M 2 1722 5
-S 0 1722 5 10
+M 2 1742 5
+S 0 1742 5 10
 triggering
-L 1 1723 7
-S 1 1723 9 224
+L 1 1743 7
+S 1 1743 9 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -6975,262 +7072,262 @@ S 1 1723 9 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1731 5 7
+S 0 1751 5 7
 passing
-L 1 1732 7
-S 1 1732 9 192
+L 1 1752 7
+S 1 1752 9 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 8 1737 3
-S 0 1737 3 2
+M 8 1757 3
+S 0 1757 3 2
 id
-S 0 1737 7 29
+S 0 1757 7 29
 catalog-screenshot-dimensions
-S 0 1738 3 9
+S 0 1758 3 9
 checklist
-S 0 1738 14 13
+S 0 1758 14 13
 catalog-valid
-S 0 1739 3 5
+S 0 1759 3 5
 input
-S 0 1739 10 7
+S 0 1759 10 7
 catalog
-S 0 1740 3 8
+S 0 1760 3 8
 severity
-S 0 1740 13 5
+S 0 1760 13 5
 error
-S 0 1741 3 5
+S 0 1761 3 5
 title
-S 0 1741 10 52
+S 0 1761 10 52
 a review screenshot is not an accepted image or size
-S 0 1742 3 9
+S 0 1762 3 9
 rationale
-S 0 1742 14 180
+S 0 1762 14 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1743 3 4
+S 0 1763 3 4
 help
-S 0 1743 9 64
+S 0 1763 9 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1744 3 8
+S 0 1764 3 8
 examples
-M 2 1745 5
-S 0 1745 5 10
+M 2 1765 5
+S 0 1765 5 10
 triggering
-L 1 1746 7
-S 1 1746 9 136
+L 1 1766 7
+S 1 1766 9 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1752 5 7
+S 0 1772 5 7
 passing
-L 1 1753 7
-S 1 1753 9 111
+L 1 1773 7
+S 1 1773 9 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 10 1758 3
-S 0 1758 3 2
+M 10 1778 3
+S 0 1778 3 2
 id
-S 0 1758 7 22
+S 0 1778 7 22
 catalog-too-many-items
-S 0 1759 3 9
+S 0 1779 3 9
 checklist
-S 0 1759 14 13
+S 0 1779 14 13
 catalog-valid
-S 0 1760 3 5
+S 0 1780 3 5
 input
-S 0 1760 10 7
+S 0 1780 10 7
 catalog
-S 0 1761 3 8
+S 0 1781 3 8
 severity
-S 0 1761 13 5
+S 0 1781 13 5
 error
-S 0 1762 3 5
+S 0 1782 3 5
 title
-S 0 1762 10 59
+S 0 1782 10 59
 the package has more in-app purchases than one upload takes
-S 0 1763 3 9
+S 0 1783 3 9
 rationale
-S 0 1763 14 106
+S 0 1783 14 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 1764 3 4
+S 0 1784 3 4
 help
-S 0 1764 9 17
+S 0 1784 9 17
 split the package
-S 0 1765 3 7
+S 0 1785 3 7
 options
-M 1 1765 12
-S 0 1765 14 9
+M 1 1785 12
+S 0 1785 14 9
 max_items
-S 0 1765 25 4
+S 0 1785 25 4
 1000
-S 0 1766 3 15
+S 0 1786 3 15
 example_options
-M 1 1766 20
-S 0 1766 22 9
+M 1 1786 20
+S 0 1786 22 9
 max_items
-S 0 1766 33 2
+S 0 1786 33 2
 20
-S 0 1767 3 8
+S 0 1787 3 8
 examples
-M 2 1768 5
-S 0 1768 5 10
+M 2 1788 5
+S 0 1788 5 10
 triggering
-L 1 1769 7
-S 1 1769 9 957
+L 1 1789 7
+S 1 1789 9 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 1775 5 7
+S 0 1795 5 7
 passing
-L 1 1776 7
-S 1 1776 9 19
+L 1 1796 7
+S 1 1796 9 19
 <in_app_purchase/>
 
-M 8 1779 3
-S 0 1779 3 2
+M 8 1799 3
+S 0 1799 3 2
 id
-S 0 1779 7 19
+S 0 1799 7 19
 catalog-placeholder
-S 0 1780 3 9
+S 0 1800 3 9
 checklist
-S 0 1780 14 13
+S 0 1800 14 13
 catalog-valid
-S 0 1781 3 5
+S 0 1801 3 5
 input
-S 0 1781 10 7
+S 0 1801 10 7
 catalog
-S 0 1782 3 8
+S 0 1802 3 8
 severity
-S 0 1782 13 5
+S 0 1802 13 5
 error
-S 0 1783 3 5
+S 0 1803 3 5
 title
-S 0 1783 10 46
+S 0 1803 10 46
 a template placeholder was left in the package
-S 0 1784 3 9
+S 0 1804 3 9
 rationale
-S 0 1784 14 134
+S 0 1804 14 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 1785 3 4
+S 0 1805 3 4
 help
-S 0 1785 9 43
+S 0 1805 9 43
 replace the placeholder with the real value
-S 0 1786 3 8
+S 0 1806 3 8
 examples
-M 2 1787 5
-S 0 1787 5 10
+M 2 1807 5
+S 0 1807 5 10
 triggering
-L 1 1788 7
-S 1 1788 9 92
+L 1 1808 7
+S 1 1808 9 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1792 5 7
+S 0 1812 5 7
 passing
-L 1 1793 7
-S 1 1793 9 100
+L 1 1813 7
+S 1 1813 9 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 8 1798 3
-S 0 1798 3 2
+M 8 1818 3
+S 0 1818 3 2
 id
-S 0 1798 7 22
+S 0 1818 7 22
 catalog-metadata-token
-S 0 1799 3 9
+S 0 1819 3 9
 checklist
-S 0 1799 14 13
+S 0 1819 14 13
 catalog-valid
-S 0 1800 3 5
+S 0 1820 3 5
 input
-S 0 1800 10 7
+S 0 1820 10 7
 catalog
-S 0 1801 3 8
+S 0 1821 3 8
 severity
-S 0 1801 13 7
+S 0 1821 13 7
 warning
-S 0 1802 3 5
+S 0 1822 3 5
 title
-S 0 1802 10 42
+S 0 1822 10 42
 the metadata token looks edited or made up
-S 0 1803 3 9
+S 0 1823 3 9
 rationale
-S 1 1803 14 153
+S 1 1823 14 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 1804 3 4
+S 0 1824 3 4
 help
-S 0 1804 9 73
+S 0 1824 9 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 1805 3 8
+S 0 1825 3 8
 examples
-M 2 1806 5
-S 0 1806 5 10
+M 2 1826 5
+S 0 1826 5 10
 triggering
-L 1 1807 7
-S 1 1807 9 273
+L 1 1827 7
+S 1 1827 9 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1813 5 7
+S 0 1833 5 7
 passing
-L 1 1814 7
-S 1 1814 9 284
+L 1 1834 7
+S 1 1834 9 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 8 1821 3
-S 0 1821 3 2
+M 8 1841 3
+S 0 1841 3 2
 id
-S 0 1821 7 27
+S 0 1841 7 27
 catalog-descriptor-mismatch
-S 0 1822 3 9
+S 0 1842 3 9
 checklist
-S 0 1822 14 13
+S 0 1842 14 13
 catalog-valid
-S 0 1823 3 5
+S 0 1843 3 5
 input
-S 0 1823 10 7
+S 0 1843 10 7
 catalog
-S 0 1824 3 8
+S 0 1844 3 8
 severity
-S 0 1824 13 7
+S 0 1844 13 7
 warning
-S 0 1825 3 5
+S 0 1845 3 5
 title
-S 0 1825 10 50
+S 0 1845 10 50
 the catalog and the descriptor's products disagree
-S 0 1826 3 9
+S 0 1846 3 9
 rationale
-S 0 1826 14 175
+S 0 1846 14 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 1827 3 4
+S 0 1847 3 4
 help
-S 0 1827 9 64
+S 0 1847 9 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 1828 3 8
+S 0 1848 3 8
 examples
-M 2 1829 5
-S 0 1829 5 10
+M 2 1849 5
+S 0 1849 5 10
 triggering
-L 1 1830 7
-S 1 1830 9 554
+L 1 1850 7
+S 1 1850 9 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -7238,803 +7335,867 @@ S 1 1830 9 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1837 5 7
+S 0 1857 5 7
 passing
-L 1 1838 7
-S 1 1838 9 440
+L 1 1858 7
+S 1 1858 9 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 7 1845 3
-S 0 1845 3 2
+M 7 1865 3
+S 0 1865 3 2
 id
-S 0 1845 7 24
+S 0 1865 7 24
 descriptor-file-mismatch
-S 0 1846 3 9
+S 0 1866 3 9
 checklist
-S 0 1846 14 12
+S 0 1866 14 12
 code-signing
-S 0 1847 3 8
+S 0 1867 3 8
 severity
-S 0 1847 13 7
+S 0 1867 13 7
 warning
-S 0 1848 3 5
+S 0 1868 3 5
 title
-S 0 1848 10 42
+S 0 1868 10 42
 a project file and the descriptor disagree
-S 0 1849 3 9
+S 0 1869 3 9
 rationale
-S 0 1849 14 228
+S 0 1869 14 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 1850 3 4
+S 0 1870 3 4
 help
-S 0 1850 9 71
+S 0 1870 9 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 1851 3 8
+S 0 1871 3 8
 examples
-M 2 1852 5
-S 0 1852 5 10
+M 2 1872 5
+S 0 1872 5 10
 triggering
-L 1 1853 7
-S 1 1853 9 141
+L 1 1873 7
+S 1 1873 9 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 1858 5 7
+S 0 1878 5 7
 passing
-L 1 1859 7
-S 1 1859 9 33
+L 1 1879 7
+S 1 1879 9 33
 app:
   deployment_target: "16.0"
 
-M 7 1863 3
-S 0 1863 3 2
+M 7 1883 3
+S 0 1883 3 2
 id
-S 0 1863 7 26
+S 0 1883 7 26
 running-bundle-id-mismatch
-S 0 1864 3 9
+S 0 1884 3 9
 checklist
-S 0 1864 14 17
+S 0 1884 14 17
 bundle-id-matches
-S 0 1865 3 8
+S 0 1885 3 8
 severity
-S 0 1865 13 5
+S 0 1885 13 5
 error
-S 0 1866 3 5
+S 0 1886 3 5
 title
-S 0 1866 10 70
+S 0 1886 10 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 1867 3 9
+S 0 1887 3 9
 rationale
-S 0 1867 14 230
+S 0 1887 14 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 1868 3 4
+S 0 1888 3 4
 help
-S 0 1868 9 87
+S 0 1888 9 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 1869 3 8
+S 0 1889 3 8
 examples
-M 2 1870 5
-S 0 1870 5 10
+M 2 1890 5
+S 0 1890 5 10
 triggering
-L 1 1871 7
-S 1 1871 9 181
+L 1 1891 7
+S 1 1891 9 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 1877 5 7
+S 0 1897 5 7
 passing
-L 1 1878 7
-S 1 1878 9 183
+L 1 1898 7
+S 1 1898 9 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Release
-
-M 7 1885 3
-S 0 1885 3 2
-id
-S 0 1885 7 27
-bundle-id-per-configuration
-S 0 1886 3 9
-checklist
-S 0 1886 14 17
-bundle-id-matches
-S 0 1887 3 8
-severity
-S 0 1887 13 7
-warning
-S 0 1888 3 5
-title
-S 0 1888 10 58
-the configuration builds another bundle ID than the others
-S 0 1889 3 9
-rationale
-S 0 1889 14 288
-Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 1890 3 4
-help
-S 0 1890 9 85
-test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 1891 3 8
-examples
-M 2 1892 5
-S 0 1892 5 10
-triggering
-L 1 1893 7
-S 1 1893 9 100
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  configuration: Debug
-
-S 0 1898 5 7
-passing
-L 1 1899 7
-S 1 1899 9 102
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
 M 7 1905 3
 S 0 1905 3 2
 id
-S 0 1905 7 21
-wrong-iap-entitlement
+S 0 1905 7 27
+bundle-id-per-configuration
 S 0 1906 3 9
 checklist
-S 0 1906 14 12
-code-signing
+S 0 1906 14 17
+bundle-id-matches
 S 0 1907 3 8
 severity
-S 0 1907 13 5
-error
+S 0 1907 13 7
+warning
 S 0 1908 3 5
 title
-S 0 1908 10 55
-the entitlements have a key added "for In-App Purchase"
+S 0 1908 10 58
+the configuration builds another bundle ID than the others
 S 0 1909 3 9
 rationale
-S 0 1909 14 218
-In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+S 0 1909 14 288
+Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
 S 0 1910 3 4
 help
-S 0 1910 9 60
-remove the key; enable In-App Purchase on the App ID instead
+S 0 1910 9 85
+test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
 S 0 1911 3 8
 examples
 M 2 1912 5
 S 0 1912 5 10
 triggering
 L 1 1913 7
-S 1 1913 9 76
+S 1 1913 9 100
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Debug
+
+S 0 1918 5 7
+passing
+L 1 1919 7
+S 1 1919 9 102
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Release
+
+M 7 1925 3
+S 0 1925 3 2
+id
+S 0 1925 7 21
+wrong-iap-entitlement
+S 0 1926 3 9
+checklist
+S 0 1926 14 12
+code-signing
+S 0 1927 3 8
+severity
+S 0 1927 13 5
+error
+S 0 1928 3 5
+title
+S 0 1928 10 55
+the entitlements have a key added "for In-App Purchase"
+S 0 1929 3 9
+rationale
+S 0 1929 14 218
+In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+S 0 1930 3 4
+help
+S 0 1930 9 60
+remove the key; enable In-App Purchase on the App ID instead
+S 0 1931 3 8
+examples
+M 2 1932 5
+S 0 1932 5 10
+triggering
+L 1 1933 7
+S 1 1933 9 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 1916 5 7
+S 0 1936 5 7
 passing
-L 1 1917 7
-S 1 1917 9 26
+L 1 1937 7
+S 1 1937 9 26
 app:
   entitlements: null
 
-M 7 1921 3
-S 0 1921 3 2
+M 7 1941 3
+S 0 1941 3 2
 id
-S 0 1921 7 29
+S 0 1941 7 29
 iap-capability-off-in-project
-S 0 1922 3 9
+S 0 1942 3 9
 checklist
-S 0 1922 14 18
+S 0 1942 14 18
 app-id-iap-enabled
-S 0 1923 3 8
+S 0 1943 3 8
 severity
-S 0 1923 13 5
+S 0 1943 13 5
 error
-S 0 1924 3 5
+S 0 1944 3 5
 title
-S 0 1924 10 61
+S 0 1944 10 61
 the Xcode project switches the In-App Purchase capability off
-S 0 1925 3 9
+S 0 1945 3 9
 rationale
-S 0 1925 14 247
+S 0 1945 14 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 1926 3 4
+S 0 1946 3 4
 help
-S 0 1926 9 49
+S 0 1946 9 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 1927 3 8
-examples
-M 2 1928 5
-S 0 1928 5 10
-triggering
-L 1 1929 7
-S 1 1929 9 118
-app:
-  xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
-  bundle_id: com.runmonster.runmonsterfree.dev
-
-S 0 1933 5 7
-passing
-L 1 1934 7
-S 1 1934 9 106
-app:
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  bundle_id: com.runmonster.runmonsterfree.dev
-
-M 9 1939 3
-S 0 1939 3 2
-id
-S 0 1939 7 29
-storekit-configuration-active
-S 0 1940 3 9
-checklist
-S 0 1940 14 22
-storekit-configuration
-S 0 1941 3 8
-severity
-S 0 1941 13 7
-warning
-S 0 1942 3 5
-title
-S 0 1942 10 61
-the scheme serves products from a StoreKit configuration file
-S 0 1943 3 9
-rationale
-S 0 1943 14 257
-With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 1944 3 4
-help
-S 1 1944 9 109
-set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 1945 3 12
-environments
-L 4 1945 17
-S 0 1945 18 7
-sandbox
-S 0 1945 27 10
-testflight
-S 0 1945 39 6
-review
-S 0 1945 47 10
-production
-S 0 1946 3 14
-not_applicable
-S 0 1946 19 50
-in the xcode environment the file is what you test
 S 0 1947 3 8
 examples
 M 2 1948 5
 S 0 1948 5 10
 triggering
 L 1 1949 7
-S 1 1949 9 99
+S 1 1949 9 118
+app:
+  xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
+  bundle_id: com.runmonster.runmonsterfree.dev
+
+S 0 1953 5 7
+passing
+L 1 1954 7
+S 1 1954 9 106
+app:
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  bundle_id: com.runmonster.runmonsterfree.dev
+
+M 9 1959 3
+S 0 1959 3 2
+id
+S 0 1959 7 29
+storekit-configuration-active
+S 0 1960 3 9
+checklist
+S 0 1960 14 22
+storekit-configuration
+S 0 1961 3 8
+severity
+S 0 1961 13 7
+warning
+S 0 1962 3 5
+title
+S 0 1962 10 61
+the scheme serves products from a StoreKit configuration file
+S 0 1963 3 9
+rationale
+S 0 1963 14 257
+With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 1964 3 4
+help
+S 1 1964 9 109
+set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
+S 0 1965 3 12
+environments
+L 4 1965 17
+S 0 1965 18 7
+sandbox
+S 0 1965 27 10
+testflight
+S 0 1965 39 6
+review
+S 0 1965 47 10
+production
+S 0 1966 3 14
+not_applicable
+S 0 1966 19 50
+in the xcode environment the file is what you test
+S 0 1967 3 8
+examples
+M 2 1968 5
+S 0 1968 5 10
+triggering
+L 1 1969 7
+S 1 1969 9 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 1952 5 7
+S 0 1972 5 7
 passing
-L 1 1953 7
-S 1 1953 9 107
+L 1 1973 7
+S 1 1973 9 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 11 1960 3
-S 0 1960 3 2
+M 12 1980 3
+S 0 1980 3 2
 id
-S 0 1960 7 27
+S 0 1980 7 27
 storekit-product-id-charset
-S 0 1961 3 9
+S 0 1981 3 9
 checklist
-S 0 1961 14 22
+S 0 1981 14 22
 storekit-configuration
-S 0 1962 3 5
+S 0 1982 3 5
 input
-S 0 1962 10 8
+S 0 1982 10 8
 storekit
-S 0 1963 3 8
+S 0 1983 3 8
 severity
-S 0 1963 13 5
+S 0 1983 13 5
 error
-S 0 1964 3 5
+S 0 1984 3 17
+unsynced_severity
+S 0 1984 22 7
+warning
+S 0 1985 3 5
 title
-S 0 1964 10 90
+S 0 1985 10 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 1965 3 9
+S 0 1986 3 9
 rationale
-S 0 1965 14 192
+S 0 1986 14 192
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 1966 3 4
+S 0 1987 3 4
 help
-S 0 1966 9 42
+S 0 1987 9 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1967 3 5
+S 0 1988 3 5
 check
-M 2 1967 10
-S 0 1967 12 4
+M 2 1988 10
+S 0 1988 12 4
 each
-S 0 1967 18 7
+S 0 1988 18 7
 product
-S 0 1967 27 5
+S 0 1988 27 5
 field
-S 0 1967 34 9
+S 0 1988 34 9
 productID
-S 0 1968 3 7
+S 0 1989 3 7
 options
-M 1 1968 12
-S 0 1968 14 7
+M 1 1989 12
+S 0 1989 14 7
 pattern
-S 1 1968 23 15
+S 1 1989 23 15
 [A-Za-z0-9._-]+
-S 0 1969 3 7
+S 0 1990 3 7
 message
-S 1 1969 12 77
+S 1 1990 12 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1970 3 8
+S 0 1991 3 8
 examples
-M 2 1971 5
-S 0 1971 5 10
+M 2 1992 5
+S 0 1992 5 10
 triggering
-L 1 1972 7
-S 1 1972 9 115
+L 1 1993 7
+S 1 1993 9 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 1974 5 7
+S 0 1995 5 7
 passing
-L 1 1975 7
-S 1 1975 9 114
+L 1 1996 7
+S 1 1996 9 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 11 1978 3
-S 0 1978 3 2
+M 12 1999 3
+S 0 1999 3 2
 id
-S 0 1978 7 26
+S 0 1999 7 26
 storekit-product-id-length
-S 0 1979 3 9
+S 0 2000 3 9
 checklist
-S 0 1979 14 22
+S 0 2000 14 22
 storekit-configuration
-S 0 1980 3 5
+S 0 2001 3 5
 input
-S 0 1980 10 8
+S 0 2001 10 8
 storekit
-S 0 1981 3 8
+S 0 2002 3 8
 severity
-S 0 1981 13 5
+S 0 2002 13 5
 error
-S 0 1982 3 5
+S 0 2003 3 17
+unsynced_severity
+S 0 2003 22 7
+warning
+S 0 2004 3 5
 title
-S 0 1982 10 54
+S 0 2004 10 54
 a product ID in the StoreKit configuration is too long
-S 0 1983 3 9
+S 0 2005 3 9
 rationale
-S 0 1983 14 88
+S 0 2005 14 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 1984 3 4
+S 0 2006 3 4
 help
-S 0 1984 9 58
+S 0 2006 9 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1985 3 5
+S 0 2007 3 5
 check
-M 2 1985 10
-S 0 1985 12 4
+M 2 2007 10
+S 0 2007 12 4
 each
-S 0 1985 18 7
+S 0 2007 18 7
 product
-S 0 1985 27 5
+S 0 2007 27 5
 field
-S 0 1985 34 9
+S 0 2007 34 9
 productID
-S 0 1986 3 7
+S 0 2008 3 7
 options
-M 1 1986 12
-S 0 1986 14 10
+M 1 2008 12
+S 0 2008 14 10
 max_length
-S 0 1986 26 3
+S 0 2008 26 3
 100
-S 0 1987 3 7
+S 0 2009 3 7
 message
-S 1 1987 12 73
+S 1 2009 12 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1988 3 8
+S 0 2010 3 8
 examples
-M 2 1989 5
-S 0 1989 5 10
+M 2 2011 5
+S 0 2011 5 10
 triggering
-L 1 1990 7
-S 1 1990 9 127
+L 1 2012 7
+S 1 2012 9 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 1992 5 7
+S 0 2014 5 7
 passing
-L 1 1993 7
-S 1 1993 9 59
+L 1 2015 7
+S 1 2015 9 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 11 1996 3
-S 0 1996 3 2
+M 12 2018 3
+S 0 2018 3 2
 id
-S 0 1996 7 30
+S 0 2018 7 30
 storekit-reference-name-length
-S 0 1997 3 9
+S 0 2019 3 9
 checklist
-S 0 1997 14 22
+S 0 2019 14 22
 storekit-configuration
-S 0 1998 3 5
+S 0 2020 3 5
 input
-S 0 1998 10 8
+S 0 2020 10 8
 storekit
-S 0 1999 3 8
+S 0 2021 3 8
 severity
-S 0 1999 13 5
+S 0 2021 13 5
 error
-S 0 2000 3 5
+S 0 2022 3 17
+unsynced_severity
+S 0 2022 22 7
+warning
+S 0 2023 3 5
 title
-S 0 2000 10 58
+S 0 2023 10 58
 a reference name in the StoreKit configuration is too long
-S 0 2001 3 9
+S 0 2024 3 9
 rationale
-S 0 2001 14 91
+S 0 2024 14 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2002 3 4
+S 0 2025 3 4
 help
-S 0 2002 9 62
+S 0 2025 9 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2003 3 5
+S 0 2026 3 5
 check
-M 2 2003 10
-S 0 2003 12 4
+M 2 2026 10
+S 0 2026 12 4
 each
-S 0 2003 18 7
+S 0 2026 18 7
 product
-S 0 2003 27 5
+S 0 2026 27 5
 field
-S 0 2003 34 13
+S 0 2026 34 13
 referenceName
-S 0 2004 3 7
+S 0 2027 3 7
 options
-M 1 2004 12
-S 0 2004 14 10
+M 1 2027 12
+S 0 2027 14 10
 max_length
-S 0 2004 26 2
+S 0 2027 26 2
 64
-S 0 2005 3 7
+S 0 2028 3 7
 message
-S 1 2005 12 92
+S 1 2028 12 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2006 3 8
+S 0 2029 3 8
 examples
-M 2 2007 5
-S 0 2007 5 10
+M 2 2030 5
+S 0 2030 5 10
 triggering
-L 1 2008 7
-S 1 2008 9 151
+L 1 2031 7
+S 1 2031 9 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2010 5 7
+S 0 2033 5 7
 passing
-L 1 2011 7
-S 1 2011 9 92
+L 1 2034 7
+S 1 2034 9 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 11 2014 3
-S 0 2014 3 2
+M 12 2037 3
+S 0 2037 3 2
 id
-S 0 2014 7 28
+S 0 2037 7 28
 storekit-display-name-length
-S 0 2015 3 9
+S 0 2038 3 9
 checklist
-S 0 2015 14 22
+S 0 2038 14 22
 storekit-configuration
-S 0 2016 3 5
+S 0 2039 3 5
 input
-S 0 2016 10 8
+S 0 2039 10 8
 storekit
-S 0 2017 3 8
+S 0 2040 3 8
 severity
-S 0 2017 13 5
+S 0 2040 13 5
 error
-S 0 2018 3 5
+S 0 2041 3 17
+unsynced_severity
+S 0 2041 22 7
+warning
+S 0 2042 3 5
 title
-S 0 2018 10 69
+S 0 2042 10 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2019 3 9
+S 0 2043 3 9
 rationale
-S 0 2019 14 86
+S 0 2043 14 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2020 3 4
+S 0 2044 3 4
 help
-S 0 2020 9 63
+S 0 2044 9 63
 write a display name of {min_length} to {max_length} characters
-S 0 2021 3 5
+S 0 2045 3 5
 check
-M 2 2021 10
-S 0 2021 12 4
+M 2 2045 10
+S 0 2045 12 4
 each
-S 0 2021 18 7
+S 0 2045 18 7
 product
-S 0 2021 27 5
+S 0 2045 27 5
 field
-S 0 2021 34 25
+S 0 2045 34 25
 localizations.displayName
-S 0 2022 3 7
+S 0 2046 3 7
 options
-M 2 2022 12
-S 0 2022 14 10
+M 2 2046 12
+S 0 2046 14 10
 min_length
-S 0 2022 26 1
+S 0 2046 26 1
 2
-S 0 2022 29 10
+S 0 2046 29 10
 max_length
-S 0 2022 41 2
+S 0 2046 41 2
 30
-S 0 2023 3 7
+S 0 2047 3 7
 message
-S 1 2023 12 117
+S 1 2047 12 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2024 3 8
+S 0 2048 3 8
 examples
-M 2 2025 5
-S 0 2025 5 10
+M 2 2049 5
+S 0 2049 5 10
 triggering
-L 1 2026 7
-S 1 2026 9 160
+L 1 2050 7
+S 1 2050 9 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2028 5 7
+S 0 2052 5 7
 passing
-L 1 2029 7
-S 1 2029 9 135
+L 1 2053 7
+S 1 2053 9 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 11 2032 3
-S 0 2032 3 2
+M 12 2056 3
+S 0 2056 3 2
 id
-S 0 2032 7 27
+S 0 2056 7 27
 storekit-description-length
-S 0 2033 3 9
+S 0 2057 3 9
 checklist
-S 0 2033 14 22
+S 0 2057 14 22
 storekit-configuration
-S 0 2034 3 5
+S 0 2058 3 5
 input
-S 0 2034 10 8
+S 0 2058 10 8
 storekit
-S 0 2035 3 8
+S 0 2059 3 8
 severity
-S 0 2035 13 5
+S 0 2059 13 5
 error
-S 0 2036 3 5
+S 0 2060 3 17
+unsynced_severity
+S 0 2060 22 7
+warning
+S 0 2061 3 5
 title
-S 0 2036 10 55
+S 0 2061 10 55
 a description in the StoreKit configuration is too long
-S 0 2037 3 9
+S 0 2062 3 9
 rationale
-S 0 2037 14 88
+S 0 2062 14 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2038 3 4
+S 0 2063 3 4
 help
-S 0 2038 9 59
+S 0 2063 9 59
 shorten the description to {max_length} characters or fewer
-S 0 2039 3 5
+S 0 2064 3 5
 check
-M 2 2039 10
-S 0 2039 12 4
+M 2 2064 10
+S 0 2064 12 4
 each
-S 0 2039 18 7
+S 0 2064 18 7
 product
-S 0 2039 27 5
+S 0 2064 27 5
 field
-S 0 2039 34 25
+S 0 2064 34 25
 localizations.description
-S 0 2040 3 7
+S 0 2065 3 7
 options
-M 1 2040 12
-S 0 2040 14 10
+M 1 2065 12
+S 0 2065 14 10
 max_length
-S 0 2040 26 2
+S 0 2065 26 2
 45
-S 0 2041 3 7
+S 0 2066 3 7
 message
-S 1 2041 12 89
+S 1 2066 12 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2042 3 8
+S 0 2067 3 8
 examples
-M 2 2043 5
-S 0 2043 5 10
+M 2 2068 5
+S 0 2068 5 10
 triggering
-L 1 2044 7
-S 1 2044 9 175
+L 1 2069 7
+S 1 2069 9 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2046 5 7
+S 0 2071 5 7
 passing
-L 1 2047 7
-S 1 2047 9 156
+L 1 2072 7
+S 1 2072 9 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 8 2050 3
-S 0 2050 3 2
+M 8 2075 3
+S 0 2075 3 2
 id
-S 0 2050 7 29
+S 0 2075 7 29
 storekit-duplicate-product-id
-S 0 2051 3 9
+S 0 2076 3 9
 checklist
-S 0 2051 14 22
+S 0 2076 14 22
 storekit-configuration
-S 0 2052 3 5
+S 0 2077 3 5
 input
-S 0 2052 10 8
+S 0 2077 10 8
 storekit
-S 0 2053 3 8
+S 0 2078 3 8
 severity
-S 0 2053 13 5
+S 0 2078 13 5
 error
-S 0 2054 3 5
+S 0 2079 3 5
 title
-S 0 2054 10 56
+S 0 2079 10 56
 a product ID appears twice in the StoreKit configuration
-S 0 2055 3 9
+S 0 2080 3 9
 rationale
-S 0 2055 14 99
+S 0 2080 14 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2056 3 4
+S 0 2081 3 4
 help
-S 0 2056 9 50
+S 0 2081 9 50
 remove the duplicate or give it its own product ID
-S 0 2057 3 8
+S 0 2082 3 8
 examples
-M 2 2058 5
-S 0 2058 5 10
+M 2 2083 5
+S 0 2083 5 10
 triggering
-L 1 2059 7
-S 1 2059 9 115
+L 1 2084 7
+S 1 2084 9 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2061 5 7
+S 0 2086 5 7
 passing
-L 1 2062 7
-S 1 2062 9 118
+L 1 2087 7
+S 1 2087 9 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 8 2065 3
-S 0 2065 3 2
+M 8 2090 3
+S 0 2090 3 2
 id
-S 0 2065 7 28
+S 0 2090 7 28
 storekit-group-not-localized
-S 0 2066 3 9
+S 0 2091 3 9
 checklist
-S 0 2066 14 22
+S 0 2091 14 22
 storekit-configuration
-S 0 2067 3 5
+S 0 2092 3 5
 input
-S 0 2067 10 8
+S 0 2092 10 8
 storekit
-S 0 2068 3 8
+S 0 2093 3 8
 severity
-S 0 2068 13 7
+S 0 2093 13 7
 warning
-S 0 2069 3 5
+S 0 2094 3 5
 title
-S 0 2069 10 80
+S 0 2094 10 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2070 3 9
+S 0 2095 3 9
 rationale
-S 0 2070 14 203
+S 0 2095 14 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2071 3 4
+S 0 2096 3 4
 help
-S 0 2071 9 51
+S 0 2096 9 51
 add a localization with a display name to the group
-S 0 2072 3 8
+S 0 2097 3 8
 examples
-M 2 2073 5
-S 0 2073 5 10
+M 2 2098 5
+S 0 2098 5 10
 triggering
-L 1 2074 7
-S 1 2074 9 118
+L 1 2099 7
+S 1 2099 9 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2076 5 7
+S 0 2101 5 7
 passing
-L 1 2077 7
-S 1 2077 9 178
+L 1 2102 7
+S 1 2102 9 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 8 2080 3
-S 0 2080 3 2
+M 8 2105 3
+S 0 2105 3 2
 id
-S 0 2080 7 20
+S 0 2105 7 20
 storekit-placeholder
-S 0 2081 3 9
+S 0 2106 3 9
 checklist
-S 0 2081 14 22
+S 0 2106 14 22
 storekit-configuration
-S 0 2082 3 5
+S 0 2107 3 5
 input
-S 0 2082 10 8
+S 0 2107 10 8
 storekit
-S 0 2083 3 8
+S 0 2108 3 8
 severity
-S 0 2083 13 5
+S 0 2108 13 5
 error
-S 0 2084 3 5
+S 0 2109 3 5
 title
-S 0 2084 10 64
+S 0 2109 10 64
 a StoreKit configuration still has a template product ID or name
-S 0 2085 3 9
+S 0 2110 3 9
 rationale
-S 0 2085 14 104
+S 0 2110 14 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2086 3 4
+S 0 2111 3 4
 help
-S 0 2086 9 43
+S 0 2111 9 43
 replace the placeholder with the real value
-S 0 2087 3 8
+S 0 2112 3 8
 examples
-M 2 2088 5
-S 0 2088 5 10
+M 2 2113 5
+S 0 2113 5 10
 triggering
-L 1 2089 7
-S 1 2089 9 71
+L 1 2114 7
+S 1 2114 9 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2091 5 7
+S 0 2116 5 7
 passing
-L 1 2092 7
-S 1 2092 9 87
+L 1 2117 7
+S 1 2117 9 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 8 2095 3
-S 0 2095 3 2
+M 8 2120 3
+S 0 2120 3 2
 id
-S 0 2095 7 20
-storekit-private-key
-S 0 2096 3 9
+S 0 2120 7 30
+storekit-load-products-failure
+S 0 2121 3 9
 checklist
-S 0 2096 14 22
+S 0 2121 14 22
 storekit-configuration
-S 0 2097 3 5
+S 0 2122 3 5
 input
-S 0 2097 10 8
+S 0 2122 10 8
 storekit
-S 0 2098 3 8
+S 0 2123 3 8
 severity
-S 0 2098 13 7
-warning
-S 0 2099 3 5
+S 0 2123 13 5
+error
+S 0 2124 3 5
 title
-S 0 2099 10 67
-the StoreKit configuration carries a subscription offer signing key
-S 0 2100 3 9
+S 0 2124 10 62
+the StoreKit configuration simulates a "Load Products" failure
+S 0 2125 3 9
 rationale
-S 0 2100 14 155
-Xcode stores a private key in `subscriptionOffersKeyPair` to sign promotional offers locally; committed, it is a secret anyone with the repository can use.
-S 0 2101 3 4
+S 0 2125 14 262
+Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
+S 0 2126 3 4
 help
-S 0 2101 9 43
-remove the key pair from the committed file
-S 0 2102 3 8
+S 0 2126 9 74
+turn off the simulated Load Products failure in the StoreKit configuration
+S 0 2127 3 8
 examples
-M 2 2103 5
-S 0 2103 5 10
+M 2 2128 5
+S 0 2128 5 10
 triggering
-L 1 2104 7
-S 1 2104 9 136
+L 1 2129 7
+S 1 2129 9 121
+{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
+
+S 0 2131 5 7
+passing
+L 1 2132 7
+S 1 2132 9 122
+{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
+
+M 8 2135 3
+S 0 2135 3 2
+id
+S 0 2135 7 20
+storekit-private-key
+S 0 2136 3 9
+checklist
+S 0 2136 14 22
+storekit-configuration
+S 0 2137 3 5
+input
+S 0 2137 10 8
+storekit
+S 0 2138 3 8
+severity
+S 0 2138 13 7
+warning
+S 0 2139 3 5
+title
+S 0 2139 10 67
+the StoreKit configuration carries a subscription offer signing key
+S 0 2140 3 9
+rationale
+S 0 2140 14 155
+Xcode stores a private key in `subscriptionOffersKeyPair` to sign promotional offers locally; committed, it is a secret anyone with the repository can use.
+S 0 2141 3 4
+help
+S 0 2141 9 43
+remove the key pair from the committed file
+S 0 2142 3 8
+examples
+M 2 2143 5
+S 0 2143 5 10
+triggering
+L 1 2144 7
+S 1 2144 9 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2106 5 7
+S 0 2146 5 7
 passing
-L 1 2107 7
-S 1 2107 9 19
+L 1 2147 7
+S 1 2147 9 19
 { "products": [] }
 
 """##

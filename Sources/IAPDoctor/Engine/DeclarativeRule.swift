@@ -182,7 +182,7 @@ struct DeclarativeRule: Rule {
                         findings.append(finding(context, fields: fields, at: value.location, product: id))
                     }
                 }
-                outcomes += context.outcomes(findings, product: id)
+                outcomes += context.outcomes(findings.map { context.adjusted($0, for: configuration) }, product: id)
             }
         }
         return outcomes.isEmpty ? [context.pass()] : outcomes

@@ -69,6 +69,17 @@ public struct RuleContext: Sendable {
         Outcome(item: item ?? self.item, productID: product, status: .notApplicable(reason: reason), rule: metadata.id)
     }
 
+    /// `finding` about `configuration`: milder on a local file when the rule says so
+    /// (`unsynced_severity`), with a note saying why.
+    public func adjusted(_ finding: Finding, for configuration: StoreKitConfiguration) -> Finding {
+        guard !configuration.isSynced, let milder = metadata.unsyncedSeverity, milder < finding.severity else { return finding }
+        var adjusted = finding
+        adjusted.severity = milder
+        let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
+        adjusted.notes.append("`\(name)` is a local file, not synced with App Store Connect, so the store's limits are \(milder.rawValue)s here; in a synced file they are \(finding.severity.rawValue)s")
+        return adjusted
+    }
+
     /// A pass when `findings` is empty, else one failing outcome per finding.
     public func outcomes(_ findings: [Finding], product: String? = nil) -> [Outcome] {
         findings.isEmpty ? [pass(product: product)] : findings.map { fail($0, product: product) }

@@ -82,6 +82,9 @@ public struct RuleMetadata: Sendable {
     public var location: SourceLocation
     /// What the rule reads: the descriptor (and the files it names), or bulk product XML catalogs.
     public var input: RuleInput = .descriptor
+    /// For rules on `.storekit` files: the severity on a local file not synced with App Store
+    /// Connect, where the store's limits are advice (the rule's own severity applies to synced files).
+    public var unsyncedSeverity: Severity?
     /// Options the examples run with (a limit of 1,000 items cannot be shown in an example).
     public var exampleOptions: [(name: String, value: OptionValue)] = []
 
@@ -156,7 +159,7 @@ public struct RuleCatalog: Sendable {
 
     static let entryKeys = [
         "id", "checklist", "severity", "title", "rationale", "help", "input", "options", "environments",
-        "not_applicable", "check", "message", "notes", "examples", "example_options",
+        "not_applicable", "check", "message", "notes", "examples", "example_options", "unsynced_severity",
     ]
 
     /// One entry; records problems and returns `nil` when the entry is unusable.
@@ -251,6 +254,14 @@ public struct RuleCatalog: Sendable {
             messageTemplate: text("message"), helpTemplate: text("help"), notes: notes,
             triggering: examples("triggering"), passing: examples("passing"), location: location)
         metadata.input = input
+        if let value = text("unsynced_severity") {
+            if let parsed = Severity(rawValue: value) {
+                metadata.unsyncedSeverity = parsed
+            } else {
+                problems.append(configProblem("rule `\(id)`: unsynced_severity `\(value)` is not `error`, `warning` or `note`",
+                                              help: "set `unsynced_severity: warning`", at: node["unsynced_severity"]!.location))
+            }
+        }
         metadata.exampleOptions = optionList("example_options")
         return metadata
     }

@@ -12,6 +12,8 @@ public struct ProvisioningProfile: Sendable {
     public var provisionedDeviceCount: Int?
     public var provisionsAllDevices: Bool
     public var getTaskAllow: Fact<Bool>?
+    /// `Platform`: `iOS`, `OSX`, `xrOS`, … (a Developer ID profile says `OSX` and provisions all devices).
+    public var platforms: [String] = []
 
     /// What kind of profile its contents say it is.
     public var type: ProfileType {
@@ -44,6 +46,7 @@ public struct ProvisioningProfile: Sendable {
             bytes: plistBytes, file: path, what: "provisioning profile's property list", lineOffset: newlinesBefore)
         var profile = ProvisioningProfile(file: path, provisionsAllDevices: plist["ProvisionsAllDevices"]?.bool ?? false)
         profile.name = plist["Name"]?.stringFact(.profile)
+        profile.platforms = plist["Platform"]?.elements.compactMap { $0.stringFact(.profile)?.value } ?? []
         let entitlements = plist["Entitlements"]
         profile.applicationIdentifier = (entitlements?["application-identifier"] ?? entitlements?["com.apple.application-identifier"])?
             .stringFact(.profile)

@@ -31,6 +31,10 @@ public struct StoreKitConfiguration: Sendable {
     public var groups: [Group] = []
     /// The "Load Products" simulated failure, when it is on.
     public var loadProductsFailure: SourceLocation?
+    /// `settings._applicationInternalID`: Xcode writes it when the file is synced with an App Store
+    /// Connect app, whose products it then mirrors. A file without it is local, made by hand.
+    public var syncedApplicationID: Fact<String>?
+    public var isSynced: Bool { syncedApplicationID != nil }
     /// `subscriptionOffersKeyPair.privateKey`, when the file carries one.
     public var privateKey: SourceLocation?
     public var root: JSONValue
@@ -73,6 +77,7 @@ public struct StoreKitConfiguration: Sendable {
         for error in root["settings"]?["_storeKitErrors"]?.elements ?? [] where error["name"]?.string == "Load Products" && error["enabled"]?.bool == true {
             configuration.loadProductsFailure = error["enabled"]?.location
         }
+        configuration.syncedApplicationID = root["settings"]?["_applicationInternalID"]?.stringFact(.storekit)
         if let key = root["subscriptionOffersKeyPair"]?["privateKey"], let text = key.string, !text.isEmpty {
             configuration.privateKey = key.location
         }

@@ -37,13 +37,8 @@ struct StoreKitConfigurationRule: Rule {
                 key: "app.storekit_configuration")]
         }
         let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
+        // The simulated "Load Products" failure is `storekit-load-products-failure`'s (one cause, one error).
         var findings: [Finding] = []
-        if let failure = configuration.loadProductsFailure {
-            findings.append(context.finding(
-                "`\(name)` simulates a \"Load Products\" failure, so StoreKit returns no products while it is on",
-                at: failure,
-                help: "in Xcode, open `\(name)` → Editor → Simulated StoreKit Failures (Configuration Settings) and turn off Load Products"))
-        }
         let available = Set(configuration.productIDs)
         for request in context.requests {
             let wanted = request.productID ?? request.request.value
