@@ -16,6 +16,9 @@ public enum BuiltinRules {
         // Requests
         ShortProductIDRule(), BundleIDAsProductIDRule(), ProductIDCaseRule(), ProductIDWhitespaceRule(),
         ProductIDTypoRule(), RequestedProductMissingRule(),
+        // What the sources and product ID lists could not tell
+        RequestNotResolvedRule(), NoStoreKitInSourcesRule(), SourceScanIncompleteRule(), ProductIDListEmptyRule(),
+        CommittedSharedSecretRule(),
         // Products
         NotClearedForSaleRule(), MissingPriceRule(), MissingLocalizationRule(), MissingReviewScreenshotRule(),
         DuplicateProductIDRule(), DuplicateReferenceNameRule(), PlaceholderProductIDRule(), FamilySharingTypeRule(),

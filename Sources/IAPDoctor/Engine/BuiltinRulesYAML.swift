@@ -507,6 +507,86 @@ enum BuiltinRulesYAML {
           - com.greenthumb.pocketgarden.seeds50
 
 # ── Products ────────────────────────────────────────────────────────────────────────────────
+- id: request-not-resolved
+  checklist: full-product-id
+  severity: note
+  title: a StoreKit call site whose product IDs the code does not spell out
+  rationale: iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
+  help: list the product IDs this call asks for under `requests` in the descriptor
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../runmonster-xcode/variants/Shop]
+    passing:
+      - |
+        app:
+          sources: [../runmonster-xcode/RunMonster]
+
+- id: no-storekit-in-sources
+  checklist: full-product-id
+  severity: note
+  title: the scanned sources never import StoreKit or an In-App Purchase library
+  rationale: When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
+  help: add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../runmonster-xcode/variants/NoStore]   # <-
+    passing:
+      - |
+        app:
+          sources: [../runmonster-xcode/RunMonster]
+
+- id: source-scan-incomplete
+  checklist: full-product-id
+  severity: warning
+  title: a file under `app.sources` could not be scanned
+  rationale: A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
+  help: fix the file or the link, or leave the file out of `app.sources`
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../runmonster-xcode/variants/README.md]
+    passing:
+      - |
+        app:
+          sources: [../runmonster-xcode/RunMonster]
+
+- id: product-id-list-empty
+  checklist: full-product-id
+  severity: warning
+  title: no product ID could be read from a product ID list
+  rationale: A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
+  help: put the product IDs in an array, or under a `Products` key
+  examples:
+    triggering:
+      - |
+        app:
+          product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+    passing:
+      - |
+        app:
+          product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+
+- id: committed-shared-secret
+  checklist: full-product-id
+  severity: warning
+  title: an App Store shared secret is committed with the project
+  rationale: The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
+  help: remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
+  examples:
+    triggering:
+      - |
+        app:
+          product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+    passing:
+      - |
+        app:
+          product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+
 - id: not-cleared-for-sale
   checklist: cleared-for-sale
   severity: error
@@ -2116,7 +2196,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 105 12 1
+L 110 12 1
 M 5 12 3
 S 0 12 3 2
 id
@@ -3520,732 +3600,942 @@ S 1 500 9 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 9 505 3
+M 7 505 3
 S 0 505 3 2
 id
 S 0 505 7 20
-not-cleared-for-sale
+request-not-resolved
 S 0 506 3 9
 checklist
-S 0 506 14 16
-cleared-for-sale
+S 0 506 14 15
+full-product-id
 S 0 507 3 8
 severity
-S 0 507 13 5
-error
+S 0 507 13 4
+note
 S 0 508 3 5
 title
-S 0 508 10 35
-the product is not cleared for sale
+S 0 508 10 66
+a StoreKit call site whose product IDs the code does not spell out
 S 0 509 3 9
 rationale
-S 0 509 14 166
-A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
+S 0 509 14 389
+iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
 S 0 510 3 4
 help
-S 0 510 9 72
-select storefronts under the product's Availability in App Store Connect
-S 0 511 3 12
-environments
-L 4 511 17
-S 0 511 18 7
-sandbox
-S 0 511 27 10
-testflight
-S 0 511 39 6
-review
-S 0 511 47 10
-production
-S 0 512 3 14
-not_applicable
-S 0 512 19 88
-Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
-S 0 513 3 8
+S 0 510 9 74
+list the product IDs this call asks for under `requests` in the descriptor
+S 0 511 3 8
 examples
-M 2 514 5
-S 0 514 5 10
+M 2 512 5
+S 0 512 5 10
 triggering
-L 2 515 7
-S 1 515 9 45
+L 1 513 7
+S 1 513 9 52
+app:
+  sources: [../runmonster-xcode/variants/Shop]
+
+S 0 516 5 7
+passing
+L 1 517 7
+S 1 517 9 49
+app:
+  sources: [../runmonster-xcode/RunMonster]
+
+M 7 521 3
+S 0 521 3 2
+id
+S 0 521 7 22
+no-storekit-in-sources
+S 0 522 3 9
+checklist
+S 0 522 14 15
+full-product-id
+S 0 523 3 8
+severity
+S 0 523 13 4
+note
+S 0 524 3 5
+title
+S 0 524 10 71
+the scanned sources never import StoreKit or an In-App Purchase library
+S 0 525 3 9
+rationale
+S 0 525 14 227
+When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
+S 0 526 3 4
+help
+S 0 526 9 106
+add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
+S 0 527 3 8
+examples
+M 2 528 5
+S 0 528 5 10
+triggering
+L 1 529 7
+S 1 529 9 62
+app:
+  sources: [../runmonster-xcode/variants/NoStore]   # <-
+
+S 0 532 5 7
+passing
+L 1 533 7
+S 1 533 9 49
+app:
+  sources: [../runmonster-xcode/RunMonster]
+
+M 7 537 3
+S 0 537 3 2
+id
+S 0 537 7 22
+source-scan-incomplete
+S 0 538 3 9
+checklist
+S 0 538 14 15
+full-product-id
+S 0 539 3 8
+severity
+S 0 539 13 7
+warning
+S 0 540 3 5
+title
+S 0 540 10 47
+a file under `app.sources` could not be scanned
+S 0 541 3 9
+rationale
+S 0 541 14 277
+A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
+S 0 542 3 4
+help
+S 0 542 9 64
+fix the file or the link, or leave the file out of `app.sources`
+S 0 543 3 8
+examples
+M 2 544 5
+S 0 544 5 10
+triggering
+L 1 545 7
+S 1 545 9 57
+app:
+  sources: [../runmonster-xcode/variants/README.md]
+
+S 0 548 5 7
+passing
+L 1 549 7
+S 1 549 9 49
+app:
+  sources: [../runmonster-xcode/RunMonster]
+
+M 7 553 3
+S 0 553 3 2
+id
+S 0 553 7 21
+product-id-list-empty
+S 0 554 3 9
+checklist
+S 0 554 14 15
+full-product-id
+S 0 555 3 8
+severity
+S 0 555 13 7
+warning
+S 0 556 3 5
+title
+S 0 556 10 50
+no product ID could be read from a product ID list
+S 0 557 3 9
+rationale
+S 0 557 14 351
+A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
+S 0 558 3 4
+help
+S 0 558 9 58
+put the product IDs in an array, or under a `Products` key
+S 0 559 3 8
+examples
+M 2 560 5
+S 0 560 5 10
+triggering
+L 1 561 7
+S 1 561 9 76
+app:
+  product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+
+S 0 564 5 7
+passing
+L 1 565 7
+S 1 565 9 74
+app:
+  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+
+M 7 569 3
+S 0 569 3 2
+id
+S 0 569 7 23
+committed-shared-secret
+S 0 570 3 9
+checklist
+S 0 570 14 15
+full-product-id
+S 0 571 3 8
+severity
+S 0 571 13 7
+warning
+S 0 572 3 5
+title
+S 0 572 10 56
+an App Store shared secret is committed with the project
+S 0 573 3 9
+rationale
+S 0 573 14 284
+The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
+S 0 574 3 4
+help
+S 0 574 9 174
+remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
+S 0 575 3 8
+examples
+M 2 576 5
+S 0 576 5 10
+triggering
+L 1 577 7
+S 1 577 9 74
+app:
+  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+
+S 0 580 5 7
+passing
+L 1 581 7
+S 1 581 9 76
+app:
+  product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+
+M 9 585 3
+S 0 585 3 2
+id
+S 0 585 7 20
+not-cleared-for-sale
+S 0 586 3 9
+checklist
+S 0 586 14 16
+cleared-for-sale
+S 0 587 3 8
+severity
+S 0 587 13 5
+error
+S 0 588 3 5
+title
+S 0 588 10 35
+the product is not cleared for sale
+S 0 589 3 9
+rationale
+S 0 589 14 166
+A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
+S 0 590 3 4
+help
+S 0 590 9 72
+select storefronts under the product's Availability in App Store Connect
+S 0 591 3 12
+environments
+L 4 591 17
+S 0 591 18 7
+sandbox
+S 0 591 27 10
+testflight
+S 0 591 39 6
+review
+S 0 591 47 10
+production
+S 0 592 3 14
+not_applicable
+S 0 592 19 88
+Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
+S 0 593 3 8
+examples
+M 2 594 5
+S 0 594 5 10
+triggering
+L 2 595 7
+S 1 595 9 45
 products:
   - cleared_for_sale: false   # <-
 
-S 1 518 9 45
+S 1 598 9 45
 products:
   - {}
   - availability: []   # <-
 
-S 0 522 5 7
+S 0 602 5 7
 passing
-L 1 523 7
-S 1 523 9 37
+L 1 603 7
+S 1 603 9 37
 products:
   - cleared_for_sale: true
 
-M 9 527 3
-S 0 527 3 2
+M 9 607 3
+S 0 607 3 2
 id
-S 0 527 7 13
+S 0 607 7 13
 missing-price
-S 0 528 3 9
+S 0 608 3 9
 checklist
-S 0 528 14 16
+S 0 608 14 16
 product-metadata
-S 0 529 3 8
+S 0 609 3 8
 severity
-S 0 529 13 5
+S 0 609 13 5
 error
-S 0 530 3 5
+S 0 610 3 5
 title
-S 0 530 10 24
+S 0 610 10 24
 the product has no price
-S 0 531 3 9
+S 0 611 3 9
 rationale
-S 0 531 14 85
+S 0 611 14 85
 A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 532 3 4
+S 0 612 3 4
 help
-S 0 532 9 60
+S 0 612 9 60
 set a price in App Store Connect and `price_tier` or `price`
-S 0 533 3 12
+S 0 613 3 12
 environments
-L 4 533 17
-S 0 533 18 7
+L 4 613 17
+S 0 613 18 7
 sandbox
-S 0 533 27 10
+S 0 613 27 10
 testflight
-S 0 533 39 6
+S 0 613 39 6
 review
-S 0 533 47 10
+S 0 613 47 10
 production
-S 0 534 3 14
+S 0 614 3 14
 not_applicable
-S 0 534 19 66
+S 0 614 19 66
 Xcode serves the StoreKit configuration file's products and prices
-S 0 535 3 8
+S 0 615 3 8
 examples
-M 2 536 5
-S 0 536 5 10
+M 2 616 5
+S 0 616 5 10
 triggering
-L 1 537 7
-S 1 537 9 90
+L 1 617 7
+S 1 617 9 90
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     price_tier: null
 
-S 0 541 5 7
+S 0 621 5 7
 passing
-L 1 542 7
-S 1 542 9 28
+L 1 622 7
+S 1 622 9 28
 products:
   - price_tier: 2
 
-M 9 546 3
-S 0 546 3 2
+M 9 626 3
+S 0 626 3 2
 id
-S 0 546 7 20
+S 0 626 7 20
 missing-localization
-S 0 547 3 9
+S 0 627 3 9
 checklist
-S 0 547 14 16
+S 0 627 14 16
 product-metadata
-S 0 548 3 8
+S 0 628 3 8
 severity
-S 0 548 13 5
+S 0 628 13 5
 error
-S 0 549 3 5
+S 0 629 3 5
 title
-S 0 549 10 51
+S 0 629 10 51
 the product has no localization with a display name
-S 0 550 3 9
+S 0 630 3 9
 rationale
-S 0 550 14 123
+S 0 630 14 123
 At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 551 3 4
+S 0 631 3 4
 help
-S 0 551 9 65
+S 0 631 9 65
 add a localization in App Store Connect and under `localizations`
-S 0 552 3 12
+S 0 632 3 12
 environments
-L 4 552 17
-S 0 552 18 7
+L 4 632 17
+S 0 632 18 7
 sandbox
-S 0 552 27 10
+S 0 632 27 10
 testflight
-S 0 552 39 6
+S 0 632 39 6
 review
-S 0 552 47 10
+S 0 632 47 10
 production
-S 0 553 3 14
+S 0 633 3 14
 not_applicable
-S 0 553 19 55
+S 0 633 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 554 3 8
+S 0 634 3 8
 examples
-M 2 555 5
-S 0 555 5 10
+M 2 635 5
+S 0 635 5 10
 triggering
-L 1 556 7
-S 1 556 9 93
+L 1 636 7
+S 1 636 9 93
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     localizations: null
 
-S 0 560 5 7
+S 0 640 5 7
 passing
-L 1 561 7
-S 1 561 9 74
+L 1 641 7
+S 1 641 9 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 12 566 3
-S 0 566 3 2
+M 12 646 3
+S 0 646 3 2
 id
-S 0 566 7 22
+S 0 646 7 22
 missing-reference-name
-S 0 567 3 9
+S 0 647 3 9
 checklist
-S 0 567 14 16
+S 0 647 14 16
 product-metadata
-S 0 568 3 8
+S 0 648 3 8
 severity
-S 0 568 13 5
+S 0 648 13 5
 error
-S 0 569 3 5
+S 0 649 3 5
 title
-S 0 569 10 33
+S 0 649 10 33
 the product has no reference name
-S 0 570 3 9
+S 0 650 3 9
 rationale
-S 0 570 14 98
+S 0 650 14 98
 The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
-S 0 571 3 4
+S 0 651 3 4
 help
-S 0 571 9 55
+S 0 651 9 55
 give the product a reference name (up to 64 characters)
-S 0 572 3 12
+S 0 652 3 12
 environments
-L 4 572 17
-S 0 572 18 7
+L 4 652 17
+S 0 652 18 7
 sandbox
-S 0 572 27 10
+S 0 652 27 10
 testflight
-S 0 572 39 6
+S 0 652 39 6
 review
-S 0 572 47 10
+S 0 652 47 10
 production
-S 0 573 3 14
+S 0 653 3 14
 not_applicable
-S 0 573 19 55
+S 0 653 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 574 3 5
+S 0 654 3 5
 check
-M 2 574 10
-S 0 574 12 4
+M 2 654 10
+S 0 654 12 4
 each
-S 0 574 18 8
+S 0 654 18 8
 products
-S 0 574 28 5
+S 0 654 28 5
 field
-S 0 574 35 14
+S 0 654 35 14
 reference_name
-S 0 575 3 7
+S 0 655 3 7
 options
-M 1 575 12
-S 0 575 14 8
+M 1 655 12
+S 0 655 14 8
 required
-S 0 575 24 4
+S 0 655 24 4
 true
-S 0 576 3 7
+S 0 656 3 7
 message
-S 1 576 12 41
+S 1 656 12 41
 product `{product}` has no reference name
-S 0 577 3 8
+S 0 657 3 8
 examples
-M 2 578 5
-S 0 578 5 10
+M 2 658 5
+S 0 658 5 10
 triggering
-L 1 579 7
-S 1 579 9 35
+L 1 659 7
+S 1 659 9 35
 products:
   - reference_name: null
 
-S 0 582 5 7
+S 0 662 5 7
 passing
-L 1 583 7
-S 1 583 9 43
+L 1 663 7
+S 1 663 9 43
 products:
   - reference_name: Seed Pack 50
 
-M 12 587 3
-S 0 587 3 2
+M 12 667 3
+S 0 667 3 2
 id
-S 0 587 7 18
+S 0 667 7 18
 product-id-charset
-S 0 588 3 9
+S 0 668 3 9
 checklist
-S 0 588 14 16
+S 0 668 14 16
 product-metadata
-S 0 589 3 8
+S 0 669 3 8
 severity
-S 0 589 13 5
+S 0 669 13 5
 error
-S 0 590 3 5
+S 0 670 3 5
 title
-S 0 590 10 62
+S 0 670 10 62
 the product ID has characters App Store Connect does not allow
-S 0 591 3 9
+S 0 671 3 9
 rationale
-S 0 591 14 130
+S 0 671 14 130
 Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
-S 0 592 3 4
+S 0 672 3 4
 help
-S 0 592 9 42
+S 0 672 9 42
 use only letters, digits, `.`, `_` and `-`
-S 0 593 3 12
+S 0 673 3 12
 environments
-L 4 593 17
-S 0 593 18 7
+L 4 673 17
+S 0 673 18 7
 sandbox
-S 0 593 27 10
+S 0 673 27 10
 testflight
-S 0 593 39 6
+S 0 673 39 6
 review
-S 0 593 47 10
+S 0 673 47 10
 production
-S 0 594 3 14
+S 0 674 3 14
 not_applicable
-S 0 594 19 61
+S 0 674 19 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 595 3 5
+S 0 675 3 5
 check
-M 2 595 10
-S 0 595 12 4
+M 2 675 10
+S 0 675 12 4
 each
-S 0 595 18 8
+S 0 675 18 8
 products
-S 0 595 28 5
+S 0 675 28 5
 field
-S 0 595 35 10
+S 0 675 35 10
 product_id
-S 0 596 3 7
+S 0 676 3 7
 options
-M 1 596 12
-S 0 596 14 7
+M 1 676 12
+S 0 676 14 7
 pattern
-S 1 596 23 15
+S 1 676 23 15
 [A-Za-z0-9._-]+
-S 0 597 3 7
+S 0 677 3 7
 message
-S 1 597 12 77
+S 1 677 12 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 598 3 8
+S 0 678 3 8
 examples
-M 2 599 5
-S 0 599 5 10
+M 2 679 5
+S 0 679 5 10
 triggering
-L 1 600 7
-S 1 600 9 70
+L 1 680 7
+S 1 680 9 70
 products:
   - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
 
-S 0 603 5 7
+S 0 683 5 7
 passing
-L 1 604 7
-S 1 604 9 63
+L 1 684 7
+S 1 684 9 63
 products:
   - product_id: com.greenthumb.pocketgarden.seeds_50
 
-M 12 608 3
-S 0 608 3 2
+M 12 688 3
+S 0 688 3 2
 id
-S 0 608 7 17
+S 0 688 7 17
 product-id-length
-S 0 609 3 9
+S 0 689 3 9
 checklist
-S 0 609 14 16
+S 0 689 14 16
 product-metadata
-S 0 610 3 8
+S 0 690 3 8
 severity
-S 0 610 13 5
+S 0 690 13 5
 error
-S 0 611 3 5
+S 0 691 3 5
 title
-S 0 611 10 26
+S 0 691 10 26
 the product ID is too long
-S 0 612 3 9
+S 0 692 3 9
 rationale
-S 0 612 14 127
+S 0 692 14 127
 App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
-S 0 613 3 4
+S 0 693 3 4
 help
-S 0 613 9 58
+S 0 693 9 58
 shorten the product ID to {max_length} characters or fewer
-S 0 614 3 12
+S 0 694 3 12
 environments
-L 4 614 17
-S 0 614 18 7
+L 4 694 17
+S 0 694 18 7
 sandbox
-S 0 614 27 10
+S 0 694 27 10
 testflight
-S 0 614 39 6
+S 0 694 39 6
 review
-S 0 614 47 10
+S 0 694 47 10
 production
-S 0 615 3 14
+S 0 695 3 14
 not_applicable
-S 0 615 19 61
+S 0 695 19 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 616 3 5
+S 0 696 3 5
 check
-M 2 616 10
-S 0 616 12 4
+M 2 696 10
+S 0 696 12 4
 each
-S 0 616 18 8
+S 0 696 18 8
 products
-S 0 616 28 5
+S 0 696 28 5
 field
-S 0 616 35 10
+S 0 696 35 10
 product_id
-S 0 617 3 7
+S 0 697 3 7
 options
-M 1 617 12
-S 0 617 14 10
+M 1 697 12
+S 0 697 14 10
 max_length
-S 0 617 26 3
+S 0 697 26 3
 100
-S 0 618 3 7
+S 0 698 3 7
 message
-S 1 618 12 73
+S 1 698 12 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 619 3 8
+S 0 699 3 8
 examples
-M 2 620 5
-S 0 620 5 10
+M 2 700 5
+S 0 700 5 10
 triggering
-L 1 621 7
-S 1 621 9 137
+L 1 701 7
+S 1 701 9 137
 products:
   - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
 
-S 0 624 5 7
+S 0 704 5 7
 passing
-L 1 625 7
-S 1 625 9 62
+L 1 705 7
+S 1 705 9 62
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50
 
-M 12 629 3
-S 0 629 3 2
+M 12 709 3
+S 0 709 3 2
 id
-S 0 629 7 21
+S 0 709 7 21
 reference-name-length
-S 0 630 3 9
+S 0 710 3 9
 checklist
-S 0 630 14 16
+S 0 710 14 16
 product-metadata
-S 0 631 3 8
+S 0 711 3 8
 severity
-S 0 631 13 5
+S 0 711 13 5
 error
-S 0 632 3 5
+S 0 712 3 5
 title
-S 0 632 10 30
+S 0 712 10 30
 the reference name is too long
-S 0 633 3 9
+S 0 713 3 9
 rationale
-S 0 633 14 91
+S 0 713 14 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 634 3 4
+S 0 714 3 4
 help
-S 0 634 9 62
+S 0 714 9 62
 shorten the reference name to {max_length} characters or fewer
-S 0 635 3 12
+S 0 715 3 12
 environments
-L 4 635 17
-S 0 635 18 7
+L 4 715 17
+S 0 715 18 7
 sandbox
-S 0 635 27 10
+S 0 715 27 10
 testflight
-S 0 635 39 6
+S 0 715 39 6
 review
-S 0 635 47 10
+S 0 715 47 10
 production
-S 0 636 3 14
+S 0 716 3 14
 not_applicable
-S 0 636 19 55
+S 0 716 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 637 3 5
+S 0 717 3 5
 check
-M 2 637 10
-S 0 637 12 4
+M 2 717 10
+S 0 717 12 4
 each
-S 0 637 18 8
+S 0 717 18 8
 products
-S 0 637 28 5
+S 0 717 28 5
 field
-S 0 637 35 14
+S 0 717 35 14
 reference_name
-S 0 638 3 7
+S 0 718 3 7
 options
-M 1 638 12
-S 0 638 14 10
+M 1 718 12
+S 0 718 14 10
 max_length
-S 0 638 26 2
+S 0 718 26 2
 64
-S 0 639 3 7
+S 0 719 3 7
 message
-S 1 639 12 92
+S 1 719 12 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 640 3 8
+S 0 720 3 8
 examples
-M 2 641 5
-S 0 641 5 10
+M 2 721 5
+S 0 721 5 10
 triggering
-L 1 642 7
-S 1 642 9 109
+L 1 722 7
+S 1 722 9 109
 products:
   - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
 
-S 0 645 5 7
+S 0 725 5 7
 passing
-L 1 646 7
-S 1 646 9 43
+L 1 726 7
+S 1 726 9 43
 products:
   - reference_name: Seed Pack 50
 
-M 12 650 3
-S 0 650 3 2
+M 12 730 3
+S 0 730 3 2
 id
-S 0 650 7 19
+S 0 730 7 19
 display-name-length
-S 0 651 3 9
+S 0 731 3 9
 checklist
-S 0 651 14 16
+S 0 731 14 16
 product-metadata
-S 0 652 3 8
+S 0 732 3 8
 severity
-S 0 652 13 5
+S 0 732 13 5
 error
-S 0 653 3 5
+S 0 733 3 5
 title
-S 0 653 10 39
+S 0 733 10 39
 a display name is too short or too long
-S 0 654 3 9
+S 0 734 3 9
 rationale
-S 0 654 14 106
+S 0 734 14 106
 App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
-S 0 655 3 4
+S 0 735 3 4
 help
-S 0 655 9 63
+S 0 735 9 63
 write a display name of {min_length} to {max_length} characters
-S 0 656 3 12
+S 0 736 3 12
 environments
-L 4 656 17
-S 0 656 18 7
+L 4 736 17
+S 0 736 18 7
 sandbox
-S 0 656 27 10
+S 0 736 27 10
 testflight
-S 0 656 39 6
+S 0 736 39 6
 review
-S 0 656 47 10
+S 0 736 47 10
 production
-S 0 657 3 14
+S 0 737 3 14
 not_applicable
-S 0 657 19 55
+S 0 737 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 658 3 5
+S 0 738 3 5
 check
-M 2 658 10
-S 0 658 12 4
+M 2 738 10
+S 0 738 12 4
 each
-S 0 658 18 8
+S 0 738 18 8
 products
-S 0 658 28 5
+S 0 738 28 5
 field
-S 0 658 35 28
+S 0 738 35 28
 localizations.*.display_name
-S 0 659 3 7
+S 0 739 3 7
 options
-M 2 659 12
-S 0 659 14 10
+M 2 739 12
+S 0 739 14 10
 min_length
-S 0 659 26 1
+S 0 739 26 1
 2
-S 0 659 29 10
+S 0 739 29 10
 max_length
-S 0 659 41 2
+S 0 739 41 2
 30
-S 0 660 3 7
+S 0 740 3 7
 message
-S 1 660 12 117
+S 1 740 12 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 661 3 8
+S 0 741 3 8
 examples
-M 2 662 5
-S 0 662 5 10
+M 2 742 5
+S 0 742 5 10
 triggering
-L 1 663 7
-S 1 663 9 106
+L 1 743 7
+S 1 743 9 106
 products:
   - localizations:
       en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
 
-S 0 667 5 7
+S 0 747 5 7
 passing
-L 1 668 7
-S 1 668 9 74
+L 1 748 7
+S 1 748 9 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 12 673 3
-S 0 673 3 2
+M 12 753 3
+S 0 753 3 2
 id
-S 0 673 7 18
+S 0 753 7 18
 description-length
-S 0 674 3 9
+S 0 754 3 9
 checklist
-S 0 674 14 16
+S 0 754 14 16
 product-metadata
-S 0 675 3 8
+S 0 755 3 8
 severity
-S 0 675 13 5
+S 0 755 13 5
 error
-S 0 676 3 5
+S 0 756 3 5
 title
-S 0 676 10 25
+S 0 756 10 25
 a description is too long
-S 0 677 3 9
+S 0 757 3 9
 rationale
-S 0 677 14 116
+S 0 757 14 116
 App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
-S 0 678 3 4
+S 0 758 3 4
 help
-S 0 678 9 59
+S 0 758 9 59
 shorten the description to {max_length} characters or fewer
-S 0 679 3 12
+S 0 759 3 12
 environments
-L 4 679 17
-S 0 679 18 7
+L 4 759 17
+S 0 759 18 7
 sandbox
-S 0 679 27 10
+S 0 759 27 10
 testflight
-S 0 679 39 6
+S 0 759 39 6
 review
-S 0 679 47 10
+S 0 759 47 10
 production
-S 0 680 3 14
+S 0 760 3 14
 not_applicable
-S 0 680 19 55
+S 0 760 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 681 3 5
+S 0 761 3 5
 check
-M 2 681 10
-S 0 681 12 4
+M 2 761 10
+S 0 761 12 4
 each
-S 0 681 18 8
+S 0 761 18 8
 products
-S 0 681 28 5
+S 0 761 28 5
 field
-S 0 681 35 27
+S 0 761 35 27
 localizations.*.description
-S 0 682 3 7
+S 0 762 3 7
 options
-M 1 682 12
-S 0 682 14 10
+M 1 762 12
+S 0 762 14 10
 max_length
-S 0 682 26 2
+S 0 762 26 2
 45
-S 0 683 3 7
+S 0 763 3 7
 message
-S 1 683 12 89
+S 1 763 12 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 684 3 8
+S 0 764 3 8
 examples
-M 2 685 5
-S 0 685 5 10
+M 2 765 5
+S 0 765 5 10
 triggering
-L 1 686 7
-S 1 686 9 151
+L 1 766 7
+S 1 766 9 151
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: "Fifty seed packs to plant anything you like, anywhere" }   # <-
 
-S 0 690 5 7
+S 0 770 5 7
 passing
-L 1 691 7
-S 1 691 9 123
+L 1 771 7
+S 1 771 9 123
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: Fifty seed packs to plant anything }
 
-M 12 696 3
-S 0 696 3 2
+M 12 776 3
+S 0 776 3 2
 id
-S 0 696 7 19
+S 0 776 7 19
 review-notes-length
-S 0 697 3 9
+S 0 777 3 9
 checklist
-S 0 697 14 16
+S 0 777 14 16
 product-metadata
-S 0 698 3 8
+S 0 778 3 8
 severity
-S 0 698 13 5
+S 0 778 13 5
 error
-S 0 699 3 5
+S 0 779 3 5
 title
-S 0 699 10 29
+S 0 779 10 29
 the review notes are too long
-S 0 700 3 9
+S 0 780 3 9
 rationale
-S 0 700 14 90
+S 0 780 14 90
 App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
-S 0 701 3 4
+S 0 781 3 4
 help
-S 0 701 9 60
+S 0 781 9 60
 shorten the review notes to {max_length} characters or fewer
-S 0 702 3 12
+S 0 782 3 12
 environments
-L 2 702 17
-S 0 702 18 6
+L 2 782 17
+S 0 782 18 6
 review
-S 0 702 26 10
+S 0 782 26 10
 production
-S 0 703 3 14
+S 0 783 3 14
 not_applicable
-S 0 703 19 39
+S 0 783 19 39
 review notes matter only for submission
-S 0 704 3 5
+S 0 784 3 5
 check
-M 2 704 10
-S 0 704 12 4
+M 2 784 10
+S 0 784 12 4
 each
-S 0 704 18 8
+S 0 784 18 8
 products
-S 0 704 28 5
+S 0 784 28 5
 field
-S 0 704 35 12
+S 0 784 35 12
 review_notes
-S 0 705 3 7
+S 0 785 3 7
 options
-M 1 705 12
-S 0 705 14 10
+M 1 785 12
+S 0 785 14 10
 max_length
-S 0 705 26 4
+S 0 785 26 4
 4000
-S 0 706 3 7
+S 0 786 3 7
 message
-S 1 706 12 85
+S 1 786 12 85
 the review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 707 3 8
+S 0 787 3 8
 examples
-M 2 708 5
-S 0 708 5 10
+M 2 788 5
+S 0 788 5 10
 triggering
-L 1 709 7
-S 1 709 9 4417
+L 1 789 7
+S 1 789 9 4417
 environment: review
 products:
   - review_notes: >   # <-
@@ -4290,470 +4580,470 @@ products:
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
 
-S 0 753 5 7
+S 0 833 5 7
 passing
-L 1 754 7
-S 1 754 9 81
+L 1 834 7
+S 1 834 9 81
 environment: review
 products:
   - review_notes: Open the Shed tab and tap Seeds.
 
-M 9 759 3
-S 0 759 3 2
-id
-S 0 759 7 25
-missing-review-screenshot
-S 0 760 3 9
-checklist
-S 0 760 14 16
-product-metadata
-S 0 761 3 8
-severity
-S 0 761 13 5
-error
-S 0 762 3 5
-title
-S 0 762 10 36
-the product has no review screenshot
-S 0 763 3 9
-rationale
-S 0 763 14 197
-Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
-S 0 764 3 4
-help
-S 0 764 9 49
-upload the review screenshot in App Store Connect
-S 0 765 3 12
-environments
-L 1 765 17
-S 0 765 18 6
-review
-S 0 766 3 14
-not_applicable
-S 0 766 19 61
-the review screenshot matters only when submitting for review
-S 0 767 3 8
-examples
-M 2 768 5
-S 0 768 5 10
-triggering
-L 1 769 7
-S 1 769 9 66
-environment: review
-products:
-  - review_screenshot: false   # <-
-
-S 0 773 5 7
-passing
-L 1 774 7
-S 1 774 9 58
-environment: review
-products:
-  - review_screenshot: true
-
-M 9 779 3
-S 0 779 3 2
-id
-S 0 779 7 20
-duplicate-product-id
-S 0 780 3 9
-checklist
-S 0 780 14 16
-product-metadata
-S 0 781 3 8
-severity
-S 0 781 13 5
-error
-S 0 782 3 5
-title
-S 0 782 10 28
-a product ID is listed twice
-S 0 783 3 9
-rationale
-S 0 783 14 119
-Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
-S 0 784 3 4
-help
-S 0 784 9 40
-remove the duplicate or give it a new ID
-S 0 785 3 12
-environments
-L 4 785 17
-S 0 785 18 7
-sandbox
-S 0 785 27 10
-testflight
-S 0 785 39 6
-review
-S 0 785 47 10
-production
-S 0 786 3 14
-not_applicable
-S 0 786 19 55
-Xcode serves the StoreKit configuration file's products
-S 0 787 3 8
-examples
-M 2 788 5
-S 0 788 5 10
-triggering
-L 1 789 7
-S 1 789 9 76
-products:
-  - {}
-  - product_id: com.greenthumb.pocketgarden.seeds50   # <-
-
-S 0 793 5 7
-passing
-L 1 794 7
-S 1 794 9 72
-products:
-  - {}
-  - product_id: com.greenthumb.pocketgarden.greenhouse
-
-M 9 799 3
-S 0 799 3 2
-id
-S 0 799 7 24
-duplicate-reference-name
-S 0 800 3 9
-checklist
-S 0 800 14 16
-product-metadata
-S 0 801 3 8
-severity
-S 0 801 13 5
-error
-S 0 802 3 5
-title
-S 0 802 10 30
-a reference name is used twice
-S 0 803 3 9
-rationale
-S 0 803 14 62
-Reference names are unique within an app in App Store Connect.
-S 0 804 3 4
-help
-S 0 804 9 40
-give each product its own reference name
-S 0 805 3 12
-environments
-L 4 805 17
-S 0 805 18 7
-sandbox
-S 0 805 27 10
-testflight
-S 0 805 39 6
-review
-S 0 805 47 10
-production
-S 0 806 3 14
-not_applicable
-S 0 806 19 55
-Xcode serves the StoreKit configuration file's products
-S 0 807 3 8
-examples
-M 2 808 5
-S 0 808 5 10
-triggering
-L 1 809 7
-S 1 809 9 57
-products:
-  - {}
-  - reference_name: Seed Pack 50   # <-
-
-S 0 813 5 7
-passing
-L 1 814 7
-S 1 814 9 55
-products:
-  - {}
-  - reference_name: Greenhouse Unlock
-
-M 9 819 3
-S 0 819 3 2
-id
-S 0 819 7 22
-placeholder-product-id
-S 0 820 3 9
-checklist
-S 0 820 14 16
-product-metadata
-S 0 821 3 8
-severity
-S 0 821 13 5
-error
-S 0 822 3 5
-title
-S 0 822 10 29
-a product ID is a placeholder
-S 0 823 3 9
-rationale
-S 0 823 14 139
-Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
-S 0 824 3 4
-help
-S 0 824 9 59
-replace it with the product ID created in App Store Connect
-S 0 825 3 12
-environments
-L 4 825 17
-S 0 825 18 7
-sandbox
-S 0 825 27 10
-testflight
-S 0 825 39 6
-review
-S 0 825 47 10
-production
-S 0 826 3 14
-not_applicable
-S 0 826 19 61
-Xcode serves whatever IDs the StoreKit configuration file has
-S 0 827 3 8
-examples
-M 2 828 5
-S 0 828 5 10
-triggering
-L 1 829 7
-S 1 829 9 120
-requests:
-  - com.greenthumb.pocketgarden.seeds50
-  - com.greenthumb.pocketgarden.greenhouse
-  - YOUR_PRODUCT_ID   # <-
-
-S 0 834 5 7
-passing
-L 1 835 7
-S 1 835 9 50
-requests:
-  - com.greenthumb.pocketgarden.seeds50
-
 M 9 839 3
 S 0 839 3 2
 id
-S 0 839 7 26
-family-sharing-not-allowed
+S 0 839 7 25
+missing-review-screenshot
 S 0 840 3 9
 checklist
 S 0 840 14 16
 product-metadata
 S 0 841 3 8
 severity
-S 0 841 13 7
-warning
+S 0 841 13 5
+error
 S 0 842 3 5
 title
-S 0 842 10 51
-Family Sharing is on for a type that cannot have it
+S 0 842 10 36
+the product has no review screenshot
 S 0 843 3 9
 rationale
-S 0 843 14 181
-Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
+S 0 843 14 197
+Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
 S 0 844 3 4
 help
-S 1 844 9 29
-set `family_shareable: false`
+S 0 844 9 49
+upload the review screenshot in App Store Connect
 S 0 845 3 12
 environments
-L 4 845 17
-S 0 845 18 7
-sandbox
-S 0 845 27 10
-testflight
-S 0 845 39 6
+L 1 845 17
+S 0 845 18 6
 review
-S 0 845 47 10
-production
 S 0 846 3 14
 not_applicable
-S 0 846 19 55
-Xcode serves the StoreKit configuration file's products
+S 0 846 19 61
+the review screenshot matters only when submitting for review
 S 0 847 3 8
 examples
 M 2 848 5
 S 0 848 5 10
 triggering
 L 1 849 7
-S 1 849 9 44
+S 1 849 9 66
+environment: review
+products:
+  - review_screenshot: false   # <-
+
+S 0 853 5 7
+passing
+L 1 854 7
+S 1 854 9 58
+environment: review
+products:
+  - review_screenshot: true
+
+M 9 859 3
+S 0 859 3 2
+id
+S 0 859 7 20
+duplicate-product-id
+S 0 860 3 9
+checklist
+S 0 860 14 16
+product-metadata
+S 0 861 3 8
+severity
+S 0 861 13 5
+error
+S 0 862 3 5
+title
+S 0 862 10 28
+a product ID is listed twice
+S 0 863 3 9
+rationale
+S 0 863 14 119
+Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
+S 0 864 3 4
+help
+S 0 864 9 40
+remove the duplicate or give it a new ID
+S 0 865 3 12
+environments
+L 4 865 17
+S 0 865 18 7
+sandbox
+S 0 865 27 10
+testflight
+S 0 865 39 6
+review
+S 0 865 47 10
+production
+S 0 866 3 14
+not_applicable
+S 0 866 19 55
+Xcode serves the StoreKit configuration file's products
+S 0 867 3 8
+examples
+M 2 868 5
+S 0 868 5 10
+triggering
+L 1 869 7
+S 1 869 9 76
+products:
+  - {}
+  - product_id: com.greenthumb.pocketgarden.seeds50   # <-
+
+S 0 873 5 7
+passing
+L 1 874 7
+S 1 874 9 72
+products:
+  - {}
+  - product_id: com.greenthumb.pocketgarden.greenhouse
+
+M 9 879 3
+S 0 879 3 2
+id
+S 0 879 7 24
+duplicate-reference-name
+S 0 880 3 9
+checklist
+S 0 880 14 16
+product-metadata
+S 0 881 3 8
+severity
+S 0 881 13 5
+error
+S 0 882 3 5
+title
+S 0 882 10 30
+a reference name is used twice
+S 0 883 3 9
+rationale
+S 0 883 14 62
+Reference names are unique within an app in App Store Connect.
+S 0 884 3 4
+help
+S 0 884 9 40
+give each product its own reference name
+S 0 885 3 12
+environments
+L 4 885 17
+S 0 885 18 7
+sandbox
+S 0 885 27 10
+testflight
+S 0 885 39 6
+review
+S 0 885 47 10
+production
+S 0 886 3 14
+not_applicable
+S 0 886 19 55
+Xcode serves the StoreKit configuration file's products
+S 0 887 3 8
+examples
+M 2 888 5
+S 0 888 5 10
+triggering
+L 1 889 7
+S 1 889 9 57
+products:
+  - {}
+  - reference_name: Seed Pack 50   # <-
+
+S 0 893 5 7
+passing
+L 1 894 7
+S 1 894 9 55
+products:
+  - {}
+  - reference_name: Greenhouse Unlock
+
+M 9 899 3
+S 0 899 3 2
+id
+S 0 899 7 22
+placeholder-product-id
+S 0 900 3 9
+checklist
+S 0 900 14 16
+product-metadata
+S 0 901 3 8
+severity
+S 0 901 13 5
+error
+S 0 902 3 5
+title
+S 0 902 10 29
+a product ID is a placeholder
+S 0 903 3 9
+rationale
+S 0 903 14 139
+Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
+S 0 904 3 4
+help
+S 0 904 9 59
+replace it with the product ID created in App Store Connect
+S 0 905 3 12
+environments
+L 4 905 17
+S 0 905 18 7
+sandbox
+S 0 905 27 10
+testflight
+S 0 905 39 6
+review
+S 0 905 47 10
+production
+S 0 906 3 14
+not_applicable
+S 0 906 19 61
+Xcode serves whatever IDs the StoreKit configuration file has
+S 0 907 3 8
+examples
+M 2 908 5
+S 0 908 5 10
+triggering
+L 1 909 7
+S 1 909 9 120
+requests:
+  - com.greenthumb.pocketgarden.seeds50
+  - com.greenthumb.pocketgarden.greenhouse
+  - YOUR_PRODUCT_ID   # <-
+
+S 0 914 5 7
+passing
+L 1 915 7
+S 1 915 9 50
+requests:
+  - com.greenthumb.pocketgarden.seeds50
+
+M 9 919 3
+S 0 919 3 2
+id
+S 0 919 7 26
+family-sharing-not-allowed
+S 0 920 3 9
+checklist
+S 0 920 14 16
+product-metadata
+S 0 921 3 8
+severity
+S 0 921 13 7
+warning
+S 0 922 3 5
+title
+S 0 922 10 51
+Family Sharing is on for a type that cannot have it
+S 0 923 3 9
+rationale
+S 0 923 14 181
+Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
+S 0 924 3 4
+help
+S 1 924 9 29
+set `family_shareable: false`
+S 0 925 3 12
+environments
+L 4 925 17
+S 0 925 18 7
+sandbox
+S 0 925 27 10
+testflight
+S 0 925 39 6
+review
+S 0 925 47 10
+production
+S 0 926 3 14
+not_applicable
+S 0 926 19 55
+Xcode serves the StoreKit configuration file's products
+S 0 927 3 8
+examples
+M 2 928 5
+S 0 928 5 10
+triggering
+L 1 929 7
+S 1 929 9 44
 products:
   - family_shareable: true   # <-
 
-S 0 852 5 7
+S 0 932 5 7
 passing
-L 1 853 7
-S 1 853 9 38
+L 1 933 7
+S 1 933 9 38
 products:
   - family_shareable: false
 
-M 9 857 3
-S 0 857 3 2
+M 9 937 3
+S 0 937 3 2
 id
-S 0 857 7 17
+S 0 937 7 17
 status-not-served
-S 0 858 3 9
+S 0 938 3 9
 checklist
-S 0 858 14 14
+S 0 938 14 14
 product-status
-S 0 859 3 8
+S 0 939 3 8
 severity
-S 0 859 13 5
+S 0 939 13 5
 error
-S 0 860 3 5
+S 0 940 3 5
 title
-S 0 860 10 54
+S 0 940 10 54
 the product's status is not served in this environment
-S 0 861 3 9
+S 0 941 3 9
 rationale
-S 0 861 14 196
+S 0 941 14 196
 The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
-S 0 862 3 4
+S 0 942 3 4
 help
-S 0 862 9 53
+S 0 942 9 53
 bring the product to a status this environment serves
-S 0 863 3 12
+S 0 943 3 12
 environments
-L 4 863 17
-S 0 863 18 7
+L 4 943 17
+S 0 943 18 7
 sandbox
-S 0 863 27 10
+S 0 943 27 10
 testflight
-S 0 863 39 6
+S 0 943 39 6
 review
-S 0 863 47 10
+S 0 943 47 10
 production
-S 0 864 3 14
+S 0 944 3 14
 not_applicable
-S 0 864 19 96
+S 0 944 19 96
 Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
-S 0 865 3 8
+S 0 945 3 8
 examples
-M 2 866 5
-S 0 866 5 10
+M 2 946 5
+S 0 946 5 10
 triggering
-L 2 867 7
-S 1 867 9 38
+L 2 947 7
+S 1 947 9 38
 products:
   - status: rejected   # <-
 
-S 1 870 9 183
+S 1 950 9 183
 environment: production
 app_store_connect: { version_state: ready_for_sale, released_at: 2026-10-01T00:00:00Z, binary_uploaded: true }
 products:
   - status: waiting_for_review   # <-
 
-S 0 875 5 7
+S 0 955 5 7
 passing
-L 1 876 7
-S 1 876 9 38
+L 1 956 7
+S 1 956 9 38
 products:
   - status: ready_to_submit
 
-M 9 880 3
-S 0 880 3 2
+M 9 960 3
+S 0 960 3 2
 id
-S 0 880 7 16
+S 0 960 7 16
 app-not-released
-S 0 881 3 9
+S 0 961 3 9
 checklist
-S 0 881 14 14
+S 0 961 14 14
 product-status
-S 0 882 3 8
+S 0 962 3 8
 severity
-S 0 882 13 5
+S 0 962 13 5
 error
-S 0 883 3 5
+S 0 963 3 5
 title
-S 0 883 10 31
+S 0 963 10 31
 the app version is not released
-S 0 884 3 9
+S 0 964 3 9
 rationale
-S 0 884 14 120
+S 0 964 14 120
 New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
-S 0 885 3 4
+S 0 965 3 4
 help
-S 0 885 9 50
+S 0 965 9 50
 release the app version, then wait for propagation
-S 0 886 3 12
+S 0 966 3 12
 environments
-L 1 886 17
-S 0 886 18 10
+L 1 966 17
+S 0 966 18 10
 production
-S 0 887 3 14
+S 0 967 3 14
 not_applicable
-S 0 887 19 39
+S 0 967 19 39
 only the App Store needs a released app
-S 0 888 3 8
+S 0 968 3 8
 examples
-M 2 889 5
-S 0 889 5 10
+M 2 969 5
+S 0 969 5 10
 triggering
-L 1 890 7
-S 1 890 9 93
+L 1 970 7
+S 1 970 9 93
 environment: production
 app_store_connect:
   version_state: pending_developer_release   # <-
 
-S 0 894 5 7
+S 0 974 5 7
 passing
-L 1 895 7
-S 1 895 9 111
+L 1 975 7
+S 1 975 9 111
 environment: production
 app_store_connect:
   version_state: ready_for_sale
   released_at: 2026-10-01T00:00:00Z
 
-M 9 901 3
-S 0 901 3 2
+M 9 981 3
+S 0 981 3 2
 id
-S 0 901 7 20
+S 0 981 7 20
 binary-not-submitted
-S 0 902 3 9
+S 0 982 3 9
 checklist
-S 0 902 14 16
+S 0 982 14 16
 binary-submitted
-S 0 903 3 8
+S 0 983 3 8
 severity
-S 0 903 13 5
+S 0 983 13 5
 error
-S 0 904 3 5
+S 0 984 3 5
 title
-S 0 904 10 49
+S 0 984 10 49
 the product was not submitted with an app version
-S 0 905 3 9
+S 0 985 3 9
 rationale
-S 0 905 14 201
+S 0 985 14 201
 No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
-S 0 906 3 4
+S 0 986 3 4
 help
-S 0 906 9 62
+S 0 986 9 62
 attach the product to the app version and submit them together
-S 0 907 3 12
+S 0 987 3 12
 environments
-L 2 907 17
-S 0 907 18 6
+L 2 987 17
+S 0 987 18 6
 review
-S 0 907 26 10
+S 0 987 26 10
 production
-S 0 908 3 14
+S 0 988 3 14
 not_applicable
-S 0 908 19 66
+S 0 988 19 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 909 3 8
+S 0 989 3 8
 examples
-M 2 910 5
-S 0 910 5 10
+M 2 990 5
+S 0 990 5 10
 triggering
-L 1 911 7
-S 1 911 9 120
+L 1 991 7
+S 1 991 9 120
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
   - submitted_with_app_version: false   # <-
 
-S 0 916 5 7
+S 0 996 5 7
 passing
-L 1 917 7
-S 1 917 9 186
+L 1 997 7
+S 1 997 9 186
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
@@ -4761,966 +5051,966 @@ products:
   - submitted_with_app_version: true
   - submitted_with_app_version: true
 
-M 10 925 3
-S 0 925 3 2
+M 10 1005 3
+S 0 1005 3 2
 id
-S 0 925 7 18
+S 0 1005 7 18
 propagation-window
-S 0 926 3 9
+S 0 1006 3 9
 checklist
-S 0 926 14 16
+S 0 1006 14 16
 propagation-wait
-S 0 927 3 8
+S 0 1007 3 8
 severity
-S 0 927 13 7
+S 0 1007 13 7
 warning
-S 0 928 3 5
+S 0 1008 3 5
 title
-S 0 928 10 58
+S 0 1008 10 58
 the product changed too recently to have reached the store
-S 0 929 3 9
+S 0 1009 3 9
 rationale
-S 0 929 14 184
+S 0 1009 14 184
 Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
-S 0 930 3 4
+S 0 1010 3 4
 help
-S 0 930 9 19
+S 0 1010 9 19
 wait, and try again
-S 0 931 3 12
+S 0 1011 3 12
 environments
-L 4 931 17
-S 0 931 18 7
+L 4 1011 17
+S 0 1011 18 7
 sandbox
-S 0 931 27 10
+S 0 1011 27 10
 testflight
-S 0 931 39 6
+S 0 1011 39 6
 review
-S 0 931 47 10
+S 0 1011 47 10
 production
-S 0 932 3 14
+S 0 1012 3 14
 not_applicable
-S 0 932 19 52
+S 0 1012 19 52
 Xcode serves the StoreKit configuration file at once
-S 0 933 3 7
+S 0 1013 3 7
 options
-M 2 933 12
-S 0 933 14 13
+M 2 1013 12
+S 0 1013 14 13
 sandbox_hours
-S 0 933 29 1
+S 0 1013 29 1
 1
-S 0 933 32 16
+S 0 1013 32 16
 production_hours
-S 0 933 50 2
+S 0 1013 50 2
 48
-S 0 934 3 8
+S 0 1014 3 8
 examples
-M 2 935 5
-S 0 935 5 10
+M 2 1015 5
+S 0 1015 5 10
 triggering
-L 1 936 7
-S 1 936 9 54
+L 1 1016 7
+S 1 1016 9 54
 products:
   - updated_at: 2026-11-22T09:40:00Z   # <-
 
-S 0 939 5 7
+S 0 1019 5 7
 passing
-L 1 940 7
-S 1 940 9 47
+L 1 1020 7
+S 1 1020 9 47
 products:
   - updated_at: 2026-11-22T08:00:00Z
 
-M 9 945 3
-S 0 945 3 2
+M 9 1025 3
+S 0 1025 3 2
 id
-S 0 945 7 26
+S 0 1025 7 26
 subscription-without-group
-S 0 946 3 9
+S 0 1026 3 9
 checklist
-S 0 946 14 19
+S 0 1026 14 19
 subscription-groups
-S 0 947 3 8
+S 0 1027 3 8
 severity
-S 0 947 13 5
+S 0 1027 13 5
 error
-S 0 948 3 5
+S 0 1028 3 5
 title
-S 0 948 10 64
+S 0 1028 10 64
 an auto-renewable subscription has no (known) subscription group
-S 0 949 3 9
+S 0 1029 3 9
 rationale
-S 0 949 14 122
+S 0 1029 14 122
 Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
-S 0 950 3 4
+S 0 1030 3 4
 help
-S 0 950 9 44
+S 0 1030 9 44
 put the subscription in a subscription group
-S 0 951 3 12
+S 0 1031 3 12
 environments
-L 4 951 17
-S 0 951 18 7
+L 4 1031 17
+S 0 1031 18 7
 sandbox
-S 0 951 27 10
+S 0 1031 27 10
 testflight
-S 0 951 39 6
+S 0 1031 39 6
 review
-S 0 951 47 10
+S 0 1031 47 10
 production
-S 0 952 3 14
+S 0 1032 3 14
 not_applicable
-S 0 952 19 60
+S 0 1032 19 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 953 3 8
+S 0 1033 3 8
 examples
-M 2 954 5
-S 0 954 5 10
+M 2 1034 5
+S 0 1034 5 10
 triggering
-L 1 955 7
-S 1 955 9 73
+L 1 1035 7
+S 1 1035 9 73
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Pro   # <-
 
-S 0 960 5 7
+S 0 1040 5 7
 passing
-L 1 961 7
-S 1 961 9 67
+L 1 1041 7
+S 1 1041 9 67
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Plus
 
-M 9 967 3
-S 0 967 3 2
+M 9 1047 3
+S 0 1047 3 2
 id
-S 0 967 7 32
+S 0 1047 7 32
 subscription-group-not-localized
-S 0 968 3 9
+S 0 1048 3 9
 checklist
-S 0 968 14 19
+S 0 1048 14 19
 subscription-groups
-S 0 969 3 8
+S 0 1049 3 8
 severity
-S 0 969 13 5
+S 0 1049 13 5
 error
-S 0 970 3 5
+S 0 1050 3 5
 title
-S 0 970 10 50
+S 0 1050 10 50
 a subscription group has no localized display name
-S 0 971 3 9
+S 0 1051 3 9
 rationale
-S 0 971 14 137
+S 0 1051 14 137
 TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
-S 0 972 3 4
+S 0 1052 3 4
 help
-S 0 972 9 54
+S 0 1052 9 54
 add a localized display name to the subscription group
-S 0 973 3 12
+S 0 1053 3 12
 environments
-L 4 973 17
-S 0 973 18 7
+L 4 1053 17
+S 0 1053 18 7
 sandbox
-S 0 973 27 10
+S 0 1053 27 10
 testflight
-S 0 973 39 6
+S 0 1053 39 6
 review
-S 0 973 47 10
+S 0 1053 47 10
 production
-S 0 974 3 14
+S 0 1054 3 14
 not_applicable
-S 0 974 19 60
+S 0 1054 19 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 975 3 8
+S 0 1055 3 8
 examples
-M 2 976 5
-S 0 976 5 10
+M 2 1056 5
+S 0 1056 5 10
 triggering
-L 1 977 7
-S 1 977 9 50
+L 1 1057 7
+S 1 1057 9 50
 subscription_groups:
   - localizations: {}   # <-
 
-S 0 980 5 7
+S 0 1060 5 7
 passing
-L 1 981 7
-S 1 981 9 90
+L 1 1061 7
+S 1 1061 9 90
 subscription_groups:
   - localizations:
       en-US: { display_name: Pocket Garden Plus }
 
-M 9 986 3
-S 0 986 3 2
-id
-S 0 986 7 29
-subscription-duration-missing
-S 0 987 3 9
-checklist
-S 0 987 14 16
-product-metadata
-S 0 988 3 8
-severity
-S 0 988 13 7
-warning
-S 0 989 3 5
-title
-S 0 989 10 46
-an auto-renewable subscription has no duration
-S 0 990 3 9
-rationale
-S 0 990 14 101
-A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
-S 0 991 3 4
-help
-S 0 991 9 27
-set `subscription_duration`
-S 0 992 3 12
-environments
-L 4 992 17
-S 0 992 18 7
-sandbox
-S 0 992 27 10
-testflight
-S 0 992 39 6
-review
-S 0 992 47 10
-production
-S 0 993 3 14
-not_applicable
-S 0 993 19 60
-Xcode serves the StoreKit configuration file's subscriptions
-S 0 994 3 8
-examples
-M 2 995 5
-S 0 995 5 10
-triggering
-L 1 996 7
-S 1 996 9 88
-products:
-  - {}
-  - {}
-  - type: auto_renewable   # <-
-    subscription_duration: null
-
-S 0 1002 5 7
-passing
-L 1 1003 7
-S 1 1003 9 59
-products:
-  - {}
-  - {}
-  - subscription_duration: 1_month
-
-M 9 1010 3
-S 0 1010 3 2
-id
-S 0 1010 7 24
-storefront-not-available
-S 0 1011 3 9
-checklist
-S 0 1011 14 23
-storefront-availability
-S 0 1012 3 8
-severity
-S 0 1012 13 5
-error
-S 0 1013 3 5
-title
-S 0 1013 10 50
-the product is not sold in the tester's storefront
-S 0 1014 3 9
-rationale
-S 0 1014 14 84
-StoreKit omits products that are not available in the account's storefront (TN3188).
-S 0 1015 3 4
-help
-S 0 1015 9 99
-add the storefront to the product's availability, or test with an account in one of its storefronts
-S 0 1016 3 12
-environments
-L 3 1016 17
-S 0 1016 18 7
-sandbox
-S 0 1016 27 10
-testflight
-S 0 1016 39 6
-review
-S 0 1017 3 14
-not_applicable
-S 0 1017 19 90
-in production each customer's own storefront decides, and Xcode uses the file's storefront
-S 0 1018 3 8
-examples
-M 2 1019 5
-S 0 1019 5 10
-triggering
-L 1 1020 7
-S 1 1020 9 46
-products:
-  - availability: [CAN, GBR]   # <-
-
-S 0 1023 5 7
-passing
-L 1 1024 7
-S 1 1024 9 39
-products:
-  - availability: [USA, CAN]
-
-M 9 1028 3
-S 0 1028 3 2
-id
-S 0 1028 7 26
-sandbox-account-other-team
-S 0 1029 3 9
-checklist
-S 0 1029 14 15
-sandbox-account
-S 0 1030 3 8
-severity
-S 0 1030 13 5
-error
-S 0 1031 3 5
-title
-S 0 1031 10 43
-the sandbox account belongs to another team
-S 0 1032 3 9
-rationale
-S 0 1032 14 138
-A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1033 3 4
-help
-S 0 1033 9 57
-create a sandbox account in this team's App Store Connect
-S 0 1034 3 12
-environments
-L 1 1034 17
-S 0 1034 18 7
-sandbox
-S 0 1035 3 14
-not_applicable
-S 0 1035 19 55
-only sandbox testing on a device uses a sandbox account
-S 0 1036 3 8
-examples
-M 2 1037 5
-S 0 1037 5 10
-triggering
-L 1 1038 7
-S 1 1038 9 59
-testing:
-  sandbox_account:
-    team_id: 9ZZ8YY7XX6   # <-
-
-S 0 1042 5 7
-passing
-L 1 1043 7
-S 1 1043 9 52
-testing:
-  sandbox_account:
-    team_id: 4KQ2H9XW7B
-
-M 9 1048 3
-S 0 1048 3 2
-id
-S 0 1048 7 31
-simulator-without-storekit-file
-S 0 1049 3 9
-checklist
-S 0 1049 14 11
-test-device
-S 0 1050 3 8
-severity
-S 0 1050 13 7
-warning
-S 0 1051 3 5
-title
-S 0 1051 10 38
-the sandbox test runs in the Simulator
-S 0 1052 3 9
-rationale
-S 0 1052 14 170
-Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
-S 0 1053 3 4
-help
-S 0 1053 9 64
-test on a physical device, or with a StoreKit configuration file
-S 0 1054 3 12
-environments
-L 1 1054 17
-S 0 1054 18 7
-sandbox
-S 0 1055 3 14
-not_applicable
-S 0 1055 19 46
-the Simulator matters only for sandbox testing
-S 0 1056 3 8
-examples
-M 2 1057 5
-S 0 1057 5 10
-triggering
-L 1 1058 7
-S 1 1058 9 36
-testing:
-  device: simulator   # <-
-
-S 0 1061 5 7
-passing
-L 1 1062 7
-S 1 1062 9 28
-testing:
-  device: physical
-
 M 9 1066 3
 S 0 1066 3 2
 id
-S 0 1066 7 15
-test-os-too-old
+S 0 1066 7 29
+subscription-duration-missing
 S 0 1067 3 9
 checklist
-S 0 1067 14 11
-test-device
+S 0 1067 14 16
+product-metadata
 S 0 1068 3 8
 severity
-S 0 1068 13 5
-error
+S 0 1068 13 7
+warning
 S 0 1069 3 5
 title
 S 0 1069 10 46
-the test device's OS is too old for StoreKit 2
+an auto-renewable subscription has no duration
 S 0 1070 3 9
 rationale
-S 0 1070 14 111
-An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
+S 0 1070 14 101
+A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
 S 0 1071 3 4
 help
-S 0 1071 9 44
-test on a newer OS, or add a StoreKit 1 path
+S 0 1071 9 27
+set `subscription_duration`
 S 0 1072 3 12
 environments
-L 3 1072 17
-S 0 1072 18 5
-xcode
-S 0 1072 25 7
+L 4 1072 17
+S 0 1072 18 7
 sandbox
-S 0 1072 34 10
+S 0 1072 27 10
 testflight
+S 0 1072 39 6
+review
+S 0 1072 47 10
+production
 S 0 1073 3 14
 not_applicable
-S 0 1073 19 41
-the test device matters only when testing
+S 0 1073 19 60
+Xcode serves the StoreKit configuration file's subscriptions
 S 0 1074 3 8
 examples
 M 2 1075 5
 S 0 1075 5 10
 triggering
 L 1 1076 7
-S 1 1076 9 37
+S 1 1076 9 88
+products:
+  - {}
+  - {}
+  - type: auto_renewable   # <-
+    subscription_duration: null
+
+S 0 1082 5 7
+passing
+L 1 1083 7
+S 1 1083 9 59
+products:
+  - {}
+  - {}
+  - subscription_duration: 1_month
+
+M 9 1090 3
+S 0 1090 3 2
+id
+S 0 1090 7 24
+storefront-not-available
+S 0 1091 3 9
+checklist
+S 0 1091 14 23
+storefront-availability
+S 0 1092 3 8
+severity
+S 0 1092 13 5
+error
+S 0 1093 3 5
+title
+S 0 1093 10 50
+the product is not sold in the tester's storefront
+S 0 1094 3 9
+rationale
+S 0 1094 14 84
+StoreKit omits products that are not available in the account's storefront (TN3188).
+S 0 1095 3 4
+help
+S 0 1095 9 99
+add the storefront to the product's availability, or test with an account in one of its storefronts
+S 0 1096 3 12
+environments
+L 3 1096 17
+S 0 1096 18 7
+sandbox
+S 0 1096 27 10
+testflight
+S 0 1096 39 6
+review
+S 0 1097 3 14
+not_applicable
+S 0 1097 19 90
+in production each customer's own storefront decides, and Xcode uses the file's storefront
+S 0 1098 3 8
+examples
+M 2 1099 5
+S 0 1099 5 10
+triggering
+L 1 1100 7
+S 1 1100 9 46
+products:
+  - availability: [CAN, GBR]   # <-
+
+S 0 1103 5 7
+passing
+L 1 1104 7
+S 1 1104 9 39
+products:
+  - availability: [USA, CAN]
+
+M 9 1108 3
+S 0 1108 3 2
+id
+S 0 1108 7 26
+sandbox-account-other-team
+S 0 1109 3 9
+checklist
+S 0 1109 14 15
+sandbox-account
+S 0 1110 3 8
+severity
+S 0 1110 13 5
+error
+S 0 1111 3 5
+title
+S 0 1111 10 43
+the sandbox account belongs to another team
+S 0 1112 3 9
+rationale
+S 0 1112 14 138
+A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
+S 0 1113 3 4
+help
+S 0 1113 9 57
+create a sandbox account in this team's App Store Connect
+S 0 1114 3 12
+environments
+L 1 1114 17
+S 0 1114 18 7
+sandbox
+S 0 1115 3 14
+not_applicable
+S 0 1115 19 55
+only sandbox testing on a device uses a sandbox account
+S 0 1116 3 8
+examples
+M 2 1117 5
+S 0 1117 5 10
+triggering
+L 1 1118 7
+S 1 1118 9 59
+testing:
+  sandbox_account:
+    team_id: 9ZZ8YY7XX6   # <-
+
+S 0 1122 5 7
+passing
+L 1 1123 7
+S 1 1123 9 52
+testing:
+  sandbox_account:
+    team_id: 4KQ2H9XW7B
+
+M 9 1128 3
+S 0 1128 3 2
+id
+S 0 1128 7 31
+simulator-without-storekit-file
+S 0 1129 3 9
+checklist
+S 0 1129 14 11
+test-device
+S 0 1130 3 8
+severity
+S 0 1130 13 7
+warning
+S 0 1131 3 5
+title
+S 0 1131 10 38
+the sandbox test runs in the Simulator
+S 0 1132 3 9
+rationale
+S 0 1132 14 170
+Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
+S 0 1133 3 4
+help
+S 0 1133 9 64
+test on a physical device, or with a StoreKit configuration file
+S 0 1134 3 12
+environments
+L 1 1134 17
+S 0 1134 18 7
+sandbox
+S 0 1135 3 14
+not_applicable
+S 0 1135 19 46
+the Simulator matters only for sandbox testing
+S 0 1136 3 8
+examples
+M 2 1137 5
+S 0 1137 5 10
+triggering
+L 1 1138 7
+S 1 1138 9 36
+testing:
+  device: simulator   # <-
+
+S 0 1141 5 7
+passing
+L 1 1142 7
+S 1 1142 9 28
+testing:
+  device: physical
+
+M 9 1146 3
+S 0 1146 3 2
+id
+S 0 1146 7 15
+test-os-too-old
+S 0 1147 3 9
+checklist
+S 0 1147 14 11
+test-device
+S 0 1148 3 8
+severity
+S 0 1148 13 5
+error
+S 0 1149 3 5
+title
+S 0 1149 10 46
+the test device's OS is too old for StoreKit 2
+S 0 1150 3 9
+rationale
+S 0 1150 14 111
+An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
+S 0 1151 3 4
+help
+S 0 1151 9 44
+test on a newer OS, or add a StoreKit 1 path
+S 0 1152 3 12
+environments
+L 3 1152 17
+S 0 1152 18 5
+xcode
+S 0 1152 25 7
+sandbox
+S 0 1152 34 10
+testflight
+S 0 1153 3 14
+not_applicable
+S 0 1153 19 41
+the test device matters only when testing
+S 0 1154 3 8
+examples
+M 2 1155 5
+S 0 1155 5 10
+triggering
+L 1 1156 7
+S 1 1156 9 37
 testing:
   os_version: "14.8"   # <-
 
-S 0 1079 5 7
+S 0 1159 5 7
 passing
-L 1 1080 7
-S 1 1080 9 30
+L 1 1160 7
+S 1 1160 9 30
 testing:
   os_version: "17.2"
 
-M 9 1084 3
-S 0 1084 3 2
+M 9 1164 3
+S 0 1164 3 2
 id
-S 0 1084 7 28
+S 0 1164 7 28
 signed-into-production-store
-S 0 1085 3 9
+S 0 1165 3 9
 checklist
-S 0 1085 14 11
+S 0 1165 14 11
 test-device
-S 0 1086 3 8
+S 0 1166 3 8
 severity
-S 0 1086 13 4
+S 0 1166 13 4
 note
-S 0 1087 3 5
+S 0 1167 3 5
 title
-S 0 1087 10 60
+S 0 1167 10 60
 an old device is still signed in to the production App Store
-S 0 1088 3 9
+S 0 1168 3 9
 rationale
-S 0 1088 14 150
+S 0 1168 14 150
 Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1089 3 4
+S 0 1169 3 4
 help
-S 0 1089 9 51
+S 0 1169 9 51
 sign out of the App Store in Settings on the device
-S 0 1090 3 12
+S 0 1170 3 12
 environments
-L 1 1090 17
-S 0 1090 18 7
+L 1 1170 17
+S 0 1170 18 7
 sandbox
-S 0 1091 3 14
+S 0 1171 3 14
 not_applicable
-S 0 1091 19 56
+S 0 1171 19 56
 signing out mattered only for sandbox testing on old iOS
-S 0 1092 3 8
+S 0 1172 3 8
 examples
-M 2 1093 5
-S 0 1093 5 10
+M 2 1173 5
+S 0 1173 5 10
 triggering
-L 1 1094 7
-S 1 1094 9 66
+L 1 1174 7
+S 1 1174 9 66
 testing:
   os_version: "11.4"
   signed_out_of_store: false   # <-
 
-S 0 1098 5 7
+S 0 1178 5 7
 passing
-L 1 1099 7
-S 1 1099 9 58
+L 1 1179 7
+S 1 1179 9 58
 testing:
   os_version: "11.4"
   signed_out_of_store: true
 
-M 9 1104 3
-S 0 1104 3 2
+M 9 1184 3
+S 0 1184 3 2
 id
-S 0 1104 7 19
+S 0 1184 7 19
 app-not-reinstalled
-S 0 1105 3 9
+S 0 1185 3 9
 checklist
-S 0 1105 14 15
+S 0 1185 14 15
 app-reinstalled
-S 0 1106 3 8
+S 0 1186 3 8
 severity
-S 0 1106 13 4
+S 0 1186 13 4
 note
-S 0 1107 3 5
+S 0 1187 3 5
 title
-S 0 1107 10 27
+S 0 1187 10 27
 the app was not reinstalled
-S 0 1108 3 9
+S 0 1188 3 9
 rationale
-S 0 1108 14 121
+S 0 1188 14 121
 Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
-S 0 1109 3 4
+S 0 1189 3 4
 help
-S 0 1109 9 47
+S 0 1189 9 47
 delete the app from the device and reinstall it
-S 0 1110 3 12
+S 0 1190 3 12
 environments
-L 3 1110 17
-S 0 1110 18 5
+L 3 1190 17
+S 0 1190 18 5
 xcode
-S 0 1110 25 7
+S 0 1190 25 7
 sandbox
-S 0 1110 34 10
+S 0 1190 34 10
 testflight
-S 0 1111 3 14
+S 0 1191 3 14
 not_applicable
-S 0 1111 19 40
+S 0 1191 19 40
 customers' devices are out of your hands
-S 0 1112 3 8
+S 0 1192 3 8
 examples
-M 2 1113 5
-S 0 1113 5 10
+M 2 1193 5
+S 0 1193 5 10
 triggering
-L 1 1114 7
-S 1 1114 9 41
+L 1 1194 7
+S 1 1194 9 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1117 5 7
+S 0 1197 5 7
 passing
-L 1 1118 7
-S 1 1118 9 33
+L 1 1198 7
+S 1 1198 9 33
 testing:
   app_reinstalled: true
 
-M 9 1122 3
-S 0 1122 3 2
+M 9 1202 3
+S 0 1202 3 2
 id
-S 0 1122 7 17
+S 0 1202 7 17
 jailbroken-device
-S 0 1123 3 9
+S 0 1203 3 9
 checklist
-S 0 1123 14 21
+S 0 1203 14 21
 device-not-jailbroken
-S 0 1124 3 8
+S 0 1204 3 8
 severity
-S 0 1124 13 4
+S 0 1204 13 4
 note
-S 0 1125 3 5
+S 0 1205 3 5
 title
-S 0 1125 10 29
+S 0 1205 10 29
 the test device is jailbroken
-S 0 1126 3 9
+S 0 1206 3 9
 rationale
-S 0 1126 14 116
+S 0 1206 14 116
 Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1127 3 4
+S 0 1207 3 4
 help
-S 0 1127 9 39
+S 0 1207 9 39
 test on a device that is not jailbroken
-S 0 1128 3 12
+S 0 1208 3 12
 environments
-L 3 1128 17
-S 0 1128 18 5
+L 3 1208 17
+S 0 1208 18 5
 xcode
-S 0 1128 25 7
+S 0 1208 25 7
 sandbox
-S 0 1128 34 10
+S 0 1208 34 10
 testflight
-S 0 1129 3 14
+S 0 1209 3 14
 not_applicable
-S 0 1129 19 40
+S 0 1209 19 40
 customers' devices are out of your hands
-S 0 1130 3 8
+S 0 1210 3 8
 examples
-M 2 1131 5
-S 0 1131 5 10
+M 2 1211 5
+S 0 1211 5 10
 triggering
-L 1 1132 7
-S 1 1132 9 35
+L 1 1212 7
+S 1 1212 9 35
 testing:
   jailbroken: true   # <-
 
-S 0 1135 5 7
+S 0 1215 5 7
 passing
-L 1 1136 7
-S 1 1136 9 29
+L 1 1216 7
+S 1 1216 9 29
 testing:
   jailbroken: false
 
-M 9 1141 3
-S 0 1141 3 2
+M 9 1221 3
+S 0 1221 3 2
 id
-S 0 1141 7 33
+S 0 1221 7 33
 storekit-configuration-incomplete
-S 0 1142 3 9
+S 0 1222 3 9
 checklist
-S 0 1142 14 22
+S 0 1222 14 22
 storekit-configuration
-S 0 1143 3 8
-severity
-S 0 1143 13 5
-error
-S 0 1144 3 5
-title
-S 0 1144 10 69
-the StoreKit configuration file does not serve the requested products
-S 0 1145 3 9
-rationale
-S 0 1145 14 238
-When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it, or the simulated "Load Products" failure, leaves the products invalid whatever App Store Connect says.
-S 0 1146 3 4
-help
-S 0 1146 9 114
-add the products to the .storekit file, turn off the simulated failure, or run without the file to use the sandbox
-S 0 1147 3 12
-environments
-L 1 1147 17
-S 0 1147 18 5
-xcode
-S 0 1148 3 14
-not_applicable
-S 0 1148 19 81
-products come from App Store Connect here, not from a StoreKit configuration file
-S 0 1149 3 8
-examples
-M 2 1150 5
-S 0 1150 5 10
-triggering
-L 1 1151 7
-S 1 1151 9 99
-environment: xcode
-app:
-  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
-
-S 0 1155 5 7
-passing
-L 1 1156 7
-S 1 1156 9 83
-environment: xcode
-app:
-  storekit_configuration: ../catalog/PocketGarden.storekit
-
-M 8 1166 3
-S 0 1166 3 2
-id
-S 0 1166 7 24
-catalog-xml-feed-retired
-S 0 1167 3 9
-checklist
-S 0 1167 14 13
-catalog-valid
-S 0 1168 3 5
-input
-S 0 1168 10 7
-catalog
-S 0 1169 3 8
-severity
-S 0 1169 13 4
-note
-S 0 1170 3 5
-title
-S 0 1170 10 59
-Apple no longer takes in-app purchases through the XML feed
-S 0 1171 3 9
-rationale
-S 1 1171 14 362
-Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1172 3 4
-help
-S 0 1172 9 95
-use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1173 3 8
-examples
-M 1 1174 5
-S 0 1174 5 10
-triggering
-L 1 1175 7
-S 1 1175 9 19
-<in_app_purchase/>
-
-M 8 1178 3
-S 0 1178 3 2
-id
-S 0 1178 7 20
-catalog-root-element
-S 0 1179 3 9
-checklist
-S 0 1179 14 13
-catalog-valid
-S 0 1180 3 5
-input
-S 0 1180 10 7
-catalog
-S 0 1181 3 8
-severity
-S 0 1181 13 5
-error
-S 0 1182 3 5
-title
-S 0 1182 10 40
-the document is not an App Store Package
-S 0 1183 3 9
-rationale
-S 0 1183 14 195
-Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1184 3 4
-help
-S 0 1184 9 73
-start the document with the package element in Apple's importer namespace
-S 0 1185 3 8
-examples
-M 2 1186 5
-S 0 1186 5 10
-triggering
-L 1 1187 7
-S 1 1187 9 179
-<?xml version="1.0" encoding="UTF-8"?>
-<package version="software5.12">   <!-- <- -->
-  <software><software_metadata><in_app_purchases/></software_metadata></software>
-</package>
-
-S 0 1192 5 7
-passing
-L 1 1193 7
-S 1 1193 9 206
-<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://apple.com/itunes/importer" version="software5.12">
-  <software><software_metadata><in_app_purchases/></software_metadata></software>
-</package>
-
-M 8 1199 3
-S 0 1199 3 2
-id
-S 0 1199 7 20
-catalog-spec-version
-S 0 1200 3 9
-checklist
-S 0 1200 14 13
-catalog-valid
-S 0 1201 3 5
-input
-S 0 1201 10 7
-catalog
-S 0 1202 3 8
-severity
-S 0 1202 13 5
-error
-S 0 1203 3 5
-title
-S 0 1203 10 58
-the package's spec version does not carry in-app purchases
-S 0 1204 3 9
-rationale
-S 0 1204 14 159
-In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1205 3 4
-help
-S 0 1205 9 68
-set `version` to the software5.x version the package was written for
-S 0 1206 3 8
-examples
-M 2 1207 5
-S 0 1207 5 10
-triggering
-L 1 1208 7
-S 1 1208 9 219
-<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
-  <software><software_metadata><in_app_purchases/></software_metadata></software>
-</package>
-
-S 0 1213 5 7
-passing
-L 1 1214 7
-S 1 1214 9 205
-<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://apple.com/itunes/importer" version="software5.4">
-  <software><software_metadata><in_app_purchases/></software_metadata></software>
-</package>
-
-M 8 1220 3
-S 0 1220 3 2
-id
-S 0 1220 7 23
-catalog-unknown-element
-S 0 1221 3 9
-checklist
-S 0 1221 14 13
-catalog-valid
-S 0 1222 3 5
-input
-S 0 1222 10 7
-catalog
 S 0 1223 3 8
 severity
 S 0 1223 13 5
 error
 S 0 1224 3 5
 title
-S 0 1224 10 52
-an element is not part of the in-app purchase schema
+S 0 1224 10 69
+the StoreKit configuration file does not serve the requested products
 S 0 1225 3 9
 rationale
-S 0 1225 14 202
-Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
+S 0 1225 14 238
+When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it, or the simulated "Load Products" failure, leaves the products invalid whatever App Store Connect says.
 S 0 1226 3 4
 help
-S 0 1226 9 44
-remove the element or use the name suggested
-S 0 1227 3 8
+S 0 1226 9 114
+add the products to the .storekit file, turn off the simulated failure, or run without the file to use the sandbox
+S 0 1227 3 12
+environments
+L 1 1227 17
+S 0 1227 18 5
+xcode
+S 0 1228 3 14
+not_applicable
+S 0 1228 19 81
+products come from App Store Connect here, not from a StoreKit configuration file
+S 0 1229 3 8
 examples
-M 2 1228 5
-S 0 1228 5 10
+M 2 1230 5
+S 0 1230 5 10
 triggering
-L 1 1229 7
-S 1 1229 9 160
+L 1 1231 7
+S 1 1231 9 99
+environment: xcode
+app:
+  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
+
+S 0 1235 5 7
+passing
+L 1 1236 7
+S 1 1236 9 83
+environment: xcode
+app:
+  storekit_configuration: ../catalog/PocketGarden.storekit
+
+M 8 1246 3
+S 0 1246 3 2
+id
+S 0 1246 7 24
+catalog-xml-feed-retired
+S 0 1247 3 9
+checklist
+S 0 1247 14 13
+catalog-valid
+S 0 1248 3 5
+input
+S 0 1248 10 7
+catalog
+S 0 1249 3 8
+severity
+S 0 1249 13 4
+note
+S 0 1250 3 5
+title
+S 0 1250 10 59
+Apple no longer takes in-app purchases through the XML feed
+S 0 1251 3 9
+rationale
+S 1 1251 14 362
+Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
+S 0 1252 3 4
+help
+S 0 1252 9 95
+use App Store Connect or its API to create products; keep a .storekit file as the local catalog
+S 0 1253 3 8
+examples
+M 1 1254 5
+S 0 1254 5 10
+triggering
+L 1 1255 7
+S 1 1255 9 19
+<in_app_purchase/>
+
+M 8 1258 3
+S 0 1258 3 2
+id
+S 0 1258 7 20
+catalog-root-element
+S 0 1259 3 9
+checklist
+S 0 1259 14 13
+catalog-valid
+S 0 1260 3 5
+input
+S 0 1260 10 7
+catalog
+S 0 1261 3 8
+severity
+S 0 1261 13 5
+error
+S 0 1262 3 5
+title
+S 0 1262 10 40
+the document is not an App Store Package
+S 0 1263 3 9
+rationale
+S 0 1263 14 195
+Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
+S 0 1264 3 4
+help
+S 0 1264 9 73
+start the document with the package element in Apple's importer namespace
+S 0 1265 3 8
+examples
+M 2 1266 5
+S 0 1266 5 10
+triggering
+L 1 1267 7
+S 1 1267 9 179
+<?xml version="1.0" encoding="UTF-8"?>
+<package version="software5.12">   <!-- <- -->
+  <software><software_metadata><in_app_purchases/></software_metadata></software>
+</package>
+
+S 0 1272 5 7
+passing
+L 1 1273 7
+S 1 1273 9 206
+<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://apple.com/itunes/importer" version="software5.12">
+  <software><software_metadata><in_app_purchases/></software_metadata></software>
+</package>
+
+M 8 1279 3
+S 0 1279 3 2
+id
+S 0 1279 7 20
+catalog-spec-version
+S 0 1280 3 9
+checklist
+S 0 1280 14 13
+catalog-valid
+S 0 1281 3 5
+input
+S 0 1281 10 7
+catalog
+S 0 1282 3 8
+severity
+S 0 1282 13 5
+error
+S 0 1283 3 5
+title
+S 0 1283 10 58
+the package's spec version does not carry in-app purchases
+S 0 1284 3 9
+rationale
+S 0 1284 14 159
+In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
+S 0 1285 3 4
+help
+S 0 1285 9 68
+set `version` to the software5.x version the package was written for
+S 0 1286 3 8
+examples
+M 2 1287 5
+S 0 1287 5 10
+triggering
+L 1 1288 7
+S 1 1288 9 219
+<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
+  <software><software_metadata><in_app_purchases/></software_metadata></software>
+</package>
+
+S 0 1293 5 7
+passing
+L 1 1294 7
+S 1 1294 9 205
+<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://apple.com/itunes/importer" version="software5.4">
+  <software><software_metadata><in_app_purchases/></software_metadata></software>
+</package>
+
+M 8 1300 3
+S 0 1300 3 2
+id
+S 0 1300 7 23
+catalog-unknown-element
+S 0 1301 3 9
+checklist
+S 0 1301 14 13
+catalog-valid
+S 0 1302 3 5
+input
+S 0 1302 10 7
+catalog
+S 0 1303 3 8
+severity
+S 0 1303 13 5
+error
+S 0 1304 3 5
+title
+S 0 1304 10 52
+an element is not part of the in-app purchase schema
+S 0 1305 3 9
+rationale
+S 0 1305 14 202
+Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
+S 0 1306 3 4
+help
+S 0 1306 9 44
+remove the element or use the name suggested
+S 0 1307 3 8
+examples
+M 2 1308 5
+S 0 1308 5 10
+triggering
+L 1 1309 7
+S 1 1309 9 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1234 5 7
+S 0 1314 5 7
 passing
-L 1 1235 7
-S 1 1235 9 148
+L 1 1315 7
+S 1 1315 9 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 8 1241 3
-S 0 1241 3 2
+M 8 1321 3
+S 0 1321 3 2
 id
-S 0 1241 7 29
+S 0 1321 7 29
 catalog-group-element-version
-S 0 1242 3 9
+S 0 1322 3 9
 checklist
-S 0 1242 14 13
+S 0 1322 14 13
 catalog-valid
-S 0 1243 3 5
+S 0 1323 3 5
 input
-S 0 1243 10 7
+S 0 1323 10 7
 catalog
-S 0 1244 3 8
+S 0 1324 3 8
 severity
-S 0 1244 13 5
+S 0 1324 13 5
 error
-S 0 1245 3 5
+S 0 1325 3 5
 title
-S 0 1245 10 69
+S 0 1325 10 69
 a subscription container does not exist in the package's spec version
-S 0 1246 3 9
+S 0 1326 3 9
 rationale
-S 0 1246 14 166
+S 0 1326 14 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1247 3 4
+S 0 1327 3 4
 help
-S 0 1247 9 62
+S 0 1327 9 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1248 3 8
+S 0 1328 3 8
 examples
-M 2 1249 5
-S 0 1249 5 10
+M 2 1329 5
+S 0 1329 5 10
 triggering
-L 1 1250 7
-S 1 1250 9 175
+L 1 1330 7
+S 1 1330 9 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1254 5 7
+S 0 1334 5 7
 passing
-L 1 1255 7
-S 1 1255 9 185
+L 1 1335 7
+S 1 1335 9 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 8 1260 3
-S 0 1260 3 2
+M 8 1340 3
+S 0 1340 3 2
 id
-S 0 1260 7 24
+S 0 1340 7 24
 catalog-required-element
-S 0 1261 3 9
+S 0 1341 3 9
 checklist
-S 0 1261 14 13
+S 0 1341 14 13
 catalog-valid
-S 0 1262 3 5
+S 0 1342 3 5
 input
-S 0 1262 10 7
+S 0 1342 10 7
 catalog
-S 0 1263 3 8
+S 0 1343 3 8
 severity
-S 0 1263 13 5
+S 0 1343 13 5
 error
-S 0 1264 3 5
+S 0 1344 3 5
 title
-S 0 1264 10 50
+S 0 1344 10 50
 an in-app purchase lacks an element a create needs
-S 0 1265 3 9
+S 0 1345 3 9
 rationale
-S 1 1265 14 256
+S 1 1345 14 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1266 3 4
+S 0 1346 3 4
 help
-S 0 1266 9 24
+S 0 1346 9 24
 add the missing elements
-S 0 1267 3 8
+S 0 1347 3 8
 examples
-M 2 1268 5
-S 0 1268 5 10
+M 2 1348 5
+S 0 1348 5 10
 triggering
-L 1 1269 7
-S 1 1269 9 140
+L 1 1349 7
+S 1 1349 9 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1274 5 7
+S 0 1354 5 7
 passing
-L 1 1275 7
-S 1 1275 9 445
+L 1 1355 7
+S 1 1355 9 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -5729,667 +6019,667 @@ S 1 1275 9 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 11 1284 3
-S 0 1284 3 2
+M 11 1364 3
+S 0 1364 3 2
 id
-S 0 1284 7 12
+S 0 1364 7 12
 catalog-type
-S 0 1285 3 9
+S 0 1365 3 9
 checklist
-S 0 1285 14 13
+S 0 1365 14 13
 catalog-valid
-S 0 1286 3 5
+S 0 1366 3 5
 input
-S 0 1286 10 7
+S 0 1366 10 7
 catalog
-S 0 1287 3 8
+S 0 1367 3 8
 severity
-S 0 1287 13 5
+S 0 1367 13 5
 error
-S 0 1288 3 5
+S 0 1368 3 5
 title
-S 0 1288 10 49
+S 0 1368 10 49
 an in-app purchase type is not one the spec knows
-S 0 1289 3 9
+S 0 1369 3 9
 rationale
-S 1 1289 14 150
+S 1 1369 14 150
 `<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1290 3 4
+S 0 1370 3 4
 help
-S 0 1290 9 96
+S 0 1370 9 96
 use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1291 3 5
+S 0 1371 3 5
 check
-M 2 1291 10
-S 0 1291 12 4
+M 2 1371 10
+S 0 1371 12 4
 each
-S 0 1291 18 15
+S 0 1371 18 15
 in_app_purchase
-S 0 1291 35 5
+S 0 1371 35 5
 field
-S 0 1291 42 4
+S 0 1371 42 4
 type
-S 0 1292 3 7
+S 0 1372 3 7
 options
-M 1 1292 12
-S 0 1292 14 7
+M 1 1372 12
+S 0 1372 14 7
 pattern
-S 1 1292 23 71
+S 1 1372 23 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1293 3 7
+S 0 1373 3 7
 message
-S 1 1293 12 124
+S 1 1373 12 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1294 3 8
+S 0 1374 3 8
 examples
-M 2 1295 5
-S 0 1295 5 10
+M 2 1375 5
+S 0 1375 5 10
 triggering
-L 1 1296 7
-S 1 1296 9 81
+L 1 1376 7
+S 1 1376 9 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1300 5 7
+S 0 1380 5 7
 passing
-L 1 1301 7
-S 1 1301 9 67
+L 1 1381 7
+S 1 1381 9 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 11 1306 3
-S 0 1306 3 2
+M 11 1386 3
+S 0 1386 3 2
 id
-S 0 1306 7 26
+S 0 1386 7 26
 catalog-product-id-charset
-S 0 1307 3 9
+S 0 1387 3 9
 checklist
-S 0 1307 14 13
+S 0 1387 14 13
 catalog-valid
-S 0 1308 3 5
+S 0 1388 3 5
 input
-S 0 1308 10 7
+S 0 1388 10 7
 catalog
-S 0 1309 3 8
+S 0 1389 3 8
 severity
-S 0 1309 13 5
+S 0 1389 13 5
 error
-S 0 1310 3 5
+S 0 1390 3 5
 title
-S 0 1310 10 60
+S 0 1390 10 60
 a product ID has characters App Store Connect does not allow
-S 0 1311 3 9
+S 0 1391 3 9
 rationale
-S 0 1311 14 130
+S 0 1391 14 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1312 3 4
+S 0 1392 3 4
 help
-S 0 1312 9 42
+S 0 1392 9 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1313 3 5
+S 0 1393 3 5
 check
-M 2 1313 10
-S 0 1313 12 4
+M 2 1393 10
+S 0 1393 12 4
 each
-S 0 1313 18 15
+S 0 1393 18 15
 in_app_purchase
-S 0 1313 35 5
+S 0 1393 35 5
 field
-S 0 1313 42 10
+S 0 1393 42 10
 product_id
-S 0 1314 3 7
+S 0 1394 3 7
 options
-M 1 1314 12
-S 0 1314 14 7
+M 1 1394 12
+S 0 1394 14 7
 pattern
-S 1 1314 23 15
+S 1 1394 23 15
 [A-Za-z0-9._-]+
-S 0 1315 3 7
+S 0 1395 3 7
 message
-S 1 1315 12 77
+S 1 1395 12 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1316 3 8
+S 0 1396 3 8
 examples
-M 2 1317 5
-S 0 1317 5 10
+M 2 1397 5
+S 0 1397 5 10
 triggering
-L 1 1318 7
-S 1 1318 9 115
+L 1 1398 7
+S 1 1398 9 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1322 5 7
+S 0 1402 5 7
 passing
-L 1 1323 7
-S 1 1323 9 101
+L 1 1403 7
+S 1 1403 9 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 12 1328 3
-S 0 1328 3 2
+M 12 1408 3
+S 0 1408 3 2
 id
-S 0 1328 7 25
+S 0 1408 7 25
 catalog-product-id-length
-S 0 1329 3 9
+S 0 1409 3 9
 checklist
-S 0 1329 14 13
+S 0 1409 14 13
 catalog-valid
-S 0 1330 3 5
+S 0 1410 3 5
 input
-S 0 1330 10 7
+S 0 1410 10 7
 catalog
-S 0 1331 3 8
+S 0 1411 3 8
 severity
-S 0 1331 13 5
+S 0 1411 13 5
 error
-S 0 1332 3 5
+S 0 1412 3 5
 title
-S 0 1332 10 24
+S 0 1412 10 24
 a product ID is too long
-S 0 1333 3 9
+S 0 1413 3 9
 rationale
-S 0 1333 14 161
+S 0 1413 14 161
 App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1334 3 4
+S 0 1414 3 4
 help
-S 0 1334 9 58
+S 0 1414 9 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1335 3 5
+S 0 1415 3 5
 check
-M 2 1335 10
-S 0 1335 12 4
+M 2 1415 10
+S 0 1415 12 4
 each
-S 0 1335 18 15
+S 0 1415 18 15
 in_app_purchase
-S 0 1335 35 5
+S 0 1415 35 5
 field
-S 0 1335 42 10
+S 0 1415 42 10
 product_id
-S 0 1336 3 7
+S 0 1416 3 7
 options
-M 1 1336 12
-S 0 1336 14 10
+M 1 1416 12
+S 0 1416 14 10
 max_length
-S 0 1336 26 3
+S 0 1416 26 3
 100
-S 0 1337 3 7
+S 0 1417 3 7
 message
-S 1 1337 12 73
+S 1 1417 12 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1338 3 5
+S 0 1418 3 5
 notes
-L 1 1338 10
-S 1 1338 11 100
+L 1 1418 10
+S 1 1418 11 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1339 3 8
+S 0 1419 3 8
 examples
-M 2 1340 5
-S 0 1340 5 10
+M 2 1420 5
+S 0 1420 5 10
 triggering
-L 1 1341 7
-S 1 1341 9 182
+L 1 1421 7
+S 1 1421 9 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1345 5 7
+S 0 1425 5 7
 passing
-L 1 1346 7
-S 1 1346 9 100
+L 1 1426 7
+S 1 1426 9 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 11 1351 3
-S 0 1351 3 2
+M 11 1431 3
+S 0 1431 3 2
 id
-S 0 1351 7 25
+S 0 1431 7 25
 catalog-product-id-hyphen
-S 0 1352 3 9
+S 0 1432 3 9
 checklist
-S 0 1352 14 13
+S 0 1432 14 13
 catalog-valid
-S 0 1353 3 5
+S 0 1433 3 5
 input
-S 0 1353 10 7
+S 0 1433 10 7
 catalog
-S 0 1354 3 8
+S 0 1434 3 8
 severity
-S 0 1354 13 4
+S 0 1434 13 4
 note
-S 0 1355 3 5
+S 0 1435 3 5
 title
-S 0 1355 10 62
+S 0 1435 10 62
 a product ID has a hyphen, which the legacy rule did not allow
-S 0 1356 3 9
+S 0 1436 3 9
 rationale
-S 0 1356 14 187
+S 0 1436 14 187
 App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1357 3 4
+S 0 1437 3 4
 help
-S 0 1357 9 106
+S 0 1437 9 106
 keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1358 3 5
+S 0 1438 3 5
 check
-M 2 1358 10
-S 0 1358 12 4
+M 2 1438 10
+S 0 1438 12 4
 each
-S 0 1358 18 15
+S 0 1438 18 15
 in_app_purchase
-S 0 1358 35 5
+S 0 1438 35 5
 field
-S 0 1358 42 10
+S 0 1438 42 10
 product_id
-S 0 1359 3 7
+S 0 1439 3 7
 options
-M 1 1359 12
-S 0 1359 14 7
+M 1 1439 12
+S 0 1439 14 7
 pattern
-S 1 1359 23 5
+S 1 1439 23 5
 [^-]*
-S 0 1360 3 7
+S 0 1440 3 7
 message
-S 1 1360 12 144
+S 1 1440 12 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1361 3 8
+S 0 1441 3 8
 examples
-M 2 1362 5
-S 0 1362 5 10
+M 2 1442 5
+S 0 1442 5 10
 triggering
-L 1 1363 7
-S 1 1363 9 116
+L 1 1443 7
+S 1 1443 9 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1367 5 7
+S 0 1447 5 7
 passing
-L 1 1368 7
-S 1 1368 9 102
+L 1 1448 7
+S 1 1448 9 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 8 1373 3
-S 0 1373 3 2
+M 8 1453 3
+S 0 1453 3 2
 id
-S 0 1373 7 28
+S 0 1453 7 28
 catalog-duplicate-product-id
-S 0 1374 3 9
+S 0 1454 3 9
 checklist
-S 0 1374 14 13
+S 0 1454 14 13
 catalog-valid
-S 0 1375 3 5
+S 0 1455 3 5
 input
-S 0 1375 10 7
+S 0 1455 10 7
 catalog
-S 0 1376 3 8
+S 0 1456 3 8
 severity
-S 0 1376 13 5
+S 0 1456 13 5
 error
-S 0 1377 3 5
+S 0 1457 3 5
 title
-S 0 1377 10 41
+S 0 1457 10 41
 a product ID appears twice in the package
-S 0 1378 3 9
+S 0 1458 3 9
 rationale
-S 0 1378 14 140
+S 0 1458 14 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1379 3 4
+S 0 1459 3 4
 help
-S 0 1379 9 48
+S 0 1459 9 48
 remove the duplicate or give it a new product ID
-S 0 1380 3 8
+S 0 1460 3 8
 examples
-M 2 1381 5
-S 0 1381 5 10
+M 2 1461 5
+S 0 1461 5 10
 triggering
-L 1 1382 7
-S 1 1382 9 210
+L 1 1462 7
+S 1 1462 9 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1387 5 7
+S 0 1467 5 7
 passing
-L 1 1388 7
-S 1 1388 9 195
+L 1 1468 7
+S 1 1468 9 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 8 1392 3
-S 0 1392 3 2
+M 8 1472 3
+S 0 1472 3 2
 id
-S 0 1392 7 32
+S 0 1472 7 32
 catalog-duplicate-reference-name
-S 0 1393 3 9
+S 0 1473 3 9
 checklist
-S 0 1393 14 13
+S 0 1473 14 13
 catalog-valid
-S 0 1394 3 5
+S 0 1474 3 5
 input
-S 0 1394 10 7
+S 0 1474 10 7
 catalog
-S 0 1395 3 8
+S 0 1475 3 8
 severity
-S 0 1395 13 5
+S 0 1475 13 5
 error
-S 0 1396 3 5
+S 0 1476 3 5
 title
-S 0 1396 10 45
+S 0 1476 10 45
 a reference name appears twice in the package
-S 0 1397 3 9
+S 0 1477 3 9
 rationale
-S 0 1397 14 62
+S 0 1477 14 62
 Reference names are unique within an app in App Store Connect.
-S 0 1398 3 4
+S 0 1478 3 4
 help
-S 0 1398 9 48
+S 0 1478 9 48
 give each in-app purchase its own reference name
-S 0 1399 3 8
+S 0 1479 3 8
 examples
-M 2 1400 5
-S 0 1400 5 10
+M 2 1480 5
+S 0 1480 5 10
 triggering
-L 1 1401 7
-S 1 1401 9 174
+L 1 1481 7
+S 1 1481 9 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1406 5 7
+S 0 1486 5 7
 passing
-L 1 1407 7
-S 1 1407 9 163
+L 1 1487 7
+S 1 1487 9 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 11 1411 3
-S 0 1411 3 2
+M 11 1491 3
+S 0 1491 3 2
 id
-S 0 1411 7 29
+S 0 1491 7 29
 catalog-reference-name-length
-S 0 1412 3 9
+S 0 1492 3 9
 checklist
-S 0 1412 14 13
+S 0 1492 14 13
 catalog-valid
-S 0 1413 3 5
+S 0 1493 3 5
 input
-S 0 1413 10 7
+S 0 1493 10 7
 catalog
-S 0 1414 3 8
+S 0 1494 3 8
 severity
-S 0 1414 13 5
+S 0 1494 13 5
 error
-S 0 1415 3 5
+S 0 1495 3 5
 title
-S 0 1415 10 28
+S 0 1495 10 28
 a reference name is too long
-S 0 1416 3 9
+S 0 1496 3 9
 rationale
-S 0 1416 14 123
+S 0 1496 14 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1417 3 4
+S 0 1497 3 4
 help
-S 0 1417 9 62
+S 0 1497 9 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1418 3 5
+S 0 1498 3 5
 check
-M 2 1418 10
-S 0 1418 12 4
+M 2 1498 10
+S 0 1498 12 4
 each
-S 0 1418 18 15
+S 0 1498 18 15
 in_app_purchase
-S 0 1418 35 5
+S 0 1498 35 5
 field
-S 0 1418 42 14
+S 0 1498 42 14
 reference_name
-S 0 1419 3 7
+S 0 1499 3 7
 options
-M 1 1419 12
-S 0 1419 14 10
+M 1 1499 12
+S 0 1499 14 10
 max_length
-S 0 1419 26 2
+S 0 1499 26 2
 64
-S 0 1420 3 7
+S 0 1500 3 7
 message
-S 1 1420 12 92
+S 1 1500 12 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1421 3 8
+S 0 1501 3 8
 examples
-M 2 1422 5
-S 0 1422 5 10
+M 2 1502 5
+S 0 1502 5 10
 triggering
-L 1 1423 7
-S 1 1423 9 158
+L 1 1503 7
+S 1 1503 9 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1427 5 7
+S 0 1507 5 7
 passing
-L 1 1428 7
-S 1 1428 9 85
+L 1 1508 7
+S 1 1508 9 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 11 1433 3
-S 0 1433 3 2
+M 11 1513 3
+S 0 1513 3 2
 id
-S 0 1433 7 20
+S 0 1513 7 20
 catalog-title-length
-S 0 1434 3 9
+S 0 1514 3 9
 checklist
-S 0 1434 14 13
+S 0 1514 14 13
 catalog-valid
-S 0 1435 3 5
+S 0 1515 3 5
 input
-S 0 1435 10 7
+S 0 1515 10 7
 catalog
-S 0 1436 3 8
+S 0 1516 3 8
 severity
-S 0 1436 13 5
+S 0 1516 13 5
 error
-S 0 1437 3 5
+S 0 1517 3 5
 title
-S 0 1437 10 42
+S 0 1517 10 42
 a localized title is too short or too long
-S 0 1438 3 9
+S 0 1518 3 9
 rationale
-S 0 1438 14 74
+S 0 1518 14 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1439 3 4
+S 0 1519 3 4
 help
-S 0 1439 9 56
+S 0 1519 9 56
 write a title of {min_length} to {max_length} characters
-S 0 1440 3 5
+S 0 1520 3 5
 check
-M 2 1440 10
-S 0 1440 12 4
+M 2 1520 10
+S 0 1520 12 4
 each
-S 0 1440 18 15
+S 0 1520 18 15
 in_app_purchase
-S 0 1440 35 5
+S 0 1520 35 5
 field
-S 0 1440 42 20
+S 0 1520 42 20
 locales.locale.title
-S 0 1441 3 7
+S 0 1521 3 7
 options
-M 2 1441 12
-S 0 1441 14 10
+M 2 1521 12
+S 0 1521 14 10
 min_length
-S 0 1441 26 1
+S 0 1521 26 1
 2
-S 0 1441 29 10
+S 0 1521 29 10
 max_length
-S 0 1441 41 2
+S 0 1521 41 2
 30
-S 0 1442 3 7
+S 0 1522 3 7
 message
-S 1 1442 12 110
+S 1 1522 12 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1443 3 8
+S 0 1523 3 8
 examples
-M 2 1444 5
-S 0 1444 5 10
+M 2 1524 5
+S 0 1524 5 10
 triggering
-L 1 1445 7
-S 1 1445 9 164
+L 1 1525 7
+S 1 1525 9 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1451 5 7
+S 0 1531 5 7
 passing
-L 1 1452 7
-S 1 1452 9 117
+L 1 1532 7
+S 1 1532 9 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 11 1457 3
-S 0 1457 3 2
+M 11 1537 3
+S 0 1537 3 2
 id
-S 0 1457 7 26
+S 0 1537 7 26
 catalog-description-length
-S 0 1458 3 9
+S 0 1538 3 9
 checklist
-S 0 1458 14 13
+S 0 1538 14 13
 catalog-valid
-S 0 1459 3 5
+S 0 1539 3 5
 input
-S 0 1459 10 7
+S 0 1539 10 7
 catalog
-S 0 1460 3 8
+S 0 1540 3 8
 severity
-S 0 1460 13 5
+S 0 1540 13 5
 error
-S 0 1461 3 5
+S 0 1541 3 5
 title
-S 0 1461 10 48
+S 0 1541 10 48
 a localized description is too short or too long
-S 0 1462 3 9
+S 0 1542 3 9
 rationale
-S 0 1462 14 145
+S 0 1542 14 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1463 3 4
+S 0 1543 3 4
 help
-S 0 1463 9 62
+S 0 1543 9 62
 write a description of {min_length} to {max_length} characters
-S 0 1464 3 5
+S 0 1544 3 5
 check
-M 2 1464 10
-S 0 1464 12 4
+M 2 1544 10
+S 0 1544 12 4
 each
-S 0 1464 18 15
+S 0 1544 18 15
 in_app_purchase
-S 0 1464 35 5
+S 0 1544 35 5
 field
-S 0 1464 42 26
+S 0 1544 42 26
 locales.locale.description
-S 0 1465 3 7
+S 0 1545 3 7
 options
-M 2 1465 12
-S 0 1465 14 10
+M 2 1545 12
+S 0 1545 14 10
 min_length
-S 0 1465 26 2
+S 0 1545 26 2
 10
-S 0 1465 30 10
+S 0 1545 30 10
 max_length
-S 0 1465 42 2
+S 0 1545 42 2
 45
-S 0 1466 3 7
+S 0 1546 3 7
 message
-S 1 1466 12 99
+S 1 1546 12 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1467 3 8
+S 0 1547 3 8
 examples
-M 2 1468 5
-S 0 1468 5 10
+M 2 1548 5
+S 0 1548 5 10
 triggering
-L 1 1469 7
-S 1 1469 9 143
+L 1 1549 7
+S 1 1549 9 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1475 5 7
+S 0 1555 5 7
 passing
-L 1 1476 7
-S 1 1476 9 150
+L 1 1556 7
+S 1 1556 9 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 11 1481 3
-S 0 1481 3 2
+M 11 1561 3
+S 0 1561 3 2
 id
-S 0 1481 7 27
+S 0 1561 7 27
 catalog-review-notes-length
-S 0 1482 3 9
+S 0 1562 3 9
 checklist
-S 0 1482 14 13
+S 0 1562 14 13
 catalog-valid
-S 0 1483 3 5
+S 0 1563 3 5
 input
-S 0 1483 10 7
+S 0 1563 10 7
 catalog
-S 0 1484 3 8
+S 0 1564 3 8
 severity
-S 0 1484 13 5
+S 0 1564 13 5
 error
-S 0 1485 3 5
+S 0 1565 3 5
 title
-S 0 1485 10 29
+S 0 1565 10 29
 the review notes are too long
-S 0 1486 3 9
+S 0 1566 3 9
 rationale
-S 0 1486 14 66
+S 0 1566 14 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1487 3 4
+S 0 1567 3 4
 help
-S 0 1487 9 60
+S 0 1567 9 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1488 3 5
+S 0 1568 3 5
 check
-M 2 1488 10
-S 0 1488 12 4
+M 2 1568 10
+S 0 1568 12 4
 each
-S 0 1488 18 15
+S 0 1568 18 15
 in_app_purchase
-S 0 1488 35 5
+S 0 1568 35 5
 field
-S 0 1488 42 12
+S 0 1568 42 12
 review_notes
-S 0 1489 3 7
+S 0 1569 3 7
 options
-M 1 1489 12
-S 0 1489 14 10
+M 1 1569 12
+S 0 1569 14 10
 max_length
-S 0 1489 26 4
+S 0 1569 26 4
 4000
-S 0 1490 3 7
+S 0 1570 3 7
 message
-S 1 1490 12 81
+S 1 1570 12 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1491 3 8
+S 0 1571 3 8
 examples
-M 2 1492 5
-S 0 1492 5 10
+M 2 1572 5
+S 0 1572 5 10
 triggering
-L 1 1493 7
-S 1 1493 9 4238
+L 1 1573 7
+S 1 1573 9 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -6403,294 +6693,294 @@ S 1 1493 9 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1506 5 7
+S 0 1586 5 7
 passing
-L 1 1507 7
-S 1 1507 9 121
+L 1 1587 7
+S 1 1587 9 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 8 1512 3
-S 0 1512 3 2
+M 8 1592 3
+S 0 1592 3 2
 id
-S 0 1512 7 19
+S 0 1592 7 19
 catalog-locale-code
-S 0 1513 3 9
+S 0 1593 3 9
 checklist
-S 0 1513 14 13
+S 0 1593 14 13
 catalog-valid
-S 0 1514 3 5
+S 0 1594 3 5
 input
-S 0 1514 10 7
+S 0 1594 10 7
 catalog
-S 0 1515 3 8
+S 0 1595 3 8
 severity
-S 0 1515 13 5
+S 0 1595 13 5
 error
-S 0 1516 3 5
+S 0 1596 3 5
 title
-S 0 1516 10 36
+S 0 1596 10 36
 a locale name is not a language code
-S 0 1517 3 9
+S 0 1597 3 9
 rationale
-S 0 1517 14 168
+S 0 1597 14 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1518 3 4
+S 0 1598 3 4
 help
-S 0 1518 9 46
+S 0 1598 9 46
 write the locale as a hyphenated language code
-S 0 1519 3 8
+S 0 1599 3 8
 examples
-M 2 1520 5
-S 0 1520 5 10
+M 2 1600 5
+S 0 1600 5 10
 triggering
-L 1 1521 7
-S 1 1521 9 139
+L 1 1601 7
+S 1 1601 9 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1527 5 7
+S 0 1607 5 7
 passing
-L 1 1528 7
-S 1 1528 9 117
+L 1 1608 7
+S 1 1608 9 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 11 1533 3
-S 0 1533 3 2
+M 11 1613 3
+S 0 1613 3 2
 id
-S 0 1533 7 15
+S 0 1613 7 15
 catalog-boolean
-S 0 1534 3 9
+S 0 1614 3 9
 checklist
-S 0 1534 14 13
+S 0 1614 14 13
 catalog-valid
-S 0 1535 3 5
+S 0 1615 3 5
 input
-S 0 1535 10 7
+S 0 1615 10 7
 catalog
-S 0 1536 3 8
+S 0 1616 3 8
 severity
-S 0 1536 13 5
+S 0 1616 13 5
 error
-S 0 1537 3 5
+S 0 1617 3 5
 title
-S 0 1537 10 34
+S 0 1617 10 34
 a boolean is not `true` or `false`
-S 0 1538 3 9
+S 0 1618 3 9
 rationale
-S 0 1538 14 90
+S 0 1618 14 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1539 3 4
+S 0 1619 3 4
 help
-S 0 1539 9 23
+S 0 1619 9 23
 write `true` or `false`
-S 0 1540 3 5
+S 0 1620 3 5
 check
-M 2 1540 10
-S 0 1540 12 4
+M 2 1620 10
+S 0 1620 12 4
 each
-S 0 1540 18 15
+S 0 1620 18 15
 in_app_purchase
-S 0 1540 35 5
+S 0 1620 35 5
 field
-S 1 1540 42 50
+S 1 1620 42 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1541 3 7
+S 0 1621 3 7
 options
-M 1 1541 12
-S 0 1541 14 7
+M 1 1621 12
+S 0 1621 14 7
 pattern
-S 1 1541 23 10
+S 1 1621 23 10
 true|false
-S 0 1542 3 7
+S 0 1622 3 7
 message
-S 1 1542 12 76
+S 1 1622 12 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1543 3 8
+S 0 1623 3 8
 examples
-M 2 1544 5
-S 0 1544 5 10
+M 2 1624 5
+S 0 1624 5 10
 triggering
-L 1 1545 7
-S 1 1545 9 142
+L 1 1625 7
+S 1 1625 9 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1551 5 7
+S 0 1631 5 7
 passing
-L 1 1552 7
-S 1 1552 9 121
+L 1 1632 7
+S 1 1632 9 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 8 1557 3
-S 0 1557 3 2
+M 8 1637 3
+S 0 1637 3 2
 id
-S 0 1557 7 12
+S 0 1637 7 12
 catalog-date
-S 0 1558 3 9
+S 0 1638 3 9
 checklist
-S 0 1558 14 13
+S 0 1638 14 13
 catalog-valid
-S 0 1559 3 5
+S 0 1639 3 5
 input
-S 0 1559 10 7
+S 0 1639 10 7
 catalog
-S 0 1560 3 8
+S 0 1640 3 8
 severity
-S 0 1560 13 5
+S 0 1640 13 5
 error
-S 0 1561 3 5
+S 0 1641 3 5
 title
-S 0 1561 10 42
+S 0 1641 10 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1562 3 9
+S 0 1642 3 9
 rationale
-S 0 1562 14 89
+S 0 1642 14 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1563 3 4
+S 0 1643 3 4
 help
-S 0 1563 9 32
+S 0 1643 9 32
 write the date as year-month-day
-S 0 1564 3 8
+S 0 1644 3 8
 examples
-M 2 1565 5
-S 0 1565 5 10
+M 2 1645 5
+S 0 1645 5 10
 triggering
-L 1 1566 7
-S 1 1566 9 181
+L 1 1646 7
+S 1 1646 9 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1572 5 7
+S 0 1652 5 7
 passing
-L 1 1573 7
-S 1 1573 9 159
+L 1 1653 7
+S 1 1653 9 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 11 1578 3
-S 0 1578 3 2
+M 11 1658 3
+S 0 1658 3 2
 id
-S 0 1578 7 18
+S 0 1658 7 18
 catalog-price-tier
-S 0 1579 3 9
+S 0 1659 3 9
 checklist
-S 0 1579 14 13
+S 0 1659 14 13
 catalog-valid
-S 0 1580 3 5
+S 0 1660 3 5
 input
-S 0 1580 10 7
+S 0 1660 10 7
 catalog
-S 0 1581 3 8
+S 0 1661 3 8
 severity
-S 0 1581 13 5
+S 0 1661 13 5
 error
-S 0 1582 3 5
+S 0 1662 3 5
 title
-S 0 1582 10 31
+S 0 1662 10 31
 a price tier is outside 1 to 87
-S 0 1583 3 9
+S 0 1663 3 9
 rationale
-S 0 1583 14 142
+S 0 1663 14 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1584 3 4
+S 0 1664 3 4
 help
-S 0 1584 9 23
+S 0 1664 9 23
 use a tier from 1 to 87
-S 0 1585 3 5
+S 0 1665 3 5
 check
-M 2 1585 10
-S 0 1585 12 4
+M 2 1665 10
+S 0 1665 12 4
 each
-S 0 1585 18 15
+S 0 1665 18 15
 in_app_purchase
-S 0 1585 35 5
+S 0 1665 35 5
 field
-S 1 1585 42 112
+S 1 1665 42 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1586 3 7
+S 0 1666 3 7
 options
-M 1 1586 12
-S 0 1586 14 7
+M 1 1666 12
+S 0 1666 14 7
 pattern
-S 1 1586 23 23
+S 1 1666 23 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1587 3 7
+S 0 1667 3 7
 message
-S 1 1587 12 62
+S 1 1667 12 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1588 3 8
+S 0 1668 3 8
 examples
-M 2 1589 5
-S 0 1589 5 10
+M 2 1669 5
+S 0 1669 5 10
 triggering
-L 1 1590 7
-S 1 1590 9 148
+L 1 1670 7
+S 1 1670 9 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1596 5 7
+S 0 1676 5 7
 passing
-L 1 1597 7
-S 1 1597 9 126
+L 1 1677 7
+S 1 1677 9 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 8 1602 3
-S 0 1602 3 2
+M 8 1682 3
+S 0 1682 3 2
 id
-S 0 1602 7 23
+S 0 1682 7 23
 catalog-price-intervals
-S 0 1603 3 9
+S 0 1683 3 9
 checklist
-S 0 1603 14 13
+S 0 1683 14 13
 catalog-valid
-S 0 1604 3 5
+S 0 1684 3 5
 input
-S 0 1604 10 7
+S 0 1684 10 7
 catalog
-S 0 1605 3 8
+S 0 1685 3 8
 severity
-S 0 1605 13 5
+S 0 1685 13 5
 error
-S 0 1606 3 5
+S 0 1686 3 5
 title
-S 0 1606 10 49
+S 0 1686 10 49
 price intervals overlap, run out of order, or end
-S 0 1607 3 9
+S 0 1687 3 9
 rationale
-S 0 1607 14 146
+S 0 1687 14 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1608 3 4
+S 0 1688 3 4
 help
-S 0 1608 9 102
+S 0 1688 9 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1609 3 8
+S 0 1689 3 8
 examples
-M 2 1610 5
-S 0 1610 5 10
+M 2 1690 5
+S 0 1690 5 10
 triggering
-L 1 1611 7
-S 1 1611 9 365
+L 1 1691 7
+S 1 1691 9 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -6698,10 +6988,10 @@ S 1 1611 9 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1618 5 7
+S 0 1698 5 7
 passing
-L 1 1619 7
-S 1 1619 9 351
+L 1 1699 7
+S 1 1699 9 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -6709,64 +6999,64 @@ S 1 1619 9 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 11 1627 3
-S 0 1627 3 2
+M 11 1707 3
+S 0 1707 3 2
 id
-S 0 1627 7 29
+S 0 1707 7 29
 catalog-subscription-duration
-S 0 1628 3 9
+S 0 1708 3 9
 checklist
-S 0 1628 14 13
+S 0 1708 14 13
 catalog-valid
-S 0 1629 3 5
+S 0 1709 3 5
 input
-S 0 1629 10 7
+S 0 1709 10 7
 catalog
-S 0 1630 3 8
+S 0 1710 3 8
 severity
-S 0 1630 13 5
+S 0 1710 13 5
 error
-S 0 1631 3 5
+S 0 1711 3 5
 title
-S 0 1631 10 59
+S 0 1711 10 59
 a subscription duration is not one App Store Connect offers
-S 0 1632 3 9
+S 0 1712 3 9
 rationale
-S 0 1632 14 150
+S 0 1712 14 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1633 3 4
+S 0 1713 3 4
 help
-S 1 1633 9 71
+S 1 1713 9 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1634 3 5
+S 0 1714 3 5
 check
-M 2 1634 10
-S 0 1634 12 4
+M 2 1714 10
+S 0 1714 12 4
 each
-S 0 1634 18 15
+S 0 1714 18 15
 in_app_purchase
-S 0 1634 35 5
+S 0 1714 35 5
 field
-S 0 1634 42 8
+S 0 1714 42 8
 duration
-S 0 1635 3 7
+S 0 1715 3 7
 options
-M 1 1635 12
-S 0 1635 14 7
+M 1 1715 12
+S 0 1715 14 7
 pattern
-S 1 1635 23 48
+S 1 1715 23 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1636 3 7
+S 0 1716 3 7
 message
-S 1 1636 12 108
+S 1 1716 12 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1637 3 8
+S 0 1717 3 8
 examples
-M 2 1638 5
-S 0 1638 5 10
+M 2 1718 5
+S 0 1718 5 10
 triggering
-L 1 1639 7
-S 1 1639 9 189
+L 1 1719 7
+S 1 1719 9 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -6774,148 +7064,148 @@ S 1 1639 9 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1646 5 7
+S 0 1726 5 7
 passing
-L 1 1647 7
-S 1 1647 9 162
+L 1 1727 7
+S 1 1727 9 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 8 1652 3
-S 0 1652 3 2
+M 8 1732 3
+S 0 1732 3 2
 id
-S 0 1652 7 34
+S 0 1732 7 34
 catalog-subscription-outside-group
-S 0 1653 3 9
+S 0 1733 3 9
 checklist
-S 0 1653 14 13
+S 0 1733 14 13
 catalog-valid
-S 0 1654 3 5
+S 0 1734 3 5
 input
-S 0 1654 10 7
+S 0 1734 10 7
 catalog
-S 0 1655 3 8
+S 0 1735 3 8
 severity
-S 0 1655 13 5
+S 0 1735 13 5
 error
-S 0 1656 3 5
+S 0 1736 3 5
 title
-S 0 1656 10 80
+S 0 1736 10 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1657 3 9
+S 0 1737 3 9
 rationale
-S 0 1657 14 139
+S 0 1737 14 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1658 3 4
+S 0 1738 3 4
 help
-S 0 1658 9 40
+S 0 1738 9 40
 move the item into (or out of) the group
-S 0 1659 3 8
+S 0 1739 3 8
 examples
-M 2 1660 5
-S 0 1660 5 10
+M 2 1740 5
+S 0 1740 5 10
 triggering
-L 1 1661 7
-S 1 1661 9 149
+L 1 1741 7
+S 1 1741 9 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1666 5 7
+S 0 1746 5 7
 passing
-L 1 1667 7
-S 1 1667 9 199
+L 1 1747 7
+S 1 1747 9 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 8 1672 3
-S 0 1672 3 2
+M 8 1752 3
+S 0 1752 3 2
 id
-S 0 1672 7 26
+S 0 1752 7 26
 catalog-screenshot-missing
-S 0 1673 3 9
+S 0 1753 3 9
 checklist
-S 0 1673 14 13
+S 0 1753 14 13
 catalog-valid
-S 0 1674 3 5
+S 0 1754 3 5
 input
-S 0 1674 10 7
+S 0 1754 10 7
 catalog
-S 0 1675 3 8
+S 0 1755 3 8
 severity
-S 0 1675 13 5
+S 0 1755 13 5
 error
-S 0 1676 3 5
+S 0 1756 3 5
 title
-S 0 1676 10 46
+S 0 1756 10 46
 a new in-app purchase has no review screenshot
-S 0 1677 3 9
+S 0 1757 3 9
 rationale
-S 0 1677 14 167
+S 0 1757 14 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1678 3 4
+S 0 1758 3 4
 help
-S 0 1678 9 65
+S 0 1758 9 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1679 3 8
+S 0 1759 3 8
 examples
-M 2 1680 5
-S 0 1680 5 10
+M 2 1760 5
+S 0 1760 5 10
 triggering
-L 1 1681 7
-S 1 1681 9 114
+L 1 1761 7
+S 1 1761 9 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1685 5 7
+S 0 1765 5 7
 passing
-L 1 1686 7
-S 1 1686 9 255
+L 1 1766 7
+S 1 1766 9 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 8 1692 3
-S 0 1692 3 2
+M 8 1772 3
+S 0 1772 3 2
 id
-S 0 1692 7 31
+S 0 1772 7 31
 catalog-screenshot-file-missing
-S 0 1693 3 9
+S 0 1773 3 9
 checklist
-S 0 1693 14 13
+S 0 1773 14 13
 catalog-valid
-S 0 1694 3 5
+S 0 1774 3 5
 input
-S 0 1694 10 7
+S 0 1774 10 7
 catalog
-S 0 1695 3 8
+S 0 1775 3 8
 severity
-S 0 1695 13 5
+S 0 1775 13 5
 error
-S 0 1696 3 5
+S 0 1776 3 5
 title
-S 0 1696 10 46
+S 0 1776 10 46
 a review screenshot file is not in the package
-S 0 1697 3 9
+S 0 1777 3 9
 rationale
-S 0 1697 14 167
+S 0 1777 14 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1698 3 4
+S 0 1778 3 4
 help
-S 0 1698 9 60
+S 0 1778 9 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1699 3 8
+S 0 1779 3 8
 examples
-M 2 1700 5
-S 0 1700 5 10
+M 2 1780 5
+S 0 1780 5 10
 triggering
-L 1 1701 7
-S 1 1701 9 155
+L 1 1781 7
+S 1 1781 9 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -6923,50 +7213,50 @@ S 1 1701 9 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1708 5 7
+S 0 1788 5 7
 passing
-L 1 1709 7
-S 1 1709 9 128
+L 1 1789 7
+S 1 1789 9 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 8 1714 3
-S 0 1714 3 2
+M 8 1794 3
+S 0 1794 3 2
 id
-S 0 1714 7 27
+S 0 1794 7 27
 catalog-screenshot-checksum
-S 0 1715 3 9
+S 0 1795 3 9
 checklist
-S 0 1715 14 13
+S 0 1795 14 13
 catalog-valid
-S 0 1716 3 5
+S 0 1796 3 5
 input
-S 0 1716 10 7
+S 0 1796 10 7
 catalog
-S 0 1717 3 8
+S 0 1797 3 8
 severity
-S 0 1717 13 5
+S 0 1797 13 5
 error
-S 0 1718 3 5
+S 0 1798 3 5
 title
-S 0 1718 10 57
+S 0 1798 10 57
 a review screenshot's size or MD5 does not match the file
-S 0 1719 3 9
+S 0 1799 3 9
 rationale
-S 0 1719 14 141
+S 0 1799 14 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1720 3 4
+S 0 1800 3 4
 help
-S 0 1720 9 34
+S 0 1800 9 34
 write the file's real size and MD5
-S 0 1721 3 8
+S 0 1801 3 8
 examples
-M 2 1722 5
-S 0 1722 5 10
+M 2 1802 5
+S 0 1802 5 10
 triggering
-L 1 1723 7
-S 1 1723 9 224
+L 1 1803 7
+S 1 1803 9 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -6975,262 +7265,262 @@ S 1 1723 9 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1731 5 7
+S 0 1811 5 7
 passing
-L 1 1732 7
-S 1 1732 9 192
+L 1 1812 7
+S 1 1812 9 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 8 1737 3
-S 0 1737 3 2
+M 8 1817 3
+S 0 1817 3 2
 id
-S 0 1737 7 29
+S 0 1817 7 29
 catalog-screenshot-dimensions
-S 0 1738 3 9
+S 0 1818 3 9
 checklist
-S 0 1738 14 13
+S 0 1818 14 13
 catalog-valid
-S 0 1739 3 5
+S 0 1819 3 5
 input
-S 0 1739 10 7
+S 0 1819 10 7
 catalog
-S 0 1740 3 8
+S 0 1820 3 8
 severity
-S 0 1740 13 5
+S 0 1820 13 5
 error
-S 0 1741 3 5
+S 0 1821 3 5
 title
-S 0 1741 10 52
+S 0 1821 10 52
 a review screenshot is not an accepted image or size
-S 0 1742 3 9
+S 0 1822 3 9
 rationale
-S 0 1742 14 180
+S 0 1822 14 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1743 3 4
+S 0 1823 3 4
 help
-S 0 1743 9 64
+S 0 1823 9 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1744 3 8
+S 0 1824 3 8
 examples
-M 2 1745 5
-S 0 1745 5 10
+M 2 1825 5
+S 0 1825 5 10
 triggering
-L 1 1746 7
-S 1 1746 9 136
+L 1 1826 7
+S 1 1826 9 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1752 5 7
+S 0 1832 5 7
 passing
-L 1 1753 7
-S 1 1753 9 111
+L 1 1833 7
+S 1 1833 9 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 10 1758 3
-S 0 1758 3 2
+M 10 1838 3
+S 0 1838 3 2
 id
-S 0 1758 7 22
+S 0 1838 7 22
 catalog-too-many-items
-S 0 1759 3 9
+S 0 1839 3 9
 checklist
-S 0 1759 14 13
+S 0 1839 14 13
 catalog-valid
-S 0 1760 3 5
+S 0 1840 3 5
 input
-S 0 1760 10 7
+S 0 1840 10 7
 catalog
-S 0 1761 3 8
+S 0 1841 3 8
 severity
-S 0 1761 13 5
+S 0 1841 13 5
 error
-S 0 1762 3 5
+S 0 1842 3 5
 title
-S 0 1762 10 59
+S 0 1842 10 59
 the package has more in-app purchases than one upload takes
-S 0 1763 3 9
+S 0 1843 3 9
 rationale
-S 0 1763 14 106
+S 0 1843 14 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 1764 3 4
+S 0 1844 3 4
 help
-S 0 1764 9 17
+S 0 1844 9 17
 split the package
-S 0 1765 3 7
+S 0 1845 3 7
 options
-M 1 1765 12
-S 0 1765 14 9
+M 1 1845 12
+S 0 1845 14 9
 max_items
-S 0 1765 25 4
+S 0 1845 25 4
 1000
-S 0 1766 3 15
+S 0 1846 3 15
 example_options
-M 1 1766 20
-S 0 1766 22 9
+M 1 1846 20
+S 0 1846 22 9
 max_items
-S 0 1766 33 2
+S 0 1846 33 2
 20
-S 0 1767 3 8
+S 0 1847 3 8
 examples
-M 2 1768 5
-S 0 1768 5 10
+M 2 1848 5
+S 0 1848 5 10
 triggering
-L 1 1769 7
-S 1 1769 9 957
+L 1 1849 7
+S 1 1849 9 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 1775 5 7
+S 0 1855 5 7
 passing
-L 1 1776 7
-S 1 1776 9 19
+L 1 1856 7
+S 1 1856 9 19
 <in_app_purchase/>
 
-M 8 1779 3
-S 0 1779 3 2
+M 8 1859 3
+S 0 1859 3 2
 id
-S 0 1779 7 19
+S 0 1859 7 19
 catalog-placeholder
-S 0 1780 3 9
+S 0 1860 3 9
 checklist
-S 0 1780 14 13
+S 0 1860 14 13
 catalog-valid
-S 0 1781 3 5
+S 0 1861 3 5
 input
-S 0 1781 10 7
+S 0 1861 10 7
 catalog
-S 0 1782 3 8
+S 0 1862 3 8
 severity
-S 0 1782 13 5
+S 0 1862 13 5
 error
-S 0 1783 3 5
+S 0 1863 3 5
 title
-S 0 1783 10 46
+S 0 1863 10 46
 a template placeholder was left in the package
-S 0 1784 3 9
+S 0 1864 3 9
 rationale
-S 0 1784 14 134
+S 0 1864 14 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 1785 3 4
+S 0 1865 3 4
 help
-S 0 1785 9 43
+S 0 1865 9 43
 replace the placeholder with the real value
-S 0 1786 3 8
+S 0 1866 3 8
 examples
-M 2 1787 5
-S 0 1787 5 10
+M 2 1867 5
+S 0 1867 5 10
 triggering
-L 1 1788 7
-S 1 1788 9 92
+L 1 1868 7
+S 1 1868 9 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1792 5 7
+S 0 1872 5 7
 passing
-L 1 1793 7
-S 1 1793 9 100
+L 1 1873 7
+S 1 1873 9 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 8 1798 3
-S 0 1798 3 2
+M 8 1878 3
+S 0 1878 3 2
 id
-S 0 1798 7 22
+S 0 1878 7 22
 catalog-metadata-token
-S 0 1799 3 9
+S 0 1879 3 9
 checklist
-S 0 1799 14 13
+S 0 1879 14 13
 catalog-valid
-S 0 1800 3 5
+S 0 1880 3 5
 input
-S 0 1800 10 7
+S 0 1880 10 7
 catalog
-S 0 1801 3 8
+S 0 1881 3 8
 severity
-S 0 1801 13 7
+S 0 1881 13 7
 warning
-S 0 1802 3 5
+S 0 1882 3 5
 title
-S 0 1802 10 42
+S 0 1882 10 42
 the metadata token looks edited or made up
-S 0 1803 3 9
+S 0 1883 3 9
 rationale
-S 1 1803 14 153
+S 1 1883 14 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 1804 3 4
+S 0 1884 3 4
 help
-S 0 1804 9 73
+S 0 1884 9 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 1805 3 8
+S 0 1885 3 8
 examples
-M 2 1806 5
-S 0 1806 5 10
+M 2 1886 5
+S 0 1886 5 10
 triggering
-L 1 1807 7
-S 1 1807 9 273
+L 1 1887 7
+S 1 1887 9 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1813 5 7
+S 0 1893 5 7
 passing
-L 1 1814 7
-S 1 1814 9 284
+L 1 1894 7
+S 1 1894 9 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 8 1821 3
-S 0 1821 3 2
+M 8 1901 3
+S 0 1901 3 2
 id
-S 0 1821 7 27
+S 0 1901 7 27
 catalog-descriptor-mismatch
-S 0 1822 3 9
+S 0 1902 3 9
 checklist
-S 0 1822 14 13
+S 0 1902 14 13
 catalog-valid
-S 0 1823 3 5
+S 0 1903 3 5
 input
-S 0 1823 10 7
+S 0 1903 10 7
 catalog
-S 0 1824 3 8
+S 0 1904 3 8
 severity
-S 0 1824 13 7
+S 0 1904 13 7
 warning
-S 0 1825 3 5
+S 0 1905 3 5
 title
-S 0 1825 10 50
+S 0 1905 10 50
 the catalog and the descriptor's products disagree
-S 0 1826 3 9
+S 0 1906 3 9
 rationale
-S 0 1826 14 175
+S 0 1906 14 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 1827 3 4
+S 0 1907 3 4
 help
-S 0 1827 9 64
+S 0 1907 9 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 1828 3 8
+S 0 1908 3 8
 examples
-M 2 1829 5
-S 0 1829 5 10
+M 2 1909 5
+S 0 1909 5 10
 triggering
-L 1 1830 7
-S 1 1830 9 554
+L 1 1910 7
+S 1 1910 9 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -7238,803 +7528,803 @@ S 1 1830 9 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1837 5 7
+S 0 1917 5 7
 passing
-L 1 1838 7
-S 1 1838 9 440
+L 1 1918 7
+S 1 1918 9 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 7 1845 3
-S 0 1845 3 2
+M 7 1925 3
+S 0 1925 3 2
 id
-S 0 1845 7 24
+S 0 1925 7 24
 descriptor-file-mismatch
-S 0 1846 3 9
+S 0 1926 3 9
 checklist
-S 0 1846 14 12
+S 0 1926 14 12
 code-signing
-S 0 1847 3 8
+S 0 1927 3 8
 severity
-S 0 1847 13 7
+S 0 1927 13 7
 warning
-S 0 1848 3 5
+S 0 1928 3 5
 title
-S 0 1848 10 42
+S 0 1928 10 42
 a project file and the descriptor disagree
-S 0 1849 3 9
+S 0 1929 3 9
 rationale
-S 0 1849 14 228
+S 0 1929 14 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 1850 3 4
+S 0 1930 3 4
 help
-S 0 1850 9 71
+S 0 1930 9 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 1851 3 8
+S 0 1931 3 8
 examples
-M 2 1852 5
-S 0 1852 5 10
+M 2 1932 5
+S 0 1932 5 10
 triggering
-L 1 1853 7
-S 1 1853 9 141
+L 1 1933 7
+S 1 1933 9 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 1858 5 7
+S 0 1938 5 7
 passing
-L 1 1859 7
-S 1 1859 9 33
+L 1 1939 7
+S 1 1939 9 33
 app:
   deployment_target: "16.0"
 
-M 7 1863 3
-S 0 1863 3 2
+M 7 1943 3
+S 0 1943 3 2
 id
-S 0 1863 7 26
+S 0 1943 7 26
 running-bundle-id-mismatch
-S 0 1864 3 9
+S 0 1944 3 9
 checklist
-S 0 1864 14 17
+S 0 1944 14 17
 bundle-id-matches
-S 0 1865 3 8
+S 0 1945 3 8
 severity
-S 0 1865 13 5
+S 0 1945 13 5
 error
-S 0 1866 3 5
+S 0 1946 3 5
 title
-S 0 1866 10 70
+S 0 1946 10 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 1867 3 9
+S 0 1947 3 9
 rationale
-S 0 1867 14 230
+S 0 1947 14 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 1868 3 4
+S 0 1948 3 4
 help
-S 0 1868 9 87
+S 0 1948 9 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 1869 3 8
+S 0 1949 3 8
 examples
-M 2 1870 5
-S 0 1870 5 10
+M 2 1950 5
+S 0 1950 5 10
 triggering
-L 1 1871 7
-S 1 1871 9 181
+L 1 1951 7
+S 1 1951 9 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 1877 5 7
+S 0 1957 5 7
 passing
-L 1 1878 7
-S 1 1878 9 183
+L 1 1958 7
+S 1 1958 9 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Release
 
-M 7 1885 3
-S 0 1885 3 2
+M 7 1965 3
+S 0 1965 3 2
 id
-S 0 1885 7 27
+S 0 1965 7 27
 bundle-id-per-configuration
-S 0 1886 3 9
+S 0 1966 3 9
 checklist
-S 0 1886 14 17
+S 0 1966 14 17
 bundle-id-matches
-S 0 1887 3 8
+S 0 1967 3 8
 severity
-S 0 1887 13 7
+S 0 1967 13 7
 warning
-S 0 1888 3 5
+S 0 1968 3 5
 title
-S 0 1888 10 58
+S 0 1968 10 58
 the configuration builds another bundle ID than the others
-S 0 1889 3 9
+S 0 1969 3 9
 rationale
-S 0 1889 14 288
+S 0 1969 14 288
 Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 1890 3 4
+S 0 1970 3 4
 help
-S 0 1890 9 85
+S 0 1970 9 85
 test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 1891 3 8
+S 0 1971 3 8
 examples
-M 2 1892 5
-S 0 1892 5 10
+M 2 1972 5
+S 0 1972 5 10
 triggering
-L 1 1893 7
-S 1 1893 9 100
+L 1 1973 7
+S 1 1973 9 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 1898 5 7
+S 0 1978 5 7
 passing
-L 1 1899 7
-S 1 1899 9 102
+L 1 1979 7
+S 1 1979 9 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 7 1905 3
-S 0 1905 3 2
+M 7 1985 3
+S 0 1985 3 2
 id
-S 0 1905 7 21
+S 0 1985 7 21
 wrong-iap-entitlement
-S 0 1906 3 9
+S 0 1986 3 9
 checklist
-S 0 1906 14 12
+S 0 1986 14 12
 code-signing
-S 0 1907 3 8
+S 0 1987 3 8
 severity
-S 0 1907 13 5
+S 0 1987 13 5
 error
-S 0 1908 3 5
+S 0 1988 3 5
 title
-S 0 1908 10 55
+S 0 1988 10 55
 the entitlements have a key added "for In-App Purchase"
-S 0 1909 3 9
+S 0 1989 3 9
 rationale
-S 0 1909 14 218
+S 0 1989 14 218
 In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 1910 3 4
+S 0 1990 3 4
 help
-S 0 1910 9 60
+S 0 1990 9 60
 remove the key; enable In-App Purchase on the App ID instead
-S 0 1911 3 8
+S 0 1991 3 8
 examples
-M 2 1912 5
-S 0 1912 5 10
+M 2 1992 5
+S 0 1992 5 10
 triggering
-L 1 1913 7
-S 1 1913 9 76
+L 1 1993 7
+S 1 1993 9 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 1916 5 7
+S 0 1996 5 7
 passing
-L 1 1917 7
-S 1 1917 9 26
+L 1 1997 7
+S 1 1997 9 26
 app:
   entitlements: null
 
-M 7 1921 3
-S 0 1921 3 2
+M 7 2001 3
+S 0 2001 3 2
 id
-S 0 1921 7 29
+S 0 2001 7 29
 iap-capability-off-in-project
-S 0 1922 3 9
+S 0 2002 3 9
 checklist
-S 0 1922 14 18
+S 0 2002 14 18
 app-id-iap-enabled
-S 0 1923 3 8
+S 0 2003 3 8
 severity
-S 0 1923 13 5
+S 0 2003 13 5
 error
-S 0 1924 3 5
+S 0 2004 3 5
 title
-S 0 1924 10 61
+S 0 2004 10 61
 the Xcode project switches the In-App Purchase capability off
-S 0 1925 3 9
+S 0 2005 3 9
 rationale
-S 0 1925 14 247
+S 0 2005 14 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 1926 3 4
+S 0 2006 3 4
 help
-S 0 1926 9 49
+S 0 2006 9 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 1927 3 8
+S 0 2007 3 8
 examples
-M 2 1928 5
-S 0 1928 5 10
+M 2 2008 5
+S 0 2008 5 10
 triggering
-L 1 1929 7
-S 1 1929 9 118
+L 1 2009 7
+S 1 2009 9 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 1933 5 7
+S 0 2013 5 7
 passing
-L 1 1934 7
-S 1 1934 9 106
+L 1 2014 7
+S 1 2014 9 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 1939 3
-S 0 1939 3 2
+M 9 2019 3
+S 0 2019 3 2
 id
-S 0 1939 7 29
+S 0 2019 7 29
 storekit-configuration-active
-S 0 1940 3 9
+S 0 2020 3 9
 checklist
-S 0 1940 14 22
+S 0 2020 14 22
 storekit-configuration
-S 0 1941 3 8
+S 0 2021 3 8
 severity
-S 0 1941 13 7
+S 0 2021 13 7
 warning
-S 0 1942 3 5
+S 0 2022 3 5
 title
-S 0 1942 10 61
+S 0 2022 10 61
 the scheme serves products from a StoreKit configuration file
-S 0 1943 3 9
+S 0 2023 3 9
 rationale
-S 0 1943 14 257
+S 0 2023 14 257
 With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 1944 3 4
+S 0 2024 3 4
 help
-S 1 1944 9 109
+S 1 2024 9 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 1945 3 12
+S 0 2025 3 12
 environments
-L 4 1945 17
-S 0 1945 18 7
+L 4 2025 17
+S 0 2025 18 7
 sandbox
-S 0 1945 27 10
+S 0 2025 27 10
 testflight
-S 0 1945 39 6
+S 0 2025 39 6
 review
-S 0 1945 47 10
+S 0 2025 47 10
 production
-S 0 1946 3 14
+S 0 2026 3 14
 not_applicable
-S 0 1946 19 50
+S 0 2026 19 50
 in the xcode environment the file is what you test
-S 0 1947 3 8
+S 0 2027 3 8
 examples
-M 2 1948 5
-S 0 1948 5 10
+M 2 2028 5
+S 0 2028 5 10
 triggering
-L 1 1949 7
-S 1 1949 9 99
+L 1 2029 7
+S 1 2029 9 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 1952 5 7
+S 0 2032 5 7
 passing
-L 1 1953 7
-S 1 1953 9 107
+L 1 2033 7
+S 1 2033 9 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 11 1960 3
-S 0 1960 3 2
+M 11 2040 3
+S 0 2040 3 2
 id
-S 0 1960 7 27
+S 0 2040 7 27
 storekit-product-id-charset
-S 0 1961 3 9
+S 0 2041 3 9
 checklist
-S 0 1961 14 22
+S 0 2041 14 22
 storekit-configuration
-S 0 1962 3 5
+S 0 2042 3 5
 input
-S 0 1962 10 8
+S 0 2042 10 8
 storekit
-S 0 1963 3 8
+S 0 2043 3 8
 severity
-S 0 1963 13 5
+S 0 2043 13 5
 error
-S 0 1964 3 5
+S 0 2044 3 5
 title
-S 0 1964 10 90
+S 0 2044 10 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 1965 3 9
+S 0 2045 3 9
 rationale
-S 0 1965 14 192
+S 0 2045 14 192
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 1966 3 4
+S 0 2046 3 4
 help
-S 0 1966 9 42
+S 0 2046 9 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1967 3 5
+S 0 2047 3 5
 check
-M 2 1967 10
-S 0 1967 12 4
+M 2 2047 10
+S 0 2047 12 4
 each
-S 0 1967 18 7
+S 0 2047 18 7
 product
-S 0 1967 27 5
+S 0 2047 27 5
 field
-S 0 1967 34 9
+S 0 2047 34 9
 productID
-S 0 1968 3 7
+S 0 2048 3 7
 options
-M 1 1968 12
-S 0 1968 14 7
+M 1 2048 12
+S 0 2048 14 7
 pattern
-S 1 1968 23 15
+S 1 2048 23 15
 [A-Za-z0-9._-]+
-S 0 1969 3 7
+S 0 2049 3 7
 message
-S 1 1969 12 77
+S 1 2049 12 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1970 3 8
+S 0 2050 3 8
 examples
-M 2 1971 5
-S 0 1971 5 10
+M 2 2051 5
+S 0 2051 5 10
 triggering
-L 1 1972 7
-S 1 1972 9 115
+L 1 2052 7
+S 1 2052 9 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 1974 5 7
+S 0 2054 5 7
 passing
-L 1 1975 7
-S 1 1975 9 114
+L 1 2055 7
+S 1 2055 9 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 11 1978 3
-S 0 1978 3 2
+M 11 2058 3
+S 0 2058 3 2
 id
-S 0 1978 7 26
+S 0 2058 7 26
 storekit-product-id-length
-S 0 1979 3 9
+S 0 2059 3 9
 checklist
-S 0 1979 14 22
+S 0 2059 14 22
 storekit-configuration
-S 0 1980 3 5
+S 0 2060 3 5
 input
-S 0 1980 10 8
+S 0 2060 10 8
 storekit
-S 0 1981 3 8
+S 0 2061 3 8
 severity
-S 0 1981 13 5
+S 0 2061 13 5
 error
-S 0 1982 3 5
+S 0 2062 3 5
 title
-S 0 1982 10 54
+S 0 2062 10 54
 a product ID in the StoreKit configuration is too long
-S 0 1983 3 9
+S 0 2063 3 9
 rationale
-S 0 1983 14 88
+S 0 2063 14 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 1984 3 4
+S 0 2064 3 4
 help
-S 0 1984 9 58
+S 0 2064 9 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1985 3 5
+S 0 2065 3 5
 check
-M 2 1985 10
-S 0 1985 12 4
+M 2 2065 10
+S 0 2065 12 4
 each
-S 0 1985 18 7
+S 0 2065 18 7
 product
-S 0 1985 27 5
+S 0 2065 27 5
 field
-S 0 1985 34 9
+S 0 2065 34 9
 productID
-S 0 1986 3 7
+S 0 2066 3 7
 options
-M 1 1986 12
-S 0 1986 14 10
+M 1 2066 12
+S 0 2066 14 10
 max_length
-S 0 1986 26 3
+S 0 2066 26 3
 100
-S 0 1987 3 7
+S 0 2067 3 7
 message
-S 1 1987 12 73
+S 1 2067 12 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1988 3 8
+S 0 2068 3 8
 examples
-M 2 1989 5
-S 0 1989 5 10
+M 2 2069 5
+S 0 2069 5 10
 triggering
-L 1 1990 7
-S 1 1990 9 127
+L 1 2070 7
+S 1 2070 9 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 1992 5 7
+S 0 2072 5 7
 passing
-L 1 1993 7
-S 1 1993 9 59
+L 1 2073 7
+S 1 2073 9 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 11 1996 3
-S 0 1996 3 2
+M 11 2076 3
+S 0 2076 3 2
 id
-S 0 1996 7 30
+S 0 2076 7 30
 storekit-reference-name-length
-S 0 1997 3 9
+S 0 2077 3 9
 checklist
-S 0 1997 14 22
+S 0 2077 14 22
 storekit-configuration
-S 0 1998 3 5
+S 0 2078 3 5
 input
-S 0 1998 10 8
+S 0 2078 10 8
 storekit
-S 0 1999 3 8
+S 0 2079 3 8
 severity
-S 0 1999 13 5
+S 0 2079 13 5
 error
-S 0 2000 3 5
+S 0 2080 3 5
 title
-S 0 2000 10 58
+S 0 2080 10 58
 a reference name in the StoreKit configuration is too long
-S 0 2001 3 9
+S 0 2081 3 9
 rationale
-S 0 2001 14 91
+S 0 2081 14 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2002 3 4
+S 0 2082 3 4
 help
-S 0 2002 9 62
+S 0 2082 9 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2003 3 5
+S 0 2083 3 5
 check
-M 2 2003 10
-S 0 2003 12 4
+M 2 2083 10
+S 0 2083 12 4
 each
-S 0 2003 18 7
+S 0 2083 18 7
 product
-S 0 2003 27 5
+S 0 2083 27 5
 field
-S 0 2003 34 13
+S 0 2083 34 13
 referenceName
-S 0 2004 3 7
+S 0 2084 3 7
 options
-M 1 2004 12
-S 0 2004 14 10
+M 1 2084 12
+S 0 2084 14 10
 max_length
-S 0 2004 26 2
+S 0 2084 26 2
 64
-S 0 2005 3 7
+S 0 2085 3 7
 message
-S 1 2005 12 92
+S 1 2085 12 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2006 3 8
+S 0 2086 3 8
 examples
-M 2 2007 5
-S 0 2007 5 10
+M 2 2087 5
+S 0 2087 5 10
 triggering
-L 1 2008 7
-S 1 2008 9 151
+L 1 2088 7
+S 1 2088 9 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2010 5 7
+S 0 2090 5 7
 passing
-L 1 2011 7
-S 1 2011 9 92
+L 1 2091 7
+S 1 2091 9 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 11 2014 3
-S 0 2014 3 2
+M 11 2094 3
+S 0 2094 3 2
 id
-S 0 2014 7 28
+S 0 2094 7 28
 storekit-display-name-length
-S 0 2015 3 9
+S 0 2095 3 9
 checklist
-S 0 2015 14 22
+S 0 2095 14 22
 storekit-configuration
-S 0 2016 3 5
+S 0 2096 3 5
 input
-S 0 2016 10 8
+S 0 2096 10 8
 storekit
-S 0 2017 3 8
+S 0 2097 3 8
 severity
-S 0 2017 13 5
+S 0 2097 13 5
 error
-S 0 2018 3 5
+S 0 2098 3 5
 title
-S 0 2018 10 69
+S 0 2098 10 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2019 3 9
+S 0 2099 3 9
 rationale
-S 0 2019 14 86
+S 0 2099 14 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2020 3 4
+S 0 2100 3 4
 help
-S 0 2020 9 63
+S 0 2100 9 63
 write a display name of {min_length} to {max_length} characters
-S 0 2021 3 5
+S 0 2101 3 5
 check
-M 2 2021 10
-S 0 2021 12 4
+M 2 2101 10
+S 0 2101 12 4
 each
-S 0 2021 18 7
+S 0 2101 18 7
 product
-S 0 2021 27 5
+S 0 2101 27 5
 field
-S 0 2021 34 25
+S 0 2101 34 25
 localizations.displayName
-S 0 2022 3 7
+S 0 2102 3 7
 options
-M 2 2022 12
-S 0 2022 14 10
+M 2 2102 12
+S 0 2102 14 10
 min_length
-S 0 2022 26 1
+S 0 2102 26 1
 2
-S 0 2022 29 10
+S 0 2102 29 10
 max_length
-S 0 2022 41 2
+S 0 2102 41 2
 30
-S 0 2023 3 7
+S 0 2103 3 7
 message
-S 1 2023 12 117
+S 1 2103 12 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2024 3 8
+S 0 2104 3 8
 examples
-M 2 2025 5
-S 0 2025 5 10
+M 2 2105 5
+S 0 2105 5 10
 triggering
-L 1 2026 7
-S 1 2026 9 160
+L 1 2106 7
+S 1 2106 9 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2028 5 7
+S 0 2108 5 7
 passing
-L 1 2029 7
-S 1 2029 9 135
+L 1 2109 7
+S 1 2109 9 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 11 2032 3
-S 0 2032 3 2
+M 11 2112 3
+S 0 2112 3 2
 id
-S 0 2032 7 27
+S 0 2112 7 27
 storekit-description-length
-S 0 2033 3 9
+S 0 2113 3 9
 checklist
-S 0 2033 14 22
+S 0 2113 14 22
 storekit-configuration
-S 0 2034 3 5
+S 0 2114 3 5
 input
-S 0 2034 10 8
+S 0 2114 10 8
 storekit
-S 0 2035 3 8
+S 0 2115 3 8
 severity
-S 0 2035 13 5
+S 0 2115 13 5
 error
-S 0 2036 3 5
+S 0 2116 3 5
 title
-S 0 2036 10 55
+S 0 2116 10 55
 a description in the StoreKit configuration is too long
-S 0 2037 3 9
+S 0 2117 3 9
 rationale
-S 0 2037 14 88
+S 0 2117 14 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2038 3 4
+S 0 2118 3 4
 help
-S 0 2038 9 59
+S 0 2118 9 59
 shorten the description to {max_length} characters or fewer
-S 0 2039 3 5
+S 0 2119 3 5
 check
-M 2 2039 10
-S 0 2039 12 4
+M 2 2119 10
+S 0 2119 12 4
 each
-S 0 2039 18 7
+S 0 2119 18 7
 product
-S 0 2039 27 5
+S 0 2119 27 5
 field
-S 0 2039 34 25
+S 0 2119 34 25
 localizations.description
-S 0 2040 3 7
+S 0 2120 3 7
 options
-M 1 2040 12
-S 0 2040 14 10
+M 1 2120 12
+S 0 2120 14 10
 max_length
-S 0 2040 26 2
+S 0 2120 26 2
 45
-S 0 2041 3 7
+S 0 2121 3 7
 message
-S 1 2041 12 89
+S 1 2121 12 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2042 3 8
+S 0 2122 3 8
 examples
-M 2 2043 5
-S 0 2043 5 10
+M 2 2123 5
+S 0 2123 5 10
 triggering
-L 1 2044 7
-S 1 2044 9 175
+L 1 2124 7
+S 1 2124 9 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2046 5 7
+S 0 2126 5 7
 passing
-L 1 2047 7
-S 1 2047 9 156
+L 1 2127 7
+S 1 2127 9 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 8 2050 3
-S 0 2050 3 2
+M 8 2130 3
+S 0 2130 3 2
 id
-S 0 2050 7 29
+S 0 2130 7 29
 storekit-duplicate-product-id
-S 0 2051 3 9
+S 0 2131 3 9
 checklist
-S 0 2051 14 22
+S 0 2131 14 22
 storekit-configuration
-S 0 2052 3 5
+S 0 2132 3 5
 input
-S 0 2052 10 8
+S 0 2132 10 8
 storekit
-S 0 2053 3 8
+S 0 2133 3 8
 severity
-S 0 2053 13 5
+S 0 2133 13 5
 error
-S 0 2054 3 5
+S 0 2134 3 5
 title
-S 0 2054 10 56
+S 0 2134 10 56
 a product ID appears twice in the StoreKit configuration
-S 0 2055 3 9
+S 0 2135 3 9
 rationale
-S 0 2055 14 99
+S 0 2135 14 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2056 3 4
+S 0 2136 3 4
 help
-S 0 2056 9 50
+S 0 2136 9 50
 remove the duplicate or give it its own product ID
-S 0 2057 3 8
+S 0 2137 3 8
 examples
-M 2 2058 5
-S 0 2058 5 10
+M 2 2138 5
+S 0 2138 5 10
 triggering
-L 1 2059 7
-S 1 2059 9 115
+L 1 2139 7
+S 1 2139 9 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2061 5 7
+S 0 2141 5 7
 passing
-L 1 2062 7
-S 1 2062 9 118
+L 1 2142 7
+S 1 2142 9 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 8 2065 3
-S 0 2065 3 2
+M 8 2145 3
+S 0 2145 3 2
 id
-S 0 2065 7 28
+S 0 2145 7 28
 storekit-group-not-localized
-S 0 2066 3 9
+S 0 2146 3 9
 checklist
-S 0 2066 14 22
+S 0 2146 14 22
 storekit-configuration
-S 0 2067 3 5
+S 0 2147 3 5
 input
-S 0 2067 10 8
+S 0 2147 10 8
 storekit
-S 0 2068 3 8
+S 0 2148 3 8
 severity
-S 0 2068 13 7
+S 0 2148 13 7
 warning
-S 0 2069 3 5
+S 0 2149 3 5
 title
-S 0 2069 10 80
+S 0 2149 10 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2070 3 9
+S 0 2150 3 9
 rationale
-S 0 2070 14 203
+S 0 2150 14 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2071 3 4
+S 0 2151 3 4
 help
-S 0 2071 9 51
+S 0 2151 9 51
 add a localization with a display name to the group
-S 0 2072 3 8
+S 0 2152 3 8
 examples
-M 2 2073 5
-S 0 2073 5 10
+M 2 2153 5
+S 0 2153 5 10
 triggering
-L 1 2074 7
-S 1 2074 9 118
+L 1 2154 7
+S 1 2154 9 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2076 5 7
+S 0 2156 5 7
 passing
-L 1 2077 7
-S 1 2077 9 178
+L 1 2157 7
+S 1 2157 9 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 8 2080 3
-S 0 2080 3 2
+M 8 2160 3
+S 0 2160 3 2
 id
-S 0 2080 7 20
+S 0 2160 7 20
 storekit-placeholder
-S 0 2081 3 9
+S 0 2161 3 9
 checklist
-S 0 2081 14 22
+S 0 2161 14 22
 storekit-configuration
-S 0 2082 3 5
+S 0 2162 3 5
 input
-S 0 2082 10 8
+S 0 2162 10 8
 storekit
-S 0 2083 3 8
+S 0 2163 3 8
 severity
-S 0 2083 13 5
+S 0 2163 13 5
 error
-S 0 2084 3 5
+S 0 2164 3 5
 title
-S 0 2084 10 64
+S 0 2164 10 64
 a StoreKit configuration still has a template product ID or name
-S 0 2085 3 9
+S 0 2165 3 9
 rationale
-S 0 2085 14 104
+S 0 2165 14 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2086 3 4
+S 0 2166 3 4
 help
-S 0 2086 9 43
+S 0 2166 9 43
 replace the placeholder with the real value
-S 0 2087 3 8
+S 0 2167 3 8
 examples
-M 2 2088 5
-S 0 2088 5 10
+M 2 2168 5
+S 0 2168 5 10
 triggering
-L 1 2089 7
-S 1 2089 9 71
+L 1 2169 7
+S 1 2169 9 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2091 5 7
+S 0 2171 5 7
 passing
-L 1 2092 7
-S 1 2092 9 87
+L 1 2172 7
+S 1 2172 9 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 8 2095 3
-S 0 2095 3 2
+M 8 2175 3
+S 0 2175 3 2
 id
-S 0 2095 7 20
+S 0 2175 7 20
 storekit-private-key
-S 0 2096 3 9
+S 0 2176 3 9
 checklist
-S 0 2096 14 22
+S 0 2176 14 22
 storekit-configuration
-S 0 2097 3 5
+S 0 2177 3 5
 input
-S 0 2097 10 8
+S 0 2177 10 8
 storekit
-S 0 2098 3 8
+S 0 2178 3 8
 severity
-S 0 2098 13 7
+S 0 2178 13 7
 warning
-S 0 2099 3 5
+S 0 2179 3 5
 title
-S 0 2099 10 67
+S 0 2179 10 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2100 3 9
+S 0 2180 3 9
 rationale
-S 0 2100 14 155
+S 0 2180 14 155
 Xcode stores a private key in `subscriptionOffersKeyPair` to sign promotional offers locally; committed, it is a secret anyone with the repository can use.
-S 0 2101 3 4
+S 0 2181 3 4
 help
-S 0 2101 9 43
+S 0 2181 9 43
 remove the key pair from the committed file
-S 0 2102 3 8
+S 0 2182 3 8
 examples
-M 2 2103 5
-S 0 2103 5 10
+M 2 2183 5
+S 0 2183 5 10
 triggering
-L 1 2104 7
-S 1 2104 9 136
+L 1 2184 7
+S 1 2184 9 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2106 5 7
+S 0 2186 5 7
 passing
-L 1 2107 7
-S 1 2107 9 19
+L 1 2187 7
+S 1 2187 9 19
 { "products": [] }
 
 """##

@@ -249,6 +249,9 @@ public struct Evidence: Sendable {
     public var usesStoreKit1 = false
     public var usesStoreKit2 = false
     public var sourcesScanned = 0
+    /// Unresolved call sites, subscription groups, secrets and scan problems from the sources and
+    /// the product ID lists.
+    public var sources = SourceEvidence()
     public var disagreements: [Disagreement] = []
 
     public init() {}
