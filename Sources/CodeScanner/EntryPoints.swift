@@ -92,6 +92,16 @@ extension SourceScanner.Summarizer {
         let receiver = receiverPath(before: index)
         var open = index + 1
         if isPunctuation(open, "."), isWord(open + 1, "init") { open += 2 }
+        // `getOfferings { … }`: a trailing closure is the only argument.
+        if isPunctuation(open, "{"), candidates.contains(where: { $0.kind == .remoteConfiguration }) {
+            let receiver = receiverPath(before: index)
+            if let entry = candidates.first(where: { entry in
+                entry.kind == .remoteConfiguration && (entry.receivers.contains { $0 == receiver }
+                    || (entry.anyReceiverIfImported.map { summary.imports.contains($0) } ?? false))
+            }) {
+                return (entry, nil, open)
+            }
+        }
         guard isPunctuation(open, "(") else { return nil }
         let close = matchingClose(open)
         for entry in candidates {
@@ -113,7 +123,7 @@ extension SourceScanner.Summarizer {
             path.insert(text(k - 1), at: 0)
             k -= 2
         }
-        if isPunctuation(k, ".") || isPunctuation(k, ")") && isPunctuation(index - 1, ".") { return ["?"] + path }
+        if isPunctuation(k, ".") { return ["?"] + path }
         return path
     }
 
@@ -148,7 +158,7 @@ extension SourceScanner.Summarizer {
         guard let (entry, range, close) = entryPointCall(index) else { return }
         if entry.storeKit1 { summary.usesStoreKit1 = true }
         if entry.storeKit2 { summary.usesStoreKit2 = true }
-        let location = location(index)
+        let location = location(receiverStart(index))
         guard let range else {
             summary.calls.append(CallSite(api: entry.api, argument: [], context: context(index), location: location, kind: entry.kind))
             return
@@ -168,10 +178,12 @@ extension SourceScanner.Summarizer {
         summary.calls.append(CallSite(api: api, argument: argument, context: context(index), location: location, kind: entry.kind))
     }
 
-    /// The first token of `Product.products` (or `StoreKit.Product.products`) for the name at `index`.
+    /// The first token of `Product.products` (or `StoreKit.Product.products`) for the name at `index`;
+    /// the `.` of `.currentEntitlementTask`.
     func receiverStart(_ index: Int) -> Int {
         var k = index
         while isPunctuation(k - 1, "."), isIdentifier(k - 2) { k -= 2 }
+        if isPunctuation(k - 1, "."), k == index { return k - 1 }
         return k
     }
 

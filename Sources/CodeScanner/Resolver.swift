@@ -49,10 +49,12 @@ extension SourceScanner {
                 resolver.failure = nil
                 resolver.dropped = 0
                 guard let items = resolver.evaluate(call.argument, context) else {
-                    scan.unresolved.append(UnresolvedRequest(
+                    var unresolved = UnresolvedRequest(
                         location: call.location, api: api, argument: written,
                         reason: resolver.failure ?? "`\(written)` is not a string literal, a constant, a string enum case or a list of them",
-                        kind: .unresolved))
+                        kind: .unresolved)
+                    unresolved.isGroup = call.kind == .groupID
+                    scan.unresolved.append(unresolved)
                     continue
                 }
                 let literals = items.compactMap { resolver.literal($0) }

@@ -57,6 +57,8 @@ public struct UnresolvedRequest: Sendable, Hashable {
     /// What stopped the resolution, e.g. "`selectedProductID` is not a constant".
     public var reason: String
     public var kind: Kind
+    /// The argument is a subscription group ID, not product IDs.
+    public var isGroup = false
 
     public enum Kind: String, Sendable, Hashable {
         /// Nothing of the argument could be resolved.

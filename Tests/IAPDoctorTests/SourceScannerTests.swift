@@ -295,6 +295,9 @@ struct SourceScannerTests {
         """#
         let scan = SourceScanner.scan(source: source, file: "Tiers.swift")
         #expect(rows(scan) == ["Tiers.swift:3:67 com.x.fixed Product.products(for:) -"])
+        // The two elements built from a parameter and a run-time value are named, not dropped silently.
+        #expect(scan.unresolved.map(\.kind) == [.partial])
+        #expect(scan.unresolved.first?.reason.hasPrefix("2 elements of") == true)
     }
 
     @Test func rawEscapedAndNonASCIIStrings() {

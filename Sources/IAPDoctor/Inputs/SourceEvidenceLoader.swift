@@ -42,9 +42,11 @@ extension EvidenceLoader {
             }
         }
         for unresolved in scan.unresolved {
-            evidence.unresolved.append(SourceEvidence.UnresolvedRequest(
+            var note = SourceEvidence.UnresolvedRequest(
                 location: location(unresolved.location), api: unresolved.api, argument: unresolved.argument,
-                reason: unresolved.reason, kind: SourceEvidence.UnresolvedRequest.Kind(rawValue: unresolved.kind.rawValue) ?? .unresolved))
+                reason: unresolved.reason, kind: SourceEvidence.UnresolvedRequest.Kind(rawValue: unresolved.kind.rawValue) ?? .unresolved)
+            note.isGroup = unresolved.isGroup
+            evidence.unresolved.append(note)
         }
         evidence.subscriptionGroups = scan.subscriptionGroups.map { Fact($0.groupID, at: location($0.location), source: .code) }
         evidence.secrets += scan.secrets.map { SourceEvidence.Secret(location: location($0.location), name: $0.name) }

@@ -12,6 +12,8 @@ public struct SourceEvidence: Sendable {
         public var argument: String
         public var reason: String
         public var kind: Kind
+        /// The argument is a subscription group ID, not product IDs.
+        public var isGroup = false
 
         public init(location: SourceLocation, api: String, argument: String, reason: String, kind: Kind) {
             self.location = location

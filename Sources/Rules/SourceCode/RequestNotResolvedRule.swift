@@ -22,6 +22,9 @@ struct RequestNotResolvedRule: Rule {
                 message = "`\(site.api)` gets `\(site.argument)`, which is empty where it is written"
             case .partial:
                 message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor could resolve only some of its product IDs"
+            case .unresolved where site.isGroup:
+                message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor cannot tell which subscription group that is"
+                help = "list the product IDs of that subscription group under `requests` in the descriptor, so iapdoctor can check them"
             case .unresolved:
                 message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor cannot tell which product IDs that is"
             }
