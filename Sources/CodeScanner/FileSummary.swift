@@ -290,7 +290,7 @@ extension SourceScanner {
             var k = start
             while k < tokens.count {
                 if depth == 0 && k > start {
-                    if isPunctuation(k, ",") || isPunctuation(k, ";") { break }
+                    if isPunctuation(k, ",") || isPunctuation(k, ";") || isWord(k, "else") { break }
                     if tokens[k].line > tokens[k - 1].line && !continuesAcrossLine(k) { break }
                     if isPunctuation(k, "{") && !isTrailingClosureMethod(k - 1) { break }
                 }

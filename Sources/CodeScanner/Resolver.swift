@@ -208,6 +208,7 @@ extension SourceScanner {
             }
             guard inProgress.insert(reference).inserted else { return nil }
             let definition = definition(reference)
+            let failedBefore = failure != nil
             let items = evaluate(definition.expression, definition.context).map { items in
                 items.map { item -> Item in
                     if case .literal(let value, let location, nil) = item {
@@ -217,6 +218,9 @@ extension SourceScanner {
                 }
             }
             inProgress.remove(reference)
+            if items == nil && !failedBefore {
+                failure = "`\(definition.displayName)` is set to `\(Self.written(definition.expression))`, which iapdoctor cannot follow"
+            }
             if isList { listDefinitions.insert(reference) }
             // Remembered even when cut short by the nesting bound: re-evaluating would be exponential
             // for lists of lists of constants.
