@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "iapdoctor", targets: ["IAPDoctorCLI"]),
         .library(name: "IAPDoctor", targets: ["IAPDoctor"]),
         .library(name: "XMLReader", targets: ["XMLReader"]),
+        .library(name: "CodeScanner", targets: ["CodeScanner"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,9 +33,11 @@ let package = Package(
             dependencies: ["CLibXML2"],
             swiftSettings: releaseSpeed
         ),
+        // Finds the product IDs Swift and Objective-C code hands to StoreKit: no file formats, no rules.
+        .target(name: "CodeScanner", swiftSettings: releaseSpeed),
         .target(
             name: "IAPDoctor",
-            dependencies: ["XMLReader", .product(name: "Yams", package: "Yams")],
+            dependencies: ["XMLReader", "CodeScanner", .product(name: "Yams", package: "Yams")],
             swiftSettings: releaseSpeed
         ),
         .target(name: "Rules", dependencies: ["IAPDoctor"], swiftSettings: releaseSpeed),
@@ -48,7 +51,7 @@ let package = Package(
         // Times the reader for scripts/bench-reader.sh; not shipped.
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
-        .testTarget(name: "IAPDoctorTests", dependencies: ["IAPDoctor", "Rules"]),
+        .testTarget(name: "IAPDoctorTests", dependencies: ["IAPDoctor", "Rules", "CodeScanner"]),
     ],
     swiftLanguageModes: [.v6]
 )

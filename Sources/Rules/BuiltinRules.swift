@@ -16,6 +16,9 @@ public enum BuiltinRules {
         // Requests
         ShortProductIDRule(), BundleIDAsProductIDRule(), ProductIDCaseRule(), ProductIDWhitespaceRule(),
         ProductIDTypoRule(), RequestedProductMissingRule(),
+        // What the sources and product ID lists could not tell
+        RequestNotResolvedRule(), NoStoreKitInSourcesRule(), SourceScanIncompleteRule(), ProductIDListEmptyRule(),
+        CommittedSharedSecretRule(),
         // Products
         NotClearedForSaleRule(), MissingPriceRule(), MissingLocalizationRule(), MissingReviewScreenshotRule(),
         DuplicateProductIDRule(), DuplicateReferenceNameRule(), PlaceholderProductIDRule(), FamilySharingTypeRule(),
@@ -30,6 +33,7 @@ public enum BuiltinRules {
         // The project's files
         DescriptorFileMismatchRule(), RunningBundleIDRule(), EntitlementsRule(), ProjectCapabilityRule(),
         StoreKitConfigurationActiveRule(), BundleIDPerConfigurationRule(), ProfileDistributionRule(),
+        RequestedIDFormatRule(),
         // StoreKit configuration files as catalogs
         StoreKitDuplicateProductIDRule(), StoreKitGroupLocalizationRule(), StoreKitPlaceholderRule(), StoreKitPrivateKeyRule(),
         StoreKitLoadProductsFailureRule(),

@@ -1,5 +1,5 @@
+import CodeScanner
 import Foundation
-import IAPDoctor
 import Testing
 
 /// `file:line:column id api via` for each request: the form the expectations are written in.
@@ -295,6 +295,9 @@ struct SourceScannerTests {
         """#
         let scan = SourceScanner.scan(source: source, file: "Tiers.swift")
         #expect(rows(scan) == ["Tiers.swift:3:67 com.x.fixed Product.products(for:) -"])
+        // The two elements built from a parameter and a run-time value are named, not dropped silently.
+        #expect(scan.unresolved.map(\.kind) == [.partial])
+        #expect(scan.unresolved.first?.reason.hasPrefix("2 elements of") == true)
     }
 
     @Test func rawEscapedAndNonASCIIStrings() {
@@ -346,8 +349,8 @@ struct SourceScannerTests {
         ])
         #expect(scan.filesScanned == 4)
         #expect(scan.problems.count == 2)
-        #expect(scan.problems.contains { $0.contains("\(root)/App/Generated.swift") && $0.contains("4 MiB") })
-        #expect(scan.problems.contains { $0.contains("\(root)/App/loop") && $0.contains("loop") })
+        #expect(scan.problems.contains { $0.message.contains("\(root)/App/Generated.swift") && $0.message.contains("4 MiB") })
+        #expect(scan.problems.contains { $0.message.contains("\(root)/App/loop") && $0.message.contains("loop") })
     }
 
     @Test func missingPathsAreProblemsNotFailures() {
@@ -356,7 +359,7 @@ struct SourceScannerTests {
         write(#"_ = Product.products(for: ["com.x.one"])"#, to: root + "/One.swift")
         let scan = SourceScanner.scan(paths: ["Missing", "One.swift"], baseDirectory: root)
         #expect(rows(scan) == ["\(root)/One.swift:1:28 com.x.one Product.products(for:) -"])
-        #expect(scan.problems == ["cannot read `\(root)/Missing`: no such file or folder"])
+        #expect(scan.problems.map(\.message) == ["cannot read `\(root)/Missing`: no such file or folder"])
         #expect(SourceScanner.scan(source: "x", file: "README.md").problems.count == 1)
     }
 

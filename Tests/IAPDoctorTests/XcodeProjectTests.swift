@@ -521,9 +521,12 @@ extension XcodeProjectTests {
             #expect(result.utf8.count < 256 << 10)
         }
 
-        @Test func theInstanceMethodMatches() throws {
+        @Test func theProjectsResolverExpandsTheSameWay() throws {
             let project = try XcodeProject.parse(text: runMonsterPBXProj, file: "project.pbxproj")
-            #expect(XcodeProject.expandVariables("$(ORG)", with: settings) == "com.runmonster")
+            let app = try #require(project.target(named: "RunMonster"))
+            let settings = project.settings(target: app, configuration: "Debug")
+            #expect(settings.expand("$(PRODUCT_NAME:rfc1034identifier).$(CONFIGURATION:lower)") == "RunMonster.debug")
+            #expect(XcodeProject.expandVariables("$(ORG)", with: ["ORG": "com.runmonster"]) == "com.runmonster")
         }
     }
 }

@@ -478,6 +478,25 @@ enum BuiltinRulesYAML {
         requests:
           - com.greenthumb.pocketgarden.greenhouse
 
+- id: requested-id-format
+  checklist: full-product-id
+  severity: error
+  title: the requested ID is not one App Store Connect can hold
+  rationale: Product IDs may contain only letters, digits, periods, underscores and hyphens, and at most 100 characters (App Store Connect Help); a request for any other string can never match a product, in any environment but a local StoreKit configuration file. The limit is an option.
+  help: request the product's real ID
+  options: { max_length: 100 }
+  environments: [sandbox, testflight, review, production]
+  not_applicable: Xcode accepts any product ID in a StoreKit configuration file
+  examples:
+    triggering:
+      - |
+        requests:
+          - "com.greenthumb.pocketgarden.premium:monthly"   # <-
+    passing:
+      - |
+        requests:
+          - com.greenthumb.pocketgarden.premium.monthly
+
 - id: product-id-whitespace
   checklist: full-product-id
   severity: error
@@ -527,6 +546,86 @@ enum BuiltinRulesYAML {
           - com.greenthumb.pocketgarden.seeds50
 
 # ── Products ────────────────────────────────────────────────────────────────────────────────
+- id: request-not-resolved
+  checklist: full-product-id
+  severity: note
+  title: a StoreKit call site whose product IDs the code does not spell out
+  rationale: iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
+  help: list the product IDs this call asks for under `requests` in the descriptor
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../runmonster-xcode/variants/Shop]
+    passing:
+      - |
+        app:
+          sources: [../runmonster-xcode/RunMonster]
+
+- id: no-storekit-in-sources
+  checklist: full-product-id
+  severity: note
+  title: the scanned sources never import StoreKit or an In-App Purchase library
+  rationale: When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
+  help: add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../runmonster-xcode/variants/NoStore]   # <-
+    passing:
+      - |
+        app:
+          sources: [../runmonster-xcode/RunMonster]
+
+- id: source-scan-incomplete
+  checklist: full-product-id
+  severity: warning
+  title: a file under `app.sources` could not be scanned
+  rationale: A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
+  help: fix the file or the link, or leave the file out of `app.sources`
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../runmonster-xcode/variants/README.md]
+    passing:
+      - |
+        app:
+          sources: [../runmonster-xcode/RunMonster]
+
+- id: product-id-list-empty
+  checklist: full-product-id
+  severity: warning
+  title: no product ID could be read from a product ID list
+  rationale: A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
+  help: put the product IDs in an array, or under a `Products` key
+  examples:
+    triggering:
+      - |
+        app:
+          product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+    passing:
+      - |
+        app:
+          product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+
+- id: committed-shared-secret
+  checklist: full-product-id
+  severity: warning
+  title: an App Store shared secret is committed with the project
+  rationale: The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
+  help: remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
+  examples:
+    triggering:
+      - |
+        app:
+          product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+    passing:
+      - |
+        app:
+          product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+
 - id: not-cleared-for-sale
   checklist: cleared-for-sale
   severity: error
@@ -2156,7 +2255,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 107 12 1
+L 113 12 1
 M 5 12 3
 S 0 12 3 2
 id
@@ -3491,11 +3590,11 @@ S 1 472 9 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 7 476 3
+M 10 476 3
 S 0 476 3 2
 id
-S 0 476 7 21
-product-id-whitespace
+S 0 476 7 19
+requested-id-format
 S 0 477 3 9
 checklist
 S 0 477 14 15
@@ -3506,843 +3605,1117 @@ S 0 478 13 5
 error
 S 0 479 3 5
 title
-S 0 479 10 38
-the requested ID has stray white space
+S 0 479 10 54
+the requested ID is not one App Store Connect can hold
 S 0 480 3 9
 rationale
-S 0 480 14 87
-A leading or trailing space (often from a plist or a server list) makes a different ID.
+S 0 480 14 274
+Product IDs may contain only letters, digits, periods, underscores and hyphens, and at most 100 characters (App Store Connect Help); a request for any other string can never match a product, in any environment but a local StoreKit configuration file. The limit is an option.
 S 0 481 3 4
 help
-S 0 481 9 22
-remove the white space
-S 0 482 3 8
+S 0 481 9 29
+request the product's real ID
+S 0 482 3 7
+options
+M 1 482 12
+S 0 482 14 10
+max_length
+S 0 482 26 3
+100
+S 0 483 3 12
+environments
+L 4 483 17
+S 0 483 18 7
+sandbox
+S 0 483 27 10
+testflight
+S 0 483 39 6
+review
+S 0 483 47 10
+production
+S 0 484 3 14
+not_applicable
+S 0 484 19 61
+Xcode accepts any product ID in a StoreKit configuration file
+S 0 485 3 8
 examples
-M 2 483 5
-S 0 483 5 10
+M 2 486 5
+S 0 486 5 10
 triggering
-L 1 484 7
-S 1 484 9 60
+L 1 487 7
+S 1 487 9 67
+requests:
+  - "com.greenthumb.pocketgarden.premium:monthly"   # <-
+
+S 0 490 5 7
+passing
+L 1 491 7
+S 1 491 9 58
+requests:
+  - com.greenthumb.pocketgarden.premium.monthly
+
+M 7 495 3
+S 0 495 3 2
+id
+S 0 495 7 21
+product-id-whitespace
+S 0 496 3 9
+checklist
+S 0 496 14 15
+full-product-id
+S 0 497 3 8
+severity
+S 0 497 13 5
+error
+S 0 498 3 5
+title
+S 0 498 10 38
+the requested ID has stray white space
+S 0 499 3 9
+rationale
+S 0 499 14 87
+A leading or trailing space (often from a plist or a server list) makes a different ID.
+S 0 500 3 4
+help
+S 0 500 9 22
+remove the white space
+S 0 501 3 8
+examples
+M 2 502 5
+S 0 502 5 10
+triggering
+L 1 503 7
+S 1 503 9 60
 requests:
   - "com.greenthumb.pocketgarden.seeds50 "   # <-
 
-S 0 487 5 7
+S 0 506 5 7
 passing
-L 1 488 7
-S 1 488 9 50
+L 1 507 7
+S 1 507 9 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 7 492 3
-S 0 492 3 2
+M 7 511 3
+S 0 511 3 2
 id
-S 0 492 7 15
+S 0 511 7 15
 product-id-typo
-S 0 493 3 9
+S 0 512 3 9
 checklist
-S 0 493 14 15
+S 0 512 14 15
 full-product-id
-S 0 494 3 8
+S 0 513 3 8
 severity
-S 0 494 13 5
+S 0 513 13 5
 error
-S 0 495 3 5
+S 0 514 3 5
 title
-S 0 495 10 52
+S 0 514 10 52
 the requested ID is a near miss of a real product ID
-S 0 496 3 9
+S 0 515 3 9
 rationale
-S 0 496 14 111
+S 0 515 14 111
 A one- or two-character slip makes StoreKit return the product as invalid; iapdoctor names the closest real ID.
-S 0 497 3 4
+S 0 516 3 4
 help
-S 0 497 9 32
+S 0 516 9 32
 request the product ID suggested
-S 0 498 3 8
+S 0 517 3 8
 examples
-M 2 499 5
-S 0 499 5 10
+M 2 518 5
+S 0 518 5 10
 triggering
-L 1 500 7
-S 1 500 9 56
+L 1 519 7
+S 1 519 9 56
 requests:
   - com.greenthumb.pocketgarden.seed50   # <-
 
-S 0 503 5 7
+S 0 522 5 7
 passing
-L 1 504 7
-S 1 504 9 50
+L 1 523 7
+S 1 523 9 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 7 508 3
-S 0 508 3 2
+M 7 527 3
+S 0 527 3 2
 id
-S 0 508 7 25
+S 0 527 7 25
 requested-product-missing
-S 0 509 3 9
+S 0 528 3 9
 checklist
-S 0 509 14 14
+S 0 528 14 14
 product-exists
-S 0 510 3 8
+S 0 529 3 8
 severity
-S 0 510 13 5
+S 0 529 13 5
 error
-S 0 511 3 5
+S 0 530 3 5
 title
-S 0 511 10 36
+S 0 530 10 36
 the requested product does not exist
-S 0 512 3 9
+S 0 531 3 9
 rationale
-S 0 512 14 173
+S 0 531 14 173
 A requested ID that matches no product of this app, not even approximately, was never created, belongs to another app, or was deleted (and a deleted ID can never be reused).
-S 0 513 3 4
+S 0 532 3 4
 help
-S 0 513 9 67
+S 0 532 9 67
 create the product in App Store Connect, or request an existing one
-S 0 514 3 8
-examples
-M 2 515 5
-S 0 515 5 10
-triggering
-L 1 516 7
-S 1 516 9 57
-requests:
-  - com.greenthumb.pocketgarden.compost   # <-
-
-S 0 519 5 7
-passing
-L 1 520 7
-S 1 520 9 50
-requests:
-  - com.greenthumb.pocketgarden.seeds50
-
-M 9 525 3
-S 0 525 3 2
-id
-S 0 525 7 20
-not-cleared-for-sale
-S 0 526 3 9
-checklist
-S 0 526 14 16
-cleared-for-sale
-S 0 527 3 8
-severity
-S 0 527 13 5
-error
-S 0 528 3 5
-title
-S 0 528 10 35
-the product is not cleared for sale
-S 0 529 3 9
-rationale
-S 0 529 14 166
-A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
-S 0 530 3 4
-help
-S 0 530 9 72
-select storefronts under the product's Availability in App Store Connect
-S 0 531 3 12
-environments
-L 4 531 17
-S 0 531 18 7
-sandbox
-S 0 531 27 10
-testflight
-S 0 531 39 6
-review
-S 0 531 47 10
-production
-S 0 532 3 14
-not_applicable
-S 0 532 19 88
-Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
 S 0 533 3 8
 examples
 M 2 534 5
 S 0 534 5 10
 triggering
-L 2 535 7
-S 1 535 9 45
+L 1 535 7
+S 1 535 9 57
+requests:
+  - com.greenthumb.pocketgarden.compost   # <-
+
+S 0 538 5 7
+passing
+L 1 539 7
+S 1 539 9 50
+requests:
+  - com.greenthumb.pocketgarden.seeds50
+
+M 7 544 3
+S 0 544 3 2
+id
+S 0 544 7 20
+request-not-resolved
+S 0 545 3 9
+checklist
+S 0 545 14 15
+full-product-id
+S 0 546 3 8
+severity
+S 0 546 13 4
+note
+S 0 547 3 5
+title
+S 0 547 10 66
+a StoreKit call site whose product IDs the code does not spell out
+S 0 548 3 9
+rationale
+S 0 548 14 389
+iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
+S 0 549 3 4
+help
+S 0 549 9 74
+list the product IDs this call asks for under `requests` in the descriptor
+S 0 550 3 8
+examples
+M 2 551 5
+S 0 551 5 10
+triggering
+L 1 552 7
+S 1 552 9 52
+app:
+  sources: [../runmonster-xcode/variants/Shop]
+
+S 0 555 5 7
+passing
+L 1 556 7
+S 1 556 9 49
+app:
+  sources: [../runmonster-xcode/RunMonster]
+
+M 7 560 3
+S 0 560 3 2
+id
+S 0 560 7 22
+no-storekit-in-sources
+S 0 561 3 9
+checklist
+S 0 561 14 15
+full-product-id
+S 0 562 3 8
+severity
+S 0 562 13 4
+note
+S 0 563 3 5
+title
+S 0 563 10 71
+the scanned sources never import StoreKit or an In-App Purchase library
+S 0 564 3 9
+rationale
+S 0 564 14 227
+When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
+S 0 565 3 4
+help
+S 0 565 9 106
+add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
+S 0 566 3 8
+examples
+M 2 567 5
+S 0 567 5 10
+triggering
+L 1 568 7
+S 1 568 9 62
+app:
+  sources: [../runmonster-xcode/variants/NoStore]   # <-
+
+S 0 571 5 7
+passing
+L 1 572 7
+S 1 572 9 49
+app:
+  sources: [../runmonster-xcode/RunMonster]
+
+M 7 576 3
+S 0 576 3 2
+id
+S 0 576 7 22
+source-scan-incomplete
+S 0 577 3 9
+checklist
+S 0 577 14 15
+full-product-id
+S 0 578 3 8
+severity
+S 0 578 13 7
+warning
+S 0 579 3 5
+title
+S 0 579 10 47
+a file under `app.sources` could not be scanned
+S 0 580 3 9
+rationale
+S 0 580 14 277
+A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
+S 0 581 3 4
+help
+S 0 581 9 64
+fix the file or the link, or leave the file out of `app.sources`
+S 0 582 3 8
+examples
+M 2 583 5
+S 0 583 5 10
+triggering
+L 1 584 7
+S 1 584 9 57
+app:
+  sources: [../runmonster-xcode/variants/README.md]
+
+S 0 587 5 7
+passing
+L 1 588 7
+S 1 588 9 49
+app:
+  sources: [../runmonster-xcode/RunMonster]
+
+M 7 592 3
+S 0 592 3 2
+id
+S 0 592 7 21
+product-id-list-empty
+S 0 593 3 9
+checklist
+S 0 593 14 15
+full-product-id
+S 0 594 3 8
+severity
+S 0 594 13 7
+warning
+S 0 595 3 5
+title
+S 0 595 10 50
+no product ID could be read from a product ID list
+S 0 596 3 9
+rationale
+S 0 596 14 351
+A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
+S 0 597 3 4
+help
+S 0 597 9 58
+put the product IDs in an array, or under a `Products` key
+S 0 598 3 8
+examples
+M 2 599 5
+S 0 599 5 10
+triggering
+L 1 600 7
+S 1 600 9 76
+app:
+  product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+
+S 0 603 5 7
+passing
+L 1 604 7
+S 1 604 9 74
+app:
+  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+
+M 7 608 3
+S 0 608 3 2
+id
+S 0 608 7 23
+committed-shared-secret
+S 0 609 3 9
+checklist
+S 0 609 14 15
+full-product-id
+S 0 610 3 8
+severity
+S 0 610 13 7
+warning
+S 0 611 3 5
+title
+S 0 611 10 56
+an App Store shared secret is committed with the project
+S 0 612 3 9
+rationale
+S 0 612 14 284
+The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
+S 0 613 3 4
+help
+S 0 613 9 174
+remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
+S 0 614 3 8
+examples
+M 2 615 5
+S 0 615 5 10
+triggering
+L 1 616 7
+S 1 616 9 74
+app:
+  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+
+S 0 619 5 7
+passing
+L 1 620 7
+S 1 620 9 76
+app:
+  product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+
+M 9 624 3
+S 0 624 3 2
+id
+S 0 624 7 20
+not-cleared-for-sale
+S 0 625 3 9
+checklist
+S 0 625 14 16
+cleared-for-sale
+S 0 626 3 8
+severity
+S 0 626 13 5
+error
+S 0 627 3 5
+title
+S 0 627 10 35
+the product is not cleared for sale
+S 0 628 3 9
+rationale
+S 0 628 14 166
+A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
+S 0 629 3 4
+help
+S 0 629 9 72
+select storefronts under the product's Availability in App Store Connect
+S 0 630 3 12
+environments
+L 4 630 17
+S 0 630 18 7
+sandbox
+S 0 630 27 10
+testflight
+S 0 630 39 6
+review
+S 0 630 47 10
+production
+S 0 631 3 14
+not_applicable
+S 0 631 19 88
+Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
+S 0 632 3 8
+examples
+M 2 633 5
+S 0 633 5 10
+triggering
+L 2 634 7
+S 1 634 9 45
 products:
   - cleared_for_sale: false   # <-
 
-S 1 538 9 45
+S 1 637 9 45
 products:
   - {}
   - availability: []   # <-
 
-S 0 542 5 7
+S 0 641 5 7
 passing
-L 1 543 7
-S 1 543 9 37
+L 1 642 7
+S 1 642 9 37
 products:
   - cleared_for_sale: true
 
-M 9 547 3
-S 0 547 3 2
+M 9 646 3
+S 0 646 3 2
 id
-S 0 547 7 13
+S 0 646 7 13
 missing-price
-S 0 548 3 9
+S 0 647 3 9
 checklist
-S 0 548 14 16
+S 0 647 14 16
 product-metadata
-S 0 549 3 8
+S 0 648 3 8
 severity
-S 0 549 13 5
+S 0 648 13 5
 error
-S 0 550 3 5
+S 0 649 3 5
 title
-S 0 550 10 24
+S 0 649 10 24
 the product has no price
-S 0 551 3 9
+S 0 650 3 9
 rationale
-S 0 551 14 85
+S 0 650 14 85
 A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 552 3 4
+S 0 651 3 4
 help
-S 0 552 9 60
+S 0 651 9 60
 set a price in App Store Connect and `price_tier` or `price`
-S 0 553 3 12
+S 0 652 3 12
 environments
-L 4 553 17
-S 0 553 18 7
+L 4 652 17
+S 0 652 18 7
 sandbox
-S 0 553 27 10
+S 0 652 27 10
 testflight
-S 0 553 39 6
+S 0 652 39 6
 review
-S 0 553 47 10
+S 0 652 47 10
 production
-S 0 554 3 14
+S 0 653 3 14
 not_applicable
-S 0 554 19 66
+S 0 653 19 66
 Xcode serves the StoreKit configuration file's products and prices
-S 0 555 3 8
+S 0 654 3 8
 examples
-M 2 556 5
-S 0 556 5 10
+M 2 655 5
+S 0 655 5 10
 triggering
-L 1 557 7
-S 1 557 9 90
+L 1 656 7
+S 1 656 9 90
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     price_tier: null
 
-S 0 561 5 7
+S 0 660 5 7
 passing
-L 1 562 7
-S 1 562 9 28
+L 1 661 7
+S 1 661 9 28
 products:
   - price_tier: 2
 
-M 9 566 3
-S 0 566 3 2
+M 9 665 3
+S 0 665 3 2
 id
-S 0 566 7 20
+S 0 665 7 20
 missing-localization
-S 0 567 3 9
+S 0 666 3 9
 checklist
-S 0 567 14 16
+S 0 666 14 16
 product-metadata
-S 0 568 3 8
+S 0 667 3 8
 severity
-S 0 568 13 5
+S 0 667 13 5
 error
-S 0 569 3 5
+S 0 668 3 5
 title
-S 0 569 10 51
+S 0 668 10 51
 the product has no localization with a display name
-S 0 570 3 9
+S 0 669 3 9
 rationale
-S 0 570 14 123
+S 0 669 14 123
 At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 571 3 4
+S 0 670 3 4
 help
-S 0 571 9 65
+S 0 670 9 65
 add a localization in App Store Connect and under `localizations`
-S 0 572 3 12
+S 0 671 3 12
 environments
-L 4 572 17
-S 0 572 18 7
+L 4 671 17
+S 0 671 18 7
 sandbox
-S 0 572 27 10
+S 0 671 27 10
 testflight
-S 0 572 39 6
+S 0 671 39 6
 review
-S 0 572 47 10
+S 0 671 47 10
 production
-S 0 573 3 14
+S 0 672 3 14
 not_applicable
-S 0 573 19 55
+S 0 672 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 574 3 8
+S 0 673 3 8
 examples
-M 2 575 5
-S 0 575 5 10
+M 2 674 5
+S 0 674 5 10
 triggering
-L 1 576 7
-S 1 576 9 93
+L 1 675 7
+S 1 675 9 93
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     localizations: null
 
-S 0 580 5 7
+S 0 679 5 7
 passing
-L 1 581 7
-S 1 581 9 74
+L 1 680 7
+S 1 680 9 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 12 586 3
-S 0 586 3 2
+M 12 685 3
+S 0 685 3 2
 id
-S 0 586 7 22
+S 0 685 7 22
 missing-reference-name
-S 0 587 3 9
+S 0 686 3 9
 checklist
-S 0 587 14 16
+S 0 686 14 16
 product-metadata
-S 0 588 3 8
+S 0 687 3 8
 severity
-S 0 588 13 5
+S 0 687 13 5
 error
-S 0 589 3 5
+S 0 688 3 5
 title
-S 0 589 10 33
+S 0 688 10 33
 the product has no reference name
-S 0 590 3 9
+S 0 689 3 9
 rationale
-S 0 590 14 98
+S 0 689 14 98
 The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
-S 0 591 3 4
+S 0 690 3 4
 help
-S 0 591 9 55
+S 0 690 9 55
 give the product a reference name (up to 64 characters)
-S 0 592 3 12
+S 0 691 3 12
 environments
-L 4 592 17
-S 0 592 18 7
+L 4 691 17
+S 0 691 18 7
 sandbox
-S 0 592 27 10
+S 0 691 27 10
 testflight
-S 0 592 39 6
+S 0 691 39 6
 review
-S 0 592 47 10
+S 0 691 47 10
 production
-S 0 593 3 14
+S 0 692 3 14
 not_applicable
-S 0 593 19 55
+S 0 692 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 594 3 5
+S 0 693 3 5
 check
-M 2 594 10
-S 0 594 12 4
+M 2 693 10
+S 0 693 12 4
 each
-S 0 594 18 8
+S 0 693 18 8
 products
-S 0 594 28 5
+S 0 693 28 5
 field
-S 0 594 35 14
+S 0 693 35 14
 reference_name
-S 0 595 3 7
+S 0 694 3 7
 options
-M 1 595 12
-S 0 595 14 8
+M 1 694 12
+S 0 694 14 8
 required
-S 0 595 24 4
+S 0 694 24 4
 true
-S 0 596 3 7
+S 0 695 3 7
 message
-S 1 596 12 41
+S 1 695 12 41
 product `{product}` has no reference name
-S 0 597 3 8
+S 0 696 3 8
 examples
-M 2 598 5
-S 0 598 5 10
+M 2 697 5
+S 0 697 5 10
 triggering
-L 1 599 7
-S 1 599 9 35
+L 1 698 7
+S 1 698 9 35
 products:
   - reference_name: null
 
-S 0 602 5 7
+S 0 701 5 7
 passing
-L 1 603 7
-S 1 603 9 43
+L 1 702 7
+S 1 702 9 43
 products:
   - reference_name: Seed Pack 50
 
-M 12 607 3
-S 0 607 3 2
+M 12 706 3
+S 0 706 3 2
 id
-S 0 607 7 18
+S 0 706 7 18
 product-id-charset
-S 0 608 3 9
+S 0 707 3 9
 checklist
-S 0 608 14 16
+S 0 707 14 16
 product-metadata
-S 0 609 3 8
+S 0 708 3 8
 severity
-S 0 609 13 5
+S 0 708 13 5
 error
-S 0 610 3 5
+S 0 709 3 5
 title
-S 0 610 10 62
+S 0 709 10 62
 the product ID has characters App Store Connect does not allow
-S 0 611 3 9
+S 0 710 3 9
 rationale
-S 0 611 14 130
+S 0 710 14 130
 Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
-S 0 612 3 4
+S 0 711 3 4
 help
-S 0 612 9 42
+S 0 711 9 42
 use only letters, digits, `.`, `_` and `-`
-S 0 613 3 12
+S 0 712 3 12
 environments
-L 4 613 17
-S 0 613 18 7
+L 4 712 17
+S 0 712 18 7
 sandbox
-S 0 613 27 10
+S 0 712 27 10
 testflight
-S 0 613 39 6
+S 0 712 39 6
 review
-S 0 613 47 10
+S 0 712 47 10
 production
-S 0 614 3 14
+S 0 713 3 14
 not_applicable
-S 0 614 19 61
+S 0 713 19 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 615 3 5
+S 0 714 3 5
 check
-M 2 615 10
-S 0 615 12 4
+M 2 714 10
+S 0 714 12 4
 each
-S 0 615 18 8
+S 0 714 18 8
 products
-S 0 615 28 5
+S 0 714 28 5
 field
-S 0 615 35 10
+S 0 714 35 10
 product_id
-S 0 616 3 7
+S 0 715 3 7
 options
-M 1 616 12
-S 0 616 14 7
+M 1 715 12
+S 0 715 14 7
 pattern
-S 1 616 23 15
+S 1 715 23 15
 [A-Za-z0-9._-]+
-S 0 617 3 7
+S 0 716 3 7
 message
-S 1 617 12 77
+S 1 716 12 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 618 3 8
+S 0 717 3 8
 examples
-M 2 619 5
-S 0 619 5 10
+M 2 718 5
+S 0 718 5 10
 triggering
-L 1 620 7
-S 1 620 9 70
+L 1 719 7
+S 1 719 9 70
 products:
   - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
 
-S 0 623 5 7
+S 0 722 5 7
 passing
-L 1 624 7
-S 1 624 9 63
+L 1 723 7
+S 1 723 9 63
 products:
   - product_id: com.greenthumb.pocketgarden.seeds_50
 
-M 12 628 3
-S 0 628 3 2
+M 12 727 3
+S 0 727 3 2
 id
-S 0 628 7 17
+S 0 727 7 17
 product-id-length
-S 0 629 3 9
+S 0 728 3 9
 checklist
-S 0 629 14 16
+S 0 728 14 16
 product-metadata
-S 0 630 3 8
+S 0 729 3 8
 severity
-S 0 630 13 5
+S 0 729 13 5
 error
-S 0 631 3 5
+S 0 730 3 5
 title
-S 0 631 10 26
+S 0 730 10 26
 the product ID is too long
-S 0 632 3 9
+S 0 731 3 9
 rationale
-S 0 632 14 127
+S 0 731 14 127
 App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
-S 0 633 3 4
+S 0 732 3 4
 help
-S 0 633 9 58
+S 0 732 9 58
 shorten the product ID to {max_length} characters or fewer
-S 0 634 3 12
+S 0 733 3 12
 environments
-L 4 634 17
-S 0 634 18 7
+L 4 733 17
+S 0 733 18 7
 sandbox
-S 0 634 27 10
+S 0 733 27 10
 testflight
-S 0 634 39 6
+S 0 733 39 6
 review
-S 0 634 47 10
+S 0 733 47 10
 production
-S 0 635 3 14
+S 0 734 3 14
 not_applicable
-S 0 635 19 61
+S 0 734 19 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 636 3 5
+S 0 735 3 5
 check
-M 2 636 10
-S 0 636 12 4
+M 2 735 10
+S 0 735 12 4
 each
-S 0 636 18 8
+S 0 735 18 8
 products
-S 0 636 28 5
+S 0 735 28 5
 field
-S 0 636 35 10
+S 0 735 35 10
 product_id
-S 0 637 3 7
+S 0 736 3 7
 options
-M 1 637 12
-S 0 637 14 10
+M 1 736 12
+S 0 736 14 10
 max_length
-S 0 637 26 3
+S 0 736 26 3
 100
-S 0 638 3 7
+S 0 737 3 7
 message
-S 1 638 12 73
+S 1 737 12 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 639 3 8
+S 0 738 3 8
 examples
-M 2 640 5
-S 0 640 5 10
+M 2 739 5
+S 0 739 5 10
 triggering
-L 1 641 7
-S 1 641 9 137
+L 1 740 7
+S 1 740 9 137
 products:
   - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
 
-S 0 644 5 7
+S 0 743 5 7
 passing
-L 1 645 7
-S 1 645 9 62
+L 1 744 7
+S 1 744 9 62
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50
 
-M 12 649 3
-S 0 649 3 2
+M 12 748 3
+S 0 748 3 2
 id
-S 0 649 7 21
+S 0 748 7 21
 reference-name-length
-S 0 650 3 9
+S 0 749 3 9
 checklist
-S 0 650 14 16
+S 0 749 14 16
 product-metadata
-S 0 651 3 8
+S 0 750 3 8
 severity
-S 0 651 13 5
+S 0 750 13 5
 error
-S 0 652 3 5
+S 0 751 3 5
 title
-S 0 652 10 30
+S 0 751 10 30
 the reference name is too long
-S 0 653 3 9
+S 0 752 3 9
 rationale
-S 0 653 14 91
+S 0 752 14 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 654 3 4
+S 0 753 3 4
 help
-S 0 654 9 62
+S 0 753 9 62
 shorten the reference name to {max_length} characters or fewer
-S 0 655 3 12
+S 0 754 3 12
 environments
-L 4 655 17
-S 0 655 18 7
+L 4 754 17
+S 0 754 18 7
 sandbox
-S 0 655 27 10
+S 0 754 27 10
 testflight
-S 0 655 39 6
+S 0 754 39 6
 review
-S 0 655 47 10
+S 0 754 47 10
 production
-S 0 656 3 14
+S 0 755 3 14
 not_applicable
-S 0 656 19 55
+S 0 755 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 657 3 5
+S 0 756 3 5
 check
-M 2 657 10
-S 0 657 12 4
+M 2 756 10
+S 0 756 12 4
 each
-S 0 657 18 8
+S 0 756 18 8
 products
-S 0 657 28 5
+S 0 756 28 5
 field
-S 0 657 35 14
+S 0 756 35 14
 reference_name
-S 0 658 3 7
+S 0 757 3 7
 options
-M 1 658 12
-S 0 658 14 10
+M 1 757 12
+S 0 757 14 10
 max_length
-S 0 658 26 2
+S 0 757 26 2
 64
-S 0 659 3 7
+S 0 758 3 7
 message
-S 1 659 12 92
+S 1 758 12 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 660 3 8
+S 0 759 3 8
 examples
-M 2 661 5
-S 0 661 5 10
+M 2 760 5
+S 0 760 5 10
 triggering
-L 1 662 7
-S 1 662 9 109
+L 1 761 7
+S 1 761 9 109
 products:
   - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
 
-S 0 665 5 7
+S 0 764 5 7
 passing
-L 1 666 7
-S 1 666 9 43
+L 1 765 7
+S 1 765 9 43
 products:
   - reference_name: Seed Pack 50
 
-M 12 670 3
-S 0 670 3 2
+M 12 769 3
+S 0 769 3 2
 id
-S 0 670 7 19
+S 0 769 7 19
 display-name-length
-S 0 671 3 9
+S 0 770 3 9
 checklist
-S 0 671 14 16
+S 0 770 14 16
 product-metadata
-S 0 672 3 8
+S 0 771 3 8
 severity
-S 0 672 13 5
+S 0 771 13 5
 error
-S 0 673 3 5
+S 0 772 3 5
 title
-S 0 673 10 39
+S 0 772 10 39
 a display name is too short or too long
-S 0 674 3 9
+S 0 773 3 9
 rationale
-S 0 674 14 106
+S 0 773 14 106
 App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
-S 0 675 3 4
+S 0 774 3 4
 help
-S 0 675 9 63
+S 0 774 9 63
 write a display name of {min_length} to {max_length} characters
-S 0 676 3 12
+S 0 775 3 12
 environments
-L 4 676 17
-S 0 676 18 7
+L 4 775 17
+S 0 775 18 7
 sandbox
-S 0 676 27 10
+S 0 775 27 10
 testflight
-S 0 676 39 6
+S 0 775 39 6
 review
-S 0 676 47 10
+S 0 775 47 10
 production
-S 0 677 3 14
+S 0 776 3 14
 not_applicable
-S 0 677 19 55
+S 0 776 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 678 3 5
+S 0 777 3 5
 check
-M 2 678 10
-S 0 678 12 4
+M 2 777 10
+S 0 777 12 4
 each
-S 0 678 18 8
+S 0 777 18 8
 products
-S 0 678 28 5
+S 0 777 28 5
 field
-S 0 678 35 28
+S 0 777 35 28
 localizations.*.display_name
-S 0 679 3 7
+S 0 778 3 7
 options
-M 2 679 12
-S 0 679 14 10
+M 2 778 12
+S 0 778 14 10
 min_length
-S 0 679 26 1
+S 0 778 26 1
 2
-S 0 679 29 10
+S 0 778 29 10
 max_length
-S 0 679 41 2
+S 0 778 41 2
 30
-S 0 680 3 7
+S 0 779 3 7
 message
-S 1 680 12 117
+S 1 779 12 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 681 3 8
+S 0 780 3 8
 examples
-M 2 682 5
-S 0 682 5 10
+M 2 781 5
+S 0 781 5 10
 triggering
-L 1 683 7
-S 1 683 9 106
+L 1 782 7
+S 1 782 9 106
 products:
   - localizations:
       en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
 
-S 0 687 5 7
+S 0 786 5 7
 passing
-L 1 688 7
-S 1 688 9 74
+L 1 787 7
+S 1 787 9 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 12 693 3
-S 0 693 3 2
+M 12 792 3
+S 0 792 3 2
 id
-S 0 693 7 18
+S 0 792 7 18
 description-length
-S 0 694 3 9
+S 0 793 3 9
 checklist
-S 0 694 14 16
+S 0 793 14 16
 product-metadata
-S 0 695 3 8
+S 0 794 3 8
 severity
-S 0 695 13 5
+S 0 794 13 5
 error
-S 0 696 3 5
+S 0 795 3 5
 title
-S 0 696 10 25
+S 0 795 10 25
 a description is too long
-S 0 697 3 9
+S 0 796 3 9
 rationale
-S 0 697 14 116
+S 0 796 14 116
 App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
-S 0 698 3 4
+S 0 797 3 4
 help
-S 0 698 9 59
+S 0 797 9 59
 shorten the description to {max_length} characters or fewer
-S 0 699 3 12
+S 0 798 3 12
 environments
-L 4 699 17
-S 0 699 18 7
+L 4 798 17
+S 0 798 18 7
 sandbox
-S 0 699 27 10
+S 0 798 27 10
 testflight
-S 0 699 39 6
+S 0 798 39 6
 review
-S 0 699 47 10
+S 0 798 47 10
 production
-S 0 700 3 14
+S 0 799 3 14
 not_applicable
-S 0 700 19 55
+S 0 799 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 701 3 5
+S 0 800 3 5
 check
-M 2 701 10
-S 0 701 12 4
+M 2 800 10
+S 0 800 12 4
 each
-S 0 701 18 8
+S 0 800 18 8
 products
-S 0 701 28 5
+S 0 800 28 5
 field
-S 0 701 35 27
+S 0 800 35 27
 localizations.*.description
-S 0 702 3 7
+S 0 801 3 7
 options
-M 1 702 12
-S 0 702 14 10
+M 1 801 12
+S 0 801 14 10
 max_length
-S 0 702 26 2
+S 0 801 26 2
 45
-S 0 703 3 7
+S 0 802 3 7
 message
-S 1 703 12 89
+S 1 802 12 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 704 3 8
+S 0 803 3 8
 examples
-M 2 705 5
-S 0 705 5 10
+M 2 804 5
+S 0 804 5 10
 triggering
-L 1 706 7
-S 1 706 9 151
+L 1 805 7
+S 1 805 9 151
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: "Fifty seed packs to plant anything you like, anywhere" }   # <-
 
-S 0 710 5 7
+S 0 809 5 7
 passing
-L 1 711 7
-S 1 711 9 123
+L 1 810 7
+S 1 810 9 123
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: Fifty seed packs to plant anything }
 
-M 12 716 3
-S 0 716 3 2
+M 12 815 3
+S 0 815 3 2
 id
-S 0 716 7 19
+S 0 815 7 19
 review-notes-length
-S 0 717 3 9
+S 0 816 3 9
 checklist
-S 0 717 14 16
+S 0 816 14 16
 product-metadata
-S 0 718 3 8
+S 0 817 3 8
 severity
-S 0 718 13 5
+S 0 817 13 5
 error
-S 0 719 3 5
+S 0 818 3 5
 title
-S 0 719 10 29
+S 0 818 10 29
 the review notes are too long
-S 0 720 3 9
+S 0 819 3 9
 rationale
-S 0 720 14 90
+S 0 819 14 90
 App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
-S 0 721 3 4
+S 0 820 3 4
 help
-S 0 721 9 60
+S 0 820 9 60
 shorten the review notes to {max_length} characters or fewer
-S 0 722 3 12
+S 0 821 3 12
 environments
-L 2 722 17
-S 0 722 18 6
+L 2 821 17
+S 0 821 18 6
 review
-S 0 722 26 10
+S 0 821 26 10
 production
-S 0 723 3 14
+S 0 822 3 14
 not_applicable
-S 0 723 19 39
+S 0 822 19 39
 review notes matter only for submission
-S 0 724 3 5
+S 0 823 3 5
 check
-M 2 724 10
-S 0 724 12 4
+M 2 823 10
+S 0 823 12 4
 each
-S 0 724 18 8
+S 0 823 18 8
 products
-S 0 724 28 5
+S 0 823 28 5
 field
-S 0 724 35 12
+S 0 823 35 12
 review_notes
-S 0 725 3 7
+S 0 824 3 7
 options
-M 1 725 12
-S 0 725 14 10
+M 1 824 12
+S 0 824 14 10
 max_length
-S 0 725 26 4
+S 0 824 26 4
 4000
-S 0 726 3 7
+S 0 825 3 7
 message
-S 1 726 12 85
+S 1 825 12 85
 the review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 727 3 8
+S 0 826 3 8
 examples
-M 2 728 5
-S 0 728 5 10
+M 2 827 5
+S 0 827 5 10
 triggering
-L 1 729 7
-S 1 729 9 4417
+L 1 828 7
+S 1 828 9 4417
 environment: review
 products:
   - review_notes: >   # <-
@@ -4387,470 +4760,470 @@ products:
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
 
-S 0 773 5 7
+S 0 872 5 7
 passing
-L 1 774 7
-S 1 774 9 81
+L 1 873 7
+S 1 873 9 81
 environment: review
 products:
   - review_notes: Open the Shed tab and tap Seeds.
 
-M 9 779 3
-S 0 779 3 2
+M 9 878 3
+S 0 878 3 2
 id
-S 0 779 7 25
+S 0 878 7 25
 missing-review-screenshot
-S 0 780 3 9
+S 0 879 3 9
 checklist
-S 0 780 14 16
+S 0 879 14 16
 product-metadata
-S 0 781 3 8
+S 0 880 3 8
 severity
-S 0 781 13 5
+S 0 880 13 5
 error
-S 0 782 3 5
+S 0 881 3 5
 title
-S 0 782 10 36
+S 0 881 10 36
 the product has no review screenshot
-S 0 783 3 9
+S 0 882 3 9
 rationale
-S 0 783 14 197
+S 0 882 14 197
 Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
-S 0 784 3 4
+S 0 883 3 4
 help
-S 0 784 9 49
+S 0 883 9 49
 upload the review screenshot in App Store Connect
-S 0 785 3 12
+S 0 884 3 12
 environments
-L 1 785 17
-S 0 785 18 6
+L 1 884 17
+S 0 884 18 6
 review
-S 0 786 3 14
+S 0 885 3 14
 not_applicable
-S 0 786 19 61
+S 0 885 19 61
 the review screenshot matters only when submitting for review
-S 0 787 3 8
+S 0 886 3 8
 examples
-M 2 788 5
-S 0 788 5 10
+M 2 887 5
+S 0 887 5 10
 triggering
-L 1 789 7
-S 1 789 9 66
+L 1 888 7
+S 1 888 9 66
 environment: review
 products:
   - review_screenshot: false   # <-
 
-S 0 793 5 7
+S 0 892 5 7
 passing
-L 1 794 7
-S 1 794 9 58
+L 1 893 7
+S 1 893 9 58
 environment: review
 products:
   - review_screenshot: true
 
-M 9 799 3
-S 0 799 3 2
+M 9 898 3
+S 0 898 3 2
 id
-S 0 799 7 20
+S 0 898 7 20
 duplicate-product-id
-S 0 800 3 9
+S 0 899 3 9
 checklist
-S 0 800 14 16
+S 0 899 14 16
 product-metadata
-S 0 801 3 8
+S 0 900 3 8
 severity
-S 0 801 13 5
+S 0 900 13 5
 error
-S 0 802 3 5
+S 0 901 3 5
 title
-S 0 802 10 28
+S 0 901 10 28
 a product ID is listed twice
-S 0 803 3 9
+S 0 902 3 9
 rationale
-S 0 803 14 119
+S 0 902 14 119
 Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
-S 0 804 3 4
+S 0 903 3 4
 help
-S 0 804 9 40
+S 0 903 9 40
 remove the duplicate or give it a new ID
-S 0 805 3 12
+S 0 904 3 12
 environments
-L 4 805 17
-S 0 805 18 7
+L 4 904 17
+S 0 904 18 7
 sandbox
-S 0 805 27 10
+S 0 904 27 10
 testflight
-S 0 805 39 6
+S 0 904 39 6
 review
-S 0 805 47 10
+S 0 904 47 10
 production
-S 0 806 3 14
+S 0 905 3 14
 not_applicable
-S 0 806 19 55
+S 0 905 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 807 3 8
+S 0 906 3 8
 examples
-M 2 808 5
-S 0 808 5 10
+M 2 907 5
+S 0 907 5 10
 triggering
-L 1 809 7
-S 1 809 9 76
+L 1 908 7
+S 1 908 9 76
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
 
-S 0 813 5 7
+S 0 912 5 7
 passing
-L 1 814 7
-S 1 814 9 72
+L 1 913 7
+S 1 913 9 72
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.greenhouse
 
-M 9 819 3
-S 0 819 3 2
+M 9 918 3
+S 0 918 3 2
 id
-S 0 819 7 24
+S 0 918 7 24
 duplicate-reference-name
-S 0 820 3 9
+S 0 919 3 9
 checklist
-S 0 820 14 16
+S 0 919 14 16
 product-metadata
-S 0 821 3 8
+S 0 920 3 8
 severity
-S 0 821 13 5
+S 0 920 13 5
 error
-S 0 822 3 5
+S 0 921 3 5
 title
-S 0 822 10 30
+S 0 921 10 30
 a reference name is used twice
-S 0 823 3 9
+S 0 922 3 9
 rationale
-S 0 823 14 62
+S 0 922 14 62
 Reference names are unique within an app in App Store Connect.
-S 0 824 3 4
+S 0 923 3 4
 help
-S 0 824 9 40
+S 0 923 9 40
 give each product its own reference name
-S 0 825 3 12
+S 0 924 3 12
 environments
-L 4 825 17
-S 0 825 18 7
+L 4 924 17
+S 0 924 18 7
 sandbox
-S 0 825 27 10
+S 0 924 27 10
 testflight
-S 0 825 39 6
+S 0 924 39 6
 review
-S 0 825 47 10
+S 0 924 47 10
 production
-S 0 826 3 14
+S 0 925 3 14
 not_applicable
-S 0 826 19 55
+S 0 925 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 827 3 8
+S 0 926 3 8
 examples
-M 2 828 5
-S 0 828 5 10
+M 2 927 5
+S 0 927 5 10
 triggering
-L 1 829 7
-S 1 829 9 57
+L 1 928 7
+S 1 928 9 57
 products:
   - {}
   - reference_name: Seed Pack 50   # <-
 
-S 0 833 5 7
+S 0 932 5 7
 passing
-L 1 834 7
-S 1 834 9 55
+L 1 933 7
+S 1 933 9 55
 products:
   - {}
   - reference_name: Greenhouse Unlock
 
-M 9 839 3
-S 0 839 3 2
+M 9 938 3
+S 0 938 3 2
 id
-S 0 839 7 22
+S 0 938 7 22
 placeholder-product-id
-S 0 840 3 9
+S 0 939 3 9
 checklist
-S 0 840 14 16
+S 0 939 14 16
 product-metadata
-S 0 841 3 8
+S 0 940 3 8
 severity
-S 0 841 13 5
+S 0 940 13 5
 error
-S 0 842 3 5
+S 0 941 3 5
 title
-S 0 842 10 29
+S 0 941 10 29
 a product ID is a placeholder
-S 0 843 3 9
+S 0 942 3 9
 rationale
-S 0 843 14 139
+S 0 942 14 139
 Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
-S 0 844 3 4
+S 0 943 3 4
 help
-S 0 844 9 59
+S 0 943 9 59
 replace it with the product ID created in App Store Connect
-S 0 845 3 12
+S 0 944 3 12
 environments
-L 4 845 17
-S 0 845 18 7
+L 4 944 17
+S 0 944 18 7
 sandbox
-S 0 845 27 10
+S 0 944 27 10
 testflight
-S 0 845 39 6
+S 0 944 39 6
 review
-S 0 845 47 10
+S 0 944 47 10
 production
-S 0 846 3 14
+S 0 945 3 14
 not_applicable
-S 0 846 19 61
+S 0 945 19 61
 Xcode serves whatever IDs the StoreKit configuration file has
-S 0 847 3 8
+S 0 946 3 8
 examples
-M 2 848 5
-S 0 848 5 10
+M 2 947 5
+S 0 947 5 10
 triggering
-L 1 849 7
-S 1 849 9 120
+L 1 948 7
+S 1 948 9 120
 requests:
   - com.greenthumb.pocketgarden.seeds50
   - com.greenthumb.pocketgarden.greenhouse
   - YOUR_PRODUCT_ID   # <-
 
-S 0 854 5 7
+S 0 953 5 7
 passing
-L 1 855 7
-S 1 855 9 50
+L 1 954 7
+S 1 954 9 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 9 859 3
-S 0 859 3 2
+M 9 958 3
+S 0 958 3 2
 id
-S 0 859 7 26
+S 0 958 7 26
 family-sharing-not-allowed
-S 0 860 3 9
+S 0 959 3 9
 checklist
-S 0 860 14 16
+S 0 959 14 16
 product-metadata
-S 0 861 3 8
+S 0 960 3 8
 severity
-S 0 861 13 7
+S 0 960 13 7
 warning
-S 0 862 3 5
+S 0 961 3 5
 title
-S 0 862 10 51
+S 0 961 10 51
 Family Sharing is on for a type that cannot have it
-S 0 863 3 9
+S 0 962 3 9
 rationale
-S 0 863 14 181
+S 0 962 14 181
 Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
-S 0 864 3 4
+S 0 963 3 4
 help
-S 1 864 9 29
+S 1 963 9 29
 set `family_shareable: false`
-S 0 865 3 12
+S 0 964 3 12
 environments
-L 4 865 17
-S 0 865 18 7
+L 4 964 17
+S 0 964 18 7
 sandbox
-S 0 865 27 10
+S 0 964 27 10
 testflight
-S 0 865 39 6
+S 0 964 39 6
 review
-S 0 865 47 10
+S 0 964 47 10
 production
-S 0 866 3 14
+S 0 965 3 14
 not_applicable
-S 0 866 19 55
+S 0 965 19 55
 Xcode serves the StoreKit configuration file's products
-S 0 867 3 8
+S 0 966 3 8
 examples
-M 2 868 5
-S 0 868 5 10
+M 2 967 5
+S 0 967 5 10
 triggering
-L 1 869 7
-S 1 869 9 44
+L 1 968 7
+S 1 968 9 44
 products:
   - family_shareable: true   # <-
 
-S 0 872 5 7
+S 0 971 5 7
 passing
-L 1 873 7
-S 1 873 9 38
+L 1 972 7
+S 1 972 9 38
 products:
   - family_shareable: false
 
-M 9 877 3
-S 0 877 3 2
+M 9 976 3
+S 0 976 3 2
 id
-S 0 877 7 17
+S 0 976 7 17
 status-not-served
-S 0 878 3 9
+S 0 977 3 9
 checklist
-S 0 878 14 14
+S 0 977 14 14
 product-status
-S 0 879 3 8
+S 0 978 3 8
 severity
-S 0 879 13 5
+S 0 978 13 5
 error
-S 0 880 3 5
+S 0 979 3 5
 title
-S 0 880 10 54
+S 0 979 10 54
 the product's status is not served in this environment
-S 0 881 3 9
+S 0 980 3 9
 rationale
-S 0 881 14 196
+S 0 980 14 196
 The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
-S 0 882 3 4
+S 0 981 3 4
 help
-S 0 882 9 53
+S 0 981 9 53
 bring the product to a status this environment serves
-S 0 883 3 12
+S 0 982 3 12
 environments
-L 4 883 17
-S 0 883 18 7
+L 4 982 17
+S 0 982 18 7
 sandbox
-S 0 883 27 10
+S 0 982 27 10
 testflight
-S 0 883 39 6
+S 0 982 39 6
 review
-S 0 883 47 10
+S 0 982 47 10
 production
-S 0 884 3 14
+S 0 983 3 14
 not_applicable
-S 0 884 19 96
+S 0 983 19 96
 Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
-S 0 885 3 8
+S 0 984 3 8
 examples
-M 2 886 5
-S 0 886 5 10
+M 2 985 5
+S 0 985 5 10
 triggering
-L 2 887 7
-S 1 887 9 38
+L 2 986 7
+S 1 986 9 38
 products:
   - status: rejected   # <-
 
-S 1 890 9 183
+S 1 989 9 183
 environment: production
 app_store_connect: { version_state: ready_for_sale, released_at: 2026-10-01T00:00:00Z, binary_uploaded: true }
 products:
   - status: waiting_for_review   # <-
 
-S 0 895 5 7
+S 0 994 5 7
 passing
-L 1 896 7
-S 1 896 9 38
+L 1 995 7
+S 1 995 9 38
 products:
   - status: ready_to_submit
 
-M 9 900 3
-S 0 900 3 2
+M 9 999 3
+S 0 999 3 2
 id
-S 0 900 7 16
+S 0 999 7 16
 app-not-released
-S 0 901 3 9
+S 0 1000 3 9
 checklist
-S 0 901 14 14
+S 0 1000 14 14
 product-status
-S 0 902 3 8
+S 0 1001 3 8
 severity
-S 0 902 13 5
+S 0 1001 13 5
 error
-S 0 903 3 5
+S 0 1002 3 5
 title
-S 0 903 10 31
+S 0 1002 10 31
 the app version is not released
-S 0 904 3 9
+S 0 1003 3 9
 rationale
-S 0 904 14 120
+S 0 1003 14 120
 New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
-S 0 905 3 4
+S 0 1004 3 4
 help
-S 0 905 9 50
+S 0 1004 9 50
 release the app version, then wait for propagation
-S 0 906 3 12
+S 0 1005 3 12
 environments
-L 1 906 17
-S 0 906 18 10
+L 1 1005 17
+S 0 1005 18 10
 production
-S 0 907 3 14
+S 0 1006 3 14
 not_applicable
-S 0 907 19 39
+S 0 1006 19 39
 only the App Store needs a released app
-S 0 908 3 8
+S 0 1007 3 8
 examples
-M 2 909 5
-S 0 909 5 10
+M 2 1008 5
+S 0 1008 5 10
 triggering
-L 1 910 7
-S 1 910 9 93
+L 1 1009 7
+S 1 1009 9 93
 environment: production
 app_store_connect:
   version_state: pending_developer_release   # <-
 
-S 0 914 5 7
+S 0 1013 5 7
 passing
-L 1 915 7
-S 1 915 9 111
+L 1 1014 7
+S 1 1014 9 111
 environment: production
 app_store_connect:
   version_state: ready_for_sale
   released_at: 2026-10-01T00:00:00Z
 
-M 9 921 3
-S 0 921 3 2
+M 9 1020 3
+S 0 1020 3 2
 id
-S 0 921 7 20
+S 0 1020 7 20
 binary-not-submitted
-S 0 922 3 9
+S 0 1021 3 9
 checklist
-S 0 922 14 16
+S 0 1021 14 16
 binary-submitted
-S 0 923 3 8
+S 0 1022 3 8
 severity
-S 0 923 13 5
+S 0 1022 13 5
 error
-S 0 924 3 5
+S 0 1023 3 5
 title
-S 0 924 10 49
+S 0 1023 10 49
 the product was not submitted with an app version
-S 0 925 3 9
+S 0 1024 3 9
 rationale
-S 0 925 14 201
+S 0 1024 14 201
 No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
-S 0 926 3 4
+S 0 1025 3 4
 help
-S 0 926 9 62
+S 0 1025 9 62
 attach the product to the app version and submit them together
-S 0 927 3 12
+S 0 1026 3 12
 environments
-L 2 927 17
-S 0 927 18 6
+L 2 1026 17
+S 0 1026 18 6
 review
-S 0 927 26 10
+S 0 1026 26 10
 production
-S 0 928 3 14
+S 0 1027 3 14
 not_applicable
-S 0 928 19 66
+S 0 1027 19 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 929 3 8
+S 0 1028 3 8
 examples
-M 2 930 5
-S 0 930 5 10
+M 2 1029 5
+S 0 1029 5 10
 triggering
-L 1 931 7
-S 1 931 9 120
+L 1 1030 7
+S 1 1030 9 120
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
   - submitted_with_app_version: false   # <-
 
-S 0 936 5 7
+S 0 1035 5 7
 passing
-L 1 937 7
-S 1 937 9 186
+L 1 1036 7
+S 1 1036 9 186
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
@@ -4858,966 +5231,966 @@ products:
   - submitted_with_app_version: true
   - submitted_with_app_version: true
 
-M 10 945 3
-S 0 945 3 2
+M 10 1044 3
+S 0 1044 3 2
 id
-S 0 945 7 18
+S 0 1044 7 18
 propagation-window
-S 0 946 3 9
+S 0 1045 3 9
 checklist
-S 0 946 14 16
+S 0 1045 14 16
 propagation-wait
-S 0 947 3 8
+S 0 1046 3 8
 severity
-S 0 947 13 7
+S 0 1046 13 7
 warning
-S 0 948 3 5
+S 0 1047 3 5
 title
-S 0 948 10 58
+S 0 1047 10 58
 the product changed too recently to have reached the store
-S 0 949 3 9
+S 0 1048 3 9
 rationale
-S 0 949 14 184
+S 0 1048 14 184
 Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
-S 0 950 3 4
+S 0 1049 3 4
 help
-S 0 950 9 19
+S 0 1049 9 19
 wait, and try again
-S 0 951 3 12
+S 0 1050 3 12
 environments
-L 4 951 17
-S 0 951 18 7
+L 4 1050 17
+S 0 1050 18 7
 sandbox
-S 0 951 27 10
+S 0 1050 27 10
 testflight
-S 0 951 39 6
+S 0 1050 39 6
 review
-S 0 951 47 10
+S 0 1050 47 10
 production
-S 0 952 3 14
+S 0 1051 3 14
 not_applicable
-S 0 952 19 52
+S 0 1051 19 52
 Xcode serves the StoreKit configuration file at once
-S 0 953 3 7
+S 0 1052 3 7
 options
-M 2 953 12
-S 0 953 14 13
+M 2 1052 12
+S 0 1052 14 13
 sandbox_hours
-S 0 953 29 1
+S 0 1052 29 1
 1
-S 0 953 32 16
+S 0 1052 32 16
 production_hours
-S 0 953 50 2
+S 0 1052 50 2
 48
-S 0 954 3 8
+S 0 1053 3 8
 examples
-M 2 955 5
-S 0 955 5 10
+M 2 1054 5
+S 0 1054 5 10
 triggering
-L 1 956 7
-S 1 956 9 54
+L 1 1055 7
+S 1 1055 9 54
 products:
   - updated_at: 2026-11-22T09:40:00Z   # <-
 
-S 0 959 5 7
+S 0 1058 5 7
 passing
-L 1 960 7
-S 1 960 9 47
+L 1 1059 7
+S 1 1059 9 47
 products:
   - updated_at: 2026-11-22T08:00:00Z
 
-M 9 965 3
-S 0 965 3 2
+M 9 1064 3
+S 0 1064 3 2
 id
-S 0 965 7 26
+S 0 1064 7 26
 subscription-without-group
-S 0 966 3 9
+S 0 1065 3 9
 checklist
-S 0 966 14 19
+S 0 1065 14 19
 subscription-groups
-S 0 967 3 8
+S 0 1066 3 8
 severity
-S 0 967 13 5
+S 0 1066 13 5
 error
-S 0 968 3 5
+S 0 1067 3 5
 title
-S 0 968 10 64
+S 0 1067 10 64
 an auto-renewable subscription has no (known) subscription group
-S 0 969 3 9
+S 0 1068 3 9
 rationale
-S 0 969 14 122
+S 0 1068 14 122
 Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
-S 0 970 3 4
+S 0 1069 3 4
 help
-S 0 970 9 44
+S 0 1069 9 44
 put the subscription in a subscription group
-S 0 971 3 12
+S 0 1070 3 12
 environments
-L 4 971 17
-S 0 971 18 7
+L 4 1070 17
+S 0 1070 18 7
 sandbox
-S 0 971 27 10
+S 0 1070 27 10
 testflight
-S 0 971 39 6
+S 0 1070 39 6
 review
-S 0 971 47 10
+S 0 1070 47 10
 production
-S 0 972 3 14
+S 0 1071 3 14
 not_applicable
-S 0 972 19 60
+S 0 1071 19 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 973 3 8
+S 0 1072 3 8
 examples
-M 2 974 5
-S 0 974 5 10
+M 2 1073 5
+S 0 1073 5 10
 triggering
-L 1 975 7
-S 1 975 9 73
+L 1 1074 7
+S 1 1074 9 73
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Pro   # <-
 
-S 0 980 5 7
+S 0 1079 5 7
 passing
-L 1 981 7
-S 1 981 9 67
+L 1 1080 7
+S 1 1080 9 67
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Plus
 
-M 9 987 3
-S 0 987 3 2
-id
-S 0 987 7 32
-subscription-group-not-localized
-S 0 988 3 9
-checklist
-S 0 988 14 19
-subscription-groups
-S 0 989 3 8
-severity
-S 0 989 13 5
-error
-S 0 990 3 5
-title
-S 0 990 10 50
-a subscription group has no localized display name
-S 0 991 3 9
-rationale
-S 0 991 14 137
-TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
-S 0 992 3 4
-help
-S 0 992 9 54
-add a localized display name to the subscription group
-S 0 993 3 12
-environments
-L 4 993 17
-S 0 993 18 7
-sandbox
-S 0 993 27 10
-testflight
-S 0 993 39 6
-review
-S 0 993 47 10
-production
-S 0 994 3 14
-not_applicable
-S 0 994 19 60
-Xcode serves the StoreKit configuration file's subscriptions
-S 0 995 3 8
-examples
-M 2 996 5
-S 0 996 5 10
-triggering
-L 1 997 7
-S 1 997 9 50
-subscription_groups:
-  - localizations: {}   # <-
-
-S 0 1000 5 7
-passing
-L 1 1001 7
-S 1 1001 9 90
-subscription_groups:
-  - localizations:
-      en-US: { display_name: Pocket Garden Plus }
-
-M 9 1006 3
-S 0 1006 3 2
-id
-S 0 1006 7 29
-subscription-duration-missing
-S 0 1007 3 9
-checklist
-S 0 1007 14 16
-product-metadata
-S 0 1008 3 8
-severity
-S 0 1008 13 7
-warning
-S 0 1009 3 5
-title
-S 0 1009 10 46
-an auto-renewable subscription has no duration
-S 0 1010 3 9
-rationale
-S 0 1010 14 101
-A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
-S 0 1011 3 4
-help
-S 0 1011 9 27
-set `subscription_duration`
-S 0 1012 3 12
-environments
-L 4 1012 17
-S 0 1012 18 7
-sandbox
-S 0 1012 27 10
-testflight
-S 0 1012 39 6
-review
-S 0 1012 47 10
-production
-S 0 1013 3 14
-not_applicable
-S 0 1013 19 60
-Xcode serves the StoreKit configuration file's subscriptions
-S 0 1014 3 8
-examples
-M 2 1015 5
-S 0 1015 5 10
-triggering
-L 1 1016 7
-S 1 1016 9 88
-products:
-  - {}
-  - {}
-  - type: auto_renewable   # <-
-    subscription_duration: null
-
-S 0 1022 5 7
-passing
-L 1 1023 7
-S 1 1023 9 59
-products:
-  - {}
-  - {}
-  - subscription_duration: 1_month
-
-M 9 1030 3
-S 0 1030 3 2
-id
-S 0 1030 7 24
-storefront-not-available
-S 0 1031 3 9
-checklist
-S 0 1031 14 23
-storefront-availability
-S 0 1032 3 8
-severity
-S 0 1032 13 5
-error
-S 0 1033 3 5
-title
-S 0 1033 10 50
-the product is not sold in the tester's storefront
-S 0 1034 3 9
-rationale
-S 0 1034 14 84
-StoreKit omits products that are not available in the account's storefront (TN3188).
-S 0 1035 3 4
-help
-S 0 1035 9 99
-add the storefront to the product's availability, or test with an account in one of its storefronts
-S 0 1036 3 12
-environments
-L 3 1036 17
-S 0 1036 18 7
-sandbox
-S 0 1036 27 10
-testflight
-S 0 1036 39 6
-review
-S 0 1037 3 14
-not_applicable
-S 0 1037 19 90
-in production each customer's own storefront decides, and Xcode uses the file's storefront
-S 0 1038 3 8
-examples
-M 2 1039 5
-S 0 1039 5 10
-triggering
-L 1 1040 7
-S 1 1040 9 46
-products:
-  - availability: [CAN, GBR]   # <-
-
-S 0 1043 5 7
-passing
-L 1 1044 7
-S 1 1044 9 39
-products:
-  - availability: [USA, CAN]
-
-M 9 1048 3
-S 0 1048 3 2
-id
-S 0 1048 7 26
-sandbox-account-other-team
-S 0 1049 3 9
-checklist
-S 0 1049 14 15
-sandbox-account
-S 0 1050 3 8
-severity
-S 0 1050 13 5
-error
-S 0 1051 3 5
-title
-S 0 1051 10 43
-the sandbox account belongs to another team
-S 0 1052 3 9
-rationale
-S 0 1052 14 138
-A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1053 3 4
-help
-S 0 1053 9 57
-create a sandbox account in this team's App Store Connect
-S 0 1054 3 12
-environments
-L 1 1054 17
-S 0 1054 18 7
-sandbox
-S 0 1055 3 14
-not_applicable
-S 0 1055 19 55
-only sandbox testing on a device uses a sandbox account
-S 0 1056 3 8
-examples
-M 2 1057 5
-S 0 1057 5 10
-triggering
-L 1 1058 7
-S 1 1058 9 59
-testing:
-  sandbox_account:
-    team_id: 9ZZ8YY7XX6   # <-
-
-S 0 1062 5 7
-passing
-L 1 1063 7
-S 1 1063 9 52
-testing:
-  sandbox_account:
-    team_id: 4KQ2H9XW7B
-
-M 9 1068 3
-S 0 1068 3 2
-id
-S 0 1068 7 31
-simulator-without-storekit-file
-S 0 1069 3 9
-checklist
-S 0 1069 14 11
-test-device
-S 0 1070 3 8
-severity
-S 0 1070 13 7
-warning
-S 0 1071 3 5
-title
-S 0 1071 10 38
-the sandbox test runs in the Simulator
-S 0 1072 3 9
-rationale
-S 0 1072 14 170
-Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
-S 0 1073 3 4
-help
-S 0 1073 9 64
-test on a physical device, or with a StoreKit configuration file
-S 0 1074 3 12
-environments
-L 1 1074 17
-S 0 1074 18 7
-sandbox
-S 0 1075 3 14
-not_applicable
-S 0 1075 19 46
-the Simulator matters only for sandbox testing
-S 0 1076 3 8
-examples
-M 2 1077 5
-S 0 1077 5 10
-triggering
-L 1 1078 7
-S 1 1078 9 36
-testing:
-  device: simulator   # <-
-
-S 0 1081 5 7
-passing
-L 1 1082 7
-S 1 1082 9 28
-testing:
-  device: physical
-
 M 9 1086 3
 S 0 1086 3 2
 id
-S 0 1086 7 15
-test-os-too-old
+S 0 1086 7 32
+subscription-group-not-localized
 S 0 1087 3 9
 checklist
-S 0 1087 14 11
-test-device
+S 0 1087 14 19
+subscription-groups
 S 0 1088 3 8
 severity
 S 0 1088 13 5
 error
 S 0 1089 3 5
 title
-S 0 1089 10 46
-the test device's OS is too old for StoreKit 2
+S 0 1089 10 50
+a subscription group has no localized display name
 S 0 1090 3 9
 rationale
-S 0 1090 14 111
-An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
+S 0 1090 14 137
+TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
 S 0 1091 3 4
 help
-S 0 1091 9 44
-test on a newer OS, or add a StoreKit 1 path
+S 0 1091 9 54
+add a localized display name to the subscription group
 S 0 1092 3 12
 environments
-L 3 1092 17
-S 0 1092 18 5
-xcode
-S 0 1092 25 7
+L 4 1092 17
+S 0 1092 18 7
 sandbox
-S 0 1092 34 10
+S 0 1092 27 10
 testflight
+S 0 1092 39 6
+review
+S 0 1092 47 10
+production
 S 0 1093 3 14
 not_applicable
-S 0 1093 19 41
-the test device matters only when testing
+S 0 1093 19 60
+Xcode serves the StoreKit configuration file's subscriptions
 S 0 1094 3 8
 examples
 M 2 1095 5
 S 0 1095 5 10
 triggering
 L 1 1096 7
-S 1 1096 9 37
-testing:
-  os_version: "14.8"   # <-
+S 1 1096 9 50
+subscription_groups:
+  - localizations: {}   # <-
 
 S 0 1099 5 7
 passing
 L 1 1100 7
-S 1 1100 9 30
+S 1 1100 9 90
+subscription_groups:
+  - localizations:
+      en-US: { display_name: Pocket Garden Plus }
+
+M 9 1105 3
+S 0 1105 3 2
+id
+S 0 1105 7 29
+subscription-duration-missing
+S 0 1106 3 9
+checklist
+S 0 1106 14 16
+product-metadata
+S 0 1107 3 8
+severity
+S 0 1107 13 7
+warning
+S 0 1108 3 5
+title
+S 0 1108 10 46
+an auto-renewable subscription has no duration
+S 0 1109 3 9
+rationale
+S 0 1109 14 101
+A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
+S 0 1110 3 4
+help
+S 0 1110 9 27
+set `subscription_duration`
+S 0 1111 3 12
+environments
+L 4 1111 17
+S 0 1111 18 7
+sandbox
+S 0 1111 27 10
+testflight
+S 0 1111 39 6
+review
+S 0 1111 47 10
+production
+S 0 1112 3 14
+not_applicable
+S 0 1112 19 60
+Xcode serves the StoreKit configuration file's subscriptions
+S 0 1113 3 8
+examples
+M 2 1114 5
+S 0 1114 5 10
+triggering
+L 1 1115 7
+S 1 1115 9 88
+products:
+  - {}
+  - {}
+  - type: auto_renewable   # <-
+    subscription_duration: null
+
+S 0 1121 5 7
+passing
+L 1 1122 7
+S 1 1122 9 59
+products:
+  - {}
+  - {}
+  - subscription_duration: 1_month
+
+M 9 1129 3
+S 0 1129 3 2
+id
+S 0 1129 7 24
+storefront-not-available
+S 0 1130 3 9
+checklist
+S 0 1130 14 23
+storefront-availability
+S 0 1131 3 8
+severity
+S 0 1131 13 5
+error
+S 0 1132 3 5
+title
+S 0 1132 10 50
+the product is not sold in the tester's storefront
+S 0 1133 3 9
+rationale
+S 0 1133 14 84
+StoreKit omits products that are not available in the account's storefront (TN3188).
+S 0 1134 3 4
+help
+S 0 1134 9 99
+add the storefront to the product's availability, or test with an account in one of its storefronts
+S 0 1135 3 12
+environments
+L 3 1135 17
+S 0 1135 18 7
+sandbox
+S 0 1135 27 10
+testflight
+S 0 1135 39 6
+review
+S 0 1136 3 14
+not_applicable
+S 0 1136 19 90
+in production each customer's own storefront decides, and Xcode uses the file's storefront
+S 0 1137 3 8
+examples
+M 2 1138 5
+S 0 1138 5 10
+triggering
+L 1 1139 7
+S 1 1139 9 46
+products:
+  - availability: [CAN, GBR]   # <-
+
+S 0 1142 5 7
+passing
+L 1 1143 7
+S 1 1143 9 39
+products:
+  - availability: [USA, CAN]
+
+M 9 1147 3
+S 0 1147 3 2
+id
+S 0 1147 7 26
+sandbox-account-other-team
+S 0 1148 3 9
+checklist
+S 0 1148 14 15
+sandbox-account
+S 0 1149 3 8
+severity
+S 0 1149 13 5
+error
+S 0 1150 3 5
+title
+S 0 1150 10 43
+the sandbox account belongs to another team
+S 0 1151 3 9
+rationale
+S 0 1151 14 138
+A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
+S 0 1152 3 4
+help
+S 0 1152 9 57
+create a sandbox account in this team's App Store Connect
+S 0 1153 3 12
+environments
+L 1 1153 17
+S 0 1153 18 7
+sandbox
+S 0 1154 3 14
+not_applicable
+S 0 1154 19 55
+only sandbox testing on a device uses a sandbox account
+S 0 1155 3 8
+examples
+M 2 1156 5
+S 0 1156 5 10
+triggering
+L 1 1157 7
+S 1 1157 9 59
+testing:
+  sandbox_account:
+    team_id: 9ZZ8YY7XX6   # <-
+
+S 0 1161 5 7
+passing
+L 1 1162 7
+S 1 1162 9 52
+testing:
+  sandbox_account:
+    team_id: 4KQ2H9XW7B
+
+M 9 1167 3
+S 0 1167 3 2
+id
+S 0 1167 7 31
+simulator-without-storekit-file
+S 0 1168 3 9
+checklist
+S 0 1168 14 11
+test-device
+S 0 1169 3 8
+severity
+S 0 1169 13 7
+warning
+S 0 1170 3 5
+title
+S 0 1170 10 38
+the sandbox test runs in the Simulator
+S 0 1171 3 9
+rationale
+S 0 1171 14 170
+Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
+S 0 1172 3 4
+help
+S 0 1172 9 64
+test on a physical device, or with a StoreKit configuration file
+S 0 1173 3 12
+environments
+L 1 1173 17
+S 0 1173 18 7
+sandbox
+S 0 1174 3 14
+not_applicable
+S 0 1174 19 46
+the Simulator matters only for sandbox testing
+S 0 1175 3 8
+examples
+M 2 1176 5
+S 0 1176 5 10
+triggering
+L 1 1177 7
+S 1 1177 9 36
+testing:
+  device: simulator   # <-
+
+S 0 1180 5 7
+passing
+L 1 1181 7
+S 1 1181 9 28
+testing:
+  device: physical
+
+M 9 1185 3
+S 0 1185 3 2
+id
+S 0 1185 7 15
+test-os-too-old
+S 0 1186 3 9
+checklist
+S 0 1186 14 11
+test-device
+S 0 1187 3 8
+severity
+S 0 1187 13 5
+error
+S 0 1188 3 5
+title
+S 0 1188 10 46
+the test device's OS is too old for StoreKit 2
+S 0 1189 3 9
+rationale
+S 0 1189 14 111
+An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
+S 0 1190 3 4
+help
+S 0 1190 9 44
+test on a newer OS, or add a StoreKit 1 path
+S 0 1191 3 12
+environments
+L 3 1191 17
+S 0 1191 18 5
+xcode
+S 0 1191 25 7
+sandbox
+S 0 1191 34 10
+testflight
+S 0 1192 3 14
+not_applicable
+S 0 1192 19 41
+the test device matters only when testing
+S 0 1193 3 8
+examples
+M 2 1194 5
+S 0 1194 5 10
+triggering
+L 1 1195 7
+S 1 1195 9 37
+testing:
+  os_version: "14.8"   # <-
+
+S 0 1198 5 7
+passing
+L 1 1199 7
+S 1 1199 9 30
 testing:
   os_version: "17.2"
 
-M 9 1104 3
-S 0 1104 3 2
+M 9 1203 3
+S 0 1203 3 2
 id
-S 0 1104 7 28
+S 0 1203 7 28
 signed-into-production-store
-S 0 1105 3 9
+S 0 1204 3 9
 checklist
-S 0 1105 14 11
+S 0 1204 14 11
 test-device
-S 0 1106 3 8
+S 0 1205 3 8
 severity
-S 0 1106 13 4
+S 0 1205 13 4
 note
-S 0 1107 3 5
+S 0 1206 3 5
 title
-S 0 1107 10 60
+S 0 1206 10 60
 an old device is still signed in to the production App Store
-S 0 1108 3 9
+S 0 1207 3 9
 rationale
-S 0 1108 14 150
+S 0 1207 14 150
 Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1109 3 4
+S 0 1208 3 4
 help
-S 0 1109 9 51
+S 0 1208 9 51
 sign out of the App Store in Settings on the device
-S 0 1110 3 12
+S 0 1209 3 12
 environments
-L 1 1110 17
-S 0 1110 18 7
+L 1 1209 17
+S 0 1209 18 7
 sandbox
-S 0 1111 3 14
+S 0 1210 3 14
 not_applicable
-S 0 1111 19 56
+S 0 1210 19 56
 signing out mattered only for sandbox testing on old iOS
-S 0 1112 3 8
+S 0 1211 3 8
 examples
-M 2 1113 5
-S 0 1113 5 10
+M 2 1212 5
+S 0 1212 5 10
 triggering
-L 1 1114 7
-S 1 1114 9 66
+L 1 1213 7
+S 1 1213 9 66
 testing:
   os_version: "11.4"
   signed_out_of_store: false   # <-
 
-S 0 1118 5 7
+S 0 1217 5 7
 passing
-L 1 1119 7
-S 1 1119 9 58
+L 1 1218 7
+S 1 1218 9 58
 testing:
   os_version: "11.4"
   signed_out_of_store: true
 
-M 9 1124 3
-S 0 1124 3 2
+M 9 1223 3
+S 0 1223 3 2
 id
-S 0 1124 7 19
+S 0 1223 7 19
 app-not-reinstalled
-S 0 1125 3 9
+S 0 1224 3 9
 checklist
-S 0 1125 14 15
+S 0 1224 14 15
 app-reinstalled
-S 0 1126 3 8
+S 0 1225 3 8
 severity
-S 0 1126 13 4
+S 0 1225 13 4
 note
-S 0 1127 3 5
+S 0 1226 3 5
 title
-S 0 1127 10 27
+S 0 1226 10 27
 the app was not reinstalled
-S 0 1128 3 9
+S 0 1227 3 9
 rationale
-S 0 1128 14 121
+S 0 1227 14 121
 Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
-S 0 1129 3 4
+S 0 1228 3 4
 help
-S 0 1129 9 47
+S 0 1228 9 47
 delete the app from the device and reinstall it
-S 0 1130 3 12
+S 0 1229 3 12
 environments
-L 3 1130 17
-S 0 1130 18 5
+L 3 1229 17
+S 0 1229 18 5
 xcode
-S 0 1130 25 7
+S 0 1229 25 7
 sandbox
-S 0 1130 34 10
+S 0 1229 34 10
 testflight
-S 0 1131 3 14
+S 0 1230 3 14
 not_applicable
-S 0 1131 19 40
+S 0 1230 19 40
 customers' devices are out of your hands
-S 0 1132 3 8
+S 0 1231 3 8
 examples
-M 2 1133 5
-S 0 1133 5 10
+M 2 1232 5
+S 0 1232 5 10
 triggering
-L 1 1134 7
-S 1 1134 9 41
+L 1 1233 7
+S 1 1233 9 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1137 5 7
+S 0 1236 5 7
 passing
-L 1 1138 7
-S 1 1138 9 33
+L 1 1237 7
+S 1 1237 9 33
 testing:
   app_reinstalled: true
 
-M 9 1142 3
-S 0 1142 3 2
+M 9 1241 3
+S 0 1241 3 2
 id
-S 0 1142 7 17
+S 0 1241 7 17
 jailbroken-device
-S 0 1143 3 9
+S 0 1242 3 9
 checklist
-S 0 1143 14 21
+S 0 1242 14 21
 device-not-jailbroken
-S 0 1144 3 8
-severity
-S 0 1144 13 4
-note
-S 0 1145 3 5
-title
-S 0 1145 10 29
-the test device is jailbroken
-S 0 1146 3 9
-rationale
-S 0 1146 14 116
-Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1147 3 4
-help
-S 0 1147 9 39
-test on a device that is not jailbroken
-S 0 1148 3 12
-environments
-L 3 1148 17
-S 0 1148 18 5
-xcode
-S 0 1148 25 7
-sandbox
-S 0 1148 34 10
-testflight
-S 0 1149 3 14
-not_applicable
-S 0 1149 19 40
-customers' devices are out of your hands
-S 0 1150 3 8
-examples
-M 2 1151 5
-S 0 1151 5 10
-triggering
-L 1 1152 7
-S 1 1152 9 35
-testing:
-  jailbroken: true   # <-
-
-S 0 1155 5 7
-passing
-L 1 1156 7
-S 1 1156 9 29
-testing:
-  jailbroken: false
-
-M 9 1161 3
-S 0 1161 3 2
-id
-S 0 1161 7 33
-storekit-configuration-incomplete
-S 0 1162 3 9
-checklist
-S 0 1162 14 22
-storekit-configuration
-S 0 1163 3 8
-severity
-S 0 1163 13 5
-error
-S 0 1164 3 5
-title
-S 0 1164 10 69
-the StoreKit configuration file does not serve the requested products
-S 0 1165 3 9
-rationale
-S 0 1165 14 362
-When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
-S 0 1166 3 4
-help
-S 0 1166 9 114
-add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
-S 0 1167 3 12
-environments
-L 1 1167 17
-S 0 1167 18 5
-xcode
-S 0 1168 3 14
-not_applicable
-S 0 1168 19 81
-products come from App Store Connect here, not from a StoreKit configuration file
-S 0 1169 3 8
-examples
-M 2 1170 5
-S 0 1170 5 10
-triggering
-L 1 1171 7
-S 1 1171 9 99
-environment: xcode
-app:
-  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
-
-S 0 1175 5 7
-passing
-L 1 1176 7
-S 1 1176 9 83
-environment: xcode
-app:
-  storekit_configuration: ../catalog/PocketGarden.storekit
-
-M 8 1186 3
-S 0 1186 3 2
-id
-S 0 1186 7 24
-catalog-xml-feed-retired
-S 0 1187 3 9
-checklist
-S 0 1187 14 13
-catalog-valid
-S 0 1188 3 5
-input
-S 0 1188 10 7
-catalog
-S 0 1189 3 8
-severity
-S 0 1189 13 4
-note
-S 0 1190 3 5
-title
-S 0 1190 10 59
-Apple no longer takes in-app purchases through the XML feed
-S 0 1191 3 9
-rationale
-S 1 1191 14 362
-Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1192 3 4
-help
-S 0 1192 9 95
-use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1193 3 8
-examples
-M 1 1194 5
-S 0 1194 5 10
-triggering
-L 1 1195 7
-S 1 1195 9 19
-<in_app_purchase/>
-
-M 8 1198 3
-S 0 1198 3 2
-id
-S 0 1198 7 20
-catalog-root-element
-S 0 1199 3 9
-checklist
-S 0 1199 14 13
-catalog-valid
-S 0 1200 3 5
-input
-S 0 1200 10 7
-catalog
-S 0 1201 3 8
-severity
-S 0 1201 13 5
-error
-S 0 1202 3 5
-title
-S 0 1202 10 40
-the document is not an App Store Package
-S 0 1203 3 9
-rationale
-S 0 1203 14 195
-Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1204 3 4
-help
-S 0 1204 9 73
-start the document with the package element in Apple's importer namespace
-S 0 1205 3 8
-examples
-M 2 1206 5
-S 0 1206 5 10
-triggering
-L 1 1207 7
-S 1 1207 9 179
-<?xml version="1.0" encoding="UTF-8"?>
-<package version="software5.12">   <!-- <- -->
-  <software><software_metadata><in_app_purchases/></software_metadata></software>
-</package>
-
-S 0 1212 5 7
-passing
-L 1 1213 7
-S 1 1213 9 206
-<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://apple.com/itunes/importer" version="software5.12">
-  <software><software_metadata><in_app_purchases/></software_metadata></software>
-</package>
-
-M 8 1219 3
-S 0 1219 3 2
-id
-S 0 1219 7 20
-catalog-spec-version
-S 0 1220 3 9
-checklist
-S 0 1220 14 13
-catalog-valid
-S 0 1221 3 5
-input
-S 0 1221 10 7
-catalog
-S 0 1222 3 8
-severity
-S 0 1222 13 5
-error
-S 0 1223 3 5
-title
-S 0 1223 10 58
-the package's spec version does not carry in-app purchases
-S 0 1224 3 9
-rationale
-S 0 1224 14 159
-In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1225 3 4
-help
-S 0 1225 9 68
-set `version` to the software5.x version the package was written for
-S 0 1226 3 8
-examples
-M 2 1227 5
-S 0 1227 5 10
-triggering
-L 1 1228 7
-S 1 1228 9 219
-<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
-  <software><software_metadata><in_app_purchases/></software_metadata></software>
-</package>
-
-S 0 1233 5 7
-passing
-L 1 1234 7
-S 1 1234 9 205
-<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://apple.com/itunes/importer" version="software5.4">
-  <software><software_metadata><in_app_purchases/></software_metadata></software>
-</package>
-
-M 8 1240 3
-S 0 1240 3 2
-id
-S 0 1240 7 23
-catalog-unknown-element
-S 0 1241 3 9
-checklist
-S 0 1241 14 13
-catalog-valid
-S 0 1242 3 5
-input
-S 0 1242 10 7
-catalog
 S 0 1243 3 8
 severity
-S 0 1243 13 5
-error
+S 0 1243 13 4
+note
 S 0 1244 3 5
 title
-S 0 1244 10 52
-an element is not part of the in-app purchase schema
+S 0 1244 10 29
+the test device is jailbroken
 S 0 1245 3 9
 rationale
-S 0 1245 14 202
-Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
+S 0 1245 14 116
+Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
 S 0 1246 3 4
 help
-S 0 1246 9 44
-remove the element or use the name suggested
-S 0 1247 3 8
+S 0 1246 9 39
+test on a device that is not jailbroken
+S 0 1247 3 12
+environments
+L 3 1247 17
+S 0 1247 18 5
+xcode
+S 0 1247 25 7
+sandbox
+S 0 1247 34 10
+testflight
+S 0 1248 3 14
+not_applicable
+S 0 1248 19 40
+customers' devices are out of your hands
+S 0 1249 3 8
 examples
-M 2 1248 5
-S 0 1248 5 10
+M 2 1250 5
+S 0 1250 5 10
 triggering
-L 1 1249 7
-S 1 1249 9 160
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-  <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
-</in_app_purchase>
+L 1 1251 7
+S 1 1251 9 35
+testing:
+  jailbroken: true   # <-
 
 S 0 1254 5 7
 passing
 L 1 1255 7
-S 1 1255 9 148
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-  <reference_name>Seed Pack 50</reference_name>
-</in_app_purchase>
+S 1 1255 9 29
+testing:
+  jailbroken: false
 
-M 8 1261 3
-S 0 1261 3 2
+M 9 1260 3
+S 0 1260 3 2
 id
-S 0 1261 7 29
-catalog-group-element-version
-S 0 1262 3 9
+S 0 1260 7 33
+storekit-configuration-incomplete
+S 0 1261 3 9
 checklist
-S 0 1262 14 13
-catalog-valid
-S 0 1263 3 5
-input
-S 0 1263 10 7
-catalog
-S 0 1264 3 8
+S 0 1261 14 22
+storekit-configuration
+S 0 1262 3 8
 severity
-S 0 1264 13 5
+S 0 1262 13 5
 error
-S 0 1265 3 5
+S 0 1263 3 5
 title
-S 0 1265 10 69
-a subscription container does not exist in the package's spec version
-S 0 1266 3 9
+S 0 1263 10 69
+the StoreKit configuration file does not serve the requested products
+S 0 1264 3 9
 rationale
-S 0 1266 14 166
-Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1267 3 4
+S 0 1264 14 362
+When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
+S 0 1265 3 4
 help
-S 0 1267 9 62
-use `<subscription_group>` from software5.7, `<family>` before
+S 0 1265 9 114
+add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
+S 0 1266 3 12
+environments
+L 1 1266 17
+S 0 1266 18 5
+xcode
+S 0 1267 3 14
+not_applicable
+S 0 1267 19 81
+products come from App Store Connect here, not from a StoreKit configuration file
 S 0 1268 3 8
 examples
 M 2 1269 5
 S 0 1269 5 10
 triggering
 L 1 1270 7
-S 1 1270 9 175
-<family name="Plus">   <!-- <- -->
-  <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
-</family>
+S 1 1270 9 99
+environment: xcode
+app:
+  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
 S 0 1274 5 7
 passing
 L 1 1275 7
-S 1 1275 9 185
+S 1 1275 9 83
+environment: xcode
+app:
+  storekit_configuration: ../catalog/PocketGarden.storekit
+
+M 8 1285 3
+S 0 1285 3 2
+id
+S 0 1285 7 24
+catalog-xml-feed-retired
+S 0 1286 3 9
+checklist
+S 0 1286 14 13
+catalog-valid
+S 0 1287 3 5
+input
+S 0 1287 10 7
+catalog
+S 0 1288 3 8
+severity
+S 0 1288 13 4
+note
+S 0 1289 3 5
+title
+S 0 1289 10 59
+Apple no longer takes in-app purchases through the XML feed
+S 0 1290 3 9
+rationale
+S 1 1290 14 362
+Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
+S 0 1291 3 4
+help
+S 0 1291 9 95
+use App Store Connect or its API to create products; keep a .storekit file as the local catalog
+S 0 1292 3 8
+examples
+M 1 1293 5
+S 0 1293 5 10
+triggering
+L 1 1294 7
+S 1 1294 9 19
+<in_app_purchase/>
+
+M 8 1297 3
+S 0 1297 3 2
+id
+S 0 1297 7 20
+catalog-root-element
+S 0 1298 3 9
+checklist
+S 0 1298 14 13
+catalog-valid
+S 0 1299 3 5
+input
+S 0 1299 10 7
+catalog
+S 0 1300 3 8
+severity
+S 0 1300 13 5
+error
+S 0 1301 3 5
+title
+S 0 1301 10 40
+the document is not an App Store Package
+S 0 1302 3 9
+rationale
+S 0 1302 14 195
+Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
+S 0 1303 3 4
+help
+S 0 1303 9 73
+start the document with the package element in Apple's importer namespace
+S 0 1304 3 8
+examples
+M 2 1305 5
+S 0 1305 5 10
+triggering
+L 1 1306 7
+S 1 1306 9 179
+<?xml version="1.0" encoding="UTF-8"?>
+<package version="software5.12">   <!-- <- -->
+  <software><software_metadata><in_app_purchases/></software_metadata></software>
+</package>
+
+S 0 1311 5 7
+passing
+L 1 1312 7
+S 1 1312 9 206
+<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://apple.com/itunes/importer" version="software5.12">
+  <software><software_metadata><in_app_purchases/></software_metadata></software>
+</package>
+
+M 8 1318 3
+S 0 1318 3 2
+id
+S 0 1318 7 20
+catalog-spec-version
+S 0 1319 3 9
+checklist
+S 0 1319 14 13
+catalog-valid
+S 0 1320 3 5
+input
+S 0 1320 10 7
+catalog
+S 0 1321 3 8
+severity
+S 0 1321 13 5
+error
+S 0 1322 3 5
+title
+S 0 1322 10 58
+the package's spec version does not carry in-app purchases
+S 0 1323 3 9
+rationale
+S 0 1323 14 159
+In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
+S 0 1324 3 4
+help
+S 0 1324 9 68
+set `version` to the software5.x version the package was written for
+S 0 1325 3 8
+examples
+M 2 1326 5
+S 0 1326 5 10
+triggering
+L 1 1327 7
+S 1 1327 9 219
+<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
+  <software><software_metadata><in_app_purchases/></software_metadata></software>
+</package>
+
+S 0 1332 5 7
+passing
+L 1 1333 7
+S 1 1333 9 205
+<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://apple.com/itunes/importer" version="software5.4">
+  <software><software_metadata><in_app_purchases/></software_metadata></software>
+</package>
+
+M 8 1339 3
+S 0 1339 3 2
+id
+S 0 1339 7 23
+catalog-unknown-element
+S 0 1340 3 9
+checklist
+S 0 1340 14 13
+catalog-valid
+S 0 1341 3 5
+input
+S 0 1341 10 7
+catalog
+S 0 1342 3 8
+severity
+S 0 1342 13 5
+error
+S 0 1343 3 5
+title
+S 0 1343 10 52
+an element is not part of the in-app purchase schema
+S 0 1344 3 9
+rationale
+S 0 1344 14 202
+Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
+S 0 1345 3 4
+help
+S 0 1345 9 44
+remove the element or use the name suggested
+S 0 1346 3 8
+examples
+M 2 1347 5
+S 0 1347 5 10
+triggering
+L 1 1348 7
+S 1 1348 9 160
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+  <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1353 5 7
+passing
+L 1 1354 7
+S 1 1354 9 148
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+  <reference_name>Seed Pack 50</reference_name>
+</in_app_purchase>
+
+M 8 1360 3
+S 0 1360 3 2
+id
+S 0 1360 7 29
+catalog-group-element-version
+S 0 1361 3 9
+checklist
+S 0 1361 14 13
+catalog-valid
+S 0 1362 3 5
+input
+S 0 1362 10 7
+catalog
+S 0 1363 3 8
+severity
+S 0 1363 13 5
+error
+S 0 1364 3 5
+title
+S 0 1364 10 69
+a subscription container does not exist in the package's spec version
+S 0 1365 3 9
+rationale
+S 0 1365 14 166
+Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
+S 0 1366 3 4
+help
+S 0 1366 9 62
+use `<subscription_group>` from software5.7, `<family>` before
+S 0 1367 3 8
+examples
+M 2 1368 5
+S 0 1368 5 10
+triggering
+L 1 1369 7
+S 1 1369 9 175
+<family name="Plus">   <!-- <- -->
+  <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
+</family>
+
+S 0 1373 5 7
+passing
+L 1 1374 7
+S 1 1374 9 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 8 1280 3
-S 0 1280 3 2
+M 8 1379 3
+S 0 1379 3 2
 id
-S 0 1280 7 24
+S 0 1379 7 24
 catalog-required-element
-S 0 1281 3 9
+S 0 1380 3 9
 checklist
-S 0 1281 14 13
+S 0 1380 14 13
 catalog-valid
-S 0 1282 3 5
+S 0 1381 3 5
 input
-S 0 1282 10 7
+S 0 1381 10 7
 catalog
-S 0 1283 3 8
+S 0 1382 3 8
 severity
-S 0 1283 13 5
+S 0 1382 13 5
 error
-S 0 1284 3 5
+S 0 1383 3 5
 title
-S 0 1284 10 50
+S 0 1383 10 50
 an in-app purchase lacks an element a create needs
-S 0 1285 3 9
+S 0 1384 3 9
 rationale
-S 1 1285 14 256
+S 1 1384 14 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1286 3 4
+S 0 1385 3 4
 help
-S 0 1286 9 24
+S 0 1385 9 24
 add the missing elements
-S 0 1287 3 8
+S 0 1386 3 8
 examples
-M 2 1288 5
-S 0 1288 5 10
+M 2 1387 5
+S 0 1387 5 10
 triggering
-L 1 1289 7
-S 1 1289 9 140
+L 1 1388 7
+S 1 1388 9 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1294 5 7
+S 0 1393 5 7
 passing
-L 1 1295 7
-S 1 1295 9 445
+L 1 1394 7
+S 1 1394 9 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -5826,667 +6199,667 @@ S 1 1295 9 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 11 1304 3
-S 0 1304 3 2
+M 11 1403 3
+S 0 1403 3 2
 id
-S 0 1304 7 12
+S 0 1403 7 12
 catalog-type
-S 0 1305 3 9
+S 0 1404 3 9
 checklist
-S 0 1305 14 13
+S 0 1404 14 13
 catalog-valid
-S 0 1306 3 5
+S 0 1405 3 5
 input
-S 0 1306 10 7
+S 0 1405 10 7
 catalog
-S 0 1307 3 8
+S 0 1406 3 8
 severity
-S 0 1307 13 5
+S 0 1406 13 5
 error
-S 0 1308 3 5
+S 0 1407 3 5
 title
-S 0 1308 10 49
+S 0 1407 10 49
 an in-app purchase type is not one the spec knows
-S 0 1309 3 9
+S 0 1408 3 9
 rationale
-S 1 1309 14 150
+S 1 1408 14 150
 `<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1310 3 4
+S 0 1409 3 4
 help
-S 0 1310 9 96
+S 0 1409 9 96
 use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1311 3 5
+S 0 1410 3 5
 check
-M 2 1311 10
-S 0 1311 12 4
+M 2 1410 10
+S 0 1410 12 4
 each
-S 0 1311 18 15
+S 0 1410 18 15
 in_app_purchase
-S 0 1311 35 5
+S 0 1410 35 5
 field
-S 0 1311 42 4
+S 0 1410 42 4
 type
-S 0 1312 3 7
+S 0 1411 3 7
 options
-M 1 1312 12
-S 0 1312 14 7
+M 1 1411 12
+S 0 1411 14 7
 pattern
-S 1 1312 23 71
+S 1 1411 23 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1313 3 7
+S 0 1412 3 7
 message
-S 1 1313 12 124
+S 1 1412 12 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1314 3 8
+S 0 1413 3 8
 examples
-M 2 1315 5
-S 0 1315 5 10
+M 2 1414 5
+S 0 1414 5 10
 triggering
-L 1 1316 7
-S 1 1316 9 81
+L 1 1415 7
+S 1 1415 9 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1320 5 7
+S 0 1419 5 7
 passing
-L 1 1321 7
-S 1 1321 9 67
+L 1 1420 7
+S 1 1420 9 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 11 1326 3
-S 0 1326 3 2
+M 11 1425 3
+S 0 1425 3 2
 id
-S 0 1326 7 26
+S 0 1425 7 26
 catalog-product-id-charset
-S 0 1327 3 9
+S 0 1426 3 9
 checklist
-S 0 1327 14 13
+S 0 1426 14 13
 catalog-valid
-S 0 1328 3 5
+S 0 1427 3 5
 input
-S 0 1328 10 7
+S 0 1427 10 7
 catalog
-S 0 1329 3 8
+S 0 1428 3 8
 severity
-S 0 1329 13 5
+S 0 1428 13 5
 error
-S 0 1330 3 5
+S 0 1429 3 5
 title
-S 0 1330 10 60
+S 0 1429 10 60
 a product ID has characters App Store Connect does not allow
-S 0 1331 3 9
+S 0 1430 3 9
 rationale
-S 0 1331 14 130
+S 0 1430 14 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1332 3 4
+S 0 1431 3 4
 help
-S 0 1332 9 42
+S 0 1431 9 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1333 3 5
+S 0 1432 3 5
 check
-M 2 1333 10
-S 0 1333 12 4
+M 2 1432 10
+S 0 1432 12 4
 each
-S 0 1333 18 15
+S 0 1432 18 15
 in_app_purchase
-S 0 1333 35 5
+S 0 1432 35 5
 field
-S 0 1333 42 10
+S 0 1432 42 10
 product_id
-S 0 1334 3 7
+S 0 1433 3 7
 options
-M 1 1334 12
-S 0 1334 14 7
+M 1 1433 12
+S 0 1433 14 7
 pattern
-S 1 1334 23 15
+S 1 1433 23 15
 [A-Za-z0-9._-]+
-S 0 1335 3 7
+S 0 1434 3 7
 message
-S 1 1335 12 77
+S 1 1434 12 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1336 3 8
+S 0 1435 3 8
 examples
-M 2 1337 5
-S 0 1337 5 10
+M 2 1436 5
+S 0 1436 5 10
 triggering
-L 1 1338 7
-S 1 1338 9 115
+L 1 1437 7
+S 1 1437 9 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1342 5 7
+S 0 1441 5 7
 passing
-L 1 1343 7
-S 1 1343 9 101
+L 1 1442 7
+S 1 1442 9 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 12 1348 3
-S 0 1348 3 2
+M 12 1447 3
+S 0 1447 3 2
 id
-S 0 1348 7 25
+S 0 1447 7 25
 catalog-product-id-length
-S 0 1349 3 9
+S 0 1448 3 9
 checklist
-S 0 1349 14 13
+S 0 1448 14 13
 catalog-valid
-S 0 1350 3 5
+S 0 1449 3 5
 input
-S 0 1350 10 7
+S 0 1449 10 7
 catalog
-S 0 1351 3 8
+S 0 1450 3 8
 severity
-S 0 1351 13 5
+S 0 1450 13 5
 error
-S 0 1352 3 5
+S 0 1451 3 5
 title
-S 0 1352 10 24
+S 0 1451 10 24
 a product ID is too long
-S 0 1353 3 9
+S 0 1452 3 9
 rationale
-S 0 1353 14 161
+S 0 1452 14 161
 App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1354 3 4
+S 0 1453 3 4
 help
-S 0 1354 9 58
+S 0 1453 9 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1355 3 5
+S 0 1454 3 5
 check
-M 2 1355 10
-S 0 1355 12 4
+M 2 1454 10
+S 0 1454 12 4
 each
-S 0 1355 18 15
+S 0 1454 18 15
 in_app_purchase
-S 0 1355 35 5
+S 0 1454 35 5
 field
-S 0 1355 42 10
+S 0 1454 42 10
 product_id
-S 0 1356 3 7
+S 0 1455 3 7
 options
-M 1 1356 12
-S 0 1356 14 10
+M 1 1455 12
+S 0 1455 14 10
 max_length
-S 0 1356 26 3
+S 0 1455 26 3
 100
-S 0 1357 3 7
+S 0 1456 3 7
 message
-S 1 1357 12 73
+S 1 1456 12 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1358 3 5
+S 0 1457 3 5
 notes
-L 1 1358 10
-S 1 1358 11 100
+L 1 1457 10
+S 1 1457 11 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1359 3 8
+S 0 1458 3 8
 examples
-M 2 1360 5
-S 0 1360 5 10
+M 2 1459 5
+S 0 1459 5 10
 triggering
-L 1 1361 7
-S 1 1361 9 182
+L 1 1460 7
+S 1 1460 9 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1365 5 7
+S 0 1464 5 7
 passing
-L 1 1366 7
-S 1 1366 9 100
+L 1 1465 7
+S 1 1465 9 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 11 1371 3
-S 0 1371 3 2
+M 11 1470 3
+S 0 1470 3 2
 id
-S 0 1371 7 25
+S 0 1470 7 25
 catalog-product-id-hyphen
-S 0 1372 3 9
+S 0 1471 3 9
 checklist
-S 0 1372 14 13
+S 0 1471 14 13
 catalog-valid
-S 0 1373 3 5
+S 0 1472 3 5
 input
-S 0 1373 10 7
+S 0 1472 10 7
 catalog
-S 0 1374 3 8
+S 0 1473 3 8
 severity
-S 0 1374 13 4
+S 0 1473 13 4
 note
-S 0 1375 3 5
+S 0 1474 3 5
 title
-S 0 1375 10 62
+S 0 1474 10 62
 a product ID has a hyphen, which the legacy rule did not allow
-S 0 1376 3 9
+S 0 1475 3 9
 rationale
-S 0 1376 14 187
+S 0 1475 14 187
 App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1377 3 4
+S 0 1476 3 4
 help
-S 0 1377 9 106
+S 0 1476 9 106
 keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1378 3 5
+S 0 1477 3 5
 check
-M 2 1378 10
-S 0 1378 12 4
+M 2 1477 10
+S 0 1477 12 4
 each
-S 0 1378 18 15
+S 0 1477 18 15
 in_app_purchase
-S 0 1378 35 5
+S 0 1477 35 5
 field
-S 0 1378 42 10
+S 0 1477 42 10
 product_id
-S 0 1379 3 7
+S 0 1478 3 7
 options
-M 1 1379 12
-S 0 1379 14 7
+M 1 1478 12
+S 0 1478 14 7
 pattern
-S 1 1379 23 5
+S 1 1478 23 5
 [^-]*
-S 0 1380 3 7
+S 0 1479 3 7
 message
-S 1 1380 12 144
+S 1 1479 12 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1381 3 8
+S 0 1480 3 8
 examples
-M 2 1382 5
-S 0 1382 5 10
+M 2 1481 5
+S 0 1481 5 10
 triggering
-L 1 1383 7
-S 1 1383 9 116
+L 1 1482 7
+S 1 1482 9 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1387 5 7
+S 0 1486 5 7
 passing
-L 1 1388 7
-S 1 1388 9 102
+L 1 1487 7
+S 1 1487 9 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 8 1393 3
-S 0 1393 3 2
+M 8 1492 3
+S 0 1492 3 2
 id
-S 0 1393 7 28
+S 0 1492 7 28
 catalog-duplicate-product-id
-S 0 1394 3 9
+S 0 1493 3 9
 checklist
-S 0 1394 14 13
+S 0 1493 14 13
 catalog-valid
-S 0 1395 3 5
+S 0 1494 3 5
 input
-S 0 1395 10 7
+S 0 1494 10 7
 catalog
-S 0 1396 3 8
+S 0 1495 3 8
 severity
-S 0 1396 13 5
+S 0 1495 13 5
 error
-S 0 1397 3 5
+S 0 1496 3 5
 title
-S 0 1397 10 41
+S 0 1496 10 41
 a product ID appears twice in the package
-S 0 1398 3 9
+S 0 1497 3 9
 rationale
-S 0 1398 14 140
+S 0 1497 14 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1399 3 4
+S 0 1498 3 4
 help
-S 0 1399 9 48
+S 0 1498 9 48
 remove the duplicate or give it a new product ID
-S 0 1400 3 8
+S 0 1499 3 8
 examples
-M 2 1401 5
-S 0 1401 5 10
+M 2 1500 5
+S 0 1500 5 10
 triggering
-L 1 1402 7
-S 1 1402 9 210
+L 1 1501 7
+S 1 1501 9 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1407 5 7
+S 0 1506 5 7
 passing
-L 1 1408 7
-S 1 1408 9 195
+L 1 1507 7
+S 1 1507 9 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 8 1412 3
-S 0 1412 3 2
+M 8 1511 3
+S 0 1511 3 2
 id
-S 0 1412 7 32
+S 0 1511 7 32
 catalog-duplicate-reference-name
-S 0 1413 3 9
+S 0 1512 3 9
 checklist
-S 0 1413 14 13
+S 0 1512 14 13
 catalog-valid
-S 0 1414 3 5
+S 0 1513 3 5
 input
-S 0 1414 10 7
+S 0 1513 10 7
 catalog
-S 0 1415 3 8
+S 0 1514 3 8
 severity
-S 0 1415 13 5
+S 0 1514 13 5
 error
-S 0 1416 3 5
+S 0 1515 3 5
 title
-S 0 1416 10 45
+S 0 1515 10 45
 a reference name appears twice in the package
-S 0 1417 3 9
+S 0 1516 3 9
 rationale
-S 0 1417 14 62
+S 0 1516 14 62
 Reference names are unique within an app in App Store Connect.
-S 0 1418 3 4
+S 0 1517 3 4
 help
-S 0 1418 9 48
+S 0 1517 9 48
 give each in-app purchase its own reference name
-S 0 1419 3 8
+S 0 1518 3 8
 examples
-M 2 1420 5
-S 0 1420 5 10
+M 2 1519 5
+S 0 1519 5 10
 triggering
-L 1 1421 7
-S 1 1421 9 174
+L 1 1520 7
+S 1 1520 9 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1426 5 7
+S 0 1525 5 7
 passing
-L 1 1427 7
-S 1 1427 9 163
+L 1 1526 7
+S 1 1526 9 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 11 1431 3
-S 0 1431 3 2
+M 11 1530 3
+S 0 1530 3 2
 id
-S 0 1431 7 29
+S 0 1530 7 29
 catalog-reference-name-length
-S 0 1432 3 9
+S 0 1531 3 9
 checklist
-S 0 1432 14 13
+S 0 1531 14 13
 catalog-valid
-S 0 1433 3 5
+S 0 1532 3 5
 input
-S 0 1433 10 7
+S 0 1532 10 7
 catalog
-S 0 1434 3 8
+S 0 1533 3 8
 severity
-S 0 1434 13 5
+S 0 1533 13 5
 error
-S 0 1435 3 5
+S 0 1534 3 5
 title
-S 0 1435 10 28
+S 0 1534 10 28
 a reference name is too long
-S 0 1436 3 9
+S 0 1535 3 9
 rationale
-S 0 1436 14 123
+S 0 1535 14 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1437 3 4
+S 0 1536 3 4
 help
-S 0 1437 9 62
+S 0 1536 9 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1438 3 5
+S 0 1537 3 5
 check
-M 2 1438 10
-S 0 1438 12 4
+M 2 1537 10
+S 0 1537 12 4
 each
-S 0 1438 18 15
+S 0 1537 18 15
 in_app_purchase
-S 0 1438 35 5
+S 0 1537 35 5
 field
-S 0 1438 42 14
+S 0 1537 42 14
 reference_name
-S 0 1439 3 7
+S 0 1538 3 7
 options
-M 1 1439 12
-S 0 1439 14 10
+M 1 1538 12
+S 0 1538 14 10
 max_length
-S 0 1439 26 2
+S 0 1538 26 2
 64
-S 0 1440 3 7
+S 0 1539 3 7
 message
-S 1 1440 12 92
+S 1 1539 12 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1441 3 8
+S 0 1540 3 8
 examples
-M 2 1442 5
-S 0 1442 5 10
+M 2 1541 5
+S 0 1541 5 10
 triggering
-L 1 1443 7
-S 1 1443 9 158
+L 1 1542 7
+S 1 1542 9 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1447 5 7
+S 0 1546 5 7
 passing
-L 1 1448 7
-S 1 1448 9 85
+L 1 1547 7
+S 1 1547 9 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 11 1453 3
-S 0 1453 3 2
+M 11 1552 3
+S 0 1552 3 2
 id
-S 0 1453 7 20
+S 0 1552 7 20
 catalog-title-length
-S 0 1454 3 9
+S 0 1553 3 9
 checklist
-S 0 1454 14 13
+S 0 1553 14 13
 catalog-valid
-S 0 1455 3 5
+S 0 1554 3 5
 input
-S 0 1455 10 7
+S 0 1554 10 7
 catalog
-S 0 1456 3 8
+S 0 1555 3 8
 severity
-S 0 1456 13 5
+S 0 1555 13 5
 error
-S 0 1457 3 5
+S 0 1556 3 5
 title
-S 0 1457 10 42
+S 0 1556 10 42
 a localized title is too short or too long
-S 0 1458 3 9
+S 0 1557 3 9
 rationale
-S 0 1458 14 74
+S 0 1557 14 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1459 3 4
+S 0 1558 3 4
 help
-S 0 1459 9 56
+S 0 1558 9 56
 write a title of {min_length} to {max_length} characters
-S 0 1460 3 5
+S 0 1559 3 5
 check
-M 2 1460 10
-S 0 1460 12 4
+M 2 1559 10
+S 0 1559 12 4
 each
-S 0 1460 18 15
+S 0 1559 18 15
 in_app_purchase
-S 0 1460 35 5
+S 0 1559 35 5
 field
-S 0 1460 42 20
+S 0 1559 42 20
 locales.locale.title
-S 0 1461 3 7
+S 0 1560 3 7
 options
-M 2 1461 12
-S 0 1461 14 10
+M 2 1560 12
+S 0 1560 14 10
 min_length
-S 0 1461 26 1
+S 0 1560 26 1
 2
-S 0 1461 29 10
+S 0 1560 29 10
 max_length
-S 0 1461 41 2
+S 0 1560 41 2
 30
-S 0 1462 3 7
+S 0 1561 3 7
 message
-S 1 1462 12 110
+S 1 1561 12 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1463 3 8
+S 0 1562 3 8
 examples
-M 2 1464 5
-S 0 1464 5 10
+M 2 1563 5
+S 0 1563 5 10
 triggering
-L 1 1465 7
-S 1 1465 9 164
+L 1 1564 7
+S 1 1564 9 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1471 5 7
+S 0 1570 5 7
 passing
-L 1 1472 7
-S 1 1472 9 117
+L 1 1571 7
+S 1 1571 9 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 11 1477 3
-S 0 1477 3 2
+M 11 1576 3
+S 0 1576 3 2
 id
-S 0 1477 7 26
+S 0 1576 7 26
 catalog-description-length
-S 0 1478 3 9
+S 0 1577 3 9
 checklist
-S 0 1478 14 13
+S 0 1577 14 13
 catalog-valid
-S 0 1479 3 5
+S 0 1578 3 5
 input
-S 0 1479 10 7
+S 0 1578 10 7
 catalog
-S 0 1480 3 8
+S 0 1579 3 8
 severity
-S 0 1480 13 5
+S 0 1579 13 5
 error
-S 0 1481 3 5
+S 0 1580 3 5
 title
-S 0 1481 10 48
+S 0 1580 10 48
 a localized description is too short or too long
-S 0 1482 3 9
+S 0 1581 3 9
 rationale
-S 0 1482 14 145
+S 0 1581 14 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1483 3 4
+S 0 1582 3 4
 help
-S 0 1483 9 62
+S 0 1582 9 62
 write a description of {min_length} to {max_length} characters
-S 0 1484 3 5
+S 0 1583 3 5
 check
-M 2 1484 10
-S 0 1484 12 4
+M 2 1583 10
+S 0 1583 12 4
 each
-S 0 1484 18 15
+S 0 1583 18 15
 in_app_purchase
-S 0 1484 35 5
+S 0 1583 35 5
 field
-S 0 1484 42 26
+S 0 1583 42 26
 locales.locale.description
-S 0 1485 3 7
+S 0 1584 3 7
 options
-M 2 1485 12
-S 0 1485 14 10
+M 2 1584 12
+S 0 1584 14 10
 min_length
-S 0 1485 26 2
+S 0 1584 26 2
 10
-S 0 1485 30 10
+S 0 1584 30 10
 max_length
-S 0 1485 42 2
+S 0 1584 42 2
 45
-S 0 1486 3 7
+S 0 1585 3 7
 message
-S 1 1486 12 99
+S 1 1585 12 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1487 3 8
+S 0 1586 3 8
 examples
-M 2 1488 5
-S 0 1488 5 10
+M 2 1587 5
+S 0 1587 5 10
 triggering
-L 1 1489 7
-S 1 1489 9 143
+L 1 1588 7
+S 1 1588 9 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1495 5 7
+S 0 1594 5 7
 passing
-L 1 1496 7
-S 1 1496 9 150
+L 1 1595 7
+S 1 1595 9 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 11 1501 3
-S 0 1501 3 2
+M 11 1600 3
+S 0 1600 3 2
 id
-S 0 1501 7 27
+S 0 1600 7 27
 catalog-review-notes-length
-S 0 1502 3 9
+S 0 1601 3 9
 checklist
-S 0 1502 14 13
+S 0 1601 14 13
 catalog-valid
-S 0 1503 3 5
+S 0 1602 3 5
 input
-S 0 1503 10 7
+S 0 1602 10 7
 catalog
-S 0 1504 3 8
+S 0 1603 3 8
 severity
-S 0 1504 13 5
+S 0 1603 13 5
 error
-S 0 1505 3 5
+S 0 1604 3 5
 title
-S 0 1505 10 29
+S 0 1604 10 29
 the review notes are too long
-S 0 1506 3 9
+S 0 1605 3 9
 rationale
-S 0 1506 14 66
+S 0 1605 14 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1507 3 4
+S 0 1606 3 4
 help
-S 0 1507 9 60
+S 0 1606 9 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1508 3 5
+S 0 1607 3 5
 check
-M 2 1508 10
-S 0 1508 12 4
+M 2 1607 10
+S 0 1607 12 4
 each
-S 0 1508 18 15
+S 0 1607 18 15
 in_app_purchase
-S 0 1508 35 5
+S 0 1607 35 5
 field
-S 0 1508 42 12
+S 0 1607 42 12
 review_notes
-S 0 1509 3 7
+S 0 1608 3 7
 options
-M 1 1509 12
-S 0 1509 14 10
+M 1 1608 12
+S 0 1608 14 10
 max_length
-S 0 1509 26 4
+S 0 1608 26 4
 4000
-S 0 1510 3 7
+S 0 1609 3 7
 message
-S 1 1510 12 81
+S 1 1609 12 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1511 3 8
+S 0 1610 3 8
 examples
-M 2 1512 5
-S 0 1512 5 10
+M 2 1611 5
+S 0 1611 5 10
 triggering
-L 1 1513 7
-S 1 1513 9 4238
+L 1 1612 7
+S 1 1612 9 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -6500,294 +6873,294 @@ S 1 1513 9 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1526 5 7
+S 0 1625 5 7
 passing
-L 1 1527 7
-S 1 1527 9 121
+L 1 1626 7
+S 1 1626 9 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 8 1532 3
-S 0 1532 3 2
+M 8 1631 3
+S 0 1631 3 2
 id
-S 0 1532 7 19
+S 0 1631 7 19
 catalog-locale-code
-S 0 1533 3 9
+S 0 1632 3 9
 checklist
-S 0 1533 14 13
+S 0 1632 14 13
 catalog-valid
-S 0 1534 3 5
+S 0 1633 3 5
 input
-S 0 1534 10 7
+S 0 1633 10 7
 catalog
-S 0 1535 3 8
+S 0 1634 3 8
 severity
-S 0 1535 13 5
+S 0 1634 13 5
 error
-S 0 1536 3 5
+S 0 1635 3 5
 title
-S 0 1536 10 36
+S 0 1635 10 36
 a locale name is not a language code
-S 0 1537 3 9
+S 0 1636 3 9
 rationale
-S 0 1537 14 168
+S 0 1636 14 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1538 3 4
+S 0 1637 3 4
 help
-S 0 1538 9 46
+S 0 1637 9 46
 write the locale as a hyphenated language code
-S 0 1539 3 8
+S 0 1638 3 8
 examples
-M 2 1540 5
-S 0 1540 5 10
+M 2 1639 5
+S 0 1639 5 10
 triggering
-L 1 1541 7
-S 1 1541 9 139
+L 1 1640 7
+S 1 1640 9 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1547 5 7
+S 0 1646 5 7
 passing
-L 1 1548 7
-S 1 1548 9 117
+L 1 1647 7
+S 1 1647 9 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 11 1553 3
-S 0 1553 3 2
+M 11 1652 3
+S 0 1652 3 2
 id
-S 0 1553 7 15
+S 0 1652 7 15
 catalog-boolean
-S 0 1554 3 9
+S 0 1653 3 9
 checklist
-S 0 1554 14 13
+S 0 1653 14 13
 catalog-valid
-S 0 1555 3 5
+S 0 1654 3 5
 input
-S 0 1555 10 7
+S 0 1654 10 7
 catalog
-S 0 1556 3 8
+S 0 1655 3 8
 severity
-S 0 1556 13 5
+S 0 1655 13 5
 error
-S 0 1557 3 5
+S 0 1656 3 5
 title
-S 0 1557 10 34
+S 0 1656 10 34
 a boolean is not `true` or `false`
-S 0 1558 3 9
+S 0 1657 3 9
 rationale
-S 0 1558 14 90
+S 0 1657 14 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1559 3 4
+S 0 1658 3 4
 help
-S 0 1559 9 23
+S 0 1658 9 23
 write `true` or `false`
-S 0 1560 3 5
+S 0 1659 3 5
 check
-M 2 1560 10
-S 0 1560 12 4
+M 2 1659 10
+S 0 1659 12 4
 each
-S 0 1560 18 15
+S 0 1659 18 15
 in_app_purchase
-S 0 1560 35 5
+S 0 1659 35 5
 field
-S 1 1560 42 50
+S 1 1659 42 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1561 3 7
+S 0 1660 3 7
 options
-M 1 1561 12
-S 0 1561 14 7
+M 1 1660 12
+S 0 1660 14 7
 pattern
-S 1 1561 23 10
+S 1 1660 23 10
 true|false
-S 0 1562 3 7
+S 0 1661 3 7
 message
-S 1 1562 12 76
+S 1 1661 12 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1563 3 8
+S 0 1662 3 8
 examples
-M 2 1564 5
-S 0 1564 5 10
+M 2 1663 5
+S 0 1663 5 10
 triggering
-L 1 1565 7
-S 1 1565 9 142
+L 1 1664 7
+S 1 1664 9 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1571 5 7
+S 0 1670 5 7
 passing
-L 1 1572 7
-S 1 1572 9 121
+L 1 1671 7
+S 1 1671 9 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 8 1577 3
-S 0 1577 3 2
+M 8 1676 3
+S 0 1676 3 2
 id
-S 0 1577 7 12
+S 0 1676 7 12
 catalog-date
-S 0 1578 3 9
+S 0 1677 3 9
 checklist
-S 0 1578 14 13
+S 0 1677 14 13
 catalog-valid
-S 0 1579 3 5
+S 0 1678 3 5
 input
-S 0 1579 10 7
+S 0 1678 10 7
 catalog
-S 0 1580 3 8
+S 0 1679 3 8
 severity
-S 0 1580 13 5
+S 0 1679 13 5
 error
-S 0 1581 3 5
+S 0 1680 3 5
 title
-S 0 1581 10 42
+S 0 1680 10 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1582 3 9
+S 0 1681 3 9
 rationale
-S 0 1582 14 89
+S 0 1681 14 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1583 3 4
+S 0 1682 3 4
 help
-S 0 1583 9 32
+S 0 1682 9 32
 write the date as year-month-day
-S 0 1584 3 8
+S 0 1683 3 8
 examples
-M 2 1585 5
-S 0 1585 5 10
+M 2 1684 5
+S 0 1684 5 10
 triggering
-L 1 1586 7
-S 1 1586 9 181
+L 1 1685 7
+S 1 1685 9 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1592 5 7
+S 0 1691 5 7
 passing
-L 1 1593 7
-S 1 1593 9 159
+L 1 1692 7
+S 1 1692 9 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 11 1598 3
-S 0 1598 3 2
+M 11 1697 3
+S 0 1697 3 2
 id
-S 0 1598 7 18
+S 0 1697 7 18
 catalog-price-tier
-S 0 1599 3 9
+S 0 1698 3 9
 checklist
-S 0 1599 14 13
+S 0 1698 14 13
 catalog-valid
-S 0 1600 3 5
+S 0 1699 3 5
 input
-S 0 1600 10 7
+S 0 1699 10 7
 catalog
-S 0 1601 3 8
+S 0 1700 3 8
 severity
-S 0 1601 13 5
+S 0 1700 13 5
 error
-S 0 1602 3 5
+S 0 1701 3 5
 title
-S 0 1602 10 31
+S 0 1701 10 31
 a price tier is outside 1 to 87
-S 0 1603 3 9
+S 0 1702 3 9
 rationale
-S 0 1603 14 142
+S 0 1702 14 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1604 3 4
+S 0 1703 3 4
 help
-S 0 1604 9 23
+S 0 1703 9 23
 use a tier from 1 to 87
-S 0 1605 3 5
+S 0 1704 3 5
 check
-M 2 1605 10
-S 0 1605 12 4
+M 2 1704 10
+S 0 1704 12 4
 each
-S 0 1605 18 15
+S 0 1704 18 15
 in_app_purchase
-S 0 1605 35 5
+S 0 1704 35 5
 field
-S 1 1605 42 112
+S 1 1704 42 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1606 3 7
+S 0 1705 3 7
 options
-M 1 1606 12
-S 0 1606 14 7
+M 1 1705 12
+S 0 1705 14 7
 pattern
-S 1 1606 23 23
+S 1 1705 23 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1607 3 7
+S 0 1706 3 7
 message
-S 1 1607 12 62
+S 1 1706 12 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1608 3 8
+S 0 1707 3 8
 examples
-M 2 1609 5
-S 0 1609 5 10
+M 2 1708 5
+S 0 1708 5 10
 triggering
-L 1 1610 7
-S 1 1610 9 148
+L 1 1709 7
+S 1 1709 9 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1616 5 7
+S 0 1715 5 7
 passing
-L 1 1617 7
-S 1 1617 9 126
+L 1 1716 7
+S 1 1716 9 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 8 1622 3
-S 0 1622 3 2
+M 8 1721 3
+S 0 1721 3 2
 id
-S 0 1622 7 23
+S 0 1721 7 23
 catalog-price-intervals
-S 0 1623 3 9
+S 0 1722 3 9
 checklist
-S 0 1623 14 13
+S 0 1722 14 13
 catalog-valid
-S 0 1624 3 5
+S 0 1723 3 5
 input
-S 0 1624 10 7
+S 0 1723 10 7
 catalog
-S 0 1625 3 8
+S 0 1724 3 8
 severity
-S 0 1625 13 5
+S 0 1724 13 5
 error
-S 0 1626 3 5
+S 0 1725 3 5
 title
-S 0 1626 10 49
+S 0 1725 10 49
 price intervals overlap, run out of order, or end
-S 0 1627 3 9
+S 0 1726 3 9
 rationale
-S 0 1627 14 146
+S 0 1726 14 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1628 3 4
+S 0 1727 3 4
 help
-S 0 1628 9 102
+S 0 1727 9 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1629 3 8
+S 0 1728 3 8
 examples
-M 2 1630 5
-S 0 1630 5 10
+M 2 1729 5
+S 0 1729 5 10
 triggering
-L 1 1631 7
-S 1 1631 9 365
+L 1 1730 7
+S 1 1730 9 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -6795,10 +7168,10 @@ S 1 1631 9 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1638 5 7
+S 0 1737 5 7
 passing
-L 1 1639 7
-S 1 1639 9 351
+L 1 1738 7
+S 1 1738 9 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -6806,64 +7179,64 @@ S 1 1639 9 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 11 1647 3
-S 0 1647 3 2
+M 11 1746 3
+S 0 1746 3 2
 id
-S 0 1647 7 29
+S 0 1746 7 29
 catalog-subscription-duration
-S 0 1648 3 9
+S 0 1747 3 9
 checklist
-S 0 1648 14 13
+S 0 1747 14 13
 catalog-valid
-S 0 1649 3 5
+S 0 1748 3 5
 input
-S 0 1649 10 7
+S 0 1748 10 7
 catalog
-S 0 1650 3 8
+S 0 1749 3 8
 severity
-S 0 1650 13 5
+S 0 1749 13 5
 error
-S 0 1651 3 5
+S 0 1750 3 5
 title
-S 0 1651 10 59
+S 0 1750 10 59
 a subscription duration is not one App Store Connect offers
-S 0 1652 3 9
+S 0 1751 3 9
 rationale
-S 0 1652 14 150
+S 0 1751 14 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1653 3 4
+S 0 1752 3 4
 help
-S 1 1653 9 71
+S 1 1752 9 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1654 3 5
+S 0 1753 3 5
 check
-M 2 1654 10
-S 0 1654 12 4
+M 2 1753 10
+S 0 1753 12 4
 each
-S 0 1654 18 15
+S 0 1753 18 15
 in_app_purchase
-S 0 1654 35 5
+S 0 1753 35 5
 field
-S 0 1654 42 8
+S 0 1753 42 8
 duration
-S 0 1655 3 7
+S 0 1754 3 7
 options
-M 1 1655 12
-S 0 1655 14 7
+M 1 1754 12
+S 0 1754 14 7
 pattern
-S 1 1655 23 48
+S 1 1754 23 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1656 3 7
+S 0 1755 3 7
 message
-S 1 1656 12 108
+S 1 1755 12 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1657 3 8
+S 0 1756 3 8
 examples
-M 2 1658 5
-S 0 1658 5 10
+M 2 1757 5
+S 0 1757 5 10
 triggering
-L 1 1659 7
-S 1 1659 9 189
+L 1 1758 7
+S 1 1758 9 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -6871,148 +7244,148 @@ S 1 1659 9 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1666 5 7
+S 0 1765 5 7
 passing
-L 1 1667 7
-S 1 1667 9 162
+L 1 1766 7
+S 1 1766 9 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 8 1672 3
-S 0 1672 3 2
+M 8 1771 3
+S 0 1771 3 2
 id
-S 0 1672 7 34
+S 0 1771 7 34
 catalog-subscription-outside-group
-S 0 1673 3 9
+S 0 1772 3 9
 checklist
-S 0 1673 14 13
+S 0 1772 14 13
 catalog-valid
-S 0 1674 3 5
+S 0 1773 3 5
 input
-S 0 1674 10 7
+S 0 1773 10 7
 catalog
-S 0 1675 3 8
+S 0 1774 3 8
 severity
-S 0 1675 13 5
+S 0 1774 13 5
 error
-S 0 1676 3 5
+S 0 1775 3 5
 title
-S 0 1676 10 80
+S 0 1775 10 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1677 3 9
+S 0 1776 3 9
 rationale
-S 0 1677 14 139
+S 0 1776 14 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1678 3 4
+S 0 1777 3 4
 help
-S 0 1678 9 40
+S 0 1777 9 40
 move the item into (or out of) the group
-S 0 1679 3 8
+S 0 1778 3 8
 examples
-M 2 1680 5
-S 0 1680 5 10
+M 2 1779 5
+S 0 1779 5 10
 triggering
-L 1 1681 7
-S 1 1681 9 149
+L 1 1780 7
+S 1 1780 9 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1686 5 7
+S 0 1785 5 7
 passing
-L 1 1687 7
-S 1 1687 9 199
+L 1 1786 7
+S 1 1786 9 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 8 1692 3
-S 0 1692 3 2
+M 8 1791 3
+S 0 1791 3 2
 id
-S 0 1692 7 26
+S 0 1791 7 26
 catalog-screenshot-missing
-S 0 1693 3 9
+S 0 1792 3 9
 checklist
-S 0 1693 14 13
+S 0 1792 14 13
 catalog-valid
-S 0 1694 3 5
+S 0 1793 3 5
 input
-S 0 1694 10 7
+S 0 1793 10 7
 catalog
-S 0 1695 3 8
+S 0 1794 3 8
 severity
-S 0 1695 13 5
+S 0 1794 13 5
 error
-S 0 1696 3 5
+S 0 1795 3 5
 title
-S 0 1696 10 46
+S 0 1795 10 46
 a new in-app purchase has no review screenshot
-S 0 1697 3 9
+S 0 1796 3 9
 rationale
-S 0 1697 14 167
+S 0 1796 14 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1698 3 4
+S 0 1797 3 4
 help
-S 0 1698 9 65
+S 0 1797 9 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1699 3 8
+S 0 1798 3 8
 examples
-M 2 1700 5
-S 0 1700 5 10
+M 2 1799 5
+S 0 1799 5 10
 triggering
-L 1 1701 7
-S 1 1701 9 114
+L 1 1800 7
+S 1 1800 9 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1705 5 7
+S 0 1804 5 7
 passing
-L 1 1706 7
-S 1 1706 9 255
+L 1 1805 7
+S 1 1805 9 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 8 1712 3
-S 0 1712 3 2
+M 8 1811 3
+S 0 1811 3 2
 id
-S 0 1712 7 31
+S 0 1811 7 31
 catalog-screenshot-file-missing
-S 0 1713 3 9
+S 0 1812 3 9
 checklist
-S 0 1713 14 13
+S 0 1812 14 13
 catalog-valid
-S 0 1714 3 5
+S 0 1813 3 5
 input
-S 0 1714 10 7
+S 0 1813 10 7
 catalog
-S 0 1715 3 8
+S 0 1814 3 8
 severity
-S 0 1715 13 5
+S 0 1814 13 5
 error
-S 0 1716 3 5
+S 0 1815 3 5
 title
-S 0 1716 10 46
+S 0 1815 10 46
 a review screenshot file is not in the package
-S 0 1717 3 9
+S 0 1816 3 9
 rationale
-S 0 1717 14 167
+S 0 1816 14 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1718 3 4
+S 0 1817 3 4
 help
-S 0 1718 9 60
+S 0 1817 9 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1719 3 8
+S 0 1818 3 8
 examples
-M 2 1720 5
-S 0 1720 5 10
+M 2 1819 5
+S 0 1819 5 10
 triggering
-L 1 1721 7
-S 1 1721 9 155
+L 1 1820 7
+S 1 1820 9 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -7020,50 +7393,50 @@ S 1 1721 9 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1728 5 7
+S 0 1827 5 7
 passing
-L 1 1729 7
-S 1 1729 9 128
+L 1 1828 7
+S 1 1828 9 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 8 1734 3
-S 0 1734 3 2
+M 8 1833 3
+S 0 1833 3 2
 id
-S 0 1734 7 27
+S 0 1833 7 27
 catalog-screenshot-checksum
-S 0 1735 3 9
+S 0 1834 3 9
 checklist
-S 0 1735 14 13
+S 0 1834 14 13
 catalog-valid
-S 0 1736 3 5
+S 0 1835 3 5
 input
-S 0 1736 10 7
+S 0 1835 10 7
 catalog
-S 0 1737 3 8
+S 0 1836 3 8
 severity
-S 0 1737 13 5
+S 0 1836 13 5
 error
-S 0 1738 3 5
+S 0 1837 3 5
 title
-S 0 1738 10 57
+S 0 1837 10 57
 a review screenshot's size or MD5 does not match the file
-S 0 1739 3 9
+S 0 1838 3 9
 rationale
-S 0 1739 14 141
+S 0 1838 14 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1740 3 4
+S 0 1839 3 4
 help
-S 0 1740 9 34
+S 0 1839 9 34
 write the file's real size and MD5
-S 0 1741 3 8
+S 0 1840 3 8
 examples
-M 2 1742 5
-S 0 1742 5 10
+M 2 1841 5
+S 0 1841 5 10
 triggering
-L 1 1743 7
-S 1 1743 9 224
+L 1 1842 7
+S 1 1842 9 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -7072,262 +7445,262 @@ S 1 1743 9 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1751 5 7
+S 0 1850 5 7
 passing
-L 1 1752 7
-S 1 1752 9 192
+L 1 1851 7
+S 1 1851 9 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 8 1757 3
-S 0 1757 3 2
+M 8 1856 3
+S 0 1856 3 2
 id
-S 0 1757 7 29
+S 0 1856 7 29
 catalog-screenshot-dimensions
-S 0 1758 3 9
+S 0 1857 3 9
 checklist
-S 0 1758 14 13
+S 0 1857 14 13
 catalog-valid
-S 0 1759 3 5
+S 0 1858 3 5
 input
-S 0 1759 10 7
+S 0 1858 10 7
 catalog
-S 0 1760 3 8
+S 0 1859 3 8
 severity
-S 0 1760 13 5
+S 0 1859 13 5
 error
-S 0 1761 3 5
+S 0 1860 3 5
 title
-S 0 1761 10 52
+S 0 1860 10 52
 a review screenshot is not an accepted image or size
-S 0 1762 3 9
+S 0 1861 3 9
 rationale
-S 0 1762 14 180
+S 0 1861 14 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1763 3 4
+S 0 1862 3 4
 help
-S 0 1763 9 64
+S 0 1862 9 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1764 3 8
+S 0 1863 3 8
 examples
-M 2 1765 5
-S 0 1765 5 10
+M 2 1864 5
+S 0 1864 5 10
 triggering
-L 1 1766 7
-S 1 1766 9 136
+L 1 1865 7
+S 1 1865 9 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1772 5 7
+S 0 1871 5 7
 passing
-L 1 1773 7
-S 1 1773 9 111
+L 1 1872 7
+S 1 1872 9 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 10 1778 3
-S 0 1778 3 2
+M 10 1877 3
+S 0 1877 3 2
 id
-S 0 1778 7 22
+S 0 1877 7 22
 catalog-too-many-items
-S 0 1779 3 9
+S 0 1878 3 9
 checklist
-S 0 1779 14 13
+S 0 1878 14 13
 catalog-valid
-S 0 1780 3 5
+S 0 1879 3 5
 input
-S 0 1780 10 7
+S 0 1879 10 7
 catalog
-S 0 1781 3 8
+S 0 1880 3 8
 severity
-S 0 1781 13 5
+S 0 1880 13 5
 error
-S 0 1782 3 5
+S 0 1881 3 5
 title
-S 0 1782 10 59
+S 0 1881 10 59
 the package has more in-app purchases than one upload takes
-S 0 1783 3 9
+S 0 1882 3 9
 rationale
-S 0 1783 14 106
+S 0 1882 14 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 1784 3 4
+S 0 1883 3 4
 help
-S 0 1784 9 17
+S 0 1883 9 17
 split the package
-S 0 1785 3 7
+S 0 1884 3 7
 options
-M 1 1785 12
-S 0 1785 14 9
+M 1 1884 12
+S 0 1884 14 9
 max_items
-S 0 1785 25 4
+S 0 1884 25 4
 1000
-S 0 1786 3 15
+S 0 1885 3 15
 example_options
-M 1 1786 20
-S 0 1786 22 9
+M 1 1885 20
+S 0 1885 22 9
 max_items
-S 0 1786 33 2
+S 0 1885 33 2
 20
-S 0 1787 3 8
+S 0 1886 3 8
 examples
-M 2 1788 5
-S 0 1788 5 10
+M 2 1887 5
+S 0 1887 5 10
 triggering
-L 1 1789 7
-S 1 1789 9 957
+L 1 1888 7
+S 1 1888 9 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 1795 5 7
+S 0 1894 5 7
 passing
-L 1 1796 7
-S 1 1796 9 19
+L 1 1895 7
+S 1 1895 9 19
 <in_app_purchase/>
 
-M 8 1799 3
-S 0 1799 3 2
+M 8 1898 3
+S 0 1898 3 2
 id
-S 0 1799 7 19
+S 0 1898 7 19
 catalog-placeholder
-S 0 1800 3 9
+S 0 1899 3 9
 checklist
-S 0 1800 14 13
+S 0 1899 14 13
 catalog-valid
-S 0 1801 3 5
+S 0 1900 3 5
 input
-S 0 1801 10 7
+S 0 1900 10 7
 catalog
-S 0 1802 3 8
+S 0 1901 3 8
 severity
-S 0 1802 13 5
+S 0 1901 13 5
 error
-S 0 1803 3 5
+S 0 1902 3 5
 title
-S 0 1803 10 46
+S 0 1902 10 46
 a template placeholder was left in the package
-S 0 1804 3 9
+S 0 1903 3 9
 rationale
-S 0 1804 14 134
+S 0 1903 14 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 1805 3 4
+S 0 1904 3 4
 help
-S 0 1805 9 43
+S 0 1904 9 43
 replace the placeholder with the real value
-S 0 1806 3 8
+S 0 1905 3 8
 examples
-M 2 1807 5
-S 0 1807 5 10
+M 2 1906 5
+S 0 1906 5 10
 triggering
-L 1 1808 7
-S 1 1808 9 92
+L 1 1907 7
+S 1 1907 9 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1812 5 7
+S 0 1911 5 7
 passing
-L 1 1813 7
-S 1 1813 9 100
+L 1 1912 7
+S 1 1912 9 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 8 1818 3
-S 0 1818 3 2
+M 8 1917 3
+S 0 1917 3 2
 id
-S 0 1818 7 22
+S 0 1917 7 22
 catalog-metadata-token
-S 0 1819 3 9
+S 0 1918 3 9
 checklist
-S 0 1819 14 13
+S 0 1918 14 13
 catalog-valid
-S 0 1820 3 5
+S 0 1919 3 5
 input
-S 0 1820 10 7
+S 0 1919 10 7
 catalog
-S 0 1821 3 8
+S 0 1920 3 8
 severity
-S 0 1821 13 7
+S 0 1920 13 7
 warning
-S 0 1822 3 5
+S 0 1921 3 5
 title
-S 0 1822 10 42
+S 0 1921 10 42
 the metadata token looks edited or made up
-S 0 1823 3 9
+S 0 1922 3 9
 rationale
-S 1 1823 14 153
+S 1 1922 14 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 1824 3 4
+S 0 1923 3 4
 help
-S 0 1824 9 73
+S 0 1923 9 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 1825 3 8
+S 0 1924 3 8
 examples
-M 2 1826 5
-S 0 1826 5 10
+M 2 1925 5
+S 0 1925 5 10
 triggering
-L 1 1827 7
-S 1 1827 9 273
+L 1 1926 7
+S 1 1926 9 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1833 5 7
+S 0 1932 5 7
 passing
-L 1 1834 7
-S 1 1834 9 284
+L 1 1933 7
+S 1 1933 9 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 8 1841 3
-S 0 1841 3 2
+M 8 1940 3
+S 0 1940 3 2
 id
-S 0 1841 7 27
+S 0 1940 7 27
 catalog-descriptor-mismatch
-S 0 1842 3 9
+S 0 1941 3 9
 checklist
-S 0 1842 14 13
+S 0 1941 14 13
 catalog-valid
-S 0 1843 3 5
+S 0 1942 3 5
 input
-S 0 1843 10 7
+S 0 1942 10 7
 catalog
-S 0 1844 3 8
+S 0 1943 3 8
 severity
-S 0 1844 13 7
+S 0 1943 13 7
 warning
-S 0 1845 3 5
+S 0 1944 3 5
 title
-S 0 1845 10 50
+S 0 1944 10 50
 the catalog and the descriptor's products disagree
-S 0 1846 3 9
+S 0 1945 3 9
 rationale
-S 0 1846 14 175
+S 0 1945 14 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 1847 3 4
+S 0 1946 3 4
 help
-S 0 1847 9 64
+S 0 1946 9 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 1848 3 8
+S 0 1947 3 8
 examples
-M 2 1849 5
-S 0 1849 5 10
+M 2 1948 5
+S 0 1948 5 10
 triggering
-L 1 1850 7
-S 1 1850 9 554
+L 1 1949 7
+S 1 1949 9 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -7335,867 +7708,867 @@ S 1 1850 9 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1857 5 7
+S 0 1956 5 7
 passing
-L 1 1858 7
-S 1 1858 9 440
+L 1 1957 7
+S 1 1957 9 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 7 1865 3
-S 0 1865 3 2
+M 7 1964 3
+S 0 1964 3 2
 id
-S 0 1865 7 24
+S 0 1964 7 24
 descriptor-file-mismatch
-S 0 1866 3 9
+S 0 1965 3 9
 checklist
-S 0 1866 14 12
+S 0 1965 14 12
 code-signing
-S 0 1867 3 8
+S 0 1966 3 8
 severity
-S 0 1867 13 7
+S 0 1966 13 7
 warning
-S 0 1868 3 5
+S 0 1967 3 5
 title
-S 0 1868 10 42
+S 0 1967 10 42
 a project file and the descriptor disagree
-S 0 1869 3 9
+S 0 1968 3 9
 rationale
-S 0 1869 14 228
+S 0 1968 14 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 1870 3 4
+S 0 1969 3 4
 help
-S 0 1870 9 71
+S 0 1969 9 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 1871 3 8
+S 0 1970 3 8
 examples
-M 2 1872 5
-S 0 1872 5 10
+M 2 1971 5
+S 0 1971 5 10
 triggering
-L 1 1873 7
-S 1 1873 9 141
+L 1 1972 7
+S 1 1972 9 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 1878 5 7
+S 0 1977 5 7
 passing
-L 1 1879 7
-S 1 1879 9 33
+L 1 1978 7
+S 1 1978 9 33
 app:
   deployment_target: "16.0"
 
-M 7 1883 3
-S 0 1883 3 2
+M 7 1982 3
+S 0 1982 3 2
 id
-S 0 1883 7 26
+S 0 1982 7 26
 running-bundle-id-mismatch
-S 0 1884 3 9
+S 0 1983 3 9
 checklist
-S 0 1884 14 17
+S 0 1983 14 17
 bundle-id-matches
-S 0 1885 3 8
+S 0 1984 3 8
 severity
-S 0 1885 13 5
+S 0 1984 13 5
 error
-S 0 1886 3 5
-title
-S 0 1886 10 70
-the build runs with another bundle ID than the App Store Connect app's
-S 0 1887 3 9
-rationale
-S 0 1887 14 230
-StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 1888 3 4
-help
-S 0 1888 9 87
-build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 1889 3 8
-examples
-M 2 1890 5
-S 0 1890 5 10
-triggering
-L 1 1891 7
-S 1 1891 9 181
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Debug
-
-S 0 1897 5 7
-passing
-L 1 1898 7
-S 1 1898 9 183
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Release
-
-M 7 1905 3
-S 0 1905 3 2
-id
-S 0 1905 7 27
-bundle-id-per-configuration
-S 0 1906 3 9
-checklist
-S 0 1906 14 17
-bundle-id-matches
-S 0 1907 3 8
-severity
-S 0 1907 13 7
-warning
-S 0 1908 3 5
-title
-S 0 1908 10 58
-the configuration builds another bundle ID than the others
-S 0 1909 3 9
-rationale
-S 0 1909 14 288
-Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 1910 3 4
-help
-S 0 1910 9 85
-test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 1911 3 8
-examples
-M 2 1912 5
-S 0 1912 5 10
-triggering
-L 1 1913 7
-S 1 1913 9 100
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  configuration: Debug
-
-S 0 1918 5 7
-passing
-L 1 1919 7
-S 1 1919 9 102
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  configuration: Release
-
-M 7 1925 3
-S 0 1925 3 2
-id
-S 0 1925 7 21
-wrong-iap-entitlement
-S 0 1926 3 9
-checklist
-S 0 1926 14 12
-code-signing
-S 0 1927 3 8
-severity
-S 0 1927 13 5
-error
-S 0 1928 3 5
-title
-S 0 1928 10 55
-the entitlements have a key added "for In-App Purchase"
-S 0 1929 3 9
-rationale
-S 0 1929 14 218
-In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 1930 3 4
-help
-S 0 1930 9 60
-remove the key; enable In-App Purchase on the App ID instead
-S 0 1931 3 8
-examples
-M 2 1932 5
-S 0 1932 5 10
-triggering
-L 1 1933 7
-S 1 1933 9 76
-app:
-  entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
-
-S 0 1936 5 7
-passing
-L 1 1937 7
-S 1 1937 9 26
-app:
-  entitlements: null
-
-M 7 1941 3
-S 0 1941 3 2
-id
-S 0 1941 7 29
-iap-capability-off-in-project
-S 0 1942 3 9
-checklist
-S 0 1942 14 18
-app-id-iap-enabled
-S 0 1943 3 8
-severity
-S 0 1943 13 5
-error
-S 0 1944 3 5
-title
-S 0 1944 10 61
-the Xcode project switches the In-App Purchase capability off
-S 0 1945 3 9
-rationale
-S 0 1945 14 247
-Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 1946 3 4
-help
-S 0 1946 9 49
-turn on In-App Purchase in Signing & Capabilities
-S 0 1947 3 8
-examples
-M 2 1948 5
-S 0 1948 5 10
-triggering
-L 1 1949 7
-S 1 1949 9 118
-app:
-  xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
-  bundle_id: com.runmonster.runmonsterfree.dev
-
-S 0 1953 5 7
-passing
-L 1 1954 7
-S 1 1954 9 106
-app:
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  bundle_id: com.runmonster.runmonsterfree.dev
-
-M 9 1959 3
-S 0 1959 3 2
-id
-S 0 1959 7 29
-storekit-configuration-active
-S 0 1960 3 9
-checklist
-S 0 1960 14 22
-storekit-configuration
-S 0 1961 3 8
-severity
-S 0 1961 13 7
-warning
-S 0 1962 3 5
-title
-S 0 1962 10 61
-the scheme serves products from a StoreKit configuration file
-S 0 1963 3 9
-rationale
-S 0 1963 14 257
-With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 1964 3 4
-help
-S 1 1964 9 109
-set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 1965 3 12
-environments
-L 4 1965 17
-S 0 1965 18 7
-sandbox
-S 0 1965 27 10
-testflight
-S 0 1965 39 6
-review
-S 0 1965 47 10
-production
-S 0 1966 3 14
-not_applicable
-S 0 1966 19 50
-in the xcode environment the file is what you test
-S 0 1967 3 8
-examples
-M 2 1968 5
-S 0 1968 5 10
-triggering
-L 1 1969 7
-S 1 1969 9 99
-app:
-  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
-
-S 0 1972 5 7
-passing
-L 1 1973 7
-S 1 1973 9 107
-app:
-  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
-
-M 12 1980 3
-S 0 1980 3 2
-id
-S 0 1980 7 27
-storekit-product-id-charset
-S 0 1981 3 9
-checklist
-S 0 1981 14 22
-storekit-configuration
-S 0 1982 3 5
-input
-S 0 1982 10 8
-storekit
-S 0 1983 3 8
-severity
-S 0 1983 13 5
-error
-S 0 1984 3 17
-unsynced_severity
-S 0 1984 22 7
-warning
 S 0 1985 3 5
 title
-S 0 1985 10 90
-a product ID in the StoreKit configuration has characters App Store Connect does not allow
+S 0 1985 10 70
+the build runs with another bundle ID than the App Store Connect app's
 S 0 1986 3 9
 rationale
-S 0 1986 14 192
-Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
+S 0 1986 14 230
+StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
 S 0 1987 3 4
 help
-S 0 1987 9 42
-use only letters, digits, `.`, `_` and `-`
-S 0 1988 3 5
-check
-M 2 1988 10
-S 0 1988 12 4
-each
-S 0 1988 18 7
-product
-S 0 1988 27 5
-field
-S 0 1988 34 9
-productID
-S 0 1989 3 7
-options
-M 1 1989 12
-S 0 1989 14 7
-pattern
-S 1 1989 23 15
-[A-Za-z0-9._-]+
-S 0 1990 3 7
-message
-S 1 1990 12 77
-product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1991 3 8
+S 0 1987 9 87
+build with the configuration whose bundle ID owns the products, or change the bundle ID
+S 0 1988 3 8
 examples
-M 2 1992 5
-S 0 1992 5 10
+M 2 1989 5
+S 0 1989 5 10
 triggering
-L 1 1993 7
-S 1 1993 9 115
-[ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
+L 1 1990 7
+S 1 1990 9 181
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Debug
 
-S 0 1995 5 7
+S 0 1996 5 7
 passing
-L 1 1996 7
-S 1 1996 9 114
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
+L 1 1997 7
+S 1 1997 9 183
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Release
 
-M 12 1999 3
-S 0 1999 3 2
+M 7 2004 3
+S 0 2004 3 2
 id
-S 0 1999 7 26
-storekit-product-id-length
-S 0 2000 3 9
-checklist
-S 0 2000 14 22
-storekit-configuration
-S 0 2001 3 5
-input
-S 0 2001 10 8
-storekit
-S 0 2002 3 8
-severity
-S 0 2002 13 5
-error
-S 0 2003 3 17
-unsynced_severity
-S 0 2003 22 7
-warning
-S 0 2004 3 5
-title
-S 0 2004 10 54
-a product ID in the StoreKit configuration is too long
+S 0 2004 7 27
+bundle-id-per-configuration
 S 0 2005 3 9
-rationale
-S 0 2005 14 88
-App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2006 3 4
-help
-S 0 2006 9 58
-shorten the product ID to {max_length} characters or fewer
+checklist
+S 0 2005 14 17
+bundle-id-matches
+S 0 2006 3 8
+severity
+S 0 2006 13 7
+warning
 S 0 2007 3 5
-check
-M 2 2007 10
-S 0 2007 12 4
-each
-S 0 2007 18 7
-product
-S 0 2007 27 5
-field
-S 0 2007 34 9
-productID
-S 0 2008 3 7
-options
-M 1 2008 12
-S 0 2008 14 10
-max_length
-S 0 2008 26 3
-100
-S 0 2009 3 7
-message
-S 1 2009 12 73
-product ID `{value}` has {length} characters; the maximum is {max_length}
+title
+S 0 2007 10 58
+the configuration builds another bundle ID than the others
+S 0 2008 3 9
+rationale
+S 0 2008 14 288
+Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
+S 0 2009 3 4
+help
+S 0 2009 9 85
+test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
 S 0 2010 3 8
 examples
 M 2 2011 5
 S 0 2011 5 10
 triggering
 L 1 2012 7
-S 1 2012 9 127
-[ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
+S 1 2012 9 100
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Debug
 
-S 0 2014 5 7
+S 0 2017 5 7
 passing
-L 1 2015 7
-S 1 2015 9 59
-[ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
+L 1 2018 7
+S 1 2018 9 102
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Release
 
-M 12 2018 3
-S 0 2018 3 2
+M 7 2024 3
+S 0 2024 3 2
 id
-S 0 2018 7 30
-storekit-reference-name-length
-S 0 2019 3 9
+S 0 2024 7 21
+wrong-iap-entitlement
+S 0 2025 3 9
 checklist
-S 0 2019 14 22
-storekit-configuration
-S 0 2020 3 5
-input
-S 0 2020 10 8
-storekit
-S 0 2021 3 8
+S 0 2025 14 12
+code-signing
+S 0 2026 3 8
 severity
-S 0 2021 13 5
+S 0 2026 13 5
 error
-S 0 2022 3 17
-unsynced_severity
-S 0 2022 22 7
-warning
-S 0 2023 3 5
+S 0 2027 3 5
 title
-S 0 2023 10 58
-a reference name in the StoreKit configuration is too long
-S 0 2024 3 9
+S 0 2027 10 55
+the entitlements have a key added "for In-App Purchase"
+S 0 2028 3 9
 rationale
-S 0 2024 14 91
-App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2025 3 4
+S 0 2028 14 218
+In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+S 0 2029 3 4
 help
-S 0 2025 9 62
-shorten the reference name to {max_length} characters or fewer
-S 0 2026 3 5
-check
-M 2 2026 10
-S 0 2026 12 4
-each
-S 0 2026 18 7
-product
-S 0 2026 27 5
-field
-S 0 2026 34 13
-referenceName
-S 0 2027 3 7
-options
-M 1 2027 12
-S 0 2027 14 10
-max_length
-S 0 2027 26 2
-64
-S 0 2028 3 7
-message
-S 1 2028 12 92
-reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2029 3 8
+S 0 2029 9 60
+remove the key; enable In-App Purchase on the App ID instead
+S 0 2030 3 8
 examples
-M 2 2030 5
-S 0 2030 5 10
+M 2 2031 5
+S 0 2031 5 10
 triggering
-L 1 2031 7
-S 1 2031 9 151
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
+L 1 2032 7
+S 1 2032 9 76
+app:
+  entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2033 5 7
+S 0 2035 5 7
 passing
-L 1 2034 7
-S 1 2034 9 92
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
+L 1 2036 7
+S 1 2036 9 26
+app:
+  entitlements: null
 
-M 12 2037 3
-S 0 2037 3 2
+M 7 2040 3
+S 0 2040 3 2
 id
-S 0 2037 7 28
-storekit-display-name-length
-S 0 2038 3 9
+S 0 2040 7 29
+iap-capability-off-in-project
+S 0 2041 3 9
 checklist
-S 0 2038 14 22
-storekit-configuration
-S 0 2039 3 5
-input
-S 0 2039 10 8
-storekit
-S 0 2040 3 8
+S 0 2041 14 18
+app-id-iap-enabled
+S 0 2042 3 8
 severity
-S 0 2040 13 5
+S 0 2042 13 5
 error
-S 0 2041 3 17
-unsynced_severity
-S 0 2041 22 7
-warning
-S 0 2042 3 5
+S 0 2043 3 5
 title
-S 0 2042 10 69
-a display name in the StoreKit configuration is too short or too long
-S 0 2043 3 9
+S 0 2043 10 61
+the Xcode project switches the In-App Purchase capability off
+S 0 2044 3 9
 rationale
-S 0 2043 14 86
-App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2044 3 4
+S 0 2044 14 247
+Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
+S 0 2045 3 4
 help
-S 0 2044 9 63
-write a display name of {min_length} to {max_length} characters
-S 0 2045 3 5
-check
-M 2 2045 10
-S 0 2045 12 4
-each
-S 0 2045 18 7
-product
-S 0 2045 27 5
-field
-S 0 2045 34 25
-localizations.displayName
-S 0 2046 3 7
-options
-M 2 2046 12
-S 0 2046 14 10
-min_length
-S 0 2046 26 1
-2
-S 0 2046 29 10
-max_length
-S 0 2046 41 2
-30
-S 0 2047 3 7
-message
-S 1 2047 12 117
-display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2048 3 8
+S 0 2045 9 49
+turn on In-App Purchase in Signing & Capabilities
+S 0 2046 3 8
 examples
-M 2 2049 5
-S 0 2049 5 10
+M 2 2047 5
+S 0 2047 5 10
 triggering
-L 1 2050 7
-S 1 2050 9 160
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
+L 1 2048 7
+S 1 2048 9 118
+app:
+  xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
+  bundle_id: com.runmonster.runmonsterfree.dev
 
 S 0 2052 5 7
 passing
 L 1 2053 7
-S 1 2053 9 135
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
+S 1 2053 9 106
+app:
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  bundle_id: com.runmonster.runmonsterfree.dev
 
-M 12 2056 3
-S 0 2056 3 2
+M 9 2058 3
+S 0 2058 3 2
 id
-S 0 2056 7 27
-storekit-description-length
-S 0 2057 3 9
+S 0 2058 7 29
+storekit-configuration-active
+S 0 2059 3 9
 checklist
-S 0 2057 14 22
+S 0 2059 14 22
 storekit-configuration
-S 0 2058 3 5
-input
-S 0 2058 10 8
-storekit
-S 0 2059 3 8
+S 0 2060 3 8
 severity
-S 0 2059 13 5
-error
-S 0 2060 3 17
-unsynced_severity
-S 0 2060 22 7
+S 0 2060 13 7
 warning
 S 0 2061 3 5
 title
-S 0 2061 10 55
-a description in the StoreKit configuration is too long
+S 0 2061 10 61
+the scheme serves products from a StoreKit configuration file
 S 0 2062 3 9
 rationale
-S 0 2062 14 88
-App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
+S 0 2062 14 257
+With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
 S 0 2063 3 4
 help
-S 0 2063 9 59
-shorten the description to {max_length} characters or fewer
-S 0 2064 3 5
-check
-M 2 2064 10
-S 0 2064 12 4
-each
+S 1 2063 9 109
+set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
+S 0 2064 3 12
+environments
+L 4 2064 17
 S 0 2064 18 7
-product
-S 0 2064 27 5
-field
-S 0 2064 34 25
-localizations.description
-S 0 2065 3 7
-options
-M 1 2065 12
-S 0 2065 14 10
-max_length
-S 0 2065 26 2
-45
-S 0 2066 3 7
-message
-S 1 2066 12 89
-description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2067 3 8
+sandbox
+S 0 2064 27 10
+testflight
+S 0 2064 39 6
+review
+S 0 2064 47 10
+production
+S 0 2065 3 14
+not_applicable
+S 0 2065 19 50
+in the xcode environment the file is what you test
+S 0 2066 3 8
 examples
-M 2 2068 5
-S 0 2068 5 10
+M 2 2067 5
+S 0 2067 5 10
 triggering
-L 1 2069 7
-S 1 2069 9 175
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
+L 1 2068 7
+S 1 2068 9 99
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
 S 0 2071 5 7
 passing
 L 1 2072 7
-S 1 2072 9 156
+S 1 2072 9 107
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
+
+M 12 2079 3
+S 0 2079 3 2
+id
+S 0 2079 7 27
+storekit-product-id-charset
+S 0 2080 3 9
+checklist
+S 0 2080 14 22
+storekit-configuration
+S 0 2081 3 5
+input
+S 0 2081 10 8
+storekit
+S 0 2082 3 8
+severity
+S 0 2082 13 5
+error
+S 0 2083 3 17
+unsynced_severity
+S 0 2083 22 7
+warning
+S 0 2084 3 5
+title
+S 0 2084 10 90
+a product ID in the StoreKit configuration has characters App Store Connect does not allow
+S 0 2085 3 9
+rationale
+S 0 2085 14 192
+Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
+S 0 2086 3 4
+help
+S 0 2086 9 42
+use only letters, digits, `.`, `_` and `-`
+S 0 2087 3 5
+check
+M 2 2087 10
+S 0 2087 12 4
+each
+S 0 2087 18 7
+product
+S 0 2087 27 5
+field
+S 0 2087 34 9
+productID
+S 0 2088 3 7
+options
+M 1 2088 12
+S 0 2088 14 7
+pattern
+S 1 2088 23 15
+[A-Za-z0-9._-]+
+S 0 2089 3 7
+message
+S 1 2089 12 77
+product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
+S 0 2090 3 8
+examples
+M 2 2091 5
+S 0 2091 5 10
+triggering
+L 1 2092 7
+S 1 2092 9 115
+[ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
+
+S 0 2094 5 7
+passing
+L 1 2095 7
+S 1 2095 9 114
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
+
+M 12 2098 3
+S 0 2098 3 2
+id
+S 0 2098 7 26
+storekit-product-id-length
+S 0 2099 3 9
+checklist
+S 0 2099 14 22
+storekit-configuration
+S 0 2100 3 5
+input
+S 0 2100 10 8
+storekit
+S 0 2101 3 8
+severity
+S 0 2101 13 5
+error
+S 0 2102 3 17
+unsynced_severity
+S 0 2102 22 7
+warning
+S 0 2103 3 5
+title
+S 0 2103 10 54
+a product ID in the StoreKit configuration is too long
+S 0 2104 3 9
+rationale
+S 0 2104 14 88
+App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
+S 0 2105 3 4
+help
+S 0 2105 9 58
+shorten the product ID to {max_length} characters or fewer
+S 0 2106 3 5
+check
+M 2 2106 10
+S 0 2106 12 4
+each
+S 0 2106 18 7
+product
+S 0 2106 27 5
+field
+S 0 2106 34 9
+productID
+S 0 2107 3 7
+options
+M 1 2107 12
+S 0 2107 14 10
+max_length
+S 0 2107 26 3
+100
+S 0 2108 3 7
+message
+S 1 2108 12 73
+product ID `{value}` has {length} characters; the maximum is {max_length}
+S 0 2109 3 8
+examples
+M 2 2110 5
+S 0 2110 5 10
+triggering
+L 1 2111 7
+S 1 2111 9 127
+[ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
+
+S 0 2113 5 7
+passing
+L 1 2114 7
+S 1 2114 9 59
+[ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
+
+M 12 2117 3
+S 0 2117 3 2
+id
+S 0 2117 7 30
+storekit-reference-name-length
+S 0 2118 3 9
+checklist
+S 0 2118 14 22
+storekit-configuration
+S 0 2119 3 5
+input
+S 0 2119 10 8
+storekit
+S 0 2120 3 8
+severity
+S 0 2120 13 5
+error
+S 0 2121 3 17
+unsynced_severity
+S 0 2121 22 7
+warning
+S 0 2122 3 5
+title
+S 0 2122 10 58
+a reference name in the StoreKit configuration is too long
+S 0 2123 3 9
+rationale
+S 0 2123 14 91
+App Store Connect accepts reference names of at most 64 characters; the limit is an option.
+S 0 2124 3 4
+help
+S 0 2124 9 62
+shorten the reference name to {max_length} characters or fewer
+S 0 2125 3 5
+check
+M 2 2125 10
+S 0 2125 12 4
+each
+S 0 2125 18 7
+product
+S 0 2125 27 5
+field
+S 0 2125 34 13
+referenceName
+S 0 2126 3 7
+options
+M 1 2126 12
+S 0 2126 14 10
+max_length
+S 0 2126 26 2
+64
+S 0 2127 3 7
+message
+S 1 2127 12 92
+reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
+S 0 2128 3 8
+examples
+M 2 2129 5
+S 0 2129 5 10
+triggering
+L 1 2130 7
+S 1 2130 9 151
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
+
+S 0 2132 5 7
+passing
+L 1 2133 7
+S 1 2133 9 92
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
+
+M 12 2136 3
+S 0 2136 3 2
+id
+S 0 2136 7 28
+storekit-display-name-length
+S 0 2137 3 9
+checklist
+S 0 2137 14 22
+storekit-configuration
+S 0 2138 3 5
+input
+S 0 2138 10 8
+storekit
+S 0 2139 3 8
+severity
+S 0 2139 13 5
+error
+S 0 2140 3 17
+unsynced_severity
+S 0 2140 22 7
+warning
+S 0 2141 3 5
+title
+S 0 2141 10 69
+a display name in the StoreKit configuration is too short or too long
+S 0 2142 3 9
+rationale
+S 0 2142 14 86
+App Store Connect accepts display names of 2 to 30 characters; the limits are options.
+S 0 2143 3 4
+help
+S 0 2143 9 63
+write a display name of {min_length} to {max_length} characters
+S 0 2144 3 5
+check
+M 2 2144 10
+S 0 2144 12 4
+each
+S 0 2144 18 7
+product
+S 0 2144 27 5
+field
+S 0 2144 34 25
+localizations.displayName
+S 0 2145 3 7
+options
+M 2 2145 12
+S 0 2145 14 10
+min_length
+S 0 2145 26 1
+2
+S 0 2145 29 10
+max_length
+S 0 2145 41 2
+30
+S 0 2146 3 7
+message
+S 1 2146 12 117
+display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
+S 0 2147 3 8
+examples
+M 2 2148 5
+S 0 2148 5 10
+triggering
+L 1 2149 7
+S 1 2149 9 160
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
+
+S 0 2151 5 7
+passing
+L 1 2152 7
+S 1 2152 9 135
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
+
+M 12 2155 3
+S 0 2155 3 2
+id
+S 0 2155 7 27
+storekit-description-length
+S 0 2156 3 9
+checklist
+S 0 2156 14 22
+storekit-configuration
+S 0 2157 3 5
+input
+S 0 2157 10 8
+storekit
+S 0 2158 3 8
+severity
+S 0 2158 13 5
+error
+S 0 2159 3 17
+unsynced_severity
+S 0 2159 22 7
+warning
+S 0 2160 3 5
+title
+S 0 2160 10 55
+a description in the StoreKit configuration is too long
+S 0 2161 3 9
+rationale
+S 0 2161 14 88
+App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
+S 0 2162 3 4
+help
+S 0 2162 9 59
+shorten the description to {max_length} characters or fewer
+S 0 2163 3 5
+check
+M 2 2163 10
+S 0 2163 12 4
+each
+S 0 2163 18 7
+product
+S 0 2163 27 5
+field
+S 0 2163 34 25
+localizations.description
+S 0 2164 3 7
+options
+M 1 2164 12
+S 0 2164 14 10
+max_length
+S 0 2164 26 2
+45
+S 0 2165 3 7
+message
+S 1 2165 12 89
+description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
+S 0 2166 3 8
+examples
+M 2 2167 5
+S 0 2167 5 10
+triggering
+L 1 2168 7
+S 1 2168 9 175
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
+
+S 0 2170 5 7
+passing
+L 1 2171 7
+S 1 2171 9 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 8 2075 3
-S 0 2075 3 2
+M 8 2174 3
+S 0 2174 3 2
 id
-S 0 2075 7 29
+S 0 2174 7 29
 storekit-duplicate-product-id
-S 0 2076 3 9
+S 0 2175 3 9
 checklist
-S 0 2076 14 22
+S 0 2175 14 22
 storekit-configuration
-S 0 2077 3 5
+S 0 2176 3 5
 input
-S 0 2077 10 8
+S 0 2176 10 8
 storekit
-S 0 2078 3 8
+S 0 2177 3 8
 severity
-S 0 2078 13 5
+S 0 2177 13 5
 error
-S 0 2079 3 5
+S 0 2178 3 5
 title
-S 0 2079 10 56
+S 0 2178 10 56
 a product ID appears twice in the StoreKit configuration
-S 0 2080 3 9
+S 0 2179 3 9
 rationale
-S 0 2080 14 99
+S 0 2179 14 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2081 3 4
+S 0 2180 3 4
 help
-S 0 2081 9 50
+S 0 2180 9 50
 remove the duplicate or give it its own product ID
-S 0 2082 3 8
+S 0 2181 3 8
 examples
-M 2 2083 5
-S 0 2083 5 10
+M 2 2182 5
+S 0 2182 5 10
 triggering
-L 1 2084 7
-S 1 2084 9 115
+L 1 2183 7
+S 1 2183 9 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2086 5 7
+S 0 2185 5 7
 passing
-L 1 2087 7
-S 1 2087 9 118
+L 1 2186 7
+S 1 2186 9 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 8 2090 3
-S 0 2090 3 2
+M 8 2189 3
+S 0 2189 3 2
 id
-S 0 2090 7 28
+S 0 2189 7 28
 storekit-group-not-localized
-S 0 2091 3 9
+S 0 2190 3 9
 checklist
-S 0 2091 14 22
+S 0 2190 14 22
 storekit-configuration
-S 0 2092 3 5
+S 0 2191 3 5
 input
-S 0 2092 10 8
+S 0 2191 10 8
 storekit
-S 0 2093 3 8
+S 0 2192 3 8
 severity
-S 0 2093 13 7
+S 0 2192 13 7
 warning
-S 0 2094 3 5
+S 0 2193 3 5
 title
-S 0 2094 10 80
+S 0 2193 10 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2095 3 9
+S 0 2194 3 9
 rationale
-S 0 2095 14 203
+S 0 2194 14 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2096 3 4
+S 0 2195 3 4
 help
-S 0 2096 9 51
+S 0 2195 9 51
 add a localization with a display name to the group
-S 0 2097 3 8
+S 0 2196 3 8
 examples
-M 2 2098 5
-S 0 2098 5 10
+M 2 2197 5
+S 0 2197 5 10
 triggering
-L 1 2099 7
-S 1 2099 9 118
+L 1 2198 7
+S 1 2198 9 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2101 5 7
+S 0 2200 5 7
 passing
-L 1 2102 7
-S 1 2102 9 178
+L 1 2201 7
+S 1 2201 9 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 8 2105 3
-S 0 2105 3 2
+M 8 2204 3
+S 0 2204 3 2
 id
-S 0 2105 7 20
+S 0 2204 7 20
 storekit-placeholder
-S 0 2106 3 9
+S 0 2205 3 9
 checklist
-S 0 2106 14 22
+S 0 2205 14 22
 storekit-configuration
-S 0 2107 3 5
+S 0 2206 3 5
 input
-S 0 2107 10 8
+S 0 2206 10 8
 storekit
-S 0 2108 3 8
+S 0 2207 3 8
 severity
-S 0 2108 13 5
+S 0 2207 13 5
 error
-S 0 2109 3 5
+S 0 2208 3 5
 title
-S 0 2109 10 64
+S 0 2208 10 64
 a StoreKit configuration still has a template product ID or name
-S 0 2110 3 9
+S 0 2209 3 9
 rationale
-S 0 2110 14 104
+S 0 2209 14 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2111 3 4
+S 0 2210 3 4
 help
-S 0 2111 9 43
+S 0 2210 9 43
 replace the placeholder with the real value
-S 0 2112 3 8
+S 0 2211 3 8
 examples
-M 2 2113 5
-S 0 2113 5 10
+M 2 2212 5
+S 0 2212 5 10
 triggering
-L 1 2114 7
-S 1 2114 9 71
+L 1 2213 7
+S 1 2213 9 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2116 5 7
+S 0 2215 5 7
 passing
-L 1 2117 7
-S 1 2117 9 87
+L 1 2216 7
+S 1 2216 9 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 8 2120 3
-S 0 2120 3 2
+M 8 2219 3
+S 0 2219 3 2
 id
-S 0 2120 7 30
+S 0 2219 7 30
 storekit-load-products-failure
-S 0 2121 3 9
+S 0 2220 3 9
 checklist
-S 0 2121 14 22
+S 0 2220 14 22
 storekit-configuration
-S 0 2122 3 5
+S 0 2221 3 5
 input
-S 0 2122 10 8
+S 0 2221 10 8
 storekit
-S 0 2123 3 8
+S 0 2222 3 8
 severity
-S 0 2123 13 5
+S 0 2222 13 5
 error
-S 0 2124 3 5
+S 0 2223 3 5
 title
-S 0 2124 10 62
+S 0 2223 10 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2125 3 9
+S 0 2224 3 9
 rationale
-S 0 2125 14 262
+S 0 2224 14 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2126 3 4
+S 0 2225 3 4
 help
-S 0 2126 9 74
+S 0 2225 9 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2127 3 8
+S 0 2226 3 8
 examples
-M 2 2128 5
-S 0 2128 5 10
+M 2 2227 5
+S 0 2227 5 10
 triggering
-L 1 2129 7
-S 1 2129 9 121
+L 1 2228 7
+S 1 2228 9 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2131 5 7
+S 0 2230 5 7
 passing
-L 1 2132 7
-S 1 2132 9 122
+L 1 2231 7
+S 1 2231 9 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 8 2135 3
-S 0 2135 3 2
+M 8 2234 3
+S 0 2234 3 2
 id
-S 0 2135 7 20
+S 0 2234 7 20
 storekit-private-key
-S 0 2136 3 9
+S 0 2235 3 9
 checklist
-S 0 2136 14 22
+S 0 2235 14 22
 storekit-configuration
-S 0 2137 3 5
+S 0 2236 3 5
 input
-S 0 2137 10 8
+S 0 2236 10 8
 storekit
-S 0 2138 3 8
+S 0 2237 3 8
 severity
-S 0 2138 13 7
+S 0 2237 13 7
 warning
-S 0 2139 3 5
+S 0 2238 3 5
 title
-S 0 2139 10 67
+S 0 2238 10 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2140 3 9
+S 0 2239 3 9
 rationale
-S 0 2140 14 155
+S 0 2239 14 155
 Xcode stores a private key in `subscriptionOffersKeyPair` to sign promotional offers locally; committed, it is a secret anyone with the repository can use.
-S 0 2141 3 4
+S 0 2240 3 4
 help
-S 0 2141 9 43
+S 0 2240 9 43
 remove the key pair from the committed file
-S 0 2142 3 8
+S 0 2241 3 8
 examples
-M 2 2143 5
-S 0 2143 5 10
+M 2 2242 5
+S 0 2242 5 10
 triggering
-L 1 2144 7
-S 1 2144 9 136
+L 1 2243 7
+S 1 2243 9 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2146 5 7
+S 0 2245 5 7
 passing
-L 1 2147 7
-S 1 2147 9 19
+L 1 2246 7
+S 1 2246 9 19
 { "products": [] }
 
 """##

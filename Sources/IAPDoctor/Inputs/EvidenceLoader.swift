@@ -128,26 +128,13 @@ public enum EvidenceLoader {
         }
 
         // Product ID lists and sources: the IDs the app requests.
+        var lists: [(named: Fact<String>, contents: ProductIDList.Contents)] = []
         for named in project.app.productIDLists {
-            if let ids = attempt(named, { (p) throws(InputProblem) in try ProductIDList.load(path: p) }) {
-                project.requests += ids
+            if let contents = attempt(named, { (p) throws(InputProblem) in try ProductIDList.read(path: p) }) {
+                lists.append((named, contents))
             }
         }
-        if !project.app.sources.isEmpty {
-            let scan = SourceScanner.scan(paths: project.app.sources.map(\.value), baseDirectory: project.baseDirectory)
-            project.evidence.usesStoreKit1 = scan.usesStoreKit1
-            project.evidence.usesStoreKit2 = scan.usesStoreKit2
-            project.evidence.sourcesScanned = scan.filesScanned
-            let known = Set(project.requests.map { "\($0.value)@\($0.location)" })
-            for request in scan.requests where !known.contains("\(request.id)@\(request.location)") {
-                project.requests.append(Fact(request.id, at: request.location, source: .code))
-            }
-            if project.app.storeKitAPI == nil, scan.usesStoreKit1 || scan.usesStoreKit2 {
-                let api: StoreKitAPI = scan.usesStoreKit1 && scan.usesStoreKit2 ? .both : (scan.usesStoreKit2 ? .storekit2 : .storekit1)
-                let where_ = scan.requests.first?.location ?? SourceLocation(file: project.app.sources[0].value)
-                project.app.storeKitAPI = Fact(api, at: where_, source: .code)
-            }
-        }
+        loadRequests(lists: lists, into: &project, problems: &problems)
         return problems
     }
 

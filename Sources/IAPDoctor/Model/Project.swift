@@ -251,6 +251,9 @@ public struct Evidence: Sendable {
     public var usesStoreKit1 = false
     public var usesStoreKit2 = false
     public var sourcesScanned = 0
+    /// Unresolved call sites, subscription groups, secrets and scan problems from the sources and
+    /// the product ID lists.
+    public var sources = SourceEvidence()
     public var disagreements: [Disagreement] = []
     /// How the app target was chosen (for notes), or why none could be.
     public var targetChoice: String?

@@ -27,6 +27,9 @@ struct RequestedProductMissingRule: Rule {
         }
         return requests.compactMap { request -> Outcome? in
             switch request.match {
+            case .missing where RequestedIDFormatRule.problem(request.request.value, maxLength: Int.max) != nil:
+                // One cause, one error: `requested-id-format` says why no product can have this ID.
+                return nil
             case .missing:
                 return context.fail(context.finding(
                     "no product has the ID `\(request.request.value)`: it is not among the \(storeIDs.count) products known in App Store Connect",

@@ -1,0 +1,268 @@
+/// A call that hands product IDs (or a subscription group ID) to StoreKit or to an In-App Purchase
+/// library. Adding one is one line in `SourceScanner.entryPoints`.
+struct EntryPoint: Sendable {
+    enum Kind: Sendable {
+        /// The argument is a product ID or a collection of them.
+        case productIDs
+        /// The argument is a subscription group ID: a group, not a product.
+        case groupID
+        /// The call names no ID: the library fetches what its dashboard configures (RevenueCat offerings).
+        case remoteConfiguration
+    }
+
+    /// How the call is written before its name: `[["Product"], ["StoreKit", "Product"]]`; `[[]]` is
+    /// a bare call (`StoreView(…)`). With `anyReceiverIfImported`, any receiver (or none) counts in
+    /// a file that imports that module (`purchases.getProducts(…)` with `import RevenueCat`).
+    var receivers: [[String]]
+    var name: String
+    /// The argument's label; nil for the first, unlabeled argument.
+    var label: String?
+    var kind: Kind = .productIDs
+    /// As shown to the user: `Product.products(for:)`.
+    var api: String
+    var anyReceiverIfImported: String? = nil
+    /// StoreKit 2's fetch: a purchase of what it returns is reported as `Product.purchase`.
+    var detectsPurchase = false
+    var storeKit1 = false
+    var storeKit2 = false
+}
+
+extension SourceScanner {
+    /// Every Swift entry point, one a line.
+    static let entryPoints: [EntryPoint] = [
+        // StoreKit 2
+        EntryPoint(receivers: [["Product"], ["StoreKit", "Product"]], name: "products", label: "for", api: "Product.products(for:)", detectsPurchase: true, storeKit2: true),
+        // StoreKit 1
+        EntryPoint(receivers: [[], ["StoreKit"]], name: "SKProductsRequest", label: "productIdentifiers", api: "SKProductsRequest(productIdentifiers:)", storeKit1: true),
+        EntryPoint(receivers: [[], ["StoreKit"]], name: "SKPayment", label: "productIdentifier", api: "SKPayment(productIdentifier:)", storeKit1: true),
+        // StoreKit 2 SwiftUI views and modifiers
+        EntryPoint(receivers: [[], ["StoreKit"]], name: "StoreView", label: "ids", api: "StoreView(ids:)", storeKit2: true),
+        EntryPoint(receivers: [[], ["StoreKit"]], name: "ProductView", label: "id", api: "ProductView(id:)", storeKit2: true),
+        EntryPoint(receivers: [[], ["StoreKit"]], name: "SubscriptionStoreView", label: "productIDs", api: "SubscriptionStoreView(productIDs:)", storeKit2: true),
+        EntryPoint(receivers: [[], ["StoreKit"]], name: "SubscriptionStoreView", label: "groupID", kind: .groupID, api: "SubscriptionStoreView(groupID:)", storeKit2: true),
+        EntryPoint(receivers: [[]], name: "currentEntitlementTask", label: "for", api: ".currentEntitlementTask(for:)", anyReceiverIfImported: "StoreKit", storeKit2: true),
+        EntryPoint(receivers: [[]], name: "subscriptionStatusTask", label: "for", kind: .groupID, api: ".subscriptionStatusTask(for:)", anyReceiverIfImported: "StoreKit", storeKit2: true),
+        // RevenueCat
+        EntryPoint(receivers: [["Purchases", "shared"]], name: "products", label: nil, api: "Purchases.shared.products(_:)", anyReceiverIfImported: "RevenueCat"),
+        EntryPoint(receivers: [["Purchases", "shared"]], name: "getProducts", label: nil, api: "Purchases.shared.getProducts(_:)", anyReceiverIfImported: "RevenueCat"),
+        EntryPoint(receivers: [["Purchases", "shared"]], name: "offerings", label: nil, kind: .remoteConfiguration, api: "Purchases.shared.offerings()", anyReceiverIfImported: "RevenueCat"),
+        EntryPoint(receivers: [["Purchases", "shared"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.shared.getOfferings(completion:)", anyReceiverIfImported: "RevenueCat"),
+        // SwiftyStoreKit
+        EntryPoint(receivers: [["SwiftyStoreKit"]], name: "retrieveProductsInfo", label: nil, api: "SwiftyStoreKit.retrieveProductsInfo(_:)"),
+        EntryPoint(receivers: [["SwiftyStoreKit"]], name: "purchaseProduct", label: nil, api: "SwiftyStoreKit.purchaseProduct(_:)"),
+    ]
+
+    static let entryPointsByName: [String: [EntryPoint]] = Dictionary(grouping: entryPoints, by: \.name)
+    static let entryPointFirstBytes: Set<UInt8> = Set(entryPoints.compactMap { $0.name.utf8.first })
+
+    /// Modules whose import says the app deals with In-App Purchase.
+    static let inAppPurchaseLibraries: Set<String> = [
+        "StoreKit", "_StoreKit_SwiftUI", "RevenueCat", "RevenueCatUI", "SwiftyStoreKit", "MKStoreKit", "StoreHelper",
+        "Qonversion", "Adapty", "ApphudSDK", "Glassfy", "Purchasely", "Mercato", "IAPHelper",
+    ]
+
+    /// Configuration files of In-App Purchase libraries, read as product ID lists when they are
+    /// in a scanned folder.
+    static let libraryConfigurationFileNames: Set<String> = ["MKStoreKitConfigs.plist"]
+
+    /// The library an Objective-C `#import` line names: `<StoreKit/StoreKit.h>`, `"MKStoreManager.h"`.
+    static func library(inImportLine line: String) -> String? {
+        if line.contains("MKStoreKit") || line.contains("MKStoreManager") { return "MKStoreKit" }
+        if line.contains("<StoreKit/") { return "StoreKit" }
+        if line.contains("RevenueCat") || line.contains("<Purchases/") { return "RevenueCat" }
+        return nil
+    }
+
+    /// 32 hexadecimal digits: the shape of an App Store shared secret.
+    public static func looksLikeSharedSecret(_ value: String) -> Bool {
+        value.utf8.count == 32 && value.utf8.allSatisfy { hexValue($0) != nil }
+    }
+
+    /// A name that says it holds a secret (`SharedSecret`, `kSharedSecret`, `sharedSecret:`).
+    public static func namesSecret(_ name: String) -> Bool {
+        name.lowercased().contains("secret")
+    }
+}
+
+extension SourceScanner.Summarizer {
+    /// The entry point called at `index` (its name), with the argument's token range, if any.
+    func entryPointCall(_ index: Int) -> (entry: EntryPoint, argument: Range<Int>?, close: Int)? {
+        guard let candidates = SourceScanner.entryPointsByName[text(index)] else { return nil }
+        if isWord(index - 1, "func") || isWord(index - 1, "init") || isWord(index - 1, "var") || isWord(index - 1, "let") { return nil }
+        let receiver = receiverPath(before: index)
+        var open = index + 1
+        if isPunctuation(open, "."), isWord(open + 1, "init") { open += 2 }
+        // `getOfferings { … }`: a trailing closure is the only argument.
+        if isPunctuation(open, "{"), candidates.contains(where: { $0.kind == .remoteConfiguration }) {
+            let receiver = receiverPath(before: index)
+            if let entry = candidates.first(where: { entry in
+                entry.kind == .remoteConfiguration && (entry.receivers.contains { $0 == receiver }
+                    || (entry.anyReceiverIfImported.map { summary.imports.contains($0) } ?? false))
+            }) {
+                return (entry, nil, open)
+            }
+        }
+        guard isPunctuation(open, "(") else { return nil }
+        let close = matchingClose(open)
+        for entry in candidates {
+            let receiverMatches = entry.receivers.contains { $0 == receiver }
+                || (entry.anyReceiverIfImported.map { summary.imports.contains($0) } ?? false)
+            guard receiverMatches else { continue }
+            if entry.kind == .remoteConfiguration { return (entry, nil, close) }
+            if let argument = argumentRange(open: open, close: close, label: entry.label, index: 0) { return (entry, argument, close) }
+        }
+        return nil
+    }
+
+    /// `Purchases.shared` in `Purchases.shared.getProducts`; `[]` for a bare name; `["?"]` for a
+    /// receiver that is not a plain path (`foo().bar`, `.bar` at the start of a line).
+    func receiverPath(before index: Int) -> [String] {
+        var path: [String] = []
+        var k = index - 1
+        while isPunctuation(k, "."), isIdentifier(k - 1) {
+            path.insert(text(k - 1), at: 0)
+            k -= 2
+        }
+        if isPunctuation(k, ".") { return ["?"] + path }
+        return path
+    }
+
+    /// The token range of the argument labelled `label` (or, without a label, the `index`th
+    /// argument when it is unlabeled) in the call whose parentheses are `open`…`close`.
+    func argumentRange(open: Int, close: Int, label: String?, index: Int) -> Range<Int>? {
+        var start = open + 1
+        var position = 0
+        while start < close {
+            var end = start
+            var depth = 0
+            while end < close {
+                if isOpener(end) { depth += 1 } else if isCloser(end) { depth -= 1 }
+                if depth == 0 && isPunctuation(end, ",") { break }
+                end += 1
+            }
+            let labelled = isIdentifier(start) && isPunctuation(start + 1, ":")
+            if let label {
+                if labelled && text(start) == label { return start + 2 < end ? start + 2..<end : nil }
+            } else if position == index {
+                return labelled || start == end ? nil : start..<end
+            }
+            position += 1
+            start = end + 1
+        }
+        return nil
+    }
+
+    /// Records a call to an entry point, or, when its argument is a parameter of the enclosing
+    /// function, records that function as a wrapper.
+    mutating func entryPoint(_ index: Int) {
+        guard let (entry, range, close) = entryPointCall(index) else { return }
+        if entry.storeKit1 { summary.usesStoreKit1 = true }
+        if entry.storeKit2 { summary.usesStoreKit2 = true }
+        let location = location(receiverStart(index))
+        guard let range else {
+            summary.calls.append(CallSite(api: entry.api, argument: [], context: context(index), location: location, kind: entry.kind))
+            return
+        }
+        if let (function, parameter) = parameterReaching(range) {
+            let labels = function.parameters.map { ($0.label ?? "_") + ":" }.joined()
+            summary.wrappers.append(WrapperFunction(
+                name: function.name, label: function.parameters[parameter].label, index: parameter, entry: entry,
+                location: function.location, display: "\(function.name)(\(labels))"))
+            return
+        }
+        guard let argument = snapshot(range) else { return }
+        var api = entry.api
+        if entry.detectsPurchase {
+            if chainPurchases(from: close + 1) || boundResultIsPurchased(call: receiverStart(index), close: close) { api = "Product.purchase" }
+        }
+        summary.calls.append(CallSite(api: api, argument: argument, context: context(index), location: location, kind: entry.kind))
+    }
+
+    /// The first token of `Product.products` (or `StoreKit.Product.products`) for the name at `index`;
+    /// the `.` of `.currentEntitlementTask`.
+    func receiverStart(_ index: Int) -> Int {
+        var k = index
+        while isPunctuation(k - 1, "."), isIdentifier(k - 2) { k -= 2 }
+        if isPunctuation(k - 1, "."), k == index { return k - 1 }
+        return k
+    }
+
+    /// When the argument is a parameter of the enclosing function (`ids`, `Set(ids)`,
+    /// `Array(ids)`), that function and the parameter's position.
+    func parameterReaching(_ range: Range<Int>) -> (FunctionHeader, Int)? {
+        var name: Int?
+        if range.count == 1, isIdentifier(range.lowerBound) {
+            name = range.lowerBound
+        } else if range.count == 4, isWord(range.lowerBound, "Set") || isWord(range.lowerBound, "Array"),
+                  isPunctuation(range.lowerBound + 1, "("), isIdentifier(range.lowerBound + 2) {
+            name = range.lowerBound + 2
+        }
+        guard let name else { return nil }
+        let parameterName = text(name)
+        for scope in scopes.reversed() {
+            if let function = scope.function {
+                guard let position = function.parameters.firstIndex(where: { $0.name == parameterName }) else { return nil }
+                return (function, position)
+            }
+            if scope.typePath != nil { return nil }
+        }
+        return nil
+    }
+
+    /// `func name(_ a: T, label b: T, c: T)`: remembered until its body opens.
+    mutating func functionDeclaration(_ index: Int) {
+        pendingFunction = nil
+        guard isIdentifier(index + 1) else { return }
+        var open = index + 2
+        if open < tokens.count, tokens[open].kind == .operatorRun, bytes[tokens[open].start] == 0x3C { open = skipGenericParameters(open) }
+        guard isPunctuation(open, "(") else { return }
+        let close = matchingClose(open)
+        var parameters: [(label: String?, name: String)] = []
+        var start = open + 1
+        while start < close {
+            var end = start
+            var depth = 0
+            while end < close {
+                if isOpener(end) { depth += 1 } else if isCloser(end) { depth -= 1 }
+                if depth == 0 && isPunctuation(end, ",") { break }
+                end += 1
+            }
+            if isIdentifier(start) && isIdentifier(start + 1) && isPunctuation(start + 2, ":") {
+                let label = text(start)
+                parameters.append((label == "_" ? nil : label, text(start + 1)))
+            } else if isIdentifier(start) && isPunctuation(start + 1, ":") {
+                parameters.append((text(start), text(start)))
+            } else {
+                return
+            }
+            start = end + 1
+        }
+        pendingFunction = (FunctionHeader(name: text(index + 1), parameters: parameters, location: location(index + 1)), close)
+    }
+
+    /// A call of a wrapper function found in the first pass: `store.requestProducts(for: ids)`.
+    mutating func wrapperCall(_ index: Int) {
+        guard let candidates = wrappers[text(index)], !isWord(index - 1, "func") else { return }
+        guard isPunctuation(index + 1, "(") else { return }
+        let close = matchingClose(index + 1)
+        for wrapper in candidates {
+            guard let range = argumentRange(open: index + 1, close: close, label: wrapper.label, index: wrapper.index) else { continue }
+            // The wrapper's own parameter handed on (a second level) is not followed.
+            if let (function, _) = parameterReaching(range), function.name == wrapper.name { continue }
+            guard let argument = snapshot(range) else { continue }
+            summary.calls.append(CallSite(
+                api: wrapper.entry.api, argument: argument, context: context(index), location: location(index),
+                kind: wrapper.entry.kind, wrapper: wrapper.display))
+            return
+        }
+    }
+
+    /// `name = "…"` / `name: "…"` with a name that says secret and a value shaped like an App Store
+    /// shared secret.
+    mutating func secretLiteral(name: String, literal index: Int) {
+        guard SourceScanner.namesSecret(name), index < tokens.count, tokens[index].kind == .string,
+              let value = stringValue(tokens[index]), SourceScanner.looksLikeSharedSecret(value)
+        else { return }
+        summary.secrets.append(SecretSighting(location: location(index), name: name))
+    }
+}

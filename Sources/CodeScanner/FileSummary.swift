@@ -1,0 +1,473 @@
+// MARK: - File summaries
+
+extension SourceScanner {
+    /// A token kept for later evaluation, independent of the file's bytes.
+    struct ExpressionToken: Sendable {
+        var kind: TokenKind
+        /// An identifier's or punctuation's text; a string literal's decoded value.
+        var text: String
+        /// A string literal with a usable value (not interpolated, not unterminated).
+        var isLiteral: Bool
+        var line: Int
+        var column: Int
+        /// Written right after the previous token (a postfix `!` or `?`).
+        var attached: Bool
+        /// An interpolated string literal's pieces: text, and the tokens of each `\(…)`.
+        var parts: [StringPart]? = nil
+    }
+
+    enum StringPart: Sendable {
+        case text(String)
+        case expression([ExpressionToken])
+    }
+
+    struct Context: Sendable {
+        var file: Int
+        var position: Int
+        /// Enclosing types, outermost first (`[["Store"], ["Store", "IDs"]]`).
+        var typePaths: [[String]]
+        var language: Language
+    }
+
+    struct Definition: Sendable {
+        var name: String
+        /// The type it is a member of; nil for globals and locals.
+        var owner: [String]?
+        /// The token range of the block holding a local.
+        var localScope: Range<Int>?
+        /// Token index of the name.
+        var position: Int
+        var isPrivate: Bool
+        var expression: [ExpressionToken]
+        var context: Context
+
+        var displayName: String { owner.map { ($0 + [name]).joined(separator: ".") } ?? name }
+    }
+
+    struct EnumCase: Sendable {
+        var name: String
+        var rawValue: String?
+        var location: CodeLocation
+    }
+
+    /// An enum whose raw type is `String`.
+    struct StringEnum: Sendable {
+        var path: [String]
+        var cases: [EnumCase]
+    }
+
+    struct CallSite: Sendable {
+        var api: String
+        var argument: [ExpressionToken]
+        var context: Context
+        /// The entry point's name in the call.
+        var location: CodeLocation
+        var kind: EntryPoint.Kind = .productIDs
+        /// Set when the call is one of a wrapper function's call sites.
+        var wrapper: String? = nil
+    }
+
+    /// An app function whose parameter reaches an entry point: its call sites are entry points.
+    struct WrapperFunction: Sendable {
+        var name: String
+        /// The parameter's argument label; nil for `_`.
+        var label: String?
+        /// The parameter's position, for unlabeled arguments.
+        var index: Int
+        var entry: EntryPoint
+        var location: CodeLocation
+        /// `requestProducts(_:)`.
+        var display: String
+    }
+
+    struct FileSummary: Sendable {
+        var path: String
+        var language: Language
+        var definitions: [Definition] = []
+        var enums: [StringEnum] = []
+        var calls: [CallSite] = []
+        var wrappers: [WrapperFunction] = []
+        var secrets: [SecretSighting] = []
+        var imports: Set<String> = []
+        var usesStoreKit1 = false
+        var usesStoreKit2 = false
+    }
+
+    static func summarize(bytes: [UInt8], file: String, language: Language, wrappers: [String: [WrapperFunction]] = [:]) -> FileSummary {
+        bytes.withUnsafeBufferPointer { buffer in
+            var lexer = Lexer(bytes: buffer, language: language)
+            lexer.run()
+            var summarizer = Summarizer(bytes: buffer, tokens: lexer.tokens, file: file, language: language)
+            summarizer.wrappers = wrappers
+            summarizer.summary.imports = lexer.imports
+            switch language {
+            case .swift: summarizer.summarizeSwift()
+            case .objectiveC: summarizer.summarizeObjectiveC()
+            }
+            return summarizer.summary
+        }
+    }
+
+    /// Walks one file's tokens once, recording constants, string enums and StoreKit call sites.
+    struct Summarizer {
+        typealias CallSite = SourceScanner.CallSite
+        typealias Definition = SourceScanner.Definition
+        typealias EnumCase = SourceScanner.EnumCase
+        typealias StringEnum = SourceScanner.StringEnum
+        typealias WrapperFunction = SourceScanner.WrapperFunction
+
+        let bytes: UnsafeBufferPointer<UInt8>
+        let tokens: [Token]
+        let language: Language
+        var summary: FileSummary
+        var scopes: [Scope] = []
+        var typePaths: [[String]] = []
+        var pendingType: PendingType?
+        var mentionsMutablePayment = false
+        var columnCache: (offset: Int, column: Int)?
+        var productIdentifierAssignments: [CallSite] = []
+        /// Wrapper functions found in the first pass, by name: their calls are entry points.
+        var wrappers: [String: [WrapperFunction]] = [:]
+        /// A `func` whose body has not opened yet, and the token after its parameter list.
+        var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
+
+        /// Longer initializers are UI code, not ID lists; skipping them keeps summaries small.
+        static let maxExpressionTokens = 2048
+
+        struct Scope {
+            var open: Int
+            var typePath: [String]?
+            var enumIndex: Int?
+            var localDefinitions: [Int] = []
+            var function: FunctionHeader?
+        }
+
+        struct FunctionHeader {
+            var name: String
+            /// (argument label or nil for `_`, name inside the body), in order.
+            var parameters: [(label: String?, name: String)]
+            var location: CodeLocation
+        }
+
+        struct PendingType {
+            var path: [String]
+            var isStringEnum: Bool
+        }
+
+        init(bytes: UnsafeBufferPointer<UInt8>, tokens: [Token], file: String, language: Language) {
+            self.bytes = bytes
+            self.tokens = tokens
+            self.language = language
+            self.summary = FileSummary(path: file, language: language)
+        }
+
+        // MARK: Token helpers
+
+        func isWord(_ index: Int, _ word: StaticString) -> Bool {
+            guard index >= 0 && index < tokens.count else { return false }
+            let token = tokens[index]
+            guard token.kind == .identifier || token.kind == .directive else { return false }
+            let length = word.utf8CodeUnitCount
+            guard token.end - token.start == length else { return false }
+            return word.withUTF8Buffer { expected in
+                var k = 0
+                while k < length {
+                    if bytes[token.start + k] != expected[k] { return false }
+                    k += 1
+                }
+                return true
+            }
+        }
+
+        func isPunctuation(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+            guard index >= 0 && index < tokens.count else { return false }
+            let token = tokens[index]
+            return token.kind == .punctuation && bytes[token.start] == UInt8(character.value)
+        }
+
+        func isOperator(_ index: Int, _ text: StaticString) -> Bool {
+            guard index >= 0 && index < tokens.count, tokens[index].kind == .operatorRun else { return false }
+            let token = tokens[index]
+            guard token.end - token.start == text.utf8CodeUnitCount else { return false }
+            return text.withUTF8Buffer { expected in
+                (0..<expected.count).allSatisfy { bytes[token.start + $0] == expected[$0] }
+            }
+        }
+
+        func isIdentifier(_ index: Int) -> Bool { index >= 0 && index < tokens.count && tokens[index].kind == .identifier }
+
+        func text(_ index: Int) -> String {
+            let token = tokens[index]
+            var start = token.start
+            var end = token.end
+            if bytes[start] == 0x60 {  // `name` is name
+                start += 1
+                if end > start && bytes[end - 1] == 0x60 { end -= 1 }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+
+        /// Characters (not bytes) from the start of the line, 1-based. Counting on from the last
+        /// answer when it was earlier on the same line keeps a long generated line linear.
+        mutating func column(of offset: Int) -> Int {
+            if let cached = columnCache, cached.offset <= offset,
+               !bytes[cached.offset..<offset].contains(0x0A) {
+                let column = cached.column + characterCount(cached.offset..<offset)
+                columnCache = (offset, column)
+                return column
+            }
+            var lineStart = offset
+            while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+            if lineStart == 0 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+                lineStart = 3
+            }
+            let column = characterCount(lineStart..<offset) + 1
+            columnCache = (offset, column)
+            return column
+        }
+
+        func characterCount(_ range: Range<Int>) -> Int {
+            guard range.lowerBound < range.upperBound else { return 0 }
+            if !bytes[range].contains(where: { $0 >= 0x80 }) { return range.count }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self).count
+        }
+
+        mutating func location(_ index: Int) -> CodeLocation {
+            CodeLocation(file: summary.path, line: tokens[index].line, column: column(of: tokens[index].start))
+        }
+
+        /// The index of the bracket closing the one at `open` (or the end of the tokens).
+        func matchingClose(_ open: Int) -> Int {
+            var depth = 0
+            var k = open
+            while k < tokens.count {
+                if tokens[k].kind == .punctuation {
+                    switch bytes[tokens[k].start] {
+                    case 0x28, 0x5B, 0x7B: depth += 1
+                    case 0x29, 0x5D, 0x7D:
+                        depth -= 1
+                        if depth == 0 { return k }
+                    default: break
+                    }
+                }
+                k += 1
+            }
+            return tokens.count
+        }
+
+        func isOpener(_ index: Int) -> Bool {
+            guard tokens[index].kind == .punctuation else { return false }
+            let c = bytes[tokens[index].start]
+            return c == 0x28 || c == 0x5B || c == 0x7B
+        }
+
+        func isCloser(_ index: Int) -> Bool {
+            guard tokens[index].kind == .punctuation else { return false }
+            let c = bytes[tokens[index].start]
+            return c == 0x29 || c == 0x5D || c == 0x7D
+        }
+
+        /// Whether a new line at `index` continues the expression before it: a leading `.member`, a
+        /// binary operator at either end of the break.
+        func continuesAcrossLine(_ index: Int) -> Bool {
+            if isPunctuation(index, ".") { return true }
+            if tokens[index].kind == .operatorRun {
+                // A prefix operator (`!flag`) starts a new statement; a binary one (`+ x`) continues.
+                return !(index + 1 < tokens.count && tokens[index + 1].start == tokens[index].end)
+            }
+            let previous = index - 1
+            if tokens[previous].kind == .operatorRun {
+                // A postfix `!`/`?` ends the expression; anything else wants an operand.
+                return !(previous > 0 && tokens[previous].start == tokens[previous - 1].end)
+            }
+            return false
+        }
+
+        /// The end (exclusive) of the Swift expression starting at `start`: a `,` or `;` or an
+        /// unmatched closer at depth 0, or a line break that does not continue the expression.
+        func swiftExpressionEnd(from start: Int) -> Int {
+            var depth = 0
+            var k = start
+            while k < tokens.count {
+                if depth == 0 && k > start {
+                    if isPunctuation(k, ",") || isPunctuation(k, ";") || isWord(k, "else") { break }
+                    if tokens[k].line > tokens[k - 1].line && !continuesAcrossLine(k) { break }
+                    if isPunctuation(k, "{") && !isTrailingClosureMethod(k - 1) { break }
+                }
+                if isOpener(k) {
+                    depth += 1
+                } else if isCloser(k) {
+                    if depth == 0 { break }
+                    depth -= 1
+                }
+                k += 1
+            }
+            return k
+        }
+
+        func isTrailingClosureMethod(_ index: Int) -> Bool {
+            isWord(index, "map") || isWord(index, "compactMap") || isWord(index, "flatMap") || isWord(index, "filter")
+        }
+
+        /// The end (exclusive) of an Objective-C expression: `;`, `,`, an unmatched closer, or the
+        /// next selector part (`name:`) at depth 0.
+        func objectiveCExpressionEnd(from start: Int) -> Int {
+            var depth = 0
+            var k = start
+            while k < tokens.count {
+                if depth == 0 && k > start {
+                    if isPunctuation(k, ",") || isPunctuation(k, ";") { break }
+                    if isIdentifier(k) && isPunctuation(k + 1, ":") && !isOperator(k - 1, "?") { break }
+                }
+                if isOpener(k) {
+                    depth += 1
+                } else if isCloser(k) {
+                    if depth == 0 { break }
+                    depth -= 1
+                }
+                k += 1
+            }
+            return k
+        }
+
+        /// Copies `range` out of the file so it can be evaluated once every file is summarized.
+        mutating func snapshot(_ range: Range<Int>) -> [ExpressionToken]? {
+            guard !range.isEmpty, range.count <= Self.maxExpressionTokens else { return nil }
+            var result: [ExpressionToken] = []
+            result.reserveCapacity(range.count)
+            for k in range {
+                let token = tokens[k]
+                let attached = k > range.lowerBound && token.start == tokens[k - 1].end
+                if token.kind == .string {
+                    let value = stringValue(token)
+                    let column = column(of: token.start)
+                    var expression = ExpressionToken(
+                        kind: .string, text: value ?? "", isLiteral: value != nil, line: token.line,
+                        column: column, attached: attached)
+                    if value == nil { expression.parts = interpolationParts(token, line: token.line, column: column) }
+                    result.append(expression)
+                } else {
+                    result.append(ExpressionToken(
+                        kind: token.kind, text: text(k), isLiteral: false, line: token.line, column: 0, attached: attached))
+                }
+            }
+            return result
+        }
+
+        /// A single-line Swift string with `\(…)`: its text pieces and the tokens of each
+        /// interpolation, which the resolver evaluates like any expression.
+        func interpolationParts(_ token: Token, line: Int, column: Int) -> [StringPart]? {
+            guard language == .swift, token.flags & Token.interpolated != 0,
+                  token.flags & (Token.unterminated | Token.multiline) == 0 else { return nil }
+            let hashes = token.hashes
+            let bodyStart = token.start + hashes + 1
+            let bodyEnd = token.end - 1 - hashes
+            var parts: [StringPart] = []
+            var segmentStart = bodyStart
+            var p = bodyStart
+            while p < bodyEnd {
+                guard bytes[p] == 0x5C else {
+                    p += 1
+                    continue
+                }
+                var found = 0
+                while found < hashes && p + 1 + found < bodyEnd && bytes[p + 1 + found] == 0x23 { found += 1 }
+                let open = p + 1 + hashes
+                guard found == hashes, open < bodyEnd, bytes[open] == 0x28 else {
+                    p += found == hashes ? 2 + hashes : 1  // an escape: skip the escaped character
+                    continue
+                }
+                if segmentStart < p { parts.append(.text(decodeEscapes(segmentStart..<p, hashes: hashes, lineContinuation: false))) }
+                var lexer = Lexer(bytes: bytes, language: .swift)
+                let after = lexer.skipInterpolation(openAt: open, allowNewlines: false)
+                guard after <= bodyEnd, after > open + 1, bytes[after - 1] == 0x29 else { return nil }
+                let inner = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(after - 1)])
+                var innerLexer = Lexer(bytes: inner, language: .swift)
+                innerLexer.run()
+                let nested = Summarizer(bytes: inner, tokens: innerLexer.tokens, file: summary.path, language: .swift)
+                guard var expression = nested.plainSnapshot() else { return nil }
+                for k in expression.indices {
+                    expression[k].line = line
+                    expression[k].column = column
+                }
+                parts.append(.expression(expression))
+                p = after
+                segmentStart = after
+            }
+            if segmentStart < bodyEnd { parts.append(.text(decodeEscapes(segmentStart..<bodyEnd, hashes: hashes, lineContinuation: false))) }
+            return parts
+        }
+
+        /// The tokens of an interpolation, without nested interpolations.
+        func plainSnapshot() -> [ExpressionToken]? {
+            guard !tokens.isEmpty, tokens.count <= 64 else { return nil }
+            return tokens.indices.map { k in
+                let token = tokens[k]
+                let attached = k > 0 && token.start == tokens[k - 1].end
+                if token.kind == .string {
+                    let value = stringValue(token)
+                    return ExpressionToken(kind: .string, text: value ?? "", isLiteral: value != nil, line: token.line, column: 0, attached: attached)
+                }
+                return ExpressionToken(kind: token.kind, text: text(k), isLiteral: false, line: token.line, column: 0, attached: attached)
+            }
+        }
+
+        func context(_ position: Int) -> Context {
+            Context(file: 0, position: position, typePaths: typePaths, language: language)
+        }
+
+        // MARK: String values
+
+        /// The decoded value of a string literal; nil when interpolated or unterminated.
+        func stringValue(_ token: Token) -> String? {
+            guard token.flags & (Token.interpolated | Token.unterminated) == 0 else { return nil }
+            if language == .objectiveC {
+                let quote = bytes[token.start] == 0x40 ? token.start + 1 : token.start
+                return decodeEscapes(quote + 1..<token.end - 1, hashes: 0, lineContinuation: false)
+            }
+            let quote = token.start + token.hashes
+            if token.flags & Token.multiline == 0 {
+                return decodeEscapes(quote + 1..<token.end - 1 - token.hashes, hashes: token.hashes, lineContinuation: false)
+            }
+            return multilineValue(quote + 3..<token.end - 3 - token.hashes, hashes: token.hashes)
+        }
+
+        /// Swift multi-line strings: the text between the delimiters' lines, less the closing
+        /// delimiter's indentation on every line.
+        func multilineValue(_ range: Range<Int>, hashes: Int) -> String? {
+            var lines: [Range<Int>] = []
+            var lineStart = range.lowerBound
+            for k in range where bytes[k] == 0x0A {
+                lines.append(lineStart..<k)
+                lineStart = k + 1
+            }
+            lines.append(lineStart..<range.upperBound)
+            guard lines.count >= 2 else { return nil }
+            let indentation = lines.removeLast()
+            lines.removeFirst()  // the rest of the opening delimiter's line
+            var raw: [UInt8] = []
+            for (index, var content) in lines.enumerated() {
+                if index > 0 { raw.append(0x0A) }
+                var k = 0
+                while k < indentation.count && content.lowerBound < content.upperBound
+                    && bytes[content.lowerBound] == bytes[indentation.lowerBound + k] {
+                    content = content.lowerBound + 1..<content.upperBound
+                    k += 1
+                }
+                if content.upperBound > content.lowerBound && bytes[content.upperBound - 1] == 0x0D {
+                    content = content.lowerBound..<content.upperBound - 1
+                }
+                raw.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[content]))
+            }
+            return raw.withUnsafeBufferPointer { buffer in
+                SourceScanner.decodeEscapes(buffer, 0..<buffer.count, hashes: hashes, lineContinuation: true)
+            }
+        }
+
+        func decodeEscapes(_ range: Range<Int>, hashes: Int, lineContinuation: Bool) -> String {
+            guard range.lowerBound <= range.upperBound else { return "" }
+            return SourceScanner.decodeEscapes(bytes, range, hashes: hashes, lineContinuation: lineContinuation)
+        }
+
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+// MARK: - Files and folders
+
+extension SourceScanner {
+    enum Language: Sendable { case swift, objectiveC }
+
+    static func language(ofFile path: String) -> Language? {
+        switch fileExtension(path).lowercased() {
+        case "swift": return .swift
+        case "m", "mm", "h": return .objectiveC
+        default: return nil
+        }
+    }
+
+    static func fileExtension(_ path: String) -> Substring {
+        let name = path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...]
+    }
+
+    /// Collects source files in a deterministic order (entries sorted by name), following symbolic
+    /// links but entering each real folder once, so a link back to an ancestor cannot loop.
+    struct FolderWalk {
+        struct File { var path: String; var language: Language }
+        var files: [File] = []
+        var problems: [ScanProblem] = []
+        /// Configuration files of In-App Purchase libraries (`MKStoreKitConfigs.plist`).
+        var configurationFiles: [String] = []
+        var visitedRealPaths: Set<String> = []
+
+        mutating func visit(root path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                problems.append(ScanProblem(message: "cannot read `\(path)`: no such file or folder", path: path, kind: .missing))
+                return
+            }
+            let real = realPath(path)
+            if isDirectoryMode(info.st_mode) {
+                guard visitedRealPaths.insert(real).inserted else { return }
+                walk(folder: path, ancestors: [real])
+            } else if let language = SourceScanner.language(ofFile: path) {
+                addFile(path, real: real, size: Int(info.st_size), language: language)
+            } else {
+                problems.append(ScanProblem(message: "skipped `\(path)`: not a Swift or Objective-C file (.swift, .m, .mm, .h)", path: path, kind: .skipped))
+            }
+        }
+
+        mutating func walk(folder: String, ancestors: [String]) {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+            } catch {
+                problems.append(ScanProblem(message: "cannot list `\(folder)`: \(error.localizedDescription)", path: folder, kind: .unreadable))
+                return
+            }
+            for name in names {
+                let path = folder == "." ? name : (folder == "/" ? "/" + name : folder + "/" + name)
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                if isSymbolicLinkMode(info.st_mode), stat(path, &info) != 0 {
+                    problems.append(ScanProblem(message: "skipped `\(path)`: broken symbolic link", path: path, kind: .unreadable))
+                    continue
+                }
+                if isDirectoryMode(info.st_mode) {
+                    if SourceScanner.skippedFolders.contains(name)
+                        || SourceScanner.skippedFolderExtensions.contains(String(SourceScanner.fileExtension(name))) {
+                        continue
+                    }
+                    let real = realPath(path)
+                    if ancestors.contains(real) {
+                        problems.append(ScanProblem(message: "skipped `\(path)`: symbolic link loop (it leads back to `\(real)`)", path: path, kind: .skipped))
+                        continue
+                    }
+                    // Already walked through another link: scanning it twice would double every finding.
+                    guard visitedRealPaths.insert(real).inserted else { continue }
+                    walk(folder: path, ancestors: ancestors + [real])
+                } else if isRegularMode(info.st_mode), let language = SourceScanner.language(ofFile: name) {
+                    addFile(path, real: realPath(path), size: Int(info.st_size), language: language)
+                } else if isRegularMode(info.st_mode), SourceScanner.libraryConfigurationFileNames.contains(name) {
+                    configurationFiles.append(path)
+                }
+            }
+        }
+
+        mutating func addFile(_ path: String, real: String, size: Int, language: Language) {
+            guard visitedRealPaths.insert(real).inserted else { return }
+            if size > SourceScanner.maxFileBytes {
+                problems.append(ScanProblem(message: "skipped `\(path)`: larger than \(SourceScanner.maxFileBytes >> 20) MiB", path: path, kind: .oversized))
+                return
+            }
+            files.append(File(path: path, language: language))
+        }
+
+        func realPath(_ path: String) -> String {
+            guard let resolved = realpath(path, nil) else { return path }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+
+        func isDirectoryMode(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFDIR }
+        func isRegularMode(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFREG }
+        func isSymbolicLinkMode(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFLNK }
+    }
+}

@@ -1,0 +1,563 @@
+// MARK: - Resolution
+
+extension SourceScanner {
+    /// Summarizes every file, finds the app's wrapper functions, summarizes again the files that
+    /// call one (their calls are entry points too), and resolves every call site.
+    static func scan(_ sources: [(path: String, language: Language, bytes: [UInt8])]) -> SourceScan {
+        var summaries = sources.map { summarize(bytes: $0.bytes, file: $0.path, language: $0.language) }
+        var wrappers: [String: [WrapperFunction]] = [:]
+        for summary in summaries {
+            for wrapper in summary.wrappers where !(wrappers[wrapper.name] ?? []).contains(where: { $0.display == wrapper.display }) {
+                wrappers[wrapper.name, default: []].append(wrapper)
+            }
+        }
+        if !wrappers.isEmpty {
+            let names = wrappers.keys.map { Array($0.utf8) }
+            for index in sources.indices where sources[index].language == .swift
+                && names.contains(where: { sources[index].bytes.contains(sequence: $0) }) {
+                summaries[index] = summarize(
+                    bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers)
+            }
+        }
+        return resolve(summaries)
+    }
+
+    static func resolve(_ summaries: [FileSummary]) -> SourceScan {
+        var resolver = Resolver(files: summaries)
+        var scan = SourceScan(filesScanned: summaries.count)
+        var seen: Set<RequestedProductID> = []
+        var imports: Set<String> = []
+        var calledWrappers: Set<String> = []
+        for (fileIndex, file) in resolver.files.enumerated() {
+            scan.usesStoreKit1 = scan.usesStoreKit1 || file.usesStoreKit1
+            scan.usesStoreKit2 = scan.usesStoreKit2 || file.usesStoreKit2
+            imports.formUnion(file.imports)
+            scan.secrets += file.secrets
+            for call in file.calls {
+                if let wrapper = call.wrapper { calledWrappers.insert(wrapper) }
+                let api = call.wrapper.map { "\($0) → \(call.api)" } ?? call.api
+                let written = Resolver.written(call.argument)
+                if call.kind == .remoteConfiguration {
+                    scan.unresolved.append(UnresolvedRequest(
+                        location: call.location, api: api, argument: "",
+                        reason: "RevenueCat offerings name no product ID in the code: the products come from the offerings configured in the RevenueCat dashboard",
+                        kind: .offerings))
+                    continue
+                }
+                var context = call.context
+                context.file = fileIndex
+                resolver.failure = nil
+                resolver.dropped = 0
+                guard let items = resolver.evaluate(call.argument, context) else {
+                    var unresolved = UnresolvedRequest(
+                        location: call.location, api: api, argument: written,
+                        reason: resolver.failure ?? "`\(written)` is not a string literal, a constant, a string enum case or a list of them",
+                        kind: .unresolved)
+                    unresolved.isGroup = call.kind == .groupID
+                    scan.unresolved.append(unresolved)
+                    continue
+                }
+                let literals = items.compactMap { resolver.literal($0) }
+                if literals.isEmpty && resolver.dropped == 0 {
+                    scan.unresolved.append(UnresolvedRequest(
+                        location: call.location, api: api, argument: written,
+                        reason: "`\(written)` is empty where it is written; the IDs are filled in at run time", kind: .empty))
+                    continue
+                }
+                if resolver.dropped > 0 {
+                    scan.unresolved.append(UnresolvedRequest(
+                        location: call.location, api: api, argument: written,
+                        reason: "\(resolver.dropped) element\(resolver.dropped == 1 ? "" : "s") of `\(written)` could not be resolved"
+                            + (resolver.failure.map { " (\($0))" } ?? ""),
+                        kind: .partial))
+                }
+                for literal in literals {
+                    if call.kind == .groupID {
+                        let group = SubscriptionGroupReference(groupID: literal.value, location: literal.location, api: api)
+                        if !scan.subscriptionGroups.contains(group) { scan.subscriptionGroups.append(group) }
+                        continue
+                    }
+                    var request = RequestedProductID(id: literal.value, location: literal.location, api: call.api, viaConstant: literal.via)
+                    request.wrapper = call.wrapper
+                    if seen.insert(request).inserted { scan.requests.append(request) }
+                }
+            }
+        }
+        for file in resolver.files {
+            for wrapper in file.wrappers where !calledWrappers.contains(wrapper.display) {
+                scan.unresolved.append(UnresolvedRequest(
+                    location: wrapper.location, api: "\(wrapper.display) → \(wrapper.entry.api)", argument: "",
+                    reason: "`\(wrapper.display)` hands its parameter to \(wrapper.entry.api), and no call of it with IDs iapdoctor can follow was found",
+                    kind: .wrapperWithoutCalls))
+            }
+        }
+        scan.importedLibraries = imports.sorted()
+        scan.requests.sort {
+            ($0.location, $0.api, $0.viaConstant ?? "") < ($1.location, $1.api, $1.viaConstant ?? "")
+        }
+        scan.unresolved.sort { ($0.location, $0.api) < ($1.location, $1.api) }
+        scan.subscriptionGroups.sort { ($0.location, $0.groupID) < ($1.location, $1.groupID) }
+        scan.secrets.sort { ($0.location, $0.name) < ($1.location, $1.name) }
+        return scan
+    }
+
+    struct DefinitionReference: Hashable {
+        var file: Int
+        var index: Int
+    }
+
+    struct EnumReference: Hashable {
+        var file: Int
+        var index: Int
+    }
+
+    /// What an expression evaluates to: literals, or enum cases not yet turned into raw values.
+    enum Item: Hashable {
+        case literal(value: String, location: CodeLocation, via: String?)
+        case enumCase(EnumReference, index: Int)
+    }
+
+    /// Evaluates call arguments and constants against every file's definitions. An expression it
+    /// does not understand evaluates to nil; inside a list, only that element is dropped.
+    struct Resolver {
+        var files: [FileSummary]
+        var definitionsByName: [String: [DefinitionReference]] = [:]
+        var enumsByName: [String: [EnumReference]] = [:]
+        var enumsByCase: [String: [EnumReference]] = [:]
+        var evaluated: [DefinitionReference: [Item]?] = [:]
+        var inProgress: Set<DefinitionReference> = []
+        /// Nested expressions being evaluated. ID lists are shallow; the bound keeps a pathological
+        /// `[[[[…` or a long chain of constants from exhausting a small thread stack.
+        var nesting = 0
+        static let maxNesting = 48
+        /// The first reason the current call site's argument could not be resolved.
+        var failure: String?
+        /// List elements of the current call site that could not be resolved.
+        var dropped = 0
+        /// The enum case `self` stands for while a computed property is evaluated for it.
+        var selfBinding: Item?
+        /// Whether the expression just evaluated is a list (for `+`).
+        var isList = false
+        var listDefinitions: Set<DefinitionReference> = []
+
+        static let collectionTypes: Set<String> = ["Set", "Array", "NSSet", "NSOrderedSet", "NSArray"]
+        static let objectiveCCollections: Set<String> = [
+            "NSSet", "NSMutableSet", "NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet",
+        ]
+        static let objectiveCConstructors: Set<String> = [
+            "setWithObjects", "setWithObject", "setWithArray", "setWithSet", "arrayWithObjects", "arrayWithObject",
+            "arrayWithArray", "orderedSetWithObjects", "orderedSetWithArray", "initWithObjects", "initWithArray",
+            "initWithSet",
+        ]
+
+        init(files: [FileSummary]) {
+            self.files = files
+            for fileIndex in files.indices {
+                for index in files[fileIndex].definitions.indices {
+                    self.files[fileIndex].definitions[index].context.file = fileIndex
+                    definitionsByName[files[fileIndex].definitions[index].name, default: []]
+                        .append(DefinitionReference(file: fileIndex, index: index))
+                }
+                for index in files[fileIndex].enums.indices {
+                    let reference = EnumReference(file: fileIndex, index: index)
+                    let decl = files[fileIndex].enums[index]
+                    if let name = decl.path.last { enumsByName[name, default: []].append(reference) }
+                    for enumCase in decl.cases { enumsByCase[enumCase.name, default: []].append(reference) }
+                }
+            }
+        }
+
+        func definition(_ reference: DefinitionReference) -> Definition { files[reference.file].definitions[reference.index] }
+        func stringEnum(_ reference: EnumReference) -> StringEnum { files[reference.file].enums[reference.index] }
+
+        /// An item as a product ID literal: enum cases become their raw values.
+        func literal(_ item: Item) -> (value: String, location: CodeLocation, via: String?)? {
+            switch item {
+            case .literal(let value, let location, let via):
+                return (value, location, via)
+            case .enumCase(let reference, let index):
+                let decl = stringEnum(reference)
+                let enumCase = decl.cases[index]
+                guard let raw = enumCase.rawValue else { return nil }
+                return (raw, enumCase.location, (decl.path + [enumCase.name]).joined(separator: "."))
+            }
+        }
+
+        func rawValues(_ items: [Item]) -> [Item] {
+            items.compactMap { item in
+                if case .enumCase = item, let literal = literal(item) {
+                    return .literal(value: literal.value, location: literal.location, via: literal.via)
+                }
+                return item
+            }
+        }
+
+        mutating func evaluate(_ tokens: [ExpressionToken], _ context: Context) -> [Item]? {
+            var cursor = Cursor(tokens: tokens)
+            let items = context.language == .swift ? swiftExpression(&cursor, context) : objectiveCExpression(&cursor, context)
+            guard let items else { return nil }
+            // A trailing cast (`["a"] as Set<String>`) does not change the IDs.
+            if cursor.isWord("as") { return items }
+            return cursor.atEnd ? items : nil
+        }
+
+        mutating func evaluateDefinition(_ reference: DefinitionReference) -> [Item]? {
+            if let cached = evaluated[reference] {
+                isList = listDefinitions.contains(reference)
+                return cached
+            }
+            guard inProgress.insert(reference).inserted else { return nil }
+            let definition = definition(reference)
+            let failedBefore = failure != nil
+            let items = evaluate(definition.expression, definition.context).map { items in
+                items.map { item -> Item in
+                    if case .literal(let value, let location, nil) = item {
+                        return .literal(value: value, location: location, via: definition.displayName)
+                    }
+                    return item
+                }
+            }
+            inProgress.remove(reference)
+            if items == nil && !failedBefore {
+                failure = "`\(definition.displayName)` is set to `\(Self.written(definition.expression))`, which iapdoctor cannot follow"
+            }
+            if isList { listDefinitions.insert(reference) }
+            // Remembered even when cut short by the nesting bound: re-evaluating would be exponential
+            // for lists of lists of constants.
+            evaluated[reference] = .some(items)
+            return items
+        }
+
+        func literalItem(_ token: ExpressionToken, _ context: Context) -> Item {
+            .literal(value: token.text, location: CodeLocation(file: files[context.file].path, line: token.line, column: token.column), via: nil)
+        }
+
+        /// Resolves `name`, `Type.name`, `Outer.Type.name`, `Self.name`, `Enum.case`, `Enum.allCases`,
+        /// with a trailing `.rawValue`.
+        mutating func resolvePath(_ path: [String], _ context: Context) -> [Item]? {
+            for length in stride(from: path.count, through: 1, by: -1) {
+                guard let items = resolvePrefix(Array(path[0..<length]), context) else { continue }
+                let list = isList
+                let result = applyMembers(items, path[length...], context)
+                isList = list
+                return result
+            }
+            return nil
+        }
+
+        mutating func applyMembers(_ items: [Item], _ members: ArraySlice<String>, _ context: Context) -> [Item]? {
+            var items = items
+            for member in members {
+                switch member {
+                case "rawValue": items = rawValues(items)
+                case "self": break
+                default:
+                    guard let mapped = memberOfEach(items, member, context) else { return nil }
+                    items = mapped
+                }
+            }
+            return items
+        }
+
+        mutating func resolvePrefix(_ path: [String], _ context: Context) -> [Item]? {
+            guard let name = path.last else { return nil }
+            if let bound = selfBinding {
+                if path == ["self"] { return [bound] }
+                if path == ["rawValue"] || path == ["self", "rawValue"] { return rawValues([bound]) }
+            }
+            if path.count == 1 {
+                if name == "allCases", let current = context.typePaths.last,
+                   let reference = enumReference(qualifier: current, context) {
+                    isList = true
+                    return allCases(reference)
+                }
+                return unqualified(name, context)
+            }
+            var qualifier = Array(path.dropLast())
+            if qualifier == ["Self"] || qualifier == ["self"] {
+                guard let current = context.typePaths.last else { return nil }
+                qualifier = current
+            }
+            if name == "allCases", let reference = enumReference(qualifier: qualifier, context) {
+                isList = true
+                return allCases(reference)
+            }
+            if let reference = member(name, of: qualifier, context) { return evaluateDefinition(reference) }
+            if let reference = enumReference(qualifier: qualifier, context),
+               let index = stringEnum(reference).cases.firstIndex(where: { $0.name == name }) {
+                return [.enumCase(reference, index: index)]
+            }
+            return nil
+        }
+
+        /// Drops repeats, keeping the first: `[a, a]` of `[b, b]` must not grow exponentially.
+        static func unique(_ items: [Item]) -> [Item] {
+            var seen: Set<Item> = []
+            return items.filter { seen.insert($0).inserted }
+        }
+
+        func allCases(_ reference: EnumReference) -> [Item] {
+            stringEnum(reference).cases.indices.map { .enumCase(reference, index: $0) }
+        }
+
+        /// Prefers the candidate in the same file, then the first in file order.
+        func preferred<Reference>(_ candidates: [Reference], file: (Reference) -> Int, _ context: Context) -> Reference? {
+            candidates.first { file($0) == context.file } ?? candidates.first
+        }
+
+        func enumReference(qualifier: [String], _ context: Context) -> EnumReference? {
+            guard let name = qualifier.last else { return nil }
+            let candidates = (enumsByName[name] ?? []).filter { stringEnum($0).path.hasSuffix(qualifier) }
+            return preferred(candidates, file: \.file, context)
+        }
+
+        func member(_ name: String, of qualifier: [String], _ context: Context) -> DefinitionReference? {
+            let candidates = (definitionsByName[name] ?? []).filter { reference in
+                guard !inProgress.contains(reference), let owner = definition(reference).owner else { return false }
+                return owner.hasSuffix(qualifier) && (reference.file == context.file || !definition(reference).isPrivate)
+            }
+            return preferred(candidates, file: \.file, context)
+        }
+
+        /// A plain name: a local of an enclosing block, then a member of an enclosing type (or a
+        /// case of an enclosing enum), then a global of this file, then a global of another file.
+        mutating func unqualified(_ name: String, _ context: Context) -> [Item]? {
+            let candidates = (definitionsByName[name] ?? []).filter { !inProgress.contains($0) }
+            var bestLocal: DefinitionReference?
+            for reference in candidates where reference.file == context.file {
+                let definition = definition(reference)
+                guard let scope = definition.localScope, scope.contains(context.position), definition.position < context.position else { continue }
+                if let best = bestLocal {
+                    let current = self.definition(best)
+                    if (scope.lowerBound, definition.position) < (current.localScope!.lowerBound, current.position) { continue }
+                }
+                bestLocal = reference
+            }
+            if let bestLocal { return evaluateDefinition(bestLocal) }
+            for typePath in context.typePaths.reversed() {
+                let members = candidates.filter { reference in
+                    guard let owner = definition(reference).owner else { return false }
+                    return owner.hasSuffix(typePath) || typePath.hasSuffix(owner)
+                }
+                if let reference = preferred(members, file: \.file, context) { return evaluateDefinition(reference) }
+                if let reference = enumReference(qualifier: typePath, context),
+                   let index = stringEnum(reference).cases.firstIndex(where: { $0.name == name }) {
+                    return [.enumCase(reference, index: index)]
+                }
+            }
+            let globals = candidates.filter { reference in
+                let definition = definition(reference)
+                return definition.owner == nil && definition.localScope == nil
+                    && (reference.file == context.file || !definition.isPrivate)
+            }
+            if let reference = preferred(globals, file: \.file, context) { return evaluateDefinition(reference) }
+            return nil
+        }
+
+        /// `.pro.rawValue` (a case of a string enum) or `.pro` (a `static let` on `String`).
+        mutating func resolveImplicitMember(_ path: [String], _ context: Context) -> [Item]? {
+            let name = path[0]
+            let members = path.dropFirst()
+            if members.first != "rawValue", let reference = member(name, of: ["String"], context) {
+                guard let items = evaluateDefinition(reference) else { return nil }
+                return applyMembers(items, members, context)
+            }
+            var candidates = enumsByCase[name] ?? []
+            if candidates.count > 1 {
+                // Several enums have this case: prefer the one the code sits in, then this file's.
+                let enclosing = candidates.filter { reference in
+                    context.typePaths.contains { stringEnum(reference).path.hasSuffix($0) }
+                }
+                let sameFile = candidates.filter { $0.file == context.file }
+                candidates = !enclosing.isEmpty ? enclosing : sameFile
+            }
+            guard candidates.count == 1, let reference = candidates.first,
+                  let index = stringEnum(reference).cases.firstIndex(where: { $0.name == name })
+            else {
+                fail("`.\(path.joined(separator: "."))` is not a case iapdoctor can follow")
+                return nil
+            }
+            return applyMembers([.enumCase(reference, index: index)], members, context)
+        }
+
+        // MARK: Objective-C expressions
+
+        mutating func objectiveCExpression(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+            guard !cursor.atEnd else { return nil }
+            guard nesting < Self.maxNesting else { return nil }
+            nesting += 1
+            defer { nesting -= 1 }
+            let token = cursor.current
+            switch token.kind {
+            case .string:
+                // Adjacent literals concatenate: `@"com.x." @"pro"`.
+                var value = ""
+                var usable = true
+                while !cursor.atEnd && cursor.current.kind == .string {
+                    value += cursor.current.text
+                    usable = usable && cursor.current.isLiteral
+                    cursor.advance()
+                }
+                guard usable else { return nil }
+                var first = token
+                first.text = value
+                return [literalItem(first, context)]
+            case .punctuation where token.text == "@":
+                if cursor.peek(1)?.text == "[" {
+                    cursor.advance()
+                    return list(&cursor, context, closer: "]")
+                }
+                return nil
+            case .punctuation where token.text == "[":
+                return message(&cursor, context)
+            case .punctuation where token.text == "(":
+                cursor.advance()
+                // A cast: `(NSSet *)ids`, `(NSArray<NSString *> *)ids`.
+                if cursor.current.kind == .identifier, let close = cursor.indexOfClosingParenthesis(),
+                   close + 1 < cursor.tokens.count, !cursor.isCloser(cursor.tokens[close + 1]), cursor.tokens[close + 1].text != ",",
+                   cursor.tokens[cursor.position..<close].allSatisfy({ $0.kind == .identifier || $0.kind == .operatorRun || $0.text == "," }) {
+                    cursor.position = close + 1
+                    return objectiveCExpression(&cursor, context)
+                }
+                let items = objectiveCExpression(&cursor, context)
+                guard cursor.isPunctuation(")") else { return nil }
+                cursor.advance()
+                return items
+            case .identifier:
+                cursor.advance()
+                if token.text == "nil" || token.text == "NULL" { return [] }
+                return unqualified(token.text, context)
+            default:
+                return nil
+            }
+        }
+
+        /// `[NSSet setWithObjects:a, b, nil]`, `[[NSSet alloc] initWithArray:@[…]]`, `[ids allObjects]`.
+        mutating func message(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+            let end = cursor.closingIndex()
+            defer { cursor.position = end + 1 }
+            cursor.advance()
+            guard !cursor.atEnd else { return nil }
+            var className: String?
+            var receiver: [Item]?
+            if cursor.current.kind == .identifier, Self.objectiveCCollections.contains(cursor.current.text) {
+                className = cursor.current.text
+                cursor.advance()
+            } else if cursor.isPunctuation("["), let name = cursor.peek(1), let selector = cursor.peek(2),
+                      selector.text == "alloc" || selector.text == "new", cursor.peek(3)?.text == "]" {
+                className = Self.objectiveCCollections.contains(name.text) ? name.text : nil
+                cursor.advance(4)
+            } else {
+                receiver = objectiveCExpression(&cursor, context)
+            }
+            guard cursor.position < end, cursor.current.kind == .identifier else { return nil }
+            let selector = cursor.current.text
+            if cursor.peek(1)?.text != ":" {
+                // A unary message that keeps the elements.
+                guard ["allObjects", "copy", "mutableCopy", "array"].contains(selector), cursor.position + 1 == end else { return nil }
+                return receiver
+            }
+            guard className != nil, Self.objectiveCConstructors.contains(selector) else { return nil }
+            var items: [Item] = []
+            cursor.advance(2)
+            while cursor.position < end {
+                let elementStart = cursor.position
+                if let element = objectiveCExpression(&cursor, context), cursor.isPunctuation(",") || cursor.position == end {
+                    items += element
+                } else {
+                    cursor.position = elementStart
+                    cursor.skipElement(closer: "]")
+                }
+                if cursor.isPunctuation(",") { cursor.advance() } else if cursor.position < end { return nil }
+            }
+            return Self.unique(items)
+        }
+    }
+
+    /// A position in an expression's tokens.
+    struct Cursor {
+        var tokens: [ExpressionToken]
+        var position = 0
+
+        var atEnd: Bool { position >= tokens.count }
+        var current: ExpressionToken { tokens[position] }
+        func peek(_ offset: Int) -> ExpressionToken? { position + offset < tokens.count ? tokens[position + offset] : nil }
+        mutating func advance(_ count: Int = 1) { position += count }
+
+        func isPunctuation(_ text: String) -> Bool { !atEnd && current.kind == .punctuation && current.text == text }
+        func isOperator(_ text: String) -> Bool { !atEnd && current.kind == .operatorRun && current.text == text }
+        func isWord(_ text: String) -> Bool { !atEnd && current.kind == .identifier && current.text == text }
+
+        func isOpener(_ token: ExpressionToken) -> Bool { token.kind == .punctuation && (token.text == "(" || token.text == "[" || token.text == "{") }
+        func isCloser(_ token: ExpressionToken) -> Bool { token.kind == .punctuation && (token.text == ")" || token.text == "]" || token.text == "}") }
+
+        /// The index of the bracket closing the one at the cursor (or the last index).
+        func closingIndex() -> Int {
+            var depth = 0
+            var k = position
+            while k < tokens.count {
+                if isOpener(tokens[k]) { depth += 1 } else if isCloser(tokens[k]) {
+                    depth -= 1
+                    if depth == 0 { return k }
+                }
+                k += 1
+            }
+            return tokens.count - 1
+        }
+
+        func indexOfClosingParenthesis() -> Int? {
+            var k = position
+            while k < tokens.count {
+                if tokens[k].kind == .punctuation && tokens[k].text == ")" { return k }
+                if isOpener(tokens[k]) { return nil }
+                k += 1
+            }
+            return nil
+        }
+
+        /// The tokens of the bracketed group at the cursor, brackets included; the cursor moves past it.
+        mutating func balancedGroup() -> ArraySlice<ExpressionToken> {
+            let close = closingIndex()
+            let group = tokens[position...close]
+            position = close + 1
+            return group
+        }
+
+        /// Moves to the next `,` or `closer` at this depth.
+        mutating func skipElement(closer: String) {
+            var depth = 0
+            while !atEnd {
+                let token = current
+                if depth == 0 && token.kind == .punctuation && (token.text == "," || token.text == closer) { return }
+                if isOpener(token) { depth += 1 } else if isCloser(token) {
+                    if depth == 0 { return }
+                    depth -= 1
+                }
+                advance()
+            }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `needle` occurs in the bytes.
+    func contains(sequence needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= count else { return needle.isEmpty }
+        var start = 0
+        while start + needle.count <= count {
+            if self[start] == first {
+                var k = 1
+                while k < needle.count && self[start + k] == needle[k] { k += 1 }
+                if k == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
+    }
+}
+
+extension Array where Element == String {
+    fileprivate func hasSuffix(_ suffix: [String]) -> Bool {
+        suffix.count <= count && zip(self[(count - suffix.count)...], suffix).allSatisfy { $0 == $1 }
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+/// A product ID the app's code hands to StoreKit, where its string literal is written.
+public struct RequestedProductID: Sendable, Hashable {
+    /// Exactly as written (whitespace and case kept; escapes decoded).
+    public var id: String
+    /// The literal's first character: Swift's opening `"` (the first `#` of a raw string), the `@` of
+    /// an Objective-C string. For an enum case without a raw value, the case's name.
+    public var location: CodeLocation
+    /// The StoreKit entry point, e.g. `Product.products(for:)` or `-initWithProductIdentifiers:`.
+    public var api: String
+    /// The constant or enum case the literal reached the call through (`StoreIDs.pro`,
+    /// `ProductID.gold`, `kPro`); nil when the literal is written in the call itself.
+    public var viaConstant: String?
+    /// The app's function that handed the IDs on (`requestProducts(_:)`), when the call site is one
+    /// of a wrapper's.
+    public var wrapper: String?
+
+    public init(id: String, location: CodeLocation, api: String, viaConstant: String? = nil) {
+        self.id = id
+        self.location = location
+        self.api = api
+        self.viaConstant = viaConstant
+    }
+}
+
+/// Where something is written in a scanned file: 1-based line and column (in characters).
+public struct CodeLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int = 0, column: Int = 0) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (a: CodeLocation, b: CodeLocation) -> Bool {
+        (a.file, a.line, a.column) < (b.file, b.line, b.column)
+    }
+
+    public var description: String {
+        guard line > 0 else { return file }
+        return column > 0 ? "\(file):\(line):\(column)" : "\(file):\(line)"
+    }
+}
+
+/// A call site that hands StoreKit (or an In-App Purchase library) product IDs iapdoctor cannot
+/// work out from the code: built at run time, read from a server, a parameter, a model's field.
+public struct UnresolvedRequest: Sendable, Hashable {
+    /// The entry point's name in the call (`Product` of `Product.products(for:)`, `StoreView`).
+    public var location: CodeLocation
+    public var api: String
+    /// The argument as written, shortened to 80 characters.
+    public var argument: String
+    /// What stopped the resolution, e.g. "`selectedProductID` is not a constant".
+    public var reason: String
+    public var kind: Kind
+    /// The argument is a subscription group ID, not product IDs.
+    public var isGroup = false
+
+    public enum Kind: String, Sendable, Hashable {
+        /// Nothing of the argument could be resolved.
+        case unresolved
+        /// Some elements of a list were resolved, others were not.
+        case partial
+        /// It resolved to an empty list: the IDs are filled in at run time.
+        case empty
+        /// RevenueCat offerings: the IDs live in the RevenueCat dashboard.
+        case offerings
+        /// A wrapper function's parameter reaches StoreKit but no call of the wrapper was found.
+        case wrapperWithoutCalls
+    }
+
+    public init(location: CodeLocation, api: String, argument: String, reason: String, kind: Kind) {
+        self.location = location
+        self.api = api
+        self.argument = argument
+        self.reason = reason
+        self.kind = kind
+    }
+}
+
+/// A subscription group ID handed to a StoreKit view (`SubscriptionStoreView(groupID:)`): a group,
+/// not a product.
+public struct SubscriptionGroupReference: Sendable, Hashable {
+    public var groupID: String
+    public var location: CodeLocation
+    public var api: String
+}
+
+/// A value that looks like an App Store shared secret (32 hexadecimal digits) under a name that
+/// says secret. The value itself is never kept.
+public struct SecretSighting: Sendable, Hashable {
+    /// Where the value is written.
+    public var location: CodeLocation
+    /// The key, constant or argument label it is written under (`SharedSecret`, `sharedSecret:`).
+    public var name: String
+
+    public init(location: CodeLocation, name: String) {
+        self.location = location
+        self.name = name
+    }
+}
+
+/// Something the scan could not read. `missing` roots are typos in `app.sources`.
+public struct ScanProblem: Sendable, Hashable {
+    public enum Kind: String, Sendable { case missing, unreadable, oversized, skipped }
+    public var message: String
+    public var path: String
+    public var kind: Kind
+}
+
+/// What a scan of Swift and Objective-C sources found.
+public struct SourceScan: Sendable {
+    /// Sorted by the literal's location (files by path, then line and column).
+    public var requests: [RequestedProductID]
+    /// Call sites whose IDs could not be worked out, sorted by location.
+    public var unresolved: [UnresolvedRequest] = []
+    public var subscriptionGroups: [SubscriptionGroupReference] = []
+    public var secrets: [SecretSighting] = []
+    /// `SKProductsRequest`, `SKPayment`, `SKMutablePayment` or `SKPaymentQueue` appears in code.
+    public var usesStoreKit1: Bool
+    /// `Product.products(for:)`, a purchase of a fetched `Product`, or `Product.PurchaseResult` /
+    /// `Product.PurchaseOption` appears in code.
+    public var usesStoreKit2: Bool
+    /// StoreKit and In-App Purchase libraries the code imports (`StoreKit`, `RevenueCat`, …), sorted.
+    public var importedLibraries: [String] = []
+    /// Configuration files of In-App Purchase libraries found in the scanned folders
+    /// (`MKStoreKitConfigs.plist`), to be read as product ID lists.
+    public var libraryConfigurationFiles: [String] = []
+    public var filesScanned: Int
+    /// Files that could not be read, symbolic link loops, oversized files, missing paths. Never fatal.
+    public var problems: [ScanProblem]
+
+    public init(requests: [RequestedProductID] = [], usesStoreKit1: Bool = false, usesStoreKit2: Bool = false,
+                filesScanned: Int = 0, problems: [ScanProblem] = []) {
+        self.requests = requests
+        self.usesStoreKit1 = usesStoreKit1
+        self.usesStoreKit2 = usesStoreKit2
+        self.filesScanned = filesScanned
+        self.problems = problems
+    }
+
+    /// Whether the code shows any sign of In-App Purchase: an import, a StoreKit type, a request.
+    public var mentionsInAppPurchase: Bool {
+        !importedLibraries.isEmpty || usesStoreKit1 || usesStoreKit2 || !requests.isEmpty || !unresolved.isEmpty
+    }
+}
+
+/// Finds the product IDs that Swift and Objective-C code passes to StoreKit. Each file is tokenized
+/// once (comments, escapes, multi-line and raw strings understood) and summarized into its
+/// constants, string enums and StoreKit call sites; the call sites are then resolved against the
+/// constants of every scanned file, so an ID defined in `StoreIDs.swift` and requested in
+/// `Store.swift` is found and reported where its literal is written.
+public enum SourceScanner {
+    /// Build products, dependencies and project bundles: not the app's own code.
+    static let skippedFolders: Set<String> = [".build", "build", "DerivedData", "Pods", "Carthage", "node_modules", ".git"]
+    static let skippedFolderExtensions: Set<String> = ["xcodeproj", "xcworkspace"]
+    /// Larger files are generated or vendored; reading them would only slow the scan down.
+    static let maxFileBytes = 4 << 20
+
+    /// Reads one file, at most `maxBytes`; a failure is its message.
+    public typealias FileReader = @Sendable (_ path: String, _ maxBytes: Int) -> Result<[UInt8], ReadFailure>
+
+    public struct ReadFailure: Error, Sendable {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+    }
+
+    /// Reads with Foundation; iapdoctor passes its own reader, which records every input it opens.
+    public static let defaultReader: FileReader = { path, maxBytes in
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(ReadFailure("cannot read `\(path)`")) }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: maxBytes + 1)) ?? Data()
+        if data.count > maxBytes { return .failure(ReadFailure("skipped `\(path)`: larger than \(maxBytes >> 20) MiB")) }
+        return .success(Array(data))
+    }
+
+    /// Scans files and folders; relative paths are joined to `baseDirectory` and findings keep
+    /// that joined path.
+    public static func scan(paths: [String], baseDirectory: String, reader: FileReader = defaultReader) -> SourceScan {
+        var walk = FolderWalk()
+        for path in paths {
+            var resolved = path.hasPrefix("/") || baseDirectory.isEmpty || baseDirectory == "." ? path : baseDirectory + "/" + path
+            if path == "." { resolved = baseDirectory.isEmpty ? "." : baseDirectory }
+            while resolved.hasSuffix("/.") { resolved.removeLast(2) }
+            while resolved.count > 1 && resolved.hasSuffix("/") { resolved.removeLast() }
+            walk.visit(root: resolved)
+        }
+        var problems = walk.problems
+        var sources: [(path: String, language: Language, bytes: [UInt8])] = []
+        // Sorted so that the order of `paths` cannot change which of two same-named constants wins.
+        for file in walk.files.sorted(by: { $0.path < $1.path }) {
+            switch reader(file.path, maxFileBytes) {
+            case .success(let bytes): sources.append((file.path, file.language, bytes))
+            case .failure(let failure): problems.append(ScanProblem(message: failure.message, path: file.path, kind: .unreadable))
+            }
+        }
+        var scan = scan(sources)
+        scan.problems = problems
+        scan.libraryConfigurationFiles = walk.configurationFiles.sorted()
+        return scan
+    }
+
+    /// Scans one file's text; the language comes from the file's extension.
+    public static func scan(source: String, file: String) -> SourceScan {
+        guard let language = language(ofFile: file) else {
+            return SourceScan(problems: [ScanProblem(
+                message: "skipped `\(file)`: not a Swift or Objective-C file (.swift, .m, .mm, .h)", path: file, kind: .skipped)])
+        }
+        return scan([(file, language, Array(source.utf8))])
+    }
+}
+

@@ -1,0 +1,324 @@
+// MARK: - Swift expressions
+
+extension SourceScanner.Resolver {
+    typealias Item = SourceScanner.Item
+    typealias Cursor = SourceScanner.Cursor
+    typealias Context = SourceScanner.Context
+
+    /// Operands joined by `+`: string concatenation (`prefix + ".pro"`), or list concatenation
+    /// when either side is a list (`consumables + subscriptions`).
+    mutating func swiftExpression(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        guard nesting < Self.maxNesting else { return nil }
+        nesting += 1
+        defer { nesting -= 1 }
+        guard var items = swiftOperand(&cursor, context) else { return nil }
+        var list = isList
+        while cursor.isOperator("+") {
+            cursor.advance()
+            guard let right = swiftOperand(&cursor, context) else { return nil }
+            if list || isList {
+                items = Self.unique(items + right)
+                list = true
+            } else {
+                guard let joined = concatenate([items, right]) else { return nil }
+                items = joined
+            }
+        }
+        isList = list
+        return items
+    }
+
+    /// A primary and its postfix members: `.rawValue`, `.map(\.rawValue)`, `.sorted()`, `!`.
+    mutating func swiftOperand(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        guard var items = swiftPrimary(&cursor, context) else { return nil }
+        let list = isList
+        while !cursor.atEnd {
+            if (cursor.isOperator("!") || cursor.isOperator("?")) && cursor.current.attached {
+                cursor.advance()
+            } else if cursor.isPunctuation("."), cursor.peek(1)?.kind == .identifier {
+                let member = cursor.peek(1)!.text
+                cursor.advance(2)
+                switch member {
+                case "rawValue":
+                    items = rawValues(items)
+                case "map", "compactMap":
+                    guard let mapping = closureMapping(&cursor) else {
+                        fail("the closure given to `.\(member)` is not followed")
+                        return nil
+                    }
+                    switch mapping {
+                    case .identity: break
+                    case .rawValue: items = rawValues(items)
+                    case .member(let name):
+                        guard let mapped = memberOfEach(items, name, context) else { return nil }
+                        items = mapped
+                    }
+                case "sorted":
+                    guard cursor.isPunctuation("("), cursor.peek(1)?.text == ")" else { return nil }
+                    cursor.advance(2)
+                default:
+                    if cursor.isPunctuation("(") || cursor.isPunctuation("{") {
+                        fail("`.\(member)(…)` is computed by a call")
+                        return nil
+                    }
+                    guard let mapped = memberOfEach(items, member, context) else { return nil }
+                    items = mapped
+                }
+            } else {
+                break
+            }
+        }
+        isList = list
+        return items
+    }
+
+    enum Mapping: Equatable { case identity, rawValue, member(String) }
+
+    /// `(\.rawValue)`, `(\ProductID.rawValue)`, `{ $0.rawValue }`, `({ $0.rawValue })`,
+    /// `{ id in id.rawValue }`, and the same with another member (`\.productID`).
+    func closureMapping(_ cursor: inout Cursor) -> Mapping? {
+        guard cursor.isPunctuation("(") || cursor.isPunctuation("{") else { return nil }
+        let body = cursor.balancedGroup()
+        var inner = Array(body.dropFirst().dropLast())
+        if inner.first?.text == "{" && inner.last?.text == "}" { inner = Array(inner.dropFirst().dropLast()) }
+        if inner.first?.text == "return" { inner.removeFirst() }
+        if inner.count >= 3, inner[1].text == "in", inner[0].kind == .identifier, inner[2].text == inner[0].text {
+            inner = [SourceScanner.ExpressionToken(kind: .identifier, text: "$0", isLiteral: false, line: 0, column: 0, attached: false)] + inner[3...]
+        }
+        let joined = inner.map(\.text).joined()
+        if joined == "$0" || joined == "\\.self" { return .identity }
+        if joined == "$0.rawValue" || (joined.hasPrefix("\\") && joined.hasSuffix(".rawValue") && !joined.contains("(")) {
+            return .rawValue
+        }
+        // `\.productID`, `\Tip.productID`, `$0.productID`: one member, no call.
+        let member: Substring?
+        if joined.hasPrefix("$0.") {
+            member = joined.dropFirst(3)
+        } else if joined.hasPrefix("\\"), let dot = joined.lastIndex(of: ".") {
+            member = joined[joined.index(after: dot)...]
+        } else {
+            member = nil
+        }
+        if let member, !member.isEmpty, member.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            return .member(String(member))
+        }
+        return nil
+    }
+
+    mutating func swiftPrimary(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        guard !cursor.atEnd else { return nil }
+        let token = cursor.current
+        isList = false
+        switch token.kind {
+        case .string:
+            cursor.advance()
+            if token.isLiteral { return [literalItem(token, context)] }
+            return interpolation(token, context)
+        case .punctuation where token.text == "[":
+            let items = list(&cursor, context, closer: "]")
+            isList = true
+            return items
+        case .punctuation where token.text == "(":
+            cursor.advance()
+            let items = swiftExpression(&cursor, context)
+            guard cursor.isPunctuation(")") else { return nil }
+            cursor.advance()
+            return items
+        case .punctuation where token.text == "." && cursor.peek(1)?.kind == .identifier:
+            cursor.advance()
+            let path = memberPath(&cursor)
+            return resolveImplicitMember(path, context)
+        case .identifier:
+            if Self.collectionTypes.contains(token.text) && (cursor.peek(1)?.text == "(" || cursor.peek(1)?.text.first == "<") {
+                let items = collectionInitializer(&cursor, context)
+                isList = true
+                return items
+            }
+            let path = memberPath(&cursor)
+            if cursor.isPunctuation("(") && !cursor.atEnd {  // a function call
+                fail("`\(path.joined(separator: "."))(…)` is computed by a call")
+                return nil
+            }
+            let items = resolvePath(path, context)
+            if items == nil { fail("`\(path.joined(separator: "."))` is not a constant iapdoctor can follow") }
+            return items
+        default:
+            fail("`\(token.text)` is not followed")
+            return nil
+        }
+    }
+
+    /// `"\(prefix).pro"`: every combination of the pieces' values (a bounded number).
+    mutating func interpolation(_ token: SourceScanner.ExpressionToken, _ context: Context) -> [Item]? {
+        guard let parts = token.parts else {
+            fail("a multi-line or unterminated string with interpolation is not followed")
+            return nil
+        }
+        let location = CodeLocation(file: files[context.file].path, line: token.line, column: token.column)
+        var pieces: [[Item]] = []
+        for part in parts {
+            switch part {
+            case .text(let text):
+                pieces.append([.literal(value: text, location: location, via: nil)])
+            case .expression(let tokens):
+                guard let items = evaluate(tokens, context), !items.isEmpty else { return nil }
+                pieces.append(items)
+            }
+        }
+        isList = false
+        return concatenate(pieces, at: location)
+    }
+
+    /// Joins one value from each piece, for every combination (at most 256); located at
+    /// `location`, or at the first piece's literal.
+    func concatenate(_ pieces: [[Item]], at location: CodeLocation? = nil) -> [Item]? {
+        var results: [(value: String, location: CodeLocation?, via: String?)] = [("", location, nil)]
+        for piece in pieces {
+            var next: [(value: String, location: CodeLocation?, via: String?)] = []
+            for partial in results {
+                for item in piece {
+                    guard let literal = literal(item) else { return nil }
+                    next.append((partial.value + literal.value, partial.location ?? literal.location, partial.via ?? literal.via))
+                }
+            }
+            guard next.count <= 256 else { return nil }
+            results = next
+        }
+        return Self.unique(results.compactMap { result in
+            result.location.map { .literal(value: result.value, location: $0, via: result.via) }
+        })
+    }
+
+    /// `member` of each enum case in `items`: a computed property of the enum (`var productID:
+    /// String { "com.x.\(rawValue)" }`) evaluated with `self` as that case.
+    mutating func memberOfEach(_ items: [Item], _ member: String, _ context: Context) -> [Item]? {
+        var results: [Item] = []
+        for item in items {
+            guard case .enumCase(let reference, _) = item,
+                  let definition = self.member(member, of: stringEnum(reference).path, context)
+            else {
+                fail("`.\(member)` is not a property iapdoctor can follow")
+                return nil
+            }
+            let saved = selfBinding
+            selfBinding = item
+            let value = evaluate(self.definition(definition).expression, self.definition(definition).context)
+            selfBinding = saved
+            guard let value else { return nil }
+            let via = (stringEnum(reference).path + [stringEnum(reference).cases[indexOf(item)].name, member]).joined(separator: ".")
+            results += value.compactMap { mapped in
+                guard let literal = literal(mapped) else { return nil }
+                return .literal(value: literal.value, location: literal.location, via: via)
+            }
+        }
+        return Self.unique(results)
+    }
+
+    func indexOf(_ item: Item) -> Int {
+        if case .enumCase(_, let index) = item { return index }
+        return 0
+    }
+
+    /// `a.b.c`, stopping before a member that is called (`.map(`, `.map {`).
+    func memberPath(_ cursor: inout Cursor) -> [String] {
+        var path = [cursor.current.text]
+        cursor.advance()
+        while cursor.isPunctuation("."), let next = cursor.peek(1), next.kind == .identifier {
+            if let after = cursor.peek(2), after.text == "(" || after.text == "{" { break }
+            path.append(next.text)
+            cursor.advance(2)
+        }
+        return path
+    }
+
+    /// `Set([…])`, `Set<String>([…])`, `Set(arrayLiteral: a, b)`, `NSSet(array: […])`, `Array(ids)`.
+    mutating func collectionInitializer(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        cursor.advance()
+        if cursor.current.text.first == "<" {
+            var depth = 0
+            while !cursor.atEnd {
+                let text = cursor.current.text
+                if cursor.current.kind == .operatorRun {
+                    depth += text.filter { $0 == "<" }.count - text.filter { $0 == ">" }.count
+                }
+                cursor.advance()
+                if depth <= 0 { break }
+            }
+        }
+        guard cursor.isPunctuation("(") else { return nil }
+        if cursor.peek(1)?.text == ")" {
+            cursor.advance(2)
+            return []
+        }
+        if let label = cursor.peek(1), label.kind == .identifier, cursor.peek(2)?.text == ":" {
+            switch label.text {
+            case "arrayLiteral":
+                cursor.advance(2)
+                return list(&cursor, context, closer: ")")
+            case "array", "set":
+                cursor.advance(2)
+            default:
+                return nil
+            }
+        }
+        cursor.advance()
+        let items = context.language == .swift ? swiftExpression(&cursor, context) : objectiveCExpression(&cursor, context)
+        guard cursor.isPunctuation(")") else { return nil }
+        cursor.advance()
+        return items
+    }
+
+    /// An array or set literal (the cursor is on its opening bracket). Elements that are not
+    /// understood are dropped and counted; a dictionary literal is not a list of IDs.
+    mutating func list(_ cursor: inout Cursor, _ context: Context, closer: String) -> [Item]? {
+        cursor.advance()
+        var items: [Item] = []
+        while !cursor.atEnd && !cursor.isPunctuation(closer) {
+            let start = cursor.position
+            let element = context.language == .swift ? swiftExpression(&cursor, context) : objectiveCExpression(&cursor, context)
+            if cursor.isPunctuation(":") && closer == "]" { return nil }
+            if let element, cursor.isPunctuation(",") || cursor.isPunctuation(closer) {
+                items += element
+            } else {
+                cursor.position = start
+                cursor.skipElement(closer: closer)
+                // Stopped at a bracket that does not close this list: not a list after all.
+                guard cursor.isPunctuation(",") || cursor.isPunctuation(closer) else { return nil }
+                dropped += 1
+            }
+            if cursor.isPunctuation(",") { cursor.advance() }
+        }
+        guard cursor.isPunctuation(closer) else { return nil }
+        cursor.advance()
+        return Self.unique(items)
+    }
+
+    /// Remembers the first reason a call site's argument could not be resolved.
+    mutating func fail(_ reason: String) {
+        if failure == nil { failure = reason }
+    }
+}
+
+extension SourceScanner.Resolver {
+    /// The argument as written, spaces as in the source, shortened to 80 characters.
+    static func written(_ tokens: [SourceScanner.ExpressionToken]) -> String {
+        var text = ""
+        for (index, token) in tokens.enumerated() {
+            if index > 0 && !token.attached { text += " " }
+            text += spelling(token)
+        }
+        return text.count > 80 ? String(text.prefix(79)) + "…" : text
+    }
+
+    static func spelling(_ token: SourceScanner.ExpressionToken) -> String {
+        guard token.kind == .string else { return token.text }
+        if token.isLiteral { return "\"\(token.text)\"" }
+        guard let parts = token.parts else { return "\"…\"" }
+        return "\"" + parts.map { part -> String in
+            switch part {
+            case .text(let text): return text
+            case .expression(let tokens): return "\\(" + written(tokens) + ")"
+            }
+        }.joined() + "\""
+    }
+}

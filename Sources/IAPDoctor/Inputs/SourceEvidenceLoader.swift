@@ -1,0 +1,84 @@
+import CodeScanner
+
+extension EvidenceLoader {
+    /// Reads `app.product_id_lists` and scans `app.sources`: the requested IDs, and everything the
+    /// scanner's rules report (unresolved call sites, groups, secrets, problems, empty lists).
+    static func loadRequests(
+        lists: [(named: Fact<String>, contents: ProductIDList.Contents)], into project: inout Project, problems: inout [Finding]
+    ) {
+        for (named, contents) in lists {
+            project.requests += contents.ids
+            project.evidence.sources.secrets += contents.secrets
+            if contents.ids.isEmpty {
+                let file = FileSystem.resolve(named.value, relativeTo: project.baseDirectory)
+                project.evidence.sources.emptyLists.append(Fact(file, at: SourceLocation(file: file), source: .productList))
+            }
+        }
+        guard !project.app.sources.isEmpty else { return }
+        let roots = project.app.sources.map { FileSystem.resolve($0.value, relativeTo: project.baseDirectory) }
+        let scan = SourceScanner.scan(paths: roots, baseDirectory: "", reader: { path, maxBytes in
+            do throws(FileSystem.Problem) {
+                return .success(try FileSystem.readBytes(path, maxBytes: maxBytes))
+            } catch {
+                return .failure(SourceScanner.ReadFailure(error.message))
+            }
+        })
+        var evidence = project.evidence.sources
+        evidence.sourcesKey = project.app.sources[0].location
+        evidence.filesScanned = scan.filesScanned
+        evidence.importedLibraries = scan.importedLibraries
+        evidence.mentionsStoreKit = scan.usesStoreKit1 || scan.usesStoreKit2
+        for problem in scan.problems {
+            if problem.kind == .missing, let named = project.app.sources.first(where: {
+                FileSystem.resolve($0.value, relativeTo: project.baseDirectory) == problem.path
+            }) {
+                // A typo in `app.sources`: an input that cannot be read, like any other named file.
+                problems.append(Finding(
+                    rule: "input-unreadable", severity: .error, checklist: nil,
+                    message: "cannot read `\(named.value)`: no such file or folder",
+                    help: "check the path; `app.sources` paths are relative to the descriptor's folder", location: named.location))
+            } else {
+                evidence.problems.append(Fact(problem.message, at: SourceLocation(file: problem.path), source: .code))
+            }
+        }
+        for unresolved in scan.unresolved {
+            var note = SourceEvidence.UnresolvedRequest(
+                location: location(unresolved.location), api: unresolved.api, argument: unresolved.argument,
+                reason: unresolved.reason, kind: SourceEvidence.UnresolvedRequest.Kind(rawValue: unresolved.kind.rawValue) ?? .unresolved)
+            note.isGroup = unresolved.isGroup
+            evidence.unresolved.append(note)
+        }
+        evidence.subscriptionGroups = scan.subscriptionGroups.map { Fact($0.groupID, at: location($0.location), source: .code) }
+        evidence.secrets += scan.secrets.map { SourceEvidence.Secret(location: location($0.location), name: $0.name) }
+        // Library configuration files in the scanned folders (MKStoreKit's) are product ID lists.
+        let named = Set(project.app.productIDLists.map { FileSystem.resolve($0.value, relativeTo: project.baseDirectory) })
+        for file in scan.libraryConfigurationFiles where !named.contains(file) {
+            do throws(InputProblem) {
+                let contents = try ProductIDList.read(path: file)
+                project.requests += contents.ids
+                evidence.secrets += contents.secrets
+                if contents.ids.isEmpty { evidence.emptyLists.append(Fact(file, at: SourceLocation(file: file), source: .productList)) }
+            } catch {
+                evidence.problems.append(Fact(error.finding.message, at: error.finding.location ?? SourceLocation(file: file), source: .productList))
+            }
+        }
+        project.evidence.sources = evidence
+
+        project.evidence.usesStoreKit1 = scan.usesStoreKit1
+        project.evidence.usesStoreKit2 = scan.usesStoreKit2
+        project.evidence.sourcesScanned = scan.filesScanned
+        let known = Set(project.requests.map { "\($0.value)@\($0.location)" })
+        for request in scan.requests where !known.contains("\(request.id)@\(location(request.location))") {
+            project.requests.append(Fact(request.id, at: location(request.location), source: .code))
+        }
+        if project.app.storeKitAPI == nil, scan.usesStoreKit1 || scan.usesStoreKit2 {
+            let api: StoreKitAPI = scan.usesStoreKit1 && scan.usesStoreKit2 ? .both : (scan.usesStoreKit2 ? .storekit2 : .storekit1)
+            let where_ = scan.requests.first.map { EvidenceLoader.location($0.location) } ?? SourceLocation(file: project.app.sources[0].value)
+            project.app.storeKitAPI = Fact(api, at: where_, source: .code)
+        }
+    }
+
+    static func location(_ location: CodeLocation) -> SourceLocation {
+        SourceLocation(file: location.file, line: location.line, column: location.column)
+    }
+}
