@@ -234,4 +234,31 @@ struct ProjectShapeTests {
         let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml"])
         #expect(check.output.contains("error[signing-team-mismatch]: the build has no signing team"), "\(check.output)")
     }
+
+    @Test func storeLimitsAreErrorsOnlyInSyncedStoreKitFiles() throws {
+        let fixture = ProjectFixture()
+        let long = String(repeating: "very.", count: 20) + "long.product.id"
+        fixture.writeStoreKit("Local.storekit", products: [(long, "Consumable")])
+        let local = try runIAPDoctor(["check", fixture.folder + "/Local.storekit"])
+        #expect(local.output.contains("warning[storekit-product-id-length]"), "\(local.output)")
+        #expect(local.output.contains("is a local file, not synced with App Store Connect"))
+        #expect(local.status == 0)
+        let text = readText(fixture.folder + "/Local.storekit")
+            .replacingOccurrences(of: "\"settings\": { ", with: "\"settings\": { \"_applicationInternalID\": \"1234567890\", ")
+        fixture.write("Synced.storekit", text)
+        let synced = try runIAPDoctor(["check", fixture.folder + "/Synced.storekit"])
+        #expect(synced.output.contains("error[storekit-product-id-length]"), "\(synced.output)")
+        #expect(synced.status == 1)
+    }
+
+    @Test func theSimulatedLoadProductsFailureIsReportedForAFileCheckedAlone() throws {
+        let fixture = ProjectFixture()
+        fixture.writeStoreKit("Store.storekit", products: [("com.birdhouseapps.seeds", "Consumable")])
+        let text = readText(fixture.folder + "/Store.storekit").replacingOccurrences(
+            of: "\"settings\": { ", with: "\"settings\": { \"_storeKitErrors\": [ { \"current\": null, \"enabled\": true, \"name\": \"Load Products\" } ], ")
+        fixture.write("Store.storekit", text)
+        let check = try runIAPDoctor(["check", fixture.folder + "/Store.storekit"])
+        #expect(check.status == 1)
+        #expect(check.output.contains("error[storekit-load-products-failure]"), "\(check.output)")
+    }
 }

@@ -1990,6 +1990,8 @@ enum BuiltinRulesYAML {
   title: the build runs with another bundle ID than the App Store Connect app's
   rationale: StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
   help: build with the configuration whose bundle ID owns the products, or change the bundle ID
+  environments: [sandbox, testflight, review, production]
+  not_applicable: a StoreKit configuration file in Xcode serves its products whatever the bundle ID
   examples:
     triggering:
       - |
@@ -2012,6 +2014,8 @@ enum BuiltinRulesYAML {
   title: the configuration builds another bundle ID than the others
   rationale: Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
   help: test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
+  environments: [sandbox, testflight, review, production]
+  not_applicable: a StoreKit configuration file in Xcode serves its products whatever the bundle ID
   examples:
     triggering:
       - |
@@ -7760,7 +7764,7 @@ S 1 1978 9 33
 app:
   deployment_target: "16.0"
 
-M 7 1982 3
+M 9 1982 3
 S 0 1982 3 2
 id
 S 0 1982 7 26
@@ -7785,790 +7789,820 @@ S 0 1987 3 4
 help
 S 0 1987 9 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 1988 3 8
+S 0 1988 3 12
+environments
+L 4 1988 17
+S 0 1988 18 7
+sandbox
+S 0 1988 27 10
+testflight
+S 0 1988 39 6
+review
+S 0 1988 47 10
+production
+S 0 1989 3 14
+not_applicable
+S 0 1989 19 81
+a StoreKit configuration file in Xcode serves its products whatever the bundle ID
+S 0 1990 3 8
 examples
-M 2 1989 5
-S 0 1989 5 10
+M 2 1991 5
+S 0 1991 5 10
 triggering
-L 1 1990 7
-S 1 1990 9 181
+L 1 1992 7
+S 1 1992 9 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 1996 5 7
+S 0 1998 5 7
 passing
-L 1 1997 7
-S 1 1997 9 183
+L 1 1999 7
+S 1 1999 9 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Release
 
-M 7 2004 3
-S 0 2004 3 2
+M 9 2006 3
+S 0 2006 3 2
 id
-S 0 2004 7 27
+S 0 2006 7 27
 bundle-id-per-configuration
-S 0 2005 3 9
+S 0 2007 3 9
 checklist
-S 0 2005 14 17
+S 0 2007 14 17
 bundle-id-matches
-S 0 2006 3 8
+S 0 2008 3 8
 severity
-S 0 2006 13 7
+S 0 2008 13 7
 warning
-S 0 2007 3 5
+S 0 2009 3 5
 title
-S 0 2007 10 58
+S 0 2009 10 58
 the configuration builds another bundle ID than the others
-S 0 2008 3 9
+S 0 2010 3 9
 rationale
-S 0 2008 14 288
+S 0 2010 14 288
 Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2009 3 4
+S 0 2011 3 4
 help
-S 0 2009 9 85
+S 0 2011 9 85
 test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2010 3 8
+S 0 2012 3 12
+environments
+L 4 2012 17
+S 0 2012 18 7
+sandbox
+S 0 2012 27 10
+testflight
+S 0 2012 39 6
+review
+S 0 2012 47 10
+production
+S 0 2013 3 14
+not_applicable
+S 0 2013 19 81
+a StoreKit configuration file in Xcode serves its products whatever the bundle ID
+S 0 2014 3 8
 examples
-M 2 2011 5
-S 0 2011 5 10
+M 2 2015 5
+S 0 2015 5 10
 triggering
-L 1 2012 7
-S 1 2012 9 100
+L 1 2016 7
+S 1 2016 9 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 2017 5 7
+S 0 2021 5 7
 passing
-L 1 2018 7
-S 1 2018 9 102
+L 1 2022 7
+S 1 2022 9 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 7 2024 3
-S 0 2024 3 2
+M 7 2028 3
+S 0 2028 3 2
 id
-S 0 2024 7 21
+S 0 2028 7 21
 wrong-iap-entitlement
-S 0 2025 3 9
+S 0 2029 3 9
 checklist
-S 0 2025 14 12
+S 0 2029 14 12
 code-signing
-S 0 2026 3 8
-severity
-S 0 2026 13 5
-error
-S 0 2027 3 5
-title
-S 0 2027 10 55
-the entitlements have a key added "for In-App Purchase"
-S 0 2028 3 9
-rationale
-S 0 2028 14 218
-In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2029 3 4
-help
-S 0 2029 9 60
-remove the key; enable In-App Purchase on the App ID instead
 S 0 2030 3 8
+severity
+S 0 2030 13 5
+error
+S 0 2031 3 5
+title
+S 0 2031 10 55
+the entitlements have a key added "for In-App Purchase"
+S 0 2032 3 9
+rationale
+S 0 2032 14 218
+In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+S 0 2033 3 4
+help
+S 0 2033 9 60
+remove the key; enable In-App Purchase on the App ID instead
+S 0 2034 3 8
 examples
-M 2 2031 5
-S 0 2031 5 10
+M 2 2035 5
+S 0 2035 5 10
 triggering
-L 1 2032 7
-S 1 2032 9 76
+L 1 2036 7
+S 1 2036 9 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2035 5 7
+S 0 2039 5 7
 passing
-L 1 2036 7
-S 1 2036 9 26
+L 1 2040 7
+S 1 2040 9 26
 app:
   entitlements: null
 
-M 7 2040 3
-S 0 2040 3 2
+M 7 2044 3
+S 0 2044 3 2
 id
-S 0 2040 7 29
+S 0 2044 7 29
 iap-capability-off-in-project
-S 0 2041 3 9
+S 0 2045 3 9
 checklist
-S 0 2041 14 18
+S 0 2045 14 18
 app-id-iap-enabled
-S 0 2042 3 8
-severity
-S 0 2042 13 5
-error
-S 0 2043 3 5
-title
-S 0 2043 10 61
-the Xcode project switches the In-App Purchase capability off
-S 0 2044 3 9
-rationale
-S 0 2044 14 247
-Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2045 3 4
-help
-S 0 2045 9 49
-turn on In-App Purchase in Signing & Capabilities
 S 0 2046 3 8
+severity
+S 0 2046 13 5
+error
+S 0 2047 3 5
+title
+S 0 2047 10 61
+the Xcode project switches the In-App Purchase capability off
+S 0 2048 3 9
+rationale
+S 0 2048 14 247
+Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
+S 0 2049 3 4
+help
+S 0 2049 9 49
+turn on In-App Purchase in Signing & Capabilities
+S 0 2050 3 8
 examples
-M 2 2047 5
-S 0 2047 5 10
+M 2 2051 5
+S 0 2051 5 10
 triggering
-L 1 2048 7
-S 1 2048 9 118
+L 1 2052 7
+S 1 2052 9 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2052 5 7
+S 0 2056 5 7
 passing
-L 1 2053 7
-S 1 2053 9 106
+L 1 2057 7
+S 1 2057 9 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2058 3
-S 0 2058 3 2
+M 9 2062 3
+S 0 2062 3 2
 id
-S 0 2058 7 29
+S 0 2062 7 29
 storekit-configuration-active
-S 0 2059 3 9
+S 0 2063 3 9
 checklist
-S 0 2059 14 22
+S 0 2063 14 22
 storekit-configuration
-S 0 2060 3 8
+S 0 2064 3 8
 severity
-S 0 2060 13 7
+S 0 2064 13 7
 warning
-S 0 2061 3 5
+S 0 2065 3 5
 title
-S 0 2061 10 61
+S 0 2065 10 61
 the scheme serves products from a StoreKit configuration file
-S 0 2062 3 9
+S 0 2066 3 9
 rationale
-S 0 2062 14 257
+S 0 2066 14 257
 With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2063 3 4
+S 0 2067 3 4
 help
-S 1 2063 9 109
+S 1 2067 9 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2064 3 12
+S 0 2068 3 12
 environments
-L 4 2064 17
-S 0 2064 18 7
+L 4 2068 17
+S 0 2068 18 7
 sandbox
-S 0 2064 27 10
+S 0 2068 27 10
 testflight
-S 0 2064 39 6
+S 0 2068 39 6
 review
-S 0 2064 47 10
+S 0 2068 47 10
 production
-S 0 2065 3 14
+S 0 2069 3 14
 not_applicable
-S 0 2065 19 50
+S 0 2069 19 50
 in the xcode environment the file is what you test
-S 0 2066 3 8
+S 0 2070 3 8
 examples
-M 2 2067 5
-S 0 2067 5 10
+M 2 2071 5
+S 0 2071 5 10
 triggering
-L 1 2068 7
-S 1 2068 9 99
+L 1 2072 7
+S 1 2072 9 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2071 5 7
+S 0 2075 5 7
 passing
-L 1 2072 7
-S 1 2072 9 107
+L 1 2076 7
+S 1 2076 9 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 12 2079 3
-S 0 2079 3 2
+M 12 2083 3
+S 0 2083 3 2
 id
-S 0 2079 7 27
+S 0 2083 7 27
 storekit-product-id-charset
-S 0 2080 3 9
+S 0 2084 3 9
 checklist
-S 0 2080 14 22
+S 0 2084 14 22
 storekit-configuration
-S 0 2081 3 5
+S 0 2085 3 5
 input
-S 0 2081 10 8
+S 0 2085 10 8
 storekit
-S 0 2082 3 8
+S 0 2086 3 8
 severity
-S 0 2082 13 5
+S 0 2086 13 5
 error
-S 0 2083 3 17
+S 0 2087 3 17
 unsynced_severity
-S 0 2083 22 7
+S 0 2087 22 7
 warning
-S 0 2084 3 5
+S 0 2088 3 5
 title
-S 0 2084 10 90
+S 0 2088 10 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2085 3 9
+S 0 2089 3 9
 rationale
-S 0 2085 14 192
+S 0 2089 14 192
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 2086 3 4
+S 0 2090 3 4
 help
-S 0 2086 9 42
+S 0 2090 9 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2087 3 5
+S 0 2091 3 5
 check
-M 2 2087 10
-S 0 2087 12 4
+M 2 2091 10
+S 0 2091 12 4
 each
-S 0 2087 18 7
+S 0 2091 18 7
 product
-S 0 2087 27 5
+S 0 2091 27 5
 field
-S 0 2087 34 9
+S 0 2091 34 9
 productID
-S 0 2088 3 7
+S 0 2092 3 7
 options
-M 1 2088 12
-S 0 2088 14 7
+M 1 2092 12
+S 0 2092 14 7
 pattern
-S 1 2088 23 15
+S 1 2092 23 15
 [A-Za-z0-9._-]+
-S 0 2089 3 7
+S 0 2093 3 7
 message
-S 1 2089 12 77
+S 1 2093 12 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2090 3 8
+S 0 2094 3 8
 examples
-M 2 2091 5
-S 0 2091 5 10
+M 2 2095 5
+S 0 2095 5 10
 triggering
-L 1 2092 7
-S 1 2092 9 115
+L 1 2096 7
+S 1 2096 9 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2094 5 7
+S 0 2098 5 7
 passing
-L 1 2095 7
-S 1 2095 9 114
+L 1 2099 7
+S 1 2099 9 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 12 2098 3
-S 0 2098 3 2
+M 12 2102 3
+S 0 2102 3 2
 id
-S 0 2098 7 26
+S 0 2102 7 26
 storekit-product-id-length
-S 0 2099 3 9
+S 0 2103 3 9
 checklist
-S 0 2099 14 22
+S 0 2103 14 22
 storekit-configuration
-S 0 2100 3 5
+S 0 2104 3 5
 input
-S 0 2100 10 8
+S 0 2104 10 8
 storekit
-S 0 2101 3 8
+S 0 2105 3 8
 severity
-S 0 2101 13 5
+S 0 2105 13 5
 error
-S 0 2102 3 17
+S 0 2106 3 17
 unsynced_severity
-S 0 2102 22 7
+S 0 2106 22 7
 warning
-S 0 2103 3 5
+S 0 2107 3 5
 title
-S 0 2103 10 54
+S 0 2107 10 54
 a product ID in the StoreKit configuration is too long
-S 0 2104 3 9
+S 0 2108 3 9
 rationale
-S 0 2104 14 88
+S 0 2108 14 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2105 3 4
+S 0 2109 3 4
 help
-S 0 2105 9 58
+S 0 2109 9 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2106 3 5
+S 0 2110 3 5
 check
-M 2 2106 10
-S 0 2106 12 4
+M 2 2110 10
+S 0 2110 12 4
 each
-S 0 2106 18 7
+S 0 2110 18 7
 product
-S 0 2106 27 5
+S 0 2110 27 5
 field
-S 0 2106 34 9
+S 0 2110 34 9
 productID
-S 0 2107 3 7
+S 0 2111 3 7
 options
-M 1 2107 12
-S 0 2107 14 10
+M 1 2111 12
+S 0 2111 14 10
 max_length
-S 0 2107 26 3
+S 0 2111 26 3
 100
-S 0 2108 3 7
+S 0 2112 3 7
 message
-S 1 2108 12 73
+S 1 2112 12 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2109 3 8
+S 0 2113 3 8
 examples
-M 2 2110 5
-S 0 2110 5 10
+M 2 2114 5
+S 0 2114 5 10
 triggering
-L 1 2111 7
-S 1 2111 9 127
+L 1 2115 7
+S 1 2115 9 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2113 5 7
+S 0 2117 5 7
 passing
-L 1 2114 7
-S 1 2114 9 59
+L 1 2118 7
+S 1 2118 9 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 12 2117 3
-S 0 2117 3 2
+M 12 2121 3
+S 0 2121 3 2
 id
-S 0 2117 7 30
+S 0 2121 7 30
 storekit-reference-name-length
-S 0 2118 3 9
+S 0 2122 3 9
 checklist
-S 0 2118 14 22
+S 0 2122 14 22
 storekit-configuration
-S 0 2119 3 5
+S 0 2123 3 5
 input
-S 0 2119 10 8
+S 0 2123 10 8
 storekit
-S 0 2120 3 8
+S 0 2124 3 8
 severity
-S 0 2120 13 5
+S 0 2124 13 5
 error
-S 0 2121 3 17
+S 0 2125 3 17
 unsynced_severity
-S 0 2121 22 7
+S 0 2125 22 7
 warning
-S 0 2122 3 5
+S 0 2126 3 5
 title
-S 0 2122 10 58
+S 0 2126 10 58
 a reference name in the StoreKit configuration is too long
-S 0 2123 3 9
+S 0 2127 3 9
 rationale
-S 0 2123 14 91
+S 0 2127 14 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2124 3 4
+S 0 2128 3 4
 help
-S 0 2124 9 62
+S 0 2128 9 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2125 3 5
+S 0 2129 3 5
 check
-M 2 2125 10
-S 0 2125 12 4
+M 2 2129 10
+S 0 2129 12 4
 each
-S 0 2125 18 7
+S 0 2129 18 7
 product
-S 0 2125 27 5
+S 0 2129 27 5
 field
-S 0 2125 34 13
+S 0 2129 34 13
 referenceName
-S 0 2126 3 7
+S 0 2130 3 7
 options
-M 1 2126 12
-S 0 2126 14 10
+M 1 2130 12
+S 0 2130 14 10
 max_length
-S 0 2126 26 2
+S 0 2130 26 2
 64
-S 0 2127 3 7
+S 0 2131 3 7
 message
-S 1 2127 12 92
+S 1 2131 12 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2128 3 8
+S 0 2132 3 8
 examples
-M 2 2129 5
-S 0 2129 5 10
+M 2 2133 5
+S 0 2133 5 10
 triggering
-L 1 2130 7
-S 1 2130 9 151
+L 1 2134 7
+S 1 2134 9 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2132 5 7
+S 0 2136 5 7
 passing
-L 1 2133 7
-S 1 2133 9 92
+L 1 2137 7
+S 1 2137 9 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 12 2136 3
-S 0 2136 3 2
+M 12 2140 3
+S 0 2140 3 2
 id
-S 0 2136 7 28
+S 0 2140 7 28
 storekit-display-name-length
-S 0 2137 3 9
+S 0 2141 3 9
 checklist
-S 0 2137 14 22
+S 0 2141 14 22
 storekit-configuration
-S 0 2138 3 5
+S 0 2142 3 5
 input
-S 0 2138 10 8
+S 0 2142 10 8
 storekit
-S 0 2139 3 8
+S 0 2143 3 8
 severity
-S 0 2139 13 5
+S 0 2143 13 5
 error
-S 0 2140 3 17
+S 0 2144 3 17
 unsynced_severity
-S 0 2140 22 7
+S 0 2144 22 7
 warning
-S 0 2141 3 5
+S 0 2145 3 5
 title
-S 0 2141 10 69
+S 0 2145 10 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2142 3 9
+S 0 2146 3 9
 rationale
-S 0 2142 14 86
+S 0 2146 14 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2143 3 4
+S 0 2147 3 4
 help
-S 0 2143 9 63
+S 0 2147 9 63
 write a display name of {min_length} to {max_length} characters
-S 0 2144 3 5
+S 0 2148 3 5
 check
-M 2 2144 10
-S 0 2144 12 4
+M 2 2148 10
+S 0 2148 12 4
 each
-S 0 2144 18 7
+S 0 2148 18 7
 product
-S 0 2144 27 5
+S 0 2148 27 5
 field
-S 0 2144 34 25
+S 0 2148 34 25
 localizations.displayName
-S 0 2145 3 7
+S 0 2149 3 7
 options
-M 2 2145 12
-S 0 2145 14 10
+M 2 2149 12
+S 0 2149 14 10
 min_length
-S 0 2145 26 1
+S 0 2149 26 1
 2
-S 0 2145 29 10
+S 0 2149 29 10
 max_length
-S 0 2145 41 2
+S 0 2149 41 2
 30
-S 0 2146 3 7
+S 0 2150 3 7
 message
-S 1 2146 12 117
+S 1 2150 12 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2147 3 8
+S 0 2151 3 8
 examples
-M 2 2148 5
-S 0 2148 5 10
+M 2 2152 5
+S 0 2152 5 10
 triggering
-L 1 2149 7
-S 1 2149 9 160
+L 1 2153 7
+S 1 2153 9 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2151 5 7
+S 0 2155 5 7
 passing
-L 1 2152 7
-S 1 2152 9 135
+L 1 2156 7
+S 1 2156 9 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 12 2155 3
-S 0 2155 3 2
+M 12 2159 3
+S 0 2159 3 2
 id
-S 0 2155 7 27
+S 0 2159 7 27
 storekit-description-length
-S 0 2156 3 9
+S 0 2160 3 9
 checklist
-S 0 2156 14 22
+S 0 2160 14 22
 storekit-configuration
-S 0 2157 3 5
+S 0 2161 3 5
 input
-S 0 2157 10 8
+S 0 2161 10 8
 storekit
-S 0 2158 3 8
+S 0 2162 3 8
 severity
-S 0 2158 13 5
+S 0 2162 13 5
 error
-S 0 2159 3 17
+S 0 2163 3 17
 unsynced_severity
-S 0 2159 22 7
+S 0 2163 22 7
 warning
-S 0 2160 3 5
+S 0 2164 3 5
 title
-S 0 2160 10 55
+S 0 2164 10 55
 a description in the StoreKit configuration is too long
-S 0 2161 3 9
+S 0 2165 3 9
 rationale
-S 0 2161 14 88
+S 0 2165 14 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2162 3 4
+S 0 2166 3 4
 help
-S 0 2162 9 59
+S 0 2166 9 59
 shorten the description to {max_length} characters or fewer
-S 0 2163 3 5
+S 0 2167 3 5
 check
-M 2 2163 10
-S 0 2163 12 4
+M 2 2167 10
+S 0 2167 12 4
 each
-S 0 2163 18 7
+S 0 2167 18 7
 product
-S 0 2163 27 5
+S 0 2167 27 5
 field
-S 0 2163 34 25
+S 0 2167 34 25
 localizations.description
-S 0 2164 3 7
+S 0 2168 3 7
 options
-M 1 2164 12
-S 0 2164 14 10
+M 1 2168 12
+S 0 2168 14 10
 max_length
-S 0 2164 26 2
+S 0 2168 26 2
 45
-S 0 2165 3 7
+S 0 2169 3 7
 message
-S 1 2165 12 89
+S 1 2169 12 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2166 3 8
+S 0 2170 3 8
 examples
-M 2 2167 5
-S 0 2167 5 10
+M 2 2171 5
+S 0 2171 5 10
 triggering
-L 1 2168 7
-S 1 2168 9 175
+L 1 2172 7
+S 1 2172 9 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2170 5 7
+S 0 2174 5 7
 passing
-L 1 2171 7
-S 1 2171 9 156
+L 1 2175 7
+S 1 2175 9 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 8 2174 3
-S 0 2174 3 2
+M 8 2178 3
+S 0 2178 3 2
 id
-S 0 2174 7 29
+S 0 2178 7 29
 storekit-duplicate-product-id
-S 0 2175 3 9
-checklist
-S 0 2175 14 22
-storekit-configuration
-S 0 2176 3 5
-input
-S 0 2176 10 8
-storekit
-S 0 2177 3 8
-severity
-S 0 2177 13 5
-error
-S 0 2178 3 5
-title
-S 0 2178 10 56
-a product ID appears twice in the StoreKit configuration
 S 0 2179 3 9
-rationale
-S 0 2179 14 99
-Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2180 3 4
-help
-S 0 2180 9 50
-remove the duplicate or give it its own product ID
+checklist
+S 0 2179 14 22
+storekit-configuration
+S 0 2180 3 5
+input
+S 0 2180 10 8
+storekit
 S 0 2181 3 8
+severity
+S 0 2181 13 5
+error
+S 0 2182 3 5
+title
+S 0 2182 10 56
+a product ID appears twice in the StoreKit configuration
+S 0 2183 3 9
+rationale
+S 0 2183 14 99
+Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
+S 0 2184 3 4
+help
+S 0 2184 9 50
+remove the duplicate or give it its own product ID
+S 0 2185 3 8
 examples
-M 2 2182 5
-S 0 2182 5 10
+M 2 2186 5
+S 0 2186 5 10
 triggering
-L 1 2183 7
-S 1 2183 9 115
+L 1 2187 7
+S 1 2187 9 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2185 5 7
+S 0 2189 5 7
 passing
-L 1 2186 7
-S 1 2186 9 118
+L 1 2190 7
+S 1 2190 9 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 8 2189 3
-S 0 2189 3 2
+M 8 2193 3
+S 0 2193 3 2
 id
-S 0 2189 7 28
+S 0 2193 7 28
 storekit-group-not-localized
-S 0 2190 3 9
-checklist
-S 0 2190 14 22
-storekit-configuration
-S 0 2191 3 5
-input
-S 0 2191 10 8
-storekit
-S 0 2192 3 8
-severity
-S 0 2192 13 7
-warning
-S 0 2193 3 5
-title
-S 0 2193 10 80
-a subscription group in the StoreKit configuration has no localized display name
 S 0 2194 3 9
-rationale
-S 0 2194 14 203
-Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2195 3 4
-help
-S 0 2195 9 51
-add a localization with a display name to the group
+checklist
+S 0 2194 14 22
+storekit-configuration
+S 0 2195 3 5
+input
+S 0 2195 10 8
+storekit
 S 0 2196 3 8
+severity
+S 0 2196 13 7
+warning
+S 0 2197 3 5
+title
+S 0 2197 10 80
+a subscription group in the StoreKit configuration has no localized display name
+S 0 2198 3 9
+rationale
+S 0 2198 14 203
+Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
+S 0 2199 3 4
+help
+S 0 2199 9 51
+add a localization with a display name to the group
+S 0 2200 3 8
 examples
-M 2 2197 5
-S 0 2197 5 10
+M 2 2201 5
+S 0 2201 5 10
 triggering
-L 1 2198 7
-S 1 2198 9 118
+L 1 2202 7
+S 1 2202 9 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2200 5 7
+S 0 2204 5 7
 passing
-L 1 2201 7
-S 1 2201 9 178
+L 1 2205 7
+S 1 2205 9 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 8 2204 3
-S 0 2204 3 2
+M 8 2208 3
+S 0 2208 3 2
 id
-S 0 2204 7 20
+S 0 2208 7 20
 storekit-placeholder
-S 0 2205 3 9
-checklist
-S 0 2205 14 22
-storekit-configuration
-S 0 2206 3 5
-input
-S 0 2206 10 8
-storekit
-S 0 2207 3 8
-severity
-S 0 2207 13 5
-error
-S 0 2208 3 5
-title
-S 0 2208 10 64
-a StoreKit configuration still has a template product ID or name
 S 0 2209 3 9
-rationale
-S 0 2209 14 104
-Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2210 3 4
-help
-S 0 2210 9 43
-replace the placeholder with the real value
+checklist
+S 0 2209 14 22
+storekit-configuration
+S 0 2210 3 5
+input
+S 0 2210 10 8
+storekit
 S 0 2211 3 8
+severity
+S 0 2211 13 5
+error
+S 0 2212 3 5
+title
+S 0 2212 10 64
+a StoreKit configuration still has a template product ID or name
+S 0 2213 3 9
+rationale
+S 0 2213 14 104
+Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
+S 0 2214 3 4
+help
+S 0 2214 9 43
+replace the placeholder with the real value
+S 0 2215 3 8
 examples
-M 2 2212 5
-S 0 2212 5 10
+M 2 2216 5
+S 0 2216 5 10
 triggering
-L 1 2213 7
-S 1 2213 9 71
+L 1 2217 7
+S 1 2217 9 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2215 5 7
+S 0 2219 5 7
 passing
-L 1 2216 7
-S 1 2216 9 87
+L 1 2220 7
+S 1 2220 9 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 8 2219 3
-S 0 2219 3 2
+M 8 2223 3
+S 0 2223 3 2
 id
-S 0 2219 7 30
+S 0 2223 7 30
 storekit-load-products-failure
-S 0 2220 3 9
-checklist
-S 0 2220 14 22
-storekit-configuration
-S 0 2221 3 5
-input
-S 0 2221 10 8
-storekit
-S 0 2222 3 8
-severity
-S 0 2222 13 5
-error
-S 0 2223 3 5
-title
-S 0 2223 10 62
-the StoreKit configuration simulates a "Load Products" failure
 S 0 2224 3 9
-rationale
-S 0 2224 14 262
-Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2225 3 4
-help
-S 0 2225 9 74
-turn off the simulated Load Products failure in the StoreKit configuration
+checklist
+S 0 2224 14 22
+storekit-configuration
+S 0 2225 3 5
+input
+S 0 2225 10 8
+storekit
 S 0 2226 3 8
+severity
+S 0 2226 13 5
+error
+S 0 2227 3 5
+title
+S 0 2227 10 62
+the StoreKit configuration simulates a "Load Products" failure
+S 0 2228 3 9
+rationale
+S 0 2228 14 262
+Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
+S 0 2229 3 4
+help
+S 0 2229 9 74
+turn off the simulated Load Products failure in the StoreKit configuration
+S 0 2230 3 8
 examples
-M 2 2227 5
-S 0 2227 5 10
+M 2 2231 5
+S 0 2231 5 10
 triggering
-L 1 2228 7
-S 1 2228 9 121
+L 1 2232 7
+S 1 2232 9 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2230 5 7
+S 0 2234 5 7
 passing
-L 1 2231 7
-S 1 2231 9 122
+L 1 2235 7
+S 1 2235 9 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 8 2234 3
-S 0 2234 3 2
+M 8 2238 3
+S 0 2238 3 2
 id
-S 0 2234 7 20
+S 0 2238 7 20
 storekit-private-key
-S 0 2235 3 9
-checklist
-S 0 2235 14 22
-storekit-configuration
-S 0 2236 3 5
-input
-S 0 2236 10 8
-storekit
-S 0 2237 3 8
-severity
-S 0 2237 13 7
-warning
-S 0 2238 3 5
-title
-S 0 2238 10 67
-the StoreKit configuration carries a subscription offer signing key
 S 0 2239 3 9
-rationale
-S 0 2239 14 155
-Xcode stores a private key in `subscriptionOffersKeyPair` to sign promotional offers locally; committed, it is a secret anyone with the repository can use.
-S 0 2240 3 4
-help
-S 0 2240 9 43
-remove the key pair from the committed file
+checklist
+S 0 2239 14 22
+storekit-configuration
+S 0 2240 3 5
+input
+S 0 2240 10 8
+storekit
 S 0 2241 3 8
+severity
+S 0 2241 13 7
+warning
+S 0 2242 3 5
+title
+S 0 2242 10 67
+the StoreKit configuration carries a subscription offer signing key
+S 0 2243 3 9
+rationale
+S 0 2243 14 155
+Xcode stores a private key in `subscriptionOffersKeyPair` to sign promotional offers locally; committed, it is a secret anyone with the repository can use.
+S 0 2244 3 4
+help
+S 0 2244 9 43
+remove the key pair from the committed file
+S 0 2245 3 8
 examples
-M 2 2242 5
-S 0 2242 5 10
+M 2 2246 5
+S 0 2246 5 10
 triggering
-L 1 2243 7
-S 1 2243 9 136
+L 1 2247 7
+S 1 2247 9 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2245 5 7
+S 0 2249 5 7
 passing
-L 1 2246 7
-S 1 2246 9 19
+L 1 2250 7
+S 1 2250 9 19
 { "products": [] }
 
 """##
