@@ -53,7 +53,7 @@ public enum StarterDescriptor {
                         }
                         continue
                     }
-                    if skippedFolders.contains(name) || name.hasPrefix(".") || isLink || name.hasSuffix(".xcworkspace") { continue }
+                    if FileSystem.name(name, isIn: skippedFolders) || name.hasPrefix(".") || isLink || name.lowercased().hasSuffix(".xcworkspace") { continue }
                     queue.append(path)
                 } else {
                     files.append(path)

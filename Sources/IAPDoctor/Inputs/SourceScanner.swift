@@ -142,7 +142,7 @@ extension SourceScanner {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
             } catch {
-                problems.append("cannot list `\(folder)`: \(error.localizedDescription)")
+                problems.append("cannot list `\(folder)`: \(FileSystem.describeFileError(error))")
                 return
             }
             for name in names {
@@ -154,8 +154,8 @@ extension SourceScanner {
                     continue
                 }
                 if isDirectoryMode(info.st_mode) {
-                    if SourceScanner.skippedFolders.contains(name)
-                        || SourceScanner.skippedFolderExtensions.contains(String(SourceScanner.fileExtension(name))) {
+                    if FileSystem.name(name, isIn: SourceScanner.skippedFolders)
+                        || FileSystem.name(SourceScanner.fileExtension(name), isIn: SourceScanner.skippedFolderExtensions) {
                         continue
                     }
                     let real = realPath(path)
