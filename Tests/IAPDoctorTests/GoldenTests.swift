@@ -65,8 +65,9 @@ struct GoldenTests {
     }
 
     @Test func malformedDescriptorIsExitCodeTwoWithOneJSONReport() throws {
-        let path = NSTemporaryDirectory() + "iapdoctor-malformed-\(UUID().uuidString).yaml"
+        let path = scratchPath("iapdoctor-malformed", suffix: ".yaml")
         try "version: 1\napp: [unclosed\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { removeScratch(path) }
         let run = try runIAPDoctor(["check", path, "--format", "json"])
         #expect(run.status == 2)
         let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
@@ -92,7 +93,8 @@ struct GoldenTests {
     }
 
     @Test func outputFileIsWrittenAndStdoutStaysEmpty() throws {
-        let path = NSTemporaryDirectory() + "iapdoctor-out-\(UUID().uuidString).json"
+        let path = scratchPath("iapdoctor-out", suffix: ".json")
+        defer { removeScratch(path) }
         let run = try runIAPDoctor(["check", "examples/runmonster/project.yaml", "--format", "json", "--output", path])
         #expect(run.status == 1)
         #expect(run.output.isEmpty)
@@ -102,9 +104,8 @@ struct GoldenTests {
     /// iapdoctor never writes to its inputs: an output path that names the descriptor, a file the
     /// descriptor points at or a catalog (also through a symlink) is refused and left untouched.
     @Test func outputOverAnInputIsRefused() throws {
-        let folder = NSTemporaryDirectory() + "iapdoctor-inputs-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try makeScratchFolder("iapdoctor-inputs")
+        defer { removeScratch(folder) }
         let source = repositoryFile("examples/runmonster-xcode")
         try FileManager.default.copyItem(atPath: source, toPath: folder + "/project")
         let descriptor = folder + "/project/project.yaml"
