@@ -14,7 +14,9 @@ if command -v apt-get >/dev/null 2>&1; then
     have_pkg "$pkg" || need_apt+=("$pkg")
   done
   # chromium: ReportTests opens the HTML report in headless Chromium (rendered DOM, screenshot).
-  command -v chromium >/dev/null 2>&1 || have_pkg chromium || need_apt+=(chromium)
+  # Any Chromium or Chrome on PATH will do (Ubuntu's apt `chromium` is only a snap stub).
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+    || command -v google-chrome >/dev/null 2>&1 || have_pkg chromium || need_apt+=(chromium)
   if [ "${#need_apt[@]}" -gt 0 ]; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
