@@ -259,6 +259,8 @@ def main():
             if peak > 64:
                 sys.exit(f"smoke benchmark failed: {block['n']} items took {peak:.1f} MB (the bound is 64 MB)")
         print("smoke benchmark passed (nothing written)")
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
         return
     write(args.output, render(report))
     print(f"wrote {args.output}")
