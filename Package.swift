@@ -6,6 +6,27 @@ import PackageDescription
 // builds drop them; debug builds, which the tests run, keep them, so a violation still traps there.
 let releaseSpeed: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
+// libxml2. On Apple platforms the SDK (Xcode's or the Command Line Tools') ships it with a module
+// map of its own, `module libxml2`, which `XMLReader` imports directly: declaring a second module
+// over the same headers there fails with "redefinition of module 'libxml2'", and pkg-config is
+// not needed. Elsewhere (Linux) a system library target finds the headers through pkg-config
+// (Debian: libxml2-dev and pkg-config). The manifest is evaluated on the machine that builds, so
+// this is decided by the build host; cross-compiling from a Mac to Linux is not supported.
+#if canImport(Darwin)
+let libxml2Targets: [Target] = []
+let libxml2Dependency: [Target.Dependency] = []
+#else
+let libxml2Targets: [Target] = [
+    .systemLibrary(
+        name: "CLibXML2",
+        path: "Sources/CLibXML2",
+        pkgConfig: "libxml-2.0",
+        providers: [.apt(["libxml2-dev", "pkg-config"]), .yum(["libxml2-devel", "pkgconf"])]
+    ),
+]
+let libxml2Dependency: [Target.Dependency] = ["CLibXML2"]
+#endif
+
 let package = Package(
     name: "iapdoctor",
     platforms: [.macOS(.v13)],
@@ -19,19 +40,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
-    targets: [
-        // libxml2 from the system (Debian: libxml2-dev; macOS: the SDK's copy).
-        .systemLibrary(
-            name: "CLibXML2",
-            path: "Sources/CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
-        ),
+    targets: libxml2Targets + [
         // The XML-to-dictionary reader: no In-App Purchase knowledge in it.
         .target(
             name: "XMLReader",
-            dependencies: ["CLibXML2"],
-            swiftSettings: releaseSpeed
+            dependencies: libxml2Dependency,
+            swiftSettings: releaseSpeed,
+            linkerSettings: [.linkedLibrary("xml2")]
         ),
         // Finds the product IDs Swift and Objective-C code hands to StoreKit: no file formats, no rules.
         .target(name: "CodeScanner", swiftSettings: releaseSpeed),

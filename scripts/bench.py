@@ -11,7 +11,8 @@ Without --binary, builds the release binary with its own scratch path
 binary README recommends shipping), so it never collides with
 other builds. Inputs come from scripts/gen_catalog.py and scripts/gen_descriptor.py (fixed seeds)
 in a temporary folder. Contenders run interleaved on the same files (machine noise hits all
-alike); each run is wrapped in `/usr/bin/time -v` for the peak resident set size; the tables show
+alike); each run is wrapped in `/usr/bin/time` (GNU `-v` on Linux, BSD `-l` on macOS) for the
+peak resident set size; the tables show
 medians and the ratio to the baseline of the same series. Only the block between the
 `bench:begin` and `bench:end` markers of the output file is rewritten; the rest (the profile
 notes, what was changed and why) is kept.
@@ -51,15 +52,26 @@ def has_csafeloader():
     return sh([sys.executable, "-c", "import yaml; yaml.CSafeLoader"]).returncode == 0
 
 
+DARWIN = sys.platform == "darwin"
+
+
 def measure(cmd, ok_codes=(0,)):
-    """One run under /usr/bin/time -v: (wall seconds, peak RSS in MB, exit code, stdout)."""
+    """One run under /usr/bin/time: (wall seconds, peak RSS in MB, exit code, stdout).
+
+    GNU time (`-v`, Linux) reports the peak in KiB; BSD time (`-l`, macOS) in bytes. A small
+    parent like time(1) is needed: on Linux a child's ru_maxrss starts at its parent's peak."""
     start = time.perf_counter()
-    run = sh(["/usr/bin/time", "-v"] + cmd)
+    run = sh(["/usr/bin/time", "-l" if DARWIN else "-v"] + cmd)
     wall = time.perf_counter() - start
     if run.returncode not in ok_codes:
         raise RuntimeError(f"{' '.join(cmd)} exited {run.returncode}:\n{run.stderr[-2000:]}")
-    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
-    return wall, (int(peak.group(1)) / 1024 if peak else float("nan")), run.returncode, run.stdout
+    if DARWIN:
+        peak = re.search(r"(\d+)\s+maximum resident set size", run.stderr)
+        megabytes = int(peak.group(1)) / (1 << 20) if peak else float("nan")
+    else:
+        peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
+        megabytes = int(peak.group(1)) / 1024 if peak else float("nan")
+    return wall, megabytes, run.returncode, run.stdout
 
 
 def series(contenders, runs):
@@ -90,9 +102,13 @@ def machine():
                 cpu = line.split(":", 1)[1].strip()
                 break
     except OSError:
-        cpu = platform.processor() or "?"
-    free = sh(["free", "-h"]).stdout.strip()
-    total = re.search(r"Mem:\s+(\S+)", free)
+        cpu = (sh(["sysctl", "-n", "machdep.cpu.brand_string"]).stdout.strip() if DARWIN else "") or platform.processor() or "?"
+    if DARWIN:
+        memsize = sh(["sysctl", "-n", "hw.memsize"]).stdout.strip()
+        memory = f"{int(memsize) / (1 << 30):.0f}Gi" if memsize.isdigit() else "?"
+    else:
+        total = re.search(r"Mem:\s+(\S+)", sh(["free", "-h"]).stdout) if shutil.which("free") else None
+        memory = total.group(1) if total else "?"
     swift = sh(["swift", "--version"]).stdout.strip().splitlines()[0] if shutil.which("swift") else "?"
     xmllint = sh(["xmllint", "--version"]).stderr.strip().splitlines()[0] if shutil.which("xmllint") else "missing"
     pkgs = sh([sys.executable, "-c",
@@ -100,9 +116,8 @@ def machine():
                "    try: print(p, m.version(p))\n    except Exception: print(p, 'missing')"]).stdout.split("\n")
     return {
         "date": sh(["date"]).stdout.strip(),
-        "nproc": sh(["nproc"]).stdout.strip(),
-        "memory": total.group(1) if total else "?",
-        "free": free,
+        "nproc": str(os.cpu_count() or "?"),
+        "memory": memory,
         "cpu": cpu,
         "load": os.getloadavg() if hasattr(os, "getloadavg") else None,
         "swift": swift,
@@ -156,7 +171,7 @@ def main():
     args = parser.parse_args()
 
     if not shutil.which("/usr/bin/time") and not os.path.exists("/usr/bin/time"):
-        sys.exit("GNU time (/usr/bin/time) is required for peak memory")
+        sys.exit("/usr/bin/time (GNU time on Linux: apt-get install time) is required for peak memory")
     binary = os.path.abspath(args.binary) if args.binary else build(args.scratch_path)
     sizes = [200, 2000] if args.smoke else [int(s) for s in args.sizes.split(",")]
     request_counts = [100] if args.smoke else [int(s) for s in args.requests.split(",")]
@@ -244,6 +259,8 @@ def main():
             if peak > 64:
                 sys.exit(f"smoke benchmark failed: {block['n']} items took {peak:.1f} MB (the bound is 64 MB)")
         print("smoke benchmark passed (nothing written)")
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
         return
     write(args.output, render(report))
     print(f"wrote {args.output}")
@@ -273,7 +290,7 @@ def render(report):
     m = report["machine"]
     out = [BEGIN, "",
            f"Measured {m['date']} by `scripts/bench.py` ({report['runs']} interleaved runs per contender, "
-           "3 at 100,000 items; medians; peak RSS from `/usr/bin/time -v`).", "",
+           f"3 at 100,000 items; medians; peak RSS from `/usr/bin/time {'-l' if DARWIN else '-v'}`).", "",
            f"Machine: {m['nproc']} cores ({m['cpu']}), {m['memory']} RAM; load average at the start "
            f"{', '.join(f'{x:.2f}' for x in m['load']) if m['load'] else '?'}. {m['swift']}; {m['xmllint']}; {m['python']}.",
            "",

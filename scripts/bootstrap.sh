@@ -14,7 +14,9 @@ if command -v apt-get >/dev/null 2>&1; then
     have_pkg "$pkg" || need_apt+=("$pkg")
   done
   # chromium: ReportTests opens the HTML report in headless Chromium (rendered DOM, screenshot).
-  command -v chromium >/dev/null 2>&1 || have_pkg chromium || need_apt+=(chromium)
+  # Any Chromium or Chrome on PATH will do (Ubuntu's apt `chromium` is only a snap stub).
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+    || command -v google-chrome >/dev/null 2>&1 || have_pkg chromium || need_apt+=(chromium)
   if [ "${#need_apt[@]}" -gt 0 ]; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
@@ -23,7 +25,12 @@ if command -v apt-get >/dev/null 2>&1; then
     $sudo apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
   fi
 elif [ "$(uname)" = "Darwin" ]; then
+  # The SDK brings libxml2 and its module map; /usr/bin/time is BSD time (-l); no pkg-config needed.
   xcode-select -p >/dev/null 2>&1 || { echo "install the Xcode command line tools: xcode-select --install" >&2; exit 1; }
+  # The browser tests use Google Chrome or Chromium from /Applications; without one they are
+  # skipped, by name, outside CI.
+  [ -x "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" ] || [ -x "/Applications/Chromium.app/Contents/MacOS/Chromium" ] \
+    || echo "note: no Google Chrome in /Applications; the report's browser tests will be skipped" >&2
 fi
 
 command -v swift >/dev/null 2>&1 || { echo "Swift 6 is required: https://www.swift.org/install" >&2; exit 1; }
@@ -36,7 +43,8 @@ command -v python3 >/dev/null 2>&1 || { echo "python3 is required by the tests" 
 for entry in jsonschema:jsonschema:python3-jsonschema yaml:PyYAML:python3-yaml; do
   IFS=: read -r module pip_name apt_name <<<"$entry"
   python3 -c "import $module" 2>/dev/null && continue
-  python3 -m pip install --quiet "$pip_name" 2>/dev/null || {
+  # --user: the python3 of Apple's Command Line Tools cannot install into its own folder.
+  python3 -m pip install --quiet "$pip_name" 2>/dev/null || python3 -m pip install --quiet --user "$pip_name" 2>/dev/null || {
     command -v apt-get >/dev/null 2>&1 || { echo "install the Python $pip_name package for python3" >&2; exit 1; }
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"

@@ -153,6 +153,7 @@ for t in "${targets[@]}"; do
     "${cov:-?}" "$corpus_files" "$verdict" "$revision" >>"$scratch/logs/history.tsv"
 done
 
-echo "== summary ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores)"
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo "?")  # nproc is GNU-only
+echo "== summary ($(date -u +%Y-%m-%dT%H:%MZ), $cores cores)"
 printf '%s\n' "${summary[@]}"
 exit "$status"

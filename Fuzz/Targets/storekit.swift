@@ -1,7 +1,11 @@
 // libFuzzer target `storekit`: the positioned JSON parser and the `.storekit` model built on it.
 // StoreKitConfiguration only loads from a path, so input the JSON layer accepts is written to one
 // temporary file (reused for the whole run) and loaded from there. Build and run with scripts/fuzz.sh.
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import IAPDoctor
 
 nonisolated(unsafe) private var scratchPath: String = {

@@ -51,7 +51,9 @@ extension SourceScanner {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
             } catch {
-                problems.append(ScanProblem(message: "cannot list `\(folder)`: \(error.localizedDescription)", path: folder, kind: .unreadable))
+                // Foundation's wording differs between platforms; the reason that matters is said here.
+                let reason = access(folder, R_OK | X_OK) == 0 ? "it could not be read" : "permission denied (on a Mac, a sandboxed build phase must list it as an input)"
+                problems.append(ScanProblem(message: "cannot list `\(folder)`: \(reason)", path: folder, kind: .unreadable))
                 return
             }
             for name in names {
@@ -63,8 +65,8 @@ extension SourceScanner {
                     continue
                 }
                 if isDirectoryMode(info.st_mode) {
-                    if SourceScanner.skippedFolders.contains(name)
-                        || SourceScanner.skippedFolderExtensions.contains(String(SourceScanner.fileExtension(name))) {
+                    if SourceScanner.skippedFolders.contains(name.lowercased())
+                        || SourceScanner.skippedFolderExtensions.contains(SourceScanner.fileExtension(name).lowercased()) {
                         continue
                     }
                     let real = realPath(path)

@@ -155,8 +155,9 @@ public struct SourceScan: Sendable {
 /// constants of every scanned file, so an ID defined in `StoreIDs.swift` and requested in
 /// `Store.swift` is found and reported where its literal is written.
 public enum SourceScanner {
-    /// Build products, dependencies and project bundles: not the app's own code.
-    static let skippedFolders: Set<String> = [".build", "build", "DerivedData", "Pods", "Carthage", "node_modules", ".git"]
+    /// Build products, dependencies and project bundles: not the app's own code. Lower case, and
+    /// compared ignoring case: macOS file systems are case-insensitive (`pods` is `Pods` there).
+    static let skippedFolders: Set<String> = [".build", "build", "deriveddata", "pods", "carthage", "node_modules", ".git"]
     static let skippedFolderExtensions: Set<String> = ["xcodeproj", "xcworkspace"]
     /// Larger files are generated or vendored; reading them would only slow the scan down.
     static let maxFileBytes = 4 << 20

@@ -3,12 +3,6 @@ import Foundation
 import IAPDoctor
 import Rules
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @main
 struct IAPDoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,16 +26,23 @@ struct IAPDoctorCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let exit as ExitCode {
-            Glibc.exit(exit.rawValue)
+            terminate(exit.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 IAPDoctorCommand.exit(withError: error)
             }
             writeError(fullMessage(for: error))
-            Glibc.exit(code == .validationFailure ? 2 : (code == .failure ? 2 : 3))
+            terminate(code == .validationFailure ? 2 : (code == .failure ? 2 : 3))
         }
     }
+}
+
+/// Ends the process with `code`. The C library's `exit`, which Foundation re-exports on every
+/// platform; called from here because inside a command type `exit` names ArgumentParser's
+/// `exit(withError:)`.
+func terminate(_ code: Int32) -> Never {
+    exit(code)
 }
 
 func writeError(_ message: String) {

@@ -194,8 +194,39 @@ public func readFileBytes(_ path: String, maxBytes: Int = 1 << 31) throws(XMLRea
 }
 
 func unreadable(_ path: String) -> XMLReaderError {
-    let reason = String(cString: strerror(errno))
+    let code = errno
     return XMLReaderError(
-        kind: .unreadable, message: "cannot read the file: \(reason)",
-        position: XMLPosition(line: 0, column: 0), file: path)
+        kind: .unreadable, message: "cannot read the file: \(SystemError.describe(code))",
+        position: XMLPosition(line: 0, column: 0), file: path, systemError: code)
+}
+
+/// System error numbers in words of our own. `strerror` and Foundation's `localizedDescription`
+/// word errors differently on glibc and Darwin, and these words reach users and golden files.
+public enum SystemError {
+    public static func describe(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file or folder"
+        case EACCES: return "permission denied"
+        case EPERM: return "operation not permitted"
+        case EISDIR: return "it is a folder, not a file"
+        case ENOTDIR: return "a part of the path is not a folder"
+        case ELOOP: return "too many levels of symbolic links"
+        case ENAMETOOLONG: return "the path is too long"
+        case EMFILE, ENFILE: return "too many open files"
+        case EIO: return "input/output error"
+        case ENOSPC: return "no space left on the device"
+        case EROFS: return "the file system is read-only"
+        case EEXIST: return "it already exists"
+        case EXDEV: return "it is on another device"
+        case EBUSY: return "the file is busy"
+        default: return "system error \(code)"
+        }
+    }
+
+    /// `EPERM`: a sandbox (Xcode's for Run Script phases) or macOS privacy protection, not the
+    /// file's mode bits, which answer `EACCES`.
+    public static func isNotPermitted(_ code: Int32) -> Bool { code == EPERM }
+
+    /// The system error number of the last failed call.
+    public static var current: Int32 { errno }
 }

@@ -32,17 +32,24 @@ public struct XMLReaderError: Error, Hashable, Sendable, CustomStringConvertible
     public var file: String?
     /// libxml2's `xmlParserErrors` code, for `.malformed`.
     public var libxml2Code: Int32?
+    /// The system's error number (`errno`), for `.unreadable`.
+    public var systemError: Int32?
 
     public init(
         kind: Kind, message: String, position: XMLPosition, file: String? = nil,
-        libxml2Code: Int32? = nil
+        libxml2Code: Int32? = nil, systemError: Int32? = nil
     ) {
         self.kind = kind
         self.message = message
         self.position = position
         self.file = file
         self.libxml2Code = libxml2Code
+        self.systemError = systemError
     }
+
+    /// Whether the system refused the read with `EPERM` (not `EACCES`): what a sandbox answers,
+    /// such as the one Xcode 15 and later put Run Script build phases in.
+    public var isSandboxDenial: Bool { kind == .unreadable && systemError.map(SystemError.isNotPermitted) == true }
 
     public var description: String {
         var location = file ?? "<xml>"

@@ -9,9 +9,10 @@ struct DescriptorLoaderTests {
         DescriptorLoader.load(bytes: Array(yaml.utf8), file: "project.yaml")
     }
 
-    @Test func theSpecExampleUsesOnlyKnownKeysAndValidValues() throws {
-        let path = repositoryRoot + "/../shared/spec/project.example.yaml"
-        guard FileManager.default.fileExists(atPath: path) else { return }
+    @Test(.enabled(if: SharedFolder.isRequired, SharedFolder.skipReason))
+    func theSpecExampleUsesOnlyKnownKeysAndValidValues() throws {
+        let path = SharedFolder.file("spec/project.example.yaml")
+        try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing")
         let result = DescriptorLoader.load(path: path)
         #expect(result.problems.isEmpty, "\(result.problems.map { "\($0.location!): \($0.message)" })")
         let project = result.project

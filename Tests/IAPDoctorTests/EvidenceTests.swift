@@ -8,8 +8,7 @@ import Testing
 @Suite("Evidence from the project's files", .timeLimit(.minutes(1)))
 struct EvidenceTests {
     func temporary(_ text: String, named name: String) throws -> String {
-        let folder = NSTemporaryDirectory() + "iapdoctor-evidence-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try makeScratchFolder("iapdoctor-evidence")
         let path = folder + "/" + name
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -68,18 +67,18 @@ struct EvidenceTests {
         #expect(scheme.resolve(reference.value) == repositoryFile("examples/runmonster-xcode/RunMonster/Products.storekit"))
     }
 
-    @Test func storeKitFilesOfEveryVersionLoad() throws {
-        let samples = repositoryRoot + "/../shared/samples"
+    @Test(.enabled(if: SharedFolder.isRequired, SharedFolder.skipReason))
+    func storeKitFilesOfEveryVersionLoad() throws {
+        let samples = SharedFolder.file("samples")
         for name in ["russell-archer__StoreHelper__Products.storekit", "RevenueCat__purchases-ios__UnitTestsConfiguration.storekit",
                      "RevenueCat__purchases-ios__PurchaseTesterStoreKitConfiguration.storekit"] {
             let path = samples + "/" + name
-            guard FileManager.default.fileExists(atPath: path) else { continue }
+            try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing")
             let configuration = try StoreKitConfiguration.load(path: path)
             #expect(!configuration.products.isEmpty, "\(name) has no products")
             #expect(configuration.products.allSatisfy { $0.productID != nil && $0.location.line > 0 })
         }
         let storeHelperPath = samples + "/russell-archer__StoreHelper__Products.storekit"
-        guard FileManager.default.fileExists(atPath: storeHelperPath) else { return }  // shared/ sits beside the repository
         let storeHelper = try StoreKitConfiguration.load(path: storeHelperPath)
         #expect(storeHelper.productIDs.contains("com.rarcher.subscription.vip.gold"))
         #expect(storeHelper.groups.first?.name?.value == "VIP")
@@ -126,7 +125,8 @@ struct EvidenceTests {
     }
 
     @Test func initWritesADescriptorThatCheckAccepts() throws {
-        let folder = NSTemporaryDirectory() + "iapdoctor-init-\(UUID().uuidString)"
+        let folder = scratchPath("iapdoctor-init")
+        defer { removeScratch(folder) }
         try FileManager.default.copyItem(atPath: repositoryFile("examples/runmonster-xcode"), toPath: folder)
         try? FileManager.default.removeItem(atPath: folder + "/project.yaml")
         let first = try runIAPDoctor(["init", folder])

@@ -121,7 +121,7 @@ struct ReportTests {
     }
 
     @Test func theRulesConfigurationUsedIsReported() throws {
-        let file = NSTemporaryDirectory() + "iapdoctor-report-rules-\(UUID().uuidString).yml"
+        let file = scratchPath("iapdoctor-report-rules", suffix: ".yml")
         try "rules:\n  short-product-id: off\n  product-id-typo: warning\n  display-name-length: { options: { max_length: 35 } }\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -237,7 +237,7 @@ struct ReportTests {
     }
 
     @Test func reportWritesTheDefaultHTMLFileInTheCurrentFolder() throws {
-        let folder = NSTemporaryDirectory() + "iapdoctor-report-\(UUID().uuidString)"
+        let folder = scratchPath("iapdoctor-report")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try runReport(["report", repositoryFile("examples/healthy/project.yaml")], in: folder)
@@ -249,7 +249,7 @@ struct ReportTests {
     }
 
     @Test func findingsDoNotFailTheReportButInputErrorsDo() throws {
-        let folder = NSTemporaryDirectory() + "iapdoctor-report-\(UUID().uuidString)"
+        let folder = scratchPath("iapdoctor-report")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(try runReport(["report", "examples/runmonster/project.yaml", "-o", folder + "/runmonster.html"]).status == 0)
@@ -271,15 +271,18 @@ struct ReportTests {
 }
 
 /// Renders each example's report in headless Chromium (Debian's `chromium`, which `.ci/run`
-/// installs through `scripts/bootstrap.sh`) and checks the DOM the browser built, not the text we
-/// wrote. Without a browser these tests fail: they are the proof that the page works.
-@Suite("iapdoctor report in a real browser", .serialized)
+/// installs through `scripts/bootstrap.sh`; Google Chrome or Chromium on a Mac) and checks the DOM
+/// the browser built, not the text we wrote. Under CI these tests always run, and fail without a
+/// browser: they are the proof that the page works. Elsewhere, with no browser, they are skipped
+/// by name.
+@Suite("iapdoctor report in a real browser", .serialized,
+       .enabled(if: HeadlessChromium.find() != nil || runningInCI, "no Chromium or Google Chrome found (CI runs these tests)"))
 struct ReportBrowserTests {
     static let screenshotFolder = repositoryFile(".build/report-screenshots")
 
     @Test("the checklist and product rows are in the rendered DOM; a screenshot is taken", arguments: reportExamples)
     func rendersInChromium(example: ReportExample) throws {
-        let browser = try #require(HeadlessChromium.find(), "chromium is not on PATH; run scripts/bootstrap.sh (apt-get install chromium)")
+        let browser = try #require(HeadlessChromium.find(), "no Chromium or Google Chrome found; run scripts/bootstrap.sh (apt-get install chromium), or on a Mac install Google Chrome")
         try FileManager.default.createDirectory(atPath: Self.screenshotFolder, withIntermediateDirectories: true)
         let page = Self.screenshotFolder + "/\(example.name).html"
         let run = try runReport(["report", example.input, "-o", page])
@@ -304,8 +307,8 @@ struct ReportBrowserTests {
     }
 
     @Test func markupFromTheInputsStaysInertInTheBrowser() throws {
-        let browser = try #require(HeadlessChromium.find(), "chromium is not on PATH; run scripts/bootstrap.sh (apt-get install chromium)")
-        let folder = NSTemporaryDirectory() + "iapdoctor-report-\(UUID().uuidString)"
+        let browser = try #require(HeadlessChromium.find(), "no Chromium or Google Chrome found; run scripts/bootstrap.sh (apt-get install chromium), or on a Mac install Google Chrome")
+        let folder = scratchPath("iapdoctor-report")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let page = folder + "/injection.html"
@@ -401,12 +404,25 @@ struct HeadlessChromium {
 
     var executable: String
 
-    /// `chromium` (Debian), else the names other systems use, from PATH.
+    /// `IAPDOCTOR_CHROME` if set; `chromium` (Debian), else the names other systems use, from
+    /// PATH; else the applications a Mac installs Chrome and Chromium as, which are not on PATH.
     static func find() -> HeadlessChromium? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
+        let environment = ProcessInfo.processInfo.environment
+        if let chosen = environment["IAPDOCTOR_CHROME"], !chosen.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: chosen) ? HeadlessChromium(executable: chosen) : nil
+        }
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
             for folder in path.split(separator: ":") {
                 let candidate = "\(folder)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return HeadlessChromium(executable: candidate) }
+            }
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        for applications in ["/Applications", home + "/Applications"] {
+            for app in ["Google Chrome.app/Contents/MacOS/Google Chrome", "Chromium.app/Contents/MacOS/Chromium",
+                        "Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing"] {
+                let candidate = applications + "/" + app
                 if FileManager.default.isExecutableFile(atPath: candidate) { return HeadlessChromium(executable: candidate) }
             }
         }
@@ -424,7 +440,7 @@ struct HeadlessChromium {
     /// Runs Chromium; returns its standard output. Output goes to files, not pipes: Chromium's
     /// helper processes can keep a pipe open after the browser exits.
     func run(_ arguments: [String], timeLimit: TimeInterval = 120) throws -> String {
-        let folder = NSTemporaryDirectory() + "iapdoctor-chromium-\(UUID().uuidString)"
+        let folder = scratchPath("iapdoctor-chromium")
         try FileManager.default.createDirectory(atPath: folder + "/profile", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let stdoutPath = folder + "/stdout", stderrPath = folder + "/stderr"

@@ -59,7 +59,7 @@ struct ReporterTests {
                 validator.check_schema(schema)
                 validator(schema).validate(json.load(open(sys.argv[2])))
                 print(validator.__name__)
-                """, ["/work/shared/schemas/sarif-schema-2.1.0.json", sarif])
+                """, [repositoryFile("Tests/Fixtures/sarif-schema-2.1.0.json"), sarif])
             #expect(result.status == 0, "jsonschema validation failed: \(result.error)")
             #expect(result.output == "Draft4Validator\n")
         }
@@ -349,7 +349,7 @@ private func jsonObject(_ text: String) throws -> Any {
 }
 
 private func temporaryFile(_ contents: String, suffix: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdoctor-\(UUID().uuidString)\(suffix)").path
+    let path = scratchPath("iapdoctor", suffix: suffix)
     try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
     return path
 }

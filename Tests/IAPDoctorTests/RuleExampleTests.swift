@@ -21,6 +21,7 @@ struct RuleExampleTests {
         }
         for snippet in rule.passing {
             let diagnosis = try diagnose(storeKitSnippet: snippet)
+            expectEvaluated(diagnosis, rule: rule, snippet: snippet)
             #expect(!diagnosis.findings.contains { $0.rule == ruleID }, "\(ruleID) fired on a passing example:\n\(snippet)")
         }
     }
@@ -48,6 +49,7 @@ struct RuleExampleTests {
         let rule = try #require(RuleCatalog.builtin.rule(ruleID))
         for snippet in rule.passing {
             let diagnosis = diagnose(snippet: snippet)
+            expectEvaluated(diagnosis, rule: rule, snippet: snippet)
             let fired = diagnosis.findings.filter { $0.rule == ruleID }
             #expect(fired.isEmpty, "\(ruleID) fired on a passing example:\n\(snippet)\n\(fired.map(\.message))")
         }
@@ -73,8 +75,38 @@ struct RuleExampleTests {
         let rule = try #require(RuleCatalog.builtin.rule(ruleID))
         for snippet in rule.passing {
             let (diagnosis, _, _) = try diagnose(catalogSnippet: snippet, rule: rule)
+            expectEvaluated(diagnosis, rule: rule, snippet: snippet)
             let fired = diagnosis.findings.filter { $0.rule == ruleID }
             #expect(fired.isEmpty, "\(ruleID) fired on a passing example:\n\(snippet)\n\(fired.map(\.message))")
+        }
+    }
+
+    /// A passing example proves something only if the rule ran on it: no input problem (an error
+    /// stops the engine; an unknown key or a malformed file means the snippet was not read as
+    /// meant), and the rule's checklist item was evaluated rather than not applicable.
+    func expectEvaluated(_ diagnosis: Diagnosis, rule: RuleMetadata, snippet: String,
+                         sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let problems = Self.whyNotEvaluated(diagnosis, rule: rule)
+        #expect(problems.isEmpty, "\(rule.id) did not really run on a passing example:\n\(snippet)\n\(problems)",
+                sourceLocation: sourceLocation)
+    }
+
+    static func whyNotEvaluated(_ diagnosis: Diagnosis, rule: RuleMetadata) -> [String] {
+        var problems: [String] = []
+        if !diagnosis.evaluated || diagnosis.hasInputErrors { problems.append("an input error stopped the engine") }
+        problems += diagnosis.findings.filter { Engine.inputRuleIDs.contains($0.rule) }.map { "\($0.rule): \($0.message)" }
+        if let item = rule.checklist, let entry = diagnosis.checklist.first(where: { $0.item.id == item }), entry.status == .notApplicable {
+            problems.append("checklist item \(item) was not applicable: \(entry.reasons)")
+        }
+        return problems
+    }
+
+    /// The check above fails on a snippet the engine could not read, or read other than meant.
+    @Test func aPassingExampleThatWasNotReadFailsTheCheck() throws {
+        let rule = try #require(RuleCatalog.builtin.rule("wildcard-app-id"))
+        #expect(Self.whyNotEvaluated(diagnose(snippet: ""), rule: rule).isEmpty)
+        for snippet in ["app: [unclosed\n", "app:\n  bundle_identifer: com.x.y\n"] {
+            #expect(!Self.whyNotEvaluated(diagnose(snippet: snippet), rule: rule).isEmpty, "\(snippet) would count as a passing example")
         }
     }
 

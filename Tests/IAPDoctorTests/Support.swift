@@ -73,15 +73,26 @@ func markedLines(_ snippet: String) -> [Int] {
         .filter { $0.element.contains("# <-") || $0.element.contains("<!-- <- -->") }.map { $0.offset + 1 }
 }
 
-/// Runs the built `iapdoctor` executable; returns its standard output and exit code.
-func runIAPDoctor(_ arguments: [String], environment: [String: String] = [:]) throws -> (output: String, status: Int32, errors: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: repositoryFile(".build/debug/iapdoctor"))
+/// The built `iapdoctor` executable (beside the test bundle, else `.build/debug`).
+func iapdoctorExecutable() -> URL {
     if let productsDirectory = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") })?.bundleURL.deletingLastPathComponent() {
         let candidate = productsDirectory.appendingPathComponent("iapdoctor")
-        if FileManager.default.fileExists(atPath: candidate.path) { process.executableURL = candidate }
+        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
     }
-    process.arguments = arguments
+    return URL(fileURLWithPath: repositoryFile(".build/debug/iapdoctor"))
+}
+
+/// Runs the built `iapdoctor` executable; returns its standard output and exit code. `launcher`,
+/// when given, is a command that runs the executable as its last arguments (`python3 -c …`).
+func runIAPDoctor(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> (output: String, status: Int32, errors: String) {
+    let process = Process()
+    if launcher.isEmpty {
+        process.executableURL = iapdoctorExecutable()
+        process.arguments = arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = launcher + [iapdoctorExecutable().path] + arguments
+    }
     process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
@@ -90,9 +101,9 @@ func runIAPDoctor(_ arguments: [String], environment: [String: String] = [:]) th
     let pipe = Pipe()
     process.standardOutput = pipe
     // stderr goes to a file: an unread pipe would block a child that writes more than its buffer.
-    let errorsPath = NSTemporaryDirectory() + "iapdoctor-stderr-\(UUID().uuidString)"
+    let errorsPath = scratchPath("stderr")
     FileManager.default.createFile(atPath: errorsPath, contents: nil)
-    defer { try? FileManager.default.removeItem(atPath: errorsPath) }
+    defer { removeScratch(errorsPath) }
     let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
     process.standardError = errors
     try process.run()
@@ -122,8 +133,7 @@ func writeCatalogExample(_ snippet: String) throws -> (path: String, lineOffset:
     let trimmed = snippet.drop { $0 == " " || $0 == "\n" }
     let whole = trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<package")
     let text = whole ? snippet : catalogEnvelopeHead + snippet + catalogEnvelopeTail
-    let folder = NSTemporaryDirectory() + "iapdoctor-example-\(UUID().uuidString).itmsp"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let folder = try makeScratchFolder("iapdoctor-example", suffix: ".itmsp")
     let fixtures = repositoryFile("examples/catalog/PocketGarden.itmsp")
     for name in try FileManager.default.contentsOfDirectory(atPath: fixtures) where name.hasSuffix(".png") {
         try FileManager.default.copyItem(atPath: fixtures + "/" + name, toPath: folder + "/" + name)
@@ -137,6 +147,8 @@ func writeCatalogExample(_ snippet: String) throws -> (path: String, lineOffset:
 /// Runs the built-in engine on the healthy descriptor together with a catalog example.
 func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Diagnosis, String, Int) {
     let (path, offset) = try writeCatalogExample(snippet)
+    // The diagnosis keeps the path as text only: the package can go once it is read.
+    defer { removeScratch(FileSystem.directoryName(of: path)) }
     let basePath = repositoryFile("examples/healthy/project.yaml")
     let loaded = DescriptorLoader.load(path: basePath)
     var project = loaded.project
@@ -163,8 +175,9 @@ func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Dia
 func diagnose(storeKitSnippet snippet: String) throws -> Diagnosis {
     let trimmed = snippet.drop { $0 == " " || $0 == "\n" }
     let text = trimmed.hasPrefix("{") ? snippet : "{ \"products\": \(snippet), \"settings\": {}, \"version\": { \"major\": 3, \"minor\": 0 } }"
-    let path = NSTemporaryDirectory() + "iapdoctor-example-\(UUID().uuidString).storekit"
+    let path = scratchPath("iapdoctor-example", suffix: ".storekit")
     try text.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { removeScratch(path) }
     let loaded = DescriptorLoader.load(path: repositoryFile("examples/healthy/project.yaml"))
     var project = loaded.project
     var problems = loaded.problems

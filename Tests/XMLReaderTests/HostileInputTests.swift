@@ -49,6 +49,7 @@ struct HostileInputTests {
 
     @Test func externalEntityToALocalFileIsNeverRead() throws {
         let secret = try TemporaryFile(contents: Array("TOP-SECRET-CONTENT".utf8), suffix: ".txt")
+        defer { secret.remove() }
         let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY x SYSTEM \"file://\(secret.path)\">]>\n<r>&x;</r>\n"
         let error = try refusal(xml)
         #expect(error.kind == .entityDeclaration)
@@ -142,6 +143,7 @@ struct HostileInputTests {
         let whitespace = try refusal("   \n")
         #expect(whitespace.kind == .malformed)
         let emptyFile = try TemporaryFile(contents: [])
+        defer { emptyFile.remove() }
         let fileError = try #require(throws: XMLReaderError.self) { try XMLReader.parse(contentsOfFile: emptyFile.path) }
         #expect(fileError.kind == .empty)
         #expect(fileError.file == emptyFile.path)
@@ -164,6 +166,7 @@ struct HostileInputTests {
         let error = try #require(throws: XMLReaderError.self) { try XMLReader.parse(string: big, limits: limits) }
         #expect(error.kind == .inputTooLarge)
         let file = try TemporaryFile(contents: Array(big.utf8))
+        defer { file.remove() }
         let fileError = try #require(throws: XMLReaderError.self) {
             try XMLReader.parse(contentsOfFile: file.path, limits: XMLReaderLimits(maxInputBytes: 100, chunkSize: 64))
         }

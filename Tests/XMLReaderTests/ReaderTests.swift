@@ -47,7 +47,9 @@ struct ReaderTests {
 
     @Test func fileAndMemoryGiveTheSameTree() throws {
         let xml = "<r>\n" + (0..<3000).map { "  <i n=\"\($0)\">value \($0)</i>\n" }.joined() + "</r>\n"
-        let path = try TemporaryFile(contents: Array(xml.utf8)).path
+        let file = try TemporaryFile(contents: Array(xml.utf8))
+        defer { file.remove() }
+        let path = file.path
         // A small chunk size makes tags straddle chunk boundaries.
         let limits = XMLReaderLimits(chunkSize: 97)
         let fromFile = try XMLReader.parse(contentsOfFile: path, limits: limits)
@@ -116,7 +118,7 @@ struct ReaderTests {
     }
 }
 
-/// A file in the temporary folder, removed when the test process ends.
+/// A file in the temporary folder; the test removes it (`defer { file.remove() }`).
 struct TemporaryFile {
     let path: String
 
@@ -124,5 +126,9 @@ struct TemporaryFile {
         let directory = FileManager.default.temporaryDirectory
         path = directory.appendingPathComponent("iapdoctor-\(UUID().uuidString)\(suffix)").path
         try Data(contents).write(to: URL(fileURLWithPath: path))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -24,19 +24,24 @@ public struct Finding: Sendable, Hashable {
     public var notes: [String]
     public var location: SourceLocation?
     public var productID: String?
+    /// The secret this finding is about (a private key, a shared secret, an API key), when it is
+    /// one: no output shows it. The source line quoted under the finding shows it masked, or is
+    /// left out when the secret is not on it whole; the texts above never contain it.
+    public var secret: Secret?
 
     public init(
         rule: String, severity: Severity, checklist: String?, message: String, help: String? = nil,
-        notes: [String] = [], location: SourceLocation?, productID: String? = nil
+        notes: [String] = [], location: SourceLocation?, productID: String? = nil, secret: Secret? = nil
     ) {
         self.rule = rule
         self.severity = severity
         self.checklist = checklist
-        self.message = message
-        self.help = help
-        self.notes = notes
         self.location = location
         self.productID = productID
+        self.secret = secret
+        self.message = secret?.masking(message) ?? message
+        self.help = help.map { secret?.masking($0) ?? $0 }
+        self.notes = notes.map { secret?.masking($0) ?? $0 }
     }
 
     /// Findings sort by file, line, column, then rule: the order every report uses.
@@ -50,5 +55,34 @@ public struct Finding: Sendable, Hashable {
         if a.rule != b.rule { return a.rule < b.rule }
         if a.message != b.message { return a.message < b.message }
         return (a.productID ?? "") < (b.productID ?? "")
+    }
+}
+
+/// A secret value a finding is about. It prints as `<secret>` (never its value), so string
+/// interpolation and debug output cannot leak it either.
+public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    let value: String
+
+    public init(_ value: String) { self.value = value }
+
+    public var description: String { "<secret>" }
+    public var debugDescription: String { "<secret>" }
+
+    /// What replaces the value in a quoted source line: its length, none of its characters.
+    public var mask: String { "[masked: \(value.count) characters]" }
+
+    /// `text` with every occurrence of the value masked.
+    public func masking(_ text: String) -> String {
+        guard !value.isEmpty, text.contains(value) else { return text }
+        return text.replacingOccurrences(of: value, with: mask)
+    }
+
+    /// A source line to quote under the finding: the value masked, or nil (quote nothing) when the
+    /// line holds only part of it (a value split over lines), or when `value` is too short to
+    /// find safely.
+    public func maskedSourceLine(_ line: String) -> String? {
+        guard value.count >= 4 else { return nil }
+        if line.contains(value) { return masking(line) }
+        return nil
     }
 }

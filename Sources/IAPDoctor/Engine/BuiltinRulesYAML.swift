@@ -2245,12 +2245,14 @@ enum BuiltinRulesYAML {
   input: storekit
   severity: warning
   title: the StoreKit configuration carries a subscription offer signing key
-  rationale: Xcode stores a private key in `subscriptionOffersKeyPair` to sign promotional offers locally; committed, it is a secret anyone with the repository can use.
+  rationale: A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
   help: remove the key pair from the committed file
   examples:
     triggering:
       - |
         { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
+      - |
+        { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
     passing:
       - |
         { "products": [] }
@@ -8584,8 +8586,8 @@ S 0 2242 10 67
 the StoreKit configuration carries a subscription offer signing key
 S 0 2243 3 9
 rationale
-S 0 2243 14 155
-Xcode stores a private key in `subscriptionOffersKeyPair` to sign promotional offers locally; committed, it is a secret anyone with the repository can use.
+S 0 2243 14 329
+A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
 S 0 2244 3 4
 help
 S 0 2244 9 43
@@ -8595,14 +8597,17 @@ examples
 M 2 2246 5
 S 0 2246 5 10
 triggering
-L 1 2247 7
+L 2 2247 7
 S 1 2247 9 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2249 5 7
+S 1 2249 9 138
+{ "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
+
+S 0 2251 5 7
 passing
-L 1 2250 7
-S 1 2250 9 19
+L 1 2252 7
+S 1 2252 9 19
 { "products": [] }
 
 """##

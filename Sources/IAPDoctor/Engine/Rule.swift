@@ -36,14 +36,16 @@ public struct RuleContext: Sendable {
 
     // MARK: Building findings and outcomes
 
+    /// A finding of this rule. `secret`: the value the finding is about, when it is a secret;
+    /// every output masks it (see ``Finding/secret``).
     public func finding(
         _ message: String, at location: SourceLocation?, help: String? = nil, notes: [String] = [],
-        product: String? = nil
+        product: String? = nil, secret: String? = nil
     ) -> Finding {
         Finding(
             rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist, message: message,
             help: help ?? (metadata.help.isEmpty ? nil : metadata.help), notes: notes, location: location,
-            productID: product)
+            productID: product, secret: secret.map(Secret.init))
     }
 
     public func pass(product: String? = nil, item: String? = nil) -> Outcome {

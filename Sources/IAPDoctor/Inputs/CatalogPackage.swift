@@ -145,8 +145,9 @@ public struct CatalogPackage: Sendable {
             let rule = error.kind == .unreadable ? "input-unreadable" : "input-malformed"
             throw InputProblem(Finding(
                 rule: rule, severity: .error, checklist: "catalog-valid",
-                message: error.kind == .unreadable ? "cannot read `\(file)`: \(error.message)" : "invalid XML: \(error.message)",
-                help: helpText(for: error.kind),
+                message: error.isSandboxDenial ? "cannot read `\(file)`: \(FileSystem.sandboxedReason)"
+                    : error.kind == .unreadable ? "cannot read `\(file)`: \(error.message)" : "invalid XML: \(error.message)",
+                help: error.kind == .unreadable ? FileSystem.unreadableHelp(error) : helpText(for: error.kind),
                 location: SourceLocation(file: file, line: error.position.line, column: error.position.column)))
         } catch {
             throw InputProblem(Finding(

@@ -35,8 +35,10 @@ public struct XcodeScheme: Sendable {
             let rule = error.kind == .unreadable ? "input-unreadable" : "input-malformed"
             throw InputProblem(Finding(
                 rule: rule, severity: .error, checklist: nil,
-                message: error.kind == .unreadable ? "cannot read the scheme `\(path)`: \(error.message)" : "the scheme is not valid XML: \(error.message)",
-                help: "check `app.scheme`; schemes live in `X.xcodeproj/xcshareddata/xcschemes/` (shared) or `xcuserdata` (personal)",
+                message: error.isSandboxDenial ? "cannot read the scheme `\(path)`: \(FileSystem.sandboxedReason)"
+                    : error.kind == .unreadable ? "cannot read the scheme `\(path)`: \(error.message)" : "the scheme is not valid XML: \(error.message)",
+                help: error.isSandboxDenial ? FileSystem.sandboxedHelp
+                    : "check `app.scheme`; schemes live in `X.xcodeproj/xcshareddata/xcschemes/` (shared) or `xcuserdata` (personal)",
                 location: SourceLocation(file: path, line: error.position.line, column: error.position.column)))
         }
         guard root.name == "Scheme" else {

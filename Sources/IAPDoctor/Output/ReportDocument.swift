@@ -295,7 +295,7 @@ public struct ReportDocument: Sendable {
         if let pointer = finding.location, !pointer.file.isEmpty {
             var sourceLine: String?
             var highlight: Range<Int>?
-            if pointer.line > 0, var line = sources.line(pointer.line, in: pointer.file),
+            if pointer.line > 0, var line = finding.quotedSourceLine(from: sources),
                 line.contains(where: { $0 != " " && $0 != "\t" })
             {
                 while line.last == " " || line.last == "\t" { line.removeLast() }

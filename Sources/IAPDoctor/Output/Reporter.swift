@@ -46,4 +46,12 @@ final class SourceLines: @unchecked Sendable {
 extension Finding {
     /// Where the rule's documentation page lives.
     public var docsPath: String { "docs/rules/\(rule).md" }
+
+    /// The source line at the finding's location as the reports quote it: a secret masked, or no
+    /// line at all when the secret cannot be masked on it.
+    func quotedSourceLine(from sources: SourceLines) -> String? {
+        guard let location, location.line > 0, let line = sources.line(location.line, in: location.file) else { return nil }
+        guard let secret else { return line }
+        return secret.maskedSourceLine(line)
+    }
 }

@@ -112,7 +112,7 @@ public struct TextReporter: Reporter {
         let gutterWidth = max(1, String(location.line).count)
         let pad = String(repeating: " ", count: gutterWidth)
         lines.append("\(pad)\(paint("-->", "34")) \(location)")
-        if location.line > 0, let source = sources.line(location.line, in: location.file) {
+        if let source = finding.quotedSourceLine(from: sources) {
             let bar = paint("|", "34")
             lines.append("\(pad) \(bar)")
             lines.append("\(paint(String(location.line), "34")) \(bar) \(source)")

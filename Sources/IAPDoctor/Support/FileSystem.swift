@@ -21,8 +21,30 @@ public enum FileSystem {
         do {
             return try readFileBytes(path, maxBytes: maxBytes)
         } catch {
-            throw Problem(message: "cannot read `\(path)`: \(error.message)", help: "check the file's permissions")
+            if error.isSandboxDenial {
+                throw Problem(message: "cannot read `\(path)`: \(sandboxedReason)", help: sandboxedHelp)
+            }
+            throw Problem(message: "cannot read `\(path)`: \(error.message)", help: unreadableHelp(error))
         }
+    }
+
+    /// Why a read answered `EPERM`. Xcode 15 and later run Run Script build phases in a sandbox
+    /// (`ENABLE_USER_SCRIPT_SANDBOXING`) that only lets them read the files the phase declares.
+    public static let sandboxedReason = "the build phase is sandboxed (operation not permitted)"
+    public static let sandboxedHelp = "list the file in the Run Script phase's Input Files (or an input file list, .xcfilelist), "
+        + "or set ENABLE_USER_SCRIPT_SANDBOXING to NO for the target; outside Xcode, macOS privacy settings "
+        + "(Files and Folders, Full Disk Access) refuse reads the same way"
+
+    /// The help for a file that could not be read.
+    public static func unreadableHelp(_ error: XMLReaderError) -> String {
+        error.isSandboxDenial ? sandboxedHelp : "check the file's permissions"
+    }
+
+    /// Whether `name` is one of `names`, ignoring case: Apple file systems are case-insensitive by
+    /// default, so `pods` there is the `Pods` folder; comparing the same way everywhere keeps a
+    /// Linux CI run and a Mac in step.
+    public static func name(_ name: some StringProtocol, isIn names: Set<String>) -> Bool {
+        names.contains(String(name)) || names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
     }
 
     public static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
@@ -105,7 +127,8 @@ public enum FileSystem {
     private static func identity(of path: String) -> FileIdentity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        // `dev_t` is signed (Int32) on Darwin and unsigned on Linux: keep the bits, never trap.
+        return FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 
     /// Writes `contents` atomically: a temporary file in the same folder, then a rename. Refuses a
@@ -123,7 +146,7 @@ public enum FileSystem {
         do {
             try Data(contents.utf8).write(to: temporary)
             if rename(temporary.path, url.path) != 0 {
-                let reason = String(cString: strerror(errno))
+                let reason = SystemError.describe(SystemError.current)
                 try? FileManager.default.removeItem(at: temporary)
                 throw Problem(message: "cannot write `\(path)`: \(reason)", help: "check that the folder exists and is writable")
             }
@@ -131,11 +154,27 @@ public enum FileSystem {
             throw problem
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw Problem(message: "cannot write `\(path)`: \(error.localizedDescription)", help: "check that the folder exists and is writable")
+            throw Problem(message: "cannot write `\(path)`: \(describeFileError(error))", help: "check that the folder exists and is writable")
+        }
+    }
+
+    /// A Foundation file error in our own words: `localizedDescription` reads differently on
+    /// Darwin and in swift-corelibs-foundation.
+    public static func describeFileError(_ error: any Error) -> String {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return SystemError.describe(Int32(error.code)) }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return SystemError.describe(Int32(underlying.code))
+        }
+        switch error.code {
+        case NSFileNoSuchFileError: return "no such folder"
+        case NSFileWriteNoPermissionError: return "permission denied"
+        case NSFileWriteOutOfSpaceError: return "no space left on the device"
+        case NSFileWriteVolumeReadOnlyError: return "the file system is read-only"
+        default: return "write failed (\(error.domain) \(error.code))"
         }
     }
 }
-
 
 struct FileIdentity: Hashable {
     var device: UInt64
