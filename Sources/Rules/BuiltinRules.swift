@@ -29,7 +29,7 @@ public enum BuiltinRules {
         StorefrontAvailabilityRule(), SandboxAccountRule(), SimulatorRule(), TestOSVersionRule(), StoreSignOutRule(),
         AppReinstalledRule(), JailbreakRule(),
         // StoreKit configuration
-        StoreKitConfigurationRule(),
+        StoreKitConfigurationRule(), StoreKitDescriptorMismatchRule(),
         // The project's files
         DescriptorFileMismatchRule(), RunningBundleIDRule(), EntitlementsRule(), ProjectCapabilityRule(),
         StoreKitConfigurationActiveRule(), BundleIDPerConfigurationRule(), ProfileDistributionRule(),

@@ -4,7 +4,7 @@ import Testing
 
 /// `init` then `check` on the shapes real apps have, each as a small fixture of our own: several
 /// app targets, build settings in `.xcconfig` files, schemes with and without StoreKit files.
-@Suite("Real project shapes")
+@Suite("Real project shapes", .timeLimit(.minutes(1)))
 struct ProjectShapeTests {
     /// An iOS app with a watch app and a widget; bundle IDs and team come from an `.xcconfig`
     /// chain (`#include`, a setting that names itself at the target level).
@@ -260,5 +260,31 @@ struct ProjectShapeTests {
         let check = try runIAPDoctor(["check", fixture.folder + "/Store.storekit"])
         #expect(check.status == 1)
         #expect(check.output.contains("error[storekit-load-products-failure]"), "\(check.output)")
+    }
+
+    /// Every line of an `.xcconfig` is a level of its own, so `X = $(inherited) $(inherited)` 4,000
+    /// times doubles 4,000 times; resolution is bounded by the expansion budget, not by the input
+    /// (a regressed resolver would not finish within the suite's time limit).
+    @Test func inheritedChainsAreBoundedByTheOutputNeeded() throws {
+        let fixture = ProjectFixture()
+        let lines = (0..<4_000).map { "OTHER_LDFLAGS = $(inherited) $(inherited) -l\($0)" }
+        fixture.write("Chain.xcconfig", lines.joined(separator: "\n") + "\nPRODUCT_BUNDLE_IDENTIFIER = com.birdhouseapps.$(OTHER_LDFLAGS:default=x)\n")
+        fixture.projectBaseConfiguration = ["Debug": "Chain.xcconfig", "Release": "Chain.xcconfig"]
+        let many = Dictionary(uniqueKeysWithValues: (0..<2_000).map { ("SETTING_\($0)", "$(inherited) $(SETTING_\(($0 + 1) % 2_000)) $(OTHER_LDFLAGS)") })
+        fixture.targets = [.init(name: "Birdhouse", settings: ["Debug": many.merging(["OTHER_LDFLAGS": "$(inherited) $(OTHER_LDFLAGS)"]) { $1 }, "Release": many])]
+        fixture.writeProject()
+        let project = try XcodeProject.load(path: fixture.folder + "/Birdhouse.xcodeproj")
+        let app = try #require(project.target(named: "Birdhouse"))
+        let settings = project.settings(target: app, configuration: "Debug")
+        let flags = try #require(settings.value("OTHER_LDFLAGS"))
+        #expect(flags.value.utf8.count <= 1 << 17, "bounded by the expansion budget")
+        // Cut short by the budget, it still holds references: unknown, never a value to compare.
+        #expect(!BuildSettings.isResolved(flags.value))
+        let bundle = try #require(settings.value("PRODUCT_BUNDLE_IDENTIFIER"))
+        #expect(bundle.value.hasPrefix("com.birdhouseapps."))
+        // Every setting of the target, as the fuzz target asks for them: each stays bounded too.
+        let all = project.buildSettings(target: app, configuration: "Release")
+        #expect(all.count >= 2_000)
+        #expect(all.values.allSatisfy { $0.value.utf8.count <= 1 << 17 })
     }
 }

@@ -2064,6 +2064,22 @@ enum BuiltinRulesYAML {
           xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
           bundle_id: com.runmonster.runmonsterfree.dev
 
+- id: storekit-descriptor-mismatch
+  checklist: storekit-configuration
+  severity: note
+  title: the StoreKit configuration file and App Store Connect list different products
+  rationale: A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
+  help: keep the file in sync with App Store Connect
+  examples:
+    triggering:
+      - |
+        app:
+          storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
+    passing:
+      - |
+        app:
+          storekit_configuration: ../catalog/PocketGarden.storekit
+
 - id: storekit-configuration-active
   checklist: storekit-configuration
   severity: warning
@@ -2261,7 +2277,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 113 12 1
+L 114 12 1
 M 5 12 3
 S 0 12 3 2
 id
@@ -7976,638 +7992,680 @@ app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2062 3
+M 7 2062 3
 S 0 2062 3 2
 id
-S 0 2062 7 29
-storekit-configuration-active
+S 0 2062 7 28
+storekit-descriptor-mismatch
 S 0 2063 3 9
 checklist
 S 0 2063 14 22
 storekit-configuration
 S 0 2064 3 8
 severity
-S 0 2064 13 7
-warning
+S 0 2064 13 4
+note
 S 0 2065 3 5
 title
-S 0 2065 10 61
-the scheme serves products from a StoreKit configuration file
+S 0 2065 10 77
+the StoreKit configuration file and App Store Connect list different products
 S 0 2066 3 9
 rationale
-S 0 2066 14 257
-With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 2066 14 208
+A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
 S 0 2067 3 4
 help
-S 1 2067 9 109
-set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2068 3 12
-environments
-L 4 2068 17
-S 0 2068 18 7
-sandbox
-S 0 2068 27 10
-testflight
-S 0 2068 39 6
-review
-S 0 2068 47 10
-production
-S 0 2069 3 14
-not_applicable
-S 0 2069 19 50
-in the xcode environment the file is what you test
-S 0 2070 3 8
+S 0 2067 9 44
+keep the file in sync with App Store Connect
+S 0 2068 3 8
 examples
-M 2 2071 5
-S 0 2071 5 10
+M 2 2069 5
+S 0 2069 5 10
 triggering
-L 1 2072 7
-S 1 2072 9 99
+L 1 2070 7
+S 1 2070 9 80
+app:
+  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
+
+S 0 2073 5 7
+passing
+L 1 2074 7
+S 1 2074 9 64
+app:
+  storekit_configuration: ../catalog/PocketGarden.storekit
+
+M 9 2078 3
+S 0 2078 3 2
+id
+S 0 2078 7 29
+storekit-configuration-active
+S 0 2079 3 9
+checklist
+S 0 2079 14 22
+storekit-configuration
+S 0 2080 3 8
+severity
+S 0 2080 13 7
+warning
+S 0 2081 3 5
+title
+S 0 2081 10 61
+the scheme serves products from a StoreKit configuration file
+S 0 2082 3 9
+rationale
+S 0 2082 14 257
+With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 2083 3 4
+help
+S 1 2083 9 109
+set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
+S 0 2084 3 12
+environments
+L 4 2084 17
+S 0 2084 18 7
+sandbox
+S 0 2084 27 10
+testflight
+S 0 2084 39 6
+review
+S 0 2084 47 10
+production
+S 0 2085 3 14
+not_applicable
+S 0 2085 19 50
+in the xcode environment the file is what you test
+S 0 2086 3 8
+examples
+M 2 2087 5
+S 0 2087 5 10
+triggering
+L 1 2088 7
+S 1 2088 9 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2075 5 7
+S 0 2091 5 7
 passing
-L 1 2076 7
-S 1 2076 9 107
+L 1 2092 7
+S 1 2092 9 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 12 2083 3
-S 0 2083 3 2
+M 12 2099 3
+S 0 2099 3 2
 id
-S 0 2083 7 27
+S 0 2099 7 27
 storekit-product-id-charset
-S 0 2084 3 9
+S 0 2100 3 9
 checklist
-S 0 2084 14 22
+S 0 2100 14 22
 storekit-configuration
-S 0 2085 3 5
+S 0 2101 3 5
 input
-S 0 2085 10 8
+S 0 2101 10 8
 storekit
-S 0 2086 3 8
+S 0 2102 3 8
 severity
-S 0 2086 13 5
+S 0 2102 13 5
 error
-S 0 2087 3 17
+S 0 2103 3 17
 unsynced_severity
-S 0 2087 22 7
+S 0 2103 22 7
 warning
-S 0 2088 3 5
+S 0 2104 3 5
 title
-S 0 2088 10 90
+S 0 2104 10 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2089 3 9
+S 0 2105 3 9
 rationale
-S 0 2089 14 192
+S 0 2105 14 192
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 2090 3 4
+S 0 2106 3 4
 help
-S 0 2090 9 42
+S 0 2106 9 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2091 3 5
+S 0 2107 3 5
 check
-M 2 2091 10
-S 0 2091 12 4
+M 2 2107 10
+S 0 2107 12 4
 each
-S 0 2091 18 7
+S 0 2107 18 7
 product
-S 0 2091 27 5
+S 0 2107 27 5
 field
-S 0 2091 34 9
+S 0 2107 34 9
 productID
-S 0 2092 3 7
+S 0 2108 3 7
 options
-M 1 2092 12
-S 0 2092 14 7
+M 1 2108 12
+S 0 2108 14 7
 pattern
-S 1 2092 23 15
+S 1 2108 23 15
 [A-Za-z0-9._-]+
-S 0 2093 3 7
+S 0 2109 3 7
 message
-S 1 2093 12 77
+S 1 2109 12 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2094 3 8
+S 0 2110 3 8
 examples
-M 2 2095 5
-S 0 2095 5 10
+M 2 2111 5
+S 0 2111 5 10
 triggering
-L 1 2096 7
-S 1 2096 9 115
+L 1 2112 7
+S 1 2112 9 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2098 5 7
+S 0 2114 5 7
 passing
-L 1 2099 7
-S 1 2099 9 114
+L 1 2115 7
+S 1 2115 9 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 12 2102 3
-S 0 2102 3 2
+M 12 2118 3
+S 0 2118 3 2
 id
-S 0 2102 7 26
+S 0 2118 7 26
 storekit-product-id-length
-S 0 2103 3 9
+S 0 2119 3 9
 checklist
-S 0 2103 14 22
+S 0 2119 14 22
 storekit-configuration
-S 0 2104 3 5
+S 0 2120 3 5
 input
-S 0 2104 10 8
+S 0 2120 10 8
 storekit
-S 0 2105 3 8
+S 0 2121 3 8
 severity
-S 0 2105 13 5
+S 0 2121 13 5
 error
-S 0 2106 3 17
+S 0 2122 3 17
 unsynced_severity
-S 0 2106 22 7
+S 0 2122 22 7
 warning
-S 0 2107 3 5
+S 0 2123 3 5
 title
-S 0 2107 10 54
+S 0 2123 10 54
 a product ID in the StoreKit configuration is too long
-S 0 2108 3 9
+S 0 2124 3 9
 rationale
-S 0 2108 14 88
+S 0 2124 14 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2109 3 4
+S 0 2125 3 4
 help
-S 0 2109 9 58
+S 0 2125 9 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2110 3 5
+S 0 2126 3 5
 check
-M 2 2110 10
-S 0 2110 12 4
+M 2 2126 10
+S 0 2126 12 4
 each
-S 0 2110 18 7
+S 0 2126 18 7
 product
-S 0 2110 27 5
+S 0 2126 27 5
 field
-S 0 2110 34 9
+S 0 2126 34 9
 productID
-S 0 2111 3 7
+S 0 2127 3 7
 options
-M 1 2111 12
-S 0 2111 14 10
+M 1 2127 12
+S 0 2127 14 10
 max_length
-S 0 2111 26 3
+S 0 2127 26 3
 100
-S 0 2112 3 7
+S 0 2128 3 7
 message
-S 1 2112 12 73
+S 1 2128 12 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2113 3 8
+S 0 2129 3 8
 examples
-M 2 2114 5
-S 0 2114 5 10
+M 2 2130 5
+S 0 2130 5 10
 triggering
-L 1 2115 7
-S 1 2115 9 127
+L 1 2131 7
+S 1 2131 9 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2117 5 7
+S 0 2133 5 7
 passing
-L 1 2118 7
-S 1 2118 9 59
+L 1 2134 7
+S 1 2134 9 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 12 2121 3
-S 0 2121 3 2
+M 12 2137 3
+S 0 2137 3 2
 id
-S 0 2121 7 30
+S 0 2137 7 30
 storekit-reference-name-length
-S 0 2122 3 9
+S 0 2138 3 9
 checklist
-S 0 2122 14 22
+S 0 2138 14 22
 storekit-configuration
-S 0 2123 3 5
+S 0 2139 3 5
 input
-S 0 2123 10 8
+S 0 2139 10 8
 storekit
-S 0 2124 3 8
+S 0 2140 3 8
 severity
-S 0 2124 13 5
+S 0 2140 13 5
 error
-S 0 2125 3 17
+S 0 2141 3 17
 unsynced_severity
-S 0 2125 22 7
+S 0 2141 22 7
 warning
-S 0 2126 3 5
+S 0 2142 3 5
 title
-S 0 2126 10 58
+S 0 2142 10 58
 a reference name in the StoreKit configuration is too long
-S 0 2127 3 9
+S 0 2143 3 9
 rationale
-S 0 2127 14 91
+S 0 2143 14 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2128 3 4
+S 0 2144 3 4
 help
-S 0 2128 9 62
+S 0 2144 9 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2129 3 5
+S 0 2145 3 5
 check
-M 2 2129 10
-S 0 2129 12 4
+M 2 2145 10
+S 0 2145 12 4
 each
-S 0 2129 18 7
+S 0 2145 18 7
 product
-S 0 2129 27 5
+S 0 2145 27 5
 field
-S 0 2129 34 13
+S 0 2145 34 13
 referenceName
-S 0 2130 3 7
+S 0 2146 3 7
 options
-M 1 2130 12
-S 0 2130 14 10
+M 1 2146 12
+S 0 2146 14 10
 max_length
-S 0 2130 26 2
+S 0 2146 26 2
 64
-S 0 2131 3 7
+S 0 2147 3 7
 message
-S 1 2131 12 92
+S 1 2147 12 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2132 3 8
+S 0 2148 3 8
 examples
-M 2 2133 5
-S 0 2133 5 10
+M 2 2149 5
+S 0 2149 5 10
 triggering
-L 1 2134 7
-S 1 2134 9 151
+L 1 2150 7
+S 1 2150 9 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2136 5 7
+S 0 2152 5 7
 passing
-L 1 2137 7
-S 1 2137 9 92
+L 1 2153 7
+S 1 2153 9 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 12 2140 3
-S 0 2140 3 2
+M 12 2156 3
+S 0 2156 3 2
 id
-S 0 2140 7 28
+S 0 2156 7 28
 storekit-display-name-length
-S 0 2141 3 9
+S 0 2157 3 9
 checklist
-S 0 2141 14 22
+S 0 2157 14 22
 storekit-configuration
-S 0 2142 3 5
+S 0 2158 3 5
 input
-S 0 2142 10 8
+S 0 2158 10 8
 storekit
-S 0 2143 3 8
+S 0 2159 3 8
 severity
-S 0 2143 13 5
+S 0 2159 13 5
 error
-S 0 2144 3 17
+S 0 2160 3 17
 unsynced_severity
-S 0 2144 22 7
+S 0 2160 22 7
 warning
-S 0 2145 3 5
+S 0 2161 3 5
 title
-S 0 2145 10 69
+S 0 2161 10 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2146 3 9
+S 0 2162 3 9
 rationale
-S 0 2146 14 86
+S 0 2162 14 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2147 3 4
+S 0 2163 3 4
 help
-S 0 2147 9 63
+S 0 2163 9 63
 write a display name of {min_length} to {max_length} characters
-S 0 2148 3 5
+S 0 2164 3 5
 check
-M 2 2148 10
-S 0 2148 12 4
+M 2 2164 10
+S 0 2164 12 4
 each
-S 0 2148 18 7
+S 0 2164 18 7
 product
-S 0 2148 27 5
+S 0 2164 27 5
 field
-S 0 2148 34 25
+S 0 2164 34 25
 localizations.displayName
-S 0 2149 3 7
+S 0 2165 3 7
 options
-M 2 2149 12
-S 0 2149 14 10
+M 2 2165 12
+S 0 2165 14 10
 min_length
-S 0 2149 26 1
+S 0 2165 26 1
 2
-S 0 2149 29 10
+S 0 2165 29 10
 max_length
-S 0 2149 41 2
+S 0 2165 41 2
 30
-S 0 2150 3 7
+S 0 2166 3 7
 message
-S 1 2150 12 117
+S 1 2166 12 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2151 3 8
+S 0 2167 3 8
 examples
-M 2 2152 5
-S 0 2152 5 10
+M 2 2168 5
+S 0 2168 5 10
 triggering
-L 1 2153 7
-S 1 2153 9 160
+L 1 2169 7
+S 1 2169 9 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2155 5 7
+S 0 2171 5 7
 passing
-L 1 2156 7
-S 1 2156 9 135
+L 1 2172 7
+S 1 2172 9 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 12 2159 3
-S 0 2159 3 2
+M 12 2175 3
+S 0 2175 3 2
 id
-S 0 2159 7 27
+S 0 2175 7 27
 storekit-description-length
-S 0 2160 3 9
+S 0 2176 3 9
 checklist
-S 0 2160 14 22
+S 0 2176 14 22
 storekit-configuration
-S 0 2161 3 5
+S 0 2177 3 5
 input
-S 0 2161 10 8
+S 0 2177 10 8
 storekit
-S 0 2162 3 8
+S 0 2178 3 8
 severity
-S 0 2162 13 5
+S 0 2178 13 5
 error
-S 0 2163 3 17
+S 0 2179 3 17
 unsynced_severity
-S 0 2163 22 7
+S 0 2179 22 7
 warning
-S 0 2164 3 5
+S 0 2180 3 5
 title
-S 0 2164 10 55
+S 0 2180 10 55
 a description in the StoreKit configuration is too long
-S 0 2165 3 9
+S 0 2181 3 9
 rationale
-S 0 2165 14 88
+S 0 2181 14 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2166 3 4
+S 0 2182 3 4
 help
-S 0 2166 9 59
+S 0 2182 9 59
 shorten the description to {max_length} characters or fewer
-S 0 2167 3 5
+S 0 2183 3 5
 check
-M 2 2167 10
-S 0 2167 12 4
+M 2 2183 10
+S 0 2183 12 4
 each
-S 0 2167 18 7
+S 0 2183 18 7
 product
-S 0 2167 27 5
+S 0 2183 27 5
 field
-S 0 2167 34 25
+S 0 2183 34 25
 localizations.description
-S 0 2168 3 7
+S 0 2184 3 7
 options
-M 1 2168 12
-S 0 2168 14 10
+M 1 2184 12
+S 0 2184 14 10
 max_length
-S 0 2168 26 2
+S 0 2184 26 2
 45
-S 0 2169 3 7
+S 0 2185 3 7
 message
-S 1 2169 12 89
+S 1 2185 12 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2170 3 8
+S 0 2186 3 8
 examples
-M 2 2171 5
-S 0 2171 5 10
+M 2 2187 5
+S 0 2187 5 10
 triggering
-L 1 2172 7
-S 1 2172 9 175
+L 1 2188 7
+S 1 2188 9 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2174 5 7
+S 0 2190 5 7
 passing
-L 1 2175 7
-S 1 2175 9 156
+L 1 2191 7
+S 1 2191 9 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 8 2178 3
-S 0 2178 3 2
+M 8 2194 3
+S 0 2194 3 2
 id
-S 0 2178 7 29
+S 0 2194 7 29
 storekit-duplicate-product-id
-S 0 2179 3 9
+S 0 2195 3 9
 checklist
-S 0 2179 14 22
+S 0 2195 14 22
 storekit-configuration
-S 0 2180 3 5
+S 0 2196 3 5
 input
-S 0 2180 10 8
+S 0 2196 10 8
 storekit
-S 0 2181 3 8
+S 0 2197 3 8
 severity
-S 0 2181 13 5
+S 0 2197 13 5
 error
-S 0 2182 3 5
+S 0 2198 3 5
 title
-S 0 2182 10 56
+S 0 2198 10 56
 a product ID appears twice in the StoreKit configuration
-S 0 2183 3 9
+S 0 2199 3 9
 rationale
-S 0 2183 14 99
+S 0 2199 14 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2184 3 4
+S 0 2200 3 4
 help
-S 0 2184 9 50
+S 0 2200 9 50
 remove the duplicate or give it its own product ID
-S 0 2185 3 8
+S 0 2201 3 8
 examples
-M 2 2186 5
-S 0 2186 5 10
+M 2 2202 5
+S 0 2202 5 10
 triggering
-L 1 2187 7
-S 1 2187 9 115
+L 1 2203 7
+S 1 2203 9 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2189 5 7
+S 0 2205 5 7
 passing
-L 1 2190 7
-S 1 2190 9 118
+L 1 2206 7
+S 1 2206 9 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 8 2193 3
-S 0 2193 3 2
+M 8 2209 3
+S 0 2209 3 2
 id
-S 0 2193 7 28
+S 0 2209 7 28
 storekit-group-not-localized
-S 0 2194 3 9
+S 0 2210 3 9
 checklist
-S 0 2194 14 22
+S 0 2210 14 22
 storekit-configuration
-S 0 2195 3 5
+S 0 2211 3 5
 input
-S 0 2195 10 8
+S 0 2211 10 8
 storekit
-S 0 2196 3 8
+S 0 2212 3 8
 severity
-S 0 2196 13 7
+S 0 2212 13 7
 warning
-S 0 2197 3 5
+S 0 2213 3 5
 title
-S 0 2197 10 80
+S 0 2213 10 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2198 3 9
+S 0 2214 3 9
 rationale
-S 0 2198 14 203
+S 0 2214 14 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2199 3 4
+S 0 2215 3 4
 help
-S 0 2199 9 51
+S 0 2215 9 51
 add a localization with a display name to the group
-S 0 2200 3 8
+S 0 2216 3 8
 examples
-M 2 2201 5
-S 0 2201 5 10
+M 2 2217 5
+S 0 2217 5 10
 triggering
-L 1 2202 7
-S 1 2202 9 118
+L 1 2218 7
+S 1 2218 9 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2204 5 7
+S 0 2220 5 7
 passing
-L 1 2205 7
-S 1 2205 9 178
+L 1 2221 7
+S 1 2221 9 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 8 2208 3
-S 0 2208 3 2
+M 8 2224 3
+S 0 2224 3 2
 id
-S 0 2208 7 20
+S 0 2224 7 20
 storekit-placeholder
-S 0 2209 3 9
+S 0 2225 3 9
 checklist
-S 0 2209 14 22
+S 0 2225 14 22
 storekit-configuration
-S 0 2210 3 5
+S 0 2226 3 5
 input
-S 0 2210 10 8
+S 0 2226 10 8
 storekit
-S 0 2211 3 8
+S 0 2227 3 8
 severity
-S 0 2211 13 5
+S 0 2227 13 5
 error
-S 0 2212 3 5
+S 0 2228 3 5
 title
-S 0 2212 10 64
+S 0 2228 10 64
 a StoreKit configuration still has a template product ID or name
-S 0 2213 3 9
+S 0 2229 3 9
 rationale
-S 0 2213 14 104
+S 0 2229 14 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2214 3 4
+S 0 2230 3 4
 help
-S 0 2214 9 43
+S 0 2230 9 43
 replace the placeholder with the real value
-S 0 2215 3 8
+S 0 2231 3 8
 examples
-M 2 2216 5
-S 0 2216 5 10
+M 2 2232 5
+S 0 2232 5 10
 triggering
-L 1 2217 7
-S 1 2217 9 71
+L 1 2233 7
+S 1 2233 9 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2219 5 7
+S 0 2235 5 7
 passing
-L 1 2220 7
-S 1 2220 9 87
+L 1 2236 7
+S 1 2236 9 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 8 2223 3
-S 0 2223 3 2
+M 8 2239 3
+S 0 2239 3 2
 id
-S 0 2223 7 30
+S 0 2239 7 30
 storekit-load-products-failure
-S 0 2224 3 9
+S 0 2240 3 9
 checklist
-S 0 2224 14 22
+S 0 2240 14 22
 storekit-configuration
-S 0 2225 3 5
+S 0 2241 3 5
 input
-S 0 2225 10 8
+S 0 2241 10 8
 storekit
-S 0 2226 3 8
+S 0 2242 3 8
 severity
-S 0 2226 13 5
+S 0 2242 13 5
 error
-S 0 2227 3 5
+S 0 2243 3 5
 title
-S 0 2227 10 62
+S 0 2243 10 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2228 3 9
+S 0 2244 3 9
 rationale
-S 0 2228 14 262
+S 0 2244 14 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2229 3 4
+S 0 2245 3 4
 help
-S 0 2229 9 74
+S 0 2245 9 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2230 3 8
+S 0 2246 3 8
 examples
-M 2 2231 5
-S 0 2231 5 10
+M 2 2247 5
+S 0 2247 5 10
 triggering
-L 1 2232 7
-S 1 2232 9 121
+L 1 2248 7
+S 1 2248 9 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2234 5 7
+S 0 2250 5 7
 passing
-L 1 2235 7
-S 1 2235 9 122
+L 1 2251 7
+S 1 2251 9 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 8 2238 3
-S 0 2238 3 2
+M 8 2254 3
+S 0 2254 3 2
 id
-S 0 2238 7 20
+S 0 2254 7 20
 storekit-private-key
-S 0 2239 3 9
+S 0 2255 3 9
 checklist
-S 0 2239 14 22
+S 0 2255 14 22
 storekit-configuration
-S 0 2240 3 5
+S 0 2256 3 5
 input
-S 0 2240 10 8
+S 0 2256 10 8
 storekit
-S 0 2241 3 8
+S 0 2257 3 8
 severity
-S 0 2241 13 7
+S 0 2257 13 7
 warning
-S 0 2242 3 5
+S 0 2258 3 5
 title
-S 0 2242 10 67
+S 0 2258 10 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2243 3 9
+S 0 2259 3 9
 rationale
-S 0 2243 14 329
+S 0 2259 14 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2244 3 4
+S 0 2260 3 4
 help
-S 0 2244 9 43
+S 0 2260 9 43
 remove the key pair from the committed file
-S 0 2245 3 8
+S 0 2261 3 8
 examples
-M 2 2246 5
-S 0 2246 5 10
+M 2 2262 5
+S 0 2262 5 10
 triggering
-L 2 2247 7
-S 1 2247 9 136
+L 2 2263 7
+S 1 2263 9 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2249 9 138
+S 1 2265 9 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2251 5 7
+S 0 2267 5 7
 passing
-L 1 2252 7
-S 1 2252 9 19
+L 1 2268 7
+S 1 2268 9 19
 { "products": [] }
 
 """##

@@ -24,6 +24,11 @@ public struct BuildSettings: Sendable {
     var opaquePositions: [(position: Int, file: String)] = []
     public let configuration: String
     public private(set) var sdk: String?
+    /// Each assignment's text expanded, once: the value of an assignment does not depend on who
+    /// refers to it, so chains (`A = $(B) $(B)`, 2,000 settings naming each other) cost their
+    /// length, not their fan-out. A value cut short by a limit is kept as cut, and marks whatever
+    /// uses it as cut too (deterministic, since names resolve in a fixed order).
+    let expanded = ExpansionCache()
     /// The `.xcconfig` files the configuration is based on (or includes) that could not be read.
     public var missingFiles: [String] { opaquePositions.map(\.file) }
 
@@ -78,10 +83,16 @@ public struct BuildSettings: Sendable {
     public func value(_ name: String) -> Fact<String>? {
         switch lookup(name, below: Int.max) {
         case .found(let index):
-            var expander = VariableExpander(lookup: lookupText)
-            let text = expander.expand(entries[index].value.value[...], depth: 0, scope: .init(name: name, position: index))
+            let text: String
+            if let done = expanded.value(at: index) {
+                text = done.value
+            } else {
+                var expander = VariableExpander(lookup: lookupText, remember: expanded.store)
+                text = expander.expand(entries[index].value.value[...], depth: 0, scope: .init(name: name, position: index))
+                expanded.store(index, text, truncated: expander.truncated)
+            }
             // List settings (`$(inherited) DEBUG` over nothing) leave a space Xcode's splitting drops.
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = Self.trimmingSpaces(text)
             return Fact(trimmed, at: decidingLocation(name, index), source: entries[index].value.source)
         case .missing(let file):
             return Fact("$(\(name))", at: SourceLocation(file: file), source: .xcconfig)
@@ -92,8 +103,17 @@ public struct BuildSettings: Sendable {
 
     /// `text` with its references expanded against these settings (for Info.plist values).
     public func expand(_ text: String) -> String {
-        var expander = VariableExpander(lookup: lookupText)
+        var expander = VariableExpander(lookup: lookupText, remember: expanded.store)
         return expander.expand(text[...], depth: 0, scope: .init(name: "", position: Int.max))
+    }
+
+    /// `text` without spaces and tabs at either end (on bytes: values can be 64 KiB).
+    static func trimmingSpaces(_ text: String) -> String {
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
+        if first == bytes.startIndex, last == bytes.index(before: bytes.endIndex) { return text }
+        return String(text[first...last])
     }
 
     /// True when `value` holds no reference left unexpanded.
@@ -141,12 +161,13 @@ public struct BuildSettings: Sendable {
         let target = inheriting ? scope.name : name
         switch lookup(target, below: inheriting ? scope.position : Int.max) {
         case .found(let index):
+            if let done = expanded.value(at: index) { return .expanded(done.value, truncated: done.truncated) }
             return .text(entries[index].value.value, .init(name: target, position: index))
         case .missing:
             return .unknown
         case .undefined:
             // Xcode expands an undefined setting to nothing; below the lowest level that is certain.
-            return inheriting ? .text("", .init(name: target, position: 0)) : .unknown
+            return inheriting ? .expanded("", truncated: false) : .unknown
         }
     }
 
@@ -175,11 +196,19 @@ struct VariableExpander {
     }
 
     enum Resolution {
+        /// Text still to expand, in the scope of the assignment it comes from.
         case text(String, Scope)
+        /// A value already expanded (`truncated` when a limit cut it short).
+        case expanded(String, truncated: Bool)
         case unknown
     }
 
     let lookup: (String, Scope) -> Resolution
+    /// Told of every assignment expanded (position, value, whether a limit cut it), to remember it.
+    let remember: (Int, String, Bool) -> Void
+    /// A limit (depth, calls, output budget) cut some expansion short: what was produced since is
+    /// not the complete value and must not be remembered.
+    private(set) var truncated = false
     /// Characters that may still be produced; a chain of settings that doubles at every level would
     /// otherwise grow without bound before the depth limit stops it. 64 KiB is far beyond any real
     /// value (a bundle ID is at most 155 characters; long flag lists are a few KB) and bounds the
@@ -192,21 +221,27 @@ struct VariableExpander {
     var calls = 0
     static let maxCalls = 10_000
 
-    init(lookup: @escaping (String, Scope) -> Resolution) {
+    init(lookup: @escaping (String, Scope) -> Resolution, remember: @escaping (Int, String, Bool) -> Void = { _, _, _ in }) {
         self.lookup = lookup
+        self.remember = remember
     }
 
     /// Over a plain dictionary (no levels: `$(inherited)` is empty).
     init(settings: [String: String]) {
         self.lookup = { name, _ in
             if let text = settings[name] { return .text(text, Scope(name: name, position: Int.max)) }
-            return name == "inherited" ? .text("", Scope(name: name, position: 0)) : .unknown
+            return name == "inherited" ? .expanded("", truncated: false) : .unknown
         }
+        self.remember = { _, _, _ in }
     }
 
     mutating func expand(_ text: Substring, depth: Int, scope: Scope) -> String {
         calls += 1
-        guard depth < Self.maxDepth, calls <= Self.maxCalls, text.contains("$") else { return String(text) }
+        guard text.contains("$") else { return String(text) }
+        guard depth < Self.maxDepth, calls <= Self.maxCalls else {
+            truncated = true
+            return String(text)
+        }
         var output = ""
         var index = text.startIndex
         while index < text.endIndex {
@@ -244,7 +279,10 @@ struct VariableExpander {
                 output.append(character)
                 index = afterDollar
             }
-            if output.utf8.count > budget { return output }
+            if output.utf8.count > budget {
+                truncated = true
+                return output
+            }
         }
         budget -= min(budget, output.utf8.count)
         return output
@@ -272,8 +310,17 @@ struct VariableExpander {
         let name = String(parts[0])
         let modifiers = parts.dropFirst()
         var value: String
-        if budget > 0, case .text(let text, let inner) = lookup(name, scope) {
+        let resolution = budget > 0 ? lookup(name, scope) : .unknown
+        if budget <= 0 { truncated = true }
+        if case .expanded(let done, let cut) = resolution {
+            value = done
+            if cut { truncated = true }
+        } else if case .text(let text, let inner) = resolution {
+            let wasTruncated = truncated
+            truncated = false
             value = expand(text[...], depth: depth + 1, scope: inner)
+            if inner.position >= 0, inner.position < Int.max { remember(inner.position, value, truncated) }
+            truncated = truncated || wasTruncated
         } else if let fallback = modifiers.first(where: { $0.hasPrefix("default=") }) {
             value = String(fallback.dropFirst("default=".count))
         } else {
@@ -284,4 +331,14 @@ struct VariableExpander {
         }
         return value
     }
+}
+
+/// Expanded assignment values by position, shared by every lookup of one ``BuildSettings``.
+/// A class so that reads stay `func`s; one resolution runs on one thread at a time.
+final class ExpansionCache: @unchecked Sendable {
+    private var values: [Int: (value: String, truncated: Bool)] = [:]
+
+    func value(at position: Int) -> (value: String, truncated: Bool)? { values[position] }
+
+    func store(_ position: Int, _ value: String, truncated: Bool) { values[position] = (value, truncated) }
 }
