@@ -18,7 +18,9 @@ extension EvidenceLoader {
         let roots = project.app.sources.map { FileSystem.resolve($0.value, relativeTo: project.baseDirectory) }
         let scan = SourceScanner.scan(paths: roots, baseDirectory: "", reader: { path, maxBytes in
             do throws(FileSystem.Problem) {
-                return .success(try FileSystem.readBytes(path, maxBytes: maxBytes))
+                let bytes = try FileSystem.readBytes(path, maxBytes: maxBytes)
+                FileSystem.noteParsed(path)
+                return .success(bytes)
             } catch {
                 return .failure(SourceScanner.ReadFailure(error.message))
             }
@@ -55,6 +57,7 @@ extension EvidenceLoader {
         for file in scan.libraryConfigurationFiles where !named.contains(file) {
             do throws(InputProblem) {
                 let contents = try ProductIDList.read(path: file)
+                FileSystem.noteParsed(file)
                 project.requests += contents.ids
                 evidence.secrets += contents.secrets
                 if contents.ids.isEmpty { evidence.emptyLists.append(Fact(file, at: SourceLocation(file: file), source: .productList)) }

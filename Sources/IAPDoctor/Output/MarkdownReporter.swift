@@ -78,7 +78,7 @@ public struct MarkdownReporter: Reporter {
                 out.append(indent + "- docs: " + Self.code(finding.docsPath))
             }
         }
-        return out.joined(separator: "\n") + "\n"
+        return Escaping.controlCharacters(out.joined(separator: "\n") + "\n")
     }
 
     static func row(_ cells: [String]) -> String { "| " + cells.joined(separator: " | ") + " |" }
