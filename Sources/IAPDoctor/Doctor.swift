@@ -99,7 +99,10 @@ public struct Doctor: Sendable {
         }
         for path in storeKitPaths where !project.storeKitCatalogs.contains(where: { $0.file == path }) {
             do {
-                project.storeKitCatalogs.append(try StoreKitConfiguration.load(path: path))
+                // Named on the command line: the user's choice, not confined to the descriptor's folder.
+                project.storeKitCatalogs.append(try FileSystem.withConfinement(root: nil) { () throws(InputProblem) in
+                    try StoreKitConfiguration.load(path: path)
+                })
                 FileSystem.noteParsed(path)
             } catch {
                 problems.append(error.finding)
@@ -142,7 +145,10 @@ public struct Doctor: Sendable {
         }()
         if let configPath {
             do {
-                configuration = try Configuration.load(path: configPath, catalog: engine.catalog)
+                // `--rules` is the user's choice; `.iapdoctor.yml` beside the descriptor is inside its folder.
+                configuration = try FileSystem.withConfinement(root: nil) { () throws(ConfigurationError) in
+                    try Configuration.load(path: configPath, catalog: engine.catalog)
+                }
                 FileSystem.noteParsed(configPath)
                 problems += configuration.apply(to: engine.catalog).catalog.invalidPatterns()
             } catch {

@@ -101,8 +101,18 @@ public enum EvidenceLoader {
         if let scheme, let reference = scheme.storeKitConfiguration {
             project.evidence.schemeUsesStoreKit = reference
             let candidates = scheme.candidatePaths(for: reference.value)
-            if let found = candidates.first(where: FileSystem.exists) {
+            // Only candidates inside the project root are read; one outside it is named, not read.
+            if let found = candidates.first(where: { FileSystem.isConfined($0) && FileSystem.exists($0) }) {
                 storeKitPath = (found, reference)
+            } else if let outside = candidates.first(where: { FileSystem.exists($0) }) {
+                do throws(FileSystem.Problem) {
+                    try FileSystem.checkInput(outside)
+                } catch {
+                    problems.append(Finding(
+                        rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
+                        notes: ["the scheme's StoreKit configuration reference `\(FileSystem.shown(reference.value))` leads there"],
+                        location: reference.location))
+                }
             } else {
                 // Xcode would serve no products; one finding says so (not an unreadable input).
                 project.evidence.storeKitReferenceMissing = (reference, candidates)

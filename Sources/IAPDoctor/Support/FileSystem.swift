@@ -50,7 +50,7 @@ public enum FileSystem {
         }
 
         /// Why `path` is not inside the root, or nil when it is.
-        func violation(_ path: String) -> String? {
+        public func violation(_ path: String) -> String? {
             let lexical = FileSystem.absolute(path)
             guard FileSystem.isInside(lexical, absolute) else {
                 return "it is outside the project folder `\(FileSystem.shown(root))`"
@@ -74,8 +74,11 @@ public enum FileSystem {
     @TaskLocal public static var confinement: Confinement?
 
     /// Runs `body` with every path an input names confined to `root` (nil: unconfined).
-    public static func withConfinement<T>(root: String?, _ body: () throws -> T) rethrows -> T {
-        try $confinement.withValue(root.map(Confinement.init(root:)), operation: body)
+    public static func withConfinement<T, E: Error>(root: String?, _ body: () throws(E) -> T) throws(E) -> T {
+        let result: Result<T, E> = $confinement.withValue(root.map(Confinement.init(root:))) {
+            do throws(E) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     /// Whether `path` may be opened as an input: no NUL character, and inside the confinement root
@@ -101,6 +104,13 @@ public enum FileSystem {
 
     /// Refuses anything but a regular file (a FIFO, a device such as `/dev/stdin` or `/dev/zero`,
     /// a socket) before it is opened: opening a FIFO waits forever for a writer.
+    /// `it is a named pipe (FIFO), not a regular file` for anything but a regular file (following links).
+    public static func notRegularFileReason(_ path: String) -> String? {
+        var info = stat()
+        guard !path.utf8.contains(0), stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        return "it is \(kindDescription(info.st_mode)), not a regular file"
+    }
+
     public static func requireRegularFile(_ path: String) throws(Problem) {
         var info = stat()
         guard stat(path, &info) == 0 else { return }
@@ -210,6 +220,14 @@ public enum FileSystem {
         while common < target.count, common < origin.count, target[common] == origin[common] { common += 1 }
         let parts = Array(repeating: Substring(".."), count: origin.count - common) + target[common...]
         return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
+    /// The deepest folder that holds both `a` and `b` (relative when both are inside the current folder).
+    public static func commonAncestor(_ a: String, _ b: String) -> String {
+        let first = absolute(a).split(separator: "/"), second = absolute(b).split(separator: "/")
+        var common = 0
+        while common < first.count, common < second.count, first[common] == second[common] { common += 1 }
+        return displayPath("/" + first[..<common].joined(separator: "/"))
     }
 
     /// Removes `.` and `dir/..` segments lexically, so messages show `a/Products.storekit`, not
