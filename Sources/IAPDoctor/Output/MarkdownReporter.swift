@@ -180,12 +180,11 @@ public struct MarkdownReporter: Reporter {
     }
 
     /// A newline inside a table cell or list item would end it; other control characters are
-    /// invisible in a comment, so they show as U+FFFD.
+    /// shown escaped (`\u{1B}`), as in every text format.
     static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
-            if scalar == "\n" || scalar == "\r" { return " " }
-            return scalar.value < 0x20 && scalar != "\t" ? "\u{FFFD}" : scalar
-        }))
+        Escaping.controlCharacters(String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            scalar == "\n" || scalar == "\r" ? " " : scalar
+        })))
     }
 }
 
