@@ -81,6 +81,14 @@ final class ConfinementTests {
         let absolute = write("absolute.yaml", "version: 1\napp:\n  info_plist: \(outside)/.git-credentials\n")
         let run = try run(["check", absolute])
         #expect(run.status == 2 && run.output.contains("it is outside the project folder") && !run.output.contains(Self.secret), "\(run.output)")
+        // Every key that names a file, and the catalogs.
+        let keys = ["xcodeproj", "entitlements", "scheme", "storekit_configuration"]
+        let every = write("every.yaml", "version: 1\napp:\n" + keys.map { "  \($0): ../outside/.git-credentials\n" }.joined()
+            + "  product_id_lists: [../outside/.git-credentials]\nsigning:\n  profile:\n    file: ../outside/.git-credentials\n"
+            + "catalogs: [../outside]\n")
+        let all = try self.run(["check", every])
+        #expect(all.status == 2 && !all.output.contains(Self.secret), "\(all.output)")
+        #expect(all.output.components(separatedBy: "it is outside the project folder").count - 1 >= 7, "\(all.output)")
     }
 
     @Test func aSymbolicLinkLeavingTheProjectIsRefused() throws {
