@@ -20,8 +20,11 @@ extension SourceScanner {
     }
 
     /// Collects source files in a deterministic order (entries sorted by name), following symbolic
-    /// links but entering each real folder once, so a link back to an ancestor cannot loop.
+    /// links but entering each real folder once, so a link back to an ancestor cannot loop. With a
+    /// `root`, a link that leads outside it (to `/`, another checkout) is reported, not followed.
     struct FolderWalk {
+        /// The project root with its links resolved; nil walks wherever links lead.
+        var root: String?
         struct File { var path: String; var language: Language }
         var files: [File] = []
         var problems: [ScanProblem] = []
@@ -36,9 +39,15 @@ extension SourceScanner {
                 return
             }
             let real = realPath(path)
+            guard isInsideRoot(real) else {
+                problems.append(ScanProblem(message: "skipped `\(path)`: it leads outside the project folder, which the scan never leaves", path: path, kind: .skipped))
+                return
+            }
             if isDirectoryMode(info.st_mode) {
                 guard visitedRealPaths.insert(real).inserted else { return }
                 walk(folder: path, ancestors: [real])
+            } else if !isRegularMode(info.st_mode) {
+                problems.append(ScanProblem(message: "skipped `\(path)`: not a regular file (a pipe, socket or device)", path: path, kind: .unreadable))
             } else if let language = SourceScanner.language(ofFile: path) {
                 addFile(path, real: real, size: Int(info.st_size), language: language)
             } else {
@@ -59,10 +68,23 @@ extension SourceScanner {
             for name in names {
                 let path = folder == "." ? name : (folder == "/" ? "/" + name : folder + "/" + name)
                 var info = stat()
-                guard lstat(path, &info) == 0 else { continue }
-                if isSymbolicLinkMode(info.st_mode), stat(path, &info) != 0 {
-                    problems.append(ScanProblem(message: "skipped `\(path)`: broken symbolic link", path: path, kind: .unreadable))
+                guard lstat(path, &info) == 0 else {
+                    problems.append(ScanProblem(message: "skipped `\(path)`: it could not be looked at", path: path, kind: .unreadable))
                     continue
+                }
+                if isSymbolicLinkMode(info.st_mode) {
+                    if stat(path, &info) != 0 {
+                        problems.append(ScanProblem(message: "skipped `\(path)`: broken symbolic link", path: path, kind: .unreadable))
+                        continue
+                    }
+                    if !isInsideRoot(realPath(path)) {
+                        if isDirectoryMode(info.st_mode) || SourceScanner.language(ofFile: name) != nil {
+                            problems.append(ScanProblem(
+                                message: "skipped `\(path)`: a symbolic link that leads outside the project folder, which the scan never leaves",
+                                path: path, kind: .skipped))
+                        }
+                        continue
+                    }
                 }
                 if isDirectoryMode(info.st_mode) {
                     if SourceScanner.skippedFolders.contains(name.lowercased())
@@ -81,6 +103,9 @@ extension SourceScanner {
                     addFile(path, real: realPath(path), size: Int(info.st_size), language: language)
                 } else if isRegularMode(info.st_mode), SourceScanner.libraryConfigurationFileNames.contains(name) {
                     configurationFiles.append(path)
+                } else if !isRegularMode(info.st_mode), SourceScanner.language(ofFile: name) != nil {
+                    // A FIFO or device named like a source file: never opened (a FIFO would block).
+                    problems.append(ScanProblem(message: "skipped `\(path)`: not a regular file (a pipe, socket or device)", path: path, kind: .unreadable))
                 }
             }
         }
@@ -92,6 +117,11 @@ extension SourceScanner {
                 return
             }
             files.append(File(path: path, language: language))
+        }
+
+        func isInsideRoot(_ real: String) -> Bool {
+            guard let root else { return true }
+            return root == "/" || real == root || real.hasPrefix(root + "/")
         }
 
         func realPath(_ path: String) -> String {

@@ -181,8 +181,10 @@ public enum SourceScanner {
 
     /// Scans files and folders; relative paths are joined to `baseDirectory` and findings keep
     /// that joined path.
-    public static func scan(paths: [String], baseDirectory: String, reader: FileReader = defaultReader) -> SourceScan {
+    /// With a `root` (its links resolved), the walk never leaves it: a link leading outside is a problem.
+    public static func scan(paths: [String], baseDirectory: String, root: String? = nil, reader: FileReader = defaultReader) -> SourceScan {
         var walk = FolderWalk()
+        walk.root = root
         for path in paths {
             var resolved = path.hasPrefix("/") || baseDirectory.isEmpty || baseDirectory == "." ? path : baseDirectory + "/" + path
             if path == "." { resolved = baseDirectory.isEmpty ? "." : baseDirectory }

@@ -14,12 +14,16 @@ public struct Doctor: Sendable {
         public var failOn: Severity?
         /// Checks as if the descriptor said this `environment` (e.g. `review` before submitting).
         public var environment: Environment?
+        /// `--root`: the folder every path an input names must stay inside. `nil`: the
+        /// descriptor's folder (a run without a descriptor confines only screenshots, to their package).
+        public var root: String?
 
-        public init(paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil) {
+        public init(paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil, root: String? = nil) {
             self.paths = paths
             self.rulesFile = rulesFile
             self.failOn = failOn
             self.environment = environment
+            self.root = root
         }
     }
 
@@ -36,6 +40,28 @@ public struct Doctor: Sendable {
     }
 
     public func check(_ request: Request) -> Diagnosis {
+        // Every path the command line names is an input, read or not (never an --output).
+        for path in request.paths + [request.rulesFile].compactMap({ $0 }) {
+            FileSystem.noteNamed(path)
+            FileSystem.noteNamed(CatalogPackage.metadataPath(for: path))
+        }
+        let descriptor = request.paths.first { Doctor.kind(of: $0) == .descriptor }
+        let root = request.root ?? descriptor.map { FileSystem.directoryName(of: $0) }
+        if let root, !FileSystem.isDirectory(root) || root.utf8.contains(0) {
+            var project = Project(descriptorFile: descriptor ?? "", baseDirectory: ".")
+            project.hasDescriptor = descriptor != nil
+            project.descriptor = nil
+            let problem = Finding(
+                rule: "input-unreadable", severity: .error, checklist: nil,
+                message: "the project root `\(FileSystem.shown(root))` is not a folder",
+                help: "give --root the folder that holds the descriptor and every file it names",
+                location: SourceLocation(file: "--root"))
+            return engine.diagnose(project, inputProblems: [problem], options: Engine.Options(failOn: request.failOn, inputs: request.paths))
+        }
+        return FileSystem.withConfinement(root: root) { confinedCheck(request) }
+    }
+
+    private func confinedCheck(_ request: Request) -> Diagnosis {
         let descriptors = request.paths.filter { Doctor.kind(of: $0) == .descriptor }
         let catalogPaths = request.paths.filter { Doctor.kind(of: $0) == .catalog }
         let storeKitPaths = request.paths.filter { Doctor.kind(of: $0) == .storeKit }
@@ -45,6 +71,15 @@ public struct Doctor: Sendable {
             let loaded = DescriptorLoader.load(path: path)
             project = loaded.project
             problems += loaded.problems
+            // Its lines are quoted under findings when it parsed, or when it is a file of its own
+            // (not a link, which could lead to a secret that fails to parse as YAML).
+            if !loaded.isUnusable || !FileSystem.isSymbolicLink(path) { FileSystem.noteParsed(path) }
+            // Every path the descriptor names is an input, even when an error stops the run first.
+            for named in project.namedPaths {
+                let resolved = FileSystem.resolve(named, relativeTo: project.baseDirectory)
+                FileSystem.noteNamed(resolved)
+                FileSystem.noteNamed(CatalogPackage.metadataPath(for: resolved))
+            }
             for extra in descriptors.dropFirst() {
                 problems.append(Finding(
                     rule: "input-unreadable", severity: .error, checklist: nil,
@@ -64,7 +99,11 @@ public struct Doctor: Sendable {
         }
         for path in storeKitPaths where !project.storeKitCatalogs.contains(where: { $0.file == path }) {
             do {
-                project.storeKitCatalogs.append(try StoreKitConfiguration.load(path: path))
+                // Named on the command line: the user's choice, not confined to the descriptor's folder.
+                project.storeKitCatalogs.append(try FileSystem.withConfinement(root: nil) { () throws(InputProblem) in
+                    try StoreKitConfiguration.load(path: path)
+                })
+                FileSystem.noteParsed(path)
             } catch {
                 problems.append(error.finding)
             }
@@ -75,8 +114,21 @@ public struct Doctor: Sendable {
         for (written, path, location) in listed + catalogPaths.map({ ($0, $0, nil as SourceLocation?) }) {
             let file = CatalogPackage.metadataPath(for: path)
             guard seen.insert(file).inserted else { continue }
+            if location != nil {
+                // A descriptor's `catalogs` stay inside the project; the command line's are the user's choice.
+                do throws(FileSystem.Problem) {
+                    try FileSystem.checkInput(path)
+                } catch {
+                    problems.append(Finding(
+                        rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
+                        notes: location.map { ["`\(FileSystem.shown(written))` is listed in `catalogs` at \($0)"] } ?? [], location: location))
+                    continue
+                }
+            }
             do {
-                project.catalogPackages.append(try CatalogPackage.load(path: path))
+                let package = try CatalogPackage.load(path: path)
+                FileSystem.noteParsed(package.file)
+                project.catalogPackages.append(package)
             } catch {
                 var finding = error.finding
                 if let location, finding.rule == "input-unreadable" {
@@ -93,9 +145,14 @@ public struct Doctor: Sendable {
         }()
         if let configPath {
             do {
-                configuration = try Configuration.load(path: configPath, catalog: engine.catalog)
+                // `--rules` is the user's choice; `.iapdoctor.yml` beside the descriptor is inside its folder.
+                configuration = try FileSystem.withConfinement(root: nil) { () throws(ConfigurationError) in
+                    try Configuration.load(path: configPath, catalog: engine.catalog)
+                }
+                FileSystem.noteParsed(configPath)
                 problems += configuration.apply(to: engine.catalog).catalog.invalidPatterns()
             } catch {
+                if !FileSystem.isSymbolicLink(configPath) { FileSystem.noteParsed(configPath) }
                 problems += error.problems
             }
         }
@@ -105,5 +162,17 @@ public struct Doctor: Sendable {
         for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
         let options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: inputs)
         return engine.diagnose(project, inputProblems: problems, options: options)
+    }
+}
+
+extension Project {
+    /// Every path the descriptor names, as written (relative to its folder): the `app:` files, the
+    /// profile, the catalogs. The never-write-an-input guard counts each, read or not.
+    public var namedPaths: [String] {
+        let single = [app.infoPlist, app.xcodeproj, app.entitlements, app.scheme, app.storeKitConfiguration, signing.profile.file]
+        var paths = single.compactMap { $0?.value }
+        if let project = app.xcodeproj?.value { paths.append(project + "/project.pbxproj") }
+        paths += app.productIDLists.map(\.value) + app.sources.map(\.value) + catalogs.map(\.value)
+        return paths
     }
 }

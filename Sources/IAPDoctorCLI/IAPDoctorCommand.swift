@@ -85,6 +85,9 @@ struct Check: ParsableCommand {
     @Option(help: "Check as if the descriptor's `environment` were this one (xcode, sandbox, testflight, review, production).")
     var environment: Environment?
 
+    @Option(help: "The project folder: every path the descriptor (or a scheme) names must stay inside it (default: the descriptor's folder).")
+    var root: String?
+
     @Option(help: "Colour: auto (only on a terminal, and never with NO_COLOR), always or never.")
     var color: ColorChoice = .auto
 
@@ -103,7 +106,7 @@ struct Check: ParsableCommand {
         case .never: threshold = nil
         }
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment))
+        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root))
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
         let text = format.reporter(color: useColor).report(diagnosis)
         if let output {

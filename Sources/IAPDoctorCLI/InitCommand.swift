@@ -62,7 +62,11 @@ struct Init: ParsableCommand {
             summary.append("  \(label): \(value ?? "not found")")
         }
         summary.append("  sources: \(survey.sources.isEmpty ? "not found" : survey.sources.joined(separator: ", "))")
-        summary.append("next: answer the commented questions, then run `iapdoctor check \(target)`")
+        // Paths from the descriptor are confined to its folder unless `--root` names a wider one.
+        let descriptorFolder = FileSystem.directoryName(of: target)
+        let root = FileSystem.commonAncestor(descriptorFolder, directory)
+        let rootOption = FileSystem.normalize(root) == FileSystem.normalize(descriptorFolder) ? "" : " --root \(root)"
+        summary.append("next: answer the commented questions, then run `iapdoctor check \(target)\(rootOption)`")
         print(summary.joined(separator: "\n"))
     }
 }

@@ -42,6 +42,9 @@ struct Report: ParsableCommand {
     @Option(help: "Rules configuration file (default: .iapdoctor.yml beside the descriptor).")
     var rules: String?
 
+    @Option(help: "The project folder: every path the descriptor (or a scheme) names must stay inside it (default: the descriptor's folder).")
+    var root: String?
+
     @Option(help: "The threshold the report's `iapdoctor check` summary is stated against: error, warning, note or never.")
     var failOn: FailOn = .error
 
@@ -60,7 +63,7 @@ struct Report: ParsableCommand {
         case .never: threshold = nil
         }
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment))
+        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root))
         let document = ReportDocument(diagnosis)
         let text = format == .html ? HTMLReport().render(document) : MarkdownReport().render(document)
         let destination = output ?? format.defaultFileName

@@ -139,8 +139,7 @@ final class SAXSession {
     }
 
     private func parse(path: String) throws(XMLReaderError) -> XMLNode {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw unreadable(path) }
+        let fd = try openRegularFile(path)
         defer { close(fd) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(limits.chunkSize, 4), alignment: 1)
         defer { buffer.deallocate() }

@@ -174,8 +174,7 @@ public enum XMLReader {
 /// Reads a whole file with POSIX calls (no Foundation on the hot path or at start-up).
 /// Used by callers that need the bytes themselves (e.g. to hash them); the reader streams.
 public func readFileBytes(_ path: String, maxBytes: Int = 1 << 31) throws(XMLReaderError) -> [UInt8] {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { throw unreadable(path) }
+    let fd = try openRegularFile(path)
     defer { close(fd) }
     var result: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 256 * 1024)
@@ -191,6 +190,42 @@ public func readFileBytes(_ path: String, maxBytes: Int = 1 << 31) throws(XMLRea
         }
     }
     return result
+}
+
+/// Opens `path` for reading without blocking (a FIFO with no writer would wait forever), and only
+/// if it is a regular file: a FIFO, a device (`/dev/stdin`, `/dev/zero`) or a socket is refused.
+/// A NUL in the path is refused too (the C call would see a shorter path).
+func openRegularFile(_ path: String) throws(XMLReaderError) -> Int32 {
+    guard !path.utf8.contains(0) else {
+        throw XMLReaderError(kind: .unreadable, message: "cannot read the file: the path contains a NUL character",
+                             position: XMLPosition(line: 0, column: 0), file: path)
+    }
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard fd >= 0 else { throw unreadable(path) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+        let error = unreadable(path)
+        close(fd)
+        throw error
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+        close(fd)
+        throw XMLReaderError(
+            kind: .unreadable, message: "cannot read the file: it is \(describeFileType(info.st_mode)), not a regular file",
+            position: XMLPosition(line: 0, column: 0), file: path)
+    }
+    return fd
+}
+
+func describeFileType(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFDIR: return "a folder"
+    case S_IFIFO: return "a named pipe (FIFO)"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFSOCK: return "a socket"
+    default: return "not a file"
+    }
 }
 
 func unreadable(_ path: String) -> XMLReaderError {

@@ -51,7 +51,11 @@ struct ProjectShapeTests {
         let written = try runIAPDoctor(["init", fixture.folder, "-o", elsewhere + "/project.yaml"])
         #expect(written.status == 0, "\(written.output)")
         let descriptor = readText(elsewhere + "/project.yaml")
-        let check = try runIAPDoctor(["check", elsewhere + "/project.yaml"] + extra)
+        // The project is beside the descriptor's folder, not in it: the root that holds both is
+        // given (init says so), else every path the descriptor names is outside the project.
+        let root = FileSystem.directoryName(of: fixture.folder)
+        #expect(written.output.contains("--root \(root)"), "\(written.output)")
+        let check = try runIAPDoctor(["check", elsewhere + "/project.yaml", "--root", root] + extra)
         return (descriptor, check)
     }
 

@@ -156,7 +156,7 @@ struct ReportTests {
         #expect(html.contains("Markup Lab &lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; Beakers"))
         #expect(html.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"))
-        #expect(HTMLReport.escape("a\"b'c<d>&\u{1}") == "a&quot;b&#39;c&lt;d&gt;&amp;\u{FFFD}")
+        #expect(HTMLReport.escape("a\"b'c<d>&\u{1}\u{1B}]52;c;\u{7}") == "a&quot;b&#39;c&lt;d&gt;&amp;\\u{1}\\u{1B}]52;c;\\u{7}")
         // The code spans of a message become <code>, with what is inside them escaped.
         #expect(html.contains("display name <code>&lt;script&gt;alert(1)&lt;/script&gt; Lab Pass Monthly</code> of <code>com.markuplab.app.pass.monthly</code>"))
     }

@@ -151,8 +151,10 @@ struct ReporterTests {
 
         let messages = parsed["failureMessages"] as! [String]
         let markup = Self.markupIndex(diagnosis)
-        // The message survives the round trip exactly, except the one control character XML forbids.
-        let hostile = diagnosis.findings[markup].message.replacingOccurrences(of: "\u{1}", with: "\u{FFFD}")
+        // The message survives the round trip exactly, except its control characters, which are
+        // shown escaped (`\u{1}`, `\u{D}`) as in every text format.
+        let hostile = diagnosis.findings[markup].message.replacingOccurrences(of: "\u{1}", with: "\\u{1}")
+            .replacingOccurrences(of: "\r", with: "\\u{D}")
         #expect(messages[markup] == hostile)
         #expect((parsed["failureTypes"] as! [String])[markup] == "warning")
         let body = (parsed["failureBodies"] as! [String])[markup]

@@ -10,18 +10,16 @@ public enum StarterDescriptor {
         func path(_ relative: String) -> String {
             FileSystem.relativePath(FileSystem.resolve(relative, relativeTo: surveyedFolder), from: descriptorFolder)
         }
-        func quote(_ value: String) -> String {
-            value.allSatisfy({ $0.isLetter || $0.isNumber || "._-/".contains($0) }) && !value.isEmpty
-                ? value : "\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
-        }
+        func quote(_ value: String) -> String { yamlScalar(value) }
         func line(_ key: String, _ value: String?, _ comment: String, indent: String = "  ") -> String {
+            let comment = commentText(comment)
             if let value { return "\(indent)\(key): \(quote(value))" + (comment.isEmpty ? "" : "   # \(comment)") }
             return "\(indent)# \(key):   # \(comment)"
         }
         func alternatives(_ key: String, _ values: [String], _ label: String) -> [String] {
             values.isEmpty ? [] : ["  # \(label):"] + values.map { value in
                 let parts = value.components(separatedBy: "   # ")
-                return "  #   \(key): \(quote(path(parts[0])))" + (parts.count > 1 ? "   # \(parts[1])" : "")
+                return "  #   \(key): \(quote(path(parts[0])))" + (parts.count > 1 ? "   # \(commentText(parts[1...].joined(separator: "   # ")))" : "")
             }
         }
         let servesStoreKit = survey.storeKit != nil && survey.scheme != nil
@@ -65,7 +63,7 @@ public enum StarterDescriptor {
         if let target = survey.target, survey.scheme == nil {
             app.append(line("target", target.value, target.reason))
         } else if !survey.targetQuestion.isEmpty {
-            app.append("  # target:   # which application target is the app? " + survey.targetQuestion.joined(separator: "; "))
+            app.append("  # target:   # which application target is the app? " + commentText(survey.targetQuestion.joined(separator: "; ")))
         }
         if let run = survey.runConfiguration {
             let note = survey.runBundleID.map { "it builds `\($0)`; \(survey.archiveConfiguration ?? "Release") ships" } ?? "the configuration a Run builds"
@@ -82,12 +80,12 @@ public enum StarterDescriptor {
             app.append(line("entitlements", nil, "the app target sets no `CODE_SIGN_ENTITLEMENTS`"))
         }
         if let shipping = survey.archiveEntitlements {
-            app.append("  #   (\(survey.archiveConfiguration ?? "Release") signs with \(quote(path(shipping))) instead)")
+            app.append("  #   (\(commentText(survey.archiveConfiguration ?? "Release")) signs with \(quote(path(shipping))) instead)")
         }
         if let storeKit = survey.storeKit {
             app.append(line("storekit_configuration", path(storeKit.value), storeKit.reason))
         } else if let missing = survey.missingStoreKitReference {
-            app.append("  # storekit_configuration:   # the scheme names `\(missing)`, which is not in the folder")
+            app.append("  # storekit_configuration:   # the scheme names `\(commentText(missing))`, which is not in the folder")
         }
         if !survey.otherStoreKitFiles.isEmpty {
             app.append("  # other .storekit files (not used by the scheme): " + survey.otherStoreKitFiles.map { quote(path($0)) }.joined(separator: ", "))
@@ -161,6 +159,61 @@ public enum StarterDescriptor {
             #   sandbox_account: { storefront: USA, team_id: … }
 
             """
+        return out
+    }
+
+    /// A YAML scalar that reads back as exactly `value`: plain when that is unambiguous (letters,
+    /// digits, `._-/`, starting with a letter, `_`, `.` or `/`, and not a word YAML reads as a
+    /// boolean or null), else double-quoted with every `\`, `"` and control character escaped (YAML
+    /// 1.2 §5.7), so a folder named `My\`, `a"b: c` or `x\n- y` cannot break the file or add keys.
+    public static func yamlScalar(_ value: String) -> String {
+        let plainBytes = value.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2E || byte == 0x5F
+                || byte == 0x2D || byte == 0x2F
+        }
+        let keywords: Set<String> = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", ".inf", ".nan", "~"]
+        if plainBytes, let first = value.first, first.isLetter || first == "_" || first == "." || first == "/",
+            !keywords.contains(value.lowercased()), !value.hasPrefix("..") || value.contains("/")
+        {
+            return value
+        }
+        return "\"" + escaped(value) + "\""
+    }
+
+    /// Text for a `#` comment: one line, with control characters (a newline above all, which would
+    /// end the comment and start a key) escaped the way a double-quoted scalar writes them.
+    static func commentText(_ text: String) -> String {
+        text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || [0x2028, 0x2029, 0xFEFF].contains($0.value) })
+            ? escaped(text) : text
+    }
+
+    /// The inside of a YAML double-quoted scalar.
+    static func escaped(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\0": out += "\\0"
+            case "\u{7}": out += "\\a"
+            case "\u{8}": out += "\\b"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\u{B}": out += "\\v"
+            case "\u{C}": out += "\\f"
+            case "\r": out += "\\r"
+            case "\u{1B}": out += "\\e"
+            case "\u{85}": out += "\\N"
+            case "\u{A0}": out += "\\_"
+            case "\u{2028}": out += "\\L"
+            case "\u{2029}": out += "\\P"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+            case "\u{FEFF}": out += "\\uFEFF"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
         return out
     }
 }

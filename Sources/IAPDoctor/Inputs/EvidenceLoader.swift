@@ -9,7 +9,9 @@ public enum EvidenceLoader {
         func path(_ fact: Fact<String>) -> String { FileSystem.resolve(fact.value, relativeTo: project.baseDirectory) }
         func attempt<T>(_ named: Fact<String>, _ load: (String) throws(InputProblem) -> T) -> T? {
             do {
-                return try load(path(named))
+                let loaded = try load(path(named))
+                FileSystem.noteParsed(path(named))
+                return loaded
             } catch {
                 var finding = error.finding
                 finding.notes.append("the file is named at \(named.location)")
@@ -25,6 +27,7 @@ public enum EvidenceLoader {
         // project.pbxproj: the build settings of the app target for the configuration.
         var resolved: BuildSettings?
         if let named = project.app.xcodeproj, let xcodeProject = attempt(named, { (p) throws(InputProblem) in try XcodeProject.load(path: p) }) {
+            FileSystem.noteParsed(xcodeProject.file)
             let configuration = project.app.configuration?.value
                 ?? (project.effectiveEnvironment.isAppStoreBuild ? scheme?.archiveConfiguration?.value : scheme?.runConfiguration?.value)
                 ?? (project.effectiveEnvironment.isAppStoreBuild ? "Release" : "Debug")
@@ -98,8 +101,18 @@ public enum EvidenceLoader {
         if let scheme, let reference = scheme.storeKitConfiguration {
             project.evidence.schemeUsesStoreKit = reference
             let candidates = scheme.candidatePaths(for: reference.value)
-            if let found = candidates.first(where: FileSystem.exists) {
+            // Only candidates inside the project root are read; one outside it is named, not read.
+            if let found = candidates.first(where: { FileSystem.isConfined($0) && FileSystem.exists($0) }) {
                 storeKitPath = (found, reference)
+            } else if let outside = candidates.first(where: { FileSystem.exists($0) }) {
+                do throws(FileSystem.Problem) {
+                    try FileSystem.checkInput(outside)
+                } catch {
+                    problems.append(Finding(
+                        rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
+                        notes: ["the scheme's StoreKit configuration reference `\(FileSystem.shown(reference.value))` leads there"],
+                        location: reference.location))
+                }
             } else {
                 // Xcode would serve no products; one finding says so (not an unreadable input).
                 project.evidence.storeKitReferenceMissing = (reference, candidates)
@@ -118,6 +131,7 @@ public enum EvidenceLoader {
         for (file, named, served) in [storeKitPath.map { ($0.path, $0.named, true) }, catalogOnly.map { ($0.path, $0.named, false) }].compactMap({ $0 }) {
             do {
                 let configuration = try StoreKitConfiguration.load(path: file)
+                FileSystem.noteParsed(file)
                 if served { project.evidence.storeKit = configuration }
                 project.storeKitCatalogs.append(configuration)
             } catch {

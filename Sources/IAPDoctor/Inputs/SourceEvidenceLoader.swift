@@ -15,10 +15,23 @@ extension EvidenceLoader {
             }
         }
         guard !project.app.sources.isEmpty else { return }
-        let roots = project.app.sources.map { FileSystem.resolve($0.value, relativeTo: project.baseDirectory) }
-        let scan = SourceScanner.scan(paths: roots, baseDirectory: "", reader: { path, maxBytes in
+        var roots: [String] = []
+        for named in project.app.sources {
+            let root = FileSystem.resolve(named.value, relativeTo: project.baseDirectory)
             do throws(FileSystem.Problem) {
-                return .success(try FileSystem.readBytes(path, maxBytes: maxBytes))
+                try FileSystem.checkInput(root)
+                roots.append(root)
+            } catch {
+                problems.append(Finding(
+                    rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
+                    notes: ["the folder is named in `app.sources` at \(named.location)"], location: named.location))
+            }
+        }
+        let scan = SourceScanner.scan(paths: roots, baseDirectory: "", root: FileSystem.confinement?.real, reader: { path, maxBytes in
+            do throws(FileSystem.Problem) {
+                let bytes = try FileSystem.readBytes(path, maxBytes: maxBytes)
+                FileSystem.noteParsed(path)
+                return .success(bytes)
             } catch {
                 return .failure(SourceScanner.ReadFailure(error.message))
             }
@@ -55,6 +68,7 @@ extension EvidenceLoader {
         for file in scan.libraryConfigurationFiles where !named.contains(file) {
             do throws(InputProblem) {
                 let contents = try ProductIDList.read(path: file)
+                FileSystem.noteParsed(file)
                 project.requests += contents.ids
                 evidence.secrets += contents.secrets
                 if contents.ids.isEmpty { evidence.emptyLists.append(Fact(file, at: SourceLocation(file: file), source: .productList)) }

@@ -51,6 +51,7 @@ public struct XCConfigFile: Sendable {
             if !optional { missingFiles.append(path) }
             return
         }
+        FileSystem.noteParsed(path)
         for line in Self.parseLines(bytes, file: path) {
             switch line {
             case .assignment(let assignment):

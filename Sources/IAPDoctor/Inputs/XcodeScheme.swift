@@ -27,6 +27,13 @@ public struct XcodeScheme: Sendable {
     public var storeKitConfiguration: Fact<String>?
 
     public static func load(path: String) throws(InputProblem) -> XcodeScheme {
+        do throws(FileSystem.Problem) {
+            try FileSystem.checkInput(path)
+        } catch {
+            throw InputProblem(Finding(
+                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
+                location: SourceLocation(file: path)))
+        }
         let root: XMLNode
         do {
             FileSystem.noteRead(path)

@@ -30,7 +30,7 @@ public struct CheckstyleReporter: Reporter {
             lines.append("  </file>")
         }
         lines.append("</checkstyle>")
-        return lines.joined(separator: "\n") + "\n"
+        return Escaping.controlCharacters(lines.joined(separator: "\n") + "\n")
     }
 
     /// Checkstyle's severities are `error`, `warning`, `info` and `ignore`.

@@ -10,7 +10,7 @@ public struct GitHubReporter: Reporter {
         var lines = diagnosis.findings.map(Self.command)
         // A plain line: the runner prints it as is, and it says why the step failed or passed.
         lines.append(diagnosis.summaryLine)
-        return lines.joined(separator: "\n") + "\n"
+        return Escaping.controlCharacters(lines.joined(separator: "\n") + "\n")
     }
 
     /// `::error file=…,line=…,col=…,title=<rule>::<message>`, with the help on the annotation's

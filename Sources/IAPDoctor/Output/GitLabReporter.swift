@@ -11,13 +11,13 @@ public struct GitLabReporter: Reporter {
         json.array(Array(diagnosis.findings.enumerated())) { json, entry in
             let finding = entry.element
             json.object {
-                $0.field("description", finding.message)
+                $0.field("description", Escaping.controlCharacters(finding.message))
                 $0.field("check_name", finding.rule)
                 $0.field("fingerprint", fingerprints[entry.offset])
                 $0.field("severity", Self.severity(finding.severity))
                 $0.field("location") {
                     $0.object {
-                        $0.field("path", FindingFingerprints.path(of: finding, in: diagnosis))
+                        $0.field("path", Escaping.controlCharacters(FindingFingerprints.path(of: finding, in: diagnosis)))
                         // GitLab requires a line; a project-level finding points at the top of the file.
                         $0.field("lines") { $0.object { $0.field("begin", max(1, finding.location?.line ?? 1)) } }
                     }

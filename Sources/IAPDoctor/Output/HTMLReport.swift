@@ -40,7 +40,7 @@ public struct HTMLReport: Sendable {
         page.add("</div>")
         page.add("</body>")
         page.add("</html>")
-        return page.text
+        return Escaping.controlCharacters(page.text)
     }
 
     // MARK: Sections
@@ -455,6 +455,8 @@ public struct HTMLReport: Sendable {
     /// Escapes text for element content and quoted attribute values alike. Control characters other
     /// than tab and newline cannot appear in HTML and show as U+FFFD.
     public static func escape(_ text: String) -> String {
+        // Control characters from the inputs are shown escaped (`\u{1B}`), as in every text format.
+        let text = Escaping.controlCharacters(text)
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -52,7 +52,7 @@ public struct JUnitReporter: Reporter {
         lines += testCases
         lines.append("  </testsuite>")
         lines.append("</testsuites>")
-        return lines.joined(separator: "\n") + "\n"
+        return Escaping.controlCharacters(lines.joined(separator: "\n") + "\n")
     }
 
     /// The whole finding, as the text report writes it, for the failure's detail view.
@@ -133,6 +133,8 @@ enum XMLEscaping {
     }
 
     private static func escape(_ value: String, whitespace: (Unicode.Scalar) -> String?) -> String {
+        // Control characters from the inputs are shown escaped (`\u{1B}`), as in every text format.
+        let value = Escaping.controlCharacters(value)
         var result = ""
         for scalar in value.unicodeScalars {
             if let replacement = whitespace(scalar) {

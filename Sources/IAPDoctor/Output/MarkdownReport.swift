@@ -24,7 +24,7 @@ public struct MarkdownReport: Sendable {
         unchecked(document, into: &out)
         rulesInForce(document, into: &out)
         while out.last == "" { out.removeLast() }
-        return out.joined(separator: "\n") + "\n"
+        return Escaping.controlCharacters(out.joined(separator: "\n") + "\n")
     }
 
     // MARK: Sections

@@ -78,7 +78,7 @@ public struct MarkdownReporter: Reporter {
                 out.append(indent + "- docs: " + Self.code(finding.docsPath))
             }
         }
-        return out.joined(separator: "\n") + "\n"
+        return Escaping.controlCharacters(out.joined(separator: "\n") + "\n")
     }
 
     static func row(_ cells: [String]) -> String { "| " + cells.joined(separator: " | ") + " |" }
@@ -180,12 +180,11 @@ public struct MarkdownReporter: Reporter {
     }
 
     /// A newline inside a table cell or list item would end it; other control characters are
-    /// invisible in a comment, so they show as U+FFFD.
+    /// shown escaped (`\u{1B}`), as in every text format.
     static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
-            if scalar == "\n" || scalar == "\r" { return " " }
-            return scalar.value < 0x20 && scalar != "\t" ? "\u{FFFD}" : scalar
-        }))
+        Escaping.controlCharacters(String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            scalar == "\n" || scalar == "\r" ? " " : scalar
+        })))
     }
 }
 

@@ -3,12 +3,18 @@
 public struct TextReporter: Reporter {
     public static let identifier = "text"
     public var color: Bool
+    /// Stands for ESC in colour codes while the report is built: control characters from the
+    /// inputs are escaped in the finished text (`\u{1B}`), then this becomes the real ESC. A
+    /// private-use scalar and a number drawn per report, so no input can spell it.
+    private let escape: String
 
     public init(color: Bool) {
         self.color = color
+        var random = SystemRandomNumberGenerator()
+        escape = "\u{E000}\(random.next())\u{E001}"
     }
 
-    private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    private func paint(_ text: String, _ code: String) -> String { color ? "\(escape)[\(code)m\(text)\(escape)[0m" : text }
     private func bold(_ text: String) -> String { paint(text, "1") }
 
     private func mark(_ status: Diagnosis.ItemStatus) -> String {
@@ -100,7 +106,8 @@ public struct TextReporter: Reporter {
             out.append("")
         }
         out.append(bold(diagnosis.summaryLine))
-        return out.joined(separator: "\n") + "\n"
+        let text = Escaping.controlCharacters(out.joined(separator: "\n") + "\n")
+        return color ? text.replacingOccurrences(of: escape, with: "\u{1B}") : text
     }
 
     func render(_ finding: Finding, number: Int, sources: SourceLines) -> [String] {

@@ -10,23 +10,147 @@ public enum FileSystem {
     }
 
     public static func readBytes(_ path: String, maxBytes: Int) throws(Problem) -> [UInt8] {
+        try checkInput(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw Problem(message: "cannot read `\(path)`: no such file", help: "check the path; relative paths are resolved from the current directory")
+            throw Problem(message: "cannot read `\(shown(path))`: no such file", help: "check the path; relative paths are resolved from the current directory")
         }
         if isDirectory.boolValue {
-            throw Problem(message: "cannot read `\(path)`: it is a folder, not a file", help: "name the file inside the folder")
+            throw Problem(message: "cannot read `\(shown(path))`: it is a folder, not a file", help: "name the file inside the folder")
         }
+        try requireRegularFile(path)
         noteRead(path)
         do {
             return try readFileBytes(path, maxBytes: maxBytes)
         } catch {
             if error.isSandboxDenial {
-                throw Problem(message: "cannot read `\(path)`: \(sandboxedReason)", help: sandboxedHelp)
+                throw Problem(message: "cannot read `\(shown(path))`: \(sandboxedReason)", help: sandboxedHelp)
             }
-            throw Problem(message: "cannot read `\(path)`: \(error.message)", help: unreadableHelp(error))
+            throw Problem(message: "cannot read `\(shown(path))`: \(error.message)", help: unreadableHelp(error))
         }
     }
+
+    // MARK: Confinement
+
+    /// The folder every path an input names must stay inside: `--root`, else the descriptor's
+    /// folder. Set for one run by ``withConfinement(root:_:)``; `nil` (the library's default)
+    /// confines nothing.
+    public struct Confinement: Sendable {
+        /// The root as given (for messages).
+        public var root: String
+        /// The root made absolute and normalized lexically.
+        var absolute: String
+        /// The root with every symbolic link resolved.
+        var real: String
+
+        public init(root: String) {
+            self.root = root
+            absolute = FileSystem.absolute(root)
+            real = FileSystem.realPath(absolute) ?? absolute
+        }
+
+        /// Why `path` is not inside the root, or nil when it is.
+        public func violation(_ path: String) -> String? {
+            let lexical = FileSystem.absolute(path)
+            guard FileSystem.isInside(lexical, absolute) else {
+                return "it is outside the project folder `\(FileSystem.shown(root))`"
+            }
+            // The deepest part of the path that exists, with its links resolved, must stay inside too.
+            var probe = lexical
+            var rest: [String] = []
+            while true {
+                if let real = FileSystem.realPath(probe) {
+                    let resolved = FileSystem.normalize(([real] + rest.reversed()).joined(separator: "/"))
+                    return FileSystem.isInside(resolved, self.real)
+                        ? nil : "it is, or is inside, a symbolic link that leads outside the project folder `\(FileSystem.shown(root))`"
+                }
+                guard probe != "/", !probe.isEmpty else { return nil }
+                rest.append(String(probe[probe.index(after: probe.lastIndex(of: "/")!)...]))
+                probe = directoryName(of: probe)
+            }
+        }
+    }
+
+    @TaskLocal public static var confinement: Confinement?
+
+    /// Runs `body` with every path an input names confined to `root` (nil: unconfined).
+    public static func withConfinement<T, E: Error>(root: String?, _ body: () throws(E) -> T) throws(E) -> T {
+        let result: Result<T, E> = $confinement.withValue(root.map(Confinement.init(root:))) {
+            do throws(E) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Whether `path` may be opened as an input: no NUL character, and inside the confinement root
+    /// (lexically and with its links resolved). Throws the finding's message and help otherwise.
+    public static func checkInput(_ path: String) throws(Problem) {
+        if path.utf8.contains(0) {
+            throw Problem(
+                message: "cannot read `\(shown(path))`: the path contains a NUL character, which no file name can hold",
+                help: "remove the `\\u{0}` from the path")
+        }
+        if let confinement, let reason = confinement.violation(path) {
+            throw Problem(
+                message: "refusing to read `\(shown(path))`: \(reason), and iapdoctor reads only the project's own files",
+                help: "move the file into the project folder, or pass `--root` with a folder that contains both the descriptor and the file")
+        }
+    }
+
+    /// Whether `path` is inside the confinement root (always, when there is none).
+    public static func isConfined(_ path: String) -> Bool {
+        guard !path.utf8.contains(0) else { return false }
+        return confinement?.violation(path) == nil
+    }
+
+    /// Refuses anything but a regular file (a FIFO, a device such as `/dev/stdin` or `/dev/zero`,
+    /// a socket) before it is opened: opening a FIFO waits forever for a writer.
+    /// `it is a named pipe (FIFO), not a regular file` for anything but a regular file (following links).
+    public static func notRegularFileReason(_ path: String) -> String? {
+        var info = stat()
+        guard !path.utf8.contains(0), stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        return "it is \(kindDescription(info.st_mode)), not a regular file"
+    }
+
+    public static func requireRegularFile(_ path: String) throws(Problem) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        if info.st_mode & S_IFMT != S_IFREG {
+            throw Problem(
+                message: "cannot read `\(shown(path))`: it is \(kindDescription(info.st_mode)), not a regular file",
+                help: "name a regular file; iapdoctor does not read pipes or devices")
+        }
+    }
+
+    static func kindDescription(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a file"
+        }
+    }
+
+    /// `path` made absolute from the current folder and normalized lexically.
+    static func absolute(_ path: String) -> String {
+        normalize(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether the absolute, normalized `path` is `folder` or inside it.
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        folder == "/" || path == folder || path.hasPrefix(folder + "/")
+    }
+
+    /// A path as messages show it: control characters escaped (see ``Escaping``).
+    public static func shown(_ path: String) -> String { Escaping.controlCharacters(path) }
 
     /// Why a read answered `EPERM`. Xcode 15 and later run Run Script build phases in a sandbox
     /// (`ENABLE_USER_SCRIPT_SANDBOXING`) that only lets them read the files the phase declares.
@@ -45,6 +169,12 @@ public enum FileSystem {
     /// Linux CI run and a Mac in step.
     public static func name(_ name: some StringProtocol, isIn names: Set<String>) -> Bool {
         names.contains(String(name)) || names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// Whether `path` itself is a symbolic link (not followed).
+    public static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return !path.utf8.contains(0) && lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     public static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
@@ -92,6 +222,14 @@ public enum FileSystem {
         return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
+    /// The deepest folder that holds both `a` and `b` (relative when both are inside the current folder).
+    public static func commonAncestor(_ a: String, _ b: String) -> String {
+        let first = absolute(a).split(separator: "/"), second = absolute(b).split(separator: "/")
+        var common = 0
+        while common < first.count, common < second.count, first[common] == second[common] { common += 1 }
+        return displayPath("/" + first[..<common].joined(separator: "/"))
+    }
+
     /// Removes `.` and `dir/..` segments lexically, so messages show `a/Products.storekit`, not
     /// `a/b.xcodeproj/xcshareddata/../../Products.storekit`.
     public static func normalize(_ path: String) -> String {
@@ -110,51 +248,183 @@ public enum FileSystem {
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
-    /// Every file this process has opened for reading, by device and inode (so a relative path,
-    /// a symlink or a hard link to an input is recognised as that input).
+    /// Every input of this run: each file opened for reading, by device and inode (so a relative
+    /// path, a symlink or a hard link to an input is recognised as that input), and each path the
+    /// command line or the descriptor names, read or not, by its absolute path.
     private static let ledger = ReadLedger()
 
     /// Records that `path` is an input of this run (readers that open files themselves call this).
     public static func noteRead(_ path: String) {
         if let identity = identity(of: path) { ledger.insert(identity) }
+        noteNamed(path)
     }
 
-    /// Whether `path` names a file this process has read.
+    /// Records a path an input names (read or not: a descriptor with an error is not followed, but
+    /// `--output Info.plist` must still not replace the Info.plist it names).
+    public static func noteNamed(_ path: String) {
+        guard !path.isEmpty, !path.utf8.contains(0) else { return }
+        if let identity = identity(of: path) { ledger.insert(identity) }
+        ledger.insert(path: canonical(path))
+    }
+
+    /// Whether `path` names an input of this run (read, or named by the command line or the descriptor).
     public static func wasRead(_ path: String) -> Bool {
-        identity(of: path).map { ledger.contains($0) } ?? false
+        if let identity = identity(of: path), ledger.contains(identity) { return true }
+        return ledger.contains(path: canonical(path))
+    }
+
+    /// Every file that was read and parsed as the kind its key expects (a plist as a plist, a
+    /// scheme as a scheme): the only files whose lines the reports quote. A file that did not
+    /// parse (`info_plist: .git/config`) is named in its finding, never shown.
+    private static let parsed = ReadLedger()
+
+    /// Records that `path` parsed as what it was read for: its lines may be quoted under findings.
+    public static func noteParsed(_ path: String) {
+        if let identity = identity(of: path) { parsed.insert(identity) }
+    }
+
+    /// Whether `path` parsed as what it was read for (see ``noteParsed(_:)``).
+    public static func wasParsed(_ path: String) -> Bool {
+        identity(of: path).map { parsed.contains($0) } ?? false
+    }
+
+    /// The absolute path with the links of its folder resolved (the file itself may not exist).
+    static func canonical(_ path: String) -> String {
+        let full = absolute(path)
+        let folder = directoryName(of: full)
+        let name = full == "/" ? "" : String(full[full.index(after: full.lastIndex(of: "/")!)...])
+        let realFolder = realPath(folder) ?? folder
+        return normalize(realFolder + "/" + name)
     }
 
     private static func identity(of path: String) -> FileIdentity? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard !path.utf8.contains(0), stat(path, &info) == 0 else { return nil }
         // `dev_t` is signed (Int32) on Darwin and unsigned on Linux: keep the bits, never trap.
         return FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 
-    /// Writes `contents` atomically: a temporary file in the same folder, then a rename. Refuses a
-    /// destination that is one of this run's inputs (`--output project.yaml` would replace the
-    /// descriptor with its own report).
+    /// Writes `contents` to `path` without ever replacing something that is not a regular file:
+    ///
+    /// - a regular file (or nothing yet) is replaced atomically: the text goes to a temporary file
+    ///   beside it, created exclusively (`O_EXCL`, `O_NOFOLLOW`) under an unpredictable name, which
+    ///   is then renamed over the target;
+    /// - a FIFO, a device (`/dev/null`) or `/dev/stdout` is opened and written, never replaced;
+    /// - a symbolic link is refused unless it leads to a FIFO or a device (`/dev/stdout` is a link
+    ///   on Linux): a checkout can plant `report.sarif -> ~/.bashrc`, and writing through the link
+    ///   would overwrite any file the job may write, while replacing the link would surprise the
+    ///   one who made it;
+    /// - one of this run's inputs (read, or named by the command line or the descriptor) is
+    ///   refused: `--output project.yaml` would replace the descriptor with its own report.
     public static func writeAtomically(_ contents: String, to path: String) throws(Problem) {
+        let help = "give --output a new file name, e.g. iapdoctor-report.json"
+        if path.utf8.contains(0) {
+            throw Problem(message: "refusing to write to `\(shown(path))`: the path contains a NUL character", help: help)
+        }
         if wasRead(path) {
             throw Problem(
-                message: "refusing to write to `\(path)`: it is one of the files this run read, and iapdoctor never writes to its inputs",
-                help: "give --output a new file name, e.g. iapdoctor-report.json")
+                message: "refusing to write to `\(shown(path))`: it is one of this run's inputs, and iapdoctor never writes to its inputs",
+                help: help)
         }
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do {
-            try Data(contents.utf8).write(to: temporary)
-            if rename(temporary.path, url.path) != 0 {
-                let reason = SystemError.describe(SystemError.current)
-                try? FileManager.default.removeItem(at: temporary)
-                throw Problem(message: "cannot write `\(path)`: \(reason)", help: "check that the folder exists and is writable")
+        let bytes = Array(contents.utf8)
+        if let descriptor = standardStream(path) {
+            try writeAll(bytes, to: descriptor, path: path)
+            return
+        }
+        var link = stat()
+        if lstat(path, &link) == 0 {
+            var target = stat()
+            let followed = stat(path, &target) == 0
+            switch link.st_mode & S_IFMT {
+            case S_IFREG:
+                break
+            case S_IFLNK where followed && [S_IFIFO, S_IFCHR].contains(target.st_mode & S_IFMT):
+                try writeInPlace(bytes, to: path)
+                return
+            case S_IFLNK:
+                throw Problem(
+                    message: "refusing to write to `\(shown(path))`: it is a symbolic link, and iapdoctor neither writes through a link to a file nor replaces it",
+                    help: "remove the link, or give --output the file it points at")
+            case S_IFDIR:
+                throw Problem(message: "cannot write `\(shown(path))`: it is a folder", help: "give --output a file name inside the folder")
+            case S_IFIFO, S_IFCHR:
+                try writeInPlace(bytes, to: path)
+                return
+            default:
+                throw Problem(
+                    message: "refusing to write to `\(shown(path))`: it is \(kindDescription(link.st_mode)), not a regular file",
+                    help: help)
             }
-        } catch let problem as Problem {
-            throw problem
+        }
+        try replaceAtomically(bytes, at: path, mode: link.st_mode & S_IFMT == S_IFREG ? link.st_mode & 0o777 : nil)
+    }
+
+    /// `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` (also `/proc/self/fd/N`): written to the open
+    /// descriptor itself, so `-o /dev/stdout > file` keeps the shell's redirection as it is.
+    static func standardStream(_ path: String) -> Int32? {
+        let normalized = normalize(path)
+        switch normalized {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where normalized.hasPrefix(prefix) {
+                if let number = Int32(normalized.dropFirst(prefix.count)), number >= 0, fcntl(number, F_GETFD) != -1 { return number }
+            }
+            return nil
+        }
+    }
+
+    /// Opens an existing FIFO or device for writing (never creating or replacing it) and writes.
+    static func writeInPlace(_ bytes: [UInt8], to path: String) throws(Problem) {
+        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Problem(message: "cannot write `\(shown(path))`: \(SystemError.describe(SystemError.current))", help: "check that it can be written")
+        }
+        defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, path: path)
+    }
+
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Problem) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if SystemError.current == EINTR { continue }
+                throw Problem(message: "cannot write `\(shown(path))`: \(SystemError.describe(SystemError.current))", help: "check that it can be written")
+            }
+            offset += written
+        }
+    }
+
+    /// A temporary file beside `path`, created exclusively under a random name, then renamed over it.
+    static func replaceAtomically(_ bytes: [UInt8], at path: String, mode: mode_t?) throws(Problem) {
+        let folder = directoryName(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let writable = "check that the folder exists and is writable"
+        var temporary = ""
+        var descriptor: Int32 = -1
+        for _ in 0..<16 {
+            var random = SystemRandomNumberGenerator()
+            let suffix = String(random.next(), radix: 16) + String(random.next(), radix: 16)
+            temporary = (folder == "." ? "" : folder + "/") + ".\(name.prefix(64)).\(suffix).tmp"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if descriptor >= 0 || SystemError.current != EEXIST { break }
+        }
+        guard descriptor >= 0 else {
+            throw Problem(message: "cannot write `\(shown(path))`: \(SystemError.describe(SystemError.current))", help: writable)
+        }
+        do throws(Problem) {
+            if let mode { _ = fchmod(descriptor, mode) }
+            try writeAll(bytes, to: descriptor, path: path)
+            close(descriptor)
+            descriptor = -1
+            if rename(temporary, path) != 0 {
+                throw Problem(message: "cannot write `\(shown(path))`: \(SystemError.describe(SystemError.current))", help: writable)
+            }
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw Problem(message: "cannot write `\(path)`: \(describeFileError(error))", help: "check that the folder exists and is writable")
+            if descriptor >= 0 { close(descriptor) }
+            unlink(temporary)
+            throw error
         }
     }
 
@@ -185,6 +455,19 @@ struct FileIdentity: Hashable {
 final class ReadLedger: @unchecked Sendable {
     private let lock = NSLock()
     private var identities: Set<FileIdentity> = []
+    private var paths: Set<String> = []
+
+    func insert(path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        paths.insert(path)
+    }
+
+    func contains(path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return paths.contains(path)
+    }
 
     func insert(_ identity: FileIdentity) {
         lock.lock()

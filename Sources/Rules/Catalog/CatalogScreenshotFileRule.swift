@@ -18,6 +18,14 @@ struct CatalogScreenshotFileRule: CatalogItemRule {
         }
         guard let file = reference.file, file.isMissing else { return }
         let name = fileName.text
+        if let refusal = file.refusal {
+            findings.append(CatalogItemFinding(
+                "review screenshot `\(name)` of `\(reference.item.name)` is not a regular file inside the package folder `\(streamed.directory)`: \(refusal); it was not read",
+                at: streamed.location(of: fileName),
+                help: "copy the image into the .itmsp folder next to metadata.xml and set `<file_name>` to its bare name",
+                notes: ["packages are flat: the image sits next to metadata.xml, without folders"], product: reference.item.productID?.value))
+            return
+        }
         var notes: [String] = []
         if name.contains("/") { notes.append("packages are flat: the image sits next to metadata.xml, without folders") }
         findings.append(CatalogItemFinding(

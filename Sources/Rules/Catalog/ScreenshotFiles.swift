@@ -47,13 +47,28 @@ final class ScreenshotFiles {
         let md5: String?
         let imageSize: ImageSize?
 
-        init(path: String) {
+        /// Why the file is not read although something has that name: it leaves the package (`../x`,
+        /// an absolute path, a link to elsewhere) or is not a regular file (`/dev/zero`, a FIFO).
+        /// Its size, checksum and existence then stay unknown, so nothing about it is revealed.
+        let refusal: String?
+
+        init(path: String, package: String) {
             self.path = path
-            isMissing = !FileSystem.exists(path) || FileSystem.isDirectory(path)
-            let bytes = try? FileSystem.readBytes(path, maxBytes: 64 << 20)
+            refusal = Self.refusal(path, package: package)
+            isMissing = refusal != nil || !FileSystem.exists(path) || FileSystem.isDirectory(path)
+            let bytes = isMissing ? nil : try? FileSystem.readBytes(path, maxBytes: 64 << 20)
             byteCount = bytes?.count
             md5 = bytes.map { MD5.hex($0) }
             imageSize = bytes.flatMap { ImageSize(bytes: $0) }
+        }
+
+        static func refusal(_ path: String, package: String) -> String? {
+            if path.utf8.contains(0) { return "the name contains a NUL character" }
+            let folder = FileSystem.Confinement(root: package)
+            if let reason = folder.violation(path) {
+                return reason.replacingOccurrences(of: "the project folder", with: "the package folder")
+            }
+            return FileSystem.exists(path) ? FileSystem.notRegularFileReason(path) : nil
         }
     }
 
@@ -74,7 +89,7 @@ final class ScreenshotFiles {
         if let known = files[name] {
             file = known
         } else {
-            file = File(path: FileSystem.resolve(name, relativeTo: directory))
+            file = File(path: FileSystem.resolve(name, relativeTo: directory), package: directory)
             files[name] = file
         }
         if recent.count == 8 { recent.removeFirst() }
