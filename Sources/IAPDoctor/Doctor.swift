@@ -90,6 +90,30 @@ public struct Doctor: Sendable {
             project = Project(descriptorFile: catalogPaths.first ?? storeKitPaths.first ?? "", baseDirectory: ".")
             project.hasDescriptor = false
         }
+        // A descriptor kept outside its project (`init DIR -o elsewhere.yaml`) names the project's
+        // folder; that widens what may be read, so it counts only for a descriptor that is no
+        // file of a checkout (no `.git` above it) and lies outside the folder it names: a
+        // descriptor in a pull request can never widen its own confinement.
+        if request.root == nil, let stated = project.projectRoot {
+            let folder = FileSystem.resolve(stated.value, relativeTo: project.baseDirectory)
+            let descriptorFolder = FileSystem.directoryName(of: project.descriptorFile)
+            if FileSystem.isInsideGitWorkTree(descriptorFolder) || FileSystem.isWithin(descriptorFolder, folder) || !FileSystem.isDirectory(folder) {
+                problems.append(Finding(
+                    rule: "descriptor-invalid-value", severity: .warning, checklist: nil,
+                    message: "`project_root` is not used: it counts only for a descriptor outside both the folder it names and any git checkout, and names a folder",
+                    help: "remove `project_root`, or pass `--root \(FileSystem.shown(folder))` on the command line",
+                    location: stated.location))
+            } else {
+                return FileSystem.withConfinement(root: folder) { finishCheck(request, project: project, problems: problems, storeKitPaths: storeKitPaths, catalogPaths: catalogPaths) }
+            }
+        }
+        return finishCheck(request, project: project, problems: problems, storeKitPaths: storeKitPaths, catalogPaths: catalogPaths)
+    }
+
+    private func finishCheck(_ request: Request, project: Project, problems: [Finding], storeKitPaths: [String], catalogPaths: [String]) -> Diagnosis {
+        let descriptors = request.paths.filter { Doctor.kind(of: $0) == .descriptor }
+        var project = project
+        var problems = problems
         if let environment = request.environment, project.hasDescriptor {
             project.environment = Fact(environment, at: SourceLocation(file: "--environment"))
         }

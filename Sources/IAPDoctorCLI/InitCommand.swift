@@ -35,7 +35,12 @@ struct Init: ParsableCommand {
         let survey = ProjectSurvey.survey(directory: directory)
         let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
         let name = survey.xcodeproj.map { String($0.value.split(separator: "/").last!.dropLast(".xcodeproj".count)) } ?? folderName
-        let text = StarterDescriptor.render(survey, name: name, surveyedFolder: directory, descriptorFolder: FileSystem.directoryName(of: target))
+        // A descriptor written outside the project, and outside any checkout, records the project's
+        // folder (`project_root`), so `check` reads the project's files without `--root`.
+        let descriptorFolder = FileSystem.directoryName(of: target)
+        let external = !FileSystem.isWithin(descriptorFolder, directory) && !FileSystem.isInsideGitWorkTree(descriptorFolder)
+        let text = StarterDescriptor.render(
+            survey, name: name, surveyedFolder: directory, descriptorFolder: descriptorFolder, projectRoot: external ? "." : nil)
         // `-o elsewhere/project.yaml` may name a folder that does not exist yet.
         let folder = FileSystem.directoryName(of: target)
         if !FileSystem.isDirectory(folder), (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) == nil {
@@ -63,9 +68,8 @@ struct Init: ParsableCommand {
         }
         summary.append("  sources: \(survey.sources.isEmpty ? "not found" : survey.sources.joined(separator: ", "))")
         // Paths from the descriptor are confined to its folder unless `--root` names a wider one.
-        let descriptorFolder = FileSystem.directoryName(of: target)
         let root = FileSystem.commonAncestor(descriptorFolder, directory)
-        let rootOption = FileSystem.normalize(root) == FileSystem.normalize(descriptorFolder) ? "" : " --root \(root)"
+        let rootOption = external || FileSystem.normalize(root) == FileSystem.normalize(descriptorFolder) ? "" : " --root \(root)"
         summary.append("next: answer the commented questions, then run `iapdoctor check \(target)\(rootOption)`")
         print(summary.joined(separator: "\n"))
     }

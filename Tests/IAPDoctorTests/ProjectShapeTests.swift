@@ -51,11 +51,11 @@ struct ProjectShapeTests {
         let written = try runIAPDoctor(["init", fixture.folder, "-o", elsewhere + "/project.yaml"])
         #expect(written.status == 0, "\(written.output)")
         let descriptor = readText(elsewhere + "/project.yaml")
-        // The project is beside the descriptor's folder, not in it: the root that holds both is
-        // given (init says so), else every path the descriptor names is outside the project.
-        let root = FileSystem.directoryName(of: fixture.folder)
-        #expect(written.output.contains("--root \(root)"), "\(written.output)")
-        let check = try runIAPDoctor(["check", elsewhere + "/project.yaml", "--root", root] + extra)
+        // The descriptor is outside the project and outside any checkout: it names the project's
+        // folder (`project_root`), and `check` needs no `--root`.
+        #expect(descriptor.contains("project_root: ../\((fixture.folder as NSString).lastPathComponent)"), "\(descriptor)")
+        #expect(!written.output.contains("--root"), "\(written.output)")
+        let check = try runIAPDoctor(["check", elsewhere + "/project.yaml"] + extra)
         return (descriptor, check)
     }
 
@@ -290,5 +290,21 @@ struct ProjectShapeTests {
         let all = project.buildSettings(target: app, configuration: "Release")
         #expect(all.count >= 2_000)
         #expect(all.values.allSatisfy { $0.value.utf8.count <= 1 << 17 })
+    }
+
+    /// `project_root` widens what may be read, so a descriptor inside a checkout (one a pull
+    /// request could change) cannot use it: the named files stay unread.
+    @Test func aDescriptorInACheckoutCannotWidenItsRoot() throws {
+        let fixture = Self.birdhouse()
+        let checkout = fixture.folder + "-checkout"
+        defer { try? FileManager.default.removeItem(atPath: checkout) }
+        try FileManager.default.createDirectory(atPath: checkout + "/.git", withIntermediateDirectories: true)
+        let name = (fixture.folder as NSString).lastPathComponent
+        try "version: 1\nproject_root: ../\(name)\napp: { info_plist: ../\(name)/App/Info.plist }\n"
+            .write(toFile: checkout + "/project.yaml", atomically: true, encoding: .utf8)
+        let check = try runIAPDoctor(["check", checkout + "/project.yaml"])
+        #expect(check.status == 2, "\(check.output)")
+        #expect(check.output.contains("`project_root` is not used"), "\(check.output)")
+        #expect(check.output.contains("refusing to read"), "\(check.output)")
     }
 }

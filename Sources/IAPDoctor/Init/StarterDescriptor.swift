@@ -6,7 +6,11 @@ import Foundation
 public enum StarterDescriptor {
     /// The descriptor text. Paths in `survey` are relative to `surveyedFolder`; they are written
     /// relative to `descriptorFolder`, where the descriptor goes (check resolves them from there).
-    public static func render(_ survey: ProjectSurvey, name: String, surveyedFolder: String, descriptorFolder: String) -> String {
+    /// `projectRoot`: written as `project_root` for a descriptor kept outside the project (see
+    /// `Doctor`: it counts only outside any git checkout).
+    public static func render(
+        _ survey: ProjectSurvey, name: String, surveyedFolder: String, descriptorFolder: String, projectRoot: String? = nil
+    ) -> String {
         func path(_ relative: String) -> String {
             FileSystem.relativePath(FileSystem.resolve(relative, relativeTo: surveyedFolder), from: descriptorFolder)
         }
@@ -32,7 +36,7 @@ public enum StarterDescriptor {
             version: 1
             environment: \(servesStoreKit ? "xcode " : "sandbox")      # where the products came back invalid: xcode | sandbox | testflight | review | production\(servesStoreKit ? "\n# (xcode: the scheme runs a StoreKit configuration file; set sandbox if you test against the sandbox)" : "")
             # checked_at: 2026-01-01T00:00:00Z   # "now" for time-based checks (default: the current time)
-
+            \(projectRoot.map { "project_root: \(quote(path($0)))   # this descriptor lives outside the project; files are read inside this folder only\n" } ?? "")
             app:
 
             """

@@ -101,7 +101,7 @@ struct DescriptorReader {
 
     static let topKeys = [
         "version", "environment", "checked_at", "app", "developer_account", "app_id", "signing",
-        "app_store_connect", "subscription_groups", "products", "requests", "catalogs", "testing",
+        "app_store_connect", "subscription_groups", "products", "requests", "catalogs", "testing", "project_root",
     ]
     static let appKeys = [
         "name", "platform", "bundle_id", "deployment_target", "storekit_api", "info_plist", "xcodeproj",
@@ -161,6 +161,7 @@ struct DescriptorReader {
             project.app.sources = stringList(app["sources"], path: "app.sources", allowSingle: true)?.value ?? []
         }
 
+        project.projectRoot = string(top["project_root"], path: "project_root")
         if let node = top["developer_account"] {
             let account = mapping(node, path: "developer_account", keys: Self.accountKeys)
             project.account.teamID = teamID(account["team_id"], path: "developer_account.team_id")

@@ -10,6 +10,9 @@ public struct Project: Sendable {
     public var version: Fact<Int>?
     public var environment: Fact<Environment>?
     public var checkedAt: Fact<Timestamp>?
+    /// `project_root`: the project folder of a descriptor kept outside it (as `init -o` writes);
+    /// honoured only under the conditions ``Doctor`` checks, since it widens what may be read.
+    public var projectRoot: Fact<String>?
 
     public var app = App()
     public var account = DeveloperAccount()

@@ -144,6 +144,22 @@ public enum FileSystem {
         return String(cString: resolved)
     }
 
+    /// Whether `folder` (as given) is in a git work tree: it or a folder above it holds `.git`.
+    public static func isInsideGitWorkTree(_ folder: String) -> Bool {
+        var current = absolute(folder)
+        for _ in 0..<256 {
+            if exists(current == "/" ? "/.git" : current + "/.git") { return true }
+            guard current != "/" else { return false }
+            current = directoryName(of: current)
+        }
+        return false
+    }
+
+    /// Whether `path` is `folder` or inside it (both as given; compared as absolute paths).
+    public static func isWithin(_ path: String, _ folder: String) -> Bool {
+        isInside(absolute(path), absolute(folder))
+    }
+
     /// Whether the absolute, normalized `path` is `folder` or inside it.
     static func isInside(_ path: String, _ folder: String) -> Bool {
         folder == "/" || path == folder || path.hasPrefix(folder + "/")
