@@ -28,6 +28,8 @@ final class SAXSession {
         /// Scan mode: an item was streamed out of this element, so it has children even though
         /// `children` does not hold them (white space between them is not text).
         var hadItems = false
+        /// Nodes below this element held in `children` and their children.
+        var descendants = 0
 
         var hasChildren: Bool { hadItems || !children.isEmpty }
     }
@@ -50,6 +52,8 @@ final class SAXSession {
     private var stack: [Frame] = []
     private var root: XMLNode?
     private var elementCount = 0
+    /// Nodes held in the tree now (items handed to a stream handler are let go).
+    private var heldNodes = 0
     private var error: XMLReaderError? {
         didSet { failed = error != nil }
     }
@@ -455,6 +459,8 @@ final class SAXSession {
             position: frame.position)
         let depth = stack.count + 1
         if let itemDepth, let handler, depth == itemDepth {
+            // Streamed and let go: its nodes no longer count against the tree's bound.
+            heldNodes -= frame.descendants
             do {
                 try handler(node, stack.map(\.name))
             } catch {
@@ -463,10 +469,18 @@ final class SAXSession {
             }
             return
         }
+        heldNodes += 1
+        guard heldNodes <= limits.maxTreeElements else {
+            return fail(
+                .tooManyElements,
+                "the document keeps more than \(limits.maxTreeElements) elements in memory (outside streamed items); this reader refuses larger trees",
+                at: frame.position)
+        }
         if stack.isEmpty {
             root = node
         } else {
             stack[stack.count - 1].children.append(node)
+            stack[stack.count - 1].descendants += 1 + frame.descendants
         }
     }
 

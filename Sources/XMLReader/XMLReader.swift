@@ -10,8 +10,12 @@ public struct XMLReaderLimits: Sendable {
     public var maxDepth: Int = 64
     /// Longest text of one element, or one attribute value, in UTF-8 bytes.
     public var maxTextBytes: Int = 1 << 20
-    /// Most elements in one document.
+    /// Most elements in one document (streamed items included: they cost no memory once handled).
     public var maxElements: Int = 20_000_000
+    /// Most elements held as a tree at once: the whole document when parsing, the part outside
+    /// the items when streaming or scanning. A node costs about 190 bytes, so 1,000,000 keep a
+    /// tree near 200 MB; a real property list or catalog outside its items has a few thousand.
+    public var maxTreeElements: Int = 1_000_000
     /// Largest input in bytes.
     public var maxInputBytes: Int = 1 << 31
     /// How many bytes are handed to libxml2 at a time. Small enough that a start tag over
@@ -25,8 +29,10 @@ public struct XMLReaderLimits: Sendable {
 
     public init(
         maxDepth: Int = 64, maxTextBytes: Int = 1 << 20, maxElements: Int = 20_000_000,
-        maxInputBytes: Int = 1 << 31, chunkSize: Int = 32 * 1024, maxStartTagBytes: Int = 64 * 1024
+        maxInputBytes: Int = 1 << 31, chunkSize: Int = 32 * 1024, maxStartTagBytes: Int = 64 * 1024,
+        maxTreeElements: Int = 1_000_000
     ) {
+        self.maxTreeElements = maxTreeElements
         self.maxDepth = maxDepth
         self.maxTextBytes = maxTextBytes
         self.maxElements = maxElements

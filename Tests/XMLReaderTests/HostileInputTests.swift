@@ -178,4 +178,28 @@ struct HostileInputTests {
         for unit in "<a>x</a>".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
         #expect(throws: XMLReaderError.self) { try XMLReader.parse(bytes: bytes) }
     }
+
+    /// A tree holds at most `maxTreeElements` nodes at once (memory), while a stream may hand out
+    /// any number of items: their nodes are let go once handled.
+    @Test func treesAreBoundedButStreamedItemsAreNot() throws {
+        let limits = XMLReaderLimits(maxTreeElements: 1_000)
+        let wide = "<r>" + String(repeating: "<a>x</a>", count: 1_000) + "</r>"
+        let error = try #require(throws: XMLReaderError.self) { try XMLReader.parse(bytes: Array(wide.utf8), limits: limits) }
+        #expect(error.kind == .tooManyElements)
+        #expect(error.message.contains("more than 1000 elements in memory"))
+        // 5,000 items of three elements each: 15,000 nodes streamed, never more than a few held.
+        let items = "<r>" + String(repeating: "<item><a>1</a><b>2</b></item>", count: 5_000) + "</r>"
+        var count = 0
+        let rest = try XMLReader.stream(bytes: Array(items.utf8), itemDepth: 2, limits: limits) { item, _ in
+            count += item.children.count + 1
+        }
+        #expect(count == 15_000)
+        #expect(rest.name == "r")
+        // Scanning keeps only what is outside the items, and that is bounded the same way.
+        let outside = "<r>" + String(repeating: "<meta/>", count: 1_001) + "<item/></r>"
+        let scanError = try #require(throws: XMLReaderError.self) {
+            _ = try XMLReader.scan(bytes: Array(outside.utf8), limits: limits, select: { $0.name == "item" }) { _ in }
+        }
+        #expect(scanError.kind == .tooManyElements)
+    }
 }

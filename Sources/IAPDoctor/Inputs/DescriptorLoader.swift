@@ -21,6 +21,18 @@ public enum DescriptorLoader {
         let base = FileSystem.displayPath(FileSystem.directoryName(of: path))
         var project = Project(descriptorFile: path, baseDirectory: base)
         let bytes: [UInt8]
+        // Refused by size before reading: the cap keeps a check of the largest descriptor near
+        // 450 MB (see `YAMLTreeReader.defaultNodeBudget`).
+        if let size = FileSystem.fileSize(path), size > YAMLTreeReader.maxBytes {
+            return Result(
+                project: project,
+                problems: [inputProblem(
+                    "input-malformed",
+                    "`\(FileSystem.shown(path))` is \(size) bytes; descriptors larger than \(YAMLTreeReader.maxBytes >> 20) MiB are refused",
+                    help: "check that this is the descriptor: 10,000 products take about 6 MB; keep catalogs of more products in bulk XML (`catalogs`), which is streamed",
+                    at: SourceLocation(file: path, line: 1, column: 1))],
+                isUnusable: true)
+        }
         do {
             bytes = try FileSystem.readBytes(path, maxBytes: YAMLTreeReader.maxBytes)
         } catch {

@@ -144,6 +144,13 @@ public enum FileSystem {
         return String(cString: resolved)
     }
 
+    /// The size of the file at `path` in bytes, or nil when it cannot be looked at.
+    public static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(truncatingIfNeeded: info.st_size)
+    }
+
     /// Whether `folder` (as given) is in a git work tree: it or a folder above it holds `.git`.
     public static func isInsideGitWorkTree(_ folder: String) -> Bool {
         var current = absolute(folder)
