@@ -1,3 +1,5 @@
+import Foundation
+
 /// The regular expressions of `pattern` options (`rules.yaml` and users' `custom_rules`), matched
 /// in time linear in the value: a Thompson automaton simulated one character at a time, never a
 /// backtracking engine (issue 13: Swift's `Regex` took forever on `([A-Za-z]+ ?)+` against a
@@ -12,8 +14,10 @@
 /// operations) is a configuration error that names it and where it is.
 ///
 /// The pattern must match the whole value. It is matched against the value's characters
-/// (extended grapheme clusters, as Swift's `Regex` does by default); a class or `\w`-style escape
-/// tests a character's scalar, or its first scalar when it has several (`e` + a combining accent).
+/// (extended grapheme clusters, as Swift's `Regex` does by default): a character of several
+/// scalars (`e` + a combining accent) is taken in its composed form when it has one (`é`); a class
+/// range or member matches only a character that is one scalar that way, and `\d \w \s` test the
+/// character's first scalar.
 /// Cost: at most (value's characters) × (pattern's states), with at most `maxStates` states.
 public final class LinearPattern: @unchecked Sendable {
     /// A pattern the matcher cannot take, with where in the pattern (0-based, in characters).
@@ -36,6 +40,11 @@ public final class LinearPattern: @unchecked Sendable {
         var ranges: [ClosedRange<UInt32>] = []
         var properties: [Property] = []
         var negated = false
+
+        /// For a character that is not one scalar: only the escapes can match it, by its first scalar.
+        func contains(composite first: Unicode.Scalar) -> Bool {
+            properties.contains { $0.matches(first) } != negated
+        }
 
         func contains(_ scalar: Unicode.Scalar) -> Bool {
             let inSet: Bool
@@ -554,15 +563,38 @@ public final class LinearPattern: @unchecked Sendable {
         }
     }
 
-    static func passes(_ c: Character, _ test: Test) -> Bool {
+    /// A character of the value, with the scalar classes test.
+    struct Subject {
+        var character: Character
+        /// The character as one scalar (composed if it has a composed form), or nil.
+        var scalar: Unicode.Scalar?
+        var first: Unicode.Scalar
+
+        init(_ c: Character) {
+            character = c
+            let scalars = c.unicodeScalars
+            first = scalars.first ?? "\u{0}"
+            if scalars.count == 1 {
+                scalar = first
+            } else if c == "\r\n" {
+                // One character: a newline, white space.
+                scalar = "\n"
+            } else {
+                let composed = String(c).precomposedStringWithCanonicalMapping.unicodeScalars
+                scalar = composed.count == 1 ? composed.first : nil
+            }
+        }
+    }
+
+    static func passes(_ c: Character, _ test: Test) -> Bool { passes(Subject(c), test) }
+
+    static func passes(_ subject: Subject, _ test: Test) -> Bool {
         switch test {
-        case .character(let literal): return c == literal
-        case .any: return !c.isNewline
+        case .character(let literal): return subject.character == literal
+        case .any: return !subject.character.isNewline
         case .set(let set):
-            // "\r\n" is one character: a newline, white space.
-            if c == "\r\n" { return set.contains("\n") }
-            guard let first = c.unicodeScalars.first else { return false }
-            return set.contains(first)
+            if let scalar = subject.scalar { return set.contains(scalar) }
+            return set.contains(composite: subject.first)
         }
     }
 
@@ -583,6 +615,7 @@ public final class LinearPattern: @unchecked Sendable {
         var current = startMask
         var next = [UInt64](repeating: 0, count: words)
         for c in text {
+            let subject = Subject(c)
             for word in 0..<words { next[word] = 0 }
             var any = false
             for word in 0..<words {
@@ -591,7 +624,7 @@ public final class LinearPattern: @unchecked Sendable {
                     let b = word &* 64 &+ remaining.trailingZeroBitCount
                     remaining &= remaining - 1
                     steps += 1
-                    guard let test = tests[b], Self.passes(c, test) else { continue }
+                    guard let test = tests[b], Self.passes(subject, test) else { continue }
                     let reached = follow[b]
                     for target in 0..<words { next[target] |= reached[target] }
                     any = true
