@@ -172,7 +172,8 @@ public struct ProductIndex: Sendable {
 
         /// `ids.filter { $0.hasPrefix(prefix) }`.
         func withPrefix(_ prefix: String, in ids: [String]) -> [String] {
-            guard allASCII, Self.isSimple(prefix) else { return ids.filter { $0.hasPrefix(prefix) } }
+            // No bytes at all (the only ID is empty): nothing to point into.
+            guard allASCII, !flat.isEmpty, Self.isSimple(prefix) else { return ids.filter { $0.hasPrefix(prefix) } }
             let key = Array(prefix.utf8)
             return flat.withUnsafeBufferPointer { bytes -> [String] in
                 func compare(_ rank: Int) -> Int32 {
