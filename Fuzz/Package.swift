@@ -9,7 +9,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
-let names = ["xml", "descriptor", "pbxproj", "storekit"]
+let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver"]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
@@ -32,6 +32,9 @@ let package = Package(
         fuzzTarget("descriptor", ["IAPDoctor"]),
         fuzzTarget("pbxproj", ["IAPDoctor"]),
         fuzzTarget("storekit", ["IAPDoctor"]),
+        fuzzTarget("typo", ["IAPDoctor"]),
+        fuzzTarget("pattern", ["IAPDoctor"]),
+        fuzzTarget("resolver", ["CodeScanner"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch="$root/.build-fuzz"
-all_targets=(xml descriptor pbxproj storekit)
+all_targets=(xml descriptor pbxproj storekit typo pattern resolver)
 
 minutes=5
 runs=""
@@ -93,6 +93,9 @@ dict_for() {
     descriptor) echo yaml.dict ;;
     pbxproj) echo pbxproj.dict ;;
     storekit) echo json.dict ;;
+    typo) echo typo.dict ;;
+    pattern) echo pattern.dict ;;
+    resolver) echo swift.dict ;;
   esac
 }
 

@@ -91,6 +91,7 @@ extension SourceScanner {
                     kind: .wrapperWithoutCalls))
             }
         }
+        scan.resolutionWork = resolver.work
         scan.importedLibraries = imports.sorted()
         scan.requests.sort {
             ($0.location, $0.api, $0.viaConstant ?? "") < ($1.location, $1.api, $1.viaConstant ?? "")
@@ -130,6 +131,24 @@ extension SourceScanner {
         /// `[[[[…` or a long chain of constants from exhausting a small thread stack.
         var nesting = 0
         static let maxNesting = 48
+        /// IDs handled in all (each list built, and each remembered list used again, counts its
+        /// length). Definitions are evaluated once and remembered, but a chain such as
+        /// `let dN = [dN-1, "idN"]` still makes lists whose lengths add up quadratically (issue 13:
+        /// 650 KB of them took 15 s and 2.3 GB); past `maxWork` nothing more is followed and the
+        /// remaining call sites are notes saying why. A real app's ID lists total a few hundred.
+        var work = 0
+        static let maxWork = 250_000
+        static let workExhausted = "iapdoctor stopped following constants after handling \(maxWork) IDs in all: the constants build on each other more than any real ID list does"
+
+        /// Counts `count` IDs of work; false (with the reason recorded) once the budget is spent.
+        mutating func charge(_ count: Int) -> Bool {
+            work += count
+            guard work <= Self.maxWork else {
+                fail(Self.workExhausted)
+                return false
+            }
+            return true
+        }
         /// The first reason the current call site's argument could not be resolved.
         var failure: String?
         /// List elements of the current call site that could not be resolved.
@@ -204,6 +223,7 @@ extension SourceScanner {
         mutating func evaluateDefinition(_ reference: DefinitionReference) -> [Item]? {
             if let cached = evaluated[reference] {
                 isList = listDefinitions.contains(reference)
+                guard charge(cached?.count ?? 0) else { return nil }
                 return cached
             }
             guard inProgress.insert(reference).inserted else { return nil }
@@ -218,6 +238,10 @@ extension SourceScanner {
                 }
             }
             inProgress.remove(reference)
+            if let items, !charge(items.count) {
+                evaluated[reference] = .some(nil)
+                return nil
+            }
             if items == nil && !failedBefore {
                 failure = "`\(definition.displayName)` is set to `\(Self.written(definition.expression))`, which iapdoctor cannot follow"
             }
@@ -385,6 +409,10 @@ extension SourceScanner {
         mutating func objectiveCExpression(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
             guard !cursor.atEnd else { return nil }
             guard nesting < Self.maxNesting else { return nil }
+            guard work <= Self.maxWork else {
+                fail(Self.workExhausted)
+                return nil
+            }
             nesting += 1
             defer { nesting -= 1 }
             let token = cursor.current
@@ -470,6 +498,7 @@ extension SourceScanner {
                 }
                 if cursor.isPunctuation(",") { cursor.advance() } else if cursor.position < end { return nil }
             }
+            guard charge(items.count) else { return nil }
             return Self.unique(items)
         }
     }

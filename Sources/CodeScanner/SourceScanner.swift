@@ -131,6 +131,10 @@ public struct SourceScan: Sendable {
     /// (`MKStoreKitConfigs.plist`), to be read as product ID lists.
     public var libraryConfigurationFiles: [String] = []
     public var filesScanned: Int
+    /// IDs the constant resolver handled in all (at most `maxResolutionWork`): a measure of its
+    /// cost that tests can check without timing anything.
+    public var resolutionWork = 0
+    public static let maxResolutionWork = SourceScanner.Resolver.maxWork
     /// Files that could not be read, symbolic link loops, oversized files, missing paths. Never fatal.
     public var problems: [ScanProblem]
 

@@ -9,6 +9,10 @@ extension SourceScanner.Resolver {
     /// when either side is a list (`consumables + subscriptions`).
     mutating func swiftExpression(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
         guard nesting < Self.maxNesting else { return nil }
+        guard work <= Self.maxWork else {
+            fail(Self.workExhausted)
+            return nil
+        }
         nesting += 1
         defer { nesting -= 1 }
         guard var items = swiftOperand(&cursor, context) else { return nil }
@@ -17,6 +21,7 @@ extension SourceScanner.Resolver {
             cursor.advance()
             guard let right = swiftOperand(&cursor, context) else { return nil }
             if list || isList {
+                guard charge(items.count + right.count) else { return nil }
                 items = Self.unique(items + right)
                 list = true
             } else {
@@ -170,8 +175,9 @@ extension SourceScanner.Resolver {
     }
 
     /// Joins one value from each piece, for every combination (at most 256); located at
-    /// `location`, or at the first piece's literal.
-    func concatenate(_ pieces: [[Item]], at location: CodeLocation? = nil) -> [Item]? {
+    /// `location`, or at the first piece's literal. Each 64 bytes of text made count as one ID of
+    /// work: a chain `let sN = sN-1 + "x"` makes strings whose lengths add up quadratically.
+    mutating func concatenate(_ pieces: [[Item]], at location: CodeLocation? = nil) -> [Item]? {
         var results: [(value: String, location: CodeLocation?, via: String?)] = [("", location, nil)]
         for piece in pieces {
             var next: [(value: String, location: CodeLocation?, via: String?)] = []
@@ -184,6 +190,9 @@ extension SourceScanner.Resolver {
             guard next.count <= 256 else { return nil }
             results = next
         }
+        var made = results.count
+        for result in results { made += result.value.utf8.count / 64 }
+        guard charge(made) else { return nil }
         return Self.unique(results.compactMap { result in
             result.location.map { .literal(value: result.value, location: $0, via: result.via) }
         })
@@ -205,6 +214,7 @@ extension SourceScanner.Resolver {
             let value = evaluate(self.definition(definition).expression, self.definition(definition).context)
             selfBinding = saved
             guard let value else { return nil }
+            guard charge(value.count) else { return nil }
             let via = (stringEnum(reference).path + [stringEnum(reference).cases[indexOf(item)].name, member]).joined(separator: ".")
             results += value.compactMap { mapped in
                 guard let literal = literal(mapped) else { return nil }
@@ -290,6 +300,7 @@ extension SourceScanner.Resolver {
         }
         guard cursor.isPunctuation(closer) else { return nil }
         cursor.advance()
+        guard charge(items.count) else { return nil }
         return Self.unique(items)
     }
 

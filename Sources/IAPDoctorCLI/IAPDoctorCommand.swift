@@ -21,19 +21,37 @@ struct IAPDoctorCommand: ParsableCommand {
     )
 
     /// Usage errors exit with 2 (not ArgumentParser's 64), as the exit-code table promises.
+    /// Anything else thrown by a command is an internal error: one line, exit 3 (a runtime trap
+    /// ends the same way, through `InternalFailure`'s signal handlers).
     static func main() {
+        InternalFailure.installHandlers()
+        var command: ParsableCommand
         do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch let exit as ExitCode {
-            terminate(exit.rawValue)
+            command = try parseAsRoot()
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 IAPDoctorCommand.exit(withError: error)
             }
             writeError(fullMessage(for: error))
-            terminate(code == .validationFailure ? 2 : (code == .failure ? 2 : 3))
+            terminate(2)
+        }
+        do {
+            try InternalFailure.simulateIfAsked()
+            try command.run()
+        } catch let exit as ExitCode {
+            terminate(exit.rawValue)
+        } catch let error as ValidationError {
+            writeError(fullMessage(for: error))
+            terminate(2)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                IAPDoctorCommand.exit(withError: error)
+            }
+            let line = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+            writeError("iapdoctor: internal error: \(line); this is a bug in iapdoctor: please report it with the input that caused it")
+            terminate(3)
         }
     }
 }

@@ -103,7 +103,14 @@ public struct Configuration: Sendable {
                                         continue
                                     }
                                     do {
-                                        override.options.append((optionKey.text, try OptionValue(optionValue)))
+                                        let option = try OptionValue(optionValue)
+                                        if let invalid = OptionValue.problem(
+                                            rule: ruleKey.text, name: optionKey.text, value: option, node: optionValue,
+                                            default: metadata.option(optionKey.text)) {
+                                            problems.append(invalid)
+                                            continue
+                                        }
+                                        override.options.append((optionKey.text, option))
                                     } catch {
                                         problem(error.message, help: error.help, at: error.location)
                                     }

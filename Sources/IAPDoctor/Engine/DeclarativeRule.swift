@@ -216,22 +216,12 @@ struct DeclarativeRule: Rule {
     final class Constraints {
         let maxLength: Int?
         let minLength: Int?
-        let patternSource: String?
-        /// Compiled on first use: most values are ASCII and answered by `simplePattern`, and
-        /// compiling every built-in pattern with `Regex` took a third of a tiny check's start-up.
-        private lazy var pattern: Regex<AnyRegexOutput>? = patternSource.flatMap { try? Regex($0) }
-        /// The pattern as a small byte automaton, when it only uses literals, classes, groups,
-        /// `|`, `*`, `+` and `?` (what the built-in patterns use); used on ASCII text, where
-        /// characters are bytes, with the same answers as `pattern`.
-        let simplePattern: SimplePattern?
+        /// The pattern, matched in linear time (never Swift's backtracking `Regex`: values come
+        /// from the repository). A pattern the matcher cannot take was refused with the
+        /// configuration; one that still fails to compile here checks nothing.
+        let pattern: LinearPattern?
         let hasPattern: Bool
         let required: Bool
-        /// Results of `pattern` by value when only `Regex` can answer (values repeat: types, tiers).
-        private var memo: [String: Bool] = [:]
-
-        enum Answer {
-            case passes, breaks(String), undecided
-        }
 
         /// What `text` breaks, if anything.
         func violation(_ text: String) -> String? {
@@ -244,8 +234,12 @@ struct DeclarativeRule: Rule {
             let length = text.count
             if let max = maxLength, length > max { return "max_length" }
             if let min = minLength, length < min { return "min_length" }
-            if let pattern, !matches(pattern, text) { return "pattern" }
+            if let pattern, !pattern.wholeMatch(text) { return "pattern" }
             return nil
+        }
+
+        enum Answer {
+            case passes, breaks(String), undecided
         }
 
         /// Whether `bytes` (UTF-8) break the constraints: `violation(_:) != nil` without making a
@@ -265,27 +259,15 @@ struct DeclarativeRule: Rule {
             let length = bytes.count
             if let max = maxLength, length > max { return .breaks("max_length") }
             if let min = minLength, length < min { return .breaks("min_length") }
-            guard hasPattern else { return .passes }
-            guard let simplePattern else { return .undecided }
-            return simplePattern.wholeMatch(bytes) ? .passes : .breaks("pattern")
-        }
-
-        private func matches(_ pattern: Regex<AnyRegexOutput>, _ text: String) -> Bool {
-            if let known = memo[text] { return known }
-            let result = (try? pattern.wholeMatch(in: text)) != nil
-            if memo.count < 512 { memo[text] = result }
-            return result
+            guard let pattern else { return .passes }
+            return pattern.wholeMatch(ascii: bytes) ? .passes : .breaks("pattern")
         }
 
         init(_ metadata: RuleMetadata) {
-            maxLength = metadata.option("max_length")?.number.map { Int($0) }
-            minLength = metadata.option("min_length")?.number.map { Int($0) }
-            let source = metadata.option("pattern")?.text
-            patternSource = source
-            // A pattern SimplePattern reads uses only regex syntax that always compiles; any
-            // other is compiled now to know whether there is a valid pattern at all.
-            simplePattern = source.flatMap(SimplePattern.init)
-            hasPattern = simplePattern != nil || source.flatMap { try? Regex($0) } != nil
+            maxLength = metadata.option("max_length")?.number.flatMap(OptionValue.integer)
+            minLength = metadata.option("min_length")?.number.flatMap(OptionValue.integer)
+            pattern = metadata.option("pattern")?.text.flatMap { try? LinearPattern($0) }
+            hasPattern = pattern != nil
             if case .flag(let flag)? = metadata.option("required") { required = flag } else { required = false }
         }
     }
@@ -319,319 +301,26 @@ struct DeclarativeRule: Rule {
 }
 
 extension RuleCatalog {
-    /// Checks a pattern option compiles, so a bad user regex is a configuration error, not a silent pass.
+    /// Checks every pattern option compiles for the linear-time matcher, so a bad pattern is a
+    /// configuration error, not a silent pass. (Options are also checked where they are read,
+    /// with the option's own position; this catches the built-in catalog and anything else.)
     public func invalidPatterns() -> [Finding] {
-        rules.compactMap { rule in
-            guard let pattern = rule.option("pattern")?.text, (try? Regex(pattern)) == nil else { return nil }
-            return RuleCatalog.configProblem(
-                "rule `\(rule.id)`: the pattern `\(pattern)` is not a valid regular expression",
-                help: "fix the pattern; it is matched against the whole value", at: rule.location)
-        }
-    }
-}
-
-
-/// A regular expression made only of ASCII literals, escaped punctuation, character classes
-/// (`[a-z._-]`, `[^-]`), groups, `|`, `*`, `+` and `?`, run as a Thompson automaton over bytes.
-/// `init` returns `nil` for anything else (anchors, `.`, `{m,n}`, `\d`, lazy quantifiers, class
-/// set operations, …), and the caller uses `Regex`. For ASCII subjects without `\r` it answers
-/// `wholeMatch` exactly as Swift's `Regex` does (every character is one byte there).
-final class SimplePattern {
-    private indirect enum Tree {
-        case set([Bool])
-        case sequence([Tree])
-        case choice([Tree])
-        case star(Tree)
-        case plus(Tree)
-        case optional(Tree)
-    }
-
-    init?(_ pattern: String) {
-        let bytes = Array(pattern.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        var position = 0
-        guard let tree = Self.parseChoice(bytes, &position), position == bytes.count,
-            let tables = Self.tables(tree)
-        else { return nil }
-        words = tables.words
-        startMask = tables.start
-        acceptMask = tables.accept
-        transitions = tables.transitions
-    }
-
-    // MARK: Parsing
-
-    private static let metacharacters = Set("\\^$.|?*+()[]{}".utf8)
-
-    private static func parseChoice(_ p: [UInt8], _ i: inout Int) -> Tree? {
-        var branches: [Tree] = []
-        while true {
-            guard let branch = parseSequence(p, &i) else { return nil }
-            branches.append(branch)
-            guard i < p.count, p[i] == UInt8(ascii: "|") else { break }
-            i += 1
-        }
-        return branches.count == 1 ? branches[0] : .choice(branches)
-    }
-
-    private static func parseSequence(_ p: [UInt8], _ i: inout Int) -> Tree? {
-        var items: [Tree] = []
-        while i < p.count, p[i] != UInt8(ascii: "|"), p[i] != UInt8(ascii: ")") {
-            guard var atom = parseAtom(p, &i) else { return nil }
-            if i < p.count {
-                switch p[i] {
-                case UInt8(ascii: "*"): atom = .star(atom); i += 1
-                case UInt8(ascii: "+"): atom = .plus(atom); i += 1
-                case UInt8(ascii: "?"): atom = .optional(atom); i += 1
-                default: break
-                }
-                // Lazy, possessive or stacked quantifiers, and `{m,n}`: leave them to Regex.
-                if i < p.count, [UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{")].contains(p[i]) {
-                    return nil
-                }
-            }
-            items.append(atom)
-        }
-        return items.count == 1 ? items[0] : .sequence(items)
-    }
-
-    private static func single(_ byte: UInt8) -> Tree {
-        var set = [Bool](repeating: false, count: 128)
-        set[Int(byte)] = true
-        return .set(set)
-    }
-
-    /// `\` followed by ASCII punctuation stands for that character; other escapes are not simple.
-    private static func escaped(_ p: [UInt8], _ i: inout Int) -> UInt8? {
-        guard i + 1 < p.count else { return nil }
-        let byte = p[i + 1]
-        let isPunctuation = (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
-            || (0x7B...0x7E).contains(byte)
-        guard isPunctuation else { return nil }
-        i += 2
-        return byte
-    }
-
-    private static func parseAtom(_ p: [UInt8], _ i: inout Int) -> Tree? {
-        let byte = p[i]
-        switch byte {
-        case UInt8(ascii: "("):
-            i += 1
-            if i + 1 < p.count, p[i] == UInt8(ascii: "?") {
-                guard p[i + 1] == UInt8(ascii: ":") else { return nil }
-                i += 2
-            }
-            guard let inner = parseChoice(p, &i), i < p.count, p[i] == UInt8(ascii: ")") else { return nil }
-            i += 1
-            return inner
-        case UInt8(ascii: "["):
-            return parseClass(p, &i)
-        case UInt8(ascii: "\\"):
-            return escaped(p, &i).map(single)
-        default:
-            guard !metacharacters.contains(byte), byte >= 0x20, byte != 0x7F else { return nil }
-            i += 1
-            return single(byte)
-        }
-    }
-
-    private static func parseClass(_ p: [UInt8], _ i: inout Int) -> Tree? {
-        i += 1
-        var negated = false
-        if i < p.count, p[i] == UInt8(ascii: "^") {
-            negated = true
-            i += 1
-        }
-        var set = [Bool](repeating: false, count: 128)
-        var first = true
-        while true {
-            guard i < p.count else { return nil }
-            var byte = p[i]
-            if byte == UInt8(ascii: "]") {
-                if first { return nil }
-                i += 1
-                break
-            }
-            first = false
-            // Nested classes, POSIX classes and set operations (`&&`, `--`, `~~`) are not simple.
-            if byte == UInt8(ascii: "[") { return nil }
-            if i + 1 < p.count, byte == p[i + 1], [UInt8(ascii: "&"), UInt8(ascii: "-"), UInt8(ascii: "~")].contains(byte) {
+        rules.compactMap { rule -> Finding? in
+            guard let pattern = rule.option("pattern")?.text else { return nil }
+            do throws(LinearPattern.Problem) {
+                _ = try LinearPattern(pattern)
                 return nil
-            }
-            if byte == UInt8(ascii: "\\") {
-                guard let literal = escaped(p, &i) else { return nil }
-                byte = literal
-            } else {
-                guard byte >= 0x20, byte != 0x7F else { return nil }
-                i += 1
-            }
-            // A range `a-z` (a `-` first or last is itself).
-            if i + 1 < p.count, p[i] == UInt8(ascii: "-"), p[i + 1] != UInt8(ascii: "]") {
-                i += 1
-                var upper = p[i]
-                if upper == UInt8(ascii: "\\") {
-                    guard let literal = escaped(p, &i) else { return nil }
-                    upper = literal
-                } else {
-                    guard upper != UInt8(ascii: "["), upper >= 0x20, upper != 0x7F else { return nil }
-                    i += 1
-                }
-                guard byte <= upper else { return nil }
-                for value in byte...upper { set[Int(value)] = true }
-            } else {
-                set[Int(byte)] = true
+            } catch {
+                return RuleCatalog.patternProblem(rule.id, pattern, error, at: rule.location)
             }
         }
-        if negated { set = set.map { !$0 } }
-        return .set(set)
     }
 
-    // MARK: The automaton
-
-    private enum State {
-        case byte(set: Int, next: Int)
-        case split(Int, Int)
-        case match
-    }
-
-    /// Builds the Thompson automaton (states ending in `.match` at index 0), then turns it into
-    /// bit masks over its byte-consuming states: for each such state and byte, the set of states
-    /// reached (after following every split). Matching is then a few mask operations per byte.
-    private static func tables(_ tree: Tree) -> (words: Int, start: [UInt64], accept: [UInt64], transitions: [UInt64])? {
-        var states: [State] = [.match]
-        var sets: [[Bool]] = []
-        func compile(_ tree: Tree, next: Int) -> Int {
-            switch tree {
-            case .set(let set):
-                sets.append(set)
-                states.append(.byte(set: sets.count - 1, next: next))
-                return states.count - 1
-            case .sequence(let items):
-                var entry = next
-                for item in items.reversed() { entry = compile(item, next: entry) }
-                return entry
-            case .choice(let branches):
-                var entry = compile(branches[branches.count - 1], next: next)
-                for branch in branches.dropLast().reversed() {
-                    let other = compile(branch, next: next)
-                    states.append(.split(other, entry))
-                    entry = states.count - 1
-                }
-                return entry
-            case .star(let inner):
-                states.append(.split(-1, next))
-                let loop = states.count - 1
-                let body = compile(inner, next: loop)
-                states[loop] = .split(body, next)
-                return loop
-            case .plus(let inner):
-                states.append(.split(-1, next))
-                let loop = states.count - 1
-                let body = compile(inner, next: loop)
-                states[loop] = .split(body, next)
-                return body
-            case .optional(let inner):
-                let body = compile(inner, next: next)
-                states.append(.split(body, next))
-                return states.count - 1
-            }
-        }
-        let start = compile(tree, next: 0)
-        // Bits: one per byte-consuming state, and one for `.match`.
-        var bit = [Int](repeating: -1, count: states.count)
-        var count = 0
-        for (index, state) in states.enumerated() {
-            switch state {
-            case .split: continue
-            default:
-                bit[index] = count
-                count += 1
-            }
-        }
-        guard count <= 256 else { return nil }
-        let words = (count + 63) / 64
-        func closure(_ state: Int) -> [UInt64] {
-            var mask = [UInt64](repeating: 0, count: words)
-            var seen = Set<Int>()
-            var stack = [state]
-            while let current = stack.popLast() {
-                guard seen.insert(current).inserted else { continue }
-                if case .split(let a, let b) = states[current] {
-                    stack.append(b)
-                    stack.append(a)
-                } else {
-                    mask[bit[current] / 64] |= 1 << UInt64(bit[current] % 64)
-                }
-            }
-            return mask
-        }
-        var transitions = [UInt64](repeating: 0, count: count * 128 * words)
-        for (index, state) in states.enumerated() {
-            guard case .byte(let set, let next) = state else { continue }
-            let reached = closure(next)
-            for byte in 0..<128 where sets[set][byte] {
-                for word in 0..<words { transitions[(bit[index] * 128 + byte) * words + word] = reached[word] }
-            }
-        }
-        var accept = [UInt64](repeating: 0, count: words)
-        accept[bit[0] / 64] |= 1 << UInt64(bit[0] % 64)
-        return (words, closure(start), accept, transitions)
-    }
-
-    private let words: Int
-    private let startMask: [UInt64]
-    private let acceptMask: [UInt64]
-    /// By (state bit, byte, word).
-    private let transitions: [UInt64]
-
-    /// Whether the whole of `bytes` (ASCII) matches.
-    func wholeMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if words == 1 {
-            var current = startMask[0]
-            return transitions.withUnsafeBufferPointer { table in
-                for byte in bytes {
-                    guard byte < 0x80 else { return false }
-                    var next: UInt64 = 0
-                    var remaining = current
-                    while remaining != 0 {
-                        let state = remaining.trailingZeroBitCount
-                        remaining &= remaining - 1
-                        next |= table[state &* 128 &+ Int(byte)]
-                    }
-                    current = next
-                    if current == 0 { return false }
-                }
-                return current & acceptMask[0] != 0
-            }
-        }
-        let words = words
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * words) { scratch -> Bool in
-            var current = scratch.baseAddress!
-            var next = current + words
-            for word in 0..<words { current[word] = startMask[word] }
-            return transitions.withUnsafeBufferPointer { table -> Bool in
-                for byte in bytes {
-                    guard byte < 0x80 else { return false }
-                    for word in 0..<words { next[word] = 0 }
-                    var any: UInt64 = 0
-                    for word in 0..<words {
-                        var remaining = current[word]
-                        while remaining != 0 {
-                            let state = word &* 64 &+ remaining.trailingZeroBitCount
-                            remaining &= remaining - 1
-                            let base = (state &* 128 &+ Int(byte)) &* words
-                            for target in 0..<words {
-                                next[target] |= table[base &+ target]
-                                any |= table[base &+ target]
-                            }
-                        }
-                    }
-                    swap(&current, &next)
-                    if any == 0 { return false }
-                }
-                for word in 0..<words where current[word] & acceptMask[word] != 0 { return true }
-                return false
-            }
-        }
+    static func patternProblem(_ rule: String, _ pattern: String, _ problem: LinearPattern.Problem, at location: SourceLocation) -> Finding {
+        let shown = pattern.count > 60 ? String(pattern.prefix(59)) + "…" : pattern
+        return configProblem(
+            "rule `\(rule)`: the pattern `\(shown)` cannot be used: \(problem.message) (at character \(problem.offset + 1) of the pattern)",
+            help: "patterns use literals, `.`, classes, `\\d \\w \\s`, groups, `|`, `* + ? {n,m}`, `^` and `$`, and must match the whole value",
+            at: location)
     }
 }

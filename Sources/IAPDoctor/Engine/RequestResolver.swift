@@ -56,10 +56,28 @@ public struct ProductIndex: Sendable {
             $0.count > trimmed.count && $0.lowercased().hasSuffix("." + lowered)
         }
         if let first = lowerCandidates.first { return .shortForm(first, others: Array(lowerCandidates.dropFirst())) }
-        // A near-miss typo: bounded edit distance against IDs of similar length only.
-        let limit = max(1, min(3, trimmed.count / 8))
+        // A near-miss typo: bounded edit distance against IDs of similar length only. App Store
+        // Connect takes no product ID longer than 100 characters, so a longer request is no near
+        // miss of a real product (and comparing it would cost its length times the IDs').
+        let length = trimmed.count
+        guard length <= Self.maxTypoSearchLength else { return .missing }
+        let limit = max(1, min(3, length / 8))
         if let best = index.closest(to: trimmed, limit: limit, in: ids) { return .typo(best.id, distance: best.distance) }
         return .missing
+    }
+
+    /// The longest request that gets a typo search: App Store Connect's limit on product IDs.
+    public static let maxTypoSearchLength = 100
+
+    /// Table cells the typo search computed for `requested` (a test's measure of its cost: linear
+    /// in the IDs, whatever their lengths).
+    func typoSearchWork(_ requested: String) -> Int {
+        let (ids, _) = tables.unique(given)
+        let length = requested.count
+        guard length <= Self.maxTypoSearchLength else { return 0 }
+        var work = 0
+        _ = tables.get(ids).closest(to: requested, limit: max(1, min(3, length / 8)), in: ids, work: &work)
+        return work
     }
 
     /// The lookup tables, made on first use (thread-safe: the index is shared by every rule).
@@ -154,7 +172,8 @@ public struct ProductIndex: Sendable {
 
         /// `ids.filter { $0.hasPrefix(prefix) }`.
         func withPrefix(_ prefix: String, in ids: [String]) -> [String] {
-            guard allASCII, Self.isSimple(prefix) else { return ids.filter { $0.hasPrefix(prefix) } }
+            // No bytes at all (the only ID is empty): nothing to point into.
+            guard allASCII, !flat.isEmpty, Self.isSimple(prefix) else { return ids.filter { $0.hasPrefix(prefix) } }
             let key = Array(prefix.utf8)
             return flat.withUnsafeBufferPointer { bytes -> [String] in
                 func compare(_ rank: Int) -> Int32 {
@@ -182,14 +201,26 @@ public struct ProductIndex: Sendable {
         /// within `limit` of the request's; ties go to the shorter ID, then the earlier one (the
         /// order of a scan by length, then `ids` order).
         func closest(to request: String, limit: Int, in ids: [String]) -> (id: String, distance: Int)? {
+            var work = 0
+            return closest(to: request, limit: limit, in: ids, work: &work)
+        }
+
+        /// `work` counts the distance-table cells computed.
+        func closest(to request: String, limit: Int, in ids: [String], work: inout Int) -> (id: String, distance: Int)? {
             let length = request.count
             guard allASCII, Self.isSimple(request) else {
+                // Banded distance on scalars: O(limit · length) per ID of a length within `limit`.
+                let scalars = Array(request.unicodeScalars)
                 var best: (id: String, distance: Int)?
-                for candidate in (length - limit)...(length + limit) {
-                    for position in byLength[candidate] ?? [] {
-                        let bound = best.map { $0.distance - 1 } ?? limit
-                        guard bound >= 1 else { break }
-                        if let distance = boundedEditDistance(request, ids[position], limit: bound) { best = (ids[position], distance) }
+                withUnsafeMutablePointer(to: &work) { work in
+                    for candidate in max(0, length - limit)...(length + limit) {
+                        for position in byLength[candidate] ?? [] {
+                            let bound = best.map { $0.distance - 1 } ?? limit
+                            guard bound >= 1 else { break }
+                            if let distance = boundedEditDistance(scalars, Array(ids[position].unicodeScalars), limit: bound, work: work) {
+                                best = (ids[position], distance)
+                            }
+                        }
                     }
                 }
                 return best
@@ -199,10 +230,13 @@ public struct ProductIndex: Sendable {
                 starts.withUnsafeBufferPointer { starts in
                     lengths.withUnsafeBufferPointer { lengths in
                         positions.withUnsafeBufferPointer { positions in
-                            TrieSearch(
+                            var search = TrieSearch(
                                 flat: flat, starts: starts, lengths: lengths, positions: positions, query: query,
                                 limit: limit
-                            ).run()
+                            )
+                            let found = search.run()
+                            work += search.work
+                            return found
                         }
                     }
                 }
@@ -223,15 +257,21 @@ struct TrieSearch {
     let positions: UnsafeBufferPointer<Int32>
     let query: [UInt8]
     let limit: Int
+    /// Table cells computed (the cost, for tests).
+    var work = 0
 
     /// The sorted rank of the best ID and its distance: the smallest distance, then the shortest
     /// ID, then the earliest in `ids`.
-    func run() -> (rank: Int, distance: Int)? {
+    mutating func run() -> (rank: Int, distance: Int)? {
         let width = query.count + 1
+        // A branch ends once its band leaves the table (depth > query + limit), so rows beyond
+        // that are never written: the table is (query + limit + 2) rows, not the longest ID's
+        // length (issue 13: a 1 MB ID made every request allocate and clear 460 MB).
         var longest = 0
         for length in lengths { longest = max(longest, Int(length)) }
+        let depth = min(longest, query.count + limit)
         let unreachable = limit + 1
-        var rows = [Int](repeating: unreachable, count: (longest + 2) * width)
+        var rows = [Int](repeating: unreachable, count: (depth + 2) * width)
         for j in 0..<min(width, limit + 1) { rows[j] = j }
         var best: (rank: Int, distance: Int)?
         rows.withUnsafeMutableBufferPointer { rows in
@@ -244,7 +284,7 @@ struct TrieSearch {
 
     private func byte(_ rank: Int, _ depth: Int) -> UInt8 { flat[Int(starts[rank]) + depth] }
 
-    private func walk(
+    private mutating func walk(
         _ low: Int, _ high: Int, _ depth: Int, _ rows: UnsafeMutableBufferPointer<Int>, _ query: UnsafeBufferPointer<UInt8>,
         _ width: Int, _ best: inout (rank: Int, distance: Int)?
     ) {
@@ -293,6 +333,7 @@ struct TrieSearch {
             if nextFrom > 0 { rows[next + nextFrom - 1] = unreachable }
             if nextTo < query.count { rows[next + nextTo + 1] = unreachable }
             if nextFrom <= nextTo {
+                work += nextTo - nextFrom + 1
                 for j in nextFrom...nextTo {
                     if j == 0 {
                         rows[next] = min(rows[row] + 1, unreachable)

@@ -10,10 +10,15 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    var isText: Bool {
+        if case .text = self { return true }
+        return false
+    }
+
     public var text: String? {
         switch self {
         case .text(let value): return value
-        case .number(let value): return value.rounded() == value ? String(Int(value)) : String(value)
+        case .number(let value): return OptionValue.integer(value).map { String($0) } ?? String(value)
         case .flag(let value): return String(value)
         case .list(let values): return values.joined(separator: ", ")
         }
@@ -21,10 +26,81 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text ?? "" }
 
+    /// `value` as an `Int` when it is a finite whole number well inside `Int`'s range, else nil:
+    /// the one conversion of option numbers to integers (`Int(_:)` traps on `inf`, `nan` and 1e300).
+    public static func integer(_ value: Double) -> Int? {
+        guard value.isFinite, value.rounded(.towardZero) == value, value.magnitude < 1e15 else { return nil }
+        return Int(value)
+    }
+
+    /// What an option of this name must hold, for the options iapdoctor itself reads.
+    enum Kind {
+        case integer(ClosedRange<Int>, unit: String)
+        case hours(ClosedRange<Double>)
+        case pattern
+        case flag
+    }
+
+    static let kinds: [String: Kind] = [
+        "max_length": .integer(0...1_000_000, unit: "characters"),
+        "min_length": .integer(0...1_000_000, unit: "characters"),
+        "max_items": .integer(1...1_000_000, unit: "items"),
+        "sandbox_hours": .hours(0...8_760),
+        "production_hours": .hours(0...8_760),
+        "pattern": .pattern,
+        "required": .flag,
+    ]
+
+    /// A configuration error when `value` (read from `node`) is not what option `name` of rule
+    /// `rule` must hold; positioned at the value.
+    static func problem(rule: String, name: String, value: OptionValue, node: YAMLTree, default fallback: OptionValue?) -> Finding? {
+        guard let kind = kinds[name] else { return nil }
+        let written = node.scalar?.text ?? value.description
+        func refuse(_ expected: String, _ help: String) -> Finding {
+            RuleCatalog.configProblem("rule `\(rule)`, option `\(name)`: `\(written)` is not \(expected)", help: help, at: node.location)
+        }
+        func grouped(_ n: Int) -> String {
+            let digits = String(n)
+            var out = ""
+            for (k, c) in digits.enumerated() {
+                if k > 0, (digits.count - k) % 3 == 0 { out.append(",") }
+                out.append(c)
+            }
+            return out
+        }
+        switch kind {
+        case .integer(let range, let unit):
+            if case .number(let number) = value, let n = integer(number), range.contains(n) { return nil }
+            let example = fallback?.number.flatMap(integer).map(String.init) ?? String(range.lowerBound)
+            return refuse("a whole number of \(unit) from \(grouped(range.lowerBound)) to \(grouped(range.upperBound))",
+                          "write a whole number in that range, e.g. `\(name): \(example)`")
+        case .hours(let range):
+            if case .number(let number) = value, range.contains(number) { return nil }
+            let example = fallback?.text ?? "1"
+            return refuse("a number of hours from \(Int(range.lowerBound)) to \(grouped(Int(range.upperBound))) (a year)",
+                          "write a number of hours in that range, e.g. `\(name): \(example)`")
+        case .flag:
+            if case .flag = value { return nil }
+            return refuse("`true` or `false`", "write `\(name): true` or `\(name): false`")
+        case .pattern:
+            guard let text = value.text, value.number != nil || value.isText else {
+                return refuse("a pattern", "write the pattern as quoted text, e.g. `\(name): '[A-Za-z0-9._-]+'`")
+            }
+            do throws(LinearPattern.Problem) {
+                _ = try LinearPattern(text)
+                return nil
+            } catch {
+                return RuleCatalog.patternProblem(rule, text, error, at: node.location)
+            }
+        }
+    }
+
     init(_ tree: YAMLTree) throws(YAMLProblem) {
         switch tree {
         case .scalar(let scalar):
-            if !scalar.isQuoted, let number = Double(scalar.text) {
+            // Only finite numbers are numbers: `inf`, `nan` and `1e999` stay text (and a numeric
+            // option refuses them), so no conversion of an option can trap.
+            if !scalar.isQuoted, let number = Double(scalar.text), number.isFinite {
                 self = .number(number)
             } else if !scalar.isQuoted, let flag = DescriptorReader.boolean(scalar.text) {
                 self = .flag(flag)
@@ -204,7 +280,12 @@ public struct RuleCatalog: Sendable {
             guard let optionsNode = node[key], case .mapping(let optionPairs, _) = optionsNode else { return [] }
             for (key, value) in optionPairs {
                 do {
-                    options.append((key.text, try OptionValue(value)))
+                    let option = try OptionValue(value)
+                    if let problem = OptionValue.problem(rule: id, name: key.text, value: option, node: value, default: nil) {
+                        problems.append(problem)
+                        continue
+                    }
+                    options.append((key.text, option))
                 } catch {
                     problems.append(configProblem("rule `\(id)`, option `\(key.text)`: \(error.message)", help: error.help, at: error.location))
                 }

@@ -97,7 +97,13 @@ public enum YAMLTreeReader {
                 message: "the file is not valid UTF-8 (byte 0x\(String(bytes[bad.offset], radix: 16, uppercase: true)))",
                 help: "save the file as UTF-8", location: SourceLocation(file: file, line: bad.line, column: bad.column))
         }
-        let text = String(decoding: bytes, as: UTF8.self)
+        // A UTF-8 byte order mark (Windows editors write one) is not part of the document: without
+        // this the first key would be `\u{FEFF}version`. Columns on line 1 are counted after it,
+        // as editors show them.
+        let hasByteOrderMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        let text = hasByteOrderMark
+            ? bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[3...]), as: UTF8.self) }
+            : String(decoding: bytes, as: UTF8.self)
         let node: Node?
         do {
             // Scalars are typed by the descriptor reader, not by YAML tags: the basic resolver skips

@@ -11,8 +11,11 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
 
     public static func - (a: Timestamp, b: Timestamp) -> Int64 { a.secondsSince1970 - b.secondsSince1970 }
 
+    /// Never traps: hours beyond ±100,000 years (or not a number) are clamped to that.
     public func adding(hours: Double) -> Timestamp {
-        Timestamp(secondsSince1970: secondsSince1970 + Int64(hours * 3600))
+        let limit = 100_000.0 * 366 * 24 * 3600
+        let seconds = hours.isNaN ? 0 : min(max(hours * 3600, -limit), limit)
+        return Timestamp(secondsSince1970: secondsSince1970.addingReportingOverflow(Int64(seconds)).partialValue)
     }
 
     /// Parses ISO 8601 date or date-time; `nil` when the text is not one.

@@ -5,7 +5,7 @@ struct CatalogTooManyItemsRule: Rule {
     let id = "catalog-too-many-items"
 
     func check(_ context: RuleContext) -> [Outcome] {
-        let maximum = Int(context.number("max_items", default: 1000))
+        let maximum = OptionValue.integer(context.number("max_items", default: 1000)) ?? 1000
         return context.catalogPackages.map { package in
             guard package.items.count > maximum else { return context.pass() }
             return context.fail(context.finding(

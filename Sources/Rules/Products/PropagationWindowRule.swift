@@ -32,7 +32,7 @@ struct PropagationWindowRule: Rule {
             let subject = latest.what == "app was released" ? "the app was released" : "`\(product.name)` \(latest.what)"
             let place = production ? "the App Store" : "the \(context.environment.rawValue) environment"
             outcomes.append(context.fail(context.finding(
-                "\(subject) \(elapsed) before this check, and changes take up to \(hours == 1 ? "1 hour" : "\(Int(hours)) hours") to reach \(place)",
+                "\(subject) \(elapsed) before this check, and changes take up to \(hours == 1 ? "1 hour" : "\(OptionValue.number(hours)) hours") to reach \(place)",
                 at: latest.fact.location,
                 help: "wait until \(ready) and try again; nothing needs to change",
                 notes: production
