@@ -1,4 +1,5 @@
 import CodeScanner
+import Rules
 import Foundation
 @testable import IAPDoctor
 import Testing
@@ -311,5 +312,27 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// A descriptor with a problem on every one of thousands of products: every finding counts, the
+/// first ones of each rule are listed, and the rest are one note (memory and output stay bounded).
+@Suite("Findings past the listing limit") struct FindingListingTests {
+    @Test func findingsPastTheLimitAreCountedNotListed() throws {
+        let count = Engine.maxListedFindingsPerRule + 500
+        let products = (0..<count).map { "  - { product_id: com.acme.app.item\($0), reference_name: Item \($0), type: consumable }" }
+        let text = "version: 1\nenvironment: sandbox\nproducts:\n" + products.joined(separator: "\n") + "\n"
+        let loaded = DescriptorLoader.load(bytes: Array(text.utf8), file: "many.yaml")
+        let diagnosis = BuiltinRules.engine().diagnose(loaded.project, inputProblems: loaded.problems, options: Engine.Options())
+        let listed = diagnosis.findings.filter { $0.rule == "missing-price" }
+        #expect(listed.count == Engine.maxListedFindingsPerRule + 1, "the listed ones and the note")
+        let note = try #require(listed.first { $0.severity == .note })
+        #expect(note.message.contains("found 500 more problems like the \(Engine.maxListedFindingsPerRule) listed"))
+        // Totals, the exit code and every product's verdict still count all of them.
+        #expect(diagnosis.count(.error) >= count)
+        #expect(diagnosis.exitCode == 1)
+        #expect(diagnosis.products.count == count)
+        #expect(diagnosis.products.allSatisfy { $0.failing.contains("product-metadata") })
+        #expect(!diagnosis.findings.contains { $0.isElided })
     }
 }

@@ -64,12 +64,17 @@ public struct Diagnosis: Sendable {
     /// `false` when input errors stopped the run before any rule ran.
     public var evaluated: Bool
 
-    public func count(_ severity: Severity) -> Int { findings.filter { $0.severity == severity }.count }
+    /// Findings past the per-rule listing limit, by severity (counted, not listed).
+    public var elidedCounts: [Severity: Int] = [:]
+
+    public func count(_ severity: Severity) -> Int {
+        findings.filter { $0.severity == severity }.count + (elidedCounts[severity] ?? 0)
+    }
 
     public var exitCode: Int32 {
         if hasInputErrors { return 2 }
         guard let failOn else { return 0 }
-        return findings.contains { $0.severity >= failOn } ? 1 : 0
+        return findings.contains { $0.severity >= failOn } || elidedCounts.contains { $0.key >= failOn && $0.value > 0 } ? 1 : 0
     }
 
     /// Says why the exit code is what it is: "2 errors, 1 warning; failing because --fail-on=error".

@@ -28,6 +28,9 @@ public struct Finding: Sendable, Hashable {
     /// one: no output shows it. The source line quoted under the finding shows it masked, or is
     /// left out when the secret is not on it whole; the texts above never contain it.
     public var secret: Secret?
+    /// A finding past the engine's per-rule listing limit: it still decides verdicts and the
+    /// exit code, but is not listed (its rule's summary note counts it).
+    public var isElided = false
 
     public init(
         rule: String, severity: Severity, checklist: String?, message: String, help: String? = nil,

@@ -45,6 +45,50 @@ public struct Engine: Sendable {
         }
     }
 
+    /// Most findings of one rule listed in a report. Beyond it each finding still counts (verdicts,
+    /// exit code, totals) but only a light stand-in is kept: a catalog or descriptor with a problem
+    /// on every one of 90,000 items would otherwise keep about 4 KB per finding (measured: 60,000
+    /// findings, 340 MB) and write 1 KB of JSON for each.
+    public static let maxListedFindingsPerRule = 2_000
+
+    /// `outcomes` with the findings past the listing limit replaced by one stand-in per outcome
+    /// (it keeps the outcome's severity for verdicts), counted in `elided`, and one note that says
+    /// how many more there are.
+    static func limitListing(_ outcomes: [Outcome], rule: RuleMetadata, elided: inout [Severity: Int]) -> [Outcome] {
+        var listed = 0
+        var beyond = 0
+        var result = outcomes
+        for index in result.indices {
+            guard case .fail(let findings) = result[index].status else { continue }
+            guard listed + findings.count > maxListedFindingsPerRule else {
+                listed += findings.count
+                continue
+            }
+            var kept: [Finding] = []
+            for finding in findings {
+                if listed < maxListedFindingsPerRule {
+                    listed += 1
+                    kept.append(finding)
+                    continue
+                }
+                beyond += 1
+                elided[finding.severity, default: 0] += 1
+                if !kept.contains(where: { $0.isElided && $0.severity == finding.severity }) {
+                    var standIn = Finding(rule: finding.rule, severity: finding.severity, checklist: finding.checklist, message: "", location: nil)
+                    standIn.isElided = true
+                    kept.append(standIn)
+                }
+            }
+            result[index].status = .fail(kept)
+        }
+        guard beyond > 0, let item = rule.checklist else { return result }
+        let note = Finding(
+            rule: rule.id, severity: .note, checklist: item,
+            message: "`\(rule.id)` found \(beyond) more problems like the \(maxListedFindingsPerRule) listed; they are counted, not listed",
+            help: "fix the listed ones (usually the same mistake) and run again", location: nil)
+        return result + [Outcome(item: item, productID: nil, status: .passWithNotes([note]), rule: rule.id)]
+    }
+
     /// With no product known, "every product passes" and "no product needs this" say nothing: the
     /// item asks which products exist instead. Failures and questions stand.
     static func askingForProducts(_ outcome: Outcome) -> Outcome {
@@ -87,6 +131,7 @@ public struct Engine: Sendable {
         let index = ProductIndex(ids: RequestResolver.knownProductIDs(project))
         let requests = RequestResolver.resolve(project, index: index)
         var outcomes: [Outcome] = []
+        var elided: [Severity: Int] = [:]
         // Products known to exist where this environment looks: App Store Connect's (the
         // descriptor's, bulk XML), or in Xcode the StoreKit configuration file it serves.
         let knowsStoreProducts = !project.products.isEmpty || !project.catalogPackages.isEmpty
@@ -106,7 +151,7 @@ public struct Engine: Sendable {
                 }
                 let rule: any Rule = implementations[metadata.id] ?? DeclarativeRule(id: metadata.id)
                 let context = RuleContext(project: project, metadata: metadata, now: now, requests: requests, productIndex: index)
-                let answered = rule.check(context)
+                let answered = Engine.limitListing(rule.check(context), rule: metadata, elided: &elided)
                 if !knowsStoreProducts, Checklist.item(item)?.aboutProducts == true {
                     outcomes += answered.map(Engine.askingForProducts)
                 } else {
@@ -114,9 +159,11 @@ public struct Engine: Sendable {
                 }
             }
         }
-        return assemble(
+        var diagnosis = assemble(
             project: project, catalog: activeCatalog, outcomes: outcomes, inputFindings: findings, requests: requests, stopped: stopped,
             disabled: disabled, options: options, now: now, into: &findings)
+        diagnosis.elidedCounts = elided
+        return diagnosis
     }
 
     private func assemble(
@@ -128,7 +175,7 @@ public struct Engine: Sendable {
         for outcome in outcomes {
             switch outcome.status {
             case .fail(let reported), .passWithNotes(let reported):
-                for finding in reported where seen.insert(finding).inserted { findings.append(finding) }
+                for finding in reported where !finding.isElided && seen.insert(finding).inserted { findings.append(finding) }
             default: break
             }
         }
