@@ -335,4 +335,19 @@ struct SplitMix {
         #expect(diagnosis.products.allSatisfy { $0.failing.contains("product-metadata") })
         #expect(!diagnosis.findings.contains { $0.isElided })
     }
+
+    /// App Store Connect holds at most 10,000 In-App Purchases per app: a descriptor with more
+    /// products (or requests) is refused with a positioned error before any per-product work.
+    @Test func moreProductsThanAnAppCanHaveAreRefused() {
+        let products = (0...DescriptorLoader.maxProducts).map { "  - { product_id: com.acme.app.p\($0) }" }
+        let text = "version: 1\nproducts:\n" + products.joined(separator: "\n") + "\nrequests: [com.acme.app.p1]\n"
+        let loaded = DescriptorLoader.load(bytes: Array(text.utf8), file: "many.yaml")
+        let problem = loaded.problems.first { $0.message.contains("App Store Connect holds at most 10000 per app") }
+        #expect(problem?.severity == .error)
+        #expect(problem?.location?.line == 3)
+        #expect(loaded.project.products.isEmpty)
+        let atTheLimit = DescriptorLoader.load(bytes: Array(text.replacingOccurrences(of: "  - { product_id: com.acme.app.p10000 }\n", with: "").utf8), file: "ok.yaml")
+        #expect(atTheLimit.project.products.count == DescriptorLoader.maxProducts)
+        #expect(!atTheLimit.hasErrors)
+    }
 }

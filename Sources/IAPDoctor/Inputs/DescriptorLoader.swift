@@ -3,6 +3,9 @@
 /// keys are warnings (with "did you mean"), wrong types, bad enumeration values, bad dates and a
 /// missing `version` are errors.
 public enum DescriptorLoader {
+    /// In-App Purchases one app can have in App Store Connect ("up to 10,000 in-app purchase
+    /// products per app"): a descriptor may list at most that many products, or requests.
+    public static let maxProducts = 10_000
     public static let supportedVersion = 1
 
     public struct Result: Sendable {
@@ -119,6 +122,7 @@ struct DescriptorReader {
         "name", "platform", "bundle_id", "deployment_target", "storekit_api", "info_plist", "xcodeproj",
         "target", "configuration", "entitlements", "scheme", "storekit_configuration", "product_id_lists", "sources",
     ]
+    static let maxProducts = DescriptorLoader.maxProducts
     static let accountKeys = ["team_id", "team_type", "membership", "program_license", "agreements", "banking", "tax"]
     static let appIDKeys = ["identifier", "in_app_purchase", "in_app_purchase_enabled_at"]
     static let signingKeys = ["style", "team_id", "profile"]
@@ -230,11 +234,26 @@ struct DescriptorReader {
                     localizations: localizations(group["localizations"], path: "\(path).localizations")))
         }
 
-        for (index, node) in list(top["products"], path: "products").enumerated() {
-            project.products.append(product(node, path: "products[\(index)]"))
+        // App Store Connect holds at most 10,000 In-App Purchases per app; past that a descriptor is
+        // no app's (and the per-product work, about 40 µs and 10 KB each, stays bounded).
+        let productNodes = list(top["products"], path: "products")
+        if productNodes.count > Self.maxProducts, let node = top["products"] {
+            problem("input-malformed",
+                    "`products` lists \(productNodes.count) In-App Purchases; App Store Connect holds at most \(Self.maxProducts) per app",
+                    help: "list the products of one app; check larger catalogs as bulk XML (`catalogs`), which is streamed", at: node.location)
+        } else {
+            for (index, node) in productNodes.enumerated() {
+                project.products.append(product(node, path: "products[\(index)]"))
+            }
         }
 
         project.requests = stringList(top["requests"], path: "requests")?.value ?? []
+        if project.requests.count > Self.maxProducts, let node = top["requests"] {
+            problem("input-malformed",
+                    "`requests` lists \(project.requests.count) product IDs; an app can have at most \(Self.maxProducts) In-App Purchases to request",
+                    help: "list the product IDs the app requests (each once)", at: node.location)
+            project.requests = []
+        }
         project.catalogs = stringList(top["catalogs"], path: "catalogs", allowSingle: true)?.value ?? []
 
         if let node = top["testing"] {
