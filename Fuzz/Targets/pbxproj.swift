@@ -23,8 +23,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             for value in settings.values.prefix(32) { _ = XcodeProject.expandVariables(value, with: settings) }
         }
     }
-    _ = project.appTarget(matchingBundleID: "com.example.app", configuration: "Release")
-    _ = project.appTarget(matchingBundleID: nil, configuration: "Debug")
+    _ = TargetChoice.choose(in: project, named: nil, scheme: nil, bundleID: "com.example.app", configuration: "Release")
+    _ = TargetChoice.choose(in: project, named: nil, scheme: nil, bundleID: nil, configuration: "Debug")
     return 0
 }
 

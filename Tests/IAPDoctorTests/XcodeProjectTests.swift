@@ -345,17 +345,22 @@ extension XcodeProjectTests {
 
         @Test func selectingTheAppTarget() throws {
             let project = try project(runMonsterPBXProj)
-            let byDebugID = try #require(project.appTarget(matchingBundleID: "com.runmonster.runmonsterfree.dev", configuration: "Debug"))
+            func choose(_ bundleID: String?) -> (target: XcodeProject.Target, reason: String)? {
+                guard case .chosen(let target, let reason) = TargetChoice.choose(in: project, named: nil, scheme: nil, bundleID: bundleID, configuration: "Debug")
+                else { return nil }
+                return (target, reason)
+            }
+            let byDebugID = try #require(choose("com.runmonster.runmonsterfree.dev"))
             #expect(byDebugID.target.name == "RunMonster")
             #expect(byDebugID.reason.contains("Debug"))
             // The Release bundle ID while diagnosing Debug: found through the other configuration, and said so.
-            let byReleaseID = try #require(project.appTarget(matchingBundleID: "com.runmonster.runmonsterfree", configuration: "Debug"))
+            let byReleaseID = try #require(choose("com.runmonster.runmonsterfree"))
             #expect(byReleaseID.target.name == "RunMonster")
             #expect(byReleaseID.reason.contains("Release"))
             #expect(byReleaseID.reason.contains("com.runmonster.runmonsterfree.dev"))
             // No bundle ID, or one no target has: the only application target (the test bundle is not one).
-            #expect(project.appTarget(matchingBundleID: nil, configuration: "Debug")?.target.name == "RunMonster")
-            let unknown = try #require(project.appTarget(matchingBundleID: "com.runmonster.RunMonsterTests", configuration: "Debug"))
+            #expect(choose(nil)?.target.name == "RunMonster")
+            let unknown = try #require(choose("com.runmonster.RunMonsterTests"))
             #expect(unknown.target.name == "RunMonster")
             #expect(unknown.reason.contains("only application target"))
         }
@@ -363,10 +368,19 @@ extension XcodeProjectTests {
         @Test func selectingAmongSeveralAppTargets() throws {
             let project = try project(twoAppsPBXProj)
             #expect(project.applicationTargets.map(\.name) == ["Free", "Pro"])
-            #expect(project.appTarget(matchingBundleID: "com.example.pro", configuration: "Debug")?.target.name == "Pro")
-            #expect(project.appTarget(matchingBundleID: "com.example.free", configuration: "Debug")?.target.name == "Free")
-            #expect(project.appTarget(matchingBundleID: nil, configuration: "Debug") == nil)
-            #expect(project.appTarget(matchingBundleID: "com.example.other", configuration: "Debug") == nil)
+            func chosen(_ bundleID: String?) -> String? {
+                guard case .chosen(let target, _) = TargetChoice.choose(in: project, named: nil, scheme: nil, bundleID: bundleID, configuration: "Debug")
+                else { return nil }
+                return target.name
+            }
+            #expect(chosen("com.example.pro") == "Pro")
+            #expect(chosen("com.example.free") == "Free")
+            #expect(chosen(nil) == nil)
+            #expect(chosen("com.example.other") == nil)
+            // Both are offered, each with its bundle ID.
+            guard case .ambiguous(let candidates, _) = TargetChoice.choose(in: project, named: nil, scheme: nil, bundleID: nil, configuration: "Debug")
+            else { Issue.record("two app targets are a question"); return }
+            #expect(candidates.count == 2 && candidates.allSatisfy { $0.contains("bundle ID `com.example.") })
         }
 
         @Test func loadsTheFolderOrTheFile() throws {
@@ -461,7 +475,9 @@ extension XcodeProjectTests {
             let app = try #require(project.targets.first)
             #expect(app.sourceFiles.count == count)
             #expect(app.sourceFiles.last?.value == "App/File\(count - 1).swift")
-            #expect(project.appTarget(matchingBundleID: "com.example.app", configuration: "Debug")?.target.name == "App")
+            guard case .chosen(let chosen, _) = TargetChoice.choose(in: project, named: nil, scheme: nil, bundleID: "com.example.app", configuration: "Debug")
+            else { Issue.record("the only app target is chosen"); return }
+            #expect(chosen.name == "App")
         }
     }
 

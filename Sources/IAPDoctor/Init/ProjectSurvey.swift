@@ -76,7 +76,7 @@ public struct ProjectSurvey: Sendable {
         let top = withApps.filter { depth($0.0) == shallowest }
         survey.otherProjects = (walk.projects.filter { path in !top.contains { $0.0 == path } } + walk.workspaces).sorted()
         guard let (projectPath, project) = top.first else {
-            survey.collectFiles(files, projectFolder: nil)
+            survey.collectFiles(files)
             return survey
         }
         survey.xcodeproj = Choice(
@@ -85,7 +85,7 @@ public struct ProjectSurvey: Sendable {
                 : "the first of \(top.count) projects with app targets",
             alternatives: top.dropFirst().map(\.0))
         survey.chooseSchemeAndTarget(project: project, projectPath: projectPath, directory: directory)
-        survey.collectFiles(files, projectFolder: FileSystem.directoryName(of: projectPath))
+        survey.collectFiles(files)
         return survey
     }
 
@@ -177,7 +177,7 @@ public struct ProjectSurvey: Sendable {
         if shippingEntitlements != entitlements { archiveEntitlements = shippingEntitlements }
     }
 
-    mutating func collectFiles(_ files: [String], projectFolder: String?) {
+    mutating func collectFiles(_ files: [String]) {
         let storeKitFiles = files.filter { $0.hasSuffix(".storekit") }
         if let chosen = storeKit {
             otherStoreKitFiles = storeKitFiles.filter { FileSystem.normalize($0) != FileSystem.normalize(chosen.value) }

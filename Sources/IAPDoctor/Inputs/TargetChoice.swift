@@ -31,6 +31,15 @@ public enum TargetChoice {
             if matches.count == 1, let only = matches.first {
                 return .chosen(only, reason: "its `PRODUCT_BUNDLE_IDENTIFIER` in \(configuration) is `\(bundleID)`")
             }
+            // The shipping bundle ID while diagnosing Debug (`.dev`): found through the other configuration, and said so.
+            let elsewhere = project.applicationTargets.compactMap { target -> (XcodeProject.Target, String)? in
+                target.configurationNames.first { project.bundleIdentifier(target: target, configuration: $0)?.value == bundleID }.map { (target, $0) }
+            }
+            if matches.isEmpty, elsewhere.count == 1, let (target, other) = elsewhere.first {
+                let here = project.bundleIdentifier(target: target, configuration: configuration)?.value
+                let contrast = here.map { "; in \(configuration) it is `\($0)`" } ?? ""
+                return .chosen(target, reason: "its `PRODUCT_BUNDLE_IDENTIFIER` in the \(other) configuration is `\(bundleID)`\(contrast)")
+            }
         }
         if candidates.count == 1, let only = candidates.first {
             return .chosen(only, reason: "it is the only application target")

@@ -365,46 +365,6 @@ public struct XcodeProject: Sendable {
         var expander = VariableExpander(settings: settings)
         return expander.expand(value[...], depth: 0, scope: .init(name: "", position: Int.max))
     }
-
-    // MARK: Target selection
-
-    /// The application target the diagnosis is about: the one whose expanded `PRODUCT_BUNDLE_IDENTIFIER`
-    /// in `configuration` is `bundleID`, else the one whose other configuration has it, else the only
-    /// application target; `nil` when that leaves a choice (ask the user). `reason` says which rule chose.
-    public func appTarget(matchingBundleID bundleID: String?, configuration: String) -> (target: Target, reason: String)? {
-        let applications = applicationTargets
-        var noMatchNote = ""
-        if let bundleID, !bundleID.isEmpty {
-            let matches = applications.filter { bundleIdentifier(target: $0, configuration: configuration)?.value == bundleID }
-            if let first = matches.first {
-                var reason = "its `PRODUCT_BUNDLE_IDENTIFIER` in the \(configuration) configuration is `\(bundleID)`"
-                if matches.count > 1 {
-                    let others = matches.dropFirst().map { "`\($0.name)`" }.joined(separator: ", ")
-                    reason += " (so is \(others)'s; the first in the project is used)"
-                }
-                return (first, reason)
-            }
-            let elsewhere = applications.compactMap { target -> (Target, String)? in
-                guard let other = target.configurationNames.first(where: { bundleIdentifier(target: target, configuration: $0)?.value == bundleID })
-                else { return nil }
-                return (target, other)
-            }
-            if elsewhere.count == 1, let (target, other) = elsewhere.first {
-                let here = bundleIdentifier(target: target, configuration: configuration)?.value
-                let contrast = here.map { "; in \(configuration) it is `\($0)`" } ?? ""
-                return (target, "its `PRODUCT_BUNDLE_IDENTIFIER` in the \(other) configuration is `\(bundleID)`\(contrast)")
-            }
-            noMatchNote = "; no application target has the bundle ID `\(bundleID)` in \(configuration)"
-        }
-        let mainApplications = applications.filter { $0.productType?.value == Self.applicationProductType }
-        if mainApplications.count == 1, let only = mainApplications.first {
-            return (only, "it is the only application target" + noMatchNote)
-        }
-        if mainApplications.isEmpty, applications.count == 1, let only = applications.first {
-            return (only, "it is the only application target" + noMatchNote)
-        }
-        return nil
-    }
 }
 
 // MARK: - Reading the object graph
