@@ -17,8 +17,14 @@ public struct Doctor: Sendable {
         /// `--root`: the folder every path an input names must stay inside. `nil`: the
         /// descriptor's folder (a run without a descriptor confines only screenshots, to their package).
         public var root: String?
+        /// `--profiles-dir`: where installed provisioning profiles are looked up.
+        public var profilesDirectories: [String]?
 
-        public init(paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil, root: String? = nil) {
+        public init(
+            paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil, root: String? = nil,
+            profilesDirectories: [String]? = nil
+        ) {
+            self.profilesDirectories = profilesDirectories
             self.paths = paths
             self.rulesFile = rulesFile
             self.failOn = failOn
@@ -114,6 +120,7 @@ public struct Doctor: Sendable {
         let descriptors = request.paths.filter { Doctor.kind(of: $0) == .descriptor }
         var project = project
         var problems = problems
+        project.profileFolders = request.profilesDirectories
         if let environment = request.environment, project.hasDescriptor {
             project.environment = Fact(environment, at: SourceLocation(file: "--environment"))
         }

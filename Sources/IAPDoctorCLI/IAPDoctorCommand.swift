@@ -106,6 +106,9 @@ struct Check: ParsableCommand {
     @Option(help: "The project folder: every path the descriptor (or a scheme) names must stay inside it (default: the descriptor's folder).")
     var root: String?
 
+    @Option(name: .customLong("profiles-dir"), help: "Where installed provisioning profiles are (repeatable; default: Xcode's folders under ~/Library).")
+    var profilesDirectories: [String] = []
+
     @Option(help: "Colour: auto (only on a terminal, and never with NO_COLOR), always or never.")
     var color: ColorChoice = .auto
 
@@ -124,7 +127,8 @@ struct Check: ParsableCommand {
         case .never: threshold = nil
         }
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root))
+        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root,
+                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories)))
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
         let text = format.reporter(color: useColor).report(diagnosis)
         if let output {

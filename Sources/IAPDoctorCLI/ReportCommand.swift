@@ -45,6 +45,9 @@ struct Report: ParsableCommand {
     @Option(help: "The project folder: every path the descriptor (or a scheme) names must stay inside it (default: the descriptor's folder).")
     var root: String?
 
+    @Option(name: .customLong("profiles-dir"), help: "Where installed provisioning profiles are (repeatable; default: Xcode's folders under ~/Library).")
+    var profilesDirectories: [String] = []
+
     @Option(help: "The threshold the report's `iapdoctor check` summary is stated against: error, warning, note or never.")
     var failOn: FailOn = .error
 
@@ -63,7 +66,8 @@ struct Report: ParsableCommand {
         case .never: threshold = nil
         }
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root))
+        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root,
+                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories)))
         let document = ReportDocument(diagnosis)
         let text = format == .html ? HTMLReport().render(document) : MarkdownReport().render(document)
         let destination = output ?? format.defaultFileName

@@ -307,4 +307,45 @@ struct ProjectShapeTests {
         #expect(check.output.contains("`project_root` is not used"), "\(check.output)")
         #expect(check.output.contains("refusing to read"), "\(check.output)")
     }
+
+    /// With no `signing.profile.file`, the profile the build settings name is looked up where
+    /// Xcode installs profiles under the home folder (a temporary one here).
+    @Test func installedProfilesAreFoundInXcodesFolders() throws {
+        let fixture = Self.birdhouse()
+        let app = ["PRODUCT_BUNDLE_IDENTIFIER": "com.birdhouseapps.birdhouse", "DEVELOPMENT_TEAM": "AB12CD34EF", "CODE_SIGN_STYLE": "Manual",
+                   "PROVISIONING_PROFILE_SPECIFIER": "Birdhouse Development", "INFOPLIST_FILE": "App/Info.plist"]
+        fixture.targets = [.init(name: "Birdhouse", settings: ["Debug": app, "Release": app])]
+        fixture.writeProject()
+        fixture.write("project.yaml", "version: 1\nenvironment: sandbox\napp: { xcodeproj: Birdhouse.xcodeproj, bundle_id: com.birdhouseapps.birdhouse }\n")
+        let home = fixture.folder + "-home"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let folder = home + "/Library/MobileDevice/Provisioning Profiles"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let profile = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+            <key>Name</key><string>Birdhouse Development</string>
+            <key>UUID</key><string>0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0</string>
+            <key>TeamIdentifier</key><array><string>AB12CD34EF</string></array>
+            <key>CreationDate</key><date>2026-01-01T00:00:00Z</date>
+            <key>ExpirationDate</key><date>2027-01-01T00:00:00Z</date>
+            <key>ProvisionedDevices</key><array><string>00008030-001A</string></array>
+            <key>Entitlements</key><dict><key>application-identifier</key><string>AB12CD34EF.*</string><key>get-task-allow</key><true/></dict>
+            </dict></plist>
+            """
+        try profile.write(toFile: folder + "/0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0.mobileprovision", atomically: true, encoding: .utf8)
+        let found = try runIAPDoctor(["check", fixture.folder + "/project.yaml"], environment: ["HOME": home])
+        // The installed profile's facts are used: it is made for a wildcard App ID.
+        #expect(found.output.contains("error[wildcard-profile]"), "\(found.output)")
+        #expect(!found.output.contains("profile-not-installed"))
+        // Named in the project but not installed: a finding that says where iapdoctor looked.
+        try FileManager.default.removeItem(atPath: folder + "/0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0.mobileprovision")
+        let missing = try runIAPDoctor(["check", fixture.folder + "/project.yaml"], environment: ["HOME": home])
+        #expect(missing.output.contains("error[profile-not-installed]: the provisioning profile `Birdhouse Development` is not installed"), "\(missing.output)")
+        #expect(missing.output.contains("looked for it in"))
+        // `--profiles-dir` names another folder; without one (as in CI) nothing is looked up.
+        let elsewhere = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--profiles-dir", home + "/nowhere"], environment: ["HOME": home])
+        #expect(!elsewhere.output.contains("profile-not-installed]: the provisioning profile `Birdhouse"), "\(elsewhere.output)")
+    }
 }

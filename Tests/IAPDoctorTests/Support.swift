@@ -96,7 +96,10 @@ func runIAPDoctor(_ arguments: [String], environment: [String: String] = [:], la
     process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
+    // This Mac's installed profiles never change what a test sees (a test gives its own folder).
+    env["IAPDOCTOR_PROFILES_DIR"] = ""
     for (key, value) in environment { env[key] = value }
+    if environment["HOME"] != nil, environment["IAPDOCTOR_PROFILES_DIR"] == nil { env.removeValue(forKey: "IAPDOCTOR_PROFILES_DIR") }
     process.environment = env
     let pipe = Pipe()
     process.standardOutput = pipe

@@ -82,17 +82,21 @@ public enum EvidenceLoader {
         if let named = project.signing.profile.file,
             let profile = attempt(named, { (p) throws(InputProblem) in try ProvisioningProfile.load(path: p) })
         {
-            project.evidence.profile = profile
-            adopt(profile.name, into: \Project.signing.profile.name, subject: "the profile's name", item: "provisioning-profile",
-                  key: "signing.profile.name", project: &project)
-            adopt(profile.applicationIdentifier, into: \Project.signing.profile.appID, subject: "the profile's App ID",
-                  item: "provisioning-profile", key: "signing.profile.app_id", project: &project)
-            adoptDate(profile.creationDate, into: \Project.signing.profile.createdAt, subject: "the profile's creation date",
-                      key: "signing.profile.created_at", project: &project)
-            adoptDate(profile.expirationDate, into: \Project.signing.profile.expiresAt, subject: "the profile's expiry date",
-                      key: "signing.profile.expires_at", project: &project)
-            if project.signing.profile.type == nil {
-                project.signing.profile.type = Fact(profile.type, at: SourceLocation(file: profile.file), source: .profile)
+            adoptProfile(profile, into: &project)
+        } else if project.signing.profile.file == nil {
+            // No file named: the profile the build settings name, as Xcode installed it on this Mac.
+            let installed = InstalledProfiles(folders: project.profileFolders)
+            let uuid = project.evidence.buildSettings[XcodeProject.SettingKey.provisioningProfile]?.value
+            let name = project.signing.profile.name
+            if installed.isAvailable, uuid?.isEmpty == false || name != nil {
+                if let profile = installed.find(uuid: uuid?.isEmpty == false ? uuid : nil, name: name?.value) {
+                    adoptProfile(profile, into: &project)
+                    project.signing.profile.installed = Fact(true, at: SourceLocation(file: profile.file), source: .profile)
+                } else if project.signing.profile.installed == nil, let stated = name ?? project.evidence.buildSettings[XcodeProject.SettingKey.provisioningProfile] {
+                    // Looked where Xcode keeps profiles, and it is not there.
+                    project.signing.profile.installed = Fact(false, at: stated.location, source: stated.source)
+                    project.evidence.profileSearch = installed.folders
+                }
             }
         }
 
@@ -155,7 +159,7 @@ public enum EvidenceLoader {
     /// Settings the evidence and the rules read.
     static let neededSettings = [
         XcodeProject.SettingKey.productBundleIdentifier, XcodeProject.SettingKey.developmentTeam, XcodeProject.SettingKey.codeSignStyle,
-        XcodeProject.SettingKey.provisioningProfileSpecifier, XcodeProject.SettingKey.sdkRoot, XcodeProject.SettingKey.codeSignEntitlements,
+        XcodeProject.SettingKey.provisioningProfileSpecifier, XcodeProject.SettingKey.provisioningProfile, XcodeProject.SettingKey.sdkRoot, XcodeProject.SettingKey.codeSignEntitlements,
         XcodeProject.SettingKey.infoPlistFile, XcodeProject.SettingKey.productName, "SUPPORTED_PLATFORMS",
         XcodeProject.SettingKey.iOSDeploymentTarget, XcodeProject.SettingKey.macOSDeploymentTarget, XcodeProject.SettingKey.tvOSDeploymentTarget,
         XcodeProject.SettingKey.watchOSDeploymentTarget, XcodeProject.SettingKey.visionOSDeploymentTarget,
@@ -209,6 +213,22 @@ public enum EvidenceLoader {
         if let specifier = facts[XcodeProject.SettingKey.provisioningProfileSpecifier], !specifier.value.isEmpty {
             adopt(specifier, into: \Project.signing.profile.name, subject: "the provisioning profile", item: "code-signing",
                   key: "signing.profile.name", project: &project)
+        }
+    }
+
+    /// A profile's facts replace the descriptor's (disagreements recorded).
+    static func adoptProfile(_ profile: ProvisioningProfile, into project: inout Project) {
+        project.evidence.profile = profile
+        adopt(profile.name, into: \Project.signing.profile.name, subject: "the profile's name", item: "provisioning-profile",
+              key: "signing.profile.name", project: &project)
+        adopt(profile.applicationIdentifier, into: \Project.signing.profile.appID, subject: "the profile's App ID",
+              item: "provisioning-profile", key: "signing.profile.app_id", project: &project)
+        adoptDate(profile.creationDate, into: \Project.signing.profile.createdAt, subject: "the profile's creation date",
+                  key: "signing.profile.created_at", project: &project)
+        adoptDate(profile.expirationDate, into: \Project.signing.profile.expiresAt, subject: "the profile's expiry date",
+                  key: "signing.profile.expires_at", project: &project)
+        if project.signing.profile.type == nil {
+            project.signing.profile.type = Fact(profile.type, at: SourceLocation(file: profile.file), source: .profile)
         }
     }
 

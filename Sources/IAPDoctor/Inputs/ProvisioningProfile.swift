@@ -4,6 +4,8 @@
 public struct ProvisioningProfile: Sendable {
     public var file: String
     public var name: Fact<String>?
+    /// `UUID`: what `PROVISIONING_PROFILE` names and Xcode calls the installed file.
+    public var uuid: Fact<String>?
     /// `Entitlements.application-identifier`: `TEAMID.bundle.id` or `TEAMID.*`.
     public var applicationIdentifier: Fact<String>?
     public var teamIdentifier: Fact<String>?
@@ -46,6 +48,7 @@ public struct ProvisioningProfile: Sendable {
             bytes: plistBytes, file: path, what: "provisioning profile's property list", lineOffset: newlinesBefore)
         var profile = ProvisioningProfile(file: path, provisionsAllDevices: plist["ProvisionsAllDevices"]?.bool ?? false)
         profile.name = plist["Name"]?.stringFact(.profile)
+        profile.uuid = plist["UUID"]?.stringFact(.profile)
         profile.platforms = plist["Platform"]?.elements.compactMap { $0.stringFact(.profile)?.value } ?? []
         let entitlements = plist["Entitlements"]
         profile.applicationIdentifier = (entitlements?["application-identifier"] ?? entitlements?["com.apple.application-identifier"])?

@@ -13,6 +13,9 @@ public struct Project: Sendable {
     /// `project_root`: the project folder of a descriptor kept outside it (as `init -o` writes);
     /// honoured only under the conditions ``Doctor`` checks, since it widens what may be read.
     public var projectRoot: Fact<String>?
+    /// `--profiles-dir`: where installed provisioning profiles are looked up (default: Xcode's
+    /// folders under the home folder).
+    public var profileFolders: [String]?
 
     public var app = App()
     public var account = DeveloperAccount()
@@ -268,6 +271,8 @@ public struct Evidence: Sendable {
     public var unresolvedSettings: [String: Fact<String>] = [:]
     /// `.xcconfig` files the configuration is based on that are not there.
     public var missingConfigurationFiles: [String] = []
+    /// The folders searched for an installed profile that was not found there.
+    public var profileSearch: [String] = []
     /// The scheme names a StoreKit configuration file that is not where the reference points.
     public var storeKitReferenceMissing: (reference: Fact<String>, tried: [String])?
 

@@ -12,9 +12,13 @@ struct ProfileNotInstalledRule: Rule {
         }
         guard !installed.value else { return [context.pass()] }
         let name = profile.name.map { " `\($0.value)`" } ?? ""
+        let searched = context.project.evidence.profileSearch
         return [context.fail(context.finding(
             "the provisioning profile\(name) is not installed, so Xcode cannot sign the build with it",
             at: installed.location,
-            help: "download it in Xcode → Settings → Accounts → Download Manual Profiles (or double-click the .mobileprovision), then set `installed: true`"))]
+            help: searched.isEmpty
+                ? "download it in Xcode → Settings → Accounts → Download Manual Profiles (or double-click the .mobileprovision), then set `installed: true`"
+                : "download it in Xcode → Settings → Accounts → Download Manual Profiles (or double-click the .mobileprovision)",
+            notes: searched.isEmpty ? [] : ["looked for it in " + searched.map { "`\($0)`" }.joined(separator: " and ")]))]
     }
 }
