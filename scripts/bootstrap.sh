@@ -36,8 +36,9 @@ fi
 command -v swift >/dev/null 2>&1 || { echo "Swift 6 is required: https://www.swift.org/install" >&2; exit 1; }
 
 # Python modules, imported by the python3 on PATH: jsonschema (ReporterTests validates the SARIF
-# report against its schema) and yaml (scripts/embed-rules.py composes rules.yaml when
-# scripts/generate.sh runs). pip first; a Debian system Python refuses pip (PEP 668), so fall back
+# report against its schema; SchemaTests checks schemas/ and validates the examples against them)
+# and yaml (SchemaTests reads the example descriptors; scripts/embed-rules.py composes rules.yaml
+# when scripts/generate.sh runs). pip first; a Debian system Python refuses pip (PEP 668), so fall back
 # to Debian's packages.
 command -v python3 >/dev/null 2>&1 || { echo "python3 is required by the tests" >&2; exit 1; }
 for entry in jsonschema:jsonschema:python3-jsonschema yaml:PyYAML:python3-yaml; do

@@ -4,6 +4,16 @@ import Foundation
 /// descriptor with what the files settle filled in, and every choice they leave open, and every
 /// fact they cannot show, as a commented question.
 public enum StarterDescriptor {
+    /// The descriptor's JSON Schema (`schemas/project.schema.json`), by the address it will have
+    /// once the repository is public: the same placeholder repository as SARIF's `informationUri`.
+    /// A path would only resolve inside this checkout; editors that cannot fetch the URL simply
+    /// do not validate.
+    public static let schemaURL = "https://raw.githubusercontent.com/iapdoctor/iapdoctor/main/schemas/project.schema.json"
+
+    /// The first line: the YAML language server (VS Code's YAML extension, and editors that use
+    /// it) completes and checks the descriptor against the schema as it is typed.
+    public static let schemaLine = "# yaml-language-server: $schema=\(schemaURL)"
+
     /// The descriptor text. Paths in `survey` are relative to `surveyedFolder`; they are written
     /// relative to `descriptorFolder`, where the descriptor goes (check resolves them from there).
     /// `projectRoot`: written as `project_root` for a descriptor kept outside the project (see
@@ -28,6 +38,7 @@ public enum StarterDescriptor {
         }
         let servesStoreKit = survey.storeKit != nil && survey.scheme != nil
         var out = """
+            \(schemaLine)
             # iapdoctor project descriptor (schema version 1), written by `iapdoctor init`.
             # Paths are relative to this file. Every commented key is a choice the files left open or
             # a fact iapdoctor cannot see in files: answer it (uncomment and set the value) and the

@@ -114,6 +114,9 @@ struct DescriptorReader {
 
     // MARK: The schema
 
+    // `schemas/project.schema.json` lists the same keys at each level (SchemaTests compares them):
+    // a key added here needs its entry there, or the tests fail.
+
     static let topKeys = [
         "version", "environment", "checked_at", "app", "developer_account", "app_id", "signing",
         "app_store_connect", "subscription_groups", "products", "requests", "catalogs", "testing", "project_root",
@@ -124,6 +127,7 @@ struct DescriptorReader {
     ]
     static let maxProducts = DescriptorLoader.maxProducts
     static let accountKeys = ["team_id", "team_type", "membership", "program_license", "agreements", "banking", "tax"]
+    static let agreementKeys = ["paid_apps"]
     static let appIDKeys = ["identifier", "in_app_purchase", "in_app_purchase_enabled_at"]
     static let signingKeys = ["style", "team_id", "profile"]
     static let profileKeys = ["file", "name", "app_id", "type", "created_at", "expires_at", "installed"]
@@ -185,7 +189,7 @@ struct DescriptorReader {
             project.account.membership = enumeration(account["membership"], path: "developer_account.membership")
             project.account.programLicense = enumeration(account["program_license"], path: "developer_account.program_license")
             if let agreementsNode = account["agreements"] {
-                let agreements = mapping(agreementsNode, path: "developer_account.agreements", keys: ["paid_apps"])
+                let agreements = mapping(agreementsNode, path: "developer_account.agreements", keys: Self.agreementKeys)
                 project.account.paidAppsAgreement = enumeration(
                     agreements["paid_apps"], path: "developer_account.agreements.paid_apps")
             }

@@ -1,0 +1,300 @@
+import Foundation
+@testable import IAPDoctor
+import Rules
+import Testing
+
+/// Issue 17, item 3: `schemas/project.schema.json` (the descriptor, for editors) and
+/// `schemas/report.schema.json` (`iapdoctor-report/1`, for consumers). The descriptor schema
+/// lists the loader's own key table and enumerations, compared here, so neither can change alone.
+/// Validation uses Python's `jsonschema` and PyYAML (scripts/bootstrap.sh installs both); without
+/// them these tests are skipped, by name, except under CI, where they run and fail.
+@Suite("Schemas")
+struct SchemaTests {
+    static let descriptorSchema = repositoryFile("schemas/project.schema.json")
+    static let reportSchema = repositoryFile("schemas/report.schema.json")
+
+    // MARK: The descriptor schema follows the loader
+
+    /// The schema's property names at one level: `path` walks `properties` and `$defs`
+    /// (`"#product"` starts at `$defs/product`), and follows `items` and `$ref`.
+    static func propertyNames(_ path: [String]) throws -> Set<String> {
+        let schema = try #require(JSONSerialization.jsonObject(with: Data(readText(descriptorSchema).utf8)) as? [String: Any])
+        var node = schema
+        for step in path {
+            if step.hasPrefix("#") {
+                let defs = try #require(schema["$defs"] as? [String: Any])
+                node = try #require(defs[String(step.dropFirst())] as? [String: Any], "no $defs/\(step.dropFirst())")
+            } else {
+                let properties = try #require(node["properties"] as? [String: Any], "no properties at \(path)")
+                node = try #require(properties[step] as? [String: Any], "no property \(step) in \(path)")
+            }
+        }
+        #expect(node["additionalProperties"] as? Bool == false, "\(path) must refuse unknown keys")
+        let properties = try #require(node["properties"] as? [String: Any], "no properties at \(path)")
+        return Set(properties.keys)
+    }
+
+    @Test func descriptorSchemaHasTheLoadersKeysAtEveryLevel() throws {
+        let levels: [([String], [String])] = [
+            ([], DescriptorReader.topKeys),
+            (["app"], DescriptorReader.appKeys),
+            (["developer_account"], DescriptorReader.accountKeys),
+            (["developer_account", "agreements"], DescriptorReader.agreementKeys),
+            (["app_id"], DescriptorReader.appIDKeys),
+            (["signing"], DescriptorReader.signingKeys),
+            (["signing", "profile"], DescriptorReader.profileKeys),
+            (["app_store_connect"], DescriptorReader.ascKeys),
+            (["#subscriptionGroup"], DescriptorReader.groupKeys),
+            (["#product"], DescriptorReader.productKeys),
+            (["#localization"], DescriptorReader.localizationKeys),
+            (["testing"], DescriptorReader.testingKeys),
+            (["testing", "sandbox_account"], DescriptorReader.sandboxKeys),
+        ]
+        for (path, keys) in levels {
+            #expect(try Self.propertyNames(path) == Set(keys), "schema keys at \(path.isEmpty ? "the top level" : path.joined(separator: "."))")
+        }
+        // Every mapping level of the schema is one of these (a level added to the schema alone fails).
+        let schema = try #require(JSONSerialization.jsonObject(with: Data(readText(Self.descriptorSchema).utf8)) as? [String: Any])
+        #expect(Self.closedObjectCount(schema) == levels.count)
+    }
+
+    /// Objects with `additionalProperties: false`, anywhere in the schema.
+    static func closedObjectCount(_ node: Any) -> Int {
+        if let array = node as? [Any] { return array.reduce(0) { $0 + closedObjectCount($1) } }
+        guard let object = node as? [String: Any] else { return 0 }
+        return (object["additionalProperties"] as? Bool == false ? 1 : 0) + object.values.reduce(0) { $0 + closedObjectCount($1) }
+    }
+
+    /// The values of one enumeration in the schema (without `null`, which means "absent").
+    static func enumValues(_ path: [String]) throws -> [String] {
+        let schema = try #require(JSONSerialization.jsonObject(with: Data(readText(descriptorSchema).utf8)) as? [String: Any])
+        var node = schema
+        for step in path {
+            if step.hasPrefix("#") {
+                node = try #require((schema["$defs"] as? [String: Any])?[String(step.dropFirst())] as? [String: Any])
+            } else {
+                node = try #require((node["properties"] as? [String: Any])?[step] as? [String: Any], "no property \(step) in \(path)")
+            }
+        }
+        let values = try #require(node["enum"] as? [Any], "no enum at \(path)")
+        #expect(node["description"] as? String != nil && (node["description"] as! String).contains("also accepts"),
+                "\(path): the description must say that App Store Connect spellings are accepted")
+        return values.compactMap { $0 as? String }
+    }
+
+    static func cases<E: DescriptorEnumeration>(_ type: E.Type) -> [String] { E.allCases.map(\.rawValue) }
+
+    @Test func descriptorSchemaEnumsAreTheLoadersValues() throws {
+        let enums: [([String], [String])] = [
+            (["environment"], Self.cases(Environment.self)),
+            (["app", "platform"], Self.cases(Platform.self)),
+            (["app", "storekit_api"], Self.cases(StoreKitAPI.self)),
+            (["developer_account", "team_type"], Self.cases(TeamType.self)),
+            (["developer_account", "membership"], Self.cases(MembershipStatus.self)),
+            (["developer_account", "program_license"], Self.cases(LicenseStatus.self)),
+            (["developer_account", "agreements", "paid_apps"], Self.cases(AgreementStatus.self)),
+            (["developer_account", "banking"], Self.cases(SetupStatus.self)),
+            (["developer_account", "tax"], Self.cases(SetupStatus.self)),
+            (["signing", "style"], Self.cases(SigningStyle.self)),
+            (["signing", "profile", "type"], Self.cases(ProfileType.self)),
+            (["app_store_connect", "version_state"], Self.cases(VersionState.self)),
+            (["#product", "type"], Self.cases(ProductType.self)),
+            (["#product", "status"], Self.cases(ProductStatus.self)),
+            (["#product", "subscription_duration"], Self.cases(SubscriptionDuration.self)),
+            (["testing", "device"], Self.cases(DeviceKind.self)),
+        ]
+        for (path, values) in enums {
+            #expect(try Self.enumValues(path) == values, "enum at \(path.joined(separator: "."))")
+        }
+    }
+
+    // MARK: Validation (jsonschema)
+
+    /// Whether `python3` imports `jsonschema` and `yaml`.
+    static let pythonIsReady: Bool = {
+        (try? python("import jsonschema, yaml", []).status) == 0
+    }()
+
+    /// YAML to JSON as an editor's YAML 1.2 reader sees it: dates stay text (as the loader reads
+    /// them). Validates with draft 2020-12 and, to the same result, draft 7. Prints one line per document: its path and the number of schema errors, then the errors.
+    static let validateYAML = """
+        import json, sys, yaml, jsonschema
+        class Loader(yaml.SafeLoader): pass
+        Loader.yaml_implicit_resolvers = {
+            key: [(tag, regexp) for tag, regexp in resolvers if tag != 'tag:yaml.org,2002:timestamp']
+            for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(schema)
+        # Editors whose YAML server knows draft 7 only read the schema the same way.
+        jsonschema.Draft7Validator.check_schema(schema)
+        draft7 = jsonschema.Draft7Validator(schema)
+        for path in sys.argv[2:]:
+            with open(path) as f:
+                document = yaml.load(f, Loader=Loader) if path.endswith(('.yaml', '.yml')) else json.load(f)
+            errors = sorted(validator.iter_errors(document), key=lambda e: list(map(str, e.absolute_path)))
+            assert len(list(draft7.iter_errors(document))) == len(errors), 'draft 7 reads ' + path + ' differently'
+            print(path, len(errors))
+            for error in errors:
+                print('  at', '/'.join(map(str, error.absolute_path)) or '(root)', ':', error.message)
+        """
+
+    /// The number of schema errors of each document.
+    static func errorCounts(schema: String, _ documents: [String]) throws -> [String: Int] {
+        let result = try python(validateYAML, [schema] + documents)
+        #expect(result.status == 0, "python failed: \(result.error)")
+        var counts: [String: Int] = [:]
+        for line in result.output.split(separator: "\n") where !line.hasPrefix(" ") {
+            let parts = line.split(separator: " ")
+            counts[parts.dropLast().joined(separator: " ")] = Int(parts.last!)
+        }
+        #expect(counts.count == documents.count, "\(result.output)")
+        return counts
+    }
+
+    static func examples(_ name: String) throws -> [String] {
+        let folder = repositoryFile("examples")
+        return try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+            .map { "\(folder)/\($0)/\(name)" }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    func bothSchemasAreValidDraft202012() throws {
+        let result = try python("""
+            import json, sys, jsonschema
+            for path in sys.argv[1:]:
+                schema = json.load(open(path))
+                assert schema['$schema'] == 'https://json-schema.org/draft/2020-12/schema', path
+                assert jsonschema.validators.validator_for(schema) is jsonschema.Draft202012Validator, path
+                jsonschema.Draft202012Validator.check_schema(schema)
+            print('ok')
+            """, [Self.descriptorSchema, Self.reportSchema])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "ok\n")
+    }
+
+    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    func everyExampleDescriptorValidates() throws {
+        var descriptors = try Self.examples("project.yaml")
+        #expect(descriptors.count >= 6)
+        if SharedFolder.isAvailable { descriptors.append(SharedFolder.file("spec/project.example.yaml")) }
+        let result = try python(Self.validateYAML, [Self.descriptorSchema] + descriptors)
+        #expect(result.status == 0, "\(result.error)")
+        for descriptor in descriptors {
+            #expect(result.output.contains("\(descriptor) 0\n"), "\(result.output)")
+        }
+    }
+
+    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    func everyExampleReportValidates() throws {
+        var reports = try Self.examples("expected.json")
+        #expect(reports.count >= 8)
+        // And a report with the edges: findings without a line, without a file, with markup.
+        let hostile = scratchPath("iapdoctor-hostile", suffix: ".json")
+        defer { removeScratch(hostile) }
+        try Data(JSONReporter().report(ReporterTests.hostile()).utf8).write(to: URL(fileURLWithPath: hostile))
+        reports.append(hostile)
+        let counts = try Self.errorCounts(schema: Self.reportSchema, reports)
+        for report in reports { #expect(counts[report] == 0, "\(report)") }
+        // The schema admits added fields (the contract allows them), so check here that the
+        // reporter writes none the schema does not describe.
+        let names = try python("""
+            import json, sys
+            schema = json.load(open(sys.argv[1]))
+            def resolve(node):
+                while '$ref' in node: node = schema['$defs'][node['$ref'].split('/')[-1]]
+                return node
+            def walk(value, node, where):
+                node = resolve(node)
+                if isinstance(value, dict):
+                    for key, item in value.items():
+                        if key not in node.get('properties', {}): print(where + '.' + key)
+                        else: walk(item, node['properties'][key], where + '.' + key)
+                elif isinstance(value, list) and 'items' in node:
+                    for item in value: walk(item, node['items'], where + '[]')
+            for path in sys.argv[2:]: walk(json.load(open(path)), schema, path)
+            """, [Self.reportSchema] + reports)
+        #expect(names.status == 0, "\(names.error)")
+        #expect(names.output == "", "fields the report schema does not describe")
+    }
+
+    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    func brokenDescriptorsAreRejectedByTheSchemaAndTheLoader() throws {
+        let broken: [(name: String, yaml: String, rule: String)] = [
+            ("misspelt-top", "version: 1\nenviroment: sandbox\n", "descriptor-unknown-key"),
+            ("misspelt-app", "version: 1\napp:\n  bundle_identifier: com.example.app\n", "descriptor-unknown-key"),
+            ("misspelt-product", "version: 1\nproducts:\n  - product_id: com.example.pro\n    cleared_for_sales: true\n", "descriptor-unknown-key"),
+            ("misspelt-localization", "version: 1\nproducts:\n  - product_id: com.example.pro\n    localizations:\n      en-US: { display: Pro }\n", "descriptor-unknown-key"),
+            ("bad-environment", "version: 1\nenvironment: staging\n", "descriptor-invalid-value"),
+            ("bad-type", "version: 1\nproducts:\n  - product_id: com.example.pro\n    type: non_renewable_subscription_plus\n", "descriptor-invalid-value"),
+            ("bad-status", "version: 1\nproducts:\n  - product_id: com.example.pro\n    status: live\n", "descriptor-invalid-value"),
+            ("bad-version", "version: 2\n", "descriptor-invalid-value"),
+            ("no-version", "environment: sandbox\n", "descriptor-missing-version"),
+        ]
+        let folder = scratchPath("iapdoctor-schema")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { removeScratch(folder) }
+        var paths: [String] = []
+        for item in broken {
+            let path = "\(folder)/\(item.name).yaml"
+            try Data(item.yaml.utf8).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+            // The loader agrees: the same mistake is a problem there.
+            let loaded = DescriptorLoader.load(bytes: Array(item.yaml.utf8), file: path)
+            #expect(loaded.problems.contains { $0.rule == item.rule }, "\(item.name): \(loaded.problems.map(\.message))")
+        }
+        // A good one beside them, so a schema that rejects everything fails.
+        let good = "\(folder)/good.yaml"
+        try Data("version: 1\nenvironment: Production\napp: { bundle_id: com.example.app, deployment_target: 15.0 }\nproducts:\n  - product_id: com.example.pro\n    type: non_consumable\n    price: 0.99\n    created_at: 2026-11-22\n    subscription_group: null\n".utf8)
+            .write(to: URL(fileURLWithPath: good))
+        let counts = try Self.errorCounts(schema: Self.descriptorSchema, paths + [good])
+        for (item, path) in zip(broken, paths) { #expect((counts[path] ?? 0) > 0, "\(item.name) must be rejected") }
+        // `Production` is an accepted spelling the schema does not list: editors flag it, the loader reads it.
+        #expect(counts[good] == 1)
+        #expect(!DescriptorLoader.load(bytes: Array(readText(good).utf8), file: good).hasErrors)
+    }
+
+    // MARK: init
+
+    @Test func initWritesTheSchemaLineFirst() throws {
+        #expect(StarterDescriptor.schemaLine == "# yaml-language-server: $schema=https://raw.githubusercontent.com/iapdoctor/iapdoctor/main/schemas/project.schema.json")
+        // The URL names the file in this repository.
+        #expect(StarterDescriptor.schemaURL.hasSuffix("/main/schemas/project.schema.json"))
+        #expect(FileManager.default.fileExists(atPath: Self.descriptorSchema))
+        let schema = try #require(JSONSerialization.jsonObject(with: Data(readText(Self.descriptorSchema).utf8)) as? [String: Any])
+        #expect(schema["$id"] as? String == StarterDescriptor.schemaURL)
+    }
+
+    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    func initOutputCarriesTheSchemaLineAndValidates() throws {
+        let folder = scratchPath("iapdoctor-init-schema")
+        defer { removeScratch(folder) }
+        try FileManager.default.copyItem(atPath: repositoryFile("examples/runmonster-xcode"), toPath: folder)
+        try? FileManager.default.removeItem(atPath: folder + "/project.yaml")
+        let run = try runIAPDoctor(["init", folder])
+        #expect(run.status == 0, "\(run.output)")
+        let written = readText(folder + "/project.yaml")
+        #expect(written.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) == StarterDescriptor.schemaLine)
+        let counts = try Self.errorCounts(schema: Self.descriptorSchema, [folder + "/project.yaml"])
+        #expect(counts[folder + "/project.yaml"] == 0)
+    }
+}
+
+/// Runs `python3 -c script arguments…`.
+private func python(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    // Standard error goes to a file, so neither pipe can fill up while the other is read.
+    let errorPath = scratchPath("iapdoctor-python", suffix: ".stderr")
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+    defer { removeScratch(errorPath) }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), readText(errorPath))
+}
