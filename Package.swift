@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "IAPDoctor", targets: ["IAPDoctor"]),
         .library(name: "XMLReader", targets: ["XMLReader"]),
         .library(name: "CodeScanner", targets: ["CodeScanner"]),
+        .plugin(name: "IAPDoctorPlugin", targets: ["IAPDoctorPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,6 +63,14 @@ let package = Package(
                 "IAPDoctor", "Rules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // `swift package plugin iapdoctor check project.yaml`: runs the tool built from this package.
+        .plugin(
+            name: "IAPDoctorPlugin",
+            capability: .command(
+                intent: .custom(verb: "iapdoctor", description: "Runs iapdoctor (check, report, init, rules, explain) on this package's files"),
+                permissions: [.writeToPackageDirectory(reason: "`iapdoctor report` and `init` write their report or descriptor into the package folder")]
+            )
         ),
         // Times the reader for scripts/bench-reader.sh; not shipped.
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),

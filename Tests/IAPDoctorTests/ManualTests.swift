@@ -22,3 +22,38 @@ import Testing
         #expect(page.contains(subcommand), "`\(subcommand)` is not in docs/man/iapdoctor.1")
     }
 }
+
+/// `action.yml` is a composite action whose `iapdoctor` command lines use only options the tool has.
+@Suite("GitHub Action") struct ActionTests {
+    @Test(.enabled(if: SchemaTests.pythonIsReady || runningInCI, "python3 with PyYAML not found (CI runs this test)"))
+    func actionParsesAndUsesRealOptions() throws {
+        let script = """
+            import json, sys, yaml
+            action = yaml.safe_load(open(sys.argv[1]))
+            print(json.dumps({"name": action.get("name"), "description": action.get("description"),
+                              "using": action["runs"]["using"], "inputs": sorted(action["inputs"]),
+                              "required": [k for k, v in action["inputs"].items() if v.get("required")],
+                              "runs": [s.get("run", "") for s in action["runs"]["steps"]],
+                              "shells": [s.get("shell") for s in action["runs"]["steps"] if "run" in s]}))
+            """
+        let result = try python(script, [repositoryFile("action.yml")])
+        #expect(result.status == 0, "\(result.error)")
+        let action = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(action["name"] as? String == "iapdoctor")
+        #expect((action["description"] as? String)?.isEmpty == false)
+        #expect(action["using"] as? String == "composite")
+        #expect(action["required"] as? [String] == ["paths"])
+        #expect((action["shells"] as? [String?])?.allSatisfy { $0 == "bash" } == true, "every run step of a composite action names its shell")
+        let runs = (action["runs"] as? [String] ?? []).joined(separator: "\n")
+        for subcommand in ["check", "report"] {
+            let help = try runIAPDoctor([subcommand, "--help"]).output
+            // Every `--option` written after `"$IAPDOCTOR" <subcommand>` exists in that subcommand's help.
+            for line in runs.split(separator: "\n") where line.contains("\"$IAPDOCTOR\" \(subcommand) ") {
+                for word in line.split(separator: " ") where word.hasPrefix("--") {
+                    #expect(help.contains(String(word)), "action.yml uses `\(word)` with `\(subcommand)`, which has no such option")
+                }
+            }
+        }
+        #expect(runs.contains("--format github") && runs.contains("--format sarif") && runs.contains("--format markdown"))
+    }
+}

@@ -356,19 +356,3 @@ private func temporaryFile(_ contents: String, suffix: String) throws -> String 
     return path
 }
 
-/// Runs `python3 -c script arguments…`; tests that need a real parser or validator use it.
-private func python(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    // Standard error goes to a file, so neither pipe can fill up while the other is read.
-    let errorPath = try temporaryFile("", suffix: ".stderr")
-    defer { try? FileManager.default.removeItem(atPath: errorPath) }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), readText(errorPath))
-}

@@ -281,20 +281,3 @@ struct SchemaTests {
     }
 }
 
-/// Runs `python3 -c script arguments…`.
-private func python(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    // Standard error goes to a file, so neither pipe can fill up while the other is read.
-    let errorPath = scratchPath("iapdoctor-python", suffix: ".stderr")
-    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-    defer { removeScratch(errorPath) }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), readText(errorPath))
-}
