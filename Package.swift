@@ -2,9 +2,13 @@
 import PackageDescription
 
 // Runtime exclusivity checks cost 5–7% of a catalog check (callgrind: swift_beginAccess on the
-// streaming state of the reader, the item scan and the rules, all private to one run). Release
-// builds drop them; debug builds, which the tests run, keep them, so a violation still traps there.
-let releaseSpeed: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// streaming state of the reader, the item scan and the rules, all private to one run). A release
+// build made with IAPDOCTOR_UNCHECKED_EXCLUSIVITY=1 (the binary you ship, the benchmarks) drops
+// them; debug builds, which the tests run, keep them, so a violation still traps there. Opt-in,
+// because SwiftPM refuses a package with `unsafeFlags` as another package's dependency.
+let releaseSpeed: [SwiftSetting] = Context.environment["IAPDOCTOR_UNCHECKED_EXCLUSIVITY"] == "1"
+    ? [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+    : []
 
 // libxml2. On Apple platforms the SDK (Xcode's or the Command Line Tools') ships it with a module
 // map of its own, `module libxml2`, which `XMLReader` imports directly: declaring a second module
