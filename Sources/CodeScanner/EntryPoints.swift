@@ -127,19 +127,25 @@ extension SourceScanner.Summarizer {
         return path
     }
 
+    /// Where the argument that starts at `start` ends: the next `,` at its own depth, or `close`.
+    func argumentEnd(from start: Int, close: Int) -> Int {
+        var end = start
+        var depth = 0
+        while end < close {
+            if isOpener(end) { depth += 1 } else if isCloser(end) { depth -= 1 }
+            if depth == 0 && isPunctuation(end, ",") { break }
+            end += 1
+        }
+        return end
+    }
+
     /// The token range of the argument labelled `label` (or, without a label, the `index`th
     /// argument when it is unlabeled) in the call whose parentheses are `open`…`close`.
     func argumentRange(open: Int, close: Int, label: String?, index: Int) -> Range<Int>? {
         var start = open + 1
         var position = 0
         while start < close {
-            var end = start
-            var depth = 0
-            while end < close {
-                if isOpener(end) { depth += 1 } else if isCloser(end) { depth -= 1 }
-                if depth == 0 && isPunctuation(end, ",") { break }
-                end += 1
-            }
+            let end = argumentEnd(from: start, close: close)
             let labelled = isIdentifier(start) && isPunctuation(start + 1, ":")
             if let label {
                 if labelled && text(start) == label { return start + 2 < end ? start + 2..<end : nil }
@@ -220,13 +226,7 @@ extension SourceScanner.Summarizer {
         var parameters: [(label: String?, name: String)] = []
         var start = open + 1
         while start < close {
-            var end = start
-            var depth = 0
-            while end < close {
-                if isOpener(end) { depth += 1 } else if isCloser(end) { depth -= 1 }
-                if depth == 0 && isPunctuation(end, ",") { break }
-                end += 1
-            }
+            let end = argumentEnd(from: start, close: close)
             if isIdentifier(start) && isIdentifier(start + 1) && isPunctuation(start + 2, ":") {
                 let label = text(start)
                 parameters.append((label == "_" ? nil : label, text(start + 1)))

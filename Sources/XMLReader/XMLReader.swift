@@ -223,13 +223,15 @@ func openRegularFile(_ path: String) throws(XMLReaderError) -> Int32 {
     return fd
 }
 
-func describeFileType(_ mode: mode_t) -> String {
+/// What a file that is not a regular one is, for messages ("a named pipe (FIFO)").
+public func describeFileType(_ mode: mode_t) -> String {
     switch mode & S_IFMT {
     case S_IFDIR: return "a folder"
     case S_IFIFO: return "a named pipe (FIFO)"
     case S_IFCHR: return "a character device"
     case S_IFBLK: return "a block device"
     case S_IFSOCK: return "a socket"
+    case S_IFLNK: return "a symbolic link"
     default: return "not a file"
     }
 }

@@ -108,7 +108,7 @@ public enum FileSystem {
     public static func notRegularFileReason(_ path: String) -> String? {
         var info = stat()
         guard !path.utf8.contains(0), stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
-        return "it is \(kindDescription(info.st_mode)), not a regular file"
+        return "it is \(describeFileType(info.st_mode)), not a regular file"
     }
 
     public static func requireRegularFile(_ path: String) throws(Problem) {
@@ -116,22 +116,11 @@ public enum FileSystem {
         guard stat(path, &info) == 0 else { return }
         if info.st_mode & S_IFMT != S_IFREG {
             throw Problem(
-                message: "cannot read `\(shown(path))`: it is \(kindDescription(info.st_mode)), not a regular file",
+                message: "cannot read `\(shown(path))`: it is \(describeFileType(info.st_mode)), not a regular file",
                 help: "name a regular file; iapdoctor does not read pipes or devices")
         }
     }
 
-    static func kindDescription(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFDIR: return "a folder"
-        case S_IFIFO: return "a named pipe (FIFO)"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFSOCK: return "a socket"
-        case S_IFLNK: return "a symbolic link"
-        default: return "not a file"
-        }
-    }
 
     /// `path` made absolute from the current folder and normalized lexically.
     static func absolute(_ path: String) -> String {
@@ -375,7 +364,7 @@ public enum FileSystem {
                 return
             default:
                 throw Problem(
-                    message: "refusing to write to `\(shown(path))`: it is \(kindDescription(link.st_mode)), not a regular file",
+                    message: "refusing to write to `\(shown(path))`: it is \(describeFileType(link.st_mode)), not a regular file",
                     help: help)
             }
         }
