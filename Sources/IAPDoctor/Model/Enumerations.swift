@@ -194,6 +194,8 @@ public enum SubscriptionDuration: String, DescriptorEnumeration {
         "6m": .sixMonths, "1y": .oneYear, "12_months": .oneYear, "one_week": .oneWeek,
         "one_month": .oneMonth, "one_year": .oneYear, "p1w": .oneWeek, "p1m": .oneMonth, "p2m": .twoMonths,
         "p3m": .threeMonths, "p6m": .sixMonths, "p1y": .oneYear,
+        // App Store Connect's `subscriptionPeriod` values.
+        "two_months": .twoMonths, "three_months": .threeMonths, "six_months": .sixMonths,
     ]
 }
 
