@@ -142,6 +142,12 @@ public enum ASCFacts {
                 facts.sandboxTesterMissing = email
                 return
             }
+            // Listed by this app's App Store Connect: the tester belongs to the app's team.
+            if project.testing.sandboxAccount.teamID == nil, let team = project.account.teamID?.value ?? project.appID.teamPrefix,
+                let account = tester.string("acAccountName")
+            {
+                project.testing.sandboxAccount.teamID = account.map { _ in team }
+            }
             if let territory = tester.string("territory") {
                 project.testing.sandboxAccount.storefront = merged(
                     project.testing.sandboxAccount.storefront, territory, subject: "the sandbox tester's storefront",

@@ -224,6 +224,14 @@ extension ASCFacts.Mapper {
         typed.referenceName = merged(typed.referenceName, store.referenceName, subject: "the reference name of `\(name)`", key: "\(path).reference_name", item: "product-metadata", describe: { $0 })
         typed.type = merged(typed.type, store.type, subject: "the type of `\(name)`", key: "\(path).type", item: "product-metadata", describe: { $0.rawValue })
         typed.status = merged(typed.status, store.status, subject: "the status of `\(name)`", key: "\(path).status", item: "product-status", describe: { $0.rawValue })
+        if store.status == nil, let state = store.store?.state {
+            // A state iapdoctor does not know still replaces the typed one: the status is unknown.
+            if let stated = typed.status, stated.source == .descriptor {
+                facts.disagreements.append(ASCSnapshotFacts.Disagreement(
+                    subject: "the status of `\(name)`", checklistItem: "product-status", descriptor: stated.map(\.rawValue), snapshot: state, key: "\(path).status"))
+            }
+            typed.status = nil
+        }
         typed.clearedForSale = merged(typed.clearedForSale, store.clearedForSale, subject: "whether `\(name)` is cleared for sale", key: "\(path).cleared_for_sale", item: "cleared-for-sale", describe: { String($0) })
         typed.availability = merged(typed.availability, store.availability, subject: "the territories of `\(name)`", key: "\(path).availability", item: "storefront-availability",
                                     describe: { "[" + $0.map(\.value).sorted().joined(separator: ", ") + "]" })

@@ -47,7 +47,9 @@ struct ASCMissingMetadataRule: Rule {
         case nil: unknown.append("its prices")
         case let priced? where priced.isEmpty: missing.append("a price")
         case let priced?:
-            if let available = record.availableTerritories?.value {
+            // An In-App Purchase's other territories follow its base price automatically; only a
+            // subscription needs each territory priced.
+            if record.kind == .subscription, let available = record.availableTerritories?.value {
                 let unpriced = Set(available).subtracting(priced)
                 if !unpriced.isEmpty { missing.append("a price in \(unpriced.count) of its \(available.count) territories (\(Self.sample(unpriced)))") }
             }

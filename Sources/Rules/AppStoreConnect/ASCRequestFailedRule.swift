@@ -22,7 +22,7 @@ struct ASCRequestFailedRule: Rule {
             guard !area.isAnswered(in: context.project) else { continue }
             outcomes.append(context.unknown(
                 "\(area.question) (App Store Connect did not answer `\(failed.request)`: \(failed.summary))",
-                key: "app_store_connect.snapshot", item: area.item))
+                key: area.key, item: area.item))
         }
         return outcomes
     }
@@ -34,6 +34,19 @@ struct ASCRequestArea {
     var question: String
     var item: String
     var role: String
+
+    /// The descriptor key that can state the fact instead.
+    var key: String {
+        switch item {
+        case "app-id-iap-enabled": return "app_id.in_app_purchase"
+        case "provisioning-profile": return "signing.profile"
+        case "sandbox-account": return "testing.sandbox_account"
+        case "bundle-id-matches": return "app_store_connect.app_record"
+        case "cleared-for-sale": return "products[].cleared_for_sale"
+        case "product-metadata": return "products[].localizations"
+        default: return "products"
+        }
+    }
 
     init(request: String) {
         let path = request.split(separator: " ").last.map(String.init) ?? request

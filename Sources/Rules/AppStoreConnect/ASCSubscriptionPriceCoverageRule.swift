@@ -11,7 +11,9 @@ struct ASCSubscriptionPriceCoverageRule: Rule {
             guard let record = product.store, record.kind == .subscription else { return nil }
             let id = product.productID?.value
             guard let available = record.availableTerritories, let priced = record.pricedTerritories, !priced.value.isEmpty else {
-                return record.availableTerritories == nil || record.pricedTerritories == nil
+                // A typed price (a tier) is equalized to every territory.
+                let typedPrice = product.priceTier != nil || product.price != nil
+                return (record.availableTerritories == nil || record.pricedTerritories == nil) && !typedPrice
                     ? context.unknown("In which territories does `\(product.name)` have a price, and where is it available?", key: "app_store_connect.snapshot", product: id)
                     : context.pass(product: id)
             }
