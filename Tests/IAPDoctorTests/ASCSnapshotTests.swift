@@ -77,6 +77,19 @@ struct ASCSnapshotTests {
         #expect(verdict(diagnosis, Self.greenhouse) == .valid)
     }
 
+    @Test("every App Store Connect state is mapped per environment", arguments: [
+        ("WAITING_FOR_UPLOAD", "sandbox", "pass"), ("WAITING_FOR_UPLOAD", "review", "fail"), ("PROCESSING_CONTENT", "review", "fail"),
+        ("MISSING_METADATA", "review", "fail"), ("READY_TO_SUBMIT", "review", "pass"), ("WAITING_FOR_REVIEW", "production", "fail"),
+        ("PENDING_BINARY_APPROVAL", "review", "pass"), ("APPROVED", "production", "pass"), ("DEVELOPER_ACTION_NEEDED", "sandbox", "fail"),
+        ("REJECTED", "testflight", "fail"), ("IN_REVIEW", "sandbox", "pass"), ("REMOVED_FROM_SALE", "sandbox", "pass"),
+    ])
+    func statesPerEnvironment(state: String, environment: String, expected: String) throws {
+        let diagnosis = try check(Self.completeSnapshot(seedsState: state), environment: environment)
+        let served = diagnosis.findings.filter { $0.rule == "status-not-served" && $0.productID == Self.seeds }
+        #expect(served.isEmpty == (expected == "pass"), "\(state) in \(environment): \(served.map(\.message))")
+        if let finding = served.first { #expect(finding.location?.file.hasSuffix("asc-snapshot.json") == true) }
+    }
+
     @Test func theSnapshotWinsAndTheDisagreementNamesBothPlaces() throws {
         // The healthy descriptor says `ready_to_submit`; App Store Connect says Developer Action Needed.
         let diagnosis = try check(Self.completeSnapshot(seedsState: "DEVELOPER_ACTION_NEEDED"))

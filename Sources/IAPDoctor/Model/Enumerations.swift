@@ -176,12 +176,13 @@ public enum ProductStatus: String, DescriptorEnumeration {
         waitingForReview = "waiting_for_review", inReview = "in_review",
         developerActionNeeded = "developer_action_needed", pendingBinaryApproval = "pending_binary_approval",
         approved, developerRemovedFromSale = "developer_removed_from_sale",
-        removedFromSale = "removed_from_sale", rejected
+        removedFromSale = "removed_from_sale", rejected,
+        // Hosted content (legacy): the metadata is complete, the content is not uploaded or not processed yet.
+        waitingForUpload = "waiting_for_upload", processingContent = "processing_content"
 
     public static let aliases: [String: ProductStatus] = [
         "prepare_for_submission": .readyToSubmit, "ready_for_review": .readyToSubmit, "accepted": .approved,
-        "waiting_for_upload": .missingMetadata,
-        "processing_content": .missingMetadata, "ready_for_sale": .approved,
+        "ready_for_sale": .approved,
     ]
 }
 

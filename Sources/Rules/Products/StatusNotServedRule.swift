@@ -33,6 +33,14 @@ struct StatusNotServedRule: Rule {
                     product: id))
             case .review:
                 switch status.value {
+                case .waitingForUpload, .processingContent:
+                    return context.fail(context.finding(
+                        "product `\(product.name)` is `\(status.value.rawValue)`: its hosted content is \(status.value == .waitingForUpload ? "not uploaded" : "still processing"), so it cannot go to App Review with the app",
+                        at: status.location,
+                        help: status.value == .waitingForUpload
+                            ? "upload the product's hosted content package (Xcode → Organizer, or Transporter), wait until it has processed, then submit the product"
+                            : "wait until App Store Connect has processed the hosted content (Ready to Submit), then submit the product",
+                        product: id))
                 case .missingMetadata, .rejected, .developerActionNeeded:
                     return context.fail(context.finding(
                         "product `\(product.name)` is `\(status.value.rawValue)`, so it cannot go to App Review with the app",
