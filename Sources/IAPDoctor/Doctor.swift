@@ -195,6 +195,7 @@ public struct Doctor: Sendable {
         var inputs = descriptors + catalogPaths + storeKitPaths
         let given = Set(catalogPaths.map(CatalogPackage.metadataPath(for:)))
         for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
+        if let snapshot = project.ascSnapshot?.snapshot { inputs.append(snapshot.path) }
         let options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: inputs)
         return engine.diagnose(project, inputProblems: problems, options: options)
     }
