@@ -148,7 +148,7 @@ public struct ProjectSurvey: Sendable {
         archiveConfiguration = archive
         let shipping = project.settings(target: app, configuration: archive)
         let running = project.settings(target: app, configuration: run)
-        platform = EvidenceLoader.platformFromSDK(shipping.sdk)
+        platform = Platform(sdk: shipping.sdk)
         for (key, slot) in [(XcodeProject.SettingKey.productBundleIdentifier, \ProjectSurvey.bundleID), (XcodeProject.SettingKey.developmentTeam, \ProjectSurvey.teamID)] {
             guard let value = shipping.value(key) else { continue }
             if BuildSettings.isResolved(value.value) {
