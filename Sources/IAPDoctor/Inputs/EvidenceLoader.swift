@@ -112,10 +112,9 @@ public enum EvidenceLoader {
                 do throws(FileSystem.Problem) {
                     try FileSystem.checkInput(outside)
                 } catch {
-                    problems.append(Finding(
-                        rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
-                        notes: ["the scheme's StoreKit configuration reference `\(FileSystem.shown(reference.value))` leads there"],
-                        location: reference.location))
+                    problems.append(InputProblem.unreadable(
+                        error, at: reference.location,
+                        notes: ["the scheme's StoreKit configuration reference `\(FileSystem.shown(reference.value))` leads there"]).finding)
                 }
             } else {
                 // Xcode would serve no products; one finding says so (not an unreadable input).
