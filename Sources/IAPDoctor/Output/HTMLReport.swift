@@ -47,18 +47,14 @@ public struct HTMLReport: Sendable {
 
     private func header(_ document: ReportDocument, into page: inout Page) {
         page.add("<header>")
-        let kind = document.isPreSubmission ? "In-App Purchase pre-submission checklist" : "In-App Purchase checklist"
-        page.add("<p class=\"eyebrow\">iapdoctor report · \(kind)</p>")
+        page.add("<p class=\"eyebrow\">iapdoctor report · \(document.checklistKind)</p>")
         page.add("<h1>\(Self.escape(document.title))</h1>")
         page.add("<dl class=\"facts\">")
         if document.hasDescriptor {
             page.add(Self.fact("App", document.appName.map(Self.escape) ?? Self.missing))
             page.add(Self.fact("Bundle ID", document.bundleID.map(Self.breakableCode) ?? Self.missing))
             page.add(Self.fact("Platform", document.platform.map(Self.escape) ?? Self.missing))
-            var environment = Self.code(document.environment.rawValue)
-            if document.isPreSubmission { environment += " (pre-submission profile)" }
-            if !document.environmentStated { environment += " (not stated)" }
-            page.add(Self.fact("Environment", environment))
+            page.add(Self.fact("Environment", Self.code(document.environment.rawValue) + document.environmentQualifiers))
         }
         if let checkedAt = document.checkedAt {
             page.add(Self.fact("Checked at", "<time datetime=\"\(Self.escape(checkedAt))\">\(Self.escape(checkedAt))</time>"))
@@ -112,7 +108,7 @@ public struct HTMLReport: Sendable {
     private func inputProblems(_ document: ReportDocument, into page: inout Page) {
         page.add("<section id=\"input-problems\" aria-labelledby=\"input-problems-heading\">")
         page.add("<h2 id=\"input-problems-heading\">Problems with the inputs</h2>")
-        page.add("<p>These are about the inputs and the configuration, not a checklist item; errors among them stop the check.</p>")
+        page.add("<p>\(ReportDocument.inputProblemsIntro)</p>")
         var shown = Set<Int>()
         findings(document.inputProblems, shown: &shown, into: &page)
         page.add("</section>")
@@ -122,7 +118,7 @@ public struct HTMLReport: Sendable {
         page.add("<section id=\"checklist\" aria-labelledby=\"checklist-heading\">")
         page.add("<h2 id=\"checklist-heading\">Checklist</h2>")
         if !document.evaluated {
-            page.add("<p>The checklist was not evaluated: fix the problems with the inputs first.</p>")
+            page.add("<p>\(ReportDocument.checklistNotEvaluated)</p>")
         }
         page.add("<table class=\"checklist stack\">")
         page.add("<thead><tr><th scope=\"col\" class=\"num\">#</th><th scope=\"col\">Item</th><th scope=\"col\">Question</th><th scope=\"col\">Status</th></tr></thead>")
@@ -161,7 +157,7 @@ public struct HTMLReport: Sendable {
         page.add("<section id=\"products\" aria-labelledby=\"products-heading\">")
         page.add("<h2 id=\"products-heading\">Products</h2>")
         guard !document.products.isEmpty else {
-            page.add("<p>\(document.evaluated ? "The descriptor lists no products and the code requests none." : "No verdicts: the checklist was not evaluated.")</p>")
+            page.add("<p>\(document.noProductsSentence)</p>")
             page.add("</section>")
             return
         }
@@ -223,12 +219,8 @@ public struct HTMLReport: Sendable {
         page.add("<section id=\"unchecked\" aria-labelledby=\"unchecked-heading\">")
         page.add("<h2 id=\"unchecked-heading\">What no rule could check</h2>")
         page.add("<h3>Questions to answer</h3>")
-        if !document.evaluated {
-            page.add("<p>None yet: the checklist was not evaluated.</p>")
-        } else if document.openQuestions.isEmpty {
-            page.add("<p>None: every item that applies was answered from the inputs.</p>")
-        } else {
-            page.add("<p>Nothing in the inputs answers these; set the descriptor key and run again.</p>")
+        page.add("<p>\(document.openQuestionsLead)</p>")
+        if document.evaluated, !document.openQuestions.isEmpty {
             page.add("<table class=\"questions-table stack\">")
             page.add("<thead><tr><th scope=\"col\">Item</th><th scope=\"col\">Question</th><th scope=\"col\">Descriptor key</th></tr></thead>")
             page.add("<tbody>")
@@ -245,8 +237,8 @@ public struct HTMLReport: Sendable {
             page.add("</table>")
         }
         page.add("<h3>Not applicable here</h3>")
-        if document.notApplicable.isEmpty || !document.evaluated {
-            page.add("<p>\(document.evaluated ? "None: every item applies." : "None yet: the checklist was not evaluated.")</p>")
+        if let none = document.noneNotApplicableSentence {
+            page.add("<p>\(none)</p>")
         } else {
             page.add("<table class=\"not-applicable stack\">")
             page.add("<thead><tr><th scope=\"col\">Item</th><th scope=\"col\">Question</th><th scope=\"col\">Why not</th></tr></thead>")
@@ -270,10 +262,8 @@ public struct HTMLReport: Sendable {
         page.add("<h2 id=\"rules-heading\">Version and rules</h2>")
         page.add("<dl class=\"facts\">")
         page.add(Self.fact("iapdoctor", Self.code(rules.toolVersion)))
-        var inForce = "\(rules.ruleCount)"
-        inForce += rules.customRules.isEmpty ? " (all built in)" : ", including custom rules " + rules.customRules.map(Self.code).joined(separator: ", ")
-        page.add(Self.fact("Rules in force", inForce))
-        page.add(Self.fact("Configuration file", rules.configurationFile.map(Self.code) ?? "none: the built-in defaults"))
+        page.add(Self.fact("Rules in force", document.rulesInForce(code: Self.code)))
+        page.add(Self.fact("Configuration file", rules.configurationFile.map(Self.code) ?? ReportDocument.noConfigurationFile))
         page.add(Self.fact("Rules turned off", rules.disabledRules.isEmpty ? "none" : rules.disabledRules.map(Self.code).joined(separator: ", ")))
         if !rules.changes.isEmpty {
             let changes = rules.changes.map { change in

@@ -13,7 +13,7 @@ public struct MarkdownReport: Sendable {
         if !document.inputProblems.isEmpty {
             out.append("## Problems with the inputs")
             out.append("")
-            out.append("These are about the inputs and the configuration, not a checklist item; errors among them stop the check.")
+            out.append(ReportDocument.inputProblemsIntro)
             out.append("")
             for finding in document.inputProblems { out += Self.finding(finding) }
             out.append("")
@@ -32,7 +32,7 @@ public struct MarkdownReport: Sendable {
     private func header(_ document: ReportDocument, into out: inout [String]) {
         out.append("# iapdoctor report: " + Self.literal(document.title))
         out.append("")
-        out.append(document.isPreSubmission ? "In-App Purchase pre-submission checklist" : "In-App Purchase checklist")
+        out.append(document.checklistKind)
         out.append("")
         out.append("| | |")
         out.append("|---|---|")
@@ -41,8 +41,7 @@ public struct MarkdownReport: Sendable {
             out.append(Markdown.row(["Bundle ID", document.bundleID.map { Markdown.code($0, inTable: true) } ?? "not stated"]))
             out.append(Markdown.row(["Platform", document.platform.map(Self.literal) ?? "not stated"]))
             var environment = Markdown.code(document.environment.rawValue, inTable: true)
-            if document.isPreSubmission { environment += " (pre-submission profile)" }
-            if !document.environmentStated { environment += " (not stated)" }
+            environment += document.environmentQualifiers
             out.append(Markdown.row(["Environment", environment]))
         }
         if let checkedAt = document.checkedAt { out.append(Markdown.row(["Checked at", Self.literal(checkedAt)])) }
@@ -72,7 +71,7 @@ public struct MarkdownReport: Sendable {
         out.append("## Checklist")
         out.append("")
         if !document.evaluated {
-            out.append("The checklist was not evaluated: fix the problems with the inputs first.")
+            out.append(ReportDocument.checklistNotEvaluated)
             out.append("")
         }
         out.append("| # | Item | Question | Status | Findings |")
@@ -111,7 +110,7 @@ public struct MarkdownReport: Sendable {
         out.append("## Products")
         out.append("")
         guard !document.products.isEmpty else {
-            out.append(document.evaluated ? "The descriptor lists no products and the code requests none." : "No verdicts: the checklist was not evaluated.")
+            out.append(document.noProductsSentence)
             out.append("")
             return
         }
@@ -159,12 +158,8 @@ public struct MarkdownReport: Sendable {
         out.append("")
         out.append("### Questions to answer")
         out.append("")
-        if !document.evaluated {
-            out.append("None yet: the checklist was not evaluated.")
-        } else if document.openQuestions.isEmpty {
-            out.append("None: every item that applies was answered from the inputs.")
-        } else {
-            out.append("Nothing in the inputs answers these; set the descriptor key and run again.")
+        out.append(document.openQuestionsLead)
+        if document.evaluated, !document.openQuestions.isEmpty {
             out.append("")
             out.append("| Item | Question | Descriptor key |")
             out.append("|---|---|---|")
@@ -180,10 +175,8 @@ public struct MarkdownReport: Sendable {
         out.append("")
         out.append("### Not applicable here")
         out.append("")
-        if !document.evaluated {
-            out.append("None yet: the checklist was not evaluated.")
-        } else if document.notApplicable.isEmpty {
-            out.append("None: every item applies.")
+        if let none = document.noneNotApplicableSentence {
+            out.append(none)
         } else {
             out.append("| Item | Question | Why not |")
             out.append("|---|---|---|")
@@ -202,10 +195,8 @@ public struct MarkdownReport: Sendable {
         out.append("## Version and rules")
         out.append("")
         out.append("- iapdoctor: " + Markdown.code(rules.toolVersion))
-        var inForce = "- Rules in force: \(rules.ruleCount)"
-        inForce += rules.customRules.isEmpty ? " (all built in)" : ", including custom rules " + Self.codeList(rules.customRules)
-        out.append(inForce)
-        out.append("- Configuration file: " + (rules.configurationFile.map { Markdown.code($0) } ?? "none: the built-in defaults"))
+        out.append("- Rules in force: " + document.rulesInForce(code: { Markdown.code($0, inTable: true) }))
+        out.append("- Configuration file: " + (rules.configurationFile.map { Markdown.code($0) } ?? ReportDocument.noConfigurationFile))
         out.append("- Rules turned off: " + (rules.disabledRules.isEmpty ? "none" : Self.codeList(rules.disabledRules)))
         if !rules.changes.isEmpty {
             out.append("- Changed from the defaults:")
