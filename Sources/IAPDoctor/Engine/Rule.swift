@@ -42,10 +42,7 @@ public struct RuleContext: Sendable {
         _ message: String, at location: SourceLocation?, help: String? = nil, notes: [String] = [],
         product: String? = nil, secret: String? = nil
     ) -> Finding {
-        Finding(
-            rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist, message: message,
-            help: help ?? (metadata.help.isEmpty ? nil : metadata.help), notes: notes, location: location,
-            productID: product, secret: secret.map(Secret.init))
+        metadata.finding(message, at: location, help: help, notes: notes, product: product, secret: secret)
     }
 
     public func pass(product: String? = nil, item: String? = nil) -> Outcome {
@@ -85,5 +82,18 @@ public struct RuleContext: Sendable {
     /// A pass when `findings` is empty, else one failing outcome per finding.
     public func outcomes(_ findings: [Finding], product: String? = nil) -> [Outcome] {
         findings.isEmpty ? [pass(product: product)] : findings.map { fail($0, product: product) }
+    }
+}
+
+extension RuleMetadata {
+    /// A finding of this rule: its severity, its checklist item, and its help unless `help` is given.
+    func finding(
+        _ message: String, at location: SourceLocation?, help: String? = nil, notes: [String] = [],
+        product: String? = nil, secret: String? = nil
+    ) -> Finding {
+        Finding(
+            rule: id, severity: severity, checklist: checklist, message: message,
+            help: help ?? (self.help.isEmpty ? nil : self.help), notes: notes, location: location,
+            productID: product, secret: secret.map(Secret.init))
     }
 }
