@@ -8,12 +8,18 @@ public protocol CatalogItemRule: Rule {
     func check(item: CatalogStreamedItem, context: CatalogItemContext) -> [Finding]
 }
 
+extension CatalogItemRule {
+    public var asCatalogItemRule: (any CatalogItemRule)? { self }
+}
+
 /// What a per-item rule sees while a package streams: its own metadata with the configuration
 /// applied (severity, options), and state the rules share over one read of one package.
 ///
 /// Not a ``RuleContext``: items stream while the project is still being loaded, before the
-/// requested IDs can be matched (the index of known products includes these very items).
-public struct CatalogItemContext {
+/// requested IDs can be matched (the index of known products includes these very items). A class:
+/// it is handed to a rule for every item, and as a struct holding the metadata it was copied
+/// field by field, a retain and a release for each, every time.
+public final class CatalogItemContext {
     public let metadata: RuleMetadata
     /// Shared by every rule over every item of this read (e.g. facts about screenshot files).
     public let scanState: CatalogScanState
@@ -59,12 +65,18 @@ extension RuleContext {
 
     /// What this rule found in `package`'s items while they streamed by.
     public func itemFindings(in package: CatalogPackage) -> [Finding] {
-        package.itemFindings[metadata.id] ?? []
+        // The scan keeps an entry, empty or not, for every check it ran: none means the package
+        // was read with another configuration (or none), and the rule would pass unchecked.
+        guard let found = package.itemFindings[metadata.id] else {
+            assertionFailure("`\(metadata.id)` did not run on `\(package.file)`; read it with Engine.scanCatalog and the configuration it is diagnosed with")
+            return []
+        }
+        return found
     }
 }
 
-/// State the per-item rules share over one read of a package, one value per type (rules made
-/// anew for each read; never kept between reads or runs).
+/// State the per-item rules share over one read of a package, one value per type. Made anew for
+/// each read, so nothing in it outlives the read (or reaches another configuration's).
 public final class CatalogScanState {
     private var values: [ObjectIdentifier: AnyObject] = [:]
     /// The last value asked for (rules ask for the same one many times in a row).

@@ -3,6 +3,14 @@
 public protocol Rule: Sendable {
     var id: String { get }
     func check(_ context: RuleContext) -> [Outcome]
+    /// This rule as a per-item catalog rule, when it is one (``CatalogItemRule`` supplies it). A
+    /// requirement rather than `rule as? any CatalogItemRule`: a failed cast to a protocol searches
+    /// every conformance in the binary, and casting each rule of a run cost 2% of a 10,000-item check.
+    var asCatalogItemRule: (any CatalogItemRule)? { get }
+}
+
+extension Rule {
+    public var asCatalogItemRule: (any CatalogItemRule)? { nil }
 }
 
 /// What a rule sees: the project, its own metadata (with the user's overrides applied), the

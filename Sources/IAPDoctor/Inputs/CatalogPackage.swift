@@ -114,7 +114,7 @@ public struct CatalogPackage: Sendable {
     /// Reads a package in one pass; throws a positioned input finding (`input-unreadable` /
     /// `input-malformed`). `eachItem` sees every `<in_app_purchase>` while it is in memory (it is
     /// valid only during the call).
-    public static func load(path: String, eachItem: @escaping (CatalogStreamedItem) -> Void = { _ in }) throws(InputProblem) -> CatalogPackage {
+    public static func load(path: String, eachItem: @escaping (CatalogStreamedItem) -> Void) throws(InputProblem) -> CatalogPackage {
         let file = metadataPath(for: path)
         guard FileSystem.exists(file) else {
             throw InputProblem(Finding(
