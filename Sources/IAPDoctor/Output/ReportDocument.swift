@@ -183,9 +183,10 @@ public struct ReportDocument: Sendable {
 
     public init(_ diagnosis: Diagnosis) {
         let sources = SourceLines()
-        let builtinIDs = Set(RuleCatalog.builtin.rules.map(\.id))
+        // Rules of the engine's own catalog have a page in docs/rules; custom rules have none.
+        let documentedIDs = Set(diagnosis.defaultCatalog.rules.map(\.id))
         let entries = diagnosis.findings.enumerated().map { index, finding in
-            ReportDocument.entry(for: finding, number: index + 1, sources: sources, documented: builtinIDs.contains(finding.rule))
+            ReportDocument.entry(for: finding, number: index + 1, sources: sources, documented: documentedIDs.contains(finding.rule))
         }
 
         appName = diagnosis.appName
@@ -418,11 +419,10 @@ public struct ReportDocument: Sendable {
     }
 
     static func rulesInForce(_ diagnosis: Diagnosis) -> RulesInForce {
-        let builtin = RuleCatalog.builtin
         var custom: [String] = []
         var changes: [RuleChange] = []
         for rule in diagnosis.catalog.rules {
-            guard let original = builtin.rule(rule.id) else {
+            guard let original = diagnosis.defaultCatalog.rule(rule.id) else {
                 custom.append(rule.id)
                 continue
             }

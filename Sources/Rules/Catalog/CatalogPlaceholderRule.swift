@@ -5,8 +5,6 @@ import XMLReader
 struct CatalogPlaceholderRule: CatalogItemRule {
     let id = "catalog-placeholder"
 
-    init() { CatalogPackage.register(itemRule: self) }
-
     static let markers = ["your_", "your-", "todo:", "changeme", "replace_me", "lorem ipsum"]
 
     /// The placeholder in `text`, if it has one.
@@ -141,12 +139,13 @@ struct CatalogPlaceholderRule: CatalogItemRule {
     }
 
     /// Items, as they stream by: every leaf element's text and attributes.
-    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
+    func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
+        var findings: [Finding] = []
         streamed.element.forEachDescendant { node in
             // The metadata token has its own rule.
             guard !node.hasChildren, !node.isNamed("metadata_token") else { return }
             if let found = node.withTextBytes({ Self.finding(bytes: $0, place: { node.name }, at: { streamed.location(of: node) }) }) {
-                findings.append(found)
+                findings.append(context.finding(found))
                 return
             }
             guard node.attributeCount > 0 else { return }
@@ -155,10 +154,11 @@ struct CatalogPlaceholderRule: CatalogItemRule {
                 guard !reported,
                     let found = Self.finding(bytes: value, place: { "\(node.name)@\(name)" }, at: { streamed.location(of: node) })
                 else { return }
-                findings.append(found)
+                findings.append(context.finding(found))
                 reported = true
             }
         }
+        return findings
     }
 
     /// The rest of the package (without its items), then the items' findings.
@@ -176,7 +176,7 @@ struct CatalogPlaceholderRule: CatalogItemRule {
                     break
                 }
             }
-            findings += package.findings(of: self).map(context.finding)
+            findings += context.itemFindings(in: package)
         }
         return context.outcomes(findings)
     }
