@@ -36,16 +36,17 @@ public struct RuleContext: Sendable {
 
     // MARK: Building findings and outcomes
 
-    /// A finding of this rule. `secret`: the value the finding is about, when it is a secret;
-    /// every output masks it (see ``Finding/secret``).
+    /// A finding of this rule. `related`: the other places it names (each `note` is one of
+    /// `notes`, which every format shows; the text report draws the span instead). `secret`: the value the finding is
+    /// about, when it is a secret; every output masks it (see ``Finding/secret``).
     public func finding(
         _ message: String, at location: SourceLocation?, help: String? = nil, notes: [String] = [],
-        product: String? = nil, secret: String? = nil
+        related: [RelatedSpan] = [], product: String? = nil, secret: String? = nil
     ) -> Finding {
         Finding(
             rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist, message: message,
             help: help ?? (metadata.help.isEmpty ? nil : metadata.help), notes: notes, location: location,
-            productID: product, secret: secret.map(Secret.init))
+            related: related, productID: product, secret: secret.map(Secret.init))
     }
 
     public func pass(product: String? = nil, item: String? = nil) -> Outcome {
