@@ -1,18 +1,33 @@
-/// A position in an XML document: 1-based line and column of an element's `<`.
+/// A place in an XML document: a 1-based line and column and, where the reader knows it, where
+/// the thing there ends (the line of its last character and the column just after it, exclusive;
+/// 0 when unknown). Columns count characters.
+///
+/// An element's ``XMLNode/position`` is its start tag, `<` to `>`; ``XMLNode/textPosition`` its
+/// text without surrounding white space; ``XMLAttribute/valuePosition`` an attribute's value
+/// between its quotes.
 public struct XMLPosition: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var line: Int
     /// 1-based column in characters; 0 when libxml2 could not give one.
     public var column: Int
+    public var endLine: Int
+    /// Exclusive: the column after the last character.
+    public var endColumn: Int
 
-    public init(line: Int, column: Int) {
+    public init(line: Int, column: Int, endLine: Int = 0, endColumn: Int = 0) {
         self.line = line
         self.column = column
+        self.endLine = endLine
+        self.endColumn = endColumn
     }
+
+    /// The end is known.
+    public var hasEnd: Bool { endLine > 0 && endColumn > 0 }
 
     public static func < (a: XMLPosition, b: XMLPosition) -> Bool {
-        (a.line, a.column) < (b.line, b.column)
+        (a.line, a.column, a.endLine, a.endColumn) < (b.line, b.column, b.endLine, b.endColumn)
     }
 
+    /// `line:column`: where it starts.
     public var description: String { column > 0 ? "\(line):\(column)" : "\(line)" }
 }
 
@@ -21,11 +36,15 @@ public struct XMLAttribute: Hashable, Sendable {
     public var name: String
     public var namespaceURI: String?
     public var value: String
+    /// The value's span between its quotes; line 0 when the reader cannot tell (a value libxml2
+    /// rewrote, such as one with an entity reference, is no longer in the document's bytes).
+    public var valuePosition: XMLPosition
 
-    public init(name: String, namespaceURI: String? = nil, value: String) {
+    public init(name: String, namespaceURI: String? = nil, value: String, valuePosition: XMLPosition = XMLPosition(line: 0, column: 0)) {
         self.name = name
         self.namespaceURI = namespaceURI
         self.value = value
+        self.valuePosition = valuePosition
     }
 }
 
@@ -43,13 +62,18 @@ public struct XMLNode: Hashable, Sendable {
     /// The element's own text (character data and CDATA, not its children's), every run
     /// concatenated in document order, untrimmed.
     public var rawText: String
-    /// Where the start tag begins.
+    /// The start tag: where its `<` is, and the column after its `>`.
     public var position: XMLPosition
+    /// The span of ``text`` (the text without the white space around it); line 0 when the
+    /// element has no text, or child elements among it. Text in a CDATA section gets the span of
+    /// the whole content (markers and white space included); text that ends on a line before its
+    /// end tag's and came in more than one piece (an entity reference in it), only its start.
+    public var textPosition: XMLPosition
 
     public init(
         name: String, prefix: String? = nil, namespaceURI: String? = nil,
         attributes: [XMLAttribute] = [], children: [XMLNode] = [], rawText: String = "",
-        position: XMLPosition = XMLPosition(line: 0, column: 0)
+        position: XMLPosition = XMLPosition(line: 0, column: 0), textPosition: XMLPosition = XMLPosition(line: 0, column: 0)
     ) {
         self.name = name
         self.prefix = prefix
@@ -58,6 +82,7 @@ public struct XMLNode: Hashable, Sendable {
         self.children = children
         self.rawText = rawText
         self.position = position
+        self.textPosition = textPosition
     }
 
     /// `prefix:name`, or `name` when the element has no prefix.
@@ -72,6 +97,11 @@ public struct XMLNode: Hashable, Sendable {
     /// The value of the attribute with this local name.
     public func attribute(_ name: String) -> String? {
         attributes.first { $0.name == name }?.value
+    }
+
+    /// Where the value of the attribute with this local name is (see ``XMLAttribute/valuePosition``).
+    public func attributeValuePosition(_ name: String) -> XMLPosition? {
+        attributes.first { $0.name == name }?.valuePosition
     }
 
     /// The first child element with this local name.
@@ -114,4 +144,47 @@ extension String {
         if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return self }
         return String(scalars[first...last])
     }
+}
+
+/// Where an element's text is, worked out from the two places libxml2 reports exactly (the end
+/// of the start tag, the `<` of the end tag) and the text's own white space: leading white space
+/// moves the start forward, trailing white space the end back. An entity reference in the text
+/// changes its length but not those two places, so the span stays exact unless the trailing white
+/// space holds a line break: then the end column is counted along the text's last line, which
+/// only text read in one piece (no reference, no CDATA) allows.
+enum TextSpan {
+    static func of(
+        _ raw: UnsafeBufferPointer<UInt8>, contentStart: XMLPosition, contentEnd: XMLPosition, pieces: Int, hadCDATA: Bool
+    ) -> XMLPosition {
+        let none = XMLPosition(line: 0, column: 0)
+        guard contentStart.line > 0, contentStart.column > 0, contentEnd.line > 0, contentEnd.column > 0 else { return none }
+        var first = 0
+        while first < raw.count, isSpace(raw[first]) { first += 1 }
+        guard first < raw.count else { return none }
+        if hadCDATA {
+            return XMLPosition(line: contentStart.line, column: contentStart.column, endLine: contentEnd.line, endColumn: contentEnd.column)
+        }
+        var line = contentStart.line, column = contentStart.column
+        for index in 0..<first {
+            if raw[index] == 0x0A { line += 1; column = 1 } else { column += 1 }
+        }
+        var last = raw.count
+        var trailingBreaks = 0, trailingOthers = 0
+        while last > first, isSpace(raw[last - 1]) {
+            last -= 1
+            if raw[last] == 0x0A { trailingBreaks += 1 } else if trailingBreaks == 0 { trailingOthers += 1 }
+        }
+        if trailingBreaks == 0 {
+            return XMLPosition(line: line, column: column, endLine: contentEnd.line, endColumn: contentEnd.column - trailingOthers)
+        }
+        guard pieces == 1 else { return XMLPosition(line: line, column: column) }
+        // Count the characters of the text's last line (UTF-8 lead bytes).
+        var endColumn = column
+        for index in first..<last {
+            if raw[index] == 0x0A { endColumn = 1 } else if raw[index] & 0xC0 != 0x80 { endColumn += 1 }
+        }
+        return XMLPosition(line: line, column: column, endLine: contentEnd.line - trailingBreaks, endColumn: endColumn)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 }
