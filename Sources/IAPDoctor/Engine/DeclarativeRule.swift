@@ -134,7 +134,7 @@ struct DeclarativeRule: Rule {
                 let text = element.text
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
                 let fields = ["value": text, "length": String(text.count), "field": element.name, "product": name]
-                findings.append(DeclarativeItemFinding(fields: fields, location: streamed.location(of: element), product: item.productID?.value))
+                findings.append(DeclarativeItemFinding(fields: fields, location: streamed.valueLocation(of: element), product: item.productID?.value))
                 return
             }
             let id = path[step]

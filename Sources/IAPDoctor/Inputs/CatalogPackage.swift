@@ -35,7 +35,7 @@ public struct CatalogPackage: Sendable {
         var record: ItemTable.Record { table.records[row] }
 
         /// Where the `<in_app_purchase>` start tag is.
-        public var location: SourceLocation { table.location(record.line, record.column) }
+        public var location: SourceLocation { table.location(record.span) }
         /// The `family` or `subscription_group` it sits in (index into ``CatalogPackage/groups``).
         public var group: Int? { record.group < 0 ? nil : Int(record.group) }
         /// `read_only_info` says the item already exists in App Store Connect (lookup output).
@@ -44,22 +44,22 @@ public struct CatalogPackage: Sendable {
         public var hasReviewScreenshot: Bool { record.flags & ItemTable.Record.screenshotFlag != 0 }
         public var productID: Fact<String>? {
             let record = record
-            return table.productIDs[row].map { table.fact($0, record.productIDLine, record.productIDColumn) }
+            return table.productIDs[row].map { table.fact($0, record.productIDSpan) }
         }
         public var referenceName: Fact<String>? {
             let record = record
             guard record.referenceNameStart >= 0 else { return nil }
-            return table.fact(table.text(record.referenceNameStart, record.referenceNameCount), record.referenceNameLine, record.referenceNameColumn)
+            return table.fact(table.text(record.referenceNameStart, record.referenceNameCount), record.referenceNameSpan)
         }
         public var type: Fact<String>? {
             let record = record
-            return record.type < 0 ? nil : table.fact(table.values[Int(record.type)], record.typeLine, record.typeColumn)
+            return record.type < 0 ? nil : table.fact(table.values[Int(record.type)], record.typeSpan)
         }
         /// `<products><product><cleared_for_sale>`, or the item's own `<cleared_for_sale>` (subscriptions in a group).
         public var clearedForSale: Fact<String>? {
             let record = record
             return record.clearedForSale < 0
-                ? nil : table.fact(table.values[Int(record.clearedForSale)], record.clearedForSaleLine, record.clearedForSaleColumn)
+                ? nil : table.fact(table.values[Int(record.clearedForSale)], record.clearedForSaleSpan)
         }
     }
 
@@ -95,13 +95,25 @@ public struct CatalogPackage: Sendable {
         return (major, minor)
     }
 
+    /// The element's start tag.
     public func location(of node: XMLNode) -> SourceLocation {
-        SourceLocation(file: file, line: node.position.line, column: node.position.column)
+        SourceLocation(file: file, node.position)
     }
 
+    /// The element's text (or its start tag when it has none).
+    public func valueLocation(of node: XMLNode) -> SourceLocation {
+        SourceLocation(file: file, node.valuePosition)
+    }
+
+    /// The value of the element's attribute `name` (or its start tag when that is unknown).
+    public func attributeLocation(of node: XMLNode, _ name: String) -> SourceLocation {
+        SourceLocation(file: file, node.attributePosition(name))
+    }
+
+    /// The element's text as a fact, where the text is.
     public func fact(_ node: XMLNode?) -> Fact<String>? {
         guard let node else { return nil }
-        return Fact(node.text, at: location(of: node), source: .catalog)
+        return Fact(node.text, at: valueLocation(of: node), source: .catalog)
     }
 
     // MARK: Loading
@@ -148,7 +160,7 @@ public struct CatalogPackage: Sendable {
                 message: error.isSandboxDenial ? "cannot read `\(file)`: \(FileSystem.sandboxedReason)"
                     : error.kind == .unreadable ? "cannot read `\(file)`: \(error.message)" : "invalid XML: \(error.message)",
                 help: error.kind == .unreadable ? FileSystem.unreadableHelp(error) : helpText(for: error.kind),
-                location: SourceLocation(file: file, line: error.position.line, column: error.position.column)))
+                location: SourceLocation(file: file, error.position)))
         } catch {
             throw InputProblem(Finding(
                 rule: "input-malformed", severity: .error, checklist: "catalog-valid",
@@ -173,9 +185,9 @@ public struct CatalogPackage: Sendable {
         self.root = root
         rootName = root.name
         rootNamespace = root.namespaceURI
-        rootLocation = SourceLocation(file: file, line: root.position.line, column: root.position.column)
+        rootLocation = SourceLocation(file: file, root.position)
         if let version = root.attribute("version") {
-            self.version = Fact(version, at: rootLocation, source: .catalog)
+            self.version = Fact(version, at: SourceLocation(file: file, root.attributePosition("version")), source: .catalog)
         }
         metadataToken = fact(root.child("metadata_token"))
         vendorID = fact(root["software", "vendor_id"])
@@ -184,7 +196,8 @@ public struct CatalogPackage: Sendable {
         for child in purchases.children where child.name == "family" || child.name == "subscription_group" {
             let kind: GroupKind = child.name == "family" ? .family : .subscriptionGroup
             groups.append(Group(
-                kind: kind, name: child.attribute("name").map { Fact($0, at: location(of: child), source: .catalog) },
+                kind: kind,
+                name: child.attribute("name").map { Fact($0, at: SourceLocation(file: file, child.attributePosition("name")), source: .catalog) },
                 node: child, location: location(of: child)))
         }
     }
@@ -250,28 +263,42 @@ public struct CatalogPackage: Sendable {
 /// The facts a package keeps of its items, in columns (written while the package loads, then
 /// only read).
 final class ItemTable: @unchecked Sendable {
+    /// A span in 32-bit numbers (16 bytes, not a location's 32: the file is the table's).
+    struct Span {
+        var line: Int32 = 0
+        var column: Int32 = 0
+        var endLine: Int32 = 0
+        var endColumn: Int32 = 0
+
+        init() {}
+
+        init(_ position: XMLPosition) {
+            line = Int32(truncatingIfNeeded: position.line)
+            column = Int32(truncatingIfNeeded: position.column)
+            endLine = Int32(truncatingIfNeeded: position.endLine)
+            endColumn = Int32(truncatingIfNeeded: position.endColumn)
+        }
+    }
+
     struct Record {
         static let existsFlag: UInt8 = 1
         static let screenshotFlag: UInt8 = 2
 
-        var line: Int32
-        var column: Int32
+        /// The `<in_app_purchase>` start tag.
+        var span: Span
         var group: Int32
         var flags: UInt8
-        var productIDLine: Int32 = 0
-        var productIDColumn: Int32 = 0
+        /// The values' spans (their texts).
+        var productIDSpan = Span()
         /// Into `bytes`; -1: no `<reference_name>`.
         var referenceNameStart: Int32 = -1
         var referenceNameCount: Int32 = 0
-        var referenceNameLine: Int32 = 0
-        var referenceNameColumn: Int32 = 0
+        var referenceNameSpan = Span()
         /// Into `values`; -1: no such element.
         var type: Int32 = -1
-        var typeLine: Int32 = 0
-        var typeColumn: Int32 = 0
+        var typeSpan = Span()
         var clearedForSale: Int32 = -1
-        var clearedForSaleLine: Int32 = 0
-        var clearedForSaleColumn: Int32 = 0
+        var clearedForSaleSpan = Span()
     }
 
     let file: String
@@ -286,12 +313,13 @@ final class ItemTable: @unchecked Sendable {
 
     init(file: String) { self.file = file }
 
-    func location(_ line: Int32, _ column: Int32) -> SourceLocation {
-        SourceLocation(file: file, line: Int(line), column: Int(column))
+    func location(_ span: Span) -> SourceLocation {
+        SourceLocation(
+            file: file, line: Int(span.line), column: Int(span.column), endLine: Int(span.endLine), endColumn: Int(span.endColumn))
     }
 
-    func fact(_ value: String, _ line: Int32, _ column: Int32) -> Fact<String> {
-        Fact(value, at: location(line, column), source: .catalog)
+    func fact(_ value: String, _ span: Span) -> Fact<String> {
+        Fact(value, at: location(span), source: .catalog)
     }
 
     func text(_ start: Int32, _ count: Int32) -> String {
@@ -313,13 +341,19 @@ public struct CatalogItemFinding: Sendable, Hashable {
     public var location: SourceLocation
     public var help: String?
     public var notes: [String]
+    /// Other places the finding names (see ``Finding/related``).
+    public var related: [RelatedSpan]
     public var product: String?
 
-    public init(_ message: String, at location: SourceLocation, help: String? = nil, notes: [String] = [], product: String? = nil) {
+    public init(
+        _ message: String, at location: SourceLocation, help: String? = nil, notes: [String] = [], related: [RelatedSpan] = [],
+        product: String? = nil
+    ) {
         self.message = message
         self.location = location
         self.help = help
         self.notes = notes
+        self.related = related
         self.product = product
     }
 }
@@ -340,7 +374,7 @@ public protocol CatalogItemRule: Rule {
 extension RuleContext {
     /// The finding for a per-item rule's draft, with this rule's severity and checklist item.
     public func finding(_ draft: CatalogItemFinding) -> Finding {
-        finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, product: draft.product)
+        finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, related: draft.related, product: draft.product)
     }
 }
 
@@ -367,9 +401,19 @@ public final class CatalogStreamedItem {
         self.shared = shared
     }
 
+    /// The element's start tag.
     public func location(of element: XMLElementView) -> SourceLocation {
-        let position = element.position
-        return SourceLocation(file: file, line: position.line, column: position.column)
+        SourceLocation(file: file, element.position)
+    }
+
+    /// The element's text (or its start tag when it has none).
+    public func valueLocation(of element: XMLElementView) -> SourceLocation {
+        SourceLocation(file: file, element.valuePosition)
+    }
+
+    /// The value of the element's attribute `name` (or its start tag when that is unknown).
+    public func location(of element: XMLElementView, attribute name: XMLName) -> SourceLocation {
+        SourceLocation(file: file, element.attributePosition(name))
     }
 }
 
@@ -489,40 +533,30 @@ final class ItemScan {
     }
 
     private func item(_ element: XMLElementView) {
-        let position = element.position
         var record = ItemTable.Record(
-            line: Int32(truncatingIfNeeded: position.line), column: Int32(truncatingIfNeeded: position.column),
-            group: Int32(currentGroup?.index ?? -1),
+            span: ItemTable.Span(element.position), group: Int32(currentGroup?.index ?? -1),
             flags: (element.child("read_only_info") != nil ? ItemTable.Record.existsFlag : 0)
                 | (element.child("review_screenshot") != nil ? ItemTable.Record.screenshotFlag : 0))
         var productID: String?
         if let node = element.child("product_id") {
-            let at = node.position
             productID = node.text
-            record.productIDLine = Int32(truncatingIfNeeded: at.line)
-            record.productIDColumn = Int32(truncatingIfNeeded: at.column)
+            record.productIDSpan = ItemTable.Span(node.valuePosition)
         }
         if let node = element.child("reference_name") {
-            let at = node.position
             node.withTextBytes { text in
                 record.referenceNameStart = Int32(truncatingIfNeeded: table.bytes.count)
                 record.referenceNameCount = Int32(truncatingIfNeeded: text.count)
                 table.bytes.append(contentsOf: text)
             }
-            record.referenceNameLine = Int32(truncatingIfNeeded: at.line)
-            record.referenceNameColumn = Int32(truncatingIfNeeded: at.column)
+            record.referenceNameSpan = ItemTable.Span(node.valuePosition)
         }
         if let node = element.child("type") {
-            let at = node.position
             record.type = table.value(node.text)
-            record.typeLine = Int32(truncatingIfNeeded: at.line)
-            record.typeColumn = Int32(truncatingIfNeeded: at.column)
+            record.typeSpan = ItemTable.Span(node.valuePosition)
         }
         if let node = element.child("products")?.child("product")?.child("cleared_for_sale") ?? element.child("cleared_for_sale") {
-            let at = node.position
             record.clearedForSale = table.value(node.text)
-            record.clearedForSaleLine = Int32(truncatingIfNeeded: at.line)
-            record.clearedForSaleColumn = Int32(truncatingIfNeeded: at.column)
+            record.clearedForSaleSpan = ItemTable.Span(node.valuePosition)
         }
         table.records.append(record)
         table.productIDs.append(productID)

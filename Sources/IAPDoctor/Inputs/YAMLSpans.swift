@@ -223,6 +223,13 @@ struct YAMLSpans {
 
     // MARK: Collections
 
+    /// Whether the collection at `start` is written in flow style (`[…]`, `{…}`): read from the
+    /// text, since Yams reports the style of the collection's end event, which has none.
+    func isFlowCollection(at start: Point) -> Bool {
+        guard let open = skipProperties(from: start.offset) else { return false }
+        return text[open] == UInt8(ascii: "[") || text[open] == UInt8(ascii: "{")
+    }
+
     /// Where a flow collection (`[…]`, `{…}`) ends: past the bracket that closes it, found after
     /// its last entry (or its opening bracket when it has none).
     func flowCollectionEnd(start: Point, lastEntryEnd: Point?, isEmpty: Bool) -> Point? {

@@ -257,16 +257,16 @@ public enum YAMLTreeReader {
         }
 
         /// A collection's span: to its closing bracket (flow style), or to its last entry's end.
-        mutating func collectionLocation(_ mark: Mark?, isFlow: Bool, lastEntry: SourceLocation?) -> SourceLocation {
+        mutating func collectionLocation(_ mark: Mark?, lastEntry: SourceLocation?) -> SourceLocation {
             let lastEnd = lastEntry.flatMap { entry -> YAMLSpans.Point? in
                 guard entry.hasEnd, let offset = spans.offset(line: entry.endLine, column: entry.endColumn) else { return nil }
                 return YAMLSpans.Point(offset: offset, line: entry.endLine, column: entry.endColumn)
             }
-            guard isFlow else { return location(mark, to: lastEnd) }
+            guard let start = spans.point(mark), spans.isFlowCollection(at: start) else { return location(mark, to: lastEnd) }
             // The scan to the bracket is short unless the text pads it: once per collection, as above.
             let key = mark.map(Self.key)
             if let key, let known = flowCollectionEnds[key] { return location(mark, to: known) }
-            let end = spans.point(mark).flatMap { spans.flowCollectionEnd(start: $0, lastEntryEnd: lastEnd, isEmpty: lastEntry == nil) }
+            let end = spans.flowCollectionEnd(start: start, lastEntryEnd: lastEnd, isEmpty: lastEntry == nil)
             if let key { flowCollectionEnds[key] = end }
             return location(mark, to: end)
         }
@@ -304,8 +304,7 @@ public enum YAMLTreeReader {
             case .sequence(let sequence):
                 var items: [YAMLTree] = []
                 for item in sequence { items.append(try convert(item, depth: depth + 1)) }
-                return .sequence(
-                    items, collectionLocation(sequence.mark, isFlow: sequence.style == .flow, lastEntry: items.last?.location))
+                return .sequence(items, collectionLocation(sequence.mark, lastEntry: items.last?.location))
             case .mapping(let mapping):
                 var pairs: [(key: YAMLScalar, value: YAMLTree)] = []
                 var merged: [(key: YAMLScalar, value: YAMLTree)] = []
@@ -351,7 +350,7 @@ public enum YAMLTreeReader {
                     seen[pair.key.text] = pair.key.location
                     pairs.append(pair)
                 }
-                return .mapping(pairs, collectionLocation(mapping.mark, isFlow: mapping.style == .flow, lastEntry: lastEntry))
+                return .mapping(pairs, collectionLocation(mapping.mark, lastEntry: lastEntry))
             }
         }
     }
