@@ -26,9 +26,10 @@ final class SAXSession {
         var text: [UInt8] = []
         /// The start tag (its end is where the content starts).
         var position: XMLPosition
-        /// How many pieces the text came in, and whether one was a CDATA section (see ``TextSpan``).
+        /// How many pieces the text came in, and whether markup the text does not show was among
+        /// it: a CDATA section's markers, a comment, a processing instruction (see ``TextSpan``).
         var textPieces = 0
-        var hadCDATA = false
+        var hasMarkup = false
         /// Scan mode: an item was streamed out of this element, so it has children even though
         /// `children` does not hold them (white space between them is not text).
         var hadItems = false
@@ -533,7 +534,7 @@ final class SAXSession {
             }
             if !whitespaceOnly, !frame.hasChildren {
                 textPosition = frame.text.withUnsafeBufferPointer {
-                    textSpan($0, tag: frame.position, pieces: frame.textPieces, hadCDATA: frame.hadCDATA)
+                    textSpan($0, tag: frame.position, pieces: frame.textPieces, hasMarkup: frame.hasMarkup)
                 }
             }
         }
@@ -585,20 +586,33 @@ final class SAXSession {
         }
         stack[index].text.append(contentsOf: run)
         stack[index].textPieces += 1
-        if isCDATA { stack[index].hadCDATA = true }
+        if isCDATA { stack[index].hasMarkup = true }
     }
 
     /// The span of an element's text, now that libxml2 has read its end tag: between the end of
     /// the start tag `tag` and the `<` of the end tag.
-    private func textSpan(_ text: UnsafeBufferPointer<UInt8>, tag: XMLPosition, pieces: Int, hadCDATA: Bool) -> XMLPosition {
+    private func textSpan(_ text: UnsafeBufferPointer<UInt8>, tag: XMLPosition, pieces: Int, hasMarkup: Bool) -> XMLPosition {
         guard tag.hasEnd else { return XMLPosition(line: 0, column: 0) }
         let endTag = tagSpan().position
         return TextSpan.of(
             text, contentStart: XMLPosition(line: tag.endLine, column: tag.endColumn),
-            contentEnd: XMLPosition(line: endTag.line, column: endTag.column), pieces: pieces, hadCDATA: hadCDATA)
+            contentEnd: XMLPosition(line: endTag.line, column: endTag.column), pieces: pieces, hasMarkup: hasMarkup)
     }
 
     fileprivate func madeProgress() { bytesSinceEvent = 0 }
+
+    /// A comment or processing instruction: progress, and markup inside the open element's
+    /// content that its text does not show (so the text's own white space no longer says where
+    /// the text starts and ends).
+    fileprivate func markupInContent() {
+        bytesSinceEvent = 0
+        guard !failed else { return }
+        if let index = openItemElements.last, itemLevel > 0 {
+            arena.elements[index].hasMarkup = true
+        } else if !stack.isEmpty {
+            stack[stack.count - 1].hasMarkup = true
+        }
+    }
 
     // MARK: Scan mode: items in the arena
 
@@ -685,7 +699,7 @@ final class SAXSession {
         if e.pointee.textCount > 0, e.pointee.firstChild < 0, !arena.isSpaceOnly(e.pointee.textStart, e.pointee.textCount) {
             e.pointee.textPosition = textSpan(
                 UnsafeBufferPointer(start: arena.bytes + e.pointee.textStart, count: e.pointee.textCount), tag: e.pointee.position,
-                pieces: e.pointee.textPieces, hadCDATA: e.pointee.hadCDATA)
+                pieces: e.pointee.textPieces, hasMarkup: e.pointee.hasMarkup)
         }
         guard itemLevel == 0, let itemHandler else { return }
         do {
@@ -708,7 +722,7 @@ final class SAXSession {
                 at: e.pointee.position)
         }
         e.pointee.textPieces += 1
-        if isCDATA { e.pointee.hadCDATA = true }
+        if isCDATA { e.pointee.hasMarkup = true }
         if e.pointee.textCount == 0 {
             e.pointee.textStart = arena.byteCount
         } else if e.pointee.textStart + e.pointee.textCount != arena.byteCount {
@@ -781,8 +795,8 @@ private func makeSAXHandler() -> xmlSAXHandler {
     handler.unparsedEntityDecl = { ctx, name, _, _, _ in session(ctx)?.entityDeclaration(name) }
     handler.reference = { ctx, name in session(ctx)?.unresolvedReference(name) }
     // Comments and processing instructions are ignored, but they are progress.
-    handler.comment = { ctx, _ in session(ctx)?.madeProgress() }
-    handler.processingInstruction = { ctx, _, _ in session(ctx)?.madeProgress() }
+    handler.comment = { ctx, _ in session(ctx)?.markupInContent() }
+    handler.processingInstruction = { ctx, _, _ in session(ctx)?.markupInContent() }
     handler.serror = { userData, error in
         guard let error else { return }
         session(userData)?.libxml2Error(error)

@@ -23,7 +23,7 @@ public final class XMLItemArena {
         /// The text's span, set when the element ends (see ``TextSpan``).
         @usableFromInline var textPosition = XMLPosition(line: 0, column: 0)
         @usableFromInline var textPieces = 0
-        @usableFromInline var hadCDATA = false
+        @usableFromInline var hasMarkup = false
 
         @usableFromInline
         init(

@@ -65,9 +65,10 @@ public struct XMLNode: Hashable, Sendable {
     /// The start tag: where its `<` is, and the column after its `>`.
     public var position: XMLPosition
     /// The span of ``text`` (the text without the white space around it); line 0 when the
-    /// element has no text, or child elements among it. Text in a CDATA section gets the span of
-    /// the whole content (markers and white space included); text that ends on a line before its
-    /// end tag's and came in more than one piece (an entity reference in it), only its start.
+    /// element has no text, or child elements among it. Text with a CDATA section, a comment or
+    /// a processing instruction in its content gets the span of the whole content (that markup
+    /// and the white space included); text that ends on a line before its end tag's and came in
+    /// more than one piece (an entity reference in it), only its start.
     public var textPosition: XMLPosition
 
     public init(
@@ -151,17 +152,18 @@ extension String {
 /// moves the start forward, trailing white space the end back. An entity reference in the text
 /// changes its length but not those two places, so the span stays exact unless the trailing white
 /// space holds a line break: then the end column is counted along the text's last line, which
-/// only text read in one piece (no reference, no CDATA) allows.
+/// only text read in one piece (no reference) allows. Markup inside the content that the text
+/// does not show (CDATA markers, a comment) would shift both ends: then the span is the content's.
 enum TextSpan {
     static func of(
-        _ raw: UnsafeBufferPointer<UInt8>, contentStart: XMLPosition, contentEnd: XMLPosition, pieces: Int, hadCDATA: Bool
+        _ raw: UnsafeBufferPointer<UInt8>, contentStart: XMLPosition, contentEnd: XMLPosition, pieces: Int, hasMarkup: Bool
     ) -> XMLPosition {
         let none = XMLPosition(line: 0, column: 0)
         guard contentStart.line > 0, contentStart.column > 0, contentEnd.line > 0, contentEnd.column > 0 else { return none }
         var first = 0
         while first < raw.count, isSpace(raw[first]) { first += 1 }
         guard first < raw.count else { return none }
-        if hadCDATA {
+        if hasMarkup {
             return XMLPosition(line: contentStart.line, column: contentStart.column, endLine: contentEnd.line, endColumn: contentEnd.column)
         }
         var line = contentStart.line, column = contentStart.column

@@ -165,3 +165,13 @@ struct CodeSpanTests {
         #expect(scan.requests.map(\.id) == ["com.x.pro", "é.x", "com.x.gold"])
     }
 }
+
+/// Spans cost no memory per location: catalogs keep one per item and field, projects one per value.
+@Suite("Size of a span")
+struct SpanSizeTests {
+    @Test func aLocationWithItsEndIsStill32Bytes() {
+        #expect(MemoryLayout<IAPDoctor.SourceLocation>.size == 32)
+        // A pbxproj value (a string and its span) stays 32 bytes too: the parser keeps millions.
+        #expect(MemoryLayout<ASCIIPropertyList.Value>.stride == 32)
+    }
+}

@@ -50,6 +50,14 @@ struct SpanTests {
         #expect(items[0].textPosition == Self.span(1, 7, 1, 24))
     }
 
+    /// A comment is not in the text, so the text's white space no longer locates it: the span is
+    /// the whole content, which starts on the start tag's line.
+    @Test func aCommentInTheContentGivesTheContentsSpan() throws {
+        let items = try Self.bothWays("<r><n>   <!-- <- -->\n  long text\n</n></r>")
+        #expect(items[0].text == "long text")
+        #expect(items[0].textPosition == Self.span(1, 7, 3, 1))
+    }
+
     @Test func nonASCIITextCountsCharacters() throws {
         let items = try Self.bothWays("<r><t>grüße</t><u>x</u></r>")
         #expect(items[0].textPosition == Self.span(1, 7, 1, 12))

@@ -12,12 +12,13 @@ public struct ASCIIPropertyList: Sendable {
     /// character and the column after it, exclusive; 0 when unknown). Columns count Unicode
     /// scalars (a tab is one column).
     public struct Position: Hashable, Sendable, Comparable, CustomStringConvertible {
-        // 32-bit storage keeps a value (a string and its position) at 40 bytes; 64 MiB of input
-        // cannot overflow it.
+        // 14 bytes keep a value (a string and its position) at 32: 32-bit line and columns (64 MiB
+        // of input cannot overflow them), and the end's line as a distance from the start. A value
+        // over more than 65,535 lines (only the root of a huge project) has no end.
         private var storedLine: Int32
         private var storedColumn: Int32
-        private var storedEndLine: Int32 = 0
         private var storedEndColumn: Int32 = 0
+        private var storedEndLineDistance: UInt16 = 0
 
         public var line: Int {
             get { Int(storedLine) }
@@ -29,15 +30,8 @@ public struct ASCIIPropertyList: Sendable {
             set { storedColumn = Int32(clamping: newValue) }
         }
 
-        public var endLine: Int {
-            get { Int(storedEndLine) }
-            set { storedEndLine = Int32(clamping: newValue) }
-        }
-
-        public var endColumn: Int {
-            get { Int(storedEndColumn) }
-            set { storedEndColumn = Int32(clamping: newValue) }
-        }
+        public var endLine: Int { storedEndColumn > 0 ? Int(storedLine) + Int(storedEndLineDistance) : 0 }
+        public var endColumn: Int { Int(storedEndColumn) }
 
         public init(line: Int, column: Int) {
             storedLine = Int32(clamping: line)
@@ -47,8 +41,9 @@ public struct ASCIIPropertyList: Sendable {
         /// From `start` to `end` (where the next token would begin).
         public init(from start: Position, to end: Position) {
             self.init(line: start.line, column: start.column)
-            endLine = end.line
-            endColumn = end.column
+            guard let distance = UInt16(exactly: end.line - start.line) else { return }
+            storedEndLineDistance = distance
+            storedEndColumn = Int32(clamping: end.column)
         }
 
         public static func < (a: Position, b: Position) -> Bool { (a.line, a.column) < (b.line, b.column) }

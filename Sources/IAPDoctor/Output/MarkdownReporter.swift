@@ -75,7 +75,8 @@ public struct MarkdownReporter: Reporter {
                 let indent = String(repeating: " ", count: String(index + 1).count + 2)
                 for note in finding.notes { out.append(indent + "- note: " + Self.inline(note)) }
                 if let help = finding.help { out.append(indent + "- help: " + Self.inline(help)) }
-                out.append(indent + "- docs: " + Self.code(finding.docsPath))
+                // Linked to the page online, as the pre-submission report does.
+                if let url = finding.docsURL { out.append(indent + "- docs: [" + Self.plain(finding.docsPath) + "](" + url + ")") }
             }
         }
         return Escaping.controlCharacters(out.joined(separator: "\n") + "\n")

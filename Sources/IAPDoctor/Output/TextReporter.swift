@@ -101,9 +101,8 @@ public struct TextReporter: Reporter {
         }
 
         let sources = SourceLines()
-        let documented = Set(RuleCatalog.builtin.rules.map(\.id))
         for (index, finding) in diagnosis.findings.enumerated() {
-            out.append(contentsOf: render(finding, number: index + 1, sources: sources, documented: documented.contains(finding.rule)))
+            out.append(contentsOf: render(finding, number: index + 1, sources: sources))
             out.append("")
         }
         out.append(bold(diagnosis.summaryLine))
@@ -111,10 +110,10 @@ public struct TextReporter: Reporter {
         return color ? text.replacingOccurrences(of: escape, with: "\u{1B}") : text
     }
 
-    func render(_ finding: Finding, number: Int, sources: SourceLines, documented: Bool = true) -> [String] {
+    func render(_ finding: Finding, number: Int, sources: SourceLines) -> [String] {
         var lines = ["\(severityLabel(finding.severity))[\(finding.rule)]: \(bold(finding.message))  [\(number)]"]
         guard let location = finding.location else {
-            lines += tail(finding, drawn: [], documented: documented, gutter: "  ")
+            lines += tail(finding, drawn: [], gutter: "  ")
             return lines
         }
         // The primary span's file first, then each other file a related span is in (rustc's `:::`).
@@ -155,18 +154,18 @@ public struct TextReporter: Reporter {
             }
             drawn += snippet.annotations.filter { $0.isDrawn }.map(\.note)
         }
-        lines += tail(finding, drawn: Set(drawn.compactMap { $0 }), documented: documented, gutter: pad + " ")
+        lines += tail(finding, drawn: Set(drawn.compactMap { $0 }), gutter: pad + " ")
         return lines
     }
 
     /// Notes (less those a drawn secondary span says already), the help, and where to read more.
-    private func tail(_ finding: Finding, drawn: Set<String>, documented: Bool, gutter: String) -> [String] {
+    private func tail(_ finding: Finding, drawn: Set<String>, gutter: String) -> [String] {
         var lines: [String] = []
         for note in finding.notes where !drawn.contains(note) { lines.append("\(gutter)= \(bold("note")): \(note)") }
         if let help = finding.help { lines.append("\(gutter)= \(paint("help", "1;32")): \(help)") }
         // The installed binary has every built-in rule's page; a repository path would mean
         // nothing there. A custom rule (from a configuration file) has no page.
-        if documented { lines.append("\(gutter)= \(paint("help", "1;32")): run `iapdoctor explain \(finding.rule)`") }
+        if finding.isDocumented { lines.append("\(gutter)= \(paint("help", "1;32")): run `iapdoctor explain \(finding.rule)`") }
         return lines
     }
 }
