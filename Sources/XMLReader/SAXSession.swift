@@ -407,56 +407,6 @@ final class SAXSession {
         return found(input.pointee.consumed == 0 ? column : 0, p, simple: false)
     }
 
-    /// Where attribute values are, for a start tag read from `<` (at `start`) to libxml2's
-    /// cursor: a value whose bytes are in the buffer there is the one written in the tag (a value
-    /// libxml2 rewrote, for an entity reference or a line break in it, is elsewhere and gets no
-    /// position). Values come in document order, so one walk forward serves them all.
-    private struct AttributeLocator {
-        let lessThan: UnsafePointer<UInt8>?
-        let end: UnsafePointer<UInt8>?
-        let isSimple: Bool
-        var cursor: UnsafePointer<UInt8>?
-        var line: Int
-        var column: Int
-
-        init(_ tag: (position: XMLPosition, lessThan: UnsafePointer<UInt8>?, isSimple: Bool), end: UnsafePointer<UInt8>?) {
-            lessThan = tag.position.column > 0 ? tag.lessThan : nil
-            self.end = end
-            isSimple = tag.isSimple
-            cursor = lessThan
-            line = tag.position.line
-            column = tag.position.column
-        }
-
-        mutating func span(_ value: UnsafeBufferPointer<UInt8>) -> XMLPosition {
-            guard let lessThan, let end, let start = value.baseAddress, start > lessThan, start + value.count < end
-            else { return XMLPosition(line: 0, column: 0) }
-            if isSimple {
-                let startColumn = column + (start - lessThan)
-                return XMLPosition(line: line, column: startColumn, endLine: line, endColumn: startColumn + value.count)
-            }
-            guard let from = cursor, start >= from else { return XMLPosition(line: 0, column: 0) }
-            move(to: start)
-            let (startLine, startColumn) = (line, column)
-            move(to: start + value.count)
-            return XMLPosition(line: startLine, column: startColumn, endLine: line, endColumn: column)
-        }
-
-        private mutating func move(to target: UnsafePointer<UInt8>) {
-            guard var p = cursor else { return }
-            while p < target {
-                if p.pointee == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if p.pointee & 0xC0 != 0x80 {
-                    column += 1
-                }
-                p += 1
-            }
-            cursor = p
-        }
-    }
-
     fileprivate func startElement(
         localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?

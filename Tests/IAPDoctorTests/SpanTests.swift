@@ -115,22 +115,18 @@ struct SpanTests {
 
     // MARK: pbxproj and xcconfig
 
-    static func position(_ line: Int, _ column: Int, _ endLine: Int, _ endColumn: Int) -> ASCIIPropertyList.Position {
-        ASCIIPropertyList.Position(
-            from: ASCIIPropertyList.Position(line: line, column: column), to: ASCIIPropertyList.Position(line: endLine, column: endColumn))
-    }
 
     @Test func pbxprojScalarsAndDictionariesHaveSpans() throws {
         let text = "{\n\tkey = \"quoted value\";\n\tlist = (a, b);\n\tsub = {x = 1;};\n}\n"
         let root = try ASCIIPropertyList(text: text).root
         let quoted = try #require(root["key"]?.position)
-        #expect(quoted == Self.position(2, 8, 2, 22))
+        #expect(quoted == .span(2, 8, 2, 22))
         let b = try #require(root["list"]?.array?.last?.position)
-        #expect(b == Self.position(3, 13, 3, 14))
+        #expect(b == .span(3, 13, 3, 14))
         let sub = try #require(root["sub"]?.position)
-        #expect(sub == Self.position(4, 8, 4, 16))
+        #expect(sub == .span(4, 8, 4, 16))
         let key = try #require(root.entry("list")?.key.position)
-        #expect(key == Self.position(3, 2, 3, 6))
+        #expect(key == .span(3, 2, 3, 6))
     }
 
     @Test func xcconfigValueSpansTheValueOnly() throws {
@@ -138,6 +134,13 @@ struct SpanTests {
         let value = try #require(file.assignments.first?.value)
         #expect(value.value == "com.example.app.dev")
         #expect(value.location == Self.span(1, 29, 1, 48, in: "a.xcconfig"))
+    }
+}
+
+extension ASCIIPropertyList.Position {
+    /// A value's span: where it starts, and the line and column after its last character.
+    static func span(_ line: Int, _ column: Int, _ endLine: Int, _ endColumn: Int) -> Self {
+        Self(from: Self(line: line, column: column), to: Self(line: endLine, column: endColumn))
     }
 }
 

@@ -32,27 +32,22 @@ private let examplePath = repositoryFile("examples/runmonster-xcode/RunMonster.x
 extension XcodeProjectTests {
     @Suite("ASCII property lists: values, positions, escapes, comments")
     struct PropertyListParsing {
-        /// A value's span: where it starts, and the line and column after its last character.
-        func span(_ line: Int, _ column: Int, _ endLine: Int, _ endColumn: Int) -> ASCIIPropertyList.Position {
-            ASCIIPropertyList.Position(from: .init(line: line, column: column), to: .init(line: endLine, column: endColumn))
-        }
-
         @Test func dictionariesArraysAndStringsKeepOrderAndPositions() throws {
             let root = try parse("{\n\tb = 1;\n\ta = ( x, \"y z\", );\n\tc = { d = <0fbd 77AA>; };\n}\n")
             let entries = try #require(root.entries)
             #expect(entries.map(\.key.text) == ["b", "a", "c"])
             // Positions are spans: a container from its bracket to the one closing it.
-            #expect(root.position == span(1, 1, 5, 2))
-            #expect(entries[1].key.position == span(3, 2, 3, 3))
+            #expect(root.position == .span(1, 1, 5, 2))
+            #expect(entries[1].key.position == .span(3, 2, 3, 3))
             let list = try #require(root["a"]?.array)
             #expect(list.compactMap(\.string) == ["x", "y z"])
-            #expect(list[1].position == span(3, 11, 3, 16))
+            #expect(list[1].position == .span(3, 11, 3, 16))
             guard case .data(let hex, let position)? = root["c"]?["d"] else {
                 Issue.record("expected data")
                 return
             }
             #expect(hex == "0fbd77AA")
-            #expect(position == span(4, 12, 4, 23))
+            #expect(position == .span(4, 12, 4, 23))
         }
 
         @Test func unquotedStringsTakeTheCharactersXcodeLeavesUnquoted() throws {
@@ -83,11 +78,11 @@ extension XcodeProjectTests {
                 } /* after the root */ // end
                 """
             let root = try parse(text)
-            #expect(root.position == span(2, 23, 9, 2))
-            #expect(root.entry("key")?.key.position == span(2, 39, 2, 42))
+            #expect(root.position == .span(2, 23, 9, 2))
+            #expect(root.entry("key")?.key.position == .span(2, 39, 2, 42))
             #expect(root["key"]?.string == "value")
             #expect(root["list"]?.array?.compactMap(\.string) == ["one", "two"])
-            #expect(root["list"]?.array?.last?.position == span(4, 3, 4, 6))
+            #expect(root["list"]?.array?.last?.position == .span(4, 3, 4, 6))
             #expect(root["quoted key"]?.string == "v")
             // `/` is an unquoted-string character, so `//` inside a word is not a comment (as in CoreFoundation).
             #expect(root["path"]?.string == "a/b//c")
@@ -97,7 +92,7 @@ extension XcodeProjectTests {
 
         @Test func columnsCountCharactersNotBytes() throws {
             let root = try parse("{ \"\u{E9}t\u{E9}\" = \"\u{1F600}\"; k = v; }")
-            #expect(root.entry("k")?.key.position == span(1, 16, 1, 17))
+            #expect(root.entry("k")?.key.position == .span(1, 16, 1, 17))
             #expect(parseError("{ \"\u{E9}\" = \"x")?.position == .init(line: 1, column: 9))
             // Only ASCII letters may go unquoted.
             #expect(parseError("{ \u{E9} = x; }")?.message == "expected a key or `}`, found `\u{E9}` (U+00E9)")
@@ -105,7 +100,7 @@ extension XcodeProjectTests {
 
         @Test func aByteOrderMarkAndARepeatedKey() throws {
             let root = try ASCIIPropertyList(bytes: [0xEF, 0xBB, 0xBF] + Array("{ a = 1; a = 2; }".utf8)).root
-            #expect(root.position == span(1, 1, 1, 18))
+            #expect(root.position == .span(1, 1, 1, 18))
             #expect(root["a"]?.string == "2")
             #expect(root.entries?.count == 2)
         }

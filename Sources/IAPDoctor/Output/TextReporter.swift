@@ -260,13 +260,10 @@ private struct Snippet {
             if rows[index].margin.isEmpty {
                 rows[index].margin = number > multiLine.start && number <= multiLine.end ? "| " : "  "
             }
-            for mark in rows[index].marks.indices {
-                let inside = number >= multiLine.start && number < multiLine.end
-                switch rows[index].marks[mark].margin {
-                case "": rows[index].marks[mark].margin = inside ? "| " : "  "
-                case " _": rows[index].marks[mark].margin = " _"
-                default: break
-                }
+            // Marks under a row: `|` while the span goes on below it (its own ` _^` and `|__^` have theirs).
+            let goesOn = number >= multiLine.start && number < multiLine.end
+            for mark in rows[index].marks.indices where rows[index].marks[mark].margin.isEmpty {
+                rows[index].marks[mark].margin = goesOn ? "| " : "  "
             }
         }
     }
