@@ -189,6 +189,7 @@ public struct Doctor: Sendable {
                 var finding = error.finding
                 if let location, finding.rule == "input-unreadable" {
                     finding.notes.append("`\(written)` is listed in `catalogs` at \(location); paths there are relative to the descriptor's folder")
+                    finding.related.append(RelatedSpan(location, label: "listed here"))
                 }
                 problems.append(finding)
             }

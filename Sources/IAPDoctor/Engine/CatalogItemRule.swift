@@ -30,12 +30,14 @@ public final class CatalogItemContext {
     }
 
     /// A finding of this rule, with its configured severity and its checklist item.
-    public func finding(_ message: String, at location: SourceLocation, help: String? = nil, notes: [String] = [], product: String? = nil) -> Finding {
-        metadata.finding(message, at: location, help: help, notes: notes, product: product)
+    public func finding(
+        _ message: String, at location: SourceLocation, help: String? = nil, notes: [String] = [], related: [RelatedSpan] = [], product: String? = nil
+    ) -> Finding {
+        metadata.finding(message, at: location, help: help, notes: notes, related: related, product: product)
     }
 
     public func finding(_ draft: CatalogItemFinding) -> Finding {
-        finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, product: draft.product)
+        finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, related: draft.related, product: draft.product)
     }
 }
 
@@ -46,13 +48,19 @@ public struct CatalogItemFinding: Sendable, Hashable {
     public var location: SourceLocation
     public var help: String?
     public var notes: [String]
+    /// Other places the finding names (see ``Finding/related``).
+    public var related: [RelatedSpan]
     public var product: String?
 
-    public init(_ message: String, at location: SourceLocation, help: String? = nil, notes: [String] = [], product: String? = nil) {
+    public init(
+        _ message: String, at location: SourceLocation, help: String? = nil, notes: [String] = [], related: [RelatedSpan] = [],
+        product: String? = nil
+    ) {
         self.message = message
         self.location = location
         self.help = help
         self.notes = notes
+        self.related = related
         self.product = product
     }
 }
@@ -60,7 +68,7 @@ public struct CatalogItemFinding: Sendable, Hashable {
 extension RuleContext {
     /// The finding for a draft, with this rule's severity and checklist item.
     public func finding(_ draft: CatalogItemFinding) -> Finding {
-        finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, product: draft.product)
+        finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, related: draft.related, product: draft.product)
     }
 
     /// What this rule found in `package`'s items while they streamed by.

@@ -121,7 +121,7 @@ struct DeclarativeRule: Rule {
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
                 let fields = ["value": text, "length": String(text.count), "field": element.name, "product": name]
                 findings.append(DeclarativeRule.finding(
-                    metadata, fields: fields, at: streamed.location(of: element), product: item.productID?.value))
+                    metadata, fields: fields, at: streamed.valueLocation(of: element), product: item.productID?.value))
                 return
             }
             let id = path[step]

@@ -44,13 +44,14 @@ public struct RuleContext: Sendable {
 
     // MARK: Building findings and outcomes
 
-    /// A finding of this rule. `secret`: the value the finding is about, when it is a secret;
-    /// every output masks it (see ``Finding/secret``).
+    /// A finding of this rule. `related`: the other places it names (each `note` is one of
+    /// `notes`, which every format shows; the text report draws the span instead). `secret`: the value the finding is
+    /// about, when it is a secret; every output masks it (see ``Finding/secret``).
     public func finding(
         _ message: String, at location: SourceLocation?, help: String? = nil, notes: [String] = [],
-        product: String? = nil, secret: String? = nil
+        related: [RelatedSpan] = [], product: String? = nil, secret: String? = nil
     ) -> Finding {
-        metadata.finding(message, at: location, help: help, notes: notes, product: product, secret: secret)
+        metadata.finding(message, at: location, help: help, notes: notes, related: related, product: product, secret: secret)
     }
 
     public func pass(product: String? = nil, item: String? = nil) -> Outcome {
@@ -97,11 +98,11 @@ extension RuleMetadata {
     /// A finding of this rule: its severity, its checklist item, and its help unless `help` is given.
     func finding(
         _ message: String, at location: SourceLocation?, help: String? = nil, notes: [String] = [],
-        product: String? = nil, secret: String? = nil
+        related: [RelatedSpan] = [], product: String? = nil, secret: String? = nil
     ) -> Finding {
         Finding(
             rule: id, severity: severity, checklist: checklist, message: message,
             help: help ?? (self.help.isEmpty ? nil : self.help), notes: notes, location: location,
-            productID: product, secret: secret.map(Secret.init))
+            related: related, productID: product, secret: secret.map(Secret.init))
     }
 }

@@ -20,9 +20,19 @@ public final class CatalogStreamedItem {
         self.directory = directory
     }
 
+    /// The element's start tag.
     public func location(of element: XMLElementView) -> SourceLocation {
-        let position = element.position
-        return SourceLocation(file: file, line: position.line, column: position.column)
+        SourceLocation(file: file, element.position)
+    }
+
+    /// The element's text (or its start tag when it has none).
+    public func valueLocation(of element: XMLElementView) -> SourceLocation {
+        SourceLocation(file: file, element.valuePosition)
+    }
+
+    /// The value of the element's attribute `name` (or its start tag when that is unknown).
+    public func location(of element: XMLElementView, attribute name: XMLName) -> SourceLocation {
+        SourceLocation(file: file, element.attributePosition(name))
     }
 }
 
@@ -96,40 +106,30 @@ final class CatalogItemStream {
     }
 
     private func item(_ element: XMLElementView) {
-        let position = element.position
         var record = ItemTable.Record(
-            line: Int32(truncatingIfNeeded: position.line), column: Int32(truncatingIfNeeded: position.column),
-            group: Int32(currentGroup?.index ?? -1),
+            span: ItemTable.Span(element.position), group: Int32(currentGroup?.index ?? -1),
             flags: (element.child("read_only_info") != nil ? ItemTable.Record.existsFlag : 0)
                 | (element.child("review_screenshot") != nil ? ItemTable.Record.screenshotFlag : 0))
         var productID: String?
         if let node = element.child("product_id") {
-            let at = node.position
             productID = node.text
-            record.productIDLine = Int32(truncatingIfNeeded: at.line)
-            record.productIDColumn = Int32(truncatingIfNeeded: at.column)
+            record.productIDSpan = ItemTable.Span(node.valuePosition)
         }
         if let node = element.child("reference_name") {
-            let at = node.position
             node.withTextBytes { text in
                 record.referenceNameStart = Int32(truncatingIfNeeded: table.bytes.count)
                 record.referenceNameCount = Int32(truncatingIfNeeded: text.count)
                 table.bytes.append(contentsOf: text)
             }
-            record.referenceNameLine = Int32(truncatingIfNeeded: at.line)
-            record.referenceNameColumn = Int32(truncatingIfNeeded: at.column)
+            record.referenceNameSpan = ItemTable.Span(node.valuePosition)
         }
         if let node = element.child("type") {
-            let at = node.position
             record.type = table.value(node.text)
-            record.typeLine = Int32(truncatingIfNeeded: at.line)
-            record.typeColumn = Int32(truncatingIfNeeded: at.column)
+            record.typeSpan = ItemTable.Span(node.valuePosition)
         }
         if let node = element.child("products")?.child("product")?.child("cleared_for_sale") ?? element.child("cleared_for_sale") {
-            let at = node.position
             record.clearedForSale = table.value(node.text)
-            record.clearedForSaleLine = Int32(truncatingIfNeeded: at.line)
-            record.clearedForSaleColumn = Int32(truncatingIfNeeded: at.column)
+            record.clearedForSaleSpan = ItemTable.Span(node.valuePosition)
         }
         table.records.append(record)
         table.productIDs.append(productID)

@@ -1,28 +1,44 @@
+import XMLReader
+
 /// The facts a package keeps of its items, in columns (written while the package loads, then
 /// only read).
 final class ItemTable: @unchecked Sendable {
+    /// A span in 32-bit numbers (16 bytes, not a location's 32: the file is the table's).
+    struct Span {
+        var line: Int32 = 0
+        var column: Int32 = 0
+        var endLine: Int32 = 0
+        var endColumn: Int32 = 0
+
+        init() {}
+
+        init(_ position: XMLPosition) {
+            line = Int32(truncatingIfNeeded: position.line)
+            column = Int32(truncatingIfNeeded: position.column)
+            endLine = Int32(truncatingIfNeeded: position.endLine)
+            endColumn = Int32(truncatingIfNeeded: position.endColumn)
+        }
+    }
+
     struct Record {
         static let existsFlag: UInt8 = 1
         static let screenshotFlag: UInt8 = 2
 
-        var line: Int32
-        var column: Int32
+        /// The `<in_app_purchase>` start tag.
+        var span: Span
         var group: Int32
         var flags: UInt8
-        var productIDLine: Int32 = 0
-        var productIDColumn: Int32 = 0
+        /// The values' spans (their texts).
+        var productIDSpan = Span()
         /// Into `bytes`; -1: no `<reference_name>`.
         var referenceNameStart: Int32 = -1
         var referenceNameCount: Int32 = 0
-        var referenceNameLine: Int32 = 0
-        var referenceNameColumn: Int32 = 0
+        var referenceNameSpan = Span()
         /// Into `values`; -1: no such element.
         var type: Int32 = -1
-        var typeLine: Int32 = 0
-        var typeColumn: Int32 = 0
+        var typeSpan = Span()
         var clearedForSale: Int32 = -1
-        var clearedForSaleLine: Int32 = 0
-        var clearedForSaleColumn: Int32 = 0
+        var clearedForSaleSpan = Span()
     }
 
     let file: String
@@ -37,12 +53,13 @@ final class ItemTable: @unchecked Sendable {
 
     init(file: String) { self.file = file }
 
-    func location(_ line: Int32, _ column: Int32) -> SourceLocation {
-        SourceLocation(file: file, line: Int(line), column: Int(column))
+    func location(_ span: Span) -> SourceLocation {
+        SourceLocation(
+            file: file, line: Int(span.line), column: Int(span.column), endLine: Int(span.endLine), endColumn: Int(span.endColumn))
     }
 
-    func fact(_ value: String, _ line: Int32, _ column: Int32) -> Fact<String> {
-        Fact(value, at: location(line, column), source: .catalog)
+    func fact(_ value: String, _ span: Span) -> Fact<String> {
+        Fact(value, at: location(span), source: .catalog)
     }
 
     func text(_ start: Int32, _ count: Int32) -> String {

@@ -35,7 +35,7 @@ public struct CatalogPackage: Sendable {
         var record: ItemTable.Record { table.records[row] }
 
         /// Where the `<in_app_purchase>` start tag is.
-        public var location: SourceLocation { table.location(record.line, record.column) }
+        public var location: SourceLocation { table.location(record.span) }
         /// The `family` or `subscription_group` it sits in (index into ``CatalogPackage/groups``).
         public var group: Int? { record.group < 0 ? nil : Int(record.group) }
         /// `read_only_info` says the item already exists in App Store Connect (lookup output).
@@ -44,22 +44,22 @@ public struct CatalogPackage: Sendable {
         public var hasReviewScreenshot: Bool { record.flags & ItemTable.Record.screenshotFlag != 0 }
         public var productID: Fact<String>? {
             let record = record
-            return table.productIDs[row].map { table.fact($0, record.productIDLine, record.productIDColumn) }
+            return table.productIDs[row].map { table.fact($0, record.productIDSpan) }
         }
         public var referenceName: Fact<String>? {
             let record = record
             guard record.referenceNameStart >= 0 else { return nil }
-            return table.fact(table.text(record.referenceNameStart, record.referenceNameCount), record.referenceNameLine, record.referenceNameColumn)
+            return table.fact(table.text(record.referenceNameStart, record.referenceNameCount), record.referenceNameSpan)
         }
         public var type: Fact<String>? {
             let record = record
-            return record.type < 0 ? nil : table.fact(table.values[Int(record.type)], record.typeLine, record.typeColumn)
+            return record.type < 0 ? nil : table.fact(table.values[Int(record.type)], record.typeSpan)
         }
         /// `<products><product><cleared_for_sale>`, or the item's own `<cleared_for_sale>` (subscriptions in a group).
         public var clearedForSale: Fact<String>? {
             let record = record
             return record.clearedForSale < 0
-                ? nil : table.fact(table.values[Int(record.clearedForSale)], record.clearedForSaleLine, record.clearedForSaleColumn)
+                ? nil : table.fact(table.values[Int(record.clearedForSale)], record.clearedForSaleSpan)
         }
     }
 
@@ -95,13 +95,25 @@ public struct CatalogPackage: Sendable {
         return (major, minor)
     }
 
+    /// The element's start tag.
     public func location(of node: XMLNode) -> SourceLocation {
-        SourceLocation(file: file, line: node.position.line, column: node.position.column)
+        SourceLocation(file: file, node.position)
     }
 
+    /// The element's text (or its start tag when it has none).
+    public func valueLocation(of node: XMLNode) -> SourceLocation {
+        SourceLocation(file: file, node.valuePosition)
+    }
+
+    /// The value of the element's attribute `name` (or its start tag when that is unknown).
+    public func attributeLocation(of node: XMLNode, _ name: String) -> SourceLocation {
+        SourceLocation(file: file, node.attributePosition(name))
+    }
+
+    /// The element's text as a fact, where the text is.
     public func fact(_ node: XMLNode?) -> Fact<String>? {
         guard let node else { return nil }
-        return Fact(node.text, at: location(of: node), source: .catalog)
+        return Fact(node.text, at: valueLocation(of: node), source: .catalog)
     }
 
     // MARK: Loading
@@ -138,7 +150,7 @@ public struct CatalogPackage: Sendable {
                 message: error.isSandboxDenial ? "cannot read `\(file)`: \(FileSystem.sandboxedReason)"
                     : error.kind == .unreadable ? "cannot read `\(file)`: \(error.message)" : "invalid XML: \(error.message)",
                 help: error.kind == .unreadable ? FileSystem.unreadableHelp(error) : helpText(for: error.kind),
-                location: SourceLocation(file: file, line: error.position.line, column: error.position.column)))
+                location: SourceLocation(file: file, error.position)))
         } catch {
             throw InputProblem(Finding(
                 rule: "input-malformed", severity: .error, checklist: "catalog-valid",
@@ -163,9 +175,9 @@ public struct CatalogPackage: Sendable {
         self.root = root
         rootName = root.name
         rootNamespace = root.namespaceURI
-        rootLocation = SourceLocation(file: file, line: root.position.line, column: root.position.column)
+        rootLocation = SourceLocation(file: file, root.position)
         if let version = root.attribute("version") {
-            self.version = Fact(version, at: rootLocation, source: .catalog)
+            self.version = Fact(version, at: SourceLocation(file: file, root.attributePosition("version")), source: .catalog)
         }
         metadataToken = fact(root.child("metadata_token"))
         vendorID = fact(root["software", "vendor_id"])
@@ -174,7 +186,8 @@ public struct CatalogPackage: Sendable {
         for child in purchases.children where child.name == "family" || child.name == "subscription_group" {
             let kind: GroupKind = child.name == "family" ? .family : .subscriptionGroup
             groups.append(Group(
-                kind: kind, name: child.attribute("name").map { Fact($0, at: location(of: child), source: .catalog) },
+                kind: kind,
+                name: child.attribute("name").map { Fact($0, at: SourceLocation(file: file, child.attributePosition("name")), source: .catalog) },
                 node: child, location: location(of: child)))
         }
     }

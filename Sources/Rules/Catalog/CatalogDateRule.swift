@@ -15,7 +15,7 @@ struct CatalogDateRule: CatalogItemRule {
             if text.count == 10, Timestamp(iso8601: text) != nil { return }
             findings.append(context.finding(
                 "`<\(node.name)>` of `\(streamed.item.name)` is `\(text)`; expected a date written `YYYY-MM-DD`",
-                at: streamed.location(of: node), help: "write the date as year-month-day, e.g. `2026-11-22`",
+                at: streamed.valueLocation(of: node), help: "write the date as year-month-day, e.g. `2026-11-22`",
                 product: streamed.item.productID?.value))
         }
         return findings

@@ -26,7 +26,7 @@ struct CatalogIntervalsRule: CatalogItemRule {
             if isLast, let endDate = interval.child("end_date") {
                 findings.append(context.finding(
                     "the last price interval of `\(item.name)` has an `<end_date>`, so the product has no price after \(endDate.text)",
-                    at: streamed.location(of: endDate),
+                    at: streamed.valueLocation(of: endDate),
                     help: "remove `<end_date>` from the last interval so its price stays in force", product: item.productID?.value))
             }
             if !isLast, interval.child("end_date") == nil {
@@ -35,11 +35,17 @@ struct CatalogIntervalsRule: CatalogItemRule {
                     at: where_, help: "end this interval the day the next one starts, or remove the later one",
                     product: item.productID?.value))
             }
-            if let previous, let previousEnd = previous.end, let start, start < previousEnd {
+            if let previous, let previousEnd = previous.end, let start, start < previousEnd,
+                let startDate = interval.child("start_date"), let previousEndDate = previous.node.child("end_date")
+            {
+                // The two dates that overlap: this start, and the previous end it comes before.
+                let ends = streamed.valueLocation(of: previousEndDate)
+                let note = "the previous interval ends at \(ends)"
                 findings.append(context.finding(
-                    "price interval \(index + 1) of `\(item.name)` starts (\(interval.child("start_date")!.text)) before the previous one ends",
-                    at: where_, help: "make the intervals follow each other without overlapping, in date order",
-                    notes: ["the previous interval is at \(streamed.location(of: previous.node))"], product: item.productID?.value))
+                    "price interval \(index + 1) of `\(item.name)` starts (\(startDate.text)) before the previous one ends",
+                    at: streamed.valueLocation(of: startDate), help: "make the intervals follow each other without overlapping, in date order",
+                    notes: [note], related: [RelatedSpan(ends, label: "the previous interval ends here", note: note)],
+                    product: item.productID?.value))
             }
             previous = (interval, end)
         }

@@ -51,7 +51,7 @@ struct CatalogLocaleCodeRule: CatalogItemRule {
         for locale in locales.children where locale.isNamed("locale") {
             if locale.withAttributeBytes("name", { Self.isLocale(bytes: $0) }) == .some(true) { continue }
             guard let name = locale.attribute("name"), !Self.isLocale(name) else { continue }
-            findings.append(context.finding(Self.finding(for: name, at: streamed.location(of: locale), product: streamed.element.child("product_id")?.text)))
+            findings.append(context.finding(Self.finding(for: name, at: streamed.location(of: locale, attribute: "name"), product: streamed.element.child("product_id")?.text)))
         }
         return findings
     }
@@ -64,7 +64,7 @@ struct CatalogLocaleCodeRule: CatalogItemRule {
             for node in package.groups.map(\.node) {
                 for locale in node["locales"]?.children(named: "locale") ?? [] {
                     guard let name = locale.attribute("name"), !Self.isLocale(name) else { continue }
-                    findings.append(context.finding(Self.finding(for: name, at: package.location(of: locale), product: node.child("product_id")?.text)))
+                    findings.append(context.finding(Self.finding(for: name, at: package.attributeLocation(of: locale, "name"), product: node.child("product_id")?.text)))
                 }
             }
         }

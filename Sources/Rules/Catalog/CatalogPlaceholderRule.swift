@@ -144,7 +144,7 @@ struct CatalogPlaceholderRule: CatalogItemRule {
         streamed.element.forEachDescendant { node in
             // The metadata token has its own rule.
             guard !node.hasChildren, !node.isNamed("metadata_token") else { return }
-            if let found = node.withTextBytes({ Self.finding(bytes: $0, place: { node.name }, at: { streamed.location(of: node) }) }) {
+            if let found = node.withTextBytes({ Self.finding(bytes: $0, place: { node.name }, at: { streamed.valueLocation(of: node) }) }) {
                 findings.append(context.finding(found))
                 return
             }
@@ -152,7 +152,8 @@ struct CatalogPlaceholderRule: CatalogItemRule {
             var reported = false
             node.forEachAttribute { name, value in
                 guard !reported,
-                    let found = Self.finding(bytes: value, place: { "\(node.name)@\(name)" }, at: { streamed.location(of: node) })
+                    let found = Self.finding(
+                        bytes: value, place: { "\(node.name)@\(name)" }, at: { streamed.location(of: node, attribute: XMLName(name)) })
                 else { return }
                 findings.append(context.finding(found))
                 reported = true
@@ -168,10 +169,10 @@ struct CatalogPlaceholderRule: CatalogItemRule {
             package.root.forEachDescendant { node in
                 // The metadata token has its own rule; elements whose items streamed by are not leaves.
                 guard node.children.isEmpty, node.name != "metadata_token", !package.itemParents.contains(node.position) else { return }
-                var texts = [(node.text, node.name)]
-                texts += node.attributes.map { ($0.value, "\(node.name)@\($0.name)") }
-                for (text, place) in texts {
-                    guard let found = Self.finding(text: text, place: place, at: package.location(of: node)) else { continue }
+                var texts = [(node.text, node.name, package.valueLocation(of: node))]
+                texts += node.attributes.map { ($0.value, "\(node.name)@\($0.name)", package.attributeLocation(of: node, $0.name)) }
+                for (text, place, location) in texts {
+                    guard let found = Self.finding(text: text, place: place, at: location) else { continue }
                     findings.append(context.finding(found))
                     break
                 }

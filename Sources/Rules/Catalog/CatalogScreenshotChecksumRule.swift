@@ -16,7 +16,7 @@ struct CatalogScreenshotChecksumRule: CatalogItemRule {
             if !Self.isNumber(size, byteCount) {
                 findings.append(context.finding(
                     "`<size>` of review screenshot `\(name)` is `\(size.text)`, but the file has \(byteCount) bytes",
-                    at: streamed.location(of: size), help: "set `<size>\(byteCount)</size>`", product: product))
+                    at: streamed.valueLocation(of: size), help: "set `<size>\(byteCount)</size>`", product: product))
             }
         } else {
             findings.append(context.finding(
@@ -28,12 +28,12 @@ struct CatalogScreenshotChecksumRule: CatalogItemRule {
             if type != "md5" {
                 findings.append(context.finding(
                     "`<checksum>` of review screenshot `\(name)` has type `\(type ?? "(none)")`; Transporter expects `md5`",
-                    at: streamed.location(of: checksum),
+                    at: streamed.location(of: checksum, attribute: "type"),
                     help: "write `<checksum type=\"md5\">\(digest)</checksum>`", product: product))
             } else if !Self.isDigest(checksum, digest) {
                 findings.append(context.finding(
                     "MD5 checksum of review screenshot `\(name)` is `\(checksum.text)`, but the file's MD5 is `\(digest)`",
-                    at: streamed.location(of: checksum),
+                    at: streamed.valueLocation(of: checksum),
                     help: "set `<checksum type=\"md5\">\(digest)</checksum>` (or restore the image the checksum was made from)",
                     notes: ["Transporter recomputes the MD5 of every file and rejects the package when one differs"],
                     product: product))

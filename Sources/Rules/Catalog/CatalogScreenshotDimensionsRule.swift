@@ -8,7 +8,7 @@ struct CatalogScreenshotDimensionsRule: CatalogItemRule {
         guard let reference = ScreenshotReference.of(streamed, in: context.scanState), let file = reference.file, file.byteCount != nil,
             let fileName = reference.fileName
         else { return [] }
-        var location: SourceLocation { streamed.location(of: fileName) }
+        var location: SourceLocation { streamed.valueLocation(of: fileName) }
         var product: String? { reference.item.productID?.value }
         guard let size = file.imageSize else {
             return [context.finding(

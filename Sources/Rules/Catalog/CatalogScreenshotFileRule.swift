@@ -18,7 +18,7 @@ struct CatalogScreenshotFileRule: CatalogItemRule {
         if let refusal = file.refusal {
             return [context.finding(
                 "review screenshot `\(name)` of `\(reference.item.name)` is not a regular file inside the package folder `\(streamed.directory)`: \(refusal); it was not read",
-                at: streamed.location(of: fileName),
+                at: streamed.valueLocation(of: fileName),
                 help: "copy the image into the .itmsp folder next to metadata.xml and set `<file_name>` to its bare name",
                 notes: ["packages are flat: the image sits next to metadata.xml, without folders"], product: reference.item.productID?.value)]
         }
@@ -26,7 +26,7 @@ struct CatalogScreenshotFileRule: CatalogItemRule {
         if name.contains("/") { notes.append("packages are flat: the image sits next to metadata.xml, without folders") }
         return [context.finding(
             "review screenshot `\(name)` of `\(reference.item.name)` is not in the package folder `\(streamed.directory)`",
-            at: streamed.location(of: fileName),
+            at: streamed.valueLocation(of: fileName),
             help: "copy the image into the .itmsp folder next to metadata.xml, with exactly this name (it is case-sensitive)",
             notes: notes, product: reference.item.productID?.value)]
     }
