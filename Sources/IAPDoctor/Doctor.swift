@@ -61,7 +61,7 @@ public struct Doctor: Sendable {
             project.hasDescriptor = descriptor != nil
             project.descriptor = nil
             let problem = Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil,
+                rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
                 message: "the project root `\(FileSystem.shown(root))` is not a folder",
                 help: "give --root the folder that holds the descriptor and every file it names",
                 location: SourceLocation(file: "--root"))
@@ -91,7 +91,7 @@ public struct Doctor: Sendable {
             }
             for extra in descriptors.dropFirst() {
                 problems.append(Finding(
-                    rule: "input-unreadable", severity: .error, checklist: nil,
+                    rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
                     message: "only one project descriptor can be checked at a time; `\(extra)` is a second one",
                     help: "run iapdoctor once per descriptor", location: SourceLocation(file: extra)))
             }
@@ -108,7 +108,7 @@ public struct Doctor: Sendable {
             let descriptorFolder = FileSystem.directoryName(of: project.descriptorFile)
             if FileSystem.isInsideGitWorkTree(descriptorFolder) || FileSystem.isWithin(descriptorFolder, folder) || !FileSystem.isDirectory(folder) {
                 problems.append(Finding(
-                    rule: "descriptor-invalid-value", severity: .warning, checklist: nil,
+                    rule: RuleID.descriptorInvalidValue.rawValue, severity: .warning, checklist: nil,
                     message: "`project_root` is not used: it counts only for a descriptor outside both the folder it names and any git checkout, and names a folder",
                     help: "remove `project_root`, or pass `--root \(FileSystem.shown(folder))` on the command line",
                     location: stated.location))
@@ -187,7 +187,7 @@ public struct Doctor: Sendable {
                 project.catalogPackages.append(package)
             } catch {
                 var finding = error.finding
-                if let location, finding.rule == "input-unreadable" {
+                if let location, finding.rule == RuleID.inputUnreadable.rawValue {
                     finding.notes.append("`\(written)` is listed in `catalogs` at \(location); paths there are relative to the descriptor's folder")
                     finding.related.append(RelatedSpan(location, label: "listed here"))
                 }
@@ -239,7 +239,7 @@ extension Doctor {
             return []
         } catch {
             var finding = error.finding
-            if named.location.file != "--asc", finding.rule == "input-unreadable" {
+            if named.location.file != "--asc", finding.rule == RuleID.inputUnreadable.rawValue {
                 finding.notes.append("the snapshot is named at \(named.location); the path is relative to the descriptor's folder")
             }
             return [finding]

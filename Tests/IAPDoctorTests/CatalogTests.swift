@@ -59,6 +59,30 @@ struct CatalogTests {
         #expect(indexIsCurrent, "docs/rules/README.md is stale: run scripts/generate.sh")
     }
 
+    @Test func theGeneratedRuleIDsAreTheCatalogs() {
+        #expect(RuleID.allCases.map(\.rawValue) == RuleCatalog.builtin.rules.map(\.id), "RuleIDs.swift is stale: run scripts/generate.sh")
+        let inputRules = Set(RuleCatalog.builtin.rules.filter { $0.checklist == nil }.map(\.id))
+        #expect(Engine.inputRuleIDs == inputRules)
+    }
+
+    @Test func everyBuiltinRuleSaysSinceWhenAndHowSettled() {
+        for rule in RuleCatalog.builtin.rules {
+            #expect(rule.since.map { $0.split(separator: ".").count == 3 } == true, "\(rule.id) has no `since: x.y.z`")
+        }
+        #expect(RuleCatalog.builtin.rule("asc-missing-metadata")?.status == .preview)
+        #expect(RuleCatalog.builtin.rule("status-not-served")?.status == .stable)
+    }
+
+    @Test func aStatusThatIsNoneIsAConfigurationError() throws {
+        let text = "- id: my-rule\n  severity: warning\n  title: t\n  rationale: r\n  help: h\n  status: beta\n"
+        do {
+            _ = try RuleCatalog.parse(bytes: Array(text.utf8), file: "rules.yaml")
+            Issue.record("a rule with `status: beta` was accepted")
+        } catch {
+            #expect(error.problems.contains { $0.message.contains("status `beta`") && $0.location?.line == 6 })
+        }
+    }
+
     @Test func everyChecklistItemIsAnsweredBySomeRule() {
         let answered = Set(RuleCatalog.builtin.rules.compactMap(\.checklist))
         let missing = Checklist.items.map(\.id).filter { !answered.contains($0) }

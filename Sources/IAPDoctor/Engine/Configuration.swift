@@ -51,7 +51,7 @@ public struct Configuration: Sendable {
             tree = try YAMLTreeReader.read(bytes: bytes, file: file).tree
         } catch {
             throw ConfigurationError(problems: [
-                Finding(rule: "config-invalid", severity: .error, checklist: nil, message: error.message, help: error.help, location: error.location)
+                Finding(rule: RuleID.configInvalid.rawValue, severity: .error, checklist: nil, message: error.message, help: error.help, location: error.location)
             ])
         }
         guard let tree else { return configuration }

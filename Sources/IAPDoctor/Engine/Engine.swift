@@ -26,10 +26,7 @@ public struct Engine: Sendable {
     }
 
     /// Rules that report problems with inputs and configuration; the loaders emit them.
-    public static let inputRuleIDs: Set<String> = [
-        "input-unreadable", "input-malformed", "descriptor-unknown-key", "descriptor-invalid-value",
-        "descriptor-missing-version", "config-invalid",
-    ]
+    public static let inputRuleIDs: Set<String> = Set(RuleID.inputRules.map(\.rawValue))
 
     /// Why a rule has nothing to read in this run, if so.
     static func missingInput(for metadata: RuleMetadata, in project: Project) -> String? {
@@ -127,7 +124,7 @@ public struct Engine: Sendable {
             adjusted.severity = metadata.severity
             return adjusted
         }
-        let stopped = findings.contains { $0.severity == .error } || inputProblems.contains { $0.rule == "input-malformed" || $0.rule == "input-unreadable" }
+        let stopped = findings.contains { $0.severity == .error } || inputProblems.contains { $0.rule == RuleID.inputMalformed.rawValue || $0.rule == RuleID.inputUnreadable.rawValue }
         let index = ProductIndex(ids: RequestResolver.knownProductIDs(project))
         let requests = RequestResolver.resolve(project, index: index)
         var outcomes: [Outcome] = []

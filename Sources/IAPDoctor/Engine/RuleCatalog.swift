@@ -124,6 +124,11 @@ public struct DeclarativeCheck: Sendable, Hashable {
     public var field: String
 }
 
+/// How settled a rule is: a preview rule's messages, severity or id may change in a minor release.
+public enum RuleStatus: String, Sendable {
+    case stable, preview
+}
+
 public enum RuleInput: String, Sendable {
     /// The descriptor and the files it points at.
     case descriptor
@@ -168,6 +173,10 @@ public struct RuleMetadata: Sendable {
     public var unsyncedSeverity: Severity?
     /// Options the examples run with (a limit of 1,000 items cannot be shown in an example).
     public var exampleOptions: [(name: String, value: OptionValue)] = []
+    /// The iapdoctor version that introduced the rule.
+    public var since: String?
+    /// `preview`: its findings or its id may still change; `stable`: they will not.
+    public var status: RuleStatus = .stable
 
     public func option(_ name: String) -> OptionValue? {
         options.first { $0.name == name }?.value
@@ -240,7 +249,7 @@ public struct RuleCatalog: Sendable {
 
     static let entryKeys = [
         "id", "checklist", "severity", "title", "rationale", "help", "input", "options", "environments",
-        "not_applicable", "check", "message", "notes", "examples", "example_options", "unsynced_severity",
+        "not_applicable", "check", "message", "notes", "examples", "example_options", "unsynced_severity", "since", "status",
     ]
 
     /// One entry; records problems and returns `nil` when the entry is unusable.
@@ -349,11 +358,20 @@ public struct RuleCatalog: Sendable {
             }
         }
         metadata.exampleOptions = optionList("example_options")
+        metadata.since = text("since")
+        if let value = text("status") {
+            if let parsed = RuleStatus(rawValue: value) {
+                metadata.status = parsed
+            } else {
+                problems.append(configProblem("rule `\(id)`: status `\(value)` is not `stable` or `preview`",
+                                              help: "set `status: preview` for a rule whose findings may still change", at: node["status"]!.location))
+            }
+        }
         return metadata
     }
 
     static func configProblem(_ message: String, help: String, at location: SourceLocation) -> Finding {
-        Finding(rule: "config-invalid", severity: .error, checklist: nil, message: message, help: help, location: location)
+        Finding(rule: RuleID.configInvalid.rawValue, severity: .error, checklist: nil, message: message, help: help, location: location)
     }
 }
 

@@ -199,13 +199,13 @@ extension ASCSnapshot {
 
     static func malformed(_ message: String, at location: SourceLocation, help: String? = nil) -> InputProblem {
         InputProblem(Finding(
-            rule: "input-malformed", severity: .error, checklist: nil, message: message,
+            rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil, message: message,
             help: help ?? "write it as the App Store Connect API returns it (see `iapdoctor explain input-malformed`), or pull it again with `iapdoctor asc pull`",
             location: location))
     }
 
     private static func unreadable(_ message: String, _ path: String, help: String = "check the path; `--asc` and `app_store_connect.snapshot` name a snapshot file or a folder of API responses") -> InputProblem {
-        InputProblem(Finding(rule: "input-unreadable", severity: .error, checklist: nil, message: message, help: help, location: SourceLocation(file: path)))
+        InputProblem(Finding(rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil, message: message, help: help, location: SourceLocation(file: path)))
     }
 
     /// One JSON:API document: its `data` and `included` resources, its `meta.iapdoctor`, or its

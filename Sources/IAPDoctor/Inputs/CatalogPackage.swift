@@ -130,7 +130,7 @@ public struct CatalogPackage: Sendable {
         let file = metadataPath(for: path)
         guard FileSystem.exists(file) else {
             throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil,
+                rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
                 message: FileSystem.isDirectory(path)
                     ? "the package `\(path)` has no `metadata.xml`" : "cannot read `\(path)`: no such file",
                 help: "name a `metadata.xml` file or the `.itmsp` folder that contains it (the file name is case-sensitive)",
@@ -144,7 +144,7 @@ public struct CatalogPackage: Sendable {
             package.itemParents = stream.itemParents
             return package
         } catch let error as XMLReaderError {
-            let rule = error.kind == .unreadable ? "input-unreadable" : "input-malformed"
+            let rule = error.kind == .unreadable ? RuleID.inputUnreadable.rawValue : RuleID.inputMalformed.rawValue
             throw InputProblem(Finding(
                 rule: rule, severity: .error, checklist: "catalog-valid",
                 message: error.isSandboxDenial ? "cannot read `\(file)`: \(FileSystem.sandboxedReason)"
@@ -153,7 +153,7 @@ public struct CatalogPackage: Sendable {
                 location: SourceLocation(file: file, error.position)))
         } catch {
             throw InputProblem(Finding(
-                rule: "input-malformed", severity: .error, checklist: "catalog-valid",
+                rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: "catalog-valid",
                 message: "invalid XML: \(error)", help: helpText(for: .malformed), location: SourceLocation(file: file)))
         }
     }

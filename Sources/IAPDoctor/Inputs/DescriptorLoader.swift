@@ -30,7 +30,7 @@ public enum DescriptorLoader {
             return Result(
                 project: project,
                 problems: [inputProblem(
-                    "input-malformed",
+                    RuleID.inputMalformed.rawValue,
                     "`\(FileSystem.shown(path))` is \(size) bytes; descriptors larger than \(YAMLTreeReader.maxBytes >> 20) MiB are refused",
                     help: "check that this is the descriptor: 10,000 products take about 6 MB; keep catalogs of more products in bulk XML (`catalogs`), which is streamed",
                     at: SourceLocation(file: path, line: 1, column: 1))],
@@ -60,12 +60,12 @@ public enum DescriptorLoader {
             let read = try YAMLTreeReader.read(bytes: bytes, file: file)
             tree = read.tree
             problems += read.duplicates.map {
-                Finding(rule: "descriptor-invalid-value", severity: .error, checklist: nil, message: $0.message,
+                Finding(rule: RuleID.descriptorInvalidValue.rawValue, severity: .error, checklist: nil, message: $0.message,
                         help: $0.help, location: $0.location)
             }
         } catch {
             return Result(
-                project: project, problems: [inputProblem("input-malformed", error.message, help: error.help, at: error.location)],
+                project: project, problems: [inputProblem(RuleID.inputMalformed.rawValue, error.message, help: error.help, at: error.location)],
                 isUnusable: true)
         }
         guard let tree, case .mapping = tree else {
@@ -75,7 +75,7 @@ public enum DescriptorLoader {
                 project: project,
                 problems: [
                     inputProblem(
-                        "input-malformed", "the descriptor is \(found); expected a mapping that starts with `version: 1`",
+                        RuleID.inputMalformed.rawValue, "the descriptor is \(found); expected a mapping that starts with `version: 1`",
                         help: "start from `iapdoctor init`, or copy the schema's example (`version: 1`, `environment:`, `app:`, `products:` …)",
                         at: location)
                 ],
@@ -149,7 +149,7 @@ struct DescriptorReader {
                 project.version = version
                 if version.value != DescriptorLoader.supportedVersion {
                     problem(
-                        "descriptor-invalid-value",
+                        RuleID.descriptorInvalidValue.rawValue,
                         "`version` is \(version.value); this iapdoctor reads descriptor schema version \(DescriptorLoader.supportedVersion)",
                         help: "set `version: \(DescriptorLoader.supportedVersion)` and check the keys against the schema, or update iapdoctor",
                         at: version.location)
@@ -157,7 +157,7 @@ struct DescriptorReader {
             }
         } else {
             problem(
-                "descriptor-missing-version", "the descriptor has no `version` key; expected `version: 1`",
+                RuleID.descriptorMissingVersion.rawValue, "the descriptor has no `version` key; expected `version: 1`",
                 help: "add `version: 1` as the first line", at: SourceLocation(file: file, line: 1, column: 1))
         }
         project.environment = enumeration(top["environment"], path: "environment")
@@ -243,7 +243,7 @@ struct DescriptorReader {
         // no app's (and the per-product work, about 40 µs and 10 KB each, stays bounded).
         let productNodes = list(top["products"], path: "products")
         if productNodes.count > Self.maxProducts, let node = top["products"] {
-            problem("input-malformed",
+            problem(RuleID.inputMalformed.rawValue,
                     "`products` lists \(productNodes.count) In-App Purchases; App Store Connect holds at most \(Self.maxProducts) per app",
                     help: "list the products of one app; check larger catalogs as bulk XML (`catalogs`), which is streamed", at: node.location)
         } else {
@@ -254,7 +254,7 @@ struct DescriptorReader {
 
         project.requests = stringList(top["requests"], path: "requests")?.value ?? []
         if project.requests.count > Self.maxProducts, let node = top["requests"] {
-            problem("input-malformed",
+            problem(RuleID.inputMalformed.rawValue,
                     "`requests` lists \(project.requests.count) product IDs; an app can have at most \(Self.maxProducts) In-App Purchases to request",
                     help: "list the product IDs the app requests (each once)", at: node.location)
             project.requests = []
@@ -299,7 +299,7 @@ struct DescriptorReader {
         product.price = string(fields["price"], path: "\(path).price")
         if let price = product.price, Double(price.value) == nil {
             problem(
-                "descriptor-invalid-value", "`\(path).price` is `\(price.value)`; expected a number such as `0.99`",
+                RuleID.descriptorInvalidValue.rawValue, "`\(path).price` is `\(price.value)`; expected a number such as `0.99`",
                 help: "write the customer price as a plain number (`price: \"0.99\"`), or use `price_tier`",
                 at: price.location)
             product.price = nil
@@ -335,7 +335,7 @@ struct DescriptorReader {
             let localePath = "\(path).\(key.text)"
             if !Self.isLocaleCode(key.text) {
                 problem(
-                    "descriptor-invalid-value",
+                    RuleID.descriptorInvalidValue.rawValue,
                     "`\(key.text)` in `\(path)` is not a locale code; expected a language code with an optional region, such as `en-US` or `de`",
                     help: "write the locale as App Store Connect does (`en-US`, `fr-FR`, `ja`, `zh-Hans`)", at: key.location)
             }
@@ -374,7 +374,7 @@ struct DescriptorReader {
                 message += "; did you mean `\(suggestion)`?"
                 help = "rename `\(key.text)` to `\(suggestion)`"
             }
-            problem("descriptor-unknown-key", message, help: help, at: key.location)
+            problem(RuleID.descriptorUnknownKey.rawValue, message, help: help, at: key.location)
         }
         return result
     }
@@ -437,7 +437,7 @@ struct DescriptorReader {
         let parts = value.value.split(separator: ".", omittingEmptySubsequences: false)
         guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
             problem(
-                "descriptor-invalid-value", "`\(path)` is `\(value.value)`; expected an OS version such as `15.0`",
+                RuleID.descriptorInvalidValue.rawValue, "`\(path)` is `\(value.value)`; expected an OS version such as `15.0`",
                 help: "write the version as digits separated by dots, in quotes: `\"15.0\"`", at: value.location)
             return nil
         }
@@ -448,7 +448,7 @@ struct DescriptorReader {
         guard let value = string(node, path: path) else { return nil }
         guard let time = Timestamp(iso8601: value.value) else {
             problem(
-                "descriptor-invalid-value", "`\(path)` is `\(value.value)`; expected an ISO 8601 date or date-time",
+                RuleID.descriptorInvalidValue.rawValue, "`\(path)` is `\(value.value)`; expected an ISO 8601 date or date-time",
                 help: "write it as `2026-11-22` or `2026-11-22T10:00:00Z`", at: value.location)
             return nil
         }
@@ -463,7 +463,7 @@ struct DescriptorReader {
                 to: normalizedEnumerationSpelling(value.value), in: E.allCases.map(\.rawValue))
             if let suggestion { help = "did you mean `\(suggestion)`? The valid values are \(E.choices)" }
             problem(
-                "descriptor-invalid-value", "`\(path)` is `\(value.value)`, which is not one of its values",
+                RuleID.descriptorInvalidValue.rawValue, "`\(path)` is `\(value.value)`, which is not one of its values",
                 help: help, at: value.location)
             return nil
         }
@@ -475,7 +475,7 @@ struct DescriptorReader {
         guard let value = string(node, path: path) else { return nil }
         if !AppID.looksLikeTeamID(value.value) {
             problem(
-                "descriptor-invalid-value",
+                RuleID.descriptorInvalidValue.rawValue,
                 "`\(path)` is `\(value.value)`; a Team ID is 10 upper-case letters and digits, such as `7DW89RZKLY`",
                 help: "copy the Team ID from the Membership details page of your Apple Developer account", at: value.location)
         }
@@ -493,7 +493,7 @@ struct DescriptorReader {
         guard code.count == 3, code.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) })
         else {
             problem(
-                "descriptor-invalid-value",
+                RuleID.descriptorInvalidValue.rawValue,
                 "`\(code)` in `\(path)` is not a storefront code; expected an ISO 3166-1 alpha-3 code such as `USA` or `GBR`",
                 help: "write the storefront as its three-letter country code", at: value.location)
             return nil
@@ -515,13 +515,13 @@ struct DescriptorReader {
 
     mutating func typeProblem(_ node: YAMLTree, path: String, expected: String) {
         problem(
-            "descriptor-invalid-value", "`\(path)` is \(node.kindDescription); expected \(expected)",
+            RuleID.descriptorInvalidValue.rawValue, "`\(path)` is \(node.kindDescription); expected \(expected)",
             help: "change `\(path.split(separator: ".").last.map(String.init) ?? path)` to \(expected)",
             at: node.location)
     }
 
     mutating func problem(_ rule: String, _ message: String, help: String, at location: SourceLocation) {
-        let severity: Severity = rule == "descriptor-unknown-key" ? .warning : .error
+        let severity: Severity = rule == RuleID.descriptorUnknownKey.rawValue ? .warning : .error
         problems.append(
             Finding(rule: rule, severity: severity, checklist: nil, message: message, help: help, location: location))
     }

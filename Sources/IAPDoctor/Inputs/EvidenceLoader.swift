@@ -42,7 +42,7 @@ public enum EvidenceLoader {
                 loadBuildSettings(settings, of: target, in: xcodeProject, configuration: configuration, into: &project)
             case .unknownName(let named, let candidates):
                 problems.append(Finding(
-                    rule: "descriptor-invalid-value", severity: .error, checklist: nil,
+                    rule: RuleID.descriptorInvalidValue.rawValue, severity: .error, checklist: nil,
                     message: "`app.target` is `\(named.value)`, but `\(FileSystem.directoryName(of: xcodeProject.file))` has no target of that name",
                     help: "set `app.target` to one of the application targets: \(candidates.joined(separator: "; "))",
                     location: named.location))

@@ -12,7 +12,7 @@ public struct InputProblem: Error, Sendable {
     /// ("`app.product_id_lists` paths are relative to the descriptor's folder").
     public static func unreadable(_ problem: FileSystem.Problem, at location: SourceLocation?, hint: String? = nil, notes: [String] = []) -> InputProblem {
         InputProblem(Finding(
-            rule: "input-unreadable", severity: .error, checklist: nil, message: problem.message,
+            rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil, message: problem.message,
             help: hint.map { "\(problem.help); \($0)" } ?? problem.help, notes: notes, location: location))
     }
 }

@@ -98,7 +98,7 @@ public enum PropertyList {
     }
 
     static func malformed(_ message: String, help: String, at location: SourceLocation) -> InputProblem {
-        InputProblem(Finding(rule: "input-malformed", severity: .error, checklist: nil, message: message, help: help, location: location))
+        InputProblem(Finding(rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil, message: message, help: help, location: location))
     }
 
     /// Depth is bounded by the XML reader's limit (64), so recursion stays shallow.

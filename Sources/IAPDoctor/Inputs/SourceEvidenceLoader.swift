@@ -46,7 +46,7 @@ extension EvidenceLoader {
             }) {
                 // A typo in `app.sources`: an input that cannot be read, like any other named file.
                 problems.append(Finding(
-                    rule: "input-unreadable", severity: .error, checklist: nil,
+                    rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
                     message: "cannot read `\(named.value)`: no such file or folder",
                     help: "check the path; `app.sources` paths are relative to the descriptor's folder", location: named.location))
             } else {

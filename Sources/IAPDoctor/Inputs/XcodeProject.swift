@@ -117,7 +117,7 @@ public struct XcodeProject: Sendable {
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         if trimmed.hasSuffix(".xcworkspace") {
             throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil,
+                rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
                 message: "`\(path)` is a workspace, which only lists projects; iapdoctor reads the `.xcodeproj` that builds the app",
                 help: "name the `.xcodeproj` folder of the app's project (the workspace's `contents.xcworkspacedata` lists them)",
                 location: SourceLocation(file: path)))
@@ -125,7 +125,7 @@ public struct XcodeProject: Sendable {
         let file = pbxprojPath(for: path)
         guard FileSystem.exists(file) else {
             throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil,
+                rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
                 message: FileSystem.isDirectory(path)
                     ? "the folder `\(path)` has no `project.pbxproj`" : "cannot read `\(path)`: no such file",
                 help: "name the `.xcodeproj` folder or the `project.pbxproj` inside it (relative paths start at the descriptor's folder)",
@@ -135,7 +135,7 @@ public struct XcodeProject: Sendable {
         if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber,
            size.intValue > ASCIIPropertyList.maxBytes {
             throw InputProblem(Finding(
-                rule: "input-malformed", severity: .error, checklist: nil,
+                rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil,
                 message: "`\(file)` is \(size.intValue) bytes; project files larger than \(ASCIIPropertyList.maxBytes) bytes (64 MiB) are refused",
                 help: helpText(for: .tooLarge), location: SourceLocation(file: file)))
         }
@@ -157,7 +157,7 @@ public struct XcodeProject: Sendable {
             plist = try ASCIIPropertyList(bytes: bytes)
         } catch {
             throw InputProblem(Finding(
-                rule: "input-malformed", severity: .error, checklist: nil,
+                rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil,
                 message: "`project.pbxproj` cannot be read: \(error.message)",
                 help: helpText(for: error.kind),
                 location: SourceLocation(file: file, line: error.position.line, column: error.position.column)))
@@ -395,7 +395,7 @@ private struct ObjectReader {
 
     func malformed(_ message: String, at position: ASCIIPropertyList.Position) -> InputProblem {
         InputProblem(Finding(
-            rule: "input-malformed", severity: .error, checklist: nil, message: message,
+            rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil, message: message,
             help: "restore `project.pbxproj` from version control, or open the project in Xcode to see whether it still loads",
             location: location(position)))
     }

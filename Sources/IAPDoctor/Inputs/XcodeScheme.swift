@@ -37,7 +37,7 @@ public struct XcodeScheme: Sendable {
             FileSystem.noteRead(path)
             root = try XMLReader.parse(contentsOfFile: path)
         } catch {
-            let rule = error.kind == .unreadable ? "input-unreadable" : "input-malformed"
+            let rule = error.kind == .unreadable ? RuleID.inputUnreadable.rawValue : RuleID.inputMalformed.rawValue
             throw InputProblem(Finding(
                 rule: rule, severity: .error, checklist: nil,
                 message: error.isSandboxDenial ? "cannot read the scheme `\(path)`: \(FileSystem.sandboxedReason)"

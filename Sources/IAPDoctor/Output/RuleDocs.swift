@@ -16,6 +16,8 @@ public enum RuleDocs {
         if rule.input == .storekit { facts.append("Reads: StoreKit configuration files (`.storekit`)") }
         if rule.input == .asc { facts.append("Reads: an App Store Connect snapshot (`--asc`, `app_store_connect.snapshot`; `iapdoctor asc pull` writes one)") }
         if rule.check != nil { facts.append("Declarative: interpreted from `rules.yaml`") }
+        if let since = rule.since { facts.append("Since: iapdoctor \(since)") }
+        if rule.status == .preview { facts.append("Status: preview (its messages, severity or id may still change)") }
         out += facts.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
         out += "## Rationale\n\n\(rule.rationale)\n\n"
         if let reason = rule.notApplicableReason, !rule.environments.isEmpty {

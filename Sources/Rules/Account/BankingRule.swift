@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Banking information must be active in App Store Connect before paid products load.
 struct BankingRule: Rule {
-    let id = "banking-inactive"
+    let id = RuleID.bankingInactive.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let banking = context.project.account.banking else {

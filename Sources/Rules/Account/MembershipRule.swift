@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// An expired Apple Developer Program membership stops In-App Purchase.
 struct MembershipRule: Rule {
-    let id = "membership-expired"
+    let id = RuleID.membershipExpired.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let membership = context.project.account.membership else {

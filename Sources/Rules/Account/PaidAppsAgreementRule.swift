@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// The Paid Apps Agreement must be active, or StoreKit returns no paid products at all.
 struct PaidAppsAgreementRule: Rule {
-    let id = "paid-apps-agreement-inactive"
+    let id = RuleID.paidAppsAgreementInactive.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let agreement = context.project.account.paidAppsAgreement else {

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Free personal teams cannot use the In-App Purchase capability.
 struct PersonalTeamRule: Rule {
-    let id = "personal-team"
+    let id = RuleID.personalTeam.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let teamType = context.project.account.teamType else {

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// The latest Apple Developer Program License Agreement must be accepted.
 struct ProgramLicenseRule: Rule {
-    let id = "program-license-not-accepted"
+    let id = RuleID.programLicenseNotAccepted.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let license = context.project.account.programLicense else {

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Tax forms must be active in App Store Connect before paid products load.
 struct TaxRule: Rule {
-    let id = "tax-inactive"
+    let id = RuleID.taxInactive.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let tax = context.project.account.tax else {

@@ -3,7 +3,7 @@ import IAPDoctor
 /// Products belong to an App Store Connect app record for the bundle ID; without one there is
 /// nothing for StoreKit to find.
 struct AppRecordRule: Rule {
-    let id = "app-record-missing"
+    let id = RuleID.appRecordMissing.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let bundle = context.project.app.bundleID.map { " for `\($0.value)`" } ?? ""

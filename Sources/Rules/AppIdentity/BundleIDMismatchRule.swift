@@ -3,7 +3,7 @@ import IAPDoctor
 /// The bundle ID the app runs with must equal the App ID (minus its team prefix), exactly and
 /// case-sensitively: StoreKit looks products up under the running bundle ID.
 struct BundleIDMismatchRule: Rule {
-    let id = "bundle-id-mismatch"
+    let id = RuleID.bundleIdMismatch.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// The In-App Purchase capability must be enabled on the (explicit) App ID.
 struct IAPCapabilityRule: Rule {
-    let id = "iap-capability-disabled"
+    let id = RuleID.iapCapabilityDisabled.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         // A wildcard App ID cannot have the capability at all; `wildcard-app-id` says so once.

@@ -3,7 +3,7 @@ import IAPDoctor
 /// Wildcard App IDs cannot have the In-App Purchase capability: every product comes back invalid.
 /// Answers `app-id-iap-enabled` and, with the same finding, `explicit-app-id`.
 struct WildcardAppIDRule: Rule {
-    let id = "wildcard-app-id"
+    let id = RuleID.wildcardAppId.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let identifier = context.project.appID.identifier else {

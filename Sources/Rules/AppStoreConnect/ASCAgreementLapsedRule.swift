@@ -3,7 +3,7 @@ import IAPDoctor
 /// When a required agreement (the Program License Agreement) lapses, App Store Connect refuses
 /// every request with one error, and StoreKit returns no product at all: the refusal is the answer.
 struct ASCAgreementLapsedRule: Rule {
-    let id = "asc-agreement-lapsed"
+    let id = RuleID.ascAgreementLapsed.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let facts = context.project.ascSnapshot else { return [] }

@@ -3,7 +3,7 @@ import IAPDoctor
 /// In-App Purchase needs an explicit App ID registered for the bundle ID; the pull looked for it
 /// and found none.
 struct ASCAppIDMissingRule: Rule {
-    let id = "asc-app-id-missing"
+    let id = RuleID.ascAppIdMissing.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let facts = context.project.ascSnapshot else { return [] }

@@ -4,7 +4,7 @@ import IAPDoctor
 /// with none of them approved or in review yet, a product that is only Ready to Submit never
 /// reaches App Review on its own.
 struct ASCFirstPurchaseRule: Rule {
-    let id = "asc-first-purchase-with-version"
+    let id = RuleID.ascFirstPurchaseWithVersion.rawValue
 
     static let throughReview: Set<String> = [
         "WAITING_FOR_REVIEW", "IN_REVIEW", "PENDING_BINARY_APPROVAL", "APPROVED", "DEVELOPER_REMOVED_FROM_SALE", "REMOVED_FROM_SALE",

@@ -3,7 +3,7 @@ import IAPDoctor
 /// App Review rejects a product's localization on its own (a misleading name, a description that
 /// does not match): the product cannot be approved until it is edited and resubmitted.
 struct ASCLocalizationRejectedRule: Rule {
-    let id = "asc-localization-rejected"
+    let id = RuleID.ascLocalizationRejected.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard context.project.ascSnapshot != nil else { return [] }

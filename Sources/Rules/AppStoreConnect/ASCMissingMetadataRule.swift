@@ -4,7 +4,7 @@ import IAPDoctor
 /// name what is missing the way a reviewer would: localization, price, review screenshot,
 /// availability, the subscription group's localization, prices in every territory.
 struct ASCMissingMetadataRule: Rule {
-    let id = "asc-missing-metadata"
+    let id = RuleID.ascMissingMetadata.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard context.project.ascSnapshot != nil else { return [] }

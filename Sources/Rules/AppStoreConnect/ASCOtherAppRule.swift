@@ -3,7 +3,7 @@ import IAPDoctor
 /// A snapshot pulled for another bundle ID says nothing about this app's record or products;
 /// comparing them would be wrong, and the two IDs differing is often the very mistake.
 struct ASCOtherAppRule: Rule {
-    let id = "asc-snapshot-other-app"
+    let id = RuleID.ascSnapshotOtherApp.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let facts = context.project.ascSnapshot else { return [] }

@@ -3,7 +3,7 @@ import IAPDoctor
 /// App Store Connect marks a profile `INVALID` when its certificate was revoked or its App ID
 /// changed (In-App Purchase turned on after it was made): a build signed with it cannot buy.
 struct ASCProfileInvalidRule: Rule {
-    let id = "asc-profile-invalid"
+    let id = RuleID.ascProfileInvalid.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let facts = context.project.ascSnapshot, let state = facts.profileState else { return [] }

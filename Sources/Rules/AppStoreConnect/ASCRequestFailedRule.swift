@@ -4,7 +4,7 @@ import IAPDoctor
 /// failed: each is reported where the snapshot lists it, with what it leaves open and which key
 /// role can read it. (A lapsed agreement is the answer itself: `asc-agreement-lapsed`.)
 struct ASCRequestFailedRule: Rule {
-    let id = "asc-request-failed"
+    let id = RuleID.ascRequestFailed.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let facts = context.project.ascSnapshot else { return [] }

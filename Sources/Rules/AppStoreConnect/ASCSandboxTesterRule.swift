@@ -3,7 +3,7 @@ import IAPDoctor
 /// The sandbox account must be a sandbox tester of the app's own team; App Store Connect lists
 /// them, so an email that is not among them is a tester of another team (or a typo).
 struct ASCSandboxTesterRule: Rule {
-    let id = "asc-sandbox-tester-missing"
+    let id = RuleID.ascSandboxTesterMissing.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let facts = context.project.ascSnapshot, let count = facts.sandboxTesterCount else { return [] }

@@ -3,7 +3,7 @@ import IAPDoctor
 /// A subscription is sold only where it has a price: available in a territory without one, it
 /// stays in Missing Metadata, and a tester in that storefront gets nothing.
 struct ASCSubscriptionPriceCoverageRule: Rule {
-    let id = "asc-subscription-price-coverage"
+    let id = RuleID.ascSubscriptionPriceCoverage.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard context.project.ascSnapshot != nil else { return [] }

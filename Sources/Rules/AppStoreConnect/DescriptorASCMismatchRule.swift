@@ -3,7 +3,7 @@ import IAPDoctor
 /// Where the descriptor and App Store Connect state the same fact differently, App Store Connect
 /// is right (it is what StoreKit serves) and the descriptor is out of date: say both, and where.
 struct DescriptorASCMismatchRule: Rule {
-    let id = "descriptor-asc-mismatch"
+    let id = RuleID.descriptorAscMismatch.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let facts = context.project.ascSnapshot else { return [] }

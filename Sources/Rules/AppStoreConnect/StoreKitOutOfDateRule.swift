@@ -3,7 +3,7 @@ import IAPDoctor
 /// A local StoreKit configuration file drifts from App Store Connect: a product added, removed,
 /// retyped or moved to another group there still tests the old way in Xcode.
 struct StoreKitOutOfDateRule: Rule {
-    let id = "storekit-out-of-date"
+    let id = RuleID.storekitOutOfDate.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let facts = context.project.ascSnapshot, facts.inAppPurchasesFetched || facts.subscriptionsFetched,

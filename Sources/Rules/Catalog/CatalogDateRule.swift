@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Dates in a package are calendar dates written `YYYY-MM-DD`.
 struct CatalogDateRule: CatalogItemRule {
-    let id = "catalog-date"
+    let id = RuleID.catalogDate.rawValue
 
     func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
         let names = streamed.element.names

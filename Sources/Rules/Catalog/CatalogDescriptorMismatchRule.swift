@@ -3,7 +3,7 @@ import IAPDoctor
 /// A descriptor's catalogs and its `products` describe the same products: IDs, types and whether
 /// they are cleared for sale agree.
 struct CatalogDescriptorMismatchRule: Rule {
-    let id = "catalog-descriptor-mismatch"
+    let id = RuleID.catalogDescriptorMismatch.rawValue
 
     static let typeNames: [String: ProductType] = [
         "consumable": .consumable, "non-consumable": .nonConsumable, "auto-renewable": .autoRenewable,

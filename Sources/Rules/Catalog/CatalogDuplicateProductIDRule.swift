@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Product IDs are unique in an app, so also in a package.
 struct CatalogDuplicateProductIDRule: Rule {
-    let id = "catalog-duplicate-product-id"
+    let id = RuleID.catalogDuplicateProductId.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.catalogPackages.flatMap { package in

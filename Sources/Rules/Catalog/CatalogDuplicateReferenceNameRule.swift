@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Reference names are unique in an app.
 struct CatalogDuplicateReferenceNameRule: Rule {
-    let id = "catalog-duplicate-reference-name"
+    let id = RuleID.catalogDuplicateReferenceName.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.catalogPackages.flatMap { package in

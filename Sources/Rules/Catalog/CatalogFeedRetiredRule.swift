@@ -3,7 +3,7 @@ import IAPDoctor
 /// Apple stopped taking in-app purchases through the XML feed on 2022-11-09: say so once per file,
 /// so nobody mistakes a clean check for an upload path that still works.
 struct CatalogFeedRetiredRule: Rule {
-    let id = "catalog-xml-feed-retired"
+    let id = RuleID.catalogXmlFeedRetired.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.catalogPackages.map { package in

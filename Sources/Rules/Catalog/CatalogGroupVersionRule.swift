@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Auto-renewables sit in a `family` before software5.7 and in a `subscription_group` from 5.7.
 struct CatalogGroupVersionRule: Rule {
-    let id = "catalog-group-element-version"
+    let id = RuleID.catalogGroupElementVersion.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []

@@ -3,7 +3,7 @@ import XMLReader
 
 /// Price intervals run in order without overlapping, and only the last one is open-ended.
 struct CatalogIntervalsRule: CatalogItemRule {
-    let id = "catalog-price-intervals"
+    let id = RuleID.catalogPriceIntervals.rawValue
 
     func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
         guard let list = streamed.element["products", "product", "intervals"] else { return [] }

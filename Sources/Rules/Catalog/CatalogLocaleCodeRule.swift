@@ -3,7 +3,7 @@ import XMLReader
 
 /// Locale names are language codes with an optional region or script: `en-US`, `fi`, `zh-Hans`.
 struct CatalogLocaleCodeRule: CatalogItemRule {
-    let id = "catalog-locale-code"
+    let id = RuleID.catalogLocaleCode.rawValue
 
     static func isLocale(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)

@@ -3,7 +3,7 @@ import IAPDoctor
 /// `metadata_token` comes from `lookupMetadata` and must go back unmodified: an edited or made-up
 /// token makes the import fail.
 struct CatalogMetadataTokenRule: Rule {
-    let id = "catalog-metadata-token"
+    let id = RuleID.catalogMetadataToken.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []

@@ -3,7 +3,7 @@ import XMLReader
 
 /// Template values left in a package: `{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`.
 struct CatalogPlaceholderRule: CatalogItemRule {
-    let id = "catalog-placeholder"
+    let id = RuleID.catalogPlaceholder.rawValue
 
     static let markers = ["your_", "your-", "todo:", "changeme", "replace_me", "lorem ipsum"]
 

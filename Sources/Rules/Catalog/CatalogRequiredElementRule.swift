@@ -4,7 +4,7 @@ import XMLReader
 /// Each in-app purchase carries what a create needs: ID, reference name, type, a localization with
 /// title and description, and whether it is cleared for sale with a price.
 struct CatalogRequiredElementRule: CatalogItemRule {
-    let id = "catalog-required-element"
+    let id = RuleID.catalogRequiredElement.rawValue
 
     func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
         var missing: [String] = []

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// The document must be an App Store Package: `<package xmlns="http://apple.com/itunes/importer">`.
 struct CatalogRootRule: Rule {
-    let id = "catalog-root-element"
+    let id = RuleID.catalogRootElement.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.catalogPackages.map { package in

@@ -3,7 +3,7 @@ import XMLReader
 
 /// `<size>` and `<checksum type="md5">` must describe the file's bytes; Transporter recomputes both.
 struct CatalogScreenshotChecksumRule: CatalogItemRule {
-    let id = "catalog-screenshot-checksum"
+    let id = RuleID.catalogScreenshotChecksum.rawValue
 
     func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
         guard let reference = ScreenshotReference.of(streamed, in: context.scanState), let file = reference.file,

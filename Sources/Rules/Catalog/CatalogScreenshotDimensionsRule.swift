@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Review screenshots must be PNG or JPEG in one of the pixel sizes Transporter lists.
 struct CatalogScreenshotDimensionsRule: CatalogItemRule {
-    let id = "catalog-screenshot-dimensions"
+    let id = RuleID.catalogScreenshotDimensions.rawValue
 
     func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
         guard let reference = ScreenshotReference.of(streamed, in: context.scanState), let file = reference.file, file.byteCount != nil,

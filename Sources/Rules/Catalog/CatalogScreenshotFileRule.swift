@@ -3,7 +3,7 @@ import IAPDoctor
 /// A referenced review screenshot must be a file in the package folder (Transporter reads the
 /// folder flat, and the name is case-sensitive).
 struct CatalogScreenshotFileRule: CatalogItemRule {
-    let id = "catalog-screenshot-file-missing"
+    let id = RuleID.catalogScreenshotFileMissing.rawValue
 
     func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
         guard let reference = ScreenshotReference.of(streamed, in: context.scanState) else { return [] }

@@ -3,7 +3,7 @@ import IAPDoctor
 /// A new in-app purchase (one without `read_only_info`, i.e. not yet in App Store Connect) needs its
 /// review screenshot, or it stays "Waiting for Screenshot".
 struct CatalogScreenshotMissingRule: Rule {
-    let id = "catalog-screenshot-missing"
+    let id = RuleID.catalogScreenshotMissing.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []

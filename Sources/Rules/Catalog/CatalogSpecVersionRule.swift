@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// The package names a software5.x spec version iapdoctor knows.
 struct CatalogSpecVersionRule: Rule {
-    let id = "catalog-spec-version"
+    let id = RuleID.catalogSpecVersion.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.catalogPackages.compactMap { package -> Outcome? in

@@ -3,7 +3,7 @@ import IAPDoctor
 /// Auto-renewable subscriptions belong inside a `family` (before 5.7) or `subscription_group`, and
 /// only they do.
 struct CatalogSubscriptionGroupRule: Rule {
-    let id = "catalog-subscription-outside-group"
+    let id = RuleID.catalogSubscriptionOutsideGroup.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []

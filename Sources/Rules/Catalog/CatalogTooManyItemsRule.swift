@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all).
 struct CatalogTooManyItemsRule: Rule {
-    let id = "catalog-too-many-items"
+    let id = RuleID.catalogTooManyItems.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let maximum = OptionValue.integer(context.number("max_items", default: 1000)) ?? 1000

@@ -3,7 +3,7 @@ import XMLReader
 
 /// Every element below `in_app_purchases` must be one the spec knows in that place.
 struct CatalogUnknownElementRule: CatalogItemRule {
-    let id = "catalog-unknown-element"
+    let id = RuleID.catalogUnknownElement.rawValue
 
     static func finding(_ child: String, in parent: String, allowed: Set<String>, at location: SourceLocation) -> CatalogItemFinding {
         let choices = allowed.sorted()

@@ -3,7 +3,7 @@ import IAPDoctor
 /// StoreKit 2 (`Product.products(for:)`) exists only from iOS 15, macOS 12, tvOS 15, watchOS 8 and
 /// visionOS 1: an app that uses only StoreKit 2 requests nothing on older systems.
 struct DeploymentTargetRule: Rule {
-    let id = "deployment-target-too-low"
+    let id = RuleID.deploymentTargetTooLow.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let app = context.project.app

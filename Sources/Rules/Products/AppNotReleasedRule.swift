@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// In production, new product IDs activate only once the app version is released.
 struct AppNotReleasedRule: Rule {
-    let id = "app-not-released"
+    let id = RuleID.appNotReleased.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let asc = context.project.appStoreConnect

@@ -3,7 +3,7 @@ import IAPDoctor
 /// For review and production, the first In-App Purchase of each type (and the first subscription
 /// group) must be submitted with an app version; an uploaded binary is needed for that.
 struct BinaryNotSubmittedRule: Rule {
-    let id = "binary-not-submitted"
+    let id = RuleID.binaryNotSubmitted.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Product IDs are unique within an app.
 struct DuplicateProductIDRule: Rule {
-    let id = "duplicate-product-id"
+    let id = RuleID.duplicateProductId.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(repeats(in: context.project.products) { $0.productID }.map { _, id, earlier in

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Reference names are unique within an app.
 struct DuplicateReferenceNameRule: Rule {
-    let id = "duplicate-reference-name"
+    let id = RuleID.duplicateReferenceName.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(repeats(in: context.project.products) { $0.referenceName }.map { product, name, earlier in

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Family Sharing exists only for non-consumables and auto-renewable subscriptions.
 struct FamilySharingTypeRule: Rule {
-    let id = "family-sharing-not-allowed"
+    let id = RuleID.familySharingNotAllowed.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.project.products.map { product in

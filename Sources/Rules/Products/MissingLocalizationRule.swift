@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// At least one localization with a display name is part of the sandbox minimum.
 struct MissingLocalizationRule: Rule {
-    let id = "missing-localization"
+    let id = RuleID.missingLocalization.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.project.products.map { product in

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Without a price a product does not load, even in the sandbox.
 struct MissingPriceRule: Rule {
-    let id = "missing-price"
+    let id = RuleID.missingPrice.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.project.products.map { product in

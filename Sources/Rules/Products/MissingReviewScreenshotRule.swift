@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Submitting a product for review needs its review screenshot.
 struct MissingReviewScreenshotRule: Rule {
-    let id = "missing-review-screenshot"
+    let id = RuleID.missingReviewScreenshot.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.project.products.map { product in

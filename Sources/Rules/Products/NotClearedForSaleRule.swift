@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// A product must be cleared for sale in at least one storefront.
 struct NotClearedForSaleRule: Rule {
-    let id = "not-cleared-for-sale"
+    let id = RuleID.notClearedForSale.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Template IDs (`com.example.…`, `YOUR_PRODUCT_ID`) that were never replaced.
 struct PlaceholderProductIDRule: Rule {
-    let id = "placeholder-product-id"
+    let id = RuleID.placeholderProductId.rawValue
 
     /// Markers no real product ID contains (compared in lower case).
     static let markers = [

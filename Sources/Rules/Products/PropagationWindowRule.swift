@@ -3,7 +3,7 @@ import IAPDoctor
 /// Changes need time to reach the store: up to an hour for the sandbox, 24–48 hours in
 /// production after approval and release. Both windows are options.
 struct PropagationWindowRule: Rule {
-    let id = "propagation-window"
+    let id = RuleID.propagationWindow.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -3,7 +3,7 @@ import IAPDoctor
 /// Each environment serves products in some statuses only: production serves `approved` ones;
 /// the sandbox needs no review but does not serve products Apple flagged.
 struct StatusNotServedRule: Rule {
-    let id = "status-not-served"
+    let id = RuleID.statusNotServed.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Debug builds often get their own bundle ID (`….dev`); that is another app for StoreKit.
 struct BundleIDPerConfigurationRule: Rule {
-    let id = "bundle-id-per-configuration"
+    let id = RuleID.bundleIdPerConfiguration.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -3,7 +3,7 @@ import IAPDoctor
 /// Where a project file and the descriptor state the same fact differently, the file wins (it is
 /// what the build uses) and the descriptor is out of date: say both values and where each is.
 struct DescriptorFileMismatchRule: Rule {
-    let id = "descriptor-file-mismatch"
+    let id = RuleID.descriptorFileMismatch.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.project.evidence.disagreements.map { disagreement in

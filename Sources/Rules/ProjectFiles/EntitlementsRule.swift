@@ -4,7 +4,7 @@ import IAPDoctor
 /// takes merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either, added
 /// "for IAP", breaks signing.
 struct EntitlementsRule: Rule {
-    let id = "wrong-iap-entitlement"
+    let id = RuleID.wrongIapEntitlement.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let evidence = context.project.evidence

@@ -4,7 +4,7 @@ import IAPDoctor
 /// (`TargetAttributes → SystemCapabilities → com.apple.InAppPurchase = { enabled = 0/1; }`);
 /// an explicit `enabled = 0` means the capability was switched off in Xcode.
 struct ProjectCapabilityRule: Rule {
-    let id = "iap-capability-off-in-project"
+    let id = RuleID.iapCapabilityOffInProject.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let capability = context.project.evidence.hasInAppPurchaseCapability else { return [] }

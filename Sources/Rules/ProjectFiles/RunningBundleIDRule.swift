@@ -3,7 +3,7 @@ import IAPDoctor
 /// The bundle ID the build actually runs with (Info.plist expanded with the configuration's build
 /// settings) must be the App Store Connect app's: StoreKit looks products up under it.
 struct RunningBundleIDRule: Rule {
-    let id = "running-bundle-id-mismatch"
+    let id = RuleID.runningBundleIdMismatch.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -3,7 +3,7 @@ import IAPDoctor
 /// When the scheme's Run action uses a StoreKit configuration file, an app run from Xcode gets the
 /// file's products, never the sandbox's: worth knowing when you think you are testing the sandbox.
 struct StoreKitConfigurationActiveRule: Rule {
-    let id = "storekit-configuration-active"
+    let id = RuleID.storekitConfigurationActive.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let evidence = context.project.evidence

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// The bundle ID is not a product ID.
 struct BundleIDAsProductIDRule: Rule {
-    let id = "bundle-id-as-product-id"
+    let id = RuleID.bundleIdAsProductId.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let requests = context.knownRequests else { return [] }

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Product IDs are case-sensitive.
 struct ProductIDCaseRule: Rule {
-    let id = "product-id-case-mismatch"
+    let id = RuleID.productIdCaseMismatch.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let requests = context.knownRequests else { return [] }

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// A near-miss spelling of a real product ID.
 struct ProductIDTypoRule: Rule {
-    let id = "product-id-typo"
+    let id = RuleID.productIdTypo.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let requests = context.knownRequests else { return [] }

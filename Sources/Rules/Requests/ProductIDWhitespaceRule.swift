@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// A stray space makes a different product ID.
 struct ProductIDWhitespaceRule: Rule {
-    let id = "product-id-whitespace"
+    let id = RuleID.productIdWhitespace.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let requests = context.knownRequests else { return [] }

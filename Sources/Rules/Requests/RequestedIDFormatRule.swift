@@ -4,7 +4,7 @@ import IAPDoctor
 /// `.`, `_`, `-`, or longer than its limit) is invalid in every environment but Xcode's, and no
 /// product can be created to fix it: the code must change.
 struct RequestedIDFormatRule: Rule {
-    let id = "requested-id-format"
+    let id = RuleID.requestedIdFormat.rawValue
 
     /// Letters, digits, `.`, `_` and `-`: what App Store Connect accepts in a product ID.
     static func isAllowed(_ byte: UInt8) -> Bool {

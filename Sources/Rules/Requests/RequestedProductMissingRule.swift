@@ -5,7 +5,7 @@ import IAPDoctor
 /// StoreKit configuration file proves it only for a Run from Xcode, where
 /// `storekit-configuration-incomplete` compares the requests with the file instead.
 struct RequestedProductMissingRule: Rule {
-    let id = "requested-product-missing"
+    let id = RuleID.requestedProductMissing.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

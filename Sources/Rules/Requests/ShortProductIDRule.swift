@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// StoreKit does not add the bundle ID: `upgradetopro` is not `com.runmonster.runmonsterfree.upgradetopro`.
 struct ShortProductIDRule: Rule {
-    let id = "short-product-id"
+    let id = RuleID.shortProductId.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let requests = context.knownRequests else { return [context.unknownRequests()] }

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// The build's provisioning profile must be made for the app's explicit App ID.
 struct ProfileAppIDRule: Rule {
-    let id = "profile-app-id-mismatch"
+    let id = RuleID.profileAppIdMismatch.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -4,7 +4,7 @@ import IAPDoctor
 /// (macOS, distributed outside the Mac App Store) or an in-house (enterprise) profile cannot use it;
 /// its product requests come back invalid.
 struct ProfileDistributionRule: Rule {
-    let id = "profile-cannot-use-iap"
+    let id = RuleID.profileCannotUseIap.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let profile = context.project.signing.profile

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// An expired provisioning profile no longer signs a build that can reach the store.
 struct ProfileExpiredRule: Rule {
-    let id = "profile-expired"
+    let id = RuleID.profileExpired.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let profile = context.project.signing.profile

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// A profile that is not installed cannot sign the build.
 struct ProfileNotInstalledRule: Rule {
-    let id = "profile-not-installed"
+    let id = RuleID.profileNotInstalled.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let profile = context.project.signing.profile

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// A profile made before In-App Purchase was enabled on the App ID does not carry the capability.
 struct ProfilePredatesIAPRule: Rule {
-    let id = "profile-predates-iap"
+    let id = RuleID.profilePredatesIap.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// The build must be signed by the team that owns the App ID and the products.
 struct SigningTeamRule: Rule {
-    let id = "signing-team-mismatch"
+    let id = RuleID.signingTeamMismatch.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

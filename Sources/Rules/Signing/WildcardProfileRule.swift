@@ -3,7 +3,7 @@ import IAPDoctor
 /// A profile made for a wildcard App ID cannot carry In-App Purchase: the sandbox refuses it.
 /// Answers `explicit-app-id` and, with the same finding, `provisioning-profile`.
 struct WildcardProfileRule: Rule {
-    let id = "wildcard-profile"
+    let id = RuleID.wildcardProfile.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let profileAppID = context.project.signing.profile.appID else { return [] }

@@ -4,7 +4,7 @@ import IAPDoctor
 /// secret, in a file the project ships or commits. The finding points at the file and says on
 /// which line, but has no source line to show: no part of the value is ever printed.
 struct CommittedSharedSecretRule: Rule {
-    let id = "committed-shared-secret"
+    let id = RuleID.committedSharedSecret.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let secrets = context.project.evidence.sources.secrets

@@ -3,7 +3,7 @@ import IAPDoctor
 /// `app.sources` was scanned and nothing in it deals with In-App Purchase: most likely the store
 /// code lives elsewhere (a package, another folder), so no requested ID could be found there.
 struct NoStoreKitInSourcesRule: Rule {
-    let id = "no-storekit-in-sources"
+    let id = RuleID.noStorekitInSources.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let sources = context.project.evidence.sources

@@ -3,7 +3,7 @@ import IAPDoctor
 /// A product ID list (named in `app.product_id_lists`, or a library's configuration file in the
 /// sources) from which no ID could be read: an empty list, or a layout iapdoctor does not know.
 struct ProductIDListEmptyRule: Rule {
-    let id = "product-id-list-empty"
+    let id = RuleID.productIdListEmpty.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let lists = context.project.evidence.sources.emptyLists

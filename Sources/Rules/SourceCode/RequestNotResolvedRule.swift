@@ -4,7 +4,7 @@ import IAPDoctor
 /// field, a value from a server, RevenueCat offerings): one note each, so the user knows where to
 /// look and what to put under `requests`.
 struct RequestNotResolvedRule: Rule {
-    let id = "request-not-resolved"
+    let id = RuleID.requestNotResolved.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let sites = context.project.evidence.sources.unresolved

@@ -3,7 +3,7 @@ import IAPDoctor
 /// Files under `app.sources` that were not read (unreadable, oversized, a broken link or a link
 /// loop): IDs requested there would be missed, so the scan says so instead of staying silent.
 struct SourceScanIncompleteRule: Rule {
-    let id = "source-scan-incomplete"
+    let id = RuleID.sourceScanIncomplete.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let problems = context.project.evidence.sources.problems

@@ -3,7 +3,7 @@ import IAPDoctor
 /// A product ID appears once per StoreKit configuration file (products, non-renewing
 /// subscriptions and every group's subscriptions together).
 struct StoreKitDuplicateProductIDRule: Rule {
-    let id = "storekit-duplicate-product-id"
+    let id = RuleID.storekitDuplicateProductId.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.project.storeKitCatalogs.flatMap { configuration in

@@ -3,7 +3,7 @@ import IAPDoctor
 /// A subscription group in a StoreKit configuration file has a localized display name, as App
 /// Store Connect requires before its subscriptions can be submitted.
 struct StoreKitGroupLocalizationRule: Rule {
-    let id = "storekit-group-not-localized"
+    let id = RuleID.storekitGroupNotLocalized.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []

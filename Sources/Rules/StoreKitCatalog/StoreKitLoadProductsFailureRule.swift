@@ -3,7 +3,7 @@ import IAPDoctor
 /// A StoreKit configuration file can simulate a "Load Products" failure; committed with it on,
 /// every Run from Xcode with that file gets no products.
 struct StoreKitLoadProductsFailureRule: Rule {
-    let id = "storekit-load-products-failure"
+    let id = RuleID.storekitLoadProductsFailure.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []

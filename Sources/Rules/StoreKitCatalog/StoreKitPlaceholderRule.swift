@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Template product IDs or names left in a StoreKit configuration file.
 struct StoreKitPlaceholderRule: Rule {
-    let id = "storekit-placeholder"
+    let id = RuleID.storekitPlaceholder.rawValue
 
     static let markers = ["com.example.", "com.yourcompany.", "your_product", "yourproductid", "product_id_here", "xxxxx", "changeme", "replace_me"]
 

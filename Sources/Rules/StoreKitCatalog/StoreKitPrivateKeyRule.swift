@@ -8,7 +8,7 @@ import IAPDoctor
 /// shape may be an App Store Connect subscription offer key (10-character key IDs) pasted in, and
 /// stays at the rule's severity.
 struct StoreKitPrivateKeyRule: Rule {
-    let id = "storekit-private-key"
+    let id = RuleID.storekitPrivateKey.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = [], notes: [Finding] = []

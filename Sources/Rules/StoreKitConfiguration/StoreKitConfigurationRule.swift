@@ -3,7 +3,7 @@ import IAPDoctor
 /// When Xcode serves products from a StoreKit configuration file, only that file counts: every
 /// requested product must be in it, and the simulated "Load Products" failure must be off.
 struct StoreKitConfigurationRule: Rule {
-    let id = "storekit-configuration-incomplete"
+    let id = RuleID.storekitConfigurationIncomplete.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -4,7 +4,7 @@ import IAPDoctor
 /// descriptor says App Store Connect has: a product in one and not the other is worth a look (a
 /// hint, not a fault: a local file may hold products still to be created, or test-only ones).
 struct StoreKitDescriptorMismatchRule: Rule {
-    let id = "storekit-descriptor-mismatch"
+    let id = RuleID.storekitDescriptorMismatch.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// An auto-renewable subscription needs its duration.
 struct SubscriptionDurationRule: Rule {
-    let id = "subscription-duration-missing"
+    let id = RuleID.subscriptionDurationMissing.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.project.products.filter { $0.type?.value == .autoRenewable }.map { product in

@@ -3,7 +3,7 @@ import IAPDoctor
 /// A subscription group needs a localized display name before its subscriptions can be submitted
 /// (TN3188 lists it as missing information).
 struct SubscriptionGroupLocalizationRule: Rule {
-    let id = "subscription-group-not-localized"
+    let id = RuleID.subscriptionGroupNotLocalized.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

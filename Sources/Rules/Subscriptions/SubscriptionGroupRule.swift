@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Every auto-renewable subscription belongs to a subscription group that exists.
 struct SubscriptionGroupRule: Rule {
-    let id = "subscription-without-group"
+    let id = RuleID.subscriptionWithoutGroup.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

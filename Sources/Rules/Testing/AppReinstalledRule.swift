@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Community advice: delete and reinstall the app after setting products up. Never an error.
 struct AppReinstalledRule: Rule {
-    let id = "app-not-reinstalled"
+    let id = RuleID.appNotReinstalled.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let reinstalled = context.project.testing.appReinstalled else {

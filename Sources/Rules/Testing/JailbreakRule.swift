@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Community advice: test on a device without a jailbreak. Never an error.
 struct JailbreakRule: Rule {
-    let id = "jailbroken-device"
+    let id = RuleID.jailbrokenDevice.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let jailbroken = context.project.testing.jailbroken else {

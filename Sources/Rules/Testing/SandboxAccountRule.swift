@@ -3,7 +3,7 @@ import IAPDoctor
 /// A Sandbox Apple Account works only for apps of the developer account that created it. It is
 /// needed to purchase, not to fetch products, so its absence is a question, not a failure.
 struct SandboxAccountRule: Rule {
-    let id = "sandbox-account-other-team"
+    let id = RuleID.sandboxAccountOtherTeam.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let testing = context.project.testing

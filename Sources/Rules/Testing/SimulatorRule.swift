@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Several simulator runtimes do not load sandbox products without a StoreKit configuration file.
 struct SimulatorRule: Rule {
-    let id = "simulator-without-storekit-file"
+    let id = RuleID.simulatorWithoutStorekitFile.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let device = context.project.testing.device else {

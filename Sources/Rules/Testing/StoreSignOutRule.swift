@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// Before iOS 12, sandbox purchases needed the production App Store account signed out.
 struct StoreSignOutRule: Rule {
-    let id = "signed-into-production-store"
+    let id = RuleID.signedIntoProductionStore.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let testing = context.project.testing

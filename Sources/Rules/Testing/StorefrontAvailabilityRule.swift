@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// StoreKit omits products that are not available in the tester's storefront.
 struct StorefrontAvailabilityRule: Rule {
-    let id = "storefront-not-available"
+    let id = RuleID.storefrontNotAvailable.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project

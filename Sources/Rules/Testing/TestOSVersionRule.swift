@@ -2,7 +2,7 @@ import IAPDoctor
 
 /// A device older than StoreKit 2 cannot run `Product.products(for:)`.
 struct TestOSVersionRule: Rule {
-    let id = "test-os-too-old"
+    let id = RuleID.testOsTooOld.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project
