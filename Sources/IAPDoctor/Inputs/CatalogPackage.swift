@@ -146,14 +146,14 @@ public struct CatalogPackage: Sendable {
         } catch let error as XMLReaderError {
             let rule = error.kind == .unreadable ? RuleID.inputUnreadable.rawValue : RuleID.inputMalformed.rawValue
             throw InputProblem(Finding(
-                rule: rule, severity: .error, checklist: "catalog-valid",
+                rule: rule, severity: .error, checklist: ChecklistID.catalogValid.rawValue,
                 message: error.isSandboxDenial ? "cannot read `\(file)`: \(FileSystem.sandboxedReason)"
                     : error.kind == .unreadable ? "cannot read `\(file)`: \(error.message)" : "invalid XML: \(error.message)",
                 help: error.kind == .unreadable ? FileSystem.unreadableHelp(error) : helpText(for: error.kind),
                 location: SourceLocation(file: file, error.position)))
         } catch {
             throw InputProblem(Finding(
-                rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: "catalog-valid",
+                rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: ChecklistID.catalogValid.rawValue,
                 message: "invalid XML: \(error)", help: helpText(for: .malformed), location: SourceLocation(file: file)))
         }
     }

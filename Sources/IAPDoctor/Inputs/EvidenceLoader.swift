@@ -197,24 +197,24 @@ public enum EvidenceLoader {
             }
         }
         project.evidence.otherConfigurationBundleIDs = others
-        adopt(facts[XcodeProject.SettingKey.developmentTeam], into: \Project.signing.teamID, subject: "the signing team", item: "code-signing",
+        adopt(facts[XcodeProject.SettingKey.developmentTeam], into: \Project.signing.teamID, subject: "the signing team", item: ChecklistID.codeSigning.rawValue,
               key: "signing.team_id", project: &project)
         if let style = facts[XcodeProject.SettingKey.codeSignStyle], let parsed = SigningStyle(spelling: style.value) {
             let styleFact = Fact(parsed.rawValue, at: style.location, source: style.source)
             if let stated = project.signing.style, stated.source == .descriptor, stated.value != parsed {
                 project.evidence.disagreements.append(Evidence.Disagreement(
-                    subject: "the signing style", checklistItem: "code-signing", descriptor: stated.map(\.rawValue),
+                    subject: "the signing style", checklistItem: ChecklistID.codeSigning.rawValue, descriptor: stated.map(\.rawValue),
                     file: styleFact, key: "signing.style"))
             }
             project.signing.style = Fact(parsed, at: style.location, source: style.source)
         }
         let platform = project.app.platform?.value ?? Platform(sdk: settings.sdk) ?? .ios
         if let deploymentTarget = facts[deploymentTargetKey(platform)] {
-            adopt(deploymentTarget, into: \Project.app.deploymentTarget, subject: "the deployment target", item: "os-version",
+            adopt(deploymentTarget, into: \Project.app.deploymentTarget, subject: "the deployment target", item: ChecklistID.osVersion.rawValue,
                   key: "app.deployment_target", project: &project)
         }
         if let specifier = facts[XcodeProject.SettingKey.provisioningProfileSpecifier], !specifier.value.isEmpty {
-            adopt(specifier, into: \Project.signing.profile.name, subject: "the provisioning profile", item: "code-signing",
+            adopt(specifier, into: \Project.signing.profile.name, subject: "the provisioning profile", item: ChecklistID.codeSigning.rawValue,
                   key: "signing.profile.name", project: &project)
         }
     }
@@ -222,10 +222,10 @@ public enum EvidenceLoader {
     /// A profile's facts replace the descriptor's (disagreements recorded).
     static func adoptProfile(_ profile: ProvisioningProfile, into project: inout Project) {
         project.evidence.profile = profile
-        adopt(profile.name, into: \Project.signing.profile.name, subject: "the profile's name", item: "provisioning-profile",
+        adopt(profile.name, into: \Project.signing.profile.name, subject: "the profile's name", item: ChecklistID.provisioningProfile.rawValue,
               key: "signing.profile.name", project: &project)
         adopt(profile.applicationIdentifier, into: \Project.signing.profile.appID, subject: "the profile's App ID",
-              item: "provisioning-profile", key: "signing.profile.app_id", project: &project)
+              item: ChecklistID.provisioningProfile.rawValue, key: "signing.profile.app_id", project: &project)
         adoptDate(profile.creationDate, into: \Project.signing.profile.createdAt, subject: "the profile's creation date",
                   key: "signing.profile.created_at", project: &project)
         adoptDate(profile.expirationDate, into: \Project.signing.profile.expiresAt, subject: "the profile's expiry date",
@@ -256,7 +256,7 @@ public enum EvidenceLoader {
         if let stated = project[keyPath: slot], stated.source == .descriptor, abs(stated.value - fileFact.value) >= 86400 {
             project.evidence.disagreements.append(
                 Evidence.Disagreement(
-                    subject: subject, checklistItem: "provisioning-profile", descriptor: stated.map(\.description),
+                    subject: subject, checklistItem: ChecklistID.provisioningProfile.rawValue, descriptor: stated.map(\.description),
                     file: fileFact.map(\.description), key: key))
         }
         project[keyPath: slot] = fileFact

@@ -22,11 +22,11 @@ struct WildcardAppIDRule: Rule {
             let question = "What is the App ID's identifier in Certificates, Identifiers & Profiles (`TEAMID.bundle.id`)?"
             return [
                 context.unknown(question, key: "app_id.identifier"),
-                context.unknown(question, key: "app_id.identifier", item: "explicit-app-id"),
+                context.unknown(question, key: "app_id.identifier", item: ChecklistID.explicitAppId.rawValue),
             ]
         }
         guard identifier.value.contains("*") else {
-            return [context.pass(), context.pass(item: "explicit-app-id")]
+            return [context.pass(), context.pass(item: ChecklistID.explicitAppId.rawValue)]
         }
         let team = context.project.appID.teamPrefix ?? context.project.expectedTeamID ?? "TEAMID"
         let explicit = context.project.expectedBundleID.map { "\(team).\($0)" }
@@ -37,6 +37,6 @@ struct WildcardAppIDRule: Rule {
             "App ID `\(identifier.value)` is a wildcard, and wildcard App IDs cannot use In-App Purchase",
             at: identifier.location, help: help,
             notes: ["the In-App Purchase capability is only available to explicit App IDs; sign with a profile made for the explicit one"])
-        return [context.fail(finding), context.fail(finding, item: "explicit-app-id")]
+        return [context.fail(finding), context.fail(finding, item: ChecklistID.explicitAppId.rawValue)]
     }
 }

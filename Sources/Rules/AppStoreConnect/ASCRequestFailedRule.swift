@@ -38,12 +38,12 @@ struct ASCRequestArea {
     /// The descriptor key that can state the fact instead.
     var key: String {
         switch item {
-        case "app-id-iap-enabled": return "app_id.in_app_purchase"
-        case "provisioning-profile": return "signing.profile"
-        case "sandbox-account": return "testing.sandbox_account"
-        case "bundle-id-matches": return "app_store_connect.app_record"
-        case "cleared-for-sale": return "products[].cleared_for_sale"
-        case "product-metadata": return "products[].localizations"
+        case ChecklistID.appIdIapEnabled.rawValue: return "app_id.in_app_purchase"
+        case ChecklistID.provisioningProfile.rawValue: return "signing.profile"
+        case ChecklistID.sandboxAccount.rawValue: return "testing.sandbox_account"
+        case ChecklistID.bundleIdMatches.rawValue: return "app_store_connect.app_record"
+        case ChecklistID.clearedForSale.rawValue: return "products[].cleared_for_sale"
+        case ChecklistID.productMetadata.rawValue: return "products[].localizations"
         default: return "products"
         }
     }
@@ -51,38 +51,38 @@ struct ASCRequestArea {
     init(request: String) {
         let path = request.split(separator: " ").last.map(String.init) ?? request
         if path.hasPrefix("/v1/bundleIds") || path.hasPrefix("/v1/bundleIdCapabilities") {
-            self.init("the App ID and its In-App Purchase capability", "Is the App ID explicit, with In-App Purchase enabled?", "app-id-iap-enabled",
+            self.init("the App ID and its In-App Purchase capability", "Is the App ID explicit, with In-App Purchase enabled?", ChecklistID.appIdIapEnabled.rawValue,
                       "Admin, or Developer with access to Certificates, Identifiers & Profiles")
         } else if path.hasPrefix("/v1/profiles") {
-            self.init("the provisioning profile's state", "Is the build's provisioning profile current and made for this App ID?", "provisioning-profile",
+            self.init("the provisioning profile's state", "Is the build's provisioning profile current and made for this App ID?", ChecklistID.provisioningProfile.rawValue,
                       "Admin, or Developer with access to Certificates, Identifiers & Profiles")
         } else if path.contains("sandboxTesters") {
-            self.init("the sandbox testers", "Is there a sandbox test account from this team?", "sandbox-account", "Admin or App Manager")
+            self.init("the sandbox testers", "Is there a sandbox test account from this team?", ChecklistID.sandboxAccount.rawValue, "Admin or App Manager")
         } else if path.hasPrefix("/v1/apps?") || path == "/v1/apps" {
-            self.init("the app record and its products", "Is there an App Store Connect app record for the bundle ID?", "bundle-id-matches",
+            self.init("the app record and its products", "Is there an App Store Connect app record for the bundle ID?", ChecklistID.bundleIdMatches.rawValue,
                       "App Manager, Admin, Developer, Marketing or Finance")
         } else if path.contains("subscriptionGroup") || path.contains("/subscriptions") || path.hasPrefix("/v1/subscription") {
-            self.init("the subscriptions and their groups", "Which subscriptions exist, in which groups, with which metadata?", "product-exists", "App Manager or Admin")
+            self.init("the subscriptions and their groups", "Which subscriptions exist, in which groups, with which metadata?", ChecklistID.productExists.rawValue, "App Manager or Admin")
         } else if path.contains("vailabilit") || path.contains("Territories") {
-            self.init("where the product is sold", "In which territories is the product available?", "cleared-for-sale", "App Manager or Admin")
+            self.init("where the product is sold", "In which territories is the product available?", ChecklistID.clearedForSale.rawValue, "App Manager or Admin")
         } else if path.contains("rice") {
-            self.init("the product's price", "Does the product have a price?", "product-metadata", "App Manager or Admin")
+            self.init("the product's price", "Does the product have a price?", ChecklistID.productMetadata.rawValue, "App Manager or Admin")
         } else if path.contains("ocalization") || path.contains("Screenshot") || path.contains("/versions") {
-            self.init("the product's metadata", "Does the product have its localizations and review screenshot?", "product-metadata", "App Manager or Admin")
+            self.init("the product's metadata", "Does the product have its localizations and review screenshot?", ChecklistID.productMetadata.rawValue, "App Manager or Admin")
         } else {
-            self.init("the In-App Purchases", "Which In-App Purchases exist for this app, with which states?", "product-exists", "App Manager or Admin")
+            self.init("the In-App Purchases", "Which In-App Purchases exist for this app, with which states?", ChecklistID.productExists.rawValue, "App Manager or Admin")
         }
     }
 
     /// Whether other facts (typed, or from the rest of the snapshot) answer what the request reads.
     func isAnswered(in project: Project) -> Bool {
         switch item {
-        case "app-id-iap-enabled": return project.appID.inAppPurchase != nil
-        case "provisioning-profile": return project.signing.profile.expiresAt != nil || project.evidence.profile != nil
-        case "sandbox-account": return project.testing.sandboxAccount.email != nil
-        case "bundle-id-matches": return project.appStoreConnect.appRecord != nil
-        case "cleared-for-sale": return !project.products.isEmpty && project.products.allSatisfy { $0.clearedForSale != nil }
-        case "product-metadata": return !project.products.isEmpty && project.products.allSatisfy { $0.price != nil || $0.priceTier != nil }
+        case ChecklistID.appIdIapEnabled.rawValue: return project.appID.inAppPurchase != nil
+        case ChecklistID.provisioningProfile.rawValue: return project.signing.profile.expiresAt != nil || project.evidence.profile != nil
+        case ChecklistID.sandboxAccount.rawValue: return project.testing.sandboxAccount.email != nil
+        case ChecklistID.bundleIdMatches.rawValue: return project.appStoreConnect.appRecord != nil
+        case ChecklistID.clearedForSale.rawValue: return !project.products.isEmpty && project.products.allSatisfy { $0.clearedForSale != nil }
+        case ChecklistID.productMetadata.rawValue: return !project.products.isEmpty && project.products.allSatisfy { $0.price != nil || $0.priceTier != nil }
         default: return !project.products.isEmpty
         }
     }

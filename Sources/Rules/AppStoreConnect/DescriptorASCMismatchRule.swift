@@ -24,8 +24,8 @@ struct DescriptorASCMismatchRule: Rule {
                 help: "create it in App Store Connect (and pull the snapshot again), or remove it from `products`",
                 notes: facts.productListLocation.map { ["App Store Connect's product list is at \($0)"] } ?? [],
                 related: facts.productListLocation.map { [RelatedSpan($0, label: "App Store Connect's products for this app", note: "App Store Connect's product list is at \($0)")] } ?? [])
-            finding.checklist = "product-exists"
-            outcomes.append(context.passWithNotes([finding], item: "product-exists"))
+            finding.checklist = ChecklistID.productExists.rawValue
+            outcomes.append(context.passWithNotes([finding], item: ChecklistID.productExists.rawValue))
         }
         return outcomes
     }

@@ -8,7 +8,7 @@ struct WildcardProfileRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         guard let profileAppID = context.project.signing.profile.appID else { return [] }
         guard profileAppID.value.hasSuffix("*") else {
-            return [context.pass(), context.pass(item: "provisioning-profile")]
+            return [context.pass(), context.pass(item: ChecklistID.provisioningProfile.rawValue)]
         }
         let project = context.project
         let target = project.expectedBundleID.map { "`\(project.expectedTeamID ?? "TEAMID").\($0)`" } ?? "the app's explicit App ID"
@@ -17,6 +17,6 @@ struct WildcardProfileRule: Rule {
             at: profileAppID.location,
             help: "sign with a profile made for \(target) with In-App Purchase enabled, and update `signing.profile`",
             notes: ["in the sandbox, In-App Purchase cannot be tested with a profile that contains a wildcard App ID (TN3186)"])
-        return [context.fail(finding), context.fail(finding, item: "provisioning-profile")]
+        return [context.fail(finding), context.fail(finding, item: ChecklistID.provisioningProfile.rawValue)]
     }
 }
