@@ -115,5 +115,11 @@ public struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConver
 public struct APIKeyError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public let help: String
+
+    public init(message: String, help: String) {
+        self.message = message
+        self.help = help
+    }
+
     public var description: String { message }
 }

@@ -129,7 +129,7 @@ struct ASCPull: ParsableCommand {
             unavailable, and the pull goes on; a lapsed required agreement is recorded and ends \
             the pull.
 
-            The key is a team key from App Store Connect → Users and Access → Integrations → \
+            The key is a team key from App Store Connect's Users and Access > Integrations > \
             App Store Connect API (not an In-App Purchase key). Its private key is never printed \
             or written anywhere.
 
