@@ -19,11 +19,14 @@ public struct Doctor: Sendable {
         public var root: String?
         /// `--profiles-dir`: where installed provisioning profiles are looked up.
         public var profilesDirectories: [String]?
+        /// `--asc`: an App Store Connect snapshot file or folder (over `app_store_connect.snapshot`).
+        public var ascSnapshot: String?
 
         public init(
             paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil, root: String? = nil,
-            profilesDirectories: [String]? = nil
+            profilesDirectories: [String]? = nil, ascSnapshot: String? = nil
         ) {
+            self.ascSnapshot = ascSnapshot
             self.profilesDirectories = profilesDirectories
             self.paths = paths
             self.rulesFile = rulesFile
@@ -47,7 +50,7 @@ public struct Doctor: Sendable {
 
     public func check(_ request: Request) -> Diagnosis {
         // Every path the command line names is an input, read or not (never an --output).
-        for path in request.paths + [request.rulesFile].compactMap({ $0 }) {
+        for path in request.paths + [request.rulesFile, request.ascSnapshot].compactMap({ $0 }) {
             FileSystem.noteNamed(path)
             FileSystem.noteNamed(CatalogPackage.metadataPath(for: path))
         }
@@ -127,6 +130,7 @@ public struct Doctor: Sendable {
         // The files the descriptor points at (only when it could be read).
         if project.hasDescriptor, !problems.contains(where: { $0.severity == .error }) {
             problems += EvidenceLoader.load(into: &project)
+            problems += loadSnapshot(request, into: &project)
         }
         for path in storeKitPaths where !project.storeKitCatalogs.contains(where: { $0.file == path }) {
             do {
@@ -191,6 +195,7 @@ public struct Doctor: Sendable {
         var inputs = descriptors + catalogPaths + storeKitPaths
         let given = Set(catalogPaths.map(CatalogPackage.metadataPath(for:)))
         for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
+        if let snapshot = project.ascSnapshot?.snapshot { inputs.append(snapshot.path) }
         let options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: inputs)
         return engine.diagnose(project, inputProblems: problems, options: options)
     }
@@ -200,10 +205,40 @@ extension Project {
     /// Every path the descriptor names, as written (relative to its folder): the `app:` files, the
     /// profile, the catalogs. The never-write-an-input guard counts each, read or not.
     public var namedPaths: [String] {
-        let single = [app.infoPlist, app.xcodeproj, app.entitlements, app.scheme, app.storeKitConfiguration, signing.profile.file]
+        let single = [app.infoPlist, app.xcodeproj, app.entitlements, app.scheme, app.storeKitConfiguration, signing.profile.file,
+                      appStoreConnect.snapshot]
         var paths = single.compactMap { $0?.value }
         if let project = app.xcodeproj?.value { paths.append(project + "/project.pbxproj") }
         paths += app.productIDLists.map(\.value) + app.sources.map(\.value) + catalogs.map(\.value)
         return paths
+    }
+}
+
+extension Doctor {
+    /// The App Store Connect snapshot: `--asc` (the user's choice, not confined), else the
+    /// descriptor's `app_store_connect.snapshot` (relative to its folder, confined to it).
+    func loadSnapshot(_ request: Request, into project: inout Project) -> [Finding] {
+        let named: (path: String, location: SourceLocation, confined: Bool)
+        if let given = request.ascSnapshot {
+            named = (given, SourceLocation(file: "--asc"), false)
+        } else if let stated = project.appStoreConnect.snapshot {
+            named = (FileSystem.resolve(stated.value, relativeTo: project.baseDirectory), stated.location, true)
+        } else {
+            return []
+        }
+        do {
+            let snapshot = try named.confined
+                ? ASCSnapshot.load(path: named.path)
+                : FileSystem.withConfinement(root: nil) { () throws(InputProblem) in try ASCSnapshot.load(path: named.path) }
+            for file in snapshot.files { FileSystem.noteParsed(file) }
+            ASCFacts.apply(snapshot, namedAt: named.location, to: &project)
+            return []
+        } catch {
+            var finding = error.finding
+            if named.location.file != "--asc", finding.rule == "input-unreadable" {
+                finding.notes.append("the snapshot is named at \(named.location); the path is relative to the descriptor's folder")
+            }
+            return [finding]
+        }
     }
 }

@@ -109,6 +109,9 @@ struct Check: ParsableCommand {
     @Option(name: .customLong("profiles-dir"), help: "Where installed provisioning profiles are (repeatable; default: Xcode's folders under ~/Library).")
     var profilesDirectories: [String] = []
 
+    @Option(name: .customLong("asc"), help: ArgumentHelp("An App Store Connect snapshot (a file, or a folder of saved API responses) to read App Store Connect's facts from; over the descriptor's `app_store_connect.snapshot`.", valueName: "snapshot"))
+    var ascSnapshot: String?
+
     @Option(help: "Colour: auto (only on a terminal, and never with NO_COLOR), always or never.")
     var color: ColorChoice = .auto
 
@@ -128,7 +131,7 @@ struct Check: ParsableCommand {
         }
         let doctor = Doctor(engine: BuiltinRules.engine())
         let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root,
-                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories)))
+                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories), ascSnapshot: ascSnapshot))
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
         let text = format.reporter(color: useColor).report(diagnosis)
         if let output {

@@ -48,6 +48,9 @@ struct Report: ParsableCommand {
     @Option(name: .customLong("profiles-dir"), help: "Where installed provisioning profiles are (repeatable; default: Xcode's folders under ~/Library).")
     var profilesDirectories: [String] = []
 
+    @Option(name: .customLong("asc"), help: ArgumentHelp("An App Store Connect snapshot (a file, or a folder of saved API responses) to read App Store Connect's facts from; over the descriptor's `app_store_connect.snapshot`.", valueName: "snapshot"))
+    var ascSnapshot: String?
+
     @Option(help: "The threshold the report's `iapdoctor check` summary is stated against: error, warning, note or never.")
     var failOn: FailOn = .error
 
@@ -67,7 +70,7 @@ struct Report: ParsableCommand {
         }
         let doctor = Doctor(engine: BuiltinRules.engine())
         let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root,
-                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories)))
+                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories), ascSnapshot: ascSnapshot))
         let document = ReportDocument(diagnosis)
         let text = format == .html ? HTMLReport().render(document) : MarkdownReport().render(document)
         let destination = output ?? format.defaultFileName

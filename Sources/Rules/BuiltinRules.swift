@@ -23,6 +23,10 @@ public enum BuiltinRules {
         NotClearedForSaleRule(), MissingPriceRule(), MissingLocalizationRule(), MissingReviewScreenshotRule(),
         DuplicateProductIDRule(), DuplicateReferenceNameRule(), PlaceholderProductIDRule(), FamilySharingTypeRule(),
         StatusNotServedRule(), AppNotReleasedRule(), BinaryNotSubmittedRule(), PropagationWindowRule(),
+        // App Store Connect snapshot
+        ASCRequestFailedRule(), ASCAgreementLapsedRule(), ASCOtherAppRule(), ASCAppIDMissingRule(), ASCProfileInvalidRule(),
+        ASCSandboxTesterRule(), DescriptorASCMismatchRule(), ASCMissingMetadataRule(), ASCSubscriptionPriceCoverageRule(),
+        ASCLocalizationRejectedRule(), ASCFirstPurchaseRule(), StoreKitOutOfDateRule(),
         // Subscriptions
         SubscriptionGroupRule(), SubscriptionGroupLocalizationRule(), SubscriptionDurationRule(),
         // Testing

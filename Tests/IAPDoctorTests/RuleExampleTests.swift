@@ -11,6 +11,29 @@ struct RuleExampleTests {
     static let descriptorRules = rulesWithExamples.filter { $0.input == .descriptor }
     static let catalogRules = rulesWithExamples.filter { $0.input == .catalog }
     static let storeKitRules = rulesWithExamples.filter { $0.input == .storekit }
+    static let ascRules = rulesWithExamples.filter { $0.input == .asc }
+
+    @Test("App Store Connect examples fire and pass", arguments: ascRules.map(\.id))
+    func ascExamples(ruleID: String) throws {
+        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        for snippet in rule.triggering {
+            let (diagnosis, snapshot) = diagnose(ascSnippet: snippet)
+            let fired = diagnosis.findings.filter { $0.rule == ruleID }
+            #expect(!fired.isEmpty, "\(ruleID) did not fire on:\n\(snippet)\nfindings: \(diagnosis.findings.map { "\($0.rule): \($0.message)" })")
+            for line in markedLines(snapshot) {
+                #expect(
+                    fired.contains { $0.location?.file == "snapshot.json" && $0.location?.line == line },
+                    "\(ruleID) fired at \(fired.map { $0.location?.description ?? "-" }), not at snapshot line \(line)")
+            }
+            for finding in fired { #expect(!finding.message.hasSuffix("."), "no trailing period: \(finding.message)") }
+        }
+        for snippet in rule.passing {
+            let (diagnosis, _) = diagnose(ascSnippet: snippet)
+            expectEvaluated(diagnosis, rule: rule, snippet: snippet)
+            let fired = diagnosis.findings.filter { $0.rule == ruleID }
+            #expect(fired.isEmpty, "\(ruleID) fired on a passing example:\n\(snippet)\n\(fired.map(\.message))")
+        }
+    }
 
     @Test("StoreKit examples fire and pass", arguments: storeKitRules.map(\.id))
     func storeKitExamples(ruleID: String) throws {

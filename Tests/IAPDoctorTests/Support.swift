@@ -70,7 +70,28 @@ func diagnose(snippet: String, catalog: RuleCatalog = .builtin) -> Diagnosis {
 /// Line numbers (1-based) of the lines that carry the `# <-` marker.
 func markedLines(_ snippet: String) -> [Int] {
     snippet.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        .filter { $0.element.contains("# <-") || $0.element.contains("<!-- <- -->") }.map { $0.offset + 1 }
+        .filter { $0.element.contains("# <-") || $0.element.contains("<!-- <- -->") || $0.element.contains("// <-") }.map { $0.offset + 1 }
+}
+
+/// An `input: asc` rule example: its snapshot (markers blanked, so lines keep their numbers) read
+/// as `snapshot.json` beside the healthy descriptor with the example's overlay applied.
+func diagnose(ascSnippet snippet: String) -> (diagnosis: Diagnosis, snapshot: String) {
+    let (overlay, snapshotText) = RuleDocs.ascExampleParts(snippet) ?? ("", snippet)
+    let json = snapshotText.replacingOccurrences(of: "// <-", with: "     ")
+    let basePath = repositoryFile("examples/healthy/project.yaml")
+    let base = try! YAMLTreeReader.read(bytes: Array(readText(basePath).utf8), file: basePath).tree!
+    let tree = (try? YAMLTreeReader.read(bytes: Array(overlay.utf8), file: "overlay.yaml").tree).flatMap { $0 }.map { merge(base, $0) } ?? base
+    let loaded = DescriptorLoader.load(tree: tree, file: basePath, baseDirectory: repositoryFile("examples/healthy"))
+    var project = loaded.project
+    var problems = loaded.problems
+    if !problems.contains(where: { $0.severity == .error }) { problems += EvidenceLoader.load(into: &project) }
+    do {
+        let snapshot = try ASCSnapshot.load(text: json, file: "snapshot.json")
+        ASCFacts.apply(snapshot, namedAt: SourceLocation(file: "--asc"), to: &project)
+    } catch {
+        problems.append(error.finding)
+    }
+    return (BuiltinRules.engine().diagnose(project, inputProblems: problems, options: Engine.Options()), snapshotText)
 }
 
 /// The built `iapdoctor` executable (beside the test bundle, else `.build/debug`).

@@ -27,7 +27,10 @@ struct DeclarativeRule: Rule {
             let product = item["product_id"]?.scalar?.text
             var findings: [Finding] = []
             let values = Self.values(at: check.field, in: item)
-            if values.isEmpty, constraints.required {
+            // A product App Store Connect's snapshot lists has its fields there (App Store Connect
+            // enforces them); only what the descriptor itself states is checked here.
+            let listedByStore = check.each == "products" && product.flatMap { context.project.product(withID: $0)?.store } != nil
+            if values.isEmpty, constraints.required, !listedByStore {
                 var fields = ["field": check.field, "product": product ?? "the item at line \(item.location.line)"]
                 fields["value"] = ""
                 findings.append(finding(context, fields: fields, at: item.location, product: product))

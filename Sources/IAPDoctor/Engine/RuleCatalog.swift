@@ -131,6 +131,8 @@ public enum RuleInput: String, Sendable {
     case catalog
     /// StoreKit configuration files (.storekit) checked as catalogs.
     case storekit
+    /// An App Store Connect snapshot (`--asc`, `app_store_connect.snapshot`) beside the descriptor.
+    case asc
 }
 
 /// What `rules.yaml` says about one rule. The single source of rule metadata: the Swift code of a
@@ -324,7 +326,7 @@ public struct RuleCatalog: Sendable {
             if let parsed = RuleInput(rawValue: value) {
                 input = parsed
             } else {
-                problems.append(configProblem("rule `\(id)`: input `\(value)` is not `descriptor`, `catalog` or `storekit`",
+                problems.append(configProblem("rule `\(id)`: input `\(value)` is not `descriptor`, `catalog`, `storekit` or `asc`",
                                               help: "set `input: catalog` for rules on bulk product XML", at: node["input"]!.location))
             }
         }

@@ -2273,11 +2273,287 @@ enum BuiltinRulesYAML {
       - |
         { "products": [] }
 
+# ── App Store Connect snapshot ──────────────────────────────────────────────────────────────
+# `input: asc` examples are an App Store Connect snapshot read beside examples/healthy/project.yaml;
+# an optional descriptor overlay comes first, ended by a `---` line. A `// <-` comment marks the
+# snapshot line the finding must point at.
+- id: asc-request-failed
+  checklist: product-exists
+  input: asc
+  severity: warning
+  title: App Store Connect did not answer a request of the snapshot
+  rationale: A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
+  help: pull again with a key whose role can read it, or state the facts in the descriptor
+  examples:
+    triggering:
+      - |
+        { "data": [],
+          "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
+            { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
+              "code": "FORBIDDEN_ERROR",   // <-
+              "title": "The API key in use does not allow this request" } ] } } }
+    passing:
+      - |
+        { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
+
+- id: asc-agreement-lapsed
+  checklist: developer-program
+  input: asc
+  severity: error
+  title: a required agreement has lapsed, so App Store Connect refuses every request
+  rationale: When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
+  help: the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
+  examples:
+    triggering:
+      - |
+        { "errors": [ { "status": "403",
+            "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
+            "title": "A required agreement is missing or has expired." } ] }
+    passing:
+      - |
+        { "data": [] }
+
+- id: asc-snapshot-other-app
+  checklist: bundle-id-matches
+  input: asc
+  severity: error
+  title: the App Store Connect snapshot is of another app
+  rationale: A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
+  help: pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
+  examples:
+    triggering:
+      - |
+        { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
+            "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
+            "name": "Pocket Garden Lite" } } ] }
+    passing:
+      - |
+        { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
+            "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
+
+- id: asc-app-id-missing
+  checklist: explicit-app-id
+  input: asc
+  severity: error
+  title: no explicit App ID is registered for the bundle ID
+  rationale: In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
+  help: register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
+  examples:
+    triggering:
+      - |
+        { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
+          "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
+            "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
+    passing:
+      - |
+        { "data": [
+            { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
+            { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
+              "relationships": { "bundleIdCapabilities": { "data": [ { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP" } ] } } },
+            { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
+          "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
+
+- id: asc-profile-invalid
+  checklist: provisioning-profile
+  input: asc
+  severity: error
+  title: App Store Connect marks the build's provisioning profile invalid
+  rationale: A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
+  help: regenerate the profile, download it in Xcode, and build again
+  examples:
+    triggering:
+      - |
+        { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
+            "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
+            "profileState": "INVALID",   // <-
+            "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
+    passing:
+      - |
+        { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
+            "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
+            "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
+
+- id: asc-sandbox-tester-missing
+  checklist: sandbox-account
+  input: asc
+  severity: error
+  title: the sandbox account is not one of the team's sandbox testers
+  rationale: A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
+  help: add the tester under Users and Access → Sandbox, or use one of the team's testers
+  examples:
+    triggering:
+      - |
+        { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
+            "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
+    passing:
+      - |
+        { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
+            "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
+
+- id: descriptor-asc-mismatch
+  checklist: product-metadata
+  input: asc
+  severity: warning
+  title: the descriptor and App Store Connect disagree
+  rationale: App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
+  help: update the descriptor key, or remove it and let the snapshot answer
+  examples:
+    triggering:
+      - |
+        { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+            "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
+            "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+    passing:
+      - |
+        { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+            "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
+            "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+
+- id: asc-missing-metadata
+  checklist: product-metadata
+  input: asc
+  severity: error
+  title: the product is Missing Metadata, and this is what is missing
+  rationale: App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
+  help: complete the product in App Store Connect, then pull the snapshot again
+  examples:
+    triggering:
+      - |
+        { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+            "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
+            "state": "MISSING_METADATA" },   // <-
+            "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
+    passing:
+      - |
+        { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+            "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
+            "state": "READY_TO_SUBMIT" } } ] }
+
+- id: asc-subscription-price-coverage
+  checklist: product-metadata
+  input: asc
+  severity: error
+  title: the subscription is available in territories where it has no price
+  rationale: A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a tester in that storefront gets nothing.
+  help: set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
+  examples:
+    triggering:
+      - |
+        { "data": [
+            { "type": "subscriptions", "id": "6450000201", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
+                "subscriptionPeriod": "ONE_MONTH" },
+              "relationships": {
+                "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+                "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+            { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+              "relationships": { "availableTerritories": {
+                "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+            { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+    passing:
+      - |
+        { "data": [
+            { "type": "subscriptions", "id": "6450000201", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
+                "subscriptionPeriod": "ONE_MONTH" },
+              "relationships": {
+                "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+                "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+            { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+              "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
+            { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+
+- id: asc-localization-rejected
+  checklist: product-metadata
+  input: asc
+  severity: error
+  title: App Review rejected one of the product's localizations
+  rationale: App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
+  help: read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
+  examples:
+    triggering:
+      - |
+        { "data": [
+            { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
+              "relationships": { "inAppPurchaseLocalizations": { "data": [ { "type": "inAppPurchaseLocalizations", "id": "L1" } ] } } },
+            { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
+                "description": "Fifty seed packs to plant anything",
+                "state": "REJECTED" } } ] }   // <-
+    passing:
+      - |
+        { "data": [
+            { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
+              "relationships": { "inAppPurchaseLocalizations": { "data": [ { "type": "inAppPurchaseLocalizations", "id": "L1" } ] } } },
+            { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
+                "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
+
+- id: asc-first-purchase-with-version
+  checklist: binary-submitted
+  input: asc
+  severity: error
+  title: the app's first In-App Purchase must be submitted with an app version
+  rationale: The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
+  help: add the product to the app version's In-App Purchases and Subscriptions section and submit the version
+  environments: [review, production]
+  not_applicable: a binary is not needed to test in Xcode, the sandbox or TestFlight
+  examples:
+    triggering:
+      - |
+        environment: review
+        ---
+        { "data": [
+            { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
+              "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" } ] } } },
+            { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
+                "state": "READY_TO_SUBMIT" } } ] }   // <-
+    passing:
+      - |
+        environment: review
+        ---
+        { "data": [
+            { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
+              "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" }, { "type": "inAppPurchases", "id": "6450000102" } ] } } },
+            { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } },
+            { "type": "inAppPurchases", "id": "6450000102", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
+
+- id: storekit-out-of-date
+  checklist: storekit-configuration
+  input: asc
+  severity: warning
+  title: the StoreKit configuration file no longer matches App Store Connect
+  rationale: A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
+  help: update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
+  examples:
+    triggering:
+      - |
+        environment: xcode
+        app: { storekit_configuration: ../catalog/PocketGarden.storekit }
+        ---
+        { "data": [
+            { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
+              "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" } ] },
+                                 "subscriptionGroups": { "data": [] } } },
+            { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+    passing:
+      - |
+        environment: xcode
+        app: { storekit_configuration: ../catalog/PocketGarden.storekit }
+        ---
+        { "data": [
+            { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+
 """##
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 114 12 1
+L 126 12 1
 M 5 12 3
 S 0 12 3 2
 id
@@ -8667,6 +8943,635 @@ passing
 L 1 2268 7
 S 1 2268 9 19
 { "products": [] }
+
+M 8 2275 3
+S 0 2275 3 2
+id
+S 0 2275 7 18
+asc-request-failed
+S 0 2276 3 9
+checklist
+S 0 2276 14 14
+product-exists
+S 0 2277 3 5
+input
+S 0 2277 10 3
+asc
+S 0 2278 3 8
+severity
+S 0 2278 13 7
+warning
+S 0 2279 3 5
+title
+S 0 2279 10 58
+App Store Connect did not answer a request of the snapshot
+S 0 2280 3 9
+rationale
+S 0 2280 14 336
+A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
+S 0 2281 3 4
+help
+S 0 2281 9 82
+pull again with a key whose role can read it, or state the facts in the descriptor
+S 0 2282 3 8
+examples
+M 2 2283 5
+S 0 2283 5 10
+triggering
+L 1 2284 7
+S 1 2284 9 317
+{ "data": [],
+  "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
+    { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
+      "code": "FORBIDDEN_ERROR",   // <-
+      "title": "The API key in use does not allow this request" } ] } } }
+
+S 0 2290 5 7
+passing
+L 1 2291 7
+S 1 2291 9 107
+{ "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
+
+M 8 2294 3
+S 0 2294 3 2
+id
+S 0 2294 7 20
+asc-agreement-lapsed
+S 0 2295 3 9
+checklist
+S 0 2295 14 17
+developer-program
+S 0 2296 3 5
+input
+S 0 2296 10 3
+asc
+S 0 2297 3 8
+severity
+S 0 2297 13 5
+error
+S 0 2298 3 5
+title
+S 0 2298 10 75
+a required agreement has lapsed, so App Store Connect refuses every request
+S 0 2299 3 9
+rationale
+S 0 2299 14 298
+When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
+S 0 2300 3 4
+help
+S 0 2300 9 113
+the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
+S 0 2301 3 8
+examples
+M 2 2302 5
+S 0 2302 5 10
+triggering
+L 1 2303 7
+S 1 2303 9 174
+{ "errors": [ { "status": "403",
+    "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
+    "title": "A required agreement is missing or has expired." } ] }
+
+S 0 2307 5 7
+passing
+L 1 2308 7
+S 1 2308 9 15
+{ "data": [] }
+
+M 8 2311 3
+S 0 2311 3 2
+id
+S 0 2311 7 22
+asc-snapshot-other-app
+S 0 2312 3 9
+checklist
+S 0 2312 14 17
+bundle-id-matches
+S 0 2313 3 5
+input
+S 0 2313 10 3
+asc
+S 0 2314 3 8
+severity
+S 0 2314 13 5
+error
+S 0 2315 3 5
+title
+S 0 2315 10 48
+the App Store Connect snapshot is of another app
+S 0 2316 3 9
+rationale
+S 0 2316 14 286
+A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
+S 0 2317 3 4
+help
+S 0 2317 9 105
+pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
+S 0 2318 3 8
+examples
+M 2 2319 5
+S 0 2319 5 10
+triggering
+L 1 2320 7
+S 1 2320 9 167
+{ "data": [ { "type": "apps", "id": "6450000001", "attributes": {
+    "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
+    "name": "Pocket Garden Lite" } } ] }
+
+S 0 2324 5 7
+passing
+L 1 2325 7
+S 1 2325 9 145
+{ "data": [ { "type": "apps", "id": "6450000000", "attributes": {
+    "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
+
+M 8 2329 3
+S 0 2329 3 2
+id
+S 0 2329 7 18
+asc-app-id-missing
+S 0 2330 3 9
+checklist
+S 0 2330 14 15
+explicit-app-id
+S 0 2331 3 5
+input
+S 0 2331 10 3
+asc
+S 0 2332 3 8
+severity
+S 0 2332 13 5
+error
+S 0 2333 3 5
+title
+S 0 2333 10 50
+no explicit App ID is registered for the bundle ID
+S 0 2334 3 9
+rationale
+S 0 2334 14 157
+In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
+S 0 2335 3 4
+help
+S 0 2335 9 113
+register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
+S 0 2336 3 8
+examples
+M 2 2337 5
+S 0 2337 5 10
+triggering
+L 1 2338 7
+S 1 2338 9 241
+{ "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
+  "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
+    "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
+
+S 0 2342 5 7
+passing
+L 1 2343 7
+S 1 2343 9 615
+{ "data": [
+    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
+    { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
+      "relationships": { "bundleIdCapabilities": { "data": [ { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP" } ] } } },
+    { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
+  "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
+
+M 8 2351 3
+S 0 2351 3 2
+id
+S 0 2351 7 19
+asc-profile-invalid
+S 0 2352 3 9
+checklist
+S 0 2352 14 20
+provisioning-profile
+S 0 2353 3 5
+input
+S 0 2353 10 3
+asc
+S 0 2354 3 8
+severity
+S 0 2354 13 5
+error
+S 0 2355 3 5
+title
+S 0 2355 10 64
+App Store Connect marks the build's provisioning profile invalid
+S 0 2356 3 9
+rationale
+S 0 2356 14 230
+A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
+S 0 2357 3 4
+help
+S 0 2357 9 61
+regenerate the profile, download it in Xcode, and build again
+S 0 2358 3 8
+examples
+M 2 2359 5
+S 0 2359 5 10
+triggering
+L 1 2360 7
+S 1 2360 9 279
+{ "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
+    "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
+    "profileState": "INVALID",   // <-
+    "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
+
+S 0 2365 5 7
+passing
+L 1 2366 7
+S 1 2366 9 266
+{ "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
+    "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
+    "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
+
+M 8 2371 3
+S 0 2371 3 2
+id
+S 0 2371 7 26
+asc-sandbox-tester-missing
+S 0 2372 3 9
+checklist
+S 0 2372 14 15
+sandbox-account
+S 0 2373 3 5
+input
+S 0 2373 10 3
+asc
+S 0 2374 3 8
+severity
+S 0 2374 13 5
+error
+S 0 2375 3 5
+title
+S 0 2375 10 60
+the sandbox account is not one of the team's sandbox testers
+S 0 2376 3 9
+rationale
+S 0 2376 14 226
+A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
+S 0 2377 3 4
+help
+S 0 2377 9 83
+add the tester under Users and Access → Sandbox, or use one of the team's testers
+S 0 2378 3 8
+examples
+M 2 2379 5
+S 0 2379 5 10
+triggering
+L 1 2380 7
+S 1 2380 9 147
+{ "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
+    "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
+
+S 0 2383 5 7
+passing
+L 1 2384 7
+S 1 2384 9 147
+{ "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
+    "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
+
+M 8 2388 3
+S 0 2388 3 2
+id
+S 0 2388 7 23
+descriptor-asc-mismatch
+S 0 2389 3 9
+checklist
+S 0 2389 14 16
+product-metadata
+S 0 2390 3 5
+input
+S 0 2390 10 3
+asc
+S 0 2391 3 8
+severity
+S 0 2391 13 7
+warning
+S 0 2392 3 5
+title
+S 0 2392 10 45
+the descriptor and App Store Connect disagree
+S 0 2393 3 9
+rationale
+S 0 2393 14 195
+App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
+S 0 2394 3 4
+help
+S 0 2394 9 67
+update the descriptor key, or remove it and let the snapshot answer
+S 0 2395 3 8
+examples
+M 2 2396 5
+S 0 2396 5 10
+triggering
+L 1 2397 7
+S 1 2397 9 234
+{ "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+    "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
+    "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+
+S 0 2401 5 7
+passing
+L 1 2402 7
+S 1 2402 9 230
+{ "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+    "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
+    "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+
+M 8 2407 3
+S 0 2407 3 2
+id
+S 0 2407 7 20
+asc-missing-metadata
+S 0 2408 3 9
+checklist
+S 0 2408 14 16
+product-metadata
+S 0 2409 3 5
+input
+S 0 2409 10 3
+asc
+S 0 2410 3 8
+severity
+S 0 2410 13 5
+error
+S 0 2411 3 5
+title
+S 0 2411 10 60
+the product is Missing Metadata, and this is what is missing
+S 0 2412 3 9
+rationale
+S 0 2412 14 428
+App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
+S 0 2413 3 4
+help
+S 0 2413 9 71
+complete the product in App Store Connect, then pull the snapshot again
+S 0 2414 3 8
+examples
+M 2 2415 5
+S 0 2415 5 10
+triggering
+L 1 2416 7
+S 1 2416 9 310
+{ "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+    "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
+    "state": "MISSING_METADATA" },   // <-
+    "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
+
+S 0 2421 5 7
+passing
+L 1 2422 7
+S 1 2422 9 230
+{ "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+    "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
+    "state": "READY_TO_SUBMIT" } } ] }
+
+M 8 2427 3
+S 0 2427 3 2
+id
+S 0 2427 7 31
+asc-subscription-price-coverage
+S 0 2428 3 9
+checklist
+S 0 2428 14 16
+product-metadata
+S 0 2429 3 5
+input
+S 0 2429 10 3
+asc
+S 0 2430 3 8
+severity
+S 0 2430 13 5
+error
+S 0 2431 3 5
+title
+S 0 2431 10 66
+the subscription is available in territories where it has no price
+S 0 2432 3 9
+rationale
+S 0 2432 14 230
+A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a tester in that storefront gets nothing.
+S 0 2433 3 4
+help
+S 0 2433 9 131
+set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
+S 0 2434 3 8
+examples
+M 2 2435 5
+S 0 2435 5 10
+triggering
+L 1 2436 7
+S 1 2436 9 884
+{ "data": [
+    { "type": "subscriptions", "id": "6450000201", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
+        "subscriptionPeriod": "ONE_MONTH" },
+      "relationships": {
+        "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+        "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+    { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+      "relationships": { "availableTerritories": {
+        "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+    { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+
+S 0 2448 5 7
+passing
+L 1 2449 7
+S 1 2449 9 828
+{ "data": [
+    { "type": "subscriptions", "id": "6450000201", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
+        "subscriptionPeriod": "ONE_MONTH" },
+      "relationships": {
+        "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+        "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+    { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+      "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
+    { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+
+M 8 2461 3
+S 0 2461 3 2
+id
+S 0 2461 7 25
+asc-localization-rejected
+S 0 2462 3 9
+checklist
+S 0 2462 14 16
+product-metadata
+S 0 2463 3 5
+input
+S 0 2463 10 3
+asc
+S 0 2464 3 8
+severity
+S 0 2464 13 5
+error
+S 0 2465 3 5
+title
+S 0 2465 10 54
+App Review rejected one of the product's localizations
+S 0 2466 3 9
+rationale
+S 0 2466 14 209
+App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
+S 0 2467 3 4
+help
+S 0 2467 9 120
+read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
+S 0 2468 3 8
+examples
+M 2 2469 5
+S 0 2469 5 10
+triggering
+L 1 2470 7
+S 1 2470 9 572
+{ "data": [
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
+      "relationships": { "inAppPurchaseLocalizations": { "data": [ { "type": "inAppPurchaseLocalizations", "id": "L1" } ] } } },
+    { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
+        "description": "Fifty seed packs to plant anything",
+        "state": "REJECTED" } } ] }   // <-
+
+S 0 2478 5 7
+passing
+L 1 2479 7
+S 1 2479 9 577
+{ "data": [
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
+      "relationships": { "inAppPurchaseLocalizations": { "data": [ { "type": "inAppPurchaseLocalizations", "id": "L1" } ] } } },
+    { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
+        "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
+
+M 10 2487 3
+S 0 2487 3 2
+id
+S 0 2487 7 31
+asc-first-purchase-with-version
+S 0 2488 3 9
+checklist
+S 0 2488 14 16
+binary-submitted
+S 0 2489 3 5
+input
+S 0 2489 10 3
+asc
+S 0 2490 3 8
+severity
+S 0 2490 13 5
+error
+S 0 2491 3 5
+title
+S 0 2491 10 69
+the app's first In-App Purchase must be submitted with an app version
+S 0 2492 3 9
+rationale
+S 0 2492 14 250
+The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
+S 0 2493 3 4
+help
+S 0 2493 9 102
+add the product to the app version's In-App Purchases and Subscriptions section and submit the version
+S 0 2494 3 12
+environments
+L 2 2494 17
+S 0 2494 18 6
+review
+S 0 2494 26 10
+production
+S 0 2495 3 14
+not_applicable
+S 0 2495 19 66
+a binary is not needed to test in Xcode, the sandbox or TestFlight
+S 0 2496 3 8
+examples
+M 2 2497 5
+S 0 2497 5 10
+triggering
+L 1 2498 7
+S 1 2498 9 492
+environment: review
+---
+{ "data": [
+    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
+      "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" } ] } } },
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
+        "state": "READY_TO_SUBMIT" } } ] }   // <-
+
+S 0 2507 5 7
+passing
+L 1 2508 7
+S 1 2508 9 750
+environment: review
+---
+{ "data": [
+    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
+      "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" }, { "type": "inAppPurchases", "id": "6450000102" } ] } } },
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } },
+    { "type": "inAppPurchases", "id": "6450000102", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
+
+M 8 2519 3
+S 0 2519 3 2
+id
+S 0 2519 7 20
+storekit-out-of-date
+S 0 2520 3 9
+checklist
+S 0 2520 14 22
+storekit-configuration
+S 0 2521 3 5
+input
+S 0 2521 10 3
+asc
+S 0 2522 3 8
+severity
+S 0 2522 13 7
+warning
+S 0 2523 3 5
+title
+S 0 2523 10 67
+the StoreKit configuration file no longer matches App Store Connect
+S 0 2524 3 9
+rationale
+S 0 2524 14 222
+A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
+S 0 2525 3 4
+help
+S 0 2525 9 91
+update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
+S 0 2526 3 8
+examples
+M 2 2527 5
+S 0 2527 5 10
+triggering
+L 1 2528 7
+S 1 2528 9 608
+environment: xcode
+app: { storekit_configuration: ../catalog/PocketGarden.storekit }
+---
+{ "data": [
+    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
+      "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" } ] },
+                         "subscriptionGroups": { "data": [] } } },
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+
+S 0 2538 5 7
+passing
+L 1 2539 7
+S 1 2539 9 323
+environment: xcode
+app: { storekit_configuration: ../catalog/PocketGarden.storekit }
+---
+{ "data": [
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
 """##
 }

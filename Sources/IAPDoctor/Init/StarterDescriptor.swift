@@ -153,7 +153,11 @@ public enum StarterDescriptor {
             signing:
             \(profile)
 
+            # App Store Connect's own answers (app record, App ID, products, groups, testers):
+            # `iapdoctor asc pull --bundle-id \(survey.bundleID ?? "BUNDLE_ID") -o asc-snapshot.json`, then
+            # uncomment `snapshot`; its facts win over the ones typed here.
             # app_store_connect:
+            #   snapshot: asc-snapshot.json
             #   app_record:         # true | false
             #   version_state:      # prepare_for_submission | waiting_for_review | … | ready_for_sale
             #   released_at:        # when the app was first released

@@ -131,7 +131,7 @@ struct DescriptorReader {
     static let appIDKeys = ["identifier", "in_app_purchase", "in_app_purchase_enabled_at"]
     static let signingKeys = ["style", "team_id", "profile"]
     static let profileKeys = ["file", "name", "app_id", "type", "created_at", "expires_at", "installed"]
-    static let ascKeys = ["app_record", "version_state", "released_at", "binary_uploaded"]
+    static let ascKeys = ["app_record", "version_state", "released_at", "binary_uploaded", "snapshot"]
     static let groupKeys = ["reference_name", "localizations"]
     static let productKeys = [
         "product_id", "reference_name", "type", "status", "cleared_for_sale", "availability", "price_tier",
@@ -227,6 +227,7 @@ struct DescriptorReader {
             project.appStoreConnect.versionState = enumeration(asc["version_state"], path: "app_store_connect.version_state")
             project.appStoreConnect.releasedAt = timestamp(asc["released_at"], path: "app_store_connect.released_at")
             project.appStoreConnect.binaryUploaded = bool(asc["binary_uploaded"], path: "app_store_connect.binary_uploaded")
+            project.appStoreConnect.snapshot = string(asc["snapshot"], path: "app_store_connect.snapshot")
         }
 
         for (index, node) in list(top["subscription_groups"], path: "subscription_groups").enumerated() {

@@ -176,12 +176,13 @@ public enum ProductStatus: String, DescriptorEnumeration {
         waitingForReview = "waiting_for_review", inReview = "in_review",
         developerActionNeeded = "developer_action_needed", pendingBinaryApproval = "pending_binary_approval",
         approved, developerRemovedFromSale = "developer_removed_from_sale",
-        removedFromSale = "removed_from_sale", rejected
+        removedFromSale = "removed_from_sale", rejected,
+        // Hosted content (legacy): the metadata is complete, the content is not uploaded or not processed yet.
+        waitingForUpload = "waiting_for_upload", processingContent = "processing_content"
 
     public static let aliases: [String: ProductStatus] = [
         "prepare_for_submission": .readyToSubmit, "ready_for_review": .readyToSubmit, "accepted": .approved,
-        "waiting_for_upload": .missingMetadata,
-        "processing_content": .missingMetadata, "ready_for_sale": .approved,
+        "ready_for_sale": .approved,
     ]
 }
 
@@ -194,6 +195,8 @@ public enum SubscriptionDuration: String, DescriptorEnumeration {
         "6m": .sixMonths, "1y": .oneYear, "12_months": .oneYear, "one_week": .oneWeek,
         "one_month": .oneMonth, "one_year": .oneYear, "p1w": .oneWeek, "p1m": .oneMonth, "p2m": .twoMonths,
         "p3m": .threeMonths, "p6m": .sixMonths, "p1y": .oneYear,
+        // App Store Connect's `subscriptionPeriod` values.
+        "two_months": .twoMonths, "three_months": .threeMonths, "six_months": .sixMonths,
     ]
 }
 

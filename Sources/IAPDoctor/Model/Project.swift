@@ -36,6 +36,9 @@ public struct Project: Sendable {
     public var evidence = Evidence()
     /// StoreKit configuration files checked as catalogs (the command line's and the project's).
     public var storeKitCatalogs: [StoreKitConfiguration] = []
+    /// The App Store Connect snapshot read for this run (`--asc`, `app_store_connect.snapshot`),
+    /// with what could not be matched to the project's facts.
+    public var ascSnapshot: ASCSnapshotFacts?
 
     public init(descriptorFile: String, baseDirectory: String) {
         self.descriptorFile = descriptorFile
@@ -141,6 +144,8 @@ public struct AppStoreConnect: Sendable {
     public var versionState: Fact<VersionState>?
     public var releasedAt: Fact<Timestamp>?
     public var binaryUploaded: Fact<Bool>?
+    /// `app_store_connect.snapshot`: an App Store Connect snapshot file or folder.
+    public var snapshot: Fact<String>?
 }
 
 public struct Localization: Sendable {
@@ -188,6 +193,8 @@ public struct Product: Sendable {
     public var reviewScreenshot: Fact<ReviewScreenshot>?
     public var reviewNotes: Fact<String>?
     public var submittedWithAppVersion: Fact<Bool>?
+    /// What the App Store Connect snapshot says about the product beyond the fields above.
+    public var store: StoreRecord?
 
     public init(location: SourceLocation) {
         self.location = location

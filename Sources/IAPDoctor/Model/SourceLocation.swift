@@ -24,7 +24,8 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
 /// Which kind of input stated a fact.
 public enum FactSource: String, Sendable, Hashable {
     case descriptor, infoPlist = "info_plist", pbxproj, entitlements, profile, scheme, storekit, catalog,
-        productList = "product_list", code, xcconfig
+        productList = "product_list", code, xcconfig,
+        appStoreConnect = "app_store_connect"
 }
 
 /// A value that remembers where it was stated. A fact that was not stated is absent (`nil`), never

@@ -14,30 +14,33 @@ public enum RuleDocs {
         }
         if rule.input == .catalog { facts.append("Reads: bulk product XML (`metadata.xml`, `.itmsp`)") }
         if rule.input == .storekit { facts.append("Reads: StoreKit configuration files (`.storekit`)") }
+        if rule.input == .asc { facts.append("Reads: an App Store Connect snapshot (`--asc`, `app_store_connect.snapshot`; `iapdoctor asc pull` writes one)") }
         if rule.check != nil { facts.append("Declarative: interpreted from `rules.yaml`") }
         out += facts.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
         out += "## Rationale\n\n\(rule.rationale)\n\n"
         if let reason = rule.notApplicableReason, !rule.environments.isEmpty {
             out += "Elsewhere it is `not_applicable`: \(reason).\n\n"
         }
-        let language = rule.input == .catalog ? "xml" : (rule.input == .storekit ? "json" : "yaml")
+        let language = rule.input == .catalog ? "xml" : (rule.input == .storekit || rule.input == .asc ? "json" : "yaml")
         if !rule.triggering.isEmpty {
             out += "## Problematic\n\n"
             if rule.input == .catalog {
                 out += "Each snippet sits in the `<in_app_purchases>` of a software5.12 package (unless it is a whole document).\n\n"
             } else if rule.input == .storekit {
                 out += "Each snippet is the `products` array of a .storekit file (unless it is a whole file).\n\n"
+            } else if rule.input == .asc {
+                out += "Each snippet is an App Store Connect snapshot read beside [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml) (with the descriptor changes shown first, where there are some).\n\n"
             } else {
                 out += "Each snippet is applied on top of [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml).\n\n"
             }
             if !rule.exampleOptions.isEmpty {
                 out += "These examples run with \(rule.exampleOptions.map { "`\($0.name): \($0.value)`" }.joined(separator: ", ")).\n\n"
             }
-            for example in rule.triggering { out += "```\(language)\n\(strip(example))```\n\n" }
+            for example in rule.triggering { out += block(example, language: language) }
         }
         if !rule.passing.isEmpty {
             out += "## Correct\n\n"
-            for example in rule.passing { out += "```\(language)\n\(strip(example))```\n\n" }
+            for example in rule.passing { out += block(example, language: language) }
         }
         let help = DeclarativeRule.fill(rule.help, fields: [:], metadata: rule)
         out += "## How to fix\n\n\(help.isEmpty ? "See the finding's `help`." : help)\n\n"
@@ -62,11 +65,26 @@ public enum RuleDocs {
         return out
     }
 
+    /// An example as a fenced block; an App Store Connect example's descriptor overlay (before a
+    /// `---` line) gets a YAML block of its own.
+    static func block(_ example: String, language: String) -> String {
+        if let (overlay, snapshot) = ascExampleParts(example) {
+            return "```yaml\n\(strip(overlay))```\n\n```json\n\(strip(snapshot))```\n\n"
+        }
+        return "```\(language)\n\(strip(example))```\n\n"
+    }
+
+    /// An `input: asc` example's descriptor overlay and snapshot, when it has an overlay.
+    public static func ascExampleParts(_ example: String) -> (overlay: String, snapshot: String)? {
+        guard let range = example.range(of: "\n---\n") else { return nil }
+        return (String(example[..<range.lowerBound]) + "\n", String(example[range.upperBound...]))
+    }
+
     /// An example without its `# <-` position marker.
     static func strip(_ example: String) -> String {
         example.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard let range = line.range(of: "   # <-") ?? line.range(of: " # <-") ?? line.range(of: "   <!-- <- -->")
-                ?? line.range(of: " <!-- <- -->")
+                ?? line.range(of: " <!-- <- -->") ?? line.range(of: "   // <-")
             else { return String(line) }
             return String(line[..<range.lowerBound])
         }.joined(separator: "\n")

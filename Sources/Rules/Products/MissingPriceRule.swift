@@ -8,6 +8,18 @@ struct MissingPriceRule: Rule {
         context.project.products.map { product in
             let id = product.productID?.value
             if product.priceTier != nil || product.price != nil { return context.pass(product: id) }
+            if let record = product.store {
+                guard let priced = record.pricedTerritories else {
+                    return context.unknown(
+                        "Does `\(product.name)` have a price in App Store Connect? (the snapshot does not include its prices)",
+                        key: context.project.productPath(product) + ".price_tier", product: id)
+                }
+                return context.fail(context.finding(
+                    "product `\(product.name)` has no price in App Store Connect, and a product without a price does not load, even in the sandbox",
+                    at: priced.location,
+                    help: "set a price in App Store Connect (the product's Price Schedule, or Subscription Prices), then pull the snapshot again",
+                    product: id))
+            }
             return context.fail(context.finding(
                 "product `\(product.name)` has no price (`price_tier` or `price`), and a product without a price does not load, even in the sandbox",
                 at: product.anchor,

@@ -16,6 +16,17 @@ struct MissingReviewScreenshotRule: Rule {
             }
             switch screenshot.value {
             case .present(true): return context.pass(product: id)
+            case .present(false) where screenshot.source == .appStoreConnect:
+                var message = "product `\(product.name)` has no review screenshot in App Store Connect, so it stays in Missing Metadata and cannot be submitted"
+                if case .uploaded(let state, let file, _)? = product.store?.screenshot, let state {
+                    message = state.value == "FAILED"
+                        ? "the review screenshot `\(file ?? "?")` of `\(product.name)` failed to process in App Store Connect, so the product cannot be submitted"
+                        : "the review screenshot `\(file ?? "?")` of `\(product.name)` is `\(state.value)`: App Store Connect is still waiting for its upload"
+                }
+                return context.fail(context.finding(
+                    message, at: screenshot.location,
+                    help: "upload a screenshot of the purchase screen (a PNG or JPEG of the app's screenshot size) under the product's App Review Information, then pull the snapshot again",
+                    product: id))
             case .present(false):
                 return context.fail(context.finding(
                     "product `\(product.name)` has no review screenshot, so it stays in Missing Metadata and cannot be submitted",

@@ -10,6 +10,11 @@ struct StatusNotServedRule: Rule {
         return project.products.map { product in
             let id = product.productID?.value
             guard let status = product.status else {
+                if let state = product.store?.state {
+                    return context.unknown(
+                        "App Store Connect says `\(product.name)` is `\(state.value)` (\(state.location)), a state this version of iapdoctor does not know: does the \(context.environment.rawValue) environment serve it?",
+                        key: "\(project.productPath(product)).status", product: id)
+                }
                 return context.unknown(
                     "What is the App Store Connect status of `\(product.name)`?",
                     key: "\(project.productPath(product)).status", product: id)
@@ -28,11 +33,21 @@ struct StatusNotServedRule: Rule {
                     product: id))
             case .review:
                 switch status.value {
+                case .waitingForUpload, .processingContent:
+                    return context.fail(context.finding(
+                        "product `\(product.name)` is `\(status.value.rawValue)`: its hosted content is \(status.value == .waitingForUpload ? "not uploaded" : "still processing"), so it cannot go to App Review with the app",
+                        at: status.location,
+                        help: status.value == .waitingForUpload
+                            ? "upload the product's hosted content package (Xcode → Organizer, or Transporter), wait until it has processed, then submit the product"
+                            : "wait until App Store Connect has processed the hosted content (Ready to Submit), then submit the product",
+                        product: id))
                 case .missingMetadata, .rejected, .developerActionNeeded:
                     return context.fail(context.finding(
                         "product `\(product.name)` is `\(status.value.rawValue)`, so it cannot go to App Review with the app",
                         at: status.location,
-                        help: "complete or fix the product in App Store Connect until it is Ready to Submit, and attach it to the app version",
+                        help: status.value != .missingMetadata && status.source == .appStoreConnect
+                            ? Self.whereToLook(product)
+                            : "complete or fix the product in App Store Connect until it is Ready to Submit, and attach it to the app version",
                         product: id))
                 default: return context.pass(product: id)
                 }
@@ -42,11 +57,20 @@ struct StatusNotServedRule: Rule {
                     return context.fail(context.finding(
                         "product `\(product.name)` is `\(status.value.rawValue)`: Apple flagged it, and flagged products are not reliably served, even in the sandbox",
                         at: status.location,
-                        help: "read the feedback in App Store Connect, edit the product and resubmit it; then update `status`",
+                        help: status.source == .appStoreConnect
+                            ? Self.whereToLook(product)
+                            : "read the feedback in App Store Connect, edit the product and resubmit it; then update `status`",
                         product: id))
                 default: return context.pass(product: id)
                 }
             }
         }
+    }
+
+    /// Where App Review's message about a flagged product is.
+    static func whereToLook(_ product: Product) -> String {
+        let section = product.type?.value == .autoRenewable ? "Subscriptions" : "In-App Purchases"
+        let name = product.referenceName?.value ?? product.name
+        return "open App Store Connect → the app → Monetization → \(section) → `\(name)`: App Review's message is at the top of the page (and in the app's Resolution Center); fix what it names, save, and submit the product again"
     }
 }

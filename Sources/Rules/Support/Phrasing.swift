@@ -28,6 +28,8 @@ extension Project {
 
     /// The descriptor path of product `index` (`products[2]`), for unknown-item keys.
     func productPath(_ product: Product) -> String {
+        // A product only App Store Connect lists has no descriptor entry yet.
+        if product.location.file != descriptorFile { return "products[] (product_id: \(product.productID?.value ?? "?"))" }
         guard let index = products.firstIndex(where: { $0.location == product.location }) else { return "products[]" }
         return "products[\(index)]"
     }

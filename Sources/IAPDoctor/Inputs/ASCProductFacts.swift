@@ -1,0 +1,259 @@
+/// Products and subscription groups from an App Store Connect snapshot, merged into the
+/// project's by product ID and reference name.
+extension ASCFacts.Mapper {
+    typealias Resource = ASCSnapshot.Resource
+
+    /// The app's resources behind a relationship: the linked ones when the app record says which,
+    /// else every resource of the type that no other app claims (a folder of saved responses
+    /// often holds the list without its app).
+    private func appResources(_ relationship: String, type: String) -> (resources: [Resource], listKnown: Bool) {
+        if let app = facts.app, let linked = snapshot.related(app, relationship) { return (linked, true) }
+        let claimed = Set(snapshot.resources(ofType: "apps").filter { $0.id != facts.app?.id }
+            .flatMap { $0.linkage(relationship)?.references ?? [] })
+        return (snapshot.resources(ofType: type).filter { !claimed.contains($0.reference) }, false)
+    }
+
+    mutating func applyGroups(_ project: inout Project) {
+        for group in appResources("subscriptionGroups", type: "subscriptionGroups").resources {
+            guard let name = group.string("referenceName") else { continue }
+            var merged = project.subscriptionGroups.first { $0.referenceName?.value == name.value }
+                ?? SubscriptionGroup(location: group.location, referenceName: name, localizations: nil)
+            if let localizations = snapshot.related(group, "subscriptionGroupLocalizations"),
+                let location = group.relationships["subscriptionGroupLocalizations"]?.location
+            {
+                merged.localizations = Fact(localizations.compactMap(localization), at: location, source: .appStoreConnect)
+            }
+            if let index = project.subscriptionGroups.firstIndex(where: { $0.referenceName?.value == name.value }) {
+                project.subscriptionGroups[index] = merged
+            } else {
+                project.subscriptionGroups.append(merged)
+            }
+        }
+    }
+
+    mutating func applyProducts(_ project: inout Project) {
+        let purchases = appResources("inAppPurchasesV2", type: "inAppPurchases")
+        let groups = appResources("subscriptionGroups", type: "subscriptionGroups")
+        var subscriptions: [(Resource, Resource?)] = []
+        var subscriptionsKnown = groups.listKnown
+        for group in groups.resources {
+            if let members = snapshot.related(group, "subscriptions") {
+                subscriptions += members.map { ($0, group) }
+            } else {
+                subscriptionsKnown = false
+                subscriptions += snapshot.resources(ofType: "subscriptions").filter {
+                    $0.linkage("group")?.references.first == group.reference
+                }.map { ($0, group) }
+            }
+        }
+        let listed = Set(subscriptions.map { $0.0.reference })
+        if facts.app == nil {
+            // Subscriptions saved without their group.
+            subscriptions += snapshot.resources(ofType: "subscriptions").filter { !listed.contains($0.reference) }.map { ($0, nil) }
+        }
+        facts.inAppPurchasesFetched = purchases.listKnown
+        facts.subscriptionsFetched = subscriptionsKnown
+        facts.productListLocation = facts.app?.relationships["inAppPurchasesV2"]?.location ?? facts.app?.location
+
+        var storeIDs = Set<String>()
+        for resource in purchases.resources {
+            if let product = product(from: resource, kind: .inAppPurchase, group: nil) { storeIDs.insert(product.productID!.value); merge(product, into: &project) }
+        }
+        for (resource, group) in subscriptions {
+            if let product = product(from: resource, kind: .subscription, group: group) { storeIDs.insert(product.productID!.value); merge(product, into: &project) }
+        }
+        // With both lists complete, a product the descriptor lists and App Store Connect does not
+        // is not there: the snapshot wins, and the typed entry is reported as out of date.
+        if purchases.listKnown, subscriptionsKnown {
+            project.products.removeAll { product in
+                guard product.store == nil, let id = product.productID, id.source == .descriptor, !storeIDs.contains(id.value) else { return false }
+                facts.productsNotInStore.append(id)
+                return true
+            }
+        }
+    }
+
+    private func localization(_ resource: Resource) -> Localization? {
+        guard let locale = resource.string("locale") else { return nil }
+        return Localization(locale: locale, displayName: resource.string("name"), description: resource.string("description"))
+    }
+
+    private func product(from resource: Resource, kind: StoreRecord.Kind, group: Resource?) -> Product? {
+        guard let id = resource.string("productId") else { return nil }
+        var product = Product(location: resource.location)
+        var record = StoreRecord(kind: kind, resourceID: resource.id, location: resource.location)
+        product.productID = id
+        product.referenceName = resource.string("name")
+        switch kind {
+        case .inAppPurchase:
+            if let type = resource.string("inAppPurchaseType"), let mapped = ProductType(spelling: type.value) { product.type = type.map { _ in mapped } }
+        case .subscription:
+            product.type = Fact(.autoRenewable, at: resource.location, source: .appStoreConnect)
+            if let period = resource.string("subscriptionPeriod"), let duration = SubscriptionDuration(spelling: period.value) {
+                product.subscriptionDuration = period.map { _ in duration }
+            }
+            let groupResource = group ?? snapshot.related(resource, "group")?.first
+            product.subscriptionGroup = groupResource?.string("referenceName")
+        }
+        record.state = resource.string("state")
+        if let state = record.state, let status = ProductStatus(spelling: state.value) { product.status = state.map { _ in status } }
+        product.familyShareable = resource.bool("familySharable")
+        product.reviewNotes = resource.string("reviewNote")
+
+        let localizationKey = kind == .inAppPurchase ? "inAppPurchaseLocalizations" : "subscriptionLocalizations"
+        if let linked = snapshot.related(resource, localizationKey), let location = resource.relationships[localizationKey]?.location {
+            product.localizations = Fact(linked.compactMap(localization), at: location, source: .appStoreConnect)
+            record.localizations = linked.compactMap { item in
+                item.string("locale").map { StoreRecord.Localization(locale: $0, name: item.string("name"), state: item.string("state")) }
+            }
+            record.localizationsLocation = location
+        }
+
+        if let territories = availableTerritories(resource, kind: kind) {
+            record.availableTerritories = territories
+            product.availability = territories.map { ids in ids.map { Fact($0, at: territories.location, source: .appStoreConnect) } }
+            product.clearedForSale = territories.map { !$0.isEmpty }
+        }
+        if let priced = pricedTerritories(resource, kind: kind) {
+            record.pricedTerritories = priced.territories
+            product.price = priced.price
+        }
+        record.screenshot = screenshot(resource)
+        if let delivered = record.screenshot.isDelivered {
+            let location: SourceLocation
+            switch record.screenshot {
+            case .uploaded(_, _, let at), .none(let at): location = at
+            case .notFetched: location = resource.location
+            }
+            product.reviewScreenshot = Fact(.present(delivered), at: location, source: .appStoreConnect)
+        }
+        record.failedRequests = snapshot.unavailable.filter { $0.request.contains("/\(resource.id)/") || $0.request.hasSuffix("/\(resource.id)") }
+        product.store = record
+        return product
+    }
+
+    /// The territories a product is available in; `nil` when the snapshot does not say.
+    private func availableTerritories(_ resource: Resource, kind: StoreRecord.Kind) -> Fact<[String]>? {
+        let keys = kind == .inAppPurchase ? ["inAppPurchaseAvailability"] : ["subscriptionAvailability", "planAvailabilities"]
+        var known = false
+        var ids: [String] = []
+        var location = resource.location
+        for key in keys {
+            guard let availabilities = snapshot.related(resource, key), let at = resource.relationships[key]?.location else { continue }
+            location = at
+            known = true
+            for availability in availabilities {
+                guard let territories = availability.linkage("availableTerritories") else {
+                    known = false
+                    continue
+                }
+                location = availability.relationships["availableTerritories"]?.location ?? location
+                ids += territories.references.map(\.id)
+            }
+            if availabilities.isEmpty, resource.linkage(key)?.references.isEmpty == false { known = false }
+        }
+        guard known else { return nil }
+        return Fact(Array(Set(ids)).sorted(), at: location, source: .appStoreConnect)
+    }
+
+    /// The territories with a price in force, and the price in the base territory (else the
+    /// first); `nil` when the snapshot does not say.
+    private func pricedTerritories(_ resource: Resource, kind: StoreRecord.Kind) -> (territories: Fact<[String]>, price: Fact<String>?)? {
+        var prices: [Resource] = []
+        var location: SourceLocation
+        var base: String?
+        switch kind {
+        case .inAppPurchase:
+            guard let schedules = snapshot.related(resource, "iapPriceSchedule"), let at = resource.relationships["iapPriceSchedule"]?.location else { return nil }
+            location = at
+            if let schedule = schedules.first {
+                base = schedule.linkage("baseTerritory")?.references.first?.id
+                var any = false
+                for key in ["manualPrices", "automaticPrices"] {
+                    if let linked = snapshot.related(schedule, key) {
+                        any = true
+                        prices += linked
+                        location = schedule.relationships[key]?.location ?? location
+                    }
+                }
+                guard any else { return nil }
+            } else if resource.linkage("iapPriceSchedule")?.references.isEmpty == false {
+                return nil
+            }
+        case .subscription:
+            guard let linked = snapshot.related(resource, "prices"), let at = resource.relationships["prices"]?.location else { return nil }
+            prices = linked
+            location = at
+        }
+        // A price with an end date is being replaced; the one without is in force (or scheduled).
+        let current = prices.filter { $0.string("endDate") == nil }
+        var territories = Set<String>()
+        var amounts: [String: Fact<String>] = [:]
+        for price in current {
+            guard let territory = price.linkage("territory")?.references.first?.id else { continue }
+            territories.insert(territory)
+            let pointKey = kind == .inAppPurchase ? "inAppPurchasePricePoint" : "subscriptionPricePoint"
+            if let amount = snapshot.related(price, pointKey)?.first?.string("customerPrice") { amounts[territory] = amount }
+        }
+        let price = base.flatMap { amounts[$0] } ?? amounts["USA"] ?? amounts.keys.sorted().first.flatMap { amounts[$0] }
+            ?? (territories.isEmpty ? nil : Fact("set", at: location, source: .appStoreConnect))
+        return (Fact(territories.sorted(), at: location, source: .appStoreConnect), price)
+    }
+
+    private func screenshot(_ resource: Resource) -> StoreRecord.Screenshot {
+        guard let linkage = resource.relationships["appStoreReviewScreenshot"] else { return .notFetched }
+        guard let reference = linkage.linkage.references.first else { return .none(linkage.location) }
+        guard let shot = snapshot.resource(reference) else { return .uploaded(state: nil, fileName: nil, location: linkage.location) }
+        var state: Fact<String>?
+        if case .object = shot.attributes["assetDeliveryState"], let value = shot.attributes["assetDeliveryState"]?["state"], let text = value.string {
+            state = Fact(text, at: value.location, source: .appStoreConnect)
+        }
+        return .uploaded(state: state, fileName: shot.string("fileName")?.value, location: state?.location ?? shot.location)
+    }
+
+    /// The snapshot's product over the descriptor's entry with the same ID, field by field.
+    private mutating func merge(_ store: Product, into project: inout Project) {
+        guard let index = project.products.firstIndex(where: { $0.productID?.value == store.productID?.value && $0.store == nil }) else {
+            project.products.append(store)
+            return
+        }
+        var typed = project.products[index]
+        let path = "products[\(index)]"
+        let name = store.productID!.value
+        typed.productID = typed.productID ?? store.productID
+        typed.referenceName = merged(typed.referenceName, store.referenceName, subject: "the reference name of `\(name)`", key: "\(path).reference_name", item: "product-metadata", describe: { $0 })
+        typed.type = merged(typed.type, store.type, subject: "the type of `\(name)`", key: "\(path).type", item: "product-metadata", describe: { $0.rawValue })
+        typed.status = merged(typed.status, store.status, subject: "the status of `\(name)`", key: "\(path).status", item: "product-status", describe: { $0.rawValue })
+        if store.status == nil, let state = store.store?.state {
+            // A state iapdoctor does not know still replaces the typed one: the status is unknown.
+            if let stated = typed.status, stated.source == .descriptor {
+                facts.disagreements.append(ASCSnapshotFacts.Disagreement(
+                    subject: "the status of `\(name)`", checklistItem: "product-status", descriptor: stated.map(\.rawValue), snapshot: state, key: "\(path).status"))
+            }
+            typed.status = nil
+        }
+        typed.clearedForSale = merged(typed.clearedForSale, store.clearedForSale, subject: "whether `\(name)` is cleared for sale", key: "\(path).cleared_for_sale", item: "cleared-for-sale", describe: { String($0) })
+        typed.availability = merged(typed.availability, store.availability, subject: "the territories of `\(name)`", key: "\(path).availability", item: "storefront-availability",
+                                    describe: { "[" + $0.map(\.value).sorted().joined(separator: ", ") + "]" })
+        typed.familyShareable = merged(typed.familyShareable, store.familyShareable, subject: "Family Sharing of `\(name)`", key: "\(path).family_shareable", item: "product-metadata", describe: { String($0) })
+        typed.subscriptionGroup = merged(typed.subscriptionGroup, store.subscriptionGroup, subject: "the subscription group of `\(name)`", key: "\(path).subscription_group", item: "subscription-groups", describe: { $0 })
+        typed.subscriptionDuration = merged(typed.subscriptionDuration, store.subscriptionDuration, subject: "the duration of `\(name)`", key: "\(path).subscription_duration", item: "product-metadata", describe: { $0.rawValue })
+        typed.reviewScreenshot = merged(typed.reviewScreenshot, store.reviewScreenshot, subject: "whether `\(name)` has its review screenshot", key: "\(path).review_screenshot", item: "product-metadata",
+                                        describe: { $0.isPresent ? "true" : "false" })
+        typed.reviewNotes = store.reviewNotes ?? typed.reviewNotes
+        if store.localizations != nil { typed.localizations = store.localizations }
+        if store.store?.pricedTerritories != nil {
+            // A typed tier is the same price in other words; only "none" versus "some" can disagree.
+            if store.price == nil, typed.price != nil || typed.priceTier != nil {
+                let stated = typed.price.map { $0.map { "\"\($0)\"" } } ?? typed.priceTier!.map { "tier \($0)" }
+                facts.disagreements.append(ASCSnapshotFacts.Disagreement(
+                    subject: "the price of `\(name)`", checklistItem: "product-metadata", descriptor: stated,
+                    snapshot: Fact("none", at: store.store!.location, source: .appStoreConnect), key: "\(path).price_tier"))
+            }
+            typed.price = store.price
+            typed.priceTier = store.price == nil ? nil : typed.priceTier
+        }
+        typed.store = store.store
+        project.products[index] = typed
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+
+/// An App Store Connect snapshot (`iapdoctor-asc-snapshot/1`, `../shared/spec/asc-snapshot.md`):
+/// the API's own JSON:API resources, each remembering where it is in the file, merged by
+/// `(type, id)`, plus the requests that failed. A folder of separately saved API responses reads
+/// the same way. It only holds what the files say; ``ASCFacts`` turns it into project facts.
+public struct ASCSnapshot: Sendable {
+    public static let format = "iapdoctor-asc-snapshot/1"
+    /// Per file, and for a whole folder: an API response for a large app is a few MB.
+    public static let maxFileBytes = 64 << 20
+    public static let maxFolderBytes = 256 << 20
+    public static let maxFolderFiles = 2_000
+
+    public struct Reference: Hashable, Sendable, Comparable, CustomStringConvertible {
+        public var type: String
+        public var id: String
+
+        public init(type: String, id: String) {
+            self.type = type
+            self.id = id
+        }
+
+        public static func < (a: Reference, b: Reference) -> Bool { (a.type, a.id) < (b.type, b.id) }
+        public var description: String { "\(type) \(id)" }
+    }
+
+    /// A relationship's `data`: absent means "not fetched" (unknown), `null`/`[]` "fetched, none".
+    public enum Linkage: Sendable {
+        case one(Reference?)
+        case many([Reference])
+
+        public var references: [Reference] {
+            switch self {
+            case .one(let reference): return reference.map { [$0] } ?? []
+            case .many(let references): return references
+            }
+        }
+    }
+
+    public struct Resource: Sendable {
+        public var reference: Reference
+        /// The resource object's `{`.
+        public var location: SourceLocation
+        /// Attributes other than `null` (which means absent).
+        public var attributes: [String: JSONValue] = [:]
+        /// Relationships that carry `data`, with the position of their `data` value.
+        public var relationships: [String: (linkage: Linkage, location: SourceLocation)] = [:]
+
+        public var type: String { reference.type }
+        public var id: String { reference.id }
+
+        public func string(_ attribute: String) -> Fact<String>? {
+            guard let value = attributes[attribute] else { return nil }
+            switch value {
+            case .string(let text, let location): return Fact(text, at: location, source: .appStoreConnect)
+            case .number(let number, let location):
+                let text = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+                return Fact(text, at: location, source: .appStoreConnect)
+            default: return nil
+            }
+        }
+
+        public func bool(_ attribute: String) -> Fact<Bool>? {
+            guard let value = attributes[attribute], let flag = value.bool else { return nil }
+            return Fact(flag, at: value.location, source: .appStoreConnect)
+        }
+
+        /// `nil` when the relationship was not fetched.
+        public func linkage(_ relationship: String) -> Linkage? { relationships[relationship]?.linkage }
+    }
+
+    /// A request the snapshot's maker could not complete (`meta.iapdoctor.unavailable`), or an
+    /// error response saved in a folder.
+    public struct FailedRequest: Sendable {
+        public var request: String
+        public var status: Int?
+        public var code: String?
+        public var title: String?
+        public var detail: String?
+        /// The entry, or its `code` when it has one.
+        public var location: SourceLocation
+
+        public var isAgreementLapse: Bool { code == "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED" }
+
+        /// "403 FORBIDDEN_ERROR: The API key in use does not allow this request".
+        public var summary: String {
+            var text = [status.map(String.init), code].compactMap { $0 }.joined(separator: " ")
+            if let reason = detail ?? title { text += text.isEmpty ? reason : ": \(reason)" }
+            return text.isEmpty ? "failed" : text
+        }
+    }
+
+    /// The file or folder as named.
+    public var path: String
+    public var files: [String] = []
+    public var format: Fact<String>?
+    public var fetchedAt: Fact<String>?
+    /// The bundle ID the snapshot was pulled for (`meta.iapdoctor.bundle_id`).
+    public var bundleID: Fact<String>?
+    public var unavailable: [FailedRequest] = []
+    public private(set) var resources: [Reference: Resource] = [:]
+
+    public init(path: String) { self.path = path }
+
+    public func resource(_ reference: Reference) -> Resource? { resources[reference] }
+
+    /// The resources of one type, by id (a stable order for findings).
+    public func resources(ofType type: String) -> [Resource] {
+        resources.values.filter { $0.type == type }.sorted { $0.reference < $1.reference }
+    }
+
+    /// The resources a relationship links to that the snapshot holds; `nil` when it was not fetched.
+    public func related(_ resource: Resource, _ relationship: String) -> [Resource]? {
+        guard let linkage = resource.linkage(relationship) else { return nil }
+        return linkage.references.compactMap { resources[$0] }
+    }
+
+    /// Written by `iapdoctor asc pull` (or a tool following the spec): every request it did not
+    /// list as failed was made, so a resource it does not hold does not exist.
+    public var isCompletePull: Bool { format?.value == ASCSnapshot.format }
+
+    /// The failed requests whose path starts with one of `prefixes` (`/v1/bundleIds`).
+    public func failures(matching prefixes: [String]) -> [FailedRequest] {
+        unavailable.filter { failed in
+            let path = failed.request.split(separator: " ").last.map(String.init) ?? failed.request
+            return prefixes.contains { path.hasPrefix($0) }
+        }
+    }
+
+    mutating func merge(_ resource: Resource) {
+        guard var existing = resources[resource.reference] else {
+            resources[resource.reference] = resource
+            return
+        }
+        // The same resource twice (a page and an `included`): later attributes win.
+        for (key, value) in resource.attributes { existing.attributes[key] = value }
+        for (key, value) in resource.relationships { existing.relationships[key] = value }
+        resources[resource.reference] = existing
+    }
+}
+
+// MARK: Loading
+
+extension ASCSnapshot {
+    /// Reads a snapshot file, or every `*.json` in a folder (sorted by name, so merging is stable).
+    public static func load(path: String) throws(InputProblem) -> ASCSnapshot {
+        var snapshot = ASCSnapshot(path: path)
+        if FileSystem.isDirectory(path) {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: path)
+                    .filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            } catch {
+                throw unreadable("cannot list the App Store Connect snapshot folder `\(FileSystem.shown(path))`: \(FileSystem.describeFileError(error))", path)
+            }
+            guard !names.isEmpty else {
+                throw unreadable("the App Store Connect snapshot folder `\(FileSystem.shown(path))` holds no `.json` file",
+                                 path, help: "save the API responses there as `.json` files, or run `iapdoctor asc pull -o asc-snapshot.json`")
+            }
+            guard names.count <= maxFolderFiles else {
+                throw unreadable("the App Store Connect snapshot folder `\(FileSystem.shown(path))` holds \(names.count) `.json` files, more than the \(maxFolderFiles) iapdoctor reads", path)
+            }
+            var total = 0
+            for name in names {
+                let file = path.hasSuffix("/") ? path + name : path + "/" + name
+                let bytes = try read(file, limit: min(maxFileBytes, maxFolderBytes - total))
+                total += bytes.count
+                try snapshot.add(document: parse(bytes, file: file), file: file)
+            }
+        } else {
+            try snapshot.add(document: parse(try read(path, limit: maxFileBytes), file: path), file: path)
+        }
+        return snapshot
+    }
+
+    /// Reads one document given as text (tests, rule examples).
+    public static func load(text: String, file: String) throws(InputProblem) -> ASCSnapshot {
+        var snapshot = ASCSnapshot(path: file)
+        try snapshot.add(document: parse(Array(text.utf8), file: file), file: file)
+        return snapshot
+    }
+
+    private static func read(_ file: String, limit: Int) throws(InputProblem) -> [UInt8] {
+        do {
+            return try FileSystem.readBytes(file, maxBytes: max(limit, 0))
+        } catch {
+            throw InputProblem(Finding(
+                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message,
+                help: "\(error.help); write the snapshot with `iapdoctor asc pull -o asc-snapshot.json`",
+                location: SourceLocation(file: file)))
+        }
+    }
+
+    private static func parse(_ bytes: [UInt8], file: String) throws(InputProblem) -> JSONValue {
+        do {
+            return try JSONParser.parse(bytes: bytes, file: file)
+        } catch {
+            throw malformed("the App Store Connect snapshot is not valid JSON: \(error.message)", at: error.location,
+                            help: "fix the JSON at this position (a truncated download?), or pull the snapshot again with `iapdoctor asc pull`")
+        }
+    }
+
+    static func malformed(_ message: String, at location: SourceLocation, help: String? = nil) -> InputProblem {
+        InputProblem(Finding(
+            rule: "input-malformed", severity: .error, checklist: nil, message: message,
+            help: help ?? "write it as the App Store Connect API returns it (see `iapdoctor explain input-malformed`), or pull it again with `iapdoctor asc pull`",
+            location: location))
+    }
+
+    private static func unreadable(_ message: String, _ path: String, help: String = "check the path; `--asc` and `app_store_connect.snapshot` name a snapshot file or a folder of API responses") -> InputProblem {
+        InputProblem(Finding(rule: "input-unreadable", severity: .error, checklist: nil, message: message, help: help, location: SourceLocation(file: path)))
+    }
+
+    /// One JSON:API document: its `data` and `included` resources, its `meta.iapdoctor`, or its
+    /// `errors` (a saved error response).
+    mutating func add(document: JSONValue, file: String) throws(InputProblem) {
+        files.append(file)
+        guard case .object(let members, _) = document else {
+            throw Self.malformed("an App Store Connect snapshot is a JSON object with a `data` array, not \(Self.kind(document))", at: document.location)
+        }
+        let data = document["data"], errors = document["errors"], included = document["included"]
+        guard data != nil || errors != nil else {
+            let keys = members.prefix(5).map { "`\($0.key)`" }.joined(separator: ", ")
+            throw Self.malformed(
+                "this is not a JSON:API document from the App Store Connect API: it has no `data` (or `errors`)" + (keys.isEmpty ? "" : "; its keys are \(keys)"),
+                at: document.location)
+        }
+        for section in [data, included].compactMap({ $0 }) {
+            switch section {
+            case .array(let values, _):
+                for value in values { merge(try Self.resource(value)) }
+            case .object: merge(try Self.resource(section))
+            case .null: break
+            default:
+                throw Self.malformed("`data` must be an array of resource objects (or one resource), not \(Self.kind(section))", at: section.location)
+            }
+        }
+        if let errors { unavailable += try Self.failedRequests(fromErrors: errors, file: file) }
+        if let meta = document["meta"]?["iapdoctor"] { try readMeta(meta) }
+    }
+
+    private mutating func readMeta(_ meta: JSONValue) throws(InputProblem) {
+        guard case .object = meta else { throw Self.malformed("`meta.iapdoctor` must be an object, not \(Self.kind(meta))", at: meta.location) }
+        if let value = meta["format"] {
+            guard let text = value.string else { throw Self.malformed("`meta.iapdoctor.format` must be a string", at: value.location) }
+            guard text == Self.format || !text.hasPrefix("iapdoctor-asc-snapshot/") else {
+                throw Self.malformed(
+                    "the snapshot's format is `\(Escaping.controlCharacters(text))`; this iapdoctor reads `\(Self.format)`", at: value.location,
+                    help: "update iapdoctor, or pull the snapshot again with this version's `iapdoctor asc pull`")
+            }
+            format = Fact(text, at: value.location, source: .appStoreConnect)
+        }
+        if let value = meta["fetched_at"], let text = value.string { fetchedAt = Fact(text, at: value.location, source: .appStoreConnect) }
+        if let value = meta["bundle_id"] {
+            guard let text = value.string else { throw Self.malformed("`meta.iapdoctor.bundle_id` must be a string", at: value.location) }
+            bundleID = Fact(text, at: value.location, source: .appStoreConnect)
+        }
+        if let list = meta["unavailable"] {
+            guard case .array(let entries, _) = list else {
+                throw Self.malformed("`meta.iapdoctor.unavailable` must be an array of failed requests, not \(Self.kind(list))", at: list.location)
+            }
+            for entry in entries {
+                guard case .object = entry, let request = entry["request"]?.string else {
+                    throw Self.malformed("each entry of `meta.iapdoctor.unavailable` needs `request` (\"GET /v1/…\"), `status` and the API's error `code`", at: entry.location)
+                }
+                unavailable.append(FailedRequest(
+                    request: request, status: Self.status(entry["status"]), code: entry["code"]?.string, title: entry["title"]?.string,
+                    detail: entry["detail"]?.string, location: entry["code"]?.location ?? entry.location))
+            }
+        }
+    }
+
+    private static func failedRequests(fromErrors errors: JSONValue, file: String) throws(InputProblem) -> [FailedRequest] {
+        guard case .array(let entries, _) = errors else {
+            throw malformed("`errors` must be an array of error objects, not \(kind(errors))", at: errors.location)
+        }
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        return entries.map { entry in
+            FailedRequest(
+                request: "the request saved as `\(name)`", status: status(entry["status"]), code: entry["code"]?.string,
+                title: entry["title"]?.string, detail: entry["detail"]?.string, location: entry["code"]?.location ?? entry.location)
+        }
+    }
+
+    /// The API writes `status` as a string ("403"); a hand-written snapshot may use a number.
+    private static func status(_ value: JSONValue?) -> Int? {
+        if let text = value?.string { return Int(text) }
+        if let number = value?.number, number == number.rounded(), abs(number) < 1000 { return Int(number) }
+        return nil
+    }
+
+    static func resource(_ value: JSONValue) throws(InputProblem) -> Resource {
+        guard case .object = value else {
+            throw malformed("a resource must be an object with `type` and `id`, not \(kind(value))", at: value.location)
+        }
+        var resource = Resource(reference: try reference(value, what: "a resource"), location: value.location)
+        if let attributes = value["attributes"] {
+            guard case .object(let members, _) = attributes else {
+                throw malformed("`attributes` of \(resource.reference) must be an object, not \(kind(attributes))", at: attributes.location)
+            }
+            for member in members {
+                if case .null = member.value { continue }
+                resource.attributes[member.key] = member.value
+            }
+        }
+        if let relationships = value["relationships"] {
+            guard case .object(let members, _) = relationships else {
+                throw malformed("`relationships` of \(resource.reference) must be an object, not \(kind(relationships))", at: relationships.location)
+            }
+            for member in members {
+                guard case .object = member.value else {
+                    throw malformed("relationship `\(member.key)` of \(resource.reference) must be an object, not \(kind(member.value))", at: member.value.location)
+                }
+                // Without `data` the relationship was not fetched (only its `links`): unknown.
+                guard let data = member.value["data"] else { continue }
+                switch data {
+                case .null: resource.relationships[member.key] = (.one(nil), data.location)
+                case .object: resource.relationships[member.key] = (.one(try reference(data, what: "a linkage")), data.location)
+                case .array(let items, _):
+                    var references: [Reference] = []
+                    for item in items { references.append(try reference(item, what: "a linkage")) }
+                    resource.relationships[member.key] = (.many(references), data.location)
+                default:
+                    throw malformed("`data` of relationship `\(member.key)` must be `null`, a `{type, id}` object or an array of them, not \(kind(data))", at: data.location)
+                }
+            }
+        }
+        return resource
+    }
+
+    private static func reference(_ value: JSONValue, what: String) throws(InputProblem) -> Reference {
+        guard case .object = value else { throw malformed("\(what) must be a `{type, id}` object, not \(kind(value))", at: value.location) }
+        guard let type = value["type"]?.string, !type.isEmpty else {
+            throw malformed("\(what) needs a string `type` (such as `inAppPurchases`)", at: value["type"]?.location ?? value.location)
+        }
+        guard let id = value["id"]?.string, !id.isEmpty else {
+            throw malformed("\(what) of type `\(Escaping.controlCharacters(type))` needs a string `id`", at: value["id"]?.location ?? value.location)
+        }
+        return Reference(type: type, id: id)
+    }
+
+    static func kind(_ value: JSONValue) -> String {
+        switch value {
+        case .object: return "an object"
+        case .array: return "an array"
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "`null`"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// What App Store Connect says about one product beyond the descriptor's fields: the raw state,
+/// each localization's review state, territories available and priced, the review screenshot's
+/// delivery. Every part is `nil` (or `.notFetched`) when the snapshot did not fetch it: unknown.
+public struct StoreRecord: Sendable {
+    public enum Kind: String, Sendable {
+        case inAppPurchase = "inAppPurchases", subscription = "subscriptions"
+    }
+
+    public struct Localization: Sendable {
+        public var locale: Fact<String>
+        public var name: Fact<String>?
+        /// `PREPARE_FOR_SUBMISSION`, `WAITING_FOR_REVIEW`, `APPROVED`, `REJECTED`.
+        public var state: Fact<String>?
+    }
+
+    public enum Screenshot: Sendable {
+        case notFetched
+        /// Fetched, and there is none (at the relationship's `data`).
+        case none(SourceLocation)
+        /// `assetDeliveryState.state`: `AWAITING_UPLOAD`, `UPLOAD_COMPLETE`, `COMPLETE`, `FAILED`.
+        case uploaded(state: Fact<String>?, fileName: String?, location: SourceLocation)
+
+        /// Uploaded and not failed or still waiting for its bytes.
+        public var isDelivered: Bool? {
+            switch self {
+            case .notFetched: return nil
+            case .none: return false
+            case .uploaded(let state, _, _):
+                guard let state = state?.value else { return true }
+                return state != "FAILED" && state != "AWAITING_UPLOAD"
+            }
+        }
+    }
+
+    public var kind: Kind
+    public var resourceID: String
+    /// The resource object in the snapshot.
+    public var location: SourceLocation
+    /// `state` as the API wrote it; kept when iapdoctor does not know the value.
+    public var state: Fact<String>?
+    /// `nil`: not fetched.
+    public var localizations: [Localization]?
+    /// Where the localization linkage is (for "none" findings).
+    public var localizationsLocation: SourceLocation?
+    /// ISO 3166-1 alpha-3 territory ids; `nil`: not fetched.
+    public var availableTerritories: Fact<[String]>?
+    /// Territories with a price in force; `nil`: not fetched.
+    public var pricedTerritories: Fact<[String]>?
+    public var screenshot: Screenshot = .notFetched
+    /// Requests about this product that failed.
+    public var failedRequests: [ASCSnapshot.FailedRequest] = []
+
+    public init(kind: Kind, resourceID: String, location: SourceLocation) {
+        self.kind = kind
+        self.resourceID = resourceID
+        self.location = location
+    }
+
+    /// App Store Connect's words for the state ("MISSING_METADATA" → "Missing Metadata").
+    public static func displayName(ofState state: String) -> String {
+        state.split(separator: "_").map { $0.prefix(1) + $0.dropFirst().lowercased() }.joined(separator: " ")
+    }
+}
+
+/// The App Store Connect snapshot read for a run and what it said beyond the project's facts.
+public struct ASCSnapshotFacts: Sendable {
+    /// A fact the snapshot states differently from the descriptor: the snapshot's wins.
+    public struct Disagreement: Sendable {
+        public var subject: String
+        public var checklistItem: String
+        public var descriptor: Fact<String>
+        public var snapshot: Fact<String>
+        public var key: String
+    }
+
+    public var snapshot: ASCSnapshot
+    /// Where the snapshot was named (`--asc` or `app_store_connect.snapshot`).
+    public var namedAt: SourceLocation
+    /// The bundle ID the snapshot was compared with.
+    public var bundleID: String?
+    /// The app record for the bundle ID.
+    public var app: ASCSnapshot.Resource?
+    /// The snapshot is of another app: its bundle ID, and where it says so.
+    public var otherApp: Fact<String>?
+    /// Apps whose bundle ID is close to the project's (App Store Connect's filter is fuzzy).
+    public var nearMisses: [Fact<String>] = []
+    /// The pull looked for the App ID and found none: where it looked.
+    public var appIDMissing: SourceLocation?
+    /// The descriptor's profile as App Store Connect lists it.
+    public var profileState: Fact<String>?
+    public var profileName: String?
+    /// Sandbox testers fetched (`nil`: not fetched).
+    public var sandboxTesterCount: Int?
+    /// The descriptor's sandbox email is not among them.
+    public var sandboxTesterMissing: Fact<String>?
+    /// Products whose App Store Connect lists were fetched (IAPs, subscriptions).
+    public var inAppPurchasesFetched = false
+    public var subscriptionsFetched = false
+    /// Products the descriptor lists that App Store Connect does not have for this app.
+    public var productsNotInStore: [Fact<String>] = []
+    /// Where App Store Connect's product list is (for notes).
+    public var productListLocation: SourceLocation?
+    public var disagreements: [Disagreement] = []
+
+    public init(snapshot: ASCSnapshot, namedAt: SourceLocation) {
+        self.snapshot = snapshot
+        self.namedAt = namedAt
+    }
+
+    /// The failed request that says a required agreement lapsed, if any.
+    public var agreementLapse: ASCSnapshot.FailedRequest? { snapshot.unavailable.first { $0.isAgreementLapse } }
+}
