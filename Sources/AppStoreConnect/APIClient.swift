@@ -34,14 +34,24 @@ public struct APIError: Sendable, Equatable {
     }
 }
 
+/// Why the pull sends no more requests: an answer every further request would get too.
+public struct StopReason: Sendable, Equatable {
+    /// The API's error code (`FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`,
+    /// `RATE_LIMIT_EXCEEDED`), or iapdoctor's own `IAPDOCTOR.RATE_LIMIT_RESERVE`.
+    public let code: String
+    /// "Not sent: …", for each request that was not sent.
+    public let title: String
+    public let detail: String?
+}
+
 /// What one GET came to.
 public enum APIAnswer: Sendable {
     /// A 2xx answer whose body is JSON.
     case document(JSONValue)
     /// An error answer, after retries.
     case failed(APIError)
-    /// Not sent: the pull was stopped by an earlier answer.
-    case notSent
+    /// Not sent: an earlier answer stopped the pull.
+    case notSent(StopReason)
 }
 
 /// Counts for the summary line and the tests.
@@ -87,7 +97,7 @@ public actor APIClient {
     private let jitter: @Sendable () -> Double
     private var inFlight = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
-    private var stopReason: APIError?
+    private var stopReason: StopReason?
     public private(set) var statistics = PullStatistics()
     private let onProgress: (@Sendable (PullStatistics) -> Void)?
 
@@ -136,14 +146,15 @@ public actor APIClient {
                 message: "refusing to follow a link to `\(url.scheme ?? "")://\(url.host ?? "")` given by the API: the token is sent only to \(configuration.baseURL.absoluteString)",
                 help: "this is not how App Store Connect answers; check IAPDOCTOR_ASC_BASE_URL")
         }
-        if stopReason != nil { return .notSent }
+        if let stopReason { return .notSent(stopReason) }
         await acquireSlot()
         defer { releaseSlot() }
         var attempt = 0
         while true {
             attempt += 1
-            if stopReason != nil { return .notSent }
-            if let answer = try await paceForRateLimit() { return answer }
+            if let stopReason { return .notSent(stopReason) }
+            try await paceForRateLimit()
+            if let stopReason { return .notSent(stopReason) }
             let token = try signer.token()
             statistics.requests += 1
             onProgress?(statistics)
@@ -183,9 +194,11 @@ public actor APIClient {
                     try await pause(wait, retrying: true)
                     continue
                 }
-                if error.code == APIError.agreementsCode || response.status == 429 {
-                    // Every further request would get the same answer.
-                    stopReason = error
+                // Every further request would get the same answer.
+                if error.code == APIError.agreementsCode {
+                    stopReason = StopReason(code: error.code, title: "Not sent: App Store Connect answered an earlier request that a required agreement is missing or has expired, as it answers every request then", detail: nil)
+                } else if response.status == 429 {
+                    stopReason = StopReason(code: error.code, title: "Not sent: App Store Connect still answered 429 (rate limit) to an earlier request after \(attempt) attempts", detail: error.detail)
                 }
                 return .failed(error)
             }
@@ -197,23 +210,20 @@ public actor APIClient {
         statistics.pages += 1
     }
 
-    /// The answer that stopped the pull, if one did.
-    public var stoppedBy: APIError? { stopReason }
+    /// What stopped the pull, if something did.
+    public var stoppedBy: StopReason? { stopReason }
 
-    private func paceForRateLimit() async throws(PullFailure) -> APIAnswer? {
-        guard let rateLimit = statistics.rateLimit else { return nil }
+    /// Waits a little when the key's hourly quota runs low, and stops the pull when only the
+    /// reserve is left.
+    private func paceForRateLimit() async throws(PullFailure) {
+        guard let rateLimit = statistics.rateLimit else { return }
         if rateLimit.remaining <= configuration.rateLimit.stopBelow {
-            let error = APIError(
-                status: 429, code: "IAPDOCTOR.RATE_LIMIT_RESERVE",
-                title: "Not sent: the API key's hourly request limit is nearly used up",
+            stopReason = StopReason(
+                code: "IAPDOCTOR.RATE_LIMIT_RESERVE", title: "Not sent: the API key's hourly request limit is nearly used up",
                 detail: "X-Rate-Limit said \(rateLimit.remaining) of \(rateLimit.limit) requests remain in this hour; iapdoctor leaves the last \(configuration.rateLimit.stopBelow) to the team's other tools. Pull again when the hour has rolled over.")
-            stopReason = error
-            return .failed(error)
-        }
-        if rateLimit.remaining <= configuration.rateLimit.slowDownBelow {
+        } else if rateLimit.remaining <= configuration.rateLimit.slowDownBelow {
             try await pause(configuration.rateLimit.slowDownDelay, retrying: false)
         }
-        return nil
     }
 
     private func pause(_ seconds: TimeInterval, retrying: Bool) async throws(PullFailure) {

@@ -74,11 +74,13 @@ struct APIFetcher: Sendable {
     }
 
     /// The key role that is allowed to read `path` (for a 403).
+    /// (The same roles `asc-request-failed` names for these paths.)
     static func roleNeeded(forPath path: String) -> String {
         if path.hasPrefix("/v1/bundleIds") || path.hasPrefix("/v1/profiles") {
-            return "Admin, or a role with Access to Certificates, Identifiers & Profiles (Developer or App Manager with that access)"
+            return "Admin, or Developer with access to Certificates, Identifiers & Profiles"
         }
         if path.hasPrefix("/v2/sandboxTesters") { return "Admin or App Manager" }
+        if path == "/v1/apps" { return "App Manager, Admin, Developer, Marketing or Finance" }
         return "App Manager or Admin"
     }
 
@@ -143,7 +145,9 @@ struct APIFetcher: Sendable {
     private func answer(_ url: URL, origin: String, notFound: NotFound) async throws(PullFailure) -> Answer {
         switch try await client.get(url) {
         case .document(let document): return .document(document)
-        case .notSent: return .unknown
+        case .notSent(let reason):
+            await store.recordUnavailable(UnavailableRequest(request: origin, notSentBecause: reason))
+            return .unknown
         case .failed(let error):
             if error.status == 404 {
                 switch notFound {

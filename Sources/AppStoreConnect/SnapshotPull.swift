@@ -4,8 +4,8 @@ import Foundation
 public struct PullResult: Sendable {
     public let document: JSONValue
     public let unavailable: [UnavailableRequest]
-    /// The answer that ended the pull early (a lapsed agreement, the rate limit), if one did.
-    public let stoppedBy: APIError?
+    /// What ended the pull early (a lapsed agreement, the rate limit), if something did.
+    public let stoppedBy: StopReason?
     public let statistics: PullStatistics
     public let resourceCount: Int
     /// Whether an app record with exactly this bundle ID was found.

@@ -38,20 +38,43 @@ public enum Linkage: Sendable, Equatable {
     }
 }
 
-/// A request that failed, as the snapshot records it (`meta.iapdoctor.unavailable`).
+/// A request that failed, or was not sent, as the snapshot records it
+/// (`meta.iapdoctor.unavailable`): the facts behind it are unknown.
 public struct UnavailableRequest: Sendable, Equatable {
     /// `GET /v1/bundleIds?filter[identifier]=com.acme.coins`
     public let request: String
-    public let error: APIError
+    /// The HTTP status; nil for a request that was not sent.
+    public let status: Int?
+    public let code: String
+    public let title: String
+    public let detail: String?
     /// For a 403: the key role that may make this request.
     public let roleNeeded: String?
 
+    init(request: String, error: APIError, roleNeeded: String?) {
+        self.request = request
+        self.status = error.status
+        self.code = error.code
+        self.title = error.title
+        self.detail = error.detail
+        self.roleNeeded = roleNeeded
+    }
+
+    init(request: String, notSentBecause reason: StopReason) {
+        self.request = request
+        self.status = nil
+        self.code = reason.code
+        self.title = reason.title
+        self.detail = reason.detail
+        self.roleNeeded = nil
+    }
+
+    public var wasSent: Bool { status != nil }
+
     var json: JSONValue {
-        var members: [String: JSONValue] = [
-            "request": .string(request), "status": .integer(Int64(error.status)),
-            "code": .string(error.code), "title": .string(error.title),
-        ]
-        if let detail = error.detail { members["detail"] = .string(detail) }
+        var members: [String: JSONValue] = ["request": .string(request), "code": .string(code), "title": .string(title)]
+        if let status { members["status"] = .integer(Int64(status)) }
+        if let detail { members["detail"] = .string(detail) }
         if let roleNeeded { members["needs_role"] = .string(roleNeeded) }
         return .object(members)
     }
@@ -112,7 +135,7 @@ actor SnapshotStore {
     }
 
     var unavailableRequests: [UnavailableRequest] {
-        unavailable.sorted { ($0.request, $0.error.status) < ($1.request, $1.error.status) }
+        unavailable.sorted { ($0.request, $0.status ?? 0, $0.code) < ($1.request, $1.status ?? 0, $1.code) }
     }
 
     var resourceCount: Int { Set(sightings.keys).union(linkages.keys).count }

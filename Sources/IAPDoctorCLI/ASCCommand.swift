@@ -171,7 +171,8 @@ struct ASCPull: ParsableCommand {
         } else {
             print(pulled.result.text, terminator: "")
         }
-        writeError(ASCPull.summary(pulled.result, seconds: pulled.seconds, bundleID: bundleID, destination: output))
+        writeError(ASCPull.summary(pulled.result, seconds: pulled.seconds, bundleID: bundleID,
+                                   headline: output.map { "wrote \($0)" } ?? "wrote the snapshot to standard output"))
     }
 
     /// Checked before the pull, so a typo in `-o` does not cost the whole pull.
@@ -183,10 +184,11 @@ struct ASCPull: ParsableCommand {
     }
 
     /// What the pull did, for standard error (the snapshot may be on standard output).
-    static func summary(_ result: PullResult, seconds: TimeInterval, bundleID: String, destination: String?) -> String {
+    /// `headline`: what became of the snapshot ("wrote asc-snapshot.json").
+    static func summary(_ result: PullResult, seconds: TimeInterval, bundleID: String, headline: String) -> String {
         let statistics = result.statistics
         var lines = [
-            "\(destination.map { "wrote \($0)" } ?? "wrote the snapshot"): \(result.resourceCount) resources from \(statistics.requests) requests "
+            "\(headline): \(result.resourceCount) resources from \(statistics.requests) requests "
                 + "(\(statistics.pages) pages, \(statistics.retries) retries) in \(String(format: "%.1f", seconds)) s",
         ]
         if let rateLimit = statistics.rateLimit {
@@ -195,17 +197,68 @@ struct ASCPull: ParsableCommand {
         if !result.appFound, !result.unavailable.contains(where: { $0.request.hasPrefix("GET /v1/apps?") }), result.stoppedBy == nil {
             lines.append("warning: App Store Connect has no app with the bundle ID `\(bundleID)` that this key can see")
         }
-        for entry in result.unavailable {
-            var line = "unavailable: \(entry.request): \(entry.error.status) \(entry.error.code)"
+        for entry in result.unavailable where entry.wasSent {
+            var line = "unavailable: \(entry.request): \(entry.status.map(String.init) ?? "") \(entry.code)"
             if let role = entry.roleNeeded { line += " (needs a key with the role \(role))" }
             lines.append(line)
         }
         if let stop = result.stoppedBy {
+            let notSent = result.unavailable.filter { !$0.wasSent }.count
             lines.append(stop.code == APIError.agreementsCode
-                ? "note: App Store Connect answered that a required agreement is missing or has expired (\(stop.code)); the pull stopped there. Accept it in App Store Connect → Business; the snapshot records the answer for `iapdoctor check --asc`."
-                : "note: the pull stopped early (\(stop.code)): \(stop.title)")
+                ? "note: App Store Connect answered that a required agreement is missing or has expired (\(stop.code)), and the pull stopped (\(notSent) requests not sent). Accept the agreement in App Store Connect's Business section; the snapshot records the answer for `iapdoctor check --asc`."
+                : "note: the pull stopped early (\(stop.code)), \(notSent) requests not sent: \(stop.detail ?? stop.title)")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// `check --asc-pull`: the snapshot pulled into a private temporary folder for one check, and
+/// removed after it.
+struct PulledSnapshot {
+    let path: String
+    let folder: String
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Pulls for `bundleID`, else the descriptor's `app.bundle_id`; prints the pull's summary on
+    /// standard error. Usage, key and network problems print one error and exit 2.
+    static func pull(paths: [String], bundleID: String?, key: ASCKeyOptions) throws -> PulledSnapshot {
+        guard let bundleID = bundleID ?? PulledSnapshot.descriptorBundleID(paths) else {
+            writeError("error: --asc-pull needs the app's bundle ID\nhelp: give --bundle-id, or set `app.bundle_id` in the descriptor")
+            throw ExitCode(2)
+        }
+        let pulled: (result: PullResult, seconds: TimeInterval)
+        do {
+            pulled = try key.pull(bundleID: bundleID)
+        } catch let error as ASCUsageError {
+            writeError("error: \(error.message)\nhelp: \(error.help)")
+            throw ExitCode(2)
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdoctor-asc-pull-\(UUID().uuidString.prefix(8))").path
+        let path = folder + "/asc-snapshot.json"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileSystem.writeAtomically(pulled.result.text, to: path)
+        } catch let problem as FileSystem.Problem {
+            writeError("error: \(problem.message)\nhelp: \(problem.help)")
+            throw ExitCode(2)
+        } catch {
+            writeError("error: cannot create a temporary folder for the App Store Connect snapshot (\(folder))\nhelp: check that the temporary folder ($TMPDIR) is writable")
+            throw ExitCode(2)
+        }
+        writeError(ASCPull.summary(pulled.result, seconds: pulled.seconds, bundleID: bundleID, headline: "pulled App Store Connect for \(bundleID)")
+            + "\nnote: the check reads the snapshot from a temporary file, removed afterwards; to keep it, run `iapdoctor asc pull -o asc-snapshot.json` and `iapdoctor check --asc asc-snapshot.json`")
+        return PulledSnapshot(path: path, folder: folder)
+    }
+
+    /// `app.bundle_id` of the first descriptor among the paths, when it is a plain bundle ID.
+    static func descriptorBundleID(_ paths: [String]) -> String? {
+        guard let descriptor = paths.first(where: { Doctor.kind(of: $0) == .descriptor }),
+              let bundleID = DescriptorLoader.load(path: descriptor).project.app.bundleID?.value,
+              !bundleID.isEmpty, !bundleID.contains("$"), !bundleID.contains(where: \.isWhitespace) else { return nil }
+        return bundleID
     }
 }
 

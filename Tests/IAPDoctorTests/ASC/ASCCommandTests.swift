@@ -101,6 +101,47 @@ struct ASCCommandTests {
         }
     }
 
+    @Test func checkPullsThenChecksWithTheDescriptorsBundleID() throws {
+        let key = try TestAPIKey()
+        let folder = try makeScratchFolder("asc-check")
+        defer { removeScratch(folder) }
+        let descriptor = folder + "/project.yaml"
+        try """
+            version: 1
+            environment: sandbox
+            app:
+              name: Synthetic Coins
+              platform: ios
+              bundle_id: \(SyntheticASCWorld.bundleID)
+            products:
+              - product_id: com.example.synthetic.coins.500
+                type: consumable
+            """.write(toFile: descriptor, atomically: true, encoding: .utf8)
+        try withServer(.init(forbiddenPathPrefixes: ["/v1/bundleIds"]), key: key) { api, baseURL in
+            let run = try runIAPDoctor(
+                ["check", descriptor, "--asc-pull", "--format", "json", "--key-id", TestAPIKey.keyID,
+                 "--issuer-id", TestAPIKey.issuerID, "--private-key", key.path],
+                environment: ["IAPDOCTOR_ASC_BASE_URL": baseURL])
+            #expect(run.status == 0 || run.status == 1, "\(run.errors)")
+            #expect(api.problems == [])
+            #expect(api.requests.first?.query.first { $0.name == "filter[bundleId]" }?.value == SyntheticASCWorld.bundleID, "the descriptor's bundle ID")
+            let report = try JSONValue.parse(Data(run.output.utf8))
+            let inputs = report["inputs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let snapshotPath = try #require(inputs.first { $0.hasSuffix("/asc-snapshot.json") }, "the pulled snapshot is an input: \(inputs)")
+            let findings = report["findings"]?.arrayValue ?? []
+            // What only the snapshot knows reached the check: the product's state, the failed request.
+            #expect(findings.contains { $0["rule"] == "asc-missing-metadata" && $0["product_id"] == "com.example.synthetic.coins.500" })
+            #expect(findings.contains { $0["rule"] == "asc-request-failed" && $0["file"] == .string(snapshotPath) })
+            #expect(!FileManager.default.fileExists(atPath: snapshotPath), "the temporary snapshot is removed after the check")
+            #expect(run.errors.contains("pulled App Store Connect for \(SyntheticASCWorld.bundleID): "))
+            for text in [run.output, run.errors] { #expect(key.leaks(in: text) == []) }
+        }
+        let both = try runIAPDoctor(["check", descriptor, "--asc-pull", "--asc", "x.json"])
+        #expect(both.status == 2 && both.errors.contains("not both"))
+        let stray = try runIAPDoctor(["check", descriptor, "--bundle-id", "com.example.x"])
+        #expect(stray.status == 2 && stray.errors.contains("--bundle-id is for --asc-pull"))
+    }
+
     @Test func usageProblemsAreExitTwoBeforeAnyRequest() throws {
         let key = try TestAPIKey()
         let clean = ["ASC_KEY_ID": "", "ASC_ISSUER_ID": "", "ASC_PRIVATE_KEY_PATH": "", "ASC_PRIVATE_KEY": "",
