@@ -45,8 +45,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // ES256 for App Store Connect API tokens; on Apple platforms it is CryptoKit, elsewhere
-        // BoringSSL. 3.x keeps swift-tools-version 5.9 (4.x needs 6.1).
+        // ES256 for App Store Connect API tokens, and MD5; on Apple platforms it is CryptoKit,
+        // elsewhere BoringSSL. 3.x keeps swift-tools-version 5.9 (4.x needs 6.1).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: libxml2Targets + [
@@ -61,7 +61,11 @@ let package = Package(
         .target(name: "CodeScanner", swiftSettings: releaseSpeed),
         .target(
             name: "IAPDoctor",
-            dependencies: ["XMLReader", "CodeScanner", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "XMLReader", "CodeScanner", .product(name: "Yams", package: "Yams"),
+                // Insecure.MD5 for review screenshots' checksums (BENCHMARKS.md, "MD5").
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: releaseSpeed
         ),
         .target(name: "Rules", dependencies: ["IAPDoctor"], swiftSettings: releaseSpeed),
