@@ -22,7 +22,7 @@ public struct APIError: Sendable, Equatable {
         let first = (try? JSONValue.parse(body))?["errors"]?.arrayValue?.first
         self.status = status
         self.code = first?["code"]?.stringValue ?? "HTTP_\(status)"
-        self.title = first?["title"]?.stringValue ?? HTTPURLResponseStatus.text(status)
+        self.title = first?["title"]?.stringValue ?? HTTPStatusText.text(status)
         self.detail = first?["detail"]?.stringValue
     }
 
@@ -265,7 +265,7 @@ public actor APIClient {
 }
 
 /// Reason phrases for error answers without a JSON:API body (a proxy's 502, say).
-enum HTTPURLResponseStatus {
+enum HTTPStatusText {
     static func text(_ status: Int) -> String {
         switch status {
         case 400: return "Bad Request"

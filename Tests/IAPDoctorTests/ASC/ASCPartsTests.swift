@@ -165,6 +165,24 @@ struct ASCPartsTests {
         #expect(response.headers["content-type"] == "application/json")
     }
 
+    @Test func aRedirectIsReturnedNotFollowed() async throws {
+        final class Paths: @unchecked Sendable {
+            let lock = NSLock()
+            var seen: [String] = []
+        }
+        let paths = Paths()
+        let server = try LoopbackHTTPServer { request in
+            paths.lock.withLock { paths.seen.append(request.path) }
+            return LoopbackHTTPServer.Response(status: 302, headers: [("Location", "/elsewhere")])
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        defer { transport.close() }
+        let response = try await transport.get(URL(string: server.baseURL + "/v1/apps")!, headers: ["Authorization": "Bearer x"])
+        #expect(response.status == 302)
+        #expect(paths.lock.withLock { paths.seen } == ["/v1/apps"], "the token is not carried to where a redirect points")
+    }
+
     @Test func jsonIsWrittenOneWayOnly() throws {
         let value: JSONValue = ["b": [1, 2.5, true, .null], "a": "quote \" backslash \\ slash / tab \t nul \u{0} é 😀", "c": [:], "d": []]
         #expect(value.serialized() == #"{"a":"quote \" backslash \\ slash / tab \t nul \u0000 é 😀","b":[1,2.5,true,null],"c":{},"d":[]}"#)
