@@ -159,10 +159,8 @@ public struct SourceScan: Sendable {
 /// constants of every scanned file, so an ID defined in `StoreIDs.swift` and requested in
 /// `Store.swift` is found and reported where its literal is written.
 public enum SourceScanner {
-    /// Build products, dependencies and project bundles: not the app's own code. Lower case, and
-    /// compared ignoring case: macOS file systems are case-insensitive (`pods` is `Pods` there).
-    static let skippedFolders: Set<String> = [".build", "build", "deriveddata", "pods", "carthage", "node_modules", ".git"]
-    static let skippedFolderExtensions: Set<String> = ["xcodeproj", "xcworkspace"]
+    // The folders a scan skips are `FolderWalker.skippedFolderNames` and project bundles, the same
+    // ones `iapdoctor init` skips.
     /// Larger files are generated or vendored; reading them would only slow the scan down.
     static let maxFileBytes = 4 << 20
 
@@ -187,8 +185,7 @@ public enum SourceScanner {
     /// that joined path.
     /// With a `root` (its links resolved), the walk never leaves it: a link leading outside is a problem.
     public static func scan(paths: [String], baseDirectory: String, root: String? = nil, reader: FileReader = defaultReader) -> SourceScan {
-        var walk = FolderWalk()
-        walk.root = root
+        var walk = SourceFinder(root: root)
         for path in paths {
             var resolved = path.hasPrefix("/") || baseDirectory.isEmpty || baseDirectory == "." ? path : baseDirectory + "/" + path
             if path == "." { resolved = baseDirectory.isEmpty ? "." : baseDirectory }

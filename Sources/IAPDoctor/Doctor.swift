@@ -154,9 +154,8 @@ public struct Doctor: Sendable {
                 do throws(FileSystem.Problem) {
                     try FileSystem.checkInput(path)
                 } catch {
-                    problems.append(Finding(
-                        rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
-                        notes: location.map { ["`\(FileSystem.shown(written))` is listed in `catalogs` at \($0)"] } ?? [], location: location))
+                    problems.append(InputProblem.unreadable(
+                        error, at: location, notes: location.map { ["`\(FileSystem.shown(written))` is listed in `catalogs` at \($0)"] } ?? []).finding)
                     continue
                 }
             }

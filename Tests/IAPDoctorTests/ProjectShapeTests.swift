@@ -348,4 +348,22 @@ struct ProjectShapeTests {
         let elsewhere = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--profiles-dir", home + "/nowhere"], environment: ["HOME": home])
         #expect(!elsewhere.output.contains("profile-not-installed]: the provisioning profile `Birdhouse"), "\(elsewhere.output)")
     }
+
+    /// `init`'s walk (the shared FolderWalker, breadth first): shallow files come first, so its
+    /// bound leaves out the deepest; the shared skip list, hidden folders and links to folders are
+    /// not entered; a link to a file is listed like the file.
+    @Test func initWalksBreadthFirstAndSkipsWhatTheScanSkips() throws {
+        let fixture = ProjectFixture()
+        let profile = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>"
+        for path in ["a/deep/x.mobileprovision", "b.mobileprovision", "z.mobileprovision", ".hidden/h.mobileprovision",
+                     "Pods/p.mobileprovision", "xcuserdata/u.mobileprovision", "a/y.mobileprovision"] {
+            fixture.write(path, profile)
+        }
+        try FileManager.default.createSymbolicLink(atPath: fixture.folder + "/c.mobileprovision", withDestinationPath: fixture.folder + "/b.mobileprovision")
+        try FileManager.default.createSymbolicLink(atPath: fixture.folder + "/linked", withDestinationPath: fixture.folder + "/a")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.profileCandidates == [
+            "b.mobileprovision", "c.mobileprovision", "z.mobileprovision", "a/y.mobileprovision", "a/deep/x.mobileprovision",
+        ])
+    }
 }

@@ -291,7 +291,7 @@ struct ReporterTests {
         var diagnosis = Self.hostile()
         diagnosis.appName = "<img src=x onerror=alert(1)>"
         diagnosis.products[0].productID = "com.example.a|b"
-        let markdown = MarkdownReporter().report(diagnosis)
+        let markdown = MarkdownCheckReporter().report(diagnosis)
         #expect(!markdown.contains("<img"))
         #expect(!markdown.contains("<b>"))
         #expect(!markdown.contains("<script>"))

@@ -325,7 +325,9 @@ struct SourceScannerTests {
         write(#"_ = Product.products(for: ["com.x.z"])"#, to: root + "/App/Z.swift")
         write("not code: SKProductsRequest(productIdentifiers: [\"com.x.txt\"])", to: root + "/App/notes.txt")
         for skipped in ["Pods/Lib", "Carthage/Checkouts/Lib", ".build/checkouts", "build", "DerivedData/App",
-                        "node_modules/lib", ".git/hooks", "App.xcodeproj", "App.xcworkspace"] {
+                        "node_modules/lib", ".git/hooks", "App.xcodeproj", "App.xcworkspace",
+                        // Skipped by `init` first; one skip list now (FolderWalker.skippedFolderNames).
+                        ".swiftpm/xcode", "xcuserdata/me.xcuserdatad"] {
             write(call.replacingOccurrences(of: "com.x.app", with: "com.x.\(skipped)"), to: root + "/" + skipped + "/Vendored.swift")
         }
         // A link back to the root is a loop; a link to a folder outside is followed.

@@ -38,10 +38,7 @@ public struct Configuration: Sendable {
         do {
             bytes = try FileSystem.readBytes(path, maxBytes: YAMLTreeReader.maxBytes)
         } catch {
-            throw ConfigurationError(problems: [
-                Finding(rule: "input-unreadable", severity: .error, checklist: nil, message: error.message,
-                        help: error.help, location: SourceLocation(file: path))
-            ])
+            throw ConfigurationError(problems: [InputProblem.unreadable(error, at: SourceLocation(file: path)).finding])
         }
         return try parse(bytes: bytes, file: path, catalog: catalog)
     }

@@ -1,3 +1,4 @@
+import CodeScanner
 import Foundation
 
 /// What `iapdoctor init` learns from a folder: the Xcode project, the scheme and target that are
@@ -48,9 +49,6 @@ public struct ProjectSurvey: Sendable {
     public var productIDLists: [String] = []
     public var sources: [String] = []
 
-    static let skippedFolders: Set<String> = [
-        ".build", "build", "deriveddata", "pods", "carthage", "node_modules", ".git", ".swiftpm", "xcuserdata",
-    ]
     /// Folders whose files are test data or fixtures, never the app's own lists or code.
     static func isTestPath(_ path: String) -> Bool {
         path.split(separator: "/").contains { part in
@@ -60,7 +58,8 @@ public struct ProjectSurvey: Sendable {
         }
     }
 
-    /// Walks `directory` (sorted, bounded, symbolic links to folders not followed).
+    /// Walks `directory` (sorted, bounded, symbolic links to folders not followed; the folders
+    /// `FolderWalker.skippedFolderNames` lists are skipped, as the source scan skips them).
     public static func survey(directory: String) -> ProjectSurvey {
         var survey = ProjectSurvey()
         let walk = FolderListing(root: directory)
@@ -148,7 +147,7 @@ public struct ProjectSurvey: Sendable {
         archiveConfiguration = archive
         let shipping = project.settings(target: app, configuration: archive)
         let running = project.settings(target: app, configuration: run)
-        platform = EvidenceLoader.platformFromSDK(shipping.sdk)
+        platform = Platform(sdk: shipping.sdk)
         for (key, slot) in [(XcodeProject.SettingKey.productBundleIdentifier, \ProjectSurvey.bundleID), (XcodeProject.SettingKey.developmentTeam, \ProjectSurvey.teamID)] {
             guard let value = shipping.value(key) else { continue }
             if BuildSettings.isResolved(value.value) {
@@ -221,6 +220,8 @@ public struct ProjectSurvey: Sendable {
 
 /// The files of a folder tree, sorted, bounded; `.xcodeproj` and `.xcworkspace` folders listed
 /// apart and not entered (but for their shared schemes, which ``ProjectSurvey`` reads itself).
+/// Breadth first, so the bound leaves out the deepest files, not the project's own; paths are
+/// relative to the root.
 struct FolderListing {
     var files: [String] = []
     var projects: [String] = []
@@ -228,36 +229,24 @@ struct FolderListing {
     static let maxEntries = 50_000
 
     init(root: String) {
-        let manager = FileManager.default
-        var queue = [""]
-        var visited = 0
-        while !queue.isEmpty, visited < Self.maxEntries {
-            let relative = queue.removeFirst()
-            let absolute = relative.isEmpty ? root : root + "/" + relative
-            guard let entries = try? manager.contentsOfDirectory(atPath: absolute) else { continue }
-            for name in entries.sorted() {
-                visited += 1
-                let path = relative.isEmpty ? name : relative + "/" + name
-                let full = root + "/" + path
-                var isDirectory: ObjCBool = false
-                guard manager.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
-                guard isDirectory.boolValue else {
-                    files.append(path)
-                    continue
-                }
-                if name.hasSuffix(".xcodeproj") {
-                    projects.append(path)
-                    continue
-                }
-                if name.hasSuffix(".xcworkspace") {
-                    workspaces.append(path)
-                    continue
-                }
-                // Case-insensitive: macOS file systems are, and `Pods` is sometimes `pods`.
-                let isLink = (try? manager.destinationOfSymbolicLink(atPath: full)) != nil
-                if ProjectSurvey.skippedFolders.contains(name.lowercased()) || name.hasPrefix(".") || isLink { continue }
-                queue.append(path)
+        var walker = FolderWalker(order: .breadthFirst, maxEntries: Self.maxEntries)
+        // Unreadable folders and broken links are left out quietly: `init` drafts from what it finds.
+        walker.walk(folder: root, problem: { _ in }) { entry in
+            guard entry.kind == .folder else {
+                files.append(entry.relativePath)
+                return false
             }
+            if entry.name.hasSuffix(".xcodeproj") {
+                projects.append(entry.relativePath)
+                return false
+            }
+            if entry.name.hasSuffix(".xcworkspace") {
+                workspaces.append(entry.relativePath)
+                return false
+            }
+            // The shared skip list; besides it, hidden folders (editor and tool state) and links to
+            // folders (which may lead out of the project or back into it) are not entered.
+            return !(FolderWalker.skippedFolderNames.contains(entry.name.lowercased()) || entry.name.hasPrefix(".") || entry.isLink)
         }
     }
 }

@@ -184,10 +184,7 @@ extension ASCSnapshot {
         do {
             return try FileSystem.readBytes(file, maxBytes: max(limit, 0))
         } catch {
-            throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message,
-                help: "\(error.help); write the snapshot with `iapdoctor asc pull -o asc-snapshot.json`",
-                location: SourceLocation(file: file)))
+            throw InputProblem.unreadable(error, at: SourceLocation(file: file), hint: "write the snapshot with `iapdoctor asc pull -o asc-snapshot.json`")
         }
     }
 

@@ -67,7 +67,7 @@ public struct BuildSettings: Sendable {
         guard sdk == nil, let root = value(XcodeProject.SettingKey.sdkRoot)?.value, Self.isResolved(root), !root.isEmpty else { return }
         if root == "auto" {
             let supported = (value("SUPPORTED_PLATFORMS")?.value ?? "").split(separator: " ").map(String.init)
-            sdk = ["iphoneos", "macosx", "appletvos", "xros", "watchos"].first(where: supported.contains)
+            sdk = Platform.sdks.map(\.name).first(where: supported.contains)
         } else {
             sdk = root.hasSuffix(".sdk") ? nil : root
         }

@@ -41,7 +41,7 @@ public enum DescriptorLoader {
         } catch {
             return Result(
                 project: project,
-                problems: [inputProblem("input-unreadable", error.message, help: error.help, at: SourceLocation(file: path))],
+                problems: [InputProblem.unreadable(error, at: SourceLocation(file: path)).finding],
                 isUnusable: true)
         }
         return load(bytes: bytes, file: path, into: &project)

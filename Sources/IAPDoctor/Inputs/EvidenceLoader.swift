@@ -112,10 +112,9 @@ public enum EvidenceLoader {
                 do throws(FileSystem.Problem) {
                     try FileSystem.checkInput(outside)
                 } catch {
-                    problems.append(Finding(
-                        rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
-                        notes: ["the scheme's StoreKit configuration reference `\(FileSystem.shown(reference.value))` leads there"],
-                        location: reference.location))
+                    problems.append(InputProblem.unreadable(
+                        error, at: reference.location,
+                        notes: ["the scheme's StoreKit configuration reference `\(FileSystem.shown(reference.value))` leads there"]).finding)
                 }
             } else {
                 // Xcode would serve no products; one finding says so (not an unreadable input).
@@ -205,7 +204,7 @@ public enum EvidenceLoader {
             }
             project.signing.style = Fact(parsed, at: style.location, source: style.source)
         }
-        let platform = project.app.platform?.value ?? platformFromSDK(settings.sdk) ?? .ios
+        let platform = project.app.platform?.value ?? Platform(sdk: settings.sdk) ?? .ios
         if let deploymentTarget = facts[deploymentTargetKey(platform)] {
             adopt(deploymentTarget, into: \Project.app.deploymentTarget, subject: "the deployment target", item: "os-version",
                   key: "app.deployment_target", project: &project)
@@ -266,17 +265,6 @@ public enum EvidenceLoader {
         case .tvos: return "TVOS_DEPLOYMENT_TARGET"
         case .watchos: return "WATCHOS_DEPLOYMENT_TARGET"
         case .visionos: return "XROS_DEPLOYMENT_TARGET"
-        }
-    }
-
-    static func platformFromSDK(_ sdk: String?) -> Platform? {
-        switch sdk {
-        case "iphoneos": return .ios
-        case "macosx": return .macos
-        case "appletvos": return .tvos
-        case "watchos": return .watchos
-        case "xros": return .visionos
-        default: return nil
         }
     }
 }

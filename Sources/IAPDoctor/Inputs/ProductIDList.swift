@@ -20,9 +20,7 @@ public enum ProductIDList {
         do {
             bytes = try FileSystem.readBytes(path, maxBytes: 16 << 20)
         } catch {
-            throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message,
-                help: "\(error.help); `app.product_id_lists` paths are relative to the descriptor's folder", location: SourceLocation(file: path)))
+            throw InputProblem.unreadable(error, at: SourceLocation(file: path), hint: "`app.product_id_lists` paths are relative to the descriptor's folder")
         }
         let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
         let root: Node

@@ -63,10 +63,7 @@ public enum PropertyList {
         do {
             bytes = try FileSystem.readBytes(path, maxBytes: 16 << 20)
         } catch {
-            throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message,
-                help: "\(error.help); the path comes from the descriptor and is relative to its folder",
-                location: SourceLocation(file: path)))
+            throw InputProblem.unreadable(error, at: SourceLocation(file: path), hint: "the path comes from the descriptor and is relative to its folder")
         }
         return try parse(bytes: bytes, file: path, what: what)
     }

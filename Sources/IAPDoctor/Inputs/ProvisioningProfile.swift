@@ -29,9 +29,11 @@ public struct ProvisioningProfile: Sendable {
         do {
             bytes = try FileSystem.readBytes(path, maxBytes: 4 << 20)
         } catch {
-            throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message,
-                help: "download the profile again (Xcode → Settings → Accounts, or the developer portal)", location: SourceLocation(file: path)))
+            // The file system's help ("check the path") is replaced: a profile is not edited but
+            // downloaded again, whatever kept it from being read.
+            var problem = InputProblem.unreadable(error, at: SourceLocation(file: path))
+            problem.finding.help = "download the profile again (Xcode → Settings → Accounts, or the developer portal)"
+            throw problem
         }
         guard let start = find(Array("<?xml".utf8), in: bytes, from: 0),
             let endTag = find(Array("</plist>".utf8), in: bytes, from: start)

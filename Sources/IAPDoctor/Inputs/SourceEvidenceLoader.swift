@@ -22,9 +22,8 @@ extension EvidenceLoader {
                 try FileSystem.checkInput(root)
                 roots.append(root)
             } catch {
-                problems.append(Finding(
-                    rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
-                    notes: ["the folder is named in `app.sources` at \(named.location)"], location: named.location))
+                problems.append(InputProblem.unreadable(
+                    error, at: named.location, notes: ["the folder is named in `app.sources` at \(named.location)"]).finding)
             }
         }
         let scan = SourceScanner.scan(paths: roots, baseDirectory: "", root: FileSystem.confinement?.real, reader: { path, maxBytes in

@@ -46,10 +46,9 @@ public struct StoreKitConfiguration: Sendable {
         do {
             bytes = try FileSystem.readBytes(path, maxBytes: 64 << 20)
         } catch {
-            throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message,
-                help: "\(error.help); `app.storekit_configuration` is relative to the descriptor's folder, a scheme's reference to the folder holding the .xcodeproj",
-                location: SourceLocation(file: path)))
+            throw InputProblem.unreadable(
+                error, at: SourceLocation(file: path),
+                hint: "`app.storekit_configuration` is relative to the descriptor's folder, a scheme's reference to the folder holding the .xcodeproj")
         }
         let root: JSONValue
         do {

@@ -60,7 +60,7 @@ public enum TargetChoice {
         project.applicationTargets.filter { target in
             guard target.productType?.value == XcodeProject.applicationProductType else { return false }
             let sdk = target.configurations.lazy.compactMap { project.settings(target: target, configuration: $0.name).value(XcodeProject.SettingKey.sdkRoot)?.value }.first
-            return !(sdk?.hasPrefix("watch") ?? false)
+            return sdk.flatMap { Platform(sdkFamily: $0) } != .watchos
         }
     }
 
@@ -75,14 +75,8 @@ public enum TargetChoice {
         return "`\(target.name)`" + (parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))")
     }
 
+    /// The platform a target's SDK belongs to, by name; a simulator SDK counts as its platform.
     static func platformName(_ settings: BuildSettings) -> String? {
-        switch settings.sdk ?? "" {
-        case let sdk where sdk.hasPrefix("iphone"): return "iOS"
-        case let sdk where sdk.hasPrefix("macosx"): return "macOS"
-        case let sdk where sdk.hasPrefix("appletv"): return "tvOS"
-        case let sdk where sdk.hasPrefix("watch"): return "watchOS"
-        case let sdk where sdk.hasPrefix("xr"): return "visionOS"
-        default: return nil
-        }
+        Platform(sdkFamily: settings.sdk ?? "")?.displayName
     }
 }

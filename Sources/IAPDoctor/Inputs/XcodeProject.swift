@@ -143,9 +143,7 @@ public struct XcodeProject: Sendable {
         do {
             bytes = try FileSystem.readBytes(file, maxBytes: ASCIIPropertyList.maxBytes)
         } catch {
-            throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
-                location: SourceLocation(file: file)))
+            throw InputProblem.unreadable(error, at: SourceLocation(file: file))
         }
         var project = try parse(bytes: bytes, file: file)
         project.loadConfigurationFiles()

@@ -30,9 +30,7 @@ public struct XcodeScheme: Sendable {
         do throws(FileSystem.Problem) {
             try FileSystem.checkInput(path)
         } catch {
-            throw InputProblem(Finding(
-                rule: "input-unreadable", severity: .error, checklist: nil, message: error.message, help: error.help,
-                location: SourceLocation(file: path)))
+            throw InputProblem.unreadable(error, at: SourceLocation(file: path))
         }
         let root: XMLNode
         do {

@@ -91,6 +91,31 @@ public enum Platform: String, DescriptorEnumeration {
         case .watchos: return "watchOS"
         }
     }
+
+    // MARK: SDKs
+
+    /// The one map from Xcode's SDK names (`SDKROOT`, `SUPPORTED_PLATFORMS`) to platforms: the
+    /// device SDK's name, the stem its simulator and versioned SDKs share (`iphonesimulator`,
+    /// `macosx14.2`), and the platform. In the order `SDKROOT = auto` picks from
+    /// `SUPPORTED_PLATFORMS` (iOS first; `BuildSettings.settleSDK`).
+    static let sdks: [(name: String, stem: String, platform: Platform)] = [
+        ("iphoneos", "iphone", .ios), ("macosx", "macosx", .macos), ("appletvos", "appletv", .tvos),
+        ("xros", "xr", .visionos), ("watchos", "watch", .watchos),
+    ]
+
+    /// The platform of a device SDK's exact name (`iphoneos`), as `SDKROOT` settles it; `nil` for
+    /// anything else (a simulator, a path to an `.sdk`), where the caller has its own default.
+    init?(sdk: String?) {
+        guard let match = Self.sdks.first(where: { $0.name == sdk }) else { return nil }
+        self = match.platform
+    }
+
+    /// The platform of any SDK of its family: device or simulator, versioned or not
+    /// (`watchsimulator10.0` is watchOS), for naming a target's platform.
+    init?(sdkFamily sdk: String) {
+        guard let match = Self.sdks.first(where: { sdk.hasPrefix($0.stem) }) else { return nil }
+        self = match.platform
+    }
 }
 
 public enum StoreKitAPI: String, DescriptorEnumeration {

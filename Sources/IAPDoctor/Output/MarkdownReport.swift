@@ -1,6 +1,6 @@
 /// `iapdoctor report --format markdown`: the content of the HTML report as GitHub-flavoured
 /// Markdown, for a pull-request comment or `$GITHUB_STEP_SUMMARY`. It escapes with
-/// ``MarkdownReporter``'s helpers, so a value from the inputs cannot add HTML or break a table.
+/// the ``Markdown`` helpers, so a value from the inputs cannot add HTML or break a table.
 public struct MarkdownReport: Sendable {
     public init() {}
 
@@ -13,7 +13,7 @@ public struct MarkdownReport: Sendable {
         if !document.inputProblems.isEmpty {
             out.append("## Problems with the inputs")
             out.append("")
-            out.append("These are about the inputs and the configuration, not a checklist item; errors among them stop the check.")
+            out.append(ReportDocument.inputProblemsIntro)
             out.append("")
             for finding in document.inputProblems { out += Self.finding(finding) }
             out.append("")
@@ -32,21 +32,20 @@ public struct MarkdownReport: Sendable {
     private func header(_ document: ReportDocument, into out: inout [String]) {
         out.append("# iapdoctor report: " + Self.literal(document.title))
         out.append("")
-        out.append(document.isPreSubmission ? "In-App Purchase pre-submission checklist" : "In-App Purchase checklist")
+        out.append(document.checklistKind)
         out.append("")
         out.append("| | |")
         out.append("|---|---|")
         if document.hasDescriptor {
-            out.append(MarkdownReporter.row(["App", document.appName.map(Self.literal) ?? "not stated"]))
-            out.append(MarkdownReporter.row(["Bundle ID", document.bundleID.map { MarkdownReporter.code($0, inTable: true) } ?? "not stated"]))
-            out.append(MarkdownReporter.row(["Platform", document.platform.map(Self.literal) ?? "not stated"]))
-            var environment = MarkdownReporter.code(document.environment.rawValue, inTable: true)
-            if document.isPreSubmission { environment += " (pre-submission profile)" }
-            if !document.environmentStated { environment += " (not stated)" }
-            out.append(MarkdownReporter.row(["Environment", environment]))
+            out.append(Markdown.row(["App", document.appName.map(Self.literal) ?? "not stated"]))
+            out.append(Markdown.row(["Bundle ID", document.bundleID.map { Markdown.code($0, inTable: true) } ?? "not stated"]))
+            out.append(Markdown.row(["Platform", document.platform.map(Self.literal) ?? "not stated"]))
+            var environment = Markdown.code(document.environment.rawValue, inTable: true)
+            environment += document.environmentQualifiers
+            out.append(Markdown.row(["Environment", environment]))
         }
-        if let checkedAt = document.checkedAt { out.append(MarkdownReporter.row(["Checked at", Self.literal(checkedAt)])) }
-        out.append(MarkdownReporter.row(["Inputs", Self.codeList(document.inputs)]))
+        if let checkedAt = document.checkedAt { out.append(Markdown.row(["Checked at", Self.literal(checkedAt)])) }
+        out.append(Markdown.row(["Inputs", Self.codeList(document.inputs)]))
         out.append("")
     }
 
@@ -64,7 +63,7 @@ public struct MarkdownReport: Sendable {
         }
         out.append("- Findings: \(Self.count(tally.errors, "error")) · \(Self.count(tally.warnings, "warning")) · \(Self.count(tally.notes, "note"))")
         out.append("")
-        out.append(MarkdownReporter.inline(document.profileNote))
+        out.append(Markdown.inline(document.profileNote))
         out.append("")
     }
 
@@ -72,30 +71,30 @@ public struct MarkdownReport: Sendable {
         out.append("## Checklist")
         out.append("")
         if !document.evaluated {
-            out.append("The checklist was not evaluated: fix the problems with the inputs first.")
+            out.append(ReportDocument.checklistNotEvaluated)
             out.append("")
         }
         out.append("| # | Item | Question | Status | Findings |")
         out.append("|--:|---|---|---|---|")
         for row in document.checklist {
-            var question = MarkdownReporter.inline(row.question, inTable: true)
+            var question = Markdown.inline(row.question, inTable: true)
             if row.isAdvice { question += " (advice: never makes a product invalid)" }
             if row.status == .notApplicable, !row.reasons.isEmpty {
-                question += " *Not applicable: " + MarkdownReporter.inline(row.reasons.joined(separator: "; "), inTable: true) + "*"
+                question += " *Not applicable: " + Markdown.inline(row.reasons.joined(separator: "; "), inTable: true) + "*"
             }
             let findings = row.findings.map { "[\($0.number)]" }.joined(separator: " ")
-            out.append(MarkdownReporter.row([
-                String(row.number), MarkdownReporter.code(row.id, inTable: true), question,
-                MarkdownReporter.status(row.status), findings.isEmpty ? "–" : findings,
+            out.append(Markdown.row([
+                String(row.number), Markdown.code(row.id, inTable: true), question,
+                Markdown.status(row.status), findings.isEmpty ? "–" : findings,
             ]))
         }
         out.append("")
         let detailed = document.checklist.filter(\.hasDetails)
         guard !detailed.isEmpty else { return }
         for row in detailed {
-            out.append("### \(row.number). \(MarkdownReporter.code(row.id)): \(MarkdownReporter.status(row.status))")
+            out.append("### \(row.number). \(Markdown.code(row.id)): \(Markdown.status(row.status))")
             out.append("")
-            out.append(MarkdownReporter.inline(row.question))
+            out.append(Markdown.inline(row.question))
             out.append("")
             if row.status == .unknown {
                 for question in row.questions {
@@ -111,14 +110,14 @@ public struct MarkdownReport: Sendable {
         out.append("## Products")
         out.append("")
         guard !document.products.isEmpty else {
-            out.append(document.evaluated ? "The descriptor lists no products and the code requests none." : "No verdicts: the checklist was not evaluated.")
+            out.append(document.noProductsSentence)
             out.append("")
             return
         }
         out.append("| Product | Type | Status | Cleared for sale | Price | Localizations | Verdict | Why |")
         out.append("|---|---|---|---|---|---|---|---|")
         for product in document.products {
-            var identity = MarkdownReporter.code(product.productID, inTable: true)
+            var identity = Markdown.code(product.productID, inTable: true)
             if let name = product.referenceName { identity += " · " + Self.literal(name) }
             if !product.requestedAs.isEmpty { identity += " · requested as " + Self.codeList(product.requestedAs) }
             var cells = [identity]
@@ -132,9 +131,9 @@ public struct MarkdownReport: Sendable {
             } else {
                 cells += ["not in the descriptor's `products`", "–", "–", "–", "–"]
             }
-            cells.append(MarkdownReporter.verdict(product.verdict))
+            cells.append(Markdown.verdict(product.verdict))
             cells.append(Self.why(product))
-            out.append(MarkdownReporter.row(cells))
+            out.append(Markdown.row(cells))
         }
         out.append("")
     }
@@ -146,8 +145,8 @@ public struct MarkdownReport: Sendable {
         out.append("|---|---|--:|--:|--:|---|")
         for catalog in document.catalogs {
             let numbers = catalog.findingNumbers.map { "[\($0)]" }.joined(separator: " ")
-            out.append(MarkdownReporter.row([
-                MarkdownReporter.code(catalog.file, inTable: true), MarkdownReporter.status(catalog.status),
+            out.append(Markdown.row([
+                Markdown.code(catalog.file, inTable: true), Markdown.status(catalog.status),
                 String(catalog.errors), String(catalog.warnings), String(catalog.notes), numbers.isEmpty ? "none" : numbers,
             ]))
         }
@@ -159,38 +158,32 @@ public struct MarkdownReport: Sendable {
         out.append("")
         out.append("### Questions to answer")
         out.append("")
-        if !document.evaluated {
-            out.append("None yet: the checklist was not evaluated.")
-        } else if document.openQuestions.isEmpty {
-            out.append("None: every item that applies was answered from the inputs.")
-        } else {
-            out.append("Nothing in the inputs answers these; set the descriptor key and run again.")
+        out.append(document.openQuestionsLead)
+        if document.evaluated, !document.openQuestions.isEmpty {
             out.append("")
             out.append("| Item | Question | Descriptor key |")
             out.append("|---|---|---|")
             for open in document.openQuestions {
-                var question = MarkdownReporter.inline(open.question, inTable: true)
-                if let product = open.productID { question += " (for " + MarkdownReporter.code(product, inTable: true) + ")" }
-                out.append(MarkdownReporter.row([
-                    MarkdownReporter.code(open.itemID, inTable: true), question,
-                    open.key.isEmpty ? "none" : MarkdownReporter.code(open.key, inTable: true),
+                var question = Markdown.inline(open.question, inTable: true)
+                if let product = open.productID { question += " (for " + Markdown.code(product, inTable: true) + ")" }
+                out.append(Markdown.row([
+                    Markdown.code(open.itemID, inTable: true), question,
+                    open.key.isEmpty ? "none" : Markdown.code(open.key, inTable: true),
                 ]))
             }
         }
         out.append("")
         out.append("### Not applicable here")
         out.append("")
-        if !document.evaluated {
-            out.append("None yet: the checklist was not evaluated.")
-        } else if document.notApplicable.isEmpty {
-            out.append("None: every item applies.")
+        if let none = document.noneNotApplicableSentence {
+            out.append(none)
         } else {
             out.append("| Item | Question | Why not |")
             out.append("|---|---|---|")
             for item in document.notApplicable {
-                out.append(MarkdownReporter.row([
-                    MarkdownReporter.code(item.itemID, inTable: true), MarkdownReporter.inline(item.question, inTable: true),
-                    MarkdownReporter.inline(item.reasons.joined(separator: "; "), inTable: true),
+                out.append(Markdown.row([
+                    Markdown.code(item.itemID, inTable: true), Markdown.inline(item.question, inTable: true),
+                    Markdown.inline(item.reasons.joined(separator: "; "), inTable: true),
                 ]))
             }
         }
@@ -201,19 +194,17 @@ public struct MarkdownReport: Sendable {
         let rules = document.rules
         out.append("## Version and rules")
         out.append("")
-        out.append("- iapdoctor: " + MarkdownReporter.code(rules.toolVersion))
-        var inForce = "- Rules in force: \(rules.ruleCount)"
-        inForce += rules.customRules.isEmpty ? " (all built in)" : ", including custom rules " + Self.codeList(rules.customRules)
-        out.append(inForce)
-        out.append("- Configuration file: " + (rules.configurationFile.map { MarkdownReporter.code($0) } ?? "none: the built-in defaults"))
+        out.append("- iapdoctor: " + Markdown.code(rules.toolVersion))
+        out.append("- Rules in force: " + document.rulesInForce(code: { Markdown.code($0, inTable: true) }))
+        out.append("- Configuration file: " + (rules.configurationFile.map { Markdown.code($0) } ?? ReportDocument.noConfigurationFile))
         out.append("- Rules turned off: " + (rules.disabledRules.isEmpty ? "none" : Self.codeList(rules.disabledRules)))
         if !rules.changes.isEmpty {
             out.append("- Changed from the defaults:")
             for change in rules.changes {
-                out.append("  - \(MarkdownReporter.code(change.rule)) \(change.option.map { "option " + MarkdownReporter.code($0) } ?? "severity"): \(MarkdownReporter.code(change.value)) (default \(MarkdownReporter.code(change.defaultValue)))")
+                out.append("  - \(Markdown.code(change.rule)) \(change.option.map { "option " + Markdown.code($0) } ?? "severity"): \(Markdown.code(change.value)) (default \(Markdown.code(change.defaultValue)))")
             }
         }
-        out.append("- Fails at: " + MarkdownReporter.code("--fail-on \(rules.failOn)"))
+        out.append("- Fails at: " + Markdown.code("--fail-on \(rules.failOn)"))
         out.append("- iapdoctor check would say: " + Self.literal(document.summaryLine))
         out.append("")
     }
@@ -222,17 +213,17 @@ public struct MarkdownReport: Sendable {
 
     /// A finding as a list item, with its source line, notes, fix and rule page indented under it.
     static func finding(_ finding: ReportDocument.FindingEntry) -> [String] {
-        var head = "- **[\(finding.number)] \(finding.severity.rawValue)** \(MarkdownReporter.code(finding.rule))"
-        if let location = finding.location { head += " at " + MarkdownReporter.code(location.description) }
-        head += ": " + MarkdownReporter.inline(finding.message)
+        var head = "- **[\(finding.number)] \(finding.severity.rawValue)** \(Markdown.code(finding.rule))"
+        if let location = finding.location { head += " at " + Markdown.code(location.description) }
+        head += ": " + Markdown.inline(finding.message)
         var lines = [head]
         if let location = finding.location, let source = location.sourceLine {
-            lines.append("  - line \(location.line): " + MarkdownReporter.code(source.trimmingLeadingWhitespace()))
+            lines.append("  - line \(location.line): " + Markdown.code(source.trimmingLeadingWhitespace()))
         }
-        for note in finding.notes { lines.append("  - note: " + MarkdownReporter.inline(note)) }
-        if let help = finding.help { lines.append("  - fix: " + MarkdownReporter.inline(help)) }
+        for note in finding.notes { lines.append("  - note: " + Markdown.inline(note)) }
+        if let help = finding.help { lines.append("  - fix: " + Markdown.inline(help)) }
         if let url = finding.docsURL {
-            lines.append("  - docs: [\(MarkdownReporter.plain(finding.docsPath))](\(url))")
+            lines.append("  - docs: [\(Markdown.plain(finding.docsPath))](\(url))")
         } else {
             lines.append("  - docs: custom rule, see the configuration file")
         }
@@ -245,7 +236,7 @@ public struct MarkdownReport: Sendable {
         var parts: [String] = []
         for (status, word) in [(Diagnosis.ItemStatus.fail, "fails"), (.unknown, "unknown")] {
             let items = product.reasons.filter { $0.status == status }.map { reason in
-                ([MarkdownReporter.code(reason.itemID, inTable: true)] + reason.findingNumbers.map { "[\($0)]" }).joined(separator: " ")
+                ([Markdown.code(reason.itemID, inTable: true)] + reason.findingNumbers.map { "[\($0)]" }).joined(separator: " ")
             }
             if !items.isEmpty { parts.append(word + " " + items.joined(separator: ", ")) }
         }
@@ -253,9 +244,9 @@ public struct MarkdownReport: Sendable {
     }
 
     static func question(_ question: String, key: String, productID: String?) -> String {
-        var text = MarkdownReporter.inline(question)
-        if !key.isEmpty { text += " Set " + MarkdownReporter.code(key) + "." }
-        if let productID { text += " (for " + MarkdownReporter.code(productID) + ")" }
+        var text = Markdown.inline(question)
+        if !key.isEmpty { text += " Set " + Markdown.code(key) + "." }
+        if let productID { text += " (for " + Markdown.code(productID) + ")" }
         return text
     }
 
@@ -271,13 +262,13 @@ public struct MarkdownReport: Sendable {
     static func count(_ number: Int, _ word: String) -> String { "\(number) \(word)\(number == 1 ? "" : "s")" }
 
     /// Text from the inputs, shown exactly: no code spans, every markup character escaped (also
-    /// the backtick, which ``MarkdownReporter/plain(_:)`` leaves to its callers).
+    /// the backtick, which ``Markdown/plain(_:)`` leaves to its callers).
     static func literal(_ text: String) -> String {
-        MarkdownReporter.plain(MarkdownReporter.oneLine(text)).replacingOccurrences(of: "`", with: "\\`")
+        Markdown.plain(Markdown.oneLine(text)).replacingOccurrences(of: "`", with: "\\`")
     }
 
     static func codeList(_ values: [String]) -> String {
-        values.isEmpty ? "none" : values.map { MarkdownReporter.code($0, inTable: true) }.joined(separator: ", ")
+        values.isEmpty ? "none" : values.map { Markdown.code($0, inTable: true) }.joined(separator: ", ")
     }
 }
 

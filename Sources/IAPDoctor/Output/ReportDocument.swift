@@ -440,3 +440,51 @@ public struct ReportDocument: Sendable {
             failOn: diagnosis.failOn?.rawValue ?? "never")
     }
 }
+
+// MARK: Sentences
+
+// The sentences the HTML page and the Markdown report both say, written once here so the two
+// cannot drift apart; each rendering only adds its markup around them. None holds a value from the
+// inputs, so they need no escaping in either format.
+extension ReportDocument {
+    /// Under the title: which checklist this is.
+    public var checklistKind: String { isPreSubmission ? "In-App Purchase pre-submission checklist" : "In-App Purchase checklist" }
+
+    /// After the environment's name in the header.
+    public var environmentQualifiers: String {
+        (isPreSubmission ? " (pre-submission profile)" : "") + (environmentStated ? "" : " (not stated)")
+    }
+
+    public static let inputProblemsIntro =
+        "These are about the inputs and the configuration, not a checklist item; errors among them stop the check."
+
+    /// Above the checklist when the input errors kept it from being evaluated.
+    public static let checklistNotEvaluated = "The checklist was not evaluated: fix the problems with the inputs first."
+
+    /// Instead of the product table, when it has no rows.
+    public var noProductsSentence: String {
+        evaluated ? "The descriptor lists no products and the code requests none." : "No verdicts: the checklist was not evaluated."
+    }
+
+    /// Above the open questions' table, or instead of it when there is none.
+    public var openQuestionsLead: String {
+        if !evaluated { return "None yet: the checklist was not evaluated." }
+        return openQuestions.isEmpty
+            ? "None: every item that applies was answered from the inputs."
+            : "Nothing in the inputs answers these; set the descriptor key and run again."
+    }
+
+    /// Instead of the not-applicable table; nil when there is one to show.
+    public var noneNotApplicableSentence: String? {
+        if !evaluated { return "None yet: the checklist was not evaluated." }
+        return notApplicable.isEmpty ? "None: every item applies." : nil
+    }
+
+    /// How many rules are in force and whether any are custom, the custom ones written by `code`.
+    public func rulesInForce(code: (String) -> String) -> String {
+        "\(rules.ruleCount)" + (rules.customRules.isEmpty ? " (all built in)" : ", including custom rules " + rules.customRules.map(code).joined(separator: ", "))
+    }
+
+    /// The configuration file's line when there is none.
+    public static let noConfigurationFile = "none: the built-in defaults"
+}

@@ -18,7 +18,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .xcode: return XcodeReporter()
         case .gitlab: return GitLabReporter()
         case .checkstyle: return CheckstyleReporter()
-        case .markdown: return MarkdownReporter()
+        case .markdown: return MarkdownCheckReporter()
         }
     }
 }

@@ -60,7 +60,7 @@ public struct SARIFReporter: Reporter {
                     $0.object {
                         $0.field("text", rule.help)
                         // Rule text may come from a user's configuration: no raw HTML in the Markdown.
-                        $0.field("markdown", MarkdownReporter.inline(rule.help))
+                        $0.field("markdown", Markdown.inline(rule.help))
                     }
                 }
             }
