@@ -10,11 +10,17 @@ already composed, in a flat length-prefixed form that BuiltinRulesTree.swift dec
 microseconds. Composing 95 KB of YAML with Yams at every start took ~12 ms, most of a tiny check;
 a test keeps the decoded tree equal to what the YAML reader makes of the text.
 
-Tree form, one node after another in document order (line and column 1-based, as the YAML reader's):
-  M <pairs> <line> <column>\n           a mapping, followed by key and value of each pair
-  L <items> <line> <column>\n           a sequence, followed by its items
-  S <quoted> <line> <column> <bytes>\n<text>\n   a scalar; quoted is 1 unless the scalar is plain
+Tree form, one node after another in document order (line and column 1-based, as the YAML reader's;
+the end is the line of the node's last character and the column after it, 0 0 when unknown):
+  M <pairs> <line> <column> <end line> <end column>\n     a mapping, followed by key and value of each pair
+  L <items> <line> <column> <end line> <end column>\n     a sequence, followed by its items
+  S <quoted> <line> <column> <end line> <end column> <bytes>\n<text>\n   a scalar; quoted is 1 unless plain
+
+Ends follow the YAML reader's spans (YAMLSpans.swift): PyYAML's end marks where they mean the same
+(plain and quoted scalars, flow collections), a block scalar to its last non-blank character, a
+block collection to the end of its last entry.
 """
+import bisect
 import os
 import sys
 
@@ -29,25 +35,51 @@ if not text.endswith("\n"):
     text += "\n"
 
 out = []
+line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+
+
+def position(index):
+    """1-based line and column of a character index (PyYAML's marks count characters)."""
+    line = bisect.bisect_right(line_starts, index)
+    return line, index - line_starts[line - 1] + 1
+
+
+def end(node):
+    """Where the node ends, as the YAML reader's spans say (see the docstring)."""
+    if isinstance(node, yaml.ScalarNode):
+        if node.style in ("|", ">"):
+            if node.value == "":
+                header = node.start_mark.index + 1
+                while header < len(text) and text[header] in "+-123456789":
+                    header += 1
+                return position(header)
+            return position(len(text[: node.end_mark.index].rstrip()))
+        return position(node.end_mark.index)
+    flow = text[node.start_mark.index] in "[{"
+    if flow:
+        return position(node.end_mark.index)
+    last = node.value[-1][1] if isinstance(node, yaml.MappingNode) else node.value[-1]
+    return end(last)
 
 
 def emit(node):
     line, column = node.start_mark.line + 1, node.start_mark.column + 1
+    end_line, end_column = end(node)
     if isinstance(node, yaml.MappingNode):
-        out.append(f"M {len(node.value)} {line} {column}\n")
+        out.append(f"M {len(node.value)} {line} {column} {end_line} {end_column}\n")
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode) or key.value == "<<":
                 sys.exit(f"rules.yaml:{line}: only plain keys are supported in the embedded tree")
             emit(key)
             emit(value)
     elif isinstance(node, yaml.SequenceNode):
-        out.append(f"L {len(node.value)} {line} {column}\n")
+        out.append(f"L {len(node.value)} {line} {column} {end_line} {end_column}\n")
         for item in node.value:
             emit(item)
     else:
         data = node.value.encode("utf-8")
         quoted = 0 if node.style in (None, "") else 1  # the C composer says "" for plain
-        out.append(f"S {quoted} {line} {column} {len(data)}\n{node.value}\n")
+        out.append(f"S {quoted} {line} {column} {end_line} {end_column} {len(data)}\n{node.value}\n")
 
 
 # Anchors and aliases would be shared nodes here; rules.yaml has none, and compose() keeps

@@ -10,6 +10,9 @@ extension SourceScanner {
         var isLiteral: Bool
         var line: Int
         var column: Int
+        /// Where a string literal ends (see ``CodeLocation``); 0 for other tokens.
+        var endLine = 0
+        var endColumn = 0
         /// Written right after the previous token (a postfix `!` or `?`).
         var attached: Bool
         /// An interpolated string literal's pieces: text, and the tokens of each `\(…)`.
@@ -207,12 +210,13 @@ extension SourceScanner {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
 
-        /// Characters (not bytes) from the start of the line, 1-based. Counting on from the last
-        /// answer when it was earlier on the same line keeps a long generated line linear.
+        /// Unicode scalars (not bytes) from the start of the line, 1-based, as every reader counts
+        /// columns. Counting on from the last answer when it was earlier on the same line keeps a
+        /// long generated line linear.
         mutating func column(of offset: Int) -> Int {
             if let cached = columnCache, cached.offset <= offset,
                !bytes[cached.offset..<offset].contains(0x0A) {
-                let column = cached.column + characterCount(cached.offset..<offset)
+                let column = cached.column + scalarCount(cached.offset..<offset)
                 columnCache = (offset, column)
                 return column
             }
@@ -221,19 +225,32 @@ extension SourceScanner {
             if lineStart == 0 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
                 lineStart = 3
             }
-            let column = characterCount(lineStart..<offset) + 1
+            let column = scalarCount(lineStart..<offset) + 1
             columnCache = (offset, column)
             return column
         }
 
-        func characterCount(_ range: Range<Int>) -> Int {
-            guard range.lowerBound < range.upperBound else { return 0 }
-            if !bytes[range].contains(where: { $0 >= 0x80 }) { return range.count }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self).count
+        /// UTF-8 lead bytes: one per Unicode scalar.
+        func scalarCount(_ range: Range<Int>) -> Int {
+            var count = 0
+            for index in range where bytes[index] & 0xC0 != 0x80 { count += 1 }
+            return count
         }
 
+        /// Where `token`, which starts at `line` and `column`, ends: the line of its last character
+        /// and the column after it.
+        mutating func end(of token: Token, line: Int, column: Int) -> (line: Int, column: Int) {
+            let breaks = bytes[token.start..<token.end].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            if breaks == 0 { return (line, column + scalarCount(token.start..<token.end)) }
+            return (line + breaks, self.column(of: token.end))
+        }
+
+        /// The span of the token at `index`.
         mutating func location(_ index: Int) -> CodeLocation {
-            CodeLocation(file: summary.path, line: tokens[index].line, column: column(of: tokens[index].start))
+            let token = tokens[index]
+            let column = column(of: token.start)
+            let end = end(of: token, line: token.line, column: column)
+            return CodeLocation(file: summary.path, line: token.line, column: column, endLine: end.line, endColumn: end.column)
         }
 
         /// The index of the bracket closing the one at `open` (or the end of the tokens).
@@ -341,10 +358,11 @@ extension SourceScanner {
                 if token.kind == .string {
                     let value = stringValue(token)
                     let column = column(of: token.start)
+                    let end = end(of: token, line: token.line, column: column)
                     var expression = ExpressionToken(
                         kind: .string, text: value ?? "", isLiteral: value != nil, line: token.line,
-                        column: column, attached: attached)
-                    if value == nil { expression.parts = interpolationParts(token, line: token.line, column: column) }
+                        column: column, endLine: end.line, endColumn: end.column, attached: attached)
+                    if value == nil { expression.parts = interpolationParts(token, line: token.line, column: column, end: end) }
                     result.append(expression)
                 } else {
                     result.append(ExpressionToken(
@@ -356,7 +374,7 @@ extension SourceScanner {
 
         /// A single-line Swift string with `\(…)`: its text pieces and the tokens of each
         /// interpolation, which the resolver evaluates like any expression.
-        func interpolationParts(_ token: Token, line: Int, column: Int) -> [StringPart]? {
+        func interpolationParts(_ token: Token, line: Int, column: Int, end: (line: Int, column: Int)) -> [StringPart]? {
             guard language == .swift, token.flags & Token.interpolated != 0,
                   token.flags & (Token.unterminated | Token.multiline) == 0 else { return nil }
             let hashes = token.hashes
@@ -386,9 +404,12 @@ extension SourceScanner {
                 innerLexer.run()
                 let nested = Summarizer(bytes: inner, tokens: innerLexer.tokens, file: summary.path, language: .swift)
                 guard var expression = nested.plainSnapshot() else { return nil }
+                // What an interpolation yields is written where the whole literal is.
                 for k in expression.indices {
                     expression[k].line = line
                     expression[k].column = column
+                    expression[k].endLine = end.line
+                    expression[k].endColumn = end.column
                 }
                 parts.append(.expression(expression))
                 p = after

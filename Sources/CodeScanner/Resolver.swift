@@ -253,7 +253,12 @@ extension SourceScanner {
         }
 
         func literalItem(_ token: ExpressionToken, _ context: Context) -> Item {
-            .literal(value: token.text, location: CodeLocation(file: files[context.file].path, line: token.line, column: token.column), via: nil)
+            .literal(
+                value: token.text,
+                location: CodeLocation(
+                    file: files[context.file].path, line: token.line, column: token.column, endLine: token.endLine,
+                    endColumn: token.endColumn),
+                via: nil)
         }
 
         /// Resolves `name`, `Type.name`, `Outer.Type.name`, `Self.name`, `Enum.case`, `Enum.allCases`,

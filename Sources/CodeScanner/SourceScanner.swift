@@ -24,16 +24,22 @@ public struct RequestedProductID: Sendable, Hashable {
     }
 }
 
-/// Where something is written in a scanned file: 1-based line and column (in characters).
+/// Where something is written in a scanned file: 1-based line and column (in Unicode scalars),
+/// and where its token ends (the line of its last character and the column after it; 0 when
+/// unknown).
 public struct CodeLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var column: Int
+    public var endLine: Int
+    public var endColumn: Int
 
-    public init(file: String, line: Int = 0, column: Int = 0) {
+    public init(file: String, line: Int = 0, column: Int = 0, endLine: Int = 0, endColumn: Int = 0) {
         self.file = file
         self.line = line
         self.column = column
+        self.endLine = endLine
+        self.endColumn = endColumn
     }
 
     public static func < (a: CodeLocation, b: CodeLocation) -> Bool {

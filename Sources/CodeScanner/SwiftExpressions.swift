@@ -159,7 +159,8 @@ extension SourceScanner.Resolver {
             fail("a multi-line or unterminated string with interpolation is not followed")
             return nil
         }
-        let location = CodeLocation(file: files[context.file].path, line: token.line, column: token.column)
+        let location = CodeLocation(
+            file: files[context.file].path, line: token.line, column: token.column, endLine: token.endLine, endColumn: token.endColumn)
         var pieces: [[Item]] = []
         for part in parts {
             switch part {

@@ -143,6 +143,28 @@ public struct Doctor: Sendable {
                 problems.append(error.finding)
             }
         }
+        // The configuration first: the catalogs' items are checked, as they stream by, with the
+        // rules and options it sets.
+        var configurationProblems: [Finding] = []
+        var configuration = Configuration()
+        let configPath = request.rulesFile ?? {
+            guard project.hasDescriptor else { return nil }
+            let beside = FileSystem.resolve(Configuration.defaultFileName, relativeTo: project.baseDirectory)
+            return FileSystem.exists(beside) ? beside : nil
+        }()
+        if let configPath {
+            do {
+                // `--rules` is the user's choice; `.iapdoctor.yml` beside the descriptor is inside its folder.
+                configuration = try FileSystem.withConfinement(root: nil) { () throws(ConfigurationError) in
+                    try Configuration.load(path: configPath, catalog: engine.catalog)
+                }
+                FileSystem.noteParsed(configPath)
+                configurationProblems += configuration.apply(to: engine.catalog).catalog.invalidPatterns()
+            } catch {
+                if !FileSystem.isSymbolicLink(configPath) { FileSystem.noteParsed(configPath) }
+                configurationProblems += error.problems
+            }
+        }
         // The descriptor's catalogs first (resolved from its folder), then the command line's.
         var seen = Set<String>()
         let listed = project.catalogs.map { ($0.value, FileSystem.resolve($0.value, relativeTo: project.baseDirectory), Optional($0.location)) }
@@ -160,36 +182,19 @@ public struct Doctor: Sendable {
                 }
             }
             do {
-                let package = try CatalogPackage.load(path: path)
+                let package = try engine.scanCatalog(path: path, configuration: configuration)
                 FileSystem.noteParsed(package.file)
                 project.catalogPackages.append(package)
             } catch {
                 var finding = error.finding
                 if let location, finding.rule == "input-unreadable" {
                     finding.notes.append("`\(written)` is listed in `catalogs` at \(location); paths there are relative to the descriptor's folder")
+                    finding.related.append(RelatedSpan(location, label: "listed here"))
                 }
                 problems.append(finding)
             }
         }
-        var configuration = Configuration()
-        let configPath = request.rulesFile ?? {
-            guard project.hasDescriptor else { return nil }
-            let beside = FileSystem.resolve(Configuration.defaultFileName, relativeTo: project.baseDirectory)
-            return FileSystem.exists(beside) ? beside : nil
-        }()
-        if let configPath {
-            do {
-                // `--rules` is the user's choice; `.iapdoctor.yml` beside the descriptor is inside its folder.
-                configuration = try FileSystem.withConfinement(root: nil) { () throws(ConfigurationError) in
-                    try Configuration.load(path: configPath, catalog: engine.catalog)
-                }
-                FileSystem.noteParsed(configPath)
-                problems += configuration.apply(to: engine.catalog).catalog.invalidPatterns()
-            } catch {
-                if !FileSystem.isSymbolicLink(configPath) { FileSystem.noteParsed(configPath) }
-                problems += error.problems
-            }
-        }
+        problems += configurationProblems
         // Inputs as given, then the descriptor's catalogs as resolved.
         var inputs = descriptors + catalogPaths + storeKitPaths
         let given = Set(catalogPaths.map(CatalogPackage.metadataPath(for:)))

@@ -24,7 +24,12 @@ final class SAXSession {
         var attributes: [XMLAttribute]
         var children: [XMLNode] = []
         var text: [UInt8] = []
+        /// The start tag (its end is where the content starts).
         var position: XMLPosition
+        /// How many pieces the text came in, and whether markup the text does not show was among
+        /// it: a CDATA section's markers, a comment, a processing instruction (see ``TextSpan``).
+        var textPieces = 0
+        var hasMarkup = false
         /// Scan mode: an item was streamed out of this element, so it has children even though
         /// `children` does not hold them (white space between them is not text).
         var hadItems = false
@@ -257,7 +262,9 @@ final class SAXSession {
 
     private func fail(_ kind: XMLReaderError.Kind, _ message: String, at position: XMLPosition? = nil) {
         if !failed {
-            error = XMLReaderError(kind: kind, message: message, position: position ?? currentPosition(), file: file)
+            // An error is a point: where the element it is about starts, or where libxml2 is.
+            let at = position ?? currentPosition()
+            error = XMLReaderError(kind: kind, message: message, position: XMLPosition(line: at.line, column: at.column), file: file)
         }
         stopContext()
     }
@@ -332,12 +339,28 @@ final class SAXSession {
         return id
     }
 
-    /// Position of the `<` that opens the tag libxml2 has just read (it reports the tag's end).
-    private func startTagPosition() -> XMLPosition {
+    /// The tag libxml2 has just read: where its `<` is, with the end (the column after its `>`)
+    /// when the `<` was found, the pointer to the `<` in libxml2's buffer, and whether the tag is
+    /// on one line and ASCII (then a byte's column is its distance from the `<`). libxml2 reports
+    /// a start tag with its cursor on the closing `>` (or the `/` of `/>`), an end tag past it.
+    private func tagSpan() -> (position: XMLPosition, lessThan: UnsafePointer<UInt8>?, isSimple: Bool) {
         guard let input = context?.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base
-        else { return currentPosition() }
+        else { return (currentPosition(), nil, false) }
         var line = Int(input.pointee.line)
         var column = Int(input.pointee.col)
+        let endLine = line
+        var endColumn = column
+        if cur < input.pointee.end, cur.pointee == UInt8(ascii: ">") {
+            endColumn += 1
+        } else if cur + 1 < input.pointee.end, cur.pointee == UInt8(ascii: "/"), cur[1] == UInt8(ascii: ">") {
+            endColumn += 2
+        }
+        func found(_ startColumn: Int, _ lessThan: UnsafePointer<UInt8>, simple: Bool) -> (XMLPosition, UnsafePointer<UInt8>?, Bool) {
+            let position = startColumn > 0
+                ? XMLPosition(line: line, column: startColumn, endLine: endLine, endColumn: endColumn)
+                : XMLPosition(line: line, column: 0)
+            return (position, lessThan, simple)
+        }
         // Fast path: a start tag on one line, in ASCII (the `<` is found, then the tag checked once).
         var lt = cur
         while lt > base {
@@ -353,7 +376,7 @@ final class SAXSession {
                 newline = newline || q.pointee == UInt8(ascii: "\n")
                 q += 1
             }
-            if any & 0x80 == 0, !newline { return XMLPosition(line: line, column: max(1, column - (cur - lt - 1) - 1)) }
+            if any & 0x80 == 0, !newline { return found(max(1, column - (cur - lt - 1) - 1), lt, simple: true) }
         }
         var p = cur
         var characters = 0
@@ -369,17 +392,19 @@ final class SAXSession {
                 characters += 1
             }
         }
-        guard p.pointee == UInt8(ascii: "<") else { return currentPosition() }
-        if !crossedNewline { return XMLPosition(line: line, column: max(1, column - characters - 1)) }
+        guard p.pointee == UInt8(ascii: "<") else { return (currentPosition(), nil, false) }
+        if !crossedNewline { return found(max(1, column - characters - 1), p, simple: false) }
         // A start tag over several lines: count the columns before `<` on its own line.
         column = 1
         var q = p
         while q > base {
             q -= 1
-            if q.pointee == UInt8(ascii: "\n") { return XMLPosition(line: line, column: column) }
+            if q.pointee == UInt8(ascii: "\n") { return found(column, p, simple: false) }
             if q.pointee & 0xC0 != 0x80 { column += 1 }
         }
-        return XMLPosition(line: line, column: 0)
+        // No line break before the tag in the buffer: its column is known if the buffer still
+        // starts at the document's first byte.
+        return found(input.pointee.consumed == 0 ? column : 0, p, simple: false)
     }
 
     fileprivate func startElement(
@@ -388,7 +413,8 @@ final class SAXSession {
     ) {
         guard !failed else { return }
         bytesSinceEvent = 0
-        let position = startTagPosition()
+        let tag = tagSpan()
+        let position = tag.position
         guard stack.count + itemLevel < limits.maxDepth else {
             return fail(
                 .tooDeep,
@@ -414,19 +440,22 @@ final class SAXSession {
                     arena.reset()
                     return startItemElement(
                         localname: localname, prefix: prefix, uri: uri, attributeCount: attributeCount,
-                        attributes: attributes, position: position)
+                        attributes: attributes, tag: tag)
                 }
             } else {
                 return startItemElement(
                     localname: localname, prefix: prefix, uri: uri, attributeCount: attributeCount,
-                    attributes: attributes, position: position)
+                    attributes: attributes, tag: tag)
             }
         }
         var parsedAttributes: [XMLAttribute] = []
         parsedAttributes.reserveCapacity(attributeCount)
+        var locator = AttributeLocator(tag, end: context?.pointee.input?.pointee.cur)
         let attributesFit = forEachAttribute(attributeCount, attributes, at: position) { localName, uri, value in
             parsedAttributes.append(
-                XMLAttribute(name: name(localName) ?? "", namespaceURI: name(uri), value: String(decoding: value, as: UTF8.self)))
+                XMLAttribute(
+                    name: name(localName) ?? "", namespaceURI: name(uri), value: String(decoding: value, as: UTF8.self),
+                    valuePosition: locator.span(value)))
         }
         guard attributesFit else { return }
         if let parent = stack.indices.last, !stack[parent].text.isEmpty, !stack[parent].hasChildren,
@@ -446,17 +475,23 @@ final class SAXSession {
         if itemLevel > 0 { return endItemElement() }
         guard let frame = stack.popLast() else { return }
         var rawText = ""
+        var textPosition = XMLPosition(line: 0, column: 0)
         if !frame.text.isEmpty {
             let whitespaceOnly = frame.text.allSatisfy(isXMLSpace)
             // Indentation between child elements is not text.
             if !(whitespaceOnly && frame.hasChildren) {
                 rawText = String(decoding: frame.text, as: UTF8.self)
             }
+            if !whitespaceOnly, !frame.hasChildren {
+                textPosition = frame.text.withUnsafeBufferPointer {
+                    textSpan($0, tag: frame.position, pieces: frame.textPieces, hasMarkup: frame.hasMarkup)
+                }
+            }
         }
         let node = XMLNode(
             name: frame.name, prefix: frame.prefix, namespaceURI: frame.namespaceURI,
             attributes: frame.attributes, children: frame.children, rawText: rawText,
-            position: frame.position)
+            position: frame.position, textPosition: textPosition)
         let depth = stack.count + 1
         if let itemDepth, let handler, depth == itemDepth {
             // Streamed and let go: its nodes no longer count against the tree's bound.
@@ -484,10 +519,10 @@ final class SAXSession {
         }
     }
 
-    fileprivate func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
+    fileprivate func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int, isCDATA: Bool = false) {
         bytesSinceEvent = 0
         guard !failed, let bytes, length > 0 else { return }
-        if itemLevel > 0 { return itemCharacters(UnsafeBufferPointer(start: bytes, count: length)) }
+        if itemLevel > 0 { return itemCharacters(UnsafeBufferPointer(start: bytes, count: length), isCDATA: isCDATA) }
         guard !stack.isEmpty else { return }
         let index = stack.count - 1
         let run = UnsafeBufferPointer(start: bytes, count: length)
@@ -500,9 +535,34 @@ final class SAXSession {
                 at: stack[index].position)
         }
         stack[index].text.append(contentsOf: run)
+        stack[index].textPieces += 1
+        if isCDATA { stack[index].hasMarkup = true }
+    }
+
+    /// The span of an element's text, now that libxml2 has read its end tag: between the end of
+    /// the start tag `tag` and the `<` of the end tag.
+    private func textSpan(_ text: UnsafeBufferPointer<UInt8>, tag: XMLPosition, pieces: Int, hasMarkup: Bool) -> XMLPosition {
+        guard tag.hasEnd else { return XMLPosition(line: 0, column: 0) }
+        let endTag = tagSpan().position
+        return TextSpan.of(
+            text, contentStart: XMLPosition(line: tag.endLine, column: tag.endColumn),
+            contentEnd: XMLPosition(line: endTag.line, column: endTag.column), pieces: pieces, hasMarkup: hasMarkup)
     }
 
     fileprivate func madeProgress() { bytesSinceEvent = 0 }
+
+    /// A comment or processing instruction: progress, and markup inside the open element's
+    /// content that its text does not show (so the text's own white space no longer says where
+    /// the text starts and ends).
+    fileprivate func markupInContent() {
+        bytesSinceEvent = 0
+        guard !failed else { return }
+        if let index = openItemElements.last, itemLevel > 0 {
+            arena.elements[index].hasMarkup = true
+        } else if !stack.isEmpty {
+            stack[stack.count - 1].hasMarkup = true
+        }
+    }
 
     // MARK: Scan mode: items in the arena
 
@@ -510,7 +570,7 @@ final class SAXSession {
     private func innermostOpenElement() -> (name: String, position: XMLPosition)? {
         if let index = openItemElements.last {
             let element = arena.elements[index]
-            return (arena.names[element.name], XMLPosition(line: element.line, column: element.column))
+            return (arena.names[element.name], element.position)
         }
         return stack.last.map { ($0.name, $0.position) }
     }
@@ -539,13 +599,19 @@ final class SAXSession {
 
     private func startItemElement(
         localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, position: XMLPosition
+        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        tag: (position: XMLPosition, lessThan: UnsafePointer<UInt8>?, isSimple: Bool)
     ) {
+        let position = tag.position
         let attributeStart = arena.attributeCount
+        var locator = AttributeLocator(tag, end: context?.pointee.input?.pointee.cur)
         let attributesFit = forEachAttribute(attributeCount, attributes, at: position) { localName, uri, value in
+            let valuePosition = locator.span(value)
             let start = arena.appendBytes(value.baseAddress!, value.count)
             arena.appendAttribute(
-                XMLItemArena.Attribute(name: nameID(localName), namespaceURI: nameID(uri), valueStart: start, valueCount: value.count))
+                XMLItemArena.Attribute(
+                    name: nameID(localName), namespaceURI: nameID(uri), valueStart: start, valueCount: value.count,
+                    position: valuePosition))
         }
         guard attributesFit else { return }
         let index = arena.elementCount
@@ -565,7 +631,7 @@ final class SAXSession {
             XMLItemArena.Element(
                 name: nameID(localname), prefix: nameID(prefix), namespaceURI: nameID(uri), parent: parent,
                 attributeStart: attributeStart, attributeCount: arena.attributeCount - attributeStart,
-                line: position.line, column: position.column))
+                position: position))
         openItemElements.append(index)
         itemLevel += 1
     }
@@ -580,6 +646,11 @@ final class SAXSession {
             e.pointee.textCount = 0
         }
         e.pointee.end = arena.elementCount
+        if e.pointee.textCount > 0, e.pointee.firstChild < 0, !arena.isSpaceOnly(e.pointee.textStart, e.pointee.textCount) {
+            e.pointee.textPosition = textSpan(
+                UnsafeBufferPointer(start: arena.bytes + e.pointee.textStart, count: e.pointee.textCount), tag: e.pointee.position,
+                pieces: e.pointee.textPieces, hasMarkup: e.pointee.hasMarkup)
+        }
         guard itemLevel == 0, let itemHandler else { return }
         do {
             try itemHandler(XMLElementView(arena: arena, index: 0))
@@ -589,7 +660,7 @@ final class SAXSession {
         }
     }
 
-    private func itemCharacters(_ run: UnsafeBufferPointer<UInt8>) {
+    private func itemCharacters(_ run: UnsafeBufferPointer<UInt8>, isCDATA: Bool) {
         let index = openItemElements[itemLevel - 1]
         let e = arena.elements + index
         // Indentation after a child element is not text: skip it without storing it.
@@ -598,8 +669,10 @@ final class SAXSession {
             return fail(
                 .textTooLong,
                 "the text of element `\(arena.names[e.pointee.name])` is longer than \(limits.maxTextBytes) bytes",
-                at: XMLPosition(line: e.pointee.line, column: e.pointee.column))
+                at: e.pointee.position)
         }
+        e.pointee.textPieces += 1
+        if isCDATA { e.pointee.hasMarkup = true }
         if e.pointee.textCount == 0 {
             e.pointee.textStart = arena.byteCount
         } else if e.pointee.textStart + e.pointee.textCount != arena.byteCount {
@@ -666,14 +739,14 @@ private func makeSAXHandler() -> xmlSAXHandler {
     }
     handler.endElementNs = { ctx, _, _, _ in withSession(ctx) { $0.endElement() } }
     handler.characters = { ctx, bytes, length in withSession(ctx) { $0.characters(bytes, Int(length)) } }
-    handler.cdataBlock = { ctx, bytes, length in withSession(ctx) { $0.characters(bytes, Int(length)) } }
+    handler.cdataBlock = { ctx, bytes, length in withSession(ctx) { $0.characters(bytes, Int(length), isCDATA: true) } }
     handler.ignorableWhitespace = { ctx, bytes, length in withSession(ctx) { $0.characters(bytes, Int(length)) } }
     handler.entityDecl = { ctx, name, _, _, _, _ in session(ctx)?.entityDeclaration(name) }
     handler.unparsedEntityDecl = { ctx, name, _, _, _ in session(ctx)?.entityDeclaration(name) }
     handler.reference = { ctx, name in session(ctx)?.unresolvedReference(name) }
     // Comments and processing instructions are ignored, but they are progress.
-    handler.comment = { ctx, _ in session(ctx)?.madeProgress() }
-    handler.processingInstruction = { ctx, _, _ in session(ctx)?.madeProgress() }
+    handler.comment = { ctx, _ in session(ctx)?.markupInContent() }
+    handler.processingInstruction = { ctx, _, _ in session(ctx)?.markupInContent() }
     handler.serror = { userData, error in
         guard let error else { return }
         session(userData)?.libxml2Error(error)

@@ -18,13 +18,17 @@ public final class XMLItemArena {
         @usableFromInline var textCount = 0
         @usableFromInline var attributeStart: Int
         @usableFromInline var attributeCount: Int
-        @usableFromInline var line: Int
-        @usableFromInline var column: Int
+        /// The start tag.
+        @usableFromInline var position: XMLPosition
+        /// The text's span, set when the element ends (see ``TextSpan``).
+        @usableFromInline var textPosition = XMLPosition(line: 0, column: 0)
+        @usableFromInline var textPieces = 0
+        @usableFromInline var hasMarkup = false
 
         @usableFromInline
         init(
             name: Int, prefix: Int, namespaceURI: Int, parent: Int, attributeStart: Int, attributeCount: Int,
-            line: Int, column: Int
+            position: XMLPosition
         ) {
             self.name = name
             self.prefix = prefix
@@ -32,8 +36,7 @@ public final class XMLItemArena {
             self.parent = parent
             self.attributeStart = attributeStart
             self.attributeCount = attributeCount
-            self.line = line
-            self.column = column
+            self.position = position
         }
     }
 
@@ -43,6 +46,8 @@ public final class XMLItemArena {
         @usableFromInline var namespaceURI: Int
         @usableFromInline var valueStart: Int
         @usableFromInline var valueCount: Int
+        /// The value's span between its quotes (line 0: unknown).
+        @usableFromInline var position: XMLPosition
     }
 
     // Plain growable buffers (no copy-on-write or uniqueness checks on the hot path); they only
@@ -277,11 +282,11 @@ public struct XMLElementView {
         return name
     }
 
-    /// Where the start tag begins.
-    @inlinable public var position: XMLPosition {
-        let element = record
-        return XMLPosition(line: element.line, column: element.column)
-    }
+    /// The start tag: where its `<` is, and the column after its `>` (see ``XMLNode/position``).
+    @inlinable public var position: XMLPosition { record.position }
+
+    /// The span of ``text`` (see ``XMLNode/textPosition``).
+    @inlinable public var textPosition: XMLPosition { record.textPosition }
 
     /// The element's own text, untrimmed (see ``XMLNode/rawText``).
     @inlinable
@@ -328,7 +333,19 @@ public struct XMLElementView {
         return XMLAttribute(
             name: arena.names[attribute.name],
             namespaceURI: attribute.namespaceURI < 0 ? nil : arena.names[attribute.namespaceURI],
-            value: arena.string(attribute.valueStart, attribute.valueCount))
+            value: arena.string(attribute.valueStart, attribute.valueCount), valuePosition: attribute.position)
+    }
+
+    /// Where the value of the attribute with this local name is (see ``XMLAttribute/valuePosition``).
+    @inlinable
+    public func attributeValuePosition(_ name: XMLName) -> XMLPosition? {
+        let element = record
+        guard element.attributeCount > 0 else { return nil }
+        let id = arena.id(of: name)
+        for slot in element.attributeStart..<element.attributeStart + element.attributeCount where arena.attributes[slot].name == id {
+            return arena.attributes[slot].position
+        }
+        return nil
     }
 
     /// The value of the attribute with this local name.
@@ -455,7 +472,7 @@ public struct XMLElementView {
             let view = XMLElementView(arena: arena, index: current)
             built[current] = XMLNode(
                 name: view.name, prefix: view.prefix, namespaceURI: view.namespaceURI, attributes: view.attributes,
-                children: children, rawText: view.rawText, position: view.position)
+                children: children, rawText: view.rawText, position: view.position, textPosition: view.textPosition)
             current -= 1
         }
         return built[index]!

@@ -1,18 +1,33 @@
-/// A position in an XML document: 1-based line and column of an element's `<`.
+/// A place in an XML document: a 1-based line and column and, where the reader knows it, where
+/// the thing there ends (the line of its last character and the column just after it, exclusive;
+/// 0 when unknown). Columns count characters.
+///
+/// An element's ``XMLNode/position`` is its start tag, `<` to `>`; ``XMLNode/textPosition`` its
+/// text without surrounding white space; ``XMLAttribute/valuePosition`` an attribute's value
+/// between its quotes.
 public struct XMLPosition: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var line: Int
     /// 1-based column in characters; 0 when libxml2 could not give one.
     public var column: Int
+    public var endLine: Int
+    /// Exclusive: the column after the last character.
+    public var endColumn: Int
 
-    public init(line: Int, column: Int) {
+    public init(line: Int, column: Int, endLine: Int = 0, endColumn: Int = 0) {
         self.line = line
         self.column = column
+        self.endLine = endLine
+        self.endColumn = endColumn
     }
+
+    /// The end is known.
+    public var hasEnd: Bool { endLine > 0 && endColumn > 0 }
 
     public static func < (a: XMLPosition, b: XMLPosition) -> Bool {
-        (a.line, a.column) < (b.line, b.column)
+        (a.line, a.column, a.endLine, a.endColumn) < (b.line, b.column, b.endLine, b.endColumn)
     }
 
+    /// `line:column`: where it starts.
     public var description: String { column > 0 ? "\(line):\(column)" : "\(line)" }
 }
 
@@ -21,11 +36,15 @@ public struct XMLAttribute: Hashable, Sendable {
     public var name: String
     public var namespaceURI: String?
     public var value: String
+    /// The value's span between its quotes; line 0 when the reader cannot tell (a value libxml2
+    /// rewrote, such as one with an entity reference, is no longer in the document's bytes).
+    public var valuePosition: XMLPosition
 
-    public init(name: String, namespaceURI: String? = nil, value: String) {
+    public init(name: String, namespaceURI: String? = nil, value: String, valuePosition: XMLPosition = XMLPosition(line: 0, column: 0)) {
         self.name = name
         self.namespaceURI = namespaceURI
         self.value = value
+        self.valuePosition = valuePosition
     }
 }
 
@@ -43,13 +62,19 @@ public struct XMLNode: Hashable, Sendable {
     /// The element's own text (character data and CDATA, not its children's), every run
     /// concatenated in document order, untrimmed.
     public var rawText: String
-    /// Where the start tag begins.
+    /// The start tag: where its `<` is, and the column after its `>`.
     public var position: XMLPosition
+    /// The span of ``text`` (the text without the white space around it); line 0 when the
+    /// element has no text, or child elements among it. Text with a CDATA section, a comment or
+    /// a processing instruction in its content gets the span of the whole content (that markup
+    /// and the white space included); text that ends on a line before its end tag's and came in
+    /// more than one piece (an entity reference in it), only its start.
+    public var textPosition: XMLPosition
 
     public init(
         name: String, prefix: String? = nil, namespaceURI: String? = nil,
         attributes: [XMLAttribute] = [], children: [XMLNode] = [], rawText: String = "",
-        position: XMLPosition = XMLPosition(line: 0, column: 0)
+        position: XMLPosition = XMLPosition(line: 0, column: 0), textPosition: XMLPosition = XMLPosition(line: 0, column: 0)
     ) {
         self.name = name
         self.prefix = prefix
@@ -58,6 +83,7 @@ public struct XMLNode: Hashable, Sendable {
         self.children = children
         self.rawText = rawText
         self.position = position
+        self.textPosition = textPosition
     }
 
     /// `prefix:name`, or `name` when the element has no prefix.
@@ -72,6 +98,11 @@ public struct XMLNode: Hashable, Sendable {
     /// The value of the attribute with this local name.
     public func attribute(_ name: String) -> String? {
         attributes.first { $0.name == name }?.value
+    }
+
+    /// Where the value of the attribute with this local name is (see ``XMLAttribute/valuePosition``).
+    public func attributeValuePosition(_ name: String) -> XMLPosition? {
+        attributes.first { $0.name == name }?.valuePosition
     }
 
     /// The first child element with this local name.

@@ -175,7 +175,7 @@ import Testing
             let problem = try #require(error.problems.first)
             #expect(problem.message.contains("look-ahead"))
             #expect(problem.message.contains("at character 4 of the pattern"))
-            #expect(problem.location == SourceLocation(file: ".iapdoctor.yml", line: 6, column: 25))
+            #expect(problem.location == SourceLocation(file: ".iapdoctor.yml", line: 6, column: 25, endLine: 6, endColumn: 39))
         }
     }
 
@@ -191,7 +191,8 @@ import Testing
             #expect(error.problems.count == 1)
             #expect(error.problems.first?.message.contains("`max_length`") == true)
             #expect(error.problems.first?.message.contains("from 0 to 1,000,000") == true)
-            #expect(error.problems.first?.location == SourceLocation(file: ".iapdoctor.yml", line: 2, column: 49))
+            #expect(error.problems.first?.location == SourceLocation(
+                file: ".iapdoctor.yml", line: 2, column: 49, endLine: 2, endColumn: 49 + value.unicodeScalars.count))
             #expect(error.problems.first?.help?.contains("`max_length: 30`") == true)
         }
     }
@@ -294,11 +295,11 @@ import Testing
         let read = try YAMLTreeReader.read(bytes: bom + Array("version: 1\nenvironment: sandbox\n".utf8), file: "p.yaml")
         #expect(read.tree?["version"]?.scalar?.text == "1")
         // Columns on line 1 are counted after the mark, as editors show them.
-        #expect(read.tree?["version"]?.location == SourceLocation(file: "p.yaml", line: 1, column: 10))
+        #expect(read.tree?["version"]?.location == SourceLocation(file: "p.yaml", line: 1, column: 10, endLine: 1, endColumn: 11))
         let configuration = try Configuration.parse(
             bytes: bom + Array("rules:\n  product-id-typo: warning\n".utf8), file: ".iapdoctor.yml", catalog: .builtin)
         #expect(configuration.overrides["product-id-typo"] != nil)
-        #expect(configuration.overrides["product-id-typo"]?.location == SourceLocation(file: ".iapdoctor.yml", line: 2, column: 3))
+        #expect(configuration.overrides["product-id-typo"]?.location == SourceLocation(file: ".iapdoctor.yml", line: 2, column: 3, endLine: 2, endColumn: 18))
     }
 }
 

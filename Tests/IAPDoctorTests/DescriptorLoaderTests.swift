@@ -45,7 +45,7 @@ struct DescriptorLoaderTests {
         #expect(result.hasErrors)
         let unknown = result.problems.first { $0.rule == "descriptor-unknown-key" }!
         #expect(unknown.message == "unknown key `bundle_identifier` in `app`; did you mean `bundle_id`?")
-        #expect(unknown.location == SourceLocation(file: "project.yaml", line: 4, column: 3))
+        #expect(unknown.location == SourceLocation(file: "project.yaml", line: 4, column: 3, endLine: 4, endColumn: 20))
         #expect(unknown.severity == .warning)
         let environment = result.problems.first { $0.message.hasPrefix("`environment`") }!
         #expect(environment.help!.contains("`xcode`, `sandbox`, `testflight`, `review` or `production`"))

@@ -18,7 +18,8 @@ struct EvidenceTests {
         let plist = try PropertyList.load(path: repositoryFile("examples/runmonster-xcode/RunMonster/Info.plist"), what: "Info.plist")
         let identifier = try #require(plist["CFBundleIdentifier"])
         #expect(identifier.string == "$(PRODUCT_BUNDLE_IDENTIFIER)")
-        #expect(identifier.location.line == 12 && identifier.location.column == 2)
+        // The string's text, not its `<string>` tag.
+        #expect(identifier.location == SourceLocation(file: identifier.location.file, line: 12, column: 10, endLine: 12, endColumn: 38))
         #expect(plist["LSRequiresIPhoneOS"]?.bool == true)
         #expect(plist["UIRequiredDeviceCapabilities"]?.elements.count == 1)
     }
@@ -63,7 +64,8 @@ struct EvidenceTests {
         let scheme = try XcodeScheme.load(path: path)
         let reference = try #require(scheme.storeKitConfiguration)
         #expect(reference.value == "../../RunMonster/Products.storekit")
-        #expect(reference.location.line == 45)
+        // The attribute's value, on the second line of the start tag.
+        #expect(reference.location == SourceLocation(file: path, line: 46, column: 24, endLine: 46, endColumn: 58))
         #expect(scheme.resolve(reference.value) == repositoryFile("examples/runmonster-xcode/RunMonster/Products.storekit"))
     }
 

@@ -12,8 +12,9 @@ struct ReporterTests {
         Doctor(engine: BuiltinRules.engine()).check(Doctor.Request(paths: [repositoryFile("examples/runmonster/project.yaml")]))
     }
 
-    /// Runmonster plus findings that test the edges: markup and control characters in a message,
-    /// an unknown line, no location at all, and two findings that would share a test-case name.
+    /// Runmonster plus findings that test the edges: markup and control characters in a message
+    /// and a related span's label, an unknown line, no location at all, and two findings that
+    /// would share a test-case name.
     static func hostile() -> Diagnosis {
         var diagnosis = runmonster()
         let file = diagnosis.findings[wildcardIndex(diagnosis)].location!.file
@@ -21,7 +22,9 @@ struct ReporterTests {
             Finding(rule: "missing-localization", severity: .warning, checklist: "product-metadata",
                     message: "display name `<script>&\"'` has a\ttab, a\u{1}control, a CR\r\nand 100% more",
                     help: "write <b>plain</b> text & retry", notes: ["a | pipe"],
-                    location: SourceLocation(file: file, line: 7, column: 3), productID: "com.example.a|b"),
+                    location: SourceLocation(file: file, line: 7, column: 3),
+                    related: [RelatedSpan(SourceLocation(file: file, line: 46, column: 13, endLine: 46, endColumn: 40), label: "a <b>label</b> & \u{1}")],
+                    productID: "com.example.a|b"),
             Finding(rule: "propagation-window", severity: .note, checklist: "propagation-wait",
                     message: "the product changed recently", location: SourceLocation(file: file, line: 0, column: 0)),
             Finding(rule: "personal-team", severity: .error, checklist: "developer-program",
@@ -104,10 +107,139 @@ struct ReporterTests {
                 let region = physical["region"] as! [String: Any]
                 #expect(region["startLine"] as? Int == location.line)
                 #expect(region["startColumn"] as? Int == location.column)
+                #expect(region["endLine"] as? Int == (location.hasEnd ? location.endLine : nil))
+                #expect(region["endColumn"] as? Int == (location.hasEnd ? location.endColumn : nil))
             } else {
                 #expect(physical["region"] == nil)
             }
+            let related = result["relatedLocations"] as? [[String: Any]] ?? []
+            #expect(related.count == finding.related.count)
+            for (entry, span) in zip(related, finding.related) {
+                #expect((entry["message"] as? [String: Any])?["text"] as? String == span.label)
+                let region = (entry["physicalLocation"] as? [String: Any])?["region"] as? [String: Any]
+                #expect(region?["startLine"] as? Int == span.location.line)
+                #expect(region?["endColumn"] as? Int == span.location.endColumn)
+            }
         }
+        #expect(results.contains { $0["relatedLocations"] != nil }, "the hostile diagnosis has a related span")
+    }
+
+    /// Every example's SARIF gives the end of every region: code scanning underlines the value.
+    @Test func sarifRegionsOfTheExamplesHaveEnds() throws {
+        let examples = ["runmonster", "catalog-broken", "storekit-broken"]
+        for example in examples {
+            let log = try jsonObject(readText(repositoryFile("examples/\(example)/expected.sarif"))) as! [String: Any]
+            let results = (log["runs"] as! [[String: Any]])[0]["results"] as! [[String: Any]]
+            #expect(!results.isEmpty)
+            for result in results {
+                for location in result["locations"] as? [[String: Any]] ?? [] {
+                    let region = try #require((location["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])
+                    let start = try #require(region["startLine"] as? Int), end = try #require(region["endLine"] as? Int, "\(example): \(result["ruleId"] ?? "")")
+                    #expect(end >= start)
+                    let startColumn = try #require(region["startColumn"] as? Int), endColumn = try #require(region["endColumn"] as? Int)
+                    #expect(end > start || endColumn > startColumn, "\(example): an empty region for \(result["ruleId"] ?? "")")
+                }
+            }
+        }
+    }
+
+    // MARK: Text
+
+    /// The example with `findings` in place of its own, and the source lines they point at.
+    static func textReport(_ findings: (String) -> [Finding]) -> (text: String, line: (Int) -> String) {
+        var diagnosis = runmonster()
+        let file = diagnosis.findings[wildcardIndex(diagnosis)].location!.file
+        diagnosis.findings = findings(file)
+        let lines = readText(file).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return (TextReporter(color: false).report(diagnosis), { lines[$0 - 1] })
+    }
+
+    /// The body of finding `[number]`: from its header to the blank line after it.
+    static func block(_ text: String, _ number: Int) -> [String] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(where: { $0.hasSuffix("  [\(number)]") }) else { return [] }
+        return Array(lines[start...].prefix { !$0.isEmpty })
+    }
+
+    @Test func textUnderlinesTheSpanAndLabelsTheRelatedOne() {
+        let (text, line) = Self.textReport { file in
+            let note = "the App ID is at \(file):38:15"
+            return [Finding(
+                rule: "wildcard-profile", severity: .error, checklist: "explicit-app-id", message: "the profile's App ID",
+                notes: [note, "another note"], location: SourceLocation(file: file, line: 46, column: 13, endLine: 46, endColumn: 40),
+                related: [RelatedSpan(SourceLocation(file: file, line: 38, column: 15, endLine: 38, endColumn: 42), label: "the App ID", note: note)])]
+        }
+        let file = text.split(separator: "\n").first { $0.contains("-->") }.map { String($0.split(separator: " ").last!.dropLast(6)) } ?? ""
+        #expect(Self.block(text, 1) == [
+            "error[wildcard-profile]: the profile's App ID  [1]",
+            "  --> \(file):46:13",
+            "   |",
+            "38 | \(line(38))",
+            "   |               --------------------------- the App ID",
+            "...",
+            "46 | \(line(46))",
+            "   |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+            // The note the span says already is left out; the other stays.
+            "   = note: another note",
+            "   = help: run `iapdoctor explain wildcard-profile`",
+        ])
+    }
+
+    @Test func textJoinsASpanOverSeveralLinesToTheMargin() {
+        let (text, line) = Self.textReport { file in
+            [Finding(rule: "wildcard-profile", severity: .error, checklist: nil, message: "the profile",
+                     location: SourceLocation(file: file, line: 44, column: 3, endLine: 47, endColumn: 22))]
+        }
+        #expect(Self.block(text, 1).dropFirst(2) == [
+            "   |",
+            "44 | /   \(line(44).dropFirst(2))",
+            "45 | |   \(line(45).dropFirst(2))",
+            "...",
+            "47 | |   \(line(47).dropFirst(2))",
+            "   | |_____________________^",
+            "   = help: run `iapdoctor explain wildcard-profile`",
+        ][...])
+        // Started inside a line, the span is joined from its first character.
+        let (inside, insideLine) = Self.textReport { file in
+            [Finding(rule: "wildcard-profile", severity: .error, checklist: nil, message: "from the value",
+                     location: SourceLocation(file: file, line: 45, column: 11, endLine: 46, endColumn: 12))]
+        }
+        #expect(Self.block(inside, 1).dropFirst(2) == [
+            "   |",
+            "45 |   \(insideLine(45))",
+            "   |  ___________^",
+            "46 | | \(insideLine(46))",
+            "   | |___________^",
+            "   = help: run `iapdoctor explain wildcard-profile`",
+        ][...])
+    }
+
+    @Test func textShowsARelatedSpanInAnotherFileAfterThreeColons() {
+        var diagnosis = Self.runmonster()
+        let catalogFinding = diagnosis.findings.first { $0.location?.file.hasSuffix("metadata.xml") == true }!
+        let catalog = catalogFinding.location!.file
+        let file = diagnosis.findings[Self.wildcardIndex(diagnosis)].location!.file
+        diagnosis.findings = [Finding(
+            rule: "catalog-descriptor-mismatch", severity: .error, checklist: "catalog-valid", message: "they disagree",
+            location: SourceLocation(file: file, line: 59, column: 17, endLine: 59, endColumn: 59),
+            related: [RelatedSpan(SourceLocation(file: catalog, line: 2, column: 60, endLine: 2, endColumn: 72), label: "the package says")])]
+        let block = Self.block(TextReporter(color: false).report(diagnosis), 1)
+        let xmlLine = readText(catalog).split(separator: "\n")[1]
+        #expect(Array(block.dropFirst(5)) == [
+            "  ::: \(catalog):2:60",
+            "   |",
+            " 2 | \(xmlLine)",
+            "   |                                                            ------------ the package says",
+            "   = help: run `iapdoctor explain catalog-descriptor-mismatch`",
+        ])
+    }
+
+    @Test func textMarksAPointWithOneCaretAndOmitsTheHelpOfACustomRule() {
+        let (text, line) = Self.textReport { file in
+            [Finding(rule: "my-custom-rule", severity: .warning, checklist: nil, message: "custom",
+                     location: SourceLocation(file: file, line: 38, column: 15))]
+        }
+        #expect(Array(Self.block(text, 1).dropFirst(3)) == ["38 | \(line(38))", "   |               ^"])
     }
 
     // MARK: JUnit and Checkstyle
@@ -160,7 +292,7 @@ struct ReporterTests {
         let body = (parsed["failureBodies"] as! [String])[markup]
         #expect(body.contains("write <b>plain</b> text & retry"))
         #expect(body.contains("note: a | pipe"))
-        #expect(body.contains("docs: docs/rules/missing-localization.md"))
+        #expect(body.contains("help: run `iapdoctor explain missing-localization`"))
     }
 
     @Test func checkstyleIsXMLWithSortedFiles() throws {
@@ -215,7 +347,9 @@ struct ReporterTests {
         let wildcard = Self.wildcardIndex(diagnosis)
         let file = diagnosis.findings[wildcard].location!.file.replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
         #expect(lines.count == diagnosis.findings.count + 1)
-        #expect(lines[wildcard].hasPrefix("::error file=\(file),line=38,col=15,title=wildcard-app-id::App ID `7DW89RZKLY.com.runmonster.*` is a wildcard"))
+        // GitHub's end column is the last character's: `7DW89RZKLY.com.runmonster.*` is columns 15 to 41.
+        #expect(lines[wildcard].hasPrefix(
+            "::error file=\(file),line=38,endLine=38,col=15,endColumn=41,title=wildcard-app-id::App ID `7DW89RZKLY.com.runmonster.*` is a wildcard"))
         #expect(lines.last == diagnosis.summaryLine)
     }
 

@@ -219,6 +219,30 @@ struct SchemaTests {
         #expect(names.output == "", "fields the report schema does not describe")
     }
 
+    /// The keys spans added: every finding with a position has its end, and a finding that names
+    /// a second place lists it under `related` with a label.
+    @Test func exampleReportsGiveEveryPositionItsEnd() throws {
+        var relatedSeen = 0
+        for path in try Self.examples("expected.json") {
+            let report = try #require(JSONSerialization.jsonObject(with: Data(readText(path).utf8)) as? [String: Any])
+            for finding in report["findings"] as? [[String: Any]] ?? [] {
+                let line = finding["line"] as? Int, column = finding["column"] as? Int
+                let endLine = finding["end_line"] as? Int, endColumn = finding["end_column"] as? Int
+                #expect(finding.keys.contains("end_line") && finding.keys.contains("end_column") && finding["related"] is [Any], "\(path)")
+                if let line, let column {
+                    let end = try #require(endLine.flatMap { l in endColumn.map { (l, $0) } }, "\(path): \(finding["rule"] ?? "") has no end")
+                    #expect(end.0 > line || (end.0 == line && end.1 >= column), "\(path): \(finding["rule"] ?? "") ends before it starts")
+                }
+                for related in finding["related"] as? [[String: Any]] ?? [] {
+                    relatedSeen += 1
+                    #expect(!(related["label"] as? String ?? "").isEmpty)
+                    #expect(related["end_column"] is Int, "\(path): a related span without an end")
+                }
+            }
+        }
+        #expect(relatedSeen >= 2, "the duplicate product IDs of catalog-broken and storekit-broken name their first use")
+    }
+
     @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
     func brokenDescriptorsAreRejectedByTheSchemaAndTheLoader() throws {
         let broken: [(name: String, yaml: String, rule: String)] = [

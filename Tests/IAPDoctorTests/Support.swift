@@ -177,11 +177,6 @@ func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Dia
     let loaded = DescriptorLoader.load(path: basePath)
     var project = loaded.project
     var problems = loaded.problems
-    do {
-        project.catalogPackages = [try CatalogPackage.load(path: path)]
-    } catch {
-        problems.append(error.finding)
-    }
     var catalog = RuleCatalog.builtin
     if let index = catalog.rules.firstIndex(where: { $0.id == rule.id }) {
         for (name, value) in rule.exampleOptions {
@@ -190,7 +185,14 @@ func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Dia
             }
         }
     }
-    let diagnosis = BuiltinRules.engine(catalog: catalog).diagnose(project, inputProblems: problems, options: Engine.Options())
+    let engine = BuiltinRules.engine(catalog: catalog)
+    let options = Engine.Options()
+    do {
+        project.catalogPackages = [try engine.scanCatalog(path: path, configuration: options.configuration)]
+    } catch {
+        problems.append(error.finding)
+    }
+    let diagnosis = engine.diagnose(project, inputProblems: problems, options: options)
     return (diagnosis, path, offset)
 }
 

@@ -36,17 +36,18 @@ extension XcodeProjectTests {
             let root = try parse("{\n\tb = 1;\n\ta = ( x, \"y z\", );\n\tc = { d = <0fbd 77AA>; };\n}\n")
             let entries = try #require(root.entries)
             #expect(entries.map(\.key.text) == ["b", "a", "c"])
-            #expect(root.position == .init(line: 1, column: 1))
-            #expect(entries[1].key.position == .init(line: 3, column: 2))
+            // Positions are spans: a container from its bracket to the one closing it.
+            #expect(root.position == .span(1, 1, 5, 2))
+            #expect(entries[1].key.position == .span(3, 2, 3, 3))
             let list = try #require(root["a"]?.array)
             #expect(list.compactMap(\.string) == ["x", "y z"])
-            #expect(list[1].position == .init(line: 3, column: 11))
+            #expect(list[1].position == .span(3, 11, 3, 16))
             guard case .data(let hex, let position)? = root["c"]?["d"] else {
                 Issue.record("expected data")
                 return
             }
             #expect(hex == "0fbd77AA")
-            #expect(position == .init(line: 4, column: 12))
+            #expect(position == .span(4, 12, 4, 23))
         }
 
         @Test func unquotedStringsTakeTheCharactersXcodeLeavesUnquoted() throws {
@@ -77,11 +78,11 @@ extension XcodeProjectTests {
                 } /* after the root */ // end
                 """
             let root = try parse(text)
-            #expect(root.position == .init(line: 2, column: 23))
-            #expect(root.entry("key")?.key.position == .init(line: 2, column: 39))
+            #expect(root.position == .span(2, 23, 9, 2))
+            #expect(root.entry("key")?.key.position == .span(2, 39, 2, 42))
             #expect(root["key"]?.string == "value")
             #expect(root["list"]?.array?.compactMap(\.string) == ["one", "two"])
-            #expect(root["list"]?.array?.last?.position == .init(line: 4, column: 3))
+            #expect(root["list"]?.array?.last?.position == .span(4, 3, 4, 6))
             #expect(root["quoted key"]?.string == "v")
             // `/` is an unquoted-string character, so `//` inside a word is not a comment (as in CoreFoundation).
             #expect(root["path"]?.string == "a/b//c")
@@ -91,7 +92,7 @@ extension XcodeProjectTests {
 
         @Test func columnsCountCharactersNotBytes() throws {
             let root = try parse("{ \"\u{E9}t\u{E9}\" = \"\u{1F600}\"; k = v; }")
-            #expect(root.entry("k")?.key.position == .init(line: 1, column: 16))
+            #expect(root.entry("k")?.key.position == .span(1, 16, 1, 17))
             #expect(parseError("{ \"\u{E9}\" = \"x")?.position == .init(line: 1, column: 9))
             // Only ASCII letters may go unquoted.
             #expect(parseError("{ \u{E9} = x; }")?.message == "expected a key or `}`, found `\u{E9}` (U+00E9)")
@@ -99,7 +100,7 @@ extension XcodeProjectTests {
 
         @Test func aByteOrderMarkAndARepeatedKey() throws {
             let root = try ASCIIPropertyList(bytes: [0xEF, 0xBB, 0xBF] + Array("{ a = 1; a = 2; }".utf8)).root
-            #expect(root.position == .init(line: 1, column: 1))
+            #expect(root.position == .span(1, 1, 1, 18))
             #expect(root["a"]?.string == "2")
             #expect(root.entries?.count == 2)
         }
@@ -285,15 +286,16 @@ extension XcodeProjectTests {
 
             let debug = project.buildSettings(target: app, configuration: "Debug")
             let file = "RunMonster.xcodeproj/project.pbxproj"
-            #expect(debug["PRODUCT_BUNDLE_IDENTIFIER"] == Fact("com.runmonster.runmonsterfree.dev", at: SourceLocation(file: file, line: 313, column: 33), source: .pbxproj))
+            #expect(debug["PRODUCT_BUNDLE_IDENTIFIER"] == Fact("com.runmonster.runmonsterfree.dev", at: SourceLocation(file: file, line: 313, column: 33, endLine: 313, endColumn: 66), source: .pbxproj))
             #expect(debug["DEVELOPMENT_TEAM"]?.value == "7DW89RZKLY")
             #expect(debug["DEVELOPMENT_TEAM"]?.location.line == 306)
             #expect(debug["CODE_SIGN_STYLE"]?.value == "Manual")
-            #expect(debug["PROVISIONING_PROFILE_SPECIFIER"] == Fact("RunMonster Development", at: SourceLocation(file: file, line: 315, column: 38), source: .pbxproj))
+            // A quoted value's span includes its quotes.
+            #expect(debug["PROVISIONING_PROFILE_SPECIFIER"] == Fact("RunMonster Development", at: SourceLocation(file: file, line: 315, column: 38, endLine: 315, endColumn: 62), source: .pbxproj))
             #expect(debug["CODE_SIGN_ENTITLEMENTS"]?.value == "RunMonster/RunMonster.entitlements")
             #expect(debug["INFOPLIST_FILE"]?.value == "RunMonster/Info.plist")
             // Inherited from the project level, positioned there.
-            #expect(debug["IPHONEOS_DEPLOYMENT_TARGET"] == Fact("14.0", at: SourceLocation(file: file, line: 259, column: 34), source: .pbxproj))
+            #expect(debug["IPHONEOS_DEPLOYMENT_TARGET"] == Fact("14.0", at: SourceLocation(file: file, line: 259, column: 34, endLine: 259, endColumn: 38), source: .pbxproj))
             #expect(debug["SDKROOT"]?.value == "iphoneos")
             // `$(inherited)` takes the project level's value (none here); the conditional variant applies to device builds.
             #expect(debug["LD_RUNPATH_SEARCH_PATHS"]?.value == "@executable_path/Frameworks")
@@ -312,7 +314,7 @@ extension XcodeProjectTests {
         @Test func capabilityLinkageAndSources() throws {
             let project = try project(runMonsterPBXProj)
             let app = try #require(project.target(named: "RunMonster"))
-            #expect(app.hasInAppPurchaseCapability == Fact(true, at: SourceLocation(file: project.file, line: 164, column: 19), source: .pbxproj))
+            #expect(app.hasInAppPurchaseCapability == Fact(true, at: SourceLocation(file: project.file, line: 164, column: 19, endLine: 164, endColumn: 20), source: .pbxproj))
             #expect(app.developmentTeamAttribute?.value == "7DW89RZKLY")
             #expect(app.linksStoreKit)
             #expect(app.storeKitReferenceLocation?.line == 35)
@@ -435,12 +437,12 @@ extension XcodeProjectTests {
             let notAProject = try #require(problem(file))
             #expect(notAProject.rule == "input-malformed")
             #expect(notAProject.message.contains("no `objects`"))
-            #expect(notAProject.location == SourceLocation(file: file, line: 1, column: 1))
+            #expect(notAProject.location == SourceLocation(file: file, line: 1, column: 1, endLine: 1, endColumn: 24))
 
             try "{ objects = { P = { isa = PBXGroup; }; }; rootObject = P; }".write(toFile: file, atomically: true, encoding: .utf8)
             let wrongRoot = try #require(problem(file))
             #expect(wrongRoot.message.contains("expected a `PBXProject`"))
-            #expect(wrongRoot.location == SourceLocation(file: file, line: 1, column: 56))
+            #expect(wrongRoot.location == SourceLocation(file: file, line: 1, column: 56, endLine: 1, endColumn: 57))
         }
 
         @Test func aLargeProjectParses() throws {

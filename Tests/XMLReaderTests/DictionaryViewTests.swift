@@ -138,7 +138,8 @@ struct DictionaryViewTests {
 
     @Test func dictionariesRememberTheirElementPosition() throws {
         let value = try XMLReader.dictionary(forXMLString: "<a>\n  <b>x</b>\n    <c\n   k=\"v\"/></a>")
-        #expect(value["a"]?["b"]?.dictionaryValue?.position == XMLPosition(line: 2, column: 3))
-        #expect(value["a"]?["c"]?.dictionaryValue?.position == XMLPosition(line: 3, column: 5))
+        #expect(value["a"]?["b"]?.dictionaryValue?.position == XMLPosition(line: 2, column: 3, endLine: 2, endColumn: 6))
+        // A start tag over two lines ends on the second.
+        #expect(value["a"]?["c"]?.dictionaryValue?.position == XMLPosition(line: 3, column: 5, endLine: 4, endColumn: 11))
     }
 }

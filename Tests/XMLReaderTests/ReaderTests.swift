@@ -4,7 +4,8 @@ import XMLReader
 
 @Suite("Node tree, positions, encodings, streaming")
 struct ReaderTests {
-    @Test func elementsCarryLineAndColumnOfTheirStartTag() throws {
+    /// An element's position is its start tag's span: the `<`, and the column after the `>`.
+    @Test func elementsCarryTheSpanOfTheirStartTag() throws {
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <package version="software5.4">
@@ -15,17 +16,19 @@ struct ReaderTests {
             </package>
             """
         let root = try XMLReader.parse(string: xml)
-        #expect(root.position == XMLPosition(line: 2, column: 1))
+        #expect(root.position == XMLPosition(line: 2, column: 1, endLine: 2, endColumn: 32))
         let items = root.children(named: "in_app_purchase")
-        #expect(items.map(\.position) == [XMLPosition(line: 3, column: 3), XMLPosition(line: 6, column: 3)])
-        #expect(items[0].child("product_id")?.position == XMLPosition(line: 4, column: 5))
-        #expect(items[1].child("product_id")?.position == XMLPosition(line: 6, column: 20))
+        #expect(items.map(\.position) == [
+            XMLPosition(line: 3, column: 3, endLine: 3, endColumn: 20), XMLPosition(line: 6, column: 3, endLine: 6, endColumn: 20),
+        ])
+        #expect(items[0].child("product_id")?.position == XMLPosition(line: 4, column: 5, endLine: 4, endColumn: 17))
+        #expect(items[1].child("product_id")?.position == XMLPosition(line: 6, column: 20, endLine: 6, endColumn: 32))
         #expect(items.map { $0["product_id"]?.text } == ["com.example.a", "com.example.b"])
     }
 
     @Test func columnsCountCharactersNotBytes() throws {
         let root = try XMLReader.parse(string: "<a>éé<b/></a>")
-        #expect(root.child("b")?.position == XMLPosition(line: 1, column: 6))
+        #expect(root.child("b")?.position == XMLPosition(line: 1, column: 6, endLine: 1, endColumn: 10))
     }
 
     @Test func iso88591DeclaredEncodingIsDecoded() throws {
@@ -56,7 +59,9 @@ struct ReaderTests {
         let fromMemory = try XMLReader.parse(string: xml)
         #expect(fromFile == fromMemory)
         #expect(fromFile.children.count == 3000)
-        #expect(fromFile.children[2999].position == XMLPosition(line: 3001, column: 3))
+        #expect(fromFile.children[2999].position == XMLPosition(line: 3001, column: 3, endLine: 3001, endColumn: 15))
+        #expect(fromFile.children[2999].textPosition == XMLPosition(line: 3001, column: 15, endLine: 3001, endColumn: 25))
+        #expect(fromFile.children[2999].attributes.first?.valuePosition == XMLPosition(line: 3001, column: 9, endLine: 3001, endColumn: 13))
     }
 
     @Test func streamingHandsOverEachItemAndKeepsTheRest() throws {
@@ -106,7 +111,8 @@ struct ReaderTests {
         let root = try XMLReader.parse(string: plist)
         #expect(root.name == "plist")
         #expect(root["dict", "string"]?.text == "$(PRODUCT_BUNDLE_IDENTIFIER)")
-        #expect(root["dict", "key"]?.position == XMLPosition(line: 5, column: 2))
+        #expect(root["dict", "key"]?.position == XMLPosition(line: 5, column: 2, endLine: 5, endColumn: 7))
+        #expect(root["dict", "key"]?.textPosition == XMLPosition(line: 5, column: 7, endLine: 5, endColumn: 25))
     }
 
     @Test func unreadableFileIsAnErrorNamingTheFile() throws {

@@ -23,6 +23,9 @@ public struct Finding: Sendable, Hashable {
     public var help: String?
     public var notes: [String]
     public var location: SourceLocation?
+    /// Other places the finding names ("first used here", "the descriptor says this"), shown
+    /// as labelled secondary spans where a format has them (text, SARIF, JSON).
+    public var related: [RelatedSpan]
     public var productID: String?
     /// The secret this finding is about (a private key, a shared secret, an API key), when it is
     /// one: no output shows it. The source line quoted under the finding shows it masked, or is
@@ -34,7 +37,8 @@ public struct Finding: Sendable, Hashable {
 
     public init(
         rule: String, severity: Severity, checklist: String?, message: String, help: String? = nil,
-        notes: [String] = [], location: SourceLocation?, productID: String? = nil, secret: Secret? = nil
+        notes: [String] = [], location: SourceLocation?, related: [RelatedSpan] = [], productID: String? = nil,
+        secret: Secret? = nil
     ) {
         self.rule = rule
         self.severity = severity
@@ -45,6 +49,12 @@ public struct Finding: Sendable, Hashable {
         self.message = secret?.masking(message) ?? message
         self.help = help.map { secret?.masking($0) ?? $0 }
         self.notes = notes.map { secret?.masking($0) ?? $0 }
+        self.related = related.map { span in
+            var masked = span
+            masked.label = secret?.masking(span.label) ?? span.label
+            masked.note = span.note.map { secret?.masking($0) ?? $0 }
+            return masked
+        }
     }
 
     /// Findings sort by file, line, column, then rule: the order every report uses.
@@ -58,6 +68,23 @@ public struct Finding: Sendable, Hashable {
         if a.rule != b.rule { return a.rule < b.rule }
         if a.message != b.message { return a.message < b.message }
         return (a.productID ?? "") < (b.productID ?? "")
+    }
+}
+
+/// A second place a finding names, with what to say there: rendered by the text report as a
+/// labelled `---` span (rustc's secondary span), by SARIF as a related location.
+public struct RelatedSpan: Sendable, Hashable {
+    public var location: SourceLocation
+    /// Says what this place is, next to its span: "first used here".
+    public var label: String
+    /// The finding's note that says the same in words ("first used at file:12:5"), for formats
+    /// without spans; the text report leaves it out when it has drawn the span instead.
+    public var note: String?
+
+    public init(_ location: SourceLocation, label: String, note: String? = nil) {
+        self.location = location
+        self.label = label
+        self.note = note
     }
 }
 
@@ -78,6 +105,25 @@ public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     public func masking(_ text: String) -> String {
         guard !value.isEmpty, text.contains(value) else { return text }
         return text.replacingOccurrences(of: value, with: mask)
+    }
+
+    /// Where the 0-based scalar `offset` of `line` falls once the secret is masked on it: moved by
+    /// the difference in length for every occurrence before it, at the mask's start inside one.
+    public func maskedOffset(_ offset: Int, in line: String) -> Int {
+        let lineScalars = Array(line.unicodeScalars), valueScalars = Array(value.unicodeScalars)
+        guard !valueScalars.isEmpty else { return offset }
+        let growth = mask.unicodeScalars.count - valueScalars.count
+        var shift = 0, index = 0
+        while index + valueScalars.count <= lineScalars.count, index <= offset {
+            guard lineScalars[index..<index + valueScalars.count].elementsEqual(valueScalars) else {
+                index += 1
+                continue
+            }
+            if offset < index + valueScalars.count { return index + shift }
+            shift += growth
+            index += valueScalars.count
+        }
+        return offset + shift
     }
 
     /// A source line to quote under the finding: the value masked, or nil (quote nothing) when the

@@ -28,36 +28,42 @@ enum BuiltinRulesTree {
             return digits > 0 ? value : nil
         }
 
+        /// Four fields: the start's line and column, the end's line and column.
+        mutating func location() -> SourceLocation? {
+            guard let line = field(), let column = field(), let endLine = field(), let endColumn = field() else { return nil }
+            return SourceLocation(file: file, line: line, column: column, endLine: endLine, endColumn: endColumn)
+        }
+
         mutating func node() -> YAMLTree? {
             guard offset + 2 <= bytes.count else { return nil }
             let kind = bytes[offset]
             offset += 2
             switch kind {
             case UInt8(ascii: "M"):
-                guard let count = field(), let line = field(), let column = field() else { return nil }
+                guard let count = field(), let location = location() else { return nil }
                 var pairs: [(key: YAMLScalar, value: YAMLTree)] = []
                 pairs.reserveCapacity(count)
                 for _ in 0..<count {
                     guard case .scalar(let key)? = node(), let value = node() else { return nil }
                     pairs.append((key, value))
                 }
-                return .mapping(pairs, SourceLocation(file: file, line: line, column: column))
+                return .mapping(pairs, location)
             case UInt8(ascii: "L"):
-                guard let count = field(), let line = field(), let column = field() else { return nil }
+                guard let count = field(), let location = location() else { return nil }
                 var items: [YAMLTree] = []
                 items.reserveCapacity(count)
                 for _ in 0..<count {
                     guard let item = node() else { return nil }
                     items.append(item)
                 }
-                return .sequence(items, SourceLocation(file: file, line: line, column: column))
+                return .sequence(items, location)
             case UInt8(ascii: "S"):
-                guard let quoted = field(), let line = field(), let column = field(), let length = field(),
+                guard let quoted = field(), let location = location(), let length = field(),
                     offset + length <= bytes.count  // the literal drops the last newline
                 else { return nil }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
                 offset += length + 1
-                return .scalar(YAMLScalar(text: text, isQuoted: quoted != 0, location: SourceLocation(file: file, line: line, column: column)))
+                return .scalar(YAMLScalar(text: text, isQuoted: quoted != 0, location: location))
             default:
                 return nil
             }

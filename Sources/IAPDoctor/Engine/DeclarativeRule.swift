@@ -60,44 +60,27 @@ struct DeclarativeRule: Rule {
 
     /// Catalog checks: `each: in_app_purchase` visits every item of every package; `field` is a
     /// path of element names below it (`locales.locale.title`), with `|` between alternatives.
-    /// The built-in checks ran while each package streamed; others read the package again.
+    /// The checks ran while each package streamed by (``CatalogPlan``, in the engine's scan).
     func checkCatalogs(_ context: RuleContext) -> [Outcome] {
-        guard let plan = CatalogPlan(context.metadata) else { return [] }
-        var findings: [Finding] = []
-        for package in context.project.catalogPackages {
-            for found in package.findings(of: plan) {
-                findings.append(finding(context, fields: found.fields, at: found.location, product: found.product))
-            }
-        }
-        return context.outcomes(findings)
+        guard context.metadata.check != nil else { return [] }
+        return context.outcomes(context.project.catalogPackages.flatMap { context.itemFindings(in: $0) })
     }
 
-    /// A declarative `each: in_app_purchase` check, ready to run on items as they stream by.
+    /// A declarative `each: in_app_purchase` check with its configured options, ready to run on
+    /// items as they stream by.
     final class CatalogPlan {
-        let id: String
+        let metadata: RuleMetadata
         /// The alternatives of `field`, each split into element names.
         let paths: [[XMLName]]
         let field: String
         let constraints: Constraints
-        /// What the findings depend on: the field and the constraint options.
-        let signature: String
 
         init?(_ metadata: RuleMetadata) {
             guard metadata.input == .catalog, let check = metadata.check else { return nil }
-            id = metadata.id
+            self.metadata = metadata
             field = check.field
             paths = check.field.split(separator: "|").map { $0.split(separator: ".").map { XMLName(String($0)) } }
             constraints = Constraints(metadata)
-            let options = ["max_length", "min_length", "pattern", "required"].map { name -> String in
-                switch metadata.option(name) {
-                case .number(let value)?: return "number \(value)"
-                case .text(let value)?: return "text \(value)"
-                case .flag(let value)?: return "flag \(value)"
-                case .list(let values)?: return "list \(values)"
-                case nil: return "-"
-                }
-            }
-            signature = ([check.each, check.field] + options).joined(separator: "\u{1F}")
         }
 
         /// The path names' ids in the current parse, and how many names it had when they were looked up.
@@ -106,7 +89,7 @@ struct DeclarativeRule: Rule {
         private var idsArena: ObjectIdentifier?
 
         /// Checks one item, appending what it breaks to `findings`.
-        func check(_ streamed: CatalogStreamedItem, into findings: inout [DeclarativeItemFinding]) {
+        func check(_ streamed: CatalogStreamedItem, into findings: inout [Finding]) {
             let names = streamed.element.names
             if idsArena != ObjectIdentifier(names) || idsNameCount != names.nameCount {
                 ids = paths.map { $0.map { names.id(of: $0) } }
@@ -120,15 +103,15 @@ struct DeclarativeRule: Rule {
             if !found, constraints.required {
                 let item = streamed.item
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
-                findings.append(DeclarativeItemFinding(
-                    fields: ["field": field, "product": name, "value": ""], location: item.location, product: item.productID?.value))
+                findings.append(DeclarativeRule.finding(
+                    metadata, fields: ["field": field, "product": name, "value": ""], at: item.location, product: item.productID?.value))
             }
         }
 
         /// The elements at `path[step...]` below `element`, in document order.
         private func visit(
             _ element: XMLElementView, _ path: [Int], _ step: Int, _ streamed: CatalogStreamedItem, _ found: inout Bool,
-            _ findings: inout [DeclarativeItemFinding]
+            _ findings: inout [Finding]
         ) {
             guard step < path.count else {
                 found = true
@@ -137,23 +120,14 @@ struct DeclarativeRule: Rule {
                 let text = element.text
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
                 let fields = ["value": text, "length": String(text.count), "field": element.name, "product": name]
-                findings.append(DeclarativeItemFinding(fields: fields, location: streamed.location(of: element), product: item.productID?.value))
+                findings.append(DeclarativeRule.finding(
+                    metadata, fields: fields, at: streamed.valueLocation(of: element), product: item.productID?.value))
                 return
             }
             let id = path[step]
             for child in element.children where child.nameID == id {
                 visit(child, path, step + 1, streamed, &found, &findings)
             }
-        }
-    }
-
-    /// Calls `body` for every element at `path[step...]` below `element`, in document order.
-    static func forEachElement(at path: [XMLName], step: Int, in element: XMLElementView, _ body: (XMLElementView) -> Void) {
-        guard step < path.count else { return body(element) }
-        let id = element.names.id(of: path[step])
-        guard id >= 0 else { return }
-        for child in element.children where child.nameID == id {
-            forEachElement(at: path, step: step + 1, in: child, body)
         }
     }
 
@@ -192,10 +166,14 @@ struct DeclarativeRule: Rule {
     }
 
     func finding(_ context: RuleContext, fields: [String: String], at location: SourceLocation, product: String?) -> Finding {
-        let metadata = context.metadata
-        let message = Self.fill(metadata.messageTemplate ?? metadata.title, fields: fields, metadata: metadata)
-        let help = metadata.helpTemplate.map { Self.fill($0, fields: fields, metadata: metadata) }
-        return context.finding(message, at: location, help: help, notes: metadata.notes, product: product)
+        Self.finding(context.metadata, fields: fields, at: location, product: product)
+    }
+
+    /// The finding of the rule `metadata` describes, its templates filled with `fields`.
+    static func finding(_ metadata: RuleMetadata, fields: [String: String], at location: SourceLocation, product: String?) -> Finding {
+        let message = fill(metadata.messageTemplate ?? metadata.title, fields: fields, metadata: metadata)
+        let help = metadata.helpTemplate.map { fill($0, fields: fields, metadata: metadata) }
+        return metadata.finding(message, at: location, help: help, notes: metadata.notes, product: product)
     }
 
     /// Replaces `{name}` with a field or an option value.

@@ -242,6 +242,7 @@ public struct Engine: Sendable {
             inputs: options.inputs.isEmpty ? [project.descriptorFile] : options.inputs,
             appName: project.app.name?.value, bundleID: project.app.bundleID?.value, platform: project.app.platform?.value,
             checklist: checklist, products: products, findings: findings, failOn: options.failOn, catalog: catalog,
+            defaultCatalog: self.catalog,
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
             hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
             evaluated: !stopped)

@@ -140,7 +140,10 @@ public enum RuleInput: String, Sendable {
 public struct RuleMetadata: Sendable {
     public var id: String
     public var checklist: String?
+    /// The severity in force (a configuration may have changed it).
     public var severity: Severity
+    /// The severity the rule's own entry gives, whatever a configuration says.
+    public var defaultSeverity: Severity
     public var title: String
     public var rationale: String
     public var help: String
@@ -331,7 +334,7 @@ public struct RuleCatalog: Sendable {
             }
         }
         var metadata = RuleMetadata(
-            id: id, checklist: checklist, severity: severity, title: text("title") ?? id,
+            id: id, checklist: checklist, severity: severity, defaultSeverity: severity, title: text("title") ?? id,
             rationale: text("rationale") ?? "", help: text("help") ?? "", options: options,
             environments: environments, notApplicableReason: text("not_applicable"), check: check,
             messageTemplate: text("message"), helpTemplate: text("help"), notes: notes,

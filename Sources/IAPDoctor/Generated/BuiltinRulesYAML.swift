@@ -2553,2467 +2553,2467 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 126 12 1
-M 5 12 3
-S 0 12 3 2
+L 126 12 1 2545 162
+M 5 12 3 16 160
+S 0 12 3 12 5 2
 id
-S 0 12 7 16
+S 0 12 7 12 23 16
 input-unreadable
-S 0 13 3 8
+S 0 13 3 13 11 8
 severity
-S 0 13 13 5
+S 0 13 13 13 18 5
 error
-S 0 14 3 5
+S 0 14 3 14 8 5
 title
-S 0 14 10 28
+S 0 14 10 14 38 28
 an input file cannot be read
-S 0 15 3 9
+S 0 15 3 15 12 9
 rationale
-S 0 15 14 93
+S 0 15 14 15 107 93
 iapdoctor cannot answer anything about a file it cannot open; the run stops with exit code 2.
-S 0 16 3 4
+S 0 16 3 16 7 4
 help
-S 0 16 9 151
+S 0 16 9 16 160 151
 check the path (relative paths are resolved from the current directory, or from the descriptor's folder for paths inside it) and the file's permissions
-M 6 18 3
-S 0 18 3 2
+M 6 18 3 27 57
+S 0 18 3 18 5 2
 id
-S 0 18 7 15
+S 0 18 7 18 22 15
 input-malformed
-S 0 19 3 8
+S 0 19 3 19 11 8
 severity
-S 0 19 13 5
+S 0 19 13 19 18 5
 error
-S 0 20 3 5
+S 0 20 3 20 8 5
 title
-S 0 20 10 68
+S 0 20 10 20 78 68
 an input file is not valid YAML or XML, or not the expected document
-S 0 21 3 9
+S 0 21 3 21 12 9
 rationale
-S 0 21 14 172
+S 0 21 14 21 186 172
 A descriptor or catalog that does not parse would be half-read, and answers built on half a file are wrong; the parser's line and column show where it stopped. Exit code 2.
-S 0 22 3 4
+S 0 22 3 22 7 4
 help
-S 0 22 9 36
+S 0 22 9 22 45 36
 fix the syntax at the position shown
-S 0 23 3 8
+S 0 23 3 23 11 8
 examples
-M 1 24 5
-S 0 24 5 10
+M 1 24 5 27 57
+S 0 24 5 24 15 10
 triggering
-L 1 25 7
-S 1 25 9 54
+L 1 25 7 27 57
+S 1 25 9 27 57 54
 app:
   bundle_id: com.greenthumb: pocketgarden   # <-
 
-M 6 29 3
-S 0 29 3 2
+M 6 29 3 42 49
+S 0 29 3 29 5 2
 id
-S 0 29 7 22
+S 0 29 7 29 29 22
 descriptor-unknown-key
-S 0 30 3 8
+S 0 30 3 30 11 8
 severity
-S 0 30 13 7
+S 0 30 13 30 20 7
 warning
-S 0 31 3 5
+S 0 31 3 31 8 5
 title
-S 0 31 10 60
+S 0 31 10 31 70 60
 the descriptor has a key that schema version 1 does not know
-S 0 32 3 9
+S 0 32 3 32 12 9
 rationale
-S 0 32 14 190
+S 0 32 14 32 204 190
 A misspelt key is silently ignored by most tools, so the fact the developer meant to state is missing and its checklist item stays unknown. iapdoctor names the key and the closest known one.
-S 0 33 3 4
+S 0 33 3 33 7 4
 help
-S 0 33 9 49
+S 0 33 9 33 58 49
 rename the key to the one suggested, or remove it
-S 0 34 3 8
+S 0 34 3 34 11 8
 examples
-M 2 35 5
-S 0 35 5 10
+M 2 35 5 42 49
+S 0 35 5 35 15 10
 triggering
-L 1 36 7
-S 1 36 9 61
+L 1 36 7 38 64
+S 1 36 9 38 64 61
 app:
   bundle_identifier: com.greenthumb.pocketgarden   # <-
 
-S 0 39 5 7
+S 0 39 5 39 12 7
 passing
-L 1 40 7
-S 1 40 9 46
+L 1 40 7 42 49
+S 1 40 9 42 49 46
 app:
   bundle_id: com.greenthumb.pocketgarden
 
-M 6 44 3
-S 0 44 3 2
+M 6 44 3 62 36
+S 0 44 3 44 5 2
 id
-S 0 44 7 24
+S 0 44 7 44 31 24
 descriptor-invalid-value
-S 0 45 3 8
+S 0 45 3 45 11 8
 severity
-S 0 45 13 5
+S 0 45 13 45 18 5
 error
-S 0 46 3 5
+S 0 46 3 46 8 5
 title
-S 0 46 10 66
+S 0 46 10 46 76 66
 a descriptor value has the wrong type, enumeration value or format
-S 0 47 3 9
+S 0 47 3 47 12 9
 rationale
-S 0 47 14 223
+S 0 47 14 47 237 223
 A value iapdoctor cannot read (a status that is not one, a date in the wrong format) would leave a question unanswered or answered wrongly. Every such problem is collected and reported before the run stops with exit code 2.
-S 0 48 3 4
+S 0 48 3 48 7 4
 help
-S 0 48 9 45
+S 0 48 9 48 54 45
 write the value in the form the message names
-S 0 49 3 8
+S 0 49 3 49 11 8
 examples
-M 2 50 5
-S 0 50 5 10
+M 2 50 5 62 36
+S 0 50 5 50 15 10
 triggering
-L 3 51 7
-S 1 51 9 43
+L 3 51 7 58 38
+S 1 51 9 53 41 43
 products:
   - status: ready_to_ship   # <-
 
-S 1 54 9 45
+S 1 54 9 56 43 45
 products:
   - cleared_for_sale: maybe   # <-
 
-S 1 57 9 30
+S 1 57 9 58 38 30
 checked_at: 22/11/2026   # <-
 
-S 0 59 5 7
+S 0 59 5 59 12 7
 passing
-L 1 60 7
-S 1 60 9 38
+L 1 60 7 62 36
+S 1 60 9 62 36 38
 products:
   - status: Ready to Submit
 
-M 6 64 3
-S 0 64 3 2
+M 6 64 3 75 19
+S 0 64 3 64 5 2
 id
-S 0 64 7 26
+S 0 64 7 64 33 26
 descriptor-missing-version
-S 0 65 3 8
+S 0 65 3 65 11 8
 severity
-S 0 65 13 5
+S 0 65 13 65 18 5
 error
-S 0 66 3 5
+S 0 66 3 66 8 5
 title
-S 0 66 10 31
+S 0 66 10 66 41 31
 the descriptor has no `version`
-S 0 67 3 9
+S 0 67 3 67 12 9
 rationale
-S 0 67 14 122
+S 0 67 14 67 136 122
 The schema version says how every other key is read; without it iapdoctor cannot know it reads the descriptor as intended.
-S 0 68 3 4
+S 0 68 3 68 7 4
 help
-S 1 68 9 34
+S 1 68 9 68 45 34
 add `version: 1` as the first line
-S 0 69 3 8
+S 0 69 3 69 11 8
 examples
-M 2 70 5
-S 0 70 5 10
+M 2 70 5 75 19
+S 0 70 5 70 15 10
 triggering
-L 1 71 7
-S 1 71 9 14
+L 1 71 7 72 22
+S 1 71 9 72 22 14
 version: null
 
-S 0 73 5 7
+S 0 73 5 73 12 7
 passing
-L 1 74 7
-S 1 74 9 11
+L 1 74 7 75 19
+S 1 74 9 75 19 11
 version: 1
 
-M 5 77 3
-S 0 77 3 2
+M 5 77 3 81 96
+S 0 77 3 77 5 2
 id
-S 0 77 7 14
+S 0 77 7 77 21 14
 config-invalid
-S 0 78 3 8
+S 0 78 3 78 11 8
 severity
-S 0 78 13 5
+S 0 78 13 78 18 5
 error
-S 0 79 3 5
+S 0 79 3 79 8 5
 title
-S 0 79 10 37
+S 0 79 10 79 47 37
 the rules configuration has a mistake
-S 0 80 3 9
+S 0 80 3 80 12 9
 rationale
-S 0 80 14 193
+S 0 80 14 80 207 193
 A configuration mistake (an unknown rule id, a bad severity, a custom rule without a check) would silently change what is checked. Every problem is reported, and the run stops with exit code 2.
-S 0 81 3 4
+S 0 81 3 81 7 4
 help
-S 0 81 9 87
+S 0 81 9 81 96 87
 fix the configuration entry at the position shown; `iapdoctor rules` lists the rule ids
-M 9 84 3
-S 0 84 3 2
+M 9 84 3 102 30
+S 0 84 3 84 5 2
 id
-S 0 84 7 28
+S 0 84 7 84 35 28
 paid-apps-agreement-inactive
-S 0 85 3 9
+S 0 85 3 85 12 9
 checklist
-S 0 85 14 12
+S 0 85 14 85 26 12
 bank-details
-S 0 86 3 8
+S 0 86 3 86 11 8
 severity
-S 0 86 13 5
+S 0 86 13 86 18 5
 error
-S 0 87 3 5
+S 0 87 3 87 8 5
 title
-S 0 87 10 37
+S 0 87 10 87 47 37
 the Paid Apps Agreement is not active
-S 0 88 3 9
+S 0 88 3 88 12 9
 rationale
-S 0 88 14 233
+S 0 88 14 88 247 233
 The most common real cause. Until the Account Holder has signed (or re-accepted, after a new version or a renewal) the Paid Apps Agreement, StoreKit returns no paid products in the sandbox or the App Store, without an error (TN3186).
-S 0 89 3 4
+S 0 89 3 89 7 4
 help
-S 0 89 9 78
+S 0 89 9 89 85 78
 the Account Holder must accept the agreement in App Store Connect → Business
-S 0 90 3 12
+S 0 90 3 90 15 12
 environments
-L 4 90 17
-S 0 90 18 7
+L 4 90 17 90 58
+S 0 90 18 90 25 7
 sandbox
-S 0 90 27 10
+S 0 90 27 90 37 10
 testflight
-S 0 90 39 6
+S 0 90 39 90 45 6
 review
-S 0 90 47 10
+S 0 90 47 90 57 10
 production
-S 0 91 3 14
+S 0 91 3 91 17 14
 not_applicable
-S 0 91 19 57
+S 0 91 19 91 76 57
 a StoreKit configuration file in Xcode needs no agreement
-S 0 92 3 8
+S 0 92 3 92 11 8
 examples
-M 2 93 5
-S 0 93 5 10
+M 2 93 5 102 30
+S 0 93 5 93 15 10
 triggering
-L 1 94 7
-S 1 94 9 75
+L 1 94 7 97 50
+S 1 94 9 97 50 75
 developer_account:
   agreements:
     paid_apps: new_version_pending   # <-
 
-S 0 98 5 7
+S 0 98 5 98 12 7
 passing
-L 1 99 7
-S 1 99 9 55
+L 1 99 7 102 30
+S 1 99 9 102 30 55
 developer_account:
   agreements:
     paid_apps: active
 
-M 9 104 3
-S 0 104 3 2
+M 9 104 3 120 26
+S 0 104 3 104 5 2
 id
-S 0 104 7 16
+S 0 104 7 104 23 16
 banking-inactive
-S 0 105 3 9
+S 0 105 3 105 12 9
 checklist
-S 0 105 14 12
+S 0 105 14 105 26 12
 bank-details
-S 0 106 3 8
+S 0 106 3 106 11 8
 severity
-S 0 106 13 5
+S 0 106 13 106 18 5
 error
-S 0 107 3 5
+S 0 107 3 107 8 5
 title
-S 0 107 10 21
+S 0 107 10 107 31 21
 banking is not active
-S 0 108 3 9
+S 0 108 3 108 12 9
 rationale
-S 0 108 14 99
+S 0 108 14 108 111 99
 Paid products load only once the bank account in App Store Connect → Business is active (TN3186).
-S 0 109 3 4
+S 0 109 3 109 7 4
 help
-S 0 109 9 85
+S 0 109 9 109 92 85
 add the bank account in App Store Connect → Business and wait until it shows active
-S 0 110 3 12
+S 0 110 3 110 15 12
 environments
-L 4 110 17
-S 0 110 18 7
+L 4 110 17 110 58
+S 0 110 18 110 25 7
 sandbox
-S 0 110 27 10
+S 0 110 27 110 37 10
 testflight
-S 0 110 39 6
+S 0 110 39 110 45 6
 review
-S 0 110 47 10
+S 0 110 47 110 57 10
 production
-S 0 111 3 14
+S 0 111 3 111 17 14
 not_applicable
-S 0 111 19 55
+S 0 111 19 111 74 55
 a StoreKit configuration file in Xcode needs no banking
-S 0 112 3 8
+S 0 112 3 112 11 8
 examples
-M 2 113 5
-S 0 113 5 10
+M 2 113 5 120 26
+S 0 113 5 113 15 10
 triggering
-L 1 114 7
-S 1 114 9 48
+L 1 114 7 116 37
+S 1 114 9 116 37 48
 developer_account:
   banking: processing   # <-
 
-S 0 117 5 7
+S 0 117 5 117 12 7
 passing
-L 1 118 7
-S 1 118 9 37
+L 1 118 7 120 26
+S 1 118 9 120 26 37
 developer_account:
   banking: active
 
-M 9 122 3
-S 0 122 3 2
+M 9 122 3 138 22
+S 0 122 3 122 5 2
 id
-S 0 122 7 12
+S 0 122 7 122 19 12
 tax-inactive
-S 0 123 3 9
+S 0 123 3 123 12 9
 checklist
-S 0 123 14 12
+S 0 123 14 123 26 12
 bank-details
-S 0 124 3 8
+S 0 124 3 124 11 8
 severity
-S 0 124 13 5
+S 0 124 13 124 18 5
 error
-S 0 125 3 5
+S 0 125 3 125 8 5
 title
-S 0 125 10 24
+S 0 125 10 125 34 24
 tax forms are not active
-S 0 126 3 9
+S 0 126 3 126 12 9
 rationale
-S 0 126 14 97
+S 0 126 14 126 109 97
 Paid products load only once the tax forms in App Store Connect → Business are active (TN3186).
-S 0 127 3 4
+S 0 127 3 127 7 4
 help
-S 0 127 9 56
+S 0 127 9 127 63 56
 complete the tax forms in App Store Connect → Business
-S 0 128 3 12
+S 0 128 3 128 15 12
 environments
-L 4 128 17
-S 0 128 18 7
+L 4 128 17 128 58
+S 0 128 18 128 25 7
 sandbox
-S 0 128 27 10
+S 0 128 27 128 37 10
 testflight
-S 0 128 39 6
+S 0 128 39 128 45 6
 review
-S 0 128 47 10
+S 0 128 47 128 57 10
 production
-S 0 129 3 14
+S 0 129 3 129 17 14
 not_applicable
-S 0 129 19 57
+S 0 129 19 129 76 57
 a StoreKit configuration file in Xcode needs no tax forms
-S 0 130 3 8
+S 0 130 3 130 11 8
 examples
-M 2 131 5
-S 0 131 5 10
+M 2 131 5 138 22
+S 0 131 5 131 15 10
 triggering
-L 1 132 7
-S 1 132 9 41
+L 1 132 7 134 30
+S 1 132 9 134 30 41
 developer_account:
   tax: missing   # <-
 
-S 0 135 5 7
+S 0 135 5 135 12 7
 passing
-L 1 136 7
-S 1 136 9 33
+L 1 136 7 138 22
+S 1 136 9 138 22 33
 developer_account:
   tax: active
 
-M 9 140 3
-S 0 140 3 2
+M 9 140 3 156 29
+S 0 140 3 140 5 2
 id
-S 0 140 7 18
+S 0 140 7 140 25 18
 membership-expired
-S 0 141 3 9
+S 0 141 3 141 12 9
 checklist
-S 0 141 14 17
+S 0 141 14 141 31 17
 developer-program
-S 0 142 3 8
+S 0 142 3 142 11 8
 severity
-S 0 142 13 5
+S 0 142 13 142 18 5
 error
-S 0 143 3 5
+S 0 143 3 143 8 5
 title
-S 0 143 10 50
+S 0 143 10 143 60 50
 the Apple Developer Program membership has expired
-S 0 144 3 9
+S 0 144 3 144 12 9
 rationale
-S 0 144 14 157
+S 0 144 14 144 171 157
 In-App Purchase needs an active membership; after renewing, the agreement, banking, tax, certificates and profiles all need attention again (TN3186, TN2413).
-S 0 145 3 4
+S 0 145 3 145 7 4
 help
-S 0 145 9 20
+S 0 145 9 145 29 20
 renew the membership
-S 0 146 3 12
+S 0 146 3 146 15 12
 environments
-L 4 146 17
-S 0 146 18 7
+L 4 146 17 146 58
+S 0 146 18 146 25 7
 sandbox
-S 0 146 27 10
+S 0 146 27 146 37 10
 testflight
-S 0 146 39 6
+S 0 146 39 146 45 6
 review
-S 0 146 47 10
+S 0 146 47 146 57 10
 production
-S 0 147 3 14
+S 0 147 3 147 17 14
 not_applicable
-S 0 147 19 58
+S 0 147 19 147 77 58
 a StoreKit configuration file in Xcode needs no membership
-S 0 148 3 8
+S 0 148 3 148 11 8
 examples
-M 2 149 5
-S 0 149 5 10
+M 2 149 5 156 29
+S 0 149 5 149 15 10
 triggering
-L 1 150 7
-S 1 150 9 48
+L 1 150 7 152 37
+S 1 150 9 152 37 48
 developer_account:
   membership: expired   # <-
 
-S 0 153 5 7
+S 0 153 5 153 12 7
 passing
-L 1 154 7
-S 1 154 9 40
+L 1 154 7 156 29
+S 1 154 9 156 29 40
 developer_account:
   membership: active
 
-M 9 158 3
-S 0 158 3 2
+M 9 158 3 174 36
+S 0 158 3 158 5 2
 id
-S 0 158 7 28
+S 0 158 7 158 35 28
 program-license-not-accepted
-S 0 159 3 9
+S 0 159 3 159 12 9
 checklist
-S 0 159 14 17
+S 0 159 14 159 31 17
 developer-program
-S 0 160 3 8
+S 0 160 3 160 11 8
 severity
-S 0 160 13 5
+S 0 160 13 160 18 5
 error
-S 0 161 3 5
+S 0 161 3 161 8 5
 title
-S 0 161 10 52
+S 0 161 10 161 62 52
 the latest Program License Agreement is not accepted
-S 0 162 3 9
+S 0 162 3 162 12 9
 rationale
-S 0 162 14 136
+S 0 162 14 162 150 136
 App Store Connect blocks an account whose Account Holder has not accepted the latest Apple Developer Program License Agreement (TN3186).
-S 0 163 3 4
+S 0 163 3 163 7 4
 help
-S 0 163 9 67
+S 0 163 9 163 76 67
 the Account Holder must accept the agreement on developer.apple.com
-S 0 164 3 12
+S 0 164 3 164 15 12
 environments
-L 4 164 17
-S 0 164 18 7
+L 4 164 17 164 58
+S 0 164 18 164 25 7
 sandbox
-S 0 164 27 10
+S 0 164 27 164 37 10
 testflight
-S 0 164 39 6
+S 0 164 39 164 45 6
 review
-S 0 164 47 10
+S 0 164 47 164 57 10
 production
-S 0 165 3 14
+S 0 165 3 165 17 14
 not_applicable
-S 0 165 19 65
+S 0 165 19 165 84 65
 a StoreKit configuration file in Xcode needs no license agreement
-S 0 166 3 8
+S 0 166 3 166 11 8
 examples
-M 2 167 5
-S 0 167 5 10
+M 2 167 5 174 36
+S 0 167 5 167 15 10
 triggering
-L 1 168 7
-S 1 168 9 53
+L 1 168 7 170 42
+S 1 168 9 170 42 53
 developer_account:
   program_license: pending   # <-
 
-S 0 171 5 7
+S 0 171 5 171 12 7
 passing
-L 1 172 7
-S 1 172 9 47
+L 1 172 7 174 36
+S 1 172 9 174 36 47
 developer_account:
   program_license: accepted
 
-M 9 176 3
-S 0 176 3 2
+M 9 176 3 192 34
+S 0 176 3 176 5 2
 id
-S 0 176 7 13
+S 0 176 7 176 20 13
 personal-team
-S 0 177 3 9
+S 0 177 3 177 12 9
 checklist
-S 0 177 14 17
+S 0 177 14 177 31 17
 developer-program
-S 0 178 3 8
+S 0 178 3 178 11 8
 severity
-S 0 178 13 5
+S 0 178 13 178 18 5
 error
-S 0 179 3 5
+S 0 179 3 179 8 5
 title
-S 0 179 10 32
+S 0 179 10 179 42 32
 the team is a free personal team
-S 0 180 3 9
+S 0 180 3 180 12 9
 rationale
-S 0 180 14 93
+S 0 180 14 180 107 93
 Free personal teams cannot use the In-App Purchase capability; Xcode refuses to sign with it.
-S 0 181 3 4
+S 0 181 3 181 7 4
 help
-S 0 181 9 60
+S 0 181 9 181 69 60
 enrol in the Apple Developer Program and sign with that team
-S 0 182 3 12
+S 0 182 3 182 15 12
 environments
-L 4 182 17
-S 0 182 18 7
+L 4 182 17 182 58
+S 0 182 18 182 25 7
 sandbox
-S 0 182 27 10
+S 0 182 27 182 37 10
 testflight
-S 0 182 39 6
+S 0 182 39 182 45 6
 review
-S 0 182 47 10
+S 0 182 47 182 57 10
 production
-S 0 183 3 14
+S 0 183 3 183 17 14
 not_applicable
-S 0 183 19 58
+S 0 183 19 183 77 58
 a StoreKit configuration file in Xcode works with any team
-S 0 184 3 8
+S 0 184 3 184 11 8
 examples
-M 2 185 5
-S 0 185 5 10
+M 2 185 5 192 34
+S 0 185 5 185 15 10
 triggering
-L 1 186 7
-S 1 186 9 48
+L 1 186 7 188 37
+S 1 186 9 188 37 48
 developer_account:
   team_type: personal   # <-
 
-S 0 189 5 7
+S 0 189 5 189 12 7
 passing
-L 1 190 7
-S 1 190 9 45
+L 1 190 7 192 34
+S 1 190 9 192 34 45
 developer_account:
   team_type: organization
 
-M 9 195 3
-S 0 195 3 2
+M 9 195 3 211 61
+S 0 195 3 195 5 2
 id
-S 0 195 7 15
+S 0 195 7 195 22 15
 wildcard-app-id
-S 0 196 3 9
+S 0 196 3 196 12 9
 checklist
-S 0 196 14 18
+S 0 196 14 196 32 18
 app-id-iap-enabled
-S 0 197 3 8
+S 0 197 3 197 11 8
 severity
-S 0 197 13 5
+S 0 197 13 197 18 5
 error
-S 0 198 3 5
+S 0 198 3 198 8 5
 title
-S 0 198 10 24
+S 0 198 10 198 34 24
 the App ID is a wildcard
-S 0 199 3 9
+S 0 199 3 199 12 9
 rationale
-S 0 199 14 145
+S 0 199 14 199 159 145
 Wildcard App IDs cannot enable In-App Purchase, so StoreKit returns every product as invalid (TN3186, TN2413). It also answers `explicit-app-id`.
-S 0 200 3 4
+S 0 200 3 200 7 4
 help
-S 0 200 9 106
+S 0 200 9 200 115 106
 register an explicit App ID equal to the bundle ID, enable In-App Purchase, and sign with a profile for it
-S 0 201 3 12
+S 0 201 3 201 15 12
 environments
-L 4 201 17
-S 0 201 18 7
+L 4 201 17 201 58
+S 0 201 18 201 25 7
 sandbox
-S 0 201 27 10
+S 0 201 27 201 37 10
 testflight
-S 0 201 39 6
+S 0 201 39 201 45 6
 review
-S 0 201 47 10
+S 0 201 47 201 57 10
 production
-S 0 202 3 14
+S 0 202 3 202 17 14
 not_applicable
-S 0 202 19 64
+S 0 202 19 202 83 64
 a StoreKit configuration file in Xcode does not check the App ID
-S 0 203 3 8
+S 0 203 3 203 11 8
 examples
-M 2 204 5
-S 0 204 5 10
+M 2 204 5 211 61
+S 0 204 5 204 15 10
 triggering
-L 1 205 7
-S 1 205 9 57
+L 1 205 7 207 57
+S 1 205 9 207 57 57
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.*   # <-
 
-S 0 208 5 7
+S 0 208 5 208 12 7
 passing
-L 1 209 7
-S 1 209 9 61
+L 1 209 7 211 61
+S 1 209 9 211 61 61
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 9 213 3
-S 0 213 3 2
+M 9 213 3 229 32
+S 0 213 3 213 5 2
 id
-S 0 213 7 23
+S 0 213 7 213 30 23
 iap-capability-disabled
-S 0 214 3 9
+S 0 214 3 214 12 9
 checklist
-S 0 214 14 18
+S 0 214 14 214 32 18
 app-id-iap-enabled
-S 0 215 3 8
+S 0 215 3 215 11 8
 severity
-S 0 215 13 5
+S 0 215 13 215 18 5
 error
-S 0 216 3 5
+S 0 216 3 216 8 5
 title
-S 0 216 10 45
+S 0 216 10 216 55 45
 In-App Purchase is not enabled for the App ID
-S 0 217 3 9
+S 0 217 3 217 12 9
 rationale
-S 0 217 14 136
+S 0 217 14 217 150 136
 The App ID's In-App Purchase capability is on by default for explicit App IDs, but it can be turned off; then no product loads (TN3186).
-S 0 218 3 4
+S 0 218 3 218 7 4
 help
-S 0 218 9 77
+S 0 218 9 218 86 77
 enable In-App Purchase for the App ID and regenerate the provisioning profile
-S 0 219 3 12
+S 0 219 3 219 15 12
 environments
-L 4 219 17
-S 0 219 18 7
+L 4 219 17 219 58
+S 0 219 18 219 25 7
 sandbox
-S 0 219 27 10
+S 0 219 27 219 37 10
 testflight
-S 0 219 39 6
+S 0 219 39 219 45 6
 review
-S 0 219 47 10
+S 0 219 47 219 57 10
 production
-S 0 220 3 14
+S 0 220 3 220 17 14
 not_applicable
-S 0 220 19 68
+S 0 220 19 220 87 68
 a StoreKit configuration file in Xcode does not check the capability
-S 0 221 3 8
+S 0 221 3 221 11 8
 examples
-M 2 222 5
-S 0 222 5 10
+M 2 222 5 229 32
+S 0 222 5 222 15 10
 triggering
-L 1 223 7
-S 1 223 9 40
+L 1 223 7 225 40
+S 1 223 9 225 40 40
 app_id:
   in_app_purchase: false   # <-
 
-S 0 226 5 7
+S 0 226 5 226 12 7
 passing
-L 1 227 7
-S 1 227 9 32
+L 1 227 7 229 32
+S 1 227 9 229 32 32
 app_id:
   in_app_purchase: true
 
-M 9 231 3
-S 0 231 3 2
+M 9 231 3 247 61
+S 0 231 3 231 5 2
 id
-S 0 231 7 18
+S 0 231 7 231 25 18
 bundle-id-mismatch
-S 0 232 3 9
+S 0 232 3 232 12 9
 checklist
-S 0 232 14 17
+S 0 232 14 232 31 17
 bundle-id-matches
-S 0 233 3 8
+S 0 233 3 233 11 8
 severity
-S 0 233 13 5
+S 0 233 13 233 18 5
 error
-S 0 234 3 5
+S 0 234 3 234 8 5
 title
-S 0 234 10 39
+S 0 234 10 234 49 39
 the bundle ID does not match the App ID
-S 0 235 3 9
+S 0 235 3 235 12 9
 rationale
-S 0 235 14 162
+S 0 235 14 235 176 162
 StoreKit looks products up under the bundle ID the app runs with; it must equal the App ID without its team prefix, exactly and case-sensitively (TN3186, QA1879).
-S 0 236 3 4
+S 0 236 3 236 7 4
 help
-S 0 236 9 73
+S 0 236 9 236 82 73
 make the bundle ID, the App ID and the App Store Connect app record agree
-S 0 237 3 12
+S 0 237 3 237 15 12
 environments
-L 4 237 17
-S 0 237 18 7
+L 4 237 17 237 58
+S 0 237 18 237 25 7
 sandbox
-S 0 237 27 10
+S 0 237 27 237 37 10
 testflight
-S 0 237 39 6
+S 0 237 39 237 45 6
 review
-S 0 237 47 10
+S 0 237 47 237 57 10
 production
-S 0 238 3 14
+S 0 238 3 238 17 14
 not_applicable
-S 0 238 19 67
+S 0 238 19 238 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 239 3 8
+S 0 239 3 239 11 8
 examples
-M 2 240 5
-S 0 240 5 10
+M 2 240 5 247 61
+S 0 240 5 240 15 10
 triggering
-L 1 241 7
-S 1 241 9 68
+L 1 241 7 243 68
+S 1 241 9 243 68 68
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.PocketGarden   # <-
 
-S 0 244 5 7
+S 0 244 5 244 12 7
 passing
-L 1 245 7
-S 1 245 9 61
+L 1 245 7 247 61
+S 1 245 9 247 61 61
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 9 249 3
-S 0 249 3 2
+M 9 249 3 265 27
+S 0 249 3 249 5 2
 id
-S 0 249 7 18
+S 0 249 7 249 25 18
 app-record-missing
-S 0 250 3 9
+S 0 250 3 250 12 9
 checklist
-S 0 250 14 17
+S 0 250 14 250 31 17
 bundle-id-matches
-S 0 251 3 8
+S 0 251 3 251 11 8
 severity
-S 0 251 13 5
+S 0 251 13 251 18 5
 error
-S 0 252 3 5
+S 0 252 3 252 8 5
 title
-S 0 252 10 58
+S 0 252 10 252 68 58
 there is no App Store Connect app record for the bundle ID
-S 0 253 3 9
+S 0 253 3 253 12 9
 rationale
-S 0 253 14 103
+S 0 253 14 253 117 103
 In-App Purchases belong to an app record; without one for the bundle ID, there are no products to find.
-S 0 254 3 4
+S 0 254 3 254 7 4
 help
-S 0 254 9 62
+S 0 254 9 254 71 62
 create the app record in App Store Connect with this bundle ID
-S 0 255 3 12
+S 0 255 3 255 15 12
 environments
-L 4 255 17
-S 0 255 18 7
+L 4 255 17 255 58
+S 0 255 18 255 25 7
 sandbox
-S 0 255 27 10
+S 0 255 27 255 37 10
 testflight
-S 0 255 39 6
+S 0 255 39 255 45 6
 review
-S 0 255 47 10
+S 0 255 47 255 57 10
 production
-S 0 256 3 14
+S 0 256 3 256 17 14
 not_applicable
-S 0 256 19 58
+S 0 256 19 256 77 58
 a StoreKit configuration file in Xcode needs no app record
-S 0 257 3 8
+S 0 257 3 257 11 8
 examples
-M 2 258 5
-S 0 258 5 10
+M 2 258 5 265 27
+S 0 258 5 258 15 10
 triggering
-L 1 259 7
-S 1 259 9 46
+L 1 259 7 261 35
+S 1 259 9 261 35 46
 app_store_connect:
   app_record: false   # <-
 
-S 0 262 5 7
+S 0 262 5 262 12 7
 passing
-L 1 263 7
-S 1 263 9 38
+L 1 263 7 265 27
+S 1 263 9 265 27 38
 app_store_connect:
   app_record: true
 
-M 9 268 3
-S 0 268 3 2
+M 9 268 3 286 59
+S 0 268 3 268 5 2
 id
-S 0 268 7 23
+S 0 268 7 268 30 23
 profile-app-id-mismatch
-S 0 269 3 9
+S 0 269 3 269 12 9
 checklist
-S 0 269 14 20
+S 0 269 14 269 34 20
 provisioning-profile
-S 0 270 3 8
+S 0 270 3 270 11 8
 severity
-S 0 270 13 5
+S 0 270 13 270 18 5
 error
-S 0 271 3 5
+S 0 271 3 271 8 5
 title
-S 0 271 10 46
+S 0 271 10 271 56 46
 the provisioning profile is for another App ID
-S 0 272 3 9
+S 0 272 3 272 12 9
 rationale
-S 0 272 14 168
+S 0 272 14 272 182 168
 The profile decides which App ID, and so which capabilities, the build has; a profile for another App ID means the build is not the app the products belong to (TN3186).
-S 0 273 3 4
+S 0 273 3 273 7 4
 help
-S 0 273 9 54
+S 0 273 9 273 63 54
 sign with a profile made for the app's explicit App ID
-S 0 274 3 12
+S 0 274 3 274 15 12
 environments
-L 3 274 17
-S 0 274 18 7
+L 3 274 17 274 46
+S 0 274 18 274 25 7
 sandbox
-S 0 274 27 10
+S 0 274 27 274 37 10
 testflight
-S 0 274 39 6
+S 0 274 39 274 45 6
 review
-S 0 275 3 14
+S 0 275 3 275 17 14
 not_applicable
-S 0 275 19 106
+S 0 275 19 275 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 276 3 8
+S 0 276 3 276 11 8
 examples
-M 2 277 5
-S 0 277 5 10
+M 2 277 5 286 59
+S 0 277 5 277 15 10
 triggering
-L 1 278 7
-S 1 278 9 82
+L 1 278 7 281 70
+S 1 278 9 281 70 82
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden.dev   # <-
 
-S 0 282 5 7
+S 0 282 5 282 12 7
 passing
-L 1 283 7
-S 1 283 9 71
+L 1 283 7 286 59
+S 1 283 9 286 59 71
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 9 288 3
-S 0 288 3 2
+M 9 288 3 306 59
+S 0 288 3 288 5 2
 id
-S 0 288 7 16
+S 0 288 7 288 23 16
 wildcard-profile
-S 0 289 3 9
+S 0 289 3 289 12 9
 checklist
-S 0 289 14 15
+S 0 289 14 289 29 15
 explicit-app-id
-S 0 290 3 8
+S 0 290 3 290 11 8
 severity
-S 0 290 13 5
+S 0 290 13 290 18 5
 error
-S 0 291 3 5
+S 0 291 3 291 8 5
 title
-S 0 291 10 54
+S 0 291 10 291 64 54
 the provisioning profile is made for a wildcard App ID
-S 0 292 3 9
+S 0 292 3 292 12 9
 rationale
-S 0 292 14 145
+S 0 292 14 292 159 145
 In the sandbox, In-App Purchase cannot be tested with a profile that contains a wildcard App ID (TN3186). It also answers `provisioning-profile`.
-S 0 293 3 4
+S 0 293 3 293 7 4
 help
-S 0 293 9 48
+S 0 293 9 293 57 48
 sign with a profile made for the explicit App ID
-S 0 294 3 12
+S 0 294 3 294 15 12
 environments
-L 3 294 17
-S 0 294 18 7
+L 3 294 17 294 46
+S 0 294 18 294 25 7
 sandbox
-S 0 294 27 10
+S 0 294 27 294 37 10
 testflight
-S 0 294 39 6
+S 0 294 39 294 45 6
 review
-S 0 295 3 14
+S 0 295 3 295 17 14
 not_applicable
-S 0 295 19 106
+S 0 295 19 295 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 296 3 8
+S 0 296 3 296 11 8
 examples
-M 2 297 5
-S 0 297 5 10
+M 2 297 5 306 59
+S 0 297 5 297 15 10
 triggering
-L 1 298 7
-S 1 298 9 52
+L 1 298 7 301 40
+S 1 298 9 301 40 52
 signing:
   profile:
     app_id: 4KQ2H9XW7B.*   # <-
 
-S 0 302 5 7
+S 0 302 5 302 12 7
 passing
-L 1 303 7
-S 1 303 9 71
+L 1 303 7 306 59
+S 1 303 9 306 59 71
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 9 308 3
-S 0 308 3 2
+M 9 308 3 326 30
+S 0 308 3 308 5 2
 id
-S 0 308 7 22
+S 0 308 7 308 29 22
 profile-cannot-use-iap
-S 0 309 3 9
+S 0 309 3 309 12 9
 checklist
-S 0 309 14 20
+S 0 309 14 309 34 20
 provisioning-profile
-S 0 310 3 8
+S 0 310 3 310 11 8
 severity
-S 0 310 13 5
+S 0 310 13 310 18 5
 error
-S 0 311 3 5
+S 0 311 3 311 8 5
 title
-S 0 311 10 58
+S 0 311 10 311 68 58
 the build is signed for distribution outside the App Store
-S 0 312 3 9
+S 0 312 3 312 12 9
 rationale
-S 0 312 14 266
+S 0 312 14 312 280 266
 In-App Purchase is sold through the App Store only. A Mac app signed with a Developer ID profile (it provisions all devices) or an iOS app signed with an in-house (enterprise) profile cannot use it, and StoreKit answers its product requests with invalid identifiers.
-S 0 313 3 4
+S 0 313 3 313 7 4
 help
-S 0 313 9 73
+S 0 313 9 313 82 73
 sign with a development profile to test, and an App Store profile to ship
-S 0 314 3 12
+S 0 314 3 314 15 12
 environments
-L 3 314 17
-S 0 314 18 7
+L 3 314 17 314 46
+S 0 314 18 314 25 7
 sandbox
-S 0 314 27 10
+S 0 314 27 314 37 10
 testflight
-S 0 314 39 6
+S 0 314 39 314 45 6
 review
-S 0 315 3 14
+S 0 315 3 315 17 14
 not_applicable
-S 0 315 19 106
+S 0 315 19 315 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 316 3 8
+S 0 316 3 316 11 8
 examples
-M 2 317 5
-S 0 317 5 10
+M 2 317 5 326 30
+S 0 317 5 317 15 10
 triggering
-L 1 318 7
-S 1 318 9 48
+L 1 318 7 321 36
+S 1 318 9 321 36 48
 signing:
   profile:
     type: enterprise   # <-
 
-S 0 322 5 7
+S 0 322 5 322 12 7
 passing
-L 1 323 7
-S 1 323 9 42
+L 1 323 7 326 30
+S 1 323 9 326 30 42
 signing:
   profile:
     type: development
 
-M 9 328 3
-S 0 328 3 2
+M 9 328 3 346 45
+S 0 328 3 328 5 2
 id
-S 0 328 7 15
+S 0 328 7 328 22 15
 profile-expired
-S 0 329 3 9
+S 0 329 3 329 12 9
 checklist
-S 0 329 14 20
+S 0 329 14 329 34 20
 provisioning-profile
-S 0 330 3 8
+S 0 330 3 330 11 8
 severity
-S 0 330 13 5
+S 0 330 13 330 18 5
 error
-S 0 331 3 5
+S 0 331 3 331 8 5
 title
-S 0 331 10 36
+S 0 331 10 331 46 36
 the provisioning profile has expired
-S 0 332 3 9
+S 0 332 3 332 12 9
 rationale
-S 0 332 14 65
+S 0 332 14 332 79 65
 An expired profile cannot sign a build that talks to the sandbox.
-S 0 333 3 4
+S 0 333 3 333 7 4
 help
-S 0 333 9 54
+S 0 333 9 333 63 54
 regenerate the profile, or let automatic signing do it
-S 0 334 3 12
+S 0 334 3 334 15 12
 environments
-L 3 334 17
-S 0 334 18 7
+L 3 334 17 334 46
+S 0 334 18 334 25 7
 sandbox
-S 0 334 27 10
+S 0 334 27 334 37 10
 testflight
-S 0 334 39 6
+S 0 334 39 334 45 6
 review
-S 0 335 3 14
+S 0 335 3 335 17 14
 not_applicable
-S 0 335 19 106
+S 0 335 19 335 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 336 3 8
+S 0 336 3 336 11 8
 examples
-M 2 337 5
-S 0 337 5 10
+M 2 337 5 346 45
+S 0 337 5 337 15 10
 triggering
-L 1 338 7
-S 1 338 9 64
+L 1 338 7 341 52
+S 1 338 9 341 52 64
 signing:
   profile:
     expires_at: 2026-11-01T00:00:00Z   # <-
 
-S 0 342 5 7
+S 0 342 5 342 12 7
 passing
-L 1 343 7
-S 1 343 9 57
+L 1 343 7 346 45
+S 1 343 9 346 45 57
 signing:
   profile:
     expires_at: 2027-11-20T08:00:00Z
 
-M 9 348 3
-S 0 348 3 2
+M 9 348 3 366 45
+S 0 348 3 348 5 2
 id
-S 0 348 7 20
+S 0 348 7 348 27 20
 profile-predates-iap
-S 0 349 3 9
+S 0 349 3 349 12 9
 checklist
-S 0 349 14 20
+S 0 349 14 349 34 20
 provisioning-profile
-S 0 350 3 8
+S 0 350 3 350 11 8
 severity
-S 0 350 13 5
+S 0 350 13 350 18 5
 error
-S 0 351 3 5
+S 0 351 3 351 8 5
 title
-S 0 351 10 69
+S 0 351 10 351 79 69
 the provisioning profile is older than the In-App Purchase capability
-S 0 352 3 9
+S 0 352 3 352 12 9
 rationale
-S 0 352 14 151
+S 0 352 14 352 165 151
 A profile made before In-App Purchase was enabled on the App ID does not carry the capability; it must be regenerated (TN2259, the founding checklist).
-S 0 353 3 4
+S 0 353 3 353 7 4
 help
-S 0 353 9 36
+S 0 353 9 353 45 36
 regenerate and reinstall the profile
-S 0 354 3 12
+S 0 354 3 354 15 12
 environments
-L 3 354 17
-S 0 354 18 7
+L 3 354 17 354 46
+S 0 354 18 354 25 7
 sandbox
-S 0 354 27 10
+S 0 354 27 354 37 10
 testflight
-S 0 354 39 6
+S 0 354 39 354 45 6
 review
-S 0 355 3 14
+S 0 355 3 355 17 14
 not_applicable
-S 0 355 19 106
+S 0 355 19 355 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 356 3 8
+S 0 356 3 356 11 8
 examples
-M 2 357 5
-S 0 357 5 10
+M 2 357 5 366 45
+S 0 357 5 357 15 10
 triggering
-L 1 358 7
-S 1 358 9 64
+L 1 358 7 361 52
+S 1 358 9 361 52 64
 signing:
   profile:
     created_at: 2026-01-15T00:00:00Z   # <-
 
-S 0 362 5 7
+S 0 362 5 362 12 7
 passing
-L 1 363 7
-S 1 363 9 57
+L 1 363 7 366 45
+S 1 363 9 366 45 57
 signing:
   profile:
     created_at: 2026-11-20T08:00:00Z
 
-M 9 368 3
-S 0 368 3 2
+M 9 368 3 386 28
+S 0 368 3 368 5 2
 id
-S 0 368 7 21
+S 0 368 7 368 28 21
 profile-not-installed
-S 0 369 3 9
+S 0 369 3 369 12 9
 checklist
-S 0 369 14 20
+S 0 369 14 369 34 20
 provisioning-profile
-S 0 370 3 8
+S 0 370 3 370 11 8
 severity
-S 0 370 13 5
+S 0 370 13 370 18 5
 error
-S 0 371 3 5
+S 0 371 3 371 8 5
 title
-S 0 371 10 41
+S 0 371 10 371 51 41
 the provisioning profile is not installed
-S 0 372 3 9
+S 0 372 3 372 12 9
 rationale
-S 0 372 14 117
+S 0 372 14 372 131 117
 Xcode signs only with profiles it has; a profile that exists in the portal but not on the Mac does not sign anything.
-S 0 373 3 4
+S 0 373 3 373 7 4
 help
-S 0 373 9 55
+S 0 373 9 373 60 55
 download the profile in Xcode → Settings → Accounts
-S 0 374 3 12
+S 0 374 3 374 15 12
 environments
-L 3 374 17
-S 0 374 18 7
+L 3 374 17 374 46
+S 0 374 18 374 25 7
 sandbox
-S 0 374 27 10
+S 0 374 27 374 37 10
 testflight
-S 0 374 39 6
+S 0 374 39 374 45 6
 review
-S 0 375 3 14
+S 0 375 3 375 17 14
 not_applicable
-S 0 375 19 106
+S 0 375 19 375 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 376 3 8
+S 0 376 3 376 11 8
 examples
-M 2 377 5
-S 0 377 5 10
+M 2 377 5 386 28
+S 0 377 5 377 15 10
 triggering
-L 1 378 7
-S 1 378 9 48
+L 1 378 7 381 36
+S 1 378 9 381 36 48
 signing:
   profile:
     installed: false   # <-
 
-S 0 382 5 7
+S 0 382 5 382 12 7
 passing
-L 1 383 7
-S 1 383 9 40
+L 1 383 7 386 28
+S 1 383 9 386 28 40
 signing:
   profile:
     installed: true
 
-M 9 388 3
-S 0 388 3 2
+M 9 388 3 404 30
+S 0 388 3 388 5 2
 id
-S 0 388 7 21
+S 0 388 7 388 28 21
 signing-team-mismatch
-S 0 389 3 9
+S 0 389 3 389 12 9
 checklist
-S 0 389 14 12
+S 0 389 14 389 26 12
 code-signing
-S 0 390 3 8
+S 0 390 3 390 11 8
 severity
-S 0 390 13 5
+S 0 390 13 390 18 5
 error
-S 0 391 3 5
+S 0 391 3 391 8 5
 title
-S 0 391 10 33
+S 0 391 10 391 43 33
 the build signs with another team
-S 0 392 3 9
+S 0 392 3 392 12 9
 rationale
-S 0 392 14 142
+S 0 392 14 392 156 142
 Products belong to one developer account; a build signed by another team (or with another team's App ID or profile) is not that account's app.
-S 0 393 3 4
+S 0 393 3 393 7 4
 help
-S 0 393 9 56
+S 0 393 9 393 65 56
 sign with the team that owns the App ID and the products
-S 0 394 3 12
+S 0 394 3 394 15 12
 environments
-L 3 394 17
-S 0 394 18 7
+L 3 394 17 394 46
+S 0 394 18 394 25 7
 sandbox
-S 0 394 27 10
+S 0 394 27 394 37 10
 testflight
-S 0 394 39 6
+S 0 394 39 394 45 6
 review
-S 0 395 3 14
+S 0 395 3 395 17 14
 not_applicable
-S 0 395 19 93
+S 0 395 19 395 112 93
 Xcode with a StoreKit configuration file and App Store installs do not depend on your signing
-S 0 396 3 8
+S 0 396 3 396 11 8
 examples
-M 2 397 5
-S 0 397 5 10
+M 2 397 5 404 30
+S 0 397 5 397 15 10
 triggering
-L 1 398 7
-S 1 398 9 38
+L 1 398 7 400 37
+S 1 398 9 400 37 38
 signing:
   team_id: 9ZZ8YY7XX6   # <-
 
-S 0 401 5 7
+S 0 401 5 401 12 7
 passing
-L 1 402 7
-S 1 402 9 31
+L 1 402 7 404 30
+S 1 402 9 404 30 31
 signing:
   team_id: 4KQ2H9XW7B
 
-M 7 407 3
-S 0 407 3 2
+M 7 407 3 425 29
+S 0 407 3 407 5 2
 id
-S 0 407 7 25
+S 0 407 7 407 32 25
 deployment-target-too-low
-S 0 408 3 9
+S 0 408 3 408 12 9
 checklist
-S 0 408 14 10
+S 0 408 14 408 24 10
 os-version
-S 0 409 3 8
+S 0 409 3 409 11 8
 severity
-S 0 409 13 5
+S 0 409 13 409 18 5
 error
-S 0 410 3 5
+S 0 410 3 410 8 5
 title
-S 0 410 10 52
+S 0 410 10 410 62 52
 the deployment target is below what StoreKit 2 needs
-S 0 411 3 9
+S 0 411 3 411 12 9
 rationale
-S 0 411 14 174
+S 0 411 14 411 188 174
 StoreKit 2's `Product.products(for:)` exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1; an app that uses only StoreKit 2 requests no products on older systems.
-S 0 412 3 4
+S 0 412 3 412 7 4
 help
-S 0 412 9 53
+S 0 412 9 412 62 53
 raise the deployment target, or add a StoreKit 1 path
-S 0 413 3 8
+S 0 413 3 413 11 8
 examples
-M 2 414 5
-S 0 414 5 10
+M 2 414 5 425 29
+S 0 414 5 414 15 10
 triggering
-L 1 415 7
-S 1 415 9 40
+L 1 415 7 417 43
+S 1 415 9 417 43 40
 app:
   deployment_target: "14.0"   # <-
 
-S 0 418 5 7
+S 0 418 5 418 12 7
 passing
-L 2 419 7
-S 1 419 9 33
+L 2 419 7 425 29
+S 1 419 9 421 36 33
 app:
   deployment_target: "15.0"
 
-S 1 422 9 54
+S 1 422 9 425 29 54
 app:
   deployment_target: "14.0"
   storekit_api: both
 
-M 7 428 3
-S 0 428 3 2
+M 7 428 3 442 51
+S 0 428 3 428 5 2
 id
-S 0 428 7 16
+S 0 428 7 428 23 16
 short-product-id
-S 0 429 3 9
+S 0 429 3 429 12 9
 checklist
-S 0 429 14 15
+S 0 429 14 429 29 15
 full-product-id
-S 0 430 3 8
+S 0 430 3 430 11 8
 severity
-S 0 430 13 5
+S 0 430 13 430 18 5
 error
-S 0 431 3 5
+S 0 431 3 431 8 5
 title
-S 0 431 10 53
+S 0 431 10 431 63 53
 the code requests a product by the end of its ID only
-S 0 432 3 9
+S 0 432 3 432 12 9
 rationale
-S 0 432 14 178
+S 0 432 14 432 192 178
 StoreKit matches product IDs exactly and never adds the bundle ID, so `upgradetopro` does not find `com.runmonster.runmonsterfree.upgradetopro` (the founding checklist's item 8).
-S 0 433 3 4
+S 0 433 3 433 7 4
 help
-S 0 433 9 27
+S 0 433 9 433 36 27
 request the full product ID
-S 0 434 3 8
+S 0 434 3 434 11 8
 examples
-M 2 435 5
-S 0 435 5 10
+M 2 435 5 442 51
+S 0 435 5 435 15 10
 triggering
-L 1 436 7
-S 1 436 9 32
+L 1 436 7 438 30
+S 1 436 9 438 30 32
 requests:
   - greenhouse   # <-
 
-S 0 439 5 7
+S 0 439 5 439 12 7
 passing
-L 1 440 7
-S 1 440 9 53
+L 1 440 7 442 51
+S 1 440 9 442 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 7 444 3
-S 0 444 3 2
+M 7 444 3 458 48
+S 0 444 3 444 5 2
 id
-S 0 444 7 23
+S 0 444 7 444 30 23
 bundle-id-as-product-id
-S 0 445 3 9
+S 0 445 3 445 12 9
 checklist
-S 0 445 14 15
+S 0 445 14 445 29 15
 full-product-id
-S 0 446 3 8
+S 0 446 3 446 11 8
 severity
-S 0 446 13 5
+S 0 446 13 446 18 5
 error
-S 0 447 3 5
+S 0 447 3 447 8 5
 title
-S 0 447 10 45
+S 0 447 10 447 55 45
 the code passes the bundle ID as a product ID
-S 0 448 3 9
+S 0 448 3 448 12 9
 rationale
-S 0 448 14 75
+S 0 448 14 448 89 75
 The bundle ID names the app, not a product; StoreKit returns it as invalid.
-S 0 449 3 4
+S 0 449 3 449 7 4
 help
-S 0 449 9 28
+S 0 449 9 449 37 28
 request the product's own ID
-S 0 450 3 8
+S 0 450 3 450 11 8
 examples
-M 2 451 5
-S 0 451 5 10
+M 2 451 5 458 48
+S 0 451 5 451 15 10
 triggering
-L 1 452 7
-S 1 452 9 49
+L 1 452 7 454 47
+S 1 452 9 454 47 49
 requests:
   - com.greenthumb.pocketgarden   # <-
 
-S 0 455 5 7
+S 0 455 5 455 12 7
 passing
-L 1 456 7
-S 1 456 9 50
+L 1 456 7 458 48
+S 1 456 9 458 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 7 460 3
-S 0 460 3 2
+M 7 460 3 474 51
+S 0 460 3 460 5 2
 id
-S 0 460 7 24
+S 0 460 7 460 31 24
 product-id-case-mismatch
-S 0 461 3 9
+S 0 461 3 461 12 9
 checklist
-S 0 461 14 15
+S 0 461 14 461 29 15
 full-product-id
-S 0 462 3 8
+S 0 462 3 462 11 8
 severity
-S 0 462 13 5
+S 0 462 13 462 18 5
 error
-S 0 463 3 5
+S 0 463 3 463 8 5
 title
-S 0 463 10 59
+S 0 463 10 463 69 59
 the requested ID differs from the product ID in letter case
-S 0 464 3 9
+S 0 464 3 464 12 9
 rationale
-S 0 464 14 31
+S 0 464 14 464 45 31
 Product IDs are case-sensitive.
-S 0 465 3 4
+S 0 465 3 465 7 4
 help
-S 0 465 9 49
+S 0 465 9 465 58 49
 request the product ID with its exact letter case
-S 0 466 3 8
+S 0 466 3 466 11 8
 examples
-M 2 467 5
-S 0 467 5 10
+M 2 467 5 474 51
+S 0 467 5 467 15 10
 triggering
-L 1 468 7
-S 1 468 9 60
+L 1 468 7 470 58
+S 1 468 9 470 58 60
 requests:
   - com.greenthumb.pocketgarden.Greenhouse   # <-
 
-S 0 471 5 7
+S 0 471 5 471 12 7
 passing
-L 1 472 7
-S 1 472 9 53
+L 1 472 7 474 51
+S 1 472 9 474 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 10 476 3
-S 0 476 3 2
+M 10 476 3 493 56
+S 0 476 3 476 5 2
 id
-S 0 476 7 19
+S 0 476 7 476 26 19
 requested-id-format
-S 0 477 3 9
+S 0 477 3 477 12 9
 checklist
-S 0 477 14 15
+S 0 477 14 477 29 15
 full-product-id
-S 0 478 3 8
+S 0 478 3 478 11 8
 severity
-S 0 478 13 5
+S 0 478 13 478 18 5
 error
-S 0 479 3 5
+S 0 479 3 479 8 5
 title
-S 0 479 10 54
+S 0 479 10 479 64 54
 the requested ID is not one App Store Connect can hold
-S 0 480 3 9
+S 0 480 3 480 12 9
 rationale
-S 0 480 14 274
+S 0 480 14 480 288 274
 Product IDs may contain only letters, digits, periods, underscores and hyphens, and at most 100 characters (App Store Connect Help); a request for any other string can never match a product, in any environment but a local StoreKit configuration file. The limit is an option.
-S 0 481 3 4
+S 0 481 3 481 7 4
 help
-S 0 481 9 29
+S 0 481 9 481 38 29
 request the product's real ID
-S 0 482 3 7
+S 0 482 3 482 10 7
 options
-M 1 482 12
-S 0 482 14 10
+M 1 482 12 482 31
+S 0 482 14 482 24 10
 max_length
-S 0 482 26 3
+S 0 482 26 482 29 3
 100
-S 0 483 3 12
+S 0 483 3 483 15 12
 environments
-L 4 483 17
-S 0 483 18 7
+L 4 483 17 483 58
+S 0 483 18 483 25 7
 sandbox
-S 0 483 27 10
+S 0 483 27 483 37 10
 testflight
-S 0 483 39 6
+S 0 483 39 483 45 6
 review
-S 0 483 47 10
+S 0 483 47 483 57 10
 production
-S 0 484 3 14
+S 0 484 3 484 17 14
 not_applicable
-S 0 484 19 61
+S 0 484 19 484 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 485 3 8
+S 0 485 3 485 11 8
 examples
-M 2 486 5
-S 0 486 5 10
+M 2 486 5 493 56
+S 0 486 5 486 15 10
 triggering
-L 1 487 7
-S 1 487 9 67
+L 1 487 7 489 65
+S 1 487 9 489 65 67
 requests:
   - "com.greenthumb.pocketgarden.premium:monthly"   # <-
 
-S 0 490 5 7
+S 0 490 5 490 12 7
 passing
-L 1 491 7
-S 1 491 9 58
+L 1 491 7 493 56
+S 1 491 9 493 56 58
 requests:
   - com.greenthumb.pocketgarden.premium.monthly
 
-M 7 495 3
-S 0 495 3 2
+M 7 495 3 509 48
+S 0 495 3 495 5 2
 id
-S 0 495 7 21
+S 0 495 7 495 28 21
 product-id-whitespace
-S 0 496 3 9
+S 0 496 3 496 12 9
 checklist
-S 0 496 14 15
+S 0 496 14 496 29 15
 full-product-id
-S 0 497 3 8
+S 0 497 3 497 11 8
 severity
-S 0 497 13 5
+S 0 497 13 497 18 5
 error
-S 0 498 3 5
+S 0 498 3 498 8 5
 title
-S 0 498 10 38
+S 0 498 10 498 48 38
 the requested ID has stray white space
-S 0 499 3 9
+S 0 499 3 499 12 9
 rationale
-S 0 499 14 87
+S 0 499 14 499 101 87
 A leading or trailing space (often from a plist or a server list) makes a different ID.
-S 0 500 3 4
+S 0 500 3 500 7 4
 help
-S 0 500 9 22
+S 0 500 9 500 31 22
 remove the white space
-S 0 501 3 8
+S 0 501 3 501 11 8
 examples
-M 2 502 5
-S 0 502 5 10
+M 2 502 5 509 48
+S 0 502 5 502 15 10
 triggering
-L 1 503 7
-S 1 503 9 60
+L 1 503 7 505 58
+S 1 503 9 505 58 60
 requests:
   - "com.greenthumb.pocketgarden.seeds50 "   # <-
 
-S 0 506 5 7
+S 0 506 5 506 12 7
 passing
-L 1 507 7
-S 1 507 9 50
+L 1 507 7 509 48
+S 1 507 9 509 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 7 511 3
-S 0 511 3 2
+M 7 511 3 525 48
+S 0 511 3 511 5 2
 id
-S 0 511 7 15
+S 0 511 7 511 22 15
 product-id-typo
-S 0 512 3 9
+S 0 512 3 512 12 9
 checklist
-S 0 512 14 15
+S 0 512 14 512 29 15
 full-product-id
-S 0 513 3 8
+S 0 513 3 513 11 8
 severity
-S 0 513 13 5
+S 0 513 13 513 18 5
 error
-S 0 514 3 5
+S 0 514 3 514 8 5
 title
-S 0 514 10 52
+S 0 514 10 514 62 52
 the requested ID is a near miss of a real product ID
-S 0 515 3 9
+S 0 515 3 515 12 9
 rationale
-S 0 515 14 111
+S 0 515 14 515 125 111
 A one- or two-character slip makes StoreKit return the product as invalid; iapdoctor names the closest real ID.
-S 0 516 3 4
+S 0 516 3 516 7 4
 help
-S 0 516 9 32
+S 0 516 9 516 41 32
 request the product ID suggested
-S 0 517 3 8
+S 0 517 3 517 11 8
 examples
-M 2 518 5
-S 0 518 5 10
+M 2 518 5 525 48
+S 0 518 5 518 15 10
 triggering
-L 1 519 7
-S 1 519 9 56
+L 1 519 7 521 54
+S 1 519 9 521 54 56
 requests:
   - com.greenthumb.pocketgarden.seed50   # <-
 
-S 0 522 5 7
+S 0 522 5 522 12 7
 passing
-L 1 523 7
-S 1 523 9 50
+L 1 523 7 525 48
+S 1 523 9 525 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 7 527 3
-S 0 527 3 2
+M 7 527 3 541 48
+S 0 527 3 527 5 2
 id
-S 0 527 7 25
+S 0 527 7 527 32 25
 requested-product-missing
-S 0 528 3 9
+S 0 528 3 528 12 9
 checklist
-S 0 528 14 14
+S 0 528 14 528 28 14
 product-exists
-S 0 529 3 8
+S 0 529 3 529 11 8
 severity
-S 0 529 13 5
+S 0 529 13 529 18 5
 error
-S 0 530 3 5
+S 0 530 3 530 8 5
 title
-S 0 530 10 36
+S 0 530 10 530 46 36
 the requested product does not exist
-S 0 531 3 9
+S 0 531 3 531 12 9
 rationale
-S 0 531 14 173
+S 0 531 14 531 187 173
 A requested ID that matches no product of this app, not even approximately, was never created, belongs to another app, or was deleted (and a deleted ID can never be reused).
-S 0 532 3 4
+S 0 532 3 532 7 4
 help
-S 0 532 9 67
+S 0 532 9 532 76 67
 create the product in App Store Connect, or request an existing one
-S 0 533 3 8
+S 0 533 3 533 11 8
 examples
-M 2 534 5
-S 0 534 5 10
+M 2 534 5 541 48
+S 0 534 5 534 15 10
 triggering
-L 1 535 7
-S 1 535 9 57
+L 1 535 7 537 55
+S 1 535 9 537 55 57
 requests:
   - com.greenthumb.pocketgarden.compost   # <-
 
-S 0 538 5 7
+S 0 538 5 538 12 7
 passing
-L 1 539 7
-S 1 539 9 50
+L 1 539 7 541 48
+S 1 539 9 541 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 7 544 3
-S 0 544 3 2
+M 7 544 3 558 52
+S 0 544 3 544 5 2
 id
-S 0 544 7 20
+S 0 544 7 544 27 20
 request-not-resolved
-S 0 545 3 9
+S 0 545 3 545 12 9
 checklist
-S 0 545 14 15
+S 0 545 14 545 29 15
 full-product-id
-S 0 546 3 8
+S 0 546 3 546 11 8
 severity
-S 0 546 13 4
+S 0 546 13 546 17 4
 note
-S 0 547 3 5
+S 0 547 3 547 8 5
 title
-S 0 547 10 66
+S 0 547 10 547 76 66
 a StoreKit call site whose product IDs the code does not spell out
-S 0 548 3 9
+S 0 548 3 548 12 9
 rationale
-S 0 548 14 389
+S 0 548 14 548 403 389
 iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
-S 0 549 3 4
+S 0 549 3 549 7 4
 help
-S 0 549 9 74
+S 0 549 9 549 83 74
 list the product IDs this call asks for under `requests` in the descriptor
-S 0 550 3 8
+S 0 550 3 550 11 8
 examples
-M 2 551 5
-S 0 551 5 10
+M 2 551 5 558 52
+S 0 551 5 551 15 10
 triggering
-L 1 552 7
-S 1 552 9 52
+L 1 552 7 554 55
+S 1 552 9 554 55 52
 app:
   sources: [../runmonster-xcode/variants/Shop]
 
-S 0 555 5 7
+S 0 555 5 555 12 7
 passing
-L 1 556 7
-S 1 556 9 49
+L 1 556 7 558 52
+S 1 556 9 558 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 7 560 3
-S 0 560 3 2
+M 7 560 3 574 52
+S 0 560 3 560 5 2
 id
-S 0 560 7 22
+S 0 560 7 560 29 22
 no-storekit-in-sources
-S 0 561 3 9
+S 0 561 3 561 12 9
 checklist
-S 0 561 14 15
+S 0 561 14 561 29 15
 full-product-id
-S 0 562 3 8
+S 0 562 3 562 11 8
 severity
-S 0 562 13 4
+S 0 562 13 562 17 4
 note
-S 0 563 3 5
+S 0 563 3 563 8 5
 title
-S 0 563 10 71
+S 0 563 10 563 81 71
 the scanned sources never import StoreKit or an In-App Purchase library
-S 0 564 3 9
+S 0 564 3 564 12 9
 rationale
-S 0 564 14 227
+S 0 564 14 564 241 227
 When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
-S 0 565 3 4
+S 0 565 3 565 7 4
 help
-S 0 565 9 106
+S 0 565 9 565 115 106
 add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
-S 0 566 3 8
+S 0 566 3 566 11 8
 examples
-M 2 567 5
-S 0 567 5 10
+M 2 567 5 574 52
+S 0 567 5 567 15 10
 triggering
-L 1 568 7
-S 1 568 9 62
+L 1 568 7 570 65
+S 1 568 9 570 65 62
 app:
   sources: [../runmonster-xcode/variants/NoStore]   # <-
 
-S 0 571 5 7
+S 0 571 5 571 12 7
 passing
-L 1 572 7
-S 1 572 9 49
+L 1 572 7 574 52
+S 1 572 9 574 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 7 576 3
-S 0 576 3 2
+M 7 576 3 590 52
+S 0 576 3 576 5 2
 id
-S 0 576 7 22
+S 0 576 7 576 29 22
 source-scan-incomplete
-S 0 577 3 9
+S 0 577 3 577 12 9
 checklist
-S 0 577 14 15
+S 0 577 14 577 29 15
 full-product-id
-S 0 578 3 8
+S 0 578 3 578 11 8
 severity
-S 0 578 13 7
+S 0 578 13 578 20 7
 warning
-S 0 579 3 5
+S 0 579 3 579 8 5
 title
-S 0 579 10 47
+S 0 579 10 579 57 47
 a file under `app.sources` could not be scanned
-S 0 580 3 9
+S 0 580 3 580 12 9
 rationale
-S 0 580 14 277
+S 0 580 14 580 291 277
 A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
-S 0 581 3 4
+S 0 581 3 581 7 4
 help
-S 0 581 9 64
+S 0 581 9 581 73 64
 fix the file or the link, or leave the file out of `app.sources`
-S 0 582 3 8
+S 0 582 3 582 11 8
 examples
-M 2 583 5
-S 0 583 5 10
+M 2 583 5 590 52
+S 0 583 5 583 15 10
 triggering
-L 1 584 7
-S 1 584 9 57
+L 1 584 7 586 60
+S 1 584 9 586 60 57
 app:
   sources: [../runmonster-xcode/variants/README.md]
 
-S 0 587 5 7
+S 0 587 5 587 12 7
 passing
-L 1 588 7
-S 1 588 9 49
+L 1 588 7 590 52
+S 1 588 9 590 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 7 592 3
-S 0 592 3 2
+M 7 592 3 606 77
+S 0 592 3 592 5 2
 id
-S 0 592 7 21
+S 0 592 7 592 28 21
 product-id-list-empty
-S 0 593 3 9
+S 0 593 3 593 12 9
 checklist
-S 0 593 14 15
+S 0 593 14 593 29 15
 full-product-id
-S 0 594 3 8
+S 0 594 3 594 11 8
 severity
-S 0 594 13 7
+S 0 594 13 594 20 7
 warning
-S 0 595 3 5
+S 0 595 3 595 8 5
 title
-S 0 595 10 50
+S 0 595 10 595 60 50
 no product ID could be read from a product ID list
-S 0 596 3 9
+S 0 596 3 596 12 9
 rationale
-S 0 596 14 351
+S 0 596 14 596 365 351
 A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
-S 0 597 3 4
+S 0 597 3 597 7 4
 help
-S 0 597 9 58
+S 0 597 9 597 67 58
 put the product IDs in an array, or under a `Products` key
-S 0 598 3 8
+S 0 598 3 598 11 8
 examples
-M 2 599 5
-S 0 599 5 10
+M 2 599 5 606 77
+S 0 599 5 599 15 10
 triggering
-L 1 600 7
-S 1 600 9 76
+L 1 600 7 602 79
+S 1 600 9 602 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-S 0 603 5 7
+S 0 603 5 603 12 7
 passing
-L 1 604 7
-S 1 604 9 74
+L 1 604 7 606 77
+S 1 604 9 606 77 74
 app:
   product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
 
-M 7 608 3
-S 0 608 3 2
+M 7 608 3 622 79
+S 0 608 3 608 5 2
 id
-S 0 608 7 23
+S 0 608 7 608 30 23
 committed-shared-secret
-S 0 609 3 9
+S 0 609 3 609 12 9
 checklist
-S 0 609 14 15
+S 0 609 14 609 29 15
 full-product-id
-S 0 610 3 8
+S 0 610 3 610 11 8
 severity
-S 0 610 13 7
+S 0 610 13 610 20 7
 warning
-S 0 611 3 5
+S 0 611 3 611 8 5
 title
-S 0 611 10 56
+S 0 611 10 611 66 56
 an App Store shared secret is committed with the project
-S 0 612 3 9
+S 0 612 3 612 12 9
 rationale
-S 0 612 14 284
+S 0 612 14 612 298 284
 The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
-S 0 613 3 4
+S 0 613 3 613 7 4
 help
-S 0 613 9 174
+S 0 613 9 613 183 174
 remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
-S 0 614 3 8
+S 0 614 3 614 11 8
 examples
-M 2 615 5
-S 0 615 5 10
+M 2 615 5 622 79
+S 0 615 5 615 15 10
 triggering
-L 1 616 7
-S 1 616 9 74
+L 1 616 7 618 77
+S 1 616 9 618 77 74
 app:
   product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
 
-S 0 619 5 7
+S 0 619 5 619 12 7
 passing
-L 1 620 7
-S 1 620 9 76
+L 1 620 7 622 79
+S 1 620 9 622 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-M 9 624 3
-S 0 624 3 2
+M 9 624 3 644 35
+S 0 624 3 624 5 2
 id
-S 0 624 7 20
+S 0 624 7 624 27 20
 not-cleared-for-sale
-S 0 625 3 9
+S 0 625 3 625 12 9
 checklist
-S 0 625 14 16
+S 0 625 14 625 30 16
 cleared-for-sale
-S 0 626 3 8
+S 0 626 3 626 11 8
 severity
-S 0 626 13 5
+S 0 626 13 626 18 5
 error
-S 0 627 3 5
+S 0 627 3 627 8 5
 title
-S 0 627 10 35
+S 0 627 10 627 45 35
 the product is not cleared for sale
-S 0 628 3 9
+S 0 628 3 628 12 9
 rationale
-S 0 628 14 166
+S 0 628 14 628 180 166
 A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
-S 0 629 3 4
+S 0 629 3 629 7 4
 help
-S 0 629 9 72
+S 0 629 9 629 81 72
 select storefronts under the product's Availability in App Store Connect
-S 0 630 3 12
+S 0 630 3 630 15 12
 environments
-L 4 630 17
-S 0 630 18 7
+L 4 630 17 630 58
+S 0 630 18 630 25 7
 sandbox
-S 0 630 27 10
+S 0 630 27 630 37 10
 testflight
-S 0 630 39 6
+S 0 630 39 630 45 6
 review
-S 0 630 47 10
+S 0 630 47 630 57 10
 production
-S 0 631 3 14
+S 0 631 3 631 17 14
 not_applicable
-S 0 631 19 88
+S 0 631 19 631 107 88
 Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
-S 0 632 3 8
+S 0 632 3 632 11 8
 examples
-M 2 633 5
-S 0 633 5 10
+M 2 633 5 644 35
+S 0 633 5 633 15 10
 triggering
-L 2 634 7
-S 1 634 9 45
+L 2 634 7 640 36
+S 1 634 9 636 43 45
 products:
   - cleared_for_sale: false   # <-
 
-S 1 637 9 45
+S 1 637 9 640 36 45
 products:
   - {}
   - availability: []   # <-
 
-S 0 641 5 7
+S 0 641 5 641 12 7
 passing
-L 1 642 7
-S 1 642 9 37
+L 1 642 7 644 35
+S 1 642 9 644 35 37
 products:
   - cleared_for_sale: true
 
-M 9 646 3
-S 0 646 3 2
+M 9 646 3 663 26
+S 0 646 3 646 5 2
 id
-S 0 646 7 13
+S 0 646 7 646 20 13
 missing-price
-S 0 647 3 9
+S 0 647 3 647 12 9
 checklist
-S 0 647 14 16
+S 0 647 14 647 30 16
 product-metadata
-S 0 648 3 8
+S 0 648 3 648 11 8
 severity
-S 0 648 13 5
+S 0 648 13 648 18 5
 error
-S 0 649 3 5
+S 0 649 3 649 8 5
 title
-S 0 649 10 24
+S 0 649 10 649 34 24
 the product has no price
-S 0 650 3 9
+S 0 650 3 650 12 9
 rationale
-S 0 650 14 85
+S 0 650 14 650 99 85
 A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 651 3 4
+S 0 651 3 651 7 4
 help
-S 0 651 9 60
+S 0 651 9 651 69 60
 set a price in App Store Connect and `price_tier` or `price`
-S 0 652 3 12
+S 0 652 3 652 15 12
 environments
-L 4 652 17
-S 0 652 18 7
+L 4 652 17 652 58
+S 0 652 18 652 25 7
 sandbox
-S 0 652 27 10
+S 0 652 27 652 37 10
 testflight
-S 0 652 39 6
+S 0 652 39 652 45 6
 review
-S 0 652 47 10
+S 0 652 47 652 57 10
 production
-S 0 653 3 14
+S 0 653 3 653 17 14
 not_applicable
-S 0 653 19 66
+S 0 653 19 653 85 66
 Xcode serves the StoreKit configuration file's products and prices
-S 0 654 3 8
+S 0 654 3 654 11 8
 examples
-M 2 655 5
-S 0 655 5 10
+M 2 655 5 663 26
+S 0 655 5 655 15 10
 triggering
-L 1 656 7
-S 1 656 9 90
+L 1 656 7 659 29
+S 1 656 9 659 29 90
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     price_tier: null
 
-S 0 660 5 7
+S 0 660 5 660 12 7
 passing
-L 1 661 7
-S 1 661 9 28
+L 1 661 7 663 26
+S 1 661 9 663 26 28
 products:
   - price_tier: 2
 
-M 9 665 3
-S 0 665 3 2
+M 9 665 3 683 53
+S 0 665 3 665 5 2
 id
-S 0 665 7 20
+S 0 665 7 665 27 20
 missing-localization
-S 0 666 3 9
+S 0 666 3 666 12 9
 checklist
-S 0 666 14 16
+S 0 666 14 666 30 16
 product-metadata
-S 0 667 3 8
+S 0 667 3 667 11 8
 severity
-S 0 667 13 5
+S 0 667 13 667 18 5
 error
-S 0 668 3 5
+S 0 668 3 668 8 5
 title
-S 0 668 10 51
+S 0 668 10 668 61 51
 the product has no localization with a display name
-S 0 669 3 9
+S 0 669 3 669 12 9
 rationale
-S 0 669 14 123
+S 0 669 14 669 137 123
 At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 670 3 4
+S 0 670 3 670 7 4
 help
-S 0 670 9 65
+S 0 670 9 670 74 65
 add a localization in App Store Connect and under `localizations`
-S 0 671 3 12
+S 0 671 3 671 15 12
 environments
-L 4 671 17
-S 0 671 18 7
+L 4 671 17 671 58
+S 0 671 18 671 25 7
 sandbox
-S 0 671 27 10
+S 0 671 27 671 37 10
 testflight
-S 0 671 39 6
+S 0 671 39 671 45 6
 review
-S 0 671 47 10
+S 0 671 47 671 57 10
 production
-S 0 672 3 14
+S 0 672 3 672 17 14
 not_applicable
-S 0 672 19 55
+S 0 672 19 672 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 673 3 8
+S 0 673 3 673 11 8
 examples
-M 2 674 5
-S 0 674 5 10
+M 2 674 5 683 53
+S 0 674 5 674 15 10
 triggering
-L 1 675 7
-S 1 675 9 93
+L 1 675 7 678 32
+S 1 675 9 678 32 93
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     localizations: null
 
-S 0 679 5 7
+S 0 679 5 679 12 7
 passing
-L 1 680 7
-S 1 680 9 74
+L 1 680 7 683 53
+S 1 680 9 683 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 12 685 3
-S 0 685 3 2
+M 12 685 3 704 41
+S 0 685 3 685 5 2
 id
-S 0 685 7 22
+S 0 685 7 685 29 22
 missing-reference-name
-S 0 686 3 9
+S 0 686 3 686 12 9
 checklist
-S 0 686 14 16
+S 0 686 14 686 30 16
 product-metadata
-S 0 687 3 8
+S 0 687 3 687 11 8
 severity
-S 0 687 13 5
+S 0 687 13 687 18 5
 error
-S 0 688 3 5
+S 0 688 3 688 8 5
 title
-S 0 688 10 33
+S 0 688 10 688 43 33
 the product has no reference name
-S 0 689 3 9
+S 0 689 3 689 12 9
 rationale
-S 0 689 14 98
+S 0 689 14 689 112 98
 The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
-S 0 690 3 4
+S 0 690 3 690 7 4
 help
-S 0 690 9 55
+S 0 690 9 690 64 55
 give the product a reference name (up to 64 characters)
-S 0 691 3 12
+S 0 691 3 691 15 12
 environments
-L 4 691 17
-S 0 691 18 7
+L 4 691 17 691 58
+S 0 691 18 691 25 7
 sandbox
-S 0 691 27 10
+S 0 691 27 691 37 10
 testflight
-S 0 691 39 6
+S 0 691 39 691 45 6
 review
-S 0 691 47 10
+S 0 691 47 691 57 10
 production
-S 0 692 3 14
+S 0 692 3 692 17 14
 not_applicable
-S 0 692 19 55
+S 0 692 19 692 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 693 3 5
+S 0 693 3 693 8 5
 check
-M 2 693 10
-S 0 693 12 4
+M 2 693 10 693 51
+S 0 693 12 693 16 4
 each
-S 0 693 18 8
+S 0 693 18 693 26 8
 products
-S 0 693 28 5
+S 0 693 28 693 33 5
 field
-S 0 693 35 14
+S 0 693 35 693 49 14
 reference_name
-S 0 694 3 7
+S 0 694 3 694 10 7
 options
-M 1 694 12
-S 0 694 14 8
+M 1 694 12 694 30
+S 0 694 14 694 22 8
 required
-S 0 694 24 4
+S 0 694 24 694 28 4
 true
-S 0 695 3 7
+S 0 695 3 695 10 7
 message
-S 1 695 12 41
+S 1 695 12 695 55 41
 product `{product}` has no reference name
-S 0 696 3 8
+S 0 696 3 696 11 8
 examples
-M 2 697 5
-S 0 697 5 10
+M 2 697 5 704 41
+S 0 697 5 697 15 10
 triggering
-L 1 698 7
-S 1 698 9 35
+L 1 698 7 700 33
+S 1 698 9 700 33 35
 products:
   - reference_name: null
 
-S 0 701 5 7
+S 0 701 5 701 12 7
 passing
-L 1 702 7
-S 1 702 9 43
+L 1 702 7 704 41
+S 1 702 9 704 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 12 706 3
-S 0 706 3 2
+M 12 706 3 725 61
+S 0 706 3 706 5 2
 id
-S 0 706 7 18
+S 0 706 7 706 25 18
 product-id-charset
-S 0 707 3 9
+S 0 707 3 707 12 9
 checklist
-S 0 707 14 16
+S 0 707 14 707 30 16
 product-metadata
-S 0 708 3 8
+S 0 708 3 708 11 8
 severity
-S 0 708 13 5
+S 0 708 13 708 18 5
 error
-S 0 709 3 5
+S 0 709 3 709 8 5
 title
-S 0 709 10 62
+S 0 709 10 709 72 62
 the product ID has characters App Store Connect does not allow
-S 0 710 3 9
+S 0 710 3 710 12 9
 rationale
-S 0 710 14 130
+S 0 710 14 710 144 130
 Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
-S 0 711 3 4
+S 0 711 3 711 7 4
 help
-S 0 711 9 42
+S 0 711 9 711 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 712 3 12
+S 0 712 3 712 15 12
 environments
-L 4 712 17
-S 0 712 18 7
+L 4 712 17 712 58
+S 0 712 18 712 25 7
 sandbox
-S 0 712 27 10
+S 0 712 27 712 37 10
 testflight
-S 0 712 39 6
+S 0 712 39 712 45 6
 review
-S 0 712 47 10
+S 0 712 47 712 57 10
 production
-S 0 713 3 14
+S 0 713 3 713 17 14
 not_applicable
-S 0 713 19 61
+S 0 713 19 713 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 714 3 5
+S 0 714 3 714 8 5
 check
-M 2 714 10
-S 0 714 12 4
+M 2 714 10 714 47
+S 0 714 12 714 16 4
 each
-S 0 714 18 8
+S 0 714 18 714 26 8
 products
-S 0 714 28 5
+S 0 714 28 714 33 5
 field
-S 0 714 35 10
+S 0 714 35 714 45 10
 product_id
-S 0 715 3 7
+S 0 715 3 715 10 7
 options
-M 1 715 12
-S 0 715 14 7
+M 1 715 12 715 42
+S 0 715 14 715 21 7
 pattern
-S 1 715 23 15
+S 1 715 23 715 40 15
 [A-Za-z0-9._-]+
-S 0 716 3 7
+S 0 716 3 716 10 7
 message
-S 1 716 12 77
+S 1 716 12 716 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 717 3 8
+S 0 717 3 717 11 8
 examples
-M 2 718 5
-S 0 718 5 10
+M 2 718 5 725 61
+S 0 718 5 718 15 10
 triggering
-L 1 719 7
-S 1 719 9 70
+L 1 719 7 721 68
+S 1 719 9 721 68 70
 products:
   - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
 
-S 0 722 5 7
+S 0 722 5 722 12 7
 passing
-L 1 723 7
-S 1 723 9 63
+L 1 723 7 725 61
+S 1 723 9 725 61 63
 products:
   - product_id: com.greenthumb.pocketgarden.seeds_50
 
-M 12 727 3
-S 0 727 3 2
+M 12 727 3 746 60
+S 0 727 3 727 5 2
 id
-S 0 727 7 17
+S 0 727 7 727 24 17
 product-id-length
-S 0 728 3 9
+S 0 728 3 728 12 9
 checklist
-S 0 728 14 16
+S 0 728 14 728 30 16
 product-metadata
-S 0 729 3 8
+S 0 729 3 729 11 8
 severity
-S 0 729 13 5
+S 0 729 13 729 18 5
 error
-S 0 730 3 5
+S 0 730 3 730 8 5
 title
-S 0 730 10 26
+S 0 730 10 730 36 26
 the product ID is too long
-S 0 731 3 9
+S 0 731 3 731 12 9
 rationale
-S 0 731 14 127
+S 0 731 14 731 141 127
 App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
-S 0 732 3 4
+S 0 732 3 732 7 4
 help
-S 0 732 9 58
+S 0 732 9 732 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 733 3 12
+S 0 733 3 733 15 12
 environments
-L 4 733 17
-S 0 733 18 7
+L 4 733 17 733 58
+S 0 733 18 733 25 7
 sandbox
-S 0 733 27 10
+S 0 733 27 733 37 10
 testflight
-S 0 733 39 6
+S 0 733 39 733 45 6
 review
-S 0 733 47 10
+S 0 733 47 733 57 10
 production
-S 0 734 3 14
+S 0 734 3 734 17 14
 not_applicable
-S 0 734 19 61
+S 0 734 19 734 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 735 3 5
+S 0 735 3 735 8 5
 check
-M 2 735 10
-S 0 735 12 4
+M 2 735 10 735 47
+S 0 735 12 735 16 4
 each
-S 0 735 18 8
+S 0 735 18 735 26 8
 products
-S 0 735 28 5
+S 0 735 28 735 33 5
 field
-S 0 735 35 10
+S 0 735 35 735 45 10
 product_id
-S 0 736 3 7
+S 0 736 3 736 10 7
 options
-M 1 736 12
-S 0 736 14 10
+M 1 736 12 736 31
+S 0 736 14 736 24 10
 max_length
-S 0 736 26 3
+S 0 736 26 736 29 3
 100
-S 0 737 3 7
+S 0 737 3 737 10 7
 message
-S 1 737 12 73
+S 1 737 12 737 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 738 3 8
+S 0 738 3 738 11 8
 examples
-M 2 739 5
-S 0 739 5 10
+M 2 739 5 746 60
+S 0 739 5 739 15 10
 triggering
-L 1 740 7
-S 1 740 9 137
+L 1 740 7 742 135
+S 1 740 9 742 135 137
 products:
   - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
 
-S 0 743 5 7
+S 0 743 5 743 12 7
 passing
-L 1 744 7
-S 1 744 9 62
+L 1 744 7 746 60
+S 1 744 9 746 60 62
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50
 
-M 12 748 3
-S 0 748 3 2
+M 12 748 3 767 41
+S 0 748 3 748 5 2
 id
-S 0 748 7 21
+S 0 748 7 748 28 21
 reference-name-length
-S 0 749 3 9
+S 0 749 3 749 12 9
 checklist
-S 0 749 14 16
+S 0 749 14 749 30 16
 product-metadata
-S 0 750 3 8
+S 0 750 3 750 11 8
 severity
-S 0 750 13 5
+S 0 750 13 750 18 5
 error
-S 0 751 3 5
+S 0 751 3 751 8 5
 title
-S 0 751 10 30
+S 0 751 10 751 40 30
 the reference name is too long
-S 0 752 3 9
+S 0 752 3 752 12 9
 rationale
-S 0 752 14 91
+S 0 752 14 752 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 753 3 4
+S 0 753 3 753 7 4
 help
-S 0 753 9 62
+S 0 753 9 753 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 754 3 12
+S 0 754 3 754 15 12
 environments
-L 4 754 17
-S 0 754 18 7
+L 4 754 17 754 58
+S 0 754 18 754 25 7
 sandbox
-S 0 754 27 10
+S 0 754 27 754 37 10
 testflight
-S 0 754 39 6
+S 0 754 39 754 45 6
 review
-S 0 754 47 10
+S 0 754 47 754 57 10
 production
-S 0 755 3 14
+S 0 755 3 755 17 14
 not_applicable
-S 0 755 19 55
+S 0 755 19 755 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 756 3 5
+S 0 756 3 756 8 5
 check
-M 2 756 10
-S 0 756 12 4
+M 2 756 10 756 51
+S 0 756 12 756 16 4
 each
-S 0 756 18 8
+S 0 756 18 756 26 8
 products
-S 0 756 28 5
+S 0 756 28 756 33 5
 field
-S 0 756 35 14
+S 0 756 35 756 49 14
 reference_name
-S 0 757 3 7
+S 0 757 3 757 10 7
 options
-M 1 757 12
-S 0 757 14 10
+M 1 757 12 757 30
+S 0 757 14 757 24 10
 max_length
-S 0 757 26 2
+S 0 757 26 757 28 2
 64
-S 0 758 3 7
+S 0 758 3 758 10 7
 message
-S 1 758 12 92
+S 1 758 12 758 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 759 3 8
+S 0 759 3 759 11 8
 examples
-M 2 760 5
-S 0 760 5 10
+M 2 760 5 767 41
+S 0 760 5 760 15 10
 triggering
-L 1 761 7
-S 1 761 9 109
+L 1 761 7 763 107
+S 1 761 9 763 107 109
 products:
   - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
 
-S 0 764 5 7
+S 0 764 5 764 12 7
 passing
-L 1 765 7
-S 1 765 9 43
+L 1 765 7 767 41
+S 1 765 9 767 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 12 769 3
-S 0 769 3 2
+M 12 769 3 790 53
+S 0 769 3 769 5 2
 id
-S 0 769 7 19
+S 0 769 7 769 26 19
 display-name-length
-S 0 770 3 9
+S 0 770 3 770 12 9
 checklist
-S 0 770 14 16
+S 0 770 14 770 30 16
 product-metadata
-S 0 771 3 8
+S 0 771 3 771 11 8
 severity
-S 0 771 13 5
+S 0 771 13 771 18 5
 error
-S 0 772 3 5
+S 0 772 3 772 8 5
 title
-S 0 772 10 39
+S 0 772 10 772 49 39
 a display name is too short or too long
-S 0 773 3 9
+S 0 773 3 773 12 9
 rationale
-S 0 773 14 106
+S 0 773 14 773 120 106
 App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
-S 0 774 3 4
+S 0 774 3 774 7 4
 help
-S 0 774 9 63
+S 0 774 9 774 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 775 3 12
+S 0 775 3 775 15 12
 environments
-L 4 775 17
-S 0 775 18 7
+L 4 775 17 775 58
+S 0 775 18 775 25 7
 sandbox
-S 0 775 27 10
+S 0 775 27 775 37 10
 testflight
-S 0 775 39 6
+S 0 775 39 775 45 6
 review
-S 0 775 47 10
+S 0 775 47 775 57 10
 production
-S 0 776 3 14
+S 0 776 3 776 17 14
 not_applicable
-S 0 776 19 55
+S 0 776 19 776 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 777 3 5
+S 0 777 3 777 8 5
 check
-M 2 777 10
-S 0 777 12 4
+M 2 777 10 777 65
+S 0 777 12 777 16 4
 each
-S 0 777 18 8
+S 0 777 18 777 26 8
 products
-S 0 777 28 5
+S 0 777 28 777 33 5
 field
-S 0 777 35 28
+S 0 777 35 777 63 28
 localizations.*.display_name
-S 0 778 3 7
+S 0 778 3 778 10 7
 options
-M 2 778 12
-S 0 778 14 10
+M 2 778 12 778 45
+S 0 778 14 778 24 10
 min_length
-S 0 778 26 1
+S 0 778 26 778 27 1
 2
-S 0 778 29 10
+S 0 778 29 778 39 10
 max_length
-S 0 778 41 2
+S 0 778 41 778 43 2
 30
-S 0 779 3 7
+S 0 779 3 779 10 7
 message
-S 1 779 12 117
+S 1 779 12 779 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 780 3 8
+S 0 780 3 780 11 8
 examples
-M 2 781 5
-S 0 781 5 10
+M 2 781 5 790 53
+S 0 781 5 781 15 10
 triggering
-L 1 782 7
-S 1 782 9 106
+L 1 782 7 785 85
+S 1 782 9 785 85 106
 products:
   - localizations:
       en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
 
-S 0 786 5 7
+S 0 786 5 786 12 7
 passing
-L 1 787 7
-S 1 787 9 74
+L 1 787 7 790 53
+S 1 787 9 790 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 12 792 3
-S 0 792 3 2
+M 12 792 3 813 102
+S 0 792 3 792 5 2
 id
-S 0 792 7 18
+S 0 792 7 792 25 18
 description-length
-S 0 793 3 9
+S 0 793 3 793 12 9
 checklist
-S 0 793 14 16
+S 0 793 14 793 30 16
 product-metadata
-S 0 794 3 8
+S 0 794 3 794 11 8
 severity
-S 0 794 13 5
+S 0 794 13 794 18 5
 error
-S 0 795 3 5
+S 0 795 3 795 8 5
 title
-S 0 795 10 25
+S 0 795 10 795 35 25
 a description is too long
-S 0 796 3 9
+S 0 796 3 796 12 9
 rationale
-S 0 796 14 116
+S 0 796 14 796 130 116
 App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
-S 0 797 3 4
+S 0 797 3 797 7 4
 help
-S 0 797 9 59
+S 0 797 9 797 68 59
 shorten the description to {max_length} characters or fewer
-S 0 798 3 12
+S 0 798 3 798 15 12
 environments
-L 4 798 17
-S 0 798 18 7
+L 4 798 17 798 58
+S 0 798 18 798 25 7
 sandbox
-S 0 798 27 10
+S 0 798 27 798 37 10
 testflight
-S 0 798 39 6
+S 0 798 39 798 45 6
 review
-S 0 798 47 10
+S 0 798 47 798 57 10
 production
-S 0 799 3 14
+S 0 799 3 799 17 14
 not_applicable
-S 0 799 19 55
+S 0 799 19 799 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 800 3 5
+S 0 800 3 800 8 5
 check
-M 2 800 10
-S 0 800 12 4
+M 2 800 10 800 64
+S 0 800 12 800 16 4
 each
-S 0 800 18 8
+S 0 800 18 800 26 8
 products
-S 0 800 28 5
+S 0 800 28 800 33 5
 field
-S 0 800 35 27
+S 0 800 35 800 62 27
 localizations.*.description
-S 0 801 3 7
+S 0 801 3 801 10 7
 options
-M 1 801 12
-S 0 801 14 10
+M 1 801 12 801 30
+S 0 801 14 801 24 10
 max_length
-S 0 801 26 2
+S 0 801 26 801 28 2
 45
-S 0 802 3 7
+S 0 802 3 802 10 7
 message
-S 1 802 12 89
+S 1 802 12 802 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 803 3 8
+S 0 803 3 803 11 8
 examples
-M 2 804 5
-S 0 804 5 10
+M 2 804 5 813 102
+S 0 804 5 804 15 10
 triggering
-L 1 805 7
-S 1 805 9 151
+L 1 805 7 808 130
+S 1 805 9 808 130 151
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: "Fifty seed packs to plant anything you like, anywhere" }   # <-
 
-S 0 809 5 7
+S 0 809 5 809 12 7
 passing
-L 1 810 7
-S 1 810 9 123
+L 1 810 7 813 102
+S 1 810 9 813 102 123
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: Fifty seed packs to plant anything }
 
-M 12 815 3
-S 0 815 3 2
+M 12 815 3 876 59
+S 0 815 3 815 5 2
 id
-S 0 815 7 19
+S 0 815 7 815 26 19
 review-notes-length
-S 0 816 3 9
+S 0 816 3 816 12 9
 checklist
-S 0 816 14 16
+S 0 816 14 816 30 16
 product-metadata
-S 0 817 3 8
+S 0 817 3 817 11 8
 severity
-S 0 817 13 5
+S 0 817 13 817 18 5
 error
-S 0 818 3 5
+S 0 818 3 818 8 5
 title
-S 0 818 10 29
+S 0 818 10 818 39 29
 the review notes are too long
-S 0 819 3 9
+S 0 819 3 819 12 9
 rationale
-S 0 819 14 90
+S 0 819 14 819 104 90
 App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
-S 0 820 3 4
+S 0 820 3 820 7 4
 help
-S 0 820 9 60
+S 0 820 9 820 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 821 3 12
+S 0 821 3 821 15 12
 environments
-L 2 821 17
-S 0 821 18 6
+L 2 821 17 821 37
+S 0 821 18 821 24 6
 review
-S 0 821 26 10
+S 0 821 26 821 36 10
 production
-S 0 822 3 14
+S 0 822 3 822 17 14
 not_applicable
-S 0 822 19 39
+S 0 822 19 822 58 39
 review notes matter only for submission
-S 0 823 3 5
+S 0 823 3 823 8 5
 check
-M 2 823 10
-S 0 823 12 4
+M 2 823 10 823 49
+S 0 823 12 823 16 4
 each
-S 0 823 18 8
+S 0 823 18 823 26 8
 products
-S 0 823 28 5
+S 0 823 28 823 33 5
 field
-S 0 823 35 12
+S 0 823 35 823 47 12
 review_notes
-S 0 824 3 7
+S 0 824 3 824 10 7
 options
-M 1 824 12
-S 0 824 14 10
+M 1 824 12 824 32
+S 0 824 14 824 24 10
 max_length
-S 0 824 26 4
+S 0 824 26 824 30 4
 4000
-S 0 825 3 7
+S 0 825 3 825 10 7
 message
-S 1 825 12 85
+S 1 825 12 825 99 85
 the review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 826 3 8
+S 0 826 3 826 11 8
 examples
-M 2 827 5
-S 0 827 5 10
+M 2 827 5 876 59
+S 0 827 5 827 15 10
 triggering
-L 1 828 7
-S 1 828 9 4417
+L 1 828 7 871 117
+S 1 828 9 871 117 4417
 environment: review
 products:
   - review_notes: >   # <-
@@ -5058,470 +5058,470 @@ products:
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
 
-S 0 872 5 7
+S 0 872 5 872 12 7
 passing
-L 1 873 7
-S 1 873 9 81
+L 1 873 7 876 59
+S 1 873 9 876 59 81
 environment: review
 products:
   - review_notes: Open the Shed tab and tap Seeds.
 
-M 9 878 3
-S 0 878 3 2
+M 9 878 3 896 36
+S 0 878 3 878 5 2
 id
-S 0 878 7 25
+S 0 878 7 878 32 25
 missing-review-screenshot
-S 0 879 3 9
+S 0 879 3 879 12 9
 checklist
-S 0 879 14 16
+S 0 879 14 879 30 16
 product-metadata
-S 0 880 3 8
+S 0 880 3 880 11 8
 severity
-S 0 880 13 5
+S 0 880 13 880 18 5
 error
-S 0 881 3 5
+S 0 881 3 881 8 5
 title
-S 0 881 10 36
+S 0 881 10 881 46 36
 the product has no review screenshot
-S 0 882 3 9
+S 0 882 3 882 12 9
 rationale
-S 0 882 14 197
+S 0 882 14 882 211 197
 Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
-S 0 883 3 4
+S 0 883 3 883 7 4
 help
-S 0 883 9 49
+S 0 883 9 883 58 49
 upload the review screenshot in App Store Connect
-S 0 884 3 12
+S 0 884 3 884 15 12
 environments
-L 1 884 17
-S 0 884 18 6
+L 1 884 17 884 25
+S 0 884 18 884 24 6
 review
-S 0 885 3 14
+S 0 885 3 885 17 14
 not_applicable
-S 0 885 19 61
+S 0 885 19 885 80 61
 the review screenshot matters only when submitting for review
-S 0 886 3 8
+S 0 886 3 886 11 8
 examples
-M 2 887 5
-S 0 887 5 10
+M 2 887 5 896 36
+S 0 887 5 887 15 10
 triggering
-L 1 888 7
-S 1 888 9 66
+L 1 888 7 891 44
+S 1 888 9 891 44 66
 environment: review
 products:
   - review_screenshot: false   # <-
 
-S 0 892 5 7
+S 0 892 5 892 12 7
 passing
-L 1 893 7
-S 1 893 9 58
+L 1 893 7 896 36
+S 1 893 9 896 36 58
 environment: review
 products:
   - review_screenshot: true
 
-M 9 898 3
-S 0 898 3 2
+M 9 898 3 916 63
+S 0 898 3 898 5 2
 id
-S 0 898 7 20
+S 0 898 7 898 27 20
 duplicate-product-id
-S 0 899 3 9
+S 0 899 3 899 12 9
 checklist
-S 0 899 14 16
+S 0 899 14 899 30 16
 product-metadata
-S 0 900 3 8
+S 0 900 3 900 11 8
 severity
-S 0 900 13 5
+S 0 900 13 900 18 5
 error
-S 0 901 3 5
+S 0 901 3 901 8 5
 title
-S 0 901 10 28
+S 0 901 10 901 38 28
 a product ID is listed twice
-S 0 902 3 9
+S 0 902 3 902 12 9
 rationale
-S 0 902 14 119
+S 0 902 14 902 133 119
 Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
-S 0 903 3 4
+S 0 903 3 903 7 4
 help
-S 0 903 9 40
+S 0 903 9 903 49 40
 remove the duplicate or give it a new ID
-S 0 904 3 12
+S 0 904 3 904 15 12
 environments
-L 4 904 17
-S 0 904 18 7
+L 4 904 17 904 58
+S 0 904 18 904 25 7
 sandbox
-S 0 904 27 10
+S 0 904 27 904 37 10
 testflight
-S 0 904 39 6
+S 0 904 39 904 45 6
 review
-S 0 904 47 10
+S 0 904 47 904 57 10
 production
-S 0 905 3 14
+S 0 905 3 905 17 14
 not_applicable
-S 0 905 19 55
+S 0 905 19 905 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 906 3 8
+S 0 906 3 906 11 8
 examples
-M 2 907 5
-S 0 907 5 10
+M 2 907 5 916 63
+S 0 907 5 907 15 10
 triggering
-L 1 908 7
-S 1 908 9 76
+L 1 908 7 911 67
+S 1 908 9 911 67 76
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
 
-S 0 912 5 7
+S 0 912 5 912 12 7
 passing
-L 1 913 7
-S 1 913 9 72
+L 1 913 7 916 63
+S 1 913 9 916 63 72
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.greenhouse
 
-M 9 918 3
-S 0 918 3 2
+M 9 918 3 936 46
+S 0 918 3 918 5 2
 id
-S 0 918 7 24
+S 0 918 7 918 31 24
 duplicate-reference-name
-S 0 919 3 9
+S 0 919 3 919 12 9
 checklist
-S 0 919 14 16
+S 0 919 14 919 30 16
 product-metadata
-S 0 920 3 8
+S 0 920 3 920 11 8
 severity
-S 0 920 13 5
+S 0 920 13 920 18 5
 error
-S 0 921 3 5
+S 0 921 3 921 8 5
 title
-S 0 921 10 30
+S 0 921 10 921 40 30
 a reference name is used twice
-S 0 922 3 9
+S 0 922 3 922 12 9
 rationale
-S 0 922 14 62
+S 0 922 14 922 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 923 3 4
+S 0 923 3 923 7 4
 help
-S 0 923 9 40
+S 0 923 9 923 49 40
 give each product its own reference name
-S 0 924 3 12
+S 0 924 3 924 15 12
 environments
-L 4 924 17
-S 0 924 18 7
+L 4 924 17 924 58
+S 0 924 18 924 25 7
 sandbox
-S 0 924 27 10
+S 0 924 27 924 37 10
 testflight
-S 0 924 39 6
+S 0 924 39 924 45 6
 review
-S 0 924 47 10
+S 0 924 47 924 57 10
 production
-S 0 925 3 14
+S 0 925 3 925 17 14
 not_applicable
-S 0 925 19 55
+S 0 925 19 925 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 926 3 8
+S 0 926 3 926 11 8
 examples
-M 2 927 5
-S 0 927 5 10
+M 2 927 5 936 46
+S 0 927 5 927 15 10
 triggering
-L 1 928 7
-S 1 928 9 57
+L 1 928 7 931 48
+S 1 928 9 931 48 57
 products:
   - {}
   - reference_name: Seed Pack 50   # <-
 
-S 0 932 5 7
+S 0 932 5 932 12 7
 passing
-L 1 933 7
-S 1 933 9 55
+L 1 933 7 936 46
+S 1 933 9 936 46 55
 products:
   - {}
   - reference_name: Greenhouse Unlock
 
-M 9 938 3
-S 0 938 3 2
+M 9 938 3 956 48
+S 0 938 3 938 5 2
 id
-S 0 938 7 22
+S 0 938 7 938 29 22
 placeholder-product-id
-S 0 939 3 9
+S 0 939 3 939 12 9
 checklist
-S 0 939 14 16
+S 0 939 14 939 30 16
 product-metadata
-S 0 940 3 8
+S 0 940 3 940 11 8
 severity
-S 0 940 13 5
+S 0 940 13 940 18 5
 error
-S 0 941 3 5
+S 0 941 3 941 8 5
 title
-S 0 941 10 29
+S 0 941 10 941 39 29
 a product ID is a placeholder
-S 0 942 3 9
+S 0 942 3 942 12 9
 rationale
-S 0 942 14 139
+S 0 942 14 942 151 139
 Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
-S 0 943 3 4
+S 0 943 3 943 7 4
 help
-S 0 943 9 59
+S 0 943 9 943 68 59
 replace it with the product ID created in App Store Connect
-S 0 944 3 12
+S 0 944 3 944 15 12
 environments
-L 4 944 17
-S 0 944 18 7
+L 4 944 17 944 58
+S 0 944 18 944 25 7
 sandbox
-S 0 944 27 10
+S 0 944 27 944 37 10
 testflight
-S 0 944 39 6
+S 0 944 39 944 45 6
 review
-S 0 944 47 10
+S 0 944 47 944 57 10
 production
-S 0 945 3 14
+S 0 945 3 945 17 14
 not_applicable
-S 0 945 19 61
+S 0 945 19 945 80 61
 Xcode serves whatever IDs the StoreKit configuration file has
-S 0 946 3 8
+S 0 946 3 946 11 8
 examples
-M 2 947 5
-S 0 947 5 10
+M 2 947 5 956 48
+S 0 947 5 947 15 10
 triggering
-L 1 948 7
-S 1 948 9 120
+L 1 948 7 952 35
+S 1 948 9 952 35 120
 requests:
   - com.greenthumb.pocketgarden.seeds50
   - com.greenthumb.pocketgarden.greenhouse
   - YOUR_PRODUCT_ID   # <-
 
-S 0 953 5 7
+S 0 953 5 953 12 7
 passing
-L 1 954 7
-S 1 954 9 50
+L 1 954 7 956 48
+S 1 954 9 956 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 9 958 3
-S 0 958 3 2
+M 9 958 3 974 36
+S 0 958 3 958 5 2
 id
-S 0 958 7 26
+S 0 958 7 958 33 26
 family-sharing-not-allowed
-S 0 959 3 9
+S 0 959 3 959 12 9
 checklist
-S 0 959 14 16
+S 0 959 14 959 30 16
 product-metadata
-S 0 960 3 8
+S 0 960 3 960 11 8
 severity
-S 0 960 13 7
+S 0 960 13 960 20 7
 warning
-S 0 961 3 5
+S 0 961 3 961 8 5
 title
-S 0 961 10 51
+S 0 961 10 961 61 51
 Family Sharing is on for a type that cannot have it
-S 0 962 3 9
+S 0 962 3 962 12 9
 rationale
-S 0 962 14 181
+S 0 962 14 962 195 181
 Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
-S 0 963 3 4
+S 0 963 3 963 7 4
 help
-S 1 963 9 29
+S 1 963 9 963 40 29
 set `family_shareable: false`
-S 0 964 3 12
+S 0 964 3 964 15 12
 environments
-L 4 964 17
-S 0 964 18 7
+L 4 964 17 964 58
+S 0 964 18 964 25 7
 sandbox
-S 0 964 27 10
+S 0 964 27 964 37 10
 testflight
-S 0 964 39 6
+S 0 964 39 964 45 6
 review
-S 0 964 47 10
+S 0 964 47 964 57 10
 production
-S 0 965 3 14
+S 0 965 3 965 17 14
 not_applicable
-S 0 965 19 55
+S 0 965 19 965 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 966 3 8
+S 0 966 3 966 11 8
 examples
-M 2 967 5
-S 0 967 5 10
+M 2 967 5 974 36
+S 0 967 5 967 15 10
 triggering
-L 1 968 7
-S 1 968 9 44
+L 1 968 7 970 42
+S 1 968 9 970 42 44
 products:
   - family_shareable: true   # <-
 
-S 0 971 5 7
+S 0 971 5 971 12 7
 passing
-L 1 972 7
-S 1 972 9 38
+L 1 972 7 974 36
+S 1 972 9 974 36 38
 products:
   - family_shareable: false
 
-M 9 976 3
-S 0 976 3 2
+M 9 976 3 997 36
+S 0 976 3 976 5 2
 id
-S 0 976 7 17
+S 0 976 7 976 24 17
 status-not-served
-S 0 977 3 9
+S 0 977 3 977 12 9
 checklist
-S 0 977 14 14
+S 0 977 14 977 28 14
 product-status
-S 0 978 3 8
+S 0 978 3 978 11 8
 severity
-S 0 978 13 5
+S 0 978 13 978 18 5
 error
-S 0 979 3 5
+S 0 979 3 979 8 5
 title
-S 0 979 10 54
+S 0 979 10 979 64 54
 the product's status is not served in this environment
-S 0 980 3 9
+S 0 980 3 980 12 9
 rationale
-S 0 980 14 196
+S 0 980 14 980 210 196
 The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
-S 0 981 3 4
+S 0 981 3 981 7 4
 help
-S 0 981 9 53
+S 0 981 9 981 62 53
 bring the product to a status this environment serves
-S 0 982 3 12
+S 0 982 3 982 15 12
 environments
-L 4 982 17
-S 0 982 18 7
+L 4 982 17 982 58
+S 0 982 18 982 25 7
 sandbox
-S 0 982 27 10
+S 0 982 27 982 37 10
 testflight
-S 0 982 39 6
+S 0 982 39 982 45 6
 review
-S 0 982 47 10
+S 0 982 47 982 57 10
 production
-S 0 983 3 14
+S 0 983 3 983 17 14
 not_applicable
-S 0 983 19 96
+S 0 983 19 983 115 96
 Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
-S 0 984 3 8
+S 0 984 3 984 11 8
 examples
-M 2 985 5
-S 0 985 5 10
+M 2 985 5 997 36
+S 0 985 5 985 15 10
 triggering
-L 2 986 7
-S 1 986 9 38
+L 2 986 7 993 46
+S 1 986 9 988 36 38
 products:
   - status: rejected   # <-
 
-S 1 989 9 183
+S 1 989 9 993 46 183
 environment: production
 app_store_connect: { version_state: ready_for_sale, released_at: 2026-10-01T00:00:00Z, binary_uploaded: true }
 products:
   - status: waiting_for_review   # <-
 
-S 0 994 5 7
+S 0 994 5 994 12 7
 passing
-L 1 995 7
-S 1 995 9 38
+L 1 995 7 997 36
+S 1 995 9 997 36 38
 products:
   - status: ready_to_submit
 
-M 9 999 3
-S 0 999 3 2
+M 9 999 3 1018 44
+S 0 999 3 999 5 2
 id
-S 0 999 7 16
+S 0 999 7 999 23 16
 app-not-released
-S 0 1000 3 9
+S 0 1000 3 1000 12 9
 checklist
-S 0 1000 14 14
+S 0 1000 14 1000 28 14
 product-status
-S 0 1001 3 8
+S 0 1001 3 1001 11 8
 severity
-S 0 1001 13 5
+S 0 1001 13 1001 18 5
 error
-S 0 1002 3 5
+S 0 1002 3 1002 8 5
 title
-S 0 1002 10 31
+S 0 1002 10 1002 41 31
 the app version is not released
-S 0 1003 3 9
+S 0 1003 3 1003 12 9
 rationale
-S 0 1003 14 120
+S 0 1003 14 1003 134 120
 New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
-S 0 1004 3 4
+S 0 1004 3 1004 7 4
 help
-S 0 1004 9 50
+S 0 1004 9 1004 59 50
 release the app version, then wait for propagation
-S 0 1005 3 12
+S 0 1005 3 1005 15 12
 environments
-L 1 1005 17
-S 0 1005 18 10
+L 1 1005 17 1005 29
+S 0 1005 18 1005 28 10
 production
-S 0 1006 3 14
+S 0 1006 3 1006 17 14
 not_applicable
-S 0 1006 19 39
+S 0 1006 19 1006 58 39
 only the App Store needs a released app
-S 0 1007 3 8
+S 0 1007 3 1007 11 8
 examples
-M 2 1008 5
-S 0 1008 5 10
+M 2 1008 5 1018 44
+S 0 1008 5 1008 15 10
 triggering
-L 1 1009 7
-S 1 1009 9 93
+L 1 1009 7 1012 58
+S 1 1009 9 1012 58 93
 environment: production
 app_store_connect:
   version_state: pending_developer_release   # <-
 
-S 0 1013 5 7
+S 0 1013 5 1013 12 7
 passing
-L 1 1014 7
-S 1 1014 9 111
+L 1 1014 7 1018 44
+S 1 1014 9 1018 44 111
 environment: production
 app_store_connect:
   version_state: ready_for_sale
   released_at: 2026-10-01T00:00:00Z
 
-M 9 1020 3
-S 0 1020 3 2
+M 9 1020 3 1042 45
+S 0 1020 3 1020 5 2
 id
-S 0 1020 7 20
+S 0 1020 7 1020 27 20
 binary-not-submitted
-S 0 1021 3 9
+S 0 1021 3 1021 12 9
 checklist
-S 0 1021 14 16
+S 0 1021 14 1021 30 16
 binary-submitted
-S 0 1022 3 8
+S 0 1022 3 1022 11 8
 severity
-S 0 1022 13 5
+S 0 1022 13 1022 18 5
 error
-S 0 1023 3 5
+S 0 1023 3 1023 8 5
 title
-S 0 1023 10 49
+S 0 1023 10 1023 59 49
 the product was not submitted with an app version
-S 0 1024 3 9
+S 0 1024 3 1024 12 9
 rationale
-S 0 1024 14 201
+S 0 1024 14 1024 215 201
 No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
-S 0 1025 3 4
+S 0 1025 3 1025 7 4
 help
-S 0 1025 9 62
+S 0 1025 9 1025 71 62
 attach the product to the app version and submit them together
-S 0 1026 3 12
+S 0 1026 3 1026 15 12
 environments
-L 2 1026 17
-S 0 1026 18 6
+L 2 1026 17 1026 37
+S 0 1026 18 1026 24 6
 review
-S 0 1026 26 10
+S 0 1026 26 1026 36 10
 production
-S 0 1027 3 14
+S 0 1027 3 1027 17 14
 not_applicable
-S 0 1027 19 66
+S 0 1027 19 1027 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 1028 3 8
+S 0 1028 3 1028 11 8
 examples
-M 2 1029 5
-S 0 1029 5 10
+M 2 1029 5 1042 45
+S 0 1029 5 1029 15 10
 triggering
-L 1 1030 7
-S 1 1030 9 120
+L 1 1030 7 1034 53
+S 1 1030 9 1034 53 120
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
   - submitted_with_app_version: false   # <-
 
-S 0 1035 5 7
+S 0 1035 5 1035 12 7
 passing
-L 1 1036 7
-S 1 1036 9 186
+L 1 1036 7 1042 45
+S 1 1036 9 1042 45 186
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
@@ -5529,966 +5529,966 @@ products:
   - submitted_with_app_version: true
   - submitted_with_app_version: true
 
-M 10 1044 3
-S 0 1044 3 2
+M 10 1044 3 1061 45
+S 0 1044 3 1044 5 2
 id
-S 0 1044 7 18
+S 0 1044 7 1044 25 18
 propagation-window
-S 0 1045 3 9
+S 0 1045 3 1045 12 9
 checklist
-S 0 1045 14 16
+S 0 1045 14 1045 30 16
 propagation-wait
-S 0 1046 3 8
+S 0 1046 3 1046 11 8
 severity
-S 0 1046 13 7
+S 0 1046 13 1046 20 7
 warning
-S 0 1047 3 5
+S 0 1047 3 1047 8 5
 title
-S 0 1047 10 58
+S 0 1047 10 1047 68 58
 the product changed too recently to have reached the store
-S 0 1048 3 9
+S 0 1048 3 1048 12 9
 rationale
-S 0 1048 14 184
+S 0 1048 14 1048 196 184
 Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
-S 0 1049 3 4
+S 0 1049 3 1049 7 4
 help
-S 0 1049 9 19
+S 0 1049 9 1049 28 19
 wait, and try again
-S 0 1050 3 12
+S 0 1050 3 1050 15 12
 environments
-L 4 1050 17
-S 0 1050 18 7
+L 4 1050 17 1050 58
+S 0 1050 18 1050 25 7
 sandbox
-S 0 1050 27 10
+S 0 1050 27 1050 37 10
 testflight
-S 0 1050 39 6
+S 0 1050 39 1050 45 6
 review
-S 0 1050 47 10
+S 0 1050 47 1050 57 10
 production
-S 0 1051 3 14
+S 0 1051 3 1051 17 14
 not_applicable
-S 0 1051 19 52
+S 0 1051 19 1051 71 52
 Xcode serves the StoreKit configuration file at once
-S 0 1052 3 7
+S 0 1052 3 1052 10 7
 options
-M 2 1052 12
-S 0 1052 14 13
+M 2 1052 12 1052 54
+S 0 1052 14 1052 27 13
 sandbox_hours
-S 0 1052 29 1
+S 0 1052 29 1052 30 1
 1
-S 0 1052 32 16
+S 0 1052 32 1052 48 16
 production_hours
-S 0 1052 50 2
+S 0 1052 50 1052 52 2
 48
-S 0 1053 3 8
+S 0 1053 3 1053 11 8
 examples
-M 2 1054 5
-S 0 1054 5 10
+M 2 1054 5 1061 45
+S 0 1054 5 1054 15 10
 triggering
-L 1 1055 7
-S 1 1055 9 54
+L 1 1055 7 1057 52
+S 1 1055 9 1057 52 54
 products:
   - updated_at: 2026-11-22T09:40:00Z   # <-
 
-S 0 1058 5 7
+S 0 1058 5 1058 12 7
 passing
-L 1 1059 7
-S 1 1059 9 47
+L 1 1059 7 1061 45
+S 1 1059 9 1061 45 47
 products:
   - updated_at: 2026-11-22T08:00:00Z
 
-M 9 1064 3
-S 0 1064 3 2
+M 9 1064 3 1084 51
+S 0 1064 3 1064 5 2
 id
-S 0 1064 7 26
+S 0 1064 7 1064 33 26
 subscription-without-group
-S 0 1065 3 9
+S 0 1065 3 1065 12 9
 checklist
-S 0 1065 14 19
+S 0 1065 14 1065 33 19
 subscription-groups
-S 0 1066 3 8
+S 0 1066 3 1066 11 8
 severity
-S 0 1066 13 5
+S 0 1066 13 1066 18 5
 error
-S 0 1067 3 5
+S 0 1067 3 1067 8 5
 title
-S 0 1067 10 64
+S 0 1067 10 1067 74 64
 an auto-renewable subscription has no (known) subscription group
-S 0 1068 3 9
+S 0 1068 3 1068 12 9
 rationale
-S 0 1068 14 122
+S 0 1068 14 1068 136 122
 Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
-S 0 1069 3 4
+S 0 1069 3 1069 7 4
 help
-S 0 1069 9 44
+S 0 1069 9 1069 53 44
 put the subscription in a subscription group
-S 0 1070 3 12
+S 0 1070 3 1070 15 12
 environments
-L 4 1070 17
-S 0 1070 18 7
+L 4 1070 17 1070 58
+S 0 1070 18 1070 25 7
 sandbox
-S 0 1070 27 10
+S 0 1070 27 1070 37 10
 testflight
-S 0 1070 39 6
+S 0 1070 39 1070 45 6
 review
-S 0 1070 47 10
+S 0 1070 47 1070 57 10
 production
-S 0 1071 3 14
+S 0 1071 3 1071 17 14
 not_applicable
-S 0 1071 19 60
+S 0 1071 19 1071 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1072 3 8
+S 0 1072 3 1072 11 8
 examples
-M 2 1073 5
-S 0 1073 5 10
+M 2 1073 5 1084 51
+S 0 1073 5 1073 15 10
 triggering
-L 1 1074 7
-S 1 1074 9 73
+L 1 1074 7 1078 57
+S 1 1074 9 1078 57 73
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Pro   # <-
 
-S 0 1079 5 7
+S 0 1079 5 1079 12 7
 passing
-L 1 1080 7
-S 1 1080 9 67
+L 1 1080 7 1084 51
+S 1 1080 9 1084 51 67
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Plus
 
-M 9 1086 3
-S 0 1086 3 2
+M 9 1086 3 1103 58
+S 0 1086 3 1086 5 2
 id
-S 0 1086 7 32
+S 0 1086 7 1086 39 32
 subscription-group-not-localized
-S 0 1087 3 9
+S 0 1087 3 1087 12 9
 checklist
-S 0 1087 14 19
+S 0 1087 14 1087 33 19
 subscription-groups
-S 0 1088 3 8
+S 0 1088 3 1088 11 8
 severity
-S 0 1088 13 5
+S 0 1088 13 1088 18 5
 error
-S 0 1089 3 5
+S 0 1089 3 1089 8 5
 title
-S 0 1089 10 50
+S 0 1089 10 1089 60 50
 a subscription group has no localized display name
-S 0 1090 3 9
+S 0 1090 3 1090 12 9
 rationale
-S 0 1090 14 137
+S 0 1090 14 1090 151 137
 TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
-S 0 1091 3 4
+S 0 1091 3 1091 7 4
 help
-S 0 1091 9 54
+S 0 1091 9 1091 63 54
 add a localized display name to the subscription group
-S 0 1092 3 12
+S 0 1092 3 1092 15 12
 environments
-L 4 1092 17
-S 0 1092 18 7
+L 4 1092 17 1092 58
+S 0 1092 18 1092 25 7
 sandbox
-S 0 1092 27 10
+S 0 1092 27 1092 37 10
 testflight
-S 0 1092 39 6
+S 0 1092 39 1092 45 6
 review
-S 0 1092 47 10
+S 0 1092 47 1092 57 10
 production
-S 0 1093 3 14
+S 0 1093 3 1093 17 14
 not_applicable
-S 0 1093 19 60
+S 0 1093 19 1093 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1094 3 8
+S 0 1094 3 1094 11 8
 examples
-M 2 1095 5
-S 0 1095 5 10
+M 2 1095 5 1103 58
+S 0 1095 5 1095 15 10
 triggering
-L 1 1096 7
-S 1 1096 9 50
+L 1 1096 7 1098 37
+S 1 1096 9 1098 37 50
 subscription_groups:
   - localizations: {}   # <-
 
-S 0 1099 5 7
+S 0 1099 5 1099 12 7
 passing
-L 1 1100 7
-S 1 1100 9 90
+L 1 1100 7 1103 58
+S 1 1100 9 1103 58 90
 subscription_groups:
   - localizations:
       en-US: { display_name: Pocket Garden Plus }
 
-M 9 1105 3
-S 0 1105 3 2
+M 9 1105 3 1126 43
+S 0 1105 3 1105 5 2
 id
-S 0 1105 7 29
+S 0 1105 7 1105 36 29
 subscription-duration-missing
-S 0 1106 3 9
+S 0 1106 3 1106 12 9
 checklist
-S 0 1106 14 16
+S 0 1106 14 1106 30 16
 product-metadata
-S 0 1107 3 8
+S 0 1107 3 1107 11 8
 severity
-S 0 1107 13 7
+S 0 1107 13 1107 20 7
 warning
-S 0 1108 3 5
+S 0 1108 3 1108 8 5
 title
-S 0 1108 10 46
+S 0 1108 10 1108 56 46
 an auto-renewable subscription has no duration
-S 0 1109 3 9
+S 0 1109 3 1109 12 9
 rationale
-S 0 1109 14 101
+S 0 1109 14 1109 115 101
 A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
-S 0 1110 3 4
+S 0 1110 3 1110 7 4
 help
-S 0 1110 9 27
+S 0 1110 9 1110 36 27
 set `subscription_duration`
-S 0 1111 3 12
+S 0 1111 3 1111 15 12
 environments
-L 4 1111 17
-S 0 1111 18 7
+L 4 1111 17 1111 58
+S 0 1111 18 1111 25 7
 sandbox
-S 0 1111 27 10
+S 0 1111 27 1111 37 10
 testflight
-S 0 1111 39 6
+S 0 1111 39 1111 45 6
 review
-S 0 1111 47 10
+S 0 1111 47 1111 57 10
 production
-S 0 1112 3 14
+S 0 1112 3 1112 17 14
 not_applicable
-S 0 1112 19 60
+S 0 1112 19 1112 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1113 3 8
+S 0 1113 3 1113 11 8
 examples
-M 2 1114 5
-S 0 1114 5 10
+M 2 1114 5 1126 43
+S 0 1114 5 1114 15 10
 triggering
-L 1 1115 7
-S 1 1115 9 88
+L 1 1115 7 1120 40
+S 1 1115 9 1120 40 88
 products:
   - {}
   - {}
   - type: auto_renewable   # <-
     subscription_duration: null
 
-S 0 1121 5 7
+S 0 1121 5 1121 12 7
 passing
-L 1 1122 7
-S 1 1122 9 59
+L 1 1122 7 1126 43
+S 1 1122 9 1126 43 59
 products:
   - {}
   - {}
   - subscription_duration: 1_month
 
-M 9 1129 3
-S 0 1129 3 2
+M 9 1129 3 1145 37
+S 0 1129 3 1129 5 2
 id
-S 0 1129 7 24
+S 0 1129 7 1129 31 24
 storefront-not-available
-S 0 1130 3 9
+S 0 1130 3 1130 12 9
 checklist
-S 0 1130 14 23
+S 0 1130 14 1130 37 23
 storefront-availability
-S 0 1131 3 8
+S 0 1131 3 1131 11 8
 severity
-S 0 1131 13 5
+S 0 1131 13 1131 18 5
 error
-S 0 1132 3 5
+S 0 1132 3 1132 8 5
 title
-S 0 1132 10 50
+S 0 1132 10 1132 60 50
 the product is not sold in the tester's storefront
-S 0 1133 3 9
+S 0 1133 3 1133 12 9
 rationale
-S 0 1133 14 84
+S 0 1133 14 1133 98 84
 StoreKit omits products that are not available in the account's storefront (TN3188).
-S 0 1134 3 4
+S 0 1134 3 1134 7 4
 help
-S 0 1134 9 99
+S 0 1134 9 1134 108 99
 add the storefront to the product's availability, or test with an account in one of its storefronts
-S 0 1135 3 12
+S 0 1135 3 1135 15 12
 environments
-L 3 1135 17
-S 0 1135 18 7
+L 3 1135 17 1135 46
+S 0 1135 18 1135 25 7
 sandbox
-S 0 1135 27 10
+S 0 1135 27 1135 37 10
 testflight
-S 0 1135 39 6
+S 0 1135 39 1135 45 6
 review
-S 0 1136 3 14
+S 0 1136 3 1136 17 14
 not_applicable
-S 0 1136 19 90
+S 0 1136 19 1136 109 90
 in production each customer's own storefront decides, and Xcode uses the file's storefront
-S 0 1137 3 8
+S 0 1137 3 1137 11 8
 examples
-M 2 1138 5
-S 0 1138 5 10
+M 2 1138 5 1145 37
+S 0 1138 5 1138 15 10
 triggering
-L 1 1139 7
-S 1 1139 9 46
+L 1 1139 7 1141 44
+S 1 1139 9 1141 44 46
 products:
   - availability: [CAN, GBR]   # <-
 
-S 0 1142 5 7
+S 0 1142 5 1142 12 7
 passing
-L 1 1143 7
-S 1 1143 9 39
+L 1 1143 7 1145 37
+S 1 1143 9 1145 37 39
 products:
   - availability: [USA, CAN]
 
-M 9 1147 3
-S 0 1147 3 2
+M 9 1147 3 1165 32
+S 0 1147 3 1147 5 2
 id
-S 0 1147 7 26
+S 0 1147 7 1147 33 26
 sandbox-account-other-team
-S 0 1148 3 9
+S 0 1148 3 1148 12 9
 checklist
-S 0 1148 14 15
+S 0 1148 14 1148 29 15
 sandbox-account
-S 0 1149 3 8
+S 0 1149 3 1149 11 8
 severity
-S 0 1149 13 5
+S 0 1149 13 1149 18 5
 error
-S 0 1150 3 5
+S 0 1150 3 1150 8 5
 title
-S 0 1150 10 43
+S 0 1150 10 1150 53 43
 the sandbox account belongs to another team
-S 0 1151 3 9
+S 0 1151 3 1151 12 9
 rationale
-S 0 1151 14 138
+S 0 1151 14 1151 152 138
 A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1152 3 4
+S 0 1152 3 1152 7 4
 help
-S 0 1152 9 57
+S 0 1152 9 1152 66 57
 create a sandbox account in this team's App Store Connect
-S 0 1153 3 12
+S 0 1153 3 1153 15 12
 environments
-L 1 1153 17
-S 0 1153 18 7
+L 1 1153 17 1153 26
+S 0 1153 18 1153 25 7
 sandbox
-S 0 1154 3 14
+S 0 1154 3 1154 17 14
 not_applicable
-S 0 1154 19 55
+S 0 1154 19 1154 74 55
 only sandbox testing on a device uses a sandbox account
-S 0 1155 3 8
+S 0 1155 3 1155 11 8
 examples
-M 2 1156 5
-S 0 1156 5 10
+M 2 1156 5 1165 32
+S 0 1156 5 1156 15 10
 triggering
-L 1 1157 7
-S 1 1157 9 59
+L 1 1157 7 1160 39
+S 1 1157 9 1160 39 59
 testing:
   sandbox_account:
     team_id: 9ZZ8YY7XX6   # <-
 
-S 0 1161 5 7
+S 0 1161 5 1161 12 7
 passing
-L 1 1162 7
-S 1 1162 9 52
+L 1 1162 7 1165 32
+S 1 1162 9 1165 32 52
 testing:
   sandbox_account:
     team_id: 4KQ2H9XW7B
 
-M 9 1167 3
-S 0 1167 3 2
+M 9 1167 3 1183 27
+S 0 1167 3 1167 5 2
 id
-S 0 1167 7 31
+S 0 1167 7 1167 38 31
 simulator-without-storekit-file
-S 0 1168 3 9
+S 0 1168 3 1168 12 9
 checklist
-S 0 1168 14 11
+S 0 1168 14 1168 25 11
 test-device
-S 0 1169 3 8
+S 0 1169 3 1169 11 8
 severity
-S 0 1169 13 7
+S 0 1169 13 1169 20 7
 warning
-S 0 1170 3 5
+S 0 1170 3 1170 8 5
 title
-S 0 1170 10 38
+S 0 1170 10 1170 48 38
 the sandbox test runs in the Simulator
-S 0 1171 3 9
+S 0 1171 3 1171 12 9
 rationale
-S 0 1171 14 170
+S 0 1171 14 1171 182 170
 Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
-S 0 1172 3 4
+S 0 1172 3 1172 7 4
 help
-S 0 1172 9 64
+S 0 1172 9 1172 73 64
 test on a physical device, or with a StoreKit configuration file
-S 0 1173 3 12
+S 0 1173 3 1173 15 12
 environments
-L 1 1173 17
-S 0 1173 18 7
+L 1 1173 17 1173 26
+S 0 1173 18 1173 25 7
 sandbox
-S 0 1174 3 14
+S 0 1174 3 1174 17 14
 not_applicable
-S 0 1174 19 46
+S 0 1174 19 1174 65 46
 the Simulator matters only for sandbox testing
-S 0 1175 3 8
+S 0 1175 3 1175 11 8
 examples
-M 2 1176 5
-S 0 1176 5 10
+M 2 1176 5 1183 27
+S 0 1176 5 1176 15 10
 triggering
-L 1 1177 7
-S 1 1177 9 36
+L 1 1177 7 1179 35
+S 1 1177 9 1179 35 36
 testing:
   device: simulator   # <-
 
-S 0 1180 5 7
+S 0 1180 5 1180 12 7
 passing
-L 1 1181 7
-S 1 1181 9 28
+L 1 1181 7 1183 27
+S 1 1181 9 1183 27 28
 testing:
   device: physical
 
-M 9 1185 3
-S 0 1185 3 2
+M 9 1185 3 1201 29
+S 0 1185 3 1185 5 2
 id
-S 0 1185 7 15
+S 0 1185 7 1185 22 15
 test-os-too-old
-S 0 1186 3 9
+S 0 1186 3 1186 12 9
 checklist
-S 0 1186 14 11
+S 0 1186 14 1186 25 11
 test-device
-S 0 1187 3 8
+S 0 1187 3 1187 11 8
 severity
-S 0 1187 13 5
+S 0 1187 13 1187 18 5
 error
-S 0 1188 3 5
+S 0 1188 3 1188 8 5
 title
-S 0 1188 10 46
+S 0 1188 10 1188 56 46
 the test device's OS is too old for StoreKit 2
-S 0 1189 3 9
+S 0 1189 3 1189 12 9
 rationale
-S 0 1189 14 111
+S 0 1189 14 1189 125 111
 An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
-S 0 1190 3 4
+S 0 1190 3 1190 7 4
 help
-S 0 1190 9 44
+S 0 1190 9 1190 53 44
 test on a newer OS, or add a StoreKit 1 path
-S 0 1191 3 12
+S 0 1191 3 1191 15 12
 environments
-L 3 1191 17
-S 0 1191 18 5
+L 3 1191 17 1191 45
+S 0 1191 18 1191 23 5
 xcode
-S 0 1191 25 7
+S 0 1191 25 1191 32 7
 sandbox
-S 0 1191 34 10
+S 0 1191 34 1191 44 10
 testflight
-S 0 1192 3 14
+S 0 1192 3 1192 17 14
 not_applicable
-S 0 1192 19 41
+S 0 1192 19 1192 60 41
 the test device matters only when testing
-S 0 1193 3 8
+S 0 1193 3 1193 11 8
 examples
-M 2 1194 5
-S 0 1194 5 10
+M 2 1194 5 1201 29
+S 0 1194 5 1194 15 10
 triggering
-L 1 1195 7
-S 1 1195 9 37
+L 1 1195 7 1197 36
+S 1 1195 9 1197 36 37
 testing:
   os_version: "14.8"   # <-
 
-S 0 1198 5 7
+S 0 1198 5 1198 12 7
 passing
-L 1 1199 7
-S 1 1199 9 30
+L 1 1199 7 1201 29
+S 1 1199 9 1201 29 30
 testing:
   os_version: "17.2"
 
-M 9 1203 3
-S 0 1203 3 2
+M 9 1203 3 1221 36
+S 0 1203 3 1203 5 2
 id
-S 0 1203 7 28
+S 0 1203 7 1203 35 28
 signed-into-production-store
-S 0 1204 3 9
+S 0 1204 3 1204 12 9
 checklist
-S 0 1204 14 11
+S 0 1204 14 1204 25 11
 test-device
-S 0 1205 3 8
+S 0 1205 3 1205 11 8
 severity
-S 0 1205 13 4
+S 0 1205 13 1205 17 4
 note
-S 0 1206 3 5
+S 0 1206 3 1206 8 5
 title
-S 0 1206 10 60
+S 0 1206 10 1206 70 60
 an old device is still signed in to the production App Store
-S 0 1207 3 9
+S 0 1207 3 1207 12 9
 rationale
-S 0 1207 14 150
+S 0 1207 14 1207 164 150
 Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1208 3 4
+S 0 1208 3 1208 7 4
 help
-S 0 1208 9 51
+S 0 1208 9 1208 60 51
 sign out of the App Store in Settings on the device
-S 0 1209 3 12
+S 0 1209 3 1209 15 12
 environments
-L 1 1209 17
-S 0 1209 18 7
+L 1 1209 17 1209 26
+S 0 1209 18 1209 25 7
 sandbox
-S 0 1210 3 14
+S 0 1210 3 1210 17 14
 not_applicable
-S 0 1210 19 56
+S 0 1210 19 1210 75 56
 signing out mattered only for sandbox testing on old iOS
-S 0 1211 3 8
+S 0 1211 3 1211 11 8
 examples
-M 2 1212 5
-S 0 1212 5 10
+M 2 1212 5 1221 36
+S 0 1212 5 1212 15 10
 triggering
-L 1 1213 7
-S 1 1213 9 66
+L 1 1213 7 1216 44
+S 1 1213 9 1216 44 66
 testing:
   os_version: "11.4"
   signed_out_of_store: false   # <-
 
-S 0 1217 5 7
+S 0 1217 5 1217 12 7
 passing
-L 1 1218 7
-S 1 1218 9 58
+L 1 1218 7 1221 36
+S 1 1218 9 1221 36 58
 testing:
   os_version: "11.4"
   signed_out_of_store: true
 
-M 9 1223 3
-S 0 1223 3 2
+M 9 1223 3 1239 32
+S 0 1223 3 1223 5 2
 id
-S 0 1223 7 19
+S 0 1223 7 1223 26 19
 app-not-reinstalled
-S 0 1224 3 9
+S 0 1224 3 1224 12 9
 checklist
-S 0 1224 14 15
+S 0 1224 14 1224 29 15
 app-reinstalled
-S 0 1225 3 8
+S 0 1225 3 1225 11 8
 severity
-S 0 1225 13 4
+S 0 1225 13 1225 17 4
 note
-S 0 1226 3 5
+S 0 1226 3 1226 8 5
 title
-S 0 1226 10 27
+S 0 1226 10 1226 37 27
 the app was not reinstalled
-S 0 1227 3 9
+S 0 1227 3 1227 12 9
 rationale
-S 0 1227 14 121
+S 0 1227 14 1227 135 121
 Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
-S 0 1228 3 4
+S 0 1228 3 1228 7 4
 help
-S 0 1228 9 47
+S 0 1228 9 1228 56 47
 delete the app from the device and reinstall it
-S 0 1229 3 12
+S 0 1229 3 1229 15 12
 environments
-L 3 1229 17
-S 0 1229 18 5
+L 3 1229 17 1229 45
+S 0 1229 18 1229 23 5
 xcode
-S 0 1229 25 7
+S 0 1229 25 1229 32 7
 sandbox
-S 0 1229 34 10
+S 0 1229 34 1229 44 10
 testflight
-S 0 1230 3 14
+S 0 1230 3 1230 17 14
 not_applicable
-S 0 1230 19 40
+S 0 1230 19 1230 59 40
 customers' devices are out of your hands
-S 0 1231 3 8
+S 0 1231 3 1231 11 8
 examples
-M 2 1232 5
-S 0 1232 5 10
+M 2 1232 5 1239 32
+S 0 1232 5 1232 15 10
 triggering
-L 1 1233 7
-S 1 1233 9 41
+L 1 1233 7 1235 40
+S 1 1233 9 1235 40 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1236 5 7
+S 0 1236 5 1236 12 7
 passing
-L 1 1237 7
-S 1 1237 9 33
+L 1 1237 7 1239 32
+S 1 1237 9 1239 32 33
 testing:
   app_reinstalled: true
 
-M 9 1241 3
-S 0 1241 3 2
+M 9 1241 3 1257 28
+S 0 1241 3 1241 5 2
 id
-S 0 1241 7 17
+S 0 1241 7 1241 24 17
 jailbroken-device
-S 0 1242 3 9
+S 0 1242 3 1242 12 9
 checklist
-S 0 1242 14 21
+S 0 1242 14 1242 35 21
 device-not-jailbroken
-S 0 1243 3 8
+S 0 1243 3 1243 11 8
 severity
-S 0 1243 13 4
+S 0 1243 13 1243 17 4
 note
-S 0 1244 3 5
+S 0 1244 3 1244 8 5
 title
-S 0 1244 10 29
+S 0 1244 10 1244 39 29
 the test device is jailbroken
-S 0 1245 3 9
+S 0 1245 3 1245 12 9
 rationale
-S 0 1245 14 116
+S 0 1245 14 1245 130 116
 Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1246 3 4
+S 0 1246 3 1246 7 4
 help
-S 0 1246 9 39
+S 0 1246 9 1246 48 39
 test on a device that is not jailbroken
-S 0 1247 3 12
+S 0 1247 3 1247 15 12
 environments
-L 3 1247 17
-S 0 1247 18 5
+L 3 1247 17 1247 45
+S 0 1247 18 1247 23 5
 xcode
-S 0 1247 25 7
+S 0 1247 25 1247 32 7
 sandbox
-S 0 1247 34 10
+S 0 1247 34 1247 44 10
 testflight
-S 0 1248 3 14
+S 0 1248 3 1248 17 14
 not_applicable
-S 0 1248 19 40
+S 0 1248 19 1248 59 40
 customers' devices are out of your hands
-S 0 1249 3 8
+S 0 1249 3 1249 11 8
 examples
-M 2 1250 5
-S 0 1250 5 10
+M 2 1250 5 1257 28
+S 0 1250 5 1250 15 10
 triggering
-L 1 1251 7
-S 1 1251 9 35
+L 1 1251 7 1253 34
+S 1 1251 9 1253 34 35
 testing:
   jailbroken: true   # <-
 
-S 0 1254 5 7
+S 0 1254 5 1254 12 7
 passing
-L 1 1255 7
-S 1 1255 9 29
+L 1 1255 7 1257 28
+S 1 1255 9 1257 28 29
 testing:
   jailbroken: false
 
-M 9 1260 3
-S 0 1260 3 2
+M 9 1260 3 1278 67
+S 0 1260 3 1260 5 2
 id
-S 0 1260 7 33
+S 0 1260 7 1260 40 33
 storekit-configuration-incomplete
-S 0 1261 3 9
+S 0 1261 3 1261 12 9
 checklist
-S 0 1261 14 22
+S 0 1261 14 1261 36 22
 storekit-configuration
-S 0 1262 3 8
+S 0 1262 3 1262 11 8
 severity
-S 0 1262 13 5
+S 0 1262 13 1262 18 5
 error
-S 0 1263 3 5
+S 0 1263 3 1263 8 5
 title
-S 0 1263 10 69
+S 0 1263 10 1263 79 69
 the StoreKit configuration file does not serve the requested products
-S 0 1264 3 9
+S 0 1264 3 1264 12 9
 rationale
-S 0 1264 14 362
+S 0 1264 14 1264 376 362
 When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
-S 0 1265 3 4
+S 0 1265 3 1265 7 4
 help
-S 0 1265 9 114
+S 0 1265 9 1265 123 114
 add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
-S 0 1266 3 12
+S 0 1266 3 1266 15 12
 environments
-L 1 1266 17
-S 0 1266 18 5
+L 1 1266 17 1266 24
+S 0 1266 18 1266 23 5
 xcode
-S 0 1267 3 14
+S 0 1267 3 1267 17 14
 not_applicable
-S 0 1267 19 81
+S 0 1267 19 1267 100 81
 products come from App Store Connect here, not from a StoreKit configuration file
-S 0 1268 3 8
+S 0 1268 3 1268 11 8
 examples
-M 2 1269 5
-S 0 1269 5 10
+M 2 1269 5 1278 67
+S 0 1269 5 1269 15 10
 triggering
-L 1 1270 7
-S 1 1270 9 99
+L 1 1270 7 1273 83
+S 1 1270 9 1273 83 99
 environment: xcode
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 1274 5 7
+S 0 1274 5 1274 12 7
 passing
-L 1 1275 7
-S 1 1275 9 83
+L 1 1275 7 1278 67
+S 1 1275 9 1278 67 83
 environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 8 1285 3
-S 0 1285 3 2
+M 8 1285 3 1295 27
+S 0 1285 3 1285 5 2
 id
-S 0 1285 7 24
+S 0 1285 7 1285 31 24
 catalog-xml-feed-retired
-S 0 1286 3 9
+S 0 1286 3 1286 12 9
 checklist
-S 0 1286 14 13
+S 0 1286 14 1286 27 13
 catalog-valid
-S 0 1287 3 5
+S 0 1287 3 1287 8 5
 input
-S 0 1287 10 7
+S 0 1287 10 1287 17 7
 catalog
-S 0 1288 3 8
+S 0 1288 3 1288 11 8
 severity
-S 0 1288 13 4
+S 0 1288 13 1288 17 4
 note
-S 0 1289 3 5
+S 0 1289 3 1289 8 5
 title
-S 0 1289 10 59
+S 0 1289 10 1289 69 59
 Apple no longer takes in-app purchases through the XML feed
-S 0 1290 3 9
+S 0 1290 3 1290 12 9
 rationale
-S 1 1290 14 362
+S 1 1290 14 1290 378 362
 Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1291 3 4
+S 0 1291 3 1291 7 4
 help
-S 0 1291 9 95
+S 0 1291 9 1291 104 95
 use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1292 3 8
+S 0 1292 3 1292 11 8
 examples
-M 1 1293 5
-S 0 1293 5 10
+M 1 1293 5 1295 27
+S 0 1293 5 1293 15 10
 triggering
-L 1 1294 7
-S 1 1294 9 19
+L 1 1294 7 1295 27
+S 1 1294 9 1295 27 19
 <in_app_purchase/>
 
-M 8 1297 3
-S 0 1297 3 2
+M 8 1297 3 1316 19
+S 0 1297 3 1297 5 2
 id
-S 0 1297 7 20
+S 0 1297 7 1297 27 20
 catalog-root-element
-S 0 1298 3 9
+S 0 1298 3 1298 12 9
 checklist
-S 0 1298 14 13
+S 0 1298 14 1298 27 13
 catalog-valid
-S 0 1299 3 5
+S 0 1299 3 1299 8 5
 input
-S 0 1299 10 7
+S 0 1299 10 1299 17 7
 catalog
-S 0 1300 3 8
+S 0 1300 3 1300 11 8
 severity
-S 0 1300 13 5
+S 0 1300 13 1300 18 5
 error
-S 0 1301 3 5
+S 0 1301 3 1301 8 5
 title
-S 0 1301 10 40
+S 0 1301 10 1301 50 40
 the document is not an App Store Package
-S 0 1302 3 9
+S 0 1302 3 1302 12 9
 rationale
-S 0 1302 14 195
+S 0 1302 14 1302 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1303 3 4
+S 0 1303 3 1303 7 4
 help
-S 0 1303 9 73
+S 0 1303 9 1303 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1304 3 8
+S 0 1304 3 1304 11 8
 examples
-M 2 1305 5
-S 0 1305 5 10
+M 2 1305 5 1316 19
+S 0 1305 5 1305 15 10
 triggering
-L 1 1306 7
-S 1 1306 9 179
+L 1 1306 7 1310 19
+S 1 1306 9 1310 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1311 5 7
+S 0 1311 5 1311 12 7
 passing
-L 1 1312 7
-S 1 1312 9 206
+L 1 1312 7 1316 19
+S 1 1312 9 1316 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 8 1318 3
-S 0 1318 3 2
+M 8 1318 3 1337 19
+S 0 1318 3 1318 5 2
 id
-S 0 1318 7 20
+S 0 1318 7 1318 27 20
 catalog-spec-version
-S 0 1319 3 9
+S 0 1319 3 1319 12 9
 checklist
-S 0 1319 14 13
+S 0 1319 14 1319 27 13
 catalog-valid
-S 0 1320 3 5
+S 0 1320 3 1320 8 5
 input
-S 0 1320 10 7
+S 0 1320 10 1320 17 7
 catalog
-S 0 1321 3 8
+S 0 1321 3 1321 11 8
 severity
-S 0 1321 13 5
+S 0 1321 13 1321 18 5
 error
-S 0 1322 3 5
+S 0 1322 3 1322 8 5
 title
-S 0 1322 10 58
+S 0 1322 10 1322 68 58
 the package's spec version does not carry in-app purchases
-S 0 1323 3 9
+S 0 1323 3 1323 12 9
 rationale
-S 0 1323 14 159
+S 0 1323 14 1323 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1324 3 4
+S 0 1324 3 1324 7 4
 help
-S 0 1324 9 68
+S 0 1324 9 1324 77 68
 set `version` to the software5.x version the package was written for
-S 0 1325 3 8
+S 0 1325 3 1325 11 8
 examples
-M 2 1326 5
-S 0 1326 5 10
+M 2 1326 5 1337 19
+S 0 1326 5 1326 15 10
 triggering
-L 1 1327 7
-S 1 1327 9 219
+L 1 1327 7 1331 19
+S 1 1327 9 1331 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1332 5 7
+S 0 1332 5 1332 12 7
 passing
-L 1 1333 7
-S 1 1333 9 205
+L 1 1333 7 1337 19
+S 1 1333 9 1337 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 8 1339 3
-S 0 1339 3 2
+M 8 1339 3 1358 27
+S 0 1339 3 1339 5 2
 id
-S 0 1339 7 23
+S 0 1339 7 1339 30 23
 catalog-unknown-element
-S 0 1340 3 9
+S 0 1340 3 1340 12 9
 checklist
-S 0 1340 14 13
+S 0 1340 14 1340 27 13
 catalog-valid
-S 0 1341 3 5
+S 0 1341 3 1341 8 5
 input
-S 0 1341 10 7
+S 0 1341 10 1341 17 7
 catalog
-S 0 1342 3 8
+S 0 1342 3 1342 11 8
 severity
-S 0 1342 13 5
+S 0 1342 13 1342 18 5
 error
-S 0 1343 3 5
+S 0 1343 3 1343 8 5
 title
-S 0 1343 10 52
+S 0 1343 10 1343 62 52
 an element is not part of the in-app purchase schema
-S 0 1344 3 9
+S 0 1344 3 1344 12 9
 rationale
-S 0 1344 14 202
+S 0 1344 14 1344 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1345 3 4
+S 0 1345 3 1345 7 4
 help
-S 0 1345 9 44
+S 0 1345 9 1345 53 44
 remove the element or use the name suggested
-S 0 1346 3 8
+S 0 1346 3 1346 11 8
 examples
-M 2 1347 5
-S 0 1347 5 10
+M 2 1347 5 1358 27
+S 0 1347 5 1347 15 10
 triggering
-L 1 1348 7
-S 1 1348 9 160
+L 1 1348 7 1352 27
+S 1 1348 9 1352 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1353 5 7
+S 0 1353 5 1353 12 7
 passing
-L 1 1354 7
-S 1 1354 9 148
+L 1 1354 7 1358 27
+S 1 1354 9 1358 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 8 1360 3
-S 0 1360 3 2
+M 8 1360 3 1377 30
+S 0 1360 3 1360 5 2
 id
-S 0 1360 7 29
+S 0 1360 7 1360 36 29
 catalog-group-element-version
-S 0 1361 3 9
+S 0 1361 3 1361 12 9
 checklist
-S 0 1361 14 13
+S 0 1361 14 1361 27 13
 catalog-valid
-S 0 1362 3 5
+S 0 1362 3 1362 8 5
 input
-S 0 1362 10 7
+S 0 1362 10 1362 17 7
 catalog
-S 0 1363 3 8
+S 0 1363 3 1363 11 8
 severity
-S 0 1363 13 5
+S 0 1363 13 1363 18 5
 error
-S 0 1364 3 5
+S 0 1364 3 1364 8 5
 title
-S 0 1364 10 69
+S 0 1364 10 1364 79 69
 a subscription container does not exist in the package's spec version
-S 0 1365 3 9
+S 0 1365 3 1365 12 9
 rationale
-S 0 1365 14 166
+S 0 1365 14 1365 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1366 3 4
+S 0 1366 3 1366 7 4
 help
-S 0 1366 9 62
+S 0 1366 9 1366 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1367 3 8
+S 0 1367 3 1367 11 8
 examples
-M 2 1368 5
-S 0 1368 5 10
+M 2 1368 5 1377 30
+S 0 1368 5 1368 15 10
 triggering
-L 1 1369 7
-S 1 1369 9 175
+L 1 1369 7 1372 18
+S 1 1369 9 1372 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1373 5 7
+S 0 1373 5 1373 12 7
 passing
-L 1 1374 7
-S 1 1374 9 185
+L 1 1374 7 1377 30
+S 1 1374 9 1377 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 8 1379 3
-S 0 1379 3 2
+M 8 1379 3 1401 27
+S 0 1379 3 1379 5 2
 id
-S 0 1379 7 24
+S 0 1379 7 1379 31 24
 catalog-required-element
-S 0 1380 3 9
+S 0 1380 3 1380 12 9
 checklist
-S 0 1380 14 13
+S 0 1380 14 1380 27 13
 catalog-valid
-S 0 1381 3 5
+S 0 1381 3 1381 8 5
 input
-S 0 1381 10 7
+S 0 1381 10 1381 17 7
 catalog
-S 0 1382 3 8
+S 0 1382 3 1382 11 8
 severity
-S 0 1382 13 5
+S 0 1382 13 1382 18 5
 error
-S 0 1383 3 5
+S 0 1383 3 1383 8 5
 title
-S 0 1383 10 50
+S 0 1383 10 1383 60 50
 an in-app purchase lacks an element a create needs
-S 0 1384 3 9
+S 0 1384 3 1384 12 9
 rationale
-S 1 1384 14 256
+S 1 1384 14 1384 272 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1385 3 4
+S 0 1385 3 1385 7 4
 help
-S 0 1385 9 24
+S 0 1385 9 1385 33 24
 add the missing elements
-S 0 1386 3 8
+S 0 1386 3 1386 11 8
 examples
-M 2 1387 5
-S 0 1387 5 10
+M 2 1387 5 1401 27
+S 0 1387 5 1387 15 10
 triggering
-L 1 1388 7
-S 1 1388 9 140
+L 1 1388 7 1392 27
+S 1 1388 9 1392 27 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1393 5 7
+S 0 1393 5 1393 12 7
 passing
-L 1 1394 7
-S 1 1394 9 445
+L 1 1394 7 1401 27
+S 1 1394 9 1401 27 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -6497,667 +6497,667 @@ S 1 1394 9 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 11 1403 3
-S 0 1403 3 2
+M 11 1403 3 1423 27
+S 0 1403 3 1403 5 2
 id
-S 0 1403 7 12
+S 0 1403 7 1403 19 12
 catalog-type
-S 0 1404 3 9
+S 0 1404 3 1404 12 9
 checklist
-S 0 1404 14 13
+S 0 1404 14 1404 27 13
 catalog-valid
-S 0 1405 3 5
+S 0 1405 3 1405 8 5
 input
-S 0 1405 10 7
+S 0 1405 10 1405 17 7
 catalog
-S 0 1406 3 8
+S 0 1406 3 1406 11 8
 severity
-S 0 1406 13 5
+S 0 1406 13 1406 18 5
 error
-S 0 1407 3 5
+S 0 1407 3 1407 8 5
 title
-S 0 1407 10 49
+S 0 1407 10 1407 59 49
 an in-app purchase type is not one the spec knows
-S 0 1408 3 9
+S 0 1408 3 1408 12 9
 rationale
-S 1 1408 14 150
+S 1 1408 14 1408 166 150
 `<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1409 3 4
+S 0 1409 3 1409 7 4
 help
-S 0 1409 9 96
+S 0 1409 9 1409 105 96
 use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1410 3 5
+S 0 1410 3 1410 8 5
 check
-M 2 1410 10
-S 0 1410 12 4
+M 2 1410 10 1410 48
+S 0 1410 12 1410 16 4
 each
-S 0 1410 18 15
+S 0 1410 18 1410 33 15
 in_app_purchase
-S 0 1410 35 5
+S 0 1410 35 1410 40 5
 field
-S 0 1410 42 4
+S 0 1410 42 1410 46 4
 type
-S 0 1411 3 7
+S 0 1411 3 1411 10 7
 options
-M 1 1411 12
-S 0 1411 14 7
+M 1 1411 12 1411 98
+S 0 1411 14 1411 21 7
 pattern
-S 1 1411 23 71
+S 1 1411 23 1411 96 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1412 3 7
+S 0 1412 3 1412 10 7
 message
-S 1 1412 12 124
+S 1 1412 12 1412 138 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1413 3 8
+S 0 1413 3 1413 11 8
 examples
-M 2 1414 5
-S 0 1414 5 10
+M 2 1414 5 1423 27
+S 0 1414 5 1414 15 10
 triggering
-L 1 1415 7
-S 1 1415 9 81
+L 1 1415 7 1418 27
+S 1 1415 9 1418 27 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1419 5 7
+S 0 1419 5 1419 12 7
 passing
-L 1 1420 7
-S 1 1420 9 67
+L 1 1420 7 1423 27
+S 1 1420 9 1423 27 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 11 1425 3
-S 0 1425 3 2
+M 11 1425 3 1445 27
+S 0 1425 3 1425 5 2
 id
-S 0 1425 7 26
+S 0 1425 7 1425 33 26
 catalog-product-id-charset
-S 0 1426 3 9
+S 0 1426 3 1426 12 9
 checklist
-S 0 1426 14 13
+S 0 1426 14 1426 27 13
 catalog-valid
-S 0 1427 3 5
+S 0 1427 3 1427 8 5
 input
-S 0 1427 10 7
+S 0 1427 10 1427 17 7
 catalog
-S 0 1428 3 8
+S 0 1428 3 1428 11 8
 severity
-S 0 1428 13 5
+S 0 1428 13 1428 18 5
 error
-S 0 1429 3 5
+S 0 1429 3 1429 8 5
 title
-S 0 1429 10 60
+S 0 1429 10 1429 70 60
 a product ID has characters App Store Connect does not allow
-S 0 1430 3 9
+S 0 1430 3 1430 12 9
 rationale
-S 0 1430 14 130
+S 0 1430 14 1430 144 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1431 3 4
+S 0 1431 3 1431 7 4
 help
-S 0 1431 9 42
+S 0 1431 9 1431 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1432 3 5
+S 0 1432 3 1432 8 5
 check
-M 2 1432 10
-S 0 1432 12 4
+M 2 1432 10 1432 54
+S 0 1432 12 1432 16 4
 each
-S 0 1432 18 15
+S 0 1432 18 1432 33 15
 in_app_purchase
-S 0 1432 35 5
+S 0 1432 35 1432 40 5
 field
-S 0 1432 42 10
+S 0 1432 42 1432 52 10
 product_id
-S 0 1433 3 7
+S 0 1433 3 1433 10 7
 options
-M 1 1433 12
-S 0 1433 14 7
+M 1 1433 12 1433 42
+S 0 1433 14 1433 21 7
 pattern
-S 1 1433 23 15
+S 1 1433 23 1433 40 15
 [A-Za-z0-9._-]+
-S 0 1434 3 7
+S 0 1434 3 1434 10 7
 message
-S 1 1434 12 77
+S 1 1434 12 1434 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1435 3 8
+S 0 1435 3 1435 11 8
 examples
-M 2 1436 5
-S 0 1436 5 10
+M 2 1436 5 1445 27
+S 0 1436 5 1436 15 10
 triggering
-L 1 1437 7
-S 1 1437 9 115
+L 1 1437 7 1440 27
+S 1 1437 9 1440 27 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1441 5 7
+S 0 1441 5 1441 12 7
 passing
-L 1 1442 7
-S 1 1442 9 101
+L 1 1442 7 1445 27
+S 1 1442 9 1445 27 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 12 1447 3
-S 0 1447 3 2
+M 12 1447 3 1468 27
+S 0 1447 3 1447 5 2
 id
-S 0 1447 7 25
+S 0 1447 7 1447 32 25
 catalog-product-id-length
-S 0 1448 3 9
+S 0 1448 3 1448 12 9
 checklist
-S 0 1448 14 13
+S 0 1448 14 1448 27 13
 catalog-valid
-S 0 1449 3 5
+S 0 1449 3 1449 8 5
 input
-S 0 1449 10 7
+S 0 1449 10 1449 17 7
 catalog
-S 0 1450 3 8
+S 0 1450 3 1450 11 8
 severity
-S 0 1450 13 5
+S 0 1450 13 1450 18 5
 error
-S 0 1451 3 5
+S 0 1451 3 1451 8 5
 title
-S 0 1451 10 24
+S 0 1451 10 1451 34 24
 a product ID is too long
-S 0 1452 3 9
+S 0 1452 3 1452 12 9
 rationale
-S 0 1452 14 161
+S 0 1452 14 1452 175 161
 App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1453 3 4
+S 0 1453 3 1453 7 4
 help
-S 0 1453 9 58
+S 0 1453 9 1453 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1454 3 5
+S 0 1454 3 1454 8 5
 check
-M 2 1454 10
-S 0 1454 12 4
+M 2 1454 10 1454 54
+S 0 1454 12 1454 16 4
 each
-S 0 1454 18 15
+S 0 1454 18 1454 33 15
 in_app_purchase
-S 0 1454 35 5
+S 0 1454 35 1454 40 5
 field
-S 0 1454 42 10
+S 0 1454 42 1454 52 10
 product_id
-S 0 1455 3 7
+S 0 1455 3 1455 10 7
 options
-M 1 1455 12
-S 0 1455 14 10
+M 1 1455 12 1455 31
+S 0 1455 14 1455 24 10
 max_length
-S 0 1455 26 3
+S 0 1455 26 1455 29 3
 100
-S 0 1456 3 7
+S 0 1456 3 1456 10 7
 message
-S 1 1456 12 73
+S 1 1456 12 1456 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1457 3 5
+S 0 1457 3 1457 8 5
 notes
-L 1 1457 10
-S 1 1457 11 100
+L 1 1457 10 1457 114
+S 1 1457 11 1457 113 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1458 3 8
+S 0 1458 3 1458 11 8
 examples
-M 2 1459 5
-S 0 1459 5 10
+M 2 1459 5 1468 27
+S 0 1459 5 1459 15 10
 triggering
-L 1 1460 7
-S 1 1460 9 182
+L 1 1460 7 1463 27
+S 1 1460 9 1463 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1464 5 7
+S 0 1464 5 1464 12 7
 passing
-L 1 1465 7
-S 1 1465 9 100
+L 1 1465 7 1468 27
+S 1 1465 9 1468 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 11 1470 3
-S 0 1470 3 2
+M 11 1470 3 1490 27
+S 0 1470 3 1470 5 2
 id
-S 0 1470 7 25
+S 0 1470 7 1470 32 25
 catalog-product-id-hyphen
-S 0 1471 3 9
+S 0 1471 3 1471 12 9
 checklist
-S 0 1471 14 13
+S 0 1471 14 1471 27 13
 catalog-valid
-S 0 1472 3 5
+S 0 1472 3 1472 8 5
 input
-S 0 1472 10 7
+S 0 1472 10 1472 17 7
 catalog
-S 0 1473 3 8
+S 0 1473 3 1473 11 8
 severity
-S 0 1473 13 4
+S 0 1473 13 1473 17 4
 note
-S 0 1474 3 5
+S 0 1474 3 1474 8 5
 title
-S 0 1474 10 62
+S 0 1474 10 1474 72 62
 a product ID has a hyphen, which the legacy rule did not allow
-S 0 1475 3 9
+S 0 1475 3 1475 12 9
 rationale
-S 0 1475 14 187
+S 0 1475 14 1475 201 187
 App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1476 3 4
+S 0 1476 3 1476 7 4
 help
-S 0 1476 9 106
+S 0 1476 9 1476 115 106
 keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1477 3 5
+S 0 1477 3 1477 8 5
 check
-M 2 1477 10
-S 0 1477 12 4
+M 2 1477 10 1477 54
+S 0 1477 12 1477 16 4
 each
-S 0 1477 18 15
+S 0 1477 18 1477 33 15
 in_app_purchase
-S 0 1477 35 5
+S 0 1477 35 1477 40 5
 field
-S 0 1477 42 10
+S 0 1477 42 1477 52 10
 product_id
-S 0 1478 3 7
+S 0 1478 3 1478 10 7
 options
-M 1 1478 12
-S 0 1478 14 7
+M 1 1478 12 1478 32
+S 0 1478 14 1478 21 7
 pattern
-S 1 1478 23 5
+S 1 1478 23 1478 30 5
 [^-]*
-S 0 1479 3 7
+S 0 1479 3 1479 10 7
 message
-S 1 1479 12 144
+S 1 1479 12 1479 158 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1480 3 8
+S 0 1480 3 1480 11 8
 examples
-M 2 1481 5
-S 0 1481 5 10
+M 2 1481 5 1490 27
+S 0 1481 5 1481 15 10
 triggering
-L 1 1482 7
-S 1 1482 9 116
+L 1 1482 7 1485 27
+S 1 1482 9 1485 27 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1486 5 7
+S 0 1486 5 1486 12 7
 passing
-L 1 1487 7
-S 1 1487 9 102
+L 1 1487 7 1490 27
+S 1 1487 9 1490 27 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 8 1492 3
-S 0 1492 3 2
+M 8 1492 3 1509 107
+S 0 1492 3 1492 5 2
 id
-S 0 1492 7 28
+S 0 1492 7 1492 35 28
 catalog-duplicate-product-id
-S 0 1493 3 9
+S 0 1493 3 1493 12 9
 checklist
-S 0 1493 14 13
+S 0 1493 14 1493 27 13
 catalog-valid
-S 0 1494 3 5
+S 0 1494 3 1494 8 5
 input
-S 0 1494 10 7
+S 0 1494 10 1494 17 7
 catalog
-S 0 1495 3 8
+S 0 1495 3 1495 11 8
 severity
-S 0 1495 13 5
+S 0 1495 13 1495 18 5
 error
-S 0 1496 3 5
+S 0 1496 3 1496 8 5
 title
-S 0 1496 10 41
+S 0 1496 10 1496 51 41
 a product ID appears twice in the package
-S 0 1497 3 9
+S 0 1497 3 1497 12 9
 rationale
-S 0 1497 14 140
+S 0 1497 14 1497 152 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1498 3 4
+S 0 1498 3 1498 7 4
 help
-S 0 1498 9 48
+S 0 1498 9 1498 57 48
 remove the duplicate or give it a new product ID
-S 0 1499 3 8
+S 0 1499 3 1499 11 8
 examples
-M 2 1500 5
-S 0 1500 5 10
+M 2 1500 5 1509 107
+S 0 1500 5 1500 15 10
 triggering
-L 1 1501 7
-S 1 1501 9 210
+L 1 1501 7 1505 27
+S 1 1501 9 1505 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1506 5 7
+S 0 1506 5 1506 12 7
 passing
-L 1 1507 7
-S 1 1507 9 195
+L 1 1507 7 1509 107
+S 1 1507 9 1509 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 8 1511 3
-S 0 1511 3 2
+M 8 1511 3 1528 90
+S 0 1511 3 1511 5 2
 id
-S 0 1511 7 32
+S 0 1511 7 1511 39 32
 catalog-duplicate-reference-name
-S 0 1512 3 9
+S 0 1512 3 1512 12 9
 checklist
-S 0 1512 14 13
+S 0 1512 14 1512 27 13
 catalog-valid
-S 0 1513 3 5
+S 0 1513 3 1513 8 5
 input
-S 0 1513 10 7
+S 0 1513 10 1513 17 7
 catalog
-S 0 1514 3 8
+S 0 1514 3 1514 11 8
 severity
-S 0 1514 13 5
+S 0 1514 13 1514 18 5
 error
-S 0 1515 3 5
+S 0 1515 3 1515 8 5
 title
-S 0 1515 10 45
+S 0 1515 10 1515 55 45
 a reference name appears twice in the package
-S 0 1516 3 9
+S 0 1516 3 1516 12 9
 rationale
-S 0 1516 14 62
+S 0 1516 14 1516 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1517 3 4
+S 0 1517 3 1517 7 4
 help
-S 0 1517 9 48
+S 0 1517 9 1517 57 48
 give each in-app purchase its own reference name
-S 0 1518 3 8
+S 0 1518 3 1518 11 8
 examples
-M 2 1519 5
-S 0 1519 5 10
+M 2 1519 5 1528 90
+S 0 1519 5 1519 15 10
 triggering
-L 1 1520 7
-S 1 1520 9 174
+L 1 1520 7 1524 27
+S 1 1520 9 1524 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1525 5 7
+S 0 1525 5 1525 12 7
 passing
-L 1 1526 7
-S 1 1526 9 163
+L 1 1526 7 1528 90
+S 1 1526 9 1528 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 11 1530 3
-S 0 1530 3 2
+M 11 1530 3 1550 27
+S 0 1530 3 1530 5 2
 id
-S 0 1530 7 29
+S 0 1530 7 1530 36 29
 catalog-reference-name-length
-S 0 1531 3 9
+S 0 1531 3 1531 12 9
 checklist
-S 0 1531 14 13
+S 0 1531 14 1531 27 13
 catalog-valid
-S 0 1532 3 5
+S 0 1532 3 1532 8 5
 input
-S 0 1532 10 7
+S 0 1532 10 1532 17 7
 catalog
-S 0 1533 3 8
+S 0 1533 3 1533 11 8
 severity
-S 0 1533 13 5
+S 0 1533 13 1533 18 5
 error
-S 0 1534 3 5
+S 0 1534 3 1534 8 5
 title
-S 0 1534 10 28
+S 0 1534 10 1534 38 28
 a reference name is too long
-S 0 1535 3 9
+S 0 1535 3 1535 12 9
 rationale
-S 0 1535 14 123
+S 0 1535 14 1535 137 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1536 3 4
+S 0 1536 3 1536 7 4
 help
-S 0 1536 9 62
+S 0 1536 9 1536 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1537 3 5
+S 0 1537 3 1537 8 5
 check
-M 2 1537 10
-S 0 1537 12 4
+M 2 1537 10 1537 58
+S 0 1537 12 1537 16 4
 each
-S 0 1537 18 15
+S 0 1537 18 1537 33 15
 in_app_purchase
-S 0 1537 35 5
+S 0 1537 35 1537 40 5
 field
-S 0 1537 42 14
+S 0 1537 42 1537 56 14
 reference_name
-S 0 1538 3 7
+S 0 1538 3 1538 10 7
 options
-M 1 1538 12
-S 0 1538 14 10
+M 1 1538 12 1538 30
+S 0 1538 14 1538 24 10
 max_length
-S 0 1538 26 2
+S 0 1538 26 1538 28 2
 64
-S 0 1539 3 7
+S 0 1539 3 1539 10 7
 message
-S 1 1539 12 92
+S 1 1539 12 1539 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1540 3 8
+S 0 1540 3 1540 11 8
 examples
-M 2 1541 5
-S 0 1541 5 10
+M 2 1541 5 1550 27
+S 0 1541 5 1541 15 10
 triggering
-L 1 1542 7
-S 1 1542 9 158
+L 1 1542 7 1545 27
+S 1 1542 9 1545 27 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1546 5 7
+S 0 1546 5 1546 12 7
 passing
-L 1 1547 7
-S 1 1547 9 85
+L 1 1547 7 1550 27
+S 1 1547 9 1550 27 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 11 1552 3
-S 0 1552 3 2
+M 11 1552 3 1574 27
+S 0 1552 3 1552 5 2
 id
-S 0 1552 7 20
+S 0 1552 7 1552 27 20
 catalog-title-length
-S 0 1553 3 9
+S 0 1553 3 1553 12 9
 checklist
-S 0 1553 14 13
+S 0 1553 14 1553 27 13
 catalog-valid
-S 0 1554 3 5
+S 0 1554 3 1554 8 5
 input
-S 0 1554 10 7
+S 0 1554 10 1554 17 7
 catalog
-S 0 1555 3 8
+S 0 1555 3 1555 11 8
 severity
-S 0 1555 13 5
+S 0 1555 13 1555 18 5
 error
-S 0 1556 3 5
+S 0 1556 3 1556 8 5
 title
-S 0 1556 10 42
+S 0 1556 10 1556 52 42
 a localized title is too short or too long
-S 0 1557 3 9
+S 0 1557 3 1557 12 9
 rationale
-S 0 1557 14 74
+S 0 1557 14 1557 88 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1558 3 4
+S 0 1558 3 1558 7 4
 help
-S 0 1558 9 56
+S 0 1558 9 1558 65 56
 write a title of {min_length} to {max_length} characters
-S 0 1559 3 5
+S 0 1559 3 1559 8 5
 check
-M 2 1559 10
-S 0 1559 12 4
+M 2 1559 10 1559 64
+S 0 1559 12 1559 16 4
 each
-S 0 1559 18 15
+S 0 1559 18 1559 33 15
 in_app_purchase
-S 0 1559 35 5
+S 0 1559 35 1559 40 5
 field
-S 0 1559 42 20
+S 0 1559 42 1559 62 20
 locales.locale.title
-S 0 1560 3 7
+S 0 1560 3 1560 10 7
 options
-M 2 1560 12
-S 0 1560 14 10
+M 2 1560 12 1560 45
+S 0 1560 14 1560 24 10
 min_length
-S 0 1560 26 1
+S 0 1560 26 1560 27 1
 2
-S 0 1560 29 10
+S 0 1560 29 1560 39 10
 max_length
-S 0 1560 41 2
+S 0 1560 41 1560 43 2
 30
-S 0 1561 3 7
+S 0 1561 3 1561 10 7
 message
-S 1 1561 12 110
+S 1 1561 12 1561 124 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1562 3 8
+S 0 1562 3 1562 11 8
 examples
-M 2 1563 5
-S 0 1563 5 10
+M 2 1563 5 1574 27
+S 0 1563 5 1563 15 10
 triggering
-L 1 1564 7
-S 1 1564 9 164
+L 1 1564 7 1569 27
+S 1 1564 9 1569 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1570 5 7
+S 0 1570 5 1570 12 7
 passing
-L 1 1571 7
-S 1 1571 9 117
+L 1 1571 7 1574 27
+S 1 1571 9 1574 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 11 1576 3
-S 0 1576 3 2
+M 11 1576 3 1598 27
+S 0 1576 3 1576 5 2
 id
-S 0 1576 7 26
+S 0 1576 7 1576 33 26
 catalog-description-length
-S 0 1577 3 9
+S 0 1577 3 1577 12 9
 checklist
-S 0 1577 14 13
+S 0 1577 14 1577 27 13
 catalog-valid
-S 0 1578 3 5
+S 0 1578 3 1578 8 5
 input
-S 0 1578 10 7
+S 0 1578 10 1578 17 7
 catalog
-S 0 1579 3 8
+S 0 1579 3 1579 11 8
 severity
-S 0 1579 13 5
+S 0 1579 13 1579 18 5
 error
-S 0 1580 3 5
+S 0 1580 3 1580 8 5
 title
-S 0 1580 10 48
+S 0 1580 10 1580 58 48
 a localized description is too short or too long
-S 0 1581 3 9
+S 0 1581 3 1581 12 9
 rationale
-S 0 1581 14 145
+S 0 1581 14 1581 159 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1582 3 4
+S 0 1582 3 1582 7 4
 help
-S 0 1582 9 62
+S 0 1582 9 1582 71 62
 write a description of {min_length} to {max_length} characters
-S 0 1583 3 5
+S 0 1583 3 1583 8 5
 check
-M 2 1583 10
-S 0 1583 12 4
+M 2 1583 10 1583 70
+S 0 1583 12 1583 16 4
 each
-S 0 1583 18 15
+S 0 1583 18 1583 33 15
 in_app_purchase
-S 0 1583 35 5
+S 0 1583 35 1583 40 5
 field
-S 0 1583 42 26
+S 0 1583 42 1583 68 26
 locales.locale.description
-S 0 1584 3 7
+S 0 1584 3 1584 10 7
 options
-M 2 1584 12
-S 0 1584 14 10
+M 2 1584 12 1584 46
+S 0 1584 14 1584 24 10
 min_length
-S 0 1584 26 2
+S 0 1584 26 1584 28 2
 10
-S 0 1584 30 10
+S 0 1584 30 1584 40 10
 max_length
-S 0 1584 42 2
+S 0 1584 42 1584 44 2
 45
-S 0 1585 3 7
+S 0 1585 3 1585 10 7
 message
-S 1 1585 12 99
+S 1 1585 12 1585 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1586 3 8
+S 0 1586 3 1586 11 8
 examples
-M 2 1587 5
-S 0 1587 5 10
+M 2 1587 5 1598 27
+S 0 1587 5 1587 15 10
 triggering
-L 1 1588 7
-S 1 1588 9 143
+L 1 1588 7 1593 27
+S 1 1588 9 1593 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1594 5 7
+S 0 1594 5 1594 12 7
 passing
-L 1 1595 7
-S 1 1595 9 150
+L 1 1595 7 1598 27
+S 1 1595 9 1598 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 11 1600 3
-S 0 1600 3 2
+M 11 1600 3 1629 27
+S 0 1600 3 1600 5 2
 id
-S 0 1600 7 27
+S 0 1600 7 1600 34 27
 catalog-review-notes-length
-S 0 1601 3 9
+S 0 1601 3 1601 12 9
 checklist
-S 0 1601 14 13
+S 0 1601 14 1601 27 13
 catalog-valid
-S 0 1602 3 5
+S 0 1602 3 1602 8 5
 input
-S 0 1602 10 7
+S 0 1602 10 1602 17 7
 catalog
-S 0 1603 3 8
+S 0 1603 3 1603 11 8
 severity
-S 0 1603 13 5
+S 0 1603 13 1603 18 5
 error
-S 0 1604 3 5
+S 0 1604 3 1604 8 5
 title
-S 0 1604 10 29
+S 0 1604 10 1604 39 29
 the review notes are too long
-S 0 1605 3 9
+S 0 1605 3 1605 12 9
 rationale
-S 0 1605 14 66
+S 0 1605 14 1605 80 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1606 3 4
+S 0 1606 3 1606 7 4
 help
-S 0 1606 9 60
+S 0 1606 9 1606 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1607 3 5
+S 0 1607 3 1607 8 5
 check
-M 2 1607 10
-S 0 1607 12 4
+M 2 1607 10 1607 56
+S 0 1607 12 1607 16 4
 each
-S 0 1607 18 15
+S 0 1607 18 1607 33 15
 in_app_purchase
-S 0 1607 35 5
+S 0 1607 35 1607 40 5
 field
-S 0 1607 42 12
+S 0 1607 42 1607 54 12
 review_notes
-S 0 1608 3 7
+S 0 1608 3 1608 10 7
 options
-M 1 1608 12
-S 0 1608 14 10
+M 1 1608 12 1608 32
+S 0 1608 14 1608 24 10
 max_length
-S 0 1608 26 4
+S 0 1608 26 1608 30 4
 4000
-S 0 1609 3 7
+S 0 1609 3 1609 10 7
 message
-S 1 1609 12 81
+S 1 1609 12 1609 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1610 3 8
+S 0 1610 3 1610 11 8
 examples
-M 2 1611 5
-S 0 1611 5 10
+M 2 1611 5 1629 27
+S 0 1611 5 1611 15 10
 triggering
-L 1 1612 7
-S 1 1612 9 4238
+L 1 1612 7 1624 27
+S 1 1612 9 1624 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -7171,294 +7171,294 @@ S 1 1612 9 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1625 5 7
+S 0 1625 5 1625 12 7
 passing
-L 1 1626 7
-S 1 1626 9 121
+L 1 1626 7 1629 27
+S 1 1626 9 1629 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 8 1631 3
-S 0 1631 3 2
+M 8 1631 3 1650 27
+S 0 1631 3 1631 5 2
 id
-S 0 1631 7 19
+S 0 1631 7 1631 26 19
 catalog-locale-code
-S 0 1632 3 9
+S 0 1632 3 1632 12 9
 checklist
-S 0 1632 14 13
+S 0 1632 14 1632 27 13
 catalog-valid
-S 0 1633 3 5
+S 0 1633 3 1633 8 5
 input
-S 0 1633 10 7
+S 0 1633 10 1633 17 7
 catalog
-S 0 1634 3 8
+S 0 1634 3 1634 11 8
 severity
-S 0 1634 13 5
+S 0 1634 13 1634 18 5
 error
-S 0 1635 3 5
+S 0 1635 3 1635 8 5
 title
-S 0 1635 10 36
+S 0 1635 10 1635 46 36
 a locale name is not a language code
-S 0 1636 3 9
+S 0 1636 3 1636 12 9
 rationale
-S 0 1636 14 168
+S 0 1636 14 1636 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1637 3 4
+S 0 1637 3 1637 7 4
 help
-S 0 1637 9 46
+S 0 1637 9 1637 55 46
 write the locale as a hyphenated language code
-S 0 1638 3 8
+S 0 1638 3 1638 11 8
 examples
-M 2 1639 5
-S 0 1639 5 10
+M 2 1639 5 1650 27
+S 0 1639 5 1639 15 10
 triggering
-L 1 1640 7
-S 1 1640 9 139
+L 1 1640 7 1645 27
+S 1 1640 9 1645 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1646 5 7
+S 0 1646 5 1646 12 7
 passing
-L 1 1647 7
-S 1 1647 9 117
+L 1 1647 7 1650 27
+S 1 1647 9 1650 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 11 1652 3
-S 0 1652 3 2
+M 11 1652 3 1674 27
+S 0 1652 3 1652 5 2
 id
-S 0 1652 7 15
+S 0 1652 7 1652 22 15
 catalog-boolean
-S 0 1653 3 9
+S 0 1653 3 1653 12 9
 checklist
-S 0 1653 14 13
+S 0 1653 14 1653 27 13
 catalog-valid
-S 0 1654 3 5
+S 0 1654 3 1654 8 5
 input
-S 0 1654 10 7
+S 0 1654 10 1654 17 7
 catalog
-S 0 1655 3 8
+S 0 1655 3 1655 11 8
 severity
-S 0 1655 13 5
+S 0 1655 13 1655 18 5
 error
-S 0 1656 3 5
+S 0 1656 3 1656 8 5
 title
-S 0 1656 10 34
+S 0 1656 10 1656 44 34
 a boolean is not `true` or `false`
-S 0 1657 3 9
+S 0 1657 3 1657 12 9
 rationale
-S 0 1657 14 90
+S 0 1657 14 1657 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1658 3 4
+S 0 1658 3 1658 7 4
 help
-S 0 1658 9 23
+S 0 1658 9 1658 32 23
 write `true` or `false`
-S 0 1659 3 5
+S 0 1659 3 1659 8 5
 check
-M 2 1659 10
-S 0 1659 12 4
+M 2 1659 10 1659 96
+S 0 1659 12 1659 16 4
 each
-S 0 1659 18 15
+S 0 1659 18 1659 33 15
 in_app_purchase
-S 0 1659 35 5
+S 0 1659 35 1659 40 5
 field
-S 1 1659 42 50
+S 1 1659 42 1659 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1660 3 7
+S 0 1660 3 1660 10 7
 options
-M 1 1660 12
-S 0 1660 14 7
+M 1 1660 12 1660 37
+S 0 1660 14 1660 21 7
 pattern
-S 1 1660 23 10
+S 1 1660 23 1660 35 10
 true|false
-S 0 1661 3 7
+S 0 1661 3 1661 10 7
 message
-S 1 1661 12 76
+S 1 1661 12 1661 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1662 3 8
+S 0 1662 3 1662 11 8
 examples
-M 2 1663 5
-S 0 1663 5 10
+M 2 1663 5 1674 27
+S 0 1663 5 1663 15 10
 triggering
-L 1 1664 7
-S 1 1664 9 142
+L 1 1664 7 1669 27
+S 1 1664 9 1669 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1670 5 7
+S 0 1670 5 1670 12 7
 passing
-L 1 1671 7
-S 1 1671 9 121
+L 1 1671 7 1674 27
+S 1 1671 9 1674 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 8 1676 3
-S 0 1676 3 2
+M 8 1676 3 1695 27
+S 0 1676 3 1676 5 2
 id
-S 0 1676 7 12
+S 0 1676 7 1676 19 12
 catalog-date
-S 0 1677 3 9
+S 0 1677 3 1677 12 9
 checklist
-S 0 1677 14 13
+S 0 1677 14 1677 27 13
 catalog-valid
-S 0 1678 3 5
+S 0 1678 3 1678 8 5
 input
-S 0 1678 10 7
+S 0 1678 10 1678 17 7
 catalog
-S 0 1679 3 8
+S 0 1679 3 1679 11 8
 severity
-S 0 1679 13 5
+S 0 1679 13 1679 18 5
 error
-S 0 1680 3 5
+S 0 1680 3 1680 8 5
 title
-S 0 1680 10 42
+S 0 1680 10 1680 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1681 3 9
+S 0 1681 3 1681 12 9
 rationale
-S 0 1681 14 89
+S 0 1681 14 1681 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1682 3 4
+S 0 1682 3 1682 7 4
 help
-S 0 1682 9 32
+S 0 1682 9 1682 41 32
 write the date as year-month-day
-S 0 1683 3 8
+S 0 1683 3 1683 11 8
 examples
-M 2 1684 5
-S 0 1684 5 10
+M 2 1684 5 1695 27
+S 0 1684 5 1684 15 10
 triggering
-L 1 1685 7
-S 1 1685 9 181
+L 1 1685 7 1690 27
+S 1 1685 9 1690 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1691 5 7
+S 0 1691 5 1691 12 7
 passing
-L 1 1692 7
-S 1 1692 9 159
+L 1 1692 7 1695 27
+S 1 1692 9 1695 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 11 1697 3
-S 0 1697 3 2
+M 11 1697 3 1719 27
+S 0 1697 3 1697 5 2
 id
-S 0 1697 7 18
+S 0 1697 7 1697 25 18
 catalog-price-tier
-S 0 1698 3 9
+S 0 1698 3 1698 12 9
 checklist
-S 0 1698 14 13
+S 0 1698 14 1698 27 13
 catalog-valid
-S 0 1699 3 5
+S 0 1699 3 1699 8 5
 input
-S 0 1699 10 7
+S 0 1699 10 1699 17 7
 catalog
-S 0 1700 3 8
+S 0 1700 3 1700 11 8
 severity
-S 0 1700 13 5
+S 0 1700 13 1700 18 5
 error
-S 0 1701 3 5
+S 0 1701 3 1701 8 5
 title
-S 0 1701 10 31
+S 0 1701 10 1701 41 31
 a price tier is outside 1 to 87
-S 0 1702 3 9
+S 0 1702 3 1702 12 9
 rationale
-S 0 1702 14 142
+S 0 1702 14 1702 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1703 3 4
+S 0 1703 3 1703 7 4
 help
-S 0 1703 9 23
+S 0 1703 9 1703 32 23
 use a tier from 1 to 87
-S 0 1704 3 5
+S 0 1704 3 1704 8 5
 check
-M 2 1704 10
-S 0 1704 12 4
+M 2 1704 10 1704 158
+S 0 1704 12 1704 16 4
 each
-S 0 1704 18 15
+S 0 1704 18 1704 33 15
 in_app_purchase
-S 0 1704 35 5
+S 0 1704 35 1704 40 5
 field
-S 1 1704 42 112
+S 1 1704 42 1704 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1705 3 7
+S 0 1705 3 1705 10 7
 options
-M 1 1705 12
-S 0 1705 14 7
+M 1 1705 12 1705 50
+S 0 1705 14 1705 21 7
 pattern
-S 1 1705 23 23
+S 1 1705 23 1705 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1706 3 7
+S 0 1706 3 1706 10 7
 message
-S 1 1706 12 62
+S 1 1706 12 1706 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1707 3 8
+S 0 1707 3 1707 11 8
 examples
-M 2 1708 5
-S 0 1708 5 10
+M 2 1708 5 1719 27
+S 0 1708 5 1708 15 10
 triggering
-L 1 1709 7
-S 1 1709 9 148
+L 1 1709 7 1714 27
+S 1 1709 9 1714 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1715 5 7
+S 0 1715 5 1715 12 7
 passing
-L 1 1716 7
-S 1 1716 9 126
+L 1 1716 7 1719 27
+S 1 1716 9 1719 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 8 1721 3
-S 0 1721 3 2
+M 8 1721 3 1744 27
+S 0 1721 3 1721 5 2
 id
-S 0 1721 7 23
+S 0 1721 7 1721 30 23
 catalog-price-intervals
-S 0 1722 3 9
+S 0 1722 3 1722 12 9
 checklist
-S 0 1722 14 13
+S 0 1722 14 1722 27 13
 catalog-valid
-S 0 1723 3 5
+S 0 1723 3 1723 8 5
 input
-S 0 1723 10 7
+S 0 1723 10 1723 17 7
 catalog
-S 0 1724 3 8
+S 0 1724 3 1724 11 8
 severity
-S 0 1724 13 5
+S 0 1724 13 1724 18 5
 error
-S 0 1725 3 5
+S 0 1725 3 1725 8 5
 title
-S 0 1725 10 49
+S 0 1725 10 1725 59 49
 price intervals overlap, run out of order, or end
-S 0 1726 3 9
+S 0 1726 3 1726 12 9
 rationale
-S 0 1726 14 146
+S 0 1726 14 1726 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1727 3 4
+S 0 1727 3 1727 7 4
 help
-S 0 1727 9 102
+S 0 1727 9 1727 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1728 3 8
+S 0 1728 3 1728 11 8
 examples
-M 2 1729 5
-S 0 1729 5 10
+M 2 1729 5 1744 27
+S 0 1729 5 1729 15 10
 triggering
-L 1 1730 7
-S 1 1730 9 365
+L 1 1730 7 1736 27
+S 1 1730 9 1736 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -7466,10 +7466,10 @@ S 1 1730 9 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1737 5 7
+S 0 1737 5 1737 12 7
 passing
-L 1 1738 7
-S 1 1738 9 351
+L 1 1738 7 1744 27
+S 1 1738 9 1744 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -7477,64 +7477,64 @@ S 1 1738 9 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 11 1746 3
-S 0 1746 3 2
+M 11 1746 3 1769 30
+S 0 1746 3 1746 5 2
 id
-S 0 1746 7 29
+S 0 1746 7 1746 36 29
 catalog-subscription-duration
-S 0 1747 3 9
+S 0 1747 3 1747 12 9
 checklist
-S 0 1747 14 13
+S 0 1747 14 1747 27 13
 catalog-valid
-S 0 1748 3 5
+S 0 1748 3 1748 8 5
 input
-S 0 1748 10 7
+S 0 1748 10 1748 17 7
 catalog
-S 0 1749 3 8
+S 0 1749 3 1749 11 8
 severity
-S 0 1749 13 5
+S 0 1749 13 1749 18 5
 error
-S 0 1750 3 5
+S 0 1750 3 1750 8 5
 title
-S 0 1750 10 59
+S 0 1750 10 1750 69 59
 a subscription duration is not one App Store Connect offers
-S 0 1751 3 9
+S 0 1751 3 1751 12 9
 rationale
-S 0 1751 14 150
+S 0 1751 14 1751 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1752 3 4
+S 0 1752 3 1752 7 4
 help
-S 1 1752 9 71
+S 1 1752 9 1752 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1753 3 5
+S 0 1753 3 1753 8 5
 check
-M 2 1753 10
-S 0 1753 12 4
+M 2 1753 10 1753 52
+S 0 1753 12 1753 16 4
 each
-S 0 1753 18 15
+S 0 1753 18 1753 33 15
 in_app_purchase
-S 0 1753 35 5
+S 0 1753 35 1753 40 5
 field
-S 0 1753 42 8
+S 0 1753 42 1753 50 8
 duration
-S 0 1754 3 7
+S 0 1754 3 1754 10 7
 options
-M 1 1754 12
-S 0 1754 14 7
+M 1 1754 12 1754 75
+S 0 1754 14 1754 21 7
 pattern
-S 1 1754 23 48
+S 1 1754 23 1754 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1755 3 7
+S 0 1755 3 1755 10 7
 message
-S 1 1755 12 108
+S 1 1755 12 1755 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1756 3 8
+S 0 1756 3 1756 11 8
 examples
-M 2 1757 5
-S 0 1757 5 10
+M 2 1757 5 1769 30
+S 0 1757 5 1757 15 10
 triggering
-L 1 1758 7
-S 1 1758 9 189
+L 1 1758 7 1764 30
+S 1 1758 9 1764 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -7542,148 +7542,148 @@ S 1 1758 9 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1765 5 7
+S 0 1765 5 1765 12 7
 passing
-L 1 1766 7
-S 1 1766 9 162
+L 1 1766 7 1769 30
+S 1 1766 9 1769 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 8 1771 3
-S 0 1771 3 2
+M 8 1771 3 1789 30
+S 0 1771 3 1771 5 2
 id
-S 0 1771 7 34
+S 0 1771 7 1771 41 34
 catalog-subscription-outside-group
-S 0 1772 3 9
+S 0 1772 3 1772 12 9
 checklist
-S 0 1772 14 13
+S 0 1772 14 1772 27 13
 catalog-valid
-S 0 1773 3 5
+S 0 1773 3 1773 8 5
 input
-S 0 1773 10 7
+S 0 1773 10 1773 17 7
 catalog
-S 0 1774 3 8
+S 0 1774 3 1774 11 8
 severity
-S 0 1774 13 5
+S 0 1774 13 1774 18 5
 error
-S 0 1775 3 5
+S 0 1775 3 1775 8 5
 title
-S 0 1775 10 80
+S 0 1775 10 1775 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1776 3 9
+S 0 1776 3 1776 12 9
 rationale
-S 0 1776 14 139
+S 0 1776 14 1776 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1777 3 4
+S 0 1777 3 1777 7 4
 help
-S 0 1777 9 40
+S 0 1777 9 1777 49 40
 move the item into (or out of) the group
-S 0 1778 3 8
+S 0 1778 3 1778 11 8
 examples
-M 2 1779 5
-S 0 1779 5 10
+M 2 1779 5 1789 30
+S 0 1779 5 1779 15 10
 triggering
-L 1 1780 7
-S 1 1780 9 149
+L 1 1780 7 1784 27
+S 1 1780 9 1784 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1785 5 7
+S 0 1785 5 1785 12 7
 passing
-L 1 1786 7
-S 1 1786 9 199
+L 1 1786 7 1789 30
+S 1 1786 9 1789 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 8 1791 3
-S 0 1791 3 2
+M 8 1791 3 1809 27
+S 0 1791 3 1791 5 2
 id
-S 0 1791 7 26
+S 0 1791 7 1791 33 26
 catalog-screenshot-missing
-S 0 1792 3 9
+S 0 1792 3 1792 12 9
 checklist
-S 0 1792 14 13
+S 0 1792 14 1792 27 13
 catalog-valid
-S 0 1793 3 5
+S 0 1793 3 1793 8 5
 input
-S 0 1793 10 7
+S 0 1793 10 1793 17 7
 catalog
-S 0 1794 3 8
+S 0 1794 3 1794 11 8
 severity
-S 0 1794 13 5
+S 0 1794 13 1794 18 5
 error
-S 0 1795 3 5
+S 0 1795 3 1795 8 5
 title
-S 0 1795 10 46
+S 0 1795 10 1795 56 46
 a new in-app purchase has no review screenshot
-S 0 1796 3 9
+S 0 1796 3 1796 12 9
 rationale
-S 0 1796 14 167
+S 0 1796 14 1796 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1797 3 4
+S 0 1797 3 1797 7 4
 help
-S 0 1797 9 65
+S 0 1797 9 1797 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1798 3 8
+S 0 1798 3 1798 11 8
 examples
-M 2 1799 5
-S 0 1799 5 10
+M 2 1799 5 1809 27
+S 0 1799 5 1799 15 10
 triggering
-L 1 1800 7
-S 1 1800 9 114
+L 1 1800 7 1803 27
+S 1 1800 9 1803 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1804 5 7
+S 0 1804 5 1804 12 7
 passing
-L 1 1805 7
-S 1 1805 9 255
+L 1 1805 7 1809 27
+S 1 1805 9 1809 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 8 1811 3
-S 0 1811 3 2
+M 8 1811 3 1831 27
+S 0 1811 3 1811 5 2
 id
-S 0 1811 7 31
+S 0 1811 7 1811 38 31
 catalog-screenshot-file-missing
-S 0 1812 3 9
+S 0 1812 3 1812 12 9
 checklist
-S 0 1812 14 13
+S 0 1812 14 1812 27 13
 catalog-valid
-S 0 1813 3 5
+S 0 1813 3 1813 8 5
 input
-S 0 1813 10 7
+S 0 1813 10 1813 17 7
 catalog
-S 0 1814 3 8
+S 0 1814 3 1814 11 8
 severity
-S 0 1814 13 5
+S 0 1814 13 1814 18 5
 error
-S 0 1815 3 5
+S 0 1815 3 1815 8 5
 title
-S 0 1815 10 46
+S 0 1815 10 1815 56 46
 a review screenshot file is not in the package
-S 0 1816 3 9
+S 0 1816 3 1816 12 9
 rationale
-S 0 1816 14 167
+S 0 1816 14 1816 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1817 3 4
+S 0 1817 3 1817 7 4
 help
-S 0 1817 9 60
+S 0 1817 9 1817 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1818 3 8
+S 0 1818 3 1818 11 8
 examples
-M 2 1819 5
-S 0 1819 5 10
+M 2 1819 5 1831 27
+S 0 1819 5 1819 15 10
 triggering
-L 1 1820 7
-S 1 1820 9 155
+L 1 1820 7 1826 27
+S 1 1820 9 1826 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -7691,50 +7691,50 @@ S 1 1820 9 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1827 5 7
+S 0 1827 5 1827 12 7
 passing
-L 1 1828 7
-S 1 1828 9 128
+L 1 1828 7 1831 27
+S 1 1828 9 1831 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 8 1833 3
-S 0 1833 3 2
+M 8 1833 3 1854 27
+S 0 1833 3 1833 5 2
 id
-S 0 1833 7 27
+S 0 1833 7 1833 34 27
 catalog-screenshot-checksum
-S 0 1834 3 9
+S 0 1834 3 1834 12 9
 checklist
-S 0 1834 14 13
+S 0 1834 14 1834 27 13
 catalog-valid
-S 0 1835 3 5
+S 0 1835 3 1835 8 5
 input
-S 0 1835 10 7
+S 0 1835 10 1835 17 7
 catalog
-S 0 1836 3 8
+S 0 1836 3 1836 11 8
 severity
-S 0 1836 13 5
+S 0 1836 13 1836 18 5
 error
-S 0 1837 3 5
+S 0 1837 3 1837 8 5
 title
-S 0 1837 10 57
+S 0 1837 10 1837 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 1838 3 9
+S 0 1838 3 1838 12 9
 rationale
-S 0 1838 14 141
+S 0 1838 14 1838 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1839 3 4
+S 0 1839 3 1839 7 4
 help
-S 0 1839 9 34
+S 0 1839 9 1839 43 34
 write the file's real size and MD5
-S 0 1840 3 8
+S 0 1840 3 1840 11 8
 examples
-M 2 1841 5
-S 0 1841 5 10
+M 2 1841 5 1854 27
+S 0 1841 5 1841 15 10
 triggering
-L 1 1842 7
-S 1 1842 9 224
+L 1 1842 7 1849 27
+S 1 1842 9 1849 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -7743,262 +7743,262 @@ S 1 1842 9 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1850 5 7
+S 0 1850 5 1850 12 7
 passing
-L 1 1851 7
-S 1 1851 9 192
+L 1 1851 7 1854 27
+S 1 1851 9 1854 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 8 1856 3
-S 0 1856 3 2
+M 8 1856 3 1875 27
+S 0 1856 3 1856 5 2
 id
-S 0 1856 7 29
+S 0 1856 7 1856 36 29
 catalog-screenshot-dimensions
-S 0 1857 3 9
+S 0 1857 3 1857 12 9
 checklist
-S 0 1857 14 13
+S 0 1857 14 1857 27 13
 catalog-valid
-S 0 1858 3 5
+S 0 1858 3 1858 8 5
 input
-S 0 1858 10 7
+S 0 1858 10 1858 17 7
 catalog
-S 0 1859 3 8
+S 0 1859 3 1859 11 8
 severity
-S 0 1859 13 5
+S 0 1859 13 1859 18 5
 error
-S 0 1860 3 5
+S 0 1860 3 1860 8 5
 title
-S 0 1860 10 52
+S 0 1860 10 1860 62 52
 a review screenshot is not an accepted image or size
-S 0 1861 3 9
+S 0 1861 3 1861 12 9
 rationale
-S 0 1861 14 180
+S 0 1861 14 1861 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1862 3 4
+S 0 1862 3 1862 7 4
 help
-S 0 1862 9 64
+S 0 1862 9 1862 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1863 3 8
+S 0 1863 3 1863 11 8
 examples
-M 2 1864 5
-S 0 1864 5 10
+M 2 1864 5 1875 27
+S 0 1864 5 1864 15 10
 triggering
-L 1 1865 7
-S 1 1865 9 136
+L 1 1865 7 1870 27
+S 1 1865 9 1870 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1871 5 7
+S 0 1871 5 1871 12 7
 passing
-L 1 1872 7
-S 1 1872 9 111
+L 1 1872 7 1875 27
+S 1 1872 9 1875 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 10 1877 3
-S 0 1877 3 2
+M 10 1877 3 1896 27
+S 0 1877 3 1877 5 2
 id
-S 0 1877 7 22
+S 0 1877 7 1877 29 22
 catalog-too-many-items
-S 0 1878 3 9
+S 0 1878 3 1878 12 9
 checklist
-S 0 1878 14 13
+S 0 1878 14 1878 27 13
 catalog-valid
-S 0 1879 3 5
+S 0 1879 3 1879 8 5
 input
-S 0 1879 10 7
+S 0 1879 10 1879 17 7
 catalog
-S 0 1880 3 8
+S 0 1880 3 1880 11 8
 severity
-S 0 1880 13 5
+S 0 1880 13 1880 18 5
 error
-S 0 1881 3 5
+S 0 1881 3 1881 8 5
 title
-S 0 1881 10 59
+S 0 1881 10 1881 69 59
 the package has more in-app purchases than one upload takes
-S 0 1882 3 9
+S 0 1882 3 1882 12 9
 rationale
-S 0 1882 14 106
+S 0 1882 14 1882 120 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 1883 3 4
+S 0 1883 3 1883 7 4
 help
-S 0 1883 9 17
+S 0 1883 9 1883 26 17
 split the package
-S 0 1884 3 7
+S 0 1884 3 1884 10 7
 options
-M 1 1884 12
-S 0 1884 14 9
+M 1 1884 12 1884 31
+S 0 1884 14 1884 23 9
 max_items
-S 0 1884 25 4
+S 0 1884 25 1884 29 4
 1000
-S 0 1885 3 15
+S 0 1885 3 1885 18 15
 example_options
-M 1 1885 20
-S 0 1885 22 9
+M 1 1885 20 1885 37
+S 0 1885 22 1885 31 9
 max_items
-S 0 1885 33 2
+S 0 1885 33 1885 35 2
 20
-S 0 1886 3 8
+S 0 1886 3 1886 11 8
 examples
-M 2 1887 5
-S 0 1887 5 10
+M 2 1887 5 1896 27
+S 0 1887 5 1887 15 10
 triggering
-L 1 1888 7
-S 1 1888 9 957
+L 1 1888 7 1893 69
+S 1 1888 9 1893 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 1894 5 7
+S 0 1894 5 1894 12 7
 passing
-L 1 1895 7
-S 1 1895 9 19
+L 1 1895 7 1896 27
+S 1 1895 9 1896 27 19
 <in_app_purchase/>
 
-M 8 1898 3
-S 0 1898 3 2
+M 8 1898 3 1915 27
+S 0 1898 3 1898 5 2
 id
-S 0 1898 7 19
+S 0 1898 7 1898 26 19
 catalog-placeholder
-S 0 1899 3 9
+S 0 1899 3 1899 12 9
 checklist
-S 0 1899 14 13
+S 0 1899 14 1899 27 13
 catalog-valid
-S 0 1900 3 5
+S 0 1900 3 1900 8 5
 input
-S 0 1900 10 7
+S 0 1900 10 1900 17 7
 catalog
-S 0 1901 3 8
+S 0 1901 3 1901 11 8
 severity
-S 0 1901 13 5
+S 0 1901 13 1901 18 5
 error
-S 0 1902 3 5
+S 0 1902 3 1902 8 5
 title
-S 0 1902 10 46
+S 0 1902 10 1902 56 46
 a template placeholder was left in the package
-S 0 1903 3 9
+S 0 1903 3 1903 12 9
 rationale
-S 0 1903 14 134
+S 0 1903 14 1903 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 1904 3 4
+S 0 1904 3 1904 7 4
 help
-S 0 1904 9 43
+S 0 1904 9 1904 52 43
 replace the placeholder with the real value
-S 0 1905 3 8
+S 0 1905 3 1905 11 8
 examples
-M 2 1906 5
-S 0 1906 5 10
+M 2 1906 5 1915 27
+S 0 1906 5 1906 15 10
 triggering
-L 1 1907 7
-S 1 1907 9 92
+L 1 1907 7 1910 27
+S 1 1907 9 1910 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1911 5 7
+S 0 1911 5 1911 12 7
 passing
-L 1 1912 7
-S 1 1912 9 100
+L 1 1912 7 1915 27
+S 1 1912 9 1915 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 8 1917 3
-S 0 1917 3 2
+M 8 1917 3 1938 19
+S 0 1917 3 1917 5 2
 id
-S 0 1917 7 22
+S 0 1917 7 1917 29 22
 catalog-metadata-token
-S 0 1918 3 9
+S 0 1918 3 1918 12 9
 checklist
-S 0 1918 14 13
+S 0 1918 14 1918 27 13
 catalog-valid
-S 0 1919 3 5
+S 0 1919 3 1919 8 5
 input
-S 0 1919 10 7
+S 0 1919 10 1919 17 7
 catalog
-S 0 1920 3 8
+S 0 1920 3 1920 11 8
 severity
-S 0 1920 13 7
+S 0 1920 13 1920 20 7
 warning
-S 0 1921 3 5
+S 0 1921 3 1921 8 5
 title
-S 0 1921 10 42
+S 0 1921 10 1921 52 42
 the metadata token looks edited or made up
-S 0 1922 3 9
+S 0 1922 3 1922 12 9
 rationale
-S 1 1922 14 153
+S 1 1922 14 1922 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 1923 3 4
+S 0 1923 3 1923 7 4
 help
-S 0 1923 9 73
+S 0 1923 9 1923 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 1924 3 8
+S 0 1924 3 1924 11 8
 examples
-M 2 1925 5
-S 0 1925 5 10
+M 2 1925 5 1938 19
+S 0 1925 5 1925 15 10
 triggering
-L 1 1926 7
-S 1 1926 9 273
+L 1 1926 7 1931 19
+S 1 1926 9 1931 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1932 5 7
+S 0 1932 5 1932 12 7
 passing
-L 1 1933 7
-S 1 1933 9 284
+L 1 1933 7 1938 19
+S 1 1933 9 1938 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 8 1940 3
-S 0 1940 3 2
+M 8 1940 3 1960 203
+S 0 1940 3 1940 5 2
 id
-S 0 1940 7 27
+S 0 1940 7 1940 34 27
 catalog-descriptor-mismatch
-S 0 1941 3 9
+S 0 1941 3 1941 12 9
 checklist
-S 0 1941 14 13
+S 0 1941 14 1941 27 13
 catalog-valid
-S 0 1942 3 5
+S 0 1942 3 1942 8 5
 input
-S 0 1942 10 7
+S 0 1942 10 1942 17 7
 catalog
-S 0 1943 3 8
+S 0 1943 3 1943 11 8
 severity
-S 0 1943 13 7
+S 0 1943 13 1943 20 7
 warning
-S 0 1944 3 5
+S 0 1944 3 1944 8 5
 title
-S 0 1944 10 50
+S 0 1944 10 1944 60 50
 the catalog and the descriptor's products disagree
-S 0 1945 3 9
+S 0 1945 3 1945 12 9
 rationale
-S 0 1945 14 175
+S 0 1945 14 1945 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 1946 3 4
+S 0 1946 3 1946 7 4
 help
-S 0 1946 9 64
+S 0 1946 9 1946 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 1947 3 8
+S 0 1947 3 1947 11 8
 examples
-M 2 1948 5
-S 0 1948 5 10
+M 2 1948 5 1960 203
+S 0 1948 5 1948 15 10
 triggering
-L 1 1949 7
-S 1 1949 9 554
+L 1 1949 7 1955 27
+S 1 1949 9 1955 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -8006,1129 +8006,1129 @@ S 1 1949 9 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1956 5 7
+S 0 1956 5 1956 12 7
 passing
-L 1 1957 7
-S 1 1957 9 440
+L 1 1957 7 1960 203
+S 1 1957 9 1960 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 7 1964 3
-S 0 1964 3 2
+M 7 1964 3 1980 36
+S 0 1964 3 1964 5 2
 id
-S 0 1964 7 24
+S 0 1964 7 1964 31 24
 descriptor-file-mismatch
-S 0 1965 3 9
+S 0 1965 3 1965 12 9
 checklist
-S 0 1965 14 12
+S 0 1965 14 1965 26 12
 code-signing
-S 0 1966 3 8
+S 0 1966 3 1966 11 8
 severity
-S 0 1966 13 7
+S 0 1966 13 1966 20 7
 warning
-S 0 1967 3 5
+S 0 1967 3 1967 8 5
 title
-S 0 1967 10 42
+S 0 1967 10 1967 52 42
 a project file and the descriptor disagree
-S 0 1968 3 9
+S 0 1968 3 1968 12 9
 rationale
-S 0 1968 14 228
+S 0 1968 14 1968 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 1969 3 4
+S 0 1969 3 1969 7 4
 help
-S 0 1969 9 71
+S 0 1969 9 1969 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 1970 3 8
+S 0 1970 3 1970 11 8
 examples
-M 2 1971 5
-S 0 1971 5 10
+M 2 1971 5 1980 36
+S 0 1971 5 1971 15 10
 triggering
-L 1 1972 7
-S 1 1972 9 141
+L 1 1972 7 1976 55
+S 1 1972 9 1976 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 1977 5 7
+S 0 1977 5 1977 12 7
 passing
-L 1 1978 7
-S 1 1978 9 33
+L 1 1978 7 1980 36
+S 1 1978 9 1980 36 33
 app:
   deployment_target: "16.0"
 
-M 9 1982 3
-S 0 1982 3 2
+M 9 1982 3 2004 33
+S 0 1982 3 1982 5 2
 id
-S 0 1982 7 26
+S 0 1982 7 1982 33 26
 running-bundle-id-mismatch
-S 0 1983 3 9
+S 0 1983 3 1983 12 9
 checklist
-S 0 1983 14 17
+S 0 1983 14 1983 31 17
 bundle-id-matches
-S 0 1984 3 8
+S 0 1984 3 1984 11 8
 severity
-S 0 1984 13 5
+S 0 1984 13 1984 18 5
 error
-S 0 1985 3 5
+S 0 1985 3 1985 8 5
 title
-S 0 1985 10 70
+S 0 1985 10 1985 80 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 1986 3 9
+S 0 1986 3 1986 12 9
 rationale
-S 0 1986 14 230
+S 0 1986 14 1986 244 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 1987 3 4
+S 0 1987 3 1987 7 4
 help
-S 0 1987 9 87
+S 0 1987 9 1987 96 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 1988 3 12
+S 0 1988 3 1988 15 12
 environments
-L 4 1988 17
-S 0 1988 18 7
+L 4 1988 17 1988 58
+S 0 1988 18 1988 25 7
 sandbox
-S 0 1988 27 10
+S 0 1988 27 1988 37 10
 testflight
-S 0 1988 39 6
+S 0 1988 39 1988 45 6
 review
-S 0 1988 47 10
+S 0 1988 47 1988 57 10
 production
-S 0 1989 3 14
+S 0 1989 3 1989 17 14
 not_applicable
-S 0 1989 19 81
+S 0 1989 19 1989 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 1990 3 8
+S 0 1990 3 1990 11 8
 examples
-M 2 1991 5
-S 0 1991 5 10
+M 2 1991 5 2004 33
+S 0 1991 5 1991 15 10
 triggering
-L 1 1992 7
-S 1 1992 9 181
+L 1 1992 7 1997 31
+S 1 1992 9 1997 31 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 1998 5 7
+S 0 1998 5 1998 12 7
 passing
-L 1 1999 7
-S 1 1999 9 183
+L 1 1999 7 2004 33
+S 1 1999 9 2004 33 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Release
 
-M 9 2006 3
-S 0 2006 3 2
+M 9 2006 3 2026 33
+S 0 2006 3 2006 5 2
 id
-S 0 2006 7 27
+S 0 2006 7 2006 34 27
 bundle-id-per-configuration
-S 0 2007 3 9
+S 0 2007 3 2007 12 9
 checklist
-S 0 2007 14 17
+S 0 2007 14 2007 31 17
 bundle-id-matches
-S 0 2008 3 8
+S 0 2008 3 2008 11 8
 severity
-S 0 2008 13 7
+S 0 2008 13 2008 20 7
 warning
-S 0 2009 3 5
+S 0 2009 3 2009 8 5
 title
-S 0 2009 10 58
+S 0 2009 10 2009 68 58
 the configuration builds another bundle ID than the others
-S 0 2010 3 9
+S 0 2010 3 2010 12 9
 rationale
-S 0 2010 14 288
+S 0 2010 14 2010 302 288
 Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2011 3 4
+S 0 2011 3 2011 7 4
 help
-S 0 2011 9 85
+S 0 2011 9 2011 94 85
 test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2012 3 12
+S 0 2012 3 2012 15 12
 environments
-L 4 2012 17
-S 0 2012 18 7
+L 4 2012 17 2012 58
+S 0 2012 18 2012 25 7
 sandbox
-S 0 2012 27 10
+S 0 2012 27 2012 37 10
 testflight
-S 0 2012 39 6
+S 0 2012 39 2012 45 6
 review
-S 0 2012 47 10
+S 0 2012 47 2012 57 10
 production
-S 0 2013 3 14
+S 0 2013 3 2013 17 14
 not_applicable
-S 0 2013 19 81
+S 0 2013 19 2013 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2014 3 8
+S 0 2014 3 2014 11 8
 examples
-M 2 2015 5
-S 0 2015 5 10
+M 2 2015 5 2026 33
+S 0 2015 5 2015 15 10
 triggering
-L 1 2016 7
-S 1 2016 9 100
+L 1 2016 7 2020 31
+S 1 2016 9 2020 31 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 2021 5 7
+S 0 2021 5 2021 12 7
 passing
-L 1 2022 7
-S 1 2022 9 102
+L 1 2022 7 2026 33
+S 1 2022 9 2026 33 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 7 2028 3
-S 0 2028 3 2
+M 7 2028 3 2042 29
+S 0 2028 3 2028 5 2
 id
-S 0 2028 7 21
+S 0 2028 7 2028 28 21
 wrong-iap-entitlement
-S 0 2029 3 9
+S 0 2029 3 2029 12 9
 checklist
-S 0 2029 14 12
+S 0 2029 14 2029 26 12
 code-signing
-S 0 2030 3 8
+S 0 2030 3 2030 11 8
 severity
-S 0 2030 13 5
+S 0 2030 13 2030 18 5
 error
-S 0 2031 3 5
+S 0 2031 3 2031 8 5
 title
-S 0 2031 10 55
+S 0 2031 10 2031 65 55
 the entitlements have a key added "for In-App Purchase"
-S 0 2032 3 9
+S 0 2032 3 2032 12 9
 rationale
-S 0 2032 14 218
+S 0 2032 14 2032 232 218
 In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2033 3 4
+S 0 2033 3 2033 7 4
 help
-S 0 2033 9 60
+S 0 2033 9 2033 69 60
 remove the key; enable In-App Purchase on the App ID instead
-S 0 2034 3 8
+S 0 2034 3 2034 11 8
 examples
-M 2 2035 5
-S 0 2035 5 10
+M 2 2035 5 2042 29
+S 0 2035 5 2035 15 10
 triggering
-L 1 2036 7
-S 1 2036 9 76
+L 1 2036 7 2038 79
+S 1 2036 9 2038 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2039 5 7
+S 0 2039 5 2039 12 7
 passing
-L 1 2040 7
-S 1 2040 9 26
+L 1 2040 7 2042 29
+S 1 2040 9 2042 29 26
 app:
   entitlements: null
 
-M 7 2044 3
-S 0 2044 3 2
+M 7 2044 3 2060 55
+S 0 2044 3 2044 5 2
 id
-S 0 2044 7 29
+S 0 2044 7 2044 36 29
 iap-capability-off-in-project
-S 0 2045 3 9
+S 0 2045 3 2045 12 9
 checklist
-S 0 2045 14 18
+S 0 2045 14 2045 32 18
 app-id-iap-enabled
-S 0 2046 3 8
+S 0 2046 3 2046 11 8
 severity
-S 0 2046 13 5
+S 0 2046 13 2046 18 5
 error
-S 0 2047 3 5
+S 0 2047 3 2047 8 5
 title
-S 0 2047 10 61
+S 0 2047 10 2047 71 61
 the Xcode project switches the In-App Purchase capability off
-S 0 2048 3 9
+S 0 2048 3 2048 12 9
 rationale
-S 0 2048 14 247
+S 0 2048 14 2048 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2049 3 4
+S 0 2049 3 2049 7 4
 help
-S 0 2049 9 49
+S 0 2049 9 2049 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2050 3 8
+S 0 2050 3 2050 11 8
 examples
-M 2 2051 5
-S 0 2051 5 10
+M 2 2051 5 2060 55
+S 0 2051 5 2051 15 10
 triggering
-L 1 2052 7
-S 1 2052 9 118
+L 1 2052 7 2055 55
+S 1 2052 9 2055 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2056 5 7
+S 0 2056 5 2056 12 7
 passing
-L 1 2057 7
-S 1 2057 9 106
+L 1 2057 7 2060 55
+S 1 2057 9 2060 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 7 2062 3
-S 0 2062 3 2
+M 7 2062 3 2076 67
+S 0 2062 3 2062 5 2
 id
-S 0 2062 7 28
+S 0 2062 7 2062 35 28
 storekit-descriptor-mismatch
-S 0 2063 3 9
+S 0 2063 3 2063 12 9
 checklist
-S 0 2063 14 22
+S 0 2063 14 2063 36 22
 storekit-configuration
-S 0 2064 3 8
+S 0 2064 3 2064 11 8
 severity
-S 0 2064 13 4
+S 0 2064 13 2064 17 4
 note
-S 0 2065 3 5
+S 0 2065 3 2065 8 5
 title
-S 0 2065 10 77
+S 0 2065 10 2065 87 77
 the StoreKit configuration file and App Store Connect list different products
-S 0 2066 3 9
+S 0 2066 3 2066 12 9
 rationale
-S 0 2066 14 208
+S 0 2066 14 2066 222 208
 A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2067 3 4
+S 0 2067 3 2067 7 4
 help
-S 0 2067 9 44
+S 0 2067 9 2067 53 44
 keep the file in sync with App Store Connect
-S 0 2068 3 8
+S 0 2068 3 2068 11 8
 examples
-M 2 2069 5
-S 0 2069 5 10
+M 2 2069 5 2076 67
+S 0 2069 5 2069 15 10
 triggering
-L 1 2070 7
-S 1 2070 9 80
+L 1 2070 7 2072 83
+S 1 2070 9 2072 83 80
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 2073 5 7
+S 0 2073 5 2073 12 7
 passing
-L 1 2074 7
-S 1 2074 9 64
+L 1 2074 7 2076 67
+S 1 2074 9 2076 67 64
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 9 2078 3
-S 0 2078 3 2
+M 9 2078 3 2094 110
+S 0 2078 3 2078 5 2
 id
-S 0 2078 7 29
+S 0 2078 7 2078 36 29
 storekit-configuration-active
-S 0 2079 3 9
+S 0 2079 3 2079 12 9
 checklist
-S 0 2079 14 22
+S 0 2079 14 2079 36 22
 storekit-configuration
-S 0 2080 3 8
+S 0 2080 3 2080 11 8
 severity
-S 0 2080 13 7
+S 0 2080 13 2080 20 7
 warning
-S 0 2081 3 5
+S 0 2081 3 2081 8 5
 title
-S 0 2081 10 61
+S 0 2081 10 2081 71 61
 the scheme serves products from a StoreKit configuration file
-S 0 2082 3 9
+S 0 2082 3 2082 12 9
 rationale
-S 0 2082 14 257
+S 0 2082 14 2082 271 257
 With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2083 3 4
+S 0 2083 3 2083 7 4
 help
-S 1 2083 9 109
+S 1 2083 9 2083 120 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2084 3 12
+S 0 2084 3 2084 15 12
 environments
-L 4 2084 17
-S 0 2084 18 7
+L 4 2084 17 2084 58
+S 0 2084 18 2084 25 7
 sandbox
-S 0 2084 27 10
+S 0 2084 27 2084 37 10
 testflight
-S 0 2084 39 6
+S 0 2084 39 2084 45 6
 review
-S 0 2084 47 10
+S 0 2084 47 2084 57 10
 production
-S 0 2085 3 14
+S 0 2085 3 2085 17 14
 not_applicable
-S 0 2085 19 50
+S 0 2085 19 2085 69 50
 in the xcode environment the file is what you test
-S 0 2086 3 8
+S 0 2086 3 2086 11 8
 examples
-M 2 2087 5
-S 0 2087 5 10
+M 2 2087 5 2094 110
+S 0 2087 5 2087 15 10
 triggering
-L 1 2088 7
-S 1 2088 9 99
+L 1 2088 7 2090 102
+S 1 2088 9 2090 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2091 5 7
+S 0 2091 5 2091 12 7
 passing
-L 1 2092 7
-S 1 2092 9 107
+L 1 2092 7 2094 110
+S 1 2092 9 2094 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 12 2099 3
-S 0 2099 3 2
+M 12 2099 3 2116 122
+S 0 2099 3 2099 5 2
 id
-S 0 2099 7 27
+S 0 2099 7 2099 34 27
 storekit-product-id-charset
-S 0 2100 3 9
+S 0 2100 3 2100 12 9
 checklist
-S 0 2100 14 22
+S 0 2100 14 2100 36 22
 storekit-configuration
-S 0 2101 3 5
+S 0 2101 3 2101 8 5
 input
-S 0 2101 10 8
+S 0 2101 10 2101 18 8
 storekit
-S 0 2102 3 8
+S 0 2102 3 2102 11 8
 severity
-S 0 2102 13 5
+S 0 2102 13 2102 18 5
 error
-S 0 2103 3 17
+S 0 2103 3 2103 20 17
 unsynced_severity
-S 0 2103 22 7
+S 0 2103 22 2103 29 7
 warning
-S 0 2104 3 5
+S 0 2104 3 2104 8 5
 title
-S 0 2104 10 90
+S 0 2104 10 2104 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2105 3 9
+S 0 2105 3 2105 12 9
 rationale
-S 0 2105 14 192
+S 0 2105 14 2105 206 192
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 2106 3 4
+S 0 2106 3 2106 7 4
 help
-S 0 2106 9 42
+S 0 2106 9 2106 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2107 3 5
+S 0 2107 3 2107 8 5
 check
-M 2 2107 10
-S 0 2107 12 4
+M 2 2107 10 2107 45
+S 0 2107 12 2107 16 4
 each
-S 0 2107 18 7
+S 0 2107 18 2107 25 7
 product
-S 0 2107 27 5
+S 0 2107 27 2107 32 5
 field
-S 0 2107 34 9
+S 0 2107 34 2107 43 9
 productID
-S 0 2108 3 7
+S 0 2108 3 2108 10 7
 options
-M 1 2108 12
-S 0 2108 14 7
+M 1 2108 12 2108 42
+S 0 2108 14 2108 21 7
 pattern
-S 1 2108 23 15
+S 1 2108 23 2108 40 15
 [A-Za-z0-9._-]+
-S 0 2109 3 7
+S 0 2109 3 2109 10 7
 message
-S 1 2109 12 77
+S 1 2109 12 2109 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2110 3 8
+S 0 2110 3 2110 11 8
 examples
-M 2 2111 5
-S 0 2111 5 10
+M 2 2111 5 2116 122
+S 0 2111 5 2111 15 10
 triggering
-L 1 2112 7
-S 1 2112 9 115
+L 1 2112 7 2113 123
+S 1 2112 9 2113 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2114 5 7
+S 0 2114 5 2114 12 7
 passing
-L 1 2115 7
-S 1 2115 9 114
+L 1 2115 7 2116 122
+S 1 2115 9 2116 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 12 2118 3
-S 0 2118 3 2
+M 12 2118 3 2135 67
+S 0 2118 3 2118 5 2
 id
-S 0 2118 7 26
+S 0 2118 7 2118 33 26
 storekit-product-id-length
-S 0 2119 3 9
+S 0 2119 3 2119 12 9
 checklist
-S 0 2119 14 22
+S 0 2119 14 2119 36 22
 storekit-configuration
-S 0 2120 3 5
+S 0 2120 3 2120 8 5
 input
-S 0 2120 10 8
+S 0 2120 10 2120 18 8
 storekit
-S 0 2121 3 8
+S 0 2121 3 2121 11 8
 severity
-S 0 2121 13 5
+S 0 2121 13 2121 18 5
 error
-S 0 2122 3 17
+S 0 2122 3 2122 20 17
 unsynced_severity
-S 0 2122 22 7
+S 0 2122 22 2122 29 7
 warning
-S 0 2123 3 5
+S 0 2123 3 2123 8 5
 title
-S 0 2123 10 54
+S 0 2123 10 2123 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2124 3 9
+S 0 2124 3 2124 12 9
 rationale
-S 0 2124 14 88
+S 0 2124 14 2124 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2125 3 4
+S 0 2125 3 2125 7 4
 help
-S 0 2125 9 58
+S 0 2125 9 2125 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2126 3 5
+S 0 2126 3 2126 8 5
 check
-M 2 2126 10
-S 0 2126 12 4
+M 2 2126 10 2126 45
+S 0 2126 12 2126 16 4
 each
-S 0 2126 18 7
+S 0 2126 18 2126 25 7
 product
-S 0 2126 27 5
+S 0 2126 27 2126 32 5
 field
-S 0 2126 34 9
+S 0 2126 34 2126 43 9
 productID
-S 0 2127 3 7
+S 0 2127 3 2127 10 7
 options
-M 1 2127 12
-S 0 2127 14 10
+M 1 2127 12 2127 31
+S 0 2127 14 2127 24 10
 max_length
-S 0 2127 26 3
+S 0 2127 26 2127 29 3
 100
-S 0 2128 3 7
+S 0 2128 3 2128 10 7
 message
-S 1 2128 12 73
+S 1 2128 12 2128 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2129 3 8
+S 0 2129 3 2129 11 8
 examples
-M 2 2130 5
-S 0 2130 5 10
+M 2 2130 5 2135 67
+S 0 2130 5 2130 15 10
 triggering
-L 1 2131 7
-S 1 2131 9 127
+L 1 2131 7 2132 135
+S 1 2131 9 2132 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2133 5 7
+S 0 2133 5 2133 12 7
 passing
-L 1 2134 7
-S 1 2134 9 59
+L 1 2134 7 2135 67
+S 1 2134 9 2135 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 12 2137 3
-S 0 2137 3 2
+M 12 2137 3 2154 100
+S 0 2137 3 2137 5 2
 id
-S 0 2137 7 30
+S 0 2137 7 2137 37 30
 storekit-reference-name-length
-S 0 2138 3 9
+S 0 2138 3 2138 12 9
 checklist
-S 0 2138 14 22
+S 0 2138 14 2138 36 22
 storekit-configuration
-S 0 2139 3 5
+S 0 2139 3 2139 8 5
 input
-S 0 2139 10 8
+S 0 2139 10 2139 18 8
 storekit
-S 0 2140 3 8
+S 0 2140 3 2140 11 8
 severity
-S 0 2140 13 5
+S 0 2140 13 2140 18 5
 error
-S 0 2141 3 17
+S 0 2141 3 2141 20 17
 unsynced_severity
-S 0 2141 22 7
+S 0 2141 22 2141 29 7
 warning
-S 0 2142 3 5
+S 0 2142 3 2142 8 5
 title
-S 0 2142 10 58
+S 0 2142 10 2142 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2143 3 9
+S 0 2143 3 2143 12 9
 rationale
-S 0 2143 14 91
+S 0 2143 14 2143 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2144 3 4
+S 0 2144 3 2144 7 4
 help
-S 0 2144 9 62
+S 0 2144 9 2144 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2145 3 5
+S 0 2145 3 2145 8 5
 check
-M 2 2145 10
-S 0 2145 12 4
+M 2 2145 10 2145 49
+S 0 2145 12 2145 16 4
 each
-S 0 2145 18 7
+S 0 2145 18 2145 25 7
 product
-S 0 2145 27 5
+S 0 2145 27 2145 32 5
 field
-S 0 2145 34 13
+S 0 2145 34 2145 47 13
 referenceName
-S 0 2146 3 7
+S 0 2146 3 2146 10 7
 options
-M 1 2146 12
-S 0 2146 14 10
+M 1 2146 12 2146 30
+S 0 2146 14 2146 24 10
 max_length
-S 0 2146 26 2
+S 0 2146 26 2146 28 2
 64
-S 0 2147 3 7
+S 0 2147 3 2147 10 7
 message
-S 1 2147 12 92
+S 1 2147 12 2147 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2148 3 8
+S 0 2148 3 2148 11 8
 examples
-M 2 2149 5
-S 0 2149 5 10
+M 2 2149 5 2154 100
+S 0 2149 5 2149 15 10
 triggering
-L 1 2150 7
-S 1 2150 9 151
+L 1 2150 7 2151 159
+S 1 2150 9 2151 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2152 5 7
+S 0 2152 5 2152 12 7
 passing
-L 1 2153 7
-S 1 2153 9 92
+L 1 2153 7 2154 100
+S 1 2153 9 2154 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 12 2156 3
-S 0 2156 3 2
+M 12 2156 3 2173 143
+S 0 2156 3 2156 5 2
 id
-S 0 2156 7 28
+S 0 2156 7 2156 35 28
 storekit-display-name-length
-S 0 2157 3 9
+S 0 2157 3 2157 12 9
 checklist
-S 0 2157 14 22
+S 0 2157 14 2157 36 22
 storekit-configuration
-S 0 2158 3 5
+S 0 2158 3 2158 8 5
 input
-S 0 2158 10 8
+S 0 2158 10 2158 18 8
 storekit
-S 0 2159 3 8
+S 0 2159 3 2159 11 8
 severity
-S 0 2159 13 5
+S 0 2159 13 2159 18 5
 error
-S 0 2160 3 17
+S 0 2160 3 2160 20 17
 unsynced_severity
-S 0 2160 22 7
+S 0 2160 22 2160 29 7
 warning
-S 0 2161 3 5
+S 0 2161 3 2161 8 5
 title
-S 0 2161 10 69
+S 0 2161 10 2161 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2162 3 9
+S 0 2162 3 2162 12 9
 rationale
-S 0 2162 14 86
+S 0 2162 14 2162 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2163 3 4
+S 0 2163 3 2163 7 4
 help
-S 0 2163 9 63
+S 0 2163 9 2163 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2164 3 5
+S 0 2164 3 2164 8 5
 check
-M 2 2164 10
-S 0 2164 12 4
+M 2 2164 10 2164 61
+S 0 2164 12 2164 16 4
 each
-S 0 2164 18 7
+S 0 2164 18 2164 25 7
 product
-S 0 2164 27 5
+S 0 2164 27 2164 32 5
 field
-S 0 2164 34 25
+S 0 2164 34 2164 59 25
 localizations.displayName
-S 0 2165 3 7
+S 0 2165 3 2165 10 7
 options
-M 2 2165 12
-S 0 2165 14 10
+M 2 2165 12 2165 45
+S 0 2165 14 2165 24 10
 min_length
-S 0 2165 26 1
+S 0 2165 26 2165 27 1
 2
-S 0 2165 29 10
+S 0 2165 29 2165 39 10
 max_length
-S 0 2165 41 2
+S 0 2165 41 2165 43 2
 30
-S 0 2166 3 7
+S 0 2166 3 2166 10 7
 message
-S 1 2166 12 117
+S 1 2166 12 2166 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2167 3 8
+S 0 2167 3 2167 11 8
 examples
-M 2 2168 5
-S 0 2168 5 10
+M 2 2168 5 2173 143
+S 0 2168 5 2168 15 10
 triggering
-L 1 2169 7
-S 1 2169 9 160
+L 1 2169 7 2170 168
+S 1 2169 9 2170 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2171 5 7
+S 0 2171 5 2171 12 7
 passing
-L 1 2172 7
-S 1 2172 9 135
+L 1 2172 7 2173 143
+S 1 2172 9 2173 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 12 2175 3
-S 0 2175 3 2
+M 12 2175 3 2192 164
+S 0 2175 3 2175 5 2
 id
-S 0 2175 7 27
+S 0 2175 7 2175 34 27
 storekit-description-length
-S 0 2176 3 9
+S 0 2176 3 2176 12 9
 checklist
-S 0 2176 14 22
+S 0 2176 14 2176 36 22
 storekit-configuration
-S 0 2177 3 5
+S 0 2177 3 2177 8 5
 input
-S 0 2177 10 8
+S 0 2177 10 2177 18 8
 storekit
-S 0 2178 3 8
+S 0 2178 3 2178 11 8
 severity
-S 0 2178 13 5
+S 0 2178 13 2178 18 5
 error
-S 0 2179 3 17
+S 0 2179 3 2179 20 17
 unsynced_severity
-S 0 2179 22 7
+S 0 2179 22 2179 29 7
 warning
-S 0 2180 3 5
+S 0 2180 3 2180 8 5
 title
-S 0 2180 10 55
+S 0 2180 10 2180 65 55
 a description in the StoreKit configuration is too long
-S 0 2181 3 9
+S 0 2181 3 2181 12 9
 rationale
-S 0 2181 14 88
+S 0 2181 14 2181 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2182 3 4
+S 0 2182 3 2182 7 4
 help
-S 0 2182 9 59
+S 0 2182 9 2182 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2183 3 5
+S 0 2183 3 2183 8 5
 check
-M 2 2183 10
-S 0 2183 12 4
+M 2 2183 10 2183 61
+S 0 2183 12 2183 16 4
 each
-S 0 2183 18 7
+S 0 2183 18 2183 25 7
 product
-S 0 2183 27 5
+S 0 2183 27 2183 32 5
 field
-S 0 2183 34 25
+S 0 2183 34 2183 59 25
 localizations.description
-S 0 2184 3 7
+S 0 2184 3 2184 10 7
 options
-M 1 2184 12
-S 0 2184 14 10
+M 1 2184 12 2184 30
+S 0 2184 14 2184 24 10
 max_length
-S 0 2184 26 2
+S 0 2184 26 2184 28 2
 45
-S 0 2185 3 7
+S 0 2185 3 2185 10 7
 message
-S 1 2185 12 89
+S 1 2185 12 2185 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2186 3 8
+S 0 2186 3 2186 11 8
 examples
-M 2 2187 5
-S 0 2187 5 10
+M 2 2187 5 2192 164
+S 0 2187 5 2187 15 10
 triggering
-L 1 2188 7
-S 1 2188 9 175
+L 1 2188 7 2189 183
+S 1 2188 9 2189 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2190 5 7
+S 0 2190 5 2190 12 7
 passing
-L 1 2191 7
-S 1 2191 9 156
+L 1 2191 7 2192 164
+S 1 2191 9 2192 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 8 2194 3
-S 0 2194 3 2
+M 8 2194 3 2207 126
+S 0 2194 3 2194 5 2
 id
-S 0 2194 7 29
+S 0 2194 7 2194 36 29
 storekit-duplicate-product-id
-S 0 2195 3 9
+S 0 2195 3 2195 12 9
 checklist
-S 0 2195 14 22
+S 0 2195 14 2195 36 22
 storekit-configuration
-S 0 2196 3 5
+S 0 2196 3 2196 8 5
 input
-S 0 2196 10 8
+S 0 2196 10 2196 18 8
 storekit
-S 0 2197 3 8
+S 0 2197 3 2197 11 8
 severity
-S 0 2197 13 5
+S 0 2197 13 2197 18 5
 error
-S 0 2198 3 5
+S 0 2198 3 2198 8 5
 title
-S 0 2198 10 56
+S 0 2198 10 2198 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2199 3 9
+S 0 2199 3 2199 12 9
 rationale
-S 0 2199 14 99
+S 0 2199 14 2199 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2200 3 4
+S 0 2200 3 2200 7 4
 help
-S 0 2200 9 50
+S 0 2200 9 2200 59 50
 remove the duplicate or give it its own product ID
-S 0 2201 3 8
+S 0 2201 3 2201 11 8
 examples
-M 2 2202 5
-S 0 2202 5 10
+M 2 2202 5 2207 126
+S 0 2202 5 2202 15 10
 triggering
-L 1 2203 7
-S 1 2203 9 115
+L 1 2203 7 2204 123
+S 1 2203 9 2204 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2205 5 7
+S 0 2205 5 2205 12 7
 passing
-L 1 2206 7
-S 1 2206 9 118
+L 1 2206 7 2207 126
+S 1 2206 9 2207 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 8 2209 3
-S 0 2209 3 2
+M 8 2209 3 2222 186
+S 0 2209 3 2209 5 2
 id
-S 0 2209 7 28
+S 0 2209 7 2209 35 28
 storekit-group-not-localized
-S 0 2210 3 9
+S 0 2210 3 2210 12 9
 checklist
-S 0 2210 14 22
+S 0 2210 14 2210 36 22
 storekit-configuration
-S 0 2211 3 5
+S 0 2211 3 2211 8 5
 input
-S 0 2211 10 8
+S 0 2211 10 2211 18 8
 storekit
-S 0 2212 3 8
+S 0 2212 3 2212 11 8
 severity
-S 0 2212 13 7
+S 0 2212 13 2212 20 7
 warning
-S 0 2213 3 5
+S 0 2213 3 2213 8 5
 title
-S 0 2213 10 80
+S 0 2213 10 2213 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2214 3 9
+S 0 2214 3 2214 12 9
 rationale
-S 0 2214 14 203
+S 0 2214 14 2214 217 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2215 3 4
+S 0 2215 3 2215 7 4
 help
-S 0 2215 9 51
+S 0 2215 9 2215 60 51
 add a localization with a display name to the group
-S 0 2216 3 8
+S 0 2216 3 2216 11 8
 examples
-M 2 2217 5
-S 0 2217 5 10
+M 2 2217 5 2222 186
+S 0 2217 5 2217 15 10
 triggering
-L 1 2218 7
-S 1 2218 9 118
+L 1 2218 7 2219 126
+S 1 2218 9 2219 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2220 5 7
+S 0 2220 5 2220 12 7
 passing
-L 1 2221 7
-S 1 2221 9 178
+L 1 2221 7 2222 186
+S 1 2221 9 2222 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 8 2224 3
-S 0 2224 3 2
+M 8 2224 3 2237 95
+S 0 2224 3 2224 5 2
 id
-S 0 2224 7 20
+S 0 2224 7 2224 27 20
 storekit-placeholder
-S 0 2225 3 9
+S 0 2225 3 2225 12 9
 checklist
-S 0 2225 14 22
+S 0 2225 14 2225 36 22
 storekit-configuration
-S 0 2226 3 5
+S 0 2226 3 2226 8 5
 input
-S 0 2226 10 8
+S 0 2226 10 2226 18 8
 storekit
-S 0 2227 3 8
+S 0 2227 3 2227 11 8
 severity
-S 0 2227 13 5
+S 0 2227 13 2227 18 5
 error
-S 0 2228 3 5
+S 0 2228 3 2228 8 5
 title
-S 0 2228 10 64
+S 0 2228 10 2228 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2229 3 9
+S 0 2229 3 2229 12 9
 rationale
-S 0 2229 14 104
+S 0 2229 14 2229 116 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2230 3 4
+S 0 2230 3 2230 7 4
 help
-S 0 2230 9 43
+S 0 2230 9 2230 52 43
 replace the placeholder with the real value
-S 0 2231 3 8
+S 0 2231 3 2231 11 8
 examples
-M 2 2232 5
-S 0 2232 5 10
+M 2 2232 5 2237 95
+S 0 2232 5 2232 15 10
 triggering
-L 1 2233 7
-S 1 2233 9 71
+L 1 2233 7 2234 79
+S 1 2233 9 2234 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2235 5 7
+S 0 2235 5 2235 12 7
 passing
-L 1 2236 7
-S 1 2236 9 87
+L 1 2236 7 2237 95
+S 1 2236 9 2237 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 8 2239 3
-S 0 2239 3 2
+M 8 2239 3 2252 130
+S 0 2239 3 2239 5 2
 id
-S 0 2239 7 30
+S 0 2239 7 2239 37 30
 storekit-load-products-failure
-S 0 2240 3 9
+S 0 2240 3 2240 12 9
 checklist
-S 0 2240 14 22
+S 0 2240 14 2240 36 22
 storekit-configuration
-S 0 2241 3 5
+S 0 2241 3 2241 8 5
 input
-S 0 2241 10 8
+S 0 2241 10 2241 18 8
 storekit
-S 0 2242 3 8
+S 0 2242 3 2242 11 8
 severity
-S 0 2242 13 5
+S 0 2242 13 2242 18 5
 error
-S 0 2243 3 5
+S 0 2243 3 2243 8 5
 title
-S 0 2243 10 62
+S 0 2243 10 2243 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2244 3 9
+S 0 2244 3 2244 12 9
 rationale
-S 0 2244 14 262
+S 0 2244 14 2244 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2245 3 4
+S 0 2245 3 2245 7 4
 help
-S 0 2245 9 74
+S 0 2245 9 2245 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2246 3 8
+S 0 2246 3 2246 11 8
 examples
-M 2 2247 5
-S 0 2247 5 10
+M 2 2247 5 2252 130
+S 0 2247 5 2247 15 10
 triggering
-L 1 2248 7
-S 1 2248 9 121
+L 1 2248 7 2249 129
+S 1 2248 9 2249 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2250 5 7
+S 0 2250 5 2250 12 7
 passing
-L 1 2251 7
-S 1 2251 9 122
+L 1 2251 7 2252 130
+S 1 2251 9 2252 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 8 2254 3
-S 0 2254 3 2
+M 8 2254 3 2269 27
+S 0 2254 3 2254 5 2
 id
-S 0 2254 7 20
+S 0 2254 7 2254 27 20
 storekit-private-key
-S 0 2255 3 9
+S 0 2255 3 2255 12 9
 checklist
-S 0 2255 14 22
+S 0 2255 14 2255 36 22
 storekit-configuration
-S 0 2256 3 5
+S 0 2256 3 2256 8 5
 input
-S 0 2256 10 8
+S 0 2256 10 2256 18 8
 storekit
-S 0 2257 3 8
+S 0 2257 3 2257 11 8
 severity
-S 0 2257 13 7
+S 0 2257 13 2257 20 7
 warning
-S 0 2258 3 5
+S 0 2258 3 2258 8 5
 title
-S 0 2258 10 67
+S 0 2258 10 2258 77 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2259 3 9
+S 0 2259 3 2259 12 9
 rationale
-S 0 2259 14 329
+S 0 2259 14 2259 343 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2260 3 4
+S 0 2260 3 2260 7 4
 help
-S 0 2260 9 43
+S 0 2260 9 2260 52 43
 remove the key pair from the committed file
-S 0 2261 3 8
+S 0 2261 3 2261 11 8
 examples
-M 2 2262 5
-S 0 2262 5 10
+M 2 2262 5 2269 27
+S 0 2262 5 2262 15 10
 triggering
-L 2 2263 7
-S 1 2263 9 136
+L 2 2263 7 2266 146
+S 1 2263 9 2264 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2265 9 138
+S 1 2265 9 2266 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2267 5 7
+S 0 2267 5 2267 12 7
 passing
-L 1 2268 7
-S 1 2268 9 19
+L 1 2268 7 2269 27
+S 1 2268 9 2269 27 19
 { "products": [] }
 
-M 8 2275 3
-S 0 2275 3 2
+M 8 2275 3 2292 115
+S 0 2275 3 2275 5 2
 id
-S 0 2275 7 18
+S 0 2275 7 2275 25 18
 asc-request-failed
-S 0 2276 3 9
+S 0 2276 3 2276 12 9
 checklist
-S 0 2276 14 14
+S 0 2276 14 2276 28 14
 product-exists
-S 0 2277 3 5
+S 0 2277 3 2277 8 5
 input
-S 0 2277 10 3
+S 0 2277 10 2277 13 3
 asc
-S 0 2278 3 8
+S 0 2278 3 2278 11 8
 severity
-S 0 2278 13 7
+S 0 2278 13 2278 20 7
 warning
-S 0 2279 3 5
+S 0 2279 3 2279 8 5
 title
-S 0 2279 10 58
+S 0 2279 10 2279 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2280 3 9
+S 0 2280 3 2280 12 9
 rationale
-S 0 2280 14 336
+S 0 2280 14 2280 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2281 3 4
+S 0 2281 3 2281 7 4
 help
-S 0 2281 9 82
+S 0 2281 9 2281 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2282 3 8
+S 0 2282 3 2282 11 8
 examples
-M 2 2283 5
-S 0 2283 5 10
+M 2 2283 5 2292 115
+S 0 2283 5 2283 15 10
 triggering
-L 1 2284 7
-S 1 2284 9 317
+L 1 2284 7 2289 82
+S 1 2284 9 2289 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2290 5 7
+S 0 2290 5 2290 12 7
 passing
-L 1 2291 7
-S 1 2291 9 107
+L 1 2291 7 2292 115
+S 1 2291 9 2292 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 8 2294 3
-S 0 2294 3 2
+M 8 2294 3 2309 23
+S 0 2294 3 2294 5 2
 id
-S 0 2294 7 20
+S 0 2294 7 2294 27 20
 asc-agreement-lapsed
-S 0 2295 3 9
+S 0 2295 3 2295 12 9
 checklist
-S 0 2295 14 17
+S 0 2295 14 2295 31 17
 developer-program
-S 0 2296 3 5
+S 0 2296 3 2296 8 5
 input
-S 0 2296 10 3
+S 0 2296 10 2296 13 3
 asc
-S 0 2297 3 8
+S 0 2297 3 2297 11 8
 severity
-S 0 2297 13 5
+S 0 2297 13 2297 18 5
 error
-S 0 2298 3 5
+S 0 2298 3 2298 8 5
 title
-S 0 2298 10 75
+S 0 2298 10 2298 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2299 3 9
+S 0 2299 3 2299 12 9
 rationale
-S 0 2299 14 298
+S 0 2299 14 2299 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2300 3 4
+S 0 2300 3 2300 7 4
 help
-S 0 2300 9 113
+S 0 2300 9 2300 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2301 3 8
+S 0 2301 3 2301 11 8
 examples
-M 2 2302 5
-S 0 2302 5 10
+M 2 2302 5 2309 23
+S 0 2302 5 2302 15 10
 triggering
-L 1 2303 7
-S 1 2303 9 174
+L 1 2303 7 2306 77
+S 1 2303 9 2306 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2307 5 7
+S 0 2307 5 2307 12 7
 passing
-L 1 2308 7
-S 1 2308 9 15
+L 1 2308 7 2309 23
+S 1 2308 9 2309 23 15
 { "data": [] }
 
-M 8 2311 3
-S 0 2311 3 2
+M 8 2311 3 2327 87
+S 0 2311 3 2311 5 2
 id
-S 0 2311 7 22
+S 0 2311 7 2311 29 22
 asc-snapshot-other-app
-S 0 2312 3 9
+S 0 2312 3 2312 12 9
 checklist
-S 0 2312 14 17
+S 0 2312 14 2312 31 17
 bundle-id-matches
-S 0 2313 3 5
+S 0 2313 3 2313 8 5
 input
-S 0 2313 10 3
+S 0 2313 10 2313 13 3
 asc
-S 0 2314 3 8
+S 0 2314 3 2314 11 8
 severity
-S 0 2314 13 5
+S 0 2314 13 2314 18 5
 error
-S 0 2315 3 5
+S 0 2315 3 2315 8 5
 title
-S 0 2315 10 48
+S 0 2315 10 2315 58 48
 the App Store Connect snapshot is of another app
-S 0 2316 3 9
+S 0 2316 3 2316 12 9
 rationale
-S 0 2316 14 286
+S 0 2316 14 2316 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2317 3 4
+S 0 2317 3 2317 7 4
 help
-S 0 2317 9 105
+S 0 2317 9 2317 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2318 3 8
+S 0 2318 3 2318 11 8
 examples
-M 2 2319 5
-S 0 2319 5 10
+M 2 2319 5 2327 87
+S 0 2319 5 2319 15 10
 triggering
-L 1 2320 7
-S 1 2320 9 167
+L 1 2320 7 2323 49
+S 1 2320 9 2323 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2324 5 7
+S 0 2324 5 2324 12 7
 passing
-L 1 2325 7
-S 1 2325 9 145
+L 1 2325 7 2327 87
+S 1 2325 9 2327 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 8 2329 3
-S 0 2329 3 2
+M 8 2329 3 2349 122
+S 0 2329 3 2329 5 2
 id
-S 0 2329 7 18
+S 0 2329 7 2329 25 18
 asc-app-id-missing
-S 0 2330 3 9
+S 0 2330 3 2330 12 9
 checklist
-S 0 2330 14 15
+S 0 2330 14 2330 29 15
 explicit-app-id
-S 0 2331 3 5
+S 0 2331 3 2331 8 5
 input
-S 0 2331 10 3
+S 0 2331 10 2331 13 3
 asc
-S 0 2332 3 8
+S 0 2332 3 2332 11 8
 severity
-S 0 2332 13 5
+S 0 2332 13 2332 18 5
 error
-S 0 2333 3 5
+S 0 2333 3 2333 8 5
 title
-S 0 2333 10 50
+S 0 2333 10 2333 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2334 3 9
+S 0 2334 3 2334 12 9
 rationale
-S 0 2334 14 157
+S 0 2334 14 2334 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2335 3 4
+S 0 2335 3 2335 7 4
 help
-S 0 2335 9 113
+S 0 2335 9 2335 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2336 3 8
+S 0 2336 3 2336 11 8
 examples
-M 2 2337 5
-S 0 2337 5 10
+M 2 2337 5 2349 122
+S 0 2337 5 2337 15 10
 triggering
-L 1 2338 7
-S 1 2338 9 241
+L 1 2338 7 2341 69
+S 1 2338 9 2341 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2342 5 7
+S 0 2342 5 2342 12 7
 passing
-L 1 2343 7
-S 1 2343 9 615
+L 1 2343 7 2349 122
+S 1 2343 9 2349 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -9136,234 +9136,234 @@ S 1 2343 9 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 8 2351 3
-S 0 2351 3 2
+M 8 2351 3 2369 95
+S 0 2351 3 2351 5 2
 id
-S 0 2351 7 19
+S 0 2351 7 2351 26 19
 asc-profile-invalid
-S 0 2352 3 9
+S 0 2352 3 2352 12 9
 checklist
-S 0 2352 14 20
+S 0 2352 14 2352 34 20
 provisioning-profile
-S 0 2353 3 5
+S 0 2353 3 2353 8 5
 input
-S 0 2353 10 3
+S 0 2353 10 2353 13 3
 asc
-S 0 2354 3 8
+S 0 2354 3 2354 11 8
 severity
-S 0 2354 13 5
+S 0 2354 13 2354 18 5
 error
-S 0 2355 3 5
+S 0 2355 3 2355 8 5
 title
-S 0 2355 10 64
+S 0 2355 10 2355 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2356 3 9
+S 0 2356 3 2356 12 9
 rationale
-S 0 2356 14 230
+S 0 2356 14 2356 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2357 3 4
+S 0 2357 3 2357 7 4
 help
-S 0 2357 9 61
+S 0 2357 9 2357 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2358 3 8
+S 0 2358 3 2358 11 8
 examples
-M 2 2359 5
-S 0 2359 5 10
+M 2 2359 5 2369 95
+S 0 2359 5 2359 15 10
 triggering
-L 1 2360 7
-S 1 2360 9 279
+L 1 2360 7 2364 69
+S 1 2360 9 2364 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2365 5 7
+S 0 2365 5 2365 12 7
 passing
-L 1 2366 7
-S 1 2366 9 266
+L 1 2366 7 2369 95
+S 1 2366 9 2369 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 8 2371 3
-S 0 2371 3 2
+M 8 2371 3 2386 85
+S 0 2371 3 2371 5 2
 id
-S 0 2371 7 26
+S 0 2371 7 2371 33 26
 asc-sandbox-tester-missing
-S 0 2372 3 9
+S 0 2372 3 2372 12 9
 checklist
-S 0 2372 14 15
+S 0 2372 14 2372 29 15
 sandbox-account
-S 0 2373 3 5
+S 0 2373 3 2373 8 5
 input
-S 0 2373 10 3
+S 0 2373 10 2373 13 3
 asc
-S 0 2374 3 8
+S 0 2374 3 2374 11 8
 severity
-S 0 2374 13 5
+S 0 2374 13 2374 18 5
 error
-S 0 2375 3 5
+S 0 2375 3 2375 8 5
 title
-S 0 2375 10 60
+S 0 2375 10 2375 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2376 3 9
+S 0 2376 3 2376 12 9
 rationale
-S 0 2376 14 226
+S 0 2376 14 2376 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2377 3 4
+S 0 2377 3 2377 7 4
 help
-S 0 2377 9 83
+S 0 2377 9 2377 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2378 3 8
+S 0 2378 3 2378 11 8
 examples
-M 2 2379 5
-S 0 2379 5 10
+M 2 2379 5 2386 85
+S 0 2379 5 2379 15 10
 triggering
-L 1 2380 7
-S 1 2380 9 147
+L 1 2380 7 2382 85
+S 1 2380 9 2382 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2383 5 7
+S 0 2383 5 2383 12 7
 passing
-L 1 2384 7
-S 1 2384 9 147
+L 1 2384 7 2386 85
+S 1 2384 9 2386 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 8 2388 3
-S 0 2388 3 2
+M 8 2388 3 2405 82
+S 0 2388 3 2388 5 2
 id
-S 0 2388 7 23
+S 0 2388 7 2388 30 23
 descriptor-asc-mismatch
-S 0 2389 3 9
+S 0 2389 3 2389 12 9
 checklist
-S 0 2389 14 16
+S 0 2389 14 2389 30 16
 product-metadata
-S 0 2390 3 5
+S 0 2390 3 2390 8 5
 input
-S 0 2390 10 3
+S 0 2390 10 2390 13 3
 asc
-S 0 2391 3 8
+S 0 2391 3 2391 11 8
 severity
-S 0 2391 13 7
+S 0 2391 13 2391 20 7
 warning
-S 0 2392 3 5
+S 0 2392 3 2392 8 5
 title
-S 0 2392 10 45
+S 0 2392 10 2392 55 45
 the descriptor and App Store Connect disagree
-S 0 2393 3 9
+S 0 2393 3 2393 12 9
 rationale
-S 0 2393 14 195
+S 0 2393 14 2393 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2394 3 4
+S 0 2394 3 2394 7 4
 help
-S 0 2394 9 67
+S 0 2394 9 2394 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2395 3 8
+S 0 2395 3 2395 11 8
 examples
-M 2 2396 5
-S 0 2396 5 10
+M 2 2396 5 2405 82
+S 0 2396 5 2396 15 10
 triggering
-L 1 2397 7
-S 1 2397 9 234
+L 1 2397 7 2400 86
+S 1 2397 9 2400 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2401 5 7
+S 0 2401 5 2401 12 7
 passing
-L 1 2402 7
-S 1 2402 9 230
+L 1 2402 7 2405 82
+S 1 2402 9 2405 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 8 2407 3
-S 0 2407 3 2
+M 8 2407 3 2425 47
+S 0 2407 3 2407 5 2
 id
-S 0 2407 7 20
+S 0 2407 7 2407 27 20
 asc-missing-metadata
-S 0 2408 3 9
+S 0 2408 3 2408 12 9
 checklist
-S 0 2408 14 16
+S 0 2408 14 2408 30 16
 product-metadata
-S 0 2409 3 5
+S 0 2409 3 2409 8 5
 input
-S 0 2409 10 3
+S 0 2409 10 2409 13 3
 asc
-S 0 2410 3 8
+S 0 2410 3 2410 11 8
 severity
-S 0 2410 13 5
+S 0 2410 13 2410 18 5
 error
-S 0 2411 3 5
+S 0 2411 3 2411 8 5
 title
-S 0 2411 10 60
+S 0 2411 10 2411 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2412 3 9
+S 0 2412 3 2412 12 9
 rationale
-S 0 2412 14 428
+S 0 2412 14 2412 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2413 3 4
+S 0 2413 3 2413 7 4
 help
-S 0 2413 9 71
+S 0 2413 9 2413 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2414 3 8
+S 0 2414 3 2414 11 8
 examples
-M 2 2415 5
-S 0 2415 5 10
+M 2 2415 5 2425 47
+S 0 2415 5 2415 15 10
 triggering
-L 1 2416 7
-S 1 2416 9 310
+L 1 2416 7 2420 84
+S 1 2416 9 2420 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2421 5 7
+S 0 2421 5 2421 12 7
 passing
-L 1 2422 7
-S 1 2422 9 230
+L 1 2422 7 2425 47
+S 1 2422 9 2425 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 8 2427 3
-S 0 2427 3 2
+M 8 2427 3 2459 148
+S 0 2427 3 2427 5 2
 id
-S 0 2427 7 31
+S 0 2427 7 2427 38 31
 asc-subscription-price-coverage
-S 0 2428 3 9
+S 0 2428 3 2428 12 9
 checklist
-S 0 2428 14 16
+S 0 2428 14 2428 30 16
 product-metadata
-S 0 2429 3 5
+S 0 2429 3 2429 8 5
 input
-S 0 2429 10 3
+S 0 2429 10 2429 13 3
 asc
-S 0 2430 3 8
+S 0 2430 3 2430 11 8
 severity
-S 0 2430 13 5
+S 0 2430 13 2430 18 5
 error
-S 0 2431 3 5
+S 0 2431 3 2431 8 5
 title
-S 0 2431 10 66
+S 0 2431 10 2431 76 66
 the subscription is available in territories where it has no price
-S 0 2432 3 9
+S 0 2432 3 2432 12 9
 rationale
-S 0 2432 14 230
+S 0 2432 14 2432 244 230
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a tester in that storefront gets nothing.
-S 0 2433 3 4
+S 0 2433 3 2433 7 4
 help
-S 0 2433 9 131
+S 0 2433 9 2433 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2434 3 8
+S 0 2434 3 2434 11 8
 examples
-M 2 2435 5
-S 0 2435 5 10
+M 2 2435 5 2459 148
+S 0 2435 5 2435 15 10
 triggering
-L 1 2436 7
-S 1 2436 9 884
+L 1 2436 7 2447 148
+S 1 2436 9 2447 148 884
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -9376,10 +9376,10 @@ S 1 2436 9 884
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2448 5 7
+S 0 2448 5 2448 12 7
 passing
-L 1 2449 7
-S 1 2449 9 828
+L 1 2449 7 2459 148
+S 1 2449 9 2459 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -9391,42 +9391,42 @@ S 1 2449 9 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 8 2461 3
-S 0 2461 3 2
+M 8 2461 3 2485 111
+S 0 2461 3 2461 5 2
 id
-S 0 2461 7 25
+S 0 2461 7 2461 32 25
 asc-localization-rejected
-S 0 2462 3 9
+S 0 2462 3 2462 12 9
 checklist
-S 0 2462 14 16
+S 0 2462 14 2462 30 16
 product-metadata
-S 0 2463 3 5
+S 0 2463 3 2463 8 5
 input
-S 0 2463 10 3
+S 0 2463 10 2463 13 3
 asc
-S 0 2464 3 8
+S 0 2464 3 2464 11 8
 severity
-S 0 2464 13 5
+S 0 2464 13 2464 18 5
 error
-S 0 2465 3 5
+S 0 2465 3 2465 8 5
 title
-S 0 2465 10 54
+S 0 2465 10 2465 64 54
 App Review rejected one of the product's localizations
-S 0 2466 3 9
+S 0 2466 3 2466 12 9
 rationale
-S 0 2466 14 209
+S 0 2466 14 2466 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2467 3 4
+S 0 2467 3 2467 7 4
 help
-S 0 2467 9 120
+S 0 2467 9 2467 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2468 3 8
+S 0 2468 3 2468 11 8
 examples
-M 2 2469 5
-S 0 2469 5 10
+M 2 2469 5 2485 111
+S 0 2469 5 2469 15 10
 triggering
-L 1 2470 7
-S 1 2470 9 572
+L 1 2470 7 2477 52
+S 1 2470 9 2477 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -9435,10 +9435,10 @@ S 1 2470 9 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2478 5 7
+S 0 2478 5 2478 12 7
 passing
-L 1 2479 7
-S 1 2479 9 577
+L 1 2479 7 2485 111
+S 1 2479 9 2485 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -9446,53 +9446,53 @@ S 1 2479 9 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 10 2487 3
-S 0 2487 3 2
+M 10 2487 3 2517 167
+S 0 2487 3 2487 5 2
 id
-S 0 2487 7 31
+S 0 2487 7 2487 38 31
 asc-first-purchase-with-version
-S 0 2488 3 9
+S 0 2488 3 2488 12 9
 checklist
-S 0 2488 14 16
+S 0 2488 14 2488 30 16
 binary-submitted
-S 0 2489 3 5
+S 0 2489 3 2489 8 5
 input
-S 0 2489 10 3
+S 0 2489 10 2489 13 3
 asc
-S 0 2490 3 8
+S 0 2490 3 2490 11 8
 severity
-S 0 2490 13 5
+S 0 2490 13 2490 18 5
 error
-S 0 2491 3 5
+S 0 2491 3 2491 8 5
 title
-S 0 2491 10 69
+S 0 2491 10 2491 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2492 3 9
+S 0 2492 3 2492 12 9
 rationale
-S 0 2492 14 250
+S 0 2492 14 2492 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2493 3 4
+S 0 2493 3 2493 7 4
 help
-S 0 2493 9 102
+S 0 2493 9 2493 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2494 3 12
+S 0 2494 3 2494 15 12
 environments
-L 2 2494 17
-S 0 2494 18 6
+L 2 2494 17 2494 37
+S 0 2494 18 2494 24 6
 review
-S 0 2494 26 10
+S 0 2494 26 2494 36 10
 production
-S 0 2495 3 14
+S 0 2495 3 2495 17 14
 not_applicable
-S 0 2495 19 66
+S 0 2495 19 2495 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2496 3 8
+S 0 2496 3 2496 11 8
 examples
-M 2 2497 5
-S 0 2497 5 10
+M 2 2497 5 2517 167
+S 0 2497 5 2497 15 10
 triggering
-L 1 2498 7
-S 1 2498 9 492
+L 1 2498 7 2506 59
+S 1 2498 9 2506 59 492
 environment: review
 ---
 { "data": [
@@ -9502,10 +9502,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2507 5 7
+S 0 2507 5 2507 12 7
 passing
-L 1 2508 7
-S 1 2508 9 750
+L 1 2508 7 2517 167
+S 1 2508 9 2517 167 750
 environment: review
 ---
 { "data": [
@@ -9516,42 +9516,42 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 8 2519 3
-S 0 2519 3 2
+M 8 2519 3 2545 162
+S 0 2519 3 2519 5 2
 id
-S 0 2519 7 20
+S 0 2519 7 2519 27 20
 storekit-out-of-date
-S 0 2520 3 9
+S 0 2520 3 2520 12 9
 checklist
-S 0 2520 14 22
+S 0 2520 14 2520 36 22
 storekit-configuration
-S 0 2521 3 5
+S 0 2521 3 2521 8 5
 input
-S 0 2521 10 3
+S 0 2521 10 2521 13 3
 asc
-S 0 2522 3 8
+S 0 2522 3 2522 11 8
 severity
-S 0 2522 13 7
+S 0 2522 13 2522 20 7
 warning
-S 0 2523 3 5
+S 0 2523 3 2523 8 5
 title
-S 0 2523 10 67
+S 0 2523 10 2523 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2524 3 9
+S 0 2524 3 2524 12 9
 rationale
-S 0 2524 14 222
+S 0 2524 14 2524 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2525 3 4
+S 0 2525 3 2525 7 4
 help
-S 0 2525 9 91
+S 0 2525 9 2525 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2526 3 8
+S 0 2526 3 2526 11 8
 examples
-M 2 2527 5
-S 0 2527 5 10
+M 2 2527 5 2545 162
+S 0 2527 5 2527 15 10
 triggering
-L 1 2528 7
-S 1 2528 9 608
+L 1 2528 7 2537 166
+S 1 2528 9 2537 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -9562,10 +9562,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2538 5 7
+S 0 2538 5 2538 12 7
 passing
-L 1 2539 7
-S 1 2539 9 323
+L 1 2539 7 2545 162
+S 1 2539 9 2545 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---

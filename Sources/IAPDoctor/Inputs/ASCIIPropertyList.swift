@@ -8,11 +8,17 @@ import Foundation
 /// `/* … */` or `// …` comments between tokens. The parser is iterative with an explicit stack, so
 /// hostile input cannot exhaust the call stack; nesting, file size and value count are bounded.
 public struct ASCIIPropertyList: Sendable {
-    /// A 1-based line and column; columns count Unicode scalars (a tab is one column).
+    /// A 1-based line and column, and where the value there ends (the line of its last
+    /// character and the column after it, exclusive; 0 when unknown). Columns count Unicode
+    /// scalars (a tab is one column).
     public struct Position: Hashable, Sendable, Comparable, CustomStringConvertible {
-        // 32-bit storage keeps a value at 32 bytes; 64 MiB of input cannot overflow it.
+        // 14 bytes keep a value (a string and its position) at 32: 32-bit line and columns (64 MiB
+        // of input cannot overflow them), and the end's line as a distance from the start. A value
+        // over more than 65,535 lines (only the root of a huge project) has no end.
         private var storedLine: Int32
         private var storedColumn: Int32
+        private var storedEndColumn: Int32 = 0
+        private var storedEndLineDistance: UInt16 = 0
 
         public var line: Int {
             get { Int(storedLine) }
@@ -24,12 +30,24 @@ public struct ASCIIPropertyList: Sendable {
             set { storedColumn = Int32(clamping: newValue) }
         }
 
+        public var endLine: Int { storedEndColumn > 0 ? Int(storedLine) + Int(storedEndLineDistance) : 0 }
+        public var endColumn: Int { Int(storedEndColumn) }
+
         public init(line: Int, column: Int) {
             storedLine = Int32(clamping: line)
             storedColumn = Int32(clamping: column)
         }
 
+        /// From `start` to `end` (where the next token would begin).
+        public init(from start: Position, to end: Position) {
+            self.init(line: start.line, column: start.column)
+            guard let distance = UInt16(exactly: end.line - start.line) else { return }
+            storedEndLineDistance = distance
+            storedEndColumn = Int32(clamping: end.column)
+        }
+
         public static func < (a: Position, b: Position) -> Bool { (a.line, a.column) < (b.line, b.column) }
+        /// `line:column`: where it starts.
         public var description: String { "\(line):\(column)" }
     }
 
@@ -298,7 +316,7 @@ private struct ASCIIPropertyListParser {
                     if bytes[index] == UInt8(ascii: "}") {
                         index += 1
                         let frame = stack.removeLast()
-                        completed = .dictionary(frame.entries, frame.position)
+                        completed = .dictionary(frame.entries, Position(from: frame.position, to: position(at: index)))
                     } else {
                         let key = try readKey()
                         stack[top].pendingKey = key
@@ -322,7 +340,7 @@ private struct ASCIIPropertyListParser {
                     if bytes[index] == UInt8(ascii: ")") {
                         index += 1
                         let frame = stack.removeLast()
-                        completed = .array(frame.items, frame.position)
+                        completed = .array(frame.items, Position(from: frame.position, to: position(at: index)))
                     }
                 }
             }
@@ -413,11 +431,11 @@ private struct ASCIIPropertyListParser {
         let start = index
         if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
             let text = try readQuotedString()
-            return ASCIIPropertyList.Key(text: text, position: position(at: start))
+            return ASCIIPropertyList.Key(text: text, position: span(from: start))
         }
         if isUnquotedStringByte(byte) {
             let text = readUnquotedString()
-            return ASCIIPropertyList.Key(text: text, position: position(at: start))
+            return ASCIIPropertyList.Key(text: text, position: span(from: start))
         }
         if let conflict = mergeConflictError() { throw conflict }
         throw unexpectedCharacter(expected: "a key or `}`")
@@ -430,20 +448,26 @@ private struct ASCIIPropertyListParser {
         if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
             try countValue()
             let text = try readQuotedString()
-            return .string(text, position(at: start))
+            return .string(text, span(from: start))
         }
         if isUnquotedStringByte(byte) {
             try countValue()
             let text = readUnquotedString()
-            return .string(text, position(at: start))
+            return .string(text, span(from: start))
         }
         if byte == UInt8(ascii: "<") {
             if let conflict = mergeConflictError() { throw conflict }
             try countValue()
             let text = try readData()
-            return .data(text, position(at: start))
+            return .data(text, span(from: start))
         }
         return nil
+    }
+
+    /// The token from byte `start` to here (its quotes or brackets included).
+    mutating func span(from start: Int) -> Position {
+        let first = position(at: start)
+        return Position(from: first, to: position(at: index))
     }
 
     mutating func readUnquotedString() -> String {

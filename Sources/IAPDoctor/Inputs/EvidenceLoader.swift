@@ -14,7 +14,9 @@ public enum EvidenceLoader {
                 return loaded
             } catch {
                 var finding = error.finding
-                finding.notes.append("the file is named at \(named.location)")
+                let note = "the file is named at \(named.location)"
+                finding.notes.append(note)
+                finding.related.append(RelatedSpan(named.location, label: "named here", note: note))
                 problems.append(finding)
                 return nil
             }
@@ -139,7 +141,9 @@ public enum EvidenceLoader {
                 project.storeKitCatalogs.append(configuration)
             } catch {
                 var finding = error.finding
-                finding.notes.append("the file is named at \(named.location)")
+                let note = "the file is named at \(named.location)"
+                finding.notes.append(note)
+                finding.related.append(RelatedSpan(named.location, label: "named here", note: note))
                 problems.append(finding)
             }
         }

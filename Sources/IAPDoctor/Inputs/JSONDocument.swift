@@ -1,5 +1,6 @@
-/// A JSON document whose every value remembers its line and column (Foundation's
-/// `JSONSerialization` gives no positions). Used for `.storekit` files and product ID lists.
+/// A JSON document whose every value remembers its span: where its token starts and ends (a
+/// string's quotes included, a container's brackets included). Foundation's `JSONSerialization`
+/// gives no positions. Used for `.storekit` files and product ID lists.
 public indirect enum JSONValue: Sendable {
     case object([(key: String, keyLocation: SourceLocation, value: JSONValue)], SourceLocation)
     case array([JSONValue], SourceLocation)
@@ -97,6 +98,12 @@ public struct JSONParser {
         }
     }
 
+    /// From `start` to here (the token just read ends before `index`).
+    private mutating func span(from start: SourceLocation) -> SourceLocation {
+        let end = location
+        return SourceLocation(file: file, line: start.line, column: start.column, endLine: end.line, endColumn: end.column)
+    }
+
     private mutating func failure(_ message: String) -> Failure { Failure(message: message, location: location) }
 
     private mutating func skipWhitespace() {
@@ -118,11 +125,15 @@ public struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString(), start)
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true, start)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false, start)
-        case UInt8(ascii: "n"): try literal("null"); return .null(start)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber(), start)
+        case UInt8(ascii: "\""):
+            let text = try parseString()
+            return .string(text, span(from: start))
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true, span(from: start))
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false, span(from: start))
+        case UInt8(ascii: "n"): try literal("null"); return .null(span(from: start))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let number = try parseNumber()
+            return .number(number, span(from: start))
         default:
             throw failure("unexpected character `\(String(decoding: [bytes[index]], as: UTF8.self))`; expected a JSON value")
         }
@@ -150,13 +161,14 @@ public struct JSONParser {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members, start)
+            return .object(members, span(from: start))
         }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a quoted key") }
-            let keyLocation = location
+            let keyStart = location
             let key = try parseString()
+            let keyLocation = span(from: keyStart)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected `:` after the key \"\(key)\"") }
             index += 1
@@ -165,7 +177,7 @@ public struct JSONParser {
             skipWhitespace()
             guard index < bytes.count else { throw failure("the document ends inside an object; expected `,` or `}`") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members, start) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members, span(from: start)) }
             throw failure("expected `,` or `}` in an object")
         }
     }
@@ -179,7 +191,7 @@ public struct JSONParser {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(elements, start)
+            return .array(elements, span(from: start))
         }
         while true {
             skipWhitespace()
@@ -187,7 +199,7 @@ public struct JSONParser {
             skipWhitespace()
             guard index < bytes.count else { throw failure("the document ends inside an array; expected `,` or `]`") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements, start) }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements, span(from: start)) }
             throw failure("expected `,` or `]` in an array")
         }
     }

@@ -1,7 +1,8 @@
 import XMLReader
 
 /// An XML property list (Info.plist, .entitlements, a provisioning profile's payload, product ID
-/// lists) read through the XML reader, every value with its position.
+/// lists) read through the XML reader, every value with its span: a value's text (`<string>`,
+/// `<integer>`, a `<key>`…) without its tags, or the element's start tag (`<true/>`, `<dict>`).
 public indirect enum PlistValue: Sendable {
     case string(String, SourceLocation)
     case integer(Int, SourceLocation)
@@ -93,7 +94,7 @@ public enum PropertyList {
     }
 
     static func location(_ node: XMLNode, _ file: String, lineOffset: Int = 0) -> SourceLocation {
-        SourceLocation(file: file, line: node.position.line + lineOffset, column: node.position.column)
+        SourceLocation(file: file, node.valuePosition, lineOffset: lineOffset)
     }
 
     static func malformed(_ message: String, help: String, at location: SourceLocation) -> InputProblem {

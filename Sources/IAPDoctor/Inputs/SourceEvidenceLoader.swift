@@ -92,6 +92,7 @@ extension EvidenceLoader {
     }
 
     static func location(_ location: CodeLocation) -> SourceLocation {
-        SourceLocation(file: location.file, line: location.line, column: location.column)
+        SourceLocation(
+            file: location.file, line: location.line, column: location.column, endLine: location.endLine, endColumn: location.endColumn)
     }
 }

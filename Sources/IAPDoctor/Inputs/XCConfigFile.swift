@@ -139,11 +139,12 @@ public struct XCConfigFile: Sendable {
         if valueBytes.last == UInt8(ascii: ";") { valueBytes = valueBytes.dropLast() }
         while let last = valueBytes.last, isSpace(last) { valueBytes = valueBytes.dropLast() }
         let valueStart = valueBytes.startIndex
-        let column = String(decoding: line[line.startIndex..<valueStart], as: UTF8.self).count + 1
+        // Columns count Unicode scalars, as every reader's do.
+        let column = String(decoding: line[line.startIndex..<valueStart], as: UTF8.self).unicodeScalars.count + 1
         let value = String(decoding: valueBytes, as: UTF8.self)
-        return .assignment(Assignment(
-            name: name, key: key,
-            value: Fact(value, at: SourceLocation(file: file, line: lineNumber, column: column), source: .xcconfig)))
+        let location = SourceLocation(
+            file: file, line: lineNumber, column: column, endLine: lineNumber, endColumn: column + value.unicodeScalars.count)
+        return .assignment(Assignment(name: name, key: key, value: Fact(value, at: location, source: .xcconfig)))
     }
 
     static func isNameByte(_ byte: UInt8) -> Bool {

@@ -384,7 +384,8 @@ private struct ObjectReader {
     }
 
     func location(_ position: ASCIIPropertyList.Position) -> SourceLocation {
-        SourceLocation(file: file, line: position.line, column: position.column)
+        SourceLocation(
+            file: file, line: position.line, column: position.column, endLine: position.endLine, endColumn: position.endColumn)
     }
 
     func fact(_ value: Value?) -> Fact<String>? {

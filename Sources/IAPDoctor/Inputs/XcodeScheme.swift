@@ -44,22 +44,23 @@ public struct XcodeScheme: Sendable {
                     : error.kind == .unreadable ? "cannot read the scheme `\(path)`: \(error.message)" : "the scheme is not valid XML: \(error.message)",
                 help: error.isSandboxDenial ? FileSystem.sandboxedHelp
                     : "check `app.scheme`; schemes live in `X.xcodeproj/xcshareddata/xcschemes/` (shared) or `xcuserdata` (personal)",
-                location: SourceLocation(file: path, line: error.position.line, column: error.position.column)))
+                location: SourceLocation(file: path, error.position)))
         }
         guard root.name == "Scheme" else {
             throw PropertyList.malformed(
                 "`\(path)` is not an Xcode scheme: its root element is `<\(root.name)>`", help: "point `app.scheme` at an .xcscheme file",
-                at: SourceLocation(file: path, line: root.position.line, column: root.position.column))
+                at: SourceLocation(file: path, root.position))
         }
         var scheme = XcodeScheme(file: path)
-        func position(_ node: XMLNode) -> SourceLocation {
-            SourceLocation(file: path, line: node.position.line, column: node.position.column)
+        // Facts are attribute values: each points at its value (the start tag when that is unknown).
+        func position(_ node: XMLNode, _ attribute: String) -> SourceLocation {
+            SourceLocation(file: path, node.attributePosition(attribute))
         }
         func reference(_ node: XMLNode?) -> TargetReference? {
             guard let node, let identifier = node.attribute("BlueprintIdentifier") else { return nil }
             return TargetReference(
                 identifier: identifier, name: node.attribute("BlueprintName") ?? identifier,
-                container: node.attribute("ReferencedContainer") ?? "", location: position(node))
+                container: node.attribute("ReferencedContainer") ?? "", location: position(node, "BlueprintName"))
         }
         let launch = root["LaunchAction"]
         scheme.runTarget = reference(launch?["BuildableProductRunnable", "BuildableReference"])
@@ -70,14 +71,13 @@ public struct XcodeScheme: Sendable {
             scheme.runTarget = reference(running?["BuildableReference"])
         }
         if let launch, let name = launch.attribute("buildConfiguration") {
-            scheme.runConfiguration = Fact(name, at: position(launch), source: .scheme)
+            scheme.runConfiguration = Fact(name, at: position(launch, "buildConfiguration"), source: .scheme)
         }
         if let archive = root["ArchiveAction"], let name = archive.attribute("buildConfiguration") {
-            scheme.archiveConfiguration = Fact(name, at: position(archive), source: .scheme)
+            scheme.archiveConfiguration = Fact(name, at: position(archive, "buildConfiguration"), source: .scheme)
         }
         if let reference = root["LaunchAction", "StoreKitConfigurationFileReference"], let identifier = reference.attribute("identifier") {
-            scheme.storeKitConfiguration = Fact(
-                identifier, at: SourceLocation(file: path, line: reference.position.line, column: reference.position.column), source: .scheme)
+            scheme.storeKitConfiguration = Fact(identifier, at: position(reference, "identifier"), source: .scheme)
         }
         return scheme
     }

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A YAML document as a plain tree whose every node knows its file, line and column.
+/// A YAML document as a plain tree whose every node knows its span in the file (see ``YAMLSpans``).
 ///
 /// Made from Yams's `compose` (never `Yams.load`, which expands an alias bomb into gigabytes):
 /// aliases are expanded here under a node budget, merge keys (`<<`) are applied, and duplicate
@@ -118,7 +118,10 @@ public enum YAMLTreeReader {
         // Aliases may repeat parts of a document, but a document of N bytes has far fewer than N/2
         // nodes of its own: more than that is an alias bomb, refused before it is expanded.
         let budget = min(nodeBudget, max(10_000, bytes.count / 2))
-        var converter = Converter(file: file, budget: budget)
+        // Marks count Unicode scalars; the stdlib counts them fast even in a debug build.
+        let spans = YAMLSpans(
+            bytes: bytes, from: hasByteOrderMark ? 3 : 0, isASCII: text.unicodeScalars.count == text.utf8.count)
+        var converter = Converter(file: file, budget: budget, spans: spans)
         let tree = try converter.convert(node, depth: 0)
         return (tree, converter.duplicates)
     }
@@ -220,18 +223,55 @@ public enum YAMLTreeReader {
         let file: String
         var budget: Int
         var duplicates: [YAMLProblem] = []
+        let spans: YAMLSpans
+        /// Ends already found, by start mark: long scalars' and flow collections'.
+        var longScalarEnds: [Int64: YAMLSpans.Point?] = [:]
+        var flowCollectionEnds: [Int64: YAMLSpans.Point?] = [:]
 
         let initialBudget: Int
 
-        init(file: String, budget: Int) {
+        init(file: String, budget: Int, spans: YAMLSpans) {
             self.file = file
             self.budget = budget
             self.initialBudget = budget
+            self.spans = spans
         }
 
         func location(_ mark: Mark?) -> SourceLocation {
             SourceLocation(file: file, line: mark?.line ?? 0, column: mark?.column ?? 0)
         }
+
+        func location(_ mark: Mark?, to end: YAMLSpans.Point?) -> SourceLocation {
+            SourceLocation(
+                file: file, line: mark?.line ?? 0, column: mark?.column ?? 0, endLine: end?.line ?? 0, endColumn: end?.column ?? 0)
+        }
+
+        /// A scalar's span: from its mark to the end of its value in the text.
+        mutating func scalarLocation(_ scalar: Node.Scalar) -> SourceLocation {
+            // Aliases repeat a node with its marks: a long value is looked at once, not once per use.
+            let key = scalar.string.utf8.count > 64 ? scalar.mark.map(Self.key) : nil
+            if let key, let known = longScalarEnds[key] { return location(scalar.mark, to: known) }
+            let end = spans.point(scalar.mark).flatMap { spans.scalarEnd(from: $0, style: scalar.style, value: scalar.string) }
+            if let key { longScalarEnds[key] = end }
+            return location(scalar.mark, to: end)
+        }
+
+        /// A collection's span: to its closing bracket (flow style), or to its last entry's end.
+        mutating func collectionLocation(_ mark: Mark?, lastEntry: SourceLocation?) -> SourceLocation {
+            let lastEnd = lastEntry.flatMap { entry -> YAMLSpans.Point? in
+                guard entry.hasEnd, let offset = spans.offset(line: entry.endLine, column: entry.endColumn) else { return nil }
+                return YAMLSpans.Point(offset: offset, line: entry.endLine, column: entry.endColumn)
+            }
+            guard let start = spans.point(mark), spans.isFlowCollection(at: start) else { return location(mark, to: lastEnd) }
+            // The scan to the bracket is short unless the text pads it: once per collection, as above.
+            let key = mark.map(Self.key)
+            if let key, let known = flowCollectionEnds[key] { return location(mark, to: known) }
+            let end = spans.flowCollectionEnd(start: start, lastEntryEnd: lastEnd, isEmpty: lastEntry == nil)
+            if let key { flowCollectionEnds[key] = end }
+            return location(mark, to: end)
+        }
+
+        static func key(_ mark: Mark) -> Int64 { Int64(mark.line) << 32 | Int64(mark.column) }
 
         mutating func convert(_ node: Node, depth: Int) throws(YAMLProblem) -> YAMLTree {
             budget -= 1
@@ -256,7 +296,7 @@ public enum YAMLTreeReader {
                 }
                 return .scalar(
                     YAMLScalar(text: scalar.string, isQuoted: scalar.style != .plain && scalar.style != .any,
-                               location: location(scalar.mark)))
+                               location: scalarLocation(scalar)))
             case .alias(let alias):
                 throw YAMLProblem(
                     message: "undefined alias `*\(alias.anchor.rawValue)`", help: "define the anchor before using it",
@@ -264,11 +304,13 @@ public enum YAMLTreeReader {
             case .sequence(let sequence):
                 var items: [YAMLTree] = []
                 for item in sequence { items.append(try convert(item, depth: depth + 1)) }
-                return .sequence(items, location(sequence.mark))
+                return .sequence(items, collectionLocation(sequence.mark, lastEntry: items.last?.location))
             case .mapping(let mapping):
                 var pairs: [(key: YAMLScalar, value: YAMLTree)] = []
                 var merged: [(key: YAMLScalar, value: YAMLTree)] = []
                 var seen: [String: SourceLocation] = [:]
+                // The last entry as written (a merged or repeated one included): where the mapping ends.
+                var lastEntry: SourceLocation?
                 for (keyNode, valueNode) in mapping {
                     guard case .scalar(let keyScalar) = keyNode else {
                         throw YAMLProblem(
@@ -277,8 +319,9 @@ public enum YAMLTreeReader {
                     }
                     let key = YAMLScalar(
                         text: keyScalar.string, isQuoted: keyScalar.style != .plain && keyScalar.style != .any,
-                        location: location(keyScalar.mark))
+                        location: scalarLocation(keyScalar))
                     let value = try convert(valueNode, depth: depth + 1)
+                    lastEntry = value.location
                     if key.text == "<<", !key.isQuoted {
                         // Merge key: the referenced mappings' entries, unless stated here.
                         let sources: [YAMLTree]
@@ -307,7 +350,7 @@ public enum YAMLTreeReader {
                     seen[pair.key.text] = pair.key.location
                     pairs.append(pair)
                 }
-                return .mapping(pairs, location(mapping.mark))
+                return .mapping(pairs, collectionLocation(mapping.mark, lastEntry: lastEntry))
             }
         }
     }

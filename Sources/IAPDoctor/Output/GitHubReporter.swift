@@ -13,8 +13,8 @@ public struct GitHubReporter: Reporter {
         return Escaping.controlCharacters(lines.joined(separator: "\n") + "\n")
     }
 
-    /// `::error file=…,line=…,col=…,title=<rule>::<message>`, with the help on the annotation's
-    /// second line.
+    /// `::error file=…,line=…,endLine=…,col=…,endColumn=…,title=<rule>::<message>`, with the help
+    /// on the annotation's second line.
     static func command(_ finding: Finding) -> String {
         let level: String
         switch finding.severity {
@@ -27,7 +27,13 @@ public struct GitHubReporter: Reporter {
             properties.append(("file", location.file))
             if location.line >= 1 {
                 properties.append(("line", String(location.line)))
+                if location.hasEnd { properties.append(("endLine", String(location.endLine))) }
                 if location.column >= 1 { properties.append(("col", String(location.column))) }
+                // Columns only on one line, and GitHub's end column is the last character's
+                // (inclusive, defaulting to `col`): one less than the span's exclusive end.
+                if location.isOneLine, location.endColumn > location.column {
+                    properties.append(("endColumn", String(location.endColumn - 1)))
+                }
             }
         }
         properties.append(("title", finding.rule))

@@ -19,7 +19,13 @@ public struct GitLabReporter: Reporter {
                     $0.object {
                         $0.field("path", Escaping.controlCharacters(FindingFingerprints.path(of: finding, in: diagnosis)))
                         // GitLab requires a line; a project-level finding points at the top of the file.
-                        $0.field("lines") { $0.object { $0.field("begin", max(1, finding.location?.line ?? 1)) } }
+                        let begin = max(1, finding.location?.line ?? 1)
+                        $0.field("lines") {
+                            $0.object {
+                                $0.field("begin", begin)
+                                if let location = finding.location, location.hasEnd { $0.field("end", max(begin, location.endLine)) }
+                            }
+                        }
                     }
                 }
             }

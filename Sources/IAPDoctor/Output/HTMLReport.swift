@@ -419,10 +419,11 @@ public struct HTMLReport: Sendable {
 
     /// A source line with the part the finding is about in `<mark>`.
     static func highlighted(_ line: String, _ range: Range<Int>?) -> String {
-        let characters = Array(line)
-        guard let range, range.lowerBound >= 0, range.upperBound <= characters.count, !range.isEmpty else { return escape(line) }
-        return escape(String(characters[..<range.lowerBound])) + "<mark>" + escape(String(characters[range])) + "</mark>"
-            + escape(String(characters[range.upperBound...]))
+        let scalars = Array(line.unicodeScalars)
+        guard let range, range.lowerBound >= 0, range.upperBound <= scalars.count, !range.isEmpty else { return escape(line) }
+        func text(_ part: ArraySlice<Unicode.Scalar>) -> String { String(String.UnicodeScalarView(part)) }
+        return escape(text(scalars[..<range.lowerBound])) + "<mark>" + escape(text(scalars[range])) + "</mark>"
+            + escape(text(scalars[range.upperBound...]))
     }
 
     /// Text from a message: the `code` spans the rules write become `<code>`; everything is escaped.

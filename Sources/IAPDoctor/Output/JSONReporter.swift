@@ -59,9 +59,17 @@ public struct JSONReporter: Reporter {
                         $0.field("notes") { json in json.array(finding.notes) { $0.string($1) } }
                         $0.field("docs", finding.docsPath)
                         $0.field("file", finding.location?.file)
-                        $0.field("line", finding.location.flatMap { $0.line > 0 ? $0.line : nil })
-                        $0.field("column", finding.location.flatMap { $0.column > 0 ? $0.column : nil })
+                        Self.writePosition(finding.location, into: &$0)
                         $0.field("product_id", finding.productID)
+                        $0.field("related") { json in
+                            json.array(finding.related) { json, related in
+                                json.object {
+                                    $0.field("file", related.location.file)
+                                    Self.writePosition(related.location, into: &$0)
+                                    $0.field("label", related.label)
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -75,6 +83,15 @@ public struct JSONReporter: Reporter {
             }
         }
         return json.output + "\n"
+    }
+
+    /// `line`, `column`, `end_line`, `end_column`: 1-based, the end column exclusive (SARIF's
+    /// convention); `null` where unknown.
+    static func writePosition(_ location: SourceLocation?, into json: inout JSONWriter) {
+        json.field("line", location.flatMap { $0.line > 0 ? $0.line : nil })
+        json.field("column", location.flatMap { $0.column > 0 ? $0.column : nil })
+        json.field("end_line", location.flatMap { $0.hasEnd ? $0.endLine : nil })
+        json.field("end_column", location.flatMap { $0.hasEnd ? $0.endColumn : nil })
     }
 }
 

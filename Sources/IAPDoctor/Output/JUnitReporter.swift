@@ -62,7 +62,8 @@ public struct JUnitReporter: Reporter {
         if let productID = finding.productID { lines.append("product: \(productID)") }
         for note in finding.notes { lines.append("note: \(note)") }
         if let help = finding.help { lines.append("help: \(help)") }
-        lines.append("docs: \(finding.docsPath)")
+        // As the text report says it: a repository path would mean nothing where the report is read.
+        if finding.isDocumented { lines.append("help: run `iapdoctor explain \(finding.rule)`") }
         return lines.joined(separator: "\n")
     }
 

@@ -77,7 +77,8 @@ public struct MarkdownCheckReporter: Reporter {
                 let indent = String(repeating: " ", count: String(index + 1).count + 2)
                 for note in finding.notes { out.append(indent + "- note: " + Markdown.inline(note)) }
                 if let help = finding.help { out.append(indent + "- help: " + Markdown.inline(help)) }
-                out.append(indent + "- docs: " + Markdown.code(finding.docsPath))
+                // Linked to the page online, as the pre-submission report does.
+                if let url = finding.docsURL { out.append(indent + "- docs: [" + Markdown.plain(finding.docsPath) + "](" + url + ")") }
             }
         }
         return Escaping.controlCharacters(out.joined(separator: "\n") + "\n")

@@ -8,7 +8,7 @@ public struct ReportDocument: Sendable {
         public var line: Int
         /// The source line, without its line break and trailing spaces.
         public var sourceLine: String?
-        /// The characters of ``sourceLine`` the finding is about (offsets in characters).
+        /// The part of ``sourceLine`` the finding's span covers (offsets in Unicode scalars).
         public var highlight: Range<Int>?
     }
 
@@ -183,9 +183,10 @@ public struct ReportDocument: Sendable {
 
     public init(_ diagnosis: Diagnosis) {
         let sources = SourceLines()
-        let builtinIDs = Set(RuleCatalog.builtin.rules.map(\.id))
+        // Rules of the engine's own catalog have a page in docs/rules; custom rules have none.
+        let documentedIDs = Set(diagnosis.defaultCatalog.rules.map(\.id))
         let entries = diagnosis.findings.enumerated().map { index, finding in
-            ReportDocument.entry(for: finding, number: index + 1, sources: sources, documented: builtinIDs.contains(finding.rule))
+            ReportDocument.entry(for: finding, number: index + 1, sources: sources, documented: documentedIDs.contains(finding.rule))
         }
 
         appName = diagnosis.appName
@@ -300,7 +301,8 @@ public struct ReportDocument: Sendable {
             {
                 while line.last == " " || line.last == "\t" { line.removeLast() }
                 sourceLine = line
-                highlight = highlightRange(in: line, column: pointer.column)
+                let original = sources.line(pointer.line, in: pointer.file) ?? line
+                highlight = highlightRange(in: line, of: pointer, original: original, secret: finding.secret)
             }
             location = Location(description: pointer.description, line: pointer.line, sourceLine: sourceLine, highlight: highlight)
         }
@@ -310,33 +312,18 @@ public struct ReportDocument: Sendable {
             docsURL: documented ? docsBaseURL + finding.rule + ".md" : nil)
     }
 
-    /// The value a column points at: a quoted scalar up to its closing quote, an XML start tag, or
-    /// a plain value up to a comment (as the text report underlines it).
-    static func highlightRange(in line: String, column: Int) -> Range<Int>? {
-        let characters = Array(line)
-        let start = column - 1
-        guard column > 0, start < characters.count else { return nil }
-        let first = characters[start]
-        if first == "\"" || first == "'" {
-            var index = start + 1
-            while index < characters.count {
-                if first == "\"" && characters[index] == "\\" {
-                    index += 2
-                    continue
-                }
-                if characters[index] == first {
-                    // In single quotes, '' is an escaped quote.
-                    if first == "'", index + 1 < characters.count, characters[index + 1] == "'" {
-                        index += 2
-                        continue
-                    }
-                    return start..<(index + 1)
-                }
-                index += 1
-            }
-        }
-        let width = max(1, TextReporter.tokenWidth(in: line, fromColumn: column))
-        return start..<min(characters.count, start + width)
+    /// The part of the quoted `line` the finding's span covers, in Unicode scalars: from its
+    /// start column to its end column, or to the line's end when the span goes on to later lines;
+    /// one scalar when only the start is known. `line` may have a secret masked on it.
+    static func highlightRange(in line: String, of location: SourceLocation, original: String, secret: Secret?) -> Range<Int>? {
+        let count = line.unicodeScalars.count
+        func offset(_ column: Int) -> Int { min(count, max(0, secret?.maskedOffset(column - 1, in: original) ?? column - 1)) }
+        guard location.column > 0 else { return nil }
+        let start = offset(location.column)
+        guard start < count else { return nil }
+        var end = start + 1
+        if location.hasEnd { end = max(end, location.isOneLine ? offset(location.endColumn) : count) }
+        return start..<end
     }
 
     static func row(
@@ -418,11 +405,10 @@ public struct ReportDocument: Sendable {
     }
 
     static func rulesInForce(_ diagnosis: Diagnosis) -> RulesInForce {
-        let builtin = RuleCatalog.builtin
         var custom: [String] = []
         var changes: [RuleChange] = []
         for rule in diagnosis.catalog.rules {
-            guard let original = builtin.rule(rule.id) else {
+            guard let original = diagnosis.defaultCatalog.rule(rule.id) else {
                 custom.append(rule.id)
                 continue
             }

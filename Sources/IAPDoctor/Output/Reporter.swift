@@ -46,8 +46,17 @@ final class SourceLines: @unchecked Sendable {
 }
 
 extension Finding {
-    /// Where the rule's documentation page lives.
+    /// Where the rule's documentation page lives in the repository (the JSON report's `docs`).
     public var docsPath: String { "docs/rules/\(rule).md" }
+
+    /// The rule has a page: a built-in rule (`iapdoctor explain` prints it, and it is online at
+    /// ``docsURL``); a custom rule from a configuration file has none.
+    var isDocumented: Bool { Self.builtinRuleIDs.contains(rule) }
+
+    /// The rule's page online, for a built-in rule.
+    var docsURL: String? { isDocumented ? ReportDocument.docsBaseURL + rule + ".md" : nil }
+
+    private static let builtinRuleIDs = Set(RuleCatalog.builtin.rules.map(\.id))
 
     /// The source line at the finding's location as the reports quote it: a secret masked, or no
     /// line at all when the secret cannot be masked on it.

@@ -79,21 +79,19 @@ public struct SARIFReporter: Reporter {
             if let location = finding.location, !location.file.isEmpty {
                 $0.field("locations") { json in
                     json.array([location]) { json, location in
+                        json.object { $0.field("physicalLocation") { writePhysicalLocation(location, into: &$0) } }
+                    }
+                }
+            }
+            // The other places the finding names, each with what it is ("first used here").
+            let related = finding.related.filter { !$0.location.file.isEmpty }
+            if !related.isEmpty {
+                $0.field("relatedLocations") { json in
+                    json.array(Array(related.enumerated())) { json, entry in
                         json.object {
-                            $0.field("physicalLocation") {
-                                $0.object {
-                                    $0.field("artifactLocation") { $0.object { $0.field("uri", uriReference(location.file)) } }
-                                    // SARIF lines and columns are 1-based; an unknown line means no region at all.
-                                    if location.line >= 1 {
-                                        $0.field("region") {
-                                            $0.object {
-                                                $0.field("startLine", location.line)
-                                                if location.column >= 1 { $0.field("startColumn", location.column) }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
+                            $0.field("id", entry.offset)
+                            $0.field("physicalLocation") { writePhysicalLocation(entry.element.location, into: &$0) }
+                            $0.field("message") { $0.object { $0.field("text", entry.element.label) } }
                         }
                     }
                 }
@@ -107,6 +105,26 @@ public struct SARIFReporter: Reporter {
                     $0.field("docs", finding.docsPath)
                     if let checklist = finding.checklist { $0.field("checklist", checklist) }
                     if let productID = finding.productID { $0.field("productId", productID) }
+                }
+            }
+        }
+    }
+
+    /// The file and the region: SARIF's lines and columns are 1-based and its `endColumn` is
+    /// exclusive, as ``SourceLocation``'s; an unknown line means no region at all.
+    static func writePhysicalLocation(_ location: SourceLocation, into json: inout JSONWriter) {
+        json.object {
+            $0.field("artifactLocation") { $0.object { $0.field("uri", uriReference(location.file)) } }
+            if location.line >= 1 {
+                $0.field("region") {
+                    $0.object {
+                        $0.field("startLine", location.line)
+                        if location.column >= 1 { $0.field("startColumn", location.column) }
+                        if location.hasEnd {
+                            $0.field("endLine", location.endLine)
+                            $0.field("endColumn", location.endColumn)
+                        }
+                    }
                 }
             }
         }

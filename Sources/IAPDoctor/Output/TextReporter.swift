@@ -113,58 +113,183 @@ public struct TextReporter: Reporter {
     func render(_ finding: Finding, number: Int, sources: SourceLines) -> [String] {
         var lines = ["\(severityLabel(finding.severity))[\(finding.rule)]: \(bold(finding.message))  [\(number)]"]
         guard let location = finding.location else {
-            lines += tail(finding, gutter: "  ")
+            lines += tail(finding, drawn: [], gutter: "  ")
             return lines
         }
-        let gutterWidth = max(1, String(location.line).count)
-        let pad = String(repeating: " ", count: gutterWidth)
-        lines.append("\(pad)\(paint("-->", "34")) \(location)")
-        if let source = finding.quotedSourceLine(from: sources) {
-            let bar = paint("|", "34")
+        // The primary span's file first, then each other file a related span is in (rustc's `:::`).
+        var snippets = [Snippet(file: location.file, annotations: [Annotation(location: location, label: nil, isPrimary: true)])]
+        for related in finding.related {
+            let annotation = Annotation(location: related.location, label: related.label, isPrimary: false, note: related.note)
+            if let index = snippets.firstIndex(where: { $0.file == related.location.file }) {
+                snippets[index].annotations.append(annotation)
+            } else {
+                snippets.append(Snippet(file: related.location.file, annotations: [annotation]))
+            }
+        }
+        for index in snippets.indices { snippets[index].load(from: sources, finding: finding) }
+        let widestLine = snippets.flatMap { $0.rows.map(\.number) }.max() ?? location.line
+        let pad = String(repeating: " ", count: max(1, String(max(widestLine, location.line)).count))
+        let bar = paint("|", "34")
+        var drawn: [String?] = []
+        for (index, snippet) in snippets.enumerated() {
+            let pointer = index == 0 ? location : snippet.annotations[0].location
+            if index == 0 {
+                lines.append("\(pad)\(paint("-->", "34")) \(pointer)")
+            } else {
+                guard !snippet.rows.isEmpty else { continue }
+                lines.append("\(pad)\(paint(":::", "34")) \(pointer)")
+            }
+            guard !snippet.rows.isEmpty else { continue }
             lines.append("\(pad) \(bar)")
-            lines.append("\(paint(String(location.line), "34")) \(bar) \(source)")
-            if location.column > 0 {
-                let prefix = String(source.prefix(location.column - 1).map { $0 == "\t" ? "\t" : " " as Character })
-                let width = max(1, Self.tokenWidth(in: source, fromColumn: location.column))
-                lines.append("\(pad) \(bar) \(prefix)\(paint(String(repeating: "^", count: width), "1;31"))")
+            var previous: Int?
+            for row in snippet.rows {
+                if let previous, row.number > previous + 1 { lines.append(paint("...", "34")) }
+                previous = row.number
+                let number = String(row.number)
+                let gutter = String(repeating: " ", count: pad.count - number.count) + paint(number, "34")
+                lines.append("\(gutter) \(bar) \(row.margin)\(row.text)")
+                for mark in row.marks {
+                    lines.append("\(pad) \(bar) \(mark.margin)\(paint(mark.text, mark.isPrimary ? "1;31" : "1;34"))\(mark.label.map { " " + paint($0, mark.isPrimary ? "1;31" : "1;34") } ?? "")")
+                }
             }
+            drawn += snippet.annotations.filter { $0.isDrawn }.map(\.note)
         }
-        lines += tail(finding, gutter: pad + " ")
+        lines += tail(finding, drawn: Set(drawn.compactMap { $0 }), gutter: pad + " ")
         return lines
     }
 
-    private func tail(_ finding: Finding, gutter: String) -> [String] {
+    /// Notes (less those a drawn secondary span says already), the help, and where to read more.
+    private func tail(_ finding: Finding, drawn: Set<String>, gutter: String) -> [String] {
         var lines: [String] = []
-        for note in finding.notes { lines.append("\(gutter)= \(bold("note")): \(note)") }
+        for note in finding.notes where !drawn.contains(note) { lines.append("\(gutter)= \(bold("note")): \(note)") }
         if let help = finding.help { lines.append("\(gutter)= \(paint("help", "1;32")): \(help)") }
-        lines.append("\(gutter)= docs: \(finding.docsPath)")
+        // The installed binary has every built-in rule's page; a repository path would mean
+        // nothing there. A custom rule (from a configuration file) has no page.
+        if finding.isDocumented { lines.append("\(gutter)= \(paint("help", "1;32")): run `iapdoctor explain \(finding.rule)`") }
         return lines
     }
+}
 
-    /// How many characters to underline: the value starting at `column`, up to a comment or the line's end.
-    static func tokenWidth(in line: String, fromColumn column: Int) -> Int {
-        let characters = Array(line)
-        guard column - 1 < characters.count else { return 1 }
-        var end = characters.count
-        // A quoted string (Swift `"…"`, Objective-C `@"…"`): up to its closing quote.
-        let quoteStart = characters[column - 1] == "@" && column < characters.count && characters[column] == "\"" ? column : column - 1
-        if characters[quoteStart] == "\"" {
-            var index = quoteStart + 1
-            while index < characters.count {
-                if characters[index] == "\\" { index += 2; continue }
-                if characters[index] == "\"" { return index - (column - 1) + 1 }
-                index += 1
+/// One span to draw under the source: the finding's own (`^^^`) or a related one (`---` and a label).
+private struct Annotation {
+    var location: SourceLocation
+    var label: String?
+    var isPrimary: Bool
+    var note: String? = nil
+    /// Its line could be quoted, so it was drawn (and its note need not be repeated).
+    var isDrawn = false
+}
+
+/// The quoted lines of one file with their marks: rustc's layout. A one-line span is underlined
+/// where it is; a span over several lines is joined to the left margin (`/` or ` _^` where it
+/// starts, `|` down the lines, `|___^` under its last character), with the lines between its
+/// first two and its last left out.
+private struct Snippet {
+    struct Mark {
+        var margin: String
+        var text: String
+        var label: String?
+        var isPrimary: Bool
+    }
+
+    struct Row {
+        var number: Int
+        var text: String
+        var margin = ""
+        var marks: [Mark] = []
+    }
+
+    let file: String
+    var annotations: [Annotation]
+    var rows: [Row] = []
+
+    init(file: String, annotations: [Annotation]) {
+        self.file = file
+        self.annotations = annotations
+    }
+
+    mutating func load(from sources: SourceLines, finding: Finding) {
+        var byLine: [Int: Row] = [:]
+        var multiLine: (start: Int, end: Int)?
+        for index in annotations.indices {
+            let location = annotations[index].location
+            guard location.line > 0, let first = quoted(location.line, sources, finding) else { continue }
+            annotations[index].isDrawn = true
+            if byLine[location.line] == nil { byLine[location.line] = Row(number: location.line, text: first.text) }
+            guard location.column > 0 else { continue }
+            let isPrimary = annotations[index].isPrimary
+            let start = first.offset(ofColumn: location.column)
+            if location.hasEnd, location.endLine > location.line, isPrimary, multiLine == nil,
+                let last = quoted(location.endLine, sources, finding)
+            {
+                multiLine = (location.line, location.endLine)
+                if byLine[location.endLine] == nil { byLine[location.endLine] = Row(number: location.endLine, text: last.text) }
+                // The line after the first shows how the span goes on; the rest, up to the last, is left out.
+                if location.endLine > location.line + 1, byLine[location.line + 1] == nil, let next = quoted(location.line + 1, sources, finding) {
+                    byLine[location.line + 1] = Row(number: location.line + 1, text: next.text)
+                }
+                if first.scalars.prefix(start).allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    byLine[location.line]!.margin = "/ "
+                } else {
+                    byLine[location.line]!.marks.append(Mark(
+                        margin: " _", text: String(repeating: "_", count: start) + "^", label: nil, isPrimary: true))
+                }
+                // `^` under the last character: the one before the (exclusive) end column.
+                let end = max(1, last.offset(ofColumn: location.endColumn))
+                byLine[location.endLine]!.marks.append(Mark(
+                    margin: "|_", text: String(repeating: "_", count: end - 1) + "^", label: annotations[index].label, isPrimary: true))
+                continue
+            }
+            // A point (no end known) gets one caret; a span over several lines that is not drawn
+            // as one is underlined to the end of its first line.
+            var end = start + 1
+            if location.hasEnd {
+                end = location.isOneLine ? first.offset(ofColumn: location.endColumn) : first.scalars.count
+                end = max(end, start + 1)
+            }
+            let prefix = String(String.UnicodeScalarView(first.scalars.prefix(start).map { $0 == "\t" ? "\t" : " " }))
+            byLine[location.line]!.marks.append(Mark(
+                margin: "", text: prefix + String(repeating: isPrimary ? "^" : "-", count: end - start),
+                label: annotations[index].label, isPrimary: isPrimary))
+        }
+        rows = byLine.values.sorted { $0.number < $1.number }
+        guard let multiLine else { return }
+        // Every row gets the margin, so the source stays aligned: `|` inside the span.
+        for index in rows.indices {
+            let number = rows[index].number
+            if rows[index].margin.isEmpty {
+                rows[index].margin = number > multiLine.start && number <= multiLine.end ? "| " : "  "
+            }
+            // Marks under a row: `|` while the span goes on below it (its own ` _^` and `|__^` have theirs).
+            let goesOn = number >= multiLine.start && number < multiLine.end
+            for mark in rows[index].marks.indices where rows[index].marks[mark].margin.isEmpty {
+                rows[index].marks[mark].margin = goesOn ? "| " : "  "
             }
         }
-        if characters[column - 1] == "<" {
-            // An XML element: its start tag.
-            if let close = characters[(column - 1)...].firstIndex(of: ">") { return close - (column - 1) + 1 }
-        }
-        for index in (column - 1)..<characters.count where characters[index] == "#" && index > column - 1 && characters[index - 1] == " " {
-            end = index
-            break
-        }
-        while end > column - 1, characters[end - 1] == " " { end -= 1 }
-        return end - (column - 1)
+    }
+
+    /// The line as the report quotes it (a secret masked), as scalars, with a way to move a
+    /// column of the file onto it.
+    private func quoted(_ number: Int, _ sources: SourceLines, _ finding: Finding) -> QuotedLine? {
+        guard let line = sources.line(number, in: file) else { return nil }
+        guard let secret = finding.secret else { return QuotedLine(text: line, original: line, secret: nil) }
+        guard let masked = secret.maskedSourceLine(line) else { return nil }
+        return QuotedLine(text: masked, original: line, secret: secret)
+    }
+}
+
+/// A quoted source line. Columns count Unicode scalars, as the readers count them; where a secret
+/// was masked on the line, columns after it move by the difference in length.
+private struct QuotedLine {
+    var text: String
+    var original: String
+    var secret: Secret?
+
+    var scalars: [Unicode.Scalar] { Array(text.unicodeScalars) }
+
+    /// The 0-based offset in ``text`` of the file's 1-based `column`, clamped to the line.
+    func offset(ofColumn column: Int) -> Int {
+        let offset = secret?.maskedOffset(column - 1, in: original) ?? (column - 1)
+        return min(max(0, offset), text.unicodeScalars.count)
     }
 }

@@ -18,11 +18,12 @@ struct BundleIDMismatchRule: Rule {
             // A wildcard covers the bundle ID when its prefix does; `wildcard-app-id` reports the wildcard itself.
             let prefix = String(appID.value.dropLast())
             if prefix.isEmpty || bundle.value.hasPrefix(prefix) { return [context.pass()] }
+            let note = "`app.bundle_id` is `\(bundle.value)` at \(bundle.location)"
             return [context.fail(context.finding(
                 "bundle ID `\(bundle.value)` does not fall under the wildcard App ID `\(identifier.value)`",
                 at: identifier.location,
                 help: "register the explicit App ID `\(project.appID.teamPrefix ?? "TEAMID").\(bundle.value)` and set `app_id.identifier` to it",
-                notes: ["`app.bundle_id` is `\(bundle.value)` at \(bundle.location)"]))]
+                notes: [note], related: [RelatedSpan(bundle.location, label: "the bundle ID", note: note)]))]
         }
         guard appID.value != bundle.value else { return [context.pass()] }
         var notes = ["`app.bundle_id` is `\(bundle.value)` at \(bundle.location); the App ID without its team prefix is `\(appID.value)`"]
@@ -33,6 +34,7 @@ struct BundleIDMismatchRule: Rule {
             "the App ID `\(identifier.value)` does not match the bundle ID `\(bundle.value)`",
             at: identifier.location,
             help: "use the App ID `\(project.appID.teamPrefix ?? "TEAMID").\(bundle.value)` (register it if needed), or change the bundle ID to `\(appID.value)` if that is the app the products belong to",
-            notes: notes))]
+            // The note also says what the App ID comes to, so it stays when the span is drawn.
+            notes: notes, related: [RelatedSpan(bundle.location, label: "the bundle ID")]))]
     }
 }

@@ -26,7 +26,7 @@ struct ASCSubscriptionPriceCoverageRule: Rule {
                 "subscription `\(product.name)` is available in \(available.value.count) territories but has no price in \(unpriced.count) of them (\(ASCMissingMetadataRule.sample(unpriced)))",
                 at: available.location,
                 help: "set its price in App Store Connect → Subscriptions → `\(product.referenceName?.value ?? product.name)` → Subscription Prices (let it equalize to every territory), or remove those territories from its availability",
-                notes: notes, product: id), product: id)
+                notes: notes, related: [RelatedSpan(priced.location, label: "priced here", note: notes[0])], product: id), product: id)
         }
     }
 }

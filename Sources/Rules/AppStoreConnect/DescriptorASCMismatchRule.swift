@@ -12,7 +12,8 @@ struct DescriptorASCMismatchRule: Rule {
                 "\(disagreement.subject) is `\(disagreement.snapshot.value)` in App Store Connect (\(disagreement.snapshot.location)), but the descriptor says `\(disagreement.descriptor.value)`",
                 at: disagreement.descriptor.location,
                 help: "set `\(disagreement.key)` to `\(disagreement.snapshot.value)`, or remove it and let the snapshot answer",
-                notes: ["iapdoctor uses App Store Connect's value"])
+                notes: ["iapdoctor uses App Store Connect's value"],
+                related: [RelatedSpan(disagreement.snapshot.location, label: "App Store Connect says `\(disagreement.snapshot.value)`")])
             finding.checklist = disagreement.checklistItem
             return context.passWithNotes([finding], item: disagreement.checklistItem)
         }
@@ -21,7 +22,8 @@ struct DescriptorASCMismatchRule: Rule {
                 "the descriptor lists `\(product.value)`, but App Store Connect has no such product for this app",
                 at: product.location,
                 help: "create it in App Store Connect (and pull the snapshot again), or remove it from `products`",
-                notes: facts.productListLocation.map { ["App Store Connect's product list is at \($0)"] } ?? [])
+                notes: facts.productListLocation.map { ["App Store Connect's product list is at \($0)"] } ?? [],
+                related: facts.productListLocation.map { [RelatedSpan($0, label: "App Store Connect's products for this app", note: "App Store Connect's product list is at \($0)")] } ?? [])
             finding.checklist = "product-exists"
             outcomes.append(context.passWithNotes([finding], item: "product-exists"))
         }

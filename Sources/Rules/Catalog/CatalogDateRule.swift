@@ -4,24 +4,24 @@ import IAPDoctor
 struct CatalogDateRule: CatalogItemRule {
     let id = "catalog-date"
 
-    init() { CatalogPackage.register(itemRule: self) }
-
-    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
+    func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
         let names = streamed.element.names
         let start = names.id(of: "start_date"), end = names.id(of: "end_date")
-        guard start >= 0 || end >= 0 else { return }
+        guard start >= 0 || end >= 0 else { return [] }
+        var findings: [Finding] = []
         streamed.element.forEachDescendant { node in
             guard node.nameID == start || node.nameID == end else { return }
             let text = node.text
             if text.count == 10, Timestamp(iso8601: text) != nil { return }
-            findings.append(CatalogItemFinding(
+            findings.append(context.finding(
                 "`<\(node.name)>` of `\(streamed.item.name)` is `\(text)`; expected a date written `YYYY-MM-DD`",
-                at: streamed.location(of: node), help: "write the date as year-month-day, e.g. `2026-11-22`",
+                at: streamed.valueLocation(of: node), help: "write the date as year-month-day, e.g. `2026-11-22`",
                 product: streamed.item.productID?.value))
         }
+        return findings
     }
 
     func check(_ context: RuleContext) -> [Outcome] {
-        context.outcomes(context.catalogPackages.flatMap { $0.findings(of: self).map(context.finding) })
+        context.outcomes(context.catalogPackages.flatMap { context.itemFindings(in: $0) })
     }
 }

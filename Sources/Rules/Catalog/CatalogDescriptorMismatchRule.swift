@@ -38,18 +38,21 @@ struct CatalogDescriptorMismatchRule: Rule {
                 if let xmlType = item.type, let catalogType = Self.typeNames[xmlType.value], let type = product.type,
                     type.value != catalogType
                 {
+                    let note = "the descriptor says `\(type.value.rawValue)` at \(type.location)"
                     findings.append(context.finding(
                         "`\(id.value)` is a `\(xmlType.value)` in the catalog but `\(type.value.rawValue)` in the descriptor",
-                        at: xmlType.location, help: "make the two agree with App Store Connect",
-                        notes: ["the descriptor says `\(type.value.rawValue)` at \(type.location)"], product: id.value))
+                        at: xmlType.location, help: "make the two agree with App Store Connect", notes: [note],
+                        related: [RelatedSpan(type.location, label: "the descriptor says `\(type.value.rawValue)`", note: note)],
+                        product: id.value))
                 }
                 if let cleared = item.clearedForSale, let stated = product.clearedForSale,
                     let catalogValue = parseBoolean(cleared.value), catalogValue != stated.value
                 {
+                    let note = "the descriptor says it at \(stated.location)"
                     findings.append(context.finding(
                         "`\(id.value)` is \(catalogValue ? "" : "not ")cleared for sale in the catalog, but the descriptor says `cleared_for_sale: \(stated.value)`",
-                        at: cleared.location, help: "make the two agree with App Store Connect",
-                        notes: ["the descriptor says it at \(stated.location)"], product: id.value))
+                        at: cleared.location, help: "make the two agree with App Store Connect", notes: [note],
+                        related: [RelatedSpan(stated.location, label: "the descriptor says `\(stated.value)`", note: note)], product: id.value))
                 }
             }
         }

@@ -7,10 +7,11 @@ struct CatalogDuplicateProductIDRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.catalogPackages.flatMap { package in
             package.repeats { $0.productID }.map { _, id, earlier in
-                context.finding(
+                let note = "first used at \(earlier.location)"
+                return context.finding(
                     "product ID `\(id.value)` appears twice in the package",
                     at: id.location, help: "remove one of the two `<in_app_purchase>` entries, or give this one a new product ID",
-                    notes: ["first used at \(earlier.location)"], product: id.value)
+                    notes: [note], related: [RelatedSpan(earlier.location, label: "first used here", note: note)], product: id.value)
             }
         })
     }

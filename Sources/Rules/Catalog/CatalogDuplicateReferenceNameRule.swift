@@ -7,10 +7,11 @@ struct CatalogDuplicateReferenceNameRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.catalogPackages.flatMap { package in
             package.repeats { $0.referenceName }.map { item, name, earlier in
-                context.finding(
+                let note = "first used at \(earlier.location)"
+                return context.finding(
                     "reference name `\(name.value)` of `\(item.name)` is already used in the package",
                     at: name.location, help: "give each in-app purchase its own reference name",
-                    notes: ["first used at \(earlier.location)"], product: item.productID?.value)
+                    notes: [note], related: [RelatedSpan(earlier.location, label: "first used here", note: note)], product: item.productID?.value)
             }
         })
     }

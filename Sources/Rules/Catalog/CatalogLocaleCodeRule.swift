@@ -5,8 +5,6 @@ import XMLReader
 struct CatalogLocaleCodeRule: CatalogItemRule {
     let id = "catalog-locale-code"
 
-    init() { CatalogPackage.register(itemRule: self) }
-
     static func isLocale(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard let language = parts.first, (2...3).contains(language.count),
@@ -47,24 +45,26 @@ struct CatalogLocaleCodeRule: CatalogItemRule {
     }
 
     /// Items, as they stream by.
-    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
-        guard let locales = streamed.element.child("locales") else { return }
+    func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
+        guard let locales = streamed.element.child("locales") else { return [] }
+        var findings: [Finding] = []
         for locale in locales.children where locale.isNamed("locale") {
             if locale.withAttributeBytes("name", { Self.isLocale(bytes: $0) }) == .some(true) { continue }
             guard let name = locale.attribute("name"), !Self.isLocale(name) else { continue }
-            findings.append(Self.finding(for: name, at: streamed.location(of: locale), product: streamed.element.child("product_id")?.text))
+            findings.append(context.finding(Self.finding(for: name, at: streamed.location(of: locale, attribute: "name"), product: streamed.element.child("product_id")?.text)))
         }
+        return findings
     }
 
     /// Items' findings, then the groups' own localizations.
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []
         for package in context.catalogPackages {
-            findings += package.findings(of: self).map(context.finding)
+            findings += context.itemFindings(in: package)
             for node in package.groups.map(\.node) {
                 for locale in node["locales"]?.children(named: "locale") ?? [] {
                     guard let name = locale.attribute("name"), !Self.isLocale(name) else { continue }
-                    findings.append(context.finding(Self.finding(for: name, at: package.location(of: locale), product: node.child("product_id")?.text)))
+                    findings.append(context.finding(Self.finding(for: name, at: package.attributeLocation(of: locale, "name"), product: node.child("product_id")?.text)))
                 }
             }
         }

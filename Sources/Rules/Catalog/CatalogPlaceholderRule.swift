@@ -5,8 +5,6 @@ import XMLReader
 struct CatalogPlaceholderRule: CatalogItemRule {
     let id = "catalog-placeholder"
 
-    init() { CatalogPackage.register(itemRule: self) }
-
     static let markers = ["your_", "your-", "todo:", "changeme", "replace_me", "lorem ipsum"]
 
     /// The placeholder in `text`, if it has one.
@@ -141,24 +139,27 @@ struct CatalogPlaceholderRule: CatalogItemRule {
     }
 
     /// Items, as they stream by: every leaf element's text and attributes.
-    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
+    func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
+        var findings: [Finding] = []
         streamed.element.forEachDescendant { node in
             // The metadata token has its own rule.
             guard !node.hasChildren, !node.isNamed("metadata_token") else { return }
-            if let found = node.withTextBytes({ Self.finding(bytes: $0, place: { node.name }, at: { streamed.location(of: node) }) }) {
-                findings.append(found)
+            if let found = node.withTextBytes({ Self.finding(bytes: $0, place: { node.name }, at: { streamed.valueLocation(of: node) }) }) {
+                findings.append(context.finding(found))
                 return
             }
             guard node.attributeCount > 0 else { return }
             var reported = false
             node.forEachAttribute { name, value in
                 guard !reported,
-                    let found = Self.finding(bytes: value, place: { "\(node.name)@\(name)" }, at: { streamed.location(of: node) })
+                    let found = Self.finding(
+                        bytes: value, place: { "\(node.name)@\(name)" }, at: { streamed.location(of: node, attribute: XMLName(name)) })
                 else { return }
-                findings.append(found)
+                findings.append(context.finding(found))
                 reported = true
             }
         }
+        return findings
     }
 
     /// The rest of the package (without its items), then the items' findings.
@@ -168,15 +169,15 @@ struct CatalogPlaceholderRule: CatalogItemRule {
             package.root.forEachDescendant { node in
                 // The metadata token has its own rule; elements whose items streamed by are not leaves.
                 guard node.children.isEmpty, node.name != "metadata_token", !package.itemParents.contains(node.position) else { return }
-                var texts = [(node.text, node.name)]
-                texts += node.attributes.map { ($0.value, "\(node.name)@\($0.name)") }
-                for (text, place) in texts {
-                    guard let found = Self.finding(text: text, place: place, at: package.location(of: node)) else { continue }
+                var texts = [(node.text, node.name, package.valueLocation(of: node))]
+                texts += node.attributes.map { ($0.value, "\(node.name)@\($0.name)", package.attributeLocation(of: node, $0.name)) }
+                for (text, place, location) in texts {
+                    guard let found = Self.finding(text: text, place: place, at: location) else { continue }
                     findings.append(context.finding(found))
                     break
                 }
             }
-            findings += package.findings(of: self).map(context.finding)
+            findings += context.itemFindings(in: package)
         }
         return context.outcomes(findings)
     }

@@ -6,9 +6,7 @@ import XMLReader
 struct CatalogRequiredElementRule: CatalogItemRule {
     let id = "catalog-required-element"
 
-    init() { CatalogPackage.register(itemRule: self) }
-
-    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
+    func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
         var missing: [String] = []
         let node = streamed.element
         let inGroup = streamed.groupKind != nil
@@ -48,15 +46,15 @@ struct CatalogRequiredElementRule: CatalogItemRule {
         } else {
             missing.append("<products><product> with <cleared_for_sale> and a price")
         }
-        guard !missing.isEmpty else { return }
-        findings.append(CatalogItemFinding(
+        guard !missing.isEmpty else { return [] }
+        return [context.finding(
             "in-app purchase `\(streamed.item.name)` has no \(missing.joined(separator: ", "))",
             at: streamed.item.location,
             help: "add \(missing.count == 1 ? "it" : "them") to this `<in_app_purchase>`; Transporter refuses an item without \(missing.count == 1 ? "it" : "them")",
-            product: streamed.item.productID?.value))
+            product: streamed.item.productID?.value)]
     }
 
     func check(_ context: RuleContext) -> [Outcome] {
-        context.outcomes(context.catalogPackages.flatMap { $0.findings(of: self).map(context.finding) })
+        context.outcomes(context.catalogPackages.flatMap { context.itemFindings(in: $0) })
     }
 }

@@ -5,46 +5,46 @@ import XMLReader
 struct CatalogScreenshotChecksumRule: CatalogItemRule {
     let id = "catalog-screenshot-checksum"
 
-    init() { CatalogPackage.register(itemRule: self) }
-
-    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
-        guard let reference = ScreenshotReference.of(streamed), let file = reference.file,
+    func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
+        guard let reference = ScreenshotReference.of(streamed, in: context.scanState), let file = reference.file,
             let byteCount = file.byteCount, let digest = file.md5
-        else { return }
+        else { return [] }
+        var findings: [Finding] = []
         var product: String? { reference.item.productID?.value }
         var name: String { reference.fileName!.text }
         if let size = reference.size {
             if !Self.isNumber(size, byteCount) {
-                findings.append(CatalogItemFinding(
+                findings.append(context.finding(
                     "`<size>` of review screenshot `\(name)` is `\(size.text)`, but the file has \(byteCount) bytes",
-                    at: streamed.location(of: size), help: "set `<size>\(byteCount)</size>`", product: product))
+                    at: streamed.valueLocation(of: size), help: "set `<size>\(byteCount)</size>`", product: product))
             }
         } else {
-            findings.append(CatalogItemFinding(
+            findings.append(context.finding(
                 "review screenshot `\(name)` of `\(reference.item.name)` has no `<size>`",
                 at: streamed.location(of: reference.element), help: "add `<size>\(byteCount)</size>`", product: product))
         }
         if let checksum = reference.checksum {
             let type = checksum.attribute("type")
             if type != "md5" {
-                findings.append(CatalogItemFinding(
+                findings.append(context.finding(
                     "`<checksum>` of review screenshot `\(name)` has type `\(type ?? "(none)")`; Transporter expects `md5`",
-                    at: streamed.location(of: checksum),
+                    at: streamed.location(of: checksum, attribute: "type"),
                     help: "write `<checksum type=\"md5\">\(digest)</checksum>`", product: product))
             } else if !Self.isDigest(checksum, digest) {
-                findings.append(CatalogItemFinding(
+                findings.append(context.finding(
                     "MD5 checksum of review screenshot `\(name)` is `\(checksum.text)`, but the file's MD5 is `\(digest)`",
-                    at: streamed.location(of: checksum),
+                    at: streamed.valueLocation(of: checksum),
                     help: "set `<checksum type=\"md5\">\(digest)</checksum>` (or restore the image the checksum was made from)",
                     notes: ["Transporter recomputes the MD5 of every file and rejects the package when one differs"],
                     product: product))
             }
         } else {
-            findings.append(CatalogItemFinding(
+            findings.append(context.finding(
                 "review screenshot `\(name)` of `\(reference.item.name)` has no `<checksum>`",
                 at: streamed.location(of: reference.element),
                 help: "add `<checksum type=\"md5\">\(digest)</checksum>`", product: product))
         }
+        return findings
     }
 
     /// `Int(element.text) == number`, without a string for a plain run of digits.
@@ -71,6 +71,6 @@ struct CatalogScreenshotChecksumRule: CatalogItemRule {
     }
 
     func check(_ context: RuleContext) -> [Outcome] {
-        context.outcomes(context.catalogPackages.flatMap { $0.findings(of: self).map(context.finding) })
+        context.outcomes(context.catalogPackages.flatMap { context.itemFindings(in: $0) })
     }
 }

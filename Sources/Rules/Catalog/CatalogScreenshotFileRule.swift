@@ -5,37 +5,33 @@ import IAPDoctor
 struct CatalogScreenshotFileRule: CatalogItemRule {
     let id = "catalog-screenshot-file-missing"
 
-    init() { CatalogPackage.register(itemRule: self) }
-
-    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
-        guard let reference = ScreenshotReference.of(streamed) else { return }
+    func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
+        guard let reference = ScreenshotReference.of(streamed, in: context.scanState) else { return [] }
         guard let fileName = reference.fileName else {
-            findings.append(CatalogItemFinding(
+            return [context.finding(
                 "the review screenshot of `\(reference.item.name)` has no `<file_name>`",
                 at: streamed.location(of: reference.element),
-                help: "add `<file_name>` with the image's name in the .itmsp folder", product: reference.item.productID?.value))
-            return
+                help: "add `<file_name>` with the image's name in the .itmsp folder", product: reference.item.productID?.value)]
         }
-        guard let file = reference.file, file.isMissing else { return }
+        guard let file = reference.file, file.isMissing else { return [] }
         let name = fileName.text
         if let refusal = file.refusal {
-            findings.append(CatalogItemFinding(
+            return [context.finding(
                 "review screenshot `\(name)` of `\(reference.item.name)` is not a regular file inside the package folder `\(streamed.directory)`: \(refusal); it was not read",
-                at: streamed.location(of: fileName),
+                at: streamed.valueLocation(of: fileName),
                 help: "copy the image into the .itmsp folder next to metadata.xml and set `<file_name>` to its bare name",
-                notes: ["packages are flat: the image sits next to metadata.xml, without folders"], product: reference.item.productID?.value))
-            return
+                notes: ["packages are flat: the image sits next to metadata.xml, without folders"], product: reference.item.productID?.value)]
         }
         var notes: [String] = []
         if name.contains("/") { notes.append("packages are flat: the image sits next to metadata.xml, without folders") }
-        findings.append(CatalogItemFinding(
+        return [context.finding(
             "review screenshot `\(name)` of `\(reference.item.name)` is not in the package folder `\(streamed.directory)`",
-            at: streamed.location(of: fileName),
+            at: streamed.valueLocation(of: fileName),
             help: "copy the image into the .itmsp folder next to metadata.xml, with exactly this name (it is case-sensitive)",
-            notes: notes, product: reference.item.productID?.value))
+            notes: notes, product: reference.item.productID?.value)]
     }
 
     func check(_ context: RuleContext) -> [Outcome] {
-        context.outcomes(context.catalogPackages.flatMap { $0.findings(of: self).map(context.finding) })
+        context.outcomes(context.catalogPackages.flatMap { context.itemFindings(in: $0) })
     }
 }

@@ -5,8 +5,6 @@ import XMLReader
 struct CatalogUnknownElementRule: CatalogItemRule {
     let id = "catalog-unknown-element"
 
-    init() { CatalogPackage.register(itemRule: self) }
-
     static func finding(_ child: String, in parent: String, allowed: Set<String>, at location: SourceLocation) -> CatalogItemFinding {
         let choices = allowed.sorted()
         var help = "remove it, or use one of \(choices.map { "`\($0)`" }.joined(separator: ", "))"
@@ -19,13 +17,14 @@ struct CatalogUnknownElementRule: CatalogItemRule {
     /// Items, as they stream by (every `<in_app_purchase>` is allowed where items are read).
     /// The walk of the tree version, in document order: an element is checked when its parent is
     /// reached and known to the schema; it is reached when its parent allows it.
-    func check(item streamed: CatalogStreamedItem, findings: inout [CatalogItemFinding]) {
-        let schema = streamed.shared.value(SchemaByNameID.self, make: SchemaByNameID.init)
+    func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
+        let schema = context.scanState.value(SchemaByNameID.self, make: SchemaByNameID.init)
         let root = streamed.element
         let count = root.subtreeCount
         // Which elements are reached (by index in the item), and their schema entries.
         var reached = [Int](repeating: -1, count: count)
         reached[0] = schema.entry(for: root) ?? -2
+        var findings: [Finding] = []
         root.forEachDescendant { node in
             let index = node.indexInItem
             guard index > 0 else { return }
@@ -36,9 +35,10 @@ struct CatalogUnknownElementRule: CatalogItemRule {
                 reached[index] = schema.entry(for: node) ?? -2
             } else {
                 let parentNode = root.element(at: node.parentIndexInItem)
-                findings.append(Self.finding(node.name, in: parentNode.name, allowed: schema.allowed[parent], at: streamed.location(of: node)))
+                findings.append(context.finding(Self.finding(node.name, in: parentNode.name, allowed: schema.allowed[parent], at: streamed.location(of: node))))
             }
         }
+        return findings
     }
 
     /// ``CatalogSchema/children`` by name id, for one read of a package: after the first item,
@@ -95,7 +95,7 @@ struct CatalogUnknownElementRule: CatalogItemRule {
         var findings: [Finding] = []
         for package in context.catalogPackages {
             guard let purchases = package.inAppPurchases else { continue }
-            findings += package.findings(of: self).map(context.finding)
+            findings += context.itemFindings(in: package)
             // Iterative walk: (node, its parent's name).
             var stack: [XMLNode] = [purchases]
             while let node = stack.popLast() {

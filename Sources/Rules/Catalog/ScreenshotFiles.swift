@@ -24,9 +24,10 @@ final class ScreenshotReference {
         file = fileName.map { files.file(named: $0, in: streamed.directory) }
     }
 
-    /// The item's review screenshot, if it has one.
-    static func of(_ streamed: CatalogStreamedItem) -> ScreenshotReference? {
-        let files = streamed.shared.value(ScreenshotFiles.self, make: ScreenshotFiles.init)
+    /// The item's review screenshot, if it has one (worked out by the first of the screenshot
+    /// rules to ask, in `state`, the read's state they share).
+    static func of(_ streamed: CatalogStreamedItem, in state: CatalogScanState) -> ScreenshotReference? {
+        let files = state.value(ScreenshotFiles.self, make: ScreenshotFiles.init)
         let position = streamed.element.position
         if let cached = files.current, cached.position == position { return cached.reference }
         let reference = streamed.element.child("review_screenshot").map { ScreenshotReference(streamed, $0, files: files) }

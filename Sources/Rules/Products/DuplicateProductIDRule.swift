@@ -6,10 +6,11 @@ struct DuplicateProductIDRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(repeats(in: context.project.products) { $0.productID }.map { _, id, earlier in
-            context.finding(
+            let note = "first listed at \(earlier.location)"
+            return context.finding(
                 "product ID `\(id.value)` is listed twice; product IDs are unique within an app",
                 at: id.location, help: "remove this entry or give it a new, never-used product ID",
-                notes: ["first listed at \(earlier.location)"], product: id.value)
+                notes: [note], related: [RelatedSpan(earlier.location, label: "first listed here", note: note)], product: id.value)
         })
     }
 }

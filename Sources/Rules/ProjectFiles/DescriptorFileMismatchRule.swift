@@ -11,7 +11,9 @@ struct DescriptorFileMismatchRule: Rule {
                 "\(disagreement.subject) is `\(disagreement.file.value)` in \(disagreement.file.location), but the descriptor says `\(disagreement.descriptor.value)`",
                 at: disagreement.descriptor.location,
                 help: "set `\(disagreement.key)` to `\(disagreement.file.value)`, or remove it and let iapdoctor read the file",
-                notes: ["iapdoctor uses the file's value, since that is what the build uses"])
+                notes: ["iapdoctor uses the file's value, since that is what the build uses"],
+                // The message names the file's place in words; the span shows it.
+                related: [RelatedSpan(disagreement.file.location, label: "the file says `\(disagreement.file.value)`")])
             finding.checklist = disagreement.checklistItem
             return context.fail(finding, item: disagreement.checklistItem)
         }

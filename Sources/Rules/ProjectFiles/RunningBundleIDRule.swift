@@ -25,7 +25,8 @@ struct RunningBundleIDRule: Rule {
             return []
         }
         guard running.value != expected.value else { return [context.pass()] }
-        var notes = ["`\(expected.value)` is stated at \(expected.location)"]
+        let stated = "`\(expected.value)` is stated at \(expected.location)"
+        var notes = [stated]
         if let configuration = project.evidence.configurationName, let target = project.evidence.targetName {
             notes.insert("the \(configuration) configuration of target `\(target)` builds `\(running.value)`", at: 0)
         }
@@ -38,6 +39,6 @@ struct RunningBundleIDRule: Rule {
             help: project.evidence.configurationName.map {
                 "build with the configuration whose bundle ID is `\(expected.value)`, or set `PRODUCT_BUNDLE_IDENTIFIER` of \($0) to `\(expected.value)` (or create the products under `\(running.value)`)"
             } ?? "set `CFBundleIdentifier` to `\(expected.value)`, or create the products under the app `\(running.value)`",
-            notes: notes))]
+            notes: notes, related: [RelatedSpan(expected.location, label: "the App Store Connect app's bundle ID", note: stated)]))]
     }
 }

@@ -18,10 +18,11 @@ struct ProfilePredatesIAPRule: Rule {
                 key: "app_id.in_app_purchase_enabled_at")]
         }
         guard created.value < enabled.value else { return [context.pass()] }
+        let note = "`app_id.in_app_purchase_enabled_at` is at \(enabled.location)"
         return [context.fail(context.finding(
             "the provisioning profile was created on \(created.value), before In-App Purchase was enabled on the App ID on \(enabled.value), so it does not carry the capability",
             at: created.location,
             help: "regenerate the provisioning profile (or let automatic signing refresh it), reinstall it, and update `signing.profile.created_at`",
-            notes: ["`app_id.in_app_purchase_enabled_at` is at \(enabled.location)"]))]
+            notes: [note], related: [RelatedSpan(enabled.location, label: "In-App Purchase enabled then", note: note)]))]
     }
 }

@@ -20,11 +20,12 @@ struct SigningTeamRule: Rule {
         }
         var findings: [Finding] = []
         if let account = project.account.teamID, account.value != signingTeam.value {
+            let note = "`developer_account.team_id` is at \(account.location)"
             findings.append(context.finding(
                 "the build signs with team `\(signingTeam.value)`, but the developer account that owns the products is `\(account.value)`",
                 at: signingTeam.location,
                 help: "set the target's Team to `\(account.value)` in Xcode → Signing & Capabilities (`DEVELOPMENT_TEAM`), and `signing.team_id` to match",
-                notes: ["`developer_account.team_id` is at \(account.location)"]))
+                notes: [note], related: [RelatedSpan(account.location, label: "the account's team", note: note)]))
         }
         if let prefix = project.appID.teamPrefix, let identifier = project.appID.identifier, prefix != signingTeam.value,
             project.account.teamID?.value != prefix

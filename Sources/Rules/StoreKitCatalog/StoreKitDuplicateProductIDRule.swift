@@ -8,10 +8,11 @@ struct StoreKitDuplicateProductIDRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.project.storeKitCatalogs.flatMap { configuration in
             repeats(in: configuration.products) { $0.productID }.map { _, id, earlier in
-                context.finding(
+                let note = "first used at \(earlier.location)"
+                return context.finding(
                     "product ID `\(id.value)` appears twice in the StoreKit configuration",
                     at: id.location, help: "remove one of the two products, or give this one its own product ID",
-                    notes: ["first used at \(earlier.location)"], product: id.value)
+                    notes: [note], related: [RelatedSpan(earlier.location, label: "first used here", note: note)], product: id.value)
             }
         })
     }

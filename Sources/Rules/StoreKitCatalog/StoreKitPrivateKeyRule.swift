@@ -24,8 +24,8 @@ struct StoreKitPrivateKeyRule: Rule {
                     help: "nothing to do if it is the key Xcode generated: offers signed with it work only in Xcode's StoreKit testing; remove the key pair before committing if you prefer no key in the repository",
                     notes: ["Xcode generates this key pair for StoreKit testing; App Store Connect does not accept offers signed with it"],
                     secret: key)
-                // A configured severity wins; the built-in one drops to a note for Xcode's own key.
-                if context.metadata.severity == RuleCatalog.builtin.rule(id)?.severity { finding.severity = .note }
+                // A configured severity wins; the rule's own one drops to a note for Xcode's own key.
+                if context.metadata.severity == context.metadata.defaultSeverity { finding.severity = .note }
                 if finding.severity == .note { notes.append(finding) } else { findings.append(finding) }
             } else {
                 findings.append(context.finding(

@@ -17,11 +17,12 @@ struct StorefrontAvailabilityRule: Rule {
             let availability = product.availability!
             let codes = availability.value.map(\.value)
             guard !codes.contains(storefront.value) else { return context.pass(product: id) }
+            let note = "the tester's storefront is set at \(storefront.location)"
             return context.fail(context.finding(
                 "product `\(product.name)` is not available in the tester's storefront `\(storefront.value)` (it is sold in \(codes.quotedList)), so StoreKit omits it",
                 at: availability.location,
                 help: "add `\(storefront.value)` to the product's availability in App Store Connect and to `availability`, or test with a sandbox account in one of its storefronts (then sign out and back in on the device)",
-                notes: ["the tester's storefront is set at \(storefront.location)"], product: id))
+                notes: [note], related: [RelatedSpan(storefront.location, label: "the tester's storefront", note: note)], product: id))
         }
     }
 }

@@ -1,0 +1,109 @@
+/// A catalog rule that also looks at each `<in_app_purchase>` while a package streams by (items
+/// are not kept, so what needs an item's elements is checked then). Listed with the other rules
+/// (`BuiltinRules.all`); the engine's scan (``Engine/scanCatalog(path:configuration:)``) runs
+/// the enabled ones, each with its ``CatalogItemContext``, and the rule's ``Rule/check(_:)``
+/// later reports what they found through ``RuleContext/itemFindings(in:)``.
+public protocol CatalogItemRule: Rule {
+    /// Checks one item. `item` (and every element view in it) is valid only during the call.
+    func check(item: CatalogStreamedItem, context: CatalogItemContext) -> [Finding]
+}
+
+extension CatalogItemRule {
+    public var asCatalogItemRule: (any CatalogItemRule)? { self }
+}
+
+/// What a per-item rule sees while a package streams: its own metadata with the configuration
+/// applied (severity, options), and state the rules share over one read of one package.
+///
+/// Not a ``RuleContext``: items stream while the project is still being loaded, before the
+/// requested IDs can be matched (the index of known products includes these very items). A class:
+/// it is handed to a rule for every item, and as a struct holding the metadata it was copied
+/// field by field, a retain and a release for each, every time.
+public final class CatalogItemContext {
+    public let metadata: RuleMetadata
+    /// Shared by every rule over every item of this read (e.g. facts about screenshot files).
+    public let scanState: CatalogScanState
+
+    init(metadata: RuleMetadata, scanState: CatalogScanState) {
+        self.metadata = metadata
+        self.scanState = scanState
+    }
+
+    /// A finding of this rule, with its configured severity and its checklist item.
+    public func finding(
+        _ message: String, at location: SourceLocation, help: String? = nil, notes: [String] = [], related: [RelatedSpan] = [], product: String? = nil
+    ) -> Finding {
+        metadata.finding(message, at: location, help: help, notes: notes, related: related, product: product)
+    }
+
+    public func finding(_ draft: CatalogItemFinding) -> Finding {
+        finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, related: draft.related, product: draft.product)
+    }
+}
+
+/// One problem in a package, before a context makes it a finding of its rule: what a rule's
+/// helpers return where the same check runs on streamed items and on the rest of the package.
+public struct CatalogItemFinding: Sendable, Hashable {
+    public var message: String
+    public var location: SourceLocation
+    public var help: String?
+    public var notes: [String]
+    /// Other places the finding names (see ``Finding/related``).
+    public var related: [RelatedSpan]
+    public var product: String?
+
+    public init(
+        _ message: String, at location: SourceLocation, help: String? = nil, notes: [String] = [], related: [RelatedSpan] = [],
+        product: String? = nil
+    ) {
+        self.message = message
+        self.location = location
+        self.help = help
+        self.notes = notes
+        self.related = related
+        self.product = product
+    }
+}
+
+extension RuleContext {
+    /// The finding for a draft, with this rule's severity and checklist item.
+    public func finding(_ draft: CatalogItemFinding) -> Finding {
+        finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, related: draft.related, product: draft.product)
+    }
+
+    /// What this rule found in `package`'s items while they streamed by.
+    public func itemFindings(in package: CatalogPackage) -> [Finding] {
+        // The scan keeps an entry, empty or not, for every check it ran: none means the package
+        // was read with another configuration (or none), and the rule would pass unchecked.
+        guard let found = package.itemFindings[metadata.id] else {
+            assertionFailure("`\(metadata.id)` did not run on `\(package.file)`; read it with Engine.scanCatalog and the configuration it is diagnosed with")
+            return []
+        }
+        return found
+    }
+}
+
+/// State the per-item rules share over one read of a package, one value per type. Made anew for
+/// each read, so nothing in it outlives the read (or reaches another configuration's).
+public final class CatalogScanState {
+    private var values: [ObjectIdentifier: AnyObject] = [:]
+    /// The last value asked for (rules ask for the same one many times in a row).
+    private var last: (key: ObjectIdentifier, value: AnyObject)?
+
+    init() {}
+
+    /// The value of type `T`, made by `make` the first time.
+    public func value<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
+        let key = ObjectIdentifier(type)
+        if let last, last.key == key { return unsafeDowncast(last.value, to: T.self) }
+        let value: AnyObject
+        if let known = values[key] {
+            value = known
+        } else {
+            value = make()
+            values[key] = value
+        }
+        last = (key, value)
+        return unsafeDowncast(value, to: T.self)
+    }
+}

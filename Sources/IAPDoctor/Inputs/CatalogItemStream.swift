@@ -1,0 +1,150 @@
+import XMLReader
+
+/// One `<in_app_purchase>` as it streams by: its elements, its facts, where it sits. One
+/// instance serves every item of a read (it is not kept: copy out what you need).
+public final class CatalogStreamedItem {
+    /// The `<in_app_purchase>` element.
+    public internal(set) var element: XMLElementView
+    /// What the package keeps of it.
+    public internal(set) var item: CatalogPackage.Item
+    /// The kind of group it sits in, if any.
+    public internal(set) var groupKind: CatalogPackage.GroupKind?
+    /// The `metadata.xml` path and its folder.
+    public let file: String
+    public let directory: String
+
+    init(element: XMLElementView, item: CatalogPackage.Item, file: String, directory: String) {
+        self.element = element
+        self.item = item
+        self.file = file
+        self.directory = directory
+    }
+
+    /// The element's start tag.
+    public func location(of element: XMLElementView) -> SourceLocation {
+        SourceLocation(file: file, element.position)
+    }
+
+    /// The element's text (or its start tag when it has none).
+    public func valueLocation(of element: XMLElementView) -> SourceLocation {
+        SourceLocation(file: file, element.valuePosition)
+    }
+
+    /// The value of the element's attribute `name` (or its start tag when that is unknown).
+    public func location(of element: XMLElementView, attribute name: XMLName) -> SourceLocation {
+        SourceLocation(file: file, element.attributePosition(name))
+    }
+}
+
+/// One read of a package: selects the `<in_app_purchase>` items, writes what the package keeps of
+/// each into its ``ItemTable``, and shows each to `visit` while it is in memory. It knows no rule:
+/// what is done with an item is the caller's (the engine's catalog scan).
+final class CatalogItemStream {
+    let file: String
+    let directory: String
+    let table: ItemTable
+    private(set) var items: [CatalogPackage.Item] = []
+    /// Where the elements whose `<in_app_purchase>` children were streamed out start.
+    private(set) var itemParents: Set<XMLPosition> = []
+
+    private let visit: (CatalogStreamedItem) -> Void
+    private var streamed: CatalogStreamedItem?
+
+    // Where the read is (elements outside items only): names on the path from the root, whether
+    // each is the first child of its name, and the names seen among each level's children so far.
+    private var path: [(name: String, first: Bool, position: XMLPosition)] = []
+    private var seen: [Set<String>] = []
+    /// Groups started in the package's `in_app_purchases` so far.
+    private var groupCount = 0
+    /// For the item being read: its group (index and kind).
+    private var currentGroup: (index: Int, kind: CatalogPackage.GroupKind)?
+
+    init(file: String, visit: @escaping (CatalogStreamedItem) -> Void) {
+        self.file = file
+        self.directory = FileSystem.directoryName(of: file)
+        self.visit = visit
+        table = ItemTable(file: file)
+    }
+
+    /// Reads the file; returns the document without its items.
+    func run() throws -> XMLNode {
+        FileSystem.noteRead(file)
+        return try XMLReader.scan(contentsOfFile: file, select: { self.select($0) }, handler: { self.item($0) })
+    }
+
+    /// `root/software/software_metadata/in_app_purchases` as `CatalogPackage` reads it: the first
+    /// element of each name at every step.
+    private func isPurchases(_ level: Int) -> Bool {
+        level == 3 && path.count > 3 && path[1].first && path[1].name == "software" && path[2].first
+            && path[2].name == "software_metadata" && path[3].first && path[3].name == "in_app_purchases"
+    }
+
+    private func select(_ info: XMLStartInfo) -> Bool {
+        let level = info.depth - 1
+        if path.count > level { path.removeLast(path.count - level) }
+        if seen.count > level + 1 { seen.removeLast(seen.count - level - 1) }
+        while seen.count < level + 1 { seen.append([]) }
+        let first = seen[level].insert(info.name).inserted
+        path.append((info.name, first, info.position))
+        seen.append([])
+        let isGroup = info.name == "family" || info.name == "subscription_group"
+        if level == 4, isGroup, isPurchases(3) { groupCount += 1 }
+        guard info.name == "in_app_purchase" else { return false }
+        if level == 4, isPurchases(3) {
+            currentGroup = nil
+            itemParents.insert(path[3].position)
+            path.removeLast()
+            return true
+        }
+        if level == 5, isPurchases(3), path[4].name == "family" || path[4].name == "subscription_group" {
+            currentGroup = (groupCount - 1, path[4].name == "family" ? .family : .subscriptionGroup)
+            itemParents.insert(path[4].position)
+            path.removeLast()
+            return true
+        }
+        return false
+    }
+
+    private func item(_ element: XMLElementView) {
+        var record = ItemTable.Record(
+            span: ItemTable.Span(element.position), group: Int32(currentGroup?.index ?? -1),
+            flags: (element.child("read_only_info") != nil ? ItemTable.Record.existsFlag : 0)
+                | (element.child("review_screenshot") != nil ? ItemTable.Record.screenshotFlag : 0))
+        var productID: String?
+        if let node = element.child("product_id") {
+            productID = node.text
+            record.productIDSpan = ItemTable.Span(node.valuePosition)
+        }
+        if let node = element.child("reference_name") {
+            node.withTextBytes { text in
+                record.referenceNameStart = Int32(truncatingIfNeeded: table.bytes.count)
+                record.referenceNameCount = Int32(truncatingIfNeeded: text.count)
+                table.bytes.append(contentsOf: text)
+            }
+            record.referenceNameSpan = ItemTable.Span(node.valuePosition)
+        }
+        if let node = element.child("type") {
+            record.type = table.value(node.text)
+            record.typeSpan = ItemTable.Span(node.valuePosition)
+        }
+        if let node = element.child("products")?.child("product")?.child("cleared_for_sale") ?? element.child("cleared_for_sale") {
+            record.clearedForSale = table.value(node.text)
+            record.clearedForSaleSpan = ItemTable.Span(node.valuePosition)
+        }
+        table.records.append(record)
+        table.productIDs.append(productID)
+        let item = CatalogPackage.Item(table: table, row: table.records.count - 1)
+        items.append(item)
+        let streamed: CatalogStreamedItem
+        if let reused = self.streamed {
+            streamed = reused
+            streamed.element = element
+            streamed.item = item
+        } else {
+            streamed = CatalogStreamedItem(element: element, item: item, file: file, directory: directory)
+            self.streamed = streamed
+        }
+        streamed.groupKind = currentGroup?.kind
+        visit(streamed)
+    }
+}
