@@ -39,11 +39,15 @@ let package = Package(
         .library(name: "IAPDoctor", targets: ["IAPDoctor"]),
         .library(name: "XMLReader", targets: ["XMLReader"]),
         .library(name: "CodeScanner", targets: ["CodeScanner"]),
+        .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
         .plugin(name: "IAPDoctorPlugin", targets: ["IAPDoctorPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // ES256 for App Store Connect API tokens, and MD5; on Apple platforms it is CryptoKit,
+        // elsewhere BoringSSL. 3.x keeps swift-tools-version 5.9 (4.x needs 6.1).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: libxml2Targets + [
         // The XML-to-dictionary reader: no In-App Purchase knowledge in it.
@@ -57,14 +61,21 @@ let package = Package(
         .target(name: "CodeScanner", swiftSettings: releaseSpeed),
         .target(
             name: "IAPDoctor",
-            dependencies: ["XMLReader", "CodeScanner", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "XMLReader", "CodeScanner", .product(name: "Yams", package: "Yams"),
+                // Insecure.MD5 for review screenshots' checksums (BENCHMARKS.md, "MD5").
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: releaseSpeed
         ),
         .target(name: "Rules", dependencies: ["IAPDoctor"], swiftSettings: releaseSpeed),
+        // The live App Store Connect pull (`iapdoctor asc pull`): API key tokens, HTTP with retries
+        // and rate limits, the snapshot document. The only target that touches the network.
+        .target(name: "AppStoreConnect", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "IAPDoctorCLI",
             dependencies: [
-                "IAPDoctor", "Rules",
+                "IAPDoctor", "Rules", "AppStoreConnect",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,7 +90,10 @@ let package = Package(
         // Times the reader for scripts/bench-reader.sh; not shipped.
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
-        .testTarget(name: "IAPDoctorTests", dependencies: ["IAPDoctor", "Rules", "CodeScanner"]),
+        .testTarget(
+            name: "IAPDoctorTests",
+            dependencies: ["IAPDoctor", "Rules", "CodeScanner", "AppStoreConnect", .product(name: "Crypto", package: "swift-crypto")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,7 +17,7 @@ struct IAPDoctorCommand: ParsableCommand {
             configuration or input error; 3 internal error.
             """,
         version: IAPDoctorVersion.current,
-        subcommands: [Check.self, Report.self, Init.self, RulesCommand.self, Explain.self]
+        subcommands: [Check.self, Report.self, Init.self, RulesCommand.self, Explain.self, ASC.self]
     )
 
     /// Usage errors exit with 2 (not ArgumentParser's 64), as the exit-code table promises.
@@ -112,6 +112,14 @@ struct Check: ParsableCommand {
     @Option(name: .customLong("asc"), help: ArgumentHelp("An App Store Connect snapshot (a file, or a folder of saved API responses) to read App Store Connect's facts from; over the descriptor's `app_store_connect.snapshot`.", valueName: "snapshot"))
     var ascSnapshot: String?
 
+    @Flag(name: .customLong("asc-pull"), help: "Pull the App Store Connect snapshot first (as `iapdoctor asc pull`, with the API key options below or their environment variables) and check with it.")
+    var ascPull = false
+
+    @Option(name: .customLong("bundle-id"), help: "With --asc-pull: the app's bundle ID (default: the descriptor's app.bundle_id).")
+    var bundleID: String?
+
+    @OptionGroup var ascKey: ASCKeyOptions
+
     @Option(help: "Colour: auto (only on a terminal, and never with NO_COLOR), always or never.")
     var color: ColorChoice = .auto
 
@@ -119,6 +127,8 @@ struct Check: ParsableCommand {
         guard !paths.isEmpty else {
             throw ValidationError("give a project descriptor (project.yaml), or metadata.xml files or .itmsp folders")
         }
+        if ascPull && ascSnapshot != nil { throw ValidationError("give --asc FILE or --asc-pull, not both") }
+        if bundleID != nil && !ascPull { throw ValidationError("--bundle-id is for --asc-pull") }
     }
 
     func run() throws {
@@ -129,9 +139,12 @@ struct Check: ParsableCommand {
         case .note: threshold = .note
         case .never: threshold = nil
         }
+        let pulled = ascPull ? try PulledSnapshot.pull(paths: paths, bundleID: bundleID, key: ascKey) : nil
+        defer { pulled?.remove() }
         let doctor = Doctor(engine: BuiltinRules.engine())
         let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root,
-                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories), ascSnapshot: ascSnapshot))
+                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories),
+                                                   ascSnapshot: pulled?.path ?? ascSnapshot))
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
         let text = format.reporter(color: useColor).report(diagnosis)
         if let output {

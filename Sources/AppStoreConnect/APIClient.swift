@@ -1,0 +1,283 @@
+import Foundation
+
+/// A pull that cannot go on: the key was refused, the network failed, or the server broke a rule
+/// iapdoctor relies on. One line to show, and what to do about it.
+public struct PullFailure: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public let help: String
+    public var description: String { message }
+}
+
+/// An API error answer for one request (after any retries): the HTTP status and the first
+/// `errors[]` entry's `code`, `title` and `detail`.
+public struct APIError: Sendable, Equatable {
+    public let status: Int
+    public let code: String
+    public let title: String
+    public let detail: String?
+
+    public static let agreementsCode = "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED"
+
+    init(status: Int, body: Data) {
+        let first = (try? JSONValue.parse(body))?["errors"]?.arrayValue?.first
+        self.status = status
+        self.code = first?["code"]?.stringValue ?? "HTTP_\(status)"
+        self.title = first?["title"]?.stringValue ?? HTTPStatusText.text(status)
+        self.detail = first?["detail"]?.stringValue
+    }
+
+    init(status: Int, code: String, title: String, detail: String?) {
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+    }
+}
+
+/// Why the pull sends no more requests: an answer every further request would get too.
+public struct StopReason: Sendable, Equatable {
+    /// The API's error code (`FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`,
+    /// `RATE_LIMIT_EXCEEDED`), or iapdoctor's own `IAPDOCTOR.RATE_LIMIT_RESERVE`.
+    public let code: String
+    /// "Not sent: …", for each request that was not sent.
+    public let title: String
+    public let detail: String?
+}
+
+/// What one GET came to.
+public enum APIAnswer: Sendable {
+    /// A 2xx answer whose body is JSON.
+    case document(JSONValue)
+    /// An error answer, after retries.
+    case failed(APIError)
+    /// Not sent: an earlier answer stopped the pull.
+    case notSent(StopReason)
+}
+
+/// Counts for the summary line and the tests.
+public struct PullStatistics: Sendable, Equatable {
+    /// HTTP requests sent, retries included.
+    public var requests = 0
+    /// Requests sent again after a 429, a 5xx or a dropped connection.
+    public var retries = 0
+    /// Pages of lists read (a list of one page counts one).
+    public var pages = 0
+    /// Seconds spent waiting: Retry-After, backoff and slowing down for the rate limit.
+    public var waited: TimeInterval = 0
+    /// The last `X-Rate-Limit` seen.
+    public var rateLimit: RateLimit?
+}
+
+/// Sends the pull's GETs: signs them, keeps at most `concurrency` in flight, retries 429/5xx and
+/// dropped connections, watches `X-Rate-Limit`, and stops everything once an answer says the
+/// rest would fail too (a lapsed agreement, an exhausted rate limit).
+public actor APIClient {
+    public struct Configuration: Sendable {
+        public var baseURL: URL
+        public var concurrency: Int
+        public var retry: RetryPolicy
+        public var rateLimit: RateLimitPolicy
+
+        public init(baseURL: URL = APIClient.productionBaseURL, concurrency: Int = 3, retry: RetryPolicy = RetryPolicy(),
+                    rateLimit: RateLimitPolicy = RateLimitPolicy()) {
+            self.baseURL = baseURL
+            self.concurrency = min(max(concurrency, 1), 3)
+            self.retry = retry
+            self.rateLimit = rateLimit
+        }
+    }
+
+    public static let productionBaseURL = URL(string: "https://api.appstoreconnect.apple.com")!
+
+    public let configuration: Configuration
+    private let transport: HTTPTransport
+    private let signer: TokenSigner
+    private let sleep: @Sendable (TimeInterval) async throws -> Void
+    private let clock: @Sendable () -> Date
+    private let jitter: @Sendable () -> Double
+    private var inFlight = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var stopReason: StopReason?
+    public private(set) var statistics = PullStatistics()
+    private let onProgress: (@Sendable (PullStatistics) -> Void)?
+
+    public init(configuration: Configuration, transport: HTTPTransport, signer: TokenSigner,
+                sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1_000_000_000)) },
+                clock: @escaping @Sendable () -> Date = { Date() },
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                onProgress: (@Sendable (PullStatistics) -> Void)? = nil) {
+        self.configuration = configuration
+        self.transport = transport
+        self.signer = signer
+        self.sleep = sleep
+        self.clock = clock
+        self.jitter = jitter
+        self.onProgress = onProgress
+    }
+
+    /// The base URL iapdoctor may send the key to: https anywhere (a proxy, a mock service), or
+    /// plain http to this machine only (tests' loopback servers).
+    public static func validatedBaseURL(_ text: String) throws(PullFailure) -> URL {
+        let help = "give an https:// URL, or http:// to 127.0.0.1, ::1 or localhost"
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+              url.query == nil, url.fragment == nil, url.user == nil, url.password == nil else {
+            throw PullFailure(message: "the App Store Connect base URL `\(text)` is not a URL with a host", help: help)
+        }
+        switch scheme {
+        case "https": return url
+        case "http" where isLoopback(host): return url
+        default:
+            throw PullFailure(message: "refusing to send the API token to `\(text)`: only https, or http to this machine, is allowed", help: help)
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// The answer to `GET url`, where `url` is the base URL's (or a `links.next` on the same
+    /// scheme, host and port: a link elsewhere is refused rather than sent the token).
+    public func get(_ url: URL) async throws(PullFailure) -> APIAnswer {
+        guard sameOrigin(url) else {
+            throw PullFailure(
+                message: "refusing to follow a link to `\(url.scheme ?? "")://\(url.host ?? "")` given by the API: the token is sent only to \(configuration.baseURL.absoluteString)",
+                help: "this is not how App Store Connect answers; check IAPDOCTOR_ASC_BASE_URL")
+        }
+        if let stopReason { return .notSent(stopReason) }
+        await acquireSlot()
+        defer { releaseSlot() }
+        var attempt = 0
+        while true {
+            attempt += 1
+            if let stopReason { return .notSent(stopReason) }
+            try await paceForRateLimit()
+            if let stopReason { return .notSent(stopReason) }
+            let token = try signer.token()
+            statistics.requests += 1
+            onProgress?(statistics)
+            let response: HTTPResponse
+            do {
+                response = try await transport.get(url, headers: [
+                    "Authorization": "Bearer " + token, "Accept": "application/json",
+                    "User-Agent": "iapdoctor (asc pull)",
+                ])
+            } catch {
+                guard let wait = configuration.retry.delay(afterAttempt: attempt, retryAfter: nil, now: clock(), jitter: jitter()) else {
+                    throw PullFailure(
+                        message: "cannot reach App Store Connect at \(configuration.baseURL.absoluteString): \(error.message) (after \(attempt) attempts)",
+                        help: "check the network connection and any proxy, then run the pull again")
+                }
+                try await pause(wait, retrying: true)
+                continue
+            }
+            if let header = response.headers["x-rate-limit"], let rateLimit = RateLimit(header: header) {
+                statistics.rateLimit = rateLimit
+            }
+            switch response.status {
+            case 200...299:
+                guard let document = try? JSONValue.parse(response.body), document.objectValue != nil else {
+                    return .failed(APIError(status: response.status, code: "IAPDOCTOR.NOT_JSON",
+                                            title: "The answer is not a JSON document", detail: nil))
+                }
+                return .document(document)
+            case 401:
+                throw PullFailure(
+                    message: "App Store Connect refused the API key (401 NOT_AUTHORIZED): the Key ID, Issuer ID and private key do not match, or the key was revoked",
+                    help: "use a team key from Users and Access → Integrations → App Store Connect API with its own Key ID and the Issuer ID shown there; an In-App Purchase key (Users and Access → Integrations → In-App Purchase) is not an App Store Connect API key and is always refused")
+            default:
+                let error = APIError(status: response.status, body: response.body)
+                if RetryPolicy.isRetryable(status: response.status),
+                   let wait = configuration.retry.delay(afterAttempt: attempt, retryAfter: response.headers["retry-after"], now: clock(), jitter: jitter()) {
+                    try await pause(wait, retrying: true)
+                    continue
+                }
+                // Every further request would get the same answer.
+                if error.code == APIError.agreementsCode {
+                    stopReason = StopReason(code: error.code, title: "Not sent: App Store Connect answered an earlier request that a required agreement is missing or has expired, as it answers every request then", detail: nil)
+                } else if response.status == 429 {
+                    stopReason = StopReason(code: error.code, title: "Not sent: App Store Connect still answered 429 (rate limit) to an earlier request after \(attempt) attempts", detail: error.detail)
+                }
+                return .failed(error)
+            }
+        }
+    }
+
+    /// Counts a page read (for the statistics).
+    public func countPage() {
+        statistics.pages += 1
+    }
+
+    /// What stopped the pull, if something did.
+    public var stoppedBy: StopReason? { stopReason }
+
+    /// Waits a little when the key's hourly quota runs low, and stops the pull when only the
+    /// reserve is left.
+    private func paceForRateLimit() async throws(PullFailure) {
+        guard let rateLimit = statistics.rateLimit else { return }
+        if rateLimit.remaining <= configuration.rateLimit.stopBelow {
+            stopReason = StopReason(
+                code: "IAPDOCTOR.RATE_LIMIT_RESERVE", title: "Not sent: the API key's hourly request limit is nearly used up",
+                detail: "X-Rate-Limit said \(rateLimit.remaining) of \(rateLimit.limit) requests remain in this hour; iapdoctor leaves the last \(configuration.rateLimit.stopBelow) to the team's other tools. Pull again when the hour has rolled over.")
+        } else if rateLimit.remaining <= configuration.rateLimit.slowDownBelow {
+            try await pause(configuration.rateLimit.slowDownDelay, retrying: false)
+        }
+    }
+
+    private func pause(_ seconds: TimeInterval, retrying: Bool) async throws(PullFailure) {
+        if retrying { statistics.retries += 1 }
+        statistics.waited += seconds
+        do {
+            try await sleep(seconds)
+        } catch {
+            throw PullFailure(message: "the pull was cancelled", help: "run it again")
+        }
+    }
+
+    private func sameOrigin(_ url: URL) -> Bool {
+        let base = configuration.baseURL
+        return url.scheme?.lowercased() == base.scheme?.lowercased() && url.host?.lowercased() == base.host?.lowercased()
+            && (url.port ?? APIClient.defaultPort(url.scheme)) == (base.port ?? APIClient.defaultPort(base.scheme))
+    }
+
+    private static func defaultPort(_ scheme: String?) -> Int {
+        scheme?.lowercased() == "http" ? 80 : 443
+    }
+
+    private func acquireSlot() async {
+        if inFlight < configuration.concurrency {
+            inFlight += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func releaseSlot() {
+        if waiting.isEmpty {
+            inFlight -= 1
+        } else {
+            // The slot passes straight to the next waiter.
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
+/// Reason phrases for error answers without a JSON:API body (a proxy's 502, say).
+enum HTTPStatusText {
+    static func text(_ status: Int) -> String {
+        switch status {
+        case 400: return "Bad Request"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 409: return "Conflict"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        default: return "HTTP status \(status)"
+        }
+    }
+}

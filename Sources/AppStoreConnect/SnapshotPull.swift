@@ -1,0 +1,245 @@
+import Foundation
+
+/// What `iapdoctor asc pull` made: the snapshot and how the pull went.
+public struct PullResult: Sendable {
+    public let document: JSONValue
+    public let unavailable: [UnavailableRequest]
+    /// What ended the pull early (a lapsed agreement, the rate limit), if something did.
+    public let stoppedBy: StopReason?
+    public let statistics: PullStatistics
+    public let resourceCount: Int
+    /// Whether an app record with exactly this bundle ID was found.
+    public let appFound: Bool
+
+    /// The snapshot file's bytes: pretty-printed, keys sorted, resources by type and id.
+    public var text: String { document.serialized(pretty: true) + "\n" }
+}
+
+/// Reads what App Store Connect knows about one app's In-App Purchases into a snapshot
+/// (`iapdoctor-asc-snapshot/1`, see the spec's asc-snapshot.md), through the GET operations of
+/// API 4.4.1 only.
+///
+/// Order: the app record (by bundle ID, compared exactly: the API's filter is fuzzy); then, side
+/// by side, the App ID with its capabilities and profiles, the sandbox testers, the app's In-App
+/// Purchases and its subscription groups, and per product what the list's `include=` did not
+/// bring whole: localizations, availability and its territories, the price schedule's manual and
+/// automatic prices with price points and territories, the review screenshot. At most
+/// `APIClient.Configuration.concurrency` requests are in flight.
+public struct SnapshotPull: Sendable {
+    let client: APIClient
+    let clock: @Sendable () -> Date
+
+    public init(client: APIClient, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.client = client
+        self.clock = clock
+    }
+
+    public func run(bundleID: String) async throws(PullFailure) -> PullResult {
+        let store = SnapshotStore()
+        let fetch = APIFetcher(client: client, store: store)
+        let fetchedAt = clock()
+        let appsList = try await fetch.list(
+            "/v1/apps", [("filter[bundleId]", bundleID), ("limit", "200")],
+            keep: { $0["attributes"]?["bundleId"]?.stringValue == bundleID })
+        var apps: [ResourceKey] = []
+        if case .complete(let items) = appsList { apps = items.map(\.key) }
+        var jobs: [@Sendable () async throws -> Void] = [
+            { try await pullBundleIDs(bundleID, fetch) },
+            { _ = try await fetch.list("/v2/sandboxTesters", [("limit", "200")]) },
+        ]
+        for app in apps {
+            jobs.append { try await pullInAppPurchases(app, fetch) }
+            jobs.append { try await pullSubscriptionGroups(app, fetch) }
+        }
+        try await SnapshotPull.concurrently(jobs)
+        let document = await store.document(fetchedAt: fetchedAt, bundleID: bundleID)
+        return PullResult(
+            document: document, unavailable: await store.unavailableRequests, stoppedBy: await client.stoppedBy,
+            statistics: await client.statistics, resourceCount: await store.resourceCount, appFound: !apps.isEmpty)
+    }
+
+    /// Runs the jobs side by side; the first failure ends them all and is the one reported.
+    static func concurrently(_ jobs: [@Sendable () async throws -> Void]) async throws(PullFailure) {
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for job in jobs { group.addTask { try await job() } }
+                try await group.waitForAll()
+            }
+        } catch let failure as PullFailure {
+            throw failure
+        } catch {
+            throw PullFailure(message: "the pull was cancelled", help: "run it again")
+        }
+    }
+
+    // MARK: The App ID
+
+    private func pullBundleIDs(_ bundleID: String, _ fetch: APIFetcher) async throws(PullFailure) {
+        // Not `profileContent`: the whole .mobileprovision, base64, tens of kilobytes each.
+        let profileFields = ("fields[profiles]", "bundleId,createdDate,expirationDate,name,platform,profileState,profileType,uuid")
+        let limit = String(APIFetcher.includeLimit)
+        guard case .complete(let bundleIDs) = try await fetch.list(
+            "/v1/bundleIds",
+            [("filter[identifier]", bundleID), ("limit", "200"), ("limit[bundleIdCapabilities]", limit), ("limit[profiles]", limit), profileFields],
+            include: ["bundleIdCapabilities", "profiles"],
+            keep: { $0["attributes"]?["identifier"]?.stringValue == bundleID }) else { return }
+        for item in bundleIDs {
+            let id = item.key.id
+            _ = try await completeToMany(item, "bundleIdCapabilities", path: "/v1/bundleIds/\(id)/bundleIdCapabilities", [("limit", "200")], fetch)
+            let profiles = try await completeToMany(item, "profiles", path: "/v1/bundleIds/\(id)/profiles", [("limit", "200"), profileFields], fetch)
+            // Profiles listed under this App ID are its profiles: the inverse link is known too.
+            for profile in profiles ?? [] {
+                await fetch.store.link(profile, "bundleId", .one(item.key), rank: SnapshotStore.fetchedRank, origin: "")
+            }
+        }
+    }
+
+    // MARK: In-App Purchases
+
+    private func pullInAppPurchases(_ app: ResourceKey, _ fetch: APIFetcher) async throws(PullFailure) {
+        let path = "/v1/apps/\(app.id)/inAppPurchasesV2"
+        guard case .complete(let products) = try await fetch.list(
+            path, [("limit", "200"), ("limit[inAppPurchaseLocalizations]", String(APIFetcher.includeLimit))],
+            include: ["inAppPurchaseLocalizations", "appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability"]) else { return }
+        await fetch.store.link(app, "inAppPurchasesV2", .many(products.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+        try await SnapshotPull.concurrently(products.map { product in { try await pullInAppPurchase(product, fetch) } })
+    }
+
+    private func pullInAppPurchase(_ product: APIFetcher.Item, _ fetch: APIFetcher) async throws(PullFailure) {
+        let id = product.key.id
+        _ = try await completeToMany(product, "inAppPurchaseLocalizations", path: "/v2/inAppPurchases/\(id)/inAppPurchaseLocalizations", [("limit", "200")], fetch)
+        _ = try await completeToOne(product, "appStoreReviewScreenshot", path: "/v2/inAppPurchases/\(id)/appStoreReviewScreenshot", fetch)
+        if let availability = try await completeToOne(product, "inAppPurchaseAvailability", path: "/v2/inAppPurchases/\(id)/inAppPurchaseAvailability", fetch) {
+            try await territories(of: availability, path: "/v1/inAppPurchaseAvailabilities/\(availability.id)/availableTerritories", fetch)
+        }
+        guard let schedule = try await completeToOne(product, "iapPriceSchedule", path: "/v2/inAppPurchases/\(id)/iapPriceSchedule", fetch) else { return }
+        for relationship in ["manualPrices", "automaticPrices"] {
+            let path = "/v1/inAppPurchasePriceSchedules/\(schedule.id)/\(relationship)"
+            if case .complete(let prices) = try await fetch.list(path, [("limit", "200")], include: ["inAppPurchasePricePoint", "territory"]) {
+                await fetch.store.link(schedule, relationship, .many(prices.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+            }
+        }
+        let basePath = "/v1/inAppPurchasePriceSchedules/\(schedule.id)/baseTerritory"
+        switch try await fetch.one(basePath, notFound: .none) {
+        case .resource(let territory): await fetch.store.link(schedule, "baseTerritory", .one(territory.key), rank: SnapshotStore.fetchedRank, origin: basePath)
+        case .none: await fetch.store.link(schedule, "baseTerritory", .one(nil), rank: SnapshotStore.fetchedRank, origin: basePath)
+        case .notFound, .unknown: break
+        }
+    }
+
+    // MARK: Subscriptions
+
+    private func pullSubscriptionGroups(_ app: ResourceKey, _ fetch: APIFetcher) async throws(PullFailure) {
+        let path = "/v1/apps/\(app.id)/subscriptionGroups"
+        let limit = String(APIFetcher.includeLimit)
+        guard case .complete(let groups) = try await fetch.list(
+            path, [("limit", "200"), ("limit[subscriptions]", limit), ("limit[subscriptionGroupLocalizations]", limit)],
+            include: ["subscriptions", "subscriptionGroupLocalizations"]) else { return }
+        await fetch.store.link(app, "subscriptionGroups", .many(groups.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+        try await SnapshotPull.concurrently(groups.map { group in { try await pullSubscriptionGroup(group, fetch) } })
+    }
+
+    private func pullSubscriptionGroup(_ group: APIFetcher.Item, _ fetch: APIFetcher) async throws(PullFailure) {
+        let id = group.key.id
+        _ = try await completeToMany(group, "subscriptionGroupLocalizations", path: "/v1/subscriptionGroups/\(id)/subscriptionGroupLocalizations", [("limit", "200")], fetch)
+        // The group's own list brings each subscription's localizations and screenshot in one
+        // request per group, where the group list's `include=subscriptions` brings neither.
+        let path = "/v1/subscriptionGroups/\(id)/subscriptions"
+        var subscriptions: [APIFetcher.Item] = []
+        switch try await fetch.list(path, [("limit", "200"), ("limit[subscriptionLocalizations]", String(APIFetcher.includeLimit))],
+                                    include: ["subscriptionLocalizations", "appStoreReviewScreenshot"]) {
+        case .complete(let items):
+            subscriptions = items
+            await fetch.store.link(group.key, "subscriptions", .many(items.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+        case .notFound, .unknown:
+            // The group list's linkage still names them; their details come from their own endpoints.
+            if case .complete(.many(let keys))? = group.included["subscriptions"] {
+                subscriptions = keys.map { APIFetcher.Item(key: $0, resource: .null, included: [:]) }
+            }
+        }
+        try await SnapshotPull.concurrently(subscriptions.map { subscription in { try await pullSubscription(subscription, group: group.key, fetch) } })
+    }
+
+    private func pullSubscription(_ subscription: APIFetcher.Item, group: ResourceKey, _ fetch: APIFetcher) async throws(PullFailure) {
+        let id = subscription.key.id
+        await fetch.store.link(subscription.key, "group", .one(group), rank: SnapshotStore.fetchedRank, origin: "")
+        _ = try await completeToMany(subscription, "subscriptionLocalizations", path: "/v1/subscriptions/\(id)/subscriptionLocalizations", [("limit", "200")], fetch)
+        _ = try await completeToOne(subscription, "appStoreReviewScreenshot", path: "/v1/subscriptions/\(id)/appStoreReviewScreenshot", fetch)
+        try await pullSubscriptionAvailability(subscription.key, fetch)
+        let pricesPath = "/v1/subscriptions/\(id)/prices"
+        if case .complete(let prices) = try await fetch.list(pricesPath, [("limit", "200")], include: ["subscriptionPricePoint", "territory"]) {
+            await fetch.store.link(subscription.key, "prices", .many(prices.map(\.key)), rank: SnapshotStore.fetchedRank, origin: pricesPath)
+        }
+    }
+
+    /// `planAvailabilities` (API 4.4.1); where the server does not have it (404), the deprecated
+    /// `subscriptionAvailability`.
+    private func pullSubscriptionAvailability(_ subscription: ResourceKey, _ fetch: APIFetcher) async throws(PullFailure) {
+        let id = subscription.id
+        let limit = String(APIFetcher.includeLimit)
+        let plansPath = "/v1/subscriptions/\(id)/planAvailabilities"
+        switch try await fetch.list(plansPath, [("limit", "200"), ("limit[availableTerritories]", limit)], include: ["availableTerritories"], notFound: .report) {
+        case .complete(let plans):
+            await fetch.store.link(subscription, "planAvailabilities", .many(plans.map(\.key)), rank: SnapshotStore.fetchedRank, origin: plansPath)
+            for plan in plans where !plan.isComplete("availableTerritories") {
+                try await territories(of: plan.key, path: "/v1/subscriptionPlanAvailabilities/\(plan.key.id)/availableTerritories", fetch)
+            }
+        case .unknown:
+            return
+        case .notFound:
+            let legacyPath = "/v1/subscriptions/\(id)/subscriptionAvailability"
+            switch try await fetch.one(legacyPath, [("limit[availableTerritories]", limit)], include: ["availableTerritories"], notFound: .none) {
+            case .resource(let availability):
+                await fetch.store.link(subscription, "subscriptionAvailability", .one(availability.key), rank: SnapshotStore.fetchedRank, origin: legacyPath)
+                if !availability.isComplete("availableTerritories") {
+                    try await territories(of: availability.key, path: "/v1/subscriptionAvailabilities/\(availability.key.id)/availableTerritories", fetch)
+                }
+            case .none:
+                await fetch.store.link(subscription, "subscriptionAvailability", .one(nil), rank: SnapshotStore.fetchedRank, origin: legacyPath)
+            case .notFound, .unknown:
+                break
+            }
+        }
+    }
+
+    // MARK: Relationships the list's include= did not bring whole
+
+    private func territories(of availability: ResourceKey, path: String, _ fetch: APIFetcher) async throws(PullFailure) {
+        if case .complete(let territories) = try await fetch.list(path, [("limit", "200")]) {
+            await fetch.store.link(availability, "availableTerritories", .many(territories.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+        }
+    }
+
+    /// The to-many relationship's keys: from `include=` when it came whole, else from its own list.
+    private func completeToMany(_ item: APIFetcher.Item, _ relationship: String, path: String, _ query: [(String, String)],
+                                _ fetch: APIFetcher) async throws(PullFailure) -> [ResourceKey]? {
+        if case .complete(.many(let keys))? = item.included[relationship] { return keys }
+        guard case .complete(let items) = try await fetch.list(path, query) else { return nil }
+        let keys = items.map(\.key)
+        await fetch.store.link(item.key, relationship, .many(keys), rank: SnapshotStore.fetchedRank, origin: path)
+        return keys
+    }
+
+    /// The to-one relationship's resource: from `include=` when it said, else from the related
+    /// endpoint, where a 404 means there is none. Nil when there is none or it is unknown.
+    private func completeToOne(_ item: APIFetcher.Item, _ relationship: String, path: String, _ fetch: APIFetcher) async throws(PullFailure) -> ResourceKey? {
+        if case .complete(.one(let key))? = item.included[relationship] { return key }
+        switch try await fetch.one(path, notFound: .none) {
+        case .resource(let related):
+            await fetch.store.link(item.key, relationship, .one(related.key), rank: SnapshotStore.fetchedRank, origin: path)
+            return related.key
+        case .none:
+            await fetch.store.link(item.key, relationship, .one(nil), rank: SnapshotStore.fetchedRank, origin: path)
+            return nil
+        case .notFound, .unknown:
+            return nil
+        }
+    }
+}
+
+extension APIFetcher.Item {
+    func isComplete(_ relationship: String) -> Bool {
+        if case .complete? = included[relationship] { return true }
+        return false
+    }
+}

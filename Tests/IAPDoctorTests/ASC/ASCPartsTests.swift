@@ -1,0 +1,206 @@
+import AppStoreConnect
+import Crypto
+import Foundation
+import Testing
+
+/// The App Store Connect pull's parts on their own: tokens, the key file, retries and rate limits,
+/// the base URL, the JSON writer, the transport's limits.
+@Suite("App Store Connect parts")
+struct ASCPartsTests {
+    final class MutableClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var date: Date
+        init(_ date: Date) { self.date = date }
+        var now: Date { lock.withLock { date } }
+        func advance(_ seconds: TimeInterval) { lock.withLock { date += seconds } }
+    }
+
+    @Test func tokensAreES256WithApplesClaimsAndAreReusedUntilNearExpiry() throws {
+        let key = try TestAPIKey()
+        let clock = MutableClock(Date(timeIntervalSince1970: 1_795_024_000.7))
+        let signer = TokenSigner(key: try key.apiKey(), clock: { clock.now })
+        let token = try signer.token()
+        let parts = token.split(separator: ".").map(String.init)
+        #expect(parts.count == 3)
+        let header = try JSONValue.parse(#require(SyntheticAppStoreConnect.base64URLDecode(parts[0])))
+        let payload = try JSONValue.parse(#require(SyntheticAppStoreConnect.base64URLDecode(parts[1])))
+        #expect(header == ["alg": "ES256", "kid": "SYNTH2KEY9", "typ": "JWT"])
+        #expect(payload == ["aud": "appstoreconnect-v1", "iss": .string(TestAPIKey.issuerID), "iat": 1_795_024_000, "exp": 1_795_024_900])
+        let signature = try #require(SyntheticAppStoreConnect.base64URLDecode(parts[2]))
+        #expect(signature.count == 64, "raw r‖s, not DER")
+        #expect(key.privateKey.publicKey.isValidSignature(try P256.Signing.ECDSASignature(rawRepresentation: signature),
+                                                         for: Data((parts[0] + "." + parts[1]).utf8)))
+        clock.advance(600)
+        #expect(try signer.token() == token, "10 minutes into a 15-minute token: reused")
+        clock.advance(180)
+        let renewed = try signer.token()
+        #expect(renewed != token, "within 3 minutes of expiry: a new one")
+        let renewedPayload = try JSONValue.parse(#require(SyntheticAppStoreConnect.base64URLDecode(String(renewed.split(separator: ".")[1]))))
+        #expect(renewedPayload["iat"] == 1_795_024_780)
+        // A longer lifetime than Apple allows is cut to 20 minutes.
+        let long = TokenSigner(key: try key.apiKey(), lifetime: 86_400, clock: { clock.now })
+        let longPayload = try JSONValue.parse(#require(SyntheticAppStoreConnect.base64URLDecode(String(try long.token().split(separator: ".")[1]))))
+        #expect(longPayload["exp"]!.integerValue! - longPayload["iat"]!.integerValue! == 1200)
+    }
+
+    @Test func keyFileErrorsNameTheFileAndWhatWasExpectedNeverTheContent() throws {
+        let key = try TestAPIKey()
+        let expected = "-----BEGIN PRIVATE KEY-----"
+        func failure(_ contents: String, issuer: String = TestAPIKey.issuerID, keyID: String = TestAPIKey.keyID) throws -> APIKeyError {
+            let path = scratchPath("key", suffix: ".p8")
+            try contents.write(toFile: path, atomically: true, encoding: .utf8)
+            defer { removeScratch(path) }
+            do {
+                _ = try APIKey(keyID: keyID, issuerID: issuer, privateKeyFile: path)
+            } catch {
+                #expect(error.message.contains(path) || error.message.contains("ID"), "names the file: \(error.message)")
+                return error
+            }
+            Issue.record("`\(contents.prefix(30))` was taken for a key")
+            return APIKeyError(message: "", help: "")
+        }
+        let p384 = P384.Signing.PrivateKey().pemRepresentation
+        let notP256 = try failure(p384)
+        #expect(notP256.message.contains("ES256 (P-256)"))
+        #expect(notP256.help.contains(expected) && notP256.help.contains("Integrations → App Store Connect API"))
+        let certificate = try failure("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+        #expect(certificate.message.contains("PEM `CERTIFICATE`"))
+        let damaged = String(key.pem.dropLast(40)) + "\n-----END PRIVATE KEY-----\n"
+        let error = try failure(damaged)
+        for secret in key.secrets + [p384] {
+            for part in secret.split(separator: "\n") where part.count > 8 && !part.hasPrefix("-----") {
+                #expect(!error.message.contains(part) && !error.help.contains(part) && !notP256.message.contains(part))
+            }
+        }
+        #expect(try failure(key.pem, keyID: "not a key id").message.contains("Key ID"))
+        #expect(try failure(key.pem, issuer: "issuer").message.contains("Issuer ID"))
+        let missing = scratchPath("missing", suffix: ".p8")
+        #expect(throws: APIKeyError.self) { try APIKey(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, privateKeyFile: missing) }
+    }
+
+    @Test func theKeyNeverShowsInDescriptionsOrDumps() throws {
+        let key = try TestAPIKey()
+        let apiKey = try key.apiKey()
+        var dumped = ""
+        dump(apiKey, to: &dumped)
+        for text in [String(describing: apiKey), String(reflecting: apiKey), dumped, "\(Mirror(reflecting: apiKey).children.map { "\($0)" })"] {
+            #expect(key.leaks(in: text) == [])
+            #expect(text.contains("SYNTH2KEY9") && text.contains("redacted"))
+        }
+    }
+
+    @Test func retryAfterIsSecondsOrAnHTTPDate() {
+        let now = Date(timeIntervalSince1970: 1_795_024_000) // Wed, 18 Nov 2026 17:46:40 GMT
+        #expect(RetryPolicy.parseRetryAfter("7", now: now) == 7)
+        #expect(RetryPolicy.parseRetryAfter(" 120 ", now: now) == 120)
+        #expect(RetryPolicy.parseRetryAfter("Wed, 18 Nov 2026 17:47:10 GMT", now: now) == 30)
+        #expect(RetryPolicy.parseRetryAfter("Wed, 18 Nov 2026 17:00:00 GMT", now: now) == 0, "a date in the past: now")
+        #expect(RetryPolicy.parseRetryAfter("soon", now: now) == nil)
+        #expect(RetryPolicy.parseRetryAfter("-5", now: now) == nil)
+
+        let policy = RetryPolicy(maximumAttempts: 4, baseDelay: 1, maximumDelay: 5, longestRetryAfter: 60)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: nil, now: now, jitter: 0) == 0.5)
+        #expect(policy.delay(afterAttempt: 2, retryAfter: nil, now: now, jitter: 1) == 2)
+        #expect(policy.delay(afterAttempt: 3, retryAfter: nil, now: now, jitter: 0.5) == 3, "4 s, half of it jittered")
+        #expect(policy.delay(afterAttempt: 4, retryAfter: nil, now: now, jitter: 0.5) == nil, "four attempts in all")
+        #expect(policy.delay(afterAttempt: 1, retryAfter: "9", now: now, jitter: 0.9) == 9, "Retry-After wins over backoff")
+        #expect(policy.delay(afterAttempt: 1, retryAfter: "3600", now: now, jitter: 0) == nil, "an hour is not waited out")
+        #expect(RetryPolicy.isRetryable(status: 429) && RetryPolicy.isRetryable(status: 503) && !RetryPolicy.isRetryable(status: 403))
+        var long = RetryPolicy(maximumAttempts: 20, baseDelay: 1, maximumDelay: 30)
+        long.longestRetryAfter = 10
+        #expect(long.delay(afterAttempt: 12, retryAfter: nil, now: now, jitter: 1) == 30, "capped")
+    }
+
+    @Test func theRateLimitHeaderIsRead() {
+        #expect(RateLimit(header: "user-hour-lim:3600;user-hour-rem:3121;") == RateLimit(limit: 3600, remaining: 3121))
+        #expect(RateLimit(header: "user-hour-rem:12; user-hour-lim:3500") == RateLimit(limit: 3500, remaining: 12))
+        #expect(RateLimit(header: "user-hour-lim:3600;") == nil)
+        #expect(RateLimit(header: "") == nil)
+    }
+
+    @Test func theTokenGoesOnlyToHTTPSOrThisMachine() throws {
+        for accepted in ["https://api.appstoreconnect.apple.com", "https://proxy.example.com/asc", "http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:80"] {
+            #expect(throws: Never.self) { _ = try APIClient.validatedBaseURL(accepted) }
+        }
+        for refused in ["http://example.com", "http://10.0.0.1", "http://127.0.0.1.example.com", "ftp://127.0.0.1", "file:///tmp", "api.appstoreconnect.apple.com",
+                        "https://user:pass@example.com", "https://example.com/?q=1"] {
+            #expect(throws: PullFailure.self, "\(refused)") { _ = try APIClient.validatedBaseURL(refused) }
+        }
+    }
+
+    /// Answers every GET with a list whose `links.next` points at another host.
+    struct ForeignLinkTransport: HTTPTransport {
+        func get(_ url: URL, headers: [String: String]) async throws(TransportError) -> HTTPResponse {
+            let body: JSONValue = ["data": [], "links": ["self": .string(url.absoluteString), "next": "https://collector.example.net/v1/apps?cursor=x"]]
+            return HTTPResponse(status: 200, headers: [:], body: Data(body.serialized().utf8))
+        }
+    }
+
+    @Test func aLinkToAnotherHostIsNotFollowed() async throws {
+        let client = APIClient(configuration: APIClient.Configuration(), transport: ForeignLinkTransport(),
+                               signer: TokenSigner(key: try TestAPIKey().apiKey()), sleep: { _ in })
+        do {
+            _ = try await SnapshotPull(client: client).run(bundleID: "com.example.synthetic.coins")
+            Issue.record("the pull followed a link to another host")
+        } catch {
+            #expect(error.message.contains("collector.example.net"))
+        }
+        #expect(await client.statistics.requests == 1)
+    }
+
+    @Test func aBodyOverTheLimitIsCutOff() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            LoopbackHTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: Data(repeating: UInt8(ascii: " "), count: 20_000))
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport(maximumBodySize: 4096)
+        defer { transport.close() }
+        await #expect(throws: TransportError.self) {
+            _ = try await transport.get(URL(string: server.baseURL + "/v1/apps")!, headers: [:])
+        }
+        let roomy = URLSessionTransport(maximumBodySize: 65_536)
+        defer { roomy.close() }
+        let response = try await roomy.get(URL(string: server.baseURL + "/v1/apps")!, headers: [:])
+        #expect(response.status == 200 && response.body.count == 20_000)
+        #expect(response.headers["content-type"] == "application/json")
+    }
+
+    @Test func aRedirectIsReturnedNotFollowed() async throws {
+        final class Paths: @unchecked Sendable {
+            let lock = NSLock()
+            var seen: [String] = []
+        }
+        let paths = Paths()
+        let server = try LoopbackHTTPServer { request in
+            paths.lock.withLock { paths.seen.append(request.path) }
+            return LoopbackHTTPServer.Response(status: 302, headers: [("Location", "/elsewhere")])
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        defer { transport.close() }
+        let response = try await transport.get(URL(string: server.baseURL + "/v1/apps")!, headers: ["Authorization": "Bearer x"])
+        #expect(response.status == 302)
+        #expect(paths.lock.withLock { paths.seen } == ["/v1/apps"], "the token is not carried to where a redirect points")
+    }
+
+    @Test func jsonIsWrittenOneWayOnly() throws {
+        let value: JSONValue = ["b": [1, 2.5, true, .null], "a": "quote \" backslash \\ slash / tab \t nul \u{0} é 😀", "c": [:], "d": []]
+        #expect(value.serialized() == #"{"a":"quote \" backslash \\ slash / tab \t nul \u0000 é 😀","b":[1,2.5,true,null],"c":{},"d":[]}"#)
+        #expect(value.serialized(pretty: true) == """
+            {
+              "a": "quote \\" backslash \\\\ slash / tab \\t nul \\u0000 é 😀",
+              "b": [
+                1,
+                2.5,
+                true,
+                null
+              ],
+              "c": {},
+              "d": []
+            }
+            """)
+        #expect(try JSONValue.parse(Data(value.serialized().utf8)) == value)
+        // Keys by their UTF-8 bytes: "Z" < "a" < "é".
+        #expect((["é": 1, "a": 2, "Z": 3] as JSONValue).serialized() == #"{"Z":3,"a":2,"é":1}"#)
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 (a port the system picks) for the App Store Connect pull
+/// tests: a real socket, so the pull goes through URLSession exactly as against Apple. One thread
+/// accepts; each connection gets a thread, one request, one answer and `Connection: close`.
+/// Plain GETs only (the pull sends nothing else), and nothing but loopback traffic.
+final class LoopbackHTTPServer: @unchecked Sendable {
+    struct Request: Sendable {
+        let method: String
+        /// The request target as sent: `/v1/apps?filter%5BbundleId%5D=…`.
+        let target: String
+        /// The path, percent-decoded.
+        let path: String
+        /// The query's parameters in order, percent-decoded.
+        let query: [(name: String, value: String)]
+        /// Header names in lower case.
+        let headers: [String: String]
+
+        func parameter(_ name: String) -> String? { query.first { $0.name == name }?.value }
+    }
+
+    struct Response: Sendable {
+        var status: Int
+        var headers: [(String, String)] = []
+        var body: Data = Data()
+    }
+
+    let port: UInt16
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    private let listener: Int32
+    private let handler: @Sendable (Request) -> Response
+    private let lock = NSLock()
+    private var stopped = false
+    private let acceptor = DispatchGroup()
+
+    init(handler: @escaping @Sendable (Request) -> Response) throws {
+        self.handler = handler
+        #if canImport(Glibc)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let listener = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard listener >= 0 else { throw ServerError("socket() failed: errno \(errno)") }
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            close(listener)
+            throw ServerError("bind/listen on 127.0.0.1 failed: errno \(errno)")
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        self.listener = listener
+        self.port = UInt16(bigEndian: actual.sin_port)
+        acceptor.enter()
+        Thread { [self] in
+            acceptLoop()
+            acceptor.leave()
+        }.start()
+    }
+
+    /// Stops accepting and waits for the accepting thread to end.
+    func stop() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
+        acceptor.wait()
+        close(listener)
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    private func acceptLoop() {
+        // poll() with a short timeout, so `stop()` is noticed without closing a descriptor that
+        // another thread is blocked in (which Darwin and Linux treat differently).
+        while !isStopped {
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 50) > 0 else { continue }
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { continue }
+            #if canImport(Darwin)
+            var yes: Int32 = 1
+            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            Thread { [self] in serve(connection) }.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        guard let head = readHead(connection), let request = LoopbackHTTPServer.parse(head) else {
+            send(Response(status: 400, body: Data("bad request".utf8)), to: connection)
+            return
+        }
+        send(handler(request), to: connection)
+    }
+
+    /// Reads up to the blank line that ends the headers (a GET has no body), at most 64 KiB.
+    private func readHead(_ connection: Int32) -> String? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let end: [UInt8] = Array("\r\n\r\n".utf8)
+        while bytes.count < 65_536 {
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            bytes += buffer[0..<count]
+            if bytes.containsSubsequence(end) { break }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func parse(_ head: String) -> Request? {
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ")
+        guard parts.count == 3 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let target = String(parts[1])
+        let pieces = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let decode: (Substring) -> String = { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+        var query: [(name: String, value: String)] = []
+        if pieces.count == 2 {
+            for pair in pieces[1].split(separator: "&") {
+                let nameValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                query.append((decode(nameValue[0]), nameValue.count == 2 ? decode(nameValue[1]) : ""))
+            }
+        }
+        return Request(method: String(parts[0]), target: target, path: decode(pieces[0]), query: query, headers: headers)
+    }
+
+    private func send(_ response: Response, to connection: Int32) {
+        var head = "HTTP/1.1 \(response.status) \(response.status == 200 ? "OK" : "Status")\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        var bytes = Array(head.utf8)
+        bytes += response.body
+        var offset = 0
+        while offset < bytes.count {
+            #if canImport(Glibc)
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            #else
+            let sent = bytes[offset...].withUnsafeBytes { Darwin.send(connection, $0.baseAddress, $0.count, 0) }
+            #endif
+            guard sent > 0 else { return }
+            offset += sent
+        }
+    }
+
+    struct ServerError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func containsSubsequence(_ needle: [UInt8]) -> Bool {
+        guard count >= needle.count else { return false }
+        for start in 0...(count - needle.count) where self[start..<start + needle.count].elementsEqual(needle) { return true }
+        return false
+    }
+}
