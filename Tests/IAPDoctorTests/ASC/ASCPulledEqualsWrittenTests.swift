@@ -1,0 +1,81 @@
+import AppStoreConnect
+import Foundation
+import IAPDoctor
+import Rules
+import Testing
+
+/// A pulled snapshot and the same account written by hand (every resource of the synthetic
+/// world, every relationship as full linkage, in one document) check to the same diagnosis:
+/// the pull loses nothing a check needs, and adds nothing.
+@Suite("A pulled snapshot checks like a written one", .enabled(if: SharedFolder.isRequired, SharedFolder.skipReason))
+struct ASCPulledEqualsWrittenTests {
+    static func linkage(_ key: ResourceKey) -> WireJSON {
+        .object(["type": .string(key.type), "id": .string(key.id)])
+    }
+
+    /// The synthetic world as a person would write it: no paging, no `include=` limits.
+    static func handWritten() -> String {
+        var data: [WireJSON] = []
+        for (key, node) in SyntheticASCWorld.nodes.sorted(by: { ($0.key.type, $0.key.id) < ($1.key.type, $1.key.id) }) {
+            var relationships: [String: WireJSON] = [:]
+            for (name, related) in node.relationships {
+                switch related {
+                case .one(let target), .oneUndisclosed(let target):
+                    let data: WireJSON = target.map { Self.linkage($0) } ?? .null
+                    relationships[name] = .object(["data": data])
+                case .many(let targets):
+                    let items: [WireJSON] = targets.map { Self.linkage($0) }
+                    relationships[name] = .object(["data": .array(items)])
+                case .notFound: continue
+                }
+            }
+            var resource: [String: WireJSON] = [
+                "type": .string(key.type), "id": .string(key.id), "attributes": .object(node.attributes),
+            ]
+            if !relationships.isEmpty { resource["relationships"] = .object(relationships) }
+            data.append(.object(resource))
+        }
+        let meta: WireJSON = .object(["iapdoctor": .object([
+            "format": "iapdoctor-asc-snapshot/1", "bundle_id": .string(SyntheticASCWorld.bundleID), "unavailable": .array([]),
+        ])])
+        return WireJSON.object(["data": .array(data), "meta": meta]).serialized(pretty: true)
+    }
+
+    func diagnose(snapshot: String, in folder: String, name: String) throws -> Diagnosis {
+        let path = folder + "/" + name
+        try snapshot.write(toFile: path, atomically: true, encoding: .utf8)
+        return Doctor(engine: BuiltinRules.engine()).check(Doctor.Request(
+            paths: [folder + "/project.yaml"], environment: .review, profilesDirectories: [], ascSnapshot: path))
+    }
+
+    @Test func theSameAccountGivesTheSameAnswers() async throws {
+        let pull = try await SyntheticPull.run(key: try TestAPIKey(), subset: try requireSubset())
+        let pulled = try pull.result.text
+        let folder = try makeScratchFolder("asc-same")
+        defer { removeScratch(folder) }
+        try """
+            version: 1
+            environment: review
+            checked_at: 2026-11-22T10:00:00Z
+            app:
+              name: Synthetic Coins
+              platform: ios
+              bundle_id: \(SyntheticASCWorld.bundleID)
+            testing:
+              sandbox_account: { email: sandbox.us@example.com }
+            """.write(toFile: folder + "/project.yaml", atomically: true, encoding: .utf8)
+        let fromPull = try diagnose(snapshot: pulled, in: folder, name: "pulled.json")
+        let fromHand = try diagnose(snapshot: Self.handWritten(), in: folder, name: "written.json")
+
+        #expect(!fromPull.products.isEmpty)
+        #expect(fromPull.products.map(\.productID) == fromHand.products.map(\.productID))
+        #expect(fromPull.products.map(\.verdict) == fromHand.products.map(\.verdict))
+        #expect(fromPull.checklist.map(\.status) == fromHand.checklist.map(\.status))
+        // Findings agree but for where they point (each file has its own lines).
+        func summary(_ diagnosis: Diagnosis) -> [String] {
+            diagnosis.findings.map { "\($0.severity) \($0.rule) \($0.productID ?? "-")" }.sorted()
+        }
+        #expect(summary(fromPull) == summary(fromHand))
+        #expect(fromPull.findings.contains { $0.rule == "asc-missing-metadata" })
+    }
+}
