@@ -113,6 +113,21 @@ struct ASCSnapshotTests {
         #expect(verdict(diagnosis, Self.greenhouse) == .invalid)
     }
 
+    @Test func aLinkedProductTheSnapshotDoesNotHoldIsNotMissing() throws {
+        // The app links three IAPs; the greenhouse's resource was not saved: it exists, unread.
+        let snapshot = Self.completeSnapshot().replacingOccurrences(
+            of: "{ \"type\": \"inAppPurchases\", \"id\": \"12\", \"attributes\"", with: "{ \"type\": \"unsavedThings\", \"id\": \"12\", \"attributes\"")
+        let diagnosis = try check(snapshot)
+        #expect(!diagnosis.findings.contains { $0.rule == "requested-product-missing" || $0.rule == "descriptor-asc-mismatch" },
+                "\(diagnosis.findings.map { "\($0.rule): \($0.message)" })")
+        #expect(verdict(diagnosis, Self.greenhouse) == .valid)
+    }
+
+    @Test func numericIDsAreReadAsTheirText() throws {
+        let snapshot = try ASCSnapshot.load(text: "{ \"data\": [ { \"type\": \"apps\", \"id\": 1500000001, \"attributes\": { \"bundleId\": \"com.x\" } } ] }", file: "s.json")
+        #expect(snapshot.resource(.init(type: "apps", id: "1500000001")) != nil)
+    }
+
     @Test func aSnapshotOfAnotherAppIsNotUsedForThisOne() throws {
         let text = Self.completeSnapshot(seedsState: "REJECTED", bundleID: "com.greenthumb.pocketgarden.lite")
         let diagnosis = try check(text)

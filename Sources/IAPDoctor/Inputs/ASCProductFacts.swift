@@ -7,7 +7,11 @@ extension ASCFacts.Mapper {
     /// else every resource of the type that no other app claims (a folder of saved responses
     /// often holds the list without its app).
     private func appResources(_ relationship: String, type: String) -> (resources: [Resource], listKnown: Bool) {
-        if let app = facts.app, let linked = snapshot.related(app, relationship) { return (linked, true) }
+        if let app = facts.app, let linked = snapshot.related(app, relationship) {
+            // A linked product the snapshot does not hold exists, unread: the list is not complete.
+            let complete = linked.count == app.linkage(relationship)?.references.count
+            return (linked, complete)
+        }
         let claimed = Set(snapshot.resources(ofType: "apps").filter { $0.id != facts.app?.id }
             .flatMap { $0.linkage(relationship)?.references ?? [] })
         return (snapshot.resources(ofType: type).filter { !claimed.contains($0.reference) }, false)
@@ -39,6 +43,7 @@ extension ASCFacts.Mapper {
         for group in groups.resources {
             if let members = snapshot.related(group, "subscriptions") {
                 subscriptions += members.map { ($0, group) }
+                if members.count != group.linkage("subscriptions")?.references.count { subscriptionsKnown = false }
             } else {
                 subscriptionsKnown = false
                 subscriptions += snapshot.resources(ofType: "subscriptions").filter {

@@ -330,7 +330,9 @@ extension ASCSnapshot {
         guard let type = value["type"]?.string, !type.isEmpty else {
             throw malformed("\(what) needs a string `type` (such as `inAppPurchases`)", at: value["type"]?.location ?? value.location)
         }
-        guard let id = value["id"]?.string, !id.isEmpty else {
+        // The API writes ids as strings; a hand-written snapshot may write a number.
+        let number = value["id"]?.number.flatMap { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : nil }
+        guard let id = value["id"]?.string ?? number, !id.isEmpty else {
             throw malformed("\(what) of type `\(Escaping.controlCharacters(type))` needs a string `id`", at: value["id"]?.location ?? value.location)
         }
         return Reference(type: type, id: id)
