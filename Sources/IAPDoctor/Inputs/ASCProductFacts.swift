@@ -238,7 +238,7 @@ extension ASCFacts.Mapper {
             typed.status = nil
         }
         typed.clearedForSale = merged(typed.clearedForSale, store.clearedForSale, subject: "whether `\(name)` is cleared for sale", key: "\(path).cleared_for_sale", item: ChecklistID.clearedForSale.rawValue, describe: { String($0) })
-        typed.availability = merged(typed.availability, store.availability, subject: "the territories of `\(name)`", key: "\(path).availability", item: ChecklistID.storefrontAvailability.rawValue,
+        typed.availability = merged(typed.availability, store.availability, subject: "the territory list of `\(name)`", key: "\(path).availability", item: ChecklistID.storefrontAvailability.rawValue,
                                     describe: { "[" + $0.map(\.value).sorted().joined(separator: ", ") + "]" })
         typed.familyShareable = merged(typed.familyShareable, store.familyShareable, subject: "Family Sharing of `\(name)`", key: "\(path).family_shareable", item: ChecklistID.productMetadata.rawValue, describe: { String($0) })
         typed.subscriptionGroup = merged(typed.subscriptionGroup, store.subscriptionGroup, subject: "the subscription group of `\(name)`", key: "\(path).subscription_group", item: ChecklistID.subscriptionGroups.rawValue, describe: { $0 })
@@ -253,7 +253,7 @@ extension ASCFacts.Mapper {
                 let stated = typed.price.map { $0.map { "\"\($0)\"" } } ?? typed.priceTier!.map { "tier \($0)" }
                 facts.disagreements.append(ASCSnapshotFacts.Disagreement(
                     subject: "the price of `\(name)`", checklistItem: ChecklistID.productMetadata.rawValue, descriptor: stated,
-                    snapshot: Fact("none", at: store.store!.location, source: .appStoreConnect), key: "\(path).price_tier"))
+                    snapshot: Fact("none", at: store.store!.pricedTerritories!.location, source: .appStoreConnect), key: "\(path).price_tier"))
             }
             typed.price = store.price
             typed.priceTier = store.price == nil ? nil : typed.priceTier
