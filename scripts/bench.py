@@ -5,6 +5,7 @@ and PyYAML's C loader (descriptors), and writes the measured part of BENCHMARKS.
 usage:
   scripts/bench.py [--binary PATH] [--runs N] [--sizes 1000,10000,100000] [--output BENCHMARKS.md]
   scripts/bench.py --smoke [--binary PATH]       # CI: tiny inputs, one run, checks, writes nothing
+  scripts/bench.py --sections findings --sizes 10000,100000 --runs 3   # issue 16's faulty catalogs only
 
 Without --binary, builds the release binary with its own scratch path
 (`swift build -c release --static-swift-stdlib --scratch-path /tmp/iapdoctor-bench-build`, the
@@ -74,15 +75,18 @@ def measure(cmd, ok_codes=(0,)):
     return wall, megabytes, run.returncode, run.stdout
 
 
-def series(contenders, runs):
-    """Runs every contender `runs` times, interleaved. contenders: {name: (cmd, ok_codes)}."""
+def series(contenders, runs, outputs=None):
+    """Runs every contender `runs` times, interleaved. contenders: {name: (cmd, ok_codes)}.
+    With `outputs` (a dict), records the byte size of each contender's standard output."""
     walls = {name: [] for name in contenders}
     peaks = {name: [] for name in contenders}
     for _ in range(runs):
         for name, (cmd, ok) in contenders.items():
-            wall, peak, _, _ = measure(cmd, ok)
+            wall, peak, _, out = measure(cmd, ok)
             walls[name].append(wall)
             peaks[name].append(peak)
+            if outputs is not None:
+                outputs[name] = len(out.encode())
     return {name: (statistics.median(walls[name]), max(peaks[name]), walls[name]) for name in contenders}
 
 
@@ -156,6 +160,37 @@ def check_clean(binary, path, count):
         raise RuntimeError(f"{path}: expected only {expected}, got {got[:20]}")
 
 
+def summary_total(binary, path):
+    """Every finding the check counts (listed or not), from the JSON summary."""
+    run = sh([binary, "check", path, "--format", "json"])
+    if run.returncode not in (0, 1):
+        raise RuntimeError(f"{path}: exited {run.returncode}: {run.stderr[-2000:]}")
+    summary = json.loads(run.stdout)["summary"]
+    return summary["errors"] + summary["warnings"] + summary["notes"]
+
+
+def findings_series(binary, work, sizes, densities, formats, runs, have_xmllint):
+    """Issue 16: clean and faulty catalogs (`gen_catalog.py --density R`) per size, each format
+    against xmllint on the same file, interleaved. Per finding: the time and peak memory added over
+    the clean catalog in the same format, and the output bytes."""
+    blocks = []
+    for n in sizes:
+        for density in [0.0] + densities:
+            extra = ["--density", str(density)] if density else []
+            path = gen_catalog(n, os.path.join(work, f"findings-{n}-{density}"), *extra)
+            total = summary_total(binary, path)
+            contenders = {f: ([binary, "check", path, "--format", f], (0, 1)) for f in formats}
+            if have_xmllint:
+                contenders["xmllint --noout"] = (["xmllint", "--noout", path], (0,))
+            r = min(runs, 3) if n >= 100000 else runs
+            print(f"findings: {n} items, density {density} ({total} findings), {r} runs ...", flush=True)
+            outputs = {}
+            blocks.append({"n": n, "density": density, "findings": total, "mb": os.path.getsize(path) / 1e6,
+                           "runs": r, "results": series(contenders, r, outputs), "outputs": outputs})
+            shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+    return blocks
+
+
 def fmt(x, digits=3):
     return f"{x:.{digits}f}"
 
@@ -170,6 +205,10 @@ def main():
     parser.add_argument("--output", default=os.path.join(ROOT, "BENCHMARKS.md"))
     parser.add_argument("--smoke", action="store_true", help="tiny inputs, one run, correctness checks; writes nothing")
     parser.add_argument("--keep", help="keep the generated inputs in this folder")
+    parser.add_argument("--sections", default="catalogs,findings,descriptor,requests,startup",
+                        help="which series to run (comma-separated)")
+    parser.add_argument("--densities", default="0.01,1,2.5", help="findings per item of the faulty catalogs")
+    parser.add_argument("--formats", default="json,sarif,text", help="formats timed on the faulty catalogs")
     args = parser.parse_args()
 
     if not shutil.which("/usr/bin/time") and not os.path.exists("/usr/bin/time"):
@@ -197,9 +236,10 @@ def main():
     if open(a, "rb").read() != open(b, "rb").read():
         raise RuntimeError("gen_catalog.py is not deterministic")
 
+    sections = set(args.sections.split(","))
     # 1. Catalogs: iapdoctor vs xmllint vs xmltodict, per size.
     catalogs = []
-    for n in sizes:
+    for n in (sizes if "catalogs" in sections else []):
         path = gen_catalog(n, os.path.join(work, f"catalog-{n}"))
         check_clean(binary, path, n)
         contenders = {"iapdoctor check --format json": ([binary, "check", path, "--format", "json"], (0, 1))}
@@ -214,19 +254,28 @@ def main():
 
     # A faulty catalog (one fault in 97 items): the worst case has findings to report.
     n = sizes[1] if len(sizes) > 1 else sizes[0]
-    faulty = gen_catalog(n, os.path.join(work, f"faulty-{n}"), "--faults")
-    report["faulty"] = {"n": n, "findings": len(findings(binary, faulty)),
-                        "results": series({"iapdoctor check (faulty)": ([binary, "check", faulty, "--format", "json"], (0, 1))},
-                                          min(runs, 3))}
+    if "catalogs" in sections:
+        faulty = gen_catalog(n, os.path.join(work, f"faulty-{n}"), "--faults")
+        report["faulty"] = {"n": n, "findings": len(findings(binary, faulty)),
+                            "results": series({"iapdoctor check (faulty)": ([binary, "check", faulty, "--format", "json"], (0, 1))},
+                                              min(runs, 3))}
+
+    # 1b. Findings (issue 16): faulty catalogs at several densities, per format.
+    if "findings" in sections:
+        densities = [0.01, 1.0] if args.smoke else [float(x) for x in args.densities.split(",")]
+        report["findings"] = findings_series(binary, work, sizes, densities, args.formats.split(","), runs, have_xmllint)
 
     # 2. Descriptor: iapdoctor check vs PyYAML CSafeLoader on the same file.
     d = 200 if args.smoke else 10000
-    descriptor = gen_descriptor(d, os.path.join(work, f"project-{d}.yaml"), "--requests", "300")
-    contenders = {"iapdoctor check project.yaml": ([binary, "check", descriptor, "--format", "json"], (0, 1))}
-    if have_pyyaml:
-        contenders["PyYAML yaml.load(CSafeLoader)"] = ([sys.executable, "-c", PYYAML, descriptor], (0,))
-    print(f"descriptor {d} products ...", flush=True)
-    report["descriptor"] = {"n": d, "mb": os.path.getsize(descriptor) / 1e6, "results": series(contenders, min(runs, 3))}
+    if "descriptor" not in sections:
+        d = 0
+    if d:
+        descriptor = gen_descriptor(d, os.path.join(work, f"project-{d}.yaml"), "--requests", "300")
+        contenders = {"iapdoctor check project.yaml": ([binary, "check", descriptor, "--format", "json"], (0, 1))}
+        if have_pyyaml:
+            contenders["PyYAML yaml.load(CSafeLoader)"] = ([sys.executable, "-c", PYYAML, descriptor], (0,))
+        print(f"descriptor {d} products ...", flush=True)
+        report["descriptor"] = {"n": d, "mb": os.path.getsize(descriptor) / 1e6, "results": series(contenders, min(runs, 3))}
 
     # 3. Requested IDs against a catalog (did-you-mean, short forms): time against request count.
     # A small descriptor (20 products) lists the catalog and requests IDs drawn from all of its
@@ -236,7 +285,7 @@ def main():
     with open(rules, "w") as f:
         f.write("rules:\n  catalog-descriptor-mismatch: off\n")
     cross = []
-    for c in ([2000] if args.smoke else [s for s in sizes if s >= 10000] or [sizes[-1]]):
+    for c in ([] if "requests" not in sections else [2000] if args.smoke else [s for s in sizes if s >= 10000] or [sizes[-1]]):
         base = gen_catalog(c, os.path.join(work, f"requests-{c}"))
         for k in [0] + request_counts:
             project = gen_descriptor(20, os.path.join(work, f"requests-{c}", f"project-{k}.yaml"),
@@ -247,11 +296,12 @@ def main():
     report["requests"] = {"series": cross}
 
     # 4. Start-up.
-    tiny = gen_catalog(1, os.path.join(work, "tiny"), "--screenshots", "1")
-    report["startup"] = series({
-        "iapdoctor --version": ([binary, "--version"], (0,)),
-        "iapdoctor check (1-item catalog)": ([binary, "check", tiny, "--format", "json"], (0, 1)),
-    }, 3 if args.smoke else 11)
+    if "startup" in sections:
+        tiny = gen_catalog(1, os.path.join(work, "tiny"), "--screenshots", "1")
+        report["startup"] = series({
+            "iapdoctor --version": ([binary, "--version"], (0,)),
+            "iapdoctor check (1-item catalog)": ([binary, "check", tiny, "--format", "json"], (0, 1)),
+        }, 3 if args.smoke else 11)
 
     print_report(report)
     if args.smoke:
@@ -261,6 +311,12 @@ def main():
             if peak > 64:
                 sys.exit(f"smoke benchmark failed: {block['n']} items took {peak:.1f} MB (the bound is 64 MB)")
         print("smoke benchmark passed (nothing written)")
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return
+    if sections != {"catalogs", "findings", "descriptor", "requests", "startup"}:
+        # A partial run rewrites nothing of the file: its table goes to standard output.
+        print("\n".join(render_findings(report)) if "findings" in report else "")
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
         return
@@ -277,15 +333,55 @@ def print_report(report):
         for name, (median, peak, _) in block["results"].items():
             ratio = f"{median / base:6.2f}×" if base else "   n/a"
             print(f"  {name:34} {median:8.3f} s {ratio} xmllint  {peak:8.1f} MB")
-    for name, (median, peak, _) in report["descriptor"]["results"].items():
+    for block in report.get("findings", []):
+        base = block["results"].get("xmllint --noout", (None,))[0]
+        for name, (median, peak, _) in block["results"].items():
+            ratio = f"{median / base:6.2f}×" if base else "   n/a"
+            print(f"  findings {block['n']:>7} items × {block['density']:<4} ({block['findings']:>6}): {name:16} "
+                  f"{median:8.3f} s {ratio} xmllint {peak:8.1f} MB")
+    for name, (median, peak, _) in report.get("descriptor", {"results": {}})["results"].items():
         print(f"descriptor: {name:34} {median:8.3f} s {peak:8.1f} MB")
     for entry in report["requests"]["series"]:
         for name, (median, peak, _) in entry["results"].items():
             print(f"cross-check: {entry['catalog']} items, {name:16} {median:8.3f} s {peak:8.1f} MB")
-    for name, (median, peak, _) in report["startup"].items():
+    for name, (median, peak, _) in report.get("startup", {}).items():
         print(f"start-up: {name:34} {median * 1000:8.1f} ms {peak:8.1f} MB")
     if report["skipped"]:
         print("skipped (not installed):", ", ".join(report["skipped"]))
+
+
+def render_findings(report):
+    """The findings table: per size, density and format, against the clean catalog's run."""
+    out = ["### Findings (issue 16: `gen_catalog.py --density R`, R findings per item)", "",
+           "Kinds: a description too long, a review screenshot file missing, a type in the wrong case. "
+           "Per finding: time and peak RSS added over the clean catalog of the same size in the same format, "
+           "and the bytes of output.", "",
+           "| items | findings/item | findings | format | median s | × xmllint | peak RSS MB | µs/finding | "
+           "RSS bytes/finding | output bytes/finding |",
+           "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
+    clean = {}
+    for block in report["findings"]:
+        if block["density"] == 0:
+            clean[block["n"]] = block
+    for block in report["findings"]:
+        base = block["results"].get("xmllint --noout", (None,))[0]
+        ref = clean.get(block["n"])
+        for name, (median, peak, _) in block["results"].items():
+            if name == "xmllint --noout":
+                out.append(f"| {block['n']:,} | {block['density']:g} | {block['findings']:,} | xmllint --noout | "
+                           f"{median:.3f} | 1.00 | {peak:.1f} | | | |")
+                continue
+            ratio = f"{median / base:.2f}" if base else "n/a"
+            extra = block["findings"] - (ref["findings"] if ref else 0)
+            if ref and block is not ref and extra > 0:
+                us = f"{(median - ref['results'][name][0]) / extra * 1e6:.1f}"
+                rss = f"{(peak - ref['results'][name][1]) * (1 << 20) / extra:,.0f}"
+            else:
+                us = rss = "–"
+            bpf = f"{block['outputs'].get(name, 0) / block['findings']:,.0f}" if block["findings"] else "–"
+            out.append(f"| {block['n']:,} | {block['density']:g} | {block['findings']:,} | {name} | {median:.3f} | "
+                       f"{ratio} | {peak:.1f} | {us} | {rss} | {bpf} |")
+    return out + [""]
 
 
 def render(report):
@@ -320,6 +416,8 @@ def render(report):
     for name, (median, peak, _) in faulty["results"].items():
         out += [f"Faulty catalog ({faulty['n']:,} items, one fault in 97 items, {faulty['findings']} findings): "
                 f"{median:.3f} s, {peak:.1f} MB.", ""]
+    if "findings" in report:
+        out += render_findings(report)
     d = report["descriptor"]
     out += [f"### Descriptor ({d['n']:,} products, {d['mb']:.1f} MB, 300 requested IDs)", "",
             "| contender | median s | peak RSS MB |", "|---|---:|---:|"]

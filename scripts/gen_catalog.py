@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a synthetic bulk in-app purchase catalog (App Store Package metadata.xml, software5.12).
 
-usage: gen_catalog.py N OUT.xml [--seed S] [--faults] [--screenshots K] [--fault-every M]
+usage: gen_catalog.py N OUT.xml [--seed S] [--faults] [--screenshots K] [--fault-every M] [--density R]
 
 Deterministic for a given N, seed and flags (same bytes every time).
 
@@ -18,6 +18,15 @@ a product ID, an over-long title, a duplicate product ID, a duplicate reference 
 type, a placeholder, a misspelt element, a price tier out of range, a bad locale code and a date
 that is not YYYY-MM-DD. `--faults` catalogs are for correctness and worst-case runs, not for the
 performance targets (those are about clean catalogs).
+
+--density R plants R findings per item on average (0.01: one item in 100; 1: every item; 2.5: every
+item two or three), the kinds of issue 16's faulty catalog: a description too long (first locale
+only: one finding), a review screenshot file that does not exist (`missing_NNNNNN.png`: one
+finding), and a type in the wrong case (`Consumable`; an auto-renewable, whose type inside its group
+must stay, gets a duration that is not one instead). Item i gets floor((i+1)R) - floor(iR) of them
+(at most 3), rotating through the kinds, so every density gives exactly round(N * R) findings on
+top of the clean catalog's two. Draws nothing from the random stream: the items are otherwise the
+clean catalog's.
 """
 import argparse
 import hashlib
@@ -79,6 +88,22 @@ class Catalog:
         with_intervals = rng.random() < 0.4
         shot = self.shots[i % len(self.shots)]
         reference_tag = "reference_name"
+        dense = []
+        if self.args.density:
+            r = self.args.density
+            k = min(3, int((i + 1) * r + 1e-9) - int(i * r + 1e-9))
+            dense = [(i + j) % 3 for j in range(k)]
+        long_desc = None
+        if 0 in dense:
+            long_desc = "A description that is far longer than the forty-five characters allowed"
+        if 1 in dense:
+            shot = (f"missing_{i:06d}.png", shot[1], shot[2])
+        bad_duration = False
+        if 2 in dense:
+            if auto_renewable:
+                bad_duration = True  # inside a group a type of any other spelling is a second finding
+            else:
+                ptype = "Consumable"
         if self.args.faults and i % self.args.fault_every == 13 % self.args.fault_every:
             kind = (i // self.args.fault_every) % FAULT_KINDS
             if kind == 0:
@@ -108,7 +133,8 @@ class Catalog:
             f"  <type>{ptype}</type>",
         ]
         if auto_renewable:
-            lines.append(f"  <duration>{rng.choice(DURATIONS)}</duration>")
+            duration = rng.choice(DURATIONS)
+            lines.append(f"  <duration>{'5 Weeks' if bad_duration else duration}</duration>")
         lines += ["  <products>", "    <product>", "      <cleared_for_sale>true</cleared_for_sale>"]
         if with_intervals or (self.args.faults and start[2] == "/"):
             lines += [
@@ -122,11 +148,11 @@ class Catalog:
         else:
             lines.append(f"      <wholesale_price_tier>{tier}</wholesale_price_tier>")
         lines += ["    </product>", "  </products>", "  <locales>"]
-        for locale in locales:
+        for n, locale in enumerate(locales):
             lines += [
                 f"    <locale name={quoteattr(locale)}>",
                 f"      <title>{escape(title)}</title>",
-                f"      <description>{escape(desc)}</description>",
+                f"      <description>{escape(long_desc if long_desc and n == 0 else desc)}</description>",
                 "    </locale>",
             ]
         lines += [
@@ -188,6 +214,7 @@ def main():
     parser.add_argument("--faults", action="store_true")
     parser.add_argument("--fault-every", type=int, default=97)
     parser.add_argument("--screenshots", type=int, default=4)
+    parser.add_argument("--density", type=float, default=0.0, help="findings per item (issue 16's faulty catalogs)")
     args = parser.parse_args()
     if args.screenshots < 1:
         parser.error("--screenshots must be at least 1")

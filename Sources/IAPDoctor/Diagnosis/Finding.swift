@@ -34,6 +34,12 @@ public struct Finding: Sendable, Hashable {
     /// A finding past the engine's per-rule listing limit: it still decides verdicts and the
     /// exit code, but is not listed (its rule's summary note counts it).
     public var isElided = false
+    /// How many findings a stand-in (`isElided`) counts for: a catalog scan keeps one stand-in per
+    /// product and severity for the findings past the limit, not one per finding (1 otherwise).
+    public var elidedWeight = 1
+    /// For a catalog scan's stand-in: the products of the findings it counts (beside `productID`,
+    /// the first), so that verdicts still see every product a finding past the limit was about.
+    public var elidedProducts: [String] = []
 
     public init(
         rule: String, severity: Severity, checklist: String?, message: String, help: String? = nil,

@@ -25,6 +25,11 @@ final class CatalogScan {
     private let plans: [DeclarativeRule.CatalogPlan]
     private var ruleFindings: [[Finding]]
     private var planFindings: [[Finding]]
+    /// Past the listing limit (``Engine/maxListedFindingsPerRule``) a check's findings are not kept:
+    /// each is counted into one stand-in per product and severity, which is all the engine keeps of
+    /// it anyway (the count for the summary note, the product and severity for verdicts). Indexed
+    /// like `rules`, then `plans`.
+    private var beyond: [ElidedFindings]
 
     /// `catalog`: the rules in force (the configuration applied); `implementations`: the rules
     /// with Swift logic, by id.
@@ -48,13 +53,14 @@ final class CatalogScan {
         self.plans = plans
         ruleFindings = Array(repeating: [], count: rules.count)
         planFindings = Array(repeating: [], count: plans.count)
+        beyond = Array(repeating: ElidedFindings(), count: rules.count + plans.count)
     }
 
     /// Runs every check on one item as it streams by.
     func check(_ item: CatalogStreamedItem) {
         for index in rules.indices {
             let found = rules[index].check(item: item, context: contexts[index])
-            if !found.isEmpty { ruleFindings[index] += found }
+            if !found.isEmpty { keep(found, in: &ruleFindings[index], beyond: index) }
         }
         // The plans write into a local array (most items have no findings), not into this
         // object's storage: no exclusivity check per call.
@@ -62,17 +68,51 @@ final class CatalogScan {
         for index in plans.indices {
             plans[index].check(item, into: &flagged)
             if !flagged.isEmpty {
-                planFindings[index] += flagged
+                keep(flagged, in: &planFindings[index], beyond: rules.count + index)
                 flagged.removeAll()
             }
         }
     }
 
-    /// What each check found, by rule id (an entry for every check that ran, found or not).
+    private func keep(_ found: [Finding], in list: inout [Finding], beyond slot: Int) {
+        let room = Engine.maxListedFindingsPerRule - list.count
+        if found.count <= room {
+            list += found
+            return
+        }
+        if room > 0 { list += found[..<room] }
+        for finding in found[max(room, 0)...] { beyond[slot].count(finding) }
+    }
+
+    /// What each check found, by rule id (an entry for every check that ran, found or not): the
+    /// first ``Engine/maxListedFindingsPerRule`` in item order, then the stand-ins for the rest.
     var findingsByRule: [String: [Finding]] {
         var result: [String: [Finding]] = [:]
-        for (index, context) in contexts.enumerated() { result[context.metadata.id] = ruleFindings[index] }
-        for (index, plan) in plans.enumerated() { result[plan.metadata.id] = planFindings[index] }
+        for (index, context) in contexts.enumerated() { result[context.metadata.id] = ruleFindings[index] + beyond[index].standIns }
+        for (index, plan) in plans.enumerated() { result[plan.metadata.id] = planFindings[index] + beyond[rules.count + index].standIns }
         return result
+    }
+}
+
+/// The findings of one check past the listing limit, as one stand-in (``Finding/isElided``) per
+/// severity, weighted by how many findings it stands for, with the products they were about (a
+/// string each, not a finding each: 250,000 findings past the limit kept ~150 MB as stand-ins).
+struct ElidedFindings {
+    private var slots: [Severity: Int] = [:]
+    private(set) var standIns: [Finding] = []
+
+    mutating func count(_ finding: Finding) {
+        if let slot = slots[finding.severity] {
+            standIns[slot].elidedWeight += 1
+            if let product = finding.productID, standIns[slot].elidedProducts.last != product {
+                standIns[slot].elidedProducts.append(product)
+            }
+            return
+        }
+        var standIn = Finding(rule: finding.rule, severity: finding.severity, checklist: finding.checklist, message: "", location: nil,
+                              productID: finding.productID)
+        standIn.isElided = true
+        slots[finding.severity] = standIns.count
+        standIns.append(standIn)
     }
 }

@@ -51,18 +51,41 @@ public struct Engine: Sendable {
     /// `outcomes` with the findings past the listing limit replaced by one stand-in per outcome
     /// (it keeps the outcome's severity for verdicts), counted in `elided`, and one note that says
     /// how many more there are.
-    static func limitListing(_ outcomes: [Outcome], rule: RuleMetadata, elided: inout [Severity: Int]) -> [Outcome] {
+    ///
+    /// A catalog scan's stand-in names the products of the findings it counts: each of them that
+    /// a verdict is asked about (`verdictProducts`) gets an outcome of its own, so verdicts are
+    /// those of the findings it stands for.
+    static func limitListing(
+        _ outcomes: [Outcome], rule: RuleMetadata, elided: inout [Severity: Int], verdictProducts: Set<String> = []
+    ) -> [Outcome] {
         var listed = 0
         var beyond = 0
         var result = outcomes
+        var perProduct: [Outcome] = []
         for index in result.indices {
             guard case .fail(let findings) = result[index].status else { continue }
-            guard listed + findings.count > maxListedFindingsPerRule else {
+            // Stand-ins from a catalog scan (``CatalogScan``) are already past the limit.
+            guard listed + findings.count > maxListedFindingsPerRule || findings.contains(where: \.isElided) else {
                 listed += findings.count
                 continue
             }
             var kept: [Finding] = []
             for finding in findings {
+                if finding.isElided {
+                    beyond += finding.elidedWeight
+                    elided[finding.severity, default: 0] += finding.elidedWeight
+                    var standIn = finding
+                    standIn.elidedWeight = 1
+                    standIn.elidedProducts = []
+                    if !kept.contains(where: { $0.isElided && $0.severity == finding.severity }) { kept.append(standIn) }
+                    var named = Set<String>()
+                    for product in finding.elidedProducts where product != result[index].productID && verdictProducts.contains(product) {
+                        guard named.insert(product).inserted else { continue }
+                        standIn.productID = product
+                        perProduct.append(Outcome(item: result[index].item, productID: product, status: .fail([standIn]), rule: result[index].rule))
+                    }
+                    continue
+                }
                 if listed < maxListedFindingsPerRule {
                     listed += 1
                     kept.append(finding)
@@ -78,6 +101,7 @@ public struct Engine: Sendable {
             }
             result[index].status = .fail(kept)
         }
+        result += perProduct
         guard beyond > 0, let item = rule.checklist else { return result }
         let note = Finding(
             rule: rule.id, severity: .note, checklist: item,
@@ -129,6 +153,9 @@ public struct Engine: Sendable {
         let requests = RequestResolver.resolve(project, index: index)
         var outcomes: [Outcome] = []
         var elided: [Severity: Int] = [:]
+        // The products `verdicts` is asked about (see there).
+        let verdictProducts = requests.isEmpty
+            ? Set(project.products.compactMap { $0.productID?.value }) : Set(requests.map(\.verdictID))
         // Products known to exist where this environment looks: App Store Connect's (the
         // descriptor's, bulk XML), or in Xcode the StoreKit configuration file it serves.
         let knowsStoreProducts = !project.products.isEmpty || !project.catalogPackages.isEmpty
@@ -151,7 +178,7 @@ public struct Engine: Sendable {
                 }
                 let rule: any Rule = implementations[metadata.id] ?? DeclarativeRule(id: metadata.id)
                 let context = RuleContext(project: project, metadata: metadata, now: now, requests: requests, productIndex: index)
-                let answered = Engine.limitListing(rule.check(context), rule: metadata, elided: &elided)
+                let answered = Engine.limitListing(rule.check(context), rule: metadata, elided: &elided, verdictProducts: verdictProducts)
                 if !knowsStoreProducts, Checklist.item(item)?.aboutProducts == true {
                     outcomes += answered.map(Engine.askingForProducts)
                 } else {

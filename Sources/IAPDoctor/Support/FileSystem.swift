@@ -245,9 +245,12 @@ public enum FileSystem {
     /// Removes `.` and `dir/..` segments lexically, so messages show `a/Products.storekit`, not
     /// `a/b.xcodeproj/xcshareddata/../../Products.storekit`.
     public static func normalize(_ path: String) -> String {
-        let absolute = path.hasPrefix("/")
+        let absolute = path.utf8.first == UInt8(ascii: "/")
         var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        // Split on the byte `/`, as the file system does (and without Character breaking, which
+        // made this most of the cost of a missing screenshot file; issue 16).
+        for bytes in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            let part = Substring(bytes)
             if part == "." { continue }
             if part == "..", let last = parts.last, last != ".." {
                 parts.removeLast()
