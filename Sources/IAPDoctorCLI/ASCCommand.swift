@@ -106,6 +106,17 @@ struct ASCKeyOptions: ParsableArguments {
 }
 
 extension ASCKeyOptions {
+    /// ``pull(bundleID:)`` for a command: a usage, key or network problem prints one error and
+    /// exits 2.
+    func pullOrExit(bundleID: String) throws -> (result: PullResult, seconds: TimeInterval) {
+        do {
+            return try pull(bundleID: bundleID)
+        } catch let error as ASCUsageError {
+            writeError("error: \(error.message)\nhelp: \(error.help)")
+            throw ExitCode(2)
+        }
+    }
+
     static func pullResult(client: APIClient, bundleID: String) async -> Result<PullResult, PullFailure> {
         do {
             return .success(try await SnapshotPull(client: client).run(bundleID: bundleID))
@@ -154,13 +165,7 @@ struct ASCPull: ParsableCommand {
             writeError("error: \(problem)\nhelp: give -o a file in an existing folder, e.g. -o asc-snapshot.json")
             throw ExitCode(2)
         }
-        let pulled: (result: PullResult, seconds: TimeInterval)
-        do {
-            pulled = try key.pull(bundleID: bundleID)
-        } catch let error as ASCUsageError {
-            writeError("error: \(error.message)\nhelp: \(error.help)")
-            throw ExitCode(2)
-        }
+        let pulled = try key.pullOrExit(bundleID: bundleID)
         if let output {
             do {
                 try FileSystem.writeAtomically(pulled.result.text, to: output)
@@ -229,13 +234,7 @@ struct PulledSnapshot {
             writeError("error: --asc-pull needs the app's bundle ID\nhelp: give --bundle-id, or set `app.bundle_id` in the descriptor")
             throw ExitCode(2)
         }
-        let pulled: (result: PullResult, seconds: TimeInterval)
-        do {
-            pulled = try key.pull(bundleID: bundleID)
-        } catch let error as ASCUsageError {
-            writeError("error: \(error.message)\nhelp: \(error.help)")
-            throw ExitCode(2)
-        }
+        let pulled = try key.pullOrExit(bundleID: bundleID)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdoctor-asc-pull-\(UUID().uuidString.prefix(8))").path
         let path = folder + "/asc-snapshot.json"
         do {
