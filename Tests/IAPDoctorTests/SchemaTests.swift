@@ -34,6 +34,56 @@ struct SchemaTests {
         return Set(properties.keys)
     }
 
+    /// Every descriptor key a question names (`unknown(key:)`, a disagreement's key) is one the
+    /// schema has: a misspelt key would send the user to set a key iapdoctor then warns about.
+    @Test func everyKeyAQuestionNamesIsInTheSchema() throws {
+        let schema = try #require(JSONSerialization.jsonObject(with: Data(readText(Self.descriptorSchema).utf8)) as? [String: Any])
+        let defs = try #require(schema["$defs"] as? [String: Any])
+        // A list's items, by the list's key.
+        let items = ["products": "product", "subscription_groups": "subscriptionGroup"]
+        func resolves(_ path: String) -> Bool {
+            var node: [String: Any] = schema
+            for segment in path.split(separator: ".").map(String.init) {
+                let isItem = segment.hasSuffix("[]")
+                let name = isItem ? String(segment.dropLast(2)) : segment
+                guard let properties = node["properties"] as? [String: Any], let next = properties[name] as? [String: Any] else { return false }
+                node = next
+                if isItem {
+                    guard let def = items[name].flatMap({ defs[$0] as? [String: Any] }) else { return false }
+                    node = def
+                }
+            }
+            return true
+        }
+        var keys: [String] = []
+        for folder in ["Sources/Rules", "Sources/IAPDoctor"] {
+            let root = repositoryFile(folder)
+            for case let file as String in FileManager.default.enumerator(atPath: root)! where file.hasSuffix(".swift") {
+                let text = readText(root + "/" + file)
+                for line in text.split(separator: "\n") {
+                    var rest = Substring(line)
+                    while let range = rest.range(of: "key: \"") {
+                        let after = rest[range.upperBound...]
+                        guard let end = after.firstIndex(of: "\"") else { break }
+                        keys.append(String(after[..<end]))
+                        rest = after[end...].dropFirst()
+                    }
+                }
+            }
+        }
+        #expect(keys.count > 40)
+        for key in keys {
+            // A product's path (`products[2]`, from productPath or a loop) and a group's index are list items.
+            var path = key
+            for product in ["\\(project.productPath(product))", "\\(context.project.productPath(product))", "\\(path)"] {
+                path = path.replacingOccurrences(of: product, with: "products[]")
+            }
+            path = path.replacingOccurrences(of: "[\\(index)]", with: "[]")
+            #expect(!path.contains("\\("), "an interpolation the test does not know: \(key)")
+            #expect(resolves(path), "`\(key)` is not a key of schemas/project.schema.json")
+        }
+    }
+
     @Test func descriptorSchemaHasTheLoadersKeysAtEveryLevel() throws {
         let levels: [([String], [String])] = [
             ([], DescriptorReader.topKeys),
