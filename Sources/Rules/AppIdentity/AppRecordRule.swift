@@ -15,6 +15,6 @@ struct AppRecordRule: Rule {
         return [context.fail(context.finding(
             "there is no App Store Connect app record\(bundle), so no In-App Purchase can exist for it",
             at: record.location,
-            help: "create the app in App Store Connect → Apps with this bundle ID, add the products to it, then set `app_record: true`"))]
+            help: "create the app in App Store Connect → Apps with this bundle ID, add the products to it, then \(record.recordFix("set `app_record: true`"))"))]
     }
 }

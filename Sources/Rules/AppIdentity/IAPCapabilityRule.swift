@@ -17,6 +17,6 @@ struct IAPCapabilityRule: Rule {
         return [context.fail(context.finding(
             "In-App Purchase is not enabled for the App ID\(appID)",
             at: enabled.location,
-            help: "enable In-App Purchase for the App ID in Certificates, Identifiers & Profiles (or Xcode → Signing & Capabilities), regenerate the provisioning profile, and set `in_app_purchase: true` and `in_app_purchase_enabled_at`"))]
+            help: "enable In-App Purchase for the App ID in Certificates, Identifiers & Profiles (or Xcode → Signing & Capabilities), regenerate the provisioning profile, and \(enabled.recordFix("set `in_app_purchase: true` and `in_app_purchase_enabled_at`"))"))]
     }
 }

@@ -15,14 +15,16 @@ struct NotClearedForSaleRule: Rule {
                 findings.append(context.finding(
                     "product `\(product.name)` is not cleared for sale, so StoreKit returns it as invalid",
                     at: cleared.location,
-                    help: "in App Store Connect → In-App Purchases → `\(product.name)` → Availability, select the storefronts to sell in; then set `cleared_for_sale: true`",
+                    help: "in App Store Connect → In-App Purchases → `\(product.name)` → Availability, select the storefronts to sell in; then \(cleared.recordFix("set `cleared_for_sale: true`"))",
                     product: id))
             }
             if let availability = product.availability, availability.value.isEmpty {
                 findings.append(context.finding(
                     "product `\(product.name)` is available in no storefront (`availability: []`), which App Store Connect shows as Developer Removed from Sale",
                     at: availability.location,
-                    help: "select at least one country or region under Availability, and list it in `availability` (or remove the key for all storefronts)",
+                    help: availability.source == .appStoreConnect
+                        ? "select at least one country or region under Availability in App Store Connect, then pull the snapshot again"
+                        : "select at least one country or region under Availability, and list it in `availability` (or remove the key for all storefronts)",
                     product: id))
             }
             if let status = product.status, status.value == .developerRemovedFromSale || status.value == .removedFromSale {

@@ -68,3 +68,11 @@ extension Evidence {
         return reason
     }
 }
+
+extension Fact {
+    /// How to record a fix: the descriptor's edit for a typed fact; pulling the App Store Connect
+    /// snapshot again for one that came from it (editing the descriptor would change nothing).
+    func recordFix(_ descriptorEdit: String) -> String {
+        source == .appStoreConnect ? "pull the App Store Connect snapshot again" : descriptorEdit
+    }
+}

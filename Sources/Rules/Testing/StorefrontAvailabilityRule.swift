@@ -21,7 +21,7 @@ struct StorefrontAvailabilityRule: Rule {
             return context.fail(context.finding(
                 "product `\(product.name)` is not available in the tester's storefront `\(storefront.value)` (it is sold in \(codes.quotedList)), so StoreKit omits it",
                 at: availability.location,
-                help: "add `\(storefront.value)` to the product's availability in App Store Connect and to `availability`, or test with a sandbox account in one of its storefronts (then sign out and back in on the device)",
+                help: "add `\(storefront.value)` to the product's availability in App Store Connect\(availability.source == .appStoreConnect ? "" : " and to `availability`"), or test with a sandbox account in one of its storefronts (then sign out and back in on the device)",
                 notes: [note], related: [RelatedSpan(storefront.location, label: "the tester's storefront", note: note)], product: id))
         }
     }
