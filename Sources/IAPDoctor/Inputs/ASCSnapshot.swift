@@ -198,10 +198,9 @@ extension ASCSnapshot {
     }
 
     static func malformed(_ message: String, at location: SourceLocation, help: String? = nil) -> InputProblem {
-        InputProblem(Finding(
-            rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil, message: message,
-            help: help ?? "write it as the App Store Connect API returns it (see `iapdoctor explain input-malformed`), or pull it again with `iapdoctor asc pull`",
-            location: location))
+        PropertyList.malformed(
+            message, help: help ?? "write it as the App Store Connect API returns it (see `iapdoctor explain input-malformed`), or pull it again with `iapdoctor asc pull`",
+            at: location)
     }
 
     private static func unreadable(_ message: String, _ path: String, help: String = "check the path; `--asc` and `app_store_connect.snapshot` name a snapshot file or a folder of API responses") -> InputProblem {
