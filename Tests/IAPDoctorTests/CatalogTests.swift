@@ -11,6 +11,29 @@ struct CatalogTests {
         #expect(unmatched.withoutMetadata.isEmpty, "Swift rules missing from rules.yaml: \(unmatched.withoutMetadata)")
     }
 
+    /// `BuiltinRules.all` is generated from the rule files: every `let id = RuleID.x.rawValue` under
+    /// Sources/Rules is registered once, in rules.yaml's order (a rule file added without running
+    /// scripts/generate.sh fails here).
+    @Test func theGeneratedRegistryHasEveryRuleFile() {
+        let root = repositoryFile("Sources/Rules")
+        let caseNames = Dictionary(uniqueKeysWithValues: RuleID.allCases.map { ("\($0)", $0.rawValue) })
+        var declared: [String] = []
+        for case let file as String in FileManager.default.enumerator(atPath: root)! where file.hasSuffix(".swift") && !file.hasPrefix("Generated/") {
+            var rest = Substring(readText(root + "/" + file))
+            while let range = rest.range(of: "let id = RuleID.") {
+                let name = rest[range.upperBound...].prefix(while: { $0.isLetter || $0.isNumber })
+                declared.append(caseNames[String(name)] ?? "unknown case \(name) in \(file)")
+                rest = rest[range.upperBound...]
+            }
+        }
+        let registered = BuiltinRules.all.map(\.id)
+        #expect(declared.count > 90)
+        let unregistered = Set(declared).symmetricDifference(registered).sorted()
+        #expect(unregistered.isEmpty, "run scripts/generate.sh: \(unregistered)")
+        #expect(registered.count == Set(registered).count, "a rule is registered twice")
+        #expect(registered == RuleCatalog.builtin.rules.map(\.id).filter(Set(registered).contains), "not in rules.yaml's order")
+    }
+
     @Test func theEmbeddedCopyMatchesRulesYAML() {
         let file = readText(repositoryFile("rules.yaml"))
         let same = RuleCatalog.builtinSource == file || RuleCatalog.builtinSource + "\n" == file

@@ -34,71 +34,17 @@ struct SchemaTests {
         return Set(properties.keys)
     }
 
-    /// Every descriptor key a question names (`unknown(key:)`, a disagreement's key) is one the
-    /// schema has: a misspelt key would send the user to set a key iapdoctor then warns about.
-    @Test func everyKeyAQuestionNamesIsInTheSchema() throws {
-        let schema = try #require(JSONSerialization.jsonObject(with: Data(readText(Self.descriptorSchema).utf8)) as? [String: Any])
-        let defs = try #require(schema["$defs"] as? [String: Any])
-        // A list's items, by the list's key.
-        let items = ["products": "product", "subscription_groups": "subscriptionGroup"]
-        func resolves(_ path: String) -> Bool {
-            var node: [String: Any] = schema
-            for segment in path.split(separator: ".").map(String.init) {
-                let isItem = segment.hasSuffix("[]")
-                let name = isItem ? String(segment.dropLast(2)) : segment
-                guard let properties = node["properties"] as? [String: Any], let next = properties[name] as? [String: Any] else { return false }
-                node = next
-                if isItem {
-                    guard let def = items[name].flatMap({ defs[$0] as? [String: Any] }) else { return false }
-                    node = def
-                }
-            }
-            return true
+    /// `Generated/DescriptorKeys.swift` is what the schema says, at every level (a key added to the
+    /// schema alone, or to the file alone, fails until scripts/generate.sh runs).
+    @Test func generatedDescriptorKeysAreTheSchemasAtEveryLevel() throws {
+        var levels: [([String], [String])] = [([], DescriptorKey.keys(in: nil).map(\.name))]
+        for key in DescriptorKey.allCases where !DescriptorKey.keys(in: key).isEmpty {
+            levels.append((key.rawValue.split(separator: ".").map(String.init), DescriptorKey.keys(in: key).map(\.name)))
         }
-        var keys: [String] = []
-        for folder in ["Sources/Rules", "Sources/IAPDoctor"] {
-            let root = repositoryFile(folder)
-            for case let file as String in FileManager.default.enumerator(atPath: root)! where file.hasSuffix(".swift") {
-                let text = readText(root + "/" + file)
-                for line in text.split(separator: "\n") {
-                    var rest = Substring(line)
-                    while let range = rest.range(of: "key: \"") {
-                        let after = rest[range.upperBound...]
-                        guard let end = after.firstIndex(of: "\"") else { break }
-                        keys.append(String(after[..<end]))
-                        rest = after[end...].dropFirst()
-                    }
-                }
-            }
-        }
-        #expect(keys.count > 40)
-        for key in keys {
-            // A product's path (`products[2]`, from productPath or a loop) and a group's index are list items.
-            var path = key
-            for product in ["\\(project.productPath(product))", "\\(context.project.productPath(product))", "\\(path)"] {
-                path = path.replacingOccurrences(of: product, with: "products[]")
-            }
-            path = path.replacingOccurrences(of: "[\\(index)]", with: "[]")
-            #expect(!path.contains("\\("), "an interpolation the test does not know: \(key)")
-            #expect(resolves(path), "`\(key)` is not a key of schemas/project.schema.json")
-        }
-    }
-
-    @Test func descriptorSchemaHasTheLoadersKeysAtEveryLevel() throws {
-        let levels: [([String], [String])] = [
-            ([], DescriptorReader.topKeys),
-            (["app"], DescriptorReader.appKeys),
-            (["developer_account"], DescriptorReader.accountKeys),
-            (["developer_account", "agreements"], DescriptorReader.agreementKeys),
-            (["app_id"], DescriptorReader.appIDKeys),
-            (["signing"], DescriptorReader.signingKeys),
-            (["signing", "profile"], DescriptorReader.profileKeys),
-            (["app_store_connect"], DescriptorReader.ascKeys),
-            (["#subscriptionGroup"], DescriptorReader.groupKeys),
-            (["#product"], DescriptorReader.productKeys),
-            (["#localization"], DescriptorReader.localizationKeys),
-            (["testing"], DescriptorReader.testingKeys),
-            (["testing", "sandbox_account"], DescriptorReader.sandboxKeys),
+        levels += [
+            (["#subscriptionGroup"], SubscriptionGroupKey.allCases.map(\.name)),
+            (["#product"], ProductKey.allCases.map(\.name)),
+            (["#localization"], LocalizationKey.allCases.map(\.name)),
         ]
         for (path, keys) in levels {
             #expect(try Self.propertyNames(path) == Set(keys), "schema keys at \(path.isEmpty ? "the top level" : path.joined(separator: "."))")
@@ -106,6 +52,97 @@ struct SchemaTests {
         // Every mapping level of the schema is one of these (a level added to the schema alone fails).
         let schema = try #require(JSONSerialization.jsonObject(with: Data(readText(Self.descriptorSchema).utf8)) as? [String: Any])
         #expect(Self.closedObjectCount(schema) == levels.count)
+    }
+
+    /// Every key of the schema is read by the loader (a key added to the schema and generated, but
+    /// never read, would be accepted and silently ignored).
+    @Test func theLoaderReadsEveryKeyOfTheSchema() {
+        let loader = readText(repositoryFile("Sources/IAPDoctor/Inputs/DescriptorLoader.swift"))
+        let names = DescriptorKey.allCases.map { "\($0)" } + ProductKey.allCases.map { "\($0)" }
+            + SubscriptionGroupKey.allCases.map { "\($0)" } + LocalizationKey.allCases.map { "\($0)" }
+        for name in names {
+            #expect(loader.contains(".\(name))") || loader.contains(".\(name),") || loader.contains(".\(name)]"),
+                    "DescriptorLoader.swift does not read `.\(name)`")
+        }
+    }
+
+    /// Questions and disagreements name descriptor keys only through the generated enums: no
+    /// `key: "…"` string is left in the sources for a misspelling to hide in.
+    @Test func noSourceNamesADescriptorKeyAsAString() {
+        var found: [String] = []
+        for folder in ["Sources/Rules", "Sources/IAPDoctor"] {
+            let root = repositoryFile(folder)
+            for case let file as String in FileManager.default.enumerator(atPath: root)! where file.hasSuffix(".swift") {
+                for (number, line) in readText(root + "/" + file).split(separator: "\n").enumerated()
+                where line.contains("key: \"") && !line.contains("key: \"\"") {
+                    found.append("\(folder)/\(file):\(number + 1)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "descriptor keys spelt as strings: \(found)")
+    }
+
+    /// Every key `init` writes, commented or not, is a key of the schema at its level: the
+    /// commented ones are what a user uncomments, and a misspelt one would be a warning then.
+    @Test func initWritesOnlySchemaKeys() throws {
+        let folder = scratchPath("iapdoctor-init-keys")
+        defer { removeScratch(folder) }
+        try FileManager.default.copyItem(atPath: repositoryFile("examples/runmonster-xcode"), toPath: folder)
+        try? FileManager.default.removeItem(atPath: folder + "/project.yaml")
+        let run = try runIAPDoctor(["init", folder])
+        #expect(run.status == 0, "\(run.output)")
+        let paths = Self.keyPaths(inUncommented: readText(folder + "/project.yaml"))
+        #expect(paths.count > 40, "\(paths)")
+        for path in paths {
+            let known: Bool
+            if path.hasPrefix("products[].") {
+                known = ProductKey(rawValue: String(path.dropFirst("products[].".count))) != nil
+            } else {
+                known = DescriptorKey(rawValue: path) != nil
+            }
+            #expect(known, "init writes `\(path)`, which is not a key of schemas/project.schema.json")
+        }
+    }
+
+    /// The block keys of a descriptor with its comments' keys uncommented (`  #   snapshot: x` →
+    /// `  snapshot: x`), as paths; list entries are `[]`, flow mappings are not entered.
+    static func keyPaths(inUncommented text: String) -> [String] {
+        var paths: [String] = []
+        var stack: [(indent: Int, key: String)] = []
+        for raw in text.split(separator: "\n") {
+            var line = Substring(raw)
+            let leading = line.prefix(while: { $0 == " " }).count
+            line = line.dropFirst(leading)
+            var indent = leading
+            if line.hasPrefix("#") {
+                // `# key:` and `#   key:` keep the column the key would have once uncommented.
+                let afterHash = line.dropFirst()
+                let spaces = afterHash.prefix(while: { $0 == " " }).count
+                indent += max(0, spaces - 1)
+                line = afterHash.dropFirst(spaces)
+            }
+            var isItem = false
+            if line.hasPrefix("- ") { isItem = true; line = line.dropFirst(2); indent += 2 }
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let key = line[..<colon]
+            guard !key.isEmpty, key.allSatisfy({ $0.isLowercase || $0 == "_" }) else {
+                // A label over alternatives (`# other schemes that run an app:`): the keys under it
+                // belong to the label's own level.
+                if line.hasSuffix(":") && key.contains(" ") {
+                    while let last = stack.last, last.indent >= indent { stack.removeLast() }
+                    stack.append((indent, ""))
+                }
+                continue
+            }
+            let after = line[line.index(after: colon)...]
+            guard after.isEmpty || after.first == " " else { continue }
+            while let last = stack.last, last.indent >= indent { stack.removeLast() }
+            if isItem, let parent = stack.last { stack[stack.count - 1].key = parent.key.hasSuffix("[]") ? parent.key : parent.key + "[]" }
+            let path = (stack.map(\.key).filter { !$0.isEmpty } + [String(key)]).joined(separator: ".")
+            paths.append(path)
+            stack.append((indent, String(key)))
+        }
+        return paths
     }
 
     /// Objects with `additionalProperties: false`, anywhere in the schema.

@@ -1,6 +1,6 @@
 /// A catalog rule that also looks at each `<in_app_purchase>` while a package streams by (items
 /// are not kept, so what needs an item's elements is checked then). Listed with the other rules
-/// (`BuiltinRules.all`); the engine's scan (``Engine/scanCatalog(path:configuration:)``) runs
+/// (`BuiltinRules.all`, generated from the rule files); the engine's scan (``Engine/scanCatalog(path:configuration:)``) runs
 /// the enabled ones, each with its ``CatalogItemContext``, and the rule's ``Rule/check(_:)``
 /// later reports what they found through ``RuleContext/itemFindings(in:)``.
 public protocol CatalogItemRule: Rule {

@@ -118,7 +118,7 @@ public struct Engine: Sendable {
             var asking = outcome
             asking.status = .unknown(
                 question: "Which In-App Purchases exist for this app in App Store Connect (IDs, types, statuses, prices, territories)?",
-                key: "products")
+                key: DescriptorKey.products.rawValue)
             return asking
         default:
             return outcome

@@ -69,8 +69,13 @@ public struct RuleContext: Sendable {
         Outcome(item: item ?? self.item, productID: product, status: .passWithNotes(findings), rule: metadata.id)
     }
 
-    public func unknown(_ question: String, key: String, product: String? = nil, item: String? = nil) -> Outcome {
-        Outcome(item: item ?? self.item, productID: product, status: .unknown(question: question, key: key), rule: metadata.id)
+    /// The item stays unknown: `question` is what the user answers, at `key` of the descriptor.
+    public func unknown(_ question: String, key: DescriptorKeyPath, product: String? = nil, item: String? = nil) -> Outcome {
+        Outcome(item: item ?? self.item, productID: product, status: .unknown(question: question, key: key.rawValue), rule: metadata.id)
+    }
+
+    public func unknown(_ question: String, key: DescriptorKey, product: String? = nil, item: String? = nil) -> Outcome {
+        unknown(question, key: DescriptorKeyPath(key), product: product, item: item)
     }
 
     public func notApplicable(_ reason: String, product: String? = nil, item: String? = nil) -> Outcome {

@@ -14,7 +14,8 @@ enum BuiltinRulesYAML {
 # or id may still change (default `stable`).
 #
 # After editing, run `scripts/generate.sh` (it embeds this file in the binary and rewrites
-# docs/rules/ and Sources/IAPDoctor/Generated/RuleIDs.swift); a test fails while they drift.
+# docs/rules/, Sources/IAPDoctor/Generated/RuleIDs.swift and the registry of rule files,
+# Sources/Rules/Generated/BuiltinRuleList.swift); a test fails while they drift.
 
 # ── Inputs and configuration ────────────────────────────────────────────────────────────────
 - id: input-unreadable
@@ -2694,2651 +2695,2651 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 126 15 1 2686 162
-M 6 15 3 20 160
-S 0 15 3 15 5 2
+L 126 16 1 2687 162
+M 6 16 3 21 160
+S 0 16 3 16 5 2
 id
-S 0 15 7 15 23 16
+S 0 16 7 16 23 16
 input-unreadable
-S 0 16 3 16 11 8
+S 0 17 3 17 11 8
 severity
-S 0 16 13 16 18 5
+S 0 17 13 17 18 5
 error
-S 0 17 3 17 8 5
-since
-S 0 17 10 17 15 5
-0.1.0
 S 0 18 3 18 8 5
-title
-S 0 18 10 18 38 28
-an input file cannot be read
-S 0 19 3 19 12 9
-rationale
-S 0 19 14 19 107 93
-iapdoctor cannot answer anything about a file it cannot open; the run stops with exit code 2.
-S 0 20 3 20 7 4
-help
-S 0 20 9 20 160 151
-check the path (relative paths are resolved from the current directory, or from the descriptor's folder for paths inside it) and the file's permissions
-M 7 22 3 32 57
-S 0 22 3 22 5 2
-id
-S 0 22 7 22 22 15
-input-malformed
-S 0 23 3 23 11 8
-severity
-S 0 23 13 23 18 5
-error
-S 0 24 3 24 8 5
 since
-S 0 24 10 24 15 5
+S 0 18 10 18 15 5
 0.1.0
-S 0 25 3 25 8 5
+S 0 19 3 19 8 5
 title
-S 0 25 10 25 78 68
-an input file is not valid YAML or XML, or not the expected document
-S 0 26 3 26 12 9
+S 0 19 10 19 38 28
+an input file cannot be read
+S 0 20 3 20 12 9
 rationale
-S 0 26 14 26 186 172
-A descriptor or catalog that does not parse would be half-read, and answers built on half a file are wrong; the parser's line and column show where it stopped. Exit code 2.
-S 0 27 3 27 7 4
+S 0 20 14 20 107 93
+iapdoctor cannot answer anything about a file it cannot open; the run stops with exit code 2.
+S 0 21 3 21 7 4
 help
-S 0 27 9 27 45 36
+S 0 21 9 21 160 151
+check the path (relative paths are resolved from the current directory, or from the descriptor's folder for paths inside it) and the file's permissions
+M 7 23 3 33 57
+S 0 23 3 23 5 2
+id
+S 0 23 7 23 22 15
+input-malformed
+S 0 24 3 24 11 8
+severity
+S 0 24 13 24 18 5
+error
+S 0 25 3 25 8 5
+since
+S 0 25 10 25 15 5
+0.1.0
+S 0 26 3 26 8 5
+title
+S 0 26 10 26 78 68
+an input file is not valid YAML or XML, or not the expected document
+S 0 27 3 27 12 9
+rationale
+S 0 27 14 27 186 172
+A descriptor or catalog that does not parse would be half-read, and answers built on half a file are wrong; the parser's line and column show where it stopped. Exit code 2.
+S 0 28 3 28 7 4
+help
+S 0 28 9 28 45 36
 fix the syntax at the position shown
-S 0 28 3 28 11 8
+S 0 29 3 29 11 8
 examples
-M 1 29 5 32 57
-S 0 29 5 29 15 10
+M 1 30 5 33 57
+S 0 30 5 30 15 10
 triggering
-L 1 30 7 32 57
-S 1 30 9 32 57 54
+L 1 31 7 33 57
+S 1 31 9 33 57 54
 app:
   bundle_id: com.greenthumb: pocketgarden   # <-
 
-M 7 34 3 48 49
-S 0 34 3 34 5 2
+M 7 35 3 49 49
+S 0 35 3 35 5 2
 id
-S 0 34 7 34 29 22
+S 0 35 7 35 29 22
 descriptor-unknown-key
-S 0 35 3 35 11 8
+S 0 36 3 36 11 8
 severity
-S 0 35 13 35 20 7
+S 0 36 13 36 20 7
 warning
-S 0 36 3 36 8 5
-since
-S 0 36 10 36 15 5
-0.1.0
 S 0 37 3 37 8 5
+since
+S 0 37 10 37 15 5
+0.1.0
+S 0 38 3 38 8 5
 title
-S 0 37 10 37 70 60
+S 0 38 10 38 70 60
 the descriptor has a key that schema version 1 does not know
-S 0 38 3 38 12 9
+S 0 39 3 39 12 9
 rationale
-S 0 38 14 38 204 190
+S 0 39 14 39 204 190
 A misspelt key is silently ignored by most tools, so the fact the developer meant to state is missing and its checklist item stays unknown. iapdoctor names the key and the closest known one.
-S 0 39 3 39 7 4
+S 0 40 3 40 7 4
 help
-S 0 39 9 39 58 49
+S 0 40 9 40 58 49
 rename the key to the one suggested, or remove it
-S 0 40 3 40 11 8
+S 0 41 3 41 11 8
 examples
-M 2 41 5 48 49
-S 0 41 5 41 15 10
+M 2 42 5 49 49
+S 0 42 5 42 15 10
 triggering
-L 1 42 7 44 64
-S 1 42 9 44 64 61
+L 1 43 7 45 64
+S 1 43 9 45 64 61
 app:
   bundle_identifier: com.greenthumb.pocketgarden   # <-
 
-S 0 45 5 45 12 7
+S 0 46 5 46 12 7
 passing
-L 1 46 7 48 49
-S 1 46 9 48 49 46
+L 1 47 7 49 49
+S 1 47 9 49 49 46
 app:
   bundle_id: com.greenthumb.pocketgarden
 
-M 7 50 3 69 36
-S 0 50 3 50 5 2
+M 7 51 3 70 36
+S 0 51 3 51 5 2
 id
-S 0 50 7 50 31 24
+S 0 51 7 51 31 24
 descriptor-invalid-value
-S 0 51 3 51 11 8
+S 0 52 3 52 11 8
 severity
-S 0 51 13 51 18 5
+S 0 52 13 52 18 5
 error
-S 0 52 3 52 8 5
-since
-S 0 52 10 52 15 5
-0.1.0
 S 0 53 3 53 8 5
+since
+S 0 53 10 53 15 5
+0.1.0
+S 0 54 3 54 8 5
 title
-S 0 53 10 53 76 66
+S 0 54 10 54 76 66
 a descriptor value has the wrong type, enumeration value or format
-S 0 54 3 54 12 9
+S 0 55 3 55 12 9
 rationale
-S 0 54 14 54 237 223
+S 0 55 14 55 237 223
 A value iapdoctor cannot read (a status that is not one, a date in the wrong format) would leave a question unanswered or answered wrongly. Every such problem is collected and reported before the run stops with exit code 2.
-S 0 55 3 55 7 4
+S 0 56 3 56 7 4
 help
-S 0 55 9 55 54 45
+S 0 56 9 56 54 45
 write the value in the form the message names
-S 0 56 3 56 11 8
+S 0 57 3 57 11 8
 examples
-M 2 57 5 69 36
-S 0 57 5 57 15 10
+M 2 58 5 70 36
+S 0 58 5 58 15 10
 triggering
-L 3 58 7 65 38
-S 1 58 9 60 41 43
+L 3 59 7 66 38
+S 1 59 9 61 41 43
 products:
   - status: ready_to_ship   # <-
 
-S 1 61 9 63 43 45
+S 1 62 9 64 43 45
 products:
   - cleared_for_sale: maybe   # <-
 
-S 1 64 9 65 38 30
+S 1 65 9 66 38 30
 checked_at: 22/11/2026   # <-
 
-S 0 66 5 66 12 7
+S 0 67 5 67 12 7
 passing
-L 1 67 7 69 36
-S 1 67 9 69 36 38
+L 1 68 7 70 36
+S 1 68 9 70 36 38
 products:
   - status: Ready to Submit
 
-M 7 71 3 83 19
-S 0 71 3 71 5 2
+M 7 72 3 84 19
+S 0 72 3 72 5 2
 id
-S 0 71 7 71 33 26
+S 0 72 7 72 33 26
 descriptor-missing-version
-S 0 72 3 72 11 8
+S 0 73 3 73 11 8
 severity
-S 0 72 13 72 18 5
+S 0 73 13 73 18 5
 error
-S 0 73 3 73 8 5
-since
-S 0 73 10 73 15 5
-0.1.0
 S 0 74 3 74 8 5
+since
+S 0 74 10 74 15 5
+0.1.0
+S 0 75 3 75 8 5
 title
-S 0 74 10 74 41 31
+S 0 75 10 75 41 31
 the descriptor has no `version`
-S 0 75 3 75 12 9
+S 0 76 3 76 12 9
 rationale
-S 0 75 14 75 136 122
+S 0 76 14 76 136 122
 The schema version says how every other key is read; without it iapdoctor cannot know it reads the descriptor as intended.
-S 0 76 3 76 7 4
+S 0 77 3 77 7 4
 help
-S 1 76 9 76 45 34
+S 1 77 9 77 45 34
 add `version: 1` as the first line
-S 0 77 3 77 11 8
+S 0 78 3 78 11 8
 examples
-M 2 78 5 83 19
-S 0 78 5 78 15 10
+M 2 79 5 84 19
+S 0 79 5 79 15 10
 triggering
-L 1 79 7 80 22
-S 1 79 9 80 22 14
+L 1 80 7 81 22
+S 1 80 9 81 22 14
 version: null
 
-S 0 81 5 81 12 7
+S 0 82 5 82 12 7
 passing
-L 1 82 7 83 19
-S 1 82 9 83 19 11
+L 1 83 7 84 19
+S 1 83 9 84 19 11
 version: 1
 
-M 6 85 3 90 96
-S 0 85 3 85 5 2
+M 6 86 3 91 96
+S 0 86 3 86 5 2
 id
-S 0 85 7 85 21 14
+S 0 86 7 86 21 14
 config-invalid
-S 0 86 3 86 11 8
+S 0 87 3 87 11 8
 severity
-S 0 86 13 86 18 5
+S 0 87 13 87 18 5
 error
-S 0 87 3 87 8 5
-since
-S 0 87 10 87 15 5
-0.1.0
 S 0 88 3 88 8 5
-title
-S 0 88 10 88 47 37
-the rules configuration has a mistake
-S 0 89 3 89 12 9
-rationale
-S 0 89 14 89 207 193
-A configuration mistake (an unknown rule id, a bad severity, a custom rule without a check) would silently change what is checked. Every problem is reported, and the run stops with exit code 2.
-S 0 90 3 90 7 4
-help
-S 0 90 9 90 96 87
-fix the configuration entry at the position shown; `iapdoctor rules` lists the rule ids
-M 10 93 3 112 30
-S 0 93 3 93 5 2
-id
-S 0 93 7 93 35 28
-paid-apps-agreement-inactive
-S 0 94 3 94 12 9
-checklist
-S 0 94 14 94 26 12
-bank-details
-S 0 95 3 95 11 8
-severity
-S 0 95 13 95 18 5
-error
-S 0 96 3 96 8 5
 since
-S 0 96 10 96 15 5
+S 0 88 10 88 15 5
 0.1.0
-S 0 97 3 97 8 5
+S 0 89 3 89 8 5
 title
-S 0 97 10 97 47 37
-the Paid Apps Agreement is not active
-S 0 98 3 98 12 9
+S 0 89 10 89 47 37
+the rules configuration has a mistake
+S 0 90 3 90 12 9
 rationale
-S 0 98 14 98 247 233
-The most common real cause. Until the Account Holder has signed (or re-accepted, after a new version or a renewal) the Paid Apps Agreement, StoreKit returns no paid products in the sandbox or the App Store, without an error (TN3186).
-S 0 99 3 99 7 4
+S 0 90 14 90 207 193
+A configuration mistake (an unknown rule id, a bad severity, a custom rule without a check) would silently change what is checked. Every problem is reported, and the run stops with exit code 2.
+S 0 91 3 91 7 4
 help
-S 0 99 9 99 85 78
+S 0 91 9 91 96 87
+fix the configuration entry at the position shown; `iapdoctor rules` lists the rule ids
+M 10 94 3 113 30
+S 0 94 3 94 5 2
+id
+S 0 94 7 94 35 28
+paid-apps-agreement-inactive
+S 0 95 3 95 12 9
+checklist
+S 0 95 14 95 26 12
+bank-details
+S 0 96 3 96 11 8
+severity
+S 0 96 13 96 18 5
+error
+S 0 97 3 97 8 5
+since
+S 0 97 10 97 15 5
+0.1.0
+S 0 98 3 98 8 5
+title
+S 0 98 10 98 47 37
+the Paid Apps Agreement is not active
+S 0 99 3 99 12 9
+rationale
+S 0 99 14 99 247 233
+The most common real cause. Until the Account Holder has signed (or re-accepted, after a new version or a renewal) the Paid Apps Agreement, StoreKit returns no paid products in the sandbox or the App Store, without an error (TN3186).
+S 0 100 3 100 7 4
+help
+S 0 100 9 100 85 78
 the Account Holder must accept the agreement in App Store Connect → Business
-S 0 100 3 100 15 12
+S 0 101 3 101 15 12
 environments
-L 4 100 17 100 58
-S 0 100 18 100 25 7
+L 4 101 17 101 58
+S 0 101 18 101 25 7
 sandbox
-S 0 100 27 100 37 10
+S 0 101 27 101 37 10
 testflight
-S 0 100 39 100 45 6
+S 0 101 39 101 45 6
 review
-S 0 100 47 100 57 10
+S 0 101 47 101 57 10
 production
-S 0 101 3 101 17 14
+S 0 102 3 102 17 14
 not_applicable
-S 0 101 19 101 76 57
+S 0 102 19 102 76 57
 a StoreKit configuration file in Xcode needs no agreement
-S 0 102 3 102 11 8
+S 0 103 3 103 11 8
 examples
-M 2 103 5 112 30
-S 0 103 5 103 15 10
+M 2 104 5 113 30
+S 0 104 5 104 15 10
 triggering
-L 1 104 7 107 50
-S 1 104 9 107 50 75
+L 1 105 7 108 50
+S 1 105 9 108 50 75
 developer_account:
   agreements:
     paid_apps: new_version_pending   # <-
 
-S 0 108 5 108 12 7
+S 0 109 5 109 12 7
 passing
-L 1 109 7 112 30
-S 1 109 9 112 30 55
+L 1 110 7 113 30
+S 1 110 9 113 30 55
 developer_account:
   agreements:
     paid_apps: active
 
-M 10 114 3 131 26
-S 0 114 3 114 5 2
+M 10 115 3 132 26
+S 0 115 3 115 5 2
 id
-S 0 114 7 114 23 16
+S 0 115 7 115 23 16
 banking-inactive
-S 0 115 3 115 12 9
+S 0 116 3 116 12 9
 checklist
-S 0 115 14 115 26 12
+S 0 116 14 116 26 12
 bank-details
-S 0 116 3 116 11 8
+S 0 117 3 117 11 8
 severity
-S 0 116 13 116 18 5
+S 0 117 13 117 18 5
 error
-S 0 117 3 117 8 5
-since
-S 0 117 10 117 15 5
-0.1.0
 S 0 118 3 118 8 5
+since
+S 0 118 10 118 15 5
+0.1.0
+S 0 119 3 119 8 5
 title
-S 0 118 10 118 31 21
+S 0 119 10 119 31 21
 banking is not active
-S 0 119 3 119 12 9
+S 0 120 3 120 12 9
 rationale
-S 0 119 14 119 111 99
+S 0 120 14 120 111 99
 Paid products load only once the bank account in App Store Connect → Business is active (TN3186).
-S 0 120 3 120 7 4
+S 0 121 3 121 7 4
 help
-S 0 120 9 120 92 85
+S 0 121 9 121 92 85
 add the bank account in App Store Connect → Business and wait until it shows active
-S 0 121 3 121 15 12
+S 0 122 3 122 15 12
 environments
-L 4 121 17 121 58
-S 0 121 18 121 25 7
+L 4 122 17 122 58
+S 0 122 18 122 25 7
 sandbox
-S 0 121 27 121 37 10
+S 0 122 27 122 37 10
 testflight
-S 0 121 39 121 45 6
+S 0 122 39 122 45 6
 review
-S 0 121 47 121 57 10
+S 0 122 47 122 57 10
 production
-S 0 122 3 122 17 14
+S 0 123 3 123 17 14
 not_applicable
-S 0 122 19 122 74 55
+S 0 123 19 123 74 55
 a StoreKit configuration file in Xcode needs no banking
-S 0 123 3 123 11 8
+S 0 124 3 124 11 8
 examples
-M 2 124 5 131 26
-S 0 124 5 124 15 10
+M 2 125 5 132 26
+S 0 125 5 125 15 10
 triggering
-L 1 125 7 127 37
-S 1 125 9 127 37 48
+L 1 126 7 128 37
+S 1 126 9 128 37 48
 developer_account:
   banking: processing   # <-
 
-S 0 128 5 128 12 7
+S 0 129 5 129 12 7
 passing
-L 1 129 7 131 26
-S 1 129 9 131 26 37
+L 1 130 7 132 26
+S 1 130 9 132 26 37
 developer_account:
   banking: active
 
-M 10 133 3 150 22
-S 0 133 3 133 5 2
+M 10 134 3 151 22
+S 0 134 3 134 5 2
 id
-S 0 133 7 133 19 12
+S 0 134 7 134 19 12
 tax-inactive
-S 0 134 3 134 12 9
+S 0 135 3 135 12 9
 checklist
-S 0 134 14 134 26 12
+S 0 135 14 135 26 12
 bank-details
-S 0 135 3 135 11 8
+S 0 136 3 136 11 8
 severity
-S 0 135 13 135 18 5
+S 0 136 13 136 18 5
 error
-S 0 136 3 136 8 5
-since
-S 0 136 10 136 15 5
-0.1.0
 S 0 137 3 137 8 5
+since
+S 0 137 10 137 15 5
+0.1.0
+S 0 138 3 138 8 5
 title
-S 0 137 10 137 34 24
+S 0 138 10 138 34 24
 tax forms are not active
-S 0 138 3 138 12 9
+S 0 139 3 139 12 9
 rationale
-S 0 138 14 138 109 97
+S 0 139 14 139 109 97
 Paid products load only once the tax forms in App Store Connect → Business are active (TN3186).
-S 0 139 3 139 7 4
+S 0 140 3 140 7 4
 help
-S 0 139 9 139 63 56
+S 0 140 9 140 63 56
 complete the tax forms in App Store Connect → Business
-S 0 140 3 140 15 12
+S 0 141 3 141 15 12
 environments
-L 4 140 17 140 58
-S 0 140 18 140 25 7
+L 4 141 17 141 58
+S 0 141 18 141 25 7
 sandbox
-S 0 140 27 140 37 10
+S 0 141 27 141 37 10
 testflight
-S 0 140 39 140 45 6
+S 0 141 39 141 45 6
 review
-S 0 140 47 140 57 10
+S 0 141 47 141 57 10
 production
-S 0 141 3 141 17 14
+S 0 142 3 142 17 14
 not_applicable
-S 0 141 19 141 76 57
+S 0 142 19 142 76 57
 a StoreKit configuration file in Xcode needs no tax forms
-S 0 142 3 142 11 8
+S 0 143 3 143 11 8
 examples
-M 2 143 5 150 22
-S 0 143 5 143 15 10
+M 2 144 5 151 22
+S 0 144 5 144 15 10
 triggering
-L 1 144 7 146 30
-S 1 144 9 146 30 41
+L 1 145 7 147 30
+S 1 145 9 147 30 41
 developer_account:
   tax: missing   # <-
 
-S 0 147 5 147 12 7
+S 0 148 5 148 12 7
 passing
-L 1 148 7 150 22
-S 1 148 9 150 22 33
+L 1 149 7 151 22
+S 1 149 9 151 22 33
 developer_account:
   tax: active
 
-M 10 152 3 169 29
-S 0 152 3 152 5 2
+M 10 153 3 170 29
+S 0 153 3 153 5 2
 id
-S 0 152 7 152 25 18
+S 0 153 7 153 25 18
 membership-expired
-S 0 153 3 153 12 9
+S 0 154 3 154 12 9
 checklist
-S 0 153 14 153 31 17
+S 0 154 14 154 31 17
 developer-program
-S 0 154 3 154 11 8
+S 0 155 3 155 11 8
 severity
-S 0 154 13 154 18 5
+S 0 155 13 155 18 5
 error
-S 0 155 3 155 8 5
-since
-S 0 155 10 155 15 5
-0.1.0
 S 0 156 3 156 8 5
+since
+S 0 156 10 156 15 5
+0.1.0
+S 0 157 3 157 8 5
 title
-S 0 156 10 156 60 50
+S 0 157 10 157 60 50
 the Apple Developer Program membership has expired
-S 0 157 3 157 12 9
+S 0 158 3 158 12 9
 rationale
-S 0 157 14 157 171 157
+S 0 158 14 158 171 157
 In-App Purchase needs an active membership; after renewing, the agreement, banking, tax, certificates and profiles all need attention again (TN3186, TN2413).
-S 0 158 3 158 7 4
+S 0 159 3 159 7 4
 help
-S 0 158 9 158 29 20
+S 0 159 9 159 29 20
 renew the membership
-S 0 159 3 159 15 12
+S 0 160 3 160 15 12
 environments
-L 4 159 17 159 58
-S 0 159 18 159 25 7
+L 4 160 17 160 58
+S 0 160 18 160 25 7
 sandbox
-S 0 159 27 159 37 10
+S 0 160 27 160 37 10
 testflight
-S 0 159 39 159 45 6
+S 0 160 39 160 45 6
 review
-S 0 159 47 159 57 10
+S 0 160 47 160 57 10
 production
-S 0 160 3 160 17 14
+S 0 161 3 161 17 14
 not_applicable
-S 0 160 19 160 77 58
+S 0 161 19 161 77 58
 a StoreKit configuration file in Xcode needs no membership
-S 0 161 3 161 11 8
+S 0 162 3 162 11 8
 examples
-M 2 162 5 169 29
-S 0 162 5 162 15 10
+M 2 163 5 170 29
+S 0 163 5 163 15 10
 triggering
-L 1 163 7 165 37
-S 1 163 9 165 37 48
+L 1 164 7 166 37
+S 1 164 9 166 37 48
 developer_account:
   membership: expired   # <-
 
-S 0 166 5 166 12 7
+S 0 167 5 167 12 7
 passing
-L 1 167 7 169 29
-S 1 167 9 169 29 40
+L 1 168 7 170 29
+S 1 168 9 170 29 40
 developer_account:
   membership: active
 
-M 10 171 3 188 36
-S 0 171 3 171 5 2
+M 10 172 3 189 36
+S 0 172 3 172 5 2
 id
-S 0 171 7 171 35 28
+S 0 172 7 172 35 28
 program-license-not-accepted
-S 0 172 3 172 12 9
+S 0 173 3 173 12 9
 checklist
-S 0 172 14 172 31 17
+S 0 173 14 173 31 17
 developer-program
-S 0 173 3 173 11 8
+S 0 174 3 174 11 8
 severity
-S 0 173 13 173 18 5
+S 0 174 13 174 18 5
 error
-S 0 174 3 174 8 5
-since
-S 0 174 10 174 15 5
-0.1.0
 S 0 175 3 175 8 5
+since
+S 0 175 10 175 15 5
+0.1.0
+S 0 176 3 176 8 5
 title
-S 0 175 10 175 62 52
+S 0 176 10 176 62 52
 the latest Program License Agreement is not accepted
-S 0 176 3 176 12 9
+S 0 177 3 177 12 9
 rationale
-S 0 176 14 176 150 136
+S 0 177 14 177 150 136
 App Store Connect blocks an account whose Account Holder has not accepted the latest Apple Developer Program License Agreement (TN3186).
-S 0 177 3 177 7 4
+S 0 178 3 178 7 4
 help
-S 0 177 9 177 76 67
+S 0 178 9 178 76 67
 the Account Holder must accept the agreement on developer.apple.com
-S 0 178 3 178 15 12
+S 0 179 3 179 15 12
 environments
-L 4 178 17 178 58
-S 0 178 18 178 25 7
+L 4 179 17 179 58
+S 0 179 18 179 25 7
 sandbox
-S 0 178 27 178 37 10
+S 0 179 27 179 37 10
 testflight
-S 0 178 39 178 45 6
+S 0 179 39 179 45 6
 review
-S 0 178 47 178 57 10
+S 0 179 47 179 57 10
 production
-S 0 179 3 179 17 14
+S 0 180 3 180 17 14
 not_applicable
-S 0 179 19 179 84 65
+S 0 180 19 180 84 65
 a StoreKit configuration file in Xcode needs no license agreement
-S 0 180 3 180 11 8
+S 0 181 3 181 11 8
 examples
-M 2 181 5 188 36
-S 0 181 5 181 15 10
+M 2 182 5 189 36
+S 0 182 5 182 15 10
 triggering
-L 1 182 7 184 42
-S 1 182 9 184 42 53
+L 1 183 7 185 42
+S 1 183 9 185 42 53
 developer_account:
   program_license: pending   # <-
 
-S 0 185 5 185 12 7
+S 0 186 5 186 12 7
 passing
-L 1 186 7 188 36
-S 1 186 9 188 36 47
+L 1 187 7 189 36
+S 1 187 9 189 36 47
 developer_account:
   program_license: accepted
 
-M 10 190 3 207 34
-S 0 190 3 190 5 2
+M 10 191 3 208 34
+S 0 191 3 191 5 2
 id
-S 0 190 7 190 20 13
+S 0 191 7 191 20 13
 personal-team
-S 0 191 3 191 12 9
+S 0 192 3 192 12 9
 checklist
-S 0 191 14 191 31 17
+S 0 192 14 192 31 17
 developer-program
-S 0 192 3 192 11 8
+S 0 193 3 193 11 8
 severity
-S 0 192 13 192 18 5
+S 0 193 13 193 18 5
 error
-S 0 193 3 193 8 5
-since
-S 0 193 10 193 15 5
-0.1.0
 S 0 194 3 194 8 5
+since
+S 0 194 10 194 15 5
+0.1.0
+S 0 195 3 195 8 5
 title
-S 0 194 10 194 42 32
+S 0 195 10 195 42 32
 the team is a free personal team
-S 0 195 3 195 12 9
+S 0 196 3 196 12 9
 rationale
-S 0 195 14 195 107 93
+S 0 196 14 196 107 93
 Free personal teams cannot use the In-App Purchase capability; Xcode refuses to sign with it.
-S 0 196 3 196 7 4
+S 0 197 3 197 7 4
 help
-S 0 196 9 196 69 60
+S 0 197 9 197 69 60
 enrol in the Apple Developer Program and sign with that team
-S 0 197 3 197 15 12
+S 0 198 3 198 15 12
 environments
-L 4 197 17 197 58
-S 0 197 18 197 25 7
+L 4 198 17 198 58
+S 0 198 18 198 25 7
 sandbox
-S 0 197 27 197 37 10
+S 0 198 27 198 37 10
 testflight
-S 0 197 39 197 45 6
+S 0 198 39 198 45 6
 review
-S 0 197 47 197 57 10
+S 0 198 47 198 57 10
 production
-S 0 198 3 198 17 14
+S 0 199 3 199 17 14
 not_applicable
-S 0 198 19 198 77 58
+S 0 199 19 199 77 58
 a StoreKit configuration file in Xcode works with any team
-S 0 199 3 199 11 8
+S 0 200 3 200 11 8
 examples
-M 2 200 5 207 34
-S 0 200 5 200 15 10
+M 2 201 5 208 34
+S 0 201 5 201 15 10
 triggering
-L 1 201 7 203 37
-S 1 201 9 203 37 48
+L 1 202 7 204 37
+S 1 202 9 204 37 48
 developer_account:
   team_type: personal   # <-
 
-S 0 204 5 204 12 7
+S 0 205 5 205 12 7
 passing
-L 1 205 7 207 34
-S 1 205 9 207 34 45
+L 1 206 7 208 34
+S 1 206 9 208 34 45
 developer_account:
   team_type: organization
 
-M 10 210 3 227 61
-S 0 210 3 210 5 2
+M 10 211 3 228 61
+S 0 211 3 211 5 2
 id
-S 0 210 7 210 22 15
+S 0 211 7 211 22 15
 wildcard-app-id
-S 0 211 3 211 12 9
+S 0 212 3 212 12 9
 checklist
-S 0 211 14 211 32 18
+S 0 212 14 212 32 18
 app-id-iap-enabled
-S 0 212 3 212 11 8
+S 0 213 3 213 11 8
 severity
-S 0 212 13 212 18 5
+S 0 213 13 213 18 5
 error
-S 0 213 3 213 8 5
-since
-S 0 213 10 213 15 5
-0.1.0
 S 0 214 3 214 8 5
+since
+S 0 214 10 214 15 5
+0.1.0
+S 0 215 3 215 8 5
 title
-S 0 214 10 214 34 24
+S 0 215 10 215 34 24
 the App ID is a wildcard
-S 0 215 3 215 12 9
+S 0 216 3 216 12 9
 rationale
-S 0 215 14 215 159 145
+S 0 216 14 216 159 145
 Wildcard App IDs cannot enable In-App Purchase, so StoreKit returns every product as invalid (TN3186, TN2413). It also answers `explicit-app-id`.
-S 0 216 3 216 7 4
+S 0 217 3 217 7 4
 help
-S 0 216 9 216 115 106
+S 0 217 9 217 115 106
 register an explicit App ID equal to the bundle ID, enable In-App Purchase, and sign with a profile for it
-S 0 217 3 217 15 12
+S 0 218 3 218 15 12
 environments
-L 4 217 17 217 58
-S 0 217 18 217 25 7
+L 4 218 17 218 58
+S 0 218 18 218 25 7
 sandbox
-S 0 217 27 217 37 10
+S 0 218 27 218 37 10
 testflight
-S 0 217 39 217 45 6
+S 0 218 39 218 45 6
 review
-S 0 217 47 217 57 10
+S 0 218 47 218 57 10
 production
-S 0 218 3 218 17 14
+S 0 219 3 219 17 14
 not_applicable
-S 0 218 19 218 83 64
+S 0 219 19 219 83 64
 a StoreKit configuration file in Xcode does not check the App ID
-S 0 219 3 219 11 8
+S 0 220 3 220 11 8
 examples
-M 2 220 5 227 61
-S 0 220 5 220 15 10
+M 2 221 5 228 61
+S 0 221 5 221 15 10
 triggering
-L 1 221 7 223 57
-S 1 221 9 223 57 57
+L 1 222 7 224 57
+S 1 222 9 224 57 57
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.*   # <-
 
-S 0 224 5 224 12 7
+S 0 225 5 225 12 7
 passing
-L 1 225 7 227 61
-S 1 225 9 227 61 61
+L 1 226 7 228 61
+S 1 226 9 228 61 61
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 229 3 246 32
-S 0 229 3 229 5 2
+M 10 230 3 247 32
+S 0 230 3 230 5 2
 id
-S 0 229 7 229 30 23
+S 0 230 7 230 30 23
 iap-capability-disabled
-S 0 230 3 230 12 9
+S 0 231 3 231 12 9
 checklist
-S 0 230 14 230 32 18
+S 0 231 14 231 32 18
 app-id-iap-enabled
-S 0 231 3 231 11 8
+S 0 232 3 232 11 8
 severity
-S 0 231 13 231 18 5
+S 0 232 13 232 18 5
 error
-S 0 232 3 232 8 5
-since
-S 0 232 10 232 15 5
-0.1.0
 S 0 233 3 233 8 5
+since
+S 0 233 10 233 15 5
+0.1.0
+S 0 234 3 234 8 5
 title
-S 0 233 10 233 55 45
+S 0 234 10 234 55 45
 In-App Purchase is not enabled for the App ID
-S 0 234 3 234 12 9
+S 0 235 3 235 12 9
 rationale
-S 0 234 14 234 150 136
+S 0 235 14 235 150 136
 The App ID's In-App Purchase capability is on by default for explicit App IDs, but it can be turned off; then no product loads (TN3186).
-S 0 235 3 235 7 4
+S 0 236 3 236 7 4
 help
-S 0 235 9 235 86 77
+S 0 236 9 236 86 77
 enable In-App Purchase for the App ID and regenerate the provisioning profile
-S 0 236 3 236 15 12
+S 0 237 3 237 15 12
 environments
-L 4 236 17 236 58
-S 0 236 18 236 25 7
+L 4 237 17 237 58
+S 0 237 18 237 25 7
 sandbox
-S 0 236 27 236 37 10
+S 0 237 27 237 37 10
 testflight
-S 0 236 39 236 45 6
+S 0 237 39 237 45 6
 review
-S 0 236 47 236 57 10
+S 0 237 47 237 57 10
 production
-S 0 237 3 237 17 14
+S 0 238 3 238 17 14
 not_applicable
-S 0 237 19 237 87 68
+S 0 238 19 238 87 68
 a StoreKit configuration file in Xcode does not check the capability
-S 0 238 3 238 11 8
+S 0 239 3 239 11 8
 examples
-M 2 239 5 246 32
-S 0 239 5 239 15 10
+M 2 240 5 247 32
+S 0 240 5 240 15 10
 triggering
-L 1 240 7 242 40
-S 1 240 9 242 40 40
+L 1 241 7 243 40
+S 1 241 9 243 40 40
 app_id:
   in_app_purchase: false   # <-
 
-S 0 243 5 243 12 7
+S 0 244 5 244 12 7
 passing
-L 1 244 7 246 32
-S 1 244 9 246 32 32
+L 1 245 7 247 32
+S 1 245 9 247 32 32
 app_id:
   in_app_purchase: true
 
-M 10 248 3 265 61
-S 0 248 3 248 5 2
+M 10 249 3 266 61
+S 0 249 3 249 5 2
 id
-S 0 248 7 248 25 18
+S 0 249 7 249 25 18
 bundle-id-mismatch
-S 0 249 3 249 12 9
+S 0 250 3 250 12 9
 checklist
-S 0 249 14 249 31 17
+S 0 250 14 250 31 17
 bundle-id-matches
-S 0 250 3 250 11 8
+S 0 251 3 251 11 8
 severity
-S 0 250 13 250 18 5
+S 0 251 13 251 18 5
 error
-S 0 251 3 251 8 5
-since
-S 0 251 10 251 15 5
-0.1.0
 S 0 252 3 252 8 5
+since
+S 0 252 10 252 15 5
+0.1.0
+S 0 253 3 253 8 5
 title
-S 0 252 10 252 49 39
+S 0 253 10 253 49 39
 the bundle ID does not match the App ID
-S 0 253 3 253 12 9
+S 0 254 3 254 12 9
 rationale
-S 0 253 14 253 176 162
+S 0 254 14 254 176 162
 StoreKit looks products up under the bundle ID the app runs with; it must equal the App ID without its team prefix, exactly and case-sensitively (TN3186, QA1879).
-S 0 254 3 254 7 4
+S 0 255 3 255 7 4
 help
-S 0 254 9 254 82 73
+S 0 255 9 255 82 73
 make the bundle ID, the App ID and the App Store Connect app record agree
-S 0 255 3 255 15 12
+S 0 256 3 256 15 12
 environments
-L 4 255 17 255 58
-S 0 255 18 255 25 7
+L 4 256 17 256 58
+S 0 256 18 256 25 7
 sandbox
-S 0 255 27 255 37 10
+S 0 256 27 256 37 10
 testflight
-S 0 255 39 255 45 6
+S 0 256 39 256 45 6
 review
-S 0 255 47 255 57 10
+S 0 256 47 256 57 10
 production
-S 0 256 3 256 17 14
+S 0 257 3 257 17 14
 not_applicable
-S 0 256 19 256 86 67
+S 0 257 19 257 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 257 3 257 11 8
+S 0 258 3 258 11 8
 examples
-M 2 258 5 265 61
-S 0 258 5 258 15 10
+M 2 259 5 266 61
+S 0 259 5 259 15 10
 triggering
-L 1 259 7 261 68
-S 1 259 9 261 68 68
+L 1 260 7 262 68
+S 1 260 9 262 68 68
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.PocketGarden   # <-
 
-S 0 262 5 262 12 7
+S 0 263 5 263 12 7
 passing
-L 1 263 7 265 61
-S 1 263 9 265 61 61
+L 1 264 7 266 61
+S 1 264 9 266 61 61
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 267 3 284 27
-S 0 267 3 267 5 2
+M 10 268 3 285 27
+S 0 268 3 268 5 2
 id
-S 0 267 7 267 25 18
+S 0 268 7 268 25 18
 app-record-missing
-S 0 268 3 268 12 9
+S 0 269 3 269 12 9
 checklist
-S 0 268 14 268 31 17
+S 0 269 14 269 31 17
 bundle-id-matches
-S 0 269 3 269 11 8
+S 0 270 3 270 11 8
 severity
-S 0 269 13 269 18 5
+S 0 270 13 270 18 5
 error
-S 0 270 3 270 8 5
-since
-S 0 270 10 270 15 5
-0.1.0
 S 0 271 3 271 8 5
+since
+S 0 271 10 271 15 5
+0.1.0
+S 0 272 3 272 8 5
 title
-S 0 271 10 271 68 58
+S 0 272 10 272 68 58
 there is no App Store Connect app record for the bundle ID
-S 0 272 3 272 12 9
+S 0 273 3 273 12 9
 rationale
-S 0 272 14 272 117 103
+S 0 273 14 273 117 103
 In-App Purchases belong to an app record; without one for the bundle ID, there are no products to find.
-S 0 273 3 273 7 4
+S 0 274 3 274 7 4
 help
-S 0 273 9 273 71 62
+S 0 274 9 274 71 62
 create the app record in App Store Connect with this bundle ID
-S 0 274 3 274 15 12
+S 0 275 3 275 15 12
 environments
-L 4 274 17 274 58
-S 0 274 18 274 25 7
+L 4 275 17 275 58
+S 0 275 18 275 25 7
 sandbox
-S 0 274 27 274 37 10
+S 0 275 27 275 37 10
 testflight
-S 0 274 39 274 45 6
+S 0 275 39 275 45 6
 review
-S 0 274 47 274 57 10
+S 0 275 47 275 57 10
 production
-S 0 275 3 275 17 14
+S 0 276 3 276 17 14
 not_applicable
-S 0 275 19 275 77 58
+S 0 276 19 276 77 58
 a StoreKit configuration file in Xcode needs no app record
-S 0 276 3 276 11 8
+S 0 277 3 277 11 8
 examples
-M 2 277 5 284 27
-S 0 277 5 277 15 10
+M 2 278 5 285 27
+S 0 278 5 278 15 10
 triggering
-L 1 278 7 280 35
-S 1 278 9 280 35 46
+L 1 279 7 281 35
+S 1 279 9 281 35 46
 app_store_connect:
   app_record: false   # <-
 
-S 0 281 5 281 12 7
+S 0 282 5 282 12 7
 passing
-L 1 282 7 284 27
-S 1 282 9 284 27 38
+L 1 283 7 285 27
+S 1 283 9 285 27 38
 app_store_connect:
   app_record: true
 
-M 10 287 3 306 59
-S 0 287 3 287 5 2
+M 10 288 3 307 59
+S 0 288 3 288 5 2
 id
-S 0 287 7 287 30 23
+S 0 288 7 288 30 23
 profile-app-id-mismatch
-S 0 288 3 288 12 9
+S 0 289 3 289 12 9
 checklist
-S 0 288 14 288 34 20
+S 0 289 14 289 34 20
 provisioning-profile
-S 0 289 3 289 11 8
+S 0 290 3 290 11 8
 severity
-S 0 289 13 289 18 5
+S 0 290 13 290 18 5
 error
-S 0 290 3 290 8 5
-since
-S 0 290 10 290 15 5
-0.1.0
 S 0 291 3 291 8 5
+since
+S 0 291 10 291 15 5
+0.1.0
+S 0 292 3 292 8 5
 title
-S 0 291 10 291 56 46
+S 0 292 10 292 56 46
 the provisioning profile is for another App ID
-S 0 292 3 292 12 9
+S 0 293 3 293 12 9
 rationale
-S 0 292 14 292 182 168
+S 0 293 14 293 182 168
 The profile decides which App ID, and so which capabilities, the build has; a profile for another App ID means the build is not the app the products belong to (TN3186).
-S 0 293 3 293 7 4
+S 0 294 3 294 7 4
 help
-S 0 293 9 293 63 54
+S 0 294 9 294 63 54
 sign with a profile made for the app's explicit App ID
-S 0 294 3 294 15 12
+S 0 295 3 295 15 12
 environments
-L 3 294 17 294 46
-S 0 294 18 294 25 7
+L 3 295 17 295 46
+S 0 295 18 295 25 7
 sandbox
-S 0 294 27 294 37 10
+S 0 295 27 295 37 10
 testflight
-S 0 294 39 294 45 6
+S 0 295 39 295 45 6
 review
-S 0 295 3 295 17 14
+S 0 296 3 296 17 14
 not_applicable
-S 0 295 19 295 125 106
+S 0 296 19 296 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 296 3 296 11 8
+S 0 297 3 297 11 8
 examples
-M 2 297 5 306 59
-S 0 297 5 297 15 10
+M 2 298 5 307 59
+S 0 298 5 298 15 10
 triggering
-L 1 298 7 301 70
-S 1 298 9 301 70 82
+L 1 299 7 302 70
+S 1 299 9 302 70 82
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden.dev   # <-
 
-S 0 302 5 302 12 7
+S 0 303 5 303 12 7
 passing
-L 1 303 7 306 59
-S 1 303 9 306 59 71
+L 1 304 7 307 59
+S 1 304 9 307 59 71
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 308 3 327 59
-S 0 308 3 308 5 2
+M 10 309 3 328 59
+S 0 309 3 309 5 2
 id
-S 0 308 7 308 23 16
+S 0 309 7 309 23 16
 wildcard-profile
-S 0 309 3 309 12 9
+S 0 310 3 310 12 9
 checklist
-S 0 309 14 309 29 15
+S 0 310 14 310 29 15
 explicit-app-id
-S 0 310 3 310 11 8
+S 0 311 3 311 11 8
 severity
-S 0 310 13 310 18 5
+S 0 311 13 311 18 5
 error
-S 0 311 3 311 8 5
-since
-S 0 311 10 311 15 5
-0.1.0
 S 0 312 3 312 8 5
+since
+S 0 312 10 312 15 5
+0.1.0
+S 0 313 3 313 8 5
 title
-S 0 312 10 312 64 54
+S 0 313 10 313 64 54
 the provisioning profile is made for a wildcard App ID
-S 0 313 3 313 12 9
+S 0 314 3 314 12 9
 rationale
-S 0 313 14 313 159 145
+S 0 314 14 314 159 145
 In the sandbox, In-App Purchase cannot be tested with a profile that contains a wildcard App ID (TN3186). It also answers `provisioning-profile`.
-S 0 314 3 314 7 4
+S 0 315 3 315 7 4
 help
-S 0 314 9 314 57 48
+S 0 315 9 315 57 48
 sign with a profile made for the explicit App ID
-S 0 315 3 315 15 12
+S 0 316 3 316 15 12
 environments
-L 3 315 17 315 46
-S 0 315 18 315 25 7
+L 3 316 17 316 46
+S 0 316 18 316 25 7
 sandbox
-S 0 315 27 315 37 10
+S 0 316 27 316 37 10
 testflight
-S 0 315 39 315 45 6
+S 0 316 39 316 45 6
 review
-S 0 316 3 316 17 14
+S 0 317 3 317 17 14
 not_applicable
-S 0 316 19 316 125 106
+S 0 317 19 317 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 317 3 317 11 8
+S 0 318 3 318 11 8
 examples
-M 2 318 5 327 59
-S 0 318 5 318 15 10
+M 2 319 5 328 59
+S 0 319 5 319 15 10
 triggering
-L 1 319 7 322 40
-S 1 319 9 322 40 52
+L 1 320 7 323 40
+S 1 320 9 323 40 52
 signing:
   profile:
     app_id: 4KQ2H9XW7B.*   # <-
 
-S 0 323 5 323 12 7
+S 0 324 5 324 12 7
 passing
-L 1 324 7 327 59
-S 1 324 9 327 59 71
+L 1 325 7 328 59
+S 1 325 9 328 59 71
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 329 3 348 30
-S 0 329 3 329 5 2
+M 10 330 3 349 30
+S 0 330 3 330 5 2
 id
-S 0 329 7 329 29 22
+S 0 330 7 330 29 22
 profile-cannot-use-iap
-S 0 330 3 330 12 9
+S 0 331 3 331 12 9
 checklist
-S 0 330 14 330 34 20
+S 0 331 14 331 34 20
 provisioning-profile
-S 0 331 3 331 11 8
+S 0 332 3 332 11 8
 severity
-S 0 331 13 331 18 5
+S 0 332 13 332 18 5
 error
-S 0 332 3 332 8 5
-since
-S 0 332 10 332 15 5
-0.1.0
 S 0 333 3 333 8 5
+since
+S 0 333 10 333 15 5
+0.1.0
+S 0 334 3 334 8 5
 title
-S 0 333 10 333 68 58
+S 0 334 10 334 68 58
 the build is signed for distribution outside the App Store
-S 0 334 3 334 12 9
+S 0 335 3 335 12 9
 rationale
-S 0 334 14 334 280 266
+S 0 335 14 335 280 266
 In-App Purchase is sold through the App Store only. A Mac app signed with a Developer ID profile (it provisions all devices) or an iOS app signed with an in-house (enterprise) profile cannot use it, and StoreKit answers its product requests with invalid identifiers.
-S 0 335 3 335 7 4
+S 0 336 3 336 7 4
 help
-S 0 335 9 335 82 73
+S 0 336 9 336 82 73
 sign with a development profile to test, and an App Store profile to ship
-S 0 336 3 336 15 12
+S 0 337 3 337 15 12
 environments
-L 3 336 17 336 46
-S 0 336 18 336 25 7
+L 3 337 17 337 46
+S 0 337 18 337 25 7
 sandbox
-S 0 336 27 336 37 10
+S 0 337 27 337 37 10
 testflight
-S 0 336 39 336 45 6
+S 0 337 39 337 45 6
 review
-S 0 337 3 337 17 14
+S 0 338 3 338 17 14
 not_applicable
-S 0 337 19 337 125 106
+S 0 338 19 338 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 338 3 338 11 8
+S 0 339 3 339 11 8
 examples
-M 2 339 5 348 30
-S 0 339 5 339 15 10
+M 2 340 5 349 30
+S 0 340 5 340 15 10
 triggering
-L 1 340 7 343 36
-S 1 340 9 343 36 48
+L 1 341 7 344 36
+S 1 341 9 344 36 48
 signing:
   profile:
     type: enterprise   # <-
 
-S 0 344 5 344 12 7
+S 0 345 5 345 12 7
 passing
-L 1 345 7 348 30
-S 1 345 9 348 30 42
+L 1 346 7 349 30
+S 1 346 9 349 30 42
 signing:
   profile:
     type: development
 
-M 10 350 3 369 45
-S 0 350 3 350 5 2
+M 10 351 3 370 45
+S 0 351 3 351 5 2
 id
-S 0 350 7 350 22 15
+S 0 351 7 351 22 15
 profile-expired
-S 0 351 3 351 12 9
+S 0 352 3 352 12 9
 checklist
-S 0 351 14 351 34 20
+S 0 352 14 352 34 20
 provisioning-profile
-S 0 352 3 352 11 8
+S 0 353 3 353 11 8
 severity
-S 0 352 13 352 18 5
+S 0 353 13 353 18 5
 error
-S 0 353 3 353 8 5
-since
-S 0 353 10 353 15 5
-0.1.0
 S 0 354 3 354 8 5
+since
+S 0 354 10 354 15 5
+0.1.0
+S 0 355 3 355 8 5
 title
-S 0 354 10 354 46 36
+S 0 355 10 355 46 36
 the provisioning profile has expired
-S 0 355 3 355 12 9
+S 0 356 3 356 12 9
 rationale
-S 0 355 14 355 79 65
+S 0 356 14 356 79 65
 An expired profile cannot sign a build that talks to the sandbox.
-S 0 356 3 356 7 4
+S 0 357 3 357 7 4
 help
-S 0 356 9 356 63 54
+S 0 357 9 357 63 54
 regenerate the profile, or let automatic signing do it
-S 0 357 3 357 15 12
+S 0 358 3 358 15 12
 environments
-L 3 357 17 357 46
-S 0 357 18 357 25 7
+L 3 358 17 358 46
+S 0 358 18 358 25 7
 sandbox
-S 0 357 27 357 37 10
+S 0 358 27 358 37 10
 testflight
-S 0 357 39 357 45 6
+S 0 358 39 358 45 6
 review
-S 0 358 3 358 17 14
+S 0 359 3 359 17 14
 not_applicable
-S 0 358 19 358 125 106
+S 0 359 19 359 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 359 3 359 11 8
+S 0 360 3 360 11 8
 examples
-M 2 360 5 369 45
-S 0 360 5 360 15 10
+M 2 361 5 370 45
+S 0 361 5 361 15 10
 triggering
-L 1 361 7 364 52
-S 1 361 9 364 52 64
+L 1 362 7 365 52
+S 1 362 9 365 52 64
 signing:
   profile:
     expires_at: 2026-11-01T00:00:00Z   # <-
 
-S 0 365 5 365 12 7
+S 0 366 5 366 12 7
 passing
-L 1 366 7 369 45
-S 1 366 9 369 45 57
+L 1 367 7 370 45
+S 1 367 9 370 45 57
 signing:
   profile:
     expires_at: 2027-11-20T08:00:00Z
 
-M 10 371 3 390 45
-S 0 371 3 371 5 2
+M 10 372 3 391 45
+S 0 372 3 372 5 2
 id
-S 0 371 7 371 27 20
+S 0 372 7 372 27 20
 profile-predates-iap
-S 0 372 3 372 12 9
+S 0 373 3 373 12 9
 checklist
-S 0 372 14 372 34 20
+S 0 373 14 373 34 20
 provisioning-profile
-S 0 373 3 373 11 8
+S 0 374 3 374 11 8
 severity
-S 0 373 13 373 18 5
+S 0 374 13 374 18 5
 error
-S 0 374 3 374 8 5
-since
-S 0 374 10 374 15 5
-0.1.0
 S 0 375 3 375 8 5
+since
+S 0 375 10 375 15 5
+0.1.0
+S 0 376 3 376 8 5
 title
-S 0 375 10 375 79 69
+S 0 376 10 376 79 69
 the provisioning profile is older than the In-App Purchase capability
-S 0 376 3 376 12 9
+S 0 377 3 377 12 9
 rationale
-S 0 376 14 376 165 151
+S 0 377 14 377 165 151
 A profile made before In-App Purchase was enabled on the App ID does not carry the capability; it must be regenerated (TN2259, the founding checklist).
-S 0 377 3 377 7 4
+S 0 378 3 378 7 4
 help
-S 0 377 9 377 45 36
+S 0 378 9 378 45 36
 regenerate and reinstall the profile
-S 0 378 3 378 15 12
+S 0 379 3 379 15 12
 environments
-L 3 378 17 378 46
-S 0 378 18 378 25 7
+L 3 379 17 379 46
+S 0 379 18 379 25 7
 sandbox
-S 0 378 27 378 37 10
+S 0 379 27 379 37 10
 testflight
-S 0 378 39 378 45 6
+S 0 379 39 379 45 6
 review
-S 0 379 3 379 17 14
+S 0 380 3 380 17 14
 not_applicable
-S 0 379 19 379 125 106
+S 0 380 19 380 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 380 3 380 11 8
+S 0 381 3 381 11 8
 examples
-M 2 381 5 390 45
-S 0 381 5 381 15 10
+M 2 382 5 391 45
+S 0 382 5 382 15 10
 triggering
-L 1 382 7 385 52
-S 1 382 9 385 52 64
+L 1 383 7 386 52
+S 1 383 9 386 52 64
 signing:
   profile:
     created_at: 2026-01-15T00:00:00Z   # <-
 
-S 0 386 5 386 12 7
+S 0 387 5 387 12 7
 passing
-L 1 387 7 390 45
-S 1 387 9 390 45 57
+L 1 388 7 391 45
+S 1 388 9 391 45 57
 signing:
   profile:
     created_at: 2026-11-20T08:00:00Z
 
-M 10 392 3 411 28
-S 0 392 3 392 5 2
+M 10 393 3 412 28
+S 0 393 3 393 5 2
 id
-S 0 392 7 392 28 21
+S 0 393 7 393 28 21
 profile-not-installed
-S 0 393 3 393 12 9
+S 0 394 3 394 12 9
 checklist
-S 0 393 14 393 34 20
+S 0 394 14 394 34 20
 provisioning-profile
-S 0 394 3 394 11 8
+S 0 395 3 395 11 8
 severity
-S 0 394 13 394 18 5
+S 0 395 13 395 18 5
 error
-S 0 395 3 395 8 5
-since
-S 0 395 10 395 15 5
-0.1.0
 S 0 396 3 396 8 5
+since
+S 0 396 10 396 15 5
+0.1.0
+S 0 397 3 397 8 5
 title
-S 0 396 10 396 51 41
+S 0 397 10 397 51 41
 the provisioning profile is not installed
-S 0 397 3 397 12 9
+S 0 398 3 398 12 9
 rationale
-S 0 397 14 397 131 117
+S 0 398 14 398 131 117
 Xcode signs only with profiles it has; a profile that exists in the portal but not on the Mac does not sign anything.
-S 0 398 3 398 7 4
+S 0 399 3 399 7 4
 help
-S 0 398 9 398 60 55
+S 0 399 9 399 60 55
 download the profile in Xcode → Settings → Accounts
-S 0 399 3 399 15 12
+S 0 400 3 400 15 12
 environments
-L 3 399 17 399 46
-S 0 399 18 399 25 7
+L 3 400 17 400 46
+S 0 400 18 400 25 7
 sandbox
-S 0 399 27 399 37 10
+S 0 400 27 400 37 10
 testflight
-S 0 399 39 399 45 6
+S 0 400 39 400 45 6
 review
-S 0 400 3 400 17 14
+S 0 401 3 401 17 14
 not_applicable
-S 0 400 19 400 125 106
+S 0 401 19 401 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 401 3 401 11 8
+S 0 402 3 402 11 8
 examples
-M 2 402 5 411 28
-S 0 402 5 402 15 10
+M 2 403 5 412 28
+S 0 403 5 403 15 10
 triggering
-L 1 403 7 406 36
-S 1 403 9 406 36 48
+L 1 404 7 407 36
+S 1 404 9 407 36 48
 signing:
   profile:
     installed: false   # <-
 
-S 0 407 5 407 12 7
+S 0 408 5 408 12 7
 passing
-L 1 408 7 411 28
-S 1 408 9 411 28 40
+L 1 409 7 412 28
+S 1 409 9 412 28 40
 signing:
   profile:
     installed: true
 
-M 10 413 3 430 30
-S 0 413 3 413 5 2
+M 10 414 3 431 30
+S 0 414 3 414 5 2
 id
-S 0 413 7 413 28 21
+S 0 414 7 414 28 21
 signing-team-mismatch
-S 0 414 3 414 12 9
+S 0 415 3 415 12 9
 checklist
-S 0 414 14 414 26 12
+S 0 415 14 415 26 12
 code-signing
-S 0 415 3 415 11 8
+S 0 416 3 416 11 8
 severity
-S 0 415 13 415 18 5
+S 0 416 13 416 18 5
 error
-S 0 416 3 416 8 5
-since
-S 0 416 10 416 15 5
-0.1.0
 S 0 417 3 417 8 5
+since
+S 0 417 10 417 15 5
+0.1.0
+S 0 418 3 418 8 5
 title
-S 0 417 10 417 43 33
+S 0 418 10 418 43 33
 the build signs with another team
-S 0 418 3 418 12 9
+S 0 419 3 419 12 9
 rationale
-S 0 418 14 418 156 142
+S 0 419 14 419 156 142
 Products belong to one developer account; a build signed by another team (or with another team's App ID or profile) is not that account's app.
-S 0 419 3 419 7 4
+S 0 420 3 420 7 4
 help
-S 0 419 9 419 65 56
+S 0 420 9 420 65 56
 sign with the team that owns the App ID and the products
-S 0 420 3 420 15 12
+S 0 421 3 421 15 12
 environments
-L 3 420 17 420 46
-S 0 420 18 420 25 7
+L 3 421 17 421 46
+S 0 421 18 421 25 7
 sandbox
-S 0 420 27 420 37 10
+S 0 421 27 421 37 10
 testflight
-S 0 420 39 420 45 6
+S 0 421 39 421 45 6
 review
-S 0 421 3 421 17 14
+S 0 422 3 422 17 14
 not_applicable
-S 0 421 19 421 112 93
+S 0 422 19 422 112 93
 Xcode with a StoreKit configuration file and App Store installs do not depend on your signing
-S 0 422 3 422 11 8
+S 0 423 3 423 11 8
 examples
-M 2 423 5 430 30
-S 0 423 5 423 15 10
+M 2 424 5 431 30
+S 0 424 5 424 15 10
 triggering
-L 1 424 7 426 37
-S 1 424 9 426 37 38
+L 1 425 7 427 37
+S 1 425 9 427 37 38
 signing:
   team_id: 9ZZ8YY7XX6   # <-
 
-S 0 427 5 427 12 7
+S 0 428 5 428 12 7
 passing
-L 1 428 7 430 30
-S 1 428 9 430 30 31
+L 1 429 7 431 30
+S 1 429 9 431 30 31
 signing:
   team_id: 4KQ2H9XW7B
 
-M 8 433 3 452 29
-S 0 433 3 433 5 2
+M 8 434 3 453 29
+S 0 434 3 434 5 2
 id
-S 0 433 7 433 32 25
+S 0 434 7 434 32 25
 deployment-target-too-low
-S 0 434 3 434 12 9
+S 0 435 3 435 12 9
 checklist
-S 0 434 14 434 24 10
+S 0 435 14 435 24 10
 os-version
-S 0 435 3 435 11 8
+S 0 436 3 436 11 8
 severity
-S 0 435 13 435 18 5
+S 0 436 13 436 18 5
 error
-S 0 436 3 436 8 5
-since
-S 0 436 10 436 15 5
-0.1.0
 S 0 437 3 437 8 5
+since
+S 0 437 10 437 15 5
+0.1.0
+S 0 438 3 438 8 5
 title
-S 0 437 10 437 62 52
+S 0 438 10 438 62 52
 the deployment target is below what StoreKit 2 needs
-S 0 438 3 438 12 9
+S 0 439 3 439 12 9
 rationale
-S 0 438 14 438 188 174
+S 0 439 14 439 188 174
 StoreKit 2's `Product.products(for:)` exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1; an app that uses only StoreKit 2 requests no products on older systems.
-S 0 439 3 439 7 4
+S 0 440 3 440 7 4
 help
-S 0 439 9 439 62 53
+S 0 440 9 440 62 53
 raise the deployment target, or add a StoreKit 1 path
-S 0 440 3 440 11 8
+S 0 441 3 441 11 8
 examples
-M 2 441 5 452 29
-S 0 441 5 441 15 10
+M 2 442 5 453 29
+S 0 442 5 442 15 10
 triggering
-L 1 442 7 444 43
-S 1 442 9 444 43 40
+L 1 443 7 445 43
+S 1 443 9 445 43 40
 app:
   deployment_target: "14.0"   # <-
 
-S 0 445 5 445 12 7
+S 0 446 5 446 12 7
 passing
-L 2 446 7 452 29
-S 1 446 9 448 36 33
+L 2 447 7 453 29
+S 1 447 9 449 36 33
 app:
   deployment_target: "15.0"
 
-S 1 449 9 452 29 54
+S 1 450 9 453 29 54
 app:
   deployment_target: "14.0"
   storekit_api: both
 
-M 8 455 3 470 51
-S 0 455 3 455 5 2
+M 8 456 3 471 51
+S 0 456 3 456 5 2
 id
-S 0 455 7 455 23 16
+S 0 456 7 456 23 16
 short-product-id
-S 0 456 3 456 12 9
+S 0 457 3 457 12 9
 checklist
-S 0 456 14 456 29 15
+S 0 457 14 457 29 15
 full-product-id
-S 0 457 3 457 11 8
+S 0 458 3 458 11 8
 severity
-S 0 457 13 457 18 5
+S 0 458 13 458 18 5
 error
-S 0 458 3 458 8 5
-since
-S 0 458 10 458 15 5
-0.1.0
 S 0 459 3 459 8 5
+since
+S 0 459 10 459 15 5
+0.1.0
+S 0 460 3 460 8 5
 title
-S 0 459 10 459 63 53
+S 0 460 10 460 63 53
 the code requests a product by the end of its ID only
-S 0 460 3 460 12 9
+S 0 461 3 461 12 9
 rationale
-S 0 460 14 460 192 178
+S 0 461 14 461 192 178
 StoreKit matches product IDs exactly and never adds the bundle ID, so `upgradetopro` does not find `com.runmonster.runmonsterfree.upgradetopro` (the founding checklist's item 8).
-S 0 461 3 461 7 4
+S 0 462 3 462 7 4
 help
-S 0 461 9 461 36 27
+S 0 462 9 462 36 27
 request the full product ID
-S 0 462 3 462 11 8
+S 0 463 3 463 11 8
 examples
-M 2 463 5 470 51
-S 0 463 5 463 15 10
+M 2 464 5 471 51
+S 0 464 5 464 15 10
 triggering
-L 1 464 7 466 30
-S 1 464 9 466 30 32
+L 1 465 7 467 30
+S 1 465 9 467 30 32
 requests:
   - greenhouse   # <-
 
-S 0 467 5 467 12 7
+S 0 468 5 468 12 7
 passing
-L 1 468 7 470 51
-S 1 468 9 470 51 53
+L 1 469 7 471 51
+S 1 469 9 471 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 8 472 3 487 48
-S 0 472 3 472 5 2
+M 8 473 3 488 48
+S 0 473 3 473 5 2
 id
-S 0 472 7 472 30 23
+S 0 473 7 473 30 23
 bundle-id-as-product-id
-S 0 473 3 473 12 9
+S 0 474 3 474 12 9
 checklist
-S 0 473 14 473 29 15
+S 0 474 14 474 29 15
 full-product-id
-S 0 474 3 474 11 8
+S 0 475 3 475 11 8
 severity
-S 0 474 13 474 18 5
+S 0 475 13 475 18 5
 error
-S 0 475 3 475 8 5
-since
-S 0 475 10 475 15 5
-0.1.0
 S 0 476 3 476 8 5
+since
+S 0 476 10 476 15 5
+0.1.0
+S 0 477 3 477 8 5
 title
-S 0 476 10 476 55 45
+S 0 477 10 477 55 45
 the code passes the bundle ID as a product ID
-S 0 477 3 477 12 9
+S 0 478 3 478 12 9
 rationale
-S 0 477 14 477 89 75
+S 0 478 14 478 89 75
 The bundle ID names the app, not a product; StoreKit returns it as invalid.
-S 0 478 3 478 7 4
+S 0 479 3 479 7 4
 help
-S 0 478 9 478 37 28
+S 0 479 9 479 37 28
 request the product's own ID
-S 0 479 3 479 11 8
+S 0 480 3 480 11 8
 examples
-M 2 480 5 487 48
-S 0 480 5 480 15 10
+M 2 481 5 488 48
+S 0 481 5 481 15 10
 triggering
-L 1 481 7 483 47
-S 1 481 9 483 47 49
+L 1 482 7 484 47
+S 1 482 9 484 47 49
 requests:
   - com.greenthumb.pocketgarden   # <-
 
-S 0 484 5 484 12 7
+S 0 485 5 485 12 7
 passing
-L 1 485 7 487 48
-S 1 485 9 487 48 50
+L 1 486 7 488 48
+S 1 486 9 488 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 489 3 504 51
-S 0 489 3 489 5 2
+M 8 490 3 505 51
+S 0 490 3 490 5 2
 id
-S 0 489 7 489 31 24
+S 0 490 7 490 31 24
 product-id-case-mismatch
-S 0 490 3 490 12 9
+S 0 491 3 491 12 9
 checklist
-S 0 490 14 490 29 15
+S 0 491 14 491 29 15
 full-product-id
-S 0 491 3 491 11 8
+S 0 492 3 492 11 8
 severity
-S 0 491 13 491 18 5
+S 0 492 13 492 18 5
 error
-S 0 492 3 492 8 5
-since
-S 0 492 10 492 15 5
-0.1.0
 S 0 493 3 493 8 5
+since
+S 0 493 10 493 15 5
+0.1.0
+S 0 494 3 494 8 5
 title
-S 0 493 10 493 69 59
+S 0 494 10 494 69 59
 the requested ID differs from the product ID in letter case
-S 0 494 3 494 12 9
+S 0 495 3 495 12 9
 rationale
-S 0 494 14 494 45 31
+S 0 495 14 495 45 31
 Product IDs are case-sensitive.
-S 0 495 3 495 7 4
+S 0 496 3 496 7 4
 help
-S 0 495 9 495 58 49
+S 0 496 9 496 58 49
 request the product ID with its exact letter case
-S 0 496 3 496 11 8
+S 0 497 3 497 11 8
 examples
-M 2 497 5 504 51
-S 0 497 5 497 15 10
+M 2 498 5 505 51
+S 0 498 5 498 15 10
 triggering
-L 1 498 7 500 58
-S 1 498 9 500 58 60
+L 1 499 7 501 58
+S 1 499 9 501 58 60
 requests:
   - com.greenthumb.pocketgarden.Greenhouse   # <-
 
-S 0 501 5 501 12 7
+S 0 502 5 502 12 7
 passing
-L 1 502 7 504 51
-S 1 502 9 504 51 53
+L 1 503 7 505 51
+S 1 503 9 505 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 11 506 3 524 56
-S 0 506 3 506 5 2
+M 11 507 3 525 56
+S 0 507 3 507 5 2
 id
-S 0 506 7 506 26 19
+S 0 507 7 507 26 19
 requested-id-format
-S 0 507 3 507 12 9
+S 0 508 3 508 12 9
 checklist
-S 0 507 14 507 29 15
+S 0 508 14 508 29 15
 full-product-id
-S 0 508 3 508 11 8
+S 0 509 3 509 11 8
 severity
-S 0 508 13 508 18 5
+S 0 509 13 509 18 5
 error
-S 0 509 3 509 8 5
-since
-S 0 509 10 509 15 5
-0.1.0
 S 0 510 3 510 8 5
+since
+S 0 510 10 510 15 5
+0.1.0
+S 0 511 3 511 8 5
 title
-S 0 510 10 510 64 54
+S 0 511 10 511 64 54
 the requested ID is not one App Store Connect can hold
-S 0 511 3 511 12 9
+S 0 512 3 512 12 9
 rationale
-S 0 511 14 511 288 274
+S 0 512 14 512 288 274
 Product IDs may contain only letters, digits, periods, underscores and hyphens, and at most 100 characters (App Store Connect Help); a request for any other string can never match a product, in any environment but a local StoreKit configuration file. The limit is an option.
-S 0 512 3 512 7 4
+S 0 513 3 513 7 4
 help
-S 0 512 9 512 38 29
+S 0 513 9 513 38 29
 request the product's real ID
-S 0 513 3 513 10 7
+S 0 514 3 514 10 7
 options
-M 1 513 12 513 31
-S 0 513 14 513 24 10
+M 1 514 12 514 31
+S 0 514 14 514 24 10
 max_length
-S 0 513 26 513 29 3
+S 0 514 26 514 29 3
 100
-S 0 514 3 514 15 12
+S 0 515 3 515 15 12
 environments
-L 4 514 17 514 58
-S 0 514 18 514 25 7
+L 4 515 17 515 58
+S 0 515 18 515 25 7
 sandbox
-S 0 514 27 514 37 10
+S 0 515 27 515 37 10
 testflight
-S 0 514 39 514 45 6
+S 0 515 39 515 45 6
 review
-S 0 514 47 514 57 10
+S 0 515 47 515 57 10
 production
-S 0 515 3 515 17 14
+S 0 516 3 516 17 14
 not_applicable
-S 0 515 19 515 80 61
+S 0 516 19 516 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 516 3 516 11 8
+S 0 517 3 517 11 8
 examples
-M 2 517 5 524 56
-S 0 517 5 517 15 10
+M 2 518 5 525 56
+S 0 518 5 518 15 10
 triggering
-L 1 518 7 520 65
-S 1 518 9 520 65 67
+L 1 519 7 521 65
+S 1 519 9 521 65 67
 requests:
   - "com.greenthumb.pocketgarden.premium:monthly"   # <-
 
-S 0 521 5 521 12 7
+S 0 522 5 522 12 7
 passing
-L 1 522 7 524 56
-S 1 522 9 524 56 58
+L 1 523 7 525 56
+S 1 523 9 525 56 58
 requests:
   - com.greenthumb.pocketgarden.premium.monthly
 
-M 8 526 3 541 48
-S 0 526 3 526 5 2
+M 8 527 3 542 48
+S 0 527 3 527 5 2
 id
-S 0 526 7 526 28 21
+S 0 527 7 527 28 21
 product-id-whitespace
-S 0 527 3 527 12 9
+S 0 528 3 528 12 9
 checklist
-S 0 527 14 527 29 15
+S 0 528 14 528 29 15
 full-product-id
-S 0 528 3 528 11 8
+S 0 529 3 529 11 8
 severity
-S 0 528 13 528 18 5
+S 0 529 13 529 18 5
 error
-S 0 529 3 529 8 5
-since
-S 0 529 10 529 15 5
-0.1.0
 S 0 530 3 530 8 5
+since
+S 0 530 10 530 15 5
+0.1.0
+S 0 531 3 531 8 5
 title
-S 0 530 10 530 48 38
+S 0 531 10 531 48 38
 the requested ID has stray white space
-S 0 531 3 531 12 9
+S 0 532 3 532 12 9
 rationale
-S 0 531 14 531 101 87
+S 0 532 14 532 101 87
 A leading or trailing space (often from a plist or a server list) makes a different ID.
-S 0 532 3 532 7 4
+S 0 533 3 533 7 4
 help
-S 0 532 9 532 31 22
+S 0 533 9 533 31 22
 remove the white space
-S 0 533 3 533 11 8
+S 0 534 3 534 11 8
 examples
-M 2 534 5 541 48
-S 0 534 5 534 15 10
+M 2 535 5 542 48
+S 0 535 5 535 15 10
 triggering
-L 1 535 7 537 58
-S 1 535 9 537 58 60
+L 1 536 7 538 58
+S 1 536 9 538 58 60
 requests:
   - "com.greenthumb.pocketgarden.seeds50 "   # <-
 
-S 0 538 5 538 12 7
+S 0 539 5 539 12 7
 passing
-L 1 539 7 541 48
-S 1 539 9 541 48 50
+L 1 540 7 542 48
+S 1 540 9 542 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 543 3 558 48
-S 0 543 3 543 5 2
+M 8 544 3 559 48
+S 0 544 3 544 5 2
 id
-S 0 543 7 543 22 15
+S 0 544 7 544 22 15
 product-id-typo
-S 0 544 3 544 12 9
+S 0 545 3 545 12 9
 checklist
-S 0 544 14 544 29 15
+S 0 545 14 545 29 15
 full-product-id
-S 0 545 3 545 11 8
+S 0 546 3 546 11 8
 severity
-S 0 545 13 545 18 5
+S 0 546 13 546 18 5
 error
-S 0 546 3 546 8 5
-since
-S 0 546 10 546 15 5
-0.1.0
 S 0 547 3 547 8 5
+since
+S 0 547 10 547 15 5
+0.1.0
+S 0 548 3 548 8 5
 title
-S 0 547 10 547 62 52
+S 0 548 10 548 62 52
 the requested ID is a near miss of a real product ID
-S 0 548 3 548 12 9
+S 0 549 3 549 12 9
 rationale
-S 0 548 14 548 125 111
+S 0 549 14 549 125 111
 A one- or two-character slip makes StoreKit return the product as invalid; iapdoctor names the closest real ID.
-S 0 549 3 549 7 4
+S 0 550 3 550 7 4
 help
-S 0 549 9 549 41 32
+S 0 550 9 550 41 32
 request the product ID suggested
-S 0 550 3 550 11 8
+S 0 551 3 551 11 8
 examples
-M 2 551 5 558 48
-S 0 551 5 551 15 10
+M 2 552 5 559 48
+S 0 552 5 552 15 10
 triggering
-L 1 552 7 554 54
-S 1 552 9 554 54 56
+L 1 553 7 555 54
+S 1 553 9 555 54 56
 requests:
   - com.greenthumb.pocketgarden.seed50   # <-
 
-S 0 555 5 555 12 7
+S 0 556 5 556 12 7
 passing
-L 1 556 7 558 48
-S 1 556 9 558 48 50
+L 1 557 7 559 48
+S 1 557 9 559 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 560 3 575 48
-S 0 560 3 560 5 2
+M 8 561 3 576 48
+S 0 561 3 561 5 2
 id
-S 0 560 7 560 32 25
+S 0 561 7 561 32 25
 requested-product-missing
-S 0 561 3 561 12 9
+S 0 562 3 562 12 9
 checklist
-S 0 561 14 561 28 14
+S 0 562 14 562 28 14
 product-exists
-S 0 562 3 562 11 8
+S 0 563 3 563 11 8
 severity
-S 0 562 13 562 18 5
+S 0 563 13 563 18 5
 error
-S 0 563 3 563 8 5
-since
-S 0 563 10 563 15 5
-0.1.0
 S 0 564 3 564 8 5
+since
+S 0 564 10 564 15 5
+0.1.0
+S 0 565 3 565 8 5
 title
-S 0 564 10 564 46 36
+S 0 565 10 565 46 36
 the requested product does not exist
-S 0 565 3 565 12 9
+S 0 566 3 566 12 9
 rationale
-S 0 565 14 565 187 173
+S 0 566 14 566 187 173
 A requested ID that matches no product of this app, not even approximately, was never created, belongs to another app, or was deleted (and a deleted ID can never be reused).
-S 0 566 3 566 7 4
+S 0 567 3 567 7 4
 help
-S 0 566 9 566 76 67
+S 0 567 9 567 76 67
 create the product in App Store Connect, or request an existing one
-S 0 567 3 567 11 8
+S 0 568 3 568 11 8
 examples
-M 2 568 5 575 48
-S 0 568 5 568 15 10
+M 2 569 5 576 48
+S 0 569 5 569 15 10
 triggering
-L 1 569 7 571 55
-S 1 569 9 571 55 57
+L 1 570 7 572 55
+S 1 570 9 572 55 57
 requests:
   - com.greenthumb.pocketgarden.compost   # <-
 
-S 0 572 5 572 12 7
+S 0 573 5 573 12 7
 passing
-L 1 573 7 575 48
-S 1 573 9 575 48 50
+L 1 574 7 576 48
+S 1 574 9 576 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 578 3 593 52
-S 0 578 3 578 5 2
+M 8 579 3 594 52
+S 0 579 3 579 5 2
 id
-S 0 578 7 578 27 20
+S 0 579 7 579 27 20
 request-not-resolved
-S 0 579 3 579 12 9
+S 0 580 3 580 12 9
 checklist
-S 0 579 14 579 29 15
+S 0 580 14 580 29 15
 full-product-id
-S 0 580 3 580 11 8
+S 0 581 3 581 11 8
 severity
-S 0 580 13 580 17 4
+S 0 581 13 581 17 4
 note
-S 0 581 3 581 8 5
-since
-S 0 581 10 581 15 5
-0.1.0
 S 0 582 3 582 8 5
+since
+S 0 582 10 582 15 5
+0.1.0
+S 0 583 3 583 8 5
 title
-S 0 582 10 582 76 66
+S 0 583 10 583 76 66
 a StoreKit call site whose product IDs the code does not spell out
-S 0 583 3 583 12 9
+S 0 584 3 584 12 9
 rationale
-S 0 583 14 583 403 389
+S 0 584 14 584 403 389
 iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
-S 0 584 3 584 7 4
+S 0 585 3 585 7 4
 help
-S 0 584 9 584 83 74
+S 0 585 9 585 83 74
 list the product IDs this call asks for under `requests` in the descriptor
-S 0 585 3 585 11 8
+S 0 586 3 586 11 8
 examples
-M 2 586 5 593 52
-S 0 586 5 586 15 10
+M 2 587 5 594 52
+S 0 587 5 587 15 10
 triggering
-L 1 587 7 589 55
-S 1 587 9 589 55 52
+L 1 588 7 590 55
+S 1 588 9 590 55 52
 app:
   sources: [../runmonster-xcode/variants/Shop]
 
-S 0 590 5 590 12 7
+S 0 591 5 591 12 7
 passing
-L 1 591 7 593 52
-S 1 591 9 593 52 49
+L 1 592 7 594 52
+S 1 592 9 594 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 8 595 3 610 52
-S 0 595 3 595 5 2
+M 8 596 3 611 52
+S 0 596 3 596 5 2
 id
-S 0 595 7 595 29 22
+S 0 596 7 596 29 22
 no-storekit-in-sources
-S 0 596 3 596 12 9
+S 0 597 3 597 12 9
 checklist
-S 0 596 14 596 29 15
+S 0 597 14 597 29 15
 full-product-id
-S 0 597 3 597 11 8
+S 0 598 3 598 11 8
 severity
-S 0 597 13 597 17 4
+S 0 598 13 598 17 4
 note
-S 0 598 3 598 8 5
-since
-S 0 598 10 598 15 5
-0.1.0
 S 0 599 3 599 8 5
+since
+S 0 599 10 599 15 5
+0.1.0
+S 0 600 3 600 8 5
 title
-S 0 599 10 599 81 71
+S 0 600 10 600 81 71
 the scanned sources never import StoreKit or an In-App Purchase library
-S 0 600 3 600 12 9
+S 0 601 3 601 12 9
 rationale
-S 0 600 14 600 241 227
+S 0 601 14 601 241 227
 When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
-S 0 601 3 601 7 4
+S 0 602 3 602 7 4
 help
-S 0 601 9 601 115 106
+S 0 602 9 602 115 106
 add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
-S 0 602 3 602 11 8
+S 0 603 3 603 11 8
 examples
-M 2 603 5 610 52
-S 0 603 5 603 15 10
+M 2 604 5 611 52
+S 0 604 5 604 15 10
 triggering
-L 1 604 7 606 65
-S 1 604 9 606 65 62
+L 1 605 7 607 65
+S 1 605 9 607 65 62
 app:
   sources: [../runmonster-xcode/variants/NoStore]   # <-
 
-S 0 607 5 607 12 7
+S 0 608 5 608 12 7
 passing
-L 1 608 7 610 52
-S 1 608 9 610 52 49
+L 1 609 7 611 52
+S 1 609 9 611 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 8 612 3 627 52
-S 0 612 3 612 5 2
+M 8 613 3 628 52
+S 0 613 3 613 5 2
 id
-S 0 612 7 612 29 22
+S 0 613 7 613 29 22
 source-scan-incomplete
-S 0 613 3 613 12 9
+S 0 614 3 614 12 9
 checklist
-S 0 613 14 613 29 15
+S 0 614 14 614 29 15
 full-product-id
-S 0 614 3 614 11 8
+S 0 615 3 615 11 8
 severity
-S 0 614 13 614 20 7
+S 0 615 13 615 20 7
 warning
-S 0 615 3 615 8 5
-since
-S 0 615 10 615 15 5
-0.1.0
 S 0 616 3 616 8 5
+since
+S 0 616 10 616 15 5
+0.1.0
+S 0 617 3 617 8 5
 title
-S 0 616 10 616 57 47
+S 0 617 10 617 57 47
 a file under `app.sources` could not be scanned
-S 0 617 3 617 12 9
+S 0 618 3 618 12 9
 rationale
-S 0 617 14 617 291 277
+S 0 618 14 618 291 277
 A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
-S 0 618 3 618 7 4
+S 0 619 3 619 7 4
 help
-S 0 618 9 618 73 64
+S 0 619 9 619 73 64
 fix the file or the link, or leave the file out of `app.sources`
-S 0 619 3 619 11 8
+S 0 620 3 620 11 8
 examples
-M 2 620 5 627 52
-S 0 620 5 620 15 10
+M 2 621 5 628 52
+S 0 621 5 621 15 10
 triggering
-L 1 621 7 623 60
-S 1 621 9 623 60 57
+L 1 622 7 624 60
+S 1 622 9 624 60 57
 app:
   sources: [../runmonster-xcode/variants/README.md]
 
-S 0 624 5 624 12 7
+S 0 625 5 625 12 7
 passing
-L 1 625 7 627 52
-S 1 625 9 627 52 49
+L 1 626 7 628 52
+S 1 626 9 628 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 8 629 3 644 77
-S 0 629 3 629 5 2
+M 8 630 3 645 77
+S 0 630 3 630 5 2
 id
-S 0 629 7 629 28 21
+S 0 630 7 630 28 21
 product-id-list-empty
-S 0 630 3 630 12 9
+S 0 631 3 631 12 9
 checklist
-S 0 630 14 630 29 15
+S 0 631 14 631 29 15
 full-product-id
-S 0 631 3 631 11 8
+S 0 632 3 632 11 8
 severity
-S 0 631 13 631 20 7
+S 0 632 13 632 20 7
 warning
-S 0 632 3 632 8 5
-since
-S 0 632 10 632 15 5
-0.1.0
 S 0 633 3 633 8 5
+since
+S 0 633 10 633 15 5
+0.1.0
+S 0 634 3 634 8 5
 title
-S 0 633 10 633 60 50
+S 0 634 10 634 60 50
 no product ID could be read from a product ID list
-S 0 634 3 634 12 9
+S 0 635 3 635 12 9
 rationale
-S 0 634 14 634 365 351
+S 0 635 14 635 365 351
 A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
-S 0 635 3 635 7 4
+S 0 636 3 636 7 4
 help
-S 0 635 9 635 67 58
+S 0 636 9 636 67 58
 put the product IDs in an array, or under a `Products` key
-S 0 636 3 636 11 8
+S 0 637 3 637 11 8
 examples
-M 2 637 5 644 77
-S 0 637 5 637 15 10
+M 2 638 5 645 77
+S 0 638 5 638 15 10
 triggering
-L 1 638 7 640 79
-S 1 638 9 640 79 76
+L 1 639 7 641 79
+S 1 639 9 641 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-S 0 641 5 641 12 7
+S 0 642 5 642 12 7
 passing
-L 1 642 7 644 77
-S 1 642 9 644 77 74
+L 1 643 7 645 77
+S 1 643 9 645 77 74
 app:
   product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
 
-M 8 646 3 661 79
-S 0 646 3 646 5 2
+M 8 647 3 662 79
+S 0 647 3 647 5 2
 id
-S 0 646 7 646 30 23
+S 0 647 7 647 30 23
 committed-shared-secret
-S 0 647 3 647 12 9
+S 0 648 3 648 12 9
 checklist
-S 0 647 14 647 29 15
+S 0 648 14 648 29 15
 full-product-id
-S 0 648 3 648 11 8
+S 0 649 3 649 11 8
 severity
-S 0 648 13 648 20 7
+S 0 649 13 649 20 7
 warning
-S 0 649 3 649 8 5
-since
-S 0 649 10 649 15 5
-0.1.0
 S 0 650 3 650 8 5
+since
+S 0 650 10 650 15 5
+0.1.0
+S 0 651 3 651 8 5
 title
-S 0 650 10 650 66 56
+S 0 651 10 651 66 56
 an App Store shared secret is committed with the project
-S 0 651 3 651 12 9
+S 0 652 3 652 12 9
 rationale
-S 0 651 14 651 298 284
+S 0 652 14 652 298 284
 The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
-S 0 652 3 652 7 4
+S 0 653 3 653 7 4
 help
-S 0 652 9 652 183 174
+S 0 653 9 653 183 174
 remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
-S 0 653 3 653 11 8
+S 0 654 3 654 11 8
 examples
-M 2 654 5 661 79
-S 0 654 5 654 15 10
+M 2 655 5 662 79
+S 0 655 5 655 15 10
 triggering
-L 1 655 7 657 77
-S 1 655 9 657 77 74
+L 1 656 7 658 77
+S 1 656 9 658 77 74
 app:
   product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
 
-S 0 658 5 658 12 7
+S 0 659 5 659 12 7
 passing
-L 1 659 7 661 79
-S 1 659 9 661 79 76
+L 1 660 7 662 79
+S 1 660 9 662 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-M 10 663 3 684 35
-S 0 663 3 663 5 2
+M 10 664 3 685 35
+S 0 664 3 664 5 2
 id
-S 0 663 7 663 27 20
+S 0 664 7 664 27 20
 not-cleared-for-sale
-S 0 664 3 664 12 9
+S 0 665 3 665 12 9
 checklist
-S 0 664 14 664 30 16
+S 0 665 14 665 30 16
 cleared-for-sale
-S 0 665 3 665 11 8
+S 0 666 3 666 11 8
 severity
-S 0 665 13 665 18 5
+S 0 666 13 666 18 5
 error
-S 0 666 3 666 8 5
-since
-S 0 666 10 666 15 5
-0.1.0
 S 0 667 3 667 8 5
+since
+S 0 667 10 667 15 5
+0.1.0
+S 0 668 3 668 8 5
 title
-S 0 667 10 667 45 35
+S 0 668 10 668 45 35
 the product is not cleared for sale
-S 0 668 3 668 12 9
+S 0 669 3 669 12 9
 rationale
-S 0 668 14 668 180 166
+S 0 669 14 669 180 166
 A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
-S 0 669 3 669 7 4
+S 0 670 3 670 7 4
 help
-S 0 669 9 669 81 72
+S 0 670 9 670 81 72
 select storefronts under the product's Availability in App Store Connect
-S 0 670 3 670 15 12
+S 0 671 3 671 15 12
 environments
-L 4 670 17 670 58
-S 0 670 18 670 25 7
+L 4 671 17 671 58
+S 0 671 18 671 25 7
 sandbox
-S 0 670 27 670 37 10
+S 0 671 27 671 37 10
 testflight
-S 0 670 39 670 45 6
+S 0 671 39 671 45 6
 review
-S 0 670 47 670 57 10
+S 0 671 47 671 57 10
 production
-S 0 671 3 671 17 14
+S 0 672 3 672 17 14
 not_applicable
-S 0 671 19 671 107 88
+S 0 672 19 672 107 88
 Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
-S 0 672 3 672 11 8
+S 0 673 3 673 11 8
 examples
-M 2 673 5 684 35
-S 0 673 5 673 15 10
+M 2 674 5 685 35
+S 0 674 5 674 15 10
 triggering
-L 2 674 7 680 36
-S 1 674 9 676 43 45
+L 2 675 7 681 36
+S 1 675 9 677 43 45
 products:
   - cleared_for_sale: false   # <-
 
-S 1 677 9 680 36 45
+S 1 678 9 681 36 45
 products:
   - {}
   - availability: []   # <-
 
-S 0 681 5 681 12 7
+S 0 682 5 682 12 7
 passing
-L 1 682 7 684 35
-S 1 682 9 684 35 37
+L 1 683 7 685 35
+S 1 683 9 685 35 37
 products:
   - cleared_for_sale: true
 
-M 10 686 3 704 26
-S 0 686 3 686 5 2
+M 10 687 3 705 26
+S 0 687 3 687 5 2
 id
-S 0 686 7 686 20 13
+S 0 687 7 687 20 13
 missing-price
-S 0 687 3 687 12 9
+S 0 688 3 688 12 9
 checklist
-S 0 687 14 687 30 16
+S 0 688 14 688 30 16
 product-metadata
-S 0 688 3 688 11 8
+S 0 689 3 689 11 8
 severity
-S 0 688 13 688 18 5
+S 0 689 13 689 18 5
 error
-S 0 689 3 689 8 5
-since
-S 0 689 10 689 15 5
-0.1.0
 S 0 690 3 690 8 5
+since
+S 0 690 10 690 15 5
+0.1.0
+S 0 691 3 691 8 5
 title
-S 0 690 10 690 34 24
+S 0 691 10 691 34 24
 the product has no price
-S 0 691 3 691 12 9
+S 0 692 3 692 12 9
 rationale
-S 0 691 14 691 99 85
+S 0 692 14 692 99 85
 A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 692 3 692 7 4
+S 0 693 3 693 7 4
 help
-S 0 692 9 692 69 60
+S 0 693 9 693 69 60
 set a price in App Store Connect and `price_tier` or `price`
-S 0 693 3 693 15 12
+S 0 694 3 694 15 12
 environments
-L 4 693 17 693 58
-S 0 693 18 693 25 7
+L 4 694 17 694 58
+S 0 694 18 694 25 7
 sandbox
-S 0 693 27 693 37 10
+S 0 694 27 694 37 10
 testflight
-S 0 693 39 693 45 6
+S 0 694 39 694 45 6
 review
-S 0 693 47 693 57 10
+S 0 694 47 694 57 10
 production
-S 0 694 3 694 17 14
+S 0 695 3 695 17 14
 not_applicable
-S 0 694 19 694 85 66
+S 0 695 19 695 85 66
 Xcode serves the StoreKit configuration file's products and prices
-S 0 695 3 695 11 8
+S 0 696 3 696 11 8
 examples
-M 2 696 5 704 26
-S 0 696 5 696 15 10
+M 2 697 5 705 26
+S 0 697 5 697 15 10
 triggering
-L 1 697 7 700 29
-S 1 697 9 700 29 90
+L 1 698 7 701 29
+S 1 698 9 701 29 90
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     price_tier: null
 
-S 0 701 5 701 12 7
+S 0 702 5 702 12 7
 passing
-L 1 702 7 704 26
-S 1 702 9 704 26 28
+L 1 703 7 705 26
+S 1 703 9 705 26 28
 products:
   - price_tier: 2
 
-M 10 706 3 725 53
-S 0 706 3 706 5 2
+M 10 707 3 726 53
+S 0 707 3 707 5 2
 id
-S 0 706 7 706 27 20
+S 0 707 7 707 27 20
 missing-localization
-S 0 707 3 707 12 9
+S 0 708 3 708 12 9
 checklist
-S 0 707 14 707 30 16
+S 0 708 14 708 30 16
 product-metadata
-S 0 708 3 708 11 8
+S 0 709 3 709 11 8
 severity
-S 0 708 13 708 18 5
+S 0 709 13 709 18 5
 error
-S 0 709 3 709 8 5
-since
-S 0 709 10 709 15 5
-0.1.0
 S 0 710 3 710 8 5
+since
+S 0 710 10 710 15 5
+0.1.0
+S 0 711 3 711 8 5
 title
-S 0 710 10 710 61 51
+S 0 711 10 711 61 51
 the product has no localization with a display name
-S 0 711 3 711 12 9
+S 0 712 3 712 12 9
 rationale
-S 0 711 14 711 137 123
+S 0 712 14 712 137 123
 At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 712 3 712 7 4
+S 0 713 3 713 7 4
 help
-S 0 712 9 712 74 65
+S 0 713 9 713 74 65
 add a localization in App Store Connect and under `localizations`
-S 0 713 3 713 15 12
+S 0 714 3 714 15 12
 environments
-L 4 713 17 713 58
-S 0 713 18 713 25 7
+L 4 714 17 714 58
+S 0 714 18 714 25 7
 sandbox
-S 0 713 27 713 37 10
+S 0 714 27 714 37 10
 testflight
-S 0 713 39 713 45 6
+S 0 714 39 714 45 6
 review
-S 0 713 47 713 57 10
+S 0 714 47 714 57 10
 production
-S 0 714 3 714 17 14
+S 0 715 3 715 17 14
 not_applicable
-S 0 714 19 714 74 55
+S 0 715 19 715 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 715 3 715 11 8
+S 0 716 3 716 11 8
 examples
-M 2 716 5 725 53
-S 0 716 5 716 15 10
+M 2 717 5 726 53
+S 0 717 5 717 15 10
 triggering
-L 1 717 7 720 32
-S 1 717 9 720 32 93
+L 1 718 7 721 32
+S 1 718 9 721 32 93
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     localizations: null
 
-S 0 721 5 721 12 7
+S 0 722 5 722 12 7
 passing
-L 1 722 7 725 53
-S 1 722 9 725 53 74
+L 1 723 7 726 53
+S 1 723 9 726 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 727 3 747 41
-S 0 727 3 727 5 2
+M 13 728 3 748 41
+S 0 728 3 728 5 2
 id
-S 0 727 7 727 29 22
+S 0 728 7 728 29 22
 missing-reference-name
-S 0 728 3 728 12 9
+S 0 729 3 729 12 9
 checklist
-S 0 728 14 728 30 16
+S 0 729 14 729 30 16
 product-metadata
-S 0 729 3 729 11 8
+S 0 730 3 730 11 8
 severity
-S 0 729 13 729 18 5
+S 0 730 13 730 18 5
 error
-S 0 730 3 730 8 5
-since
-S 0 730 10 730 15 5
-0.1.0
 S 0 731 3 731 8 5
+since
+S 0 731 10 731 15 5
+0.1.0
+S 0 732 3 732 8 5
 title
-S 0 731 10 731 43 33
+S 0 732 10 732 43 33
 the product has no reference name
-S 0 732 3 732 12 9
+S 0 733 3 733 12 9
 rationale
-S 0 732 14 732 112 98
+S 0 733 14 733 112 98
 The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
-S 0 733 3 733 7 4
+S 0 734 3 734 7 4
 help
-S 0 733 9 733 64 55
+S 0 734 9 734 64 55
 give the product a reference name (up to 64 characters)
-S 0 734 3 734 15 12
+S 0 735 3 735 15 12
 environments
-L 4 734 17 734 58
-S 0 734 18 734 25 7
+L 4 735 17 735 58
+S 0 735 18 735 25 7
 sandbox
-S 0 734 27 734 37 10
+S 0 735 27 735 37 10
 testflight
-S 0 734 39 734 45 6
+S 0 735 39 735 45 6
 review
-S 0 734 47 734 57 10
+S 0 735 47 735 57 10
 production
-S 0 735 3 735 17 14
+S 0 736 3 736 17 14
 not_applicable
-S 0 735 19 735 74 55
+S 0 736 19 736 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 736 3 736 8 5
+S 0 737 3 737 8 5
 check
-M 2 736 10 736 51
-S 0 736 12 736 16 4
+M 2 737 10 737 51
+S 0 737 12 737 16 4
 each
-S 0 736 18 736 26 8
+S 0 737 18 737 26 8
 products
-S 0 736 28 736 33 5
+S 0 737 28 737 33 5
 field
-S 0 736 35 736 49 14
+S 0 737 35 737 49 14
 reference_name
-S 0 737 3 737 10 7
-options
-M 1 737 12 737 30
-S 0 737 14 737 22 8
-required
-S 0 737 24 737 28 4
-true
 S 0 738 3 738 10 7
+options
+M 1 738 12 738 30
+S 0 738 14 738 22 8
+required
+S 0 738 24 738 28 4
+true
+S 0 739 3 739 10 7
 message
-S 1 738 12 738 55 41
+S 1 739 12 739 55 41
 product `{product}` has no reference name
-S 0 739 3 739 11 8
+S 0 740 3 740 11 8
 examples
-M 2 740 5 747 41
-S 0 740 5 740 15 10
+M 2 741 5 748 41
+S 0 741 5 741 15 10
 triggering
-L 1 741 7 743 33
-S 1 741 9 743 33 35
+L 1 742 7 744 33
+S 1 742 9 744 33 35
 products:
   - reference_name: null
 
-S 0 744 5 744 12 7
+S 0 745 5 745 12 7
 passing
-L 1 745 7 747 41
-S 1 745 9 747 41 43
+L 1 746 7 748 41
+S 1 746 9 748 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 749 3 769 61
-S 0 749 3 749 5 2
+M 13 750 3 770 61
+S 0 750 3 750 5 2
 id
-S 0 749 7 749 25 18
+S 0 750 7 750 25 18
 product-id-charset
-S 0 750 3 750 12 9
+S 0 751 3 751 12 9
 checklist
-S 0 750 14 750 30 16
+S 0 751 14 751 30 16
 product-metadata
-S 0 751 3 751 11 8
+S 0 752 3 752 11 8
 severity
-S 0 751 13 751 18 5
+S 0 752 13 752 18 5
 error
-S 0 752 3 752 8 5
-since
-S 0 752 10 752 15 5
-0.1.0
 S 0 753 3 753 8 5
+since
+S 0 753 10 753 15 5
+0.1.0
+S 0 754 3 754 8 5
 title
-S 0 753 10 753 72 62
+S 0 754 10 754 72 62
 the product ID has characters App Store Connect does not allow
-S 0 754 3 754 12 9
+S 0 755 3 755 12 9
 rationale
-S 0 754 14 754 144 130
+S 0 755 14 755 144 130
 Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
-S 0 755 3 755 7 4
+S 0 756 3 756 7 4
 help
-S 0 755 9 755 51 42
+S 0 756 9 756 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 756 3 756 15 12
+S 0 757 3 757 15 12
 environments
-L 4 756 17 756 58
-S 0 756 18 756 25 7
+L 4 757 17 757 58
+S 0 757 18 757 25 7
 sandbox
-S 0 756 27 756 37 10
+S 0 757 27 757 37 10
 testflight
-S 0 756 39 756 45 6
+S 0 757 39 757 45 6
 review
-S 0 756 47 756 57 10
+S 0 757 47 757 57 10
 production
-S 0 757 3 757 17 14
+S 0 758 3 758 17 14
 not_applicable
-S 0 757 19 757 80 61
+S 0 758 19 758 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 758 3 758 8 5
+S 0 759 3 759 8 5
 check
-M 2 758 10 758 47
-S 0 758 12 758 16 4
+M 2 759 10 759 47
+S 0 759 12 759 16 4
 each
-S 0 758 18 758 26 8
+S 0 759 18 759 26 8
 products
-S 0 758 28 758 33 5
+S 0 759 28 759 33 5
 field
-S 0 758 35 758 45 10
+S 0 759 35 759 45 10
 product_id
-S 0 759 3 759 10 7
-options
-M 1 759 12 759 42
-S 0 759 14 759 21 7
-pattern
-S 1 759 23 759 40 15
-[A-Za-z0-9._-]+
 S 0 760 3 760 10 7
+options
+M 1 760 12 760 42
+S 0 760 14 760 21 7
+pattern
+S 1 760 23 760 40 15
+[A-Za-z0-9._-]+
+S 0 761 3 761 10 7
 message
-S 1 760 12 760 91 77
+S 1 761 12 761 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 761 3 761 11 8
+S 0 762 3 762 11 8
 examples
-M 2 762 5 769 61
-S 0 762 5 762 15 10
+M 2 763 5 770 61
+S 0 763 5 763 15 10
 triggering
-L 1 763 7 765 68
-S 1 763 9 765 68 70
+L 1 764 7 766 68
+S 1 764 9 766 68 70
 products:
   - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
 
-S 0 766 5 766 12 7
+S 0 767 5 767 12 7
 passing
-L 1 767 7 769 61
-S 1 767 9 769 61 63
+L 1 768 7 770 61
+S 1 768 9 770 61 63
 products:
   - product_id: com.greenthumb.pocketgarden.seeds_50
 
-M 13 771 3 791 60
-S 0 771 3 771 5 2
+M 13 772 3 792 60
+S 0 772 3 772 5 2
 id
-S 0 771 7 771 24 17
+S 0 772 7 772 24 17
 product-id-length
-S 0 772 3 772 12 9
+S 0 773 3 773 12 9
 checklist
-S 0 772 14 772 30 16
+S 0 773 14 773 30 16
 product-metadata
-S 0 773 3 773 11 8
+S 0 774 3 774 11 8
 severity
-S 0 773 13 773 18 5
+S 0 774 13 774 18 5
 error
-S 0 774 3 774 8 5
-since
-S 0 774 10 774 15 5
-0.1.0
 S 0 775 3 775 8 5
+since
+S 0 775 10 775 15 5
+0.1.0
+S 0 776 3 776 8 5
 title
-S 0 775 10 775 36 26
+S 0 776 10 776 36 26
 the product ID is too long
-S 0 776 3 776 12 9
+S 0 777 3 777 12 9
 rationale
-S 0 776 14 776 141 127
+S 0 777 14 777 141 127
 App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
-S 0 777 3 777 7 4
+S 0 778 3 778 7 4
 help
-S 0 777 9 777 67 58
+S 0 778 9 778 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 778 3 778 15 12
+S 0 779 3 779 15 12
 environments
-L 4 778 17 778 58
-S 0 778 18 778 25 7
+L 4 779 17 779 58
+S 0 779 18 779 25 7
 sandbox
-S 0 778 27 778 37 10
+S 0 779 27 779 37 10
 testflight
-S 0 778 39 778 45 6
+S 0 779 39 779 45 6
 review
-S 0 778 47 778 57 10
+S 0 779 47 779 57 10
 production
-S 0 779 3 779 17 14
+S 0 780 3 780 17 14
 not_applicable
-S 0 779 19 779 80 61
+S 0 780 19 780 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 780 3 780 8 5
+S 0 781 3 781 8 5
 check
-M 2 780 10 780 47
-S 0 780 12 780 16 4
+M 2 781 10 781 47
+S 0 781 12 781 16 4
 each
-S 0 780 18 780 26 8
+S 0 781 18 781 26 8
 products
-S 0 780 28 780 33 5
+S 0 781 28 781 33 5
 field
-S 0 780 35 780 45 10
+S 0 781 35 781 45 10
 product_id
-S 0 781 3 781 10 7
-options
-M 1 781 12 781 31
-S 0 781 14 781 24 10
-max_length
-S 0 781 26 781 29 3
-100
 S 0 782 3 782 10 7
+options
+M 1 782 12 782 31
+S 0 782 14 782 24 10
+max_length
+S 0 782 26 782 29 3
+100
+S 0 783 3 783 10 7
 message
-S 1 782 12 782 87 73
+S 1 783 12 783 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 783 3 783 11 8
+S 0 784 3 784 11 8
 examples
-M 2 784 5 791 60
-S 0 784 5 784 15 10
+M 2 785 5 792 60
+S 0 785 5 785 15 10
 triggering
-L 1 785 7 787 135
-S 1 785 9 787 135 137
+L 1 786 7 788 135
+S 1 786 9 788 135 137
 products:
   - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
 
-S 0 788 5 788 12 7
+S 0 789 5 789 12 7
 passing
-L 1 789 7 791 60
-S 1 789 9 791 60 62
+L 1 790 7 792 60
+S 1 790 9 792 60 62
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50
 
-M 13 793 3 813 41
-S 0 793 3 793 5 2
+M 13 794 3 814 41
+S 0 794 3 794 5 2
 id
-S 0 793 7 793 28 21
+S 0 794 7 794 28 21
 reference-name-length
-S 0 794 3 794 12 9
+S 0 795 3 795 12 9
 checklist
-S 0 794 14 794 30 16
+S 0 795 14 795 30 16
 product-metadata
-S 0 795 3 795 11 8
+S 0 796 3 796 11 8
 severity
-S 0 795 13 795 18 5
+S 0 796 13 796 18 5
 error
-S 0 796 3 796 8 5
-since
-S 0 796 10 796 15 5
-0.1.0
 S 0 797 3 797 8 5
+since
+S 0 797 10 797 15 5
+0.1.0
+S 0 798 3 798 8 5
 title
-S 0 797 10 797 40 30
+S 0 798 10 798 40 30
 the reference name is too long
-S 0 798 3 798 12 9
+S 0 799 3 799 12 9
 rationale
-S 0 798 14 798 105 91
+S 0 799 14 799 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 799 3 799 7 4
+S 0 800 3 800 7 4
 help
-S 0 799 9 799 71 62
+S 0 800 9 800 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 800 3 800 15 12
+S 0 801 3 801 15 12
 environments
-L 4 800 17 800 58
-S 0 800 18 800 25 7
+L 4 801 17 801 58
+S 0 801 18 801 25 7
 sandbox
-S 0 800 27 800 37 10
+S 0 801 27 801 37 10
 testflight
-S 0 800 39 800 45 6
+S 0 801 39 801 45 6
 review
-S 0 800 47 800 57 10
+S 0 801 47 801 57 10
 production
-S 0 801 3 801 17 14
+S 0 802 3 802 17 14
 not_applicable
-S 0 801 19 801 74 55
+S 0 802 19 802 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 802 3 802 8 5
+S 0 803 3 803 8 5
 check
-M 2 802 10 802 51
-S 0 802 12 802 16 4
+M 2 803 10 803 51
+S 0 803 12 803 16 4
 each
-S 0 802 18 802 26 8
+S 0 803 18 803 26 8
 products
-S 0 802 28 802 33 5
+S 0 803 28 803 33 5
 field
-S 0 802 35 802 49 14
+S 0 803 35 803 49 14
 reference_name
-S 0 803 3 803 10 7
-options
-M 1 803 12 803 30
-S 0 803 14 803 24 10
-max_length
-S 0 803 26 803 28 2
-64
 S 0 804 3 804 10 7
+options
+M 1 804 12 804 30
+S 0 804 14 804 24 10
+max_length
+S 0 804 26 804 28 2
+64
+S 0 805 3 805 10 7
 message
-S 1 804 12 804 106 92
+S 1 805 12 805 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 805 3 805 11 8
+S 0 806 3 806 11 8
 examples
-M 2 806 5 813 41
-S 0 806 5 806 15 10
+M 2 807 5 814 41
+S 0 807 5 807 15 10
 triggering
-L 1 807 7 809 107
-S 1 807 9 809 107 109
+L 1 808 7 810 107
+S 1 808 9 810 107 109
 products:
   - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
 
-S 0 810 5 810 12 7
+S 0 811 5 811 12 7
 passing
-L 1 811 7 813 41
-S 1 811 9 813 41 43
+L 1 812 7 814 41
+S 1 812 9 814 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 815 3 837 53
-S 0 815 3 815 5 2
+M 13 816 3 838 53
+S 0 816 3 816 5 2
 id
-S 0 815 7 815 26 19
+S 0 816 7 816 26 19
 display-name-length
-S 0 816 3 816 12 9
+S 0 817 3 817 12 9
 checklist
-S 0 816 14 816 30 16
+S 0 817 14 817 30 16
 product-metadata
-S 0 817 3 817 11 8
+S 0 818 3 818 11 8
 severity
-S 0 817 13 817 18 5
+S 0 818 13 818 18 5
 error
-S 0 818 3 818 8 5
-since
-S 0 818 10 818 15 5
-0.1.0
 S 0 819 3 819 8 5
+since
+S 0 819 10 819 15 5
+0.1.0
+S 0 820 3 820 8 5
 title
-S 0 819 10 819 49 39
+S 0 820 10 820 49 39
 a display name is too short or too long
-S 0 820 3 820 12 9
+S 0 821 3 821 12 9
 rationale
-S 0 820 14 820 120 106
+S 0 821 14 821 120 106
 App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
-S 0 821 3 821 7 4
+S 0 822 3 822 7 4
 help
-S 0 821 9 821 72 63
+S 0 822 9 822 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 822 3 822 15 12
+S 0 823 3 823 15 12
 environments
-L 4 822 17 822 58
-S 0 822 18 822 25 7
+L 4 823 17 823 58
+S 0 823 18 823 25 7
 sandbox
-S 0 822 27 822 37 10
+S 0 823 27 823 37 10
 testflight
-S 0 822 39 822 45 6
+S 0 823 39 823 45 6
 review
-S 0 822 47 822 57 10
+S 0 823 47 823 57 10
 production
-S 0 823 3 823 17 14
+S 0 824 3 824 17 14
 not_applicable
-S 0 823 19 823 74 55
+S 0 824 19 824 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 824 3 824 8 5
+S 0 825 3 825 8 5
 check
-M 2 824 10 824 65
-S 0 824 12 824 16 4
+M 2 825 10 825 65
+S 0 825 12 825 16 4
 each
-S 0 824 18 824 26 8
+S 0 825 18 825 26 8
 products
-S 0 824 28 824 33 5
+S 0 825 28 825 33 5
 field
-S 0 824 35 824 63 28
+S 0 825 35 825 63 28
 localizations.*.display_name
-S 0 825 3 825 10 7
-options
-M 2 825 12 825 45
-S 0 825 14 825 24 10
-min_length
-S 0 825 26 825 27 1
-2
-S 0 825 29 825 39 10
-max_length
-S 0 825 41 825 43 2
-30
 S 0 826 3 826 10 7
+options
+M 2 826 12 826 45
+S 0 826 14 826 24 10
+min_length
+S 0 826 26 826 27 1
+2
+S 0 826 29 826 39 10
+max_length
+S 0 826 41 826 43 2
+30
+S 0 827 3 827 10 7
 message
-S 1 826 12 826 131 117
+S 1 827 12 827 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 827 3 827 11 8
+S 0 828 3 828 11 8
 examples
-M 2 828 5 837 53
-S 0 828 5 828 15 10
+M 2 829 5 838 53
+S 0 829 5 829 15 10
 triggering
-L 1 829 7 832 85
-S 1 829 9 832 85 106
+L 1 830 7 833 85
+S 1 830 9 833 85 106
 products:
   - localizations:
       en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
 
-S 0 833 5 833 12 7
+S 0 834 5 834 12 7
 passing
-L 1 834 7 837 53
-S 1 834 9 837 53 74
+L 1 835 7 838 53
+S 1 835 9 838 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 839 3 861 102
-S 0 839 3 839 5 2
+M 13 840 3 862 102
+S 0 840 3 840 5 2
 id
-S 0 839 7 839 25 18
+S 0 840 7 840 25 18
 description-length
-S 0 840 3 840 12 9
+S 0 841 3 841 12 9
 checklist
-S 0 840 14 840 30 16
+S 0 841 14 841 30 16
 product-metadata
-S 0 841 3 841 11 8
+S 0 842 3 842 11 8
 severity
-S 0 841 13 841 18 5
+S 0 842 13 842 18 5
 error
-S 0 842 3 842 8 5
-since
-S 0 842 10 842 15 5
-0.1.0
 S 0 843 3 843 8 5
+since
+S 0 843 10 843 15 5
+0.1.0
+S 0 844 3 844 8 5
 title
-S 0 843 10 843 35 25
+S 0 844 10 844 35 25
 a description is too long
-S 0 844 3 844 12 9
+S 0 845 3 845 12 9
 rationale
-S 0 844 14 844 130 116
+S 0 845 14 845 130 116
 App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
-S 0 845 3 845 7 4
+S 0 846 3 846 7 4
 help
-S 0 845 9 845 68 59
+S 0 846 9 846 68 59
 shorten the description to {max_length} characters or fewer
-S 0 846 3 846 15 12
+S 0 847 3 847 15 12
 environments
-L 4 846 17 846 58
-S 0 846 18 846 25 7
+L 4 847 17 847 58
+S 0 847 18 847 25 7
 sandbox
-S 0 846 27 846 37 10
+S 0 847 27 847 37 10
 testflight
-S 0 846 39 846 45 6
+S 0 847 39 847 45 6
 review
-S 0 846 47 846 57 10
+S 0 847 47 847 57 10
 production
-S 0 847 3 847 17 14
+S 0 848 3 848 17 14
 not_applicable
-S 0 847 19 847 74 55
+S 0 848 19 848 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 848 3 848 8 5
+S 0 849 3 849 8 5
 check
-M 2 848 10 848 64
-S 0 848 12 848 16 4
+M 2 849 10 849 64
+S 0 849 12 849 16 4
 each
-S 0 848 18 848 26 8
+S 0 849 18 849 26 8
 products
-S 0 848 28 848 33 5
+S 0 849 28 849 33 5
 field
-S 0 848 35 848 62 27
+S 0 849 35 849 62 27
 localizations.*.description
-S 0 849 3 849 10 7
-options
-M 1 849 12 849 30
-S 0 849 14 849 24 10
-max_length
-S 0 849 26 849 28 2
-45
 S 0 850 3 850 10 7
+options
+M 1 850 12 850 30
+S 0 850 14 850 24 10
+max_length
+S 0 850 26 850 28 2
+45
+S 0 851 3 851 10 7
 message
-S 1 850 12 850 103 89
+S 1 851 12 851 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 851 3 851 11 8
+S 0 852 3 852 11 8
 examples
-M 2 852 5 861 102
-S 0 852 5 852 15 10
+M 2 853 5 862 102
+S 0 853 5 853 15 10
 triggering
-L 1 853 7 856 130
-S 1 853 9 856 130 151
+L 1 854 7 857 130
+S 1 854 9 857 130 151
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: "Fifty seed packs to plant anything you like, anywhere" }   # <-
 
-S 0 857 5 857 12 7
+S 0 858 5 858 12 7
 passing
-L 1 858 7 861 102
-S 1 858 9 861 102 123
+L 1 859 7 862 102
+S 1 859 9 862 102 123
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: Fifty seed packs to plant anything }
 
-M 13 863 3 925 59
-S 0 863 3 863 5 2
+M 13 864 3 926 59
+S 0 864 3 864 5 2
 id
-S 0 863 7 863 26 19
+S 0 864 7 864 26 19
 review-notes-length
-S 0 864 3 864 12 9
+S 0 865 3 865 12 9
 checklist
-S 0 864 14 864 30 16
+S 0 865 14 865 30 16
 product-metadata
-S 0 865 3 865 11 8
+S 0 866 3 866 11 8
 severity
-S 0 865 13 865 18 5
+S 0 866 13 866 18 5
 error
-S 0 866 3 866 8 5
-since
-S 0 866 10 866 15 5
-0.1.0
 S 0 867 3 867 8 5
+since
+S 0 867 10 867 15 5
+0.1.0
+S 0 868 3 868 8 5
 title
-S 0 867 10 867 39 29
+S 0 868 10 868 39 29
 the review notes are too long
-S 0 868 3 868 12 9
+S 0 869 3 869 12 9
 rationale
-S 0 868 14 868 104 90
+S 0 869 14 869 104 90
 App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
-S 0 869 3 869 7 4
+S 0 870 3 870 7 4
 help
-S 0 869 9 869 69 60
+S 0 870 9 870 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 870 3 870 15 12
+S 0 871 3 871 15 12
 environments
-L 2 870 17 870 37
-S 0 870 18 870 24 6
+L 2 871 17 871 37
+S 0 871 18 871 24 6
 review
-S 0 870 26 870 36 10
+S 0 871 26 871 36 10
 production
-S 0 871 3 871 17 14
+S 0 872 3 872 17 14
 not_applicable
-S 0 871 19 871 58 39
+S 0 872 19 872 58 39
 review notes matter only for submission
-S 0 872 3 872 8 5
+S 0 873 3 873 8 5
 check
-M 2 872 10 872 49
-S 0 872 12 872 16 4
+M 2 873 10 873 49
+S 0 873 12 873 16 4
 each
-S 0 872 18 872 26 8
+S 0 873 18 873 26 8
 products
-S 0 872 28 872 33 5
+S 0 873 28 873 33 5
 field
-S 0 872 35 872 47 12
+S 0 873 35 873 47 12
 review_notes
-S 0 873 3 873 10 7
-options
-M 1 873 12 873 32
-S 0 873 14 873 24 10
-max_length
-S 0 873 26 873 30 4
-4000
 S 0 874 3 874 10 7
+options
+M 1 874 12 874 32
+S 0 874 14 874 24 10
+max_length
+S 0 874 26 874 30 4
+4000
+S 0 875 3 875 10 7
 message
-S 1 874 12 874 99 85
+S 1 875 12 875 99 85
 the review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 875 3 875 11 8
+S 0 876 3 876 11 8
 examples
-M 2 876 5 925 59
-S 0 876 5 876 15 10
+M 2 877 5 926 59
+S 0 877 5 877 15 10
 triggering
-L 1 877 7 920 117
-S 1 877 9 920 117 4417
+L 1 878 7 921 117
+S 1 878 9 921 117 4417
 environment: review
 products:
   - review_notes: >   # <-
@@ -5383,502 +5384,502 @@ products:
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
 
-S 0 921 5 921 12 7
+S 0 922 5 922 12 7
 passing
-L 1 922 7 925 59
-S 1 922 9 925 59 81
+L 1 923 7 926 59
+S 1 923 9 926 59 81
 environment: review
 products:
   - review_notes: Open the Shed tab and tap Seeds.
 
-M 10 927 3 946 36
-S 0 927 3 927 5 2
+M 10 928 3 947 36
+S 0 928 3 928 5 2
 id
-S 0 927 7 927 32 25
+S 0 928 7 928 32 25
 missing-review-screenshot
-S 0 928 3 928 12 9
+S 0 929 3 929 12 9
 checklist
-S 0 928 14 928 30 16
+S 0 929 14 929 30 16
 product-metadata
-S 0 929 3 929 11 8
+S 0 930 3 930 11 8
 severity
-S 0 929 13 929 18 5
+S 0 930 13 930 18 5
 error
-S 0 930 3 930 8 5
-since
-S 0 930 10 930 15 5
-0.1.0
 S 0 931 3 931 8 5
+since
+S 0 931 10 931 15 5
+0.1.0
+S 0 932 3 932 8 5
 title
-S 0 931 10 931 46 36
+S 0 932 10 932 46 36
 the product has no review screenshot
-S 0 932 3 932 12 9
+S 0 933 3 933 12 9
 rationale
-S 0 932 14 932 211 197
+S 0 933 14 933 211 197
 Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
-S 0 933 3 933 7 4
+S 0 934 3 934 7 4
 help
-S 0 933 9 933 58 49
+S 0 934 9 934 58 49
 upload the review screenshot in App Store Connect
-S 0 934 3 934 15 12
+S 0 935 3 935 15 12
 environments
-L 1 934 17 934 25
-S 0 934 18 934 24 6
+L 1 935 17 935 25
+S 0 935 18 935 24 6
 review
-S 0 935 3 935 17 14
+S 0 936 3 936 17 14
 not_applicable
-S 0 935 19 935 80 61
+S 0 936 19 936 80 61
 the review screenshot matters only when submitting for review
-S 0 936 3 936 11 8
+S 0 937 3 937 11 8
 examples
-M 2 937 5 946 36
-S 0 937 5 937 15 10
+M 2 938 5 947 36
+S 0 938 5 938 15 10
 triggering
-L 1 938 7 941 44
-S 1 938 9 941 44 66
+L 1 939 7 942 44
+S 1 939 9 942 44 66
 environment: review
 products:
   - review_screenshot: false   # <-
 
-S 0 942 5 942 12 7
+S 0 943 5 943 12 7
 passing
-L 1 943 7 946 36
-S 1 943 9 946 36 58
+L 1 944 7 947 36
+S 1 944 9 947 36 58
 environment: review
 products:
   - review_screenshot: true
 
-M 10 948 3 967 63
-S 0 948 3 948 5 2
+M 10 949 3 968 63
+S 0 949 3 949 5 2
 id
-S 0 948 7 948 27 20
+S 0 949 7 949 27 20
 duplicate-product-id
-S 0 949 3 949 12 9
+S 0 950 3 950 12 9
 checklist
-S 0 949 14 949 30 16
+S 0 950 14 950 30 16
 product-metadata
-S 0 950 3 950 11 8
+S 0 951 3 951 11 8
 severity
-S 0 950 13 950 18 5
+S 0 951 13 951 18 5
 error
-S 0 951 3 951 8 5
-since
-S 0 951 10 951 15 5
-0.1.0
 S 0 952 3 952 8 5
+since
+S 0 952 10 952 15 5
+0.1.0
+S 0 953 3 953 8 5
 title
-S 0 952 10 952 38 28
+S 0 953 10 953 38 28
 a product ID is listed twice
-S 0 953 3 953 12 9
+S 0 954 3 954 12 9
 rationale
-S 0 953 14 953 133 119
+S 0 954 14 954 133 119
 Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
-S 0 954 3 954 7 4
+S 0 955 3 955 7 4
 help
-S 0 954 9 954 49 40
+S 0 955 9 955 49 40
 remove the duplicate or give it a new ID
-S 0 955 3 955 15 12
+S 0 956 3 956 15 12
 environments
-L 4 955 17 955 58
-S 0 955 18 955 25 7
+L 4 956 17 956 58
+S 0 956 18 956 25 7
 sandbox
-S 0 955 27 955 37 10
+S 0 956 27 956 37 10
 testflight
-S 0 955 39 955 45 6
+S 0 956 39 956 45 6
 review
-S 0 955 47 955 57 10
+S 0 956 47 956 57 10
 production
-S 0 956 3 956 17 14
+S 0 957 3 957 17 14
 not_applicable
-S 0 956 19 956 74 55
+S 0 957 19 957 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 957 3 957 11 8
+S 0 958 3 958 11 8
 examples
-M 2 958 5 967 63
-S 0 958 5 958 15 10
+M 2 959 5 968 63
+S 0 959 5 959 15 10
 triggering
-L 1 959 7 962 67
-S 1 959 9 962 67 76
+L 1 960 7 963 67
+S 1 960 9 963 67 76
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
 
-S 0 963 5 963 12 7
+S 0 964 5 964 12 7
 passing
-L 1 964 7 967 63
-S 1 964 9 967 63 72
+L 1 965 7 968 63
+S 1 965 9 968 63 72
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.greenhouse
 
-M 10 969 3 988 46
-S 0 969 3 969 5 2
+M 10 970 3 989 46
+S 0 970 3 970 5 2
 id
-S 0 969 7 969 31 24
+S 0 970 7 970 31 24
 duplicate-reference-name
-S 0 970 3 970 12 9
+S 0 971 3 971 12 9
 checklist
-S 0 970 14 970 30 16
+S 0 971 14 971 30 16
 product-metadata
-S 0 971 3 971 11 8
+S 0 972 3 972 11 8
 severity
-S 0 971 13 971 18 5
+S 0 972 13 972 18 5
 error
-S 0 972 3 972 8 5
-since
-S 0 972 10 972 15 5
-0.1.0
 S 0 973 3 973 8 5
+since
+S 0 973 10 973 15 5
+0.1.0
+S 0 974 3 974 8 5
 title
-S 0 973 10 973 40 30
+S 0 974 10 974 40 30
 a reference name is used twice
-S 0 974 3 974 12 9
+S 0 975 3 975 12 9
 rationale
-S 0 974 14 974 76 62
+S 0 975 14 975 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 975 3 975 7 4
+S 0 976 3 976 7 4
 help
-S 0 975 9 975 49 40
+S 0 976 9 976 49 40
 give each product its own reference name
-S 0 976 3 976 15 12
+S 0 977 3 977 15 12
 environments
-L 4 976 17 976 58
-S 0 976 18 976 25 7
+L 4 977 17 977 58
+S 0 977 18 977 25 7
 sandbox
-S 0 976 27 976 37 10
+S 0 977 27 977 37 10
 testflight
-S 0 976 39 976 45 6
+S 0 977 39 977 45 6
 review
-S 0 976 47 976 57 10
+S 0 977 47 977 57 10
 production
-S 0 977 3 977 17 14
+S 0 978 3 978 17 14
 not_applicable
-S 0 977 19 977 74 55
+S 0 978 19 978 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 978 3 978 11 8
+S 0 979 3 979 11 8
 examples
-M 2 979 5 988 46
-S 0 979 5 979 15 10
+M 2 980 5 989 46
+S 0 980 5 980 15 10
 triggering
-L 1 980 7 983 48
-S 1 980 9 983 48 57
+L 1 981 7 984 48
+S 1 981 9 984 48 57
 products:
   - {}
   - reference_name: Seed Pack 50   # <-
 
-S 0 984 5 984 12 7
+S 0 985 5 985 12 7
 passing
-L 1 985 7 988 46
-S 1 985 9 988 46 55
+L 1 986 7 989 46
+S 1 986 9 989 46 55
 products:
   - {}
   - reference_name: Greenhouse Unlock
 
-M 10 990 3 1009 48
-S 0 990 3 990 5 2
+M 10 991 3 1010 48
+S 0 991 3 991 5 2
 id
-S 0 990 7 990 29 22
+S 0 991 7 991 29 22
 placeholder-product-id
-S 0 991 3 991 12 9
+S 0 992 3 992 12 9
 checklist
-S 0 991 14 991 30 16
+S 0 992 14 992 30 16
 product-metadata
-S 0 992 3 992 11 8
+S 0 993 3 993 11 8
 severity
-S 0 992 13 992 18 5
+S 0 993 13 993 18 5
 error
-S 0 993 3 993 8 5
-since
-S 0 993 10 993 15 5
-0.1.0
 S 0 994 3 994 8 5
+since
+S 0 994 10 994 15 5
+0.1.0
+S 0 995 3 995 8 5
 title
-S 0 994 10 994 39 29
+S 0 995 10 995 39 29
 a product ID is a placeholder
-S 0 995 3 995 12 9
+S 0 996 3 996 12 9
 rationale
-S 0 995 14 995 151 139
+S 0 996 14 996 151 139
 Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
-S 0 996 3 996 7 4
+S 0 997 3 997 7 4
 help
-S 0 996 9 996 68 59
+S 0 997 9 997 68 59
 replace it with the product ID created in App Store Connect
-S 0 997 3 997 15 12
+S 0 998 3 998 15 12
 environments
-L 4 997 17 997 58
-S 0 997 18 997 25 7
+L 4 998 17 998 58
+S 0 998 18 998 25 7
 sandbox
-S 0 997 27 997 37 10
+S 0 998 27 998 37 10
 testflight
-S 0 997 39 997 45 6
+S 0 998 39 998 45 6
 review
-S 0 997 47 997 57 10
+S 0 998 47 998 57 10
 production
-S 0 998 3 998 17 14
+S 0 999 3 999 17 14
 not_applicable
-S 0 998 19 998 80 61
+S 0 999 19 999 80 61
 Xcode serves whatever IDs the StoreKit configuration file has
-S 0 999 3 999 11 8
+S 0 1000 3 1000 11 8
 examples
-M 2 1000 5 1009 48
-S 0 1000 5 1000 15 10
+M 2 1001 5 1010 48
+S 0 1001 5 1001 15 10
 triggering
-L 1 1001 7 1005 35
-S 1 1001 9 1005 35 120
+L 1 1002 7 1006 35
+S 1 1002 9 1006 35 120
 requests:
   - com.greenthumb.pocketgarden.seeds50
   - com.greenthumb.pocketgarden.greenhouse
   - YOUR_PRODUCT_ID   # <-
 
-S 0 1006 5 1006 12 7
+S 0 1007 5 1007 12 7
 passing
-L 1 1007 7 1009 48
-S 1 1007 9 1009 48 50
+L 1 1008 7 1010 48
+S 1 1008 9 1010 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 10 1011 3 1028 36
-S 0 1011 3 1011 5 2
+M 10 1012 3 1029 36
+S 0 1012 3 1012 5 2
 id
-S 0 1011 7 1011 33 26
+S 0 1012 7 1012 33 26
 family-sharing-not-allowed
-S 0 1012 3 1012 12 9
+S 0 1013 3 1013 12 9
 checklist
-S 0 1012 14 1012 30 16
+S 0 1013 14 1013 30 16
 product-metadata
-S 0 1013 3 1013 11 8
+S 0 1014 3 1014 11 8
 severity
-S 0 1013 13 1013 20 7
+S 0 1014 13 1014 20 7
 warning
-S 0 1014 3 1014 8 5
-since
-S 0 1014 10 1014 15 5
-0.1.0
 S 0 1015 3 1015 8 5
+since
+S 0 1015 10 1015 15 5
+0.1.0
+S 0 1016 3 1016 8 5
 title
-S 0 1015 10 1015 61 51
+S 0 1016 10 1016 61 51
 Family Sharing is on for a type that cannot have it
-S 0 1016 3 1016 12 9
+S 0 1017 3 1017 12 9
 rationale
-S 0 1016 14 1016 195 181
+S 0 1017 14 1017 195 181
 Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
-S 0 1017 3 1017 7 4
+S 0 1018 3 1018 7 4
 help
-S 1 1017 9 1017 40 29
+S 1 1018 9 1018 40 29
 set `family_shareable: false`
-S 0 1018 3 1018 15 12
+S 0 1019 3 1019 15 12
 environments
-L 4 1018 17 1018 58
-S 0 1018 18 1018 25 7
+L 4 1019 17 1019 58
+S 0 1019 18 1019 25 7
 sandbox
-S 0 1018 27 1018 37 10
+S 0 1019 27 1019 37 10
 testflight
-S 0 1018 39 1018 45 6
+S 0 1019 39 1019 45 6
 review
-S 0 1018 47 1018 57 10
+S 0 1019 47 1019 57 10
 production
-S 0 1019 3 1019 17 14
+S 0 1020 3 1020 17 14
 not_applicable
-S 0 1019 19 1019 74 55
+S 0 1020 19 1020 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 1020 3 1020 11 8
+S 0 1021 3 1021 11 8
 examples
-M 2 1021 5 1028 36
-S 0 1021 5 1021 15 10
+M 2 1022 5 1029 36
+S 0 1022 5 1022 15 10
 triggering
-L 1 1022 7 1024 42
-S 1 1022 9 1024 42 44
+L 1 1023 7 1025 42
+S 1 1023 9 1025 42 44
 products:
   - family_shareable: true   # <-
 
-S 0 1025 5 1025 12 7
+S 0 1026 5 1026 12 7
 passing
-L 1 1026 7 1028 36
-S 1 1026 9 1028 36 38
+L 1 1027 7 1029 36
+S 1 1027 9 1029 36 38
 products:
   - family_shareable: false
 
-M 10 1030 3 1052 36
-S 0 1030 3 1030 5 2
+M 10 1031 3 1053 36
+S 0 1031 3 1031 5 2
 id
-S 0 1030 7 1030 24 17
+S 0 1031 7 1031 24 17
 status-not-served
-S 0 1031 3 1031 12 9
+S 0 1032 3 1032 12 9
 checklist
-S 0 1031 14 1031 28 14
+S 0 1032 14 1032 28 14
 product-status
-S 0 1032 3 1032 11 8
+S 0 1033 3 1033 11 8
 severity
-S 0 1032 13 1032 18 5
+S 0 1033 13 1033 18 5
 error
-S 0 1033 3 1033 8 5
-since
-S 0 1033 10 1033 15 5
-0.1.0
 S 0 1034 3 1034 8 5
+since
+S 0 1034 10 1034 15 5
+0.1.0
+S 0 1035 3 1035 8 5
 title
-S 0 1034 10 1034 64 54
+S 0 1035 10 1035 64 54
 the product's status is not served in this environment
-S 0 1035 3 1035 12 9
+S 0 1036 3 1036 12 9
 rationale
-S 0 1035 14 1035 210 196
+S 0 1036 14 1036 210 196
 The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
-S 0 1036 3 1036 7 4
+S 0 1037 3 1037 7 4
 help
-S 0 1036 9 1036 62 53
+S 0 1037 9 1037 62 53
 bring the product to a status this environment serves
-S 0 1037 3 1037 15 12
+S 0 1038 3 1038 15 12
 environments
-L 4 1037 17 1037 58
-S 0 1037 18 1037 25 7
+L 4 1038 17 1038 58
+S 0 1038 18 1038 25 7
 sandbox
-S 0 1037 27 1037 37 10
+S 0 1038 27 1038 37 10
 testflight
-S 0 1037 39 1037 45 6
+S 0 1038 39 1038 45 6
 review
-S 0 1037 47 1037 57 10
+S 0 1038 47 1038 57 10
 production
-S 0 1038 3 1038 17 14
+S 0 1039 3 1039 17 14
 not_applicable
-S 0 1038 19 1038 115 96
+S 0 1039 19 1039 115 96
 Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
-S 0 1039 3 1039 11 8
+S 0 1040 3 1040 11 8
 examples
-M 2 1040 5 1052 36
-S 0 1040 5 1040 15 10
+M 2 1041 5 1053 36
+S 0 1041 5 1041 15 10
 triggering
-L 2 1041 7 1048 46
-S 1 1041 9 1043 36 38
+L 2 1042 7 1049 46
+S 1 1042 9 1044 36 38
 products:
   - status: rejected   # <-
 
-S 1 1044 9 1048 46 183
+S 1 1045 9 1049 46 183
 environment: production
 app_store_connect: { version_state: ready_for_sale, released_at: 2026-10-01T00:00:00Z, binary_uploaded: true }
 products:
   - status: waiting_for_review   # <-
 
-S 0 1049 5 1049 12 7
+S 0 1050 5 1050 12 7
 passing
-L 1 1050 7 1052 36
-S 1 1050 9 1052 36 38
+L 1 1051 7 1053 36
+S 1 1051 9 1053 36 38
 products:
   - status: ready_to_submit
 
-M 10 1054 3 1074 44
-S 0 1054 3 1054 5 2
+M 10 1055 3 1075 44
+S 0 1055 3 1055 5 2
 id
-S 0 1054 7 1054 23 16
+S 0 1055 7 1055 23 16
 app-not-released
-S 0 1055 3 1055 12 9
+S 0 1056 3 1056 12 9
 checklist
-S 0 1055 14 1055 28 14
+S 0 1056 14 1056 28 14
 product-status
-S 0 1056 3 1056 11 8
+S 0 1057 3 1057 11 8
 severity
-S 0 1056 13 1056 18 5
+S 0 1057 13 1057 18 5
 error
-S 0 1057 3 1057 8 5
-since
-S 0 1057 10 1057 15 5
-0.1.0
 S 0 1058 3 1058 8 5
+since
+S 0 1058 10 1058 15 5
+0.1.0
+S 0 1059 3 1059 8 5
 title
-S 0 1058 10 1058 41 31
+S 0 1059 10 1059 41 31
 the app version is not released
-S 0 1059 3 1059 12 9
+S 0 1060 3 1060 12 9
 rationale
-S 0 1059 14 1059 134 120
+S 0 1060 14 1060 134 120
 New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
-S 0 1060 3 1060 7 4
+S 0 1061 3 1061 7 4
 help
-S 0 1060 9 1060 59 50
+S 0 1061 9 1061 59 50
 release the app version, then wait for propagation
-S 0 1061 3 1061 15 12
+S 0 1062 3 1062 15 12
 environments
-L 1 1061 17 1061 29
-S 0 1061 18 1061 28 10
+L 1 1062 17 1062 29
+S 0 1062 18 1062 28 10
 production
-S 0 1062 3 1062 17 14
+S 0 1063 3 1063 17 14
 not_applicable
-S 0 1062 19 1062 58 39
+S 0 1063 19 1063 58 39
 only the App Store needs a released app
-S 0 1063 3 1063 11 8
+S 0 1064 3 1064 11 8
 examples
-M 2 1064 5 1074 44
-S 0 1064 5 1064 15 10
+M 2 1065 5 1075 44
+S 0 1065 5 1065 15 10
 triggering
-L 1 1065 7 1068 58
-S 1 1065 9 1068 58 93
+L 1 1066 7 1069 58
+S 1 1066 9 1069 58 93
 environment: production
 app_store_connect:
   version_state: pending_developer_release   # <-
 
-S 0 1069 5 1069 12 7
+S 0 1070 5 1070 12 7
 passing
-L 1 1070 7 1074 44
-S 1 1070 9 1074 44 111
+L 1 1071 7 1075 44
+S 1 1071 9 1075 44 111
 environment: production
 app_store_connect:
   version_state: ready_for_sale
   released_at: 2026-10-01T00:00:00Z
 
-M 10 1076 3 1099 45
-S 0 1076 3 1076 5 2
+M 10 1077 3 1100 45
+S 0 1077 3 1077 5 2
 id
-S 0 1076 7 1076 27 20
+S 0 1077 7 1077 27 20
 binary-not-submitted
-S 0 1077 3 1077 12 9
+S 0 1078 3 1078 12 9
 checklist
-S 0 1077 14 1077 30 16
+S 0 1078 14 1078 30 16
 binary-submitted
-S 0 1078 3 1078 11 8
+S 0 1079 3 1079 11 8
 severity
-S 0 1078 13 1078 18 5
+S 0 1079 13 1079 18 5
 error
-S 0 1079 3 1079 8 5
-since
-S 0 1079 10 1079 15 5
-0.1.0
 S 0 1080 3 1080 8 5
+since
+S 0 1080 10 1080 15 5
+0.1.0
+S 0 1081 3 1081 8 5
 title
-S 0 1080 10 1080 59 49
+S 0 1081 10 1081 59 49
 the product was not submitted with an app version
-S 0 1081 3 1081 12 9
+S 0 1082 3 1082 12 9
 rationale
-S 0 1081 14 1081 215 201
+S 0 1082 14 1082 215 201
 No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
-S 0 1082 3 1082 7 4
+S 0 1083 3 1083 7 4
 help
-S 0 1082 9 1082 71 62
+S 0 1083 9 1083 71 62
 attach the product to the app version and submit them together
-S 0 1083 3 1083 15 12
+S 0 1084 3 1084 15 12
 environments
-L 2 1083 17 1083 37
-S 0 1083 18 1083 24 6
+L 2 1084 17 1084 37
+S 0 1084 18 1084 24 6
 review
-S 0 1083 26 1083 36 10
+S 0 1084 26 1084 36 10
 production
-S 0 1084 3 1084 17 14
+S 0 1085 3 1085 17 14
 not_applicable
-S 0 1084 19 1084 85 66
+S 0 1085 19 1085 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 1085 3 1085 11 8
+S 0 1086 3 1086 11 8
 examples
-M 2 1086 5 1099 45
-S 0 1086 5 1086 15 10
+M 2 1087 5 1100 45
+S 0 1087 5 1087 15 10
 triggering
-L 1 1087 7 1091 53
-S 1 1087 9 1091 53 120
+L 1 1088 7 1092 53
+S 1 1088 9 1092 53 120
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
   - submitted_with_app_version: false   # <-
 
-S 0 1092 5 1092 12 7
+S 0 1093 5 1093 12 7
 passing
-L 1 1093 7 1099 45
-S 1 1093 9 1099 45 186
+L 1 1094 7 1100 45
+S 1 1094 9 1100 45 186
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
@@ -5886,1038 +5887,1038 @@ products:
   - submitted_with_app_version: true
   - submitted_with_app_version: true
 
-M 11 1101 3 1119 45
-S 0 1101 3 1101 5 2
+M 11 1102 3 1120 45
+S 0 1102 3 1102 5 2
 id
-S 0 1101 7 1101 25 18
+S 0 1102 7 1102 25 18
 propagation-window
-S 0 1102 3 1102 12 9
+S 0 1103 3 1103 12 9
 checklist
-S 0 1102 14 1102 30 16
+S 0 1103 14 1103 30 16
 propagation-wait
-S 0 1103 3 1103 11 8
+S 0 1104 3 1104 11 8
 severity
-S 0 1103 13 1103 20 7
+S 0 1104 13 1104 20 7
 warning
-S 0 1104 3 1104 8 5
-since
-S 0 1104 10 1104 15 5
-0.1.0
 S 0 1105 3 1105 8 5
+since
+S 0 1105 10 1105 15 5
+0.1.0
+S 0 1106 3 1106 8 5
 title
-S 0 1105 10 1105 68 58
+S 0 1106 10 1106 68 58
 the product changed too recently to have reached the store
-S 0 1106 3 1106 12 9
+S 0 1107 3 1107 12 9
 rationale
-S 0 1106 14 1106 196 184
+S 0 1107 14 1107 196 184
 Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
-S 0 1107 3 1107 7 4
+S 0 1108 3 1108 7 4
 help
-S 0 1107 9 1107 28 19
+S 0 1108 9 1108 28 19
 wait, and try again
-S 0 1108 3 1108 15 12
+S 0 1109 3 1109 15 12
 environments
-L 4 1108 17 1108 58
-S 0 1108 18 1108 25 7
+L 4 1109 17 1109 58
+S 0 1109 18 1109 25 7
 sandbox
-S 0 1108 27 1108 37 10
+S 0 1109 27 1109 37 10
 testflight
-S 0 1108 39 1108 45 6
+S 0 1109 39 1109 45 6
 review
-S 0 1108 47 1108 57 10
+S 0 1109 47 1109 57 10
 production
-S 0 1109 3 1109 17 14
+S 0 1110 3 1110 17 14
 not_applicable
-S 0 1109 19 1109 71 52
+S 0 1110 19 1110 71 52
 Xcode serves the StoreKit configuration file at once
-S 0 1110 3 1110 10 7
+S 0 1111 3 1111 10 7
 options
-M 2 1110 12 1110 54
-S 0 1110 14 1110 27 13
+M 2 1111 12 1111 54
+S 0 1111 14 1111 27 13
 sandbox_hours
-S 0 1110 29 1110 30 1
+S 0 1111 29 1111 30 1
 1
-S 0 1110 32 1110 48 16
+S 0 1111 32 1111 48 16
 production_hours
-S 0 1110 50 1110 52 2
+S 0 1111 50 1111 52 2
 48
-S 0 1111 3 1111 11 8
+S 0 1112 3 1112 11 8
 examples
-M 2 1112 5 1119 45
-S 0 1112 5 1112 15 10
+M 2 1113 5 1120 45
+S 0 1113 5 1113 15 10
 triggering
-L 1 1113 7 1115 52
-S 1 1113 9 1115 52 54
+L 1 1114 7 1116 52
+S 1 1114 9 1116 52 54
 products:
   - updated_at: 2026-11-22T09:40:00Z   # <-
 
-S 0 1116 5 1116 12 7
+S 0 1117 5 1117 12 7
 passing
-L 1 1117 7 1119 45
-S 1 1117 9 1119 45 47
+L 1 1118 7 1120 45
+S 1 1118 9 1120 45 47
 products:
   - updated_at: 2026-11-22T08:00:00Z
 
-M 10 1122 3 1143 51
-S 0 1122 3 1122 5 2
+M 10 1123 3 1144 51
+S 0 1123 3 1123 5 2
 id
-S 0 1122 7 1122 33 26
+S 0 1123 7 1123 33 26
 subscription-without-group
-S 0 1123 3 1123 12 9
+S 0 1124 3 1124 12 9
 checklist
-S 0 1123 14 1123 33 19
+S 0 1124 14 1124 33 19
 subscription-groups
-S 0 1124 3 1124 11 8
+S 0 1125 3 1125 11 8
 severity
-S 0 1124 13 1124 18 5
+S 0 1125 13 1125 18 5
 error
-S 0 1125 3 1125 8 5
-since
-S 0 1125 10 1125 15 5
-0.1.0
 S 0 1126 3 1126 8 5
+since
+S 0 1126 10 1126 15 5
+0.1.0
+S 0 1127 3 1127 8 5
 title
-S 0 1126 10 1126 74 64
+S 0 1127 10 1127 74 64
 an auto-renewable subscription has no (known) subscription group
-S 0 1127 3 1127 12 9
+S 0 1128 3 1128 12 9
 rationale
-S 0 1127 14 1127 136 122
+S 0 1128 14 1128 136 122
 Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
-S 0 1128 3 1128 7 4
+S 0 1129 3 1129 7 4
 help
-S 0 1128 9 1128 53 44
+S 0 1129 9 1129 53 44
 put the subscription in a subscription group
-S 0 1129 3 1129 15 12
+S 0 1130 3 1130 15 12
 environments
-L 4 1129 17 1129 58
-S 0 1129 18 1129 25 7
+L 4 1130 17 1130 58
+S 0 1130 18 1130 25 7
 sandbox
-S 0 1129 27 1129 37 10
+S 0 1130 27 1130 37 10
 testflight
-S 0 1129 39 1129 45 6
+S 0 1130 39 1130 45 6
 review
-S 0 1129 47 1129 57 10
+S 0 1130 47 1130 57 10
 production
-S 0 1130 3 1130 17 14
+S 0 1131 3 1131 17 14
 not_applicable
-S 0 1130 19 1130 79 60
+S 0 1131 19 1131 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1131 3 1131 11 8
+S 0 1132 3 1132 11 8
 examples
-M 2 1132 5 1143 51
-S 0 1132 5 1132 15 10
+M 2 1133 5 1144 51
+S 0 1133 5 1133 15 10
 triggering
-L 1 1133 7 1137 57
-S 1 1133 9 1137 57 73
+L 1 1134 7 1138 57
+S 1 1134 9 1138 57 73
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Pro   # <-
 
-S 0 1138 5 1138 12 7
+S 0 1139 5 1139 12 7
 passing
-L 1 1139 7 1143 51
-S 1 1139 9 1143 51 67
+L 1 1140 7 1144 51
+S 1 1140 9 1144 51 67
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Plus
 
-M 10 1145 3 1163 58
-S 0 1145 3 1145 5 2
+M 10 1146 3 1164 58
+S 0 1146 3 1146 5 2
 id
-S 0 1145 7 1145 39 32
+S 0 1146 7 1146 39 32
 subscription-group-not-localized
-S 0 1146 3 1146 12 9
+S 0 1147 3 1147 12 9
 checklist
-S 0 1146 14 1146 33 19
+S 0 1147 14 1147 33 19
 subscription-groups
-S 0 1147 3 1147 11 8
+S 0 1148 3 1148 11 8
 severity
-S 0 1147 13 1147 18 5
+S 0 1148 13 1148 18 5
 error
-S 0 1148 3 1148 8 5
-since
-S 0 1148 10 1148 15 5
-0.1.0
 S 0 1149 3 1149 8 5
+since
+S 0 1149 10 1149 15 5
+0.1.0
+S 0 1150 3 1150 8 5
 title
-S 0 1149 10 1149 60 50
+S 0 1150 10 1150 60 50
 a subscription group has no localized display name
-S 0 1150 3 1150 12 9
+S 0 1151 3 1151 12 9
 rationale
-S 0 1150 14 1150 151 137
+S 0 1151 14 1151 151 137
 TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
-S 0 1151 3 1151 7 4
+S 0 1152 3 1152 7 4
 help
-S 0 1151 9 1151 63 54
+S 0 1152 9 1152 63 54
 add a localized display name to the subscription group
-S 0 1152 3 1152 15 12
+S 0 1153 3 1153 15 12
 environments
-L 4 1152 17 1152 58
-S 0 1152 18 1152 25 7
+L 4 1153 17 1153 58
+S 0 1153 18 1153 25 7
 sandbox
-S 0 1152 27 1152 37 10
+S 0 1153 27 1153 37 10
 testflight
-S 0 1152 39 1152 45 6
+S 0 1153 39 1153 45 6
 review
-S 0 1152 47 1152 57 10
+S 0 1153 47 1153 57 10
 production
-S 0 1153 3 1153 17 14
+S 0 1154 3 1154 17 14
 not_applicable
-S 0 1153 19 1153 79 60
+S 0 1154 19 1154 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1154 3 1154 11 8
+S 0 1155 3 1155 11 8
 examples
-M 2 1155 5 1163 58
-S 0 1155 5 1155 15 10
+M 2 1156 5 1164 58
+S 0 1156 5 1156 15 10
 triggering
-L 1 1156 7 1158 37
-S 1 1156 9 1158 37 50
+L 1 1157 7 1159 37
+S 1 1157 9 1159 37 50
 subscription_groups:
   - localizations: {}   # <-
 
-S 0 1159 5 1159 12 7
+S 0 1160 5 1160 12 7
 passing
-L 1 1160 7 1163 58
-S 1 1160 9 1163 58 90
+L 1 1161 7 1164 58
+S 1 1161 9 1164 58 90
 subscription_groups:
   - localizations:
       en-US: { display_name: Pocket Garden Plus }
 
-M 10 1165 3 1187 43
-S 0 1165 3 1165 5 2
+M 10 1166 3 1188 43
+S 0 1166 3 1166 5 2
 id
-S 0 1165 7 1165 36 29
+S 0 1166 7 1166 36 29
 subscription-duration-missing
-S 0 1166 3 1166 12 9
+S 0 1167 3 1167 12 9
 checklist
-S 0 1166 14 1166 30 16
+S 0 1167 14 1167 30 16
 product-metadata
-S 0 1167 3 1167 11 8
+S 0 1168 3 1168 11 8
 severity
-S 0 1167 13 1167 20 7
+S 0 1168 13 1168 20 7
 warning
-S 0 1168 3 1168 8 5
-since
-S 0 1168 10 1168 15 5
-0.1.0
 S 0 1169 3 1169 8 5
+since
+S 0 1169 10 1169 15 5
+0.1.0
+S 0 1170 3 1170 8 5
 title
-S 0 1169 10 1169 56 46
+S 0 1170 10 1170 56 46
 an auto-renewable subscription has no duration
-S 0 1170 3 1170 12 9
+S 0 1171 3 1171 12 9
 rationale
-S 0 1170 14 1170 115 101
+S 0 1171 14 1171 115 101
 A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
-S 0 1171 3 1171 7 4
+S 0 1172 3 1172 7 4
 help
-S 0 1171 9 1171 36 27
+S 0 1172 9 1172 36 27
 set `subscription_duration`
-S 0 1172 3 1172 15 12
+S 0 1173 3 1173 15 12
 environments
-L 4 1172 17 1172 58
-S 0 1172 18 1172 25 7
+L 4 1173 17 1173 58
+S 0 1173 18 1173 25 7
 sandbox
-S 0 1172 27 1172 37 10
+S 0 1173 27 1173 37 10
 testflight
-S 0 1172 39 1172 45 6
+S 0 1173 39 1173 45 6
 review
-S 0 1172 47 1172 57 10
+S 0 1173 47 1173 57 10
 production
-S 0 1173 3 1173 17 14
+S 0 1174 3 1174 17 14
 not_applicable
-S 0 1173 19 1173 79 60
+S 0 1174 19 1174 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1174 3 1174 11 8
+S 0 1175 3 1175 11 8
 examples
-M 2 1175 5 1187 43
-S 0 1175 5 1175 15 10
+M 2 1176 5 1188 43
+S 0 1176 5 1176 15 10
 triggering
-L 1 1176 7 1181 40
-S 1 1176 9 1181 40 88
+L 1 1177 7 1182 40
+S 1 1177 9 1182 40 88
 products:
   - {}
   - {}
   - type: auto_renewable   # <-
     subscription_duration: null
 
-S 0 1182 5 1182 12 7
+S 0 1183 5 1183 12 7
 passing
-L 1 1183 7 1187 43
-S 1 1183 9 1187 43 59
+L 1 1184 7 1188 43
+S 1 1184 9 1188 43 59
 products:
   - {}
   - {}
   - subscription_duration: 1_month
 
-M 10 1190 3 1207 37
-S 0 1190 3 1190 5 2
+M 10 1191 3 1208 37
+S 0 1191 3 1191 5 2
 id
-S 0 1190 7 1190 31 24
+S 0 1191 7 1191 31 24
 storefront-not-available
-S 0 1191 3 1191 12 9
+S 0 1192 3 1192 12 9
 checklist
-S 0 1191 14 1191 37 23
+S 0 1192 14 1192 37 23
 storefront-availability
-S 0 1192 3 1192 11 8
+S 0 1193 3 1193 11 8
 severity
-S 0 1192 13 1192 18 5
+S 0 1193 13 1193 18 5
 error
-S 0 1193 3 1193 8 5
-since
-S 0 1193 10 1193 15 5
-0.1.0
 S 0 1194 3 1194 8 5
+since
+S 0 1194 10 1194 15 5
+0.1.0
+S 0 1195 3 1195 8 5
 title
-S 0 1194 10 1194 60 50
+S 0 1195 10 1195 60 50
 the product is not sold in the tester's storefront
-S 0 1195 3 1195 12 9
+S 0 1196 3 1196 12 9
 rationale
-S 0 1195 14 1195 98 84
+S 0 1196 14 1196 98 84
 StoreKit omits products that are not available in the account's storefront (TN3188).
-S 0 1196 3 1196 7 4
+S 0 1197 3 1197 7 4
 help
-S 0 1196 9 1196 108 99
+S 0 1197 9 1197 108 99
 add the storefront to the product's availability, or test with an account in one of its storefronts
-S 0 1197 3 1197 15 12
+S 0 1198 3 1198 15 12
 environments
-L 3 1197 17 1197 46
-S 0 1197 18 1197 25 7
+L 3 1198 17 1198 46
+S 0 1198 18 1198 25 7
 sandbox
-S 0 1197 27 1197 37 10
+S 0 1198 27 1198 37 10
 testflight
-S 0 1197 39 1197 45 6
+S 0 1198 39 1198 45 6
 review
-S 0 1198 3 1198 17 14
+S 0 1199 3 1199 17 14
 not_applicable
-S 0 1198 19 1198 109 90
+S 0 1199 19 1199 109 90
 in production each customer's own storefront decides, and Xcode uses the file's storefront
-S 0 1199 3 1199 11 8
+S 0 1200 3 1200 11 8
 examples
-M 2 1200 5 1207 37
-S 0 1200 5 1200 15 10
+M 2 1201 5 1208 37
+S 0 1201 5 1201 15 10
 triggering
-L 1 1201 7 1203 44
-S 1 1201 9 1203 44 46
+L 1 1202 7 1204 44
+S 1 1202 9 1204 44 46
 products:
   - availability: [CAN, GBR]   # <-
 
-S 0 1204 5 1204 12 7
+S 0 1205 5 1205 12 7
 passing
-L 1 1205 7 1207 37
-S 1 1205 9 1207 37 39
+L 1 1206 7 1208 37
+S 1 1206 9 1208 37 39
 products:
   - availability: [USA, CAN]
 
-M 10 1209 3 1228 32
-S 0 1209 3 1209 5 2
+M 10 1210 3 1229 32
+S 0 1210 3 1210 5 2
 id
-S 0 1209 7 1209 33 26
+S 0 1210 7 1210 33 26
 sandbox-account-other-team
-S 0 1210 3 1210 12 9
+S 0 1211 3 1211 12 9
 checklist
-S 0 1210 14 1210 29 15
+S 0 1211 14 1211 29 15
 sandbox-account
-S 0 1211 3 1211 11 8
+S 0 1212 3 1212 11 8
 severity
-S 0 1211 13 1211 18 5
+S 0 1212 13 1212 18 5
 error
-S 0 1212 3 1212 8 5
-since
-S 0 1212 10 1212 15 5
-0.1.0
 S 0 1213 3 1213 8 5
+since
+S 0 1213 10 1213 15 5
+0.1.0
+S 0 1214 3 1214 8 5
 title
-S 0 1213 10 1213 53 43
+S 0 1214 10 1214 53 43
 the sandbox account belongs to another team
-S 0 1214 3 1214 12 9
+S 0 1215 3 1215 12 9
 rationale
-S 0 1214 14 1214 152 138
+S 0 1215 14 1215 152 138
 A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1215 3 1215 7 4
+S 0 1216 3 1216 7 4
 help
-S 0 1215 9 1215 66 57
+S 0 1216 9 1216 66 57
 create a sandbox account in this team's App Store Connect
-S 0 1216 3 1216 15 12
+S 0 1217 3 1217 15 12
 environments
-L 1 1216 17 1216 26
-S 0 1216 18 1216 25 7
+L 1 1217 17 1217 26
+S 0 1217 18 1217 25 7
 sandbox
-S 0 1217 3 1217 17 14
+S 0 1218 3 1218 17 14
 not_applicable
-S 0 1217 19 1217 74 55
+S 0 1218 19 1218 74 55
 only sandbox testing on a device uses a sandbox account
-S 0 1218 3 1218 11 8
+S 0 1219 3 1219 11 8
 examples
-M 2 1219 5 1228 32
-S 0 1219 5 1219 15 10
+M 2 1220 5 1229 32
+S 0 1220 5 1220 15 10
 triggering
-L 1 1220 7 1223 39
-S 1 1220 9 1223 39 59
+L 1 1221 7 1224 39
+S 1 1221 9 1224 39 59
 testing:
   sandbox_account:
     team_id: 9ZZ8YY7XX6   # <-
 
-S 0 1224 5 1224 12 7
+S 0 1225 5 1225 12 7
 passing
-L 1 1225 7 1228 32
-S 1 1225 9 1228 32 52
+L 1 1226 7 1229 32
+S 1 1226 9 1229 32 52
 testing:
   sandbox_account:
     team_id: 4KQ2H9XW7B
 
-M 10 1230 3 1247 27
-S 0 1230 3 1230 5 2
+M 10 1231 3 1248 27
+S 0 1231 3 1231 5 2
 id
-S 0 1230 7 1230 38 31
+S 0 1231 7 1231 38 31
 simulator-without-storekit-file
-S 0 1231 3 1231 12 9
+S 0 1232 3 1232 12 9
 checklist
-S 0 1231 14 1231 25 11
+S 0 1232 14 1232 25 11
 test-device
-S 0 1232 3 1232 11 8
+S 0 1233 3 1233 11 8
 severity
-S 0 1232 13 1232 20 7
+S 0 1233 13 1233 20 7
 warning
-S 0 1233 3 1233 8 5
-since
-S 0 1233 10 1233 15 5
-0.1.0
 S 0 1234 3 1234 8 5
+since
+S 0 1234 10 1234 15 5
+0.1.0
+S 0 1235 3 1235 8 5
 title
-S 0 1234 10 1234 48 38
+S 0 1235 10 1235 48 38
 the sandbox test runs in the Simulator
-S 0 1235 3 1235 12 9
+S 0 1236 3 1236 12 9
 rationale
-S 0 1235 14 1235 182 170
+S 0 1236 14 1236 182 170
 Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
-S 0 1236 3 1236 7 4
+S 0 1237 3 1237 7 4
 help
-S 0 1236 9 1236 73 64
+S 0 1237 9 1237 73 64
 test on a physical device, or with a StoreKit configuration file
-S 0 1237 3 1237 15 12
+S 0 1238 3 1238 15 12
 environments
-L 1 1237 17 1237 26
-S 0 1237 18 1237 25 7
+L 1 1238 17 1238 26
+S 0 1238 18 1238 25 7
 sandbox
-S 0 1238 3 1238 17 14
+S 0 1239 3 1239 17 14
 not_applicable
-S 0 1238 19 1238 65 46
+S 0 1239 19 1239 65 46
 the Simulator matters only for sandbox testing
-S 0 1239 3 1239 11 8
+S 0 1240 3 1240 11 8
 examples
-M 2 1240 5 1247 27
-S 0 1240 5 1240 15 10
+M 2 1241 5 1248 27
+S 0 1241 5 1241 15 10
 triggering
-L 1 1241 7 1243 35
-S 1 1241 9 1243 35 36
+L 1 1242 7 1244 35
+S 1 1242 9 1244 35 36
 testing:
   device: simulator   # <-
 
-S 0 1244 5 1244 12 7
+S 0 1245 5 1245 12 7
 passing
-L 1 1245 7 1247 27
-S 1 1245 9 1247 27 28
+L 1 1246 7 1248 27
+S 1 1246 9 1248 27 28
 testing:
   device: physical
 
-M 10 1249 3 1266 29
-S 0 1249 3 1249 5 2
+M 10 1250 3 1267 29
+S 0 1250 3 1250 5 2
 id
-S 0 1249 7 1249 22 15
+S 0 1250 7 1250 22 15
 test-os-too-old
-S 0 1250 3 1250 12 9
+S 0 1251 3 1251 12 9
 checklist
-S 0 1250 14 1250 25 11
+S 0 1251 14 1251 25 11
 test-device
-S 0 1251 3 1251 11 8
+S 0 1252 3 1252 11 8
 severity
-S 0 1251 13 1251 18 5
+S 0 1252 13 1252 18 5
 error
-S 0 1252 3 1252 8 5
-since
-S 0 1252 10 1252 15 5
-0.1.0
 S 0 1253 3 1253 8 5
+since
+S 0 1253 10 1253 15 5
+0.1.0
+S 0 1254 3 1254 8 5
 title
-S 0 1253 10 1253 56 46
+S 0 1254 10 1254 56 46
 the test device's OS is too old for StoreKit 2
-S 0 1254 3 1254 12 9
+S 0 1255 3 1255 12 9
 rationale
-S 0 1254 14 1254 125 111
+S 0 1255 14 1255 125 111
 An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
-S 0 1255 3 1255 7 4
+S 0 1256 3 1256 7 4
 help
-S 0 1255 9 1255 53 44
+S 0 1256 9 1256 53 44
 test on a newer OS, or add a StoreKit 1 path
-S 0 1256 3 1256 15 12
+S 0 1257 3 1257 15 12
 environments
-L 3 1256 17 1256 45
-S 0 1256 18 1256 23 5
+L 3 1257 17 1257 45
+S 0 1257 18 1257 23 5
 xcode
-S 0 1256 25 1256 32 7
+S 0 1257 25 1257 32 7
 sandbox
-S 0 1256 34 1256 44 10
+S 0 1257 34 1257 44 10
 testflight
-S 0 1257 3 1257 17 14
+S 0 1258 3 1258 17 14
 not_applicable
-S 0 1257 19 1257 60 41
+S 0 1258 19 1258 60 41
 the test device matters only when testing
-S 0 1258 3 1258 11 8
+S 0 1259 3 1259 11 8
 examples
-M 2 1259 5 1266 29
-S 0 1259 5 1259 15 10
+M 2 1260 5 1267 29
+S 0 1260 5 1260 15 10
 triggering
-L 1 1260 7 1262 36
-S 1 1260 9 1262 36 37
+L 1 1261 7 1263 36
+S 1 1261 9 1263 36 37
 testing:
   os_version: "14.8"   # <-
 
-S 0 1263 5 1263 12 7
+S 0 1264 5 1264 12 7
 passing
-L 1 1264 7 1266 29
-S 1 1264 9 1266 29 30
+L 1 1265 7 1267 29
+S 1 1265 9 1267 29 30
 testing:
   os_version: "17.2"
 
-M 10 1268 3 1287 36
-S 0 1268 3 1268 5 2
+M 10 1269 3 1288 36
+S 0 1269 3 1269 5 2
 id
-S 0 1268 7 1268 35 28
+S 0 1269 7 1269 35 28
 signed-into-production-store
-S 0 1269 3 1269 12 9
+S 0 1270 3 1270 12 9
 checklist
-S 0 1269 14 1269 25 11
+S 0 1270 14 1270 25 11
 test-device
-S 0 1270 3 1270 11 8
+S 0 1271 3 1271 11 8
 severity
-S 0 1270 13 1270 17 4
+S 0 1271 13 1271 17 4
 note
-S 0 1271 3 1271 8 5
-since
-S 0 1271 10 1271 15 5
-0.1.0
 S 0 1272 3 1272 8 5
+since
+S 0 1272 10 1272 15 5
+0.1.0
+S 0 1273 3 1273 8 5
 title
-S 0 1272 10 1272 70 60
+S 0 1273 10 1273 70 60
 an old device is still signed in to the production App Store
-S 0 1273 3 1273 12 9
+S 0 1274 3 1274 12 9
 rationale
-S 0 1273 14 1273 164 150
+S 0 1274 14 1274 164 150
 Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1274 3 1274 7 4
+S 0 1275 3 1275 7 4
 help
-S 0 1274 9 1274 60 51
+S 0 1275 9 1275 60 51
 sign out of the App Store in Settings on the device
-S 0 1275 3 1275 15 12
+S 0 1276 3 1276 15 12
 environments
-L 1 1275 17 1275 26
-S 0 1275 18 1275 25 7
+L 1 1276 17 1276 26
+S 0 1276 18 1276 25 7
 sandbox
-S 0 1276 3 1276 17 14
+S 0 1277 3 1277 17 14
 not_applicable
-S 0 1276 19 1276 75 56
+S 0 1277 19 1277 75 56
 signing out mattered only for sandbox testing on old iOS
-S 0 1277 3 1277 11 8
+S 0 1278 3 1278 11 8
 examples
-M 2 1278 5 1287 36
-S 0 1278 5 1278 15 10
+M 2 1279 5 1288 36
+S 0 1279 5 1279 15 10
 triggering
-L 1 1279 7 1282 44
-S 1 1279 9 1282 44 66
+L 1 1280 7 1283 44
+S 1 1280 9 1283 44 66
 testing:
   os_version: "11.4"
   signed_out_of_store: false   # <-
 
-S 0 1283 5 1283 12 7
+S 0 1284 5 1284 12 7
 passing
-L 1 1284 7 1287 36
-S 1 1284 9 1287 36 58
+L 1 1285 7 1288 36
+S 1 1285 9 1288 36 58
 testing:
   os_version: "11.4"
   signed_out_of_store: true
 
-M 10 1289 3 1306 32
-S 0 1289 3 1289 5 2
+M 10 1290 3 1307 32
+S 0 1290 3 1290 5 2
 id
-S 0 1289 7 1289 26 19
+S 0 1290 7 1290 26 19
 app-not-reinstalled
-S 0 1290 3 1290 12 9
+S 0 1291 3 1291 12 9
 checklist
-S 0 1290 14 1290 29 15
+S 0 1291 14 1291 29 15
 app-reinstalled
-S 0 1291 3 1291 11 8
+S 0 1292 3 1292 11 8
 severity
-S 0 1291 13 1291 17 4
+S 0 1292 13 1292 17 4
 note
-S 0 1292 3 1292 8 5
-since
-S 0 1292 10 1292 15 5
-0.1.0
 S 0 1293 3 1293 8 5
+since
+S 0 1293 10 1293 15 5
+0.1.0
+S 0 1294 3 1294 8 5
 title
-S 0 1293 10 1293 37 27
+S 0 1294 10 1294 37 27
 the app was not reinstalled
-S 0 1294 3 1294 12 9
+S 0 1295 3 1295 12 9
 rationale
-S 0 1294 14 1294 135 121
+S 0 1295 14 1295 135 121
 Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
-S 0 1295 3 1295 7 4
+S 0 1296 3 1296 7 4
 help
-S 0 1295 9 1295 56 47
+S 0 1296 9 1296 56 47
 delete the app from the device and reinstall it
-S 0 1296 3 1296 15 12
+S 0 1297 3 1297 15 12
 environments
-L 3 1296 17 1296 45
-S 0 1296 18 1296 23 5
+L 3 1297 17 1297 45
+S 0 1297 18 1297 23 5
 xcode
-S 0 1296 25 1296 32 7
+S 0 1297 25 1297 32 7
 sandbox
-S 0 1296 34 1296 44 10
+S 0 1297 34 1297 44 10
 testflight
-S 0 1297 3 1297 17 14
+S 0 1298 3 1298 17 14
 not_applicable
-S 0 1297 19 1297 59 40
+S 0 1298 19 1298 59 40
 customers' devices are out of your hands
-S 0 1298 3 1298 11 8
+S 0 1299 3 1299 11 8
 examples
-M 2 1299 5 1306 32
-S 0 1299 5 1299 15 10
+M 2 1300 5 1307 32
+S 0 1300 5 1300 15 10
 triggering
-L 1 1300 7 1302 40
-S 1 1300 9 1302 40 41
+L 1 1301 7 1303 40
+S 1 1301 9 1303 40 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1303 5 1303 12 7
+S 0 1304 5 1304 12 7
 passing
-L 1 1304 7 1306 32
-S 1 1304 9 1306 32 33
+L 1 1305 7 1307 32
+S 1 1305 9 1307 32 33
 testing:
   app_reinstalled: true
 
-M 10 1308 3 1325 28
-S 0 1308 3 1308 5 2
+M 10 1309 3 1326 28
+S 0 1309 3 1309 5 2
 id
-S 0 1308 7 1308 24 17
+S 0 1309 7 1309 24 17
 jailbroken-device
-S 0 1309 3 1309 12 9
+S 0 1310 3 1310 12 9
 checklist
-S 0 1309 14 1309 35 21
+S 0 1310 14 1310 35 21
 device-not-jailbroken
-S 0 1310 3 1310 11 8
+S 0 1311 3 1311 11 8
 severity
-S 0 1310 13 1310 17 4
+S 0 1311 13 1311 17 4
 note
-S 0 1311 3 1311 8 5
-since
-S 0 1311 10 1311 15 5
-0.1.0
 S 0 1312 3 1312 8 5
+since
+S 0 1312 10 1312 15 5
+0.1.0
+S 0 1313 3 1313 8 5
 title
-S 0 1312 10 1312 39 29
+S 0 1313 10 1313 39 29
 the test device is jailbroken
-S 0 1313 3 1313 12 9
+S 0 1314 3 1314 12 9
 rationale
-S 0 1313 14 1313 130 116
+S 0 1314 14 1314 130 116
 Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1314 3 1314 7 4
+S 0 1315 3 1315 7 4
 help
-S 0 1314 9 1314 48 39
+S 0 1315 9 1315 48 39
 test on a device that is not jailbroken
-S 0 1315 3 1315 15 12
+S 0 1316 3 1316 15 12
 environments
-L 3 1315 17 1315 45
-S 0 1315 18 1315 23 5
+L 3 1316 17 1316 45
+S 0 1316 18 1316 23 5
 xcode
-S 0 1315 25 1315 32 7
+S 0 1316 25 1316 32 7
 sandbox
-S 0 1315 34 1315 44 10
+S 0 1316 34 1316 44 10
 testflight
-S 0 1316 3 1316 17 14
+S 0 1317 3 1317 17 14
 not_applicable
-S 0 1316 19 1316 59 40
+S 0 1317 19 1317 59 40
 customers' devices are out of your hands
-S 0 1317 3 1317 11 8
+S 0 1318 3 1318 11 8
 examples
-M 2 1318 5 1325 28
-S 0 1318 5 1318 15 10
+M 2 1319 5 1326 28
+S 0 1319 5 1319 15 10
 triggering
-L 1 1319 7 1321 34
-S 1 1319 9 1321 34 35
+L 1 1320 7 1322 34
+S 1 1320 9 1322 34 35
 testing:
   jailbroken: true   # <-
 
-S 0 1322 5 1322 12 7
+S 0 1323 5 1323 12 7
 passing
-L 1 1323 7 1325 28
-S 1 1323 9 1325 28 29
+L 1 1324 7 1326 28
+S 1 1324 9 1326 28 29
 testing:
   jailbroken: false
 
-M 10 1328 3 1347 67
-S 0 1328 3 1328 5 2
+M 10 1329 3 1348 67
+S 0 1329 3 1329 5 2
 id
-S 0 1328 7 1328 40 33
+S 0 1329 7 1329 40 33
 storekit-configuration-incomplete
-S 0 1329 3 1329 12 9
+S 0 1330 3 1330 12 9
 checklist
-S 0 1329 14 1329 36 22
+S 0 1330 14 1330 36 22
 storekit-configuration
-S 0 1330 3 1330 11 8
+S 0 1331 3 1331 11 8
 severity
-S 0 1330 13 1330 18 5
+S 0 1331 13 1331 18 5
 error
-S 0 1331 3 1331 8 5
-since
-S 0 1331 10 1331 15 5
-0.1.0
 S 0 1332 3 1332 8 5
+since
+S 0 1332 10 1332 15 5
+0.1.0
+S 0 1333 3 1333 8 5
 title
-S 0 1332 10 1332 79 69
+S 0 1333 10 1333 79 69
 the StoreKit configuration file does not serve the requested products
-S 0 1333 3 1333 12 9
+S 0 1334 3 1334 12 9
 rationale
-S 0 1333 14 1333 376 362
+S 0 1334 14 1334 376 362
 When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
-S 0 1334 3 1334 7 4
+S 0 1335 3 1335 7 4
 help
-S 0 1334 9 1334 123 114
+S 0 1335 9 1335 123 114
 add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
-S 0 1335 3 1335 15 12
+S 0 1336 3 1336 15 12
 environments
-L 1 1335 17 1335 24
-S 0 1335 18 1335 23 5
+L 1 1336 17 1336 24
+S 0 1336 18 1336 23 5
 xcode
-S 0 1336 3 1336 17 14
+S 0 1337 3 1337 17 14
 not_applicable
-S 0 1336 19 1336 100 81
+S 0 1337 19 1337 100 81
 products come from App Store Connect here, not from a StoreKit configuration file
-S 0 1337 3 1337 11 8
+S 0 1338 3 1338 11 8
 examples
-M 2 1338 5 1347 67
-S 0 1338 5 1338 15 10
+M 2 1339 5 1348 67
+S 0 1339 5 1339 15 10
 triggering
-L 1 1339 7 1342 83
-S 1 1339 9 1342 83 99
+L 1 1340 7 1343 83
+S 1 1340 9 1343 83 99
 environment: xcode
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 1343 5 1343 12 7
+S 0 1344 5 1344 12 7
 passing
-L 1 1344 7 1347 67
-S 1 1344 9 1347 67 83
+L 1 1345 7 1348 67
+S 1 1345 9 1348 67 83
 environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 9 1354 3 1365 27
-S 0 1354 3 1354 5 2
+M 9 1355 3 1366 27
+S 0 1355 3 1355 5 2
 id
-S 0 1354 7 1354 31 24
+S 0 1355 7 1355 31 24
 catalog-xml-feed-retired
-S 0 1355 3 1355 12 9
+S 0 1356 3 1356 12 9
 checklist
-S 0 1355 14 1355 27 13
+S 0 1356 14 1356 27 13
 catalog-valid
-S 0 1356 3 1356 8 5
+S 0 1357 3 1357 8 5
 input
-S 0 1356 10 1356 17 7
+S 0 1357 10 1357 17 7
 catalog
-S 0 1357 3 1357 11 8
+S 0 1358 3 1358 11 8
 severity
-S 0 1357 13 1357 17 4
+S 0 1358 13 1358 17 4
 note
-S 0 1358 3 1358 8 5
-since
-S 0 1358 10 1358 15 5
-0.1.0
 S 0 1359 3 1359 8 5
+since
+S 0 1359 10 1359 15 5
+0.1.0
+S 0 1360 3 1360 8 5
 title
-S 0 1359 10 1359 69 59
+S 0 1360 10 1360 69 59
 Apple no longer takes in-app purchases through the XML feed
-S 0 1360 3 1360 12 9
+S 0 1361 3 1361 12 9
 rationale
-S 1 1360 14 1360 378 362
+S 1 1361 14 1361 378 362
 Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1361 3 1361 7 4
+S 0 1362 3 1362 7 4
 help
-S 0 1361 9 1361 104 95
+S 0 1362 9 1362 104 95
 use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1362 3 1362 11 8
+S 0 1363 3 1363 11 8
 examples
-M 1 1363 5 1365 27
-S 0 1363 5 1363 15 10
+M 1 1364 5 1366 27
+S 0 1364 5 1364 15 10
 triggering
-L 1 1364 7 1365 27
-S 1 1364 9 1365 27 19
+L 1 1365 7 1366 27
+S 1 1365 9 1366 27 19
 <in_app_purchase/>
 
-M 9 1367 3 1387 19
-S 0 1367 3 1367 5 2
+M 9 1368 3 1388 19
+S 0 1368 3 1368 5 2
 id
-S 0 1367 7 1367 27 20
+S 0 1368 7 1368 27 20
 catalog-root-element
-S 0 1368 3 1368 12 9
+S 0 1369 3 1369 12 9
 checklist
-S 0 1368 14 1368 27 13
+S 0 1369 14 1369 27 13
 catalog-valid
-S 0 1369 3 1369 8 5
+S 0 1370 3 1370 8 5
 input
-S 0 1369 10 1369 17 7
+S 0 1370 10 1370 17 7
 catalog
-S 0 1370 3 1370 11 8
+S 0 1371 3 1371 11 8
 severity
-S 0 1370 13 1370 18 5
+S 0 1371 13 1371 18 5
 error
-S 0 1371 3 1371 8 5
-since
-S 0 1371 10 1371 15 5
-0.1.0
 S 0 1372 3 1372 8 5
+since
+S 0 1372 10 1372 15 5
+0.1.0
+S 0 1373 3 1373 8 5
 title
-S 0 1372 10 1372 50 40
+S 0 1373 10 1373 50 40
 the document is not an App Store Package
-S 0 1373 3 1373 12 9
+S 0 1374 3 1374 12 9
 rationale
-S 0 1373 14 1373 209 195
+S 0 1374 14 1374 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1374 3 1374 7 4
+S 0 1375 3 1375 7 4
 help
-S 0 1374 9 1374 82 73
+S 0 1375 9 1375 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1375 3 1375 11 8
+S 0 1376 3 1376 11 8
 examples
-M 2 1376 5 1387 19
-S 0 1376 5 1376 15 10
+M 2 1377 5 1388 19
+S 0 1377 5 1377 15 10
 triggering
-L 1 1377 7 1381 19
-S 1 1377 9 1381 19 179
+L 1 1378 7 1382 19
+S 1 1378 9 1382 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1382 5 1382 12 7
+S 0 1383 5 1383 12 7
 passing
-L 1 1383 7 1387 19
-S 1 1383 9 1387 19 206
+L 1 1384 7 1388 19
+S 1 1384 9 1388 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1389 3 1409 19
-S 0 1389 3 1389 5 2
+M 9 1390 3 1410 19
+S 0 1390 3 1390 5 2
 id
-S 0 1389 7 1389 27 20
+S 0 1390 7 1390 27 20
 catalog-spec-version
-S 0 1390 3 1390 12 9
+S 0 1391 3 1391 12 9
 checklist
-S 0 1390 14 1390 27 13
+S 0 1391 14 1391 27 13
 catalog-valid
-S 0 1391 3 1391 8 5
+S 0 1392 3 1392 8 5
 input
-S 0 1391 10 1391 17 7
+S 0 1392 10 1392 17 7
 catalog
-S 0 1392 3 1392 11 8
+S 0 1393 3 1393 11 8
 severity
-S 0 1392 13 1392 18 5
+S 0 1393 13 1393 18 5
 error
-S 0 1393 3 1393 8 5
-since
-S 0 1393 10 1393 15 5
-0.1.0
 S 0 1394 3 1394 8 5
+since
+S 0 1394 10 1394 15 5
+0.1.0
+S 0 1395 3 1395 8 5
 title
-S 0 1394 10 1394 68 58
+S 0 1395 10 1395 68 58
 the package's spec version does not carry in-app purchases
-S 0 1395 3 1395 12 9
+S 0 1396 3 1396 12 9
 rationale
-S 0 1395 14 1395 173 159
+S 0 1396 14 1396 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1396 3 1396 7 4
+S 0 1397 3 1397 7 4
 help
-S 0 1396 9 1396 77 68
+S 0 1397 9 1397 77 68
 set `version` to the software5.x version the package was written for
-S 0 1397 3 1397 11 8
+S 0 1398 3 1398 11 8
 examples
-M 2 1398 5 1409 19
-S 0 1398 5 1398 15 10
+M 2 1399 5 1410 19
+S 0 1399 5 1399 15 10
 triggering
-L 1 1399 7 1403 19
-S 1 1399 9 1403 19 219
+L 1 1400 7 1404 19
+S 1 1400 9 1404 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1404 5 1404 12 7
+S 0 1405 5 1405 12 7
 passing
-L 1 1405 7 1409 19
-S 1 1405 9 1409 19 205
+L 1 1406 7 1410 19
+S 1 1406 9 1410 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1411 3 1431 27
-S 0 1411 3 1411 5 2
+M 9 1412 3 1432 27
+S 0 1412 3 1412 5 2
 id
-S 0 1411 7 1411 30 23
+S 0 1412 7 1412 30 23
 catalog-unknown-element
-S 0 1412 3 1412 12 9
+S 0 1413 3 1413 12 9
 checklist
-S 0 1412 14 1412 27 13
+S 0 1413 14 1413 27 13
 catalog-valid
-S 0 1413 3 1413 8 5
+S 0 1414 3 1414 8 5
 input
-S 0 1413 10 1413 17 7
+S 0 1414 10 1414 17 7
 catalog
-S 0 1414 3 1414 11 8
+S 0 1415 3 1415 11 8
 severity
-S 0 1414 13 1414 18 5
+S 0 1415 13 1415 18 5
 error
-S 0 1415 3 1415 8 5
-since
-S 0 1415 10 1415 15 5
-0.1.0
 S 0 1416 3 1416 8 5
+since
+S 0 1416 10 1416 15 5
+0.1.0
+S 0 1417 3 1417 8 5
 title
-S 0 1416 10 1416 62 52
+S 0 1417 10 1417 62 52
 an element is not part of the in-app purchase schema
-S 0 1417 3 1417 12 9
+S 0 1418 3 1418 12 9
 rationale
-S 0 1417 14 1417 214 202
+S 0 1418 14 1418 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1418 3 1418 7 4
+S 0 1419 3 1419 7 4
 help
-S 0 1418 9 1418 53 44
+S 0 1419 9 1419 53 44
 remove the element or use the name suggested
-S 0 1419 3 1419 11 8
+S 0 1420 3 1420 11 8
 examples
-M 2 1420 5 1431 27
-S 0 1420 5 1420 15 10
+M 2 1421 5 1432 27
+S 0 1421 5 1421 15 10
 triggering
-L 1 1421 7 1425 27
-S 1 1421 9 1425 27 160
+L 1 1422 7 1426 27
+S 1 1422 9 1426 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1426 5 1426 12 7
+S 0 1427 5 1427 12 7
 passing
-L 1 1427 7 1431 27
-S 1 1427 9 1431 27 148
+L 1 1428 7 1432 27
+S 1 1428 9 1432 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 9 1433 3 1451 30
-S 0 1433 3 1433 5 2
+M 9 1434 3 1452 30
+S 0 1434 3 1434 5 2
 id
-S 0 1433 7 1433 36 29
+S 0 1434 7 1434 36 29
 catalog-group-element-version
-S 0 1434 3 1434 12 9
+S 0 1435 3 1435 12 9
 checklist
-S 0 1434 14 1434 27 13
+S 0 1435 14 1435 27 13
 catalog-valid
-S 0 1435 3 1435 8 5
+S 0 1436 3 1436 8 5
 input
-S 0 1435 10 1435 17 7
+S 0 1436 10 1436 17 7
 catalog
-S 0 1436 3 1436 11 8
+S 0 1437 3 1437 11 8
 severity
-S 0 1436 13 1436 18 5
+S 0 1437 13 1437 18 5
 error
-S 0 1437 3 1437 8 5
-since
-S 0 1437 10 1437 15 5
-0.1.0
 S 0 1438 3 1438 8 5
+since
+S 0 1438 10 1438 15 5
+0.1.0
+S 0 1439 3 1439 8 5
 title
-S 0 1438 10 1438 79 69
+S 0 1439 10 1439 79 69
 a subscription container does not exist in the package's spec version
-S 0 1439 3 1439 12 9
+S 0 1440 3 1440 12 9
 rationale
-S 0 1439 14 1439 180 166
+S 0 1440 14 1440 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1440 3 1440 7 4
+S 0 1441 3 1441 7 4
 help
-S 0 1440 9 1440 71 62
+S 0 1441 9 1441 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1441 3 1441 11 8
+S 0 1442 3 1442 11 8
 examples
-M 2 1442 5 1451 30
-S 0 1442 5 1442 15 10
+M 2 1443 5 1452 30
+S 0 1443 5 1443 15 10
 triggering
-L 1 1443 7 1446 18
-S 1 1443 9 1446 18 175
+L 1 1444 7 1447 18
+S 1 1444 9 1447 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1447 5 1447 12 7
+S 0 1448 5 1448 12 7
 passing
-L 1 1448 7 1451 30
-S 1 1448 9 1451 30 185
+L 1 1449 7 1452 30
+S 1 1449 9 1452 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1453 3 1476 27
-S 0 1453 3 1453 5 2
+M 9 1454 3 1477 27
+S 0 1454 3 1454 5 2
 id
-S 0 1453 7 1453 31 24
+S 0 1454 7 1454 31 24
 catalog-required-element
-S 0 1454 3 1454 12 9
+S 0 1455 3 1455 12 9
 checklist
-S 0 1454 14 1454 27 13
+S 0 1455 14 1455 27 13
 catalog-valid
-S 0 1455 3 1455 8 5
+S 0 1456 3 1456 8 5
 input
-S 0 1455 10 1455 17 7
+S 0 1456 10 1456 17 7
 catalog
-S 0 1456 3 1456 11 8
+S 0 1457 3 1457 11 8
 severity
-S 0 1456 13 1456 18 5
+S 0 1457 13 1457 18 5
 error
-S 0 1457 3 1457 8 5
-since
-S 0 1457 10 1457 15 5
-0.1.0
 S 0 1458 3 1458 8 5
+since
+S 0 1458 10 1458 15 5
+0.1.0
+S 0 1459 3 1459 8 5
 title
-S 0 1458 10 1458 60 50
+S 0 1459 10 1459 60 50
 an in-app purchase lacks an element a create needs
-S 0 1459 3 1459 12 9
+S 0 1460 3 1460 12 9
 rationale
-S 1 1459 14 1459 272 256
+S 1 1460 14 1460 272 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1460 3 1460 7 4
+S 0 1461 3 1461 7 4
 help
-S 0 1460 9 1460 33 24
+S 0 1461 9 1461 33 24
 add the missing elements
-S 0 1461 3 1461 11 8
+S 0 1462 3 1462 11 8
 examples
-M 2 1462 5 1476 27
-S 0 1462 5 1462 15 10
+M 2 1463 5 1477 27
+S 0 1463 5 1463 15 10
 triggering
-L 1 1463 7 1467 27
-S 1 1463 9 1467 27 140
+L 1 1464 7 1468 27
+S 1 1464 9 1468 27 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1468 5 1468 12 7
+S 0 1469 5 1469 12 7
 passing
-L 1 1469 7 1476 27
-S 1 1469 9 1476 27 445
+L 1 1470 7 1477 27
+S 1 1470 9 1477 27 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -6926,707 +6927,707 @@ S 1 1469 9 1476 27 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1478 3 1499 27
-S 0 1478 3 1478 5 2
+M 12 1479 3 1500 27
+S 0 1479 3 1479 5 2
 id
-S 0 1478 7 1478 19 12
+S 0 1479 7 1479 19 12
 catalog-type
-S 0 1479 3 1479 12 9
+S 0 1480 3 1480 12 9
 checklist
-S 0 1479 14 1479 27 13
+S 0 1480 14 1480 27 13
 catalog-valid
-S 0 1480 3 1480 8 5
+S 0 1481 3 1481 8 5
 input
-S 0 1480 10 1480 17 7
+S 0 1481 10 1481 17 7
 catalog
-S 0 1481 3 1481 11 8
+S 0 1482 3 1482 11 8
 severity
-S 0 1481 13 1481 18 5
+S 0 1482 13 1482 18 5
 error
-S 0 1482 3 1482 8 5
-since
-S 0 1482 10 1482 15 5
-0.1.0
 S 0 1483 3 1483 8 5
+since
+S 0 1483 10 1483 15 5
+0.1.0
+S 0 1484 3 1484 8 5
 title
-S 0 1483 10 1483 59 49
+S 0 1484 10 1484 59 49
 an in-app purchase type is not one the spec knows
-S 0 1484 3 1484 12 9
+S 0 1485 3 1485 12 9
 rationale
-S 1 1484 14 1484 166 150
+S 1 1485 14 1485 166 150
 `<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1485 3 1485 7 4
+S 0 1486 3 1486 7 4
 help
-S 0 1485 9 1485 105 96
+S 0 1486 9 1486 105 96
 use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1486 3 1486 8 5
+S 0 1487 3 1487 8 5
 check
-M 2 1486 10 1486 48
-S 0 1486 12 1486 16 4
+M 2 1487 10 1487 48
+S 0 1487 12 1487 16 4
 each
-S 0 1486 18 1486 33 15
+S 0 1487 18 1487 33 15
 in_app_purchase
-S 0 1486 35 1486 40 5
+S 0 1487 35 1487 40 5
 field
-S 0 1486 42 1486 46 4
+S 0 1487 42 1487 46 4
 type
-S 0 1487 3 1487 10 7
-options
-M 1 1487 12 1487 98
-S 0 1487 14 1487 21 7
-pattern
-S 1 1487 23 1487 96 71
-consumable|non-consumable|auto-renewable|subscription|free-subscription
 S 0 1488 3 1488 10 7
+options
+M 1 1488 12 1488 98
+S 0 1488 14 1488 21 7
+pattern
+S 1 1488 23 1488 96 71
+consumable|non-consumable|auto-renewable|subscription|free-subscription
+S 0 1489 3 1489 10 7
 message
-S 1 1488 12 1488 138 124
+S 1 1489 12 1489 138 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1489 3 1489 11 8
+S 0 1490 3 1490 11 8
 examples
-M 2 1490 5 1499 27
-S 0 1490 5 1490 15 10
+M 2 1491 5 1500 27
+S 0 1491 5 1491 15 10
 triggering
-L 1 1491 7 1494 27
-S 1 1491 9 1494 27 81
+L 1 1492 7 1495 27
+S 1 1492 9 1495 27 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1495 5 1495 12 7
+S 0 1496 5 1496 12 7
 passing
-L 1 1496 7 1499 27
-S 1 1496 9 1499 27 67
+L 1 1497 7 1500 27
+S 1 1497 9 1500 27 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 12 1501 3 1522 27
-S 0 1501 3 1501 5 2
+M 12 1502 3 1523 27
+S 0 1502 3 1502 5 2
 id
-S 0 1501 7 1501 33 26
+S 0 1502 7 1502 33 26
 catalog-product-id-charset
-S 0 1502 3 1502 12 9
+S 0 1503 3 1503 12 9
 checklist
-S 0 1502 14 1502 27 13
+S 0 1503 14 1503 27 13
 catalog-valid
-S 0 1503 3 1503 8 5
+S 0 1504 3 1504 8 5
 input
-S 0 1503 10 1503 17 7
+S 0 1504 10 1504 17 7
 catalog
-S 0 1504 3 1504 11 8
+S 0 1505 3 1505 11 8
 severity
-S 0 1504 13 1504 18 5
+S 0 1505 13 1505 18 5
 error
-S 0 1505 3 1505 8 5
-since
-S 0 1505 10 1505 15 5
-0.1.0
 S 0 1506 3 1506 8 5
+since
+S 0 1506 10 1506 15 5
+0.1.0
+S 0 1507 3 1507 8 5
 title
-S 0 1506 10 1506 70 60
+S 0 1507 10 1507 70 60
 a product ID has characters App Store Connect does not allow
-S 0 1507 3 1507 12 9
+S 0 1508 3 1508 12 9
 rationale
-S 0 1507 14 1507 144 130
+S 0 1508 14 1508 144 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1508 3 1508 7 4
+S 0 1509 3 1509 7 4
 help
-S 0 1508 9 1508 51 42
+S 0 1509 9 1509 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1509 3 1509 8 5
+S 0 1510 3 1510 8 5
 check
-M 2 1509 10 1509 54
-S 0 1509 12 1509 16 4
+M 2 1510 10 1510 54
+S 0 1510 12 1510 16 4
 each
-S 0 1509 18 1509 33 15
+S 0 1510 18 1510 33 15
 in_app_purchase
-S 0 1509 35 1509 40 5
+S 0 1510 35 1510 40 5
 field
-S 0 1509 42 1509 52 10
+S 0 1510 42 1510 52 10
 product_id
-S 0 1510 3 1510 10 7
-options
-M 1 1510 12 1510 42
-S 0 1510 14 1510 21 7
-pattern
-S 1 1510 23 1510 40 15
-[A-Za-z0-9._-]+
 S 0 1511 3 1511 10 7
+options
+M 1 1511 12 1511 42
+S 0 1511 14 1511 21 7
+pattern
+S 1 1511 23 1511 40 15
+[A-Za-z0-9._-]+
+S 0 1512 3 1512 10 7
 message
-S 1 1511 12 1511 91 77
+S 1 1512 12 1512 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1512 3 1512 11 8
+S 0 1513 3 1513 11 8
 examples
-M 2 1513 5 1522 27
-S 0 1513 5 1513 15 10
+M 2 1514 5 1523 27
+S 0 1514 5 1514 15 10
 triggering
-L 1 1514 7 1517 27
-S 1 1514 9 1517 27 115
+L 1 1515 7 1518 27
+S 1 1515 9 1518 27 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1518 5 1518 12 7
+S 0 1519 5 1519 12 7
 passing
-L 1 1519 7 1522 27
-S 1 1519 9 1522 27 101
+L 1 1520 7 1523 27
+S 1 1520 9 1523 27 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 13 1524 3 1546 27
-S 0 1524 3 1524 5 2
+M 13 1525 3 1547 27
+S 0 1525 3 1525 5 2
 id
-S 0 1524 7 1524 32 25
+S 0 1525 7 1525 32 25
 catalog-product-id-length
-S 0 1525 3 1525 12 9
+S 0 1526 3 1526 12 9
 checklist
-S 0 1525 14 1525 27 13
+S 0 1526 14 1526 27 13
 catalog-valid
-S 0 1526 3 1526 8 5
+S 0 1527 3 1527 8 5
 input
-S 0 1526 10 1526 17 7
+S 0 1527 10 1527 17 7
 catalog
-S 0 1527 3 1527 11 8
+S 0 1528 3 1528 11 8
 severity
-S 0 1527 13 1527 18 5
+S 0 1528 13 1528 18 5
 error
-S 0 1528 3 1528 8 5
-since
-S 0 1528 10 1528 15 5
-0.1.0
 S 0 1529 3 1529 8 5
+since
+S 0 1529 10 1529 15 5
+0.1.0
+S 0 1530 3 1530 8 5
 title
-S 0 1529 10 1529 34 24
+S 0 1530 10 1530 34 24
 a product ID is too long
-S 0 1530 3 1530 12 9
+S 0 1531 3 1531 12 9
 rationale
-S 0 1530 14 1530 175 161
+S 0 1531 14 1531 175 161
 App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1531 3 1531 7 4
+S 0 1532 3 1532 7 4
 help
-S 0 1531 9 1531 67 58
+S 0 1532 9 1532 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1532 3 1532 8 5
+S 0 1533 3 1533 8 5
 check
-M 2 1532 10 1532 54
-S 0 1532 12 1532 16 4
+M 2 1533 10 1533 54
+S 0 1533 12 1533 16 4
 each
-S 0 1532 18 1532 33 15
+S 0 1533 18 1533 33 15
 in_app_purchase
-S 0 1532 35 1532 40 5
+S 0 1533 35 1533 40 5
 field
-S 0 1532 42 1532 52 10
+S 0 1533 42 1533 52 10
 product_id
-S 0 1533 3 1533 10 7
-options
-M 1 1533 12 1533 31
-S 0 1533 14 1533 24 10
-max_length
-S 0 1533 26 1533 29 3
-100
 S 0 1534 3 1534 10 7
+options
+M 1 1534 12 1534 31
+S 0 1534 14 1534 24 10
+max_length
+S 0 1534 26 1534 29 3
+100
+S 0 1535 3 1535 10 7
 message
-S 1 1534 12 1534 87 73
+S 1 1535 12 1535 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1535 3 1535 8 5
+S 0 1536 3 1536 8 5
 notes
-L 1 1535 10 1535 114
-S 1 1535 11 1535 113 100
+L 1 1536 10 1536 114
+S 1 1536 11 1536 113 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1536 3 1536 11 8
+S 0 1537 3 1537 11 8
 examples
-M 2 1537 5 1546 27
-S 0 1537 5 1537 15 10
+M 2 1538 5 1547 27
+S 0 1538 5 1538 15 10
 triggering
-L 1 1538 7 1541 27
-S 1 1538 9 1541 27 182
+L 1 1539 7 1542 27
+S 1 1539 9 1542 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1542 5 1542 12 7
+S 0 1543 5 1543 12 7
 passing
-L 1 1543 7 1546 27
-S 1 1543 9 1546 27 100
+L 1 1544 7 1547 27
+S 1 1544 9 1547 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 12 1548 3 1569 27
-S 0 1548 3 1548 5 2
+M 12 1549 3 1570 27
+S 0 1549 3 1549 5 2
 id
-S 0 1548 7 1548 32 25
+S 0 1549 7 1549 32 25
 catalog-product-id-hyphen
-S 0 1549 3 1549 12 9
+S 0 1550 3 1550 12 9
 checklist
-S 0 1549 14 1549 27 13
+S 0 1550 14 1550 27 13
 catalog-valid
-S 0 1550 3 1550 8 5
+S 0 1551 3 1551 8 5
 input
-S 0 1550 10 1550 17 7
+S 0 1551 10 1551 17 7
 catalog
-S 0 1551 3 1551 11 8
+S 0 1552 3 1552 11 8
 severity
-S 0 1551 13 1551 17 4
+S 0 1552 13 1552 17 4
 note
-S 0 1552 3 1552 8 5
-since
-S 0 1552 10 1552 15 5
-0.1.0
 S 0 1553 3 1553 8 5
+since
+S 0 1553 10 1553 15 5
+0.1.0
+S 0 1554 3 1554 8 5
 title
-S 0 1553 10 1553 72 62
+S 0 1554 10 1554 72 62
 a product ID has a hyphen, which the legacy rule did not allow
-S 0 1554 3 1554 12 9
+S 0 1555 3 1555 12 9
 rationale
-S 0 1554 14 1554 201 187
+S 0 1555 14 1555 201 187
 App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1555 3 1555 7 4
+S 0 1556 3 1556 7 4
 help
-S 0 1555 9 1555 115 106
+S 0 1556 9 1556 115 106
 keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1556 3 1556 8 5
+S 0 1557 3 1557 8 5
 check
-M 2 1556 10 1556 54
-S 0 1556 12 1556 16 4
+M 2 1557 10 1557 54
+S 0 1557 12 1557 16 4
 each
-S 0 1556 18 1556 33 15
+S 0 1557 18 1557 33 15
 in_app_purchase
-S 0 1556 35 1556 40 5
+S 0 1557 35 1557 40 5
 field
-S 0 1556 42 1556 52 10
+S 0 1557 42 1557 52 10
 product_id
-S 0 1557 3 1557 10 7
-options
-M 1 1557 12 1557 32
-S 0 1557 14 1557 21 7
-pattern
-S 1 1557 23 1557 30 5
-[^-]*
 S 0 1558 3 1558 10 7
+options
+M 1 1558 12 1558 32
+S 0 1558 14 1558 21 7
+pattern
+S 1 1558 23 1558 30 5
+[^-]*
+S 0 1559 3 1559 10 7
 message
-S 1 1558 12 1558 158 144
+S 1 1559 12 1559 158 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1559 3 1559 11 8
+S 0 1560 3 1560 11 8
 examples
-M 2 1560 5 1569 27
-S 0 1560 5 1560 15 10
+M 2 1561 5 1570 27
+S 0 1561 5 1561 15 10
 triggering
-L 1 1561 7 1564 27
-S 1 1561 9 1564 27 116
+L 1 1562 7 1565 27
+S 1 1562 9 1565 27 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1565 5 1565 12 7
+S 0 1566 5 1566 12 7
 passing
-L 1 1566 7 1569 27
-S 1 1566 9 1569 27 102
+L 1 1567 7 1570 27
+S 1 1567 9 1570 27 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 9 1571 3 1589 107
-S 0 1571 3 1571 5 2
+M 9 1572 3 1590 107
+S 0 1572 3 1572 5 2
 id
-S 0 1571 7 1571 35 28
+S 0 1572 7 1572 35 28
 catalog-duplicate-product-id
-S 0 1572 3 1572 12 9
+S 0 1573 3 1573 12 9
 checklist
-S 0 1572 14 1572 27 13
+S 0 1573 14 1573 27 13
 catalog-valid
-S 0 1573 3 1573 8 5
+S 0 1574 3 1574 8 5
 input
-S 0 1573 10 1573 17 7
+S 0 1574 10 1574 17 7
 catalog
-S 0 1574 3 1574 11 8
+S 0 1575 3 1575 11 8
 severity
-S 0 1574 13 1574 18 5
+S 0 1575 13 1575 18 5
 error
-S 0 1575 3 1575 8 5
-since
-S 0 1575 10 1575 15 5
-0.1.0
 S 0 1576 3 1576 8 5
+since
+S 0 1576 10 1576 15 5
+0.1.0
+S 0 1577 3 1577 8 5
 title
-S 0 1576 10 1576 51 41
+S 0 1577 10 1577 51 41
 a product ID appears twice in the package
-S 0 1577 3 1577 12 9
+S 0 1578 3 1578 12 9
 rationale
-S 0 1577 14 1577 152 140
+S 0 1578 14 1578 152 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1578 3 1578 7 4
+S 0 1579 3 1579 7 4
 help
-S 0 1578 9 1578 57 48
+S 0 1579 9 1579 57 48
 remove the duplicate or give it a new product ID
-S 0 1579 3 1579 11 8
+S 0 1580 3 1580 11 8
 examples
-M 2 1580 5 1589 107
-S 0 1580 5 1580 15 10
+M 2 1581 5 1590 107
+S 0 1581 5 1581 15 10
 triggering
-L 1 1581 7 1585 27
-S 1 1581 9 1585 27 210
+L 1 1582 7 1586 27
+S 1 1582 9 1586 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1586 5 1586 12 7
+S 0 1587 5 1587 12 7
 passing
-L 1 1587 7 1589 107
-S 1 1587 9 1589 107 195
+L 1 1588 7 1590 107
+S 1 1588 9 1590 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 9 1591 3 1609 90
-S 0 1591 3 1591 5 2
+M 9 1592 3 1610 90
+S 0 1592 3 1592 5 2
 id
-S 0 1591 7 1591 39 32
+S 0 1592 7 1592 39 32
 catalog-duplicate-reference-name
-S 0 1592 3 1592 12 9
+S 0 1593 3 1593 12 9
 checklist
-S 0 1592 14 1592 27 13
+S 0 1593 14 1593 27 13
 catalog-valid
-S 0 1593 3 1593 8 5
+S 0 1594 3 1594 8 5
 input
-S 0 1593 10 1593 17 7
+S 0 1594 10 1594 17 7
 catalog
-S 0 1594 3 1594 11 8
+S 0 1595 3 1595 11 8
 severity
-S 0 1594 13 1594 18 5
+S 0 1595 13 1595 18 5
 error
-S 0 1595 3 1595 8 5
-since
-S 0 1595 10 1595 15 5
-0.1.0
 S 0 1596 3 1596 8 5
+since
+S 0 1596 10 1596 15 5
+0.1.0
+S 0 1597 3 1597 8 5
 title
-S 0 1596 10 1596 55 45
+S 0 1597 10 1597 55 45
 a reference name appears twice in the package
-S 0 1597 3 1597 12 9
+S 0 1598 3 1598 12 9
 rationale
-S 0 1597 14 1597 76 62
+S 0 1598 14 1598 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1598 3 1598 7 4
+S 0 1599 3 1599 7 4
 help
-S 0 1598 9 1598 57 48
+S 0 1599 9 1599 57 48
 give each in-app purchase its own reference name
-S 0 1599 3 1599 11 8
+S 0 1600 3 1600 11 8
 examples
-M 2 1600 5 1609 90
-S 0 1600 5 1600 15 10
+M 2 1601 5 1610 90
+S 0 1601 5 1601 15 10
 triggering
-L 1 1601 7 1605 27
-S 1 1601 9 1605 27 174
+L 1 1602 7 1606 27
+S 1 1602 9 1606 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1606 5 1606 12 7
+S 0 1607 5 1607 12 7
 passing
-L 1 1607 7 1609 90
-S 1 1607 9 1609 90 163
+L 1 1608 7 1610 90
+S 1 1608 9 1610 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 12 1611 3 1632 27
-S 0 1611 3 1611 5 2
+M 12 1612 3 1633 27
+S 0 1612 3 1612 5 2
 id
-S 0 1611 7 1611 36 29
+S 0 1612 7 1612 36 29
 catalog-reference-name-length
-S 0 1612 3 1612 12 9
+S 0 1613 3 1613 12 9
 checklist
-S 0 1612 14 1612 27 13
+S 0 1613 14 1613 27 13
 catalog-valid
-S 0 1613 3 1613 8 5
+S 0 1614 3 1614 8 5
 input
-S 0 1613 10 1613 17 7
+S 0 1614 10 1614 17 7
 catalog
-S 0 1614 3 1614 11 8
+S 0 1615 3 1615 11 8
 severity
-S 0 1614 13 1614 18 5
+S 0 1615 13 1615 18 5
 error
-S 0 1615 3 1615 8 5
-since
-S 0 1615 10 1615 15 5
-0.1.0
 S 0 1616 3 1616 8 5
+since
+S 0 1616 10 1616 15 5
+0.1.0
+S 0 1617 3 1617 8 5
 title
-S 0 1616 10 1616 38 28
+S 0 1617 10 1617 38 28
 a reference name is too long
-S 0 1617 3 1617 12 9
+S 0 1618 3 1618 12 9
 rationale
-S 0 1617 14 1617 137 123
+S 0 1618 14 1618 137 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1618 3 1618 7 4
+S 0 1619 3 1619 7 4
 help
-S 0 1618 9 1618 71 62
+S 0 1619 9 1619 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1619 3 1619 8 5
+S 0 1620 3 1620 8 5
 check
-M 2 1619 10 1619 58
-S 0 1619 12 1619 16 4
+M 2 1620 10 1620 58
+S 0 1620 12 1620 16 4
 each
-S 0 1619 18 1619 33 15
+S 0 1620 18 1620 33 15
 in_app_purchase
-S 0 1619 35 1619 40 5
+S 0 1620 35 1620 40 5
 field
-S 0 1619 42 1619 56 14
+S 0 1620 42 1620 56 14
 reference_name
-S 0 1620 3 1620 10 7
-options
-M 1 1620 12 1620 30
-S 0 1620 14 1620 24 10
-max_length
-S 0 1620 26 1620 28 2
-64
 S 0 1621 3 1621 10 7
+options
+M 1 1621 12 1621 30
+S 0 1621 14 1621 24 10
+max_length
+S 0 1621 26 1621 28 2
+64
+S 0 1622 3 1622 10 7
 message
-S 1 1621 12 1621 106 92
+S 1 1622 12 1622 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1622 3 1622 11 8
+S 0 1623 3 1623 11 8
 examples
-M 2 1623 5 1632 27
-S 0 1623 5 1623 15 10
+M 2 1624 5 1633 27
+S 0 1624 5 1624 15 10
 triggering
-L 1 1624 7 1627 27
-S 1 1624 9 1627 27 158
+L 1 1625 7 1628 27
+S 1 1625 9 1628 27 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1628 5 1628 12 7
+S 0 1629 5 1629 12 7
 passing
-L 1 1629 7 1632 27
-S 1 1629 9 1632 27 85
+L 1 1630 7 1633 27
+S 1 1630 9 1633 27 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 12 1634 3 1657 27
-S 0 1634 3 1634 5 2
+M 12 1635 3 1658 27
+S 0 1635 3 1635 5 2
 id
-S 0 1634 7 1634 27 20
+S 0 1635 7 1635 27 20
 catalog-title-length
-S 0 1635 3 1635 12 9
+S 0 1636 3 1636 12 9
 checklist
-S 0 1635 14 1635 27 13
+S 0 1636 14 1636 27 13
 catalog-valid
-S 0 1636 3 1636 8 5
+S 0 1637 3 1637 8 5
 input
-S 0 1636 10 1636 17 7
+S 0 1637 10 1637 17 7
 catalog
-S 0 1637 3 1637 11 8
+S 0 1638 3 1638 11 8
 severity
-S 0 1637 13 1637 18 5
+S 0 1638 13 1638 18 5
 error
-S 0 1638 3 1638 8 5
-since
-S 0 1638 10 1638 15 5
-0.1.0
 S 0 1639 3 1639 8 5
+since
+S 0 1639 10 1639 15 5
+0.1.0
+S 0 1640 3 1640 8 5
 title
-S 0 1639 10 1639 52 42
+S 0 1640 10 1640 52 42
 a localized title is too short or too long
-S 0 1640 3 1640 12 9
+S 0 1641 3 1641 12 9
 rationale
-S 0 1640 14 1640 88 74
+S 0 1641 14 1641 88 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1641 3 1641 7 4
+S 0 1642 3 1642 7 4
 help
-S 0 1641 9 1641 65 56
+S 0 1642 9 1642 65 56
 write a title of {min_length} to {max_length} characters
-S 0 1642 3 1642 8 5
+S 0 1643 3 1643 8 5
 check
-M 2 1642 10 1642 64
-S 0 1642 12 1642 16 4
+M 2 1643 10 1643 64
+S 0 1643 12 1643 16 4
 each
-S 0 1642 18 1642 33 15
+S 0 1643 18 1643 33 15
 in_app_purchase
-S 0 1642 35 1642 40 5
+S 0 1643 35 1643 40 5
 field
-S 0 1642 42 1642 62 20
+S 0 1643 42 1643 62 20
 locales.locale.title
-S 0 1643 3 1643 10 7
-options
-M 2 1643 12 1643 45
-S 0 1643 14 1643 24 10
-min_length
-S 0 1643 26 1643 27 1
-2
-S 0 1643 29 1643 39 10
-max_length
-S 0 1643 41 1643 43 2
-30
 S 0 1644 3 1644 10 7
+options
+M 2 1644 12 1644 45
+S 0 1644 14 1644 24 10
+min_length
+S 0 1644 26 1644 27 1
+2
+S 0 1644 29 1644 39 10
+max_length
+S 0 1644 41 1644 43 2
+30
+S 0 1645 3 1645 10 7
 message
-S 1 1644 12 1644 124 110
+S 1 1645 12 1645 124 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1645 3 1645 11 8
+S 0 1646 3 1646 11 8
 examples
-M 2 1646 5 1657 27
-S 0 1646 5 1646 15 10
+M 2 1647 5 1658 27
+S 0 1647 5 1647 15 10
 triggering
-L 1 1647 7 1652 27
-S 1 1647 9 1652 27 164
+L 1 1648 7 1653 27
+S 1 1648 9 1653 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1653 5 1653 12 7
+S 0 1654 5 1654 12 7
 passing
-L 1 1654 7 1657 27
-S 1 1654 9 1657 27 117
+L 1 1655 7 1658 27
+S 1 1655 9 1658 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1659 3 1682 27
-S 0 1659 3 1659 5 2
+M 12 1660 3 1683 27
+S 0 1660 3 1660 5 2
 id
-S 0 1659 7 1659 33 26
+S 0 1660 7 1660 33 26
 catalog-description-length
-S 0 1660 3 1660 12 9
+S 0 1661 3 1661 12 9
 checklist
-S 0 1660 14 1660 27 13
+S 0 1661 14 1661 27 13
 catalog-valid
-S 0 1661 3 1661 8 5
+S 0 1662 3 1662 8 5
 input
-S 0 1661 10 1661 17 7
+S 0 1662 10 1662 17 7
 catalog
-S 0 1662 3 1662 11 8
+S 0 1663 3 1663 11 8
 severity
-S 0 1662 13 1662 18 5
+S 0 1663 13 1663 18 5
 error
-S 0 1663 3 1663 8 5
-since
-S 0 1663 10 1663 15 5
-0.1.0
 S 0 1664 3 1664 8 5
+since
+S 0 1664 10 1664 15 5
+0.1.0
+S 0 1665 3 1665 8 5
 title
-S 0 1664 10 1664 58 48
+S 0 1665 10 1665 58 48
 a localized description is too short or too long
-S 0 1665 3 1665 12 9
+S 0 1666 3 1666 12 9
 rationale
-S 0 1665 14 1665 159 145
+S 0 1666 14 1666 159 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1666 3 1666 7 4
+S 0 1667 3 1667 7 4
 help
-S 0 1666 9 1666 71 62
+S 0 1667 9 1667 71 62
 write a description of {min_length} to {max_length} characters
-S 0 1667 3 1667 8 5
+S 0 1668 3 1668 8 5
 check
-M 2 1667 10 1667 70
-S 0 1667 12 1667 16 4
+M 2 1668 10 1668 70
+S 0 1668 12 1668 16 4
 each
-S 0 1667 18 1667 33 15
+S 0 1668 18 1668 33 15
 in_app_purchase
-S 0 1667 35 1667 40 5
+S 0 1668 35 1668 40 5
 field
-S 0 1667 42 1667 68 26
+S 0 1668 42 1668 68 26
 locales.locale.description
-S 0 1668 3 1668 10 7
-options
-M 2 1668 12 1668 46
-S 0 1668 14 1668 24 10
-min_length
-S 0 1668 26 1668 28 2
-10
-S 0 1668 30 1668 40 10
-max_length
-S 0 1668 42 1668 44 2
-45
 S 0 1669 3 1669 10 7
+options
+M 2 1669 12 1669 46
+S 0 1669 14 1669 24 10
+min_length
+S 0 1669 26 1669 28 2
+10
+S 0 1669 30 1669 40 10
+max_length
+S 0 1669 42 1669 44 2
+45
+S 0 1670 3 1670 10 7
 message
-S 1 1669 12 1669 113 99
+S 1 1670 12 1670 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1670 3 1670 11 8
+S 0 1671 3 1671 11 8
 examples
-M 2 1671 5 1682 27
-S 0 1671 5 1671 15 10
+M 2 1672 5 1683 27
+S 0 1672 5 1672 15 10
 triggering
-L 1 1672 7 1677 27
-S 1 1672 9 1677 27 143
+L 1 1673 7 1678 27
+S 1 1673 9 1678 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1678 5 1678 12 7
+S 0 1679 5 1679 12 7
 passing
-L 1 1679 7 1682 27
-S 1 1679 9 1682 27 150
+L 1 1680 7 1683 27
+S 1 1680 9 1683 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1684 3 1714 27
-S 0 1684 3 1684 5 2
+M 12 1685 3 1715 27
+S 0 1685 3 1685 5 2
 id
-S 0 1684 7 1684 34 27
+S 0 1685 7 1685 34 27
 catalog-review-notes-length
-S 0 1685 3 1685 12 9
+S 0 1686 3 1686 12 9
 checklist
-S 0 1685 14 1685 27 13
+S 0 1686 14 1686 27 13
 catalog-valid
-S 0 1686 3 1686 8 5
+S 0 1687 3 1687 8 5
 input
-S 0 1686 10 1686 17 7
+S 0 1687 10 1687 17 7
 catalog
-S 0 1687 3 1687 11 8
+S 0 1688 3 1688 11 8
 severity
-S 0 1687 13 1687 18 5
+S 0 1688 13 1688 18 5
 error
-S 0 1688 3 1688 8 5
-since
-S 0 1688 10 1688 15 5
-0.1.0
 S 0 1689 3 1689 8 5
+since
+S 0 1689 10 1689 15 5
+0.1.0
+S 0 1690 3 1690 8 5
 title
-S 0 1689 10 1689 39 29
+S 0 1690 10 1690 39 29
 the review notes are too long
-S 0 1690 3 1690 12 9
+S 0 1691 3 1691 12 9
 rationale
-S 0 1690 14 1690 80 66
+S 0 1691 14 1691 80 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1691 3 1691 7 4
+S 0 1692 3 1692 7 4
 help
-S 0 1691 9 1691 69 60
+S 0 1692 9 1692 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1692 3 1692 8 5
+S 0 1693 3 1693 8 5
 check
-M 2 1692 10 1692 56
-S 0 1692 12 1692 16 4
+M 2 1693 10 1693 56
+S 0 1693 12 1693 16 4
 each
-S 0 1692 18 1692 33 15
+S 0 1693 18 1693 33 15
 in_app_purchase
-S 0 1692 35 1692 40 5
+S 0 1693 35 1693 40 5
 field
-S 0 1692 42 1692 54 12
+S 0 1693 42 1693 54 12
 review_notes
-S 0 1693 3 1693 10 7
-options
-M 1 1693 12 1693 32
-S 0 1693 14 1693 24 10
-max_length
-S 0 1693 26 1693 30 4
-4000
 S 0 1694 3 1694 10 7
+options
+M 1 1694 12 1694 32
+S 0 1694 14 1694 24 10
+max_length
+S 0 1694 26 1694 30 4
+4000
+S 0 1695 3 1695 10 7
 message
-S 1 1694 12 1694 95 81
+S 1 1695 12 1695 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1695 3 1695 11 8
+S 0 1696 3 1696 11 8
 examples
-M 2 1696 5 1714 27
-S 0 1696 5 1696 15 10
+M 2 1697 5 1715 27
+S 0 1697 5 1697 15 10
 triggering
-L 1 1697 7 1709 27
-S 1 1697 9 1709 27 4238
+L 1 1698 7 1710 27
+S 1 1698 9 1710 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -7640,314 +7641,314 @@ S 1 1697 9 1709 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1710 5 1710 12 7
+S 0 1711 5 1711 12 7
 passing
-L 1 1711 7 1714 27
-S 1 1711 9 1714 27 121
+L 1 1712 7 1715 27
+S 1 1712 9 1715 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 1716 3 1736 27
-S 0 1716 3 1716 5 2
+M 9 1717 3 1737 27
+S 0 1717 3 1717 5 2
 id
-S 0 1716 7 1716 26 19
+S 0 1717 7 1717 26 19
 catalog-locale-code
-S 0 1717 3 1717 12 9
+S 0 1718 3 1718 12 9
 checklist
-S 0 1717 14 1717 27 13
+S 0 1718 14 1718 27 13
 catalog-valid
-S 0 1718 3 1718 8 5
+S 0 1719 3 1719 8 5
 input
-S 0 1718 10 1718 17 7
+S 0 1719 10 1719 17 7
 catalog
-S 0 1719 3 1719 11 8
+S 0 1720 3 1720 11 8
 severity
-S 0 1719 13 1719 18 5
+S 0 1720 13 1720 18 5
 error
-S 0 1720 3 1720 8 5
-since
-S 0 1720 10 1720 15 5
-0.1.0
 S 0 1721 3 1721 8 5
+since
+S 0 1721 10 1721 15 5
+0.1.0
+S 0 1722 3 1722 8 5
 title
-S 0 1721 10 1721 46 36
+S 0 1722 10 1722 46 36
 a locale name is not a language code
-S 0 1722 3 1722 12 9
+S 0 1723 3 1723 12 9
 rationale
-S 0 1722 14 1722 182 168
+S 0 1723 14 1723 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1723 3 1723 7 4
+S 0 1724 3 1724 7 4
 help
-S 0 1723 9 1723 55 46
+S 0 1724 9 1724 55 46
 write the locale as a hyphenated language code
-S 0 1724 3 1724 11 8
+S 0 1725 3 1725 11 8
 examples
-M 2 1725 5 1736 27
-S 0 1725 5 1725 15 10
+M 2 1726 5 1737 27
+S 0 1726 5 1726 15 10
 triggering
-L 1 1726 7 1731 27
-S 1 1726 9 1731 27 139
+L 1 1727 7 1732 27
+S 1 1727 9 1732 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1732 5 1732 12 7
+S 0 1733 5 1733 12 7
 passing
-L 1 1733 7 1736 27
-S 1 1733 9 1736 27 117
+L 1 1734 7 1737 27
+S 1 1734 9 1737 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1738 3 1761 27
-S 0 1738 3 1738 5 2
+M 12 1739 3 1762 27
+S 0 1739 3 1739 5 2
 id
-S 0 1738 7 1738 22 15
+S 0 1739 7 1739 22 15
 catalog-boolean
-S 0 1739 3 1739 12 9
+S 0 1740 3 1740 12 9
 checklist
-S 0 1739 14 1739 27 13
+S 0 1740 14 1740 27 13
 catalog-valid
-S 0 1740 3 1740 8 5
+S 0 1741 3 1741 8 5
 input
-S 0 1740 10 1740 17 7
+S 0 1741 10 1741 17 7
 catalog
-S 0 1741 3 1741 11 8
+S 0 1742 3 1742 11 8
 severity
-S 0 1741 13 1741 18 5
+S 0 1742 13 1742 18 5
 error
-S 0 1742 3 1742 8 5
-since
-S 0 1742 10 1742 15 5
-0.1.0
 S 0 1743 3 1743 8 5
+since
+S 0 1743 10 1743 15 5
+0.1.0
+S 0 1744 3 1744 8 5
 title
-S 0 1743 10 1743 44 34
+S 0 1744 10 1744 44 34
 a boolean is not `true` or `false`
-S 0 1744 3 1744 12 9
+S 0 1745 3 1745 12 9
 rationale
-S 0 1744 14 1744 104 90
+S 0 1745 14 1745 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1745 3 1745 7 4
+S 0 1746 3 1746 7 4
 help
-S 0 1745 9 1745 32 23
+S 0 1746 9 1746 32 23
 write `true` or `false`
-S 0 1746 3 1746 8 5
+S 0 1747 3 1747 8 5
 check
-M 2 1746 10 1746 96
-S 0 1746 12 1746 16 4
+M 2 1747 10 1747 96
+S 0 1747 12 1747 16 4
 each
-S 0 1746 18 1746 33 15
+S 0 1747 18 1747 33 15
 in_app_purchase
-S 0 1746 35 1746 40 5
+S 0 1747 35 1747 40 5
 field
-S 1 1746 42 1746 94 50
+S 1 1747 42 1747 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1747 3 1747 10 7
-options
-M 1 1747 12 1747 37
-S 0 1747 14 1747 21 7
-pattern
-S 1 1747 23 1747 35 10
-true|false
 S 0 1748 3 1748 10 7
+options
+M 1 1748 12 1748 37
+S 0 1748 14 1748 21 7
+pattern
+S 1 1748 23 1748 35 10
+true|false
+S 0 1749 3 1749 10 7
 message
-S 1 1748 12 1748 90 76
+S 1 1749 12 1749 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1749 3 1749 11 8
+S 0 1750 3 1750 11 8
 examples
-M 2 1750 5 1761 27
-S 0 1750 5 1750 15 10
+M 2 1751 5 1762 27
+S 0 1751 5 1751 15 10
 triggering
-L 1 1751 7 1756 27
-S 1 1751 9 1756 27 142
+L 1 1752 7 1757 27
+S 1 1752 9 1757 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1757 5 1757 12 7
+S 0 1758 5 1758 12 7
 passing
-L 1 1758 7 1761 27
-S 1 1758 9 1761 27 121
+L 1 1759 7 1762 27
+S 1 1759 9 1762 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 1763 3 1783 27
-S 0 1763 3 1763 5 2
+M 9 1764 3 1784 27
+S 0 1764 3 1764 5 2
 id
-S 0 1763 7 1763 19 12
+S 0 1764 7 1764 19 12
 catalog-date
-S 0 1764 3 1764 12 9
+S 0 1765 3 1765 12 9
 checklist
-S 0 1764 14 1764 27 13
+S 0 1765 14 1765 27 13
 catalog-valid
-S 0 1765 3 1765 8 5
+S 0 1766 3 1766 8 5
 input
-S 0 1765 10 1765 17 7
+S 0 1766 10 1766 17 7
 catalog
-S 0 1766 3 1766 11 8
+S 0 1767 3 1767 11 8
 severity
-S 0 1766 13 1766 18 5
+S 0 1767 13 1767 18 5
 error
-S 0 1767 3 1767 8 5
-since
-S 0 1767 10 1767 15 5
-0.1.0
 S 0 1768 3 1768 8 5
+since
+S 0 1768 10 1768 15 5
+0.1.0
+S 0 1769 3 1769 8 5
 title
-S 0 1768 10 1768 52 42
+S 0 1769 10 1769 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1769 3 1769 12 9
+S 0 1770 3 1770 12 9
 rationale
-S 0 1769 14 1769 103 89
+S 0 1770 14 1770 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1770 3 1770 7 4
+S 0 1771 3 1771 7 4
 help
-S 0 1770 9 1770 41 32
+S 0 1771 9 1771 41 32
 write the date as year-month-day
-S 0 1771 3 1771 11 8
+S 0 1772 3 1772 11 8
 examples
-M 2 1772 5 1783 27
-S 0 1772 5 1772 15 10
+M 2 1773 5 1784 27
+S 0 1773 5 1773 15 10
 triggering
-L 1 1773 7 1778 27
-S 1 1773 9 1778 27 181
+L 1 1774 7 1779 27
+S 1 1774 9 1779 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1779 5 1779 12 7
+S 0 1780 5 1780 12 7
 passing
-L 1 1780 7 1783 27
-S 1 1780 9 1783 27 159
+L 1 1781 7 1784 27
+S 1 1781 9 1784 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 1785 3 1808 27
-S 0 1785 3 1785 5 2
+M 12 1786 3 1809 27
+S 0 1786 3 1786 5 2
 id
-S 0 1785 7 1785 25 18
+S 0 1786 7 1786 25 18
 catalog-price-tier
-S 0 1786 3 1786 12 9
+S 0 1787 3 1787 12 9
 checklist
-S 0 1786 14 1786 27 13
+S 0 1787 14 1787 27 13
 catalog-valid
-S 0 1787 3 1787 8 5
+S 0 1788 3 1788 8 5
 input
-S 0 1787 10 1787 17 7
+S 0 1788 10 1788 17 7
 catalog
-S 0 1788 3 1788 11 8
+S 0 1789 3 1789 11 8
 severity
-S 0 1788 13 1788 18 5
+S 0 1789 13 1789 18 5
 error
-S 0 1789 3 1789 8 5
-since
-S 0 1789 10 1789 15 5
-0.1.0
 S 0 1790 3 1790 8 5
+since
+S 0 1790 10 1790 15 5
+0.1.0
+S 0 1791 3 1791 8 5
 title
-S 0 1790 10 1790 41 31
+S 0 1791 10 1791 41 31
 a price tier is outside 1 to 87
-S 0 1791 3 1791 12 9
+S 0 1792 3 1792 12 9
 rationale
-S 0 1791 14 1791 156 142
+S 0 1792 14 1792 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1792 3 1792 7 4
+S 0 1793 3 1793 7 4
 help
-S 0 1792 9 1792 32 23
+S 0 1793 9 1793 32 23
 use a tier from 1 to 87
-S 0 1793 3 1793 8 5
+S 0 1794 3 1794 8 5
 check
-M 2 1793 10 1793 158
-S 0 1793 12 1793 16 4
+M 2 1794 10 1794 158
+S 0 1794 12 1794 16 4
 each
-S 0 1793 18 1793 33 15
+S 0 1794 18 1794 33 15
 in_app_purchase
-S 0 1793 35 1793 40 5
+S 0 1794 35 1794 40 5
 field
-S 1 1793 42 1793 156 112
+S 1 1794 42 1794 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1794 3 1794 10 7
-options
-M 1 1794 12 1794 50
-S 0 1794 14 1794 21 7
-pattern
-S 1 1794 23 1794 48 23
-[1-9]|[1-7][0-9]|8[0-7]
 S 0 1795 3 1795 10 7
+options
+M 1 1795 12 1795 50
+S 0 1795 14 1795 21 7
+pattern
+S 1 1795 23 1795 48 23
+[1-9]|[1-7][0-9]|8[0-7]
+S 0 1796 3 1796 10 7
 message
-S 1 1795 12 1795 76 62
+S 1 1796 12 1796 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1796 3 1796 11 8
+S 0 1797 3 1797 11 8
 examples
-M 2 1797 5 1808 27
-S 0 1797 5 1797 15 10
+M 2 1798 5 1809 27
+S 0 1798 5 1798 15 10
 triggering
-L 1 1798 7 1803 27
-S 1 1798 9 1803 27 148
+L 1 1799 7 1804 27
+S 1 1799 9 1804 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1804 5 1804 12 7
+S 0 1805 5 1805 12 7
 passing
-L 1 1805 7 1808 27
-S 1 1805 9 1808 27 126
+L 1 1806 7 1809 27
+S 1 1806 9 1809 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 1810 3 1834 27
-S 0 1810 3 1810 5 2
+M 9 1811 3 1835 27
+S 0 1811 3 1811 5 2
 id
-S 0 1810 7 1810 30 23
+S 0 1811 7 1811 30 23
 catalog-price-intervals
-S 0 1811 3 1811 12 9
+S 0 1812 3 1812 12 9
 checklist
-S 0 1811 14 1811 27 13
+S 0 1812 14 1812 27 13
 catalog-valid
-S 0 1812 3 1812 8 5
+S 0 1813 3 1813 8 5
 input
-S 0 1812 10 1812 17 7
+S 0 1813 10 1813 17 7
 catalog
-S 0 1813 3 1813 11 8
+S 0 1814 3 1814 11 8
 severity
-S 0 1813 13 1813 18 5
+S 0 1814 13 1814 18 5
 error
-S 0 1814 3 1814 8 5
-since
-S 0 1814 10 1814 15 5
-0.1.0
 S 0 1815 3 1815 8 5
+since
+S 0 1815 10 1815 15 5
+0.1.0
+S 0 1816 3 1816 8 5
 title
-S 0 1815 10 1815 59 49
+S 0 1816 10 1816 59 49
 price intervals overlap, run out of order, or end
-S 0 1816 3 1816 12 9
+S 0 1817 3 1817 12 9
 rationale
-S 0 1816 14 1816 160 146
+S 0 1817 14 1817 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1817 3 1817 7 4
+S 0 1818 3 1818 7 4
 help
-S 0 1817 9 1817 111 102
+S 0 1818 9 1818 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1818 3 1818 11 8
+S 0 1819 3 1819 11 8
 examples
-M 2 1819 5 1834 27
-S 0 1819 5 1819 15 10
+M 2 1820 5 1835 27
+S 0 1820 5 1820 15 10
 triggering
-L 1 1820 7 1826 27
-S 1 1820 9 1826 27 365
+L 1 1821 7 1827 27
+S 1 1821 9 1827 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -7955,10 +7956,10 @@ S 1 1820 9 1826 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1827 5 1827 12 7
+S 0 1828 5 1828 12 7
 passing
-L 1 1828 7 1834 27
-S 1 1828 9 1834 27 351
+L 1 1829 7 1835 27
+S 1 1829 9 1835 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -7966,68 +7967,68 @@ S 1 1828 9 1834 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 1836 3 1860 30
-S 0 1836 3 1836 5 2
+M 12 1837 3 1861 30
+S 0 1837 3 1837 5 2
 id
-S 0 1836 7 1836 36 29
+S 0 1837 7 1837 36 29
 catalog-subscription-duration
-S 0 1837 3 1837 12 9
+S 0 1838 3 1838 12 9
 checklist
-S 0 1837 14 1837 27 13
+S 0 1838 14 1838 27 13
 catalog-valid
-S 0 1838 3 1838 8 5
+S 0 1839 3 1839 8 5
 input
-S 0 1838 10 1838 17 7
+S 0 1839 10 1839 17 7
 catalog
-S 0 1839 3 1839 11 8
+S 0 1840 3 1840 11 8
 severity
-S 0 1839 13 1839 18 5
+S 0 1840 13 1840 18 5
 error
-S 0 1840 3 1840 8 5
-since
-S 0 1840 10 1840 15 5
-0.1.0
 S 0 1841 3 1841 8 5
+since
+S 0 1841 10 1841 15 5
+0.1.0
+S 0 1842 3 1842 8 5
 title
-S 0 1841 10 1841 69 59
+S 0 1842 10 1842 69 59
 a subscription duration is not one App Store Connect offers
-S 0 1842 3 1842 12 9
+S 0 1843 3 1843 12 9
 rationale
-S 0 1842 14 1842 164 150
+S 0 1843 14 1843 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1843 3 1843 7 4
+S 0 1844 3 1844 7 4
 help
-S 1 1843 9 1843 82 71
+S 1 1844 9 1844 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1844 3 1844 8 5
+S 0 1845 3 1845 8 5
 check
-M 2 1844 10 1844 52
-S 0 1844 12 1844 16 4
+M 2 1845 10 1845 52
+S 0 1845 12 1845 16 4
 each
-S 0 1844 18 1844 33 15
+S 0 1845 18 1845 33 15
 in_app_purchase
-S 0 1844 35 1844 40 5
+S 0 1845 35 1845 40 5
 field
-S 0 1844 42 1844 50 8
+S 0 1845 42 1845 50 8
 duration
-S 0 1845 3 1845 10 7
-options
-M 1 1845 12 1845 75
-S 0 1845 14 1845 21 7
-pattern
-S 1 1845 23 1845 73 48
-1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
 S 0 1846 3 1846 10 7
+options
+M 1 1846 12 1846 75
+S 0 1846 14 1846 21 7
+pattern
+S 1 1846 23 1846 73 48
+1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
+S 0 1847 3 1847 10 7
 message
-S 1 1846 12 1846 122 108
+S 1 1847 12 1847 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1847 3 1847 11 8
+S 0 1848 3 1848 11 8
 examples
-M 2 1848 5 1860 30
-S 0 1848 5 1848 15 10
+M 2 1849 5 1861 30
+S 0 1849 5 1849 15 10
 triggering
-L 1 1849 7 1855 30
-S 1 1849 9 1855 30 189
+L 1 1850 7 1856 30
+S 1 1850 9 1856 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -8035,160 +8036,160 @@ S 1 1849 9 1855 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1856 5 1856 12 7
+S 0 1857 5 1857 12 7
 passing
-L 1 1857 7 1860 30
-S 1 1857 9 1860 30 162
+L 1 1858 7 1861 30
+S 1 1858 9 1861 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 1862 3 1881 30
-S 0 1862 3 1862 5 2
+M 9 1863 3 1882 30
+S 0 1863 3 1863 5 2
 id
-S 0 1862 7 1862 41 34
+S 0 1863 7 1863 41 34
 catalog-subscription-outside-group
-S 0 1863 3 1863 12 9
+S 0 1864 3 1864 12 9
 checklist
-S 0 1863 14 1863 27 13
+S 0 1864 14 1864 27 13
 catalog-valid
-S 0 1864 3 1864 8 5
+S 0 1865 3 1865 8 5
 input
-S 0 1864 10 1864 17 7
+S 0 1865 10 1865 17 7
 catalog
-S 0 1865 3 1865 11 8
+S 0 1866 3 1866 11 8
 severity
-S 0 1865 13 1865 18 5
+S 0 1866 13 1866 18 5
 error
-S 0 1866 3 1866 8 5
-since
-S 0 1866 10 1866 15 5
-0.1.0
 S 0 1867 3 1867 8 5
+since
+S 0 1867 10 1867 15 5
+0.1.0
+S 0 1868 3 1868 8 5
 title
-S 0 1867 10 1867 90 80
+S 0 1868 10 1868 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1868 3 1868 12 9
+S 0 1869 3 1869 12 9
 rationale
-S 0 1868 14 1868 153 139
+S 0 1869 14 1869 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1869 3 1869 7 4
+S 0 1870 3 1870 7 4
 help
-S 0 1869 9 1869 49 40
+S 0 1870 9 1870 49 40
 move the item into (or out of) the group
-S 0 1870 3 1870 11 8
+S 0 1871 3 1871 11 8
 examples
-M 2 1871 5 1881 30
-S 0 1871 5 1871 15 10
+M 2 1872 5 1882 30
+S 0 1872 5 1872 15 10
 triggering
-L 1 1872 7 1876 27
-S 1 1872 9 1876 27 149
+L 1 1873 7 1877 27
+S 1 1873 9 1877 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1877 5 1877 12 7
+S 0 1878 5 1878 12 7
 passing
-L 1 1878 7 1881 30
-S 1 1878 9 1881 30 199
+L 1 1879 7 1882 30
+S 1 1879 9 1882 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1883 3 1902 27
-S 0 1883 3 1883 5 2
+M 9 1884 3 1903 27
+S 0 1884 3 1884 5 2
 id
-S 0 1883 7 1883 33 26
+S 0 1884 7 1884 33 26
 catalog-screenshot-missing
-S 0 1884 3 1884 12 9
+S 0 1885 3 1885 12 9
 checklist
-S 0 1884 14 1884 27 13
+S 0 1885 14 1885 27 13
 catalog-valid
-S 0 1885 3 1885 8 5
+S 0 1886 3 1886 8 5
 input
-S 0 1885 10 1885 17 7
+S 0 1886 10 1886 17 7
 catalog
-S 0 1886 3 1886 11 8
+S 0 1887 3 1887 11 8
 severity
-S 0 1886 13 1886 18 5
+S 0 1887 13 1887 18 5
 error
-S 0 1887 3 1887 8 5
-since
-S 0 1887 10 1887 15 5
-0.1.0
 S 0 1888 3 1888 8 5
+since
+S 0 1888 10 1888 15 5
+0.1.0
+S 0 1889 3 1889 8 5
 title
-S 0 1888 10 1888 56 46
+S 0 1889 10 1889 56 46
 a new in-app purchase has no review screenshot
-S 0 1889 3 1889 12 9
+S 0 1890 3 1890 12 9
 rationale
-S 0 1889 14 1889 181 167
+S 0 1890 14 1890 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1890 3 1890 7 4
+S 0 1891 3 1891 7 4
 help
-S 0 1890 9 1890 74 65
+S 0 1891 9 1891 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1891 3 1891 11 8
+S 0 1892 3 1892 11 8
 examples
-M 2 1892 5 1902 27
-S 0 1892 5 1892 15 10
+M 2 1893 5 1903 27
+S 0 1893 5 1893 15 10
 triggering
-L 1 1893 7 1896 27
-S 1 1893 9 1896 27 114
+L 1 1894 7 1897 27
+S 1 1894 9 1897 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1897 5 1897 12 7
+S 0 1898 5 1898 12 7
 passing
-L 1 1898 7 1902 27
-S 1 1898 9 1902 27 255
+L 1 1899 7 1903 27
+S 1 1899 9 1903 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1904 3 1925 27
-S 0 1904 3 1904 5 2
+M 9 1905 3 1926 27
+S 0 1905 3 1905 5 2
 id
-S 0 1904 7 1904 38 31
+S 0 1905 7 1905 38 31
 catalog-screenshot-file-missing
-S 0 1905 3 1905 12 9
+S 0 1906 3 1906 12 9
 checklist
-S 0 1905 14 1905 27 13
+S 0 1906 14 1906 27 13
 catalog-valid
-S 0 1906 3 1906 8 5
+S 0 1907 3 1907 8 5
 input
-S 0 1906 10 1906 17 7
+S 0 1907 10 1907 17 7
 catalog
-S 0 1907 3 1907 11 8
+S 0 1908 3 1908 11 8
 severity
-S 0 1907 13 1907 18 5
+S 0 1908 13 1908 18 5
 error
-S 0 1908 3 1908 8 5
-since
-S 0 1908 10 1908 15 5
-0.1.0
 S 0 1909 3 1909 8 5
+since
+S 0 1909 10 1909 15 5
+0.1.0
+S 0 1910 3 1910 8 5
 title
-S 0 1909 10 1909 56 46
+S 0 1910 10 1910 56 46
 a review screenshot file is not in the package
-S 0 1910 3 1910 12 9
+S 0 1911 3 1911 12 9
 rationale
-S 0 1910 14 1910 181 167
+S 0 1911 14 1911 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1911 3 1911 7 4
+S 0 1912 3 1912 7 4
 help
-S 0 1911 9 1911 69 60
+S 0 1912 9 1912 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1912 3 1912 11 8
+S 0 1913 3 1913 11 8
 examples
-M 2 1913 5 1925 27
-S 0 1913 5 1913 15 10
+M 2 1914 5 1926 27
+S 0 1914 5 1914 15 10
 triggering
-L 1 1914 7 1920 27
-S 1 1914 9 1920 27 155
+L 1 1915 7 1921 27
+S 1 1915 9 1921 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -8196,54 +8197,54 @@ S 1 1914 9 1920 27 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1921 5 1921 12 7
+S 0 1922 5 1922 12 7
 passing
-L 1 1922 7 1925 27
-S 1 1922 9 1925 27 128
+L 1 1923 7 1926 27
+S 1 1923 9 1926 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 9 1927 3 1949 27
-S 0 1927 3 1927 5 2
+M 9 1928 3 1950 27
+S 0 1928 3 1928 5 2
 id
-S 0 1927 7 1927 34 27
+S 0 1928 7 1928 34 27
 catalog-screenshot-checksum
-S 0 1928 3 1928 12 9
+S 0 1929 3 1929 12 9
 checklist
-S 0 1928 14 1928 27 13
+S 0 1929 14 1929 27 13
 catalog-valid
-S 0 1929 3 1929 8 5
+S 0 1930 3 1930 8 5
 input
-S 0 1929 10 1929 17 7
+S 0 1930 10 1930 17 7
 catalog
-S 0 1930 3 1930 11 8
+S 0 1931 3 1931 11 8
 severity
-S 0 1930 13 1930 18 5
+S 0 1931 13 1931 18 5
 error
-S 0 1931 3 1931 8 5
-since
-S 0 1931 10 1931 15 5
-0.1.0
 S 0 1932 3 1932 8 5
+since
+S 0 1932 10 1932 15 5
+0.1.0
+S 0 1933 3 1933 8 5
 title
-S 0 1932 10 1932 67 57
+S 0 1933 10 1933 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 1933 3 1933 12 9
+S 0 1934 3 1934 12 9
 rationale
-S 0 1933 14 1933 155 141
+S 0 1934 14 1934 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1934 3 1934 7 4
+S 0 1935 3 1935 7 4
 help
-S 0 1934 9 1934 43 34
+S 0 1935 9 1935 43 34
 write the file's real size and MD5
-S 0 1935 3 1935 11 8
+S 0 1936 3 1936 11 8
 examples
-M 2 1936 5 1949 27
-S 0 1936 5 1936 15 10
+M 2 1937 5 1950 27
+S 0 1937 5 1937 15 10
 triggering
-L 1 1937 7 1944 27
-S 1 1937 9 1944 27 224
+L 1 1938 7 1945 27
+S 1 1938 9 1945 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -8252,282 +8253,282 @@ S 1 1937 9 1944 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1945 5 1945 12 7
+S 0 1946 5 1946 12 7
 passing
-L 1 1946 7 1949 27
-S 1 1946 9 1949 27 192
+L 1 1947 7 1950 27
+S 1 1947 9 1950 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1951 3 1971 27
-S 0 1951 3 1951 5 2
+M 9 1952 3 1972 27
+S 0 1952 3 1952 5 2
 id
-S 0 1951 7 1951 36 29
+S 0 1952 7 1952 36 29
 catalog-screenshot-dimensions
-S 0 1952 3 1952 12 9
+S 0 1953 3 1953 12 9
 checklist
-S 0 1952 14 1952 27 13
+S 0 1953 14 1953 27 13
 catalog-valid
-S 0 1953 3 1953 8 5
+S 0 1954 3 1954 8 5
 input
-S 0 1953 10 1953 17 7
+S 0 1954 10 1954 17 7
 catalog
-S 0 1954 3 1954 11 8
+S 0 1955 3 1955 11 8
 severity
-S 0 1954 13 1954 18 5
+S 0 1955 13 1955 18 5
 error
-S 0 1955 3 1955 8 5
-since
-S 0 1955 10 1955 15 5
-0.1.0
 S 0 1956 3 1956 8 5
+since
+S 0 1956 10 1956 15 5
+0.1.0
+S 0 1957 3 1957 8 5
 title
-S 0 1956 10 1956 62 52
+S 0 1957 10 1957 62 52
 a review screenshot is not an accepted image or size
-S 0 1957 3 1957 12 9
+S 0 1958 3 1958 12 9
 rationale
-S 0 1957 14 1957 192 180
+S 0 1958 14 1958 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1958 3 1958 7 4
+S 0 1959 3 1959 7 4
 help
-S 0 1958 9 1958 73 64
+S 0 1959 9 1959 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1959 3 1959 11 8
+S 0 1960 3 1960 11 8
 examples
-M 2 1960 5 1971 27
-S 0 1960 5 1960 15 10
+M 2 1961 5 1972 27
+S 0 1961 5 1961 15 10
 triggering
-L 1 1961 7 1966 27
-S 1 1961 9 1966 27 136
+L 1 1962 7 1967 27
+S 1 1962 9 1967 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1967 5 1967 12 7
+S 0 1968 5 1968 12 7
 passing
-L 1 1968 7 1971 27
-S 1 1968 9 1971 27 111
+L 1 1969 7 1972 27
+S 1 1969 9 1972 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 1973 3 1993 27
-S 0 1973 3 1973 5 2
+M 11 1974 3 1994 27
+S 0 1974 3 1974 5 2
 id
-S 0 1973 7 1973 29 22
+S 0 1974 7 1974 29 22
 catalog-too-many-items
-S 0 1974 3 1974 12 9
+S 0 1975 3 1975 12 9
 checklist
-S 0 1974 14 1974 27 13
+S 0 1975 14 1975 27 13
 catalog-valid
-S 0 1975 3 1975 8 5
+S 0 1976 3 1976 8 5
 input
-S 0 1975 10 1975 17 7
+S 0 1976 10 1976 17 7
 catalog
-S 0 1976 3 1976 11 8
+S 0 1977 3 1977 11 8
 severity
-S 0 1976 13 1976 18 5
+S 0 1977 13 1977 18 5
 error
-S 0 1977 3 1977 8 5
-since
-S 0 1977 10 1977 15 5
-0.1.0
 S 0 1978 3 1978 8 5
+since
+S 0 1978 10 1978 15 5
+0.1.0
+S 0 1979 3 1979 8 5
 title
-S 0 1978 10 1978 69 59
+S 0 1979 10 1979 69 59
 the package has more in-app purchases than one upload takes
-S 0 1979 3 1979 12 9
+S 0 1980 3 1980 12 9
 rationale
-S 0 1979 14 1979 120 106
+S 0 1980 14 1980 120 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 1980 3 1980 7 4
+S 0 1981 3 1981 7 4
 help
-S 0 1980 9 1980 26 17
+S 0 1981 9 1981 26 17
 split the package
-S 0 1981 3 1981 10 7
+S 0 1982 3 1982 10 7
 options
-M 1 1981 12 1981 31
-S 0 1981 14 1981 23 9
+M 1 1982 12 1982 31
+S 0 1982 14 1982 23 9
 max_items
-S 0 1981 25 1981 29 4
+S 0 1982 25 1982 29 4
 1000
-S 0 1982 3 1982 18 15
+S 0 1983 3 1983 18 15
 example_options
-M 1 1982 20 1982 37
-S 0 1982 22 1982 31 9
+M 1 1983 20 1983 37
+S 0 1983 22 1983 31 9
 max_items
-S 0 1982 33 1982 35 2
+S 0 1983 33 1983 35 2
 20
-S 0 1983 3 1983 11 8
+S 0 1984 3 1984 11 8
 examples
-M 2 1984 5 1993 27
-S 0 1984 5 1984 15 10
+M 2 1985 5 1994 27
+S 0 1985 5 1985 15 10
 triggering
-L 1 1985 7 1990 69
-S 1 1985 9 1990 69 957
+L 1 1986 7 1991 69
+S 1 1986 9 1991 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 1991 5 1991 12 7
+S 0 1992 5 1992 12 7
 passing
-L 1 1992 7 1993 27
-S 1 1992 9 1993 27 19
+L 1 1993 7 1994 27
+S 1 1993 9 1994 27 19
 <in_app_purchase/>
 
-M 9 1995 3 2013 27
-S 0 1995 3 1995 5 2
+M 9 1996 3 2014 27
+S 0 1996 3 1996 5 2
 id
-S 0 1995 7 1995 26 19
+S 0 1996 7 1996 26 19
 catalog-placeholder
-S 0 1996 3 1996 12 9
+S 0 1997 3 1997 12 9
 checklist
-S 0 1996 14 1996 27 13
+S 0 1997 14 1997 27 13
 catalog-valid
-S 0 1997 3 1997 8 5
+S 0 1998 3 1998 8 5
 input
-S 0 1997 10 1997 17 7
+S 0 1998 10 1998 17 7
 catalog
-S 0 1998 3 1998 11 8
+S 0 1999 3 1999 11 8
 severity
-S 0 1998 13 1998 18 5
+S 0 1999 13 1999 18 5
 error
-S 0 1999 3 1999 8 5
-since
-S 0 1999 10 1999 15 5
-0.1.0
 S 0 2000 3 2000 8 5
+since
+S 0 2000 10 2000 15 5
+0.1.0
+S 0 2001 3 2001 8 5
 title
-S 0 2000 10 2000 56 46
+S 0 2001 10 2001 56 46
 a template placeholder was left in the package
-S 0 2001 3 2001 12 9
+S 0 2002 3 2002 12 9
 rationale
-S 0 2001 14 2001 146 134
+S 0 2002 14 2002 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2002 3 2002 7 4
+S 0 2003 3 2003 7 4
 help
-S 0 2002 9 2002 52 43
+S 0 2003 9 2003 52 43
 replace the placeholder with the real value
-S 0 2003 3 2003 11 8
+S 0 2004 3 2004 11 8
 examples
-M 2 2004 5 2013 27
-S 0 2004 5 2004 15 10
+M 2 2005 5 2014 27
+S 0 2005 5 2005 15 10
 triggering
-L 1 2005 7 2008 27
-S 1 2005 9 2008 27 92
+L 1 2006 7 2009 27
+S 1 2006 9 2009 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2009 5 2009 12 7
+S 0 2010 5 2010 12 7
 passing
-L 1 2010 7 2013 27
-S 1 2010 9 2013 27 100
+L 1 2011 7 2014 27
+S 1 2011 9 2014 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2015 3 2037 19
-S 0 2015 3 2015 5 2
+M 9 2016 3 2038 19
+S 0 2016 3 2016 5 2
 id
-S 0 2015 7 2015 29 22
+S 0 2016 7 2016 29 22
 catalog-metadata-token
-S 0 2016 3 2016 12 9
+S 0 2017 3 2017 12 9
 checklist
-S 0 2016 14 2016 27 13
+S 0 2017 14 2017 27 13
 catalog-valid
-S 0 2017 3 2017 8 5
+S 0 2018 3 2018 8 5
 input
-S 0 2017 10 2017 17 7
+S 0 2018 10 2018 17 7
 catalog
-S 0 2018 3 2018 11 8
+S 0 2019 3 2019 11 8
 severity
-S 0 2018 13 2018 20 7
+S 0 2019 13 2019 20 7
 warning
-S 0 2019 3 2019 8 5
-since
-S 0 2019 10 2019 15 5
-0.1.0
 S 0 2020 3 2020 8 5
+since
+S 0 2020 10 2020 15 5
+0.1.0
+S 0 2021 3 2021 8 5
 title
-S 0 2020 10 2020 52 42
+S 0 2021 10 2021 52 42
 the metadata token looks edited or made up
-S 0 2021 3 2021 12 9
+S 0 2022 3 2022 12 9
 rationale
-S 1 2021 14 2021 169 153
+S 1 2022 14 2022 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2022 3 2022 7 4
+S 0 2023 3 2023 7 4
 help
-S 0 2022 9 2022 82 73
+S 0 2023 9 2023 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2023 3 2023 11 8
+S 0 2024 3 2024 11 8
 examples
-M 2 2024 5 2037 19
-S 0 2024 5 2024 15 10
+M 2 2025 5 2038 19
+S 0 2025 5 2025 15 10
 triggering
-L 1 2025 7 2030 19
-S 1 2025 9 2030 19 273
+L 1 2026 7 2031 19
+S 1 2026 9 2031 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2031 5 2031 12 7
+S 0 2032 5 2032 12 7
 passing
-L 1 2032 7 2037 19
-S 1 2032 9 2037 19 284
+L 1 2033 7 2038 19
+S 1 2033 9 2038 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2039 3 2060 203
-S 0 2039 3 2039 5 2
+M 9 2040 3 2061 203
+S 0 2040 3 2040 5 2
 id
-S 0 2039 7 2039 34 27
+S 0 2040 7 2040 34 27
 catalog-descriptor-mismatch
-S 0 2040 3 2040 12 9
+S 0 2041 3 2041 12 9
 checklist
-S 0 2040 14 2040 27 13
+S 0 2041 14 2041 27 13
 catalog-valid
-S 0 2041 3 2041 8 5
+S 0 2042 3 2042 8 5
 input
-S 0 2041 10 2041 17 7
+S 0 2042 10 2042 17 7
 catalog
-S 0 2042 3 2042 11 8
+S 0 2043 3 2043 11 8
 severity
-S 0 2042 13 2042 20 7
+S 0 2043 13 2043 20 7
 warning
-S 0 2043 3 2043 8 5
-since
-S 0 2043 10 2043 15 5
-0.1.0
 S 0 2044 3 2044 8 5
+since
+S 0 2044 10 2044 15 5
+0.1.0
+S 0 2045 3 2045 8 5
 title
-S 0 2044 10 2044 60 50
+S 0 2045 10 2045 60 50
 the catalog and the descriptor's products disagree
-S 0 2045 3 2045 12 9
+S 0 2046 3 2046 12 9
 rationale
-S 0 2045 14 2045 189 175
+S 0 2046 14 2046 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2046 3 2046 7 4
+S 0 2047 3 2047 7 4
 help
-S 0 2046 9 2046 73 64
+S 0 2047 9 2047 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2047 3 2047 11 8
+S 0 2048 3 2048 11 8
 examples
-M 2 2048 5 2060 203
-S 0 2048 5 2048 15 10
+M 2 2049 5 2061 203
+S 0 2049 5 2049 15 10
 triggering
-L 1 2049 7 2055 27
-S 1 2049 9 2055 27 554
+L 1 2050 7 2056 27
+S 1 2050 9 2056 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -8535,1229 +8536,1229 @@ S 1 2049 9 2055 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2056 5 2056 12 7
+S 0 2057 5 2057 12 7
 passing
-L 1 2057 7 2060 203
-S 1 2057 9 2060 203 440
+L 1 2058 7 2061 203
+S 1 2058 9 2061 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 8 2064 3 2081 36
-S 0 2064 3 2064 5 2
+M 8 2065 3 2082 36
+S 0 2065 3 2065 5 2
 id
-S 0 2064 7 2064 31 24
+S 0 2065 7 2065 31 24
 descriptor-file-mismatch
-S 0 2065 3 2065 12 9
+S 0 2066 3 2066 12 9
 checklist
-S 0 2065 14 2065 26 12
+S 0 2066 14 2066 26 12
 code-signing
-S 0 2066 3 2066 11 8
+S 0 2067 3 2067 11 8
 severity
-S 0 2066 13 2066 20 7
+S 0 2067 13 2067 20 7
 warning
-S 0 2067 3 2067 8 5
-since
-S 0 2067 10 2067 15 5
-0.1.0
 S 0 2068 3 2068 8 5
+since
+S 0 2068 10 2068 15 5
+0.1.0
+S 0 2069 3 2069 8 5
 title
-S 0 2068 10 2068 52 42
+S 0 2069 10 2069 52 42
 a project file and the descriptor disagree
-S 0 2069 3 2069 12 9
+S 0 2070 3 2070 12 9
 rationale
-S 0 2069 14 2069 242 228
+S 0 2070 14 2070 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2070 3 2070 7 4
+S 0 2071 3 2071 7 4
 help
-S 0 2070 9 2070 80 71
+S 0 2071 9 2071 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2071 3 2071 11 8
+S 0 2072 3 2072 11 8
 examples
-M 2 2072 5 2081 36
-S 0 2072 5 2072 15 10
+M 2 2073 5 2082 36
+S 0 2073 5 2073 15 10
 triggering
-L 1 2073 7 2077 55
-S 1 2073 9 2077 55 141
+L 1 2074 7 2078 55
+S 1 2074 9 2078 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2078 5 2078 12 7
+S 0 2079 5 2079 12 7
 passing
-L 1 2079 7 2081 36
-S 1 2079 9 2081 36 33
+L 1 2080 7 2082 36
+S 1 2080 9 2082 36 33
 app:
   deployment_target: "16.0"
 
-M 10 2083 3 2106 33
-S 0 2083 3 2083 5 2
+M 10 2084 3 2107 33
+S 0 2084 3 2084 5 2
 id
-S 0 2083 7 2083 33 26
+S 0 2084 7 2084 33 26
 running-bundle-id-mismatch
-S 0 2084 3 2084 12 9
+S 0 2085 3 2085 12 9
 checklist
-S 0 2084 14 2084 31 17
+S 0 2085 14 2085 31 17
 bundle-id-matches
-S 0 2085 3 2085 11 8
+S 0 2086 3 2086 11 8
 severity
-S 0 2085 13 2085 18 5
+S 0 2086 13 2086 18 5
 error
-S 0 2086 3 2086 8 5
-since
-S 0 2086 10 2086 15 5
-0.1.0
 S 0 2087 3 2087 8 5
+since
+S 0 2087 10 2087 15 5
+0.1.0
+S 0 2088 3 2088 8 5
 title
-S 0 2087 10 2087 80 70
+S 0 2088 10 2088 80 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 2088 3 2088 12 9
+S 0 2089 3 2089 12 9
 rationale
-S 0 2088 14 2088 244 230
+S 0 2089 14 2089 244 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2089 3 2089 7 4
+S 0 2090 3 2090 7 4
 help
-S 0 2089 9 2089 96 87
+S 0 2090 9 2090 96 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2090 3 2090 15 12
+S 0 2091 3 2091 15 12
 environments
-L 4 2090 17 2090 58
-S 0 2090 18 2090 25 7
+L 4 2091 17 2091 58
+S 0 2091 18 2091 25 7
 sandbox
-S 0 2090 27 2090 37 10
+S 0 2091 27 2091 37 10
 testflight
-S 0 2090 39 2090 45 6
+S 0 2091 39 2091 45 6
 review
-S 0 2090 47 2090 57 10
+S 0 2091 47 2091 57 10
 production
-S 0 2091 3 2091 17 14
+S 0 2092 3 2092 17 14
 not_applicable
-S 0 2091 19 2091 100 81
+S 0 2092 19 2092 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2092 3 2092 11 8
+S 0 2093 3 2093 11 8
 examples
-M 2 2093 5 2106 33
-S 0 2093 5 2093 15 10
+M 2 2094 5 2107 33
+S 0 2094 5 2094 15 10
 triggering
-L 1 2094 7 2099 31
-S 1 2094 9 2099 31 181
+L 1 2095 7 2100 31
+S 1 2095 9 2100 31 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 2100 5 2100 12 7
+S 0 2101 5 2101 12 7
 passing
-L 1 2101 7 2106 33
-S 1 2101 9 2106 33 183
+L 1 2102 7 2107 33
+S 1 2102 9 2107 33 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Release
 
-M 10 2108 3 2129 33
-S 0 2108 3 2108 5 2
+M 10 2109 3 2130 33
+S 0 2109 3 2109 5 2
 id
-S 0 2108 7 2108 34 27
+S 0 2109 7 2109 34 27
 bundle-id-per-configuration
-S 0 2109 3 2109 12 9
+S 0 2110 3 2110 12 9
 checklist
-S 0 2109 14 2109 31 17
+S 0 2110 14 2110 31 17
 bundle-id-matches
-S 0 2110 3 2110 11 8
+S 0 2111 3 2111 11 8
 severity
-S 0 2110 13 2110 20 7
+S 0 2111 13 2111 20 7
 warning
-S 0 2111 3 2111 8 5
-since
-S 0 2111 10 2111 15 5
-0.1.0
 S 0 2112 3 2112 8 5
+since
+S 0 2112 10 2112 15 5
+0.1.0
+S 0 2113 3 2113 8 5
 title
-S 0 2112 10 2112 68 58
+S 0 2113 10 2113 68 58
 the configuration builds another bundle ID than the others
-S 0 2113 3 2113 12 9
+S 0 2114 3 2114 12 9
 rationale
-S 0 2113 14 2113 302 288
+S 0 2114 14 2114 302 288
 Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2114 3 2114 7 4
+S 0 2115 3 2115 7 4
 help
-S 0 2114 9 2114 94 85
+S 0 2115 9 2115 94 85
 test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2115 3 2115 15 12
+S 0 2116 3 2116 15 12
 environments
-L 4 2115 17 2115 58
-S 0 2115 18 2115 25 7
+L 4 2116 17 2116 58
+S 0 2116 18 2116 25 7
 sandbox
-S 0 2115 27 2115 37 10
+S 0 2116 27 2116 37 10
 testflight
-S 0 2115 39 2115 45 6
+S 0 2116 39 2116 45 6
 review
-S 0 2115 47 2115 57 10
+S 0 2116 47 2116 57 10
 production
-S 0 2116 3 2116 17 14
+S 0 2117 3 2117 17 14
 not_applicable
-S 0 2116 19 2116 100 81
+S 0 2117 19 2117 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2117 3 2117 11 8
+S 0 2118 3 2118 11 8
 examples
-M 2 2118 5 2129 33
-S 0 2118 5 2118 15 10
+M 2 2119 5 2130 33
+S 0 2119 5 2119 15 10
 triggering
-L 1 2119 7 2123 31
-S 1 2119 9 2123 31 100
+L 1 2120 7 2124 31
+S 1 2120 9 2124 31 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 2124 5 2124 12 7
+S 0 2125 5 2125 12 7
 passing
-L 1 2125 7 2129 33
-S 1 2125 9 2129 33 102
+L 1 2126 7 2130 33
+S 1 2126 9 2130 33 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 8 2131 3 2146 29
-S 0 2131 3 2131 5 2
+M 8 2132 3 2147 29
+S 0 2132 3 2132 5 2
 id
-S 0 2131 7 2131 28 21
+S 0 2132 7 2132 28 21
 wrong-iap-entitlement
-S 0 2132 3 2132 12 9
+S 0 2133 3 2133 12 9
 checklist
-S 0 2132 14 2132 26 12
+S 0 2133 14 2133 26 12
 code-signing
-S 0 2133 3 2133 11 8
+S 0 2134 3 2134 11 8
 severity
-S 0 2133 13 2133 18 5
+S 0 2134 13 2134 18 5
 error
-S 0 2134 3 2134 8 5
-since
-S 0 2134 10 2134 15 5
-0.1.0
 S 0 2135 3 2135 8 5
+since
+S 0 2135 10 2135 15 5
+0.1.0
+S 0 2136 3 2136 8 5
 title
-S 0 2135 10 2135 65 55
+S 0 2136 10 2136 65 55
 the entitlements have a key added "for In-App Purchase"
-S 0 2136 3 2136 12 9
+S 0 2137 3 2137 12 9
 rationale
-S 0 2136 14 2136 232 218
+S 0 2137 14 2137 232 218
 In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2137 3 2137 7 4
+S 0 2138 3 2138 7 4
 help
-S 0 2137 9 2137 69 60
+S 0 2138 9 2138 69 60
 remove the key; enable In-App Purchase on the App ID instead
-S 0 2138 3 2138 11 8
+S 0 2139 3 2139 11 8
 examples
-M 2 2139 5 2146 29
-S 0 2139 5 2139 15 10
+M 2 2140 5 2147 29
+S 0 2140 5 2140 15 10
 triggering
-L 1 2140 7 2142 79
-S 1 2140 9 2142 79 76
+L 1 2141 7 2143 79
+S 1 2141 9 2143 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2143 5 2143 12 7
+S 0 2144 5 2144 12 7
 passing
-L 1 2144 7 2146 29
-S 1 2144 9 2146 29 26
+L 1 2145 7 2147 29
+S 1 2145 9 2147 29 26
 app:
   entitlements: null
 
-M 8 2148 3 2165 55
-S 0 2148 3 2148 5 2
+M 8 2149 3 2166 55
+S 0 2149 3 2149 5 2
 id
-S 0 2148 7 2148 36 29
+S 0 2149 7 2149 36 29
 iap-capability-off-in-project
-S 0 2149 3 2149 12 9
+S 0 2150 3 2150 12 9
 checklist
-S 0 2149 14 2149 32 18
+S 0 2150 14 2150 32 18
 app-id-iap-enabled
-S 0 2150 3 2150 11 8
+S 0 2151 3 2151 11 8
 severity
-S 0 2150 13 2150 18 5
+S 0 2151 13 2151 18 5
 error
-S 0 2151 3 2151 8 5
-since
-S 0 2151 10 2151 15 5
-0.1.0
 S 0 2152 3 2152 8 5
+since
+S 0 2152 10 2152 15 5
+0.1.0
+S 0 2153 3 2153 8 5
 title
-S 0 2152 10 2152 71 61
+S 0 2153 10 2153 71 61
 the Xcode project switches the In-App Purchase capability off
-S 0 2153 3 2153 12 9
+S 0 2154 3 2154 12 9
 rationale
-S 0 2153 14 2153 257 247
+S 0 2154 14 2154 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2154 3 2154 7 4
+S 0 2155 3 2155 7 4
 help
-S 0 2154 9 2154 58 49
+S 0 2155 9 2155 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2155 3 2155 11 8
+S 0 2156 3 2156 11 8
 examples
-M 2 2156 5 2165 55
-S 0 2156 5 2156 15 10
+M 2 2157 5 2166 55
+S 0 2157 5 2157 15 10
 triggering
-L 1 2157 7 2160 55
-S 1 2157 9 2160 55 118
+L 1 2158 7 2161 55
+S 1 2158 9 2161 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2161 5 2161 12 7
+S 0 2162 5 2162 12 7
 passing
-L 1 2162 7 2165 55
-S 1 2162 9 2165 55 106
+L 1 2163 7 2166 55
+S 1 2163 9 2166 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 8 2167 3 2182 67
-S 0 2167 3 2167 5 2
+M 8 2168 3 2183 67
+S 0 2168 3 2168 5 2
 id
-S 0 2167 7 2167 35 28
+S 0 2168 7 2168 35 28
 storekit-descriptor-mismatch
-S 0 2168 3 2168 12 9
+S 0 2169 3 2169 12 9
 checklist
-S 0 2168 14 2168 36 22
+S 0 2169 14 2169 36 22
 storekit-configuration
-S 0 2169 3 2169 11 8
+S 0 2170 3 2170 11 8
 severity
-S 0 2169 13 2169 17 4
+S 0 2170 13 2170 17 4
 note
-S 0 2170 3 2170 8 5
-since
-S 0 2170 10 2170 15 5
-0.1.0
 S 0 2171 3 2171 8 5
+since
+S 0 2171 10 2171 15 5
+0.1.0
+S 0 2172 3 2172 8 5
 title
-S 0 2171 10 2171 87 77
+S 0 2172 10 2172 87 77
 the StoreKit configuration file and App Store Connect list different products
-S 0 2172 3 2172 12 9
+S 0 2173 3 2173 12 9
 rationale
-S 0 2172 14 2172 222 208
+S 0 2173 14 2173 222 208
 A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2173 3 2173 7 4
+S 0 2174 3 2174 7 4
 help
-S 0 2173 9 2173 53 44
+S 0 2174 9 2174 53 44
 keep the file in sync with App Store Connect
-S 0 2174 3 2174 11 8
+S 0 2175 3 2175 11 8
 examples
-M 2 2175 5 2182 67
-S 0 2175 5 2175 15 10
+M 2 2176 5 2183 67
+S 0 2176 5 2176 15 10
 triggering
-L 1 2176 7 2178 83
-S 1 2176 9 2178 83 80
+L 1 2177 7 2179 83
+S 1 2177 9 2179 83 80
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 2179 5 2179 12 7
+S 0 2180 5 2180 12 7
 passing
-L 1 2180 7 2182 67
-S 1 2180 9 2182 67 64
+L 1 2181 7 2183 67
+S 1 2181 9 2183 67 64
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 2184 3 2201 110
-S 0 2184 3 2184 5 2
+M 10 2185 3 2202 110
+S 0 2185 3 2185 5 2
 id
-S 0 2184 7 2184 36 29
+S 0 2185 7 2185 36 29
 storekit-configuration-active
-S 0 2185 3 2185 12 9
+S 0 2186 3 2186 12 9
 checklist
-S 0 2185 14 2185 36 22
+S 0 2186 14 2186 36 22
 storekit-configuration
-S 0 2186 3 2186 11 8
+S 0 2187 3 2187 11 8
 severity
-S 0 2186 13 2186 20 7
+S 0 2187 13 2187 20 7
 warning
-S 0 2187 3 2187 8 5
-since
-S 0 2187 10 2187 15 5
-0.1.0
 S 0 2188 3 2188 8 5
+since
+S 0 2188 10 2188 15 5
+0.1.0
+S 0 2189 3 2189 8 5
 title
-S 0 2188 10 2188 71 61
+S 0 2189 10 2189 71 61
 the scheme serves products from a StoreKit configuration file
-S 0 2189 3 2189 12 9
+S 0 2190 3 2190 12 9
 rationale
-S 0 2189 14 2189 271 257
+S 0 2190 14 2190 271 257
 With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2190 3 2190 7 4
+S 0 2191 3 2191 7 4
 help
-S 1 2190 9 2190 120 109
+S 1 2191 9 2191 120 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2191 3 2191 15 12
+S 0 2192 3 2192 15 12
 environments
-L 4 2191 17 2191 58
-S 0 2191 18 2191 25 7
+L 4 2192 17 2192 58
+S 0 2192 18 2192 25 7
 sandbox
-S 0 2191 27 2191 37 10
+S 0 2192 27 2192 37 10
 testflight
-S 0 2191 39 2191 45 6
+S 0 2192 39 2192 45 6
 review
-S 0 2191 47 2191 57 10
+S 0 2192 47 2192 57 10
 production
-S 0 2192 3 2192 17 14
+S 0 2193 3 2193 17 14
 not_applicable
-S 0 2192 19 2192 69 50
+S 0 2193 19 2193 69 50
 in the xcode environment the file is what you test
-S 0 2193 3 2193 11 8
+S 0 2194 3 2194 11 8
 examples
-M 2 2194 5 2201 110
-S 0 2194 5 2194 15 10
+M 2 2195 5 2202 110
+S 0 2195 5 2195 15 10
 triggering
-L 1 2195 7 2197 102
-S 1 2195 9 2197 102 99
+L 1 2196 7 2198 102
+S 1 2196 9 2198 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2198 5 2198 12 7
+S 0 2199 5 2199 12 7
 passing
-L 1 2199 7 2201 110
-S 1 2199 9 2201 110 107
+L 1 2200 7 2202 110
+S 1 2200 9 2202 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2206 3 2224 122
-S 0 2206 3 2206 5 2
+M 13 2207 3 2225 122
+S 0 2207 3 2207 5 2
 id
-S 0 2206 7 2206 34 27
+S 0 2207 7 2207 34 27
 storekit-product-id-charset
-S 0 2207 3 2207 12 9
+S 0 2208 3 2208 12 9
 checklist
-S 0 2207 14 2207 36 22
+S 0 2208 14 2208 36 22
 storekit-configuration
-S 0 2208 3 2208 8 5
+S 0 2209 3 2209 8 5
 input
-S 0 2208 10 2208 18 8
+S 0 2209 10 2209 18 8
 storekit
-S 0 2209 3 2209 11 8
+S 0 2210 3 2210 11 8
 severity
-S 0 2209 13 2209 18 5
+S 0 2210 13 2210 18 5
 error
-S 0 2210 3 2210 8 5
+S 0 2211 3 2211 8 5
 since
-S 0 2210 10 2210 15 5
+S 0 2211 10 2211 15 5
 0.1.0
-S 0 2211 3 2211 20 17
+S 0 2212 3 2212 20 17
 unsynced_severity
-S 0 2211 22 2211 29 7
+S 0 2212 22 2212 29 7
 warning
-S 0 2212 3 2212 8 5
+S 0 2213 3 2213 8 5
 title
-S 0 2212 10 2212 100 90
+S 0 2213 10 2213 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2213 3 2213 12 9
+S 0 2214 3 2214 12 9
 rationale
-S 0 2213 14 2213 206 192
+S 0 2214 14 2214 206 192
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 2214 3 2214 7 4
+S 0 2215 3 2215 7 4
 help
-S 0 2214 9 2214 51 42
+S 0 2215 9 2215 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2215 3 2215 8 5
+S 0 2216 3 2216 8 5
 check
-M 2 2215 10 2215 45
-S 0 2215 12 2215 16 4
+M 2 2216 10 2216 45
+S 0 2216 12 2216 16 4
 each
-S 0 2215 18 2215 25 7
+S 0 2216 18 2216 25 7
 product
-S 0 2215 27 2215 32 5
+S 0 2216 27 2216 32 5
 field
-S 0 2215 34 2215 43 9
+S 0 2216 34 2216 43 9
 productID
-S 0 2216 3 2216 10 7
-options
-M 1 2216 12 2216 42
-S 0 2216 14 2216 21 7
-pattern
-S 1 2216 23 2216 40 15
-[A-Za-z0-9._-]+
 S 0 2217 3 2217 10 7
+options
+M 1 2217 12 2217 42
+S 0 2217 14 2217 21 7
+pattern
+S 1 2217 23 2217 40 15
+[A-Za-z0-9._-]+
+S 0 2218 3 2218 10 7
 message
-S 1 2217 12 2217 91 77
+S 1 2218 12 2218 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2218 3 2218 11 8
+S 0 2219 3 2219 11 8
 examples
-M 2 2219 5 2224 122
-S 0 2219 5 2219 15 10
+M 2 2220 5 2225 122
+S 0 2220 5 2220 15 10
 triggering
-L 1 2220 7 2221 123
-S 1 2220 9 2221 123 115
+L 1 2221 7 2222 123
+S 1 2221 9 2222 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2222 5 2222 12 7
+S 0 2223 5 2223 12 7
 passing
-L 1 2223 7 2224 122
-S 1 2223 9 2224 122 114
+L 1 2224 7 2225 122
+S 1 2224 9 2225 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2226 3 2244 67
-S 0 2226 3 2226 5 2
+M 13 2227 3 2245 67
+S 0 2227 3 2227 5 2
 id
-S 0 2226 7 2226 33 26
+S 0 2227 7 2227 33 26
 storekit-product-id-length
-S 0 2227 3 2227 12 9
+S 0 2228 3 2228 12 9
 checklist
-S 0 2227 14 2227 36 22
+S 0 2228 14 2228 36 22
 storekit-configuration
-S 0 2228 3 2228 8 5
+S 0 2229 3 2229 8 5
 input
-S 0 2228 10 2228 18 8
+S 0 2229 10 2229 18 8
 storekit
-S 0 2229 3 2229 11 8
+S 0 2230 3 2230 11 8
 severity
-S 0 2229 13 2229 18 5
+S 0 2230 13 2230 18 5
 error
-S 0 2230 3 2230 8 5
+S 0 2231 3 2231 8 5
 since
-S 0 2230 10 2230 15 5
+S 0 2231 10 2231 15 5
 0.1.0
-S 0 2231 3 2231 20 17
+S 0 2232 3 2232 20 17
 unsynced_severity
-S 0 2231 22 2231 29 7
+S 0 2232 22 2232 29 7
 warning
-S 0 2232 3 2232 8 5
+S 0 2233 3 2233 8 5
 title
-S 0 2232 10 2232 64 54
+S 0 2233 10 2233 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2233 3 2233 12 9
+S 0 2234 3 2234 12 9
 rationale
-S 0 2233 14 2233 102 88
+S 0 2234 14 2234 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2234 3 2234 7 4
+S 0 2235 3 2235 7 4
 help
-S 0 2234 9 2234 67 58
+S 0 2235 9 2235 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2235 3 2235 8 5
+S 0 2236 3 2236 8 5
 check
-M 2 2235 10 2235 45
-S 0 2235 12 2235 16 4
+M 2 2236 10 2236 45
+S 0 2236 12 2236 16 4
 each
-S 0 2235 18 2235 25 7
+S 0 2236 18 2236 25 7
 product
-S 0 2235 27 2235 32 5
+S 0 2236 27 2236 32 5
 field
-S 0 2235 34 2235 43 9
+S 0 2236 34 2236 43 9
 productID
-S 0 2236 3 2236 10 7
-options
-M 1 2236 12 2236 31
-S 0 2236 14 2236 24 10
-max_length
-S 0 2236 26 2236 29 3
-100
 S 0 2237 3 2237 10 7
+options
+M 1 2237 12 2237 31
+S 0 2237 14 2237 24 10
+max_length
+S 0 2237 26 2237 29 3
+100
+S 0 2238 3 2238 10 7
 message
-S 1 2237 12 2237 87 73
+S 1 2238 12 2238 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2238 3 2238 11 8
+S 0 2239 3 2239 11 8
 examples
-M 2 2239 5 2244 67
-S 0 2239 5 2239 15 10
+M 2 2240 5 2245 67
+S 0 2240 5 2240 15 10
 triggering
-L 1 2240 7 2241 135
-S 1 2240 9 2241 135 127
+L 1 2241 7 2242 135
+S 1 2241 9 2242 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2242 5 2242 12 7
+S 0 2243 5 2243 12 7
 passing
-L 1 2243 7 2244 67
-S 1 2243 9 2244 67 59
+L 1 2244 7 2245 67
+S 1 2244 9 2245 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2246 3 2264 100
-S 0 2246 3 2246 5 2
+M 13 2247 3 2265 100
+S 0 2247 3 2247 5 2
 id
-S 0 2246 7 2246 37 30
+S 0 2247 7 2247 37 30
 storekit-reference-name-length
-S 0 2247 3 2247 12 9
+S 0 2248 3 2248 12 9
 checklist
-S 0 2247 14 2247 36 22
+S 0 2248 14 2248 36 22
 storekit-configuration
-S 0 2248 3 2248 8 5
+S 0 2249 3 2249 8 5
 input
-S 0 2248 10 2248 18 8
+S 0 2249 10 2249 18 8
 storekit
-S 0 2249 3 2249 11 8
+S 0 2250 3 2250 11 8
 severity
-S 0 2249 13 2249 18 5
+S 0 2250 13 2250 18 5
 error
-S 0 2250 3 2250 8 5
+S 0 2251 3 2251 8 5
 since
-S 0 2250 10 2250 15 5
+S 0 2251 10 2251 15 5
 0.1.0
-S 0 2251 3 2251 20 17
+S 0 2252 3 2252 20 17
 unsynced_severity
-S 0 2251 22 2251 29 7
+S 0 2252 22 2252 29 7
 warning
-S 0 2252 3 2252 8 5
+S 0 2253 3 2253 8 5
 title
-S 0 2252 10 2252 68 58
+S 0 2253 10 2253 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2253 3 2253 12 9
+S 0 2254 3 2254 12 9
 rationale
-S 0 2253 14 2253 105 91
+S 0 2254 14 2254 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2254 3 2254 7 4
+S 0 2255 3 2255 7 4
 help
-S 0 2254 9 2254 71 62
+S 0 2255 9 2255 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2255 3 2255 8 5
+S 0 2256 3 2256 8 5
 check
-M 2 2255 10 2255 49
-S 0 2255 12 2255 16 4
+M 2 2256 10 2256 49
+S 0 2256 12 2256 16 4
 each
-S 0 2255 18 2255 25 7
+S 0 2256 18 2256 25 7
 product
-S 0 2255 27 2255 32 5
+S 0 2256 27 2256 32 5
 field
-S 0 2255 34 2255 47 13
+S 0 2256 34 2256 47 13
 referenceName
-S 0 2256 3 2256 10 7
-options
-M 1 2256 12 2256 30
-S 0 2256 14 2256 24 10
-max_length
-S 0 2256 26 2256 28 2
-64
 S 0 2257 3 2257 10 7
+options
+M 1 2257 12 2257 30
+S 0 2257 14 2257 24 10
+max_length
+S 0 2257 26 2257 28 2
+64
+S 0 2258 3 2258 10 7
 message
-S 1 2257 12 2257 106 92
+S 1 2258 12 2258 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2258 3 2258 11 8
+S 0 2259 3 2259 11 8
 examples
-M 2 2259 5 2264 100
-S 0 2259 5 2259 15 10
+M 2 2260 5 2265 100
+S 0 2260 5 2260 15 10
 triggering
-L 1 2260 7 2261 159
-S 1 2260 9 2261 159 151
+L 1 2261 7 2262 159
+S 1 2261 9 2262 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2262 5 2262 12 7
+S 0 2263 5 2263 12 7
 passing
-L 1 2263 7 2264 100
-S 1 2263 9 2264 100 92
+L 1 2264 7 2265 100
+S 1 2264 9 2265 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2266 3 2284 143
-S 0 2266 3 2266 5 2
+M 13 2267 3 2285 143
+S 0 2267 3 2267 5 2
 id
-S 0 2266 7 2266 35 28
+S 0 2267 7 2267 35 28
 storekit-display-name-length
-S 0 2267 3 2267 12 9
+S 0 2268 3 2268 12 9
 checklist
-S 0 2267 14 2267 36 22
+S 0 2268 14 2268 36 22
 storekit-configuration
-S 0 2268 3 2268 8 5
+S 0 2269 3 2269 8 5
 input
-S 0 2268 10 2268 18 8
+S 0 2269 10 2269 18 8
 storekit
-S 0 2269 3 2269 11 8
+S 0 2270 3 2270 11 8
 severity
-S 0 2269 13 2269 18 5
+S 0 2270 13 2270 18 5
 error
-S 0 2270 3 2270 8 5
+S 0 2271 3 2271 8 5
 since
-S 0 2270 10 2270 15 5
+S 0 2271 10 2271 15 5
 0.1.0
-S 0 2271 3 2271 20 17
+S 0 2272 3 2272 20 17
 unsynced_severity
-S 0 2271 22 2271 29 7
+S 0 2272 22 2272 29 7
 warning
-S 0 2272 3 2272 8 5
+S 0 2273 3 2273 8 5
 title
-S 0 2272 10 2272 79 69
+S 0 2273 10 2273 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2273 3 2273 12 9
+S 0 2274 3 2274 12 9
 rationale
-S 0 2273 14 2273 100 86
+S 0 2274 14 2274 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2274 3 2274 7 4
+S 0 2275 3 2275 7 4
 help
-S 0 2274 9 2274 72 63
+S 0 2275 9 2275 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2275 3 2275 8 5
+S 0 2276 3 2276 8 5
 check
-M 2 2275 10 2275 61
-S 0 2275 12 2275 16 4
+M 2 2276 10 2276 61
+S 0 2276 12 2276 16 4
 each
-S 0 2275 18 2275 25 7
+S 0 2276 18 2276 25 7
 product
-S 0 2275 27 2275 32 5
+S 0 2276 27 2276 32 5
 field
-S 0 2275 34 2275 59 25
+S 0 2276 34 2276 59 25
 localizations.displayName
-S 0 2276 3 2276 10 7
-options
-M 2 2276 12 2276 45
-S 0 2276 14 2276 24 10
-min_length
-S 0 2276 26 2276 27 1
-2
-S 0 2276 29 2276 39 10
-max_length
-S 0 2276 41 2276 43 2
-30
 S 0 2277 3 2277 10 7
+options
+M 2 2277 12 2277 45
+S 0 2277 14 2277 24 10
+min_length
+S 0 2277 26 2277 27 1
+2
+S 0 2277 29 2277 39 10
+max_length
+S 0 2277 41 2277 43 2
+30
+S 0 2278 3 2278 10 7
 message
-S 1 2277 12 2277 131 117
+S 1 2278 12 2278 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2278 3 2278 11 8
+S 0 2279 3 2279 11 8
 examples
-M 2 2279 5 2284 143
-S 0 2279 5 2279 15 10
+M 2 2280 5 2285 143
+S 0 2280 5 2280 15 10
 triggering
-L 1 2280 7 2281 168
-S 1 2280 9 2281 168 160
+L 1 2281 7 2282 168
+S 1 2281 9 2282 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2282 5 2282 12 7
+S 0 2283 5 2283 12 7
 passing
-L 1 2283 7 2284 143
-S 1 2283 9 2284 143 135
+L 1 2284 7 2285 143
+S 1 2284 9 2285 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2286 3 2304 164
-S 0 2286 3 2286 5 2
+M 13 2287 3 2305 164
+S 0 2287 3 2287 5 2
 id
-S 0 2286 7 2286 34 27
+S 0 2287 7 2287 34 27
 storekit-description-length
-S 0 2287 3 2287 12 9
+S 0 2288 3 2288 12 9
 checklist
-S 0 2287 14 2287 36 22
+S 0 2288 14 2288 36 22
 storekit-configuration
-S 0 2288 3 2288 8 5
+S 0 2289 3 2289 8 5
 input
-S 0 2288 10 2288 18 8
+S 0 2289 10 2289 18 8
 storekit
-S 0 2289 3 2289 11 8
+S 0 2290 3 2290 11 8
 severity
-S 0 2289 13 2289 18 5
+S 0 2290 13 2290 18 5
 error
-S 0 2290 3 2290 8 5
+S 0 2291 3 2291 8 5
 since
-S 0 2290 10 2290 15 5
+S 0 2291 10 2291 15 5
 0.1.0
-S 0 2291 3 2291 20 17
+S 0 2292 3 2292 20 17
 unsynced_severity
-S 0 2291 22 2291 29 7
+S 0 2292 22 2292 29 7
 warning
-S 0 2292 3 2292 8 5
+S 0 2293 3 2293 8 5
 title
-S 0 2292 10 2292 65 55
+S 0 2293 10 2293 65 55
 a description in the StoreKit configuration is too long
-S 0 2293 3 2293 12 9
+S 0 2294 3 2294 12 9
 rationale
-S 0 2293 14 2293 102 88
+S 0 2294 14 2294 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2294 3 2294 7 4
+S 0 2295 3 2295 7 4
 help
-S 0 2294 9 2294 68 59
+S 0 2295 9 2295 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2295 3 2295 8 5
+S 0 2296 3 2296 8 5
 check
-M 2 2295 10 2295 61
-S 0 2295 12 2295 16 4
+M 2 2296 10 2296 61
+S 0 2296 12 2296 16 4
 each
-S 0 2295 18 2295 25 7
+S 0 2296 18 2296 25 7
 product
-S 0 2295 27 2295 32 5
+S 0 2296 27 2296 32 5
 field
-S 0 2295 34 2295 59 25
+S 0 2296 34 2296 59 25
 localizations.description
-S 0 2296 3 2296 10 7
-options
-M 1 2296 12 2296 30
-S 0 2296 14 2296 24 10
-max_length
-S 0 2296 26 2296 28 2
-45
 S 0 2297 3 2297 10 7
+options
+M 1 2297 12 2297 30
+S 0 2297 14 2297 24 10
+max_length
+S 0 2297 26 2297 28 2
+45
+S 0 2298 3 2298 10 7
 message
-S 1 2297 12 2297 103 89
+S 1 2298 12 2298 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2298 3 2298 11 8
+S 0 2299 3 2299 11 8
 examples
-M 2 2299 5 2304 164
-S 0 2299 5 2299 15 10
+M 2 2300 5 2305 164
+S 0 2300 5 2300 15 10
 triggering
-L 1 2300 7 2301 183
-S 1 2300 9 2301 183 175
+L 1 2301 7 2302 183
+S 1 2301 9 2302 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2302 5 2302 12 7
+S 0 2303 5 2303 12 7
 passing
-L 1 2303 7 2304 164
-S 1 2303 9 2304 164 156
+L 1 2304 7 2305 164
+S 1 2304 9 2305 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2306 3 2320 126
-S 0 2306 3 2306 5 2
+M 9 2307 3 2321 126
+S 0 2307 3 2307 5 2
 id
-S 0 2306 7 2306 36 29
+S 0 2307 7 2307 36 29
 storekit-duplicate-product-id
-S 0 2307 3 2307 12 9
+S 0 2308 3 2308 12 9
 checklist
-S 0 2307 14 2307 36 22
+S 0 2308 14 2308 36 22
 storekit-configuration
-S 0 2308 3 2308 8 5
+S 0 2309 3 2309 8 5
 input
-S 0 2308 10 2308 18 8
+S 0 2309 10 2309 18 8
 storekit
-S 0 2309 3 2309 11 8
+S 0 2310 3 2310 11 8
 severity
-S 0 2309 13 2309 18 5
+S 0 2310 13 2310 18 5
 error
-S 0 2310 3 2310 8 5
-since
-S 0 2310 10 2310 15 5
-0.1.0
 S 0 2311 3 2311 8 5
+since
+S 0 2311 10 2311 15 5
+0.1.0
+S 0 2312 3 2312 8 5
 title
-S 0 2311 10 2311 66 56
+S 0 2312 10 2312 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2312 3 2312 12 9
+S 0 2313 3 2313 12 9
 rationale
-S 0 2312 14 2312 113 99
+S 0 2313 14 2313 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2313 3 2313 7 4
+S 0 2314 3 2314 7 4
 help
-S 0 2313 9 2313 59 50
+S 0 2314 9 2314 59 50
 remove the duplicate or give it its own product ID
-S 0 2314 3 2314 11 8
+S 0 2315 3 2315 11 8
 examples
-M 2 2315 5 2320 126
-S 0 2315 5 2315 15 10
+M 2 2316 5 2321 126
+S 0 2316 5 2316 15 10
 triggering
-L 1 2316 7 2317 123
-S 1 2316 9 2317 123 115
+L 1 2317 7 2318 123
+S 1 2317 9 2318 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2318 5 2318 12 7
+S 0 2319 5 2319 12 7
 passing
-L 1 2319 7 2320 126
-S 1 2319 9 2320 126 118
+L 1 2320 7 2321 126
+S 1 2320 9 2321 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 9 2322 3 2336 186
-S 0 2322 3 2322 5 2
+M 9 2323 3 2337 186
+S 0 2323 3 2323 5 2
 id
-S 0 2322 7 2322 35 28
+S 0 2323 7 2323 35 28
 storekit-group-not-localized
-S 0 2323 3 2323 12 9
+S 0 2324 3 2324 12 9
 checklist
-S 0 2323 14 2323 36 22
+S 0 2324 14 2324 36 22
 storekit-configuration
-S 0 2324 3 2324 8 5
+S 0 2325 3 2325 8 5
 input
-S 0 2324 10 2324 18 8
+S 0 2325 10 2325 18 8
 storekit
-S 0 2325 3 2325 11 8
+S 0 2326 3 2326 11 8
 severity
-S 0 2325 13 2325 20 7
+S 0 2326 13 2326 20 7
 warning
-S 0 2326 3 2326 8 5
-since
-S 0 2326 10 2326 15 5
-0.1.0
 S 0 2327 3 2327 8 5
+since
+S 0 2327 10 2327 15 5
+0.1.0
+S 0 2328 3 2328 8 5
 title
-S 0 2327 10 2327 90 80
+S 0 2328 10 2328 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2328 3 2328 12 9
+S 0 2329 3 2329 12 9
 rationale
-S 0 2328 14 2328 217 203
+S 0 2329 14 2329 217 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2329 3 2329 7 4
+S 0 2330 3 2330 7 4
 help
-S 0 2329 9 2329 60 51
+S 0 2330 9 2330 60 51
 add a localization with a display name to the group
-S 0 2330 3 2330 11 8
+S 0 2331 3 2331 11 8
 examples
-M 2 2331 5 2336 186
-S 0 2331 5 2331 15 10
+M 2 2332 5 2337 186
+S 0 2332 5 2332 15 10
 triggering
-L 1 2332 7 2333 126
-S 1 2332 9 2333 126 118
+L 1 2333 7 2334 126
+S 1 2333 9 2334 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2334 5 2334 12 7
+S 0 2335 5 2335 12 7
 passing
-L 1 2335 7 2336 186
-S 1 2335 9 2336 186 178
+L 1 2336 7 2337 186
+S 1 2336 9 2337 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 9 2338 3 2352 95
-S 0 2338 3 2338 5 2
+M 9 2339 3 2353 95
+S 0 2339 3 2339 5 2
 id
-S 0 2338 7 2338 27 20
+S 0 2339 7 2339 27 20
 storekit-placeholder
-S 0 2339 3 2339 12 9
+S 0 2340 3 2340 12 9
 checklist
-S 0 2339 14 2339 36 22
+S 0 2340 14 2340 36 22
 storekit-configuration
-S 0 2340 3 2340 8 5
+S 0 2341 3 2341 8 5
 input
-S 0 2340 10 2340 18 8
+S 0 2341 10 2341 18 8
 storekit
-S 0 2341 3 2341 11 8
+S 0 2342 3 2342 11 8
 severity
-S 0 2341 13 2341 18 5
+S 0 2342 13 2342 18 5
 error
-S 0 2342 3 2342 8 5
-since
-S 0 2342 10 2342 15 5
-0.1.0
 S 0 2343 3 2343 8 5
+since
+S 0 2343 10 2343 15 5
+0.1.0
+S 0 2344 3 2344 8 5
 title
-S 0 2343 10 2343 74 64
+S 0 2344 10 2344 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2344 3 2344 12 9
+S 0 2345 3 2345 12 9
 rationale
-S 0 2344 14 2344 116 104
+S 0 2345 14 2345 116 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2345 3 2345 7 4
+S 0 2346 3 2346 7 4
 help
-S 0 2345 9 2345 52 43
+S 0 2346 9 2346 52 43
 replace the placeholder with the real value
-S 0 2346 3 2346 11 8
+S 0 2347 3 2347 11 8
 examples
-M 2 2347 5 2352 95
-S 0 2347 5 2347 15 10
+M 2 2348 5 2353 95
+S 0 2348 5 2348 15 10
 triggering
-L 1 2348 7 2349 79
-S 1 2348 9 2349 79 71
+L 1 2349 7 2350 79
+S 1 2349 9 2350 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2350 5 2350 12 7
+S 0 2351 5 2351 12 7
 passing
-L 1 2351 7 2352 95
-S 1 2351 9 2352 95 87
+L 1 2352 7 2353 95
+S 1 2352 9 2353 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2354 3 2368 130
-S 0 2354 3 2354 5 2
+M 9 2355 3 2369 130
+S 0 2355 3 2355 5 2
 id
-S 0 2354 7 2354 37 30
+S 0 2355 7 2355 37 30
 storekit-load-products-failure
-S 0 2355 3 2355 12 9
+S 0 2356 3 2356 12 9
 checklist
-S 0 2355 14 2355 36 22
+S 0 2356 14 2356 36 22
 storekit-configuration
-S 0 2356 3 2356 8 5
+S 0 2357 3 2357 8 5
 input
-S 0 2356 10 2356 18 8
+S 0 2357 10 2357 18 8
 storekit
-S 0 2357 3 2357 11 8
+S 0 2358 3 2358 11 8
 severity
-S 0 2357 13 2357 18 5
+S 0 2358 13 2358 18 5
 error
-S 0 2358 3 2358 8 5
-since
-S 0 2358 10 2358 15 5
-0.1.0
 S 0 2359 3 2359 8 5
+since
+S 0 2359 10 2359 15 5
+0.1.0
+S 0 2360 3 2360 8 5
 title
-S 0 2359 10 2359 72 62
+S 0 2360 10 2360 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2360 3 2360 12 9
+S 0 2361 3 2361 12 9
 rationale
-S 0 2360 14 2360 274 262
+S 0 2361 14 2361 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2361 3 2361 7 4
+S 0 2362 3 2362 7 4
 help
-S 0 2361 9 2361 83 74
+S 0 2362 9 2362 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2362 3 2362 11 8
+S 0 2363 3 2363 11 8
 examples
-M 2 2363 5 2368 130
-S 0 2363 5 2363 15 10
+M 2 2364 5 2369 130
+S 0 2364 5 2364 15 10
 triggering
-L 1 2364 7 2365 129
-S 1 2364 9 2365 129 121
+L 1 2365 7 2366 129
+S 1 2365 9 2366 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2366 5 2366 12 7
+S 0 2367 5 2367 12 7
 passing
-L 1 2367 7 2368 130
-S 1 2367 9 2368 130 122
+L 1 2368 7 2369 130
+S 1 2368 9 2369 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 9 2370 3 2386 27
-S 0 2370 3 2370 5 2
+M 9 2371 3 2387 27
+S 0 2371 3 2371 5 2
 id
-S 0 2370 7 2370 27 20
+S 0 2371 7 2371 27 20
 storekit-private-key
-S 0 2371 3 2371 12 9
+S 0 2372 3 2372 12 9
 checklist
-S 0 2371 14 2371 36 22
+S 0 2372 14 2372 36 22
 storekit-configuration
-S 0 2372 3 2372 8 5
+S 0 2373 3 2373 8 5
 input
-S 0 2372 10 2372 18 8
+S 0 2373 10 2373 18 8
 storekit
-S 0 2373 3 2373 11 8
+S 0 2374 3 2374 11 8
 severity
-S 0 2373 13 2373 20 7
+S 0 2374 13 2374 20 7
 warning
-S 0 2374 3 2374 8 5
-since
-S 0 2374 10 2374 15 5
-0.1.0
 S 0 2375 3 2375 8 5
+since
+S 0 2375 10 2375 15 5
+0.1.0
+S 0 2376 3 2376 8 5
 title
-S 0 2375 10 2375 77 67
+S 0 2376 10 2376 77 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2376 3 2376 12 9
+S 0 2377 3 2377 12 9
 rationale
-S 0 2376 14 2376 343 329
+S 0 2377 14 2377 343 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2377 3 2377 7 4
+S 0 2378 3 2378 7 4
 help
-S 0 2377 9 2377 52 43
+S 0 2378 9 2378 52 43
 remove the key pair from the committed file
-S 0 2378 3 2378 11 8
+S 0 2379 3 2379 11 8
 examples
-M 2 2379 5 2386 27
-S 0 2379 5 2379 15 10
+M 2 2380 5 2387 27
+S 0 2380 5 2380 15 10
 triggering
-L 2 2380 7 2383 146
-S 1 2380 9 2381 144 136
+L 2 2381 7 2384 146
+S 1 2381 9 2382 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2382 9 2383 146 138
+S 1 2383 9 2384 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2384 5 2384 12 7
+S 0 2385 5 2385 12 7
 passing
-L 1 2385 7 2386 27
-S 1 2385 9 2386 27 19
+L 1 2386 7 2387 27
+S 1 2386 9 2387 27 19
 { "products": [] }
 
-M 10 2392 3 2411 115
-S 0 2392 3 2392 5 2
+M 10 2393 3 2412 115
+S 0 2393 3 2393 5 2
 id
-S 0 2392 7 2392 25 18
+S 0 2393 7 2393 25 18
 asc-request-failed
-S 0 2393 3 2393 12 9
+S 0 2394 3 2394 12 9
 checklist
-S 0 2393 14 2393 28 14
+S 0 2394 14 2394 28 14
 product-exists
-S 0 2394 3 2394 8 5
+S 0 2395 3 2395 8 5
 input
-S 0 2394 10 2394 13 3
+S 0 2395 10 2395 13 3
 asc
-S 0 2395 3 2395 11 8
+S 0 2396 3 2396 11 8
 severity
-S 0 2395 13 2395 20 7
+S 0 2396 13 2396 20 7
 warning
-S 0 2396 3 2396 8 5
+S 0 2397 3 2397 8 5
 since
-S 0 2396 10 2396 15 5
+S 0 2397 10 2397 15 5
 0.1.0
-S 0 2397 3 2397 9 6
+S 0 2398 3 2398 9 6
 status
-S 0 2397 11 2397 18 7
+S 0 2398 11 2398 18 7
 preview
-S 0 2398 3 2398 8 5
+S 0 2399 3 2399 8 5
 title
-S 0 2398 10 2398 68 58
+S 0 2399 10 2399 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2399 3 2399 12 9
+S 0 2400 3 2400 12 9
 rationale
-S 0 2399 14 2399 350 336
+S 0 2400 14 2400 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2400 3 2400 7 4
+S 0 2401 3 2401 7 4
 help
-S 0 2400 9 2400 91 82
+S 0 2401 9 2401 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2401 3 2401 11 8
+S 0 2402 3 2402 11 8
 examples
-M 2 2402 5 2411 115
-S 0 2402 5 2402 15 10
+M 2 2403 5 2412 115
+S 0 2403 5 2403 15 10
 triggering
-L 1 2403 7 2408 82
-S 1 2403 9 2408 82 317
+L 1 2404 7 2409 82
+S 1 2404 9 2409 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2409 5 2409 12 7
+S 0 2410 5 2410 12 7
 passing
-L 1 2410 7 2411 115
-S 1 2410 9 2411 115 107
+L 1 2411 7 2412 115
+S 1 2411 9 2412 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2413 3 2430 23
-S 0 2413 3 2413 5 2
+M 10 2414 3 2431 23
+S 0 2414 3 2414 5 2
 id
-S 0 2413 7 2413 27 20
+S 0 2414 7 2414 27 20
 asc-agreement-lapsed
-S 0 2414 3 2414 12 9
+S 0 2415 3 2415 12 9
 checklist
-S 0 2414 14 2414 31 17
+S 0 2415 14 2415 31 17
 developer-program
-S 0 2415 3 2415 8 5
+S 0 2416 3 2416 8 5
 input
-S 0 2415 10 2415 13 3
+S 0 2416 10 2416 13 3
 asc
-S 0 2416 3 2416 11 8
+S 0 2417 3 2417 11 8
 severity
-S 0 2416 13 2416 18 5
+S 0 2417 13 2417 18 5
 error
-S 0 2417 3 2417 8 5
+S 0 2418 3 2418 8 5
 since
-S 0 2417 10 2417 15 5
+S 0 2418 10 2418 15 5
 0.1.0
-S 0 2418 3 2418 9 6
+S 0 2419 3 2419 9 6
 status
-S 0 2418 11 2418 18 7
+S 0 2419 11 2419 18 7
 preview
-S 0 2419 3 2419 8 5
+S 0 2420 3 2420 8 5
 title
-S 0 2419 10 2419 85 75
+S 0 2420 10 2420 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2420 3 2420 12 9
+S 0 2421 3 2421 12 9
 rationale
-S 0 2420 14 2420 312 298
+S 0 2421 14 2421 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2421 3 2421 7 4
+S 0 2422 3 2422 7 4
 help
-S 0 2421 9 2421 120 113
+S 0 2422 9 2422 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2422 3 2422 11 8
+S 0 2423 3 2423 11 8
 examples
-M 2 2423 5 2430 23
-S 0 2423 5 2423 15 10
+M 2 2424 5 2431 23
+S 0 2424 5 2424 15 10
 triggering
-L 1 2424 7 2427 77
-S 1 2424 9 2427 77 174
+L 1 2425 7 2428 77
+S 1 2425 9 2428 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2428 5 2428 12 7
+S 0 2429 5 2429 12 7
 passing
-L 1 2429 7 2430 23
-S 1 2429 9 2430 23 15
+L 1 2430 7 2431 23
+S 1 2430 9 2431 23 15
 { "data": [] }
 
-M 10 2432 3 2450 87
-S 0 2432 3 2432 5 2
+M 10 2433 3 2451 87
+S 0 2433 3 2433 5 2
 id
-S 0 2432 7 2432 29 22
+S 0 2433 7 2433 29 22
 asc-snapshot-other-app
-S 0 2433 3 2433 12 9
+S 0 2434 3 2434 12 9
 checklist
-S 0 2433 14 2433 31 17
+S 0 2434 14 2434 31 17
 bundle-id-matches
-S 0 2434 3 2434 8 5
+S 0 2435 3 2435 8 5
 input
-S 0 2434 10 2434 13 3
+S 0 2435 10 2435 13 3
 asc
-S 0 2435 3 2435 11 8
+S 0 2436 3 2436 11 8
 severity
-S 0 2435 13 2435 18 5
+S 0 2436 13 2436 18 5
 error
-S 0 2436 3 2436 8 5
+S 0 2437 3 2437 8 5
 since
-S 0 2436 10 2436 15 5
+S 0 2437 10 2437 15 5
 0.1.0
-S 0 2437 3 2437 9 6
+S 0 2438 3 2438 9 6
 status
-S 0 2437 11 2437 18 7
+S 0 2438 11 2438 18 7
 preview
-S 0 2438 3 2438 8 5
+S 0 2439 3 2439 8 5
 title
-S 0 2438 10 2438 58 48
+S 0 2439 10 2439 58 48
 the App Store Connect snapshot is of another app
-S 0 2439 3 2439 12 9
+S 0 2440 3 2440 12 9
 rationale
-S 0 2439 14 2439 300 286
+S 0 2440 14 2440 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2440 3 2440 7 4
+S 0 2441 3 2441 7 4
 help
-S 0 2440 9 2440 114 105
+S 0 2441 9 2441 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2441 3 2441 11 8
+S 0 2442 3 2442 11 8
 examples
-M 2 2442 5 2450 87
-S 0 2442 5 2442 15 10
+M 2 2443 5 2451 87
+S 0 2443 5 2443 15 10
 triggering
-L 1 2443 7 2446 49
-S 1 2443 9 2446 49 167
+L 1 2444 7 2447 49
+S 1 2444 9 2447 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2447 5 2447 12 7
+S 0 2448 5 2448 12 7
 passing
-L 1 2448 7 2450 87
-S 1 2448 9 2450 87 145
+L 1 2449 7 2451 87
+S 1 2449 9 2451 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2452 3 2474 122
-S 0 2452 3 2452 5 2
+M 10 2453 3 2475 122
+S 0 2453 3 2453 5 2
 id
-S 0 2452 7 2452 25 18
+S 0 2453 7 2453 25 18
 asc-app-id-missing
-S 0 2453 3 2453 12 9
+S 0 2454 3 2454 12 9
 checklist
-S 0 2453 14 2453 29 15
+S 0 2454 14 2454 29 15
 explicit-app-id
-S 0 2454 3 2454 8 5
+S 0 2455 3 2455 8 5
 input
-S 0 2454 10 2454 13 3
+S 0 2455 10 2455 13 3
 asc
-S 0 2455 3 2455 11 8
+S 0 2456 3 2456 11 8
 severity
-S 0 2455 13 2455 18 5
+S 0 2456 13 2456 18 5
 error
-S 0 2456 3 2456 8 5
+S 0 2457 3 2457 8 5
 since
-S 0 2456 10 2456 15 5
+S 0 2457 10 2457 15 5
 0.1.0
-S 0 2457 3 2457 9 6
+S 0 2458 3 2458 9 6
 status
-S 0 2457 11 2457 18 7
+S 0 2458 11 2458 18 7
 preview
-S 0 2458 3 2458 8 5
+S 0 2459 3 2459 8 5
 title
-S 0 2458 10 2458 60 50
+S 0 2459 10 2459 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2459 3 2459 12 9
+S 0 2460 3 2460 12 9
 rationale
-S 0 2459 14 2459 171 157
+S 0 2460 14 2460 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2460 3 2460 7 4
+S 0 2461 3 2461 7 4
 help
-S 0 2460 9 2460 120 113
+S 0 2461 9 2461 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2461 3 2461 11 8
+S 0 2462 3 2462 11 8
 examples
-M 2 2462 5 2474 122
-S 0 2462 5 2462 15 10
+M 2 2463 5 2475 122
+S 0 2463 5 2463 15 10
 triggering
-L 1 2463 7 2466 69
-S 1 2463 9 2466 69 241
+L 1 2464 7 2467 69
+S 1 2464 9 2467 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2467 5 2467 12 7
+S 0 2468 5 2468 12 7
 passing
-L 1 2468 7 2474 122
-S 1 2468 9 2474 122 615
+L 1 2469 7 2475 122
+S 1 2469 9 2475 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -9765,274 +9766,274 @@ S 1 2468 9 2474 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2476 3 2496 95
-S 0 2476 3 2476 5 2
+M 10 2477 3 2497 95
+S 0 2477 3 2477 5 2
 id
-S 0 2476 7 2476 26 19
+S 0 2477 7 2477 26 19
 asc-profile-invalid
-S 0 2477 3 2477 12 9
+S 0 2478 3 2478 12 9
 checklist
-S 0 2477 14 2477 34 20
+S 0 2478 14 2478 34 20
 provisioning-profile
-S 0 2478 3 2478 8 5
+S 0 2479 3 2479 8 5
 input
-S 0 2478 10 2478 13 3
+S 0 2479 10 2479 13 3
 asc
-S 0 2479 3 2479 11 8
+S 0 2480 3 2480 11 8
 severity
-S 0 2479 13 2479 18 5
+S 0 2480 13 2480 18 5
 error
-S 0 2480 3 2480 8 5
+S 0 2481 3 2481 8 5
 since
-S 0 2480 10 2480 15 5
+S 0 2481 10 2481 15 5
 0.1.0
-S 0 2481 3 2481 9 6
+S 0 2482 3 2482 9 6
 status
-S 0 2481 11 2481 18 7
+S 0 2482 11 2482 18 7
 preview
-S 0 2482 3 2482 8 5
+S 0 2483 3 2483 8 5
 title
-S 0 2482 10 2482 74 64
+S 0 2483 10 2483 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2483 3 2483 12 9
+S 0 2484 3 2484 12 9
 rationale
-S 0 2483 14 2483 244 230
+S 0 2484 14 2484 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2484 3 2484 7 4
+S 0 2485 3 2485 7 4
 help
-S 0 2484 9 2484 70 61
+S 0 2485 9 2485 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2485 3 2485 11 8
+S 0 2486 3 2486 11 8
 examples
-M 2 2486 5 2496 95
-S 0 2486 5 2486 15 10
+M 2 2487 5 2497 95
+S 0 2487 5 2487 15 10
 triggering
-L 1 2487 7 2491 69
-S 1 2487 9 2491 69 279
+L 1 2488 7 2492 69
+S 1 2488 9 2492 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2492 5 2492 12 7
+S 0 2493 5 2493 12 7
 passing
-L 1 2493 7 2496 95
-S 1 2493 9 2496 95 266
+L 1 2494 7 2497 95
+S 1 2494 9 2497 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2498 3 2515 85
-S 0 2498 3 2498 5 2
+M 10 2499 3 2516 85
+S 0 2499 3 2499 5 2
 id
-S 0 2498 7 2498 33 26
+S 0 2499 7 2499 33 26
 asc-sandbox-tester-missing
-S 0 2499 3 2499 12 9
+S 0 2500 3 2500 12 9
 checklist
-S 0 2499 14 2499 29 15
+S 0 2500 14 2500 29 15
 sandbox-account
-S 0 2500 3 2500 8 5
+S 0 2501 3 2501 8 5
 input
-S 0 2500 10 2500 13 3
+S 0 2501 10 2501 13 3
 asc
-S 0 2501 3 2501 11 8
+S 0 2502 3 2502 11 8
 severity
-S 0 2501 13 2501 18 5
+S 0 2502 13 2502 18 5
 error
-S 0 2502 3 2502 8 5
+S 0 2503 3 2503 8 5
 since
-S 0 2502 10 2502 15 5
+S 0 2503 10 2503 15 5
 0.1.0
-S 0 2503 3 2503 9 6
+S 0 2504 3 2504 9 6
 status
-S 0 2503 11 2503 18 7
+S 0 2504 11 2504 18 7
 preview
-S 0 2504 3 2504 8 5
+S 0 2505 3 2505 8 5
 title
-S 0 2504 10 2504 70 60
+S 0 2505 10 2505 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2505 3 2505 12 9
+S 0 2506 3 2506 12 9
 rationale
-S 0 2505 14 2505 240 226
+S 0 2506 14 2506 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2506 3 2506 7 4
+S 0 2507 3 2507 7 4
 help
-S 0 2506 9 2506 90 83
+S 0 2507 9 2507 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2507 3 2507 11 8
+S 0 2508 3 2508 11 8
 examples
-M 2 2508 5 2515 85
-S 0 2508 5 2508 15 10
+M 2 2509 5 2516 85
+S 0 2509 5 2509 15 10
 triggering
-L 1 2509 7 2511 85
-S 1 2509 9 2511 85 147
+L 1 2510 7 2512 85
+S 1 2510 9 2512 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2512 5 2512 12 7
+S 0 2513 5 2513 12 7
 passing
-L 1 2513 7 2515 85
-S 1 2513 9 2515 85 147
+L 1 2514 7 2516 85
+S 1 2514 9 2516 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 10 2517 3 2536 82
-S 0 2517 3 2517 5 2
+M 10 2518 3 2537 82
+S 0 2518 3 2518 5 2
 id
-S 0 2517 7 2517 30 23
+S 0 2518 7 2518 30 23
 descriptor-asc-mismatch
-S 0 2518 3 2518 12 9
+S 0 2519 3 2519 12 9
 checklist
-S 0 2518 14 2518 30 16
+S 0 2519 14 2519 30 16
 product-metadata
-S 0 2519 3 2519 8 5
+S 0 2520 3 2520 8 5
 input
-S 0 2519 10 2519 13 3
+S 0 2520 10 2520 13 3
 asc
-S 0 2520 3 2520 11 8
+S 0 2521 3 2521 11 8
 severity
-S 0 2520 13 2520 20 7
+S 0 2521 13 2521 20 7
 warning
-S 0 2521 3 2521 8 5
+S 0 2522 3 2522 8 5
 since
-S 0 2521 10 2521 15 5
+S 0 2522 10 2522 15 5
 0.1.0
-S 0 2522 3 2522 9 6
+S 0 2523 3 2523 9 6
 status
-S 0 2522 11 2522 18 7
+S 0 2523 11 2523 18 7
 preview
-S 0 2523 3 2523 8 5
+S 0 2524 3 2524 8 5
 title
-S 0 2523 10 2523 55 45
+S 0 2524 10 2524 55 45
 the descriptor and App Store Connect disagree
-S 0 2524 3 2524 12 9
+S 0 2525 3 2525 12 9
 rationale
-S 0 2524 14 2524 209 195
+S 0 2525 14 2525 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2525 3 2525 7 4
+S 0 2526 3 2526 7 4
 help
-S 0 2525 9 2525 76 67
+S 0 2526 9 2526 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2526 3 2526 11 8
+S 0 2527 3 2527 11 8
 examples
-M 2 2527 5 2536 82
-S 0 2527 5 2527 15 10
+M 2 2528 5 2537 82
+S 0 2528 5 2528 15 10
 triggering
-L 1 2528 7 2531 86
-S 1 2528 9 2531 86 234
+L 1 2529 7 2532 86
+S 1 2529 9 2532 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2532 5 2532 12 7
+S 0 2533 5 2533 12 7
 passing
-L 1 2533 7 2536 82
-S 1 2533 9 2536 82 230
+L 1 2534 7 2537 82
+S 1 2534 9 2537 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2538 3 2558 47
-S 0 2538 3 2538 5 2
+M 10 2539 3 2559 47
+S 0 2539 3 2539 5 2
 id
-S 0 2538 7 2538 27 20
+S 0 2539 7 2539 27 20
 asc-missing-metadata
-S 0 2539 3 2539 12 9
+S 0 2540 3 2540 12 9
 checklist
-S 0 2539 14 2539 30 16
+S 0 2540 14 2540 30 16
 product-metadata
-S 0 2540 3 2540 8 5
+S 0 2541 3 2541 8 5
 input
-S 0 2540 10 2540 13 3
+S 0 2541 10 2541 13 3
 asc
-S 0 2541 3 2541 11 8
+S 0 2542 3 2542 11 8
 severity
-S 0 2541 13 2541 18 5
+S 0 2542 13 2542 18 5
 error
-S 0 2542 3 2542 8 5
+S 0 2543 3 2543 8 5
 since
-S 0 2542 10 2542 15 5
+S 0 2543 10 2543 15 5
 0.1.0
-S 0 2543 3 2543 9 6
+S 0 2544 3 2544 9 6
 status
-S 0 2543 11 2543 18 7
+S 0 2544 11 2544 18 7
 preview
-S 0 2544 3 2544 8 5
+S 0 2545 3 2545 8 5
 title
-S 0 2544 10 2544 70 60
+S 0 2545 10 2545 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2545 3 2545 12 9
+S 0 2546 3 2546 12 9
 rationale
-S 0 2545 14 2545 442 428
+S 0 2546 14 2546 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2546 3 2546 7 4
+S 0 2547 3 2547 7 4
 help
-S 0 2546 9 2546 80 71
+S 0 2547 9 2547 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2547 3 2547 11 8
+S 0 2548 3 2548 11 8
 examples
-M 2 2548 5 2558 47
-S 0 2548 5 2548 15 10
+M 2 2549 5 2559 47
+S 0 2549 5 2549 15 10
 triggering
-L 1 2549 7 2553 84
-S 1 2549 9 2553 84 310
+L 1 2550 7 2554 84
+S 1 2550 9 2554 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2554 5 2554 12 7
+S 0 2555 5 2555 12 7
 passing
-L 1 2555 7 2558 47
-S 1 2555 9 2558 47 230
+L 1 2556 7 2559 47
+S 1 2556 9 2559 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2560 3 2594 148
-S 0 2560 3 2560 5 2
+M 10 2561 3 2595 148
+S 0 2561 3 2561 5 2
 id
-S 0 2560 7 2560 38 31
+S 0 2561 7 2561 38 31
 asc-subscription-price-coverage
-S 0 2561 3 2561 12 9
+S 0 2562 3 2562 12 9
 checklist
-S 0 2561 14 2561 30 16
+S 0 2562 14 2562 30 16
 product-metadata
-S 0 2562 3 2562 8 5
+S 0 2563 3 2563 8 5
 input
-S 0 2562 10 2562 13 3
+S 0 2563 10 2563 13 3
 asc
-S 0 2563 3 2563 11 8
+S 0 2564 3 2564 11 8
 severity
-S 0 2563 13 2563 18 5
+S 0 2564 13 2564 18 5
 error
-S 0 2564 3 2564 8 5
+S 0 2565 3 2565 8 5
 since
-S 0 2564 10 2564 15 5
+S 0 2565 10 2565 15 5
 0.1.0
-S 0 2565 3 2565 9 6
+S 0 2566 3 2566 9 6
 status
-S 0 2565 11 2565 18 7
+S 0 2566 11 2566 18 7
 preview
-S 0 2566 3 2566 8 5
+S 0 2567 3 2567 8 5
 title
-S 0 2566 10 2566 76 66
+S 0 2567 10 2567 76 66
 the subscription is available in territories where it has no price
-S 0 2567 3 2567 12 9
+S 0 2568 3 2568 12 9
 rationale
-S 0 2567 14 2567 244 230
+S 0 2568 14 2568 244 230
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a tester in that storefront gets nothing.
-S 0 2568 3 2568 7 4
+S 0 2569 3 2569 7 4
 help
-S 0 2568 9 2568 140 131
+S 0 2569 9 2569 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2569 3 2569 11 8
+S 0 2570 3 2570 11 8
 examples
-M 2 2570 5 2594 148
-S 0 2570 5 2570 15 10
+M 2 2571 5 2595 148
+S 0 2571 5 2571 15 10
 triggering
-L 1 2571 7 2582 148
-S 1 2571 9 2582 148 884
+L 1 2572 7 2583 148
+S 1 2572 9 2583 148 884
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10045,10 +10046,10 @@ S 1 2571 9 2582 148 884
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2583 5 2583 12 7
+S 0 2584 5 2584 12 7
 passing
-L 1 2584 7 2594 148
-S 1 2584 9 2594 148 828
+L 1 2585 7 2595 148
+S 1 2585 9 2595 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10060,50 +10061,50 @@ S 1 2584 9 2594 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2596 3 2622 111
-S 0 2596 3 2596 5 2
+M 10 2597 3 2623 111
+S 0 2597 3 2597 5 2
 id
-S 0 2596 7 2596 32 25
+S 0 2597 7 2597 32 25
 asc-localization-rejected
-S 0 2597 3 2597 12 9
+S 0 2598 3 2598 12 9
 checklist
-S 0 2597 14 2597 30 16
+S 0 2598 14 2598 30 16
 product-metadata
-S 0 2598 3 2598 8 5
+S 0 2599 3 2599 8 5
 input
-S 0 2598 10 2598 13 3
+S 0 2599 10 2599 13 3
 asc
-S 0 2599 3 2599 11 8
+S 0 2600 3 2600 11 8
 severity
-S 0 2599 13 2599 18 5
+S 0 2600 13 2600 18 5
 error
-S 0 2600 3 2600 8 5
+S 0 2601 3 2601 8 5
 since
-S 0 2600 10 2600 15 5
+S 0 2601 10 2601 15 5
 0.1.0
-S 0 2601 3 2601 9 6
+S 0 2602 3 2602 9 6
 status
-S 0 2601 11 2601 18 7
+S 0 2602 11 2602 18 7
 preview
-S 0 2602 3 2602 8 5
+S 0 2603 3 2603 8 5
 title
-S 0 2602 10 2602 64 54
+S 0 2603 10 2603 64 54
 App Review rejected one of the product's localizations
-S 0 2603 3 2603 12 9
+S 0 2604 3 2604 12 9
 rationale
-S 0 2603 14 2603 223 209
+S 0 2604 14 2604 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2604 3 2604 7 4
+S 0 2605 3 2605 7 4
 help
-S 0 2604 9 2604 129 120
+S 0 2605 9 2605 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2605 3 2605 11 8
+S 0 2606 3 2606 11 8
 examples
-M 2 2606 5 2622 111
-S 0 2606 5 2606 15 10
+M 2 2607 5 2623 111
+S 0 2607 5 2607 15 10
 triggering
-L 1 2607 7 2614 52
-S 1 2607 9 2614 52 572
+L 1 2608 7 2615 52
+S 1 2608 9 2615 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10112,10 +10113,10 @@ S 1 2607 9 2614 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2615 5 2615 12 7
+S 0 2616 5 2616 12 7
 passing
-L 1 2616 7 2622 111
-S 1 2616 9 2622 111 577
+L 1 2617 7 2623 111
+S 1 2617 9 2623 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10123,61 +10124,61 @@ S 1 2616 9 2622 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2624 3 2656 167
-S 0 2624 3 2624 5 2
+M 12 2625 3 2657 167
+S 0 2625 3 2625 5 2
 id
-S 0 2624 7 2624 38 31
+S 0 2625 7 2625 38 31
 asc-first-purchase-with-version
-S 0 2625 3 2625 12 9
+S 0 2626 3 2626 12 9
 checklist
-S 0 2625 14 2625 30 16
+S 0 2626 14 2626 30 16
 binary-submitted
-S 0 2626 3 2626 8 5
+S 0 2627 3 2627 8 5
 input
-S 0 2626 10 2626 13 3
+S 0 2627 10 2627 13 3
 asc
-S 0 2627 3 2627 11 8
+S 0 2628 3 2628 11 8
 severity
-S 0 2627 13 2627 18 5
+S 0 2628 13 2628 18 5
 error
-S 0 2628 3 2628 8 5
+S 0 2629 3 2629 8 5
 since
-S 0 2628 10 2628 15 5
+S 0 2629 10 2629 15 5
 0.1.0
-S 0 2629 3 2629 9 6
+S 0 2630 3 2630 9 6
 status
-S 0 2629 11 2629 18 7
+S 0 2630 11 2630 18 7
 preview
-S 0 2630 3 2630 8 5
+S 0 2631 3 2631 8 5
 title
-S 0 2630 10 2630 79 69
+S 0 2631 10 2631 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2631 3 2631 12 9
+S 0 2632 3 2632 12 9
 rationale
-S 0 2631 14 2631 264 250
+S 0 2632 14 2632 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2632 3 2632 7 4
+S 0 2633 3 2633 7 4
 help
-S 0 2632 9 2632 111 102
+S 0 2633 9 2633 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2633 3 2633 15 12
+S 0 2634 3 2634 15 12
 environments
-L 2 2633 17 2633 37
-S 0 2633 18 2633 24 6
+L 2 2634 17 2634 37
+S 0 2634 18 2634 24 6
 review
-S 0 2633 26 2633 36 10
+S 0 2634 26 2634 36 10
 production
-S 0 2634 3 2634 17 14
+S 0 2635 3 2635 17 14
 not_applicable
-S 0 2634 19 2634 85 66
+S 0 2635 19 2635 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2635 3 2635 11 8
+S 0 2636 3 2636 11 8
 examples
-M 2 2636 5 2656 167
-S 0 2636 5 2636 15 10
+M 2 2637 5 2657 167
+S 0 2637 5 2637 15 10
 triggering
-L 1 2637 7 2645 59
-S 1 2637 9 2645 59 492
+L 1 2638 7 2646 59
+S 1 2638 9 2646 59 492
 environment: review
 ---
 { "data": [
@@ -10187,10 +10188,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2646 5 2646 12 7
+S 0 2647 5 2647 12 7
 passing
-L 1 2647 7 2656 167
-S 1 2647 9 2656 167 750
+L 1 2648 7 2657 167
+S 1 2648 9 2657 167 750
 environment: review
 ---
 { "data": [
@@ -10201,50 +10202,50 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 10 2658 3 2686 162
-S 0 2658 3 2658 5 2
+M 10 2659 3 2687 162
+S 0 2659 3 2659 5 2
 id
-S 0 2658 7 2658 27 20
+S 0 2659 7 2659 27 20
 storekit-out-of-date
-S 0 2659 3 2659 12 9
+S 0 2660 3 2660 12 9
 checklist
-S 0 2659 14 2659 36 22
+S 0 2660 14 2660 36 22
 storekit-configuration
-S 0 2660 3 2660 8 5
+S 0 2661 3 2661 8 5
 input
-S 0 2660 10 2660 13 3
+S 0 2661 10 2661 13 3
 asc
-S 0 2661 3 2661 11 8
+S 0 2662 3 2662 11 8
 severity
-S 0 2661 13 2661 20 7
+S 0 2662 13 2662 20 7
 warning
-S 0 2662 3 2662 8 5
+S 0 2663 3 2663 8 5
 since
-S 0 2662 10 2662 15 5
+S 0 2663 10 2663 15 5
 0.1.0
-S 0 2663 3 2663 9 6
+S 0 2664 3 2664 9 6
 status
-S 0 2663 11 2663 18 7
+S 0 2664 11 2664 18 7
 preview
-S 0 2664 3 2664 8 5
+S 0 2665 3 2665 8 5
 title
-S 0 2664 10 2664 77 67
+S 0 2665 10 2665 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2665 3 2665 12 9
+S 0 2666 3 2666 12 9
 rationale
-S 0 2665 14 2665 236 222
+S 0 2666 14 2666 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2666 3 2666 7 4
+S 0 2667 3 2667 7 4
 help
-S 0 2666 9 2666 100 91
+S 0 2667 9 2667 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2667 3 2667 11 8
+S 0 2668 3 2668 11 8
 examples
-M 2 2668 5 2686 162
-S 0 2668 5 2668 15 10
+M 2 2669 5 2687 162
+S 0 2669 5 2669 15 10
 triggering
-L 1 2669 7 2678 166
-S 1 2669 9 2678 166 608
+L 1 2670 7 2679 166
+S 1 2670 9 2679 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10255,10 +10256,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2679 5 2679 12 7
+S 0 2680 5 2680 12 7
 passing
-L 1 2680 7 2686 162
-S 1 2680 9 2686 162 323
+L 1 2681 7 2687 162
+S 1 2681 9 2687 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---

@@ -25,15 +25,15 @@ public enum StarterDescriptor {
             FileSystem.relativePath(FileSystem.resolve(relative, relativeTo: surveyedFolder), from: descriptorFolder)
         }
         func quote(_ value: String) -> String { yamlScalar(value) }
-        func line(_ key: String, _ value: String?, _ comment: String, indent: String = "  ") -> String {
+        func line(_ key: DescriptorKey, _ value: String?, _ comment: String, indent: String = "  ") -> String {
             let comment = commentText(comment)
-            if let value { return "\(indent)\(key): \(quote(value))" + (comment.isEmpty ? "" : "   # \(comment)") }
-            return "\(indent)# \(key):   # \(comment)"
+            if let value { return "\(indent)\(key.name): \(quote(value))" + (comment.isEmpty ? "" : "   # \(comment)") }
+            return "\(indent)# \(key.name):   # \(comment)"
         }
-        func alternatives(_ key: String, _ values: [String], _ label: String) -> [String] {
+        func alternatives(_ key: DescriptorKey, _ values: [String], _ label: String) -> [String] {
             values.isEmpty ? [] : ["  # \(label):"] + values.map { value in
                 let parts = value.components(separatedBy: "   # ")
-                return "  #   \(key): \(quote(path(parts[0])))" + (parts.count > 1 ? "   # \(commentText(parts[1...].joined(separator: "   # ")))" : "")
+                return "  #   \(key.name): \(quote(path(parts[0])))" + (parts.count > 1 ? "   # \(commentText(parts[1...].joined(separator: "   # ")))" : "")
             }
         }
         let servesStoreKit = survey.storeKit != nil && survey.scheme != nil
@@ -52,53 +52,53 @@ public enum StarterDescriptor {
 
             """
         var app: [String] = []
-        app.append(line("name", name, ""))
-        app.append(line("platform", survey.platform?.rawValue, survey.platform == nil ? "ios | ipados | macos | tvos | visionos | watchos" : ""))
+        app.append(line(.appName, name, ""))
+        app.append(line(.appPlatform, survey.platform?.rawValue, survey.platform == nil ? "ios | ipados | macos | tvos | visionos | watchos" : ""))
         if let bundleID = survey.bundleID {
-            app.append(line("bundle_id", bundleID, "`PRODUCT_BUNDLE_IDENTIFIER` of \(survey.archiveConfiguration ?? "Release"), the build that ships"))
+            app.append(line(.appBundleID, bundleID, "`PRODUCT_BUNDLE_IDENTIFIER` of \(survey.archiveConfiguration ?? "Release"), the build that ships"))
         } else {
-            app.append(line("bundle_id", nil, survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier]
+            app.append(line(.appBundleID, nil, survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier]
                 .map { "bundle ID of the App Store Connect app record: \($0)" } ?? "bundle ID of the App Store Connect app record"))
         }
         if let project = survey.xcodeproj {
-            app.append(line("xcodeproj", path(project.value), project.alternatives.isEmpty ? "" : project.reason))
-            app += alternatives("xcodeproj", project.alternatives, "other projects with app targets")
+            app.append(line(.appXcodeproj, path(project.value), project.alternatives.isEmpty ? "" : project.reason))
+            app += alternatives(.appXcodeproj, project.alternatives, "other projects with app targets")
         } else {
-            app.append(line("xcodeproj", nil, "path to the .xcodeproj that builds the app"))
+            app.append(line(.appXcodeproj, nil, "path to the .xcodeproj that builds the app"))
         }
         if !survey.otherProjects.isEmpty {
             app.append("  # also in the folder (not read): " + survey.otherProjects.map { path($0) }.joined(separator: ", "))
         }
         if let scheme = survey.scheme {
-            app.append(line("scheme", path(scheme.value), scheme.alternatives.isEmpty ? "" : scheme.reason + "; the others are below"))
-            app += alternatives("scheme", scheme.alternatives, "other schemes that run an app (use the one you run)")
+            app.append(line(.appScheme, path(scheme.value), scheme.alternatives.isEmpty ? "" : scheme.reason + "; the others are below"))
+            app += alternatives(.appScheme, scheme.alternatives, "other schemes that run an app (use the one you run)")
         } else {
-            app.append(line("scheme", nil, "path to the .xcscheme you run (no shared scheme runs an app target)"))
+            app.append(line(.appScheme, nil, "path to the .xcscheme you run (no shared scheme runs an app target)"))
         }
         if let target = survey.target, survey.scheme == nil {
-            app.append(line("target", target.value, target.reason))
+            app.append(line(.appTarget, target.value, target.reason))
         } else if !survey.targetQuestion.isEmpty {
             app.append("  # target:   # which application target is the app? " + commentText(survey.targetQuestion.joined(separator: "; ")))
         }
         if let run = survey.runConfiguration {
             let note = survey.runBundleID.map { "it builds `\($0)`; \(survey.archiveConfiguration ?? "Release") ships" } ?? "the configuration a Run builds"
-            app.append(line("configuration", run, note))
+            app.append(line(.appConfiguration, run, note))
         }
         if let plist = survey.infoPlist {
-            app.append(line("info_plist", path(plist), ""))
+            app.append(line(.appInfoPlist, path(plist), ""))
         } else if survey.infoPlistGenerated {
             app.append("  # info_plist:   # none: Xcode generates it from the build settings (GENERATE_INFOPLIST_FILE)")
         }
         if let entitlements = survey.entitlements {
-            app.append(line("entitlements", path(entitlements), ""))
+            app.append(line(.appEntitlements, path(entitlements), ""))
         } else if survey.target != nil {
-            app.append(line("entitlements", nil, "the app target sets no `CODE_SIGN_ENTITLEMENTS`"))
+            app.append(line(.appEntitlements, nil, "the app target sets no `CODE_SIGN_ENTITLEMENTS`"))
         }
         if let shipping = survey.archiveEntitlements {
             app.append("  #   (\(commentText(survey.archiveConfiguration ?? "Release")) signs with \(quote(path(shipping))) instead)")
         }
         if let storeKit = survey.storeKit {
-            app.append(line("storekit_configuration", path(storeKit.value), storeKit.reason))
+            app.append(line(.appStoreKitConfiguration, path(storeKit.value), storeKit.reason))
         } else if let missing = survey.missingStoreKitReference {
             app.append("  # storekit_configuration:   # the scheme names `\(commentText(missing))`, which is not in the folder")
         }
@@ -119,11 +119,11 @@ public enum StarterDescriptor {
         out += app.joined(separator: "\n") + "\n"
         let team: String
         if let teamID = survey.teamID, !teamID.isEmpty {
-            team = line("team_id", teamID, "`DEVELOPMENT_TEAM` of \(survey.archiveConfiguration ?? "Release")")
+            team = line(.developerAccountTeamID, teamID, "`DEVELOPMENT_TEAM` of \(survey.archiveConfiguration ?? "Release")")
         } else if survey.teamID != nil {
-            team = line("team_id", nil, "10-character Team ID (the project sets `DEVELOPMENT_TEAM` to nothing)")
+            team = line(.developerAccountTeamID, nil, "10-character Team ID (the project sets `DEVELOPMENT_TEAM` to nothing)")
         } else {
-            team = line("team_id", nil, survey.unresolved[XcodeProject.SettingKey.developmentTeam].map { "10-character Team ID: \($0)" } ?? "10-character Team ID")
+            team = line(.developerAccountTeamID, nil, survey.unresolved[XcodeProject.SettingKey.developmentTeam].map { "10-character Team ID: \($0)" } ?? "10-character Team ID")
         }
         let profile: String
         if let chosen = survey.profile {

@@ -46,7 +46,7 @@ public enum ASCFacts {
                 facts.app = app
                 let record = Fact(true, at: app.string("bundleId")?.location ?? app.location, source: .appStoreConnect)
                 project.appStoreConnect.appRecord = merged(
-                    project.appStoreConnect.appRecord, record, subject: "whether an app record exists", key: "app_store_connect.app_record",
+                    project.appStoreConnect.appRecord, record, subject: "whether an app record exists", key: DescriptorKeyPath(.appStoreConnectAppRecord),
                     item: ChecklistID.bundleIdMatches.rawValue, describe: { String($0) })
                 return
             }
@@ -58,7 +58,7 @@ public enum ASCFacts {
                 // Pulled for this bundle ID, and no app has it exactly: there is no app record.
                 let record = Fact(false, at: apps.first?.string("bundleId")?.location ?? snapshot.bundleID!.location, source: .appStoreConnect)
                 project.appStoreConnect.appRecord = merged(
-                    project.appStoreConnect.appRecord, record, subject: "whether an app record exists", key: "app_store_connect.app_record",
+                    project.appStoreConnect.appRecord, record, subject: "whether an app record exists", key: DescriptorKeyPath(.appStoreConnectAppRecord),
                     item: ChecklistID.bundleIdMatches.rawValue, describe: { String($0) })
             } else if snapshot.bundleID == nil, let other = apps.first?.string("bundleId") {
                 facts.otherApp = other
@@ -83,7 +83,7 @@ public enum ASCFacts {
             let seed = record.string("seedId")?.value
             let full = identifier.map { (seed.map { "\($0)." } ?? "") + $0 }
             project.appID.identifier = merged(
-                project.appID.identifier, full, subject: "the App ID", key: "app_id.identifier", item: ChecklistID.bundleIdMatches.rawValue, describe: { $0 })
+                project.appID.identifier, full, subject: "the App ID", key: DescriptorKeyPath(.appIDIdentifier), item: ChecklistID.bundleIdMatches.rawValue, describe: { $0 })
             if let capabilities = snapshot.related(record, "bundleIdCapabilities"),
                 let location = record.relationships["bundleIdCapabilities"]?.location
             {
@@ -91,7 +91,7 @@ public enum ASCFacts {
                 let enabled = capabilities.first { $0.string("capabilityType")?.value == "IN_APP_PURCHASE" }
                 let fact = Fact(enabled != nil, at: enabled?.string("capabilityType")?.location ?? location, source: .appStoreConnect)
                 project.appID.inAppPurchase = merged(
-                    project.appID.inAppPurchase, fact, subject: "In-App Purchase on the App ID", key: "app_id.in_app_purchase",
+                    project.appID.inAppPurchase, fact, subject: "In-App Purchase on the App ID", key: DescriptorKeyPath(.appIDInAppPurchase),
                     item: ChecklistID.appIdIapEnabled.rawValue, describe: { $0 ? "enabled" : "off" })
             }
         }
@@ -110,21 +110,21 @@ public enum ASCFacts {
             facts.profileState = record.string("profileState")
             var profile = project.signing.profile
             if let type = record.string("profileType"), let mapped = ProfileType(appStoreConnect: type.value) {
-                profile.type = merged(profile.type, type.map { _ in mapped }, subject: "the profile's type", key: "signing.profile.type",
+                profile.type = merged(profile.type, type.map { _ in mapped }, subject: "the profile's type", key: DescriptorKeyPath(.signingProfileType),
                                       item: ChecklistID.provisioningProfile.rawValue, describe: { $0.rawValue })
             }
             if let expires = record.string("expirationDate"), let when = Timestamp(iso8601: expires.value) {
-                profile.expiresAt = merged(profile.expiresAt, expires.map { _ in when }, subject: "the profile's expiry", key: "signing.profile.expires_at",
+                profile.expiresAt = merged(profile.expiresAt, expires.map { _ in when }, subject: "the profile's expiry", key: DescriptorKeyPath(.signingProfileExpiresAt),
                                            item: ChecklistID.provisioningProfile.rawValue, describe: { $0.description })
             }
             if let created = record.string("createdDate"), let when = Timestamp(iso8601: created.value) {
-                profile.createdAt = merged(profile.createdAt, created.map { _ in when }, subject: "the profile's creation date", key: "signing.profile.created_at",
+                profile.createdAt = merged(profile.createdAt, created.map { _ in when }, subject: "the profile's creation date", key: DescriptorKeyPath(.signingProfileCreatedAt),
                                            item: ChecklistID.provisioningProfile.rawValue, describe: { $0.description })
             }
             if let bundle = snapshot.related(record, "bundleId")?.first, let identifier = bundle.string("identifier") {
                 let prefix = (bundle.string("seedId")?.value).map { "\($0)." } ?? ""
                 let full = identifier.map { prefix + $0 }
-                profile.appID = merged(profile.appID, full, subject: "the profile's App ID", key: "signing.profile.app_id",
+                profile.appID = merged(profile.appID, full, subject: "the profile's App ID", key: DescriptorKeyPath(.signingProfileAppID),
                                        item: ChecklistID.provisioningProfile.rawValue, describe: { $0 })
             }
             project.signing.profile = profile
@@ -151,7 +151,7 @@ public enum ASCFacts {
             if let territory = tester.string("territory") {
                 project.testing.sandboxAccount.storefront = merged(
                     project.testing.sandboxAccount.storefront, territory, subject: "the sandbox tester's storefront",
-                    key: "testing.sandbox_account.storefront", item: ChecklistID.storefrontAvailability.rawValue, describe: { $0 })
+                    key: DescriptorKeyPath(.testingSandboxAccountStorefront), item: ChecklistID.storefrontAvailability.rawValue, describe: { $0 })
             }
         }
 
@@ -159,7 +159,7 @@ public enum ASCFacts {
 
         /// The snapshot's fact, else the typed one; a disagreement between them is recorded.
         mutating func merged<T>(
-            _ typed: Fact<T>?, _ store: Fact<T>?, subject: String, key: String, item: String, describe: (T) -> String
+            _ typed: Fact<T>?, _ store: Fact<T>?, subject: String, key: DescriptorKeyPath, item: String, describe: (T) -> String
         ) -> Fact<T>? {
             guard let store else { return typed }
             if let typed, typed.source == .descriptor, describe(typed.value) != describe(store.value) {

@@ -226,24 +226,24 @@ extension ASCFacts.Mapper {
         let path = "products[\(index)]"
         let name = store.productID!.value
         typed.productID = typed.productID ?? store.productID
-        typed.referenceName = merged(typed.referenceName, store.referenceName, subject: "the reference name of `\(name)`", key: "\(path).reference_name", item: ChecklistID.productMetadata.rawValue, describe: { $0 })
-        typed.type = merged(typed.type, store.type, subject: "the type of `\(name)`", key: "\(path).type", item: ChecklistID.productMetadata.rawValue, describe: { $0.rawValue })
-        typed.status = merged(typed.status, store.status, subject: "the status of `\(name)`", key: "\(path).status", item: ChecklistID.productStatus.rawValue, describe: { $0.rawValue })
+        typed.referenceName = merged(typed.referenceName, store.referenceName, subject: "the reference name of `\(name)`", key: DescriptorKeyPath(ProductKey.referenceName, in: path), item: ChecklistID.productMetadata.rawValue, describe: { $0 })
+        typed.type = merged(typed.type, store.type, subject: "the type of `\(name)`", key: DescriptorKeyPath(ProductKey.type, in: path), item: ChecklistID.productMetadata.rawValue, describe: { $0.rawValue })
+        typed.status = merged(typed.status, store.status, subject: "the status of `\(name)`", key: DescriptorKeyPath(ProductKey.status, in: path), item: ChecklistID.productStatus.rawValue, describe: { $0.rawValue })
         if store.status == nil, let state = store.store?.state {
             // A state iapdoctor does not know still replaces the typed one: the status is unknown.
             if let stated = typed.status, stated.source == .descriptor {
                 facts.disagreements.append(ASCSnapshotFacts.Disagreement(
-                    subject: "the status of `\(name)`", checklistItem: ChecklistID.productStatus.rawValue, descriptor: stated.map(\.rawValue), snapshot: state, key: "\(path).status"))
+                    subject: "the status of `\(name)`", checklistItem: ChecklistID.productStatus.rawValue, descriptor: stated.map(\.rawValue), snapshot: state, key: DescriptorKeyPath(ProductKey.status, in: path)))
             }
             typed.status = nil
         }
-        typed.clearedForSale = merged(typed.clearedForSale, store.clearedForSale, subject: "whether `\(name)` is cleared for sale", key: "\(path).cleared_for_sale", item: ChecklistID.clearedForSale.rawValue, describe: { String($0) })
-        typed.availability = merged(typed.availability, store.availability, subject: "the territory list of `\(name)`", key: "\(path).availability", item: ChecklistID.storefrontAvailability.rawValue,
+        typed.clearedForSale = merged(typed.clearedForSale, store.clearedForSale, subject: "whether `\(name)` is cleared for sale", key: DescriptorKeyPath(ProductKey.clearedForSale, in: path), item: ChecklistID.clearedForSale.rawValue, describe: { String($0) })
+        typed.availability = merged(typed.availability, store.availability, subject: "the territory list of `\(name)`", key: DescriptorKeyPath(ProductKey.availability, in: path), item: ChecklistID.storefrontAvailability.rawValue,
                                     describe: { "[" + $0.map(\.value).sorted().joined(separator: ", ") + "]" })
-        typed.familyShareable = merged(typed.familyShareable, store.familyShareable, subject: "Family Sharing of `\(name)`", key: "\(path).family_shareable", item: ChecklistID.productMetadata.rawValue, describe: { String($0) })
-        typed.subscriptionGroup = merged(typed.subscriptionGroup, store.subscriptionGroup, subject: "the subscription group of `\(name)`", key: "\(path).subscription_group", item: ChecklistID.subscriptionGroups.rawValue, describe: { $0 })
-        typed.subscriptionDuration = merged(typed.subscriptionDuration, store.subscriptionDuration, subject: "the duration of `\(name)`", key: "\(path).subscription_duration", item: ChecklistID.productMetadata.rawValue, describe: { $0.rawValue })
-        typed.reviewScreenshot = merged(typed.reviewScreenshot, store.reviewScreenshot, subject: "whether `\(name)` has its review screenshot", key: "\(path).review_screenshot", item: ChecklistID.productMetadata.rawValue,
+        typed.familyShareable = merged(typed.familyShareable, store.familyShareable, subject: "Family Sharing of `\(name)`", key: DescriptorKeyPath(ProductKey.familyShareable, in: path), item: ChecklistID.productMetadata.rawValue, describe: { String($0) })
+        typed.subscriptionGroup = merged(typed.subscriptionGroup, store.subscriptionGroup, subject: "the subscription group of `\(name)`", key: DescriptorKeyPath(ProductKey.subscriptionGroup, in: path), item: ChecklistID.subscriptionGroups.rawValue, describe: { $0 })
+        typed.subscriptionDuration = merged(typed.subscriptionDuration, store.subscriptionDuration, subject: "the duration of `\(name)`", key: DescriptorKeyPath(ProductKey.subscriptionDuration, in: path), item: ChecklistID.productMetadata.rawValue, describe: { $0.rawValue })
+        typed.reviewScreenshot = merged(typed.reviewScreenshot, store.reviewScreenshot, subject: "whether `\(name)` has its review screenshot", key: DescriptorKeyPath(ProductKey.reviewScreenshot, in: path), item: ChecklistID.productMetadata.rawValue,
                                         describe: { $0.isPresent ? "true" : "false" })
         typed.reviewNotes = store.reviewNotes ?? typed.reviewNotes
         if store.localizations != nil { typed.localizations = store.localizations }
@@ -253,7 +253,7 @@ extension ASCFacts.Mapper {
                 let stated = typed.price.map { $0.map { "\"\($0)\"" } } ?? typed.priceTier!.map { "tier \($0)" }
                 facts.disagreements.append(ASCSnapshotFacts.Disagreement(
                     subject: "the price of `\(name)`", checklistItem: ChecklistID.productMetadata.rawValue, descriptor: stated,
-                    snapshot: Fact("none", at: store.store!.pricedTerritories!.location, source: .appStoreConnect), key: "\(path).price_tier"))
+                    snapshot: Fact("none", at: store.store!.pricedTerritories!.location, source: .appStoreConnect), key: DescriptorKeyPath(ProductKey.priceTier, in: path)))
             }
             typed.price = store.price
             typed.priceTier = store.price == nil ? nil : typed.priceTier

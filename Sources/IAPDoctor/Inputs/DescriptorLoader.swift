@@ -102,6 +102,16 @@ public enum DescriptorLoader {
     }
 }
 
+/// The pairs of one descriptor mapping, looked up by the schema's keys.
+struct DescriptorFields<Key: DescriptorSchemaKey> {
+    var pairs: [String: YAMLTree]
+    /// Where the mapping is, for item keys (`products[2]`); empty for `DescriptorKey`s.
+    let prefix: String
+
+    subscript(key: Key) -> YAMLTree? { pairs[key.name] }
+    func path(_ key: Key) -> String { key.path(in: prefix) }
+}
+
 /// Walks the descriptor tree key by key. Each accessor returns a fact or `nil`, and records a
 /// problem instead of throwing, so one run reports every mistake.
 struct DescriptorReader {
@@ -114,38 +124,14 @@ struct DescriptorReader {
 
     // MARK: The schema
 
-    // `schemas/project.schema.json` lists the same keys at each level (SchemaTests compares them):
-    // a key added here needs its entry there, or the tests fail.
-
-    static let topKeys = [
-        "version", "environment", "checked_at", "app", "developer_account", "app_id", "signing",
-        "app_store_connect", "subscription_groups", "products", "requests", "catalogs", "testing", "project_root",
-    ]
-    static let appKeys = [
-        "name", "platform", "bundle_id", "deployment_target", "storekit_api", "info_plist", "xcodeproj",
-        "target", "configuration", "entitlements", "scheme", "storekit_configuration", "product_id_lists", "sources",
-    ]
+    // The keys come from `schemas/project.schema.json` (`Generated/DescriptorKeys.swift`): a key
+    // added to the schema is read here by its case, and a misspelt one does not compile.
     static let maxProducts = DescriptorLoader.maxProducts
-    static let accountKeys = ["team_id", "team_type", "membership", "program_license", "agreements", "banking", "tax"]
-    static let agreementKeys = ["paid_apps"]
-    static let appIDKeys = ["identifier", "in_app_purchase", "in_app_purchase_enabled_at"]
-    static let signingKeys = ["style", "team_id", "profile"]
-    static let profileKeys = ["file", "name", "app_id", "type", "created_at", "expires_at", "installed"]
-    static let ascKeys = ["app_record", "version_state", "released_at", "binary_uploaded", "snapshot"]
-    static let groupKeys = ["reference_name", "localizations"]
-    static let productKeys = [
-        "product_id", "reference_name", "type", "status", "cleared_for_sale", "availability", "price_tier",
-        "price", "created_at", "updated_at", "family_shareable", "subscription_group", "subscription_duration",
-        "localizations", "review_screenshot", "review_notes", "submitted_with_app_version",
-    ]
-    static let localizationKeys = ["display_name", "description"]
-    static let testingKeys = ["device", "os_version", "jailbroken", "app_reinstalled", "signed_out_of_store", "sandbox_account"]
-    static let sandboxKeys = ["email", "storefront", "team_id"]
 
     mutating func read(_ root: YAMLTree, into project: inout Project) {
-        let top = mapping(root, path: "", keys: Self.topKeys)
-        if let versionNode = top["version"] {
-            if let version = integer(versionNode, path: "version") {
+        let top = mapping(root, DescriptorKey?.none)
+        if let versionNode = top[.version] {
+            if let version = integer(versionNode, path: DescriptorKey.version.rawValue) {
                 project.version = version
                 if version.value != DescriptorLoader.supportedVersion {
                     problem(
@@ -160,89 +146,89 @@ struct DescriptorReader {
                 RuleID.descriptorMissingVersion.rawValue, "the descriptor has no `version` key; expected `version: 1`",
                 help: "add `version: 1` as the first line", at: SourceLocation(file: file, line: 1, column: 1))
         }
-        project.environment = enumeration(top["environment"], path: "environment")
-        project.checkedAt = timestamp(top["checked_at"], path: "checked_at")
+        project.environment = enumeration(top, .environment)
+        project.checkedAt = timestamp(top, .checkedAt)
 
-        if let node = top["app"] {
-            let app = mapping(node, path: "app", keys: Self.appKeys)
-            project.app.name = string(app["name"], path: "app.name")
-            project.app.platform = enumeration(app["platform"], path: "app.platform")
-            project.app.bundleID = string(app["bundle_id"], path: "app.bundle_id")
-            project.app.deploymentTarget = version(app["deployment_target"], path: "app.deployment_target")
-            project.app.storeKitAPI = enumeration(app["storekit_api"], path: "app.storekit_api")
-            project.app.infoPlist = string(app["info_plist"], path: "app.info_plist")
-            project.app.xcodeproj = string(app["xcodeproj"], path: "app.xcodeproj")
-            project.app.target = string(app["target"], path: "app.target")
-            project.app.configuration = string(app["configuration"], path: "app.configuration")
-            project.app.entitlements = string(app["entitlements"], path: "app.entitlements")
-            project.app.scheme = string(app["scheme"], path: "app.scheme")
-            project.app.storeKitConfiguration = string(app["storekit_configuration"], path: "app.storekit_configuration")
-            project.app.productIDLists = stringList(app["product_id_lists"], path: "app.product_id_lists")?.value ?? []
-            project.app.sources = stringList(app["sources"], path: "app.sources", allowSingle: true)?.value ?? []
+        if let node = top[.app] {
+            let app = mapping(node, .app)
+            project.app.name = string(app, .appName)
+            project.app.platform = enumeration(app, .appPlatform)
+            project.app.bundleID = string(app, .appBundleID)
+            project.app.deploymentTarget = version(app, .appDeploymentTarget)
+            project.app.storeKitAPI = enumeration(app, .appStoreKitAPI)
+            project.app.infoPlist = string(app, .appInfoPlist)
+            project.app.xcodeproj = string(app, .appXcodeproj)
+            project.app.target = string(app, .appTarget)
+            project.app.configuration = string(app, .appConfiguration)
+            project.app.entitlements = string(app, .appEntitlements)
+            project.app.scheme = string(app, .appScheme)
+            project.app.storeKitConfiguration = string(app, .appStoreKitConfiguration)
+            project.app.productIDLists = stringList(app, .appProductIDLists)?.value ?? []
+            project.app.sources = stringList(app, .appSources, allowSingle: true)?.value ?? []
         }
 
-        project.projectRoot = string(top["project_root"], path: "project_root")
-        if let node = top["developer_account"] {
-            let account = mapping(node, path: "developer_account", keys: Self.accountKeys)
-            project.account.teamID = teamID(account["team_id"], path: "developer_account.team_id")
-            project.account.teamType = enumeration(account["team_type"], path: "developer_account.team_type")
-            project.account.membership = enumeration(account["membership"], path: "developer_account.membership")
-            project.account.programLicense = enumeration(account["program_license"], path: "developer_account.program_license")
-            if let agreementsNode = account["agreements"] {
-                let agreements = mapping(agreementsNode, path: "developer_account.agreements", keys: Self.agreementKeys)
+        project.projectRoot = string(top, .projectRoot)
+        if let node = top[.developerAccount] {
+            let account = mapping(node, .developerAccount)
+            project.account.teamID = teamID(account, .developerAccountTeamID)
+            project.account.teamType = enumeration(account, .developerAccountTeamType)
+            project.account.membership = enumeration(account, .developerAccountMembership)
+            project.account.programLicense = enumeration(account, .developerAccountProgramLicense)
+            if let agreementsNode = account[.developerAccountAgreements] {
+                let agreements = mapping(agreementsNode, .developerAccountAgreements)
                 project.account.paidAppsAgreement = enumeration(
-                    agreements["paid_apps"], path: "developer_account.agreements.paid_apps")
+                    agreements, .developerAccountAgreementsPaidApps)
             }
-            project.account.banking = enumeration(account["banking"], path: "developer_account.banking")
-            project.account.tax = enumeration(account["tax"], path: "developer_account.tax")
+            project.account.banking = enumeration(account, .developerAccountBanking)
+            project.account.tax = enumeration(account, .developerAccountTax)
         }
 
-        if let node = top["app_id"] {
-            let appID = mapping(node, path: "app_id", keys: Self.appIDKeys)
-            project.appID.identifier = string(appID["identifier"], path: "app_id.identifier")
-            project.appID.inAppPurchase = bool(appID["in_app_purchase"], path: "app_id.in_app_purchase")
+        if let node = top[.appID] {
+            let appID = mapping(node, .appID)
+            project.appID.identifier = string(appID, .appIDIdentifier)
+            project.appID.inAppPurchase = bool(appID, .appIDInAppPurchase)
             project.appID.inAppPurchaseEnabledAt = timestamp(
-                appID["in_app_purchase_enabled_at"], path: "app_id.in_app_purchase_enabled_at")
+                appID, .appIDInAppPurchaseEnabledAt)
         }
 
-        if let node = top["signing"] {
-            let signing = mapping(node, path: "signing", keys: Self.signingKeys)
-            project.signing.style = enumeration(signing["style"], path: "signing.style")
-            project.signing.teamID = teamID(signing["team_id"], path: "signing.team_id")
-            if let profileNode = signing["profile"] {
-                let profile = mapping(profileNode, path: "signing.profile", keys: Self.profileKeys)
-                project.signing.profile.file = string(profile["file"], path: "signing.profile.file")
-                project.signing.profile.name = string(profile["name"], path: "signing.profile.name")
-                project.signing.profile.appID = string(profile["app_id"], path: "signing.profile.app_id")
-                project.signing.profile.type = enumeration(profile["type"], path: "signing.profile.type")
-                project.signing.profile.createdAt = timestamp(profile["created_at"], path: "signing.profile.created_at")
-                project.signing.profile.expiresAt = timestamp(profile["expires_at"], path: "signing.profile.expires_at")
-                project.signing.profile.installed = bool(profile["installed"], path: "signing.profile.installed")
+        if let node = top[.signing] {
+            let signing = mapping(node, .signing)
+            project.signing.style = enumeration(signing, .signingStyle)
+            project.signing.teamID = teamID(signing, .signingTeamID)
+            if let profileNode = signing[.signingProfile] {
+                let profile = mapping(profileNode, .signingProfile)
+                project.signing.profile.file = string(profile, .signingProfileFile)
+                project.signing.profile.name = string(profile, .signingProfileName)
+                project.signing.profile.appID = string(profile, .signingProfileAppID)
+                project.signing.profile.type = enumeration(profile, .signingProfileType)
+                project.signing.profile.createdAt = timestamp(profile, .signingProfileCreatedAt)
+                project.signing.profile.expiresAt = timestamp(profile, .signingProfileExpiresAt)
+                project.signing.profile.installed = bool(profile, .signingProfileInstalled)
             }
         }
 
-        if let node = top["app_store_connect"] {
-            let asc = mapping(node, path: "app_store_connect", keys: Self.ascKeys)
-            project.appStoreConnect.appRecord = bool(asc["app_record"], path: "app_store_connect.app_record")
-            project.appStoreConnect.versionState = enumeration(asc["version_state"], path: "app_store_connect.version_state")
-            project.appStoreConnect.releasedAt = timestamp(asc["released_at"], path: "app_store_connect.released_at")
-            project.appStoreConnect.binaryUploaded = bool(asc["binary_uploaded"], path: "app_store_connect.binary_uploaded")
-            project.appStoreConnect.snapshot = string(asc["snapshot"], path: "app_store_connect.snapshot")
+        if let node = top[.appStoreConnect] {
+            let asc = mapping(node, .appStoreConnect)
+            project.appStoreConnect.appRecord = bool(asc, .appStoreConnectAppRecord)
+            project.appStoreConnect.versionState = enumeration(asc, .appStoreConnectVersionState)
+            project.appStoreConnect.releasedAt = timestamp(asc, .appStoreConnectReleasedAt)
+            project.appStoreConnect.binaryUploaded = bool(asc, .appStoreConnectBinaryUploaded)
+            project.appStoreConnect.snapshot = string(asc, .appStoreConnectSnapshot)
         }
 
-        for (index, node) in list(top["subscription_groups"], path: "subscription_groups").enumerated() {
+        for (index, node) in list(top, .subscriptionGroups).enumerated() {
             let path = "subscription_groups[\(index)]"
-            let group = mapping(node, path: path, keys: Self.groupKeys)
+            let group = mapping(node, item: path, SubscriptionGroupKey.self)
             project.subscriptionGroups.append(
                 SubscriptionGroup(
-                    location: node.location, referenceName: string(group["reference_name"], path: "\(path).reference_name"),
-                    localizations: localizations(group["localizations"], path: "\(path).localizations")))
+                    location: node.location, referenceName: string(group, .referenceName),
+                    localizations: localizations(group, .localizations)))
         }
 
         // App Store Connect holds at most 10,000 In-App Purchases per app; past that a descriptor is
         // no app's (and the per-product work, about 40 µs and 10 KB each, stays bounded).
-        let productNodes = list(top["products"], path: "products")
-        if productNodes.count > Self.maxProducts, let node = top["products"] {
+        let productNodes = list(top, .products)
+        if productNodes.count > Self.maxProducts, let node = top[.products] {
             problem(RuleID.inputMalformed.rawValue,
                     "`products` lists \(productNodes.count) In-App Purchases; App Store Connect holds at most \(Self.maxProducts) per app",
                     help: "list the products of one app; check larger catalogs as bulk XML (`catalogs`), which is streamed", at: node.location)
@@ -252,75 +238,75 @@ struct DescriptorReader {
             }
         }
 
-        project.requests = stringList(top["requests"], path: "requests")?.value ?? []
-        if project.requests.count > Self.maxProducts, let node = top["requests"] {
+        project.requests = stringList(top, .requests)?.value ?? []
+        if project.requests.count > Self.maxProducts, let node = top[.requests] {
             problem(RuleID.inputMalformed.rawValue,
                     "`requests` lists \(project.requests.count) product IDs; an app can have at most \(Self.maxProducts) In-App Purchases to request",
                     help: "list the product IDs the app requests (each once)", at: node.location)
             project.requests = []
         }
-        project.catalogs = stringList(top["catalogs"], path: "catalogs", allowSingle: true)?.value ?? []
+        project.catalogs = stringList(top, .catalogs, allowSingle: true)?.value ?? []
 
-        if let node = top["testing"] {
-            let testing = mapping(node, path: "testing", keys: Self.testingKeys)
-            project.testing.device = enumeration(testing["device"], path: "testing.device")
-            project.testing.osVersion = version(testing["os_version"], path: "testing.os_version")
-            project.testing.jailbroken = bool(testing["jailbroken"], path: "testing.jailbroken")
-            project.testing.appReinstalled = bool(testing["app_reinstalled"], path: "testing.app_reinstalled")
-            project.testing.signedOutOfStore = bool(testing["signed_out_of_store"], path: "testing.signed_out_of_store")
-            if let accountNode = testing["sandbox_account"], !accountNode.isNull {
+        if let node = top[.testing] {
+            let testing = mapping(node, .testing)
+            project.testing.device = enumeration(testing, .testingDevice)
+            project.testing.osVersion = version(testing, .testingOSVersion)
+            project.testing.jailbroken = bool(testing, .testingJailbroken)
+            project.testing.appReinstalled = bool(testing, .testingAppReinstalled)
+            project.testing.signedOutOfStore = bool(testing, .testingSignedOutOfStore)
+            if let accountNode = testing[.testingSandboxAccount], !accountNode.isNull {
                 project.testing.sandboxAccountLocation = accountNode.location
-                let account = mapping(accountNode, path: "testing.sandbox_account", keys: Self.sandboxKeys)
-                project.testing.sandboxAccount.email = string(account["email"], path: "testing.sandbox_account.email")
-                project.testing.sandboxAccount.storefront = storefront(account["storefront"], path: "testing.sandbox_account.storefront")
-                project.testing.sandboxAccount.teamID = teamID(account["team_id"], path: "testing.sandbox_account.team_id")
+                let account = mapping(accountNode, .testingSandboxAccount)
+                project.testing.sandboxAccount.email = string(account, .testingSandboxAccountEmail)
+                project.testing.sandboxAccount.storefront = storefront(account, .testingSandboxAccountStorefront)
+                project.testing.sandboxAccount.teamID = teamID(account, .testingSandboxAccountTeamID)
             }
         }
     }
 
     mutating func product(_ node: YAMLTree, path: String) -> Product {
-        let fields = mapping(node, path: path, keys: Self.productKeys)
+        let fields = mapping(node, item: path, ProductKey.self)
         var product = Product(location: node.location)
-        product.productID = string(fields["product_id"], path: "\(path).product_id", trim: false)
-        product.referenceName = string(fields["reference_name"], path: "\(path).reference_name", trim: false)
-        product.type = enumeration(fields["type"], path: "\(path).type")
-        product.status = enumeration(fields["status"], path: "\(path).status")
-        product.clearedForSale = bool(fields["cleared_for_sale"], path: "\(path).cleared_for_sale")
-        if let availabilityNode = fields["availability"], !availabilityNode.isNull {
-            if let list = stringList(availabilityNode, path: "\(path).availability") {
+        product.productID = string(fields, .productID, trim: false)
+        product.referenceName = string(fields, .referenceName, trim: false)
+        product.type = enumeration(fields, .type)
+        product.status = enumeration(fields, .status)
+        product.clearedForSale = bool(fields, .clearedForSale)
+        if let availabilityNode = fields[.availability], !availabilityNode.isNull {
+            if let list = stringList(availabilityNode, path: ProductKey.availability.path(in: path)) {
                 var storefronts: [Fact<String>] = []
                 for item in list.value {
-                    if let code = checkStorefront(item, path: "\(path).availability") { storefronts.append(code) }
+                    if let code = checkStorefront(item, path: ProductKey.availability.path(in: path)) { storefronts.append(code) }
                 }
                 product.availability = Fact(storefronts, at: list.location)
             }
         }
-        product.priceTier = integer(fields["price_tier"], path: "\(path).price_tier")
-        product.price = string(fields["price"], path: "\(path).price")
+        product.priceTier = integer(fields, .priceTier)
+        product.price = string(fields, .price)
         if let price = product.price, Double(price.value) == nil {
             problem(
-                RuleID.descriptorInvalidValue.rawValue, "`\(path).price` is `\(price.value)`; expected a number such as `0.99`",
+                RuleID.descriptorInvalidValue.rawValue, "`\(ProductKey.price.path(in: path))` is `\(price.value)`; expected a number such as `0.99`",
                 help: "write the customer price as a plain number (`price: \"0.99\"`), or use `price_tier`",
                 at: price.location)
             product.price = nil
         }
-        product.createdAt = timestamp(fields["created_at"], path: "\(path).created_at")
-        product.updatedAt = timestamp(fields["updated_at"], path: "\(path).updated_at")
-        product.familyShareable = bool(fields["family_shareable"], path: "\(path).family_shareable")
-        product.subscriptionGroup = string(fields["subscription_group"], path: "\(path).subscription_group")
-        product.subscriptionDuration = enumeration(fields["subscription_duration"], path: "\(path).subscription_duration")
-        product.localizations = localizations(fields["localizations"], path: "\(path).localizations")
-        if let screenshot = fields["review_screenshot"], !screenshot.isNull, let scalar = screenshot.scalar {
+        product.createdAt = timestamp(fields, .createdAt)
+        product.updatedAt = timestamp(fields, .updatedAt)
+        product.familyShareable = bool(fields, .familyShareable)
+        product.subscriptionGroup = string(fields, .subscriptionGroup)
+        product.subscriptionDuration = enumeration(fields, .subscriptionDuration)
+        product.localizations = localizations(fields, .localizations)
+        if let screenshot = fields[.reviewScreenshot], !screenshot.isNull, let scalar = screenshot.scalar {
             if !scalar.isQuoted, let flag = Self.boolean(scalar.text) {
                 product.reviewScreenshot = Fact(.present(flag), at: scalar.location)
             } else {
                 product.reviewScreenshot = Fact(.file(scalar.text), at: scalar.location)
             }
-        } else if let screenshot = fields["review_screenshot"], !screenshot.isNull {
-            typeProblem(screenshot, path: "\(path).review_screenshot", expected: "a file path, `true` or `false`")
+        } else if let screenshot = fields[.reviewScreenshot], !screenshot.isNull {
+            typeProblem(screenshot, path: ProductKey.reviewScreenshot.path(in: path), expected: "a file path, `true` or `false`")
         }
-        product.reviewNotes = string(fields["review_notes"], path: "\(path).review_notes", trim: false)
-        product.submittedWithAppVersion = bool(fields["submitted_with_app_version"], path: "\(path).submitted_with_app_version")
+        product.reviewNotes = string(fields, .reviewNotes, trim: false)
+        product.submittedWithAppVersion = bool(fields, .submittedWithAppVersion)
         return product
     }
 
@@ -339,20 +325,55 @@ struct DescriptorReader {
                     "`\(key.text)` in `\(path)` is not a locale code; expected a language code with an optional region, such as `en-US` or `de`",
                     help: "write the locale as App Store Connect does (`en-US`, `fr-FR`, `ja`, `zh-Hans`)", at: key.location)
             }
-            let fields = mapping(value, path: localePath, keys: Self.localizationKeys)
+            let fields = mapping(value, item: localePath, LocalizationKey.self)
             result.append(
                 Localization(
                     locale: Fact(key.text, at: key.location),
-                    displayName: string(fields["display_name"], path: "\(localePath).display_name", trim: false),
-                    description: string(fields["description"], path: "\(localePath).description", trim: false)))
+                    displayName: string(fields, .displayName, trim: false),
+                    description: string(fields, .description, trim: false)))
         }
         return Fact(result, at: location)
     }
 
     // MARK: Typed accessors
 
+    /// The mapping at `key` (`nil`: the top level), read with the schema's keys for it.
+    mutating func mapping(_ node: YAMLTree, _ key: DescriptorKey?) -> DescriptorFields<DescriptorKey> {
+        DescriptorFields(pairs: pairs(node, path: key?.rawValue ?? "", keys: DescriptorKey.keys(in: key).map(\.name)), prefix: "")
+    }
+
+    /// One entry of a list (or one locale's mapping) at `path`, read with its item keys.
+    mutating func mapping<Key: DescriptorSchemaKey>(_ node: YAMLTree, item path: String, _: Key.Type) -> DescriptorFields<Key> {
+        DescriptorFields(pairs: pairs(node, path: path, keys: Key.allCases.map(\.name)), prefix: path)
+    }
+
+    // Each accessor for a key of a mapping read above: the node and the path it names in problems.
+    mutating func string<K>(_ fields: DescriptorFields<K>, _ key: K, trim: Bool = true) -> Fact<String>? {
+        string(fields[key], path: fields.path(key), trim: trim)
+    }
+    mutating func stringList<K>(_ fields: DescriptorFields<K>, _ key: K, allowSingle: Bool = false) -> Fact<[Fact<String>]>? {
+        stringList(fields[key], path: fields.path(key), allowSingle: allowSingle)
+    }
+    mutating func list<K>(_ fields: DescriptorFields<K>, _ key: K) -> [YAMLTree] { list(fields[key], path: fields.path(key)) }
+    mutating func bool<K>(_ fields: DescriptorFields<K>, _ key: K) -> Fact<Bool>? { bool(fields[key], path: fields.path(key)) }
+    mutating func integer<K>(_ fields: DescriptorFields<K>, _ key: K) -> Fact<Int>? { integer(fields[key], path: fields.path(key)) }
+    mutating func version<K>(_ fields: DescriptorFields<K>, _ key: K) -> Fact<String>? { version(fields[key], path: fields.path(key)) }
+    mutating func timestamp<K>(_ fields: DescriptorFields<K>, _ key: K) -> Fact<Timestamp>? {
+        timestamp(fields[key], path: fields.path(key))
+    }
+    mutating func enumeration<K, E: DescriptorEnumeration>(_ fields: DescriptorFields<K>, _ key: K) -> Fact<E>? {
+        enumeration(fields[key], path: fields.path(key))
+    }
+    mutating func teamID<K>(_ fields: DescriptorFields<K>, _ key: K) -> Fact<String>? { teamID(fields[key], path: fields.path(key)) }
+    mutating func storefront<K>(_ fields: DescriptorFields<K>, _ key: K) -> Fact<String>? {
+        storefront(fields[key], path: fields.path(key))
+    }
+    mutating func localizations<K>(_ fields: DescriptorFields<K>, _ key: K) -> Fact<[Localization]>? {
+        localizations(fields[key], path: fields.path(key))
+    }
+
     /// The pairs of a mapping; warns about keys the schema does not have.
-    mutating func mapping(_ node: YAMLTree, path: String, keys: [String]) -> [String: YAMLTree] {
+    mutating func pairs(_ node: YAMLTree, path: String, keys: [String]) -> [String: YAMLTree] {
         if node.isNull { return [:] }
         guard case .mapping(let pairs, _) = node else {
             typeProblem(node, path: path.isEmpty ? "the descriptor" : path, expected: "a mapping")

@@ -198,24 +198,24 @@ public enum EvidenceLoader {
         }
         project.evidence.otherConfigurationBundleIDs = others
         adopt(facts[XcodeProject.SettingKey.developmentTeam], into: \Project.signing.teamID, subject: "the signing team", item: ChecklistID.codeSigning.rawValue,
-              key: "signing.team_id", project: &project)
+              key: .signingTeamID, project: &project)
         if let style = facts[XcodeProject.SettingKey.codeSignStyle], let parsed = SigningStyle(spelling: style.value) {
             let styleFact = Fact(parsed.rawValue, at: style.location, source: style.source)
             if let stated = project.signing.style, stated.source == .descriptor, stated.value != parsed {
                 project.evidence.disagreements.append(Evidence.Disagreement(
                     subject: "the signing style", checklistItem: ChecklistID.codeSigning.rawValue, descriptor: stated.map(\.rawValue),
-                    file: styleFact, key: "signing.style"))
+                    file: styleFact, key: DescriptorKeyPath(.signingStyle)))
             }
             project.signing.style = Fact(parsed, at: style.location, source: style.source)
         }
         let platform = project.app.platform?.value ?? Platform(sdk: settings.sdk) ?? .ios
         if let deploymentTarget = facts[deploymentTargetKey(platform)] {
             adopt(deploymentTarget, into: \Project.app.deploymentTarget, subject: "the deployment target", item: ChecklistID.osVersion.rawValue,
-                  key: "app.deployment_target", project: &project)
+                  key: .appDeploymentTarget, project: &project)
         }
         if let specifier = facts[XcodeProject.SettingKey.provisioningProfileSpecifier], !specifier.value.isEmpty {
             adopt(specifier, into: \Project.signing.profile.name, subject: "the provisioning profile", item: ChecklistID.codeSigning.rawValue,
-                  key: "signing.profile.name", project: &project)
+                  key: .signingProfileName, project: &project)
         }
     }
 
@@ -223,13 +223,13 @@ public enum EvidenceLoader {
     static func adoptProfile(_ profile: ProvisioningProfile, into project: inout Project) {
         project.evidence.profile = profile
         adopt(profile.name, into: \Project.signing.profile.name, subject: "the profile's name", item: ChecklistID.provisioningProfile.rawValue,
-              key: "signing.profile.name", project: &project)
+              key: .signingProfileName, project: &project)
         adopt(profile.applicationIdentifier, into: \Project.signing.profile.appID, subject: "the profile's App ID",
-              item: ChecklistID.provisioningProfile.rawValue, key: "signing.profile.app_id", project: &project)
+              item: ChecklistID.provisioningProfile.rawValue, key: .signingProfileAppID, project: &project)
         adoptDate(profile.creationDate, into: \Project.signing.profile.createdAt, subject: "the profile's creation date",
-                  key: "signing.profile.created_at", project: &project)
+                  key: .signingProfileCreatedAt, project: &project)
         adoptDate(profile.expirationDate, into: \Project.signing.profile.expiresAt, subject: "the profile's expiry date",
-                  key: "signing.profile.expires_at", project: &project)
+                  key: .signingProfileExpiresAt, project: &project)
         if project.signing.profile.type == nil {
             project.signing.profile.type = Fact(profile.type, at: SourceLocation(file: profile.file), source: .profile)
         }
@@ -237,19 +237,19 @@ public enum EvidenceLoader {
 
     /// Uses the file's fact; records a disagreement when the descriptor said something else.
     static func adopt(
-        _ fileFact: Fact<String>?, into slot: WritableKeyPath<Project, Fact<String>?>, subject: String, item: String, key: String,
+        _ fileFact: Fact<String>?, into slot: WritableKeyPath<Project, Fact<String>?>, subject: String, item: String, key: DescriptorKey,
         project: inout Project
     ) {
         guard let fileFact else { return }
         if let stated = project[keyPath: slot], stated.source == .descriptor, stated.value != fileFact.value {
             project.evidence.disagreements.append(
-                Evidence.Disagreement(subject: subject, checklistItem: item, descriptor: stated, file: fileFact, key: key))
+                Evidence.Disagreement(subject: subject, checklistItem: item, descriptor: stated, file: fileFact, key: DescriptorKeyPath(key)))
         }
         project[keyPath: slot] = fileFact
     }
 
     static func adoptDate(
-        _ fileFact: Fact<Timestamp>?, into slot: WritableKeyPath<Project, Fact<Timestamp>?>, subject: String, key: String,
+        _ fileFact: Fact<Timestamp>?, into slot: WritableKeyPath<Project, Fact<Timestamp>?>, subject: String, key: DescriptorKey,
         project: inout Project
     ) {
         guard let fileFact else { return }
@@ -257,7 +257,7 @@ public enum EvidenceLoader {
             project.evidence.disagreements.append(
                 Evidence.Disagreement(
                     subject: subject, checklistItem: ChecklistID.provisioningProfile.rawValue, descriptor: stated.map(\.description),
-                    file: fileFact.map(\.description), key: key))
+                    file: fileFact.map(\.description), key: DescriptorKeyPath(key)))
         }
         project[keyPath: slot] = fileFact
     }

@@ -234,7 +234,7 @@ public struct Evidence: Sendable {
         public var descriptor: Fact<String>
         public var file: Fact<String>
         /// The descriptor key to change.
-        public var key: String
+        public var key: DescriptorKeyPath
     }
 
     /// `CFBundleIdentifier` as written in Info.plist.

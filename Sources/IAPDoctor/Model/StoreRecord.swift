@@ -70,7 +70,7 @@ public struct ASCSnapshotFacts: Sendable {
         public var checklistItem: String
         public var descriptor: Fact<String>
         public var snapshot: Fact<String>
-        public var key: String
+        public var key: DescriptorKeyPath
     }
 
     public var snapshot: ASCSnapshot

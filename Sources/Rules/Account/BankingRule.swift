@@ -6,7 +6,7 @@ struct BankingRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let banking = context.project.account.banking else {
-            return [context.unknown("Is the bank account in App Store Connect → Business active?", key: "developer_account.banking")]
+            return [context.unknown("Is the bank account in App Store Connect → Business active?", key: .developerAccountBanking)]
         }
         guard banking.value != .active else { return [context.pass()] }
         let help = banking.value == .processing

@@ -6,7 +6,7 @@ struct MembershipRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let membership = context.project.account.membership else {
-            return [context.unknown("Is the Apple Developer Program membership active?", key: "developer_account.membership")]
+            return [context.unknown("Is the Apple Developer Program membership active?", key: .developerAccountMembership)]
         }
         guard membership.value == .expired else { return [context.pass()] }
         return [context.fail(context.finding(

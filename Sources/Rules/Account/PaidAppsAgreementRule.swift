@@ -8,7 +8,7 @@ struct PaidAppsAgreementRule: Rule {
         guard let agreement = context.project.account.paidAppsAgreement else {
             return [context.unknown(
                 "Is the Paid Apps Agreement active in App Store Connect → Business?",
-                key: "developer_account.agreements.paid_apps")]
+                key: .developerAccountAgreementsPaidApps)]
         }
         let help: String
         switch agreement.value {

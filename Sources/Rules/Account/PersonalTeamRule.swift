@@ -8,7 +8,7 @@ struct PersonalTeamRule: Rule {
         guard let teamType = context.project.account.teamType else {
             return [context.unknown(
                 "Is the team a paid Apple Developer Program team (individual, organization or enterprise), not a free personal team?",
-                key: "developer_account.team_type")]
+                key: .developerAccountTeamType)]
         }
         guard teamType.value == .personal else { return [context.pass()] }
         return [context.fail(context.finding(

@@ -8,7 +8,7 @@ struct ProgramLicenseRule: Rule {
         guard let license = context.project.account.programLicense else {
             return [context.unknown(
                 "Has the Account Holder accepted the latest Apple Developer Program License Agreement?",
-                key: "developer_account.program_license")]
+                key: .developerAccountProgramLicense)]
         }
         guard license.value == .pending else { return [context.pass()] }
         return [context.fail(context.finding(

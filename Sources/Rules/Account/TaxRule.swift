@@ -6,7 +6,7 @@ struct TaxRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let tax = context.project.account.tax else {
-            return [context.unknown("Are the tax forms in App Store Connect → Business active?", key: "developer_account.tax")]
+            return [context.unknown("Are the tax forms in App Store Connect → Business active?", key: .developerAccountTax)]
         }
         guard tax.value != .active else { return [context.pass()] }
         let help = tax.value == .processing

@@ -9,7 +9,7 @@ struct AppRecordRule: Rule {
         let bundle = context.project.app.bundleID.map { " for `\($0.value)`" } ?? ""
         guard let record = context.project.appStoreConnect.appRecord else {
             return [context.unknown(
-                "Is there an App Store Connect app record\(bundle)?", key: "app_store_connect.app_record")]
+                "Is there an App Store Connect app record\(bundle)?", key: .appStoreConnectAppRecord)]
         }
         guard !record.value else { return [context.pass()] }
         return [context.fail(context.finding(

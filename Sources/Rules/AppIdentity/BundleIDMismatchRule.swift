@@ -8,11 +8,11 @@ struct BundleIDMismatchRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project
         guard let bundle = project.app.bundleID else {
-            return [context.unknown("What is the bundle ID of the App Store Connect app record?", key: "app.bundle_id")]
+            return [context.unknown("What is the bundle ID of the App Store Connect app record?", key: .appBundleID)]
         }
         guard let appID = project.appID.bundlePart, let identifier = project.appID.identifier else {
             return [context.unknown(
-                "What is the App ID's identifier in Certificates, Identifiers & Profiles?", key: "app_id.identifier")]
+                "What is the App ID's identifier in Certificates, Identifiers & Profiles?", key: .appIDIdentifier)]
         }
         if appID.value.hasSuffix("*") {
             // A wildcard covers the bundle ID when its prefix does; `wildcard-app-id` reports the wildcard itself.

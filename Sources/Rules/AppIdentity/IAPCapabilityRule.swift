@@ -10,7 +10,7 @@ struct IAPCapabilityRule: Rule {
         guard let enabled = context.project.appID.inAppPurchase else {
             return [context.unknown(
                 "Is In-App Purchase enabled for the App ID in Certificates, Identifiers & Profiles?",
-                key: "app_id.in_app_purchase")]
+                key: .appIDInAppPurchase)]
         }
         guard !enabled.value else { return [context.pass()] }
         let appID = context.project.appID.identifier.map { " `\($0.value)`" } ?? ""

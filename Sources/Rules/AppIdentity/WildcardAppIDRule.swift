@@ -21,8 +21,8 @@ struct WildcardAppIDRule: Rule {
             }
             let question = "What is the App ID's identifier in Certificates, Identifiers & Profiles (`TEAMID.bundle.id`)?"
             return [
-                context.unknown(question, key: "app_id.identifier"),
-                context.unknown(question, key: "app_id.identifier", item: ChecklistID.explicitAppId.rawValue),
+                context.unknown(question, key: .appIDIdentifier),
+                context.unknown(question, key: .appIDIdentifier, item: ChecklistID.explicitAppId.rawValue),
             ]
         }
         guard identifier.value.contains("*") else {

@@ -36,15 +36,15 @@ struct ASCRequestArea {
     var role: String
 
     /// The descriptor key that can state the fact instead.
-    var key: String {
+    var key: DescriptorKeyPath {
         switch item {
-        case ChecklistID.appIdIapEnabled.rawValue: return "app_id.in_app_purchase"
-        case ChecklistID.provisioningProfile.rawValue: return "signing.profile"
-        case ChecklistID.sandboxAccount.rawValue: return "testing.sandbox_account"
-        case ChecklistID.bundleIdMatches.rawValue: return "app_store_connect.app_record"
-        case ChecklistID.clearedForSale.rawValue: return "products[].cleared_for_sale"
-        case ChecklistID.productMetadata.rawValue: return "products[].localizations"
-        default: return "products"
+        case ChecklistID.appIdIapEnabled.rawValue: return DescriptorKeyPath(.appIDInAppPurchase)
+        case ChecklistID.provisioningProfile.rawValue: return DescriptorKeyPath(.signingProfile)
+        case ChecklistID.sandboxAccount.rawValue: return DescriptorKeyPath(.testingSandboxAccount)
+        case ChecklistID.bundleIdMatches.rawValue: return DescriptorKeyPath(.appStoreConnectAppRecord)
+        case ChecklistID.clearedForSale.rawValue: return DescriptorKeyPath(ProductKey.clearedForSale, in: "products[]")
+        case ChecklistID.productMetadata.rawValue: return DescriptorKeyPath(ProductKey.localizations, in: "products[]")
+        default: return DescriptorKeyPath(.products)
         }
     }
 

@@ -14,7 +14,7 @@ struct ASCSubscriptionPriceCoverageRule: Rule {
                 // A typed price (a tier) is equalized to every territory.
                 let typedPrice = product.priceTier != nil || product.price != nil
                 return (record.availableTerritories == nil || record.pricedTerritories == nil) && !typedPrice
-                    ? context.unknown("In which territories does `\(product.name)` have a price, and where is it available?", key: "app_store_connect.snapshot", product: id)
+                    ? context.unknown("In which territories does `\(product.name)` have a price, and where is it available?", key: .appStoreConnectSnapshot, product: id)
                     : context.pass(product: id)
             }
             let unpriced = Set(available.value).subtracting(priced.value)

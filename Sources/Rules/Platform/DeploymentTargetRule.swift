@@ -14,12 +14,12 @@ struct DeploymentTargetRule: Rule {
         guard let api = app.storeKitAPI else {
             return [context.unknown(
                 "Which StoreKit API does the code call: StoreKit 1 (`SKProductsRequest`), StoreKit 2 (`Product.products(for:)`) or both?",
-                key: "app.storekit_api")]
+                key: .appStoreKitAPI)]
         }
         // StoreKit 1 runs on every supported OS; with both, StoreKit 1 covers older systems.
         guard api.value == .storekit2 else { return [context.pass()] }
         guard let target = app.deploymentTarget else {
-            return [context.unknown("What is the app's minimum deployment target?", key: "app.deployment_target")]
+            return [context.unknown("What is the app's minimum deployment target?", key: .appDeploymentTarget)]
         }
         let platform = app.platform?.value ?? .ios
         let minimum = platform.storeKit2Minimum

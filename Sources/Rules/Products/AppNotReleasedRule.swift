@@ -7,11 +7,11 @@ struct AppNotReleasedRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         let asc = context.project.appStoreConnect
         guard let state = asc.versionState else {
-            return [context.unknown("What is the state of the app version in App Store Connect?", key: "app_store_connect.version_state")]
+            return [context.unknown("What is the state of the app version in App Store Connect?", key: .appStoreConnectVersionState)]
         }
         if state.value == .readyForSale {
             if asc.releasedAt == nil {
-                return [context.unknown("When was the app first released on the App Store?", key: "app_store_connect.released_at")]
+                return [context.unknown("When was the app first released on the App Store?", key: .appStoreConnectReleasedAt)]
             }
             return [context.pass()]
         }

@@ -18,14 +18,14 @@ struct BinaryNotSubmittedRule: Rule {
                 outcomes.append(context.pass())
             }
         } else {
-            outcomes.append(context.unknown("Is an app binary uploaded to App Store Connect?", key: "app_store_connect.binary_uploaded"))
+            outcomes.append(context.unknown("Is an app binary uploaded to App Store Connect?", key: .appStoreConnectBinaryUploaded))
         }
         for product in project.products where product.status?.value != .approved {
             let id = product.productID?.value
             guard let submitted = product.submittedWithAppVersion else {
                 outcomes.append(context.unknown(
                     "Is `\(product.name)` attached to the app version's submission?",
-                    key: "\(project.productPath(product)).submitted_with_app_version", product: id))
+                    key: project.keyPath(.submittedWithAppVersion, of: product), product: id))
                 continue
             }
             if submitted.value {

@@ -11,7 +11,7 @@ struct MissingLocalizationRule: Rule {
                 if product.store != nil {
                     return context.unknown(
                         "Does `\(product.name)` have a localization with a display name in App Store Connect? (the snapshot does not include its localizations)",
-                        key: context.project.productPath(product) + ".localizations", product: id)
+                        key: context.project.keyPath(.localizations, of: product), product: id)
                 }
                 return context.fail(context.finding(
                     "product `\(product.name)` has no localization, and a product needs at least one (with a display name) to load, even in the sandbox",

@@ -12,7 +12,7 @@ struct MissingPriceRule: Rule {
                 guard let priced = record.pricedTerritories else {
                     return context.unknown(
                         "Does `\(product.name)` have a price in App Store Connect? (the snapshot does not include its prices)",
-                        key: context.project.productPath(product) + ".price_tier", product: id)
+                        key: context.project.keyPath(.priceTier, of: product), product: id)
                 }
                 return context.fail(context.finding(
                     "product `\(product.name)` has no price in App Store Connect, and a product without a price does not load, even in the sandbox",

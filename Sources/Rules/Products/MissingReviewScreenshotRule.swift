@@ -12,7 +12,7 @@ struct MissingReviewScreenshotRule: Rule {
             guard let screenshot = product.reviewScreenshot else {
                 return context.unknown(
                     "Does `\(product.name)` have its App Review screenshot uploaded?",
-                    key: "\(context.project.productPath(product)).review_screenshot", product: id)
+                    key: context.project.keyPath(.reviewScreenshot, of: product), product: id)
             }
             switch screenshot.value {
             case .present(true): return context.pass(product: id)

@@ -6,7 +6,7 @@ struct NotClearedForSaleRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project
-        guard !project.products.isEmpty else { return [context.unknown("Which In-App Purchases exist for this app?", key: "products")] }
+        guard !project.products.isEmpty else { return [context.unknown("Which In-App Purchases exist for this app?", key: .products)] }
         var outcomes: [Outcome] = []
         for product in project.products {
             let id = product.productID?.value
@@ -42,7 +42,7 @@ struct NotClearedForSaleRule: Rule {
             } else if product.clearedForSale == nil {
                 outcomes.append(context.unknown(
                     "Is `\(product.name)` cleared for sale (Availability in App Store Connect)?",
-                    key: "\(project.productPath(product)).cleared_for_sale", product: id))
+                    key: project.keyPath(.clearedForSale, of: product), product: id))
             } else {
                 outcomes.append(context.pass(product: id))
             }

@@ -20,7 +20,7 @@ struct PropagationWindowRule: Rule {
             guard let latest = changes.max(by: { $0.fact.value < $1.fact.value }) else {
                 outcomes.append(context.unknown(
                     "When was `\(product.name)` last created or changed in App Store Connect?",
-                    key: "\(project.productPath(product)).updated_at", product: id))
+                    key: project.keyPath(.updatedAt, of: product), product: id))
                 continue
             }
             let ready = latest.fact.value.adding(hours: hours)

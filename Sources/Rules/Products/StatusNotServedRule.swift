@@ -13,11 +13,11 @@ struct StatusNotServedRule: Rule {
                 if let state = product.store?.state {
                     return context.unknown(
                         "App Store Connect says `\(product.name)` is `\(state.value)` (\(state.location)), a state this version of iapdoctor does not know: does the \(context.environment.rawValue) environment serve it?",
-                        key: "\(project.productPath(product)).status", product: id)
+                        key: project.keyPath(.status, of: product), product: id)
                 }
                 return context.unknown(
                     "What is the App Store Connect status of `\(product.name)`?",
-                    key: "\(project.productPath(product)).status", product: id)
+                    key: project.keyPath(.status, of: product), product: id)
             }
             // Removed from sale is `not-cleared-for-sale`'s finding.
             if status.value == .developerRemovedFromSale || status.value == .removedFromSale { return context.pass(product: id) }

@@ -10,16 +10,16 @@ struct RunningBundleIDRule: Rule {
         guard let running = project.evidence.runningBundleID else {
             guard project.app.infoPlist != nil || project.app.xcodeproj != nil else { return [] }
             if let reason = project.evidence.unresolvedReason("PRODUCT_BUNDLE_IDENTIFIER") {
-                return [context.unknown("Which bundle ID does the failing build run with? \(reason).", key: "app.xcodeproj")]
+                return [context.unknown("Which bundle ID does the failing build run with? \(reason).", key: .appXcodeproj)]
             }
             if !project.evidence.targetCandidates.isEmpty {
                 return [context.unknown(
                     "Which target is the app? \(project.evidence.targetChoice ?? "several application targets"): \(project.evidence.targetCandidates.joined(separator: "; ")).",
-                    key: "app.target")]
+                    key: .appTarget)]
             }
             return [context.unknown(
                 "Which bundle ID does the failing build run with (`PRODUCT_BUNDLE_IDENTIFIER` of the configuration)?",
-                key: "app.xcodeproj")]
+                key: .appXcodeproj)]
         }
         guard let expected = project.app.bundleID ?? project.appID.bundlePart.flatMap({ $0.value.hasSuffix("*") ? nil : $0 }) else {
             return []

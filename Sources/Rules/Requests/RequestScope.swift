@@ -7,7 +7,7 @@ extension RuleContext {
     func unknownRequests() -> Outcome {
         unknown(
             "Which product IDs does the app pass to StoreKit, exactly as the code writes them?",
-            key: "requests")
+            key: .requests)
     }
 
     /// Where a request is written, for a "requested at" note.

@@ -14,7 +14,7 @@ struct RequestedProductMissingRule: Rule {
         }
         guard let requests = context.knownRequests else {
             return [context.unknown(
-                "Which product IDs does the app pass to StoreKit, exactly as the code writes them?", key: "requests")]
+                "Which product IDs does the app pass to StoreKit, exactly as the code writes them?", key: .requests)]
         }
         let storeIDs = Set(project.products.compactMap { $0.productID?.value }
             + project.catalogPackages.flatMap { $0.items.compactMap { $0.productID?.value } })
@@ -23,7 +23,7 @@ struct RequestedProductMissingRule: Rule {
             let known = local.isEmpty ? "" : " A local StoreKit configuration file does not count: App Store Connect never sees it."
             return [context.unknown(
                 "Which In-App Purchases exist for this app in App Store Connect (product IDs, types, statuses)?" + known,
-                key: "products")]
+                key: .products)]
         }
         return requests.compactMap { request -> Outcome? in
             switch request.match {
@@ -46,7 +46,7 @@ struct RequestedProductMissingRule: Rule {
                     let name = file.file.split(separator: "/").last.map(String.init) ?? file.file
                     return context.unknown(
                         "`\(id)` is known only from the local StoreKit configuration file `\(name)`: does it exist for this app in App Store Connect?",
-                        key: "products", product: id)
+                        key: .products, product: id)
                 }
                 return context.pass(product: id)
             }

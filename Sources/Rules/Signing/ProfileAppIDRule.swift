@@ -10,17 +10,17 @@ struct ProfileAppIDRule: Rule {
         guard profile.isStated else {
             return [context.unknown(
                 "Which provisioning profile signs the failing build (its App ID, creation and expiry dates)?",
-                key: "signing.profile")]
+                key: .signingProfile)]
         }
         guard let profileAppID = profile.appID else {
             return [context.unknown(
                 "Which App ID is the provisioning profile made for (`Entitlements.application-identifier`)?",
-                key: "signing.profile.app_id")]
+                key: .signingProfileAppID)]
         }
         // A wildcard profile is `wildcard-profile`'s finding.
         if profileAppID.value.hasSuffix("*") { return [] }
         guard let bundle = project.expectedBundleID else {
-            return [context.unknown("What is the app's bundle ID?", key: "app.bundle_id")]
+            return [context.unknown("What is the app's bundle ID?", key: .appBundleID)]
         }
         let profileBundle = String(profileAppID.value.drop { $0 != "." }.dropFirst())
         let hasPrefix = AppID.looksLikeTeamID(String(profileAppID.value.prefix { $0 != "." }))

@@ -12,7 +12,7 @@ struct ProfileDistributionRule: Rule {
             // Without any profile fact, the item's other rules ask for the profile.
             return profile.isStated ? [context.unknown(
                 "What kind of profile is `signing.profile`: development, ad hoc, App Store, or in-house / Developer ID (`enterprise`)?",
-                key: "signing.profile.type")] : []
+                key: .signingProfileType)] : []
         }
         guard type.value == .enterprise else { return [context.pass()] }
         let macOS = context.project.evidence.profile?.platforms.contains("OSX") == true || context.project.app.platform?.value == .macos

@@ -8,7 +8,7 @@ struct ProfileExpiredRule: Rule {
         let profile = context.project.signing.profile
         guard profile.isStated else { return [] }
         guard let expires = profile.expiresAt else {
-            return [context.unknown("When does the provisioning profile expire (`ExpirationDate`)?", key: "signing.profile.expires_at")]
+            return [context.unknown("When does the provisioning profile expire (`ExpirationDate`)?", key: .signingProfileExpiresAt)]
         }
         guard expires.value <= context.now else { return [context.pass()] }
         let name = profile.name.map { " `\($0.value)`" } ?? ""

@@ -8,7 +8,7 @@ struct ProfileNotInstalledRule: Rule {
         let profile = context.project.signing.profile
         guard profile.isStated else { return [] }
         guard let installed = profile.installed else {
-            return [context.unknown("Is the provisioning profile installed in Xcode (Settings → Accounts)?", key: "signing.profile.installed")]
+            return [context.unknown("Is the provisioning profile installed in Xcode (Settings → Accounts)?", key: .signingProfileInstalled)]
         }
         guard !installed.value else { return [context.pass()] }
         let name = profile.name.map { " `\($0.value)`" } ?? ""

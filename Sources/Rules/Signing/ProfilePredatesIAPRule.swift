@@ -10,12 +10,12 @@ struct ProfilePredatesIAPRule: Rule {
             return []
         }
         guard let created = project.signing.profile.createdAt else {
-            return [context.unknown("When was the provisioning profile created (`CreationDate`)?", key: "signing.profile.created_at")]
+            return [context.unknown("When was the provisioning profile created (`CreationDate`)?", key: .signingProfileCreatedAt)]
         }
         guard let enabled = project.appID.inAppPurchaseEnabledAt else {
             return [context.unknown(
                 "When was In-App Purchase enabled on the App ID? A profile made before that is stale.",
-                key: "app_id.in_app_purchase_enabled_at")]
+                key: .appIDInAppPurchaseEnabledAt)]
         }
         guard created.value < enabled.value else { return [context.pass()] }
         let note = "`app_id.in_app_purchase_enabled_at` is at \(enabled.location)"

@@ -8,7 +8,7 @@ struct SigningTeamRule: Rule {
         let project = context.project
         guard let signingTeam = project.signing.teamID else {
             let reason = project.evidence.unresolvedReason("DEVELOPMENT_TEAM").map { " \($0)." } ?? ""
-            return [context.unknown("Which team does the build sign with (`DEVELOPMENT_TEAM`)?" + reason, key: "signing.team_id")]
+            return [context.unknown("Which team does the build sign with (`DEVELOPMENT_TEAM`)?" + reason, key: .signingTeamID)]
         }
         // Xcode signs nothing for a device without a team; only the Simulator runs unsigned.
         if signingTeam.value.isEmpty {
@@ -46,7 +46,7 @@ struct SigningTeamRule: Rule {
         }
         if let style = project.signing.style, style.value == .manual, !project.signing.profile.isStated {
             return findings.isEmpty
-                ? [context.unknown("Manual signing names a profile: which one (`PROVISIONING_PROFILE_SPECIFIER`)?", key: "signing.profile.name")]
+                ? [context.unknown("Manual signing names a profile: which one (`PROVISIONING_PROFILE_SPECIFIER`)?", key: .signingProfileName)]
                 : context.outcomes(findings)
         }
         return context.outcomes(findings)

@@ -34,7 +34,7 @@ struct StoreKitConfigurationRule: Rule {
             }
             return [context.unknown(
                 "Which StoreKit configuration file (.storekit) does the scheme's Run action use?",
-                key: "app.storekit_configuration")]
+                key: .appStoreKitConfiguration)]
         }
         let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
         // The simulated "Load Products" failure is `storekit-load-products-failure`'s (one cause, one error).

@@ -37,7 +37,7 @@ struct SubscriptionGroupLocalizationRule: Rule {
                 for id in memberIDs {
                     outcomes.append(context.unknown(
                         "Does subscription group `\(name)` have a localized display name in App Store Connect?",
-                        key: "subscription_groups[\(index)].localizations", product: id))
+                        key: DescriptorKeyPath(SubscriptionGroupKey.localizations, in: "subscription_groups[\(index)]"), product: id))
                 }
                 continue
             }

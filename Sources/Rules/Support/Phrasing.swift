@@ -33,6 +33,11 @@ extension Project {
         guard let index = products.firstIndex(where: { $0.location == product.location }) else { return "products[]" }
         return "products[\(index)]"
     }
+
+    /// `key` of `product`'s descriptor entry, for a question about it.
+    func keyPath(_ key: ProductKey, of product: Product) -> DescriptorKeyPath {
+        DescriptorKeyPath(key, in: productPath(product))
+    }
 }
 
 /// Each repeated value with the place it was first stated, in order: the shared core of the

@@ -6,7 +6,7 @@ struct AppReinstalledRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let reinstalled = context.project.testing.appReinstalled else {
-            return [context.unknown("Have you deleted the app from the device and reinstalled it?", key: "testing.app_reinstalled")]
+            return [context.unknown("Have you deleted the app from the device and reinstalled it?", key: .testingAppReinstalled)]
         }
         guard !reinstalled.value else { return [context.pass()] }
         return [context.fail(context.finding(

@@ -6,7 +6,7 @@ struct JailbreakRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let jailbroken = context.project.testing.jailbroken else {
-            return [context.unknown("Is the test device free of a jailbreak?", key: "testing.jailbroken")]
+            return [context.unknown("Is the test device free of a jailbreak?", key: .testingJailbroken)]
         }
         guard jailbroken.value else { return [context.pass()] }
         return [context.fail(context.finding(

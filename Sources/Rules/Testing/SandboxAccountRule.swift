@@ -10,14 +10,14 @@ struct SandboxAccountRule: Rule {
         guard testing.sandboxAccountLocation != nil else {
             return [context.unknown(
                 "Which Sandbox Apple Account (created in this team's App Store Connect → Users and Access → Sandbox) tests purchases?",
-                key: "testing.sandbox_account")]
+                key: .testingSandboxAccount)]
         }
         guard let accountTeam = testing.sandboxAccount.teamID else {
             return [context.unknown(
-                "Which team's App Store Connect created the sandbox account?", key: "testing.sandbox_account.team_id")]
+                "Which team's App Store Connect created the sandbox account?", key: .testingSandboxAccountTeamID)]
         }
         guard let team = context.project.expectedTeamID else {
-            return [context.unknown("What is the developer account's Team ID?", key: "developer_account.team_id")]
+            return [context.unknown("What is the developer account's Team ID?", key: .developerAccountTeamID)]
         }
         guard accountTeam.value != team else { return [context.pass()] }
         let who = testing.sandboxAccount.email.map { " `\($0.value)`" } ?? ""

@@ -6,7 +6,7 @@ struct SimulatorRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         guard let device = context.project.testing.device else {
-            return [context.unknown("Does the test run on a physical device or in the Simulator?", key: "testing.device")]
+            return [context.unknown("Does the test run on a physical device or in the Simulator?", key: .testingDevice)]
         }
         guard device.value == .simulator else { return [context.pass()] }
         return [context.fail(context.finding(

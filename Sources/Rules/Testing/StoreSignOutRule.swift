@@ -10,7 +10,7 @@ struct StoreSignOutRule: Rule {
         guard let signedOut = testing.signedOutOfStore else {
             return [context.unknown(
                 "Did you sign out of the App Store in Settings on the test device (needed before iOS 12)?",
-                key: "testing.signed_out_of_store")]
+                key: .testingSignedOutOfStore)]
         }
         guard !signedOut.value else { return [context.pass()] }
         return [context.fail(context.finding(

@@ -10,7 +10,7 @@ struct StorefrontAvailabilityRule: Rule {
         guard !restricted.isEmpty else { return [context.pass()] }
         guard let storefront = project.testing.sandboxAccount.storefront else {
             return [context.unknown(
-                "Which storefront (country or region) is the sandbox account in?", key: "testing.sandbox_account.storefront")]
+                "Which storefront (country or region) is the sandbox account in?", key: .testingSandboxAccountStorefront)]
         }
         return restricted.map { product in
             let id = product.productID?.value

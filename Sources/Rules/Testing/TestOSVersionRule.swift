@@ -8,7 +8,7 @@ struct TestOSVersionRule: Rule {
         let project = context.project
         guard project.app.storeKitAPI?.value == .storekit2 else { return [] }
         guard let os = project.testing.osVersion else {
-            return [context.unknown("Which OS version does the test device run?", key: "testing.os_version")]
+            return [context.unknown("Which OS version does the test device run?", key: .testingOSVersion)]
         }
         let platform = project.app.platform?.value ?? .ios
         let minimum = platform.storeKit2Minimum
