@@ -69,10 +69,6 @@ func writeError(_ message: String) {
 }
 
 /// The `--fail-on` threshold.
-enum FailOn: String, ExpressibleByArgument, CaseIterable {
-    case error, warning, note, never
-}
-
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answers the invalid-product-ID checklist; checks bulk product XML.",
@@ -94,23 +90,11 @@ struct Check: ParsableCommand {
     @Flag(help: "Fail on warnings too (the same as --fail-on warning).")
     var strict = false
 
-    @Option(help: "Rules configuration file (default: .iapdoctor.yml beside the descriptor).")
-    var rules: String?
-
     @Option(name: .shortAndLong, help: "Write the report to this file (atomically) instead of standard output.")
     var output: String?
 
-    @Option(help: "Check as if the descriptor's `environment` were this one (xcode, sandbox, testflight, review, production).")
-    var environment: Environment?
+    @OptionGroup var inputs: CheckInputOptions
 
-    @Option(help: "The project folder: every path the descriptor (or a scheme) names must stay inside it (default: the descriptor's folder).")
-    var root: String?
-
-    @Option(name: .customLong("profiles-dir"), help: "Where installed provisioning profiles are (repeatable; default: Xcode's folders under ~/Library).")
-    var profilesDirectories: [String] = []
-
-    @Option(name: .customLong("asc"), help: ArgumentHelp("An App Store Connect snapshot (a file, or a folder of saved API responses) to read App Store Connect's facts from; over the descriptor's `app_store_connect.snapshot`.", valueName: "snapshot"))
-    var ascSnapshot: String?
 
     @Flag(name: .customLong("asc-pull"), help: "Pull the App Store Connect snapshot first (as `iapdoctor asc pull`, with the API key options below or their environment variables) and check with it.")
     var ascPull = false
@@ -127,24 +111,15 @@ struct Check: ParsableCommand {
         guard !paths.isEmpty else {
             throw ValidationError("give a project descriptor (project.yaml), or metadata.xml files or .itmsp folders")
         }
-        if ascPull && ascSnapshot != nil { throw ValidationError("give --asc FILE or --asc-pull, not both") }
+        if ascPull && inputs.ascSnapshot != nil { throw ValidationError("give --asc FILE or --asc-pull, not both") }
         if bundleID != nil && !ascPull { throw ValidationError("--bundle-id is for --asc-pull") }
     }
 
     func run() throws {
-        var threshold: Severity?
-        switch strict ? .warning : failOn {
-        case .error: threshold = .error
-        case .warning: threshold = .warning
-        case .note: threshold = .note
-        case .never: threshold = nil
-        }
         let pulled = ascPull ? try PulledSnapshot.pull(paths: paths, bundleID: bundleID, key: ascKey) : nil
         defer { pulled?.remove() }
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root,
-                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories),
-                                                   ascSnapshot: pulled?.path ?? ascSnapshot))
+        let diagnosis = doctor.check(inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulled?.path))
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
         let text = format.reporter(color: useColor).report(diagnosis)
         if let output {

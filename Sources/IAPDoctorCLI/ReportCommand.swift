@@ -36,20 +36,7 @@ struct Report: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write the report to this file, atomically; `-` for standard output. Default: iapdoctor-report.html (or .md).")
     var output: String?
 
-    @Option(help: "Check as if the descriptor's `environment` were this one; `review` is the pre-submission profile.")
-    var environment: Environment?
-
-    @Option(help: "Rules configuration file (default: .iapdoctor.yml beside the descriptor).")
-    var rules: String?
-
-    @Option(help: "The project folder: every path the descriptor (or a scheme) names must stay inside it (default: the descriptor's folder).")
-    var root: String?
-
-    @Option(name: .customLong("profiles-dir"), help: "Where installed provisioning profiles are (repeatable; default: Xcode's folders under ~/Library).")
-    var profilesDirectories: [String] = []
-
-    @Option(name: .customLong("asc"), help: ArgumentHelp("An App Store Connect snapshot (a file, or a folder of saved API responses) to read App Store Connect's facts from; over the descriptor's `app_store_connect.snapshot`.", valueName: "snapshot"))
-    var ascSnapshot: String?
+    @OptionGroup var inputs: CheckInputOptions
 
     @Option(help: "The threshold the report's `iapdoctor check` summary is stated against: error, warning, note or never.")
     var failOn: FailOn = .error
@@ -61,16 +48,8 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        let threshold: Severity?
-        switch failOn {
-        case .error: threshold = .error
-        case .warning: threshold = .warning
-        case .note: threshold = .note
-        case .never: threshold = nil
-        }
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(Doctor.Request(paths: paths, rulesFile: rules, failOn: threshold, environment: environment, root: root,
-                                                   profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories), ascSnapshot: ascSnapshot))
+        let diagnosis = doctor.check(inputs.request(paths: paths, failOn: failOn))
         let document = ReportDocument(diagnosis)
         let text = format == .html ? HTMLReport().render(document) : MarkdownReport().render(document)
         let destination = output ?? format.defaultFileName

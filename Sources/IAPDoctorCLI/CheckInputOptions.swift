@@ -1,0 +1,43 @@
+import ArgumentParser
+import IAPDoctor
+
+/// What `check` and `report` read besides their paths: one declaration, so the two commands take
+/// the same inputs with the same spelling and help.
+struct CheckInputOptions: ParsableArguments {
+    @Option(help: "Check as if the descriptor's `environment` were this one (xcode, sandbox, testflight, review, production); `review` is the pre-submission profile.")
+    var environment: Environment?
+
+    @Option(help: "Rules configuration file (default: .iapdoctor.yml beside the descriptor).")
+    var rules: String?
+
+    @Option(help: "The project folder: every path the descriptor (or a scheme) names must stay inside it (default: the descriptor's folder).")
+    var root: String?
+
+    @Option(name: .customLong("profiles-dir"), help: "Where installed provisioning profiles are (repeatable; default: Xcode's folders under ~/Library).")
+    var profilesDirectories: [String] = []
+
+    @Option(name: .customLong("asc"), help: ArgumentHelp("An App Store Connect snapshot (a file, or a folder of saved API responses) to read App Store Connect's facts from; over the descriptor's `app_store_connect.snapshot`.", valueName: "snapshot"))
+    var ascSnapshot: String?
+
+    /// The check of `paths` with these inputs; `pulledSnapshot` (from `--asc-pull`) stands for `--asc`.
+    func request(paths: [String], failOn: FailOn, pulledSnapshot: String? = nil) -> Doctor.Request {
+        Doctor.Request(
+            paths: paths, rulesFile: rules, failOn: failOn.threshold, environment: environment, root: root,
+            profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories),
+            ascSnapshot: pulledSnapshot ?? ascSnapshot)
+    }
+}
+
+enum FailOn: String, ExpressibleByArgument, CaseIterable {
+    case error, warning, note, never
+
+    /// The lowest severity that fails the run (`nil`: nothing does).
+    var threshold: Severity? {
+        switch self {
+        case .error: .error
+        case .warning: .warning
+        case .note: .note
+        case .never: nil
+        }
+    }
+}
