@@ -71,7 +71,20 @@ let package = Package(
         .target(name: "Rules", dependencies: ["IAPDoctor"], swiftSettings: releaseSpeed),
         // The live App Store Connect pull (`iapdoctor asc pull`): API key tokens, HTTP with retries
         // and rate limits, the snapshot document. The only target that touches the network.
-        .target(name: "AppStoreConnect", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Off Apple platforms its HTTP goes through libcurl loaded with dlopen on the first request
+        // (CCurlLoader), not URLSession: linking FoundationNetworking loads libcurl and ~30
+        // libraries at every start, and a static build would need libcurl's -dev files.
+        .target(
+            name: "CCurlLoader",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
+        .target(
+            name: "AppStoreConnect",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .target(name: "CCurlLoader", condition: .when(platforms: [.linux, .android, .openbsd])),
+            ]
+        ),
         .executableTarget(
             name: "IAPDoctorCLI",
             dependencies: [

@@ -85,7 +85,7 @@ struct ASCKeyOptions: ParsableArguments {
         let key = try apiKey()
         let baseURL = try validatedBaseURL()
         let showProgress = isatty(2) == 1
-        let transport = URLSessionTransport()
+        let transport = PlatformHTTPTransport()
         defer { transport.close() }
         var progress: (@Sendable (PullStatistics) -> Void)?
         if showProgress {

@@ -153,16 +153,32 @@ struct ASCPartsTests {
             LoopbackHTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: Data(repeating: UInt8(ascii: " "), count: 20_000))
         }
         defer { server.stop() }
-        let transport = URLSessionTransport(maximumBodySize: 4096)
+        let transport = PlatformHTTPTransport(maximumBodySize: 4096)
         defer { transport.close() }
         await #expect(throws: TransportError.self) {
             _ = try await transport.get(URL(string: server.baseURL + "/v1/apps")!, headers: [:])
         }
-        let roomy = URLSessionTransport(maximumBodySize: 65_536)
+        let roomy = PlatformHTTPTransport(maximumBodySize: 65_536)
         defer { roomy.close() }
         let response = try await roomy.get(URL(string: server.baseURL + "/v1/apps")!, headers: [:])
         #expect(response.status == 200 && response.body.count == 20_000)
         #expect(response.headers["content-type"] == "application/json")
+    }
+
+    /// A server that is gone is a transport error in words, not a crash or a status: the port of a
+    /// stopped loopback server refuses the connection.
+    @Test func aRefusedConnectionIsDescribed() async throws {
+        let server = try LoopbackHTTPServer { _ in LoopbackHTTPServer.Response(status: 200, headers: [], body: Data()) }
+        let url = URL(string: server.baseURL + "/v1/apps")!
+        server.stop()
+        let transport = PlatformHTTPTransport(timeout: 5)
+        defer { transport.close() }
+        do {
+            _ = try await transport.get(url, headers: [:])
+            Issue.record("a stopped server answered")
+        } catch {
+            #expect(error.message == "cannot connect to the server", "\(error.message)")
+        }
     }
 
     @Test func aRedirectIsReturnedNotFollowed() async throws {
@@ -176,7 +192,7 @@ struct ASCPartsTests {
             return LoopbackHTTPServer.Response(status: 302, headers: [("Location", "/elsewhere")])
         }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = PlatformHTTPTransport()
         defer { transport.close() }
         let response = try await transport.get(URL(string: server.baseURL + "/v1/apps")!, headers: ["Authorization": "Bearer x"])
         #expect(response.status == 302)

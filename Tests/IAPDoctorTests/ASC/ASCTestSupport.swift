@@ -71,7 +71,7 @@ struct SyntheticPull {
         defer { server.stop() }
         api.baseURL = server.baseURL
         let recorder = SleepRecorder()
-        let transport = URLSessionTransport()
+        let transport = PlatformHTTPTransport()
         defer { transport.close() }
         let clock: @Sendable () -> Date = { SyntheticPull.now }
         let client = APIClient(

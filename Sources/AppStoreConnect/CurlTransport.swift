@@ -1,0 +1,91 @@
+#if !canImport(Darwin)
+import CCurlLoader
+import Foundation
+
+/// GETs through libcurl, loaded with `dlopen` on the first request (CCurlLoader): Foundation's
+/// URLSession on Linux links libcurl and some 30 libraries into every run of the binary, which cost
+/// most of a tiny check's start-up (BENCHMARKS.md §8), and its static build needs libcurl's
+/// development files. Same contract as `URLSessionTransport`: a ceiling on the body's size
+/// (checked as bytes arrive), no redirects (a 3xx is returned as it is), http and https only.
+public final class CurlTransport: HTTPTransport, @unchecked Sendable {
+    public let maximumBodySize: Int
+    private let timeout: TimeInterval
+
+    public init(maximumBodySize: Int = 32 * 1024 * 1024, timeout: TimeInterval = 60) {
+        self.maximumBodySize = maximumBodySize
+        self.timeout = timeout
+    }
+
+    /// Nothing to end: each request has its own handle.
+    public func close() {}
+
+    public func get(_ url: URL, headers: [String: String]) async throws(TransportError) -> HTTPResponse {
+        let lines = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        let cancelled = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        cancelled.initialize(to: 0)
+        let request = Request(url: url.absoluteString, lines: lines, maximumBodySize: maximumBodySize,
+                              timeout: max(1, Int(timeout.rounded(.up))), cancelled: cancelled)
+        let outcome: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // libcurl blocks: one thread per request, off the cooperative pool.
+                let thread = Thread { continuation.resume(returning: request.perform()) }
+                thread.start()
+            }
+        } onCancel: {
+            request.cancel()
+        }
+        request.release()
+        return try outcome.get()
+    }
+
+    /// One transfer's inputs, and the flag its progress callback reads to stop it.
+    private final class Request: @unchecked Sendable {
+        let url: String
+        let lines: [String]
+        let maximumBodySize: Int
+        let timeout: Int
+        let cancelled: UnsafeMutablePointer<Int32>
+
+        init(url: String, lines: [String], maximumBodySize: Int, timeout: Int, cancelled: UnsafeMutablePointer<Int32>) {
+            self.url = url
+            self.lines = lines
+            self.maximumBodySize = maximumBodySize
+            self.timeout = timeout
+            self.cancelled = cancelled
+        }
+
+        func cancel() { cancelled.pointee = 1 }
+        func release() { cancelled.deallocate() }
+
+        func perform() -> Result<HTTPResponse, TransportError> {
+            var result = iap_http_result()
+            let copies = lines.map { strdup($0) }
+            defer { copies.forEach { free($0) } }
+            var pointers = copies.map { UnsafePointer<CChar>($0) }
+            pointers.withUnsafeMutableBufferPointer { buffer in
+                iap_http_get(url, buffer.baseAddress, buffer.count, maximumBodySize, timeout, cancelled, &result)
+            }
+            defer { iap_http_result_free(&result) }
+            guard result.ok == 1 else {
+                let message = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                return .failure(TransportError(message: message.isEmpty ? "the request failed" : message))
+            }
+            let body = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
+            let head = result.headers.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: result.headers_length), as: UTF8.self) } ?? ""
+            return .success(HTTPResponse(status: result.status, headers: Self.headers(head), body: body))
+        }
+
+        /// "Name: value" lines; a repeated name keeps its first value, as `HTTPResponse` does.
+        static func headers(_ text: String) -> [String: String] {
+            var headers: [String: String] = [:]
+            for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                if !name.isEmpty, headers[name] == nil { headers[name] = value }
+            }
+            return headers
+        }
+    }
+}
+#endif

@@ -1,0 +1,34 @@
+// HTTP GETs through the system's libcurl, loaded with dlopen the first time `iapdoctor asc pull`
+// needs it. Linking Foundation's URLSession instead made every run of the static binary load
+// libcurl and 30 libraries behind it (about 17 million instructions of relocation before `main`,
+// most of a tiny check) and made `--static-swift-stdlib` builds need libcurl's development files.
+#ifndef CCURLLOADER_H
+#define CCURLLOADER_H
+
+#include <stddef.h>
+
+typedef struct {
+    /// 1: an HTTP answer arrived (any status); 0: the transfer failed (`error` says why).
+    int ok;
+    long status;
+    /// The answer's header lines, "Name: value\r\n" each, without the status line.
+    char *headers;
+    size_t headers_length;
+    char *body;
+    size_t body_length;
+    /// Why the transfer failed, in words (empty when ok).
+    char error[512];
+} iap_http_result;
+
+/// Loads libcurl (once). Returns 1 when it is usable; else 0 with the reason in `why`.
+int iap_http_load(char *why, size_t why_size);
+
+/// One GET of `url` with `count` "Name: value" header lines. Redirects are not followed (a 3xx is
+/// returned as it is); a body over `max_body` bytes stops the transfer; `*cancel` becoming
+/// non-zero stops it too. Blocks; free the result with `iap_http_result_free`.
+void iap_http_get(const char *url, const char *const *headers, size_t count, size_t max_body,
+                  long timeout_seconds, const volatile int *cancel, iap_http_result *result);
+
+void iap_http_result_free(iap_http_result *result);
+
+#endif
