@@ -305,6 +305,10 @@ def main():
 
     print_report(report)
     if args.smoke:
+        # Start-up: a check must not load libcurl (the pull loads it with dlopen when it runs;
+        # linking it made every start resolve ~30 more libraries, BENCHMARKS.md §8).
+        if "libcurl" in linked:
+            sys.exit("smoke benchmark failed: the binary links libcurl:\n" + linked)
         # Memory is the one bound a smoke run can check on any machine: the catalog streams.
         for block in report["catalogs"]:
             peak = block["results"]["iapdoctor check --format json"][1]
