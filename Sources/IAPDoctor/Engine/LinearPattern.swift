@@ -553,7 +553,7 @@ public final class LinearPattern: @unchecked Sendable {
             var table = [UInt64](repeating: 0, count: count * 128 * words)
             for (b, test) in tests.enumerated() {
                 guard let test else { continue }
-                for byte in 0..<128 where Self.passes(Character(Unicode.Scalar(UInt8(byte))), test) {
+                for byte in 0..<128 where Self.passes(Self.asciiSubjects[byte], test) {
                     for word in 0..<words { table[(b * 128 + byte) * words + word] = follow[b][word] }
                 }
             }
@@ -587,6 +587,11 @@ public final class LinearPattern: @unchecked Sendable {
     }
 
     static func passes(_ c: Character, _ test: Test) -> Bool { passes(Subject(c), test) }
+
+    /// The 128 ASCII characters as subjects, made once: the byte table asks each of them of every
+    /// state, and making a `Character` and its scalar view each time cost ~1.2 million instructions
+    /// per pattern, most of a tiny check's start-up (BENCHMARKS.md §8).
+    static let asciiSubjects: [Subject] = (0..<128).map { Subject(Character(Unicode.Scalar(UInt8($0)))) }
 
     static func passes(_ subject: Subject, _ test: Test) -> Bool {
         switch test {
