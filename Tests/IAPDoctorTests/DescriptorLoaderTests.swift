@@ -1,5 +1,5 @@
 import Foundation
-import IAPDoctor
+@testable import IAPDoctor
 import Rules
 import Testing
 
@@ -165,5 +165,34 @@ struct DescriptorLoaderTests {
         #expect(Timestamp(iso8601: "2026-02-30") == nil)
         #expect(Timestamp(iso8601: "22/11/2026") == nil)
         #expect(Timestamp(iso8601: "2024-02-29")?.description == "2024-02-29T00:00:00Z")
+    }
+
+    /// The byte path for ASCII spellings gives what the Character path gives (kept here as the
+    /// reference), for the spellings people type and the odd ones.
+    @Test func enumerationSpellingsNormalizeTheSameOnBothPaths() {
+        func reference(_ text: String) -> String {
+            var result = ""
+            var lastWasSeparator = false
+            for character in text.trimmingXMLSpace() {
+                if character == " " || character == "-" || character == "_" {
+                    if !lastWasSeparator && !result.isEmpty { result.append("_") }
+                    lastWasSeparator = true
+                } else {
+                    result.append(contentsOf: character.lowercased())
+                    lastWasSeparator = false
+                }
+            }
+            while result.hasSuffix("_") { result.removeLast() }
+            return result
+        }
+        let spellings = [
+            "Ready to Submit", "ready_to_submit", "READY-TO-SUBMIT", "  Non-Consumable  ", "non consumable", "-x-", "___", "",
+            " ", "a  b", "a_-_b", "Auto-Renewable Subscription", "in\treview", "\tapproved\n", "a\tb", "a\r\nb", "Ünited",
+            "caf\u{E9}", "X1_Y2", "_lead", "trail_", "MiXeD cAsE",
+        ]
+        for spelling in spellings {
+            #expect(normalizedEnumerationSpelling(spelling) == reference(spelling), "`\(spelling)`")
+        }
+        #expect(normalizedEnumerationSpelling("Ready to Submit") == "ready_to_submit")
     }
 }
