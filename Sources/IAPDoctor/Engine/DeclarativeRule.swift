@@ -88,8 +88,9 @@ struct DeclarativeRule: Rule {
         private var idsNameCount = -1
         private var idsArena: ObjectIdentifier?
 
-        /// Checks one item, appending what it breaks to `findings`.
-        func check(_ streamed: CatalogStreamedItem, into findings: inout [Finding]) {
+        /// Checks one item, appending what it breaks to `findings`. Past the listing limit
+        /// (`listing` false) the findings are stand-ins for counting: no template is filled.
+        func check(_ streamed: CatalogStreamedItem, listing: Bool, into findings: inout [Finding]) {
             let names = streamed.element.names
             if idsArena != ObjectIdentifier(names) || idsNameCount != names.nameCount {
                 ids = paths.map { $0.map { names.id(of: $0) } }
@@ -98,10 +99,11 @@ struct DeclarativeRule: Rule {
             }
             var found = false
             for path in ids where path.allSatisfy({ $0 >= 0 }) {
-                visit(streamed.element, path, 0, streamed, &found, &findings)
+                visit(streamed.element, path, 0, streamed, listing, &found, &findings)
             }
             if !found, constraints.required {
                 let item = streamed.item
+                guard listing else { return findings.append(metadata.countedFinding(product: item.productID?.value)) }
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
                 findings.append(DeclarativeRule.finding(
                     metadata, fields: ["field": field, "product": name, "value": ""], at: item.location, product: item.productID?.value))
@@ -110,13 +112,14 @@ struct DeclarativeRule: Rule {
 
         /// The elements at `path[step...]` below `element`, in document order.
         private func visit(
-            _ element: XMLElementView, _ path: [Int], _ step: Int, _ streamed: CatalogStreamedItem, _ found: inout Bool,
+            _ element: XMLElementView, _ path: [Int], _ step: Int, _ streamed: CatalogStreamedItem, _ listing: Bool, _ found: inout Bool,
             _ findings: inout [Finding]
         ) {
             guard step < path.count else {
                 found = true
                 guard element.withTextBytes({ constraints.violates(bytes: $0) }) else { return }
                 let item = streamed.item
+                guard listing else { return findings.append(metadata.countedFinding(product: item.productID?.value)) }
                 let text = element.text
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
                 let fields = ["value": text, "length": String(text.count), "field": element.name, "product": name]
@@ -126,7 +129,7 @@ struct DeclarativeRule: Rule {
             }
             let id = path[step]
             for child in element.children where child.nameID == id {
-                visit(child, path, step + 1, streamed, &found, &findings)
+                visit(child, path, step + 1, streamed, listing, &found, &findings)
             }
         }
     }
