@@ -201,7 +201,13 @@ public struct Engine: Sendable {
         // the number of its first copy; outcomes keep those numbers, and the sort maps them to
         // positions (hashing whole findings three times each was an eighth of a faulty check).
         var numbers: [Finding: Int] = [:]
-        numbers.reserveCapacity(findings.count)
+        // Reserved for every finding: growing rehashes every finding in it.
+        numbers.reserveCapacity(outcomes.reduce(findings.count) { total, outcome in
+            switch outcome.status {
+            case .fail(let reported), .passWithNotes(let reported): return total + reported.count
+            default: return total
+            }
+        })
         for (offset, finding) in findings.enumerated() { _ = Engine.number(&numbers[finding], next: offset) }
         var reportedBy: [[Int]] = Array(repeating: [], count: outcomes.count)
         for (index, outcome) in outcomes.enumerated() {
@@ -217,7 +223,18 @@ public struct Engine: Sendable {
         }
         // A stable sort of the numbers: among equal findings the first copy stays first, so its
         // position is where every copy is listed.
-        let order = findings.indices.sorted { Finding.reportOrder(findings[$0], findings[$1]) }
+        // Sorted on their positions first (copying a finding out of the array for each comparison
+        // retained and released all its strings); only a tie compares the findings. Files become
+        // their rank among the files named, so a key is three numbers.
+        var fileRank: [String: Int] = [:]
+        for finding in findings { fileRank[finding.location?.file ?? "", default: 0] = 0 }
+        for (rank, file) in fileRank.keys.sorted().enumerated() { fileRank[file] = rank }
+        let keys = findings.map { (file: fileRank[$0.location?.file ?? ""]!, line: $0.location?.line ?? 0, column: $0.location?.column ?? 0) }
+        let order = findings.indices.sorted { a, b in
+            let ka = keys[a], kb = keys[b]
+            if ka != kb { return ka < kb }
+            return Finding.reportOrder(findings[a], findings[b])
+        }
         var position = [Int](repeating: 0, count: findings.count)
         for (offset, number) in order.enumerated() { position[number] = offset }
         findings = order.map { findings[$0] }

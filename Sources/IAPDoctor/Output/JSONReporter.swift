@@ -159,29 +159,49 @@ public struct JSONWriter {
         bytes.append(0x5D)
     }
 
-    public mutating func field(_ key: String, _ body: (inout JSONWriter) -> Void) {
+    public mutating func field(_ key: StaticString, _ body: (inout JSONWriter) -> Void) {
         separator()
-        appendQuoted(key)
-        raw(": ")
+        self.key(key)
         body(&self)
     }
 
-    public mutating func field(_ key: String, _ value: String?) {
+    public mutating func field(_ key: StaticString, _ value: String?) {
         separator()
-        appendQuoted(key)
-        raw(": ")
+        self.key(key)
         if let value { appendQuoted(value) } else { raw("null") }
     }
 
-    public mutating func field(_ key: String, _ value: Int?) {
+    public mutating func field(_ key: StaticString, _ value: Int?) {
         separator()
-        appendQuoted(key)
-        raw(": ")
-        if let value { raw(String(value)) } else { raw("null") }
+        self.key(key)
+        if let value { digits(value) } else { raw("null") }
     }
 
     public mutating func string(_ value: String) { appendQuoted(value) }
-    public mutating func number(_ value: Int) { raw(String(value)) }
+    public mutating func number(_ value: Int) { digits(value) }
+
+    /// `"key": `. Keys are literals of the reporters, with nothing to escape.
+    private mutating func key(_ key: StaticString) {
+        bytes.append(0x22)
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [0x22, 0x3A, 0x20])
+    }
+
+    /// `value` in decimal, without making a string for it.
+    private mutating func digits(_ value: Int) {
+        if value < 0 { return raw(String(value)) }
+        var rest = value, reversed: (UInt64, Int) = (0, 0)
+        repeat {
+            reversed.0 = reversed.0 << 4 | UInt64(rest % 10)
+            reversed.1 += 1
+            rest /= 10
+        } while rest > 0 && reversed.1 < 16
+        if rest > 0 { return raw(String(value)) }
+        for _ in 0..<reversed.1 {
+            bytes.append(0x30 + UInt8(reversed.0 & 0xF))
+            reversed.0 >>= 4
+        }
+    }
 
     /// `text` quoted: copied whole when it holds no byte `quote` escapes (`"`, `\\`, a control
     /// character, or 0xE2, the first byte of U+2028/U+2029, where a false alarm only costs the
