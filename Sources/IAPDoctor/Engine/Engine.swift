@@ -200,7 +200,7 @@ public struct Engine: Sendable {
         // Findings: deduplicated, sorted and numbered once, here. Each finding is hashed once, for
         // the number of its first copy; outcomes keep those numbers, and the sort maps them to
         // positions (hashing whole findings three times each was an eighth of a faulty check).
-        var numbers: [Finding: Int] = [:]
+        var numbers: [NumberingKey: Int] = [:]
         // Reserved for every finding: growing rehashes every finding in it.
         numbers.reserveCapacity(outcomes.reduce(findings.count) { total, outcome in
             switch outcome.status {
@@ -208,13 +208,13 @@ public struct Engine: Sendable {
             default: return total
             }
         })
-        for (offset, finding) in findings.enumerated() { _ = Engine.number(&numbers[finding], next: offset) }
+        for (offset, finding) in findings.enumerated() { _ = Engine.number(&numbers[NumberingKey(finding)], next: offset) }
         var reportedBy: [[Int]] = Array(repeating: [], count: outcomes.count)
         for (index, outcome) in outcomes.enumerated() {
             switch outcome.status {
             case .fail(let reported), .passWithNotes(let reported):
                 for finding in reported where !finding.isElided {
-                    let (number, isNew) = Engine.number(&numbers[finding], next: findings.count)
+                    let (number, isNew) = Engine.number(&numbers[NumberingKey(finding)], next: findings.count)
                     if isNew { findings.append(finding) }
                     reportedBy[index].append(number)
                 }
@@ -301,6 +301,20 @@ public struct Engine: Sendable {
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
             hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
             evaluated: !stopped)
+    }
+
+    /// A finding as a key of the numbering table: equal when the findings are, hashed on what
+    /// tells findings apart cheaply (rule, place, product), not on every text and note.
+    private struct NumberingKey: Hashable {
+        let finding: Finding
+        init(_ finding: Finding) { self.finding = finding }
+        static func == (a: NumberingKey, b: NumberingKey) -> Bool { a.finding == b.finding }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(finding.rule)
+            hasher.combine(finding.location)
+            hasher.combine(finding.productID)
+            hasher.combine(finding.message.utf8.count)
+        }
     }
 
     /// The number in `slot` (one hash lookup), or `next` stored there when it holds none.

@@ -184,7 +184,9 @@ public struct JSONWriter {
     private mutating func key(_ key: StaticString) {
         bytes.append(0x22)
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [0x22, 0x3A, 0x20])
+        bytes.append(0x22)
+        bytes.append(0x3A)
+        bytes.append(0x20)
     }
 
     /// `value` in decimal, without making a string for it.
@@ -209,13 +211,40 @@ public struct JSONWriter {
     private mutating func appendQuoted(_ text: String) {
         var plain = text
         let escapes = plain.withUTF8 { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 { return true }
+            if JSONWriter.mayNeedEscaping(utf8) { return true }
             bytes.append(0x22)
             bytes.append(contentsOf: utf8)
             bytes.append(0x22)
             return false
         }
         if escapes { raw(JSONWriter.quote(text)) }
+    }
+
+    /// Whether `utf8` holds a byte ``appendQuoted(_:)`` must not copy as it is (below 0x20, `"`,
+    /// `\\` or 0xE2), looked at eight bytes at a time: the classic exact "has a zero byte" test on
+    /// the word masked, or XORed with each value. A byte loop was most of writing a finding.
+    static func mayNeedEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var index = 0
+        if let base = utf8.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= utf8.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                // Below 0x20: a byte whose top three bits are all clear.
+                if hasZeroByte(word & 0xE0E0_E0E0_E0E0_E0E0) { return true }
+                if hasZeroByte(word ^ (0x22 &* ones)) || hasZeroByte(word ^ (0x5C &* ones)) || hasZeroByte(word ^ (0xE2 &* ones)) {
+                    return true
+                }
+                index += 8
+            }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 { return true }
+            index += 1
+        }
+        return false
     }
 
     public static func quote(_ text: String) -> String {
