@@ -117,9 +117,41 @@ final class ScreenshotFiles {
             prefix = normalized
         }
         let path = prefix.isEmpty ? name : (prefix == "/" ? "/" + name : prefix + "/" + name)
+        if !listed(name, in: directory) { return File(missing: path) }
         var info = stat()
         guard lstat(path, &info) != 0, errno == ENOENT else { return nil }
         return File(missing: path)
+    }
+
+    /// The names in the package folder, read once (nil when it cannot be read or is huge), and
+    /// the ASCII ones lowercased: a name that is in neither cannot be found by `lstat` either, even
+    /// on a file system that ignores case. It spares a system call per missing name (5% of the
+    /// time of a catalog whose every item names a missing file).
+    private var listing: (directory: String, names: Set<String>, folded: Set<String>)??
+
+    /// Whether `name` may be in `directory` (true when unsure: the caller then asks `lstat`).
+    private func listed(_ name: String, in directory: String) -> Bool {
+        if listing == nil || listing??.directory != directory { listing = .some(Self.list(directory)) }
+        guard let known = listing ?? nil else { return true }
+        if known.names.contains(name) { return true }
+        // Only ASCII names are folded here; others (Unicode case and normalization) go to `lstat`.
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return true }
+        return known.folded.contains(name.lowercased())
+    }
+
+    private static func list(_ directory: String) -> (directory: String, names: Set<String>, folded: Set<String>)? {
+        guard let folder = opendir(directory.isEmpty ? "." : directory) else { return nil }
+        defer { closedir(folder) }
+        var names = Set<String>(), folded = Set<String>()
+        while let entry = readdir(folder) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { String(cString: $0) }
+            }
+            names.insert(name)
+            folded.insert(name.lowercased())
+            if names.count > 100_000 { return nil }
+        }
+        return (directory, names, folded)
     }
 
     func file(named element: XMLElementView, in directory: String) -> File {
