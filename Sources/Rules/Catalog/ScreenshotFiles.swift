@@ -97,12 +97,12 @@ final class ScreenshotFiles {
     /// The package folder, normalized (`resolve` of a bare name is this, `/`, the name).
     private var folder: (directory: String, normalized: String)?
 
-    /// The file for a bare name (no `/`, not `.` or `..`) that `lstat` says does not exist, or nil.
-    /// Such a name resolves to an entry of the package folder itself, so the confinement check has
-    /// nothing to find (no link to follow, nothing outside); it made each missing name cost a
-    /// `getcwd`, a `realpath` per parent and two path normalizations (issue 16: 0.6 G
-    /// instructions for 8,000 missing names).
-    private func missingBareName(_ name: String, in directory: String) -> File? {
+    /// The path of a bare name (no `/`, not `.` or `..`) in the package folder, or nil for any
+    /// other name. Such a name resolves to an entry of the package folder itself, so the
+    /// confinement check has nothing to find when it is missing (no link to follow, nothing
+    /// outside): that check made each missing name cost a `getcwd`, a `realpath` per parent and two
+    /// path normalizations (issue 16: 0.6 G instructions for 8,000 missing names).
+    private func bareNamePath(_ name: String, in directory: String) -> String? {
         guard !name.isEmpty, name != ".", name != "..", !name.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 }) else {
             return nil
         }
@@ -116,11 +116,13 @@ final class ScreenshotFiles {
             folder = (directory, normalized)
             prefix = normalized
         }
-        let path = prefix.isEmpty ? name : (prefix == "/" ? "/" + name : prefix + "/" + name)
-        if !listed(name, in: directory) { return File(missing: path) }
+        return prefix.isEmpty ? name : (prefix == "/" ? "/" + name : prefix + "/" + name)
+    }
+
+    /// Whether `lstat` finds nothing at `path`.
+    private static func isAbsent(_ path: String) -> Bool {
         var info = stat()
-        guard lstat(path, &info) != 0, errno == ENOENT else { return nil }
-        return File(missing: path)
+        return lstat(path, &info) != 0 && errno == ENOENT
     }
 
     /// The names in the package folder, read once (nil when it cannot be read or is huge), and
@@ -161,11 +163,19 @@ final class ScreenshotFiles {
         }
         if let hit { return hit }
         let name = element.text
+        let bare = bareNamePath(name, in: directory)
+        // A bare name the folder's listing does not hold is missing, and is not kept: a catalog
+        // whose every item names another missing file filled the table for nothing.
+        if let bare, !listed(name, in: directory) { return File(missing: bare) }
         let file: File
         if let known = files[name] {
             file = known
         } else {
-            file = missingBareName(name, in: directory) ?? File(path: FileSystem.resolve(name, relativeTo: directory), package: directory)
+            if let bare, Self.isAbsent(bare) {
+                file = File(missing: bare)
+            } else {
+                file = File(path: FileSystem.resolve(name, relativeTo: directory), package: directory)
+            }
             files[name] = file
         }
         if recent.count == 8 { recent.removeFirst() }
