@@ -71,7 +71,7 @@ public struct Diagnosis: Sendable {
     public var elidedCounts: [Severity: Int] = [:]
 
     public func count(_ severity: Severity) -> Int {
-        findings.filter { $0.severity == severity }.count + (elidedCounts[severity] ?? 0)
+        findings.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) } + (elidedCounts[severity] ?? 0)
     }
 
     public var exitCode: Int32 {

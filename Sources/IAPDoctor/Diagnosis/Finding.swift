@@ -14,53 +14,172 @@ public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
 
 /// One problem, written rustc-style: a self-contained message with the actual and expected values,
 /// a separate `help` with the exact edit, and notes for context.
+///
+/// A value type whose fields live in one copy-on-write box: a copy is one retain, not one per
+/// string and array in it (the engine and the reports copy findings often, and a faulty catalog
+/// has thousands: issue 16), and an array of findings holds a pointer each. The fields are
+/// changed in place (`_modify`): a getter and setter pair would copy an array to append to it.
 public struct Finding: Sendable, Hashable {
-    public var rule: String
-    public var severity: Severity
+    public var rule: String {
+        get { storage.rule }
+        _modify { yield &unique().rule }
+    }
+    public var severity: Severity {
+        get { storage.severity }
+        _modify { yield &unique().severity }
+    }
     /// The checklist item this finding answers (`nil` for input and configuration problems).
-    public var checklist: String?
-    public var message: String
-    public var help: String?
-    public var notes: [String]
-    public var location: SourceLocation?
+    public var checklist: String? {
+        get { storage.checklist }
+        _modify { yield &unique().checklist }
+    }
+    public var message: String {
+        get { storage.message }
+        _modify { yield &unique().message }
+    }
+    public var help: String? {
+        get { storage.help }
+        _modify { yield &unique().help }
+    }
+    public var notes: [String] {
+        get { storage.notes }
+        _modify { yield &unique().notes }
+    }
+    public var location: SourceLocation? {
+        get { storage.location }
+        _modify { yield &unique().location }
+    }
     /// Other places the finding names ("first used here", "the descriptor says this"), shown
     /// as labelled secondary spans where a format has them (text, SARIF, JSON).
-    public var related: [RelatedSpan]
-    public var productID: String?
+    public var related: [RelatedSpan] {
+        get { storage.related }
+        _modify { yield &unique().related }
+    }
+    public var productID: String? {
+        get { storage.productID }
+        _modify { yield &unique().productID }
+    }
     /// The secret this finding is about (a private key, a shared secret, an API key), when it is
     /// one: no output shows it. The source line quoted under the finding shows it masked, or is
     /// left out when the secret is not on it whole; the texts above never contain it.
-    public var secret: Secret?
+    public var secret: Secret? {
+        get { storage.secret }
+        _modify { yield &unique().secret }
+    }
     /// A finding past the engine's per-rule listing limit: it still decides verdicts and the
     /// exit code, but is not listed (its rule's summary note counts it).
-    public var isElided = false
+    public var isElided: Bool {
+        get { storage.isElided }
+        _modify { yield &unique().isElided }
+    }
     /// How many findings a stand-in (`isElided`) counts for: a catalog scan keeps one stand-in per
     /// product and severity for the findings past the limit, not one per finding (1 otherwise).
-    public var elidedWeight = 1
+    public var elidedWeight: Int {
+        get { storage.elidedWeight }
+        _modify { yield &unique().elidedWeight }
+    }
     /// For a catalog scan's stand-in: the products of the findings it counts (beside `productID`,
     /// the first), so that verdicts still see every product a finding past the limit was about.
-    public var elidedProducts: [String] = []
+    public var elidedProducts: [String] {
+        get { storage.elidedProducts }
+        _modify { yield &unique().elidedProducts }
+    }
 
     public init(
         rule: String, severity: Severity, checklist: String?, message: String, help: String? = nil,
         notes: [String] = [], location: SourceLocation?, related: [RelatedSpan] = [], productID: String? = nil,
         secret: Secret? = nil
     ) {
-        self.rule = rule
-        self.severity = severity
-        self.checklist = checklist
-        self.location = location
-        self.productID = productID
-        self.secret = secret
-        self.message = secret?.masking(message) ?? message
-        self.help = help.map { secret?.masking($0) ?? $0 }
-        self.notes = notes.map { secret?.masking($0) ?? $0 }
-        self.related = related.map { span in
-            var masked = span
-            masked.label = secret?.masking(span.label) ?? span.label
-            masked.note = span.note.map { secret?.masking($0) ?? $0 }
-            return masked
+        storage = Storage(
+            rule: rule, severity: severity, checklist: checklist,
+            message: secret?.masking(message) ?? message,
+            help: help.map { secret?.masking($0) ?? $0 },
+            notes: secret == nil ? notes : notes.map { secret?.masking($0) ?? $0 },
+            location: location,
+            related: secret == nil ? related : related.map { span in
+                var masked = span
+                masked.label = secret?.masking(span.label) ?? span.label
+                masked.note = span.note.map { secret?.masking($0) ?? $0 }
+                return masked
+            },
+            productID: productID, secret: secret)
+    }
+
+    private var storage: Storage
+
+    /// The box, copied first when another finding shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    /// Mutated only through ``unique()`` (copy on write), so a box is never changed while shared.
+    private final class Storage: @unchecked Sendable {
+        var rule: String
+        var severity: Severity
+        var checklist: String?
+        var message: String
+        var help: String?
+        var notes: [String]
+        var location: SourceLocation?
+        var related: [RelatedSpan]
+        var productID: String?
+        var secret: Secret?
+        var isElided = false
+        var elidedWeight = 1
+        var elidedProducts: [String] = []
+
+        init(
+            rule: String, severity: Severity, checklist: String?, message: String, help: String?, notes: [String],
+            location: SourceLocation?, related: [RelatedSpan], productID: String?, secret: Secret?
+        ) {
+            self.rule = rule
+            self.severity = severity
+            self.checklist = checklist
+            self.message = message
+            self.help = help
+            self.notes = notes
+            self.location = location
+            self.related = related
+            self.productID = productID
+            self.secret = secret
         }
+
+        func copy() -> Storage {
+            let copy = Storage(
+                rule: rule, severity: severity, checklist: checklist, message: message, help: help, notes: notes,
+                location: location, related: related, productID: productID, secret: secret)
+            copy.isElided = isElided
+            copy.elidedWeight = elidedWeight
+            copy.elidedProducts = elidedProducts
+            return copy
+        }
+    }
+
+    public static func == (a: Finding, b: Finding) -> Bool {
+        let x = a.storage, y = b.storage
+        if x === y { return true }
+        return x.rule == y.rule && x.severity == y.severity && x.checklist == y.checklist && x.message == y.message
+            && x.help == y.help && x.notes == y.notes && x.location == y.location && x.related == y.related
+            && x.productID == y.productID && x.secret == y.secret && x.isElided == y.isElided
+            && x.elidedWeight == y.elidedWeight && x.elidedProducts == y.elidedProducts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        let x = storage
+        hasher.combine(x.rule)
+        hasher.combine(x.severity)
+        hasher.combine(x.checklist)
+        hasher.combine(x.message)
+        hasher.combine(x.help)
+        hasher.combine(x.notes)
+        hasher.combine(x.location)
+        hasher.combine(x.related)
+        hasher.combine(x.productID)
+        hasher.combine(x.secret)
+        hasher.combine(x.isElided)
+        hasher.combine(x.elidedWeight)
+        hasher.combine(x.elidedProducts)
     }
 
     /// Findings sort by file, line, column, then rule: the order every report uses.

@@ -24,16 +24,26 @@ public final class CatalogItemContext {
     /// Shared by every rule over every item of this read (e.g. facts about screenshot files).
     public let scanState: CatalogScanState
 
+    /// Whether this rule's findings are still listed: false once the scan holds
+    /// ``Engine/maxListedFindingsPerRule`` of them (the scan sets it). Past that a finding is only
+    /// counted, so ``finding(_:at:help:notes:related:product:)`` does not write its texts.
+    public internal(set) var isListing = true
+
     init(metadata: RuleMetadata, scanState: CatalogScanState) {
         self.metadata = metadata
         self.scanState = scanState
     }
 
-    /// A finding of this rule, with its configured severity and its checklist item.
+    /// A finding of this rule, with its configured severity and its checklist item. Its texts and
+    /// location are worked out only while the rule is listing (``isListing``); past the listing
+    /// limit it is a stand-in with the severity and the product, all the count needs: a faulty
+    /// catalog formatted a message for each of its findings, listed or not (issue 16).
     public func finding(
-        _ message: String, at location: SourceLocation, help: String? = nil, notes: [String] = [], related: [RelatedSpan] = [], product: String? = nil
+        _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation, help: @autoclosure () -> String? = nil,
+        notes: @autoclosure () -> [String] = [], related: @autoclosure () -> [RelatedSpan] = [], product: String? = nil
     ) -> Finding {
-        metadata.finding(message, at: location, help: help, notes: notes, related: related, product: product)
+        guard isListing else { return metadata.countedFinding(product: product) }
+        return metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related(), product: product)
     }
 
     public func finding(_ draft: CatalogItemFinding) -> Finding {

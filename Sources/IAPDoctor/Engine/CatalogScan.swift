@@ -60,13 +60,17 @@ final class CatalogScan {
     func check(_ item: CatalogStreamedItem) {
         for index in rules.indices {
             let found = rules[index].check(item: item, context: contexts[index])
-            if !found.isEmpty { keep(found, in: &ruleFindings[index], beyond: index) }
+            if !found.isEmpty {
+                keep(found, in: &ruleFindings[index], beyond: index)
+                // Past the limit the rule's findings are only counted: it need not write them.
+                if ruleFindings[index].count >= Engine.maxListedFindingsPerRule { contexts[index].isListing = false }
+            }
         }
         // The plans write into a local array (most items have no findings), not into this
         // object's storage: no exclusivity check per call.
         var flagged: [Finding] = []
         for index in plans.indices {
-            plans[index].check(item, into: &flagged)
+            plans[index].check(item, listing: planFindings[index].count < Engine.maxListedFindingsPerRule, into: &flagged)
             if !flagged.isEmpty {
                 keep(flagged, in: &planFindings[index], beyond: rules.count + index)
                 flagged.removeAll()

@@ -197,21 +197,50 @@ public struct Engine: Sendable {
         project: Project, catalog: RuleCatalog, outcomes: [Outcome], inputFindings: [Finding], requests: [ResolvedRequest], stopped: Bool,
         disabled: [String], options: Options, now: Timestamp, into findings: inout [Finding]
     ) -> Diagnosis {
-        // Findings: deduplicated, sorted and numbered once, here.
-        var seen = Set(findings)
-        for outcome in outcomes {
+        // Findings: deduplicated, sorted and numbered once, here. Each finding is hashed once, for
+        // the number of its first copy; outcomes keep those numbers, and the sort maps them to
+        // positions (hashing whole findings three times each was an eighth of a faulty check).
+        var numbers: [NumberingKey: Int] = [:]
+        // Reserved for every finding: growing rehashes every finding in it.
+        numbers.reserveCapacity(outcomes.reduce(findings.count) { total, outcome in
+            switch outcome.status {
+            case .fail(let reported), .passWithNotes(let reported): return total + reported.count
+            default: return total
+            }
+        })
+        for (offset, finding) in findings.enumerated() { _ = Engine.number(&numbers[NumberingKey(finding)], next: offset) }
+        var reportedBy: [[Int]] = Array(repeating: [], count: outcomes.count)
+        for (index, outcome) in outcomes.enumerated() {
             switch outcome.status {
             case .fail(let reported), .passWithNotes(let reported):
-                for finding in reported where !finding.isElided && seen.insert(finding).inserted { findings.append(finding) }
+                for finding in reported where !finding.isElided {
+                    let (number, isNew) = Engine.number(&numbers[NumberingKey(finding)], next: findings.count)
+                    if isNew { findings.append(finding) }
+                    reportedBy[index].append(number)
+                }
             default: break
             }
         }
-        findings.sort(by: Finding.reportOrder)
-        var position: [Finding: Int] = [:]
-        for (offset, finding) in findings.enumerated() where position[finding] == nil { position[finding] = offset }
+        // A stable sort of the numbers: among equal findings the first copy stays first, so its
+        // position is where every copy is listed.
+        // Sorted on their positions first (copying a finding out of the array for each comparison
+        // retained and released all its strings); only a tie compares the findings. Files become
+        // their rank among the files named, so a key is three numbers.
+        var fileRank: [String: Int] = [:]
+        for finding in findings { fileRank[finding.location?.file ?? "", default: 0] = 0 }
+        for (rank, file) in fileRank.keys.sorted().enumerated() { fileRank[file] = rank }
+        let keys = findings.map { (file: fileRank[$0.location?.file ?? ""]!, line: $0.location?.line ?? 0, column: $0.location?.column ?? 0) }
+        let order = findings.indices.sorted { a, b in
+            let ka = keys[a], kb = keys[b]
+            if ka != kb { return ka < kb }
+            return Finding.reportOrder(findings[a], findings[b])
+        }
+        var position = [Int](repeating: 0, count: findings.count)
+        for (offset, number) in order.enumerated() { position[number] = offset }
+        findings = order.map { findings[$0] }
 
-        var outcomesByItem: [String: [Outcome]] = [:]
-        for outcome in outcomes { outcomesByItem[outcome.item, default: []].append(outcome) }
+        var outcomesByItem: [String: [Int]] = [:]
+        for (index, outcome) in outcomes.enumerated() { outcomesByItem[outcome.item, default: []].append(index) }
         var checklist: [Diagnosis.ChecklistEntry] = []
         for item in Checklist.items {
             let mine = outcomesByItem[item.id] ?? []
@@ -224,11 +253,13 @@ public struct Engine: Sendable {
             }
             // Sets beside the ordered lists keep this linear when one item has thousands of answers.
             var findingIndexes = Set<Int>(), questionsAsked = Set<Diagnosis.Question>(), reasonsGiven = Set<String>()
-            for outcome in mine {
+            for outcomeIndex in mine {
+                let outcome = outcomes[outcomeIndex]
                 switch outcome.status {
-                case .fail(let reported), .passWithNotes(let reported):
-                    for finding in reported {
-                        if let index = position[finding], findingIndexes.insert(index).inserted { entry.findings.append(index) }
+                case .fail, .passWithNotes:
+                    for number in reportedBy[outcomeIndex] {
+                        let index = position[number]
+                        if findingIndexes.insert(index).inserted { entry.findings.append(index) }
                     }
                 case .unknown(let question, let key):
                     let asked = Diagnosis.Question(question: question, key: key, productID: outcome.productID)
@@ -239,13 +270,13 @@ public struct Engine: Sendable {
                 }
             }
             entry.findings.sort()
-            if mine.contains(where: \.status.failsWithError) {
+            if mine.contains(where: { outcomes[$0].status.failsWithError }) {
                 entry.status = .fail
             } else if !entry.questions.isEmpty {
                 entry.status = .unknown
             } else if mine.contains(where: {
                 // Warnings and notes are reported under the item; only an error fails it.
-                switch $0.status {
+                switch outcomes[$0].status {
                 case .pass, .passWithNotes, .fail: return true
                 default: return false
                 }
@@ -270,6 +301,27 @@ public struct Engine: Sendable {
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
             hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
             evaluated: !stopped)
+    }
+
+    /// A finding as a key of the numbering table: equal when the findings are, hashed on what
+    /// tells findings apart cheaply (rule, place, product), not on every text and note.
+    private struct NumberingKey: Hashable {
+        let finding: Finding
+        init(_ finding: Finding) { self.finding = finding }
+        static func == (a: NumberingKey, b: NumberingKey) -> Bool { a.finding == b.finding }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(finding.rule)
+            hasher.combine(finding.location)
+            hasher.combine(finding.productID)
+            hasher.combine(finding.message.utf8.count)
+        }
+    }
+
+    /// The number in `slot` (one hash lookup), or `next` stored there when it holds none.
+    private static func number(_ slot: inout Int?, next: Int) -> (number: Int, isNew: Bool) {
+        if let number = slot { return (number, false) }
+        slot = next
+        return (next, true)
     }
 
     /// A verdict for each requested product (or, when no request is known, each product).

@@ -110,4 +110,12 @@ extension RuleMetadata {
             help: help ?? (self.help.isEmpty ? nil : self.help), notes: notes, location: location,
             related: related, productID: product, secret: secret.map(Secret.init))
     }
+
+    /// A finding past the listing limit, for counting only (``Finding/isElided``): the severity and
+    /// the product (for verdicts), no texts, no location.
+    func countedFinding(product: String?) -> Finding {
+        var finding = Finding(rule: id, severity: severity, checklist: checklist, message: "", location: nil, productID: product)
+        finding.isElided = true
+        return finding
+    }
 }

@@ -6,7 +6,8 @@ public struct JSONReporter: Reporter {
     public init() {}
 
     public func report(_ diagnosis: Diagnosis) -> String {
-        var json = JSONWriter()
+        // About 700 bytes a finding (message, help, position, product) and 8 a checklist reference.
+        var json = JSONWriter(reservingCapacity: 16_384 + diagnosis.findings.count * 768)
         json.object {
             $0.field("schema", "iapdoctor-report/1")
             $0.field("tool") { $0.object { $0.field("name", "iapdoctor"); $0.field("version", diagnosis.toolVersion) } }
@@ -82,7 +83,7 @@ public struct JSONReporter: Reporter {
                 }
             }
         }
-        return json.output + "\n"
+        return json.outputLine()
     }
 
     /// `line`, `column`, `end_line`, `end_column`: 1-based, the end column exclusive (SARIF's
@@ -109,8 +110,22 @@ public struct JSONWriter {
 
     public init() {}
 
+    /// A writer with room for about `bytes` bytes. Reserving what a report will roughly need
+    /// (pages not written are never touched) spares copying the buffer at each doubling and
+    /// faulting in twice its size: a third of writing a large report was page faults (issue 16).
+    public init(reservingCapacity capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
     /// The document so far.
     public var output: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The document and a final newline, as one string (no second copy to append the newline).
+    public mutating func outputLine() -> String {
+        bytes.append(0x0A)
+        defer { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     private mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -159,29 +174,51 @@ public struct JSONWriter {
         bytes.append(0x5D)
     }
 
-    public mutating func field(_ key: String, _ body: (inout JSONWriter) -> Void) {
+    public mutating func field(_ key: StaticString, _ body: (inout JSONWriter) -> Void) {
         separator()
-        appendQuoted(key)
-        raw(": ")
+        self.key(key)
         body(&self)
     }
 
-    public mutating func field(_ key: String, _ value: String?) {
+    public mutating func field(_ key: StaticString, _ value: String?) {
         separator()
-        appendQuoted(key)
-        raw(": ")
+        self.key(key)
         if let value { appendQuoted(value) } else { raw("null") }
     }
 
-    public mutating func field(_ key: String, _ value: Int?) {
+    public mutating func field(_ key: StaticString, _ value: Int?) {
         separator()
-        appendQuoted(key)
-        raw(": ")
-        if let value { raw(String(value)) } else { raw("null") }
+        self.key(key)
+        if let value { digits(value) } else { raw("null") }
     }
 
     public mutating func string(_ value: String) { appendQuoted(value) }
-    public mutating func number(_ value: Int) { raw(String(value)) }
+    public mutating func number(_ value: Int) { digits(value) }
+
+    /// `"key": `. Keys are literals of the reporters, with nothing to escape.
+    private mutating func key(_ key: StaticString) {
+        bytes.append(0x22)
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+        bytes.append(0x3A)
+        bytes.append(0x20)
+    }
+
+    /// `value` in decimal, without making a string for it.
+    private mutating func digits(_ value: Int) {
+        if value < 0 { return raw(String(value)) }
+        var rest = value, reversed: (UInt64, Int) = (0, 0)
+        repeat {
+            reversed.0 = reversed.0 << 4 | UInt64(rest % 10)
+            reversed.1 += 1
+            rest /= 10
+        } while rest > 0 && reversed.1 < 16
+        if rest > 0 { return raw(String(value)) }
+        for _ in 0..<reversed.1 {
+            bytes.append(0x30 + UInt8(reversed.0 & 0xF))
+            reversed.0 >>= 4
+        }
+    }
 
     /// `text` quoted: copied whole when it holds no byte `quote` escapes (`"`, `\\`, a control
     /// character, or 0xE2, the first byte of U+2028/U+2029, where a false alarm only costs the
@@ -189,13 +226,40 @@ public struct JSONWriter {
     private mutating func appendQuoted(_ text: String) {
         var plain = text
         let escapes = plain.withUTF8 { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 { return true }
+            if JSONWriter.mayNeedEscaping(utf8) { return true }
             bytes.append(0x22)
             bytes.append(contentsOf: utf8)
             bytes.append(0x22)
             return false
         }
         if escapes { raw(JSONWriter.quote(text)) }
+    }
+
+    /// Whether `utf8` holds a byte ``appendQuoted(_:)`` must not copy as it is (below 0x20, `"`,
+    /// `\\` or 0xE2), looked at eight bytes at a time: the classic exact "has a zero byte" test on
+    /// the word masked, or XORed with each value. A byte loop was most of writing a finding.
+    static func mayNeedEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var index = 0
+        if let base = utf8.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= utf8.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                // Below 0x20: a byte whose top three bits are all clear.
+                if hasZeroByte(word & 0xE0E0_E0E0_E0E0_E0E0) { return true }
+                if hasZeroByte(word ^ (0x22 &* ones)) || hasZeroByte(word ^ (0x5C &* ones)) || hasZeroByte(word ^ (0xE2 &* ones)) {
+                    return true
+                }
+                index += 8
+            }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 { return true }
+            index += 1
+        }
+        return false
     }
 
     public static func quote(_ text: String) -> String {

@@ -16,7 +16,7 @@ public struct SARIFReporter: Reporter {
         for (index, rule) in rules.enumerated() { ruleIndex[rule.id] = index }
         let fingerprints = FindingFingerprints(diagnosis)
 
-        var json = JSONWriter()
+        var json = JSONWriter(reservingCapacity: 16_384 + diagnosis.findings.count * 1_024)
         json.object {
             $0.field("$schema", Self.schemaURI)
             $0.field("version", "2.1.0")
@@ -45,7 +45,7 @@ public struct SARIFReporter: Reporter {
                 }
             }
         }
-        return json.output + "\n"
+        return json.outputLine()
     }
 
     /// A `reportingDescriptor`: what the alert page shows above the result.
