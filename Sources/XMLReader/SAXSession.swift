@@ -50,31 +50,31 @@ final class SAXSession {
     /// Scan mode: the current item's elements (and the name table every mode uses).
     let arena = XMLItemArena()
     /// Scan mode: depth inside the current item (0: outside any item).
-    private var itemLevel = 0
+    @exclusivity(unchecked) private var itemLevel = 0
     /// Scan mode: indexes of the open item elements, innermost last, and their texts.
-    private var openItemElements: [Int] = []
+    @exclusivity(unchecked) private var openItemElements: [Int] = []
 
-    private var stack: [Frame] = []
-    private var root: XMLNode?
-    private var elementCount = 0
+    @exclusivity(unchecked) private var stack: [Frame] = []
+    @exclusivity(unchecked) private var root: XMLNode?
+    @exclusivity(unchecked) private var elementCount = 0
     /// Nodes held in the tree now (items handed to a stream handler are let go).
-    private var heldNodes = 0
+    @exclusivity(unchecked) private var heldNodes = 0
     private var error: XMLReaderError? {
         didSet { failed = error != nil }
     }
     /// Mirrors `error != nil` cheaply: checked on every SAX event.
-    private var failed = false
+    @exclusivity(unchecked) private var failed = false
     private(set) var handlerError: (any Error)?
     /// libxml2 interns names for the whole parse: decode each one once (ids index `arena.names`).
-    private var nameIDs: [UnsafeRawPointer: Int] = [:]
+    @exclusivity(unchecked) private var nameIDs: [UnsafeRawPointer: Int] = [:]
     /// A direct-mapped cache in front of `nameIDs` (most lookups hit it without hashing).
-    private var recentNameKeys = [UnsafeRawPointer?](repeating: nil, count: 256)
-    private var recentNameIDs = [Int](repeating: 0, count: 256)
-    private var context: xmlParserCtxtPtr?
+    @exclusivity(unchecked) private var recentNameKeys = [UnsafeRawPointer?](repeating: nil, count: 256)
+    @exclusivity(unchecked) private var recentNameIDs = [Int](repeating: 0, count: 256)
+    @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
     /// Bytes handed to libxml2 since it last reported anything. libxml2's push parser buffers a
     /// text node until it sees the next `<`, rescanning the buffer for every chunk: a 50 MB text
     /// node would cost a gigabyte and seconds before the text cap could see it.
-    private var bytesSinceEvent = 0
+    @exclusivity(unchecked) private var bytesSinceEvent = 0
 
     init(
         file: String?, limits: XMLReaderLimits, itemDepth: Int?,

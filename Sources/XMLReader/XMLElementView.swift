@@ -52,20 +52,20 @@ public final class XMLItemArena {
 
     // Plain growable buffers (no copy-on-write or uniqueness checks on the hot path); they only
     // grow, and are reused for every item of a parse.
-    @usableFromInline var elements: UnsafeMutablePointer<Element>
-    @usableFromInline var elementCount = 0
-    private var elementCapacity = 64
-    @usableFromInline var attributes: UnsafeMutablePointer<Attribute>
-    @usableFromInline var attributeCount = 0
-    private var attributeCapacity = 16
+    @exclusivity(unchecked) @usableFromInline var elements: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) @usableFromInline var elementCount = 0
+    @exclusivity(unchecked) private var elementCapacity = 64
+    @exclusivity(unchecked) @usableFromInline var attributes: UnsafeMutablePointer<Attribute>
+    @exclusivity(unchecked) @usableFromInline var attributeCount = 0
+    @exclusivity(unchecked) private var attributeCapacity = 16
     /// Texts and attribute values.
-    @usableFromInline var bytes: UnsafeMutablePointer<UInt8>
-    @usableFromInline var byteCount = 0
-    private var byteCapacity = 4096
+    @exclusivity(unchecked) @usableFromInline var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var byteCount = 0
+    @exclusivity(unchecked) private var byteCapacity = 4096
     /// Interned names, shared by every item of one parse (and the tree outside the items).
-    @usableFromInline var names: [String] = []
+    @exclusivity(unchecked) @usableFromInline var names: [String] = []
     /// Name → index in `names`.
-    @usableFromInline var idsByName: [String: Int] = [:]
+    @exclusivity(unchecked) @usableFromInline var idsByName: [String: Int] = [:]
     /// Ids of literal names by the address of their text (a direct-mapped cache): a lookup is a
     /// pointer comparison. A miss remembers how many names there were, since the name may come later.
     @usableFromInline let literalKeys: UnsafeMutablePointer<UnsafeRawPointer?>

@@ -23,13 +23,13 @@ final class CatalogScan {
     private let rules: [any CatalogItemRule]
     private let contexts: [CatalogItemContext]
     private let plans: [DeclarativeRule.CatalogPlan]
-    private var ruleFindings: [[Finding]]
-    private var planFindings: [[Finding]]
+    @exclusivity(unchecked) private var ruleFindings: [[Finding]]
+    @exclusivity(unchecked) private var planFindings: [[Finding]]
     /// Past the listing limit (``Engine/maxListedFindingsPerRule``) a check's findings are not kept:
     /// each is counted into one stand-in per product and severity, which is all the engine keeps of
     /// it anyway (the count for the summary note, the product and severity for verdicts). Indexed
     /// like `rules`, then `plans`.
-    private var beyond: [ElidedFindings]
+    @exclusivity(unchecked) private var beyond: [ElidedFindings]
 
     /// `catalog`: the rules in force (the configuration applied); `implementations`: the rules
     /// with Swift logic, by id.

@@ -84,9 +84,9 @@ struct DeclarativeRule: Rule {
         }
 
         /// The path names' ids in the current parse, and how many names it had when they were looked up.
-        private var ids: [[Int]] = []
-        private var idsNameCount = -1
-        private var idsArena: ObjectIdentifier?
+        @exclusivity(unchecked) private var ids: [[Int]] = []
+        @exclusivity(unchecked) private var idsNameCount = -1
+        @exclusivity(unchecked) private var idsArena: ObjectIdentifier?
 
         /// Checks one item, appending what it breaks to `findings`. Past the listing limit
         /// (`listing` false) the findings are stand-ins for counting: no template is filled.

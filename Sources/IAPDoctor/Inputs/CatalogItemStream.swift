@@ -48,16 +48,16 @@ final class CatalogItemStream {
     private(set) var itemParents: Set<XMLPosition> = []
 
     private let visit: (CatalogStreamedItem) -> Void
-    private var streamed: CatalogStreamedItem?
+    @exclusivity(unchecked) private var streamed: CatalogStreamedItem?
 
     // Where the read is (elements outside items only): names on the path from the root, whether
     // each is the first child of its name, and the names seen among each level's children so far.
-    private var path: [(name: String, first: Bool, position: XMLPosition)] = []
-    private var seen: [Set<String>] = []
+    @exclusivity(unchecked) private var path: [(name: String, first: Bool, position: XMLPosition)] = []
+    @exclusivity(unchecked) private var seen: [Set<String>] = []
     /// Groups started in the package's `in_app_purchases` so far.
-    private var groupCount = 0
+    @exclusivity(unchecked) private var groupCount = 0
     /// For the item being read: its group (index and kind).
-    private var currentGroup: (index: Int, kind: CatalogPackage.GroupKind)?
+    @exclusivity(unchecked) private var currentGroup: (index: Int, kind: CatalogPackage.GroupKind)?
 
     init(file: String, visit: @escaping (CatalogStreamedItem) -> Void) {
         self.file = file

@@ -42,14 +42,14 @@ final class ItemTable: @unchecked Sendable {
     }
 
     let file: String
-    var records: [Record] = []
+    @exclusivity(unchecked) var records: [Record] = []
     /// Product IDs are kept as strings: the request index shares them.
-    var productIDs: [String?] = []
+    @exclusivity(unchecked) var productIDs: [String?] = []
     /// Reference names, back to back.
-    var bytes: [UInt8] = []
+    @exclusivity(unchecked) var bytes: [UInt8] = []
     /// Types and `cleared_for_sale` values, each distinct value once.
-    var values: [String] = []
-    private var valueIDs: [String: Int32] = [:]
+    @exclusivity(unchecked) var values: [String] = []
+    @exclusivity(unchecked) private var valueIDs: [String: Int32] = [:]
 
     init(file: String) { self.file = file }
 
