@@ -78,20 +78,25 @@ import Testing
 
     /// The shortcut for a missing bare name (the folder's listing, then `lstat`) answers as the
     /// full check does: a name in another case is missing on a case-sensitive file system, a file
-    /// that is there is read, and a link that leaves the package is still refused.
-    @Test func missingScreenshotsAreFoundAsBefore() throws {
+    /// that is there is read, and a link that leaves the package is still refused. With no items
+    /// before them the names go to `lstat` (the folder is listed only after 64 questions); after
+    /// 70 other missing names, through the listing.
+    @Test(arguments: [0, 70])
+    func missingScreenshotsAreFoundAsBefore(leading: Int) throws {
         let package = try Self.faultyPackage(items: 1)
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: package + "/present.png"))
         try FileManager.default.createSymbolicLink(atPath: package + "/outside.png", withDestinationPath: "/etc/hostname")
         var metadata = try String(contentsOfFile: package + "/metadata.xml", encoding: .utf8)
         let one = Self.item(0)
-        metadata = metadata.replacingOccurrences(of: one, with: ["missing_0.png", "PRESENT.png", "present.png", "outside.png", "../up.png"].enumerated().map { index, name in
+        let names = (0..<leading).map { "filler_\($0).png" } + ["missing_0.png", "PRESENT.png", "present.png", "outside.png", "../up.png"]
+        metadata = metadata.replacingOccurrences(of: one, with: names.enumerated().map { index, name in
             Self.item(index).replacingOccurrences(of: "missing_\(index).png", with: name)
         }.joined())
         try metadata.write(toFile: package + "/metadata.xml", atomically: true, encoding: .utf8)
         let diagnosis = Doctor(engine: BuiltinRules.engine()).check(Doctor.Request(paths: [package]))
         let missing = Dictionary(grouping: diagnosis.findings.filter { $0.rule == "catalog-screenshot-file-missing" }, by: { $0.productID ?? "" })
-        func message(_ index: Int) -> String? { missing["com.greenthumb.pocketgarden.item\(index)"]?.first?.message }
+        func message(_ index: Int) -> String? { missing["com.greenthumb.pocketgarden.item\(leading + index)"]?.first?.message }
+        #expect(missing.count >= leading + 1)
         #expect(message(0)?.hasSuffix("is not in the package folder `\(package)`") == true)
         #expect(message(2) == nil, "present.png is there")
         #expect(message(3)?.contains("is not a regular file inside the package folder") == true, "the link leaves the package")

@@ -130,10 +130,19 @@ final class ScreenshotFiles {
     /// on a file system that ignores case. It spares a system call per missing name (5% of the
     /// time of a catalog whose every item names a missing file).
     private var listing: (directory: String, names: Set<String>, folded: Set<String>)??
+    /// Names asked about before the folder is listed: listing costs about 5,000 instructions an
+    /// entry, so a catalog of a few items beside thousands of other files (a Downloads folder)
+    /// asks `lstat` instead (a 1-item check spent 20 M instructions listing /tmp).
+    private var unlistedQuestions = 0
+    private static let questionsBeforeListing = 64
 
     /// Whether `name` may be in `directory` (true when unsure: the caller then asks `lstat`).
     private func listed(_ name: String, in directory: String) -> Bool {
-        if listing == nil || listing??.directory != directory { listing = .some(Self.list(directory)) }
+        if listing == nil || listing??.directory != directory {
+            unlistedQuestions += 1
+            guard unlistedQuestions > Self.questionsBeforeListing else { return true }
+            listing = .some(Self.list(directory))
+        }
         guard let known = listing ?? nil else { return true }
         if known.names.contains(name) { return true }
         // Only ASCII names are folded here; others (Unicode case and normalization) go to `lstat`.
