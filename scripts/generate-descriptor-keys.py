@@ -82,12 +82,24 @@ out = [
 ]
 for parts in paths:
     out.append('    case %s = "%s"\n' % (camel(parts), ".".join(parts)))
-out.append("}\n")
+# The keys each mapping may hold, by the mapping's path ("" for the top level), made once: the
+# loader checks every mapping it reads against them (10,000 products in one descriptor).
+children = {}
+for parts in paths:
+    children.setdefault(".".join(parts[:-1]), []).append(parts[-1])
+out.append("\n    /// The names of the keys each mapping may hold, by the mapping's path (`\"\"`: the top level).\n")
+out.append("    public static let namesByMapping: [String: [String]] = [\n")
+for mapping, names in children.items():
+    out.append('        "%s": [%s],\n' % (mapping, ", ".join('"%s"' % n for n in names)))
+out.append("    ]\n}\n")
 for name, doc, node in item_enums:
     out.append("\n/// %s\n" % doc)
     out.append("public enum %s: String, CaseIterable, Sendable {\n" % name)
-    for key, _ in properties(node):
+    keys = [key for key, _ in properties(node)]
+    for key in keys:
         out.append('    case %s = "%s"\n' % (camel([key]), key))
+    out.append("\n    /// Every key's name, in the schema's order.\n")
+    out.append("    public static let names = [%s]\n" % ", ".join('"%s"' % k for k in keys))
     out.append("}\n")
 
 target = os.path.join(ROOT, "Sources", "IAPDoctor", "Generated", "DescriptorKeys.swift")

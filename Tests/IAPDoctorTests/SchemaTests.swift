@@ -49,6 +49,13 @@ struct SchemaTests {
         for (path, keys) in levels {
             #expect(try Self.propertyNames(path) == Set(keys), "schema keys at \(path.isEmpty ? "the top level" : path.joined(separator: "."))")
         }
+        // The name lists the loader checks mappings with are the cases' names, in order.
+        for mapping in [nil] + DescriptorKey.allCases.map(Optional.some) {
+            #expect(DescriptorKey.names(in: mapping) == DescriptorKey.keys(in: mapping).map(\.name), "\(mapping?.rawValue ?? "top")")
+        }
+        #expect(ProductKey.names == ProductKey.allCases.map(\.name))
+        #expect(SubscriptionGroupKey.names == SubscriptionGroupKey.allCases.map(\.name))
+        #expect(LocalizationKey.names == LocalizationKey.allCases.map(\.name))
         // Every mapping level of the schema is one of these (a level added to the schema alone fails).
         let schema = try #require(JSONSerialization.jsonObject(with: Data(readText(Self.descriptorSchema).utf8)) as? [String: Any])
         #expect(Self.closedObjectCount(schema) == levels.count)

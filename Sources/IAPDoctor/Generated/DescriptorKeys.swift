@@ -67,6 +67,20 @@ public enum DescriptorKey: String, CaseIterable, Sendable {
     case testingSandboxAccountEmail = "testing.sandbox_account.email"
     case testingSandboxAccountStorefront = "testing.sandbox_account.storefront"
     case testingSandboxAccountTeamID = "testing.sandbox_account.team_id"
+
+    /// The names of the keys each mapping may hold, by the mapping's path (`""`: the top level).
+    public static let namesByMapping: [String: [String]] = [
+        "": ["version", "environment", "checked_at", "project_root", "app", "developer_account", "app_id", "signing", "app_store_connect", "subscription_groups", "products", "requests", "catalogs", "testing"],
+        "app": ["name", "platform", "bundle_id", "deployment_target", "storekit_api", "info_plist", "xcodeproj", "target", "configuration", "entitlements", "scheme", "storekit_configuration", "product_id_lists", "sources"],
+        "developer_account": ["team_id", "team_type", "membership", "program_license", "agreements", "banking", "tax"],
+        "developer_account.agreements": ["paid_apps"],
+        "app_id": ["identifier", "in_app_purchase", "in_app_purchase_enabled_at"],
+        "signing": ["style", "team_id", "profile"],
+        "signing.profile": ["file", "name", "app_id", "type", "created_at", "expires_at", "installed"],
+        "app_store_connect": ["app_record", "version_state", "released_at", "binary_uploaded", "snapshot"],
+        "testing": ["device", "os_version", "jailbroken", "app_reinstalled", "signed_out_of_store", "sandbox_account"],
+        "testing.sandbox_account": ["email", "storefront", "team_id"],
+    ]
 }
 
 /// A key of one `products[]` entry.
@@ -88,16 +102,25 @@ public enum ProductKey: String, CaseIterable, Sendable {
     case reviewScreenshot = "review_screenshot"
     case reviewNotes = "review_notes"
     case submittedWithAppVersion = "submitted_with_app_version"
+
+    /// Every key's name, in the schema's order.
+    public static let names = ["product_id", "reference_name", "type", "status", "cleared_for_sale", "availability", "price_tier", "price", "created_at", "updated_at", "family_shareable", "subscription_group", "subscription_duration", "localizations", "review_screenshot", "review_notes", "submitted_with_app_version"]
 }
 
 /// A key of one `subscription_groups[]` entry.
 public enum SubscriptionGroupKey: String, CaseIterable, Sendable {
     case referenceName = "reference_name"
     case localizations = "localizations"
+
+    /// Every key's name, in the schema's order.
+    public static let names = ["reference_name", "localizations"]
 }
 
 /// A key of one locale's entry under `localizations`.
 public enum LocalizationKey: String, CaseIterable, Sendable {
     case displayName = "display_name"
     case description = "description"
+
+    /// Every key's name, in the schema's order.
+    public static let names = ["display_name", "description"]
 }

@@ -339,12 +339,12 @@ struct DescriptorReader {
 
     /// The mapping at `key` (`nil`: the top level), read with the schema's keys for it.
     mutating func mapping(_ node: YAMLTree, _ key: DescriptorKey?) -> DescriptorFields<DescriptorKey> {
-        DescriptorFields(pairs: pairs(node, path: key?.rawValue ?? "", keys: DescriptorKey.keys(in: key).map(\.name)), prefix: "")
+        DescriptorFields(pairs: pairs(node, path: key?.rawValue ?? "", keys: DescriptorKey.names(in: key)), prefix: "")
     }
 
     /// One entry of a list (or one locale's mapping) at `path`, read with its item keys.
     mutating func mapping<Key: DescriptorSchemaKey>(_ node: YAMLTree, item path: String, _: Key.Type) -> DescriptorFields<Key> {
-        DescriptorFields(pairs: pairs(node, path: path, keys: Key.allCases.map(\.name)), prefix: path)
+        DescriptorFields(pairs: pairs(node, path: path, keys: Key.names), prefix: path)
     }
 
     // Each accessor for a key of a mapping read above: the node and the path it names in problems.

@@ -6,6 +6,8 @@ public protocol DescriptorSchemaKey: RawRepresentable, CaseIterable, Hashable, S
     /// The key's path inside a mapping at `prefix` (`products[2].status`); `DescriptorKey`s are
     /// paths from the top already.
     func path(in prefix: String) -> String
+    /// Every key's name, in the schema's order (generated, made once).
+    static var names: [String] { get }
 }
 
 extension DescriptorSchemaKey {
@@ -14,6 +16,9 @@ extension DescriptorSchemaKey {
 }
 
 extension DescriptorKey: DescriptorSchemaKey {
+    /// The top level's key names (a `DescriptorKey`'s mapping is given by its path: `names(in:)`).
+    public static var names: [String] { names(in: nil) }
+
     public var name: String { rawValue.split(separator: ".").last.map(String.init) ?? rawValue }
     public func path(in prefix: String) -> String { rawValue }
 
@@ -26,6 +31,9 @@ extension DescriptorKey: DescriptorSchemaKey {
     public static func keys(in mapping: DescriptorKey?) -> [DescriptorKey] {
         allCases.filter { $0.parent == mapping }
     }
+
+    /// Their names, made once (`namesByMapping`, generated).
+    public static func names(in mapping: DescriptorKey?) -> [String] { namesByMapping[mapping?.rawValue ?? ""] ?? [] }
 }
 
 extension ProductKey: DescriptorSchemaKey {}
