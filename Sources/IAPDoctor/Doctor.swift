@@ -21,11 +21,15 @@ public struct Doctor: Sendable {
         public var profilesDirectories: [String]?
         /// `--asc`: an App Store Connect snapshot file or folder (over `app_store_connect.snapshot`).
         public var ascSnapshot: String?
+        /// Keep every finding past the per-rule listing limit, for a report that lists them all
+        /// (``Reporter/listsEveryFinding``): JSON and SARIF.
+        public var listsEveryFinding: Bool
 
         public init(
             paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil, root: String? = nil,
-            profilesDirectories: [String]? = nil, ascSnapshot: String? = nil
+            profilesDirectories: [String]? = nil, ascSnapshot: String? = nil, listsEveryFinding: Bool = false
         ) {
+            self.listsEveryFinding = listsEveryFinding
             self.ascSnapshot = ascSnapshot
             self.profilesDirectories = profilesDirectories
             self.paths = paths
@@ -182,7 +186,7 @@ public struct Doctor: Sendable {
                 }
             }
             do {
-                let package = try engine.scanCatalog(path: path, configuration: configuration)
+                let package = try engine.scanCatalog(path: path, configuration: configuration, keepingUnlisted: request.listsEveryFinding)
                 FileSystem.noteParsed(package.file)
                 project.catalogPackages.append(package)
             } catch {
@@ -200,7 +204,7 @@ public struct Doctor: Sendable {
         let given = Set(catalogPaths.map(CatalogPackage.metadataPath(for:)))
         for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
         if let snapshot = project.ascSnapshot?.snapshot { inputs.append(snapshot.path) }
-        let options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: inputs)
+        let options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: inputs, keepsUnlisted: request.listsEveryFinding)
         return engine.diagnose(project, inputProblems: problems, options: options)
     }
 }

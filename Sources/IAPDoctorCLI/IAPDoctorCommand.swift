@@ -119,18 +119,17 @@ struct Check: ParsableCommand {
         let pulled = ascPull ? try PulledSnapshot.pull(paths: paths, bundleID: bundleID, key: ascKey) : nil
         defer { pulled?.remove() }
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulled?.path))
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
-        let text = format.reporter(color: useColor).report(diagnosis)
-        if let output {
-            do {
-                try FileSystem.writeAtomically(text, to: output)
-            } catch {
-                writeError("error: \(error.message)\nhelp: \(error.help)")
-                throw ExitCode(2)
-            }
-        } else {
-            print(text, terminator: "")
+        let reporter = format.reporter(color: useColor)
+        var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulled?.path)
+        request.listsEveryFinding = type(of: reporter).listsEveryFinding
+        let diagnosis = doctor.check(request)
+        // Streamed: a report of every finding of a large catalog is never one string in memory.
+        do {
+            try FileSystem.writeAtomically(to: output ?? "/dev/stdout") { reporter.write(diagnosis, to: $0) }
+        } catch {
+            writeError("error: \(error.message)\nhelp: \(error.help)")
+            throw ExitCode(2)
         }
         throw ExitCode(diagnosis.exitCode)
     }

@@ -70,6 +70,17 @@ public struct Diagnosis: Sendable {
     /// Findings past the per-rule listing limit, by severity (counted, not listed).
     public var elidedCounts: [Severity: Int] = [:]
 
+    /// The findings past the listing limit themselves, when the run was asked to keep them
+    /// (``Engine/Options/keepsUnlisted``) for a report that lists every finding
+    /// (``FindingListing``); only the records of ``unlistedRules`` are reported.
+    public var unlisted: [CompactFindings] = []
+    /// The run kept them (``Engine/Options/keepsUnlisted``): every finding is in ``findings`` or
+    /// ``unlisted``, and the notes that count the rest say nothing a full listing does not.
+    public var keepsUnlisted = false
+    /// The rules whose findings past the limit were reported (a catalog scan keeps the findings of
+    /// every rule it ran; a rule the environment leaves out reports none of them).
+    public var unlistedRules: Set<String> = []
+
     public func count(_ severity: Severity) -> Int {
         findings.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) } + (elidedCounts[severity] ?? 0)
     }

@@ -85,6 +85,13 @@ public struct Finding: Sendable, Hashable {
         _modify { yield &unique().elidedProducts }
     }
 
+    /// The note that says how many of its rule's findings are past the listing limit: shown where
+    /// findings are capped (text, Markdown, HTML), left out where all are listed (JSON, SARIF).
+    public var summarizesUnlisted: Bool {
+        get { storage.summarizesUnlisted }
+        _modify { yield &unique().summarizesUnlisted }
+    }
+
     public init(
         rule: String, severity: Severity, checklist: String?, message: String, help: String? = nil,
         notes: [String] = [], location: SourceLocation?, related: [RelatedSpan] = [], productID: String? = nil,
@@ -128,6 +135,7 @@ public struct Finding: Sendable, Hashable {
         var isElided = false
         var elidedWeight = 1
         var elidedProducts: [String] = []
+        var summarizesUnlisted = false
 
         init(
             rule: String, severity: Severity, checklist: String?, message: String, help: String?, notes: [String],
@@ -152,6 +160,7 @@ public struct Finding: Sendable, Hashable {
             copy.isElided = isElided
             copy.elidedWeight = elidedWeight
             copy.elidedProducts = elidedProducts
+            copy.summarizesUnlisted = summarizesUnlisted
             return copy
         }
     }
@@ -162,7 +171,7 @@ public struct Finding: Sendable, Hashable {
         return x.rule == y.rule && x.severity == y.severity && x.checklist == y.checklist && x.message == y.message
             && x.help == y.help && x.notes == y.notes && x.location == y.location && x.related == y.related
             && x.productID == y.productID && x.secret == y.secret && x.isElided == y.isElided
-            && x.elidedWeight == y.elidedWeight && x.elidedProducts == y.elidedProducts
+            && x.elidedWeight == y.elidedWeight && x.elidedProducts == y.elidedProducts && x.summarizesUnlisted == y.summarizesUnlisted
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -180,6 +189,7 @@ public struct Finding: Sendable, Hashable {
         hasher.combine(x.isElided)
         hasher.combine(x.elidedWeight)
         hasher.combine(x.elidedProducts)
+        hasher.combine(x.summarizesUnlisted)
     }
 
     /// Findings sort by file, line, column, then rule: the order every report uses.

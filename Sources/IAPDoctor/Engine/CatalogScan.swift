@@ -4,10 +4,15 @@ extension Engine {
     /// leaves on, with its severities and options. What they found stays with the package
     /// (``CatalogPackage/itemFindings``) until ``diagnose(_:inputProblems:options:)`` reports it, so
     /// diagnose with the same configuration (``Doctor`` does).
-    public func scanCatalog(path: String, configuration: Configuration) throws(InputProblem) -> CatalogPackage {
-        let scan = CatalogScan(catalog: configuration.apply(to: catalog).catalog, implementations: implementations)
+    ///
+    /// `keepingUnlisted`: keep the findings past the listing limit too, compactly
+    /// (``CatalogPackage/unlistedFindings``), for a report that lists every finding.
+    public func scanCatalog(path: String, configuration: Configuration, keepingUnlisted: Bool = false) throws(InputProblem) -> CatalogPackage {
+        let scan = CatalogScan(
+            catalog: configuration.apply(to: catalog).catalog, implementations: implementations, keepingUnlisted: keepingUnlisted)
         var package = try CatalogPackage.load(path: path, eachItem: scan.check)
         package.itemFindings = scan.findingsByRule
+        package.unlistedFindings = scan.unlisted
         return package
     }
 }
@@ -30,10 +35,14 @@ final class CatalogScan {
     /// it anyway (the count for the summary note, the product and severity for verdicts). Indexed
     /// like `rules`, then `plans`.
     @exclusivity(unchecked) private var beyond: [ElidedFindings]
+    /// The findings past the listing limit themselves, when asked for: the rules then write every
+    /// finding in full (a listing context never stops listing).
+    let unlisted: CompactFindings?
 
     /// `catalog`: the rules in force (the configuration applied); `implementations`: the rules
     /// with Swift logic, by id.
-    init(catalog: RuleCatalog, implementations: [String: any Rule]) {
+    init(catalog: RuleCatalog, implementations: [String: any Rule], keepingUnlisted: Bool = false) {
+        unlisted = keepingUnlisted ? CompactFindings() : nil
         let scanState = CatalogScanState()
         var rules: [any CatalogItemRule] = []
         var contexts: [CatalogItemContext] = []
@@ -63,14 +72,14 @@ final class CatalogScan {
             if !found.isEmpty {
                 keep(found, in: &ruleFindings[index], beyond: index)
                 // Past the limit the rule's findings are only counted: it need not write them.
-                if ruleFindings[index].count >= Engine.maxListedFindingsPerRule { contexts[index].isListing = false }
+                if unlisted == nil, ruleFindings[index].count >= Engine.maxListedFindingsPerRule { contexts[index].isListing = false }
             }
         }
         // The plans write into a local array (most items have no findings), not into this
         // object's storage: no exclusivity check per call.
         var flagged: [Finding] = []
         for index in plans.indices {
-            plans[index].check(item, listing: planFindings[index].count < Engine.maxListedFindingsPerRule, into: &flagged)
+            plans[index].check(item, listing: unlisted != nil || planFindings[index].count < Engine.maxListedFindingsPerRule, into: &flagged)
             if !flagged.isEmpty {
                 keep(flagged, in: &planFindings[index], beyond: rules.count + index)
                 flagged.removeAll()
@@ -85,7 +94,10 @@ final class CatalogScan {
             return
         }
         if room > 0 { list += found[..<room] }
-        for finding in found[max(room, 0)...] { beyond[slot].count(finding) }
+        for finding in found[max(room, 0)...] {
+            beyond[slot].count(finding)
+            unlisted?.append(finding)
+        }
     }
 
     /// What each check found, by rule id (an entry for every check that ran, found or not): the

@@ -55,8 +55,13 @@ public struct Engine: Sendable {
     /// A catalog scan's stand-in names the products of the findings it counts: each of them that
     /// a verdict is asked about (`verdictProducts`) gets an outcome of its own, so verdicts are
     /// those of the findings it stands for.
+    ///
+    /// `unlisted`, when given, keeps the findings past the limit (compactly) for the reports that
+    /// list every finding; `reportedRules` gets the rule when a catalog scan's stand-in shows that
+    /// its own store holds more.
     static func limitListing(
-        _ outcomes: [Outcome], rule: RuleMetadata, elided: inout [Severity: Int], verdictProducts: Set<String> = []
+        _ outcomes: [Outcome], rule: RuleMetadata, elided: inout [Severity: Int], verdictProducts: Set<String> = [],
+        unlisted: CompactFindings? = nil, reportedRules: inout Set<String>
     ) -> [Outcome] {
         var listed = 0
         var beyond = 0
@@ -72,6 +77,7 @@ public struct Engine: Sendable {
             var kept: [Finding] = []
             for finding in findings {
                 if finding.isElided {
+                    reportedRules.insert(finding.rule)
                     beyond += finding.elidedWeight
                     elided[finding.severity, default: 0] += finding.elidedWeight
                     var standIn = finding
@@ -93,6 +99,7 @@ public struct Engine: Sendable {
                 }
                 beyond += 1
                 elided[finding.severity, default: 0] += 1
+                if let unlisted, unlisted.append(finding) { reportedRules.insert(finding.rule) }
                 if !kept.contains(where: { $0.isElided && $0.severity == finding.severity }) {
                     var standIn = Finding(rule: finding.rule, severity: finding.severity, checklist: finding.checklist, message: "", location: nil)
                     standIn.isElided = true
@@ -103,10 +110,11 @@ public struct Engine: Sendable {
         }
         result += perProduct
         guard beyond > 0, let item = rule.checklist else { return result }
-        let note = Finding(
+        var note = Finding(
             rule: rule.id, severity: .note, checklist: item,
             message: "`\(rule.id)` found \(beyond) more problems like the \(maxListedFindingsPerRule) listed; they are counted, not listed",
             help: "fix the listed ones (usually the same mistake) and run again", location: nil)
+        note.summarizesUnlisted = true
         return result + [Outcome(item: item, productID: nil, status: .passWithNotes([note]), rule: rule.id)]
     }
 
@@ -129,11 +137,15 @@ public struct Engine: Sendable {
         public var configuration = Configuration()
         public var failOn: Severity? = .error
         public var inputs: [String] = []
+        /// Keep the findings past the listing limit (``Diagnosis/unlisted``) for a report that lists
+        /// every finding (JSON, SARIF); the others show the limit's note instead.
+        public var keepsUnlisted = false
 
-        public init(configuration: Configuration = Configuration(), failOn: Severity? = .error, inputs: [String] = []) {
+        public init(configuration: Configuration = Configuration(), failOn: Severity? = .error, inputs: [String] = [], keepsUnlisted: Bool = false) {
             self.configuration = configuration
             self.failOn = failOn
             self.inputs = inputs
+            self.keepsUnlisted = keepsUnlisted
         }
     }
 
@@ -153,6 +165,8 @@ public struct Engine: Sendable {
         let requests = RequestResolver.resolve(project, index: index)
         var outcomes: [Outcome] = []
         var elided: [Severity: Int] = [:]
+        let unlisted = options.keepsUnlisted ? CompactFindings() : nil
+        var reportedRules = Set<String>()
         // The products `verdicts` is asked about (see there).
         let verdictProducts = requests.isEmpty
             ? Set(project.products.compactMap { $0.productID?.value }) : Set(requests.map(\.verdictID))
@@ -178,7 +192,9 @@ public struct Engine: Sendable {
                 }
                 let rule: any Rule = implementations[metadata.id] ?? DeclarativeRule(id: metadata.id)
                 let context = RuleContext(project: project, metadata: metadata, now: now, requests: requests, productIndex: index)
-                let answered = Engine.limitListing(rule.check(context), rule: metadata, elided: &elided, verdictProducts: verdictProducts)
+                let answered = Engine.limitListing(
+                    rule.check(context), rule: metadata, elided: &elided, verdictProducts: verdictProducts, unlisted: unlisted,
+                    reportedRules: &reportedRules)
                 if !knowsStoreProducts, Checklist.item(item)?.aboutProducts == true {
                     outcomes += answered.map(Engine.askingForProducts)
                 } else {
@@ -190,6 +206,11 @@ public struct Engine: Sendable {
             project: project, catalog: activeCatalog, outcomes: outcomes, inputFindings: findings, requests: requests, stopped: stopped,
             disabled: disabled, options: options, now: now, into: &findings)
         diagnosis.elidedCounts = elided
+        if options.keepsUnlisted {
+            diagnosis.unlisted = project.catalogPackages.compactMap(\.unlistedFindings) + [unlisted].compactMap { $0 }
+            diagnosis.unlistedRules = reportedRules
+            diagnosis.keepsUnlisted = true
+        }
         return diagnosis
     }
 

@@ -6,14 +6,14 @@ public struct GitLabReporter: Reporter {
     public init() {}
 
     public func report(_ diagnosis: Diagnosis) -> String {
-        let fingerprints = FindingFingerprints(diagnosis)
+        var fingerprints = FindingFingerprints(diagnosis)
         var json = JSONWriter()
-        json.array(Array(diagnosis.findings.enumerated())) { json, entry in
-            let finding = entry.element
+        json.array(diagnosis.findings) { json, finding in
+            let fingerprint = fingerprints.next(finding)
             json.object {
                 $0.field("description", Escaping.controlCharacters(finding.message))
                 $0.field("check_name", finding.rule)
-                $0.field("fingerprint", fingerprints[entry.offset])
+                $0.field("fingerprint", fingerprint)
                 $0.field("severity", Self.severity(finding.severity))
                 $0.field("location") {
                     $0.object {
@@ -48,19 +48,31 @@ public struct GitLabReporter: Reporter {
 /// the line, so an edit above a finding does not make it look new. Identical findings get an
 /// occurrence number, because GitLab needs every fingerprint in a report to be unique.
 struct FindingFingerprints {
-    private var values: [String] = []
+    /// Each fingerprint given so far (as its two 64-bit halves: a string each cost 70 bytes over
+    /// 250,000 findings), with how many times.
+    private var seen: [Digest: Int] = [:]
+    private let diagnosis: Diagnosis
 
-    init(_ diagnosis: Diagnosis) {
-        var seen: [String: Int] = [:]
-        for finding in diagnosis.findings {
-            let base = Self.fingerprint(finding, path: Self.path(of: finding, in: diagnosis))
-            let occurrence = seen[base, default: 0]
-            seen[base] = occurrence + 1
-            values.append(occurrence == 0 ? base : MD5.hex(Array("\(base)\u{1F}\(occurrence)".utf8)))
+    private struct Digest: Hashable {
+        let high: UInt64, low: UInt64
+        init(_ hex: String) {
+            high = UInt64(hex.prefix(16), radix: 16) ?? 0
+            low = UInt64(hex.dropFirst(16), radix: 16) ?? 0
         }
     }
 
-    subscript(index: Int) -> String { values[index] }
+    init(_ diagnosis: Diagnosis) {
+        self.diagnosis = diagnosis
+    }
+
+    /// The fingerprint of the next finding, the findings given in report order.
+    mutating func next(_ finding: Finding) -> String {
+        let base = Self.fingerprint(finding, path: Self.path(of: finding, in: diagnosis))
+        let key = Digest(base)
+        let occurrence = seen[key, default: 0]
+        seen[key] = occurrence + 1
+        return occurrence == 0 ? base : MD5.hex(Array("\(base)\u{1F}\(occurrence)".utf8))
+    }
 
     static func fingerprint(_ finding: Finding, path: String) -> String {
         // A separator that no path or one-line value holds keeps `a`+`bc` apart from `ab`+`c`.

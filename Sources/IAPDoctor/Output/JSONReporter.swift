@@ -3,11 +3,26 @@
 public struct JSONReporter: Reporter {
     public static let identifier = "json"
 
+    public static let listsEveryFinding = true
+
     public init() {}
 
     public func report(_ diagnosis: Diagnosis) -> String {
+        let listing = FindingListing(diagnosis)
         // About 700 bytes a finding (message, help, position, product) and 8 a checklist reference.
-        var json = JSONWriter(reservingCapacity: 16_384 + diagnosis.findings.count * 768)
+        var json = JSONWriter(reservingCapacity: 16_384 + listing.count * 768)
+        Self.write(diagnosis, listing: listing, into: &json)
+        return json.outputLine()
+    }
+
+    public func write(_ diagnosis: Diagnosis, to output: ReportOutput) {
+        var json = JSONWriter(streamingTo: output)
+        Self.write(diagnosis, listing: FindingListing(diagnosis), into: &json)
+        json.finish()
+    }
+
+    /// The document: every finding (``FindingListing``), numbered as the checklist refers to them.
+    static func write(_ diagnosis: Diagnosis, listing: FindingListing, into json: inout JSONWriter) {
         json.object {
             $0.field("schema", "iapdoctor-report/1")
             $0.field("tool") { $0.object { $0.field("name", "iapdoctor"); $0.field("version", diagnosis.toolVersion) } }
@@ -15,12 +30,13 @@ public struct JSONReporter: Reporter {
             $0.field("checked_at", diagnosis.checkedAt?.description)
             $0.field("inputs") { json in json.array(diagnosis.inputs) { $0.string($1) } }
             $0.field("checklist") { json in
-                json.array(diagnosis.checklist) { json, entry in
+                json.array(zip(diagnosis.checklist, listing.checklistFindings)) { json, pair in
+                    let (entry, findings) = pair
                     json.object {
                         $0.field("id", entry.item.id)
                         $0.field("question", entry.item.question)
                         $0.field("status", entry.status.rawValue)
-                        $0.field("findings") { json in json.array(entry.findings) { $0.number($1) } }
+                        $0.field("findings") { json in json.array(findings) { $0.number($1) } }
                         if entry.status == .unknown {
                             $0.field("questions") { json in
                                 json.array(entry.questions) { json, question in
@@ -50,7 +66,8 @@ public struct JSONReporter: Reporter {
                 }
             }
             $0.field("findings") { json in
-                json.array(diagnosis.findings) { json, finding in
+                json.array(0..<listing.count) { json, number in
+                    let finding = listing[number]
                     json.object {
                         $0.field("rule", finding.rule)
                         $0.field("severity", finding.severity.rawValue)
@@ -76,14 +93,13 @@ public struct JSONReporter: Reporter {
             }
             $0.field("summary") {
                 $0.object {
-                    $0.field("errors", diagnosis.count(.error))
-                    $0.field("warnings", diagnosis.count(.warning))
-                    $0.field("notes", diagnosis.count(.note))
+                    $0.field("errors", listing.totalCount(.error))
+                    $0.field("warnings", listing.totalCount(.warning))
+                    $0.field("notes", listing.totalCount(.note))
                     $0.field("exit_code", Int(diagnosis.exitCode))
                 }
             }
         }
-        return json.outputLine()
     }
 
     /// `line`, `column`, `end_line`, `end_column`: 1-based, the end column exclusive (SARIF's
@@ -107,8 +123,30 @@ public struct JSONWriter {
     private var bytes: [UInt8] = []
     private var indent = 0
     private var needsComma: [Bool] = []
+    /// Where the document streams, when it does: written out in pieces of about
+    /// ``flushThreshold`` bytes between array elements, so only a piece is ever in memory.
+    private var sink: ReportOutput?
+    private static let flushThreshold = 1 << 16
 
     public init() {}
+
+    /// A writer that streams the document to `sink` as it goes (finish it with ``finish()``).
+    public init(streamingTo sink: ReportOutput) {
+        self.sink = sink
+        bytes.reserveCapacity(Self.flushThreshold + 16_384)
+    }
+
+    /// Ends a streamed document: a final newline, and what is left written out.
+    public mutating func finish() {
+        bytes.append(0x0A)
+        flush()
+    }
+
+    private mutating func flush() {
+        guard let sink else { return }
+        bytes.withUnsafeBufferPointer { sink.write($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
 
     /// A writer with room for about `bytes` bytes. Reserving what a report will roughly need
     /// (pages not written are never touched) spares copying the buffer at each doubling and
@@ -160,13 +198,14 @@ public struct JSONWriter {
         bytes.append(0x7D)
     }
 
-    public mutating func array<T>(_ items: [T], _ element: (inout JSONWriter, T) -> Void) {
+    public mutating func array<Items: Sequence>(_ items: Items, _ element: (inout JSONWriter, Items.Element) -> Void) {
         bytes.append(0x5B)
         indent += 1
         needsComma.append(false)
         for item in items {
             separator()
             element(&self, item)
+            if sink != nil, bytes.count >= Self.flushThreshold { flush() }
         }
         let empty = needsComma.removeLast() == false
         indent -= 1

@@ -2,7 +2,21 @@
 public protocol Reporter: Sendable {
     /// The `--format` name.
     static var identifier: String { get }
+    /// Whether this format lists every finding (``FindingListing``), not only the first
+    /// ``Engine/maxListedFindingsPerRule`` of each rule and a note that counts the rest: a
+    /// machine reads it whole (JSON, SARIF), where a person reading the text would not.
+    static var listsEveryFinding: Bool { get }
     func report(_ diagnosis: Diagnosis) -> String
+    /// The report, streamed to `output` (by default ``report(_:)`` written at once).
+    func write(_ diagnosis: Diagnosis, to output: ReportOutput)
+}
+
+extension Reporter {
+    public static var listsEveryFinding: Bool { false }
+
+    public func write(_ diagnosis: Diagnosis, to output: ReportOutput) {
+        output.write(report(diagnosis))
+    }
 }
 
 public enum OutputFormat: String, CaseIterable, Sendable {

@@ -6,17 +6,31 @@ public struct SARIFReporter: Reporter {
     static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     static let informationURI = "https://github.com/iapdoctor/iapdoctor"
 
+    public static let listsEveryFinding = true
+
     public init() {}
 
     public func report(_ diagnosis: Diagnosis) -> String {
-        let usedRuleIDs = Set(diagnosis.findings.map(\.rule))
+        let listing = FindingListing(diagnosis)
+        var json = JSONWriter(reservingCapacity: 16_384 + listing.count * 1_024)
+        Self.write(diagnosis, listing: listing, into: &json)
+        return json.outputLine()
+    }
+
+    public func write(_ diagnosis: Diagnosis, to output: ReportOutput) {
+        var json = JSONWriter(streamingTo: output)
+        Self.write(diagnosis, listing: FindingListing(diagnosis), into: &json)
+        json.finish()
+    }
+
+    /// The log: every finding (``FindingListing``) a result.
+    static func write(_ diagnosis: Diagnosis, listing: FindingListing, into json: inout JSONWriter) {
+        let usedRuleIDs = listing.ruleIDs
         // Catalog order, so `ruleIndex` does not depend on which finding came first.
         let rules = diagnosis.catalog.rules.filter { usedRuleIDs.contains($0.id) }
         var ruleIndex: [String: Int] = [:]
         for (index, rule) in rules.enumerated() { ruleIndex[rule.id] = index }
-        let fingerprints = FindingFingerprints(diagnosis)
-
-        var json = JSONWriter(reservingCapacity: 16_384 + diagnosis.findings.count * 1_024)
+        var fingerprints = FindingFingerprints(diagnosis)
         json.object {
             $0.field("$schema", Self.schemaURI)
             $0.field("version", "2.1.0")
@@ -36,16 +50,15 @@ public struct SARIFReporter: Reporter {
                             }
                         }
                         $0.field("results") { json in
-                            json.array(Array(diagnosis.findings.enumerated())) { json, entry in
-                                Self.write(entry.element, ruleIndex: ruleIndex[entry.element.rule],
-                                           fingerprint: fingerprints[entry.offset], into: &json)
+                            json.array(0..<listing.count) { json, number in
+                                let finding = listing[number]
+                                Self.write(finding, ruleIndex: ruleIndex[finding.rule], fingerprint: fingerprints.next(finding), into: &json)
                             }
                         }
                     }
                 }
             }
         }
-        return json.outputLine()
     }
 
     /// A `reportingDescriptor`: what the alert page shows above the result.

@@ -332,6 +332,12 @@ public enum FileSystem {
     /// - one of this run's inputs (read, or named by the command line or the descriptor) is
     ///   refused: `--output project.yaml` would replace the descriptor with its own report.
     public static func writeAtomically(_ contents: String, to path: String) throws(Problem) {
+        try writeAtomically(to: path) { $0.write(contents) }
+    }
+
+    /// ``writeAtomically(_:to:)`` for a text that `produce` streams to the file (or device) in
+    /// pieces, never all in memory: the report of a catalog full of findings.
+    public static func writeAtomically(to path: String, _ produce: (ReportOutput) -> Void) throws(Problem) {
         let help = "give --output a new file name, e.g. iapdoctor-report.json"
         if path.utf8.contains(0) {
             throw Problem(message: "refusing to write to `\(shown(path))`: the path contains a NUL character", help: help)
@@ -341,9 +347,8 @@ public enum FileSystem {
                 message: "refusing to write to `\(shown(path))`: it is one of this run's inputs, and iapdoctor never writes to its inputs",
                 help: help)
         }
-        let bytes = Array(contents.utf8)
         if let descriptor = standardStream(path) {
-            try writeAll(bytes, to: descriptor, path: path)
+            try writeAll(produce, to: descriptor, path: path)
             return
         }
         var link = stat()
@@ -354,7 +359,7 @@ public enum FileSystem {
             case S_IFREG:
                 break
             case S_IFLNK where followed && [S_IFIFO, S_IFCHR].contains(target.st_mode & S_IFMT):
-                try writeInPlace(bytes, to: path)
+                try writeInPlace(produce, to: path)
                 return
             case S_IFLNK:
                 throw Problem(
@@ -363,7 +368,7 @@ public enum FileSystem {
             case S_IFDIR:
                 throw Problem(message: "cannot write `\(shown(path))`: it is a folder", help: "give --output a file name inside the folder")
             case S_IFIFO, S_IFCHR:
-                try writeInPlace(bytes, to: path)
+                try writeInPlace(produce, to: path)
                 return
             default:
                 throw Problem(
@@ -371,7 +376,7 @@ public enum FileSystem {
                     help: help)
             }
         }
-        try replaceAtomically(bytes, at: path, mode: link.st_mode & S_IFMT == S_IFREG ? link.st_mode & 0o777 : nil)
+        try replaceAtomically(produce, at: path, mode: link.st_mode & S_IFMT == S_IFREG ? link.st_mode & 0o777 : nil)
     }
 
     /// `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` (also `/proc/self/fd/N`): written to the open
@@ -390,29 +395,26 @@ public enum FileSystem {
     }
 
     /// Opens an existing FIFO or device for writing (never creating or replacing it) and writes.
-    static func writeInPlace(_ bytes: [UInt8], to path: String) throws(Problem) {
+    static func writeInPlace(_ produce: (ReportOutput) -> Void, to path: String) throws(Problem) {
         let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw Problem(message: "cannot write `\(shown(path))`: \(SystemError.describe(SystemError.current))", help: "check that it can be written")
         }
         defer { close(descriptor) }
-        try writeAll(bytes, to: descriptor, path: path)
+        try writeAll(produce, to: descriptor, path: path)
     }
 
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Problem) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if SystemError.current == EINTR { continue }
-                throw Problem(message: "cannot write `\(shown(path))`: \(SystemError.describe(SystemError.current))", help: "check that it can be written")
-            }
-            offset += written
+    /// Runs `produce` on the open `descriptor`, and throws the first write error it met.
+    static func writeAll(_ produce: (ReportOutput) -> Void, to descriptor: Int32, path: String) throws(Problem) {
+        let output = ReportOutput(descriptor: descriptor)
+        produce(output)
+        if let error = output.error {
+            throw Problem(message: "cannot write `\(shown(path))`: \(SystemError.describe(error))", help: "check that it can be written")
         }
     }
 
     /// A temporary file beside `path`, created exclusively under a random name, then renamed over it.
-    static func replaceAtomically(_ bytes: [UInt8], at path: String, mode: mode_t?) throws(Problem) {
+    static func replaceAtomically(_ produce: (ReportOutput) -> Void, at path: String, mode: mode_t?) throws(Problem) {
         let folder = directoryName(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let writable = "check that the folder exists and is writable"
@@ -430,7 +432,7 @@ public enum FileSystem {
         }
         do throws(Problem) {
             if let mode { _ = fchmod(descriptor, mode) }
-            try writeAll(bytes, to: descriptor, path: path)
+            try writeAll(produce, to: descriptor, path: path)
             close(descriptor)
             descriptor = -1
             if rename(temporary, path) != 0 {

@@ -1,0 +1,230 @@
+/// Findings past the per-rule listing limit, kept for the reports that list every finding (JSON,
+/// SARIF) at a fraction of a ``Finding``'s cost: one fixed-size record each, with the texts as
+/// UTF-8 in one byte arena (issue 16: a ``Finding`` with its strings costs about 600 bytes, a
+/// record and its texts about 200; 250,000 findings in 50 MB instead of 150).
+///
+/// Rule, checklist and file names are interned (a scan has a handful); a product ID is stored
+/// once for a run of findings about the same product, and a help text once for a run of the same
+/// rule's identical helps (a rule's help rarely changes from item to item). A finding with
+/// related spans or a secret is kept whole (rare, and never from a catalog scan).
+public final class CompactFindings: @unchecked Sendable {
+    /// One finding. 60 bytes; the texts are spans of ``arena``.
+    struct Record {
+        var rule: UInt16
+        /// Index into ``names`` + 1; 0 for none.
+        var checklist: UInt16
+        var severity: Severity
+        var file: UInt32
+        var line: Int32, column: Int32, endLine: Int32, endColumn: Int32
+        var product: Span
+        var message: Span
+        var help: Span
+        /// The notes, each as a 4-byte length and its bytes.
+        var notes: Span
+        /// An index into ``whole`` for a finding kept whole, else -1.
+        var wholeIndex: Int32
+    }
+
+    /// Bytes of ``arena``; a length of `UInt32.max` is "none".
+    struct Span: Equatable {
+        var offset: UInt32
+        var length: UInt32
+        static let none = Span(offset: 0, length: .max)
+        static let empty = Span(offset: 0, length: 0)
+        var isNone: Bool { length == .max }
+    }
+
+    private(set) var records: [Record] = []
+    private var arena: [UInt8] = []
+    private var names: [String] = []
+    private var nameIndex: [String: Int] = [:]
+    private var whole: [Finding] = []
+    /// The last product stored (its span is reused while findings stay on it).
+    private var lastProduct: (id: String, span: Span)?
+    /// The last help stored for each rule.
+    private var lastHelp: [UInt16: (text: String, span: Span)] = [:]
+
+    public init() {}
+
+    public var count: Int { records.count }
+    public var isEmpty: Bool { records.isEmpty }
+
+    /// Keeps `finding`. Returns false (and keeps nothing) when the store is full: its arena is
+    /// addressed with 32 bits, 4 GB of text, far beyond any run's memory.
+    @discardableResult
+    public func append(_ finding: Finding) -> Bool {
+        guard arena.count < Int(UInt32.max) - (1 << 24), records.count < Int(Int32.max) else { return false }
+        let rule = intern(finding.rule)
+        let checklist = finding.checklist.map { UInt16(intern($0) + 1) } ?? 0
+        let location = finding.location
+        var record = Record(
+            rule: UInt16(rule), checklist: checklist, severity: finding.severity,
+            file: UInt32(location.map { intern($0.file) + 1 } ?? 0),
+            line: Int32(clamping: location?.line ?? 0), column: Int32(clamping: location?.column ?? 0),
+            endLine: Int32(clamping: location?.endLine ?? 0), endColumn: Int32(clamping: location?.endColumn ?? 0),
+            product: .none, message: .empty, help: .none, notes: .empty, wholeIndex: -1)
+        if !finding.related.isEmpty || finding.secret != nil || finding.isElided {
+            record.wholeIndex = Int32(whole.count)
+            whole.append(finding)
+            records.append(record)
+            return true
+        }
+        if let product = finding.productID {
+            if let last = lastProduct, last.id == product {
+                record.product = last.span
+            } else {
+                record.product = store(product)
+                lastProduct = (product, record.product)
+            }
+        }
+        record.message = store(finding.message)
+        if let help = finding.help {
+            if let last = lastHelp[record.rule], last.text == help {
+                record.help = last.span
+            } else {
+                record.help = store(help)
+                lastHelp[record.rule] = (help, record.help)
+            }
+        }
+        if !finding.notes.isEmpty {
+            let start = arena.count
+            for note in finding.notes {
+                var note = note
+                let length = UInt32(note.utf8.count)
+                withUnsafeBytes(of: length.littleEndian) { arena.append(contentsOf: $0) }
+                note.withUTF8 { arena.append(contentsOf: $0) }
+            }
+            record.notes = Span(offset: UInt32(start), length: UInt32(arena.count - start))
+        }
+        records.append(record)
+        return true
+    }
+
+    private func intern(_ name: String) -> Int {
+        if let index = nameIndex[name] { return index }
+        // More than 65,535 distinct names (rules, checklist items and files) cannot be told
+        // apart in 16 bits; files use 32, so only rules and checklist items are at risk, and a
+        // catalog has about a hundred of them.
+        let index = names.count
+        names.append(name)
+        nameIndex[name] = index
+        return index
+    }
+
+    private func store(_ text: String) -> Span {
+        var text = text
+        let start = arena.count
+        text.withUTF8 { arena.append(contentsOf: $0) }
+        return Span(offset: UInt32(start), length: UInt32(arena.count - start))
+    }
+
+    // MARK: Reading
+
+    func rule(of index: Int) -> String { names[Int(records[index].rule)] }
+
+    func checklist(of index: Int) -> String? {
+        let checklist = records[index].checklist
+        return checklist == 0 ? nil : names[Int(checklist) - 1]
+    }
+
+    func file(of index: Int) -> String {
+        let file = records[index].file
+        return file == 0 ? "" : names[Int(file) - 1]
+    }
+
+    func severity(of index: Int) -> Severity { records[index].severity }
+
+    /// The bytes of a span, for comparing without making strings.
+    func withBytes<R>(_ span: Span, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if span.isNone || span.length == 0 { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(span.offset)..<Int(span.offset) + Int(span.length)])) }
+    }
+
+    private func string(_ span: Span) -> String? {
+        span.isNone ? nil : withBytes(span) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The finding at `index`, made anew (the reports format one at a time).
+    public subscript(index: Int) -> Finding {
+        let record = records[index]
+        if record.wholeIndex >= 0 { return whole[Int(record.wholeIndex)] }
+        let location: SourceLocation? = record.file == 0
+            ? nil
+            : SourceLocation(file: names[Int(record.file) - 1], line: Int(record.line), column: Int(record.column),
+                             endLine: Int(record.endLine), endColumn: Int(record.endColumn))
+        var notes: [String] = []
+        if record.notes.length > 0 {
+            withBytes(record.notes) { bytes in
+                var offset = 0
+                while offset + 4 <= bytes.count {
+                    var length: UInt32 = 0
+                    withUnsafeMutableBytes(of: &length) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[offset..<offset + 4])) }
+                    let count = Int(UInt32(littleEndian: length))
+                    notes.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[offset + 4..<offset + 4 + count]), as: UTF8.self))
+                    offset += 4 + count
+                }
+            }
+        }
+        return Finding(
+            rule: names[Int(record.rule)], severity: record.severity, checklist: record.checklist == 0 ? nil : names[Int(record.checklist) - 1],
+            message: string(record.message) ?? "", help: string(record.help), notes: notes, location: location,
+            productID: string(record.product))
+    }
+
+    /// Report order between two records of this store (``Finding/reportOrder(_:_:)``), with the
+    /// files already ranked (`fileRank`, indexed by ``Record/file``).
+    func precedes(_ a: Int, _ b: Int, fileRank: [Int]) -> Bool {
+        let x = records[a], y = records[b]
+        if x.file != y.file { return fileRank[Int(x.file)] < fileRank[Int(y.file)] }
+        if x.line != y.line { return x.line < y.line }
+        if x.column != y.column { return x.column < y.column }
+        if x.rule != y.rule { return names[Int(x.rule)] < names[Int(y.rule)] }
+        let messages = compare(x.message, y.message)
+        if messages != 0 { return messages < 0 }
+        return compare(x.product, y.product) < 0
+    }
+
+    /// Where the record is: its file's rank (`fileRank`, indexed by ``Record/file``), line, column.
+    func position(of index: Int, fileRank: [Int]) -> (file: Int, line: Int, column: Int) {
+        let record = records[index]
+        return (fileRank[Int(record.file)], Int(record.line), Int(record.column))
+    }
+
+    /// Whether the records say the same thing (a rule that reports one problem twice).
+    func same(_ a: Int, _ b: Int) -> Bool {
+        let x = records[a], y = records[b]
+        guard x.wholeIndex < 0, y.wholeIndex < 0 else { return x.wholeIndex >= 0 && y.wholeIndex >= 0 && whole[Int(x.wholeIndex)] == whole[Int(y.wholeIndex)] }
+        return x.rule == y.rule && x.severity == y.severity && x.checklist == y.checklist && x.file == y.file && x.line == y.line
+            && x.column == y.column && x.endLine == y.endLine && x.endColumn == y.endColumn
+            && compare(x.message, y.message) == 0 && compare(x.product, y.product) == 0 && compare(x.help, y.help) == 0
+            && compare(x.notes, y.notes) == 0
+    }
+
+    /// The names this store's files are known by, indexed like ``Record/file`` (0: no file).
+    var fileNames: [String?] {
+        var files: [String?] = [nil]
+        files += names.indices.map { names[$0] }
+        return files
+    }
+
+    private func compare(_ a: Span, _ b: Span) -> Int {
+        if a == b { return 0 }
+        if a.isNone || b.isNone { return a.isNone ? (b.isNone ? 0 : -1) : 1 }
+        return withBytes(a) { x in
+            withBytes(b) { y in
+                let shared = min(x.count, y.count)
+                if shared > 0, let xs = x.baseAddress, let ys = y.baseAddress {
+                    let order = memcmp(xs, ys, shared)
+                    if order != 0 { return order < 0 ? -1 : 1 }
+                }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,49 @@
+import XMLReader
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a report streams its bytes: an open file descriptor, written as the report goes, so a
+/// report of 250,000 findings (hundreds of megabytes of JSON) is never one string in memory
+/// (issue 16). The first write error is kept and later writes are dropped; whoever opened the
+/// descriptor reports it (``FileSystem/writeAtomically(to:_:)``).
+public final class ReportOutput {
+    let descriptor: Int32
+    private(set) var error: Int32?
+    /// How many bytes were written.
+    public private(set) var count = 0
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard error == nil, var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let written = Glibc_or_Darwin_write(descriptor, next, left)
+            if written < 0 {
+                if SystemError.current == EINTR { continue }
+                error = SystemError.current
+                return
+            }
+            next += written
+            left -= written
+            count += written
+        }
+    }
+
+    public func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+}
+
+/// `write(2)`, named apart from ``ReportOutput/write(_:)``.
+@inline(__always)
+private func Glibc_or_Darwin_write(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}

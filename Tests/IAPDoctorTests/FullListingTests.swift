@@ -1,0 +1,111 @@
+import Foundation
+import IAPDoctor
+import Rules
+import Testing
+
+/// Issue 16: JSON and SARIF list every finding, also past the per-rule listing limit that the text
+/// keeps; the findings past it are kept compactly (``CompactFindings``) and the reports stream.
+@Suite("Every finding in JSON and SARIF") struct FullListingTests {
+    static let extra = 250
+
+    /// A catalog with one description too short on every item, `count` items in all.
+    static func package(count: Int, in name: String) throws -> String {
+        let folder = try makeScratchFolder(name)
+        try FileManager.default.createDirectory(atPath: folder + "/Store.itmsp", withIntermediateDirectories: true)
+        let metadata = catalogEnvelopeHead + (0..<count).map(CatalogListingLimitTests.item).joined() + catalogEnvelopeTail
+        try metadata.write(toFile: folder + "/Store.itmsp/metadata.xml", atomically: true, encoding: .utf8)
+        return folder + "/Store.itmsp"
+    }
+
+    static func check(_ path: String, everyFinding: Bool) -> Diagnosis {
+        Doctor(engine: BuiltinRules.engine()).check(Doctor.Request(paths: [path], listsEveryFinding: everyFinding))
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func jsonListsEveryFindingInOrderAndTheChecklistNumbersThem() throws {
+        let count = Engine.maxListedFindingsPerRule + Self.extra
+        let package = try Self.package(count: count, in: "iapdoctor-full-listing")
+        let capped = Self.check(package, everyFinding: false), full = Self.check(package, everyFinding: true)
+        #expect(capped.exitCode == full.exitCode)
+        #expect(full.findings.count == capped.findings.count, "the listed findings are the same")
+
+        let report = try Self.json(JSONReporter().report(full))
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let described = findings.filter { $0["rule"] as? String == "catalog-description-length" }
+        #expect(described.count == count, "every item's finding, none counted only")
+        #expect(!findings.contains { ($0["message"] as? String)?.contains("counted, not listed") == true })
+        // The last item's finding is past the limit, and written in full.
+        let last = try #require(described.last)
+        #expect(last["product_id"] as? String == "com.greenthumb.pocketgarden.item\(count - 1)")
+        #expect((last["message"] as? String)?.contains("com.greenthumb.pocketgarden.item\(count - 1)") == true)
+        #expect(last["help"] as? String == described.first?["help"] as? String)
+        #expect((last["line"] as? Int ?? 0) > (described.first?["line"] as? Int ?? 0))
+        // Report order: by line, and the checklist refers to every finding by its number.
+        let lines = described.compactMap { $0["line"] as? Int }
+        #expect(lines == lines.sorted())
+        let checklist = try #require(report["checklist"] as? [[String: Any]])
+        let catalogValid = try #require(checklist.first { $0["id"] as? String == "catalog-valid" })
+        let numbers = try #require(catalogValid["findings"] as? [Int])
+        let expected = findings.indices.filter { findings[$0]["checklist"] as? String == "catalog-valid" }
+        #expect(numbers == expected)
+        let summary = try #require(report["summary"] as? [String: Int])
+        #expect(summary["errors"] == findings.filter { $0["severity"] as? String == "error" }.count)
+        #expect(summary["notes"] == findings.filter { $0["severity"] as? String == "note" }.count)
+        #expect(summary["errors"] == capped.count(.error))
+
+        // The text keeps the limit and says so.
+        let text = TextReporter(color: false).report(full)
+        #expect(text.contains("found \(Self.extra) more problems like the \(Engine.maxListedFindingsPerRule) listed"))
+        // Without being asked to keep them, JSON shows what the text shows.
+        let cappedReport = try Self.json(JSONReporter().report(capped))
+        let cappedFindings = try #require(cappedReport["findings"] as? [[String: Any]])
+        #expect(cappedFindings.count == capped.findings.count)
+    }
+
+    @Test func sarifHasAResultAndAUniqueFingerprintForEveryFinding() throws {
+        let count = Engine.maxListedFindingsPerRule + Self.extra
+        let package = try Self.package(count: count, in: "iapdoctor-full-listing-sarif")
+        let full = Self.check(package, everyFinding: true)
+        let log = try Self.json(SARIFReporter().report(full))
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        let jsonFindings = try #require(try Self.json(JSONReporter().report(full))["findings"] as? [[String: Any]])
+        #expect(results.count == jsonFindings.count)
+        #expect(results.filter { $0["ruleId"] as? String == "catalog-description-length" }.count == count)
+        let fingerprints = results.compactMap { ($0["partialFingerprints"] as? [String: String])?["iapdoctorFinding/v1"] }
+        #expect(fingerprints.count == results.count)
+        #expect(Set(fingerprints).count == fingerprints.count)
+    }
+
+    @Test func aStreamedReportIsTheReportByteForByte() throws {
+        let package = try Self.package(count: Engine.maxListedFindingsPerRule + 40, in: "iapdoctor-full-listing-stream")
+        let full = Self.check(package, everyFinding: true)
+        let folder = try makeScratchFolder("iapdoctor-full-listing-out")
+        for reporter in [JSONReporter() as any Reporter, SARIFReporter(), TextReporter(color: false)] {
+            let path = folder + "/report.\(type(of: reporter).identifier)"
+            try FileSystem.writeAtomically(to: path) { reporter.write(full, to: $0) }
+            let written = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(written == reporter.report(full), "\(type(of: reporter).identifier)")
+        }
+    }
+
+    @Test func aCompactFindingComesBackAsItWent() {
+        let store = CompactFindings()
+        let location = SourceLocation(file: "Store.itmsp/metadata.xml", line: 12, column: 5, endLine: 12, endColumn: 30)
+        let findings = [
+            Finding(rule: "catalog-type", severity: .error, checklist: "catalog-valid", message: "type `Consumable` of `a.b` is wrong",
+                    help: "use `consumable`", notes: ["one note", "", "a note with ü and \"quotes\""], location: location, productID: "a.b"),
+            Finding(rule: "catalog-type", severity: .error, checklist: "catalog-valid", message: "same product, same help",
+                    help: "use `consumable`", location: location, productID: "a.b"),
+            Finding(rule: "catalog-type", severity: .warning, checklist: nil, message: "no help, no product, no place", location: nil),
+            Finding(rule: "duplicate", severity: .note, checklist: "catalog-valid", message: "with a related span", location: location,
+                    related: [RelatedSpan(location, label: "first here")], productID: "c.d"),
+        ]
+        for finding in findings { #expect(store.append(finding)) }
+        #expect(store.count == findings.count)
+        for (index, finding) in findings.enumerated() { #expect(store[index] == finding, "finding \(index)") }
+    }
+}
