@@ -1,5 +1,5 @@
 import Foundation
-import IAPDoctor
+@testable import IAPDoctor
 import Rules
 import Testing
 
@@ -107,5 +107,60 @@ import Testing
         for finding in findings { #expect(store.append(finding)) }
         #expect(store.count == findings.count)
         for (index, finding) in findings.enumerated() { #expect(store[index] == finding, "finding \(index)") }
+    }
+}
+
+/// The fast paths of a faulty catalog write what the general ones write.
+@Suite("Templates that write findings") struct FindingTemplateTests {
+    static let findings: [Finding] = {
+        let location = SourceLocation(file: "Store.itmsp/metadata.xml", line: 7, column: 3, endLine: 7, endColumn: 19)
+        return [
+            Finding(rule: "catalog-type", severity: .error, checklist: "catalog-valid", message: "plain", help: "fix it", location: location,
+                    productID: "a.b"),
+            Finding(rule: "catalog-type", severity: .warning, checklist: nil, message: "quotes \" and \\ and\ttab and \u{2028}", help: nil,
+                    notes: ["first", "second with ü", ""], location: SourceLocation(file: "x.xml", line: 3), productID: nil),
+            Finding(rule: "custom-rule", severity: .note, checklist: "catalog-valid", message: "", location: nil),
+        ]
+    }()
+
+    /// `body` inside `depth` arrays, as the reporter nests the findings.
+    static func nested(_ depth: Int, into json: inout JSONWriter, _ body: (inout JSONWriter) -> Void) {
+        guard depth > 0 else { return body(&json) }
+        json.array([depth]) { json, _ in nested(depth - 1, into: &json, body) }
+    }
+
+    @Test func theFindingTemplateWritesWhatTheGeneralWriterWrites() {
+        for depth in [0, 1, 4] {
+            for finding in Self.findings {
+                var general = JSONWriter(), templated = JSONWriter()
+                Self.nested(depth, into: &general) { json in
+                    json.array([finding]) { json, finding in JSONReporter.writeFinding(finding, into: &json) }
+                }
+                Self.nested(depth, into: &templated) { json in
+                    json.array([finding]) { json, finding in
+                        FindingJSONTemplate(level: json.indentLevel).write(finding, docs: finding.docsPath, into: &json)
+                    }
+                }
+                #expect(general.output == templated.output, "depth \(depth): \(finding.message)")
+                #expect(general.output.contains("\"rule\": \"\(finding.rule)\""))
+            }
+        }
+    }
+
+    @Test func aCompiledTemplateFillsAsTheTemplateIsFilled() throws {
+        let metadata = try #require(RuleCatalog.builtin.rule("catalog-description-length"))
+        #expect(metadata.check != nil && metadata.option("max_length") != nil)
+        let templates = [
+            metadata.messageTemplate ?? "", metadata.helpTemplate ?? "", "no braces", "{}", "}{value}{", "",
+            "{field} `{value}` of {product}: {length} of {max_length} ({unknown}) {value", "{max_length}{value}{{field}}",
+        ]
+        for template in templates {
+            let compiled = DeclarativeRule.CompiledTemplate(template, metadata: metadata)
+            for value in ["", "Gems ü", "a{length}b"] {
+                let fields = ["value": value, "length": String(value.count), "field": "title", "product": "com.x.y"]
+                #expect(compiled.fill(value: value, field: "title", product: "com.x.y")
+                        == DeclarativeRule.fill(template, fields: fields, metadata: metadata), "\(template) with \(value)")
+            }
+        }
     }
 }

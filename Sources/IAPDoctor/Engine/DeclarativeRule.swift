@@ -74,6 +74,8 @@ struct DeclarativeRule: Rule {
         let paths: [[XMLName]]
         let field: String
         let constraints: Constraints
+        let message: CompiledTemplate
+        let help: CompiledTemplate?
 
         init?(_ metadata: RuleMetadata) {
             guard metadata.input == .catalog, let check = metadata.check else { return nil }
@@ -81,6 +83,15 @@ struct DeclarativeRule: Rule {
             field = check.field
             paths = check.field.split(separator: "|").map { $0.split(separator: ".").map { XMLName(String($0)) } }
             constraints = Constraints(metadata)
+            message = CompiledTemplate(metadata.messageTemplate ?? metadata.title, metadata: metadata)
+            help = metadata.helpTemplate.map { CompiledTemplate($0, metadata: metadata) }
+        }
+
+        /// The finding for a value, as ``DeclarativeRule/finding(_:fields:at:product:)`` makes it.
+        private func finding(value: String, field: String, product name: String, at location: SourceLocation, product: String?) -> Finding {
+            metadata.finding(
+                message.fill(value: value, field: field, product: name), at: location,
+                help: help?.fill(value: value, field: field, product: name), notes: metadata.notes, product: product)
         }
 
         /// The path names' ids in the current parse, and how many names it had when they were looked up.
@@ -105,6 +116,7 @@ struct DeclarativeRule: Rule {
                 let item = streamed.item
                 guard listing else { return findings.append(metadata.countedFinding(product: item.productID?.value)) }
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
+                // No `length` for a missing value (the template keeps `{length}`), as before.
                 findings.append(DeclarativeRule.finding(
                     metadata, fields: ["field": field, "product": name, "value": ""], at: item.location, product: item.productID?.value))
             }
@@ -122,9 +134,8 @@ struct DeclarativeRule: Rule {
                 guard listing else { return findings.append(metadata.countedFinding(product: item.productID?.value)) }
                 let text = element.text
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
-                let fields = ["value": text, "length": String(text.count), "field": element.name, "product": name]
-                findings.append(DeclarativeRule.finding(
-                    metadata, fields: fields, at: streamed.valueLocation(of: element), product: item.productID?.value))
+                findings.append(finding(
+                    value: text, field: element.name, product: name, at: streamed.valueLocation(of: element), product: item.productID?.value))
                 return
             }
             let id = path[step]
