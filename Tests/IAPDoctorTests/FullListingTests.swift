@@ -30,7 +30,9 @@ import Testing
         let package = try Self.package(count: count, in: "iapdoctor-full-listing")
         let capped = Self.check(package, everyFinding: false), full = Self.check(package, everyFinding: true)
         #expect(capped.exitCode == full.exitCode)
-        #expect(full.findings.count == capped.findings.count, "the listed findings are the same")
+        // Kept compactly past a lower limit, the rest whole: the report lists them all the same.
+        #expect(full.findings.filter { $0.rule == "catalog-description-length" && !$0.summarizesUnlisted }.count
+                == Engine.wholeFindingsPerRuleWhenKept)
 
         let report = try Self.json(JSONReporter().report(full))
         let findings = try #require(report["findings"] as? [[String: Any]])
@@ -57,7 +59,7 @@ import Testing
         #expect(summary["errors"] == capped.count(.error))
 
         // The text keeps the limit and says so.
-        let text = TextReporter(color: false).report(full)
+        let text = TextReporter(color: false).report(capped)
         #expect(text.contains("found \(Self.extra) more problems like the \(Engine.maxListedFindingsPerRule) listed"))
         // Without being asked to keep them, JSON shows what the text shows.
         let cappedReport = try Self.json(JSONReporter().report(capped))
@@ -101,12 +103,23 @@ import Testing
             Finding(rule: "catalog-type", severity: .error, checklist: "catalog-valid", message: "same product, same help",
                     help: "use `consumable`", location: location, productID: "a.b"),
             Finding(rule: "catalog-type", severity: .warning, checklist: nil, message: "no help, no product, no place", location: nil),
+            Finding(rule: "catalog-type", severity: .warning, checklist: nil, message: "escapes \" \\ \u{1}", help: "a\nb",
+                    notes: ["\t"], location: SourceLocation(file: "", line: 0), productID: "e\"f"),
             Finding(rule: "duplicate", severity: .note, checklist: "catalog-valid", message: "with a related span", location: location,
                     related: [RelatedSpan(location, label: "first here")], productID: "c.d"),
         ]
         for finding in findings { #expect(store.append(finding)) }
         #expect(store.count == findings.count)
         for (index, finding) in findings.enumerated() { #expect(store[index] == finding, "finding \(index)") }
+        // Written from its bytes, a record is the finding written.
+        for index in findings.indices where !store.isWhole(index) {
+            var fromRecord = JSONWriter(), fromFinding = JSONWriter()
+            fromRecord.array([index]) { json, index in
+                FindingJSONTemplate(level: json.indentLevel).write(record: index, of: store, into: &json)
+            }
+            fromFinding.array([findings[index]]) { json, finding in JSONReporter.writeFinding(finding, into: &json) }
+            #expect(fromRecord.output == fromFinding.output, "record \(index)")
+        }
     }
 }
 

@@ -134,6 +134,28 @@ public final class CompactFindings: @unchecked Sendable {
 
     func severity(of index: Int) -> Severity { records[index].severity }
 
+    /// The record is a finding kept whole (read it with the subscript).
+    func isWhole(_ index: Int) -> Bool { records[index].wholeIndex >= 0 }
+
+    /// The record's fields, for writing it without making the finding (not for whole ones).
+    func fields(of index: Int) -> Record { records[index] }
+
+    /// A name interned by this store (a record's rule, checklist - 1, file - 1).
+    func name(_ index: Int) -> String { names[index] }
+
+    /// Each note of a record's ``Record/notes`` span, as bytes.
+    func forEachNote(_ span: Span, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard span.length > 0, !span.isNone else { return }
+        withBytes(span) { bytes in
+            var offset = 0
+            while offset + 4 <= bytes.count {
+                let count = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+                body(UnsafeBufferPointer(rebasing: bytes[offset + 4..<offset + 4 + count]))
+                offset += 4 + count
+            }
+        }
+    }
+
     /// The bytes of a span, for comparing without making strings.
     func withBytes<R>(_ span: Span, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if span.isNone || span.length == 0 { return body(UnsafeBufferPointer(start: nil, count: 0)) }
@@ -153,18 +175,7 @@ public final class CompactFindings: @unchecked Sendable {
             : SourceLocation(file: names[Int(record.file) - 1], line: Int(record.line), column: Int(record.column),
                              endLine: Int(record.endLine), endColumn: Int(record.endColumn))
         var notes: [String] = []
-        if record.notes.length > 0 {
-            withBytes(record.notes) { bytes in
-                var offset = 0
-                while offset + 4 <= bytes.count {
-                    var length: UInt32 = 0
-                    withUnsafeMutableBytes(of: &length) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[offset..<offset + 4])) }
-                    let count = Int(UInt32(littleEndian: length))
-                    notes.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[offset + 4..<offset + 4 + count]), as: UTF8.self))
-                    offset += 4 + count
-                }
-            }
-        }
+        forEachNote(record.notes) { notes.append(String(decoding: $0, as: UTF8.self)) }
         return Finding(
             rule: names[Int(record.rule)], severity: record.severity, checklist: record.checklist == 0 ? nil : names[Int(record.checklist) - 1],
             message: string(record.message) ?? "", help: string(record.help), notes: notes, location: location,

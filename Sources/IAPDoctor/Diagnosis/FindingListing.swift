@@ -102,6 +102,22 @@ public struct FindingListing {
         }
     }
 
+    /// A finding as it is kept: whole, or as a record of a compact store (which a report can write
+    /// from its bytes without making the finding).
+    public enum Kept {
+        case finding(Finding)
+        case record(CompactFindings, Int)
+    }
+
+    /// The finding numbered `number` as it is kept.
+    public func kept(_ number: Int) -> Kept {
+        switch entries[number] {
+        case .listed(let index): return .finding(diagnosis.findings[index])
+        case .unlisted(let store, let record):
+            return stores[store].isWhole(record) ? .finding(stores[store][record]) : .record(stores[store], record)
+        }
+    }
+
     /// The rules of the findings listed, once each.
     public var ruleIDs: Set<String> {
         var rules = Set(diagnosis.findings.lazy.filter { !$0.summarizesUnlisted }.map(\.rule))

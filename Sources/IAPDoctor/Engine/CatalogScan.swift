@@ -38,11 +38,16 @@ final class CatalogScan {
     /// The findings past the listing limit themselves, when asked for: the rules then write every
     /// finding in full (a listing context never stops listing).
     let unlisted: CompactFindings?
+    /// How many findings of each check are kept whole (``Finding``): the listing limit, or, when
+    /// the rest are kept compactly for a report that lists them all, fewer (a compact record costs
+    /// a third of a finding to keep and to write).
+    private let limit: Int
 
     /// `catalog`: the rules in force (the configuration applied); `implementations`: the rules
     /// with Swift logic, by id.
     init(catalog: RuleCatalog, implementations: [String: any Rule], keepingUnlisted: Bool = false) {
         unlisted = keepingUnlisted ? CompactFindings() : nil
+        limit = keepingUnlisted ? Engine.wholeFindingsPerRuleWhenKept : Engine.maxListedFindingsPerRule
         let scanState = CatalogScanState()
         var rules: [any CatalogItemRule] = []
         var contexts: [CatalogItemContext] = []
@@ -72,14 +77,14 @@ final class CatalogScan {
             if !found.isEmpty {
                 keep(found, in: &ruleFindings[index], beyond: index)
                 // Past the limit the rule's findings are only counted: it need not write them.
-                if unlisted == nil, ruleFindings[index].count >= Engine.maxListedFindingsPerRule { contexts[index].isListing = false }
+                if unlisted == nil, ruleFindings[index].count >= limit { contexts[index].isListing = false }
             }
         }
         // The plans write into a local array (most items have no findings), not into this
         // object's storage: no exclusivity check per call.
         var flagged: [Finding] = []
         for index in plans.indices {
-            plans[index].check(item, listing: unlisted != nil || planFindings[index].count < Engine.maxListedFindingsPerRule, into: &flagged)
+            plans[index].check(item, listing: unlisted != nil || planFindings[index].count < limit, into: &flagged)
             if !flagged.isEmpty {
                 keep(flagged, in: &planFindings[index], beyond: rules.count + index)
                 flagged.removeAll()
@@ -88,7 +93,7 @@ final class CatalogScan {
     }
 
     private func keep(_ found: [Finding], in list: inout [Finding], beyond slot: Int) {
-        let room = Engine.maxListedFindingsPerRule - list.count
+        let room = limit - list.count
         if found.count <= room {
             list += found
             return
@@ -101,7 +106,7 @@ final class CatalogScan {
     }
 
     /// What each check found, by rule id (an entry for every check that ran, found or not): the
-    /// first ``Engine/maxListedFindingsPerRule`` in item order, then the stand-ins for the rest.
+    /// first ones in item order (up to the limit), then the stand-ins for the rest.
     var findingsByRule: [String: [Finding]] {
         var result: [String: [Finding]] = [:]
         for (index, context) in contexts.enumerated() { result[context.metadata.id] = ruleFindings[index] + beyond[index].standIns }

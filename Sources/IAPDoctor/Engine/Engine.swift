@@ -48,6 +48,10 @@ public struct Engine: Sendable {
     /// findings, 340 MB) and write 1 KB of JSON for each.
     public static let maxListedFindingsPerRule = 2_000
 
+    /// How many of each catalog check's findings a scan keeps whole when it keeps the rest
+    /// compactly (``Engine/Options/keepsUnlisted``): the report that asked lists them all anyway.
+    public static let wholeFindingsPerRuleWhenKept = 100
+
     /// `outcomes` with the findings past the listing limit replaced by one stand-in per outcome
     /// (it keeps the outcome's severity for verdicts), counted in `elided`, and one note that says
     /// how many more there are.
@@ -112,7 +116,7 @@ public struct Engine: Sendable {
         guard beyond > 0, let item = rule.checklist else { return result }
         var note = Finding(
             rule: rule.id, severity: .note, checklist: item,
-            message: "`\(rule.id)` found \(beyond) more problems like the \(maxListedFindingsPerRule) listed; they are counted, not listed",
+            message: "`\(rule.id)` found \(beyond) more problems like the \(listed) listed; they are counted, not listed",
             help: "fix the listed ones (usually the same mistake) and run again", location: nil)
         note.summarizesUnlisted = true
         return result + [Outcome(item: item, productID: nil, status: .passWithNotes([note]), rule: rule.id)]

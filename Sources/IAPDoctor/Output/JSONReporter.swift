@@ -69,12 +69,16 @@ public struct JSONReporter: Reporter {
                 let template = FindingJSONTemplate(level: json.indentLevel + 1)
                 var docs: [String: String] = [:]
                 json.array(0..<listing.count) { json, number in
-                    let finding = listing[number]
-                    // A finding with related spans (rare) takes the general path.
-                    guard finding.related.isEmpty else { return writeFinding(finding, into: &json) }
-                    let path = docs[finding.rule] ?? finding.docsPath
-                    if docs.count < 4_096 { docs[finding.rule] = path }
-                    template.write(finding, docs: path, into: &json)
+                    switch listing.kept(number) {
+                    case .finding(let finding):
+                        // A finding with related spans (rare) takes the general path.
+                        guard finding.related.isEmpty else { return writeFinding(finding, into: &json) }
+                        let path = docs[finding.rule] ?? finding.docsPath
+                        if docs.count < 4_096 { docs[finding.rule] = path }
+                        template.write(finding, docs: path, into: &json)
+                    case .record(let store, let index):
+                        template.write(record: index, of: store, into: &json)
+                    }
                 }
             }
             $0.field("summary") {
@@ -144,6 +148,53 @@ struct FindingJSONTemplate {
         firstNote = [0x5B] + newline(level + 2)
         nextNote = [0x2C] + newline(level + 2)
         notesEnd = newline(level + 1) + [0x5D]
+    }
+
+    /// A compact record (``CompactFindings``), written from its bytes: what ``write(_:docs:into:)``
+    /// writes for the finding it keeps.
+    func write(record index: Int, of store: CompactFindings, into json: inout JSONWriter) {
+        let record = store.fields(of: index)
+        let rule = store.name(Int(record.rule))
+        json.append(fragment: keys[0])
+        json.append(value: rule)
+        json.append(fragment: keys[1])
+        json.append(value: record.severity.rawValue)
+        json.append(fragment: keys[2])
+        json.append(value: record.checklist == 0 ? nil : store.name(Int(record.checklist) - 1))
+        json.append(fragment: keys[3])
+        store.withBytes(record.message) { json.append(utf8: $0) }
+        json.append(fragment: keys[4])
+        if record.help.isNone { json.append(value: nil as String?) } else { store.withBytes(record.help) { json.append(utf8: $0) } }
+        json.append(fragment: keys[5])
+        if record.notes.length == 0 {
+            json.append(fragment: [0x5B, 0x5D])
+        } else {
+            var first = true
+            store.forEachNote(record.notes) { note in
+                json.append(fragment: first ? firstNote : nextNote)
+                json.append(utf8: note)
+                first = false
+            }
+            json.append(fragment: notesEnd)
+        }
+        json.append(fragment: keys[6])
+        json.append(value: "docs/rules/\(rule).md")
+        let hasFile = record.file != 0, hasEnd = record.endLine > 0 && record.endColumn > 0
+        json.append(fragment: keys[7])
+        json.append(value: hasFile ? store.name(Int(record.file) - 1) : nil)
+        json.append(fragment: keys[8])
+        json.append(value: hasFile && record.line > 0 ? Int(record.line) : nil)
+        json.append(fragment: keys[9])
+        json.append(value: hasFile && record.column > 0 ? Int(record.column) : nil)
+        json.append(fragment: keys[10])
+        json.append(value: hasFile && hasEnd ? Int(record.endLine) : nil)
+        json.append(fragment: keys[11])
+        json.append(value: hasFile && hasEnd ? Int(record.endColumn) : nil)
+        json.append(fragment: keys[12])
+        if record.product.isNone { json.append(value: nil as String?) } else { store.withBytes(record.product) { json.append(utf8: $0) } }
+        json.append(fragment: keys[13])
+        json.append(fragment: [0x5B, 0x5D])
+        json.append(fragment: close)
     }
 
     func write(_ finding: Finding, docs: String, into json: inout JSONWriter) {
@@ -254,6 +305,17 @@ public struct JSONWriter {
     /// A string value, or `null`.
     mutating func append(value: String?) {
         if let value { appendQuoted(value) } else { raw("null") }
+    }
+
+    /// A string value given as its UTF-8 bytes.
+    mutating func append(utf8 value: UnsafeBufferPointer<UInt8>) {
+        if JSONWriter.mayNeedEscaping(value) {
+            raw(JSONWriter.quote(String(decoding: value, as: UTF8.self)))
+        } else {
+            bytes.append(0x22)
+            bytes.append(contentsOf: value)
+            bytes.append(0x22)
+        }
     }
 
     /// A number, or `null`.
