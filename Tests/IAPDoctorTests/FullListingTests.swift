@@ -132,6 +132,7 @@ import Testing
                     productID: "a.b"),
             Finding(rule: "catalog-type", severity: .warning, checklist: nil, message: "quotes \" and \\ and\ttab and \u{2028}", help: nil,
                     notes: ["first", "second with ü", ""], location: SourceLocation(file: "x.xml", line: 3), productID: nil),
+            Finding(rule: "custom \"rule\"", severity: .note, checklist: nil, message: "a rule id to escape", location: nil),
             Finding(rule: "custom-rule", severity: .note, checklist: "catalog-valid", message: "", location: nil),
         ]
     }()
@@ -151,11 +152,11 @@ import Testing
                 }
                 Self.nested(depth, into: &templated) { json in
                     json.array([finding]) { json, finding in
-                        FindingJSONTemplate(level: json.indentLevel).write(finding, docs: finding.docsPath, into: &json)
+                        FindingJSONTemplate(level: json.indentLevel).write(finding, into: &json)
                     }
                 }
                 #expect(general.output == templated.output, "depth \(depth): \(finding.message)")
-                #expect(general.output.contains("\"rule\": \"\(finding.rule)\""))
+                #expect(general.output.contains("\"rule\": \(JSONWriter.quote(finding.rule))"))
             }
         }
     }

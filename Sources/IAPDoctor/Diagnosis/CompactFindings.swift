@@ -53,23 +53,52 @@ public final class CompactFindings: @unchecked Sendable {
     /// addressed with 32 bits, 4 GB of text, far beyond any run's memory.
     @discardableResult
     public func append(_ finding: Finding) -> Bool {
-        guard arena.count < Int(UInt32.max) - (1 << 24), records.count < Int(Int32.max) else { return false }
-        let rule = intern(finding.rule)
-        let checklist = finding.checklist.map { UInt16(intern($0) + 1) } ?? 0
+        if !finding.related.isEmpty || finding.secret != nil || finding.isElided { return appendWhole(finding) }
+        return append(
+            rule: finding.rule, severity: finding.severity, checklist: finding.checklist, message: finding.message, help: finding.help,
+            notes: finding.notes, location: finding.location, product: finding.productID)
+    }
+
+    /// Keeps `finding` as it is; the record holds only its place (for sorting) and its index.
+    private func appendWhole(_ finding: Finding) -> Bool {
+        guard hasRoom else { return false }
         let location = finding.location
+        records.append(Record(
+            rule: 0, checklist: 0, severity: finding.severity, file: UInt32(location.map { intern($0.file) + 1 } ?? 0),
+            line: Int32(clamping: location?.line ?? 0), column: Int32(clamping: location?.column ?? 0),
+            endLine: Int32(clamping: location?.endLine ?? 0), endColumn: Int32(clamping: location?.endColumn ?? 0),
+            product: .none, message: .empty, help: .none, notes: .empty, wholeIndex: Int32(whole.count)))
+        whole.append(finding)
+        return true
+    }
+
+    /// Keeps a finding given by its parts (no related spans, no secret), without making it.
+    @discardableResult
+    public func append(
+        rule: String, severity: Severity, checklist: String?, message: String, help: String?, notes: [String], location: SourceLocation?,
+        product: String?
+    ) -> Bool {
+        guard hasRoom else { return false }
+        let ruleIndex: Int, checklistIndex: Int
+        if let last = lastRule, last.rule == rule, last.checklist == checklist {
+            (ruleIndex, checklistIndex) = (last.ruleIndex, last.checklistIndex)
+        } else {
+            (ruleIndex, checklistIndex) = (intern(rule), checklist.map { intern($0) + 1 } ?? 0)
+            lastRule = (rule, checklist, ruleIndex, checklistIndex)
+        }
+        guard ruleIndex < Int(UInt16.max), checklistIndex < Int(UInt16.max) else {
+            // More names than 16 bits tell apart (files count too): kept whole.
+            return appendWhole(Finding(
+                rule: rule, severity: severity, checklist: checklist, message: message, help: help, notes: notes, location: location,
+                productID: product))
+        }
         var record = Record(
-            rule: UInt16(rule), checklist: checklist, severity: finding.severity,
-            file: UInt32(location.map { intern($0.file) + 1 } ?? 0),
+            rule: UInt16(ruleIndex), checklist: UInt16(checklistIndex),
+            severity: severity, file: UInt32(location.map { internFile($0.file) + 1 } ?? 0),
             line: Int32(clamping: location?.line ?? 0), column: Int32(clamping: location?.column ?? 0),
             endLine: Int32(clamping: location?.endLine ?? 0), endColumn: Int32(clamping: location?.endColumn ?? 0),
             product: .none, message: .empty, help: .none, notes: .empty, wholeIndex: -1)
-        if !finding.related.isEmpty || finding.secret != nil || finding.isElided {
-            record.wholeIndex = Int32(whole.count)
-            whole.append(finding)
-            records.append(record)
-            return true
-        }
-        if let product = finding.productID {
+        if let product {
             if let last = lastProduct, last.id == product {
                 record.product = last.span
             } else {
@@ -77,8 +106,8 @@ public final class CompactFindings: @unchecked Sendable {
                 lastProduct = (product, record.product)
             }
         }
-        record.message = store(finding.message)
-        if let help = finding.help {
+        record.message = store(message)
+        if let help {
             if let last = lastHelp[record.rule], last.text == help {
                 record.help = last.span
             } else {
@@ -86,9 +115,9 @@ public final class CompactFindings: @unchecked Sendable {
                 lastHelp[record.rule] = (help, record.help)
             }
         }
-        if !finding.notes.isEmpty {
+        if !notes.isEmpty {
             let start = arena.count
-            for note in finding.notes {
+            for note in notes {
                 var note = note
                 let length = UInt32(note.utf8.count)
                 withUnsafeBytes(of: length.littleEndian) { arena.append(contentsOf: $0) }
@@ -100,11 +129,26 @@ public final class CompactFindings: @unchecked Sendable {
         return true
     }
 
+    /// Room for another record: the arena is addressed with 32 bits (4 GB of text, far beyond any
+    /// run's memory); a full store keeps nothing more.
+    private var hasRoom: Bool { arena.count < Int(UInt32.max) - (1 << 24) && records.count < Int(Int32.max) }
+
+    /// The names of the last finding kept and the file of the last place: a scan keeps finding
+    /// after finding of one rule in one file, and comparing with the last is cheaper than hashing.
+    private var lastRule: (rule: String, checklist: String?, ruleIndex: Int, checklistIndex: Int)?
+    private var lastFile: (name: String, index: Int)?
+
+    private func internFile(_ file: String) -> Int {
+        if let lastFile, lastFile.name == file { return lastFile.index }
+        let index = intern(file)
+        lastFile = (file, index)
+        return index
+    }
+
     private func intern(_ name: String) -> Int {
         if let index = nameIndex[name] { return index }
-        // More than 65,535 distinct names (rules, checklist items and files) cannot be told
-        // apart in 16 bits; files use 32, so only rules and checklist items are at risk, and a
-        // catalog has about a hundred of them.
+        // Records name rules and checklist items in 16 bits, files in 32: a rule or item past
+        // 65,535 names (files count too) makes its finding kept whole (see `append`).
         let index = names.count
         names.append(name)
         nameIndex[name] = index
@@ -120,11 +164,15 @@ public final class CompactFindings: @unchecked Sendable {
 
     // MARK: Reading
 
-    func rule(of index: Int) -> String { names[Int(records[index].rule)] }
+    func rule(of index: Int) -> String {
+        let record = records[index]
+        return record.wholeIndex >= 0 ? whole[Int(record.wholeIndex)].rule : names[Int(record.rule)]
+    }
 
     func checklist(of index: Int) -> String? {
-        let checklist = records[index].checklist
-        return checklist == 0 ? nil : names[Int(checklist) - 1]
+        let record = records[index]
+        if record.wholeIndex >= 0 { return whole[Int(record.wholeIndex)].checklist }
+        return record.checklist == 0 ? nil : names[Int(record.checklist) - 1]
     }
 
     func file(of index: Int) -> String {
@@ -189,6 +237,7 @@ public final class CompactFindings: @unchecked Sendable {
         if x.file != y.file { return fileRank[Int(x.file)] < fileRank[Int(y.file)] }
         if x.line != y.line { return x.line < y.line }
         if x.column != y.column { return x.column < y.column }
+        if x.wholeIndex >= 0 || y.wholeIndex >= 0 { return Finding.reportOrder(self[a], self[b]) }
         if x.rule != y.rule { return names[Int(x.rule)] < names[Int(y.rule)] }
         let messages = compare(x.message, y.message)
         if messages != 0 { return messages < 0 }

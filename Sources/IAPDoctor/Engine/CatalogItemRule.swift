@@ -29,6 +29,12 @@ public final class CatalogItemContext {
     /// counted, so ``finding(_:at:help:notes:related:product:)`` does not write its texts.
     public internal(set) var isListing = true
 
+    /// Where this rule's findings go once it has listed its share, when the scan keeps every
+    /// finding (``CatalogScan``): straight into the compact store, each answered by a stand-in
+    /// (``Finding/isElided``) that counts it, without making the finding.
+    var compactStore: CompactFindings?
+    private var standIns = StandIns()
+
     init(metadata: RuleMetadata, scanState: CatalogScanState) {
         self.metadata = metadata
         self.scanState = scanState
@@ -43,11 +49,35 @@ public final class CatalogItemContext {
         notes: @autoclosure () -> [String] = [], related: @autoclosure () -> [RelatedSpan] = [], product: String? = nil
     ) -> Finding {
         guard isListing else { return metadata.countedFinding(product: product) }
+        if let compactStore {
+            let related = related()
+            guard related.isEmpty else {
+                compactStore.append(metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related, product: product))
+                return standIns.standIn(for: metadata, product: product)
+            }
+            compactStore.append(
+                rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist, message: message(),
+                help: help() ?? metadata.defaultHelp, notes: notes(), location: location(), product: product)
+            return standIns.standIn(for: metadata, product: product)
+        }
         return metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related(), product: product)
     }
 
     public func finding(_ draft: CatalogItemFinding) -> Finding {
         finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, related: draft.related, product: draft.product)
+    }
+}
+
+/// The stand-ins (``RuleMetadata/countedFinding(product:)``) of findings kept compactly: one
+/// shared by a run of findings about the same product, not one made per finding.
+struct StandIns {
+    private var last: Finding?
+
+    mutating func standIn(for metadata: RuleMetadata, product: String?) -> Finding {
+        if let last, last.productID == product { return last }
+        let made = metadata.countedFinding(product: product)
+        last = made
+        return made
     }
 }
 

@@ -77,14 +77,19 @@ final class CatalogScan {
             if !found.isEmpty {
                 keep(found, in: &ruleFindings[index], beyond: index)
                 // Past the limit the rule's findings are only counted: it need not write them.
-                if unlisted == nil, ruleFindings[index].count >= limit { contexts[index].isListing = false }
+                if ruleFindings[index].count >= limit {
+                    // Past its share a rule's findings are only counted, or go straight to the store.
+                    if let unlisted { contexts[index].compactStore = unlisted } else { contexts[index].isListing = false }
+                }
             }
         }
         // The plans write into a local array (most items have no findings), not into this
         // object's storage: no exclusivity check per call.
         var flagged: [Finding] = []
         for index in plans.indices {
-            plans[index].check(item, listing: unlisted != nil || planFindings[index].count < limit, into: &flagged)
+            let mode: DeclarativeRule.CatalogPlan.Mode = planFindings[index].count < limit
+                ? .whole : (unlisted.map { .compact($0) } ?? .counted)
+            plans[index].check(item, mode: mode, into: &flagged)
             if !flagged.isEmpty {
                 keep(flagged, in: &planFindings[index], beyond: rules.count + index)
                 flagged.removeAll()
@@ -101,7 +106,8 @@ final class CatalogScan {
         if room > 0 { list += found[..<room] }
         for finding in found[max(room, 0)...] {
             beyond[slot].count(finding)
-            unlisted?.append(finding)
+            // A stand-in's finding is in the store already.
+            if !finding.isElided { unlisted?.append(finding) }
         }
     }
 

@@ -99,9 +99,16 @@ struct DeclarativeRule: Rule {
         @exclusivity(unchecked) private var idsNameCount = -1
         @exclusivity(unchecked) private var idsArena: ObjectIdentifier?
 
-        /// Checks one item, appending what it breaks to `findings`. Past the listing limit
-        /// (`listing` false) the findings are stand-ins for counting: no template is filled.
-        func check(_ streamed: CatalogStreamedItem, listing: Bool, into findings: inout [Finding]) {
+        /// What becomes of a finding: made whole, kept compactly in a store (a stand-in counts
+        /// it), or only counted (past the listing limit: no template is filled).
+        enum Mode {
+            case whole, compact(CompactFindings), counted
+        }
+
+        private var standIns = StandIns()
+
+        /// Checks one item, appending what it breaks to `findings` (see ``Mode``).
+        func check(_ streamed: CatalogStreamedItem, mode: Mode, into findings: inout [Finding]) {
             let names = streamed.element.names
             if idsArena != ObjectIdentifier(names) || idsNameCount != names.nameCount {
                 ids = paths.map { $0.map { names.id(of: $0) } }
@@ -110,11 +117,11 @@ struct DeclarativeRule: Rule {
             }
             var found = false
             for path in ids where path.allSatisfy({ $0 >= 0 }) {
-                visit(streamed.element, path, 0, streamed, listing, &found, &findings)
+                visit(streamed.element, path, 0, streamed, mode, &found, &findings)
             }
             if !found, constraints.required {
                 let item = streamed.item
-                guard listing else { return findings.append(metadata.countedFinding(product: item.productID?.value)) }
+                if case .counted = mode { return findings.append(metadata.countedFinding(product: item.productID?.value)) }
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
                 // No `length` for a missing value (the template keeps `{length}`), as before.
                 findings.append(DeclarativeRule.finding(
@@ -124,23 +131,36 @@ struct DeclarativeRule: Rule {
 
         /// The elements at `path[step...]` below `element`, in document order.
         private func visit(
-            _ element: XMLElementView, _ path: [Int], _ step: Int, _ streamed: CatalogStreamedItem, _ listing: Bool, _ found: inout Bool,
+            _ element: XMLElementView, _ path: [Int], _ step: Int, _ streamed: CatalogStreamedItem, _ mode: Mode, _ found: inout Bool,
             _ findings: inout [Finding]
         ) {
             guard step < path.count else {
                 found = true
                 guard element.withTextBytes({ constraints.violates(bytes: $0) }) else { return }
                 let item = streamed.item
-                guard listing else { return findings.append(metadata.countedFinding(product: item.productID?.value)) }
-                let text = element.text
-                let name = item.productID?.value ?? "the item at line \(item.location.line)"
-                findings.append(finding(
-                    value: text, field: element.name, product: name, at: streamed.valueLocation(of: element), product: item.productID?.value))
+                let product = item.productID?.value
+                switch mode {
+                case .counted:
+                    findings.append(metadata.countedFinding(product: product))
+                case .whole:
+                    let text = element.text
+                    findings.append(finding(
+                        value: text, field: element.name, product: product ?? "the item at line \(item.location.line)",
+                        at: streamed.valueLocation(of: element), product: product))
+                case .compact(let store):
+                    let text = element.text, field = element.name, name = product ?? "the item at line \(item.location.line)"
+                    store.append(
+                        rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist,
+                        message: message.fill(value: text, field: field, product: name),
+                        help: help?.fill(value: text, field: field, product: name) ?? metadata.defaultHelp, notes: metadata.notes,
+                        location: streamed.valueLocation(of: element), product: product)
+                    findings.append(standIns.standIn(for: metadata, product: product))
+                }
                 return
             }
             let id = path[step]
             for child in element.children where child.nameID == id {
-                visit(child, path, step + 1, streamed, listing, &found, &findings)
+                visit(child, path, step + 1, streamed, mode, &found, &findings)
             }
         }
     }

@@ -111,6 +111,9 @@ extension RuleMetadata {
             related: related, productID: product, secret: secret.map(Secret.init))
     }
 
+    /// The help a finding of this rule gets when it is given none.
+    var defaultHelp: String? { help.isEmpty ? nil : help }
+
     /// A finding past the listing limit, for counting only (``Finding/isElided``): the severity and
     /// the product (for verdicts), no texts, no location.
     func countedFinding(product: String?) -> Finding {

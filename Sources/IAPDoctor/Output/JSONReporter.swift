@@ -67,15 +67,12 @@ public struct JSONReporter: Reporter {
             }
             $0.field("findings") { json in
                 let template = FindingJSONTemplate(level: json.indentLevel + 1)
-                var docs: [String: String] = [:]
                 json.array(0..<listing.count) { json, number in
                     switch listing.kept(number) {
                     case .finding(let finding):
                         // A finding with related spans (rare) takes the general path.
                         guard finding.related.isEmpty else { return writeFinding(finding, into: &json) }
-                        let path = docs[finding.rule] ?? finding.docsPath
-                        if docs.count < 4_096 { docs[finding.rule] = path }
-                        template.write(finding, docs: path, into: &json)
+                        template.write(finding, into: &json)
                     case .record(let store, let index):
                         template.write(record: index, of: store, into: &json)
                     }
@@ -150,7 +147,7 @@ struct FindingJSONTemplate {
         notesEnd = newline(level + 1) + [0x5D]
     }
 
-    /// A compact record (``CompactFindings``), written from its bytes: what ``write(_:docs:into:)``
+    /// A compact record (``CompactFindings``), written from its bytes: what ``write(_:into:)``
     /// writes for the finding it keeps.
     func write(record index: Int, of store: CompactFindings, into json: inout JSONWriter) {
         let record = store.fields(of: index)
@@ -178,7 +175,7 @@ struct FindingJSONTemplate {
             json.append(fragment: notesEnd)
         }
         json.append(fragment: keys[6])
-        json.append(value: "docs/rules/\(rule).md")
+        json.appendDocsPath(rule: rule)
         let hasFile = record.file != 0, hasEnd = record.endLine > 0 && record.endColumn > 0
         json.append(fragment: keys[7])
         json.append(value: hasFile ? store.name(Int(record.file) - 1) : nil)
@@ -197,7 +194,7 @@ struct FindingJSONTemplate {
         json.append(fragment: close)
     }
 
-    func write(_ finding: Finding, docs: String, into json: inout JSONWriter) {
+    func write(_ finding: Finding, into json: inout JSONWriter) {
         json.append(fragment: keys[0])
         json.append(value: finding.rule)
         json.append(fragment: keys[1])
@@ -220,7 +217,7 @@ struct FindingJSONTemplate {
             json.append(fragment: notesEnd)
         }
         json.append(fragment: keys[6])
-        json.append(value: docs)
+        json.appendDocsPath(rule: finding.rule)
         let location = finding.location
         json.append(fragment: keys[7])
         json.append(value: location?.file)
@@ -316,6 +313,19 @@ public struct JSONWriter {
             bytes.append(contentsOf: value)
             bytes.append(0x22)
         }
+    }
+
+    /// `"docs/rules/<rule>.md"` (``Finding/docsPath``), without making the string.
+    mutating func appendDocsPath(rule: String) {
+        var rule = rule
+        let plain = rule.withUTF8 { utf8 -> Bool in
+            guard !JSONWriter.mayNeedEscaping(utf8) else { return false }
+            raw("\"docs/rules/")
+            bytes.append(contentsOf: utf8)
+            raw(".md\"")
+            return true
+        }
+        if !plain { appendQuoted("docs/rules/\(rule).md") }
     }
 
     /// A number, or `null`.
