@@ -314,6 +314,22 @@ def main():
             peak = block["results"]["iapdoctor check --format json"][1]
             if peak > 64:
                 sys.exit(f"smoke benchmark failed: {block['n']} items took {peak:.1f} MB (the bound is 64 MB)")
+        # JSON and SARIF list every finding, past the text's 2,000 per rule (issue 16): a catalog
+        # with about 6,700 findings for each of three rules.
+        listed = gen_catalog(8000, os.path.join(work, "every-finding"), "--density", "2.5")
+        for fmt_name in ("json", "sarif"):
+            run = sh([binary, "check", listed, "--format", fmt_name])
+            if run.returncode != 1:
+                sys.exit(f"smoke benchmark failed: the 8,000-item faulty catalog exited {run.returncode}: {run.stderr[-2000:]}")
+            document = json.loads(run.stdout)
+            if fmt_name == "json":
+                summary = document["summary"]
+                count = len(document["findings"])
+                expected = summary["errors"] + summary["warnings"] + summary["notes"]
+            else:
+                count = len(document["runs"][0]["results"])
+            if count != expected or count < 20000:
+                sys.exit(f"smoke benchmark failed: --format {fmt_name} listed {count} findings of {expected}")
         print("smoke benchmark passed (nothing written)")
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
