@@ -93,6 +93,9 @@ struct Check: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write the report to this file (atomically) instead of standard output.")
     var output: String?
 
+    @Option(help: "all: list every finding (json and sarif do by default); limited: at most 2,000 per rule, the rest counted in one note, as the other formats do (GitHub code scanning rejects a SARIF run of more than 25,000 results).")
+    var listing: Listing?
+
     @OptionGroup var inputs: CheckInputOptions
 
 
@@ -113,6 +116,9 @@ struct Check: ParsableCommand {
         }
         if ascPull && inputs.ascSnapshot != nil { throw ValidationError("give --asc FILE or --asc-pull, not both") }
         if bundleID != nil && !ascPull { throw ValidationError("--bundle-id is for --asc-pull") }
+        if listing == .all && !type(of: format.reporter(color: false)).listsEveryFinding {
+            throw ValidationError("--listing all is for --format json and sarif; --format \(format.rawValue) lists at most 2,000 findings per rule")
+        }
     }
 
     func run() throws {
@@ -122,7 +128,7 @@ struct Check: ParsableCommand {
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
         let reporter = format.reporter(color: useColor)
         var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulled?.path)
-        request.listsEveryFinding = type(of: reporter).listsEveryFinding
+        request.listsEveryFinding = type(of: reporter).listsEveryFinding && listing != .limited
         let diagnosis = doctor.check(request)
         // Streamed: a report of every finding of a large catalog is never one string in memory.
         do {
@@ -133,6 +139,11 @@ struct Check: ParsableCommand {
         }
         throw ExitCode(diagnosis.exitCode)
     }
+}
+
+/// `--listing`: every finding, or the per-rule limit and its note.
+enum Listing: String, ExpressibleByArgument, CaseIterable {
+    case all, limited
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {

@@ -82,6 +82,23 @@ import Testing
         #expect(Set(fingerprints).count == fingerprints.count)
     }
 
+    @Test func theCommandLineListsEveryFindingUnlessToldToLimit() throws {
+        let package = try Self.package(count: Engine.maxListedFindingsPerRule + 30, in: "iapdoctor-full-listing-cli")
+        let every = try runIAPDoctor(["check", package, "--format", "sarif"])
+        let limited = try runIAPDoctor(["check", package, "--format", "sarif", "--listing", "limited"])
+        #expect(every.status == 1 && limited.status == 1)
+        func results(_ text: String) throws -> [[String: Any]] {
+            try #require((try Self.json(text)["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        }
+        let all = try results(every.output), some = try results(limited.output)
+        #expect(all.filter { $0["ruleId"] as? String == "catalog-description-length" }.count == Engine.maxListedFindingsPerRule + 30)
+        #expect(some.filter { $0["ruleId"] as? String == "catalog-description-length" }.count == Engine.maxListedFindingsPerRule + 1,
+                "the limit and its note")
+        let refused = try runIAPDoctor(["check", package, "--format", "text", "--listing", "all"])
+        #expect(refused.status == 2, "a usage error")
+        #expect(refused.errors.contains("--listing all is for --format json and sarif"))
+    }
+
     @Test func aStreamedReportIsTheReportByteForByte() throws {
         let package = try Self.package(count: Engine.maxListedFindingsPerRule + 40, in: "iapdoctor-full-listing-stream")
         let full = Self.check(package, everyFinding: true)
