@@ -1,25 +1,14 @@
 /// `--format json`: the report of `shared/spec/json-report.md` (schema `iapdoctor-report/1`),
 /// written by hand so key order and bytes are stable.
-public struct JSONReporter: Reporter {
+public struct JSONReporter: ListingReporter {
     public static let identifier = "json"
 
     public static let listsEveryFinding = true
 
+    /// About 700 bytes a finding (message, help, position, product) and 8 a checklist reference.
+    static let bytesPerFinding = 768
+
     public init() {}
-
-    public func report(_ diagnosis: Diagnosis) -> String {
-        let listing = FindingListing(diagnosis)
-        // About 700 bytes a finding (message, help, position, product) and 8 a checklist reference.
-        var json = JSONWriter(reservingCapacity: 16_384 + listing.count * 768)
-        Self.write(diagnosis, listing: listing, into: &json)
-        return json.outputLine()
-    }
-
-    public func write(_ diagnosis: Diagnosis, to output: ReportOutput) {
-        var json = JSONWriter(streamingTo: output)
-        Self.write(diagnosis, listing: FindingListing(diagnosis), into: &json)
-        json.finish()
-    }
 
     /// The document: every finding (``FindingListing``), numbered as the checklist refers to them.
     static func write(_ diagnosis: Diagnosis, listing: FindingListing, into json: inout JSONWriter) {

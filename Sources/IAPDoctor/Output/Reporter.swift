@@ -19,6 +19,29 @@ extension Reporter {
     }
 }
 
+/// A JSON report of every finding (``FindingListing``): written whole for ``Reporter/report(_:)``,
+/// streamed in pieces for ``Reporter/write(_:to:)``.
+protocol ListingReporter: Reporter {
+    /// About how many bytes a finding takes (to reserve the whole report's room at once).
+    static var bytesPerFinding: Int { get }
+    static func write(_ diagnosis: Diagnosis, listing: FindingListing, into json: inout JSONWriter)
+}
+
+extension ListingReporter {
+    public func report(_ diagnosis: Diagnosis) -> String {
+        let listing = FindingListing(diagnosis)
+        var json = JSONWriter(reservingCapacity: 16_384 + listing.count * Self.bytesPerFinding)
+        Self.write(diagnosis, listing: listing, into: &json)
+        return json.outputLine()
+    }
+
+    public func write(_ diagnosis: Diagnosis, to output: ReportOutput) {
+        var json = JSONWriter(streamingTo: output)
+        Self.write(diagnosis, listing: FindingListing(diagnosis), into: &json)
+        json.finish()
+    }
+}
+
 public enum OutputFormat: String, CaseIterable, Sendable {
     case text, json, sarif, junit, github, xcode, gitlab, checkstyle, markdown
 

@@ -1,27 +1,16 @@
 /// `--format sarif`: a SARIF 2.1.0 log for GitHub code scanning and other SARIF viewers
 /// (`shared/knowledge/linter-anchors.md` §5.3). One run; the driver describes only the rules that
 /// some finding uses, so the log stays small.
-public struct SARIFReporter: Reporter {
+public struct SARIFReporter: ListingReporter {
     public static let identifier = "sarif"
     static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     static let informationURI = "https://github.com/iapdoctor/iapdoctor"
 
     public static let listsEveryFinding = true
 
+    static let bytesPerFinding = 1_024
+
     public init() {}
-
-    public func report(_ diagnosis: Diagnosis) -> String {
-        let listing = FindingListing(diagnosis)
-        var json = JSONWriter(reservingCapacity: 16_384 + listing.count * 1_024)
-        Self.write(diagnosis, listing: listing, into: &json)
-        return json.outputLine()
-    }
-
-    public func write(_ diagnosis: Diagnosis, to output: ReportOutput) {
-        var json = JSONWriter(streamingTo: output)
-        Self.write(diagnosis, listing: FindingListing(diagnosis), into: &json)
-        json.finish()
-    }
 
     /// The log: every finding (``FindingListing``) a result.
     static func write(_ diagnosis: Diagnosis, listing: FindingListing, into json: inout JSONWriter) {

@@ -24,7 +24,7 @@ public final class ReportOutput {
         guard error == nil, var next = bytes.baseAddress else { return }
         var left = bytes.count
         while left > 0 {
-            let written = Glibc_or_Darwin_write(descriptor, next, left)
+            let written = systemWrite(descriptor, next, left)
             if written < 0 {
                 if SystemError.current == EINTR { continue }
                 error = SystemError.current
@@ -44,6 +44,6 @@ public final class ReportOutput {
 
 /// `write(2)`, named apart from ``ReportOutput/write(_:)``.
 @inline(__always)
-private func Glibc_or_Darwin_write(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
     write(descriptor, bytes, count)
 }
