@@ -260,8 +260,9 @@ public final class CompactFindings: @unchecked Sendable {
             && compare(x.notes, y.notes) == 0
     }
 
-    /// The names this store's files are known by, indexed like ``Record/file`` (0: no file).
-    var fileNames: [String?] {
+    /// The store's names indexed as ``Record/file`` indexes them (0: no file; the others include
+    /// the rules' and items' names, which share the table).
+    var namesByFileIndex: [String?] {
         var files: [String?] = [nil]
         files += names.indices.map { names[$0] }
         return files

@@ -11,6 +11,8 @@ public struct FindingListing {
     }
 
     private let diagnosis: Diagnosis
+    /// The diagnosis's stores that hold records (``Entry/unlisted`` indexes them).
+    private let stores: [CompactFindings]
     private let entries: [Entry]
     /// For each checklist entry of the diagnosis, its findings' numbers in this listing.
     public let checklistFindings: [[Int]]
@@ -18,6 +20,7 @@ public struct FindingListing {
     public init(_ diagnosis: Diagnosis) {
         self.diagnosis = diagnosis
         let stores = diagnosis.unlisted.filter { !$0.isEmpty }
+        self.stores = stores
         guard diagnosis.keepsUnlisted, !stores.isEmpty || diagnosis.findings.contains(where: \.summarizesUnlisted) else {
             entries = diagnosis.findings.indices.map { .listed($0) }
             checklistFindings = diagnosis.checklist.map(\.findings)
@@ -26,10 +29,10 @@ public struct FindingListing {
         // Files ranked by name over everything listed, as the engine ranks them.
         var files = Set<String>([""])
         for finding in diagnosis.findings { files.insert(finding.location?.file ?? "") }
-        for store in stores { for name in store.fileNames { files.insert(name ?? "") } }
+        for store in stores { for name in store.namesByFileIndex { files.insert(name ?? "") } }
         var rankOf: [String: Int] = [:]
         for (rank, file) in files.sorted().enumerated() { rankOf[file] = rank }
-        let fileRanks = stores.map { store in store.fileNames.map { rankOf[$0 ?? ""]! } }
+        let fileRanks = stores.map { store in store.namesByFileIndex.map { rankOf[$0 ?? ""]! } }
 
         // Each store's records sorted, a rule's repeated finding listed once; then merged.
         var unlisted: [(store: Int, record: Int)] = []
@@ -87,10 +90,7 @@ public struct FindingListing {
             return (listed + more).sorted()
         }
         self.entries = entries
-        self.stores = stores
     }
-
-    private var stores: [CompactFindings] = []
 
     public var count: Int { entries.count }
 

@@ -24,16 +24,17 @@ public final class CatalogItemContext {
     /// Shared by every rule over every item of this read (e.g. facts about screenshot files).
     public let scanState: CatalogScanState
 
-    /// Whether this rule's findings are still listed: false once the scan holds
-    /// ``Engine/maxListedFindingsPerRule`` of them (the scan sets it). Past that a finding is only
-    /// counted, so ``finding(_:at:help:notes:related:product:)`` does not write its texts.
-    public internal(set) var isListing = true
-
-    /// Where this rule's findings go once it has listed its share, when the scan keeps every
-    /// finding (``CatalogScan``): straight into the compact store, each answered by a stand-in
-    /// (``Finding/isElided``) that counts it, without making the finding.
-    var compactStore: CompactFindings?
+    /// What becomes of this rule's findings (the scan sets it once the rule has listed its share).
+    var mode = CatalogFindingMode.whole
     private var standIns = StandIns()
+
+    /// Whether this rule's findings are still listed: false once the scan holds
+    /// ``Engine/maxListedFindingsPerRule`` of them and keeps no more. Past that a finding is only
+    /// counted, so ``finding(_:at:help:notes:related:product:)`` does not write its texts.
+    public internal(set) var isListing: Bool {
+        get { if case .counted = mode { return false } else { return true } }
+        set { mode = newValue ? .whole : .counted }
+    }
 
     init(metadata: RuleMetadata, scanState: CatalogScanState) {
         self.metadata = metadata
@@ -48,23 +49,42 @@ public final class CatalogItemContext {
         _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation, help: @autoclosure () -> String? = nil,
         notes: @autoclosure () -> [String] = [], related: @autoclosure () -> [RelatedSpan] = [], product: String? = nil
     ) -> Finding {
-        guard isListing else { return metadata.countedFinding(product: product) }
-        if let compactStore {
+        switch mode {
+        case .whole:
+            return metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related(), product: product)
+        case .counted:
+            return metadata.countedFinding(product: product)
+        case .compact(let store):
             let related = related()
-            guard related.isEmpty else {
-                compactStore.append(metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related, product: product))
-                return standIns.standIn(for: metadata, product: product)
+            if related.isEmpty {
+                metadata.keep(message(), at: location(), help: help(), notes: notes(), product: product, in: store)
+            } else {
+                store.append(metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related, product: product))
             }
-            compactStore.append(
-                rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist, message: message(),
-                help: help() ?? metadata.defaultHelp, notes: notes(), location: location(), product: product)
             return standIns.standIn(for: metadata, product: product)
         }
-        return metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related(), product: product)
     }
 
     public func finding(_ draft: CatalogItemFinding) -> Finding {
         finding(draft.message, at: draft.location, help: draft.help, notes: draft.notes, related: draft.related, product: draft.product)
+    }
+}
+
+/// What becomes of a catalog check's findings during a scan: made whole (while the check lists
+/// its share), kept compactly in the scan's store, each answered by a stand-in
+/// (``Finding/isElided``) that counts it without the finding being made (when the report lists
+/// every finding), or only counted (past the listing limit: no text is written).
+enum CatalogFindingMode {
+    case whole, compact(CompactFindings), counted
+}
+
+extension RuleMetadata {
+    /// Keeps a finding of this rule (no related spans, no secret) in `store` without making it:
+    /// what ``finding(_:at:help:notes:related:product:secret:)`` would hold.
+    func keep(_ message: String, at location: SourceLocation, help: String?, notes: [String], product: String?, in store: CompactFindings) {
+        store.append(
+            rule: id, severity: severity, checklist: checklist, message: message, help: help ?? defaultHelp, notes: notes,
+            location: location, product: product)
     }
 }
 

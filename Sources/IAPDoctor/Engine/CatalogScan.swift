@@ -42,12 +42,15 @@ final class CatalogScan {
     /// the rest are kept compactly for a report that lists them all, fewer (a compact record costs
     /// a third of a finding to keep and to write).
     private let limit: Int
+    /// What becomes of a check's findings past its share.
+    private let pastShare: CatalogFindingMode
 
     /// `catalog`: the rules in force (the configuration applied); `implementations`: the rules
     /// with Swift logic, by id.
     init(catalog: RuleCatalog, implementations: [String: any Rule], keepingUnlisted: Bool = false) {
         unlisted = keepingUnlisted ? CompactFindings() : nil
         limit = keepingUnlisted ? Engine.wholeFindingsPerRuleWhenKept : Engine.maxListedFindingsPerRule
+        pastShare = unlisted.map { .compact($0) } ?? .counted
         let scanState = CatalogScanState()
         var rules: [any CatalogItemRule] = []
         var contexts: [CatalogItemContext] = []
@@ -76,20 +79,16 @@ final class CatalogScan {
             let found = rules[index].check(item: item, context: contexts[index])
             if !found.isEmpty {
                 keep(found, in: &ruleFindings[index], beyond: index)
-                // Past the limit the rule's findings are only counted: it need not write them.
-                if ruleFindings[index].count >= limit {
-                    // Past its share a rule's findings are only counted, or go straight to the store.
-                    if let unlisted { contexts[index].compactStore = unlisted } else { contexts[index].isListing = false }
-                }
+                // Past its share a rule's findings go straight to the store, or are only counted
+                // (then it need not write them).
+                if ruleFindings[index].count >= limit { contexts[index].mode = pastShare }
             }
         }
         // The plans write into a local array (most items have no findings), not into this
         // object's storage: no exclusivity check per call.
         var flagged: [Finding] = []
         for index in plans.indices {
-            let mode: DeclarativeRule.CatalogPlan.Mode = planFindings[index].count < limit
-                ? .whole : (unlisted.map { .compact($0) } ?? .counted)
-            plans[index].check(item, mode: mode, into: &flagged)
+            plans[index].check(item, mode: planFindings[index].count < limit ? .whole : pastShare, into: &flagged)
             if !flagged.isEmpty {
                 keep(flagged, in: &planFindings[index], beyond: rules.count + index)
                 flagged.removeAll()

@@ -99,16 +99,11 @@ struct DeclarativeRule: Rule {
         @exclusivity(unchecked) private var idsNameCount = -1
         @exclusivity(unchecked) private var idsArena: ObjectIdentifier?
 
-        /// What becomes of a finding: made whole, kept compactly in a store (a stand-in counts
-        /// it), or only counted (past the listing limit: no template is filled).
-        enum Mode {
-            case whole, compact(CompactFindings), counted
-        }
-
         private var standIns = StandIns()
 
-        /// Checks one item, appending what it breaks to `findings` (see ``Mode``).
-        func check(_ streamed: CatalogStreamedItem, mode: Mode, into findings: inout [Finding]) {
+        /// Checks one item, appending what it breaks to `findings` (see ``CatalogFindingMode``:
+        /// counted, no template is filled).
+        func check(_ streamed: CatalogStreamedItem, mode: CatalogFindingMode, into findings: inout [Finding]) {
             let names = streamed.element.names
             if idsArena != ObjectIdentifier(names) || idsNameCount != names.nameCount {
                 ids = paths.map { $0.map { names.id(of: $0) } }
@@ -131,7 +126,7 @@ struct DeclarativeRule: Rule {
 
         /// The elements at `path[step...]` below `element`, in document order.
         private func visit(
-            _ element: XMLElementView, _ path: [Int], _ step: Int, _ streamed: CatalogStreamedItem, _ mode: Mode, _ found: inout Bool,
+            _ element: XMLElementView, _ path: [Int], _ step: Int, _ streamed: CatalogStreamedItem, _ mode: CatalogFindingMode, _ found: inout Bool,
             _ findings: inout [Finding]
         ) {
             guard step < path.count else {
@@ -149,11 +144,9 @@ struct DeclarativeRule: Rule {
                         at: streamed.valueLocation(of: element), product: product))
                 case .compact(let store):
                     let text = element.text, field = element.name, name = product ?? "the item at line \(item.location.line)"
-                    store.append(
-                        rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist,
-                        message: message.fill(value: text, field: field, product: name),
-                        help: help?.fill(value: text, field: field, product: name) ?? metadata.defaultHelp, notes: metadata.notes,
-                        location: streamed.valueLocation(of: element), product: product)
+                    metadata.keep(
+                        message.fill(value: text, field: field, product: name), at: streamed.valueLocation(of: element),
+                        help: help?.fill(value: text, field: field, product: name), notes: metadata.notes, product: product, in: store)
                     findings.append(standIns.standIn(for: metadata, product: product))
                 }
                 return

@@ -107,7 +107,7 @@ extension RuleMetadata {
     ) -> Finding {
         Finding(
             rule: id, severity: severity, checklist: checklist, message: message,
-            help: help ?? (self.help.isEmpty ? nil : self.help), notes: notes, location: location,
+            help: help ?? defaultHelp, notes: notes, location: location,
             related: related, productID: product, secret: secret.map(Secret.init))
     }
 
