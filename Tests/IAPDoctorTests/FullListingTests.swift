@@ -122,6 +122,8 @@ import Testing
             Finding(rule: "catalog-type", severity: .warning, checklist: nil, message: "no help, no product, no place", location: nil),
             Finding(rule: "catalog-type", severity: .warning, checklist: nil, message: "escapes \" \\ \u{1}", help: "a\nb",
                     notes: ["\t"], location: SourceLocation(file: "", line: 0), productID: "e\"f"),
+            Finding(rule: "catalog-locale-code", severity: .error, checklist: "catalog-valid", message: "another rule and file",
+                    location: SourceLocation(file: "Other.itmsp/metadata.xml", line: 9, column: 2), productID: "a.b"),
             Finding(rule: "duplicate", severity: .note, checklist: "catalog-valid", message: "with a related span", location: location,
                     related: [RelatedSpan(location, label: "first here")], productID: "c.d"),
         ]
@@ -129,10 +131,17 @@ import Testing
         #expect(store.count == findings.count)
         for (index, finding) in findings.enumerated() { #expect(store[index] == finding, "finding \(index)") }
         // Written from its bytes, a record is the finding written.
+        // Runs shared by every record (records of other rules, items and files must not mix).
+        var runs = FindingJSONTemplate.RecordRuns()
         for index in findings.indices where !store.isWhole(index) {
             var fromRecord = JSONWriter(), fromFinding = JSONWriter()
-            fromRecord.array([index]) { json, index in
-                FindingJSONTemplate(level: json.indentLevel).write(record: index, of: store, into: &json)
+            // Twice with the same runs: made, then reused.
+            for _ in 0..<2 {
+                var again = JSONWriter()
+                again.array([index]) { json, index in
+                    FindingJSONTemplate(level: json.indentLevel).write(record: index, of: store, runs: &runs, into: &json)
+                }
+                fromRecord = again
             }
             fromFinding.array([findings[index]]) { json, finding in JSONReporter.writeFinding(finding, into: &json) }
             #expect(fromRecord.output == fromFinding.output, "record \(index)")

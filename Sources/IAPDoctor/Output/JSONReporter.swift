@@ -56,6 +56,7 @@ public struct JSONReporter: ListingReporter {
             }
             $0.field("findings") { json in
                 let template = FindingJSONTemplate(level: json.indentLevel + 1)
+                var runs = FindingJSONTemplate.RecordRuns()
                 json.array(0..<listing.count) { json, number in
                     switch listing.kept(number) {
                     case .finding(let finding):
@@ -63,7 +64,7 @@ public struct JSONReporter: ListingReporter {
                         guard finding.related.isEmpty else { return writeFinding(finding, into: &json) }
                         template.write(finding, into: &json)
                     case .record(let store, let index):
-                        template.write(record: index, of: store, into: &json)
+                        template.write(record: index, of: store, runs: &runs, into: &json)
                     }
                 }
             }
@@ -120,6 +121,8 @@ public struct JSONReporter: ListingReporter {
 struct FindingJSONTemplate {
     private let keys: [[UInt8]]
     private let close: [UInt8]
+    /// `"related": []` and the object's end.
+    private let tail: [UInt8]
     private let firstNote: [UInt8], nextNote: [UInt8], notesEnd: [UInt8]
 
     /// `level`: the indentation of the finding objects (their array's level + 1).
@@ -131,23 +134,50 @@ struct FindingJSONTemplate {
             (index == 0 ? [0x7B] : [0x2C]) + newline(level + 1) + Array("\"\(name)\": ".utf8)
         }
         close = newline(level) + [0x7D]
+        tail = keys[13] + [0x5B, 0x5D] + close
         firstNote = [0x5B] + newline(level + 2)
         nextNote = [0x2C] + newline(level + 2)
         notesEnd = newline(level + 1) + [0x5D]
     }
 
+    /// The bytes of a record that depend only on its rule, severity, checklist item and file,
+    /// made once for each and reused: most records of a scan share them, and writing them value by
+    /// value (quoting, the docs path) was half of writing a record.
+    struct RecordRuns {
+        fileprivate struct Key: Hashable {
+            let store: ObjectIdentifier
+            let value: Int
+        }
+
+        /// From the object's `{` to `"message": `.
+        fileprivate var heads: [Key: [UInt8]] = [:]
+        /// From `"docs": ` to `"line": `.
+        fileprivate var middles: [Key: [UInt8]] = [:]
+
+        init() {}
+    }
+
+    /// A value's JSON bytes (a string quoted, or `null`).
+    private static func bytes(of value: String?) -> [UInt8] {
+        var json = JSONWriter()
+        json.append(value: value)
+        return Array(json.output.utf8)
+    }
+
     /// A compact record (``CompactFindings``), written from its bytes: what ``write(_:into:)``
     /// writes for the finding it keeps.
-    func write(record index: Int, of store: CompactFindings, into json: inout JSONWriter) {
+    func write(record index: Int, of store: CompactFindings, runs: inout RecordRuns, into json: inout JSONWriter) {
         let record = store.fields(of: index)
-        let rule = store.name(Int(record.rule))
-        json.append(fragment: keys[0])
-        json.append(value: rule)
-        json.append(fragment: keys[1])
-        json.append(value: record.severity.rawValue)
-        json.append(fragment: keys[2])
-        json.append(value: record.checklist == 0 ? nil : store.name(Int(record.checklist) - 1))
-        json.append(fragment: keys[3])
+        let id = ObjectIdentifier(store)
+        let headKey = RecordRuns.Key(store: id, value: Int(record.rule) << 24 | Int(record.checklist) << 8 | record.severity.rank)
+        if let head = runs.heads[headKey] {
+            json.append(fragment: head)
+        } else {
+            let head = keys[0] + Self.bytes(of: store.name(Int(record.rule))) + keys[1] + Self.bytes(of: record.severity.rawValue)
+                + keys[2] + Self.bytes(of: record.checklist == 0 ? nil : store.name(Int(record.checklist) - 1)) + keys[3]
+            runs.heads[headKey] = head
+            json.append(fragment: head)
+        }
         store.withBytes(record.message) { json.append(utf8: $0) }
         json.append(fragment: keys[4])
         if record.help.isNone { json.append(value: nil as String?) } else { store.withBytes(record.help) { json.append(utf8: $0) } }
@@ -163,12 +193,18 @@ struct FindingJSONTemplate {
             }
             json.append(fragment: notesEnd)
         }
-        json.append(fragment: keys[6])
-        json.appendDocsPath(rule: rule)
+        let middleKey = RecordRuns.Key(store: id, value: Int(record.rule) << 32 | Int(record.file))
+        if let middle = runs.middles[middleKey] {
+            json.append(fragment: middle)
+        } else {
+            var docs = JSONWriter()
+            docs.appendDocsPath(rule: store.name(Int(record.rule)))
+            let middle = keys[6] + Array(docs.output.utf8) + keys[7]
+                + Self.bytes(of: record.file == 0 ? nil : store.name(Int(record.file) - 1)) + keys[8]
+            runs.middles[middleKey] = middle
+            json.append(fragment: middle)
+        }
         let hasFile = record.file != 0, hasEnd = record.endLine > 0 && record.endColumn > 0
-        json.append(fragment: keys[7])
-        json.append(value: hasFile ? store.name(Int(record.file) - 1) : nil)
-        json.append(fragment: keys[8])
         json.append(value: hasFile && record.line > 0 ? Int(record.line) : nil)
         json.append(fragment: keys[9])
         json.append(value: hasFile && record.column > 0 ? Int(record.column) : nil)
@@ -178,9 +214,7 @@ struct FindingJSONTemplate {
         json.append(value: hasFile && hasEnd ? Int(record.endColumn) : nil)
         json.append(fragment: keys[12])
         if record.product.isNone { json.append(value: nil as String?) } else { store.withBytes(record.product) { json.append(utf8: $0) } }
-        json.append(fragment: keys[13])
-        json.append(fragment: [0x5B, 0x5D])
-        json.append(fragment: close)
+        json.append(fragment: tail)
     }
 
     func write(_ finding: Finding, into json: inout JSONWriter) {
