@@ -41,8 +41,8 @@ public final class CompactFindings: @unchecked Sendable {
     private var whole: [Finding] = []
     /// The last product stored (its span is reused while findings stay on it).
     private var lastProduct: (id: String, span: Span)?
-    /// The last help stored for each rule.
-    private var lastHelp: [UInt16: (text: String, span: Span)] = [:]
+    /// The last help stored for each rule, by its name index.
+    private var lastHelp: [Span] = []
 
     public init() {}
 
@@ -78,18 +78,28 @@ public final class CompactFindings: @unchecked Sendable {
         rule: String, severity: Severity, checklist: String?, message: String, help: String?, notes: [String], location: SourceLocation?,
         product: String?
     ) -> Bool {
+        append(
+            rule: rule, severity: severity, checklist: checklist, writingMessage: { Self.append(message, to: &$0) },
+            writingHelp: help.map { help in { Self.append(help, to: &$0) } }, notes: notes, location: location, product: product)
+    }
+
+    /// Keeps a finding whose message and help are written straight into the store as UTF-8 (a
+    /// template filled in place: no string made for either).
+    @discardableResult
+    public func append(
+        rule: String, severity: Severity, checklist: String?, writingMessage: (inout [UInt8]) -> Void,
+        writingHelp: ((inout [UInt8]) -> Void)?, notes: [String], location: SourceLocation?, product: String?
+    ) -> Bool {
         guard hasRoom else { return false }
-        let ruleIndex: Int, checklistIndex: Int
-        if let last = lastRule, last.rule == rule, last.checklist == checklist {
-            (ruleIndex, checklistIndex) = (last.ruleIndex, last.checklistIndex)
-        } else {
-            (ruleIndex, checklistIndex) = (intern(rule), checklist.map { intern($0) + 1 } ?? 0)
-            lastRule = (rule, checklist, ruleIndex, checklistIndex)
-        }
+        let (ruleIndex, checklistIndex) = indexes(rule: rule, checklist: checklist)
         guard ruleIndex < Int(UInt16.max), checklistIndex < Int(UInt16.max) else {
             // More names than 16 bits tell apart (files count too): kept whole.
+            var message: [UInt8] = [], help: [UInt8] = []
+            writingMessage(&message)
+            writingHelp?(&help)
             return appendWhole(Finding(
-                rule: rule, severity: severity, checklist: checklist, message: message, help: help, notes: notes, location: location,
+                rule: rule, severity: severity, checklist: checklist, message: String(decoding: message, as: UTF8.self),
+                help: writingHelp == nil ? nil : String(decoding: help, as: UTF8.self), notes: notes, location: location,
                 productID: product))
         }
         var record = Record(
@@ -106,17 +116,25 @@ public final class CompactFindings: @unchecked Sendable {
                 lastProduct = (product, record.product)
             }
         }
-        record.message = store(message)
-        if let help {
-            if let last = lastHelp[record.rule], last.text == help {
-                record.help = last.span
+        var start = arena.count
+        writingMessage(&arena)
+        record.message = Span(offset: UInt32(start), length: UInt32(arena.count - start))
+        if let writingHelp {
+            start = arena.count
+            writingHelp(&arena)
+            let help = Span(offset: UInt32(start), length: UInt32(arena.count - start))
+            // The rule's last help again (the usual case): kept once.
+            while lastHelp.count <= ruleIndex { lastHelp.append(.none) }
+            if !lastHelp[ruleIndex].isNone, compare(lastHelp[ruleIndex], help) == 0 {
+                arena.removeLast(arena.count - start)
+                record.help = lastHelp[ruleIndex]
             } else {
-                record.help = store(help)
-                lastHelp[record.rule] = (help, record.help)
+                record.help = help
+                lastHelp[ruleIndex] = help
             }
         }
         if !notes.isEmpty {
-            let start = arena.count
+            start = arena.count
             for note in notes {
                 var note = note
                 let length = UInt32(note.utf8.count)
@@ -129,13 +147,32 @@ public final class CompactFindings: @unchecked Sendable {
         return true
     }
 
+    /// `text`'s UTF-8 appended to `bytes`.
+    public static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// The name indexes of a rule and its checklist item (+ 1; 0 for none), through the last few
+    /// asked for: a scan runs a handful of rules over and over, and comparing a string with
+    /// itself is cheaper than hashing it.
+    private func indexes(rule: String, checklist: String?) -> (rule: Int, checklist: Int) {
+        for recent in recentRules where recent.rule == rule && recent.checklist == checklist {
+            return (recent.ruleIndex, recent.checklistIndex)
+        }
+        let found = (intern(rule), checklist.map { intern($0) + 1 } ?? 0)
+        if recentRules.count == 8 { recentRules.removeFirst() }
+        recentRules.append((rule, checklist, found.0, found.1))
+        return found
+    }
+
     /// Room for another record: the arena is addressed with 32 bits (4 GB of text, far beyond any
     /// run's memory); a full store keeps nothing more.
     private var hasRoom: Bool { arena.count < Int(UInt32.max) - (1 << 24) && records.count < Int(Int32.max) }
 
     /// The names of the last finding kept and the file of the last place: a scan keeps finding
     /// after finding of one rule in one file, and comparing with the last is cheaper than hashing.
-    private var lastRule: (rule: String, checklist: String?, ruleIndex: Int, checklistIndex: Int)?
+    private var recentRules: [(rule: String, checklist: String?, ruleIndex: Int, checklistIndex: Int)] = []
     private var lastFile: (name: String, index: Int)?
 
     private func internFile(_ file: String) -> Int {

@@ -145,8 +145,10 @@ struct DeclarativeRule: Rule {
                 case .compact(let store):
                     let text = element.text, field = element.name, name = product ?? "the item at line \(item.location.line)"
                     metadata.keep(
-                        message.fill(value: text, field: field, product: name), at: streamed.valueLocation(of: element),
-                        help: help?.fill(value: text, field: field, product: name), notes: metadata.notes, product: product, in: store)
+                        writingMessage: { message.fill(value: text, field: field, product: name, into: &$0) },
+                        at: streamed.valueLocation(of: element),
+                        writingHelp: help.map { help in { help.fill(value: text, field: field, product: name, into: &$0) } },
+                        notes: metadata.notes, product: product, in: store)
                     findings.append(standIns.standIn(for: metadata, product: product))
                 }
                 return

@@ -15,7 +15,6 @@ extension DeclarativeRule {
         }
 
         let parts: [Part]
-        let usesLength: Bool
 
         /// Cuts `template` as ``DeclarativeRule/fill(_:fields:metadata:)`` reads it: `{` up to the
         /// next `}`; a field first, then an option; any other name stays as written.
@@ -44,29 +43,27 @@ extension DeclarativeRule {
             literal += utf8[rest...]
             if !literal.isEmpty { parts.append(.literal(literal)) }
             self.parts = parts
-            usesLength = parts.contains { if case .field(.length) = $0 { return true } else { return false } }
         }
 
         /// The text with the fields put in (`length`: `value`'s length in characters).
         func fill(value: String, field: String, product: String) -> String {
             var result: [UInt8] = []
             result.reserveCapacity(160)
-            let length = usesLength ? String(value.count) : ""
+            fill(value: value, field: field, product: product, into: &result)
+            return String(decoding: result, as: UTF8.self)
+        }
+
+        /// The text, appended to `bytes` as UTF-8.
+        func fill(value: String, field: String, product: String, into bytes: inout [UInt8]) {
             for part in parts {
                 switch part {
-                case .literal(let bytes): result += bytes
-                case .field(let name):
-                    var text: String
-                    switch name {
-                    case .value: text = value
-                    case .length: text = length
-                    case .field: text = field
-                    case .product: text = product
-                    }
-                    text.withUTF8 { result.append(contentsOf: $0) }
+                case .literal(let literal): bytes += literal
+                case .field(.value): CompactFindings.append(value, to: &bytes)
+                case .field(.length): CompactFindings.append(String(value.count), to: &bytes)
+                case .field(.field): CompactFindings.append(field, to: &bytes)
+                case .field(.product): CompactFindings.append(product, to: &bytes)
                 }
             }
-            return String(decoding: result, as: UTF8.self)
         }
     }
 }
