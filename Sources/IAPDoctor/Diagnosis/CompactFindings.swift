@@ -46,6 +46,15 @@ public final class CompactFindings: @unchecked Sendable {
 
     public init() {}
 
+    /// A store with room reserved for what a catalog of `sourceBytes` may produce (a finding's
+    /// texts are about as long as its item's XML): growing by doubling copied the arena and the
+    /// records over and over. Room never written is never touched, so it costs no memory.
+    public init(reservingFor sourceBytes: Int) {
+        let bytes = min(max(sourceBytes, 0), 1 << 30)
+        arena.reserveCapacity(bytes / 2)
+        records.reserveCapacity(bytes / 256)
+    }
+
     public var count: Int { records.count }
     public var isEmpty: Bool { records.isEmpty }
 

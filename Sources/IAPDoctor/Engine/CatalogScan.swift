@@ -9,7 +9,8 @@ extension Engine {
     /// (``CatalogPackage/unlistedFindings``), for a report that lists every finding.
     public func scanCatalog(path: String, configuration: Configuration, keepingUnlisted: Bool = false) throws(InputProblem) -> CatalogPackage {
         let scan = CatalogScan(
-            catalog: configuration.apply(to: catalog).catalog, implementations: implementations, keepingUnlisted: keepingUnlisted)
+            catalog: configuration.apply(to: catalog).catalog, implementations: implementations,
+            keepingUnlisted: keepingUnlisted ? FileSystem.fileSize(CatalogPackage.metadataPath(for: path)) ?? 0 : nil)
         var package = try CatalogPackage.load(path: path, eachItem: scan.check)
         package.itemFindings = scan.findingsByRule
         package.unlistedFindings = scan.unlisted
@@ -47,9 +48,11 @@ final class CatalogScan {
 
     /// `catalog`: the rules in force (the configuration applied); `implementations`: the rules
     /// with Swift logic, by id.
-    init(catalog: RuleCatalog, implementations: [String: any Rule], keepingUnlisted: Bool = false) {
-        unlisted = keepingUnlisted ? CompactFindings() : nil
-        limit = keepingUnlisted ? Engine.wholeFindingsPerRuleWhenKept : Engine.maxListedFindingsPerRule
+    /// `keepingUnlisted`: keep the findings past the listing limit, with room for a catalog of this
+    /// many bytes; `nil`: only count them.
+    init(catalog: RuleCatalog, implementations: [String: any Rule], keepingUnlisted: Int? = nil) {
+        unlisted = keepingUnlisted.map { CompactFindings(reservingFor: $0) }
+        limit = keepingUnlisted != nil ? Engine.wholeFindingsPerRuleWhenKept : Engine.maxListedFindingsPerRule
         pastShare = unlisted.map { .compact($0) } ?? .counted
         let scanState = CatalogScanState()
         var rules: [any CatalogItemRule] = []
