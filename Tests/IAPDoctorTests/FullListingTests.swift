@@ -187,6 +187,22 @@ import Testing
         }
     }
 
+    @Test func theWordScanForSimpleTextAgreesWithTheByteLoop() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x41, 0x61, 0x20, 0x0A, 0x0D, 0x0C, 0x7F, 0x80, 0xC3, 0xFF, 0x2E]
+        for length in 0..<40 {
+            for _ in 0..<50 {
+                var bytes = (0..<length).map { _ in UInt8(ascii: "a") }
+                // Mostly plain text, with a few bytes from the edges planted anywhere.
+                for _ in 0..<Int.random(in: 0...2, using: &generator) where length > 0 {
+                    bytes[Int.random(in: 0..<length, using: &generator)] = alphabet.randomElement(using: &generator)!
+                }
+                let expected = !bytes.contains { $0 >= 0x80 || $0 == 0x0D }
+                #expect(bytes.withUnsafeBufferPointer { DeclarativeRule.Constraints.isSimple($0) } == expected, "\(bytes)")
+            }
+        }
+    }
+
     @Test func aCompiledTemplateFillsAsTheTemplateIsFilled() throws {
         let metadata = try #require(RuleCatalog.builtin.rule("catalog-description-length"))
         #expect(metadata.check != nil && metadata.option("max_length") != nil)

@@ -276,12 +276,36 @@ struct DeclarativeRule: Rule {
         /// The answer for ASCII text without carriage returns (one character per byte, and no
         /// `\r\n` pair counted as one character), or `.undecided` when `String` has to decide.
         private func violation(simpleBytes bytes: UnsafeBufferPointer<UInt8>) -> Answer {
-            for byte in bytes where byte >= 0x80 || byte == 0x0D { return .undecided }
+            guard Self.isSimple(bytes) else { return .undecided }
             let length = bytes.count
             if let max = maxLength, length > max { return .breaks("max_length") }
             if let min = minLength, length < min { return .breaks("min_length") }
             guard let pattern else { return .passes }
             return pattern.wholeMatch(ascii: bytes) ? .passes : .breaks("pattern")
+        }
+
+        /// No byte of `bytes` is non-ASCII (0x80 and up) or a carriage return, looked at eight
+        /// bytes at a time (every value of every checked field of every item comes by here; a
+        /// byte loop was ~4 instructions a byte).
+        static func isSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            var index = 0
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= bytes.count {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    if word & highs != 0 { return false }
+                    // A carriage return: a zero byte once XORed with 0x0D (exact, as no byte is high).
+                    let returns = word ^ (0x0D &* ones)
+                    if (returns &- ones) & ~returns & highs != 0 { return false }
+                    index += 8
+                }
+            }
+            while index < bytes.count {
+                if bytes[index] >= 0x80 || bytes[index] == 0x0D { return false }
+                index += 1
+            }
+            return true
         }
 
         init(_ metadata: RuleMetadata) {

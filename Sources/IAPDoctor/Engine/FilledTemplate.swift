@@ -53,13 +53,21 @@ extension DeclarativeRule {
             return String(decoding: result, as: UTF8.self)
         }
 
+        /// `value.count`, without grapheme breaking for ASCII text without carriage returns (one
+        /// character per byte).
+        static func characterCount(_ value: String) -> Int {
+            var value = value
+            let simple = value.withUTF8 { Constraints.isSimple($0) }
+            return simple ? value.utf8.count : value.count
+        }
+
         /// The text, appended to `bytes` as UTF-8.
         func fill(value: String, field: String, product: String, into bytes: inout [UInt8]) {
             for part in parts {
                 switch part {
                 case .literal(let literal): bytes += literal
                 case .field(.value): CompactFindings.append(value, to: &bytes)
-                case .field(.length): CompactFindings.append(String(value.count), to: &bytes)
+                case .field(.length): CompactFindings.append(String(Self.characterCount(value)), to: &bytes)
                 case .field(.field): CompactFindings.append(field, to: &bytes)
                 case .field(.product): CompactFindings.append(product, to: &bytes)
                 }
