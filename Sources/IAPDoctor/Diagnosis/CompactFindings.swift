@@ -89,15 +89,17 @@ public final class CompactFindings: @unchecked Sendable {
     ) -> Bool {
         append(
             rule: rule, severity: severity, checklist: checklist, writingMessage: { Self.append(message, to: &$0) },
-            writingHelp: help.map { help in { Self.append(help, to: &$0) } }, notes: notes, location: location, product: product)
+            hasHelp: help != nil, writingHelp: { if let help { Self.append(help, to: &$0) } }, notes: notes, location: location,
+            product: product)
     }
 
     /// Keeps a finding whose message and help are written straight into the store as UTF-8 (a
-    /// template filled in place: no string made for either).
+    /// template filled in place: no string made for either). `writingHelp` is called only when
+    /// `hasHelp` (a flag, not an optional closure: that would be allocated for every finding).
     @discardableResult
     public func append(
         rule: String, severity: Severity, checklist: String?, writingMessage: (inout [UInt8]) -> Void,
-        writingHelp: ((inout [UInt8]) -> Void)?, notes: [String], location: SourceLocation?, product: String?
+        hasHelp: Bool, writingHelp: (inout [UInt8]) -> Void, notes: [String], location: SourceLocation?, product: String?
     ) -> Bool {
         guard hasRoom else { return false }
         let (ruleIndex, checklistIndex) = indexes(rule: rule, checklist: checklist)
@@ -105,10 +107,10 @@ public final class CompactFindings: @unchecked Sendable {
             // More names than 16 bits tell apart (files count too): kept whole.
             var message: [UInt8] = [], help: [UInt8] = []
             writingMessage(&message)
-            writingHelp?(&help)
+            if hasHelp { writingHelp(&help) }
             return appendWhole(Finding(
                 rule: rule, severity: severity, checklist: checklist, message: String(decoding: message, as: UTF8.self),
-                help: writingHelp == nil ? nil : String(decoding: help, as: UTF8.self), notes: notes, location: location,
+                help: hasHelp ? String(decoding: help, as: UTF8.self) : nil, notes: notes, location: location,
                 productID: product))
         }
         var record = Record(
@@ -128,7 +130,7 @@ public final class CompactFindings: @unchecked Sendable {
         var start = arena.count
         writingMessage(&arena)
         record.message = Span(offset: UInt32(start), length: UInt32(arena.count - start))
-        if let writingHelp {
+        if hasHelp {
             start = arena.count
             writingHelp(&arena)
             let help = Span(offset: UInt32(start), length: UInt32(arena.count - start))

@@ -36,10 +36,17 @@ public struct FindingListing {
 
         // Each store's records sorted, a rule's repeated finding listed once; then merged.
         var unlisted: [(store: Int, record: Int)] = []
+        unlisted.reserveCapacity(stores.reduce(0) { $0 + $1.count })
         for (storeIndex, store) in stores.enumerated() {
             let ranks = fileRanks[storeIndex]
+            // Sorted on one number per record (file rank, line and column, each clamped, which
+            // keeps their order); only equal numbers compare the records.
+            let keys = (0..<store.count).map { record -> UInt64 in
+                let (file, line, column) = store.position(of: record, fileRank: ranks)
+                return UInt64(min(file, 0xFFFF)) << 48 | UInt64(min(max(line, 0), 0xFFFF_FFFF)) << 16 | UInt64(min(max(column, 0), 0xFFFF))
+            }
             var order = Array(0..<store.count)
-            order.sort { store.precedes($0, $1, fileRank: ranks) }
+            order.sort { a, b in keys[a] != keys[b] ? keys[a] < keys[b] : store.precedes(a, b, fileRank: ranks) }
             var previous: Int?
             for record in order where diagnosis.unlistedRules.contains(store.rule(of: record)) {
                 if let previous, store.same(previous, record) { continue }

@@ -86,18 +86,6 @@ extension RuleMetadata {
             rule: id, severity: severity, checklist: checklist, message: message, help: help ?? defaultHelp, notes: notes,
             location: location, product: product)
     }
-
-    /// ``keep(_:at:help:notes:product:in:)`` for a message and help written into the store as they
-    /// are made (a declarative check's templates, filled in place).
-    func keep(
-        writingMessage: (inout [UInt8]) -> Void, at location: SourceLocation, writingHelp: ((inout [UInt8]) -> Void)?, notes: [String],
-        product: String?, in store: CompactFindings
-    ) {
-        let help = writingHelp ?? defaultHelp.map { help in { CompactFindings.append(help, to: &$0) } }
-        store.append(
-            rule: id, severity: severity, checklist: checklist, writingMessage: writingMessage, writingHelp: help, notes: notes,
-            location: location, product: product)
-    }
 }
 
 /// The stand-ins (``RuleMetadata/countedFinding(product:)``) of findings kept compactly: one

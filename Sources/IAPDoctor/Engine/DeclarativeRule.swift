@@ -87,6 +87,24 @@ struct DeclarativeRule: Rule {
             help = metadata.helpTemplate.map { CompiledTemplate($0, metadata: metadata) }
         }
 
+        /// The finding for a value kept in `store` as ``finding(value:field:product:at:product:)``
+        /// would make it, its templates filled straight into the store (no string for either).
+        private func keep(value: String, field: String, product name: String, at location: SourceLocation, product: String?, in store: CompactFindings) {
+            let defaultHelp = metadata.defaultHelp
+            store.append(
+                rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist,
+                writingMessage: { message.fill(value: value, field: field, product: name, into: &$0) },
+                hasHelp: help != nil || defaultHelp != nil,
+                writingHelp: { bytes in
+                    if let help {
+                        help.fill(value: value, field: field, product: name, into: &bytes)
+                    } else if let defaultHelp {
+                        CompactFindings.append(defaultHelp, to: &bytes)
+                    }
+                },
+                notes: metadata.notes, location: location, product: product)
+        }
+
         /// The finding for a value, as ``DeclarativeRule/finding(_:fields:at:product:)`` makes it.
         private func finding(value: String, field: String, product name: String, at location: SourceLocation, product: String?) -> Finding {
             metadata.finding(
@@ -144,11 +162,7 @@ struct DeclarativeRule: Rule {
                         at: streamed.valueLocation(of: element), product: product))
                 case .compact(let store):
                     let text = element.text, field = element.name, name = product ?? "the item at line \(item.location.line)"
-                    metadata.keep(
-                        writingMessage: { message.fill(value: text, field: field, product: name, into: &$0) },
-                        at: streamed.valueLocation(of: element),
-                        writingHelp: help.map { help in { help.fill(value: text, field: field, product: name, into: &$0) } },
-                        notes: metadata.notes, product: product, in: store)
+                    keep(value: text, field: field, product: name, at: streamed.valueLocation(of: element), product: product, in: store)
                     findings.append(standIns.standIn(for: metadata, product: product))
                 }
                 return
