@@ -25,7 +25,7 @@ struct CatalogScreenshotFileRule: CatalogItemRule {
         // A byte test, not `String.contains(_:)` (Foundation's search, ~6,000 instructions a call).
         let hasFolder = name.utf8.contains(UInt8(ascii: "/"))
         return [context.finding(
-            "review screenshot `\(name)` of `\(reference.item.name)` is not in the package folder `\(streamed.directory)`",
+            joining: ["review screenshot `", name, "` of `", reference.item.name, "` is not in the package folder `", streamed.directory, "`"],
             at: streamed.valueLocation(of: fileName),
             help: "copy the image into the .itmsp folder next to metadata.xml, with exactly this name (it is case-sensitive)",
             notes: hasFolder ? ["packages are flat: the image sits next to metadata.xml, without folders"] : [],
