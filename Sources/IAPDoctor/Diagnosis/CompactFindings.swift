@@ -168,7 +168,9 @@ public final class CompactFindings: @unchecked Sendable {
     /// asked for: a scan runs a handful of rules over and over, and comparing a string with
     /// itself is cheaper than hashing it.
     private func indexes(rule: String, checklist: String?) -> (rule: Int, checklist: Int) {
-        for recent in recentRules where recent.rule == rule && recent.checklist == checklist {
+        // Lengths first: unequal strings of the same kind still cost a comparison call each.
+        let length = rule.utf8.count
+        for recent in recentRules where recent.rule.utf8.count == length && recent.rule == rule && recent.checklist == checklist {
             return (recent.ruleIndex, recent.checklistIndex)
         }
         let found = (intern(rule), checklist.map { intern($0) + 1 } ?? 0)
