@@ -26,7 +26,6 @@ public final class CatalogItemContext {
 
     /// What becomes of this rule's findings (the scan sets it once the rule has listed its share).
     var mode = CatalogFindingMode.whole
-    private var standIns = StandIns()
 
     /// Whether this rule's findings are still listed: false once the scan holds
     /// ``Engine/maxListedFindingsPerRule`` of them and keeps no more. Past that a finding is only
@@ -54,14 +53,14 @@ public final class CatalogItemContext {
             return metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related(), product: product)
         case .counted:
             return metadata.countedFinding(product: product)
-        case .compact(let store):
+        case .compact(let store, let tally):
             let related = related()
             if related.isEmpty {
                 metadata.keep(message(), at: location(), help: help(), notes: notes(), product: product, in: store)
             } else {
                 store.append(metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related, product: product))
             }
-            return standIns.standIn(for: metadata, product: product)
+            return metadata.tally(product: product, in: tally)
         }
     }
 
@@ -77,7 +76,7 @@ public final class CatalogItemContext {
             return metadata.finding(parts.joined(), at: location(), help: help, notes: notes, product: product)
         case .counted:
             return metadata.countedFinding(product: product)
-        case .compact(let store):
+        case .compact(let store, let tally):
             let defaultHelp = metadata.defaultHelp
             store.append(
                 rule: metadata.id, severity: metadata.severity, checklist: metadata.checklist,
@@ -85,7 +84,7 @@ public final class CatalogItemContext {
                 hasHelp: help != nil || defaultHelp != nil,
                 writingHelp: { bytes in if let text = help ?? defaultHelp { CompactFindings.append(text, to: &bytes) } },
                 notes: notes, location: location(), product: product)
-            return standIns.standIn(for: metadata, product: product)
+            return metadata.tally(product: product, in: tally)
         }
     }
 
@@ -95,33 +94,27 @@ public final class CatalogItemContext {
 }
 
 /// What becomes of a catalog check's findings during a scan: made whole (while the check lists
-/// its share), kept compactly in the scan's store, each answered by a stand-in
-/// (``Finding/isElided``) that counts it without the finding being made (when the report lists
-/// every finding), or only counted (past the listing limit: no text is written).
+/// its share), kept compactly in the scan's store and counted into the check's tally without the
+/// finding being made (when the report lists every finding), or only counted (past the listing
+/// limit: no text is written).
 enum CatalogFindingMode {
-    case whole, compact(CompactFindings), counted
+    case whole, compact(CompactFindings, ElidedFindings), counted
 }
 
 extension RuleMetadata {
+    /// Counts a finding of this rule kept compactly (verdicts and totals need its product and
+    /// severity), and what the check returns for it: ``ElidedFindings/tallied``.
+    func tally(product: String?, in tally: ElidedFindings) -> Finding {
+        tally.count(rule: id, severity: severity, checklist: checklist, product: product)
+        return ElidedFindings.tallied
+    }
+
     /// Keeps a finding of this rule (no related spans, no secret) in `store` without making it:
     /// what ``finding(_:at:help:notes:related:product:secret:)`` would hold.
     func keep(_ message: String, at location: SourceLocation, help: String?, notes: [String], product: String?, in store: CompactFindings) {
         store.append(
             rule: id, severity: severity, checklist: checklist, message: message, help: help ?? defaultHelp, notes: notes,
             location: location, product: product)
-    }
-}
-
-/// The stand-ins (``RuleMetadata/countedFinding(product:)``) of findings kept compactly: one
-/// shared by a run of findings about the same product, not one made per finding.
-struct StandIns {
-    private var last: Finding?
-
-    mutating func standIn(for metadata: RuleMetadata, product: String?) -> Finding {
-        if let last, last.productID == product { return last }
-        let made = metadata.countedFinding(product: product)
-        last = made
-        return made
     }
 }
 

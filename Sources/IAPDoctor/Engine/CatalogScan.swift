@@ -35,7 +35,7 @@ final class CatalogScan {
     /// each is counted into one stand-in per product and severity, which is all the engine keeps of
     /// it anyway (the count for the summary note, the product and severity for verdicts). Indexed
     /// like `rules`, then `plans`.
-    @exclusivity(unchecked) private var beyond: [ElidedFindings]
+    private let beyond: [ElidedFindings]
     /// The findings past the listing limit themselves, when asked for: the rules then write every
     /// finding in full (a listing context never stops listing).
     let unlisted: CompactFindings?
@@ -43,8 +43,8 @@ final class CatalogScan {
     /// the rest are kept compactly for a report that lists them all, fewer (a compact record costs
     /// a third of a finding to keep and to write).
     private let limit: Int
-    /// What becomes of a check's findings past its share.
-    private let pastShare: CatalogFindingMode
+    /// What becomes of each check's findings past its share (indexed like `beyond`).
+    private let pastShares: [CatalogFindingMode]
 
     /// `catalog`: the rules in force (the configuration applied); `implementations`: the rules
     /// with Swift logic, by id.
@@ -53,7 +53,6 @@ final class CatalogScan {
     init(catalog: RuleCatalog, implementations: [String: any Rule], keepingUnlisted: Int? = nil) {
         unlisted = keepingUnlisted.map { CompactFindings(reservingFor: $0) }
         limit = keepingUnlisted != nil ? Engine.wholeFindingsPerRuleWhenKept : Engine.maxListedFindingsPerRule
-        pastShare = unlisted.map { .compact($0) } ?? .counted
         let scanState = CatalogScanState()
         var rules: [any CatalogItemRule] = []
         var contexts: [CatalogItemContext] = []
@@ -73,7 +72,10 @@ final class CatalogScan {
         self.plans = plans
         ruleFindings = Array(repeating: [], count: rules.count)
         planFindings = Array(repeating: [], count: plans.count)
-        beyond = Array(repeating: ElidedFindings(), count: rules.count + plans.count)
+        let beyond = (0..<rules.count + plans.count).map { _ in ElidedFindings() }
+        self.beyond = beyond
+        let store = unlisted
+        pastShares = beyond.map { tally in store.map { .compact($0, tally) } ?? .counted }
     }
 
     /// Runs every check on one item as it streams by.
@@ -84,14 +86,14 @@ final class CatalogScan {
                 keep(found, in: &ruleFindings[index], beyond: index)
                 // Past its share a rule's findings go straight to the store, or are only counted
                 // (then it need not write them).
-                if ruleFindings[index].count >= limit { contexts[index].mode = pastShare }
+                if ruleFindings[index].count >= limit { contexts[index].mode = pastShares[index] }
             }
         }
         // The plans write into a local array (most items have no findings), not into this
         // object's storage: no exclusivity check per call.
         var flagged: [Finding] = []
         for index in plans.indices {
-            plans[index].check(item, mode: planFindings[index].count < limit ? .whole : pastShare, into: &flagged)
+            plans[index].check(item, mode: planFindings[index].count < limit ? .whole : pastShares[rules.count + index], into: &flagged)
             if !flagged.isEmpty {
                 keep(flagged, in: &planFindings[index], beyond: rules.count + index)
                 flagged.removeAll()
@@ -126,22 +128,36 @@ final class CatalogScan {
 /// The findings of one check past the listing limit, as one stand-in (``Finding/isElided``) per
 /// severity, weighted by how many findings it stands for, with the products they were about (a
 /// string each, not a finding each: 250,000 findings past the limit kept ~150 MB as stand-ins).
-struct ElidedFindings {
+/// A class: a check that keeps its findings compactly counts them here itself.
+final class ElidedFindings {
     private var slots: [Severity: Int] = [:]
     private(set) var standIns: [Finding] = []
 
-    mutating func count(_ finding: Finding) {
-        if let slot = slots[finding.severity] {
+    /// What a check returns for a finding it has counted here itself (``CatalogFindingMode``):
+    /// weighs nothing, so ``count(_:)`` passes over it.
+    static let tallied: Finding = {
+        var marker = Finding(rule: "", severity: .note, checklist: nil, message: "", location: nil)
+        marker.isElided = true
+        marker.elidedWeight = 0
+        return marker
+    }()
+
+    func count(_ finding: Finding) {
+        guard finding.elidedWeight > 0 else { return }
+        count(rule: finding.rule, severity: finding.severity, checklist: finding.checklist, product: finding.productID)
+    }
+
+    func count(rule: String, severity: Severity, checklist: String?, product: String?) {
+        if let slot = slots[severity] {
             standIns[slot].elidedWeight += 1
-            if let product = finding.productID, standIns[slot].elidedProducts.last != product {
+            if let product, standIns[slot].elidedProducts.last != product {
                 standIns[slot].elidedProducts.append(product)
             }
             return
         }
-        var standIn = Finding(rule: finding.rule, severity: finding.severity, checklist: finding.checklist, message: "", location: nil,
-                              productID: finding.productID)
+        var standIn = Finding(rule: rule, severity: severity, checklist: checklist, message: "", location: nil, productID: product)
         standIn.isElided = true
-        slots[finding.severity] = standIns.count
+        slots[severity] = standIns.count
         standIns.append(standIn)
     }
 }

@@ -117,7 +117,6 @@ struct DeclarativeRule: Rule {
         @exclusivity(unchecked) private var idsNameCount = -1
         @exclusivity(unchecked) private var idsArena: ObjectIdentifier?
 
-        private var standIns = StandIns()
 
         /// Checks one item, appending what it breaks to `findings` (see ``CatalogFindingMode``:
         /// counted, no template is filled).
@@ -160,10 +159,10 @@ struct DeclarativeRule: Rule {
                     findings.append(finding(
                         value: text, field: element.name, product: product ?? "the item at line \(item.location.line)",
                         at: streamed.valueLocation(of: element), product: product))
-                case .compact(let store):
+                case .compact(let store, let tally):
                     let text = element.text, field = element.name, name = product ?? "the item at line \(item.location.line)"
                     keep(value: text, field: field, product: name, at: streamed.valueLocation(of: element), product: product, in: store)
-                    findings.append(standIns.standIn(for: metadata, product: product))
+                    findings.append(metadata.tally(product: product, in: tally))
                 }
                 return
             }
