@@ -220,3 +220,22 @@ import Testing
         }
     }
 }
+
+@Suite("Escaping control characters by bytes") struct ControlCharacterScanTests {
+    /// The byte scan agrees with `isControl` for every scalar of the basic plane and some beyond,
+    /// alone and between other text; and escaping a report is unchanged by the fast path.
+    @Test func theByteScanFindsExactlyTheControlScalars() {
+        let scalars = (0...0xFFFF).compactMap(Unicode.Scalar.init) + [0x1F600, 0xE0001, 0x10FFFF].compactMap(Unicode.Scalar.init)
+        for scalar in scalars {
+            // Long enough for the eight-byte steps, the scalar at every offset within a word.
+            let pads = ["", "abcdefg", "0123456789abcdef", "tab\tand newline\n, then more text"]
+            for text in [String(scalar), "a\(scalar)b", "—\(scalar)é"] + pads.map({ "\($0)\(scalar)\($0)\($0)" }) {
+                var probe = text
+                let found = probe.withUTF8 { Escaping.mayHoldControl($0) }
+                #expect(found == text.unicodeScalars.contains(where: Escaping.isControl), "U+\(String(scalar.value, radix: 16))")
+            }
+        }
+        #expect(Escaping.controlCharacters("plain — text é\n\tend") == "plain — text é\n\tend")
+        #expect(Escaping.controlCharacters("bell \u{7}, line \u{2028}, c1 \u{85}") == "bell \\u{7}, line \\u{2028}, c1 \\u{85}")
+    }
+}
