@@ -43,12 +43,18 @@ final class SAXSession {
     let limits: XMLReaderLimits
     let itemDepth: Int?
     let handler: ((XMLNode, [String]) throws -> Void)?
-    /// Scan mode: decides which elements (outside items) start an item...
-    let select: ((XMLStartInfo) -> Bool)?
-    /// ...and receives each item when it ends, as a view into `arena`.
+    /// Scan mode: decides which elements (outside items) start an item, and tags it...
+    let select: ((XMLStartInfo) -> Int?)?
+    /// ...and receives each item when it ends, as a view into `arena`, here...
     let itemHandler: ((XMLElementView) throws -> Void)?
-    /// Scan mode: the current item's elements (and the name table every mode uses).
-    let arena = XMLItemArena()
+    /// ...or on a thread of its own.
+    private let pipeline: ItemPipeline?
+    private let parse = XMLParseIdentity()
+    /// Scan mode: the current item's elements.
+    @exclusivity(unchecked) private(set) var arena: XMLItemArena
+    /// Every name of the parse (ids index it): each arena gets a copy before its item is handled.
+    @exclusivity(unchecked) private var names: [String] = []
+    @exclusivity(unchecked) private var idsByName: [String: Int] = [:]
     /// Scan mode: depth inside the current item (0: outside any item).
     @exclusivity(unchecked) private var itemLevel = 0
     /// Scan mode: indexes of the open item elements, innermost last, and their texts.
@@ -65,12 +71,15 @@ final class SAXSession {
     /// Mirrors `error != nil` cheaply: checked on every SAX event.
     @exclusivity(unchecked) private var failed = false
     private(set) var handlerError: (any Error)?
-    /// libxml2 interns names for the whole parse: decode each one once (ids index `arena.names`).
+    /// libxml2 interns names for the whole parse: decode each one once (ids index `names`).
     @exclusivity(unchecked) private var nameIDs: [UnsafeRawPointer: Int] = [:]
     /// A direct-mapped cache in front of `nameIDs` (most lookups hit it without hashing).
     @exclusivity(unchecked) private var recentNameKeys = [UnsafeRawPointer?](repeating: nil, count: 256)
     @exclusivity(unchecked) private var recentNameIDs = [Int](repeating: 0, count: 256)
-    @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
+    /// By name id: the name's length in bytes when it is ASCII, -1 otherwise (a tag of ASCII names
+    /// without attributes is then found by its length, without scanning for its `<`).
+    @exclusivity(unchecked) private(set) var asciiNameLengths: [Int] = []
+    @exclusivity(unchecked) var context: xmlParserCtxtPtr?
     /// Bytes handed to libxml2 since it last reported anything. libxml2's push parser buffers a
     /// text node until it sees the next `<`, rescanning the buffer for every chunk: a 50 MB text
     /// node would cost a gigabyte and seconds before the text cap could see it.
@@ -86,12 +95,14 @@ final class SAXSession {
         self.handler = handler
         self.select = nil
         self.itemHandler = nil
+        pipeline = nil
+        arena = XMLItemArena(parse: parse)
     }
 
     /// Scan mode: elements for which `select` says yes are items, built in `arena` and handed to
     /// `itemHandler` when they end; everything else is the returned tree.
     init(
-        file: String?, limits: XMLReaderLimits, select: @escaping (XMLStartInfo) -> Bool,
+        file: String?, limits: XMLReaderLimits, select: @escaping (XMLStartInfo) -> Int?,
         itemHandler: @escaping (XMLElementView) throws -> Void
     ) {
         self.file = file
@@ -100,16 +111,36 @@ final class SAXSession {
         self.handler = nil
         self.select = select
         self.itemHandler = itemHandler
+        pipeline = nil
+        arena = XMLItemArena(parse: parse)
+    }
+
+    /// Scan mode with the items handled on a thread of their own (``ItemPipeline``); `around`
+    /// runs that thread's loop. ``run(path:)`` and ``run(bytes:)`` return once every item is handled.
+    init(
+        file: String?, limits: XMLReaderLimits, select: @escaping (XMLStartInfo) -> Int?,
+        parallelHandler: @escaping (XMLElementView) -> Void, around: @escaping (() -> Void) -> Void
+    ) {
+        self.file = file
+        self.limits = limits
+        self.itemDepth = nil
+        self.handler = nil
+        self.select = select
+        self.itemHandler = nil
+        pipeline = ItemPipeline(parse: parse, handler: parallelHandler, around: around)
+        arena = XMLItemArena(parse: parse)
     }
 
     // MARK: Driving the parser
 
     func run(bytes: UnsafeRawBufferPointer) throws(XMLReaderError) -> XMLNode {
-        try withLibxml2Quiet { () throws(XMLReaderError) in try parse(bytes: bytes) }
+        defer { pipeline?.finish() }
+        return try withLibxml2Quiet { () throws(XMLReaderError) in try parse(bytes: bytes) }
     }
 
     func run(path: String) throws(XMLReaderError) -> XMLNode {
-        try withLibxml2Quiet { () throws(XMLReaderError) in try parse(path: path) }
+        defer { pipeline?.finish() }
+        return try withLibxml2Quiet { () throws(XMLReaderError) in try parse(path: path) }
     }
 
     /// Runs `body` with libxml2's thread-wide error channels silenced, then puts the caller's
@@ -274,7 +305,7 @@ final class SAXSession {
     }
 
     /// Where libxml2 is now (for errors that are ours, not libxml2's).
-    private func currentPosition() -> XMLPosition {
+    func currentPosition() -> XMLPosition {
         guard let input = context?.pointee.input else { return XMLPosition(line: 1, column: 1) }
         return XMLPosition(line: Int(input.pointee.line), column: Int(input.pointee.col))
     }
@@ -317,12 +348,12 @@ final class SAXSession {
 
     private func name(_ pointer: UnsafePointer<xmlChar>?) -> String? {
         guard let pointer else { return nil }
-        return arena.names[nameID(pointer)]
+        return names[nameID(pointer)]
     }
 
     /// The id of an interned libxml2 name (-1 for `nil`).
     @inline(__always)
-    private func nameID(_ pointer: UnsafePointer<xmlChar>?) -> Int {
+    func nameID(_ pointer: UnsafePointer<xmlChar>?) -> Int {
         guard let pointer else { return -1 }
         let key = UnsafeRawPointer(pointer)
         let slot = (Int(bitPattern: key) >> 3) & 255
@@ -331,80 +362,20 @@ final class SAXSession {
         if let known = nameIDs[key] {
             id = known
         } else {
-            id = arena.addName(String(cString: pointer))
+            let name = String(cString: pointer)
+            if let known = idsByName[name] {
+                id = known
+            } else {
+                id = names.count
+                names.append(name)
+                idsByName[name] = id
+                asciiNameLengths.append(name.utf8.allSatisfy { $0 < 0x80 } ? name.utf8.count : -1)
+            }
             nameIDs[key] = id
         }
         recentNameKeys[slot] = key
         recentNameIDs[slot] = id
         return id
-    }
-
-    /// The tag libxml2 has just read: where its `<` is, with the end (the column after its `>`)
-    /// when the `<` was found, the pointer to the `<` in libxml2's buffer, and whether the tag is
-    /// on one line and ASCII (then a byte's column is its distance from the `<`). libxml2 reports
-    /// a start tag with its cursor on the closing `>` (or the `/` of `/>`), an end tag past it.
-    private func tagSpan() -> (position: XMLPosition, lessThan: UnsafePointer<UInt8>?, isSimple: Bool) {
-        guard let input = context?.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base
-        else { return (currentPosition(), nil, false) }
-        var line = Int(input.pointee.line)
-        var column = Int(input.pointee.col)
-        let endLine = line
-        var endColumn = column
-        if cur < input.pointee.end, cur.pointee == UInt8(ascii: ">") {
-            endColumn += 1
-        } else if cur + 1 < input.pointee.end, cur.pointee == UInt8(ascii: "/"), cur[1] == UInt8(ascii: ">") {
-            endColumn += 2
-        }
-        func found(_ startColumn: Int, _ lessThan: UnsafePointer<UInt8>, simple: Bool) -> (XMLPosition, UnsafePointer<UInt8>?, Bool) {
-            let position = startColumn > 0
-                ? XMLPosition(line: line, column: startColumn, endLine: endLine, endColumn: endColumn)
-                : XMLPosition(line: line, column: 0)
-            return (position, lessThan, simple)
-        }
-        // Fast path: a start tag on one line, in ASCII (the `<` is found, then the tag checked once).
-        var lt = cur
-        while lt > base {
-            lt -= 1
-            if lt.pointee == UInt8(ascii: "<") { break }
-        }
-        if lt < cur, lt.pointee == UInt8(ascii: "<") {
-            var any: UInt8 = 0
-            var newline = false
-            var q = lt + 1
-            while q < cur {
-                any |= q.pointee
-                newline = newline || q.pointee == UInt8(ascii: "\n")
-                q += 1
-            }
-            if any & 0x80 == 0, !newline { return found(max(1, column - (cur - lt - 1) - 1), lt, simple: true) }
-        }
-        var p = cur
-        var characters = 0
-        var crossedNewline = false
-        while p > base {
-            p -= 1
-            let byte = p.pointee
-            if byte == UInt8(ascii: "<") { break }
-            if byte == UInt8(ascii: "\n") {
-                line -= 1
-                crossedNewline = true
-            } else if byte & 0xC0 != 0x80 {
-                characters += 1
-            }
-        }
-        guard p.pointee == UInt8(ascii: "<") else { return (currentPosition(), nil, false) }
-        if !crossedNewline { return found(max(1, column - characters - 1), p, simple: false) }
-        // A start tag over several lines: count the columns before `<` on its own line.
-        column = 1
-        var q = p
-        while q > base {
-            q -= 1
-            if q.pointee == UInt8(ascii: "\n") { return found(column, p, simple: false) }
-            if q.pointee & 0xC0 != 0x80 { column += 1 }
-        }
-        // No line break before the tag in the buffer: its column is known if the buffer still
-        // starts at the document's first byte.
-        return found(input.pointee.consumed == 0 ? column : 0, p, simple: false)
     }
 
     fileprivate func startElement(
@@ -413,7 +384,7 @@ final class SAXSession {
     ) {
         guard !failed else { return }
         bytesSinceEvent = 0
-        let tag = tagSpan()
+        let tag = startTagSpan(localname: localname, prefix: prefix, attributeCount: attributeCount)
         let position = tag.position
         guard stack.count + itemLevel < limits.maxDepth else {
             return fail(
@@ -429,7 +400,7 @@ final class SAXSession {
             if itemLevel == 0 {
                 let info = XMLStartInfo(
                     name: name(localname) ?? "", namespaceURI: name(uri), depth: stack.count + 1, position: position)
-                if select(info) {
+                if let itemTag = select(info) {
                     if let parent = stack.indices.last {
                         // The item is a child of `parent`: indentation before it is not text.
                         if !stack[parent].text.isEmpty, !stack[parent].hasChildren, stack[parent].text.allSatisfy(isXMLSpace) {
@@ -438,6 +409,7 @@ final class SAXSession {
                         stack[parent].hadItems = true
                     }
                     arena.reset()
+                    arena.itemTag = itemTag
                     return startItemElement(
                         localname: localname, prefix: prefix, uri: uri, attributeCount: attributeCount,
                         attributes: attributes, tag: tag)
@@ -540,10 +512,12 @@ final class SAXSession {
     }
 
     /// The span of an element's text, now that libxml2 has read its end tag: between the end of
-    /// the start tag `tag` and the `<` of the end tag.
-    private func textSpan(_ text: UnsafeBufferPointer<UInt8>, tag: XMLPosition, pieces: Int, hasMarkup: Bool) -> XMLPosition {
+    /// the start tag `tag` and the `<` of the end tag (found by scanning unless given).
+    private func textSpan(
+        _ text: UnsafeBufferPointer<UInt8>, tag: XMLPosition, pieces: Int, hasMarkup: Bool, endTag: XMLPosition? = nil
+    ) -> XMLPosition {
         guard tag.hasEnd else { return XMLPosition(line: 0, column: 0) }
-        let endTag = tagSpan().position
+        let endTag = endTag ?? tagSpan().position
         return TextSpan.of(
             text, contentStart: XMLPosition(line: tag.endLine, column: tag.endColumn),
             contentEnd: XMLPosition(line: endTag.line, column: endTag.column), pieces: pieces, hasMarkup: hasMarkup)
@@ -570,7 +544,7 @@ final class SAXSession {
     private func innermostOpenElement() -> (name: String, position: XMLPosition)? {
         if let index = openItemElements.last {
             let element = arena.elements[index]
-            return (arena.names[element.name], element.position)
+            return (names[element.name], element.position)
         }
         return stack.last.map { ($0.name, $0.position) }
     }
@@ -649,9 +623,16 @@ final class SAXSession {
         if e.pointee.textCount > 0, e.pointee.firstChild < 0, !arena.isSpaceOnly(e.pointee.textStart, e.pointee.textCount) {
             e.pointee.textPosition = textSpan(
                 UnsafeBufferPointer(start: arena.bytes + e.pointee.textStart, count: e.pointee.textCount), tag: e.pointee.position,
-                pieces: e.pointee.textPieces, hasMarkup: e.pointee.hasMarkup)
+                pieces: e.pointee.textPieces, hasMarkup: e.pointee.hasMarkup,
+                endTag: endTagStart(name: e.pointee.name, prefix: e.pointee.prefix))
         }
-        guard itemLevel == 0, let itemHandler else { return }
+        guard itemLevel == 0 else { return }
+        arena.adoptNames(names, idsByName)
+        if let pipeline {
+            arena = pipeline.handOff(arena)
+            return
+        }
+        guard let itemHandler else { return }
         do {
             try itemHandler(XMLElementView(arena: arena, index: 0))
         } catch {
@@ -668,7 +649,7 @@ final class SAXSession {
         guard e.pointee.textCount + run.count <= limits.maxTextBytes else {
             return fail(
                 .textTooLong,
-                "the text of element `\(arena.names[e.pointee.name])` is longer than \(limits.maxTextBytes) bytes",
+                "the text of element `\(names[e.pointee.name])` is longer than \(limits.maxTextBytes) bytes",
                 at: e.pointee.position)
         }
         e.pointee.textPieces += 1

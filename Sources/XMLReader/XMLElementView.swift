@@ -62,10 +62,15 @@ public final class XMLItemArena {
     @exclusivity(unchecked) @usableFromInline var bytes: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) @usableFromInline var byteCount = 0
     @exclusivity(unchecked) private var byteCapacity = 4096
-    /// Interned names, shared by every item of one parse (and the tree outside the items).
+    /// The parse's interned names as of this item (the session interns them and hands each
+    /// arena its copy before the item is handled; the copies share storage until a name is added).
     @exclusivity(unchecked) @usableFromInline var names: [String] = []
     /// Name → index in `names`.
     @exclusivity(unchecked) @usableFromInline var idsByName: [String: Int] = [:]
+    /// The parse this arena belongs to: every arena of one parse has the same, and equal name ids.
+    public let parse: XMLParseIdentity
+    /// What the selector returned for the current item (see ``XMLElementView/itemTag``).
+    @exclusivity(unchecked) @usableFromInline var itemTag = 0
     /// Ids of literal names by the address of their text (a direct-mapped cache): a lookup is a
     /// pointer comparison. A miss remembers how many names there were, since the name may come later.
     @usableFromInline let literalKeys: UnsafeMutablePointer<UnsafeRawPointer?>
@@ -74,7 +79,8 @@ public final class XMLItemArena {
     /// 512 slots, indexed by the top 9 bits of a multiplicative hash of the address.
     private static let literalSlots = 512
 
-    init() {
+    init(parse: XMLParseIdentity) {
+        self.parse = parse
         elements = .allocate(capacity: elementCapacity)
         attributes = .allocate(capacity: attributeCapacity)
         bytes = .allocate(capacity: byteCapacity)
@@ -95,13 +101,12 @@ public final class XMLItemArena {
         literalNameCounts.deallocate()
     }
 
-    /// Interns a name; returns its id.
-    func addName(_ name: String) -> Int {
-        if let known = idsByName[name] { return known }
-        let id = names.count
-        names.append(name)
-        idsByName[name] = id
-        return id
+    /// Takes the parse's names (when some were added since this arena last took them).
+    @inline(__always)
+    func adoptNames(_ all: [String], _ ids: [String: Int]) {
+        guard names.count != all.count else { return }
+        names = all
+        idsByName = ids
     }
 
     /// How many distinct names the parse has met so far (ids are `0..<nameCount`).
@@ -120,7 +125,7 @@ public final class XMLItemArena {
                 }
             }
         case .string(let box):
-            if box.arena == ObjectIdentifier(self), box.id >= 0 || box.nameCount == names.count { return box.id }
+            if box.parse === parse, box.id >= 0 || box.nameCount == names.count { return box.id }
         }
         return lookUp(name)
     }
@@ -138,9 +143,9 @@ public final class XMLItemArena {
             literalNameCounts[slot] = names.count
             return id
         case .string(let box):
-            if box.arena == ObjectIdentifier(self), box.id >= 0 || box.nameCount == names.count { return box.id }
+            if box.parse === parse, box.id >= 0 || box.nameCount == names.count { return box.id }
             let id = idsByName[box.name] ?? -1
-            box.arena = ObjectIdentifier(self)
+            box.parse = parse
             box.id = id
             box.nameCount = names.count
             return id
@@ -157,6 +162,27 @@ public final class XMLItemArena {
         elementCount = 0
         attributeCount = 0
         byteCount = 0
+    }
+
+    /// Gives back buffers an unusually large item grew (a pooled arena keeps its capacity).
+    func shrinkIfLarge() {
+        let largeBytes = 1 << 20
+        if byteCapacity > largeBytes {
+            bytes.deallocate()
+            byteCapacity = 4096
+            bytes = .allocate(capacity: byteCapacity)
+        }
+        if elementCapacity * MemoryLayout<Element>.stride > largeBytes {
+            elements.deallocate()
+            elementCapacity = 64
+            elements = .allocate(capacity: elementCapacity)
+        }
+        if attributeCapacity * MemoryLayout<Attribute>.stride > largeBytes {
+            attributes.deallocate()
+            attributeCapacity = 16
+            attributes = .allocate(capacity: attributeCapacity)
+        }
+        reset()
     }
 
     @inline(__always)
@@ -224,6 +250,12 @@ public final class XMLItemArena {
     }
 }
 
+/// Who a parse is, for caches of name ids (``XMLName``, a rule's own): the same for every arena of
+/// one parse. A cache holds it, so its address is never reused while the cache remembers it.
+public final class XMLParseIdentity {
+    init() {}
+}
+
 /// One element of a streamed item: a position in an ``XMLItemArena``.
 ///
 /// A view is valid only inside the handler it was passed to (the arena is reused for the next
@@ -259,6 +291,9 @@ public struct XMLElementView {
 
     /// The local name's id in this parse (equal names have equal ids; see ``XMLItemArena/id(of:)``).
     @inlinable public var nameID: Int { record.name }
+
+    /// What the selector returned for this view's item (``XMLReader/scanInParallel(contentsOfFile:limits:select:around:handler:)``; 0 otherwise).
+    @inlinable public var itemTag: Int { arena.itemTag }
 
     /// The parse's name table and lookups.
     @inlinable public var names: XMLItemArena { arena }
@@ -533,7 +568,8 @@ public struct XMLName: ExpressibleByStringLiteral, CustomStringConvertible {
     @usableFromInline
     final class Box {
         @usableFromInline let name: String
-        @usableFromInline var arena: ObjectIdentifier?
+        /// The parse `id` belongs to (held, so no later parse can have its address).
+        @usableFromInline var parse: XMLParseIdentity?
         @usableFromInline var id = -1
         @usableFromInline var nameCount = -1
 

@@ -127,7 +127,7 @@ public enum XMLReader {
     ) throws -> XMLNode {
         try withoutActuallyEscaping(select) { select in
             try withoutActuallyEscaping(handler) { handler in
-                let session = SAXSession(file: path, limits: limits, select: select, itemHandler: handler)
+                let session = SAXSession(file: path, limits: limits, select: { select($0) ? 0 : nil }, itemHandler: handler)
                 return try run(session, .file(path))
             }
         }
@@ -140,8 +140,45 @@ public enum XMLReader {
     ) throws -> XMLNode {
         try withoutActuallyEscaping(select) { select in
             try withoutActuallyEscaping(handler) { handler in
-                let session = SAXSession(file: file, limits: limits, select: select, itemHandler: handler)
+                let session = SAXSession(file: file, limits: limits, select: { select($0) ? 0 : nil }, itemHandler: handler)
                 return try run(session, .bytes(bytes))
+            }
+        }
+    }
+
+    /// ``scan(contentsOfFile:limits:select:handler:)`` with the items handled on a second thread
+    /// while the parse reads on: `select` (on the caller's thread) accepts an item by returning
+    /// a tag for it (``XMLElementView/itemTag``), and `handler` receives the items in document
+    /// order, one at a time, on a thread of its own, inside `around` (which can give that thread
+    /// what the caller's has, such as task-local values). Everything `handler` touches must be
+    /// its own until this returns; it returns, or throws the parse's error, only after every
+    /// item read before the end or the error has been handled.
+    public static func scanInParallel(
+        contentsOfFile path: String, limits: XMLReaderLimits = XMLReaderLimits(),
+        select: (XMLStartInfo) -> Int?, around: (() -> Void) -> Void = { $0() }, handler: (XMLElementView) -> Void
+    ) throws -> XMLNode {
+        try scanInParallel(.file(path), file: path, limits: limits, select: select, around: around, handler: handler)
+    }
+
+    /// Scans an in-memory document; see ``scanInParallel(contentsOfFile:limits:select:around:handler:)``.
+    public static func scanInParallel(
+        bytes: [UInt8], file: String? = nil, limits: XMLReaderLimits = XMLReaderLimits(),
+        select: (XMLStartInfo) -> Int?, around: (() -> Void) -> Void = { $0() }, handler: (XMLElementView) -> Void
+    ) throws -> XMLNode {
+        try scanInParallel(.bytes(bytes), file: file, limits: limits, select: select, around: around, handler: handler)
+    }
+
+    private static func scanInParallel(
+        _ source: Source, file: String?, limits: XMLReaderLimits,
+        select: (XMLStartInfo) -> Int?, around: (() -> Void) -> Void, handler: (XMLElementView) -> Void
+    ) throws -> XMLNode {
+        try withoutActuallyEscaping(select) { select in
+            try withoutActuallyEscaping(around) { around in
+                try withoutActuallyEscaping(handler) { handler in
+                    let session = SAXSession(
+                        file: file, limits: limits, select: select, parallelHandler: handler, around: around)
+                    return try run(session, source)
+                }
             }
         }
     }

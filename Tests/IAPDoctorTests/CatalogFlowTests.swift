@@ -154,4 +154,21 @@ import Testing
         // The package's facts do not depend on the rules.
         #expect(configured.items.map { $0.productID?.value } == plain.items.map { $0.productID?.value })
     }
+
+    /// The items stream to a thread of their own (`XMLReader.scanInParallel`): what the caller's
+    /// thread confines reading to must hold there too, and the items come in document order.
+    @Test func eachItemSeesTheCallersConfinementInDocumentOrder() throws {
+        let project = try Self.makeProject(configuration: nil)
+        var roots: [String?] = []
+        var ids: [String?] = []
+        let package = try FileSystem.withConfinement(root: project.folder) { () throws(InputProblem) in
+            try CatalogPackage.load(path: project.folder + "/Store.itmsp") { streamed in
+                roots.append(FileSystem.confinement?.root)
+                ids.append(streamed.item.productID?.value)
+            }
+        }
+        #expect(roots == [project.folder, project.folder])
+        #expect(ids == ["com.greenthumb.pocketgarden.seeds50", "com.greenthumb.pocketgarden.seeds10"])
+        #expect(package.items.map { $0.productID?.value } == ids)
+    }
 }

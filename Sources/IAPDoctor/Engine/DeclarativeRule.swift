@@ -115,17 +115,17 @@ struct DeclarativeRule: Rule {
         /// The path names' ids in the current parse, and how many names it had when they were looked up.
         @exclusivity(unchecked) private var ids: [[Int]] = []
         @exclusivity(unchecked) private var idsNameCount = -1
-        @exclusivity(unchecked) private var idsArena: ObjectIdentifier?
+        @exclusivity(unchecked) private var idsParse: XMLParseIdentity?
 
 
         /// Checks one item, appending what it breaks to `findings` (see ``CatalogFindingMode``:
         /// counted, no template is filled).
         func check(_ streamed: CatalogStreamedItem, mode: CatalogFindingMode, into findings: inout [Finding]) {
             let names = streamed.element.names
-            if idsArena != ObjectIdentifier(names) || idsNameCount != names.nameCount {
+            if idsParse !== names.parse || idsNameCount != names.nameCount {
                 ids = paths.map { $0.map { names.id(of: $0) } }
                 idsNameCount = names.nameCount
-                idsArena = ObjectIdentifier(names)
+                idsParse = names.parse
             }
             var found = false
             for path in ids where path.allSatisfy({ $0 >= 0 }) {

@@ -56,8 +56,6 @@ final class CatalogItemStream {
     @exclusivity(unchecked) private var seen: [Set<String>] = []
     /// Groups started in the package's `in_app_purchases` so far.
     @exclusivity(unchecked) private var groupCount = 0
-    /// For the item being read: its group (index and kind).
-    @exclusivity(unchecked) private var currentGroup: (index: Int, kind: CatalogPackage.GroupKind)?
 
     init(file: String, visit: @escaping (CatalogStreamedItem) -> Void) {
         self.file = file
@@ -66,10 +64,16 @@ final class CatalogItemStream {
         table = ItemTable(file: file)
     }
 
-    /// Reads the file; returns the document without its items.
+    /// Reads the file; returns the document without its items. The items are handled (the table
+    /// written, `visit` called) on a second thread while the parse reads on, in document order;
+    /// that thread sees this one's file confinement.
     func run() throws -> XMLNode {
         FileSystem.noteRead(file)
-        return try XMLReader.scan(contentsOfFile: file, select: { self.select($0) }, handler: { self.item($0) })
+        let confinement = FileSystem.confinement
+        return try XMLReader.scanInParallel(
+            contentsOfFile: file, select: { self.select($0) },
+            around: { work in FileSystem.$confinement.withValue(confinement, operation: work) },
+            handler: { self.item($0) })
     }
 
     /// `root/software/software_metadata/in_app_purchases` as `CatalogPackage` reads it: the first
@@ -79,7 +83,9 @@ final class CatalogItemStream {
             && path[2].name == "software_metadata" && path[3].first && path[3].name == "in_app_purchases"
     }
 
-    private func select(_ info: XMLStartInfo) -> Bool {
+    /// Whether an element starts an item; its tag says which group the item is in: -1 none,
+    /// otherwise the group's index × 2, plus 1 for a family (see ``group(ofTag:)``).
+    private func select(_ info: XMLStartInfo) -> Int? {
         let level = info.depth - 1
         if path.count > level { path.removeLast(path.count - level) }
         if seen.count > level + 1 { seen.removeLast(seen.count - level - 1) }
@@ -89,23 +95,27 @@ final class CatalogItemStream {
         seen.append([])
         let isGroup = info.name == "family" || info.name == "subscription_group"
         if level == 4, isGroup, isPurchases(3) { groupCount += 1 }
-        guard info.name == "in_app_purchase" else { return false }
+        guard info.name == "in_app_purchase" else { return nil }
         if level == 4, isPurchases(3) {
-            currentGroup = nil
             itemParents.insert(path[3].position)
             path.removeLast()
-            return true
+            return -1
         }
         if level == 5, isPurchases(3), path[4].name == "family" || path[4].name == "subscription_group" {
-            currentGroup = (groupCount - 1, path[4].name == "family" ? .family : .subscriptionGroup)
+            let tag = (groupCount - 1) * 2 + (path[4].name == "family" ? 1 : 0)
             itemParents.insert(path[4].position)
             path.removeLast()
-            return true
+            return tag
         }
-        return false
+        return nil
+    }
+
+    private static func group(ofTag tag: Int) -> (index: Int, kind: CatalogPackage.GroupKind)? {
+        tag < 0 ? nil : (tag / 2, tag % 2 == 1 ? .family : .subscriptionGroup)
     }
 
     private func item(_ element: XMLElementView) {
+        let currentGroup = Self.group(ofTag: element.itemTag)
         var record = ItemTable.Record(
             span: ItemTable.Span(element.position), group: Int32(currentGroup?.index ?? -1),
             flags: (element.child("read_only_info") != nil ? ItemTable.Record.existsFlag : 0)

@@ -128,7 +128,8 @@ public struct CatalogPackage: Sendable {
 
     /// Reads a package in one pass; throws a positioned input finding (`input-unreadable` /
     /// `input-malformed`). `eachItem` sees every `<in_app_purchase>` while it is in memory (it is
-    /// valid only during the call).
+    /// valid only during the call), in document order, on a thread of its own while the parse
+    /// reads on: what it touches must be its own until `load` returns.
     public static func load(path: String, eachItem: @escaping (CatalogStreamedItem) -> Void) throws(InputProblem) -> CatalogPackage {
         let file = metadataPath(for: path)
         guard FileSystem.exists(file) else {
