@@ -25,6 +25,7 @@ struct IAPDoctorCommand: ParsableCommand {
     /// ends the same way, through `InternalFailure`'s signal handlers).
     static func main() {
         InternalFailure.installHandlers()
+        MallocArenas.useOne()
         var command: ParsableCommand
         do {
             command = try parseAsRoot()

@@ -15,8 +15,8 @@ import Darwin
 /// memory stays bounded. Everything the handler touches is the worker's until ``finish()`` has
 /// joined it. When no thread can be made, the handler runs on the parse's thread, item by item.
 final class ItemPipeline {
-    private static let batchSize = 64
-    private static let maxArenas = 256
+    private static let batchSize = 32
+    private static let maxArenas = 128
 
     private let parse: XMLParseIdentity
     private let handler: (XMLElementView) -> Void
@@ -31,7 +31,7 @@ final class ItemPipeline {
 
     // Under `mutex`.
     @exclusivity(unchecked) private var queued: [XMLItemArena] = []
-    @exclusivity(unchecked) private var free: [XMLItemArena] = []
+    @exclusivity(unchecked) private var returned: [XMLItemArena] = []
     @exclusivity(unchecked) private var ended = false
     @exclusivity(unchecked) private var workerWaits = false
     @exclusivity(unchecked) private var parseWaits = false
@@ -46,6 +46,8 @@ final class ItemPipeline {
     @exclusivity(unchecked) private var thread = pthread_t()
     #endif
     @exclusivity(unchecked) private var running = false
+    /// The size of the caller's alternate signal stack, if it has one.
+    @exclusivity(unchecked) private var alternateStackSize = 0
 
     init(parse: XMLParseIdentity, handler: @escaping (XMLElementView) -> Void, around: @escaping (() -> Void) -> Void) {
         self.parse = parse
@@ -78,6 +80,12 @@ final class ItemPipeline {
         // The handler runs rules that may recurse: the main thread's usual 8 MB, not a secondary
         // thread's default (512 KB on macOS).
         pthread_attr_setstacksize(&attributes, 8 << 20)
+        // An alternate signal stack like the caller's (it is per thread): a program that handles
+        // stack overflows on one (the CLI turns runtime traps into exit 3) needs it here too.
+        var callerStack = stack_t()
+        if sigaltstack(nil, &callerStack) == 0, callerStack.ss_flags & Int32(SS_DISABLE) == 0, callerStack.ss_size > 0 {
+            alternateStackSize = callerStack.ss_size
+        }
         let context = Unmanaged.passRetained(self).toOpaque()
         if pthread_create(&thread, &attributes, itemPipelineMain, context) == 0 {
             running = true
@@ -100,14 +108,14 @@ final class ItemPipeline {
             return XMLItemArena(parse: parse)
         }
         pthread_mutex_lock(mutex)
-        while free.isEmpty {
+        while returned.isEmpty {
             // Nothing comes back before the worker has the arenas still in this batch.
             if !batch.isEmpty { publishLocked() }
             parseWaits = true
             pthread_cond_wait(freed, mutex)
             parseWaits = false
         }
-        swap(&spare, &free)
+        swap(&spare, &returned)
         pthread_mutex_unlock(mutex)
         return spare.popLast()!
     }
@@ -117,7 +125,7 @@ final class ItemPipeline {
     private func exchange() {
         pthread_mutex_lock(mutex)
         publishLocked()
-        if spare.isEmpty { swap(&spare, &free) }
+        if spare.isEmpty { swap(&spare, &returned) }
         pthread_mutex_unlock(mutex)
     }
 
@@ -145,6 +153,22 @@ final class ItemPipeline {
 
     /// The worker: handles queued arenas in order until the parse has ended and none is left.
     fileprivate func work() {
+        var signalStack: UnsafeMutableRawPointer?
+        if alternateStackSize > 0, let memory = malloc(alternateStackSize) {
+            var stack = stack_t()
+            stack.ss_sp = memory
+            stack.ss_size = alternateStackSize
+            stack.ss_flags = 0
+            if sigaltstack(&stack, nil) == 0 { signalStack = memory } else { free(memory) }
+        }
+        defer {
+            if let signalStack {
+                var disabled = stack_t()
+                disabled.ss_flags = Int32(SS_DISABLE)
+                sigaltstack(&disabled, nil)
+                free(signalStack)
+            }
+        }
         around {
             var taken: [XMLItemArena] = []
             while true {
@@ -165,7 +189,7 @@ final class ItemPipeline {
                     arena.shrinkIfLarge()
                 }
                 pthread_mutex_lock(mutex)
-                free += taken
+                returned += taken
                 if parseWaits { pthread_cond_signal(freed) }
                 pthread_mutex_unlock(mutex)
                 taken.removeAll(keepingCapacity: true)

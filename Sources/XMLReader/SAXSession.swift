@@ -51,7 +51,7 @@ final class SAXSession {
     private let pipeline: ItemPipeline?
     private let parse = XMLParseIdentity()
     /// Scan mode: the current item's elements.
-    @exclusivity(unchecked) private(set) var arena: XMLItemArena
+    @exclusivity(unchecked) private var arena: XMLItemArena
     /// Every name of the parse (ids index it): each arena gets a copy before its item is handled.
     @exclusivity(unchecked) private var names: [String] = []
     @exclusivity(unchecked) private var idsByName: [String: Int] = [:]

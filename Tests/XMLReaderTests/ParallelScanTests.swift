@@ -90,6 +90,31 @@ struct ParallelScanTests {
         #expect(!insideAround)
     }
 
+    /// The alternate signal stack is per thread: a caller that handles stack overflows on one (the
+    /// CLI does, to exit 3 instead of crashing) gets one on the handler's thread too.
+    @Test func theHandlersThreadGetsAnAlternateSignalStackLikeTheCallers() throws {
+        let size = 64 * 1024
+        let memory = try #require(malloc(size))
+        var stack = stack_t()
+        stack.ss_sp = memory
+        stack.ss_size = size
+        var previous = stack_t()
+        #expect(sigaltstack(&stack, &previous) == 0)
+        defer {
+            var restore = previous
+            if previous.ss_sp == nil { restore = stack_t(); restore.ss_flags = Int32(SS_DISABLE) }
+            sigaltstack(&restore, nil)
+            free(memory)
+        }
+        var sizes: [Int] = []
+        _ = try XMLReader.scanInParallel(bytes: Array(Self.document(items: 3).utf8), select: { $0.name == "item" ? 0 : nil }) { _ in
+            var current = stack_t()
+            sigaltstack(nil, &current)
+            sizes.append(current.ss_flags & Int32(SS_DISABLE) == 0 ? Int(current.ss_size) : 0)
+        }
+        #expect(sizes == [size, size, size])
+    }
+
     @Test func aParseErrorIsThrownAfterEveryItemBeforeItIsHandled() throws {
         // 300 good items, then a mismatched end tag.
         let xml = String(Self.document(items: 300).dropLast("  </group>\n</catalog>\n".count)) + "  <item><name>bad</nam></item>\n</catalog>\n"
