@@ -26,6 +26,7 @@ struct IAPDoctorCommand: ParsableCommand {
     static func main() {
         InternalFailure.installHandlers()
         MallocArenas.useOne()
+        StartupWarmUp.begin()
         var command: ParsableCommand
         do {
             command = try parseAsRoot()
@@ -72,6 +73,7 @@ func writeError(_ message: String) {
 /// The `--fail-on` threshold.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Answers the invalid-product-ID checklist; checks bulk product XML.",
         discussion: """
             Takes a project descriptor (project.yaml, schema version 1) and the files it points at, \
@@ -199,7 +201,7 @@ struct RulesCommand: ParsableCommand {
 }
 
 struct Explain: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Prints one rule's documentation.")
+    static let configuration = CommandConfiguration(commandName: "explain", abstract: "Prints one rule's documentation.")
 
     @Argument(help: "A rule id, e.g. wildcard-app-id.")
     var rule: String

@@ -5,6 +5,7 @@ import IAPDoctor
 /// `iapdoctor init [DIR]`: writes a starter descriptor for the Xcode project in DIR.
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Writes a starter project.yaml for an Xcode project folder.",
         discussion: """
             Finds the .xcodeproj, Info.plist, entitlements, shared schemes, .storekit files, \

@@ -7,6 +7,7 @@ import Rules
 /// Markdown for a pull request or a job summary), rather than a CI format.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Writes the pre-submission checklist report (HTML page or Markdown).",
         discussion: """
             Runs the same check as `iapdoctor check` and writes what it found for people: the app, \

@@ -154,6 +154,30 @@ import Testing
         }
     }
 
+    /// `LinearPattern.shared` compiles a pattern once per process, from any thread: the same
+    /// matcher for the same text, the same problem for a refused one.
+    @Test func sharedPatternsAreCompiledOnceAndAnswerAsAFreshCompile() async throws {
+        let source = "[A-Z][a-z]+ \\d{1,3}-shared-\(UUID().uuidString.prefix(8))"
+        let first = try LinearPattern.shared(source)
+        let concurrent = await withTaskGroup(of: ObjectIdentifier?.self) { group in
+            for _ in 0..<8 { group.addTask { (try? LinearPattern.shared(source)).map(ObjectIdentifier.init) } }
+            return await group.reduce(into: Set<ObjectIdentifier?>()) { $0.insert($1) }
+        }
+        #expect(concurrent == [ObjectIdentifier(first)])
+        let fresh = try LinearPattern(source)
+        for text in ["Seed 12-shared-x", "Seed 12", "seed 1", ""] {
+            #expect(first.wholeMatch(text) == fresh.wholeMatch(text), "\(text)")
+        }
+        for _ in 0..<2 {
+            do {
+                _ = try LinearPattern.shared("(a)\\1")
+                Issue.record("a back reference was accepted")
+            } catch {
+                #expect(error.offset == 3 && error.message.contains("back references"), "\(error.message)")
+            }
+        }
+    }
+
     /// A custom rule's pattern the matcher refuses is a positioned configuration error.
     @Test func customRuleWithUnsupportedPatternIsAConfigurationError() throws {
         let text = """

@@ -185,3 +185,26 @@ struct TagLengthPositionTests {
         #expect(item == (try XMLReader.parse(string: xml)).children[0])
     }
 }
+
+/// `readFileBytes` reads a file into an array of its size: every byte, nothing more, and a file
+/// over the limit is refused after reading at most one byte more than the limit.
+@Suite("Reading whole files")
+struct ReadFileBytesTests {
+    @Test func everyByteOfFilesOfSeveralSizes() throws {
+        let folder = NSTemporaryDirectory() + "iapdoctor-read-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for size in [0, 1, 4095, 4096, 65_537, 300_001] {
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            let path = folder + "/f\(size)"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(try readFileBytes(path) == bytes, "\(size) bytes")
+            #expect(try readFileBytes(path, maxBytes: size) == bytes, "\(size) bytes, limit \(size)")
+            if size > 0 {
+                #expect(throws: XMLReaderError.self, "\(size) bytes over a limit of \(size - 1)") {
+                    _ = try readFileBytes(path, maxBytes: size - 1)
+                }
+            }
+        }
+    }
+}

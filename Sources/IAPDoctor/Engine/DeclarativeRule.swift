@@ -324,7 +324,7 @@ struct DeclarativeRule: Rule {
         init(_ metadata: RuleMetadata) {
             maxLength = metadata.option("max_length")?.number.flatMap(OptionValue.integer)
             minLength = metadata.option("min_length")?.number.flatMap(OptionValue.integer)
-            pattern = metadata.option("pattern")?.text.flatMap { try? LinearPattern($0) }
+            pattern = metadata.option("pattern")?.text.flatMap { try? LinearPattern.shared($0) }
             hasPattern = pattern != nil
             if case .flag(let flag)? = metadata.option("required") { required = flag } else { required = false }
         }
@@ -366,7 +366,7 @@ extension RuleCatalog {
         rules.compactMap { rule -> Finding? in
             guard let pattern = rule.option("pattern")?.text else { return nil }
             do throws(LinearPattern.Problem) {
-                _ = try LinearPattern(pattern)
+                _ = try LinearPattern.shared(pattern)
                 return nil
             } catch {
                 return RuleCatalog.patternProblem(rule.id, pattern, error, at: rule.location)

@@ -87,7 +87,7 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
                 return refuse("a pattern", "write the pattern as quoted text, e.g. `\(name): '[A-Za-z0-9._-]+'`")
             }
             do throws(LinearPattern.Problem) {
-                _ = try LinearPattern(text)
+                _ = try LinearPattern.shared(text)
                 return nil
             } catch {
                 return RuleCatalog.patternProblem(rule, text, error, at: node.location)
