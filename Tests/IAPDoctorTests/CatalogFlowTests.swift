@@ -171,4 +171,29 @@ import Testing
         #expect(ids == ["com.greenthumb.pocketgarden.seeds50", "com.greenthumb.pocketgarden.seeds10"])
         #expect(package.items.map { $0.productID?.value } == ids)
     }
+
+    /// The duplicate rules' fast path (`repeats(of: .referenceName)`, from the table's bytes)
+    /// finds exactly what comparing the facts as strings finds: ASCII, composed and decomposed
+    /// `é`, the Kelvin sign and `K`, empty values (never repeats), missing elements.
+    @Test func repeatsFromTheTableAreTheRepeatsOfTheFacts() throws {
+        let names = ["Seeds 50", "Café", "Cafe\u{301}", "Seeds 50", "\u{212A}elvin", "Kelvin", "", "", "seeds 50", "Café", nil, "Kelvin"]
+        var items = ""
+        for (index, name) in names.enumerated() {
+            let id = index % 4 == 3 ? "com.example.dup" : (index == 5 ? "com.example.\u{212A}" : (index == 6 ? "com.example.K" : "com.example.p\(index)"))
+            items += "<in_app_purchase><product_id>\(id)</product_id>"
+                + (name.map { "<reference_name>\($0)</reference_name>" } ?? "") + "<type>consumable</type></in_app_purchase>\n"
+        }
+        let folder = try makeScratchFolder("iapdoctor-repeats")
+        try (catalogEnvelopeHead + items + catalogEnvelopeTail).write(toFile: folder + "/metadata.xml", atomically: true, encoding: .utf8)
+        let package = try CatalogPackage.load(path: folder + "/metadata.xml") { _ in }
+        func shape(_ found: [(item: CatalogPackage.Item, repeated: Fact<String>, first: Fact<String>)]) -> [String] {
+            found.map { "\($0.repeated.value)@\($0.repeated.location.line):\($0.repeated.location.column) first \($0.first.location.line):\($0.first.location.column)" }
+        }
+        let fastNames = shape(package.repeats(of: .referenceName))
+        #expect(fastNames == shape(package.repeats { $0.referenceName }))
+        #expect(fastNames.count == 5, "\(fastNames)")
+        let fastIDs = shape(package.repeats(of: .productID))
+        #expect(fastIDs == shape(package.repeats { $0.productID }))
+        #expect(fastIDs.count == 3, "\(fastIDs)")
+    }
 }

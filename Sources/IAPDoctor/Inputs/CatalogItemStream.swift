@@ -54,6 +54,10 @@ final class CatalogItemStream {
     // each is the first child of its name, and the names seen among each level's children so far.
     @exclusivity(unchecked) private var path: [(name: String, first: Bool, position: XMLPosition)] = []
     @exclusivity(unchecked) private var seen: [Set<String>] = []
+    /// By level, the name last inserted into `seen` there ("" for none).
+    @exclusivity(unchecked) private var lastSeen: [String] = []
+    /// The element `itemParents` last took.
+    @exclusivity(unchecked) private var lastItemParent: XMLPosition?
     /// Groups started in the package's `in_app_purchases` so far.
     @exclusivity(unchecked) private var groupCount = 0
 
@@ -78,8 +82,14 @@ final class CatalogItemStream {
 
     /// `root/software/software_metadata/in_app_purchases` as `CatalogPackage` reads it: the first
     /// element of each name at every step.
-    private func isPurchases(_ level: Int) -> Bool {
-        level == 3 && path.count > 3 && path[1].first && path[1].name == "software" && path[2].first
+    private func isPurchases(_ level: Int) -> Bool { level == 3 && pathIsPurchases }
+
+    /// ``isPurchases(_:)`` for the current path, worked out when an element at level 3 or above
+    /// starts (it cannot change below: 100,000 items asked it with five string comparisons each).
+    @exclusivity(unchecked) private var pathIsPurchases = false
+
+    private func updatePathIsPurchases() {
+        pathIsPurchases = path.count > 3 && path[1].first && path[1].name == "software" && path[2].first
             && path[2].name == "software_metadata" && path[3].first && path[3].name == "in_app_purchases"
     }
 
@@ -88,26 +98,47 @@ final class CatalogItemStream {
     private func select(_ info: XMLStartInfo) -> Int? {
         let level = info.depth - 1
         if path.count > level { path.removeLast(path.count - level) }
-        if seen.count > level + 1 { seen.removeLast(seen.count - level - 1) }
-        while seen.count < level + 1 { seen.append([]) }
-        let first = seen[level].insert(info.name).inserted
+        if seen.count > level + 1 {
+            seen.removeLast(seen.count - level - 1)
+            lastSeen.removeLast(lastSeen.count - level - 1)
+        }
+        while seen.count < level + 1 {
+            seen.append([])
+            lastSeen.append("")
+        }
+        // Siblings of one name (100,000 `<in_app_purchase>`) skip hashing it into the set again.
+        let first: Bool
+        if lastSeen[level] == info.name {
+            first = false
+        } else {
+            first = seen[level].insert(info.name).inserted
+            lastSeen[level] = info.name
+        }
         path.append((info.name, first, info.position))
         seen.append([])
+        lastSeen.append("")
+        if level <= 3 { updatePathIsPurchases() }
         let isGroup = info.name == "family" || info.name == "subscription_group"
         if level == 4, isGroup, isPurchases(3) { groupCount += 1 }
         guard info.name == "in_app_purchase" else { return nil }
         if level == 4, isPurchases(3) {
-            itemParents.insert(path[3].position)
+            noteItemParent(path[3].position)
             path.removeLast()
             return -1
         }
         if level == 5, isPurchases(3), path[4].name == "family" || path[4].name == "subscription_group" {
             let tag = (groupCount - 1) * 2 + (path[4].name == "family" ? 1 : 0)
-            itemParents.insert(path[4].position)
+            noteItemParent(path[4].position)
             path.removeLast()
             return tag
         }
         return nil
+    }
+
+    private func noteItemParent(_ position: XMLPosition) {
+        guard position != lastItemParent else { return }
+        itemParents.insert(position)
+        lastItemParent = position
     }
 
     private static func group(ofTag tag: Int) -> (index: Int, kind: CatalogPackage.GroupKind)? {

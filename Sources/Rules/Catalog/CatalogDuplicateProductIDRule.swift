@@ -6,7 +6,7 @@ struct CatalogDuplicateProductIDRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.catalogPackages.flatMap { package in
-            package.repeats { $0.productID }.map { _, id, earlier in
+            package.repeats(of: .productID).map { _, id, earlier in
                 let note = "first used at \(earlier.location)"
                 return context.finding(
                     "product ID `\(id.value)` appears twice in the package",

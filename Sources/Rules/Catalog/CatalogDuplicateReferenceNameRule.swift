@@ -6,7 +6,7 @@ struct CatalogDuplicateReferenceNameRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         context.outcomes(context.catalogPackages.flatMap { package in
-            package.repeats { $0.referenceName }.map { item, name, earlier in
+            package.repeats(of: .referenceName).map { item, name, earlier in
                 let note = "first used at \(earlier.location)"
                 return context.finding(
                     "reference name `\(name.value)` of `\(item.name)` is already used in the package",
