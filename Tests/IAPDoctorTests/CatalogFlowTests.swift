@@ -195,5 +195,11 @@ import Testing
         let fastIDs = shape(package.repeats(of: .productID))
         #expect(fastIDs == shape(package.repeats { $0.productID }))
         #expect(fastIDs.count == 3, "\(fastIDs)")
+        // Items that are not the table's rows in order (a caller's own list) take the general path.
+        var reordered = package
+        reordered.items.reverse()
+        #expect(shape(reordered.repeats(of: .referenceName)) == shape(reordered.repeats { $0.referenceName }))
+        #expect(shape(reordered.repeats(of: .productID)) == shape(reordered.repeats { $0.productID }))
+        #expect(reordered.repeats(of: .referenceName).count == 5)
     }
 }

@@ -115,7 +115,7 @@ public enum RequestResolver {
     /// The product IDs the project states: the descriptor's products, then the catalogs'.
     public static func knownProductIDs(_ project: Project) -> [String] {
         project.products.compactMap { $0.productID?.value }
-            + project.catalogPackages.flatMap { $0.items.compactMap { $0.productID?.value } }
+            + project.catalogPackages.flatMap { $0.items.compactMap(\.productIDText) }
             + project.storeKitCatalogs.flatMap(\.productIDs)
     }
 }

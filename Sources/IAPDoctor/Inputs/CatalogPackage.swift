@@ -42,6 +42,8 @@ public struct CatalogPackage: Sendable {
         public var existsInAppStoreConnect: Bool { record.flags & ItemTable.Record.existsFlag != 0 }
         /// The item has its own `<review_screenshot>`.
         public var hasReviewScreenshot: Bool { record.flags & ItemTable.Record.screenshotFlag != 0 }
+        /// ``productID``'s value, without making the fact (for lists of 100,000 IDs).
+        public var productIDText: String? { table.productIDs[row] }
         public var productID: Fact<String>? {
             let record = record
             return table.productIDs[row].map { table.fact($0, record.productIDSpan) }

@@ -7,110 +7,101 @@ extension CatalogPackage {
         case referenceName
     }
 
-    /// ``repeats(of:)-swift.method`` for a field of the item table, without making a fact (and
-    /// a string) per item to hash and compare: facts are made for the repeats only (the
-    /// duplicate rules spent ~2,400 instructions an item, 60 ms of a 100,000-item check, after
-    /// the scan). Values are compared as strings, as there: ASCII values by their bytes (the
-    /// same answer), others by the string.
+    /// ``repeats(of:)-swift.method`` for a field of the item table: when the items are the
+    /// table's rows in order (as loading makes them), values are hashed and compared where the
+    /// table keeps them and facts are made for the repeats only (a fact per item made the
+    /// duplicate rules ~2,400 instructions an item, 60 ms of a 100,000-item check, after the
+    /// scan). Values are compared as strings, as there: equal bytes are equal strings, and
+    /// values that are not both ASCII are compared as strings, hashed by their NFC bytes.
     public func repeats(of field: RepeatableField) -> [(item: Item, repeated: Fact<String>, first: Fact<String>)] {
-        var capacity = 16
-        while capacity < items.count * 2 { capacity *= 2 }
-        var slots = [Int32](repeating: -1, count: capacity)
-        var result: [(item: Item, repeated: Fact<String>, first: Fact<String>)] = []
-        for (index, item) in items.enumerated() {
-            guard let key = RepeatKey(item, field), !key.isEmpty else { continue }
-            var slot = Int(truncatingIfNeeded: key.hash) & (capacity - 1)
-            while true {
-                let earlier = slots[slot]
-                if earlier < 0 {
-                    slots[slot] = Int32(index)
-                    break
+        let fact = { (item: Item) -> Fact<String>? in field == .productID ? item.productID : item.referenceName }
+        guard let table = items.first?.table,
+            items.withUnsafeBufferPointer({ buffer in buffer.indices.allSatisfy { buffer[$0].row == $0 && buffer[$0].table === table } })
+        else { return repeats(of: fact) }
+        var finder = RepeatFinder(count: items.count)
+        switch field {
+        case .productID:
+            table.productIDs.withUnsafeBufferPointer { ids in
+                for row in 0..<min(ids.count, items.count) {
+                    guard let id = ids[row], !id.isEmpty else { continue }
+                    finder.add(row, hash: RepeatFinder.hash(id)) { ids[$0] == id }
                 }
-                let first = items[Int(earlier)]
-                if let firstKey = RepeatKey(first, field), firstKey.hash == key.hash, firstKey.equals(key) {
-                    let fact = { (item: Item) in field == .productID ? item.productID! : item.referenceName! }
-                    result.append((item, fact(item), fact(first)))
-                    break
+            }
+        case .referenceName:
+            table.records.withUnsafeBufferPointer { records in
+                table.bytes.withUnsafeBufferPointer { bytes in
+                    func name(_ row: Int) -> UnsafeBufferPointer<UInt8>? {
+                        let record = records[row]
+                        guard record.referenceNameStart >= 0 else { return nil }
+                        let start = Int(record.referenceNameStart)
+                        return UnsafeBufferPointer(rebasing: bytes[start..<start + Int(record.referenceNameCount)])
+                    }
+                    for row in 0..<min(records.count, items.count) {
+                        guard let value = name(row), !value.isEmpty else { continue }
+                        finder.add(row, hash: RepeatFinder.hash(value)) { RepeatFinder.equal(name($0)!, value) }
+                    }
                 }
-                slot = (slot + 1) & (capacity - 1)
             }
         }
-        return result
+        return finder.repeats.map { (items[$0.row], fact(items[$0.row])!, fact(items[$0.first])!) }
     }
 }
 
-/// One item's value of a ``CatalogPackage/RepeatableField``, as bytes in the item table (or in the
-/// product ID's string), with a hash that equal strings share.
-private struct RepeatKey {
-    let item: CatalogPackage.Item
-    let field: CatalogPackage.RepeatableField
-    let isASCII: Bool
-    let count: Int
-    let hash: UInt64
+/// The open-addressing table of ``CatalogPackage/repeats(of:)-swift.method`` (item indexes, 4
+/// bytes a slot, half full at most) and the repeats found, in item order.
+private struct RepeatFinder {
+    private var slots: [Int32]
+    private let mask: Int
+    private(set) var repeats: [(row: Int, first: Int)] = []
 
-    init?(_ item: CatalogPackage.Item, _ field: CatalogPackage.RepeatableField) {
-        self.item = item
-        self.field = field
-        var ascii = true
-        var count = 0
-        guard let hash = Self.withBytes(item, field, { bytes -> UInt64 in
-            count = bytes.count
-            // FNV-1a over the bytes; a non-ASCII value hashes its NFC form's bytes, so values
-            // equal as strings (`é` composed or not, the Kelvin sign and `K`) land together.
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes {
-                if byte >= 0x80 {
-                    ascii = false
-                    break
-                }
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    init(count: Int) {
+        var capacity = 16
+        while capacity < count * 2 { capacity *= 2 }
+        slots = [Int32](repeating: -1, count: capacity)
+        mask = capacity - 1
+    }
+
+    /// Takes `row` with its value's hash; `isEqual(earlier)` compares an earlier row's value.
+    mutating func add(_ row: Int, hash: UInt64, isEqual: (Int) -> Bool) {
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let earlier = slots[slot]
+            if earlier < 0 {
+                slots[slot] = Int32(row)
+                return
             }
-            return hash
-        }) else { return nil }
-        isASCII = ascii
-        self.count = count
-        if ascii {
-            self.hash = hash
-        } else {
-            var nfc = String(decoding: Self.withBytes(item, field) { Array($0) } ?? [], as: UTF8.self).precomposedStringWithCanonicalMapping
-            self.hash = nfc.withUTF8 { bytes in
-                bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+            if isEqual(Int(earlier)) {
+                repeats.append((row, Int(earlier)))
+                return
             }
+            slot = (slot + 1) & mask
         }
     }
 
-    var isEmpty: Bool { count == 0 }
-
-    func equals(_ other: RepeatKey) -> Bool {
-        if isASCII, other.isASCII {
-            guard count == other.count else { return false }
-            return Self.withBytes(item, field) { mine in
-                Self.withBytes(other.item, other.field) { theirs in
-                    memcmp(mine.baseAddress!, theirs.baseAddress!, count) == 0
-                } ?? false
-            } ?? false
-        }
-        return Self.string(item, field) == Self.string(other.item, other.field)
-    }
-
-    /// Calls `body` with the value's UTF-8 bytes (nil when the item has no such element).
-    private static func withBytes<T>(
-        _ item: CatalogPackage.Item, _ field: CatalogPackage.RepeatableField, _ body: (UnsafeBufferPointer<UInt8>) -> T
-    ) -> T? {
-        switch field {
-        case .productID:
-            guard var value = item.table.productIDs[item.row] else { return nil }
-            return value.withUTF8(body)
-        case .referenceName:
-            let record = item.table.records[item.row]
-            guard record.referenceNameStart >= 0 else { return nil }
-            return item.table.bytes.withUnsafeBufferPointer {
-                body(UnsafeBufferPointer(rebasing: $0[Int(record.referenceNameStart)..<Int(record.referenceNameStart + record.referenceNameCount)]))
+    /// FNV-1a of the bytes; of the NFC form's bytes when they are not all ASCII, so values equal
+    /// as strings (`é` composed or not, the Kelvin sign and `K`) hash alike.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            if byte >= 0x80 {
+                var nfc = String(decoding: bytes, as: UTF8.self).precomposedStringWithCanonicalMapping
+                return nfc.withUTF8 { $0.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 } }
             }
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
+        return hash
     }
 
-    private static func string(_ item: CatalogPackage.Item, _ field: CatalogPackage.RepeatableField) -> String? {
-        field == .productID ? item.table.productIDs[item.row] : item.referenceName?.value
+    static func hash(_ text: String) -> UInt64 {
+        text.utf8.withContiguousStorageIfAvailable(hash) ?? hash(Array(text.utf8))
+    }
+
+    static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBufferPointer(hash) }
+
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        if a.count == b.count, a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 { return true }
+        // Different bytes are different strings, unless canonical equivalence is at play.
+        if a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) { return false }
+        return String(decoding: a, as: UTF8.self) == String(decoding: b, as: UTF8.self)
     }
 }
