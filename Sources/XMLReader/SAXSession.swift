@@ -95,53 +95,47 @@ final class SAXSession {
     /// node would cost a gigabyte and seconds before the text cap could see it.
     @exclusivity(unchecked) private var bytesSinceEvent = 0
 
-    init(
+    /// Tree or stream mode (`itemDepth` and `handler`: each element at that depth is handed over).
+    convenience init(
         file: String?, limits: XMLReaderLimits, itemDepth: Int?,
         handler: ((XMLNode, [String]) throws -> Void)?
+    ) {
+        self.init(file: file, limits: limits, itemDepth: itemDepth, handler: handler, select: nil, itemHandler: nil, parallel: nil)
+    }
+
+    /// Scan mode: elements for which `select` says yes are items, built in `arena` and handed to
+    /// `itemHandler` when they end; everything else is the returned tree.
+    convenience init(
+        file: String?, limits: XMLReaderLimits, select: @escaping (XMLStartInfo) -> Int?,
+        itemHandler: @escaping (XMLElementView) throws -> Void
+    ) {
+        self.init(file: file, limits: limits, itemDepth: nil, handler: nil, select: select, itemHandler: itemHandler, parallel: nil)
+    }
+
+    /// Scan mode with the items handled on a thread of their own (``ItemPipeline``); `around`
+    /// runs that thread's loop. ``run(path:)`` and ``run(bytes:)`` return once every item is handled.
+    convenience init(
+        file: String?, limits: XMLReaderLimits, select: @escaping (XMLStartInfo) -> Int?,
+        parallelHandler: @escaping (XMLElementView) -> Void, around: @escaping (() -> Void) -> Void
+    ) {
+        self.init(
+            file: file, limits: limits, itemDepth: nil, handler: nil, select: select, itemHandler: nil,
+            parallel: (parallelHandler, around))
+    }
+
+    private init(
+        file: String?, limits: XMLReaderLimits, itemDepth: Int?, handler: ((XMLNode, [String]) throws -> Void)?,
+        select: ((XMLStartInfo) -> Int?)?, itemHandler: ((XMLElementView) throws -> Void)?,
+        parallel: (handler: (XMLElementView) -> Void, around: (() -> Void) -> Void)?
     ) {
         self.file = file
         self.limits = limits
         self.itemDepth = itemDepth
         self.handler = handler
-        self.select = nil
-        self.itemHandler = nil
-        pipeline = nil
-        let first = XMLItemArena(parse: parse)
-        arenaOwner = first
-        arenaRef = Unmanaged.passUnretained(first)
-    }
-
-    /// Scan mode: elements for which `select` says yes are items, built in `arena` and handed to
-    /// `itemHandler` when they end; everything else is the returned tree.
-    init(
-        file: String?, limits: XMLReaderLimits, select: @escaping (XMLStartInfo) -> Int?,
-        itemHandler: @escaping (XMLElementView) throws -> Void
-    ) {
-        self.file = file
-        self.limits = limits
-        self.itemDepth = nil
-        self.handler = nil
         self.select = select
         self.itemHandler = itemHandler
-        pipeline = nil
-        let first = XMLItemArena(parse: parse)
-        arenaOwner = first
-        arenaRef = Unmanaged.passUnretained(first)
-    }
-
-    /// Scan mode with the items handled on a thread of their own (``ItemPipeline``); `around`
-    /// runs that thread's loop. ``run(path:)`` and ``run(bytes:)`` return once every item is handled.
-    init(
-        file: String?, limits: XMLReaderLimits, select: @escaping (XMLStartInfo) -> Int?,
-        parallelHandler: @escaping (XMLElementView) -> Void, around: @escaping (() -> Void) -> Void
-    ) {
-        self.file = file
-        self.limits = limits
-        self.itemDepth = nil
-        self.handler = nil
-        self.select = select
-        self.itemHandler = nil
-        pipeline = ItemPipeline(parse: parse, handler: parallelHandler, around: around)
+        let parse = parse
+        pipeline = parallel.map { ItemPipeline(parse: parse, handler: $0.handler, around: $0.around) }
         let first = XMLItemArena(parse: parse)
         arenaOwner = first
         arenaRef = Unmanaged.passUnretained(first)
