@@ -114,8 +114,9 @@ public enum RequestResolver {
 
     /// The product IDs the project states: the descriptor's products, then the catalogs'.
     public static func knownProductIDs(_ project: Project) -> [String] {
-        project.products.compactMap { $0.productID?.value }
-            + project.catalogPackages.flatMap { $0.items.compactMap(\.productIDText) }
-            + project.storeKitCatalogs.flatMap(\.productIDs)
+        var ids = project.products.compactMap { $0.productID?.value }
+        // A closure, not a key path (`\.productIDText` cost ~70 instructions more an item).
+        for package in project.catalogPackages { ids += package.items.compactMap { $0.productIDText } }
+        return ids + project.storeKitCatalogs.flatMap(\.productIDs)
     }
 }

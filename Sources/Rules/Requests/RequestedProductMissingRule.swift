@@ -17,7 +17,7 @@ struct RequestedProductMissingRule: Rule {
                 "Which product IDs does the app pass to StoreKit, exactly as the code writes them?", key: .requests)]
         }
         let storeIDs = Set(project.products.compactMap { $0.productID?.value }
-            + project.catalogPackages.flatMap { $0.items.compactMap(\.productIDText) })
+            + project.catalogPackages.flatMap { $0.items.compactMap { $0.productIDText } })
         let local = project.storeKitCatalogs
         guard !storeIDs.isEmpty else {
             let known = local.isEmpty ? "" : " A local StoreKit configuration file does not count: App Store Connect never sees it."
