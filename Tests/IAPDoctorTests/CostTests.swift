@@ -117,6 +117,29 @@ import Testing
         }
     }
 
+    /// Automata of more than 64 states (several words a state set) take the same byte path.
+    @Test func largeAutomataAgreeWithRegexOnBytes() throws {
+        var generator = SplitMix(seed: 5)
+        for source in ["[abc]{60,70}", "(a|b.){30,40}c", "(ab|cd){20,30}x?", "[a-c]{0,90}-"] {
+            let linear = try LinearPattern(source)
+            let regex = try Regex(source)
+            for _ in 0..<300 {
+                let length = Int(generator.next() % 100)
+                let text = String((0..<length).map { _ in Array("abcdx.-")[Int(generator.next() % 7)] })
+                let expected = (try? regex.wholeMatch(in: text)) != nil
+                var bytes = Array(text.utf8)
+                let fast = bytes.withUnsafeMutableBufferPointer { linear.wholeMatch(ascii: UnsafeBufferPointer($0)) }
+                #expect(fast == expected, "\(source) on \(text)")
+            }
+            for text in [String(repeating: "a", count: 65), String(repeating: "ab", count: 35) + "c", String(repeating: "cd", count: 25) + "x", "abc-"] {
+                let expected = (try? regex.wholeMatch(in: text)) != nil
+                var bytes = Array(text.utf8)
+                #expect(bytes.withUnsafeMutableBufferPointer { linear.wholeMatch(ascii: UnsafeBufferPointer($0)) } == expected, "\(source) on \(text)")
+                #expect(linear.wholeMatch(text) == expected, "\(source) on \(text) (characters)")
+            }
+        }
+    }
+
     /// The patterns from issue 13 that made `Regex` backtrack for ever: steps are at most the
     /// pattern's states per character.
     @Test func catastrophicPatternsRunInLinearSteps() throws {

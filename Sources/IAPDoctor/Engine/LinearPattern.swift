@@ -421,8 +421,12 @@ public final class LinearPattern: @unchecked Sendable {
     /// Bits of `$` states whose continuation accepts at the end of the value.
     private let endAccepting: [UInt64]
     private let words: Int
-    /// For ASCII values when the automaton is small: by (bit, byte, word).
-    private let byteTable: [UInt64]?
+    /// For ASCII values when the automaton is small: by (byte, word), the states whose test the
+    /// byte passes; with `flatFollow` (by (bit, word)), what they lead to. 1 KB a word, where a
+    /// table by (bit, byte, word) took up to 200 KB a pattern (a tiny check zeroed 46 pages of
+    /// them, BENCHMARKS.md §10).
+    private let asciiPasses: [UInt64]?
+    private let flatFollow: [UInt64]
 
     /// The source, for messages.
     public let source: String
@@ -549,17 +553,19 @@ public final class LinearPattern: @unchecked Sendable {
         self.endAccepting = endAccepting
         startMask = closure(start, atStart: true, atEnd: false)
         startMaskAtEnd = has(closure(start, atStart: true, atEnd: true), acceptBit)
+        // Non-consuming states have no follow set: `words` zeros each, so rows line up.
+        flatFollow = follow.flatMap { $0.isEmpty ? [UInt64](repeating: 0, count: words) : $0 }
         if count <= 256 {
-            var table = [UInt64](repeating: 0, count: count * 128 * words)
+            var passes = [UInt64](repeating: 0, count: 128 * words)
             for (b, test) in tests.enumerated() {
                 guard let test else { continue }
                 for byte in 0..<128 where Self.passes(Self.asciiSubjects[byte], test) {
-                    for word in 0..<words { table[(b * 128 + byte) * words + word] = follow[b][word] }
+                    passes[byte * words + b / 64] |= 1 << UInt64(b % 64)
                 }
             }
-            byteTable = table
+            asciiPasses = passes
         } else {
-            byteTable = nil
+            asciiPasses = nil
         }
     }
 
@@ -644,51 +650,48 @@ public final class LinearPattern: @unchecked Sendable {
     /// Whether the whole of `bytes` matches, for ASCII text without `\r` (each byte a character).
     public func wholeMatch(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if bytes.isEmpty { return startMaskAtEnd }
-        guard let byteTable else { return wholeMatch(String(decoding: bytes, as: UTF8.self)) }
+        guard let asciiPasses else { return wholeMatch(String(decoding: bytes, as: UTF8.self)) }
         let words = words
-        if words == 1 {
-            var current = startMask[0]
-            let last = byteTable.withUnsafeBufferPointer { table -> UInt64 in
-                for byte in bytes {
-                    guard byte < 0x80 else { return 0 }
-                    var next: UInt64 = 0
-                    var remaining = current
-                    while remaining != 0 {
-                        let state = remaining.trailingZeroBitCount
-                        remaining &= remaining - 1
-                        next |= table[state &* 128 &+ Int(byte)]
+        return asciiPasses.withUnsafeBufferPointer { passes in
+            flatFollow.withUnsafeBufferPointer { follow in
+                if words == 1 {
+                    var current = startMask[0]
+                    for byte in bytes {
+                        guard byte < 0x80 else { return false }
+                        // The states whose test the byte passes, each to where it leads.
+                        var remaining = current & passes[Int(byte)]
+                        var next: UInt64 = 0
+                        while remaining != 0 {
+                            next |= follow[remaining.trailingZeroBitCount]
+                            remaining &= remaining - 1
+                        }
+                        current = next
+                        if current == 0 { return false }
                     }
-                    current = next
-                    if current == 0 { return 0 }
+                    return accepts([current])
                 }
-                return current
-            }
-            return last != 0 && accepts([last])
-        }
-        var current = startMask
-        var next = [UInt64](repeating: 0, count: words)
-        let alive = byteTable.withUnsafeBufferPointer { table -> Bool in
-            for byte in bytes {
-                guard byte < 0x80 else { return false }
-                for word in 0..<words { next[word] = 0 }
-                var any: UInt64 = 0
-                for word in 0..<words {
-                    var remaining = current[word]
-                    while remaining != 0 {
-                        let state = word &* 64 &+ remaining.trailingZeroBitCount
-                        remaining &= remaining - 1
-                        let base = (state &* 128 &+ Int(byte)) &* words
-                        for target in 0..<words {
-                            next[target] |= table[base &+ target]
-                            any |= table[base &+ target]
+                var current = startMask
+                var next = [UInt64](repeating: 0, count: words)
+                for byte in bytes {
+                    guard byte < 0x80 else { return false }
+                    for word in 0..<words { next[word] = 0 }
+                    var any: UInt64 = 0
+                    for word in 0..<words {
+                        var remaining = current[word] & passes[Int(byte) &* words &+ word]
+                        while remaining != 0 {
+                            let base = (word &* 64 &+ remaining.trailingZeroBitCount) &* words
+                            remaining &= remaining - 1
+                            for target in 0..<words {
+                                next[target] |= follow[base &+ target]
+                                any |= follow[base &+ target]
+                            }
                         }
                     }
+                    swap(&current, &next)
+                    if any == 0 { return false }
                 }
-                swap(&current, &next)
-                if any == 0 { return false }
+                return accepts(current)
             }
-            return true
         }
-        return alive && accepts(current)
     }
 }
