@@ -234,23 +234,16 @@ public func readFileBytes(_ path: String, maxBytes: Int = 1 << 31) throws(XMLRea
         }
     }
     if failed { throw unreadable(path) }
-    // A file that grew since `fstat`: read on, in pieces.
-    while result.count > expected {
-        if result.count > maxBytes {
-            throw XMLReaderError(
-                kind: .inputTooLarge, message: "the file is larger than \(maxBytes) bytes",
-                position: XMLPosition(line: 0, column: 0), file: path)
+    // A file that grew since `fstat`: read on, in pieces, until one past the limit (appending lets
+    // the array grow geometrically; reserving each piece would copy it once per piece).
+    if result.count > expected {
+        var piece = [UInt8](repeating: 0, count: 64 * 1024)
+        while result.count <= maxBytes {
+            let n = piece.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { throw unreadable(path) }
+            if n == 0 { break }
+            result.append(contentsOf: piece[0..<n])
         }
-        let before = result.count
-        let piece = 64 * 1024
-        result.reserveCapacity(before + piece)
-        var n = 0
-        result.append(contentsOf: [UInt8](unsafeUninitializedCapacity: piece) { buffer, count in
-            n = read(fd, buffer.baseAddress!, piece)
-            count = max(n, 0)
-        })
-        if n < 0 { throw unreadable(path) }
-        if n == 0 { break }
     }
     if result.count > maxBytes {
         throw XMLReaderError(

@@ -53,9 +53,9 @@ final class CatalogItemStream {
     // Where the read is (elements outside items only): names on the path from the root, whether
     // each is the first child of its name, and the names seen among each level's children so far.
     @exclusivity(unchecked) private var path: [(name: String, first: Bool, position: XMLPosition)] = []
-    @exclusivity(unchecked) private var seen: [Set<String>] = []
-    /// By level, the name last inserted into `seen` there ("" for none).
-    @exclusivity(unchecked) private var lastSeen: [String] = []
+    /// With the name last added at each level ("" for none): siblings of one name (100,000
+    /// `<in_app_purchase>`) skip hashing it into the set again.
+    @exclusivity(unchecked) private var seen: [(names: Set<String>, last: String)] = []
     /// The element `itemParents` last took.
     @exclusivity(unchecked) private var lastItemParent: XMLPosition?
     /// Groups started in the package's `in_app_purchases` so far.
@@ -98,25 +98,17 @@ final class CatalogItemStream {
     private func select(_ info: XMLStartInfo) -> Int? {
         let level = info.depth - 1
         if path.count > level { path.removeLast(path.count - level) }
-        if seen.count > level + 1 {
-            seen.removeLast(seen.count - level - 1)
-            lastSeen.removeLast(lastSeen.count - level - 1)
-        }
-        while seen.count < level + 1 {
-            seen.append([])
-            lastSeen.append("")
-        }
-        // Siblings of one name (100,000 `<in_app_purchase>`) skip hashing it into the set again.
+        if seen.count > level + 1 { seen.removeLast(seen.count - level - 1) }
+        while seen.count < level + 1 { seen.append(([], "")) }
         let first: Bool
-        if lastSeen[level] == info.name {
+        if seen[level].last == info.name {
             first = false
         } else {
-            first = seen[level].insert(info.name).inserted
-            lastSeen[level] = info.name
+            first = seen[level].names.insert(info.name).inserted
+            seen[level].last = info.name
         }
         path.append((info.name, first, info.position))
-        seen.append([])
-        lastSeen.append("")
+        seen.append(([], ""))
         if level <= 3 { updatePathIsPurchases() }
         let isGroup = info.name == "family" || info.name == "subscription_group"
         if level == 4, isGroup, isPurchases(3) { groupCount += 1 }
