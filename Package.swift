@@ -105,6 +105,8 @@ let package = Package(
         // Times the reader for scripts/bench-reader.sh; not shipped.
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
+        // The command line's own logic (the quick reading of `check`), against ArgumentParser's.
+        .testTarget(name: "IAPDoctorCLITests", dependencies: ["IAPDoctorCLI"]),
         .testTarget(
             name: "IAPDoctorTests",
             dependencies: ["IAPDoctor", "Rules", "CodeScanner", "AppStoreConnect", .product(name: "Crypto", package: "swift-crypto")]

@@ -19,6 +19,21 @@ struct CheckInputOptions: ParsableArguments {
     @Option(name: .customLong("asc"), help: ArgumentHelp("An App Store Connect snapshot (a file, or a folder of saved API responses) to read App Store Connect's facts from; over the descriptor's `app_store_connect.snapshot`.", valueName: "snapshot"))
     var ascSnapshot: String?
 
+    /// What was given, as plain values.
+    var values: CheckInputs {
+        CheckInputs(environment: environment, rules: rules, root: root, profilesDirectories: profilesDirectories, ascSnapshot: ascSnapshot)
+    }
+}
+
+/// The values of `CheckInputOptions`, without the parser's property wrappers: what a check runs
+/// with, however its arguments were read.
+struct CheckInputs: Equatable {
+    var environment: Environment? = nil
+    var rules: String? = nil
+    var root: String? = nil
+    var profilesDirectories: [String] = []
+    var ascSnapshot: String? = nil
+
     /// The check of `paths` with these inputs; `pulledSnapshot` (from `--asc-pull`) stands for `--asc`.
     func request(paths: [String], failOn: FailOn, pulledSnapshot: String? = nil) -> Doctor.Request {
         Doctor.Request(

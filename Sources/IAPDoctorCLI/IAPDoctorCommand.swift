@@ -27,6 +27,10 @@ struct IAPDoctorCommand: ParsableCommand {
         InternalFailure.installHandlers()
         MallocArenas.useOne()
         StartupWarmUp.begin()
+        if let quick = QuickCheckArguments.parse(Array(CommandLine.arguments.dropFirst())) {
+            run { try quick.run() }
+            return
+        }
         var command: ParsableCommand
         do {
             command = try parseAsRoot()
@@ -38,9 +42,14 @@ struct IAPDoctorCommand: ParsableCommand {
             writeError(fullMessage(for: error))
             terminate(2)
         }
+        run { try command.run() }
+    }
+
+    /// Runs a parsed command, ending the process on every exit code it throws.
+    private static func run(_ body: () throws -> Void) {
         do {
             try InternalFailure.simulateIfAsked()
-            try command.run()
+            try body()
         } catch let exit as ExitCode {
             terminate(exit.rawValue)
         } catch let error as ValidationError {
@@ -124,13 +133,38 @@ struct Check: ParsableCommand {
         }
     }
 
+    /// What was given, as plain values (without `--asc-pull`'s key, which only `run` uses).
+    var settings: CheckSettings {
+        CheckSettings(
+            paths: paths, format: format, failOn: failOn, strict: strict, output: output, listing: listing,
+            color: color, inputs: inputs.values)
+    }
+
     func run() throws {
         let pulled = ascPull ? try PulledSnapshot.pull(paths: paths, bundleID: bundleID, key: ascKey) : nil
         defer { pulled?.remove() }
+        try settings.run(pulledSnapshot: pulled?.path)
+    }
+}
+
+/// A `check` once its arguments are read, by ArgumentParser (`Check.settings`) or by the quick
+/// reading of its common forms (`QuickCheckArguments`).
+struct CheckSettings: Equatable {
+    var paths: [String]
+    var format: OutputFormat = .text
+    var failOn: FailOn = .error
+    var strict = false
+    var output: String? = nil
+    var listing: Listing? = nil
+    var color: ColorChoice = .auto
+    var inputs = CheckInputs()
+
+    /// Checks, writes the report and ends by throwing the exit code.
+    func run(pulledSnapshot: String? = nil) throws {
         let doctor = Doctor(engine: BuiltinRules.engine())
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
         let reporter = format.reporter(color: useColor)
-        var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulled?.path)
+        var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulledSnapshot)
         request.listsEveryFinding = type(of: reporter).listsEveryFinding && listing != .limited
         let diagnosis = doctor.check(request)
         // Streamed: a report of every finding of a large catalog is never one string in memory.
@@ -156,7 +190,7 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
         switch self {
         case .always: return true
         case .never: return false
-        case .auto: return isTerminal && getenv("NO_COLOR") == nil && String(cString: getenv("TERM") ?? strdup("")) != "dumb"
+        case .auto: return isTerminal && getenv("NO_COLOR") == nil && getenv("TERM").map { String(cString: $0) } != "dumb"
         }
     }
 }

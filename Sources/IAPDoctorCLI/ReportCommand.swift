@@ -50,7 +50,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(inputs.request(paths: paths, failOn: failOn))
+        let diagnosis = doctor.check(inputs.values.request(paths: paths, failOn: failOn))
         let document = ReportDocument(diagnosis)
         let text = format == .html ? HTMLReport().render(document) : MarkdownReport().render(document)
         let destination = output ?? format.defaultFileName
