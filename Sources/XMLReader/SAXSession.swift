@@ -633,11 +633,12 @@ final class SAXSession {
                 e.pointee.textCount = 0
             }
             e.pointee.end = arena.elementCount
-            if e.pointee.textCount > 0, e.pointee.firstChild < 0, !arena.isSpaceOnly(e.pointee.textStart, e.pointee.textCount) {
-                e.pointee.textPosition = textSpan(
-                    UnsafeBufferPointer(start: arena.bytes + e.pointee.textStart, count: e.pointee.textCount), tag: e.pointee.position,
-                    pieces: e.pointee.textPieces, hasMarkup: e.pointee.hasMarkup,
-                    endTag: endTagStart(name: e.pointee.name, prefix: e.pointee.prefix))
+            // The text's span needs the end tag's place, known only now; the rest of its work
+            // is left to whoever asks for it (``XMLElementView/textPosition``).
+            if e.pointee.textCount > 0, e.pointee.firstChild < 0, e.pointee.position.hasEnd {
+                let endTag = endTagStart(name: e.pointee.name, prefix: e.pointee.prefix)
+                e.pointee.contentEndLine = endTag.line
+                e.pointee.contentEndColumn = endTag.column
             }
         }
         guard itemLevel == 0 else { return }

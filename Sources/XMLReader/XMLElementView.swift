@@ -20,8 +20,11 @@ public final class XMLItemArena {
         @usableFromInline var attributeCount: Int
         /// The start tag.
         @usableFromInline var position: XMLPosition
-        /// The text's span, set when the element ends (see ``TextSpan``).
-        @usableFromInline var textPosition = XMLPosition(line: 0, column: 0)
+        /// Where the end tag's `<` is, set when an element without children ends (line 0: not
+        /// set). The text's span is worked out from it when asked for (see ``TextSpan``): most
+        /// texts are never located, and this way the parsing thread does not count their columns.
+        @usableFromInline var contentEndLine = 0
+        @usableFromInline var contentEndColumn = 0
         @usableFromInline var textPieces = 0
         @usableFromInline var hasMarkup = false
 
@@ -321,7 +324,15 @@ public struct XMLElementView {
     @inlinable public var position: XMLPosition { record.position }
 
     /// The span of ``text`` (see ``XMLNode/textPosition``).
-    @inlinable public var textPosition: XMLPosition { record.textPosition }
+    public var textPosition: XMLPosition {
+        let element = record
+        guard element.contentEndLine > 0, element.textCount > 0, element.firstChild < 0 else { return XMLPosition(line: 0, column: 0) }
+        return TextSpan.of(
+            UnsafeBufferPointer(start: arena.bytes + element.textStart, count: element.textCount),
+            contentStart: XMLPosition(line: element.position.endLine, column: element.position.endColumn),
+            contentEnd: XMLPosition(line: element.contentEndLine, column: element.contentEndColumn),
+            pieces: element.textPieces, hasMarkup: element.hasMarkup)
+    }
 
     /// The element's own text, untrimmed (see ``XMLNode/rawText``).
     @inlinable
