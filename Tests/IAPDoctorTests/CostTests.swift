@@ -81,6 +81,25 @@ import Testing
         #expect(index.typoSearchWork("com.exämple.prö") <= 2 * 7 * 20)
     }
 
+    /// The known IDs are gathered only when a request is matched (a catalog check has none), and
+    /// then answer as the same IDs given at once.
+    @Test func knownIDsAreGatheredOnlyWhenAsked() {
+        let ids = ["com.example.pro", "com.example.gold", "com.example.pro"]
+        let gathered = Counter()
+        let index = ProductIndex(gathering: { gathered.add(); return ids })
+        #expect(gathered.value == 0)
+        let given = ProductIndex(ids: ids)
+        #expect(index.ids == given.ids)
+        #expect(index.match("com.example.prp", bundleIDs: []) == given.match("com.example.prp", bundleIDs: []))
+        #expect(index.contains("com.example.gold"))
+        #expect(gathered.value == 1)
+    }
+
+    private final class Counter: @unchecked Sendable {
+        private(set) var value = 0
+        func add() { value += 1 }
+    }
+
     /// `closestMatch` (did-you-mean for keys, rule ids, StoreKit product IDs) on huge words.
     @Test func didYouMeanOnHugeWordsIsLinear() {
         let word = String(repeating: "x", count: 200_000)

@@ -165,7 +165,7 @@ public struct Engine: Sendable {
             return adjusted
         }
         let stopped = findings.contains { $0.severity == .error } || inputProblems.contains { $0.rule == RuleID.inputMalformed.rawValue || $0.rule == RuleID.inputUnreadable.rawValue }
-        let index = ProductIndex(ids: RequestResolver.knownProductIDs(project))
+        let index = ProductIndex(gathering: { RequestResolver.knownProductIDs(project) })
         let requests = RequestResolver.resolve(project, index: index)
         var outcomes: [Outcome] = []
         var elided: [Severity: Int] = [:]

@@ -5,23 +5,27 @@ import Foundation
 /// Built once per run; only the exact set is built up front, the other tables the first time a
 /// request needs them (a catalog-only run has no requests, and most requests are exact).
 public struct ProductIndex: Sendable {
-    /// The IDs as given (duplicates included); everything else is made from them when first needed.
-    private let given: [String]
+    /// The IDs, and everything made from them, when first needed.
     private let tables: LazyNearMissIndex
 
     public init(ids: [String]) {
-        given = ids
-        tables = LazyNearMissIndex()
+        tables = LazyNearMissIndex { ids }
+    }
+
+    /// `ids` gathered when first needed (duplicates included): a run without requests to match,
+    /// as a catalog check, never gathers them (100,000 catalog items took 6 ms).
+    public init(gathering ids: @escaping @Sendable () -> [String]) {
+        tables = LazyNearMissIndex(ids)
     }
 
     /// Every known ID once, in the order first given.
-    public var ids: [String] { tables.unique(given).ids }
+    public var ids: [String] { tables.unique().ids }
 
-    public func contains(_ id: String) -> Bool { tables.unique(given).exact.contains(id) }
+    public func contains(_ id: String) -> Bool { tables.unique().exact.contains(id) }
 
     /// What `requested` most likely meant, if it is not exact.
     public func match(_ requested: String, bundleIDs: [String]) -> RequestMatch {
-        let (ids, exact) = tables.unique(given)
+        let (ids, exact) = tables.unique()
         if exact.contains(requested) { return .exact(requested) }
         let trimmed = String(requested.trimmingXMLSpace())
         if trimmed != requested, exact.contains(trimmed) { return .whitespace(trimmed) }
@@ -57,7 +61,7 @@ public struct ProductIndex: Sendable {
     /// Table cells the typo search computed for `requested` (a test's measure of its cost: linear
     /// in the IDs, whatever their lengths).
     func typoSearchWork(_ requested: String) -> Int {
-        let (ids, _) = tables.unique(given)
+        let (ids, _) = tables.unique()
         let length = requested.count
         guard length <= Self.maxTypoSearchLength else { return 0 }
         var work = 0

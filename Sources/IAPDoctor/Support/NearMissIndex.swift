@@ -8,14 +8,21 @@ import Foundation
 /// because the `ProductIndex` that owns it is shared by every rule of a run.
 final class LazyNearMissIndex: @unchecked Sendable {
     private let lock = NSLock()
+    private let gather: @Sendable () -> [String]
     private var tables: NearMissIndex?
     private var uniqueIDs: (ids: [String], exact: Set<String>)?
 
+    /// `gather`: the IDs as given, duplicates included.
+    init(_ gather: @escaping @Sendable () -> [String]) {
+        self.gather = gather
+    }
+
     /// The IDs without repeats, and as a set (a catalog-only run never needs them).
-    func unique(_ given: [String]) -> (ids: [String], exact: Set<String>) {
+    func unique() -> (ids: [String], exact: Set<String>) {
         lock.lock()
         defer { lock.unlock() }
         if let uniqueIDs { return uniqueIDs }
+        let given = gather()
         var ids: [String] = []
         var exact = Set<String>()
         ids.reserveCapacity(given.count)
