@@ -202,4 +202,26 @@ import Testing
         #expect(shape(reordered.repeats(of: .productID)) == shape(reordered.repeats { $0.productID }))
         #expect(reordered.repeats(of: .referenceName).count == 5)
     }
+
+    /// The same over enough items that the table of values grows many times while they are read
+    /// (repeats near and far apart, composed and decomposed forms).
+    @Test func repeatsFoundWhileReadingSurviveTheTableGrowing() throws {
+        var items = ""
+        for index in 0..<1_500 {
+            let name = index % 5 == 0 ? "Caf\u{E9} \(index % 211)" : (index % 5 == 1 ? "Cafe\u{301} \(index % 211)" : "Pack \(index % 613)")
+            items += "<in_app_purchase><product_id>com.example.p\(index % 997)</product_id><reference_name>\(name)</reference_name><type>consumable</type></in_app_purchase>\n"
+        }
+        let folder = try makeScratchFolder("iapdoctor-repeats-many")
+        try (catalogEnvelopeHead + items + catalogEnvelopeTail).write(toFile: folder + "/metadata.xml", atomically: true, encoding: .utf8)
+        let package = try CatalogPackage.load(path: folder + "/metadata.xml") { _ in }
+        func shape(_ found: [(item: CatalogPackage.Item, repeated: Fact<String>, first: Fact<String>)]) -> [String] {
+            found.map { "\($0.repeated.value)@\($0.repeated.location.line) first \($0.first.location.line)" }
+        }
+        let names = shape(package.repeats(of: .referenceName))
+        #expect(names == shape(package.repeats { $0.referenceName }))
+        let ids = shape(package.repeats(of: .productID))
+        #expect(ids == shape(package.repeats { $0.productID }))
+        #expect(ids.count == 1_500 - 997)
+        #expect(names.count > 600)
+    }
 }

@@ -166,6 +166,7 @@ final class CatalogItemStream {
         }
         table.records.append(record)
         table.productIDs.append(productID)
+        table.findRepeats(ofRow: table.records.count - 1)
         let item = CatalogPackage.Item(table: table, row: table.records.count - 1)
         items.append(item)
         let streamed: CatalogStreamedItem

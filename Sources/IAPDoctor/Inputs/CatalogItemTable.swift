@@ -50,6 +50,9 @@ final class ItemTable: @unchecked Sendable {
     /// Types and `cleared_for_sale` values, each distinct value once.
     @exclusivity(unchecked) var values: [String] = []
     @exclusivity(unchecked) private var valueIDs: [String: Int32] = [:]
+    /// Rows whose product ID or reference name an earlier row has (see ``findRepeats(ofRow:)``).
+    @exclusivity(unchecked) var productIDRepeats = RepeatFinder()
+    @exclusivity(unchecked) var referenceNameRepeats = RepeatFinder()
 
     init(file: String) { self.file = file }
 
