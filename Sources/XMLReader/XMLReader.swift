@@ -18,12 +18,12 @@ public struct XMLReaderLimits: Sendable {
     public var maxTreeElements: Int = 1_000_000
     /// Largest input in bytes.
     public var maxInputBytes: Int = 1 << 31
-    /// How many bytes are handed to libxml2 at a time. Small enough that a start tag over
-    /// `maxStartTagBytes` is seen unfinished between two chunks (see there).
+    /// How many bytes are read from a file at a time (libxml2 takes them a few KB at a time).
     public var chunkSize: Int = 32 * 1024
     /// Longest start tag (name and attributes) in bytes. libxml2 2.9 checks attributes for
     /// duplicates pairwise, so one tag with 90,000 attributes (1 MB) takes 10 s; the reader refuses
-    /// a start tag still unfinished after this many bytes (at most ~13,000 attributes, ~0.2 s).
+    /// a start tag libxml2 is still inside after this many bytes, before handing it more (at most
+    /// ~13,000 attributes, ~0.2 s).
     /// Apple's catalogs and property lists have a few short attributes per element.
     public var maxStartTagBytes: Int = 64 * 1024
 
@@ -44,7 +44,7 @@ public struct XMLReaderLimits: Sendable {
 
 /// The XML-to-dictionary reader: throw XML at it, get a tree (or the classic dictionary) back.
 ///
-/// Built on libxml2's SAX2 push parser. Safe by default: no network, no DTD loading, no entity
+/// Built on libxml2's SAX2 parser, pulling the document through the reader. Safe by default: no network, no DTD loading, no entity
 /// declarations (so no entity expansion and no external entities), bounded depth and text.
 /// Malformed input always throws an ``XMLReaderError`` with a position; a partial tree is never
 /// returned as success.
