@@ -184,6 +184,7 @@ final class SAXSession {
         guard bytes.count > 0 else { throw emptyError() }
         guard bytes.count <= limits.maxInputBytes else { throw tooLarge() }
         source = .bytes(bytes)
+        defer { source = .none }
         return try parseFromSource()
     }
 
@@ -193,8 +194,8 @@ final class SAXSession {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(limits.chunkSize, 4096), alignment: 1)
         defer { buffer.deallocate() }
         source = .file(fd, path, buffer)
-        let root = try parseFromSource()
-        return root
+        defer { source = .none }
+        return try parseFromSource()
     }
 
     /// libxml2's pull parser reads the document through ``readInput(into:capacity:)``: it does a
@@ -265,7 +266,8 @@ final class SAXSession {
             if count > 0 { destination.copyMemory(from: bytes.baseAddress! + bytesRead, byteCount: count) }
         case .file(let fd, let path, let buffer):
             if bufferedStart == bufferedEnd {
-                let n = read(fd, buffer.baseAddress, buffer.count)
+                var n = read(fd, buffer.baseAddress, buffer.count)
+                while n < 0, errno == EINTR { n = read(fd, buffer.baseAddress, buffer.count) }
                 if n < 0 {
                     error = unreadable(path)
                     return 0
