@@ -44,6 +44,19 @@ struct PullInputTests {
         }
     }
 
+    /// The same in a UTF-16 document, which libxml2 converts as it reads: the tag is looked for
+    /// in what libxml2 holds, not in the file's bytes.
+    @Test func aLongTagInUTF16IsRefusedToo() throws {
+        let attributes = (0..<20_000).map { "a\($0)=\"\"" }.joined(separator: " ")
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<r>\n  <item " + attributes + "/>\n</r>\n"
+        let bytes: [UInt8] = [0xFF, 0xFE] + xml.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let file = try TemporaryFile(contents: bytes)
+        defer { file.remove() }
+        let error = try #require(throws: XMLReaderError.self) { try XMLReader.parse(contentsOfFile: file.path) }
+        #expect(error.kind == .startTagTooLong)
+        #expect(error.position == XMLPosition(line: 3, column: 3))
+    }
+
     /// A tag just under the limit is read; one just over is not.
     @Test func theLimitIsTheTagsLength() throws {
         let limits = XMLReaderLimits(maxStartTagBytes: 8_000)
