@@ -716,7 +716,7 @@ final class SAXSession {
             let index = openItemElements[itemLevel - 1]
             let e = arena.elements + index
             // Indentation after a child element is not text: skip it without storing it.
-            if e.pointee.firstChild >= 0, run.allSatisfy(isXMLSpace) { return }
+            if e.pointee.firstChild >= 0, isAllXMLSpace(run) { return }
             guard e.pointee.textCount + run.count <= limits.maxTextBytes else {
                 return fail(
                     .textTooLong,
