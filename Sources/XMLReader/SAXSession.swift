@@ -473,7 +473,7 @@ final class SAXSession {
             if let itemTag = select(info) {
                 if let parent = stack.indices.last {
                     // The item is a child of `parent`: indentation before it is not text.
-                    if !stack[parent].text.isEmpty, !stack[parent].hasChildren, stack[parent].text.allSatisfy(isXMLSpace) {
+                    if !stack[parent].text.isEmpty, !stack[parent].hasChildren, stack[parent].text.allSatisfy(isXMLSpaceByte) {
                         stack[parent].text.removeAll(keepingCapacity: true)
                     }
                     stack[parent].hadItems = true
@@ -496,7 +496,7 @@ final class SAXSession {
         }
         guard attributesFit else { return }
         if let parent = stack.indices.last, !stack[parent].text.isEmpty, !stack[parent].hasChildren,
-            stack[parent].text.allSatisfy(isXMLSpace)
+            stack[parent].text.allSatisfy(isXMLSpaceByte)
         {
             stack[parent].text.removeAll(keepingCapacity: true)
         }
@@ -514,7 +514,7 @@ final class SAXSession {
         var rawText = ""
         var textPosition = XMLPosition(line: 0, column: 0)
         if !frame.text.isEmpty {
-            let whitespaceOnly = frame.text.allSatisfy(isXMLSpace)
+            let whitespaceOnly = frame.text.allSatisfy(isXMLSpaceByte)
             // Indentation between child elements is not text.
             if !(whitespaceOnly && frame.hasChildren) {
                 rawText = String(decoding: frame.text, as: UTF8.self)
@@ -564,7 +564,7 @@ final class SAXSession {
         let index = stack.count - 1
         let run = UnsafeBufferPointer(start: bytes, count: length)
         // Indentation after a child element is not text: skip it without storing it.
-        if stack[index].hasChildren, run.allSatisfy(isXMLSpace) { return }
+        if stack[index].hasChildren, run.allSatisfy(isXMLSpaceByte) { return }
         guard stack[index].text.count + length <= limits.maxTextBytes else {
             return fail(
                 .textTooLong,
@@ -760,9 +760,6 @@ private enum InputSource {
 
 // MARK: - C callbacks
 
-@inline(__always) private func isXMLSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-}
 
 private let libxml2Initialized: Void = { xmlInitParser() }()
 
