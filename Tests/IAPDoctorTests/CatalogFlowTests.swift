@@ -183,12 +183,7 @@ import Testing
             items += "<in_app_purchase><product_id>\(id)</product_id>"
                 + (name.map { "<reference_name>\($0)</reference_name>" } ?? "") + "<type>consumable</type></in_app_purchase>\n"
         }
-        let folder = try makeScratchFolder("iapdoctor-repeats")
-        try (catalogEnvelopeHead + items + catalogEnvelopeTail).write(toFile: folder + "/metadata.xml", atomically: true, encoding: .utf8)
-        let package = try CatalogPackage.load(path: folder + "/metadata.xml") { _ in }
-        func shape(_ found: [(item: CatalogPackage.Item, repeated: Fact<String>, first: Fact<String>)]) -> [String] {
-            found.map { "\($0.repeated.value)@\($0.repeated.location.line):\($0.repeated.location.column) first \($0.first.location.line):\($0.first.location.column)" }
-        }
+        let package = try loadCatalog(items: items, folder: "iapdoctor-repeats")
         let fastNames = shape(package.repeats(of: .referenceName))
         #expect(fastNames == shape(package.repeats { $0.referenceName }))
         #expect(fastNames.count == 5, "\(fastNames)")
@@ -203,6 +198,18 @@ import Testing
         #expect(reordered.repeats(of: .referenceName).count == 5)
     }
 
+    /// A catalog package of `items` (`<in_app_purchase>` elements), written to a scratch folder and loaded.
+    private func loadCatalog(items: String, folder name: String) throws -> CatalogPackage {
+        let folder = try makeScratchFolder(name)
+        try (catalogEnvelopeHead + items + catalogEnvelopeTail).write(toFile: folder + "/metadata.xml", atomically: true, encoding: .utf8)
+        return try CatalogPackage.load(path: folder + "/metadata.xml") { _ in }
+    }
+
+    /// Each repeat as its value, place and first place, for comparing two ways of finding them.
+    private func shape(_ found: [(item: CatalogPackage.Item, repeated: Fact<String>, first: Fact<String>)]) -> [String] {
+        found.map { "\($0.repeated.value)@\($0.repeated.location.line):\($0.repeated.location.column) first \($0.first.location.line):\($0.first.location.column)" }
+    }
+
     /// The same over enough items that the table of values grows many times while they are read
     /// (repeats near and far apart, composed and decomposed forms).
     @Test func repeatsFoundWhileReadingSurviveTheTableGrowing() throws {
@@ -211,12 +218,7 @@ import Testing
             let name = index % 5 == 0 ? "Caf\u{E9} \(index % 211)" : (index % 5 == 1 ? "Cafe\u{301} \(index % 211)" : "Pack \(index % 613)")
             items += "<in_app_purchase><product_id>com.example.p\(index % 997)</product_id><reference_name>\(name)</reference_name><type>consumable</type></in_app_purchase>\n"
         }
-        let folder = try makeScratchFolder("iapdoctor-repeats-many")
-        try (catalogEnvelopeHead + items + catalogEnvelopeTail).write(toFile: folder + "/metadata.xml", atomically: true, encoding: .utf8)
-        let package = try CatalogPackage.load(path: folder + "/metadata.xml") { _ in }
-        func shape(_ found: [(item: CatalogPackage.Item, repeated: Fact<String>, first: Fact<String>)]) -> [String] {
-            found.map { "\($0.repeated.value)@\($0.repeated.location.line) first \($0.first.location.line)" }
-        }
+        let package = try loadCatalog(items: items, folder: "iapdoctor-repeats-many")
         let names = shape(package.repeats(of: .referenceName))
         #expect(names == shape(package.repeats { $0.referenceName }))
         let ids = shape(package.repeats(of: .productID))
