@@ -577,12 +577,10 @@ final class SAXSession {
     }
 
     /// The span of an element's text, now that libxml2 has read its end tag: between the end of
-    /// the start tag `tag` and the `<` of the end tag (found by scanning unless given).
-    private func textSpan(
-        _ text: UnsafeBufferPointer<UInt8>, tag: XMLPosition, pieces: Int, hasMarkup: Bool, endTag: XMLPosition? = nil
-    ) -> XMLPosition {
+    /// the start tag `tag` and the `<` of the end tag (found by scanning back from libxml2's cursor).
+    private func textSpan(_ text: UnsafeBufferPointer<UInt8>, tag: XMLPosition, pieces: Int, hasMarkup: Bool) -> XMLPosition {
         guard tag.hasEnd else { return XMLPosition(line: 0, column: 0) }
-        let endTag = endTag ?? tagSpan().position
+        let endTag = tagSpan().position
         return TextSpan.of(
             text, contentStart: XMLPosition(line: tag.endLine, column: tag.endColumn),
             contentEnd: XMLPosition(line: endTag.line, column: endTag.column), pieces: pieces, hasMarkup: hasMarkup)
