@@ -136,6 +136,43 @@ import Testing
         }
     }
 
+    /// ASCII values go through a table of the automaton's state sets when it has few of them,
+    /// else through the sets themselves: both answer as `Regex` does, and the rules' own patterns
+    /// take the table.
+    @Test func byteTableAndStateSetsAgreeWithRegex() throws {
+        var generator = SplitMix(seed: 9)
+        // 16 states, but 2^8 sets after the `a` eight from the end: over the table's limit.
+        let wide = try LinearPattern("[ab]*a[ab]{7}")
+        #expect(wide.asciiTableStates == nil)
+        let narrow = try LinearPattern("[ab]*a[ab]{3}")
+        #expect(narrow.asciiTableStates == 16)
+        for linear in [wide, narrow] {
+            let regex = try Regex(linear.source)
+            for _ in 0..<500 {
+                let text = String((0..<Int(generator.next() % 12)).map { _ in Array("abc")[Int(generator.next() % 3)] })
+                let expected = (try? regex.wholeMatch(in: text)) != nil
+                var bytes = Array(text.utf8)
+                let fast = bytes.withUnsafeMutableBufferPointer { linear.wholeMatch(ascii: UnsafeBufferPointer($0)) }
+                #expect(fast == expected, "\(linear.source) on \(text)")
+            }
+        }
+        // Bytes over 0x7F are for the general matcher: the byte path says no, whatever the pattern.
+        let anything = try LinearPattern("[^-]*")
+        #expect(anything.asciiTableStates == 1)
+        for text in ["é", "ab\u{80}", "\u{FF}"] {
+            var bytes = Array(text.utf8)
+            #expect(!bytes.withUnsafeMutableBufferPointer { anything.wholeMatch(ascii: UnsafeBufferPointer($0)) }, "\(text)")
+            #expect(anything.wholeMatch(text))
+        }
+        var builtin = 0
+        for metadata in RuleCatalog.builtin.rules {
+            guard case .text(let source)? = metadata.option("pattern") else { continue }
+            builtin += 1
+            #expect(try LinearPattern(source).asciiTableStates != nil, "\(metadata.id): \(source)")
+        }
+        #expect(builtin >= 6)
+    }
+
     /// Automata of more than 64 states (several words a state set) take the same byte path.
     @Test func largeAutomataAgreeWithRegexOnBytes() throws {
         var generator = SplitMix(seed: 5)

@@ -427,6 +427,9 @@ public final class LinearPattern: @unchecked Sendable {
     /// them, BENCHMARKS.md §10).
     private let asciiPasses: [UInt64]?
     private let flatFollow: [UInt64]
+    /// For ASCII values: the automaton's sets of states made states of their own, so a byte costs
+    /// one table lookup (``AsciiDFA``); nil when there would be more than ``AsciiDFA/maxStates``.
+    private let asciiDFA: AsciiDFA?
 
     /// The source, for messages.
     public let source: String
@@ -551,10 +554,12 @@ public final class LinearPattern: @unchecked Sendable {
         self.words = words
         self.acceptBit = acceptBit
         self.endAccepting = endAccepting
-        startMask = closure(start, atStart: true, atEnd: false)
+        let startMask = closure(start, atStart: true, atEnd: false)
+        self.startMask = startMask
         startMaskAtEnd = has(closure(start, atStart: true, atEnd: true), acceptBit)
         // Non-consuming states have no follow set: `words` zeros each, so rows line up.
-        flatFollow = follow.flatMap { $0.isEmpty ? [UInt64](repeating: 0, count: words) : $0 }
+        let flatFollow = follow.flatMap { $0.isEmpty ? [UInt64](repeating: 0, count: words) : $0 }
+        self.flatFollow = flatFollow
         if count <= 256 {
             var passes = [UInt64](repeating: 0, count: 128 * words)
             for (b, test) in tests.enumerated() {
@@ -564,8 +569,12 @@ public final class LinearPattern: @unchecked Sendable {
                 }
             }
             asciiPasses = passes
+            asciiDFA = AsciiDFA(start: startMask, words: words, passes: passes, follow: flatFollow) { set in
+                set[acceptBit / 64] & (1 << UInt64(acceptBit % 64)) != 0 || zip(set, endAccepting).contains { $0 & $1 != 0 }
+            }
         } else {
             asciiPasses = nil
+            asciiDFA = nil
         }
     }
 
@@ -615,6 +624,10 @@ public final class LinearPattern: @unchecked Sendable {
         return false
     }
 
+    /// The states of the byte table ASCII values are matched with, or nil when they are matched
+    /// with sets of states (for tests).
+    var asciiTableStates: Int? { asciiDFA?.stateCount }
+
     /// Whether the whole of `text` matches. `steps`, when given, counts the state visits.
     public func wholeMatch(_ text: String) -> Bool {
         var steps = 0
@@ -650,6 +663,7 @@ public final class LinearPattern: @unchecked Sendable {
     /// Whether the whole of `bytes` matches, for ASCII text without `\r` (each byte a character).
     public func wholeMatch(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if bytes.isEmpty { return startMaskAtEnd }
+        if let asciiDFA { return asciiDFA.wholeMatch(bytes) }
         guard let asciiPasses else { return wholeMatch(String(decoding: bytes, as: UTF8.self)) }
         let words = words
         return asciiPasses.withUnsafeBufferPointer { passes in
@@ -691,6 +705,121 @@ public final class LinearPattern: @unchecked Sendable {
                     if any == 0 { return false }
                 }
                 return accepts(current)
+            }
+        }
+    }
+}
+
+/// A deterministic automaton over ASCII bytes, made from a ``LinearPattern``'s automaton by
+/// taking each set of states it can be in as one state (the subset construction, for the sets
+/// reachable from the start), over classes of bytes that every state tests alike. Every item of a
+/// catalog has its product ID matched against a pattern in two rules, and its type and price tier
+/// in others: following the set of states bit by bit cost ~10 instructions a byte, the table ~5.
+struct AsciiDFA: Sendable {
+    /// Enough for the built-in patterns (the item types need 64); a pattern that would need more
+    /// keeps the bit-set matcher.
+    static let maxStates = 128
+    private static let dead: UInt8 = 0xFF
+
+    /// By byte: its class. Class 0 is the bytes no state consumes, and every byte over 0x7F.
+    private let classOf: [UInt8]
+    /// log2 of a state's row in `transitions` (the class count, rounded up to a power of two).
+    private let rowShift: Int
+    /// By (state, class): the next state, or ``dead``.
+    private let transitions: [UInt8]
+    private let accepting: [Bool]
+
+    /// `start`: the start set, in `words` words; `passes[byte * words + word]`: the states whose
+    /// test `byte` passes; `follow[bit * words + word]`: where state `bit` leads once it consumed
+    /// a byte; `accepts`: whether a set matches at the end.
+    init?(start: [UInt64], words: Int, passes: [UInt64], follow: [UInt64], accepts: ([UInt64]) -> Bool) {
+        // Bytes that pass the same states are one class (each class keeps one byte's row); made
+        // by comparing rows, as there are few classes (a tiny check builds every pattern's table).
+        var classOf = [UInt8](repeating: 0, count: 256)
+        var classRows: [ArraySlice<UInt64>] = [ArraySlice(repeating: 0, count: words)]
+        for byte in 0..<128 {
+            let row = passes[byte * words..<(byte + 1) * words]
+            if let known = classRows.firstIndex(where: { $0.elementsEqual(row) }) {
+                classOf[byte] = UInt8(known)
+            } else {
+                classOf[byte] = UInt8(classRows.count)
+                classRows.append(row)
+            }
+        }
+        var rowShift = 0
+        while 1 << rowShift < classRows.count { rowShift += 1 }
+        // The sets found so far, `words` words each, and where each is, by a hash of its words
+        // (open addressing; no `Dictionary` of arrays, whose first use alone cost a tiny check
+        // ~0.8 M instructions looking up conformances).
+        var sets = start
+        var slots = [Int](repeating: -1, count: 2 * Self.maxStates)
+        func slot(of set: UnsafeBufferPointer<UInt64>) -> (slot: Int, state: Int?) {
+            var hash: UInt64 = 0
+            for word in set { hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15 }
+            var slot = Int(truncatingIfNeeded: hash >> 56) & (slots.count - 1)
+            while let state = slots[slot] >= 0 ? slots[slot] : nil {
+                if sets[state * words..<(state + 1) * words].elementsEqual(set) { return (slot, state) }
+                slot = (slot + 1) & (slots.count - 1)
+            }
+            return (slot, nil)
+        }
+        slots[start.withUnsafeBufferPointer { slot(of: $0).slot }] = 0
+        var transitions: [UInt8] = []
+        var next = [UInt64](repeating: 0, count: words)
+        var state = 0
+        while state * words < sets.count {
+            for row in classRows {
+                var any: UInt64 = 0
+                for word in 0..<words { next[word] = 0 }
+                for word in 0..<words {
+                    var remaining = sets[state * words + word] & row[row.startIndex + word]
+                    while remaining != 0 {
+                        let base = (word * 64 + remaining.trailingZeroBitCount) * words
+                        remaining &= remaining - 1
+                        for target in 0..<words {
+                            next[target] |= follow[base + target]
+                            any |= follow[base + target]
+                        }
+                    }
+                }
+                guard any != 0 else {
+                    transitions.append(Self.dead)
+                    continue
+                }
+                let found = next.withUnsafeBufferPointer { slot(of: $0) }
+                if let known = found.state {
+                    transitions.append(UInt8(known))
+                } else {
+                    let count = sets.count / words
+                    guard count < Self.maxStates else { return nil }
+                    slots[found.slot] = count
+                    transitions.append(UInt8(count))
+                    sets += next
+                }
+            }
+            transitions += repeatElement(Self.dead, count: (1 << rowShift) - classRows.count)
+            state += 1
+        }
+        self.classOf = classOf
+        self.rowShift = rowShift
+        self.transitions = transitions
+        accepting = (0..<state).map { accepts(Array(sets[$0 * words..<($0 + 1) * words])) }
+    }
+
+    /// How many states it has (for tests).
+    var stateCount: Int { accepting.count }
+
+    /// Whether the whole of `bytes` (not empty) matches.
+    func wholeMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        classOf.withUnsafeBufferPointer { classOf in
+            transitions.withUnsafeBufferPointer { table in
+                var state = 0
+                for byte in bytes {
+                    let next = table[state &<< rowShift | Int(classOf[Int(byte)])]
+                    if next == Self.dead { return false }
+                    state = Int(next)
+                }
+                return accepting[state]
             }
         }
     }
