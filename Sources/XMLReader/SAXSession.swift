@@ -67,8 +67,11 @@ final class SAXSession {
     @exclusivity(unchecked) private var idsByName: [String: Int] = [:]
     /// Scan mode: depth inside the current item (0: outside any item).
     @exclusivity(unchecked) private var itemLevel = 0
-    /// Scan mode: indexes of the open item elements, innermost last, and their texts.
-    @exclusivity(unchecked) private var openItemElements: [Int] = []
+    /// Scan mode: indexes of the open item elements, innermost last (`itemLevel` of them). A
+    /// plain buffer, as are the name cache's: an array checked its uniqueness on every write,
+    /// three times an element.
+    @exclusivity(unchecked) private var openItemElements: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var openItemCapacity = 64
 
     @exclusivity(unchecked) private var stack: [Frame] = []
     @exclusivity(unchecked) private var root: XMLNode?
@@ -83,9 +86,9 @@ final class SAXSession {
     private(set) var handlerError: (any Error)?
     /// libxml2 interns names for the whole parse: decode each one once (ids index `names`).
     @exclusivity(unchecked) private var nameIDs: [UnsafeRawPointer: Int] = [:]
-    /// A direct-mapped cache in front of `nameIDs` (most lookups hit it without hashing).
-    @exclusivity(unchecked) private var recentNameKeys = [UnsafeRawPointer?](repeating: nil, count: 256)
-    @exclusivity(unchecked) private var recentNameIDs = [Int](repeating: 0, count: 256)
+    /// A direct-mapped cache in front of `nameIDs` (most lookups hit it without hashing): 256
+    /// slots of a name's address and its id.
+    private let recentNames: UnsafeMutablePointer<(key: UnsafeRawPointer?, id: Int)>
     /// By name id: the name's length in bytes when it is ASCII, -1 otherwise (a tag of ASCII names
     /// without attributes is then found by its length, without scanning for its `<`).
     @exclusivity(unchecked) private(set) var asciiNameLengths: [Int] = []
@@ -144,6 +147,9 @@ final class SAXSession {
         let first = XMLItemArena(parse: parse)
         arenaOwner = first
         arenaRef = Unmanaged.passUnretained(first)
+        openItemElements = .allocate(capacity: openItemCapacity)
+        recentNames = .allocate(capacity: 256)
+        recentNames.initialize(repeating: (nil, 0), count: 256)
     }
 
     // MARK: Driving the parser
@@ -352,7 +358,11 @@ final class SAXSession {
         self.context = nil
     }
 
-    deinit { release() }
+    deinit {
+        release()
+        recentNames.deallocate()
+        openItemElements.deallocate()
+    }
 
     // MARK: Errors
 
@@ -422,7 +432,7 @@ final class SAXSession {
         guard let pointer else { return -1 }
         let key = UnsafeRawPointer(pointer)
         let slot = (Int(bitPattern: key) >> 3) & 255
-        if recentNameKeys[slot] == key { return recentNameIDs[slot] }
+        if recentNames[slot].key == key { return recentNames[slot].id }
         let id: Int
         if let known = nameIDs[key] {
             id = known
@@ -438,8 +448,7 @@ final class SAXSession {
             }
             nameIDs[key] = id
         }
-        recentNameKeys[slot] = key
-        recentNameIDs[slot] = id
+        recentNames[slot] = (key, id)
         return id
     }
 
@@ -594,8 +603,8 @@ final class SAXSession {
     fileprivate func markupInContent() {
         bytesSinceEvent = 0
         guard !failed else { return }
-        if let index = openItemElements.last, itemLevel > 0 {
-            arena.elements[index].hasMarkup = true
+        if itemLevel > 0 {
+            arena.elements[openItemElements[itemLevel - 1]].hasMarkup = true
         } else if !stack.isEmpty {
             stack[stack.count - 1].hasMarkup = true
         }
@@ -605,8 +614,8 @@ final class SAXSession {
 
     /// The innermost open element, inside an item or not.
     private func innermostOpenElement() -> (name: String, position: XMLPosition)? {
-        if let index = openItemElements.last {
-            let element = arena.elements[index]
+        if itemLevel > 0 {
+            let element = arena.elements[openItemElements[itemLevel - 1]]
             return (names[element.name], element.position)
         }
         return stack.last.map { ($0.name, $0.position) }
@@ -653,7 +662,7 @@ final class SAXSession {
             }
             guard attributesFit else { return }
             let index = arena.elementCount
-            let parent = openItemElements.last ?? -1
+            let parent = itemLevel > 0 ? openItemElements[itemLevel - 1] : -1
             if parent >= 0 {
                 let p = arena.elements + parent
                 // Indentation before the first child is not text.
@@ -670,14 +679,22 @@ final class SAXSession {
                     name: nameID(localname), prefix: nameID(prefix), namespaceURI: nameID(uri), parent: parent,
                     attributeStart: attributeStart, attributeCount: arena.attributeCount - attributeStart,
                     position: position))
-            openItemElements.append(index)
+            if itemLevel == openItemCapacity {
+                let grown = UnsafeMutablePointer<Int>.allocate(capacity: openItemCapacity * 2)
+                grown.moveInitialize(from: openItemElements, count: itemLevel)
+                openItemElements.deallocate()
+                openItemElements = grown
+                openItemCapacity *= 2
+            }
+            openItemElements[itemLevel] = index
             itemLevel += 1
         }
     }
 
     private func endItemElement() {
-        guard let index = openItemElements.popLast() else { return }
+        guard itemLevel > 0 else { return }
         itemLevel -= 1
+        let index = openItemElements[itemLevel]
         arenaRef._withUnsafeGuaranteedRef { arena in
             let e = arena.elements + index
             // Indentation between child elements is not text.

@@ -100,6 +100,25 @@ struct ScanTests {
         }
     }
 
+    /// With a depth limit over the default, items nested deeper than the open-element buffer's
+    /// first size (64), with text before and after the child and comments at every level, come
+    /// out as the tree has them, twice (the buffer is reused).
+    @Test func deeplyNestedItemsEqualTheTree() throws {
+        let depth = 150
+        let open = (0..<depth).map { "<d\($0 % 7) n=\"\($0)\">t\($0)<!-- c -->" }.joined()
+        let close = (0..<depth).reversed().map { "</d\($0 % 7)>u\($0)" }.joined()
+        let item = "<item>\(open)\(close)</item>"
+        let bytes = Array("<p>\(item)<q/>\(item)</p>".utf8)
+        let limits = XMLReaderLimits(maxDepth: 200)
+        let tree = try XMLReader.parse(bytes: bytes, file: "t.xml", limits: limits)
+        var items: [XMLNode] = []
+        let root = try XMLReader.scan(bytes: bytes, file: "t.xml", limits: limits, select: { $0.name == "item" }) { items.append($0.node) }
+        let (rest, expected) = split(tree, item: "item")
+        #expect(items.count == 2)
+        #expect(items == expected)
+        #expect(root == rest)
+    }
+
     @Test func anErrorThrownByTheHandlerStopsTheScanUnchanged() throws {
         struct Stop: Error, Equatable {}
         var seen = 0
