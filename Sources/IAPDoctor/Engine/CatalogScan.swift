@@ -29,6 +29,8 @@ final class CatalogScan {
     private let rules: [any CatalogItemRule]
     private let contexts: [CatalogItemContext]
     private let plans: [DeclarativeRule.CatalogPlan]
+    /// Finds the elements the plans check, in one walk of each item.
+    private let router: CatalogPlanRouter
     @exclusivity(unchecked) private var ruleFindings: [[Finding]]
     @exclusivity(unchecked) private var planFindings: [[Finding]]
     /// Past the listing limit (``Engine/maxListedFindingsPerRule``) a check's findings are not kept:
@@ -70,6 +72,7 @@ final class CatalogScan {
         self.rules = rules
         self.contexts = contexts
         self.plans = plans
+        router = CatalogPlanRouter(plans.map(\.paths))
         ruleFindings = Array(repeating: [], count: rules.count)
         planFindings = Array(repeating: [], count: plans.count)
         let beyond = (0..<rules.count + plans.count).map { _ in ElidedFindings() }
@@ -92,8 +95,11 @@ final class CatalogScan {
         // The plans write into a local array (most items have no findings), not into this
         // object's storage: no exclusivity check per call.
         var flagged: [Finding] = []
+        if !plans.isEmpty { router.walk(item.element) }
         for index in plans.indices {
-            plans[index].check(item, mode: planFindings[index].count < limit ? .whole : pastShares[rules.count + index], into: &flagged)
+            plans[index].check(
+                item, router: router, plan: index, mode: planFindings[index].count < limit ? .whole : pastShares[rules.count + index],
+                into: &flagged)
             if !flagged.isEmpty {
                 keep(flagged, in: &planFindings[index], beyond: rules.count + index)
                 flagged.removeAll()

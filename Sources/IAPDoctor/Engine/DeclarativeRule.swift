@@ -121,24 +121,17 @@ struct DeclarativeRule: Rule {
                 help: help?.fill(value: value, field: field, product: name), notes: metadata.notes, product: product)
         }
 
-        /// The path names' ids in the current parse, and how many names it had when they were looked up.
-        @exclusivity(unchecked) private var ids: [[Int]] = []
-        @exclusivity(unchecked) private var idsNameCount = -1
-        @exclusivity(unchecked) private var idsParse: XMLParseIdentity?
-
-
-        /// Checks one item, appending what it breaks to `findings` (see ``CatalogFindingMode``:
-        /// counted, no template is filled).
-        func check(_ streamed: CatalogStreamedItem, mode: CatalogFindingMode, into findings: inout [Finding]) {
-            let names = streamed.element.names
-            if idsParse !== names.parse || idsNameCount != names.nameCount {
-                ids = paths.map { $0.map { names.id(of: $0) } }
-                idsNameCount = names.nameCount
-                idsParse = names.parse
-            }
+        /// Checks one item, whose elements at the end of this plan's paths `router` has found (it
+        /// is plan `index` there), appending what they break to `findings` (see
+        /// ``CatalogFindingMode``: counted, no template is filled).
+        func check(
+            _ streamed: CatalogStreamedItem, router: CatalogPlanRouter, plan index: Int, mode: CatalogFindingMode,
+            into findings: inout [Finding]
+        ) {
             var found = false
-            for path in ids where path.allSatisfy({ $0 >= 0 }) {
-                visit(streamed.element, path, 0, streamed, mode, &found, &findings)
+            router.forEachMatch(ofPlan: index, in: streamed.element) { element in
+                found = true
+                check(element, of: streamed, mode: mode, into: &findings)
             }
             if !found, constraints.required {
                 let item = streamed.item
@@ -150,34 +143,23 @@ struct DeclarativeRule: Rule {
             }
         }
 
-        /// The elements at `path[step...]` below `element`, in document order.
-        private func visit(
-            _ element: XMLElementView, _ path: [Int], _ step: Int, _ streamed: CatalogStreamedItem, _ mode: CatalogFindingMode, _ found: inout Bool,
-            _ findings: inout [Finding]
-        ) {
-            guard step < path.count else {
-                found = true
-                guard element.withTextBytes({ constraints.violates(bytes: $0) }) else { return }
-                let item = streamed.item
-                let product = item.productID?.value
-                switch mode {
-                case .counted:
-                    findings.append(metadata.countedFinding(product: product))
-                case .whole:
-                    let text = element.text
-                    findings.append(finding(
-                        value: text, field: element.name, product: product ?? "the item at line \(item.location.line)",
-                        at: streamed.valueLocation(of: element), product: product))
-                case .compact(let store, let tally):
-                    let text = element.text, field = element.name, name = product ?? "the item at line \(item.location.line)"
-                    keep(value: text, field: field, product: name, at: streamed.valueLocation(of: element), product: product, in: store)
-                    findings.append(metadata.tally(product: product, in: tally))
-                }
-                return
-            }
-            let id = path[step]
-            for child in element.children where child.nameID == id {
-                visit(child, path, step + 1, streamed, mode, &found, &findings)
+        /// Checks one element at the end of a path.
+        private func check(_ element: XMLElementView, of streamed: CatalogStreamedItem, mode: CatalogFindingMode, into findings: inout [Finding]) {
+            guard element.withTextBytes({ constraints.violates(bytes: $0) }) else { return }
+            let item = streamed.item
+            let product = item.productID?.value
+            switch mode {
+            case .counted:
+                findings.append(metadata.countedFinding(product: product))
+            case .whole:
+                let text = element.text
+                findings.append(finding(
+                    value: text, field: element.name, product: product ?? "the item at line \(item.location.line)",
+                    at: streamed.valueLocation(of: element), product: product))
+            case .compact(let store, let tally):
+                let text = element.text, field = element.name, name = product ?? "the item at line \(item.location.line)"
+                keep(value: text, field: field, product: name, at: streamed.valueLocation(of: element), product: product, in: store)
+                findings.append(metadata.tally(product: product, in: tally))
             }
         }
     }
