@@ -23,11 +23,16 @@ extension Engine {
 /// so nothing of one read or one configuration reaches another.
 final class CatalogScan {
     // Constants, so reading them per item costs no exclusivity check. The rules and their
-    // contexts are two arrays, not one of pairs: a rule is called in place, where taking it out
-    // of a pair copied the existential and the context for every call (with the context a
-    // struct, that made a 10,000-item check run 16% more instructions).
-    private let rules: [any CatalogItemRule]
+    // contexts are two arrays, not one of pairs: taking a rule out of a pair copied the
+    // existential and the context for every call (with the context a struct, that made a
+    // 10,000-item check run 16% more instructions); each rule is in a box of its own type
+    // (``CatalogItemCheck``), which is called in place.
+    private let rules: [CatalogItemCheck]
     private let contexts: [CatalogItemContext]
+    /// The same, unretained (the arrays above keep them): called through these, neither is
+    /// retained and released around every call (two of each an item and rule).
+    private let ruleRefs: [Unmanaged<CatalogItemCheck>]
+    private let contextRefs: [Unmanaged<CatalogItemContext>]
     private let plans: [DeclarativeRule.CatalogPlan]
     /// Finds the elements the plans check, in one walk of each item.
     private let router: CatalogPlanRouter
@@ -56,13 +61,13 @@ final class CatalogScan {
         unlisted = keepingUnlisted.map { CompactFindings(reservingFor: $0) }
         limit = keepingUnlisted != nil ? Engine.wholeFindingsPerRuleWhenKept : Engine.maxListedFindingsPerRule
         let scanState = CatalogScanState()
-        var rules: [any CatalogItemRule] = []
+        var rules: [CatalogItemCheck] = []
         var contexts: [CatalogItemContext] = []
         var plans: [DeclarativeRule.CatalogPlan] = []
         for metadata in catalog.rules {
             if let implementation = implementations[metadata.id] {
                 guard let rule = implementation.asCatalogItemRule else { continue }
-                rules.append(rule)
+                rules.append(Self.check(rule))
                 contexts.append(CatalogItemContext(metadata: metadata, scanState: scanState))
             } else if let plan = DeclarativeRule.CatalogPlan(metadata) {
                 // A rule without Swift logic is declarative (as `Engine.diagnose` runs it).
@@ -71,6 +76,8 @@ final class CatalogScan {
         }
         self.rules = rules
         self.contexts = contexts
+        ruleRefs = rules.map { Unmanaged.passUnretained($0) }
+        contextRefs = contexts.map { Unmanaged.passUnretained($0) }
         self.plans = plans
         router = CatalogPlanRouter(plans.map(\.paths))
         ruleFindings = Array(repeating: [], count: rules.count)
@@ -81,15 +88,20 @@ final class CatalogScan {
         pastShares = beyond.map { tally in store.map { .compact($0, tally) } ?? .counted }
     }
 
+    /// The rule with its type known (the existential opened once, here).
+    private static func check(_ rule: some CatalogItemRule) -> CatalogItemCheck { TypedCatalogItemCheck(rule) }
+
     /// Runs every check on one item as it streams by.
     func check(_ item: CatalogStreamedItem) {
         for index in rules.indices {
-            let found = rules[index].check(item: item, context: contexts[index])
+            let found = ruleRefs[index]._withUnsafeGuaranteedRef { rule in
+                contextRefs[index]._withUnsafeGuaranteedRef { rule.check(item: item, context: $0) }
+            }
             if !found.isEmpty {
                 keep(found, in: &ruleFindings[index], beyond: index)
                 // Past its share a rule's findings go straight to the store, or are only counted
                 // (then it need not write them).
-                if ruleFindings[index].count >= limit { contexts[index].mode = pastShares[index] }
+                if ruleFindings[index].count >= limit { contextRefs[index]._withUnsafeGuaranteedRef { $0.mode = pastShares[index] } }
             }
         }
         // The plans write into a local array (most items have no findings), not into this
@@ -129,6 +141,24 @@ final class CatalogScan {
         for (index, plan) in plans.enumerated() { result[plan.metadata.id] = planFindings[index] + beyond[rules.count + index].standIns }
         return result
     }
+}
+
+/// A per-item rule in a box of its own type (``TypedCatalogItemCheck``, the only kind made).
+/// Called through `any CatalogItemRule`, a rule was copied out of the existential for every item
+/// (its `id` string retained and released with it, ~17 times an item); a box is called in place,
+/// and, being a class, without retaining it (`Unmanaged`).
+class CatalogItemCheck {
+    func check(item: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
+        preconditionFailure("a CatalogItemCheck is made as a TypedCatalogItemCheck, which overrides check")
+    }
+}
+
+private final class TypedCatalogItemCheck<Checked: CatalogItemRule>: CatalogItemCheck {
+    let rule: Checked
+
+    init(_ rule: Checked) { self.rule = rule }
+
+    override func check(item: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] { rule.check(item: item, context: context) }
 }
 
 /// The findings of one check past the listing limit, as one stand-in (``Finding/isElided``) per

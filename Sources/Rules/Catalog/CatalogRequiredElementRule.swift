@@ -11,27 +11,34 @@ struct CatalogRequiredElementRule: CatalogItemRule {
         let node = streamed.element
         let inGroup = streamed.groupKind != nil
         let inFamily = streamed.groupKind == .family
-        // A family member's reference name was optional (software5.0–5.6).
-        let required: [XMLName] = inFamily ? ["product_id", "type"] : ["product_id", "reference_name", "type"]
-        for name in required where node.child(name) == nil {
+        // The names are checked one by one, not from an array: this runs for every item.
+        func require(_ name: XMLName) {
+            guard node.child(name) == nil else { return }
             // One cause, one finding: a misspelt element is `catalog-unknown-element`'s to report.
             let allowed = CatalogSchema.children["in_app_purchase"] ?? []
             let misspelt = node.children.map(\.name).filter { !allowed.contains($0) }
-            if misspelt.contains(where: { boundedEditDistance($0, name.description, limit: 2) != nil }) { continue }
+            if misspelt.contains(where: { boundedEditDistance($0, name.description, limit: 2) != nil }) { return }
             missing.append("<\(name)>")
         }
-        let locales = node["locales"]?.children(named: "locale") ?? []
-        if locales.isEmpty {
-            // In a family, the family's localizations may stand for its members.
-            if !inFamily { missing.append("<locales><locale name=…>") }
-        } else {
-            for locale in locales {
-                for name in ["title", "description"] as [XMLName] where locale.child(name) == nil {
-                    missing.append("<\(name)> in locale `\(locale.attribute("name") ?? "?")`")
+        require("product_id")
+        // A family member's reference name was optional (software5.0–5.6).
+        if !inFamily { require("reference_name") }
+        require("type")
+        // The locales are walked in place (no array of them: this runs for every item).
+        var hasLocale = false
+        if let locales = node["locales"] {
+            for locale in locales.children where locale.isNamed("locale") {
+                hasLocale = true
+                func require(_ name: XMLName) {
+                    if locale.child(name) == nil { missing.append("<\(name)> in locale `\(locale.attribute("name") ?? "?")`") }
                 }
+                require("title")
+                require("description")
                 if locale.attribute("name") == nil { missing.append("the `name` attribute of a `<locale>`") }
             }
         }
+        // In a family, the family's localizations may stand for its members.
+        if !hasLocale, !inFamily { missing.append("<locales><locale name=…>") }
         let product = node["products", "product"]
         let subscriptionInGroup = inGroup && streamed.groupKind == .subscriptionGroup
         if subscriptionInGroup {
