@@ -7,17 +7,17 @@ import libxml2
 /// Where the tag libxml2 has just read is: libxml2 reports its line and column at the cursor only,
 /// so the `<` is found in its input buffer, by the name's length when that can be trusted.
 extension SAXSession {
-    /// ``tagSpan()`` for a start tag libxml2 has just read, found by its name's length when it has
-    /// no attributes and its names are ASCII (`<name` or `<prefix:name` right before the cursor,
+    /// ``tagSpan()`` for a start tag libxml2 has just read (`name` and `prefix`: ids, -1 for
+    /// none), found by its name's length when it has no attributes and its names are ASCII (`<name` or `<prefix:name` right before the cursor,
     /// which is on its `>` or `/>`); otherwise by scanning.
     @inline(__always)
     func startTagSpan(
-        localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, attributeCount: Int
+        name: Int, prefix: Int, attributeCount: Int
     ) -> (position: XMLPosition, lessThan: UnsafePointer<UInt8>?, isSimple: Bool) {
-        if attributeCount == 0, let localname, let input = context?.pointee.input, let cur = input.pointee.cur,
+        if attributeCount == 0, name >= 0, let input = context?.pointee.input, let cur = input.pointee.cur,
             let base = input.pointee.base, let end = input.pointee.end
         {
-            let length = tagNameLength(nameID(localname), prefix.map(nameID) ?? -1)
+            let length = tagNameLength(name, prefix)
             if length >= 0, cur - base > length, (cur - length - 1).pointee == UInt8(ascii: "<") {
                 let line = Int(input.pointee.line)
                 let column = Int(input.pointee.col)

@@ -458,7 +458,9 @@ final class SAXSession {
     ) {
         guard !failed else { return }
         bytesSinceEvent = 0
-        let tag = startTagSpan(localname: localname, prefix: prefix, attributeCount: attributeCount)
+        // Each name's id is looked up once: the tag's span and the arena both need them.
+        let localID = nameID(localname), prefixID = nameID(prefix)
+        let tag = startTagSpan(name: localID, prefix: prefixID, attributeCount: attributeCount)
         let position = tag.position
         guard stack.count + itemLevel < limits.maxDepth else {
             return fail(
@@ -473,8 +475,7 @@ final class SAXSession {
         // Inside an item first: binding `select` would retain its closure for every element.
         if itemLevel > 0 {
             return startItemElement(
-                localname: localname, prefix: prefix, uri: uri, attributeCount: attributeCount,
-                attributes: attributes, tag: tag)
+                name: localID, prefix: prefixID, uri: uri, attributeCount: attributeCount, attributes: attributes, tag: tag)
         }
         if let select {
             let info = XMLStartInfo(
@@ -490,8 +491,7 @@ final class SAXSession {
                 arena.reset()
                 arena.itemTag = itemTag
                 return startItemElement(
-                    localname: localname, prefix: prefix, uri: uri, attributeCount: attributeCount,
-                    attributes: attributes, tag: tag)
+                    name: localID, prefix: prefixID, uri: uri, attributeCount: attributeCount, attributes: attributes, tag: tag)
             }
         }
         var parsedAttributes: [XMLAttribute] = []
@@ -644,7 +644,7 @@ final class SAXSession {
     }
 
     private func startItemElement(
-        localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        name: Int, prefix: Int, uri: UnsafePointer<xmlChar>?,
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         tag: (position: XMLPosition, lessThan: UnsafePointer<UInt8>?, isSimple: Bool)
     ) {
@@ -676,7 +676,7 @@ final class SAXSession {
             }
             arena.appendElement(
                 XMLItemArena.Element(
-                    name: nameID(localname), prefix: nameID(prefix), namespaceURI: nameID(uri), parent: parent,
+                    name: name, prefix: prefix, namespaceURI: nameID(uri), parent: parent,
                     attributeStart: attributeStart, attributeCount: arena.attributeCount - attributeStart,
                     position: position))
             if itemLevel == openItemCapacity {
