@@ -679,13 +679,7 @@ final class SAXSession {
                     name: name, prefix: prefix, namespaceURI: nameID(uri), parent: parent,
                     attributeStart: attributeStart, attributeCount: arena.attributeCount - attributeStart,
                     position: position))
-            if itemLevel == openItemCapacity {
-                let grown = UnsafeMutablePointer<Int>.allocate(capacity: openItemCapacity * 2)
-                grown.moveInitialize(from: openItemElements, count: itemLevel)
-                openItemElements.deallocate()
-                openItemElements = grown
-                openItemCapacity *= 2
-            }
+            if itemLevel == openItemCapacity { XMLItemArena.grow(&openItemElements, count: itemLevel, capacity: &openItemCapacity) }
             openItemElements[itemLevel] = index
             itemLevel += 1
         }

@@ -210,8 +210,8 @@ public final class XMLItemArena {
         attributeCount += 1
     }
 
-    /// Doubles a full buffer, moving its `count` records.
-    private static func grow<T>(_ buffer: inout UnsafeMutablePointer<T>, count: Int, capacity: inout Int) {
+    /// Doubles a full buffer, moving its `count` records (the session's open-element buffer too).
+    static func grow<T>(_ buffer: inout UnsafeMutablePointer<T>, count: Int, capacity: inout Int) {
         let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity * 2)
         grown.moveInitialize(from: buffer, count: count)
         buffer.deallocate()

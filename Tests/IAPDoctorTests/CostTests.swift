@@ -146,10 +146,18 @@ import Testing
         #expect(wide.asciiTableStates == nil)
         let narrow = try LinearPattern("[ab]*a[ab]{3}")
         #expect(narrow.asciiTableStates == 16)
-        for linear in [wide, narrow] {
+        // Over 64 states (two words a set) and over the table's limit: the multi-word state sets,
+        // which the patterns of `largeAutomataAgreeWithRegexOnBytes` no longer reach (their
+        // tables are small enough).
+        let wider = try LinearPattern("[ab]*a[ab]{70}")
+        #expect(wider.asciiTableStates == nil)
+        for linear in [wide, narrow, wider] {
             let regex = try Regex(linear.source)
             for _ in 0..<500 {
-                let text = String((0..<Int(generator.next() % 12)).map { _ in Array("abc")[Int(generator.next() % 3)] })
+                let length = Int(generator.next() % (linear === wider ? 90 : 12))
+                // `c` is in no set; for the long pattern it comes rarely, so long values are read.
+                let alphabet = Array(linear === wider ? "aaaaaaaaabbbbbbbbbc" : "abc")
+                let text = String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
                 let expected = (try? regex.wholeMatch(in: text)) != nil
                 var bytes = Array(text.utf8)
                 let fast = bytes.withUnsafeMutableBufferPointer { linear.wholeMatch(ascii: UnsafeBufferPointer($0)) }

@@ -570,7 +570,7 @@ public final class LinearPattern: @unchecked Sendable {
             }
             asciiPasses = passes
             asciiDFA = AsciiDFA(start: startMask, words: words, passes: passes, follow: flatFollow) { set in
-                set[acceptBit / 64] & (1 << UInt64(acceptBit % 64)) != 0 || zip(set, endAccepting).contains { $0 & $1 != 0 }
+                Self.accepts(set, acceptBit: acceptBit, endAccepting: endAccepting)
             }
         } else {
             asciiPasses = nil
@@ -619,8 +619,14 @@ public final class LinearPattern: @unchecked Sendable {
     }
 
     private func accepts(_ current: [UInt64]) -> Bool {
+        Self.accepts(current, acceptBit: acceptBit, endAccepting: endAccepting)
+    }
+
+    /// Whether a set of states matches at the end of the value: it holds the match state, or a
+    /// `$` whose continuation matches there.
+    private static func accepts(_ current: [UInt64], acceptBit: Int, endAccepting: [UInt64]) -> Bool {
         if current[acceptBit / 64] & (1 << UInt64(acceptBit % 64)) != 0 { return true }
-        for word in 0..<words where current[word] & endAccepting[word] != 0 { return true }
+        for word in endAccepting.indices where current[word] & endAccepting[word] != 0 { return true }
         return false
     }
 

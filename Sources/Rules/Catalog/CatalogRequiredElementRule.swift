@@ -29,11 +29,11 @@ struct CatalogRequiredElementRule: CatalogItemRule {
         if let locales = node["locales"] {
             for locale in locales.children where locale.isNamed("locale") {
                 hasLocale = true
-                func require(_ name: XMLName) {
+                func requireInLocale(_ name: XMLName) {
                     if locale.child(name) == nil { missing.append("<\(name)> in locale `\(locale.attribute("name") ?? "?")`") }
                 }
-                require("title")
-                require("description")
+                requireInLocale("title")
+                requireInLocale("description")
                 if locale.attribute("name") == nil { missing.append("the `name` attribute of a `<locale>`") }
             }
         }
