@@ -187,6 +187,45 @@ import Testing
         }
     }
 
+    /// Every shape of place a result can have (none, a file only, a line, a column, an end), with
+    /// and without help, notes, checklist item, product and rule index; files repeated and
+    /// alternating, so the remembered URI must follow them.
+    @Test func theSARIFTemplateWritesWhatTheGeneralWriterWrites() {
+        let places: [IAPDoctor.SourceLocation?] = [
+            nil, SourceLocation(file: "", line: 4), SourceLocation(file: "a b/metadata.xml", line: 0),
+            SourceLocation(file: "a b/metadata.xml", line: 9), SourceLocation(file: "x.xml", line: 3, column: 2),
+            SourceLocation(file: "x.xml", line: 3, column: 2, endLine: 5, endColumn: 1), SourceLocation(file: "a b/metadata.xml", line: 9),
+            SourceLocation(file: "ü#?.xml", line: 1, column: 0, endLine: 1, endColumn: 4),
+        ]
+        var findings = Self.findings
+        for (index, place) in places.enumerated() {
+            findings.append(Finding(
+                rule: "catalog-type", severity: [.error, .warning, .note][index % 3], checklist: index % 2 == 0 ? "catalog-valid" : nil,
+                message: "place \(index)", help: index % 3 == 1 ? nil : "help \(index)", notes: index % 4 == 0 ? [] : ["n\"\(index)", "second"],
+                location: place, productID: index % 2 == 1 ? nil : "p.\(index)"))
+        }
+        for depth in [0, 3] {
+            var general = JSONWriter(), templated = JSONWriter()
+            var uris = SARIFResultTemplate.FileURI()
+            for (index, finding) in findings.enumerated() {
+                let ruleIndex = index % 5 == 4 ? nil : index
+                Self.nested(depth, into: &general) { json in
+                    json.array([finding]) { json, finding in
+                        SARIFReporter.write(finding, ruleIndex: ruleIndex, fingerprint: "f\(index)", into: &json)
+                    }
+                }
+                Self.nested(depth, into: &templated) { json in
+                    json.array([finding]) { json, finding in
+                        SARIFResultTemplate(level: json.indentLevel).write(
+                            finding, ruleIndex: ruleIndex, fingerprint: "f\(index)", uris: &uris, into: &json)
+                    }
+                }
+            }
+            #expect(general.output == templated.output, "depth \(depth)")
+            #expect(general.output.contains("\"uri\": \"a%20b/metadata.xml\""))
+        }
+    }
+
     @Test func theWordScanForSimpleTextAgreesWithTheByteLoop() {
         var generator = SystemRandomNumberGenerator()
         let alphabet: [UInt8] = [0x41, 0x61, 0x20, 0x0A, 0x0D, 0x0C, 0x7F, 0x80, 0xC3, 0xFF, 0x2E]

@@ -39,9 +39,16 @@ public struct SARIFReporter: ListingReporter {
                             }
                         }
                         $0.field("results") { json in
+                            let template = SARIFResultTemplate(level: json.indentLevel + 1)
+                            var uris = SARIFResultTemplate.FileURI()
                             json.array(0..<listing.count) { json, number in
                                 let finding = listing[number]
-                                Self.write(finding, ruleIndex: ruleIndex[finding.rule], fingerprint: fingerprints.next(finding), into: &json)
+                                let index = ruleIndex[finding.rule], print = fingerprints.next(finding)
+                                // A finding with related spans (rare) takes the general path.
+                                guard finding.related.isEmpty else {
+                                    return Self.write(finding, ruleIndex: index, fingerprint: print, into: &json)
+                                }
+                                template.write(finding, ruleIndex: index, fingerprint: print, uris: &uris, into: &json)
                             }
                         }
                     }

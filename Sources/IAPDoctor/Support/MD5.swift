@@ -25,14 +25,28 @@ public struct MD5 {
 
     /// The lowercase hex digest of everything given so far.
     public mutating func finalize() -> String {
-        let hexDigits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(32)
-        for byte in hasher.finalize() {
-            text.append(hexDigits[Int(byte >> 4)])
-            text.append(hexDigits[Int(byte & 0x0F)])
+        Self.hex(digest())
+    }
+
+    /// The digest of everything given so far, as two big-endian halves (its first eight bytes
+    /// are `high`): a key to compare and hash without making its hex.
+    public mutating func digest() -> (high: UInt64, low: UInt64) {
+        hasher.finalize().withUnsafeBytes { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The lowercase hex of a digest given as its halves.
+    public static func hex(_ digest: (high: UInt64, low: UInt64)) -> String {
+        String(unsafeUninitializedCapacity: 32) { text in
+            for (offset, half) in [digest.high, digest.low].enumerated() {
+                for index in 0..<16 {
+                    let nibble = UInt8(truncatingIfNeeded: half >> UInt64(60 - 4 * index)) & 0x0F
+                    text[offset * 16 + index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+                }
+            }
+            return 32
+        }
     }
 
     /// The lowercase hex MD5 of `bytes`.
