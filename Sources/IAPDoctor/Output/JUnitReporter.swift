@@ -111,52 +111,68 @@ enum XMLEscaping {
     /// Attribute values: whitespace other than spaces is written as a reference, because parsers
     /// turn a raw tab or newline in an attribute into a space.
     static func attribute(_ value: String) -> String {
-        escape(value) { scalar in
-            switch scalar {
-            case "\t": return "&#9;"
-            case "\n": return "&#10;"
-            case "\r": return "&#13;"
-            default: return nil
-            }
-        }
+        escape(value, newlineAsReference: true)
     }
 
     /// Element text: newlines stay (they separate the lines of a failure's detail); a carriage
     /// return or tab is written as a reference so no control character appears raw.
     static func text(_ value: String) -> String {
-        escape(value) { scalar in
-            switch scalar {
-            case "\t": return "&#9;"
-            case "\r": return "&#13;"
-            default: return nil
-            }
-        }
+        escape(value, newlineAsReference: false)
     }
 
-    private static func escape(_ value: String, whitespace: (Unicode.Scalar) -> String?) -> String {
+    /// Which bytes ``escape(_:newlineAsReference:)`` looks at: below 0x20, `&<>"'`, and the
+    /// first byte of U+FFFE/U+FFFF (0xEF). DEL and U+0080–U+009F never reach it: the control
+    /// characters but tab and newline are already written as `\u{…}`.
+    private static let special: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in 0..<0x20 { table[byte] = true }
+        for byte in "&<>\"'".utf8 { table[Int(byte)] = true }
+        table[0xEF] = true
+        return table
+    }()
+
+    /// Byte by byte over the UTF-8 (a faulty catalog's JUnit report spent most of its time
+    /// appending scalar by scalar); a value with none of the ``special`` bytes, nearly all of
+    /// them, is returned as it is.
+    private static func escape(_ value: String, newlineAsReference: Bool) -> String {
         // Control characters from the inputs are shown escaped (`\u{1B}`), as in every text format.
-        let value = Escaping.controlCharacters(value)
-        var result = ""
-        for scalar in value.unicodeScalars {
-            if let replacement = whitespace(scalar) {
-                result += replacement
-                continue
+        var value = Escaping.controlCharacters(value)
+        guard let first = value.withUTF8({ $0.firstIndex { special[Int($0)] } }) else { return value }
+        return value.withUTF8 { utf8 -> String in
+            var out: [UInt8] = []
+            out.reserveCapacity(utf8.count + 16)
+            out.append(contentsOf: utf8[..<first])
+            func append(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
+            var index = first
+            while index < utf8.count {
+                let byte = utf8[index]
+                index += 1
+                guard special[Int(byte)] else {
+                    out.append(byte)
+                    continue
+                }
+                switch byte {
+                case 0x09: append("&#9;")
+                case 0x0D: append("&#13;")
+                case 0x0A: if newlineAsReference { append("&#10;") } else { out.append(byte) }
+                case UInt8(ascii: "&"): append("&amp;")
+                case UInt8(ascii: "<"): append("&lt;")
+                case UInt8(ascii: ">"): append("&gt;")
+                case UInt8(ascii: "\""): append("&quot;")
+                case UInt8(ascii: "'"): append("&apos;")
+                case 0xEF where index + 1 < utf8.count && utf8[index] == 0xBF && utf8[index + 1] >= 0xBE:
+                    // U+FFFE and U+FFFF: not characters in XML 1.0.
+                    out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                    index += 2
+                case ..<0x20:
+                    // Control characters XML 1.0 forbids even as references (none is left by
+                    // `controlCharacters`; kept so the output stays XML whatever it lets through).
+                    out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                default:
+                    out.append(byte)
+                }
             }
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\n": result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                result += "\u{FFFD}"
-            case _ where scalar.value >= 0x7F && scalar.value <= 0x9F:
-                // Allowed by XML 1.0, but invisible and often mangled by tools: keep them visible.
-                result += "&#\(scalar.value);"
-            default: result.unicodeScalars.append(scalar)
-            }
+            return String(decoding: out, as: UTF8.self)
         }
-        return result
     }
 }

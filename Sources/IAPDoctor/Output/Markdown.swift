@@ -49,7 +49,7 @@ enum Markdown {
     /// show as typed, and the raw characters would look like HTML to anything but a Markdown parser.
     static func code(_ value: String, inTable: Bool = false) -> String {
         var content = oneLine(value)
-        if content.unicodeScalars.contains(where: { $0 == "<" || $0 == ">" || $0 == "&" }) {
+        if content.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "&") }) {
             return "<code>" + plain(content) + "</code>"
         }
         // GitHub splits table cells on `|` even inside code spans, unless it is escaped.
@@ -66,25 +66,46 @@ enum Markdown {
         return fence + content + fence
     }
 
-    /// Escapes what Markdown would read as markup: HTML by entity, the rest by backslash.
+    /// Escapes what Markdown would read as markup: HTML by entity, the rest by backslash. On the
+    /// UTF-8, whose bytes below 0x80 are only ever ASCII characters (a faulty catalog's Markdown
+    /// summary spent most of its time appending scalar by scalar); text with none of them, nearly
+    /// all of it, is returned as it is.
     static func plain(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\\", "*", "_", "[", "]", "~", "|": result += "\\" + String(scalar)
-            default: result.unicodeScalars.append(scalar)
+        var text = text
+        guard let first = text.withUTF8({ $0.firstIndex { markup[Int($0)] } }) else { return text }
+        return text.withUTF8 { utf8 -> String in
+            var out: [UInt8] = []
+            out.reserveCapacity(utf8.count + 16)
+            out.append(contentsOf: utf8[..<first])
+            for byte in utf8[first...] {
+                guard markup[Int(byte)] else {
+                    out.append(byte)
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+                default: out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+                }
             }
+            return String(decoding: out, as: UTF8.self)
         }
-        return result
     }
+
+    /// The bytes ``plain(_:)`` escapes.
+    private static let markup: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "&<>\\*_[]~|".utf8 { table[Int(byte)] = true }
+        return table
+    }()
 
     /// A newline inside a table cell or list item would end it; other control characters are
     /// shown escaped (`\u{1B}`), as in every text format.
     static func oneLine(_ text: String) -> String {
-        Escaping.controlCharacters(String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
+        var probe = text
+        guard probe.withUTF8({ $0.contains(0x0A) || $0.contains(0x0D) }) else { return Escaping.controlCharacters(text) }
+        return Escaping.controlCharacters(String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
             scalar == "\n" || scalar == "\r" ? " " : scalar
         })))
     }
