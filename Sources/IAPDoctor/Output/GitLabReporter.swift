@@ -66,11 +66,6 @@ struct FindingFingerprints {
         return occurrence == 0 ? base : MD5.hex(Array("\(base)\u{1F}\(occurrence)".utf8))
     }
 
-    static func fingerprint(_ finding: Finding, path: String) -> String {
-        var key: [UInt8] = []
-        return MD5.hex(digest(finding, path: path, key: &key))
-    }
-
     /// MD5 of rule, path, product and message with a separator between them that no path or
     /// one-line value holds (keeps `a`+`bc` apart from `ab`+`c`). The key is put together in
     /// `key`, a buffer reused from finding to finding, and hashed in one go: each update of the
