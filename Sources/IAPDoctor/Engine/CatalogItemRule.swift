@@ -163,7 +163,9 @@ extension RuleContext {
 /// State the per-item rules share over one read of a package, one value per type. Made anew for
 /// each read, so nothing in it outlives the read (or reaches another configuration's).
 public final class CatalogScanState {
-    private var values: [ObjectIdentifier: AnyObject] = [:]
+    /// By type: a few (one per kind of shared state the rules keep), so a list, searched in
+    /// order; rules ask for them in turn for every item, where a dictionary hashed each time.
+    private var values: [(key: ObjectIdentifier, value: AnyObject)] = []
     /// The last value asked for (rules ask for the same one many times in a row).
     private var last: (key: ObjectIdentifier, value: AnyObject)?
 
@@ -174,11 +176,11 @@ public final class CatalogScanState {
         let key = ObjectIdentifier(type)
         if let last, last.key == key { return unsafeDowncast(last.value, to: T.self) }
         let value: AnyObject
-        if let known = values[key] {
-            value = known
+        if let known = values.first(where: { $0.key == key }) {
+            value = known.value
         } else {
             value = make()
-            values[key] = value
+            values.append((key, value))
         }
         last = (key, value)
         return unsafeDowncast(value, to: T.self)

@@ -107,23 +107,23 @@ final class CatalogItemStream {
             first = seen[level].names.insert(info.name).inserted
             seen[level].last = info.name
         }
+        // An item: its children are not asked about, so it takes no place in `path` or `seen`.
+        if info.name == "in_app_purchase", level == 4 || level == 5, isPurchases(3) {
+            if level == 4 {
+                noteItemParent(path[3].position)
+                return -1
+            }
+            let parent = path[4].name
+            if parent == "family" || parent == "subscription_group" {
+                noteItemParent(path[4].position)
+                return (groupCount - 1) * 2 + (parent == "family" ? 1 : 0)
+            }
+        }
         path.append((info.name, first, info.position))
         seen.append(([], ""))
         if level <= 3 { updatePathIsPurchases() }
-        let isGroup = info.name == "family" || info.name == "subscription_group"
-        if level == 4, isGroup, isPurchases(3) { groupCount += 1 }
-        guard info.name == "in_app_purchase" else { return nil }
-        if level == 4, isPurchases(3) {
-            noteItemParent(path[3].position)
-            path.removeLast()
-            return -1
-        }
-        if level == 5, isPurchases(3), path[4].name == "family" || path[4].name == "subscription_group" {
-            let tag = (groupCount - 1) * 2 + (path[4].name == "family" ? 1 : 0)
-            noteItemParent(path[4].position)
-            path.removeLast()
-            return tag
-        }
+        // Names are compared last: unequal strings take the slow comparison.
+        if level == 4, isPurchases(3), info.name == "family" || info.name == "subscription_group" { groupCount += 1 }
         return nil
     }
 
@@ -157,11 +157,11 @@ final class CatalogItemStream {
             record.referenceNameSpan = ItemTable.Span(node.valuePosition)
         }
         if let node = element.child("type") {
-            record.type = table.value(node.text)
+            record.type = node.withTextBytes { table.value(bytes: $0) }
             record.typeSpan = ItemTable.Span(node.valuePosition)
         }
         if let node = element.child("products")?.child("product")?.child("cleared_for_sale") ?? element.child("cleared_for_sale") {
-            record.clearedForSale = table.value(node.text)
+            record.clearedForSale = node.withTextBytes { table.value(bytes: $0) }
             record.clearedForSaleSpan = ItemTable.Span(node.valuePosition)
         }
         table.records.append(record)

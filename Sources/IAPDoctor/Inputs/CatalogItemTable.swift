@@ -1,5 +1,11 @@
 import XMLReader
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The facts a package keeps of its items, in columns (written while the package loads, then
 /// only read).
 final class ItemTable: @unchecked Sendable {
@@ -67,6 +73,24 @@ final class ItemTable: @unchecked Sendable {
 
     func text(_ start: Int32, _ count: Int32) -> String {
         bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(start + count)]), as: UTF8.self) }
+    }
+
+    /// The last few values looked up by their bytes (a catalog repeats a handful: its types,
+    /// `true`), so most items make no string for them.
+    @exclusivity(unchecked) private var recentValues: [(bytes: [UInt8], id: Int32)] = []
+
+    /// ``value(_:)`` of the text these UTF-8 bytes decode to.
+    func value(bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        for entry in recentValues where entry.bytes.count == bytes.count {
+            let equal = entry.bytes.withUnsafeBufferPointer { known in
+                bytes.count == 0 || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            }
+            if equal { return entry.id }
+        }
+        let id = value(String(decoding: bytes, as: UTF8.self))
+        if recentValues.count == 8 { recentValues.removeFirst() }
+        recentValues.append((Array(bytes), id))
+        return id
     }
 
     func value(_ text: String) -> Int32 {

@@ -7,6 +7,12 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(width)×\(height)" }
 
+    public init(width: Int, height: Int, format: String) {
+        self.width = width
+        self.height = height
+        self.format = format
+    }
+
     /// `nil` when the bytes are neither a PNG nor a JPEG with a frame header.
     public init?(bytes: [UInt8]) {
         if bytes.count >= 24, bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),

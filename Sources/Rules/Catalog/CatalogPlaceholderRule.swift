@@ -46,32 +46,38 @@ struct CatalogPlaceholderRule: CatalogItemRule {
         var found = 0
         let count = bytes.count
         var index = 0
+        let seconds = markerSeconds
         while index < count {
             let byte = bytes[index]
-            // Most bytes start no marker: one table test, then on.
-            if !isMarkerStart(byte) {
+            // Most bytes start no marker, and most that could are not followed by the marker's
+            // second letter: one table load, then on (the markers' first letters, t r c l y,
+            // are a quarter of the letters of English text).
+            let second = seconds[Int(byte)]
+            if second == 0 {
                 index += 1
                 continue
             }
             if byte >= 0x80 { return .notASCII }
-            switch byte | 0x20 {
-            case UInt8(ascii: "{") where byte == UInt8(ascii: "{"):
+            if byte == UInt8(ascii: "{") {
                 if open < 0 { open = index }
-            case UInt8(ascii: "x"):
-                if has(bytes, at: index, "xxxxx") { found |= 1 }
-            case UInt8(ascii: "y"):
-                if has(bytes, at: index, "your_") { found |= 1 << 1 }
-                if has(bytes, at: index, "your-") { found |= 1 << 2 }
-            case UInt8(ascii: "t"):
-                if has(bytes, at: index, "todo:") { found |= 1 << 3 }
-            case UInt8(ascii: "c"):
-                if has(bytes, at: index, "changeme") { found |= 1 << 4 }
-            case UInt8(ascii: "r"):
-                if has(bytes, at: index, "replace_me") { found |= 1 << 5 }
-            case UInt8(ascii: "l"):
-                if has(bytes, at: index, "lorem ipsum") { found |= 1 << 6 }
-            default:
-                break
+            } else if index + 1 < count, bytes[index + 1] | 0x20 == second {
+                switch byte | 0x20 {
+                case UInt8(ascii: "x"):
+                    if has(bytes, at: index, "xxxxx") { found |= 1 }
+                case UInt8(ascii: "y"):
+                    if has(bytes, at: index, "your_") { found |= 1 << 1 }
+                    if has(bytes, at: index, "your-") { found |= 1 << 2 }
+                case UInt8(ascii: "t"):
+                    if has(bytes, at: index, "todo:") { found |= 1 << 3 }
+                case UInt8(ascii: "c"):
+                    if has(bytes, at: index, "changeme") { found |= 1 << 4 }
+                case UInt8(ascii: "r"):
+                    if has(bytes, at: index, "replace_me") { found |= 1 << 5 }
+                case UInt8(ascii: "l"):
+                    if has(bytes, at: index, "lorem ipsum") { found |= 1 << 6 }
+                default:
+                    break
+                }
             }
             index += 1
         }
@@ -87,13 +93,22 @@ struct CatalogPlaceholderRule: CatalogItemRule {
         return .ascii(nil)
     }
 
-    /// `{`, the first letters of the markers in either case, and every non-ASCII byte.
-    @inline(__always)
-    private static func isMarkerStart(_ byte: UInt8) -> Bool {
-        // Bytes 64–127 as bits: `{`, x X y Y t T c C r R l L.
-        let set: UInt64 = 0x0B14_1008_0314_1008
-        return byte >= 0x80 || (byte >= 64 && (set >> UInt64(byte &- 64)) & 1 != 0)
-    }
+    /// By byte: 0 when it starts no marker; for a marker's first letter (either case), the
+    /// lower-case second letter of the markers it starts (`xx`, `yo`, `to`, `ch`, `re`, `lo`);
+    /// 1 for `{` and every non-ASCII byte. Made once and kept for the life of the process (a
+    /// plain pointer: reading a static array's buffer cost more than the scan it served).
+    nonisolated(unsafe) private static let markerSeconds: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        table.initialize(repeating: 0, count: 256)
+        for byte in 0x80...0xFF { table[byte] = 1 }
+        table[Int(UInt8(ascii: "{"))] = 1
+        for (first, second) in [("x", "x"), ("y", "o"), ("t", "o"), ("c", "h"), ("r", "e"), ("l", "o")] {
+            let lower = first.utf8.first!, next = second.utf8.first!
+            table[Int(lower)] = next
+            table[Int(lower - 0x20)] = next
+        }
+        return UnsafePointer(table)
+    }()
 
     private static func isWordByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

@@ -35,13 +35,19 @@ enum CatalogSchema {
         "territories": ["territory"],
     ]
 
-    /// Review screenshot sizes Transporter lists as accepted for In-App Purchases.
-    static let screenshotSizes: Set<String> = [
-        "312×390", "640×920", "640×960", "960×600", "960×640", "640×1096", "640×1136", "1136×600", "1136×640",
-        "750×1334", "1334×750", "1242×2208", "2208×1242", "1125×2436", "2436×1125", "768×1004", "768×1024",
-        "1024×748", "1024×768", "1536×2008", "1536×2048", "2048×1496", "2048×1536", "1668×2224", "2224×1668",
-        "2048×2732", "2732×2048",
+    /// Review screenshot sizes Transporter lists as accepted for In-App Purchases, width × height.
+    static let screenshotSizes: [(width: Int, height: Int)] = [
+        (312, 390), (640, 920), (640, 960), (960, 600), (960, 640), (640, 1096), (640, 1136), (1136, 600), (1136, 640),
+        (750, 1334), (1334, 750), (1242, 2208), (2208, 1242), (1125, 2436), (2436, 1125), (768, 1004), (768, 1024),
+        (1024, 748), (1024, 768), (1536, 2008), (1536, 2048), (2048, 1496), (2048, 1536), (1668, 2224), (2224, 1668),
+        (2048, 2732), (2732, 2048),
     ]
+
+    /// Whether a screenshot of `size` is accepted: a scan of the 27 pairs (it was a set of
+    /// `"W×H"` strings, and making that string for every screenshot cost 1,600 instructions).
+    static func isScreenshotSize(_ size: ImageSize) -> Bool {
+        screenshotSizes.contains { $0.width == size.width && $0.height == size.height }
+    }
 }
 
 extension RuleContext {

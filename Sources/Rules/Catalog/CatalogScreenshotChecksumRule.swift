@@ -61,10 +61,16 @@ struct CatalogScreenshotChecksumRule: CatalogItemRule {
     static func isDigest(_ element: XMLElementView, _ digest: String) -> Bool {
         var digest = digest
         let answer: Bool? = element.withTextBytes { bytes in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return digest.withUTF8 { expected in
-                bytes.count == expected.count
-                    && zip(bytes, expected).allSatisfy { (($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0) == $1 }
+            digest.withUTF8 { expected in
+                guard bytes.count == expected.count else { return bytes.allSatisfy({ $0 < 0x80 }) ? false : nil }
+                // One pass, no early exit: the bytes seen (for non-ASCII) and the differences.
+                var seen: UInt8 = 0, differences: UInt8 = 0
+                for index in 0..<bytes.count {
+                    let byte = bytes[index]
+                    seen |= byte
+                    differences |= ((byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte) ^ expected[index]
+                }
+                return seen >= 0x80 ? nil : differences == 0
             }
         }
         return answer ?? (element.text.lowercased() == digest)

@@ -15,7 +15,7 @@ struct CatalogScreenshotDimensionsRule: CatalogItemRule {
                 "review screenshot `\(fileName.text)` is neither a PNG nor a JPEG image",
                 at: location, help: "export the screenshot as PNG or JPEG (RGB, flattened)", product: product)]
         }
-        guard !CatalogSchema.screenshotSizes.contains(size.description) else { return [] }
+        guard !CatalogSchema.isScreenshotSize(size) else { return [] }
         return [context.finding(
             "review screenshot `\(fileName.text)` is \(size.width)×\(size.height) pixels, which is not a size Transporter accepts for in-app purchases",
             at: location,

@@ -167,7 +167,12 @@ final class ScreenshotFiles {
 
     func file(named element: XMLElementView, in directory: String) -> File {
         let hit: File? = element.withTextBytes { bytes in
-            for entry in recent where entry.name.elementsEqual(bytes) { return entry.file }
+            for entry in recent where entry.name.count == bytes.count {
+                let equal = entry.name.withUnsafeBufferPointer { name in
+                    bytes.count == 0 || memcmp(name.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+                }
+                if equal { return entry.file }
+            }
             return nil
         }
         if let hit { return hit }
