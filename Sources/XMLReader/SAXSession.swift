@@ -67,6 +67,10 @@ final class SAXSession {
     @exclusivity(unchecked) private var idsByName: [String: Int] = [:]
     /// Scan mode: depth inside the current item (0: outside any item).
     @exclusivity(unchecked) private var itemLevel = 0
+    /// Scan mode: the innermost open item element has a child (its record's `firstChild >= 0`),
+    /// so white space now is indentation between children, which is not text. Kept here so that
+    /// the commonest character event, that indentation, is dropped without touching the arena.
+    @exclusivity(unchecked) private var innermostHasChild = false
     /// Scan mode: indexes of the open item elements, innermost last (`itemLevel` of them). A
     /// plain buffer, as are the name cache's: an array checked its uniqueness on every write,
     /// three times an element.
@@ -570,7 +574,12 @@ final class SAXSession {
     fileprivate func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int, isCDATA: Bool = false) {
         bytesSinceEvent = 0
         guard !failed, let bytes, length > 0 else { return }
-        if itemLevel > 0 { return itemCharacters(UnsafeBufferPointer(start: bytes, count: length), isCDATA: isCDATA) }
+        if itemLevel > 0 {
+            let run = UnsafeBufferPointer(start: bytes, count: length)
+            // Indentation after a child element is not text: skip it without storing it.
+            if innermostHasChild, isAllXMLSpace(run) { return }
+            return itemCharacters(run, isCDATA: isCDATA)
+        }
         guard !stack.isEmpty else { return }
         let index = stack.count - 1
         let run = UnsafeBufferPointer(start: bytes, count: length)
@@ -684,12 +693,15 @@ final class SAXSession {
             if itemLevel == openItemCapacity { XMLItemArena.grow(&openItemElements, count: itemLevel, capacity: &openItemCapacity) }
             openItemElements[itemLevel] = index
             itemLevel += 1
+            innermostHasChild = false
         }
     }
 
     private func endItemElement() {
         guard itemLevel > 0 else { return }
         itemLevel -= 1
+        // The parent, innermost again, has this child.
+        innermostHasChild = true
         let index = openItemElements[itemLevel]
         arenaRef._withUnsafeGuaranteedRef { arena in
             let e = arena.elements + index
@@ -726,8 +738,7 @@ final class SAXSession {
         arenaRef._withUnsafeGuaranteedRef { arena in
             let index = openItemElements[itemLevel - 1]
             let e = arena.elements + index
-            // Indentation after a child element is not text: skip it without storing it.
-            if e.pointee.firstChild >= 0, isAllXMLSpace(run) { return }
+            // (Indentation after a child element was skipped by the caller.)
             guard e.pointee.textCount + run.count <= limits.maxTextBytes else {
                 return fail(
                     .textTooLong,

@@ -55,6 +55,27 @@ struct ScanTests {
         #expect(items[1].rawText == "mixedtext")
     }
 
+    /// White space after a child is not text, whether or not the element has text of its own;
+    /// before the first child it is, if no child follows. Every case with the run after a child,
+    /// between children, at the end, and in CDATA.
+    @Test func whiteSpaceAfterAChildIsNotTextInMixedContentToo() throws {
+        let xml = """
+            <r>
+              <item><a>text<b/>  </a></item>
+              <item><a>one<b/>\n\t two <c/> \n</a></item>
+              <item><a> <b/> <c> </c> </a><d>  </d></item>
+              <item><a>x<b/><![CDATA[  ]]></a><e><f/><![CDATA[ y ]]></e></item>
+            </r>
+            """
+        let (tree, root, items) = try both(xml, item: "item")
+        let expected = split(tree, item: "item")
+        #expect(items == expected.items)
+        #expect(root == expected.rest)
+        #expect(items.map { $0.child("a")?.rawText } == ["text", "one\n\t two ", "", "x"])
+        #expect(items[2].child("d")?.rawText == "  ")
+        #expect(items[2].child("a")?.child("c")?.rawText == " ")
+    }
+
     /// `../shared/samples` beside the repository: there in CI and on the developers' machines, not
     /// in a plain clone, where these tests are skipped by name (under CI they run and fail).
     static let sharedSamples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
