@@ -497,12 +497,18 @@ public struct XMLElementView {
         return result
     }
 
-    /// Follows a path of child names, taking the first match at each step.
+    /// Follows a path of child names, taking the first match at each step: one to three names
+    /// (the variadic subscript these replace built an array of the names and retained it on
+    /// every call: 6.7 M instructions of a clean 10,000-item check).
     @inlinable
-    public subscript(path: XMLName...) -> XMLElementView? {
-        var current: XMLElementView? = self
-        for name in path { current = current?.child(name) }
-        return current
+    public subscript(_ first: XMLName) -> XMLElementView? { child(first) }
+
+    @inlinable
+    public subscript(_ first: XMLName, _ second: XMLName) -> XMLElementView? { child(first)?.child(second) }
+
+    @inlinable
+    public subscript(_ first: XMLName, _ second: XMLName, _ third: XMLName) -> XMLElementView? {
+        child(first)?.child(second)?.child(third)
     }
 
     /// Calls `body` with the text's UTF-8 bytes, leading and trailing XML white space removed
