@@ -1,11 +1,5 @@
 import XMLReader
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The facts a package keeps of its items, in columns (written while the package loads, then
 /// only read).
 final class ItemTable: @unchecked Sendable {
@@ -81,12 +75,7 @@ final class ItemTable: @unchecked Sendable {
 
     /// ``value(_:)`` of the text these UTF-8 bytes decode to.
     func value(bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-        for entry in recentValues where entry.bytes.count == bytes.count {
-            let equal = entry.bytes.withUnsafeBufferPointer { known in
-                bytes.count == 0 || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-            }
-            if equal { return entry.id }
-        }
+        for entry in recentValues where entry.bytes.withUnsafeBufferPointer({ sameBytes($0, bytes) }) { return entry.id }
         let id = value(String(decoding: bytes, as: UTF8.self))
         if recentValues.count == 8 { recentValues.removeFirst() }
         recentValues.append((Array(bytes), id))

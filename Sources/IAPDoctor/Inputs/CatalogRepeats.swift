@@ -111,7 +111,7 @@ struct RepeatFinder {
     static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBufferPointer(hash) }
 
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        if a.count == b.count, a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 { return true }
+        if sameBytes(a, b) { return true }
         // Different bytes are different strings, unless canonical equivalence is at play.
         if a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) { return false }
         return String(decoding: a, as: UTF8.self) == String(decoding: b, as: UTF8.self)

@@ -167,12 +167,7 @@ final class ScreenshotFiles {
 
     func file(named element: XMLElementView, in directory: String) -> File {
         let hit: File? = element.withTextBytes { bytes in
-            for entry in recent where entry.name.count == bytes.count {
-                let equal = entry.name.withUnsafeBufferPointer { name in
-                    bytes.count == 0 || memcmp(name.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-                }
-                if equal { return entry.file }
-            }
+            for entry in recent where entry.name.withUnsafeBufferPointer({ sameBytes($0, bytes) }) { return entry.file }
             return nil
         }
         if let hit { return hit }
