@@ -71,14 +71,13 @@ final class ItemTable: @unchecked Sendable {
 
     /// The last few values looked up by their bytes (a catalog repeats a handful: its types,
     /// `true`), so most items make no string for them.
-    @exclusivity(unchecked) private var recentValues: [(bytes: [UInt8], id: Int32)] = []
+    @exclusivity(unchecked) private var recentValues = RecentByBytes<Int32>()
 
     /// ``value(_:)`` of the text these UTF-8 bytes decode to.
     func value(bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-        for entry in recentValues where entry.bytes.withUnsafeBufferPointer({ sameBytes($0, bytes) }) { return entry.id }
+        if let id = recentValues.value(for: bytes) { return id }
         let id = value(String(decoding: bytes, as: UTF8.self))
-        if recentValues.count == 8 { recentValues.removeFirst() }
-        recentValues.append((Array(bytes), id))
+        recentValues.remember(bytes, id)
         return id
     }
 

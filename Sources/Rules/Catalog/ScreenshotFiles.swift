@@ -90,7 +90,7 @@ final class ScreenshotFiles {
 
     private var files: [String: File] = [:]
     /// The last few names asked for, as bytes (most lookups hit here without making a string).
-    private var recent: [(name: [UInt8], file: File)] = []
+    private var recent = RecentByBytes<File>()
     /// The reference of the item being read.
     var current: (position: XMLPosition, reference: ScreenshotReference?)?
 
@@ -166,10 +166,7 @@ final class ScreenshotFiles {
     }
 
     func file(named element: XMLElementView, in directory: String) -> File {
-        let hit: File? = element.withTextBytes { bytes in
-            for entry in recent where entry.name.withUnsafeBufferPointer({ sameBytes($0, bytes) }) { return entry.file }
-            return nil
-        }
+        let hit: File? = element.withTextBytes { recent.value(for: $0) }
         if let hit { return hit }
         let name = element.text
         let bare = bareNamePath(name, in: directory)
@@ -187,8 +184,7 @@ final class ScreenshotFiles {
             }
             files[name] = file
         }
-        if recent.count == 8 { recent.removeFirst() }
-        recent.append((Array(name.utf8), file))
+        recent.remember(name.utf8, file)
         return file
     }
 }
