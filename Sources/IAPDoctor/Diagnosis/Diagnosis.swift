@@ -1,8 +1,12 @@
 /// The answer to the checklist: what every reporter formats. Built once by ``Engine``; reporters
 /// never compute anything of their own.
 public struct Diagnosis: Sendable {
+    /// An item's answer. `fail`: an error-level finding answers its question "no"; `warn`: only
+    /// warnings or notes do (the answer is "no" or "probably not", but StoreKit need not break);
+    /// `pass`: nothing answers it "no". The severity of a finding decides `fail` against `warn`,
+    /// never whether the item is answered "no" at all.
     public enum ItemStatus: String, Sendable {
-        case pass, fail, unknown
+        case pass, fail, warn, unknown
         case notApplicable = "not_applicable"
     }
 
@@ -23,15 +27,23 @@ public struct Diagnosis: Sendable {
         public var reasons: [String]
     }
 
+    /// `invalid`: an error says StoreKit will not return the product here; `at_risk`: only
+    /// warnings apply to it (it may come back invalid); `unknown`: a question blocks the verdict;
+    /// `valid`: nothing applies. In that order: the first that holds is the verdict.
     public enum Verdict: String, Sendable {
         case valid, invalid, unknown
+        case atRisk = "at_risk"
     }
 
     public struct ProductVerdict: Sendable {
         public var productID: String
         public var requestedAs: [String]
         public var verdict: Verdict
+        /// Items an error answers "no" for this product.
         public var failing: [String]
+        /// Items a warning answers "no" for it (not those in ``failing``); notes leave the verdict alone.
+        public var atRisk: [String] = []
+        /// Items whose question is open for it.
         public var unknown: [String]
         /// The descriptor's product, when there is one (for reports).
         public var product: Product?

@@ -137,6 +137,16 @@ public struct Engine: Sendable {
         }
     }
 
+    /// A context-only rule's findings say something worth knowing about its item without answering
+    /// the item's question (``RuleMetadata/contextOnly``): they are reported under it, and the item's
+    /// answer and the verdicts come from the other rules.
+    static func asContext(_ outcome: Outcome) -> Outcome {
+        guard case .fail(let findings) = outcome.status else { return outcome }
+        var context = outcome
+        context.status = .passWithNotes(findings)
+        return context
+    }
+
     public struct Options: Sendable {
         public var configuration = Configuration()
         public var failOn: Severity? = .error
@@ -196,9 +206,10 @@ public struct Engine: Sendable {
                 }
                 let rule: any Rule = implementations[metadata.id] ?? DeclarativeRule(id: metadata.id)
                 let context = RuleContext(project: project, metadata: metadata, now: now, requests: requests, productIndex: index)
-                let answered = Engine.limitListing(
+                var answered = Engine.limitListing(
                     rule.check(context), rule: metadata, elided: &elided, verdictProducts: verdictProducts, unlisted: unlisted,
                     reportedRules: &reportedRules)
+                if metadata.contextOnly { answered = answered.map(Engine.asContext) }
                 if !knowsStoreProducts, Checklist.item(item)?.aboutProducts == true {
                     outcomes += answered.map(Engine.askingForProducts)
                 } else {
@@ -297,10 +308,12 @@ public struct Engine: Sendable {
             entry.findings.sort()
             if mine.contains(where: { outcomes[$0].status.failsWithError }) {
                 entry.status = .fail
+            } else if mine.contains(where: { outcomes[$0].status.answersNo }) {
+                // A warning or a note answers the question "no" too; only its severity is lower.
+                entry.status = .warn
             } else if !entry.questions.isEmpty {
                 entry.status = .unknown
             } else if mine.contains(where: {
-                // Warnings and notes are reported under the item; only an error fails it.
                 switch outcomes[$0].status {
                 case .pass, .passWithNotes, .fail: return true
                 default: return false
@@ -371,23 +384,35 @@ public struct Engine: Sendable {
         }
         // Each item's outcomes, split into those about every product and those about one.
         struct Answers {
-            var fails = false, unknown = false
-            mutating func add(fails: Bool, unknown: Bool) { self.fails = self.fails || fails; self.unknown = self.unknown || unknown }
+            var fails = false, risks = false, unknown = false
+            mutating func add(_ other: Answers) {
+                fails = fails || other.fails
+                risks = risks || other.risks
+                unknown = unknown || other.unknown
+            }
         }
         var general: [String: Answers] = [:]
         var perProduct: [String: [String: Answers]] = [:]
         for outcome in outcomes {
-            let fails: Bool, unknown: Bool
+            let answer: Answers
             switch outcome.status {
-            // Only an error makes a product invalid; a warning or note never changes a verdict.
-            case .fail where outcome.status.failsWithError: (fails, unknown) = (true, false)
-            case .unknown: (fails, unknown) = (false, true)
+            // An error makes a product invalid and a warning puts it at risk; a note answers its
+            // item "no" (`warn`) without saying the product may not load.
+            case .fail(let findings):
+                if findings.contains(where: { $0.severity == .error }) {
+                    answer = Answers(fails: true)
+                } else if findings.contains(where: { $0.severity == .warning }) {
+                    answer = Answers(risks: true)
+                } else {
+                    continue
+                }
+            case .unknown: answer = Answers(unknown: true)
             default: continue
             }
             if let productID = outcome.productID {
-                perProduct[outcome.item, default: [:]][productID, default: Answers()].add(fails: fails, unknown: unknown)
+                perProduct[outcome.item, default: [:]][productID, default: Answers()].add(answer)
             } else {
-                general[outcome.item, default: Answers()].add(fails: fails, unknown: unknown)
+                general[outcome.item, default: Answers()].add(answer)
             }
         }
         var productsByID: [String: Product] = [:]
@@ -396,19 +421,23 @@ public struct Engine: Sendable {
         }
         let items = Checklist.items.filter { !$0.isAdvice }
         return order.map { id in
-            var failing: [String] = [], unknown: [String] = []
+            var failing: [String] = [], atRisk: [String] = [], unknown: [String] = []
             for item in items {
-                let shared = general[item.id] ?? Answers(), own = perProduct[item.id]?[id] ?? Answers()
-                if shared.fails || own.fails {
+                var answers = general[item.id] ?? Answers()
+                if let own = perProduct[item.id]?[id] { answers.add(own) }
+                if answers.fails {
                     failing.append(item.id)
-                } else if shared.unknown || own.unknown {
+                } else if answers.risks {
+                    atRisk.append(item.id)
+                } else if answers.unknown {
                     unknown.append(item.id)
                 }
             }
-            let verdict: Diagnosis.Verdict = !failing.isEmpty ? .invalid : (!unknown.isEmpty ? .unknown : .valid)
+            let verdict: Diagnosis.Verdict =
+                !failing.isEmpty ? .invalid : !atRisk.isEmpty ? .atRisk : !unknown.isEmpty ? .unknown : .valid
             return Diagnosis.ProductVerdict(
-                productID: id, requestedAs: requestedAs[id] ?? [], verdict: verdict, failing: failing, unknown: unknown,
-                product: productsByID[id])
+                productID: id, requestedAs: requestedAs[id] ?? [], verdict: verdict, failing: failing, atRisk: atRisk,
+                unknown: unknown, product: productsByID[id])
         }
     }
 }

@@ -177,6 +177,11 @@ public struct RuleMetadata: Sendable {
     public var since: String?
     /// `preview`: its findings or its id may still change; `stable`: they will not.
     public var status: RuleStatus = .stable
+    /// Its findings are context for its checklist item, not an answer to the item's question (a
+    /// secret in a file, a call site whose IDs are not spelled out, two sources that disagree
+    /// where the other rules judge the value that wins): the item and the verdicts stay as the
+    /// other rules answer them. A rule without it answers "no" with every finding.
+    public var contextOnly = false
 
     public func option(_ name: String) -> OptionValue? {
         options.first { $0.name == name }?.value
@@ -250,6 +255,7 @@ public struct RuleCatalog: Sendable {
     static let entryKeys = [
         "id", "checklist", "severity", "title", "rationale", "help", "input", "options", "environments",
         "not_applicable", "check", "message", "notes", "examples", "example_options", "unsynced_severity", "since", "status",
+        "context_only",
     ]
 
     /// One entry; records problems and returns `nil` when the entry is unusable.
@@ -355,6 +361,14 @@ public struct RuleCatalog: Sendable {
             } else {
                 problems.append(configProblem("rule `\(id)`: unsynced_severity `\(value)` is not `error`, `warning` or `note`",
                                               help: "set `unsynced_severity: warning`", at: node["unsynced_severity"]!.location))
+            }
+        }
+        if let value = text("context_only") {
+            if let flag = DescriptorReader.boolean(value) {
+                metadata.contextOnly = flag
+            } else {
+                problems.append(configProblem("rule `\(id)`: context_only `\(value)` is not `true` or `false`",
+                                              help: "set `context_only: true` for a rule whose findings do not answer its item's question", at: node["context_only"]!.location))
             }
         }
         metadata.exampleOptions = optionList("example_options")

@@ -584,6 +584,7 @@ enum BuiltinRulesYAML {
 - id: request-not-resolved
   checklist: full-product-id
   severity: note
+  context_only: true
   since: 0.1.0
   title: a StoreKit call site whose product IDs the code does not spell out
   rationale: iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
@@ -601,6 +602,7 @@ enum BuiltinRulesYAML {
 - id: no-storekit-in-sources
   checklist: full-product-id
   severity: note
+  context_only: true
   since: 0.1.0
   title: the scanned sources never import StoreKit or an In-App Purchase library
   rationale: When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
@@ -618,6 +620,7 @@ enum BuiltinRulesYAML {
 - id: source-scan-incomplete
   checklist: full-product-id
   severity: warning
+  context_only: true
   since: 0.1.0
   title: a file under `app.sources` could not be scanned
   rationale: A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
@@ -635,6 +638,7 @@ enum BuiltinRulesYAML {
 - id: product-id-list-empty
   checklist: full-product-id
   severity: warning
+  context_only: true
   since: 0.1.0
   title: no product ID could be read from a product ID list
   rationale: A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
@@ -652,6 +656,7 @@ enum BuiltinRulesYAML {
 - id: committed-shared-secret
   checklist: full-product-id
   severity: warning
+  context_only: true
   since: 0.1.0
   title: an App Store shared secret is committed with the project
   rationale: The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
@@ -1361,6 +1366,7 @@ enum BuiltinRulesYAML {
   checklist: catalog-valid
   input: catalog
   severity: note
+  context_only: true
   since: 0.1.0
   title: Apple no longer takes in-app purchases through the XML feed
   rationale: "Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file."
@@ -1555,6 +1561,7 @@ enum BuiltinRulesYAML {
   checklist: catalog-valid
   input: catalog
   severity: note
+  context_only: true
   since: 0.1.0
   title: a product ID has a hyphen, which the legacy rule did not allow
   rationale: App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
@@ -2070,6 +2077,7 @@ enum BuiltinRulesYAML {
 - id: descriptor-file-mismatch
   checklist: code-signing
   severity: warning
+  context_only: true
   since: 0.1.0
   title: a project file and the descriptor disagree
   rationale: The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
@@ -2173,6 +2181,7 @@ enum BuiltinRulesYAML {
 - id: storekit-descriptor-mismatch
   checklist: storekit-configuration
   severity: note
+  context_only: true
   since: 0.1.0
   title: the StoreKit configuration file and App Store Connect list different products
   rationale: A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
@@ -2377,6 +2386,7 @@ enum BuiltinRulesYAML {
   checklist: storekit-configuration
   input: storekit
   severity: warning
+  context_only: true
   since: 0.1.0
   title: the StoreKit configuration carries a subscription offer signing key
   rationale: A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
@@ -2399,6 +2409,7 @@ enum BuiltinRulesYAML {
   checklist: product-exists
   input: asc
   severity: warning
+  context_only: true
   since: 0.1.0
   status: preview
   title: App Store Connect did not answer a request of the snapshot
@@ -2524,6 +2535,7 @@ enum BuiltinRulesYAML {
   checklist: product-metadata
   input: asc
   severity: warning
+  context_only: true
   since: 0.1.0
   status: preview
   title: the descriptor and App Store Connect disagree
@@ -2665,6 +2677,7 @@ enum BuiltinRulesYAML {
   checklist: storekit-configuration
   input: asc
   severity: warning
+  context_only: true
   since: 0.1.0
   status: preview
   title: the StoreKit configuration file no longer matches App Store Connect
@@ -2695,7 +2708,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 126 16 1 2687 162
+L 126 16 1 2700 162
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -4344,7 +4357,7 @@ S 1 574 9 576 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 579 3 594 52
+M 9 579 3 595 52
 S 0 579 3 579 5 2
 id
 S 0 579 7 579 27 20
@@ -4357,989 +4370,1009 @@ S 0 581 3 581 11 8
 severity
 S 0 581 13 581 17 4
 note
-S 0 582 3 582 8 5
-since
-S 0 582 10 582 15 5
-0.1.0
+S 0 582 3 582 15 12
+context_only
+S 0 582 17 582 21 4
+true
 S 0 583 3 583 8 5
+since
+S 0 583 10 583 15 5
+0.1.0
+S 0 584 3 584 8 5
 title
-S 0 583 10 583 76 66
+S 0 584 10 584 76 66
 a StoreKit call site whose product IDs the code does not spell out
-S 0 584 3 584 12 9
+S 0 585 3 585 12 9
 rationale
-S 0 584 14 584 403 389
+S 0 585 14 585 403 389
 iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
-S 0 585 3 585 7 4
+S 0 586 3 586 7 4
 help
-S 0 585 9 585 83 74
+S 0 586 9 586 83 74
 list the product IDs this call asks for under `requests` in the descriptor
-S 0 586 3 586 11 8
+S 0 587 3 587 11 8
 examples
-M 2 587 5 594 52
-S 0 587 5 587 15 10
+M 2 588 5 595 52
+S 0 588 5 588 15 10
 triggering
-L 1 588 7 590 55
-S 1 588 9 590 55 52
+L 1 589 7 591 55
+S 1 589 9 591 55 52
 app:
   sources: [../runmonster-xcode/variants/Shop]
 
-S 0 591 5 591 12 7
+S 0 592 5 592 12 7
 passing
-L 1 592 7 594 52
-S 1 592 9 594 52 49
+L 1 593 7 595 52
+S 1 593 9 595 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 8 596 3 611 52
-S 0 596 3 596 5 2
+M 9 597 3 613 52
+S 0 597 3 597 5 2
 id
-S 0 596 7 596 29 22
+S 0 597 7 597 29 22
 no-storekit-in-sources
-S 0 597 3 597 12 9
+S 0 598 3 598 12 9
 checklist
-S 0 597 14 597 29 15
+S 0 598 14 598 29 15
 full-product-id
-S 0 598 3 598 11 8
+S 0 599 3 599 11 8
 severity
-S 0 598 13 598 17 4
+S 0 599 13 599 17 4
 note
-S 0 599 3 599 8 5
+S 0 600 3 600 15 12
+context_only
+S 0 600 17 600 21 4
+true
+S 0 601 3 601 8 5
 since
-S 0 599 10 599 15 5
+S 0 601 10 601 15 5
 0.1.0
-S 0 600 3 600 8 5
+S 0 602 3 602 8 5
 title
-S 0 600 10 600 81 71
+S 0 602 10 602 81 71
 the scanned sources never import StoreKit or an In-App Purchase library
-S 0 601 3 601 12 9
+S 0 603 3 603 12 9
 rationale
-S 0 601 14 601 241 227
+S 0 603 14 603 241 227
 When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
-S 0 602 3 602 7 4
+S 0 604 3 604 7 4
 help
-S 0 602 9 602 115 106
+S 0 604 9 604 115 106
 add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
-S 0 603 3 603 11 8
+S 0 605 3 605 11 8
 examples
-M 2 604 5 611 52
-S 0 604 5 604 15 10
+M 2 606 5 613 52
+S 0 606 5 606 15 10
 triggering
-L 1 605 7 607 65
-S 1 605 9 607 65 62
+L 1 607 7 609 65
+S 1 607 9 609 65 62
 app:
   sources: [../runmonster-xcode/variants/NoStore]   # <-
 
-S 0 608 5 608 12 7
+S 0 610 5 610 12 7
 passing
-L 1 609 7 611 52
-S 1 609 9 611 52 49
+L 1 611 7 613 52
+S 1 611 9 613 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 8 613 3 628 52
-S 0 613 3 613 5 2
+M 9 615 3 631 52
+S 0 615 3 615 5 2
 id
-S 0 613 7 613 29 22
+S 0 615 7 615 29 22
 source-scan-incomplete
-S 0 614 3 614 12 9
+S 0 616 3 616 12 9
 checklist
-S 0 614 14 614 29 15
+S 0 616 14 616 29 15
 full-product-id
-S 0 615 3 615 11 8
+S 0 617 3 617 11 8
 severity
-S 0 615 13 615 20 7
+S 0 617 13 617 20 7
 warning
-S 0 616 3 616 8 5
+S 0 618 3 618 15 12
+context_only
+S 0 618 17 618 21 4
+true
+S 0 619 3 619 8 5
 since
-S 0 616 10 616 15 5
+S 0 619 10 619 15 5
 0.1.0
-S 0 617 3 617 8 5
+S 0 620 3 620 8 5
 title
-S 0 617 10 617 57 47
+S 0 620 10 620 57 47
 a file under `app.sources` could not be scanned
-S 0 618 3 618 12 9
+S 0 621 3 621 12 9
 rationale
-S 0 618 14 618 291 277
+S 0 621 14 621 291 277
 A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
-S 0 619 3 619 7 4
+S 0 622 3 622 7 4
 help
-S 0 619 9 619 73 64
+S 0 622 9 622 73 64
 fix the file or the link, or leave the file out of `app.sources`
-S 0 620 3 620 11 8
+S 0 623 3 623 11 8
 examples
-M 2 621 5 628 52
-S 0 621 5 621 15 10
+M 2 624 5 631 52
+S 0 624 5 624 15 10
 triggering
-L 1 622 7 624 60
-S 1 622 9 624 60 57
+L 1 625 7 627 60
+S 1 625 9 627 60 57
 app:
   sources: [../runmonster-xcode/variants/README.md]
 
-S 0 625 5 625 12 7
+S 0 628 5 628 12 7
 passing
-L 1 626 7 628 52
-S 1 626 9 628 52 49
+L 1 629 7 631 52
+S 1 629 9 631 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 8 630 3 645 77
-S 0 630 3 630 5 2
+M 9 633 3 649 77
+S 0 633 3 633 5 2
 id
-S 0 630 7 630 28 21
+S 0 633 7 633 28 21
 product-id-list-empty
-S 0 631 3 631 12 9
+S 0 634 3 634 12 9
 checklist
-S 0 631 14 631 29 15
+S 0 634 14 634 29 15
 full-product-id
-S 0 632 3 632 11 8
+S 0 635 3 635 11 8
 severity
-S 0 632 13 632 20 7
+S 0 635 13 635 20 7
 warning
-S 0 633 3 633 8 5
+S 0 636 3 636 15 12
+context_only
+S 0 636 17 636 21 4
+true
+S 0 637 3 637 8 5
 since
-S 0 633 10 633 15 5
+S 0 637 10 637 15 5
 0.1.0
-S 0 634 3 634 8 5
+S 0 638 3 638 8 5
 title
-S 0 634 10 634 60 50
+S 0 638 10 638 60 50
 no product ID could be read from a product ID list
-S 0 635 3 635 12 9
+S 0 639 3 639 12 9
 rationale
-S 0 635 14 635 365 351
+S 0 639 14 639 365 351
 A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
-S 0 636 3 636 7 4
+S 0 640 3 640 7 4
 help
-S 0 636 9 636 67 58
+S 0 640 9 640 67 58
 put the product IDs in an array, or under a `Products` key
-S 0 637 3 637 11 8
+S 0 641 3 641 11 8
 examples
-M 2 638 5 645 77
-S 0 638 5 638 15 10
+M 2 642 5 649 77
+S 0 642 5 642 15 10
 triggering
-L 1 639 7 641 79
-S 1 639 9 641 79 76
+L 1 643 7 645 79
+S 1 643 9 645 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-S 0 642 5 642 12 7
+S 0 646 5 646 12 7
 passing
-L 1 643 7 645 77
-S 1 643 9 645 77 74
+L 1 647 7 649 77
+S 1 647 9 649 77 74
 app:
   product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
 
-M 8 647 3 662 79
-S 0 647 3 647 5 2
+M 9 651 3 667 79
+S 0 651 3 651 5 2
 id
-S 0 647 7 647 30 23
+S 0 651 7 651 30 23
 committed-shared-secret
-S 0 648 3 648 12 9
-checklist
-S 0 648 14 648 29 15
-full-product-id
-S 0 649 3 649 11 8
-severity
-S 0 649 13 649 20 7
-warning
-S 0 650 3 650 8 5
-since
-S 0 650 10 650 15 5
-0.1.0
-S 0 651 3 651 8 5
-title
-S 0 651 10 651 66 56
-an App Store shared secret is committed with the project
 S 0 652 3 652 12 9
+checklist
+S 0 652 14 652 29 15
+full-product-id
+S 0 653 3 653 11 8
+severity
+S 0 653 13 653 20 7
+warning
+S 0 654 3 654 15 12
+context_only
+S 0 654 17 654 21 4
+true
+S 0 655 3 655 8 5
+since
+S 0 655 10 655 15 5
+0.1.0
+S 0 656 3 656 8 5
+title
+S 0 656 10 656 66 56
+an App Store shared secret is committed with the project
+S 0 657 3 657 12 9
 rationale
-S 0 652 14 652 298 284
+S 0 657 14 657 298 284
 The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
-S 0 653 3 653 7 4
+S 0 658 3 658 7 4
 help
-S 0 653 9 653 183 174
+S 0 658 9 658 183 174
 remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
-S 0 654 3 654 11 8
+S 0 659 3 659 11 8
 examples
-M 2 655 5 662 79
-S 0 655 5 655 15 10
+M 2 660 5 667 79
+S 0 660 5 660 15 10
 triggering
-L 1 656 7 658 77
-S 1 656 9 658 77 74
+L 1 661 7 663 77
+S 1 661 9 663 77 74
 app:
   product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
 
-S 0 659 5 659 12 7
+S 0 664 5 664 12 7
 passing
-L 1 660 7 662 79
-S 1 660 9 662 79 76
+L 1 665 7 667 79
+S 1 665 9 667 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-M 10 664 3 685 35
-S 0 664 3 664 5 2
+M 10 669 3 690 35
+S 0 669 3 669 5 2
 id
-S 0 664 7 664 27 20
+S 0 669 7 669 27 20
 not-cleared-for-sale
-S 0 665 3 665 12 9
+S 0 670 3 670 12 9
 checklist
-S 0 665 14 665 30 16
+S 0 670 14 670 30 16
 cleared-for-sale
-S 0 666 3 666 11 8
+S 0 671 3 671 11 8
 severity
-S 0 666 13 666 18 5
+S 0 671 13 671 18 5
 error
-S 0 667 3 667 8 5
+S 0 672 3 672 8 5
 since
-S 0 667 10 667 15 5
+S 0 672 10 672 15 5
 0.1.0
-S 0 668 3 668 8 5
+S 0 673 3 673 8 5
 title
-S 0 668 10 668 45 35
+S 0 673 10 673 45 35
 the product is not cleared for sale
-S 0 669 3 669 12 9
+S 0 674 3 674 12 9
 rationale
-S 0 669 14 669 180 166
+S 0 674 14 674 180 166
 A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
-S 0 670 3 670 7 4
+S 0 675 3 675 7 4
 help
-S 0 670 9 670 81 72
+S 0 675 9 675 81 72
 select storefronts under the product's Availability in App Store Connect
-S 0 671 3 671 15 12
+S 0 676 3 676 15 12
 environments
-L 4 671 17 671 58
-S 0 671 18 671 25 7
+L 4 676 17 676 58
+S 0 676 18 676 25 7
 sandbox
-S 0 671 27 671 37 10
+S 0 676 27 676 37 10
 testflight
-S 0 671 39 671 45 6
+S 0 676 39 676 45 6
 review
-S 0 671 47 671 57 10
+S 0 676 47 676 57 10
 production
-S 0 672 3 672 17 14
+S 0 677 3 677 17 14
 not_applicable
-S 0 672 19 672 107 88
+S 0 677 19 677 107 88
 Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
-S 0 673 3 673 11 8
+S 0 678 3 678 11 8
 examples
-M 2 674 5 685 35
-S 0 674 5 674 15 10
+M 2 679 5 690 35
+S 0 679 5 679 15 10
 triggering
-L 2 675 7 681 36
-S 1 675 9 677 43 45
+L 2 680 7 686 36
+S 1 680 9 682 43 45
 products:
   - cleared_for_sale: false   # <-
 
-S 1 678 9 681 36 45
+S 1 683 9 686 36 45
 products:
   - {}
   - availability: []   # <-
 
-S 0 682 5 682 12 7
+S 0 687 5 687 12 7
 passing
-L 1 683 7 685 35
-S 1 683 9 685 35 37
+L 1 688 7 690 35
+S 1 688 9 690 35 37
 products:
   - cleared_for_sale: true
 
-M 10 687 3 705 26
-S 0 687 3 687 5 2
+M 10 692 3 710 26
+S 0 692 3 692 5 2
 id
-S 0 687 7 687 20 13
+S 0 692 7 692 20 13
 missing-price
-S 0 688 3 688 12 9
+S 0 693 3 693 12 9
 checklist
-S 0 688 14 688 30 16
+S 0 693 14 693 30 16
 product-metadata
-S 0 689 3 689 11 8
+S 0 694 3 694 11 8
 severity
-S 0 689 13 689 18 5
+S 0 694 13 694 18 5
 error
-S 0 690 3 690 8 5
+S 0 695 3 695 8 5
 since
-S 0 690 10 690 15 5
+S 0 695 10 695 15 5
 0.1.0
-S 0 691 3 691 8 5
+S 0 696 3 696 8 5
 title
-S 0 691 10 691 34 24
+S 0 696 10 696 34 24
 the product has no price
-S 0 692 3 692 12 9
+S 0 697 3 697 12 9
 rationale
-S 0 692 14 692 99 85
+S 0 697 14 697 99 85
 A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 693 3 693 7 4
+S 0 698 3 698 7 4
 help
-S 0 693 9 693 69 60
+S 0 698 9 698 69 60
 set a price in App Store Connect and `price_tier` or `price`
-S 0 694 3 694 15 12
+S 0 699 3 699 15 12
 environments
-L 4 694 17 694 58
-S 0 694 18 694 25 7
+L 4 699 17 699 58
+S 0 699 18 699 25 7
 sandbox
-S 0 694 27 694 37 10
+S 0 699 27 699 37 10
 testflight
-S 0 694 39 694 45 6
+S 0 699 39 699 45 6
 review
-S 0 694 47 694 57 10
+S 0 699 47 699 57 10
 production
-S 0 695 3 695 17 14
+S 0 700 3 700 17 14
 not_applicable
-S 0 695 19 695 85 66
+S 0 700 19 700 85 66
 Xcode serves the StoreKit configuration file's products and prices
-S 0 696 3 696 11 8
+S 0 701 3 701 11 8
 examples
-M 2 697 5 705 26
-S 0 697 5 697 15 10
+M 2 702 5 710 26
+S 0 702 5 702 15 10
 triggering
-L 1 698 7 701 29
-S 1 698 9 701 29 90
+L 1 703 7 706 29
+S 1 703 9 706 29 90
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     price_tier: null
 
-S 0 702 5 702 12 7
+S 0 707 5 707 12 7
 passing
-L 1 703 7 705 26
-S 1 703 9 705 26 28
+L 1 708 7 710 26
+S 1 708 9 710 26 28
 products:
   - price_tier: 2
 
-M 10 707 3 726 53
-S 0 707 3 707 5 2
+M 10 712 3 731 53
+S 0 712 3 712 5 2
 id
-S 0 707 7 707 27 20
+S 0 712 7 712 27 20
 missing-localization
-S 0 708 3 708 12 9
+S 0 713 3 713 12 9
 checklist
-S 0 708 14 708 30 16
+S 0 713 14 713 30 16
 product-metadata
-S 0 709 3 709 11 8
+S 0 714 3 714 11 8
 severity
-S 0 709 13 709 18 5
+S 0 714 13 714 18 5
 error
-S 0 710 3 710 8 5
+S 0 715 3 715 8 5
 since
-S 0 710 10 710 15 5
+S 0 715 10 715 15 5
 0.1.0
-S 0 711 3 711 8 5
+S 0 716 3 716 8 5
 title
-S 0 711 10 711 61 51
+S 0 716 10 716 61 51
 the product has no localization with a display name
-S 0 712 3 712 12 9
+S 0 717 3 717 12 9
 rationale
-S 0 712 14 712 137 123
+S 0 717 14 717 137 123
 At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 713 3 713 7 4
+S 0 718 3 718 7 4
 help
-S 0 713 9 713 74 65
+S 0 718 9 718 74 65
 add a localization in App Store Connect and under `localizations`
-S 0 714 3 714 15 12
+S 0 719 3 719 15 12
 environments
-L 4 714 17 714 58
-S 0 714 18 714 25 7
+L 4 719 17 719 58
+S 0 719 18 719 25 7
 sandbox
-S 0 714 27 714 37 10
+S 0 719 27 719 37 10
 testflight
-S 0 714 39 714 45 6
+S 0 719 39 719 45 6
 review
-S 0 714 47 714 57 10
+S 0 719 47 719 57 10
 production
-S 0 715 3 715 17 14
+S 0 720 3 720 17 14
 not_applicable
-S 0 715 19 715 74 55
+S 0 720 19 720 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 716 3 716 11 8
+S 0 721 3 721 11 8
 examples
-M 2 717 5 726 53
-S 0 717 5 717 15 10
+M 2 722 5 731 53
+S 0 722 5 722 15 10
 triggering
-L 1 718 7 721 32
-S 1 718 9 721 32 93
+L 1 723 7 726 32
+S 1 723 9 726 32 93
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     localizations: null
 
-S 0 722 5 722 12 7
+S 0 727 5 727 12 7
 passing
-L 1 723 7 726 53
-S 1 723 9 726 53 74
+L 1 728 7 731 53
+S 1 728 9 731 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 728 3 748 41
-S 0 728 3 728 5 2
+M 13 733 3 753 41
+S 0 733 3 733 5 2
 id
-S 0 728 7 728 29 22
+S 0 733 7 733 29 22
 missing-reference-name
-S 0 729 3 729 12 9
+S 0 734 3 734 12 9
 checklist
-S 0 729 14 729 30 16
+S 0 734 14 734 30 16
 product-metadata
-S 0 730 3 730 11 8
+S 0 735 3 735 11 8
 severity
-S 0 730 13 730 18 5
+S 0 735 13 735 18 5
 error
-S 0 731 3 731 8 5
+S 0 736 3 736 8 5
 since
-S 0 731 10 731 15 5
+S 0 736 10 736 15 5
 0.1.0
-S 0 732 3 732 8 5
-title
-S 0 732 10 732 43 33
-the product has no reference name
-S 0 733 3 733 12 9
-rationale
-S 0 733 14 733 112 98
-The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
-S 0 734 3 734 7 4
-help
-S 0 734 9 734 64 55
-give the product a reference name (up to 64 characters)
-S 0 735 3 735 15 12
-environments
-L 4 735 17 735 58
-S 0 735 18 735 25 7
-sandbox
-S 0 735 27 735 37 10
-testflight
-S 0 735 39 735 45 6
-review
-S 0 735 47 735 57 10
-production
-S 0 736 3 736 17 14
-not_applicable
-S 0 736 19 736 74 55
-Xcode serves the StoreKit configuration file's products
 S 0 737 3 737 8 5
+title
+S 0 737 10 737 43 33
+the product has no reference name
+S 0 738 3 738 12 9
+rationale
+S 0 738 14 738 112 98
+The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
+S 0 739 3 739 7 4
+help
+S 0 739 9 739 64 55
+give the product a reference name (up to 64 characters)
+S 0 740 3 740 15 12
+environments
+L 4 740 17 740 58
+S 0 740 18 740 25 7
+sandbox
+S 0 740 27 740 37 10
+testflight
+S 0 740 39 740 45 6
+review
+S 0 740 47 740 57 10
+production
+S 0 741 3 741 17 14
+not_applicable
+S 0 741 19 741 74 55
+Xcode serves the StoreKit configuration file's products
+S 0 742 3 742 8 5
 check
-M 2 737 10 737 51
-S 0 737 12 737 16 4
+M 2 742 10 742 51
+S 0 742 12 742 16 4
 each
-S 0 737 18 737 26 8
+S 0 742 18 742 26 8
 products
-S 0 737 28 737 33 5
+S 0 742 28 742 33 5
 field
-S 0 737 35 737 49 14
+S 0 742 35 742 49 14
 reference_name
-S 0 738 3 738 10 7
+S 0 743 3 743 10 7
 options
-M 1 738 12 738 30
-S 0 738 14 738 22 8
+M 1 743 12 743 30
+S 0 743 14 743 22 8
 required
-S 0 738 24 738 28 4
+S 0 743 24 743 28 4
 true
-S 0 739 3 739 10 7
+S 0 744 3 744 10 7
 message
-S 1 739 12 739 55 41
+S 1 744 12 744 55 41
 product `{product}` has no reference name
-S 0 740 3 740 11 8
+S 0 745 3 745 11 8
 examples
-M 2 741 5 748 41
-S 0 741 5 741 15 10
+M 2 746 5 753 41
+S 0 746 5 746 15 10
 triggering
-L 1 742 7 744 33
-S 1 742 9 744 33 35
+L 1 747 7 749 33
+S 1 747 9 749 33 35
 products:
   - reference_name: null
 
-S 0 745 5 745 12 7
+S 0 750 5 750 12 7
 passing
-L 1 746 7 748 41
-S 1 746 9 748 41 43
+L 1 751 7 753 41
+S 1 751 9 753 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 750 3 770 61
-S 0 750 3 750 5 2
+M 13 755 3 775 61
+S 0 755 3 755 5 2
 id
-S 0 750 7 750 25 18
+S 0 755 7 755 25 18
 product-id-charset
-S 0 751 3 751 12 9
+S 0 756 3 756 12 9
 checklist
-S 0 751 14 751 30 16
+S 0 756 14 756 30 16
 product-metadata
-S 0 752 3 752 11 8
+S 0 757 3 757 11 8
 severity
-S 0 752 13 752 18 5
+S 0 757 13 757 18 5
 error
-S 0 753 3 753 8 5
+S 0 758 3 758 8 5
 since
-S 0 753 10 753 15 5
+S 0 758 10 758 15 5
 0.1.0
-S 0 754 3 754 8 5
-title
-S 0 754 10 754 72 62
-the product ID has characters App Store Connect does not allow
-S 0 755 3 755 12 9
-rationale
-S 0 755 14 755 144 130
-Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
-S 0 756 3 756 7 4
-help
-S 0 756 9 756 51 42
-use only letters, digits, `.`, `_` and `-`
-S 0 757 3 757 15 12
-environments
-L 4 757 17 757 58
-S 0 757 18 757 25 7
-sandbox
-S 0 757 27 757 37 10
-testflight
-S 0 757 39 757 45 6
-review
-S 0 757 47 757 57 10
-production
-S 0 758 3 758 17 14
-not_applicable
-S 0 758 19 758 80 61
-Xcode accepts any product ID in a StoreKit configuration file
 S 0 759 3 759 8 5
+title
+S 0 759 10 759 72 62
+the product ID has characters App Store Connect does not allow
+S 0 760 3 760 12 9
+rationale
+S 0 760 14 760 144 130
+Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
+S 0 761 3 761 7 4
+help
+S 0 761 9 761 51 42
+use only letters, digits, `.`, `_` and `-`
+S 0 762 3 762 15 12
+environments
+L 4 762 17 762 58
+S 0 762 18 762 25 7
+sandbox
+S 0 762 27 762 37 10
+testflight
+S 0 762 39 762 45 6
+review
+S 0 762 47 762 57 10
+production
+S 0 763 3 763 17 14
+not_applicable
+S 0 763 19 763 80 61
+Xcode accepts any product ID in a StoreKit configuration file
+S 0 764 3 764 8 5
 check
-M 2 759 10 759 47
-S 0 759 12 759 16 4
+M 2 764 10 764 47
+S 0 764 12 764 16 4
 each
-S 0 759 18 759 26 8
+S 0 764 18 764 26 8
 products
-S 0 759 28 759 33 5
+S 0 764 28 764 33 5
 field
-S 0 759 35 759 45 10
+S 0 764 35 764 45 10
 product_id
-S 0 760 3 760 10 7
+S 0 765 3 765 10 7
 options
-M 1 760 12 760 42
-S 0 760 14 760 21 7
+M 1 765 12 765 42
+S 0 765 14 765 21 7
 pattern
-S 1 760 23 760 40 15
+S 1 765 23 765 40 15
 [A-Za-z0-9._-]+
-S 0 761 3 761 10 7
+S 0 766 3 766 10 7
 message
-S 1 761 12 761 91 77
+S 1 766 12 766 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 762 3 762 11 8
+S 0 767 3 767 11 8
 examples
-M 2 763 5 770 61
-S 0 763 5 763 15 10
+M 2 768 5 775 61
+S 0 768 5 768 15 10
 triggering
-L 1 764 7 766 68
-S 1 764 9 766 68 70
+L 1 769 7 771 68
+S 1 769 9 771 68 70
 products:
   - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
 
-S 0 767 5 767 12 7
+S 0 772 5 772 12 7
 passing
-L 1 768 7 770 61
-S 1 768 9 770 61 63
+L 1 773 7 775 61
+S 1 773 9 775 61 63
 products:
   - product_id: com.greenthumb.pocketgarden.seeds_50
 
-M 13 772 3 792 60
-S 0 772 3 772 5 2
+M 13 777 3 797 60
+S 0 777 3 777 5 2
 id
-S 0 772 7 772 24 17
+S 0 777 7 777 24 17
 product-id-length
-S 0 773 3 773 12 9
+S 0 778 3 778 12 9
 checklist
-S 0 773 14 773 30 16
+S 0 778 14 778 30 16
 product-metadata
-S 0 774 3 774 11 8
+S 0 779 3 779 11 8
 severity
-S 0 774 13 774 18 5
+S 0 779 13 779 18 5
 error
-S 0 775 3 775 8 5
+S 0 780 3 780 8 5
 since
-S 0 775 10 775 15 5
+S 0 780 10 780 15 5
 0.1.0
-S 0 776 3 776 8 5
-title
-S 0 776 10 776 36 26
-the product ID is too long
-S 0 777 3 777 12 9
-rationale
-S 0 777 14 777 141 127
-App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
-S 0 778 3 778 7 4
-help
-S 0 778 9 778 67 58
-shorten the product ID to {max_length} characters or fewer
-S 0 779 3 779 15 12
-environments
-L 4 779 17 779 58
-S 0 779 18 779 25 7
-sandbox
-S 0 779 27 779 37 10
-testflight
-S 0 779 39 779 45 6
-review
-S 0 779 47 779 57 10
-production
-S 0 780 3 780 17 14
-not_applicable
-S 0 780 19 780 80 61
-Xcode accepts any product ID in a StoreKit configuration file
 S 0 781 3 781 8 5
+title
+S 0 781 10 781 36 26
+the product ID is too long
+S 0 782 3 782 12 9
+rationale
+S 0 782 14 782 141 127
+App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
+S 0 783 3 783 7 4
+help
+S 0 783 9 783 67 58
+shorten the product ID to {max_length} characters or fewer
+S 0 784 3 784 15 12
+environments
+L 4 784 17 784 58
+S 0 784 18 784 25 7
+sandbox
+S 0 784 27 784 37 10
+testflight
+S 0 784 39 784 45 6
+review
+S 0 784 47 784 57 10
+production
+S 0 785 3 785 17 14
+not_applicable
+S 0 785 19 785 80 61
+Xcode accepts any product ID in a StoreKit configuration file
+S 0 786 3 786 8 5
 check
-M 2 781 10 781 47
-S 0 781 12 781 16 4
+M 2 786 10 786 47
+S 0 786 12 786 16 4
 each
-S 0 781 18 781 26 8
+S 0 786 18 786 26 8
 products
-S 0 781 28 781 33 5
+S 0 786 28 786 33 5
 field
-S 0 781 35 781 45 10
+S 0 786 35 786 45 10
 product_id
-S 0 782 3 782 10 7
+S 0 787 3 787 10 7
 options
-M 1 782 12 782 31
-S 0 782 14 782 24 10
+M 1 787 12 787 31
+S 0 787 14 787 24 10
 max_length
-S 0 782 26 782 29 3
+S 0 787 26 787 29 3
 100
-S 0 783 3 783 10 7
+S 0 788 3 788 10 7
 message
-S 1 783 12 783 87 73
+S 1 788 12 788 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 784 3 784 11 8
+S 0 789 3 789 11 8
 examples
-M 2 785 5 792 60
-S 0 785 5 785 15 10
+M 2 790 5 797 60
+S 0 790 5 790 15 10
 triggering
-L 1 786 7 788 135
-S 1 786 9 788 135 137
+L 1 791 7 793 135
+S 1 791 9 793 135 137
 products:
   - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
 
-S 0 789 5 789 12 7
+S 0 794 5 794 12 7
 passing
-L 1 790 7 792 60
-S 1 790 9 792 60 62
+L 1 795 7 797 60
+S 1 795 9 797 60 62
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50
 
-M 13 794 3 814 41
-S 0 794 3 794 5 2
+M 13 799 3 819 41
+S 0 799 3 799 5 2
 id
-S 0 794 7 794 28 21
+S 0 799 7 799 28 21
 reference-name-length
-S 0 795 3 795 12 9
+S 0 800 3 800 12 9
 checklist
-S 0 795 14 795 30 16
+S 0 800 14 800 30 16
 product-metadata
-S 0 796 3 796 11 8
+S 0 801 3 801 11 8
 severity
-S 0 796 13 796 18 5
+S 0 801 13 801 18 5
 error
-S 0 797 3 797 8 5
+S 0 802 3 802 8 5
 since
-S 0 797 10 797 15 5
+S 0 802 10 802 15 5
 0.1.0
-S 0 798 3 798 8 5
-title
-S 0 798 10 798 40 30
-the reference name is too long
-S 0 799 3 799 12 9
-rationale
-S 0 799 14 799 105 91
-App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 800 3 800 7 4
-help
-S 0 800 9 800 71 62
-shorten the reference name to {max_length} characters or fewer
-S 0 801 3 801 15 12
-environments
-L 4 801 17 801 58
-S 0 801 18 801 25 7
-sandbox
-S 0 801 27 801 37 10
-testflight
-S 0 801 39 801 45 6
-review
-S 0 801 47 801 57 10
-production
-S 0 802 3 802 17 14
-not_applicable
-S 0 802 19 802 74 55
-Xcode serves the StoreKit configuration file's products
 S 0 803 3 803 8 5
+title
+S 0 803 10 803 40 30
+the reference name is too long
+S 0 804 3 804 12 9
+rationale
+S 0 804 14 804 105 91
+App Store Connect accepts reference names of at most 64 characters; the limit is an option.
+S 0 805 3 805 7 4
+help
+S 0 805 9 805 71 62
+shorten the reference name to {max_length} characters or fewer
+S 0 806 3 806 15 12
+environments
+L 4 806 17 806 58
+S 0 806 18 806 25 7
+sandbox
+S 0 806 27 806 37 10
+testflight
+S 0 806 39 806 45 6
+review
+S 0 806 47 806 57 10
+production
+S 0 807 3 807 17 14
+not_applicable
+S 0 807 19 807 74 55
+Xcode serves the StoreKit configuration file's products
+S 0 808 3 808 8 5
 check
-M 2 803 10 803 51
-S 0 803 12 803 16 4
+M 2 808 10 808 51
+S 0 808 12 808 16 4
 each
-S 0 803 18 803 26 8
+S 0 808 18 808 26 8
 products
-S 0 803 28 803 33 5
+S 0 808 28 808 33 5
 field
-S 0 803 35 803 49 14
+S 0 808 35 808 49 14
 reference_name
-S 0 804 3 804 10 7
+S 0 809 3 809 10 7
 options
-M 1 804 12 804 30
-S 0 804 14 804 24 10
+M 1 809 12 809 30
+S 0 809 14 809 24 10
 max_length
-S 0 804 26 804 28 2
+S 0 809 26 809 28 2
 64
-S 0 805 3 805 10 7
+S 0 810 3 810 10 7
 message
-S 1 805 12 805 106 92
+S 1 810 12 810 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 806 3 806 11 8
+S 0 811 3 811 11 8
 examples
-M 2 807 5 814 41
-S 0 807 5 807 15 10
+M 2 812 5 819 41
+S 0 812 5 812 15 10
 triggering
-L 1 808 7 810 107
-S 1 808 9 810 107 109
+L 1 813 7 815 107
+S 1 813 9 815 107 109
 products:
   - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
 
-S 0 811 5 811 12 7
+S 0 816 5 816 12 7
 passing
-L 1 812 7 814 41
-S 1 812 9 814 41 43
+L 1 817 7 819 41
+S 1 817 9 819 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 816 3 838 53
-S 0 816 3 816 5 2
+M 13 821 3 843 53
+S 0 821 3 821 5 2
 id
-S 0 816 7 816 26 19
+S 0 821 7 821 26 19
 display-name-length
-S 0 817 3 817 12 9
+S 0 822 3 822 12 9
 checklist
-S 0 817 14 817 30 16
+S 0 822 14 822 30 16
 product-metadata
-S 0 818 3 818 11 8
+S 0 823 3 823 11 8
 severity
-S 0 818 13 818 18 5
+S 0 823 13 823 18 5
 error
-S 0 819 3 819 8 5
+S 0 824 3 824 8 5
 since
-S 0 819 10 819 15 5
+S 0 824 10 824 15 5
 0.1.0
-S 0 820 3 820 8 5
-title
-S 0 820 10 820 49 39
-a display name is too short or too long
-S 0 821 3 821 12 9
-rationale
-S 0 821 14 821 120 106
-App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
-S 0 822 3 822 7 4
-help
-S 0 822 9 822 72 63
-write a display name of {min_length} to {max_length} characters
-S 0 823 3 823 15 12
-environments
-L 4 823 17 823 58
-S 0 823 18 823 25 7
-sandbox
-S 0 823 27 823 37 10
-testflight
-S 0 823 39 823 45 6
-review
-S 0 823 47 823 57 10
-production
-S 0 824 3 824 17 14
-not_applicable
-S 0 824 19 824 74 55
-Xcode serves the StoreKit configuration file's products
 S 0 825 3 825 8 5
+title
+S 0 825 10 825 49 39
+a display name is too short or too long
+S 0 826 3 826 12 9
+rationale
+S 0 826 14 826 120 106
+App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
+S 0 827 3 827 7 4
+help
+S 0 827 9 827 72 63
+write a display name of {min_length} to {max_length} characters
+S 0 828 3 828 15 12
+environments
+L 4 828 17 828 58
+S 0 828 18 828 25 7
+sandbox
+S 0 828 27 828 37 10
+testflight
+S 0 828 39 828 45 6
+review
+S 0 828 47 828 57 10
+production
+S 0 829 3 829 17 14
+not_applicable
+S 0 829 19 829 74 55
+Xcode serves the StoreKit configuration file's products
+S 0 830 3 830 8 5
 check
-M 2 825 10 825 65
-S 0 825 12 825 16 4
+M 2 830 10 830 65
+S 0 830 12 830 16 4
 each
-S 0 825 18 825 26 8
+S 0 830 18 830 26 8
 products
-S 0 825 28 825 33 5
+S 0 830 28 830 33 5
 field
-S 0 825 35 825 63 28
+S 0 830 35 830 63 28
 localizations.*.display_name
-S 0 826 3 826 10 7
+S 0 831 3 831 10 7
 options
-M 2 826 12 826 45
-S 0 826 14 826 24 10
+M 2 831 12 831 45
+S 0 831 14 831 24 10
 min_length
-S 0 826 26 826 27 1
+S 0 831 26 831 27 1
 2
-S 0 826 29 826 39 10
+S 0 831 29 831 39 10
 max_length
-S 0 826 41 826 43 2
+S 0 831 41 831 43 2
 30
-S 0 827 3 827 10 7
+S 0 832 3 832 10 7
 message
-S 1 827 12 827 131 117
+S 1 832 12 832 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 828 3 828 11 8
+S 0 833 3 833 11 8
 examples
-M 2 829 5 838 53
-S 0 829 5 829 15 10
+M 2 834 5 843 53
+S 0 834 5 834 15 10
 triggering
-L 1 830 7 833 85
-S 1 830 9 833 85 106
+L 1 835 7 838 85
+S 1 835 9 838 85 106
 products:
   - localizations:
       en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
 
-S 0 834 5 834 12 7
+S 0 839 5 839 12 7
 passing
-L 1 835 7 838 53
-S 1 835 9 838 53 74
+L 1 840 7 843 53
+S 1 840 9 843 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 840 3 862 102
-S 0 840 3 840 5 2
+M 13 845 3 867 102
+S 0 845 3 845 5 2
 id
-S 0 840 7 840 25 18
+S 0 845 7 845 25 18
 description-length
-S 0 841 3 841 12 9
+S 0 846 3 846 12 9
 checklist
-S 0 841 14 841 30 16
+S 0 846 14 846 30 16
 product-metadata
-S 0 842 3 842 11 8
+S 0 847 3 847 11 8
 severity
-S 0 842 13 842 18 5
+S 0 847 13 847 18 5
 error
-S 0 843 3 843 8 5
+S 0 848 3 848 8 5
 since
-S 0 843 10 843 15 5
+S 0 848 10 848 15 5
 0.1.0
-S 0 844 3 844 8 5
-title
-S 0 844 10 844 35 25
-a description is too long
-S 0 845 3 845 12 9
-rationale
-S 0 845 14 845 130 116
-App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
-S 0 846 3 846 7 4
-help
-S 0 846 9 846 68 59
-shorten the description to {max_length} characters or fewer
-S 0 847 3 847 15 12
-environments
-L 4 847 17 847 58
-S 0 847 18 847 25 7
-sandbox
-S 0 847 27 847 37 10
-testflight
-S 0 847 39 847 45 6
-review
-S 0 847 47 847 57 10
-production
-S 0 848 3 848 17 14
-not_applicable
-S 0 848 19 848 74 55
-Xcode serves the StoreKit configuration file's products
 S 0 849 3 849 8 5
+title
+S 0 849 10 849 35 25
+a description is too long
+S 0 850 3 850 12 9
+rationale
+S 0 850 14 850 130 116
+App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
+S 0 851 3 851 7 4
+help
+S 0 851 9 851 68 59
+shorten the description to {max_length} characters or fewer
+S 0 852 3 852 15 12
+environments
+L 4 852 17 852 58
+S 0 852 18 852 25 7
+sandbox
+S 0 852 27 852 37 10
+testflight
+S 0 852 39 852 45 6
+review
+S 0 852 47 852 57 10
+production
+S 0 853 3 853 17 14
+not_applicable
+S 0 853 19 853 74 55
+Xcode serves the StoreKit configuration file's products
+S 0 854 3 854 8 5
 check
-M 2 849 10 849 64
-S 0 849 12 849 16 4
+M 2 854 10 854 64
+S 0 854 12 854 16 4
 each
-S 0 849 18 849 26 8
+S 0 854 18 854 26 8
 products
-S 0 849 28 849 33 5
+S 0 854 28 854 33 5
 field
-S 0 849 35 849 62 27
+S 0 854 35 854 62 27
 localizations.*.description
-S 0 850 3 850 10 7
+S 0 855 3 855 10 7
 options
-M 1 850 12 850 30
-S 0 850 14 850 24 10
+M 1 855 12 855 30
+S 0 855 14 855 24 10
 max_length
-S 0 850 26 850 28 2
+S 0 855 26 855 28 2
 45
-S 0 851 3 851 10 7
+S 0 856 3 856 10 7
 message
-S 1 851 12 851 103 89
+S 1 856 12 856 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 852 3 852 11 8
+S 0 857 3 857 11 8
 examples
-M 2 853 5 862 102
-S 0 853 5 853 15 10
+M 2 858 5 867 102
+S 0 858 5 858 15 10
 triggering
-L 1 854 7 857 130
-S 1 854 9 857 130 151
+L 1 859 7 862 130
+S 1 859 9 862 130 151
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: "Fifty seed packs to plant anything you like, anywhere" }   # <-
 
-S 0 858 5 858 12 7
+S 0 863 5 863 12 7
 passing
-L 1 859 7 862 102
-S 1 859 9 862 102 123
+L 1 864 7 867 102
+S 1 864 9 867 102 123
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: Fifty seed packs to plant anything }
 
-M 13 864 3 926 59
-S 0 864 3 864 5 2
+M 13 869 3 931 59
+S 0 869 3 869 5 2
 id
-S 0 864 7 864 26 19
+S 0 869 7 869 26 19
 review-notes-length
-S 0 865 3 865 12 9
+S 0 870 3 870 12 9
 checklist
-S 0 865 14 865 30 16
+S 0 870 14 870 30 16
 product-metadata
-S 0 866 3 866 11 8
+S 0 871 3 871 11 8
 severity
-S 0 866 13 866 18 5
+S 0 871 13 871 18 5
 error
-S 0 867 3 867 8 5
+S 0 872 3 872 8 5
 since
-S 0 867 10 867 15 5
+S 0 872 10 872 15 5
 0.1.0
-S 0 868 3 868 8 5
-title
-S 0 868 10 868 39 29
-the review notes are too long
-S 0 869 3 869 12 9
-rationale
-S 0 869 14 869 104 90
-App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
-S 0 870 3 870 7 4
-help
-S 0 870 9 870 69 60
-shorten the review notes to {max_length} characters or fewer
-S 0 871 3 871 15 12
-environments
-L 2 871 17 871 37
-S 0 871 18 871 24 6
-review
-S 0 871 26 871 36 10
-production
-S 0 872 3 872 17 14
-not_applicable
-S 0 872 19 872 58 39
-review notes matter only for submission
 S 0 873 3 873 8 5
+title
+S 0 873 10 873 39 29
+the review notes are too long
+S 0 874 3 874 12 9
+rationale
+S 0 874 14 874 104 90
+App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
+S 0 875 3 875 7 4
+help
+S 0 875 9 875 69 60
+shorten the review notes to {max_length} characters or fewer
+S 0 876 3 876 15 12
+environments
+L 2 876 17 876 37
+S 0 876 18 876 24 6
+review
+S 0 876 26 876 36 10
+production
+S 0 877 3 877 17 14
+not_applicable
+S 0 877 19 877 58 39
+review notes matter only for submission
+S 0 878 3 878 8 5
 check
-M 2 873 10 873 49
-S 0 873 12 873 16 4
+M 2 878 10 878 49
+S 0 878 12 878 16 4
 each
-S 0 873 18 873 26 8
+S 0 878 18 878 26 8
 products
-S 0 873 28 873 33 5
+S 0 878 28 878 33 5
 field
-S 0 873 35 873 47 12
+S 0 878 35 878 47 12
 review_notes
-S 0 874 3 874 10 7
+S 0 879 3 879 10 7
 options
-M 1 874 12 874 32
-S 0 874 14 874 24 10
+M 1 879 12 879 32
+S 0 879 14 879 24 10
 max_length
-S 0 874 26 874 30 4
+S 0 879 26 879 30 4
 4000
-S 0 875 3 875 10 7
+S 0 880 3 880 10 7
 message
-S 1 875 12 875 99 85
+S 1 880 12 880 99 85
 the review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 876 3 876 11 8
+S 0 881 3 881 11 8
 examples
-M 2 877 5 926 59
-S 0 877 5 877 15 10
+M 2 882 5 931 59
+S 0 882 5 882 15 10
 triggering
-L 1 878 7 921 117
-S 1 878 9 921 117 4417
+L 1 883 7 926 117
+S 1 883 9 926 117 4417
 environment: review
 products:
   - review_notes: >   # <-
@@ -5384,502 +5417,502 @@ products:
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
 
-S 0 922 5 922 12 7
+S 0 927 5 927 12 7
 passing
-L 1 923 7 926 59
-S 1 923 9 926 59 81
+L 1 928 7 931 59
+S 1 928 9 931 59 81
 environment: review
 products:
   - review_notes: Open the Shed tab and tap Seeds.
 
-M 10 928 3 947 36
-S 0 928 3 928 5 2
+M 10 933 3 952 36
+S 0 933 3 933 5 2
 id
-S 0 928 7 928 32 25
+S 0 933 7 933 32 25
 missing-review-screenshot
-S 0 929 3 929 12 9
+S 0 934 3 934 12 9
 checklist
-S 0 929 14 929 30 16
+S 0 934 14 934 30 16
 product-metadata
-S 0 930 3 930 11 8
+S 0 935 3 935 11 8
 severity
-S 0 930 13 930 18 5
+S 0 935 13 935 18 5
 error
-S 0 931 3 931 8 5
+S 0 936 3 936 8 5
 since
-S 0 931 10 931 15 5
+S 0 936 10 936 15 5
 0.1.0
-S 0 932 3 932 8 5
+S 0 937 3 937 8 5
 title
-S 0 932 10 932 46 36
+S 0 937 10 937 46 36
 the product has no review screenshot
-S 0 933 3 933 12 9
+S 0 938 3 938 12 9
 rationale
-S 0 933 14 933 211 197
+S 0 938 14 938 211 197
 Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
-S 0 934 3 934 7 4
+S 0 939 3 939 7 4
 help
-S 0 934 9 934 58 49
+S 0 939 9 939 58 49
 upload the review screenshot in App Store Connect
-S 0 935 3 935 15 12
+S 0 940 3 940 15 12
 environments
-L 1 935 17 935 25
-S 0 935 18 935 24 6
+L 1 940 17 940 25
+S 0 940 18 940 24 6
 review
-S 0 936 3 936 17 14
+S 0 941 3 941 17 14
 not_applicable
-S 0 936 19 936 80 61
+S 0 941 19 941 80 61
 the review screenshot matters only when submitting for review
-S 0 937 3 937 11 8
+S 0 942 3 942 11 8
 examples
-M 2 938 5 947 36
-S 0 938 5 938 15 10
+M 2 943 5 952 36
+S 0 943 5 943 15 10
 triggering
-L 1 939 7 942 44
-S 1 939 9 942 44 66
+L 1 944 7 947 44
+S 1 944 9 947 44 66
 environment: review
 products:
   - review_screenshot: false   # <-
 
-S 0 943 5 943 12 7
+S 0 948 5 948 12 7
 passing
-L 1 944 7 947 36
-S 1 944 9 947 36 58
+L 1 949 7 952 36
+S 1 949 9 952 36 58
 environment: review
 products:
   - review_screenshot: true
 
-M 10 949 3 968 63
-S 0 949 3 949 5 2
+M 10 954 3 973 63
+S 0 954 3 954 5 2
 id
-S 0 949 7 949 27 20
+S 0 954 7 954 27 20
 duplicate-product-id
-S 0 950 3 950 12 9
+S 0 955 3 955 12 9
 checklist
-S 0 950 14 950 30 16
+S 0 955 14 955 30 16
 product-metadata
-S 0 951 3 951 11 8
+S 0 956 3 956 11 8
 severity
-S 0 951 13 951 18 5
+S 0 956 13 956 18 5
 error
-S 0 952 3 952 8 5
+S 0 957 3 957 8 5
 since
-S 0 952 10 952 15 5
+S 0 957 10 957 15 5
 0.1.0
-S 0 953 3 953 8 5
+S 0 958 3 958 8 5
 title
-S 0 953 10 953 38 28
+S 0 958 10 958 38 28
 a product ID is listed twice
-S 0 954 3 954 12 9
+S 0 959 3 959 12 9
 rationale
-S 0 954 14 954 133 119
+S 0 959 14 959 133 119
 Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
-S 0 955 3 955 7 4
+S 0 960 3 960 7 4
 help
-S 0 955 9 955 49 40
+S 0 960 9 960 49 40
 remove the duplicate or give it a new ID
-S 0 956 3 956 15 12
+S 0 961 3 961 15 12
 environments
-L 4 956 17 956 58
-S 0 956 18 956 25 7
+L 4 961 17 961 58
+S 0 961 18 961 25 7
 sandbox
-S 0 956 27 956 37 10
+S 0 961 27 961 37 10
 testflight
-S 0 956 39 956 45 6
+S 0 961 39 961 45 6
 review
-S 0 956 47 956 57 10
+S 0 961 47 961 57 10
 production
-S 0 957 3 957 17 14
+S 0 962 3 962 17 14
 not_applicable
-S 0 957 19 957 74 55
+S 0 962 19 962 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 958 3 958 11 8
+S 0 963 3 963 11 8
 examples
-M 2 959 5 968 63
-S 0 959 5 959 15 10
+M 2 964 5 973 63
+S 0 964 5 964 15 10
 triggering
-L 1 960 7 963 67
-S 1 960 9 963 67 76
+L 1 965 7 968 67
+S 1 965 9 968 67 76
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
 
-S 0 964 5 964 12 7
+S 0 969 5 969 12 7
 passing
-L 1 965 7 968 63
-S 1 965 9 968 63 72
+L 1 970 7 973 63
+S 1 970 9 973 63 72
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.greenhouse
 
-M 10 970 3 989 46
-S 0 970 3 970 5 2
+M 10 975 3 994 46
+S 0 975 3 975 5 2
 id
-S 0 970 7 970 31 24
+S 0 975 7 975 31 24
 duplicate-reference-name
-S 0 971 3 971 12 9
+S 0 976 3 976 12 9
 checklist
-S 0 971 14 971 30 16
+S 0 976 14 976 30 16
 product-metadata
-S 0 972 3 972 11 8
+S 0 977 3 977 11 8
 severity
-S 0 972 13 972 18 5
+S 0 977 13 977 18 5
 error
-S 0 973 3 973 8 5
+S 0 978 3 978 8 5
 since
-S 0 973 10 973 15 5
+S 0 978 10 978 15 5
 0.1.0
-S 0 974 3 974 8 5
+S 0 979 3 979 8 5
 title
-S 0 974 10 974 40 30
+S 0 979 10 979 40 30
 a reference name is used twice
-S 0 975 3 975 12 9
+S 0 980 3 980 12 9
 rationale
-S 0 975 14 975 76 62
+S 0 980 14 980 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 976 3 976 7 4
+S 0 981 3 981 7 4
 help
-S 0 976 9 976 49 40
+S 0 981 9 981 49 40
 give each product its own reference name
-S 0 977 3 977 15 12
+S 0 982 3 982 15 12
 environments
-L 4 977 17 977 58
-S 0 977 18 977 25 7
+L 4 982 17 982 58
+S 0 982 18 982 25 7
 sandbox
-S 0 977 27 977 37 10
+S 0 982 27 982 37 10
 testflight
-S 0 977 39 977 45 6
+S 0 982 39 982 45 6
 review
-S 0 977 47 977 57 10
+S 0 982 47 982 57 10
 production
-S 0 978 3 978 17 14
+S 0 983 3 983 17 14
 not_applicable
-S 0 978 19 978 74 55
+S 0 983 19 983 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 979 3 979 11 8
+S 0 984 3 984 11 8
 examples
-M 2 980 5 989 46
-S 0 980 5 980 15 10
+M 2 985 5 994 46
+S 0 985 5 985 15 10
 triggering
-L 1 981 7 984 48
-S 1 981 9 984 48 57
+L 1 986 7 989 48
+S 1 986 9 989 48 57
 products:
   - {}
   - reference_name: Seed Pack 50   # <-
 
-S 0 985 5 985 12 7
+S 0 990 5 990 12 7
 passing
-L 1 986 7 989 46
-S 1 986 9 989 46 55
+L 1 991 7 994 46
+S 1 991 9 994 46 55
 products:
   - {}
   - reference_name: Greenhouse Unlock
 
-M 10 991 3 1010 48
-S 0 991 3 991 5 2
+M 10 996 3 1015 48
+S 0 996 3 996 5 2
 id
-S 0 991 7 991 29 22
+S 0 996 7 996 29 22
 placeholder-product-id
-S 0 992 3 992 12 9
+S 0 997 3 997 12 9
 checklist
-S 0 992 14 992 30 16
+S 0 997 14 997 30 16
 product-metadata
-S 0 993 3 993 11 8
+S 0 998 3 998 11 8
 severity
-S 0 993 13 993 18 5
+S 0 998 13 998 18 5
 error
-S 0 994 3 994 8 5
+S 0 999 3 999 8 5
 since
-S 0 994 10 994 15 5
+S 0 999 10 999 15 5
 0.1.0
-S 0 995 3 995 8 5
+S 0 1000 3 1000 8 5
 title
-S 0 995 10 995 39 29
+S 0 1000 10 1000 39 29
 a product ID is a placeholder
-S 0 996 3 996 12 9
+S 0 1001 3 1001 12 9
 rationale
-S 0 996 14 996 151 139
+S 0 1001 14 1001 151 139
 Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
-S 0 997 3 997 7 4
+S 0 1002 3 1002 7 4
 help
-S 0 997 9 997 68 59
+S 0 1002 9 1002 68 59
 replace it with the product ID created in App Store Connect
-S 0 998 3 998 15 12
+S 0 1003 3 1003 15 12
 environments
-L 4 998 17 998 58
-S 0 998 18 998 25 7
+L 4 1003 17 1003 58
+S 0 1003 18 1003 25 7
 sandbox
-S 0 998 27 998 37 10
+S 0 1003 27 1003 37 10
 testflight
-S 0 998 39 998 45 6
+S 0 1003 39 1003 45 6
 review
-S 0 998 47 998 57 10
+S 0 1003 47 1003 57 10
 production
-S 0 999 3 999 17 14
+S 0 1004 3 1004 17 14
 not_applicable
-S 0 999 19 999 80 61
+S 0 1004 19 1004 80 61
 Xcode serves whatever IDs the StoreKit configuration file has
-S 0 1000 3 1000 11 8
+S 0 1005 3 1005 11 8
 examples
-M 2 1001 5 1010 48
-S 0 1001 5 1001 15 10
+M 2 1006 5 1015 48
+S 0 1006 5 1006 15 10
 triggering
-L 1 1002 7 1006 35
-S 1 1002 9 1006 35 120
+L 1 1007 7 1011 35
+S 1 1007 9 1011 35 120
 requests:
   - com.greenthumb.pocketgarden.seeds50
   - com.greenthumb.pocketgarden.greenhouse
   - YOUR_PRODUCT_ID   # <-
 
-S 0 1007 5 1007 12 7
+S 0 1012 5 1012 12 7
 passing
-L 1 1008 7 1010 48
-S 1 1008 9 1010 48 50
+L 1 1013 7 1015 48
+S 1 1013 9 1015 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 10 1012 3 1029 36
-S 0 1012 3 1012 5 2
+M 10 1017 3 1034 36
+S 0 1017 3 1017 5 2
 id
-S 0 1012 7 1012 33 26
+S 0 1017 7 1017 33 26
 family-sharing-not-allowed
-S 0 1013 3 1013 12 9
+S 0 1018 3 1018 12 9
 checklist
-S 0 1013 14 1013 30 16
+S 0 1018 14 1018 30 16
 product-metadata
-S 0 1014 3 1014 11 8
+S 0 1019 3 1019 11 8
 severity
-S 0 1014 13 1014 20 7
+S 0 1019 13 1019 20 7
 warning
-S 0 1015 3 1015 8 5
+S 0 1020 3 1020 8 5
 since
-S 0 1015 10 1015 15 5
+S 0 1020 10 1020 15 5
 0.1.0
-S 0 1016 3 1016 8 5
+S 0 1021 3 1021 8 5
 title
-S 0 1016 10 1016 61 51
+S 0 1021 10 1021 61 51
 Family Sharing is on for a type that cannot have it
-S 0 1017 3 1017 12 9
+S 0 1022 3 1022 12 9
 rationale
-S 0 1017 14 1017 195 181
+S 0 1022 14 1022 195 181
 Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
-S 0 1018 3 1018 7 4
+S 0 1023 3 1023 7 4
 help
-S 1 1018 9 1018 40 29
+S 1 1023 9 1023 40 29
 set `family_shareable: false`
-S 0 1019 3 1019 15 12
+S 0 1024 3 1024 15 12
 environments
-L 4 1019 17 1019 58
-S 0 1019 18 1019 25 7
+L 4 1024 17 1024 58
+S 0 1024 18 1024 25 7
 sandbox
-S 0 1019 27 1019 37 10
+S 0 1024 27 1024 37 10
 testflight
-S 0 1019 39 1019 45 6
+S 0 1024 39 1024 45 6
 review
-S 0 1019 47 1019 57 10
+S 0 1024 47 1024 57 10
 production
-S 0 1020 3 1020 17 14
+S 0 1025 3 1025 17 14
 not_applicable
-S 0 1020 19 1020 74 55
+S 0 1025 19 1025 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 1021 3 1021 11 8
+S 0 1026 3 1026 11 8
 examples
-M 2 1022 5 1029 36
-S 0 1022 5 1022 15 10
+M 2 1027 5 1034 36
+S 0 1027 5 1027 15 10
 triggering
-L 1 1023 7 1025 42
-S 1 1023 9 1025 42 44
+L 1 1028 7 1030 42
+S 1 1028 9 1030 42 44
 products:
   - family_shareable: true   # <-
 
-S 0 1026 5 1026 12 7
+S 0 1031 5 1031 12 7
 passing
-L 1 1027 7 1029 36
-S 1 1027 9 1029 36 38
+L 1 1032 7 1034 36
+S 1 1032 9 1034 36 38
 products:
   - family_shareable: false
 
-M 10 1031 3 1053 36
-S 0 1031 3 1031 5 2
+M 10 1036 3 1058 36
+S 0 1036 3 1036 5 2
 id
-S 0 1031 7 1031 24 17
+S 0 1036 7 1036 24 17
 status-not-served
-S 0 1032 3 1032 12 9
+S 0 1037 3 1037 12 9
 checklist
-S 0 1032 14 1032 28 14
+S 0 1037 14 1037 28 14
 product-status
-S 0 1033 3 1033 11 8
+S 0 1038 3 1038 11 8
 severity
-S 0 1033 13 1033 18 5
+S 0 1038 13 1038 18 5
 error
-S 0 1034 3 1034 8 5
+S 0 1039 3 1039 8 5
 since
-S 0 1034 10 1034 15 5
+S 0 1039 10 1039 15 5
 0.1.0
-S 0 1035 3 1035 8 5
+S 0 1040 3 1040 8 5
 title
-S 0 1035 10 1035 64 54
+S 0 1040 10 1040 64 54
 the product's status is not served in this environment
-S 0 1036 3 1036 12 9
+S 0 1041 3 1041 12 9
 rationale
-S 0 1036 14 1036 210 196
+S 0 1041 14 1041 210 196
 The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
-S 0 1037 3 1037 7 4
+S 0 1042 3 1042 7 4
 help
-S 0 1037 9 1037 62 53
+S 0 1042 9 1042 62 53
 bring the product to a status this environment serves
-S 0 1038 3 1038 15 12
+S 0 1043 3 1043 15 12
 environments
-L 4 1038 17 1038 58
-S 0 1038 18 1038 25 7
+L 4 1043 17 1043 58
+S 0 1043 18 1043 25 7
 sandbox
-S 0 1038 27 1038 37 10
+S 0 1043 27 1043 37 10
 testflight
-S 0 1038 39 1038 45 6
+S 0 1043 39 1043 45 6
 review
-S 0 1038 47 1038 57 10
+S 0 1043 47 1043 57 10
 production
-S 0 1039 3 1039 17 14
+S 0 1044 3 1044 17 14
 not_applicable
-S 0 1039 19 1039 115 96
+S 0 1044 19 1044 115 96
 Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
-S 0 1040 3 1040 11 8
+S 0 1045 3 1045 11 8
 examples
-M 2 1041 5 1053 36
-S 0 1041 5 1041 15 10
+M 2 1046 5 1058 36
+S 0 1046 5 1046 15 10
 triggering
-L 2 1042 7 1049 46
-S 1 1042 9 1044 36 38
+L 2 1047 7 1054 46
+S 1 1047 9 1049 36 38
 products:
   - status: rejected   # <-
 
-S 1 1045 9 1049 46 183
+S 1 1050 9 1054 46 183
 environment: production
 app_store_connect: { version_state: ready_for_sale, released_at: 2026-10-01T00:00:00Z, binary_uploaded: true }
 products:
   - status: waiting_for_review   # <-
 
-S 0 1050 5 1050 12 7
+S 0 1055 5 1055 12 7
 passing
-L 1 1051 7 1053 36
-S 1 1051 9 1053 36 38
+L 1 1056 7 1058 36
+S 1 1056 9 1058 36 38
 products:
   - status: ready_to_submit
 
-M 10 1055 3 1075 44
-S 0 1055 3 1055 5 2
+M 10 1060 3 1080 44
+S 0 1060 3 1060 5 2
 id
-S 0 1055 7 1055 23 16
+S 0 1060 7 1060 23 16
 app-not-released
-S 0 1056 3 1056 12 9
+S 0 1061 3 1061 12 9
 checklist
-S 0 1056 14 1056 28 14
+S 0 1061 14 1061 28 14
 product-status
-S 0 1057 3 1057 11 8
+S 0 1062 3 1062 11 8
 severity
-S 0 1057 13 1057 18 5
+S 0 1062 13 1062 18 5
 error
-S 0 1058 3 1058 8 5
+S 0 1063 3 1063 8 5
 since
-S 0 1058 10 1058 15 5
+S 0 1063 10 1063 15 5
 0.1.0
-S 0 1059 3 1059 8 5
+S 0 1064 3 1064 8 5
 title
-S 0 1059 10 1059 41 31
+S 0 1064 10 1064 41 31
 the app version is not released
-S 0 1060 3 1060 12 9
+S 0 1065 3 1065 12 9
 rationale
-S 0 1060 14 1060 134 120
+S 0 1065 14 1065 134 120
 New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
-S 0 1061 3 1061 7 4
+S 0 1066 3 1066 7 4
 help
-S 0 1061 9 1061 59 50
+S 0 1066 9 1066 59 50
 release the app version, then wait for propagation
-S 0 1062 3 1062 15 12
+S 0 1067 3 1067 15 12
 environments
-L 1 1062 17 1062 29
-S 0 1062 18 1062 28 10
+L 1 1067 17 1067 29
+S 0 1067 18 1067 28 10
 production
-S 0 1063 3 1063 17 14
+S 0 1068 3 1068 17 14
 not_applicable
-S 0 1063 19 1063 58 39
+S 0 1068 19 1068 58 39
 only the App Store needs a released app
-S 0 1064 3 1064 11 8
+S 0 1069 3 1069 11 8
 examples
-M 2 1065 5 1075 44
-S 0 1065 5 1065 15 10
+M 2 1070 5 1080 44
+S 0 1070 5 1070 15 10
 triggering
-L 1 1066 7 1069 58
-S 1 1066 9 1069 58 93
+L 1 1071 7 1074 58
+S 1 1071 9 1074 58 93
 environment: production
 app_store_connect:
   version_state: pending_developer_release   # <-
 
-S 0 1070 5 1070 12 7
+S 0 1075 5 1075 12 7
 passing
-L 1 1071 7 1075 44
-S 1 1071 9 1075 44 111
+L 1 1076 7 1080 44
+S 1 1076 9 1080 44 111
 environment: production
 app_store_connect:
   version_state: ready_for_sale
   released_at: 2026-10-01T00:00:00Z
 
-M 10 1077 3 1100 45
-S 0 1077 3 1077 5 2
+M 10 1082 3 1105 45
+S 0 1082 3 1082 5 2
 id
-S 0 1077 7 1077 27 20
+S 0 1082 7 1082 27 20
 binary-not-submitted
-S 0 1078 3 1078 12 9
+S 0 1083 3 1083 12 9
 checklist
-S 0 1078 14 1078 30 16
+S 0 1083 14 1083 30 16
 binary-submitted
-S 0 1079 3 1079 11 8
+S 0 1084 3 1084 11 8
 severity
-S 0 1079 13 1079 18 5
+S 0 1084 13 1084 18 5
 error
-S 0 1080 3 1080 8 5
+S 0 1085 3 1085 8 5
 since
-S 0 1080 10 1080 15 5
+S 0 1085 10 1085 15 5
 0.1.0
-S 0 1081 3 1081 8 5
+S 0 1086 3 1086 8 5
 title
-S 0 1081 10 1081 59 49
+S 0 1086 10 1086 59 49
 the product was not submitted with an app version
-S 0 1082 3 1082 12 9
+S 0 1087 3 1087 12 9
 rationale
-S 0 1082 14 1082 215 201
+S 0 1087 14 1087 215 201
 No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
-S 0 1083 3 1083 7 4
+S 0 1088 3 1088 7 4
 help
-S 0 1083 9 1083 71 62
+S 0 1088 9 1088 71 62
 attach the product to the app version and submit them together
-S 0 1084 3 1084 15 12
+S 0 1089 3 1089 15 12
 environments
-L 2 1084 17 1084 37
-S 0 1084 18 1084 24 6
+L 2 1089 17 1089 37
+S 0 1089 18 1089 24 6
 review
-S 0 1084 26 1084 36 10
+S 0 1089 26 1089 36 10
 production
-S 0 1085 3 1085 17 14
+S 0 1090 3 1090 17 14
 not_applicable
-S 0 1085 19 1085 85 66
+S 0 1090 19 1090 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 1086 3 1086 11 8
+S 0 1091 3 1091 11 8
 examples
-M 2 1087 5 1100 45
-S 0 1087 5 1087 15 10
+M 2 1092 5 1105 45
+S 0 1092 5 1092 15 10
 triggering
-L 1 1088 7 1092 53
-S 1 1088 9 1092 53 120
+L 1 1093 7 1097 53
+S 1 1093 9 1097 53 120
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
   - submitted_with_app_version: false   # <-
 
-S 0 1093 5 1093 12 7
+S 0 1098 5 1098 12 7
 passing
-L 1 1094 7 1100 45
-S 1 1094 9 1100 45 186
+L 1 1099 7 1105 45
+S 1 1099 9 1105 45 186
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
@@ -5887,1038 +5920,1042 @@ products:
   - submitted_with_app_version: true
   - submitted_with_app_version: true
 
-M 11 1102 3 1120 45
-S 0 1102 3 1102 5 2
+M 11 1107 3 1125 45
+S 0 1107 3 1107 5 2
 id
-S 0 1102 7 1102 25 18
+S 0 1107 7 1107 25 18
 propagation-window
-S 0 1103 3 1103 12 9
+S 0 1108 3 1108 12 9
 checklist
-S 0 1103 14 1103 30 16
+S 0 1108 14 1108 30 16
 propagation-wait
-S 0 1104 3 1104 11 8
+S 0 1109 3 1109 11 8
 severity
-S 0 1104 13 1104 20 7
+S 0 1109 13 1109 20 7
 warning
-S 0 1105 3 1105 8 5
+S 0 1110 3 1110 8 5
 since
-S 0 1105 10 1105 15 5
+S 0 1110 10 1110 15 5
 0.1.0
-S 0 1106 3 1106 8 5
+S 0 1111 3 1111 8 5
 title
-S 0 1106 10 1106 68 58
+S 0 1111 10 1111 68 58
 the product changed too recently to have reached the store
-S 0 1107 3 1107 12 9
+S 0 1112 3 1112 12 9
 rationale
-S 0 1107 14 1107 196 184
+S 0 1112 14 1112 196 184
 Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
-S 0 1108 3 1108 7 4
+S 0 1113 3 1113 7 4
 help
-S 0 1108 9 1108 28 19
+S 0 1113 9 1113 28 19
 wait, and try again
-S 0 1109 3 1109 15 12
+S 0 1114 3 1114 15 12
 environments
-L 4 1109 17 1109 58
-S 0 1109 18 1109 25 7
+L 4 1114 17 1114 58
+S 0 1114 18 1114 25 7
 sandbox
-S 0 1109 27 1109 37 10
+S 0 1114 27 1114 37 10
 testflight
-S 0 1109 39 1109 45 6
+S 0 1114 39 1114 45 6
 review
-S 0 1109 47 1109 57 10
+S 0 1114 47 1114 57 10
 production
-S 0 1110 3 1110 17 14
+S 0 1115 3 1115 17 14
 not_applicable
-S 0 1110 19 1110 71 52
+S 0 1115 19 1115 71 52
 Xcode serves the StoreKit configuration file at once
-S 0 1111 3 1111 10 7
+S 0 1116 3 1116 10 7
 options
-M 2 1111 12 1111 54
-S 0 1111 14 1111 27 13
+M 2 1116 12 1116 54
+S 0 1116 14 1116 27 13
 sandbox_hours
-S 0 1111 29 1111 30 1
+S 0 1116 29 1116 30 1
 1
-S 0 1111 32 1111 48 16
+S 0 1116 32 1116 48 16
 production_hours
-S 0 1111 50 1111 52 2
+S 0 1116 50 1116 52 2
 48
-S 0 1112 3 1112 11 8
+S 0 1117 3 1117 11 8
 examples
-M 2 1113 5 1120 45
-S 0 1113 5 1113 15 10
+M 2 1118 5 1125 45
+S 0 1118 5 1118 15 10
 triggering
-L 1 1114 7 1116 52
-S 1 1114 9 1116 52 54
+L 1 1119 7 1121 52
+S 1 1119 9 1121 52 54
 products:
   - updated_at: 2026-11-22T09:40:00Z   # <-
 
-S 0 1117 5 1117 12 7
+S 0 1122 5 1122 12 7
 passing
-L 1 1118 7 1120 45
-S 1 1118 9 1120 45 47
+L 1 1123 7 1125 45
+S 1 1123 9 1125 45 47
 products:
   - updated_at: 2026-11-22T08:00:00Z
 
-M 10 1123 3 1144 51
-S 0 1123 3 1123 5 2
+M 10 1128 3 1149 51
+S 0 1128 3 1128 5 2
 id
-S 0 1123 7 1123 33 26
+S 0 1128 7 1128 33 26
 subscription-without-group
-S 0 1124 3 1124 12 9
+S 0 1129 3 1129 12 9
 checklist
-S 0 1124 14 1124 33 19
+S 0 1129 14 1129 33 19
 subscription-groups
-S 0 1125 3 1125 11 8
+S 0 1130 3 1130 11 8
 severity
-S 0 1125 13 1125 18 5
+S 0 1130 13 1130 18 5
 error
-S 0 1126 3 1126 8 5
+S 0 1131 3 1131 8 5
 since
-S 0 1126 10 1126 15 5
+S 0 1131 10 1131 15 5
 0.1.0
-S 0 1127 3 1127 8 5
+S 0 1132 3 1132 8 5
 title
-S 0 1127 10 1127 74 64
+S 0 1132 10 1132 74 64
 an auto-renewable subscription has no (known) subscription group
-S 0 1128 3 1128 12 9
+S 0 1133 3 1133 12 9
 rationale
-S 0 1128 14 1128 136 122
+S 0 1133 14 1133 136 122
 Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
-S 0 1129 3 1129 7 4
+S 0 1134 3 1134 7 4
 help
-S 0 1129 9 1129 53 44
+S 0 1134 9 1134 53 44
 put the subscription in a subscription group
-S 0 1130 3 1130 15 12
+S 0 1135 3 1135 15 12
 environments
-L 4 1130 17 1130 58
-S 0 1130 18 1130 25 7
+L 4 1135 17 1135 58
+S 0 1135 18 1135 25 7
 sandbox
-S 0 1130 27 1130 37 10
+S 0 1135 27 1135 37 10
 testflight
-S 0 1130 39 1130 45 6
+S 0 1135 39 1135 45 6
 review
-S 0 1130 47 1130 57 10
+S 0 1135 47 1135 57 10
 production
-S 0 1131 3 1131 17 14
+S 0 1136 3 1136 17 14
 not_applicable
-S 0 1131 19 1131 79 60
+S 0 1136 19 1136 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1132 3 1132 11 8
+S 0 1137 3 1137 11 8
 examples
-M 2 1133 5 1144 51
-S 0 1133 5 1133 15 10
+M 2 1138 5 1149 51
+S 0 1138 5 1138 15 10
 triggering
-L 1 1134 7 1138 57
-S 1 1134 9 1138 57 73
+L 1 1139 7 1143 57
+S 1 1139 9 1143 57 73
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Pro   # <-
 
-S 0 1139 5 1139 12 7
+S 0 1144 5 1144 12 7
 passing
-L 1 1140 7 1144 51
-S 1 1140 9 1144 51 67
+L 1 1145 7 1149 51
+S 1 1145 9 1149 51 67
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Plus
 
-M 10 1146 3 1164 58
-S 0 1146 3 1146 5 2
+M 10 1151 3 1169 58
+S 0 1151 3 1151 5 2
 id
-S 0 1146 7 1146 39 32
+S 0 1151 7 1151 39 32
 subscription-group-not-localized
-S 0 1147 3 1147 12 9
+S 0 1152 3 1152 12 9
 checklist
-S 0 1147 14 1147 33 19
+S 0 1152 14 1152 33 19
 subscription-groups
-S 0 1148 3 1148 11 8
+S 0 1153 3 1153 11 8
 severity
-S 0 1148 13 1148 18 5
+S 0 1153 13 1153 18 5
 error
-S 0 1149 3 1149 8 5
+S 0 1154 3 1154 8 5
 since
-S 0 1149 10 1149 15 5
+S 0 1154 10 1154 15 5
 0.1.0
-S 0 1150 3 1150 8 5
+S 0 1155 3 1155 8 5
 title
-S 0 1150 10 1150 60 50
+S 0 1155 10 1155 60 50
 a subscription group has no localized display name
-S 0 1151 3 1151 12 9
+S 0 1156 3 1156 12 9
 rationale
-S 0 1151 14 1151 151 137
+S 0 1156 14 1156 151 137
 TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
-S 0 1152 3 1152 7 4
+S 0 1157 3 1157 7 4
 help
-S 0 1152 9 1152 63 54
+S 0 1157 9 1157 63 54
 add a localized display name to the subscription group
-S 0 1153 3 1153 15 12
+S 0 1158 3 1158 15 12
 environments
-L 4 1153 17 1153 58
-S 0 1153 18 1153 25 7
+L 4 1158 17 1158 58
+S 0 1158 18 1158 25 7
 sandbox
-S 0 1153 27 1153 37 10
+S 0 1158 27 1158 37 10
 testflight
-S 0 1153 39 1153 45 6
+S 0 1158 39 1158 45 6
 review
-S 0 1153 47 1153 57 10
+S 0 1158 47 1158 57 10
 production
-S 0 1154 3 1154 17 14
+S 0 1159 3 1159 17 14
 not_applicable
-S 0 1154 19 1154 79 60
+S 0 1159 19 1159 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1155 3 1155 11 8
+S 0 1160 3 1160 11 8
 examples
-M 2 1156 5 1164 58
-S 0 1156 5 1156 15 10
+M 2 1161 5 1169 58
+S 0 1161 5 1161 15 10
 triggering
-L 1 1157 7 1159 37
-S 1 1157 9 1159 37 50
+L 1 1162 7 1164 37
+S 1 1162 9 1164 37 50
 subscription_groups:
   - localizations: {}   # <-
 
-S 0 1160 5 1160 12 7
+S 0 1165 5 1165 12 7
 passing
-L 1 1161 7 1164 58
-S 1 1161 9 1164 58 90
+L 1 1166 7 1169 58
+S 1 1166 9 1169 58 90
 subscription_groups:
   - localizations:
       en-US: { display_name: Pocket Garden Plus }
 
-M 10 1166 3 1188 43
-S 0 1166 3 1166 5 2
+M 10 1171 3 1193 43
+S 0 1171 3 1171 5 2
 id
-S 0 1166 7 1166 36 29
+S 0 1171 7 1171 36 29
 subscription-duration-missing
-S 0 1167 3 1167 12 9
+S 0 1172 3 1172 12 9
 checklist
-S 0 1167 14 1167 30 16
+S 0 1172 14 1172 30 16
 product-metadata
-S 0 1168 3 1168 11 8
+S 0 1173 3 1173 11 8
 severity
-S 0 1168 13 1168 20 7
+S 0 1173 13 1173 20 7
 warning
-S 0 1169 3 1169 8 5
+S 0 1174 3 1174 8 5
 since
-S 0 1169 10 1169 15 5
+S 0 1174 10 1174 15 5
 0.1.0
-S 0 1170 3 1170 8 5
+S 0 1175 3 1175 8 5
 title
-S 0 1170 10 1170 56 46
+S 0 1175 10 1175 56 46
 an auto-renewable subscription has no duration
-S 0 1171 3 1171 12 9
+S 0 1176 3 1176 12 9
 rationale
-S 0 1171 14 1171 115 101
+S 0 1176 14 1176 115 101
 A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
-S 0 1172 3 1172 7 4
+S 0 1177 3 1177 7 4
 help
-S 0 1172 9 1172 36 27
+S 0 1177 9 1177 36 27
 set `subscription_duration`
-S 0 1173 3 1173 15 12
+S 0 1178 3 1178 15 12
 environments
-L 4 1173 17 1173 58
-S 0 1173 18 1173 25 7
+L 4 1178 17 1178 58
+S 0 1178 18 1178 25 7
 sandbox
-S 0 1173 27 1173 37 10
+S 0 1178 27 1178 37 10
 testflight
-S 0 1173 39 1173 45 6
+S 0 1178 39 1178 45 6
 review
-S 0 1173 47 1173 57 10
+S 0 1178 47 1178 57 10
 production
-S 0 1174 3 1174 17 14
+S 0 1179 3 1179 17 14
 not_applicable
-S 0 1174 19 1174 79 60
+S 0 1179 19 1179 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1175 3 1175 11 8
+S 0 1180 3 1180 11 8
 examples
-M 2 1176 5 1188 43
-S 0 1176 5 1176 15 10
+M 2 1181 5 1193 43
+S 0 1181 5 1181 15 10
 triggering
-L 1 1177 7 1182 40
-S 1 1177 9 1182 40 88
+L 1 1182 7 1187 40
+S 1 1182 9 1187 40 88
 products:
   - {}
   - {}
   - type: auto_renewable   # <-
     subscription_duration: null
 
-S 0 1183 5 1183 12 7
+S 0 1188 5 1188 12 7
 passing
-L 1 1184 7 1188 43
-S 1 1184 9 1188 43 59
+L 1 1189 7 1193 43
+S 1 1189 9 1193 43 59
 products:
   - {}
   - {}
   - subscription_duration: 1_month
 
-M 10 1191 3 1208 37
-S 0 1191 3 1191 5 2
+M 10 1196 3 1213 37
+S 0 1196 3 1196 5 2
 id
-S 0 1191 7 1191 31 24
+S 0 1196 7 1196 31 24
 storefront-not-available
-S 0 1192 3 1192 12 9
+S 0 1197 3 1197 12 9
 checklist
-S 0 1192 14 1192 37 23
+S 0 1197 14 1197 37 23
 storefront-availability
-S 0 1193 3 1193 11 8
+S 0 1198 3 1198 11 8
 severity
-S 0 1193 13 1193 18 5
+S 0 1198 13 1198 18 5
 error
-S 0 1194 3 1194 8 5
+S 0 1199 3 1199 8 5
 since
-S 0 1194 10 1194 15 5
+S 0 1199 10 1199 15 5
 0.1.0
-S 0 1195 3 1195 8 5
+S 0 1200 3 1200 8 5
 title
-S 0 1195 10 1195 60 50
+S 0 1200 10 1200 60 50
 the product is not sold in the tester's storefront
-S 0 1196 3 1196 12 9
+S 0 1201 3 1201 12 9
 rationale
-S 0 1196 14 1196 98 84
+S 0 1201 14 1201 98 84
 StoreKit omits products that are not available in the account's storefront (TN3188).
-S 0 1197 3 1197 7 4
+S 0 1202 3 1202 7 4
 help
-S 0 1197 9 1197 108 99
+S 0 1202 9 1202 108 99
 add the storefront to the product's availability, or test with an account in one of its storefronts
-S 0 1198 3 1198 15 12
+S 0 1203 3 1203 15 12
 environments
-L 3 1198 17 1198 46
-S 0 1198 18 1198 25 7
+L 3 1203 17 1203 46
+S 0 1203 18 1203 25 7
 sandbox
-S 0 1198 27 1198 37 10
+S 0 1203 27 1203 37 10
 testflight
-S 0 1198 39 1198 45 6
+S 0 1203 39 1203 45 6
 review
-S 0 1199 3 1199 17 14
+S 0 1204 3 1204 17 14
 not_applicable
-S 0 1199 19 1199 109 90
+S 0 1204 19 1204 109 90
 in production each customer's own storefront decides, and Xcode uses the file's storefront
-S 0 1200 3 1200 11 8
+S 0 1205 3 1205 11 8
 examples
-M 2 1201 5 1208 37
-S 0 1201 5 1201 15 10
+M 2 1206 5 1213 37
+S 0 1206 5 1206 15 10
 triggering
-L 1 1202 7 1204 44
-S 1 1202 9 1204 44 46
+L 1 1207 7 1209 44
+S 1 1207 9 1209 44 46
 products:
   - availability: [CAN, GBR]   # <-
 
-S 0 1205 5 1205 12 7
+S 0 1210 5 1210 12 7
 passing
-L 1 1206 7 1208 37
-S 1 1206 9 1208 37 39
+L 1 1211 7 1213 37
+S 1 1211 9 1213 37 39
 products:
   - availability: [USA, CAN]
 
-M 10 1210 3 1229 32
-S 0 1210 3 1210 5 2
+M 10 1215 3 1234 32
+S 0 1215 3 1215 5 2
 id
-S 0 1210 7 1210 33 26
+S 0 1215 7 1215 33 26
 sandbox-account-other-team
-S 0 1211 3 1211 12 9
+S 0 1216 3 1216 12 9
 checklist
-S 0 1211 14 1211 29 15
+S 0 1216 14 1216 29 15
 sandbox-account
-S 0 1212 3 1212 11 8
+S 0 1217 3 1217 11 8
 severity
-S 0 1212 13 1212 18 5
+S 0 1217 13 1217 18 5
 error
-S 0 1213 3 1213 8 5
+S 0 1218 3 1218 8 5
 since
-S 0 1213 10 1213 15 5
+S 0 1218 10 1218 15 5
 0.1.0
-S 0 1214 3 1214 8 5
+S 0 1219 3 1219 8 5
 title
-S 0 1214 10 1214 53 43
+S 0 1219 10 1219 53 43
 the sandbox account belongs to another team
-S 0 1215 3 1215 12 9
+S 0 1220 3 1220 12 9
 rationale
-S 0 1215 14 1215 152 138
+S 0 1220 14 1220 152 138
 A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1216 3 1216 7 4
+S 0 1221 3 1221 7 4
 help
-S 0 1216 9 1216 66 57
+S 0 1221 9 1221 66 57
 create a sandbox account in this team's App Store Connect
-S 0 1217 3 1217 15 12
+S 0 1222 3 1222 15 12
 environments
-L 1 1217 17 1217 26
-S 0 1217 18 1217 25 7
+L 1 1222 17 1222 26
+S 0 1222 18 1222 25 7
 sandbox
-S 0 1218 3 1218 17 14
+S 0 1223 3 1223 17 14
 not_applicable
-S 0 1218 19 1218 74 55
+S 0 1223 19 1223 74 55
 only sandbox testing on a device uses a sandbox account
-S 0 1219 3 1219 11 8
+S 0 1224 3 1224 11 8
 examples
-M 2 1220 5 1229 32
-S 0 1220 5 1220 15 10
+M 2 1225 5 1234 32
+S 0 1225 5 1225 15 10
 triggering
-L 1 1221 7 1224 39
-S 1 1221 9 1224 39 59
+L 1 1226 7 1229 39
+S 1 1226 9 1229 39 59
 testing:
   sandbox_account:
     team_id: 9ZZ8YY7XX6   # <-
 
-S 0 1225 5 1225 12 7
+S 0 1230 5 1230 12 7
 passing
-L 1 1226 7 1229 32
-S 1 1226 9 1229 32 52
+L 1 1231 7 1234 32
+S 1 1231 9 1234 32 52
 testing:
   sandbox_account:
     team_id: 4KQ2H9XW7B
 
-M 10 1231 3 1248 27
-S 0 1231 3 1231 5 2
+M 10 1236 3 1253 27
+S 0 1236 3 1236 5 2
 id
-S 0 1231 7 1231 38 31
+S 0 1236 7 1236 38 31
 simulator-without-storekit-file
-S 0 1232 3 1232 12 9
+S 0 1237 3 1237 12 9
 checklist
-S 0 1232 14 1232 25 11
+S 0 1237 14 1237 25 11
 test-device
-S 0 1233 3 1233 11 8
+S 0 1238 3 1238 11 8
 severity
-S 0 1233 13 1233 20 7
+S 0 1238 13 1238 20 7
 warning
-S 0 1234 3 1234 8 5
+S 0 1239 3 1239 8 5
 since
-S 0 1234 10 1234 15 5
+S 0 1239 10 1239 15 5
 0.1.0
-S 0 1235 3 1235 8 5
+S 0 1240 3 1240 8 5
 title
-S 0 1235 10 1235 48 38
+S 0 1240 10 1240 48 38
 the sandbox test runs in the Simulator
-S 0 1236 3 1236 12 9
+S 0 1241 3 1241 12 9
 rationale
-S 0 1236 14 1236 182 170
+S 0 1241 14 1241 182 170
 Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
-S 0 1237 3 1237 7 4
+S 0 1242 3 1242 7 4
 help
-S 0 1237 9 1237 73 64
+S 0 1242 9 1242 73 64
 test on a physical device, or with a StoreKit configuration file
-S 0 1238 3 1238 15 12
+S 0 1243 3 1243 15 12
 environments
-L 1 1238 17 1238 26
-S 0 1238 18 1238 25 7
+L 1 1243 17 1243 26
+S 0 1243 18 1243 25 7
 sandbox
-S 0 1239 3 1239 17 14
+S 0 1244 3 1244 17 14
 not_applicable
-S 0 1239 19 1239 65 46
+S 0 1244 19 1244 65 46
 the Simulator matters only for sandbox testing
-S 0 1240 3 1240 11 8
+S 0 1245 3 1245 11 8
 examples
-M 2 1241 5 1248 27
-S 0 1241 5 1241 15 10
+M 2 1246 5 1253 27
+S 0 1246 5 1246 15 10
 triggering
-L 1 1242 7 1244 35
-S 1 1242 9 1244 35 36
+L 1 1247 7 1249 35
+S 1 1247 9 1249 35 36
 testing:
   device: simulator   # <-
 
-S 0 1245 5 1245 12 7
+S 0 1250 5 1250 12 7
 passing
-L 1 1246 7 1248 27
-S 1 1246 9 1248 27 28
+L 1 1251 7 1253 27
+S 1 1251 9 1253 27 28
 testing:
   device: physical
 
-M 10 1250 3 1267 29
-S 0 1250 3 1250 5 2
+M 10 1255 3 1272 29
+S 0 1255 3 1255 5 2
 id
-S 0 1250 7 1250 22 15
+S 0 1255 7 1255 22 15
 test-os-too-old
-S 0 1251 3 1251 12 9
+S 0 1256 3 1256 12 9
 checklist
-S 0 1251 14 1251 25 11
+S 0 1256 14 1256 25 11
 test-device
-S 0 1252 3 1252 11 8
+S 0 1257 3 1257 11 8
 severity
-S 0 1252 13 1252 18 5
+S 0 1257 13 1257 18 5
 error
-S 0 1253 3 1253 8 5
+S 0 1258 3 1258 8 5
 since
-S 0 1253 10 1253 15 5
+S 0 1258 10 1258 15 5
 0.1.0
-S 0 1254 3 1254 8 5
+S 0 1259 3 1259 8 5
 title
-S 0 1254 10 1254 56 46
+S 0 1259 10 1259 56 46
 the test device's OS is too old for StoreKit 2
-S 0 1255 3 1255 12 9
+S 0 1260 3 1260 12 9
 rationale
-S 0 1255 14 1255 125 111
+S 0 1260 14 1260 125 111
 An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
-S 0 1256 3 1256 7 4
+S 0 1261 3 1261 7 4
 help
-S 0 1256 9 1256 53 44
+S 0 1261 9 1261 53 44
 test on a newer OS, or add a StoreKit 1 path
-S 0 1257 3 1257 15 12
+S 0 1262 3 1262 15 12
 environments
-L 3 1257 17 1257 45
-S 0 1257 18 1257 23 5
+L 3 1262 17 1262 45
+S 0 1262 18 1262 23 5
 xcode
-S 0 1257 25 1257 32 7
+S 0 1262 25 1262 32 7
 sandbox
-S 0 1257 34 1257 44 10
+S 0 1262 34 1262 44 10
 testflight
-S 0 1258 3 1258 17 14
+S 0 1263 3 1263 17 14
 not_applicable
-S 0 1258 19 1258 60 41
+S 0 1263 19 1263 60 41
 the test device matters only when testing
-S 0 1259 3 1259 11 8
+S 0 1264 3 1264 11 8
 examples
-M 2 1260 5 1267 29
-S 0 1260 5 1260 15 10
+M 2 1265 5 1272 29
+S 0 1265 5 1265 15 10
 triggering
-L 1 1261 7 1263 36
-S 1 1261 9 1263 36 37
+L 1 1266 7 1268 36
+S 1 1266 9 1268 36 37
 testing:
   os_version: "14.8"   # <-
 
-S 0 1264 5 1264 12 7
+S 0 1269 5 1269 12 7
 passing
-L 1 1265 7 1267 29
-S 1 1265 9 1267 29 30
+L 1 1270 7 1272 29
+S 1 1270 9 1272 29 30
 testing:
   os_version: "17.2"
 
-M 10 1269 3 1288 36
-S 0 1269 3 1269 5 2
+M 10 1274 3 1293 36
+S 0 1274 3 1274 5 2
 id
-S 0 1269 7 1269 35 28
+S 0 1274 7 1274 35 28
 signed-into-production-store
-S 0 1270 3 1270 12 9
+S 0 1275 3 1275 12 9
 checklist
-S 0 1270 14 1270 25 11
+S 0 1275 14 1275 25 11
 test-device
-S 0 1271 3 1271 11 8
+S 0 1276 3 1276 11 8
 severity
-S 0 1271 13 1271 17 4
+S 0 1276 13 1276 17 4
 note
-S 0 1272 3 1272 8 5
+S 0 1277 3 1277 8 5
 since
-S 0 1272 10 1272 15 5
+S 0 1277 10 1277 15 5
 0.1.0
-S 0 1273 3 1273 8 5
+S 0 1278 3 1278 8 5
 title
-S 0 1273 10 1273 70 60
+S 0 1278 10 1278 70 60
 an old device is still signed in to the production App Store
-S 0 1274 3 1274 12 9
+S 0 1279 3 1279 12 9
 rationale
-S 0 1274 14 1274 164 150
+S 0 1279 14 1279 164 150
 Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1275 3 1275 7 4
+S 0 1280 3 1280 7 4
 help
-S 0 1275 9 1275 60 51
+S 0 1280 9 1280 60 51
 sign out of the App Store in Settings on the device
-S 0 1276 3 1276 15 12
+S 0 1281 3 1281 15 12
 environments
-L 1 1276 17 1276 26
-S 0 1276 18 1276 25 7
+L 1 1281 17 1281 26
+S 0 1281 18 1281 25 7
 sandbox
-S 0 1277 3 1277 17 14
+S 0 1282 3 1282 17 14
 not_applicable
-S 0 1277 19 1277 75 56
+S 0 1282 19 1282 75 56
 signing out mattered only for sandbox testing on old iOS
-S 0 1278 3 1278 11 8
+S 0 1283 3 1283 11 8
 examples
-M 2 1279 5 1288 36
-S 0 1279 5 1279 15 10
+M 2 1284 5 1293 36
+S 0 1284 5 1284 15 10
 triggering
-L 1 1280 7 1283 44
-S 1 1280 9 1283 44 66
+L 1 1285 7 1288 44
+S 1 1285 9 1288 44 66
 testing:
   os_version: "11.4"
   signed_out_of_store: false   # <-
 
-S 0 1284 5 1284 12 7
+S 0 1289 5 1289 12 7
 passing
-L 1 1285 7 1288 36
-S 1 1285 9 1288 36 58
+L 1 1290 7 1293 36
+S 1 1290 9 1293 36 58
 testing:
   os_version: "11.4"
   signed_out_of_store: true
 
-M 10 1290 3 1307 32
-S 0 1290 3 1290 5 2
+M 10 1295 3 1312 32
+S 0 1295 3 1295 5 2
 id
-S 0 1290 7 1290 26 19
+S 0 1295 7 1295 26 19
 app-not-reinstalled
-S 0 1291 3 1291 12 9
+S 0 1296 3 1296 12 9
 checklist
-S 0 1291 14 1291 29 15
+S 0 1296 14 1296 29 15
 app-reinstalled
-S 0 1292 3 1292 11 8
+S 0 1297 3 1297 11 8
 severity
-S 0 1292 13 1292 17 4
+S 0 1297 13 1297 17 4
 note
-S 0 1293 3 1293 8 5
+S 0 1298 3 1298 8 5
 since
-S 0 1293 10 1293 15 5
+S 0 1298 10 1298 15 5
 0.1.0
-S 0 1294 3 1294 8 5
+S 0 1299 3 1299 8 5
 title
-S 0 1294 10 1294 37 27
+S 0 1299 10 1299 37 27
 the app was not reinstalled
-S 0 1295 3 1295 12 9
+S 0 1300 3 1300 12 9
 rationale
-S 0 1295 14 1295 135 121
+S 0 1300 14 1300 135 121
 Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
-S 0 1296 3 1296 7 4
+S 0 1301 3 1301 7 4
 help
-S 0 1296 9 1296 56 47
+S 0 1301 9 1301 56 47
 delete the app from the device and reinstall it
-S 0 1297 3 1297 15 12
+S 0 1302 3 1302 15 12
 environments
-L 3 1297 17 1297 45
-S 0 1297 18 1297 23 5
+L 3 1302 17 1302 45
+S 0 1302 18 1302 23 5
 xcode
-S 0 1297 25 1297 32 7
+S 0 1302 25 1302 32 7
 sandbox
-S 0 1297 34 1297 44 10
+S 0 1302 34 1302 44 10
 testflight
-S 0 1298 3 1298 17 14
+S 0 1303 3 1303 17 14
 not_applicable
-S 0 1298 19 1298 59 40
+S 0 1303 19 1303 59 40
 customers' devices are out of your hands
-S 0 1299 3 1299 11 8
+S 0 1304 3 1304 11 8
 examples
-M 2 1300 5 1307 32
-S 0 1300 5 1300 15 10
+M 2 1305 5 1312 32
+S 0 1305 5 1305 15 10
 triggering
-L 1 1301 7 1303 40
-S 1 1301 9 1303 40 41
+L 1 1306 7 1308 40
+S 1 1306 9 1308 40 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1304 5 1304 12 7
+S 0 1309 5 1309 12 7
 passing
-L 1 1305 7 1307 32
-S 1 1305 9 1307 32 33
+L 1 1310 7 1312 32
+S 1 1310 9 1312 32 33
 testing:
   app_reinstalled: true
 
-M 10 1309 3 1326 28
-S 0 1309 3 1309 5 2
+M 10 1314 3 1331 28
+S 0 1314 3 1314 5 2
 id
-S 0 1309 7 1309 24 17
+S 0 1314 7 1314 24 17
 jailbroken-device
-S 0 1310 3 1310 12 9
+S 0 1315 3 1315 12 9
 checklist
-S 0 1310 14 1310 35 21
+S 0 1315 14 1315 35 21
 device-not-jailbroken
-S 0 1311 3 1311 11 8
+S 0 1316 3 1316 11 8
 severity
-S 0 1311 13 1311 17 4
+S 0 1316 13 1316 17 4
 note
-S 0 1312 3 1312 8 5
+S 0 1317 3 1317 8 5
 since
-S 0 1312 10 1312 15 5
+S 0 1317 10 1317 15 5
 0.1.0
-S 0 1313 3 1313 8 5
+S 0 1318 3 1318 8 5
 title
-S 0 1313 10 1313 39 29
+S 0 1318 10 1318 39 29
 the test device is jailbroken
-S 0 1314 3 1314 12 9
+S 0 1319 3 1319 12 9
 rationale
-S 0 1314 14 1314 130 116
+S 0 1319 14 1319 130 116
 Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1315 3 1315 7 4
+S 0 1320 3 1320 7 4
 help
-S 0 1315 9 1315 48 39
+S 0 1320 9 1320 48 39
 test on a device that is not jailbroken
-S 0 1316 3 1316 15 12
+S 0 1321 3 1321 15 12
 environments
-L 3 1316 17 1316 45
-S 0 1316 18 1316 23 5
+L 3 1321 17 1321 45
+S 0 1321 18 1321 23 5
 xcode
-S 0 1316 25 1316 32 7
+S 0 1321 25 1321 32 7
 sandbox
-S 0 1316 34 1316 44 10
+S 0 1321 34 1321 44 10
 testflight
-S 0 1317 3 1317 17 14
+S 0 1322 3 1322 17 14
 not_applicable
-S 0 1317 19 1317 59 40
+S 0 1322 19 1322 59 40
 customers' devices are out of your hands
-S 0 1318 3 1318 11 8
+S 0 1323 3 1323 11 8
 examples
-M 2 1319 5 1326 28
-S 0 1319 5 1319 15 10
+M 2 1324 5 1331 28
+S 0 1324 5 1324 15 10
 triggering
-L 1 1320 7 1322 34
-S 1 1320 9 1322 34 35
+L 1 1325 7 1327 34
+S 1 1325 9 1327 34 35
 testing:
   jailbroken: true   # <-
 
-S 0 1323 5 1323 12 7
+S 0 1328 5 1328 12 7
 passing
-L 1 1324 7 1326 28
-S 1 1324 9 1326 28 29
+L 1 1329 7 1331 28
+S 1 1329 9 1331 28 29
 testing:
   jailbroken: false
 
-M 10 1329 3 1348 67
-S 0 1329 3 1329 5 2
+M 10 1334 3 1353 67
+S 0 1334 3 1334 5 2
 id
-S 0 1329 7 1329 40 33
+S 0 1334 7 1334 40 33
 storekit-configuration-incomplete
-S 0 1330 3 1330 12 9
+S 0 1335 3 1335 12 9
 checklist
-S 0 1330 14 1330 36 22
+S 0 1335 14 1335 36 22
 storekit-configuration
-S 0 1331 3 1331 11 8
+S 0 1336 3 1336 11 8
 severity
-S 0 1331 13 1331 18 5
+S 0 1336 13 1336 18 5
 error
-S 0 1332 3 1332 8 5
+S 0 1337 3 1337 8 5
 since
-S 0 1332 10 1332 15 5
+S 0 1337 10 1337 15 5
 0.1.0
-S 0 1333 3 1333 8 5
+S 0 1338 3 1338 8 5
 title
-S 0 1333 10 1333 79 69
+S 0 1338 10 1338 79 69
 the StoreKit configuration file does not serve the requested products
-S 0 1334 3 1334 12 9
+S 0 1339 3 1339 12 9
 rationale
-S 0 1334 14 1334 376 362
+S 0 1339 14 1339 376 362
 When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
-S 0 1335 3 1335 7 4
+S 0 1340 3 1340 7 4
 help
-S 0 1335 9 1335 123 114
+S 0 1340 9 1340 123 114
 add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
-S 0 1336 3 1336 15 12
+S 0 1341 3 1341 15 12
 environments
-L 1 1336 17 1336 24
-S 0 1336 18 1336 23 5
+L 1 1341 17 1341 24
+S 0 1341 18 1341 23 5
 xcode
-S 0 1337 3 1337 17 14
+S 0 1342 3 1342 17 14
 not_applicable
-S 0 1337 19 1337 100 81
+S 0 1342 19 1342 100 81
 products come from App Store Connect here, not from a StoreKit configuration file
-S 0 1338 3 1338 11 8
+S 0 1343 3 1343 11 8
 examples
-M 2 1339 5 1348 67
-S 0 1339 5 1339 15 10
+M 2 1344 5 1353 67
+S 0 1344 5 1344 15 10
 triggering
-L 1 1340 7 1343 83
-S 1 1340 9 1343 83 99
+L 1 1345 7 1348 83
+S 1 1345 9 1348 83 99
 environment: xcode
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 1344 5 1344 12 7
+S 0 1349 5 1349 12 7
 passing
-L 1 1345 7 1348 67
-S 1 1345 9 1348 67 83
+L 1 1350 7 1353 67
+S 1 1350 9 1353 67 83
 environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 9 1355 3 1366 27
-S 0 1355 3 1355 5 2
+M 10 1360 3 1372 27
+S 0 1360 3 1360 5 2
 id
-S 0 1355 7 1355 31 24
+S 0 1360 7 1360 31 24
 catalog-xml-feed-retired
-S 0 1356 3 1356 12 9
-checklist
-S 0 1356 14 1356 27 13
-catalog-valid
-S 0 1357 3 1357 8 5
-input
-S 0 1357 10 1357 17 7
-catalog
-S 0 1358 3 1358 11 8
-severity
-S 0 1358 13 1358 17 4
-note
-S 0 1359 3 1359 8 5
-since
-S 0 1359 10 1359 15 5
-0.1.0
-S 0 1360 3 1360 8 5
-title
-S 0 1360 10 1360 69 59
-Apple no longer takes in-app purchases through the XML feed
 S 0 1361 3 1361 12 9
-rationale
-S 1 1361 14 1361 378 362
-Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1362 3 1362 7 4
-help
-S 0 1362 9 1362 104 95
-use App Store Connect or its API to create products; keep a .storekit file as the local catalog
+checklist
+S 0 1361 14 1361 27 13
+catalog-valid
+S 0 1362 3 1362 8 5
+input
+S 0 1362 10 1362 17 7
+catalog
 S 0 1363 3 1363 11 8
+severity
+S 0 1363 13 1363 17 4
+note
+S 0 1364 3 1364 15 12
+context_only
+S 0 1364 17 1364 21 4
+true
+S 0 1365 3 1365 8 5
+since
+S 0 1365 10 1365 15 5
+0.1.0
+S 0 1366 3 1366 8 5
+title
+S 0 1366 10 1366 69 59
+Apple no longer takes in-app purchases through the XML feed
+S 0 1367 3 1367 12 9
+rationale
+S 1 1367 14 1367 378 362
+Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
+S 0 1368 3 1368 7 4
+help
+S 0 1368 9 1368 104 95
+use App Store Connect or its API to create products; keep a .storekit file as the local catalog
+S 0 1369 3 1369 11 8
 examples
-M 1 1364 5 1366 27
-S 0 1364 5 1364 15 10
+M 1 1370 5 1372 27
+S 0 1370 5 1370 15 10
 triggering
-L 1 1365 7 1366 27
-S 1 1365 9 1366 27 19
+L 1 1371 7 1372 27
+S 1 1371 9 1372 27 19
 <in_app_purchase/>
 
-M 9 1368 3 1388 19
-S 0 1368 3 1368 5 2
+M 9 1374 3 1394 19
+S 0 1374 3 1374 5 2
 id
-S 0 1368 7 1368 27 20
+S 0 1374 7 1374 27 20
 catalog-root-element
-S 0 1369 3 1369 12 9
+S 0 1375 3 1375 12 9
 checklist
-S 0 1369 14 1369 27 13
+S 0 1375 14 1375 27 13
 catalog-valid
-S 0 1370 3 1370 8 5
+S 0 1376 3 1376 8 5
 input
-S 0 1370 10 1370 17 7
+S 0 1376 10 1376 17 7
 catalog
-S 0 1371 3 1371 11 8
+S 0 1377 3 1377 11 8
 severity
-S 0 1371 13 1371 18 5
+S 0 1377 13 1377 18 5
 error
-S 0 1372 3 1372 8 5
+S 0 1378 3 1378 8 5
 since
-S 0 1372 10 1372 15 5
+S 0 1378 10 1378 15 5
 0.1.0
-S 0 1373 3 1373 8 5
+S 0 1379 3 1379 8 5
 title
-S 0 1373 10 1373 50 40
+S 0 1379 10 1379 50 40
 the document is not an App Store Package
-S 0 1374 3 1374 12 9
+S 0 1380 3 1380 12 9
 rationale
-S 0 1374 14 1374 209 195
+S 0 1380 14 1380 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1375 3 1375 7 4
+S 0 1381 3 1381 7 4
 help
-S 0 1375 9 1375 82 73
+S 0 1381 9 1381 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1376 3 1376 11 8
+S 0 1382 3 1382 11 8
 examples
-M 2 1377 5 1388 19
-S 0 1377 5 1377 15 10
+M 2 1383 5 1394 19
+S 0 1383 5 1383 15 10
 triggering
-L 1 1378 7 1382 19
-S 1 1378 9 1382 19 179
+L 1 1384 7 1388 19
+S 1 1384 9 1388 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1383 5 1383 12 7
+S 0 1389 5 1389 12 7
 passing
-L 1 1384 7 1388 19
-S 1 1384 9 1388 19 206
+L 1 1390 7 1394 19
+S 1 1390 9 1394 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1390 3 1410 19
-S 0 1390 3 1390 5 2
+M 9 1396 3 1416 19
+S 0 1396 3 1396 5 2
 id
-S 0 1390 7 1390 27 20
+S 0 1396 7 1396 27 20
 catalog-spec-version
-S 0 1391 3 1391 12 9
+S 0 1397 3 1397 12 9
 checklist
-S 0 1391 14 1391 27 13
+S 0 1397 14 1397 27 13
 catalog-valid
-S 0 1392 3 1392 8 5
+S 0 1398 3 1398 8 5
 input
-S 0 1392 10 1392 17 7
+S 0 1398 10 1398 17 7
 catalog
-S 0 1393 3 1393 11 8
+S 0 1399 3 1399 11 8
 severity
-S 0 1393 13 1393 18 5
+S 0 1399 13 1399 18 5
 error
-S 0 1394 3 1394 8 5
+S 0 1400 3 1400 8 5
 since
-S 0 1394 10 1394 15 5
+S 0 1400 10 1400 15 5
 0.1.0
-S 0 1395 3 1395 8 5
+S 0 1401 3 1401 8 5
 title
-S 0 1395 10 1395 68 58
+S 0 1401 10 1401 68 58
 the package's spec version does not carry in-app purchases
-S 0 1396 3 1396 12 9
+S 0 1402 3 1402 12 9
 rationale
-S 0 1396 14 1396 173 159
+S 0 1402 14 1402 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1397 3 1397 7 4
+S 0 1403 3 1403 7 4
 help
-S 0 1397 9 1397 77 68
+S 0 1403 9 1403 77 68
 set `version` to the software5.x version the package was written for
-S 0 1398 3 1398 11 8
+S 0 1404 3 1404 11 8
 examples
-M 2 1399 5 1410 19
-S 0 1399 5 1399 15 10
+M 2 1405 5 1416 19
+S 0 1405 5 1405 15 10
 triggering
-L 1 1400 7 1404 19
-S 1 1400 9 1404 19 219
+L 1 1406 7 1410 19
+S 1 1406 9 1410 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1405 5 1405 12 7
+S 0 1411 5 1411 12 7
 passing
-L 1 1406 7 1410 19
-S 1 1406 9 1410 19 205
+L 1 1412 7 1416 19
+S 1 1412 9 1416 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1412 3 1432 27
-S 0 1412 3 1412 5 2
+M 9 1418 3 1438 27
+S 0 1418 3 1418 5 2
 id
-S 0 1412 7 1412 30 23
+S 0 1418 7 1418 30 23
 catalog-unknown-element
-S 0 1413 3 1413 12 9
+S 0 1419 3 1419 12 9
 checklist
-S 0 1413 14 1413 27 13
+S 0 1419 14 1419 27 13
 catalog-valid
-S 0 1414 3 1414 8 5
+S 0 1420 3 1420 8 5
 input
-S 0 1414 10 1414 17 7
+S 0 1420 10 1420 17 7
 catalog
-S 0 1415 3 1415 11 8
+S 0 1421 3 1421 11 8
 severity
-S 0 1415 13 1415 18 5
+S 0 1421 13 1421 18 5
 error
-S 0 1416 3 1416 8 5
+S 0 1422 3 1422 8 5
 since
-S 0 1416 10 1416 15 5
+S 0 1422 10 1422 15 5
 0.1.0
-S 0 1417 3 1417 8 5
+S 0 1423 3 1423 8 5
 title
-S 0 1417 10 1417 62 52
+S 0 1423 10 1423 62 52
 an element is not part of the in-app purchase schema
-S 0 1418 3 1418 12 9
+S 0 1424 3 1424 12 9
 rationale
-S 0 1418 14 1418 214 202
+S 0 1424 14 1424 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1419 3 1419 7 4
+S 0 1425 3 1425 7 4
 help
-S 0 1419 9 1419 53 44
+S 0 1425 9 1425 53 44
 remove the element or use the name suggested
-S 0 1420 3 1420 11 8
+S 0 1426 3 1426 11 8
 examples
-M 2 1421 5 1432 27
-S 0 1421 5 1421 15 10
+M 2 1427 5 1438 27
+S 0 1427 5 1427 15 10
 triggering
-L 1 1422 7 1426 27
-S 1 1422 9 1426 27 160
+L 1 1428 7 1432 27
+S 1 1428 9 1432 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1427 5 1427 12 7
+S 0 1433 5 1433 12 7
 passing
-L 1 1428 7 1432 27
-S 1 1428 9 1432 27 148
+L 1 1434 7 1438 27
+S 1 1434 9 1438 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 9 1434 3 1452 30
-S 0 1434 3 1434 5 2
+M 9 1440 3 1458 30
+S 0 1440 3 1440 5 2
 id
-S 0 1434 7 1434 36 29
+S 0 1440 7 1440 36 29
 catalog-group-element-version
-S 0 1435 3 1435 12 9
+S 0 1441 3 1441 12 9
 checklist
-S 0 1435 14 1435 27 13
+S 0 1441 14 1441 27 13
 catalog-valid
-S 0 1436 3 1436 8 5
+S 0 1442 3 1442 8 5
 input
-S 0 1436 10 1436 17 7
+S 0 1442 10 1442 17 7
 catalog
-S 0 1437 3 1437 11 8
+S 0 1443 3 1443 11 8
 severity
-S 0 1437 13 1437 18 5
+S 0 1443 13 1443 18 5
 error
-S 0 1438 3 1438 8 5
+S 0 1444 3 1444 8 5
 since
-S 0 1438 10 1438 15 5
+S 0 1444 10 1444 15 5
 0.1.0
-S 0 1439 3 1439 8 5
+S 0 1445 3 1445 8 5
 title
-S 0 1439 10 1439 79 69
+S 0 1445 10 1445 79 69
 a subscription container does not exist in the package's spec version
-S 0 1440 3 1440 12 9
+S 0 1446 3 1446 12 9
 rationale
-S 0 1440 14 1440 180 166
+S 0 1446 14 1446 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1441 3 1441 7 4
+S 0 1447 3 1447 7 4
 help
-S 0 1441 9 1441 71 62
+S 0 1447 9 1447 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1442 3 1442 11 8
+S 0 1448 3 1448 11 8
 examples
-M 2 1443 5 1452 30
-S 0 1443 5 1443 15 10
+M 2 1449 5 1458 30
+S 0 1449 5 1449 15 10
 triggering
-L 1 1444 7 1447 18
-S 1 1444 9 1447 18 175
+L 1 1450 7 1453 18
+S 1 1450 9 1453 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1448 5 1448 12 7
+S 0 1454 5 1454 12 7
 passing
-L 1 1449 7 1452 30
-S 1 1449 9 1452 30 185
+L 1 1455 7 1458 30
+S 1 1455 9 1458 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1454 3 1477 27
-S 0 1454 3 1454 5 2
+M 9 1460 3 1483 27
+S 0 1460 3 1460 5 2
 id
-S 0 1454 7 1454 31 24
+S 0 1460 7 1460 31 24
 catalog-required-element
-S 0 1455 3 1455 12 9
+S 0 1461 3 1461 12 9
 checklist
-S 0 1455 14 1455 27 13
+S 0 1461 14 1461 27 13
 catalog-valid
-S 0 1456 3 1456 8 5
+S 0 1462 3 1462 8 5
 input
-S 0 1456 10 1456 17 7
+S 0 1462 10 1462 17 7
 catalog
-S 0 1457 3 1457 11 8
+S 0 1463 3 1463 11 8
 severity
-S 0 1457 13 1457 18 5
+S 0 1463 13 1463 18 5
 error
-S 0 1458 3 1458 8 5
+S 0 1464 3 1464 8 5
 since
-S 0 1458 10 1458 15 5
+S 0 1464 10 1464 15 5
 0.1.0
-S 0 1459 3 1459 8 5
+S 0 1465 3 1465 8 5
 title
-S 0 1459 10 1459 60 50
+S 0 1465 10 1465 60 50
 an in-app purchase lacks an element a create needs
-S 0 1460 3 1460 12 9
+S 0 1466 3 1466 12 9
 rationale
-S 1 1460 14 1460 272 256
+S 1 1466 14 1466 272 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1461 3 1461 7 4
+S 0 1467 3 1467 7 4
 help
-S 0 1461 9 1461 33 24
+S 0 1467 9 1467 33 24
 add the missing elements
-S 0 1462 3 1462 11 8
+S 0 1468 3 1468 11 8
 examples
-M 2 1463 5 1477 27
-S 0 1463 5 1463 15 10
+M 2 1469 5 1483 27
+S 0 1469 5 1469 15 10
 triggering
-L 1 1464 7 1468 27
-S 1 1464 9 1468 27 140
+L 1 1470 7 1474 27
+S 1 1470 9 1474 27 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1469 5 1469 12 7
+S 0 1475 5 1475 12 7
 passing
-L 1 1470 7 1477 27
-S 1 1470 9 1477 27 445
+L 1 1476 7 1483 27
+S 1 1476 9 1483 27 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -6927,707 +6964,711 @@ S 1 1470 9 1477 27 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1479 3 1500 27
-S 0 1479 3 1479 5 2
+M 12 1485 3 1506 27
+S 0 1485 3 1485 5 2
 id
-S 0 1479 7 1479 19 12
+S 0 1485 7 1485 19 12
 catalog-type
-S 0 1480 3 1480 12 9
+S 0 1486 3 1486 12 9
 checklist
-S 0 1480 14 1480 27 13
+S 0 1486 14 1486 27 13
 catalog-valid
-S 0 1481 3 1481 8 5
-input
-S 0 1481 10 1481 17 7
-catalog
-S 0 1482 3 1482 11 8
-severity
-S 0 1482 13 1482 18 5
-error
-S 0 1483 3 1483 8 5
-since
-S 0 1483 10 1483 15 5
-0.1.0
-S 0 1484 3 1484 8 5
-title
-S 0 1484 10 1484 59 49
-an in-app purchase type is not one the spec knows
-S 0 1485 3 1485 12 9
-rationale
-S 1 1485 14 1485 166 150
-`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1486 3 1486 7 4
-help
-S 0 1486 9 1486 105 96
-use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
 S 0 1487 3 1487 8 5
+input
+S 0 1487 10 1487 17 7
+catalog
+S 0 1488 3 1488 11 8
+severity
+S 0 1488 13 1488 18 5
+error
+S 0 1489 3 1489 8 5
+since
+S 0 1489 10 1489 15 5
+0.1.0
+S 0 1490 3 1490 8 5
+title
+S 0 1490 10 1490 59 49
+an in-app purchase type is not one the spec knows
+S 0 1491 3 1491 12 9
+rationale
+S 1 1491 14 1491 166 150
+`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
+S 0 1492 3 1492 7 4
+help
+S 0 1492 9 1492 105 96
+use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
+S 0 1493 3 1493 8 5
 check
-M 2 1487 10 1487 48
-S 0 1487 12 1487 16 4
+M 2 1493 10 1493 48
+S 0 1493 12 1493 16 4
 each
-S 0 1487 18 1487 33 15
+S 0 1493 18 1493 33 15
 in_app_purchase
-S 0 1487 35 1487 40 5
+S 0 1493 35 1493 40 5
 field
-S 0 1487 42 1487 46 4
+S 0 1493 42 1493 46 4
 type
-S 0 1488 3 1488 10 7
+S 0 1494 3 1494 10 7
 options
-M 1 1488 12 1488 98
-S 0 1488 14 1488 21 7
+M 1 1494 12 1494 98
+S 0 1494 14 1494 21 7
 pattern
-S 1 1488 23 1488 96 71
+S 1 1494 23 1494 96 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1489 3 1489 10 7
+S 0 1495 3 1495 10 7
 message
-S 1 1489 12 1489 138 124
+S 1 1495 12 1495 138 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1490 3 1490 11 8
+S 0 1496 3 1496 11 8
 examples
-M 2 1491 5 1500 27
-S 0 1491 5 1491 15 10
+M 2 1497 5 1506 27
+S 0 1497 5 1497 15 10
 triggering
-L 1 1492 7 1495 27
-S 1 1492 9 1495 27 81
+L 1 1498 7 1501 27
+S 1 1498 9 1501 27 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1496 5 1496 12 7
+S 0 1502 5 1502 12 7
 passing
-L 1 1497 7 1500 27
-S 1 1497 9 1500 27 67
+L 1 1503 7 1506 27
+S 1 1503 9 1506 27 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 12 1502 3 1523 27
-S 0 1502 3 1502 5 2
+M 12 1508 3 1529 27
+S 0 1508 3 1508 5 2
 id
-S 0 1502 7 1502 33 26
+S 0 1508 7 1508 33 26
 catalog-product-id-charset
-S 0 1503 3 1503 12 9
+S 0 1509 3 1509 12 9
 checklist
-S 0 1503 14 1503 27 13
+S 0 1509 14 1509 27 13
 catalog-valid
-S 0 1504 3 1504 8 5
-input
-S 0 1504 10 1504 17 7
-catalog
-S 0 1505 3 1505 11 8
-severity
-S 0 1505 13 1505 18 5
-error
-S 0 1506 3 1506 8 5
-since
-S 0 1506 10 1506 15 5
-0.1.0
-S 0 1507 3 1507 8 5
-title
-S 0 1507 10 1507 70 60
-a product ID has characters App Store Connect does not allow
-S 0 1508 3 1508 12 9
-rationale
-S 0 1508 14 1508 144 130
-Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1509 3 1509 7 4
-help
-S 0 1509 9 1509 51 42
-use only letters, digits, `.`, `_` and `-`
 S 0 1510 3 1510 8 5
+input
+S 0 1510 10 1510 17 7
+catalog
+S 0 1511 3 1511 11 8
+severity
+S 0 1511 13 1511 18 5
+error
+S 0 1512 3 1512 8 5
+since
+S 0 1512 10 1512 15 5
+0.1.0
+S 0 1513 3 1513 8 5
+title
+S 0 1513 10 1513 70 60
+a product ID has characters App Store Connect does not allow
+S 0 1514 3 1514 12 9
+rationale
+S 0 1514 14 1514 144 130
+Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
+S 0 1515 3 1515 7 4
+help
+S 0 1515 9 1515 51 42
+use only letters, digits, `.`, `_` and `-`
+S 0 1516 3 1516 8 5
 check
-M 2 1510 10 1510 54
-S 0 1510 12 1510 16 4
+M 2 1516 10 1516 54
+S 0 1516 12 1516 16 4
 each
-S 0 1510 18 1510 33 15
+S 0 1516 18 1516 33 15
 in_app_purchase
-S 0 1510 35 1510 40 5
+S 0 1516 35 1516 40 5
 field
-S 0 1510 42 1510 52 10
+S 0 1516 42 1516 52 10
 product_id
-S 0 1511 3 1511 10 7
+S 0 1517 3 1517 10 7
 options
-M 1 1511 12 1511 42
-S 0 1511 14 1511 21 7
+M 1 1517 12 1517 42
+S 0 1517 14 1517 21 7
 pattern
-S 1 1511 23 1511 40 15
+S 1 1517 23 1517 40 15
 [A-Za-z0-9._-]+
-S 0 1512 3 1512 10 7
+S 0 1518 3 1518 10 7
 message
-S 1 1512 12 1512 91 77
+S 1 1518 12 1518 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1513 3 1513 11 8
+S 0 1519 3 1519 11 8
 examples
-M 2 1514 5 1523 27
-S 0 1514 5 1514 15 10
+M 2 1520 5 1529 27
+S 0 1520 5 1520 15 10
 triggering
-L 1 1515 7 1518 27
-S 1 1515 9 1518 27 115
+L 1 1521 7 1524 27
+S 1 1521 9 1524 27 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1519 5 1519 12 7
+S 0 1525 5 1525 12 7
 passing
-L 1 1520 7 1523 27
-S 1 1520 9 1523 27 101
+L 1 1526 7 1529 27
+S 1 1526 9 1529 27 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 13 1525 3 1547 27
-S 0 1525 3 1525 5 2
+M 13 1531 3 1553 27
+S 0 1531 3 1531 5 2
 id
-S 0 1525 7 1525 32 25
+S 0 1531 7 1531 32 25
 catalog-product-id-length
-S 0 1526 3 1526 12 9
+S 0 1532 3 1532 12 9
 checklist
-S 0 1526 14 1526 27 13
+S 0 1532 14 1532 27 13
 catalog-valid
-S 0 1527 3 1527 8 5
-input
-S 0 1527 10 1527 17 7
-catalog
-S 0 1528 3 1528 11 8
-severity
-S 0 1528 13 1528 18 5
-error
-S 0 1529 3 1529 8 5
-since
-S 0 1529 10 1529 15 5
-0.1.0
-S 0 1530 3 1530 8 5
-title
-S 0 1530 10 1530 34 24
-a product ID is too long
-S 0 1531 3 1531 12 9
-rationale
-S 0 1531 14 1531 175 161
-App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1532 3 1532 7 4
-help
-S 0 1532 9 1532 67 58
-shorten the product ID to {max_length} characters or fewer
 S 0 1533 3 1533 8 5
-check
-M 2 1533 10 1533 54
-S 0 1533 12 1533 16 4
-each
-S 0 1533 18 1533 33 15
-in_app_purchase
-S 0 1533 35 1533 40 5
-field
-S 0 1533 42 1533 52 10
-product_id
-S 0 1534 3 1534 10 7
-options
-M 1 1534 12 1534 31
-S 0 1534 14 1534 24 10
-max_length
-S 0 1534 26 1534 29 3
-100
-S 0 1535 3 1535 10 7
-message
-S 1 1535 12 1535 87 73
-product ID `{value}` has {length} characters; the maximum is {max_length}
+input
+S 0 1533 10 1533 17 7
+catalog
+S 0 1534 3 1534 11 8
+severity
+S 0 1534 13 1534 18 5
+error
+S 0 1535 3 1535 8 5
+since
+S 0 1535 10 1535 15 5
+0.1.0
 S 0 1536 3 1536 8 5
+title
+S 0 1536 10 1536 34 24
+a product ID is too long
+S 0 1537 3 1537 12 9
+rationale
+S 0 1537 14 1537 175 161
+App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
+S 0 1538 3 1538 7 4
+help
+S 0 1538 9 1538 67 58
+shorten the product ID to {max_length} characters or fewer
+S 0 1539 3 1539 8 5
+check
+M 2 1539 10 1539 54
+S 0 1539 12 1539 16 4
+each
+S 0 1539 18 1539 33 15
+in_app_purchase
+S 0 1539 35 1539 40 5
+field
+S 0 1539 42 1539 52 10
+product_id
+S 0 1540 3 1540 10 7
+options
+M 1 1540 12 1540 31
+S 0 1540 14 1540 24 10
+max_length
+S 0 1540 26 1540 29 3
+100
+S 0 1541 3 1541 10 7
+message
+S 1 1541 12 1541 87 73
+product ID `{value}` has {length} characters; the maximum is {max_length}
+S 0 1542 3 1542 8 5
 notes
-L 1 1536 10 1536 114
-S 1 1536 11 1536 113 100
+L 1 1542 10 1542 114
+S 1 1542 11 1542 113 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1537 3 1537 11 8
+S 0 1543 3 1543 11 8
 examples
-M 2 1538 5 1547 27
-S 0 1538 5 1538 15 10
+M 2 1544 5 1553 27
+S 0 1544 5 1544 15 10
 triggering
-L 1 1539 7 1542 27
-S 1 1539 9 1542 27 182
+L 1 1545 7 1548 27
+S 1 1545 9 1548 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1543 5 1543 12 7
+S 0 1549 5 1549 12 7
 passing
-L 1 1544 7 1547 27
-S 1 1544 9 1547 27 100
+L 1 1550 7 1553 27
+S 1 1550 9 1553 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 12 1549 3 1570 27
-S 0 1549 3 1549 5 2
+M 13 1555 3 1577 27
+S 0 1555 3 1555 5 2
 id
-S 0 1549 7 1549 32 25
+S 0 1555 7 1555 32 25
 catalog-product-id-hyphen
-S 0 1550 3 1550 12 9
+S 0 1556 3 1556 12 9
 checklist
-S 0 1550 14 1550 27 13
+S 0 1556 14 1556 27 13
 catalog-valid
-S 0 1551 3 1551 8 5
-input
-S 0 1551 10 1551 17 7
-catalog
-S 0 1552 3 1552 11 8
-severity
-S 0 1552 13 1552 17 4
-note
-S 0 1553 3 1553 8 5
-since
-S 0 1553 10 1553 15 5
-0.1.0
-S 0 1554 3 1554 8 5
-title
-S 0 1554 10 1554 72 62
-a product ID has a hyphen, which the legacy rule did not allow
-S 0 1555 3 1555 12 9
-rationale
-S 0 1555 14 1555 201 187
-App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1556 3 1556 7 4
-help
-S 0 1556 9 1556 115 106
-keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
 S 0 1557 3 1557 8 5
+input
+S 0 1557 10 1557 17 7
+catalog
+S 0 1558 3 1558 11 8
+severity
+S 0 1558 13 1558 17 4
+note
+S 0 1559 3 1559 15 12
+context_only
+S 0 1559 17 1559 21 4
+true
+S 0 1560 3 1560 8 5
+since
+S 0 1560 10 1560 15 5
+0.1.0
+S 0 1561 3 1561 8 5
+title
+S 0 1561 10 1561 72 62
+a product ID has a hyphen, which the legacy rule did not allow
+S 0 1562 3 1562 12 9
+rationale
+S 0 1562 14 1562 201 187
+App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
+S 0 1563 3 1563 7 4
+help
+S 0 1563 9 1563 115 106
+keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
+S 0 1564 3 1564 8 5
 check
-M 2 1557 10 1557 54
-S 0 1557 12 1557 16 4
+M 2 1564 10 1564 54
+S 0 1564 12 1564 16 4
 each
-S 0 1557 18 1557 33 15
+S 0 1564 18 1564 33 15
 in_app_purchase
-S 0 1557 35 1557 40 5
+S 0 1564 35 1564 40 5
 field
-S 0 1557 42 1557 52 10
+S 0 1564 42 1564 52 10
 product_id
-S 0 1558 3 1558 10 7
+S 0 1565 3 1565 10 7
 options
-M 1 1558 12 1558 32
-S 0 1558 14 1558 21 7
+M 1 1565 12 1565 32
+S 0 1565 14 1565 21 7
 pattern
-S 1 1558 23 1558 30 5
+S 1 1565 23 1565 30 5
 [^-]*
-S 0 1559 3 1559 10 7
+S 0 1566 3 1566 10 7
 message
-S 1 1559 12 1559 158 144
+S 1 1566 12 1566 158 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1560 3 1560 11 8
+S 0 1567 3 1567 11 8
 examples
-M 2 1561 5 1570 27
-S 0 1561 5 1561 15 10
+M 2 1568 5 1577 27
+S 0 1568 5 1568 15 10
 triggering
-L 1 1562 7 1565 27
-S 1 1562 9 1565 27 116
+L 1 1569 7 1572 27
+S 1 1569 9 1572 27 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1566 5 1566 12 7
+S 0 1573 5 1573 12 7
 passing
-L 1 1567 7 1570 27
-S 1 1567 9 1570 27 102
+L 1 1574 7 1577 27
+S 1 1574 9 1577 27 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 9 1572 3 1590 107
-S 0 1572 3 1572 5 2
+M 9 1579 3 1597 107
+S 0 1579 3 1579 5 2
 id
-S 0 1572 7 1572 35 28
+S 0 1579 7 1579 35 28
 catalog-duplicate-product-id
-S 0 1573 3 1573 12 9
+S 0 1580 3 1580 12 9
 checklist
-S 0 1573 14 1573 27 13
+S 0 1580 14 1580 27 13
 catalog-valid
-S 0 1574 3 1574 8 5
+S 0 1581 3 1581 8 5
 input
-S 0 1574 10 1574 17 7
+S 0 1581 10 1581 17 7
 catalog
-S 0 1575 3 1575 11 8
+S 0 1582 3 1582 11 8
 severity
-S 0 1575 13 1575 18 5
+S 0 1582 13 1582 18 5
 error
-S 0 1576 3 1576 8 5
+S 0 1583 3 1583 8 5
 since
-S 0 1576 10 1576 15 5
+S 0 1583 10 1583 15 5
 0.1.0
-S 0 1577 3 1577 8 5
+S 0 1584 3 1584 8 5
 title
-S 0 1577 10 1577 51 41
+S 0 1584 10 1584 51 41
 a product ID appears twice in the package
-S 0 1578 3 1578 12 9
+S 0 1585 3 1585 12 9
 rationale
-S 0 1578 14 1578 152 140
+S 0 1585 14 1585 152 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1579 3 1579 7 4
+S 0 1586 3 1586 7 4
 help
-S 0 1579 9 1579 57 48
+S 0 1586 9 1586 57 48
 remove the duplicate or give it a new product ID
-S 0 1580 3 1580 11 8
+S 0 1587 3 1587 11 8
 examples
-M 2 1581 5 1590 107
-S 0 1581 5 1581 15 10
+M 2 1588 5 1597 107
+S 0 1588 5 1588 15 10
 triggering
-L 1 1582 7 1586 27
-S 1 1582 9 1586 27 210
+L 1 1589 7 1593 27
+S 1 1589 9 1593 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1587 5 1587 12 7
+S 0 1594 5 1594 12 7
 passing
-L 1 1588 7 1590 107
-S 1 1588 9 1590 107 195
+L 1 1595 7 1597 107
+S 1 1595 9 1597 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 9 1592 3 1610 90
-S 0 1592 3 1592 5 2
+M 9 1599 3 1617 90
+S 0 1599 3 1599 5 2
 id
-S 0 1592 7 1592 39 32
+S 0 1599 7 1599 39 32
 catalog-duplicate-reference-name
-S 0 1593 3 1593 12 9
+S 0 1600 3 1600 12 9
 checklist
-S 0 1593 14 1593 27 13
+S 0 1600 14 1600 27 13
 catalog-valid
-S 0 1594 3 1594 8 5
+S 0 1601 3 1601 8 5
 input
-S 0 1594 10 1594 17 7
+S 0 1601 10 1601 17 7
 catalog
-S 0 1595 3 1595 11 8
+S 0 1602 3 1602 11 8
 severity
-S 0 1595 13 1595 18 5
+S 0 1602 13 1602 18 5
 error
-S 0 1596 3 1596 8 5
+S 0 1603 3 1603 8 5
 since
-S 0 1596 10 1596 15 5
+S 0 1603 10 1603 15 5
 0.1.0
-S 0 1597 3 1597 8 5
+S 0 1604 3 1604 8 5
 title
-S 0 1597 10 1597 55 45
+S 0 1604 10 1604 55 45
 a reference name appears twice in the package
-S 0 1598 3 1598 12 9
+S 0 1605 3 1605 12 9
 rationale
-S 0 1598 14 1598 76 62
+S 0 1605 14 1605 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1599 3 1599 7 4
+S 0 1606 3 1606 7 4
 help
-S 0 1599 9 1599 57 48
+S 0 1606 9 1606 57 48
 give each in-app purchase its own reference name
-S 0 1600 3 1600 11 8
+S 0 1607 3 1607 11 8
 examples
-M 2 1601 5 1610 90
-S 0 1601 5 1601 15 10
+M 2 1608 5 1617 90
+S 0 1608 5 1608 15 10
 triggering
-L 1 1602 7 1606 27
-S 1 1602 9 1606 27 174
+L 1 1609 7 1613 27
+S 1 1609 9 1613 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1607 5 1607 12 7
+S 0 1614 5 1614 12 7
 passing
-L 1 1608 7 1610 90
-S 1 1608 9 1610 90 163
+L 1 1615 7 1617 90
+S 1 1615 9 1617 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 12 1612 3 1633 27
-S 0 1612 3 1612 5 2
+M 12 1619 3 1640 27
+S 0 1619 3 1619 5 2
 id
-S 0 1612 7 1612 36 29
+S 0 1619 7 1619 36 29
 catalog-reference-name-length
-S 0 1613 3 1613 12 9
+S 0 1620 3 1620 12 9
 checklist
-S 0 1613 14 1613 27 13
+S 0 1620 14 1620 27 13
 catalog-valid
-S 0 1614 3 1614 8 5
+S 0 1621 3 1621 8 5
 input
-S 0 1614 10 1614 17 7
+S 0 1621 10 1621 17 7
 catalog
-S 0 1615 3 1615 11 8
+S 0 1622 3 1622 11 8
 severity
-S 0 1615 13 1615 18 5
+S 0 1622 13 1622 18 5
 error
-S 0 1616 3 1616 8 5
+S 0 1623 3 1623 8 5
 since
-S 0 1616 10 1616 15 5
+S 0 1623 10 1623 15 5
 0.1.0
-S 0 1617 3 1617 8 5
+S 0 1624 3 1624 8 5
 title
-S 0 1617 10 1617 38 28
+S 0 1624 10 1624 38 28
 a reference name is too long
-S 0 1618 3 1618 12 9
+S 0 1625 3 1625 12 9
 rationale
-S 0 1618 14 1618 137 123
+S 0 1625 14 1625 137 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1619 3 1619 7 4
+S 0 1626 3 1626 7 4
 help
-S 0 1619 9 1619 71 62
+S 0 1626 9 1626 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1620 3 1620 8 5
+S 0 1627 3 1627 8 5
 check
-M 2 1620 10 1620 58
-S 0 1620 12 1620 16 4
+M 2 1627 10 1627 58
+S 0 1627 12 1627 16 4
 each
-S 0 1620 18 1620 33 15
+S 0 1627 18 1627 33 15
 in_app_purchase
-S 0 1620 35 1620 40 5
+S 0 1627 35 1627 40 5
 field
-S 0 1620 42 1620 56 14
+S 0 1627 42 1627 56 14
 reference_name
-S 0 1621 3 1621 10 7
+S 0 1628 3 1628 10 7
 options
-M 1 1621 12 1621 30
-S 0 1621 14 1621 24 10
+M 1 1628 12 1628 30
+S 0 1628 14 1628 24 10
 max_length
-S 0 1621 26 1621 28 2
+S 0 1628 26 1628 28 2
 64
-S 0 1622 3 1622 10 7
+S 0 1629 3 1629 10 7
 message
-S 1 1622 12 1622 106 92
+S 1 1629 12 1629 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1623 3 1623 11 8
+S 0 1630 3 1630 11 8
 examples
-M 2 1624 5 1633 27
-S 0 1624 5 1624 15 10
+M 2 1631 5 1640 27
+S 0 1631 5 1631 15 10
 triggering
-L 1 1625 7 1628 27
-S 1 1625 9 1628 27 158
+L 1 1632 7 1635 27
+S 1 1632 9 1635 27 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1629 5 1629 12 7
+S 0 1636 5 1636 12 7
 passing
-L 1 1630 7 1633 27
-S 1 1630 9 1633 27 85
+L 1 1637 7 1640 27
+S 1 1637 9 1640 27 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 12 1635 3 1658 27
-S 0 1635 3 1635 5 2
+M 12 1642 3 1665 27
+S 0 1642 3 1642 5 2
 id
-S 0 1635 7 1635 27 20
+S 0 1642 7 1642 27 20
 catalog-title-length
-S 0 1636 3 1636 12 9
+S 0 1643 3 1643 12 9
 checklist
-S 0 1636 14 1636 27 13
+S 0 1643 14 1643 27 13
 catalog-valid
-S 0 1637 3 1637 8 5
+S 0 1644 3 1644 8 5
 input
-S 0 1637 10 1637 17 7
+S 0 1644 10 1644 17 7
 catalog
-S 0 1638 3 1638 11 8
+S 0 1645 3 1645 11 8
 severity
-S 0 1638 13 1638 18 5
+S 0 1645 13 1645 18 5
 error
-S 0 1639 3 1639 8 5
+S 0 1646 3 1646 8 5
 since
-S 0 1639 10 1639 15 5
+S 0 1646 10 1646 15 5
 0.1.0
-S 0 1640 3 1640 8 5
+S 0 1647 3 1647 8 5
 title
-S 0 1640 10 1640 52 42
+S 0 1647 10 1647 52 42
 a localized title is too short or too long
-S 0 1641 3 1641 12 9
+S 0 1648 3 1648 12 9
 rationale
-S 0 1641 14 1641 88 74
+S 0 1648 14 1648 88 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1642 3 1642 7 4
+S 0 1649 3 1649 7 4
 help
-S 0 1642 9 1642 65 56
+S 0 1649 9 1649 65 56
 write a title of {min_length} to {max_length} characters
-S 0 1643 3 1643 8 5
+S 0 1650 3 1650 8 5
 check
-M 2 1643 10 1643 64
-S 0 1643 12 1643 16 4
+M 2 1650 10 1650 64
+S 0 1650 12 1650 16 4
 each
-S 0 1643 18 1643 33 15
+S 0 1650 18 1650 33 15
 in_app_purchase
-S 0 1643 35 1643 40 5
+S 0 1650 35 1650 40 5
 field
-S 0 1643 42 1643 62 20
+S 0 1650 42 1650 62 20
 locales.locale.title
-S 0 1644 3 1644 10 7
+S 0 1651 3 1651 10 7
 options
-M 2 1644 12 1644 45
-S 0 1644 14 1644 24 10
+M 2 1651 12 1651 45
+S 0 1651 14 1651 24 10
 min_length
-S 0 1644 26 1644 27 1
+S 0 1651 26 1651 27 1
 2
-S 0 1644 29 1644 39 10
+S 0 1651 29 1651 39 10
 max_length
-S 0 1644 41 1644 43 2
+S 0 1651 41 1651 43 2
 30
-S 0 1645 3 1645 10 7
+S 0 1652 3 1652 10 7
 message
-S 1 1645 12 1645 124 110
+S 1 1652 12 1652 124 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1646 3 1646 11 8
+S 0 1653 3 1653 11 8
 examples
-M 2 1647 5 1658 27
-S 0 1647 5 1647 15 10
+M 2 1654 5 1665 27
+S 0 1654 5 1654 15 10
 triggering
-L 1 1648 7 1653 27
-S 1 1648 9 1653 27 164
+L 1 1655 7 1660 27
+S 1 1655 9 1660 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1654 5 1654 12 7
+S 0 1661 5 1661 12 7
 passing
-L 1 1655 7 1658 27
-S 1 1655 9 1658 27 117
+L 1 1662 7 1665 27
+S 1 1662 9 1665 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1660 3 1683 27
-S 0 1660 3 1660 5 2
+M 12 1667 3 1690 27
+S 0 1667 3 1667 5 2
 id
-S 0 1660 7 1660 33 26
+S 0 1667 7 1667 33 26
 catalog-description-length
-S 0 1661 3 1661 12 9
+S 0 1668 3 1668 12 9
 checklist
-S 0 1661 14 1661 27 13
+S 0 1668 14 1668 27 13
 catalog-valid
-S 0 1662 3 1662 8 5
+S 0 1669 3 1669 8 5
 input
-S 0 1662 10 1662 17 7
+S 0 1669 10 1669 17 7
 catalog
-S 0 1663 3 1663 11 8
+S 0 1670 3 1670 11 8
 severity
-S 0 1663 13 1663 18 5
+S 0 1670 13 1670 18 5
 error
-S 0 1664 3 1664 8 5
+S 0 1671 3 1671 8 5
 since
-S 0 1664 10 1664 15 5
+S 0 1671 10 1671 15 5
 0.1.0
-S 0 1665 3 1665 8 5
+S 0 1672 3 1672 8 5
 title
-S 0 1665 10 1665 58 48
+S 0 1672 10 1672 58 48
 a localized description is too short or too long
-S 0 1666 3 1666 12 9
+S 0 1673 3 1673 12 9
 rationale
-S 0 1666 14 1666 159 145
+S 0 1673 14 1673 159 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1667 3 1667 7 4
+S 0 1674 3 1674 7 4
 help
-S 0 1667 9 1667 71 62
+S 0 1674 9 1674 71 62
 write a description of {min_length} to {max_length} characters
-S 0 1668 3 1668 8 5
+S 0 1675 3 1675 8 5
 check
-M 2 1668 10 1668 70
-S 0 1668 12 1668 16 4
+M 2 1675 10 1675 70
+S 0 1675 12 1675 16 4
 each
-S 0 1668 18 1668 33 15
+S 0 1675 18 1675 33 15
 in_app_purchase
-S 0 1668 35 1668 40 5
+S 0 1675 35 1675 40 5
 field
-S 0 1668 42 1668 68 26
+S 0 1675 42 1675 68 26
 locales.locale.description
-S 0 1669 3 1669 10 7
+S 0 1676 3 1676 10 7
 options
-M 2 1669 12 1669 46
-S 0 1669 14 1669 24 10
+M 2 1676 12 1676 46
+S 0 1676 14 1676 24 10
 min_length
-S 0 1669 26 1669 28 2
+S 0 1676 26 1676 28 2
 10
-S 0 1669 30 1669 40 10
+S 0 1676 30 1676 40 10
 max_length
-S 0 1669 42 1669 44 2
+S 0 1676 42 1676 44 2
 45
-S 0 1670 3 1670 10 7
+S 0 1677 3 1677 10 7
 message
-S 1 1670 12 1670 113 99
+S 1 1677 12 1677 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1671 3 1671 11 8
+S 0 1678 3 1678 11 8
 examples
-M 2 1672 5 1683 27
-S 0 1672 5 1672 15 10
+M 2 1679 5 1690 27
+S 0 1679 5 1679 15 10
 triggering
-L 1 1673 7 1678 27
-S 1 1673 9 1678 27 143
+L 1 1680 7 1685 27
+S 1 1680 9 1685 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1679 5 1679 12 7
+S 0 1686 5 1686 12 7
 passing
-L 1 1680 7 1683 27
-S 1 1680 9 1683 27 150
+L 1 1687 7 1690 27
+S 1 1687 9 1690 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1685 3 1715 27
-S 0 1685 3 1685 5 2
+M 12 1692 3 1722 27
+S 0 1692 3 1692 5 2
 id
-S 0 1685 7 1685 34 27
+S 0 1692 7 1692 34 27
 catalog-review-notes-length
-S 0 1686 3 1686 12 9
+S 0 1693 3 1693 12 9
 checklist
-S 0 1686 14 1686 27 13
+S 0 1693 14 1693 27 13
 catalog-valid
-S 0 1687 3 1687 8 5
+S 0 1694 3 1694 8 5
 input
-S 0 1687 10 1687 17 7
+S 0 1694 10 1694 17 7
 catalog
-S 0 1688 3 1688 11 8
+S 0 1695 3 1695 11 8
 severity
-S 0 1688 13 1688 18 5
+S 0 1695 13 1695 18 5
 error
-S 0 1689 3 1689 8 5
+S 0 1696 3 1696 8 5
 since
-S 0 1689 10 1689 15 5
+S 0 1696 10 1696 15 5
 0.1.0
-S 0 1690 3 1690 8 5
+S 0 1697 3 1697 8 5
 title
-S 0 1690 10 1690 39 29
+S 0 1697 10 1697 39 29
 the review notes are too long
-S 0 1691 3 1691 12 9
+S 0 1698 3 1698 12 9
 rationale
-S 0 1691 14 1691 80 66
+S 0 1698 14 1698 80 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1692 3 1692 7 4
+S 0 1699 3 1699 7 4
 help
-S 0 1692 9 1692 69 60
+S 0 1699 9 1699 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1693 3 1693 8 5
+S 0 1700 3 1700 8 5
 check
-M 2 1693 10 1693 56
-S 0 1693 12 1693 16 4
+M 2 1700 10 1700 56
+S 0 1700 12 1700 16 4
 each
-S 0 1693 18 1693 33 15
+S 0 1700 18 1700 33 15
 in_app_purchase
-S 0 1693 35 1693 40 5
+S 0 1700 35 1700 40 5
 field
-S 0 1693 42 1693 54 12
+S 0 1700 42 1700 54 12
 review_notes
-S 0 1694 3 1694 10 7
+S 0 1701 3 1701 10 7
 options
-M 1 1694 12 1694 32
-S 0 1694 14 1694 24 10
+M 1 1701 12 1701 32
+S 0 1701 14 1701 24 10
 max_length
-S 0 1694 26 1694 30 4
+S 0 1701 26 1701 30 4
 4000
-S 0 1695 3 1695 10 7
+S 0 1702 3 1702 10 7
 message
-S 1 1695 12 1695 95 81
+S 1 1702 12 1702 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1696 3 1696 11 8
+S 0 1703 3 1703 11 8
 examples
-M 2 1697 5 1715 27
-S 0 1697 5 1697 15 10
+M 2 1704 5 1722 27
+S 0 1704 5 1704 15 10
 triggering
-L 1 1698 7 1710 27
-S 1 1698 9 1710 27 4238
+L 1 1705 7 1717 27
+S 1 1705 9 1717 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -7641,314 +7682,314 @@ S 1 1698 9 1710 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1711 5 1711 12 7
+S 0 1718 5 1718 12 7
 passing
-L 1 1712 7 1715 27
-S 1 1712 9 1715 27 121
+L 1 1719 7 1722 27
+S 1 1719 9 1722 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 1717 3 1737 27
-S 0 1717 3 1717 5 2
+M 9 1724 3 1744 27
+S 0 1724 3 1724 5 2
 id
-S 0 1717 7 1717 26 19
+S 0 1724 7 1724 26 19
 catalog-locale-code
-S 0 1718 3 1718 12 9
+S 0 1725 3 1725 12 9
 checklist
-S 0 1718 14 1718 27 13
+S 0 1725 14 1725 27 13
 catalog-valid
-S 0 1719 3 1719 8 5
+S 0 1726 3 1726 8 5
 input
-S 0 1719 10 1719 17 7
+S 0 1726 10 1726 17 7
 catalog
-S 0 1720 3 1720 11 8
+S 0 1727 3 1727 11 8
 severity
-S 0 1720 13 1720 18 5
+S 0 1727 13 1727 18 5
 error
-S 0 1721 3 1721 8 5
+S 0 1728 3 1728 8 5
 since
-S 0 1721 10 1721 15 5
+S 0 1728 10 1728 15 5
 0.1.0
-S 0 1722 3 1722 8 5
+S 0 1729 3 1729 8 5
 title
-S 0 1722 10 1722 46 36
+S 0 1729 10 1729 46 36
 a locale name is not a language code
-S 0 1723 3 1723 12 9
+S 0 1730 3 1730 12 9
 rationale
-S 0 1723 14 1723 182 168
+S 0 1730 14 1730 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1724 3 1724 7 4
+S 0 1731 3 1731 7 4
 help
-S 0 1724 9 1724 55 46
+S 0 1731 9 1731 55 46
 write the locale as a hyphenated language code
-S 0 1725 3 1725 11 8
+S 0 1732 3 1732 11 8
 examples
-M 2 1726 5 1737 27
-S 0 1726 5 1726 15 10
+M 2 1733 5 1744 27
+S 0 1733 5 1733 15 10
 triggering
-L 1 1727 7 1732 27
-S 1 1727 9 1732 27 139
+L 1 1734 7 1739 27
+S 1 1734 9 1739 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1733 5 1733 12 7
+S 0 1740 5 1740 12 7
 passing
-L 1 1734 7 1737 27
-S 1 1734 9 1737 27 117
+L 1 1741 7 1744 27
+S 1 1741 9 1744 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1739 3 1762 27
-S 0 1739 3 1739 5 2
+M 12 1746 3 1769 27
+S 0 1746 3 1746 5 2
 id
-S 0 1739 7 1739 22 15
+S 0 1746 7 1746 22 15
 catalog-boolean
-S 0 1740 3 1740 12 9
+S 0 1747 3 1747 12 9
 checklist
-S 0 1740 14 1740 27 13
+S 0 1747 14 1747 27 13
 catalog-valid
-S 0 1741 3 1741 8 5
+S 0 1748 3 1748 8 5
 input
-S 0 1741 10 1741 17 7
+S 0 1748 10 1748 17 7
 catalog
-S 0 1742 3 1742 11 8
+S 0 1749 3 1749 11 8
 severity
-S 0 1742 13 1742 18 5
+S 0 1749 13 1749 18 5
 error
-S 0 1743 3 1743 8 5
+S 0 1750 3 1750 8 5
 since
-S 0 1743 10 1743 15 5
+S 0 1750 10 1750 15 5
 0.1.0
-S 0 1744 3 1744 8 5
+S 0 1751 3 1751 8 5
 title
-S 0 1744 10 1744 44 34
+S 0 1751 10 1751 44 34
 a boolean is not `true` or `false`
-S 0 1745 3 1745 12 9
+S 0 1752 3 1752 12 9
 rationale
-S 0 1745 14 1745 104 90
+S 0 1752 14 1752 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1746 3 1746 7 4
+S 0 1753 3 1753 7 4
 help
-S 0 1746 9 1746 32 23
+S 0 1753 9 1753 32 23
 write `true` or `false`
-S 0 1747 3 1747 8 5
+S 0 1754 3 1754 8 5
 check
-M 2 1747 10 1747 96
-S 0 1747 12 1747 16 4
+M 2 1754 10 1754 96
+S 0 1754 12 1754 16 4
 each
-S 0 1747 18 1747 33 15
+S 0 1754 18 1754 33 15
 in_app_purchase
-S 0 1747 35 1747 40 5
+S 0 1754 35 1754 40 5
 field
-S 1 1747 42 1747 94 50
+S 1 1754 42 1754 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1748 3 1748 10 7
+S 0 1755 3 1755 10 7
 options
-M 1 1748 12 1748 37
-S 0 1748 14 1748 21 7
+M 1 1755 12 1755 37
+S 0 1755 14 1755 21 7
 pattern
-S 1 1748 23 1748 35 10
+S 1 1755 23 1755 35 10
 true|false
-S 0 1749 3 1749 10 7
+S 0 1756 3 1756 10 7
 message
-S 1 1749 12 1749 90 76
+S 1 1756 12 1756 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1750 3 1750 11 8
+S 0 1757 3 1757 11 8
 examples
-M 2 1751 5 1762 27
-S 0 1751 5 1751 15 10
+M 2 1758 5 1769 27
+S 0 1758 5 1758 15 10
 triggering
-L 1 1752 7 1757 27
-S 1 1752 9 1757 27 142
+L 1 1759 7 1764 27
+S 1 1759 9 1764 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1758 5 1758 12 7
+S 0 1765 5 1765 12 7
 passing
-L 1 1759 7 1762 27
-S 1 1759 9 1762 27 121
+L 1 1766 7 1769 27
+S 1 1766 9 1769 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 1764 3 1784 27
-S 0 1764 3 1764 5 2
+M 9 1771 3 1791 27
+S 0 1771 3 1771 5 2
 id
-S 0 1764 7 1764 19 12
+S 0 1771 7 1771 19 12
 catalog-date
-S 0 1765 3 1765 12 9
+S 0 1772 3 1772 12 9
 checklist
-S 0 1765 14 1765 27 13
+S 0 1772 14 1772 27 13
 catalog-valid
-S 0 1766 3 1766 8 5
+S 0 1773 3 1773 8 5
 input
-S 0 1766 10 1766 17 7
+S 0 1773 10 1773 17 7
 catalog
-S 0 1767 3 1767 11 8
+S 0 1774 3 1774 11 8
 severity
-S 0 1767 13 1767 18 5
+S 0 1774 13 1774 18 5
 error
-S 0 1768 3 1768 8 5
+S 0 1775 3 1775 8 5
 since
-S 0 1768 10 1768 15 5
+S 0 1775 10 1775 15 5
 0.1.0
-S 0 1769 3 1769 8 5
+S 0 1776 3 1776 8 5
 title
-S 0 1769 10 1769 52 42
+S 0 1776 10 1776 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1770 3 1770 12 9
+S 0 1777 3 1777 12 9
 rationale
-S 0 1770 14 1770 103 89
+S 0 1777 14 1777 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1771 3 1771 7 4
+S 0 1778 3 1778 7 4
 help
-S 0 1771 9 1771 41 32
+S 0 1778 9 1778 41 32
 write the date as year-month-day
-S 0 1772 3 1772 11 8
+S 0 1779 3 1779 11 8
 examples
-M 2 1773 5 1784 27
-S 0 1773 5 1773 15 10
+M 2 1780 5 1791 27
+S 0 1780 5 1780 15 10
 triggering
-L 1 1774 7 1779 27
-S 1 1774 9 1779 27 181
+L 1 1781 7 1786 27
+S 1 1781 9 1786 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1780 5 1780 12 7
+S 0 1787 5 1787 12 7
 passing
-L 1 1781 7 1784 27
-S 1 1781 9 1784 27 159
+L 1 1788 7 1791 27
+S 1 1788 9 1791 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 1786 3 1809 27
-S 0 1786 3 1786 5 2
+M 12 1793 3 1816 27
+S 0 1793 3 1793 5 2
 id
-S 0 1786 7 1786 25 18
+S 0 1793 7 1793 25 18
 catalog-price-tier
-S 0 1787 3 1787 12 9
+S 0 1794 3 1794 12 9
 checklist
-S 0 1787 14 1787 27 13
+S 0 1794 14 1794 27 13
 catalog-valid
-S 0 1788 3 1788 8 5
+S 0 1795 3 1795 8 5
 input
-S 0 1788 10 1788 17 7
+S 0 1795 10 1795 17 7
 catalog
-S 0 1789 3 1789 11 8
+S 0 1796 3 1796 11 8
 severity
-S 0 1789 13 1789 18 5
+S 0 1796 13 1796 18 5
 error
-S 0 1790 3 1790 8 5
+S 0 1797 3 1797 8 5
 since
-S 0 1790 10 1790 15 5
+S 0 1797 10 1797 15 5
 0.1.0
-S 0 1791 3 1791 8 5
+S 0 1798 3 1798 8 5
 title
-S 0 1791 10 1791 41 31
+S 0 1798 10 1798 41 31
 a price tier is outside 1 to 87
-S 0 1792 3 1792 12 9
+S 0 1799 3 1799 12 9
 rationale
-S 0 1792 14 1792 156 142
+S 0 1799 14 1799 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1793 3 1793 7 4
+S 0 1800 3 1800 7 4
 help
-S 0 1793 9 1793 32 23
+S 0 1800 9 1800 32 23
 use a tier from 1 to 87
-S 0 1794 3 1794 8 5
+S 0 1801 3 1801 8 5
 check
-M 2 1794 10 1794 158
-S 0 1794 12 1794 16 4
+M 2 1801 10 1801 158
+S 0 1801 12 1801 16 4
 each
-S 0 1794 18 1794 33 15
+S 0 1801 18 1801 33 15
 in_app_purchase
-S 0 1794 35 1794 40 5
+S 0 1801 35 1801 40 5
 field
-S 1 1794 42 1794 156 112
+S 1 1801 42 1801 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1795 3 1795 10 7
+S 0 1802 3 1802 10 7
 options
-M 1 1795 12 1795 50
-S 0 1795 14 1795 21 7
+M 1 1802 12 1802 50
+S 0 1802 14 1802 21 7
 pattern
-S 1 1795 23 1795 48 23
+S 1 1802 23 1802 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1796 3 1796 10 7
+S 0 1803 3 1803 10 7
 message
-S 1 1796 12 1796 76 62
+S 1 1803 12 1803 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1797 3 1797 11 8
+S 0 1804 3 1804 11 8
 examples
-M 2 1798 5 1809 27
-S 0 1798 5 1798 15 10
+M 2 1805 5 1816 27
+S 0 1805 5 1805 15 10
 triggering
-L 1 1799 7 1804 27
-S 1 1799 9 1804 27 148
+L 1 1806 7 1811 27
+S 1 1806 9 1811 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1805 5 1805 12 7
+S 0 1812 5 1812 12 7
 passing
-L 1 1806 7 1809 27
-S 1 1806 9 1809 27 126
+L 1 1813 7 1816 27
+S 1 1813 9 1816 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 1811 3 1835 27
-S 0 1811 3 1811 5 2
+M 9 1818 3 1842 27
+S 0 1818 3 1818 5 2
 id
-S 0 1811 7 1811 30 23
+S 0 1818 7 1818 30 23
 catalog-price-intervals
-S 0 1812 3 1812 12 9
+S 0 1819 3 1819 12 9
 checklist
-S 0 1812 14 1812 27 13
+S 0 1819 14 1819 27 13
 catalog-valid
-S 0 1813 3 1813 8 5
+S 0 1820 3 1820 8 5
 input
-S 0 1813 10 1813 17 7
+S 0 1820 10 1820 17 7
 catalog
-S 0 1814 3 1814 11 8
+S 0 1821 3 1821 11 8
 severity
-S 0 1814 13 1814 18 5
+S 0 1821 13 1821 18 5
 error
-S 0 1815 3 1815 8 5
+S 0 1822 3 1822 8 5
 since
-S 0 1815 10 1815 15 5
+S 0 1822 10 1822 15 5
 0.1.0
-S 0 1816 3 1816 8 5
+S 0 1823 3 1823 8 5
 title
-S 0 1816 10 1816 59 49
+S 0 1823 10 1823 59 49
 price intervals overlap, run out of order, or end
-S 0 1817 3 1817 12 9
+S 0 1824 3 1824 12 9
 rationale
-S 0 1817 14 1817 160 146
+S 0 1824 14 1824 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1818 3 1818 7 4
+S 0 1825 3 1825 7 4
 help
-S 0 1818 9 1818 111 102
+S 0 1825 9 1825 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1819 3 1819 11 8
+S 0 1826 3 1826 11 8
 examples
-M 2 1820 5 1835 27
-S 0 1820 5 1820 15 10
+M 2 1827 5 1842 27
+S 0 1827 5 1827 15 10
 triggering
-L 1 1821 7 1827 27
-S 1 1821 9 1827 27 365
+L 1 1828 7 1834 27
+S 1 1828 9 1834 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -7956,10 +7997,10 @@ S 1 1821 9 1827 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1828 5 1828 12 7
+S 0 1835 5 1835 12 7
 passing
-L 1 1829 7 1835 27
-S 1 1829 9 1835 27 351
+L 1 1836 7 1842 27
+S 1 1836 9 1842 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -7967,68 +8008,68 @@ S 1 1829 9 1835 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 1837 3 1861 30
-S 0 1837 3 1837 5 2
+M 12 1844 3 1868 30
+S 0 1844 3 1844 5 2
 id
-S 0 1837 7 1837 36 29
+S 0 1844 7 1844 36 29
 catalog-subscription-duration
-S 0 1838 3 1838 12 9
+S 0 1845 3 1845 12 9
 checklist
-S 0 1838 14 1838 27 13
+S 0 1845 14 1845 27 13
 catalog-valid
-S 0 1839 3 1839 8 5
+S 0 1846 3 1846 8 5
 input
-S 0 1839 10 1839 17 7
+S 0 1846 10 1846 17 7
 catalog
-S 0 1840 3 1840 11 8
+S 0 1847 3 1847 11 8
 severity
-S 0 1840 13 1840 18 5
+S 0 1847 13 1847 18 5
 error
-S 0 1841 3 1841 8 5
+S 0 1848 3 1848 8 5
 since
-S 0 1841 10 1841 15 5
+S 0 1848 10 1848 15 5
 0.1.0
-S 0 1842 3 1842 8 5
+S 0 1849 3 1849 8 5
 title
-S 0 1842 10 1842 69 59
+S 0 1849 10 1849 69 59
 a subscription duration is not one App Store Connect offers
-S 0 1843 3 1843 12 9
+S 0 1850 3 1850 12 9
 rationale
-S 0 1843 14 1843 164 150
+S 0 1850 14 1850 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1844 3 1844 7 4
+S 0 1851 3 1851 7 4
 help
-S 1 1844 9 1844 82 71
+S 1 1851 9 1851 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1845 3 1845 8 5
+S 0 1852 3 1852 8 5
 check
-M 2 1845 10 1845 52
-S 0 1845 12 1845 16 4
+M 2 1852 10 1852 52
+S 0 1852 12 1852 16 4
 each
-S 0 1845 18 1845 33 15
+S 0 1852 18 1852 33 15
 in_app_purchase
-S 0 1845 35 1845 40 5
+S 0 1852 35 1852 40 5
 field
-S 0 1845 42 1845 50 8
+S 0 1852 42 1852 50 8
 duration
-S 0 1846 3 1846 10 7
+S 0 1853 3 1853 10 7
 options
-M 1 1846 12 1846 75
-S 0 1846 14 1846 21 7
+M 1 1853 12 1853 75
+S 0 1853 14 1853 21 7
 pattern
-S 1 1846 23 1846 73 48
+S 1 1853 23 1853 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1847 3 1847 10 7
+S 0 1854 3 1854 10 7
 message
-S 1 1847 12 1847 122 108
+S 1 1854 12 1854 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1848 3 1848 11 8
+S 0 1855 3 1855 11 8
 examples
-M 2 1849 5 1861 30
-S 0 1849 5 1849 15 10
+M 2 1856 5 1868 30
+S 0 1856 5 1856 15 10
 triggering
-L 1 1850 7 1856 30
-S 1 1850 9 1856 30 189
+L 1 1857 7 1863 30
+S 1 1857 9 1863 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -8036,160 +8077,160 @@ S 1 1850 9 1856 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1857 5 1857 12 7
+S 0 1864 5 1864 12 7
 passing
-L 1 1858 7 1861 30
-S 1 1858 9 1861 30 162
+L 1 1865 7 1868 30
+S 1 1865 9 1868 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 1863 3 1882 30
-S 0 1863 3 1863 5 2
+M 9 1870 3 1889 30
+S 0 1870 3 1870 5 2
 id
-S 0 1863 7 1863 41 34
+S 0 1870 7 1870 41 34
 catalog-subscription-outside-group
-S 0 1864 3 1864 12 9
+S 0 1871 3 1871 12 9
 checklist
-S 0 1864 14 1864 27 13
+S 0 1871 14 1871 27 13
 catalog-valid
-S 0 1865 3 1865 8 5
+S 0 1872 3 1872 8 5
 input
-S 0 1865 10 1865 17 7
+S 0 1872 10 1872 17 7
 catalog
-S 0 1866 3 1866 11 8
+S 0 1873 3 1873 11 8
 severity
-S 0 1866 13 1866 18 5
+S 0 1873 13 1873 18 5
 error
-S 0 1867 3 1867 8 5
+S 0 1874 3 1874 8 5
 since
-S 0 1867 10 1867 15 5
+S 0 1874 10 1874 15 5
 0.1.0
-S 0 1868 3 1868 8 5
+S 0 1875 3 1875 8 5
 title
-S 0 1868 10 1868 90 80
+S 0 1875 10 1875 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1869 3 1869 12 9
+S 0 1876 3 1876 12 9
 rationale
-S 0 1869 14 1869 153 139
+S 0 1876 14 1876 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1870 3 1870 7 4
+S 0 1877 3 1877 7 4
 help
-S 0 1870 9 1870 49 40
+S 0 1877 9 1877 49 40
 move the item into (or out of) the group
-S 0 1871 3 1871 11 8
+S 0 1878 3 1878 11 8
 examples
-M 2 1872 5 1882 30
-S 0 1872 5 1872 15 10
+M 2 1879 5 1889 30
+S 0 1879 5 1879 15 10
 triggering
-L 1 1873 7 1877 27
-S 1 1873 9 1877 27 149
+L 1 1880 7 1884 27
+S 1 1880 9 1884 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1878 5 1878 12 7
+S 0 1885 5 1885 12 7
 passing
-L 1 1879 7 1882 30
-S 1 1879 9 1882 30 199
+L 1 1886 7 1889 30
+S 1 1886 9 1889 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1884 3 1903 27
-S 0 1884 3 1884 5 2
+M 9 1891 3 1910 27
+S 0 1891 3 1891 5 2
 id
-S 0 1884 7 1884 33 26
+S 0 1891 7 1891 33 26
 catalog-screenshot-missing
-S 0 1885 3 1885 12 9
+S 0 1892 3 1892 12 9
 checklist
-S 0 1885 14 1885 27 13
+S 0 1892 14 1892 27 13
 catalog-valid
-S 0 1886 3 1886 8 5
+S 0 1893 3 1893 8 5
 input
-S 0 1886 10 1886 17 7
+S 0 1893 10 1893 17 7
 catalog
-S 0 1887 3 1887 11 8
+S 0 1894 3 1894 11 8
 severity
-S 0 1887 13 1887 18 5
+S 0 1894 13 1894 18 5
 error
-S 0 1888 3 1888 8 5
+S 0 1895 3 1895 8 5
 since
-S 0 1888 10 1888 15 5
+S 0 1895 10 1895 15 5
 0.1.0
-S 0 1889 3 1889 8 5
+S 0 1896 3 1896 8 5
 title
-S 0 1889 10 1889 56 46
+S 0 1896 10 1896 56 46
 a new in-app purchase has no review screenshot
-S 0 1890 3 1890 12 9
+S 0 1897 3 1897 12 9
 rationale
-S 0 1890 14 1890 181 167
+S 0 1897 14 1897 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1891 3 1891 7 4
+S 0 1898 3 1898 7 4
 help
-S 0 1891 9 1891 74 65
+S 0 1898 9 1898 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1892 3 1892 11 8
+S 0 1899 3 1899 11 8
 examples
-M 2 1893 5 1903 27
-S 0 1893 5 1893 15 10
+M 2 1900 5 1910 27
+S 0 1900 5 1900 15 10
 triggering
-L 1 1894 7 1897 27
-S 1 1894 9 1897 27 114
+L 1 1901 7 1904 27
+S 1 1901 9 1904 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1898 5 1898 12 7
+S 0 1905 5 1905 12 7
 passing
-L 1 1899 7 1903 27
-S 1 1899 9 1903 27 255
+L 1 1906 7 1910 27
+S 1 1906 9 1910 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1905 3 1926 27
-S 0 1905 3 1905 5 2
+M 9 1912 3 1933 27
+S 0 1912 3 1912 5 2
 id
-S 0 1905 7 1905 38 31
+S 0 1912 7 1912 38 31
 catalog-screenshot-file-missing
-S 0 1906 3 1906 12 9
+S 0 1913 3 1913 12 9
 checklist
-S 0 1906 14 1906 27 13
+S 0 1913 14 1913 27 13
 catalog-valid
-S 0 1907 3 1907 8 5
+S 0 1914 3 1914 8 5
 input
-S 0 1907 10 1907 17 7
+S 0 1914 10 1914 17 7
 catalog
-S 0 1908 3 1908 11 8
+S 0 1915 3 1915 11 8
 severity
-S 0 1908 13 1908 18 5
+S 0 1915 13 1915 18 5
 error
-S 0 1909 3 1909 8 5
+S 0 1916 3 1916 8 5
 since
-S 0 1909 10 1909 15 5
+S 0 1916 10 1916 15 5
 0.1.0
-S 0 1910 3 1910 8 5
+S 0 1917 3 1917 8 5
 title
-S 0 1910 10 1910 56 46
+S 0 1917 10 1917 56 46
 a review screenshot file is not in the package
-S 0 1911 3 1911 12 9
+S 0 1918 3 1918 12 9
 rationale
-S 0 1911 14 1911 181 167
+S 0 1918 14 1918 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1912 3 1912 7 4
+S 0 1919 3 1919 7 4
 help
-S 0 1912 9 1912 69 60
+S 0 1919 9 1919 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1913 3 1913 11 8
+S 0 1920 3 1920 11 8
 examples
-M 2 1914 5 1926 27
-S 0 1914 5 1914 15 10
+M 2 1921 5 1933 27
+S 0 1921 5 1921 15 10
 triggering
-L 1 1915 7 1921 27
-S 1 1915 9 1921 27 155
+L 1 1922 7 1928 27
+S 1 1922 9 1928 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -8197,54 +8238,54 @@ S 1 1915 9 1921 27 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1922 5 1922 12 7
+S 0 1929 5 1929 12 7
 passing
-L 1 1923 7 1926 27
-S 1 1923 9 1926 27 128
+L 1 1930 7 1933 27
+S 1 1930 9 1933 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 9 1928 3 1950 27
-S 0 1928 3 1928 5 2
+M 9 1935 3 1957 27
+S 0 1935 3 1935 5 2
 id
-S 0 1928 7 1928 34 27
+S 0 1935 7 1935 34 27
 catalog-screenshot-checksum
-S 0 1929 3 1929 12 9
+S 0 1936 3 1936 12 9
 checklist
-S 0 1929 14 1929 27 13
+S 0 1936 14 1936 27 13
 catalog-valid
-S 0 1930 3 1930 8 5
+S 0 1937 3 1937 8 5
 input
-S 0 1930 10 1930 17 7
+S 0 1937 10 1937 17 7
 catalog
-S 0 1931 3 1931 11 8
+S 0 1938 3 1938 11 8
 severity
-S 0 1931 13 1931 18 5
+S 0 1938 13 1938 18 5
 error
-S 0 1932 3 1932 8 5
+S 0 1939 3 1939 8 5
 since
-S 0 1932 10 1932 15 5
+S 0 1939 10 1939 15 5
 0.1.0
-S 0 1933 3 1933 8 5
+S 0 1940 3 1940 8 5
 title
-S 0 1933 10 1933 67 57
+S 0 1940 10 1940 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 1934 3 1934 12 9
+S 0 1941 3 1941 12 9
 rationale
-S 0 1934 14 1934 155 141
+S 0 1941 14 1941 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1935 3 1935 7 4
+S 0 1942 3 1942 7 4
 help
-S 0 1935 9 1935 43 34
+S 0 1942 9 1942 43 34
 write the file's real size and MD5
-S 0 1936 3 1936 11 8
+S 0 1943 3 1943 11 8
 examples
-M 2 1937 5 1950 27
-S 0 1937 5 1937 15 10
+M 2 1944 5 1957 27
+S 0 1944 5 1944 15 10
 triggering
-L 1 1938 7 1945 27
-S 1 1938 9 1945 27 224
+L 1 1945 7 1952 27
+S 1 1945 9 1952 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -8253,282 +8294,282 @@ S 1 1938 9 1945 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1946 5 1946 12 7
+S 0 1953 5 1953 12 7
 passing
-L 1 1947 7 1950 27
-S 1 1947 9 1950 27 192
+L 1 1954 7 1957 27
+S 1 1954 9 1957 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1952 3 1972 27
-S 0 1952 3 1952 5 2
+M 9 1959 3 1979 27
+S 0 1959 3 1959 5 2
 id
-S 0 1952 7 1952 36 29
+S 0 1959 7 1959 36 29
 catalog-screenshot-dimensions
-S 0 1953 3 1953 12 9
+S 0 1960 3 1960 12 9
 checklist
-S 0 1953 14 1953 27 13
+S 0 1960 14 1960 27 13
 catalog-valid
-S 0 1954 3 1954 8 5
+S 0 1961 3 1961 8 5
 input
-S 0 1954 10 1954 17 7
+S 0 1961 10 1961 17 7
 catalog
-S 0 1955 3 1955 11 8
+S 0 1962 3 1962 11 8
 severity
-S 0 1955 13 1955 18 5
+S 0 1962 13 1962 18 5
 error
-S 0 1956 3 1956 8 5
+S 0 1963 3 1963 8 5
 since
-S 0 1956 10 1956 15 5
+S 0 1963 10 1963 15 5
 0.1.0
-S 0 1957 3 1957 8 5
+S 0 1964 3 1964 8 5
 title
-S 0 1957 10 1957 62 52
+S 0 1964 10 1964 62 52
 a review screenshot is not an accepted image or size
-S 0 1958 3 1958 12 9
+S 0 1965 3 1965 12 9
 rationale
-S 0 1958 14 1958 192 180
+S 0 1965 14 1965 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1959 3 1959 7 4
+S 0 1966 3 1966 7 4
 help
-S 0 1959 9 1959 73 64
+S 0 1966 9 1966 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1960 3 1960 11 8
+S 0 1967 3 1967 11 8
 examples
-M 2 1961 5 1972 27
-S 0 1961 5 1961 15 10
+M 2 1968 5 1979 27
+S 0 1968 5 1968 15 10
 triggering
-L 1 1962 7 1967 27
-S 1 1962 9 1967 27 136
+L 1 1969 7 1974 27
+S 1 1969 9 1974 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1968 5 1968 12 7
+S 0 1975 5 1975 12 7
 passing
-L 1 1969 7 1972 27
-S 1 1969 9 1972 27 111
+L 1 1976 7 1979 27
+S 1 1976 9 1979 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 1974 3 1994 27
-S 0 1974 3 1974 5 2
+M 11 1981 3 2001 27
+S 0 1981 3 1981 5 2
 id
-S 0 1974 7 1974 29 22
+S 0 1981 7 1981 29 22
 catalog-too-many-items
-S 0 1975 3 1975 12 9
+S 0 1982 3 1982 12 9
 checklist
-S 0 1975 14 1975 27 13
+S 0 1982 14 1982 27 13
 catalog-valid
-S 0 1976 3 1976 8 5
+S 0 1983 3 1983 8 5
 input
-S 0 1976 10 1976 17 7
+S 0 1983 10 1983 17 7
 catalog
-S 0 1977 3 1977 11 8
-severity
-S 0 1977 13 1977 18 5
-error
-S 0 1978 3 1978 8 5
-since
-S 0 1978 10 1978 15 5
-0.1.0
-S 0 1979 3 1979 8 5
-title
-S 0 1979 10 1979 69 59
-the package has more in-app purchases than one upload takes
-S 0 1980 3 1980 12 9
-rationale
-S 0 1980 14 1980 120 106
-One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 1981 3 1981 7 4
-help
-S 0 1981 9 1981 26 17
-split the package
-S 0 1982 3 1982 10 7
-options
-M 1 1982 12 1982 31
-S 0 1982 14 1982 23 9
-max_items
-S 0 1982 25 1982 29 4
-1000
-S 0 1983 3 1983 18 15
-example_options
-M 1 1983 20 1983 37
-S 0 1983 22 1983 31 9
-max_items
-S 0 1983 33 1983 35 2
-20
 S 0 1984 3 1984 11 8
+severity
+S 0 1984 13 1984 18 5
+error
+S 0 1985 3 1985 8 5
+since
+S 0 1985 10 1985 15 5
+0.1.0
+S 0 1986 3 1986 8 5
+title
+S 0 1986 10 1986 69 59
+the package has more in-app purchases than one upload takes
+S 0 1987 3 1987 12 9
+rationale
+S 0 1987 14 1987 120 106
+One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
+S 0 1988 3 1988 7 4
+help
+S 0 1988 9 1988 26 17
+split the package
+S 0 1989 3 1989 10 7
+options
+M 1 1989 12 1989 31
+S 0 1989 14 1989 23 9
+max_items
+S 0 1989 25 1989 29 4
+1000
+S 0 1990 3 1990 18 15
+example_options
+M 1 1990 20 1990 37
+S 0 1990 22 1990 31 9
+max_items
+S 0 1990 33 1990 35 2
+20
+S 0 1991 3 1991 11 8
 examples
-M 2 1985 5 1994 27
-S 0 1985 5 1985 15 10
+M 2 1992 5 2001 27
+S 0 1992 5 1992 15 10
 triggering
-L 1 1986 7 1991 69
-S 1 1986 9 1991 69 957
+L 1 1993 7 1998 69
+S 1 1993 9 1998 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 1992 5 1992 12 7
+S 0 1999 5 1999 12 7
 passing
-L 1 1993 7 1994 27
-S 1 1993 9 1994 27 19
+L 1 2000 7 2001 27
+S 1 2000 9 2001 27 19
 <in_app_purchase/>
 
-M 9 1996 3 2014 27
-S 0 1996 3 1996 5 2
+M 9 2003 3 2021 27
+S 0 2003 3 2003 5 2
 id
-S 0 1996 7 1996 26 19
+S 0 2003 7 2003 26 19
 catalog-placeholder
-S 0 1997 3 1997 12 9
+S 0 2004 3 2004 12 9
 checklist
-S 0 1997 14 1997 27 13
+S 0 2004 14 2004 27 13
 catalog-valid
-S 0 1998 3 1998 8 5
+S 0 2005 3 2005 8 5
 input
-S 0 1998 10 1998 17 7
+S 0 2005 10 2005 17 7
 catalog
-S 0 1999 3 1999 11 8
+S 0 2006 3 2006 11 8
 severity
-S 0 1999 13 1999 18 5
+S 0 2006 13 2006 18 5
 error
-S 0 2000 3 2000 8 5
+S 0 2007 3 2007 8 5
 since
-S 0 2000 10 2000 15 5
+S 0 2007 10 2007 15 5
 0.1.0
-S 0 2001 3 2001 8 5
+S 0 2008 3 2008 8 5
 title
-S 0 2001 10 2001 56 46
+S 0 2008 10 2008 56 46
 a template placeholder was left in the package
-S 0 2002 3 2002 12 9
+S 0 2009 3 2009 12 9
 rationale
-S 0 2002 14 2002 146 134
+S 0 2009 14 2009 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2003 3 2003 7 4
+S 0 2010 3 2010 7 4
 help
-S 0 2003 9 2003 52 43
+S 0 2010 9 2010 52 43
 replace the placeholder with the real value
-S 0 2004 3 2004 11 8
+S 0 2011 3 2011 11 8
 examples
-M 2 2005 5 2014 27
-S 0 2005 5 2005 15 10
+M 2 2012 5 2021 27
+S 0 2012 5 2012 15 10
 triggering
-L 1 2006 7 2009 27
-S 1 2006 9 2009 27 92
+L 1 2013 7 2016 27
+S 1 2013 9 2016 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2010 5 2010 12 7
+S 0 2017 5 2017 12 7
 passing
-L 1 2011 7 2014 27
-S 1 2011 9 2014 27 100
+L 1 2018 7 2021 27
+S 1 2018 9 2021 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2016 3 2038 19
-S 0 2016 3 2016 5 2
+M 9 2023 3 2045 19
+S 0 2023 3 2023 5 2
 id
-S 0 2016 7 2016 29 22
+S 0 2023 7 2023 29 22
 catalog-metadata-token
-S 0 2017 3 2017 12 9
+S 0 2024 3 2024 12 9
 checklist
-S 0 2017 14 2017 27 13
+S 0 2024 14 2024 27 13
 catalog-valid
-S 0 2018 3 2018 8 5
+S 0 2025 3 2025 8 5
 input
-S 0 2018 10 2018 17 7
+S 0 2025 10 2025 17 7
 catalog
-S 0 2019 3 2019 11 8
+S 0 2026 3 2026 11 8
 severity
-S 0 2019 13 2019 20 7
+S 0 2026 13 2026 20 7
 warning
-S 0 2020 3 2020 8 5
+S 0 2027 3 2027 8 5
 since
-S 0 2020 10 2020 15 5
+S 0 2027 10 2027 15 5
 0.1.0
-S 0 2021 3 2021 8 5
+S 0 2028 3 2028 8 5
 title
-S 0 2021 10 2021 52 42
+S 0 2028 10 2028 52 42
 the metadata token looks edited or made up
-S 0 2022 3 2022 12 9
+S 0 2029 3 2029 12 9
 rationale
-S 1 2022 14 2022 169 153
+S 1 2029 14 2029 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2023 3 2023 7 4
+S 0 2030 3 2030 7 4
 help
-S 0 2023 9 2023 82 73
+S 0 2030 9 2030 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2024 3 2024 11 8
+S 0 2031 3 2031 11 8
 examples
-M 2 2025 5 2038 19
-S 0 2025 5 2025 15 10
+M 2 2032 5 2045 19
+S 0 2032 5 2032 15 10
 triggering
-L 1 2026 7 2031 19
-S 1 2026 9 2031 19 273
+L 1 2033 7 2038 19
+S 1 2033 9 2038 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2032 5 2032 12 7
+S 0 2039 5 2039 12 7
 passing
-L 1 2033 7 2038 19
-S 1 2033 9 2038 19 284
+L 1 2040 7 2045 19
+S 1 2040 9 2045 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2040 3 2061 203
-S 0 2040 3 2040 5 2
+M 9 2047 3 2068 203
+S 0 2047 3 2047 5 2
 id
-S 0 2040 7 2040 34 27
+S 0 2047 7 2047 34 27
 catalog-descriptor-mismatch
-S 0 2041 3 2041 12 9
+S 0 2048 3 2048 12 9
 checklist
-S 0 2041 14 2041 27 13
+S 0 2048 14 2048 27 13
 catalog-valid
-S 0 2042 3 2042 8 5
+S 0 2049 3 2049 8 5
 input
-S 0 2042 10 2042 17 7
+S 0 2049 10 2049 17 7
 catalog
-S 0 2043 3 2043 11 8
+S 0 2050 3 2050 11 8
 severity
-S 0 2043 13 2043 20 7
+S 0 2050 13 2050 20 7
 warning
-S 0 2044 3 2044 8 5
+S 0 2051 3 2051 8 5
 since
-S 0 2044 10 2044 15 5
+S 0 2051 10 2051 15 5
 0.1.0
-S 0 2045 3 2045 8 5
+S 0 2052 3 2052 8 5
 title
-S 0 2045 10 2045 60 50
+S 0 2052 10 2052 60 50
 the catalog and the descriptor's products disagree
-S 0 2046 3 2046 12 9
+S 0 2053 3 2053 12 9
 rationale
-S 0 2046 14 2046 189 175
+S 0 2053 14 2053 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2047 3 2047 7 4
+S 0 2054 3 2054 7 4
 help
-S 0 2047 9 2047 73 64
+S 0 2054 9 2054 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2048 3 2048 11 8
+S 0 2055 3 2055 11 8
 examples
-M 2 2049 5 2061 203
-S 0 2049 5 2049 15 10
+M 2 2056 5 2068 203
+S 0 2056 5 2056 15 10
 triggering
-L 1 2050 7 2056 27
-S 1 2050 9 2056 27 554
+L 1 2057 7 2063 27
+S 1 2057 9 2063 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -8536,1229 +8577,1245 @@ S 1 2050 9 2056 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2057 5 2057 12 7
+S 0 2064 5 2064 12 7
 passing
-L 1 2058 7 2061 203
-S 1 2058 9 2061 203 440
+L 1 2065 7 2068 203
+S 1 2065 9 2068 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 8 2065 3 2082 36
-S 0 2065 3 2065 5 2
+M 9 2072 3 2090 36
+S 0 2072 3 2072 5 2
 id
-S 0 2065 7 2065 31 24
+S 0 2072 7 2072 31 24
 descriptor-file-mismatch
-S 0 2066 3 2066 12 9
+S 0 2073 3 2073 12 9
 checklist
-S 0 2066 14 2066 26 12
+S 0 2073 14 2073 26 12
 code-signing
-S 0 2067 3 2067 11 8
+S 0 2074 3 2074 11 8
 severity
-S 0 2067 13 2067 20 7
+S 0 2074 13 2074 20 7
 warning
-S 0 2068 3 2068 8 5
+S 0 2075 3 2075 15 12
+context_only
+S 0 2075 17 2075 21 4
+true
+S 0 2076 3 2076 8 5
 since
-S 0 2068 10 2068 15 5
+S 0 2076 10 2076 15 5
 0.1.0
-S 0 2069 3 2069 8 5
+S 0 2077 3 2077 8 5
 title
-S 0 2069 10 2069 52 42
+S 0 2077 10 2077 52 42
 a project file and the descriptor disagree
-S 0 2070 3 2070 12 9
+S 0 2078 3 2078 12 9
 rationale
-S 0 2070 14 2070 242 228
+S 0 2078 14 2078 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2071 3 2071 7 4
+S 0 2079 3 2079 7 4
 help
-S 0 2071 9 2071 80 71
+S 0 2079 9 2079 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2072 3 2072 11 8
+S 0 2080 3 2080 11 8
 examples
-M 2 2073 5 2082 36
-S 0 2073 5 2073 15 10
+M 2 2081 5 2090 36
+S 0 2081 5 2081 15 10
 triggering
-L 1 2074 7 2078 55
-S 1 2074 9 2078 55 141
+L 1 2082 7 2086 55
+S 1 2082 9 2086 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2079 5 2079 12 7
+S 0 2087 5 2087 12 7
 passing
-L 1 2080 7 2082 36
-S 1 2080 9 2082 36 33
+L 1 2088 7 2090 36
+S 1 2088 9 2090 36 33
 app:
   deployment_target: "16.0"
 
-M 10 2084 3 2107 33
-S 0 2084 3 2084 5 2
+M 10 2092 3 2115 33
+S 0 2092 3 2092 5 2
 id
-S 0 2084 7 2084 33 26
+S 0 2092 7 2092 33 26
 running-bundle-id-mismatch
-S 0 2085 3 2085 12 9
+S 0 2093 3 2093 12 9
 checklist
-S 0 2085 14 2085 31 17
+S 0 2093 14 2093 31 17
 bundle-id-matches
-S 0 2086 3 2086 11 8
+S 0 2094 3 2094 11 8
 severity
-S 0 2086 13 2086 18 5
+S 0 2094 13 2094 18 5
 error
-S 0 2087 3 2087 8 5
+S 0 2095 3 2095 8 5
 since
-S 0 2087 10 2087 15 5
+S 0 2095 10 2095 15 5
 0.1.0
-S 0 2088 3 2088 8 5
+S 0 2096 3 2096 8 5
 title
-S 0 2088 10 2088 80 70
+S 0 2096 10 2096 80 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 2089 3 2089 12 9
+S 0 2097 3 2097 12 9
 rationale
-S 0 2089 14 2089 244 230
+S 0 2097 14 2097 244 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2090 3 2090 7 4
+S 0 2098 3 2098 7 4
 help
-S 0 2090 9 2090 96 87
+S 0 2098 9 2098 96 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2091 3 2091 15 12
+S 0 2099 3 2099 15 12
 environments
-L 4 2091 17 2091 58
-S 0 2091 18 2091 25 7
+L 4 2099 17 2099 58
+S 0 2099 18 2099 25 7
 sandbox
-S 0 2091 27 2091 37 10
+S 0 2099 27 2099 37 10
 testflight
-S 0 2091 39 2091 45 6
+S 0 2099 39 2099 45 6
 review
-S 0 2091 47 2091 57 10
+S 0 2099 47 2099 57 10
 production
-S 0 2092 3 2092 17 14
+S 0 2100 3 2100 17 14
 not_applicable
-S 0 2092 19 2092 100 81
+S 0 2100 19 2100 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2093 3 2093 11 8
+S 0 2101 3 2101 11 8
 examples
-M 2 2094 5 2107 33
-S 0 2094 5 2094 15 10
+M 2 2102 5 2115 33
+S 0 2102 5 2102 15 10
 triggering
-L 1 2095 7 2100 31
-S 1 2095 9 2100 31 181
+L 1 2103 7 2108 31
+S 1 2103 9 2108 31 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 2101 5 2101 12 7
+S 0 2109 5 2109 12 7
 passing
-L 1 2102 7 2107 33
-S 1 2102 9 2107 33 183
+L 1 2110 7 2115 33
+S 1 2110 9 2115 33 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Release
 
-M 10 2109 3 2130 33
-S 0 2109 3 2109 5 2
+M 10 2117 3 2138 33
+S 0 2117 3 2117 5 2
 id
-S 0 2109 7 2109 34 27
+S 0 2117 7 2117 34 27
 bundle-id-per-configuration
-S 0 2110 3 2110 12 9
+S 0 2118 3 2118 12 9
 checklist
-S 0 2110 14 2110 31 17
+S 0 2118 14 2118 31 17
 bundle-id-matches
-S 0 2111 3 2111 11 8
+S 0 2119 3 2119 11 8
 severity
-S 0 2111 13 2111 20 7
+S 0 2119 13 2119 20 7
 warning
-S 0 2112 3 2112 8 5
+S 0 2120 3 2120 8 5
 since
-S 0 2112 10 2112 15 5
+S 0 2120 10 2120 15 5
 0.1.0
-S 0 2113 3 2113 8 5
+S 0 2121 3 2121 8 5
 title
-S 0 2113 10 2113 68 58
+S 0 2121 10 2121 68 58
 the configuration builds another bundle ID than the others
-S 0 2114 3 2114 12 9
+S 0 2122 3 2122 12 9
 rationale
-S 0 2114 14 2114 302 288
+S 0 2122 14 2122 302 288
 Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2115 3 2115 7 4
+S 0 2123 3 2123 7 4
 help
-S 0 2115 9 2115 94 85
+S 0 2123 9 2123 94 85
 test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2116 3 2116 15 12
+S 0 2124 3 2124 15 12
 environments
-L 4 2116 17 2116 58
-S 0 2116 18 2116 25 7
+L 4 2124 17 2124 58
+S 0 2124 18 2124 25 7
 sandbox
-S 0 2116 27 2116 37 10
+S 0 2124 27 2124 37 10
 testflight
-S 0 2116 39 2116 45 6
+S 0 2124 39 2124 45 6
 review
-S 0 2116 47 2116 57 10
+S 0 2124 47 2124 57 10
 production
-S 0 2117 3 2117 17 14
+S 0 2125 3 2125 17 14
 not_applicable
-S 0 2117 19 2117 100 81
+S 0 2125 19 2125 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2118 3 2118 11 8
+S 0 2126 3 2126 11 8
 examples
-M 2 2119 5 2130 33
-S 0 2119 5 2119 15 10
+M 2 2127 5 2138 33
+S 0 2127 5 2127 15 10
 triggering
-L 1 2120 7 2124 31
-S 1 2120 9 2124 31 100
+L 1 2128 7 2132 31
+S 1 2128 9 2132 31 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 2125 5 2125 12 7
+S 0 2133 5 2133 12 7
 passing
-L 1 2126 7 2130 33
-S 1 2126 9 2130 33 102
+L 1 2134 7 2138 33
+S 1 2134 9 2138 33 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 8 2132 3 2147 29
-S 0 2132 3 2132 5 2
+M 8 2140 3 2155 29
+S 0 2140 3 2140 5 2
 id
-S 0 2132 7 2132 28 21
+S 0 2140 7 2140 28 21
 wrong-iap-entitlement
-S 0 2133 3 2133 12 9
+S 0 2141 3 2141 12 9
 checklist
-S 0 2133 14 2133 26 12
+S 0 2141 14 2141 26 12
 code-signing
-S 0 2134 3 2134 11 8
+S 0 2142 3 2142 11 8
 severity
-S 0 2134 13 2134 18 5
+S 0 2142 13 2142 18 5
 error
-S 0 2135 3 2135 8 5
+S 0 2143 3 2143 8 5
 since
-S 0 2135 10 2135 15 5
+S 0 2143 10 2143 15 5
 0.1.0
-S 0 2136 3 2136 8 5
+S 0 2144 3 2144 8 5
 title
-S 0 2136 10 2136 65 55
+S 0 2144 10 2144 65 55
 the entitlements have a key added "for In-App Purchase"
-S 0 2137 3 2137 12 9
+S 0 2145 3 2145 12 9
 rationale
-S 0 2137 14 2137 232 218
+S 0 2145 14 2145 232 218
 In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2138 3 2138 7 4
+S 0 2146 3 2146 7 4
 help
-S 0 2138 9 2138 69 60
+S 0 2146 9 2146 69 60
 remove the key; enable In-App Purchase on the App ID instead
-S 0 2139 3 2139 11 8
+S 0 2147 3 2147 11 8
 examples
-M 2 2140 5 2147 29
-S 0 2140 5 2140 15 10
+M 2 2148 5 2155 29
+S 0 2148 5 2148 15 10
 triggering
-L 1 2141 7 2143 79
-S 1 2141 9 2143 79 76
+L 1 2149 7 2151 79
+S 1 2149 9 2151 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2144 5 2144 12 7
+S 0 2152 5 2152 12 7
 passing
-L 1 2145 7 2147 29
-S 1 2145 9 2147 29 26
+L 1 2153 7 2155 29
+S 1 2153 9 2155 29 26
 app:
   entitlements: null
 
-M 8 2149 3 2166 55
-S 0 2149 3 2149 5 2
+M 8 2157 3 2174 55
+S 0 2157 3 2157 5 2
 id
-S 0 2149 7 2149 36 29
+S 0 2157 7 2157 36 29
 iap-capability-off-in-project
-S 0 2150 3 2150 12 9
+S 0 2158 3 2158 12 9
 checklist
-S 0 2150 14 2150 32 18
+S 0 2158 14 2158 32 18
 app-id-iap-enabled
-S 0 2151 3 2151 11 8
+S 0 2159 3 2159 11 8
 severity
-S 0 2151 13 2151 18 5
+S 0 2159 13 2159 18 5
 error
-S 0 2152 3 2152 8 5
+S 0 2160 3 2160 8 5
 since
-S 0 2152 10 2152 15 5
+S 0 2160 10 2160 15 5
 0.1.0
-S 0 2153 3 2153 8 5
+S 0 2161 3 2161 8 5
 title
-S 0 2153 10 2153 71 61
+S 0 2161 10 2161 71 61
 the Xcode project switches the In-App Purchase capability off
-S 0 2154 3 2154 12 9
+S 0 2162 3 2162 12 9
 rationale
-S 0 2154 14 2154 257 247
+S 0 2162 14 2162 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2155 3 2155 7 4
+S 0 2163 3 2163 7 4
 help
-S 0 2155 9 2155 58 49
+S 0 2163 9 2163 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2156 3 2156 11 8
+S 0 2164 3 2164 11 8
 examples
-M 2 2157 5 2166 55
-S 0 2157 5 2157 15 10
+M 2 2165 5 2174 55
+S 0 2165 5 2165 15 10
 triggering
-L 1 2158 7 2161 55
-S 1 2158 9 2161 55 118
+L 1 2166 7 2169 55
+S 1 2166 9 2169 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2162 5 2162 12 7
+S 0 2170 5 2170 12 7
 passing
-L 1 2163 7 2166 55
-S 1 2163 9 2166 55 106
+L 1 2171 7 2174 55
+S 1 2171 9 2174 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 8 2168 3 2183 67
-S 0 2168 3 2168 5 2
+M 9 2176 3 2192 67
+S 0 2176 3 2176 5 2
 id
-S 0 2168 7 2168 35 28
+S 0 2176 7 2176 35 28
 storekit-descriptor-mismatch
-S 0 2169 3 2169 12 9
+S 0 2177 3 2177 12 9
 checklist
-S 0 2169 14 2169 36 22
+S 0 2177 14 2177 36 22
 storekit-configuration
-S 0 2170 3 2170 11 8
+S 0 2178 3 2178 11 8
 severity
-S 0 2170 13 2170 17 4
+S 0 2178 13 2178 17 4
 note
-S 0 2171 3 2171 8 5
+S 0 2179 3 2179 15 12
+context_only
+S 0 2179 17 2179 21 4
+true
+S 0 2180 3 2180 8 5
 since
-S 0 2171 10 2171 15 5
+S 0 2180 10 2180 15 5
 0.1.0
-S 0 2172 3 2172 8 5
+S 0 2181 3 2181 8 5
 title
-S 0 2172 10 2172 87 77
+S 0 2181 10 2181 87 77
 the StoreKit configuration file and App Store Connect list different products
-S 0 2173 3 2173 12 9
+S 0 2182 3 2182 12 9
 rationale
-S 0 2173 14 2173 222 208
+S 0 2182 14 2182 222 208
 A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2174 3 2174 7 4
+S 0 2183 3 2183 7 4
 help
-S 0 2174 9 2174 53 44
+S 0 2183 9 2183 53 44
 keep the file in sync with App Store Connect
-S 0 2175 3 2175 11 8
+S 0 2184 3 2184 11 8
 examples
-M 2 2176 5 2183 67
-S 0 2176 5 2176 15 10
+M 2 2185 5 2192 67
+S 0 2185 5 2185 15 10
 triggering
-L 1 2177 7 2179 83
-S 1 2177 9 2179 83 80
+L 1 2186 7 2188 83
+S 1 2186 9 2188 83 80
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 2180 5 2180 12 7
+S 0 2189 5 2189 12 7
 passing
-L 1 2181 7 2183 67
-S 1 2181 9 2183 67 64
+L 1 2190 7 2192 67
+S 1 2190 9 2192 67 64
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 2185 3 2202 110
-S 0 2185 3 2185 5 2
+M 10 2194 3 2211 110
+S 0 2194 3 2194 5 2
 id
-S 0 2185 7 2185 36 29
+S 0 2194 7 2194 36 29
 storekit-configuration-active
-S 0 2186 3 2186 12 9
+S 0 2195 3 2195 12 9
 checklist
-S 0 2186 14 2186 36 22
+S 0 2195 14 2195 36 22
 storekit-configuration
-S 0 2187 3 2187 11 8
+S 0 2196 3 2196 11 8
 severity
-S 0 2187 13 2187 20 7
+S 0 2196 13 2196 20 7
 warning
-S 0 2188 3 2188 8 5
+S 0 2197 3 2197 8 5
 since
-S 0 2188 10 2188 15 5
+S 0 2197 10 2197 15 5
 0.1.0
-S 0 2189 3 2189 8 5
+S 0 2198 3 2198 8 5
 title
-S 0 2189 10 2189 71 61
+S 0 2198 10 2198 71 61
 the scheme serves products from a StoreKit configuration file
-S 0 2190 3 2190 12 9
+S 0 2199 3 2199 12 9
 rationale
-S 0 2190 14 2190 271 257
+S 0 2199 14 2199 271 257
 With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2191 3 2191 7 4
+S 0 2200 3 2200 7 4
 help
-S 1 2191 9 2191 120 109
+S 1 2200 9 2200 120 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2192 3 2192 15 12
+S 0 2201 3 2201 15 12
 environments
-L 4 2192 17 2192 58
-S 0 2192 18 2192 25 7
+L 4 2201 17 2201 58
+S 0 2201 18 2201 25 7
 sandbox
-S 0 2192 27 2192 37 10
+S 0 2201 27 2201 37 10
 testflight
-S 0 2192 39 2192 45 6
+S 0 2201 39 2201 45 6
 review
-S 0 2192 47 2192 57 10
+S 0 2201 47 2201 57 10
 production
-S 0 2193 3 2193 17 14
+S 0 2202 3 2202 17 14
 not_applicable
-S 0 2193 19 2193 69 50
+S 0 2202 19 2202 69 50
 in the xcode environment the file is what you test
-S 0 2194 3 2194 11 8
+S 0 2203 3 2203 11 8
 examples
-M 2 2195 5 2202 110
-S 0 2195 5 2195 15 10
+M 2 2204 5 2211 110
+S 0 2204 5 2204 15 10
 triggering
-L 1 2196 7 2198 102
-S 1 2196 9 2198 102 99
+L 1 2205 7 2207 102
+S 1 2205 9 2207 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2199 5 2199 12 7
+S 0 2208 5 2208 12 7
 passing
-L 1 2200 7 2202 110
-S 1 2200 9 2202 110 107
+L 1 2209 7 2211 110
+S 1 2209 9 2211 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2207 3 2225 122
-S 0 2207 3 2207 5 2
+M 13 2216 3 2234 122
+S 0 2216 3 2216 5 2
 id
-S 0 2207 7 2207 34 27
+S 0 2216 7 2216 34 27
 storekit-product-id-charset
-S 0 2208 3 2208 12 9
+S 0 2217 3 2217 12 9
 checklist
-S 0 2208 14 2208 36 22
+S 0 2217 14 2217 36 22
 storekit-configuration
-S 0 2209 3 2209 8 5
+S 0 2218 3 2218 8 5
 input
-S 0 2209 10 2209 18 8
+S 0 2218 10 2218 18 8
 storekit
-S 0 2210 3 2210 11 8
-severity
-S 0 2210 13 2210 18 5
-error
-S 0 2211 3 2211 8 5
-since
-S 0 2211 10 2211 15 5
-0.1.0
-S 0 2212 3 2212 20 17
-unsynced_severity
-S 0 2212 22 2212 29 7
-warning
-S 0 2213 3 2213 8 5
-title
-S 0 2213 10 2213 100 90
-a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2214 3 2214 12 9
-rationale
-S 0 2214 14 2214 206 192
-Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 2215 3 2215 7 4
-help
-S 0 2215 9 2215 51 42
-use only letters, digits, `.`, `_` and `-`
-S 0 2216 3 2216 8 5
-check
-M 2 2216 10 2216 45
-S 0 2216 12 2216 16 4
-each
-S 0 2216 18 2216 25 7
-product
-S 0 2216 27 2216 32 5
-field
-S 0 2216 34 2216 43 9
-productID
-S 0 2217 3 2217 10 7
-options
-M 1 2217 12 2217 42
-S 0 2217 14 2217 21 7
-pattern
-S 1 2217 23 2217 40 15
-[A-Za-z0-9._-]+
-S 0 2218 3 2218 10 7
-message
-S 1 2218 12 2218 91 77
-product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
 S 0 2219 3 2219 11 8
+severity
+S 0 2219 13 2219 18 5
+error
+S 0 2220 3 2220 8 5
+since
+S 0 2220 10 2220 15 5
+0.1.0
+S 0 2221 3 2221 20 17
+unsynced_severity
+S 0 2221 22 2221 29 7
+warning
+S 0 2222 3 2222 8 5
+title
+S 0 2222 10 2222 100 90
+a product ID in the StoreKit configuration has characters App Store Connect does not allow
+S 0 2223 3 2223 12 9
+rationale
+S 0 2223 14 2223 206 192
+Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
+S 0 2224 3 2224 7 4
+help
+S 0 2224 9 2224 51 42
+use only letters, digits, `.`, `_` and `-`
+S 0 2225 3 2225 8 5
+check
+M 2 2225 10 2225 45
+S 0 2225 12 2225 16 4
+each
+S 0 2225 18 2225 25 7
+product
+S 0 2225 27 2225 32 5
+field
+S 0 2225 34 2225 43 9
+productID
+S 0 2226 3 2226 10 7
+options
+M 1 2226 12 2226 42
+S 0 2226 14 2226 21 7
+pattern
+S 1 2226 23 2226 40 15
+[A-Za-z0-9._-]+
+S 0 2227 3 2227 10 7
+message
+S 1 2227 12 2227 91 77
+product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
+S 0 2228 3 2228 11 8
 examples
-M 2 2220 5 2225 122
-S 0 2220 5 2220 15 10
+M 2 2229 5 2234 122
+S 0 2229 5 2229 15 10
 triggering
-L 1 2221 7 2222 123
-S 1 2221 9 2222 123 115
+L 1 2230 7 2231 123
+S 1 2230 9 2231 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2223 5 2223 12 7
+S 0 2232 5 2232 12 7
 passing
-L 1 2224 7 2225 122
-S 1 2224 9 2225 122 114
+L 1 2233 7 2234 122
+S 1 2233 9 2234 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2227 3 2245 67
-S 0 2227 3 2227 5 2
+M 13 2236 3 2254 67
+S 0 2236 3 2236 5 2
 id
-S 0 2227 7 2227 33 26
+S 0 2236 7 2236 33 26
 storekit-product-id-length
-S 0 2228 3 2228 12 9
+S 0 2237 3 2237 12 9
 checklist
-S 0 2228 14 2228 36 22
+S 0 2237 14 2237 36 22
 storekit-configuration
-S 0 2229 3 2229 8 5
+S 0 2238 3 2238 8 5
 input
-S 0 2229 10 2229 18 8
+S 0 2238 10 2238 18 8
 storekit
-S 0 2230 3 2230 11 8
-severity
-S 0 2230 13 2230 18 5
-error
-S 0 2231 3 2231 8 5
-since
-S 0 2231 10 2231 15 5
-0.1.0
-S 0 2232 3 2232 20 17
-unsynced_severity
-S 0 2232 22 2232 29 7
-warning
-S 0 2233 3 2233 8 5
-title
-S 0 2233 10 2233 64 54
-a product ID in the StoreKit configuration is too long
-S 0 2234 3 2234 12 9
-rationale
-S 0 2234 14 2234 102 88
-App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2235 3 2235 7 4
-help
-S 0 2235 9 2235 67 58
-shorten the product ID to {max_length} characters or fewer
-S 0 2236 3 2236 8 5
-check
-M 2 2236 10 2236 45
-S 0 2236 12 2236 16 4
-each
-S 0 2236 18 2236 25 7
-product
-S 0 2236 27 2236 32 5
-field
-S 0 2236 34 2236 43 9
-productID
-S 0 2237 3 2237 10 7
-options
-M 1 2237 12 2237 31
-S 0 2237 14 2237 24 10
-max_length
-S 0 2237 26 2237 29 3
-100
-S 0 2238 3 2238 10 7
-message
-S 1 2238 12 2238 87 73
-product ID `{value}` has {length} characters; the maximum is {max_length}
 S 0 2239 3 2239 11 8
+severity
+S 0 2239 13 2239 18 5
+error
+S 0 2240 3 2240 8 5
+since
+S 0 2240 10 2240 15 5
+0.1.0
+S 0 2241 3 2241 20 17
+unsynced_severity
+S 0 2241 22 2241 29 7
+warning
+S 0 2242 3 2242 8 5
+title
+S 0 2242 10 2242 64 54
+a product ID in the StoreKit configuration is too long
+S 0 2243 3 2243 12 9
+rationale
+S 0 2243 14 2243 102 88
+App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
+S 0 2244 3 2244 7 4
+help
+S 0 2244 9 2244 67 58
+shorten the product ID to {max_length} characters or fewer
+S 0 2245 3 2245 8 5
+check
+M 2 2245 10 2245 45
+S 0 2245 12 2245 16 4
+each
+S 0 2245 18 2245 25 7
+product
+S 0 2245 27 2245 32 5
+field
+S 0 2245 34 2245 43 9
+productID
+S 0 2246 3 2246 10 7
+options
+M 1 2246 12 2246 31
+S 0 2246 14 2246 24 10
+max_length
+S 0 2246 26 2246 29 3
+100
+S 0 2247 3 2247 10 7
+message
+S 1 2247 12 2247 87 73
+product ID `{value}` has {length} characters; the maximum is {max_length}
+S 0 2248 3 2248 11 8
 examples
-M 2 2240 5 2245 67
-S 0 2240 5 2240 15 10
+M 2 2249 5 2254 67
+S 0 2249 5 2249 15 10
 triggering
-L 1 2241 7 2242 135
-S 1 2241 9 2242 135 127
+L 1 2250 7 2251 135
+S 1 2250 9 2251 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2243 5 2243 12 7
+S 0 2252 5 2252 12 7
 passing
-L 1 2244 7 2245 67
-S 1 2244 9 2245 67 59
+L 1 2253 7 2254 67
+S 1 2253 9 2254 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2247 3 2265 100
-S 0 2247 3 2247 5 2
+M 13 2256 3 2274 100
+S 0 2256 3 2256 5 2
 id
-S 0 2247 7 2247 37 30
+S 0 2256 7 2256 37 30
 storekit-reference-name-length
-S 0 2248 3 2248 12 9
+S 0 2257 3 2257 12 9
 checklist
-S 0 2248 14 2248 36 22
+S 0 2257 14 2257 36 22
 storekit-configuration
-S 0 2249 3 2249 8 5
+S 0 2258 3 2258 8 5
 input
-S 0 2249 10 2249 18 8
+S 0 2258 10 2258 18 8
 storekit
-S 0 2250 3 2250 11 8
-severity
-S 0 2250 13 2250 18 5
-error
-S 0 2251 3 2251 8 5
-since
-S 0 2251 10 2251 15 5
-0.1.0
-S 0 2252 3 2252 20 17
-unsynced_severity
-S 0 2252 22 2252 29 7
-warning
-S 0 2253 3 2253 8 5
-title
-S 0 2253 10 2253 68 58
-a reference name in the StoreKit configuration is too long
-S 0 2254 3 2254 12 9
-rationale
-S 0 2254 14 2254 105 91
-App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2255 3 2255 7 4
-help
-S 0 2255 9 2255 71 62
-shorten the reference name to {max_length} characters or fewer
-S 0 2256 3 2256 8 5
-check
-M 2 2256 10 2256 49
-S 0 2256 12 2256 16 4
-each
-S 0 2256 18 2256 25 7
-product
-S 0 2256 27 2256 32 5
-field
-S 0 2256 34 2256 47 13
-referenceName
-S 0 2257 3 2257 10 7
-options
-M 1 2257 12 2257 30
-S 0 2257 14 2257 24 10
-max_length
-S 0 2257 26 2257 28 2
-64
-S 0 2258 3 2258 10 7
-message
-S 1 2258 12 2258 106 92
-reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
 S 0 2259 3 2259 11 8
+severity
+S 0 2259 13 2259 18 5
+error
+S 0 2260 3 2260 8 5
+since
+S 0 2260 10 2260 15 5
+0.1.0
+S 0 2261 3 2261 20 17
+unsynced_severity
+S 0 2261 22 2261 29 7
+warning
+S 0 2262 3 2262 8 5
+title
+S 0 2262 10 2262 68 58
+a reference name in the StoreKit configuration is too long
+S 0 2263 3 2263 12 9
+rationale
+S 0 2263 14 2263 105 91
+App Store Connect accepts reference names of at most 64 characters; the limit is an option.
+S 0 2264 3 2264 7 4
+help
+S 0 2264 9 2264 71 62
+shorten the reference name to {max_length} characters or fewer
+S 0 2265 3 2265 8 5
+check
+M 2 2265 10 2265 49
+S 0 2265 12 2265 16 4
+each
+S 0 2265 18 2265 25 7
+product
+S 0 2265 27 2265 32 5
+field
+S 0 2265 34 2265 47 13
+referenceName
+S 0 2266 3 2266 10 7
+options
+M 1 2266 12 2266 30
+S 0 2266 14 2266 24 10
+max_length
+S 0 2266 26 2266 28 2
+64
+S 0 2267 3 2267 10 7
+message
+S 1 2267 12 2267 106 92
+reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
+S 0 2268 3 2268 11 8
 examples
-M 2 2260 5 2265 100
-S 0 2260 5 2260 15 10
+M 2 2269 5 2274 100
+S 0 2269 5 2269 15 10
 triggering
-L 1 2261 7 2262 159
-S 1 2261 9 2262 159 151
+L 1 2270 7 2271 159
+S 1 2270 9 2271 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2263 5 2263 12 7
+S 0 2272 5 2272 12 7
 passing
-L 1 2264 7 2265 100
-S 1 2264 9 2265 100 92
+L 1 2273 7 2274 100
+S 1 2273 9 2274 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2267 3 2285 143
-S 0 2267 3 2267 5 2
+M 13 2276 3 2294 143
+S 0 2276 3 2276 5 2
 id
-S 0 2267 7 2267 35 28
+S 0 2276 7 2276 35 28
 storekit-display-name-length
-S 0 2268 3 2268 12 9
+S 0 2277 3 2277 12 9
 checklist
-S 0 2268 14 2268 36 22
+S 0 2277 14 2277 36 22
 storekit-configuration
-S 0 2269 3 2269 8 5
+S 0 2278 3 2278 8 5
 input
-S 0 2269 10 2269 18 8
+S 0 2278 10 2278 18 8
 storekit
-S 0 2270 3 2270 11 8
-severity
-S 0 2270 13 2270 18 5
-error
-S 0 2271 3 2271 8 5
-since
-S 0 2271 10 2271 15 5
-0.1.0
-S 0 2272 3 2272 20 17
-unsynced_severity
-S 0 2272 22 2272 29 7
-warning
-S 0 2273 3 2273 8 5
-title
-S 0 2273 10 2273 79 69
-a display name in the StoreKit configuration is too short or too long
-S 0 2274 3 2274 12 9
-rationale
-S 0 2274 14 2274 100 86
-App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2275 3 2275 7 4
-help
-S 0 2275 9 2275 72 63
-write a display name of {min_length} to {max_length} characters
-S 0 2276 3 2276 8 5
-check
-M 2 2276 10 2276 61
-S 0 2276 12 2276 16 4
-each
-S 0 2276 18 2276 25 7
-product
-S 0 2276 27 2276 32 5
-field
-S 0 2276 34 2276 59 25
-localizations.displayName
-S 0 2277 3 2277 10 7
-options
-M 2 2277 12 2277 45
-S 0 2277 14 2277 24 10
-min_length
-S 0 2277 26 2277 27 1
-2
-S 0 2277 29 2277 39 10
-max_length
-S 0 2277 41 2277 43 2
-30
-S 0 2278 3 2278 10 7
-message
-S 1 2278 12 2278 131 117
-display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
 S 0 2279 3 2279 11 8
+severity
+S 0 2279 13 2279 18 5
+error
+S 0 2280 3 2280 8 5
+since
+S 0 2280 10 2280 15 5
+0.1.0
+S 0 2281 3 2281 20 17
+unsynced_severity
+S 0 2281 22 2281 29 7
+warning
+S 0 2282 3 2282 8 5
+title
+S 0 2282 10 2282 79 69
+a display name in the StoreKit configuration is too short or too long
+S 0 2283 3 2283 12 9
+rationale
+S 0 2283 14 2283 100 86
+App Store Connect accepts display names of 2 to 30 characters; the limits are options.
+S 0 2284 3 2284 7 4
+help
+S 0 2284 9 2284 72 63
+write a display name of {min_length} to {max_length} characters
+S 0 2285 3 2285 8 5
+check
+M 2 2285 10 2285 61
+S 0 2285 12 2285 16 4
+each
+S 0 2285 18 2285 25 7
+product
+S 0 2285 27 2285 32 5
+field
+S 0 2285 34 2285 59 25
+localizations.displayName
+S 0 2286 3 2286 10 7
+options
+M 2 2286 12 2286 45
+S 0 2286 14 2286 24 10
+min_length
+S 0 2286 26 2286 27 1
+2
+S 0 2286 29 2286 39 10
+max_length
+S 0 2286 41 2286 43 2
+30
+S 0 2287 3 2287 10 7
+message
+S 1 2287 12 2287 131 117
+display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
+S 0 2288 3 2288 11 8
 examples
-M 2 2280 5 2285 143
-S 0 2280 5 2280 15 10
+M 2 2289 5 2294 143
+S 0 2289 5 2289 15 10
 triggering
-L 1 2281 7 2282 168
-S 1 2281 9 2282 168 160
+L 1 2290 7 2291 168
+S 1 2290 9 2291 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2283 5 2283 12 7
+S 0 2292 5 2292 12 7
 passing
-L 1 2284 7 2285 143
-S 1 2284 9 2285 143 135
+L 1 2293 7 2294 143
+S 1 2293 9 2294 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2287 3 2305 164
-S 0 2287 3 2287 5 2
+M 13 2296 3 2314 164
+S 0 2296 3 2296 5 2
 id
-S 0 2287 7 2287 34 27
+S 0 2296 7 2296 34 27
 storekit-description-length
-S 0 2288 3 2288 12 9
+S 0 2297 3 2297 12 9
 checklist
-S 0 2288 14 2288 36 22
+S 0 2297 14 2297 36 22
 storekit-configuration
-S 0 2289 3 2289 8 5
+S 0 2298 3 2298 8 5
 input
-S 0 2289 10 2289 18 8
+S 0 2298 10 2298 18 8
 storekit
-S 0 2290 3 2290 11 8
-severity
-S 0 2290 13 2290 18 5
-error
-S 0 2291 3 2291 8 5
-since
-S 0 2291 10 2291 15 5
-0.1.0
-S 0 2292 3 2292 20 17
-unsynced_severity
-S 0 2292 22 2292 29 7
-warning
-S 0 2293 3 2293 8 5
-title
-S 0 2293 10 2293 65 55
-a description in the StoreKit configuration is too long
-S 0 2294 3 2294 12 9
-rationale
-S 0 2294 14 2294 102 88
-App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2295 3 2295 7 4
-help
-S 0 2295 9 2295 68 59
-shorten the description to {max_length} characters or fewer
-S 0 2296 3 2296 8 5
-check
-M 2 2296 10 2296 61
-S 0 2296 12 2296 16 4
-each
-S 0 2296 18 2296 25 7
-product
-S 0 2296 27 2296 32 5
-field
-S 0 2296 34 2296 59 25
-localizations.description
-S 0 2297 3 2297 10 7
-options
-M 1 2297 12 2297 30
-S 0 2297 14 2297 24 10
-max_length
-S 0 2297 26 2297 28 2
-45
-S 0 2298 3 2298 10 7
-message
-S 1 2298 12 2298 103 89
-description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
 S 0 2299 3 2299 11 8
+severity
+S 0 2299 13 2299 18 5
+error
+S 0 2300 3 2300 8 5
+since
+S 0 2300 10 2300 15 5
+0.1.0
+S 0 2301 3 2301 20 17
+unsynced_severity
+S 0 2301 22 2301 29 7
+warning
+S 0 2302 3 2302 8 5
+title
+S 0 2302 10 2302 65 55
+a description in the StoreKit configuration is too long
+S 0 2303 3 2303 12 9
+rationale
+S 0 2303 14 2303 102 88
+App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
+S 0 2304 3 2304 7 4
+help
+S 0 2304 9 2304 68 59
+shorten the description to {max_length} characters or fewer
+S 0 2305 3 2305 8 5
+check
+M 2 2305 10 2305 61
+S 0 2305 12 2305 16 4
+each
+S 0 2305 18 2305 25 7
+product
+S 0 2305 27 2305 32 5
+field
+S 0 2305 34 2305 59 25
+localizations.description
+S 0 2306 3 2306 10 7
+options
+M 1 2306 12 2306 30
+S 0 2306 14 2306 24 10
+max_length
+S 0 2306 26 2306 28 2
+45
+S 0 2307 3 2307 10 7
+message
+S 1 2307 12 2307 103 89
+description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
+S 0 2308 3 2308 11 8
 examples
-M 2 2300 5 2305 164
-S 0 2300 5 2300 15 10
+M 2 2309 5 2314 164
+S 0 2309 5 2309 15 10
 triggering
-L 1 2301 7 2302 183
-S 1 2301 9 2302 183 175
+L 1 2310 7 2311 183
+S 1 2310 9 2311 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2303 5 2303 12 7
+S 0 2312 5 2312 12 7
 passing
-L 1 2304 7 2305 164
-S 1 2304 9 2305 164 156
+L 1 2313 7 2314 164
+S 1 2313 9 2314 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2307 3 2321 126
-S 0 2307 3 2307 5 2
+M 9 2316 3 2330 126
+S 0 2316 3 2316 5 2
 id
-S 0 2307 7 2307 36 29
+S 0 2316 7 2316 36 29
 storekit-duplicate-product-id
-S 0 2308 3 2308 12 9
+S 0 2317 3 2317 12 9
 checklist
-S 0 2308 14 2308 36 22
+S 0 2317 14 2317 36 22
 storekit-configuration
-S 0 2309 3 2309 8 5
+S 0 2318 3 2318 8 5
 input
-S 0 2309 10 2309 18 8
+S 0 2318 10 2318 18 8
 storekit
-S 0 2310 3 2310 11 8
+S 0 2319 3 2319 11 8
 severity
-S 0 2310 13 2310 18 5
+S 0 2319 13 2319 18 5
 error
-S 0 2311 3 2311 8 5
+S 0 2320 3 2320 8 5
 since
-S 0 2311 10 2311 15 5
+S 0 2320 10 2320 15 5
 0.1.0
-S 0 2312 3 2312 8 5
+S 0 2321 3 2321 8 5
 title
-S 0 2312 10 2312 66 56
+S 0 2321 10 2321 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2313 3 2313 12 9
+S 0 2322 3 2322 12 9
 rationale
-S 0 2313 14 2313 113 99
+S 0 2322 14 2322 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2314 3 2314 7 4
+S 0 2323 3 2323 7 4
 help
-S 0 2314 9 2314 59 50
+S 0 2323 9 2323 59 50
 remove the duplicate or give it its own product ID
-S 0 2315 3 2315 11 8
+S 0 2324 3 2324 11 8
 examples
-M 2 2316 5 2321 126
-S 0 2316 5 2316 15 10
+M 2 2325 5 2330 126
+S 0 2325 5 2325 15 10
 triggering
-L 1 2317 7 2318 123
-S 1 2317 9 2318 123 115
+L 1 2326 7 2327 123
+S 1 2326 9 2327 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2319 5 2319 12 7
+S 0 2328 5 2328 12 7
 passing
-L 1 2320 7 2321 126
-S 1 2320 9 2321 126 118
+L 1 2329 7 2330 126
+S 1 2329 9 2330 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 9 2323 3 2337 186
-S 0 2323 3 2323 5 2
+M 9 2332 3 2346 186
+S 0 2332 3 2332 5 2
 id
-S 0 2323 7 2323 35 28
+S 0 2332 7 2332 35 28
 storekit-group-not-localized
-S 0 2324 3 2324 12 9
+S 0 2333 3 2333 12 9
 checklist
-S 0 2324 14 2324 36 22
+S 0 2333 14 2333 36 22
 storekit-configuration
-S 0 2325 3 2325 8 5
+S 0 2334 3 2334 8 5
 input
-S 0 2325 10 2325 18 8
+S 0 2334 10 2334 18 8
 storekit
-S 0 2326 3 2326 11 8
+S 0 2335 3 2335 11 8
 severity
-S 0 2326 13 2326 20 7
+S 0 2335 13 2335 20 7
 warning
-S 0 2327 3 2327 8 5
+S 0 2336 3 2336 8 5
 since
-S 0 2327 10 2327 15 5
+S 0 2336 10 2336 15 5
 0.1.0
-S 0 2328 3 2328 8 5
+S 0 2337 3 2337 8 5
 title
-S 0 2328 10 2328 90 80
+S 0 2337 10 2337 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2329 3 2329 12 9
+S 0 2338 3 2338 12 9
 rationale
-S 0 2329 14 2329 217 203
+S 0 2338 14 2338 217 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2330 3 2330 7 4
+S 0 2339 3 2339 7 4
 help
-S 0 2330 9 2330 60 51
+S 0 2339 9 2339 60 51
 add a localization with a display name to the group
-S 0 2331 3 2331 11 8
+S 0 2340 3 2340 11 8
 examples
-M 2 2332 5 2337 186
-S 0 2332 5 2332 15 10
+M 2 2341 5 2346 186
+S 0 2341 5 2341 15 10
 triggering
-L 1 2333 7 2334 126
-S 1 2333 9 2334 126 118
+L 1 2342 7 2343 126
+S 1 2342 9 2343 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2335 5 2335 12 7
+S 0 2344 5 2344 12 7
 passing
-L 1 2336 7 2337 186
-S 1 2336 9 2337 186 178
+L 1 2345 7 2346 186
+S 1 2345 9 2346 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 9 2339 3 2353 95
-S 0 2339 3 2339 5 2
+M 9 2348 3 2362 95
+S 0 2348 3 2348 5 2
 id
-S 0 2339 7 2339 27 20
+S 0 2348 7 2348 27 20
 storekit-placeholder
-S 0 2340 3 2340 12 9
+S 0 2349 3 2349 12 9
 checklist
-S 0 2340 14 2340 36 22
+S 0 2349 14 2349 36 22
 storekit-configuration
-S 0 2341 3 2341 8 5
+S 0 2350 3 2350 8 5
 input
-S 0 2341 10 2341 18 8
+S 0 2350 10 2350 18 8
 storekit
-S 0 2342 3 2342 11 8
+S 0 2351 3 2351 11 8
 severity
-S 0 2342 13 2342 18 5
+S 0 2351 13 2351 18 5
 error
-S 0 2343 3 2343 8 5
+S 0 2352 3 2352 8 5
 since
-S 0 2343 10 2343 15 5
+S 0 2352 10 2352 15 5
 0.1.0
-S 0 2344 3 2344 8 5
+S 0 2353 3 2353 8 5
 title
-S 0 2344 10 2344 74 64
+S 0 2353 10 2353 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2345 3 2345 12 9
+S 0 2354 3 2354 12 9
 rationale
-S 0 2345 14 2345 116 104
+S 0 2354 14 2354 116 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2346 3 2346 7 4
+S 0 2355 3 2355 7 4
 help
-S 0 2346 9 2346 52 43
+S 0 2355 9 2355 52 43
 replace the placeholder with the real value
-S 0 2347 3 2347 11 8
+S 0 2356 3 2356 11 8
 examples
-M 2 2348 5 2353 95
-S 0 2348 5 2348 15 10
+M 2 2357 5 2362 95
+S 0 2357 5 2357 15 10
 triggering
-L 1 2349 7 2350 79
-S 1 2349 9 2350 79 71
+L 1 2358 7 2359 79
+S 1 2358 9 2359 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2351 5 2351 12 7
+S 0 2360 5 2360 12 7
 passing
-L 1 2352 7 2353 95
-S 1 2352 9 2353 95 87
+L 1 2361 7 2362 95
+S 1 2361 9 2362 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2355 3 2369 130
-S 0 2355 3 2355 5 2
+M 9 2364 3 2378 130
+S 0 2364 3 2364 5 2
 id
-S 0 2355 7 2355 37 30
+S 0 2364 7 2364 37 30
 storekit-load-products-failure
-S 0 2356 3 2356 12 9
+S 0 2365 3 2365 12 9
 checklist
-S 0 2356 14 2356 36 22
+S 0 2365 14 2365 36 22
 storekit-configuration
-S 0 2357 3 2357 8 5
+S 0 2366 3 2366 8 5
 input
-S 0 2357 10 2357 18 8
+S 0 2366 10 2366 18 8
 storekit
-S 0 2358 3 2358 11 8
+S 0 2367 3 2367 11 8
 severity
-S 0 2358 13 2358 18 5
+S 0 2367 13 2367 18 5
 error
-S 0 2359 3 2359 8 5
+S 0 2368 3 2368 8 5
 since
-S 0 2359 10 2359 15 5
+S 0 2368 10 2368 15 5
 0.1.0
-S 0 2360 3 2360 8 5
+S 0 2369 3 2369 8 5
 title
-S 0 2360 10 2360 72 62
+S 0 2369 10 2369 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2361 3 2361 12 9
+S 0 2370 3 2370 12 9
 rationale
-S 0 2361 14 2361 274 262
+S 0 2370 14 2370 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2362 3 2362 7 4
+S 0 2371 3 2371 7 4
 help
-S 0 2362 9 2362 83 74
+S 0 2371 9 2371 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2363 3 2363 11 8
+S 0 2372 3 2372 11 8
 examples
-M 2 2364 5 2369 130
-S 0 2364 5 2364 15 10
+M 2 2373 5 2378 130
+S 0 2373 5 2373 15 10
 triggering
-L 1 2365 7 2366 129
-S 1 2365 9 2366 129 121
+L 1 2374 7 2375 129
+S 1 2374 9 2375 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2367 5 2367 12 7
+S 0 2376 5 2376 12 7
 passing
-L 1 2368 7 2369 130
-S 1 2368 9 2369 130 122
+L 1 2377 7 2378 130
+S 1 2377 9 2378 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 9 2371 3 2387 27
-S 0 2371 3 2371 5 2
+M 10 2380 3 2397 27
+S 0 2380 3 2380 5 2
 id
-S 0 2371 7 2371 27 20
+S 0 2380 7 2380 27 20
 storekit-private-key
-S 0 2372 3 2372 12 9
+S 0 2381 3 2381 12 9
 checklist
-S 0 2372 14 2372 36 22
+S 0 2381 14 2381 36 22
 storekit-configuration
-S 0 2373 3 2373 8 5
+S 0 2382 3 2382 8 5
 input
-S 0 2373 10 2373 18 8
+S 0 2382 10 2382 18 8
 storekit
-S 0 2374 3 2374 11 8
+S 0 2383 3 2383 11 8
 severity
-S 0 2374 13 2374 20 7
+S 0 2383 13 2383 20 7
 warning
-S 0 2375 3 2375 8 5
+S 0 2384 3 2384 15 12
+context_only
+S 0 2384 17 2384 21 4
+true
+S 0 2385 3 2385 8 5
 since
-S 0 2375 10 2375 15 5
+S 0 2385 10 2385 15 5
 0.1.0
-S 0 2376 3 2376 8 5
+S 0 2386 3 2386 8 5
 title
-S 0 2376 10 2376 77 67
+S 0 2386 10 2386 77 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2377 3 2377 12 9
+S 0 2387 3 2387 12 9
 rationale
-S 0 2377 14 2377 343 329
+S 0 2387 14 2387 343 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2378 3 2378 7 4
+S 0 2388 3 2388 7 4
 help
-S 0 2378 9 2378 52 43
+S 0 2388 9 2388 52 43
 remove the key pair from the committed file
-S 0 2379 3 2379 11 8
+S 0 2389 3 2389 11 8
 examples
-M 2 2380 5 2387 27
-S 0 2380 5 2380 15 10
+M 2 2390 5 2397 27
+S 0 2390 5 2390 15 10
 triggering
-L 2 2381 7 2384 146
-S 1 2381 9 2382 144 136
+L 2 2391 7 2394 146
+S 1 2391 9 2392 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2383 9 2384 146 138
+S 1 2393 9 2394 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2385 5 2385 12 7
+S 0 2395 5 2395 12 7
 passing
-L 1 2386 7 2387 27
-S 1 2386 9 2387 27 19
+L 1 2396 7 2397 27
+S 1 2396 9 2397 27 19
 { "products": [] }
 
-M 10 2393 3 2412 115
-S 0 2393 3 2393 5 2
+M 11 2403 3 2423 115
+S 0 2403 3 2403 5 2
 id
-S 0 2393 7 2393 25 18
+S 0 2403 7 2403 25 18
 asc-request-failed
-S 0 2394 3 2394 12 9
+S 0 2404 3 2404 12 9
 checklist
-S 0 2394 14 2394 28 14
+S 0 2404 14 2404 28 14
 product-exists
-S 0 2395 3 2395 8 5
+S 0 2405 3 2405 8 5
 input
-S 0 2395 10 2395 13 3
+S 0 2405 10 2405 13 3
 asc
-S 0 2396 3 2396 11 8
+S 0 2406 3 2406 11 8
 severity
-S 0 2396 13 2396 20 7
+S 0 2406 13 2406 20 7
 warning
-S 0 2397 3 2397 8 5
+S 0 2407 3 2407 15 12
+context_only
+S 0 2407 17 2407 21 4
+true
+S 0 2408 3 2408 8 5
 since
-S 0 2397 10 2397 15 5
+S 0 2408 10 2408 15 5
 0.1.0
-S 0 2398 3 2398 9 6
+S 0 2409 3 2409 9 6
 status
-S 0 2398 11 2398 18 7
+S 0 2409 11 2409 18 7
 preview
-S 0 2399 3 2399 8 5
+S 0 2410 3 2410 8 5
 title
-S 0 2399 10 2399 68 58
+S 0 2410 10 2410 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2400 3 2400 12 9
+S 0 2411 3 2411 12 9
 rationale
-S 0 2400 14 2400 350 336
+S 0 2411 14 2411 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2401 3 2401 7 4
+S 0 2412 3 2412 7 4
 help
-S 0 2401 9 2401 91 82
+S 0 2412 9 2412 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2402 3 2402 11 8
+S 0 2413 3 2413 11 8
 examples
-M 2 2403 5 2412 115
-S 0 2403 5 2403 15 10
+M 2 2414 5 2423 115
+S 0 2414 5 2414 15 10
 triggering
-L 1 2404 7 2409 82
-S 1 2404 9 2409 82 317
+L 1 2415 7 2420 82
+S 1 2415 9 2420 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2410 5 2410 12 7
+S 0 2421 5 2421 12 7
 passing
-L 1 2411 7 2412 115
-S 1 2411 9 2412 115 107
+L 1 2422 7 2423 115
+S 1 2422 9 2423 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2414 3 2431 23
-S 0 2414 3 2414 5 2
+M 10 2425 3 2442 23
+S 0 2425 3 2425 5 2
 id
-S 0 2414 7 2414 27 20
+S 0 2425 7 2425 27 20
 asc-agreement-lapsed
-S 0 2415 3 2415 12 9
+S 0 2426 3 2426 12 9
 checklist
-S 0 2415 14 2415 31 17
+S 0 2426 14 2426 31 17
 developer-program
-S 0 2416 3 2416 8 5
+S 0 2427 3 2427 8 5
 input
-S 0 2416 10 2416 13 3
+S 0 2427 10 2427 13 3
 asc
-S 0 2417 3 2417 11 8
+S 0 2428 3 2428 11 8
 severity
-S 0 2417 13 2417 18 5
+S 0 2428 13 2428 18 5
 error
-S 0 2418 3 2418 8 5
+S 0 2429 3 2429 8 5
 since
-S 0 2418 10 2418 15 5
+S 0 2429 10 2429 15 5
 0.1.0
-S 0 2419 3 2419 9 6
+S 0 2430 3 2430 9 6
 status
-S 0 2419 11 2419 18 7
+S 0 2430 11 2430 18 7
 preview
-S 0 2420 3 2420 8 5
+S 0 2431 3 2431 8 5
 title
-S 0 2420 10 2420 85 75
+S 0 2431 10 2431 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2421 3 2421 12 9
+S 0 2432 3 2432 12 9
 rationale
-S 0 2421 14 2421 312 298
+S 0 2432 14 2432 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2422 3 2422 7 4
+S 0 2433 3 2433 7 4
 help
-S 0 2422 9 2422 120 113
+S 0 2433 9 2433 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2423 3 2423 11 8
+S 0 2434 3 2434 11 8
 examples
-M 2 2424 5 2431 23
-S 0 2424 5 2424 15 10
+M 2 2435 5 2442 23
+S 0 2435 5 2435 15 10
 triggering
-L 1 2425 7 2428 77
-S 1 2425 9 2428 77 174
+L 1 2436 7 2439 77
+S 1 2436 9 2439 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2429 5 2429 12 7
+S 0 2440 5 2440 12 7
 passing
-L 1 2430 7 2431 23
-S 1 2430 9 2431 23 15
+L 1 2441 7 2442 23
+S 1 2441 9 2442 23 15
 { "data": [] }
 
-M 10 2433 3 2451 87
-S 0 2433 3 2433 5 2
+M 10 2444 3 2462 87
+S 0 2444 3 2444 5 2
 id
-S 0 2433 7 2433 29 22
+S 0 2444 7 2444 29 22
 asc-snapshot-other-app
-S 0 2434 3 2434 12 9
+S 0 2445 3 2445 12 9
 checklist
-S 0 2434 14 2434 31 17
+S 0 2445 14 2445 31 17
 bundle-id-matches
-S 0 2435 3 2435 8 5
+S 0 2446 3 2446 8 5
 input
-S 0 2435 10 2435 13 3
+S 0 2446 10 2446 13 3
 asc
-S 0 2436 3 2436 11 8
+S 0 2447 3 2447 11 8
 severity
-S 0 2436 13 2436 18 5
+S 0 2447 13 2447 18 5
 error
-S 0 2437 3 2437 8 5
+S 0 2448 3 2448 8 5
 since
-S 0 2437 10 2437 15 5
+S 0 2448 10 2448 15 5
 0.1.0
-S 0 2438 3 2438 9 6
+S 0 2449 3 2449 9 6
 status
-S 0 2438 11 2438 18 7
+S 0 2449 11 2449 18 7
 preview
-S 0 2439 3 2439 8 5
+S 0 2450 3 2450 8 5
 title
-S 0 2439 10 2439 58 48
+S 0 2450 10 2450 58 48
 the App Store Connect snapshot is of another app
-S 0 2440 3 2440 12 9
+S 0 2451 3 2451 12 9
 rationale
-S 0 2440 14 2440 300 286
+S 0 2451 14 2451 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2441 3 2441 7 4
+S 0 2452 3 2452 7 4
 help
-S 0 2441 9 2441 114 105
+S 0 2452 9 2452 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2442 3 2442 11 8
+S 0 2453 3 2453 11 8
 examples
-M 2 2443 5 2451 87
-S 0 2443 5 2443 15 10
+M 2 2454 5 2462 87
+S 0 2454 5 2454 15 10
 triggering
-L 1 2444 7 2447 49
-S 1 2444 9 2447 49 167
+L 1 2455 7 2458 49
+S 1 2455 9 2458 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2448 5 2448 12 7
+S 0 2459 5 2459 12 7
 passing
-L 1 2449 7 2451 87
-S 1 2449 9 2451 87 145
+L 1 2460 7 2462 87
+S 1 2460 9 2462 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2453 3 2475 122
-S 0 2453 3 2453 5 2
+M 10 2464 3 2486 122
+S 0 2464 3 2464 5 2
 id
-S 0 2453 7 2453 25 18
+S 0 2464 7 2464 25 18
 asc-app-id-missing
-S 0 2454 3 2454 12 9
+S 0 2465 3 2465 12 9
 checklist
-S 0 2454 14 2454 29 15
+S 0 2465 14 2465 29 15
 explicit-app-id
-S 0 2455 3 2455 8 5
+S 0 2466 3 2466 8 5
 input
-S 0 2455 10 2455 13 3
+S 0 2466 10 2466 13 3
 asc
-S 0 2456 3 2456 11 8
+S 0 2467 3 2467 11 8
 severity
-S 0 2456 13 2456 18 5
+S 0 2467 13 2467 18 5
 error
-S 0 2457 3 2457 8 5
+S 0 2468 3 2468 8 5
 since
-S 0 2457 10 2457 15 5
+S 0 2468 10 2468 15 5
 0.1.0
-S 0 2458 3 2458 9 6
+S 0 2469 3 2469 9 6
 status
-S 0 2458 11 2458 18 7
+S 0 2469 11 2469 18 7
 preview
-S 0 2459 3 2459 8 5
+S 0 2470 3 2470 8 5
 title
-S 0 2459 10 2459 60 50
+S 0 2470 10 2470 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2460 3 2460 12 9
+S 0 2471 3 2471 12 9
 rationale
-S 0 2460 14 2460 171 157
+S 0 2471 14 2471 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2461 3 2461 7 4
+S 0 2472 3 2472 7 4
 help
-S 0 2461 9 2461 120 113
+S 0 2472 9 2472 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2462 3 2462 11 8
+S 0 2473 3 2473 11 8
 examples
-M 2 2463 5 2475 122
-S 0 2463 5 2463 15 10
+M 2 2474 5 2486 122
+S 0 2474 5 2474 15 10
 triggering
-L 1 2464 7 2467 69
-S 1 2464 9 2467 69 241
+L 1 2475 7 2478 69
+S 1 2475 9 2478 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2468 5 2468 12 7
+S 0 2479 5 2479 12 7
 passing
-L 1 2469 7 2475 122
-S 1 2469 9 2475 122 615
+L 1 2480 7 2486 122
+S 1 2480 9 2486 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -9766,274 +9823,278 @@ S 1 2469 9 2475 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2477 3 2497 95
-S 0 2477 3 2477 5 2
+M 10 2488 3 2508 95
+S 0 2488 3 2488 5 2
 id
-S 0 2477 7 2477 26 19
+S 0 2488 7 2488 26 19
 asc-profile-invalid
-S 0 2478 3 2478 12 9
+S 0 2489 3 2489 12 9
 checklist
-S 0 2478 14 2478 34 20
+S 0 2489 14 2489 34 20
 provisioning-profile
-S 0 2479 3 2479 8 5
+S 0 2490 3 2490 8 5
 input
-S 0 2479 10 2479 13 3
+S 0 2490 10 2490 13 3
 asc
-S 0 2480 3 2480 11 8
+S 0 2491 3 2491 11 8
 severity
-S 0 2480 13 2480 18 5
+S 0 2491 13 2491 18 5
 error
-S 0 2481 3 2481 8 5
+S 0 2492 3 2492 8 5
 since
-S 0 2481 10 2481 15 5
+S 0 2492 10 2492 15 5
 0.1.0
-S 0 2482 3 2482 9 6
+S 0 2493 3 2493 9 6
 status
-S 0 2482 11 2482 18 7
+S 0 2493 11 2493 18 7
 preview
-S 0 2483 3 2483 8 5
+S 0 2494 3 2494 8 5
 title
-S 0 2483 10 2483 74 64
+S 0 2494 10 2494 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2484 3 2484 12 9
+S 0 2495 3 2495 12 9
 rationale
-S 0 2484 14 2484 244 230
+S 0 2495 14 2495 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2485 3 2485 7 4
+S 0 2496 3 2496 7 4
 help
-S 0 2485 9 2485 70 61
+S 0 2496 9 2496 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2486 3 2486 11 8
+S 0 2497 3 2497 11 8
 examples
-M 2 2487 5 2497 95
-S 0 2487 5 2487 15 10
+M 2 2498 5 2508 95
+S 0 2498 5 2498 15 10
 triggering
-L 1 2488 7 2492 69
-S 1 2488 9 2492 69 279
+L 1 2499 7 2503 69
+S 1 2499 9 2503 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2493 5 2493 12 7
+S 0 2504 5 2504 12 7
 passing
-L 1 2494 7 2497 95
-S 1 2494 9 2497 95 266
+L 1 2505 7 2508 95
+S 1 2505 9 2508 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2499 3 2516 85
-S 0 2499 3 2499 5 2
+M 10 2510 3 2527 85
+S 0 2510 3 2510 5 2
 id
-S 0 2499 7 2499 33 26
+S 0 2510 7 2510 33 26
 asc-sandbox-tester-missing
-S 0 2500 3 2500 12 9
+S 0 2511 3 2511 12 9
 checklist
-S 0 2500 14 2500 29 15
+S 0 2511 14 2511 29 15
 sandbox-account
-S 0 2501 3 2501 8 5
+S 0 2512 3 2512 8 5
 input
-S 0 2501 10 2501 13 3
+S 0 2512 10 2512 13 3
 asc
-S 0 2502 3 2502 11 8
+S 0 2513 3 2513 11 8
 severity
-S 0 2502 13 2502 18 5
+S 0 2513 13 2513 18 5
 error
-S 0 2503 3 2503 8 5
+S 0 2514 3 2514 8 5
 since
-S 0 2503 10 2503 15 5
+S 0 2514 10 2514 15 5
 0.1.0
-S 0 2504 3 2504 9 6
+S 0 2515 3 2515 9 6
 status
-S 0 2504 11 2504 18 7
+S 0 2515 11 2515 18 7
 preview
-S 0 2505 3 2505 8 5
+S 0 2516 3 2516 8 5
 title
-S 0 2505 10 2505 70 60
+S 0 2516 10 2516 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2506 3 2506 12 9
+S 0 2517 3 2517 12 9
 rationale
-S 0 2506 14 2506 240 226
+S 0 2517 14 2517 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2507 3 2507 7 4
+S 0 2518 3 2518 7 4
 help
-S 0 2507 9 2507 90 83
+S 0 2518 9 2518 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2508 3 2508 11 8
+S 0 2519 3 2519 11 8
 examples
-M 2 2509 5 2516 85
-S 0 2509 5 2509 15 10
+M 2 2520 5 2527 85
+S 0 2520 5 2520 15 10
 triggering
-L 1 2510 7 2512 85
-S 1 2510 9 2512 85 147
+L 1 2521 7 2523 85
+S 1 2521 9 2523 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2513 5 2513 12 7
+S 0 2524 5 2524 12 7
 passing
-L 1 2514 7 2516 85
-S 1 2514 9 2516 85 147
+L 1 2525 7 2527 85
+S 1 2525 9 2527 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 10 2518 3 2537 82
-S 0 2518 3 2518 5 2
+M 11 2529 3 2549 82
+S 0 2529 3 2529 5 2
 id
-S 0 2518 7 2518 30 23
+S 0 2529 7 2529 30 23
 descriptor-asc-mismatch
-S 0 2519 3 2519 12 9
+S 0 2530 3 2530 12 9
 checklist
-S 0 2519 14 2519 30 16
+S 0 2530 14 2530 30 16
 product-metadata
-S 0 2520 3 2520 8 5
+S 0 2531 3 2531 8 5
 input
-S 0 2520 10 2520 13 3
+S 0 2531 10 2531 13 3
 asc
-S 0 2521 3 2521 11 8
+S 0 2532 3 2532 11 8
 severity
-S 0 2521 13 2521 20 7
+S 0 2532 13 2532 20 7
 warning
-S 0 2522 3 2522 8 5
+S 0 2533 3 2533 15 12
+context_only
+S 0 2533 17 2533 21 4
+true
+S 0 2534 3 2534 8 5
 since
-S 0 2522 10 2522 15 5
+S 0 2534 10 2534 15 5
 0.1.0
-S 0 2523 3 2523 9 6
+S 0 2535 3 2535 9 6
 status
-S 0 2523 11 2523 18 7
+S 0 2535 11 2535 18 7
 preview
-S 0 2524 3 2524 8 5
+S 0 2536 3 2536 8 5
 title
-S 0 2524 10 2524 55 45
+S 0 2536 10 2536 55 45
 the descriptor and App Store Connect disagree
-S 0 2525 3 2525 12 9
+S 0 2537 3 2537 12 9
 rationale
-S 0 2525 14 2525 209 195
+S 0 2537 14 2537 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2526 3 2526 7 4
+S 0 2538 3 2538 7 4
 help
-S 0 2526 9 2526 76 67
+S 0 2538 9 2538 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2527 3 2527 11 8
+S 0 2539 3 2539 11 8
 examples
-M 2 2528 5 2537 82
-S 0 2528 5 2528 15 10
+M 2 2540 5 2549 82
+S 0 2540 5 2540 15 10
 triggering
-L 1 2529 7 2532 86
-S 1 2529 9 2532 86 234
+L 1 2541 7 2544 86
+S 1 2541 9 2544 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2533 5 2533 12 7
+S 0 2545 5 2545 12 7
 passing
-L 1 2534 7 2537 82
-S 1 2534 9 2537 82 230
+L 1 2546 7 2549 82
+S 1 2546 9 2549 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2539 3 2559 47
-S 0 2539 3 2539 5 2
+M 10 2551 3 2571 47
+S 0 2551 3 2551 5 2
 id
-S 0 2539 7 2539 27 20
+S 0 2551 7 2551 27 20
 asc-missing-metadata
-S 0 2540 3 2540 12 9
+S 0 2552 3 2552 12 9
 checklist
-S 0 2540 14 2540 30 16
+S 0 2552 14 2552 30 16
 product-metadata
-S 0 2541 3 2541 8 5
+S 0 2553 3 2553 8 5
 input
-S 0 2541 10 2541 13 3
+S 0 2553 10 2553 13 3
 asc
-S 0 2542 3 2542 11 8
+S 0 2554 3 2554 11 8
 severity
-S 0 2542 13 2542 18 5
+S 0 2554 13 2554 18 5
 error
-S 0 2543 3 2543 8 5
+S 0 2555 3 2555 8 5
 since
-S 0 2543 10 2543 15 5
+S 0 2555 10 2555 15 5
 0.1.0
-S 0 2544 3 2544 9 6
+S 0 2556 3 2556 9 6
 status
-S 0 2544 11 2544 18 7
+S 0 2556 11 2556 18 7
 preview
-S 0 2545 3 2545 8 5
+S 0 2557 3 2557 8 5
 title
-S 0 2545 10 2545 70 60
+S 0 2557 10 2557 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2546 3 2546 12 9
+S 0 2558 3 2558 12 9
 rationale
-S 0 2546 14 2546 442 428
+S 0 2558 14 2558 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2547 3 2547 7 4
+S 0 2559 3 2559 7 4
 help
-S 0 2547 9 2547 80 71
+S 0 2559 9 2559 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2548 3 2548 11 8
+S 0 2560 3 2560 11 8
 examples
-M 2 2549 5 2559 47
-S 0 2549 5 2549 15 10
+M 2 2561 5 2571 47
+S 0 2561 5 2561 15 10
 triggering
-L 1 2550 7 2554 84
-S 1 2550 9 2554 84 310
+L 1 2562 7 2566 84
+S 1 2562 9 2566 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2555 5 2555 12 7
+S 0 2567 5 2567 12 7
 passing
-L 1 2556 7 2559 47
-S 1 2556 9 2559 47 230
+L 1 2568 7 2571 47
+S 1 2568 9 2571 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2561 3 2595 148
-S 0 2561 3 2561 5 2
+M 10 2573 3 2607 148
+S 0 2573 3 2573 5 2
 id
-S 0 2561 7 2561 38 31
+S 0 2573 7 2573 38 31
 asc-subscription-price-coverage
-S 0 2562 3 2562 12 9
+S 0 2574 3 2574 12 9
 checklist
-S 0 2562 14 2562 30 16
+S 0 2574 14 2574 30 16
 product-metadata
-S 0 2563 3 2563 8 5
+S 0 2575 3 2575 8 5
 input
-S 0 2563 10 2563 13 3
+S 0 2575 10 2575 13 3
 asc
-S 0 2564 3 2564 11 8
+S 0 2576 3 2576 11 8
 severity
-S 0 2564 13 2564 18 5
+S 0 2576 13 2576 18 5
 error
-S 0 2565 3 2565 8 5
+S 0 2577 3 2577 8 5
 since
-S 0 2565 10 2565 15 5
+S 0 2577 10 2577 15 5
 0.1.0
-S 0 2566 3 2566 9 6
+S 0 2578 3 2578 9 6
 status
-S 0 2566 11 2566 18 7
+S 0 2578 11 2578 18 7
 preview
-S 0 2567 3 2567 8 5
+S 0 2579 3 2579 8 5
 title
-S 0 2567 10 2567 76 66
+S 0 2579 10 2579 76 66
 the subscription is available in territories where it has no price
-S 0 2568 3 2568 12 9
+S 0 2580 3 2580 12 9
 rationale
-S 0 2568 14 2568 244 230
+S 0 2580 14 2580 244 230
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a tester in that storefront gets nothing.
-S 0 2569 3 2569 7 4
+S 0 2581 3 2581 7 4
 help
-S 0 2569 9 2569 140 131
+S 0 2581 9 2581 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2570 3 2570 11 8
+S 0 2582 3 2582 11 8
 examples
-M 2 2571 5 2595 148
-S 0 2571 5 2571 15 10
+M 2 2583 5 2607 148
+S 0 2583 5 2583 15 10
 triggering
-L 1 2572 7 2583 148
-S 1 2572 9 2583 148 884
+L 1 2584 7 2595 148
+S 1 2584 9 2595 148 884
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10046,10 +10107,10 @@ S 1 2572 9 2583 148 884
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2584 5 2584 12 7
+S 0 2596 5 2596 12 7
 passing
-L 1 2585 7 2595 148
-S 1 2585 9 2595 148 828
+L 1 2597 7 2607 148
+S 1 2597 9 2607 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10061,50 +10122,50 @@ S 1 2585 9 2595 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2597 3 2623 111
-S 0 2597 3 2597 5 2
+M 10 2609 3 2635 111
+S 0 2609 3 2609 5 2
 id
-S 0 2597 7 2597 32 25
+S 0 2609 7 2609 32 25
 asc-localization-rejected
-S 0 2598 3 2598 12 9
+S 0 2610 3 2610 12 9
 checklist
-S 0 2598 14 2598 30 16
+S 0 2610 14 2610 30 16
 product-metadata
-S 0 2599 3 2599 8 5
+S 0 2611 3 2611 8 5
 input
-S 0 2599 10 2599 13 3
+S 0 2611 10 2611 13 3
 asc
-S 0 2600 3 2600 11 8
+S 0 2612 3 2612 11 8
 severity
-S 0 2600 13 2600 18 5
+S 0 2612 13 2612 18 5
 error
-S 0 2601 3 2601 8 5
+S 0 2613 3 2613 8 5
 since
-S 0 2601 10 2601 15 5
+S 0 2613 10 2613 15 5
 0.1.0
-S 0 2602 3 2602 9 6
+S 0 2614 3 2614 9 6
 status
-S 0 2602 11 2602 18 7
+S 0 2614 11 2614 18 7
 preview
-S 0 2603 3 2603 8 5
+S 0 2615 3 2615 8 5
 title
-S 0 2603 10 2603 64 54
+S 0 2615 10 2615 64 54
 App Review rejected one of the product's localizations
-S 0 2604 3 2604 12 9
+S 0 2616 3 2616 12 9
 rationale
-S 0 2604 14 2604 223 209
+S 0 2616 14 2616 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2605 3 2605 7 4
+S 0 2617 3 2617 7 4
 help
-S 0 2605 9 2605 129 120
+S 0 2617 9 2617 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2606 3 2606 11 8
+S 0 2618 3 2618 11 8
 examples
-M 2 2607 5 2623 111
-S 0 2607 5 2607 15 10
+M 2 2619 5 2635 111
+S 0 2619 5 2619 15 10
 triggering
-L 1 2608 7 2615 52
-S 1 2608 9 2615 52 572
+L 1 2620 7 2627 52
+S 1 2620 9 2627 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10113,10 +10174,10 @@ S 1 2608 9 2615 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2616 5 2616 12 7
+S 0 2628 5 2628 12 7
 passing
-L 1 2617 7 2623 111
-S 1 2617 9 2623 111 577
+L 1 2629 7 2635 111
+S 1 2629 9 2635 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10124,61 +10185,61 @@ S 1 2617 9 2623 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2625 3 2657 167
-S 0 2625 3 2625 5 2
+M 12 2637 3 2669 167
+S 0 2637 3 2637 5 2
 id
-S 0 2625 7 2625 38 31
+S 0 2637 7 2637 38 31
 asc-first-purchase-with-version
-S 0 2626 3 2626 12 9
+S 0 2638 3 2638 12 9
 checklist
-S 0 2626 14 2626 30 16
+S 0 2638 14 2638 30 16
 binary-submitted
-S 0 2627 3 2627 8 5
+S 0 2639 3 2639 8 5
 input
-S 0 2627 10 2627 13 3
+S 0 2639 10 2639 13 3
 asc
-S 0 2628 3 2628 11 8
+S 0 2640 3 2640 11 8
 severity
-S 0 2628 13 2628 18 5
+S 0 2640 13 2640 18 5
 error
-S 0 2629 3 2629 8 5
+S 0 2641 3 2641 8 5
 since
-S 0 2629 10 2629 15 5
+S 0 2641 10 2641 15 5
 0.1.0
-S 0 2630 3 2630 9 6
+S 0 2642 3 2642 9 6
 status
-S 0 2630 11 2630 18 7
+S 0 2642 11 2642 18 7
 preview
-S 0 2631 3 2631 8 5
+S 0 2643 3 2643 8 5
 title
-S 0 2631 10 2631 79 69
+S 0 2643 10 2643 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2632 3 2632 12 9
+S 0 2644 3 2644 12 9
 rationale
-S 0 2632 14 2632 264 250
+S 0 2644 14 2644 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2633 3 2633 7 4
+S 0 2645 3 2645 7 4
 help
-S 0 2633 9 2633 111 102
+S 0 2645 9 2645 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2634 3 2634 15 12
+S 0 2646 3 2646 15 12
 environments
-L 2 2634 17 2634 37
-S 0 2634 18 2634 24 6
+L 2 2646 17 2646 37
+S 0 2646 18 2646 24 6
 review
-S 0 2634 26 2634 36 10
+S 0 2646 26 2646 36 10
 production
-S 0 2635 3 2635 17 14
+S 0 2647 3 2647 17 14
 not_applicable
-S 0 2635 19 2635 85 66
+S 0 2647 19 2647 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2636 3 2636 11 8
+S 0 2648 3 2648 11 8
 examples
-M 2 2637 5 2657 167
-S 0 2637 5 2637 15 10
+M 2 2649 5 2669 167
+S 0 2649 5 2649 15 10
 triggering
-L 1 2638 7 2646 59
-S 1 2638 9 2646 59 492
+L 1 2650 7 2658 59
+S 1 2650 9 2658 59 492
 environment: review
 ---
 { "data": [
@@ -10188,10 +10249,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2647 5 2647 12 7
+S 0 2659 5 2659 12 7
 passing
-L 1 2648 7 2657 167
-S 1 2648 9 2657 167 750
+L 1 2660 7 2669 167
+S 1 2660 9 2669 167 750
 environment: review
 ---
 { "data": [
@@ -10202,50 +10263,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 10 2659 3 2687 162
-S 0 2659 3 2659 5 2
+M 11 2671 3 2700 162
+S 0 2671 3 2671 5 2
 id
-S 0 2659 7 2659 27 20
+S 0 2671 7 2671 27 20
 storekit-out-of-date
-S 0 2660 3 2660 12 9
+S 0 2672 3 2672 12 9
 checklist
-S 0 2660 14 2660 36 22
+S 0 2672 14 2672 36 22
 storekit-configuration
-S 0 2661 3 2661 8 5
+S 0 2673 3 2673 8 5
 input
-S 0 2661 10 2661 13 3
+S 0 2673 10 2673 13 3
 asc
-S 0 2662 3 2662 11 8
+S 0 2674 3 2674 11 8
 severity
-S 0 2662 13 2662 20 7
+S 0 2674 13 2674 20 7
 warning
-S 0 2663 3 2663 8 5
+S 0 2675 3 2675 15 12
+context_only
+S 0 2675 17 2675 21 4
+true
+S 0 2676 3 2676 8 5
 since
-S 0 2663 10 2663 15 5
+S 0 2676 10 2676 15 5
 0.1.0
-S 0 2664 3 2664 9 6
+S 0 2677 3 2677 9 6
 status
-S 0 2664 11 2664 18 7
+S 0 2677 11 2677 18 7
 preview
-S 0 2665 3 2665 8 5
+S 0 2678 3 2678 8 5
 title
-S 0 2665 10 2665 77 67
+S 0 2678 10 2678 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2666 3 2666 12 9
+S 0 2679 3 2679 12 9
 rationale
-S 0 2666 14 2666 236 222
+S 0 2679 14 2679 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2667 3 2667 7 4
+S 0 2680 3 2680 7 4
 help
-S 0 2667 9 2667 100 91
+S 0 2680 9 2680 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2668 3 2668 11 8
+S 0 2681 3 2681 11 8
 examples
-M 2 2669 5 2687 162
-S 0 2669 5 2669 15 10
+M 2 2682 5 2700 162
+S 0 2682 5 2682 15 10
 triggering
-L 1 2670 7 2679 166
-S 1 2670 9 2679 166 608
+L 1 2683 7 2692 166
+S 1 2683 9 2692 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10256,10 +10321,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2680 5 2680 12 7
+S 0 2693 5 2693 12 7
 passing
-L 1 2681 7 2687 162
-S 1 2681 9 2687 162 323
+L 1 2694 7 2700 162
+S 1 2694 9 2700 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---

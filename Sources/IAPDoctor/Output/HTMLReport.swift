@@ -84,6 +84,7 @@ public struct HTMLReport: Sendable {
             page.add("<div class=\"tally-group\"><h3>Checklist items</h3><ul class=\"tally\">")
             page.add(Self.tally(tally.pass, .pass, "pass"))
             page.add(Self.tally(tally.fail, .fail, "fail"))
+            page.add(Self.tally(tally.warn, .warn, "warn"))
             page.add(Self.tally(tally.unknown, .unknown, "unknown"))
             page.add(Self.tally(tally.notApplicable, .notApplicable, "not applicable"))
             page.add("</ul></div>")
@@ -92,12 +93,13 @@ public struct HTMLReport: Sendable {
             page.add("<div class=\"tally-group\"><h3>Products</h3><ul class=\"tally\">")
             page.add(Self.tally(tally.validProducts, .pass, "valid"))
             page.add(Self.tally(tally.invalidProducts, .fail, "invalid"))
+            page.add(Self.tally(tally.atRiskProducts, .warn, "at risk"))
             page.add(Self.tally(tally.unknownProducts, .unknown, "unknown"))
             page.add("</ul></div>")
         }
         page.add("<div class=\"tally-group\"><h3>Findings</h3><ul class=\"tally\">")
         page.add(Self.tally(tally.errors, .fail, tally.errors == 1 ? "error" : "errors", icon: Self.severityIcon(.error)))
-        page.add(Self.tally(tally.warnings, .unknown, tally.warnings == 1 ? "warning" : "warnings", icon: Self.severityIcon(.warning)))
+        page.add(Self.tally(tally.warnings, .warn, tally.warnings == 1 ? "warning" : "warnings", icon: Self.severityIcon(.warning)))
         page.add(Self.tally(tally.notes, nil, tally.notes == 1 ? "note" : "notes", icon: Self.severityIcon(.note)))
         page.add("</ul></div>")
         page.add("</div>")
@@ -352,9 +354,10 @@ public struct HTMLReport: Sendable {
         switch verdict {
         case .valid: status = .pass
         case .invalid: status = .fail
+        case .atRisk: status = .warn
         case .unknown: status = .unknown
         }
-        return "<span class=\"status \(statusClass(status))\">\(icon(for: status))\(verdict.rawValue)</span>"
+        return "<span class=\"status \(statusClass(status))\">\(icon(for: status))\(verdict == .atRisk ? "at risk" : verdict.rawValue)</span>"
     }
 
     static func severityBadge(_ severity: Severity) -> String {
@@ -369,6 +372,7 @@ public struct HTMLReport: Sendable {
         switch status {
         case .pass: return "s-pass"
         case .fail: return "s-fail"
+        case .warn: return "s-warn"
         case .unknown: return "s-unknown"
         case .notApplicable: return "s-na"
         }
@@ -377,7 +381,7 @@ public struct HTMLReport: Sendable {
     static func severityClass(_ severity: Severity) -> String {
         switch severity {
         case .error: return "s-fail"
-        case .warning: return "s-unknown"
+        case .warning: return "s-warn"
         case .note: return "s-note"
         }
     }
@@ -397,7 +401,7 @@ public struct HTMLReport: Sendable {
     static func why(_ product: ReportDocument.ProductRow) -> String {
         guard !product.reasons.isEmpty else { return "Every item that applies passes." }
         var lines: [String] = []
-        for (status, word) in [(Diagnosis.ItemStatus.fail, "Fails"), (.unknown, "Unknown")] {
+        for (status, word) in [(Diagnosis.ItemStatus.fail, "Fails"), (.warn, "At risk"), (.unknown, "Unknown")] {
             let items = product.reasons.filter { $0.status == status }.map { reason -> String in
                 var item = "<a href=\"#\(escape(reason.itemID))\"><code>\(escape(reason.itemID))</code></a>"
                 if !reason.findingNumbers.isEmpty { item += "&nbsp;" + findingLinks(reason.findingNumbers) }
@@ -478,6 +482,8 @@ public struct HTMLReport: Sendable {
             return svg("<circle cx=\"8\" cy=\"8\" r=\"8\"/><path d=\"M4.4 8.3l2.4 2.4 4.8-5.2\" fill=\"none\" class=\"glyph\" stroke=\"#fff\" stroke-width=\"1.9\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>")
         case .fail:
             return svg("<circle cx=\"8\" cy=\"8\" r=\"8\"/><path d=\"M5.3 5.3l5.4 5.4m0-5.4l-5.4 5.4\" fill=\"none\" class=\"glyph\" stroke=\"#fff\" stroke-width=\"1.9\" stroke-linecap=\"round\"/>")
+        case .warn:
+            return severityIcon(.warning)
         case .unknown:
             return svg("<circle cx=\"8\" cy=\"8\" r=\"8\"/><path d=\"M5.9 6.1a2.15 2.15 0 1 1 3 2c-.6.3-.9.7-.9 1.3v.4\" fill=\"none\" class=\"glyph\" stroke=\"#fff\" stroke-width=\"1.7\" stroke-linecap=\"round\"/><circle cx=\"8\" cy=\"12.2\" r=\"1\" class=\"dot\" fill=\"#fff\"/>")
         case .notApplicable:

@@ -12,6 +12,7 @@ extension HTMLReport {
           --link: #0550ae; --code-bg: #eff1f3; --mark: #fff8c5;
           --pass: #116329; --pass-bg: #dafbe1; --fail: #b42318; --fail-bg: #ffebe9;
           --unknown: #8a4600; --unknown-bg: #fff4d6; --na: #57606a; --na-bg: #eaeef2;
+          --warn: #9a2c00; --warn-bg: #ffe8d6;
           --note: #0550ae; --note-bg: #ddf4ff;
         }
         @media (prefers-color-scheme: dark) {
@@ -20,6 +21,7 @@ extension HTMLReport {
             --link: #7cb8ff; --code-bg: #21262d; --mark: #4a3b00;
             --pass: #6fdd8b; --pass-bg: #12261e; --fail: #ffa198; --fail-bg: #2d1215;
             --unknown: #e3b341; --unknown-bg: #2b2111; --na: #b1bac4; --na-bg: #21262d;
+            --warn: #ffab70; --warn-bg: #2f1a0c;
             --note: #7cb8ff; --note-bg: #0c2d4b;
           }
         }
@@ -57,6 +59,7 @@ extension HTMLReport {
           font-weight: 600; font-size: .875rem; line-height: 1.5; white-space: nowrap; color: var(--c); background: var(--c-bg); }
         .s-pass { --c: var(--pass); --c-bg: var(--pass-bg); }
         .s-fail { --c: var(--fail); --c-bg: var(--fail-bg); }
+        .s-warn { --c: var(--warn); --c-bg: var(--warn-bg); }
         .s-unknown { --c: var(--unknown); --c-bg: var(--unknown-bg); }
         .s-na { --c: var(--na); --c-bg: var(--na-bg); }
         .s-note { --c: var(--note); --c-bg: var(--note-bg); }
@@ -79,6 +82,7 @@ extension HTMLReport {
         th.count, td.count { text-align: right; font-variant-numeric: tabular-nums; }
         table.checklist tr > :first-child { border-left: 4px solid var(--border); }
         table.checklist tr[data-status="fail"] > :first-child { border-left-color: var(--fail); }
+        table.checklist tr[data-status="warn"] > :first-child { border-left-color: var(--warn); }
         table.checklist tr[data-status="unknown"] > :first-child { border-left-color: var(--unknown); }
         table.checklist tr[data-status="pass"] > :first-child { border-left-color: var(--pass); }
         table.checklist thead tr > :first-child { border-left-color: transparent; }
@@ -131,6 +135,7 @@ extension HTMLReport {
           :root {
             --text: #000; --muted: #444; --bg: #fff; --panel: #f4f4f4; --border: #999; --link: #000; --code-bg: #f0f0f0; --mark: #fff3b0;
             --pass: #0b5a23; --pass-bg: #fff; --fail: #a00; --fail-bg: #fff; --unknown: #7a3e00; --unknown-bg: #fff;
+            --warn: #8a2800; --warn-bg: #fff;
             --na: #444; --na-bg: #fff; --note: #003f8a; --note-bg: #fff;
           }
           body { font-size: 10pt; }

@@ -26,7 +26,7 @@ public struct JSONReporter: ListingReporter {
                         $0.field("question", entry.item.question)
                         $0.field("status", entry.status.rawValue)
                         $0.field("findings") { json in json.array(findings) { $0.number($1) } }
-                        if entry.status == .unknown {
+                        if !entry.questions.isEmpty {
                             $0.field("questions") { json in
                                 json.array(entry.questions) { json, question in
                                     json.object {
@@ -50,6 +50,7 @@ public struct JSONReporter: ListingReporter {
                         $0.field("requested_as") { json in json.array(product.requestedAs) { $0.string($1) } }
                         $0.field("verdict", product.verdict.rawValue)
                         $0.field("failing") { json in json.array(product.failing) { $0.string($1) } }
+                        $0.field("at_risk") { json in json.array(product.atRisk) { $0.string($1) } }
                         $0.field("unknown") { json in json.array(product.unknown) { $0.string($1) } }
                     }
                 }

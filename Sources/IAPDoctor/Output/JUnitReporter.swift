@@ -36,7 +36,7 @@ public struct JUnitReporter: Reporter {
                 skipped += 1
                 let skip = XMLEscaping.element("skipped", [("message", Self.skipReason(entry))])
                 testCases.append("    " + XMLEscaping.element("testcase", attributes, children: ["      " + skip], indent: "    "))
-            case .fail:
+            case .fail, .warn:
                 // Its findings are the failed test cases above.
                 break
             }

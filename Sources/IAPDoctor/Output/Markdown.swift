@@ -10,6 +10,7 @@ enum Markdown {
         switch status {
         case .pass: return "✅ pass"
         case .fail: return "❌ fail"
+        case .warn: return "⚠️ warn"
         case .unknown: return "❓ unknown"
         case .notApplicable: return "➖ not applicable"
         }
@@ -19,6 +20,7 @@ enum Markdown {
         switch verdict {
         case .valid: return "✅ valid"
         case .invalid: return "❌ invalid"
+        case .atRisk: return "⚠️ at risk"
         case .unknown: return "❓ unknown"
         }
     }

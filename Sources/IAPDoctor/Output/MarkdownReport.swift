@@ -56,10 +56,10 @@ public struct MarkdownReport: Sendable {
         out.append("**\(Self.symbol(document.readiness.status)) \(Self.literal(document.readinessLabel)):** \(Self.literal(document.readinessDetail))")
         out.append("")
         if document.evaluated {
-            out.append("- Checklist items: \(tally.pass) ✅ pass · \(tally.fail) ❌ fail · \(tally.unknown) ❓ unknown · \(tally.notApplicable) ➖ not applicable")
+            out.append("- Checklist items: \(tally.pass) ✅ pass · \(tally.fail) ❌ fail · \(tally.warn) ⚠️ warn · \(tally.unknown) ❓ unknown · \(tally.notApplicable) ➖ not applicable")
         }
         if !document.products.isEmpty {
-            out.append("- Products: \(tally.validProducts) ✅ valid · \(tally.invalidProducts) ❌ invalid · \(tally.unknownProducts) ❓ unknown")
+            out.append("- Products: \(tally.validProducts) ✅ valid · \(tally.invalidProducts) ❌ invalid · \(tally.atRiskProducts) ⚠️ at risk · \(tally.unknownProducts) ❓ unknown")
         }
         out.append("- Findings: \(Self.count(tally.errors, "error")) · \(Self.count(tally.warnings, "warning")) · \(Self.count(tally.notes, "note"))")
         out.append("")
@@ -234,7 +234,7 @@ public struct MarkdownReport: Sendable {
     static func why(_ product: ReportDocument.ProductRow) -> String {
         guard !product.reasons.isEmpty else { return "every item that applies passes" }
         var parts: [String] = []
-        for (status, word) in [(Diagnosis.ItemStatus.fail, "fails"), (.unknown, "unknown")] {
+        for (status, word) in [(Diagnosis.ItemStatus.fail, "fails"), (.warn, "at risk"), (.unknown, "unknown")] {
             let items = product.reasons.filter { $0.status == status }.map { reason in
                 ([Markdown.code(reason.itemID, inTable: true)] + reason.findingNumbers.map { "[\($0)]" }).joined(separator: " ")
             }
@@ -254,6 +254,7 @@ public struct MarkdownReport: Sendable {
         switch status {
         case .pass: return "✅"
         case .fail: return "❌"
+        case .warn: return "⚠️"
         case .unknown: return "❓"
         case .notApplicable: return "➖"
         }

@@ -50,7 +50,8 @@ public struct ReportDocument: Sendable {
         public var displayName: String?
     }
 
-    /// One checklist item that makes a product invalid (`fail`) or leaves it undecided (`unknown`).
+    /// One checklist item that makes a product invalid (`fail`), puts it at risk (`warn`) or leaves
+    /// it undecided (`unknown`).
     public struct ProductReason: Sendable {
         public var itemNumber: Int
         public var itemID: String
@@ -80,7 +81,7 @@ public struct ReportDocument: Sendable {
     /// One bulk product XML package and what its findings add up to.
     public struct CatalogResult: Sendable {
         public var file: String
-        /// `fail` when an error or a warning is about it (notes do not fail a package, as in the checklist).
+        /// `fail` when an error is about it, `warn` when only warnings or notes are, as in the checklist.
         public var status: Diagnosis.ItemStatus
         public var errors: Int
         public var warnings: Int
@@ -105,9 +106,12 @@ public struct ReportDocument: Sendable {
     }
 
     /// The overall answer at the top of the report.
+    /// The overall answer, in the checklist's and the verdicts' order: an item fails, else one is
+    /// answered "probably not" (`at_risk`), else one is open, else every item that applies passes.
     public enum Readiness: String, Sendable {
         case ready
         case notReady = "not_ready"
+        case atRisk = "at_risk"
         case unconfirmed
         case notEvaluated = "not_evaluated"
 
@@ -116,14 +120,15 @@ public struct ReportDocument: Sendable {
             switch self {
             case .ready: return .pass
             case .notReady, .notEvaluated: return .fail
+            case .atRisk: return .warn
             case .unconfirmed: return .unknown
             }
         }
     }
 
     public struct Tally: Sendable {
-        public var pass = 0, fail = 0, unknown = 0, notApplicable = 0
-        public var validProducts = 0, invalidProducts = 0, unknownProducts = 0
+        public var pass = 0, fail = 0, warn = 0, unknown = 0, notApplicable = 0
+        public var validProducts = 0, invalidProducts = 0, atRiskProducts = 0, unknownProducts = 0
         public var errors = 0, warnings = 0, notes = 0
     }
 
@@ -220,6 +225,7 @@ public struct ReportDocument: Sendable {
             switch entry.status {
             case .pass: tally.pass += 1
             case .fail: tally.fail += 1
+            case .warn: tally.warn += 1
             case .unknown: tally.unknown += 1
             case .notApplicable: tally.notApplicable += 1
             }
@@ -228,6 +234,7 @@ public struct ReportDocument: Sendable {
             switch product.verdict {
             case .valid: tally.validProducts += 1
             case .invalid: tally.invalidProducts += 1
+            case .atRisk: tally.atRiskProducts += 1
             case .unknown: tally.unknownProducts += 1
             }
         }
@@ -259,6 +266,7 @@ public struct ReportDocument: Sendable {
             guard !diagnosis.products.isEmpty else { return "" }
             let total = diagnosis.products.count
             if tally.invalidProducts > 0 { return "; \(tally.invalidProducts) of \(plural(total, "product")) \(tally.invalidProducts == 1 ? "is" : "are") invalid" }
+            if tally.atRiskProducts > 0 { return "; \(tally.atRiskProducts) of \(plural(total, "product")) \(tally.atRiskProducts == 1 ? "is" : "are") at risk" }
             if tally.unknownProducts > 0 { return "; \(tally.unknownProducts) of \(plural(total, "product")) \(tally.unknownProducts == 1 ? "is" : "are") undecided" }
             return total == 1 ? "; the product is valid" : "; all \(total) products are valid"
         }()
@@ -271,6 +279,10 @@ public struct ReportDocument: Sendable {
             readiness = .notReady
             readinessLabel = "Not ready" + goal
             readinessDetail = "\(plural(tally.fail, "checklist item")) \(tally.fail == 1 ? "fails" : "fail")\(productsPart)."
+        } else if tally.warn > 0 {
+            readiness = .atRisk
+            readinessLabel = "At risk" + (isPreSubmission ? " for submission" : "")
+            readinessDetail = "\(plural(tally.warn, "checklist item")) \(tally.warn == 1 ? "is" : "are") answered \"no\" by warnings\(productsPart)\(tally.unknown > 0 ? ", and \(plural(tally.unknown, "item")) \(tally.unknown == 1 ? "is" : "are") unknown" : "")."
         } else if tally.unknown > 0 {
             readiness = .unconfirmed
             readinessLabel = "Not confirmed" + goal
@@ -331,7 +343,7 @@ public struct ReportDocument: Sendable {
     ) -> ProductRow {
         let product = verdict.product
         var reasons: [ProductReason] = []
-        for (ids, status) in [(verdict.failing, Diagnosis.ItemStatus.fail), (verdict.unknown, .unknown)] {
+        for (ids, status) in [(verdict.failing, Diagnosis.ItemStatus.fail), (verdict.atRisk, .warn), (verdict.unknown, .unknown)] {
             for id in ids {
                 guard let entry = checklist.first(where: { $0.item.id == id }) else { continue }
                 let numbers = entry.findings.filter { findings[$0].productID == nil || findings[$0].productID == verdict.productID }.map { $0 + 1 }
@@ -396,7 +408,7 @@ public struct ReportDocument: Sendable {
             if !diagnosis.evaluated && errors == 0 {
                 status = .unknown
             } else {
-                status = errors + warnings > 0 ? .fail : .pass
+                status = errors > 0 ? .fail : warnings > 0 ? .warn : .pass
             }
             return CatalogResult(
                 file: file, status: status, errors: errors, warnings: warnings, notes: mine.count - errors - warnings,

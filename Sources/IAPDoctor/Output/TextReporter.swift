@@ -21,6 +21,7 @@ public struct TextReporter: Reporter {
         switch status {
         case .pass: return paint("✔", "32")
         case .fail: return paint("✘", "31")
+        case .warn: return paint("⚠", "35")
         case .unknown: return paint("?", "33")
         case .notApplicable: return paint("–", "2")
         }
@@ -66,7 +67,7 @@ public struct TextReporter: Reporter {
                 if !entry.findings.isEmpty { line += " " + entry.findings.map { "[\($0 + 1)]" }.joined(separator: " ") }
                 out.append(line)
                 switch entry.status {
-                case .unknown:
+                case .unknown, .fail, .warn:
                     for question in entry.questions {
                         var ask = "          ? \(question.question)"
                         if !question.key.isEmpty { ask += " Set `\(question.key)`." }
@@ -85,15 +86,17 @@ public struct TextReporter: Reporter {
             for product in diagnosis.products {
                 let symbol: String
                 switch product.verdict {
-                case .valid: symbol = paint("✔", "32")
-                case .invalid: symbol = paint("✘", "31")
-                case .unknown: symbol = paint("?", "33")
+                case .valid: symbol = mark(.pass)
+                case .invalid: symbol = mark(.fail)
+                case .atRisk: symbol = mark(.warn)
+                case .unknown: symbol = mark(.unknown)
                 }
                 var line = "  \(symbol) \(product.productID)"
                 let aliases = product.requestedAs.filter { $0 != product.productID }
                 if !aliases.isEmpty { line += " (requested as \(aliases.map { "`\($0)`" }.joined(separator: ", ")))" }
                 line += ": \(product.verdict.rawValue)"
                 if !product.failing.isEmpty { line += "; fails \(product.failing.joined(separator: ", "))" }
+                if !product.atRisk.isEmpty { line += "; at risk \(product.atRisk.joined(separator: ", "))" }
                 if !product.unknown.isEmpty { line += "; unknown \(product.unknown.joined(separator: ", "))" }
                 out.append(line)
             }
