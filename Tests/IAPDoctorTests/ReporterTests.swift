@@ -423,7 +423,7 @@ struct ReporterTests {
 
     @Test func markdownEscapesTableCellsAndHTML() {
         var diagnosis = Self.hostile()
-        diagnosis.appName = "<img src=x onerror=alert(1)>"
+        diagnosis.appName = Fact("<img src=x onerror=alert(1)>", at: SourceLocation(file: "project.yaml", line: 1, column: 1))
         diagnosis.products[0].productID = "com.example.a|b"
         let markdown = MarkdownCheckReporter().report(diagnosis)
         #expect(!markdown.contains("<img"))

@@ -57,9 +57,11 @@ public struct Diagnosis: Sendable {
     /// `false` when only bulk product XML was checked, with no project descriptor.
     public var hasDescriptor: Bool
     public var inputs: [String]
-    public var appName: String?
-    public var bundleID: String?
-    public var platform: Platform?
+    /// The app as the rules see it, each fact with where it came from: the descriptor's value,
+    /// else the project files' (Info.plist, project.pbxproj).
+    public var appName: Fact<String>?
+    public var bundleID: Fact<String>?
+    public var platform: Fact<Platform>?
     public var checklist: [ChecklistEntry]
     public var products: [ProductVerdict]
     public var findings: [Finding]

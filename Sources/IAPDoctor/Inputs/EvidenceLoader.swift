@@ -52,8 +52,16 @@ public enum EvidenceLoader {
             }
         }
 
-        // Info.plist: CFBundleIdentifier, expanded with the build settings.
+        // Info.plist: CFBundleIdentifier and the name, expanded with the build settings.
         if let named = project.app.infoPlist, let plist = attempt(named, { (p) throws(InputProblem) in try PropertyList.load(path: p, what: "Info.plist") }) {
+            for key in ["CFBundleDisplayName", "CFBundleName"] {
+                guard let name = plist[key]?.stringFact(.infoPlist) else { continue }
+                let expanded = name.value.contains("$") ? resolved.map { $0.expand(name.value) } : name.value
+                if let expanded, !expanded.isEmpty, BuildSettings.isResolved(expanded) {
+                    project.evidence.appName = Fact(expanded, at: name.location, source: .infoPlist)
+                    break
+                }
+            }
             if let identifier = plist["CFBundleIdentifier"]?.stringFact(.infoPlist) {
                 project.evidence.infoPlistBundleID = identifier
                 if identifier.value.contains("$") {
@@ -190,6 +198,11 @@ public enum EvidenceLoader {
         }
         project.evidence.buildSettings = facts
         project.evidence.runningBundleID = facts[XcodeProject.SettingKey.productBundleIdentifier]
+        project.evidence.appName = facts[XcodeProject.SettingKey.productName].flatMap { $0.value.isEmpty ? nil : $0 }
+        if let platform = Platform(sdk: settings.sdk) {
+            project.evidence.platform = Fact(
+                platform, at: facts[XcodeProject.SettingKey.sdkRoot]?.location ?? SourceLocation(file: xcodeProject.file), source: .pbxproj)
+        }
         var others: [String: Fact<String>] = [:]
         for name in target.configurationNames where name != settings.configuration {
             if let bundle = xcodeProject.bundleIdentifier(target: target, configuration: name), BuildSettings.isResolved(bundle.value) {

@@ -242,6 +242,11 @@ public struct Evidence: Sendable {
     /// The bundle ID the build runs with: Info.plist expanded with the build settings (or
     /// `PRODUCT_BUNDLE_IDENTIFIER` itself).
     public var runningBundleID: Fact<String>?
+    /// The app's name as the build shows it: Info.plist's `CFBundleDisplayName` or `CFBundleName`,
+    /// expanded, else `PRODUCT_NAME`.
+    public var appName: Fact<String>?
+    /// The platform of the app target's SDK.
+    public var platform: Fact<Platform>?
     /// The app target and configuration the build settings come from.
     public var targetName: String?
     public var configurationName: String?

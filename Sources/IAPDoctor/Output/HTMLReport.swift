@@ -51,9 +51,9 @@ public struct HTMLReport: Sendable {
         page.add("<h1>\(Self.escape(document.title))</h1>")
         page.add("<dl class=\"facts\">")
         if document.hasDescriptor {
-            page.add(Self.fact("App", document.appName.map(Self.escape) ?? Self.missing))
-            page.add(Self.fact("Bundle ID", document.bundleID.map(Self.breakableCode) ?? Self.missing))
-            page.add(Self.fact("Platform", document.platform.map(Self.escape) ?? Self.missing))
+            page.add(Self.fact("App", document.appName.map { Self.escape($0) + Self.origin(document.appNameOrigin) } ?? Self.missing))
+            page.add(Self.fact("Bundle ID", document.bundleID.map { Self.breakableCode($0) + Self.origin(document.bundleIDOrigin) } ?? Self.missing))
+            page.add(Self.fact("Platform", document.platform.map { Self.escape($0) + Self.origin(document.platformOrigin) } ?? Self.missing))
             page.add(Self.fact("Environment", Self.code(document.environment.rawValue) + document.environmentQualifiers))
         }
         if let checkedAt = document.checkedAt {
@@ -317,6 +317,11 @@ public struct HTMLReport: Sendable {
     }
 
     static let missing = "<span class=\"muted\">not stated</span>"
+
+    /// "from `RunMonster/Info.plist:12:10`" after a fact the header shows.
+    static func origin(_ place: String?) -> String {
+        place.map { " <span class=\"sub\">from \(breakableCode($0))</span>" } ?? ""
+    }
 
     static func fact(_ term: String, _ value: String, wide: Bool = false) -> String {
         "<div\(wide ? " class=\"wide\"" : "")><dt>\(term)</dt><dd>\(value)</dd></div>"

@@ -11,8 +11,8 @@ public struct MarkdownCheckReporter: Reporter {
     public func report(_ diagnosis: Diagnosis) -> String {
         var out: [String] = []
         var heading = "## iapdoctor"
-        if let name = diagnosis.appName { heading += ": " + Markdown.inline(name) }
-        if let bundle = diagnosis.bundleID { heading += " (" + Markdown.code(bundle) + ")" }
+        if let name = diagnosis.appName?.value { heading += ": " + Markdown.inline(name) }
+        if let bundle = diagnosis.bundleID?.value { heading += " (" + Markdown.code(bundle) + ")" }
         out.append(heading)
         out.append("")
         out.append("**" + Markdown.inline(diagnosis.summaryLine) + "**")

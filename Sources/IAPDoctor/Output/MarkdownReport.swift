@@ -37,9 +37,10 @@ public struct MarkdownReport: Sendable {
         out.append("| | |")
         out.append("|---|---|")
         if document.hasDescriptor {
-            out.append(Markdown.row(["App", document.appName.map(Self.literal) ?? "not stated"]))
-            out.append(Markdown.row(["Bundle ID", document.bundleID.map { Markdown.code($0, inTable: true) } ?? "not stated"]))
-            out.append(Markdown.row(["Platform", document.platform.map(Self.literal) ?? "not stated"]))
+            func origin(_ place: String?) -> String { place.map { " (from " + Markdown.code($0, inTable: true) + ")" } ?? "" }
+            out.append(Markdown.row(["App", document.appName.map { Self.literal($0) + origin(document.appNameOrigin) } ?? "not stated"]))
+            out.append(Markdown.row(["Bundle ID", document.bundleID.map { Markdown.code($0, inTable: true) + origin(document.bundleIDOrigin) } ?? "not stated"]))
+            out.append(Markdown.row(["Platform", document.platform.map { Self.literal($0) + origin(document.platformOrigin) } ?? "not stated"]))
             var environment = Markdown.code(document.environment.rawValue, inTable: true)
             environment += document.environmentQualifiers
             out.append(Markdown.row(["Environment", environment]))

@@ -156,6 +156,10 @@ public struct ReportDocument: Sendable {
     public var appName: String?
     public var bundleID: String?
     public var platform: String?
+    /// Where each of the three came from (`RunMonster/Info.plist:12:10`, `project.yaml:5:9`).
+    public var appNameOrigin: String?
+    public var bundleIDOrigin: String?
+    public var platformOrigin: String?
     public var environment: Environment
     public var environmentStated: Bool
     /// `environment: review`: checked as App Review sees the app, before submitting.
@@ -194,9 +198,12 @@ public struct ReportDocument: Sendable {
             ReportDocument.entry(for: finding, number: index + 1, sources: sources, documented: documentedIDs.contains(finding.rule))
         }
 
-        appName = diagnosis.appName
-        bundleID = diagnosis.bundleID
-        platform = diagnosis.platform?.displayName
+        appName = diagnosis.appName?.value
+        bundleID = diagnosis.bundleID?.value
+        platform = diagnosis.platform?.value.displayName
+        appNameOrigin = diagnosis.appName?.location.description
+        bundleIDOrigin = diagnosis.bundleID?.location.description
+        platformOrigin = diagnosis.platform?.location.description
         environment = diagnosis.environment
         environmentStated = diagnosis.environmentStated
         isPreSubmission = diagnosis.environment == .review
@@ -205,7 +212,7 @@ public struct ReportDocument: Sendable {
         inputs = diagnosis.inputs
         evaluated = diagnosis.evaluated
         summaryLine = diagnosis.summaryLine
-        title = diagnosis.appName ?? (diagnosis.hasDescriptor ? diagnosis.bundleID ?? "In-App Purchase" : "Bulk product XML check")
+        title = diagnosis.appName?.value ?? (diagnosis.hasDescriptor ? diagnosis.bundleID?.value ?? "In-App Purchase" : "Bulk product XML check")
 
         checklist = diagnosis.checklist.map { entry in
             ChecklistRow(

@@ -38,10 +38,16 @@ public struct TextReporter: Reporter {
     public func report(_ diagnosis: Diagnosis) -> String {
         var out: [String] = []
         var header = "iapdoctor \(diagnosis.toolVersion)"
-        if let name = diagnosis.appName { header += ": \(name)" }
-        if let bundle = diagnosis.bundleID { header += " (\(bundle))" }
+        if let name = diagnosis.appName?.value { header += ": \(name)" }
+        if let bundle = diagnosis.bundleID?.value { header += " (\(bundle))" }
         out.append(bold(header))
         if diagnosis.hasDescriptor {
+            // Where each fact of the first line came from, so a surprising one can be traced.
+            var origins: [String] = []
+            if let name = diagnosis.appName { origins.append("name from \(name.location)") }
+            if let bundle = diagnosis.bundleID { origins.append("bundle ID from \(bundle.location)") }
+            if let platform = diagnosis.platform { origins.append("\(platform.value.displayName) from \(platform.location)") }
+            if !origins.isEmpty { out.append(origins.joined(separator: ", ")) }
             var context = "environment: \(diagnosis.environment.rawValue)"
             if !diagnosis.environmentStated { context += " (not stated; set `environment`)" }
             if let checkedAt = diagnosis.checkedAt { context += ", checked at \(checkedAt)" }
