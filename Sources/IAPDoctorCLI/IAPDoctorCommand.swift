@@ -102,6 +102,9 @@ struct Check: ParsableCommand {
     @Flag(help: "Fail on warnings too (the same as --fail-on warning).")
     var strict = false
 
+    @Flag(help: "Text: list each checklist item's open questions and each product's unknown items (by default they are summed up under \"Next steps\").")
+    var verbose = false
+
     @Option(name: .shortAndLong, help: "Write the report to this file (atomically) instead of standard output.")
     var output: String?
 
@@ -136,7 +139,7 @@ struct Check: ParsableCommand {
     /// What was given, as plain values (without `--asc-pull`'s key, which only `run` uses).
     var settings: CheckSettings {
         CheckSettings(
-            paths: paths, format: format, failOn: failOn, strict: strict, output: output, listing: listing,
+            paths: paths, format: format, failOn: failOn, strict: strict, verbose: verbose, output: output, listing: listing,
             color: color, inputs: inputs.values)
     }
 
@@ -154,6 +157,7 @@ struct CheckSettings: Equatable {
     var format: OutputFormat = .text
     var failOn: FailOn = .error
     var strict = false
+    var verbose = false
     var output: String? = nil
     var listing: Listing? = nil
     var color: ColorChoice = .auto
@@ -163,7 +167,7 @@ struct CheckSettings: Equatable {
     func run(pulledSnapshot: String? = nil) throws {
         let doctor = Doctor(engine: BuiltinRules.engine())
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
-        let reporter = format.reporter(color: useColor)
+        let reporter = format.reporter(color: useColor, verbose: verbose)
         var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulledSnapshot)
         request.listsEveryFinding = type(of: reporter).listsEveryFinding && listing != .limited
         let diagnosis = doctor.check(request)

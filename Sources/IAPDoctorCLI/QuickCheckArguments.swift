@@ -1,7 +1,7 @@
 import IAPDoctor
 
 /// The common forms of `check` read by hand: paths with `--format`/`-f`, `--output`/`-o`,
-/// `--fail-on`, `--strict` and `--color`, each given at most once. ArgumentParser's parse is a
+/// `--fail-on`, `--strict`, `--verbose` and `--color`, each given at most once. ArgumentParser's parse is a
 /// third of a tiny check's time (it reflects every option of every command and looks their
 /// types' conformances up across the whole binary; BENCHMARKS.md §11), and CI runs exactly these
 /// forms. Anything else (another option, a value that is not one of the choices, `--help`, `--`,
@@ -37,9 +37,9 @@ enum QuickCheckArguments {
             default: break
             }
             guard given.insert(name).inserted else { return nil }
-            if name == "--strict" {
+            if name == "--strict" || name == "--verbose" {
                 guard value == nil else { return nil }
-                settings.strict = true
+                if name == "--strict" { settings.strict = true } else { settings.verbose = true }
                 continue
             }
             if value == nil {

@@ -20,6 +20,7 @@ import Testing
             ["check", "-f", "github", "project.yaml", "-o", "out.txt", "--strict"],
             ["check", "project.yaml", "--fail-on", "never", "--color", "always", "other.xml"],
             ["check", "--output=report.json", "--format", "json", "x=y"],
+            ["check", "project.yaml", "--verbose", "--strict"],
         ]
         for form in forms {
             let quick = try #require(QuickCheckArguments.parse(form), "\(form)")
@@ -34,7 +35,7 @@ import Testing
             [], ["check"], ["report", "project.yaml"], ["check", "--help"], ["check", "-h"], ["check", "help"],
             ["check", "p.yaml", "--format", "yaml"], ["check", "p.yaml", "--format"], ["check", "p.yaml", "--format="],
             ["check", "p.yaml", "-f", "json", "--format", "sarif"], ["check", "p.yaml", "--strict", "--strict"],
-            ["check", "p.yaml", "--strict=yes"], ["check", "p.yaml", "-o", "-"], ["check", "--", "p.yaml"],
+            ["check", "p.yaml", "--strict=yes"], ["check", "p.yaml", "--verbose=yes"], ["check", "p.yaml", "--verbose", "--verbose"], ["check", "p.yaml", "-o", "-"], ["check", "--", "p.yaml"],
             ["check", "p.yaml", "--listing", "all"], ["check", "p.yaml", "--asc-pull"], ["check", "p.yaml", "--root", "."],
             ["check", "p.yaml", "-fjson"], ["check", ""], ["check", "p.yaml", "--generate-completion-script", "bash"],
             ["check", "p.yaml", "--version"],
@@ -51,7 +52,7 @@ import Testing
         // One of each kind (ArgumentParser in a debug build reads ~50 forms a second).
         let pieces: [[String]] = [
             ["p.yaml"], ["-"], ["help"], ["json"], ["--format", "json"], ["-f", "sarif"], ["--format=bogus"],
-            ["--strict"], ["-o", "out.txt"], ["--fail-on", "note"], ["--color", "never"], ["--env", "x"], ["--format"],
+            ["--strict"], ["--verbose"], ["-o", "out.txt"], ["--fail-on", "note"], ["--color", "never"], ["--env", "x"], ["--format"],
         ]
         var accepted = 0
         func visit(_ prefix: [String], depth: Int) {

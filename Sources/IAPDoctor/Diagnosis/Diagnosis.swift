@@ -45,6 +45,8 @@ public struct Diagnosis: Sendable {
         public var atRisk: [String] = []
         /// Items whose question is open for it.
         public var unknown: [String]
+        /// The first question that blocks its verdict (of the first item in ``unknown``).
+        public var openQuestion: Question?
         /// The descriptor's product, when there is one (for reports).
         public var product: Product?
     }
@@ -64,6 +66,8 @@ public struct Diagnosis: Sendable {
     public var platform: Fact<Platform>?
     public var checklist: [ChecklistEntry]
     public var products: [ProductVerdict]
+    /// The open questions grouped by where their answers live (``nextSteps(checklist:bundleID:hasSnapshot:)``).
+    public var nextSteps: [NextStep] = []
     public var findings: [Finding]
     /// The lowest severity that fails the run (`nil` = never).
     public var failOn: Severity?

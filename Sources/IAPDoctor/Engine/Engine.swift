@@ -147,6 +147,20 @@ public struct Engine: Sendable {
         return context
     }
 
+    /// In a project that uses no In-App Purchase (``Project/noPurchaseReason``), what a rule finds
+    /// matters only once it does: its findings are notes, saying so (a secret or another
+    /// context-only finding keeps its severity).
+    static func asAdvice(_ outcome: Outcome, because reason: String) -> Outcome {
+        guard case .fail(var findings) = outcome.status else { return outcome }
+        for index in findings.indices where findings[index].severity > .note {
+            findings[index].severity = .note
+            findings[index].notes.append("if you add In-App Purchase, this will matter; \(reason), so it is a note for now")
+        }
+        var advice = outcome
+        advice.status = .fail(findings)
+        return advice
+    }
+
     public struct Options: Sendable {
         public var configuration = Configuration()
         public var failOn: Severity? = .error
@@ -188,6 +202,7 @@ public struct Engine: Sendable {
         // descriptor's, bulk XML), or in Xcode the StoreKit configuration file it serves.
         let knowsStoreProducts = !project.products.isEmpty || !project.catalogPackages.isEmpty
             || (project.effectiveEnvironment == .xcode && project.evidence.storeKit != nil)
+        let noPurchase = project.noPurchaseReason
         if !stopped {
             for metadata in activeCatalog.rules where !Engine.inputRuleIDs.contains(metadata.id) {
                 guard let item = metadata.checklist else { continue }
@@ -206,8 +221,10 @@ public struct Engine: Sendable {
                 }
                 let rule: any Rule = implementations[metadata.id] ?? DeclarativeRule(id: metadata.id)
                 let context = RuleContext(project: project, metadata: metadata, now: now, requests: requests, productIndex: index)
+                var checked = rule.check(context)
+                if let noPurchase, !metadata.contextOnly { checked = checked.map { Engine.asAdvice($0, because: noPurchase) } }
                 var answered = Engine.limitListing(
-                    rule.check(context), rule: metadata, elided: &elided, verdictProducts: verdictProducts, unlisted: unlisted,
+                    checked, rule: metadata, elided: &elided, verdictProducts: verdictProducts, unlisted: unlisted,
                     reportedRules: &reportedRules)
                 if metadata.contextOnly { answered = answered.map(Engine.asContext) }
                 if !knowsStoreProducts, Checklist.item(item)?.aboutProducts == true {
@@ -328,19 +345,29 @@ public struct Engine: Sendable {
             checklist.append(entry)
         }
 
-        let products = stopped ? [] : verdicts(project: project, outcomes: outcomes, requests: requests)
-        return Diagnosis(
+        var products = stopped ? [] : verdicts(project: project, outcomes: outcomes, requests: requests)
+        for index in products.indices {
+            let id = products[index].productID
+            guard let first = products[index].unknown.first, let entry = checklist.first(where: { $0.item.id == first }) else { continue }
+            products[index].openQuestion = entry.questions.first { $0.productID == nil || $0.productID == id }
+        }
+        let bundleID = project.app.bundleID ?? project.evidence.runningBundleID
+        var diagnosis = Diagnosis(
             environment: project.effectiveEnvironment, environmentStated: project.environment != nil,
             checkedAt: project.hasDescriptor ? now : nil, hasDescriptor: project.hasDescriptor,
             inputs: options.inputs.isEmpty ? [project.descriptorFile] : options.inputs,
             appName: project.app.name ?? project.evidence.appName,
-            bundleID: project.app.bundleID ?? project.evidence.runningBundleID,
+            bundleID: bundleID,
             platform: project.app.platform ?? project.evidence.platform,
             checklist: checklist, products: products, findings: findings, failOn: options.failOn, catalog: catalog,
             defaultCatalog: self.catalog,
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
             hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
             evaluated: !stopped)
+        if !stopped {
+            diagnosis.nextSteps = Diagnosis.nextSteps(checklist: checklist, bundleID: bundleID?.value, hasSnapshot: project.ascSnapshot != nil)
+        }
+        return diagnosis
     }
 
     /// A finding as a key of the numbering table: equal when the findings are, hashed on what

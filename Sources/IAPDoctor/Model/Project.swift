@@ -48,6 +48,21 @@ public struct Project: Sendable {
     /// The environment in force: the stated one, or `sandbox` (the most common) when none is stated.
     public var effectiveEnvironment: Environment { environment?.value ?? .sandbox }
 
+    /// Why nothing in the project uses In-App Purchase, when nothing does: its sources were scanned
+    /// and none imports StoreKit or a purchase library or requests a product, the target neither
+    /// links StoreKit nor has the capability, and no product, request, bulk XML or StoreKit file is
+    /// known. `nil` when anything suggests the app sells something (or the sources were not read).
+    public var noPurchaseReason: String? {
+        let sources = evidence.sources
+        guard sources.sourcesKey != nil, sources.filesScanned > 0, sources.importedLibraries.isEmpty, !sources.mentionsStoreKit,
+            sources.unresolved.isEmpty, sources.subscriptionGroups.isEmpty, requests.isEmpty, products.isEmpty, subscriptionGroups.isEmpty,
+            catalogs.isEmpty, catalogPackages.isEmpty, storeKitCatalogs.isEmpty, app.productIDLists.isEmpty, app.storeKitAPI == nil,
+            evidence.schemeUsesStoreKit == nil, evidence.linksStoreKit != true, evidence.hasInAppPurchaseCapability?.value != true
+        else { return nil }
+        let files = sources.filesScanned == 1 ? "the scanned source file" : "the \(sources.filesScanned) scanned source files"
+        return "nothing in the project uses In-App Purchase yet: \(files) import neither StoreKit nor a purchase library and request no product, and no product is listed"
+    }
+
     /// Products with a stated ID, by ID (the first one wins; duplicates are a finding of their own).
     public func product(withID id: String) -> Product? {
         products.first { $0.productID?.value == id }

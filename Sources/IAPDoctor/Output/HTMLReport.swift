@@ -103,6 +103,12 @@ public struct HTMLReport: Sendable {
         page.add(Self.tally(tally.notes, nil, tally.notes == 1 ? "note" : "notes", icon: Self.severityIcon(.note)))
         page.add("</ul></div>")
         page.add("</div>")
+        if !document.nextSteps.isEmpty {
+            page.add("<h3>Next steps</h3>")
+            page.add("<ol class=\"next-steps\">")
+            for step in document.nextSteps { page.add("<li data-answer-source=\"\(step.source.rawValue)\">\(Self.inline(step.sentence))</li>") }
+            page.add("</ol>")
+        }
         page.add("<p class=\"profile\">\(Self.inline(document.profileNote))</p>")
         page.add("</section>")
     }
@@ -142,7 +148,7 @@ public struct HTMLReport: Sendable {
             page.add("</tr>")
             guard detailed else { continue }
             page.add("<tr class=\"details\" data-details-for=\"\(id)\" data-status=\"\(row.status.rawValue)\"><td colspan=\"4\">")
-            if row.status == .unknown, !row.questions.isEmpty {
+            if !row.questions.isEmpty {
                 page.add("<ul class=\"questions\">")
                 for question in row.questions { page.add("<li>\(Self.icon(for: .unknown))<span>\(Self.question(question.question, key: question.key, productID: question.productID))</span></li>") }
                 page.add("</ul>")

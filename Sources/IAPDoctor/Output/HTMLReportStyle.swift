@@ -94,6 +94,8 @@ extension HTMLReport {
         :target { scroll-margin-top: 1rem; }
         tr:target > *, li:target { background: var(--mark); }
         tr.details > td { padding: 0 .6rem 1rem 3.35rem; }
+        ol.next-steps { margin: .25rem 0 1rem; padding-left: 1.5rem; }
+        ol.next-steps li { margin: .3rem 0; overflow-wrap: anywhere; }
         ul.questions { list-style: none; margin: 0 0 .6rem; padding: 0; }
         ul.questions li { display: flex; gap: .5rem; align-items: flex-start; color: var(--text); }
         ul.questions .icon { color: var(--unknown); margin-top: .25rem; }

@@ -55,6 +55,16 @@ public struct JSONReporter: ListingReporter {
                     }
                 }
             }
+            $0.field("next_steps") { json in
+                json.array(diagnosis.nextSteps) { json, step in
+                    json.object {
+                        $0.field("source", step.source.rawValue)
+                        $0.field("items") { json in json.array(step.items) { $0.string($1.id) } }
+                        $0.field("keys") { json in json.array(step.keys) { $0.string($1) } }
+                        $0.field("text", step.sentence)
+                    }
+                }
+            }
             $0.field("findings") { json in
                 let template = FindingJSONTemplate(level: json.indentLevel + 1)
                 var runs = FindingJSONTemplate.RecordRuns()

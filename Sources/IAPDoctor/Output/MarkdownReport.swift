@@ -64,6 +64,12 @@ public struct MarkdownReport: Sendable {
         }
         out.append("- Findings: \(Self.count(tally.errors, "error")) · \(Self.count(tally.warnings, "warning")) · \(Self.count(tally.notes, "note"))")
         out.append("")
+        if !document.nextSteps.isEmpty {
+            out.append("### Next steps")
+            out.append("")
+            for (index, step) in document.nextSteps.enumerated() { out.append("\(index + 1). " + Markdown.inline(step.sentence)) }
+            out.append("")
+        }
         out.append(Markdown.inline(document.profileNote))
         out.append("")
     }
@@ -97,10 +103,8 @@ public struct MarkdownReport: Sendable {
             out.append("")
             out.append(Markdown.inline(row.question))
             out.append("")
-            if row.status == .unknown {
-                for question in row.questions {
-                    out.append("- ❓ " + Self.question(question.question, key: question.key, productID: question.productID))
-                }
+            for question in row.questions {
+                out.append("- ❓ " + Self.question(question.question, key: question.key, productID: question.productID))
             }
             for finding in row.findings { out += Self.finding(finding) }
             out.append("")

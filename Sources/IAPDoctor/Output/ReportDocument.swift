@@ -42,7 +42,7 @@ public struct ReportDocument: Sendable {
         public var reasons: [String]
 
         /// Items whose findings and questions are spelled out under the checklist.
-        public var hasDetails: Bool { !findings.isEmpty || (status == .unknown && !questions.isEmpty) }
+        public var hasDetails: Bool { !findings.isEmpty || !questions.isEmpty }
     }
 
     public struct LocalizedName: Sendable {
@@ -184,6 +184,8 @@ public struct ReportDocument: Sendable {
     public var products: [ProductRow]
     public var catalogs: [CatalogResult]
     public var openQuestions: [OpenQuestion]
+    /// The open questions by where their answers live, the place that answers most first.
+    public var nextSteps: [Diagnosis.NextStep]
     public var notApplicable: [NotApplicableItem]
     public var rules: RulesInForce
 
@@ -254,7 +256,7 @@ public struct ReportDocument: Sendable {
         catalogs = ReportDocument.catalogResults(diagnosis)
 
         if diagnosis.evaluated {
-            openQuestions = diagnosis.checklist.filter { $0.status == .unknown }.flatMap { entry in
+            openQuestions = diagnosis.checklist.flatMap { entry in
                 entry.questions.map {
                     OpenQuestion(itemNumber: entry.item.number, itemID: entry.item.id, question: $0.question, key: $0.key, productID: $0.productID)
                 }
@@ -263,6 +265,7 @@ public struct ReportDocument: Sendable {
             // Every item carries the same "fix the inputs first" question then; the input problems say it once.
             openQuestions = []
         }
+        nextSteps = diagnosis.nextSteps
         notApplicable = diagnosis.checklist.filter { $0.status == .notApplicable }.map {
             NotApplicableItem(itemNumber: $0.item.number, itemID: $0.item.id, question: $0.item.question, reasons: $0.reasons)
         }

@@ -45,9 +45,9 @@ extension ListingReporter {
 public enum OutputFormat: String, CaseIterable, Sendable {
     case text, json, sarif, junit, github, xcode, gitlab, checkstyle, markdown
 
-    public func reporter(color: Bool) -> any Reporter {
+    public func reporter(color: Bool, verbose: Bool = false) -> any Reporter {
         switch self {
-        case .text: return TextReporter(color: color)
+        case .text: return TextReporter(color: color, verbose: verbose)
         case .json: return JSONReporter()
         case .sarif: return SARIFReporter()
         case .junit: return JUnitReporter()

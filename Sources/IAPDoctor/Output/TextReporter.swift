@@ -3,13 +3,17 @@
 public struct TextReporter: Reporter {
     public static let identifier = "text"
     public var color: Bool
+    /// Every open question under its item and every unknown item of a product; by default the
+    /// questions are summed up by where their answers live (``Diagnosis/nextSteps``).
+    public var verbose: Bool
     /// Stands for ESC in colour codes while the report is built: control characters from the
     /// inputs are escaped in the finished text (`\u{1B}`), then this becomes the real ESC. A
     /// private-use scalar and a number drawn per report, so no input can spell it.
     private let escape: String
 
-    public init(color: Bool) {
+    public init(color: Bool, verbose: Bool = false) {
         self.color = color
+        self.verbose = verbose
         var random = SystemRandomNumberGenerator()
         escape = "\u{E000}\(random.next())\u{E001}"
     }
@@ -74,6 +78,7 @@ public struct TextReporter: Reporter {
                 out.append(line)
                 switch entry.status {
                 case .unknown, .fail, .warn:
+                    guard verbose else { break }
                     for question in entry.questions {
                         var ask = "          ? \(question.question)"
                         if !question.key.isEmpty { ask += " Set `\(question.key)`." }
@@ -84,6 +89,7 @@ public struct TextReporter: Reporter {
                 default: break
                 }
             }
+            out.append("  " + tally(entries))
             out.append("")
         }
 
@@ -103,9 +109,24 @@ public struct TextReporter: Reporter {
                 line += ": \(product.verdict.rawValue)"
                 if !product.failing.isEmpty { line += "; fails \(product.failing.joined(separator: ", "))" }
                 if !product.atRisk.isEmpty { line += "; at risk \(product.atRisk.joined(separator: ", "))" }
-                if !product.unknown.isEmpty { line += "; unknown \(product.unknown.joined(separator: ", "))" }
+                if verbose {
+                    if !product.unknown.isEmpty { line += "; unknown \(product.unknown.joined(separator: ", "))" }
+                } else if let first = product.unknown.first {
+                    let more = product.unknown.count - 1
+                    line += "; unknown \(first)\(more > 0 ? " and \(more) more" : "")"
+                    if let question = product.openQuestion {
+                        line += ": \(question.question)" + (question.key.isEmpty ? "" : " Set `\(question.key)`.")
+                    }
+                }
                 out.append(line)
             }
+            out.append("")
+        }
+
+        if !diagnosis.nextSteps.isEmpty {
+            out.append(bold("Next steps"))
+            for step in diagnosis.nextSteps { out.append("  \(step.sentence)") }
+            if !verbose { out.append(paint("  (`--verbose` lists each item's questions)", "2")) }
             out.append("")
         }
 
@@ -117,6 +138,15 @@ public struct TextReporter: Reporter {
         out.append(bold(diagnosis.summaryLine))
         let text = Escaping.controlCharacters(out.joined(separator: "\n") + "\n")
         return color ? text.replacingOccurrences(of: escape, with: "\u{1B}") : text
+    }
+
+    /// "1 fail · 2 warn · 14 unknown · 3 pass · 3 not applicable": the statuses that occur, worst first.
+    private func tally(_ entries: [Diagnosis.ChecklistEntry]) -> String {
+        let order: [(Diagnosis.ItemStatus, String)] = [(.fail, "fail"), (.warn, "warn"), (.unknown, "unknown"), (.pass, "pass"), (.notApplicable, "not applicable")]
+        return order.compactMap { status, word in
+            let count = entries.filter { $0.status == status }.count
+            return count == 0 ? nil : "\(mark(status)) \(count) \(word)"
+        }.joined(separator: " · ")
     }
 
     func render(_ finding: Finding, number: Int, sources: SourceLines) -> [String] {
