@@ -2582,11 +2582,41 @@ enum BuiltinRulesYAML {
   since: 0.1.0
   status: preview
   title: the subscription is available in territories where it has no price
-  rationale: A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a tester in that storefront gets nothing.
+  rationale: A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
   help: set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
   examples:
     triggering:
       - |
+        environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
+        ---
+        { "data": [
+            { "type": "subscriptions", "id": "6450000201", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "MISSING_METADATA",
+                "subscriptionPeriod": "ONE_MONTH" },
+              "relationships": {
+                "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+                "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+            { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+              "relationships": { "availableTerritories": {
+                "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+            { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+      - |
+        testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
+        ---
+        { "data": [
+            { "type": "subscriptions", "id": "6450000201", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "MISSING_METADATA",
+                "subscriptionPeriod": "ONE_MONTH" },
+              "relationships": {
+                "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+                "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+            { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+              "relationships": { "availableTerritories": {
+                "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+            { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+      - |
+        environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
+        ---
         { "data": [
             { "type": "subscriptions", "id": "6450000201", "attributes": {
                 "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -2708,7 +2738,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 126 16 1 2700 162
+L 126 16 1 2730 162
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -10051,7 +10081,7 @@ S 1 2568 9 2571 47 230
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2573 3 2607 148
+M 10 2573 3 2637 148
 S 0 2573 3 2573 5 2
 id
 S 0 2573 7 2573 38 31
@@ -10082,19 +10112,51 @@ S 0 2579 10 2579 76 66
 the subscription is available in territories where it has no price
 S 0 2580 3 2580 12 9
 rationale
-S 0 2580 14 2580 244 230
-A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a tester in that storefront gets nothing.
+S 0 2580 14 2580 869 855
+A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
 S 0 2581 3 2581 7 4
 help
 S 0 2581 9 2581 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
 S 0 2582 3 2582 11 8
 examples
-M 2 2583 5 2607 148
+M 2 2583 5 2637 148
 S 0 2583 5 2583 15 10
 triggering
-L 1 2584 7 2595 148
-S 1 2584 9 2595 148 884
+L 3 2584 7 2625 148
+S 1 2584 9 2597 148 1004
+environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
+---
+{ "data": [
+    { "type": "subscriptions", "id": "6450000201", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "MISSING_METADATA",
+        "subscriptionPeriod": "ONE_MONTH" },
+      "relationships": {
+        "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+        "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+    { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+      "relationships": { "availableTerritories": {
+        "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+    { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+
+S 1 2598 9 2611 148 994
+testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
+---
+{ "data": [
+    { "type": "subscriptions", "id": "6450000201", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "MISSING_METADATA",
+        "subscriptionPeriod": "ONE_MONTH" },
+      "relationships": {
+        "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+        "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+    { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+      "relationships": { "availableTerritories": {
+        "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+    { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+
+S 1 2612 9 2625 148 1004
+environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
+---
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10107,10 +10169,10 @@ S 1 2584 9 2595 148 884
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2596 5 2596 12 7
+S 0 2626 5 2626 12 7
 passing
-L 1 2597 7 2607 148
-S 1 2597 9 2607 148 828
+L 1 2627 7 2637 148
+S 1 2627 9 2637 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10122,50 +10184,50 @@ S 1 2597 9 2607 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2609 3 2635 111
-S 0 2609 3 2609 5 2
+M 10 2639 3 2665 111
+S 0 2639 3 2639 5 2
 id
-S 0 2609 7 2609 32 25
+S 0 2639 7 2639 32 25
 asc-localization-rejected
-S 0 2610 3 2610 12 9
+S 0 2640 3 2640 12 9
 checklist
-S 0 2610 14 2610 30 16
+S 0 2640 14 2640 30 16
 product-metadata
-S 0 2611 3 2611 8 5
+S 0 2641 3 2641 8 5
 input
-S 0 2611 10 2611 13 3
+S 0 2641 10 2641 13 3
 asc
-S 0 2612 3 2612 11 8
+S 0 2642 3 2642 11 8
 severity
-S 0 2612 13 2612 18 5
+S 0 2642 13 2642 18 5
 error
-S 0 2613 3 2613 8 5
+S 0 2643 3 2643 8 5
 since
-S 0 2613 10 2613 15 5
+S 0 2643 10 2643 15 5
 0.1.0
-S 0 2614 3 2614 9 6
+S 0 2644 3 2644 9 6
 status
-S 0 2614 11 2614 18 7
+S 0 2644 11 2644 18 7
 preview
-S 0 2615 3 2615 8 5
+S 0 2645 3 2645 8 5
 title
-S 0 2615 10 2615 64 54
+S 0 2645 10 2645 64 54
 App Review rejected one of the product's localizations
-S 0 2616 3 2616 12 9
+S 0 2646 3 2646 12 9
 rationale
-S 0 2616 14 2616 223 209
+S 0 2646 14 2646 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2617 3 2617 7 4
+S 0 2647 3 2647 7 4
 help
-S 0 2617 9 2617 129 120
+S 0 2647 9 2647 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2618 3 2618 11 8
+S 0 2648 3 2648 11 8
 examples
-M 2 2619 5 2635 111
-S 0 2619 5 2619 15 10
+M 2 2649 5 2665 111
+S 0 2649 5 2649 15 10
 triggering
-L 1 2620 7 2627 52
-S 1 2620 9 2627 52 572
+L 1 2650 7 2657 52
+S 1 2650 9 2657 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10174,10 +10236,10 @@ S 1 2620 9 2627 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2628 5 2628 12 7
+S 0 2658 5 2658 12 7
 passing
-L 1 2629 7 2635 111
-S 1 2629 9 2635 111 577
+L 1 2659 7 2665 111
+S 1 2659 9 2665 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10185,61 +10247,61 @@ S 1 2629 9 2635 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2637 3 2669 167
-S 0 2637 3 2637 5 2
+M 12 2667 3 2699 167
+S 0 2667 3 2667 5 2
 id
-S 0 2637 7 2637 38 31
+S 0 2667 7 2667 38 31
 asc-first-purchase-with-version
-S 0 2638 3 2638 12 9
+S 0 2668 3 2668 12 9
 checklist
-S 0 2638 14 2638 30 16
+S 0 2668 14 2668 30 16
 binary-submitted
-S 0 2639 3 2639 8 5
+S 0 2669 3 2669 8 5
 input
-S 0 2639 10 2639 13 3
+S 0 2669 10 2669 13 3
 asc
-S 0 2640 3 2640 11 8
+S 0 2670 3 2670 11 8
 severity
-S 0 2640 13 2640 18 5
+S 0 2670 13 2670 18 5
 error
-S 0 2641 3 2641 8 5
+S 0 2671 3 2671 8 5
 since
-S 0 2641 10 2641 15 5
+S 0 2671 10 2671 15 5
 0.1.0
-S 0 2642 3 2642 9 6
+S 0 2672 3 2672 9 6
 status
-S 0 2642 11 2642 18 7
+S 0 2672 11 2672 18 7
 preview
-S 0 2643 3 2643 8 5
+S 0 2673 3 2673 8 5
 title
-S 0 2643 10 2643 79 69
+S 0 2673 10 2673 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2644 3 2644 12 9
+S 0 2674 3 2674 12 9
 rationale
-S 0 2644 14 2644 264 250
+S 0 2674 14 2674 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2645 3 2645 7 4
+S 0 2675 3 2675 7 4
 help
-S 0 2645 9 2645 111 102
+S 0 2675 9 2675 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2646 3 2646 15 12
+S 0 2676 3 2676 15 12
 environments
-L 2 2646 17 2646 37
-S 0 2646 18 2646 24 6
+L 2 2676 17 2676 37
+S 0 2676 18 2676 24 6
 review
-S 0 2646 26 2646 36 10
+S 0 2676 26 2676 36 10
 production
-S 0 2647 3 2647 17 14
+S 0 2677 3 2677 17 14
 not_applicable
-S 0 2647 19 2647 85 66
+S 0 2677 19 2677 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2648 3 2648 11 8
+S 0 2678 3 2678 11 8
 examples
-M 2 2649 5 2669 167
-S 0 2649 5 2649 15 10
+M 2 2679 5 2699 167
+S 0 2679 5 2679 15 10
 triggering
-L 1 2650 7 2658 59
-S 1 2650 9 2658 59 492
+L 1 2680 7 2688 59
+S 1 2680 9 2688 59 492
 environment: review
 ---
 { "data": [
@@ -10249,10 +10311,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2659 5 2659 12 7
+S 0 2689 5 2689 12 7
 passing
-L 1 2660 7 2669 167
-S 1 2660 9 2669 167 750
+L 1 2690 7 2699 167
+S 1 2690 9 2699 167 750
 environment: review
 ---
 { "data": [
@@ -10263,54 +10325,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2671 3 2700 162
-S 0 2671 3 2671 5 2
+M 11 2701 3 2730 162
+S 0 2701 3 2701 5 2
 id
-S 0 2671 7 2671 27 20
+S 0 2701 7 2701 27 20
 storekit-out-of-date
-S 0 2672 3 2672 12 9
+S 0 2702 3 2702 12 9
 checklist
-S 0 2672 14 2672 36 22
+S 0 2702 14 2702 36 22
 storekit-configuration
-S 0 2673 3 2673 8 5
+S 0 2703 3 2703 8 5
 input
-S 0 2673 10 2673 13 3
+S 0 2703 10 2703 13 3
 asc
-S 0 2674 3 2674 11 8
+S 0 2704 3 2704 11 8
 severity
-S 0 2674 13 2674 20 7
+S 0 2704 13 2704 20 7
 warning
-S 0 2675 3 2675 15 12
+S 0 2705 3 2705 15 12
 context_only
-S 0 2675 17 2675 21 4
+S 0 2705 17 2705 21 4
 true
-S 0 2676 3 2676 8 5
+S 0 2706 3 2706 8 5
 since
-S 0 2676 10 2676 15 5
+S 0 2706 10 2706 15 5
 0.1.0
-S 0 2677 3 2677 9 6
+S 0 2707 3 2707 9 6
 status
-S 0 2677 11 2677 18 7
+S 0 2707 11 2707 18 7
 preview
-S 0 2678 3 2678 8 5
+S 0 2708 3 2708 8 5
 title
-S 0 2678 10 2678 77 67
+S 0 2708 10 2708 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2679 3 2679 12 9
+S 0 2709 3 2709 12 9
 rationale
-S 0 2679 14 2679 236 222
+S 0 2709 14 2709 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2680 3 2680 7 4
+S 0 2710 3 2710 7 4
 help
-S 0 2680 9 2680 100 91
+S 0 2710 9 2710 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2681 3 2681 11 8
+S 0 2711 3 2711 11 8
 examples
-M 2 2682 5 2700 162
-S 0 2682 5 2682 15 10
+M 2 2712 5 2730 162
+S 0 2712 5 2712 15 10
 triggering
-L 1 2683 7 2692 166
-S 1 2683 9 2692 166 608
+L 1 2713 7 2722 166
+S 1 2713 9 2722 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10321,10 +10383,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2693 5 2693 12 7
+S 0 2723 5 2723 12 7
 passing
-L 1 2694 7 2700 162
-S 1 2694 9 2700 162 323
+L 1 2724 7 2730 162
+S 1 2724 9 2730 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
