@@ -1203,10 +1203,10 @@ enum BuiltinRulesYAML {
   severity: error
   since: 0.1.0
   title: the product is not sold in the tester's storefront
-  rationale: StoreKit omits products that are not available in the account's storefront (TN3188).
+  rationale: StoreKit omits products that are not available in the account's storefront (TN3188). In the sandbox and TestFlight that is the tester's account, so a product sold elsewhere but not there is missing for this tester. For App Review and the App Store each reviewer's or customer's own storefront decides, so there a product sold in some territory passes (one sold in none is `not-cleared-for-sale`).
   help: add the storefront to the product's availability, or test with an account in one of its storefronts
-  environments: [sandbox, testflight, review]
-  not_applicable: in production each customer's own storefront decides, and Xcode uses the file's storefront
+  environments: [sandbox, testflight, review, production]
+  not_applicable: Xcode uses the StoreKit configuration file's storefront
   examples:
     triggering:
       - |
@@ -1216,6 +1216,10 @@ enum BuiltinRulesYAML {
       - |
         products:
           - availability: [USA, CAN]
+      - |
+        environment: review
+        products:
+          - availability: [CAN, GBR]
 
 - id: sandbox-account-other-team
   checklist: sandbox-account
@@ -2582,11 +2586,41 @@ enum BuiltinRulesYAML {
   since: 0.1.0
   status: preview
   title: the subscription is available in territories where it has no price
-  rationale: A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a tester in that storefront gets nothing.
+  rationale: A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
   help: set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
   examples:
     triggering:
       - |
+        environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
+        ---
+        { "data": [
+            { "type": "subscriptions", "id": "6450000201", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "MISSING_METADATA",
+                "subscriptionPeriod": "ONE_MONTH" },
+              "relationships": {
+                "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+                "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+            { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+              "relationships": { "availableTerritories": {
+                "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+            { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+      - |
+        testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
+        ---
+        { "data": [
+            { "type": "subscriptions", "id": "6450000201", "attributes": {
+                "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "MISSING_METADATA",
+                "subscriptionPeriod": "ONE_MONTH" },
+              "relationships": {
+                "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+                "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+            { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+              "relationships": { "availableTerritories": {
+                "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+            { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+      - |
+        environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
+        ---
         { "data": [
             { "type": "subscriptions", "id": "6450000201", "attributes": {
                 "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -2708,7 +2742,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 126 16 1 2700 162
+L 126 16 1 2734 162
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -6185,7 +6219,7 @@ products:
   - {}
   - subscription_duration: 1_month
 
-M 10 1196 3 1213 37
+M 10 1196 3 1217 37
 S 0 1196 3 1196 5 2
 id
 S 0 1196 7 1196 31 24
@@ -6208,28 +6242,30 @@ S 0 1200 10 1200 60 50
 the product is not sold in the tester's storefront
 S 0 1201 3 1201 12 9
 rationale
-S 0 1201 14 1201 98 84
-StoreKit omits products that are not available in the account's storefront (TN3188).
+S 0 1201 14 1201 410 396
+StoreKit omits products that are not available in the account's storefront (TN3188). In the sandbox and TestFlight that is the tester's account, so a product sold elsewhere but not there is missing for this tester. For App Review and the App Store each reviewer's or customer's own storefront decides, so there a product sold in some territory passes (one sold in none is `not-cleared-for-sale`).
 S 0 1202 3 1202 7 4
 help
 S 0 1202 9 1202 108 99
 add the storefront to the product's availability, or test with an account in one of its storefronts
 S 0 1203 3 1203 15 12
 environments
-L 3 1203 17 1203 46
+L 4 1203 17 1203 58
 S 0 1203 18 1203 25 7
 sandbox
 S 0 1203 27 1203 37 10
 testflight
 S 0 1203 39 1203 45 6
 review
+S 0 1203 47 1203 57 10
+production
 S 0 1204 3 1204 17 14
 not_applicable
-S 0 1204 19 1204 109 90
-in production each customer's own storefront decides, and Xcode uses the file's storefront
+S 0 1204 19 1204 74 55
+Xcode uses the StoreKit configuration file's storefront
 S 0 1205 3 1205 11 8
 examples
-M 2 1206 5 1213 37
+M 2 1206 5 1217 37
 S 0 1206 5 1206 15 10
 triggering
 L 1 1207 7 1209 44
@@ -6239,723 +6275,728 @@ products:
 
 S 0 1210 5 1210 12 7
 passing
-L 1 1211 7 1213 37
+L 2 1211 7 1217 37
 S 1 1211 9 1213 37 39
 products:
   - availability: [USA, CAN]
 
-M 10 1215 3 1234 32
-S 0 1215 3 1215 5 2
+S 1 1214 9 1217 37 59
+environment: review
+products:
+  - availability: [CAN, GBR]
+
+M 10 1219 3 1238 32
+S 0 1219 3 1219 5 2
 id
-S 0 1215 7 1215 33 26
+S 0 1219 7 1219 33 26
 sandbox-account-other-team
-S 0 1216 3 1216 12 9
-checklist
-S 0 1216 14 1216 29 15
-sandbox-account
-S 0 1217 3 1217 11 8
-severity
-S 0 1217 13 1217 18 5
-error
-S 0 1218 3 1218 8 5
-since
-S 0 1218 10 1218 15 5
-0.1.0
-S 0 1219 3 1219 8 5
-title
-S 0 1219 10 1219 53 43
-the sandbox account belongs to another team
 S 0 1220 3 1220 12 9
+checklist
+S 0 1220 14 1220 29 15
+sandbox-account
+S 0 1221 3 1221 11 8
+severity
+S 0 1221 13 1221 18 5
+error
+S 0 1222 3 1222 8 5
+since
+S 0 1222 10 1222 15 5
+0.1.0
+S 0 1223 3 1223 8 5
+title
+S 0 1223 10 1223 53 43
+the sandbox account belongs to another team
+S 0 1224 3 1224 12 9
 rationale
-S 0 1220 14 1220 152 138
+S 0 1224 14 1224 152 138
 A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1221 3 1221 7 4
+S 0 1225 3 1225 7 4
 help
-S 0 1221 9 1221 66 57
+S 0 1225 9 1225 66 57
 create a sandbox account in this team's App Store Connect
-S 0 1222 3 1222 15 12
+S 0 1226 3 1226 15 12
 environments
-L 1 1222 17 1222 26
-S 0 1222 18 1222 25 7
+L 1 1226 17 1226 26
+S 0 1226 18 1226 25 7
 sandbox
-S 0 1223 3 1223 17 14
+S 0 1227 3 1227 17 14
 not_applicable
-S 0 1223 19 1223 74 55
+S 0 1227 19 1227 74 55
 only sandbox testing on a device uses a sandbox account
-S 0 1224 3 1224 11 8
+S 0 1228 3 1228 11 8
 examples
-M 2 1225 5 1234 32
-S 0 1225 5 1225 15 10
+M 2 1229 5 1238 32
+S 0 1229 5 1229 15 10
 triggering
-L 1 1226 7 1229 39
-S 1 1226 9 1229 39 59
+L 1 1230 7 1233 39
+S 1 1230 9 1233 39 59
 testing:
   sandbox_account:
     team_id: 9ZZ8YY7XX6   # <-
 
-S 0 1230 5 1230 12 7
+S 0 1234 5 1234 12 7
 passing
-L 1 1231 7 1234 32
-S 1 1231 9 1234 32 52
+L 1 1235 7 1238 32
+S 1 1235 9 1238 32 52
 testing:
   sandbox_account:
     team_id: 4KQ2H9XW7B
 
-M 10 1236 3 1253 27
-S 0 1236 3 1236 5 2
+M 10 1240 3 1257 27
+S 0 1240 3 1240 5 2
 id
-S 0 1236 7 1236 38 31
+S 0 1240 7 1240 38 31
 simulator-without-storekit-file
-S 0 1237 3 1237 12 9
-checklist
-S 0 1237 14 1237 25 11
-test-device
-S 0 1238 3 1238 11 8
-severity
-S 0 1238 13 1238 20 7
-warning
-S 0 1239 3 1239 8 5
-since
-S 0 1239 10 1239 15 5
-0.1.0
-S 0 1240 3 1240 8 5
-title
-S 0 1240 10 1240 48 38
-the sandbox test runs in the Simulator
 S 0 1241 3 1241 12 9
+checklist
+S 0 1241 14 1241 25 11
+test-device
+S 0 1242 3 1242 11 8
+severity
+S 0 1242 13 1242 20 7
+warning
+S 0 1243 3 1243 8 5
+since
+S 0 1243 10 1243 15 5
+0.1.0
+S 0 1244 3 1244 8 5
+title
+S 0 1244 10 1244 48 38
+the sandbox test runs in the Simulator
+S 0 1245 3 1245 12 9
 rationale
-S 0 1241 14 1241 182 170
+S 0 1245 14 1245 182 170
 Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
-S 0 1242 3 1242 7 4
+S 0 1246 3 1246 7 4
 help
-S 0 1242 9 1242 73 64
+S 0 1246 9 1246 73 64
 test on a physical device, or with a StoreKit configuration file
-S 0 1243 3 1243 15 12
+S 0 1247 3 1247 15 12
 environments
-L 1 1243 17 1243 26
-S 0 1243 18 1243 25 7
+L 1 1247 17 1247 26
+S 0 1247 18 1247 25 7
 sandbox
-S 0 1244 3 1244 17 14
+S 0 1248 3 1248 17 14
 not_applicable
-S 0 1244 19 1244 65 46
+S 0 1248 19 1248 65 46
 the Simulator matters only for sandbox testing
-S 0 1245 3 1245 11 8
+S 0 1249 3 1249 11 8
 examples
-M 2 1246 5 1253 27
-S 0 1246 5 1246 15 10
+M 2 1250 5 1257 27
+S 0 1250 5 1250 15 10
 triggering
-L 1 1247 7 1249 35
-S 1 1247 9 1249 35 36
+L 1 1251 7 1253 35
+S 1 1251 9 1253 35 36
 testing:
   device: simulator   # <-
 
-S 0 1250 5 1250 12 7
+S 0 1254 5 1254 12 7
 passing
-L 1 1251 7 1253 27
-S 1 1251 9 1253 27 28
+L 1 1255 7 1257 27
+S 1 1255 9 1257 27 28
 testing:
   device: physical
 
-M 10 1255 3 1272 29
-S 0 1255 3 1255 5 2
+M 10 1259 3 1276 29
+S 0 1259 3 1259 5 2
 id
-S 0 1255 7 1255 22 15
+S 0 1259 7 1259 22 15
 test-os-too-old
-S 0 1256 3 1256 12 9
-checklist
-S 0 1256 14 1256 25 11
-test-device
-S 0 1257 3 1257 11 8
-severity
-S 0 1257 13 1257 18 5
-error
-S 0 1258 3 1258 8 5
-since
-S 0 1258 10 1258 15 5
-0.1.0
-S 0 1259 3 1259 8 5
-title
-S 0 1259 10 1259 56 46
-the test device's OS is too old for StoreKit 2
 S 0 1260 3 1260 12 9
+checklist
+S 0 1260 14 1260 25 11
+test-device
+S 0 1261 3 1261 11 8
+severity
+S 0 1261 13 1261 18 5
+error
+S 0 1262 3 1262 8 5
+since
+S 0 1262 10 1262 15 5
+0.1.0
+S 0 1263 3 1263 8 5
+title
+S 0 1263 10 1263 56 46
+the test device's OS is too old for StoreKit 2
+S 0 1264 3 1264 12 9
 rationale
-S 0 1260 14 1260 125 111
+S 0 1264 14 1264 125 111
 An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
-S 0 1261 3 1261 7 4
+S 0 1265 3 1265 7 4
 help
-S 0 1261 9 1261 53 44
+S 0 1265 9 1265 53 44
 test on a newer OS, or add a StoreKit 1 path
-S 0 1262 3 1262 15 12
+S 0 1266 3 1266 15 12
 environments
-L 3 1262 17 1262 45
-S 0 1262 18 1262 23 5
+L 3 1266 17 1266 45
+S 0 1266 18 1266 23 5
 xcode
-S 0 1262 25 1262 32 7
+S 0 1266 25 1266 32 7
 sandbox
-S 0 1262 34 1262 44 10
+S 0 1266 34 1266 44 10
 testflight
-S 0 1263 3 1263 17 14
+S 0 1267 3 1267 17 14
 not_applicable
-S 0 1263 19 1263 60 41
+S 0 1267 19 1267 60 41
 the test device matters only when testing
-S 0 1264 3 1264 11 8
+S 0 1268 3 1268 11 8
 examples
-M 2 1265 5 1272 29
-S 0 1265 5 1265 15 10
+M 2 1269 5 1276 29
+S 0 1269 5 1269 15 10
 triggering
-L 1 1266 7 1268 36
-S 1 1266 9 1268 36 37
+L 1 1270 7 1272 36
+S 1 1270 9 1272 36 37
 testing:
   os_version: "14.8"   # <-
 
-S 0 1269 5 1269 12 7
+S 0 1273 5 1273 12 7
 passing
-L 1 1270 7 1272 29
-S 1 1270 9 1272 29 30
+L 1 1274 7 1276 29
+S 1 1274 9 1276 29 30
 testing:
   os_version: "17.2"
 
-M 10 1274 3 1293 36
-S 0 1274 3 1274 5 2
+M 10 1278 3 1297 36
+S 0 1278 3 1278 5 2
 id
-S 0 1274 7 1274 35 28
+S 0 1278 7 1278 35 28
 signed-into-production-store
-S 0 1275 3 1275 12 9
-checklist
-S 0 1275 14 1275 25 11
-test-device
-S 0 1276 3 1276 11 8
-severity
-S 0 1276 13 1276 17 4
-note
-S 0 1277 3 1277 8 5
-since
-S 0 1277 10 1277 15 5
-0.1.0
-S 0 1278 3 1278 8 5
-title
-S 0 1278 10 1278 70 60
-an old device is still signed in to the production App Store
 S 0 1279 3 1279 12 9
+checklist
+S 0 1279 14 1279 25 11
+test-device
+S 0 1280 3 1280 11 8
+severity
+S 0 1280 13 1280 17 4
+note
+S 0 1281 3 1281 8 5
+since
+S 0 1281 10 1281 15 5
+0.1.0
+S 0 1282 3 1282 8 5
+title
+S 0 1282 10 1282 70 60
+an old device is still signed in to the production App Store
+S 0 1283 3 1283 12 9
 rationale
-S 0 1279 14 1279 164 150
+S 0 1283 14 1283 164 150
 Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1280 3 1280 7 4
+S 0 1284 3 1284 7 4
 help
-S 0 1280 9 1280 60 51
+S 0 1284 9 1284 60 51
 sign out of the App Store in Settings on the device
-S 0 1281 3 1281 15 12
+S 0 1285 3 1285 15 12
 environments
-L 1 1281 17 1281 26
-S 0 1281 18 1281 25 7
+L 1 1285 17 1285 26
+S 0 1285 18 1285 25 7
 sandbox
-S 0 1282 3 1282 17 14
+S 0 1286 3 1286 17 14
 not_applicable
-S 0 1282 19 1282 75 56
+S 0 1286 19 1286 75 56
 signing out mattered only for sandbox testing on old iOS
-S 0 1283 3 1283 11 8
+S 0 1287 3 1287 11 8
 examples
-M 2 1284 5 1293 36
-S 0 1284 5 1284 15 10
+M 2 1288 5 1297 36
+S 0 1288 5 1288 15 10
 triggering
-L 1 1285 7 1288 44
-S 1 1285 9 1288 44 66
+L 1 1289 7 1292 44
+S 1 1289 9 1292 44 66
 testing:
   os_version: "11.4"
   signed_out_of_store: false   # <-
 
-S 0 1289 5 1289 12 7
+S 0 1293 5 1293 12 7
 passing
-L 1 1290 7 1293 36
-S 1 1290 9 1293 36 58
+L 1 1294 7 1297 36
+S 1 1294 9 1297 36 58
 testing:
   os_version: "11.4"
   signed_out_of_store: true
 
-M 10 1295 3 1312 32
-S 0 1295 3 1295 5 2
+M 10 1299 3 1316 32
+S 0 1299 3 1299 5 2
 id
-S 0 1295 7 1295 26 19
+S 0 1299 7 1299 26 19
 app-not-reinstalled
-S 0 1296 3 1296 12 9
-checklist
-S 0 1296 14 1296 29 15
-app-reinstalled
-S 0 1297 3 1297 11 8
-severity
-S 0 1297 13 1297 17 4
-note
-S 0 1298 3 1298 8 5
-since
-S 0 1298 10 1298 15 5
-0.1.0
-S 0 1299 3 1299 8 5
-title
-S 0 1299 10 1299 37 27
-the app was not reinstalled
 S 0 1300 3 1300 12 9
+checklist
+S 0 1300 14 1300 29 15
+app-reinstalled
+S 0 1301 3 1301 11 8
+severity
+S 0 1301 13 1301 17 4
+note
+S 0 1302 3 1302 8 5
+since
+S 0 1302 10 1302 15 5
+0.1.0
+S 0 1303 3 1303 8 5
+title
+S 0 1303 10 1303 37 27
+the app was not reinstalled
+S 0 1304 3 1304 12 9
 rationale
-S 0 1300 14 1300 135 121
+S 0 1304 14 1304 135 121
 Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
-S 0 1301 3 1301 7 4
+S 0 1305 3 1305 7 4
 help
-S 0 1301 9 1301 56 47
+S 0 1305 9 1305 56 47
 delete the app from the device and reinstall it
-S 0 1302 3 1302 15 12
+S 0 1306 3 1306 15 12
 environments
-L 3 1302 17 1302 45
-S 0 1302 18 1302 23 5
+L 3 1306 17 1306 45
+S 0 1306 18 1306 23 5
 xcode
-S 0 1302 25 1302 32 7
+S 0 1306 25 1306 32 7
 sandbox
-S 0 1302 34 1302 44 10
+S 0 1306 34 1306 44 10
 testflight
-S 0 1303 3 1303 17 14
+S 0 1307 3 1307 17 14
 not_applicable
-S 0 1303 19 1303 59 40
+S 0 1307 19 1307 59 40
 customers' devices are out of your hands
-S 0 1304 3 1304 11 8
+S 0 1308 3 1308 11 8
 examples
-M 2 1305 5 1312 32
-S 0 1305 5 1305 15 10
+M 2 1309 5 1316 32
+S 0 1309 5 1309 15 10
 triggering
-L 1 1306 7 1308 40
-S 1 1306 9 1308 40 41
+L 1 1310 7 1312 40
+S 1 1310 9 1312 40 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1309 5 1309 12 7
+S 0 1313 5 1313 12 7
 passing
-L 1 1310 7 1312 32
-S 1 1310 9 1312 32 33
+L 1 1314 7 1316 32
+S 1 1314 9 1316 32 33
 testing:
   app_reinstalled: true
 
-M 10 1314 3 1331 28
-S 0 1314 3 1314 5 2
+M 10 1318 3 1335 28
+S 0 1318 3 1318 5 2
 id
-S 0 1314 7 1314 24 17
+S 0 1318 7 1318 24 17
 jailbroken-device
-S 0 1315 3 1315 12 9
-checklist
-S 0 1315 14 1315 35 21
-device-not-jailbroken
-S 0 1316 3 1316 11 8
-severity
-S 0 1316 13 1316 17 4
-note
-S 0 1317 3 1317 8 5
-since
-S 0 1317 10 1317 15 5
-0.1.0
-S 0 1318 3 1318 8 5
-title
-S 0 1318 10 1318 39 29
-the test device is jailbroken
 S 0 1319 3 1319 12 9
+checklist
+S 0 1319 14 1319 35 21
+device-not-jailbroken
+S 0 1320 3 1320 11 8
+severity
+S 0 1320 13 1320 17 4
+note
+S 0 1321 3 1321 8 5
+since
+S 0 1321 10 1321 15 5
+0.1.0
+S 0 1322 3 1322 8 5
+title
+S 0 1322 10 1322 39 29
+the test device is jailbroken
+S 0 1323 3 1323 12 9
 rationale
-S 0 1319 14 1319 130 116
+S 0 1323 14 1323 130 116
 Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1320 3 1320 7 4
+S 0 1324 3 1324 7 4
 help
-S 0 1320 9 1320 48 39
+S 0 1324 9 1324 48 39
 test on a device that is not jailbroken
-S 0 1321 3 1321 15 12
+S 0 1325 3 1325 15 12
 environments
-L 3 1321 17 1321 45
-S 0 1321 18 1321 23 5
+L 3 1325 17 1325 45
+S 0 1325 18 1325 23 5
 xcode
-S 0 1321 25 1321 32 7
+S 0 1325 25 1325 32 7
 sandbox
-S 0 1321 34 1321 44 10
+S 0 1325 34 1325 44 10
 testflight
-S 0 1322 3 1322 17 14
+S 0 1326 3 1326 17 14
 not_applicable
-S 0 1322 19 1322 59 40
+S 0 1326 19 1326 59 40
 customers' devices are out of your hands
-S 0 1323 3 1323 11 8
+S 0 1327 3 1327 11 8
 examples
-M 2 1324 5 1331 28
-S 0 1324 5 1324 15 10
+M 2 1328 5 1335 28
+S 0 1328 5 1328 15 10
 triggering
-L 1 1325 7 1327 34
-S 1 1325 9 1327 34 35
+L 1 1329 7 1331 34
+S 1 1329 9 1331 34 35
 testing:
   jailbroken: true   # <-
 
-S 0 1328 5 1328 12 7
+S 0 1332 5 1332 12 7
 passing
-L 1 1329 7 1331 28
-S 1 1329 9 1331 28 29
+L 1 1333 7 1335 28
+S 1 1333 9 1335 28 29
 testing:
   jailbroken: false
 
-M 10 1334 3 1353 67
-S 0 1334 3 1334 5 2
+M 10 1338 3 1357 67
+S 0 1338 3 1338 5 2
 id
-S 0 1334 7 1334 40 33
+S 0 1338 7 1338 40 33
 storekit-configuration-incomplete
-S 0 1335 3 1335 12 9
-checklist
-S 0 1335 14 1335 36 22
-storekit-configuration
-S 0 1336 3 1336 11 8
-severity
-S 0 1336 13 1336 18 5
-error
-S 0 1337 3 1337 8 5
-since
-S 0 1337 10 1337 15 5
-0.1.0
-S 0 1338 3 1338 8 5
-title
-S 0 1338 10 1338 79 69
-the StoreKit configuration file does not serve the requested products
 S 0 1339 3 1339 12 9
+checklist
+S 0 1339 14 1339 36 22
+storekit-configuration
+S 0 1340 3 1340 11 8
+severity
+S 0 1340 13 1340 18 5
+error
+S 0 1341 3 1341 8 5
+since
+S 0 1341 10 1341 15 5
+0.1.0
+S 0 1342 3 1342 8 5
+title
+S 0 1342 10 1342 79 69
+the StoreKit configuration file does not serve the requested products
+S 0 1343 3 1343 12 9
 rationale
-S 0 1339 14 1339 376 362
+S 0 1343 14 1343 376 362
 When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
-S 0 1340 3 1340 7 4
+S 0 1344 3 1344 7 4
 help
-S 0 1340 9 1340 123 114
+S 0 1344 9 1344 123 114
 add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
-S 0 1341 3 1341 15 12
+S 0 1345 3 1345 15 12
 environments
-L 1 1341 17 1341 24
-S 0 1341 18 1341 23 5
+L 1 1345 17 1345 24
+S 0 1345 18 1345 23 5
 xcode
-S 0 1342 3 1342 17 14
+S 0 1346 3 1346 17 14
 not_applicable
-S 0 1342 19 1342 100 81
+S 0 1346 19 1346 100 81
 products come from App Store Connect here, not from a StoreKit configuration file
-S 0 1343 3 1343 11 8
+S 0 1347 3 1347 11 8
 examples
-M 2 1344 5 1353 67
-S 0 1344 5 1344 15 10
+M 2 1348 5 1357 67
+S 0 1348 5 1348 15 10
 triggering
-L 1 1345 7 1348 83
-S 1 1345 9 1348 83 99
+L 1 1349 7 1352 83
+S 1 1349 9 1352 83 99
 environment: xcode
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 1349 5 1349 12 7
+S 0 1353 5 1353 12 7
 passing
-L 1 1350 7 1353 67
-S 1 1350 9 1353 67 83
+L 1 1354 7 1357 67
+S 1 1354 9 1357 67 83
 environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 1360 3 1372 27
-S 0 1360 3 1360 5 2
+M 10 1364 3 1376 27
+S 0 1364 3 1364 5 2
 id
-S 0 1360 7 1360 31 24
+S 0 1364 7 1364 31 24
 catalog-xml-feed-retired
-S 0 1361 3 1361 12 9
+S 0 1365 3 1365 12 9
 checklist
-S 0 1361 14 1361 27 13
+S 0 1365 14 1365 27 13
 catalog-valid
-S 0 1362 3 1362 8 5
-input
-S 0 1362 10 1362 17 7
-catalog
-S 0 1363 3 1363 11 8
-severity
-S 0 1363 13 1363 17 4
-note
-S 0 1364 3 1364 15 12
-context_only
-S 0 1364 17 1364 21 4
-true
-S 0 1365 3 1365 8 5
-since
-S 0 1365 10 1365 15 5
-0.1.0
 S 0 1366 3 1366 8 5
+input
+S 0 1366 10 1366 17 7
+catalog
+S 0 1367 3 1367 11 8
+severity
+S 0 1367 13 1367 17 4
+note
+S 0 1368 3 1368 15 12
+context_only
+S 0 1368 17 1368 21 4
+true
+S 0 1369 3 1369 8 5
+since
+S 0 1369 10 1369 15 5
+0.1.0
+S 0 1370 3 1370 8 5
 title
-S 0 1366 10 1366 69 59
+S 0 1370 10 1370 69 59
 Apple no longer takes in-app purchases through the XML feed
-S 0 1367 3 1367 12 9
+S 0 1371 3 1371 12 9
 rationale
-S 1 1367 14 1367 378 362
+S 1 1371 14 1371 378 362
 Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1368 3 1368 7 4
+S 0 1372 3 1372 7 4
 help
-S 0 1368 9 1368 104 95
+S 0 1372 9 1372 104 95
 use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1369 3 1369 11 8
+S 0 1373 3 1373 11 8
 examples
-M 1 1370 5 1372 27
-S 0 1370 5 1370 15 10
+M 1 1374 5 1376 27
+S 0 1374 5 1374 15 10
 triggering
-L 1 1371 7 1372 27
-S 1 1371 9 1372 27 19
+L 1 1375 7 1376 27
+S 1 1375 9 1376 27 19
 <in_app_purchase/>
 
-M 9 1374 3 1394 19
-S 0 1374 3 1374 5 2
+M 9 1378 3 1398 19
+S 0 1378 3 1378 5 2
 id
-S 0 1374 7 1374 27 20
+S 0 1378 7 1378 27 20
 catalog-root-element
-S 0 1375 3 1375 12 9
+S 0 1379 3 1379 12 9
 checklist
-S 0 1375 14 1375 27 13
+S 0 1379 14 1379 27 13
 catalog-valid
-S 0 1376 3 1376 8 5
+S 0 1380 3 1380 8 5
 input
-S 0 1376 10 1376 17 7
+S 0 1380 10 1380 17 7
 catalog
-S 0 1377 3 1377 11 8
+S 0 1381 3 1381 11 8
 severity
-S 0 1377 13 1377 18 5
+S 0 1381 13 1381 18 5
 error
-S 0 1378 3 1378 8 5
+S 0 1382 3 1382 8 5
 since
-S 0 1378 10 1378 15 5
+S 0 1382 10 1382 15 5
 0.1.0
-S 0 1379 3 1379 8 5
+S 0 1383 3 1383 8 5
 title
-S 0 1379 10 1379 50 40
+S 0 1383 10 1383 50 40
 the document is not an App Store Package
-S 0 1380 3 1380 12 9
+S 0 1384 3 1384 12 9
 rationale
-S 0 1380 14 1380 209 195
+S 0 1384 14 1384 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1381 3 1381 7 4
+S 0 1385 3 1385 7 4
 help
-S 0 1381 9 1381 82 73
+S 0 1385 9 1385 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1382 3 1382 11 8
+S 0 1386 3 1386 11 8
 examples
-M 2 1383 5 1394 19
-S 0 1383 5 1383 15 10
+M 2 1387 5 1398 19
+S 0 1387 5 1387 15 10
 triggering
-L 1 1384 7 1388 19
-S 1 1384 9 1388 19 179
+L 1 1388 7 1392 19
+S 1 1388 9 1392 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1389 5 1389 12 7
+S 0 1393 5 1393 12 7
 passing
-L 1 1390 7 1394 19
-S 1 1390 9 1394 19 206
+L 1 1394 7 1398 19
+S 1 1394 9 1398 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1396 3 1416 19
-S 0 1396 3 1396 5 2
+M 9 1400 3 1420 19
+S 0 1400 3 1400 5 2
 id
-S 0 1396 7 1396 27 20
+S 0 1400 7 1400 27 20
 catalog-spec-version
-S 0 1397 3 1397 12 9
+S 0 1401 3 1401 12 9
 checklist
-S 0 1397 14 1397 27 13
+S 0 1401 14 1401 27 13
 catalog-valid
-S 0 1398 3 1398 8 5
+S 0 1402 3 1402 8 5
 input
-S 0 1398 10 1398 17 7
+S 0 1402 10 1402 17 7
 catalog
-S 0 1399 3 1399 11 8
+S 0 1403 3 1403 11 8
 severity
-S 0 1399 13 1399 18 5
+S 0 1403 13 1403 18 5
 error
-S 0 1400 3 1400 8 5
+S 0 1404 3 1404 8 5
 since
-S 0 1400 10 1400 15 5
+S 0 1404 10 1404 15 5
 0.1.0
-S 0 1401 3 1401 8 5
+S 0 1405 3 1405 8 5
 title
-S 0 1401 10 1401 68 58
+S 0 1405 10 1405 68 58
 the package's spec version does not carry in-app purchases
-S 0 1402 3 1402 12 9
+S 0 1406 3 1406 12 9
 rationale
-S 0 1402 14 1402 173 159
+S 0 1406 14 1406 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1403 3 1403 7 4
+S 0 1407 3 1407 7 4
 help
-S 0 1403 9 1403 77 68
+S 0 1407 9 1407 77 68
 set `version` to the software5.x version the package was written for
-S 0 1404 3 1404 11 8
+S 0 1408 3 1408 11 8
 examples
-M 2 1405 5 1416 19
-S 0 1405 5 1405 15 10
+M 2 1409 5 1420 19
+S 0 1409 5 1409 15 10
 triggering
-L 1 1406 7 1410 19
-S 1 1406 9 1410 19 219
+L 1 1410 7 1414 19
+S 1 1410 9 1414 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1411 5 1411 12 7
+S 0 1415 5 1415 12 7
 passing
-L 1 1412 7 1416 19
-S 1 1412 9 1416 19 205
+L 1 1416 7 1420 19
+S 1 1416 9 1420 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1418 3 1438 27
-S 0 1418 3 1418 5 2
+M 9 1422 3 1442 27
+S 0 1422 3 1422 5 2
 id
-S 0 1418 7 1418 30 23
+S 0 1422 7 1422 30 23
 catalog-unknown-element
-S 0 1419 3 1419 12 9
+S 0 1423 3 1423 12 9
 checklist
-S 0 1419 14 1419 27 13
+S 0 1423 14 1423 27 13
 catalog-valid
-S 0 1420 3 1420 8 5
+S 0 1424 3 1424 8 5
 input
-S 0 1420 10 1420 17 7
+S 0 1424 10 1424 17 7
 catalog
-S 0 1421 3 1421 11 8
+S 0 1425 3 1425 11 8
 severity
-S 0 1421 13 1421 18 5
+S 0 1425 13 1425 18 5
 error
-S 0 1422 3 1422 8 5
+S 0 1426 3 1426 8 5
 since
-S 0 1422 10 1422 15 5
+S 0 1426 10 1426 15 5
 0.1.0
-S 0 1423 3 1423 8 5
+S 0 1427 3 1427 8 5
 title
-S 0 1423 10 1423 62 52
+S 0 1427 10 1427 62 52
 an element is not part of the in-app purchase schema
-S 0 1424 3 1424 12 9
+S 0 1428 3 1428 12 9
 rationale
-S 0 1424 14 1424 214 202
+S 0 1428 14 1428 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1425 3 1425 7 4
+S 0 1429 3 1429 7 4
 help
-S 0 1425 9 1425 53 44
+S 0 1429 9 1429 53 44
 remove the element or use the name suggested
-S 0 1426 3 1426 11 8
+S 0 1430 3 1430 11 8
 examples
-M 2 1427 5 1438 27
-S 0 1427 5 1427 15 10
+M 2 1431 5 1442 27
+S 0 1431 5 1431 15 10
 triggering
-L 1 1428 7 1432 27
-S 1 1428 9 1432 27 160
+L 1 1432 7 1436 27
+S 1 1432 9 1436 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1433 5 1433 12 7
+S 0 1437 5 1437 12 7
 passing
-L 1 1434 7 1438 27
-S 1 1434 9 1438 27 148
+L 1 1438 7 1442 27
+S 1 1438 9 1442 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 9 1440 3 1458 30
-S 0 1440 3 1440 5 2
+M 9 1444 3 1462 30
+S 0 1444 3 1444 5 2
 id
-S 0 1440 7 1440 36 29
+S 0 1444 7 1444 36 29
 catalog-group-element-version
-S 0 1441 3 1441 12 9
+S 0 1445 3 1445 12 9
 checklist
-S 0 1441 14 1441 27 13
+S 0 1445 14 1445 27 13
 catalog-valid
-S 0 1442 3 1442 8 5
+S 0 1446 3 1446 8 5
 input
-S 0 1442 10 1442 17 7
+S 0 1446 10 1446 17 7
 catalog
-S 0 1443 3 1443 11 8
+S 0 1447 3 1447 11 8
 severity
-S 0 1443 13 1443 18 5
+S 0 1447 13 1447 18 5
 error
-S 0 1444 3 1444 8 5
+S 0 1448 3 1448 8 5
 since
-S 0 1444 10 1444 15 5
+S 0 1448 10 1448 15 5
 0.1.0
-S 0 1445 3 1445 8 5
+S 0 1449 3 1449 8 5
 title
-S 0 1445 10 1445 79 69
+S 0 1449 10 1449 79 69
 a subscription container does not exist in the package's spec version
-S 0 1446 3 1446 12 9
+S 0 1450 3 1450 12 9
 rationale
-S 0 1446 14 1446 180 166
+S 0 1450 14 1450 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1447 3 1447 7 4
+S 0 1451 3 1451 7 4
 help
-S 0 1447 9 1447 71 62
+S 0 1451 9 1451 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1448 3 1448 11 8
+S 0 1452 3 1452 11 8
 examples
-M 2 1449 5 1458 30
-S 0 1449 5 1449 15 10
+M 2 1453 5 1462 30
+S 0 1453 5 1453 15 10
 triggering
-L 1 1450 7 1453 18
-S 1 1450 9 1453 18 175
+L 1 1454 7 1457 18
+S 1 1454 9 1457 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1454 5 1454 12 7
+S 0 1458 5 1458 12 7
 passing
-L 1 1455 7 1458 30
-S 1 1455 9 1458 30 185
+L 1 1459 7 1462 30
+S 1 1459 9 1462 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1460 3 1483 27
-S 0 1460 3 1460 5 2
+M 9 1464 3 1487 27
+S 0 1464 3 1464 5 2
 id
-S 0 1460 7 1460 31 24
+S 0 1464 7 1464 31 24
 catalog-required-element
-S 0 1461 3 1461 12 9
+S 0 1465 3 1465 12 9
 checklist
-S 0 1461 14 1461 27 13
+S 0 1465 14 1465 27 13
 catalog-valid
-S 0 1462 3 1462 8 5
+S 0 1466 3 1466 8 5
 input
-S 0 1462 10 1462 17 7
+S 0 1466 10 1466 17 7
 catalog
-S 0 1463 3 1463 11 8
+S 0 1467 3 1467 11 8
 severity
-S 0 1463 13 1463 18 5
+S 0 1467 13 1467 18 5
 error
-S 0 1464 3 1464 8 5
+S 0 1468 3 1468 8 5
 since
-S 0 1464 10 1464 15 5
+S 0 1468 10 1468 15 5
 0.1.0
-S 0 1465 3 1465 8 5
+S 0 1469 3 1469 8 5
 title
-S 0 1465 10 1465 60 50
+S 0 1469 10 1469 60 50
 an in-app purchase lacks an element a create needs
-S 0 1466 3 1466 12 9
+S 0 1470 3 1470 12 9
 rationale
-S 1 1466 14 1466 272 256
+S 1 1470 14 1470 272 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1467 3 1467 7 4
+S 0 1471 3 1471 7 4
 help
-S 0 1467 9 1467 33 24
+S 0 1471 9 1471 33 24
 add the missing elements
-S 0 1468 3 1468 11 8
+S 0 1472 3 1472 11 8
 examples
-M 2 1469 5 1483 27
-S 0 1469 5 1469 15 10
+M 2 1473 5 1487 27
+S 0 1473 5 1473 15 10
 triggering
-L 1 1470 7 1474 27
-S 1 1470 9 1474 27 140
+L 1 1474 7 1478 27
+S 1 1474 9 1478 27 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1475 5 1475 12 7
+S 0 1479 5 1479 12 7
 passing
-L 1 1476 7 1483 27
-S 1 1476 9 1483 27 445
+L 1 1480 7 1487 27
+S 1 1480 9 1487 27 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -6964,711 +7005,711 @@ S 1 1476 9 1483 27 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1485 3 1506 27
-S 0 1485 3 1485 5 2
+M 12 1489 3 1510 27
+S 0 1489 3 1489 5 2
 id
-S 0 1485 7 1485 19 12
+S 0 1489 7 1489 19 12
 catalog-type
-S 0 1486 3 1486 12 9
+S 0 1490 3 1490 12 9
 checklist
-S 0 1486 14 1486 27 13
+S 0 1490 14 1490 27 13
 catalog-valid
-S 0 1487 3 1487 8 5
+S 0 1491 3 1491 8 5
 input
-S 0 1487 10 1487 17 7
+S 0 1491 10 1491 17 7
 catalog
-S 0 1488 3 1488 11 8
+S 0 1492 3 1492 11 8
 severity
-S 0 1488 13 1488 18 5
+S 0 1492 13 1492 18 5
 error
-S 0 1489 3 1489 8 5
-since
-S 0 1489 10 1489 15 5
-0.1.0
-S 0 1490 3 1490 8 5
-title
-S 0 1490 10 1490 59 49
-an in-app purchase type is not one the spec knows
-S 0 1491 3 1491 12 9
-rationale
-S 1 1491 14 1491 166 150
-`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1492 3 1492 7 4
-help
-S 0 1492 9 1492 105 96
-use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
 S 0 1493 3 1493 8 5
+since
+S 0 1493 10 1493 15 5
+0.1.0
+S 0 1494 3 1494 8 5
+title
+S 0 1494 10 1494 59 49
+an in-app purchase type is not one the spec knows
+S 0 1495 3 1495 12 9
+rationale
+S 1 1495 14 1495 166 150
+`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
+S 0 1496 3 1496 7 4
+help
+S 0 1496 9 1496 105 96
+use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
+S 0 1497 3 1497 8 5
 check
-M 2 1493 10 1493 48
-S 0 1493 12 1493 16 4
+M 2 1497 10 1497 48
+S 0 1497 12 1497 16 4
 each
-S 0 1493 18 1493 33 15
+S 0 1497 18 1497 33 15
 in_app_purchase
-S 0 1493 35 1493 40 5
+S 0 1497 35 1497 40 5
 field
-S 0 1493 42 1493 46 4
+S 0 1497 42 1497 46 4
 type
-S 0 1494 3 1494 10 7
+S 0 1498 3 1498 10 7
 options
-M 1 1494 12 1494 98
-S 0 1494 14 1494 21 7
+M 1 1498 12 1498 98
+S 0 1498 14 1498 21 7
 pattern
-S 1 1494 23 1494 96 71
+S 1 1498 23 1498 96 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1495 3 1495 10 7
+S 0 1499 3 1499 10 7
 message
-S 1 1495 12 1495 138 124
+S 1 1499 12 1499 138 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1496 3 1496 11 8
+S 0 1500 3 1500 11 8
 examples
-M 2 1497 5 1506 27
-S 0 1497 5 1497 15 10
+M 2 1501 5 1510 27
+S 0 1501 5 1501 15 10
 triggering
-L 1 1498 7 1501 27
-S 1 1498 9 1501 27 81
+L 1 1502 7 1505 27
+S 1 1502 9 1505 27 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1502 5 1502 12 7
+S 0 1506 5 1506 12 7
 passing
-L 1 1503 7 1506 27
-S 1 1503 9 1506 27 67
+L 1 1507 7 1510 27
+S 1 1507 9 1510 27 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 12 1508 3 1529 27
-S 0 1508 3 1508 5 2
+M 12 1512 3 1533 27
+S 0 1512 3 1512 5 2
 id
-S 0 1508 7 1508 33 26
+S 0 1512 7 1512 33 26
 catalog-product-id-charset
-S 0 1509 3 1509 12 9
+S 0 1513 3 1513 12 9
 checklist
-S 0 1509 14 1509 27 13
+S 0 1513 14 1513 27 13
 catalog-valid
-S 0 1510 3 1510 8 5
+S 0 1514 3 1514 8 5
 input
-S 0 1510 10 1510 17 7
+S 0 1514 10 1514 17 7
 catalog
-S 0 1511 3 1511 11 8
+S 0 1515 3 1515 11 8
 severity
-S 0 1511 13 1511 18 5
+S 0 1515 13 1515 18 5
 error
-S 0 1512 3 1512 8 5
-since
-S 0 1512 10 1512 15 5
-0.1.0
-S 0 1513 3 1513 8 5
-title
-S 0 1513 10 1513 70 60
-a product ID has characters App Store Connect does not allow
-S 0 1514 3 1514 12 9
-rationale
-S 0 1514 14 1514 144 130
-Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1515 3 1515 7 4
-help
-S 0 1515 9 1515 51 42
-use only letters, digits, `.`, `_` and `-`
 S 0 1516 3 1516 8 5
+since
+S 0 1516 10 1516 15 5
+0.1.0
+S 0 1517 3 1517 8 5
+title
+S 0 1517 10 1517 70 60
+a product ID has characters App Store Connect does not allow
+S 0 1518 3 1518 12 9
+rationale
+S 0 1518 14 1518 144 130
+Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
+S 0 1519 3 1519 7 4
+help
+S 0 1519 9 1519 51 42
+use only letters, digits, `.`, `_` and `-`
+S 0 1520 3 1520 8 5
 check
-M 2 1516 10 1516 54
-S 0 1516 12 1516 16 4
+M 2 1520 10 1520 54
+S 0 1520 12 1520 16 4
 each
-S 0 1516 18 1516 33 15
+S 0 1520 18 1520 33 15
 in_app_purchase
-S 0 1516 35 1516 40 5
+S 0 1520 35 1520 40 5
 field
-S 0 1516 42 1516 52 10
+S 0 1520 42 1520 52 10
 product_id
-S 0 1517 3 1517 10 7
+S 0 1521 3 1521 10 7
 options
-M 1 1517 12 1517 42
-S 0 1517 14 1517 21 7
+M 1 1521 12 1521 42
+S 0 1521 14 1521 21 7
 pattern
-S 1 1517 23 1517 40 15
+S 1 1521 23 1521 40 15
 [A-Za-z0-9._-]+
-S 0 1518 3 1518 10 7
+S 0 1522 3 1522 10 7
 message
-S 1 1518 12 1518 91 77
+S 1 1522 12 1522 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1519 3 1519 11 8
+S 0 1523 3 1523 11 8
 examples
-M 2 1520 5 1529 27
-S 0 1520 5 1520 15 10
+M 2 1524 5 1533 27
+S 0 1524 5 1524 15 10
 triggering
-L 1 1521 7 1524 27
-S 1 1521 9 1524 27 115
+L 1 1525 7 1528 27
+S 1 1525 9 1528 27 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1525 5 1525 12 7
+S 0 1529 5 1529 12 7
 passing
-L 1 1526 7 1529 27
-S 1 1526 9 1529 27 101
+L 1 1530 7 1533 27
+S 1 1530 9 1533 27 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 13 1531 3 1553 27
-S 0 1531 3 1531 5 2
+M 13 1535 3 1557 27
+S 0 1535 3 1535 5 2
 id
-S 0 1531 7 1531 32 25
+S 0 1535 7 1535 32 25
 catalog-product-id-length
-S 0 1532 3 1532 12 9
+S 0 1536 3 1536 12 9
 checklist
-S 0 1532 14 1532 27 13
+S 0 1536 14 1536 27 13
 catalog-valid
-S 0 1533 3 1533 8 5
+S 0 1537 3 1537 8 5
 input
-S 0 1533 10 1533 17 7
+S 0 1537 10 1537 17 7
 catalog
-S 0 1534 3 1534 11 8
+S 0 1538 3 1538 11 8
 severity
-S 0 1534 13 1534 18 5
+S 0 1538 13 1538 18 5
 error
-S 0 1535 3 1535 8 5
-since
-S 0 1535 10 1535 15 5
-0.1.0
-S 0 1536 3 1536 8 5
-title
-S 0 1536 10 1536 34 24
-a product ID is too long
-S 0 1537 3 1537 12 9
-rationale
-S 0 1537 14 1537 175 161
-App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1538 3 1538 7 4
-help
-S 0 1538 9 1538 67 58
-shorten the product ID to {max_length} characters or fewer
 S 0 1539 3 1539 8 5
+since
+S 0 1539 10 1539 15 5
+0.1.0
+S 0 1540 3 1540 8 5
+title
+S 0 1540 10 1540 34 24
+a product ID is too long
+S 0 1541 3 1541 12 9
+rationale
+S 0 1541 14 1541 175 161
+App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
+S 0 1542 3 1542 7 4
+help
+S 0 1542 9 1542 67 58
+shorten the product ID to {max_length} characters or fewer
+S 0 1543 3 1543 8 5
 check
-M 2 1539 10 1539 54
-S 0 1539 12 1539 16 4
+M 2 1543 10 1543 54
+S 0 1543 12 1543 16 4
 each
-S 0 1539 18 1539 33 15
+S 0 1543 18 1543 33 15
 in_app_purchase
-S 0 1539 35 1539 40 5
+S 0 1543 35 1543 40 5
 field
-S 0 1539 42 1539 52 10
+S 0 1543 42 1543 52 10
 product_id
-S 0 1540 3 1540 10 7
+S 0 1544 3 1544 10 7
 options
-M 1 1540 12 1540 31
-S 0 1540 14 1540 24 10
+M 1 1544 12 1544 31
+S 0 1544 14 1544 24 10
 max_length
-S 0 1540 26 1540 29 3
+S 0 1544 26 1544 29 3
 100
-S 0 1541 3 1541 10 7
+S 0 1545 3 1545 10 7
 message
-S 1 1541 12 1541 87 73
+S 1 1545 12 1545 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1542 3 1542 8 5
+S 0 1546 3 1546 8 5
 notes
-L 1 1542 10 1542 114
-S 1 1542 11 1542 113 100
+L 1 1546 10 1546 114
+S 1 1546 11 1546 113 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1543 3 1543 11 8
+S 0 1547 3 1547 11 8
 examples
-M 2 1544 5 1553 27
-S 0 1544 5 1544 15 10
+M 2 1548 5 1557 27
+S 0 1548 5 1548 15 10
 triggering
-L 1 1545 7 1548 27
-S 1 1545 9 1548 27 182
+L 1 1549 7 1552 27
+S 1 1549 9 1552 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1549 5 1549 12 7
+S 0 1553 5 1553 12 7
 passing
-L 1 1550 7 1553 27
-S 1 1550 9 1553 27 100
+L 1 1554 7 1557 27
+S 1 1554 9 1557 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 13 1555 3 1577 27
-S 0 1555 3 1555 5 2
+M 13 1559 3 1581 27
+S 0 1559 3 1559 5 2
 id
-S 0 1555 7 1555 32 25
+S 0 1559 7 1559 32 25
 catalog-product-id-hyphen
-S 0 1556 3 1556 12 9
+S 0 1560 3 1560 12 9
 checklist
-S 0 1556 14 1556 27 13
+S 0 1560 14 1560 27 13
 catalog-valid
-S 0 1557 3 1557 8 5
-input
-S 0 1557 10 1557 17 7
-catalog
-S 0 1558 3 1558 11 8
-severity
-S 0 1558 13 1558 17 4
-note
-S 0 1559 3 1559 15 12
-context_only
-S 0 1559 17 1559 21 4
-true
-S 0 1560 3 1560 8 5
-since
-S 0 1560 10 1560 15 5
-0.1.0
 S 0 1561 3 1561 8 5
-title
-S 0 1561 10 1561 72 62
-a product ID has a hyphen, which the legacy rule did not allow
-S 0 1562 3 1562 12 9
-rationale
-S 0 1562 14 1562 201 187
-App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1563 3 1563 7 4
-help
-S 0 1563 9 1563 115 106
-keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
+input
+S 0 1561 10 1561 17 7
+catalog
+S 0 1562 3 1562 11 8
+severity
+S 0 1562 13 1562 17 4
+note
+S 0 1563 3 1563 15 12
+context_only
+S 0 1563 17 1563 21 4
+true
 S 0 1564 3 1564 8 5
+since
+S 0 1564 10 1564 15 5
+0.1.0
+S 0 1565 3 1565 8 5
+title
+S 0 1565 10 1565 72 62
+a product ID has a hyphen, which the legacy rule did not allow
+S 0 1566 3 1566 12 9
+rationale
+S 0 1566 14 1566 201 187
+App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
+S 0 1567 3 1567 7 4
+help
+S 0 1567 9 1567 115 106
+keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
+S 0 1568 3 1568 8 5
 check
-M 2 1564 10 1564 54
-S 0 1564 12 1564 16 4
+M 2 1568 10 1568 54
+S 0 1568 12 1568 16 4
 each
-S 0 1564 18 1564 33 15
+S 0 1568 18 1568 33 15
 in_app_purchase
-S 0 1564 35 1564 40 5
+S 0 1568 35 1568 40 5
 field
-S 0 1564 42 1564 52 10
+S 0 1568 42 1568 52 10
 product_id
-S 0 1565 3 1565 10 7
+S 0 1569 3 1569 10 7
 options
-M 1 1565 12 1565 32
-S 0 1565 14 1565 21 7
+M 1 1569 12 1569 32
+S 0 1569 14 1569 21 7
 pattern
-S 1 1565 23 1565 30 5
+S 1 1569 23 1569 30 5
 [^-]*
-S 0 1566 3 1566 10 7
+S 0 1570 3 1570 10 7
 message
-S 1 1566 12 1566 158 144
+S 1 1570 12 1570 158 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1567 3 1567 11 8
+S 0 1571 3 1571 11 8
 examples
-M 2 1568 5 1577 27
-S 0 1568 5 1568 15 10
+M 2 1572 5 1581 27
+S 0 1572 5 1572 15 10
 triggering
-L 1 1569 7 1572 27
-S 1 1569 9 1572 27 116
+L 1 1573 7 1576 27
+S 1 1573 9 1576 27 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1573 5 1573 12 7
+S 0 1577 5 1577 12 7
 passing
-L 1 1574 7 1577 27
-S 1 1574 9 1577 27 102
+L 1 1578 7 1581 27
+S 1 1578 9 1581 27 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 9 1579 3 1597 107
-S 0 1579 3 1579 5 2
+M 9 1583 3 1601 107
+S 0 1583 3 1583 5 2
 id
-S 0 1579 7 1579 35 28
+S 0 1583 7 1583 35 28
 catalog-duplicate-product-id
-S 0 1580 3 1580 12 9
+S 0 1584 3 1584 12 9
 checklist
-S 0 1580 14 1580 27 13
+S 0 1584 14 1584 27 13
 catalog-valid
-S 0 1581 3 1581 8 5
+S 0 1585 3 1585 8 5
 input
-S 0 1581 10 1581 17 7
+S 0 1585 10 1585 17 7
 catalog
-S 0 1582 3 1582 11 8
+S 0 1586 3 1586 11 8
 severity
-S 0 1582 13 1582 18 5
+S 0 1586 13 1586 18 5
 error
-S 0 1583 3 1583 8 5
+S 0 1587 3 1587 8 5
 since
-S 0 1583 10 1583 15 5
+S 0 1587 10 1587 15 5
 0.1.0
-S 0 1584 3 1584 8 5
+S 0 1588 3 1588 8 5
 title
-S 0 1584 10 1584 51 41
+S 0 1588 10 1588 51 41
 a product ID appears twice in the package
-S 0 1585 3 1585 12 9
+S 0 1589 3 1589 12 9
 rationale
-S 0 1585 14 1585 152 140
+S 0 1589 14 1589 152 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1586 3 1586 7 4
+S 0 1590 3 1590 7 4
 help
-S 0 1586 9 1586 57 48
+S 0 1590 9 1590 57 48
 remove the duplicate or give it a new product ID
-S 0 1587 3 1587 11 8
+S 0 1591 3 1591 11 8
 examples
-M 2 1588 5 1597 107
-S 0 1588 5 1588 15 10
+M 2 1592 5 1601 107
+S 0 1592 5 1592 15 10
 triggering
-L 1 1589 7 1593 27
-S 1 1589 9 1593 27 210
+L 1 1593 7 1597 27
+S 1 1593 9 1597 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1594 5 1594 12 7
+S 0 1598 5 1598 12 7
 passing
-L 1 1595 7 1597 107
-S 1 1595 9 1597 107 195
+L 1 1599 7 1601 107
+S 1 1599 9 1601 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 9 1599 3 1617 90
-S 0 1599 3 1599 5 2
+M 9 1603 3 1621 90
+S 0 1603 3 1603 5 2
 id
-S 0 1599 7 1599 39 32
+S 0 1603 7 1603 39 32
 catalog-duplicate-reference-name
-S 0 1600 3 1600 12 9
+S 0 1604 3 1604 12 9
 checklist
-S 0 1600 14 1600 27 13
+S 0 1604 14 1604 27 13
 catalog-valid
-S 0 1601 3 1601 8 5
+S 0 1605 3 1605 8 5
 input
-S 0 1601 10 1601 17 7
+S 0 1605 10 1605 17 7
 catalog
-S 0 1602 3 1602 11 8
+S 0 1606 3 1606 11 8
 severity
-S 0 1602 13 1602 18 5
+S 0 1606 13 1606 18 5
 error
-S 0 1603 3 1603 8 5
+S 0 1607 3 1607 8 5
 since
-S 0 1603 10 1603 15 5
+S 0 1607 10 1607 15 5
 0.1.0
-S 0 1604 3 1604 8 5
+S 0 1608 3 1608 8 5
 title
-S 0 1604 10 1604 55 45
+S 0 1608 10 1608 55 45
 a reference name appears twice in the package
-S 0 1605 3 1605 12 9
+S 0 1609 3 1609 12 9
 rationale
-S 0 1605 14 1605 76 62
+S 0 1609 14 1609 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1606 3 1606 7 4
+S 0 1610 3 1610 7 4
 help
-S 0 1606 9 1606 57 48
+S 0 1610 9 1610 57 48
 give each in-app purchase its own reference name
-S 0 1607 3 1607 11 8
+S 0 1611 3 1611 11 8
 examples
-M 2 1608 5 1617 90
-S 0 1608 5 1608 15 10
+M 2 1612 5 1621 90
+S 0 1612 5 1612 15 10
 triggering
-L 1 1609 7 1613 27
-S 1 1609 9 1613 27 174
+L 1 1613 7 1617 27
+S 1 1613 9 1617 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1614 5 1614 12 7
+S 0 1618 5 1618 12 7
 passing
-L 1 1615 7 1617 90
-S 1 1615 9 1617 90 163
+L 1 1619 7 1621 90
+S 1 1619 9 1621 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 12 1619 3 1640 27
-S 0 1619 3 1619 5 2
+M 12 1623 3 1644 27
+S 0 1623 3 1623 5 2
 id
-S 0 1619 7 1619 36 29
+S 0 1623 7 1623 36 29
 catalog-reference-name-length
-S 0 1620 3 1620 12 9
+S 0 1624 3 1624 12 9
 checklist
-S 0 1620 14 1620 27 13
+S 0 1624 14 1624 27 13
 catalog-valid
-S 0 1621 3 1621 8 5
+S 0 1625 3 1625 8 5
 input
-S 0 1621 10 1621 17 7
+S 0 1625 10 1625 17 7
 catalog
-S 0 1622 3 1622 11 8
+S 0 1626 3 1626 11 8
 severity
-S 0 1622 13 1622 18 5
+S 0 1626 13 1626 18 5
 error
-S 0 1623 3 1623 8 5
-since
-S 0 1623 10 1623 15 5
-0.1.0
-S 0 1624 3 1624 8 5
-title
-S 0 1624 10 1624 38 28
-a reference name is too long
-S 0 1625 3 1625 12 9
-rationale
-S 0 1625 14 1625 137 123
-App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1626 3 1626 7 4
-help
-S 0 1626 9 1626 71 62
-shorten the reference name to {max_length} characters or fewer
 S 0 1627 3 1627 8 5
+since
+S 0 1627 10 1627 15 5
+0.1.0
+S 0 1628 3 1628 8 5
+title
+S 0 1628 10 1628 38 28
+a reference name is too long
+S 0 1629 3 1629 12 9
+rationale
+S 0 1629 14 1629 137 123
+App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
+S 0 1630 3 1630 7 4
+help
+S 0 1630 9 1630 71 62
+shorten the reference name to {max_length} characters or fewer
+S 0 1631 3 1631 8 5
 check
-M 2 1627 10 1627 58
-S 0 1627 12 1627 16 4
+M 2 1631 10 1631 58
+S 0 1631 12 1631 16 4
 each
-S 0 1627 18 1627 33 15
+S 0 1631 18 1631 33 15
 in_app_purchase
-S 0 1627 35 1627 40 5
+S 0 1631 35 1631 40 5
 field
-S 0 1627 42 1627 56 14
+S 0 1631 42 1631 56 14
 reference_name
-S 0 1628 3 1628 10 7
+S 0 1632 3 1632 10 7
 options
-M 1 1628 12 1628 30
-S 0 1628 14 1628 24 10
+M 1 1632 12 1632 30
+S 0 1632 14 1632 24 10
 max_length
-S 0 1628 26 1628 28 2
+S 0 1632 26 1632 28 2
 64
-S 0 1629 3 1629 10 7
+S 0 1633 3 1633 10 7
 message
-S 1 1629 12 1629 106 92
+S 1 1633 12 1633 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1630 3 1630 11 8
+S 0 1634 3 1634 11 8
 examples
-M 2 1631 5 1640 27
-S 0 1631 5 1631 15 10
+M 2 1635 5 1644 27
+S 0 1635 5 1635 15 10
 triggering
-L 1 1632 7 1635 27
-S 1 1632 9 1635 27 158
+L 1 1636 7 1639 27
+S 1 1636 9 1639 27 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1636 5 1636 12 7
+S 0 1640 5 1640 12 7
 passing
-L 1 1637 7 1640 27
-S 1 1637 9 1640 27 85
+L 1 1641 7 1644 27
+S 1 1641 9 1644 27 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 12 1642 3 1665 27
-S 0 1642 3 1642 5 2
+M 12 1646 3 1669 27
+S 0 1646 3 1646 5 2
 id
-S 0 1642 7 1642 27 20
+S 0 1646 7 1646 27 20
 catalog-title-length
-S 0 1643 3 1643 12 9
+S 0 1647 3 1647 12 9
 checklist
-S 0 1643 14 1643 27 13
+S 0 1647 14 1647 27 13
 catalog-valid
-S 0 1644 3 1644 8 5
+S 0 1648 3 1648 8 5
 input
-S 0 1644 10 1644 17 7
+S 0 1648 10 1648 17 7
 catalog
-S 0 1645 3 1645 11 8
+S 0 1649 3 1649 11 8
 severity
-S 0 1645 13 1645 18 5
+S 0 1649 13 1649 18 5
 error
-S 0 1646 3 1646 8 5
-since
-S 0 1646 10 1646 15 5
-0.1.0
-S 0 1647 3 1647 8 5
-title
-S 0 1647 10 1647 52 42
-a localized title is too short or too long
-S 0 1648 3 1648 12 9
-rationale
-S 0 1648 14 1648 88 74
-A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1649 3 1649 7 4
-help
-S 0 1649 9 1649 65 56
-write a title of {min_length} to {max_length} characters
 S 0 1650 3 1650 8 5
+since
+S 0 1650 10 1650 15 5
+0.1.0
+S 0 1651 3 1651 8 5
+title
+S 0 1651 10 1651 52 42
+a localized title is too short or too long
+S 0 1652 3 1652 12 9
+rationale
+S 0 1652 14 1652 88 74
+A display name (`<title>`) has 2 to 30 characters; the limits are options.
+S 0 1653 3 1653 7 4
+help
+S 0 1653 9 1653 65 56
+write a title of {min_length} to {max_length} characters
+S 0 1654 3 1654 8 5
 check
-M 2 1650 10 1650 64
-S 0 1650 12 1650 16 4
+M 2 1654 10 1654 64
+S 0 1654 12 1654 16 4
 each
-S 0 1650 18 1650 33 15
+S 0 1654 18 1654 33 15
 in_app_purchase
-S 0 1650 35 1650 40 5
+S 0 1654 35 1654 40 5
 field
-S 0 1650 42 1650 62 20
+S 0 1654 42 1654 62 20
 locales.locale.title
-S 0 1651 3 1651 10 7
+S 0 1655 3 1655 10 7
 options
-M 2 1651 12 1651 45
-S 0 1651 14 1651 24 10
+M 2 1655 12 1655 45
+S 0 1655 14 1655 24 10
 min_length
-S 0 1651 26 1651 27 1
+S 0 1655 26 1655 27 1
 2
-S 0 1651 29 1651 39 10
+S 0 1655 29 1655 39 10
 max_length
-S 0 1651 41 1651 43 2
+S 0 1655 41 1655 43 2
 30
-S 0 1652 3 1652 10 7
+S 0 1656 3 1656 10 7
 message
-S 1 1652 12 1652 124 110
+S 1 1656 12 1656 124 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1653 3 1653 11 8
+S 0 1657 3 1657 11 8
 examples
-M 2 1654 5 1665 27
-S 0 1654 5 1654 15 10
+M 2 1658 5 1669 27
+S 0 1658 5 1658 15 10
 triggering
-L 1 1655 7 1660 27
-S 1 1655 9 1660 27 164
+L 1 1659 7 1664 27
+S 1 1659 9 1664 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1661 5 1661 12 7
+S 0 1665 5 1665 12 7
 passing
-L 1 1662 7 1665 27
-S 1 1662 9 1665 27 117
+L 1 1666 7 1669 27
+S 1 1666 9 1669 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1667 3 1690 27
-S 0 1667 3 1667 5 2
+M 12 1671 3 1694 27
+S 0 1671 3 1671 5 2
 id
-S 0 1667 7 1667 33 26
+S 0 1671 7 1671 33 26
 catalog-description-length
-S 0 1668 3 1668 12 9
+S 0 1672 3 1672 12 9
 checklist
-S 0 1668 14 1668 27 13
+S 0 1672 14 1672 27 13
 catalog-valid
-S 0 1669 3 1669 8 5
+S 0 1673 3 1673 8 5
 input
-S 0 1669 10 1669 17 7
+S 0 1673 10 1673 17 7
 catalog
-S 0 1670 3 1670 11 8
+S 0 1674 3 1674 11 8
 severity
-S 0 1670 13 1670 18 5
+S 0 1674 13 1674 18 5
 error
-S 0 1671 3 1671 8 5
-since
-S 0 1671 10 1671 15 5
-0.1.0
-S 0 1672 3 1672 8 5
-title
-S 0 1672 10 1672 58 48
-a localized description is too short or too long
-S 0 1673 3 1673 12 9
-rationale
-S 0 1673 14 1673 159 145
-A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1674 3 1674 7 4
-help
-S 0 1674 9 1674 71 62
-write a description of {min_length} to {max_length} characters
 S 0 1675 3 1675 8 5
+since
+S 0 1675 10 1675 15 5
+0.1.0
+S 0 1676 3 1676 8 5
+title
+S 0 1676 10 1676 58 48
+a localized description is too short or too long
+S 0 1677 3 1677 12 9
+rationale
+S 0 1677 14 1677 159 145
+A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
+S 0 1678 3 1678 7 4
+help
+S 0 1678 9 1678 71 62
+write a description of {min_length} to {max_length} characters
+S 0 1679 3 1679 8 5
 check
-M 2 1675 10 1675 70
-S 0 1675 12 1675 16 4
+M 2 1679 10 1679 70
+S 0 1679 12 1679 16 4
 each
-S 0 1675 18 1675 33 15
+S 0 1679 18 1679 33 15
 in_app_purchase
-S 0 1675 35 1675 40 5
+S 0 1679 35 1679 40 5
 field
-S 0 1675 42 1675 68 26
+S 0 1679 42 1679 68 26
 locales.locale.description
-S 0 1676 3 1676 10 7
+S 0 1680 3 1680 10 7
 options
-M 2 1676 12 1676 46
-S 0 1676 14 1676 24 10
+M 2 1680 12 1680 46
+S 0 1680 14 1680 24 10
 min_length
-S 0 1676 26 1676 28 2
+S 0 1680 26 1680 28 2
 10
-S 0 1676 30 1676 40 10
+S 0 1680 30 1680 40 10
 max_length
-S 0 1676 42 1676 44 2
+S 0 1680 42 1680 44 2
 45
-S 0 1677 3 1677 10 7
+S 0 1681 3 1681 10 7
 message
-S 1 1677 12 1677 113 99
+S 1 1681 12 1681 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1678 3 1678 11 8
+S 0 1682 3 1682 11 8
 examples
-M 2 1679 5 1690 27
-S 0 1679 5 1679 15 10
+M 2 1683 5 1694 27
+S 0 1683 5 1683 15 10
 triggering
-L 1 1680 7 1685 27
-S 1 1680 9 1685 27 143
+L 1 1684 7 1689 27
+S 1 1684 9 1689 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1686 5 1686 12 7
+S 0 1690 5 1690 12 7
 passing
-L 1 1687 7 1690 27
-S 1 1687 9 1690 27 150
+L 1 1691 7 1694 27
+S 1 1691 9 1694 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1692 3 1722 27
-S 0 1692 3 1692 5 2
+M 12 1696 3 1726 27
+S 0 1696 3 1696 5 2
 id
-S 0 1692 7 1692 34 27
+S 0 1696 7 1696 34 27
 catalog-review-notes-length
-S 0 1693 3 1693 12 9
+S 0 1697 3 1697 12 9
 checklist
-S 0 1693 14 1693 27 13
+S 0 1697 14 1697 27 13
 catalog-valid
-S 0 1694 3 1694 8 5
+S 0 1698 3 1698 8 5
 input
-S 0 1694 10 1694 17 7
+S 0 1698 10 1698 17 7
 catalog
-S 0 1695 3 1695 11 8
+S 0 1699 3 1699 11 8
 severity
-S 0 1695 13 1695 18 5
+S 0 1699 13 1699 18 5
 error
-S 0 1696 3 1696 8 5
-since
-S 0 1696 10 1696 15 5
-0.1.0
-S 0 1697 3 1697 8 5
-title
-S 0 1697 10 1697 39 29
-the review notes are too long
-S 0 1698 3 1698 12 9
-rationale
-S 0 1698 14 1698 80 66
-Review notes have at most 4000 characters; the limit is an option.
-S 0 1699 3 1699 7 4
-help
-S 0 1699 9 1699 69 60
-shorten the review notes to {max_length} characters or fewer
 S 0 1700 3 1700 8 5
+since
+S 0 1700 10 1700 15 5
+0.1.0
+S 0 1701 3 1701 8 5
+title
+S 0 1701 10 1701 39 29
+the review notes are too long
+S 0 1702 3 1702 12 9
+rationale
+S 0 1702 14 1702 80 66
+Review notes have at most 4000 characters; the limit is an option.
+S 0 1703 3 1703 7 4
+help
+S 0 1703 9 1703 69 60
+shorten the review notes to {max_length} characters or fewer
+S 0 1704 3 1704 8 5
 check
-M 2 1700 10 1700 56
-S 0 1700 12 1700 16 4
+M 2 1704 10 1704 56
+S 0 1704 12 1704 16 4
 each
-S 0 1700 18 1700 33 15
+S 0 1704 18 1704 33 15
 in_app_purchase
-S 0 1700 35 1700 40 5
+S 0 1704 35 1704 40 5
 field
-S 0 1700 42 1700 54 12
+S 0 1704 42 1704 54 12
 review_notes
-S 0 1701 3 1701 10 7
+S 0 1705 3 1705 10 7
 options
-M 1 1701 12 1701 32
-S 0 1701 14 1701 24 10
+M 1 1705 12 1705 32
+S 0 1705 14 1705 24 10
 max_length
-S 0 1701 26 1701 30 4
+S 0 1705 26 1705 30 4
 4000
-S 0 1702 3 1702 10 7
+S 0 1706 3 1706 10 7
 message
-S 1 1702 12 1702 95 81
+S 1 1706 12 1706 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1703 3 1703 11 8
+S 0 1707 3 1707 11 8
 examples
-M 2 1704 5 1722 27
-S 0 1704 5 1704 15 10
+M 2 1708 5 1726 27
+S 0 1708 5 1708 15 10
 triggering
-L 1 1705 7 1717 27
-S 1 1705 9 1717 27 4238
+L 1 1709 7 1721 27
+S 1 1709 9 1721 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -7682,314 +7723,314 @@ S 1 1705 9 1717 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1718 5 1718 12 7
+S 0 1722 5 1722 12 7
 passing
-L 1 1719 7 1722 27
-S 1 1719 9 1722 27 121
+L 1 1723 7 1726 27
+S 1 1723 9 1726 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 1724 3 1744 27
-S 0 1724 3 1724 5 2
+M 9 1728 3 1748 27
+S 0 1728 3 1728 5 2
 id
-S 0 1724 7 1724 26 19
+S 0 1728 7 1728 26 19
 catalog-locale-code
-S 0 1725 3 1725 12 9
+S 0 1729 3 1729 12 9
 checklist
-S 0 1725 14 1725 27 13
+S 0 1729 14 1729 27 13
 catalog-valid
-S 0 1726 3 1726 8 5
+S 0 1730 3 1730 8 5
 input
-S 0 1726 10 1726 17 7
+S 0 1730 10 1730 17 7
 catalog
-S 0 1727 3 1727 11 8
+S 0 1731 3 1731 11 8
 severity
-S 0 1727 13 1727 18 5
+S 0 1731 13 1731 18 5
 error
-S 0 1728 3 1728 8 5
+S 0 1732 3 1732 8 5
 since
-S 0 1728 10 1728 15 5
+S 0 1732 10 1732 15 5
 0.1.0
-S 0 1729 3 1729 8 5
+S 0 1733 3 1733 8 5
 title
-S 0 1729 10 1729 46 36
+S 0 1733 10 1733 46 36
 a locale name is not a language code
-S 0 1730 3 1730 12 9
+S 0 1734 3 1734 12 9
 rationale
-S 0 1730 14 1730 182 168
+S 0 1734 14 1734 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1731 3 1731 7 4
+S 0 1735 3 1735 7 4
 help
-S 0 1731 9 1731 55 46
+S 0 1735 9 1735 55 46
 write the locale as a hyphenated language code
-S 0 1732 3 1732 11 8
+S 0 1736 3 1736 11 8
 examples
-M 2 1733 5 1744 27
-S 0 1733 5 1733 15 10
+M 2 1737 5 1748 27
+S 0 1737 5 1737 15 10
 triggering
-L 1 1734 7 1739 27
-S 1 1734 9 1739 27 139
+L 1 1738 7 1743 27
+S 1 1738 9 1743 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1740 5 1740 12 7
+S 0 1744 5 1744 12 7
 passing
-L 1 1741 7 1744 27
-S 1 1741 9 1744 27 117
+L 1 1745 7 1748 27
+S 1 1745 9 1748 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1746 3 1769 27
-S 0 1746 3 1746 5 2
+M 12 1750 3 1773 27
+S 0 1750 3 1750 5 2
 id
-S 0 1746 7 1746 22 15
+S 0 1750 7 1750 22 15
 catalog-boolean
-S 0 1747 3 1747 12 9
+S 0 1751 3 1751 12 9
 checklist
-S 0 1747 14 1747 27 13
+S 0 1751 14 1751 27 13
 catalog-valid
-S 0 1748 3 1748 8 5
+S 0 1752 3 1752 8 5
 input
-S 0 1748 10 1748 17 7
+S 0 1752 10 1752 17 7
 catalog
-S 0 1749 3 1749 11 8
+S 0 1753 3 1753 11 8
 severity
-S 0 1749 13 1749 18 5
+S 0 1753 13 1753 18 5
 error
-S 0 1750 3 1750 8 5
-since
-S 0 1750 10 1750 15 5
-0.1.0
-S 0 1751 3 1751 8 5
-title
-S 0 1751 10 1751 44 34
-a boolean is not `true` or `false`
-S 0 1752 3 1752 12 9
-rationale
-S 0 1752 14 1752 104 90
-The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1753 3 1753 7 4
-help
-S 0 1753 9 1753 32 23
-write `true` or `false`
 S 0 1754 3 1754 8 5
+since
+S 0 1754 10 1754 15 5
+0.1.0
+S 0 1755 3 1755 8 5
+title
+S 0 1755 10 1755 44 34
+a boolean is not `true` or `false`
+S 0 1756 3 1756 12 9
+rationale
+S 0 1756 14 1756 104 90
+The package's booleans are lower-case `true` and `false`; anything else is a schema error.
+S 0 1757 3 1757 7 4
+help
+S 0 1757 9 1757 32 23
+write `true` or `false`
+S 0 1758 3 1758 8 5
 check
-M 2 1754 10 1754 96
-S 0 1754 12 1754 16 4
+M 2 1758 10 1758 96
+S 0 1758 12 1758 16 4
 each
-S 0 1754 18 1754 33 15
+S 0 1758 18 1758 33 15
 in_app_purchase
-S 0 1754 35 1754 40 5
+S 0 1758 35 1758 40 5
 field
-S 1 1754 42 1754 94 50
+S 1 1758 42 1758 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1755 3 1755 10 7
+S 0 1759 3 1759 10 7
 options
-M 1 1755 12 1755 37
-S 0 1755 14 1755 21 7
+M 1 1759 12 1759 37
+S 0 1759 14 1759 21 7
 pattern
-S 1 1755 23 1755 35 10
+S 1 1759 23 1759 35 10
 true|false
-S 0 1756 3 1756 10 7
+S 0 1760 3 1760 10 7
 message
-S 1 1756 12 1756 90 76
+S 1 1760 12 1760 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1757 3 1757 11 8
+S 0 1761 3 1761 11 8
 examples
-M 2 1758 5 1769 27
-S 0 1758 5 1758 15 10
+M 2 1762 5 1773 27
+S 0 1762 5 1762 15 10
 triggering
-L 1 1759 7 1764 27
-S 1 1759 9 1764 27 142
+L 1 1763 7 1768 27
+S 1 1763 9 1768 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1765 5 1765 12 7
+S 0 1769 5 1769 12 7
 passing
-L 1 1766 7 1769 27
-S 1 1766 9 1769 27 121
+L 1 1770 7 1773 27
+S 1 1770 9 1773 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 1771 3 1791 27
-S 0 1771 3 1771 5 2
+M 9 1775 3 1795 27
+S 0 1775 3 1775 5 2
 id
-S 0 1771 7 1771 19 12
+S 0 1775 7 1775 19 12
 catalog-date
-S 0 1772 3 1772 12 9
+S 0 1776 3 1776 12 9
 checklist
-S 0 1772 14 1772 27 13
+S 0 1776 14 1776 27 13
 catalog-valid
-S 0 1773 3 1773 8 5
+S 0 1777 3 1777 8 5
 input
-S 0 1773 10 1773 17 7
+S 0 1777 10 1777 17 7
 catalog
-S 0 1774 3 1774 11 8
+S 0 1778 3 1778 11 8
 severity
-S 0 1774 13 1774 18 5
+S 0 1778 13 1778 18 5
 error
-S 0 1775 3 1775 8 5
+S 0 1779 3 1779 8 5
 since
-S 0 1775 10 1775 15 5
+S 0 1779 10 1779 15 5
 0.1.0
-S 0 1776 3 1776 8 5
+S 0 1780 3 1780 8 5
 title
-S 0 1776 10 1776 52 42
+S 0 1780 10 1780 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1777 3 1777 12 9
+S 0 1781 3 1781 12 9
 rationale
-S 0 1777 14 1777 103 89
+S 0 1781 14 1781 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1778 3 1778 7 4
+S 0 1782 3 1782 7 4
 help
-S 0 1778 9 1778 41 32
+S 0 1782 9 1782 41 32
 write the date as year-month-day
-S 0 1779 3 1779 11 8
+S 0 1783 3 1783 11 8
 examples
-M 2 1780 5 1791 27
-S 0 1780 5 1780 15 10
+M 2 1784 5 1795 27
+S 0 1784 5 1784 15 10
 triggering
-L 1 1781 7 1786 27
-S 1 1781 9 1786 27 181
+L 1 1785 7 1790 27
+S 1 1785 9 1790 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1787 5 1787 12 7
+S 0 1791 5 1791 12 7
 passing
-L 1 1788 7 1791 27
-S 1 1788 9 1791 27 159
+L 1 1792 7 1795 27
+S 1 1792 9 1795 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 1793 3 1816 27
-S 0 1793 3 1793 5 2
+M 12 1797 3 1820 27
+S 0 1797 3 1797 5 2
 id
-S 0 1793 7 1793 25 18
+S 0 1797 7 1797 25 18
 catalog-price-tier
-S 0 1794 3 1794 12 9
+S 0 1798 3 1798 12 9
 checklist
-S 0 1794 14 1794 27 13
+S 0 1798 14 1798 27 13
 catalog-valid
-S 0 1795 3 1795 8 5
+S 0 1799 3 1799 8 5
 input
-S 0 1795 10 1795 17 7
+S 0 1799 10 1799 17 7
 catalog
-S 0 1796 3 1796 11 8
+S 0 1800 3 1800 11 8
 severity
-S 0 1796 13 1796 18 5
+S 0 1800 13 1800 18 5
 error
-S 0 1797 3 1797 8 5
-since
-S 0 1797 10 1797 15 5
-0.1.0
-S 0 1798 3 1798 8 5
-title
-S 0 1798 10 1798 41 31
-a price tier is outside 1 to 87
-S 0 1799 3 1799 12 9
-rationale
-S 0 1799 14 1799 156 142
-In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1800 3 1800 7 4
-help
-S 0 1800 9 1800 32 23
-use a tier from 1 to 87
 S 0 1801 3 1801 8 5
+since
+S 0 1801 10 1801 15 5
+0.1.0
+S 0 1802 3 1802 8 5
+title
+S 0 1802 10 1802 41 31
+a price tier is outside 1 to 87
+S 0 1803 3 1803 12 9
+rationale
+S 0 1803 14 1803 156 142
+In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
+S 0 1804 3 1804 7 4
+help
+S 0 1804 9 1804 32 23
+use a tier from 1 to 87
+S 0 1805 3 1805 8 5
 check
-M 2 1801 10 1801 158
-S 0 1801 12 1801 16 4
+M 2 1805 10 1805 158
+S 0 1805 12 1805 16 4
 each
-S 0 1801 18 1801 33 15
+S 0 1805 18 1805 33 15
 in_app_purchase
-S 0 1801 35 1801 40 5
+S 0 1805 35 1805 40 5
 field
-S 1 1801 42 1801 156 112
+S 1 1805 42 1805 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1802 3 1802 10 7
+S 0 1806 3 1806 10 7
 options
-M 1 1802 12 1802 50
-S 0 1802 14 1802 21 7
+M 1 1806 12 1806 50
+S 0 1806 14 1806 21 7
 pattern
-S 1 1802 23 1802 48 23
+S 1 1806 23 1806 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1803 3 1803 10 7
+S 0 1807 3 1807 10 7
 message
-S 1 1803 12 1803 76 62
+S 1 1807 12 1807 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1804 3 1804 11 8
+S 0 1808 3 1808 11 8
 examples
-M 2 1805 5 1816 27
-S 0 1805 5 1805 15 10
+M 2 1809 5 1820 27
+S 0 1809 5 1809 15 10
 triggering
-L 1 1806 7 1811 27
-S 1 1806 9 1811 27 148
+L 1 1810 7 1815 27
+S 1 1810 9 1815 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1812 5 1812 12 7
+S 0 1816 5 1816 12 7
 passing
-L 1 1813 7 1816 27
-S 1 1813 9 1816 27 126
+L 1 1817 7 1820 27
+S 1 1817 9 1820 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 1818 3 1842 27
-S 0 1818 3 1818 5 2
+M 9 1822 3 1846 27
+S 0 1822 3 1822 5 2
 id
-S 0 1818 7 1818 30 23
+S 0 1822 7 1822 30 23
 catalog-price-intervals
-S 0 1819 3 1819 12 9
+S 0 1823 3 1823 12 9
 checklist
-S 0 1819 14 1819 27 13
+S 0 1823 14 1823 27 13
 catalog-valid
-S 0 1820 3 1820 8 5
+S 0 1824 3 1824 8 5
 input
-S 0 1820 10 1820 17 7
+S 0 1824 10 1824 17 7
 catalog
-S 0 1821 3 1821 11 8
+S 0 1825 3 1825 11 8
 severity
-S 0 1821 13 1821 18 5
+S 0 1825 13 1825 18 5
 error
-S 0 1822 3 1822 8 5
+S 0 1826 3 1826 8 5
 since
-S 0 1822 10 1822 15 5
+S 0 1826 10 1826 15 5
 0.1.0
-S 0 1823 3 1823 8 5
+S 0 1827 3 1827 8 5
 title
-S 0 1823 10 1823 59 49
+S 0 1827 10 1827 59 49
 price intervals overlap, run out of order, or end
-S 0 1824 3 1824 12 9
+S 0 1828 3 1828 12 9
 rationale
-S 0 1824 14 1824 160 146
+S 0 1828 14 1828 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1825 3 1825 7 4
+S 0 1829 3 1829 7 4
 help
-S 0 1825 9 1825 111 102
+S 0 1829 9 1829 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1826 3 1826 11 8
+S 0 1830 3 1830 11 8
 examples
-M 2 1827 5 1842 27
-S 0 1827 5 1827 15 10
+M 2 1831 5 1846 27
+S 0 1831 5 1831 15 10
 triggering
-L 1 1828 7 1834 27
-S 1 1828 9 1834 27 365
+L 1 1832 7 1838 27
+S 1 1832 9 1838 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -7997,10 +8038,10 @@ S 1 1828 9 1834 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1835 5 1835 12 7
+S 0 1839 5 1839 12 7
 passing
-L 1 1836 7 1842 27
-S 1 1836 9 1842 27 351
+L 1 1840 7 1846 27
+S 1 1840 9 1846 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8008,68 +8049,68 @@ S 1 1836 9 1842 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 1844 3 1868 30
-S 0 1844 3 1844 5 2
+M 12 1848 3 1872 30
+S 0 1848 3 1848 5 2
 id
-S 0 1844 7 1844 36 29
+S 0 1848 7 1848 36 29
 catalog-subscription-duration
-S 0 1845 3 1845 12 9
+S 0 1849 3 1849 12 9
 checklist
-S 0 1845 14 1845 27 13
+S 0 1849 14 1849 27 13
 catalog-valid
-S 0 1846 3 1846 8 5
+S 0 1850 3 1850 8 5
 input
-S 0 1846 10 1846 17 7
+S 0 1850 10 1850 17 7
 catalog
-S 0 1847 3 1847 11 8
+S 0 1851 3 1851 11 8
 severity
-S 0 1847 13 1847 18 5
+S 0 1851 13 1851 18 5
 error
-S 0 1848 3 1848 8 5
-since
-S 0 1848 10 1848 15 5
-0.1.0
-S 0 1849 3 1849 8 5
-title
-S 0 1849 10 1849 69 59
-a subscription duration is not one App Store Connect offers
-S 0 1850 3 1850 12 9
-rationale
-S 0 1850 14 1850 164 150
-Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1851 3 1851 7 4
-help
-S 1 1851 9 1851 82 71
-use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
 S 0 1852 3 1852 8 5
+since
+S 0 1852 10 1852 15 5
+0.1.0
+S 0 1853 3 1853 8 5
+title
+S 0 1853 10 1853 69 59
+a subscription duration is not one App Store Connect offers
+S 0 1854 3 1854 12 9
+rationale
+S 0 1854 14 1854 164 150
+Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
+S 0 1855 3 1855 7 4
+help
+S 1 1855 9 1855 82 71
+use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
+S 0 1856 3 1856 8 5
 check
-M 2 1852 10 1852 52
-S 0 1852 12 1852 16 4
+M 2 1856 10 1856 52
+S 0 1856 12 1856 16 4
 each
-S 0 1852 18 1852 33 15
+S 0 1856 18 1856 33 15
 in_app_purchase
-S 0 1852 35 1852 40 5
+S 0 1856 35 1856 40 5
 field
-S 0 1852 42 1852 50 8
+S 0 1856 42 1856 50 8
 duration
-S 0 1853 3 1853 10 7
+S 0 1857 3 1857 10 7
 options
-M 1 1853 12 1853 75
-S 0 1853 14 1853 21 7
+M 1 1857 12 1857 75
+S 0 1857 14 1857 21 7
 pattern
-S 1 1853 23 1853 73 48
+S 1 1857 23 1857 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1854 3 1854 10 7
+S 0 1858 3 1858 10 7
 message
-S 1 1854 12 1854 122 108
+S 1 1858 12 1858 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1855 3 1855 11 8
+S 0 1859 3 1859 11 8
 examples
-M 2 1856 5 1868 30
-S 0 1856 5 1856 15 10
+M 2 1860 5 1872 30
+S 0 1860 5 1860 15 10
 triggering
-L 1 1857 7 1863 30
-S 1 1857 9 1863 30 189
+L 1 1861 7 1867 30
+S 1 1861 9 1867 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -8077,160 +8118,160 @@ S 1 1857 9 1863 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1864 5 1864 12 7
+S 0 1868 5 1868 12 7
 passing
-L 1 1865 7 1868 30
-S 1 1865 9 1868 30 162
+L 1 1869 7 1872 30
+S 1 1869 9 1872 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 1870 3 1889 30
-S 0 1870 3 1870 5 2
+M 9 1874 3 1893 30
+S 0 1874 3 1874 5 2
 id
-S 0 1870 7 1870 41 34
+S 0 1874 7 1874 41 34
 catalog-subscription-outside-group
-S 0 1871 3 1871 12 9
+S 0 1875 3 1875 12 9
 checklist
-S 0 1871 14 1871 27 13
+S 0 1875 14 1875 27 13
 catalog-valid
-S 0 1872 3 1872 8 5
+S 0 1876 3 1876 8 5
 input
-S 0 1872 10 1872 17 7
+S 0 1876 10 1876 17 7
 catalog
-S 0 1873 3 1873 11 8
+S 0 1877 3 1877 11 8
 severity
-S 0 1873 13 1873 18 5
+S 0 1877 13 1877 18 5
 error
-S 0 1874 3 1874 8 5
+S 0 1878 3 1878 8 5
 since
-S 0 1874 10 1874 15 5
+S 0 1878 10 1878 15 5
 0.1.0
-S 0 1875 3 1875 8 5
+S 0 1879 3 1879 8 5
 title
-S 0 1875 10 1875 90 80
+S 0 1879 10 1879 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1876 3 1876 12 9
+S 0 1880 3 1880 12 9
 rationale
-S 0 1876 14 1876 153 139
+S 0 1880 14 1880 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1877 3 1877 7 4
+S 0 1881 3 1881 7 4
 help
-S 0 1877 9 1877 49 40
+S 0 1881 9 1881 49 40
 move the item into (or out of) the group
-S 0 1878 3 1878 11 8
+S 0 1882 3 1882 11 8
 examples
-M 2 1879 5 1889 30
-S 0 1879 5 1879 15 10
+M 2 1883 5 1893 30
+S 0 1883 5 1883 15 10
 triggering
-L 1 1880 7 1884 27
-S 1 1880 9 1884 27 149
+L 1 1884 7 1888 27
+S 1 1884 9 1888 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1885 5 1885 12 7
+S 0 1889 5 1889 12 7
 passing
-L 1 1886 7 1889 30
-S 1 1886 9 1889 30 199
+L 1 1890 7 1893 30
+S 1 1890 9 1893 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1891 3 1910 27
-S 0 1891 3 1891 5 2
+M 9 1895 3 1914 27
+S 0 1895 3 1895 5 2
 id
-S 0 1891 7 1891 33 26
+S 0 1895 7 1895 33 26
 catalog-screenshot-missing
-S 0 1892 3 1892 12 9
+S 0 1896 3 1896 12 9
 checklist
-S 0 1892 14 1892 27 13
+S 0 1896 14 1896 27 13
 catalog-valid
-S 0 1893 3 1893 8 5
+S 0 1897 3 1897 8 5
 input
-S 0 1893 10 1893 17 7
+S 0 1897 10 1897 17 7
 catalog
-S 0 1894 3 1894 11 8
+S 0 1898 3 1898 11 8
 severity
-S 0 1894 13 1894 18 5
+S 0 1898 13 1898 18 5
 error
-S 0 1895 3 1895 8 5
+S 0 1899 3 1899 8 5
 since
-S 0 1895 10 1895 15 5
+S 0 1899 10 1899 15 5
 0.1.0
-S 0 1896 3 1896 8 5
+S 0 1900 3 1900 8 5
 title
-S 0 1896 10 1896 56 46
+S 0 1900 10 1900 56 46
 a new in-app purchase has no review screenshot
-S 0 1897 3 1897 12 9
+S 0 1901 3 1901 12 9
 rationale
-S 0 1897 14 1897 181 167
+S 0 1901 14 1901 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1898 3 1898 7 4
+S 0 1902 3 1902 7 4
 help
-S 0 1898 9 1898 74 65
+S 0 1902 9 1902 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1899 3 1899 11 8
+S 0 1903 3 1903 11 8
 examples
-M 2 1900 5 1910 27
-S 0 1900 5 1900 15 10
+M 2 1904 5 1914 27
+S 0 1904 5 1904 15 10
 triggering
-L 1 1901 7 1904 27
-S 1 1901 9 1904 27 114
+L 1 1905 7 1908 27
+S 1 1905 9 1908 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1905 5 1905 12 7
+S 0 1909 5 1909 12 7
 passing
-L 1 1906 7 1910 27
-S 1 1906 9 1910 27 255
+L 1 1910 7 1914 27
+S 1 1910 9 1914 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1912 3 1933 27
-S 0 1912 3 1912 5 2
+M 9 1916 3 1937 27
+S 0 1916 3 1916 5 2
 id
-S 0 1912 7 1912 38 31
+S 0 1916 7 1916 38 31
 catalog-screenshot-file-missing
-S 0 1913 3 1913 12 9
+S 0 1917 3 1917 12 9
 checklist
-S 0 1913 14 1913 27 13
+S 0 1917 14 1917 27 13
 catalog-valid
-S 0 1914 3 1914 8 5
+S 0 1918 3 1918 8 5
 input
-S 0 1914 10 1914 17 7
+S 0 1918 10 1918 17 7
 catalog
-S 0 1915 3 1915 11 8
+S 0 1919 3 1919 11 8
 severity
-S 0 1915 13 1915 18 5
+S 0 1919 13 1919 18 5
 error
-S 0 1916 3 1916 8 5
+S 0 1920 3 1920 8 5
 since
-S 0 1916 10 1916 15 5
+S 0 1920 10 1920 15 5
 0.1.0
-S 0 1917 3 1917 8 5
+S 0 1921 3 1921 8 5
 title
-S 0 1917 10 1917 56 46
+S 0 1921 10 1921 56 46
 a review screenshot file is not in the package
-S 0 1918 3 1918 12 9
+S 0 1922 3 1922 12 9
 rationale
-S 0 1918 14 1918 181 167
+S 0 1922 14 1922 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1919 3 1919 7 4
+S 0 1923 3 1923 7 4
 help
-S 0 1919 9 1919 69 60
+S 0 1923 9 1923 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1920 3 1920 11 8
+S 0 1924 3 1924 11 8
 examples
-M 2 1921 5 1933 27
-S 0 1921 5 1921 15 10
+M 2 1925 5 1937 27
+S 0 1925 5 1925 15 10
 triggering
-L 1 1922 7 1928 27
-S 1 1922 9 1928 27 155
+L 1 1926 7 1932 27
+S 1 1926 9 1932 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -8238,54 +8279,54 @@ S 1 1922 9 1928 27 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1929 5 1929 12 7
+S 0 1933 5 1933 12 7
 passing
-L 1 1930 7 1933 27
-S 1 1930 9 1933 27 128
+L 1 1934 7 1937 27
+S 1 1934 9 1937 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 9 1935 3 1957 27
-S 0 1935 3 1935 5 2
+M 9 1939 3 1961 27
+S 0 1939 3 1939 5 2
 id
-S 0 1935 7 1935 34 27
+S 0 1939 7 1939 34 27
 catalog-screenshot-checksum
-S 0 1936 3 1936 12 9
+S 0 1940 3 1940 12 9
 checklist
-S 0 1936 14 1936 27 13
+S 0 1940 14 1940 27 13
 catalog-valid
-S 0 1937 3 1937 8 5
+S 0 1941 3 1941 8 5
 input
-S 0 1937 10 1937 17 7
+S 0 1941 10 1941 17 7
 catalog
-S 0 1938 3 1938 11 8
+S 0 1942 3 1942 11 8
 severity
-S 0 1938 13 1938 18 5
+S 0 1942 13 1942 18 5
 error
-S 0 1939 3 1939 8 5
+S 0 1943 3 1943 8 5
 since
-S 0 1939 10 1939 15 5
+S 0 1943 10 1943 15 5
 0.1.0
-S 0 1940 3 1940 8 5
+S 0 1944 3 1944 8 5
 title
-S 0 1940 10 1940 67 57
+S 0 1944 10 1944 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 1941 3 1941 12 9
+S 0 1945 3 1945 12 9
 rationale
-S 0 1941 14 1941 155 141
+S 0 1945 14 1945 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1942 3 1942 7 4
+S 0 1946 3 1946 7 4
 help
-S 0 1942 9 1942 43 34
+S 0 1946 9 1946 43 34
 write the file's real size and MD5
-S 0 1943 3 1943 11 8
+S 0 1947 3 1947 11 8
 examples
-M 2 1944 5 1957 27
-S 0 1944 5 1944 15 10
+M 2 1948 5 1961 27
+S 0 1948 5 1948 15 10
 triggering
-L 1 1945 7 1952 27
-S 1 1945 9 1952 27 224
+L 1 1949 7 1956 27
+S 1 1949 9 1956 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -8294,282 +8335,282 @@ S 1 1945 9 1952 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1953 5 1953 12 7
+S 0 1957 5 1957 12 7
 passing
-L 1 1954 7 1957 27
-S 1 1954 9 1957 27 192
+L 1 1958 7 1961 27
+S 1 1958 9 1961 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1959 3 1979 27
-S 0 1959 3 1959 5 2
+M 9 1963 3 1983 27
+S 0 1963 3 1963 5 2
 id
-S 0 1959 7 1959 36 29
+S 0 1963 7 1963 36 29
 catalog-screenshot-dimensions
-S 0 1960 3 1960 12 9
+S 0 1964 3 1964 12 9
 checklist
-S 0 1960 14 1960 27 13
+S 0 1964 14 1964 27 13
 catalog-valid
-S 0 1961 3 1961 8 5
+S 0 1965 3 1965 8 5
 input
-S 0 1961 10 1961 17 7
+S 0 1965 10 1965 17 7
 catalog
-S 0 1962 3 1962 11 8
+S 0 1966 3 1966 11 8
 severity
-S 0 1962 13 1962 18 5
+S 0 1966 13 1966 18 5
 error
-S 0 1963 3 1963 8 5
+S 0 1967 3 1967 8 5
 since
-S 0 1963 10 1963 15 5
+S 0 1967 10 1967 15 5
 0.1.0
-S 0 1964 3 1964 8 5
+S 0 1968 3 1968 8 5
 title
-S 0 1964 10 1964 62 52
+S 0 1968 10 1968 62 52
 a review screenshot is not an accepted image or size
-S 0 1965 3 1965 12 9
+S 0 1969 3 1969 12 9
 rationale
-S 0 1965 14 1965 192 180
+S 0 1969 14 1969 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1966 3 1966 7 4
+S 0 1970 3 1970 7 4
 help
-S 0 1966 9 1966 73 64
+S 0 1970 9 1970 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1967 3 1967 11 8
+S 0 1971 3 1971 11 8
 examples
-M 2 1968 5 1979 27
-S 0 1968 5 1968 15 10
+M 2 1972 5 1983 27
+S 0 1972 5 1972 15 10
 triggering
-L 1 1969 7 1974 27
-S 1 1969 9 1974 27 136
+L 1 1973 7 1978 27
+S 1 1973 9 1978 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1975 5 1975 12 7
+S 0 1979 5 1979 12 7
 passing
-L 1 1976 7 1979 27
-S 1 1976 9 1979 27 111
+L 1 1980 7 1983 27
+S 1 1980 9 1983 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 1981 3 2001 27
-S 0 1981 3 1981 5 2
+M 11 1985 3 2005 27
+S 0 1985 3 1985 5 2
 id
-S 0 1981 7 1981 29 22
+S 0 1985 7 1985 29 22
 catalog-too-many-items
-S 0 1982 3 1982 12 9
+S 0 1986 3 1986 12 9
 checklist
-S 0 1982 14 1982 27 13
+S 0 1986 14 1986 27 13
 catalog-valid
-S 0 1983 3 1983 8 5
+S 0 1987 3 1987 8 5
 input
-S 0 1983 10 1983 17 7
+S 0 1987 10 1987 17 7
 catalog
-S 0 1984 3 1984 11 8
+S 0 1988 3 1988 11 8
 severity
-S 0 1984 13 1984 18 5
+S 0 1988 13 1988 18 5
 error
-S 0 1985 3 1985 8 5
+S 0 1989 3 1989 8 5
 since
-S 0 1985 10 1985 15 5
+S 0 1989 10 1989 15 5
 0.1.0
-S 0 1986 3 1986 8 5
+S 0 1990 3 1990 8 5
 title
-S 0 1986 10 1986 69 59
+S 0 1990 10 1990 69 59
 the package has more in-app purchases than one upload takes
-S 0 1987 3 1987 12 9
+S 0 1991 3 1991 12 9
 rationale
-S 0 1987 14 1987 120 106
+S 0 1991 14 1991 120 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 1988 3 1988 7 4
+S 0 1992 3 1992 7 4
 help
-S 0 1988 9 1988 26 17
+S 0 1992 9 1992 26 17
 split the package
-S 0 1989 3 1989 10 7
+S 0 1993 3 1993 10 7
 options
-M 1 1989 12 1989 31
-S 0 1989 14 1989 23 9
+M 1 1993 12 1993 31
+S 0 1993 14 1993 23 9
 max_items
-S 0 1989 25 1989 29 4
+S 0 1993 25 1993 29 4
 1000
-S 0 1990 3 1990 18 15
+S 0 1994 3 1994 18 15
 example_options
-M 1 1990 20 1990 37
-S 0 1990 22 1990 31 9
+M 1 1994 20 1994 37
+S 0 1994 22 1994 31 9
 max_items
-S 0 1990 33 1990 35 2
+S 0 1994 33 1994 35 2
 20
-S 0 1991 3 1991 11 8
+S 0 1995 3 1995 11 8
 examples
-M 2 1992 5 2001 27
-S 0 1992 5 1992 15 10
+M 2 1996 5 2005 27
+S 0 1996 5 1996 15 10
 triggering
-L 1 1993 7 1998 69
-S 1 1993 9 1998 69 957
+L 1 1997 7 2002 69
+S 1 1997 9 2002 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 1999 5 1999 12 7
+S 0 2003 5 2003 12 7
 passing
-L 1 2000 7 2001 27
-S 1 2000 9 2001 27 19
+L 1 2004 7 2005 27
+S 1 2004 9 2005 27 19
 <in_app_purchase/>
 
-M 9 2003 3 2021 27
-S 0 2003 3 2003 5 2
+M 9 2007 3 2025 27
+S 0 2007 3 2007 5 2
 id
-S 0 2003 7 2003 26 19
+S 0 2007 7 2007 26 19
 catalog-placeholder
-S 0 2004 3 2004 12 9
+S 0 2008 3 2008 12 9
 checklist
-S 0 2004 14 2004 27 13
+S 0 2008 14 2008 27 13
 catalog-valid
-S 0 2005 3 2005 8 5
+S 0 2009 3 2009 8 5
 input
-S 0 2005 10 2005 17 7
+S 0 2009 10 2009 17 7
 catalog
-S 0 2006 3 2006 11 8
+S 0 2010 3 2010 11 8
 severity
-S 0 2006 13 2006 18 5
+S 0 2010 13 2010 18 5
 error
-S 0 2007 3 2007 8 5
+S 0 2011 3 2011 8 5
 since
-S 0 2007 10 2007 15 5
+S 0 2011 10 2011 15 5
 0.1.0
-S 0 2008 3 2008 8 5
+S 0 2012 3 2012 8 5
 title
-S 0 2008 10 2008 56 46
+S 0 2012 10 2012 56 46
 a template placeholder was left in the package
-S 0 2009 3 2009 12 9
+S 0 2013 3 2013 12 9
 rationale
-S 0 2009 14 2009 146 134
+S 0 2013 14 2013 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2010 3 2010 7 4
+S 0 2014 3 2014 7 4
 help
-S 0 2010 9 2010 52 43
+S 0 2014 9 2014 52 43
 replace the placeholder with the real value
-S 0 2011 3 2011 11 8
+S 0 2015 3 2015 11 8
 examples
-M 2 2012 5 2021 27
-S 0 2012 5 2012 15 10
+M 2 2016 5 2025 27
+S 0 2016 5 2016 15 10
 triggering
-L 1 2013 7 2016 27
-S 1 2013 9 2016 27 92
+L 1 2017 7 2020 27
+S 1 2017 9 2020 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2017 5 2017 12 7
+S 0 2021 5 2021 12 7
 passing
-L 1 2018 7 2021 27
-S 1 2018 9 2021 27 100
+L 1 2022 7 2025 27
+S 1 2022 9 2025 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2023 3 2045 19
-S 0 2023 3 2023 5 2
+M 9 2027 3 2049 19
+S 0 2027 3 2027 5 2
 id
-S 0 2023 7 2023 29 22
+S 0 2027 7 2027 29 22
 catalog-metadata-token
-S 0 2024 3 2024 12 9
+S 0 2028 3 2028 12 9
 checklist
-S 0 2024 14 2024 27 13
+S 0 2028 14 2028 27 13
 catalog-valid
-S 0 2025 3 2025 8 5
+S 0 2029 3 2029 8 5
 input
-S 0 2025 10 2025 17 7
+S 0 2029 10 2029 17 7
 catalog
-S 0 2026 3 2026 11 8
+S 0 2030 3 2030 11 8
 severity
-S 0 2026 13 2026 20 7
+S 0 2030 13 2030 20 7
 warning
-S 0 2027 3 2027 8 5
+S 0 2031 3 2031 8 5
 since
-S 0 2027 10 2027 15 5
+S 0 2031 10 2031 15 5
 0.1.0
-S 0 2028 3 2028 8 5
+S 0 2032 3 2032 8 5
 title
-S 0 2028 10 2028 52 42
+S 0 2032 10 2032 52 42
 the metadata token looks edited or made up
-S 0 2029 3 2029 12 9
+S 0 2033 3 2033 12 9
 rationale
-S 1 2029 14 2029 169 153
+S 1 2033 14 2033 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2030 3 2030 7 4
+S 0 2034 3 2034 7 4
 help
-S 0 2030 9 2030 82 73
+S 0 2034 9 2034 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2031 3 2031 11 8
+S 0 2035 3 2035 11 8
 examples
-M 2 2032 5 2045 19
-S 0 2032 5 2032 15 10
+M 2 2036 5 2049 19
+S 0 2036 5 2036 15 10
 triggering
-L 1 2033 7 2038 19
-S 1 2033 9 2038 19 273
+L 1 2037 7 2042 19
+S 1 2037 9 2042 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2039 5 2039 12 7
+S 0 2043 5 2043 12 7
 passing
-L 1 2040 7 2045 19
-S 1 2040 9 2045 19 284
+L 1 2044 7 2049 19
+S 1 2044 9 2049 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2047 3 2068 203
-S 0 2047 3 2047 5 2
+M 9 2051 3 2072 203
+S 0 2051 3 2051 5 2
 id
-S 0 2047 7 2047 34 27
+S 0 2051 7 2051 34 27
 catalog-descriptor-mismatch
-S 0 2048 3 2048 12 9
+S 0 2052 3 2052 12 9
 checklist
-S 0 2048 14 2048 27 13
+S 0 2052 14 2052 27 13
 catalog-valid
-S 0 2049 3 2049 8 5
+S 0 2053 3 2053 8 5
 input
-S 0 2049 10 2049 17 7
+S 0 2053 10 2053 17 7
 catalog
-S 0 2050 3 2050 11 8
+S 0 2054 3 2054 11 8
 severity
-S 0 2050 13 2050 20 7
+S 0 2054 13 2054 20 7
 warning
-S 0 2051 3 2051 8 5
+S 0 2055 3 2055 8 5
 since
-S 0 2051 10 2051 15 5
+S 0 2055 10 2055 15 5
 0.1.0
-S 0 2052 3 2052 8 5
+S 0 2056 3 2056 8 5
 title
-S 0 2052 10 2052 60 50
+S 0 2056 10 2056 60 50
 the catalog and the descriptor's products disagree
-S 0 2053 3 2053 12 9
+S 0 2057 3 2057 12 9
 rationale
-S 0 2053 14 2053 189 175
+S 0 2057 14 2057 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2054 3 2054 7 4
+S 0 2058 3 2058 7 4
 help
-S 0 2054 9 2054 73 64
+S 0 2058 9 2058 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2055 3 2055 11 8
+S 0 2059 3 2059 11 8
 examples
-M 2 2056 5 2068 203
-S 0 2056 5 2056 15 10
+M 2 2060 5 2072 203
+S 0 2060 5 2060 15 10
 triggering
-L 1 2057 7 2063 27
-S 1 2057 9 2063 27 554
+L 1 2061 7 2067 27
+S 1 2061 9 2067 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -8577,1245 +8618,1245 @@ S 1 2057 9 2063 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2064 5 2064 12 7
+S 0 2068 5 2068 12 7
 passing
-L 1 2065 7 2068 203
-S 1 2065 9 2068 203 440
+L 1 2069 7 2072 203
+S 1 2069 9 2072 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 9 2072 3 2090 36
-S 0 2072 3 2072 5 2
+M 9 2076 3 2094 36
+S 0 2076 3 2076 5 2
 id
-S 0 2072 7 2072 31 24
+S 0 2076 7 2076 31 24
 descriptor-file-mismatch
-S 0 2073 3 2073 12 9
+S 0 2077 3 2077 12 9
 checklist
-S 0 2073 14 2073 26 12
+S 0 2077 14 2077 26 12
 code-signing
-S 0 2074 3 2074 11 8
+S 0 2078 3 2078 11 8
 severity
-S 0 2074 13 2074 20 7
+S 0 2078 13 2078 20 7
 warning
-S 0 2075 3 2075 15 12
+S 0 2079 3 2079 15 12
 context_only
-S 0 2075 17 2075 21 4
+S 0 2079 17 2079 21 4
 true
-S 0 2076 3 2076 8 5
+S 0 2080 3 2080 8 5
 since
-S 0 2076 10 2076 15 5
+S 0 2080 10 2080 15 5
 0.1.0
-S 0 2077 3 2077 8 5
+S 0 2081 3 2081 8 5
 title
-S 0 2077 10 2077 52 42
+S 0 2081 10 2081 52 42
 a project file and the descriptor disagree
-S 0 2078 3 2078 12 9
+S 0 2082 3 2082 12 9
 rationale
-S 0 2078 14 2078 242 228
+S 0 2082 14 2082 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2079 3 2079 7 4
+S 0 2083 3 2083 7 4
 help
-S 0 2079 9 2079 80 71
+S 0 2083 9 2083 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2080 3 2080 11 8
+S 0 2084 3 2084 11 8
 examples
-M 2 2081 5 2090 36
-S 0 2081 5 2081 15 10
+M 2 2085 5 2094 36
+S 0 2085 5 2085 15 10
 triggering
-L 1 2082 7 2086 55
-S 1 2082 9 2086 55 141
+L 1 2086 7 2090 55
+S 1 2086 9 2090 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2087 5 2087 12 7
+S 0 2091 5 2091 12 7
 passing
-L 1 2088 7 2090 36
-S 1 2088 9 2090 36 33
+L 1 2092 7 2094 36
+S 1 2092 9 2094 36 33
 app:
   deployment_target: "16.0"
 
-M 10 2092 3 2115 33
-S 0 2092 3 2092 5 2
+M 10 2096 3 2119 33
+S 0 2096 3 2096 5 2
 id
-S 0 2092 7 2092 33 26
+S 0 2096 7 2096 33 26
 running-bundle-id-mismatch
-S 0 2093 3 2093 12 9
-checklist
-S 0 2093 14 2093 31 17
-bundle-id-matches
-S 0 2094 3 2094 11 8
-severity
-S 0 2094 13 2094 18 5
-error
-S 0 2095 3 2095 8 5
-since
-S 0 2095 10 2095 15 5
-0.1.0
-S 0 2096 3 2096 8 5
-title
-S 0 2096 10 2096 80 70
-the build runs with another bundle ID than the App Store Connect app's
 S 0 2097 3 2097 12 9
-rationale
-S 0 2097 14 2097 244 230
-StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2098 3 2098 7 4
-help
-S 0 2098 9 2098 96 87
-build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2099 3 2099 15 12
-environments
-L 4 2099 17 2099 58
-S 0 2099 18 2099 25 7
-sandbox
-S 0 2099 27 2099 37 10
-testflight
-S 0 2099 39 2099 45 6
-review
-S 0 2099 47 2099 57 10
-production
-S 0 2100 3 2100 17 14
-not_applicable
-S 0 2100 19 2100 100 81
-a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2101 3 2101 11 8
-examples
-M 2 2102 5 2115 33
-S 0 2102 5 2102 15 10
-triggering
-L 1 2103 7 2108 31
-S 1 2103 9 2108 31 181
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Debug
-
-S 0 2109 5 2109 12 7
-passing
-L 1 2110 7 2115 33
-S 1 2110 9 2115 33 183
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Release
-
-M 10 2117 3 2138 33
-S 0 2117 3 2117 5 2
-id
-S 0 2117 7 2117 34 27
-bundle-id-per-configuration
-S 0 2118 3 2118 12 9
 checklist
-S 0 2118 14 2118 31 17
+S 0 2097 14 2097 31 17
 bundle-id-matches
-S 0 2119 3 2119 11 8
+S 0 2098 3 2098 11 8
 severity
-S 0 2119 13 2119 20 7
-warning
-S 0 2120 3 2120 8 5
+S 0 2098 13 2098 18 5
+error
+S 0 2099 3 2099 8 5
 since
-S 0 2120 10 2120 15 5
+S 0 2099 10 2099 15 5
 0.1.0
-S 0 2121 3 2121 8 5
+S 0 2100 3 2100 8 5
 title
-S 0 2121 10 2121 68 58
-the configuration builds another bundle ID than the others
-S 0 2122 3 2122 12 9
+S 0 2100 10 2100 80 70
+the build runs with another bundle ID than the App Store Connect app's
+S 0 2101 3 2101 12 9
 rationale
-S 0 2122 14 2122 302 288
-Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2123 3 2123 7 4
+S 0 2101 14 2101 244 230
+StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
+S 0 2102 3 2102 7 4
 help
-S 0 2123 9 2123 94 85
-test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2124 3 2124 15 12
+S 0 2102 9 2102 96 87
+build with the configuration whose bundle ID owns the products, or change the bundle ID
+S 0 2103 3 2103 15 12
 environments
-L 4 2124 17 2124 58
-S 0 2124 18 2124 25 7
+L 4 2103 17 2103 58
+S 0 2103 18 2103 25 7
 sandbox
-S 0 2124 27 2124 37 10
+S 0 2103 27 2103 37 10
 testflight
-S 0 2124 39 2124 45 6
+S 0 2103 39 2103 45 6
 review
-S 0 2124 47 2124 57 10
+S 0 2103 47 2103 57 10
 production
-S 0 2125 3 2125 17 14
+S 0 2104 3 2104 17 14
 not_applicable
-S 0 2125 19 2125 100 81
+S 0 2104 19 2104 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2126 3 2126 11 8
+S 0 2105 3 2105 11 8
 examples
-M 2 2127 5 2138 33
-S 0 2127 5 2127 15 10
+M 2 2106 5 2119 33
+S 0 2106 5 2106 15 10
 triggering
-L 1 2128 7 2132 31
-S 1 2128 9 2132 31 100
+L 1 2107 7 2112 31
+S 1 2107 9 2112 31 181
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Debug
+
+S 0 2113 5 2113 12 7
+passing
+L 1 2114 7 2119 33
+S 1 2114 9 2119 33 183
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Release
+
+M 10 2121 3 2142 33
+S 0 2121 3 2121 5 2
+id
+S 0 2121 7 2121 34 27
+bundle-id-per-configuration
+S 0 2122 3 2122 12 9
+checklist
+S 0 2122 14 2122 31 17
+bundle-id-matches
+S 0 2123 3 2123 11 8
+severity
+S 0 2123 13 2123 20 7
+warning
+S 0 2124 3 2124 8 5
+since
+S 0 2124 10 2124 15 5
+0.1.0
+S 0 2125 3 2125 8 5
+title
+S 0 2125 10 2125 68 58
+the configuration builds another bundle ID than the others
+S 0 2126 3 2126 12 9
+rationale
+S 0 2126 14 2126 302 288
+Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
+S 0 2127 3 2127 7 4
+help
+S 0 2127 9 2127 94 85
+test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
+S 0 2128 3 2128 15 12
+environments
+L 4 2128 17 2128 58
+S 0 2128 18 2128 25 7
+sandbox
+S 0 2128 27 2128 37 10
+testflight
+S 0 2128 39 2128 45 6
+review
+S 0 2128 47 2128 57 10
+production
+S 0 2129 3 2129 17 14
+not_applicable
+S 0 2129 19 2129 100 81
+a StoreKit configuration file in Xcode serves its products whatever the bundle ID
+S 0 2130 3 2130 11 8
+examples
+M 2 2131 5 2142 33
+S 0 2131 5 2131 15 10
+triggering
+L 1 2132 7 2136 31
+S 1 2132 9 2136 31 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 2133 5 2133 12 7
+S 0 2137 5 2137 12 7
 passing
-L 1 2134 7 2138 33
-S 1 2134 9 2138 33 102
+L 1 2138 7 2142 33
+S 1 2138 9 2142 33 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 8 2140 3 2155 29
-S 0 2140 3 2140 5 2
+M 8 2144 3 2159 29
+S 0 2144 3 2144 5 2
 id
-S 0 2140 7 2140 28 21
+S 0 2144 7 2144 28 21
 wrong-iap-entitlement
-S 0 2141 3 2141 12 9
-checklist
-S 0 2141 14 2141 26 12
-code-signing
-S 0 2142 3 2142 11 8
-severity
-S 0 2142 13 2142 18 5
-error
-S 0 2143 3 2143 8 5
-since
-S 0 2143 10 2143 15 5
-0.1.0
-S 0 2144 3 2144 8 5
-title
-S 0 2144 10 2144 65 55
-the entitlements have a key added "for In-App Purchase"
 S 0 2145 3 2145 12 9
+checklist
+S 0 2145 14 2145 26 12
+code-signing
+S 0 2146 3 2146 11 8
+severity
+S 0 2146 13 2146 18 5
+error
+S 0 2147 3 2147 8 5
+since
+S 0 2147 10 2147 15 5
+0.1.0
+S 0 2148 3 2148 8 5
+title
+S 0 2148 10 2148 65 55
+the entitlements have a key added "for In-App Purchase"
+S 0 2149 3 2149 12 9
 rationale
-S 0 2145 14 2145 232 218
+S 0 2149 14 2149 232 218
 In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2146 3 2146 7 4
+S 0 2150 3 2150 7 4
 help
-S 0 2146 9 2146 69 60
+S 0 2150 9 2150 69 60
 remove the key; enable In-App Purchase on the App ID instead
-S 0 2147 3 2147 11 8
+S 0 2151 3 2151 11 8
 examples
-M 2 2148 5 2155 29
-S 0 2148 5 2148 15 10
+M 2 2152 5 2159 29
+S 0 2152 5 2152 15 10
 triggering
-L 1 2149 7 2151 79
-S 1 2149 9 2151 79 76
+L 1 2153 7 2155 79
+S 1 2153 9 2155 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2152 5 2152 12 7
+S 0 2156 5 2156 12 7
 passing
-L 1 2153 7 2155 29
-S 1 2153 9 2155 29 26
+L 1 2157 7 2159 29
+S 1 2157 9 2159 29 26
 app:
   entitlements: null
 
-M 8 2157 3 2174 55
-S 0 2157 3 2157 5 2
+M 8 2161 3 2178 55
+S 0 2161 3 2161 5 2
 id
-S 0 2157 7 2157 36 29
+S 0 2161 7 2161 36 29
 iap-capability-off-in-project
-S 0 2158 3 2158 12 9
-checklist
-S 0 2158 14 2158 32 18
-app-id-iap-enabled
-S 0 2159 3 2159 11 8
-severity
-S 0 2159 13 2159 18 5
-error
-S 0 2160 3 2160 8 5
-since
-S 0 2160 10 2160 15 5
-0.1.0
-S 0 2161 3 2161 8 5
-title
-S 0 2161 10 2161 71 61
-the Xcode project switches the In-App Purchase capability off
 S 0 2162 3 2162 12 9
+checklist
+S 0 2162 14 2162 32 18
+app-id-iap-enabled
+S 0 2163 3 2163 11 8
+severity
+S 0 2163 13 2163 18 5
+error
+S 0 2164 3 2164 8 5
+since
+S 0 2164 10 2164 15 5
+0.1.0
+S 0 2165 3 2165 8 5
+title
+S 0 2165 10 2165 71 61
+the Xcode project switches the In-App Purchase capability off
+S 0 2166 3 2166 12 9
 rationale
-S 0 2162 14 2162 257 247
+S 0 2166 14 2166 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2163 3 2163 7 4
+S 0 2167 3 2167 7 4
 help
-S 0 2163 9 2163 58 49
+S 0 2167 9 2167 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2164 3 2164 11 8
+S 0 2168 3 2168 11 8
 examples
-M 2 2165 5 2174 55
-S 0 2165 5 2165 15 10
+M 2 2169 5 2178 55
+S 0 2169 5 2169 15 10
 triggering
-L 1 2166 7 2169 55
-S 1 2166 9 2169 55 118
+L 1 2170 7 2173 55
+S 1 2170 9 2173 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2170 5 2170 12 7
+S 0 2174 5 2174 12 7
 passing
-L 1 2171 7 2174 55
-S 1 2171 9 2174 55 106
+L 1 2175 7 2178 55
+S 1 2175 9 2178 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2176 3 2192 67
-S 0 2176 3 2176 5 2
+M 9 2180 3 2196 67
+S 0 2180 3 2180 5 2
 id
-S 0 2176 7 2176 35 28
+S 0 2180 7 2180 35 28
 storekit-descriptor-mismatch
-S 0 2177 3 2177 12 9
+S 0 2181 3 2181 12 9
 checklist
-S 0 2177 14 2177 36 22
+S 0 2181 14 2181 36 22
 storekit-configuration
-S 0 2178 3 2178 11 8
+S 0 2182 3 2182 11 8
 severity
-S 0 2178 13 2178 17 4
+S 0 2182 13 2182 17 4
 note
-S 0 2179 3 2179 15 12
+S 0 2183 3 2183 15 12
 context_only
-S 0 2179 17 2179 21 4
+S 0 2183 17 2183 21 4
 true
-S 0 2180 3 2180 8 5
+S 0 2184 3 2184 8 5
 since
-S 0 2180 10 2180 15 5
+S 0 2184 10 2184 15 5
 0.1.0
-S 0 2181 3 2181 8 5
+S 0 2185 3 2185 8 5
 title
-S 0 2181 10 2181 87 77
+S 0 2185 10 2185 87 77
 the StoreKit configuration file and App Store Connect list different products
-S 0 2182 3 2182 12 9
+S 0 2186 3 2186 12 9
 rationale
-S 0 2182 14 2182 222 208
+S 0 2186 14 2186 222 208
 A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2183 3 2183 7 4
+S 0 2187 3 2187 7 4
 help
-S 0 2183 9 2183 53 44
+S 0 2187 9 2187 53 44
 keep the file in sync with App Store Connect
-S 0 2184 3 2184 11 8
+S 0 2188 3 2188 11 8
 examples
-M 2 2185 5 2192 67
-S 0 2185 5 2185 15 10
+M 2 2189 5 2196 67
+S 0 2189 5 2189 15 10
 triggering
-L 1 2186 7 2188 83
-S 1 2186 9 2188 83 80
+L 1 2190 7 2192 83
+S 1 2190 9 2192 83 80
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 2189 5 2189 12 7
+S 0 2193 5 2193 12 7
 passing
-L 1 2190 7 2192 67
-S 1 2190 9 2192 67 64
+L 1 2194 7 2196 67
+S 1 2194 9 2196 67 64
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 2194 3 2211 110
-S 0 2194 3 2194 5 2
+M 10 2198 3 2215 110
+S 0 2198 3 2198 5 2
 id
-S 0 2194 7 2194 36 29
+S 0 2198 7 2198 36 29
 storekit-configuration-active
-S 0 2195 3 2195 12 9
-checklist
-S 0 2195 14 2195 36 22
-storekit-configuration
-S 0 2196 3 2196 11 8
-severity
-S 0 2196 13 2196 20 7
-warning
-S 0 2197 3 2197 8 5
-since
-S 0 2197 10 2197 15 5
-0.1.0
-S 0 2198 3 2198 8 5
-title
-S 0 2198 10 2198 71 61
-the scheme serves products from a StoreKit configuration file
 S 0 2199 3 2199 12 9
+checklist
+S 0 2199 14 2199 36 22
+storekit-configuration
+S 0 2200 3 2200 11 8
+severity
+S 0 2200 13 2200 20 7
+warning
+S 0 2201 3 2201 8 5
+since
+S 0 2201 10 2201 15 5
+0.1.0
+S 0 2202 3 2202 8 5
+title
+S 0 2202 10 2202 71 61
+the scheme serves products from a StoreKit configuration file
+S 0 2203 3 2203 12 9
 rationale
-S 0 2199 14 2199 271 257
+S 0 2203 14 2203 271 257
 With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2200 3 2200 7 4
+S 0 2204 3 2204 7 4
 help
-S 1 2200 9 2200 120 109
+S 1 2204 9 2204 120 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2201 3 2201 15 12
+S 0 2205 3 2205 15 12
 environments
-L 4 2201 17 2201 58
-S 0 2201 18 2201 25 7
+L 4 2205 17 2205 58
+S 0 2205 18 2205 25 7
 sandbox
-S 0 2201 27 2201 37 10
+S 0 2205 27 2205 37 10
 testflight
-S 0 2201 39 2201 45 6
+S 0 2205 39 2205 45 6
 review
-S 0 2201 47 2201 57 10
+S 0 2205 47 2205 57 10
 production
-S 0 2202 3 2202 17 14
+S 0 2206 3 2206 17 14
 not_applicable
-S 0 2202 19 2202 69 50
+S 0 2206 19 2206 69 50
 in the xcode environment the file is what you test
-S 0 2203 3 2203 11 8
+S 0 2207 3 2207 11 8
 examples
-M 2 2204 5 2211 110
-S 0 2204 5 2204 15 10
+M 2 2208 5 2215 110
+S 0 2208 5 2208 15 10
 triggering
-L 1 2205 7 2207 102
-S 1 2205 9 2207 102 99
+L 1 2209 7 2211 102
+S 1 2209 9 2211 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2208 5 2208 12 7
+S 0 2212 5 2212 12 7
 passing
-L 1 2209 7 2211 110
-S 1 2209 9 2211 110 107
+L 1 2213 7 2215 110
+S 1 2213 9 2215 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2216 3 2234 122
-S 0 2216 3 2216 5 2
+M 13 2220 3 2238 122
+S 0 2220 3 2220 5 2
 id
-S 0 2216 7 2216 34 27
+S 0 2220 7 2220 34 27
 storekit-product-id-charset
-S 0 2217 3 2217 12 9
+S 0 2221 3 2221 12 9
 checklist
-S 0 2217 14 2217 36 22
+S 0 2221 14 2221 36 22
 storekit-configuration
-S 0 2218 3 2218 8 5
-input
-S 0 2218 10 2218 18 8
-storekit
-S 0 2219 3 2219 11 8
-severity
-S 0 2219 13 2219 18 5
-error
-S 0 2220 3 2220 8 5
-since
-S 0 2220 10 2220 15 5
-0.1.0
-S 0 2221 3 2221 20 17
-unsynced_severity
-S 0 2221 22 2221 29 7
-warning
 S 0 2222 3 2222 8 5
+input
+S 0 2222 10 2222 18 8
+storekit
+S 0 2223 3 2223 11 8
+severity
+S 0 2223 13 2223 18 5
+error
+S 0 2224 3 2224 8 5
+since
+S 0 2224 10 2224 15 5
+0.1.0
+S 0 2225 3 2225 20 17
+unsynced_severity
+S 0 2225 22 2225 29 7
+warning
+S 0 2226 3 2226 8 5
 title
-S 0 2222 10 2222 100 90
+S 0 2226 10 2226 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2223 3 2223 12 9
+S 0 2227 3 2227 12 9
 rationale
-S 0 2223 14 2223 206 192
+S 0 2227 14 2227 206 192
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 2224 3 2224 7 4
+S 0 2228 3 2228 7 4
 help
-S 0 2224 9 2224 51 42
+S 0 2228 9 2228 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2225 3 2225 8 5
+S 0 2229 3 2229 8 5
 check
-M 2 2225 10 2225 45
-S 0 2225 12 2225 16 4
+M 2 2229 10 2229 45
+S 0 2229 12 2229 16 4
 each
-S 0 2225 18 2225 25 7
+S 0 2229 18 2229 25 7
 product
-S 0 2225 27 2225 32 5
+S 0 2229 27 2229 32 5
 field
-S 0 2225 34 2225 43 9
+S 0 2229 34 2229 43 9
 productID
-S 0 2226 3 2226 10 7
+S 0 2230 3 2230 10 7
 options
-M 1 2226 12 2226 42
-S 0 2226 14 2226 21 7
+M 1 2230 12 2230 42
+S 0 2230 14 2230 21 7
 pattern
-S 1 2226 23 2226 40 15
+S 1 2230 23 2230 40 15
 [A-Za-z0-9._-]+
-S 0 2227 3 2227 10 7
+S 0 2231 3 2231 10 7
 message
-S 1 2227 12 2227 91 77
+S 1 2231 12 2231 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2228 3 2228 11 8
+S 0 2232 3 2232 11 8
 examples
-M 2 2229 5 2234 122
-S 0 2229 5 2229 15 10
+M 2 2233 5 2238 122
+S 0 2233 5 2233 15 10
 triggering
-L 1 2230 7 2231 123
-S 1 2230 9 2231 123 115
+L 1 2234 7 2235 123
+S 1 2234 9 2235 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2232 5 2232 12 7
+S 0 2236 5 2236 12 7
 passing
-L 1 2233 7 2234 122
-S 1 2233 9 2234 122 114
+L 1 2237 7 2238 122
+S 1 2237 9 2238 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2236 3 2254 67
-S 0 2236 3 2236 5 2
+M 13 2240 3 2258 67
+S 0 2240 3 2240 5 2
 id
-S 0 2236 7 2236 33 26
+S 0 2240 7 2240 33 26
 storekit-product-id-length
-S 0 2237 3 2237 12 9
+S 0 2241 3 2241 12 9
 checklist
-S 0 2237 14 2237 36 22
+S 0 2241 14 2241 36 22
 storekit-configuration
-S 0 2238 3 2238 8 5
-input
-S 0 2238 10 2238 18 8
-storekit
-S 0 2239 3 2239 11 8
-severity
-S 0 2239 13 2239 18 5
-error
-S 0 2240 3 2240 8 5
-since
-S 0 2240 10 2240 15 5
-0.1.0
-S 0 2241 3 2241 20 17
-unsynced_severity
-S 0 2241 22 2241 29 7
-warning
 S 0 2242 3 2242 8 5
+input
+S 0 2242 10 2242 18 8
+storekit
+S 0 2243 3 2243 11 8
+severity
+S 0 2243 13 2243 18 5
+error
+S 0 2244 3 2244 8 5
+since
+S 0 2244 10 2244 15 5
+0.1.0
+S 0 2245 3 2245 20 17
+unsynced_severity
+S 0 2245 22 2245 29 7
+warning
+S 0 2246 3 2246 8 5
 title
-S 0 2242 10 2242 64 54
+S 0 2246 10 2246 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2243 3 2243 12 9
+S 0 2247 3 2247 12 9
 rationale
-S 0 2243 14 2243 102 88
+S 0 2247 14 2247 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2244 3 2244 7 4
+S 0 2248 3 2248 7 4
 help
-S 0 2244 9 2244 67 58
+S 0 2248 9 2248 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2245 3 2245 8 5
+S 0 2249 3 2249 8 5
 check
-M 2 2245 10 2245 45
-S 0 2245 12 2245 16 4
+M 2 2249 10 2249 45
+S 0 2249 12 2249 16 4
 each
-S 0 2245 18 2245 25 7
+S 0 2249 18 2249 25 7
 product
-S 0 2245 27 2245 32 5
+S 0 2249 27 2249 32 5
 field
-S 0 2245 34 2245 43 9
+S 0 2249 34 2249 43 9
 productID
-S 0 2246 3 2246 10 7
+S 0 2250 3 2250 10 7
 options
-M 1 2246 12 2246 31
-S 0 2246 14 2246 24 10
+M 1 2250 12 2250 31
+S 0 2250 14 2250 24 10
 max_length
-S 0 2246 26 2246 29 3
+S 0 2250 26 2250 29 3
 100
-S 0 2247 3 2247 10 7
+S 0 2251 3 2251 10 7
 message
-S 1 2247 12 2247 87 73
+S 1 2251 12 2251 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2248 3 2248 11 8
+S 0 2252 3 2252 11 8
 examples
-M 2 2249 5 2254 67
-S 0 2249 5 2249 15 10
+M 2 2253 5 2258 67
+S 0 2253 5 2253 15 10
 triggering
-L 1 2250 7 2251 135
-S 1 2250 9 2251 135 127
+L 1 2254 7 2255 135
+S 1 2254 9 2255 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2252 5 2252 12 7
+S 0 2256 5 2256 12 7
 passing
-L 1 2253 7 2254 67
-S 1 2253 9 2254 67 59
+L 1 2257 7 2258 67
+S 1 2257 9 2258 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2256 3 2274 100
-S 0 2256 3 2256 5 2
+M 13 2260 3 2278 100
+S 0 2260 3 2260 5 2
 id
-S 0 2256 7 2256 37 30
+S 0 2260 7 2260 37 30
 storekit-reference-name-length
-S 0 2257 3 2257 12 9
+S 0 2261 3 2261 12 9
 checklist
-S 0 2257 14 2257 36 22
+S 0 2261 14 2261 36 22
 storekit-configuration
-S 0 2258 3 2258 8 5
-input
-S 0 2258 10 2258 18 8
-storekit
-S 0 2259 3 2259 11 8
-severity
-S 0 2259 13 2259 18 5
-error
-S 0 2260 3 2260 8 5
-since
-S 0 2260 10 2260 15 5
-0.1.0
-S 0 2261 3 2261 20 17
-unsynced_severity
-S 0 2261 22 2261 29 7
-warning
 S 0 2262 3 2262 8 5
+input
+S 0 2262 10 2262 18 8
+storekit
+S 0 2263 3 2263 11 8
+severity
+S 0 2263 13 2263 18 5
+error
+S 0 2264 3 2264 8 5
+since
+S 0 2264 10 2264 15 5
+0.1.0
+S 0 2265 3 2265 20 17
+unsynced_severity
+S 0 2265 22 2265 29 7
+warning
+S 0 2266 3 2266 8 5
 title
-S 0 2262 10 2262 68 58
+S 0 2266 10 2266 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2263 3 2263 12 9
+S 0 2267 3 2267 12 9
 rationale
-S 0 2263 14 2263 105 91
+S 0 2267 14 2267 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2264 3 2264 7 4
+S 0 2268 3 2268 7 4
 help
-S 0 2264 9 2264 71 62
+S 0 2268 9 2268 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2265 3 2265 8 5
+S 0 2269 3 2269 8 5
 check
-M 2 2265 10 2265 49
-S 0 2265 12 2265 16 4
+M 2 2269 10 2269 49
+S 0 2269 12 2269 16 4
 each
-S 0 2265 18 2265 25 7
+S 0 2269 18 2269 25 7
 product
-S 0 2265 27 2265 32 5
+S 0 2269 27 2269 32 5
 field
-S 0 2265 34 2265 47 13
+S 0 2269 34 2269 47 13
 referenceName
-S 0 2266 3 2266 10 7
+S 0 2270 3 2270 10 7
 options
-M 1 2266 12 2266 30
-S 0 2266 14 2266 24 10
+M 1 2270 12 2270 30
+S 0 2270 14 2270 24 10
 max_length
-S 0 2266 26 2266 28 2
+S 0 2270 26 2270 28 2
 64
-S 0 2267 3 2267 10 7
+S 0 2271 3 2271 10 7
 message
-S 1 2267 12 2267 106 92
+S 1 2271 12 2271 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2268 3 2268 11 8
+S 0 2272 3 2272 11 8
 examples
-M 2 2269 5 2274 100
-S 0 2269 5 2269 15 10
+M 2 2273 5 2278 100
+S 0 2273 5 2273 15 10
 triggering
-L 1 2270 7 2271 159
-S 1 2270 9 2271 159 151
+L 1 2274 7 2275 159
+S 1 2274 9 2275 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2272 5 2272 12 7
+S 0 2276 5 2276 12 7
 passing
-L 1 2273 7 2274 100
-S 1 2273 9 2274 100 92
+L 1 2277 7 2278 100
+S 1 2277 9 2278 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2276 3 2294 143
-S 0 2276 3 2276 5 2
+M 13 2280 3 2298 143
+S 0 2280 3 2280 5 2
 id
-S 0 2276 7 2276 35 28
+S 0 2280 7 2280 35 28
 storekit-display-name-length
-S 0 2277 3 2277 12 9
+S 0 2281 3 2281 12 9
 checklist
-S 0 2277 14 2277 36 22
+S 0 2281 14 2281 36 22
 storekit-configuration
-S 0 2278 3 2278 8 5
-input
-S 0 2278 10 2278 18 8
-storekit
-S 0 2279 3 2279 11 8
-severity
-S 0 2279 13 2279 18 5
-error
-S 0 2280 3 2280 8 5
-since
-S 0 2280 10 2280 15 5
-0.1.0
-S 0 2281 3 2281 20 17
-unsynced_severity
-S 0 2281 22 2281 29 7
-warning
 S 0 2282 3 2282 8 5
+input
+S 0 2282 10 2282 18 8
+storekit
+S 0 2283 3 2283 11 8
+severity
+S 0 2283 13 2283 18 5
+error
+S 0 2284 3 2284 8 5
+since
+S 0 2284 10 2284 15 5
+0.1.0
+S 0 2285 3 2285 20 17
+unsynced_severity
+S 0 2285 22 2285 29 7
+warning
+S 0 2286 3 2286 8 5
 title
-S 0 2282 10 2282 79 69
+S 0 2286 10 2286 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2283 3 2283 12 9
+S 0 2287 3 2287 12 9
 rationale
-S 0 2283 14 2283 100 86
+S 0 2287 14 2287 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2284 3 2284 7 4
+S 0 2288 3 2288 7 4
 help
-S 0 2284 9 2284 72 63
+S 0 2288 9 2288 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2285 3 2285 8 5
+S 0 2289 3 2289 8 5
 check
-M 2 2285 10 2285 61
-S 0 2285 12 2285 16 4
+M 2 2289 10 2289 61
+S 0 2289 12 2289 16 4
 each
-S 0 2285 18 2285 25 7
+S 0 2289 18 2289 25 7
 product
-S 0 2285 27 2285 32 5
+S 0 2289 27 2289 32 5
 field
-S 0 2285 34 2285 59 25
+S 0 2289 34 2289 59 25
 localizations.displayName
-S 0 2286 3 2286 10 7
+S 0 2290 3 2290 10 7
 options
-M 2 2286 12 2286 45
-S 0 2286 14 2286 24 10
+M 2 2290 12 2290 45
+S 0 2290 14 2290 24 10
 min_length
-S 0 2286 26 2286 27 1
+S 0 2290 26 2290 27 1
 2
-S 0 2286 29 2286 39 10
+S 0 2290 29 2290 39 10
 max_length
-S 0 2286 41 2286 43 2
+S 0 2290 41 2290 43 2
 30
-S 0 2287 3 2287 10 7
+S 0 2291 3 2291 10 7
 message
-S 1 2287 12 2287 131 117
+S 1 2291 12 2291 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2288 3 2288 11 8
+S 0 2292 3 2292 11 8
 examples
-M 2 2289 5 2294 143
-S 0 2289 5 2289 15 10
+M 2 2293 5 2298 143
+S 0 2293 5 2293 15 10
 triggering
-L 1 2290 7 2291 168
-S 1 2290 9 2291 168 160
+L 1 2294 7 2295 168
+S 1 2294 9 2295 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2292 5 2292 12 7
+S 0 2296 5 2296 12 7
 passing
-L 1 2293 7 2294 143
-S 1 2293 9 2294 143 135
+L 1 2297 7 2298 143
+S 1 2297 9 2298 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2296 3 2314 164
-S 0 2296 3 2296 5 2
+M 13 2300 3 2318 164
+S 0 2300 3 2300 5 2
 id
-S 0 2296 7 2296 34 27
+S 0 2300 7 2300 34 27
 storekit-description-length
-S 0 2297 3 2297 12 9
+S 0 2301 3 2301 12 9
 checklist
-S 0 2297 14 2297 36 22
+S 0 2301 14 2301 36 22
 storekit-configuration
-S 0 2298 3 2298 8 5
-input
-S 0 2298 10 2298 18 8
-storekit
-S 0 2299 3 2299 11 8
-severity
-S 0 2299 13 2299 18 5
-error
-S 0 2300 3 2300 8 5
-since
-S 0 2300 10 2300 15 5
-0.1.0
-S 0 2301 3 2301 20 17
-unsynced_severity
-S 0 2301 22 2301 29 7
-warning
 S 0 2302 3 2302 8 5
+input
+S 0 2302 10 2302 18 8
+storekit
+S 0 2303 3 2303 11 8
+severity
+S 0 2303 13 2303 18 5
+error
+S 0 2304 3 2304 8 5
+since
+S 0 2304 10 2304 15 5
+0.1.0
+S 0 2305 3 2305 20 17
+unsynced_severity
+S 0 2305 22 2305 29 7
+warning
+S 0 2306 3 2306 8 5
 title
-S 0 2302 10 2302 65 55
+S 0 2306 10 2306 65 55
 a description in the StoreKit configuration is too long
-S 0 2303 3 2303 12 9
+S 0 2307 3 2307 12 9
 rationale
-S 0 2303 14 2303 102 88
+S 0 2307 14 2307 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2304 3 2304 7 4
+S 0 2308 3 2308 7 4
 help
-S 0 2304 9 2304 68 59
+S 0 2308 9 2308 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2305 3 2305 8 5
+S 0 2309 3 2309 8 5
 check
-M 2 2305 10 2305 61
-S 0 2305 12 2305 16 4
+M 2 2309 10 2309 61
+S 0 2309 12 2309 16 4
 each
-S 0 2305 18 2305 25 7
+S 0 2309 18 2309 25 7
 product
-S 0 2305 27 2305 32 5
+S 0 2309 27 2309 32 5
 field
-S 0 2305 34 2305 59 25
+S 0 2309 34 2309 59 25
 localizations.description
-S 0 2306 3 2306 10 7
+S 0 2310 3 2310 10 7
 options
-M 1 2306 12 2306 30
-S 0 2306 14 2306 24 10
+M 1 2310 12 2310 30
+S 0 2310 14 2310 24 10
 max_length
-S 0 2306 26 2306 28 2
+S 0 2310 26 2310 28 2
 45
-S 0 2307 3 2307 10 7
+S 0 2311 3 2311 10 7
 message
-S 1 2307 12 2307 103 89
+S 1 2311 12 2311 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2308 3 2308 11 8
+S 0 2312 3 2312 11 8
 examples
-M 2 2309 5 2314 164
-S 0 2309 5 2309 15 10
+M 2 2313 5 2318 164
+S 0 2313 5 2313 15 10
 triggering
-L 1 2310 7 2311 183
-S 1 2310 9 2311 183 175
+L 1 2314 7 2315 183
+S 1 2314 9 2315 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2312 5 2312 12 7
+S 0 2316 5 2316 12 7
 passing
-L 1 2313 7 2314 164
-S 1 2313 9 2314 164 156
+L 1 2317 7 2318 164
+S 1 2317 9 2318 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2316 3 2330 126
-S 0 2316 3 2316 5 2
+M 9 2320 3 2334 126
+S 0 2320 3 2320 5 2
 id
-S 0 2316 7 2316 36 29
+S 0 2320 7 2320 36 29
 storekit-duplicate-product-id
-S 0 2317 3 2317 12 9
+S 0 2321 3 2321 12 9
 checklist
-S 0 2317 14 2317 36 22
+S 0 2321 14 2321 36 22
 storekit-configuration
-S 0 2318 3 2318 8 5
+S 0 2322 3 2322 8 5
 input
-S 0 2318 10 2318 18 8
+S 0 2322 10 2322 18 8
 storekit
-S 0 2319 3 2319 11 8
+S 0 2323 3 2323 11 8
 severity
-S 0 2319 13 2319 18 5
+S 0 2323 13 2323 18 5
 error
-S 0 2320 3 2320 8 5
+S 0 2324 3 2324 8 5
 since
-S 0 2320 10 2320 15 5
+S 0 2324 10 2324 15 5
 0.1.0
-S 0 2321 3 2321 8 5
+S 0 2325 3 2325 8 5
 title
-S 0 2321 10 2321 66 56
+S 0 2325 10 2325 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2322 3 2322 12 9
+S 0 2326 3 2326 12 9
 rationale
-S 0 2322 14 2322 113 99
+S 0 2326 14 2326 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2323 3 2323 7 4
+S 0 2327 3 2327 7 4
 help
-S 0 2323 9 2323 59 50
+S 0 2327 9 2327 59 50
 remove the duplicate or give it its own product ID
-S 0 2324 3 2324 11 8
+S 0 2328 3 2328 11 8
 examples
-M 2 2325 5 2330 126
-S 0 2325 5 2325 15 10
+M 2 2329 5 2334 126
+S 0 2329 5 2329 15 10
 triggering
-L 1 2326 7 2327 123
-S 1 2326 9 2327 123 115
+L 1 2330 7 2331 123
+S 1 2330 9 2331 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2328 5 2328 12 7
+S 0 2332 5 2332 12 7
 passing
-L 1 2329 7 2330 126
-S 1 2329 9 2330 126 118
+L 1 2333 7 2334 126
+S 1 2333 9 2334 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 9 2332 3 2346 186
-S 0 2332 3 2332 5 2
+M 9 2336 3 2350 186
+S 0 2336 3 2336 5 2
 id
-S 0 2332 7 2332 35 28
+S 0 2336 7 2336 35 28
 storekit-group-not-localized
-S 0 2333 3 2333 12 9
+S 0 2337 3 2337 12 9
 checklist
-S 0 2333 14 2333 36 22
+S 0 2337 14 2337 36 22
 storekit-configuration
-S 0 2334 3 2334 8 5
+S 0 2338 3 2338 8 5
 input
-S 0 2334 10 2334 18 8
+S 0 2338 10 2338 18 8
 storekit
-S 0 2335 3 2335 11 8
+S 0 2339 3 2339 11 8
 severity
-S 0 2335 13 2335 20 7
+S 0 2339 13 2339 20 7
 warning
-S 0 2336 3 2336 8 5
+S 0 2340 3 2340 8 5
 since
-S 0 2336 10 2336 15 5
+S 0 2340 10 2340 15 5
 0.1.0
-S 0 2337 3 2337 8 5
+S 0 2341 3 2341 8 5
 title
-S 0 2337 10 2337 90 80
+S 0 2341 10 2341 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2338 3 2338 12 9
+S 0 2342 3 2342 12 9
 rationale
-S 0 2338 14 2338 217 203
+S 0 2342 14 2342 217 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2339 3 2339 7 4
+S 0 2343 3 2343 7 4
 help
-S 0 2339 9 2339 60 51
+S 0 2343 9 2343 60 51
 add a localization with a display name to the group
-S 0 2340 3 2340 11 8
+S 0 2344 3 2344 11 8
 examples
-M 2 2341 5 2346 186
-S 0 2341 5 2341 15 10
+M 2 2345 5 2350 186
+S 0 2345 5 2345 15 10
 triggering
-L 1 2342 7 2343 126
-S 1 2342 9 2343 126 118
+L 1 2346 7 2347 126
+S 1 2346 9 2347 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2344 5 2344 12 7
+S 0 2348 5 2348 12 7
 passing
-L 1 2345 7 2346 186
-S 1 2345 9 2346 186 178
+L 1 2349 7 2350 186
+S 1 2349 9 2350 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 9 2348 3 2362 95
-S 0 2348 3 2348 5 2
+M 9 2352 3 2366 95
+S 0 2352 3 2352 5 2
 id
-S 0 2348 7 2348 27 20
+S 0 2352 7 2352 27 20
 storekit-placeholder
-S 0 2349 3 2349 12 9
+S 0 2353 3 2353 12 9
 checklist
-S 0 2349 14 2349 36 22
+S 0 2353 14 2353 36 22
 storekit-configuration
-S 0 2350 3 2350 8 5
+S 0 2354 3 2354 8 5
 input
-S 0 2350 10 2350 18 8
+S 0 2354 10 2354 18 8
 storekit
-S 0 2351 3 2351 11 8
+S 0 2355 3 2355 11 8
 severity
-S 0 2351 13 2351 18 5
+S 0 2355 13 2355 18 5
 error
-S 0 2352 3 2352 8 5
+S 0 2356 3 2356 8 5
 since
-S 0 2352 10 2352 15 5
+S 0 2356 10 2356 15 5
 0.1.0
-S 0 2353 3 2353 8 5
+S 0 2357 3 2357 8 5
 title
-S 0 2353 10 2353 74 64
+S 0 2357 10 2357 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2354 3 2354 12 9
+S 0 2358 3 2358 12 9
 rationale
-S 0 2354 14 2354 116 104
+S 0 2358 14 2358 116 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2355 3 2355 7 4
+S 0 2359 3 2359 7 4
 help
-S 0 2355 9 2355 52 43
+S 0 2359 9 2359 52 43
 replace the placeholder with the real value
-S 0 2356 3 2356 11 8
+S 0 2360 3 2360 11 8
 examples
-M 2 2357 5 2362 95
-S 0 2357 5 2357 15 10
+M 2 2361 5 2366 95
+S 0 2361 5 2361 15 10
 triggering
-L 1 2358 7 2359 79
-S 1 2358 9 2359 79 71
+L 1 2362 7 2363 79
+S 1 2362 9 2363 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2360 5 2360 12 7
+S 0 2364 5 2364 12 7
 passing
-L 1 2361 7 2362 95
-S 1 2361 9 2362 95 87
+L 1 2365 7 2366 95
+S 1 2365 9 2366 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2364 3 2378 130
-S 0 2364 3 2364 5 2
+M 9 2368 3 2382 130
+S 0 2368 3 2368 5 2
 id
-S 0 2364 7 2364 37 30
+S 0 2368 7 2368 37 30
 storekit-load-products-failure
-S 0 2365 3 2365 12 9
+S 0 2369 3 2369 12 9
 checklist
-S 0 2365 14 2365 36 22
+S 0 2369 14 2369 36 22
 storekit-configuration
-S 0 2366 3 2366 8 5
+S 0 2370 3 2370 8 5
 input
-S 0 2366 10 2366 18 8
+S 0 2370 10 2370 18 8
 storekit
-S 0 2367 3 2367 11 8
+S 0 2371 3 2371 11 8
 severity
-S 0 2367 13 2367 18 5
+S 0 2371 13 2371 18 5
 error
-S 0 2368 3 2368 8 5
+S 0 2372 3 2372 8 5
 since
-S 0 2368 10 2368 15 5
+S 0 2372 10 2372 15 5
 0.1.0
-S 0 2369 3 2369 8 5
+S 0 2373 3 2373 8 5
 title
-S 0 2369 10 2369 72 62
+S 0 2373 10 2373 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2370 3 2370 12 9
+S 0 2374 3 2374 12 9
 rationale
-S 0 2370 14 2370 274 262
+S 0 2374 14 2374 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2371 3 2371 7 4
+S 0 2375 3 2375 7 4
 help
-S 0 2371 9 2371 83 74
+S 0 2375 9 2375 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2372 3 2372 11 8
+S 0 2376 3 2376 11 8
 examples
-M 2 2373 5 2378 130
-S 0 2373 5 2373 15 10
+M 2 2377 5 2382 130
+S 0 2377 5 2377 15 10
 triggering
-L 1 2374 7 2375 129
-S 1 2374 9 2375 129 121
+L 1 2378 7 2379 129
+S 1 2378 9 2379 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2376 5 2376 12 7
+S 0 2380 5 2380 12 7
 passing
-L 1 2377 7 2378 130
-S 1 2377 9 2378 130 122
+L 1 2381 7 2382 130
+S 1 2381 9 2382 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 10 2380 3 2397 27
-S 0 2380 3 2380 5 2
+M 10 2384 3 2401 27
+S 0 2384 3 2384 5 2
 id
-S 0 2380 7 2380 27 20
+S 0 2384 7 2384 27 20
 storekit-private-key
-S 0 2381 3 2381 12 9
+S 0 2385 3 2385 12 9
 checklist
-S 0 2381 14 2381 36 22
+S 0 2385 14 2385 36 22
 storekit-configuration
-S 0 2382 3 2382 8 5
-input
-S 0 2382 10 2382 18 8
-storekit
-S 0 2383 3 2383 11 8
-severity
-S 0 2383 13 2383 20 7
-warning
-S 0 2384 3 2384 15 12
-context_only
-S 0 2384 17 2384 21 4
-true
-S 0 2385 3 2385 8 5
-since
-S 0 2385 10 2385 15 5
-0.1.0
 S 0 2386 3 2386 8 5
+input
+S 0 2386 10 2386 18 8
+storekit
+S 0 2387 3 2387 11 8
+severity
+S 0 2387 13 2387 20 7
+warning
+S 0 2388 3 2388 15 12
+context_only
+S 0 2388 17 2388 21 4
+true
+S 0 2389 3 2389 8 5
+since
+S 0 2389 10 2389 15 5
+0.1.0
+S 0 2390 3 2390 8 5
 title
-S 0 2386 10 2386 77 67
+S 0 2390 10 2390 77 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2387 3 2387 12 9
+S 0 2391 3 2391 12 9
 rationale
-S 0 2387 14 2387 343 329
+S 0 2391 14 2391 343 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2388 3 2388 7 4
+S 0 2392 3 2392 7 4
 help
-S 0 2388 9 2388 52 43
+S 0 2392 9 2392 52 43
 remove the key pair from the committed file
-S 0 2389 3 2389 11 8
+S 0 2393 3 2393 11 8
 examples
-M 2 2390 5 2397 27
-S 0 2390 5 2390 15 10
+M 2 2394 5 2401 27
+S 0 2394 5 2394 15 10
 triggering
-L 2 2391 7 2394 146
-S 1 2391 9 2392 144 136
+L 2 2395 7 2398 146
+S 1 2395 9 2396 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2393 9 2394 146 138
+S 1 2397 9 2398 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2395 5 2395 12 7
+S 0 2399 5 2399 12 7
 passing
-L 1 2396 7 2397 27
-S 1 2396 9 2397 27 19
+L 1 2400 7 2401 27
+S 1 2400 9 2401 27 19
 { "products": [] }
 
-M 11 2403 3 2423 115
-S 0 2403 3 2403 5 2
+M 11 2407 3 2427 115
+S 0 2407 3 2407 5 2
 id
-S 0 2403 7 2403 25 18
+S 0 2407 7 2407 25 18
 asc-request-failed
-S 0 2404 3 2404 12 9
+S 0 2408 3 2408 12 9
 checklist
-S 0 2404 14 2404 28 14
+S 0 2408 14 2408 28 14
 product-exists
-S 0 2405 3 2405 8 5
+S 0 2409 3 2409 8 5
 input
-S 0 2405 10 2405 13 3
+S 0 2409 10 2409 13 3
 asc
-S 0 2406 3 2406 11 8
+S 0 2410 3 2410 11 8
 severity
-S 0 2406 13 2406 20 7
+S 0 2410 13 2410 20 7
 warning
-S 0 2407 3 2407 15 12
+S 0 2411 3 2411 15 12
 context_only
-S 0 2407 17 2407 21 4
+S 0 2411 17 2411 21 4
 true
-S 0 2408 3 2408 8 5
+S 0 2412 3 2412 8 5
 since
-S 0 2408 10 2408 15 5
+S 0 2412 10 2412 15 5
 0.1.0
-S 0 2409 3 2409 9 6
+S 0 2413 3 2413 9 6
 status
-S 0 2409 11 2409 18 7
+S 0 2413 11 2413 18 7
 preview
-S 0 2410 3 2410 8 5
+S 0 2414 3 2414 8 5
 title
-S 0 2410 10 2410 68 58
+S 0 2414 10 2414 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2411 3 2411 12 9
+S 0 2415 3 2415 12 9
 rationale
-S 0 2411 14 2411 350 336
+S 0 2415 14 2415 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2412 3 2412 7 4
+S 0 2416 3 2416 7 4
 help
-S 0 2412 9 2412 91 82
+S 0 2416 9 2416 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2413 3 2413 11 8
+S 0 2417 3 2417 11 8
 examples
-M 2 2414 5 2423 115
-S 0 2414 5 2414 15 10
+M 2 2418 5 2427 115
+S 0 2418 5 2418 15 10
 triggering
-L 1 2415 7 2420 82
-S 1 2415 9 2420 82 317
+L 1 2419 7 2424 82
+S 1 2419 9 2424 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2421 5 2421 12 7
+S 0 2425 5 2425 12 7
 passing
-L 1 2422 7 2423 115
-S 1 2422 9 2423 115 107
+L 1 2426 7 2427 115
+S 1 2426 9 2427 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2425 3 2442 23
-S 0 2425 3 2425 5 2
+M 10 2429 3 2446 23
+S 0 2429 3 2429 5 2
 id
-S 0 2425 7 2425 27 20
+S 0 2429 7 2429 27 20
 asc-agreement-lapsed
-S 0 2426 3 2426 12 9
+S 0 2430 3 2430 12 9
 checklist
-S 0 2426 14 2426 31 17
+S 0 2430 14 2430 31 17
 developer-program
-S 0 2427 3 2427 8 5
-input
-S 0 2427 10 2427 13 3
-asc
-S 0 2428 3 2428 11 8
-severity
-S 0 2428 13 2428 18 5
-error
-S 0 2429 3 2429 8 5
-since
-S 0 2429 10 2429 15 5
-0.1.0
-S 0 2430 3 2430 9 6
-status
-S 0 2430 11 2430 18 7
-preview
 S 0 2431 3 2431 8 5
+input
+S 0 2431 10 2431 13 3
+asc
+S 0 2432 3 2432 11 8
+severity
+S 0 2432 13 2432 18 5
+error
+S 0 2433 3 2433 8 5
+since
+S 0 2433 10 2433 15 5
+0.1.0
+S 0 2434 3 2434 9 6
+status
+S 0 2434 11 2434 18 7
+preview
+S 0 2435 3 2435 8 5
 title
-S 0 2431 10 2431 85 75
+S 0 2435 10 2435 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2432 3 2432 12 9
+S 0 2436 3 2436 12 9
 rationale
-S 0 2432 14 2432 312 298
+S 0 2436 14 2436 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2433 3 2433 7 4
+S 0 2437 3 2437 7 4
 help
-S 0 2433 9 2433 120 113
+S 0 2437 9 2437 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2434 3 2434 11 8
+S 0 2438 3 2438 11 8
 examples
-M 2 2435 5 2442 23
-S 0 2435 5 2435 15 10
+M 2 2439 5 2446 23
+S 0 2439 5 2439 15 10
 triggering
-L 1 2436 7 2439 77
-S 1 2436 9 2439 77 174
+L 1 2440 7 2443 77
+S 1 2440 9 2443 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2440 5 2440 12 7
+S 0 2444 5 2444 12 7
 passing
-L 1 2441 7 2442 23
-S 1 2441 9 2442 23 15
+L 1 2445 7 2446 23
+S 1 2445 9 2446 23 15
 { "data": [] }
 
-M 10 2444 3 2462 87
-S 0 2444 3 2444 5 2
+M 10 2448 3 2466 87
+S 0 2448 3 2448 5 2
 id
-S 0 2444 7 2444 29 22
+S 0 2448 7 2448 29 22
 asc-snapshot-other-app
-S 0 2445 3 2445 12 9
+S 0 2449 3 2449 12 9
 checklist
-S 0 2445 14 2445 31 17
+S 0 2449 14 2449 31 17
 bundle-id-matches
-S 0 2446 3 2446 8 5
-input
-S 0 2446 10 2446 13 3
-asc
-S 0 2447 3 2447 11 8
-severity
-S 0 2447 13 2447 18 5
-error
-S 0 2448 3 2448 8 5
-since
-S 0 2448 10 2448 15 5
-0.1.0
-S 0 2449 3 2449 9 6
-status
-S 0 2449 11 2449 18 7
-preview
 S 0 2450 3 2450 8 5
+input
+S 0 2450 10 2450 13 3
+asc
+S 0 2451 3 2451 11 8
+severity
+S 0 2451 13 2451 18 5
+error
+S 0 2452 3 2452 8 5
+since
+S 0 2452 10 2452 15 5
+0.1.0
+S 0 2453 3 2453 9 6
+status
+S 0 2453 11 2453 18 7
+preview
+S 0 2454 3 2454 8 5
 title
-S 0 2450 10 2450 58 48
+S 0 2454 10 2454 58 48
 the App Store Connect snapshot is of another app
-S 0 2451 3 2451 12 9
+S 0 2455 3 2455 12 9
 rationale
-S 0 2451 14 2451 300 286
+S 0 2455 14 2455 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2452 3 2452 7 4
+S 0 2456 3 2456 7 4
 help
-S 0 2452 9 2452 114 105
+S 0 2456 9 2456 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2453 3 2453 11 8
+S 0 2457 3 2457 11 8
 examples
-M 2 2454 5 2462 87
-S 0 2454 5 2454 15 10
+M 2 2458 5 2466 87
+S 0 2458 5 2458 15 10
 triggering
-L 1 2455 7 2458 49
-S 1 2455 9 2458 49 167
+L 1 2459 7 2462 49
+S 1 2459 9 2462 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2459 5 2459 12 7
+S 0 2463 5 2463 12 7
 passing
-L 1 2460 7 2462 87
-S 1 2460 9 2462 87 145
+L 1 2464 7 2466 87
+S 1 2464 9 2466 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2464 3 2486 122
-S 0 2464 3 2464 5 2
+M 10 2468 3 2490 122
+S 0 2468 3 2468 5 2
 id
-S 0 2464 7 2464 25 18
+S 0 2468 7 2468 25 18
 asc-app-id-missing
-S 0 2465 3 2465 12 9
+S 0 2469 3 2469 12 9
 checklist
-S 0 2465 14 2465 29 15
+S 0 2469 14 2469 29 15
 explicit-app-id
-S 0 2466 3 2466 8 5
-input
-S 0 2466 10 2466 13 3
-asc
-S 0 2467 3 2467 11 8
-severity
-S 0 2467 13 2467 18 5
-error
-S 0 2468 3 2468 8 5
-since
-S 0 2468 10 2468 15 5
-0.1.0
-S 0 2469 3 2469 9 6
-status
-S 0 2469 11 2469 18 7
-preview
 S 0 2470 3 2470 8 5
+input
+S 0 2470 10 2470 13 3
+asc
+S 0 2471 3 2471 11 8
+severity
+S 0 2471 13 2471 18 5
+error
+S 0 2472 3 2472 8 5
+since
+S 0 2472 10 2472 15 5
+0.1.0
+S 0 2473 3 2473 9 6
+status
+S 0 2473 11 2473 18 7
+preview
+S 0 2474 3 2474 8 5
 title
-S 0 2470 10 2470 60 50
+S 0 2474 10 2474 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2471 3 2471 12 9
+S 0 2475 3 2475 12 9
 rationale
-S 0 2471 14 2471 171 157
+S 0 2475 14 2475 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2472 3 2472 7 4
+S 0 2476 3 2476 7 4
 help
-S 0 2472 9 2472 120 113
+S 0 2476 9 2476 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2473 3 2473 11 8
+S 0 2477 3 2477 11 8
 examples
-M 2 2474 5 2486 122
-S 0 2474 5 2474 15 10
+M 2 2478 5 2490 122
+S 0 2478 5 2478 15 10
 triggering
-L 1 2475 7 2478 69
-S 1 2475 9 2478 69 241
+L 1 2479 7 2482 69
+S 1 2479 9 2482 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2479 5 2479 12 7
+S 0 2483 5 2483 12 7
 passing
-L 1 2480 7 2486 122
-S 1 2480 9 2486 122 615
+L 1 2484 7 2490 122
+S 1 2484 9 2490 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -9823,278 +9864,310 @@ S 1 2480 9 2486 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2488 3 2508 95
-S 0 2488 3 2488 5 2
+M 10 2492 3 2512 95
+S 0 2492 3 2492 5 2
 id
-S 0 2488 7 2488 26 19
+S 0 2492 7 2492 26 19
 asc-profile-invalid
-S 0 2489 3 2489 12 9
+S 0 2493 3 2493 12 9
 checklist
-S 0 2489 14 2489 34 20
+S 0 2493 14 2493 34 20
 provisioning-profile
-S 0 2490 3 2490 8 5
-input
-S 0 2490 10 2490 13 3
-asc
-S 0 2491 3 2491 11 8
-severity
-S 0 2491 13 2491 18 5
-error
-S 0 2492 3 2492 8 5
-since
-S 0 2492 10 2492 15 5
-0.1.0
-S 0 2493 3 2493 9 6
-status
-S 0 2493 11 2493 18 7
-preview
 S 0 2494 3 2494 8 5
+input
+S 0 2494 10 2494 13 3
+asc
+S 0 2495 3 2495 11 8
+severity
+S 0 2495 13 2495 18 5
+error
+S 0 2496 3 2496 8 5
+since
+S 0 2496 10 2496 15 5
+0.1.0
+S 0 2497 3 2497 9 6
+status
+S 0 2497 11 2497 18 7
+preview
+S 0 2498 3 2498 8 5
 title
-S 0 2494 10 2494 74 64
+S 0 2498 10 2498 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2495 3 2495 12 9
+S 0 2499 3 2499 12 9
 rationale
-S 0 2495 14 2495 244 230
+S 0 2499 14 2499 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2496 3 2496 7 4
+S 0 2500 3 2500 7 4
 help
-S 0 2496 9 2496 70 61
+S 0 2500 9 2500 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2497 3 2497 11 8
+S 0 2501 3 2501 11 8
 examples
-M 2 2498 5 2508 95
-S 0 2498 5 2498 15 10
+M 2 2502 5 2512 95
+S 0 2502 5 2502 15 10
 triggering
-L 1 2499 7 2503 69
-S 1 2499 9 2503 69 279
+L 1 2503 7 2507 69
+S 1 2503 9 2507 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2504 5 2504 12 7
+S 0 2508 5 2508 12 7
 passing
-L 1 2505 7 2508 95
-S 1 2505 9 2508 95 266
+L 1 2509 7 2512 95
+S 1 2509 9 2512 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2510 3 2527 85
-S 0 2510 3 2510 5 2
+M 10 2514 3 2531 85
+S 0 2514 3 2514 5 2
 id
-S 0 2510 7 2510 33 26
+S 0 2514 7 2514 33 26
 asc-sandbox-tester-missing
-S 0 2511 3 2511 12 9
+S 0 2515 3 2515 12 9
 checklist
-S 0 2511 14 2511 29 15
+S 0 2515 14 2515 29 15
 sandbox-account
-S 0 2512 3 2512 8 5
-input
-S 0 2512 10 2512 13 3
-asc
-S 0 2513 3 2513 11 8
-severity
-S 0 2513 13 2513 18 5
-error
-S 0 2514 3 2514 8 5
-since
-S 0 2514 10 2514 15 5
-0.1.0
-S 0 2515 3 2515 9 6
-status
-S 0 2515 11 2515 18 7
-preview
 S 0 2516 3 2516 8 5
+input
+S 0 2516 10 2516 13 3
+asc
+S 0 2517 3 2517 11 8
+severity
+S 0 2517 13 2517 18 5
+error
+S 0 2518 3 2518 8 5
+since
+S 0 2518 10 2518 15 5
+0.1.0
+S 0 2519 3 2519 9 6
+status
+S 0 2519 11 2519 18 7
+preview
+S 0 2520 3 2520 8 5
 title
-S 0 2516 10 2516 70 60
+S 0 2520 10 2520 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2517 3 2517 12 9
+S 0 2521 3 2521 12 9
 rationale
-S 0 2517 14 2517 240 226
+S 0 2521 14 2521 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2518 3 2518 7 4
+S 0 2522 3 2522 7 4
 help
-S 0 2518 9 2518 90 83
+S 0 2522 9 2522 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2519 3 2519 11 8
+S 0 2523 3 2523 11 8
 examples
-M 2 2520 5 2527 85
-S 0 2520 5 2520 15 10
+M 2 2524 5 2531 85
+S 0 2524 5 2524 15 10
 triggering
-L 1 2521 7 2523 85
-S 1 2521 9 2523 85 147
-{ "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
-    "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
-
-S 0 2524 5 2524 12 7
-passing
 L 1 2525 7 2527 85
 S 1 2525 9 2527 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
+    "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
+
+S 0 2528 5 2528 12 7
+passing
+L 1 2529 7 2531 85
+S 1 2529 9 2531 85 147
+{ "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2529 3 2549 82
-S 0 2529 3 2529 5 2
+M 11 2533 3 2553 82
+S 0 2533 3 2533 5 2
 id
-S 0 2529 7 2529 30 23
+S 0 2533 7 2533 30 23
 descriptor-asc-mismatch
-S 0 2530 3 2530 12 9
+S 0 2534 3 2534 12 9
 checklist
-S 0 2530 14 2530 30 16
+S 0 2534 14 2534 30 16
 product-metadata
-S 0 2531 3 2531 8 5
+S 0 2535 3 2535 8 5
 input
-S 0 2531 10 2531 13 3
+S 0 2535 10 2535 13 3
 asc
-S 0 2532 3 2532 11 8
+S 0 2536 3 2536 11 8
 severity
-S 0 2532 13 2532 20 7
+S 0 2536 13 2536 20 7
 warning
-S 0 2533 3 2533 15 12
+S 0 2537 3 2537 15 12
 context_only
-S 0 2533 17 2533 21 4
+S 0 2537 17 2537 21 4
 true
-S 0 2534 3 2534 8 5
+S 0 2538 3 2538 8 5
 since
-S 0 2534 10 2534 15 5
+S 0 2538 10 2538 15 5
 0.1.0
-S 0 2535 3 2535 9 6
+S 0 2539 3 2539 9 6
 status
-S 0 2535 11 2535 18 7
+S 0 2539 11 2539 18 7
 preview
-S 0 2536 3 2536 8 5
+S 0 2540 3 2540 8 5
 title
-S 0 2536 10 2536 55 45
+S 0 2540 10 2540 55 45
 the descriptor and App Store Connect disagree
-S 0 2537 3 2537 12 9
+S 0 2541 3 2541 12 9
 rationale
-S 0 2537 14 2537 209 195
+S 0 2541 14 2541 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2538 3 2538 7 4
+S 0 2542 3 2542 7 4
 help
-S 0 2538 9 2538 76 67
+S 0 2542 9 2542 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2539 3 2539 11 8
+S 0 2543 3 2543 11 8
 examples
-M 2 2540 5 2549 82
-S 0 2540 5 2540 15 10
+M 2 2544 5 2553 82
+S 0 2544 5 2544 15 10
 triggering
-L 1 2541 7 2544 86
-S 1 2541 9 2544 86 234
+L 1 2545 7 2548 86
+S 1 2545 9 2548 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2545 5 2545 12 7
+S 0 2549 5 2549 12 7
 passing
-L 1 2546 7 2549 82
-S 1 2546 9 2549 82 230
+L 1 2550 7 2553 82
+S 1 2550 9 2553 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2551 3 2571 47
-S 0 2551 3 2551 5 2
+M 10 2555 3 2575 47
+S 0 2555 3 2555 5 2
 id
-S 0 2551 7 2551 27 20
+S 0 2555 7 2555 27 20
 asc-missing-metadata
-S 0 2552 3 2552 12 9
+S 0 2556 3 2556 12 9
 checklist
-S 0 2552 14 2552 30 16
+S 0 2556 14 2556 30 16
 product-metadata
-S 0 2553 3 2553 8 5
-input
-S 0 2553 10 2553 13 3
-asc
-S 0 2554 3 2554 11 8
-severity
-S 0 2554 13 2554 18 5
-error
-S 0 2555 3 2555 8 5
-since
-S 0 2555 10 2555 15 5
-0.1.0
-S 0 2556 3 2556 9 6
-status
-S 0 2556 11 2556 18 7
-preview
 S 0 2557 3 2557 8 5
+input
+S 0 2557 10 2557 13 3
+asc
+S 0 2558 3 2558 11 8
+severity
+S 0 2558 13 2558 18 5
+error
+S 0 2559 3 2559 8 5
+since
+S 0 2559 10 2559 15 5
+0.1.0
+S 0 2560 3 2560 9 6
+status
+S 0 2560 11 2560 18 7
+preview
+S 0 2561 3 2561 8 5
 title
-S 0 2557 10 2557 70 60
+S 0 2561 10 2561 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2558 3 2558 12 9
+S 0 2562 3 2562 12 9
 rationale
-S 0 2558 14 2558 442 428
+S 0 2562 14 2562 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2559 3 2559 7 4
+S 0 2563 3 2563 7 4
 help
-S 0 2559 9 2559 80 71
+S 0 2563 9 2563 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2560 3 2560 11 8
+S 0 2564 3 2564 11 8
 examples
-M 2 2561 5 2571 47
-S 0 2561 5 2561 15 10
+M 2 2565 5 2575 47
+S 0 2565 5 2565 15 10
 triggering
-L 1 2562 7 2566 84
-S 1 2562 9 2566 84 310
+L 1 2566 7 2570 84
+S 1 2566 9 2570 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2567 5 2567 12 7
+S 0 2571 5 2571 12 7
 passing
-L 1 2568 7 2571 47
-S 1 2568 9 2571 47 230
+L 1 2572 7 2575 47
+S 1 2572 9 2575 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2573 3 2607 148
-S 0 2573 3 2573 5 2
+M 10 2577 3 2641 148
+S 0 2577 3 2577 5 2
 id
-S 0 2573 7 2573 38 31
+S 0 2577 7 2577 38 31
 asc-subscription-price-coverage
-S 0 2574 3 2574 12 9
+S 0 2578 3 2578 12 9
 checklist
-S 0 2574 14 2574 30 16
+S 0 2578 14 2578 30 16
 product-metadata
-S 0 2575 3 2575 8 5
-input
-S 0 2575 10 2575 13 3
-asc
-S 0 2576 3 2576 11 8
-severity
-S 0 2576 13 2576 18 5
-error
-S 0 2577 3 2577 8 5
-since
-S 0 2577 10 2577 15 5
-0.1.0
-S 0 2578 3 2578 9 6
-status
-S 0 2578 11 2578 18 7
-preview
 S 0 2579 3 2579 8 5
+input
+S 0 2579 10 2579 13 3
+asc
+S 0 2580 3 2580 11 8
+severity
+S 0 2580 13 2580 18 5
+error
+S 0 2581 3 2581 8 5
+since
+S 0 2581 10 2581 15 5
+0.1.0
+S 0 2582 3 2582 9 6
+status
+S 0 2582 11 2582 18 7
+preview
+S 0 2583 3 2583 8 5
 title
-S 0 2579 10 2579 76 66
+S 0 2583 10 2583 76 66
 the subscription is available in territories where it has no price
-S 0 2580 3 2580 12 9
+S 0 2584 3 2584 12 9
 rationale
-S 0 2580 14 2580 244 230
-A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a tester in that storefront gets nothing.
-S 0 2581 3 2581 7 4
+S 0 2584 14 2584 869 855
+A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
+S 0 2585 3 2585 7 4
 help
-S 0 2581 9 2581 140 131
+S 0 2585 9 2585 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2582 3 2582 11 8
+S 0 2586 3 2586 11 8
 examples
-M 2 2583 5 2607 148
-S 0 2583 5 2583 15 10
+M 2 2587 5 2641 148
+S 0 2587 5 2587 15 10
 triggering
-L 1 2584 7 2595 148
-S 1 2584 9 2595 148 884
+L 3 2588 7 2629 148
+S 1 2588 9 2601 148 1004
+environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
+---
+{ "data": [
+    { "type": "subscriptions", "id": "6450000201", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "MISSING_METADATA",
+        "subscriptionPeriod": "ONE_MONTH" },
+      "relationships": {
+        "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+        "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+    { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+      "relationships": { "availableTerritories": {
+        "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+    { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+
+S 1 2602 9 2615 148 994
+testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
+---
+{ "data": [
+    { "type": "subscriptions", "id": "6450000201", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "MISSING_METADATA",
+        "subscriptionPeriod": "ONE_MONTH" },
+      "relationships": {
+        "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "6450000201" } },
+        "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+    { "type": "subscriptionAvailabilities", "id": "6450000201", "attributes": { "availableInNewTerritories": false },
+      "relationships": { "availableTerritories": {
+        "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
+    { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+
+S 1 2616 9 2629 148 1004
+environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
+---
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10107,10 +10180,10 @@ S 1 2584 9 2595 148 884
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2596 5 2596 12 7
+S 0 2630 5 2630 12 7
 passing
-L 1 2597 7 2607 148
-S 1 2597 9 2607 148 828
+L 1 2631 7 2641 148
+S 1 2631 9 2641 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10122,50 +10195,50 @@ S 1 2597 9 2607 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2609 3 2635 111
-S 0 2609 3 2609 5 2
+M 10 2643 3 2669 111
+S 0 2643 3 2643 5 2
 id
-S 0 2609 7 2609 32 25
+S 0 2643 7 2643 32 25
 asc-localization-rejected
-S 0 2610 3 2610 12 9
+S 0 2644 3 2644 12 9
 checklist
-S 0 2610 14 2610 30 16
+S 0 2644 14 2644 30 16
 product-metadata
-S 0 2611 3 2611 8 5
+S 0 2645 3 2645 8 5
 input
-S 0 2611 10 2611 13 3
+S 0 2645 10 2645 13 3
 asc
-S 0 2612 3 2612 11 8
+S 0 2646 3 2646 11 8
 severity
-S 0 2612 13 2612 18 5
+S 0 2646 13 2646 18 5
 error
-S 0 2613 3 2613 8 5
+S 0 2647 3 2647 8 5
 since
-S 0 2613 10 2613 15 5
+S 0 2647 10 2647 15 5
 0.1.0
-S 0 2614 3 2614 9 6
+S 0 2648 3 2648 9 6
 status
-S 0 2614 11 2614 18 7
+S 0 2648 11 2648 18 7
 preview
-S 0 2615 3 2615 8 5
+S 0 2649 3 2649 8 5
 title
-S 0 2615 10 2615 64 54
+S 0 2649 10 2649 64 54
 App Review rejected one of the product's localizations
-S 0 2616 3 2616 12 9
+S 0 2650 3 2650 12 9
 rationale
-S 0 2616 14 2616 223 209
+S 0 2650 14 2650 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2617 3 2617 7 4
+S 0 2651 3 2651 7 4
 help
-S 0 2617 9 2617 129 120
+S 0 2651 9 2651 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2618 3 2618 11 8
+S 0 2652 3 2652 11 8
 examples
-M 2 2619 5 2635 111
-S 0 2619 5 2619 15 10
+M 2 2653 5 2669 111
+S 0 2653 5 2653 15 10
 triggering
-L 1 2620 7 2627 52
-S 1 2620 9 2627 52 572
+L 1 2654 7 2661 52
+S 1 2654 9 2661 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10174,10 +10247,10 @@ S 1 2620 9 2627 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2628 5 2628 12 7
+S 0 2662 5 2662 12 7
 passing
-L 1 2629 7 2635 111
-S 1 2629 9 2635 111 577
+L 1 2663 7 2669 111
+S 1 2663 9 2669 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10185,61 +10258,61 @@ S 1 2629 9 2635 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2637 3 2669 167
-S 0 2637 3 2637 5 2
+M 12 2671 3 2703 167
+S 0 2671 3 2671 5 2
 id
-S 0 2637 7 2637 38 31
+S 0 2671 7 2671 38 31
 asc-first-purchase-with-version
-S 0 2638 3 2638 12 9
+S 0 2672 3 2672 12 9
 checklist
-S 0 2638 14 2638 30 16
+S 0 2672 14 2672 30 16
 binary-submitted
-S 0 2639 3 2639 8 5
+S 0 2673 3 2673 8 5
 input
-S 0 2639 10 2639 13 3
+S 0 2673 10 2673 13 3
 asc
-S 0 2640 3 2640 11 8
+S 0 2674 3 2674 11 8
 severity
-S 0 2640 13 2640 18 5
+S 0 2674 13 2674 18 5
 error
-S 0 2641 3 2641 8 5
+S 0 2675 3 2675 8 5
 since
-S 0 2641 10 2641 15 5
+S 0 2675 10 2675 15 5
 0.1.0
-S 0 2642 3 2642 9 6
+S 0 2676 3 2676 9 6
 status
-S 0 2642 11 2642 18 7
+S 0 2676 11 2676 18 7
 preview
-S 0 2643 3 2643 8 5
+S 0 2677 3 2677 8 5
 title
-S 0 2643 10 2643 79 69
+S 0 2677 10 2677 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2644 3 2644 12 9
+S 0 2678 3 2678 12 9
 rationale
-S 0 2644 14 2644 264 250
+S 0 2678 14 2678 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2645 3 2645 7 4
+S 0 2679 3 2679 7 4
 help
-S 0 2645 9 2645 111 102
+S 0 2679 9 2679 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2646 3 2646 15 12
+S 0 2680 3 2680 15 12
 environments
-L 2 2646 17 2646 37
-S 0 2646 18 2646 24 6
+L 2 2680 17 2680 37
+S 0 2680 18 2680 24 6
 review
-S 0 2646 26 2646 36 10
+S 0 2680 26 2680 36 10
 production
-S 0 2647 3 2647 17 14
+S 0 2681 3 2681 17 14
 not_applicable
-S 0 2647 19 2647 85 66
+S 0 2681 19 2681 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2648 3 2648 11 8
+S 0 2682 3 2682 11 8
 examples
-M 2 2649 5 2669 167
-S 0 2649 5 2649 15 10
+M 2 2683 5 2703 167
+S 0 2683 5 2683 15 10
 triggering
-L 1 2650 7 2658 59
-S 1 2650 9 2658 59 492
+L 1 2684 7 2692 59
+S 1 2684 9 2692 59 492
 environment: review
 ---
 { "data": [
@@ -10249,10 +10322,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2659 5 2659 12 7
+S 0 2693 5 2693 12 7
 passing
-L 1 2660 7 2669 167
-S 1 2660 9 2669 167 750
+L 1 2694 7 2703 167
+S 1 2694 9 2703 167 750
 environment: review
 ---
 { "data": [
@@ -10263,54 +10336,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2671 3 2700 162
-S 0 2671 3 2671 5 2
+M 11 2705 3 2734 162
+S 0 2705 3 2705 5 2
 id
-S 0 2671 7 2671 27 20
+S 0 2705 7 2705 27 20
 storekit-out-of-date
-S 0 2672 3 2672 12 9
+S 0 2706 3 2706 12 9
 checklist
-S 0 2672 14 2672 36 22
+S 0 2706 14 2706 36 22
 storekit-configuration
-S 0 2673 3 2673 8 5
+S 0 2707 3 2707 8 5
 input
-S 0 2673 10 2673 13 3
+S 0 2707 10 2707 13 3
 asc
-S 0 2674 3 2674 11 8
+S 0 2708 3 2708 11 8
 severity
-S 0 2674 13 2674 20 7
+S 0 2708 13 2708 20 7
 warning
-S 0 2675 3 2675 15 12
+S 0 2709 3 2709 15 12
 context_only
-S 0 2675 17 2675 21 4
+S 0 2709 17 2709 21 4
 true
-S 0 2676 3 2676 8 5
+S 0 2710 3 2710 8 5
 since
-S 0 2676 10 2676 15 5
+S 0 2710 10 2710 15 5
 0.1.0
-S 0 2677 3 2677 9 6
+S 0 2711 3 2711 9 6
 status
-S 0 2677 11 2677 18 7
+S 0 2711 11 2711 18 7
 preview
-S 0 2678 3 2678 8 5
+S 0 2712 3 2712 8 5
 title
-S 0 2678 10 2678 77 67
+S 0 2712 10 2712 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2679 3 2679 12 9
+S 0 2713 3 2713 12 9
 rationale
-S 0 2679 14 2679 236 222
+S 0 2713 14 2713 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2680 3 2680 7 4
+S 0 2714 3 2714 7 4
 help
-S 0 2680 9 2680 100 91
+S 0 2714 9 2714 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2681 3 2681 11 8
+S 0 2715 3 2715 11 8
 examples
-M 2 2682 5 2700 162
-S 0 2682 5 2682 15 10
+M 2 2716 5 2734 162
+S 0 2716 5 2716 15 10
 triggering
-L 1 2683 7 2692 166
-S 1 2683 9 2692 166 608
+L 1 2717 7 2726 166
+S 1 2717 9 2726 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10321,10 +10394,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2693 5 2693 12 7
+S 0 2727 5 2727 12 7
 passing
-L 1 2694 7 2700 162
-S 1 2694 9 2700 162 323
+L 1 2728 7 2734 162
+S 1 2728 9 2734 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---

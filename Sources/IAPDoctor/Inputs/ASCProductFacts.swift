@@ -247,7 +247,10 @@ extension ASCFacts.Mapper {
                                         describe: { $0.isPresent ? "true" : "false" })
         typed.reviewNotes = store.reviewNotes ?? typed.reviewNotes
         if store.localizations != nil { typed.localizations = store.localizations }
-        if store.store?.pricedTerritories != nil {
+        // No price in the snapshot of a product whose state says its metadata is complete is a short
+        // price list, not "none": the typed price stands (App Store Connect's state is the authority).
+        let shortPriceList = store.price == nil && store.store?.metadataComplete != nil
+        if store.store?.pricedTerritories != nil, !shortPriceList {
             // A typed tier is the same price in other words; only "none" versus "some" can disagree.
             if store.price == nil, typed.price != nil || typed.priceTier != nil {
                 let stated = typed.price.map { $0.map { "\"\($0)\"" } } ?? typed.priceTier!.map { "tier \($0)" }

@@ -56,6 +56,26 @@ public struct StoreRecord: Sendable {
         self.location = location
     }
 
+    /// States App Store Connect gives a product only once its metadata is complete: it leaves
+    /// `MISSING_METADATA` for `READY_TO_SUBMIT` when the localization, the price (for a subscription,
+    /// in every territory it is sold in), the review screenshot and the availability are all there,
+    /// and the review states follow. Sources: `../shared/knowledge/iap-causes.md` §2.2–2.4 (TN3188:
+    /// no Ready to Submit with metadata missing; a subscription stays `MISSING_METADATA` until its
+    /// price matrix is complete) and `../shared/knowledge/asc/README.md` (the state enums; the `asc`
+    /// CLI treats `APPROVED`, `WAITING_FOR_REVIEW`, `IN_REVIEW`, `PENDING_BINARY_APPROVAL` as ready).
+    /// Not here: `DEVELOPER_ACTION_NEEDED` and `REJECTED` (App Review asks for changes),
+    /// `WAITING_FOR_UPLOAD` and `PROCESSING_CONTENT` (hosted content still missing), and the two
+    /// removed-from-sale states (they say nothing about the metadata).
+    public static let metadataCompleteStates: Set<String> = [
+        "READY_TO_SUBMIT", "WAITING_FOR_REVIEW", "IN_REVIEW", "PENDING_BINARY_APPROVAL", "APPROVED",
+    ]
+
+    /// The state, when it is App Store Connect's word that the metadata is complete: rules may not
+    /// contradict it with an error (the snapshot's lists may be partial), only explain.
+    public var metadataComplete: Fact<String>? {
+        state.flatMap { Self.metadataCompleteStates.contains($0.value) ? $0 : nil }
+    }
+
     /// App Store Connect's words for the state ("MISSING_METADATA" → "Missing Metadata").
     public static func displayName(ofState state: String) -> String {
         state.split(separator: "_").map { $0.prefix(1) + $0.dropFirst().lowercased() }.joined(separator: " ")

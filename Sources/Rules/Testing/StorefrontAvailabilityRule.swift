@@ -1,6 +1,9 @@
 import IAPDoctor
 
-/// StoreKit omits products that are not available in the tester's storefront.
+/// StoreKit omits products that are not available in the account's storefront. Where one tester
+/// loads the products (the sandbox, TestFlight) that is the tester's storefront; for App Review
+/// and the App Store each reviewer's or customer's own, so a product sold in some territory passes.
+/// A product sold in none is `not-cleared-for-sale`'s finding, in every environment.
 struct StorefrontAvailabilityRule: Rule {
     let id = RuleID.storefrontNotAvailable.rawValue
 
@@ -8,6 +11,7 @@ struct StorefrontAvailabilityRule: Rule {
         let project = context.project
         let restricted = project.products.filter { $0.availability.map { !$0.value.isEmpty } ?? false }
         guard !restricted.isEmpty else { return [context.pass()] }
+        guard context.environment.oneTesterStorefront else { return restricted.map { context.pass(product: $0.productID?.value) } }
         guard let storefront = project.testing.sandboxAccount.storefront else {
             return [context.unknown(
                 "Which storefront (country or region) is the sandbox account in?", key: .testingSandboxAccountStorefront)]

@@ -1,0 +1,177 @@
+import Foundation
+@testable import IAPDoctor
+import Rules
+import Testing
+
+/// Storefront-aware rules: where one tester loads the products (Xcode, the sandbox, TestFlight) the
+/// tester's storefront decides; for App Review and the App Store every territory counts; and
+/// App Store Connect's state, when it says the metadata is complete, is never contradicted by an
+/// error. Each case checks the finding's severity, the checklist item and the product's verdict.
+@Suite("Storefront-aware rules")
+struct StorefrontTests {
+    static let monthly = "com.greenthumb.pocketgarden.plus.monthly"
+    static let seeds = "com.greenthumb.pocketgarden.seeds50"
+
+    /// The healthy project's subscription as App Store Connect has it: available in `available`,
+    /// priced in USA only.
+    static func subscription(state: String, available: [String] = ["USA", "CAN"]) -> String {
+        let territories = available.map { "{ \"type\": \"territories\", \"id\": \"\($0)\" }" }.joined(separator: ", ")
+        return """
+            { "data": [
+              { "type": "subscriptions", "id": "21", "attributes": { "productId": "\(monthly)", "name": "Plus Monthly",
+                  "state": "\(state)", "subscriptionPeriod": "ONE_MONTH" },
+                "relationships": {
+                  "subscriptionAvailability": { "data": { "type": "subscriptionAvailabilities", "id": "21" } },
+                  "prices": { "data": [ { "type": "subscriptionPrices", "id": "SP1" } ] } } },
+              { "type": "subscriptionAvailabilities", "id": "21", "attributes": { "availableInNewTerritories": false },
+                "relationships": { "availableTerritories": { "data": [ \(territories) ] } } },
+              { "type": "subscriptionPrices", "id": "SP1",
+                "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
+            """
+    }
+
+    /// The healthy project's consumable with its price schedule fetched and no price in it.
+    static func unpricedConsumable(state: String) -> String {
+        """
+        { "data": [
+          { "type": "inAppPurchases", "id": "11", "attributes": { "productId": "\(seeds)", "name": "Seed Pack 50",
+              "inAppPurchaseType": "CONSUMABLE", "state": "\(state)" },
+            "relationships": { "iapPriceSchedule": { "data": { "type": "inAppPurchasePriceSchedules", "id": "PS11" } } } },
+          { "type": "inAppPurchasePriceSchedules", "id": "PS11", "relationships": { "manualPrices": { "data": [] } } } ] }
+        """
+    }
+
+    /// `snapshot` beside the healthy descriptor with `overlay` (YAML) applied.
+    func check(_ snapshot: String, overlay: String = "") -> Diagnosis {
+        diagnose(ascSnippet: overlay.isEmpty ? snapshot : overlay + "\n---\n" + snapshot).diagnosis
+    }
+
+    func finding(_ diagnosis: Diagnosis, _ rule: String) throws -> Finding {
+        try #require(diagnosis.findings.first { $0.rule == rule }, "\(rule) did not fire: \(diagnosis.findings.map(\.rule))")
+    }
+
+    func entry(_ diagnosis: Diagnosis, _ item: String) -> Diagnosis.ChecklistEntry? {
+        diagnosis.checklist.first { $0.item.id == item }
+    }
+
+    func verdict(_ diagnosis: Diagnosis, _ id: String) -> Diagnosis.Verdict? {
+        diagnosis.products.first { $0.productID == id }?.verdict
+    }
+
+    // MARK: asc-subscription-price-coverage
+
+    @Test func anotherTerritoryUnpricedIsAWarningForTheTesterAndAnErrorForReview() throws {
+        // The tester is in the USA (the healthy descriptor), which has a price; Canada has none.
+        let sandbox = check(Self.subscription(state: "MISSING_METADATA"))
+        let coverage = try finding(sandbox, "asc-subscription-price-coverage")
+        #expect(coverage.severity == .warning)
+        #expect(coverage.message.contains("`USA` has one") && coverage.message.contains("a tester in CAN would not get it"), "\(coverage.message)")
+        #expect(entry(sandbox, "product-metadata")?.status == .warn)
+        #expect(verdict(sandbox, Self.monthly) == .atRisk)
+        // For App Review and the App Store the same gap is an error.
+        for environment in ["review", "production"] {
+            let diagnosis = check(Self.subscription(state: "MISSING_METADATA"), overlay: "environment: \(environment)")
+            let coverage = try finding(diagnosis, "asc-subscription-price-coverage")
+            #expect(coverage.severity == .error, "\(environment)")
+            #expect(coverage.message.contains("has no price in 1 of them (CAN)"), "\(coverage.message)")
+            #expect(entry(diagnosis, "product-metadata")?.status == .fail)
+            #expect(verdict(diagnosis, Self.monthly) == .invalid)
+        }
+    }
+
+    @Test func theTestersOwnStorefrontUnpricedIsAnError() throws {
+        let diagnosis = check(Self.subscription(state: "MISSING_METADATA"), overlay: "testing: { sandbox_account: { storefront: CAN } }")
+        let coverage = try finding(diagnosis, "asc-subscription-price-coverage")
+        #expect(coverage.severity == .error)
+        #expect(coverage.message.contains("no price in the tester's storefront `CAN`"), "\(coverage.message)")
+        #expect(coverage.related.contains { $0.label == "the tester's storefront" })
+        #expect(entry(diagnosis, "product-metadata")?.status == .fail)
+        #expect(verdict(diagnosis, Self.monthly) == .invalid)
+    }
+
+    @Test func anUnknownStorefrontIsAWarningAndAQuestion() throws {
+        let diagnosis = check(Self.subscription(state: "MISSING_METADATA"), overlay: "testing: { sandbox_account: { storefront: null } }")
+        let coverage = try finding(diagnosis, "asc-subscription-price-coverage")
+        #expect(coverage.severity == .warning)
+        #expect(coverage.message.contains("depends on the tester's storefront"), "\(coverage.message)")
+        let metadata = try #require(entry(diagnosis, "product-metadata"))
+        #expect(metadata.status == .warn)
+        #expect(metadata.questions.contains { $0.key == "testing.sandbox_account.storefront" && $0.productID == Self.monthly })
+        #expect(verdict(diagnosis, Self.monthly) == .atRisk)
+    }
+
+    @Test("App Store Connect's complete state is never contradicted by an error", arguments: [
+        "READY_TO_SUBMIT", "WAITING_FOR_REVIEW", "IN_REVIEW", "PENDING_BINARY_APPROVAL", "APPROVED",
+    ])
+    func aCompleteStateMakesItAWarning(state: String) throws {
+        // Even the tester's own storefront unpriced: App Store Connect says every territory has a price.
+        let diagnosis = check(Self.subscription(state: state), overlay: "testing: { sandbox_account: { storefront: CAN } }")
+        let coverage = try finding(diagnosis, "asc-subscription-price-coverage")
+        #expect(coverage.severity == .warning)
+        #expect(coverage.message.contains("CAN"))
+        #expect(coverage.notes.contains { $0.contains("App Store Connect reports it \(StoreRecord.displayName(ofState: state))") }, "\(coverage.notes)")
+        #expect(entry(diagnosis, "product-metadata")?.status == .warn)
+        #expect(verdict(diagnosis, Self.monthly) == .atRisk)
+    }
+
+    @Test func aCompleteStateIsAWarningForReviewToo() throws {
+        let diagnosis = check(Self.subscription(state: "APPROVED", available: ["USA", "CAN", "GBR"]), overlay: "environment: review")
+        let coverage = try finding(diagnosis, "asc-subscription-price-coverage")
+        #expect(coverage.severity == .warning)
+        #expect(coverage.message.contains("no price in 2 of them (CAN, GBR)"), "\(coverage.message)")
+        #expect(entry(diagnosis, "product-metadata")?.status == .warn)
+        #expect(!diagnosis.products.first { $0.productID == Self.monthly }!.failing.contains("product-metadata"))
+    }
+
+    @Test func onlyStatesPastMissingMetadataSayComplete() throws {
+        #expect(StoreRecord.metadataCompleteStates.isDisjoint(with: ["MISSING_METADATA", "DEVELOPER_ACTION_NEEDED", "REJECTED", "REMOVED_FROM_SALE"]))
+        let overlay = "testing: { sandbox_account: { storefront: CAN } }"
+        let ready = check(Self.subscription(state: "READY_TO_SUBMIT"), overlay: overlay)
+        #expect(try finding(ready, "asc-subscription-price-coverage").severity == .warning)
+        #expect(verdict(ready, Self.monthly) == .atRisk)
+        // App Review asked for changes: nothing says the prices are complete.
+        let actionNeeded = check(Self.subscription(state: "DEVELOPER_ACTION_NEEDED"), overlay: overlay)
+        #expect(try finding(actionNeeded, "asc-subscription-price-coverage").severity == .error)
+        #expect(verdict(actionNeeded, Self.monthly) == .invalid)
+    }
+
+    // MARK: missing-price
+
+    @Test func noPriceInTheSnapshotOfAnApprovedProductIsNotAnError() throws {
+        // The descriptor's tier stands: App Store Connect's state says there is a price.
+        let typed = check(Self.unpricedConsumable(state: "APPROVED"))
+        #expect(!typed.findings.contains { $0.rule == "missing-price" || $0.message.contains("the price of `\(Self.seeds)`") },
+                "\(typed.findings.map(\.message))")
+        #expect(entry(typed, "product-metadata")?.status == .pass)
+        #expect(verdict(typed, Self.seeds) == .valid)
+        // With no typed price, a note says the snapshot's price list is what is short.
+        let untyped = check(Self.unpricedConsumable(state: "APPROVED"), overlay: "products:\n  - price_tier: null")
+        let note = try finding(untyped, "missing-price")
+        #expect(note.severity == .note)
+        #expect(note.message.contains("App Store Connect reports it Approved"), "\(note.message)")
+        #expect(entry(untyped, "product-metadata")?.status == .pass)
+        #expect(verdict(untyped, Self.seeds) == .valid)
+        // In Missing Metadata nothing outranks the snapshot: no price is an error.
+        let missing = check(Self.unpricedConsumable(state: "MISSING_METADATA"))
+        #expect(try finding(missing, "missing-price").severity == .error)
+        #expect(entry(missing, "product-metadata")?.status == .fail)
+        #expect(verdict(missing, Self.seeds) == .invalid)
+    }
+
+    // MARK: storefront-not-available
+
+    @Test func soldElsewhereIsAnErrorForTheTesterAndEnoughForReviewAndTheAppStore() throws {
+        let sandbox = diagnose(snippet: "products:\n  - availability: [CAN, GBR]")
+        #expect(try finding(sandbox, "storefront-not-available").severity == .error)
+        #expect(entry(sandbox, "storefront-availability")?.status == .fail)
+        #expect(verdict(sandbox, Self.seeds) == .invalid)
+        // App Review and customers buy in their own storefronts: the tester's does not matter.
+        for environment in ["review", "production"] {
+            let diagnosis = diagnose(snippet: "environment: \(environment)\nproducts:\n  - availability: [CAN, GBR]")
+            #expect(!diagnosis.findings.contains { $0.rule == "storefront-not-available" }, "\(environment)")
+            let availability = try #require(entry(diagnosis, "storefront-availability"))
+            #expect(availability.status == .pass, "\(environment): \(availability.status) \(availability.questions.map(\.question)) \(availability.reasons)")
+            #expect(!diagnosis.products.first { $0.productID == Self.seeds }!.failing.contains("storefront-availability"))
+        }
+    }
+}
