@@ -116,6 +116,10 @@ struct AnswerTests {
         #expect(profile["severity"] as? String == "note")
         #expect((profile["notes"] as? [String])?.contains { $0.hasPrefix("if you add In-App Purchase") } == true)
         #expect(!findings.contains { $0["severity"] as? String == "error" })
+        // One next step, not a wall of App Store Connect questions.
+        let steps = try #require(report["next_steps"] as? [[String: Any]])
+        #expect(steps.count == 1)
+        #expect((steps.first?["text"] as? String)?.contains("nothing in the project uses In-App Purchase yet") == true)
     }
 
     @Test func theSameAppWithStoreKitGetsTheError() throws {

@@ -82,6 +82,15 @@ extension Diagnosis {
             "\(source.place) \(source == .testDevice || source == .project ? "answer" : "answers") \(Self.itemList(items.map(\.number))): \(action)"
         }
 
+        /// The one step of a project that uses no In-App Purchase (``Project/noPurchaseReason``): the
+        /// rest of the checklist waits until it does.
+        static func noPurchase(_ reason: String) -> NextStep {
+            let item = Checklist.item(ChecklistID.fullProductId.rawValue)!
+            return NextStep(
+                source: .project, items: [item], keys: [DescriptorKey.appSources.rawValue, DescriptorKey.requests.rawValue], questions: [],
+                action: "\(reason). If the store code lives elsewhere (a package, another folder), add it to `app.sources` or list the requested IDs under `requests`; until the app sells something, the other questions can wait")
+        }
+
         /// "item 10", "items 1, 2, 4, 13–17": runs of three or more numbers as a range.
         public static func itemList(_ numbers: [Int]) -> String {
             var parts: [String] = []

@@ -154,7 +154,7 @@ public struct Engine: Sendable {
         guard case .fail(var findings) = outcome.status else { return outcome }
         for index in findings.indices where findings[index].severity > .note {
             findings[index].severity = .note
-            findings[index].notes.append("if you add In-App Purchase, this will matter; \(reason), so it is a note for now")
+            findings[index].notes.append("if you add In-App Purchase, this will matter; for now it is a note: \(reason)")
         }
         var advice = outcome
         advice.status = .fail(findings)
@@ -364,7 +364,9 @@ public struct Engine: Sendable {
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
             hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
             evaluated: !stopped)
-        if !stopped {
+        if let reason = project.noPurchaseReason, !stopped {
+            diagnosis.nextSteps = [Diagnosis.NextStep.noPurchase(reason)]
+        } else if !stopped {
             diagnosis.nextSteps = Diagnosis.nextSteps(checklist: checklist, bundleID: bundleID?.value, hasSnapshot: project.ascSnapshot != nil)
         }
         return diagnosis

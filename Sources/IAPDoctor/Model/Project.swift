@@ -60,7 +60,7 @@ public struct Project: Sendable {
             evidence.schemeUsesStoreKit == nil, evidence.linksStoreKit != true, evidence.hasInAppPurchaseCapability?.value != true
         else { return nil }
         let files = sources.filesScanned == 1 ? "the scanned source file" : "the \(sources.filesScanned) scanned source files"
-        return "nothing in the project uses In-App Purchase yet: \(files) import neither StoreKit nor a purchase library and request no product, and no product is listed"
+        return "nothing in the project uses In-App Purchase yet (\(files) import neither StoreKit nor a purchase library and request no product; no product is listed)"
     }
 
     /// Products with a stated ID, by ID (the first one wins; duplicates are a finding of their own).

@@ -6,6 +6,7 @@ public enum RuleDocs {
         var facts = ["Severity: `\(rule.severity.rawValue)`"]
         if let item = rule.checklist, let entry = Checklist.item(item) {
             facts.append("Checklist item \(entry.number): `\(item)` (\(entry.question))")
+            facts.append(answerFact(rule, advice: entry.isAdvice))
         } else {
             facts.append("Reports a problem with an input or the configuration (exit code 2 when it is an error)")
         }
@@ -55,6 +56,22 @@ public enum RuleDocs {
         out += "In `.iapdoctor.yml` beside the descriptor (or the file given with `--rules`):\n\n"
         out += "```yaml\nrules:\n  \(rule.id): off        # or note, warning, error\n```\n"
         return out
+    }
+
+    /// What a finding of the rule does to its item and to the products it names.
+    static func answerFact(_ rule: RuleMetadata, advice: Bool) -> String {
+        if rule.contextOnly {
+            return "A finding is context for the item, not an answer: the item and the verdicts stay as the other rules answer them"
+        }
+        let item = rule.severity == .error ? "`fail`" : "`warn`"
+        let verdict: String
+        switch rule.severity {
+        case _ where advice: verdict = "; community advice, so no product's verdict changes"
+        case .error: verdict = "; the product it names (or every product, for the whole app) is `invalid`"
+        case .warning: verdict = "; the product it names (or every product) is `at_risk`"
+        case .note: verdict = "; a note leaves the verdicts alone"
+        }
+        return "A finding answers the item \"no\": it is \(item)\(verdict)"
     }
 
     /// The index page: every rule with its checklist item and severity.
