@@ -432,11 +432,11 @@ struct ReporterTests {
         #expect(markdown.contains("<code>&lt;script&gt;&amp;\"'</code>"))
         #expect(markdown.contains("**\(diagnosis.summaryLine)**"))
         #expect(markdown.contains("| # | Item | Question | Status | Findings |"))
-        #expect(markdown.contains("| Product ID | Requested as | Verdict | Failing |"))
+        #expect(markdown.contains("| Product ID | Requested as | Verdict | Failing | At risk |"))
         #expect(markdown.contains("`com.example.a\\|b`"))
         // Every table row has exactly as many unescaped pipes as its header.
         let lines = markdown.split(separator: "\n").map(String.init)
-        for (header, columns) in [("| # | Item |", 5), ("| Product ID |", 4)] {
+        for (header, columns) in [("| # | Item |", 5), ("| Product ID |", 5)] {
             let start = lines.firstIndex { $0.hasPrefix(header) }!
             for row in lines[start...].prefix(while: { $0.hasPrefix("|") }) {
                 #expect(unescapedPipes(row) == columns + 1, "broken row: \(row)")

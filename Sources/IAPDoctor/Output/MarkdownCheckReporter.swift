@@ -50,16 +50,24 @@ public struct MarkdownCheckReporter: Reporter {
         if !diagnosis.products.isEmpty {
             out.append("### Products")
             out.append("")
-            out.append("| Product ID | Requested as | Verdict | Failing |")
-            out.append("|---|---|---|---|")
+            out.append("| Product ID | Requested as | Verdict | Failing | At risk |")
+            out.append("|---|---|---|---|---|")
             for product in diagnosis.products {
                 out.append(Markdown.row([
                     Markdown.code(product.productID, inTable: true),
                     Self.codeList(product.requestedAs, inTable: true),
                     Markdown.verdict(product.verdict),
                     Self.codeList(product.failing, inTable: true),
+                    Self.codeList(product.atRisk, inTable: true),
                 ]))
             }
+            out.append("")
+        }
+
+        if !diagnosis.nextSteps.isEmpty {
+            out.append("### Next steps")
+            out.append("")
+            for (index, step) in diagnosis.nextSteps.enumerated() { out.append("\(index + 1). " + Markdown.inline(step.sentence)) }
             out.append("")
         }
 
@@ -85,19 +93,10 @@ public struct MarkdownCheckReporter: Reporter {
     }
 
     /// What an unknown item needs answered, and why an item does not apply.
+    /// Why an item does not apply; open questions are summed up under "Next steps" instead.
     static func details(_ entry: Diagnosis.ChecklistEntry) -> [String] {
-        switch entry.status {
-        case .unknown:
-            return entry.questions.map { question in
-                var line = "- \(Markdown.code(entry.item.id)) unknown: " + Markdown.inline(question.question)
-                if !question.key.isEmpty { line += " Set " + Markdown.code(question.key) + "." }
-                return line
-            }
-        case .notApplicable:
-            return ["- \(Markdown.code(entry.item.id)) not applicable: " + Markdown.inline(entry.reasons.joined(separator: "; "))]
-        default:
-            return []
-        }
+        guard entry.status == .notApplicable else { return [] }
+        return ["- \(Markdown.code(entry.item.id)) not applicable: " + Markdown.inline(entry.reasons.joined(separator: "; "))]
     }
 
     static func codeList(_ values: [String], inTable: Bool) -> String {
