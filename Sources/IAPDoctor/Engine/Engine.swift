@@ -238,6 +238,10 @@ public struct Engine: Sendable {
             project: project, catalog: activeCatalog, outcomes: outcomes, inputFindings: findings, requests: requests, stopped: stopped,
             disabled: disabled, options: options, now: now, into: &findings)
         diagnosis.elidedCounts = elided
+        if !stopped {
+            diagnosis.nextSteps = noPurchase.map { [Diagnosis.NextStep.noPurchase($0)] }
+                ?? Diagnosis.nextSteps(checklist: diagnosis.checklist, bundleID: diagnosis.bundleID?.value, hasSnapshot: project.ascSnapshot != nil)
+        }
         if options.keepsUnlisted {
             diagnosis.unlisted = project.catalogPackages.compactMap(\.unlistedFindings) + [unlisted].compactMap { $0 }
             diagnosis.unlistedRules = reportedRules
@@ -351,25 +355,18 @@ public struct Engine: Sendable {
             guard let first = products[index].unknown.first, let entry = checklist.first(where: { $0.item.id == first }) else { continue }
             products[index].openQuestion = entry.questions.first { $0.productID == nil || $0.productID == id }
         }
-        let bundleID = project.app.bundleID ?? project.evidence.runningBundleID
-        var diagnosis = Diagnosis(
+        return Diagnosis(
             environment: project.effectiveEnvironment, environmentStated: project.environment != nil,
             checkedAt: project.hasDescriptor ? now : nil, hasDescriptor: project.hasDescriptor,
             inputs: options.inputs.isEmpty ? [project.descriptorFile] : options.inputs,
             appName: project.app.name ?? project.evidence.appName,
-            bundleID: bundleID,
+            bundleID: project.app.bundleID ?? project.evidence.runningBundleID,
             platform: project.app.platform ?? project.evidence.platform,
             checklist: checklist, products: products, findings: findings, failOn: options.failOn, catalog: catalog,
             defaultCatalog: self.catalog,
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
             hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
             evaluated: !stopped)
-        if let reason = project.noPurchaseReason, !stopped {
-            diagnosis.nextSteps = [Diagnosis.NextStep.noPurchase(reason)]
-        } else if !stopped {
-            diagnosis.nextSteps = Diagnosis.nextSteps(checklist: checklist, bundleID: bundleID?.value, hasSnapshot: project.ascSnapshot != nil)
-        }
-        return diagnosis
     }
 
     /// A finding as a key of the numbering table: equal when the findings are, hashed on what
