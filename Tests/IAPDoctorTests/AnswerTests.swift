@@ -1,5 +1,5 @@
 import Foundation
-import IAPDoctor
+@testable import IAPDoctor
 import Rules
 import Testing
 
@@ -145,6 +145,24 @@ struct AnswerTests {
         #expect(AnswerSource.of(key: "testing.sandbox_account.storefront") == .testDevice)
         #expect(AnswerSource.of(key: "environment") == .descriptor)
         #expect(AnswerSource.of(key: "testingx") == .descriptor)
+    }
+
+    /// One file answers every fact of the profile: the questions about them are one step.
+    @Test func theProfilesQuestionsBecomeOne() throws {
+        func entry(_ id: ChecklistID, _ keys: [String]) -> Diagnosis.ChecklistEntry {
+            Diagnosis.ChecklistEntry(
+                item: Checklist.item(id.rawValue)!, status: .unknown, findings: [],
+                questions: keys.map { Diagnosis.Question(question: "Q \($0)?", key: $0, productID: nil) }, reasons: [])
+        }
+        let steps = Diagnosis.nextSteps(checklist: [
+            entry(.bundleIdMatches, ["app.target"]),
+            entry(.provisioningProfile, ["signing.profile.app_id", "signing.profile.type", "signing.profile.installed"]),
+            entry(.fullProductId, ["requests"]),
+        ], bundleID: nil, hasSnapshot: false)
+        let project = try #require(steps.first { $0.source == .project })
+        #expect(project.action.hasPrefix("Q app.target? Set `app.target`. Which provisioning profile signs the failing build? Set `signing.profile.file`"))
+        #expect(project.action.contains("it answers `signing.profile.app_id`, `signing.profile.type`, `signing.profile.installed`. Q requests? Set `requests`."))
+        #expect(project.items.map(\.number) == [4, 5, 8])
     }
 
     @Test func itemListsJoinRuns() {

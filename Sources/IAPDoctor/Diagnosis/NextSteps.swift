@@ -153,7 +153,23 @@ extension Diagnosis {
         // Only the project's files and the user know these; their questions are specific
         // ("which target is the app?", with the candidates), so they are asked here in full.
         case .project, .descriptor:
-            return step.questions.joined(separator: " ")
+            return collapsingProfileQuestions(step).joined(separator: " ")
         }
+    }
+
+    /// The profile's facts are asked one by one (its App ID, type, dates, whether it is installed);
+    /// one file answers them all, so two or more become that one step.
+    private static func collapsingProfileQuestions(_ step: NextStep) -> [String] {
+        let prefix = "`\(DescriptorKey.signingProfile.rawValue)."
+        let aboutProfile = step.questions.filter { $0.contains("Set \(prefix)") }
+        guard aboutProfile.count > 1 else { return step.questions }
+        let keys = step.keys.filter { $0.hasPrefix(DescriptorKey.signingProfile.rawValue + ".") }.map { "`\($0)`" }
+        var questions = step.questions.filter { !aboutProfile.contains($0) }
+        // Where the first of them was: after the questions asked before it.
+        let position = step.questions.prefix { !aboutProfile.contains($0) }.count
+        questions.insert(
+            "Which provisioning profile signs the failing build? Set `\(DescriptorKey.signingProfileFile.rawValue)` to its .mobileprovision (or give `--profiles-dir`): it answers \(keys.joined(separator: ", ")).",
+            at: position)
+        return questions
     }
 }
