@@ -135,6 +135,13 @@ struct StorefrontTests {
         #expect(verdict(actionNeeded, Self.monthly) == .invalid)
     }
 
+    @Test func statesReadAsAppStoreConnectWritesThem() {
+        #expect(StoreRecord.displayName(ofState: "READY_TO_SUBMIT") == "Ready to Submit")
+        #expect(StoreRecord.displayName(ofState: "WAITING_FOR_REVIEW") == "Waiting for Review")
+        #expect(StoreRecord.displayName(ofState: "DEVELOPER_REMOVED_FROM_SALE") == "Developer Removed from Sale")
+        #expect(StoreRecord.displayName(ofState: "MISSING_METADATA") == "Missing Metadata")
+    }
+
     // MARK: missing-price
 
     @Test func noPriceInTheSnapshotOfAnApprovedProductIsNotAnError() throws {
