@@ -41,6 +41,29 @@ struct StorefrontTests {
         """
     }
 
+    /// The healthy project's subscription group as App Store Connect has it, without a localization,
+    /// with its subscriptions in these states (the first is the healthy monthly one, the others
+    /// yearly ones App Store Connect alone lists; `nil`: no state in the snapshot).
+    static func unlocalizedGroup(states: [String?]) -> String {
+        let members = states.indices.map { "{ \"type\": \"subscriptions\", \"id\": \"2\($0 + 1)\" }" }.joined(separator: ", ")
+        let subscriptions = states.enumerated().map { index, state in
+            let productID = index == 0 ? monthly : "com.greenthumb.pocketgarden.plus.yearly\(index)"
+            let stateAttribute = state.map { ", \"state\": \"\($0)\"" } ?? ""
+            return """
+                  { "type": "subscriptions", "id": "2\(index + 1)", "attributes": { "productId": "\(productID)",
+                      "name": "Plus \(index)"\(stateAttribute), "subscriptionPeriod": "ONE_MONTH" } }
+                """
+        }.joined(separator: ",\n")
+        return """
+            { "data": [
+              { "type": "subscriptionGroups", "id": "G1", "attributes": { "referenceName": "Pocket Garden Plus" },
+                "relationships": {
+                  "subscriptions": { "data": [ \(members) ] },
+                  "subscriptionGroupLocalizations": { "data": [] } } },
+            \(subscriptions) ] }
+            """
+    }
+
     /// `snapshot` beside the healthy descriptor with `overlay` (YAML) applied.
     func check(_ snapshot: String, overlay: String = "") -> Diagnosis {
         diagnose(ascSnippet: overlay.isEmpty ? snapshot : overlay + "\n---\n" + snapshot).diagnosis
@@ -163,6 +186,69 @@ struct StorefrontTests {
         #expect(try finding(missing, "missing-price").severity == .error)
         #expect(entry(missing, "product-metadata")?.status == .fail)
         #expect(verdict(missing, Self.seeds) == .invalid)
+    }
+
+    // MARK: subscription-group-not-localized
+
+    @Test("A group without a localization is a warning when App Store Connect reports its subscriptions complete", arguments: [
+        "READY_TO_SUBMIT", "WAITING_FOR_REVIEW", "IN_REVIEW", "PENDING_BINARY_APPROVAL", "APPROVED",
+    ])
+    func anUnlocalizedGroupOfCompleteSubscriptionsIsAWarning(state: String) throws {
+        let diagnosis = check(Self.unlocalizedGroup(states: [state]))
+        let group = try finding(diagnosis, "subscription-group-not-localized")
+        #expect(group.severity == .warning)
+        #expect(group.message.contains("the snapshot shows no localization for subscription group `Pocket Garden Plus`")
+                && group.message.contains("`\(Self.monthly)` \(StoreRecord.displayName(ofState: state))")
+                && !group.message.contains("cannot reach"), "\(group.message)")
+        #expect(group.related.contains { $0.label == "App Store Connect: metadata complete" })
+        #expect(entry(diagnosis, "subscription-groups")?.status == .warn)
+        #expect(verdict(diagnosis, Self.monthly) == .atRisk)
+        #expect(!diagnosis.products.first { $0.productID == Self.monthly }!.failing.contains("subscription-groups"))
+    }
+
+    @Test("A group without a localization stays an error while a subscription is not known complete", arguments: [
+        "MISSING_METADATA", "DEVELOPER_ACTION_NEEDED", nil,
+    ])
+    func anUnlocalizedGroupOfIncompleteSubscriptionsIsAnError(state: String?) throws {
+        let diagnosis = check(Self.unlocalizedGroup(states: [state]))
+        let group = try finding(diagnosis, "subscription-group-not-localized")
+        #expect(group.severity == .error)
+        #expect(group.message == "subscription group `Pocket Garden Plus` has no localization, so its subscriptions cannot reach Ready to Submit")
+        #expect(entry(diagnosis, "subscription-groups")?.status == .fail)
+        #expect(verdict(diagnosis, Self.monthly) == .invalid)
+    }
+
+    @Test func aGroupWithOneSubscriptionCompleteAndOneNotSplits() throws {
+        let yearly = "com.greenthumb.pocketgarden.plus.yearly1"
+        let diagnosis = check(Self.unlocalizedGroup(states: ["READY_TO_SUBMIT", "MISSING_METADATA"]),
+                              overlay: "requests: [\(Self.seeds), com.greenthumb.pocketgarden.greenhouse, \(Self.monthly), \(yearly)]")
+        let fired = diagnosis.findings.filter { $0.rule == "subscription-group-not-localized" }
+        // The one in Missing Metadata keeps the error, which names it alone and mentions the other.
+        let error = try #require(fired.first { $0.severity == .error }, "\(fired.map(\.message))")
+        #expect(error.message.contains("so `\(yearly)` cannot reach Ready to Submit"), "\(error.message)")
+        #expect(error.notes.contains { $0.contains("`\(Self.monthly)` Ready to Submit") && $0.contains("lacks something else") }, "\(error.notes)")
+        // The one App Store Connect reports complete gets a warning, not that error.
+        let warning = try #require(fired.first { $0.severity == .warning }, "\(fired.map(\.message))")
+        #expect(warning.message.contains("its subscription `\(Self.monthly)` Ready to Submit") && !warning.message.contains(yearly), "\(warning.message)")
+        #expect(entry(diagnosis, "subscription-groups")?.status == .fail)
+        #expect(verdict(diagnosis, Self.monthly) == .atRisk)
+        #expect(verdict(diagnosis, yearly) == .invalid)
+        #expect(diagnosis.products.first { $0.productID == yearly }?.failing.contains("subscription-groups") == true)
+    }
+
+    @Test func aTypedStatusIsNotAppStoreConnectsState() throws {
+        // Without a snapshot nothing outranks the descriptor: `status: approved` keeps the error.
+        let diagnosis = diagnose(snippet: """
+            subscription_groups:
+              - localizations: {}
+            products:
+              - {}
+              - {}
+              - status: approved
+            """)
+        #expect(try finding(diagnosis, "subscription-group-not-localized").severity == .error)
+        #expect(entry(diagnosis, "subscription-groups")?.status == .fail)
+        #expect(verdict(diagnosis, Self.monthly) == .invalid)
     }
 
     // MARK: storefront-not-available

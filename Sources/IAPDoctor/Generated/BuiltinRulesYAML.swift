@@ -1158,7 +1158,7 @@ enum BuiltinRulesYAML {
   severity: error
   since: 0.1.0
   title: a subscription group has no localized display name
-  rationale: TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
+  rationale: TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served. App Store Connect's state is the authority on whether the metadata is complete, so for a subscription the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a group the snapshot shows without a localization is a warning (the snapshot may be partial, or the localization pending); for the group's other subscriptions (Missing Metadata, another state, or not in the snapshot) it stays an error.
   help: add a localized display name to the subscription group
   environments: [sandbox, testflight, review, production]
   not_applicable: Xcode serves the StoreKit configuration file's subscriptions
@@ -6114,8 +6114,8 @@ S 0 1155 10 1155 60 50
 a subscription group has no localized display name
 S 0 1156 3 1156 12 9
 rationale
-S 0 1156 14 1156 151 137
-TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
+S 0 1156 14 1156 616 602
+TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served. App Store Connect's state is the authority on whether the metadata is complete, so for a subscription the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a group the snapshot shows without a localization is a warning (the snapshot may be partial, or the localization pending); for the group's other subscriptions (Missing Metadata, another state, or not in the snapshot) it stays an error.
 S 0 1157 3 1157 7 4
 help
 S 0 1157 9 1157 63 54
