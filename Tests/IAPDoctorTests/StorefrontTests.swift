@@ -41,6 +41,18 @@ struct StorefrontTests {
         """
     }
 
+    /// The healthy project's consumable with its localizations fetched: none, or (`unnamed`) one
+    /// without a display name.
+    static func unlocalizedConsumable(state: String, unnamed: Bool = false) -> String {
+        """
+        { "data": [
+          { "type": "inAppPurchases", "id": "11", "attributes": { "productId": "\(seeds)", "name": "Seed Pack 50",
+              "inAppPurchaseType": "CONSUMABLE", "state": "\(state)" },
+            "relationships": { "inAppPurchaseLocalizations": { "data": [\(unnamed ? " { \"type\": \"inAppPurchaseLocalizations\", \"id\": \"L1\" } " : "")] } } }\(unnamed ? "," : "")
+          \(unnamed ? "{ \"type\": \"inAppPurchaseLocalizations\", \"id\": \"L1\", \"attributes\": { \"locale\": \"en-US\" } }" : "") ] }
+        """
+    }
+
     /// The healthy project's subscription group as App Store Connect has it, without a localization,
     /// with its subscriptions in these states (the first is the healthy monthly one, the others
     /// yearly ones App Store Connect alone lists; `nil`: no state in the snapshot).
@@ -186,6 +198,42 @@ struct StorefrontTests {
         #expect(try finding(missing, "missing-price").severity == .error)
         #expect(entry(missing, "product-metadata")?.status == .fail)
         #expect(verdict(missing, Self.seeds) == .invalid)
+    }
+
+    // MARK: missing-localization
+
+    @Test("No localization in the snapshot of a product App Store Connect reports complete is a warning", arguments: [
+        "READY_TO_SUBMIT", "WAITING_FOR_REVIEW", "IN_REVIEW", "PENDING_BINARY_APPROVAL", "APPROVED",
+    ])
+    func noLocalizationOfACompleteProductIsAWarning(state: String) throws {
+        let diagnosis = check(Self.unlocalizedConsumable(state: state))
+        let missing = try finding(diagnosis, "missing-localization")
+        #expect(missing.severity == .warning)
+        #expect(missing.message.hasPrefix("the snapshot shows no localization for `\(Self.seeds)`, although App Store Connect reports it \(StoreRecord.displayName(ofState: state))"),
+                "\(missing.message)")
+        #expect(missing.related.contains { $0.label == "App Store Connect: metadata complete" })
+        #expect(entry(diagnosis, "product-metadata")?.status == .warn)
+        #expect(verdict(diagnosis, Self.seeds) == .atRisk)
+        #expect(!diagnosis.products.first { $0.productID == Self.seeds }!.failing.contains("product-metadata"))
+    }
+
+    @Test func anUnnamedLocalizationOfACompleteProductIsAWarning() throws {
+        let diagnosis = check(Self.unlocalizedConsumable(state: "READY_TO_SUBMIT", unnamed: true))
+        let missing = try finding(diagnosis, "missing-localization")
+        #expect(missing.severity == .warning)
+        #expect(missing.message.hasPrefix("the `en-US` localization of `\(Self.seeds)` has no display name in the snapshot, although"), "\(missing.message)")
+        #expect(entry(diagnosis, "product-metadata")?.status == .warn)
+        #expect(verdict(diagnosis, Self.seeds) == .atRisk)
+    }
+
+    @Test("No localization stays an error while the product is not known complete", arguments: ["MISSING_METADATA", "REJECTED"])
+    func noLocalizationOfAnIncompleteProductIsAnError(state: String) throws {
+        let diagnosis = check(Self.unlocalizedConsumable(state: state))
+        let missing = try finding(diagnosis, "missing-localization")
+        #expect(missing.severity == .error)
+        #expect(missing.message.contains("has no localization in App Store Connect"), "\(missing.message)")
+        #expect(entry(diagnosis, "product-metadata")?.status == .fail)
+        #expect(verdict(diagnosis, Self.seeds) == .invalid)
     }
 
     // MARK: subscription-group-not-localized

@@ -719,7 +719,7 @@ enum BuiltinRulesYAML {
   severity: error
   since: 0.1.0
   title: the product has no localization with a display name
-  rationale: At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
+  rationale: At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186). App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a list without a named localization is a warning (the snapshot, or the descriptor, may be partial or out of date); in Missing Metadata or another state it stays an error.
   help: add a localization in App Store Connect and under `localizations`
   environments: [sandbox, testflight, review, production]
   not_applicable: Xcode serves the StoreKit configuration file's products
@@ -4792,8 +4792,8 @@ S 0 716 10 716 61 51
 the product has no localization with a display name
 S 0 717 3 717 12 9
 rationale
-S 0 717 14 717 137 123
-At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
+S 0 717 14 717 532 518
+At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186). App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a list without a named localization is a warning (the snapshot, or the descriptor, may be partial or out of date); in Missing Metadata or another state it stays an error.
 S 0 718 3 718 7 4
 help
 S 0 718 9 718 74 65
