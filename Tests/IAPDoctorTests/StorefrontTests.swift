@@ -53,6 +53,25 @@ struct StorefrontTests {
         """
     }
 
+    /// The healthy project's consumable with its review screenshot fetched: none, or one whose
+    /// delivery is `delivery` (`FAILED`, `AWAITING_UPLOAD`, `COMPLETE`).
+    static func consumableScreenshot(state: String, delivery: String? = nil) -> String {
+        let linkage = delivery == nil ? "null" : "{ \"type\": \"inAppPurchaseAppStoreReviewScreenshots\", \"id\": \"S11\" }"
+        let shot = delivery.map {
+            """
+            ,
+              { "type": "inAppPurchaseAppStoreReviewScreenshots", "id": "S11",
+                "attributes": { "fileName": "seeds.png", "assetDeliveryState": { "state": "\($0)" } } }
+            """
+        } ?? ""
+        return """
+            { "data": [
+              { "type": "inAppPurchases", "id": "11", "attributes": { "productId": "\(seeds)", "name": "Seed Pack 50",
+                  "inAppPurchaseType": "CONSUMABLE", "state": "\(state)" },
+                "relationships": { "appStoreReviewScreenshot": { "data": \(linkage) } } }\(shot) ] }
+            """
+    }
+
     /// The healthy project's subscription group as App Store Connect has it, without a localization,
     /// with its subscriptions in these states (the first is the healthy monthly one, the others
     /// yearly ones App Store Connect alone lists; `nil`: no state in the snapshot).
@@ -234,6 +253,97 @@ struct StorefrontTests {
         #expect(missing.message.contains("has no localization in App Store Connect"), "\(missing.message)")
         #expect(entry(diagnosis, "product-metadata")?.status == .fail)
         #expect(verdict(diagnosis, Self.seeds) == .invalid)
+    }
+
+    // MARK: missing-review-screenshot
+
+    /// App Review, with the binary uploaded and the products submitted with it (so nothing else
+    /// fails them); `screenshot`: the consumable's typed `review_screenshot` (`null`: not typed).
+    static func review(screenshot: String = "null") -> String {
+        """
+        environment: review
+        app_store_connect: { binary_uploaded: true }
+        products:
+          - { submitted_with_app_version: true, review_screenshot: \(screenshot) }
+          - { submitted_with_app_version: true }
+          - { submitted_with_app_version: true }
+        """
+    }
+
+    @Test("No review screenshot in the snapshot of a product App Store Connect reports complete is a warning", arguments: [
+        "READY_TO_SUBMIT", "WAITING_FOR_REVIEW", "IN_REVIEW", "PENDING_BINARY_APPROVAL",
+    ])
+    func noScreenshotOfACompleteProductIsAWarning(state: String) throws {
+        let diagnosis = check(Self.consumableScreenshot(state: state), overlay: Self.review())
+        let missing = try finding(diagnosis, "missing-review-screenshot")
+        #expect(missing.severity == .warning)
+        #expect(missing.message.hasPrefix("the snapshot shows no review screenshot for `\(Self.seeds)`, although App Store Connect reports it \(StoreRecord.displayName(ofState: state))")
+                && !missing.message.contains("Missing Metadata"), "\(missing.message)")
+        // Still true in review: App Review needs the screenshot.
+        #expect(missing.help?.contains("App Review needs it") == true, "\(missing.help ?? "")")
+        #expect(missing.related.contains { $0.label == "App Store Connect: metadata complete" })
+        #expect(entry(diagnosis, "product-metadata")?.status == .warn)
+        #expect(verdict(diagnosis, Self.seeds) == .atRisk)
+        #expect(!diagnosis.products.first { $0.productID == Self.seeds }!.failing.contains("product-metadata"))
+    }
+
+    @Test func aFailedScreenshotOfACompleteProductIsAWarningThatAppReviewHasNone() throws {
+        let diagnosis = check(Self.consumableScreenshot(state: "READY_TO_SUBMIT", delivery: "FAILED"), overlay: Self.review())
+        let missing = try finding(diagnosis, "missing-review-screenshot")
+        #expect(missing.severity == .warning)
+        #expect(missing.message.contains("`seeds.png`") && missing.message.contains("failed to process")
+                && missing.message.contains("App Review has none to look at") && !missing.message.contains("cannot be submitted"), "\(missing.message)")
+        #expect(entry(diagnosis, "product-metadata")?.status == .warn)
+        #expect(verdict(diagnosis, Self.seeds) == .atRisk)
+        // In Missing Metadata the failed screenshot is why: an error.
+        let stuck = check(Self.consumableScreenshot(state: "MISSING_METADATA", delivery: "FAILED"), overlay: Self.review())
+        let error = try finding(stuck, "missing-review-screenshot")
+        #expect(error.severity == .error)
+        #expect(error.message.contains("so the product cannot be submitted"), "\(error.message)")
+        #expect(verdict(stuck, Self.seeds) == .invalid)
+    }
+
+    @Test func aTypedNoScreenshotOfAProductAppStoreConnectReportsCompleteIsAWarning() throws {
+        // The snapshot has the state but not the screenshot: the descriptor's `false` is what is stale.
+        let snapshot = Self.consumableScreenshot(state: "READY_TO_SUBMIT").replacingOccurrences(of: "\"appStoreReviewScreenshot\": { \"data\": null }", with: "")
+        let diagnosis = check(snapshot, overlay: Self.review(screenshot: "false"))
+        let missing = try finding(diagnosis, "missing-review-screenshot")
+        #expect(missing.severity == .warning)
+        #expect(missing.message.hasPrefix("the descriptor says `\(Self.seeds)` has no review screenshot, although App Store Connect reports it Ready to Submit"), "\(missing.message)")
+        #expect(entry(diagnosis, "product-metadata")?.status == .warn)
+        #expect(verdict(diagnosis, Self.seeds) == .atRisk)
+    }
+
+    @Test func aTypedScreenshotStandsWhereTheSnapshotOfACompleteProductShowsNone() throws {
+        // As with prices: App Store Connect's state says there is one, so the snapshot's "none" is a
+        // short read, not a disagreement, and the descriptor's `true` stands.
+        let diagnosis = check(Self.consumableScreenshot(state: "READY_TO_SUBMIT"), overlay: Self.review(screenshot: "true"))
+        #expect(!diagnosis.findings.contains { $0.rule == "missing-review-screenshot" || $0.message.contains("review screenshot") },
+                "\(diagnosis.findings.map(\.message))")
+        #expect(entry(diagnosis, "product-metadata")?.status == .pass)
+        #expect(verdict(diagnosis, Self.seeds) == .valid)
+        // In Missing Metadata the snapshot's "none" wins, and says the descriptor is out of date.
+        let missing = check(Self.consumableScreenshot(state: "MISSING_METADATA"), overlay: Self.review(screenshot: "true"))
+        #expect(try finding(missing, "missing-review-screenshot").severity == .error)
+        #expect(missing.findings.contains { $0.rule == "descriptor-asc-mismatch" && $0.message.contains("review screenshot") })
+        #expect(verdict(missing, Self.seeds) == .invalid)
+    }
+
+    @Test func noScreenshotStaysAnErrorInMissingMetadataOrWithoutASnapshot() throws {
+        let missing = check(Self.consumableScreenshot(state: "MISSING_METADATA"), overlay: Self.review())
+        let finding = try finding(missing, "missing-review-screenshot")
+        #expect(finding.severity == .error)
+        #expect(finding.message.contains("so it stays in Missing Metadata and cannot be submitted"), "\(finding.message)")
+        #expect(entry(missing, "product-metadata")?.status == .fail)
+        #expect(verdict(missing, Self.seeds) == .invalid)
+        // The descriptor's `status: ready_to_submit` is not App Store Connect's word.
+        let typed = diagnose(snippet: Self.review(screenshot: "false"))
+        #expect(try self.finding(typed, "missing-review-screenshot").severity == .error)
+        #expect(entry(typed, "product-metadata")?.status == .fail)
+        #expect(verdict(typed, Self.seeds) == .invalid)
+        // App Store Connect's Approved: it went through review.
+        let approved = check(Self.consumableScreenshot(state: "APPROVED"), overlay: Self.review())
+        #expect(!approved.findings.contains { $0.rule == "missing-review-screenshot" })
     }
 
     // MARK: subscription-group-not-localized

@@ -940,7 +940,7 @@ enum BuiltinRulesYAML {
   severity: error
   since: 0.1.0
   title: the product has no review screenshot
-  rationale: Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
+  rationale: Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price). An approved product went through review and passes. App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports Ready to Submit, Waiting for Review, In Review or Pending Binary Approval a screenshot the snapshot (or the descriptor) lacks, or one that failed to process, is a warning rather than an error, since App Review still needs one to look at; where such a snapshot shows none and the descriptor types `review_screenshot` as true, the descriptor's word stands.
   help: upload the review screenshot in App Store Connect
   environments: [review]
   not_applicable: the review screenshot matters only when submitting for review
@@ -5482,8 +5482,8 @@ S 0 937 10 937 46 36
 the product has no review screenshot
 S 0 938 3 938 12 9
 rationale
-S 0 938 14 938 211 197
-Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
+S 0 938 14 938 736 722
+Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price). An approved product went through review and passes. App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports Ready to Submit, Waiting for Review, In Review or Pending Binary Approval a screenshot the snapshot (or the descriptor) lacks, or one that failed to process, is a warning rather than an error, since App Review still needs one to look at; where such a snapshot shows none and the descriptor types `review_screenshot` as true, the descriptor's word stands.
 S 0 939 3 939 7 4
 help
 S 0 939 9 939 58 49
