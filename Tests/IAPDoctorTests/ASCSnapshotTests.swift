@@ -231,7 +231,8 @@ struct ASCSnapshotTests {
 
     @Test func theCommandLineReadsTheDescriptorsSnapshotAndExitsTwoOnAMissingOne() throws {
         let run = try runIAPDoctor(["check", "examples/asc/project.yaml", "--format", "json"])
-        #expect(run.status == 1, "\(run.errors)")
+        // Its findings are warnings and notes (App Store Connect's Ready to Submit outranks the rest).
+        #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("\"asc-missing-metadata\""))
         let missing = try runIAPDoctor(["check", "examples/healthy/project.yaml", "--asc", "examples/healthy/no-such-snapshot.json"])
         #expect(missing.status == 2)

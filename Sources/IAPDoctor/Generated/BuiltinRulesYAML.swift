@@ -719,7 +719,7 @@ enum BuiltinRulesYAML {
   severity: error
   since: 0.1.0
   title: the product has no localization with a display name
-  rationale: At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
+  rationale: At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186). App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a list without a named localization is a warning (the snapshot, or the descriptor, may be partial or out of date); in Missing Metadata or another state it stays an error.
   help: add a localization in App Store Connect and under `localizations`
   environments: [sandbox, testflight, review, production]
   not_applicable: Xcode serves the StoreKit configuration file's products
@@ -940,7 +940,7 @@ enum BuiltinRulesYAML {
   severity: error
   since: 0.1.0
   title: the product has no review screenshot
-  rationale: Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
+  rationale: Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price). An approved product went through review and passes. App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports Ready to Submit, Waiting for Review, In Review or Pending Binary Approval a screenshot the snapshot (or the descriptor) lacks, or one that failed to process, is a warning rather than an error, since App Review still needs one to look at; where such a snapshot shows none and the descriptor types `review_screenshot` as true, the descriptor's word stands.
   help: upload the review screenshot in App Store Connect
   environments: [review]
   not_applicable: the review screenshot matters only when submitting for review
@@ -1158,7 +1158,7 @@ enum BuiltinRulesYAML {
   severity: error
   since: 0.1.0
   title: a subscription group has no localized display name
-  rationale: TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
+  rationale: TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served. App Store Connect's state is the authority on whether the metadata is complete, so for a subscription the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a group the snapshot shows without a localization is a warning (the snapshot may be partial, or the localization pending); for the group's other subscriptions (Missing Metadata, another state, or not in the snapshot) it stays an error.
   help: add a localized display name to the subscription group
   environments: [sandbox, testflight, review, production]
   not_applicable: Xcode serves the StoreKit configuration file's subscriptions
@@ -4792,8 +4792,8 @@ S 0 716 10 716 61 51
 the product has no localization with a display name
 S 0 717 3 717 12 9
 rationale
-S 0 717 14 717 137 123
-At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186).
+S 0 717 14 717 532 518
+At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186). App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a list without a named localization is a warning (the snapshot, or the descriptor, may be partial or out of date); in Missing Metadata or another state it stays an error.
 S 0 718 3 718 7 4
 help
 S 0 718 9 718 74 65
@@ -5482,8 +5482,8 @@ S 0 937 10 937 46 36
 the product has no review screenshot
 S 0 938 3 938 12 9
 rationale
-S 0 938 14 938 211 197
-Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price).
+S 0 938 14 938 736 722
+Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price). An approved product went through review and passes. App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports Ready to Submit, Waiting for Review, In Review or Pending Binary Approval a screenshot the snapshot (or the descriptor) lacks, or one that failed to process, is a warning rather than an error, since App Review still needs one to look at; where such a snapshot shows none and the descriptor types `review_screenshot` as true, the descriptor's word stands.
 S 0 939 3 939 7 4
 help
 S 0 939 9 939 58 49
@@ -6114,8 +6114,8 @@ S 0 1155 10 1155 60 50
 a subscription group has no localized display name
 S 0 1156 3 1156 12 9
 rationale
-S 0 1156 14 1156 151 137
-TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served.
+S 0 1156 14 1156 616 602
+TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served. App Store Connect's state is the authority on whether the metadata is complete, so for a subscription the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a group the snapshot shows without a localization is a warning (the snapshot may be partial, or the localization pending); for the group's other subscriptions (Missing Metadata, another state, or not in the snapshot) it stays an error.
 S 0 1157 3 1157 7 4
 help
 S 0 1157 9 1157 63 54

@@ -243,8 +243,13 @@ extension ASCFacts.Mapper {
         typed.familyShareable = merged(typed.familyShareable, store.familyShareable, subject: "Family Sharing of `\(name)`", key: DescriptorKeyPath(ProductKey.familyShareable, in: path), item: ChecklistID.productMetadata.rawValue, describe: { String($0) })
         typed.subscriptionGroup = merged(typed.subscriptionGroup, store.subscriptionGroup, subject: "the subscription group of `\(name)`", key: DescriptorKeyPath(ProductKey.subscriptionGroup, in: path), item: ChecklistID.subscriptionGroups.rawValue, describe: { $0 })
         typed.subscriptionDuration = merged(typed.subscriptionDuration, store.subscriptionDuration, subject: "the duration of `\(name)`", key: DescriptorKeyPath(ProductKey.subscriptionDuration, in: path), item: ChecklistID.productMetadata.rawValue, describe: { $0.rawValue })
-        typed.reviewScreenshot = merged(typed.reviewScreenshot, store.reviewScreenshot, subject: "whether `\(name)` has its review screenshot", key: DescriptorKeyPath(ProductKey.reviewScreenshot, in: path), item: ChecklistID.productMetadata.rawValue,
-                                        describe: { $0.isPresent ? "true" : "false" })
+        // No screenshot in the snapshot of a product whose state says its metadata is complete is a
+        // short read, not "none": a typed value stands (a failed delivery is still App Store Connect's word).
+        var shortScreenshot = false
+        if case .none? = store.store?.screenshot, store.store?.metadataComplete != nil { shortScreenshot = typed.reviewScreenshot != nil }
+        typed.reviewScreenshot = shortScreenshot ? typed.reviewScreenshot : merged(
+            typed.reviewScreenshot, store.reviewScreenshot, subject: "whether `\(name)` has its review screenshot", key: DescriptorKeyPath(ProductKey.reviewScreenshot, in: path), item: ChecklistID.productMetadata.rawValue,
+            describe: { $0.isPresent ? "true" : "false" })
         typed.reviewNotes = store.reviewNotes ?? typed.reviewNotes
         if store.localizations != nil { typed.localizations = store.localizations }
         // No price in the snapshot of a product whose state says its metadata is complete is a short

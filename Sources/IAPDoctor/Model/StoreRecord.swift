@@ -76,9 +76,13 @@ public struct StoreRecord: Sendable {
         state.flatMap { Self.metadataCompleteStates.contains($0.value) ? $0 : nil }
     }
 
-    /// App Store Connect's words for the state ("MISSING_METADATA" → "Missing Metadata").
+    /// App Store Connect's words for the state ("MISSING_METADATA" → "Missing Metadata",
+    /// "READY_TO_SUBMIT" → "Ready to Submit": its small words stay lowercase).
     public static func displayName(ofState state: String) -> String {
-        state.split(separator: "_").map { $0.prefix(1) + $0.dropFirst().lowercased() }.joined(separator: " ")
+        state.split(separator: "_").enumerated().map { index, word in
+            let lower = word.lowercased()
+            return index > 0 && ["to", "for", "from"].contains(lower) ? lower : String(word.prefix(1)) + lower.dropFirst()
+        }.joined(separator: " ")
     }
 }
 
