@@ -14,6 +14,9 @@ public struct Diagnosis: Sendable {
         public var question: String
         public var key: String
         public var productID: String?
+
+        /// The question and the key that answers it, as every text format asks it: "… Set `key`.".
+        public var sentence: String { key.isEmpty ? question : "\(question) Set `\(key)`." }
     }
 
     public struct ChecklistEntry: Sendable {

@@ -53,9 +53,14 @@ public enum AnswerSource: String, Sendable, CaseIterable {
         (DescriptorKey.catalogs.rawValue, .project),
     ]
 
+    /// `key` without an index and what follows it: `products[2].updated_at` is `products`.
+    static func listPath(of key: String) -> String {
+        key.split(separator: "[", maxSplits: 1).first.map(String.init) ?? key
+    }
+
     /// Where the answer to a question set at `key` lives (`products[2].updated_at` is a product's).
     public static func of(key: String) -> AnswerSource {
-        let path = key.split(separator: "[", maxSplits: 1).first.map(String.init) ?? key
+        let path = listPath(of: key)
         var best: (length: Int, source: AnswerSource)?
         for (prefix, source) in prefixes where path == prefix || path.hasPrefix(prefix + ".") {
             if prefix.count > best?.length ?? -1 { best = (prefix.count, source) }
@@ -72,8 +77,8 @@ extension Diagnosis {
         public var items: [ChecklistItem]
         /// The descriptor keys its answers go to, in the order first asked.
         public var keys: [String]
-        /// Its questions as the items ask them ("Which target is the app? … Set `app.target`.").
-        public var questions: [String]
+        /// Its questions, in the order first asked.
+        public var questions: [Question]
         /// What to do, with `code` spans.
         public var action: String
 
@@ -119,10 +124,12 @@ extension Diagnosis {
                 let source = question.key.isEmpty ? AnswerSource.descriptor : AnswerSource.of(key: question.key)
                 var step = steps[source] ?? NextStep(source: source, items: [], keys: [], questions: [], action: "")
                 if step.items.last?.id != entry.item.id { step.items.append(entry.item) }
-                let key = question.key.split(separator: "[", maxSplits: 1).first.map(String.init) ?? question.key
+                let key = AnswerSource.listPath(of: question.key)
                 if !key.isEmpty, !step.keys.contains(key) { step.keys.append(key) }
-                let asked = question.question + (question.key.isEmpty ? "" : " Set `\(question.key)`.")
-                if !step.questions.contains(asked) { step.questions.append(asked) }
+                // Asked once per step, whichever product asked it.
+                if !step.questions.contains(where: { $0.question == question.question && $0.key == question.key }) {
+                    step.questions.append(question)
+                }
                 steps[source] = step
             }
         }
@@ -160,13 +167,13 @@ extension Diagnosis {
     /// The profile's facts are asked one by one (its App ID, type, dates, whether it is installed);
     /// one file answers them all, so two or more become that one step.
     private static func collapsingProfileQuestions(_ step: NextStep) -> [String] {
-        let prefix = "`\(DescriptorKey.signingProfile.rawValue)."
-        let aboutProfile = step.questions.filter { $0.contains("Set \(prefix)") }
-        guard aboutProfile.count > 1 else { return step.questions }
+        let isAboutProfile = { (question: Question) in question.key.hasPrefix(DescriptorKey.signingProfile.rawValue + ".") }
+        let asked = step.questions.map(\.sentence)
+        guard step.questions.filter(isAboutProfile).count > 1 else { return asked }
         let keys = step.keys.filter { $0.hasPrefix(DescriptorKey.signingProfile.rawValue + ".") }.map { "`\($0)`" }
-        var questions = step.questions.filter { !aboutProfile.contains($0) }
+        var questions = step.questions.filter { !isAboutProfile($0) }.map(\.sentence)
         // Where the first of them was: after the questions asked before it.
-        let position = step.questions.prefix { !aboutProfile.contains($0) }.count
+        let position = step.questions.prefix { !isAboutProfile($0) }.count
         questions.insert(
             "Which provisioning profile signs the failing build? Set `\(DescriptorKey.signingProfileFile.rawValue)` to its .mobileprovision (or give `--profiles-dir`): it answers \(keys.joined(separator: ", ")).",
             at: position)

@@ -427,7 +427,7 @@ public struct Engine: Sendable {
             // An error makes a product invalid and a warning puts it at risk; a note answers its
             // item "no" (`warn`) without saying the product may not load.
             case .fail(let findings):
-                if findings.contains(where: { $0.severity == .error }) {
+                if outcome.status.failsWithError {
                     answer = Answers(fails: true)
                 } else if findings.contains(where: { $0.severity == .warning }) {
                     answer = Answers(risks: true)

@@ -71,7 +71,7 @@ public struct JUnitReporter: Reporter {
         if entry.status == .notApplicable {
             return "not applicable: " + entry.reasons.joined(separator: "; ")
         }
-        let questions = entry.questions.map { $0.key.isEmpty ? $0.question : "\($0.question) Set `\($0.key)`." }
+        let questions = entry.questions.map(\.sentence)
         return (["unknown"] + questions).joined(separator: ": ")
     }
 

@@ -292,7 +292,7 @@ public struct ReportDocument: Sendable {
         } else if tally.warn > 0 {
             readiness = .atRisk
             readinessLabel = "At risk" + (isPreSubmission ? " for submission" : "")
-            readinessDetail = "\(plural(tally.warn, "checklist item")) \(tally.warn == 1 ? "is" : "are") answered \"no\" by warnings\(productsPart)\(tally.unknown > 0 ? ", and \(plural(tally.unknown, "item")) \(tally.unknown == 1 ? "is" : "are") unknown" : "")."
+            readinessDetail = "\(plural(tally.warn, "checklist item")) \(tally.warn == 1 ? "is" : "are") answered \"no\" by warnings or notes\(productsPart)\(tally.unknown > 0 ? ", and \(plural(tally.unknown, "item")) \(tally.unknown == 1 ? "is" : "are") unknown" : "")."
         } else if tally.unknown > 0 {
             readiness = .unconfirmed
             readinessLabel = "Not confirmed" + goal

@@ -79,11 +79,7 @@ public struct TextReporter: Reporter {
                 switch entry.status {
                 case .unknown, .fail, .warn:
                     guard verbose else { break }
-                    for question in entry.questions {
-                        var ask = "          ? \(question.question)"
-                        if !question.key.isEmpty { ask += " Set `\(question.key)`." }
-                        out.append(paint(ask, "33"))
-                    }
+                    for question in entry.questions { out.append(paint("          ? \(question.sentence)", "33")) }
                 case .notApplicable:
                     out.append(paint("          – not applicable: \(entry.reasons.joined(separator: "; "))", "2"))
                 default: break
@@ -114,9 +110,7 @@ public struct TextReporter: Reporter {
                 } else if let first = product.unknown.first {
                     let more = product.unknown.count - 1
                     line += "; unknown \(first)\(more > 0 ? " and \(more) more" : "")"
-                    if let question = product.openQuestion {
-                        line += ": \(question.question)" + (question.key.isEmpty ? "" : " Set `\(question.key)`.")
-                    }
+                    if let question = product.openQuestion { line += ": \(question.sentence)" }
                 }
                 out.append(line)
             }
