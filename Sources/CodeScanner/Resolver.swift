@@ -116,6 +116,9 @@ extension SourceScanner {
     enum Item: Hashable {
         case literal(value: String, location: CodeLocation, via: String?)
         case enumCase(EnumReference, index: Int)
+        /// A dictionary literal's entry: `.keys` / `allKeys` give its key, `.values` / `allValues`
+        /// its value (nil when the value is not a string).
+        indirect case entry(key: Item, value: Item?)
     }
 
     /// Evaluates call arguments and constants against every file's definitions. An expression it
@@ -194,12 +197,24 @@ extension SourceScanner {
             switch item {
             case .literal(let value, let location, let via):
                 return (value, location, via)
+            case .entry:
+                return nil
             case .enumCase(let reference, let index):
                 let decl = stringEnum(reference)
                 let enumCase = decl.cases[index]
                 guard let raw = enumCase.rawValue else { return nil }
                 return (raw, enumCase.location, (decl.path + [enumCase.name]).joined(separator: "."))
             }
+        }
+
+        /// The keys of a dictionary's entries.
+        func keys(_ items: [Item]) -> [Item] {
+            items.compactMap { if case .entry(let key, _) = $0 { return key } else { return nil } }
+        }
+
+        /// The values of a dictionary's entries that are strings.
+        func values(_ items: [Item]) -> [Item] {
+            items.compactMap { if case .entry(_, let value) = $0 { return value } else { return nil } }
         }
 
         func rawValues(_ items: [Item]) -> [Item] {
@@ -279,6 +294,8 @@ extension SourceScanner {
             for member in members {
                 switch member {
                 case "rawValue": items = rawValues(items)
+                case "keys", "allKeys": items = keys(items)
+                case "values", "allValues": items = values(items)
                 case "self": break
                 default:
                     guard let mapped = memberOfEach(items, member, context) else { return nil }
@@ -407,104 +424,6 @@ extension SourceScanner {
                 return nil
             }
             return applyMembers([.enumCase(reference, index: index)], members, context)
-        }
-
-        // MARK: Objective-C expressions
-
-        mutating func objectiveCExpression(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
-            guard !cursor.atEnd else { return nil }
-            guard nesting < Self.maxNesting else { return nil }
-            guard work <= Self.maxWork else {
-                fail(Self.workExhausted)
-                return nil
-            }
-            nesting += 1
-            defer { nesting -= 1 }
-            let token = cursor.current
-            switch token.kind {
-            case .string:
-                // Adjacent literals concatenate: `@"com.x." @"pro"`.
-                var value = ""
-                var usable = true
-                while !cursor.atEnd && cursor.current.kind == .string {
-                    value += cursor.current.text
-                    usable = usable && cursor.current.isLiteral
-                    cursor.advance()
-                }
-                guard usable else { return nil }
-                var first = token
-                first.text = value
-                return [literalItem(first, context)]
-            case .punctuation where token.text == "@":
-                if cursor.peek(1)?.text == "[" {
-                    cursor.advance()
-                    return list(&cursor, context, closer: "]")
-                }
-                return nil
-            case .punctuation where token.text == "[":
-                return message(&cursor, context)
-            case .punctuation where token.text == "(":
-                cursor.advance()
-                // A cast: `(NSSet *)ids`, `(NSArray<NSString *> *)ids`.
-                if cursor.current.kind == .identifier, let close = cursor.indexOfClosingParenthesis(),
-                   close + 1 < cursor.tokens.count, !cursor.isCloser(cursor.tokens[close + 1]), cursor.tokens[close + 1].text != ",",
-                   cursor.tokens[cursor.position..<close].allSatisfy({ $0.kind == .identifier || $0.kind == .operatorRun || $0.text == "," }) {
-                    cursor.position = close + 1
-                    return objectiveCExpression(&cursor, context)
-                }
-                let items = objectiveCExpression(&cursor, context)
-                guard cursor.isPunctuation(")") else { return nil }
-                cursor.advance()
-                return items
-            case .identifier:
-                cursor.advance()
-                if token.text == "nil" || token.text == "NULL" { return [] }
-                return unqualified(token.text, context)
-            default:
-                return nil
-            }
-        }
-
-        /// `[NSSet setWithObjects:a, b, nil]`, `[[NSSet alloc] initWithArray:@[…]]`, `[ids allObjects]`.
-        mutating func message(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
-            let end = cursor.closingIndex()
-            defer { cursor.position = end + 1 }
-            cursor.advance()
-            guard !cursor.atEnd else { return nil }
-            var className: String?
-            var receiver: [Item]?
-            if cursor.current.kind == .identifier, Self.objectiveCCollections.contains(cursor.current.text) {
-                className = cursor.current.text
-                cursor.advance()
-            } else if cursor.isPunctuation("["), let name = cursor.peek(1), let selector = cursor.peek(2),
-                      selector.text == "alloc" || selector.text == "new", cursor.peek(3)?.text == "]" {
-                className = Self.objectiveCCollections.contains(name.text) ? name.text : nil
-                cursor.advance(4)
-            } else {
-                receiver = objectiveCExpression(&cursor, context)
-            }
-            guard cursor.position < end, cursor.current.kind == .identifier else { return nil }
-            let selector = cursor.current.text
-            if cursor.peek(1)?.text != ":" {
-                // A unary message that keeps the elements.
-                guard ["allObjects", "copy", "mutableCopy", "array"].contains(selector), cursor.position + 1 == end else { return nil }
-                return receiver
-            }
-            guard className != nil, Self.objectiveCConstructors.contains(selector) else { return nil }
-            var items: [Item] = []
-            cursor.advance(2)
-            while cursor.position < end {
-                let elementStart = cursor.position
-                if let element = objectiveCExpression(&cursor, context), cursor.isPunctuation(",") || cursor.position == end {
-                    items += element
-                } else {
-                    cursor.position = elementStart
-                    cursor.skipElement(closer: "]")
-                }
-                if cursor.isPunctuation(",") { cursor.advance() } else if cursor.position < end { return nil }
-            }
-            guard charge(items.count) else { return nil }
-            return Self.unique(items)
         }
     }
 

@@ -214,6 +214,14 @@ public enum SourceScanner {
         return scan
     }
 
+    /// Scans several files' text together, in the order given; each language comes from the
+    /// file's extension, and files in neither language are left out.
+    public static func scan(sources: [(file: String, text: String)]) -> SourceScan {
+        scan(sources.compactMap { source in
+            language(ofFile: source.file).map { (source.file, $0, Array(source.text.utf8)) }
+        })
+    }
+
     /// Scans one file's text; the language comes from the file's extension.
     public static func scan(source: String, file: String) -> SourceScan {
         guard let language = language(ofFile: file) else {

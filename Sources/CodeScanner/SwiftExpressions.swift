@@ -46,6 +46,10 @@ extension SourceScanner.Resolver {
                 switch member {
                 case "rawValue":
                     items = rawValues(items)
+                case "keys":
+                    items = keys(items)
+                case "values":
+                    items = values(items)
                 case "map", "compactMap":
                     guard let mapping = closureMapping(&cursor) else {
                         fail("the closure given to `.\(member)` is not followed")
@@ -282,12 +286,23 @@ extension SourceScanner.Resolver {
     /// An array or set literal (the cursor is on its opening bracket). Elements that are not
     /// understood are dropped and counted; a dictionary literal is not a list of IDs.
     mutating func list(_ cursor: inout Cursor, _ context: Context, closer: String) -> [Item]? {
+        let open = cursor.position
+        let failedBefore = failure
         cursor.advance()
         var items: [Item] = []
+        if closer == "]" && context.language == .swift && cursor.isPunctuation(":") {
+            cursor.position = open
+            return dictionary(&cursor, context)
+        }
         while !cursor.atEnd && !cursor.isPunctuation(closer) {
             let start = cursor.position
             let element = context.language == .swift ? swiftExpression(&cursor, context) : objectiveCExpression(&cursor, context)
-            if cursor.isPunctuation(":") && closer == "]" { return nil }
+            if cursor.isPunctuation(":") && closer == "]" {
+                guard start == open + 1, context.language == .swift else { return nil }
+                failure = failedBefore
+                cursor.position = open
+                return dictionary(&cursor, context)
+            }
             if let element, cursor.isPunctuation(",") || cursor.isPunctuation(closer) {
                 items += element
             } else {
@@ -303,6 +318,53 @@ extension SourceScanner.Resolver {
         cursor.advance()
         guard charge(items.count) else { return nil }
         return Self.unique(items)
+    }
+
+    /// A dictionary literal (the cursor is on its `[`): one entry per key. A key that is not
+    /// understood is dropped and counted; a value that is not a string is kept as nil.
+    mutating func dictionary(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        cursor.advance()
+        var entries: [Item] = []
+        if cursor.isPunctuation(":") && cursor.peek(1)?.text == "]" {
+            cursor.advance(2)
+            return []
+        }
+        while !cursor.atEnd && !cursor.isPunctuation("]") {
+            let start = cursor.position
+            let key = swiftExpression(&cursor, context)
+            guard cursor.isPunctuation(":") else {
+                cursor.position = start
+                cursor.skipElement(closer: "]")
+                guard cursor.isPunctuation(",") || cursor.isPunctuation("]") else { return nil }
+                dropped += 1
+                if cursor.isPunctuation(",") { cursor.advance() }
+                continue
+            }
+            cursor.advance()
+            let valueStart = cursor.position
+            let failedBefore = failure
+            var value = swiftExpression(&cursor, context)
+            if value == nil || !(cursor.isPunctuation(",") || cursor.isPunctuation("]")) {
+                // The value is not a string (a model, a number): the key still counts.
+                failure = failedBefore
+                value = nil
+                cursor.position = valueStart
+                cursor.skipElement(closer: "]")
+                guard cursor.isPunctuation(",") || cursor.isPunctuation("]") else { return nil }
+            }
+            if let key {
+                let literalValue = value?.count == 1 ? value?.first : nil
+                entries += key.map { Item.entry(key: $0, value: literalValue) }
+            } else {
+                dropped += 1
+            }
+            if cursor.isPunctuation(",") { cursor.advance() }
+        }
+        guard cursor.isPunctuation("]") else { return nil }
+        cursor.advance()
+        guard charge(entries.count) else { return nil }
+        isList = true
+        return Self.unique(entries)
     }
 
     /// Remembers the first reason a call site's argument could not be resolved.
