@@ -158,8 +158,8 @@ extension SourceScanner.Summarizer {
         return nil
     }
 
-    /// Records a call to an entry point, or, when its argument is a parameter of the enclosing
-    /// function, records that function as a wrapper.
+    /// Records a call to an entry point, or, when its argument depends on a parameter of the
+    /// enclosing function, records that function as a wrapper.
     mutating func entryPoint(_ index: Int) {
         guard let (entry, range, close) = entryPointCall(index) else { return }
         if entry.storeKit1 { summary.usesStoreKit1 = true }
@@ -169,19 +169,88 @@ extension SourceScanner.Summarizer {
             summary.calls.append(CallSite(api: entry.api, argument: [], context: context(index), location: location, kind: entry.kind))
             return
         }
-        if let (function, parameter) = parameterReaching(range) {
-            let labels = function.parameters.map { ($0.label ?? "_") + ":" }.joined()
+        guard let argument = snapshot(range) else { return }
+        let prefix = functionPrefix(before: receiverStart(index))
+        if let function = enclosingFunction(), dependsOnParameters(range, function) {
             summary.wrappers.append(WrapperFunction(
-                name: function.name, label: function.parameters[parameter].label, index: parameter, entry: entry,
-                location: function.location, display: "\(function.name)(\(labels))"))
+                name: function.name, parameters: function.parameters, entry: entry, location: function.location,
+                display: display(function), body: .entry(argument: argument), prefix: prefix, context: context(index)))
             return
         }
-        guard let argument = snapshot(range) else { return }
         var api = entry.api
         if entry.detectsPurchase {
             if chainPurchases(from: close + 1) || boundResultIsPurchased(call: receiverStart(index), close: close) { api = "Product.purchase" }
         }
-        summary.calls.append(CallSite(api: api, argument: argument, context: context(index), location: location, kind: entry.kind))
+        var call = CallSite(api: api, argument: argument, context: context(index), location: location, kind: entry.kind)
+        call.prefix = prefix
+        summary.calls.append(call)
+    }
+
+    /// Members that turn a list of IDs into another list of the same IDs.
+    static let valueMembers: Set<String> = [
+        "map", "compactMap", "flatMap", "filter", "reduce", "union", "sorted", "rawValue", "keys", "values", "first", "last",
+        "self", "allObjects", "lowercased", "uppercased",
+    ]
+
+    func display(_ function: FunctionHeader) -> String {
+        "\(function.name)(\(function.parameters.map { ($0.label ?? "_") + ":" }.joined()))"
+    }
+
+    /// The function whose body the current token is in (through closures, not through a type).
+    func enclosingFunction() -> FunctionHeader? {
+        for scope in scopes.reversed() {
+            if let function = scope.function { return function }
+            if scope.typePath != nil { return nil }
+        }
+        return nil
+    }
+
+    /// The token range from the enclosing function's body to `end`: the statements before a call.
+    func functionPrefix(before end: Int) -> Range<Int>? {
+        for scope in scopes.reversed() {
+            if scope.function != nil {
+                let range = scope.open + 1..<end
+                return range.count <= Self.maxExpressionTokens ? range : nil
+            }
+            if scope.typePath != nil { return nil }
+        }
+        return nil
+    }
+
+    /// Whether the tokens in `range` name a parameter of `function`, directly or through locals
+    /// of the function declared before them (`let ids = identifiers.map(\.rawValue)`).
+    func dependsOnParameters(_ range: Range<Int>, _ function: FunctionHeader) -> Bool {
+        let parameters = Set(function.parameters.map(\.name))
+        guard !parameters.isEmpty else { return false }
+        var locals: [String: [ExpressionToken]] = [:]
+        for scope in scopes.reversed() {
+            for index in scope.localDefinitions {
+                let definition = summary.definitions[index]
+                if locals[definition.name] == nil { locals[definition.name] = definition.expression }
+            }
+            if scope.function != nil { break }
+        }
+        // A parameter counts where its value is used, or transformed as a list; a member of it
+        // (`session.productIDs()`) is something else, found at run time.
+        var names: [String] = []
+        for k in range where isIdentifier(k) && !isPunctuation(k - 1, ".") {
+            if isPunctuation(k + 1, "."), isIdentifier(k + 2), !Self.valueMembers.contains(text(k + 2)) { continue }
+            names.append(text(k))
+        }
+        var seen: Set<String> = []
+        while let name = names.popLast() {
+            guard seen.insert(name).inserted, seen.count <= 64 else { continue }
+            if parameters.contains(name) { return true }
+            if let expression = locals[name] {
+                for (offset, token) in expression.enumerated() where token.kind == .identifier {
+                    if offset > 0 && expression[offset - 1].text == "." { continue }
+                    if offset + 2 < expression.count, expression[offset + 1].text == ".",
+                       !Self.valueMembers.contains(expression[offset + 2].text) { continue }
+                    names.append(token.text)
+                }
+            }
+        }
+        return false
     }
 
     /// The first token of `Product.products` (or `StoreKit.Product.products`) for the name at `index`;
@@ -193,29 +262,7 @@ extension SourceScanner.Summarizer {
         return k
     }
 
-    /// When the argument is a parameter of the enclosing function (`ids`, `Set(ids)`,
-    /// `Array(ids)`), that function and the parameter's position.
-    func parameterReaching(_ range: Range<Int>) -> (FunctionHeader, Int)? {
-        var name: Int?
-        if range.count == 1, isIdentifier(range.lowerBound) {
-            name = range.lowerBound
-        } else if range.count == 4, isWord(range.lowerBound, "Set") || isWord(range.lowerBound, "Array"),
-                  isPunctuation(range.lowerBound + 1, "("), isIdentifier(range.lowerBound + 2) {
-            name = range.lowerBound + 2
-        }
-        guard let name else { return nil }
-        let parameterName = text(name)
-        for scope in scopes.reversed() {
-            if let function = scope.function {
-                guard let position = function.parameters.firstIndex(where: { $0.name == parameterName }) else { return nil }
-                return (function, position)
-            }
-            if scope.typePath != nil { return nil }
-        }
-        return nil
-    }
-
-    /// `func name(_ a: T, label b: T, c: T)`: remembered until its body opens.
+    /// `func name(_ a: T, label b: T, c: T) -> R`: remembered until its body opens.
     mutating func functionDeclaration(_ index: Int) {
         pendingFunction = nil
         guard isIdentifier(index + 1) else { return }
@@ -223,38 +270,108 @@ extension SourceScanner.Summarizer {
         if open < tokens.count, tokens[open].kind == .operatorRun, bytes[tokens[open].start] == 0x3C { open = skipGenericParameters(open) }
         guard isPunctuation(open, "(") else { return }
         let close = matchingClose(open)
-        var parameters: [(label: String?, name: String)] = []
+        var parameters: [Parameter] = []
         var start = open + 1
         while start < close {
             let end = argumentEnd(from: start, close: close)
+            var typeStart: Int
             if isIdentifier(start) && isIdentifier(start + 1) && isPunctuation(start + 2, ":") {
                 let label = text(start)
-                parameters.append((label == "_" ? nil : label, text(start + 1)))
+                parameters.append(Parameter(label: label == "_" ? nil : label, name: text(start + 1)))
+                typeStart = start + 3
             } else if isIdentifier(start) && isPunctuation(start + 1, ":") {
-                parameters.append((text(start), text(start)))
+                parameters.append(Parameter(label: text(start), name: text(start)))
+                typeStart = start + 2
             } else {
                 return
             }
+            // The type's last plain name before a default value: `[ProductID]` → `ProductID`.
+            var type: String?
+            while typeStart < end && !isOperator(typeStart, "=") {
+                if isIdentifier(typeStart) && !isWord(typeStart, "inout") && !isWord(typeStart, "Set") && !isWord(typeStart, "Array") {
+                    type = text(typeStart)
+                }
+                typeStart += 1
+            }
+            parameters[parameters.count - 1].type = type
             start = end + 1
         }
-        pendingFunction = (FunctionHeader(name: text(index + 1), parameters: parameters, location: location(index + 1)), close)
+        var header = FunctionHeader(name: text(index + 1), parameters: parameters, location: location(index + 1))
+        header.isPrivate = isWord(index, "func") && hasPrivateModifier(before: index)
+        // `-> T` before the body: a value that could be an ID list unless it is a view.
+        var k = close + 1
+        while k < tokens.count && k < close + 64 && !isPunctuation(k, "{") && !isPunctuation(k, "}") {
+            if isOperator(k, "->") {
+                header.returnsValue = true
+            } else if header.returnsValue && (isWord(k, "View") || isWord(k, "some") || isWord(k, "Void")) {
+                header.returnsValue = false
+                break
+            }
+            k += 1
+        }
+        pendingFunction = (header, close)
     }
 
-    /// A call of a wrapper function found in the first pass: `store.requestProducts(for: ids)`.
+    /// A call of a wrapper function found in an earlier pass: `store.requestProducts(for: ids)`.
+    /// Inside a function whose parameters the arguments depend on, that function becomes a
+    /// wrapper too.
     mutating func wrapperCall(_ index: Int) {
         guard let candidates = wrappers[text(index)], !isWord(index - 1, "func") else { return }
         guard isPunctuation(index + 1, "(") else { return }
         let close = matchingClose(index + 1)
-        for wrapper in candidates {
-            guard let range = argumentRange(open: index + 1, close: close, label: wrapper.label, index: wrapper.index) else { continue }
-            // The wrapper's own parameter handed on (a second level) is not followed.
-            if let (function, _) = parameterReaching(range), function.name == wrapper.name { continue }
-            guard let argument = snapshot(range) else { continue }
-            summary.calls.append(CallSite(
-                api: wrapper.entry.api, argument: argument, context: context(index), location: location(index),
-                kind: wrapper.entry.kind, wrapper: wrapper.display))
+        let arguments = callArguments(open: index + 1, close: close)
+        let function = enclosingFunction()
+        for wrapper in candidates where fits(arguments.map(\.label), wrapper.parameters) {
+            // A recursive call is not a call site.
+            if let function, display(function) == wrapper.display { continue }
+            var snapshots: [CallArgument] = []
+            for argument in arguments {
+                guard let tokens = snapshot(argument.range) else { return }
+                snapshots.append(CallArgument(label: argument.label, tokens: tokens))
+            }
+            let prefix = functionPrefix(before: receiverStart(index))
+            if let function, arguments.contains(where: { dependsOnParameters($0.range, function) }) {
+                summary.wrappers.append(WrapperFunction(
+                    name: function.name, parameters: function.parameters, entry: wrapper.entry, location: function.location,
+                    display: display(function), body: .wrapper(wrapper.display, arguments: snapshots), prefix: prefix,
+                    context: context(index)))
+                return
+            }
+            var call = CallSite(
+                api: wrapper.entry.api, argument: [], context: context(index), location: location(index),
+                kind: wrapper.entry.kind, wrapper: wrapper.display)
+            call.arguments = snapshots
+            call.prefix = prefix
+            summary.calls.append(call)
             return
         }
+    }
+
+    /// Whether a call's argument labels fit a function's parameters, in order (parameters with
+    /// default values may be left out).
+    func fits(_ labels: [String?], _ parameters: [Parameter]) -> Bool {
+        var next = 0
+        for label in labels {
+            guard let index = parameters[next...].firstIndex(where: { $0.label == label }) else { return false }
+            next = index + 1
+        }
+        return true
+    }
+
+    /// The arguments between `open` and `close`: each label and token range.
+    func callArguments(open: Int, close: Int) -> [(label: String?, range: Range<Int>)] {
+        var arguments: [(label: String?, range: Range<Int>)] = []
+        var start = open + 1
+        while start < close {
+            let end = argumentEnd(from: start, close: close)
+            if isIdentifier(start) && isPunctuation(start + 1, ":") && start + 2 < end {
+                arguments.append((text(start), start + 2..<end))
+            } else if start < end {
+                arguments.append((nil, start..<end))
+            }
+            start = end + 1
+        }
+        return arguments
     }
 
     /// `name = "…"` / `name: "…"` with a name that says secret and a value shaped like an App Store

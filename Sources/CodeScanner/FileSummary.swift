@@ -30,6 +30,8 @@ extension SourceScanner {
         /// Enclosing types, outermost first (`[["Store"], ["Store", "IDs"]]`).
         var typePaths: [[String]]
         var language: Language
+        /// The `#if` branches the code is written under.
+        var conditions: [Condition] = []
     }
 
     struct Definition: Sendable {
@@ -43,8 +45,34 @@ extension SourceScanner {
         var isPrivate: Bool
         var expression: [ExpressionToken]
         var context: Context
+        /// A function's or computed property's body, as token indices into its file: copied out
+        /// only when something asks for its value, so unrelated code costs nothing to keep.
+        var body: Range<Int>? = nil
+        /// A function's parameters; nil for a constant or property.
+        var parameters: [Parameter]? = nil
+        /// The `#if` branches it is written under, outermost first.
+        var conditions: [Condition] = []
 
         var displayName: String { owner.map { ($0 + [name]).joined(separator: ".") } ?? name }
+        var isFunction: Bool { parameters != nil }
+    }
+
+    struct Parameter: Sendable {
+        /// The argument label; nil for `_`.
+        var label: String?
+        /// The name inside the body.
+        var name: String
+        /// The type's last name (`ProductID` in `[ProductID]`), to resolve `.case` arguments.
+        var type: String?
+    }
+
+    /// One `#if` branch: `os(macOS)` holds, or (for `#else` and the branches before an `#elseif`)
+    /// does not.
+    struct Condition: Sendable, Hashable {
+        var text: String
+        var holds: Bool
+
+        var display: String { holds ? "#if \(text)" : "#if !(\(text))" }
     }
 
     struct EnumCase: Sendable {
@@ -53,10 +81,11 @@ extension SourceScanner {
         var location: CodeLocation
     }
 
-    /// An enum whose raw type is `String`.
-    struct StringEnum: Sendable {
+    /// An enum: its cases, with raw values when the raw type is `String`.
+    struct EnumDeclaration: Sendable {
         var path: [String]
         var cases: [EnumCase]
+        var hasStringRawValues: Bool
     }
 
     struct CallSite: Sendable {
@@ -66,34 +95,54 @@ extension SourceScanner {
         /// The entry point's name in the call.
         var location: CodeLocation
         var kind: EntryPoint.Kind = .productIDs
-        /// Set when the call is one of a wrapper function's call sites.
+        /// Set when the call is one of a wrapper function's call sites: the wrapper's display
+        /// name, and the call's arguments (`argument` is then empty).
         var wrapper: String? = nil
+        var arguments: [CallArgument] = []
+        /// The enclosing function's statements before the call, as token indices into the file:
+        /// run first, so the argument sees the locals they set.
+        var prefix: Range<Int>? = nil
     }
 
-    /// An app function whose parameter reaches an entry point: its call sites are entry points.
-    struct WrapperFunction: Sendable {
-        var name: String
-        /// The parameter's argument label; nil for `_`.
+    struct CallArgument: Sendable {
         var label: String?
-        /// The parameter's position, for unlabeled arguments.
-        var index: Int
+        var tokens: [ExpressionToken]
+    }
+
+    /// An app function whose parameters reach an entry point: its call sites are entry points.
+    struct WrapperFunction: Sendable {
+        enum Body: Sendable {
+            /// It calls the entry point with this argument.
+            case entry(argument: [ExpressionToken])
+            /// It calls another wrapper (by display name) with these arguments.
+            case wrapper(String, arguments: [CallArgument])
+        }
+
+        var name: String
+        var parameters: [Parameter]
         var entry: EntryPoint
         var location: CodeLocation
         /// `requestProducts(_:)`.
         var display: String
+        var body: Body
+        /// The statements before the call, as token indices into the file.
+        var prefix: Range<Int>?
+        var context: Context
     }
 
     struct FileSummary: Sendable {
         var path: String
         var language: Language
         var definitions: [Definition] = []
-        var enums: [StringEnum] = []
+        var enums: [EnumDeclaration] = []
         var calls: [CallSite] = []
         var wrappers: [WrapperFunction] = []
         var secrets: [SecretSighting] = []
         var imports: Set<String> = []
         var usesStoreKit1 = false
         var usesStoreKit2 = false
+        /// The file's bytes, from which a body is copied out when first evaluated.
+        var source: [UInt8] = []
     }
 
     static func summarize(bytes: [UInt8], file: String, language: Language, wrappers: [String: [WrapperFunction]] = [:]) -> FileSummary {
@@ -101,6 +150,7 @@ extension SourceScanner {
             var lexer = Lexer(bytes: buffer, language: language)
             lexer.run()
             var summarizer = Summarizer(bytes: buffer, tokens: lexer.tokens, file: file, language: language)
+            summarizer.summary.source = bytes
             summarizer.wrappers = wrappers
             summarizer.summary.imports = lexer.imports
             switch language {
@@ -116,8 +166,12 @@ extension SourceScanner {
         typealias CallSite = SourceScanner.CallSite
         typealias Definition = SourceScanner.Definition
         typealias EnumCase = SourceScanner.EnumCase
-        typealias StringEnum = SourceScanner.StringEnum
+        typealias EnumDeclaration = SourceScanner.EnumDeclaration
+        typealias Parameter = SourceScanner.Parameter
+        typealias Condition = SourceScanner.Condition
         typealias WrapperFunction = SourceScanner.WrapperFunction
+        typealias ExpressionToken = SourceScanner.ExpressionToken
+        typealias CallArgument = SourceScanner.CallArgument
 
         let bytes: UnsafeBufferPointer<UInt8>
         let tokens: [Token]
@@ -133,6 +187,8 @@ extension SourceScanner {
         var wrappers: [String: [WrapperFunction]] = [:]
         /// A `func` whose body has not opened yet, and the token after its parameter list.
         var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
+        /// A computed property whose body opens at `open`.
+        var pendingProperty: (name: Int, isPrivate: Bool, open: Int)?
 
         /// Longer initializers are UI code, not ID lists; skipping them keeps summaries small.
         static let maxExpressionTokens = 2048
@@ -143,19 +199,29 @@ extension SourceScanner {
             var enumIndex: Int?
             var localDefinitions: [Int] = []
             var function: FunctionHeader?
+            /// A computed property's name token, for a body recorded when it closes.
+            var property: (name: Int, isPrivate: Bool)?
         }
 
         struct FunctionHeader {
             var name: String
-            /// (argument label or nil for `_`, name inside the body), in order.
-            var parameters: [(label: String?, name: String)]
+            var parameters: [Parameter]
             var location: CodeLocation
+            /// Whether it returns a value that could be a product ID list (not `Void`, not a view).
+            var returnsValue = false
+            var isPrivate = false
         }
 
         struct PendingType {
             var path: [String]
-            var isStringEnum: Bool
+            var isEnum: Bool
+            var hasStringRawValues: Bool
         }
+
+        /// The `#if` branches open at the current token, outermost first; each entry lists the
+        /// branch's own condition after the negations of the branches before it.
+        var conditionStack: [[Condition]] = []
+        var conditions: [Condition] { conditionStack.flatMap { $0 } }
 
         init(bytes: UnsafeBufferPointer<UInt8>, tokens: [Token], file: String, language: Language) {
             self.bytes = bytes
@@ -434,7 +500,7 @@ extension SourceScanner {
         }
 
         func context(_ position: Int) -> Context {
-            Context(file: 0, position: position, typePaths: typePaths, language: language)
+            Context(file: 0, position: position, typePaths: typePaths, language: language, conditions: conditions)
         }
 
         // MARK: String values

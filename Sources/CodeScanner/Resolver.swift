@@ -1,17 +1,27 @@
 // MARK: - Resolution
 
 extension SourceScanner {
+    /// Wrapper functions followed inside one another: a wrapper of a wrapper of a wrapper.
+    static let maxWrapperDepth = 3
+
     /// Summarizes every file, finds the app's wrapper functions, summarizes again the files that
-    /// call one (their calls are entry points too), and resolves every call site.
-    static func scan(_ sources: [(path: String, language: Language, bytes: [UInt8])]) -> SourceScan {
+    /// call one (their calls are entry points, or make their caller a wrapper too), and resolves
+    /// every call site. `platform` (`ios`, `macos`, …) chooses `#if os(…)` branches.
+    static func scan(
+        _ sources: [(path: String, language: Language, bytes: [UInt8])], platform: String? = nil, bundleIdentifier: String? = nil
+    ) -> SourceScan {
         var summaries = sources.map { summarize(bytes: $0.bytes, file: $0.path, language: $0.language) }
-        var wrappers: [String: [WrapperFunction]] = [:]
-        for summary in summaries {
-            for wrapper in summary.wrappers where !(wrappers[wrapper.name] ?? []).contains(where: { $0.display == wrapper.display }) {
-                wrappers[wrapper.name, default: []].append(wrapper)
+        var known: Set<String> = []
+        for _ in 0..<maxWrapperDepth {
+            var wrappers: [String: [WrapperFunction]] = [:]
+            for summary in summaries {
+                for wrapper in summary.wrappers where !(wrappers[wrapper.name] ?? []).contains(where: { $0.display == wrapper.display }) {
+                    wrappers[wrapper.name, default: []].append(wrapper)
+                }
             }
-        }
-        if !wrappers.isEmpty {
+            let displays = Set(wrappers.values.joined().map(\.display))
+            guard !displays.isSubset(of: known) else { break }
+            known.formUnion(displays)
             let names = wrappers.keys.map { Array($0.utf8) }
             for index in sources.indices where sources[index].language == .swift
                 && names.contains(where: { sources[index].bytes.contains(sequence: $0) }) {
@@ -19,11 +29,13 @@ extension SourceScanner {
                     bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers)
             }
         }
-        return resolve(summaries)
+        return resolve(summaries, platform: platform, bundleIdentifier: bundleIdentifier)
     }
 
-    static func resolve(_ summaries: [FileSummary]) -> SourceScan {
+    static func resolve(_ summaries: [FileSummary], platform: String? = nil, bundleIdentifier: String? = nil) -> SourceScan {
         var resolver = Resolver(files: summaries)
+        resolver.platform = platform
+        resolver.bundleIdentifier = bundleIdentifier
         var scan = SourceScan(filesScanned: summaries.count)
         var seen: Set<RequestedProductID> = []
         var imports: Set<String> = []
@@ -36,7 +48,7 @@ extension SourceScanner {
             for call in file.calls {
                 if let wrapper = call.wrapper { calledWrappers.insert(wrapper) }
                 let api = call.wrapper.map { "\($0) → \(call.api)" } ?? call.api
-                let written = Resolver.written(call.argument)
+                let written = call.wrapper == nil ? Resolver.written(call.argument) : Resolver.written(call.arguments)
                 if call.kind == .remoteConfiguration {
                     scan.unresolved.append(UnresolvedRequest(
                         location: call.location, api: api, argument: "",
@@ -44,11 +56,10 @@ extension SourceScanner {
                         kind: .offerings))
                     continue
                 }
-                var context = call.context
-                context.file = fileIndex
+                if let isActive = resolver.isActiveCall(call), !isActive { continue }
                 resolver.failure = nil
                 resolver.dropped = 0
-                guard let items = resolver.evaluate(call.argument, context) else {
+                guard let items = resolver.evaluateCall(call, file: fileIndex) else {
                     var unresolved = UnresolvedRequest(
                         location: call.location, api: api, argument: written,
                         reason: resolver.failure ?? "`\(written)` is not a string literal, a constant, a string enum case or a list of them",
@@ -62,6 +73,15 @@ extension SourceScanner {
                     scan.unresolved.append(UnresolvedRequest(
                         location: call.location, api: api, argument: written,
                         reason: "`\(written)` is empty where it is written; the IDs are filled in at run time", kind: .empty))
+                    continue
+                }
+                if literals.isEmpty {
+                    // Nothing followed: not a partial success.
+                    var unresolved = UnresolvedRequest(
+                        location: call.location, api: api, argument: written,
+                        reason: resolver.failure ?? "no element of `\(written)` could be followed", kind: .unresolved)
+                    unresolved.isGroup = call.kind == .groupID
+                    scan.unresolved.append(unresolved)
                     continue
                 }
                 if resolver.dropped > 0 {
@@ -84,7 +104,12 @@ extension SourceScanner {
             }
         }
         for file in resolver.files {
-            for wrapper in file.wrappers where !calledWrappers.contains(wrapper.display) {
+            for wrapper in file.wrappers {
+                if case .wrapper(let inner, _) = wrapper.body { calledWrappers.insert(inner) }
+            }
+        }
+        for file in resolver.files {
+            for wrapper in file.wrappers where calledWrappers.insert(wrapper.display).inserted {
                 scan.unresolved.append(UnresolvedRequest(
                     location: wrapper.location, api: "\(wrapper.display) → \(wrapper.entry.api)", argument: "",
                     reason: "`\(wrapper.display)` hands its parameter to \(wrapper.entry.api), and no call of it with IDs iapdoctor can follow was found",
@@ -161,6 +186,18 @@ extension SourceScanner {
         /// Whether the expression just evaluated is a list (for `+`).
         var isList = false
         var listDefinitions: Set<DefinitionReference> = []
+        /// The app target's platform (`ios`, `macos`, …), for `#if os(…)` branches; nil when unknown.
+        var platform: String?
+        /// Bodies copied out of their files, and the tokens of the file last copied from.
+        var bodies: [DefinitionReference: [ExpressionToken]?] = [:]
+        var lexed: (file: Int, tokens: [SourceScanner.Token])?
+        /// The locals of the bodies being run; only the innermost is visible.
+        var frames: [SourceScanner.Frame] = []
+        var callDepth = 0
+        /// The app's bundle ID, for `Bundle.main.bundleIdentifier`; nil when unknown.
+        var bundleIdentifier: String?
+        /// The type a `.case` argument belongs to, from the parameter it is passed to.
+        var typeHint: String?
 
         static let collectionTypes: Set<String> = ["Set", "Array", "NSSet", "NSOrderedSet", "NSArray"]
         static let objectiveCCollections: Set<String> = [
@@ -172,9 +209,15 @@ extension SourceScanner {
             "initWithSet",
         ]
 
+        /// Wrapper functions by display name, with their files.
+        var wrappersByDisplay: [String: [(file: Int, wrapper: WrapperFunction)]] = [:]
+
         init(files: [FileSummary]) {
             self.files = files
             for fileIndex in files.indices {
+                for wrapper in files[fileIndex].wrappers {
+                    wrappersByDisplay[wrapper.display, default: []].append((fileIndex, wrapper))
+                }
                 for index in files[fileIndex].definitions.indices {
                     self.files[fileIndex].definitions[index].context.file = fileIndex
                     definitionsByName[files[fileIndex].definitions[index].name, default: []]
@@ -189,8 +232,60 @@ extension SourceScanner {
             }
         }
 
+        /// Whether a call's `#if` branches can be the ones built.
+        func isActiveCall(_ call: CallSite) -> Bool? { isActive(call.context.conditions) }
+
+        /// A call site's IDs: its argument, after the statements before it in its function; for a
+        /// wrapper's call site, the wrapper's argument to StoreKit with the call's arguments.
+        mutating func evaluateCall(_ call: CallSite, file: Int) -> [Item]? {
+            var context = call.context
+            context.file = file
+            frames = []
+            defer { frames = [] }
+            if let prefix = call.prefix, let tokens = tokens(file: file, range: prefix) {
+                frames = [SourceScanner.Frame()]
+                runPrefix(tokens, context)
+            }
+            guard let display = call.wrapper else { return evaluate(call.argument, context) }
+            return evaluateWrapper(display, arguments: call.arguments, context: context, depth: 0)
+        }
+
+        /// A wrapper called with `arguments` (written in `context`, seeing the current locals).
+        /// Wrappers of the same name in several types are each followed.
+        mutating func evaluateWrapper(_ display: String, arguments: [CallArgument], context: Context, depth: Int) -> [Item]? {
+            guard depth <= SourceScanner.maxWrapperDepth, let candidates = wrappersByDisplay[display] else {
+                fail("`\(display)` hands the IDs on through more functions than iapdoctor follows")
+                return nil
+            }
+            var items: [Item] = []
+            var followed = false
+            var list = false
+            for (file, wrapper) in candidates {
+                guard let frame = bind(arguments.map { ($0.label, $0.tokens) }, to: wrapper.parameters, context) else { continue }
+                var wrapperContext = wrapper.context
+                wrapperContext.file = file
+                let saved = frames
+                frames = [frame]
+                if let prefix = wrapper.prefix, let tokens = tokens(file: file, range: prefix) { runPrefix(tokens, wrapperContext) }
+                let value: [Item]?
+                switch wrapper.body {
+                case .entry(let argument): value = evaluate(argument, wrapperContext)
+                case .wrapper(let inner, let innerArguments):
+                    value = evaluateWrapper(inner, arguments: innerArguments, context: wrapperContext, depth: depth + 1)
+                }
+                frames = saved
+                if let value {
+                    followed = true
+                    list = list || isList
+                    items += value
+                }
+            }
+            isList = list
+            return followed ? Self.unique(items) : nil
+        }
+
         func definition(_ reference: DefinitionReference) -> Definition { files[reference.file].definitions[reference.index] }
-        func stringEnum(_ reference: EnumReference) -> StringEnum { files[reference.file].enums[reference.index] }
+        func stringEnum(_ reference: EnumReference) -> EnumDeclaration { files[reference.file].enums[reference.index] }
 
         /// An item as a product ID literal: enum cases become their raw values.
         func literal(_ item: Item) -> (value: String, location: CodeLocation, via: String?)? {
@@ -244,7 +339,20 @@ extension SourceScanner {
             guard inProgress.insert(reference).inserted else { return nil }
             let definition = definition(reference)
             let failedBefore = failure != nil
-            let items = evaluate(definition.expression, definition.context).map { items in
+            // A definition sees its own scope, not the locals of the body that asked for it.
+            let savedFrames = frames
+            let savedHint = typeHint
+            frames = []
+            typeHint = nil
+            let value: [Item]?
+            if definition.body != nil {
+                value = bodyTokens(reference).flatMap { evaluateBody($0, definition.context) }
+            } else {
+                value = evaluate(definition.expression, definition.context)
+            }
+            frames = savedFrames
+            typeHint = savedHint
+            let items = value.map { items in
                 items.map { item -> Item in
                     if case .literal(let value, let location, nil) = item {
                         return .literal(value: value, location: location, via: definition.displayName)
@@ -257,8 +365,10 @@ extension SourceScanner {
                 evaluated[reference] = .some(nil)
                 return nil
             }
-            if items == nil && !failedBefore {
+            if items == nil && !failedBefore && definition.body == nil {
                 failure = "`\(definition.displayName)` is set to `\(Self.written(definition.expression))`, which iapdoctor cannot follow"
+            } else if items == nil && !failedBefore {
+                failure = "`\(definition.displayName)` is computed by code iapdoctor cannot follow"
             }
             if isList { listDefinitions.insert(reference) }
             // Remembered even when cut short by the nesting bound: re-evaluating would be exponential
@@ -295,6 +405,7 @@ extension SourceScanner {
                 switch member {
                 case "rawValue": items = rawValues(items)
                 case "keys", "allKeys": items = keys(items)
+                case "first", "last": break
                 case "values", "allValues": items = values(items)
                 case "self": break
                 default:
@@ -328,7 +439,7 @@ extension SourceScanner {
                 isList = true
                 return allCases(reference)
             }
-            if let reference = member(name, of: qualifier, context) { return evaluateDefinition(reference) }
+            if let reference = member(name, of: qualifier, context) { return evaluateChoice(reference) }
             if let reference = enumReference(qualifier: qualifier, context),
                let index = stringEnum(reference).cases.firstIndex(where: { $0.name == name }) {
                 return [.enumCase(reference, index: index)]
@@ -357,18 +468,82 @@ extension SourceScanner {
             return preferred(candidates, file: \.file, context)
         }
 
-        func member(_ name: String, of qualifier: [String], _ context: Context) -> DefinitionReference? {
+        func member(_ name: String, of qualifier: [String], _ context: Context, function: Bool = false) -> DefinitionReference? {
             let candidates = (definitionsByName[name] ?? []).filter { reference in
-                guard !inProgress.contains(reference), let owner = definition(reference).owner else { return false }
-                return owner.hasSuffix(qualifier) && (reference.file == context.file || !definition(reference).isPrivate)
+                let definition = definition(reference)
+                guard !inProgress.contains(reference), let owner = definition.owner, definition.isFunction == function,
+                      isActive(definition.conditions) != false else { return false }
+                return owner.hasSuffix(qualifier) && (reference.file == context.file || !definition.isPrivate)
             }
             return preferred(candidates, file: \.file, context)
+        }
+
+        /// A definition, or, when it is written under `#if`, every branch's definition of the same
+        /// name that can be the one built.
+        mutating func evaluateChoice(_ reference: DefinitionReference) -> [Item]? {
+            let chosen = definition(reference)
+            guard !chosen.conditions.isEmpty else { return evaluateDefinition(reference) }
+            let siblings = (definitionsByName[chosen.name] ?? []).filter { other in
+                let definition = definition(other)
+                return other.file == reference.file && definition.owner == chosen.owner
+                    && definition.localScope?.lowerBound == chosen.localScope?.lowerBound
+                    && definition.isFunction == chosen.isFunction && !definition.conditions.isEmpty
+                    && isActive(definition.conditions) != false && !inProgress.contains(other)
+            }
+            if let certain = siblings.first(where: { isActive(definition($0).conditions) == true }) {
+                return evaluateDefinition(certain)
+            }
+            var items: [Item] = []
+            var list = false
+            var followed = false
+            for sibling in siblings {
+                guard let value = evaluateDefinition(sibling) else {
+                    dropped += 1
+                    continue
+                }
+                followed = true
+                list = list || isList
+                items += value
+            }
+            isList = list
+            return followed ? Self.unique(items) : nil
+        }
+
+        /// A local or parameter of the body being run.
+        mutating func frameValue(_ name: String) -> [Item]?? {
+            guard let frame = frames.last else { return .none }
+            if let value = frame.values[name] {
+                guard let value else {
+                    fail("`\(name)` is set to a value iapdoctor cannot follow")
+                    return .some(nil)
+                }
+                isList = frame.lists.contains(name)
+                return .some(value)
+            }
+            if let argument = frame.arguments[name] { return .some(evaluateArgument(argument)) }
+            return .none
+        }
+
+        /// An argument of a followed call, evaluated where the call is written.
+        mutating func evaluateArgument(_ argument: SourceScanner.Argument) -> [Item]? {
+            let savedFrames = frames
+            let savedHint = typeHint
+            frames = argument.frames
+            typeHint = argument.type
+            let items = evaluate(argument.tokens, argument.context)
+            frames = savedFrames
+            typeHint = savedHint
+            return items
         }
 
         /// A plain name: a local of an enclosing block, then a member of an enclosing type (or a
         /// case of an enclosing enum), then a global of this file, then a global of another file.
         mutating func unqualified(_ name: String, _ context: Context) -> [Item]? {
-            let candidates = (definitionsByName[name] ?? []).filter { !inProgress.contains($0) }
+            if let value = frameValue(name) { return value }
+            let candidates = (definitionsByName[name] ?? []).filter { reference in
+                let definition = definition(reference)
+                return !inProgress.contains(reference) && !definition.isFunction && isActive(definition.conditions) != false
+            }
             var bestLocal: DefinitionReference?
             for reference in candidates where reference.file == context.file {
                 let definition = definition(reference)
@@ -379,13 +554,13 @@ extension SourceScanner {
                 }
                 bestLocal = reference
             }
-            if let bestLocal { return evaluateDefinition(bestLocal) }
+            if let bestLocal { return evaluateChoice(bestLocal) }
             for typePath in context.typePaths.reversed() {
                 let members = candidates.filter { reference in
                     guard let owner = definition(reference).owner else { return false }
                     return owner.hasSuffix(typePath) || typePath.hasSuffix(owner)
                 }
-                if let reference = preferred(members, file: \.file, context) { return evaluateDefinition(reference) }
+                if let reference = preferred(members, file: \.file, context) { return evaluateChoice(reference) }
                 if let reference = enumReference(qualifier: typePath, context),
                    let index = stringEnum(reference).cases.firstIndex(where: { $0.name == name }) {
                     return [.enumCase(reference, index: index)]
@@ -396,7 +571,7 @@ extension SourceScanner {
                 return definition.owner == nil && definition.localScope == nil
                     && (reference.file == context.file || !definition.isPrivate)
             }
-            if let reference = preferred(globals, file: \.file, context) { return evaluateDefinition(reference) }
+            if let reference = preferred(globals, file: \.file, context) { return evaluateChoice(reference) }
             return nil
         }
 
@@ -510,7 +685,7 @@ extension Array where Element == UInt8 {
 }
 
 extension Array where Element == String {
-    fileprivate func hasSuffix(_ suffix: [String]) -> Bool {
+    func hasSuffix(_ suffix: [String]) -> Bool {
         suffix.count <= count && zip(self[(count - suffix.count)...], suffix).allSatisfy { $0 == $1 }
     }
 }

@@ -50,21 +50,46 @@ extension SourceScanner.Resolver {
                     items = keys(items)
                 case "values":
                     items = values(items)
-                case "map", "compactMap":
-                    guard let mapping = closureMapping(&cursor) else {
+                case "map", "compactMap", "flatMap":
+                    guard let closure = parseClosure(&cursor) else {
                         fail("the closure given to `.\(member)` is not followed")
                         return nil
                     }
-                    switch mapping {
-                    case .identity: break
-                    case .rawValue: items = rawValues(items)
-                    case .member(let name):
-                        guard let mapped = memberOfEach(items, name, context) else { return nil }
-                        items = mapped
+                    guard let mapped = map(items, closure, context) else { return nil }
+                    items = mapped
+                case "filter":
+                    guard let closure = parseClosure(&cursor), let kept = filter(items, closure, context) else {
+                        fail("the condition given to `.filter` is not one iapdoctor can follow")
+                        return nil
                     }
-                case "sorted":
-                    guard cursor.isPunctuation("("), cursor.peek(1)?.text == ")" else { return nil }
-                    cursor.advance(2)
+                    items = kept
+                case "reduce":
+                    guard let reduced = reduce(items, &cursor, context) else { return nil }
+                    items = reduced
+                case "union", "formUnion", "subtracting", "intersection", "appending":
+                    guard cursor.isPunctuation("(") else { return nil }
+                    var group = Array(cursor.balancedGroup().dropFirst().dropLast())
+                    if group.count > 2, group[0].kind == .identifier, group[1].text == ":" { group.removeFirst(2) }
+                    guard let other = evaluate(group, context) else { return nil }
+                    switch member {
+                    case "subtracting":
+                        let removed = Set(other.compactMap { literal($0)?.value })
+                        items = items.filter { literal($0).map { !removed.contains($0.value) } ?? true }
+                    case "intersection":
+                        let kept = Set(other.compactMap { literal($0)?.value })
+                        items = items.filter { literal($0).map { kept.contains($0.value) } ?? false }
+                    default:
+                        guard charge(items.count + other.count) else { return nil }
+                        items = Self.unique(items + other)
+                    }
+                case "sorted", "shuffled", "reversed", "uniqued":
+                    guard cursor.isPunctuation("(") else { return nil }
+                    _ = cursor.balancedGroup()
+                    if cursor.isPunctuation("{") { _ = cursor.balancedGroup() }
+                case "first", "last", "randomElement":
+                    // One of the list's values: any of them may be the one requested.
+                    if cursor.isPunctuation("(") { _ = cursor.balancedGroup() }
+                    if cursor.isPunctuation("{") { _ = cursor.balancedGroup() }
                 default:
                     if cursor.isPunctuation("(") || cursor.isPunctuation("{") {
                         fail("`.\(member)(…)` is computed by a call")
@@ -73,45 +98,23 @@ extension SourceScanner.Resolver {
                     guard let mapped = memberOfEach(items, member, context) else { return nil }
                     items = mapped
                 }
+            } else if cursor.isPunctuation("["), cursor.current.attached {
+                // `ids[0]`: the element, when the list's order is known; otherwise any element.
+                let group = Array(cursor.balancedGroup().dropFirst().dropLast())
+                if group.count == 1, group[0].kind == .number, let index = Int(group[0].text), index >= 0, index < items.count,
+                   !items.contains(where: { if case .entry = $0 { return true } else { return false } }) {
+                    items = [items[index]]
+                } else if items.contains(where: { if case .entry = $0 { return true } else { return false } }) {
+                    items = values(items)
+                }
+                isList = false
+                return items
             } else {
                 break
             }
         }
         isList = list
         return items
-    }
-
-    enum Mapping: Equatable { case identity, rawValue, member(String) }
-
-    /// `(\.rawValue)`, `(\ProductID.rawValue)`, `{ $0.rawValue }`, `({ $0.rawValue })`,
-    /// `{ id in id.rawValue }`, and the same with another member (`\.productID`).
-    func closureMapping(_ cursor: inout Cursor) -> Mapping? {
-        guard cursor.isPunctuation("(") || cursor.isPunctuation("{") else { return nil }
-        let body = cursor.balancedGroup()
-        var inner = Array(body.dropFirst().dropLast())
-        if inner.first?.text == "{" && inner.last?.text == "}" { inner = Array(inner.dropFirst().dropLast()) }
-        if inner.first?.text == "return" { inner.removeFirst() }
-        if inner.count >= 3, inner[1].text == "in", inner[0].kind == .identifier, inner[2].text == inner[0].text {
-            inner = [SourceScanner.ExpressionToken(kind: .identifier, text: "$0", isLiteral: false, line: 0, column: 0, attached: false)] + inner[3...]
-        }
-        let joined = inner.map(\.text).joined()
-        if joined == "$0" || joined == "\\.self" { return .identity }
-        if joined == "$0.rawValue" || (joined.hasPrefix("\\") && joined.hasSuffix(".rawValue") && !joined.contains("(")) {
-            return .rawValue
-        }
-        // `\.productID`, `\Tip.productID`, `$0.productID`: one member, no call.
-        let member: Substring?
-        if joined.hasPrefix("$0.") {
-            member = joined.dropFirst(3)
-        } else if joined.hasPrefix("\\"), let dot = joined.lastIndex(of: ".") {
-            member = joined[joined.index(after: dot)...]
-        } else {
-            member = nil
-        }
-        if let member, !member.isEmpty, member.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
-            return .member(String(member))
-        }
-        return nil
     }
 
     mutating func swiftPrimary(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
@@ -133,6 +136,15 @@ extension SourceScanner.Resolver {
             guard cursor.isPunctuation(")") else { return nil }
             cursor.advance()
             return items
+        case .punctuation where token.text == "{":
+            // `{ … }()`: a closure run where it is written.
+            let body = Array(cursor.balancedGroup().dropFirst().dropLast())
+            guard cursor.isPunctuation("("), cursor.peek(1)?.text == ")" else {
+                fail("a closure is not a list of IDs")
+                return nil
+            }
+            cursor.advance(2)
+            return evaluateBody(body, context, frame: frames.last ?? SourceScanner.Frame())
         case .punctuation where token.text == "." && cursor.peek(1)?.kind == .identifier:
             cursor.advance()
             let path = memberPath(&cursor)
@@ -145,8 +157,17 @@ extension SourceScanner.Resolver {
             }
             let path = memberPath(&cursor)
             if cursor.isPunctuation("(") && !cursor.atEnd {  // a function call
+                if let value = call(path.last!, qualifier: Array(path.dropLast()), &cursor, context) { return value }
                 fail("`\(path.joined(separator: "."))(…)` is computed by a call")
                 return nil
+            }
+            if cursor.isPunctuation("."), let name = cursor.peek(1), name.kind == .identifier, cursor.peek(2)?.text == "(",
+               functionReference(name.text, qualifier: path, context) != nil {
+                cursor.advance(2)
+                return call(name.text, qualifier: path, &cursor, context) ?? nil
+            }
+            if path == ["Bundle", "main", "bundleIdentifier"], let bundleIdentifier {
+                return [.literal(value: bundleIdentifier, location: CodeLocation(file: files[context.file].path, line: token.line, column: 0), via: "Bundle.main.bundleIdentifier")]
             }
             let items = resolvePath(path, context)
             if items == nil { fail("`\(path.joined(separator: "."))` is not a constant iapdoctor can follow") }
@@ -189,7 +210,9 @@ extension SourceScanner.Resolver {
             for partial in results {
                 for item in piece {
                     guard let literal = literal(item) else { return nil }
-                    next.append((partial.value + literal.value, partial.location ?? literal.location, partial.via ?? literal.via))
+                    // The ID is shown where its first written piece is (a bundle ID has no column).
+                    let located = partial.location.map { $0.column == 0 && literal.location.column > 0 ? literal.location : $0 }
+                    next.append((partial.value + literal.value, located ?? literal.location, partial.via ?? literal.via))
                 }
             }
             guard next.count <= 256 else { return nil }
@@ -215,9 +238,17 @@ extension SourceScanner.Resolver {
                 return nil
             }
             let saved = selfBinding
+            let savedFrames = frames
             selfBinding = item
-            let value = evaluate(self.definition(definition).expression, self.definition(definition).context)
+            frames = []
+            let value: [Item]?
+            if self.definition(definition).body != nil {
+                value = bodyTokens(definition).flatMap { evaluateBody($0, self.definition(definition).context) }
+            } else {
+                value = evaluate(self.definition(definition).expression, self.definition(definition).context)
+            }
             selfBinding = saved
+            frames = savedFrames
             guard let value else { return nil }
             guard charge(value.count) else { return nil }
             let via = (stringEnum(reference).path + [stringEnum(reference).cases[indexOf(item)].name, member]).joined(separator: ".")
@@ -381,6 +412,14 @@ extension SourceScanner.Resolver {
             if index > 0 && !token.attached { text += " " }
             text += spelling(token)
         }
+        return text.count > 80 ? String(text.prefix(79)) + "…" : text
+    }
+
+    /// A wrapper call's arguments as written: `ids: [.pro, .gold], force: true`.
+    static func written(_ arguments: [SourceScanner.CallArgument]) -> String {
+        let text = arguments.map { argument in
+            (argument.label.map { "\($0): " } ?? "") + written(argument.tokens)
+        }.joined(separator: ", ")
         return text.count > 80 ? String(text.prefix(79)) + "…" : text
     }
 

@@ -29,12 +29,16 @@ extension SourceScanner.Summarizer {
             scope.function = pending.header
         }
         pendingFunction = nil
+        if let property = pendingProperty, index == property.open {
+            scope.property = (property.name, property.isPrivate)
+        }
+        pendingProperty = nil
         if let pending = pendingType {
             scope.typePath = pending.path
             typePaths.append(pending.path)
-            if pending.isStringEnum {
+            if pending.isEnum {
                 scope.enumIndex = summary.enums.count
-                summary.enums.append(StringEnum(path: pending.path, cases: []))
+                summary.enums.append(EnumDeclaration(path: pending.path, cases: [], hasStringRawValues: pending.hasStringRawValues))
             }
         }
         pendingType = nil
@@ -44,6 +48,11 @@ extension SourceScanner.Summarizer {
     mutating func closeScope(_ index: Int) {
         guard let scope = scopes.popLast() else { return }
         if scope.typePath != nil { typePaths.removeLast() }
+        if let function = scope.function, function.returnsValue {
+            recordBody(name: function.name, open: scope.open, close: index, isPrivate: function.isPrivate, parameters: function.parameters)
+        } else if let property = scope.property {
+            recordBody(name: text(property.name), open: scope.open, close: index, isPrivate: property.isPrivate, parameters: nil)
+        }
         for definition in scope.localDefinitions {
             summary.definitions[definition].localScope = scope.open..<index
         }
@@ -73,6 +82,9 @@ extension SourceScanner.Summarizer {
                 }
                 return
             }
+        case 0x23:  // #
+            conditionalCompilation(index)
+            return
         case 0x6C, 0x76:  // l v
             if isWord(index, "let") || isWord(index, "var") {
                 pendingFunction = nil
@@ -156,7 +168,7 @@ extension SourceScanner.Summarizer {
         } else {
             path = (typePaths.last ?? []) + [name]
         }
-        var isStringEnum = false
+        var hasStringRawValues = false
         if isWord(index, "enum") {
             if isOperator(k, "<") || (k < tokens.count && tokens[k].kind == .operatorRun && bytes[tokens[k].start] == 0x3C) {
                 k = skipGenericParameters(k)
@@ -165,10 +177,10 @@ extension SourceScanner.Summarizer {
                 // The raw type comes first in the inheritance clause: `String` or `Swift.String`.
                 var last = k + 1
                 while isPunctuation(last + 1, ".") && isIdentifier(last + 2) { last += 2 }
-                isStringEnum = isWord(last, "String")
+                hasStringRawValues = isWord(last, "String")
             }
         }
-        pendingType = PendingType(path: path, isStringEnum: isStringEnum)
+        pendingType = PendingType(path: path, isEnum: isWord(index, "enum"), hasStringRawValues: hasStringRawValues)
     }
 
     func skipGenericParameters(_ start: Int) -> Int {
@@ -190,15 +202,19 @@ extension SourceScanner.Summarizer {
 
     mutating func enumCases(_ index: Int) {
         guard let scope = scopes.last, let enumIndex = scope.enumIndex else { return }
+        let hasStringRawValues = summary.enums[enumIndex].hasStringRawValues
         var k = index + 1
         while isIdentifier(k) {
             let name = text(k)
-            var rawValue: String? = name
+            var rawValue: String? = hasStringRawValues ? name : nil
             var location = self.location(k)
             if isOperator(k + 1, "=") {
-                guard k + 2 < tokens.count, tokens[k + 2].kind == .string else { return }
-                rawValue = stringValue(tokens[k + 2])
-                location = self.location(k + 2)
+                guard k + 2 < tokens.count else { return }
+                if hasStringRawValues {
+                    guard tokens[k + 2].kind == .string else { return }
+                    rawValue = stringValue(tokens[k + 2])
+                    location = self.location(k + 2)
+                }
                 k += 3
             } else if isPunctuation(k + 1, "(") {
                 return  // associated values: not a raw-value case
@@ -272,19 +288,66 @@ extension SourceScanner.Summarizer {
         return k
     }
 
+    /// A computed property: its body is recorded when its scope closes. Property observers are
+    /// not values; a view's `body` is not an ID list.
     mutating func computedProperty(_ nameIndex: Int, open: Int, isPrivate: Bool) {
-        var start = open + 1
+        let start = open + 1
         guard start < tokens.count else { return }
-        if isWord(start, "get") || isWord(start, "set") || isWord(start, "willSet") || isWord(start, "didSet") { return }
-        if isWord(start, "return") { start += 1 }
-        // Only bodies that look like an ID list; UI code (`var body: some View { … }`) is not kept.
-        guard start < tokens.count,
-              tokens[start].kind == .string || isPunctuation(start, "[") || isPunctuation(start, ".")
-                || isWord(start, "Set") || isWord(start, "Array") || isWord(start, "Self")
-        else { return }
-        let close = matchingClose(open)
-        guard close - start <= 256 else { return }
-        record(nameIndex, expression: start..<close, isPrivate: isPrivate)
+        if isWord(start, "set") || isWord(start, "willSet") || isWord(start, "didSet") { return }
+        var k = nameIndex + 1
+        while k < open {
+            if isWord(k, "some") || isWord(k, "View") || isWord(k, "any") { return }
+            k += 1
+        }
+        pendingProperty = (nameIndex, isPrivate, open)
+    }
+
+    /// Records a function's or computed property's body by its token range: it is copied out
+    /// only if the resolver asks for it.
+    mutating func recordBody(name: String, open: Int, close: Int, isPrivate: Bool, parameters: [Parameter]?) {
+        guard close - open <= Self.maxExpressionTokens else { return }
+        var definition = Definition(
+            name: name, owner: nil, localScope: nil, position: open, isPrivate: isPrivate,
+            expression: [], context: context(open + 1))
+        definition.body = open + 1..<close
+        definition.parameters = parameters
+        definition.conditions = conditions
+        if let scope = scopes.last {
+            if let typePath = scope.typePath {
+                definition.owner = typePath
+            } else {
+                definition.localScope = scope.open..<tokens.count
+                scopes[scopes.count - 1].localDefinitions.append(summary.definitions.count)
+            }
+        }
+        summary.definitions.append(definition)
+    }
+
+    /// `#if`, `#elseif`, `#else`, `#endif`: keeps the branch every definition and call sits in.
+    mutating func conditionalCompilation(_ index: Int) {
+        if isWord(index, "#endif") {
+            _ = conditionStack.popLast()
+            return
+        }
+        let isIf = isWord(index, "#if")
+        let isElseIf = isWord(index, "#elseif")
+        guard isIf || isElseIf || isWord(index, "#else") else { return }
+        var condition = ""
+        var k = index + 1
+        while k < tokens.count && tokens[k].line == tokens[index].line {
+            if !condition.isEmpty && tokens[k].start != tokens[k - 1].end { condition += " " }
+            condition += text(k)
+            k += 1
+        }
+        if isIf {
+            conditionStack.append([Condition(text: condition, holds: true)])
+            return
+        }
+        guard var branch = conditionStack.popLast() else { return }
+        // The branches before this one did not hold.
+        if let last = branch.popLast() { branch.append(Condition(text: last.text, holds: !last.holds)) }
+        if isElseIf { branch.append(Condition(text: condition, holds: true)) }
+        conditionStack.append(branch)
     }
 
     mutating func record(_ nameIndex: Int, expression range: Range<Int>, isPrivate: Bool) {
@@ -292,6 +355,7 @@ extension SourceScanner.Summarizer {
         var definition = Definition(
             name: text(nameIndex), owner: nil, localScope: nil, position: nameIndex, isPrivate: isPrivate,
             expression: expression, context: context(range.lowerBound))
+        definition.conditions = conditions
         if let scope = scopes.last {
             if let typePath = scope.typePath {
                 definition.owner = typePath
