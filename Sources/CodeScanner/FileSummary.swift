@@ -94,6 +94,7 @@ extension SourceScanner {
         var imports: Set<String> = []
         var usesStoreKit1 = false
         var usesStoreKit2 = false
+        var storeKit2Uses: [StoreKit2Use] = []
     }
 
     static func summarize(bytes: [UInt8], file: String, language: Language, wrappers: [String: [WrapperFunction]] = [:]) -> FileSummary {
@@ -133,6 +134,8 @@ extension SourceScanner {
         var wrappers: [String: [WrapperFunction]] = [:]
         /// A `func` whose body has not opened yet, and the token after its parameter list.
         var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
+        /// The OS versions `#available` checks and `@available` attributes require around here.
+        var availability = SourceScanner.AvailabilityTracker()
 
         /// Longer initializers are UI code, not ID lists; skipping them keeps summaries small.
         static let maxExpressionTokens = 2048
