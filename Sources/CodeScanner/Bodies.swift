@@ -128,7 +128,7 @@ extension SourceScanner.Resolver {
                 k += 1
                 continue
             }
-            let end = statementEnd(tokens, from: k, limit: range.upperBound)
+            let end = min(statementEnd(tokens, from: k, limit: range.upperBound), range.upperBound)
             ranges.append(k..<end)
             k = max(end, k + 1)
         }
@@ -277,7 +277,7 @@ extension SourceScanner.Resolver {
 
     func blockStatementEnd(_ tokens: [ExpressionToken], from start: Int, limit: Int) -> Int {
         guard let open = blockOpen(tokens, from: start + 1, limit: limit) else { return limit }
-        var end = closing(tokens, open, limit: limit) + 1
+        var end = min(closing(tokens, open, limit: limit) + 1, limit)
         // `else { … }`, `else if … { … }`, `catch … { … }`, `repeat { … } while …`.
         while end < limit, tokens[end].kind == .identifier, ["else", "catch", "while"].contains(tokens[end].text) {
             if tokens[end].text == "while" {
@@ -287,7 +287,7 @@ extension SourceScanner.Resolver {
                 return k
             }
             guard let next = blockOpen(tokens, from: end + 1, limit: limit) else { return limit }
-            end = closing(tokens, next, limit: limit) + 1
+            end = min(closing(tokens, next, limit: limit) + 1, limit)
         }
         return end
     }
@@ -392,7 +392,8 @@ extension SourceScanner.Resolver {
             if method == "updateValue" {
                 // `updateValue(name, forKey: id)`: the key is the ID.
                 var k = argument
-                while k < close && !(tokens[k].text == "forKey" && tokens[k + 1].text == ":") { k += 1 }
+                while k + 1 < close && !(tokens[k].text == "forKey" && tokens[k + 1].text == ":") { k += 1 }
+                guard k + 1 < close else { return true }
                 guard k < close else { return true }
                 let value = evaluate(Array(tokens[argument..<k].dropLast()), context)
                 added = evaluate(Array(tokens[(k + 2)..<close]), context).map { keys in

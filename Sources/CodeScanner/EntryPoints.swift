@@ -163,8 +163,8 @@ extension SourceScanner.Summarizer {
     mutating func entryPoint(_ index: Int) {
         guard let (entry, range, close) = entryPointCall(index) else { return }
         if entry.storeKit1 { summary.usesStoreKit1 = true }
-        if entry.storeKit2 { summary.usesStoreKit2 = true }
         let location = location(receiverStart(index))
+        if entry.storeKit2 { noteStoreKit2(entry.api, at: index, location: location) }
         guard let range else {
             summary.calls.append(CallSite(api: entry.api, argument: [], context: context(index), location: location, kind: entry.kind))
             return

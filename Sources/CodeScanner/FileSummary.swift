@@ -143,6 +143,7 @@ extension SourceScanner {
         var usesStoreKit2 = false
         /// The file's bytes, from which a body is copied out when first evaluated.
         var source: [UInt8] = []
+        var storeKit2Uses: [StoreKit2Use] = []
     }
 
     static func summarize(bytes: [UInt8], file: String, language: Language, wrappers: [String: [WrapperFunction]] = [:]) -> FileSummary {
@@ -189,6 +190,8 @@ extension SourceScanner {
         var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
         /// A computed property whose body opens at `open`.
         var pendingProperty: (name: Int, isPrivate: Bool, open: Int)?
+        /// The OS versions `#available` checks and `@available` attributes require around here.
+        var availability = SourceScanner.AvailabilityTracker()
 
         /// Longer initializers are UI code, not ID lists; skipping them keeps summaries small.
         static let maxExpressionTokens = 2048

@@ -43,6 +43,7 @@ extension SourceScanner {
         for (fileIndex, file) in resolver.files.enumerated() {
             scan.usesStoreKit1 = scan.usesStoreKit1 || file.usesStoreKit1
             scan.usesStoreKit2 = scan.usesStoreKit2 || file.usesStoreKit2
+            scan.storeKit2Uses += file.storeKit2Uses
             imports.formUnion(file.imports)
             scan.secrets += file.secrets
             for call in file.calls {
@@ -124,6 +125,7 @@ extension SourceScanner {
         scan.unresolved.sort { ($0.location, $0.api) < ($1.location, $1.api) }
         scan.subscriptionGroups.sort { ($0.location, $0.groupID) < ($1.location, $1.groupID) }
         scan.secrets.sort { ($0.location, $0.name) < ($1.location, $1.name) }
+        scan.storeKit2Uses.sort { ($0.location, $0.api) < ($1.location, $1.api) }
         return scan
     }
 

@@ -131,6 +131,9 @@ public struct SourceScan: Sendable {
     /// `Product.products(for:)`, a purchase of a fetched `Product`, or `Product.PurchaseResult` /
     /// `Product.PurchaseOption` appears in code.
     public var usesStoreKit2: Bool
+    /// Each StoreKit 2 use behind `usesStoreKit2` in Swift, with the OS versions the
+    /// `#available` checks and `@available` attributes around it require; sorted by location.
+    public var storeKit2Uses: [StoreKit2Use] = []
     /// StoreKit and In-App Purchase libraries the code imports (`StoreKit`, `RevenueCat`, …), sorted.
     public var importedLibraries: [String] = []
     /// Configuration files of In-App Purchase libraries found in the scanned folders

@@ -14,6 +14,7 @@ extension SourceScanner.Summarizer {
                 default: break
                 }
             case .identifier:
+                if bytes[token.start] == 0x23 || isPunctuation(index - 1, "@") { availabilityMarker(index) }
                 swiftIdentifier(index)
             default:
                 break
@@ -43,10 +44,12 @@ extension SourceScanner.Summarizer {
         }
         pendingType = nil
         scopes.append(scope)
+        availability.open(index)
     }
 
     mutating func closeScope(_ index: Int) {
         guard let scope = scopes.popLast() else { return }
+        availability.close(opened: scope.open)
         if scope.typePath != nil { typePaths.removeLast() }
         if let function = scope.function, function.returnsValue {
             recordBody(name: function.name, open: scope.open, close: index, isPrivate: function.isPrivate, parameters: function.parameters)
@@ -371,7 +374,7 @@ extension SourceScanner.Summarizer {
     /// an entry point).
     mutating func productCall(_ index: Int) {
         guard isPunctuation(index + 1, "."), isWord(index + 2, "PurchaseResult") || isWord(index + 2, "PurchaseOption") else { return }
-        summary.usesStoreKit2 = true
+        noteStoreKit2("Product.\(text(index + 2))", at: index)
     }
 
     /// `….first?.purchase(`, `…[0].purchase(`: a postfix chain that ends in a purchase.

@@ -441,8 +441,8 @@ enum BuiltinRulesYAML {
   severity: error
   since: 0.1.0
   title: the deployment target is below what StoreKit 2 needs
-  rationale: StoreKit 2's `Product.products(for:)` exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1; an app that uses only StoreKit 2 requests no products on older systems.
-  help: raise the deployment target, or add a StoreKit 1 path
+  rationale: StoreKit 2's `Product.products(for:)` exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1; an app that uses only StoreKit 2 requests no products on older systems. When `app.sources` are scanned, StoreKit 2 code inside `if #available(iOS 15, *)`, after `guard #available(iOS 15, *) else { … }`, or in a declaration marked `@available(iOS 15, *)` does not count, as older systems never run it; a check for a lower version does not guard it.
+  help: raise the deployment target, or add a StoreKit 1 path, or put the StoreKit 2 code inside `if #available`
   examples:
     triggering:
       - |
@@ -4019,12 +4019,12 @@ S 0 438 10 438 62 52
 the deployment target is below what StoreKit 2 needs
 S 0 439 3 439 12 9
 rationale
-S 0 439 14 439 188 174
-StoreKit 2's `Product.products(for:)` exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1; an app that uses only StoreKit 2 requests no products on older systems.
+S 0 439 14 439 247 233
+StoreKit 2's `Product.products(for:)` exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1; an app that uses only StoreKit 2 requests no products on older systems. When `app.sources` are scanned, StoreKit 2 code inside `if
 S 0 440 3 440 7 4
 help
-S 0 440 9 440 62 53
-raise the deployment target, or add a StoreKit 1 path
+S 0 440 9 440 101 92
+raise the deployment target, or add a StoreKit 1 path, or put the StoreKit 2 code inside `if
 S 0 441 3 441 11 8
 examples
 M 2 442 5 453 29

@@ -79,6 +79,9 @@ extension EvidenceLoader {
 
         project.evidence.usesStoreKit1 = scan.usesStoreKit1
         project.evidence.usesStoreKit2 = scan.usesStoreKit2
+        project.evidence.storeKit2Uses = scan.storeKit2Uses.map {
+            Evidence.StoreKit2Use(api: $0.api, location: location($0.location), guardedMinimum: $0.guardedMinimum, unavailable: $0.unavailable)
+        }
         project.evidence.sourcesScanned = scan.filesScanned
         let known = Set(project.requests.map { "\($0.value)@\($0.location)" })
         for request in scan.requests where !known.contains("\(request.id)@\(location(request.location))") {

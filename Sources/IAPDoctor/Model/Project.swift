@@ -283,6 +283,8 @@ public struct Evidence: Sendable {
     /// StoreKit APIs the sources call.
     public var usesStoreKit1 = false
     public var usesStoreKit2 = false
+    /// Each StoreKit 2 use the scan saw, with the availability around it.
+    public var storeKit2Uses: [StoreKit2Use] = []
     public var sourcesScanned = 0
     /// Unresolved call sites, subscription groups, secrets and scan problems from the sources and
     /// the product ID lists.
