@@ -9,6 +9,8 @@ extension SourceScanner {
         var arguments: [String: Argument] = [:]
         /// Locals that hold lists (for `+`: joining lists, not strings).
         var lists: Set<String> = []
+        /// Why an unknown local or parameter is unknown.
+        var reasons: [String: String] = [:]
     }
 
     /// An argument of a followed call: evaluated, when the body asks for it, where it is written.

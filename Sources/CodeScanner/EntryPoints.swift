@@ -232,8 +232,16 @@ extension SourceScanner.Summarizer {
         }
         // A parameter counts where its value is used, or transformed as a list; a member of it
         // (`session.productIDs()`) is something else, found at run time.
+        // An index (`packs[row]`) chooses among known values; it is not where they come from.
         var names: [String] = []
-        for k in range where isIdentifier(k) && !isPunctuation(k - 1, ".") {
+        var k = range.lowerBound
+        while k < range.upperBound {
+            if isPunctuation(k, "["), k > range.lowerBound, tokens[k].start == tokens[k - 1].end {
+                k = matchingClose(k) + 1
+                continue
+            }
+            defer { k += 1 }
+            guard isIdentifier(k), !isPunctuation(k - 1, ".") else { continue }
             if isPunctuation(k + 1, "."), isIdentifier(k + 2), !Self.valueMembers.contains(text(k + 2)) { continue }
             names.append(text(k))
         }

@@ -111,6 +111,14 @@ extension SourceScanner {
         }
         for file in resolver.files {
             for wrapper in file.wrappers where calledWrappers.insert(wrapper.display).inserted {
+                resolver.failure = nil
+                resolver.dropped = 0
+                let fileIndex = resolver.files.firstIndex { $0.path == file.path } ?? 0
+                for literal in (resolver.evaluateUncalled(wrapper, file: fileIndex) ?? []).compactMap({ resolver.literal($0) }) {
+                    var request = RequestedProductID(id: literal.value, location: literal.location, api: wrapper.entry.api, viaConstant: literal.via)
+                    request.wrapper = wrapper.display
+                    scan.requests.append(request)
+                }
                 scan.unresolved.append(UnresolvedRequest(
                     location: wrapper.location, api: "\(wrapper.display) → \(wrapper.entry.api)", argument: "",
                     reason: "`\(wrapper.display)` hands its parameter to \(wrapper.entry.api), and no call of it with IDs iapdoctor can follow was found",
@@ -120,8 +128,11 @@ extension SourceScanner {
         scan.resolutionWork = resolver.work
         scan.importedLibraries = imports.sorted()
         scan.requests.sort {
-            ($0.location, $0.api, $0.viaConstant ?? "") < ($1.location, $1.api, $1.viaConstant ?? "")
+            ($0.location, $0.id, $0.api, $0.viaConstant ?? "") < ($1.location, $1.id, $1.api, $1.viaConstant ?? "")
         }
+        // One request per ID, place and API, whichever constant it came through.
+        var placed: Set<String> = []
+        scan.requests = scan.requests.filter { placed.insert("\($0.location)|\($0.id)|\($0.api)|\($0.wrapper ?? "")").inserted }
         scan.unresolved.sort { ($0.location, $0.api) < ($1.location, $1.api) }
         scan.subscriptionGroups.sort { ($0.location, $0.groupID) < ($1.location, $1.groupID) }
         scan.secrets.sort { ($0.location, $0.name) < ($1.location, $1.name) }
@@ -250,6 +261,25 @@ extension SourceScanner {
             }
             guard let display = call.wrapper else { return evaluate(call.argument, context) }
             return evaluateWrapper(display, arguments: call.arguments, context: context, depth: 0)
+        }
+
+        /// A wrapper no call of which was found: what its argument to StoreKit gives with its
+        /// parameters unknown (a literal it adds itself is still requested).
+        mutating func evaluateUncalled(_ wrapper: WrapperFunction, file: Int) -> [Item]? {
+            var frame = SourceScanner.Frame()
+            for parameter in wrapper.parameters {
+                frame.values[parameter.name] = .some(nil)
+                frame.reasons[parameter.name] = "`\(parameter.name)` is a parameter of `\(wrapper.display)`, and no call of it with values iapdoctor can follow was found"
+            }
+            var context = wrapper.context
+            context.file = file
+            frames = [frame]
+            defer { frames = [] }
+            if let prefix = wrapper.prefix, let tokens = tokens(file: file, range: prefix) { runPrefix(tokens, context) }
+            switch wrapper.body {
+            case .entry(let argument): return evaluate(argument, context)
+            case .wrapper(let inner, let arguments): return evaluateWrapper(inner, arguments: arguments, context: context, depth: 1)
+            }
         }
 
         /// A wrapper called with `arguments` (written in `context`, seeing the current locals).
@@ -516,7 +546,7 @@ extension SourceScanner {
             guard let frame = frames.last else { return .none }
             if let value = frame.values[name] {
                 guard let value else {
-                    fail("`\(name)` is set to a value iapdoctor cannot follow")
+                    fail(frame.reasons[name] ?? "`\(name)` is set to a value iapdoctor cannot follow")
                     return .some(nil)
                 }
                 isList = frame.lists.contains(name)

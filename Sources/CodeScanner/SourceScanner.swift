@@ -193,7 +193,12 @@ public enum SourceScanner {
     /// Scans files and folders; relative paths are joined to `baseDirectory` and findings keep
     /// that joined path.
     /// With a `root` (its links resolved), the walk never leaves it: a link leading outside is a problem.
-    public static func scan(paths: [String], baseDirectory: String, root: String? = nil, reader: FileReader = defaultReader) -> SourceScan {
+    /// `platform` (`ios`, `macos`, `tvos`, `watchos`, `visionos`) chooses `#if os(…)` branches;
+    /// `bundleIdentifier` is what `Bundle.main.bundleIdentifier` gives.
+    public static func scan(
+        paths: [String], baseDirectory: String, root: String? = nil, platform: String? = nil, bundleIdentifier: String? = nil,
+        reader: FileReader = defaultReader
+    ) -> SourceScan {
         var walk = SourceFinder(root: root)
         for path in paths {
             var resolved = path.hasPrefix("/") || baseDirectory.isEmpty || baseDirectory == "." ? path : baseDirectory + "/" + path
@@ -211,7 +216,7 @@ public enum SourceScanner {
             case .failure(let failure): problems.append(ScanProblem(message: failure.message, path: file.path, kind: .unreadable))
             }
         }
-        var scan = scan(sources)
+        var scan = scan(sources, platform: platform, bundleIdentifier: bundleIdentifier)
         scan.problems = problems
         scan.libraryConfigurationFiles = walk.configurationFiles.sorted()
         return scan
@@ -219,10 +224,12 @@ public enum SourceScanner {
 
     /// Scans several files' text together, in the order given; each language comes from the
     /// file's extension, and files in neither language are left out.
-    public static func scan(sources: [(file: String, text: String)]) -> SourceScan {
+    public static func scan(
+        sources: [(file: String, text: String)], platform: String? = nil, bundleIdentifier: String? = nil
+    ) -> SourceScan {
         scan(sources.compactMap { source in
             language(ofFile: source.file).map { (source.file, $0, Array(source.text.utf8)) }
-        })
+        }, platform: platform, bundleIdentifier: bundleIdentifier)
     }
 
     /// Scans one file's text; the language comes from the file's extension.

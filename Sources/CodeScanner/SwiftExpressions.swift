@@ -5,8 +5,8 @@ extension SourceScanner.Resolver {
     typealias Cursor = SourceScanner.Cursor
     typealias Context = SourceScanner.Context
 
-    /// Operands joined by `+`: string concatenation (`prefix + ".pro"`), or list concatenation
-    /// when either side is a list (`consumables + subscriptions`).
+    /// An expression: operands joined by `+`, alternatives joined by `??`, or a ternary
+    /// `condition ? a : b`, whose value is either side (the condition is not followed).
     mutating func swiftExpression(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
         guard nesting < Self.maxNesting else { return nil }
         guard work <= Self.maxWork else {
@@ -15,6 +15,71 @@ extension SourceScanner.Resolver {
         }
         nesting += 1
         defer { nesting -= 1 }
+        let failedBefore = failure
+        let droppedBefore = dropped
+        var items = additive(&cursor, context)
+        var list = isList
+        if items == nil { skipOperand(&cursor) }
+        if cursor.isOperator("?") && !cursor.current.attached {
+            failure = failedBefore
+            dropped = droppedBefore
+            cursor.advance()
+            let whenTrue = swiftExpression(&cursor, context)
+            list = isList
+            if whenTrue == nil { skipOperand(&cursor) }
+            guard cursor.isPunctuation(":") else { return nil }
+            cursor.advance()
+            let whenFalse = swiftExpression(&cursor, context)
+            list = list || isList
+            items = either(whenTrue, whenFalse)
+        }
+        while cursor.isOperator("??") {
+            cursor.advance()
+            let right = additive(&cursor, context)
+            list = list || isList
+            if right == nil { skipOperand(&cursor) }
+            items = either(items, right)
+        }
+        isList = list
+        return items
+    }
+
+    /// Both sides' values; a side that cannot be followed is counted as dropped.
+    mutating func either(_ left: [Item]?, _ right: [Item]?) -> [Item]? {
+        switch (left, right) {
+        case (nil, nil): return nil
+        case (let one?, nil), (nil, let one?):
+            dropped += 1
+            return one
+        case (let left?, let right?):
+            guard charge(left.count + right.count) else { return nil }
+            return Self.unique(left + right)
+        }
+    }
+
+    /// Moves past an operand that could not be followed, to the `??`, `?`, `:`, `,` or closer
+    /// after it.
+    func skipOperand(_ cursor: inout Cursor) {
+        var depth = 0
+        while !cursor.atEnd {
+            let token = cursor.current
+            if depth == 0 {
+                if token.kind == .operatorRun && (token.text == "??" || (token.text == "?" && !token.attached)) { return }
+                if token.kind == .punctuation && (token.text == ":" || token.text == "," || token.text == ";") { return }
+            }
+            if cursor.isOpener(token) {
+                depth += 1
+            } else if cursor.isCloser(token) {
+                if depth == 0 { return }
+                depth -= 1
+            }
+            cursor.advance()
+        }
+    }
+
+    /// Operands joined by `+`: string concatenation (`prefix + ".pro"`), or list concatenation
+    /// when either side is a list (`consumables + subscriptions`).
+    mutating func additive(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
         guard var items = swiftOperand(&cursor, context) else { return nil }
         var list = isList
         while cursor.isOperator("+") {
@@ -127,6 +192,15 @@ extension SourceScanner.Resolver {
             if token.isLiteral { return [literalItem(token, context)] }
             return interpolation(token, context)
         case .punctuation where token.text == "[":
+            // `[String]()`, `[String: String]()`: an empty collection.
+            var k = cursor.position + 1
+            while let t = cursor.tokens[safe: k], t.kind == .identifier || t.text == "." || t.text == ":" || t.text == "?" { k += 1 }
+            if k > cursor.position + 1, cursor.tokens[safe: k]?.text == "]", cursor.tokens[safe: k + 1]?.text == "(",
+               cursor.tokens[safe: k + 2]?.text == ")" {
+                cursor.position = k + 3
+                isList = true
+                return []
+            }
             let items = list(&cursor, context, closer: "]")
             isList = true
             return items
@@ -434,4 +508,8 @@ extension SourceScanner.Resolver {
             }
         }.joined() + "\""
     }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { index >= 0 && index < count ? self[index] : nil }
 }

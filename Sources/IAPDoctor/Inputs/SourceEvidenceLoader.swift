@@ -26,7 +26,11 @@ extension EvidenceLoader {
                     error, at: named.location, notes: ["the folder is named in `app.sources` at \(named.location)"]).finding)
             }
         }
-        let scan = SourceScanner.scan(paths: roots, baseDirectory: "", root: FileSystem.confinement?.real, reader: { path, maxBytes in
+        // `#if os(…)` branches follow the app's platform; iPadOS apps build for iOS.
+        let platform = project.app.platform.map { $0.value == .ipados ? "ios" : $0.value.rawValue }
+        let scan = SourceScanner.scan(
+            paths: roots, baseDirectory: "", root: FileSystem.confinement?.real, platform: platform,
+            bundleIdentifier: project.app.bundleID?.value, reader: { path, maxBytes in
             do throws(FileSystem.Problem) {
                 let bytes = try FileSystem.readBytes(path, maxBytes: maxBytes)
                 FileSystem.noteParsed(path)
