@@ -43,6 +43,8 @@ extension SourceScanner {
         var isPrivate: Bool
         var expression: [ExpressionToken]
         var context: Context
+        /// Objective-C: added to a mutable collection (`[ids addObject:…]`), one of its values.
+        var isAddition = false
 
         var displayName: String { owner.map { ($0 + [name]).joined(separator: ".") } ?? name }
     }
@@ -133,6 +135,8 @@ extension SourceScanner {
         var wrappers: [String: [WrapperFunction]] = [:]
         /// A `func` whose body has not opened yet, and the token after its parameter list.
         var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
+        /// What the Objective-C pass remembers between tokens (ObjectiveCSummarizer.swift).
+        var objectiveC = ObjectiveCState()
 
         /// Longer initializers are UI code, not ID lists; skipping them keeps summaries small.
         static let maxExpressionTokens = 2048

@@ -65,11 +65,14 @@ extension SourceScanner {
                     continue
                 }
                 if resolver.dropped > 0 {
-                    scan.unresolved.append(UnresolvedRequest(
+                    // Nothing resolved is not "only some": it is unresolved.
+                    var unresolved = UnresolvedRequest(
                         location: call.location, api: api, argument: written,
                         reason: "\(resolver.dropped) element\(resolver.dropped == 1 ? "" : "s") of `\(written)` could not be resolved"
                             + (resolver.failure.map { " (\($0))" } ?? ""),
-                        kind: .partial))
+                        kind: literals.isEmpty ? .unresolved : .partial)
+                    unresolved.isGroup = literals.isEmpty && call.kind == .groupID
+                    scan.unresolved.append(unresolved)
                 }
                 for literal in literals {
                     if call.kind == .groupID {
