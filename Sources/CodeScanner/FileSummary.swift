@@ -52,6 +52,8 @@ extension SourceScanner {
         var parameters: [Parameter]? = nil
         /// The `#if` branches it is written under, outermost first.
         var conditions: [Condition] = []
+        /// Objective-C: added to a mutable collection (`[ids addObject:…]`), one of its values.
+        var isAddition = false
 
         var displayName: String { owner.map { ($0 + [name]).joined(separator: ".") } ?? name }
         var isFunction: Bool { parameters != nil }
@@ -192,6 +194,8 @@ extension SourceScanner {
         var pendingProperty: (name: Int, isPrivate: Bool, open: Int)?
         /// The OS versions `#available` checks and `@available` attributes require around here.
         var availability = SourceScanner.AvailabilityTracker()
+        /// What the Objective-C pass remembers between tokens (ObjectiveCSummarizer.swift).
+        var objectiveC = ObjectiveCState()
 
         /// Longer initializers are UI code, not ID lists; skipping them keeps summaries small.
         static let maxExpressionTokens = 2048

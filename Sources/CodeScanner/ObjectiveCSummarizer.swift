@@ -1,23 +1,42 @@
 extension SourceScanner.Summarizer {
     // MARK: Objective-C
 
+    /// What the Objective-C pass remembers between tokens.
+    struct ObjectiveCState {
+        /// Variables declared outside any block (`static NSArray *ids;`), and whether they are
+        /// private to the file: a later `ids = …;` in a method is one more of their values.
+        var statics: [String: Bool] = [:]
+        /// The names declared in each open block, by the index of its `{`.
+        var localNames: [Int: Set<String>] = [:]
+    }
+
     mutating func summarizeObjectiveC() {
         var index = 0
         while index < tokens.count {
             let token = tokens[index]
             switch token.kind {
             case .punctuation:
-                if bytes[token.start] == 0x7B {
-                    scopes.append(Scope(open: index))
-                } else if bytes[token.start] == 0x7D {
+                switch bytes[token.start] {
+                case 0x7B: objectiveCOpenScope(index)  // {
+                case 0x7D:  // }
+                    if let open = scopes.last?.open { objectiveC.localNames[open] = nil }
                     closeScope(index)
+                case 0x3B:  // ; ends a method declaration without a body, or a declaration
+                    pendingFunction = nil
+                    if scopes.isEmpty { objectiveCFileScopeDeclaration(index) }
+                case 0x40: objectiveCClassDirective(index)  // @
+                default: break
                 }
             case .directive:
                 if isWord(index, "#define") { define(index) }
             case .identifier:
                 objectiveCIdentifier(index)
             case .operatorRun:
-                if isOperator(index, "=") { objectiveCAssignment(index) }
+                if isOperator(index, "=") {
+                    objectiveCAssignment(index)
+                } else if (isOperator(index, "-") || isOperator(index, "+")) && scopes.isEmpty && !typePaths.isEmpty {
+                    objectiveCMethodHeader(index)
+                }
             default:
                 break
             }
@@ -26,16 +45,91 @@ extension SourceScanner.Summarizer {
         finish()
     }
 
-    /// `#define kPro @"…"`: the value is the rest of the line.
+    /// `@implementation Store`, `@interface Store ()`, `@implementation Store (Extras)`: what
+    /// follows up to `@end` belongs to `Store`, so a property set in one method can be read in
+    /// another.
+    mutating func objectiveCClassDirective(_ index: Int) {
+        guard tokens[index].end == tokens[min(index + 1, tokens.count - 1)].start else { return }
+        if isWord(index + 1, "implementation") || isWord(index + 1, "interface") {
+            guard isIdentifier(index + 2) else { return }
+            typePaths = [[text(index + 2)]]
+        } else if isWord(index + 1, "end") || isWord(index + 1, "protocol") {
+            typePaths = []
+        }
+    }
+
+    /// `- (NSArray *)productIDs {`: a method without parameters, whose `return` values are the
+    /// values of `[self productIDs]` and `self.productIDs`. Methods with parameters are not followed.
+    mutating func objectiveCMethodHeader(_ index: Int) {
+        guard isPunctuation(index + 1, "("), index == 0 || tokens[index - 1].line < tokens[index].line else { return }
+        // The return type is a few tokens; a longer search would make a broken file quadratic.
+        var close = index + 2
+        while close < min(index + 32, tokens.count) && !isPunctuation(close, ")") { close += 1 }
+        let nameIndex = close + 1
+        guard isPunctuation(close, ")") else { return }
+        guard isIdentifier(nameIndex), !isPunctuation(nameIndex + 1, ":") else {
+            pendingFunction = nil
+            return
+        }
+        pendingFunction = (FunctionHeader(name: text(nameIndex), parameters: [], location: location(nameIndex)), nameIndex)
+    }
+
+    /// A block's body (`^{ … }`, `^(id x) { … }`) is marked so that its `return` is not taken for
+    /// the enclosing method's.
+    mutating func objectiveCOpenScope(_ index: Int) {
+        var scope = Scope(open: index)
+        if let pending = pendingFunction, index > pending.bodyAfter { scope.function = pending.header }
+        pendingFunction = nil
+        if isOperator(index - 1, "^") || (isPunctuation(index - 1, ")") && isOperator(objectiveCMatchingOpen(index - 1) - 1, "^")) {
+            scope.function = FunctionHeader(name: "^", parameters: [], location: location(index))
+        }
+        scopes.append(scope)
+    }
+
+    /// The index of the bracket opening the one closing at `close`, looking back at most 64
+    /// tokens (a block's parameter list is short); -1 when not found.
+    func objectiveCMatchingOpen(_ close: Int) -> Int {
+        var depth = 0
+        var k = close
+        while k >= max(0, close - 64) {
+            if isCloser(k) {
+                depth += 1
+            } else if isOpener(k) {
+                depth -= 1
+                if depth == 0 { return k }
+            }
+            k -= 1
+        }
+        return -1
+    }
+
+    /// `#define kPro @"…"`: the value is the rest of the line, and of the lines a trailing `\`
+    /// continues.
     mutating func define(_ index: Int) {
         let nameIndex = index + 1
         guard isIdentifier(nameIndex), tokens[nameIndex].line == tokens[index].line else { return }
         // A function-like macro (`#define ID(x) …`) is not a constant.
         if isPunctuation(nameIndex + 1, "("), tokens[nameIndex + 1].start == tokens[nameIndex].end { return }
-        var end = nameIndex + 1
-        while end < tokens.count && tokens[end].line == tokens[index].line { end += 1 }
+        var pieces: [Range<Int>] = []
+        var line = tokens[index].line
+        var start = nameIndex + 1
+        var end = start
+        while end < tokens.count && tokens[end].line == line {
+            if isPunctuation(end, "\\") && (end + 1 == tokens.count || tokens[end + 1].line > line) {
+                pieces.append(start..<end)
+                start = end + 1
+                line += 1
+            }
+            end += 1
+        }
+        pieces.append(start..<end)
         if end == nameIndex + 2 { secretLiteral(name: text(nameIndex), literal: nameIndex + 1) }
-        guard let expression = snapshot(nameIndex + 1..<end) else { return }
+        var expression: [SourceScanner.ExpressionToken] = []
+        for piece in pieces where !piece.isEmpty {
+            guard let tokens = snapshot(piece) else { return }
+            expression += tokens
+        }
+        guard !expression.isEmpty, expression.count <= Self.maxExpressionTokens else { return }
         summary.definitions.append(Definition(
             name: text(nameIndex), owner: nil, localScope: nil, position: nameIndex, isPrivate: false,
             expression: expression, context: context(nameIndex)))
@@ -51,7 +145,9 @@ extension SourceScanner.Summarizer {
                 summary.usesStoreKit1 = true
                 mentionsMutablePayment = true
             }
-        case 0x69, 0x70, 0x73:  // i p s
+        case 0x72:  // r
+            if isWord(index, "return") { objectiveCMethodReturn(index) }
+        case 0x61, 0x69, 0x70, 0x73, 0x75:  // a i p s u
             guard isPunctuation(index + 1, ":") else { return }
             let api: String
             if isWord(index, "initWithProductIdentifiers") {
@@ -65,6 +161,7 @@ extension SourceScanner.Summarizer {
                 }
                 return
             } else {
+                objectiveCCollectionMessage(index)
                 return
             }
             summary.usesStoreKit1 = true
@@ -76,21 +173,129 @@ extension SourceScanner.Summarizer {
         }
     }
 
+    /// `[ids addObject:@"…"]`, `[self.ids addObjectsFromArray:…]`, `[self setIDs:…]`: the argument
+    /// is one more value of `ids` (a local, an instance variable or a property).
+    mutating func objectiveCCollectionMessage(_ index: Int) {
+        let adds = isWord(index, "addObject") || isWord(index, "addObjectsFromArray") || isWord(index, "unionSet")
+            || isWord(index, "insertObject") || isWord(index, "unionOrderedSet")
+        let replaces = isWord(index, "setArray") || isWord(index, "setSet")
+        if adds || replaces {
+            guard let target = objectiveCReceiverTarget(before: index) else { return }
+            objectiveCRecordValue(of: target, at: index, value: index + 2, isAddition: adds)
+            return
+        }
+        // A setter sent to `self`: `[self setProductIDs:…]` sets `productIDs`.
+        let token = tokens[index]
+        guard isWord(index - 1, "self"), isPunctuation(index - 2, "["), token.end - token.start > 3,
+              objectiveCHasPrefix(index, "set"), (0x41...0x5A).contains(bytes[token.start + 3]) else { return }
+        let name = text(index).dropFirst(3)
+        objectiveCRecordValue(of: .property(name.prefix(1).lowercased() + name.dropFirst()), at: index, value: index + 2, isAddition: false)
+    }
+
+    func objectiveCHasPrefix(_ index: Int, _ prefix: StaticString) -> Bool {
+        let token = tokens[index]
+        guard token.end - token.start >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { expected in
+            (0..<expected.count).allSatisfy { bytes[token.start + $0] == expected[$0] }
+        }
+    }
+
+    enum ObjectiveCTarget {
+        /// A plain name: a local, a static or an instance variable.
+        case name(String)
+        /// `self.name`, `self->name`, `[self name]`.
+        case property(String)
+    }
+
+    /// The receiver of the message whose selector starts at `index`, when it is a variable.
+    func objectiveCReceiverTarget(before index: Int) -> ObjectiveCTarget? {
+        if isIdentifier(index - 1) && isPunctuation(index - 2, "[") && !isWord(index - 1, "self") && !isWord(index - 1, "super") {
+            return .name(text(index - 1))
+        }
+        if isIdentifier(index - 1), isWord(index - 3, "self"), isPunctuation(index - 4, "["),
+           isPunctuation(index - 2, ".") || isOperator(index - 2, "->") {
+            return .property(text(index - 1))
+        }
+        if isPunctuation(index - 1, "]"), isIdentifier(index - 2), isWord(index - 3, "self"), isPunctuation(index - 4, "["),
+           isPunctuation(index - 5, "[") {
+            return .property(text(index - 2))
+        }
+        return nil
+    }
+
+    /// Records the expression starting at `value` as one of the values `target` takes: a local
+    /// keeps it beside its declaration, a file's static beside the static, anything else in a
+    /// method is a member of the class.
+    mutating func objectiveCRecordValue(of target: ObjectiveCTarget, at position: Int, value: Int, isAddition: Bool) {
+        let end = objectiveCExpressionEnd(from: value)
+        guard let expression = snapshot(value..<end) else { return }
+        var definition = Definition(
+            name: "", owner: nil, localScope: nil, position: position, isPrivate: false,
+            expression: expression, context: context(position), isAddition: isAddition)
+        switch target {
+        case .name(let name):
+            guard name != "self" && name != "super" else { return }
+            definition.name = name
+            for scopeIndex in scopes.indices.reversed() where objectiveC.localNames[scopes[scopeIndex].open]?.contains(name) == true {
+                definition.localScope = scopes[scopeIndex].open..<tokens.count
+                scopes[scopeIndex].localDefinitions.append(summary.definitions.count)
+                summary.definitions.append(definition)
+                return
+            }
+            if let isPrivate = objectiveC.statics[name] {
+                definition.isPrivate = isPrivate
+                summary.definitions.append(definition)
+                return
+            }
+            guard let owner = typePaths.last, !scopes.isEmpty else { return }
+            definition.owner = owner
+            summary.definitions.append(definition)
+        case .property(let name):
+            guard let owner = typePaths.last, !scopes.isEmpty else { return }
+            definition.name = name
+            definition.owner = owner
+            summary.definitions.append(definition)
+        }
+    }
+
+    /// `return …;` in a method without parameters: one value of that method.
+    mutating func objectiveCMethodReturn(_ index: Int) {
+        guard let owner = typePaths.last, let function = scopes.last(where: { $0.function != nil })?.function,
+              function.name != "^" else { return }
+        let end = objectiveCExpressionEnd(from: index + 1)
+        guard let expression = snapshot(index + 1..<end) else { return }
+        summary.definitions.append(Definition(
+            name: function.name, owner: owner, localScope: nil, position: index, isPrivate: false,
+            expression: expression, context: context(index)))
+    }
+
     /// `NSString *const kPro = @"…";`, `NSSet *ids = [NSSet setWithObjects:…];`,
-    /// `payment.productIdentifier = @"…";`.
+    /// `payment.productIdentifier = @"…";`, `self.ids = @[…];`, `_ids = @{…};`, `ids = …;`.
     mutating func objectiveCAssignment(_ index: Int) {
         let nameIndex = index - 1
         guard isIdentifier(nameIndex) else { return }
-        if isPunctuation(nameIndex - 1, ".") {
-            guard isWord(nameIndex, "productIdentifier") else { return }
-            let end = objectiveCExpressionEnd(from: index + 1)
-            if let argument = snapshot(index + 1..<end) {
-                productIdentifierAssignments.append(CallSite(api: "SKMutablePayment.productIdentifier", argument: argument, context: context(index), location: location(index)))
+        if isPunctuation(nameIndex - 1, ".") || isOperator(nameIndex - 1, "->") {
+            if isPunctuation(nameIndex - 1, ".") && isWord(nameIndex, "productIdentifier") {
+                let end = objectiveCExpressionEnd(from: index + 1)
+                if let argument = snapshot(index + 1..<end) {
+                    productIdentifierAssignments.append(CallSite(api: "SKMutablePayment.productIdentifier", argument: argument, context: context(index), location: location(index)))
+                }
+                return
             }
+            // `self.products = …`, `self->_products = …`; not `other.self.products`.
+            guard isWord(nameIndex - 2, "self"), !isPunctuation(nameIndex - 3, "."), !isOperator(nameIndex - 3, "->") else { return }
+            objectiveCRecordValue(of: .property(text(nameIndex)), at: nameIndex, value: index + 1, isAddition: false)
             return
         }
         // A declaration: the name follows `*`, `const` or a type name.
-        guard isOperator(nameIndex - 1, "*") || isIdentifier(nameIndex - 1) else { return }
+        guard isOperator(nameIndex - 1, "*") || (isIdentifier(nameIndex - 1) && !isWord(nameIndex - 1, "else")) else {
+            // A statement setting a variable declared before: `ids = …;`, `if (x) ids = …;`.
+            if nameIndex == 0 || isPunctuation(nameIndex - 1, ";") || isPunctuation(nameIndex - 1, "{")
+                || isPunctuation(nameIndex - 1, "}") || isPunctuation(nameIndex - 1, ")") || isWord(nameIndex - 1, "else") {
+                objectiveCRecordValue(of: .name(text(nameIndex)), at: nameIndex, value: index + 1, isAddition: false)
+            }
+            return
+        }
         let end = objectiveCExpressionEnd(from: index + 1)
         if end == index + 2 { secretLiteral(name: text(nameIndex), literal: index + 1) }
         guard let expression = snapshot(index + 1..<end) else { return }
@@ -100,14 +305,37 @@ extension SourceScanner.Summarizer {
         if let scope = scopes.last {
             definition.localScope = scope.open..<tokens.count
             scopes[scopes.count - 1].localDefinitions.append(summary.definitions.count)
+            objectiveC.localNames[scope.open, default: []].insert(definition.name)
         } else {
-            // `static` in an implementation file is invisible to other files; in a header it is shared.
-            var k = nameIndex - 1
-            while k >= 0 && !isPunctuation(k, ";") && !isPunctuation(k, "}") && tokens[k].kind != .directive {
-                if isWord(k, "static") { definition.isPrivate = SourceScanner.fileExtension(summary.path) != "h" }
-                k -= 1
-            }
+            definition.isPrivate = objectiveCIsFilePrivate(nameIndex)
+            objectiveC.statics[definition.name] = definition.isPrivate
         }
         summary.definitions.append(definition)
+    }
+
+    /// `static` in an implementation file is invisible to other files; in a header it is shared.
+    func objectiveCIsFilePrivate(_ nameIndex: Int) -> Bool {
+        var k = nameIndex - 1
+        while k >= 0 && !isPunctuation(k, ";") && !isPunctuation(k, "}") && tokens[k].kind != .directive {
+            if isWord(k, "static") { return SourceScanner.fileExtension(summary.path) != "h" }
+            k -= 1
+        }
+        return false
+    }
+
+    /// `static NSArray *ids;`, `NSSet *gIDs;` outside any block: a variable given its values later.
+    /// Between `@interface` and `@end` only a `static` is one (not a `@property`).
+    mutating func objectiveCFileScopeDeclaration(_ semicolon: Int) {
+        let nameIndex = semicolon - 1
+        guard isIdentifier(nameIndex), isOperator(nameIndex - 1, "*") || isIdentifier(nameIndex - 1) else { return }
+        var isStatic = false
+        var k = nameIndex - 1
+        while k >= 0 && !isPunctuation(k, ";") && !isPunctuation(k, "}") && !isPunctuation(k, "@") && tokens[k].kind != .directive {
+            if isWord(k, "static") { isStatic = true }
+            if isPunctuation(k, ".") || isPunctuation(k, "(") || isPunctuation(k, ")") { return }
+            k -= 1
+        }
+        guard typePaths.isEmpty || isStatic, !(isPunctuation(k, "@") && isWord(k + 1, "property")) else { return }
+        objectiveC.statics[text(nameIndex)] = isStatic && SourceScanner.fileExtension(summary.path) != "h"
     }
 }
