@@ -11,6 +11,8 @@ extension SourceScanner {
         var lists: Set<String> = []
         /// Why an unknown local or parameter is unknown.
         var reasons: [String: String] = [:]
+        /// Locals only partly known: how many of their parts were not followed, and why.
+        var partial: [String: (count: Int, reason: String?)] = [:]
     }
 
     /// An argument of a followed call: evaluated, when the body asks for it, where it is written.
@@ -363,7 +365,7 @@ extension SourceScanner.Resolver {
             frames[frames.count - 1].values[name] = .some(nil)
             return
         }
-        let value = evaluate(Array(tokens[(k + 1)..<range.upperBound]), context).map { items in
+        let value = quietly(name) { $0.evaluate(Array(tokens[(k + 1)..<range.upperBound]), context) }.map { items in
             items.map { item -> Item in
                 if case .literal(let value, let location, nil) = item { return .literal(value: value, location: location, via: name) }
                 return item
@@ -373,12 +375,35 @@ extension SourceScanner.Resolver {
         if isList { frames[frames.count - 1].lists.insert(name) }
     }
 
+    /// Runs `evaluate` without letting its failure become the call site's reason: a local that
+    /// cannot be followed keeps the reason, shown only if the local reaches the call.
+    mutating func quietly(_ name: String, _ evaluate: (inout Self) -> [Item]?) -> [Item]? {
+        let failedBefore = failure
+        let droppedBefore = dropped
+        failure = nil
+        let value = evaluate(&self)
+        if value == nil, let failure, !frames.isEmpty { frames[frames.count - 1].reasons[name] = failure }
+        if value != nil, dropped > droppedBefore, !frames.isEmpty {
+            frames[frames.count - 1].partial[name] = (dropped - droppedBefore, failure)
+        }
+        failure = failedBefore
+        dropped = droppedBefore
+        return value
+    }
+
     /// `ids.insert(x)`, `ids.append(contentsOf: xs)`, `ids.formUnion(xs)`, `ids += xs`,
     /// `ids = xs`, `tips[id] = name` on a local of this body. True when the statement was one.
     mutating func mutation(_ tokens: [ExpressionToken], _ range: Range<Int>, _ context: Context, nested: Bool) -> Bool {
         let start = range.lowerBound
         let name = tokens[start].text
         guard let current = frames.last?.values[name] else { return false }
+        let failedBefore = failure
+        let droppedBefore = dropped
+        failure = nil
+        defer {
+            failure = failedBefore
+            dropped = droppedBefore
+        }
         var added: [Item]?
         var replaces = false
         let next = start + 1
@@ -418,6 +443,7 @@ extension SourceScanner.Resolver {
         } else {
             return false
         }
+        if added == nil, let failure { frames[frames.count - 1].reasons[name] = failure }
         let updated: [Item]?
         if replaces {
             updated = added
@@ -458,8 +484,8 @@ extension SourceScanner.Resolver {
         guard let inIndex = header.first(where: { tokens[$0].kind == .identifier && tokens[$0].text == "in" }) else { return }
         var end = header.upperBound
         if let whereIndex = (inIndex..<header.upperBound).first(where: { tokens[$0].text == "where" }) { end = whereIndex }
-        let values = evaluate(Array(tokens[(inIndex + 1)..<end]), context)
         let pattern = tokens[header.lowerBound..<inIndex].filter { $0.kind == .identifier && $0.text != "case" && $0.text != "let" && $0.text != "var" }
+        let values = quietly(pattern.first?.text ?? "_") { $0.evaluate(Array(tokens[(inIndex + 1)..<end]), context) }
         if pattern.count == 1 {
             frames[frames.count - 1].values[pattern[0].text] = .some(values)
         } else if pattern.count == 2, let values {
@@ -487,7 +513,7 @@ extension SourceScanner.Resolver {
             if isOpener(token) { depth += 1 } else if isCloser(token) { depth -= 1 }
             end += 1
         }
-        frames[frames.count - 1].values[name] = .some(evaluate(Array(tokens[(k + 2)..<end]), context))
+        frames[frames.count - 1].values[name] = .some(quietly(name) { $0.evaluate(Array(tokens[(k + 2)..<end]), context) })
     }
 
     /// `switch subject { case .a: … default: … }`: when the subject is known enum cases, only

@@ -302,6 +302,7 @@ extension SourceScanner.Summarizer {
                 typeStart += 1
             }
             parameters[parameters.count - 1].type = type
+            parameters[parameters.count - 1].hasDefault = typeStart < end
             start = end + 1
         }
         var header = FunctionHeader(name: text(index + 1), parameters: parameters, location: location(index + 1))
@@ -329,7 +330,8 @@ extension SourceScanner.Summarizer {
         let close = matchingClose(index + 1)
         let arguments = callArguments(open: index + 1, close: close)
         let function = enclosingFunction()
-        for wrapper in candidates where fits(arguments.map(\.label), wrapper.parameters) {
+        let trailingClosure = isPunctuation(close + 1, "{")
+        for wrapper in candidates where fits(arguments.map(\.label), wrapper.parameters, trailingClosure: trailingClosure) {
             // A recursive call is not a call site.
             if let function, display(function) == wrapper.display { continue }
             var snapshots: [CallArgument] = []
@@ -357,13 +359,17 @@ extension SourceScanner.Summarizer {
 
     /// Whether a call's argument labels fit a function's parameters, in order (parameters with
     /// default values may be left out).
-    func fits(_ labels: [String?], _ parameters: [Parameter]) -> Bool {
+    func fits(_ labels: [String?], _ parameters: [Parameter], trailingClosure: Bool = false) -> Bool {
+        // A trailing closure is the last parameter's argument.
+        let parameters = trailingClosure && !parameters.isEmpty ? Array(parameters.dropLast()) : parameters
         var next = 0
         for label in labels {
             guard let index = parameters[next...].firstIndex(where: { $0.label == label }) else { return false }
+            // A parameter passed over needs a default value.
+            if parameters[next..<index].contains(where: { !$0.hasDefault }) { return false }
             next = index + 1
         }
-        return true
+        return !parameters[next...].contains { !$0.hasDefault }
     }
 
     /// The arguments between `open` and `close`: each label and token range.

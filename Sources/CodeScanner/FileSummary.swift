@@ -66,6 +66,8 @@ extension SourceScanner {
         var name: String
         /// The type's last name (`ProductID` in `[ProductID]`), to resolve `.case` arguments.
         var type: String?
+        /// Whether it has a default value, so a call may leave it out.
+        var hasDefault = false
     }
 
     /// One `#if` branch: `os(macOS)` holds, or (for `#else` and the branches before an `#elseif`)

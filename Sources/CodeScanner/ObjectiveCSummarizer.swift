@@ -184,6 +184,24 @@ extension SourceScanner.Summarizer {
             objectiveCRecordValue(of: target, at: index, value: index + 2, isAddition: adds)
             return
         }
+        // `[tips setObject:@"Small tip" forKey:@"com.x.tip"]`: one more entry, as `@{key: value}`.
+        if isWord(index, "setObject") || isWord(index, "setValue") {
+            guard let target = objectiveCReceiverTarget(before: index) else { return }
+            let valueEnd = objectiveCExpressionEnd(from: index + 2)
+            guard isWord(valueEnd, "forKey"), isPunctuation(valueEnd + 1, ":") else { return }
+            let keyEnd = objectiveCExpressionEnd(from: valueEnd + 2)
+            guard let value = snapshot(index + 2..<valueEnd), let key = snapshot(valueEnd + 2..<keyEnd),
+                  let open = snapshot(index..<index + 1) else { return }
+            func punctuation(_ text: String) -> ExpressionToken {
+                var token = open[0]
+                token.kind = .punctuation
+                token.text = text
+                return token
+            }
+            let entry = [punctuation("@"), punctuation("{")] + key + [punctuation(":")] + value + [punctuation("}")]
+            objectiveCRecordValue(of: target, at: index, expression: entry, isAddition: true)
+            return
+        }
         // A setter sent to `self`: `[self setProductIDs:…]` sets `productIDs`.
         let token = tokens[index]
         guard isWord(index - 1, "self"), isPunctuation(index - 2, "["), token.end - token.start > 3,
@@ -229,6 +247,10 @@ extension SourceScanner.Summarizer {
     mutating func objectiveCRecordValue(of target: ObjectiveCTarget, at position: Int, value: Int, isAddition: Bool) {
         let end = objectiveCExpressionEnd(from: value)
         guard let expression = snapshot(value..<end) else { return }
+        objectiveCRecordValue(of: target, at: position, expression: expression, isAddition: isAddition)
+    }
+
+    mutating func objectiveCRecordValue(of target: ObjectiveCTarget, at position: Int, expression: [ExpressionToken], isAddition: Bool) {
         var definition = Definition(
             name: "", owner: nil, localScope: nil, position: position, isPrivate: false,
             expression: expression, context: context(position), isAddition: isAddition)

@@ -472,6 +472,11 @@ extension SourceScanner {
                 return allCases(reference)
             }
             if let reference = member(name, of: qualifier, context) { return evaluateChoice(reference) }
+            // `Store.shared.ids`, `Bundle.main.rootID`: a member of the type the instance belongs to.
+            if qualifier.count >= 2, enumReference(qualifier: qualifier, context) == nil,
+               let reference = member(name, of: Array(qualifier.dropLast()), context) {
+                return evaluateChoice(reference)
+            }
             if let reference = enumReference(qualifier: qualifier, context),
                let index = stringEnum(reference).cases.firstIndex(where: { $0.name == name }) {
                 return [.enumCase(reference, index: index)]
@@ -549,6 +554,10 @@ extension SourceScanner {
                     fail(frame.reasons[name] ?? "`\(name)` is set to a value iapdoctor cannot follow")
                     return .some(nil)
                 }
+                if let partial = frame.partial[name] {
+                    dropped += partial.count
+                    if let reason = partial.reason { fail(reason) }
+                }
                 isList = frame.lists.contains(name)
                 return .some(value)
             }
@@ -572,6 +581,10 @@ extension SourceScanner {
         /// case of an enclosing enum), then a global of this file, then a global of another file.
         mutating func unqualified(_ name: String, _ context: Context) -> [Item]? {
             if let value = frameValue(name) { return value }
+            // Inside `extension Bundle`, the bundle ID of the main bundle (the one apps ask).
+            if name == "bundleIdentifier", context.typePaths.last == ["Bundle"], let bundleIdentifier {
+                return [.literal(value: bundleIdentifier, location: CodeLocation(file: files[context.file].path, line: 0, column: 0), via: "Bundle.main.bundleIdentifier")]
+            }
             let candidates = (definitionsByName[name] ?? []).filter { reference in
                 let definition = definition(reference)
                 return !inProgress.contains(reference) && !definition.isFunction && isActive(definition.conditions) != false
@@ -616,6 +629,15 @@ extension SourceScanner {
                 return applyMembers(items, members, context)
             }
             var candidates = enumsByCase[name] ?? []
+            // The parameter the value is passed to names the enum.
+            if candidates.count > 1, let typeHint {
+                let named = candidates.filter { stringEnum($0).path.last == typeHint }
+                if !named.isEmpty { candidates = named }
+            }
+            if candidates.count > 1 {
+                let strings = candidates.filter { stringEnum($0).hasStringRawValues }
+                if !strings.isEmpty { candidates = strings }
+            }
             if candidates.count > 1 {
                 // Several enums have this case: prefer the one the code sits in, then this file's.
                 let enclosing = candidates.filter { reference in

@@ -44,6 +44,13 @@ extension SourceScanner.Resolver {
         return items
     }
 
+    /// Types whose values come from outside the code: a note names where.
+    static let runTimeSources: [(name: String, source: String)] = [
+        ("UserDefaults", "from UserDefaults"), ("NSUbiquitousKeyValueStore", "from iCloud key-value storage"),
+        ("RemoteConfig", "from Firebase Remote Config"), ("URLSession", "from the network"), ("JSONDecoder", "from decoded JSON"),
+        ("ProcessInfo", "from the environment"), ("Keychain", "from the keychain"),
+    ]
+
     /// Both sides' values; a side that cannot be followed is counted as dropped.
     mutating func either(_ left: [Item]?, _ right: [Item]?) -> [Item]? {
         switch (left, right) {
@@ -242,6 +249,10 @@ extension SourceScanner.Resolver {
             }
             if path == ["Bundle", "main", "bundleIdentifier"], let bundleIdentifier {
                 return [.literal(value: bundleIdentifier, location: CodeLocation(file: files[context.file].path, line: token.line, column: 0), via: "Bundle.main.bundleIdentifier")]
+            }
+            if let source = Self.runTimeSources.first(where: { path.first == $0.name }) {
+                fail("`\(path.joined(separator: "."))` is read \(source.source) at run time")
+                return nil
             }
             let items = resolvePath(path, context)
             if items == nil { fail("`\(path.joined(separator: "."))` is not a constant iapdoctor can follow") }
