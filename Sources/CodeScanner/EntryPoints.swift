@@ -47,6 +47,9 @@ extension SourceScanner {
         EntryPoint(receivers: [["Purchases", "shared"]], name: "getProducts", label: nil, api: "Purchases.shared.getProducts(_:)", anyReceiverIfImported: "RevenueCat"),
         EntryPoint(receivers: [["Purchases", "shared"]], name: "offerings", label: nil, kind: .remoteConfiguration, api: "Purchases.shared.offerings()", anyReceiverIfImported: "RevenueCat"),
         EntryPoint(receivers: [["Purchases", "shared"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.shared.getOfferings(completion:)", anyReceiverIfImported: "RevenueCat"),
+        // RMStore (Objective-C, used from Swift through the bridging header)
+        EntryPoint(receivers: [["RMStore", "default"]], name: "requestProducts", label: nil, api: "RMStore.default().requestProducts(_:)", storeKit1: true),
+        EntryPoint(receivers: [["RMStore", "default"]], name: "addPayment", label: nil, api: "RMStore.default().addPayment(_:)", storeKit1: true),
         // SwiftyStoreKit
         EntryPoint(receivers: [["SwiftyStoreKit"]], name: "retrieveProductsInfo", label: nil, api: "SwiftyStoreKit.retrieveProductsInfo(_:)"),
         EntryPoint(receivers: [["SwiftyStoreKit"]], name: "purchaseProduct", label: nil, api: "SwiftyStoreKit.purchaseProduct(_:)"),
@@ -58,18 +61,21 @@ extension SourceScanner {
     /// Modules whose import says the app deals with In-App Purchase.
     static let inAppPurchaseLibraries: Set<String> = [
         "StoreKit", "_StoreKit_SwiftUI", "RevenueCat", "RevenueCatUI", "SwiftyStoreKit", "MKStoreKit", "StoreHelper",
-        "Qonversion", "Adapty", "ApphudSDK", "Glassfy", "Purchasely", "Mercato", "IAPHelper",
+        "Qonversion", "Adapty", "ApphudSDK", "Glassfy", "Purchasely", "Mercato", "IAPHelper", "RMStore",
     ]
 
     /// Configuration files of In-App Purchase libraries, read as product ID lists when they are
     /// in a scanned folder.
     static let libraryConfigurationFileNames: Set<String> = ["MKStoreKitConfigs.plist"]
+    /// The library files whose requests take their IDs from those configuration files.
+    static let libraryFilesReadingConfiguration: Set<String> = ["MKStoreManager.m", "MKStoreKit.m"]
 
     /// The library an Objective-C `#import` line names: `<StoreKit/StoreKit.h>`, `"MKStoreManager.h"`.
     static func library(inImportLine line: String) -> String? {
         if line.contains("MKStoreKit") || line.contains("MKStoreManager") { return "MKStoreKit" }
         if line.contains("<StoreKit/") { return "StoreKit" }
         if line.contains("RevenueCat") || line.contains("<Purchases/") { return "RevenueCat" }
+        if line.contains("RMStore") { return "RMStore" }
         return nil
     }
 
@@ -84,6 +90,15 @@ extension SourceScanner {
     }
 }
 
+extension SourceScanner {
+    /// The first piece of the Objective-C selector Swift gives a function: `fetch(_:parent:)` is
+    /// `fetch:parent:`, `load(ids:)` is `loadWithIds:`.
+    static func objectiveCSelectorStart(of wrapper: WrapperFunction) -> String {
+        guard let label = wrapper.parameters.first?.label else { return wrapper.name }
+        return wrapper.name + "With" + label.prefix(1).uppercased() + label.dropFirst()
+    }
+}
+
 extension SourceScanner.Summarizer {
     /// The entry point called at `index` (its name), with the argument's token range, if any.
     func entryPointCall(_ index: Int) -> (entry: EntryPoint, argument: Range<Int>?, close: Int)? {
@@ -93,7 +108,9 @@ extension SourceScanner.Summarizer {
         var open = index + 1
         if isPunctuation(open, "."), isWord(open + 1, "init") { open += 2 }
         // `getOfferings { … }`: a trailing closure is the only argument.
-        if isPunctuation(open, "{"), candidates.contains(where: { $0.kind == .remoteConfiguration }) {
+        // `if let offerings = offerings {` names a value, not a call.
+        if isPunctuation(open, "{"), candidates.contains(where: { $0.kind == .remoteConfiguration }),
+           !isOperator(index - 1, "="), !isOperator(index - 1, "??") {
             let receiver = receiverPath(before: index)
             if let entry = candidates.first(where: { entry in
                 entry.kind == .remoteConfiguration && (entry.receivers.contains { $0 == receiver }
@@ -119,7 +136,14 @@ extension SourceScanner.Summarizer {
     func receiverPath(before index: Int) -> [String] {
         var path: [String] = []
         var k = index - 1
-        while isPunctuation(k, "."), isIdentifier(k - 1) {
+        while isPunctuation(k, ".") {
+            // `RMStore.default().requestProducts`: an accessor called with no arguments.
+            if isPunctuation(k - 1, ")"), isPunctuation(k - 2, "("), isIdentifier(k - 3) {
+                path.insert(text(k - 3), at: 0)
+                k -= 4
+                continue
+            }
+            guard isIdentifier(k - 1) else { break }
             path.insert(text(k - 1), at: 0)
             k -= 2
         }

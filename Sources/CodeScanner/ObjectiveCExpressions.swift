@@ -180,6 +180,7 @@ extension SourceScanner.Resolver {
             }
             cursor.advance()
             if token.text == "nil" || token.text == "NULL" { return [] }
+            if cursor.isPunctuation("("), let expanded = objectiveCMacro(token.text, &cursor, context) { return expanded }
             return objectiveCName(token.text, context)
         default:
             fail("`\(token.text)` is not a string iapdoctor can follow")
@@ -497,5 +498,58 @@ extension SourceScanner.Resolver {
         dropped += unfollowed
         guard charge(items.count) else { return nil }
         return Self.unique(items)
+    }
+
+    /// A use of a function-like macro, `kID(tips)` with `#define kID(x) @("com.x." #x)`: its body
+    /// with each parameter replaced by the argument, and `#x` by the argument's text.
+    mutating func objectiveCMacro(_ name: String, _ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        guard let reference = definitionsByName[name]?.first(where: { definition($0).isFunction && definition($0).context.language == .objectiveC })
+        else { return nil }
+        let macro = definition(reference)
+        let group = Array(cursor.balancedGroup().dropFirst().dropLast())
+        var arguments: [[ExpressionToken]] = [[]]
+        var depth = 0
+        for token in group {
+            if cursor.isOpener(token) { depth += 1 } else if cursor.isCloser(token) { depth -= 1 }
+            if depth == 0 && token.kind == .punctuation && token.text == "," {
+                arguments.append([])
+            } else {
+                arguments[arguments.count - 1].append(token)
+            }
+        }
+        let parameters = macro.parameters ?? []
+        guard arguments.count == parameters.count || (parameters.isEmpty && group.isEmpty) else { return nil }
+        var expanded: [ExpressionToken] = []
+        var k = 0
+        let body = macro.expression
+        while k < body.count {
+            let token = body[k]
+            if token.kind == .punctuation && token.text == "#", k + 1 < body.count,
+               let index = parameters.firstIndex(where: { $0.name == body[k + 1].text }) {
+                var text = ""
+                for (offset, piece) in arguments[index].enumerated() {
+                    if offset > 0 && !piece.attached { text += " " }
+                    text += piece.text
+                }
+                var string = arguments[index].first ?? token
+                string.kind = .string
+                string.text = text
+                string.isLiteral = true
+                string.column = 0
+                string.parts = nil
+                expanded.append(string)
+                k += 2
+                continue
+            }
+            if token.kind == .identifier, let index = parameters.firstIndex(where: { $0.name == token.text }) {
+                expanded += arguments[index]
+            } else {
+                expanded.append(token)
+            }
+            k += 1
+        }
+        var macroContext = macro.context
+        macroContext.file = reference.file
+        return evaluate(expanded, macroContext)
     }
 }

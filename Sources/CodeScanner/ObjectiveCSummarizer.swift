@@ -108,11 +108,19 @@ extension SourceScanner.Summarizer {
     mutating func define(_ index: Int) {
         let nameIndex = index + 1
         guard isIdentifier(nameIndex), tokens[nameIndex].line == tokens[index].line else { return }
-        // A function-like macro (`#define ID(x) …`) is not a constant.
-        if isPunctuation(nameIndex + 1, "("), tokens[nameIndex + 1].start == tokens[nameIndex].end { return }
+        // A function-like macro (`#define ID(x) @("com.x." #x)`): its parameters, then its body.
+        var parameters: [Parameter]?
+        var start = nameIndex + 1
+        if isPunctuation(nameIndex + 1, "("), tokens[nameIndex + 1].start == tokens[nameIndex].end {
+            let close = matchingClose(nameIndex + 1)
+            guard close < tokens.count, tokens[close].line == tokens[index].line else { return }
+            let names = (nameIndex + 2..<close).filter { isIdentifier($0) }.map { Parameter(label: nil, name: text($0)) }
+            guard names.count == (nameIndex + 2..<close).filter({ !isPunctuation($0, ",") }).count else { return }
+            parameters = names
+            start = close + 1
+        }
         var pieces: [Range<Int>] = []
         var line = tokens[index].line
-        var start = nameIndex + 1
         var end = start
         while end < tokens.count && tokens[end].line == line {
             if isPunctuation(end, "\\") && (end + 1 == tokens.count || tokens[end + 1].line > line) {
@@ -130,12 +138,15 @@ extension SourceScanner.Summarizer {
             expression += tokens
         }
         guard !expression.isEmpty, expression.count <= Self.maxExpressionTokens else { return }
-        summary.definitions.append(Definition(
+        var definition = Definition(
             name: text(nameIndex), owner: nil, localScope: nil, position: nameIndex, isPrivate: false,
-            expression: expression, context: context(nameIndex)))
+            expression: expression, context: context(nameIndex))
+        definition.parameters = parameters
+        summary.definitions.append(definition)
     }
 
     mutating func objectiveCIdentifier(_ index: Int) {
+        if !wrappers.isEmpty && isPunctuation(index + 1, ":") && !isOperator(index - 1, "?") { objectiveCWrapperCall(index) }
         let first = bytes[tokens[index].start]
         switch first {
         case 0x53:  // S
@@ -147,11 +158,20 @@ extension SourceScanner.Summarizer {
             }
         case 0x72:  // r
             if isWord(index, "return") { objectiveCMethodReturn(index) }
+            // RMStore, a StoreKit 1 library: `[[RMStore defaultStore] requestProducts:ids success:… failure:…]`.
+            if isWord(index, "requestProducts"), isPunctuation(index + 1, ":"), isRMStoreReceiver(before: index) {
+                summary.usesStoreKit1 = true
+                let end = objectiveCExpressionEnd(from: index + 2)
+                guard let argument = snapshot(index + 2..<end) else { return }
+                summary.calls.append(CallSite(api: "-[RMStore requestProducts:]", argument: argument, context: context(index), location: location(index)))
+            }
         case 0x61, 0x69, 0x70, 0x73, 0x75:  // a i p s u
             guard isPunctuation(index + 1, ":") else { return }
             let api: String
             if isWord(index, "initWithProductIdentifiers") {
                 api = "-initWithProductIdentifiers:"
+            } else if isWord(index, "addPayment") && isRMStoreReceiver(before: index) {
+                api = "-[RMStore addPayment:]"
             } else if isWord(index, "paymentWithProductIdentifier") {
                 api = "+paymentWithProductIdentifier:"
             } else if isWord(index, "setProductIdentifier") {
@@ -359,5 +379,38 @@ extension SourceScanner.Summarizer {
         }
         guard typePaths.isEmpty || isStatic, !(isPunctuation(k, "@") && isWord(k + 1, "property")) else { return }
         objectiveC.statics[text(nameIndex)] = isStatic && SourceScanner.fileExtension(summary.path) != "h"
+    }
+
+    /// A message to an `@objc` Swift wrapper: `[Store.shared fetch:@[…] parent:self]` calls
+    /// `fetch(_:parent:)`; `[store loadWithIDs:…]` calls `load(IDs:)`.
+    mutating func objectiveCWrapperCall(_ index: Int) {
+        let selector = text(index)
+        let candidates = wrappers.values.joined().filter { SourceScanner.objectiveCSelectorStart(of: $0) == selector }
+        guard let first = candidates.first, !isPunctuation(index - 1, "[") else { return }
+        // The arguments: one after each selector piece, up to the message's `]`.
+        var arguments: [CallArgument] = []
+        var piece = index
+        var firstLabel: String? = first.parameters.first?.label
+        while isIdentifier(piece) && isPunctuation(piece + 1, ":") {
+            let end = objectiveCExpressionEnd(from: piece + 2)
+            guard end > piece + 2, let tokens = snapshot(piece + 2..<end) else { return }
+            arguments.append(CallArgument(label: piece == index ? firstLabel : text(piece), tokens: tokens))
+            firstLabel = nil
+            piece = end
+        }
+        guard isPunctuation(piece, "]") else { return }
+        for wrapper in candidates where fits(arguments.map(\.label), wrapper.parameters) {
+            var call = CallSite(
+                api: wrapper.entry.api, argument: [], context: context(index), location: location(index),
+                kind: wrapper.entry.kind, wrapper: wrapper.display)
+            call.arguments = arguments
+            summary.calls.append(call)
+            return
+        }
+    }
+
+    /// `[RMStore defaultStore]` right before the selector at `index`.
+    func isRMStoreReceiver(before index: Int) -> Bool {
+        isPunctuation(index - 1, "]") && isWord(index - 2, "defaultStore") && isWord(index - 3, "RMStore")
     }
 }

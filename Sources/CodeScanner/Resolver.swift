@@ -23,8 +23,7 @@ extension SourceScanner {
             guard !displays.isSubset(of: known) else { break }
             known.formUnion(displays)
             let names = wrappers.keys.map { Array($0.utf8) }
-            for index in sources.indices where sources[index].language == .swift
-                && names.contains(where: { sources[index].bytes.contains(sequence: $0) }) {
+            for index in sources.indices where names.contains(where: { sources[index].bytes.contains(sequence: $0) }) {
                 summaries[index] = summarize(
                     bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers)
             }

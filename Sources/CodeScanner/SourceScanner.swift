@@ -219,6 +219,11 @@ public enum SourceScanner {
         var scan = scan(sources, platform: platform, bundleIdentifier: bundleIdentifier)
         scan.problems = problems
         scan.libraryConfigurationFiles = walk.configurationFiles.sorted()
+        // MKStoreKit reads its IDs from its configuration file, which is read as a list: its own
+        // request, fed from that file at run time, is not a call site left unknown.
+        if !scan.libraryConfigurationFiles.isEmpty {
+            scan.unresolved.removeAll { libraryFilesReadingConfiguration.contains(($0.location.file as NSString).lastPathComponent) }
+        }
         return scan
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - Swift expressions
 
 extension SourceScanner.Resolver {
@@ -236,6 +238,10 @@ extension SourceScanner.Resolver {
                 isList = true
                 return items
             }
+            if token.text == "String" && cursor.peek(1)?.text == "(" {
+                cursor.advance()
+                return stringInitializer(&cursor, context)
+            }
             let path = memberPath(&cursor)
             if cursor.isPunctuation("(") && !cursor.atEnd {  // a function call
                 if let value = call(path.last!, qualifier: Array(path.dropLast()), &cursor, context) { return value }
@@ -261,6 +267,41 @@ extension SourceScanner.Resolver {
             fail("`\(token.text)` is not followed")
             return nil
         }
+    }
+
+    /// `String(format: "pro.%@", tip.rawValue)`, `String(describing: id)`, `String(id)`.
+    mutating func stringInitializer(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        let arguments = callArguments(&cursor)
+        guard let first = arguments.first else { return nil }
+        if first.label == nil || first.label == "describing" {
+            guard arguments.count == 1 else { return nil }
+            return evaluate(first.tokens, context)
+        }
+        guard first.label == "format", let formats = evaluate(first.tokens, context) else {
+            fail("`String(…)` is built in a way iapdoctor does not follow")
+            return nil
+        }
+        var results: [Item] = []
+        for format in formats {
+            guard let literal = literal(format) else { return nil }
+            // `%@` takes the next argument's text; any other conversion is not followed.
+            let pieces = literal.value.components(separatedBy: "%@")
+            guard pieces.count == arguments.count, !pieces.contains(where: { $0.contains("%") && !$0.contains("%%") }) else {
+                fail("the format `\(literal.value)` has conversions iapdoctor does not follow")
+                return nil
+            }
+            var parts: [[Item]] = []
+            for (index, piece) in pieces.enumerated() {
+                parts.append([.literal(value: piece.replacingOccurrences(of: "%%", with: "%"), location: literal.location, via: literal.via)])
+                if index + 1 < pieces.count {
+                    guard let values = evaluate(arguments[index + 1].tokens, context) else { return nil }
+                    parts.append(values)
+                }
+            }
+            guard let joined = concatenate(parts) else { return nil }
+            results += joined
+        }
+        return Self.unique(results)
     }
 
     /// `"\(prefix).pro"`: every combination of the pieces' values (a bounded number).
