@@ -199,8 +199,13 @@ struct EntryPointTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try write("import StoreKit\n", to: root + "/App/Store.swift")
         try write("<plist/>", to: root + "/App/Vendor/MKStoreKitConfigs.plist")
+        // The library's own request is fed from that file: no note for it. The app's own is noted.
+        let request = "- (void)load {\n    [[SKProductsRequest alloc] initWithProductIdentifiers:[NSSet setWithArray:ids]];\n}\n"
+        try write(request, to: root + "/App/Vendor/MKStoreManager.m")
+        try write(request, to: root + "/App/Shop.m")
         let scan = SourceScanner.scan(paths: ["App"], baseDirectory: root)
         #expect(scan.libraryConfigurationFiles == ["\(root)/App/Vendor/MKStoreKitConfigs.plist"])
+        #expect(scan.unresolved.map { ($0.location.file as NSString).lastPathComponent } == ["Shop.m"])
     }
 }
 

@@ -1,0 +1,181 @@
+import CodeScanner
+import Testing
+
+/// Shapes that cross languages, libraries and macros, each seen in a shipped app (written anew
+/// here with made-up names).
+@Suite("Value flow across languages and libraries")
+struct MixedValueFlowTests {
+    @Test func dictionaryPropertyFilledWithSetObjectForKey() {
+        let files = [("TipsViewController.m", #"""
+        #import <StoreKit/StoreKit.h>
+        @interface TipsViewController ()
+        @property (nonatomic, strong) NSMutableDictionary *coffees;
+        @end
+        @implementation TipsViewController
+        - (void)viewDidLoad {
+            self.coffees = [[NSMutableDictionary alloc] initWithCapacity:2];
+            [self.coffees setObject:@{@"name": @"Espresso"} forKey:@"com.acme.coffee.small"];
+            [self.coffees setObject:@"Latte" forKey:@"com.acme.coffee.large"];
+        }
+        - (void)viewWillAppear:(BOOL)animated {
+            NSMutableSet *ids = [NSMutableSet setWithArray:[self.coffees allKeys]];
+            [[[SKProductsRequest alloc] initWithProductIdentifiers:ids] start];
+        }
+        @end
+        """#)]
+        #expect(requestedIDs(files) == [
+            "TipsViewController.m:8 com.acme.coffee.small",
+            "TipsViewController.m:9 com.acme.coffee.large",
+        ])
+    }
+
+    @Test func objectiveCCallsASwiftWrapper() {
+        let files = [("TipJar.swift", #"""
+        import StoreKit
+        @objc final class TipJar: NSObject {
+            @objc static let shared = TipJar()
+            @objc func start(_ ids: [String], parent: NSObject) {
+                Task { _ = try? await Product.products(for: Set(ids)) }
+            }
+            @objc func load(tiers: [String]) {
+                Task { _ = try? await Product.products(for: tiers) }
+            }
+        }
+        """#), ("Home.m", #"""
+        #import "Acme-Swift.h"
+        @implementation Home
+        - (void)viewDidLoad {
+            [TipJar.shared start:@[ @"com.acme.tip.one", @"com.acme.tip.two" ]
+                          parent:self];
+            [[TipJar shared] loadWithTiers:@[ @"com.acme.tier.gold" ]];
+        }
+        @end
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Home.m:4 com.acme.tip.one",
+            "Home.m:4 com.acme.tip.two",
+            "Home.m:6 com.acme.tier.gold",
+        ])
+        #expect(unresolvedNotes(files).isEmpty)
+    }
+
+    @Test func rmStoreFromObjectiveCAndSwift() {
+        let files = [("Upgrade.m", #"""
+        #import "RMStore.h"
+        static NSString *const kForever = @"com.acme.unlock.forever";
+        @implementation Upgrade
+        - (void)fetch {
+            NSSet *wanted = [NSSet setWithArray:@[kForever, @"com.acme.unlock.month"]];
+            [[RMStore defaultStore] requestProducts:wanted success:^(NSArray *products, NSArray *invalid) { } failure:nil];
+            [[RMStore defaultStore] addPayment:@"com.acme.unlock.year" success:nil failure:nil];
+        }
+        @end
+        """#), ("Tips.swift", #"""
+        final class Tips {
+            enum Tip: String, CaseIterable { case small = "tip.small", large = "tip.large" }
+            var isProEdition = false
+            func productID(_ tip: Tip) -> String {
+                isProEdition ? String(format: "pro.%@", tip.rawValue) : tip.rawValue
+            }
+            func load() {
+                let ids = Tip.allCases.map { productID($0) }
+                RMStore.default().requestProducts(Set(ids)) { _, _ in } failure: { _ in }
+            }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Tips.swift:2 tip.small",
+            "Tips.swift:2 tip.large",
+            "Tips.swift:5 pro.tip.large",
+            "Tips.swift:5 pro.tip.small",
+            "Upgrade.m:2 com.acme.unlock.forever",
+            "Upgrade.m:5 com.acme.unlock.month",
+            "Upgrade.m:7 com.acme.unlock.year",
+        ])
+    }
+
+    @Test func functionLikeMacroWithStringification() {
+        let files = [("Shop.m", #"""
+        #import <StoreKit/StoreKit.h>
+        #define kShopID(x) @("com.acme.shop." #x)
+        @implementation Shop
+        - (instancetype)init {
+            if (self = [super init]) {
+                NSSet *ids = [NSSet setWithArray:@[kShopID(extra_lives), kShopID(no_ads)]];
+                _request = [[SKProductsRequest alloc] initWithProductIdentifiers:ids];
+            }
+            return self;
+        }
+        @end
+        """#)]
+        #expect(requestedIDs(files) == ["Shop.m:2 com.acme.shop.extra_lives", "Shop.m:2 com.acme.shop.no_ads"])
+    }
+
+    @Test func optionalBindingNamedLikeAnEntryPointIsNotACall() {
+        let files = [("Paywall.swift", #"""
+        import RevenueCat
+        enum Paywall {
+            static var current: Offering?
+            static func refresh() {
+                Purchases.shared.getOfferings { offerings, error in
+                    if let offerings = offerings {
+                        current = offerings.current
+                    }
+                }
+            }
+        }
+        """#)]
+        // One note for the real call, none for the `if let`.
+        #expect(unresolvedNotes(files).count == 1)
+        #expect(unresolvedNotes(files).first?.hasPrefix("Paywall.swift:5 offerings") == true)
+    }
+
+    @Test func wrapperCalledWithATrailingClosure() {
+        let files = [("Gems.swift", #"""
+        import SwiftyStoreKit
+        final class GemShop {
+            static let shared = GemShop()
+            static let birthdayPack = "com.acme.gems.birthday"
+            func purchaseGems(_ identifier: String, username: String, completion: @escaping (Bool) -> Void) {
+                SwiftyStoreKit.purchaseProduct(identifier, quantity: 1, atomically: false, applicationUsername: username) { _ in }
+            }
+        }
+        final class Promo {
+            func buy() {
+                GemShop.shared.purchaseGems(GemShop.birthdayPack, username: "") { [weak self] success in
+                    _ = self
+                }
+            }
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["Gems.swift:4 com.acme.gems.birthday"])
+        #expect(unresolvedNotes(files).isEmpty)
+    }
+
+    @Test func bundleExtensionAndSharedInstances() {
+        let files = [("Bundle+Root.swift", #"""
+        extension Bundle {
+            var rootIdentifier: String? {
+                guard isExtension else { return bundleIdentifier }
+                return parentIdentifier as? String
+            }
+        }
+        """#), ("Product.swift", #"""
+        import StoreKit
+        enum Supporter: String, CaseIterable {
+            case yearly
+            var identifier: String {
+                guard let prefix = Bundle.main.rootIdentifier else { return "com.acme.app.supporter" }
+                return prefix + ".supporter"
+            }
+        }
+        func load() async throws {
+            _ = try await Product.products(for: Supporter.allCases.map(\.identifier))
+        }
+        """#)]
+        #expect(requestedIDs(files, bundleIdentifier: "com.acme.app") == [
+            "Product.swift:5 com.acme.app.supporter",
+            "Product.swift:6 com.acme.app.supporter",
+        ])
+    }
+}
