@@ -113,8 +113,13 @@ extension SourceScanner.Resolver {
     /// Runs the statements before a call in its function (`prefix`), so the call's argument sees
     /// the locals they declare and change. The innermost block still open at the call is entered.
     mutating func runPrefix(_ tokens: [ExpressionToken], _ context: Context) {
+        let failedBefore = failure
+        let droppedBefore = dropped
         var run = BodyRun()
         statements(tokens, 0..<tokens.count, context, &run, nested: false, implicitReturn: false)
+        // What the statements before the call return does not matter to the call.
+        failure = failedBefore
+        dropped = droppedBefore
     }
 
     // MARK: Statements
@@ -424,7 +429,7 @@ extension SourceScanner.Resolver {
                 guard k < close else { return true }
                 let value = evaluate(Array(tokens[argument..<k].dropLast()), context)
                 added = evaluate(Array(tokens[(k + 2)..<close]), context).map { keys in
-                    keys.map { SourceScanner.Item.entry(key: $0, value: value?.count == 1 ? value?.first : nil) }
+                    Self.entries(keys: keys, values: value)
                 }
             } else {
                 added = evaluate(Array(tokens[argument..<close]), context)
@@ -438,7 +443,7 @@ extension SourceScanner.Resolver {
             guard close + 1 < range.upperBound, tokens[close + 1].text == "=" else { return false }
             let value = evaluate(Array(tokens[(close + 2)..<range.upperBound]), context)
             added = evaluate(Array(tokens[(next + 1)..<close]), context).map { keys in
-                keys.map { SourceScanner.Item.entry(key: $0, value: value?.count == 1 ? value?.first : nil) }
+                Self.entries(keys: keys, values: value)
             }
         } else {
             return false

@@ -230,8 +230,7 @@ extension SourceScanner.Resolver {
     }
 
     func objectiveCEntries(keys: [Item], value: [Item]?) -> [Item] {
-        let single = value?.count == 1 ? value?.first : nil
-        return keys.map { Item.entry(key: $0, value: single) }
+        Self.entries(keys: keys, values: value)
     }
 
     enum ObjectiveCReceiver {

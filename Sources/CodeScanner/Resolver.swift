@@ -22,8 +22,8 @@ extension SourceScanner {
             let displays = Set(wrappers.values.joined().map(\.display))
             guard !displays.isSubset(of: known) else { break }
             known.formUnion(displays)
-            let names = wrappers.keys.map { Array($0.utf8) }
-            for index in sources.indices where names.contains(where: { sources[index].bytes.contains(sequence: $0) }) {
+            let names = Set(wrappers.keys.map { Array($0.utf8)[...] })
+            for index in sources.indices where sources[index].bytes.containsIdentifier(in: names) {
                 summaries[index] = summarize(
                     bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers)
             }
@@ -69,7 +69,7 @@ extension SourceScanner {
                     continue
                 }
                 let literals = items.compactMap { resolver.literal($0) }
-                if literals.isEmpty && resolver.dropped == 0 {
+                if items.isEmpty && resolver.dropped == 0 {
                     scan.unresolved.append(UnresolvedRequest(
                         location: call.location, api: api, argument: written,
                         reason: "`\(written)` is empty where it is written; the IDs are filled in at run time", kind: .empty))
@@ -79,7 +79,7 @@ extension SourceScanner {
                     // Nothing followed: not a partial success.
                     var unresolved = UnresolvedRequest(
                         location: call.location, api: api, argument: written,
-                        reason: resolver.failure ?? "no element of `\(written)` could be followed", kind: .unresolved)
+                        reason: resolver.failure ?? "`\(written)` holds values that are not product ID strings", kind: .unresolved)
                     unresolved.isGroup = call.kind == .groupID
                     scan.unresolved.append(unresolved)
                     continue
@@ -156,6 +156,9 @@ extension SourceScanner {
         /// A dictionary literal's entry: `.keys` / `allKeys` give its key, `.values` / `allValues`
         /// its value (nil when the value is not a string).
         indirect case entry(key: Item, value: Item?)
+        /// A value of an app type made with labelled arguments (`Tip(id: "com.x.tip", name: …)`):
+        /// each field the arguments give.
+        indirect case instance(type: String, fields: [String: [Item]])
     }
 
     /// Evaluates call arguments and constants against every file's definitions. An expression it
@@ -323,7 +326,7 @@ extension SourceScanner {
             switch item {
             case .literal(let value, let location, let via):
                 return (value, location, via)
-            case .entry:
+            case .entry, .instance:
                 return nil
             case .enumCase(let reference, let index):
                 let decl = stringEnum(reference)
@@ -336,6 +339,13 @@ extension SourceScanner {
         /// The keys of a dictionary's entries.
         func keys(_ items: [Item]) -> [Item] {
             items.compactMap { if case .entry(let key, _) = $0 { return key } else { return nil } }
+        }
+
+        /// Entries for each key, one per value (a list value gives one entry per element; a value
+        /// that is not followed, one entry with no value).
+        static func entries(keys: [Item], values: [Item]?) -> [Item] {
+            guard let values, !values.isEmpty else { return keys.map { .entry(key: $0, value: nil) } }
+            return keys.flatMap { key in values.map { Item.entry(key: key, value: $0) } }
         }
 
         /// The values of a dictionary's entries that are strings.
@@ -721,6 +731,26 @@ extension SourceScanner {
 }
 
 extension Array where Element == UInt8 {
+    /// Whether one of `names` occurs as a whole identifier, in one pass over the bytes.
+    func containsIdentifier(in names: Set<ArraySlice<UInt8>>) -> Bool {
+        guard !names.isEmpty else { return false }
+        let lengths = names.map(\.count)
+        let shortest = lengths.min()!
+        let longest = lengths.max()!
+        var k = 0
+        while k < count {
+            guard SourceScanner.isIdentifierStart(self[k]) else {
+                k += 1
+                continue
+            }
+            let start = k
+            while k < count && SourceScanner.isIdentifierPart(self[k]) { k += 1 }
+            let length = k - start
+            if length >= shortest && length <= longest && names.contains(self[start..<k]) { return true }
+        }
+        return false
+    }
+
     /// Whether `needle` occurs in the bytes.
     func contains(sequence needle: [UInt8]) -> Bool {
         guard let first = needle.first, needle.count <= count else { return needle.isEmpty }

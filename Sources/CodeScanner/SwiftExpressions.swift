@@ -245,13 +245,20 @@ extension SourceScanner.Resolver {
             let path = memberPath(&cursor)
             if cursor.isPunctuation("(") && !cursor.atEnd {  // a function call
                 if let value = call(path.last!, qualifier: Array(path.dropLast()), &cursor, context) { return value }
+                if let value = instance(path, &cursor, context) { return value }
                 fail("`\(path.joined(separator: "."))(…)` is computed by a call")
                 return nil
             }
-            if cursor.isPunctuation("."), let name = cursor.peek(1), name.kind == .identifier, cursor.peek(2)?.text == "(",
-               functionReference(name.text, qualifier: path, context) != nil {
-                cursor.advance(2)
-                return call(name.text, qualifier: path, &cursor, context) ?? nil
+            if cursor.isPunctuation("."), let name = cursor.peek(1), name.kind == .identifier, cursor.peek(2)?.text == "(" {
+                if functionReference(name.text, qualifier: path, context) != nil {
+                    cursor.advance(2)
+                    return call(name.text, qualifier: path, &cursor, context) ?? nil
+                }
+                // `catalog.ids(for: zone)` where `catalog` is a `Catalog`: that type's method.
+                if let type = instanceType(path, context), functionReference(name.text, qualifier: [type], context) != nil {
+                    cursor.advance(2)
+                    return call(name.text, qualifier: [type], &cursor, context) ?? nil
+                }
             }
             if path == ["Bundle", "main", "bundleIdentifier"], let bundleIdentifier {
                 return [.literal(value: bundleIdentifier, location: CodeLocation(file: files[context.file].path, line: token.line, column: 0), via: "Bundle.main.bundleIdentifier")]
@@ -267,6 +274,35 @@ extension SourceScanner.Resolver {
             fail("`\(token.text)` is not followed")
             return nil
         }
+    }
+
+    /// `Tip(id: "com.x.tip", name: "Small")`: a value of an app type (a capitalized name that is not
+    /// one of the app's functions), with the fields its labelled arguments give.
+    mutating func instance(_ path: [String], _ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        guard let type = path.last, type.first?.isUppercase == true, cursor.isPunctuation("(") else { return nil }
+        var fields: [String: [Item]] = [:]
+        for argument in callArguments(&cursor) {
+            guard let label = argument.label else { continue }
+            let failedBefore = failure
+            let droppedBefore = dropped
+            if let values = evaluate(argument.tokens, context) { fields[label] = values }
+            failure = failedBefore
+            dropped = droppedBefore
+        }
+        isList = false
+        return [.instance(type: type, fields: fields)]
+    }
+
+    /// The app type a name holds a value of, when it evaluates to one (`let catalog = Catalog()`).
+    mutating func instanceType(_ path: [String], _ context: Context) -> String? {
+        let failedBefore = failure
+        let droppedBefore = dropped
+        defer {
+            failure = failedBefore
+            dropped = droppedBefore
+        }
+        guard let items = resolvePath(path, context), items.count == 1, case .instance(let type, _) = items[0] else { return nil }
+        return type
     }
 
     /// `String(format: "pro.%@", tip.rawValue)`, `String(describing: id)`, `String(id)`.
@@ -357,6 +393,15 @@ extension SourceScanner.Resolver {
     mutating func memberOfEach(_ items: [Item], _ member: String, _ context: Context) -> [Item]? {
         var results: [Item] = []
         for item in items {
+            if case .instance(let type, let fields) = item {
+                guard let values = fields[member] else {
+                    fail("`\(type)` is made without a `\(member)` iapdoctor can see")
+                    return nil
+                }
+                guard charge(values.count) else { return nil }
+                results += values
+                continue
+            }
             guard case .enumCase(let reference, _) = item,
                   let definition = self.member(member, of: stringEnum(reference).path, context)
             else {
@@ -510,8 +555,7 @@ extension SourceScanner.Resolver {
                 guard cursor.isPunctuation(",") || cursor.isPunctuation("]") else { return nil }
             }
             if let key {
-                let literalValue = value?.count == 1 ? value?.first : nil
-                entries += key.map { Item.entry(key: $0, value: literalValue) }
+                entries += Self.entries(keys: key, values: value)
             } else {
                 dropped += 1
             }

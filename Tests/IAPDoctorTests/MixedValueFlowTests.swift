@@ -179,3 +179,56 @@ struct MixedValueFlowTests {
         ])
     }
 }
+
+@Suite("Value flow through app types")
+struct InstanceValueFlowTests {
+    @Test func modelValuesWithAnIDField() {
+        let files = [("Tips.swift", #"""
+        import StoreKit
+        struct Tip { let id: String; let title: String; let price: Int }
+        enum TipJar {
+            static let all = [
+                Tip(id: "com.acme.tip.coffee", title: "Coffee", price: 3),
+                Tip(id: "com.acme.tip.lunch", title: "Lunch", price: 10),
+            ]
+        }
+        func load() async throws {
+            _ = try await Product.products(for: TipJar.all.map(\.id))
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["Tips.swift:5 com.acme.tip.coffee", "Tips.swift:6 com.acme.tip.lunch"])
+    }
+
+    @Test func regionTablesInModelValuesThroughAProtocol() {
+        let files = [("Catalog.swift", #"""
+        import StoreKit
+        enum Zone { case home, abroad }
+        enum Suffix { static let trial = "trial" }
+        struct Plan { var name: String; var idsByZone: [Zone: [String]] }
+        final class Catalog {
+            private let plans: [Plan] = [
+                Plan(name: "prod", idsByZone: [.home: ["com.acme.m.home", "com.acme.m.home.\(Suffix.trial)"],
+                                               .abroad: ["com.acme.m.abroad"]]),
+                Plan(name: "beta", idsByZone: [.home: ["beta.m"], .abroad: ["beta.m.abroad"]]),
+            ]
+            func ids(for zone: Zone) -> [String] { plans.reduce([]) { $0 + ($1.idsByZone[zone] ?? []) } }
+        }
+        protocol Fetching { func fetch(_ ids: [String]) async throws -> [Product] }
+        struct LiveFetching: Fetching {
+            func fetch(_ ids: [String]) async throws -> [Product] { try await Product.products(for: ids) }
+        }
+        final class Shop {
+            let catalog = Catalog()
+            let fetcher: Fetching = LiveFetching()
+            func load(zone: Zone) async { _ = try? await fetcher.fetch(catalog.ids(for: zone)) }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Catalog.swift:7 com.acme.m.home",
+            "Catalog.swift:7 com.acme.m.home.trial",
+            "Catalog.swift:8 com.acme.m.abroad",
+            "Catalog.swift:9 beta.m",
+            "Catalog.swift:9 beta.m.abroad",
+        ])
+    }
+}
