@@ -11,6 +11,8 @@ extension SourceScanner {
         var lists: Set<String> = []
         /// Why an unknown local or parameter is unknown.
         var reasons: [String: String] = [:]
+        /// While an initializer runs: the fields it sets (`self.ids = …`).
+        var fields: [String: [Item]]?
         /// Locals only partly known: how many of their parts were not followed, and why.
         var partial: [String: (count: Int, reason: String?)] = [:]
     }
@@ -329,6 +331,7 @@ extension SourceScanner.Resolver {
                 break
             }
             if mutation(tokens, range, context, nested: nested) { return }
+            if frames.last?.fields != nil, initializerStatement(tokens, range, context) { return }
         }
         if implicitReturn {
             returnValue(Array(tokens[range]), context, &run)
@@ -460,6 +463,29 @@ extension SourceScanner.Resolver {
         }
         frames[frames.count - 1].values[name] = .some(updated)
         if !replaces || isList { frames[frames.count - 1].lists.insert(name) }
+        return true
+    }
+
+    /// In an initializer: `self.ids = value`, `ids = value` (not a local), `self.init(…)`.
+    mutating func initializerStatement(_ tokens: [ExpressionToken], _ range: Range<Int>, _ context: Context) -> Bool {
+        var k = range.lowerBound
+        let isSelf = tokens[k].text == "self" && k + 2 < range.upperBound && tokens[k + 1].text == "."
+        if isSelf { k += 2 }
+        guard k + 1 < range.upperBound, tokens[k].kind == .identifier else { return false }
+        let name = tokens[k].text
+        if isSelf && name == "init" && tokens[k + 1].text == "(" {
+            // `self.init(…)`: another initializer of the same type sets the fields.
+            guard let type = context.typePaths.last?.last else { return true }
+            var cursor = Cursor(tokens: Array(tokens[(k + 1)..<range.upperBound]))
+            if let made = construct(type, &cursor, context), case .instance(_, let fields)? = made.first {
+                frames[frames.count - 1].fields?.merge(fields) { $1 }
+            }
+            return true
+        }
+        guard tokens[k + 1].kind == .operatorRun, tokens[k + 1].text == "=",
+              isSelf || (frames.last?.values[name] == nil && frames.last?.arguments[name] == nil) else { return false }
+        let value = quietly(name) { $0.evaluate(Array(tokens[(k + 2)..<range.upperBound]), context) }
+        if let value { frames[frames.count - 1].fields?[name] = value }
         return true
     }
 

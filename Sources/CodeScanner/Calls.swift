@@ -89,30 +89,98 @@ extension SourceScanner.Resolver {
     }
 
     /// A call of the app's function: its body run with the call's arguments. Nil (`.none`) when
-    /// `name` is not one of the app's functions.
-    mutating func call(_ name: String, qualifier: [String], _ cursor: inout Cursor, _ context: Context) -> [Item]?? {
-        guard cursor.isPunctuation("("), let reference = functionReference(name, qualifier: qualifier, context) else { return .none }
+    /// `name` is not one of the app's functions. Called on `instances` (values of an app type), the
+    /// body runs once for each, with `self` as that value.
+    mutating func call(
+        _ name: String, qualifier: [String], _ cursor: inout Cursor, _ context: Context, on instances: [Item] = []
+    ) -> [Item]?? {
+        guard cursor.isPunctuation("("), functionReference(name, qualifier: qualifier, context) != nil else { return .none }
         let arguments = callArguments(&cursor)
-        let function = definition(reference)
-        guard let frame = bind(arguments, to: function.parameters ?? [], context) else {
+        // Overloads of the same name and labels: the one whose parameter types fit the arguments.
+        let overloads = functionOverloads(name, qualifier: qualifier, context).filter {
+            bind(arguments, to: definition($0).parameters ?? [], context) != nil
+        }
+        guard !overloads.isEmpty else {
             fail("the call of `\(name)(…)` does not match its declaration")
             return .some(nil)
         }
-        guard inProgress.insert(reference).inserted else { return .some(nil) }
+        let chosen = choose(overloads, arguments, context)
+        var results: [Item] = []
+        var followed = false
+        for reference in chosen {
+            for instance in instances.isEmpty ? [nil] : instances.map(Optional.some) {
+                guard let value = run(reference, arguments, context, on: instance) else { continue }
+                followed = true
+                results += value
+            }
+        }
+        return .some(followed ? Self.unique(results) : nil)
+    }
+
+    /// Runs a function's body with `arguments` bound to its parameters.
+    mutating func run(_ reference: DefinitionReference, _ arguments: [(label: String?, tokens: [ExpressionToken])], _ context: Context, on instance: Item?) -> [Item]? {
+        let function = definition(reference)
+        guard var frame = bind(arguments, to: function.parameters ?? [], context) else { return nil }
+        guard inProgress.insert(reference).inserted else { return nil }
         defer { inProgress.remove(reference) }
-        guard let body = bodyTokens(reference) else { return .some(nil) }
+        guard let body = bodyTokens(reference) else { return nil }
         let savedHint = typeHint
+        let savedSelf = selfBinding
         typeHint = nil
-        let value = evaluateBody(body, function.context, frame: frame)
+        if let instance { selfBinding = instance }
+        if function.name == "init" { frame.fields = [:] }
+        let value: [Item]?
+        if function.name == "init" {
+            // An initializer's value is the fields it sets.
+            value = runBody(body, function.context, frame: frame).map { after in
+                [.instance(type: function.owner?.last ?? "", fields: after.fields ?? [:])]
+            }
+        } else {
+            value = evaluateBody(body, function.context, frame: frame)
+        }
         typeHint = savedHint
-        return .some(value.map { items in
+        selfBinding = savedSelf
+        return value.map { items in
             items.map { item in
                 if case .literal(let value, let location, nil) = item {
                     return .literal(value: value, location: location, via: function.displayName + "()")
                 }
                 return item
             }
-        })
+        }
+    }
+
+    /// Every function `name` the call could mean, in the order `functionReference` prefers.
+    func functionOverloads(_ name: String, qualifier: [String], _ context: Context) -> [DefinitionReference] {
+        guard let first = functionReference(name, qualifier: qualifier, context) else { return [] }
+        let owner = definition(first).owner
+        let scope = definition(first).localScope?.lowerBound
+        return [first] + (definitionsByName[name] ?? []).filter { reference in
+            let definition = definition(reference)
+            return reference != first && definition.isFunction && definition.owner == owner
+                && definition.localScope?.lowerBound == scope && !inProgress.contains(reference)
+                && isActive(definition.conditions) != false
+        }
+    }
+
+    /// The overload whose parameter types match what the arguments are: enum cases of a named
+    /// enum, or strings. Every overload when the arguments do not tell: any may be the one called.
+    mutating func choose(_ overloads: [DefinitionReference], _ arguments: [(label: String?, tokens: [ExpressionToken])], _ context: Context) -> [DefinitionReference] {
+        guard overloads.count > 1, let first = arguments.first else { return overloads }
+        let failedBefore = failure
+        let droppedBefore = dropped
+        let values = evaluate(first.tokens, context) ?? []
+        failure = failedBefore
+        dropped = droppedBefore
+        var typeName: String?
+        if case .enumCase(let reference, _)? = values.first { typeName = stringEnum(reference).path.last }
+        if case .literal? = values.first { typeName = "String" }
+        guard let typeName else { return overloads }
+        let matching = overloads.filter { reference in
+            let parameters = definition(reference).parameters ?? []
+            return parameters.first(where: { $0.label == first.label })?.type == typeName
+        }
+        return matching.isEmpty ? overloads : matching
     }
 
     // MARK: Closures

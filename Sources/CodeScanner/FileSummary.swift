@@ -54,6 +54,8 @@ extension SourceScanner {
         var conditions: [Condition] = []
         /// Objective-C: added to a mutable collection (`[ids addObject:…]`), one of its values.
         var isAddition = false
+        /// Swift: a stored property set in an initializer (`self.ids = …`): one of its values.
+        var isInitialization = false
 
         var displayName: String { owner.map { ($0 + [name]).joined(separator: ".") } ?? name }
         var isFunction: Bool { parameters != nil }

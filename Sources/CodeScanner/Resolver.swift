@@ -461,6 +461,11 @@ extension SourceScanner {
             guard let name = path.last else { return nil }
             if let bound = selfBinding {
                 if path == ["self"] { return [bound] }
+                // A field of the value a method runs on: `ids`, `self.ids`.
+                if case .instance(_, let fields) = bound, path.count <= 2, path.count == 1 || path[0] == "self",
+                   let values = fields[name] {
+                    return values
+                }
                 if path == ["rawValue"] || path == ["self", "rawValue"] { return rawValues([bound]) }
             }
             if path.count == 1 {
@@ -528,6 +533,7 @@ extension SourceScanner {
         /// name that can be the one built.
         mutating func evaluateChoice(_ reference: DefinitionReference) -> [Item]? {
             let chosen = definition(reference)
+            if chosen.isInitialization || hasInitializations(chosen) { return evaluateInitializations(of: chosen) }
             guard !chosen.conditions.isEmpty else { return evaluateDefinition(reference) }
             let siblings = (definitionsByName[chosen.name] ?? []).filter { other in
                 let definition = definition(other)
@@ -544,6 +550,35 @@ extension SourceScanner {
             var followed = false
             for sibling in siblings {
                 guard let value = evaluateDefinition(sibling) else {
+                    dropped += 1
+                    continue
+                }
+                followed = true
+                list = list || isList
+                items += value
+            }
+            isList = list
+            return followed ? Self.unique(items) : nil
+        }
+
+        func hasInitializations(_ definition: Definition) -> Bool {
+            guard definition.owner != nil, !definition.isFunction else { return false }
+            return (definitionsByName[definition.name] ?? []).contains { self.definition($0).isInitialization && self.definition($0).owner == definition.owner }
+        }
+
+        /// A stored property's values: its initial value and every value an initializer gives it.
+        /// One that depends on the initializer's parameters is not followed (counted as dropped).
+        mutating func evaluateInitializations(of chosen: Definition) -> [Item]? {
+            let all = (definitionsByName[chosen.name] ?? []).filter { reference in
+                let definition = definition(reference)
+                return definition.owner == chosen.owner && !definition.isFunction && !inProgress.contains(reference)
+                    && isActive(definition.conditions) != false
+            }
+            var items: [Item] = []
+            var followed = false
+            var list = false
+            for reference in all {
+                guard let value = evaluateDefinition(reference) else {
                     dropped += 1
                     continue
                 }

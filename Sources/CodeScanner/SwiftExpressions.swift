@@ -228,6 +228,14 @@ extension SourceScanner.Resolver {
             }
             cursor.advance(2)
             return evaluateBody(body, context, frame: frames.last ?? SourceScanner.Frame())
+        case .punctuation where token.text == "." && cursor.peek(1)?.text == "init" && cursor.peek(2)?.text == "(":
+            // `.init(…)` where the parameter names the type.
+            guard let typeHint else {
+                fail("`.init(…)` of a type iapdoctor cannot tell")
+                return nil
+            }
+            cursor.advance(2)
+            return construct(typeHint, &cursor, context)
         case .punctuation where token.text == "." && cursor.peek(1)?.kind == .identifier:
             cursor.advance()
             let path = memberPath(&cursor)
@@ -254,10 +262,11 @@ extension SourceScanner.Resolver {
                     cursor.advance(2)
                     return call(name.text, qualifier: path, &cursor, context) ?? nil
                 }
-                // `catalog.ids(for: zone)` where `catalog` is a `Catalog`: that type's method.
-                if let type = instanceType(path, context), functionReference(name.text, qualifier: [type], context) != nil {
+                // `catalog.ids(for: zone)` where `catalog` is a `Catalog`: that type's method, run
+                // with `self` as that value.
+                if let (type, items) = instances(path, context), functionReference(name.text, qualifier: [type], context) != nil {
                     cursor.advance(2)
-                    return call(name.text, qualifier: [type], &cursor, context) ?? nil
+                    return call(name.text, qualifier: [type], &cursor, context, on: items) ?? nil
                 }
             }
             if path == ["Bundle", "main", "bundleIdentifier"], let bundleIdentifier {
@@ -280,8 +289,22 @@ extension SourceScanner.Resolver {
     /// one of the app's functions), with the fields its labelled arguments give.
     mutating func instance(_ path: [String], _ cursor: inout Cursor, _ context: Context) -> [Item]? {
         guard let type = path.last, type.first?.isUppercase == true, cursor.isPunctuation("(") else { return nil }
+        return construct(type, &cursor, context)
+    }
+
+    /// A value of app type `type` from the call at the cursor: the fields its initializer sets,
+    /// or, without one that fits, the fields its labelled arguments name (a memberwise init).
+    mutating func construct(_ type: String, _ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        let arguments = callArguments(&cursor)
+        let initializers = (definitionsByName["init"] ?? []).filter { reference in
+            definition(reference).owner?.last == type && bind(arguments, to: definition(reference).parameters ?? [], context) != nil
+        }
+        if let initializer = initializers.first, let value = run(initializer, arguments, context, on: nil) {
+            isList = false
+            return value
+        }
         var fields: [String: [Item]] = [:]
-        for argument in callArguments(&cursor) {
+        for argument in arguments {
             guard let label = argument.label else { continue }
             let failedBefore = failure
             let droppedBefore = dropped
@@ -293,16 +316,17 @@ extension SourceScanner.Resolver {
         return [.instance(type: type, fields: fields)]
     }
 
-    /// The app type a name holds a value of, when it evaluates to one (`let catalog = Catalog()`).
-    mutating func instanceType(_ path: [String], _ context: Context) -> String? {
+    /// The values of one app type a name holds, when it evaluates to them (`let catalog = Catalog()`).
+    mutating func instances(_ path: [String], _ context: Context) -> (type: String, items: [Item])? {
         let failedBefore = failure
         let droppedBefore = dropped
         defer {
             failure = failedBefore
             dropped = droppedBefore
         }
-        guard let items = resolvePath(path, context), items.count == 1, case .instance(let type, _) = items[0] else { return nil }
-        return type
+        guard let items = resolvePath(path, context), case .instance(let type, _)? = items.first,
+              items.allSatisfy({ if case .instance(type, _) = $0 { return true } else { return false } }) else { return nil }
+        return (type, items)
     }
 
     /// `String(format: "pro.%@", tip.rawValue)`, `String(describing: id)`, `String(id)`.

@@ -51,7 +51,7 @@ extension SourceScanner.Summarizer {
         guard let scope = scopes.popLast() else { return }
         availability.close(opened: scope.open)
         if scope.typePath != nil { typePaths.removeLast() }
-        if let function = scope.function, function.returnsValue {
+        if let function = scope.function, function.returnsValue || function.name == "init" {
             recordBody(name: function.name, open: scope.open, close: index, isPrivate: function.isPrivate, parameters: function.parameters)
         } else if let property = scope.property {
             recordBody(name: text(property.name), open: scope.open, close: index, isPrivate: property.isPrivate, parameters: nil)
@@ -76,6 +76,9 @@ extension SourceScanner.Summarizer {
                 return
             } else if isWord(index, "case") {
                 enumCases(index)
+                return
+            } else if isWord(index, "self") && isPunctuation(index + 1, ".") && isIdentifier(index + 2) && isOperator(index + 3, "=") {
+                initialization(name: index + 2, value: index + 4)
                 return
             } else if isWord(index, "productIdentifier") && isPunctuation(index - 1, ".") && isOperator(index + 1, "=") {
                 let end = swiftExpressionEnd(from: index + 2)
@@ -323,6 +326,19 @@ extension SourceScanner.Summarizer {
                 scopes[scopes.count - 1].localDefinitions.append(summary.definitions.count)
             }
         }
+        summary.definitions.append(definition)
+    }
+
+    /// `self.ids = value` in an initializer: one of the values of the type's stored property.
+    mutating func initialization(name: Int, value: Int) {
+        guard let function = enclosingFunction(), function.name == "init", let owner = typePaths.last else { return }
+        let end = swiftExpressionEnd(from: value)
+        guard let expression = snapshot(value..<end) else { return }
+        var definition = Definition(
+            name: text(name), owner: owner, localScope: nil, position: name, isPrivate: false,
+            expression: expression, context: context(value))
+        definition.isInitialization = true
+        definition.conditions = conditions
         summary.definitions.append(definition)
     }
 

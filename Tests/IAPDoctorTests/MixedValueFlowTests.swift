@@ -232,3 +232,60 @@ struct InstanceValueFlowTests {
         ])
     }
 }
+
+@Suite("Value flow through initializers")
+struct InitializerValueFlowTests {
+    /// A configuration object made by a convenience initializer that hands model values to the
+    /// designated one, stored behind a protocol-typed property, asked through an overloaded method.
+    @Test func configurationBuiltByInitializers() {
+        let files = [("Configuration.swift", #"""
+        enum Region: CaseIterable { case home, abroad }
+        enum Constants { static let trial = "trial" }
+        protocol Configuration { func identifiers(for region: Region) -> [String] }
+        final class DefaultConfiguration: Configuration {
+            private let plans: [PlanDefinition]
+            convenience init() {
+                self.init(definitions: [
+                    .init(name: "Production",
+                          idsByRegion: [.home: ["com.acme.plus.month", "com.acme.plus.month.\(Constants.trial)"],
+                                        .abroad: ["com.acme.plus.month.row"]]),
+                    .init(name: "Staging", idsByRegion: [.home: ["staging.month"], .abroad: []]),
+                ])
+            }
+            init(definitions: [PlanDefinition]) {
+                self.plans = definitions
+            }
+            func identifiers(for country: String) -> [String] {
+                plans.reduce([], { $0 + $1.identifiers(for: country) })
+            }
+            func identifiers(for region: Region) -> [String] {
+                plans.reduce([], { $0 + $1.identifiers(for: region) })
+            }
+        }
+        struct PlanDefinition {
+            var name: String
+            var idsByRegion: [Region: [String]]
+            func identifiers(for country: String) -> [String] { [] }
+            func identifiers(for region: Region) -> [String] { idsByRegion[region] ?? [] }
+        }
+        """#), ("Store.swift", #"""
+        import StoreKit
+        final class Store {
+            private let configuration: Configuration
+            init() {
+                self.configuration = DefaultConfiguration()
+            }
+            func load(region: Region) async throws {
+                let ids = configuration.identifiers(for: region)
+                _ = try await Product.products(for: ids)
+            }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Configuration.swift:9 com.acme.plus.month",
+            "Configuration.swift:9 com.acme.plus.month.trial",
+            "Configuration.swift:10 com.acme.plus.month.row",
+            "Configuration.swift:11 staging.month",
+        ])
+    }
+}
