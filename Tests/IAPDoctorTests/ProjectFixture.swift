@@ -19,6 +19,8 @@ final class ProjectFixture {
     /// Project-level settings and base `.xcconfig` files per configuration.
     var projectSettings: [String: [String: String]] = ["Debug": [:], "Release": [:]]
     var projectBaseConfiguration: [String: String] = [:]
+    /// Repository URLs of remote Swift packages the project depends on.
+    var remotePackages: [String] = []
 
     init(projectName: String = "Birdhouse") {
         folder = NSTemporaryDirectory() + "iapdoctor-fixture-\(UUID().uuidString)"
@@ -76,7 +78,12 @@ final class ProjectFixture {
         }
         let projectList = configurationList("project", projectSettings, projectBaseConfiguration)
         let rootID = Self.identifier("project")
-        objects.append("\(rootID) = {isa = PBXProject; buildConfigurationList = \(projectList); mainGroup = \(Self.identifier("group")); targets = (\(targetIDs.joined(separator: ", "))); };")
+        let packageIDs = remotePackages.map { url in
+            let id = Self.identifier("package:" + url)
+            objects.append("\(id) = {isa = XCRemoteSwiftPackageReference; repositoryURL = \"\(url)\"; requirement = {kind = upToNextMajorVersion; minimumVersion = 1.0.0; }; };")
+            return id
+        }
+        objects.append("\(rootID) = {isa = PBXProject; buildConfigurationList = \(projectList); mainGroup = \(Self.identifier("group")); packageReferences = (\(packageIDs.joined(separator: ", "))); targets = (\(targetIDs.joined(separator: ", "))); };")
         objects.append("\(Self.identifier("group")) = {isa = PBXGroup; children = (); sourceTree = \"<group>\"; };")
         let text = """
             // !$*UTF8*$!

@@ -73,6 +73,23 @@ struct ProjectShapeTests {
         #expect(!check.output.contains("`?`"))
     }
 
+    /// The store code is in a remote package Xcode fetches: the note says so and names the
+    /// packages, instead of passing silently.
+    @Test func storeCodeInARemotePackageIsNamed() throws {
+        let fixture = Self.birdhouse()
+        fixture.remotePackages = ["https://github.com/acme/PurchaseKit.git", "https://github.com/acme/Charts"]
+        fixture.writeProject()
+        fixture.write("App/Store.swift", """
+            import StoreKit
+            func askForReview() { SKStoreReviewController.requestReview() }
+            """)
+        let project = try XcodeProject.load(path: fixture.folder + "/Birdhouse.xcodeproj")
+        #expect(project.remotePackages.map(\.value) == ["https://github.com/acme/PurchaseKit.git", "https://github.com/acme/Charts"])
+        let (_, check) = try Self.initAndCheck(fixture)
+        #expect(check.output.contains("note[no-storekit-in-sources]: the scanned code uses StoreKit, but no call in it requests a product"), "\(check.output)")
+        #expect(check.output.contains("2 remote Swift packages whose code is not in `app.sources`: PurchaseKit, Charts"), "\(check.output)")
+    }
+
     @Test func resolverLayersLikeXcode() throws {
         let fixture = Self.birdhouse()
         let project = try XcodeProject.load(path: fixture.folder + "/Birdhouse.xcodeproj")

@@ -30,6 +30,7 @@ public enum EvidenceLoader {
         var resolved: BuildSettings?
         if let named = project.app.xcodeproj, let xcodeProject = attempt(named, { (p) throws(InputProblem) in try XcodeProject.load(path: p) }) {
             FileSystem.noteParsed(xcodeProject.file)
+            project.evidence.sources.remotePackages = xcodeProject.remotePackages
             let configuration = project.app.configuration?.value
                 ?? (project.effectiveEnvironment.isAppStoreBuild ? scheme?.archiveConfiguration?.value : scheme?.runConfiguration?.value)
                 ?? (project.effectiveEnvironment.isAppStoreBuild ? "Release" : "Debug")

@@ -100,6 +100,10 @@ public struct XcodeProject: Sendable {
 
     public var applicationTargets: [Target] { targets.filter(\.isApplication) }
 
+    /// The repository URLs of the remote Swift packages the project depends on: their code is
+    /// fetched by Xcode, not in the project's folder.
+    public var remotePackages: [Fact<String>] = []
+
     public func target(named name: String) -> Target? {
         targets.first { $0.name == name }
     }
@@ -218,6 +222,11 @@ public struct XcodeProject: Sendable {
         let sourceDirectory = projectDirectory
         targets = (rootProject["targets"]?.array ?? []).compactMap { reference in
             reader.target(reference, attributes: targetAttributes, projectDirectory: sourceDirectory)
+        }
+        remotePackages = (rootProject["packageReferences"]?.array ?? []).compactMap { reference in
+            guard let identifier = reference.string, let package = reader.objects[identifier],
+                  package["isa"]?.string == "XCRemoteSwiftPackageReference" else { return nil }
+            return reader.fact(package["repositoryURL"])
         }
     }
 

@@ -46,6 +46,8 @@ public struct SourceEvidence: Sendable {
     public var importedLibraries: [String] = []
     /// StoreKit types or calls appear in the code (with or without an import).
     public var mentionsStoreKit = false
+    /// The repository URLs of the project's remote Swift packages, whose code is not scanned.
+    public var remotePackages: [Fact<String>] = []
     /// Files in the scanned folders that could not be read or were skipped (message, at the file).
     public var problems: [Fact<String>] = []
     /// Product ID lists (named in the descriptor or found in the sources) that gave no ID.

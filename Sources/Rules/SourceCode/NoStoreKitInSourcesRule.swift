@@ -14,13 +14,30 @@ struct NoStoreKitInSourcesRule: Rule {
                 help: "point `app.sources` at the folders with the app's code")])]
         }
         let codeRequests = context.project.requests.contains { $0.source == .code }
-        guard sources.importedLibraries.isEmpty, !sources.mentionsStoreKit, !codeRequests, sources.unresolved.isEmpty else {
-            return [context.pass()]
+        guard !codeRequests, sources.unresolved.isEmpty else { return [context.pass()] }
+        // Remote packages are fetched by Xcode: their code is not in the folder that was scanned.
+        let packages = sources.remotePackages.map { package in
+            var name = Substring(package.value.split(separator: "/").last ?? Substring(package.value))
+            if name.hasSuffix(".git") { name = name.dropLast(4) }
+            return String(name)
+        }
+        let packageNote = packages.isEmpty ? [] : [
+            "the project depends on \(packages.count) remote Swift package\(packages.count == 1 ? "" : "s") whose code is not in `app.sources`: "
+                + packages.prefix(8).joined(separator: ", ") + (packages.count > 8 ? ", …" : ""),
+        ]
+        let help = packages.isEmpty
+            ? "add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`"
+            : "if a package holds the store code, add its checkout (Xcode keeps them under DerivedData's `SourcePackages/checkouts`) to `app.sources`, or list the requested IDs under `requests`"
+        if !sources.importedLibraries.isEmpty || sources.mentionsStoreKit {
+            // StoreKit is used, but no call in the scanned code requests a product.
+            guard !packages.isEmpty else { return [context.pass()] }
+            return [context.passWithNotes([context.finding(
+                "the scanned code uses StoreKit, but no call in it requests a product; the request may be in a package iapdoctor did not scan",
+                at: key, help: help, notes: packageNote)])]
         }
         let files = sources.filesScanned == 1 ? "the scanned file imports" : "none of the \(sources.filesScanned) scanned files imports"
         return [context.passWithNotes([context.finding(
             "\(files) StoreKit or an In-App Purchase library (RevenueCat, SwiftyStoreKit, MKStoreKit, …), so the code requests no product iapdoctor can see",
-            at: key,
-            help: "add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`")])]
+            at: key, help: help, notes: packageNote)])]
     }
 }
