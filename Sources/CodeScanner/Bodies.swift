@@ -158,7 +158,8 @@ extension SourceScanner.Resolver {
         var inactive = false
         var branches: [[Bool?]] = []
         for statement in ranges {
-            guard work <= Self.maxWork else { return }
+            // Each statement run counts as work: bodies that call each other many times stop.
+            guard charge(1) else { return }
             let first = tokens[statement.lowerBound]
             if first.kind == .identifier && first.text.hasPrefix("#") {
                 conditionalDirective(tokens, statement, &branches)

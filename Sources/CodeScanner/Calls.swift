@@ -120,7 +120,7 @@ extension SourceScanner.Resolver {
     /// Runs a function's body with `arguments` bound to its parameters.
     mutating func run(_ reference: DefinitionReference, _ arguments: [(label: String?, tokens: [ExpressionToken])], _ context: Context, on instance: Item?) -> [Item]? {
         let function = definition(reference)
-        guard var frame = bind(arguments, to: function.parameters ?? [], context) else { return nil }
+        guard charge(1), var frame = bind(arguments, to: function.parameters ?? [], context) else { return nil }
         guard inProgress.insert(reference).inserted else { return nil }
         defer { inProgress.remove(reference) }
         guard let body = bodyTokens(reference) else { return nil }

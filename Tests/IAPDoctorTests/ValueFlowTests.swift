@@ -363,3 +363,37 @@ struct ValueFlowTests {
         #expect(notes.contains { $0.hasPrefix("Remote.swift:9 wrapperWithoutCalls:") })
     }
 }
+
+/// Bodies that call each other many times, and long chains of calls: resolution stops at its
+/// budget and says so, whatever the code.
+@Suite("Value flow bounds")
+struct ValueFlowBoundsTests {
+    @Test func callsThatFanOutStopAtTheBudget() {
+        var source = "import StoreKit\nfunc f0(_ x: String) -> [String] { [x] }\n"
+        for level in 1...5 {
+            let calls = (0..<40).map { _ in "f\(level - 1)(x)" }.joined(separator: " + ")
+            source += "func f\(level)(_ x: String) -> [String] { \(calls) }\n"
+        }
+        source += "func load() async throws { _ = try await Product.products(for: f5(\"com.acme.x\")) }\n"
+        let scan = SourceScanner.scan(sources: [("Fan.swift", source)])
+        #expect(scan.resolutionWork > SourceScan.maxResolutionWork)
+        #expect(scan.resolutionWork <= SourceScan.maxResolutionWork + 64)
+        #expect(scan.unresolved.count == 1)
+        #expect(scan.unresolved.first?.reason.contains("stopped following") == true)
+    }
+
+    @Test func recursionIsNotFollowedForever() {
+        let files = [("Loop.swift", #"""
+        import StoreKit
+        func ids(_ n: Int) -> [String] { n == 0 ? ["com.acme.base"] : ids(n - 1) + ["com.acme.more"] }
+        var all: [String] { var list = all; list.append("com.acme.self"); return list }
+        func load() async throws {
+            _ = try await Product.products(for: ids(3))
+            _ = try await Product.products(for: all)
+        }
+        """#)]
+        let scan = SourceScanner.scan(sources: files)
+        #expect(scan.resolutionWork < 1_000)
+        #expect(scan.requests.map(\.id).contains("com.acme.base"))
+    }
+}
