@@ -485,7 +485,11 @@ extension SourceScanner.Resolver {
         }
         guard tokens[k + 1].kind == .operatorRun, tokens[k + 1].text == "=",
               isSelf || (frames.last?.values[name] == nil && frames.last?.arguments[name] == nil) else { return false }
-        let value = quietly(name) { $0.evaluate(Array(tokens[(k + 2)..<range.upperBound]), context) }
+        var value = quietly(name) { $0.evaluate(Array(tokens[(k + 2)..<range.upperBound]), context) }
+        // The parts not followed stay with the field, for the call that reads it to report.
+        if value != nil, let partial = frames.last?.partial[name] {
+            value! += Array(repeating: .unknown(reason: partial.reason ?? "a part of `\(name)` is not followed"), count: partial.count)
+        }
         if let value { frames[frames.count - 1].fields?[name] = value }
         return true
     }

@@ -40,6 +40,8 @@ extension SourceScanner {
         EntryPoint(receivers: [[], ["StoreKit"]], name: "ProductView", label: "id", api: "ProductView(id:)", storeKit2: true),
         EntryPoint(receivers: [[], ["StoreKit"]], name: "SubscriptionStoreView", label: "productIDs", api: "SubscriptionStoreView(productIDs:)", storeKit2: true),
         EntryPoint(receivers: [[], ["StoreKit"]], name: "SubscriptionStoreView", label: "groupID", kind: .groupID, api: "SubscriptionStoreView(groupID:)", storeKit2: true),
+        EntryPoint(receivers: [[]], name: "storeProductsTask", label: "for", api: ".storeProductsTask(for:)", anyReceiverIfImported: "StoreKit", storeKit2: true),
+        EntryPoint(receivers: [[]], name: "storeProductTask", label: "for", api: ".storeProductTask(for:)", anyReceiverIfImported: "StoreKit", storeKit2: true),
         EntryPoint(receivers: [[]], name: "currentEntitlementTask", label: "for", api: ".currentEntitlementTask(for:)", anyReceiverIfImported: "StoreKit", storeKit2: true),
         EntryPoint(receivers: [[]], name: "subscriptionStatusTask", label: "for", kind: .groupID, api: ".subscriptionStatusTask(for:)", anyReceiverIfImported: "StoreKit", storeKit2: true),
         // RevenueCat
@@ -223,7 +225,7 @@ extension SourceScanner.Summarizer {
     /// The function whose body the current token is in (through closures, not through a type).
     func enclosingFunction() -> FunctionHeader? {
         for scope in scopes.reversed() {
-            if let function = scope.function { return function }
+            if let function = scope.function, function.name != "^" { return function }
             if scope.typePath != nil { return nil }
         }
         return nil
@@ -231,8 +233,9 @@ extension SourceScanner.Summarizer {
 
     /// The token range from the enclosing function's body to `end`: the statements before a call.
     func functionPrefix(before end: Int) -> Range<Int>? {
+        guard language == .swift else { return nil }
         for scope in scopes.reversed() {
-            if scope.function != nil {
+            if let function = scope.function, function.name != "^" {
                 let range = scope.open + 1..<end
                 return range.count <= Self.maxExpressionTokens ? range : nil
             }
@@ -267,6 +270,8 @@ extension SourceScanner.Summarizer {
             defer { k += 1 }
             guard isIdentifier(k), !isPunctuation(k - 1, ".") else { continue }
             if isPunctuation(k + 1, "."), isIdentifier(k + 2), !Self.valueMembers.contains(text(k + 2)) { continue }
+            // The condition of `flag ? a : b` chooses between values; it is not one.
+            if isOperator(k + 1, "?"), k + 2 < tokens.count, tokens[k + 1].start != tokens[k].end { continue }
             names.append(text(k))
         }
         var seen: Set<String> = []

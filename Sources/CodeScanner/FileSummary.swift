@@ -56,6 +56,8 @@ extension SourceScanner {
         var isAddition = false
         /// Swift: a stored property set in an initializer (`self.ids = …`): one of its values.
         var isInitialization = false
+        /// …set from the initializer's parameters: its values come from the calls that make one.
+        var isFromParameters = false
 
         var displayName: String { owner.map { ($0 + [name]).joined(separator: ".") } ?? name }
         var isFunction: Bool { parameters != nil }
@@ -110,6 +112,14 @@ extension SourceScanner {
         var prefix: Range<Int>? = nil
     }
 
+    /// A call that makes a value of an app type whose initializer stores its parameters.
+    struct Construction: Sendable {
+        var type: String
+        var arguments: [CallArgument]
+        var context: Context
+        var prefix: Range<Int>?
+    }
+
     struct CallArgument: Sendable {
         var label: String?
         var tokens: [ExpressionToken]
@@ -143,6 +153,10 @@ extension SourceScanner {
         var enums: [EnumDeclaration] = []
         var calls: [CallSite] = []
         var wrappers: [WrapperFunction] = []
+        /// Types whose initializers store a parameter (`init(ids:) { self.ids = ids }`).
+        var storingTypes: Set<String> = []
+        /// Calls that make a value of one of those types: `Store(ids: [...])`.
+        var constructions: [Construction] = []
         var secrets: [SecretSighting] = []
         var imports: Set<String> = []
         var usesStoreKit1 = false
@@ -152,13 +166,16 @@ extension SourceScanner {
         var storeKit2Uses: [StoreKit2Use] = []
     }
 
-    static func summarize(bytes: [UInt8], file: String, language: Language, wrappers: [String: [WrapperFunction]] = [:]) -> FileSummary {
+    static func summarize(
+        bytes: [UInt8], file: String, language: Language, wrappers: [String: [WrapperFunction]] = [:], storingTypes: Set<String> = []
+    ) -> FileSummary {
         bytes.withUnsafeBufferPointer { buffer in
             var lexer = Lexer(bytes: buffer, language: language)
             lexer.run()
             var summarizer = Summarizer(bytes: buffer, tokens: lexer.tokens, file: file, language: language)
             summarizer.summary.source = bytes
             summarizer.wrappers = wrappers
+            summarizer.storingTypes = storingTypes
             summarizer.summary.imports = lexer.imports
             switch language {
             case .swift: summarizer.summarizeSwift()
@@ -179,6 +196,7 @@ extension SourceScanner {
         typealias WrapperFunction = SourceScanner.WrapperFunction
         typealias ExpressionToken = SourceScanner.ExpressionToken
         typealias CallArgument = SourceScanner.CallArgument
+        typealias Construction = SourceScanner.Construction
 
         let bytes: UnsafeBufferPointer<UInt8>
         let tokens: [Token]
@@ -192,6 +210,9 @@ extension SourceScanner {
         var productIdentifierAssignments: [CallSite] = []
         /// Wrapper functions found in the first pass, by name: their calls are entry points.
         var wrappers: [String: [WrapperFunction]] = [:]
+        /// Types found in an earlier pass whose initializers store parameters: calls that make one
+        /// are recorded.
+        var storingTypes: Set<String> = []
         /// A `func` whose body has not opened yet, and the token after its parameter list.
         var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
         /// A computed property whose body opens at `open`.
@@ -221,6 +242,8 @@ extension SourceScanner {
             /// Whether it returns a value that could be a product ID list (not `Void`, not a view).
             var returnsValue = false
             var isPrivate = false
+            /// An Objective-C method: its statements are not run as Swift's are.
+            var isObjectiveC = false
         }
 
         struct PendingType {

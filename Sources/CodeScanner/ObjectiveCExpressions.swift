@@ -233,12 +233,19 @@ extension SourceScanner.Resolver {
         Self.entries(keys: keys, values: value)
     }
 
+    static let objectiveCContentsConstructors: Set<String> = [
+        "arrayWithContentsOfFile:", "dictionaryWithContentsOfFile:", "initWithContentsOfFile:", "arrayWithContentsOfURL:",
+        "dictionaryWithContentsOfURL:", "initWithContentsOfURL:",
+    ]
+
     enum ObjectiveCReceiver {
         /// `NSSet`, `[NSMutableSet alloc]`: a collection class.
         case collection
         /// `self`, `[self class]`, `GemStore`: the methods and properties of a class of the app.
         case type([String])
         case value([Item])
+        /// `[NSBundle mainBundle]`: the Info.plist and the files the app ships.
+        case bundle
     }
 
     /// `[NSSet setWithObjects:a, b, nil]`, `[[NSSet alloc] initWithArray:@[…]]`, `[ids allObjects]`,
@@ -257,6 +264,9 @@ extension SourceScanner.Resolver {
         if token.kind == .identifier && classes.contains(token.text) {
             receiver = .collection
             cursor.advance()
+        } else if cursor.isPunctuation("["), cursor.peek(1)?.text == "NSBundle", cursor.peek(2)?.text == "mainBundle", cursor.peek(3)?.text == "]" {
+            receiver = .bundle
+            cursor.advance(4)
         } else if cursor.isPunctuation("["), let name = cursor.peek(1), let selector = cursor.peek(2), cursor.peek(3)?.text == "]",
                   ["alloc", "new", "class"].contains(selector.text) {
             if classes.contains(name.text) && selector.text != "class" {
@@ -292,6 +302,8 @@ extension SourceScanner.Resolver {
                 return objectiveCClassValues(selector, of: type, context, written: written)
             case .value(let items):
                 if let kept = objectiveCElements(items, keptBy: selector) { return kept }
+            case .bundle:
+                break
             }
             fail("`\(written)` is computed by a message iapdoctor cannot follow")
             return nil
@@ -307,6 +319,22 @@ extension SourceScanner.Resolver {
                 if element.count == 1 && (element.first?.text == "nil" || element.first?.text == "NULL") { break }
                 if let value = objectiveCElement(element, context) { items += value } else { dropped += 1 }
             }
+        case .bundle:
+            // `objectForInfoDictionaryKey:`, `pathForResource:ofType:`, `URLForResource:withExtension:`.
+            let methods = ["objectForInfoDictionaryKey": ("object", ["forInfoDictionaryKey"]),
+                           "pathForResource": ("path", ["forResource", "ofType"]),
+                           "URLForResource": ("url", ["forResource", "withExtension"])]
+            guard let (method, labels) = methods[parts[0].name], labels.count == parts.count else {
+                fail("`\(written)` is computed by a message iapdoctor cannot follow")
+                return nil
+            }
+            let arguments = zip(labels, parts).map { (label: Optional($0.0), tokens: Array(cursor.tokens[$0.1.range])) }
+            guard let value = bundleCall(method, arguments, context) else { return nil }
+            items = value
+        case .collection where Self.objectiveCContentsConstructors.contains(selector):
+            // A file's contents stand for themselves: the path evaluates to what it holds.
+            guard let value = objectiveCElement(cursor.tokens[parts[0].range], context) else { return nil }
+            items = value
         case .collection where Self.objectiveCCopyingConstructors.contains(selector):
             guard let value = objectiveCElement(cursor.tokens[parts[0].range], context) else { return nil }
             items = value
@@ -409,6 +437,8 @@ extension SourceScanner.Resolver {
     /// class, a static of this file, then any constant or macro. Every value a variable is
     /// given (`ids = …;`, `[ids addObject:…]`) is one of its values.
     mutating func objectiveCName(_ name: String, _ context: Context) -> [Item]? {
+        // A parameter of a method followed from one of its calls.
+        if let value = frameValue(name) { return value }
         if let locals = objectiveCLocals(name, context) { return objectiveCUnion(locals) }
         if let type = context.typePaths.last {
             let members = objectiveCMembers(name, of: type)

@@ -67,11 +67,25 @@ extension SourceScanner.Summarizer {
         while close < min(index + 32, tokens.count) && !isPunctuation(close, ")") { close += 1 }
         let nameIndex = close + 1
         guard isPunctuation(close, ")") else { return }
-        guard isIdentifier(nameIndex), !isPunctuation(nameIndex + 1, ":") else {
+        guard isIdentifier(nameIndex) else {
             pendingFunction = nil
             return
         }
-        pendingFunction = (FunctionHeader(name: text(nameIndex), parameters: [], location: location(nameIndex)), nameIndex)
+        // `- (void)ask:(NSArray *)ids from:(id)sender`: each selector piece and its parameter.
+        var parameters: [Parameter] = []
+        var k = nameIndex
+        while isIdentifier(k) && isPunctuation(k + 1, ":") && parameters.count < 16 {
+            var name = k + 2
+            if isPunctuation(name, "(") {
+                name = matchingClose(name) + 1
+            }
+            guard isIdentifier(name) else { break }
+            parameters.append(Parameter(label: k == nameIndex ? nil : text(k), name: text(name)))
+            k = name + 1
+        }
+        var header = FunctionHeader(name: text(nameIndex), parameters: parameters, location: location(nameIndex))
+        header.isObjectiveC = true
+        pendingFunction = (header, max(k - 1, nameIndex))
     }
 
     /// A block's body (`^{ … }`, `^(id x) { … }`) is marked so that its `return` is not taken for
@@ -187,6 +201,14 @@ extension SourceScanner.Summarizer {
             summary.usesStoreKit1 = true
             let end = objectiveCExpressionEnd(from: index + 2)
             guard let argument = snapshot(index + 2..<end) else { return }
+            // A method whose parameter reaches the request is a wrapper: its calls give the IDs.
+            if let function = enclosingFunction(), function.isObjectiveC, dependsOnParameters(index + 2..<end, function) {
+                let entry = EntryPoint(receivers: [], name: text(index), label: nil, api: api, storeKit1: true)
+                summary.wrappers.append(WrapperFunction(
+                    name: function.name, parameters: function.parameters, entry: entry, location: function.location,
+                    display: objectiveCDisplay(function), body: .entry(argument: argument), prefix: nil, context: context(index)))
+                return
+            }
             summary.calls.append(CallSite(api: api, argument: argument, context: context(index), location: location(index)))
         default:
             break
@@ -303,7 +325,7 @@ extension SourceScanner.Summarizer {
     /// `return …;` in a method without parameters: one value of that method.
     mutating func objectiveCMethodReturn(_ index: Int) {
         guard let owner = typePaths.last, let function = scopes.last(where: { $0.function != nil })?.function,
-              function.name != "^" else { return }
+              function.name != "^", function.parameters.isEmpty else { return }
         let end = objectiveCExpressionEnd(from: index + 1)
         guard let expression = snapshot(index + 1..<end) else { return }
         summary.definitions.append(Definition(
@@ -412,5 +434,10 @@ extension SourceScanner.Summarizer {
     /// `[RMStore defaultStore]` right before the selector at `index`.
     func isRMStoreReceiver(before index: Int) -> Bool {
         isPunctuation(index - 1, "]") && isWord(index - 2, "defaultStore") && isWord(index - 3, "RMStore")
+    }
+
+    /// `-askStoreFor:from:`, as Objective-C names a method.
+    func objectiveCDisplay(_ function: FunctionHeader) -> String {
+        "-" + function.name + ":" + function.parameters.dropFirst().compactMap { $0.label.map { $0 + ":" } }.joined()
     }
 }

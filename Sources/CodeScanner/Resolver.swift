@@ -8,31 +8,40 @@ extension SourceScanner {
     /// call one (their calls are entry points, or make their caller a wrapper too), and resolves
     /// every call site. `platform` (`ios`, `macos`, …) chooses `#if os(…)` branches.
     static func scan(
-        _ sources: [(path: String, language: Language, bytes: [UInt8])], platform: String? = nil, bundleIdentifier: String? = nil
+        _ sources: [(path: String, language: Language, bytes: [UInt8])], platform: String? = nil, bundleIdentifier: String? = nil,
+        bundle: BundleFiles = BundleFiles(), propertyLists: [String: String] = [:]
     ) -> SourceScan {
         var summaries = sources.map { summarize(bytes: $0.bytes, file: $0.path, language: $0.language) }
         var known: Set<String> = []
         for _ in 0..<maxWrapperDepth {
             var wrappers: [String: [WrapperFunction]] = [:]
+            var storingTypes: Set<String> = []
             for summary in summaries {
                 for wrapper in summary.wrappers where !(wrappers[wrapper.name] ?? []).contains(where: { $0.display == wrapper.display }) {
                     wrappers[wrapper.name, default: []].append(wrapper)
                 }
+                storingTypes.formUnion(summary.storingTypes)
             }
-            let displays = Set(wrappers.values.joined().map(\.display))
+            let displays = Set(wrappers.values.joined().map(\.display)).union(storingTypes.map { "type:" + $0 })
             guard !displays.isSubset(of: known) else { break }
             known.formUnion(displays)
-            let names = Set(wrappers.keys.map { Array($0.utf8)[...] })
+            let names = Set((Array(wrappers.keys) + Array(storingTypes)).map { Array($0.utf8)[...] })
             for index in sources.indices where sources[index].bytes.containsIdentifier(in: names) {
                 summaries[index] = summarize(
-                    bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers)
+                    bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers,
+                    storingTypes: storingTypes)
             }
         }
-        return resolve(summaries, platform: platform, bundleIdentifier: bundleIdentifier)
+        return resolve(summaries, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists)
     }
 
-    static func resolve(_ summaries: [FileSummary], platform: String? = nil, bundleIdentifier: String? = nil) -> SourceScan {
+    static func resolve(
+        _ summaries: [FileSummary], platform: String? = nil, bundleIdentifier: String? = nil, bundle: BundleFiles = BundleFiles(),
+        propertyLists: [String: String] = [:]
+    ) -> SourceScan {
         var resolver = Resolver(files: summaries)
+        resolver.bundle = bundle
+        resolver.propertyLists = propertyLists
         resolver.platform = platform
         resolver.bundleIdentifier = bundleIdentifier
         var scan = SourceScan(filesScanned: summaries.count)
@@ -59,7 +68,7 @@ extension SourceScanner {
                 if let isActive = resolver.isActiveCall(call), !isActive { continue }
                 resolver.failure = nil
                 resolver.dropped = 0
-                guard let items = resolver.evaluateCall(call, file: fileIndex) else {
+                guard let evaluated = resolver.evaluateCall(call, file: fileIndex) else {
                     var unresolved = UnresolvedRequest(
                         location: call.location, api: api, argument: written,
                         reason: resolver.failure ?? "`\(written)` is not a string literal, a constant, a string enum case or a list of them",
@@ -68,6 +77,11 @@ extension SourceScanner {
                     scan.unresolved.append(unresolved)
                     continue
                 }
+                for case .unknown(let reason) in evaluated {
+                    resolver.dropped += 1
+                    resolver.fail(reason)
+                }
+                let items = evaluated.filter { if case .unknown = $0 { return false } else { return true } }
                 let literals = items.compactMap { resolver.literal($0) }
                 if items.isEmpty && resolver.dropped == 0 {
                     scan.unresolved.append(UnresolvedRequest(
@@ -159,6 +173,8 @@ extension SourceScanner {
         /// A value of an app type made with labelled arguments (`Tip(id: "com.x.tip", name: …)`):
         /// each field the arguments give.
         indirect case instance(type: String, fields: [String: [Item]])
+        /// A part of a value that was not followed, kept so the call it reaches says so.
+        case unknown(reason: String)
     }
 
     /// Evaluates call arguments and constants against every file's definitions. An expression it
@@ -211,10 +227,13 @@ extension SourceScanner {
         var callDepth = 0
         /// The app's bundle ID, for `Bundle.main.bundleIdentifier`; nil when unknown.
         var bundleIdentifier: String?
+        /// The Info.plist and the property lists the app ships, by file name.
+        var bundle = BundleFiles()
+        var propertyLists: [String: String] = [:]
         /// The type a `.case` argument belongs to, from the parameter it is passed to.
         var typeHint: String?
 
-        static let collectionTypes: Set<String> = ["Set", "Array", "NSSet", "NSOrderedSet", "NSArray"]
+        static let collectionTypes: Set<String> = ["Set", "Array", "NSSet", "NSOrderedSet", "NSArray", "NSDictionary"]
         static let objectiveCCollections: Set<String> = [
             "NSSet", "NSMutableSet", "NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet",
         ]
@@ -226,12 +245,17 @@ extension SourceScanner {
 
         /// Wrapper functions by display name, with their files.
         var wrappersByDisplay: [String: [(file: Int, wrapper: WrapperFunction)]] = [:]
+        /// Calls that make values of types whose initializers store parameters, by type.
+        var constructionsByType: [String: [(file: Int, construction: SourceScanner.Construction)]] = [:]
 
         init(files: [FileSummary]) {
             self.files = files
             for fileIndex in files.indices {
                 for wrapper in files[fileIndex].wrappers {
                     wrappersByDisplay[wrapper.display, default: []].append((fileIndex, wrapper))
+                }
+                for construction in files[fileIndex].constructions {
+                    constructionsByType[construction.type, default: []].append((fileIndex, construction))
                 }
                 for index in files[fileIndex].definitions.indices {
                     self.files[fileIndex].definitions[index].context.file = fileIndex
@@ -326,7 +350,7 @@ extension SourceScanner {
             switch item {
             case .literal(let value, let location, let via):
                 return (value, location, via)
-            case .entry, .instance:
+            case .entry, .instance, .unknown:
                 return nil
             case .enumCase(let reference, let index):
                 let decl = stringEnum(reference)
@@ -354,7 +378,11 @@ extension SourceScanner {
         }
 
         func rawValues(_ items: [Item]) -> [Item] {
-            items.compactMap { item in
+            items.flatMap { item -> [Item] in
+                // A `RawRepresentable` app type: the `rawValue` its initializer set.
+                if case .instance(_, let fields) = item { return fields["rawValue"] ?? [] }
+                return [item]
+            }.compactMap { item in
                 if case .enumCase = item, let literal = literal(item) {
                     return .literal(value: literal.value, location: literal.location, via: literal.via)
                 }
@@ -578,6 +606,17 @@ extension SourceScanner {
             var followed = false
             var list = false
             for reference in all {
+                let definition = definition(reference)
+                if definition.isFromParameters, let type = definition.owner?.last {
+                    guard let value = evaluateThroughConstructions(type, field: definition.name) else {
+                        dropped += 1
+                        continue
+                    }
+                    followed = true
+                    items += value
+                    list = true
+                    continue
+                }
                 guard let value = evaluateDefinition(reference) else {
                     dropped += 1
                     continue
@@ -587,6 +626,34 @@ extension SourceScanner {
                 items += value
             }
             isList = list
+            return followed ? Self.unique(items) : nil
+        }
+
+        /// A field an initializer sets from its parameters: what it is in every value of the type
+        /// the sources make (`Store(ids: […])`).
+        mutating func evaluateThroughConstructions(_ type: String, field: String) -> [Item]? {
+            guard let constructions = constructionsByType[type], !constructions.isEmpty else {
+                fail("`\(type).\(field)` is set from the initializer's parameters, and no call that makes a `\(type)` with values iapdoctor can follow was found")
+                return nil
+            }
+            var items: [Item] = []
+            var followed = false
+            let savedFrames = frames
+            for (file, construction) in constructions.prefix(64) {
+                var context = construction.context
+                context.file = file
+                frames = [SourceScanner.Frame()]
+                if let prefix = construction.prefix, let tokens = tokens(file: file, range: prefix) { runPrefix(tokens, context) }
+                let arguments = construction.arguments.map { ($0.label, $0.tokens) }
+                guard let made = construct(type, arguments: arguments, context) else { continue }
+                for item in made {
+                    if case .instance(_, let fields) = item, let values = fields[field] {
+                        followed = true
+                        items += values
+                    }
+                }
+            }
+            frames = savedFrames
             return followed ? Self.unique(items) : nil
         }
 
@@ -673,6 +740,16 @@ extension SourceScanner {
                 return applyMembers(items, members, context)
             }
             var candidates = enumsByCase[name] ?? []
+            // `.sync` as a static member of the type the code is in, or of the parameter's type.
+            if candidates.isEmpty {
+                let owners = context.typePaths.reversed() + (typeHint.map { [[$0]] } ?? [])
+                for owner in owners {
+                    if let reference = member(name, of: owner, context) {
+                        guard let items = evaluateChoice(reference) else { return nil }
+                        return applyMembers(items, members, context)
+                    }
+                }
+            }
             // The parameter the value is passed to names the enum.
             if candidates.count > 1, let typeHint {
                 let named = candidates.filter { stringEnum($0).path.last == typeHint }

@@ -29,6 +29,8 @@ extension SourceScanner {
         var problems: [ScanProblem] = []
         /// Configuration files of In-App Purchase libraries (`MKStoreKitConfigs.plist`).
         var configurationFiles: [String] = []
+        /// Property lists the app ships, which its code may read by name.
+        var propertyLists: [String] = []
         /// Real paths of the files taken, so a file reached through a link is scanned once.
         var visitedFiles: Set<String> = []
 
@@ -62,6 +64,8 @@ extension SourceScanner {
                             add(entry.path, real: FolderWalker.realPath(entry.path), size: entry.size, language: language)
                         } else if SourceScanner.libraryConfigurationFileNames.contains(entry.name) {
                             configurationFiles.append(entry.path)
+                        } else if entry.name.hasSuffix(".plist") {
+                            propertyLists.append(entry.path)
                         }
                     case .other:
                         // A FIFO or device named like a source file: never opened (a FIFO would block).

@@ -24,6 +24,34 @@ public struct RequestedProductID: Sendable, Hashable {
     }
 }
 
+/// A string from a property list the app reads at run time: the Info.plist or a plist it ships.
+public struct BundleString: Sendable, Hashable {
+    /// The dictionary key it is the value of, if any.
+    public var key: String?
+    public var value: String
+    public var location: CodeLocation
+
+    public init(key: String? = nil, value: String, location: CodeLocation) {
+        self.key = key
+        self.value = value
+        self.location = location
+    }
+}
+
+/// What the app's bundle holds, for code that reads it: `Bundle.main.object(forInfoDictionaryKey:)`
+/// and `Bundle.main.path(forResource:ofType:)`.
+public struct BundleFiles: Sendable {
+    /// The Info.plist's keys: a string value, each string of an array, each entry of a dictionary.
+    public var infoPlist: [String: [BundleString]]
+    /// Reads a property list found in the scanned folders as its product IDs.
+    public var readPropertyList: @Sendable (_ path: String) -> [BundleString]?
+
+    public init(infoPlist: [String: [BundleString]] = [:], readPropertyList: @escaping @Sendable (String) -> [BundleString]? = { _ in nil }) {
+        self.infoPlist = infoPlist
+        self.readPropertyList = readPropertyList
+    }
+}
+
 /// Where something is written in a scanned file: 1-based line and column (in Unicode scalars),
 /// and where its token ends (the line of its last character and the column after it; 0 when
 /// unknown).
@@ -197,7 +225,7 @@ public enum SourceScanner {
     /// `bundleIdentifier` is what `Bundle.main.bundleIdentifier` gives.
     public static func scan(
         paths: [String], baseDirectory: String, root: String? = nil, platform: String? = nil, bundleIdentifier: String? = nil,
-        reader: FileReader = defaultReader
+        bundle: BundleFiles = BundleFiles(), reader: FileReader = defaultReader
     ) -> SourceScan {
         var walk = SourceFinder(root: root)
         for path in paths {
@@ -216,7 +244,11 @@ public enum SourceScanner {
             case .failure(let failure): problems.append(ScanProblem(message: failure.message, path: file.path, kind: .unreadable))
             }
         }
-        var scan = scan(sources, platform: platform, bundleIdentifier: bundleIdentifier)
+        var propertyLists: [String: String] = [:]
+        for path in walk.propertyLists.sorted() where propertyLists[(path as NSString).lastPathComponent] == nil {
+            propertyLists[(path as NSString).lastPathComponent] = path
+        }
+        var scan = scan(sources, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists)
         scan.problems = problems
         scan.libraryConfigurationFiles = walk.configurationFiles.sorted()
         // MKStoreKit reads its IDs from its configuration file, which is read as a list: its own
@@ -229,12 +261,14 @@ public enum SourceScanner {
 
     /// Scans several files' text together, in the order given; each language comes from the
     /// file's extension, and files in neither language are left out.
+    /// `propertyLists` are the plist files the app ships, by name, read with `bundle`.
     public static func scan(
-        sources: [(file: String, text: String)], platform: String? = nil, bundleIdentifier: String? = nil
+        sources: [(file: String, text: String)], platform: String? = nil, bundleIdentifier: String? = nil,
+        bundle: BundleFiles = BundleFiles(), propertyLists: [String: String] = [:]
     ) -> SourceScan {
         scan(sources.compactMap { source in
             language(ofFile: source.file).map { (source.file, $0, Array(source.text.utf8)) }
-        }, platform: platform, bundleIdentifier: bundleIdentifier)
+        }, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists)
     }
 
     /// Scans one file's text; the language comes from the file's extension.

@@ -111,6 +111,7 @@ extension SourceScanner.Resolver {
     mutating func swiftOperand(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
         guard var items = swiftPrimary(&cursor, context) else { return nil }
         let list = isList
+        var subscripted = false
         while !cursor.atEnd {
             if (cursor.isOperator("!") || cursor.isOperator("?")) && cursor.current.attached {
                 cursor.advance()
@@ -174,20 +175,31 @@ extension SourceScanner.Resolver {
                 }
             } else if cursor.isPunctuation("["), cursor.current.attached {
                 // `ids[0]`: the element, when the list's order is known; otherwise any element.
+                // `table["key"]`: the values of that key.
                 let group = Array(cursor.balancedGroup().dropFirst().dropLast())
-                if group.count == 1, group[0].kind == .number, let index = Int(group[0].text), index >= 0, index < items.count,
-                   !items.contains(where: { if case .entry = $0 { return true } else { return false } }) {
-                    items = [items[index]]
-                } else if items.contains(where: { if case .entry = $0 { return true } else { return false } }) {
-                    items = values(items)
+                let isDictionary = items.contains { if case .entry = $0 { return true } else { return false } }
+                var keys: [String] = []
+                if isDictionary, group.first?.kind == .string {
+                    let failedBefore = failure
+                    keys = evaluate(group, context).map { $0.compactMap { literal($0)?.value } } ?? []
+                    failure = failedBefore
                 }
-                isList = false
-                return items
+                if !keys.isEmpty {
+                    items = items.compactMap { item in
+                        guard case .entry(let key, let value) = item, let name = literal(key)?.value, keys.contains(name) else { return nil }
+                        return value
+                    }
+                } else if isDictionary {
+                    items = values(items)
+                } else if group.count == 1, group[0].kind == .number, let index = Int(group[0].text), index >= 0, index < items.count {
+                    items = [items[index]]
+                }
+                subscripted = true
             } else {
                 break
             }
         }
-        isList = list
+        isList = list && !subscripted
         return items
     }
 
@@ -257,6 +269,15 @@ extension SourceScanner.Resolver {
                 fail("`\(path.joined(separator: "."))(…)` is computed by a call")
                 return nil
             }
+            if path == ["Bundle", "main"], cursor.isPunctuation("."), let name = cursor.peek(1), cursor.peek(2)?.text == "(" {
+                cursor.advance(2)
+                let arguments = callArguments(&cursor)
+                return bundleCall(name.text, arguments, context)
+            }
+            if path == ["Bundle", "main", "infoDictionary"] {
+                isList = true
+                return infoDictionary()
+            }
             if cursor.isPunctuation("."), let name = cursor.peek(1), name.kind == .identifier, cursor.peek(2)?.text == "(" {
                 if functionReference(name.text, qualifier: path, context) != nil {
                     cursor.advance(2)
@@ -295,7 +316,10 @@ extension SourceScanner.Resolver {
     /// A value of app type `type` from the call at the cursor: the fields its initializer sets,
     /// or, without one that fits, the fields its labelled arguments name (a memberwise init).
     mutating func construct(_ type: String, _ cursor: inout Cursor, _ context: Context) -> [Item]? {
-        let arguments = callArguments(&cursor)
+        construct(type, arguments: callArguments(&cursor), context)
+    }
+
+    mutating func construct(_ type: String, arguments: [(label: String?, tokens: [ExpressionToken])], _ context: Context) -> [Item]? {
         let initializers = (definitionsByName["init"] ?? []).filter { reference in
             definition(reference).owner?.last == type && bind(arguments, to: definition(reference).parameters ?? [], context) != nil
         }
@@ -496,7 +520,8 @@ extension SourceScanner.Resolver {
             case "arrayLiteral":
                 cursor.advance(2)
                 return list(&cursor, context, closer: ")")
-            case "array", "set":
+            case "array", "set", "contentsOfFile", "contentsOf":
+                // A file's contents stand for themselves: the path evaluates to what it holds.
                 cursor.advance(2)
             default:
                 return nil

@@ -67,6 +67,11 @@ extension SourceScanner.Summarizer {
     }
 
     mutating func swiftIdentifier(_ index: Int) {
+        // `ids = value` starting a statement in an initializer: a stored property set.
+        if isOperator(index + 1, "="), index == 0 || tokens[index - 1].line < tokens[index].line
+            || isPunctuation(index - 1, "{") || isPunctuation(index - 1, ";") {
+            bareInitialization(index)
+        }
         let first = bytes[tokens[index].start]
         switch first {
         case 0x65, 0x73, 0x61, 0x70, 0x63:  // e s a p c: type declarations, `case`, productIdentifier
@@ -121,6 +126,7 @@ extension SourceScanner.Summarizer {
         }
         if SourceScanner.entryPointFirstBytes.contains(first) { entryPoint(index) }
         if !wrappers.isEmpty && isPunctuation(index + 1, "(") { wrapperCall(index) }
+        if !storingTypes.isEmpty { construction(index) }
         if (isPunctuation(index + 1, ":") || isOperator(index + 1, "=")) && containsSecretWord(index) {
             secretLiteral(name: text(index), literal: index + 2)
         }
@@ -329,6 +335,36 @@ extension SourceScanner.Summarizer {
         summary.definitions.append(definition)
     }
 
+    /// `Store(ids: […])`, `Store.init(ids: […])`: a value of a type whose initializer stores its
+    /// parameters; the call's arguments are kept for the resolver.
+    mutating func construction(_ index: Int) {
+        guard bytes[tokens[index].start] >= 0x41 && bytes[tokens[index].start] <= 0x5A else { return }
+        var open = index + 1
+        if isPunctuation(open, "."), isWord(open + 1, "init") { open += 2 }
+        guard isPunctuation(open, "("), tokens[open].start == tokens[open - 1].end, storingTypes.contains(text(index)),
+              !isWord(index - 1, "class"), !isWord(index - 1, "struct"), !isWord(index - 1, "extension") else { return }
+        let close = matchingClose(open)
+        var arguments: [CallArgument] = []
+        for argument in callArguments(open: open, close: close) {
+            guard let tokens = snapshot(argument.range) else { return }
+            arguments.append(CallArgument(label: argument.label, tokens: tokens))
+        }
+        summary.constructions.append(Construction(
+            type: text(index), arguments: arguments, context: context(index), prefix: functionPrefix(before: index)))
+    }
+
+    /// `ids = value` in an initializer, where `ids` is neither a parameter nor a local.
+    mutating func bareInitialization(_ index: Int) {
+        guard let function = enclosingFunction(), function.name == "init" else { return }
+        let name = text(index)
+        guard !function.parameters.contains(where: { $0.name == name }) else { return }
+        for scope in scopes.reversed() {
+            if scope.localDefinitions.contains(where: { summary.definitions[$0].name == name }) { return }
+            if scope.function != nil { break }
+        }
+        initialization(name: index, value: index + 2)
+    }
+
     /// `self.ids = value` in an initializer: one of the values of the type's stored property.
     mutating func initialization(name: Int, value: Int) {
         guard let function = enclosingFunction(), function.name == "init", let owner = typePaths.last else { return }
@@ -338,6 +374,10 @@ extension SourceScanner.Summarizer {
             name: text(name), owner: owner, localScope: nil, position: name, isPrivate: false,
             expression: expression, context: context(value))
         definition.isInitialization = true
+        if dependsOnParameters(value..<end, function), let type = owner.last {
+            definition.isFromParameters = true
+            summary.storingTypes.insert(type)
+        }
         definition.conditions = conditions
         summary.definitions.append(definition)
     }

@@ -289,3 +289,132 @@ struct InitializerValueFlowTests {
         ])
     }
 }
+
+@Suite("Value flow through stored parameters")
+struct StoredParameterValueFlowTests {
+    /// A store object keeps the IDs it is made with; another method requests them.
+    @Test func idsGivenToAnInitializerAndRequestedLater() {
+        let files = [("Vendor.swift", #"""
+        import StoreKit
+        final class Vendor: NSObject {
+            private let skus: Set<String>
+            private var request: SKProductsRequest?
+            init(skus: Set<String>) { self.skus = skus; super.init() }
+            func fetch() {
+                request = SKProductsRequest(productIdentifiers: skus)
+                request?.start()
+            }
+        }
+        """#), ("Shelf.swift", #"""
+        enum Shelf {
+            static let noAds = "com.acme.kite.noads"
+            static let vendor = Vendor(skus: [Shelf.noAds, "com.acme.kite.maps"])
+        }
+        final class Atlas {
+            let catalog = Catalog(skus: ["com.acme.atlas.pro"])
+        }
+        """#), ("Catalog.swift", #"""
+        import StoreKit
+        final class Catalog {
+            private let skus: [String]
+            init(skus: [String]) { self.skus = skus }
+            func load() async throws -> [Product] { try await Product.products(for: skus) }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Shelf.swift:2 com.acme.kite.noads",
+            "Shelf.swift:3 com.acme.kite.maps",
+            "Shelf.swift:6 com.acme.atlas.pro",
+        ])
+        #expect(unresolvedNotes(files).isEmpty)
+    }
+
+    /// A `RawRepresentable` struct whose initializer adds a prefix, and StoreKit 2's task modifier.
+    @Test func rawRepresentableStructsAndTheProductsTask() {
+        let files = [("Perk.swift", #"""
+        import StoreKit
+        import SwiftUI
+        struct Perk: RawRepresentable, Hashable {
+            let rawValue: String
+            init?(rawValue: String) { self.rawValue = rawValue }
+            private init(perk: String) { self.init(rawValue: "\(Self.head)\(perk)")! }
+            static let head = "com.acme.perk."
+            static let sync = Perk(perk: "sync")
+            static let themes = Perk(perk: "themes")
+            static var all: [Perk] { [.sync, .themes] }
+        }
+        struct PerksView: View {
+            var body: some View {
+                Text("Perks").storeProductsTask(for: Perk.all.map(\.rawValue)) { _ in }
+            }
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["Perk.swift:6 com.acme.perk.sync", "Perk.swift:6 com.acme.perk.themes"])
+    }
+}
+
+@Suite("Value flow through the app's bundle and Objective-C methods")
+struct BundleValueFlowTests {
+    static let info = BundleFiles(infoPlist: [
+        "Shop IDs": [
+            BundleString(key: "NoAds", value: "com.acme.kite.noads", location: CodeLocation(file: "Info.plist", line: 30, column: 12)),
+            BundleString(key: "Maps", value: "com.acme.kite.maps", location: CodeLocation(file: "Info.plist", line: 32, column: 12)),
+        ],
+    ]) { path in
+        path == "/app/Products.plist"
+            ? [BundleString(value: "com.acme.till.pro", location: CodeLocation(file: path, line: 5, column: 10))] : nil
+    }
+
+    /// IDs in a custom Info.plist key, read into a helper that stores them.
+    @Test func infoPlistKeysGivenToAStore() {
+        let files = [("Products.swift", #"""
+        enum Products {
+            private static let table = Bundle.main.object(forInfoDictionaryKey: "Shop IDs") as! [String: String]
+            static let noAds = table["NoAds"]!
+            static let maps = table["Maps"]!
+            static let store = Helper(productIds: [noAds, maps])
+        }
+        """#), ("Helper.swift", #"""
+        import StoreKit
+        open class Helper: NSObject {
+            private let productIdentifiers: Set<String>
+            public init(productIds: Set<String>) {
+                productIdentifiers = productIds
+                super.init()
+            }
+            public func request() { SKProductsRequest(productIdentifiers: productIdentifiers).start() }
+        }
+        """#)]
+        let scan = SourceScanner.scan(sources: files, bundle: Self.info)
+        #expect(scan.requests.map { "\($0.location.file):\($0.location.line) \($0.id)" } == [
+            "Info.plist:30 com.acme.kite.noads", "Info.plist:32 com.acme.kite.maps",
+        ])
+        #expect(scan.unresolved.isEmpty)
+    }
+
+    /// An Objective-C method whose parameter is requested, fed from a plist the app ships.
+    @Test func objectiveCMethodParametersAndShippedPropertyLists() {
+        let files = [("Till.m", #"""
+        #import <StoreKit/StoreKit.h>
+        @implementation Till
+        + (NSArray *)listIDs {
+            NSString *path = [[NSBundle mainBundle] pathForResource:@"Products" ofType:@"plist"];
+            return [NSArray arrayWithContentsOfFile:path];
+        }
+        - (void)askStoreFor:(NSArray *)skus sender:(id)sender {
+            SKProductsRequest *request = [[SKProductsRequest alloc] initWithProductIdentifiers:[NSSet setWithArray:skus]];
+            [request start];
+        }
+        - (void)refresh {
+            [self askStoreFor:@[@"com.acme.till.basic"] sender:self];
+            [self askStoreFor:[Till listIDs] sender:nil];
+        }
+        @end
+        """#)]
+        let scan = SourceScanner.scan(sources: files, bundle: Self.info, propertyLists: ["Products.plist": "/app/Products.plist"])
+        #expect(scan.requests.map { "\($0.location.file):\($0.location.line) \($0.id)" } == [
+            "/app/Products.plist:5 com.acme.till.pro", "Till.m:12 com.acme.till.basic",
+        ])
+        #expect(scan.unresolved.isEmpty)
+    }
+}

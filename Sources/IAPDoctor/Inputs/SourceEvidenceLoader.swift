@@ -27,10 +27,11 @@ extension EvidenceLoader {
             }
         }
         // `#if os(…)` branches follow the app's platform; iPadOS apps build for iOS.
-        let platform = project.app.platform.map { $0.value == .ipados ? "ios" : $0.value.rawValue }
+        let platform = (project.app.platform ?? project.evidence.platform).map { $0.value == .ipados ? "ios" : $0.value.rawValue }
         let scan = SourceScanner.scan(
             paths: roots, baseDirectory: "", root: FileSystem.confinement?.real, platform: platform,
-            bundleIdentifier: project.app.bundleID?.value, reader: { path, maxBytes in
+            bundleIdentifier: (project.app.bundleID ?? project.evidence.runningBundleID)?.value, bundle: bundleFiles(project),
+            reader: { path, maxBytes in
             do throws(FileSystem.Problem) {
                 let bytes = try FileSystem.readBytes(path, maxBytes: maxBytes)
                 FileSystem.noteParsed(path)
@@ -96,6 +97,47 @@ extension EvidenceLoader {
             let where_ = scan.requests.first.map { EvidenceLoader.location($0.location) } ?? SourceLocation(file: project.app.sources[0].value)
             project.app.storeKitAPI = Fact(api, at: where_, source: .code)
         }
+    }
+
+    /// The Info.plist's string values and a reader for the property lists the app ships, for
+    /// code that reads them by key or by name.
+    static func bundleFiles(_ project: Project) -> BundleFiles {
+        var infoPlist: [String: [BundleString]] = [:]
+        // The descriptor's Info.plist, or the one the chosen target's build settings name.
+        var path = project.app.infoPlist.map { FileSystem.resolve($0.value, relativeTo: project.baseDirectory) }
+        if path == nil, let file = project.evidence.buildSettings[XcodeProject.SettingKey.infoPlistFile]?.value,
+           let xcodeproj = project.app.xcodeproj {
+            let projectFolder = FileSystem.directoryName(of: FileSystem.resolve(xcodeproj.value, relativeTo: project.baseDirectory))
+            path = FileSystem.resolve(file, relativeTo: projectFolder)
+        }
+        if let path, let plist = try? PropertyList.load(path: path, what: "Info.plist"), case .dictionary(let entries, _) = plist {
+            for entry in entries {
+                // A value built from build settings (`$(…)`) is not known here: left out.
+                func string(_ value: PlistValue, key: String?) -> BundleString? {
+                    guard case .string(let text, let where_) = value, !text.contains("$(") else { return nil }
+                    return BundleString(key: key, value: text, location: codeLocation(where_))
+                }
+                switch entry.value {
+                case .string:
+                    infoPlist[entry.key] = string(entry.value, key: nil).map { [$0] }
+                case .array(let values, _):
+                    infoPlist[entry.key] = values.compactMap { string($0, key: nil) }
+                case .dictionary(let pairs, _):
+                    infoPlist[entry.key] = pairs.compactMap { string($0.value, key: $0.key) }
+                default:
+                    break
+                }
+            }
+        }
+        return BundleFiles(infoPlist: infoPlist) { path in
+            guard let contents = try? ProductIDList.read(path: path) else { return nil }
+            FileSystem.noteParsed(path)
+            return contents.ids.map { BundleString(value: $0.value, location: codeLocation($0.location)) }
+        }
+    }
+
+    static func codeLocation(_ location: SourceLocation) -> CodeLocation {
+        CodeLocation(file: location.file, line: location.line, column: location.column, endLine: location.endLine, endColumn: location.endColumn)
     }
 
     static func location(_ location: CodeLocation) -> SourceLocation {
