@@ -29,7 +29,9 @@ extension SourceScanner.Resolver {
     /// An Info.plist key's strings; a dictionary's as entries.
     mutating func infoPlistValue(_ key: String) -> [Item]? {
         guard let strings = bundle.infoPlist[key] else {
-            fail("the Info.plist iapdoctor read has no `\(key)`")
+            failSpecifically(bundle.infoPlist.isEmpty
+                ? "`\(key)` is read from the app's Info.plist, which iapdoctor did not read (set `app.info_plist`, or `app.target` when the project has several apps)"
+                : "the Info.plist iapdoctor read has no string values under `\(key)`")
             return nil
         }
         isList = strings.count != 1 || strings.first?.key != nil
@@ -48,7 +50,7 @@ extension SourceScanner.Resolver {
     mutating func propertyList(named name: String, type: String?) -> [Item]? {
         let file = type.map { name.hasSuffix("." + $0) ? name : name + "." + $0 } ?? name
         guard file.hasSuffix(".plist"), let path = propertyLists[file] else {
-            fail("`\(file)` is read at run time, and the scanned folders hold no file of that name")
+            failSpecifically("`\(file)` is read at run time, and the scanned folders hold no file of that name")
             return nil
         }
         guard let strings = bundle.readPropertyList(path) else {

@@ -69,6 +69,9 @@ extension SourceScanner {
                 resolver.failure = nil
                 resolver.dropped = 0
                 guard let evaluated = resolver.evaluateCall(call, file: fileIndex) else {
+                    // `ProductView(id: product.id)`: the ID of a product StoreKit already returned,
+                    // requested where it was fetched.
+                    if call.wrapper == nil, Resolver.isFetchedProductID(call.argument) { continue }
                     var unresolved = UnresolvedRequest(
                         location: call.location, api: api, argument: written,
                         reason: resolver.failure ?? "`\(written)` is not a string literal, a constant, a string enum case or a list of them",
@@ -185,6 +188,10 @@ extension SourceScanner {
         var enumsByName: [String: [EnumReference]] = [:]
         var enumsByCase: [String: [EnumReference]] = [:]
         var evaluated: [DefinitionReference: [Item]?] = [:]
+        /// Reasons that say where a value comes from, kept over the definition that holds it.
+        var specificFailures: Set<String> = []
+        /// Why a remembered definition could not be followed.
+        var failedReasons: [DefinitionReference: String] = [:]
         var inProgress: Set<DefinitionReference> = []
         /// Nested expressions being evaluated. ID lists are shallow; the bound keeps a pathological
         /// `[[[[…` or a long chain of constants from exhausting a small thread stack.
@@ -242,6 +249,13 @@ extension SourceScanner {
             "arrayWithArray", "orderedSetWithObjects", "orderedSetWithArray", "initWithObjects", "initWithArray",
             "initWithSet",
         ]
+
+        /// `product.id`, `product.productIdentifier`, `skProduct.productIdentifier`: a product's own ID.
+        static func isFetchedProductID(_ tokens: [ExpressionToken]) -> Bool {
+            guard tokens.count == 3, tokens[0].kind == .identifier, tokens[0].text.lowercased().contains("product"),
+                  tokens[1].text == ".", ["id", "productIdentifier"].contains(tokens[2].text) else { return false }
+            return true
+        }
 
         /// Wrapper functions by display name, with their files.
         var wrappersByDisplay: [String: [(file: Int, wrapper: WrapperFunction)]] = [:]
@@ -401,6 +415,8 @@ extension SourceScanner {
 
         mutating func evaluateDefinition(_ reference: DefinitionReference) -> [Item]? {
             if let cached = evaluated[reference] {
+                // A definition that could not be followed says why again, for this call site.
+                if cached == nil, let reason = failedReasons[reference] { fail(reason) }
                 isList = listDefinitions.contains(reference)
                 guard charge(cached?.count ?? 0) else { return nil }
                 return cached
@@ -434,12 +450,16 @@ extension SourceScanner {
                 evaluated[reference] = .some(nil)
                 return nil
             }
-            if items == nil && !failedBefore && definition.body == nil {
+            // A reason that names where the value comes from (the Info.plist, UserDefaults, a
+            // parameter) is kept; otherwise the definition is named.
+            let specific = failure.map { specificFailures.contains($0) } ?? false
+            if items == nil && !failedBefore && !specific && definition.body == nil {
                 failure = "`\(definition.displayName)` is set to `\(Self.written(definition.expression))`, which iapdoctor cannot follow"
-            } else if items == nil && !failedBefore {
+            } else if items == nil && !failedBefore && !specific {
                 failure = "`\(definition.displayName)` is computed by code iapdoctor cannot follow"
             }
             if isList { listDefinitions.insert(reference) }
+            if items == nil, let failure { failedReasons[reference] = failure }
             // Remembered even when cut short by the nesting bound: re-evaluating would be exponential
             // for lists of lists of constants.
             evaluated[reference] = .some(items)
@@ -662,7 +682,11 @@ extension SourceScanner {
             guard let frame = frames.last else { return .none }
             if let value = frame.values[name] {
                 guard let value else {
-                    fail(frame.reasons[name] ?? "`\(name)` is set to a value iapdoctor cannot follow")
+                    if let reason = frame.reasons[name] {
+                        failSpecifically(reason)
+                    } else {
+                        fail("`\(name)` is set to a value iapdoctor cannot follow")
+                    }
                     return .some(nil)
                 }
                 if let partial = frame.partial[name] {

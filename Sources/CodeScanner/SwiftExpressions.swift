@@ -294,7 +294,7 @@ extension SourceScanner.Resolver {
                 return [.literal(value: bundleIdentifier, location: CodeLocation(file: files[context.file].path, line: token.line, column: 0), via: "Bundle.main.bundleIdentifier")]
             }
             if let source = Self.runTimeSources.first(where: { path.first == $0.name }) {
-                fail("`\(path.joined(separator: "."))` is read \(source.source) at run time")
+                failSpecifically("`\(path.joined(separator: "."))` is read \(source.source) at run time")
                 return nil
             }
             let items = resolvePath(path, context)
@@ -620,6 +620,12 @@ extension SourceScanner.Resolver {
     /// Remembers the first reason a call site's argument could not be resolved.
     mutating func fail(_ reason: String) {
         if failure == nil { failure = reason }
+    }
+
+    /// A reason that says where the value comes from: kept even when a constant holds it.
+    mutating func failSpecifically(_ reason: String) {
+        specificFailures.insert(reason)
+        fail(reason)
     }
 }
 

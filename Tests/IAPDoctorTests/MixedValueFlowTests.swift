@@ -390,6 +390,10 @@ struct BundleValueFlowTests {
             "Info.plist:30 com.acme.kite.noads", "Info.plist:32 com.acme.kite.maps",
         ])
         #expect(scan.unresolved.isEmpty)
+        // Without the Info.plist (several app targets, none chosen), the note says what to set.
+        #expect(unresolvedNotes(files) == [
+            "Helper.swift:8 unresolved: `Shop IDs` is read from the app's Info.plist, which iapdoctor did not read (set `app.info_plist`, or `app.target` when the project has several apps)",
+        ])
     }
 
     /// An Objective-C method whose parameter is requested, fed from a plist the app ships.

@@ -397,3 +397,28 @@ struct ValueFlowBoundsTests {
         #expect(scan.requests.map(\.id).contains("com.acme.base"))
     }
 }
+
+@Suite("Value flow: what is not a request")
+struct NotARequestTests {
+    /// A view showing a product StoreKit returned repeats its ID: no new request, no note.
+    @Test func productViewOfAFetchedProduct() {
+        let files = [("Paywall.swift", #"""
+        import StoreKit
+        import SwiftUI
+        struct Paywall: View {
+            let products: [Product]
+            var body: some View {
+                ForEach(products) { product in ProductView(id: product.id) }
+            }
+        }
+        struct Row: View {
+            let tierID: String
+            var body: some View { ProductView(id: tierID) }
+        }
+        """#)]
+        #expect(requestedIDs(files).isEmpty)
+        // The row's ID is a parameter nobody sets in these files: that one is noted.
+        #expect(unresolvedNotes(files).count == 1)
+        #expect(unresolvedNotes(files).first?.hasPrefix("Paywall.swift:11") == true)
+    }
+}
