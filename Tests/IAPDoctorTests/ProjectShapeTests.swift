@@ -90,6 +90,26 @@ struct ProjectShapeTests {
         #expect(check.output.contains("2 remote Swift packages whose code is not in `app.sources`: PurchaseKit, Charts"), "\(check.output)")
     }
 
+    /// The code reads an ID prefix from a custom Info.plist key built from a build setting.
+    @Test func infoPlistKeysExpandWithTheTargetsSettings() throws {
+        let fixture = Self.birdhouse()
+        fixture.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>CFBundleIdentifier</key><string>$(PRODUCT_BUNDLE_IDENTIFIER)</string>
+            <key>ShopPrefix</key><string>$(PRODUCT_BUNDLE_IDENTIFIER).shop</string>
+            </dict></plist>
+            """)
+        fixture.write("App/Store.swift", """
+            import StoreKit
+            let prefix = Bundle.main.object(forInfoDictionaryKey: "ShopPrefix") as! String
+            func load() async throws { _ = try await Product.products(for: [prefix + ".seeds"]) }
+            """)
+        let (_, check) = try Self.initAndCheck(fixture, ["--format", "json"])
+        #expect(check.output.contains("\"product_id\": \"com.birdhouseapps.birdhouse.shop.seeds\""), "\(check.output)")
+        #expect(!check.output.contains("request-not-resolved"), "\(check.output)")
+    }
+
     @Test func resolverLayersLikeXcode() throws {
         let fixture = Self.birdhouse()
         let project = try XcodeProject.load(path: fixture.folder + "/Birdhouse.xcodeproj")

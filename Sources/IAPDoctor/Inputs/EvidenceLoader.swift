@@ -40,6 +40,7 @@ public enum EvidenceLoader {
                 project.evidence.targetChoice = reason
                 let settings = xcodeProject.settings(target: target, configuration: configuration)
                 resolved = settings
+                project.evidence.settingsExpansion = settings
                 loadBuildSettings(settings, of: target, in: xcodeProject, configuration: configuration, into: &project)
             case .unknownName(let named, let candidates):
                 problems.append(Finding(

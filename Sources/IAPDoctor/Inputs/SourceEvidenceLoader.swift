@@ -112,10 +112,13 @@ extension EvidenceLoader {
         }
         if let path, let plist = try? PropertyList.load(path: path, what: "Info.plist"), case .dictionary(let entries, _) = plist {
             for entry in entries {
-                // A value built from build settings (`$(…)`) is not known here: left out.
+                // `$(…)` is expanded with the target's build settings; a value still not resolved
+                // is left out (unknown, never guessed).
                 func string(_ value: PlistValue, key: String?) -> BundleString? {
-                    guard case .string(let text, let where_) = value, !text.contains("$(") else { return nil }
-                    return BundleString(key: key, value: text, location: codeLocation(where_))
+                    guard case .string(let text, let where_) = value else { return nil }
+                    let expanded = text.contains("$") ? project.evidence.settingsExpansion.map { $0.expand(text) } : text
+                    guard let expanded, BuildSettings.isResolved(expanded) else { return nil }
+                    return BundleString(key: key, value: expanded, location: codeLocation(where_))
                 }
                 switch entry.value {
                 case .string:

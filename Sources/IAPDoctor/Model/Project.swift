@@ -267,6 +267,8 @@ public struct Evidence: Sendable {
     public var configurationName: String?
     /// Build settings of that target and configuration (target over project level).
     public var buildSettings: [String: Fact<String>] = [:]
+    /// All the chosen target's settings, to expand `$(…)` in values the app reads (its Info.plist).
+    public var settingsExpansion: BuildSettings?
     public var hasInAppPurchaseCapability: Fact<Bool>?
     /// `PRODUCT_BUNDLE_IDENTIFIER` of the target's other configurations, expanded, by name.
     public var otherConfigurationBundleIDs: [String: Fact<String>]?
