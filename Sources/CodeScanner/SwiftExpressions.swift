@@ -46,6 +46,9 @@ extension SourceScanner.Resolver {
         return items
     }
 
+    /// Types made from a file's contents.
+    static let fileReaders: Set<String> = ["Data", "NSData"]
+
     /// Types whose values come from outside the code: a note names where.
     static let runTimeSources: [(name: String, source: String)] = [
         ("UserDefaults", "from UserDefaults"), ("NSUbiquitousKeyValueStore", "from iCloud key-value storage"),
@@ -252,6 +255,23 @@ extension SourceScanner.Resolver {
             cursor.advance()
             let path = memberPath(&cursor)
             return resolveImplicitMember(path, context)
+        case .identifier where token.text == "nil" && cursor.peek(1)?.text != ".":
+            cursor.advance()
+            return []
+        case .identifier where token.text == "try" || token.text == "await":
+            // `try? Data(contentsOf: url)`, `await store.ids()`: the value is the expression's.
+            cursor.advance()
+            if (cursor.isOperator("?") || cursor.isOperator("!")) && cursor.current.attached { cursor.advance() }
+            return swiftPrimary(&cursor, context)
+        case .identifier where Self.fileReaders.contains(token.text) && cursor.peek(1)?.text == "(":
+            // `Data(contentsOf: url)`: what a file holds stands for itself (see `bundleCall`).
+            cursor.advance()
+            let arguments = callArguments(&cursor)
+            guard let first = arguments.first, first.label == "contentsOf" || first.label == "contentsOfFile" else {
+                fail("`\(token.text)(…)` is computed by a call")
+                return nil
+            }
+            return evaluate(first.tokens, context)
         case .identifier:
             if Self.collectionTypes.contains(token.text) && (cursor.peek(1)?.text == "(" || cursor.peek(1)?.text.first == "<") {
                 let items = collectionInitializer(&cursor, context)
@@ -273,6 +293,14 @@ extension SourceScanner.Resolver {
                 cursor.advance(2)
                 let arguments = callArguments(&cursor)
                 return bundleCall(name.text, arguments, context)
+            }
+            // `PropertyListSerialization.propertyList(from: data, …)`, `PropertyListDecoder().decode(T.self, from: data)`:
+            // the list read from the file.
+            if path == ["PropertyListSerialization"], cursor.isPunctuation("."), cursor.peek(1)?.text == "propertyList", cursor.peek(2)?.text == "(" {
+                cursor.advance(2)
+                let arguments = callArguments(&cursor)
+                guard let data = arguments.first(where: { $0.label == "from" }) else { return nil }
+                return evaluate(data.tokens, context)
             }
             if path == ["Bundle", "main", "infoDictionary"] {
                 isList = true

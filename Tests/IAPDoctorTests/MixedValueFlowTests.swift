@@ -422,3 +422,48 @@ struct BundleValueFlowTests {
         #expect(scan.unresolved.isEmpty)
     }
 }
+
+@Suite("Value flow through files the app reads")
+struct FileReadValueFlowTests {
+    static let bundle = BundleFiles { path in
+        path == "/app/Products.plist"
+            ? ["com.acme.shop.gold", "com.acme.shop.silver"].enumerated().map {
+                BundleString(value: $0.element, location: CodeLocation(file: path, line: 5 + $0.offset, column: 10))
+            } : nil
+    }
+
+    /// A helper reads a plist named by its caller; the IDs are that file's.
+    @Test func aPropertyListReadByAHelper() {
+        let files = [("Configuration.swift", #"""
+        import Foundation
+        enum Configuration {
+            static func readPropertyFile(filename: String) -> [String: AnyObject]? {
+                if let path = Bundle.main.path(forResource: filename, ofType: "plist") {
+                    if let contents = NSDictionary(contentsOfFile: path) as? [String: AnyObject] { return contents }
+                }
+                return nil
+            }
+        }
+        """#), ("Helper.swift", #"""
+        import StoreKit
+        final class Helper {
+            func start() async {
+                guard let config = Configuration.readPropertyFile(filename: "Products") else { return }
+                let ids = config["Products"] as? [String] ?? []
+                _ = try? await Product.products(for: ids)
+            }
+            func reload() async throws {
+                let url = Bundle.main.url(forResource: "Products", withExtension: "plist")!
+                let data = try Data(contentsOf: url)
+                let list = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as! [String]
+                _ = try await Product.products(for: list)
+            }
+        }
+        """#)]
+        let scan = SourceScanner.scan(sources: files, bundle: Self.bundle, propertyLists: ["Products.plist": "/app/Products.plist"])
+        #expect(scan.requests.map { "\($0.location.file):\($0.location.line) \($0.id)" } == [
+            "/app/Products.plist:5 com.acme.shop.gold", "/app/Products.plist:6 com.acme.shop.silver",
+        ])
+        #expect(scan.unresolved.isEmpty)
+    }
+}
