@@ -342,7 +342,8 @@ extension SourceScanner.Resolver {
         // `queue.async {`): those blocks' statements run too.
         if range.upperBound == tokens.count,
            let open = range.first(where: { tokens[$0].kind == .punctuation && tokens[$0].text == "{" && closing(tokens, $0, limit: tokens.count) == tokens.count }) {
-            statements(tokens, open + 1..<range.upperBound, context, &run, nested: true, implicitReturn: false)
+            let start = bindClosureParameters(tokens, statement: range.lowerBound, open: open, context)
+            statements(tokens, start..<range.upperBound, context, &run, nested: true, implicitReturn: false)
         }
     }
 
@@ -635,5 +636,55 @@ extension SourceScanner.Resolver {
                 statements(tokens, clause.body, context, &run, nested: true, implicitReturn: implicitReturn)
             }
         }
+    }
+
+    /// The closure opening at `open` is called with the elements of a list: `ForEach(tips) { tip in`,
+    /// `List(plans) { plan in`, `tips.forEach { tip in`. Its parameter takes each of them. Returns
+    /// where the closure's statements start.
+    mutating func bindClosureParameters(_ tokens: [ExpressionToken], statement: Int, open: Int, _ context: Context) -> Int {
+        var k = open + 1
+        var names: [String] = []
+        while k < tokens.count && k < open + 12 && (tokens[k].kind == .identifier || tokens[k].text == "," || tokens[k].text == "(" || tokens[k].text == ")") {
+            if tokens[k].kind == .identifier && tokens[k].text == "in" { break }
+            if tokens[k].kind == .identifier { names.append(tokens[k].text) }
+            k += 1
+        }
+        let hasParameters = k < tokens.count && tokens[k].kind == .identifier && tokens[k].text == "in" && !names.isEmpty
+        let bodyStart = hasParameters ? k + 1 : open + 1
+        let name = hasParameters ? names[0] : "$0"
+        // What the closure runs over: the first argument of the call it trails, or the receiver
+        // of `.forEach`/`.map`.
+        var source: [ExpressionToken]?
+        if open > statement, tokens[open - 1].text == ")" {
+            var depth = 0
+            var paren = open - 1
+            while paren > statement {
+                if isCloser(tokens[paren]) { depth += 1 } else if isOpener(tokens[paren]) {
+                    depth -= 1
+                    if depth == 0 { break }
+                }
+                paren -= 1
+            }
+            var end = paren + 1
+            var level = 0
+            while end < open - 1 {
+                if isOpener(tokens[end]) { level += 1 } else if isCloser(tokens[end]) { level -= 1 }
+                if level == 0 && tokens[end].text == "," { break }
+                end += 1
+            }
+            if paren + 1 < end, !(tokens[paren + 2].text == ":" && tokens[paren + 1].kind == .identifier) {
+                source = Array(tokens[(paren + 1)..<end])
+            }
+        } else if open - 2 > statement, tokens[open - 2].text == ".",
+                  ["forEach", "map", "compactMap", "flatMap", "filter"].contains(tokens[open - 1].text) {
+            var start = statement
+            for index in statement..<(open - 2) where tokens[index].kind == .operatorRun && tokens[index].text == "=" { start = index + 1 }
+            if start < open - 2 { source = Array(tokens[start..<(open - 2)]) }
+        }
+        if let source, !frames.isEmpty {
+            let values = quietly(name) { $0.evaluate(source, context) }
+            if let values { frames[frames.count - 1].values[name] = .some(values) }
+        }
+        return bodyStart
     }
 }

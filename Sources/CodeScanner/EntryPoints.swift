@@ -235,7 +235,8 @@ extension SourceScanner.Summarizer {
     func functionPrefix(before end: Int) -> Range<Int>? {
         guard language == .swift else { return nil }
         for scope in scopes.reversed() {
-            if let function = scope.function, function.name != "^" {
+            // A function's body, or a computed property's (a SwiftUI view's `body`).
+            if scope.function.map({ $0.name != "^" }) ?? false || scope.property != nil {
                 let range = scope.open + 1..<end
                 return range.count <= Self.maxExpressionTokens ? range : nil
             }
@@ -269,7 +270,9 @@ extension SourceScanner.Summarizer {
             }
             defer { k += 1 }
             guard isIdentifier(k), !isPunctuation(k - 1, ".") else { continue }
-            if isPunctuation(k + 1, "."), isIdentifier(k + 2), !Self.valueMembers.contains(text(k + 2)) { continue }
+            // A method of it (`session.productIDs()`) computes something else; a property
+            // (`tip.sku`) or a list operation (`ids.map`) is its value.
+            if isPunctuation(k + 1, "."), isIdentifier(k + 2), isPunctuation(k + 3, "("), !Self.valueMembers.contains(text(k + 2)) { continue }
             // The condition of `flag ? a : b` chooses between values; it is not one.
             if isOperator(k + 1, "?"), k + 2 < tokens.count, tokens[k + 1].start != tokens[k].end { continue }
             names.append(text(k))
@@ -281,7 +284,7 @@ extension SourceScanner.Summarizer {
             if let expression = locals[name] {
                 for (offset, token) in expression.enumerated() where token.kind == .identifier {
                     if offset > 0 && expression[offset - 1].text == "." { continue }
-                    if offset + 2 < expression.count, expression[offset + 1].text == ".",
+                    if offset + 3 < expression.count, expression[offset + 1].text == ".", expression[offset + 3].text == "(",
                        !Self.valueMembers.contains(expression[offset + 2].text) { continue }
                     names.append(token.text)
                 }

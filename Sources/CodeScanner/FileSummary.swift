@@ -216,7 +216,7 @@ extension SourceScanner {
         /// A `func` whose body has not opened yet, and the token after its parameter list.
         var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
         /// A computed property whose body opens at `open`.
-        var pendingProperty: (name: Int, isPrivate: Bool, open: Int)?
+        var pendingProperty: (name: Int, isPrivate: Bool, open: Int, recordsValue: Bool)?
         /// The OS versions `#available` checks and `@available` attributes require around here.
         var availability = SourceScanner.AvailabilityTracker()
         /// What the Objective-C pass remembers between tokens (ObjectiveCSummarizer.swift).
@@ -232,7 +232,7 @@ extension SourceScanner {
             var localDefinitions: [Int] = []
             var function: FunctionHeader?
             /// A computed property's name token, for a body recorded when it closes.
-            var property: (name: Int, isPrivate: Bool)?
+            var property: (name: Int, isPrivate: Bool, recordsValue: Bool)?
         }
 
         struct FunctionHeader {

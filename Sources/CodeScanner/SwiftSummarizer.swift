@@ -31,7 +31,7 @@ extension SourceScanner.Summarizer {
         }
         pendingFunction = nil
         if let property = pendingProperty, index == property.open {
-            scope.property = (property.name, property.isPrivate)
+            scope.property = (property.name, property.isPrivate, property.recordsValue)
         }
         pendingProperty = nil
         if let pending = pendingType {
@@ -53,7 +53,7 @@ extension SourceScanner.Summarizer {
         if scope.typePath != nil { typePaths.removeLast() }
         if let function = scope.function, function.returnsValue || function.name == "init" {
             recordBody(name: function.name, open: scope.open, close: index, isPrivate: function.isPrivate, parameters: function.parameters)
-        } else if let property = scope.property {
+        } else if let property = scope.property, property.recordsValue {
             recordBody(name: text(property.name), open: scope.open, close: index, isPrivate: property.isPrivate, parameters: nil)
         }
         for definition in scope.localDefinitions {
@@ -306,12 +306,15 @@ extension SourceScanner.Summarizer {
         let start = open + 1
         guard start < tokens.count else { return }
         if isWord(start, "set") || isWord(start, "willSet") || isWord(start, "didSet") { return }
+        // A view's `body` is not an ID list: its body is not recorded as a value, but calls in it
+        // still run after the statements before them.
+        var recordsValue = true
         var k = nameIndex + 1
         while k < open {
-            if isWord(k, "some") || isWord(k, "View") || isWord(k, "any") { return }
+            if isWord(k, "some") || isWord(k, "View") || isWord(k, "any") { recordsValue = false }
             k += 1
         }
-        pendingProperty = (nameIndex, isPrivate, open)
+        pendingProperty = (nameIndex, isPrivate, open, recordsValue)
     }
 
     /// Records a function's or computed property's body by its token range: it is copied out

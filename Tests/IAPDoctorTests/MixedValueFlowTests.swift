@@ -467,3 +467,45 @@ struct FileReadValueFlowTests {
         #expect(scan.unresolved.isEmpty)
     }
 }
+
+@Suite("Value flow in SwiftUI views")
+struct ViewValueFlowTests {
+    /// `ForEach` over a list of model values: the closure's parameter is each of them, also when
+    /// a helper function makes the view.
+    @Test func forEachOverModelValues() {
+        let files = [("Shelf.swift", #"""
+        import SwiftUI
+        import StoreKit
+        struct Book: Identifiable {
+            let id = UUID()
+            let sku: String
+        }
+        let shelf: [Book] = [
+            Book(sku: "com.acme.book.one"),
+            Book(sku: "com.acme.book.two"),
+        ]
+        struct ShelfView: View {
+            var body: some View {
+                VStack(spacing: 8) {
+                    ForEach(shelf) { book in
+                        ProductView(id: book.sku)
+                    }
+                }
+            }
+        }
+        struct CardsView: View {
+            let extras = ["com.acme.book.three"]
+            var body: some View {
+                List(extras, id: \.self) { sku in card(sku: sku) }
+            }
+            func card(sku: String) -> some View { ProductView(id: sku) }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Shelf.swift:8 com.acme.book.one",
+            "Shelf.swift:9 com.acme.book.two",
+            "Shelf.swift:21 com.acme.book.three",
+        ])
+        #expect(unresolvedNotes(files).isEmpty)
+    }
+}
