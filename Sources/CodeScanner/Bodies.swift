@@ -471,13 +471,15 @@ extension SourceScanner.Resolver {
     /// In an initializer: `self.ids = value`, `ids = value` (not a local), `self.init(…)`.
     mutating func initializerStatement(_ tokens: [ExpressionToken], _ range: Range<Int>, _ context: Context) -> Bool {
         var k = range.lowerBound
-        let isSelf = tokens[k].text == "self" && k + 2 < range.upperBound && tokens[k + 1].text == "."
+        let isSuper = tokens[k].text == "super" && k + 2 < range.upperBound && tokens[k + 1].text == "."
+        let isSelf = (tokens[k].text == "self" || isSuper) && k + 2 < range.upperBound && tokens[k + 1].text == "."
         if isSelf { k += 2 }
         guard k + 1 < range.upperBound, tokens[k].kind == .identifier else { return false }
         let name = tokens[k].text
         if isSelf && name == "init" && tokens[k + 1].text == "(" {
-            // `self.init(…)`: another initializer of the same type sets the fields.
-            guard let type = context.typePaths.last?.last else { return true }
+            // `self.init(…)`: another initializer of the same type sets the fields;
+            // `super.init(…)`: the superclass's.
+            guard let own = context.typePaths.last?.last, let type = isSuper ? supertypes[own] : own else { return true }
             var cursor = Cursor(tokens: Array(tokens[(k + 1)..<range.upperBound]))
             if let made = construct(type, &cursor, context), case .instance(_, let fields)? = made.first {
                 frames[frames.count - 1].fields?.merge(fields) { $1 }

@@ -58,6 +58,8 @@ extension SourceScanner {
         var isInitialization = false
         /// …set from the initializer's parameters: its values come from the calls that make one.
         var isFromParameters = false
+        /// Objective-C: the initializer it is set in (`initWithSKUs`) and that method's parameters.
+        var initializer: (name: String, parameters: [Parameter])? = nil
 
         var displayName: String { owner.map { ($0 + [name]).joined(separator: ".") } ?? name }
         var isFunction: Bool { parameters != nil }
@@ -115,6 +117,9 @@ extension SourceScanner {
     /// A call that makes a value of an app type whose initializer stores its parameters.
     struct Construction: Sendable {
         var type: String
+        /// Objective-C: the initializer called (`initWithSKUs`); nil for Swift, whose `init`s are
+        /// chosen by their labels.
+        var initializer: String? = nil
         var arguments: [CallArgument]
         var context: Context
         var prefix: Range<Int>?
@@ -155,6 +160,8 @@ extension SourceScanner {
         var wrappers: [WrapperFunction] = []
         /// Types whose initializers store a parameter (`init(ids:) { self.ids = ids }`).
         var storingTypes: Set<String> = []
+        /// Each class's superclass, as written (`class Cafe: TillBase`, `@interface Kite : Base`).
+        var supertypes: [String: String] = [:]
         /// Calls that make a value of one of those types: `Store(ids: [...])`.
         var constructions: [Construction] = []
         var secrets: [SecretSighting] = []

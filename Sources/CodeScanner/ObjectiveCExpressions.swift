@@ -506,7 +506,8 @@ extension SourceScanner.Resolver {
             guard charge(1) else { return nil }
             let saved = failure
             failure = nil
-            let value = evaluateDefinition(reference)
+            let value = definition(reference).initializer != nil
+                ? evaluateThroughObjectiveCConstructions(reference) : evaluateDefinition(reference)
             let reason = failure
             failure = saved
             if let value {
@@ -580,5 +581,39 @@ extension SourceScanner.Resolver {
         var macroContext = macro.context
         macroContext.file = reference.file
         return evaluate(expanded, macroContext)
+    }
+
+    /// A member an `init…` method sets from its parameters: its value in every message that makes
+    /// one with that initializer.
+    mutating func objectiveCThroughConstructionsReason(_ type: String, _ name: String) -> String {
+        "`\(type).\(name)` is set from the initializer's parameters, and no message that makes a `\(type)` with values iapdoctor can follow was found"
+    }
+
+    mutating func evaluateThroughObjectiveCConstructions(_ reference: SourceScanner.DefinitionReference) -> [Item]? {
+        let definition = definition(reference)
+        guard let initializer = definition.initializer, let type = definition.owner?.last else { return nil }
+        let constructions = (constructionsByType[type] ?? []).filter { $0.construction.initializer == initializer.name }
+        guard !constructions.isEmpty else {
+            fail(objectiveCThroughConstructionsReason(type, definition.name))
+            return nil
+        }
+        var items: [Item] = []
+        var followed = false
+        let savedFrames = frames
+        for (file, construction) in constructions.prefix(64) {
+            var callContext = construction.context
+            callContext.file = file
+            frames = []
+            guard let frame = bind(construction.arguments.map { ($0.label, $0.tokens) }, to: initializer.parameters, callContext) else { continue }
+            frames = [frame]
+            var ownContext = definition.context
+            ownContext.file = reference.file
+            if let value = evaluate(definition.expression, ownContext) {
+                followed = true
+                items += value
+            }
+        }
+        frames = savedFrames
+        return followed ? Self.unique(items) : nil
     }
 }

@@ -53,6 +53,7 @@ extension SourceScanner.Summarizer {
         if isWord(index + 1, "implementation") || isWord(index + 1, "interface") {
             guard isIdentifier(index + 2) else { return }
             typePaths = [[text(index + 2)]]
+            if isPunctuation(index + 3, ":"), isIdentifier(index + 4) { summary.supertypes[text(index + 2)] = text(index + 4) }
         } else if isWord(index + 1, "end") || isWord(index + 1, "protocol") {
             typePaths = []
         }
@@ -161,6 +162,7 @@ extension SourceScanner.Summarizer {
 
     mutating func objectiveCIdentifier(_ index: Int) {
         if !wrappers.isEmpty && isPunctuation(index + 1, ":") && !isOperator(index - 1, "?") { objectiveCWrapperCall(index) }
+        if !storingTypes.isEmpty && isPunctuation(index + 1, ":") { objectiveCConstruction(index) }
         let first = bytes[tokens[index].start]
         switch first {
         case 0x53:  // S
@@ -183,6 +185,12 @@ extension SourceScanner.Summarizer {
             guard isPunctuation(index + 1, ":") else { return }
             let api: String
             if isWord(index, "initWithProductIdentifiers") {
+                // A method declared with that name, or the app's own class made with it, is not
+                // StoreKit's request.
+                if scopes.isEmpty { return }
+                if isPunctuation(index - 1, "]"), isWord(index - 2, "alloc"), isIdentifier(index - 3), !isWord(index - 3, "SKProductsRequest") {
+                    return
+                }
                 api = "-initWithProductIdentifiers:"
             } else if isWord(index, "addPayment") && isRMStoreReceiver(before: index) {
                 api = "-[RMStore addPayment:]"
@@ -348,7 +356,9 @@ extension SourceScanner.Summarizer {
             }
             // `self.products = …`, `self->_products = …`; not `other.self.products`.
             guard isWord(nameIndex - 2, "self"), !isPunctuation(nameIndex - 3, "."), !isOperator(nameIndex - 3, "->") else { return }
+            let recorded = summary.definitions.count
             objectiveCRecordValue(of: .property(text(nameIndex)), at: nameIndex, value: index + 1, isAddition: false)
+            objectiveCMarkInitialization(recorded, value: index + 1)
             return
         }
         // A declaration: the name follows `*`, `const` or a type name.
@@ -356,7 +366,9 @@ extension SourceScanner.Summarizer {
             // A statement setting a variable declared before: `ids = …;`, `if (x) ids = …;`.
             if nameIndex == 0 || isPunctuation(nameIndex - 1, ";") || isPunctuation(nameIndex - 1, "{")
                 || isPunctuation(nameIndex - 1, "}") || isPunctuation(nameIndex - 1, ")") || isWord(nameIndex - 1, "else") {
+                let recorded = summary.definitions.count
                 objectiveCRecordValue(of: .name(text(nameIndex)), at: nameIndex, value: index + 1, isAddition: false)
+                objectiveCMarkInitialization(recorded, value: index + 1)
             }
             return
         }
@@ -439,5 +451,39 @@ extension SourceScanner.Summarizer {
     /// `-askStoreFor:from:`, as Objective-C names a method.
     func objectiveCDisplay(_ function: FunctionHeader) -> String {
         "-" + function.name + ":" + function.parameters.dropFirst().compactMap { $0.label.map { $0 + ":" } }.joined()
+    }
+
+    /// A member set in an `init…` method from its parameters (`_skus = skus;`): its values come
+    /// from the messages that make one (`[[Shop alloc] initWithSKUs:…]`).
+    mutating func objectiveCMarkInitialization(_ recorded: Int, value: Int) {
+        guard summary.definitions.count == recorded + 1, summary.definitions[recorded].owner != nil,
+              let function = enclosingFunction(), function.isObjectiveC, function.name.hasPrefix("init"),
+              let type = typePaths.last?.last else { return }
+        let end = objectiveCExpressionEnd(from: value)
+        guard dependsOnParameters(value..<end, function) else { return }
+        summary.definitions[recorded].isFromParameters = true
+        summary.definitions[recorded].initializer = (function.name, function.parameters)
+        summary.storingTypes.insert(type)
+    }
+
+    /// `[[Shop alloc] initWithSKUs:ids]`, `[[self alloc] initWithSKUs:ids]` for a type whose
+    /// initializer stores its parameters.
+    mutating func objectiveCConstruction(_ index: Int) {
+        // index is the initializer's name, after `[X alloc]`.
+        guard isPunctuation(index + 1, ":"), isPunctuation(index - 1, "]"), isWord(index - 2, "alloc"), isIdentifier(index - 3),
+              isPunctuation(index - 4, "[") else { return }
+        let named = text(index - 3)
+        guard let type = named == "self" ? typePaths.last?.last : named, storingTypes.contains(type) else { return }
+        var arguments: [CallArgument] = []
+        var piece = index
+        while isIdentifier(piece) && isPunctuation(piece + 1, ":") {
+            let end = objectiveCExpressionEnd(from: piece + 2)
+            guard end > piece + 2, let tokens = snapshot(piece + 2..<end) else { return }
+            arguments.append(CallArgument(label: piece == index ? nil : text(piece), tokens: tokens))
+            piece = end
+        }
+        var construction = Construction(type: type, arguments: arguments, context: context(index), prefix: nil)
+        construction.initializer = text(index)
+        summary.constructions.append(construction)
     }
 }

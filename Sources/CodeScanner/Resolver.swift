@@ -1,6 +1,17 @@
 // MARK: - Resolution
 
 extension SourceScanner {
+    /// A type's superclass, its superclass's, and so on (at most 16, and never round a loop).
+    static func ancestors(of type: String, in supertypes: [String: String]) -> [String] {
+        var chain: [String] = []
+        var current = type
+        while let parent = supertypes[current], !chain.contains(parent), parent != type, chain.count < 16 {
+            chain.append(parent)
+            current = parent
+        }
+        return chain
+    }
+
     /// Wrapper functions followed inside one another: a wrapper of a wrapper of a wrapper.
     static let maxWrapperDepth = 3
 
@@ -16,11 +27,17 @@ extension SourceScanner {
         for _ in 0..<maxWrapperDepth {
             var wrappers: [String: [WrapperFunction]] = [:]
             var storingTypes: Set<String> = []
+            var supertypes: [String: String] = [:]
             for summary in summaries {
                 for wrapper in summary.wrappers where !(wrappers[wrapper.name] ?? []).contains(where: { $0.display == wrapper.display }) {
                     wrappers[wrapper.name, default: []].append(wrapper)
                 }
                 storingTypes.formUnion(summary.storingTypes)
+                supertypes.merge(summary.supertypes) { first, _ in first }
+            }
+            // A subclass made with an inherited initializer stores what its superclass does.
+            for type in supertypes.keys where Self.ancestors(of: type, in: supertypes).contains(where: storingTypes.contains) {
+                storingTypes.insert(type)
             }
             let displays = Set(wrappers.values.joined().map(\.display)).union(storingTypes.map { "type:" + $0 })
             guard !displays.isSubset(of: known) else { break }
@@ -259,18 +276,28 @@ extension SourceScanner {
 
         /// Wrapper functions by display name, with their files.
         var wrappersByDisplay: [String: [(file: Int, wrapper: WrapperFunction)]] = [:]
+        /// Each class's superclass.
+        var supertypes: [String: String] = [:]
         /// Calls that make values of types whose initializers store parameters, by type.
         var constructionsByType: [String: [(file: Int, construction: SourceScanner.Construction)]] = [:]
 
         init(files: [FileSummary]) {
             self.files = files
+            defer {
+                // A value made of a subclass is one of its superclasses' too.
+                for fileIndex in files.indices {
+                    for construction in files[fileIndex].constructions {
+                        for type in [construction.type] + SourceScanner.ancestors(of: construction.type, in: supertypes) {
+                            constructionsByType[type, default: []].append((fileIndex, construction))
+                        }
+                    }
+                }
+            }
             for fileIndex in files.indices {
                 for wrapper in files[fileIndex].wrappers {
                     wrappersByDisplay[wrapper.display, default: []].append((fileIndex, wrapper))
                 }
-                for construction in files[fileIndex].constructions {
-                    constructionsByType[construction.type, default: []].append((fileIndex, construction))
-                }
+                supertypes.merge(files[fileIndex].supertypes) { first, _ in first }
                 for index in files[fileIndex].definitions.indices {
                     self.files[fileIndex].definitions[index].context.file = fileIndex
                     definitionsByName[files[fileIndex].definitions[index].name, default: []]
@@ -665,7 +692,7 @@ extension SourceScanner {
                 frames = [SourceScanner.Frame()]
                 if let prefix = construction.prefix, let tokens = tokens(file: file, range: prefix) { runPrefix(tokens, context) }
                 let arguments = construction.arguments.map { ($0.label, $0.tokens) }
-                guard let made = construct(type, arguments: arguments, context) else { continue }
+                guard let made = construct(construction.type, arguments: arguments, context) else { continue }
                 for item in made {
                     if case .instance(_, let fields) = item, let values = fields[field] {
                         followed = true

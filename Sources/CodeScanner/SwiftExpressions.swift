@@ -348,8 +348,12 @@ extension SourceScanner.Resolver {
     }
 
     mutating func construct(_ type: String, arguments: [(label: String?, tokens: [ExpressionToken])], _ context: Context) -> [Item]? {
-        let initializers = (definitionsByName["init"] ?? []).filter { reference in
-            definition(reference).owner?.last == type && bind(arguments, to: definition(reference).parameters ?? [], context) != nil
+        // Its own initializers, or, without one that fits, those it inherits.
+        var initializers: [DefinitionReference] = []
+        for owner in [type] + SourceScanner.ancestors(of: type, in: supertypes) where initializers.isEmpty {
+            initializers = (definitionsByName["init"] ?? []).filter { reference in
+                definition(reference).owner?.last == owner && bind(arguments, to: definition(reference).parameters ?? [], context) != nil
+            }
         }
         if let initializer = initializers.first, let value = run(initializer, arguments, context, on: nil) {
             isList = false

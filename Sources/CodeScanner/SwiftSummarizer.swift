@@ -192,6 +192,12 @@ extension SourceScanner.Summarizer {
                 hasStringRawValues = isWord(last, "String")
             }
         }
+        // `class Cafe: TillBase`: a class's first inherited type may be its superclass, whose
+        // initializers it inherits.
+        if isWord(index, "class") {
+            if k < tokens.count && tokens[k].kind == .operatorRun && bytes[tokens[k].start] == 0x3C { k = skipGenericParameters(k) }
+            if isPunctuation(k, ":") && isIdentifier(k + 1) { summary.supertypes[name] = text(k + 1) }
+        }
         pendingType = PendingType(path: path, isEnum: isWord(index, "enum"), hasStringRawValues: hasStringRawValues)
     }
 

@@ -509,3 +509,79 @@ struct ViewValueFlowTests {
         #expect(unresolvedNotes(files).isEmpty)
     }
 }
+
+@Suite("Value flow through helper classes and subclasses")
+struct HelperClassValueFlowTests {
+    /// An Objective-C helper keeps the IDs its initializer gets; a subclass makes one with them.
+    /// The helper's own initializer shares StoreKit's selector: neither it nor its declaration is
+    /// a request.
+    @Test func objectiveCHelperMadeBySubclass() {
+        let files = [("ShopBase.h", #"""
+        #import <StoreKit/StoreKit.h>
+        @interface ShopBase : NSObject <SKProductsRequestDelegate>
+        - (instancetype)initWithProductIdentifiers:(NSSet *)productIdentifiers;
+        @end
+        """#), ("ShopBase.m", #"""
+        #import "ShopBase.h"
+        @implementation ShopBase {
+            NSSet *_ids;
+            SKProductsRequest *_request;
+        }
+        - (instancetype)initWithProductIdentifiers:(NSSet *)productIdentifiers {
+            if ((self = [super init])) { _ids = productIdentifiers; }
+            return self;
+        }
+        - (void)fetch {
+            _request = [[SKProductsRequest alloc] initWithProductIdentifiers:_ids];
+            [_request start];
+        }
+        @end
+        """#), ("KiteShop.m", #"""
+        #import "ShopBase.h"
+        #define KITE_NO_ADS @"com.acme.kite.noads"
+        @interface KiteShop : ShopBase
+        @end
+        @implementation KiteShop
+        + (KiteShop *)shared {
+            static KiteShop *s; static dispatch_once_t once;
+            dispatch_once(&once, ^{ s = [[self alloc] initWithProductIdentifiers:[NSSet setWithObjects:KITE_NO_ADS, nil]]; });
+            return s;
+        }
+        @end
+        """#)]
+        let scan = SourceScanner.scan(sources: files)
+        #expect(scan.requests.map { "\($0.location.file):\($0.location.line) \($0.id) \($0.api)" } == [
+            "KiteShop.m:2 com.acme.kite.noads -initWithProductIdentifiers:",
+        ])
+        #expect(scan.unresolved.isEmpty)
+    }
+
+    /// A Swift helper made through a subclass: an inherited initializer, or one that calls
+    /// `super.init`.
+    @Test func swiftHelperMadeBySubclasses() {
+        let files = [("Till.swift", #"""
+        import StoreKit
+        class TillBase: NSObject {
+            private let skus: Set<String>
+            private var request: SKProductsRequest?
+            init(skus: Set<String>) {
+                self.skus = skus
+                super.init()
+            }
+            func fetch() {
+                request = SKProductsRequest(productIdentifiers: skus)
+                request?.start()
+            }
+        }
+        final class CafeTill: TillBase {
+            static let shared = CafeTill(skus: ["com.acme.cafe.latte"])
+        }
+        final class BarTill: TillBase {
+            init() { super.init(skus: ["com.acme.bar.tonic"]) }
+        }
+        let bar = BarTill()
+        """#)]
+        #expect(requestedIDs(files) == ["Till.swift:15 com.acme.cafe.latte", "Till.swift:18 com.acme.bar.tonic"])
+        #expect(unresolvedNotes(files).isEmpty)
+    }
+}
