@@ -198,6 +198,8 @@ extension SourceScanner.Summarizer {
         guard let argument = snapshot(range) else { return }
         let prefix = functionPrefix(before: receiverStart(index))
         if let function = enclosingFunction(), dependsOnParameters(range, function) {
+            // `func buy(_ product: Product) { … purchase(product.id) }`: a product already fetched.
+            if SourceScanner.Resolver.isFetchedProductID(argument) { return }
             summary.wrappers.append(WrapperFunction(
                 name: function.name, parameters: function.parameters, entry: entry, location: function.location,
                 display: display(function), body: .entry(argument: argument), prefix: prefix, context: context(index)))

@@ -211,6 +211,9 @@ extension SourceScanner.Summarizer {
             guard let argument = snapshot(index + 2..<end) else { return }
             // A method whose parameter reaches the request is a wrapper: its calls give the IDs.
             if let function = enclosingFunction(), function.isObjectiveC, dependsOnParameters(index + 2..<end, function) {
+                // `- (void)buy:(SKProduct *)product { … addPayment:product.productIdentifier }`: a
+                // product already fetched.
+                if SourceScanner.Resolver.isFetchedProductID(argument) { return }
                 let entry = EntryPoint(receivers: [], name: text(index), label: nil, api: api, storeKit1: true)
                 summary.wrappers.append(WrapperFunction(
                     name: function.name, parameters: function.parameters, entry: entry, location: function.location,

@@ -85,10 +85,11 @@ extension SourceScanner {
                 if let isActive = resolver.isActiveCall(call), !isActive { continue }
                 resolver.failure = nil
                 resolver.dropped = 0
+                // `ProductView(id: product.id)`: the ID of a product StoreKit already returned,
+                // requested where it was fetched.
+                if call.wrapper == nil ? Resolver.isFetchedProductID(call.argument)
+                    : call.arguments.contains(where: { Resolver.isFetchedProductID($0.tokens) }) { continue }
                 guard let evaluated = resolver.evaluateCall(call, file: fileIndex) else {
-                    // `ProductView(id: product.id)`: the ID of a product StoreKit already returned,
-                    // requested where it was fetched.
-                    if call.wrapper == nil, Resolver.isFetchedProductID(call.argument) { continue }
                     var unresolved = UnresolvedRequest(
                         location: call.location, api: api, argument: written,
                         reason: resolver.failure ?? "`\(written)` is not a string literal, a constant, a string enum case or a list of them",
@@ -267,11 +268,13 @@ extension SourceScanner {
             "initWithSet",
         ]
 
-        /// `product.id`, `product.productIdentifier`, `skProduct.productIdentifier`: a product's own ID.
+        /// `product.id`, `skProduct.productIdentifier`, `transaction.productID`: the ID of a product
+        /// StoreKit returned, or of a purchase made: requested where it was fetched.
         static func isFetchedProductID(_ tokens: [ExpressionToken]) -> Bool {
-            guard tokens.count == 3, tokens[0].kind == .identifier, tokens[0].text.lowercased().contains("product"),
-                  tokens[1].text == ".", ["id", "productIdentifier"].contains(tokens[2].text) else { return false }
-            return true
+            guard tokens.count == 3, tokens[0].kind == .identifier, tokens[1].text == ".",
+                  ["id", "productIdentifier", "productID"].contains(tokens[2].text) else { return false }
+            let name = tokens[0].text.lowercased()
+            return name.contains("product") || name.contains("transaction") || name.contains("payment")
         }
 
         /// Wrapper functions by display name, with their files.

@@ -90,6 +90,19 @@ struct ProjectShapeTests {
         #expect(check.output.contains("2 remote Swift packages whose code is not in `app.sources`: PurchaseKit, Charts"), "\(check.output)")
     }
 
+    /// Source files at the top of the folder, beside the app's folders, are scanned too.
+    @Test func topLevelSourceFilesAreScanned() throws {
+        let fixture = Self.birdhouse()
+        fixture.write("Constants.swift", "enum Shop { static let seeds = \"com.birdhouseapps.birdhouse.seeds\" }\n")
+        fixture.write("App/Store.swift", """
+            import StoreKit
+            func load() async throws { _ = try await Product.products(for: [Shop.seeds]) }
+            """)
+        let (descriptor, check) = try Self.initAndCheck(fixture, ["--format", "json"])
+        #expect(descriptor.contains("/Constants.swift]"), "\(descriptor)")
+        #expect(check.output.contains("\"product_id\": \"com.birdhouseapps.birdhouse.seeds\""), "\(check.output)")
+    }
+
     /// The code reads an ID prefix from a custom Info.plist key built from a build setting.
     @Test func infoPlistKeysExpandWithTheTargetsSettings() throws {
         let fixture = Self.birdhouse()

@@ -421,4 +421,31 @@ struct NotARequestTests {
         #expect(unresolvedNotes(files).count == 1)
         #expect(unresolvedNotes(files).first?.hasPrefix("Paywall.swift:11") == true)
     }
+
+    /// Buying a product already fetched, or looking one up for a transaction, through the app's
+    /// functions: no wrapper of IDs, no note.
+    @Test func purchasesOfFetchedProductsThroughFunctions() {
+        let files = [("Buy.swift", #"""
+        import StoreKit
+        final class Store {
+            func buy(_ product: SKProduct) { RMStore.default().addPayment(product.productIdentifier) }
+            func product(for id: String) async -> Product? { try? await Product.products(for: [id]).first }
+            func refresh() async {
+                for await result in Transaction.currentEntitlements {
+                    if case .verified(let transaction) = result { _ = await product(for: transaction.productID) }
+                }
+            }
+        }
+        """#), ("Buy.m", #"""
+        #import "RMStore.h"
+        @implementation Upgrade
+        - (void)purchase:(SKProduct *)product {
+            [[RMStore defaultStore] addPayment:product.productIdentifier success:nil failure:nil];
+        }
+        - (void)tap { [self purchase:self.yearlyProduct]; }
+        @end
+        """#)]
+        #expect(requestedIDs(files).isEmpty)
+        #expect(unresolvedNotes(files).isEmpty)
+    }
 }

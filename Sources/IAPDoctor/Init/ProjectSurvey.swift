@@ -199,14 +199,20 @@ public struct ProjectSurvey: Sendable {
                 && (name.contains("product_id") || name.contains("productid") || name.contains("product-id")
                     || name.hasPrefix("products.") || name.hasPrefix("productids"))
         }
-        // Sources: the top-level folders that hold Swift or Objective-C files (tests excluded).
+        // Sources: the top-level folders that hold Swift or Objective-C files (tests excluded),
+        // and the source files at the top itself (an app whose constants sit beside its folders).
         var folders: [String] = []
-        for path in files where [".swift", ".m", ".mm"].contains(where: { path.hasSuffix($0) }) && !Self.isTestPath(path) {
-            guard path.contains("/") else { continue }
+        var topFiles: [String] = []
+        for path in files where [".swift", ".m", ".mm", ".h"].contains(where: { path.hasSuffix($0) }) && !Self.isTestPath(path) {
+            guard path.contains("/") else {
+                topFiles.append(path)
+                continue
+            }
+            guard !path.hasSuffix(".h") else { continue }
             let folder = String(path.split(separator: "/").first!)
             if !folders.contains(folder) { folders.append(folder) }
         }
-        sources = folders
+        sources = folders + topFiles.sorted()
     }
 
     /// Profiles when there are several (the descriptor lists them as a question).
