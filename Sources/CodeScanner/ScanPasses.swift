@@ -1,0 +1,176 @@
+// MARK: - The passes of a scan, and the resolution of every call site
+
+extension SourceScanner {
+    /// A type's superclass, its superclass's, and so on (at most 16, and never round a loop).
+    static func ancestors(of type: String, in supertypes: [String: String]) -> [String] {
+        var chain: [String] = []
+        var current = type
+        while let parent = supertypes[current], !chain.contains(parent), parent != type, chain.count < 16 {
+            chain.append(parent)
+            current = parent
+        }
+        return chain
+    }
+
+    /// Wrapper functions followed inside one another: a wrapper of a wrapper of a wrapper.
+    static let maxWrapperDepth = 3
+
+    /// Summarizes every file, finds the app's wrapper functions, summarizes again the files that
+    /// call one (their calls are entry points, or make their caller a wrapper too), and resolves
+    /// every call site. `platform` (`ios`, `macos`, …) chooses `#if os(…)` branches.
+    static func scan(
+        _ sources: [(path: String, language: Language, bytes: [UInt8])], platform: String? = nil, bundleIdentifier: String? = nil,
+        bundle: BundleFiles = BundleFiles(), propertyLists: [String: String] = [:]
+    ) -> SourceScan {
+        var summaries = sources.map { summarize(bytes: $0.bytes, file: $0.path, language: $0.language) }
+        var known: Set<String> = []
+        for _ in 0..<maxWrapperDepth {
+            var wrappers: [String: [WrapperFunction]] = [:]
+            var storingTypes: Set<String> = []
+            var supertypes: [String: String] = [:]
+            for summary in summaries {
+                for wrapper in summary.wrappers where !(wrappers[wrapper.name] ?? []).contains(where: { $0.display == wrapper.display }) {
+                    wrappers[wrapper.name, default: []].append(wrapper)
+                }
+                storingTypes.formUnion(summary.storingTypes)
+                supertypes.merge(summary.supertypes) { first, _ in first }
+            }
+            // A subclass made with an inherited initializer stores what its superclass does.
+            for type in supertypes.keys where Self.ancestors(of: type, in: supertypes).contains(where: storingTypes.contains) {
+                storingTypes.insert(type)
+            }
+            let displays = Set(wrappers.values.joined().map(\.display)).union(storingTypes.map { "type:" + $0 })
+            guard !displays.isSubset(of: known) else { break }
+            known.formUnion(displays)
+            let names = Set((Array(wrappers.keys) + Array(storingTypes)).map { Array($0.utf8)[...] })
+            for index in sources.indices where sources[index].bytes.containsIdentifier(in: names) {
+                summaries[index] = summarize(
+                    bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers,
+                    storingTypes: storingTypes)
+            }
+        }
+        return resolve(summaries, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists)
+    }
+
+    static func resolve(
+        _ summaries: [FileSummary], platform: String? = nil, bundleIdentifier: String? = nil, bundle: BundleFiles = BundleFiles(),
+        propertyLists: [String: String] = [:]
+    ) -> SourceScan {
+        var resolver = Resolver(files: summaries)
+        resolver.bundle = bundle
+        resolver.propertyLists = propertyLists
+        resolver.platform = platform
+        resolver.bundleIdentifier = bundleIdentifier
+        var scan = SourceScan(filesScanned: summaries.count)
+        var seen: Set<RequestedProductID> = []
+        var imports: Set<String> = []
+        var calledWrappers: Set<String> = []
+        for (fileIndex, file) in resolver.files.enumerated() {
+            scan.usesStoreKit1 = scan.usesStoreKit1 || file.usesStoreKit1
+            scan.usesStoreKit2 = scan.usesStoreKit2 || file.usesStoreKit2
+            scan.storeKit2Uses += file.storeKit2Uses
+            imports.formUnion(file.imports)
+            scan.secrets += file.secrets
+            for call in file.calls {
+                if let wrapper = call.wrapper { calledWrappers.insert(wrapper) }
+                let api = call.wrapper.map { "\($0) → \(call.api)" } ?? call.api
+                let written = call.wrapper == nil ? Resolver.written(call.argument) : Resolver.written(call.arguments)
+                if call.kind == .remoteConfiguration {
+                    scan.unresolved.append(UnresolvedRequest(
+                        location: call.location, api: api, argument: "",
+                        reason: "RevenueCat offerings name no product ID in the code: the products come from the offerings configured in the RevenueCat dashboard",
+                        kind: .offerings))
+                    continue
+                }
+                if let isActive = resolver.isActiveCall(call), !isActive { continue }
+                resolver.failure = nil
+                resolver.dropped = 0
+                // `ProductView(id: product.id)`: the ID of a product StoreKit already returned,
+                // requested where it was fetched.
+                if call.wrapper == nil ? Resolver.isFetchedProductID(call.argument)
+                    : call.arguments.contains(where: { Resolver.isFetchedProductID($0.tokens) }) { continue }
+                guard let evaluated = resolver.evaluateCall(call, file: fileIndex) else {
+                    var unresolved = UnresolvedRequest(
+                        location: call.location, api: api, argument: written,
+                        reason: resolver.failure ?? "`\(written)` is not a string literal, a constant, a string enum case or a list of them",
+                        kind: .unresolved)
+                    unresolved.isGroup = call.kind == .groupID
+                    scan.unresolved.append(unresolved)
+                    continue
+                }
+                for case .unknown(let reason) in evaluated {
+                    resolver.dropped += 1
+                    resolver.fail(reason)
+                }
+                let items = evaluated.filter { if case .unknown = $0 { return false } else { return true } }
+                let literals = items.compactMap { resolver.literal($0) }
+                if items.isEmpty && resolver.dropped == 0 {
+                    scan.unresolved.append(UnresolvedRequest(
+                        location: call.location, api: api, argument: written,
+                        reason: "`\(written)` is empty where it is written; the IDs are filled in at run time", kind: .empty))
+                    continue
+                }
+                if literals.isEmpty {
+                    // Nothing followed: not a partial success.
+                    var unresolved = UnresolvedRequest(
+                        location: call.location, api: api, argument: written,
+                        reason: resolver.failure ?? "`\(written)` holds values that are not product ID strings", kind: .unresolved)
+                    unresolved.isGroup = call.kind == .groupID
+                    scan.unresolved.append(unresolved)
+                    continue
+                }
+                if resolver.dropped > 0 {
+                    scan.unresolved.append(UnresolvedRequest(
+                        location: call.location, api: api, argument: written,
+                        reason: "\(resolver.dropped) element\(resolver.dropped == 1 ? "" : "s") of `\(written)` could not be resolved"
+                            + (resolver.failure.map { " (\($0))" } ?? ""),
+                        kind: .partial))
+                }
+                for literal in literals {
+                    if call.kind == .groupID {
+                        let group = SubscriptionGroupReference(groupID: literal.value, location: literal.location, api: api)
+                        if !scan.subscriptionGroups.contains(group) { scan.subscriptionGroups.append(group) }
+                        continue
+                    }
+                    var request = RequestedProductID(id: literal.value, location: literal.location, api: call.api, viaConstant: literal.via)
+                    request.wrapper = call.wrapper
+                    if seen.insert(request).inserted { scan.requests.append(request) }
+                }
+            }
+        }
+        for file in resolver.files {
+            for wrapper in file.wrappers {
+                if case .wrapper(let inner, _) = wrapper.body { calledWrappers.insert(inner) }
+            }
+        }
+        for file in resolver.files {
+            for wrapper in file.wrappers where calledWrappers.insert(wrapper.display).inserted {
+                resolver.failure = nil
+                resolver.dropped = 0
+                let fileIndex = resolver.files.firstIndex { $0.path == file.path } ?? 0
+                for literal in (resolver.evaluateUncalled(wrapper, file: fileIndex) ?? []).compactMap({ resolver.literal($0) }) {
+                    var request = RequestedProductID(id: literal.value, location: literal.location, api: wrapper.entry.api, viaConstant: literal.via)
+                    request.wrapper = wrapper.display
+                    scan.requests.append(request)
+                }
+                scan.unresolved.append(UnresolvedRequest(
+                    location: wrapper.location, api: "\(wrapper.display) → \(wrapper.entry.api)", argument: "",
+                    reason: "`\(wrapper.display)` hands its parameter to \(wrapper.entry.api), and no call of it with IDs iapdoctor can follow was found",
+                    kind: .wrapperWithoutCalls))
+            }
+        }
+        scan.resolutionWork = resolver.work
+        scan.importedLibraries = imports.sorted()
+        scan.requests.sort {
+            ($0.location, $0.id, $0.api, $0.viaConstant ?? "") < ($1.location, $1.id, $1.api, $1.viaConstant ?? "")
+        }
+        // One request per ID, place and API, whichever constant it came through.
+        var placed: Set<String> = []
+        scan.requests = scan.requests.filter { placed.insert("\($0.location)|\($0.id)|\($0.api)|\($0.wrapper ?? "")").inserted }
+        scan.unresolved.sort { ($0.location, $0.api) < ($1.location, $1.api) }
+        scan.subscriptionGroups.sort { ($0.location, $0.groupID) < ($1.location, $1.groupID) }
+        scan.secrets.sort { ($0.location, $0.name) < ($1.location, $1.name) }
+        scan.storeKit2Uses.sort { ($0.location, $0.api) < ($1.location, $1.api) }
+        return scan
+    }
+}
