@@ -188,45 +188,10 @@ extension SourceScanner.Resolver {
         }
     }
 
-    /// `@{ key: value, … }` (the cursor is on its `{`): one entry per key. A key that is not
-    /// understood is dropped and counted; a value that is not a string is kept as nil.
+    /// `@{ key: value, … }` (the cursor is on its `{`): one entry per key.
     mutating func objectiveCDictionary(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
         cursor.advance()
-        var entries: [Item] = []
-        while !cursor.atEnd && !cursor.isPunctuation("}") {
-            let start = cursor.position
-            let key = objectiveCExpression(&cursor, context)
-            guard cursor.isPunctuation(":") else {
-                cursor.position = start
-                cursor.skipElement(closer: "}")
-                guard cursor.isPunctuation(",") || cursor.isPunctuation("}") else { return nil }
-                dropped += 1
-                if cursor.isPunctuation(",") { cursor.advance() }
-                continue
-            }
-            cursor.advance()
-            let valueStart = cursor.position
-            let saved = (failure, dropped)
-            var value = objectiveCExpression(&cursor, context)
-            if value == nil || !(cursor.isPunctuation(",") || cursor.isPunctuation("}")) {
-                // The value is not a string (a number, a model): the key still counts.
-                (failure, dropped) = saved
-                value = nil
-                cursor.position = valueStart
-                cursor.skipElement(closer: "}")
-                guard cursor.isPunctuation(",") || cursor.isPunctuation("}") else { return nil }
-            }
-            if let key {
-                entries += objectiveCEntries(keys: key, value: value)
-            } else {
-                dropped += 1
-            }
-            if cursor.isPunctuation(",") { cursor.advance() }
-        }
-        guard cursor.isPunctuation("}") else { return nil }
-        cursor.advance()
-        guard charge(entries.count) else { return nil }
-        return Self.unique(entries)
+        return dictionaryEntries(&cursor, context, closer: "}")
     }
 
     func objectiveCEntries(keys: [Item], value: [Item]?) -> [Item] {

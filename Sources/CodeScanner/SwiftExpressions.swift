@@ -603,37 +603,48 @@ extension SourceScanner.Resolver {
         return Self.unique(items)
     }
 
-    /// A dictionary literal (the cursor is on its `[`): one entry per key. A key that is not
-    /// understood is dropped and counted; a value that is not a string is kept as nil.
+    /// A dictionary literal (the cursor is on its `[`): one entry per key.
     mutating func dictionary(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
         cursor.advance()
-        var entries: [Item] = []
         if cursor.isPunctuation(":") && cursor.peek(1)?.text == "]" {
             cursor.advance(2)
             return []
         }
-        while !cursor.atEnd && !cursor.isPunctuation("]") {
+        let entries = dictionaryEntries(&cursor, context, closer: "]")
+        isList = true
+        return entries
+    }
+
+    /// The entries of a dictionary literal, Swift's `[k: v]` or Objective-C's `@{k: v}` (the
+    /// cursor is after its opening bracket). A key that is not understood is dropped and counted;
+    /// a value that is not a string is kept as nil.
+    mutating func dictionaryEntries(_ cursor: inout Cursor, _ context: Context, closer: String) -> [Item]? {
+        func element(_ cursor: inout Cursor) -> [Item]? {
+            context.language == .swift ? swiftExpression(&cursor, context) : objectiveCExpression(&cursor, context)
+        }
+        var entries: [Item] = []
+        while !cursor.atEnd && !cursor.isPunctuation(closer) {
             let start = cursor.position
-            let key = swiftExpression(&cursor, context)
+            let key = element(&cursor)
             guard cursor.isPunctuation(":") else {
                 cursor.position = start
-                cursor.skipElement(closer: "]")
-                guard cursor.isPunctuation(",") || cursor.isPunctuation("]") else { return nil }
+                cursor.skipElement(closer: closer)
+                guard cursor.isPunctuation(",") || cursor.isPunctuation(closer) else { return nil }
                 dropped += 1
                 if cursor.isPunctuation(",") { cursor.advance() }
                 continue
             }
             cursor.advance()
             let valueStart = cursor.position
-            let failedBefore = failure
-            var value = swiftExpression(&cursor, context)
-            if value == nil || !(cursor.isPunctuation(",") || cursor.isPunctuation("]")) {
+            let saved = (failure, dropped)
+            var value = element(&cursor)
+            if value == nil || !(cursor.isPunctuation(",") || cursor.isPunctuation(closer)) {
                 // The value is not a string (a model, a number): the key still counts.
-                failure = failedBefore
+                (failure, dropped) = saved
                 value = nil
                 cursor.position = valueStart
-                cursor.skipElement(closer: "]")
-                guard cursor.isPunctuation(",") || cursor.isPunctuation("]") else { return nil }
+                cursor.skipElement(closer: closer)
+                guard cursor.isPunctuation(",") || cursor.isPunctuation(closer) else { return nil }
             }
             if let key {
                 entries += Self.entries(keys: key, values: value)
@@ -642,10 +653,9 @@ extension SourceScanner.Resolver {
             }
             if cursor.isPunctuation(",") { cursor.advance() }
         }
-        guard cursor.isPunctuation("]") else { return nil }
+        guard cursor.isPunctuation(closer) else { return nil }
         cursor.advance()
         guard charge(entries.count) else { return nil }
-        isList = true
         return Self.unique(entries)
     }
 

@@ -332,6 +332,13 @@ extension SourceScanner.Summarizer {
             expression: [], context: context(open + 1))
         definition.body = open + 1..<close
         definition.parameters = parameters
+        append(definition)
+    }
+
+    /// Adds a definition where it is written: a member of the type around it, or a local of the
+    /// block around it.
+    mutating func append(_ definition: Definition) {
+        var definition = definition
         definition.conditions = conditions
         if let scope = scopes.last {
             if let typePath = scope.typePath {
@@ -420,19 +427,9 @@ extension SourceScanner.Summarizer {
 
     mutating func record(_ nameIndex: Int, expression range: Range<Int>, isPrivate: Bool) {
         guard let expression = snapshot(range) else { return }
-        var definition = Definition(
+        append(Definition(
             name: text(nameIndex), owner: nil, localScope: nil, position: nameIndex, isPrivate: isPrivate,
-            expression: expression, context: context(range.lowerBound))
-        definition.conditions = conditions
-        if let scope = scopes.last {
-            if let typePath = scope.typePath {
-                definition.owner = typePath
-            } else {
-                definition.localScope = scope.open..<tokens.count
-                scopes[scopes.count - 1].localDefinitions.append(summary.definitions.count)
-            }
-        }
-        summary.definitions.append(definition)
+            expression: expression, context: context(range.lowerBound)))
     }
 
     /// `Product.PurchaseResult`, `Product.PurchaseOption`: StoreKit 2 in use (the fetch itself is
