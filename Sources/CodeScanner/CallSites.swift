@@ -82,39 +82,21 @@ extension SourceScanner.Resolver {
         return (definitionsByName[definition.name] ?? []).contains { self.definition($0).isInitialization && self.definition($0).owner == definition.owner }
     }
 
-    /// A stored property's values: its initial value and every value an initializer gives it.
-    /// One that depends on the initializer's parameters is not followed (counted as dropped).
+    /// A stored property's values: its initial value and every value an initializer gives it; one
+    /// an initializer takes from its parameters is what the calls that make one pass.
     mutating func evaluateInitializations(of chosen: Definition) -> [Item]? {
         let all = (definitionsByName[chosen.name] ?? []).filter { reference in
             let definition = definition(reference)
             return definition.owner == chosen.owner && !definition.isFunction && !inProgress.contains(reference)
                 && isActive(definition.conditions) != false
         }
-        var items: [Item] = []
-        var followed = false
-        var list = false
-        for reference in all {
-            let definition = definition(reference)
-            if definition.isFromParameters, let type = definition.owner?.last {
-                guard let value = evaluateThroughConstructions(type, field: definition.name) else {
-                    dropped += 1
-                    continue
-                }
-                followed = true
-                items += value
-                list = true
-                continue
-            }
-            guard let value = evaluateDefinition(reference) else {
-                dropped += 1
-                continue
-            }
-            followed = true
-            list = list || isList
-            items += value
+        return union(all) { resolver, reference in
+            let definition = resolver.definition(reference)
+            guard definition.isFromParameters, let type = definition.owner?.last else { return resolver.evaluateDefinition(reference) }
+            let value = resolver.evaluateThroughConstructions(type, field: definition.name)
+            resolver.isList = true
+            return value
         }
-        isList = list
-        return followed ? Self.unique(items) : nil
     }
 
     /// A field an initializer sets from its parameters: what it is in every value of the type

@@ -379,11 +379,19 @@ extension SourceScanner {
             if let certain = siblings.first(where: { isActive(definition($0).conditions) == true }) {
                 return evaluateDefinition(certain)
             }
+            return union(siblings) { $0.evaluateDefinition($1) }
+        }
+
+        /// The values of every definition in `references` together; one that cannot be followed
+        /// is counted as dropped, and none followed is nil.
+        mutating func union(
+            _ references: [DefinitionReference], _ evaluate: (inout Self, DefinitionReference) -> [Item]?
+        ) -> [Item]? {
             var items: [Item] = []
             var list = false
             var followed = false
-            for sibling in siblings {
-                guard let value = evaluateDefinition(sibling) else {
+            for reference in references {
+                guard let value = evaluate(&self, reference) else {
                     dropped += 1
                     continue
                 }
