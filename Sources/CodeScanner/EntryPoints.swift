@@ -53,8 +53,12 @@ extension SourceScanner {
         EntryPoint(receivers: [["RMStore", "default"]], name: "requestProducts", label: nil, api: "RMStore.default().requestProducts(_:)", storeKit1: true),
         EntryPoint(receivers: [["RMStore", "default"]], name: "addPayment", label: nil, api: "RMStore.default().addPayment(_:)", storeKit1: true),
         // SwiftyStoreKit
-        EntryPoint(receivers: [["SwiftyStoreKit"]], name: "retrieveProductsInfo", label: nil, api: "SwiftyStoreKit.retrieveProductsInfo(_:)"),
-        EntryPoint(receivers: [["SwiftyStoreKit"]], name: "purchaseProduct", label: nil, api: "SwiftyStoreKit.purchaseProduct(_:)"),
+        EntryPoint(receivers: [["SwiftyStoreKit"]], name: "retrieveProductsInfo", label: nil, api: "SwiftyStoreKit.retrieveProductsInfo(_:)", storeKit1: true),
+        EntryPoint(receivers: [["SwiftyStoreKit"]], name: "purchaseProduct", label: nil, api: "SwiftyStoreKit.purchaseProduct(_:)", storeKit1: true),
+        // RevenueCatUI: a paywall shows the products of an offering configured in the dashboard.
+        EntryPoint(receivers: [], name: "PaywallView", label: nil, kind: .remoteConfiguration, api: "PaywallView()", anyReceiverIfImported: "RevenueCatUI"),
+        EntryPoint(receivers: [], name: "presentPaywallIfNeeded", label: nil, kind: .remoteConfiguration, api: ".presentPaywallIfNeeded(…)", anyReceiverIfImported: "RevenueCatUI"),
+        EntryPoint(receivers: [], name: "paywallFooter", label: nil, kind: .remoteConfiguration, api: ".paywallFooter(…)", anyReceiverIfImported: "RevenueCatUI"),
     ]
 
     static let entryPointsByName: [String: [EntryPoint]] = Dictionary(grouping: entryPoints, by: \.name)

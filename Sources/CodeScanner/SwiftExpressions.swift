@@ -56,6 +56,29 @@ extension SourceScanner.Resolver {
         ("ProcessInfo", "from the environment"), ("Keychain", "from the keychain"),
     ]
 
+    /// Moves past a type: `String`, `[String: String]`, `Set<String>`, `Foo.Bar?`.
+    func skipType(_ cursor: inout Cursor) {
+        var depth = 0
+        while !cursor.atEnd {
+            let token = cursor.current
+            if depth == 0, token.kind == .operatorRun, token.text.hasPrefix("??") || token.text == "=" || token.text == "==" { return }
+            if depth == 0, token.kind == .punctuation, token.text == "," || token.text == ")" || token.text == "}" || token.text == ";" { return }
+            if cursor.isOpener(token) || (token.kind == .operatorRun && token.text.hasPrefix("<")) {
+                depth += 1
+            } else if cursor.isCloser(token) || (token.kind == .operatorRun && token.text.hasPrefix(">")) {
+                if depth == 0 { return }
+                depth -= 1
+            } else if depth == 0, token.kind != .identifier, token.text != ".", token.text != "?", token.text != "!" {
+                return
+            }
+            cursor.advance()
+            if depth == 0, !cursor.atEnd, cursor.current.kind == .identifier, !cursor.current.attached,
+               cursor.tokens[cursor.position - 1].kind == .identifier || cursor.tokens[cursor.position - 1].text == "]" {
+                return
+            }
+        }
+    }
+
     /// Both sides' values; a side that cannot be followed is counted as dropped.
     mutating func either(_ left: [Item]?, _ right: [Item]?) -> [Item]? {
         switch (left, right) {
@@ -118,6 +141,11 @@ extension SourceScanner.Resolver {
         while !cursor.atEnd {
             if (cursor.isOperator("!") || cursor.isOperator("?")) && cursor.current.attached {
                 cursor.advance()
+            } else if cursor.isWord("as") {
+                // A cast (`as? [String: String]`) keeps the values: its type is skipped.
+                cursor.advance()
+                if (cursor.isOperator("?") || cursor.isOperator("!")) && cursor.current.attached { cursor.advance() }
+                skipType(&cursor)
             } else if cursor.isPunctuation("."), cursor.peek(1)?.kind == .identifier {
                 let member = cursor.peek(1)!.text
                 cursor.advance(2)
@@ -288,6 +316,12 @@ extension SourceScanner.Resolver {
                 if let value = instance(path, &cursor, context) { return value }
                 fail("`\(path.joined(separator: "."))(…)` is computed by a call")
                 return nil
+            }
+            // `FileManager.default.contents(atPath: path)`: what the file holds.
+            if path == ["FileManager", "default"], cursor.isPunctuation("."), cursor.peek(1)?.text == "contents", cursor.peek(2)?.text == "(" {
+                cursor.advance(2)
+                guard let file = callArguments(&cursor).first(where: { $0.label == "atPath" }) else { return nil }
+                return evaluate(file.tokens, context)
             }
             if path == ["Bundle", "main"], cursor.isPunctuation("."), let name = cursor.peek(1), cursor.peek(2)?.text == "(" {
                 cursor.advance(2)

@@ -319,3 +319,27 @@ private func temporaryFile(_ name: String, _ text: String) throws -> String {
     try write(text, to: path)
     return path
 }
+
+@Suite("Product ID lists keyed by ID")
+struct KeyedProductIDListTests {
+    /// A tip jar's plist: the keys are the IDs, the values what the app shows. The values are never
+    /// taken for IDs; a plist whose values are the IDs is still read by its values.
+    @Test func keysOrValuesByTheirShape() throws {
+        let keyed = try temporaryFile("Products.plist", """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+          <key>com.acme.tip.small</key><string>☕️ Small tip</string>
+          <key>com.acme.tip.large</key><string>🍰 Large tip</string>
+        </dict></plist>
+        """)
+        #expect(try ProductIDList.load(path: keyed).map(\.value) == ["com.acme.tip.small", "com.acme.tip.large"])
+        let dotted = try temporaryFile("Candy.plist", """
+        <plist version="1.0"><dict><key>candy.lollipop</key><string>Lollipop</string></dict></plist>
+        """)
+        #expect(try ProductIDList.load(path: dotted).map(\.value) == ["candy.lollipop"])
+        let named = try temporaryFile("IDs.plist", """
+        <plist version="1.0"><dict><key>pro</key><string>com.acme.pro</string><key>gold</key><string>com.acme.gold</string></dict></plist>
+        """)
+        #expect(try ProductIDList.load(path: named).map(\.value) == ["com.acme.pro", "com.acme.gold"])
+    }
+}

@@ -432,6 +432,34 @@ struct FileReadValueFlowTests {
             } : nil
     }
 
+    /// A plist keyed by product ID, read through `FileManager` and a cast; the keys are requested.
+    @Test func theKeysOfAPropertyListReadByName() {
+        let bundle = BundleFiles { path in
+            path == "/app/Candy.plist" ? [
+                BundleString(key: "com.acme.candy.lollipop", value: "Lollipop", location: CodeLocation(file: path, line: 4, column: 7)),
+                BundleString(key: "com.acme.candy.toffee", value: "Toffee bar", location: CodeLocation(file: path, line: 6, column: 7)),
+            ] : nil
+        }
+        let files = [("Shop.swift", #"""
+        import StoreKit
+        final class CandyShop {
+            private let labelsByID: [String: String]
+            init() {
+                if let path = Bundle.main.path(forResource: "Candy", ofType: "plist"),
+                   let raw = FileManager.default.contents(atPath: path) {
+                    labelsByID = (try? PropertyListSerialization.propertyList(from: raw, format: nil) as? [String: String]) ?? [:]
+                } else {
+                    labelsByID = [:]
+                }
+            }
+            func load() async throws -> [Product] { try await Product.products(for: labelsByID.keys) }
+        }
+        """#)]
+        let scan = SourceScanner.scan(sources: files, bundle: bundle, propertyLists: ["Candy.plist": "/app/Candy.plist"])
+        #expect(scan.requests.map { "\($0.location.line) \($0.id)" } == ["4 com.acme.candy.lollipop", "6 com.acme.candy.toffee"])
+        #expect(scan.unresolved.isEmpty)
+    }
+
     /// A helper reads a plist named by its caller; the IDs are that file's.
     @Test func aPropertyListReadByAHelper() {
         let files = [("Configuration.swift", #"""

@@ -422,6 +422,27 @@ struct NotARequestTests {
         #expect(unresolvedNotes(files).first?.hasPrefix("Paywall.swift:11") == true)
     }
 
+    /// A RevenueCat paywall shows the products of an offering: a note that says so, no ID; an
+    /// app's own view of the same name, without RevenueCatUI, is nothing.
+    @Test func revenueCatPaywalls() {
+        let files = [("Paywall.swift", #"""
+        import SwiftUI
+        import RevenueCatUI
+        struct Upsell: View {
+            var body: some View { PaywallView(displayCloseButton: true) }
+        }
+        """#), ("Own.swift", #"""
+        import SwiftUI
+        struct Settings: View {
+            var body: some View { PaywallView(title: "Pro") }
+        }
+        """#)]
+        #expect(requestedIDs(files).isEmpty)
+        #expect(SourceScanner.scan(sources: files).unresolved.map { "\($0.location.file):\($0.location.line) \($0.kind.rawValue)" } == [
+            "Paywall.swift:4 offerings",
+        ])
+    }
+
     /// Buying a product already fetched, or looking one up for a transaction, through the app's
     /// functions: no wrapper of IDs, no note.
     @Test func purchasesOfFetchedProductsThroughFunctions() {

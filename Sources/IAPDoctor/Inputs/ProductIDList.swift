@@ -54,6 +54,23 @@ public enum ProductIDList {
     /// Keys of an object in a list that hold its one product ID.
     static let idKeys: Set<String> = ["id", "productid", "productidentifier", "identifier"]
 
+    /// Whether a flat dictionary of strings is keyed by product ID: every key is shaped like one
+    /// and some value is not (it has a space or a character no ID has), or every key is dotted
+    /// (`com.x.pro`) and no value is.
+    static func keysAreIDs(_ entries: [(key: String, value: Node)]) -> Bool {
+        let values = entries.compactMap { entry -> String? in
+            if case .string(let text) = entry.value.kind { return text }
+            return nil
+        }
+        guard !entries.isEmpty, values.count == entries.count else { return false }
+        func idShaped(_ text: String) -> Bool {
+            !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-") }
+        }
+        guard entries.allSatisfy({ idShaped($0.key) }) else { return false }
+        if values.contains(where: { !idShaped($0) }) { return true }
+        return entries.allSatisfy { $0.key.contains(".") } && !values.contains { $0.contains(".") }
+    }
+
     static func normalized(_ key: String) -> String {
         String(key.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " })
     }
@@ -119,6 +136,11 @@ public enum ProductIDList {
             case .dictionary(let entries):
                 if node.hasProductKeys {
                     productEntries(entries, depth: 0)
+                } else if ProductIDList.keysAreIDs(entries) {
+                    // `{ "com.x.tip.small": "☕️ Small tip" }`: the keys are the IDs, the values their names.
+                    for entry in entries where !ProductIDList.namesSecretOrKey(entry.key) {
+                        id(entry.key, entry.value.location)
+                    }
                 } else {
                     for entry in entries where !ProductIDList.namesSecretOrKey(entry.key) {
                         if case .string(let text) = entry.value.kind { id(text, entry.value.location) }

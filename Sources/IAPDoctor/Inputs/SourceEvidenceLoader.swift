@@ -132,10 +132,26 @@ extension EvidenceLoader {
                 }
             }
         }
+        // A plist the code reads by name, as it is: an array's strings, a dictionary's entries
+        // (each string of a value that is a list, each key of one that is a dictionary). Which of
+        // them are IDs is what the code does with them (`.keys`, `["Products"]`, the array itself).
         return BundleFiles(infoPlist: infoPlist) { path in
-            guard let contents = try? ProductIDList.read(path: path) else { return nil }
+            guard let plist = try? PropertyList.load(path: path, what: "property list") else { return nil }
             FileSystem.noteParsed(path)
-            return contents.ids.map { BundleString(value: $0.value, location: codeLocation($0.location)) }
+            func strings(_ value: PlistValue, key: String?) -> [BundleString] {
+                switch value {
+                case .string(let text, let where_): return [BundleString(key: key, value: text, location: codeLocation(where_))]
+                case .array(let values, _): return values.flatMap { strings($0, key: key) }
+                case .dictionary(let entries, _):
+                    return entries.map { BundleString(key: key, value: $0.key, location: codeLocation($0.keyLocation)) }
+                default: return []
+                }
+            }
+            switch plist {
+            case .array(let values, _): return values.flatMap { strings($0, key: nil) }
+            case .dictionary(let entries, _): return entries.flatMap { entry in strings(entry.value, key: entry.key) }
+            default: return nil
+            }
         }
     }
 
