@@ -162,6 +162,11 @@ extension SourceScanner {
         var storingTypes: Set<String> = []
         /// Each class's superclass, as written (`class Cafe: TillBase`, `@interface Kite : Base`).
         var supertypes: [String: String] = [:]
+        /// The types whose code requests products (a call site or a wrapper is in them).
+        var requestTypes: Set<String> = []
+        /// The identifiers the file uses, as a Bloom filter: a later pass looks for a wrapper's
+        /// name only in the files that may use it.
+        var identifiers = IdentifierFilter()
         /// Calls that make a value of one of those types: `Store(ids: [...])`.
         var constructions: [Construction] = []
         var secrets: [SecretSighting] = []
@@ -188,7 +193,9 @@ extension SourceScanner {
             case .swift: summarizer.summarizeSwift()
             case .objectiveC: summarizer.summarizeObjectiveC()
             }
-            return summarizer.summary
+            var summary = summarizer.summary
+            summary.requestTypes = Set((summary.calls.map(\.context) + summary.wrappers.map(\.context)).compactMap { $0.typePaths.last?.last })
+            return summary
         }
     }
 

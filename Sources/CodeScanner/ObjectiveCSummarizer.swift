@@ -30,6 +30,7 @@ extension SourceScanner.Summarizer {
             case .directive:
                 if isWord(index, "#define") { define(index) }
             case .identifier:
+                summary.identifiers.insert(bytes, tokens[index].start..<tokens[index].end)
                 objectiveCIdentifier(index)
             case .operatorRun:
                 if isOperator(index, "=") {

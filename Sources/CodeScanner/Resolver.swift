@@ -594,11 +594,8 @@ extension SourceScanner {
 
 extension Array where Element == UInt8 {
     /// Whether one of `names` occurs as a whole identifier, in one pass over the bytes.
-    func containsIdentifier(in names: Set<ArraySlice<UInt8>>) -> Bool {
-        guard !names.isEmpty else { return false }
-        let lengths = names.map(\.count)
-        let shortest = lengths.min()!
-        let longest = lengths.max()!
+    func containsIdentifier(in set: SourceScanner.IdentifierSet) -> Bool {
+        guard !set.names.isEmpty else { return false }
         var k = 0
         while k < count {
             guard SourceScanner.isIdentifierStart(self[k]) else {
@@ -607,8 +604,7 @@ extension Array where Element == UInt8 {
             }
             let start = k
             while k < count && SourceScanner.isIdentifierPart(self[k]) { k += 1 }
-            let length = k - start
-            if length >= shortest && length <= longest && names.contains(self[start..<k]) { return true }
+            if set.mayContain(first: self[start], length: k - start) && set.names.contains(self[start..<k]) { return true }
         }
         return false
     }

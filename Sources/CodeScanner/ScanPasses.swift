@@ -27,14 +27,19 @@ extension SourceScanner {
         for _ in 0..<maxWrapperDepth {
             var wrappers: [String: [WrapperFunction]] = [:]
             var storingTypes: Set<String> = []
+            var requestTypes: Set<String> = []
             var supertypes: [String: String] = [:]
             for summary in summaries {
                 for wrapper in summary.wrappers where !(wrappers[wrapper.name] ?? []).contains(where: { $0.display == wrapper.display }) {
                     wrappers[wrapper.name, default: []].append(wrapper)
                 }
                 storingTypes.formUnion(summary.storingTypes)
+                requestTypes.formUnion(summary.requestTypes)
                 supertypes.merge(summary.supertypes) { first, _ in first }
             }
+            // Only types whose own code requests products: what their initializers store is
+            // followed back to the calls that make one.
+            storingTypes.formIntersection(requestTypes)
             // A subclass made with an inherited initializer stores what its superclass does.
             for type in supertypes.keys where Self.ancestors(of: type, in: supertypes).contains(where: storingTypes.contains) {
                 storingTypes.insert(type)
@@ -42,8 +47,10 @@ extension SourceScanner {
             let displays = Set(wrappers.values.joined().map(\.display)).union(storingTypes.map { "type:" + $0 })
             guard !displays.isSubset(of: known) else { break }
             known.formUnion(displays)
-            let names = Set((Array(wrappers.keys) + Array(storingTypes)).map { Array($0.utf8)[...] })
-            for index in sources.indices where sources[index].bytes.containsIdentifier(in: names) {
+            let names = IdentifierSet(Array(wrappers.keys) + Array(storingTypes))
+            let hashes = names.names.map { IdentifierFilter.hash($0) }
+            for index in sources.indices where hashes.contains(where: summaries[index].identifiers.mayContain)
+                && sources[index].bytes.containsIdentifier(in: names) {
                 summaries[index] = summarize(
                     bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers,
                     storingTypes: storingTypes)
@@ -172,5 +179,56 @@ extension SourceScanner {
         scan.secrets.sort { ($0.location, $0.name) < ($1.location, $1.name) }
         scan.storeKit2Uses.sort { ($0.location, $0.api) < ($1.location, $1.api) }
         return scan
+    }
+
+    /// Names looked for in files' bytes, with the bounds of their lengths.
+    /// The first bytes and lengths they have are checked before a name is hashed.
+    struct IdentifierSet {
+        var names: Set<ArraySlice<UInt8>>
+        var longest = 0
+        var firstBytes = [Bool](repeating: false, count: 256)
+        var lengths: [Bool] = []
+
+        init(_ names: [String]) {
+            self.names = Set(names.map { Array($0.utf8)[...] })
+            longest = self.names.map(\.count).max() ?? 0
+            lengths = [Bool](repeating: false, count: longest + 1)
+            for name in self.names {
+                if let first = name.first { firstBytes[Int(first)] = true }
+                lengths[name.count] = true
+            }
+        }
+
+        func mayContain(first: UInt8, length: Int) -> Bool {
+            length <= longest && firstBytes[Int(first)] && lengths[length]
+        }
+    }
+
+    /// 2,048 bits set by two hashes of each identifier: no false "absent", few false "present".
+    struct IdentifierFilter: Sendable {
+        var words = [UInt64](repeating: 0, count: 32)
+
+        static func hash(_ bytes: some Collection<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xcbf29ce484222325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+            return hash
+        }
+
+        mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+            add(Self.hash(UnsafeBufferPointer(rebasing: bytes[range])))
+        }
+
+        mutating func add(_ hash: UInt64) {
+            let first = hash & 2047
+            let second = (hash >> 32) & 2047
+            words[Int(first >> 6)] |= 1 << (first & 63)
+            words[Int(second >> 6)] |= 1 << (second & 63)
+        }
+
+        func mayContain(_ hash: UInt64) -> Bool {
+            let first = hash & 2047
+            let second = (hash >> 32) & 2047
+            return words[Int(first >> 6)] & (1 << (first & 63)) != 0 && words[Int(second >> 6)] & (1 << (second & 63)) != 0
+        }
     }
 }

@@ -14,6 +14,7 @@ extension SourceScanner.Summarizer {
                 default: break
                 }
             case .identifier:
+                summary.identifiers.insert(bytes, tokens[index].start..<tokens[index].end)
                 if bytes[token.start] == 0x23 || isPunctuation(index - 1, "@") { availabilityMarker(index) }
                 swiftIdentifier(index)
             default:
