@@ -81,8 +81,6 @@ extension SourceScanner {
     struct Condition: Sendable, Hashable {
         var text: String
         var holds: Bool
-
-        var display: String { holds ? "#if \(text)" : "#if !(\(text))" }
     }
 
     struct EnumCase: Sendable {

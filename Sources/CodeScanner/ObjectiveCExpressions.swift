@@ -550,16 +550,12 @@ extension SourceScanner.Resolver {
 
     /// A member an `init…` method sets from its parameters: its value in every message that makes
     /// one with that initializer.
-    mutating func objectiveCThroughConstructionsReason(_ type: String, _ name: String) -> String {
-        "`\(type).\(name)` is set from the initializer's parameters, and no message that makes a `\(type)` with values iapdoctor can follow was found"
-    }
-
     mutating func evaluateThroughObjectiveCConstructions(_ reference: SourceScanner.DefinitionReference) -> [Item]? {
         let definition = definition(reference)
         guard let initializer = definition.initializer, let type = definition.owner?.last else { return nil }
         let constructions = (constructionsByType[type] ?? []).filter { $0.construction.initializer == initializer.name }
         guard !constructions.isEmpty else {
-            fail(objectiveCThroughConstructionsReason(type, definition.name))
+            fail("`\(type).\(definition.name)` is set from the initializer's parameters, and no message that makes a `\(type)` with values iapdoctor can follow was found")
             return nil
         }
         var items: [Item] = []
