@@ -162,6 +162,8 @@ extension SourceScanner {
         var supertypes: [String: String] = [:]
         /// The types whose code requests products (a call site or a wrapper is in them).
         var requestTypes: Set<String> = []
+        /// The limits the file reached, each said once in a scan problem.
+        var limitsReached: Set<String> = []
         /// The identifiers the file uses, as a Bloom filter: a later pass looks for a wrapper's
         /// name only in the files that may use it.
         var identifiers = IdentifierFilter()
@@ -187,6 +189,10 @@ extension SourceScanner {
             summarizer.wrappers = wrappers
             summarizer.storingTypes = storingTypes
             summarizer.summary.imports = lexer.imports
+            if lexer.stringNestingLimited {
+                summarizer.summary.limitsReached.insert(
+                    "strings nested in string interpolation more than \(Lexer.maxStringNesting) deep are not read")
+            }
             switch language {
             case .swift: summarizer.summarizeSwift()
             case .objectiveC: summarizer.summarizeObjectiveC()
@@ -236,6 +242,8 @@ extension SourceScanner {
 
         /// Longer initializers are UI code, not ID lists; skipping them keeps summaries small.
         static let maxExpressionTokens = 2048
+        /// Type declarations nested deeper than this are read as members of the deepest kept.
+        static let maxTypeNesting = 16
 
         struct Scope {
             var open: Int

@@ -50,6 +50,11 @@ extension SourceScanner {
         var tokens: [Token] = []
         /// In-App Purchase libraries named by `#import` / `#include` lines (Objective-C).
         var imports: Set<String> = []
+        /// Strings inside interpolations inside strings: counted, so that `"\("\("…` cannot
+        /// recurse without end; past the limit the interpolation is read as ending its line.
+        var stringNesting = 0
+        var stringNestingLimited = false
+        static let maxStringNesting = 32
 
         init(bytes: UnsafeBufferPointer<UInt8>, language: Language) {
             self.bytes = bytes
@@ -304,8 +309,15 @@ extension SourceScanner {
                     p += 1
                     if depth == 0 { return p }
                 case 0x22:
+                    guard stringNesting < Self.maxStringNesting else {
+                        stringNestingLimited = true
+                        while p < count && bytes[p] != 0x0A { p += 1 }
+                        return p
+                    }
                     let saved = position
+                    stringNesting += 1
                     _ = scanStringBody(quoteAt: p, hashes: 0)
+                    stringNesting -= 1
                     p = max(position, p + 1)
                     position = saved
                 case 0x0A:

@@ -72,6 +72,11 @@ extension SourceScanner {
         var seen: Set<RequestedProductID> = []
         var imports: Set<String> = []
         var calledWrappers: Set<String> = []
+        for file in summaries {
+            for limit in file.limitsReached.sorted() {
+                scan.problems.append(ScanProblem(message: "`\(file.path)`: \(limit)", path: file.path, kind: .skipped))
+            }
+        }
         for (fileIndex, file) in resolver.files.enumerated() {
             scan.usesStoreKit1 = scan.usesStoreKit1 || file.usesStoreKit1
             scan.usesStoreKit2 = scan.usesStoreKit2 || file.usesStoreKit2

@@ -249,7 +249,7 @@ public enum SourceScanner {
             propertyLists[(path as NSString).lastPathComponent] = path
         }
         var scan = scan(sources, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists)
-        scan.problems = problems
+        scan.problems = problems + scan.problems
         scan.libraryConfigurationFiles = walk.configurationFiles.sorted()
         // MKStoreKit reads its IDs from its configuration file, which is read as a list: its own
         // request, fed from that file at run time, is not a call site left unknown.

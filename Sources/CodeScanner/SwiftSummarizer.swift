@@ -35,6 +35,12 @@ extension SourceScanner.Summarizer {
             scope.property = (property.name, property.isPrivate, property.recordsValue)
         }
         pendingProperty = nil
+        // Types nested deeper than any app nests them are read as members of the deepest one kept:
+        // each level keeps its whole path, so unbounded nesting would cost the square of it.
+        if pendingType != nil && typePaths.count >= Self.maxTypeNesting {
+            pendingType = nil
+            summary.limitsReached.insert("types nested more than \(Self.maxTypeNesting) deep are read as members of the one at that depth")
+        }
         if let pending = pendingType {
             scope.typePath = pending.path
             typePaths.append(pending.path)

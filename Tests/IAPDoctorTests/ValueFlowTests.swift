@@ -470,3 +470,27 @@ struct NotARequestTests {
         #expect(unresolvedNotes(files).isEmpty)
     }
 }
+
+/// Nesting a hostile file can hold is bounded explicitly, with a problem that says so.
+@Suite("Scanner nesting limits")
+struct ScannerNestingTests {
+    /// `"\("\("…` a hundred thousand deep on one line, and the multi-line form: no stack overflow.
+    @Test func deeplyNestedInterpolation() {
+        for (open, name) in [("\"\\(", "Line.swift"), ("\"\"\"\n\\(", "Block.swift")] {
+            let text = "let x = " + String(repeating: open, count: 100_000) + "\nlet ids = [\"com.acme.after\"]\n"
+                + "func load() async throws { _ = try await Product.products(for: ids) }\n"
+            let scan = SourceScanner.scan(sources: [(name, text)])
+            #expect(scan.problems.map(\.message).contains { $0.contains("strings nested in string interpolation more than 32 deep") }, "\(name)")
+        }
+    }
+
+    /// Ten thousand nested types: their paths are kept only 16 deep, so memory stays linear.
+    @Test func deeplyNestedTypes() {
+        var text = ""
+        for level in 0..<10_000 { text += "struct S\(level) {\n" }
+        text += "static let id = \"com.acme.deep\"\n" + String(repeating: "}\n", count: 10_000)
+        text += "func load() async throws { _ = try await Product.products(for: [S0.S1.id]) }\n"
+        let scan = SourceScanner.scan(sources: [("Deep.swift", text)])
+        #expect(scan.problems.map(\.message) == ["`Deep.swift`: types nested more than 16 deep are read as members of the one at that depth"])
+    }
+}

@@ -35,9 +35,10 @@ struct NoStoreKitInSourcesRule: Rule {
                 "the scanned code uses StoreKit, but no call in it requests a product; the request may be in a package iapdoctor did not scan",
                 at: key, help: help, notes: packageNote)])]
         }
-        let files = sources.filesScanned == 1 ? "the scanned file imports" : "none of the \(sources.filesScanned) scanned files imports"
+        let files = sources.filesScanned == 1
+            ? "the scanned file imports neither StoreKit nor" : "none of the \(sources.filesScanned) scanned files imports StoreKit or"
         return [context.passWithNotes([context.finding(
-            "\(files) StoreKit or an In-App Purchase library (RevenueCat, SwiftyStoreKit, MKStoreKit, …), so the code requests no product iapdoctor can see",
+            "\(files) an In-App Purchase library (RevenueCat, SwiftyStoreKit, MKStoreKit, …), so the code requests no product iapdoctor can see",
             at: key, help: help, notes: packageNote)])]
     }
 }
