@@ -45,6 +45,14 @@ public struct FolderWalker {
         public var isLink: Bool
         /// The size in bytes (of what a link names).
         public var size: Int
+        /// The device and inode of what it names: a file reached by several names (hard links,
+        /// links) is one file.
+        public var identity: FileIdentity = FileIdentity(device: 0, inode: 0)
+    }
+
+    public struct FileIdentity: Hashable, Sendable {
+        public var device: UInt64
+        public var inode: UInt64
     }
 
     /// What kept an entry out of the walk.
@@ -139,7 +147,8 @@ public struct FolderWalker {
             problem(.brokenLink(path: path))
             return nil
         }
-        let entry = Entry(path: path, relativePath: relative, name: name, kind: Self.kind(info.st_mode), isLink: isLink, size: Int(info.st_size))
+        var entry = Entry(path: path, relativePath: relative, name: name, kind: Self.kind(info.st_mode), isLink: isLink, size: Int(info.st_size))
+        entry.identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         if isLink, !isInsideRoot(Self.realPath(path)) {
             problem(.linkLeavesRoot(entry))
             return nil

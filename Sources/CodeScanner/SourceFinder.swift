@@ -31,8 +31,11 @@ extension SourceScanner {
         var configurationFiles: [String] = []
         /// Property lists the app ships, which its code may read by name.
         var propertyLists: [String] = []
-        /// Real paths of the files taken, so a file reached through a link is scanned once.
+        /// Real paths and device/inode pairs of the files taken, so a file reached through a link
+        /// or a hard link is scanned once.
         var visitedFiles: Set<String> = []
+        var visitedIdentities: Set<FolderWalker.FileIdentity> = []
+        var bytesTaken = 0
 
         /// `root`: the project root with its links resolved; nil walks wherever links lead.
         init(root: String?) { walker = FolderWalker(root: root, order: .depthFirst) }
@@ -61,7 +64,7 @@ extension SourceScanner {
                             && !FolderWalker.projectBundleExtensions.contains(SourceScanner.fileExtension(entry.name).lowercased())
                     case .regularFile:
                         if let language = SourceScanner.language(ofFile: entry.name) {
-                            add(entry.path, real: FolderWalker.realPath(entry.path), size: entry.size, language: language)
+                            add(entry.path, real: FolderWalker.realPath(entry.path), identity: entry.identity, size: entry.size, language: language)
                         } else if SourceScanner.libraryConfigurationFileNames.contains(entry.name) {
                             configurationFiles.append(entry.path)
                         } else if entry.name.hasSuffix(".plist") {
@@ -80,7 +83,8 @@ extension SourceScanner {
                 problems.append(ScanProblem(message: "skipped `\(path)`: not a regular file (a pipe, socket or device)", path: path, kind: .unreadable))
             case .regularFile:
                 if let language = SourceScanner.language(ofFile: path) {
-                    add(path, real: real, size: Int(info.st_size), language: language)
+                    add(path, real: real, identity: FolderWalker.FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
+                        size: Int(info.st_size), language: language)
                 } else {
                     problems.append(ScanProblem(message: "skipped `\(path)`: not a Swift or Objective-C file (.swift, .m, .mm, .h)", path: path, kind: .skipped))
                 }
@@ -109,12 +113,20 @@ extension SourceScanner {
             }
         }
 
-        mutating func add(_ path: String, real: String, size: Int, language: Language) {
-            guard visitedFiles.insert(real).inserted else { return }
+        /// A file is taken once, whatever names reach it, and while the scan's byte budget lasts.
+        mutating func add(_ path: String, real: String, identity: FolderWalker.FileIdentity, size: Int, language: Language) {
+            guard visitedFiles.insert(real).inserted, visitedIdentities.insert(identity).inserted else { return }
             if size > SourceScanner.maxFileBytes {
                 problems.append(ScanProblem(message: "skipped `\(path)`: larger than \(SourceScanner.maxFileBytes >> 20) MiB", path: path, kind: .oversized))
                 return
             }
+            guard bytesTaken + size <= SourceScanner.maxScanBytes else {
+                problems.append(ScanProblem(
+                    message: "skipped `\(path)`: the scan reads at most \(SourceScanner.maxScanBytes >> 20) MiB of sources in all",
+                    path: path, kind: .oversized))
+                return
+            }
+            bytesTaken += size
             files.append(File(path: path, language: language))
         }
     }

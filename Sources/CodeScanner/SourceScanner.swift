@@ -200,6 +200,8 @@ public enum SourceScanner {
     // ones `iapdoctor init` skips.
     /// Larger files are generated or vendored; reading them would only slow the scan down.
     static let maxFileBytes = 4 << 20
+    /// Sources read in all by one scan: several times the largest app's.
+    static let maxScanBytes = 256 << 20
 
     /// Reads one file, at most `maxBytes`; a failure is its message.
     public typealias FileReader = @Sendable (_ path: String, _ maxBytes: Int) -> Result<[UInt8], ReadFailure>

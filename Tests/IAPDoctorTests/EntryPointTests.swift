@@ -194,6 +194,18 @@ struct EntryPointTests {
         #expect(secret.secrets.map(\.name) == ["kSharedSecret"])
     }
 
+    /// One file reached by 200 hard links (and a symbolic link) is read and scanned once.
+    @Test func aFileReachedByManyNamesIsScannedOnce() throws {
+        let root = makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try write("import StoreKit\nfunc load() async throws { _ = try await Product.products(for: [\"com.x.one\"]) }\n", to: root + "/App/Store.swift")
+        for k in 0..<200 { try FileManager.default.linkItem(atPath: root + "/App/Store.swift", toPath: root + "/App/Copy\(k).swift") }
+        try FileManager.default.createSymbolicLink(atPath: root + "/App/Link.swift", withDestinationPath: root + "/App/Store.swift")
+        let scan = SourceScanner.scan(paths: ["App"], baseDirectory: root)
+        #expect(scan.filesScanned == 1)
+        #expect(scan.requests.count == 1)
+    }
+
     @Test func libraryConfigurationFilesAreFound() throws {
         let root = makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
