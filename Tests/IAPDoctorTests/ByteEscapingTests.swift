@@ -84,3 +84,27 @@ struct MarkdownEscapingTests {
         #expect(Markdown.plain("a_b <c> | d") == "a\\_b &lt;c&gt; \\| d")
     }
 }
+
+/// An input cannot start a line of its own in the text or Xcode output: a CI runner would take a
+/// line that starts with `::` for a workflow command.
+@Suite("Workflow commands in inputs")
+struct WorkflowCommandTests {
+    @Test func newlinesInInputsStayInTheirLine() {
+        let text = Escaping.lines(["error: the app is `Shop\n::add-mask::secret`", "::error file=x::boom", "  plain"])
+        #expect(text == "error: the app is `Shop\\u{A}::add-mask::secret`\n\\u{3A}:error file=x::boom\n  plain\n")
+        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("::") })
+        #expect(Escaping.lines(["a\r\nb"]) == "a\\u{D}\\u{A}b\n")
+    }
+
+    @Test func aHostileProductIDThroughCheck() throws {
+        let folder = try makeScratchFolder("workflow")
+        defer { removeScratch(folder) }
+        let descriptor = folder + "/project.yaml"
+        try "version: 1\napp:\n  bundle_id: com.acme.app\nrequests:\n  - \"com.acme.pro\\n::error file=a.swift::fake\"\n"
+            .write(toFile: descriptor, atomically: true, encoding: .utf8)
+        for format in ["text", "xcode"] {
+            let run = try runIAPDoctor(["check", descriptor, "--format", format])
+            #expect(!run.output.split(separator: "\n", omittingEmptySubsequences: false).contains { $0.hasPrefix("::") }, "\(format): \(run.output)")
+        }
+    }
+}

@@ -130,7 +130,7 @@ public struct TextReporter: Reporter {
             out.append("")
         }
         out.append(bold(diagnosis.summaryLine))
-        let text = Escaping.controlCharacters(out.joined(separator: "\n") + "\n")
+        let text = Escaping.lines(out)
         return color ? text.replacingOccurrences(of: escape, with: "\u{1B}") : text
     }
 

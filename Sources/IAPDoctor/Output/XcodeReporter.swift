@@ -16,7 +16,7 @@ public struct XcodeReporter: Reporter {
         var lines = diagnosis.findings.map(line)
         // Xcode ignores lines that are not diagnostics; a person reading the build log does not.
         lines.append(diagnosis.summaryLine)
-        return Escaping.controlCharacters(lines.joined(separator: "\n") + "\n")
+        return Escaping.lines(lines)
     }
 
     func line(_ finding: Finding) -> String {

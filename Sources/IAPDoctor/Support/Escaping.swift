@@ -67,4 +67,22 @@ public enum Escaping {
         }
         return String(out)
     }
+
+    /// Lines of a report, one a line whatever the inputs hold: a newline inside one (an app
+    /// name, a product ID, a path) is written `\u{A}`, so an input cannot start a line of its own.
+    /// A CI runner takes a line that starts with `::` for a command (`::error …::`,
+    /// `::add-mask::`); such a line's first colon is written `\u{3A}`.
+    public static func lines(_ lines: [String]) -> String {
+        var text = ""
+        for line in lines {
+            var line = line
+            if line.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
+                line = line.replacingOccurrences(of: "\r\n", with: "\\u{D}\\u{A}").replacingOccurrences(of: "\n", with: "\\u{A}")
+            }
+            if line.hasPrefix("::") { line = "\\u{3A}" + line.dropFirst() }
+            text += line
+            text += "\n"
+        }
+        return controlCharacters(text)
+    }
 }
