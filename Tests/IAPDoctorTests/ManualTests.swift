@@ -59,3 +59,29 @@ import Testing
         #expect(runs.contains("--format github") && runs.contains("--format sarif") && runs.contains("--format markdown"))
     }
 }
+
+/// The Action's `paths` input, one path per line (`paths: |`) or on one line: every path is
+/// checked. Each `read` line of `action.yml` is run by bash as the step runs it (`-eo pipefail`).
+@Suite("The Action's paths")
+struct ActionPathsTests {
+    @Test func everyLineOfPathsIsChecked() throws {
+        let action = try String(contentsOfFile: repositoryFile("action.yml"), encoding: .utf8)
+        let reads = action.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("read ") }
+        #expect(reads.count == 3)
+        for read in reads {
+            for paths in ["a.yaml\nb/metadata.xml\nc.storekit\n", "a.yaml b/metadata.xml c.storekit"] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                process.arguments = ["--noprofile", "--norc", "-eo", "pipefail", "-c", read + "\nprintf '%s|' \"${paths[@]}\""]
+                process.environment = ["PATHS": paths, "PATH": "/usr/bin:/bin"]
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                process.waitUntilExit()
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                #expect(process.terminationStatus == 0)
+                #expect(text == "a.yaml|b/metadata.xml|c.storekit|", "\(read) with \(paths.debugDescription)")
+            }
+        }
+    }
+}
