@@ -26,13 +26,7 @@ extension SourceScanner.Resolver {
     /// A value: operands written side by side are one string, as the compiler joins adjacent
     /// literals, also once macros are expanded (`kPrefix @"pro"`).
     mutating func objectiveCExpression(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
-        guard !cursor.atEnd else { return nil }
-        guard nesting < Self.maxNesting else { return nil }
-        guard work <= Self.maxWork else {
-            fail(Self.workExhausted)
-            return nil
-        }
-        nesting += 1
+        guard !cursor.atEnd, enterExpression() else { return nil }
         defer { nesting -= 1 }
         if let question = objectiveCTernaryQuestion(cursor) { return objectiveCTernary(&cursor, question, context) }
         let first = cursor.current
@@ -194,10 +188,6 @@ extension SourceScanner.Resolver {
         return dictionaryEntries(&cursor, context, closer: "}")
     }
 
-    func objectiveCEntries(keys: [Item], value: [Item]?) -> [Item] {
-        Self.entries(keys: keys, values: value)
-    }
-
     static let objectiveCContentsConstructors: Set<String> = [
         "arrayWithContentsOfFile:", "dictionaryWithContentsOfFile:", "initWithContentsOfFile:", "arrayWithContentsOfURL:",
         "dictionaryWithContentsOfURL:", "initWithContentsOfURL:",
@@ -314,7 +304,7 @@ extension SourceScanner.Resolver {
                 let value = objectiveCElement(elements[k], context)
                 if value == nil { (failure, dropped) = saved }
                 if let key = objectiveCElement(elements[k + 1], context) {
-                    items += objectiveCEntries(keys: key, value: value)
+                    items += Self.entries(keys: key, values: value)
                 } else {
                     dropped += 1
                 }

@@ -10,12 +10,7 @@ extension SourceScanner.Resolver {
     /// An expression: operands joined by `+`, alternatives joined by `??`, or a ternary
     /// `condition ? a : b`, whose value is either side (the condition is not followed).
     mutating func swiftExpression(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
-        guard nesting < Self.maxNesting else { return nil }
-        guard work <= Self.maxWork else {
-            fail(Self.workExhausted)
-            return nil
-        }
-        nesting += 1
+        guard enterExpression() else { return nil }
         defer { nesting -= 1 }
         let failedBefore = failure
         let droppedBefore = dropped
@@ -77,6 +72,18 @@ extension SourceScanner.Resolver {
                 return
             }
         }
+    }
+
+    /// Starts an expression of either language: false, with the reason, past the nesting bound or
+    /// the work budget. The caller lowers `nesting` when it is done.
+    mutating func enterExpression() -> Bool {
+        guard nesting < Self.maxNesting else { return false }
+        guard work <= Self.maxWork else {
+            fail(Self.workExhausted)
+            return false
+        }
+        nesting += 1
+        return true
     }
 
     /// Both sides' values; a side that cannot be followed is counted as dropped.
