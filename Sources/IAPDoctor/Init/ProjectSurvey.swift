@@ -32,6 +32,12 @@ public struct ProjectSurvey: Sendable {
     public var teamID: String?
     /// Why a setting could not be written (unresolved reference, missing .xcconfig), by setting name.
     public var unresolved: [String: String] = [:]
+    /// References in the written settings that no file defines (Xcode expands them to nothing), by
+    /// setting name.
+    public var undefinedReferences: [String: [String]] = [:]
+    /// Generated `.xcconfig` files (CocoaPods', Flutter's) the configuration names that are not in
+    /// the folder, with the command that writes them.
+    public var absentGeneratedFiles: [(file: String, command: String)] = []
     /// The run configuration's bundle ID when it differs from the shipping one.
     public var runBundleID: String?
     public var infoPlist: String?
@@ -152,6 +158,8 @@ public struct ProjectSurvey: Sendable {
             guard let value = shipping.value(key) else { continue }
             if BuildSettings.isResolved(value.value) {
                 self[keyPath: slot] = value.value
+                let undefined = shipping.undefinedReferences(of: key)
+                if !undefined.isEmpty { undefinedReferences[key] = undefined }
             } else {
                 let missing = shipping.missingFiles.map { "`\(Self.relative($0, to: directory))`" }
                 let names = BuildSettings.unresolvedNames(in: value.value).map { "`\($0)`" }.joined(separator: ", ")
@@ -159,6 +167,7 @@ public struct ProjectSurvey: Sendable {
                     + (missing.isEmpty ? ", which no file in the folder defines" : ", defined in \(missing.joined(separator: ", ")), which is not in the folder")
             }
         }
+        absentGeneratedFiles = shipping.absentGeneratedFiles.map { (Self.relative($0.file, to: directory), $0.generator.command) }
         if let runBundle = running.value(XcodeProject.SettingKey.productBundleIdentifier)?.value, BuildSettings.isResolved(runBundle),
            runBundle != bundleID {
             runBundleID = runBundle

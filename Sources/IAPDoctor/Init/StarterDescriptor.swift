@@ -54,8 +54,13 @@ public enum StarterDescriptor {
         var app: [String] = []
         app.append(line(.appName, name, ""))
         app.append(line(.appPlatform, survey.platform?.rawValue, survey.platform == nil ? "ios | ipados | macos | tvos | visionos | watchos" : ""))
+        func undefined(_ key: String) -> String {
+            guard let names = survey.undefinedReferences[key] else { return "" }
+            return "; " + names.map { "`\($0)`" }.joined(separator: ", ") + " defined in no file: empty, as in Xcode"
+        }
         if let bundleID = survey.bundleID {
-            app.append(line(.appBundleID, bundleID, "`PRODUCT_BUNDLE_IDENTIFIER` of \(survey.archiveConfiguration ?? "Release"), the build that ships"))
+            app.append(line(.appBundleID, bundleID, "`PRODUCT_BUNDLE_IDENTIFIER` of \(survey.archiveConfiguration ?? "Release"), the build that ships"
+                + undefined(XcodeProject.SettingKey.productBundleIdentifier)))
         } else {
             app.append(line(.appBundleID, nil, survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier]
                 .map { "bundle ID of the App Store Connect app record: \($0)" } ?? "bundle ID of the App Store Connect app record"))
@@ -63,6 +68,11 @@ public enum StarterDescriptor {
         if let project = survey.xcodeproj {
             app.append(line(.appXcodeproj, path(project.value), project.alternatives.isEmpty ? "" : project.reason))
             app += alternatives(.appXcodeproj, project.alternatives, "other projects with app targets")
+            if !survey.absentGeneratedFiles.isEmpty {
+                let commands = survey.absentGeneratedFiles.map(\.command).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                app.append("  # generated, not in the folder (they set no bundle ID or team; \(commentText(commands.joined(separator: ", "))) writes them): "
+                    + survey.absentGeneratedFiles.map { quote(path($0.file)) }.joined(separator: ", "))
+            }
         } else {
             app.append(line(.appXcodeproj, nil, "path to the .xcodeproj that builds the app"))
         }
@@ -119,7 +129,7 @@ public enum StarterDescriptor {
         out += app.joined(separator: "\n") + "\n"
         let team: String
         if let teamID = survey.teamID, !teamID.isEmpty {
-            team = line(.developerAccountTeamID, teamID, "`DEVELOPMENT_TEAM` of \(survey.archiveConfiguration ?? "Release")")
+            team = line(.developerAccountTeamID, teamID, "`DEVELOPMENT_TEAM` of \(survey.archiveConfiguration ?? "Release")" + undefined(XcodeProject.SettingKey.developmentTeam))
         } else if survey.teamID != nil {
             team = line(.developerAccountTeamID, nil, "10-character Team ID (the project sets `DEVELOPMENT_TEAM` to nothing)")
         } else {

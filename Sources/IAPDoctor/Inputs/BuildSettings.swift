@@ -17,11 +17,20 @@ public struct BuildSettings: Sendable {
         var value: Fact<String>
     }
 
-    /// Every assignment, lowest level first; `opaque` positions stand for a configuration file that
-    /// is not there (anything it might define is unknown from that level up).
+    /// A configuration file that is not there: from its position up, whatever it may define is
+    /// unknown (everything, unless it is a known generated file).
+    struct Gap: Sendable {
+        var position: Int
+        var file: String
+        var generated: GeneratedConfigurationFile?
+
+        func mayDefine(_ name: String) -> Bool { generated?.mayDefine(name) ?? true }
+    }
+
+    /// Every assignment, lowest level first.
     var entries: [Entry] = []
     var indicesByName: [String: [Int]] = [:]
-    var opaquePositions: [(position: Int, file: String)] = []
+    var gaps: [Gap] = []
     public let configuration: String
     public private(set) var sdk: String?
     /// Each assignment's text expanded, once: the value of an assignment does not depend on who
@@ -29,8 +38,14 @@ public struct BuildSettings: Sendable {
     /// length, not their fan-out. A value cut short by a limit is kept as cut, and marks whatever
     /// uses it as cut too (deterministic, since names resolve in a fixed order).
     let expanded = ExpansionCache()
-    /// The `.xcconfig` files the configuration is based on (or includes) that could not be read.
-    public var missingFiles: [String] { opaquePositions.map(\.file) }
+    /// The `.xcconfig` files the configuration is based on (or includes) that could not be read,
+    /// but for known generated ones (see ``absentGeneratedFiles``).
+    public var missingFiles: [String] { gaps.filter { $0.generated == nil }.map(\.file) }
+    /// Known generated files (CocoaPods', Flutter's) that are not there: they define no setting
+    /// iapdoctor reads, so only their own settings are unknown.
+    public var absentGeneratedFiles: [(file: String, generator: GeneratedConfigurationFile)] {
+        gaps.compactMap { gap in gap.generated.map { (gap.file, $0) } }
+    }
 
     init(configuration: String, sdk: String?) {
         self.configuration = configuration
@@ -44,7 +59,7 @@ public struct BuildSettings: Sendable {
 
     /// Marks that a configuration file that should sit here is missing.
     mutating func addMissingFile(_ file: String) {
-        opaquePositions.append((entries.count, file))
+        gaps.append(Gap(position: entries.count, file: file, generated: GeneratedConfigurationFile.recognize(file)))
     }
 
     /// One level of a project file: plain keys first (sorted, for a stable order), then the
@@ -150,8 +165,8 @@ public struct BuildSettings: Sendable {
                 break
             }
         }
-        if let opaque = opaquePositions.last(where: { $0.position < position && $0.position > (candidate ?? -1) }) {
-            return .missing(opaque.file)
+        if let gap = gaps.last(where: { $0.position < position && $0.position > (candidate ?? -1) && $0.mayDefine(name) }) {
+            return .missing(gap.file)
         }
         return candidate.map(Lookup.found) ?? .undefined
     }
@@ -166,9 +181,37 @@ public struct BuildSettings: Sendable {
         case .missing:
             return .unknown
         case .undefined:
-            // Xcode expands an undefined setting to nothing; below the lowest level that is certain.
-            return inheriting ? .expanded("", truncated: false) : .unknown
+            // Xcode expands a setting nothing defines to nothing; one Xcode itself provides
+            // (`PLATFORM_NAME`, `ARCHS`) has a value iapdoctor does not know.
+            return inheriting || !XcodeProvidedSettings.names.contains(name) ? .expanded("", truncated: false) : .unknown
         }
+    }
+
+    /// The settings `name`'s value refers to, directly or through others, that no file defines
+    /// and Xcode does not provide: Xcode expands them to nothing (unless the build command sets
+    /// them), which a note should say. Sorted.
+    public func undefinedReferences(of name: String) -> [String] {
+        var found: Set<String> = []
+        var visited: Set<Int> = []
+        var pending: [(text: String, scope: VariableExpander.Scope)] = []
+        if case .found(let index) = lookup(name, below: Int.max) {
+            pending.append((entries[index].value.value, .init(name: name, position: index)))
+        }
+        while let (text, scope) = pending.popLast(), visited.count < 256 {
+            for reference in Self.unresolvedNames(in: text) {
+                let inheriting = reference == "inherited" || reference == scope.name
+                let target = inheriting ? scope.name : reference
+                switch lookup(target, below: inheriting ? scope.position : Int.max) {
+                case .found(let index):
+                    if visited.insert(index).inserted { pending.append((entries[index].value.value, .init(name: target, position: index))) }
+                case .undefined:
+                    if !inheriting, !XcodeProvidedSettings.names.contains(target) { found.insert(target) }
+                case .missing:
+                    continue
+                }
+            }
+        }
+        return found.sorted()
     }
 
     /// Where the value of `name` was decided: the assignment itself, or, when it only passes the

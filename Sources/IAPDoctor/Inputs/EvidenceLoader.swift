@@ -187,6 +187,7 @@ public enum EvidenceLoader {
         project.evidence.targetName = target.name
         project.evidence.configurationName = settings.configuration
         project.evidence.missingConfigurationFiles = settings.missingFiles
+        project.evidence.absentGeneratedFiles = settings.absentGeneratedFiles
         project.evidence.hasInAppPurchaseCapability = target.hasInAppPurchaseCapability
         project.evidence.linksStoreKit = target.linksStoreKit
         var facts: [String: Fact<String>] = [:]
@@ -194,6 +195,8 @@ public enum EvidenceLoader {
             guard let value = settings.value(key) else { continue }
             if BuildSettings.isResolved(value.value) {
                 facts[key] = value
+                let undefined = settings.undefinedReferences(of: key)
+                if !undefined.isEmpty { project.evidence.undefinedReferences[key] = undefined }
             } else {
                 project.evidence.unresolvedSettings[key] = value
             }

@@ -315,8 +315,8 @@ public struct XcodeProject: Sendable {
         }
     }
 
-    /// `KEY[sdk=iphoneos*][config=Debug]`: every `sdk` and `config` condition must match; `arch` and
-    /// `variant` conditions are never taken as met (iapdoctor does not pick an architecture).
+    /// `KEY[sdk=iphoneos*][config=Debug]`: every `sdk` and `config` condition must match; an `arch`
+    /// or `variant` condition holds only as `*` (iapdoctor does not pick an architecture).
     static func conditionsHold(_ key: String, configuration: String, sdk: String?) -> Bool {
         var rest = key[...]
         guard let first = rest.firstIndex(of: "[") else { return true }
@@ -331,6 +331,9 @@ public struct XcodeProject: Sendable {
                 guard let sdk, globMatches(pattern, sdk) else { return false }
             case "config":
                 guard globMatches(pattern, configuration) else { return false }
+            case "arch", "variant":
+                // Every architecture and variant is built; only a condition that holds for all holds.
+                guard pattern == "*" else { return false }
             default:
                 return false
             }

@@ -302,6 +302,12 @@ public struct Evidence: Sendable {
     public var unresolvedSettings: [String: Fact<String>] = [:]
     /// `.xcconfig` files the configuration is based on that are not there.
     public var missingConfigurationFiles: [String] = []
+    /// Known generated `.xcconfig` files (CocoaPods', Flutter's) that are not there: they define
+    /// none of the settings iapdoctor reads.
+    public var absentGeneratedFiles: [(file: String, generator: GeneratedConfigurationFile)] = []
+    /// Settings that the needed settings refer to and no file defines (Xcode expands them to
+    /// nothing), by the needed setting's name.
+    public var undefinedReferences: [String: [String]] = [:]
     /// The folders searched for an installed profile that was not found there.
     public var profileSearch: [String] = []
     /// The scheme names a StoreKit configuration file that is not where the reference points.

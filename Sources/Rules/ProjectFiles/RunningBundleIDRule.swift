@@ -24,9 +24,15 @@ struct RunningBundleIDRule: Rule {
         guard let expected = project.app.bundleID ?? project.appID.bundlePart.flatMap({ $0.value.hasSuffix("*") ? nil : $0 }) else {
             return []
         }
-        guard running.value != expected.value else { return [context.pass()] }
+        let settingNotes = project.evidence.settingNotes("PRODUCT_BUNDLE_IDENTIFIER")
+        guard running.value != expected.value else {
+            guard !settingNotes.isEmpty else { return [context.pass()] }
+            return [context.passWithNotes([context.finding(
+                "the build runs as `\(running.value)`, the App Store Connect app's bundle ID, read as Xcode reads the project", at: running.location,
+                notes: settingNotes)])]
+        }
         let stated = "`\(expected.value)` is stated at \(expected.location)"
-        var notes = [stated]
+        var notes = [stated] + settingNotes
         if let configuration = project.evidence.configurationName, let target = project.evidence.targetName {
             notes.insert("the \(configuration) configuration of target `\(target)` builds `\(running.value)`", at: 0)
         }

@@ -16,8 +16,10 @@ struct SigningTeamRule: Rule {
                 "the build has no signing team: `DEVELOPMENT_TEAM` is empty, so it cannot be signed for a device and StoreKit cannot reach the sandbox",
                 at: signingTeam.location,
                 help: "choose the team in Xcode → target → Signing & Capabilities → Team (it writes `DEVELOPMENT_TEAM = <Team ID>;`)",
-                notes: ["only the Simulator runs an unsigned build, and there StoreKit needs a StoreKit configuration file"]))]
+                notes: ["only the Simulator runs an unsigned build, and there StoreKit needs a StoreKit configuration file"]
+                    + (project.evidence.undefinedReferences["DEVELOPMENT_TEAM"] == nil ? [] : project.evidence.settingNotes("DEVELOPMENT_TEAM"))))]
         }
+        let settingNotes = project.evidence.undefinedReferences["DEVELOPMENT_TEAM"] == nil ? [] : project.evidence.settingNotes("DEVELOPMENT_TEAM")
         var findings: [Finding] = []
         if let account = project.account.teamID, account.value != signingTeam.value {
             let note = "`developer_account.team_id` is at \(account.location)"
@@ -25,7 +27,7 @@ struct SigningTeamRule: Rule {
                 "the build signs with team `\(signingTeam.value)`, but the developer account that owns the products is `\(account.value)`",
                 at: signingTeam.location,
                 help: "set the target's Team to `\(account.value)` in Xcode → Signing & Capabilities (`DEVELOPMENT_TEAM`), and `signing.team_id` to match",
-                notes: [note], related: [RelatedSpan(account.location, label: "the account's team", note: note)]))
+                notes: [note] + settingNotes, related: [RelatedSpan(account.location, label: "the account's team", note: note)]))
         }
         if let prefix = project.appID.teamPrefix, let identifier = project.appID.identifier, prefix != signingTeam.value,
             project.account.teamID?.value != prefix

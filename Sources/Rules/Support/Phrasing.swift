@@ -72,6 +72,22 @@ extension Evidence {
         }
         return reason
     }
+
+    /// Notes on how `setting`'s value was read where Xcode's rules, not the files, decided it:
+    /// references no file defines (empty in Xcode) and generated files that are not there.
+    func settingNotes(_ setting: String) -> [String] {
+        var notes: [String] = []
+        if let names = undefinedReferences[setting], !names.isEmpty {
+            let listed = names.map { "`\($0)`" }.joined(separator: ", ")
+            let example = names[0]
+            notes.append("`\(setting)` uses \(listed), which no file of the project defines: Xcode expands \(names.count == 1 ? "it" : "them") to nothing, as iapdoctor does (a build command can set \(names.count == 1 ? "it" : "them"): `xcodebuild \(example)=…`)")
+        }
+        if !absentGeneratedFiles.isEmpty {
+            let files = absentGeneratedFiles.map { "`\($0.file)` (\($0.generator.tool) writes it: \($0.generator.command))" }.joined(separator: ", ")
+            notes.append("read without \(files), which \(absentGeneratedFiles.count == 1 ? "is" : "are") generated and not in the project; generated files set no bundle ID, team or signing setting")
+        }
+        return notes
+    }
 }
 
 extension Fact {

@@ -1,0 +1,129 @@
+import Foundation
+import IAPDoctor
+import Testing
+
+/// Build settings read the way Xcode reads them on the shapes the long tail of real projects has:
+/// generated files that are never committed, settings nothing defines, conditional keys.
+@Suite("Project settings as Xcode reads them", .timeLimit(.minutes(1)))
+struct ProjectSettingsTests {
+    static let appInfoPlist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>$(PRODUCT_BUNDLE_IDENTIFIER)</string></dict></plist>
+        """
+
+    /// A CocoaPods app: the target's base configuration is the Pods file `pod install` writes,
+    /// which is not committed; the bundle ID and team are in the pbxproj.
+    static func podsApp() -> ProjectFixture {
+        let fixture = ProjectFixture(projectName: "Lantern")
+        let app = ["PRODUCT_BUNDLE_IDENTIFIER": "com.lanternworks.lantern", "DEVELOPMENT_TEAM": "QX7P2M9K4L", "INFOPLIST_FILE": "Lantern/Info.plist"]
+        fixture.projectSettings = ["Debug": ["SDKROOT": "iphoneos"], "Release": ["SDKROOT": "iphoneos"]]
+        fixture.targets = [.init(
+            name: "Lantern", settings: ["Debug": app, "Release": app],
+            baseConfiguration: ["Debug": "Pods/Target Support Files/Pods-Lantern/Pods-Lantern.debug.xcconfig",
+                                "Release": "Pods/Target Support Files/Pods-Lantern/Pods-Lantern.release.xcconfig"])]
+        fixture.writeProject()
+        fixture.write("Lantern/Info.plist", appInfoPlist)
+        fixture.write("Podfile", "platform :ios, '15.0'\ntarget 'Lantern' do\n  pod 'Lottie'\nend\n")
+        return fixture
+    }
+
+    /// A Flutter app: `Flutter/Release.xcconfig` includes `Generated.xcconfig`, which
+    /// `flutter pub get` writes.
+    static func flutterApp(bundleID: String = "com.lanternworks.lantern") -> ProjectFixture {
+        let fixture = ProjectFixture(projectName: "Runner")
+        fixture.write("Flutter/Release.xcconfig", "#include? \"Pods/Target Support Files/Pods-Runner/Pods-Runner.release.xcconfig\"\n#include \"Generated.xcconfig\"\n")
+        fixture.write("Flutter/Debug.xcconfig", "#include \"Generated.xcconfig\"\n")
+        let app = ["PRODUCT_BUNDLE_IDENTIFIER": bundleID, "DEVELOPMENT_TEAM": "QX7P2M9K4L", "INFOPLIST_FILE": "Runner/Info.plist",
+                   "CURRENT_PROJECT_VERSION": "$(FLUTTER_BUILD_NUMBER)"]
+        fixture.projectSettings = ["Debug": ["SDKROOT": "iphoneos"], "Release": ["SDKROOT": "iphoneos"]]
+        fixture.targets = [.init(
+            name: "Runner", settings: ["Debug": app, "Release": app],
+            baseConfiguration: ["Debug": "Flutter/Debug.xcconfig", "Release": "Flutter/Release.xcconfig"])]
+        fixture.writeProject()
+        fixture.write("Runner/Info.plist", appInfoPlist)
+        return fixture
+    }
+
+    static func settings(_ fixture: ProjectFixture, _ target: String, _ configuration: String = "Release") throws -> BuildSettings {
+        let project = try XcodeProject.load(path: fixture.folder + "/\(fixture.projectName).xcodeproj")
+        return project.settings(target: try #require(project.target(named: target)), configuration: configuration)
+    }
+
+    @Test func generatedPodsFilesDoNotHideTheIdentity() throws {
+        let fixture = Self.podsApp()
+        let settings = try Self.settings(fixture, "Lantern")
+        #expect(settings.value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "com.lanternworks.lantern")
+        #expect(settings.value("DEVELOPMENT_TEAM")?.value == "QX7P2M9K4L")
+        #expect(settings.missingFiles.isEmpty)
+        #expect(settings.absentGeneratedFiles.map(\.generator.tool) == ["CocoaPods"])
+        // What the Pods file does define stays unknown.
+        #expect(settings.value("PODS_ROOT")?.value == "$(PODS_ROOT)")
+        #expect(settings.expand("$(OTHER_LDFLAGS)") == "$(OTHER_LDFLAGS)")
+
+        let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture, ["--format", "json"])
+        #expect(descriptor.contains("bundle_id: com.lanternworks.lantern"), "\(descriptor)")
+        #expect(descriptor.contains("team_id: QX7P2M9K4L"), "\(descriptor)")
+        #expect(descriptor.contains("# generated, not in the folder (they set no bundle ID or team; `pod install` writes them)"), "\(descriptor)")
+        #expect(descriptor.contains("Pods-Lantern.release.xcconfig"), "\(descriptor)")
+        #expect(!check.output.contains("not in the project (kept out of version control"), "\(check.output)")
+        #expect(check.output.contains("generated files set no bundle ID, team or signing setting"), "one note says why: \(check.output)")
+    }
+
+    @Test func flutterGeneratedXcconfigDoesNotHideTheIdentity() throws {
+        let fixture = Self.flutterApp()
+        let settings = try Self.settings(fixture, "Runner")
+        #expect(settings.value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "com.lanternworks.lantern")
+        #expect(settings.value("CURRENT_PROJECT_VERSION")?.value == "$(FLUTTER_BUILD_NUMBER)", "Flutter's own variables stay unknown")
+        #expect(settings.absentGeneratedFiles.map(\.file).map { $0.hasSuffix("Flutter/Generated.xcconfig") } == [true])
+        let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("bundle_id: com.lanternworks.lantern"), "\(descriptor)")
+        #expect(descriptor.contains("`flutter pub get`"), "\(descriptor)")
+    }
+
+    /// A file that is not a known generated one still makes what it could define unknown.
+    @Test func anUnknownMissingFileStillBlocks() throws {
+        let fixture = Self.flutterApp(bundleID: "$(APP_ID)")
+        fixture.write("Flutter/Release.xcconfig", "#include \"Generated.xcconfig\"\n#include \"Secrets.xcconfig\"\n")
+        let settings = try Self.settings(fixture, "Runner")
+        #expect(settings.value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "$(APP_ID)")
+        #expect(settings.missingFiles.map { $0.hasSuffix("Flutter/Secrets.xcconfig") } == [true])
+    }
+
+    @Test func aSettingNothingDefinesIsEmpty() throws {
+        let fixture = Self.podsApp()
+        for configuration in ["Debug", "Release"] {
+            fixture.targets[0].settings[configuration]!["PRODUCT_BUNDLE_IDENTIFIER"] = "com.lanternworks.lantern$(BUNDLE_SUFFIX)"
+            fixture.targets[0].settings[configuration]!["DEVELOPMENT_TEAM"] = "$(TEAM_FOR_RELEASE)"
+        }
+        fixture.writeProject()
+        let settings = try Self.settings(fixture, "Lantern")
+        #expect(settings.value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "com.lanternworks.lantern")
+        #expect(settings.undefinedReferences(of: "PRODUCT_BUNDLE_IDENTIFIER") == ["BUNDLE_SUFFIX"])
+        #expect(settings.value("DEVELOPMENT_TEAM")?.value == "")
+        // A setting Xcode provides is not empty, only unknown to iapdoctor.
+        #expect(settings.expand("$(PLATFORM_NAME)") == "$(PLATFORM_NAME)")
+        #expect(settings.expand("$(SUFFIX:default=.beta)") == ".beta")
+
+        let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("bundle_id: com.lanternworks.lantern   # `PRODUCT_BUNDLE_IDENTIFIER` of Release, the build that ships; `BUNDLE_SUFFIX` defined in no file: empty, as in Xcode"), "\(descriptor)")
+        #expect(descriptor.contains("# team_id:   # 10-character Team ID (the project sets `DEVELOPMENT_TEAM` to nothing)"), "\(descriptor)")
+        #expect(check.output.contains("`DEVELOPMENT_TEAM` uses `TEAM_FOR_RELEASE`, which no file of the project defines"), "\(check.output)")
+    }
+
+    /// `DEVELOPMENT_TEAM[sdk=iphoneos*]` is the only team setting; `[arch=*]` holds for every
+    /// architecture.
+    @Test func conditionalSettingsApplyToTheTargetsSDK() throws {
+        let fixture = Self.podsApp()
+        fixture.targets[0].settings["Release"]!["DEVELOPMENT_TEAM"] = nil
+        fixture.targets[0].settings["Release"]!["DEVELOPMENT_TEAM[sdk=iphoneos*]"] = "QX7P2M9K4L"
+        fixture.targets[0].settings["Release"]!["CODE_SIGN_STYLE[arch=*]"] = "Manual"
+        fixture.targets[0].settings["Release"]!["PRODUCT_NAME[sdk=macosx*]"] = "LanternMac"
+        fixture.writeProject()
+        let settings = try Self.settings(fixture, "Lantern")
+        #expect(settings.value("DEVELOPMENT_TEAM")?.value == "QX7P2M9K4L")
+        #expect(settings.value("CODE_SIGN_STYLE")?.value == "Manual")
+        #expect(settings.value("PRODUCT_NAME")?.value == "Lantern")
+        let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("team_id: QX7P2M9K4L"), "\(descriptor)")
+    }
+}
