@@ -126,4 +126,75 @@ struct ProjectSettingsTests {
         let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
         #expect(descriptor.contains("team_id: QX7P2M9K4L"), "\(descriptor)")
     }
+
+    /// Twelve shared schemes run the app: the one named after the app target is chosen, never a
+    /// test scheme, however short the others' names.
+    @Test func theSchemeNamedAfterTheAppWinsOverTestAndStagingSchemes() throws {
+        let fixture = Self.podsApp()
+        fixture.targets[0].name = "LanternApp"
+        fixture.writeProject()
+        let names = ["A", "Dev", "LanternApp UITests", "LanternAppTests", "Lantern Staging", "LanternApp-Debug", "Screenshots",
+                     "LanternApp", "QA", "LanternApp (Beta)", "Snapshots", "UI"]
+        for name in names { fixture.writeScheme(name, runs: "LanternApp") }
+        let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("xcschemes/LanternApp.xcscheme   # of 12 shared schemes that run an app target, this one is named after the app target, is not a test, development or staging scheme and archives"), "\(descriptor)")
+        #expect(descriptor.contains("runs `LanternApp`"), "the others are alternatives: \(descriptor)")
+    }
+
+    /// The scheme is kept in the workspace that opens the project (`container:` reference), and
+    /// its StoreKit reference is relative to the `.xcworkspace` bundle, as Xcode resolves it.
+    @Test func workspaceSchemesAndWorkspaceRelativeStoreKitFiles() throws {
+        let fixture = Self.podsApp()
+        fixture.writeStoreKit("Lantern/Store.storekit", products: [("com.lanternworks.lantern.oil", "Consumable")])
+        fixture.writeScheme("Lantern", runs: "Lantern", storeKit: "../Lantern/Store.storekit")
+        let fromProject = fixture.folder + "/Lantern.xcodeproj/xcshareddata/xcschemes/Lantern.xcscheme"
+        fixture.write("Lantern.xcworkspace/contents.xcworkspacedata", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Workspace version = "1.0">
+               <FileRef location = "group:Lantern.xcodeproj"></FileRef>
+               <FileRef location = "group:Pods/Pods.xcodeproj"></FileRef>
+            </Workspace>
+            """)
+        fixture.write("Lantern.xcworkspace/xcshareddata/xcschemes/Lantern.xcscheme", readText(fromProject))
+        try FileManager.default.removeItem(atPath: fromProject)
+        let scheme = try XcodeScheme.load(path: fixture.folder + "/Lantern.xcworkspace/xcshareddata/xcschemes/Lantern.xcscheme")
+        #expect(FileSystem.normalize(scheme.resolve("../Lantern/Store.storekit")) == FileSystem.normalize(fixture.folder + "/Lantern/Store.storekit"))
+        let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("Lantern.xcworkspace/xcshareddata/xcschemes/Lantern.xcscheme"), "\(descriptor)")
+        #expect(descriptor.contains("Lantern/Store.storekit   # the scheme `Lantern` runs it"), "\(descriptor)")
+        #expect(!check.output.contains("which is not there"), "\(check.output)")
+
+        // The same scheme kept in the project, with the reference Xcode writes when the project is
+        // opened through the workspace: relative to the workspace bundle.
+        fixture.writeScheme("Lantern", runs: "Lantern", storeKit: "../Lantern/Store.storekit")
+        let inProject = try XcodeScheme.load(path: fromProject)
+        #expect(FileSystem.exists(inProject.resolve("../Lantern/Store.storekit")))
+    }
+
+    /// macOS finds `Shared.release.xcconfig` as `Shared.Release.xcconfig`; so does iapdoctor, with
+    /// a note that a case-sensitive file system does not.
+    @Test func namesThatDifferOnlyInCaseAreFoundWithANote() throws {
+        let fixture = Self.podsApp()
+        fixture.write("Config/Shared.Release.xcconfig", "APP_ID = com.lanternworks.lantern\n")
+        fixture.write("Config/App.xcconfig", "#include \"shared.release.xcconfig\"\n")
+        fixture.projectBaseConfiguration = ["Debug": "Config/App.xcconfig", "Release": "config/app.xcconfig"]
+        fixture.targets[0].settings["Release"]!["PRODUCT_BUNDLE_IDENTIFIER"] = "$(APP_ID)"
+        fixture.targets[0].settings["Debug"]!["PRODUCT_BUNDLE_IDENTIFIER"] = "$(APP_ID)"
+        fixture.writeProject()
+        let settings = try Self.settings(fixture, "Lantern")
+        #expect(settings.value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "com.lanternworks.lantern")
+        #expect(settings.caseMismatches.map { ($0.written as NSString).lastPathComponent } == ["app.xcconfig", "shared.release.xcconfig"])
+        fixture.write("project.yaml", """
+            version: 1
+            environment: sandbox
+            app: { bundle_id: com.lanternworks.lantern, xcodeproj: Lantern.xcodeproj, configuration: Release }
+            """)
+        let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml"])
+        #expect(check.output.contains("the names differ only in letter case, which a Mac ignores"), "\(check.output)")
+        #expect(check.output.contains("Config/Shared.Release.xcconfig"), "\(check.output)")
+
+        #expect(FileSystem.caseInsensitiveMatch(fixture.folder + "/config/shared.RELEASE.xcconfig") == fixture.folder + "/Config/Shared.Release.xcconfig")
+        #expect(FileSystem.caseInsensitiveMatch(fixture.folder + "/Config/Shared.Release.xcconfig") == nil, "a path that is there needs no match")
+        #expect(FileSystem.caseInsensitiveMatch(fixture.folder + "/Config/Other.xcconfig") == nil)
+    }
 }

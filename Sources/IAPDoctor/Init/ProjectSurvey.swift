@@ -89,41 +89,42 @@ public struct ProjectSurvey: Sendable {
             reason: top.count == 1 ? (loaded.count == 1 ? "the only Xcode project" : "the only project with an app target at the top")
                 : "the first of \(top.count) projects with app targets",
             alternatives: top.dropFirst().map(\.0))
-        survey.chooseSchemeAndTarget(project: project, projectPath: projectPath, directory: directory)
+        survey.chooseSchemeAndTarget(project: project, projectPath: projectPath, directory: directory, workspaces: walk.workspaces)
         survey.collectFiles(files)
         return survey
     }
 
-    mutating func chooseSchemeAndTarget(project: XcodeProject, projectPath: String, directory: String) {
-        let schemesFolder = projectPath + "/xcshareddata/xcschemes"
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + schemesFolder)) ?? [])
-            .filter { $0.hasSuffix(".xcscheme") }.sorted()
+    mutating func chooseSchemeAndTarget(project: XcodeProject, projectPath: String, directory: String, workspaces: [String] = []) {
+        // The project's shared schemes, then those of the workspaces that open it (CocoaPods and
+        // Flutter apps are opened through one, and some keep their schemes there).
+        let projectFile = projectPath.split(separator: "/").last.map(String.init) ?? projectPath
+        let opening = workspaces.filter { workspace in
+            let contents = (try? FileSystem.readBytes(directory + "/" + workspace + "/contents.xcworkspacedata", maxBytes: 1 << 20)) ?? []
+            return String(decoding: contents, as: UTF8.self).contains(projectFile + "\"")
+        }
+        let schemePaths = ([projectPath] + opening).flatMap { container -> [String] in
+            let folder = container + "/xcshareddata/xcschemes"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + folder)) ?? [])
+                .filter { $0.hasSuffix(".xcscheme") }.sorted().map { folder + "/" + $0 }
+        }
         let mains = TargetChoice.mainApplicationTargets(of: project)
         // Schemes whose Run action launches one of the project's main app targets.
         var appSchemes: [(path: String, scheme: XcodeScheme, target: XcodeProject.Target)] = []
-        for name in names {
-            let path = schemesFolder + "/" + name
+        for path in schemePaths {
             guard let scheme = try? XcodeScheme.load(path: directory + "/" + path), let reference = scheme.runTarget,
                 let target = mains.first(where: { $0.id == reference.identifier }) else { continue }
             appSchemes.append((path, scheme, target))
         }
-        // Preference when several: a scheme named like the project, then one whose target builds
-        // for iOS, then the shortest name (`App` before `App Release`); the rest are alternatives.
-        let projectName = project.name
         let ranked = appSchemes.sorted { a, b in
-            let key = { (entry: (path: String, scheme: XcodeScheme, target: XcodeProject.Target)) -> (Int, Int, Int, String) in
-                let name = String(entry.path.split(separator: "/").last!.dropLast(".xcscheme".count))
-                let sdk = project.settings(target: entry.target, configuration: entry.scheme.runConfiguration?.value ?? "Debug").sdk ?? ""
-                return (name == projectName ? 0 : 1, sdk.hasPrefix("iphone") ? 0 : 1, name.count, name)
-            }
-            return key(a) < key(b)
+            Self.schemeRank(a.path, a.scheme, a.target, in: project).lexicographicallyPrecedes(Self.schemeRank(b.path, b.scheme, b.target, in: project))
         }
         var chosenTarget: XcodeProject.Target?
         if let first = ranked.first {
             let name = { (path: String) in String(path.split(separator: "/").last!.dropLast(".xcscheme".count)) }
             scheme = Choice(
                 value: first.path,
-                reason: ranked.count == 1 ? "the only shared scheme that runs an app target" : "the first of \(ranked.count) shared schemes that run an app target",
+                reason: ranked.count == 1 ? "the only shared scheme that runs an app target"
+                    : "of \(ranked.count) shared schemes that run an app target, this one \(Self.schemeReason(first.path, first.scheme, first.target, in: project))",
                 alternatives: ranked.dropFirst().map { "\($0.path)   # runs `\($0.target.name)`" })
             chosenTarget = first.target
             target = Choice(value: first.target.name, reason: "the scheme `\(name(first.path))` runs it")
@@ -133,6 +134,10 @@ public struct ProjectSurvey: Sendable {
                 let candidates = first.scheme.candidatePaths(for: reference.value)
                 if let found = candidates.first(where: FileSystem.exists) {
                     storeKit = Choice(value: Self.relative(found, to: directory), reason: "the scheme `\(name(first.path))` runs it")
+                } else if let found = candidates.lazy.compactMap(FileSystem.caseInsensitiveMatch).first {
+                    storeKit = Choice(
+                        value: Self.relative(found, to: directory),
+                        reason: "the scheme `\(name(first.path))` runs it, though its reference differs from the file's name in letter case")
                 } else {
                     missingStoreKitReference = reference.value
                 }
@@ -183,6 +188,33 @@ public struct ProjectSurvey: Sendable {
         entitlements = file(running, XcodeProject.SettingKey.codeSignEntitlements)
         let shippingEntitlements = file(shipping, XcodeProject.SettingKey.codeSignEntitlements)
         if shippingEntitlements != entitlements { archiveEntitlements = shippingEntitlements }
+    }
+
+    /// How much a scheme looks like the one the app is run and shipped with, lowest first: not a
+    /// test scheme, named after the app target or the project, not a development or staging
+    /// variant, archives, builds for iOS, then the shortest name (`App` before `App Release`).
+    static func schemeRank(_ path: String, _ scheme: XcodeScheme, _ target: XcodeProject.Target, in project: XcodeProject) -> [String] {
+        let name = String(path.split(separator: "/").last!.dropLast(".xcscheme".count))
+        let words = name.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        let lower = name.lowercased()
+        let testLike = lower.hasSuffix("tests") || lower.hasSuffix("test") || words.contains { ["tests", "uitests", "test", "snapshots", "screenshots"].contains($0) }
+        let variant = words.contains { ["dev", "debug", "develop", "development", "staging", "stage", "qa", "beta", "alpha", "internal", "mock", "demo", "local", "enterprise", "nightly"].contains($0) }
+        let sdk = project.settings(target: target, configuration: scheme.runConfiguration?.value ?? "Debug").sdk ?? ""
+        func flag(_ condition: Bool) -> String { condition ? "0" : "1" }
+        return [flag(!testLike), flag(name == target.name || name == project.name), flag(!variant), flag(scheme.archiveConfiguration != nil),
+                flag(sdk.hasPrefix("iphone")), String(format: "%06d", name.count), name]
+    }
+
+    /// Why the first scheme of ``schemeRank`` comes first, in words.
+    static func schemeReason(_ path: String, _ scheme: XcodeScheme, _ target: XcodeProject.Target, in project: XcodeProject) -> String {
+        let rank = schemeRank(path, scheme, target, in: project)
+        var reasons: [String] = []
+        let name = rank[6]
+        if rank[1] == "0" { reasons.append(name == target.name ? "is named after the app target" : "is named after the project") }
+        if rank[0] == "0" && rank[2] == "0" { reasons.append("is not a test, development or staging scheme") }
+        if rank[3] == "0" { reasons.append("archives") }
+        guard let last = reasons.popLast() else { return "has the shortest name" }
+        return reasons.isEmpty ? last : reasons.joined(separator: ", ") + " and " + last
     }
 
     mutating func collectFiles(_ files: [String]) {

@@ -83,7 +83,7 @@ public enum StarterDescriptor {
             app.append(line(.appScheme, path(scheme.value), scheme.alternatives.isEmpty ? "" : scheme.reason + "; the others are below"))
             app += alternatives(.appScheme, scheme.alternatives, "other schemes that run an app (use the one you run)")
         } else {
-            app.append(line(.appScheme, nil, "path to the .xcscheme you run (no shared scheme runs an app target)"))
+            app.append(line(.appScheme, nil, "path to the .xcscheme you run (no shared scheme runs an app target: Xcode makes one that runs Debug and archives Release, as read here)"))
         }
         if let target = survey.target, survey.scheme == nil {
             app.append(line(.appTarget, target.value, target.reason))

@@ -70,9 +70,13 @@ public struct BuildSettings: Sendable {
         for key in keys where key.contains("[") { add(name: String(key.prefix { $0 != "[" }), key: key, value: settings[key]!) }
     }
 
+    /// Configuration files found only by ignoring the case of their names.
+    public private(set) var caseMismatches: [CaseMismatch] = []
+
     mutating func addFile(_ file: XCConfigFile) {
         for assignment in file.assignments { add(name: assignment.name, key: assignment.key, value: assignment.value) }
         for missing in file.missingFiles { addMissingFile(missing) }
+        for mismatch in file.caseMismatches where !caseMismatches.contains(mismatch) { caseMismatches.append(mismatch) }
     }
 
     /// Settles the SDK from `SDKROOT` when none was given, so `[sdk=…]` variants can apply.

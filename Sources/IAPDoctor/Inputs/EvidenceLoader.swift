@@ -120,6 +120,11 @@ public enum EvidenceLoader {
             // Only candidates inside the project root are read; one outside it is named, not read.
             if let found = candidates.first(where: { FileSystem.isConfined($0) && FileSystem.exists($0) }) {
                 storeKitPath = (found, reference)
+            } else if let (written, found) = candidates.lazy.compactMap({ candidate in FileSystem.caseInsensitiveMatch(candidate).map { (candidate, $0) } })
+                .first(where: { FileSystem.isConfined($0.1) })
+            {
+                storeKitPath = (found, reference)
+                project.evidence.caseMismatches.append(CaseMismatch(written: written, actual: found))
             } else if let outside = candidates.first(where: { FileSystem.exists($0) }) {
                 do throws(FileSystem.Problem) {
                     try FileSystem.checkInput(outside)
@@ -188,6 +193,7 @@ public enum EvidenceLoader {
         project.evidence.configurationName = settings.configuration
         project.evidence.missingConfigurationFiles = settings.missingFiles
         project.evidence.absentGeneratedFiles = settings.absentGeneratedFiles
+        project.evidence.caseMismatches = settings.caseMismatches
         project.evidence.hasInAppPurchaseCapability = target.hasInAppPurchaseCapability
         project.evidence.linksStoreKit = target.linksStoreKit
         var facts: [String: Fact<String>] = [:]

@@ -1,3 +1,11 @@
+/// A path that names a file only on a case-insensitive file system.
+public struct CaseMismatch: Sendable, Equatable {
+    /// The path as the project writes it.
+    public var written: String
+    /// The file that is there.
+    public var actual: String
+}
+
 /// A build configuration file (`.xcconfig`): its assignments in file order, `#include`d files
 /// spliced in where they are included, each assignment positioned at its value.
 public struct XCConfigFile: Sendable {
@@ -16,6 +24,9 @@ public struct XCConfigFile: Sendable {
     /// Files this one includes (directly or not) that are not there: `#include` (not `#include?`)
     /// of a missing file, or the file itself. Settings they would define are unknown.
     public var missingFiles: [String] = []
+    /// Files found only by ignoring case, as macOS's default file system does: the path as written
+    /// and the file read.
+    public var caseMismatches: [CaseMismatch] = []
 
     /// Included files deeper than this are not read (Xcode stops at cycles; this also bounds work).
     static let maxIncludeDepth = 16
@@ -47,6 +58,11 @@ public struct XCConfigFile: Sendable {
         let normalized = FileSystem.normalize(path)
         guard depth <= Self.maxIncludeDepth, visited.count < Self.maxFiles, !visited.contains(normalized) else { return }
         visited.insert(normalized)
+        var path = path
+        if let actual = FileSystem.caseInsensitiveMatch(path) {
+            caseMismatches.append(CaseMismatch(written: path, actual: actual))
+            path = actual
+        }
         guard let bytes = try? FileSystem.readBytes(path, maxBytes: Self.maxBytes) else {
             if !optional { missingFiles.append(path) }
             return

@@ -1,3 +1,4 @@
+import Foundation
 import XMLReader
 
 /// What an `.xcscheme` says: the target its Run action runs, the configurations of Run and
@@ -84,28 +85,40 @@ public struct XcodeScheme: Sendable {
 
     /// Where the scheme's StoreKit reference may point, most likely first. Xcode writes it relative
     /// to the folder that holds `xcschemes` (`X.xcodeproj/xcshareddata/`), so `../../Products.storekit`
-    /// is beside the .xcodeproj; some generators write it relative to the scheme's own folder, the
-    /// project's folder, or (for a scheme of a workspace) the workspace's folder, and a repository
-    /// can keep the project in a subfolder: every folder up to the repository's root is tried.
+    /// is beside the .xcodeproj; a project opened through a workspace (CocoaPods, Flutter, React
+    /// Native) has it relative to the `.xcworkspace` bundle itself, so `../Products.storekit` is
+    /// beside the workspace. Some generators write it relative to the scheme's own folder or the
+    /// project's folder, and a repository can keep the project in a subfolder: every folder up to
+    /// the repository's root is tried, and every workspace in those folders.
     public func candidatePaths(for reference: String) -> [String] {
         if reference.hasPrefix("/") { return [reference] }
         let schemes = FileSystem.directoryName(of: file)
         let data = FileSystem.directoryName(of: schemes)
-        var candidates = [FileSystem.resolve(reference, relativeTo: data), FileSystem.resolve(reference, relativeTo: schemes)]
+        var candidates = [FileSystem.resolve(reference, relativeTo: data)]
+        var workspaces: [String] = []
+        var folders: [String] = []
         var directory = schemes
         var reachedContainer = false
         for _ in 0..<32 {
             guard directory != "/" && !directory.isEmpty else { break }
             if reachedContainer {
-                candidates.append(FileSystem.resolve(reference, relativeTo: directory))
+                folders.append(directory)
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+                for entry in entries.sorted() where entry.hasSuffix(".xcworkspace") {
+                    workspaces.append(directory == "." ? entry : directory + "/" + entry)
+                }
                 if FileSystem.exists(directory + "/.git") || directory == "." { break }
             } else if directory.hasSuffix(".xcodeproj") || directory.hasSuffix(".xcworkspace") {
                 reachedContainer = true
+                if directory.hasSuffix(".xcworkspace") { workspaces.append(directory) }
             } else if directory == "." {
                 break
             }
             directory = FileSystem.directoryName(of: directory)
         }
+        candidates += workspaces.map { FileSystem.resolve(reference, relativeTo: $0) }
+        candidates.append(FileSystem.resolve(reference, relativeTo: schemes))
+        candidates += folders.map { FileSystem.resolve(reference, relativeTo: $0) }
         var seen: Set<String> = []
         return candidates.filter { seen.insert($0).inserted }
     }

@@ -308,6 +308,8 @@ public struct Evidence: Sendable {
     /// Settings that the needed settings refer to and no file defines (Xcode expands them to
     /// nothing), by the needed setting's name.
     public var undefinedReferences: [String: [String]] = [:]
+    /// Configuration files (and the scheme's StoreKit file) found only by ignoring case.
+    public var caseMismatches: [CaseMismatch] = []
     /// The folders searched for an installed profile that was not found there.
     public var profileSearch: [String] = []
     /// The scheme names a StoreKit configuration file that is not where the reference points.

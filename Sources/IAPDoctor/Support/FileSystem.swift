@@ -196,6 +196,33 @@ public enum FileSystem {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
+    /// The file `path` names on a case-insensitive file system (macOS's default), when `path`
+    /// itself is not there: each missing component matched, ignoring case, against the one entry
+    /// of its folder that equals it so (`Shared.release.xcconfig` → `Shared.Release.xcconfig`).
+    /// `nil` when `path` exists, or no entry or more than one matches. Folders are listed, never
+    /// entered beyond the path's own.
+    public static func caseInsensitiveMatch(_ path: String) -> String? {
+        guard !path.utf8.contains(0), !exists(path) else { return nil }
+        let normalized = normalize(path)
+        let parts = normalized.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var current = normalized.hasPrefix("/") ? "/" : "."
+        var changed = false
+        for part in parts {
+            let joined = current == "/" ? "/" + part : (current == "." ? part : current + "/" + part)
+            if part == ".." || exists(joined) {
+                current = joined
+                continue
+            }
+            let lower = part.lowercased()
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: current) else { return nil }
+            let matches = entries.filter { $0.lowercased() == lower }
+            guard matches.count == 1 else { return nil }
+            current = current == "/" ? "/" + matches[0] : (current == "." ? matches[0] : current + "/" + matches[0])
+            changed = true
+        }
+        return changed && exists(current) ? current : nil
+    }
+
     /// `a/b/c.yaml` → `a/b`; `c.yaml` → `.`.
     public static func directoryName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

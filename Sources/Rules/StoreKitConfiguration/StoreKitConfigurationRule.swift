@@ -51,6 +51,15 @@ struct StoreKitConfigurationRule: Rule {
                 "`\(wanted)` is not in `\(name)`, and Xcode serves only the \(configuration.products.count) products of that file",
                 at: request.request.location, help: help, product: request.verdictID))
         }
+        if findings.isEmpty, let mismatch = project.evidence.caseMismatches.first(where: { $0.actual == configuration.file }),
+           let reference = project.evidence.schemeUsesStoreKit
+        {
+            return [context.passWithNotes([context.finding(
+                "the scheme's StoreKit configuration `\(reference.value)` names `\(mismatch.written)`, but the file is `\(mismatch.actual)`: the names differ only in letter case",
+                at: reference.location,
+                help: "choose the file again in Edit Scheme → Run → Options → StoreKit Configuration, so the reference matches its name exactly",
+                notes: ["a Mac ignores the difference; a case-sensitive file system (a case-sensitive APFS volume, a Linux CI runner) does not"])])]
+        }
         return context.outcomes(findings)
     }
 

@@ -86,6 +86,9 @@ extension Evidence {
             let files = absentGeneratedFiles.map { "`\($0.file)` (\($0.generator.tool) writes it: \($0.generator.command))" }.joined(separator: ", ")
             notes.append("read without \(files), which \(absentGeneratedFiles.count == 1 ? "is" : "are") generated and not in the project; generated files set no bundle ID, team or signing setting")
         }
+        for mismatch in caseMismatches where mismatch.written.hasSuffix(".xcconfig") {
+            notes.append("`\(mismatch.written)` is read from `\(mismatch.actual)`: the names differ only in letter case, which a Mac ignores and a case-sensitive file system (a Linux CI runner, a case-sensitive APFS volume) does not")
+        }
         return notes
     }
 }
