@@ -197,4 +197,48 @@ struct ProjectSettingsTests {
         #expect(FileSystem.caseInsensitiveMatch(fixture.folder + "/Config/Shared.Release.xcconfig") == nil, "a path that is there needs no match")
         #expect(FileSystem.caseInsensitiveMatch(fixture.folder + "/Config/Other.xcconfig") == nil)
     }
+
+    /// The profile the target names is committed in the repository (kept for CI): its facts are
+    /// read, and whether it is installed is asked or, where Xcode's folders are, answered.
+    @Test func aCommittedProfileIsFoundByTheSpecifier() throws {
+        let fixture = Self.podsApp()
+        for configuration in ["Debug", "Release"] {
+            fixture.targets[0].settings[configuration]!["CODE_SIGN_STYLE"] = "Manual"
+            fixture.targets[0].settings[configuration]!["PROVISIONING_PROFILE_SPECIFIER"] = "Lantern App Store"
+        }
+        fixture.writeProject()
+        let profile = { (name: String) in """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>Name</key><string>\(name)</string>
+            <key>UUID</key><string>7A1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0</string>
+            <key>TeamIdentifier</key><array><string>QX7P2M9K4L</string></array>
+            <key>CreationDate</key><date>2025-01-01T00:00:00Z</date>
+            <key>ExpirationDate</key><date>2026-01-01T00:00:00Z</date>
+            <key>Entitlements</key><dict><key>application-identifier</key><string>QX7P2M9K4L.com.lanternworks.lantern</string></dict>
+            </dict></plist>
+            """ }
+        fixture.write("Configuration/Provisioning/Lantern_Development.mobileprovision", profile("Lantern Development"))
+        fixture.write("Configuration/Provisioning/Lantern_AppStore.mobileprovision", profile("Lantern App Store"))
+        fixture.write("project.yaml", """
+            version: 1
+            environment: sandbox
+            checked_at: 2026-06-01T00:00:00Z
+            app: { bundle_id: com.lanternworks.lantern, xcodeproj: Lantern.xcodeproj, configuration: Release }
+            """)
+        let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml"])
+        #expect(check.output.contains("error[profile-expired]"), "the committed profile's facts are read: \(check.output)")
+        #expect(check.output.contains("A copy is committed at `\(fixture.folder)/Configuration/Provisioning/Lantern_AppStore.mobileprovision`"), "\(check.output)")
+
+        let home = fixture.folder + "-home"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/Library/MobileDevice/Provisioning Profiles", withIntermediateDirectories: true)
+        let onAMac = try runIAPDoctor(["check", fixture.folder + "/project.yaml"], environment: ["HOME": home])
+        #expect(onAMac.output.contains("error[profile-not-installed]"), "\(onAMac.output)")
+        #expect(onAMac.output.contains("double-click the committed copy"), "\(onAMac.output)")
+        // `init` writes the one the target names.
+        try FileManager.default.removeItem(atPath: fixture.folder + "/project.yaml")
+        let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("Configuration/Provisioning/Lantern_AppStore.mobileprovision   # the profile `PROVISIONING_PROFILE_SPECIFIER` names"), "\(descriptor)")
+    }
 }

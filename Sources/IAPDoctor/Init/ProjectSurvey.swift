@@ -52,6 +52,9 @@ public struct ProjectSurvey: Sendable {
     /// The scheme's StoreKit reference when it points at no file.
     public var missingStoreKitReference: String?
     public var profile: Choice?
+    /// The profile the run configuration names, by name or UUID, to choose among committed ones.
+    var profileSpecifier: String?
+    var profileUUID: String?
     public var productIDLists: [String] = []
     public var sources: [String] = []
 
@@ -81,7 +84,7 @@ public struct ProjectSurvey: Sendable {
         let top = withApps.filter { depth($0.0) == shallowest }
         survey.otherProjects = (walk.projects.filter { path in !top.contains { $0.0 == path } } + walk.workspaces).sorted()
         guard let (projectPath, project) = top.first else {
-            survey.collectFiles(files)
+            survey.collectFiles(files, directory: directory)
             return survey
         }
         survey.xcodeproj = Choice(
@@ -90,7 +93,7 @@ public struct ProjectSurvey: Sendable {
                 : "the first of \(top.count) projects with app targets",
             alternatives: top.dropFirst().map(\.0))
         survey.chooseSchemeAndTarget(project: project, projectPath: projectPath, directory: directory, workspaces: walk.workspaces)
-        survey.collectFiles(files)
+        survey.collectFiles(files, directory: directory)
         return survey
     }
 
@@ -183,6 +186,9 @@ public struct ProjectSurvey: Sendable {
             let path = FileSystem.resolve(value, relativeTo: projectFolder)
             return FileSystem.exists(path) ? Self.relative(path, to: directory) : nil
         }
+        for (key, slot) in [(XcodeProject.SettingKey.provisioningProfileSpecifier, \ProjectSurvey.profileSpecifier), (XcodeProject.SettingKey.provisioningProfile, \ProjectSurvey.profileUUID)] {
+            if let value = running.value(key)?.value, !value.isEmpty, BuildSettings.isResolved(value) { self[keyPath: slot] = value }
+        }
         infoPlist = file(running, XcodeProject.SettingKey.infoPlistFile)
         infoPlistGenerated = infoPlist == nil && running.value("GENERATE_INFOPLIST_FILE")?.value == "YES"
         entitlements = file(running, XcodeProject.SettingKey.codeSignEntitlements)
@@ -217,7 +223,7 @@ public struct ProjectSurvey: Sendable {
         return reasons.isEmpty ? last : reasons.joined(separator: ", ") + " and " + last
     }
 
-    mutating func collectFiles(_ files: [String]) {
+    mutating func collectFiles(_ files: [String], directory: String? = nil) {
         let storeKitFiles = files.filter { $0.hasSuffix(".storekit") }
         if let chosen = storeKit {
             otherStoreKitFiles = storeKitFiles.filter { FileSystem.normalize($0) != FileSystem.normalize(chosen.value) }
@@ -230,6 +236,14 @@ public struct ProjectSurvey: Sendable {
         let profiles = files.filter { $0.hasSuffix(".mobileprovision") || $0.hasSuffix(".provisionprofile") }
         if profiles.count == 1, let only = profiles.first {
             profile = Choice(value: only, reason: "the only provisioning profile in the folder")
+        } else if profiles.count > 1, let directory, profileSpecifier != nil || profileUUID != nil,
+            let named = InstalledProfiles.find(in: profiles.map { directory + "/" + $0 }, uuid: profileUUID, name: profileSpecifier, namedByUUID: false, confined: false)
+        {
+            let value = Self.relative(named.file, to: directory)
+            profile = Choice(
+                value: value,
+                reason: profileUUID != nil ? "the profile `PROVISIONING_PROFILE` names" : "the profile `PROVISIONING_PROFILE_SPECIFIER` names",
+                alternatives: profiles.filter { FileSystem.normalize($0) != FileSystem.normalize(value) })
         } else {
             profileCandidates = profiles
         }

@@ -137,7 +137,8 @@ public enum StarterDescriptor {
         }
         let profile: String
         if let chosen = survey.profile {
-            profile = "  profile:\n    file: \(quote(path(chosen.value)))"
+            profile = "  profile:\n    file: \(quote(path(chosen.value)))" + (chosen.alternatives.isEmpty ? "" : "   # \(commentText(chosen.reason)); also in the folder: "
+                + chosen.alternatives.map { quote(path($0)) }.joined(separator: ", "))
         } else if !survey.profileCandidates.isEmpty {
             profile = "  # profile:\n  #   file:   # which one signs the failing build? " + survey.profileCandidates.map { quote(path($0)) }.joined(separator: ", ")
         } else {

@@ -28,8 +28,11 @@ public enum EvidenceLoader {
 
         // project.pbxproj: the build settings of the app target for the configuration.
         var resolved: BuildSettings?
+        // Where committed profiles are looked for: the repository that holds the project.
+        var projectFolder: String?
         if let named = project.app.xcodeproj, let xcodeProject = attempt(named, { (p) throws(InputProblem) in try XcodeProject.load(path: p) }) {
             FileSystem.noteParsed(xcodeProject.file)
+            projectFolder = repositoryFolder(of: xcodeProject.projectDirectory)
             project.evidence.sources.remotePackages = xcodeProject.remotePackages
             let configuration = project.app.configuration?.value
                 ?? (project.effectiveEnvironment.isAppStoreBuild ? scheme?.archiveConfiguration?.value : scheme?.runConfiguration?.value)
@@ -96,18 +99,26 @@ public enum EvidenceLoader {
         {
             adoptProfile(profile, into: &project)
         } else if project.signing.profile.file == nil {
-            // No file named: the profile the build settings name, as Xcode installed it on this Mac.
+            // No file named: the profile the build settings name, as Xcode installed it on this Mac,
+            // else a copy committed in the repository (kept for CI).
             let installed = InstalledProfiles(folders: project.profileFolders)
-            let uuid = project.evidence.buildSettings[XcodeProject.SettingKey.provisioningProfile]?.value
+            let uuid = project.evidence.buildSettings[XcodeProject.SettingKey.provisioningProfile].flatMap { $0.value.isEmpty ? nil : $0.value }
             let name = project.signing.profile.name
-            if installed.isAvailable, uuid?.isEmpty == false || name != nil {
-                if let profile = installed.find(uuid: uuid?.isEmpty == false ? uuid : nil, name: name?.value) {
+            if uuid != nil || name != nil {
+                if installed.isAvailable, let profile = installed.find(uuid: uuid, name: name?.value) {
                     adoptProfile(profile, into: &project)
                     project.signing.profile.installed = Fact(true, at: SourceLocation(file: profile.file), source: .profile)
-                } else if project.signing.profile.installed == nil, let stated = name ?? project.evidence.buildSettings[XcodeProject.SettingKey.provisioningProfile] {
-                    // Looked where Xcode keeps profiles, and it is not there.
-                    project.signing.profile.installed = Fact(false, at: stated.location, source: stated.source)
-                    project.evidence.profileSearch = installed.folders
+                } else {
+                    if let folder = projectFolder, let committed = InstalledProfiles.findCommitted(in: folder, uuid: uuid, name: name?.value) {
+                        adoptProfile(committed, into: &project)
+                        project.evidence.committedProfile = committed.file
+                    }
+                    if installed.isAvailable, project.signing.profile.installed == nil,
+                       let stated = name ?? project.evidence.buildSettings[XcodeProject.SettingKey.provisioningProfile] {
+                        // Looked where Xcode keeps profiles, and it is not there.
+                        project.signing.profile.installed = Fact(false, at: stated.location, source: stated.source)
+                        project.evidence.profileSearch = installed.folders
+                    }
                 }
             }
         }
@@ -172,6 +183,19 @@ public enum EvidenceLoader {
         }
         loadRequests(lists: lists, into: &project, problems: &problems)
         return problems
+    }
+
+    /// The checkout that holds `folder` (the nearest folder above it with `.git`) when it is inside
+    /// what may be read, else `folder`.
+    static func repositoryFolder(of folder: String) -> String {
+        var directory = folder
+        for _ in 0..<32 {
+            if FileSystem.exists(directory + "/.git") { return FileSystem.isConfined(directory) ? directory : folder }
+            let parent = FileSystem.directoryName(of: directory)
+            guard parent != directory, directory != ".", FileSystem.isConfined(parent) else { break }
+            directory = parent
+        }
+        return folder
     }
 
     /// Settings the evidence and the rules read.

@@ -1,3 +1,5 @@
+import CodeScanner
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,29 +44,55 @@ public struct InstalledProfiles: Sendable {
     /// share a name, as Xcode picks). Unreadable or malformed files are skipped: they are not the
     /// project's inputs, and one broken download must not stop the check.
     public func find(uuid: String?, name: String?) -> ProvisioningProfile? {
+        let files = folders.flatMap { folder in
+            Self.listing(folder).filter(Self.isProfileName).map { folder + "/" + $0 }
+        }
+        // Xcode names the file after the UUID: a UUID lookup needs to read one file.
+        return Self.find(in: files, uuid: uuid, name: name, namedByUUID: true, confined: false)
+    }
+
+    static func isProfileName(_ file: String) -> Bool { file.hasSuffix(".mobileprovision") || file.hasSuffix(".provisionprofile") }
+
+    /// The profile committed in `folder` (a repository keeps them for CI: `fastlane match`'s
+    /// checkouts, `Configuration/Provisioning/`) whose UUID is `uuid` or whose name is `name`;
+    /// folders the source scan skips are skipped, and the walk is bounded.
+    public static func findCommitted(in folder: String, uuid: String?, name: String?) -> ProvisioningProfile? {
+        guard uuid != nil || name != nil else { return nil }
+        var files: [String] = []
+        var walker = FolderWalker(order: .breadthFirst, maxEntries: 50_000)
+        walker.walk(folder: folder, problem: { _ in }) { entry in
+            guard entry.kind == .folder else {
+                if isProfileName(entry.name) { files.append(entry.path) }
+                return false
+            }
+            return !(FolderWalker.skippedFolderNames.contains(entry.name.lowercased()) || entry.name.hasPrefix(".") || entry.isLink
+                || FolderWalker.projectBundleExtensions.contains(String(entry.name.split(separator: ".").last ?? "")))
+        }
+        return find(in: files.sorted(), uuid: uuid, name: name, namedByUUID: false, confined: true)
+    }
+
+    static func find(in files: [String], uuid: String?, name: String?, namedByUUID: Bool, confined: Bool) -> ProvisioningProfile? {
         guard uuid != nil || name != nil else { return nil }
         var best: ProvisioningProfile?
         var read = 0
-        for folder in folders {
-            for file in Self.listing(folder) where file.hasSuffix(".mobileprovision") || file.hasSuffix(".provisionprofile") {
-                read += 1
-                guard read <= Self.maxFiles else { return best }
-                // Xcode names the file after the UUID: a UUID lookup needs to read one file.
-                if let uuid, !file.hasPrefix(uuid) { continue }
-                let path = folder + "/" + file
-                let profile: ProvisioningProfile
-                do {
-                    profile = try FileSystem.withConfinement(root: nil) { () throws(InputProblem) in try ProvisioningProfile.load(path: path) }
-                } catch {
-                    continue
-                }
-                let matches = (uuid != nil && profile.uuid?.value.lowercased() == uuid!.lowercased())
-                    || (uuid == nil && name != nil && profile.name?.value == name)
-                guard matches else { continue }
-                if uuid != nil { return profile }
-                if let current = best, let currentDate = current.creationDate?.value, let date = profile.creationDate?.value, date <= currentDate { continue }
-                best = profile
+        for path in files {
+            read += 1
+            guard read <= Self.maxFiles else { return best }
+            if namedByUUID, let uuid, !(path.split(separator: "/").last ?? "").hasPrefix(uuid) { continue }
+            let profile: ProvisioningProfile
+            do {
+                profile = confined
+                    ? try ProvisioningProfile.load(path: path)
+                    : try FileSystem.withConfinement(root: nil) { () throws(InputProblem) in try ProvisioningProfile.load(path: path) }
+            } catch {
+                continue
             }
+            let matches = (uuid != nil && profile.uuid?.value.lowercased() == uuid!.lowercased())
+                || (uuid == nil && name != nil && profile.name?.value == name)
+            guard matches else { continue }
+            if uuid != nil { return profile }
+            if let current = best, let currentDate = current.creationDate?.value, let date = profile.creationDate?.value, date <= currentDate { continue }
+            best = profile
         }
         return best
     }

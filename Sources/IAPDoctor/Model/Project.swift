@@ -310,6 +310,8 @@ public struct Evidence: Sendable {
     public var undefinedReferences: [String: [String]] = [:]
     /// Configuration files (and the scheme's StoreKit file) found only by ignoring case.
     public var caseMismatches: [CaseMismatch] = []
+    /// The profile the build settings name, found committed in the repository (not installed).
+    public var committedProfile: String?
     /// The folders searched for an installed profile that was not found there.
     public var profileSearch: [String] = []
     /// The scheme names a StoreKit configuration file that is not where the reference points.

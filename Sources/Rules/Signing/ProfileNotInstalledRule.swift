@@ -7,8 +7,10 @@ struct ProfileNotInstalledRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         let profile = context.project.signing.profile
         guard profile.isStated else { return [] }
+        let committed = context.project.evidence.committedProfile
         guard let installed = profile.installed else {
-            return [context.unknown("Is the provisioning profile installed in Xcode (Settings → Accounts)?", key: .signingProfileInstalled)]
+            let copy = committed.map { " A copy is committed at `\($0)`: is it installed on the Mac that builds?" } ?? ""
+            return [context.unknown("Is the provisioning profile installed in Xcode (Settings → Accounts)?" + copy, key: .signingProfileInstalled)]
         }
         guard !installed.value else { return [context.pass()] }
         let name = profile.name.map { " `\($0.value)`" } ?? ""
@@ -16,9 +18,9 @@ struct ProfileNotInstalledRule: Rule {
         return [context.fail(context.finding(
             "the provisioning profile\(name) is not installed, so Xcode cannot sign the build with it",
             at: installed.location,
-            help: searched.isEmpty
+            help: committed.map { "double-click the committed copy `\($0)` to install it (or download it in Xcode → Settings → Accounts → Download Manual Profiles)" } ?? (searched.isEmpty
                 ? "download it in Xcode → Settings → Accounts → Download Manual Profiles (or double-click the .mobileprovision), then set `installed: true`"
-                : "download it in Xcode → Settings → Accounts → Download Manual Profiles (or double-click the .mobileprovision)",
+                : "download it in Xcode → Settings → Accounts → Download Manual Profiles (or double-click the .mobileprovision)"),
             notes: searched.isEmpty ? [] : ["looked for it in " + searched.map { "`\($0)`" }.joined(separator: " and ")]))]
     }
 }
