@@ -119,7 +119,8 @@ public struct ProjectSurvey: Sendable {
             appSchemes.append((path, scheme, target))
         }
         let ranked = appSchemes.sorted { a, b in
-            Self.schemeRank(a.path, a.scheme, a.target, in: project).lexicographicallyPrecedes(Self.schemeRank(b.path, b.scheme, b.target, in: project))
+            SchemeRank(path: a.path, scheme: a.scheme, target: a.target, project: project).key
+                .lexicographicallyPrecedes(SchemeRank(path: b.path, scheme: b.scheme, target: b.target, project: project).key)
         }
         var chosenTarget: XcodeProject.Target?
         if let first = ranked.first {
@@ -127,7 +128,7 @@ public struct ProjectSurvey: Sendable {
             scheme = Choice(
                 value: first.path,
                 reason: ranked.count == 1 ? "the only shared scheme that runs an app target"
-                    : "of \(ranked.count) shared schemes that run an app target, this one \(Self.schemeReason(first.path, first.scheme, first.target, in: project))",
+                    : "of \(ranked.count) shared schemes that run an app target, this one \(SchemeRank(path: first.path, scheme: first.scheme, target: first.target, project: project).reason)",
                 alternatives: ranked.dropFirst().map { "\($0.path)   # runs `\($0.target.name)`" })
             chosenTarget = first.target
             target = Choice(value: first.target.name, reason: "the scheme `\(name(first.path))` runs it")
@@ -196,31 +197,57 @@ public struct ProjectSurvey: Sendable {
         if shippingEntitlements != entitlements { archiveEntitlements = shippingEntitlements }
     }
 
-    /// How much a scheme looks like the one the app is run and shipped with, lowest first: not a
-    /// test scheme, named after the app target or the project, not a development or staging
-    /// variant, archives, builds for iOS, then the shortest name (`App` before `App Release`).
-    static func schemeRank(_ path: String, _ scheme: XcodeScheme, _ target: XcodeProject.Target, in project: XcodeProject) -> [String] {
-        let name = String(path.split(separator: "/").last!.dropLast(".xcscheme".count))
-        let words = name.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
-        let lower = name.lowercased()
-        let testLike = lower.hasSuffix("tests") || lower.hasSuffix("test") || words.contains { ["tests", "uitests", "test", "snapshots", "screenshots"].contains($0) }
-        let variant = words.contains { ["dev", "debug", "develop", "development", "staging", "stage", "qa", "beta", "alpha", "internal", "mock", "demo", "local", "enterprise", "nightly"].contains($0) }
-        let sdk = project.settings(target: target, configuration: scheme.runConfiguration?.value ?? "Debug").sdk ?? ""
-        func flag(_ condition: Bool) -> String { condition ? "0" : "1" }
-        return [flag(!testLike), flag(name == target.name || name == project.name), flag(!variant), flag(scheme.archiveConfiguration != nil),
-                flag(sdk.hasPrefix("iphone")), String(format: "%06d", name.count), name]
-    }
+    /// How much a scheme looks like the one the app is run and shipped with.
+    struct SchemeRank {
+        var name: String
+        var isTest: Bool
+        /// Builds for an iOS device or simulator (the platform most apps that sell on several ship first).
+        var isIOS: Bool
+        /// Named after its app target (`App`) or the project.
+        var namedAfterTarget: Bool
+        var namedAfterProject: Bool
+        /// A development, staging or extension variant (`App Dev`, `App Widgets`).
+        var isVariant: Bool
+        var archives: Bool
 
-    /// Why the first scheme of ``schemeRank`` comes first, in words.
-    static func schemeReason(_ path: String, _ scheme: XcodeScheme, _ target: XcodeProject.Target, in project: XcodeProject) -> String {
-        let rank = schemeRank(path, scheme, target, in: project)
-        var reasons: [String] = []
-        let name = rank[6]
-        if rank[1] == "0" { reasons.append(name == target.name ? "is named after the app target" : "is named after the project") }
-        if rank[0] == "0" && rank[2] == "0" { reasons.append("is not a test, development or staging scheme") }
-        if rank[3] == "0" { reasons.append("archives") }
-        guard let last = reasons.popLast() else { return "has the shortest name" }
-        return reasons.isEmpty ? last : reasons.joined(separator: ", ") + " and " + last
+        init(path: String, scheme: XcodeScheme, target: XcodeProject.Target, project: XcodeProject) {
+            name = String(path.split(separator: "/").last!.dropLast(".xcscheme".count))
+            let lower = name.lowercased()
+            let words = lower.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+            isTest = lower.hasSuffix("tests") || lower.hasSuffix("test") || words.contains { Self.testWords.contains($0) }
+            isVariant = words.contains { Self.variantWords.contains($0) } || Self.variantSuffixes.contains { lower.hasSuffix($0) }
+            let sdk = project.settings(target: target, configuration: scheme.runConfiguration?.value ?? "Debug").sdk ?? ""
+            isIOS = sdk.hasPrefix("iphone")
+            namedAfterTarget = name == target.name
+            namedAfterProject = name == project.name
+            archives = scheme.archiveConfiguration != nil
+        }
+
+        static let testWords: Set<String> = ["tests", "uitests", "test", "snapshots", "screenshots"]
+        static let variantWords: Set<String> = [
+            "dev", "debug", "develop", "development", "staging", "stage", "qa", "beta", "alpha", "internal", "mock", "demo", "local",
+            "enterprise", "nightly", "extension", "widget", "widgets", "intents", "notification", "share", "watch", "clip", "keyboard",
+            "launcher", "helper",
+        ]
+        static let variantSuffixes = ["extension", "widget", "widgets", "helper", "launcher"]
+
+        /// Lowest first: not a test scheme, iOS, named after the app target or the project, not a
+        /// variant, archives, then the shortest name (`App` before `App Release`).
+        var key: [String] {
+            func flag(_ condition: Bool) -> String { condition ? "0" : "1" }
+            return [flag(!isTest), flag(isIOS), flag(namedAfterTarget || namedAfterProject), flag(!isVariant), flag(archives),
+                    String(format: "%06d", name.count), name]
+        }
+
+        /// Why this scheme comes first, in words.
+        var reason: String {
+            var reasons: [String] = []
+            if namedAfterTarget || namedAfterProject { reasons.append(namedAfterTarget ? "is named after the app target" : "is named after the project") }
+            if !isTest && !isVariant { reasons.append("is not a test, development, staging or extension scheme") }
+            if archives { reasons.append("archives") }
+            guard let last = reasons.popLast() else { return "has the shortest name" }
+            return reasons.isEmpty ? last : reasons.joined(separator: ", ") + " and " + last
+        }
     }
 
     mutating func collectFiles(_ files: [String], directory: String? = nil) {

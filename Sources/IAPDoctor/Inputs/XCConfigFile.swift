@@ -37,10 +37,14 @@ public struct XCConfigFile: Sendable {
     /// Reads `path` and what it includes. A missing or unreadable file is listed in
     /// ``missingFiles`` (never thrown): an xcconfig kept out of version control is common
     /// (`Secrets.xcconfig`, a file generated from a template), and only what it would define is unknown.
-    public static func load(path: String) -> XCConfigFile {
+    ///
+    /// An include is looked for beside the including file, then in the project's folder
+    /// (`projectDirectory`), as Xcode does: Flutter's `Flutter/Release.xcconfig` includes
+    /// `Pods/Target Support Files/…`, which is in the project's folder.
+    public static func load(path: String, projectDirectory: String? = nil) -> XCConfigFile {
         var result = XCConfigFile(file: path)
         var visited: Set<String> = []
-        result.read(path, depth: 0, optional: false, visited: &visited)
+        result.read(path, depth: 0, optional: false, visited: &visited, projectDirectory: projectDirectory)
         return result
     }
 
@@ -54,7 +58,7 @@ public struct XCConfigFile: Sendable {
         return result
     }
 
-    mutating func read(_ path: String, depth: Int, optional: Bool, visited: inout Set<String>) {
+    mutating func read(_ path: String, depth: Int, optional: Bool, visited: inout Set<String>, projectDirectory: String? = nil) {
         let normalized = FileSystem.normalize(path)
         guard depth <= Self.maxIncludeDepth, visited.count < Self.maxFiles, !visited.contains(normalized) else { return }
         visited.insert(normalized)
@@ -75,8 +79,12 @@ public struct XCConfigFile: Sendable {
             case .include(let included, let isOptional):
                 // `<DEVELOPER_DIR>/…` and other angle-bracket paths name files in Xcode itself.
                 guard !included.hasPrefix("<") else { continue }
-                let resolved = FileSystem.resolve(included, relativeTo: FileSystem.directoryName(of: path))
-                read(resolved, depth: depth + 1, optional: isOptional, visited: &visited)
+                var resolved = FileSystem.resolve(included, relativeTo: FileSystem.directoryName(of: path))
+                if let projectDirectory, !included.hasPrefix("/"), !FileSystem.exists(resolved) {
+                    let fromProject = FileSystem.resolve(included, relativeTo: projectDirectory)
+                    if FileSystem.exists(fromProject) || !FileSystem.isDirectory(FileSystem.directoryName(of: resolved)) { resolved = fromProject }
+                }
+                read(resolved, depth: depth + 1, optional: isOptional, visited: &visited, projectDirectory: projectDirectory)
             }
         }
     }

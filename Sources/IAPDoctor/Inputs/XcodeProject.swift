@@ -311,7 +311,7 @@ public struct XcodeProject: Sendable {
     public mutating func loadConfigurationFiles() {
         let bases = (projectConfigurations + targets.flatMap(\.configurations)).compactMap(\.baseConfigurationFile)
         for base in Set(bases).sorted() where configurationFiles[base] == nil {
-            configurationFiles[base] = XCConfigFile.load(path: base)
+            configurationFiles[base] = XCConfigFile.load(path: base, projectDirectory: projectDirectory)
         }
     }
 

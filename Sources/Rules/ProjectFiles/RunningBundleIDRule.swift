@@ -27,9 +27,11 @@ struct RunningBundleIDRule: Rule {
         let settingNotes = project.evidence.settingNotes("PRODUCT_BUNDLE_IDENTIFIER")
         guard running.value != expected.value else {
             guard !settingNotes.isEmpty else { return [context.pass()] }
-            return [context.passWithNotes([context.finding(
+            var note = context.finding(
                 "the build runs as `\(running.value)`, the App Store Connect app's bundle ID, read as Xcode reads the project", at: running.location,
-                notes: settingNotes)])]
+                help: "nothing to change; the notes say how the value was read", notes: settingNotes)
+            note.severity = .note
+            return [context.passWithNotes([note])]
         }
         let stated = "`\(expected.value)` is stated at \(expected.location)"
         var notes = [stated] + settingNotes
