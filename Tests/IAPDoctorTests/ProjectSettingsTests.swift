@@ -221,7 +221,7 @@ struct ProjectSettingsTests {
             <key>TeamIdentifier</key><array><string>QX7P2M9K4L</string></array>
             <key>CreationDate</key><date>2025-01-01T00:00:00Z</date>
             <key>ExpirationDate</key><date>2026-01-01T00:00:00Z</date>
-            <key>Entitlements</key><dict><key>application-identifier</key><string>QX7P2M9K4L.com.lanternworks.lantern</string></dict>
+            <key>Entitlements</key><dict><key>application-identifier</key><string>QX7P2M9K4L.com.lanternworks.lamp</string></dict>
             </dict></plist>
             """ }
         fixture.write("Configuration/Provisioning/Lantern_Development.mobileprovision", profile("Lantern Development"))
@@ -233,7 +233,9 @@ struct ProjectSettingsTests {
             app: { bundle_id: com.lanternworks.lantern, xcodeproj: Lantern.xcodeproj, configuration: Release }
             """)
         let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml"])
-        #expect(check.output.contains("error[profile-expired]"), "the committed profile's facts are read: \(check.output)")
+        // Its App ID is read (a renewal keeps it); its dates are not (a renewal changes them).
+        #expect(check.output.contains("error[profile-app-id-mismatch]"), "\(check.output)")
+        #expect(!check.output.contains("profile-expired]"), "the copy's expiry says nothing about the installed profile: \(check.output)")
         #expect(check.output.contains("A copy is committed at `\(fixture.folder)/Configuration/Provisioning/Lantern_AppStore.mobileprovision`"), "\(check.output)")
 
         let home = fixture.folder + "-home"
@@ -246,5 +248,18 @@ struct ProjectSettingsTests {
         try FileManager.default.removeItem(atPath: fixture.folder + "/project.yaml")
         let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
         #expect(descriptor.contains("Configuration/Provisioning/Lantern_AppStore.mobileprovision   # the profile `PROVISIONING_PROFILE_SPECIFIER` names"), "\(descriptor)")
+    }
+
+    /// No shared scheme and two app targets: which is the app stays a question, but the team
+    /// both sign with is known either way.
+    @Test func whatEveryCandidateTargetSharesIsWritten() throws {
+        let fixture = Self.podsApp()
+        let pro = ["PRODUCT_BUNDLE_IDENTIFIER": "com.lanternworks.lantern.pro", "DEVELOPMENT_TEAM": "QX7P2M9K4L"]
+        fixture.targets.append(.init(name: "Lantern Pro", settings: ["Debug": pro, "Release": pro]))
+        fixture.writeProject()
+        let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("# target:   # which application target is the app?"), "\(descriptor)")
+        #expect(descriptor.contains("team_id: QX7P2M9K4L   # `DEVELOPMENT_TEAM` of Release in all 2 application targets"), "\(descriptor)")
+        #expect(descriptor.contains("platform: ios"), "\(descriptor)")
     }
 }

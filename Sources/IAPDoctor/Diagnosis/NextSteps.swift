@@ -174,8 +174,14 @@ extension Diagnosis {
         var questions = step.questions.filter { !isAboutProfile($0) }.map(\.sentence)
         // Where the first of them was: after the questions asked before it.
         let position = step.questions.prefix { !isAboutProfile($0) }.count
+        // What a question says after asking (where a copy of the profile is) is kept.
+        let context = step.questions.filter(isAboutProfile).compactMap { question -> String? in
+            guard let mark = question.question.range(of: "? ") else { return nil }
+            return String(question.question[mark.upperBound...])
+        }
         questions.insert(
-            "Which provisioning profile signs the failing build? Set `\(DescriptorKey.signingProfileFile.rawValue)` to its .mobileprovision (or give `--profiles-dir`): it answers \(keys.joined(separator: ", ")).",
+            (["Which provisioning profile signs the failing build? Set `\(DescriptorKey.signingProfileFile.rawValue)` to its .mobileprovision (or give `--profiles-dir`): it answers \(keys.joined(separator: ", "))."]
+                + context).joined(separator: " "),
             at: position)
         return questions
     }

@@ -30,6 +30,8 @@ public struct ProjectSurvey: Sendable {
     /// `PRODUCT_BUNDLE_IDENTIFIER` and `DEVELOPMENT_TEAM` of the shipping configuration, expanded.
     public var bundleID: String?
     public var teamID: String?
+    /// Where ``teamID`` comes from when it is not the chosen target's (several candidates share it).
+    public var teamReason: String?
     /// Why a setting could not be written (unresolved reference, missing .xcconfig), by setting name.
     public var unresolved: [String: String] = [:]
     /// References in the written settings that no file defines (Xcode expands them to nothing), by
@@ -153,6 +155,16 @@ public struct ProjectSurvey: Sendable {
                 target = Choice(value: only.name, reason: reason)
             case .ambiguous(let candidates, _), .unknownName(_, let candidates):
                 targetQuestion = candidates
+                // What every candidate shares is known whichever is the app.
+                let apps = mains.isEmpty ? project.applicationTargets : mains
+                let shipping = apps.map { project.settings(target: $0, configuration: "Release") }
+                let teams = Set(shipping.map { $0.value(XcodeProject.SettingKey.developmentTeam)?.value ?? "" })
+                if apps.count > 1, teams.count == 1, let team = teams.first, !team.isEmpty, BuildSettings.isResolved(team) {
+                    teamID = team
+                    teamReason = "`DEVELOPMENT_TEAM` of Release in all \(apps.count) application targets"
+                }
+                let platforms = Set(shipping.map { Platform(sdk: $0.sdk) })
+                if platforms.count == 1, let only = platforms.first { platform = only }
             }
         }
         guard let app = chosenTarget else { return }

@@ -129,7 +129,7 @@ public enum StarterDescriptor {
         out += app.joined(separator: "\n") + "\n"
         let team: String
         if let teamID = survey.teamID, !teamID.isEmpty {
-            team = line(.developerAccountTeamID, teamID, "`DEVELOPMENT_TEAM` of \(survey.archiveConfiguration ?? "Release")" + undefined(XcodeProject.SettingKey.developmentTeam))
+            team = line(.developerAccountTeamID, teamID, (survey.teamReason ?? "`DEVELOPMENT_TEAM` of \(survey.archiveConfiguration ?? "Release")") + undefined(XcodeProject.SettingKey.developmentTeam))
         } else if survey.teamID != nil {
             team = line(.developerAccountTeamID, nil, "10-character Team ID (the project sets `DEVELOPMENT_TEAM` to nothing)")
         } else {

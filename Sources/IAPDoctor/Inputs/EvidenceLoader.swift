@@ -110,7 +110,9 @@ public enum EvidenceLoader {
                     project.signing.profile.installed = Fact(true, at: SourceLocation(file: profile.file), source: .profile)
                 } else {
                     if let folder = projectFolder, let committed = InstalledProfiles.findCommitted(in: folder, uuid: uuid, name: name?.value) {
-                        adoptProfile(committed, into: &project)
+                        // A copy kept for CI: a renewed profile keeps its name, App ID and team,
+                        // not its dates, so the copy's dates say nothing about the one that signs.
+                        adoptProfile(committed, into: &project, dates: false)
                         project.evidence.committedProfile = committed.file
                     }
                     if installed.isAvailable, project.signing.profile.installed == nil,
@@ -268,16 +270,18 @@ public enum EvidenceLoader {
     }
 
     /// A profile's facts replace the descriptor's (disagreements recorded).
-    static func adoptProfile(_ profile: ProvisioningProfile, into project: inout Project) {
+    static func adoptProfile(_ profile: ProvisioningProfile, into project: inout Project, dates: Bool = true) {
         project.evidence.profile = profile
         adopt(profile.name, into: \Project.signing.profile.name, subject: "the profile's name", item: ChecklistID.provisioningProfile.rawValue,
               key: .signingProfileName, project: &project)
         adopt(profile.applicationIdentifier, into: \Project.signing.profile.appID, subject: "the profile's App ID",
               item: ChecklistID.provisioningProfile.rawValue, key: .signingProfileAppID, project: &project)
-        adoptDate(profile.creationDate, into: \Project.signing.profile.createdAt, subject: "the profile's creation date",
-                  key: .signingProfileCreatedAt, project: &project)
-        adoptDate(profile.expirationDate, into: \Project.signing.profile.expiresAt, subject: "the profile's expiry date",
-                  key: .signingProfileExpiresAt, project: &project)
+        if dates {
+            adoptDate(profile.creationDate, into: \Project.signing.profile.createdAt, subject: "the profile's creation date",
+                      key: .signingProfileCreatedAt, project: &project)
+            adoptDate(profile.expirationDate, into: \Project.signing.profile.expiresAt, subject: "the profile's expiry date",
+                      key: .signingProfileExpiresAt, project: &project)
+        }
         if project.signing.profile.type == nil {
             project.signing.profile.type = Fact(profile.type, at: SourceLocation(file: profile.file), source: .profile)
         }
