@@ -195,7 +195,7 @@ struct AnswerTests {
         let run = try runIAPDoctor(["check", "examples/runmonster-xcode/project.yaml"])
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "iapdoctor \(IAPDoctorVersion.current): RunMonster (com.runmonster.runmonsterfree.dev)")
-        #expect(lines.dropFirst().first?.contains("bundle ID from examples/runmonster-xcode/RunMonster/Info.plist:12:10") == true)
+        #expect(lines.dropFirst().first?.contains("bundle ID from examples/runmonster-xcode/RunMonster.xcodeproj/project.pbxproj:313:33") == true)
         #expect(!run.output.contains("          ? "), "the per-item questions are for --verbose")
         let verbose = try runIAPDoctor(["check", "examples/runmonster-xcode/project.yaml", "--verbose"])
         #expect(verbose.output.contains("          ? Which In-App Purchases exist for this app? Set `products`."))

@@ -72,7 +72,11 @@ public enum EvidenceLoader {
                 if identifier.value.contains("$") {
                     if let resolved {
                         let expanded = resolved.expand(identifier.value)
-                        if BuildSettings.isResolved(expanded) {
+                        let setting = project.evidence.buildSettings[XcodeProject.SettingKey.productBundleIdentifier]
+                        if let setting, Self.onlyNamesBundleIdentifier(identifier.value), setting.value == expanded {
+                            // `$(PRODUCT_BUNDLE_IDENTIFIER)`: the line to change is the setting's.
+                            project.evidence.runningBundleID = setting
+                        } else if BuildSettings.isResolved(expanded) {
                             project.evidence.runningBundleID = Fact(expanded, at: identifier.location, source: .infoPlist)
                         } else {
                             project.evidence.runningBundleID = nil
@@ -185,6 +189,12 @@ public enum EvidenceLoader {
         }
         loadRequests(lists: lists, into: &project, problems: &problems)
         return problems
+    }
+
+    /// `$(PRODUCT_BUNDLE_IDENTIFIER)` (or `${…}`, or with `:rfc1034identifier`), and nothing else.
+    static func onlyNamesBundleIdentifier(_ text: String) -> Bool {
+        let name = XcodeProject.SettingKey.productBundleIdentifier
+        return ["$(\(name))", "${\(name)}", "$(\(name):rfc1034identifier)", "${\(name):rfc1034identifier}"].contains(BuildSettings.trimmingSpaces(text))
     }
 
     /// The checkout that holds `folder` (the nearest folder above it with `.git`) when it is inside

@@ -41,12 +41,17 @@ struct RunningBundleIDRule: Rule {
         if running.value.lowercased() == expected.value.lowercased() {
             notes.append("they differ only in letter case, and bundle IDs are case-sensitive")
         }
+        var related = [RelatedSpan(expected.location, label: "the App Store Connect app's bundle ID", note: stated)]
+        if let reference = project.evidence.infoPlistReference(for: running) {
+            notes += [reference.note].compactMap { $0 }
+            related.append(reference)
+        }
         return [context.fail(context.finding(
             "the app runs as `\(running.value)`, but the products belong to the App Store Connect app `\(expected.value)`",
             at: running.location,
             help: project.evidence.configurationName.map {
                 "build with the configuration whose bundle ID is `\(expected.value)`, or set `PRODUCT_BUNDLE_IDENTIFIER` of \($0) to `\(expected.value)` (or create the products under `\(running.value)`)"
             } ?? "set `CFBundleIdentifier` to `\(expected.value)`, or create the products under the app `\(running.value)`",
-            notes: notes, related: [RelatedSpan(expected.location, label: "the App Store Connect app's bundle ID", note: stated)]))]
+            notes: notes, related: related))]
     }
 }

@@ -73,6 +73,14 @@ extension Evidence {
         return reason
     }
 
+    /// The Info.plist line that takes the bundle ID from the build setting `running` is defined
+    /// by, as a related place (the setting's line is where the fix goes, Info.plist why it counts).
+    func infoPlistReference(for running: Fact<String>) -> RelatedSpan? {
+        guard running.source != .infoPlist, let plist = infoPlistBundleID else { return nil }
+        return RelatedSpan(plist.location, label: "takes the setting",
+                           note: "Info.plist's `CFBundleIdentifier` is `\(plist.value)` (\(plist.location)), which takes this setting")
+    }
+
     /// Notes on how `setting`'s value was read where Xcode's rules, not the files, decided it:
     /// references no file defines (empty in Xcode) and generated files that are not there.
     func settingNotes(_ setting: String) -> [String] {
