@@ -262,4 +262,22 @@ struct ProjectSettingsTests {
         #expect(descriptor.contains("team_id: QX7P2M9K4L   # `DEVELOPMENT_TEAM` of Release in all 2 application targets"), "\(descriptor)")
         #expect(descriptor.contains("platform: ios"), "\(descriptor)")
     }
+
+    /// `Local.xcconfig` is git-ignored; the committed `Local.template.xcconfig` beside it shows
+    /// what it sets: a hint in the question, never the answer.
+    @Test func aTemplateOfAMissingIncludeIsQuotedAsAHint() throws {
+        let fixture = Self.podsApp()
+        fixture.write("Config/App.xcconfig", "#include \"Local.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = $(APP_ID_PREFIX).lantern\n")
+        fixture.write("Config/Local.template.xcconfig", "// Copy to Local.xcconfig\nAPP_ID_PREFIX = com.example\nOTHER = 1\n")
+        fixture.projectBaseConfiguration = ["Debug": "Config/App.xcconfig", "Release": "Config/App.xcconfig"]
+        for configuration in ["Debug", "Release"] { fixture.targets[0].settings[configuration]!["PRODUCT_BUNDLE_IDENTIFIER"] = nil }
+        fixture.writeProject()
+        #expect(XCConfigFile.template(for: fixture.folder + "/Config/Local.xcconfig") == fixture.folder + "/Config/Local.template.xcconfig")
+        let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("# bundle_id:"), "the template is not the answer: \(descriptor)")
+        #expect(descriptor.contains("`Config/Local.template.xcconfig`, a committed template of it, sets `APP_ID_PREFIX = com.example`"), "\(descriptor)")
+        #expect(!descriptor.contains("OTHER"), "\(descriptor)")
+        #expect(check.output.contains("a committed template of it, sets `APP_ID_PREFIX = com.example` (a hint, not what this build uses"), "\(check.output)")
+        #expect(!check.output.contains("com.example.lantern"), "\(check.output)")
+    }
 }

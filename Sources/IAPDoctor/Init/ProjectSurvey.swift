@@ -184,8 +184,11 @@ public struct ProjectSurvey: Sendable {
             } else {
                 let missing = shipping.missingFiles.map { "`\(Self.relative($0, to: directory))`" }
                 let names = BuildSettings.unresolvedNames(in: value.value).map { "`\($0)`" }.joined(separator: ", ")
+                let hint = XCConfigFile.templateHint(
+                    for: shipping.missingFiles, names: BuildSettings.unresolvedNames(in: value.value) + [key], shown: { Self.relative($0, to: directory) }
+                ).map { "; " + $0 } ?? ""
                 unresolved[key] = "`\(key)` of \(archive) uses \(names)"
-                    + (missing.isEmpty ? ", which no file in the folder defines" : ", defined in \(missing.joined(separator: ", ")), which is not in the folder")
+                    + (missing.isEmpty ? ", which no file in the folder defines" : ", defined in \(missing.joined(separator: ", ")), which is not in the folder") + hint
             }
         }
         absentGeneratedFiles = shipping.absentGeneratedFiles.map { (Self.relative($0.file, to: directory), $0.generator.command) }

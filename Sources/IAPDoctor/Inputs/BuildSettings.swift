@@ -74,8 +74,15 @@ public struct BuildSettings: Sendable {
     public private(set) var caseMismatches: [CaseMismatch] = []
 
     mutating func addFile(_ file: XCConfigFile) {
-        for assignment in file.assignments { add(name: assignment.name, key: assignment.key, value: assignment.value) }
-        for missing in file.missingFiles { addMissingFile(missing) }
+        var gaps = file.gaps[...]
+        for (index, assignment) in file.assignments.enumerated() {
+            while let gap = gaps.first, gap.position == index {
+                addMissingFile(gap.file)
+                gaps = gaps.dropFirst()
+            }
+            add(name: assignment.name, key: assignment.key, value: assignment.value)
+        }
+        for gap in gaps { addMissingFile(gap.file) }
         for mismatch in file.caseMismatches where !caseMismatches.contains(mismatch) { caseMismatches.append(mismatch) }
     }
 

@@ -241,6 +241,9 @@ public enum EvidenceLoader {
                 if !undefined.isEmpty { project.evidence.undefinedReferences[key] = undefined }
             } else {
                 project.evidence.unresolvedSettings[key] = value
+                if let hint = XCConfigFile.templateHint(for: settings.missingFiles, names: BuildSettings.unresolvedNames(in: value.value) + [key]) {
+                    project.evidence.templateHints[key] = hint
+                }
             }
         }
         project.evidence.buildSettings = facts

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A path that names a file only on a case-insensitive file system.
 public struct CaseMismatch: Sendable, Equatable {
     /// The path as the project writes it.
@@ -23,7 +25,9 @@ public struct XCConfigFile: Sendable {
     public var assignments: [Assignment] = []
     /// Files this one includes (directly or not) that are not there: `#include` (not `#include?`)
     /// of a missing file, or the file itself. Settings they would define are unknown.
-    public var missingFiles: [String] = []
+    public var missingFiles: [String] { gaps.map(\.file) }
+    /// Each missing file with the number of assignments read before it: where it would splice in.
+    var gaps: [(position: Int, file: String)] = []
     /// Files found only by ignoring case, as macOS's default file system does: the path as written
     /// and the file read.
     public var caseMismatches: [CaseMismatch] = []
@@ -68,7 +72,7 @@ public struct XCConfigFile: Sendable {
             path = actual
         }
         guard let bytes = try? FileSystem.readBytes(path, maxBytes: Self.maxBytes) else {
-            if !optional { missingFiles.append(path) }
+            if !optional { gaps.append((assignments.count, path)) }
             return
         }
         FileSystem.noteParsed(path)
@@ -87,6 +91,41 @@ public struct XCConfigFile: Sendable {
                 read(resolved, depth: depth + 1, optional: isOptional, visited: &visited, projectDirectory: projectDirectory)
             }
         }
+    }
+
+    /// A committed template of the missing file `missing` beside it (`Local.template.xcconfig`,
+    /// `Secrets.xcconfig.example`, `Config.sample.xcconfig`): the file a README says to copy.
+    public static func template(for missing: String) -> String? {
+        let folder = FileSystem.directoryName(of: missing)
+        let name = (missing.split(separator: "/").last.map(String.init) ?? missing).lowercased()
+        let stem = name.hasSuffix(".xcconfig") ? String(name.dropLast(".xcconfig".count)) : name
+        guard !stem.isEmpty, let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        let marks = ["template", "example", "sample", "dist", "default", "tpl"]
+        let found = entries.sorted().first { entry in
+            let lower = entry.lowercased()
+            guard lower != name, lower.hasPrefix(stem), lower.contains(".xcconfig") || lower.hasSuffix(".xcconfig") else { return false }
+            let rest = lower.dropFirst(stem.count)
+            return marks.contains { rest.contains($0) }
+        }
+        return found.map { folder == "." ? $0 : folder + "/" + $0 }
+    }
+
+    /// What the templates of `missing` files set for `names`, for a question's hint: "`Local.template.xcconfig`
+    /// sets `APP_ID = com.example.app`". `nil` when no template assigns any of them.
+    /// `shown` writes a path as the message shows it.
+    public static func templateHint(for missing: [String], names: [String], shown: (String) -> String = { $0 }) -> String? {
+        var parts: [String] = []
+        for file in missing {
+            guard let template = template(for: file), let bytes = try? FileSystem.readBytes(template, maxBytes: maxBytes) else { continue }
+            let assignments = parseLines(bytes, file: template).compactMap { line -> Assignment? in
+                if case .assignment(let assignment) = line, names.contains(assignment.name) { return assignment }
+                return nil
+            }
+            guard !assignments.isEmpty else { continue }
+            let listed = assignments.prefix(4).map { "`\($0.key) = \($0.value.value)`" }.joined(separator: ", ")
+            parts.append("`\(shown(template))`, a committed template of it, sets \(listed)")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ") + " (a hint, not what this build uses: copy the template and fill it in)"
     }
 
     enum Line {

@@ -308,6 +308,9 @@ public struct Evidence: Sendable {
     /// Settings that the needed settings refer to and no file defines (Xcode expands them to
     /// nothing), by the needed setting's name.
     public var undefinedReferences: [String: [String]] = [:]
+    /// For an unresolved setting: what a committed template of a missing file sets (a hint for
+    /// the question, never the value), by setting name.
+    public var templateHints: [String: String] = [:]
     /// Configuration files (and the scheme's StoreKit file) found only by ignoring case.
     public var caseMismatches: [CaseMismatch] = []
     /// The profile the build settings name, found committed in the repository (not installed).

@@ -70,6 +70,7 @@ extension Evidence {
         } else {
             reason += ", which no file of the project defines"
         }
+        if let hint = templateHints[setting] { reason += "; \(hint)" }
         return reason
     }
 
