@@ -16,6 +16,8 @@ public struct ProjectSurvey: Sendable {
     }
 
     public var xcodeproj: Choice?
+    /// The tool the project is generated with when only its manifest is committed (XcodeGen, Tuist).
+    public var generator: String?
     /// `.xcodeproj` folders with no app target and `.xcworkspace` folders, for a note.
     public var otherProjects: [String] = []
     public var scheme: Choice?
@@ -75,9 +77,17 @@ public struct ProjectSurvey: Sendable {
         var survey = ProjectSurvey()
         let walk = FolderListing(root: directory)
         let files = walk.files
-        let loaded = walk.projects.compactMap { path -> (String, XcodeProject)? in
+        var loaded = walk.projects.compactMap { path -> (String, XcodeProject)? in
             guard let project = try? XcodeProject.load(path: directory + "/" + path) else { return nil }
             return (path, project)
+        }
+        // A repository that generates its project (XcodeGen) commits the spec instead; a project
+        // that is committed is what Xcode opens, so specs count only without one.
+        if !loaded.contains(where: { !$0.1.applicationTargets.isEmpty }) {
+            loaded += files.filter { XcodeGenSpec.isSpec($0) && !Self.isTestPath($0) }.compactMap { path -> (String, XcodeProject)? in
+                guard let project = try? XcodeProject.load(path: directory + "/" + path), !project.targets.isEmpty else { return nil }
+                return (path, project)
+            }
         }
         let withApps = loaded.filter { !TargetChoice.mainApplicationTargets(of: $0.1).isEmpty || !$0.1.applicationTargets.isEmpty }
         // The shallowest project with an app target; a tie is a question.
@@ -91,9 +101,11 @@ public struct ProjectSurvey: Sendable {
         }
         survey.xcodeproj = Choice(
             value: projectPath,
-            reason: top.count == 1 ? (loaded.count == 1 ? "the only Xcode project" : "the only project with an app target at the top")
-                : "the first of \(top.count) projects with app targets",
+            reason: project.generator.map { "the \($0) spec: the project is generated from it (`xcodegen generate`) and not committed" }
+                ?? (top.count == 1 ? (loaded.count == 1 ? "the only Xcode project" : "the only project with an app target at the top")
+                    : "the first of \(top.count) projects with app targets"),
             alternatives: top.dropFirst().map(\.0))
+        survey.generator = project.generator
         survey.chooseSchemeAndTarget(project: project, projectPath: projectPath, directory: directory, workspaces: walk.workspaces)
         survey.collectFiles(files, directory: directory)
         return survey
@@ -107,7 +119,10 @@ public struct ProjectSurvey: Sendable {
             let contents = (try? FileSystem.readBytes(directory + "/" + workspace + "/contents.xcworkspacedata", maxBytes: 1 << 20)) ?? []
             return String(decoding: contents, as: UTF8.self).contains(projectFile + "\"")
         }
-        let schemePaths = ([projectPath] + opening).flatMap { container -> [String] in
+        // A generated project's schemes sit where the generator writes the project, if committed.
+        let container = project.generator == nil ? projectPath
+            : (FileSystem.directoryName(of: projectPath) == "." ? "" : FileSystem.directoryName(of: projectPath) + "/") + project.name + ".xcodeproj"
+        let schemePaths = ([container] + opening).flatMap { container -> [String] in
             let folder = container + "/xcshareddata/xcschemes"
             return ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + folder)) ?? [])
                 .filter { $0.hasSuffix(".xcscheme") }.sorted().map { folder + "/" + $0 }
@@ -117,7 +132,8 @@ public struct ProjectSurvey: Sendable {
         var appSchemes: [(path: String, scheme: XcodeScheme, target: XcodeProject.Target)] = []
         for path in schemePaths {
             guard let scheme = try? XcodeScheme.load(path: directory + "/" + path), let reference = scheme.runTarget,
-                let target = mains.first(where: { $0.id == reference.identifier }) else { continue }
+                let target = mains.first(where: { $0.id == reference.identifier })
+                    ?? (project.generator == nil ? nil : mains.first(where: { $0.name == reference.name })) else { continue }
             appSchemes.append((path, scheme, target))
         }
         let ranked = appSchemes.sorted { a, b in

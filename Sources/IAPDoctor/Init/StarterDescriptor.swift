@@ -66,7 +66,7 @@ public enum StarterDescriptor {
                 .map { "bundle ID of the App Store Connect app record: \($0)" } ?? "bundle ID of the App Store Connect app record"))
         }
         if let project = survey.xcodeproj {
-            app.append(line(.appXcodeproj, path(project.value), project.alternatives.isEmpty ? "" : project.reason))
+            app.append(line(.appXcodeproj, path(project.value), project.alternatives.isEmpty && survey.generator == nil ? "" : project.reason))
             app += alternatives(.appXcodeproj, project.alternatives, "other projects with app targets")
             if !survey.absentGeneratedFiles.isEmpty {
                 let commands = survey.absentGeneratedFiles.map(\.command).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }

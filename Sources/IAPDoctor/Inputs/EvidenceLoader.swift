@@ -33,6 +33,7 @@ public enum EvidenceLoader {
         if let named = project.app.xcodeproj, let xcodeProject = attempt(named, { (p) throws(InputProblem) in try XcodeProject.load(path: p) }) {
             FileSystem.noteParsed(xcodeProject.file)
             projectFolder = repositoryFolder(of: xcodeProject.projectDirectory)
+            project.evidence.projectGenerator = xcodeProject.generator.map { ($0, xcodeProject.file) }
             project.evidence.sources.remotePackages = xcodeProject.remotePackages
             let configuration = project.app.configuration?.value
                 ?? (project.effectiveEnvironment.isAppStoreBuild ? scheme?.archiveConfiguration?.value : scheme?.runConfiguration?.value)

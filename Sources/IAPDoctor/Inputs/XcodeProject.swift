@@ -103,6 +103,25 @@ public struct XcodeProject: Sendable {
     /// The repository URLs of the remote Swift packages the project depends on: their code is
     /// fetched by Xcode, not in the project's folder.
     public var remotePackages: [Fact<String>] = []
+    /// The tool whose manifest this project was read from ("XcodeGen", "Tuist"), when it was not
+    /// read from a `project.pbxproj`: the repository does not commit the generated project.
+    public var generator: String?
+
+    /// A project read from a generator's manifest (`file`), with no `project.pbxproj` behind it.
+    init(
+        generatedFrom file: String, generator: String, name: String, projectDirectory: String,
+        projectConfigurations: [BuildConfiguration], defaultConfigurationName: String?, targets: [Target] = []
+    ) {
+        self.file = file
+        self.name = name
+        self.projectDirectory = projectDirectory
+        self.projectConfigurations = projectConfigurations
+        self.defaultConfigurationName = defaultConfigurationName
+        self.targets = targets
+        self.generator = generator
+        // An empty dictionary: nothing beyond the model above was read.
+        self.propertyList = (try? ASCIIPropertyList(bytes: Array("{}".utf8)))!
+    }
 
     public func target(named name: String) -> Target? {
         targets.first { $0.name == name }
@@ -118,6 +137,7 @@ public struct XcodeProject: Sendable {
 
     /// Reads a project; throws a positioned `input-unreadable` / `input-malformed` finding.
     public static func load(path: String) throws(InputProblem) -> XcodeProject {
+        if XcodeGenSpec.isSpec(path) { return try XcodeGenSpec.load(path: path) }
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         if trimmed.hasSuffix(".xcworkspace") {
             throw InputProblem(Finding(

@@ -308,6 +308,9 @@ public struct Evidence: Sendable {
     /// Settings that the needed settings refer to and no file defines (Xcode expands them to
     /// nothing), by the needed setting's name.
     public var undefinedReferences: [String: [String]] = [:]
+    /// The generator (XcodeGen, Tuist) and the manifest the project was read from, when the
+    /// repository commits no `project.pbxproj`.
+    public var projectGenerator: (tool: String, manifest: String)?
     /// For an unresolved setting: what a committed template of a missing file sets (a hint for
     /// the question, never the value), by setting name.
     public var templateHints: [String: String] = [:]

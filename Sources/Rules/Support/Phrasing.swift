@@ -95,6 +95,10 @@ extension Evidence {
             let files = absentGeneratedFiles.map { "`\($0.file)` (\($0.generator.tool) writes it: \($0.generator.command))" }.joined(separator: ", ")
             notes.append("read without \(files), which \(absentGeneratedFiles.count == 1 ? "is" : "are") generated and not in the project; generated files set no bundle ID, team or signing setting")
         }
+        if let (tool, manifest) = projectGenerator {
+            let command = tool == "Tuist" ? "tuist generate" : "xcodegen generate"
+            notes.append("read from the \(tool) manifest `\(manifest)`, as `\(command)` would write the project (the repository commits no `project.pbxproj`)")
+        }
         for mismatch in caseMismatches where mismatch.written.hasSuffix(".xcconfig") {
             notes.append("`\(mismatch.written)` is read from `\(mismatch.actual)`: the names differ only in letter case, which a Mac ignores and a case-sensitive file system (a Linux CI runner, a case-sensitive APFS volume) does not")
         }

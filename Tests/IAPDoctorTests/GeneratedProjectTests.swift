@@ -1,0 +1,95 @@
+import Foundation
+import IAPDoctor
+import Testing
+
+/// Projects generated from a manifest the repository commits instead of the `.xcodeproj`:
+/// XcodeGen's `project.yml` and Tuist's `Project.swift`, read as the generated project would be.
+@Suite("Generated projects: XcodeGen and Tuist", .timeLimit(.minutes(1)))
+struct GeneratedProjectTests {
+    /// An XcodeGen app: the target in an included spec with its own `configFiles` (relative to
+    /// that spec), a template, settings per configuration, and a widget named by `bundleIdPrefix`.
+    static func xcodeGenApp() -> ProjectFixture {
+        let fixture = ProjectFixture(projectName: "Kettle")
+        fixture.write("project.yml", """
+            name: Kettle
+            options:
+              bundleIdPrefix: com.kettleworks
+              deploymentTarget: { iOS: "16.0" }
+            configs: { Debug: debug, Release: release }
+            settingGroups:
+              signing: { CODE_SIGN_STYLE: Automatic }
+            settings:
+              base: { DEVELOPMENT_TEAM: R4K7Q2M8WX }
+            targetTemplates:
+              App:
+                type: application
+                platform: iOS
+                settings:
+                  groups: [signing]
+                  configs:
+                    debug: { PRODUCT_BUNDLE_IDENTIFIER: "com.kettleworks.${target_name}.dev" }
+            include:
+              - path: App/target.yml
+            targets:
+              Kettle_Widgets:
+                type: app-extension
+                platform: iOS
+
+            """)
+        fixture.write("App/target.yml", """
+            targets:
+              Kettle:
+                templates: [App]
+                configFiles:
+                  Release: Release.xcconfig
+                info: { path: Info.plist }
+                entitlements: { path: Kettle.entitlements }
+
+            """)
+        fixture.write("App/Release.xcconfig", "PRODUCT_BUNDLE_IDENTIFIER = com.kettleworks.kettle\n")
+        fixture.write("App/Info.plist", ProjectSettingsTests.appInfoPlist)
+        fixture.write("App/Kettle.entitlements", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict/></plist>\n")
+        fixture.write("App/Store.swift", "import StoreKit\nfunc load() async throws { _ = try await Product.products(for: [\"com.kettleworks.kettle.leaves\"]) }\n")
+        return fixture
+    }
+
+    @Test func anXcodeGenSpecIsReadAsTheProjectItGenerates() throws {
+        let fixture = Self.xcodeGenApp()
+        let project = try XcodeProject.load(path: fixture.folder + "/project.yml")
+        #expect(project.generator == "XcodeGen")
+        #expect(project.targets.map(\.name) == ["Kettle", "Kettle_Widgets"])
+        let app = try #require(project.target(named: "Kettle"))
+        #expect(app.isApplication)
+        let release = project.settings(target: app, configuration: "Release")
+        #expect(release.value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "com.kettleworks.kettle")
+        #expect(release.value("PRODUCT_BUNDLE_IDENTIFIER")?.location.file.hasSuffix("App/Release.xcconfig") == true)
+        #expect(release.value("DEVELOPMENT_TEAM")?.value == "R4K7Q2M8WX")
+        #expect(release.value("CODE_SIGN_STYLE")?.value == "Automatic")
+        #expect(release.value("INFOPLIST_FILE")?.value == "App/Info.plist")
+        #expect(release.value("IPHONEOS_DEPLOYMENT_TARGET")?.value == "16.0")
+        #expect(release.sdk == "iphoneos")
+        #expect(project.settings(target: app, configuration: "Debug").value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "com.kettleworks.Kettle.dev")
+        let widgets = try #require(project.target(named: "Kettle_Widgets"))
+        #expect(project.settings(target: widgets, configuration: "Release").value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "com.kettleworks.Kettle-Widgets")
+
+        let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture, ["--format", "json"])
+        #expect(descriptor.contains("/project.yml   # the XcodeGen spec: the project is generated from it"), "\(descriptor)")
+        #expect(descriptor.contains("bundle_id: com.kettleworks.kettle"), "\(descriptor)")
+        #expect(descriptor.contains("team_id: R4K7Q2M8WX"), "\(descriptor)")
+        #expect(descriptor.contains("info_plist: "), "\(descriptor)")
+        #expect(check.output.contains("read from the XcodeGen manifest"), "\(check.output)")
+        #expect(check.output.contains("\"product_id\": \"com.kettleworks.kettle.leaves\""), "\(check.output)")
+    }
+
+    /// A committed `.xcodeproj` is what Xcode opens: the spec beside it is not read.
+    @Test func aCommittedProjectWinsOverTheSpec() throws {
+        let fixture = Self.xcodeGenApp()
+        fixture.projectSettings = ["Debug": ["SDKROOT": "iphoneos"], "Release": ["SDKROOT": "iphoneos"]]
+        let app = ["PRODUCT_BUNDLE_IDENTIFIER": "com.kettleworks.committed", "DEVELOPMENT_TEAM": "R4K7Q2M8WX"]
+        fixture.targets = [.init(name: "Kettle", settings: ["Debug": app, "Release": app])]
+        fixture.writeProject()
+        let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("bundle_id: com.kettleworks.committed"), "\(descriptor)")
+        #expect(descriptor.contains("Kettle.xcodeproj"), "\(descriptor)")
+    }
+}
