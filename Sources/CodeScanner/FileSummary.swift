@@ -468,8 +468,8 @@ extension SourceScanner {
         }
 
         /// Copies `range` out of the file so it can be evaluated once every file is summarized.
-        mutating func snapshot(_ range: Range<Int>) -> [ExpressionToken]? {
-            guard !range.isEmpty, range.count <= Self.maxExpressionTokens else { return nil }
+        mutating func snapshot(_ range: Range<Int>, limit: Int = Self.maxExpressionTokens) -> [ExpressionToken]? {
+            guard !range.isEmpty, range.count <= limit else { return nil }
             var result: [ExpressionToken] = []
             result.reserveCapacity(range.count)
             for k in range {

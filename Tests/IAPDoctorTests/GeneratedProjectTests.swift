@@ -92,4 +92,105 @@ struct GeneratedProjectTests {
         #expect(descriptor.contains("bundle_id: com.kettleworks.committed"), "\(descriptor)")
         #expect(descriptor.contains("Kettle.xcodeproj"), "\(descriptor)")
     }
+
+    /// A Tuist app: the bundle ID built from a helper's constants, settings from a static
+    /// dictionary merged with another, a conditional team, and an `.xcconfig` named from the root.
+    static func tuistApp() -> ProjectFixture {
+        let fixture = ProjectFixture(projectName: "Kettle")
+        fixture.write("Tuist.swift", "import ProjectDescription\nlet tuist = Tuist()\n")
+        fixture.write("Tuist/ProjectDescriptionHelpers/Identity.swift", """
+            import ProjectDescription
+
+            public enum Identity {
+                public static let organization = "kettleworks"
+                public static let prefix = "com.\\(organization)"
+                public static func bundleID(_ name: String) -> String {
+                    "\\(prefix).\\(name)"
+                }
+            }
+
+            """)
+        fixture.write("Configurations/Shared.xcconfig", "DEVELOPMENT_TEAM = R4K7Q2M8WX\n")
+        fixture.write("Projects/App/Project.swift", """
+            import ProjectDescription
+            import ProjectDescriptionHelpers
+
+            enum AppSettings {
+                static let base: SettingsDictionary = ["CODE_SIGN_STYLE": "Automatic", "SWIFT_VERSION": "6.0"]
+                static let release: SettingsDictionary = base.merging(["DEVELOPMENT_TEAM[sdk=iphoneos*]": "R4K7Q2M8WX"]) { _, new in new }
+            }
+
+            let project = Project(
+                name: "Kettle",
+                settings: .settings(configurations: [
+                    .debug(name: .debug, xcconfig: .relativeToRoot("Configurations/Shared.xcconfig")),
+                    .release(name: .release, xcconfig: .relativeToRoot("Configurations/Shared.xcconfig")),
+                ]),
+                targets: [
+                    .target(
+                        name: "Kettle",
+                        destinations: [.iPhone, .iPad],
+                        product: .app,
+                        bundleId: Identity.bundleID("kettle"),
+                        deploymentTargets: .iOS("17.0"),
+                        infoPlist: .file(path: "Resources/Info.plist"),
+                        sources: ["Sources/**"],
+                        entitlements: "Resources/Kettle.entitlements",
+                        settings: .settings(base: AppSettings.base, configurations: [.release(name: .release, settings: AppSettings.release)])
+                    ),
+                    .target(name: "KettleTests", destinations: .iOS, product: .unitTests, bundleId: "\\(Identity.prefix).kettle.tests"),
+                ]
+            )
+
+            """)
+        fixture.write("Projects/App/Resources/Info.plist", ProjectSettingsTests.appInfoPlist)
+        fixture.write("Projects/App/Sources/Store.swift", "import StoreKit\nfunc load() async throws { _ = try await Product.products(for: [\"com.kettleworks.kettle.leaves\"]) }\n")
+        return fixture
+    }
+
+    @Test func aTuistManifestIsReadAsTheProjectItGenerates() throws {
+        let fixture = Self.tuistApp()
+        let project = try XcodeProject.load(path: fixture.folder + "/Projects/App/Project.swift")
+        #expect(project.generator == "Tuist")
+        #expect(project.name == "Kettle")
+        #expect(project.targets.map(\.name) == ["Kettle", "KettleTests"])
+        let app = try #require(project.target(named: "Kettle"))
+        #expect(app.isApplication)
+        let release = project.settings(target: app, configuration: "Release")
+        let bundle = try #require(release.value("PRODUCT_BUNDLE_IDENTIFIER"))
+        #expect(bundle.value == "com.kettleworks.kettle")
+        #expect(bundle.location.file.hasSuffix("Projects/App/Project.swift") && bundle.location.line == 20, "the call that builds it")
+        #expect(release.value("DEVELOPMENT_TEAM")?.value == "R4K7Q2M8WX")
+        #expect(release.value("CODE_SIGN_STYLE")?.value == "Automatic")
+        #expect(release.value("INFOPLIST_FILE")?.value == "Resources/Info.plist")
+        #expect(release.value("CODE_SIGN_ENTITLEMENTS")?.value == "Resources/Kettle.entitlements")
+        #expect(release.value("IPHONEOS_DEPLOYMENT_TARGET")?.value == "17.0")
+        #expect(release.sdk == "iphoneos")
+        let tests = try #require(project.target(named: "KettleTests"))
+        #expect(project.settings(target: tests, configuration: "Debug").value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "com.kettleworks.kettle.tests")
+
+        let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture, ["--format", "json"])
+        #expect(descriptor.contains("/Projects/App/Project.swift   # the Tuist manifest: the project is generated from it"), "\(descriptor)")
+        #expect(descriptor.contains("bundle_id: com.kettleworks.kettle   #"), "\(descriptor)")
+        #expect(descriptor.contains("team_id: R4K7Q2M8WX"), "\(descriptor)")
+        #expect(descriptor.contains("Tuist writes the schemes with the project"), "\(descriptor)")
+        #expect(check.output.contains("read from the Tuist manifest"), "\(check.output)")
+    }
+
+    /// What the manifest computes in ways the reader does not follow stays unknown.
+    @Test func aBundleIDTheManifestComputesAtGenerationIsUnknown() throws {
+        let fixture = Self.tuistApp()
+        fixture.write("Projects/App/Project.swift", """
+            import ProjectDescription
+            import Foundation
+            let suffix = ProcessInfo.processInfo.environment["BUNDLE_SUFFIX"] ?? ""
+            let project = Project(name: "Kettle", targets: [
+                .target(name: "Kettle", destinations: .iOS, product: .app, bundleId: "com.kettleworks.kettle" + suffix)
+            ])
+
+            """)
+        let project = try XcodeProject.load(path: fixture.folder + "/Projects/App/Project.swift")
+        let app = try #require(project.target(named: "Kettle"))
+        #expect(project.settings(target: app, configuration: "Release").value("PRODUCT_BUNDLE_IDENTIFIER") == nil)
+    }
 }

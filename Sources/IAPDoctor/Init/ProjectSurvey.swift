@@ -84,7 +84,10 @@ public struct ProjectSurvey: Sendable {
         // A repository that generates its project (XcodeGen) commits the spec instead; a project
         // that is committed is what Xcode opens, so specs count only without one.
         if !loaded.contains(where: { !$0.1.applicationTargets.isEmpty }) {
-            loaded += files.filter { XcodeGenSpec.isSpec($0) && !Self.isTestPath($0) }.compactMap { path -> (String, XcodeProject)? in
+            let manifests = files.filter { path in
+                !Self.isTestPath(path) && (XcodeGenSpec.isSpec(path) || (TuistProject.isManifest(path) && !path.split(separator: "/").contains("Tuist")))
+            }
+            loaded += manifests.compactMap { path -> (String, XcodeProject)? in
                 guard let project = try? XcodeProject.load(path: directory + "/" + path), !project.targets.isEmpty else { return nil }
                 return (path, project)
             }
@@ -101,7 +104,10 @@ public struct ProjectSurvey: Sendable {
         }
         survey.xcodeproj = Choice(
             value: projectPath,
-            reason: project.generator.map { "the \($0) spec: the project is generated from it (`xcodegen generate`) and not committed" }
+            reason: project.generator.map { tool in
+                tool == "Tuist" ? "the Tuist manifest: the project is generated from it (`tuist generate`) and not committed"
+                    : "the \(tool) spec: the project is generated from it (`xcodegen generate`) and not committed"
+            }
                 ?? (top.count == 1 ? (loaded.count == 1 ? "the only Xcode project" : "the only project with an app target at the top")
                     : "the first of \(top.count) projects with app targets"),
             alternatives: top.dropFirst().map(\.0))

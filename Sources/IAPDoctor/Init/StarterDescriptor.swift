@@ -82,6 +82,8 @@ public enum StarterDescriptor {
         if let scheme = survey.scheme {
             app.append(line(.appScheme, path(scheme.value), scheme.alternatives.isEmpty ? "" : scheme.reason + "; the others are below"))
             app += alternatives(.appScheme, scheme.alternatives, "other schemes that run an app (use the one you run)")
+        } else if let tool = survey.generator {
+            app.append(line(.appScheme, nil, "\(tool) writes the schemes with the project (`\(tool == "Tuist" ? "tuist generate" : "xcodegen generate")`); read here: Debug to run, Release to archive"))
         } else {
             app.append(line(.appScheme, nil, "path to the .xcscheme you run (no shared scheme runs an app target: Xcode makes one that runs Debug and archives Release, as read here)"))
         }

@@ -138,6 +138,7 @@ public struct XcodeProject: Sendable {
     /// Reads a project; throws a positioned `input-unreadable` / `input-malformed` finding.
     public static func load(path: String) throws(InputProblem) -> XcodeProject {
         if XcodeGenSpec.isSpec(path) { return try XcodeGenSpec.load(path: path) }
+        if TuistProject.isManifest(path) { return try TuistProject.load(path: path) }
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         if trimmed.hasSuffix(".xcworkspace") {
             throw InputProblem(Finding(
