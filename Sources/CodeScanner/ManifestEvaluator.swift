@@ -39,7 +39,9 @@ struct ManifestEvaluator {
     }
 
     var declarations: [String: [Declaration]] = [:]
-    var budget = 200_000
+    /// Tokens that may still be evaluated, helpers' bodies counted at every call: a manifest of
+    /// helpers calling each other twice per level would otherwise take exponential time.
+    var budget = 2_000_000
     var depth = 0
     static let maxDepth = 48
     /// Constants evaluated once.
@@ -196,6 +198,8 @@ struct ManifestEvaluator {
     typealias Scope = [String: Value]
 
     mutating func evaluate(_ tokens: ArraySlice<ExpressionToken>, scope: Scope = [:], owners: [String] = [], file: String) -> Value {
+        budget -= tokens.count
+        guard budget > 0 else { return .unknown }
         var parser = Parser(tokens: Array(tokens), file: file)
         return parser.parseExpression(&self, scope: scope, owners: owners)
     }
@@ -236,6 +240,8 @@ struct ManifestEvaluator {
 
     /// A body: `let x = …` lines, then `return …` (or the one expression).
     mutating func body(_ tokens: ArraySlice<ExpressionToken>, scope: Scope, owners: [String], file: String) -> Value {
+        budget -= tokens.count
+        guard budget > 0 else { return .unknown }
         let tokens = Array(tokens)
         var scope = scope
         var k = 0
@@ -288,6 +294,9 @@ struct ManifestEvaluator {
         var tokens: [ExpressionToken]
         var file: String
         var k = 0
+        /// Brackets open around the expression being parsed: deeper is refused (the stack).
+        var nesting = 0
+        static let maxNesting = 64
 
         func peek(_ offset: Int = 0) -> ExpressionToken? { k + offset < tokens.count ? tokens[k + offset] : nil }
 
@@ -298,7 +307,12 @@ struct ManifestEvaluator {
 
         mutating func parseExpression(_ evaluator: inout ManifestEvaluator, scope: Scope, owners: [String]) -> Value {
             evaluator.budget -= 1
-            guard evaluator.budget > 0 else { return .unknown }
+            guard evaluator.budget > 0, nesting < Self.maxNesting else {
+                k = tokens.count
+                return .unknown
+            }
+            nesting += 1
+            defer { nesting -= 1 }
             var value = parsePostfix(&evaluator, scope: scope, owners: owners)
             while isPunctuation("+") {
                 k += 1

@@ -193,4 +193,41 @@ struct GeneratedProjectTests {
         let app = try #require(project.target(named: "Kettle"))
         #expect(project.settings(target: app, configuration: "Release").value("PRODUCT_BUNDLE_IDENTIFIER") == nil)
     }
+
+    /// Manifests written to make a reader loop, recurse or blow up: refused or cut short, quickly
+    /// enough for a test, with no crash.
+    @Test func hostileManifestsEndWithoutACrash() throws {
+        let fixture = ProjectFixture(projectName: "Kettle")
+        // 100,000 nested brackets, and helpers that call the next one twice, 40 deep.
+        let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        var helpers = "enum H {\n    static func f0(_ x: String) -> String { x }\n"
+        for level in 1...40 { helpers += "    static func f\(level)(_ x: String) -> String { H.f\(level - 1)(x) + H.f\(level - 1)(x) }\n" }
+        helpers += "}\n"
+        fixture.write("Tuist.swift", "")
+        fixture.write("Tuist/ProjectDescriptionHelpers/H.swift", helpers)
+        fixture.write("Project.swift", """
+            import ProjectDescription
+            let project = Project(name: "Kettle", packages: \(nested), targets: [
+                .target(name: "Kettle", destinations: .iOS, product: .app, bundleId: H.f40("a"))
+            ])
+
+            """)
+        #expect(throws: InputProblem.self, "too deep to read: the manifest is refused") { try XcodeProject.load(path: fixture.folder + "/Project.swift") }
+        fixture.write("Project.swift", """
+            import ProjectDescription
+            let project = Project(name: "Kettle", targets: [
+                .target(name: "Kettle", destinations: .iOS, product: .app, bundleId: H.f40("a"))
+            ])
+
+            """)
+        let project = try XcodeProject.load(path: fixture.folder + "/Project.swift")
+        let app = try #require(project.target(named: "Kettle"))
+        #expect(project.settings(target: app, configuration: "Release").value("PRODUCT_BUNDLE_IDENTIFIER") == nil, "past the budget: unknown")
+
+        // An XcodeGen spec that includes itself and a chain of includes deeper than the limit.
+        fixture.write("project.yml", "name: Loop\ninclude: [project.yml, a0.yml]\ntargets: { App: { type: application, platform: iOS } }\n")
+        for level in 0..<100 { fixture.write("a\(level).yml", "include: [a\(level + 1).yml]\n") }
+        let spec = try XcodeProject.load(path: fixture.folder + "/project.yml")
+        #expect(spec.targets.map(\.name) == ["App"])
+    }
 }

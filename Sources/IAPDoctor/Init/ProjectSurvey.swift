@@ -87,7 +87,9 @@ public struct ProjectSurvey: Sendable {
             let manifests = files.filter { path in
                 !Self.isTestPath(path) && (XcodeGenSpec.isSpec(path) || (TuistProject.isManifest(path) && !path.split(separator: "/").contains("Tuist")))
             }
-            loaded += manifests.compactMap { path -> (String, XcodeProject)? in
+            // The shallowest first, and a bounded number: a Tuist monorepo has a manifest per module.
+            let shallowest = manifests.sorted { ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1) }.prefix(32)
+            loaded += shallowest.compactMap { path -> (String, XcodeProject)? in
                 guard let project = try? XcodeProject.load(path: directory + "/" + path), !project.targets.isEmpty else { return nil }
                 return (path, project)
             }
