@@ -280,4 +280,36 @@ struct ProjectSettingsTests {
         #expect(check.output.contains("a committed template of it, sets `APP_ID_PREFIX = com.example` (a hint, not what this build uses"), "\(check.output)")
         #expect(!check.output.contains("com.example.lantern"), "\(check.output)")
     }
+
+    /// A widget's scheme runs the widget (`RemoteRunnable`) in a host; its `MacroExpansion` names
+    /// the app only to expand variables: it is no scheme that runs the app.
+    @Test func anExtensionsSchemeDoesNotRunTheApp() throws {
+        let fixture = Self.podsApp()
+        fixture.targets.append(.init(name: "LanternWidgets", productType: "com.apple.product-type.app-extension",
+                                     settings: ["Debug": [:], "Release": [:]]))
+        fixture.writeProject()
+        fixture.writeScheme("Lantern", runs: "Lantern")
+        fixture.write("Lantern.xcodeproj/xcshareddata/xcschemes/LanternWidgets.xcscheme", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Scheme LastUpgradeVersion = "1600" version = "1.7">
+               <LaunchAction buildConfiguration = "Debug" askForAppToLaunch = "Yes">
+                  <RemoteRunnable runnableDebuggingMode = "2" BundleIdentifier = "com.apple.springboard">
+                     <BuildableReference BuildableIdentifier = "primary" BlueprintIdentifier = "\(fixture.targetID("LanternWidgets"))"
+                        BuildableName = "LanternWidgets.appex" BlueprintName = "LanternWidgets" ReferencedContainer = "container:Lantern.xcodeproj">
+                     </BuildableReference>
+                  </RemoteRunnable>
+                  <MacroExpansion>
+                     <BuildableReference BuildableIdentifier = "primary" BlueprintIdentifier = "\(fixture.targetID("Lantern"))"
+                        BuildableName = "Lantern.app" BlueprintName = "Lantern" ReferencedContainer = "container:Lantern.xcodeproj">
+                     </BuildableReference>
+                  </MacroExpansion>
+               </LaunchAction>
+            </Scheme>
+            """)
+        let scheme = try XcodeScheme.load(path: fixture.folder + "/Lantern.xcodeproj/xcshareddata/xcschemes/LanternWidgets.xcscheme")
+        #expect(scheme.runTarget?.name == "LanternWidgets")
+        let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("xcschemes/Lantern.xcscheme"), "\(descriptor)")
+        #expect(!descriptor.contains("LanternWidgets.xcscheme"), "\(descriptor)")
+    }
 }

@@ -16,8 +16,8 @@ public struct XcodeScheme: Sendable {
     }
 
     public var file: String
-    /// The target the Run action launches (its `BuildableProductRunnable`), else the first target
-    /// built for running.
+    /// The target the Run action launches (its `BuildableProductRunnable`, or an extension's
+    /// `RemoteRunnable`), else the first target built for running.
     public var runTarget: TargetReference?
     /// `LaunchAction@buildConfiguration`: what Run builds (usually Debug).
     public var runConfiguration: Fact<String>?
@@ -64,7 +64,10 @@ public struct XcodeScheme: Sendable {
                 container: node.attribute("ReferencedContainer") ?? "", location: position(node, "BlueprintName"))
         }
         let launch = root["LaunchAction"]
+        // An extension's scheme runs the extension (`RemoteRunnable`) in a host it asks for; its
+        // `MacroExpansion` names the app only to expand variables.
         scheme.runTarget = reference(launch?["BuildableProductRunnable", "BuildableReference"])
+            ?? reference(launch?["RemoteRunnable", "BuildableReference"])
             ?? reference(launch?["MacroExpansion", "BuildableReference"])
         if scheme.runTarget == nil {
             let entries = root["BuildAction", "BuildActionEntries"]?.children.filter { $0.name == "BuildActionEntry" } ?? []
