@@ -247,7 +247,8 @@ struct ProjectSettingsTests {
         // `init` writes the one the target names.
         try FileManager.default.removeItem(atPath: fixture.folder + "/project.yaml")
         let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
-        #expect(descriptor.contains("Configuration/Provisioning/Lantern_AppStore.mobileprovision   # the profile `PROVISIONING_PROFILE_SPECIFIER` names"), "\(descriptor)")
+        #expect(descriptor.contains("#   file: ") && descriptor.contains("Configuration/Provisioning/Lantern_AppStore.mobileprovision   # the profile `PROVISIONING_PROFILE_SPECIFIER` names, committed"), "\(descriptor)")
+        #expect(!descriptor.contains("\n    file: "), "a committed copy is not written as what signs: \(descriptor)")
     }
 
     /// No shared scheme and two app targets: which is the app stays a question, but the team

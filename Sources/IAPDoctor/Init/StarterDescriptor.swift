@@ -139,8 +139,11 @@ public enum StarterDescriptor {
         }
         let profile: String
         if let chosen = survey.profile {
-            profile = "  profile:\n    file: \(quote(path(chosen.value)))" + (chosen.alternatives.isEmpty ? "" : "   # \(commentText(chosen.reason)); also in the folder: "
-                + chosen.alternatives.map { quote(path($0)) }.joined(separator: ", "))
+            // A committed copy is not necessarily what signs: the installed profile of that name
+            // does, and a renewal changes the dates. Check reads its App ID and team by the name.
+            profile = "  # profile:\n  #   file: \(quote(path(chosen.value)))   # \(commentText(chosen.reason)), committed: check reads its App ID and team; "
+                + "uncomment if this copy is what signs (its dates then count)"
+                + (chosen.alternatives.isEmpty ? "" : "; also in the folder: " + chosen.alternatives.map { quote(path($0)) }.joined(separator: ", "))
         } else if !survey.profileCandidates.isEmpty {
             profile = "  # profile:\n  #   file:   # which one signs the failing build? " + survey.profileCandidates.map { quote(path($0)) }.joined(separator: ", ")
         } else {
