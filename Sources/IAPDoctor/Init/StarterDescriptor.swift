@@ -143,7 +143,8 @@ public enum StarterDescriptor {
             // does, and a renewal changes the dates. Check reads its App ID and team by the name.
             profile = "  # profile:\n  #   file: \(quote(path(chosen.value)))   # \(commentText(chosen.reason)), committed: check reads its App ID and team; "
                 + "uncomment if this copy is what signs (its dates then count)"
-                + (chosen.alternatives.isEmpty ? "" : "; also in the folder: " + chosen.alternatives.map { quote(path($0)) }.joined(separator: ", "))
+                + (chosen.alternatives.isEmpty ? "" : "; also in the folder: " + chosen.alternatives.prefix(3).map { quote(path($0)) }.joined(separator: ", ")
+                    + (chosen.alternatives.count > 3 ? " and \(chosen.alternatives.count - 3) more" : ""))
         } else if !survey.profileCandidates.isEmpty {
             profile = "  # profile:\n  #   file:   # which one signs the failing build? " + survey.profileCandidates.map { quote(path($0)) }.joined(separator: ", ")
         } else {
