@@ -44,6 +44,10 @@ struct ManifestEvaluator {
     var budget = 2_000_000
     var depth = 0
     static let maxDepth = 48
+    /// Expressions open around the one being parsed, through constants and helpers too: deeper is
+    /// unknown, so a crafted manifest cannot exhaust the stack.
+    var nesting = 0
+    static let maxNesting = 128
     /// Constants evaluated once.
     var cache: [String: Value] = [:]
 
@@ -294,9 +298,6 @@ struct ManifestEvaluator {
         var tokens: [ExpressionToken]
         var file: String
         var k = 0
-        /// Brackets open around the expression being parsed: deeper is refused (the stack).
-        var nesting = 0
-        static let maxNesting = 64
 
         func peek(_ offset: Int = 0) -> ExpressionToken? { k + offset < tokens.count ? tokens[k + offset] : nil }
 
@@ -307,12 +308,12 @@ struct ManifestEvaluator {
 
         mutating func parseExpression(_ evaluator: inout ManifestEvaluator, scope: Scope, owners: [String]) -> Value {
             evaluator.budget -= 1
-            guard evaluator.budget > 0, nesting < Self.maxNesting else {
+            guard evaluator.budget > 0, evaluator.nesting < ManifestEvaluator.maxNesting else {
                 k = tokens.count
                 return .unknown
             }
-            nesting += 1
-            defer { nesting -= 1 }
+            evaluator.nesting += 1
+            defer { evaluator.nesting -= 1 }
             var value = parsePostfix(&evaluator, scope: scope, owners: owners)
             while isPunctuation("+") {
                 k += 1
