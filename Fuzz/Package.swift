@@ -9,7 +9,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
-let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver"]
+let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest"]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
@@ -35,6 +35,7 @@ let package = Package(
         fuzzTarget("typo", ["IAPDoctor"]),
         fuzzTarget("pattern", ["IAPDoctor"]),
         fuzzTarget("resolver", ["CodeScanner"]),
+        fuzzTarget("manifest", ["CodeScanner"]),
     ],
     swiftLanguageModes: [.v6]
 )

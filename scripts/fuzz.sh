@@ -26,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch="$root/.build-fuzz"
-all_targets=(xml descriptor pbxproj storekit typo pattern resolver)
+all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest)
 
 minutes=5
 runs=""
@@ -95,7 +95,7 @@ dict_for() {
     storekit) echo json.dict ;;
     typo) echo typo.dict ;;
     pattern) echo pattern.dict ;;
-    resolver) echo swift.dict ;;
+    resolver|manifest) echo swift.dict ;;
   esac
 }
 

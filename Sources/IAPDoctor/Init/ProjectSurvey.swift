@@ -295,7 +295,7 @@ public struct ProjectSurvey: Sendable {
             otherStoreKitFiles = storeKitFiles.filter { FileSystem.normalize($0) != FileSystem.normalize(chosen.value) }
         } else if storeKitFiles.count == 1, scheme == nil, let only = storeKitFiles.first {
             // No scheme to ask: the folder's only .storekit file is the one there is.
-            storeKit = Choice(value: only, reason: "the only .storekit file")
+            storeKit = Choice(value: only, reason: "the only .storekit file; no shared scheme runs it, so check reads it as a catalog (a personal scheme may run it: then set `environment: xcode`)")
         } else {
             otherStoreKitFiles = storeKitFiles
         }
