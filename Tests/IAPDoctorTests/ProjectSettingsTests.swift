@@ -130,7 +130,7 @@ struct ProjectSettingsTests {
         #expect(settings.value("CODE_SIGN_STYLE")?.value == "Manual")
         #expect(settings.value("PRODUCT_NAME")?.value == "Lantern")
         let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
-        #expect(descriptor.contains("team_id: QX7P2M9K4L"), "\(descriptor)")
+        #expect(descriptor.contains("team_id: QX7P2M9K4L   # `DEVELOPMENT_TEAM[sdk=iphoneos*]` of Release"), "the condition is said: \(descriptor)")
     }
 
     /// Twelve shared schemes run the app: the one named after the app target is chosen, never a

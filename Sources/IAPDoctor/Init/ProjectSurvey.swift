@@ -39,6 +39,8 @@ public struct ProjectSurvey: Sendable {
     /// References in the written settings that no file defines (Xcode expands them to nothing), by
     /// setting name.
     public var undefinedReferences: [String: [String]] = [:]
+    /// The conditional key that decides a written setting (`DEVELOPMENT_TEAM[sdk=iphoneos*]`), by name.
+    public var conditionalKeys: [String: String] = [:]
     /// Generated `.xcconfig` files (CocoaPods', Flutter's) the configuration names that are not in
     /// the folder, with the command that writes them.
     public var absentGeneratedFiles: [(file: String, command: String)] = []
@@ -205,6 +207,7 @@ public struct ProjectSurvey: Sendable {
                 self[keyPath: slot] = value.value
                 let undefined = shipping.undefinedReferences(of: key)
                 if !undefined.isEmpty { undefinedReferences[key] = undefined }
+                if let written = shipping.decidingKey(key), written != key { conditionalKeys[key] = written }
             } else {
                 let missing = shipping.missingFiles.map { "`\(Self.relative($0, to: directory))`" }
                 let names = BuildSettings.unresolvedNames(in: value.value).map { "`\($0)`" }.joined(separator: ", ")

@@ -59,7 +59,7 @@ public enum StarterDescriptor {
             return "; " + names.map { "`\($0)`" }.joined(separator: ", ") + " defined in no file: empty, as in Xcode"
         }
         if let bundleID = survey.bundleID {
-            app.append(line(.appBundleID, bundleID, "`PRODUCT_BUNDLE_IDENTIFIER` of \(survey.archiveConfiguration ?? "Release"), the build that ships"
+            app.append(line(.appBundleID, bundleID, "`\(survey.conditionalKeys[XcodeProject.SettingKey.productBundleIdentifier] ?? XcodeProject.SettingKey.productBundleIdentifier)` of \(survey.archiveConfiguration ?? "Release"), the build that ships"
                 + undefined(XcodeProject.SettingKey.productBundleIdentifier)))
         } else {
             app.append(line(.appBundleID, nil, survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier]
@@ -131,7 +131,7 @@ public enum StarterDescriptor {
         out += app.joined(separator: "\n") + "\n"
         let team: String
         if let teamID = survey.teamID, !teamID.isEmpty {
-            team = line(.developerAccountTeamID, teamID, (survey.teamReason ?? "`DEVELOPMENT_TEAM` of \(survey.archiveConfiguration ?? "Release")") + undefined(XcodeProject.SettingKey.developmentTeam))
+            team = line(.developerAccountTeamID, teamID, (survey.teamReason ?? "`\(survey.conditionalKeys[XcodeProject.SettingKey.developmentTeam] ?? XcodeProject.SettingKey.developmentTeam)` of \(survey.archiveConfiguration ?? "Release")") + undefined(XcodeProject.SettingKey.developmentTeam))
         } else if survey.teamID != nil {
             team = line(.developerAccountTeamID, nil, "10-character Team ID (the project sets `DEVELOPMENT_TEAM` to nothing)")
         } else {

@@ -127,6 +127,13 @@ public struct BuildSettings: Sendable {
         }
     }
 
+    /// The key of the assignment that decides `name`, as written: `DEVELOPMENT_TEAM[sdk=iphoneos*]`
+    /// when a conditional variant wins.
+    public func decidingKey(_ name: String) -> String? {
+        guard case .found(let index) = lookup(name, below: Int.max) else { return nil }
+        return entries[index].key
+    }
+
     /// `text` with its references expanded against these settings (for Info.plist values).
     public func expand(_ text: String) -> String {
         var expander = VariableExpander(lookup: lookupText, remember: expanded.store)
