@@ -94,9 +94,9 @@ public enum TuistProject {
         for target in manifest.targets {
             var presets: [String: Fact<String>] = [:]
             if let bundleID = target.bundleID { presets[XcodeProject.SettingKey.productBundleIdentifier] = fact(bundleID) }
-            if let sdk = target.platform.flatMap(sdkRoot) {
+            if let sdk = target.platform.flatMap(XcodeProject.sdk(forPlatformName:)) {
                 presets[XcodeProject.SettingKey.sdkRoot] = Fact(sdk, at: location(target.name), source: .pbxproj)
-                if let version = target.deploymentTarget, let setting = deploymentTargetSetting(sdk) { presets[setting] = fact(version) }
+                if let version = target.deploymentTarget, let setting = XcodeProject.deploymentTargetSetting(sdk: sdk) { presets[setting] = fact(version) }
             }
             for (key, path) in [(XcodeProject.SettingKey.infoPlistFile, target.infoPlist), (XcodeProject.SettingKey.codeSignEntitlements, target.entitlements)] {
                 guard let path else { continue }
@@ -129,28 +129,5 @@ public enum TuistProject {
             "extensionKitExtension": "extensionkit-extension", "stickerPackExtension": "app-extension.messages-sticker-pack",
         ]
         return "com.apple.product-type." + (types[product] ?? product)
-    }
-
-    /// The SDK of a destination or platform (`.iOS`, `.iPhone`, `.macOS`, `.appleVision`…).
-    static func sdkRoot(_ platform: String) -> String? {
-        switch platform {
-        case "iOS", "iPhone", "iPad", "macWithiPadDesign", "macCatalyst": return "iphoneos"
-        case "macOS", "mac": return "macosx"
-        case "tvOS", "appleTv": return "appletvos"
-        case "watchOS", "appleWatch": return "watchos"
-        case "visionOS", "appleVision", "appleVisionWithiPadDesign": return "xros"
-        default: return nil
-        }
-    }
-
-    static func deploymentTargetSetting(_ sdk: String) -> String? {
-        switch sdk {
-        case "iphoneos": return XcodeProject.SettingKey.iOSDeploymentTarget
-        case "macosx": return XcodeProject.SettingKey.macOSDeploymentTarget
-        case "appletvos": return XcodeProject.SettingKey.tvOSDeploymentTarget
-        case "watchos": return XcodeProject.SettingKey.watchOSDeploymentTarget
-        case "xros": return XcodeProject.SettingKey.visionOSDeploymentTarget
-        default: return nil
-        }
     }
 }

@@ -149,8 +149,9 @@ public enum XcodeGenSpec {
             let platform = target["platform"]?.scalar
             let files = configFiles(target["configFiles"], folder: folder)
             var presets: [String: Fact<String>] = [:]
-            if let platform, let sdk = sdkRoot(platform.text) { presets[XcodeProject.SettingKey.sdkRoot] = Fact(sdk, at: platform.location, source: .pbxproj) }
-            if let platform, let setting = deploymentTargetSetting(platform.text),
+            let sdk = platform.flatMap { XcodeProject.sdk(forPlatformName: $0.text) }
+            if let platform, let sdk { presets[XcodeProject.SettingKey.sdkRoot] = Fact(sdk, at: platform.location, source: .pbxproj) }
+            if let platform, let setting = sdk.flatMap({ XcodeProject.deploymentTargetSetting(sdk: $0) }),
                let version = target["deploymentTarget"]?.scalar ?? deploymentTargets?[platform.text]?.scalar {
                 presets[setting] = Fact(version.text, at: version.location, source: .pbxproj)
             }
@@ -270,27 +271,5 @@ public enum XcodeGenSpec {
             if let text = path.scalar?.text { files[configuration.text] = FileSystem.resolve(text, relativeTo: folder) }
         }
         return files
-    }
-
-    static func sdkRoot(_ platform: String) -> String? {
-        switch platform {
-        case "iOS": return "iphoneos"
-        case "macOS": return "macosx"
-        case "tvOS": return "appletvos"
-        case "watchOS": return "watchos"
-        case "visionOS": return "xros"
-        default: return nil
-        }
-    }
-
-    static func deploymentTargetSetting(_ platform: String) -> String? {
-        switch platform {
-        case "iOS": return XcodeProject.SettingKey.iOSDeploymentTarget
-        case "macOS": return XcodeProject.SettingKey.macOSDeploymentTarget
-        case "tvOS": return XcodeProject.SettingKey.tvOSDeploymentTarget
-        case "watchOS": return XcodeProject.SettingKey.watchOSDeploymentTarget
-        case "visionOS": return XcodeProject.SettingKey.visionOSDeploymentTarget
-        default: return nil
-        }
     }
 }

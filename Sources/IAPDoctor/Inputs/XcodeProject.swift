@@ -77,6 +77,31 @@ public struct XcodeProject: Sendable {
 
     public static let applicationProductType = "com.apple.product-type.application"
 
+    /// The SDK of a platform or destination as generators name them (XcodeGen's `iOS`, Tuist's
+    /// `.iPhone`, `.appleVision`…).
+    static func sdk(forPlatformName platform: String) -> String? {
+        switch platform {
+        case "iOS", "iPhone", "iPad", "macWithiPadDesign", "macCatalyst": return "iphoneos"
+        case "macOS", "mac": return "macosx"
+        case "tvOS", "appleTv": return "appletvos"
+        case "watchOS", "appleWatch": return "watchos"
+        case "visionOS", "appleVision", "appleVisionWithiPadDesign": return "xros"
+        default: return nil
+        }
+    }
+
+    /// The deployment target setting of an SDK (`iphoneos` → `IPHONEOS_DEPLOYMENT_TARGET`).
+    static func deploymentTargetSetting(sdk: String) -> String? {
+        switch sdk {
+        case "iphoneos": return SettingKey.iOSDeploymentTarget
+        case "macosx": return SettingKey.macOSDeploymentTarget
+        case "appletvos": return SettingKey.tvOSDeploymentTarget
+        case "watchos": return SettingKey.watchOSDeploymentTarget
+        case "xros": return SettingKey.visionOSDeploymentTarget
+        default: return nil
+        }
+    }
+
     /// The `project.pbxproj` path.
     public var file: String
     /// The project's name (the `.xcodeproj` folder's name without the extension).
