@@ -174,8 +174,17 @@ public struct BuildSettings: Sendable {
         case undefined
     }
 
-    /// The assignment of `name` that applies below `position`, or the missing file in the way.
+    /// The assignment of `name` that applies below `position`, or the missing file in the way;
+    /// remembered, since a value may refer to the same setting thousands of times and each answer
+    /// walks every conditional variant of the name.
     func lookup(_ name: String, below position: Int) -> Lookup {
+        if let known = expanded.lookup(name, position) { return known }
+        let found = findAssignment(name, below: position)
+        expanded.store(name, position, found)
+        return found
+    }
+
+    func findAssignment(_ name: String, below position: Int) -> Lookup {
         var candidate: Int?
         for index in (indicesByName[name] ?? []).reversed() where index < position {
             if XcodeProject.conditionsHold(entries[index].key, configuration: configuration, sdk: sdk) {
@@ -277,6 +286,8 @@ struct VariableExpander {
     /// under ASan).
     var budget = 1 << 16
     static let maxDepth = 16
+    /// Modifiers applied to one reference (`$(NAME:lower:rfc1034identifier)`), each a pass over the value.
+    static let maxModifiers = 16
     /// Expansions done so far: nested references can branch at every level, which is exponential
     /// in nesting without a cap (found by fuzzing).
     var calls = 0
@@ -367,9 +378,14 @@ struct VariableExpander {
 
     /// `NAME` or `NAME:modifier:…`; names that cannot be resolved stay as `written`.
     mutating func resolve(reference: String, written: Substring, depth: Int, scope: Scope) -> String {
-        let parts = reference.split(separator: ":", omittingEmptySubsequences: false)
+        let parts = reference.split(separator: ":", maxSplits: Self.maxModifiers + 1, omittingEmptySubsequences: false)
         let name = String(parts[0])
         let modifiers = parts.dropFirst()
+        // Real references use one or two modifiers; a chain past the limit is left unexpanded.
+        guard modifiers.count <= Self.maxModifiers else {
+            truncated = true
+            return String(written)
+        }
         var value: String
         let resolution = budget > 0 ? lookup(name, scope) : .unknown
         if budget <= 0 { truncated = true }
@@ -398,6 +414,16 @@ struct VariableExpander {
 /// A class so that reads stay `func`s; one resolution runs on one thread at a time.
 final class ExpansionCache: @unchecked Sendable {
     private var values: [Int: (value: String, truncated: Bool)] = [:]
+    private var lookups: [LookupKey: BuildSettings.Lookup] = [:]
+
+    struct LookupKey: Hashable {
+        var name: String
+        var position: Int
+    }
+
+    func lookup(_ name: String, _ position: Int) -> BuildSettings.Lookup? { lookups[LookupKey(name: name, position: position)] }
+
+    func store(_ name: String, _ position: Int, _ found: BuildSettings.Lookup) { lookups[LookupKey(name: name, position: position)] = found }
 
     func value(at position: Int) -> (value: String, truncated: Bool)? { values[position] }
 

@@ -37,6 +37,10 @@ public struct XCConfigFile: Sendable {
     /// Files, includes included, larger than this are not read (a real one is a few KB).
     static let maxBytes = 1 << 20
     static let maxFiles = 256
+    /// Bytes read across a configuration file and everything it includes: a file reached under
+    /// several names (links) counts once as a file but at every read. Past it, what is not read
+    /// is a missing file (its settings unknown), never a partial value.
+    static let maxTotalBytes = 4 << 20
 
     /// Reads `path` and what it includes. A missing or unreadable file is listed in
     /// ``missingFiles`` (never thrown): an xcconfig kept out of version control is common
@@ -51,6 +55,10 @@ public struct XCConfigFile: Sendable {
         result.read(path, depth: 0, optional: false, visited: &visited, projectDirectory: projectDirectory)
         return result
     }
+
+    /// Files read so far (by device and inode, so links to one file are one file) and their bytes.
+    var readFiles: Set<FileIdentity> = []
+    var bytesRead = 0
 
     /// Parses `text` as the contents of `file` (no includes are followed).
     public static func parse(text: String, file: String) -> XCConfigFile {
@@ -71,10 +79,15 @@ public struct XCConfigFile: Sendable {
             caseMismatches.append(CaseMismatch(written: path, actual: actual))
             path = actual
         }
-        guard let bytes = try? FileSystem.readBytes(path, maxBytes: Self.maxBytes) else {
-            if !optional { gaps.append((assignments.count, path)) }
+        if let identity = FileSystem.identity(of: path) {
+            // A file is read once, whatever name reaches it (as a path is, through `visited`).
+            guard readFiles.insert(identity).inserted else { return }
+        }
+        guard bytesRead < Self.maxTotalBytes, let bytes = try? FileSystem.readBytes(path, maxBytes: min(Self.maxBytes, Self.maxTotalBytes - bytesRead)) else {
+            if !optional || bytesRead >= Self.maxTotalBytes { gaps.append((assignments.count, path)) }
             return
         }
+        bytesRead += bytes.count
         FileSystem.noteParsed(path)
         for line in Self.parseLines(bytes, file: path) {
             switch line {

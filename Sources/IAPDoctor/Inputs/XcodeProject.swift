@@ -387,8 +387,11 @@ public struct XcodeProject: Sendable {
         return true
     }
 
-    /// `*` matches any run of characters; everything else matches itself.
+    /// `*` matches any run of characters; everything else matches itself. A pattern longer than
+    /// any SDK or configuration name a condition can mean (256 characters) matches nothing: the
+    /// matching backtracks, so its time is the pattern's length times the text's.
     static func globMatches(_ pattern: String, _ text: String) -> Bool {
+        guard pattern.utf8.count <= 256, text.utf8.count <= 1 << 16 else { return false }
         let pattern = Array(pattern), text = Array(text)
         var p = 0, t = 0, starP = -1, starT = 0
         while t < text.count {

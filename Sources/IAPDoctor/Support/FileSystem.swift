@@ -339,7 +339,7 @@ public enum FileSystem {
         return normalize(realFolder + "/" + name)
     }
 
-    private static func identity(of path: String) -> FileIdentity? {
+    static func identity(of path: String) -> FileIdentity? {
         var info = stat()
         guard !path.utf8.contains(0), stat(path, &info) == 0 else { return nil }
         // `dev_t` is signed (Int32) on Darwin and unsigned on Linux: keep the bits, never trap.
