@@ -1,11 +1,11 @@
 import Foundation
-import IAPDoctor
+@testable import IAPDoctor
 import Testing
 
 /// Build settings written to cost time or memory out of all proportion to their size: links to
 /// one large `.xcconfig`, modifier chains, long condition patterns, thousands of conditional
 /// variants referred to thousands of times. Each is bounded by the work, not by the file.
-@Suite("Hostile build settings", .timeLimit(.minutes(1)))
+@Suite("Hostile build settings and profiles", .timeLimit(.minutes(1)))
 struct HostileSettingsTests {
     static func project(_ fixture: ProjectFixture, base: String, targetSettings: [String: String] = [:]) throws -> BuildSettings {
         fixture.projectSettings = ["Release": ["SDKROOT": "iphoneos"]]
@@ -65,5 +65,37 @@ struct HostileSettingsTests {
         fixture.write("Config/base.xcconfig", variants + "\nV[config=Release] = y\nW = " + String(repeating: "$(V)", count: 10_000) + "\n")
         let settings = try Self.project(fixture, base: "Config/base.xcconfig")
         #expect(settings.value("W")?.value == String(repeating: "y", count: 10_000))
+    }
+
+    /// 300 hard links to one 3.8 MB profile: one file to read, not 300; and the bytes read across
+    /// profiles are budgeted.
+    @Test func profileLookupsReadEachFileOnceWithinABudget() throws {
+        let fixture = ProjectFixture()
+        let padding = String(repeating: "<string>padding</string>", count: 150_000)
+        fixture.write("Profiles/big.mobileprovision", "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>Name</key><string>Big</string><key>Pad</key><array>\(padding)</array></dict></plist>")
+        for index in 0..<300 {
+            try FileManager.default.linkItem(atPath: fixture.folder + "/Profiles/big.mobileprovision", toPath: fixture.folder + "/Profiles/l\(index).mobileprovision")
+        }
+        let files = ["big"] .map { fixture.folder + "/Profiles/\($0).mobileprovision" } + (0..<300).map { fixture.folder + "/Profiles/l\($0).mobileprovision" }
+        #expect(InstalledProfiles.readable(files).count == 1)
+        #expect(InstalledProfiles(folders: [fixture.folder + "/Profiles"]).find(uuid: nil, name: "Small") == nil)
+        // Twenty distinct 3.8 MB profiles: the budget stops the reads past 64 MiB.
+        for index in 0..<20 { fixture.write("Distinct/p\(index).mobileprovision", "<plist><dict><key>Name</key><string>P\(index)</string><key>Pad</key><array>\(padding)</array></dict></plist>") }
+        let distinct = (0..<20).map { fixture.folder + "/Distinct/p\($0).mobileprovision" }
+        #expect(InstalledProfiles.readable(distinct).count < 20)
+    }
+
+    /// Thousands of app targets and no scheme: the question lists twenty and counts the rest.
+    @Test func aQuestionListsTwentyCandidates() throws {
+        let fixture = ProjectFixture()
+        fixture.projectSettings = ["Release": ["SDKROOT": "iphoneos"]]
+        fixture.targets = (0..<25).map { index in
+            .init(name: "App\(index)", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.acme.app\(index)"]])
+        }
+        fixture.writeProject()
+        let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("`App19` (bundle ID `com.acme.app19`, iOS); and 5 more application targets"), "\(descriptor)")
+        #expect(!descriptor.contains("`App20`"), "\(descriptor)")
+        #expect(check.output.contains("and 5 more application targets"), "\(check.output)")
     }
 }

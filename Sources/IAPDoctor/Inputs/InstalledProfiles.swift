@@ -15,6 +15,9 @@ public struct InstalledProfiles: Sendable {
     public var folders: [String]
     /// At most this many profile files are read (a Mac with years of profiles has a few hundred).
     static let maxFiles = 2_000
+    /// Bytes read across the profiles looked at (a profile is about 12 KB; a Mac with years of
+    /// them holds a few MB).
+    static let maxTotalBytes = 64 << 20
 
     /// Xcode's folders under `home`.
     public static func defaultFolders(home: String) -> [String] {
@@ -74,11 +77,8 @@ public struct InstalledProfiles: Sendable {
     static func find(in files: [String], uuid: String?, name: String?, namedByUUID: Bool, confined: Bool) -> ProvisioningProfile? {
         guard uuid != nil || name != nil else { return nil }
         var best: ProvisioningProfile?
-        var read = 0
-        for path in files {
-            read += 1
-            guard read <= Self.maxFiles else { return best }
-            if namedByUUID, let uuid, !(path.split(separator: "/").last ?? "").hasPrefix(uuid) { continue }
+        let named = namedByUUID && uuid != nil ? files.filter { ($0.split(separator: "/").last ?? "").hasPrefix(uuid!) } : files
+        for path in readable(named) {
             let profile: ProvisioningProfile
             do {
                 profile = confined
@@ -95,6 +95,21 @@ public struct InstalledProfiles: Sendable {
             best = profile
         }
         return best
+    }
+
+    /// The files a lookup reads, in order: one per file however many names reach it (hard links,
+    /// links), at most ``maxFiles`` and ``maxTotalBytes`` in all.
+    static func readable(_ files: [String]) -> [String] {
+        var result: [String] = []
+        var bytes = 0
+        var seen: Set<FileIdentity> = []
+        for path in files {
+            guard result.count < maxFiles, bytes <= maxTotalBytes else { break }
+            if let identity = FileSystem.identity(of: path), !seen.insert(identity).inserted { continue }
+            bytes += FileSystem.fileSize(path) ?? 0
+            result.append(path)
+        }
+        return result
     }
 
     static func listing(_ folder: String) -> [String] {

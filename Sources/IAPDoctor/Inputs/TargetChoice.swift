@@ -14,7 +14,7 @@ public enum TargetChoice {
         in project: XcodeProject, named: Fact<String>?, scheme: XcodeScheme?, bundleID: String?, configuration: String
     ) -> TargetChoice {
         let candidates = mainApplicationTargets(of: project)
-        let described = candidates.map { describe($0, in: project, configuration: configuration) }
+        let described = describe(candidates, in: project, configuration: configuration)
         if let named {
             guard let target = project.target(named: named.value) else { return .unknownName(named, candidates: described) }
             return .chosen(target, reason: "`app.target` names it")
@@ -50,8 +50,17 @@ public enum TargetChoice {
         let reason = candidates.isEmpty
             ? "the project has no application target"
             : "the project has \(candidates.count) application targets and no scheme or `app.target` says which one is the app"
-        return .ambiguous(candidates: described.isEmpty ? project.applicationTargets.map { describe($0, in: project, configuration: configuration) } : described,
+        return .ambiguous(candidates: described.isEmpty ? describe(project.applicationTargets, in: project, configuration: configuration) : described,
                           reason: reason)
+    }
+
+    /// Candidates listed in a question: past this many, the rest are counted.
+    static let maxListed = 20
+
+    /// Each target described, the first ``maxListed``, then how many more there are.
+    static func describe(_ targets: [XcodeProject.Target], in project: XcodeProject, configuration: String) -> [String] {
+        let listed = targets.prefix(maxListed).map { describe($0, in: project, configuration: configuration) }
+        return targets.count > maxListed ? listed + ["and \(targets.count - maxListed) more application targets"] : listed
     }
 
     /// Application targets that can be the app the products belong to: not watch apps, App Clips
