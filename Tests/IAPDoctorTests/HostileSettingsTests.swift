@@ -98,4 +98,24 @@ struct HostileSettingsTests {
         #expect(!descriptor.contains("`App20`"), "\(descriptor)")
         #expect(check.output.contains("and 5 more application targets"), "\(check.output)")
     }
+
+    /// A scheme's StoreKit reference outside the project gets the same answer whether or not a
+    /// file is there (two paths of one length: the spans match too): the reference cannot probe
+    /// the file system.
+    @Test func aStoreKitReferenceOutsideTheProjectProbesNothing() throws {
+        var outputs: [String] = []
+        for outside in ["/etc/hosts", "/etc/hostz"] {
+            let fixture = ProjectShapeTests.birdhouse()
+            fixture.writeScheme("Birdhouse", runs: "Birdhouse", storeKit: outside)
+            fixture.write("project.yaml", """
+                version: 1
+                environment: xcode
+                app: { xcodeproj: Birdhouse.xcodeproj, scheme: Birdhouse.xcodeproj/xcshareddata/xcschemes/Birdhouse.xcscheme }
+                """)
+            let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--format", "json"])
+            #expect(check.output.contains("refusing to read `\(outside)`"), "\(check.output)")
+            outputs.append(check.output.replacingOccurrences(of: outside, with: "OUTSIDE").replacingOccurrences(of: fixture.folder, with: "FOLDER"))
+        }
+        #expect(outputs[0] == outputs[1])
+    }
 }

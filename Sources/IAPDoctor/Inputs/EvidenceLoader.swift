@@ -135,17 +135,20 @@ public enum EvidenceLoader {
         if let scheme, let reference = scheme.storeKitConfiguration {
             project.evidence.schemeUsesStoreKit = reference
             let candidates = scheme.candidatePaths(for: reference.value)
-            // Only candidates inside the project root are read; one outside it is named, not read.
-            if let found = candidates.first(where: { FileSystem.isConfined($0) && FileSystem.exists($0) }) {
+            // Only places inside the project root are looked at: whether a file exists outside it
+            // must not change the answer (that would let a scheme probe the file system).
+            let confined = candidates.filter(FileSystem.isConfined)
+            if let found = confined.first(where: FileSystem.exists) {
                 storeKitPath = (found, reference)
-            } else if let (written, found) = candidates.lazy.compactMap({ candidate in FileSystem.caseInsensitiveMatch(candidate).map { (candidate, $0) } })
+            } else if let (written, found) = confined.lazy.compactMap({ candidate in FileSystem.caseInsensitiveMatch(candidate).map { (candidate, $0) } })
                 .first(where: { FileSystem.isConfined($0.1) })
             {
                 storeKitPath = (found, reference)
                 project.evidence.caseMismatches.append(CaseMismatch(written: written, actual: found))
-            } else if let outside = candidates.first(where: { FileSystem.exists($0) }) {
+            } else if let first = candidates.first, !FileSystem.isConfined(first) {
+                // Where Xcode looks first is outside: refused, whether or not a file is there.
                 do throws(FileSystem.Problem) {
-                    try FileSystem.checkInput(outside)
+                    try FileSystem.checkInput(first)
                 } catch {
                     problems.append(InputProblem.unreadable(
                         error, at: reference.location,
@@ -153,7 +156,7 @@ public enum EvidenceLoader {
                 }
             } else {
                 // Xcode would serve no products; one finding says so (not an unreadable input).
-                project.evidence.storeKitReferenceMissing = (reference, candidates)
+                project.evidence.storeKitReferenceMissing = (reference, confined)
             }
         }
         // Without a scheme, the descriptor's .storekit stands for what Xcode serves. With one, the
