@@ -88,7 +88,7 @@ public struct Doctor: Sendable {
             // (not a link, which could lead to a secret that fails to parse as YAML).
             if !loaded.isUnusable || !FileSystem.isSymbolicLink(path) { FileSystem.noteParsed(path) }
             // Every path the descriptor names is an input, even when an error stops the run first.
-            for named in project.namedPaths {
+            for named in project.namedPaths + loaded.mentionedValues {
                 let resolved = FileSystem.resolve(named, relativeTo: project.baseDirectory)
                 FileSystem.noteNamed(resolved)
                 FileSystem.noteNamed(CatalogPackage.metadataPath(for: resolved))

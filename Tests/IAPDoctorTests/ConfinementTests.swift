@@ -205,6 +205,18 @@ final class ConfinementTests {
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == victim)
     }
 
+    /// A descriptor YAML refuses (a duplicate key) still names its files: `-o` onto one of them is
+    /// refused, though the run stopped before reading the descriptor's keys.
+    @Test func aDescriptorThatDoesNotParseStillNamesItsInputs() throws {
+        let plist = write("project/App/Info.plist", "<plist><dict/></plist>\n")
+        let descriptor = write("project/dup.yaml", "version: 1\napp:\n  info_plist: App/Info.plist   # the app's\napp:\n  sources: [App]\n")
+        let run = try run(["check", descriptor, "-o", plist])
+        #expect(run.status == 2)
+        #expect(run.errors.contains("it is one of this run's inputs"), "\(run.errors)")
+        #expect(readText(plist) == "<plist><dict/></plist>\n")
+        #expect(DescriptorLoader.mentionedValues(in: Array("a: [b, 'c d']\n- e # f\ng: {h: i}\n".utf8)) == ["b", "c d", "e", "i"])
+    }
+
     @Test func aFIFOIsWrittenNotReplaced() throws {
         let fifo = root + "/report.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)

@@ -1,3 +1,4 @@
+import Foundation
 /// Reads a project descriptor (schema version 1, `shared/spec/project.example.yaml`) into a
 /// ``Project``. Every problem is collected before returning, as XcodeGen's validation does: unknown
 /// keys are warnings (with "did you mean"), wrong types, bad enumeration values, bad dates and a
@@ -16,6 +17,27 @@ public enum DescriptorLoader {
         public var isUnusable: Bool
         /// `true` when any problem is an error (the check stops, exit code 2).
         public var hasErrors: Bool { isUnusable || problems.contains { $0.severity == .error } }
+        /// For a descriptor that did not parse: every value its lines write, as a path could be
+        /// (``mentionedValues(in:)``), so that no file it may name is written over.
+        public var mentionedValues: [String] = []
+    }
+
+    /// Every scalar a descriptor's lines write after `key:` or `- `, flow lists split, quotes and
+    /// comments dropped: more than the paths it names, never fewer, for a text YAML refused.
+    public static func mentionedValues(in bytes: [UInt8]) -> [String] {
+        var values: [String] = []
+        for line in String(decoding: bytes.prefix(YAMLTreeReader.maxBytes), as: UTF8.self).split(whereSeparator: \.isNewline).prefix(200_000) {
+            var text = line[...]
+            if let comment = text.range(of: " #") { text = text[..<comment.lowerBound] }
+            if let colon = text.range(of: ": ") { text = text[colon.upperBound...] } else if let dash = text.range(of: "- ") { text = text[dash.upperBound...] } else { continue }
+            for piece in text.split(whereSeparator: { ",[]{}".contains($0) }) {
+                var value = piece.trimmingCharacters(in: .whitespaces)
+                if let colon = value.range(of: ": ") { value = String(value[colon.upperBound...]).trimmingCharacters(in: .whitespaces) }
+                value = value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                if !value.isEmpty, values.count < 100_000 { values.append(value) }
+            }
+        }
+        return values
     }
 
     /// Loads `path` (as given on the command line; findings repeat it verbatim).
@@ -66,7 +88,7 @@ public enum DescriptorLoader {
         } catch {
             return Result(
                 project: project, problems: [inputProblem(RuleID.inputMalformed.rawValue, error.message, help: error.help, at: error.location)],
-                isUnusable: true)
+                isUnusable: true, mentionedValues: mentionedValues(in: bytes))
         }
         guard let tree, case .mapping = tree else {
             let location = tree?.location ?? SourceLocation(file: file, line: 1, column: 1)
