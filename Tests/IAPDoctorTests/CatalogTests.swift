@@ -137,4 +137,22 @@ struct CatalogTests {
             #expect(spec.contains("| \(item.number) | `\(item.id)` |"), "checklist item \(item.number) `\(item.id)` is not in the spec")
         }
     }
+
+    /// A review screenshot larger than iapdoctor reads: its size is compared, and one warning says
+    /// its checksum and dimensions are not checked (no claim that it is not an image).
+    @Test func anOversizeScreenshotIsNamedNotSkipped() throws {
+        let folder = try makeScratchFolder("iapdoctor-oversize-screenshot")
+        let package = folder + "/Store.itmsp"
+        try FileManager.default.createDirectory(atPath: package, withIntermediateDirectories: true)
+        // A sparse file: 65 MiB on paper, nothing written.
+        #expect(FileManager.default.createFile(atPath: package + "/huge.png", contents: nil))
+        #expect(truncate(package + "/huge.png", 65 << 20) == 0)
+        let item = FindingCostTests.item(0).replacingOccurrences(of: "missing_0.png", with: "huge.png")
+        try (catalogEnvelopeHead + item + catalogEnvelopeTail).write(toFile: package + "/metadata.xml", atomically: true, encoding: .utf8)
+        let diagnosis = Doctor(engine: BuiltinRules.engine()).check(Doctor.Request(paths: [package]))
+        let oversize = diagnosis.findings.filter { $0.rule == "catalog-screenshot-checksum" }
+        #expect(oversize.contains { $0.severity == .warning && $0.message.contains("is 68157440 bytes, more than iapdoctor reads (64 MiB)") }, "\(oversize.map(\.message))")
+        #expect(oversize.contains { $0.message.contains("`<size>` of review screenshot `huge.png` is `3636`, but the file has 68157440 bytes") })
+        #expect(!diagnosis.findings.contains { $0.rule == "catalog-screenshot-dimensions" })
+    }
 }

@@ -7,7 +7,7 @@ struct CatalogScreenshotChecksumRule: CatalogItemRule {
 
     func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
         guard let reference = ScreenshotReference.of(streamed, in: context.scanState), let file = reference.file,
-            let byteCount = file.byteCount, let digest = file.md5
+            let byteCount = file.byteCount
         else { return [] }
         var findings: [Finding] = []
         var product: String? { reference.item.productID?.value }
@@ -22,6 +22,16 @@ struct CatalogScreenshotChecksumRule: CatalogItemRule {
             findings.append(context.finding(
                 "review screenshot `\(name)` of `\(reference.item.name)` has no `<size>`",
                 at: streamed.location(of: reference.element), help: "add `<size>\(byteCount)</size>`", product: product))
+        }
+        guard let digest = file.md5 else {
+            // Too large to read: the size is checked, the checksum cannot be.
+            var finding = context.finding(
+                "review screenshot `\(name)` is \(byteCount) bytes, more than iapdoctor reads (\(ScreenshotFiles.File.maxBytes >> 20) MiB): its checksum and dimensions are not checked",
+                at: streamed.location(of: reference.element),
+                help: "check that this is the screenshot: a review screenshot is a PNG or JPEG of a few MB; export it again at the display's size",
+                product: product)
+            finding.severity = .warning
+            return findings + [finding]
         }
         if let checksum = reference.checksum {
             let type = checksum.attribute("type")

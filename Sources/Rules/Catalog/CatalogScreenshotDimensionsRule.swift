@@ -5,7 +5,7 @@ struct CatalogScreenshotDimensionsRule: CatalogItemRule {
     let id = RuleID.catalogScreenshotDimensions.rawValue
 
     func check(item streamed: CatalogStreamedItem, context: CatalogItemContext) -> [Finding] {
-        guard let reference = ScreenshotReference.of(streamed, in: context.scanState), let file = reference.file, file.byteCount != nil,
+        guard let reference = ScreenshotReference.of(streamed, in: context.scanState), let file = reference.file, file.byteCount != nil, !file.isOversize,
             let fileName = reference.fileName
         else { return [] }
         var location: SourceLocation { streamed.valueLocation(of: fileName) }

@@ -48,8 +48,11 @@ final class ScreenshotFiles {
         let path: String
         /// No such file, or a folder.
         let isMissing: Bool
-        /// The file's size, MD5 and pixel size, when it could be read (64 MiB at most).
+        /// The file's size; its MD5 and pixel size when it could be read (``maxBytes`` at most).
         let byteCount: Int?
+        /// The file is larger than ``maxBytes``: its size is known, its MD5 and pixel size are not.
+        let isOversize: Bool
+        static let maxBytes = 64 << 20
         let md5: String?
         let imageSize: ImageSize?
 
@@ -63,6 +66,7 @@ final class ScreenshotFiles {
             self.path = path
             refusal = nil
             isMissing = true
+            isOversize = false
             byteCount = nil
             md5 = nil
             imageSize = nil
@@ -72,8 +76,10 @@ final class ScreenshotFiles {
             self.path = path
             refusal = Self.refusal(path, package: package)
             isMissing = refusal != nil || !FileSystem.exists(path) || FileSystem.isDirectory(path)
-            let bytes = isMissing ? nil : try? FileSystem.readBytes(path, maxBytes: 64 << 20)
-            byteCount = bytes?.count
+            let size = isMissing ? nil : FileSystem.fileSize(path)
+            isOversize = (size ?? 0) > Self.maxBytes
+            let bytes = isMissing || isOversize ? nil : try? FileSystem.readBytes(path, maxBytes: Self.maxBytes)
+            byteCount = bytes?.count ?? (isOversize ? size : nil)
             md5 = bytes.map { MD5.hex($0) }
             imageSize = bytes.flatMap { ImageSize(bytes: $0) }
         }
