@@ -235,9 +235,12 @@ extension Doctor {
             return []
         }
         do {
+            // The user's own `--asc` file is read wherever it is; the files of a folder it names
+            // stay inside that folder, as those of a folder the descriptor names stay in the project.
+            let root: String? = FileSystem.isDirectory(named.path) ? named.path : nil
             let snapshot = try named.confined
                 ? ASCSnapshot.load(path: named.path)
-                : FileSystem.withConfinement(root: nil) { () throws(InputProblem) in try ASCSnapshot.load(path: named.path) }
+                : FileSystem.withConfinement(root: root) { () throws(InputProblem) in try ASCSnapshot.load(path: named.path) }
             for file in snapshot.files { FileSystem.noteParsed(file) }
             ASCFacts.apply(snapshot, namedAt: named.location, to: &project)
             return []

@@ -217,6 +217,18 @@ final class ConfinementTests {
         #expect(DescriptorLoader.mentionedValues(in: Array("a: [b, 'c d']\n- e # f\ng: {h: i}\n".utf8)) == ["b", "c d", "e", "i"])
     }
 
+    /// `--asc DIR` names a folder of the user's choice; a link in it that leads out is not followed
+    /// (nothing of the file it leads to is shown), as in a folder the descriptor names.
+    @Test func anASCFolderOnTheCommandLineKeepsItsFilesInside() throws {
+        let folder = root + "/snapshot"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/apps.json", withDestinationPath: outside + "/.git-credentials")
+        let run = try run(["check", repositoryFile("examples/healthy/project.yaml"), "--asc", folder])
+        #expect(run.status == 2)
+        #expect(run.output.contains("refusing to read `\(folder)/apps.json`"), "\(run.output)")
+        #expect(!run.output.contains(Self.secret))
+    }
+
     @Test func aFIFOIsWrittenNotReplaced() throws {
         let fifo = root + "/report.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
