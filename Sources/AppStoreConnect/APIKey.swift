@@ -60,10 +60,24 @@ public struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConver
         guard !isDirectory.boolValue else {
             throw APIKeyError(message: "the private key file `\(path)` is a folder", help: help)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        // A FIFO (`mkfifo`) with no writer would hold the open, and the read, forever: it is
+        // opened without blocking and given ten seconds to deliver. A shell's `<(…)` is a pipe
+        // whose writer is already there.
+        var info = stat()
+        let isFIFO = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (isFIFO ? O_NONBLOCK : 0))
+        guard descriptor >= 0 else {
             throw APIKeyError(message: "cannot read the private key file `\(path)` (permission denied?)", help: help)
         }
-        defer { try? handle.close() }
+        if isFIFO {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 10_000) > 0 else {
+                close(descriptor)
+                throw APIKeyError(message: "`\(path)` is a FIFO that no process wrote to within ten seconds", help: help)
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let limit = 64 * 1024
         let bytes = (try? handle.read(upToCount: limit + 1)) ?? Data()
         guard bytes.count <= limit else {

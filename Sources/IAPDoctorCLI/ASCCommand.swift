@@ -184,7 +184,11 @@ struct ASCPull: ParsableCommand {
     static func outputProblem(_ path: String) -> String? {
         let folder = FileSystem.directoryName(of: path)
         if !FileSystem.isDirectory(folder) { return "cannot write `\(path)`: the folder `\(folder)` does not exist" }
-        if FileSystem.isDirectory(path) { return "cannot write `\(path)`: it is a folder" }
+        do throws(FileSystem.Problem) {
+            _ = try FileSystem.outputKind(path)
+        } catch {
+            return error.message
+        }
         return nil
     }
 

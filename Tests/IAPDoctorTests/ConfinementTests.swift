@@ -251,6 +251,28 @@ final class ConfinementTests {
         #expect(stdout.status == 0 && stdout.output.hasPrefix("{"), "\(stdout.errors)")
     }
 
+    /// `asc pull -o` onto a symbolic link is refused before the pull, not after it.
+    @Test func aPullsOutputLinkIsRefusedBeforeThePull() throws {
+        let victim = root + "/victim.json"
+        try "precious\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        let link = root + "/snapshot.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        // No key is given: the output is refused first, so no key or network is needed.
+        let run = try run(["asc", "pull", "--bundle-id", "com.acme.coins", "-o", link])
+        #expect(run.status == 2)
+        #expect(run.errors.contains("refusing to write to `\(link)`: it is a symbolic link"), "\(run.errors)")
+        #expect(readText(victim) == "precious\n")
+    }
+
+    /// A FIFO nobody reads: an error after a short wait for a reader, never a hang.
+    @Test func aFIFOWithoutAReaderIsAnError() throws {
+        let fifo = root + "/unread.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = try run(["check", repositoryFile("examples/healthy/project.yaml"), "--format", "json", "-o", fifo])
+        #expect(run.status == 2)
+        #expect(run.errors.contains("cannot write `\(fifo)`: it is a FIFO that no process is reading"), "\(run.errors)")
+    }
+
     @Test func aRegularFileIsReplacedAtomicallyLeavingNoTemporaryFile() throws {
         let folder = root + "/out"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -365,6 +365,27 @@ public enum FileSystem {
     /// ``writeAtomically(_:to:)`` for a text that `produce` streams to the file (or device) in
     /// pieces, never all in memory: the report of a catalog full of findings.
     public static func writeAtomically(to path: String, _ produce: (ReportOutput) -> Void) throws(Problem) {
+        switch try outputKind(path) {
+        case .stream(let descriptor):
+            try writeAll(produce, to: descriptor, path: path)
+        case .inPlace:
+            try writeInPlace(produce, to: path)
+        case .replace(let mode):
+            try replaceAtomically(produce, at: path, mode: mode)
+        }
+    }
+
+    /// How an output path is written: to an open standard stream, in place (a FIFO or device), or
+    /// replaced atomically (a regular file, with its mode, or nothing yet).
+    public enum OutputKind: Sendable {
+        case stream(Int32)
+        case inPlace
+        case replace(mode: mode_t?)
+    }
+
+    /// What ``writeAtomically(to:_:)`` would do with `path`, or the problem that refuses it; asked
+    /// before long work (a pull) so that a refused output does not cost the work.
+    public static func outputKind(_ path: String) throws(Problem) -> OutputKind {
         let help = "give --output a new file name, e.g. iapdoctor-report.json"
         if path.utf8.contains(0) {
             throw Problem(message: "refusing to write to `\(shown(path))`: the path contains a NUL character", help: help)
@@ -374,36 +395,29 @@ public enum FileSystem {
                 message: "refusing to write to `\(shown(path))`: it is one of this run's inputs, and iapdoctor never writes to its inputs",
                 help: help)
         }
-        if let descriptor = standardStream(path) {
-            try writeAll(produce, to: descriptor, path: path)
-            return
-        }
+        if let descriptor = standardStream(path) { return .stream(descriptor) }
         var link = stat()
-        if lstat(path, &link) == 0 {
-            var target = stat()
-            let followed = stat(path, &target) == 0
-            switch link.st_mode & S_IFMT {
-            case S_IFREG:
-                break
-            case S_IFLNK where followed && [S_IFIFO, S_IFCHR].contains(target.st_mode & S_IFMT):
-                try writeInPlace(produce, to: path)
-                return
-            case S_IFLNK:
-                throw Problem(
-                    message: "refusing to write to `\(shown(path))`: it is a symbolic link, and iapdoctor neither writes through a link to a file nor replaces it",
-                    help: "remove the link, or give --output the file it points at")
-            case S_IFDIR:
-                throw Problem(message: "cannot write `\(shown(path))`: it is a folder", help: "give --output a file name inside the folder")
-            case S_IFIFO, S_IFCHR:
-                try writeInPlace(produce, to: path)
-                return
-            default:
-                throw Problem(
-                    message: "refusing to write to `\(shown(path))`: it is \(describeFileType(link.st_mode)), not a regular file",
-                    help: help)
-            }
+        guard lstat(path, &link) == 0 else { return .replace(mode: nil) }
+        var target = stat()
+        let followed = stat(path, &target) == 0
+        switch link.st_mode & S_IFMT {
+        case S_IFREG:
+            return .replace(mode: link.st_mode & 0o777)
+        case S_IFLNK where followed && [S_IFIFO, S_IFCHR].contains(target.st_mode & S_IFMT):
+            return .inPlace
+        case S_IFLNK:
+            throw Problem(
+                message: "refusing to write to `\(shown(path))`: it is a symbolic link, and iapdoctor neither writes through a link to a file nor replaces it",
+                help: "remove the link, or give --output the file it points at")
+        case S_IFDIR:
+            throw Problem(message: "cannot write `\(shown(path))`: it is a folder", help: "give --output a file name inside the folder")
+        case S_IFIFO, S_IFCHR:
+            return .inPlace
+        default:
+            throw Problem(
+                message: "refusing to write to `\(shown(path))`: it is \(describeFileType(link.st_mode)), not a regular file",
+                help: help)
         }
-        try replaceAtomically(produce, at: path, mode: link.st_mode & S_IFMT == S_IFREG ? link.st_mode & 0o777 : nil)
     }
 
     /// `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` (also `/proc/self/fd/N`): written to the open
@@ -423,11 +437,25 @@ public enum FileSystem {
 
     /// Opens an existing FIFO or device for writing (never creating or replacing it) and writes.
     static func writeInPlace(_ produce: (ReportOutput) -> Void, to path: String) throws(Problem) {
-        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        // Opened without blocking: a FIFO nobody reads would otherwise hold the run forever. A
+        // reader gets two seconds to open it (a shell's `<(…)` or `tail -f` usually has already).
+        var descriptor: Int32 = -1
+        for attempt in 0..<40 {
+            descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor < 0, SystemError.current == ENXIO, attempt < 39 else { break }
+            usleep(50_000)
+        }
         guard descriptor >= 0 else {
+            if SystemError.current == ENXIO {
+                throw Problem(
+                    message: "cannot write `\(shown(path))`: it is a FIFO that no process is reading",
+                    help: "start the reader first (it has two seconds to open the FIFO), or give --output a regular file")
+            }
             throw Problem(message: "cannot write `\(shown(path))`: \(SystemError.describe(SystemError.current))", help: "check that it can be written")
         }
         defer { close(descriptor) }
+        // Written blocking, as a pipe is: the reader sets the pace.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         try writeAll(produce, to: descriptor, path: path)
     }
 

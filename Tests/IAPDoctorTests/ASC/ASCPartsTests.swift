@@ -78,6 +78,27 @@ struct ASCPartsTests {
         #expect(throws: APIKeyError.self) { try APIKey(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, privateKeyFile: missing) }
     }
 
+    /// A FIFO no process writes to: an error after a bounded wait, never a hang. One a writer
+    /// fills (a shell's `<(…)` works the same way) is read like a file.
+    @Test func aPrivateKeyFIFOWithoutAWriterIsAnError() throws {
+        let fifo = scratchPath("key-fifo", suffix: ".p8")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let error = try #require(throws: APIKeyError.self) {
+            try APIKey(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, privateKeyFile: fifo)
+        }
+        #expect(error.message.contains("is a FIFO that no process wrote to"), "\(error.message)")
+        let pem = try TestAPIKey().pem
+        let writer = Thread {
+            if let handle = FileHandle(forWritingAtPath: fifo) {
+                handle.write(Data(pem.utf8))
+                try? handle.close()
+            }
+        }
+        writer.start()
+        #expect(throws: Never.self) { _ = try APIKey(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, privateKeyFile: fifo) }
+    }
+
     @Test func theKeyNeverShowsInDescriptionsOrDumps() throws {
         let key = try TestAPIKey()
         let apiKey = try key.apiKey()
