@@ -106,7 +106,7 @@ let package = Package(
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
         // The command line's own logic (the quick reading of `check`), against ArgumentParser's.
-        .testTarget(name: "IAPDoctorCLITests", dependencies: ["IAPDoctorCLI"]),
+        .testTarget(name: "IAPDoctorCLITests", dependencies: ["IAPDoctorCLI", "AppStoreConnect"]),
         .testTarget(
             name: "IAPDoctorTests",
             dependencies: ["IAPDoctor", "Rules", "CodeScanner", "AppStoreConnect", .product(name: "Crypto", package: "swift-crypto")]

@@ -112,7 +112,8 @@ extension ASCKeyOptions {
         do {
             return try pull(bundleID: bundleID)
         } catch let error as ASCUsageError {
-            writeError("error: \(error.message)\nhelp: \(error.help)")
+            // A message may quote the server (a 401's detail): escaped as the summary is.
+            writeError(Escaping.lines(["error: \(error.message)", "help: \(error.help)"].map(Escaping.controlCharacters)))
             throw ExitCode(2)
         }
     }
@@ -217,7 +218,9 @@ struct ASCPull: ParsableCommand {
                 ? "note: App Store Connect answered that a required agreement is missing or has expired (\(stop.code)), and the pull stopped (\(notSent) requests not sent). Accept the agreement in App Store Connect's Business section; the snapshot records the answer for `iapdoctor check --asc`."
                 : "note: the pull stopped early (\(stop.code)), \(notSent) requests not sent: \(stop.detail ?? stop.title)")
         }
-        return lines.joined(separator: "\n")
+        // Codes and details are the server's words: escaped, so they cannot move the cursor, color
+        // the terminal or start a CI command line.
+        return String(Escaping.lines(lines.map(Escaping.controlCharacters)).dropLast())
     }
 }
 
