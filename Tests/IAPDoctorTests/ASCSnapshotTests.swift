@@ -123,6 +123,25 @@ struct ASCSnapshotTests {
         #expect(verdict(diagnosis, Self.greenhouse) == .valid)
     }
 
+    /// A group that links its subscription 200 times: one subscription, one warning, no false
+    /// duplicate (the API lists each linked resource once).
+    @Test func aRepeatedLinkIsOneLinkAndAWarning() throws {
+        let link = "{ \"type\": \"subscriptions\", \"id\": \"21\" }"
+        let repeated = Self.completeSnapshot().replacingOccurrences(
+            of: "\"subscriptions\": { \"data\": [ \(link) ] }",
+            with: "\"subscriptions\": { \"data\": [ " + Array(repeating: link, count: 200).joined(separator: ", ") + " ] }")
+        #expect(repeated != Self.completeSnapshot())
+        let snapshot = try ASCSnapshot.load(text: repeated, file: "s.json")
+        let group = try #require(snapshot.resources[ASCSnapshot.Reference(type: "subscriptionGroups", id: "20")])
+        #expect(group.linkage("subscriptions")?.references.count == 1)
+        #expect(snapshot.repeatedLinks.map(\.count) == [200])
+        let diagnosis = try check(repeated)
+        #expect(!diagnosis.findings.contains { $0.rule == "duplicate-product-id" || $0.rule.hasPrefix("input-") }, "\(diagnosis.findings.map(\.message))")
+        let warning = try #require(diagnosis.findings.first { $0.rule == "asc-snapshot-repeated-link" })
+        #expect(warning.severity == .warning)
+        #expect(warning.message.contains("lists subscriptions 21 200 times"), "\(warning.message)")
+    }
+
     @Test func numericIDsAreReadAsTheirText() throws {
         let snapshot = try ASCSnapshot.load(text: "{ \"data\": [ { \"type\": \"apps\", \"id\": 1500000001, \"attributes\": { \"bundleId\": \"com.x\" } } ] }", file: "s.json")
         #expect(snapshot.resource(.init(type: "apps", id: "1500000001")) != nil)

@@ -2431,6 +2431,30 @@ enum BuiltinRulesYAML {
       - |
         { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
+- id: asc-snapshot-repeated-link
+  checklist: product-exists
+  input: asc
+  severity: warning
+  context_only: true
+  since: 0.1.0
+  status: preview
+  title: the snapshot lists a linked resource more than once
+  rationale: App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
+  help: pull the snapshot again with `iapdoctor asc pull`
+  examples:
+    triggering:
+      - |
+        { "data": [
+          { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
+            "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
+          "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
+    passing:
+      - |
+        { "data": [
+          { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
+            "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
+          "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
+
 - id: asc-agreement-lapsed
   checklist: developer-program
   input: asc
@@ -2742,7 +2766,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 126 16 1 2734 162
+L 127 16 1 2758 162
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -9696,183 +9720,186 @@ L 1 2426 7 2427 115
 S 1 2426 9 2427 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2429 3 2446 23
+M 11 2429 3 2451 103
 S 0 2429 3 2429 5 2
 id
-S 0 2429 7 2429 27 20
-asc-agreement-lapsed
+S 0 2429 7 2429 33 26
+asc-snapshot-repeated-link
 S 0 2430 3 2430 12 9
 checklist
-S 0 2430 14 2430 31 17
-developer-program
+S 0 2430 14 2430 28 14
+product-exists
 S 0 2431 3 2431 8 5
 input
 S 0 2431 10 2431 13 3
 asc
 S 0 2432 3 2432 11 8
 severity
-S 0 2432 13 2432 18 5
-error
-S 0 2433 3 2433 8 5
+S 0 2432 13 2432 20 7
+warning
+S 0 2433 3 2433 15 12
+context_only
+S 0 2433 17 2433 21 4
+true
+S 0 2434 3 2434 8 5
 since
-S 0 2433 10 2433 15 5
+S 0 2434 10 2434 15 5
 0.1.0
-S 0 2434 3 2434 9 6
+S 0 2435 3 2435 9 6
 status
-S 0 2434 11 2434 18 7
+S 0 2435 11 2435 18 7
 preview
-S 0 2435 3 2435 8 5
+S 0 2436 3 2436 8 5
 title
-S 0 2435 10 2435 85 75
-a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2436 3 2436 12 9
+S 0 2436 10 2436 61 51
+the snapshot lists a linked resource more than once
+S 0 2437 3 2437 12 9
 rationale
-S 0 2436 14 2436 312 298
-When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2437 3 2437 7 4
+S 0 2437 14 2437 324 310
+App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
+S 0 2438 3 2438 7 4
 help
-S 0 2437 9 2437 120 113
-the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2438 3 2438 11 8
+S 0 2438 9 2438 58 49
+pull the snapshot again with `iapdoctor asc pull`
+S 0 2439 3 2439 11 8
 examples
-M 2 2439 5 2446 23
-S 0 2439 5 2439 15 10
+M 2 2440 5 2451 103
+S 0 2440 5 2440 15 10
 triggering
-L 1 2440 7 2443 77
-S 1 2440 9 2443 77 174
+L 1 2441 7 2445 103
+S 1 2441 9 2445 103 305
+{ "data": [
+  { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
+    "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
+  "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
+
+S 0 2446 5 2446 12 7
+passing
+L 1 2447 7 2451 103
+S 1 2447 9 2451 103 256
+{ "data": [
+  { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
+    "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
+  "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
+
+M 10 2453 3 2470 23
+S 0 2453 3 2453 5 2
+id
+S 0 2453 7 2453 27 20
+asc-agreement-lapsed
+S 0 2454 3 2454 12 9
+checklist
+S 0 2454 14 2454 31 17
+developer-program
+S 0 2455 3 2455 8 5
+input
+S 0 2455 10 2455 13 3
+asc
+S 0 2456 3 2456 11 8
+severity
+S 0 2456 13 2456 18 5
+error
+S 0 2457 3 2457 8 5
+since
+S 0 2457 10 2457 15 5
+0.1.0
+S 0 2458 3 2458 9 6
+status
+S 0 2458 11 2458 18 7
+preview
+S 0 2459 3 2459 8 5
+title
+S 0 2459 10 2459 85 75
+a required agreement has lapsed, so App Store Connect refuses every request
+S 0 2460 3 2460 12 9
+rationale
+S 0 2460 14 2460 312 298
+When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
+S 0 2461 3 2461 7 4
+help
+S 0 2461 9 2461 120 113
+the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
+S 0 2462 3 2462 11 8
+examples
+M 2 2463 5 2470 23
+S 0 2463 5 2463 15 10
+triggering
+L 1 2464 7 2467 77
+S 1 2464 9 2467 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2444 5 2444 12 7
+S 0 2468 5 2468 12 7
 passing
-L 1 2445 7 2446 23
-S 1 2445 9 2446 23 15
+L 1 2469 7 2470 23
+S 1 2469 9 2470 23 15
 { "data": [] }
 
-M 10 2448 3 2466 87
-S 0 2448 3 2448 5 2
+M 10 2472 3 2490 87
+S 0 2472 3 2472 5 2
 id
-S 0 2448 7 2448 29 22
+S 0 2472 7 2472 29 22
 asc-snapshot-other-app
-S 0 2449 3 2449 12 9
+S 0 2473 3 2473 12 9
 checklist
-S 0 2449 14 2449 31 17
+S 0 2473 14 2473 31 17
 bundle-id-matches
-S 0 2450 3 2450 8 5
+S 0 2474 3 2474 8 5
 input
-S 0 2450 10 2450 13 3
+S 0 2474 10 2474 13 3
 asc
-S 0 2451 3 2451 11 8
+S 0 2475 3 2475 11 8
 severity
-S 0 2451 13 2451 18 5
+S 0 2475 13 2475 18 5
 error
-S 0 2452 3 2452 8 5
+S 0 2476 3 2476 8 5
 since
-S 0 2452 10 2452 15 5
+S 0 2476 10 2476 15 5
 0.1.0
-S 0 2453 3 2453 9 6
+S 0 2477 3 2477 9 6
 status
-S 0 2453 11 2453 18 7
+S 0 2477 11 2477 18 7
 preview
-S 0 2454 3 2454 8 5
+S 0 2478 3 2478 8 5
 title
-S 0 2454 10 2454 58 48
+S 0 2478 10 2478 58 48
 the App Store Connect snapshot is of another app
-S 0 2455 3 2455 12 9
+S 0 2479 3 2479 12 9
 rationale
-S 0 2455 14 2455 300 286
+S 0 2479 14 2479 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2456 3 2456 7 4
+S 0 2480 3 2480 7 4
 help
-S 0 2456 9 2456 114 105
+S 0 2480 9 2480 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2457 3 2457 11 8
+S 0 2481 3 2481 11 8
 examples
-M 2 2458 5 2466 87
-S 0 2458 5 2458 15 10
+M 2 2482 5 2490 87
+S 0 2482 5 2482 15 10
 triggering
-L 1 2459 7 2462 49
-S 1 2459 9 2462 49 167
+L 1 2483 7 2486 49
+S 1 2483 9 2486 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2463 5 2463 12 7
+S 0 2487 5 2487 12 7
 passing
-L 1 2464 7 2466 87
-S 1 2464 9 2466 87 145
+L 1 2488 7 2490 87
+S 1 2488 9 2490 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2468 3 2490 122
-S 0 2468 3 2468 5 2
-id
-S 0 2468 7 2468 25 18
-asc-app-id-missing
-S 0 2469 3 2469 12 9
-checklist
-S 0 2469 14 2469 29 15
-explicit-app-id
-S 0 2470 3 2470 8 5
-input
-S 0 2470 10 2470 13 3
-asc
-S 0 2471 3 2471 11 8
-severity
-S 0 2471 13 2471 18 5
-error
-S 0 2472 3 2472 8 5
-since
-S 0 2472 10 2472 15 5
-0.1.0
-S 0 2473 3 2473 9 6
-status
-S 0 2473 11 2473 18 7
-preview
-S 0 2474 3 2474 8 5
-title
-S 0 2474 10 2474 60 50
-no explicit App ID is registered for the bundle ID
-S 0 2475 3 2475 12 9
-rationale
-S 0 2475 14 2475 171 157
-In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2476 3 2476 7 4
-help
-S 0 2476 9 2476 120 113
-register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2477 3 2477 11 8
-examples
-M 2 2478 5 2490 122
-S 0 2478 5 2478 15 10
-triggering
-L 1 2479 7 2482 69
-S 1 2479 9 2482 69 241
-{ "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
-  "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
-    "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
-
-S 0 2483 5 2483 12 7
-passing
-L 1 2484 7 2490 122
-S 1 2484 9 2490 122 615
-{ "data": [
-    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
-    { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
-      "relationships": { "bundleIdCapabilities": { "data": [ { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP" } ] } } },
-    { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
-  "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
-
-M 10 2492 3 2512 95
+M 10 2492 3 2514 122
 S 0 2492 3 2492 5 2
 id
-S 0 2492 7 2492 26 19
-asc-profile-invalid
+S 0 2492 7 2492 25 18
+asc-app-id-missing
 S 0 2493 3 2493 12 9
 checklist
-S 0 2493 14 2493 34 20
-provisioning-profile
+S 0 2493 14 2493 29 15
+explicit-app-id
 S 0 2494 3 2494 8 5
 input
 S 0 2494 10 2494 13 3
@@ -9891,251 +9918,310 @@ S 0 2497 11 2497 18 7
 preview
 S 0 2498 3 2498 8 5
 title
-S 0 2498 10 2498 74 64
-App Store Connect marks the build's provisioning profile invalid
+S 0 2498 10 2498 60 50
+no explicit App ID is registered for the bundle ID
 S 0 2499 3 2499 12 9
 rationale
-S 0 2499 14 2499 244 230
-A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
+S 0 2499 14 2499 171 157
+In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
 S 0 2500 3 2500 7 4
 help
-S 0 2500 9 2500 70 61
-regenerate the profile, download it in Xcode, and build again
+S 0 2500 9 2500 120 113
+register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
 S 0 2501 3 2501 11 8
 examples
-M 2 2502 5 2512 95
+M 2 2502 5 2514 122
 S 0 2502 5 2502 15 10
 triggering
-L 1 2503 7 2507 69
-S 1 2503 9 2507 69 279
+L 1 2503 7 2506 69
+S 1 2503 9 2506 69 241
+{ "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
+  "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
+    "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
+
+S 0 2507 5 2507 12 7
+passing
+L 1 2508 7 2514 122
+S 1 2508 9 2514 122 615
+{ "data": [
+    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
+    { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
+      "relationships": { "bundleIdCapabilities": { "data": [ { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP" } ] } } },
+    { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
+  "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
+
+M 10 2516 3 2536 95
+S 0 2516 3 2516 5 2
+id
+S 0 2516 7 2516 26 19
+asc-profile-invalid
+S 0 2517 3 2517 12 9
+checklist
+S 0 2517 14 2517 34 20
+provisioning-profile
+S 0 2518 3 2518 8 5
+input
+S 0 2518 10 2518 13 3
+asc
+S 0 2519 3 2519 11 8
+severity
+S 0 2519 13 2519 18 5
+error
+S 0 2520 3 2520 8 5
+since
+S 0 2520 10 2520 15 5
+0.1.0
+S 0 2521 3 2521 9 6
+status
+S 0 2521 11 2521 18 7
+preview
+S 0 2522 3 2522 8 5
+title
+S 0 2522 10 2522 74 64
+App Store Connect marks the build's provisioning profile invalid
+S 0 2523 3 2523 12 9
+rationale
+S 0 2523 14 2523 244 230
+A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
+S 0 2524 3 2524 7 4
+help
+S 0 2524 9 2524 70 61
+regenerate the profile, download it in Xcode, and build again
+S 0 2525 3 2525 11 8
+examples
+M 2 2526 5 2536 95
+S 0 2526 5 2526 15 10
+triggering
+L 1 2527 7 2531 69
+S 1 2527 9 2531 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2508 5 2508 12 7
+S 0 2532 5 2532 12 7
 passing
-L 1 2509 7 2512 95
-S 1 2509 9 2512 95 266
+L 1 2533 7 2536 95
+S 1 2533 9 2536 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2514 3 2531 85
-S 0 2514 3 2514 5 2
+M 10 2538 3 2555 85
+S 0 2538 3 2538 5 2
 id
-S 0 2514 7 2514 33 26
+S 0 2538 7 2538 33 26
 asc-sandbox-tester-missing
-S 0 2515 3 2515 12 9
+S 0 2539 3 2539 12 9
 checklist
-S 0 2515 14 2515 29 15
+S 0 2539 14 2539 29 15
 sandbox-account
-S 0 2516 3 2516 8 5
+S 0 2540 3 2540 8 5
 input
-S 0 2516 10 2516 13 3
+S 0 2540 10 2540 13 3
 asc
-S 0 2517 3 2517 11 8
+S 0 2541 3 2541 11 8
 severity
-S 0 2517 13 2517 18 5
+S 0 2541 13 2541 18 5
 error
-S 0 2518 3 2518 8 5
+S 0 2542 3 2542 8 5
 since
-S 0 2518 10 2518 15 5
+S 0 2542 10 2542 15 5
 0.1.0
-S 0 2519 3 2519 9 6
+S 0 2543 3 2543 9 6
 status
-S 0 2519 11 2519 18 7
+S 0 2543 11 2543 18 7
 preview
-S 0 2520 3 2520 8 5
+S 0 2544 3 2544 8 5
 title
-S 0 2520 10 2520 70 60
+S 0 2544 10 2544 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2521 3 2521 12 9
+S 0 2545 3 2545 12 9
 rationale
-S 0 2521 14 2521 240 226
+S 0 2545 14 2545 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2522 3 2522 7 4
+S 0 2546 3 2546 7 4
 help
-S 0 2522 9 2522 90 83
+S 0 2546 9 2546 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2523 3 2523 11 8
+S 0 2547 3 2547 11 8
 examples
-M 2 2524 5 2531 85
-S 0 2524 5 2524 15 10
+M 2 2548 5 2555 85
+S 0 2548 5 2548 15 10
 triggering
-L 1 2525 7 2527 85
-S 1 2525 9 2527 85 147
+L 1 2549 7 2551 85
+S 1 2549 9 2551 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2528 5 2528 12 7
+S 0 2552 5 2552 12 7
 passing
-L 1 2529 7 2531 85
-S 1 2529 9 2531 85 147
+L 1 2553 7 2555 85
+S 1 2553 9 2555 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2533 3 2553 82
-S 0 2533 3 2533 5 2
+M 11 2557 3 2577 82
+S 0 2557 3 2557 5 2
 id
-S 0 2533 7 2533 30 23
+S 0 2557 7 2557 30 23
 descriptor-asc-mismatch
-S 0 2534 3 2534 12 9
+S 0 2558 3 2558 12 9
 checklist
-S 0 2534 14 2534 30 16
+S 0 2558 14 2558 30 16
 product-metadata
-S 0 2535 3 2535 8 5
+S 0 2559 3 2559 8 5
 input
-S 0 2535 10 2535 13 3
+S 0 2559 10 2559 13 3
 asc
-S 0 2536 3 2536 11 8
+S 0 2560 3 2560 11 8
 severity
-S 0 2536 13 2536 20 7
+S 0 2560 13 2560 20 7
 warning
-S 0 2537 3 2537 15 12
+S 0 2561 3 2561 15 12
 context_only
-S 0 2537 17 2537 21 4
+S 0 2561 17 2561 21 4
 true
-S 0 2538 3 2538 8 5
+S 0 2562 3 2562 8 5
 since
-S 0 2538 10 2538 15 5
+S 0 2562 10 2562 15 5
 0.1.0
-S 0 2539 3 2539 9 6
+S 0 2563 3 2563 9 6
 status
-S 0 2539 11 2539 18 7
+S 0 2563 11 2563 18 7
 preview
-S 0 2540 3 2540 8 5
+S 0 2564 3 2564 8 5
 title
-S 0 2540 10 2540 55 45
+S 0 2564 10 2564 55 45
 the descriptor and App Store Connect disagree
-S 0 2541 3 2541 12 9
+S 0 2565 3 2565 12 9
 rationale
-S 0 2541 14 2541 209 195
+S 0 2565 14 2565 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2542 3 2542 7 4
+S 0 2566 3 2566 7 4
 help
-S 0 2542 9 2542 76 67
+S 0 2566 9 2566 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2543 3 2543 11 8
+S 0 2567 3 2567 11 8
 examples
-M 2 2544 5 2553 82
-S 0 2544 5 2544 15 10
+M 2 2568 5 2577 82
+S 0 2568 5 2568 15 10
 triggering
-L 1 2545 7 2548 86
-S 1 2545 9 2548 86 234
+L 1 2569 7 2572 86
+S 1 2569 9 2572 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2549 5 2549 12 7
+S 0 2573 5 2573 12 7
 passing
-L 1 2550 7 2553 82
-S 1 2550 9 2553 82 230
+L 1 2574 7 2577 82
+S 1 2574 9 2577 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2555 3 2575 47
-S 0 2555 3 2555 5 2
+M 10 2579 3 2599 47
+S 0 2579 3 2579 5 2
 id
-S 0 2555 7 2555 27 20
+S 0 2579 7 2579 27 20
 asc-missing-metadata
-S 0 2556 3 2556 12 9
+S 0 2580 3 2580 12 9
 checklist
-S 0 2556 14 2556 30 16
+S 0 2580 14 2580 30 16
 product-metadata
-S 0 2557 3 2557 8 5
+S 0 2581 3 2581 8 5
 input
-S 0 2557 10 2557 13 3
+S 0 2581 10 2581 13 3
 asc
-S 0 2558 3 2558 11 8
+S 0 2582 3 2582 11 8
 severity
-S 0 2558 13 2558 18 5
+S 0 2582 13 2582 18 5
 error
-S 0 2559 3 2559 8 5
+S 0 2583 3 2583 8 5
 since
-S 0 2559 10 2559 15 5
+S 0 2583 10 2583 15 5
 0.1.0
-S 0 2560 3 2560 9 6
+S 0 2584 3 2584 9 6
 status
-S 0 2560 11 2560 18 7
+S 0 2584 11 2584 18 7
 preview
-S 0 2561 3 2561 8 5
+S 0 2585 3 2585 8 5
 title
-S 0 2561 10 2561 70 60
+S 0 2585 10 2585 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2562 3 2562 12 9
+S 0 2586 3 2586 12 9
 rationale
-S 0 2562 14 2562 442 428
+S 0 2586 14 2586 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2563 3 2563 7 4
+S 0 2587 3 2587 7 4
 help
-S 0 2563 9 2563 80 71
+S 0 2587 9 2587 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2564 3 2564 11 8
+S 0 2588 3 2588 11 8
 examples
-M 2 2565 5 2575 47
-S 0 2565 5 2565 15 10
+M 2 2589 5 2599 47
+S 0 2589 5 2589 15 10
 triggering
-L 1 2566 7 2570 84
-S 1 2566 9 2570 84 310
+L 1 2590 7 2594 84
+S 1 2590 9 2594 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2571 5 2571 12 7
+S 0 2595 5 2595 12 7
 passing
-L 1 2572 7 2575 47
-S 1 2572 9 2575 47 230
+L 1 2596 7 2599 47
+S 1 2596 9 2599 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2577 3 2641 148
-S 0 2577 3 2577 5 2
+M 10 2601 3 2665 148
+S 0 2601 3 2601 5 2
 id
-S 0 2577 7 2577 38 31
+S 0 2601 7 2601 38 31
 asc-subscription-price-coverage
-S 0 2578 3 2578 12 9
+S 0 2602 3 2602 12 9
 checklist
-S 0 2578 14 2578 30 16
+S 0 2602 14 2602 30 16
 product-metadata
-S 0 2579 3 2579 8 5
+S 0 2603 3 2603 8 5
 input
-S 0 2579 10 2579 13 3
+S 0 2603 10 2603 13 3
 asc
-S 0 2580 3 2580 11 8
+S 0 2604 3 2604 11 8
 severity
-S 0 2580 13 2580 18 5
+S 0 2604 13 2604 18 5
 error
-S 0 2581 3 2581 8 5
+S 0 2605 3 2605 8 5
 since
-S 0 2581 10 2581 15 5
+S 0 2605 10 2605 15 5
 0.1.0
-S 0 2582 3 2582 9 6
+S 0 2606 3 2606 9 6
 status
-S 0 2582 11 2582 18 7
+S 0 2606 11 2606 18 7
 preview
-S 0 2583 3 2583 8 5
+S 0 2607 3 2607 8 5
 title
-S 0 2583 10 2583 76 66
+S 0 2607 10 2607 76 66
 the subscription is available in territories where it has no price
-S 0 2584 3 2584 12 9
+S 0 2608 3 2608 12 9
 rationale
-S 0 2584 14 2584 869 855
+S 0 2608 14 2608 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2585 3 2585 7 4
+S 0 2609 3 2609 7 4
 help
-S 0 2585 9 2585 140 131
+S 0 2609 9 2609 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2586 3 2586 11 8
+S 0 2610 3 2610 11 8
 examples
-M 2 2587 5 2641 148
-S 0 2587 5 2587 15 10
+M 2 2611 5 2665 148
+S 0 2611 5 2611 15 10
 triggering
-L 3 2588 7 2629 148
-S 1 2588 9 2601 148 1004
+L 3 2612 7 2653 148
+S 1 2612 9 2625 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -10150,7 +10236,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2602 9 2615 148 994
+S 1 2626 9 2639 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -10165,7 +10251,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2616 9 2629 148 1004
+S 1 2640 9 2653 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -10180,10 +10266,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2630 5 2630 12 7
+S 0 2654 5 2654 12 7
 passing
-L 1 2631 7 2641 148
-S 1 2631 9 2641 148 828
+L 1 2655 7 2665 148
+S 1 2655 9 2665 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10195,50 +10281,50 @@ S 1 2631 9 2641 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2643 3 2669 111
-S 0 2643 3 2643 5 2
+M 10 2667 3 2693 111
+S 0 2667 3 2667 5 2
 id
-S 0 2643 7 2643 32 25
+S 0 2667 7 2667 32 25
 asc-localization-rejected
-S 0 2644 3 2644 12 9
+S 0 2668 3 2668 12 9
 checklist
-S 0 2644 14 2644 30 16
+S 0 2668 14 2668 30 16
 product-metadata
-S 0 2645 3 2645 8 5
+S 0 2669 3 2669 8 5
 input
-S 0 2645 10 2645 13 3
+S 0 2669 10 2669 13 3
 asc
-S 0 2646 3 2646 11 8
+S 0 2670 3 2670 11 8
 severity
-S 0 2646 13 2646 18 5
+S 0 2670 13 2670 18 5
 error
-S 0 2647 3 2647 8 5
+S 0 2671 3 2671 8 5
 since
-S 0 2647 10 2647 15 5
+S 0 2671 10 2671 15 5
 0.1.0
-S 0 2648 3 2648 9 6
+S 0 2672 3 2672 9 6
 status
-S 0 2648 11 2648 18 7
+S 0 2672 11 2672 18 7
 preview
-S 0 2649 3 2649 8 5
+S 0 2673 3 2673 8 5
 title
-S 0 2649 10 2649 64 54
+S 0 2673 10 2673 64 54
 App Review rejected one of the product's localizations
-S 0 2650 3 2650 12 9
+S 0 2674 3 2674 12 9
 rationale
-S 0 2650 14 2650 223 209
+S 0 2674 14 2674 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2651 3 2651 7 4
+S 0 2675 3 2675 7 4
 help
-S 0 2651 9 2651 129 120
+S 0 2675 9 2675 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2652 3 2652 11 8
+S 0 2676 3 2676 11 8
 examples
-M 2 2653 5 2669 111
-S 0 2653 5 2653 15 10
+M 2 2677 5 2693 111
+S 0 2677 5 2677 15 10
 triggering
-L 1 2654 7 2661 52
-S 1 2654 9 2661 52 572
+L 1 2678 7 2685 52
+S 1 2678 9 2685 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10247,10 +10333,10 @@ S 1 2654 9 2661 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2662 5 2662 12 7
+S 0 2686 5 2686 12 7
 passing
-L 1 2663 7 2669 111
-S 1 2663 9 2669 111 577
+L 1 2687 7 2693 111
+S 1 2687 9 2693 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10258,61 +10344,61 @@ S 1 2663 9 2669 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2671 3 2703 167
-S 0 2671 3 2671 5 2
+M 12 2695 3 2727 167
+S 0 2695 3 2695 5 2
 id
-S 0 2671 7 2671 38 31
+S 0 2695 7 2695 38 31
 asc-first-purchase-with-version
-S 0 2672 3 2672 12 9
+S 0 2696 3 2696 12 9
 checklist
-S 0 2672 14 2672 30 16
+S 0 2696 14 2696 30 16
 binary-submitted
-S 0 2673 3 2673 8 5
+S 0 2697 3 2697 8 5
 input
-S 0 2673 10 2673 13 3
+S 0 2697 10 2697 13 3
 asc
-S 0 2674 3 2674 11 8
+S 0 2698 3 2698 11 8
 severity
-S 0 2674 13 2674 18 5
+S 0 2698 13 2698 18 5
 error
-S 0 2675 3 2675 8 5
+S 0 2699 3 2699 8 5
 since
-S 0 2675 10 2675 15 5
+S 0 2699 10 2699 15 5
 0.1.0
-S 0 2676 3 2676 9 6
+S 0 2700 3 2700 9 6
 status
-S 0 2676 11 2676 18 7
+S 0 2700 11 2700 18 7
 preview
-S 0 2677 3 2677 8 5
+S 0 2701 3 2701 8 5
 title
-S 0 2677 10 2677 79 69
+S 0 2701 10 2701 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2678 3 2678 12 9
+S 0 2702 3 2702 12 9
 rationale
-S 0 2678 14 2678 264 250
+S 0 2702 14 2702 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2679 3 2679 7 4
+S 0 2703 3 2703 7 4
 help
-S 0 2679 9 2679 111 102
+S 0 2703 9 2703 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2680 3 2680 15 12
+S 0 2704 3 2704 15 12
 environments
-L 2 2680 17 2680 37
-S 0 2680 18 2680 24 6
+L 2 2704 17 2704 37
+S 0 2704 18 2704 24 6
 review
-S 0 2680 26 2680 36 10
+S 0 2704 26 2704 36 10
 production
-S 0 2681 3 2681 17 14
+S 0 2705 3 2705 17 14
 not_applicable
-S 0 2681 19 2681 85 66
+S 0 2705 19 2705 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2682 3 2682 11 8
+S 0 2706 3 2706 11 8
 examples
-M 2 2683 5 2703 167
-S 0 2683 5 2683 15 10
+M 2 2707 5 2727 167
+S 0 2707 5 2707 15 10
 triggering
-L 1 2684 7 2692 59
-S 1 2684 9 2692 59 492
+L 1 2708 7 2716 59
+S 1 2708 9 2716 59 492
 environment: review
 ---
 { "data": [
@@ -10322,10 +10408,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2693 5 2693 12 7
+S 0 2717 5 2717 12 7
 passing
-L 1 2694 7 2703 167
-S 1 2694 9 2703 167 750
+L 1 2718 7 2727 167
+S 1 2718 9 2727 167 750
 environment: review
 ---
 { "data": [
@@ -10336,54 +10422,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2705 3 2734 162
-S 0 2705 3 2705 5 2
+M 11 2729 3 2758 162
+S 0 2729 3 2729 5 2
 id
-S 0 2705 7 2705 27 20
+S 0 2729 7 2729 27 20
 storekit-out-of-date
-S 0 2706 3 2706 12 9
+S 0 2730 3 2730 12 9
 checklist
-S 0 2706 14 2706 36 22
+S 0 2730 14 2730 36 22
 storekit-configuration
-S 0 2707 3 2707 8 5
+S 0 2731 3 2731 8 5
 input
-S 0 2707 10 2707 13 3
+S 0 2731 10 2731 13 3
 asc
-S 0 2708 3 2708 11 8
+S 0 2732 3 2732 11 8
 severity
-S 0 2708 13 2708 20 7
+S 0 2732 13 2732 20 7
 warning
-S 0 2709 3 2709 15 12
+S 0 2733 3 2733 15 12
 context_only
-S 0 2709 17 2709 21 4
+S 0 2733 17 2733 21 4
 true
-S 0 2710 3 2710 8 5
+S 0 2734 3 2734 8 5
 since
-S 0 2710 10 2710 15 5
+S 0 2734 10 2734 15 5
 0.1.0
-S 0 2711 3 2711 9 6
+S 0 2735 3 2735 9 6
 status
-S 0 2711 11 2711 18 7
+S 0 2735 11 2735 18 7
 preview
-S 0 2712 3 2712 8 5
+S 0 2736 3 2736 8 5
 title
-S 0 2712 10 2712 77 67
+S 0 2736 10 2736 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2713 3 2713 12 9
+S 0 2737 3 2737 12 9
 rationale
-S 0 2713 14 2713 236 222
+S 0 2737 14 2737 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2714 3 2714 7 4
+S 0 2738 3 2738 7 4
 help
-S 0 2714 9 2714 100 91
+S 0 2738 9 2738 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2715 3 2715 11 8
+S 0 2739 3 2739 11 8
 examples
-M 2 2716 5 2734 162
-S 0 2716 5 2716 15 10
+M 2 2740 5 2758 162
+S 0 2740 5 2740 15 10
 triggering
-L 1 2717 7 2726 166
-S 1 2717 9 2726 166 608
+L 1 2741 7 2750 166
+S 1 2741 9 2750 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10394,10 +10480,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2727 5 2727 12 7
+S 0 2751 5 2751 12 7
 passing
-L 1 2728 7 2734 162
-S 1 2728 9 2734 162 323
+L 1 2752 7 2758 162
+S 1 2752 9 2758 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---

@@ -118,6 +118,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case storekitLoadProductsFailure = "storekit-load-products-failure"
     case storekitPrivateKey = "storekit-private-key"
     case ascRequestFailed = "asc-request-failed"
+    case ascSnapshotRepeatedLink = "asc-snapshot-repeated-link"
     case ascAgreementLapsed = "asc-agreement-lapsed"
     case ascSnapshotOtherApp = "asc-snapshot-other-app"
     case ascAppIdMissing = "asc-app-id-missing"

@@ -45,6 +45,9 @@ public struct ASCSnapshot: Sendable {
         public var attributes: [String: JSONValue] = [:]
         /// Relationships that carry `data`, with the position of their `data` value.
         public var relationships: [String: (linkage: Linkage, location: SourceLocation)] = [:]
+        /// Linkages a relationship lists more than once (App Store Connect lists each once): kept
+        /// once, and reported, since a snapshot that repeats them was not written by the API.
+        public var repeatedLinks: [(relationship: String, reference: Reference, count: Int, location: SourceLocation)] = []
 
         public var type: String { reference.type }
         public var id: String { reference.id }
@@ -93,6 +96,12 @@ public struct ASCSnapshot: Sendable {
     /// The file or folder as named.
     public var path: String
     public var files: [String] = []
+
+    /// Every relationship that lists a linkage more than once, in file order.
+    public var repeatedLinks: [(owner: Reference, relationship: String, reference: Reference, count: Int, location: SourceLocation)] {
+        resources.values.flatMap { resource in resource.repeatedLinks.map { (resource.reference, $0.relationship, $0.reference, $0.count, $0.location) } }
+            .sorted { ($0.location.file, $0.location.line, $0.location.column, $0.reference) < ($1.location.file, $1.location.line, $1.location.column, $1.reference) }
+    }
     public var format: Fact<String>?
     public var fetchedAt: Fact<String>?
     /// The bundle ID the snapshot was pulled for (`meta.iapdoctor.bundle_id`).
@@ -135,6 +144,7 @@ public struct ASCSnapshot: Sendable {
         // The same resource twice (a page and an `included`): later attributes win.
         for (key, value) in resource.attributes { existing.attributes[key] = value }
         for (key, value) in resource.relationships { existing.relationships[key] = value }
+        existing.repeatedLinks += resource.repeatedLinks
         resources[resource.reference] = existing
     }
 }
@@ -314,7 +324,15 @@ extension ASCSnapshot {
                 case .object: resource.relationships[member.key] = (.one(try reference(data, what: "a linkage")), data.location)
                 case .array(let items, _):
                     var references: [Reference] = []
-                    for item in items { references.append(try reference(item, what: "a linkage")) }
+                    var counts: [Reference: Int] = [:]
+                    for item in items {
+                        let linked = try reference(item, what: "a linkage")
+                        counts[linked, default: 0] += 1
+                        if counts[linked] == 1 { references.append(linked) }
+                    }
+                    for linked in references where counts[linked]! > 1 {
+                        resource.repeatedLinks.append((member.key, linked, counts[linked]!, data.location))
+                    }
                     resource.relationships[member.key] = (.many(references), data.location)
                 default:
                     throw malformed("`data` of relationship `\(member.key)` must be `null`, a `{type, id}` object or an array of them, not \(kind(data))", at: data.location)

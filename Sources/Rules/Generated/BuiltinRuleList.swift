@@ -93,6 +93,7 @@ extension BuiltinRules {
         StoreKitLoadProductsFailureRule(),
         StoreKitPrivateKeyRule(),
         ASCRequestFailedRule(),
+        ASCRepeatedLinkRule(),
         ASCAgreementLapsedRule(),
         ASCOtherAppRule(),
         ASCAppIDMissingRule(),
