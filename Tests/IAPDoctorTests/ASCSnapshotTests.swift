@@ -142,6 +142,28 @@ struct ASCSnapshotTests {
         #expect(warning.message.contains("lists subscriptions 21 200 times"), "\(warning.message)")
     }
 
+    /// A large app pulled with a key that cannot read prices: 6,000 products and 6,000 failed
+    /// requests, each found by its product, each question asked once (this took minutes when
+    /// each product searched every failure and every typed product).
+    @Test(.timeLimit(.minutes(1))) func sixThousandFailedPriceRequests() throws {
+        let count = 6_000
+        var data = ["{ \"type\": \"apps\", \"id\": \"1\", \"attributes\": { \"bundleId\": \"com.greenthumb.pocketgarden\" }, \"relationships\": { \"inAppPurchasesV2\": { \"data\": ["
+            + (0..<count).map { "{ \"type\": \"inAppPurchases\", \"id\": \"I\($0)\" }" }.joined(separator: ", ") + "] } } }"]
+        var failures: [String] = []
+        for index in 0..<count {
+            data.append("{ \"type\": \"inAppPurchases\", \"id\": \"I\(index)\", \"attributes\": { \"productId\": \"com.greenthumb.pocketgarden.p\(index)\", \"name\": \"P\(index)\", \"inAppPurchaseType\": \"CONSUMABLE\", \"state\": \"READY_TO_SUBMIT\" } }")
+            failures.append("{ \"request\": \"GET /v2/inAppPurchases/I\(index)/iapPriceSchedule\", \"status\": 403, \"code\": \"FORBIDDEN_ERROR\", \"title\": \"not allowed\" }")
+        }
+        let snapshot = "{ \"data\": [" + data.joined(separator: ",\n") + "], \"meta\": { \"iapdoctor\": { \"format\": \"iapdoctor-asc-snapshot/1\", \"bundle_id\": \"com.greenthumb.pocketgarden\", \"unavailable\": ["
+            + failures.joined(separator: ",\n") + "] } } }"
+        let diagnosis = try check(snapshot)
+        #expect(diagnosis.findings.filter { $0.rule == "asc-request-failed" }.count == count)
+        #expect(diagnosis.findings.contains { $0.rule == "asc-request-failed" && $0.message.contains("/v2/inAppPurchases/I4321/") })
+        for step in diagnosis.nextSteps {
+            #expect(Set(step.questions.map(\.sentence)).count == step.questions.count, "each question once")
+        }
+    }
+
     @Test func numericIDsAreReadAsTheirText() throws {
         let snapshot = try ASCSnapshot.load(text: "{ \"data\": [ { \"type\": \"apps\", \"id\": 1500000001, \"attributes\": { \"bundleId\": \"com.x\" } } ] }", file: "s.json")
         #expect(snapshot.resource(.init(type: "apps", id: "1500000001")) != nil)

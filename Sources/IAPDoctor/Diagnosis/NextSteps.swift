@@ -82,6 +82,14 @@ extension Diagnosis {
         /// What to do, with `code` spans.
         public var action: String
 
+        /// Adds `question` of `item`: the item once in a row, the key and the question once each
+        /// (whichever product asked it); `asked` and `listed` are what the step holds already.
+        mutating func record(_ question: Question, of item: ChecklistItem, key: String, asked: inout Set<String>, listed: inout Set<String>) {
+            if items.last?.id != item.id { items.append(item) }
+            if !key.isEmpty, listed.insert(key).inserted { keys.append(key) }
+            if asked.insert(question.key + "\u{0}" + question.question).inserted { questions.append(question) }
+        }
+
         /// "App Store Connect answers items 1, 2, 4, 9, 13–17: run …".
         public var sentence: String {
             "\(source.place) \(source == .testDevice || source == .project ? "answer" : "answers") \(Self.itemList(items.map(\.number))): \(action)"
@@ -119,18 +127,17 @@ extension Diagnosis {
     /// snapshot was given (what it leaves open needs another pull, or the keys).
     static func nextSteps(checklist: [ChecklistEntry], bundleID: String?, hasSnapshot: Bool) -> [NextStep] {
         var steps: [AnswerSource: NextStep] = [:]
+        // What each step already asks and lists: looked up, not searched (a snapshot of 6,000
+        // failed requests asks 6,000 questions).
+        var asked: [AnswerSource: Set<String>] = [:]
+        var listed: [AnswerSource: Set<String>] = [:]
         for entry in checklist {
             for question in entry.questions {
                 let source = question.key.isEmpty ? AnswerSource.descriptor : AnswerSource.of(key: question.key)
-                var step = steps[source] ?? NextStep(source: source, items: [], keys: [], questions: [], action: "")
-                if step.items.last?.id != entry.item.id { step.items.append(entry.item) }
-                let key = AnswerSource.listPath(of: question.key)
-                if !key.isEmpty, !step.keys.contains(key) { step.keys.append(key) }
-                // Asked once per step, whichever product asked it.
-                if !step.questions.contains(where: { $0.question == question.question && $0.key == question.key }) {
-                    step.questions.append(question)
-                }
-                steps[source] = step
+                // Changed in place: a copy taken out of the dictionary would be copied again on append.
+                steps[source, default: NextStep(source: source, items: [], keys: [], questions: [], action: "")].record(
+                    question, of: entry.item, key: AnswerSource.listPath(of: question.key),
+                    asked: &asked[source, default: []], listed: &listed[source, default: []])
             }
         }
         var ordered = AnswerSource.allCases.compactMap { steps[$0] }

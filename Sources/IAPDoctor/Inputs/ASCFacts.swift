@@ -16,6 +16,8 @@ public enum ASCFacts {
     struct Mapper {
         let snapshot: ASCSnapshot
         var facts: ASCSnapshotFacts
+        /// The snapshot's failed requests by path segment (see ``ASCSnapshot/failuresBySegment()``).
+        lazy var failures: [String: [ASCSnapshot.FailedRequest]] = snapshot.failuresBySegment()
 
         mutating func apply(to project: inout Project) {
             let ours = project.app.bundleID?.value

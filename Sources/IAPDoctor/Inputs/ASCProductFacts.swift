@@ -61,11 +61,23 @@ extension ASCFacts.Mapper {
         facts.productListLocation = facts.app?.relationships["inAppPurchasesV2"]?.location ?? facts.app?.location
 
         var storeIDs = Set<String>()
+        // The typed products a store product may merge into, by ID, in order: looked up, not
+        // searched (a catalog of 6,000 products made the search quadratic).
+        var unmerged: [String: [Int]] = [:]
+        for (index, product) in project.products.enumerated() where product.store == nil {
+            if let id = product.productID?.value { unmerged[id, default: []].append(index) }
+        }
         for resource in purchases.resources {
-            if let product = product(from: resource, kind: .inAppPurchase, group: nil) { storeIDs.insert(product.productID!.value); merge(product, into: &project) }
+            if let product = product(from: resource, kind: .inAppPurchase, group: nil) {
+                storeIDs.insert(product.productID!.value)
+                merge(product, into: &project, unmerged: &unmerged)
+            }
         }
         for (resource, group) in subscriptions {
-            if let product = product(from: resource, kind: .subscription, group: group) { storeIDs.insert(product.productID!.value); merge(product, into: &project) }
+            if let product = product(from: resource, kind: .subscription, group: group) {
+                storeIDs.insert(product.productID!.value)
+                merge(product, into: &project, unmerged: &unmerged)
+            }
         }
         // With both lists complete, a product the descriptor lists and App Store Connect does not
         // is not there: the snapshot wins, and the typed entry is reported as out of date.
@@ -83,7 +95,7 @@ extension ASCFacts.Mapper {
         return Localization(locale: locale, displayName: resource.string("name"), description: resource.string("description"))
     }
 
-    private func product(from resource: Resource, kind: StoreRecord.Kind, group: Resource?) -> Product? {
+    private mutating func product(from resource: Resource, kind: StoreRecord.Kind, group: Resource?) -> Product? {
         guard let id = resource.string("productId") else { return nil }
         var product = Product(location: resource.location)
         var record = StoreRecord(kind: kind, resourceID: resource.id, location: resource.location)
@@ -132,7 +144,7 @@ extension ASCFacts.Mapper {
             }
             product.reviewScreenshot = Fact(.present(delivered), at: location, source: .appStoreConnect)
         }
-        record.failedRequests = snapshot.unavailable.filter { $0.request.contains("/\(resource.id)/") || $0.request.hasSuffix("/\(resource.id)") }
+        record.failedRequests = failures[resource.id] ?? []
         product.store = record
         return product
     }
@@ -217,11 +229,12 @@ extension ASCFacts.Mapper {
     }
 
     /// The snapshot's product over the descriptor's entry with the same ID, field by field.
-    private mutating func merge(_ store: Product, into project: inout Project) {
-        guard let index = project.products.firstIndex(where: { $0.productID?.value == store.productID?.value && $0.store == nil }) else {
+    private mutating func merge(_ store: Product, into project: inout Project, unmerged: inout [String: [Int]]) {
+        guard let id = store.productID?.value, let index = unmerged[id]?.first else {
             project.products.append(store)
             return
         }
+        unmerged[id]?.removeFirst()
         var typed = project.products[index]
         let path = "products[\(index)]"
         let name = store.productID!.value

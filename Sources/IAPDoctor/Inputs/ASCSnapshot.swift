@@ -107,6 +107,17 @@ public struct ASCSnapshot: Sendable {
     /// The bundle ID the snapshot was pulled for (`meta.iapdoctor.bundle_id`).
     public var bundleID: Fact<String>?
     public var unavailable: [FailedRequest] = []
+
+    /// The failed requests by each segment of their path (`/v2/inAppPurchases/11/…` under `11`):
+    /// made once, so a product's failures are found without a scan of every failure.
+    public func failuresBySegment() -> [String: [FailedRequest]] {
+        var index: [String: [FailedRequest]] = [:]
+        for failed in unavailable {
+            let path = failed.request.split(separator: " ").last.map { $0.split(separator: "?").first ?? $0 } ?? ""
+            for segment in Set(path.split(separator: "/")) { index[String(segment), default: []].append(failed) }
+        }
+        return index
+    }
     public private(set) var resources: [Reference: Resource] = [:]
 
     public init(path: String) { self.path = path }

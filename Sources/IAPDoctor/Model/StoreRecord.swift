@@ -129,8 +129,10 @@ public struct ASCSnapshotFacts: Sendable {
     public init(snapshot: ASCSnapshot, namedAt: SourceLocation) {
         self.snapshot = snapshot
         self.namedAt = namedAt
+        agreementLapse = snapshot.unavailable.first { $0.isAgreementLapse }
     }
 
-    /// The failed request that says a required agreement lapsed, if any.
-    public var agreementLapse: ASCSnapshot.FailedRequest? { snapshot.unavailable.first { $0.isAgreementLapse } }
+    /// The failed request that says a required agreement lapsed, if any (found once: rules ask
+    /// for every product).
+    public let agreementLapse: ASCSnapshot.FailedRequest?
 }
