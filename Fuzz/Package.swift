@@ -9,7 +9,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
-let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest"]
+let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig"]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
@@ -36,6 +36,7 @@ let package = Package(
         fuzzTarget("pattern", ["IAPDoctor"]),
         fuzzTarget("resolver", ["CodeScanner"]),
         fuzzTarget("manifest", ["CodeScanner"]),
+        fuzzTarget("xcconfig", ["IAPDoctor"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch="$root/.build-fuzz"
-all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest)
+all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig)
 
 minutes=5
 runs=""
@@ -96,6 +96,7 @@ dict_for() {
     typo) echo typo.dict ;;
     pattern) echo pattern.dict ;;
     resolver|manifest) echo swift.dict ;;
+    xcconfig) echo xcconfig.dict ;;
   esac
 }
 

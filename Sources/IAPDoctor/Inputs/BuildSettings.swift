@@ -52,6 +52,15 @@ public struct BuildSettings: Sendable {
         self.sdk = sdk
     }
 
+    /// The settings one configuration file gives on its own (no project around it), for
+    /// `configuration` and `sdk` (by default the one its `SDKROOT` names).
+    public static func resolving(_ file: XCConfigFile, configuration: String, sdk: String? = nil) -> BuildSettings {
+        var settings = BuildSettings(configuration: configuration, sdk: sdk)
+        settings.addFile(file)
+        settings.settleSDK()
+        return settings
+    }
+
     mutating func add(name: String, key: String, value: Fact<String>) {
         indicesByName[name, default: []].append(entries.count)
         entries.append(Entry(name: name, key: key, value: value))
