@@ -77,13 +77,21 @@ public actor APIClient {
         public var concurrency: Int
         public var retry: RetryPolicy
         public var rateLimit: RateLimitPolicy
+        /// Requests sent at most while no answer has carried `X-Rate-Limit` (App Store Connect's
+        /// hourly quota of one key: a server that does not say cannot be paced by it).
+        public var maxRequestsWithoutRateLimit: Int
+        /// Seconds the whole pull may take, waits and retries included; past it, what is left is
+        /// not sent and recorded as such.
+        public var deadline: TimeInterval
 
         public init(baseURL: URL = APIClient.productionBaseURL, concurrency: Int = 3, retry: RetryPolicy = RetryPolicy(),
-                    rateLimit: RateLimitPolicy = RateLimitPolicy()) {
+                    rateLimit: RateLimitPolicy = RateLimitPolicy(), maxRequestsWithoutRateLimit: Int = 3_600, deadline: TimeInterval = 3_600) {
             self.baseURL = baseURL
             self.concurrency = min(max(concurrency, 1), 3)
             self.retry = retry
             self.rateLimit = rateLimit
+            self.maxRequestsWithoutRateLimit = maxRequestsWithoutRateLimit
+            self.deadline = deadline
         }
     }
 
@@ -100,6 +108,8 @@ public actor APIClient {
     private var stopReason: StopReason?
     public private(set) var statistics = PullStatistics()
     private let onProgress: (@Sendable (PullStatistics) -> Void)?
+    /// When the client was made: the deadline counts from here.
+    private let startedAt: Date
 
     public init(configuration: Configuration, transport: HTTPTransport, signer: TokenSigner,
                 sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1_000_000_000)) },
@@ -113,6 +123,7 @@ public actor APIClient {
         self.clock = clock
         self.jitter = jitter
         self.onProgress = onProgress
+        startedAt = clock()
     }
 
     /// The base URL iapdoctor may send the key to: https anywhere (a proxy, a mock service), or
@@ -154,6 +165,7 @@ public actor APIClient {
             attempt += 1
             if let stopReason { return .notSent(stopReason) }
             try await paceForRateLimit()
+            checkBudget()
             if let stopReason { return .notSent(stopReason) }
             let token = try signer.token()
             statistics.requests += 1
@@ -212,6 +224,21 @@ public actor APIClient {
 
     /// What stopped the pull, if something did.
     public var stoppedBy: StopReason? { stopReason }
+
+    /// Stops the pull past its deadline, or past its request budget when no answer has said how
+    /// many requests the key has left.
+    private func checkBudget() {
+        guard stopReason == nil else { return }
+        if clock().timeIntervalSince(startedAt) >= configuration.deadline {
+            stopReason = StopReason(
+                code: "IAPDOCTOR.DEADLINE", title: "Not sent: the pull ran past its time limit",
+                detail: "the pull may take \(Int(configuration.deadline)) seconds, waits and retries included; the server answered too slowly. Pull again later.")
+        } else if statistics.rateLimit == nil, statistics.requests >= configuration.maxRequestsWithoutRateLimit {
+            stopReason = StopReason(
+                code: "IAPDOCTOR.REQUEST_BUDGET", title: "Not sent: the pull sent as many requests as one key may in an hour",
+                detail: "no answer carried X-Rate-Limit, so iapdoctor stops at \(configuration.maxRequestsWithoutRateLimit) requests, App Store Connect's hourly limit of one key. Pull again in an hour.")
+        }
+    }
 
     /// Waits a little when the key's hourly quota runs low, and stops the pull when only the
     /// reserve is left.

@@ -169,6 +169,42 @@ struct ASCPartsTests {
         #expect(await client.statistics.requests == 1)
     }
 
+    /// Answers every GET with an empty list, with `X-Rate-Limit` or without.
+    struct EmptyListTransport: HTTPTransport {
+        var rateLimit: String?
+        func get(_ url: URL, headers: [String: String]) async throws(TransportError) -> HTTPResponse {
+            HTTPResponse(status: 200, headers: rateLimit.map { ["X-Rate-Limit": $0] } ?? [:], body: Data("{\"data\": []}".utf8))
+        }
+    }
+
+    /// A server that never says how many requests are left gets a budget; one that is slow gets a
+    /// deadline. What is past either is not sent, and recorded as not sent.
+    @Test func aPullHasARequestBudgetAndADeadline() async throws {
+        let url = URL(string: "https://api.appstoreconnect.apple.com/v1/apps")!
+        let signer = TokenSigner(key: try TestAPIKey().apiKey())
+        let budgeted = APIClient(configuration: APIClient.Configuration(maxRequestsWithoutRateLimit: 3), transport: EmptyListTransport(),
+                                 signer: signer, sleep: { _ in })
+        var answers: [String] = []
+        for _ in 0..<5 {
+            if case .notSent(let reason) = try await budgeted.get(url) { answers.append(reason.code) } else { answers.append("sent") }
+        }
+        #expect(answers == ["sent", "sent", "sent", "IAPDOCTOR.REQUEST_BUDGET", "IAPDOCTOR.REQUEST_BUDGET"])
+        let paced = APIClient(configuration: APIClient.Configuration(maxRequestsWithoutRateLimit: 3),
+                              transport: EmptyListTransport(rateLimit: "user-hour-lim:3600;user-hour-rem:3000;"), signer: signer, sleep: { _ in })
+        for _ in 0..<5 {
+            guard case .document = try await paced.get(url) else { Issue.record("X-Rate-Limit paces the pull; no budget applies"); break }
+        }
+        let clock = MutableClock(Date(timeIntervalSince1970: 1_795_024_000))
+        let slow = APIClient(configuration: APIClient.Configuration(deadline: 60), transport: EmptyListTransport(), signer: signer,
+                             sleep: { _ in }, clock: { clock.now })
+        var timed: [String] = []
+        for _ in 0..<4 {
+            if case .notSent(let reason) = try await slow.get(url) { timed.append(reason.code) } else { timed.append("sent") }
+            clock.advance(25)
+        }
+        #expect(timed == ["sent", "sent", "sent", "IAPDOCTOR.DEADLINE"])
+    }
+
     @Test func aBodyOverTheLimitIsCutOff() async throws {
         let server = try LoopbackHTTPServer { _ in
             LoopbackHTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: Data(repeating: UInt8(ascii: " "), count: 20_000))
