@@ -9,7 +9,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
-let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig"]
+let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot"]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
@@ -37,6 +37,7 @@ let package = Package(
         fuzzTarget("resolver", ["CodeScanner"]),
         fuzzTarget("manifest", ["CodeScanner"]),
         fuzzTarget("xcconfig", ["IAPDoctor"]),
+        fuzzTarget("snapshot", ["IAPDoctor"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,7 +26,7 @@ for date, target, execs, seconds, coverage, corpus, verdict, revision in runs:
 print()
 print("| target | runs | executions in all | last run's verdict | last coverage |")
 print("|---|---:|---:|---|---|")
-for target in ("xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig"):
+for target in ("xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot"):
     mine = [r for r in runs if r[1] == target]
     if not mine:
         continue
