@@ -114,9 +114,8 @@ struct ManifestEvaluator {
                     let end = Self.expressionEnd(tokens, from: n + 1)
                     body = (n + 1)..<end
                 } else if tokens[n].text == "{" {
-                    let close = Self.matching(tokens, n)
-                    body = (n + 1)..<close
                     // A computed property's body: `{ expr }` or `{ return expr }`.
+                    body = (n + 1)..<Self.matching(tokens, n)
                 } else {
                     k = n
                     continue

@@ -146,17 +146,17 @@ public struct ProjectSurvey: Sendable {
                     ?? (project.generator == nil ? nil : mains.first(where: { $0.name == reference.name })) else { continue }
             appSchemes.append((path, scheme, target))
         }
-        let ranked = appSchemes.sorted { a, b in
-            SchemeRank(path: a.path, scheme: a.scheme, target: a.target, project: project).key
-                .lexicographicallyPrecedes(SchemeRank(path: b.path, scheme: b.scheme, target: b.target, project: project).key)
-        }
+        // Each rank once (it resolves the target's settings), then sorted by it.
+        let ranks = appSchemes.map { SchemeRank(path: $0.path, scheme: $0.scheme, target: $0.target, project: project) }
+        let order = ranks.indices.sorted { ranks[$0].key.lexicographicallyPrecedes(ranks[$1].key) }
+        let ranked = order.map { appSchemes[$0] }
         var chosenTarget: XcodeProject.Target?
         if let first = ranked.first {
             let name = { (path: String) in String(path.split(separator: "/").last!.dropLast(".xcscheme".count)) }
             scheme = Choice(
                 value: first.path,
                 reason: ranked.count == 1 ? "the only shared scheme that runs an app target"
-                    : "of \(ranked.count) shared schemes that run an app target, this one \(SchemeRank(path: first.path, scheme: first.scheme, target: first.target, project: project).reason)",
+                    : "of \(ranked.count) shared schemes that run an app target, this one \(ranks[order[0]].reason)",
                 alternatives: ranked.dropFirst().map { "\($0.path)   # runs `\($0.target.name)`" })
             chosenTarget = first.target
             target = Choice(value: first.target.name, reason: "the scheme `\(name(first.path))` runs it")

@@ -419,7 +419,8 @@ struct VariableExpander {
     }
 }
 
-/// Expanded assignment values by position, shared by every lookup of one ``BuildSettings``.
+/// Expanded assignment values by position, and the assignment each name resolves to below each
+/// position, shared by every lookup of one ``BuildSettings``.
 /// A class so that reads stay `func`s; one resolution runs on one thread at a time.
 final class ExpansionCache: @unchecked Sendable {
     private var values: [Int: (value: String, truncated: Bool)] = [:]

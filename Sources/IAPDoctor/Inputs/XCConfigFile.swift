@@ -57,8 +57,8 @@ public struct XCConfigFile: Sendable {
     }
 
     /// Files read so far (by device and inode, so links to one file are one file) and their bytes.
-    var readFiles: Set<FileIdentity> = []
-    var bytesRead = 0
+    private var readFiles: Set<FileIdentity> = []
+    private var bytesRead = 0
 
     /// Parses `text` as the contents of `file` (no includes are followed).
     public static func parse(text: String, file: String) -> XCConfigFile {
