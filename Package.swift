@@ -40,6 +40,7 @@ let package = Package(
         .executable(name: "iapdoctor", targets: ["IAPDoctorCLI"]),
         .library(name: "IAPDoctor", targets: ["IAPDoctor"]),
         .library(name: "XMLReader", targets: ["XMLReader"]),
+        .library(name: "JSONReader", targets: ["JSONReader"]),
         .library(name: "CodeScanner", targets: ["CodeScanner"]),
         .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
         .plugin(name: "IAPDoctorPlugin", targets: ["IAPDoctorPlugin"]),
@@ -61,10 +62,11 @@ let package = Package(
         ),
         // Finds the product IDs Swift and Objective-C code hands to StoreKit: no file formats, no rules.
         .target(name: "CodeScanner", swiftSettings: releaseSpeed),
+        .target(name: "JSONReader", swiftSettings: releaseSpeed),
         .target(
             name: "IAPDoctor",
             dependencies: [
-                "XMLReader", "CodeScanner", .product(name: "Yams", package: "Yams"),
+                "XMLReader", "JSONReader", "CodeScanner", .product(name: "Yams", package: "Yams"),
                 // Insecure.MD5 for review screenshots' checksums (BENCHMARKS.md, "MD5").
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -83,7 +85,7 @@ let package = Package(
         .target(
             name: "AppStoreConnect",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
+                "JSONReader", .product(name: "Crypto", package: "swift-crypto"),
                 .target(name: "CCurlLoader", condition: .when(platforms: [.linux, .android, .openbsd])),
             ]
         ),
@@ -105,11 +107,12 @@ let package = Package(
         // Times the reader for scripts/bench-reader.sh; not shipped.
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
+        .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader"]),
         // The command line's own logic (the quick reading of `check`), against ArgumentParser's.
         .testTarget(name: "IAPDoctorCLITests", dependencies: ["IAPDoctorCLI", "AppStoreConnect"]),
         .testTarget(
             name: "IAPDoctorTests",
-            dependencies: ["IAPDoctor", "Rules", "CodeScanner", "AppStoreConnect", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["IAPDoctor", "Rules", "CodeScanner", "JSONReader", "AppStoreConnect", .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 
 /// A JSON document as data, with one serialization: keys sorted, numbers in their shortest
 /// round-trip form, only the escapes JSON requires. The same value always gives the same bytes,
@@ -40,15 +41,36 @@ public enum JSONValue: Sendable, Equatable {
 
     public var isNull: Bool { self == .null }
 
-    /// Parses a JSON text (RFC 8259; any top-level value).
-    public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+    /// Parses a JSON text (RFC 8259; any top-level value). A number written as an integer that
+    /// fits 64 bits is `.integer`, any other `.double`; of repeated keys the first counts.
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+        JSONValue(try JSONDocument.parse(bytes: [UInt8](data), file: "the answer").root)
+    }
+
+    /// The value a node of a parsed document holds.
+    public init(_ node: JSONNode) {
+        switch node.kind {
+        case .null: self = .null
+        case .bool: self = .bool(node.bool ?? false)
+        case .number: self = node.integer.map(JSONValue.integer) ?? .double(node.number ?? 0)
+        case .string: self = .string(node.string ?? "")
+        case .array: self = .array(node.elements.map(JSONValue.init))
+        case .object:
+            var members: [String: JSONValue] = [:]
+            for member in node.members where members[member.key] == nil { members[member.key] = JSONValue(member.value) }
+            self = .object(members)
+        }
     }
 
     /// The serialization: two-space indentation when `pretty`, one line otherwise.
     public func serialized(pretty: Bool = false) -> String {
+        serialized(pretty: pretty, indent: 0)
+    }
+
+    /// The serialization as written `indent` levels deep in a pretty-printed document.
+    func serialized(pretty: Bool, indent: Int) -> String {
         var output = ""
-        write(to: &output, pretty: pretty, indent: 0)
+        write(to: &output, pretty: pretty, indent: indent)
         return output
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import IAPDoctor
+import JSONReader
 import Rules
 import Testing
 
@@ -105,11 +106,11 @@ struct EvidenceTests {
 
     @Test func jsonParserRefusesDeepNestingAndBadEscapes() throws {
         let deep = Array((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)
-        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(bytes: deep, file: "deep.json") }
+        #expect(throws: JSONInputError.self) { try JSONNode.parse(bytes: deep, file: "deep.json") }
         let escape = Array("{\"a\": \"\\q\"}".utf8)
-        let error = try? #require(throws: JSONParser.Failure.self) { try JSONParser.parse(bytes: escape, file: "e.json") }
+        let error = try? #require(throws: JSONInputError.self) { try JSONNode.parse(bytes: escape, file: "e.json") }
         #expect(error?.message.contains("unknown escape") == true)
-        let unicode = try JSONParser.parse(bytes: Array("{\"k\": \"\\u00e9\\ud83d\\ude00\"}".utf8), file: "u.json")
+        let unicode = try JSONNode.parse(bytes: Array("{\"k\": \"\\u00e9\\ud83d\\ude00\"}".utf8), file: "u.json")
         #expect(unicode["k"]?.string == "é😀")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import IAPDoctor
+import JSONReader
 import Testing
 import XMLReader
 
@@ -13,14 +14,14 @@ import XMLReader
 
     // MARK: storekit-1: an unpaired high surrogate escape traps the JSON parser
 
-    /// `JSONParser.parseString`: `\uD800` followed by `\u0000` is taken for a surrogate pair and
+    /// The JSON string decoder: `\uD800` followed by `\u0000` is taken for a surrogate pair and
     /// `low - 0xDC00` underflows (UInt32): "arithmetic overflow" in every `.storekit` file and JSON
     /// product ID list that contains it. Found by the `storekit` target after 33,620 executions.
     @Test
     func highSurrogateFollowedByNonLowSurrogateEscape() {
         for text in [#""\ud800\u0000""#, #""\udbff\u0041""#, #"{"products":[{"productID":"\uD83D\uD83D"}]}"#] {
             do {
-                let value = try JSONParser.parse(bytes: Array(text.utf8), file: "Products.storekit")
+                let value = try JSONNode.parse(bytes: Array(text.utf8), file: "Products.storekit")
                 // Accepting it is fine too, as long as the unpaired surrogate is not a crash.
                 #expect(value.string?.unicodeScalars.contains("\u{FFFD}") ?? true)
             } catch {
@@ -49,22 +50,22 @@ import XMLReader
 
     /// What the fix must keep: a real pair decodes, a lone low surrogate becomes U+FFFD.
     @Test func surrogatePairsStillDecode() throws {
-        let pair = try JSONParser.parse(bytes: Array(#""\ud83d\ude00""#.utf8), file: "a.json")
+        let pair = try JSONNode.parse(bytes: Array(#""\ud83d\ude00""#.utf8), file: "a.json")
         #expect(pair.string == "😀")
-        let lone = try JSONParser.parse(bytes: Array(#""\udc00x""#.utf8), file: "a.json")
+        let lone = try JSONNode.parse(bytes: Array(#""\udc00x""#.utf8), file: "a.json")
         #expect(lone.string == "\u{FFFD}x")
     }
 
     // MARK: storekit-2: a JSON document on one line costs quadratic time
 
-    /// `JSONParser.location` counts the column from the start of the line for every value, so a
+    /// The JSON reader counted the column from the start of the line for every value, so a
     /// minified `.storekit` file or JSON product ID list (one line; 64 MiB and 16 MiB are allowed)
     /// costs O(n²): a 64 KB line took 95 s in the fuzz build, a 450 KB minified `.storekit` with
     /// 3,000 products did not finish `iapdoctor check` in 5 minutes (pretty-printed: 25 s).
     @Test
     func longSingleLineIsLinear() throws {
         let text = "[" + Array(repeating: "0", count: 200_000).joined(separator: ",") + "]"
-        let value = try JSONParser.parse(bytes: Array(text.utf8), file: "ids.json")
+        let value = try JSONNode.parse(bytes: Array(text.utf8), file: "ids.json")
         #expect(value.elements.count == 200_000)
         #expect(value.elements.last?.location.column == text.utf8.count - 1)
     }

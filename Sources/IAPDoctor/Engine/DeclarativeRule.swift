@@ -1,4 +1,5 @@
 import XMLReader
+import JSONReader
 
 /// Field constraints declared in `rules.yaml` (or a user's `custom_rules`) instead of Swift:
 /// `check: { each, field }` says where, the options say what (`pattern`, `max_length`,
@@ -175,9 +176,9 @@ struct DeclarativeRule: Rule {
                 let id = product.productID?.value
                 let name = id ?? "the product at line \(product.location.line)"
                 var findings: [Finding] = []
-                var values: [JSONValue] = [product.json]
+                var values: [JSONNode] = [product.json]
                 for step in check.field.split(separator: ".") {
-                    values = values.flatMap { value -> [JSONValue] in
+                    values = values.flatMap { value -> [JSONNode] in
                         let children = value.elements.isEmpty ? [value] : value.elements
                         return children.compactMap { $0[String(step)] }
                     }

@@ -1,3 +1,5 @@
+import JSONReader
+
 /// A list of product IDs the app ships or downloads, as an XML plist or JSON: an array of IDs; a
 /// dictionary with arrays under keys such as `Products`, `Subscriptions`, `Consumables`,
 /// `NonConsumables` (nested one or two levels, as StoreHelper's `Products.plist` and MKStoreKit's
@@ -26,7 +28,7 @@ public enum ProductIDList {
         let root: Node
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             do {
-                root = Node(try JSONParser.parse(bytes: bytes, file: path))
+                root = Node(try JSONNode.parse(bytes: bytes, file: path))
             } catch {
                 throw PropertyList.malformed("the product ID list is not valid JSON: \(error.message)", help: "fix the JSON at this position", at: error.location)
             }
@@ -102,12 +104,12 @@ public enum ProductIDList {
             }
         }
 
-        init(_ value: JSONValue) {
+        init(_ value: JSONNode) {
             location = value.location
-            switch value {
-            case .string(let text, _): kind = .string(text)
-            case .array(let values, _): kind = .array(values.map(Node.init))
-            case .object(let members, _): kind = .dictionary(members.map { ($0.key, Node($0.value)) })
+            switch value.kind {
+            case .string: kind = .string(value.string ?? "")
+            case .array: kind = .array(value.elements.map(Node.init))
+            case .object: kind = .dictionary(value.members.map { ($0.key, Node($0.value)) })
             default: kind = .scalar
             }
         }

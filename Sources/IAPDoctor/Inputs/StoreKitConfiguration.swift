@@ -1,3 +1,5 @@
+import JSONReader
+
 /// What a StoreKit configuration file (`.storekit`, JSON, versions 1–5) says, with positions: the
 /// products Xcode serves locally, their groups, the simulated failures and a committed signing key.
 public struct StoreKitConfiguration: Sendable {
@@ -17,7 +19,7 @@ public struct StoreKitConfiguration: Sendable {
         public var group: Int?
         public var location: SourceLocation
         /// The JSON object, for declarative rules.
-        public var json: JSONValue
+        public var json: JSONNode
     }
 
     public struct Group: Sendable {
@@ -37,7 +39,7 @@ public struct StoreKitConfiguration: Sendable {
     public var isSynced: Bool { syncedApplicationID != nil }
     /// `subscriptionOffersKeyPair.privateKey`, when the file carries one.
     public var privateKey: SourceLocation?
-    public var root: JSONValue
+    public var root: JSONNode
 
     public var productIDs: [String] { products.compactMap { $0.productID?.value } }
 
@@ -50,15 +52,15 @@ public struct StoreKitConfiguration: Sendable {
                 error, at: SourceLocation(file: path),
                 hint: "`app.storekit_configuration` is relative to the descriptor's folder, a scheme's reference to the folder holding the .xcodeproj")
         }
-        let root: JSONValue
+        let root: JSONNode
         do {
-            root = try JSONParser.parse(bytes: bytes, file: path)
+            root = try JSONNode.parse(bytes: bytes, file: path)
         } catch {
             throw PropertyList.malformed(
                 "the StoreKit configuration file is not valid JSON: \(error.message)",
                 help: "fix the JSON at this position, or restore the file from version control and edit it in Xcode", at: error.location)
         }
-        guard case .object = root, root["products"] != nil || root["subscriptionGroups"] != nil || root["settings"] != nil else {
+        guard root.kind == .object, root["products"] != nil || root["subscriptionGroups"] != nil || root["settings"] != nil else {
             throw PropertyList.malformed(
                 "`\(path)` is JSON but not a StoreKit configuration (no `products`, `subscriptionGroups` or `settings`)",
                 help: "create it in Xcode with File → New → File → StoreKit Configuration File", at: root.location)
@@ -83,7 +85,7 @@ public struct StoreKitConfiguration: Sendable {
         return configuration
     }
 
-    static func product(_ json: JSONValue, group: Int?) -> Product {
+    static func product(_ json: JSONNode, group: Int?) -> Product {
         // Hand-written files sometimes say `id` or `identifier`; Xcode writes `productID`.
         let id = json["productID"]?.stringFact(.storekit)
         return Product(
@@ -91,7 +93,7 @@ public struct StoreKitConfiguration: Sendable {
             localizations: localizations(json["localizations"]), group: group, location: json.location, json: json)
     }
 
-    static func localizations(_ json: JSONValue?) -> [Localization] {
+    static func localizations(_ json: JSONNode?) -> [Localization] {
         (json?.elements ?? []).map {
             Localization(
                 locale: $0["locale"]?.stringFact(.storekit), displayName: $0["displayName"]?.stringFact(.storekit),

@@ -1,0 +1,159 @@
+/// A parsed JSON document (RFC 8259), kept compact: the input bytes plus one 12-byte record per
+/// value, in document order. Values are read through ``JSONNode`` views; strings and numbers are
+/// decoded when asked for, and every value knows its span, so a reader can point at the exact
+/// line and column. Foundation's `JSONSerialization` gives no positions, and a tree of enums
+/// costs tens of bytes per input byte; this costs at most about seven.
+public final class JSONDocument: Sendable {
+    /// The file the bytes came from, as given (it names the document in locations).
+    public let file: String
+    let bytes: [UInt8]
+    let nodes: [Node]
+    let lines: LineTable
+
+    /// Documents nest at most this deep.
+    public static let maxDepth = 256
+    /// A document holds at most this many values (about 200 MB of records).
+    public static let maxValues = 1 << 24
+    /// Offsets are kept in 28 bits.
+    public static let maxBytes = (1 << 28) - 1
+
+    init(file: String, bytes: [UInt8], nodes: [Node], lines: LineTable) {
+        self.file = file
+        self.bytes = bytes
+        self.nodes = nodes
+        self.lines = lines
+    }
+
+    /// Parses `bytes` (UTF-8; a leading byte order mark is skipped), or says where and why not.
+    public static func parse(bytes: [UInt8], file: String) throws(JSONSyntaxError) -> JSONDocument {
+        try parse(bytes: bytes, file: file, maxValues: maxValues)
+    }
+
+    static func parse(bytes: [UInt8], file: String, maxValues: Int) throws(JSONSyntaxError) -> JSONDocument {
+        var parser = JSONParser(bytes: bytes, maxValues: maxValues)
+        do {
+            try parser.parseDocument()
+        } catch {
+            throw JSONSyntaxError(message: error.message, file: file, offset: error.offset, bytes: bytes)
+        }
+        return JSONDocument(file: file, bytes: bytes, nodes: parser.nodes, lines: LineTable(bytes: bytes, lineStarts: parser.lineStarts))
+    }
+
+    /// The top-level value.
+    public var root: JSONNode { JSONNode(document: self, index: 0) }
+}
+
+/// Why a document is not JSON, and where: line and column count from 1, the column in
+/// characters.
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public let file: String
+    public let offset: Int
+    public let line: Int
+    public let column: Int
+
+    init(message: String, file: String, offset: Int, bytes: [UInt8]) {
+        self.message = message
+        self.file = file
+        self.offset = offset
+        let position = LineTable.position(of: offset, in: bytes)
+        line = position.line
+        column = position.column
+    }
+
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+}
+
+/// One value's record: where its token starts and ends (a string's quotes and a container's
+/// brackets included), what kind it is, and the index of the first record after its subtree
+/// (its next sibling), which is how children are walked.
+struct Node: Sendable {
+    enum Kind: UInt32 {
+        case object = 0, array, string, number, `true`, `false`, null
+    }
+
+    /// Kind in the top three bits, the escape flag below it, the start offset in the low 28.
+    private var packed: UInt32
+    var end: UInt32
+    var next: UInt32
+
+    private static let offsetMask: UInt32 = (1 << 28) - 1
+    private static let escapeBit: UInt32 = 1 << 28
+
+    init(kind: Kind, start: Int, end: Int = 0, next: Int = 0, escaped: Bool = false) {
+        packed = kind.rawValue << 29 | (escaped ? Node.escapeBit : 0) | UInt32(start)
+        self.end = UInt32(end)
+        self.next = UInt32(next)
+    }
+
+    var kind: Kind { Kind(rawValue: packed >> 29)! }
+    var start: Int { Int(packed & Node.offsetMask) }
+    /// A string holding at least one backslash escape.
+    var escaped: Bool { packed & Node.escapeBit != 0 }
+}
+
+/// Lines and columns from byte offsets: the offset where each line starts, and, for documents
+/// that are not all ASCII, the count of UTF-8 continuation bytes before each 256-byte block, so a
+/// column (counted in characters) takes at most one block's scan.
+struct LineTable: Sendable {
+    let lineStarts: [UInt32]
+    let continuationsBefore: [UInt32]
+    private static let blockShift = 8
+
+    init(bytes: [UInt8], lineStarts: [UInt32]) {
+        self.lineStarts = lineStarts
+        guard bytes.contains(where: { $0 >= 0x80 }) else {
+            continuationsBefore = []
+            return
+        }
+        var counts: [UInt32] = []
+        counts.reserveCapacity(bytes.count >> LineTable.blockShift + 1)
+        var total: UInt32 = 0
+        for (offset, byte) in bytes.enumerated() {
+            if offset & ((1 << LineTable.blockShift) - 1) == 0 { counts.append(total) }
+            if byte & 0xC0 == 0x80 { total += 1 }
+        }
+        counts.append(total)
+        continuationsBefore = counts
+    }
+
+    /// Line and column of the character at `offset`.
+    func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        // The last line start at or before `offset`.
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if Int(lineStarts[middle]) <= offset { low = middle } else { high = middle - 1 }
+        }
+        let lineStart = Int(lineStarts[low])
+        let characters = offset - lineStart - (continuations(before: offset, in: bytes) - continuations(before: lineStart, in: bytes))
+        return (low + 1, characters + 1)
+    }
+
+    private func continuations(before offset: Int, in bytes: [UInt8]) -> Int {
+        guard !continuationsBefore.isEmpty else { return 0 }
+        let block = offset >> LineTable.blockShift
+        var count = Int(continuationsBefore[block])
+        var index = block << LineTable.blockShift
+        while index < offset {
+            if bytes[index] & 0xC0 == 0x80 { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    /// The readable way, for an error (computed once): count lines and characters from the start.
+    static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var index = lineStart
+        let end = min(offset, bytes.count)
+        while index < end {
+            if bytes[index] == 0x0A { line += 1; lineStart = index + 1 }
+            index += 1
+        }
+        var column = 1
+        for index in lineStart..<max(lineStart, end) where bytes[index] & 0xC0 != 0x80 { column += 1 }
+        return (line, column)
+    }
+}

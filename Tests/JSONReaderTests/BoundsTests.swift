@@ -1,0 +1,44 @@
+import Foundation
+@testable import JSONReader
+import Testing
+
+/// What a document costs: its bytes and one small record per value, whatever its shape.
+@Suite struct BoundsTests {
+    @Test func aValueCostsTwelveBytes() {
+        #expect(MemoryLayout<Node>.stride == 12)
+    }
+
+    @Test func smallValuesMakeOneRecordEach() throws {
+        let text = "[" + Array(repeating: #"{"a":1}"#, count: 100_000).joined(separator: ",") + "]"
+        let document = try JSONDocument.parse(bytes: Array(text.utf8), file: "s.json")
+        // The array, then a key and a value per object: at most 12 bytes of records per 2 input bytes.
+        #expect(document.nodes.count == 1 + 100_000 * 3)
+        #expect(document.nodes.count * MemoryLayout<Node>.stride <= 6 * text.utf8.count)
+        #expect(document.lines.lineStarts.count == 1)
+        #expect(document.lines.continuationsBefore.isEmpty, "an ASCII document needs no column table")
+        #expect(document.root.elements.last?["a"]?.integer == 1)
+    }
+
+    @Test func theValueCountIsLimited() throws {
+        // Past the limit the parse stops with a position, before it allocates more.
+        let text = "[" + Array(repeating: "0", count: 1000).joined(separator: ",") + "]"
+        _ = try JSONDocument.parse(bytes: Array(text.utf8), file: "many.json", maxValues: 1001)
+        do {
+            _ = try JSONDocument.parse(bytes: Array(text.utf8), file: "many.json", maxValues: 1000)
+            Issue.record("a document of 1,001 values was read with a limit of 1,000")
+        } catch {
+            #expect(error.message == "the document holds more than 1000 values")
+            #expect(error.column == 2 + 999 * 2, "at the value that does not fit")
+        }
+        #expect(JSONDocument.maxValues * MemoryLayout<Node>.stride <= 256 << 20)
+    }
+
+    @Test func columnsOnALongNonASCIILineTakeOneBlockScan() throws {
+        let text = "[" + Array(repeating: "\"é\"", count: 50_000).joined(separator: ",") + "]"
+        let document = try JSONDocument.parse(bytes: Array(text.utf8), file: "é.json")
+        let last = try #require(document.root.elements.last)
+        // Each element is 4 characters wide (`"é"` and a comma) in 5 bytes.
+        #expect(last.span.column == 2 + 49_999 * 4)
+        #expect(last.span.endColumn == 2 + 49_999 * 4 + 3)
+    }
+}
