@@ -225,6 +225,11 @@ public actor APIClient {
     /// What stopped the pull, if something did.
     public var stoppedBy: StopReason? { stopReason }
 
+    /// Sends nothing more, for a reason found outside the client (the snapshot is full).
+    func stop(_ reason: StopReason) {
+        if stopReason == nil { stopReason = reason }
+    }
+
     /// Stops the pull past its deadline, or past its request budget when no answer has said how
     /// many requests the key has left.
     private func checkBudget() {

@@ -98,7 +98,9 @@ struct APIFetcher: Sendable {
                 // `"data": null` is the API's "there is none" for a to-one related endpoint.
                 return document["data"]?.isNull == true ? .none : .unknown
             }
-            let items = await keep([data], included: document["included"]?.arrayValue ?? [], origin: origin, include: include)
+            guard let items = await keep([data], included: document["included"]?.arrayValue ?? [], origin: origin, include: include) else {
+                return .unknown
+            }
             return .resource(items[0])
         }
     }
@@ -128,7 +130,10 @@ struct APIFetcher: Sendable {
             case .document(let document):
                 await client.countPage()
                 let data = (document["data"]?.arrayValue ?? []).filter { keep?($0) ?? true }
-                items += await self.keep(data, included: document["included"]?.arrayValue ?? [], origin: origin, include: include)
+                guard let kept = await self.keep(data, included: document["included"]?.arrayValue ?? [], origin: origin, include: include) else {
+                    return .unknown
+                }
+                items += kept
                 next = document["links"]?["next"]?.stringValue.flatMap { URL(string: $0) }
             }
         }
@@ -163,8 +168,9 @@ struct APIFetcher: Sendable {
     }
 
     /// Stores `data` and the included resources they refer to, and records each `include=`d
-    /// relationship that came whole.
-    private func keep(_ data: [JSONValue], included: [JSONValue], origin: String, include: [String]) async -> [Item] {
+    /// relationship that came whole. Nil, and the request recorded as unavailable, when the
+    /// snapshot was full: what the answer said is not kept.
+    private func keep(_ data: [JSONValue], included: [JSONValue], origin: String, include: [String]) async -> [Item]? {
         var items: [Item] = []
         var referenced: Set<ResourceKey> = []
         for (position, resource) in data.enumerated() {
@@ -191,7 +197,32 @@ struct APIFetcher: Sendable {
             guard let key = ResourceKey(resource), referenced.contains(key) else { continue }
             await store.add(resource, origin: origin, position: data.count + position)
         }
+        guard await stopIfFull(origin) else { return nil }
         return items
+    }
+
+    static let snapshotSizeCode = "IAPDOCTOR.SNAPSHOT_SIZE"
+
+    /// Records what a fetch of a whole relationship found.
+    func link(_ owner: ResourceKey, _ relationship: String, _ linkage: Linkage, origin: String) async {
+        await store.link(owner, relationship, linkage, rank: SnapshotStore.fetchedRank, origin: origin)
+        _ = await stopIfFull(origin)
+    }
+
+    /// What did not fit the snapshot is not kept: the request's facts are unknown, and nothing
+    /// more is sent. False when the store is full.
+    private func stopIfFull(_ origin: String) async -> Bool {
+        guard await store.isFull else { return true }
+        // A link drawn from an answer already read has no request of its own to record.
+        if !origin.isEmpty { await store.recordUnavailable(UnavailableRequest(request: origin, error: APIError(
+            status: 200, code: APIFetcher.snapshotSizeCode,
+            title: "The answer came when the snapshot had reached the size `iapdoctor check` reads, and was not kept whole", detail: nil),
+            roleNeeded: nil)) }
+        let megabytes = await store.maximumBytes >> 20
+        await client.stop(StopReason(
+            code: APIFetcher.snapshotSizeCode, title: "Not sent: the snapshot reached the size `iapdoctor check` reads",
+            detail: "the resources already fetched fill about \(megabytes) MiB, and `iapdoctor check` reads snapshots of up to 64 MiB; the facts the rest would bring are unknown."))
+        return false
     }
 
     static func includedLinkage(_ relationship: JSONValue?) -> IncludedLinkage {

@@ -8,6 +8,8 @@ public struct PullResult: Sendable {
     public let stoppedBy: StopReason?
     public let statistics: PullStatistics
     public let resourceCount: Int
+    /// Requests not sent because the pull stopped early.
+    public let notSentCount: Int
     /// Whether an app record with exactly this bundle ID was found.
     public let appFound: Bool
 
@@ -28,14 +30,21 @@ public struct PullResult: Sendable {
 public struct SnapshotPull: Sendable {
     let client: APIClient
     let clock: @Sendable () -> Date
+    /// The snapshot's size limit: past it nothing more is kept or sent.
+    let maximumBytes: Int
 
-    public init(client: APIClient, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(client: APIClient, clock: @escaping @Sendable () -> Date = { Date() }, maximumBytes: Int = SnapshotPull.defaultMaximumBytes) {
         self.client = client
         self.clock = clock
+        self.maximumBytes = maximumBytes
     }
 
+    /// `iapdoctor check` reads snapshots of up to 64 MiB; the pull stops keeping at 60, leaving
+    /// room for `meta`.
+    public static let defaultMaximumBytes = 60 << 20
+
     public func run(bundleID: String) async throws(PullFailure) -> PullResult {
-        let store = SnapshotStore()
+        let store = SnapshotStore(maximumBytes: maximumBytes)
         let fetch = APIFetcher(client: client, store: store)
         let fetchedAt = clock()
         let appsList = try await fetch.list(
@@ -55,15 +64,24 @@ public struct SnapshotPull: Sendable {
         let document = await store.document(fetchedAt: fetchedAt, bundleID: bundleID)
         return PullResult(
             document: document, unavailable: await store.unavailableRequests, stoppedBy: await client.stoppedBy,
-            statistics: await client.statistics, resourceCount: await store.resourceCount, appFound: !apps.isEmpty)
+            statistics: await client.statistics, resourceCount: await store.resourceCount, notSentCount: await store.notSentCount, appFound: !apps.isEmpty)
     }
 
     /// Runs the jobs side by side; the first failure ends them all and is the one reported.
-    static func concurrently(_ jobs: [@Sendable () async throws -> Void]) async throws(PullFailure) {
+    /// Runs the jobs side by side, at most `width` at a time (the client limits requests in
+    /// flight; this limits the tasks waiting for them, which a list of thousands of products
+    /// would otherwise start all at once).
+    static func concurrently(_ jobs: [@Sendable () async throws -> Void], width: Int = 32) async throws(PullFailure) {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for job in jobs { group.addTask { try await job() } }
-                try await group.waitForAll()
+                var pending = jobs.makeIterator()
+                for _ in 0..<width {
+                    guard let job = pending.next() else { break }
+                    group.addTask { try await job() }
+                }
+                while try await group.next() != nil {
+                    if let job = pending.next() { group.addTask { try await job() } }
+                }
             }
         } catch let failure as PullFailure {
             throw failure
@@ -89,7 +107,7 @@ public struct SnapshotPull: Sendable {
             let profiles = try await completeToMany(item, "profiles", path: "/v1/bundleIds/\(id)/profiles", [("limit", "200"), profileFields], fetch)
             // Profiles listed under this App ID are its profiles: the inverse link is known too.
             for profile in profiles ?? [] {
-                await fetch.store.link(profile, "bundleId", .one(item.key), rank: SnapshotStore.fetchedRank, origin: "")
+                await fetch.link(profile, "bundleId", .one(item.key), origin: "")
             }
         }
     }
@@ -101,7 +119,7 @@ public struct SnapshotPull: Sendable {
         guard case .complete(let products) = try await fetch.list(
             path, [("limit", "200"), ("limit[inAppPurchaseLocalizations]", String(APIFetcher.includeLimit))],
             include: ["inAppPurchaseLocalizations", "appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability"]) else { return }
-        await fetch.store.link(app, "inAppPurchasesV2", .many(products.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+        await fetch.link(app, "inAppPurchasesV2", .many(products.map(\.key)), origin: path)
         try await SnapshotPull.concurrently(products.map { product in { try await pullInAppPurchase(product, fetch) } })
     }
 
@@ -116,13 +134,13 @@ public struct SnapshotPull: Sendable {
         for relationship in ["manualPrices", "automaticPrices"] {
             let path = "/v1/inAppPurchasePriceSchedules/\(schedule.id)/\(relationship)"
             if case .complete(let prices) = try await fetch.list(path, [("limit", "200")], include: ["inAppPurchasePricePoint", "territory"]) {
-                await fetch.store.link(schedule, relationship, .many(prices.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+                await fetch.link(schedule, relationship, .many(prices.map(\.key)), origin: path)
             }
         }
         let basePath = "/v1/inAppPurchasePriceSchedules/\(schedule.id)/baseTerritory"
         switch try await fetch.one(basePath, notFound: .none) {
-        case .resource(let territory): await fetch.store.link(schedule, "baseTerritory", .one(territory.key), rank: SnapshotStore.fetchedRank, origin: basePath)
-        case .none: await fetch.store.link(schedule, "baseTerritory", .one(nil), rank: SnapshotStore.fetchedRank, origin: basePath)
+        case .resource(let territory): await fetch.link(schedule, "baseTerritory", .one(territory.key), origin: basePath)
+        case .none: await fetch.link(schedule, "baseTerritory", .one(nil), origin: basePath)
         case .notFound, .unknown: break
         }
     }
@@ -135,7 +153,7 @@ public struct SnapshotPull: Sendable {
         guard case .complete(let groups) = try await fetch.list(
             path, [("limit", "200"), ("limit[subscriptions]", limit), ("limit[subscriptionGroupLocalizations]", limit)],
             include: ["subscriptions", "subscriptionGroupLocalizations"]) else { return }
-        await fetch.store.link(app, "subscriptionGroups", .many(groups.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+        await fetch.link(app, "subscriptionGroups", .many(groups.map(\.key)), origin: path)
         try await SnapshotPull.concurrently(groups.map { group in { try await pullSubscriptionGroup(group, fetch) } })
     }
 
@@ -150,7 +168,7 @@ public struct SnapshotPull: Sendable {
                                     include: ["subscriptionLocalizations", "appStoreReviewScreenshot"]) {
         case .complete(let items):
             subscriptions = items
-            await fetch.store.link(group.key, "subscriptions", .many(items.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+            await fetch.link(group.key, "subscriptions", .many(items.map(\.key)), origin: path)
         case .notFound, .unknown:
             // The group list's linkage still names them; their details come from their own endpoints.
             if case .complete(.many(let keys))? = group.included["subscriptions"] {
@@ -162,13 +180,13 @@ public struct SnapshotPull: Sendable {
 
     private func pullSubscription(_ subscription: APIFetcher.Item, group: ResourceKey, _ fetch: APIFetcher) async throws(PullFailure) {
         let id = subscription.key.id
-        await fetch.store.link(subscription.key, "group", .one(group), rank: SnapshotStore.fetchedRank, origin: "")
+        await fetch.link(subscription.key, "group", .one(group), origin: "")
         _ = try await completeToMany(subscription, "subscriptionLocalizations", path: "/v1/subscriptions/\(id)/subscriptionLocalizations", [("limit", "200")], fetch)
         _ = try await completeToOne(subscription, "appStoreReviewScreenshot", path: "/v1/subscriptions/\(id)/appStoreReviewScreenshot", fetch)
         try await pullSubscriptionAvailability(subscription.key, fetch)
         let pricesPath = "/v1/subscriptions/\(id)/prices"
         if case .complete(let prices) = try await fetch.list(pricesPath, [("limit", "200")], include: ["subscriptionPricePoint", "territory"]) {
-            await fetch.store.link(subscription.key, "prices", .many(prices.map(\.key)), rank: SnapshotStore.fetchedRank, origin: pricesPath)
+            await fetch.link(subscription.key, "prices", .many(prices.map(\.key)), origin: pricesPath)
         }
     }
 
@@ -180,7 +198,7 @@ public struct SnapshotPull: Sendable {
         let plansPath = "/v1/subscriptions/\(id)/planAvailabilities"
         switch try await fetch.list(plansPath, [("limit", "200"), ("limit[availableTerritories]", limit)], include: ["availableTerritories"], notFound: .report) {
         case .complete(let plans):
-            await fetch.store.link(subscription, "planAvailabilities", .many(plans.map(\.key)), rank: SnapshotStore.fetchedRank, origin: plansPath)
+            await fetch.link(subscription, "planAvailabilities", .many(plans.map(\.key)), origin: plansPath)
             for plan in plans where !plan.isComplete("availableTerritories") {
                 try await territories(of: plan.key, path: "/v1/subscriptionPlanAvailabilities/\(plan.key.id)/availableTerritories", fetch)
             }
@@ -190,12 +208,12 @@ public struct SnapshotPull: Sendable {
             let legacyPath = "/v1/subscriptions/\(id)/subscriptionAvailability"
             switch try await fetch.one(legacyPath, [("limit[availableTerritories]", limit)], include: ["availableTerritories"], notFound: .none) {
             case .resource(let availability):
-                await fetch.store.link(subscription, "subscriptionAvailability", .one(availability.key), rank: SnapshotStore.fetchedRank, origin: legacyPath)
+                await fetch.link(subscription, "subscriptionAvailability", .one(availability.key), origin: legacyPath)
                 if !availability.isComplete("availableTerritories") {
                     try await territories(of: availability.key, path: "/v1/subscriptionAvailabilities/\(availability.key.id)/availableTerritories", fetch)
                 }
             case .none:
-                await fetch.store.link(subscription, "subscriptionAvailability", .one(nil), rank: SnapshotStore.fetchedRank, origin: legacyPath)
+                await fetch.link(subscription, "subscriptionAvailability", .one(nil), origin: legacyPath)
             case .notFound, .unknown:
                 break
             }
@@ -206,7 +224,7 @@ public struct SnapshotPull: Sendable {
 
     private func territories(of availability: ResourceKey, path: String, _ fetch: APIFetcher) async throws(PullFailure) {
         if case .complete(let territories) = try await fetch.list(path, [("limit", "200")]) {
-            await fetch.store.link(availability, "availableTerritories", .many(territories.map(\.key)), rank: SnapshotStore.fetchedRank, origin: path)
+            await fetch.link(availability, "availableTerritories", .many(territories.map(\.key)), origin: path)
         }
     }
 
@@ -216,7 +234,7 @@ public struct SnapshotPull: Sendable {
         if case .complete(.many(let keys))? = item.included[relationship] { return keys }
         guard case .complete(let items) = try await fetch.list(path, query) else { return nil }
         let keys = items.map(\.key)
-        await fetch.store.link(item.key, relationship, .many(keys), rank: SnapshotStore.fetchedRank, origin: path)
+        await fetch.link(item.key, relationship, .many(keys), origin: path)
         return keys
     }
 
@@ -226,10 +244,10 @@ public struct SnapshotPull: Sendable {
         if case .complete(.one(let key))? = item.included[relationship] { return key }
         switch try await fetch.one(path, notFound: .none) {
         case .resource(let related):
-            await fetch.store.link(item.key, relationship, .one(related.key), rank: SnapshotStore.fetchedRank, origin: path)
+            await fetch.link(item.key, relationship, .one(related.key), origin: path)
             return related.key
         case .none:
-            await fetch.store.link(item.key, relationship, .one(nil), rank: SnapshotStore.fetchedRank, origin: path)
+            await fetch.link(item.key, relationship, .one(nil), origin: path)
             return nil
         case .notFound, .unknown:
             return nil

@@ -93,10 +93,16 @@ public struct UnavailableRequest: Sendable, Equatable {
 /// requests' text (not of arrival, which varies with concurrency), so the same answers always make
 /// the same bytes.
 actor SnapshotStore {
+    /// An attribute's value and the answer it came from: of two sightings, the one whose request
+    /// text sorts later (then the later position in that answer) wins.
     private struct Sighting {
         let origin: String
         let position: Int
-        let attributes: [String: JSONValue]
+        let value: JSONValue
+
+        func isOutranked(byOrigin origin: String, position: Int) -> Bool {
+            self.origin == origin ? position > self.position : self.origin.utf8.lexicographicallyPrecedes(origin.utf8)
+        }
     }
 
     private struct RecordedLinkage {
@@ -106,39 +112,130 @@ actor SnapshotStore {
         let origin: String
     }
 
-    private var sightings: [ResourceKey: [Sighting]] = [:]
+    /// Each resource's attributes, merged as they arrive (so a resource seen in many answers costs
+    /// its attributes once).
+    private var attributes: [ResourceKey: [String: Sighting]] = [:]
     private var linkages: [ResourceKey: [String: RecordedLinkage]] = [:]
     private var unavailable: [UnavailableRequest] = []
+    /// Requests not sent, sorted by their text, at most ``maximumNotSentListed``.
+    private var notSent: [UnavailableRequest] = []
+    private var notSentUnlisted = 0
+    /// About how many bytes the snapshot will take, written.
+    private(set) var estimatedBytes = 0
+    /// Past this the store keeps nothing more: a snapshot larger than `iapdoctor check` reads is
+    /// of no use. Room is left for `meta`.
+    let maximumBytes: Int
 
     static let includedRank = 0
     static let fetchedRank = 1
 
+    init(maximumBytes: Int = SnapshotPull.defaultMaximumBytes) {
+        self.maximumBytes = maximumBytes
+    }
+
+    /// Whether something did not fit: the store has stopped keeping anything new.
+    private(set) var isFull = false
+
+    /// Whether `bytes` more still fit; once something does not, nothing more is kept.
+    private func fits(_ bytes: Int) -> Bool {
+        if !isFull, estimatedBytes + bytes > maximumBytes { isFull = true }
+        return !isFull
+    }
+
     func add(_ resource: JSONValue, origin: String, position: Int) {
         guard let key = ResourceKey(resource) else { return }
-        sightings[key, default: []].append(Sighting(origin: origin, position: position, attributes: resource["attributes"]?.objectValue ?? [:]))
+        let known = attributes[key]
+        var winners: [(name: String, sighting: Sighting)] = []
+        var growth = known == nil && linkages[key] == nil ? SnapshotStore.resourceBytes(key) : 0
+        for (name, value) in resource["attributes"]?.objectValue ?? [:] {
+            let existing = known?[name]
+            if let existing, !existing.isOutranked(byOrigin: origin, position: position) { continue }
+            growth += SnapshotStore.memberBytes(name, value) - (existing.map { SnapshotStore.memberBytes(name, $0.value) } ?? 0)
+            winners.append((name, Sighting(origin: origin, position: position, value: value)))
+        }
+        guard fits(growth) else { return }
+        estimatedBytes += growth
+        var merged = known ?? [:]
+        for winner in winners { merged[winner.name] = winner.sighting }
+        attributes[key] = merged
     }
 
     func link(_ owner: ResourceKey, _ relationship: String, _ linkage: Linkage, rank: Int, origin: String) {
-        if let existing = linkages[owner]?[relationship] {
+        let existing = linkages[owner]?[relationship]
+        if let existing {
             let wins = rank > existing.rank || (rank == existing.rank && origin.utf8.lexicographicallyPrecedes(existing.origin.utf8) == false)
             guard wins else { return }
         }
+        let growth = (linkages[owner] == nil && attributes[owner] == nil ? SnapshotStore.resourceBytes(owner) : 0)
+            + SnapshotStore.linkageBytes(relationship, linkage) - (existing.map { SnapshotStore.linkageBytes(relationship, $0.linkage) } ?? 0)
+        guard fits(growth) else { return }
+        estimatedBytes += growth
         linkages[owner, default: [:]][relationship] = RecordedLinkage(linkage: linkage, rank: rank, origin: origin)
+    }
+
+    /// A resource's own lines, pretty-printed: its braces, `type`, `id`, `attributes` and
+    /// `relationships`.
+    private static func resourceBytes(_ key: ResourceKey) -> Int {
+        96 + key.type.utf8.count + key.id.utf8.count
+    }
+
+    /// A relationship: `"name": { "data": linkage }`, pretty-printed at its depth.
+    private static func linkageBytes(_ name: String, _ linkage: Linkage) -> Int {
+        memberBytes(name, .object(["data": linkage.json]))
+    }
+
+    /// One member of `attributes` or `relationships`, pretty-printed at its depth.
+    private static func memberBytes(_ name: String, _ value: JSONValue) -> Int {
+        16 + name.utf8.count + value.serialized(pretty: true, indent: 4).utf8.count
     }
 
     func linkage(_ owner: ResourceKey, _ relationship: String) -> Linkage? {
         linkages[owner]?[relationship]?.linkage
     }
 
+    /// Records a failed request, or one not sent. Of the requests not sent after a stop, the
+    /// snapshot lists the first ``maximumNotSentListed`` by their text and counts the rest (a
+    /// product's facts are unknown either way: their linkage was never fetched).
     func recordUnavailable(_ entry: UnavailableRequest) {
-        unavailable.append(entry)
+        guard !entry.wasSent else {
+            unavailable.append(entry)
+            estimatedBytes += SnapshotStore.memberBytes("", entry.json)
+            return
+        }
+        var low = 0, high = notSent.count
+        while low < high {
+            let middle = (low + high) / 2
+            if notSent[middle].request.utf8.lexicographicallyPrecedes(entry.request.utf8) { low = middle + 1 } else { high = middle }
+        }
+        let position = low
+        guard position < SnapshotStore.maximumNotSentListed else {
+            notSentUnlisted += 1
+            return
+        }
+        notSent.insert(entry, at: position)
+        if notSent.count > SnapshotStore.maximumNotSentListed {
+            notSent.removeLast()
+            notSentUnlisted += 1
+        }
     }
 
     var unavailableRequests: [UnavailableRequest] {
-        unavailable.sorted { ($0.request, $0.status ?? 0, $0.code) < ($1.request, $1.status ?? 0, $1.code) }
+        var entries = unavailable + notSent
+        if notSentUnlisted > 0, let last = notSent.last {
+            entries.append(UnavailableRequest(request: "GET (\(notSentUnlisted) more requests)", notSentBecause: StopReason(
+                code: last.code, title: last.title + " (\(notSentUnlisted) requests past the first \(SnapshotStore.maximumNotSentListed) are counted, not listed)",
+                detail: last.detail)))
+        }
+        return entries.sorted { ($0.request, $0.status ?? 0, $0.code) < ($1.request, $1.status ?? 0, $1.code) }
     }
 
-    var resourceCount: Int { Set(sightings.keys).union(linkages.keys).count }
+    /// Requests not sent, listed or counted.
+    var notSentCount: Int { notSent.count + notSentUnlisted }
+
+    /// How many of the requests not sent are listed one by one.
+    static let maximumNotSentListed = 1000
+
+    var resourceCount: Int { Set(attributes.keys).union(linkages.keys).count }
 
     /// The snapshot: `data` sorted by type and id, `meta.iapdoctor` with the format, the time,
     /// the bundle ID and the failed requests.
@@ -146,14 +243,8 @@ actor SnapshotStore {
         var data: [JSONValue] = []
         // A resource known only as the owner of fetched linkage (its own answer failed) is still
         // written, with no attributes, so the linkage is not lost.
-        for key in Set(sightings.keys).union(linkages.keys).sorted() {
-            let ordered = (sightings[key] ?? []).sorted {
-                $0.origin == $1.origin ? $0.position < $1.position : $0.origin.utf8.lexicographicallyPrecedes($1.origin.utf8)
-            }
-            var attributes: [String: JSONValue] = [:]
-            for sighting in ordered {
-                attributes.merge(sighting.attributes) { _, later in later }
-            }
+        for key in Set(self.attributes.keys).union(linkages.keys).sorted() {
+            let attributes = (self.attributes[key] ?? [:]).mapValues(\.value)
             var resource: [String: JSONValue] = ["type": .string(key.type), "id": .string(key.id)]
             if !attributes.isEmpty { resource["attributes"] = .object(attributes) }
             if let known = linkages[key], !known.isEmpty {

@@ -213,7 +213,7 @@ struct ASCPull: ParsableCommand {
             lines.append(line)
         }
         if let stop = result.stoppedBy {
-            let notSent = result.unavailable.filter { !$0.wasSent }.count
+            let notSent = result.notSentCount
             lines.append(stop.code == APIError.agreementsCode
                 ? "note: App Store Connect answered that a required agreement is missing or has expired (\(stop.code)), and the pull stopped (\(notSent) requests not sent). Accept the agreement in App Store Connect's Business section; the snapshot records the answer for `iapdoctor check --asc`."
                 : "note: the pull stopped early (\(stop.code)), \(notSent) requests not sent: \(stop.detail ?? stop.title)")

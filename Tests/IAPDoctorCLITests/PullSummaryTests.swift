@@ -11,7 +11,7 @@ import Testing
         let stop = StopReason(code: hostile, title: "Not sent", detail: "detail\r\n::add-mask::y")
         let result = PullResult(
             document: .object([:]), unavailable: [UnavailableRequest(request: "GET /v1/apps", notSentBecause: stop)],
-            stoppedBy: stop, statistics: PullStatistics(), resourceCount: 0, appFound: true)
+            stoppedBy: stop, statistics: PullStatistics(), resourceCount: 0, notSentCount: 1, appFound: true)
         let text = ASCPull.summary(result, seconds: 1, bundleID: "com.acme.coins", headline: "wrote x.json")
         #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\r" }, "\(text)")
         #expect(!text.split(separator: "\n").contains { $0.hasPrefix("::") }, "\(text)")

@@ -1,3 +1,5 @@
+import JSONReader
+
 /// Products and subscription groups from an App Store Connect snapshot, merged into the
 /// project's by product ID and reference name.
 extension ASCFacts.Mapper {
@@ -7,7 +9,7 @@ extension ASCFacts.Mapper {
     /// else every resource of the type that no other app claims (a folder of saved responses
     /// often holds the list without its app).
     private func appResources(_ relationship: String, type: String) -> (resources: [Resource], listKnown: Bool) {
-        if let app = facts.app, let linked = snapshot.related(app, relationship) {
+        if let app = facts.app, let linked = snapshot.relatedHeld(app, relationship) {
             // A linked product the snapshot does not hold exists, unread: the list is not complete.
             let complete = linked.count == app.linkage(relationship)?.references.count
             return (linked, complete)
@@ -41,7 +43,7 @@ extension ASCFacts.Mapper {
         var subscriptions: [(Resource, Resource?)] = []
         var subscriptionsKnown = groups.listKnown
         for group in groups.resources {
-            if let members = snapshot.related(group, "subscriptions") {
+            if let members = snapshot.relatedHeld(group, "subscriptions") {
                 subscriptions += members.map { ($0, group) }
                 if members.count != group.linkage("subscriptions")?.references.count { subscriptionsKnown = false }
             } else {
@@ -186,12 +188,12 @@ extension ASCFacts.Mapper {
             if let schedule = schedules.first {
                 base = schedule.linkage("baseTerritory")?.references.first?.id
                 var any = false
-                for key in ["manualPrices", "automaticPrices"] {
-                    if let linked = snapshot.related(schedule, key) {
-                        any = true
-                        prices += linked
-                        location = schedule.relationships[key]?.location ?? location
-                    }
+                for key in ["manualPrices", "automaticPrices"] where schedule.linkage(key) != nil {
+                    // Prices fetched but not all held: the territories they cover are unknown.
+                    guard let linked = snapshot.related(schedule, key) else { return nil }
+                    any = true
+                    prices += linked
+                    location = schedule.relationships[key]?.location ?? location
                 }
                 guard any else { return nil }
             } else if resource.linkage("iapPriceSchedule")?.references.isEmpty == false {
@@ -222,7 +224,7 @@ extension ASCFacts.Mapper {
         guard let reference = linkage.linkage.references.first else { return .none(linkage.location) }
         guard let shot = snapshot.resource(reference) else { return .uploaded(state: nil, fileName: nil, location: linkage.location) }
         var state: Fact<String>?
-        if case .object = shot.attributes["assetDeliveryState"], let value = shot.attributes["assetDeliveryState"]?["state"], let text = value.string {
+        if shot.attribute("assetDeliveryState")?.kind == .object, let value = shot.attribute("assetDeliveryState")?["state"], let text = value.string {
             state = Fact(text, at: value.location, source: .appStoreConnect)
         }
         return .uploaded(state: state, fileName: shot.string("fileName")?.value, location: state?.location ?? shot.location)

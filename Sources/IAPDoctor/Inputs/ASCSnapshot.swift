@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 
 /// An App Store Connect snapshot (`iapdoctor-asc-snapshot/1`, `../shared/spec/asc-snapshot.md`):
 /// the API's own JSON:API resources, each remembering where it is in the file, merged by
@@ -41,8 +42,10 @@ public struct ASCSnapshot: Sendable {
         public var reference: Reference
         /// The resource object's `{`.
         public var location: SourceLocation
-        /// Attributes other than `null` (which means absent).
-        public var attributes: [String: JSONValue] = [:]
+        /// The resource's `attributes` object, read in place when the resource came once.
+        private var attributeObject: JSONNode?
+        /// Its attributes, gathered when the resource came more than once (a page and an `included`).
+        private var mergedAttributes: [String: JSONNode]?
         /// Relationships that carry `data`, with the position of their `data` value.
         public var relationships: [String: (linkage: Linkage, location: SourceLocation)] = [:]
         /// Linkages a relationship lists more than once (App Store Connect lists each once): kept
@@ -52,19 +55,48 @@ public struct ASCSnapshot: Sendable {
         public var type: String { reference.type }
         public var id: String { reference.id }
 
+        /// An attribute other than `null` (which means absent). Of keys repeated in one object the
+        /// first counts; of resources repeated, the later one's attributes win.
+        public func attribute(_ name: String) -> JSONNode? {
+            if let mergedAttributes { return mergedAttributes[name] }
+            guard let value = attributeObject?[name], !value.isNull else { return nil }
+            return value
+        }
+
+        init(reference: Reference, location: SourceLocation, attributeObject: JSONNode? = nil) {
+            self.reference = reference
+            self.location = location
+            self.attributeObject = attributeObject
+        }
+
+        /// Adds the attributes of the same resource read again.
+        mutating func mergeAttributes(of other: Resource) {
+            func gathered(_ resource: Resource) -> [String: JSONNode] {
+                if let merged = resource.mergedAttributes { return merged }
+                var attributes: [String: JSONNode] = [:]
+                for member in resource.attributeObject?.members ?? [] where !member.value.isNull && attributes[member.key] == nil {
+                    attributes[member.key] = member.value
+                }
+                return attributes
+            }
+            mergedAttributes = gathered(self).merging(gathered(other)) { _, later in later }
+            attributeObject = nil
+        }
+
         public func string(_ attribute: String) -> Fact<String>? {
-            guard let value = attributes[attribute] else { return nil }
-            switch value {
-            case .string(let text, let location): return Fact(text, at: location, source: .appStoreConnect)
-            case .number(let number, let location):
+            guard let value = self.attribute(attribute) else { return nil }
+            switch value.kind {
+            case .string: return value.stringFact(.appStoreConnect)
+            case .number:
+                guard let number = value.number else { return nil }
                 let text = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-                return Fact(text, at: location, source: .appStoreConnect)
+                return Fact(text, at: value.location, source: .appStoreConnect)
             default: return nil
             }
         }
 
         public func bool(_ attribute: String) -> Fact<Bool>? {
-            guard let value = attributes[attribute], let flag = value.bool else { return nil }
+            guard let value = self.attribute(attribute), let flag = value.bool else { return nil }
             return Fact(flag, at: value.location, source: .appStoreConnect)
         }
 
@@ -129,8 +161,17 @@ public struct ASCSnapshot: Sendable {
         resources.values.filter { $0.type == type }.sorted { $0.reference < $1.reference }
     }
 
-    /// The resources a relationship links to that the snapshot holds; `nil` when it was not fetched.
+    /// The resources a relationship links to; `nil` when it was not fetched, or when the snapshot
+    /// does not hold every one of them (a pull cut short, responses saved in part): what is
+    /// missing may be what a rule looks for, so the relationship is unknown.
     public func related(_ resource: Resource, _ relationship: String) -> [Resource]? {
+        guard let held = relatedHeld(resource, relationship), held.count == resource.linkage(relationship)?.references.count else { return nil }
+        return held
+    }
+
+    /// The resources a relationship links to that the snapshot holds, however many it misses;
+    /// `nil` when it was not fetched.
+    public func relatedHeld(_ resource: Resource, _ relationship: String) -> [Resource]? {
         guard let linkage = resource.linkage(relationship) else { return nil }
         return linkage.references.compactMap { resources[$0] }
     }
@@ -153,7 +194,7 @@ public struct ASCSnapshot: Sendable {
             return
         }
         // The same resource twice (a page and an `included`): later attributes win.
-        for (key, value) in resource.attributes { existing.attributes[key] = value }
+        existing.mergeAttributes(of: resource)
         for (key, value) in resource.relationships { existing.relationships[key] = value }
         existing.repeatedLinks += resource.repeatedLinks
         resources[resource.reference] = existing
@@ -209,9 +250,9 @@ extension ASCSnapshot {
         }
     }
 
-    private static func parse(_ bytes: [UInt8], file: String) throws(InputProblem) -> JSONValue {
+    private static func parse(_ bytes: [UInt8], file: String) throws(InputProblem) -> JSONNode {
         do {
-            return try JSONParser.parse(bytes: bytes, file: file)
+            return try JSONNode.parse(bytes: bytes, file: file)
         } catch {
             throw malformed("the App Store Connect snapshot is not valid JSON: \(error.message)", at: error.location,
                             help: "fix the JSON at this position (a truncated download?), or pull the snapshot again with `iapdoctor asc pull`")
@@ -230,22 +271,22 @@ extension ASCSnapshot {
 
     /// One JSON:API document: its `data` and `included` resources, its `meta.iapdoctor`, or its
     /// `errors` (a saved error response).
-    mutating func add(document: JSONValue, file: String) throws(InputProblem) {
+    mutating func add(document: JSONNode, file: String) throws(InputProblem) {
         files.append(file)
-        guard case .object(let members, _) = document else {
+        guard document.kind == .object else {
             throw Self.malformed("an App Store Connect snapshot is a JSON object with a `data` array, not \(Self.kind(document))", at: document.location)
         }
         let data = document["data"], errors = document["errors"], included = document["included"]
         guard data != nil || errors != nil else {
-            let keys = members.prefix(5).map { "`\($0.key)`" }.joined(separator: ", ")
+            let keys = document.members.prefix(5).map { "`\($0.key)`" }.joined(separator: ", ")
             throw Self.malformed(
                 "this is not a JSON:API document from the App Store Connect API: it has no `data` (or `errors`)" + (keys.isEmpty ? "" : "; its keys are \(keys)"),
                 at: document.location)
         }
         for section in [data, included].compactMap({ $0 }) {
-            switch section {
-            case .array(let values, _):
-                for value in values { merge(try Self.resource(value)) }
+            switch section.kind {
+            case .array:
+                for value in section.elements { merge(try Self.resource(value)) }
             case .object: merge(try Self.resource(section))
             case .null: break
             default:
@@ -256,8 +297,8 @@ extension ASCSnapshot {
         if let meta = document["meta"]?["iapdoctor"] { try readMeta(meta) }
     }
 
-    private mutating func readMeta(_ meta: JSONValue) throws(InputProblem) {
-        guard case .object = meta else { throw Self.malformed("`meta.iapdoctor` must be an object, not \(Self.kind(meta))", at: meta.location) }
+    private mutating func readMeta(_ meta: JSONNode) throws(InputProblem) {
+        guard meta.kind == .object else { throw Self.malformed("`meta.iapdoctor` must be an object, not \(Self.kind(meta))", at: meta.location) }
         if let value = meta["format"] {
             guard let text = value.string else { throw Self.malformed("`meta.iapdoctor.format` must be a string", at: value.location) }
             guard text == Self.format || !text.hasPrefix("iapdoctor-asc-snapshot/") else {
@@ -273,11 +314,11 @@ extension ASCSnapshot {
             bundleID = Fact(text, at: value.location, source: .appStoreConnect)
         }
         if let list = meta["unavailable"] {
-            guard case .array(let entries, _) = list else {
+            guard list.kind == .array else {
                 throw Self.malformed("`meta.iapdoctor.unavailable` must be an array of failed requests, not \(Self.kind(list))", at: list.location)
             }
-            for entry in entries {
-                guard case .object = entry, let request = entry["request"]?.string else {
+            for entry in list.elements {
+                guard entry.kind == .object, let request = entry["request"]?.string else {
                     throw Self.malformed("each entry of `meta.iapdoctor.unavailable` needs `request` (\"GET /v1/…\"), `status` and the API's error `code`", at: entry.location)
                 }
                 unavailable.append(FailedRequest(
@@ -287,12 +328,12 @@ extension ASCSnapshot {
         }
     }
 
-    private static func failedRequests(fromErrors errors: JSONValue, file: String) throws(InputProblem) -> [FailedRequest] {
-        guard case .array(let entries, _) = errors else {
+    private static func failedRequests(fromErrors errors: JSONNode, file: String) throws(InputProblem) -> [FailedRequest] {
+        guard errors.kind == .array else {
             throw malformed("`errors` must be an array of error objects, not \(kind(errors))", at: errors.location)
         }
         let name = file.split(separator: "/").last.map(String.init) ?? file
-        return entries.map { entry in
+        return errors.elements.map { entry in
             FailedRequest(
                 request: "the request saved as `\(name)`", status: status(entry["status"]), code: entry["code"]?.string,
                 title: entry["title"]?.string, detail: entry["detail"]?.string, location: entry["code"]?.location ?? entry.location)
@@ -300,43 +341,39 @@ extension ASCSnapshot {
     }
 
     /// The API writes `status` as a string ("403"); a hand-written snapshot may use a number.
-    private static func status(_ value: JSONValue?) -> Int? {
+    private static func status(_ value: JSONNode?) -> Int? {
         if let text = value?.string { return Int(text) }
         if let number = value?.number, number == number.rounded(), abs(number) < 1000 { return Int(number) }
         return nil
     }
 
-    static func resource(_ value: JSONValue) throws(InputProblem) -> Resource {
-        guard case .object = value else {
+    static func resource(_ value: JSONNode) throws(InputProblem) -> Resource {
+        guard value.kind == .object else {
             throw malformed("a resource must be an object with `type` and `id`, not \(kind(value))", at: value.location)
         }
-        var resource = Resource(reference: try reference(value, what: "a resource"), location: value.location)
-        if let attributes = value["attributes"] {
-            guard case .object(let members, _) = attributes else {
-                throw malformed("`attributes` of \(resource.reference) must be an object, not \(kind(attributes))", at: attributes.location)
-            }
-            for member in members {
-                if case .null = member.value { continue }
-                resource.attributes[member.key] = member.value
-            }
+        let identity = try reference(value, what: "a resource")
+        let attributes = value["attributes"]
+        if let attributes, attributes.kind != .object {
+            throw malformed("`attributes` of \(identity) must be an object, not \(kind(attributes))", at: attributes.location)
         }
+        var resource = Resource(reference: identity, location: value.location, attributeObject: attributes)
         if let relationships = value["relationships"] {
-            guard case .object(let members, _) = relationships else {
+            guard relationships.kind == .object else {
                 throw malformed("`relationships` of \(resource.reference) must be an object, not \(kind(relationships))", at: relationships.location)
             }
-            for member in members {
-                guard case .object = member.value else {
+            for member in relationships.members {
+                guard member.value.kind == .object else {
                     throw malformed("relationship `\(member.key)` of \(resource.reference) must be an object, not \(kind(member.value))", at: member.value.location)
                 }
                 // Without `data` the relationship was not fetched (only its `links`): unknown.
                 guard let data = member.value["data"] else { continue }
-                switch data {
+                switch data.kind {
                 case .null: resource.relationships[member.key] = (.one(nil), data.location)
                 case .object: resource.relationships[member.key] = (.one(try reference(data, what: "a linkage")), data.location)
-                case .array(let items, _):
+                case .array:
                     var references: [Reference] = []
                     var counts: [Reference: Int] = [:]
-                    for item in items {
+                    for item in data.elements {
                         let linked = try reference(item, what: "a linkage")
                         counts[linked, default: 0] += 1
                         if counts[linked] == 1 { references.append(linked) }
@@ -353,8 +390,8 @@ extension ASCSnapshot {
         return resource
     }
 
-    private static func reference(_ value: JSONValue, what: String) throws(InputProblem) -> Reference {
-        guard case .object = value else { throw malformed("\(what) must be a `{type, id}` object, not \(kind(value))", at: value.location) }
+    private static func reference(_ value: JSONNode, what: String) throws(InputProblem) -> Reference {
+        guard value.kind == .object else { throw malformed("\(what) must be a `{type, id}` object, not \(kind(value))", at: value.location) }
         guard let type = value["type"]?.string, !type.isEmpty else {
             throw malformed("\(what) needs a string `type` (such as `inAppPurchases`)", at: value["type"]?.location ?? value.location)
         }
@@ -366,8 +403,8 @@ extension ASCSnapshot {
         return Reference(type: type, id: id)
     }
 
-    static func kind(_ value: JSONValue) -> String {
-        switch value {
+    static func kind(_ value: JSONNode) -> String {
+        switch value.kind {
         case .object: return "an object"
         case .array: return "an array"
         case .string: return "a string"

@@ -15,6 +15,8 @@ struct ASCFirstPurchaseRule: Rule {
         let stored = context.project.products.filter { $0.store != nil }
         var outcomes: [Outcome] = []
         for kind in [StoreRecord.Kind.inAppPurchase, .subscription] {
+            // "None went through review" is known only of a list App Store Connect gave whole.
+            guard kind == .inAppPurchase ? facts.inAppPurchasesFetched : facts.subscriptionsFetched else { continue }
             let ofKind = stored.filter { $0.store?.kind == kind }
             // Some product of the kind went through review: the "first" rule no longer applies.
             guard !ofKind.contains(where: { Self.throughReview.contains($0.store?.state?.value ?? "") }) else {

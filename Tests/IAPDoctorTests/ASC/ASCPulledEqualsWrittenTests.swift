@@ -48,11 +48,7 @@ struct ASCPulledEqualsWrittenTests {
             paths: [folder + "/project.yaml"], environment: .review, profilesDirectories: [], ascSnapshot: path))
     }
 
-    @Test func theSameAccountGivesTheSameAnswers() async throws {
-        let pull = try await SyntheticPull.run(key: try TestAPIKey(), subset: try requireSubset())
-        let pulled = try pull.result.text
-        let folder = try makeScratchFolder("asc-same")
-        defer { removeScratch(folder) }
+    static func writeProject(in folder: String) throws {
         try """
             version: 1
             environment: review
@@ -64,6 +60,14 @@ struct ASCPulledEqualsWrittenTests {
             testing:
               sandbox_account: { email: sandbox.us@example.com }
             """.write(toFile: folder + "/project.yaml", atomically: true, encoding: .utf8)
+    }
+
+    @Test func theSameAccountGivesTheSameAnswers() async throws {
+        let pull = try await SyntheticPull.run(key: try TestAPIKey(), subset: try requireSubset())
+        let pulled = try pull.result.text
+        let folder = try makeScratchFolder("asc-same")
+        defer { removeScratch(folder) }
+        try Self.writeProject(in: folder)
         let fromPull = try diagnose(snapshot: pulled, in: folder, name: "pulled.json")
         let fromHand = try diagnose(snapshot: Self.handWritten(), in: folder, name: "written.json")
 
@@ -77,5 +81,41 @@ struct ASCPulledEqualsWrittenTests {
         }
         #expect(summary(fromPull) == summary(fromHand))
         #expect(fromPull.findings.contains { $0.rule == "asc-missing-metadata" })
+    }
+
+    /// A pull that reaches the snapshot's size limit keeps what fits, records the rest as not
+    /// fetched, and stays readable: what it could not keep is unknown, never a wrong answer.
+    /// Cut at each twelfth of the full snapshot's size, one request at a time and three.
+    @Test("a pull cut short by the size limit", arguments: Array(1...11), [1, 3])
+    func aPullCutShortBySizeIsUnknownNeverWrong(_ twelfths: Int, concurrency: Int) async throws {
+        let key = try TestAPIKey()
+        let subset = try requireSubset()
+        let full = try await SyntheticPull.run(key: key, subset: subset).result
+        let limit = full.text.utf8.count * twelfths / 12
+        let cut = try await SyntheticPull.run(key: key, subset: subset, concurrency: concurrency, maximumBytes: limit).result
+        #expect(full.stoppedBy == nil)
+        #expect(cut.stoppedBy?.code == "IAPDOCTOR.SNAPSHOT_SIZE")
+        // The estimate is an upper bound: the data written stays under the limit.
+        let document = try JSONValue.parse(Data(cut.text.utf8))
+        let data = JSONValue.object(["data": document["data"] ?? .null]).serialized(pretty: true)
+        #expect(data.utf8.count <= limit, "\(data.utf8.count) bytes of data for a limit of \(limit)")
+
+        let folder = try makeScratchFolder("asc-cut")
+        defer { removeScratch(folder) }
+        try Self.writeProject(in: folder)
+        let fromFull = try diagnose(snapshot: full.text, in: folder, name: "full.json")
+        let fromCut = try diagnose(snapshot: cut.text, in: folder, name: "cut.json")
+        // A product whose record did not fit is not named at all; the others keep their verdict
+        // or become unknown.
+        let fullVerdicts = Dictionary(uniqueKeysWithValues: fromFull.products.map { ($0.productID, $0.verdict) })
+        for product in fromCut.products {
+            let verdict = try #require(fullVerdicts[product.productID], "\(product.productID)")
+            #expect(product.verdict == verdict || product.verdict == .unknown, "\(product.productID)")
+        }
+        // No error the full snapshot does not also give, but for the requests it names as not kept.
+        func errors(_ diagnosis: Diagnosis) -> Set<String> {
+            Set(diagnosis.findings.filter { $0.severity == .error && $0.rule != "asc-request-failed" }.map { "\($0.rule) \($0.productID ?? "-")" })
+        }
+        #expect(errors(fromCut).isSubset(of: errors(fromFull)), "\(errors(fromCut).subtracting(errors(fromFull)))")
     }
 }

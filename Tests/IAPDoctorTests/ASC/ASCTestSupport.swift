@@ -64,7 +64,8 @@ struct SyntheticPull {
     }
 
     static func run(_ scenario: SyntheticAppStoreConnect.Scenario = .init(), key: TestAPIKey, subset: OpenAPISubset,
-                    rateLimit: RateLimitPolicy = RateLimitPolicy(), concurrency: Int = 3) async throws -> SyntheticPull {
+                    rateLimit: RateLimitPolicy = RateLimitPolicy(), concurrency: Int = 3,
+                    maximumBytes: Int = SnapshotPull.defaultMaximumBytes) async throws -> SyntheticPull {
         let api = SyntheticAppStoreConnect(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID,
                                            publicKey: key.privateKey.publicKey, subset: subset, scenario: scenario)
         let server = try LoopbackHTTPServer { api.handle($0) }
@@ -81,7 +82,7 @@ struct SyntheticPull {
         let started = ContinuousClock.now
         let outcome: Result<PullResult, PullFailure>
         do {
-            outcome = .success(try await SnapshotPull(client: client, clock: clock).run(bundleID: SyntheticASCWorld.bundleID))
+            outcome = .success(try await SnapshotPull(client: client, clock: clock, maximumBytes: maximumBytes).run(bundleID: SyntheticASCWorld.bundleID))
         } catch {
             outcome = .failure(error)
         }
