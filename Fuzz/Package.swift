@@ -9,7 +9,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
-let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot"]
+let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot", "json"]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
@@ -38,6 +38,7 @@ let package = Package(
         fuzzTarget("manifest", ["CodeScanner"]),
         fuzzTarget("xcconfig", ["IAPDoctor"]),
         fuzzTarget("snapshot", ["IAPDoctor"]),
+        fuzzTarget("json", ["JSONReader"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-// libFuzzer target `storekit`: the positioned JSON parser and the `.storekit` model built on it.
+// libFuzzer target `storekit`: the JSON reader and the `.storekit` model built on it.
 // StoreKitConfiguration only loads from a path, so input the JSON layer accepts is written to one
 // temporary file (reused for the whole run) and loaded from there. Build and run with scripts/fuzz.sh.
 #if canImport(Glibc)
@@ -7,6 +7,7 @@ import Glibc
 import Darwin
 #endif
 import IAPDoctor
+import JSONReader
 
 nonisolated(unsafe) private var scratchPath: String = {
     let directory = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
@@ -16,15 +17,15 @@ nonisolated(unsafe) private var scratchPath: String = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let root: JSONValue
+    let root: JSONNode
     do {
-        root = try JSONParser.parse(bytes: bytes, file: "fuzz.storekit")
+        root = try JSONNode.parse(bytes: bytes, file: "fuzz.storekit")
     } catch {
         precondition(error.location.line >= 1, "JSON error without a line: \(error.location)")
         return 0
     }
     _ = root.location
-    guard case .object = root else { return 0 }
+    guard root.kind == .object else { return 0 }
 
     let fd = open(scratchPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     precondition(fd >= 0, "cannot write \(scratchPath)")
