@@ -108,7 +108,8 @@ extension SourceScanner {
 extension SourceScanner.Summarizer {
     /// The entry point called at `index` (its name), with the argument's token range, if any.
     func entryPointCall(_ index: Int) -> (entry: EntryPoint, argument: Range<Int>?, close: Int)? {
-        guard let candidates = SourceScanner.entryPointsByName[text(index)] else { return nil }
+        let table = language == .dart ? SourceScanner.dartEntryPointsByName : SourceScanner.entryPointsByName
+        guard let candidates = table[text(index)] else { return nil }
         if isWord(index - 1, "func") || isWord(index - 1, "init") || isWord(index - 1, "var") || isWord(index - 1, "let") { return nil }
         let receiver = receiverPath(before: index)
         var open = index + 1

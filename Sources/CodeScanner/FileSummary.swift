@@ -196,6 +196,7 @@ extension SourceScanner {
             switch language {
             case .swift: summarizer.summarizeSwift()
             case .objectiveC: summarizer.summarizeObjectiveC()
+            case .dart: summarizer.summarizeDart()
             }
             var summary = summarizer.summary
             summary.requestTypes = Set((summary.calls.map(\.context) + summary.wrappers.map(\.context)).compactMap { $0.typePaths.last?.last })
@@ -482,14 +483,18 @@ extension SourceScanner {
                     var expression = ExpressionToken(
                         kind: .string, text: value ?? "", isLiteral: value != nil, line: token.line,
                         column: column, endLine: end.line, endColumn: end.column, attached: attached)
-                    if value == nil { expression.parts = interpolationParts(token, line: token.line, column: column, end: end) }
+                    if value == nil {
+                        expression.parts = language == .dart
+                            ? dartInterpolationParts(token, line: token.line, column: column, end: end)
+                            : interpolationParts(token, line: token.line, column: column, end: end)
+                    }
                     result.append(expression)
                 } else {
                     result.append(ExpressionToken(
                         kind: token.kind, text: text(k), isLiteral: false, line: token.line, column: 0, attached: attached))
                 }
             }
-            return result
+            return language == .dart ? Self.dartNormalized(result) : result
         }
 
         /// A single-line Swift string with `\(…)`: its text pieces and the tokens of each
@@ -562,6 +567,7 @@ extension SourceScanner {
         /// The decoded value of a string literal; nil when interpolated or unterminated.
         func stringValue(_ token: Token) -> String? {
             guard token.flags & (Token.interpolated | Token.unterminated) == 0 else { return nil }
+            if language == .dart { return dartStringValue(token) }
             if language == .objectiveC {
                 let quote = bytes[token.start] == 0x40 ? token.start + 1 : token.start
                 return decodeEscapes(quote + 1..<token.end - 1, hashes: 0, lineContinuation: false)

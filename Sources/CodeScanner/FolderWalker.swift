@@ -17,6 +17,8 @@ public struct FolderWalker {
         ".build", "build", "deriveddata",
         // Dependencies: CocoaPods, Carthage, npm (React Native, Capacitor).
         "pods", "carthage", "node_modules",
+        // Dart's and Flutter's tool caches (packages, generated code of dependencies).
+        ".dart_tool", ".pub-cache", ".symlinks",
         // Version control.
         ".git",
         // SwiftPM's and Xcode's per-machine metadata (package workspace settings, user schemes and

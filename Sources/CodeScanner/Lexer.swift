@@ -73,6 +73,7 @@ extension SourceScanner {
             let count = bytes.count
             if count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
             let swift = language == .swift
+            let dart = language == .dart
             while position < count {
                 let c = bytes[position]
                 let start = position
@@ -86,7 +87,15 @@ extension SourceScanner {
                 case 0x2F where byte(position + 1) == 0x2F:  // //
                     while position < count && bytes[position] != 0x0A { position += 1 }
                 case 0x2F where byte(position + 1) == 0x2A:  // /*
-                    skipBlockComment(nested: swift)
+                    skipBlockComment(nested: language != .objectiveC)
+                case 0x22 where dart, 0x27 where dart:  // Dart's "…" and '…'
+                    let startLine = line
+                    let flags = scanDartString(quoteAt: position, raw: false)
+                    emit(.string, from: start, line: startLine, flags: flags)
+                case 0x72 where dart && (byte(position + 1) == 0x22 || byte(position + 1) == 0x27):  // r'raw'
+                    let startLine = line
+                    let flags = scanDartString(quoteAt: position + 1, raw: true)
+                    emit(.string, from: start, line: startLine, flags: flags)
                 case 0x22:  // "
                     let startLine = line
                     let flags = scanStringBody(quoteAt: position, hashes: 0)
@@ -103,6 +112,9 @@ extension SourceScanner {
                     if position < count && bytes[position] == 0x27 { position += 1 }
                     position = min(position, count)
                     emit(.number, from: start, line: line)
+                case 0x23 where dart:  // `#symbol`
+                    position += 1
+                    emit(.punctuation, from: start, line: line)
                 case 0x23:  // #
                     if swift { lexSwiftPound() } else { lexObjectiveCPound() }
                 case 0x60 where swift:  // `identifier`
@@ -282,6 +294,95 @@ extension SourceScanner {
             }
             position = min(p, count)
             return flags | Token.unterminated
+        }
+
+        /// A Dart string from its opening quote (`'`, `"`, or three of either) to past its closing
+        /// one: `\` escapes and `$name` / `${…}` interpolation, except in a raw (`r'…'`) string.
+        /// A single-line string stops at the end of its line.
+        mutating func scanDartString(quoteAt quote: Int, raw: Bool) -> UInt8 {
+            let count = bytes.count
+            let delimiter = bytes[quote]
+            let triple = byte(quote + 1) == delimiter && byte(quote + 2) == delimiter
+            var flags: UInt8 = triple ? Token.multiline : 0
+            var p = quote + (triple ? 3 : 1)
+            while p < count {
+                let c = bytes[p]
+                if c == 0x5C && !raw {  // backslash
+                    if byte(p + 1) == 0x0A {
+                        if !triple { break }
+                        line += 1
+                    }
+                    p = min(p + 2, count)
+                    continue
+                }
+                if c == 0x24 && !raw {  // $
+                    if byte(p + 1) == 0x7B {
+                        flags |= Token.interpolated
+                        p = skipDartInterpolation(openAt: p + 1, allowNewlines: triple)
+                        continue
+                    }
+                    if SourceScanner.isIdentifierStart(byte(p + 1)) && byte(p + 1) != 0x24 { flags |= Token.interpolated }
+                    p += 1
+                    continue
+                }
+                if c == 0x0A {
+                    if !triple { break }
+                    line += 1
+                    p += 1
+                    continue
+                }
+                if c == delimiter {
+                    if !triple {
+                        position = p + 1
+                        return flags
+                    }
+                    if byte(p + 1) == delimiter && byte(p + 2) == delimiter {
+                        position = p + 3
+                        return flags
+                    }
+                }
+                p += 1
+            }
+            position = min(p, count)
+            return flags | Token.unterminated
+        }
+
+        /// Skips Dart's `${ … }`, nested strings included; returns the offset after the `}`.
+        mutating func skipDartInterpolation(openAt open: Int, allowNewlines: Bool) -> Int {
+            var depth = 0
+            var p = open
+            let count = bytes.count
+            while p < count {
+                let c = bytes[p]
+                switch c {
+                case 0x7B:
+                    depth += 1
+                    p += 1
+                case 0x7D:
+                    depth -= 1
+                    p += 1
+                    if depth == 0 { return p }
+                case 0x22, 0x27:
+                    guard stringNesting < Self.maxStringNesting else {
+                        stringNestingLimited = true
+                        while p < count && bytes[p] != 0x0A { p += 1 }
+                        return p
+                    }
+                    let saved = position
+                    stringNesting += 1
+                    _ = scanDartString(quoteAt: p, raw: false)
+                    stringNesting -= 1
+                    p = max(position, p + 1)
+                    position = saved
+                case 0x0A:
+                    if !allowNewlines { return p }
+                    line += 1
+                    p += 1
+                default:
+                    p += 1
+                }
+            }
+            return p
         }
 
         func hashesFollow(_ offset: Int, _ hashes: Int) -> Bool {

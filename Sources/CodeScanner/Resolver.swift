@@ -192,7 +192,7 @@ extension SourceScanner {
 
         mutating func evaluate(_ tokens: [ExpressionToken], _ context: Context) -> [Item]? {
             var cursor = Cursor(tokens: tokens)
-            let items = context.language == .swift ? swiftExpression(&cursor, context) : objectiveCExpression(&cursor, context)
+            let items = context.language == .objectiveC ? objectiveCExpression(&cursor, context) : swiftExpression(&cursor, context)
             guard let items else { return nil }
             // A trailing cast (`["a"] as Set<String>`) does not change the IDs.
             if cursor.isWord("as") { return items }

@@ -3,12 +3,13 @@ import Foundation
 // MARK: - Files and folders
 
 extension SourceScanner {
-    enum Language: Sendable { case swift, objectiveC }
+    enum Language: Sendable { case swift, objectiveC, dart }
 
     static func language(ofFile path: String) -> Language? {
         switch fileExtension(path).lowercased() {
         case "swift": return .swift
         case "m", "mm", "h": return .objectiveC
+        case "dart": return .dart
         default: return nil
         }
     }

@@ -601,7 +601,7 @@ extension SourceScanner.Resolver {
             }
         }
         cursor.advance()
-        let items = context.language == .swift ? swiftExpression(&cursor, context) : objectiveCExpression(&cursor, context)
+        let items = context.language == .objectiveC ? objectiveCExpression(&cursor, context) : swiftExpression(&cursor, context)
         guard cursor.isPunctuation(")") else { return nil }
         cursor.advance()
         return items
@@ -614,15 +614,15 @@ extension SourceScanner.Resolver {
         let failedBefore = failure
         cursor.advance()
         var items: [Item] = []
-        if closer == "]" && context.language == .swift && cursor.isPunctuation(":") {
+        if closer == "]" && context.language != .objectiveC && cursor.isPunctuation(":") {
             cursor.position = open
             return dictionary(&cursor, context)
         }
         while !cursor.atEnd && !cursor.isPunctuation(closer) {
             let start = cursor.position
-            let element = context.language == .swift ? swiftExpression(&cursor, context) : objectiveCExpression(&cursor, context)
+            let element = context.language == .objectiveC ? objectiveCExpression(&cursor, context) : swiftExpression(&cursor, context)
             if cursor.isPunctuation(":") && closer == "]" {
-                guard start == open + 1, context.language == .swift else { return nil }
+                guard start == open + 1, context.language != .objectiveC else { return nil }
                 failure = failedBefore
                 cursor.position = open
                 return dictionary(&cursor, context)
@@ -661,7 +661,7 @@ extension SourceScanner.Resolver {
     /// a value that is not a string is kept as nil.
     mutating func dictionaryEntries(_ cursor: inout Cursor, _ context: Context, closer: String) -> [Item]? {
         func element(_ cursor: inout Cursor) -> [Item]? {
-            context.language == .swift ? swiftExpression(&cursor, context) : objectiveCExpression(&cursor, context)
+            context.language == .objectiveC ? objectiveCExpression(&cursor, context) : swiftExpression(&cursor, context)
         }
         var entries: [Item] = []
         while !cursor.atEnd && !cursor.isPunctuation(closer) {

@@ -327,7 +327,7 @@ public struct ProjectSurvey: Sendable {
         // and the source files at the top itself (an app whose constants sit beside its folders).
         var folders: [String] = []
         var topFiles: [String] = []
-        for path in files where [".swift", ".m", ".mm", ".h"].contains(where: { path.hasSuffix($0) }) && !Self.isTestPath(path) {
+        for path in files where [".swift", ".m", ".mm", ".h", ".dart"].contains(where: { path.hasSuffix($0) }) && !Self.isTestPath(path) {
             guard path.contains("/") else {
                 topFiles.append(path)
                 continue

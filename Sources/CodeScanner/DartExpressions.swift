@@ -1,0 +1,306 @@
+// MARK: - Dart strings and expressions
+
+extension SourceScanner {
+    /// Flutter's purchase plugins: a file importing one of them deals with In-App Purchase.
+    static let dartPurchasePackages: Set<String> = [
+        "in_app_purchase", "in_app_purchase_storekit", "purchases_flutter", "purchases_ui_flutter", "flutter_inapp_purchase",
+        "qonversion_flutter", "adapty_flutter", "apphud", "glassfy_flutter",
+    ]
+
+    /// Every Dart entry point, one a line. A call with another receiver counts in a file that
+    /// imports the plugin (`_inAppPurchase.queryProductDetails(ids)`).
+    static let dartEntryPoints: [EntryPoint] = [
+        // in_app_purchase (Flutter's own plugin); purchases go through the ProductDetails it returns.
+        EntryPoint(receivers: [["InAppPurchase", "instance"]], name: "queryProductDetails", label: nil, api: "InAppPurchase.queryProductDetails", anyReceiverIfImported: "in_app_purchase"),
+        // purchases_flutter (RevenueCat)
+        EntryPoint(receivers: [["Purchases"]], name: "getProducts", label: nil, api: "Purchases.getProducts", anyReceiverIfImported: "purchases_flutter"),
+        EntryPoint(receivers: [["Purchases"]], name: "purchaseProduct", label: nil, api: "Purchases.purchaseProduct", anyReceiverIfImported: "purchases_flutter"),
+        EntryPoint(receivers: [["Purchases"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.getOfferings", anyReceiverIfImported: "purchases_flutter"),
+        // flutter_inapp_purchase
+        EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "getProducts", label: nil, api: "FlutterInappPurchase.getProducts", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "getSubscriptions", label: nil, api: "FlutterInappPurchase.getSubscriptions", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "requestPurchase", label: nil, api: "FlutterInappPurchase.requestPurchase", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "requestSubscription", label: nil, api: "FlutterInappPurchase.requestSubscription", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "requestProducts", label: "skus", api: "FlutterInappPurchase.requestProducts(skus:)", anyReceiverIfImported: "flutter_inapp_purchase"),
+    ]
+
+    static let dartEntryPointsByName: [String: [EntryPoint]] = Dictionary(grouping: dartEntryPoints, by: \.name)
+    static let dartEntryPointFirstBytes: Set<UInt8> = Set(dartEntryPoints.compactMap { $0.name.utf8.first })
+}
+
+extension SourceScanner.Summarizer {
+    typealias Token = SourceScanner.Token
+
+    /// A Dart string's value: escapes decoded, except in a raw string; nil when interpolated or
+    /// unterminated.
+    func dartStringValue(_ token: Token) -> String? {
+        guard token.flags & (Token.interpolated | Token.unterminated) == 0 else { return nil }
+        guard let body = dartStringBody(token) else { return nil }
+        let raw = bytes[token.start] == 0x72
+        return raw ? String(decoding: UnsafeBufferPointer(rebasing: bytes[body]), as: UTF8.self) : dartDecode(body)
+    }
+
+    /// The bytes between a Dart string's delimiters; a multi-line string's first line break is
+    /// not part of it when nothing but spaces precede it.
+    func dartStringBody(_ token: Token) -> Range<Int>? {
+        let quote = bytes[token.start] == 0x72 ? token.start + 1 : token.start
+        let width = token.flags & Token.multiline != 0 ? 3 : 1
+        var start = quote + width
+        let end = token.end - width
+        guard start <= end else { return nil }
+        if width == 3 {
+            var k = start
+            while k < end && (bytes[k] == 0x20 || bytes[k] == 0x09) { k += 1 }
+            if k < end && bytes[k] == 0x0A { start = k + 1 } else if k + 1 < end && bytes[k] == 0x0D && bytes[k + 1] == 0x0A { start = k + 2 }
+        }
+        return start..<end
+    }
+
+    /// Dart's escapes: `\n \r \t \b \f \v`, `\xHH`, `\uHHHH`, `\u{H…}`; any other escaped
+    /// character stands for itself (`\'`, `\$`).
+    func dartDecode(_ range: Range<Int>) -> String {
+        var scalars = String.UnicodeScalarView()
+        var k = range.lowerBound
+        var run = k
+        func flush(_ end: Int) {
+            if end > run { scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<end]), as: UTF8.self).unicodeScalars) }
+        }
+        func hex(_ from: Int, _ count: Int) -> UInt32? {
+            guard from + count <= range.upperBound else { return nil }
+            var value: UInt32 = 0
+            for p in from..<from + count {
+                guard let digit = SourceScanner.hexValue(bytes[p]) else { return nil }
+                value = value * 16 + UInt32(digit)
+            }
+            return value
+        }
+        while k < range.upperBound {
+            guard bytes[k] == 0x5C, k + 1 < range.upperBound else {
+                k += 1
+                continue
+            }
+            flush(k)
+            let escaped = bytes[k + 1]
+            k += 2
+            switch escaped {
+            case 0x6E: scalars.append("\n")
+            case 0x72: scalars.append("\r")
+            case 0x74: scalars.append("\t")
+            case 0x62: scalars.append("\u{08}")
+            case 0x66: scalars.append("\u{0C}")
+            case 0x76: scalars.append("\u{0B}")
+            case 0x78:  // xHH
+                if let value = hex(k, 2), let scalar = Unicode.Scalar(value) {
+                    scalars.append(scalar)
+                    k += 2
+                }
+            case 0x75:  // uHHHH or u{H…}
+                if k < range.upperBound && bytes[k] == 0x7B {
+                    var p = k + 1
+                    while p < range.upperBound && bytes[p] != 0x7D && p - k <= 7 { p += 1 }
+                    if p < range.upperBound, let value = hex(k + 1, p - k - 1), let scalar = Unicode.Scalar(value) {
+                        scalars.append(scalar)
+                        k = p + 1
+                    }
+                } else if let value = hex(k, 4), let scalar = Unicode.Scalar(value) {
+                    scalars.append(scalar)
+                    k += 4
+                }
+            case 0x0A: break
+            default: scalars.append(Unicode.Scalar(escaped))
+            }
+            run = k
+        }
+        flush(range.upperBound)
+        return String(scalars)
+    }
+
+    /// A single-line Dart string with `$name` or `${…}`: its text pieces and the tokens of each
+    /// interpolation.
+    func dartInterpolationParts(_ token: Token, line: Int, column: Int, end: (line: Int, column: Int)) -> [SourceScanner.StringPart]? {
+        guard token.flags & Token.interpolated != 0, token.flags & (Token.unterminated | Token.multiline) == 0,
+              let body = dartStringBody(token) else { return nil }
+        var parts: [SourceScanner.StringPart] = []
+        var segmentStart = body.lowerBound
+        var p = body.lowerBound
+        func located(_ expression: [ExpressionToken]) -> [ExpressionToken] {
+            expression.map { token in
+                var token = token
+                (token.line, token.column, token.endLine, token.endColumn) = (line, column, end.line, end.column)
+                return token
+            }
+        }
+        while p < body.upperBound {
+            if bytes[p] == 0x5C {
+                p += 2
+                continue
+            }
+            guard bytes[p] == 0x24, p + 1 < body.upperBound else {
+                p += 1
+                continue
+            }
+            if segmentStart < p { parts.append(.text(dartDecode(segmentStart..<p))) }
+            if bytes[p + 1] == 0x7B {
+                var lexer = SourceScanner.Lexer(bytes: bytes, language: .dart)
+                let after = lexer.skipDartInterpolation(openAt: p + 1, allowNewlines: false)
+                guard after <= body.upperBound, after > p + 2, bytes[after - 1] == 0x7D else { return nil }
+                let inner = UnsafeBufferPointer(rebasing: bytes[(p + 2)..<(after - 1)])
+                var innerLexer = SourceScanner.Lexer(bytes: inner, language: .dart)
+                innerLexer.run()
+                var nested = SourceScanner.Summarizer(bytes: inner, tokens: innerLexer.tokens, file: summary.path, language: .dart)
+                guard !innerLexer.tokens.isEmpty, innerLexer.tokens.count <= 64,
+                      let expression = nested.snapshot(0..<innerLexer.tokens.count) else { return nil }
+                parts.append(.expression(located(expression)))
+                p = after
+            } else {
+                var nameEnd = p + 1
+                while nameEnd < body.upperBound && SourceScanner.isIdentifierPart(bytes[nameEnd]) && bytes[nameEnd] != 0x24 { nameEnd += 1 }
+                guard nameEnd > p + 1 else { return nil }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(p + 1)..<nameEnd]), as: UTF8.self)
+                parts.append(.expression(located([ExpressionToken(kind: .identifier, text: name, isLiteral: false, line: line, column: column, attached: false)])))
+                p = nameEnd
+            }
+            segmentStart = p
+        }
+        if segmentStart < body.upperBound { parts.append(.text(dartDecode(segmentStart..<body.upperBound))) }
+        return parts
+    }
+
+    /// Dart written over into what the Swift evaluator reads: `const`/`new`/`final` dropped,
+    /// type arguments (`<String>[…]`) dropped, set literals `{a, b}` as lists `[a, b]` (maps as
+    /// `[k: v]`), `.toSet()`/`.toList()` dropped, adjacent strings joined with `+`, and a choice
+    /// on the platform (`Platform.isIOS ? a : b`) reduced to its iOS side.
+    static func dartNormalized(_ tokens: [SourceScanner.ExpressionToken]) -> [SourceScanner.ExpressionToken] {
+        var output: [SourceScanner.ExpressionToken] = []
+        output.reserveCapacity(tokens.count)
+        // Braces that open a collection literal, by their position in `output`: closed as `]`.
+        var braces: [Bool] = []
+        var k = 0
+        func isText(_ index: Int, _ text: String) -> Bool { index < tokens.count && tokens[index].text == text && tokens[index].kind != .string }
+        while k < tokens.count {
+            var token = tokens[k]
+            if token.kind == .identifier, ["const", "new", "final", "await"].contains(token.text) {
+                k += 1
+                continue
+            }
+            // `<String>` or `<String, int>` before a literal or a constructor.
+            if token.kind == .operatorRun, token.text == "<", let close = typeArgumentsEnd(tokens, from: k),
+               close + 1 < tokens.count, ["[", "{", "("].contains(tokens[close + 1].text) || tokens[close + 1].text == "." {
+                k = close + 1
+                continue
+            }
+            if token.kind == .punctuation, token.text == ".", isText(k + 1, "toSet") || isText(k + 1, "toList"),
+               isText(k + 2, "("), isText(k + 3, ")") {
+                k += 4
+                continue
+            }
+            // `Set.from(x)`, `List.of(x)`: the collection `x`.
+            if token.kind == .identifier, ["Set", "List", "LinkedHashSet"].contains(token.text), isText(k + 1, "."),
+               isText(k + 2, "from") || isText(k + 2, "of"), isText(k + 3, "(") {
+                token.text = "Set"
+                output.append(token)
+                k += 3
+                continue
+            }
+            if let (condition, holds) = platformCondition(tokens, at: k), isText(k + condition, "?"),
+               let colon = ternaryColon(tokens, from: k + condition + 1) {
+                let end = expressionEnd(tokens, from: colon + 1)
+                let chosen = holds ? Array(tokens[(k + condition + 1)..<colon]) : Array(tokens[(colon + 1)..<end])
+                output.append(contentsOf: dartNormalized(chosen))
+                k = end
+                continue
+            }
+            if token.kind == .punctuation, token.text == "{" {
+                let literal = output.last.map { previous in
+                    previous.kind == .operatorRun || ["(", "[", ",", ":", "{"].contains(previous.text) || previous.text == "return"
+                } ?? true
+                braces.append(literal)
+                if literal { token.text = "[" }
+            } else if token.kind == .punctuation, token.text == "}", let literal = braces.popLast(), literal {
+                token.text = "]"
+            }
+            if token.kind == .string, let previous = output.last, previous.kind == .string {
+                output.append(SourceScanner.ExpressionToken(kind: .operatorRun, text: "+", isLiteral: false, line: token.line, column: 0, attached: false))
+            }
+            output.append(token)
+            k += 1
+        }
+        return output
+    }
+
+    /// The `>` closing type arguments that open at `start`, when only names, `,`, `?` and `.` are
+    /// between.
+    static func typeArgumentsEnd(_ tokens: [SourceScanner.ExpressionToken], from start: Int) -> Int? {
+        var depth = 0
+        var k = start
+        while k < tokens.count && k - start < 16 {
+            let token = tokens[k]
+            if token.kind == .operatorRun {
+                for character in token.text {
+                    if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if character != "?" { return nil }
+                }
+                if depth == 0 { return k }
+            } else if token.kind != .identifier && token.text != "," && token.text != "." {
+                return nil
+            }
+            k += 1
+        }
+        return nil
+    }
+
+    /// `Platform.isIOS`, `Platform.isAndroid`, `defaultTargetPlatform == TargetPlatform.iOS`,
+    /// `kIsWeb`: how many tokens the condition takes and whether it holds on iOS.
+    static func platformCondition(_ tokens: [SourceScanner.ExpressionToken], at k: Int) -> (count: Int, holds: Bool)? {
+        func text(_ index: Int) -> String? { index < tokens.count && tokens[index].kind != .string ? tokens[index].text : nil }
+        if text(k) == "Platform", text(k + 1) == ".", let name = text(k + 2), name.hasPrefix("is") {
+            return (3, name == "isIOS")
+        }
+        if text(k) == "kIsWeb" { return (1, false) }
+        if text(k) == "defaultTargetPlatform", let comparison = text(k + 1), comparison == "==" || comparison == "!=",
+           text(k + 2) == "TargetPlatform", text(k + 3) == ".", let name = text(k + 4) {
+            return (5, (name == "iOS") == (comparison == "=="))
+        }
+        return nil
+    }
+
+    /// The `:` of a ternary whose `?` is just before `start`.
+    static func ternaryColon(_ tokens: [SourceScanner.ExpressionToken], from start: Int) -> Int? {
+        var depth = 0
+        var nested = 0
+        for k in start..<tokens.count where tokens[k].kind != .string {
+            switch tokens[k].text {
+            case "(", "[", "{": depth += 1
+            case ")", "]", "}":
+                if depth == 0 { return nil }
+                depth -= 1
+            case "?" where depth == 0: nested += 1
+            case ":" where depth == 0:
+                if nested == 0 { return k }
+                nested -= 1
+            case ",", ";": if depth == 0 { return nil }
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// Where the operand of a ternary's false side ends: `,`, `;` or an unmatched closer.
+    static func expressionEnd(_ tokens: [SourceScanner.ExpressionToken], from start: Int) -> Int {
+        var depth = 0
+        var k = start
+        while k < tokens.count {
+            if tokens[k].kind != .string {
+                switch tokens[k].text {
+                case "(", "[", "{": depth += 1
+                case ")", "]", "}":
+                    if depth == 0 { return k }
+                    depth -= 1
+                case ",", ";": if depth == 0 { return k }
+                default: break
+                }
+            }
+            k += 1
+        }
+        return k
+    }
+}

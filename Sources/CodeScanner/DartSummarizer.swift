@@ -1,0 +1,209 @@
+// MARK: - Dart (Flutter apps)
+
+/// Dart is read into the same summary as Swift: constants and fields (`const`, `final`, `static`,
+/// getters written `=> value`), enums whose cases pass values to their fields, imports of
+/// In-App Purchase packages, and the calls of Flutter's purchase plugins. Expressions are written
+/// over into the tokens the Swift evaluator reads (see `DartExpressions.swift`).
+extension SourceScanner.Summarizer {
+    mutating func summarizeDart() {
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            switch token.kind {
+            case .punctuation:
+                switch bytes[token.start] {
+                case 0x7B: openScope(index)
+                case 0x7D: closeScope(index)
+                case 0x3B: pendingType = nil
+                default: break
+                }
+            case .identifier:
+                summary.identifiers.insert(bytes, tokens[index].start..<tokens[index].end)
+                dartIdentifier(index)
+            default:
+                break
+            }
+            index += 1
+        }
+        finish()
+    }
+
+    /// Words that begin a declaration of a constant or field before its type and name.
+    static let dartDeclarationWords: Set<String> = ["const", "final", "var", "static", "late"]
+
+    mutating func dartIdentifier(_ index: Int) {
+        let word = text(index)
+        switch word {
+        case "import", "export":
+            dartImport(index)
+            return
+        case "class", "mixin", "enum", "extension":
+            dartTypeDeclaration(index)
+            return
+        case "const", "final", "var", "static", "late":
+            if dartStartsDeclaration(index) { dartDeclaration(from: index) }
+            return
+        case "get":
+            dartGetter(index)
+            return
+        default:
+            break
+        }
+        if SourceScanner.dartEntryPointFirstBytes.contains(bytes[tokens[index].start]) { entryPoint(index) }
+        if isOperator(index + 1, "=") || isPunctuation(index + 1, ":"), containsSecretWord(index) {
+            secretLiteral(name: word, literal: index + 2)
+        }
+    }
+
+    /// `import 'package:in_app_purchase/in_app_purchase.dart';`: the package's name.
+    mutating func dartImport(_ index: Int) {
+        guard index + 1 < tokens.count, tokens[index + 1].kind == .string, let path = stringValue(tokens[index + 1]),
+              path.hasPrefix("package:") else { return }
+        let package = path.dropFirst("package:".count).split(separator: "/").first.map(String.init) ?? ""
+        if SourceScanner.dartPurchasePackages.contains(package) { summary.imports.insert(package) }
+    }
+
+    /// `class Store {`, `enum ProductID {`, `mixin M on S {`, `extension X on Y {`: the body's
+    /// members belong to the type (an unnamed extension's to nothing).
+    mutating func dartTypeDeclaration(_ index: Int) {
+        if isPunctuation(index - 1, ".") { return }
+        guard isIdentifier(index + 1) else { return }
+        let name = text(index + 1)
+        if isWord(index, "extension") && name == "on" { return }
+        var k = index + 2
+        while k < tokens.count && !isPunctuation(k, "{") && !isPunctuation(k, ";") && k - index < 64 { k += 1 }
+        guard isPunctuation(k, "{") else { return }
+        let path = (typePaths.last ?? []) + [name]
+        pendingType = PendingType(path: path, isEnum: false, hasStringRawValues: false)
+        if isWord(index, "enum") { dartEnumCases(path: path, open: k) }
+    }
+
+    /// Whether `const`/`final`/`var`/`static`/`late` here starts a declaration (rather than
+    /// `const [..]` inside an expression): it follows a statement's or member's end.
+    func dartStartsDeclaration(_ index: Int) -> Bool {
+        if index == 0 { return true }
+        if isIdentifier(index - 1), Self.dartDeclarationWords.contains(text(index - 1)) { return false }
+        if isPunctuation(index - 1, ";") || isPunctuation(index - 1, "{") || isPunctuation(index - 1, "}") { return true }
+        // An annotation (`@override`) or a modifier word before it.
+        if isIdentifier(index - 1), isPunctuation(index - 2, "@") { return true }
+        if isPunctuation(index - 1, ")"), tokens[index].line > tokens[index - 1].line { return true }
+        return isWord(index - 1, "external") || isWord(index - 1, "abstract") || isWord(index - 1, "covariant")
+    }
+
+    /// `const String a = 'x', b = 'y';`, `static final Set<String> ids = {…};`,
+    /// `late final ids = …;`: each declared name and its value.
+    mutating func dartDeclaration(from index: Int) {
+        let isPrivate = false
+        var k = index
+        var angle = 0
+        var nameIndex: Int?
+        while k < tokens.count {
+            if tokens[k].kind == .operatorRun {
+                for offset in tokens[k].start..<tokens[k].end {
+                    if bytes[offset] == 0x3C { angle += 1 } else if bytes[offset] == 0x3E { angle -= 1 }
+                }
+            }
+            if angle <= 0 {
+                if isPunctuation(k, ";") || isPunctuation(k, "{") || isPunctuation(k, "(") || isPunctuation(k, "}") { return }
+                if isOperator(k, "="), let name = nameIndex {
+                    let end = dartExpressionEnd(from: k + 1)
+                    record(name, expression: k + 1..<end, isPrivate: isPrivate)
+                    guard isPunctuation(end, ","), isIdentifier(end + 1) else { return }
+                    nameIndex = nil
+                    k = end + 1
+                    continue
+                }
+                if isOperator(k, "=>") { return }
+            }
+            nameIndex = isIdentifier(k) ? k : nil
+            k += 1
+        }
+    }
+
+    /// `static List<String> get ids => [a, b];`: a value like a constant's.
+    mutating func dartGetter(_ index: Int) {
+        guard isIdentifier(index + 1), isOperator(index + 2, "=>") else { return }
+        let end = dartExpressionEnd(from: index + 3)
+        record(index + 1, expression: index + 3..<end, isPrivate: false)
+    }
+
+    /// The end (exclusive) of a Dart expression: `;`, or `,` or an unmatched closer at depth 0
+    /// (braces count: set and map literals, closures).
+    func dartExpressionEnd(from start: Int) -> Int {
+        var depth = 0
+        var k = start
+        while k < tokens.count {
+            if depth == 0 && (isPunctuation(k, ",") || isPunctuation(k, ";")) { break }
+            if isOpener(k) {
+                depth += 1
+            } else if isCloser(k) {
+                if depth == 0 { break }
+                depth -= 1
+            }
+            k += 1
+        }
+        return k
+    }
+
+    /// An enum's cases up to the first `;`: `coins('com.x.coins'), pro(id: 'com.x.pro');` gives
+    /// each case's values to the fields its constructor sets (`const P(this.id)`), as constants
+    /// named `P.coins.id`.
+    mutating func dartEnumCases(path: [String], open: Int) {
+        let close = matchingClose(open)
+        guard close > open else { return }
+        let fields = dartConstructorFields(name: path.last ?? "", in: open + 1..<close)
+        var k = open + 1
+        while k < close, isIdentifier(k) {
+            let caseIndex = k
+            k += 1
+            if isPunctuation(k, "(") {
+                let argumentsClose = matchingClose(k)
+                var position = 0
+                for argument in callArguments(open: k, close: argumentsClose) {
+                    let field: String?
+                    if let label = argument.label {
+                        field = fields.named.contains(label) ? label : nil
+                    } else {
+                        field = position < fields.positional.count ? fields.positional[position] : nil
+                        position += 1
+                    }
+                    guard let field, let expression = snapshot(argument.range) else { continue }
+                    var definition = Definition(
+                        name: field, owner: path + [text(caseIndex)], localScope: nil, position: caseIndex, isPrivate: false,
+                        expression: expression, context: context(argument.range.lowerBound))
+                    definition.conditions = conditions
+                    summary.definitions.append(definition)
+                }
+                k = argumentsClose + 1
+            }
+            guard isPunctuation(k, ",") else { return }
+            k += 1
+        }
+    }
+
+    /// The fields an enum's constructor sets from its parameters: `const P(this.id, {required this.name})`.
+    func dartConstructorFields(name: String, in range: Range<Int>) -> (positional: [String], named: Set<String>) {
+        var k = range.lowerBound
+        while k < range.upperBound {
+            if isIdentifier(k), text(k) == name, isPunctuation(k + 1, "("), isWord(k - 1, "const") {
+                let close = matchingClose(k + 1)
+                var positional: [String] = []
+                var named: Set<String> = []
+                var inNamed = false
+                var p = k + 2
+                while p < close {
+                    if isPunctuation(p, "{") || isPunctuation(p, "[") { inNamed = isPunctuation(p, "{") }
+                    if isWord(p, "this"), isPunctuation(p + 1, "."), isIdentifier(p + 2) {
+                        if inNamed { named.insert(text(p + 2)) } else { positional.append(text(p + 2)) }
+                        p += 3
+                        continue
+                    }
+                    p += 1
+                }
+                return (positional, named)
+            }
+            k += 1
+        }
+        return ([], [])
+    }
+}

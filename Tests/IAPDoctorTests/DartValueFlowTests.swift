@@ -1,0 +1,111 @@
+import CodeScanner
+import Testing
+
+/// Flutter apps: the IDs Dart code hands to the purchase plugins, in the shapes apps write them.
+@Suite("Dart value flow")
+struct DartValueFlowTests {
+    @Test func theInAppPurchasePluginsConstantsAndToSet() {
+        let files = [("lib/main.dart", #"""
+        import 'package:flutter/material.dart';
+        import 'package:in_app_purchase/in_app_purchase.dart';
+
+        const bool _kAutoConsume = true;
+        const String _kConsumableId = 'consumable';
+        const String _kUpgradeId = "upgrade";
+        const List<String> _kProductIds = <String>[
+          _kConsumableId,
+          _kUpgradeId,
+        ];
+
+        class _MyAppState extends State<MyApp> {
+          final InAppPurchase _inAppPurchase = InAppPurchase.instance;
+
+          Future<void> initStoreInfo() async {
+            final ProductDetailsResponse productDetailResponse =
+                await _inAppPurchase.queryProductDetails(_kProductIds.toSet());
+          }
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/main.dart:5 consumable", "lib/main.dart:6 upgrade"])
+    }
+
+    @Test func setLiteralsStaticFieldsAndOtherFiles() {
+        let files = [
+            ("lib/store/ids.dart", #"""
+            class StoreIds {
+              static const String prefix = 'com.acme.coins';
+              static const monthly = '$prefix.monthly';
+              static const yearly = '${prefix}.yearly';
+              static const Set<String> all = {monthly, yearly, r'com.acme.coins.raw\n'};
+            }
+            """#),
+            ("lib/store/store.dart", #"""
+            import 'package:in_app_purchase/in_app_purchase.dart';
+            class Store {
+              Future<void> load() async {
+                final response = await InAppPurchase.instance.queryProductDetails(StoreIds.all);
+              }
+            }
+            """#),
+        ]
+        #expect(requestedIDs(files) == [
+            "lib/store/ids.dart:3 com.acme.coins.monthly", "lib/store/ids.dart:4 com.acme.coins.yearly",
+            #"lib/store/ids.dart:5 com.acme.coins.raw\n"#,
+        ])
+    }
+
+    @Test func enumsWithFieldsAndTheIOSSideOfAPlatformChoice() {
+        let files = [("lib/products.dart", #"""
+        import 'dart:io';
+        import 'package:purchases_flutter/purchases_flutter.dart';
+
+        enum Product {
+          coins('com.acme.ios.coins', androidId: 'coins_android'),
+          pro('com.acme.ios.pro', androidId: 'pro_android');
+
+          const Product(this.iosId, {required this.androidId});
+          final String iosId;
+          final String androidId;
+        }
+
+        Future<void> buy() async {
+          final products = await Purchases.getProducts([
+            Product.coins.iosId,
+            Platform.isIOS ? Product.pro.iosId : Product.pro.androidId,
+            Platform.isAndroid ? 'only_android' : 'com.acme.ios.gems',
+          ]);
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "lib/products.dart:5 com.acme.ios.coins", "lib/products.dart:6 com.acme.ios.pro", "lib/products.dart:17 com.acme.ios.gems",
+        ])
+    }
+
+    @Test func stringsThatAreNotCodeAndCallsOfOtherPackages() {
+        let files = [("lib/a.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        // queryProductDetails({'commented.out'});
+        const note = "it's queryProductDetails({'in.a.string'})";
+        const multi = '''
+        queryProductDetails({'in.a.multiline.string'})
+        ''';
+        Future<void> f(InAppPurchase iap) async {
+          await iap.queryProductDetails(<String>{'com.acme.real'});
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/a.dart:8 com.acme.real"])
+    }
+
+    @Test func anIDMadeAtRunTimeIsAnUnresolvedCallNotAGuess() {
+        let files = [("lib/a.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        Future<void> f(List<String> fromServer) async {
+          await InAppPurchase.instance.queryProductDetails(fromServer.toSet());
+        }
+        """#)]
+        let scan = SourceScanner.scan(sources: files)
+        #expect(scan.requests.isEmpty)
+        #expect(scan.unresolved.map(\.api) == ["InAppPurchase.queryProductDetails"])
+        #expect(scan.importedLibraries == ["in_app_purchase"])
+    }
+}
