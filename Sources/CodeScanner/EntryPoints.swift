@@ -216,6 +216,7 @@ extension SourceScanner.Summarizer {
         }
         var call = CallSite(api: api, argument: argument, context: context(index), location: location, kind: entry.kind)
         call.prefix = prefix
+        if language == .dart { call.written = writtenText(range) }
         summary.calls.append(call)
     }
 
@@ -434,5 +435,15 @@ extension SourceScanner.Summarizer {
               let value = stringValue(tokens[index]), SourceScanner.looksLikeSharedSecret(value)
         else { return }
         summary.secrets.append(SecretSighting(location: location(index), name: name))
+    }
+
+    /// Tokens as written, spaces where the source has them, shortened to 80 characters.
+    func writtenText(_ range: Range<Int>) -> String {
+        var text = ""
+        for k in range {
+            if k > range.lowerBound && tokens[k].start != tokens[k - 1].end { text += " " }
+            text += String(decoding: UnsafeBufferPointer(rebasing: bytes[tokens[k].start..<tokens[k].end]), as: UTF8.self)
+        }
+        return text.count > 80 ? String(text.prefix(79)) + "…" : text
     }
 }

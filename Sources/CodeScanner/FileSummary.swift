@@ -110,6 +110,8 @@ extension SourceScanner {
         /// The enclosing function's statements before the call, as token indices into the file:
         /// run first, so the argument sees the locals they set.
         var prefix: Range<Int>? = nil
+        /// The argument as written, when `argument` was written over from another language (Dart).
+        var written: String? = nil
     }
 
     /// A call that makes a value of an app type whose initializer stores its parameters.

@@ -86,7 +86,7 @@ extension SourceScanner {
             for call in file.calls {
                 if let wrapper = call.wrapper { calledWrappers.insert(wrapper) }
                 let api = call.wrapper.map { "\($0) → \(call.api)" } ?? call.api
-                let written = call.wrapper == nil ? Resolver.written(call.argument) : Resolver.written(call.arguments)
+                let written = call.written ?? (call.wrapper == nil ? Resolver.written(call.argument) : Resolver.written(call.arguments))
                 if call.kind == .remoteConfiguration {
                     scan.unresolved.append(UnresolvedRequest(
                         location: call.location, api: api, argument: "",

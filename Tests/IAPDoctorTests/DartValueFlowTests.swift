@@ -109,3 +109,18 @@ struct DartValueFlowTests {
         #expect(scan.importedLibraries == ["in_app_purchase"])
     }
 }
+
+extension DartValueFlowTests {
+    @Test func anUnresolvedCallShowsItsArgumentAsWritten() {
+        let files = [("lib/page.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        Future<void> buy(Plan plan) async {
+          final productID = plan.iosID;
+          await InAppPurchase.instance.queryProductDetails({productID});
+        }
+        """#)]
+        let scan = SourceScanner.scan(sources: files)
+        #expect(scan.unresolved.map(\.argument) == ["{productID}"])
+        #expect(scan.unresolved.first?.location.line == 4)
+    }
+}
