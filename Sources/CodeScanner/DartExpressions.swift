@@ -36,13 +36,14 @@ extension SourceScanner.Summarizer {
     func dartStringValue(_ token: Token) -> String? {
         guard token.flags & (Token.interpolated | Token.unterminated) == 0 else { return nil }
         guard let body = dartStringBody(token) else { return nil }
-        let raw = bytes[token.start] == 0x72
+        let raw = language == .dart && bytes[token.start] == 0x72
         return raw ? String(decoding: UnsafeBufferPointer(rebasing: bytes[body]), as: UTF8.self) : dartDecode(body)
     }
 
     /// The bytes between a Dart string's delimiters; a multi-line string's first line break is
     /// not part of it when nothing but spaces precede it.
     func dartStringBody(_ token: Token) -> Range<Int>? {
+        if language == .javaScript { return token.end - 1 >= token.start + 1 ? token.start + 1..<token.end - 1 : nil }
         let quote = bytes[token.start] == 0x72 ? token.start + 1 : token.start
         let width = token.flags & Token.multiline != 0 ? 3 : 1
         var start = quote + width
@@ -118,8 +119,9 @@ extension SourceScanner.Summarizer {
     /// A single-line Dart string with `$name` or `${…}`: its text pieces and the tokens of each
     /// interpolation.
     func dartInterpolationParts(_ token: Token, line: Int, column: Int, end: (line: Int, column: Int)) -> [SourceScanner.StringPart]? {
-        guard token.flags & Token.interpolated != 0, token.flags & (Token.unterminated | Token.multiline) == 0,
-              let body = dartStringBody(token) else { return nil }
+        let template = language == .javaScript
+        guard token.flags & Token.interpolated != 0, token.flags & Token.unterminated == 0,
+              template || token.flags & Token.multiline == 0, let body = dartStringBody(token) else { return nil }
         var parts: [SourceScanner.StringPart] = []
         var segmentStart = body.lowerBound
         var p = body.lowerBound
@@ -135,19 +137,19 @@ extension SourceScanner.Summarizer {
                 p += 2
                 continue
             }
-            guard bytes[p] == 0x24, p + 1 < body.upperBound else {
+            guard bytes[p] == 0x24, p + 1 < body.upperBound, !template || bytes[p + 1] == 0x7B else {
                 p += 1
                 continue
             }
             if segmentStart < p { parts.append(.text(dartDecode(segmentStart..<p))) }
             if bytes[p + 1] == 0x7B {
-                var lexer = SourceScanner.Lexer(bytes: bytes, language: .dart)
-                let after = lexer.skipDartInterpolation(openAt: p + 1, allowNewlines: false)
+                var lexer = SourceScanner.Lexer(bytes: bytes, language: language)
+                let after = lexer.skipDartInterpolation(openAt: p + 1, allowNewlines: template, templates: template)
                 guard after <= body.upperBound, after > p + 2, bytes[after - 1] == 0x7D else { return nil }
                 let inner = UnsafeBufferPointer(rebasing: bytes[(p + 2)..<(after - 1)])
-                var innerLexer = SourceScanner.Lexer(bytes: inner, language: .dart)
+                var innerLexer = SourceScanner.Lexer(bytes: inner, language: language)
                 innerLexer.run()
-                var nested = SourceScanner.Summarizer(bytes: inner, tokens: innerLexer.tokens, file: summary.path, language: .dart)
+                var nested = SourceScanner.Summarizer(bytes: inner, tokens: innerLexer.tokens, file: summary.path, language: language)
                 guard !innerLexer.tokens.isEmpty, innerLexer.tokens.count <= 64,
                       let expression = nested.snapshot(0..<innerLexer.tokens.count) else { return nil }
                 parts.append(.expression(located(expression)))

@@ -108,7 +108,11 @@ extension SourceScanner {
 extension SourceScanner.Summarizer {
     /// The entry point called at `index` (its name), with the argument's token range, if any.
     func entryPointCall(_ index: Int) -> (entry: EntryPoint, argument: Range<Int>?, close: Int)? {
-        let table = language == .dart ? SourceScanner.dartEntryPointsByName : SourceScanner.entryPointsByName
+        let table = switch language {
+        case .dart: SourceScanner.dartEntryPointsByName
+        case .javaScript: SourceScanner.javaScriptEntryPointsByName
+        default: SourceScanner.entryPointsByName
+        }
         guard let candidates = table[text(index)] else { return nil }
         if isWord(index - 1, "func") || isWord(index - 1, "init") || isWord(index - 1, "var") || isWord(index - 1, "let") { return nil }
         let receiver = receiverPath(before: index)
@@ -133,6 +137,10 @@ extension SourceScanner.Summarizer {
                 || (entry.anyReceiverIfImported.map { summary.imports.contains($0) } ?? false)
             guard receiverMatches else { continue }
             if entry.kind == .remoteConfiguration { return (entry, nil, close) }
+            if language == .javaScript {
+                if let argument = javaScriptArgumentRange(open: open, close: close, label: entry.label) { return (entry, argument, close) }
+                continue
+            }
             if let argument = argumentRange(open: open, close: close, label: entry.label, index: 0) { return (entry, argument, close) }
         }
         return nil
@@ -216,7 +224,7 @@ extension SourceScanner.Summarizer {
         }
         var call = CallSite(api: api, argument: argument, context: context(index), location: location, kind: entry.kind)
         call.prefix = prefix
-        if language == .dart { call.written = writtenText(range) }
+        if language == .dart || language == .javaScript { call.written = writtenText(range) }
         summary.calls.append(call)
     }
 

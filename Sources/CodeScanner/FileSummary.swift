@@ -199,6 +199,7 @@ extension SourceScanner {
             case .swift: summarizer.summarizeSwift()
             case .objectiveC: summarizer.summarizeObjectiveC()
             case .dart: summarizer.summarizeDart()
+            case .javaScript: summarizer.summarizeJavaScript()
             }
             var summary = summarizer.summary
             summary.requestTypes = Set((summary.calls.map(\.context) + summary.wrappers.map(\.context)).compactMap { $0.typePaths.last?.last })
@@ -486,7 +487,7 @@ extension SourceScanner {
                         kind: .string, text: value ?? "", isLiteral: value != nil, line: token.line,
                         column: column, endLine: end.line, endColumn: end.column, attached: attached)
                     if value == nil {
-                        expression.parts = language == .dart
+                        expression.parts = language == .dart || language == .javaScript
                             ? dartInterpolationParts(token, line: token.line, column: column, end: end)
                             : interpolationParts(token, line: token.line, column: column, end: end)
                     }
@@ -496,7 +497,11 @@ extension SourceScanner {
                         kind: token.kind, text: text(k), isLiteral: false, line: token.line, column: 0, attached: attached))
                 }
             }
-            return language == .dart ? Self.dartNormalized(result) : result
+            switch language {
+            case .dart: return Self.dartNormalized(result)
+            case .javaScript: return Self.javaScriptNormalized(result)
+            default: return result
+            }
         }
 
         /// A single-line Swift string with `\(…)`: its text pieces and the tokens of each
@@ -569,7 +574,7 @@ extension SourceScanner {
         /// The decoded value of a string literal; nil when interpolated or unterminated.
         func stringValue(_ token: Token) -> String? {
             guard token.flags & (Token.interpolated | Token.unterminated) == 0 else { return nil }
-            if language == .dart { return dartStringValue(token) }
+            if language == .dart || language == .javaScript { return dartStringValue(token) }
             if language == .objectiveC {
                 let quote = bytes[token.start] == 0x40 ? token.start + 1 : token.start
                 return decodeEscapes(quote + 1..<token.end - 1, hashes: 0, lineContinuation: false)

@@ -19,6 +19,8 @@ public struct FolderWalker {
         "pods", "carthage", "node_modules",
         // Dart's and Flutter's tool caches (packages, generated code of dependencies).
         ".dart_tool", ".pub-cache", ".symlinks",
+        // Built web bundles and Expo's cache: minified copies of the app's own code.
+        "dist", "web-build", ".expo", ".next",
         // Version control.
         ".git",
         // SwiftPM's and Xcode's per-machine metadata (package workspace settings, user schemes and

@@ -74,6 +74,7 @@ extension SourceScanner {
             if count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
             let swift = language == .swift
             let dart = language == .dart
+            let script = language == .javaScript
             while position < count {
                 let c = bytes[position]
                 let start = position
@@ -87,7 +88,17 @@ extension SourceScanner {
                 case 0x2F where byte(position + 1) == 0x2F:  // //
                     while position < count && bytes[position] != 0x0A { position += 1 }
                 case 0x2F where byte(position + 1) == 0x2A:  // /*
-                    skipBlockComment(nested: language != .objectiveC)
+                    skipBlockComment(nested: language == .swift || language == .dart)
+                case 0x22 where script, 0x27 where script, 0x60 where script:  // "…", '…', `template`
+                    let startLine = line
+                    let flags = scanJavaScriptString(quoteAt: position)
+                    emit(.string, from: start, line: startLine, flags: flags)
+                case 0x2F where script && regexMayStart():  // /regex/
+                    scanRegex()
+                    emit(.number, from: start, line: line)
+                case 0x23 where script:  // `#private`
+                    position += 1
+                    emit(.punctuation, from: start, line: line)
                 case 0x22 where dart, 0x27 where dart:  // Dart's "…" and '…'
                     let startLine = line
                     let flags = scanDartString(quoteAt: position, raw: false)
@@ -347,8 +358,81 @@ extension SourceScanner {
             return flags | Token.unterminated
         }
 
+        /// A JavaScript string from its opening quote to past its closing one: `'…'` and `"…"` on
+        /// one line (a `\` before the line break continues it), a template literal across lines
+        /// with `${…}` interpolation.
+        mutating func scanJavaScriptString(quoteAt quote: Int) -> UInt8 {
+            let count = bytes.count
+            let delimiter = bytes[quote]
+            let template = delimiter == 0x60
+            var flags: UInt8 = template ? Token.multiline : 0
+            var p = quote + 1
+            while p < count {
+                let c = bytes[p]
+                if c == 0x5C {
+                    if byte(p + 1) == 0x0A { line += 1 }
+                    p = min(p + 2, count)
+                    continue
+                }
+                if template && c == 0x24 && byte(p + 1) == 0x7B {
+                    flags |= Token.interpolated
+                    p = skipDartInterpolation(openAt: p + 1, allowNewlines: true, templates: true)
+                    continue
+                }
+                if c == 0x0A {
+                    if !template { break }
+                    line += 1
+                }
+                if c == delimiter {
+                    position = p + 1
+                    return flags
+                }
+                p += 1
+            }
+            position = min(p, count)
+            return flags | Token.unterminated
+        }
+
+        /// Whether a `/` here starts a regular expression rather than dividing: it follows
+        /// nothing, an operator, an opening bracket, `,` `;` `:` or a keyword that takes a value.
+        func regexMayStart() -> Bool {
+            let next = byte(position + 1)
+            guard next != 0x2F && next != 0x2A else { return false }
+            guard let previous = tokens.last else { return true }
+            switch previous.kind {
+            case .operatorRun: return true
+            case .punctuation:
+                let c = bytes[previous.start]
+                return c != 0x29 && c != 0x5D && c != 0x7D  // ) ] }
+            case .identifier:
+                let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[previous.start..<previous.end]), as: UTF8.self)
+                return ["return", "typeof", "case", "in", "of", "yield", "await", "void", "delete", "throw", "else"].contains(word)
+            default: return false
+            }
+        }
+
+        /// A regular expression literal to its closing `/` (not inside `[…]`), on its line.
+        mutating func scanRegex() {
+            let count = bytes.count
+            var p = position + 1
+            var inClass = false
+            while p < count && bytes[p] != 0x0A {
+                let c = bytes[p]
+                if c == 0x5C {
+                    p += 2
+                    continue
+                }
+                if c == 0x5B { inClass = true } else if c == 0x5D { inClass = false } else if c == 0x2F && !inClass {
+                    p += 1
+                    break
+                }
+                p += 1
+            }
+            position = min(p, count)
+        }
+
         /// Skips Dart's `${ … }`, nested strings included; returns the offset after the `}`.
-        mutating func skipDartInterpolation(openAt open: Int, allowNewlines: Bool) -> Int {
+        mutating func skipDartInterpolation(openAt open: Int, allowNewlines: Bool, templates: Bool = false) -> Int {
             var depth = 0
             var p = open
             let count = bytes.count
@@ -362,7 +446,7 @@ extension SourceScanner {
                     depth -= 1
                     p += 1
                     if depth == 0 { return p }
-                case 0x22, 0x27:
+                case 0x22, 0x27, 0x60 where templates:
                     guard stringNesting < Self.maxStringNesting else {
                         stringNestingLimited = true
                         while p < count && bytes[p] != 0x0A { p += 1 }
@@ -370,7 +454,7 @@ extension SourceScanner {
                     }
                     let saved = position
                     stringNesting += 1
-                    _ = scanDartString(quoteAt: p, raw: false)
+                    _ = templates ? scanJavaScriptString(quoteAt: p) : scanDartString(quoteAt: p, raw: false)
                     stringNesting -= 1
                     p = max(position, p + 1)
                     position = saved

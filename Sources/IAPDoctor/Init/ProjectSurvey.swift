@@ -69,7 +69,8 @@ public struct ProjectSurvey: Sendable {
         path.split(separator: "/").contains { part in
             let lower = part.lowercased()
             return lower.hasSuffix("tests") || lower.hasSuffix("test") || lower == "fixtures" || lower == "testdata"
-                || lower.hasSuffix("uitests") || lower == "spec" || lower == "specs"
+                || lower.hasSuffix("uitests") || lower == "spec" || lower == "specs" || lower == "__tests__" || lower == "__mocks__"
+                || lower == "e2e"
         }
     }
 
@@ -327,8 +328,11 @@ public struct ProjectSurvey: Sendable {
         // and the source files at the top itself (an app whose constants sit beside its folders).
         var folders: [String] = []
         var topFiles: [String] = []
-        for path in files where [".swift", ".m", ".mm", ".h", ".dart"].contains(where: { path.hasSuffix($0) }) && !Self.isTestPath(path) {
+        for path in files where Self.isSourceFile(path) && !Self.isTestPath(path) {
             guard path.contains("/") else {
+                // At the top of a JavaScript app, only its entry files are code (`App.tsx`,
+                // `index.js`), not its tools' configuration (`metro.config.js`).
+                if Self.isScript(path), !(path.hasPrefix("App.") || path.hasPrefix("index.")) { continue }
                 topFiles.append(path)
                 continue
             }
@@ -337,6 +341,15 @@ public struct ProjectSurvey: Sendable {
             if !folders.contains(folder) { folders.append(folder) }
         }
         sources = folders + topFiles.sorted()
+    }
+
+    /// Swift, Objective-C, Dart, JavaScript and TypeScript sources (not type declarations).
+    static func isSourceFile(_ path: String) -> Bool {
+        [".swift", ".m", ".mm", ".h", ".dart"].contains(where: { path.hasSuffix($0) }) || (isScript(path) && !path.hasSuffix(".d.ts"))
+    }
+
+    static func isScript(_ path: String) -> Bool {
+        [".js", ".jsx", ".ts", ".tsx", ".mjs", ".mts"].contains(where: { path.hasSuffix($0) })
     }
 
     /// Profiles when there are several (the descriptor lists them as a question).

@@ -1,0 +1,230 @@
+// MARK: - JavaScript entry points and expressions
+
+extension SourceScanner {
+    /// Purchase libraries of React Native, Expo, Capacitor and Cordova apps, as imported.
+    static let javaScriptPurchaseModules: Set<String> = [
+        "react-native-iap", "expo-iap", "expo-in-app-purchases", "react-native-purchases", "react-native-purchases-ui",
+        "@revenuecat/purchases-capacitor", "@revenuecat/purchases-js", "cordova-plugin-purchase", "@awesome-cordova-plugins/in-app-purchase-2",
+        "react-native-adapty", "react-native-qonversion", "@capgo/native-purchases",
+    ]
+
+    /// Every JavaScript entry point, one a line. `label` names the property of an object argument
+    /// that holds the IDs (`getProducts({ skus })`; `request.ios.sku` for a nested one); without
+    /// it the first argument is the IDs. Entries with a label come before the same name without,
+    /// for libraries that took an array first and an object later.
+    static let javaScriptEntryPoints: [EntryPoint] = {
+        var entries: [EntryPoint] = []
+        // react-native-iap and expo-iap share their API across versions: an array, then `{ skus }`,
+        // then `{ request: { ios: { sku } } }`.
+        for module in ["react-native-iap", "expo-iap"] {
+            for name in ["getProducts", "getSubscriptions", "fetchProducts", "requestProducts"] {
+                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: "skus", api: "\(name)({ skus })", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: nil, api: "\(name)(skus)", anyReceiverIfImported: module))
+            }
+            for name in ["requestPurchase", "requestSubscription"] {
+                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: "request.ios.sku", api: "\(name)({ request: { ios: { sku } } })", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: "request.sku", api: "\(name)({ request: { sku } })", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: "sku", api: "\(name)({ sku })", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: nil, api: "\(name)(sku)", anyReceiverIfImported: module))
+            }
+        }
+        entries += [
+            // expo-in-app-purchases
+            EntryPoint(receivers: [["InAppPurchases"]], name: "getProductsAsync", label: nil, api: "InAppPurchases.getProductsAsync", anyReceiverIfImported: "expo-in-app-purchases"),
+            EntryPoint(receivers: [["InAppPurchases"]], name: "purchaseItemAsync", label: nil, api: "InAppPurchases.purchaseItemAsync", anyReceiverIfImported: "expo-in-app-purchases"),
+            // react-native-purchases (RevenueCat)
+            EntryPoint(receivers: [["Purchases"]], name: "getProducts", label: nil, api: "Purchases.getProducts", anyReceiverIfImported: "react-native-purchases"),
+            EntryPoint(receivers: [["Purchases"]], name: "purchaseProduct", label: nil, api: "Purchases.purchaseProduct", anyReceiverIfImported: "react-native-purchases"),
+            EntryPoint(receivers: [["Purchases"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.getOfferings", anyReceiverIfImported: "react-native-purchases"),
+            // @revenuecat/purchases-capacitor
+            EntryPoint(receivers: [["Purchases"]], name: "getProducts", label: "productIdentifiers", api: "Purchases.getProducts({ productIdentifiers })", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
+            EntryPoint(receivers: [["Purchases"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.getOfferings", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
+            // cordova-plugin-purchase: `store.register({ id, type, platform })`
+            EntryPoint(receivers: [["store"], ["CdvPurchase", "store"]], name: "register", label: "id", api: "store.register({ id })"),
+        ]
+        return entries
+    }()
+
+    static let javaScriptEntryPointsByName: [String: [EntryPoint]] = Dictionary(grouping: javaScriptEntryPoints, by: \.name)
+    static let javaScriptEntryPointFirstBytes: Set<UInt8> = Set(javaScriptEntryPoints.compactMap { $0.name.utf8.first })
+}
+
+extension SourceScanner.Summarizer {
+    /// The tokens of a call's first argument, or of the property `label` (a dotted path) of the
+    /// object literal it is; shorthand `{ skus }` is the name itself.
+    func javaScriptArgumentRange(open: Int, close: Int, label: String?) -> Range<Int>? {
+        guard open + 1 < close else { return nil }
+        let first = open + 1..<argumentEnd(from: open + 1, close: close)
+        guard let label else { return first.isEmpty || isPunctuation(first.lowerBound, "{") ? nil : first }
+        var range = first
+        for key in label.split(separator: ".") {
+            guard isPunctuation(range.lowerBound, "{") else { return nil }
+            let objectClose = matchingClose(range.lowerBound)
+            guard let value = javaScriptProperty(String(key), open: range.lowerBound, close: objectClose) else { return nil }
+            range = value
+        }
+        return range.isEmpty ? nil : range
+    }
+
+    /// The value of property `key` in the object literal `open`…`close`.
+    func javaScriptProperty(_ key: String, open: Int, close: Int) -> Range<Int>? {
+        var k = open + 1
+        while k < close {
+            let end = argumentEnd(from: k, close: close)
+            let named = isIdentifier(k) ? text(k) : (tokens[k].kind == .string ? stringValue(tokens[k]) : nil)
+            if named == key {
+                if isPunctuation(k + 1, ":") { return k + 2..<end }
+                if end == k + 1 { return k..<end }  // `{ skus }`
+            }
+            k = end + 1
+        }
+        return nil
+    }
+
+    /// JavaScript written over into what the Swift evaluator reads: `new`, `await`, `as const`,
+    /// `as T`, `satisfies T` and non-null `!` dropped; object literals as dictionaries with string
+    /// keys; `Object.values(x)` / `Object.keys(x)` as `x.values` / `x.keys`; `Array.from(x)` as
+    /// `x`; and a choice on the platform (`Platform.select({ ios: a, … })`,
+    /// `Platform.OS === 'ios' ? a : b`) reduced to its iOS side.
+    static func javaScriptNormalized(_ tokens: [SourceScanner.ExpressionToken]) -> [SourceScanner.ExpressionToken] {
+        typealias Token = SourceScanner.ExpressionToken
+        var output: [Token] = []
+        output.reserveCapacity(tokens.count)
+        var objects: [Bool] = []
+        var k = 0
+        func isText(_ index: Int, _ text: String) -> Bool { index < tokens.count && tokens[index].text == text && tokens[index].kind != .string }
+        func closing(_ open: Int) -> Int {
+            var depth = 0
+            var p = open
+            while p < tokens.count {
+                if tokens[p].kind != .string {
+                    if ["(", "[", "{"].contains(tokens[p].text) { depth += 1 }
+                    if [")", "]", "}"].contains(tokens[p].text) {
+                        depth -= 1
+                        if depth == 0 { return p }
+                    }
+                }
+                p += 1
+            }
+            return tokens.count - 1
+        }
+        while k < tokens.count {
+            var token = tokens[k]
+            if token.kind == .identifier, token.text == "new" || token.text == "await" {
+                k += 1
+                continue
+            }
+            if token.kind == .identifier, token.text == "as" || token.text == "satisfies", !output.isEmpty {
+                // The type after it: names, dots, brackets, type arguments.
+                k += 1
+                var depth = 0
+                while k < tokens.count {
+                    let t = tokens[k]
+                    if t.kind == .operatorRun, t.text.allSatisfy({ $0 == "<" || $0 == ">" }) {
+                        depth += t.text.filter { $0 == "<" }.count - t.text.filter { $0 == ">" }.count
+                    } else if depth == 0, t.kind != .identifier, t.text != ".", t.text != "[", t.text != "]" {
+                        break
+                    }
+                    k += 1
+                }
+                continue
+            }
+            if token.kind == .operatorRun, token.text == "!", token.attached { k += 1; continue }
+            // A spread in a list: its elements are the list's (`[...consumables, ...subscriptions]`).
+            if token.text == "...", token.kind == .operatorRun, let previous = output.last, previous.text == "[" || previous.text == "," {
+                k += 1
+                continue
+            }
+            // `Object.values(x)` → `x.values`
+            if token.text == "Object", isText(k + 1, "."), isText(k + 2, "values") || isText(k + 2, "keys"), isText(k + 3, "(") {
+                let close = closing(k + 3)
+                output.append(contentsOf: javaScriptNormalized(Array(tokens[(k + 4)..<close])))
+                output.append(Token(kind: .punctuation, text: ".", isLiteral: false, line: token.line, column: 0, attached: true))
+                output.append(Token(kind: .identifier, text: tokens[k + 2].text, isLiteral: false, line: token.line, column: 0, attached: true))
+                k = close + 1
+                continue
+            }
+            if token.text == "Array", isText(k + 1, "."), isText(k + 2, "from") || isText(k + 2, "of"), isText(k + 3, "(") {
+                token.text = "Set"
+                output.append(token)
+                k += 3
+                continue
+            }
+            // `Platform.select({ ios: a, android: b, default: c })`
+            if token.text == "Platform", isText(k + 1, "."), isText(k + 2, "select"), isText(k + 3, "("), isText(k + 4, "{") {
+                let objectClose = closing(k + 4)
+                let callClose = closing(k + 3)
+                if let value = property(tokens, "ios", open: k + 4, close: objectClose) ?? property(tokens, "default", open: k + 4, close: objectClose) {
+                    output.append(contentsOf: javaScriptNormalized(Array(tokens[value])))
+                    k = callClose + 1
+                    continue
+                }
+            }
+            if let (count, holds) = platformComparison(tokens, at: k), isText(k + count, "?"),
+               let colon = SourceScanner.Summarizer.ternaryColon(tokens, from: k + count + 1) {
+                let end = SourceScanner.Summarizer.expressionEnd(tokens, from: colon + 1)
+                let chosen = holds ? Array(tokens[(k + count + 1)..<colon]) : Array(tokens[(colon + 1)..<end])
+                output.append(contentsOf: javaScriptNormalized(chosen))
+                k = end
+                continue
+            }
+            if token.kind == .punctuation, token.text == "{" {
+                let literal = output.last.map { previous in
+                    previous.kind == .operatorRun || ["(", "[", ",", ":", "{"].contains(previous.text) || previous.text == "return"
+                } ?? true
+                objects.append(literal)
+                if literal { token.text = "[" }
+                output.append(token)
+                k += 1
+                // An empty object is an empty dictionary.
+                if literal, isText(k, "}") {
+                    output.append(Token(kind: .punctuation, text: ":", isLiteral: false, line: token.line, column: 0, attached: true))
+                }
+                continue
+            }
+            if token.kind == .punctuation, token.text == "}", let literal = objects.popLast(), literal {
+                token.text = "]"
+            }
+            // An object's key: `monthly:` as the string `"monthly"`.
+            if token.kind == .identifier, objects.last == true, isText(k + 1, ":"),
+               let previous = output.last, previous.text == "[" || previous.text == "," {
+                output.append(Token(kind: .string, text: token.text, isLiteral: true, line: token.line, column: 0, attached: false))
+                k += 1
+                continue
+            }
+            output.append(token)
+            k += 1
+        }
+        return output
+    }
+
+    /// The value of `key` in the object literal `open`…`close` of `tokens`.
+    static func property(_ tokens: [SourceScanner.ExpressionToken], _ key: String, open: Int, close: Int) -> Range<Int>? {
+        var k = open + 1
+        while k < close {
+            if tokens[k].text == key, k + 1 < close, tokens[k + 1].text == ":" {
+                return k + 2..<expressionEnd(tokens, from: k + 2)
+            }
+            k = expressionEnd(tokens, from: k) + 1
+        }
+        return nil
+    }
+
+    /// `Platform.OS === 'ios'`, `Platform.OS !== "android"`, `Capacitor.getPlatform() === 'ios'`:
+    /// how many tokens it takes and whether it holds on iOS.
+    static func platformComparison(_ tokens: [SourceScanner.ExpressionToken], at k: Int) -> (count: Int, holds: Bool)? {
+        func text(_ index: Int) -> String? { index < tokens.count && tokens[index].kind != .string ? tokens[index].text : nil }
+        var width = 0
+        if text(k) == "Platform", text(k + 1) == ".", text(k + 2) == "OS" {
+            width = 3
+        } else if text(k) == "Capacitor", text(k + 1) == ".", text(k + 2) == "getPlatform", text(k + 3) == "(", text(k + 4) == ")" {
+            width = 5
+        } else {
+            return nil
+        }
+        guard let comparison = text(k + width), ["===", "==", "!==", "!="].contains(comparison), k + width + 1 < tokens.count,
+              tokens[k + width + 1].kind == .string, tokens[k + width + 1].isLiteral else { return nil }
+        let isIOS = tokens[k + width + 1].text == "ios"
+        return (width + 2, isIOS == comparison.hasPrefix("="))
+    }
+}

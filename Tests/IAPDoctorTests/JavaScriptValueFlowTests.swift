@@ -1,0 +1,126 @@
+import CodeScanner
+import Testing
+
+/// React Native, Expo, Capacitor and Cordova apps: the IDs their JavaScript and TypeScript hand
+/// to the purchase libraries, in the shapes apps write them.
+@Suite("JavaScript value flow")
+struct JavaScriptValueFlowTests {
+    @Test func reactNativeIAPWithConstantsInAnotherFileAndPlatformSelect() {
+        let files = [
+            ("src/iap/skus.ts", #"""
+            import { Platform } from 'react-native';
+
+            export const SKUS = {
+              monthly: 'com.acme.app.monthly',
+              yearly: `com.acme.app.yearly`,
+            } as const;
+
+            export const itemSkus: string[] = Platform.select({
+              ios: ['com.acme.app.coins100', "com.acme.app.coins500"],
+              android: ['coins_100', 'coins_500'],
+            }) ?? [];
+            """#),
+            ("src/iap/store.tsx", #"""
+            import { getProducts, getSubscriptions, requestPurchase, useIAP } from 'react-native-iap';
+            import { SKUS, itemSkus } from './skus';
+
+            export async function load() {
+              const products = await getProducts({ skus: itemSkus });
+              const subscriptions = await getSubscriptions({ skus: Object.values(SKUS) });
+              await requestPurchase({ request: { ios: { sku: SKUS.monthly } } })
+            }
+            """#),
+        ]
+        #expect(requestedIDs(files) == [
+            // Requested twice: by the subscriptions fetch and by the purchase.
+            "src/iap/skus.ts:4 com.acme.app.monthly", "src/iap/skus.ts:4 com.acme.app.monthly", "src/iap/skus.ts:5 com.acme.app.yearly",
+            "src/iap/skus.ts:9 com.acme.app.coins100", "src/iap/skus.ts:9 com.acme.app.coins500",
+        ])
+    }
+
+    @Test func theOldArrayFormEnumsAndTheIOSSideOfPlatformOS() {
+        let files = [("App.js", #"""
+        import * as RNIap from 'react-native-iap';
+        // getProducts(['commented.out'])
+        const note = "getProducts(['in.a.string'])";
+        const re = /getProducts\(['"]x['"]\)/g;
+        enum Tier { Gold = 'com.acme.tier.gold', Silver = "com.acme.tier.silver" }
+        const extra = Platform.OS === 'ios' ? 'com.acme.ios.extra' : 'android_extra'
+        async function fetch() {
+          const items = await RNIap.getProducts([Tier.Gold, Tier.Silver, extra]);
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "App.js:5 com.acme.tier.gold", "App.js:5 com.acme.tier.silver", "App.js:6 com.acme.ios.extra",
+        ])
+    }
+
+    @Test func expoAndRevenueCatAndCapacitor() {
+        let files = [
+            ("app/purchases.js", #"""
+            import * as InAppPurchases from 'expo-in-app-purchases';
+            const PREFIX = 'com.acme.expo'
+            export const IDS = [`${PREFIX}.pro`, PREFIX + '.coins']
+            export async function load() {
+              const { results } = await InAppPurchases.getProductsAsync(IDS)
+            }
+            """#),
+            ("src/rc.ts", #"""
+            import Purchases from 'react-native-purchases';
+            export async function buy() {
+              await Purchases.getProducts(['com.acme.rc.lifetime']);
+              const offerings = await Purchases.getOfferings();
+            }
+            """#),
+            ("web/src/billing.ts", #"""
+            import { Purchases } from '@revenuecat/purchases-capacitor';
+            export async function products() {
+              return Purchases.getProducts({ productIdentifiers: ['com.acme.cap.pro'] });
+            }
+            """#),
+        ]
+        let scan = SourceScanner.scan(sources: files)
+        #expect(scan.requests.map { "\($0.location.file):\($0.location.line) \($0.id)" } == [
+            // A concatenation is where its first literal is; an interpolation where the template is.
+            "app/purchases.js:2 com.acme.expo.coins", "app/purchases.js:3 com.acme.expo.pro",
+            "src/rc.ts:3 com.acme.rc.lifetime", "web/src/billing.ts:3 com.acme.cap.pro",
+        ])
+        #expect(scan.unresolved.map(\.kind) == [.offerings])
+        #expect(scan.importedLibraries == ["@revenuecat/purchases-capacitor", "expo-in-app-purchases", "react-native-purchases"])
+    }
+
+    @Test func anIDFromTheServerIsAnUnresolvedCallShownAsWritten() {
+        let files = [("src/shop.tsx", #"""
+        import { useIAP } from 'expo-iap';
+        export function Shop({ skus }: { skus: string[] }) {
+          const { fetchProducts } = useIAP();
+          useEffect(() => { fetchProducts({ skus, type: 'inapp' }) }, [skus]);
+          return <Text>Don't buy</Text>;
+        }
+        """#)]
+        let scan = SourceScanner.scan(sources: files)
+        #expect(scan.requests.isEmpty)
+        #expect(scan.unresolved.map(\.argument) == ["skus"])
+        #expect(scan.unresolved.first?.location.line == 4)
+    }
+}
+
+extension JavaScriptValueFlowTests {
+    @Test func spreadListsAreTheirElements() {
+        let files = [
+            ("src/constants.ts", #"""
+            export const CONSUMABLES: string[] = ['com.acme.c1', 'com.acme.c2'];
+            export const SUBSCRIPTIONS = ['com.acme.s1'];
+            export const ALL = [...CONSUMABLES, ...SUBSCRIPTIONS];
+            """#),
+            ("src/shop.tsx", #"""
+            import { useIAP } from 'react-native-iap';
+            export function Shop() {
+              const { fetchProducts } = useIAP();
+              useEffect(() => { fetchProducts({ skus: ALL, type: 'all' }) }, []);
+            }
+            """#),
+        ]
+        #expect(requestedIDs(files) == ["src/constants.ts:1 com.acme.c1", "src/constants.ts:1 com.acme.c2", "src/constants.ts:2 com.acme.s1"])
+    }
+}
