@@ -31,6 +31,8 @@ public struct ProjectSurvey: Sendable {
     public var archiveConfiguration: String?
     /// `PRODUCT_BUNDLE_IDENTIFIER` and `DEVELOPMENT_TEAM` of the shipping configuration, expanded.
     public var bundleID: String?
+    /// Where ``bundleID`` comes from when it is not the chosen target's build setting (an Expo config).
+    public var bundleIDReason: String?
     public var teamID: String?
     /// Where ``teamID`` comes from when it is not the chosen target's (several candidates share it).
     public var teamReason: String?
@@ -105,6 +107,17 @@ public struct ProjectSurvey: Sendable {
         survey.otherProjects = (walk.projects.filter { path in !top.contains { $0.0 == path } } + walk.workspaces).sorted()
         guard let (projectPath, project) = top.first else {
             survey.collectFiles(files, directory: directory)
+            // An Expo app without its native project: its config says what prebuild will write.
+            if let expo = ExpoConfig.read(directory: directory, files: files) {
+                survey.platform = .ios
+                survey.bundleID = expo.bundleID
+                survey.bundleIDReason = expo.bundleIDSource.map { source in
+                    "\(source)" + (expo.bundleIDFromEnvironment.map { "; used when `\($0)` is not set" } ?? "")
+                        + "; no ios/ folder: `npx expo prebuild` writes the Xcode project"
+                }
+                survey.teamID = expo.teamID
+                survey.teamReason = expo.teamSource
+            }
             return survey
         }
         survey.xcodeproj = Choice(

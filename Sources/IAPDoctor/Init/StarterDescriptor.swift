@@ -58,7 +58,9 @@ public enum StarterDescriptor {
             guard let names = survey.undefinedReferences[key] else { return "" }
             return "; " + names.map { "`\($0)`" }.joined(separator: ", ") + " defined in no file: empty, as in Xcode"
         }
-        if let bundleID = survey.bundleID {
+        if let bundleID = survey.bundleID, let reason = survey.bundleIDReason {
+            app.append(line(.appBundleID, bundleID, reason))
+        } else if let bundleID = survey.bundleID {
             app.append(line(.appBundleID, bundleID, "`\(survey.conditionalKeys[XcodeProject.SettingKey.productBundleIdentifier] ?? XcodeProject.SettingKey.productBundleIdentifier)` of \(survey.archiveConfiguration ?? "Release"), the build that ships"
                 + undefined(XcodeProject.SettingKey.productBundleIdentifier)))
         } else {

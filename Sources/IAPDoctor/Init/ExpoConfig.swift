@@ -1,0 +1,83 @@
+import JSONReader
+
+/// An Expo app's iOS identity when it has no `ios/` folder (the managed workflow, where
+/// `npx expo prebuild` writes the native project): the bundle ID from `app.json`
+/// (`expo.ios.bundleIdentifier`) or from the literal in `app.config.js`/`.ts`, and the team from
+/// `expo.ios.appleTeamId` or `eas.json`'s submit profile (`production` first).
+struct ExpoConfig {
+    var bundleID: String?
+    var bundleIDSource: String?
+    var teamID: String?
+    var teamSource: String?
+    /// Set when the value is a fallback after an environment variable
+    /// (`process.env.BUNDLE_ID ?? "com.acme.app"`): the build may use another.
+    var bundleIDFromEnvironment: String?
+
+    static let configFiles = ["app.json", "app.config.json", "app.config.ts", "app.config.js", "app.config.mjs"]
+
+    static func read(directory: String, files: [String]) -> ExpoConfig? {
+        let top = Set(files.filter { !$0.contains("/") })
+        guard let file = configFiles.first(where: top.contains) else { return nil }
+        var config = ExpoConfig()
+        let path = directory + "/" + file
+        guard let bytes = try? FileSystem.readBytes(path, maxBytes: 1 << 20) else { return nil }
+        if file.hasSuffix(".json") {
+            guard let root = try? JSONDocument.parse(bytes: bytes, file: path).root else { return nil }
+            let ios = (root["expo"] ?? root)["ios"]
+            if let value = ios?["bundleIdentifier"]?.string {
+                config.bundleID = value
+                config.bundleIDSource = "`expo.ios.bundleIdentifier` in \(file)"
+            }
+            if let team = ios?["appleTeamId"]?.string {
+                config.teamID = team
+                config.teamSource = "`expo.ios.appleTeamId` in \(file)"
+            }
+        } else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let (value, fromEnvironment) = literal(after: "bundleIdentifier", in: text) {
+                config.bundleID = value
+                config.bundleIDSource = "`ios.bundleIdentifier` in \(file)"
+                config.bundleIDFromEnvironment = fromEnvironment
+            }
+            if let (team, _) = literal(after: "appleTeamId", in: text) {
+                config.teamID = team
+                config.teamSource = "`ios.appleTeamId` in \(file)"
+            }
+        }
+        if config.teamID == nil, top.contains("eas.json"),
+           let easBytes = try? FileSystem.readBytes(directory + "/eas.json", maxBytes: 1 << 20),
+           let eas = try? JSONDocument.parse(bytes: easBytes, file: directory + "/eas.json").root,
+           let submit = eas["submit"] {
+            let profiles = submit.members.sorted { ($0.key == "production" ? 0 : 1, $0.key) < ($1.key == "production" ? 0 : 1, $1.key) }
+            for profile in profiles {
+                if let team = profile.value["ios"]?["appleTeamId"]?.string {
+                    config.teamID = team
+                    config.teamSource = "`submit.\(profile.key).ios.appleTeamId` in eas.json"
+                    break
+                }
+            }
+        }
+        guard config.bundleID != nil || config.teamID != nil else { return nil }
+        return config
+    }
+
+    /// The string literal written as `key: 'value'` in a config script; with
+    /// `process.env.NAME ?? 'value'` (or `||`), the variable's name too.
+    static func literal(after key: String, in text: String) -> (value: String, environment: String?)? {
+        guard let keyRange = text.range(of: key + ":") ?? text.range(of: "\"\(key)\":") else { return nil }
+        var rest = text[keyRange.upperBound...].prefix(200)
+        var environment: String?
+        rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        if rest.hasPrefix("process.env.") {
+            let name = rest.dropFirst("process.env.".count).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            environment = String(name)
+            rest = rest.dropFirst("process.env.".count + name.count).drop { $0 == " " }
+            guard rest.hasPrefix("??") || rest.hasPrefix("||") else { return nil }
+            rest = rest.dropFirst(2).drop { $0 == " " }
+        }
+        guard let quote = rest.first, quote == "'" || quote == "\"" || quote == "`" else { return nil }
+        let value = rest.dropFirst().prefix { $0 != quote && $0 != "\n" && $0 != "$" }
+        guard rest.dropFirst(value.count + 1).first == quote, !value.isEmpty else { return nil }
+        return (String(value), environment)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import IAPDoctor
+import Testing
+
+/// `init` at the root of a cross-platform app: the folders of its language are sources, and an
+/// Expo app without `ios/` takes its bundle ID and team from its config.
+@Suite struct CrossPlatformInitTests {
+    @Test func aManagedExpoAppTakesItsIdentityFromItsConfig() {
+        let fixture = ProjectFixture()
+        fixture.write("app.json", #"{ "expo": { "name": "Coins", "ios": { "bundleIdentifier": "com.acme.coins" } } }"#)
+        fixture.write("eas.json", #"{ "submit": { "preview": { "ios": { "appleTeamId": "AAAAAAAAAA" } }, "production": { "ios": { "appleTeamId": "Q7XK2L9M3N" } } } }"#)
+        fixture.write("package.json", #"{ "dependencies": { "expo-iap": "^2.0.0" } }"#)
+        fixture.write("App.tsx", "import { useIAP } from 'expo-iap';\n")
+        fixture.write("metro.config.js", "module.exports = {};\n")
+        fixture.write("src/shop.ts", "export const SKUS = ['com.acme.coins.100'];\n")
+        fixture.write("__tests__/shop.test.ts", "test('x', () => {});\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == "com.acme.coins")
+        #expect(survey.bundleIDReason?.hasPrefix("`expo.ios.bundleIdentifier` in app.json") == true)
+        #expect(survey.teamID == "Q7XK2L9M3N")
+        #expect(survey.teamReason == "`submit.production.ios.appleTeamId` in eas.json")
+        #expect(survey.sources == ["src", "App.tsx"])
+    }
+
+    @Test func anAppConfigScriptWithAnEnvironmentFallback() {
+        let fixture = ProjectFixture()
+        fixture.write("app.config.ts", """
+            export default {
+              name: 'Coins',
+              ios: {
+                bundleIdentifier: process.env.BUNDLE_ID ?? "com.acme.coins.dev",
+                appleTeamId: 'Q7XK2L9M3N',
+              },
+            };
+            """)
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == "com.acme.coins.dev")
+        #expect(survey.bundleIDReason?.contains("used when `BUNDLE_ID` is not set") == true)
+        #expect(survey.teamID == "Q7XK2L9M3N")
+    }
+
+    @Test func aFlutterAppsDartFolderIsASource() {
+        let fixture = ProjectFixture()
+        fixture.write("pubspec.yaml", "name: coins\n")
+        fixture.write("lib/main.dart", "void main() {}\n")
+        fixture.write("test/widget_test.dart", "void main() {}\n")
+        fixture.write(".dart_tool/package_config.dart", "void main() {}\n")
+        fixture.write("ios/Runner/AppDelegate.swift", "import Flutter\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.sources == ["lib", "ios"])
+    }
+}
