@@ -111,6 +111,7 @@ extension SourceScanner.Summarizer {
         let table = switch language {
         case .dart: SourceScanner.dartEntryPointsByName
         case .javaScript: SourceScanner.javaScriptEntryPointsByName
+        case .cSharp: SourceScanner.cSharpEntryPointsByName
         default: SourceScanner.entryPointsByName
         }
         guard let candidates = table[text(index)] else { return nil }
@@ -137,6 +138,14 @@ extension SourceScanner.Summarizer {
                 || (entry.anyReceiverIfImported.map { summary.imports.contains($0) } ?? false)
             guard receiverMatches else { continue }
             if entry.kind == .remoteConfiguration { return (entry, nil, close) }
+            if language == .cSharp {
+                if entry.label == "1..." {
+                    let first = argumentEnd(from: open + 1, close: close)
+                    if first + 1 < close { return (entry, first + 1..<close, close) }
+                    continue
+                }
+                if entry.name == "AddProduct", let apple = unityAppleID(open: open, close: close) { return (entry, apple, close) }
+            }
             if language == .javaScript {
                 if let argument = javaScriptArgumentRange(open: open, close: close, label: entry.label) { return (entry, argument, close) }
                 continue
@@ -224,7 +233,7 @@ extension SourceScanner.Summarizer {
         }
         var call = CallSite(api: api, argument: argument, context: context(index), location: location, kind: entry.kind)
         call.prefix = prefix
-        if language == .dart || language == .javaScript { call.written = writtenText(range) }
+        if language != .swift && language != .objectiveC { call.written = writtenText(range) }
         summary.calls.append(call)
     }
 

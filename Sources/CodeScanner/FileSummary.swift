@@ -200,6 +200,7 @@ extension SourceScanner {
             case .objectiveC: summarizer.summarizeObjectiveC()
             case .dart: summarizer.summarizeDart()
             case .javaScript: summarizer.summarizeJavaScript()
+            case .cSharp: summarizer.summarizeCSharp()
             }
             var summary = summarizer.summary
             summary.requestTypes = Set((summary.calls.map(\.context) + summary.wrappers.map(\.context)).compactMap { $0.typePaths.last?.last })
@@ -487,9 +488,11 @@ extension SourceScanner {
                         kind: .string, text: value ?? "", isLiteral: value != nil, line: token.line,
                         column: column, endLine: end.line, endColumn: end.column, attached: attached)
                     if value == nil {
-                        expression.parts = language == .dart || language == .javaScript
-                            ? dartInterpolationParts(token, line: token.line, column: column, end: end)
-                            : interpolationParts(token, line: token.line, column: column, end: end)
+                        switch language {
+                        case .dart, .javaScript: expression.parts = dartInterpolationParts(token, line: token.line, column: column, end: end)
+                        case .cSharp: expression.parts = cSharpInterpolationParts(token, line: token.line, column: column, end: end)
+                        default: expression.parts = interpolationParts(token, line: token.line, column: column, end: end)
+                        }
                     }
                     result.append(expression)
                 } else {
@@ -500,6 +503,7 @@ extension SourceScanner {
             switch language {
             case .dart: return Self.dartNormalized(result)
             case .javaScript: return Self.javaScriptNormalized(result)
+            case .cSharp: return Self.cSharpNormalized(result)
             default: return result
             }
         }
@@ -575,6 +579,7 @@ extension SourceScanner {
         func stringValue(_ token: Token) -> String? {
             guard token.flags & (Token.interpolated | Token.unterminated) == 0 else { return nil }
             if language == .dart || language == .javaScript { return dartStringValue(token) }
+            if language == .cSharp { return cSharpStringValue(token) }
             if language == .objectiveC {
                 let quote = bytes[token.start] == 0x40 ? token.start + 1 : token.start
                 return decodeEscapes(quote + 1..<token.end - 1, hashes: 0, lineContinuation: false)

@@ -75,6 +75,7 @@ extension SourceScanner {
             let swift = language == .swift
             let dart = language == .dart
             let script = language == .javaScript
+            let sharp = language == .cSharp
             while position < count {
                 let c = bytes[position]
                 let start = position
@@ -99,6 +100,28 @@ extension SourceScanner {
                 case 0x23 where script:  // `#private`
                     position += 1
                     emit(.punctuation, from: start, line: line)
+                case 0x22 where sharp:  // "…", """raw"""
+                    let startLine = line
+                    let flags = scanCSharpString(quoteAt: position, verbatim: false, interpolated: false)
+                    emit(.string, from: start, line: startLine, flags: flags)
+                case 0x40 where sharp && (byte(position + 1) == 0x22 || (byte(position + 1) == 0x24 && byte(position + 2) == 0x22)),
+                     0x24 where sharp && (byte(position + 1) == 0x22 || (byte(position + 1) == 0x40 && byte(position + 2) == 0x22)):
+                    // @"verbatim", $"interpolated {x}", $@"…", @$"…"
+                    let startLine = line
+                    var quote = position
+                    var verbatim = false
+                    var interpolated = false
+                    while bytes[quote] != 0x22 {
+                        if bytes[quote] == 0x40 { verbatim = true } else { interpolated = true }
+                        quote += 1
+                    }
+                    let flags = scanCSharpString(quoteAt: quote, verbatim: verbatim, interpolated: interpolated)
+                    emit(.string, from: start, line: startLine, flags: flags)
+                case 0x24 where sharp && byte(position + 1) == 0x24:  // $$"""…""" raw interpolated
+                    position += 1
+                    emit(.punctuation, from: start, line: line)
+                case 0x23 where sharp:  // `#if`, `#region`: a preprocessor line
+                    while position < count && bytes[position] != 0x0A { position += 1 }
                 case 0x22 where dart, 0x27 where dart:  // Dart's "…" and '…'
                     let startLine = line
                     let flags = scanDartString(quoteAt: position, raw: false)
@@ -384,6 +407,63 @@ extension SourceScanner {
                     line += 1
                 }
                 if c == delimiter {
+                    position = p + 1
+                    return flags
+                }
+                p += 1
+            }
+            position = min(p, count)
+            return flags | Token.unterminated
+        }
+
+        /// A C# string from its opening `"`: regular (`\` escapes, one line), verbatim (`@"…"`,
+        /// `""` for a quote, across lines), raw (`"""…"""`), interpolated (`$"…{x}…"`).
+        mutating func scanCSharpString(quoteAt quote: Int, verbatim: Bool, interpolated: Bool) -> UInt8 {
+            let count = bytes.count
+            var flags: UInt8 = 0
+            if byte(quote + 1) == 0x22 && byte(quote + 2) == 0x22 {  // raw: as many quotes close it
+                var width = 3
+                while byte(quote + width) == 0x22 { width += 1 }
+                flags |= Token.multiline
+                if interpolated { flags |= Token.interpolated }
+                var p = quote + width
+                while p < count {
+                    if bytes[p] == 0x0A { line += 1 }
+                    if bytes[p] == 0x22 && (0..<width).allSatisfy({ byte(p + $0) == 0x22 }) {
+                        position = p + width
+                        return flags
+                    }
+                    p += 1
+                }
+                position = count
+                return flags | Token.unterminated
+            }
+            if verbatim { flags |= Token.multiline }
+            var p = quote + 1
+            while p < count {
+                let c = bytes[p]
+                if c == 0x5C && !verbatim {
+                    p = min(p + 2, count)
+                    continue
+                }
+                if interpolated && c == 0x7B {
+                    if byte(p + 1) == 0x7B {
+                        p += 2
+                        continue
+                    }
+                    flags |= Token.interpolated
+                    p = skipDartInterpolation(openAt: p, allowNewlines: verbatim)
+                    continue
+                }
+                if c == 0x0A {
+                    if !verbatim { break }
+                    line += 1
+                }
+                if c == 0x22 {
+                    if verbatim && byte(p + 1) == 0x22 {
+                        p += 2
+                        continue
+                    }
                     position = p + 1
                     return flags
                 }

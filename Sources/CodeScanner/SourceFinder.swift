@@ -3,13 +3,14 @@ import Foundation
 // MARK: - Files and folders
 
 extension SourceScanner {
-    enum Language: Sendable { case swift, objectiveC, dart, javaScript }
+    enum Language: Sendable { case swift, objectiveC, dart, javaScript, cSharp }
 
     static func language(ofFile path: String) -> Language? {
         switch fileExtension(path).lowercased() {
         case "swift": return .swift
         case "m", "mm", "h": return .objectiveC
         case "dart": return .dart
+        case "cs": return .cSharp
         case "js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts":
             // Type declarations (`.d.ts`) hold no values.
             return path.hasSuffix(".d.ts") || path.hasSuffix(".d.mts") ? nil : .javaScript

@@ -50,3 +50,34 @@ import Testing
         #expect(survey.sources == ["lib", "ios"])
     }
 }
+
+extension CrossPlatformInitTests {
+    @Test func aUnityProjectTakesItsIdentityFromItsSettings() {
+        let fixture = ProjectFixture()
+        fixture.write("ProjectSettings/ProjectSettings.asset", """
+            %YAML 1.1
+            PlayerSettings:
+              productName: Coins
+              applicationIdentifier:
+                Android: com.acme.coins.android
+                iPhone: com.acme.coins
+              appleDeveloperTeamID: Q7XK2L9M3N
+            """)
+        fixture.write("Assets/Scripts/Store.cs", "using UnityEngine.Purchasing;\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == "com.acme.coins")
+        #expect(survey.teamID == "Q7XK2L9M3N")
+        #expect(survey.sources == ["Assets"])
+    }
+
+    @Test func aMAUIAppTakesItsBundleIDFromItsProject() {
+        let fixture = ProjectFixture()
+        fixture.write("Coins/Coins.csproj", "<Project><PropertyGroup><ApplicationId>com.acme.maui</ApplicationId></PropertyGroup></Project>")
+        fixture.write("Coins/Platforms/iOS/Info.plist", "<plist><dict><key>CFBundleIdentifier</key><string>com.acme.other</string></dict></plist>")
+        fixture.write("Coins/Services/Billing.cs", "using Plugin.InAppBilling;\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == "com.acme.maui")
+        #expect(survey.bundleIDReason?.hasPrefix("`<ApplicationId>` in Coins/Coins.csproj") == true)
+        #expect(survey.sources == ["Coins"])
+    }
+}

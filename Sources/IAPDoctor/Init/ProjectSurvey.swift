@@ -117,6 +117,13 @@ public struct ProjectSurvey: Sendable {
                 }
                 survey.teamID = expo.teamID
                 survey.teamReason = expo.teamSource
+            } else if let dotNet = DotNetConfig.read(directory: directory, files: files) {
+                // Unity, .NET MAUI and Xamarin write their Xcode project when they build.
+                survey.platform = .ios
+                survey.bundleID = dotNet.bundleID
+                survey.bundleIDReason = dotNet.bundleIDSource
+                survey.teamID = dotNet.teamID
+                survey.teamReason = dotNet.teamSource
             }
             return survey
         }
@@ -356,9 +363,9 @@ public struct ProjectSurvey: Sendable {
         sources = folders + topFiles.sorted()
     }
 
-    /// Swift, Objective-C, Dart, JavaScript and TypeScript sources (not type declarations).
+    /// Swift, Objective-C, Dart, JavaScript, TypeScript and C# sources (not type declarations).
     static func isSourceFile(_ path: String) -> Bool {
-        [".swift", ".m", ".mm", ".h", ".dart"].contains(where: { path.hasSuffix($0) }) || (isScript(path) && !path.hasSuffix(".d.ts"))
+        [".swift", ".m", ".mm", ".h", ".dart", ".cs"].contains(where: { path.hasSuffix($0) }) || (isScript(path) && !path.hasSuffix(".d.ts"))
     }
 
     static func isScript(_ path: String) -> Bool {

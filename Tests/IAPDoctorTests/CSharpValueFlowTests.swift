@@ -1,0 +1,69 @@
+import CodeScanner
+import Testing
+
+/// .NET MAUI, Xamarin and Unity apps: the IDs their C# hands to the purchase libraries.
+@Suite("C# value flow")
+struct CSharpValueFlowTests {
+    @Test func pluginInAppBillingWithConstantsAndSeveralArguments() {
+        let files = [
+            ("Shared/ProductIds.cs", #"""
+            namespace Coins.Shared
+            {
+                public static class ProductIds
+                {
+                    public const string Prefix = "com.acme.coins";
+                    public const string Gold = Prefix + ".gold";
+                    public static string Silver => $"{Prefix}.silver";
+                    public static readonly string[] Subscriptions = { "com.acme.coins.monthly", @"com.acme.coins.yearly" };
+                    // public const string Old = "com.acme.coins.old";
+                }
+            }
+            """#),
+            ("Services/Billing.cs", #"""
+            using Plugin.InAppBilling;
+            namespace Coins.Services;
+            public class Billing
+            {
+                public async Task Load()
+                {
+                    var billing = CrossInAppBilling.Current;
+                    var items = await billing.GetProductInfoAsync(ItemType.InAppPurchase, ProductIds.Gold, ProductIds.Silver);
+                    var subs = await billing.GetProductInfoAsync(ItemType.Subscription, ProductIds.Subscriptions);
+                    var note = "GetProductInfoAsync(ItemType.InAppPurchase, \"in.a.string\")";
+                }
+            }
+            """#),
+        ]
+        #expect(requestedIDs(files) == [
+            "Shared/ProductIds.cs:5 com.acme.coins.gold", "Shared/ProductIds.cs:7 com.acme.coins.silver",
+            "Shared/ProductIds.cs:8 com.acme.coins.monthly", "Shared/ProductIds.cs:8 com.acme.coins.yearly",
+        ])
+    }
+
+    @Test func unityAddProductWithTheAppStoresOwnID() {
+        let files = [("Assets/Scripts/Store.cs", #"""
+        using UnityEngine;
+        using UnityEngine.Purchasing;
+        public class Store : MonoBehaviour, IStoreListener
+        {
+            private const string Coins = "com.acme.game.coins";
+            void Start()
+            {
+                var builder = ConfigurationBuilder.Instance(StandardPurchasingModule.Instance());
+                builder.AddProduct(Coins, ProductType.Consumable);
+                builder.AddProduct("gems", ProductType.Consumable, new IDs
+                {
+                    { "com.acme.game.gems.ios", AppleAppStore.Name },
+                    { "gems_android", GooglePlay.Name },
+                });
+                var premium = Application.platform == RuntimePlatform.IPhonePlayer ? "com.acme.game.premium" : "premium_android";
+                builder.AddProduct(premium, ProductType.NonConsumable);
+            }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Assets/Scripts/Store.cs:5 com.acme.game.coins", "Assets/Scripts/Store.cs:12 com.acme.game.gems.ios",
+            "Assets/Scripts/Store.cs:15 com.acme.game.premium",
+        ])
+    }
+}
