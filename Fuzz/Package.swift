@@ -9,7 +9,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
-let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot", "json"]
+let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot", "json", "scripts"]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
@@ -39,6 +39,7 @@ let package = Package(
         fuzzTarget("xcconfig", ["IAPDoctor"]),
         fuzzTarget("snapshot", ["IAPDoctor"]),
         fuzzTarget("json", ["JSONReader"]),
+        fuzzTarget("scripts", ["CodeScanner"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [--minutes N | --runs N] [--timeout S] [--max-len B] [--fork] [target…]
 #
-# Targets: xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json
+# Targets: xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json scripts
 # (default: all, one after the other; see FUZZING.md for what each reads).
 # --minutes N  run each target for N minutes (default 5)
 # --runs N     run each target for N executions instead (e.g. --runs 10000000)
@@ -27,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch="$root/.build-fuzz"
-all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json)
+all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json scripts)
 
 minutes=5
 runs=""
@@ -96,7 +96,7 @@ dict_for() {
     storekit|snapshot|json) echo json.dict ;;
     typo) echo typo.dict ;;
     pattern) echo pattern.dict ;;
-    resolver|manifest) echo swift.dict ;;
+    resolver|manifest|scripts) echo swift.dict ;;
     xcconfig) echo xcconfig.dict ;;
   esac
 }

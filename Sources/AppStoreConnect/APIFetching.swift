@@ -218,7 +218,7 @@ struct APIFetcher: Sendable {
             status: 200, code: APIFetcher.snapshotSizeCode,
             title: "The answer came when the snapshot had reached the size `iapdoctor check` reads, and was not kept whole", detail: nil),
             roleNeeded: nil)) }
-        let megabytes = await store.maximumBytes >> 20
+        let megabytes = store.maximumBytes >> 20
         await client.stop(StopReason(
             code: APIFetcher.snapshotSizeCode, title: "Not sent: the snapshot reached the size `iapdoctor check` reads",
             detail: "the resources already fetched fill about \(megabytes) MiB, and `iapdoctor check` reads snapshots of up to 64 MiB; the facts the rest would bring are unknown."))

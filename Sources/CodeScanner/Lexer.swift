@@ -526,7 +526,11 @@ extension SourceScanner {
                     depth -= 1
                     p += 1
                     if depth == 0 { return p }
-                case 0x22, 0x27, 0x60 where templates:
+                case 0x22, 0x27, 0x60:
+                    if c == 0x60 && !templates {
+                        p += 1
+                        continue
+                    }
                     guard stringNesting < Self.maxStringNesting else {
                         stringNestingLimited = true
                         while p < count && bytes[p] != 0x0A { p += 1 }
