@@ -20,7 +20,7 @@ extension SourceScanner {
     /// every call site. `platform` (`ios`, `macos`, …) chooses `#if os(…)` branches.
     static func scan(
         _ sources: [(path: String, language: Language, bytes: [UInt8])], platform: String? = nil, bundleIdentifier: String? = nil,
-        bundle: BundleFiles = BundleFiles(), propertyLists: [String: String] = [:]
+        bundle: BundleFiles = BundleFiles(), propertyLists: [String: String] = [:], environment: [(path: String, bytes: [UInt8])] = []
     ) -> SourceScan {
         var summaries = sources.map { summarize(bytes: $0.bytes, file: $0.path, language: $0.language) }
         var known: Set<String> = []
@@ -55,6 +55,10 @@ extension SourceScanner {
                     bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers,
                     storingTypes: storingTypes)
             }
+        }
+        // Only when some script reads them: an `.env` of a native app is not code.
+        if summaries.contains(where: { $0.language == .javaScript }) {
+            summaries += environment.map { environmentSummary(bytes: $0.bytes, file: $0.path) }
         }
         return resolve(summaries, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists)
     }

@@ -250,7 +250,25 @@ public enum SourceScanner {
         for path in walk.propertyLists.sorted() where propertyLists[(path as NSString).lastPathComponent] == nil {
             propertyLists[(path as NSString).lastPathComponent] = path
         }
-        var scan = scan(sources, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists)
+        // `.env` files in a scanned folder or beside it (the app's root, when `src/` is scanned).
+        var environment: [(path: String, bytes: [UInt8])] = []
+        var environmentSeen: Set<String> = []
+        for path in paths {
+            var folder = path.hasPrefix("/") || baseDirectory.isEmpty || baseDirectory == "." ? path : baseDirectory + "/" + path
+            while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+            for directory in [folder, (folder as NSString).deletingLastPathComponent] {
+                for name in environmentFileNames {
+                    let file = (directory.isEmpty ? "." : directory) + "/" + name
+                    let real = FolderWalker.realPath(file)
+                    var info = stat()
+                    guard stat(file, &info) == 0, FolderWalker.kind(info.st_mode) == .regularFile, walk.walker.isInsideRoot(real),
+                          environmentSeen.insert(real).inserted, case .success(let bytes) = reader(file, 1 << 20) else { continue }
+                    environment.append((file, bytes))
+                }
+            }
+        }
+        var scan = scan(sources, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists,
+                        environment: environment)
         scan.problems = problems + scan.problems
         scan.libraryConfigurationFiles = walk.configurationFiles.sorted()
         // MKStoreKit reads its IDs from its configuration file, which is read as a list: its own

@@ -1,3 +1,4 @@
+import Foundation
 import CodeScanner
 import Testing
 
@@ -122,5 +123,26 @@ extension JavaScriptValueFlowTests {
             """#),
         ]
         #expect(requestedIDs(files) == ["src/constants.ts:1 com.acme.c1", "src/constants.ts:1 com.acme.c2", "src/constants.ts:2 com.acme.s1"])
+    }
+}
+
+extension JavaScriptValueFlowTests {
+    /// react-native-config's `Config.KEY`, Expo's `process.env.KEY` and react-native-dotenv's
+    /// `@env`, read from the `.env` beside the scanned `src/`; a template gives nothing.
+    @Test func envFilesGiveTheValuesTheCodeReads() throws {
+        let fixture = ProjectFixture()
+        fixture.write(".env", "# store\nIAP_MONTHLY=com.acme.rn.monthly\nexport IAP_YEARLY = \"com.acme.rn.yearly\"\nEXPO_PUBLIC_COINS='com.acme.rn.coins' # comment\n")
+        fixture.write(".env.example", "IAP_LIFETIME=com.acme.rn.lifetime\n")
+        fixture.write("src/store.ts", #"""
+        import Config from 'react-native-config';
+        import { IAP_YEARLY } from '@env';
+        import { getProducts } from 'react-native-iap';
+        export const load = () => getProducts({ skus: [Config.IAP_MONTHLY, IAP_YEARLY, process.env.EXPO_PUBLIC_COINS, Config.IAP_LIFETIME] });
+        """#)
+        let scan = SourceScanner.scan(paths: ["src"], baseDirectory: fixture.folder, root: fixture.folder)
+        #expect(scan.requests.map { "\(($0.location.file as NSString).lastPathComponent):\($0.location.line):\($0.location.column) \($0.id)" } == [
+            ".env:2:13 com.acme.rn.monthly", ".env:3:22 com.acme.rn.yearly", ".env:4:20 com.acme.rn.coins",
+        ])
+        #expect(scan.unresolved.map(\.kind) == [.partial])
     }
 }
