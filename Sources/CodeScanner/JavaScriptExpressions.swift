@@ -8,7 +8,8 @@ extension SourceScanner {
         "react-native-adapty", "react-native-qonversion", "@capgo/native-purchases",
     ]
 
-    /// Every JavaScript entry point, one a line. `label` names the property of an object argument
+    /// Every JavaScript entry point, one a line; a bare call (`getProducts(…)`, from a hook) counts
+    /// only in a file that imports the library. `label` names the property of an object argument
     /// that holds the IDs (`getProducts({ skus })`; `request.ios.sku` for a nested one); without
     /// it the first argument is the IDs. Entries with a label come before the same name without,
     /// for libraries that took an array first and an object later.
@@ -18,14 +19,14 @@ extension SourceScanner {
         // then `{ request: { ios: { sku } } }`.
         for module in ["react-native-iap", "expo-iap"] {
             for name in ["getProducts", "getSubscriptions", "fetchProducts", "requestProducts"] {
-                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: "skus", api: "\(name)({ skus })", anyReceiverIfImported: module))
-                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: nil, api: "\(name)(skus)", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [["RNIap"]], name: name, label: "skus", api: "\(name)({ skus })", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [["RNIap"]], name: name, label: nil, api: "\(name)(skus)", anyReceiverIfImported: module))
             }
             for name in ["requestPurchase", "requestSubscription"] {
-                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: "request.ios.sku", api: "\(name)({ request: { ios: { sku } } })", anyReceiverIfImported: module))
-                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: "request.sku", api: "\(name)({ request: { sku } })", anyReceiverIfImported: module))
-                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: "sku", api: "\(name)({ sku })", anyReceiverIfImported: module))
-                entries.append(EntryPoint(receivers: [[], ["RNIap"]], name: name, label: nil, api: "\(name)(sku)", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [["RNIap"]], name: name, label: "request.ios.sku", api: "\(name)({ request: { ios: { sku } } })", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [["RNIap"]], name: name, label: "request.sku", api: "\(name)({ request: { sku } })", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [["RNIap"]], name: name, label: "sku", api: "\(name)({ sku })", anyReceiverIfImported: module))
+                entries.append(EntryPoint(receivers: [["RNIap"]], name: name, label: nil, api: "\(name)(sku)", anyReceiverIfImported: module))
             }
         }
         entries += [
@@ -39,8 +40,9 @@ extension SourceScanner {
             // @revenuecat/purchases-capacitor
             EntryPoint(receivers: [["Purchases"]], name: "getProducts", label: "productIdentifiers", api: "Purchases.getProducts({ productIdentifiers })", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
             EntryPoint(receivers: [["Purchases"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.getOfferings", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
-            // cordova-plugin-purchase: `store.register({ id, type, platform })`
-            EntryPoint(receivers: [["store"], ["CdvPurchase", "store"]], name: "register", label: "id", api: "store.register({ id })"),
+            // cordova-plugin-purchase, a global (`CdvPurchase.store`, or `store` in a file that names
+            // `CdvPurchase`): `store.register({ id, type, platform })`
+            EntryPoint(receivers: [["CdvPurchase", "store"]], name: "register", label: "id", api: "store.register({ id })", anyReceiverIfImported: "cordova-plugin-purchase"),
         ]
         return entries
     }()

@@ -37,6 +37,9 @@ extension SourceScanner.Summarizer {
         switch text(index) {
         case "import", "require", "from":
             javaScriptImport(index)
+        case "CdvPurchase":
+            // cordova-plugin-purchase is a global, not imported.
+            summary.imports.insert("cordova-plugin-purchase")
         case "class", "enum", "namespace", "interface":
             javaScriptTypeDeclaration(index)
         case "const", "let", "var":

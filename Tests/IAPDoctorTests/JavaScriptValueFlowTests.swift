@@ -146,3 +146,22 @@ extension JavaScriptValueFlowTests {
         #expect(scan.unresolved.map(\.kind) == [.partial])
     }
 }
+
+extension JavaScriptValueFlowTests {
+    /// An app's own `getProducts` or a state store's `register` is not a purchase library's.
+    @Test func callsOfTheSameNameInFilesWithoutTheLibraryAreNotRequests() {
+        let files = [
+            ("src/catalog.ts", #"""
+            import { api } from './api';
+            export const getProducts = (ids: string[]) => api.get('/products', { ids });
+            export const load = () => getProducts(['shoe-42', 'shirt-7']);
+            store.register({ id: 'cart', reducer });
+            """#),
+            ("www/js/shop.js", #"""
+            const { store, ProductType, Platform } = CdvPurchase;
+            store.register({ id: 'com.acme.cordova.pro', type: ProductType.NON_CONSUMABLE, platform: Platform.APPLE_APPSTORE });
+            """#),
+        ]
+        #expect(requestedIDs(files) == ["www/js/shop.js:2 com.acme.cordova.pro"])
+    }
+}
