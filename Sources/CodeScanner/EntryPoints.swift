@@ -217,7 +217,8 @@ extension SourceScanner.Summarizer {
             summary.calls.append(CallSite(api: entry.api, argument: [], context: context(index), location: location, kind: entry.kind))
             return
         }
-        guard let argument = snapshot(range) else { return }
+        guard let argument = language == .javaScript && entry.name == "register" && isPunctuation(range.lowerBound, "[")
+            ? cordovaRegistrations(range) : snapshot(range) else { return }
         let prefix = functionPrefix(before: receiverStart(index))
         if let function = enclosingFunction(), dependsOnParameters(range, function) {
             // `func buy(_ product: Product) { … purchase(product.id) }`: a product already fetched.

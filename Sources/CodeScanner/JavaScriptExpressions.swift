@@ -58,6 +58,8 @@ extension SourceScanner.Summarizer {
         guard open + 1 < close else { return nil }
         let first = open + 1..<argumentEnd(from: open + 1, close: close)
         guard let label else { return first.isEmpty || isPunctuation(first.lowerBound, "{") ? nil : first }
+        // `store.register([{ id }, { id }])`: the list, read by `cordovaRegistrations`.
+        if label == "id", isPunctuation(first.lowerBound, "[") { return first }
         var range = first
         for key in label.split(separator: ".") {
             guard isPunctuation(range.lowerBound, "{") else { return nil }
@@ -66,6 +68,36 @@ extension SourceScanner.Summarizer {
             range = value
         }
         return range.isEmpty ? nil : range
+    }
+
+    /// `store.register([{ id, type, platform }, …])`: the IDs of the App Store's products (an
+    /// entry for Google Play or another store is left out), as one list.
+    mutating func cordovaRegistrations(_ range: Range<Int>) -> [ExpressionToken]? {
+        let close = matchingClose(range.lowerBound)
+        var ids: [[ExpressionToken]] = []
+        var k = range.lowerBound + 1
+        while k < close {
+            let end = argumentEnd(from: k, close: close)
+            if isPunctuation(k, "{") {
+                let objectClose = matchingClose(k)
+                let platform = javaScriptProperty("platform", open: k, close: objectClose).map { range in
+                    range.map { text($0) }.joined()
+                } ?? ""
+                let otherStore = ["GOOGLE", "WINDOWS", "BRAINTREE", "TEST", "AMAZON"].contains { platform.uppercased().contains($0) }
+                if !otherStore, let id = javaScriptProperty("id", open: k, close: objectClose), let tokens = snapshot(id) {
+                    ids.append(tokens)
+                }
+            }
+            k = end + 1
+        }
+        guard let first = ids.first?.first else { return nil }
+        var list = [ExpressionToken(kind: .punctuation, text: "[", isLiteral: false, line: first.line, column: 0, attached: false)]
+        for (index, tokens) in ids.enumerated() {
+            if index > 0 { list.append(ExpressionToken(kind: .punctuation, text: ",", isLiteral: false, line: first.line, column: 0, attached: true)) }
+            list += tokens
+        }
+        list.append(ExpressionToken(kind: .punctuation, text: "]", isLiteral: false, line: first.line, column: 0, attached: true))
+        return list
     }
 
     /// The value of property `key` in the object literal `open`…`close`.

@@ -81,3 +81,19 @@ extension CrossPlatformInitTests {
         #expect(survey.sources == ["Coins"])
     }
 }
+
+extension CrossPlatformInitTests {
+    @Test(arguments: [
+        ("capacitor.config.json", #"{ "appId": "com.acme.cap", "appName": "Coins", "webDir": "dist" }"#, "com.acme.cap"),
+        ("capacitor.config.ts", "const config: CapacitorConfig = {\n  appId: 'com.acme.capts',\n  webDir: 'dist',\n};\n", "com.acme.capts"),
+        ("config.xml", #"<?xml version='1.0'?><widget id="com.acme.cordova" ios-CFBundleIdentifier="com.acme.cordova.ios" version="1.0.0"></widget>"#, "com.acme.cordova.ios"),
+    ])
+    func capacitorAndCordovaAppsWithoutTheirIOSFolder(_ file: String, _ text: String, _ bundleID: String) {
+        let fixture = ProjectFixture()
+        fixture.write(file, text)
+        fixture.write("src/app.ts", "export {};\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == bundleID)
+        #expect(survey.bundleIDReason?.contains(file) == true)
+    }
+}

@@ -160,8 +160,16 @@ extension JavaScriptValueFlowTests {
             ("www/js/shop.js", #"""
             const { store, ProductType, Platform } = CdvPurchase;
             store.register({ id: 'com.acme.cordova.pro', type: ProductType.NON_CONSUMABLE, platform: Platform.APPLE_APPSTORE });
+            const MONTHLY = 'com.acme.cordova.monthly';
+            store.register([
+              { id: MONTHLY, type: ProductType.PAID_SUBSCRIPTION, platform: Platform.APPLE_APPSTORE },
+              { id: 'monthly_android', type: ProductType.PAID_SUBSCRIPTION, platform: Platform.GOOGLE_PLAY },
+              { id: 'com.acme.cordova.coins', type: ProductType.CONSUMABLE },
+            ]);
             """#),
         ]
-        #expect(requestedIDs(files) == ["www/js/shop.js:2 com.acme.cordova.pro"])
+        #expect(requestedIDs(files) == [
+            "www/js/shop.js:2 com.acme.cordova.pro", "www/js/shop.js:3 com.acme.cordova.monthly", "www/js/shop.js:7 com.acme.cordova.coins",
+        ])
     }
 }

@@ -80,4 +80,41 @@ struct ExpoConfig {
         guard rest.dropFirst(value.count + 1).first == quote, !value.isEmpty else { return nil }
         return (String(value), environment)
     }
+
+    /// A Capacitor app (`appId` in `capacitor.config.json`/`.ts`) or a Cordova app (`<widget id>`
+    /// in `config.xml`) whose `ios/` platform folder is not committed.
+    static func readCapacitorOrCordova(directory: String, files: [String]) -> ExpoConfig? {
+        let top = Set(files.filter { !$0.contains("/") })
+        for file in ["capacitor.config.json", "capacitor.config.ts", "capacitor.config.js"] where top.contains(file) {
+            guard let bytes = try? FileSystem.readBytes(directory + "/" + file, maxBytes: 1 << 20) else { continue }
+            let value: String?
+            if file.hasSuffix(".json") {
+                value = (try? JSONDocument.parse(bytes: bytes, file: file).root)?["appId"]?.string
+            } else {
+                value = literal(after: "appId", in: String(decoding: bytes, as: UTF8.self))?.value
+            }
+            guard let value else { continue }
+            var config = ExpoConfig()
+            config.bundleID = value
+            config.bundleIDSource = "`appId` in \(file); no ios/ folder: `npx cap add ios` writes the Xcode project"
+            return config
+        }
+        if top.contains("config.xml"), let bytes = try? FileSystem.readBytes(directory + "/config.xml", maxBytes: 1 << 20) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            // `<widget id="com.acme.app" ios-CFBundleIdentifier="…">`: the iOS override wins.
+            guard let widget = text.range(of: "<widget") else { return nil }
+            let tag = text[widget.upperBound...].prefix { $0 != ">" }
+            func attribute(_ name: String) -> String? {
+                guard let start = tag.range(of: " \(name)=\"") ?? tag.range(of: "\n\(name)=\"") ?? tag.range(of: "\t\(name)=\"") else { return nil }
+                let value = tag[start.upperBound...].prefix { $0 != "\"" }
+                return value.isEmpty ? nil : String(value)
+            }
+            guard let value = attribute("ios-CFBundleIdentifier") ?? attribute("id") else { return nil }
+            var config = ExpoConfig()
+            config.bundleID = value
+            config.bundleIDSource = "the widget's `\(attribute("ios-CFBundleIdentifier") != nil ? "ios-CFBundleIdentifier" : "id")` in config.xml; `cordova platform add ios` writes the Xcode project"
+            return config
+        }
+        return nil
+    }
 }
