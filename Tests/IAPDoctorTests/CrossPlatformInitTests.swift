@@ -64,10 +64,19 @@ extension CrossPlatformInitTests {
               appleDeveloperTeamID: Q7XK2L9M3N
             """)
         fixture.write("Assets/Scripts/Store.cs", "using UnityEngine.Purchasing;\n")
+        fixture.write("Assets/Resources/IAPProductCatalog.json", """
+            {"appleSKU":"","appleTeamID":"","products":[
+              {"id":"coins","type":0,"storeIDs":[{"store":"GooglePlay","id":"coins_android"},{"store":"AppleAppStore","id":"com.acme.coins.ios"}]},
+              {"id":"com.acme.coins.pro","type":1,"storeIDs":[]}
+            ]}
+            """)
         let survey = ProjectSurvey.survey(directory: fixture.folder)
         #expect(survey.bundleID == "com.acme.coins")
         #expect(survey.teamID == "Q7XK2L9M3N")
         #expect(survey.sources == ["Assets"])
+        #expect(survey.productIDLists == ["Assets/Resources/IAPProductCatalog.json"])
+        let ids = try? ProductIDList.load(path: fixture.folder + "/Assets/Resources/IAPProductCatalog.json")
+        #expect(ids?.map(\.value) == ["com.acme.coins.ios", "com.acme.coins.pro"])
     }
 
     @Test func aMAUIAppTakesItsBundleIDFromItsProject() {

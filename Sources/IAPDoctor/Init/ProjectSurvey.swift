@@ -342,7 +342,7 @@ public struct ProjectSurvey: Sendable {
             let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
             return (name.hasSuffix(".plist") || name.hasSuffix(".json"))
                 && (name.contains("product_id") || name.contains("productid") || name.contains("product-id")
-                    || name.hasPrefix("products.") || name.hasPrefix("productids"))
+                    || name.hasPrefix("products.") || name.hasPrefix("productids") || name == "iapproductcatalog.json")
         }
         // Sources: the top-level folders that hold Swift or Objective-C files (tests excluded),
         // and the source files at the top itself (an app whose constants sit beside its folders).

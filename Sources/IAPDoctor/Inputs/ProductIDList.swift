@@ -197,6 +197,11 @@ public enum ProductIDList {
                 case .string(let text):
                     id(text, element.location)
                 case .dictionary(let entries):
+                    // Unity's IAPProductCatalog.json: the App Store's own ID overrides the product's.
+                    if let apple = Self.appleStoreID(entries) {
+                        id(apple.text, apple.location)
+                        continue
+                    }
                     for entry in entries where ProductIDList.idKeys.contains(ProductIDList.normalized(entry.key)) {
                         if case .string(let text) = entry.value.kind { id(text, entry.value.location) }
                     }
@@ -207,6 +212,23 @@ public enum ProductIDList {
                     break
                 }
             }
+        }
+
+        /// `"storeIDs": [{ "store": "AppleAppStore", "id": "com.x.coins" }]` (Unity IAP's catalog).
+        static func appleStoreID(_ entries: [(key: String, value: Node)]) -> (text: String, location: SourceLocation)? {
+            guard let stores = entries.first(where: { ProductIDList.normalized($0.key) == "storeids" })?.value,
+                  case .array(let elements) = stores.kind else { return nil }
+            for element in elements {
+                guard case .dictionary(let fields) = element.kind else { continue }
+                let store = fields.first { $0.key == "store" }.flatMap { field -> String? in
+                    if case .string(let text) = field.value.kind { return text }
+                    return nil
+                }
+                guard store == "AppleAppStore" || store == "MacAppStore",
+                      let id = fields.first(where: { $0.key == "id" }), case .string(let text) = id.value.kind, !text.isEmpty else { continue }
+                return (text, id.value.location)
+            }
+            return nil
         }
 
         /// Every value shaped like an App Store shared secret under a key that says secret.
