@@ -72,7 +72,7 @@ public struct ProjectSurvey: Sendable {
             let lower = part.lowercased()
             return lower.hasSuffix("tests") || lower.hasSuffix("test") || lower == "fixtures" || lower == "testdata"
                 || lower.hasSuffix("uitests") || lower == "spec" || lower == "specs" || lower == "__tests__" || lower == "__mocks__"
-                || lower == "e2e"
+                || lower == "e2e" || lower == "cypress" || lower == "detox"
         }
     }
 
