@@ -230,6 +230,7 @@ extension SourceScanner {
         var pendingType: PendingType?
         var mentionsMutablePayment = false
         var columnCache: (offset: Int, column: Int)?
+        var columnCheckpoints: [Int: (offset: Int, column: Int)] = [:]
         var productIdentifierAssignments: [CallSite] = []
         /// Wrapper functions found in the first pass, by name: their calls are entry points.
         var wrappers: [String: [WrapperFunction]] = [:]
@@ -342,8 +343,23 @@ extension SourceScanner {
             if let cached = columnCache, cached.offset <= offset,
                !bytes[cached.offset..<offset].contains(0x0A) {
                 let column = cached.column + scalarCount(cached.offset..<offset)
-                columnCache = (offset, column)
+                remember(offset, column)
                 return column
+            }
+            // An earlier answer on the same line, from the checkpoints kept per 256-byte block: a long
+            // generated line read out of order (a declaration, then its object's members) stays
+            // linear.
+            var block = offset >> 8
+            while block >= 0 && (offset >> 8) - block < 256 {
+                if let checkpoint = columnCheckpoints[block], checkpoint.offset <= offset {
+                    if !bytes[checkpoint.offset..<offset].contains(0x0A) {
+                        let column = checkpoint.column + scalarCount(checkpoint.offset..<offset)
+                        remember(offset, column)
+                        return column
+                    }
+                    break
+                }
+                block -= 1
             }
             var lineStart = offset
             while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
@@ -351,8 +367,14 @@ extension SourceScanner {
                 lineStart = 3
             }
             let column = scalarCount(lineStart..<offset) + 1
-            columnCache = (offset, column)
+            remember(offset, column)
             return column
+        }
+
+        /// Keeps `offset`'s column as the last answer and as its block's checkpoint (the earliest).
+        mutating func remember(_ offset: Int, _ column: Int) {
+            columnCache = (offset, column)
+            if columnCheckpoints[offset >> 8].map({ offset < $0.offset }) ?? true { columnCheckpoints[offset >> 8] = (offset, column) }
         }
 
         /// UTF-8 lead bytes: one per Unicode scalar.

@@ -173,3 +173,19 @@ extension JavaScriptValueFlowTests {
         ])
     }
 }
+
+extension JavaScriptValueFlowTests {
+    /// A minified bundle is one long line read out of order (a declaration, then its object's
+    /// members): columns stay exact, and the scan stays linear (the time limit only stops a
+    /// regressed run).
+    @Test(.timeLimit(.minutes(1))) func columnsOnALongMinifiedLine() {
+        let declarations = (0..<20_000).map { "const O\($0)={k:'com.acme.m\($0)',n:'name'};" }.joined()
+        let line = "import{getProducts}from'react-native-iap';\(declarations)getProducts({skus:[O19999.k,O0.k]});"
+        let scan = SourceScanner.scan(sources: [("bundle.min.js", line)])
+        let first = line.range(of: "'com.acme.m0'")!
+        let last = line.range(of: "'com.acme.m19999'")!
+        #expect(scan.requests.map(\.location.column) == [
+            line.distance(from: line.startIndex, to: first.lowerBound) + 1, line.distance(from: line.startIndex, to: last.lowerBound) + 1,
+        ])
+    }
+}
