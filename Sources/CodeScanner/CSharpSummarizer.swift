@@ -6,26 +6,7 @@
 /// Expressions are written over into the tokens the Swift evaluator reads.
 extension SourceScanner.Summarizer {
     mutating func summarizeCSharp() {
-        var index = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            switch token.kind {
-            case .punctuation:
-                switch bytes[token.start] {
-                case 0x7B: openScope(index)
-                case 0x7D: closeScope(index)
-                case 0x3B: pendingType = nil
-                default: break
-                }
-            case .identifier:
-                summary.identifiers.insert(bytes, tokens[index].start..<tokens[index].end)
-                cSharpIdentifier(index)
-            default:
-                break
-            }
-            index += 1
-        }
-        finish()
+        walkBraces { $0.cSharpIdentifier($1) }
     }
 
     static let cSharpModifiers: Set<String> = [
@@ -94,7 +75,7 @@ extension SourceScanner.Summarizer {
                 let declared = names.filter { !Self.cSharpModifiers.contains(text($0)) }
                 if isOperator(k, "=") || isOperator(k, "=>") {
                     guard declared.count >= 2, let name = declared.last, name == k - 1 else { return }
-                    let end = cSharpExpressionEnd(from: k + 1)
+                    let end = bracedExpressionEnd(from: k + 1)
                     record(name, expression: k + 1..<end, isPrivate: false)
                     return
                 }
@@ -103,7 +84,7 @@ extension SourceScanner.Summarizer {
                     guard declared.count >= 2, let name = declared.last, name == k - 1 else { return }
                     let close = matchingClose(k)
                     if isOperator(close + 1, "=") {
-                        let end = cSharpExpressionEnd(from: close + 2)
+                        let end = bracedExpressionEnd(from: close + 2)
                         record(name, expression: close + 2..<end, isPrivate: false)
                     }
                     return
@@ -112,23 +93,6 @@ extension SourceScanner.Summarizer {
             if isIdentifier(k) { names.append(k) }
             k += 1
         }
-    }
-
-    /// The end (exclusive) of a C# expression: `;`, or `,` or an unmatched closer at depth 0.
-    func cSharpExpressionEnd(from start: Int) -> Int {
-        var depth = 0
-        var k = start
-        while k < tokens.count {
-            if depth == 0 && (isPunctuation(k, ",") || isPunctuation(k, ";")) { break }
-            if isOpener(k) {
-                depth += 1
-            } else if isCloser(k) {
-                if depth == 0 { break }
-                depth -= 1
-            }
-            k += 1
-        }
-        return k
     }
 
     /// A C# string's value: escapes decoded in a regular string, `""` in a verbatim one, a raw

@@ -6,26 +6,7 @@
 /// over into the tokens the Swift evaluator reads (see `DartExpressions.swift`).
 extension SourceScanner.Summarizer {
     mutating func summarizeDart() {
-        var index = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            switch token.kind {
-            case .punctuation:
-                switch bytes[token.start] {
-                case 0x7B: openScope(index)
-                case 0x7D: closeScope(index)
-                case 0x3B: pendingType = nil
-                default: break
-                }
-            case .identifier:
-                summary.identifiers.insert(bytes, tokens[index].start..<tokens[index].end)
-                dartIdentifier(index)
-            default:
-                break
-            }
-            index += 1
-        }
-        finish()
+        walkBraces { $0.dartIdentifier($1) }
     }
 
     /// Words that begin a declaration of a constant or field before its type and name.
@@ -106,7 +87,7 @@ extension SourceScanner.Summarizer {
             if angle <= 0 {
                 if isPunctuation(k, ";") || isPunctuation(k, "{") || isPunctuation(k, "(") || isPunctuation(k, "}") { return }
                 if isOperator(k, "="), let name = nameIndex {
-                    let end = dartExpressionEnd(from: k + 1)
+                    let end = bracedExpressionEnd(from: k + 1)
                     record(name, expression: k + 1..<end, isPrivate: isPrivate)
                     guard isPunctuation(end, ","), isIdentifier(end + 1) else { return }
                     nameIndex = nil
@@ -123,13 +104,13 @@ extension SourceScanner.Summarizer {
     /// `static List<String> get ids => [a, b];`: a value like a constant's.
     mutating func dartGetter(_ index: Int) {
         guard isIdentifier(index + 1), isOperator(index + 2, "=>") else { return }
-        let end = dartExpressionEnd(from: index + 3)
+        let end = bracedExpressionEnd(from: index + 3)
         record(index + 1, expression: index + 3..<end, isPrivate: false)
     }
 
-    /// The end (exclusive) of a Dart expression: `;`, or `,` or an unmatched closer at depth 0
-    /// (braces count: set and map literals, closures).
-    func dartExpressionEnd(from start: Int) -> Int {
+    /// The end (exclusive) of a Dart or C# expression: `;`, or `,` or an unmatched closer at
+    /// depth 0 (braces count: collection literals, closures).
+    func bracedExpressionEnd(from start: Int) -> Int {
         var depth = 0
         var k = start
         while k < tokens.count {

@@ -7,26 +7,7 @@
 /// Swift evaluator reads (see `JavaScriptExpressions.swift`).
 extension SourceScanner.Summarizer {
     mutating func summarizeJavaScript() {
-        var index = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            switch token.kind {
-            case .punctuation:
-                switch bytes[token.start] {
-                case 0x7B: openScope(index)
-                case 0x7D: closeScope(index)
-                case 0x3B: pendingType = nil
-                default: break
-                }
-            case .identifier:
-                summary.identifiers.insert(bytes, tokens[index].start..<tokens[index].end)
-                javaScriptIdentifier(index)
-            default:
-                break
-            }
-            index += 1
-        }
-        finish()
+        walkBraces { $0.javaScriptIdentifier($1) }
     }
 
     mutating func javaScriptIdentifier(_ index: Int) {

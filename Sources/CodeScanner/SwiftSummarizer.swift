@@ -2,6 +2,18 @@ extension SourceScanner.Summarizer {
     // MARK: Swift
 
     mutating func summarizeSwift() {
+        walkBraces { summarizer, index in
+            if summarizer.bytes[summarizer.tokens[index].start] == 0x23 || summarizer.isPunctuation(index - 1, "@") {
+                summarizer.availabilityMarker(index)
+            }
+            summarizer.swiftIdentifier(index)
+        }
+    }
+
+    /// The walk every language but Objective-C shares: braces open and close scopes (a type's
+    /// body when a declaration is pending), `;` ends a pending declaration, and each identifier
+    /// goes to the language's own reading.
+    mutating func walkBraces(_ identifier: (inout Self, Int) -> Void) {
         var index = 0
         while index < tokens.count {
             let token = tokens[index]
@@ -15,8 +27,7 @@ extension SourceScanner.Summarizer {
                 }
             case .identifier:
                 summary.identifiers.insert(bytes, tokens[index].start..<tokens[index].end)
-                if bytes[token.start] == 0x23 || isPunctuation(index - 1, "@") { availabilityMarker(index) }
-                swiftIdentifier(index)
+                identifier(&self, index)
             default:
                 break
             }
