@@ -204,6 +204,21 @@ extension SourceScanner.Summarizer {
                 k += 3
                 continue
             }
+            // `list.map((p) => p['id'])`: each map literal's entry.
+            if token.text == "map", let (name, end) = arrowProperty(tokens, call: k + 1), isText(end - 1, "]") || isText(end - 2, "]") {
+                output.append(token)
+                let line = token.line
+                output += [
+                    SourceScanner.ExpressionToken(kind: .punctuation, text: "{", isLiteral: false, line: line, column: 0, attached: false),
+                    SourceScanner.ExpressionToken(kind: .identifier, text: "$0", isLiteral: false, line: line, column: 0, attached: false),
+                    SourceScanner.ExpressionToken(kind: .punctuation, text: "[", isLiteral: false, line: line, column: 0, attached: true),
+                    SourceScanner.ExpressionToken(kind: .string, text: name, isLiteral: true, line: line, column: 0, attached: false),
+                    SourceScanner.ExpressionToken(kind: .punctuation, text: "]", isLiteral: false, line: line, column: 0, attached: true),
+                    SourceScanner.ExpressionToken(kind: .punctuation, text: "}", isLiteral: false, line: line, column: 0, attached: false),
+                ]
+                k = end + 1
+                continue
+            }
             if let (condition, holds) = platformCondition(tokens, at: k), isText(k + condition, "?"),
                let colon = ternaryColon(tokens, from: k + condition + 1) {
                 let end = expressionEnd(tokens, from: colon + 1)

@@ -184,6 +184,21 @@ extension SourceScanner.Summarizer {
                 k += 3
                 continue
             }
+            // `list.map(p => p.id)`, `list.map(({ id }) => id)`: each object's property.
+            if token.text == "map", let (name, end) = SourceScanner.Summarizer.arrowProperty(tokens, call: k + 1) {
+                output.append(token)
+                let line = token.line
+                output += [
+                    Token(kind: .punctuation, text: "{", isLiteral: false, line: line, column: 0, attached: false),
+                    Token(kind: .identifier, text: "$0", isLiteral: false, line: line, column: 0, attached: false),
+                    Token(kind: .punctuation, text: "[", isLiteral: false, line: line, column: 0, attached: true),
+                    Token(kind: .string, text: name, isLiteral: true, line: line, column: 0, attached: false),
+                    Token(kind: .punctuation, text: "]", isLiteral: false, line: line, column: 0, attached: true),
+                    Token(kind: .punctuation, text: "}", isLiteral: false, line: line, column: 0, attached: false),
+                ]
+                k = end + 1
+                continue
+            }
             // `Platform.select({ ios: a, android: b, default: c })`
             if token.text == "Platform", isText(k + 1, "."), isText(k + 2, "select"), isText(k + 3, "("), isText(k + 4, "{") {
                 let objectClose = closing(k + 4)
@@ -230,6 +245,42 @@ extension SourceScanner.Summarizer {
             k += 1
         }
         return output
+    }
+
+    /// `(p => p.id)`, `((p) => p.id)`, `(p => p['id'])`, `(({ id }) => id)` at `call` (the
+    /// `(` after `map`): the property taken, and the index of the call's `)`.
+    static func arrowProperty(_ tokens: [SourceScanner.ExpressionToken], call: Int) -> (name: String, end: Int)? {
+        func text(_ index: Int) -> String? { index < tokens.count && tokens[index].kind != .string ? tokens[index].text : nil }
+        guard text(call) == "(" else { return nil }
+        var k = call + 1
+        var parameter: String?
+        var destructured: String?
+        if text(k) == "(", text(k + 1) == "{", let name = text(k + 2), text(k + 3) == "}", text(k + 4) == ")" {
+            destructured = name
+            k += 5
+        } else if text(k) == "(", let name = text(k + 1), tokens[k + 1].kind == .identifier, text(k + 2) == ")" {
+            parameter = name
+            k += 3
+        } else if let name = text(k), tokens[k].kind == .identifier {
+            parameter = name
+            k += 1
+        } else {
+            return nil
+        }
+        guard text(k) == "=>" else { return nil }
+        k += 1
+        if let destructured {
+            guard text(k) == destructured, text(k + 1) == ")" else { return nil }
+            return (destructured, k + 1)
+        }
+        guard text(k) == parameter else { return nil }
+        // A non-null `!` may follow (Dart's `p['id']!`, TypeScript's `p.id!`).
+        func close(_ index: Int) -> Int? { text(index) == ")" ? index : (text(index) == "!" && text(index + 1) == ")" ? index + 1 : nil) }
+        if text(k + 1) == ".", let name = text(k + 2), let end = close(k + 3) { return (name, end) }
+        if text(k + 1) == "[", k + 2 < tokens.count, tokens[k + 2].kind == .string, tokens[k + 2].isLiteral, text(k + 3) == "]", let end = close(k + 4) {
+            return (tokens[k + 2].text, end)
+        }
+        return nil
     }
 
     /// The value of `key` in the object literal `open`…`close` of `tokens`.

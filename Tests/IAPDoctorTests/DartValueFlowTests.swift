@@ -124,3 +124,19 @@ extension DartValueFlowTests {
         #expect(scan.unresolved.first?.location.line == 4)
     }
 }
+
+extension DartValueFlowTests {
+    @Test func eachMapsEntryThroughMap() {
+        let files = [("lib/plans.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        const plans = [
+          {'id': 'com.acme.plan.monthly', 'title': 'Monthly'},
+          {'id': 'com.acme.plan.yearly', 'title': 'Yearly'},
+        ];
+        Future<void> load() async {
+          await InAppPurchase.instance.queryProductDetails(plans.map((p) => p['id']!).toSet());
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/plans.dart:3 com.acme.plan.monthly", "lib/plans.dart:4 com.acme.plan.yearly"])
+    }
+}

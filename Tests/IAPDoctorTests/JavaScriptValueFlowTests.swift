@@ -189,3 +189,22 @@ extension JavaScriptValueFlowTests {
         ])
     }
 }
+
+extension JavaScriptValueFlowTests {
+    @Test func eachObjectsPropertyThroughMap() {
+        let files = [("src/plans.ts", #"""
+        import { fetchProducts } from 'expo-iap';
+        export const PLANS = [
+          { id: 'com.acme.plan.monthly', title: 'Monthly' },
+          { id: 'com.acme.plan.yearly', title: 'Yearly' },
+        ];
+        const load = async () => {
+          await fetchProducts({ skus: PLANS.map((plan) => plan.id), type: 'subs' });
+          await fetchProducts({ skus: PLANS.map(({ id }) => id) });
+        };
+        """#)]
+        // Both calls are the same entry point: each ID is reported once for it.
+        #expect(requestedIDs(files) == ["src/plans.ts:3 com.acme.plan.monthly", "src/plans.ts:4 com.acme.plan.yearly"])
+        #expect(SourceScanner.scan(sources: files).unresolved.isEmpty)
+    }
+}
