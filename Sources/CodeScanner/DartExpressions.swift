@@ -204,6 +204,14 @@ extension SourceScanner.Summarizer {
                 k += 3
                 continue
             }
+            // `P.values.map((p) => p.id)`: the list of every case's `id` (`P.values$id`).
+            if token.text == "map", let last = output.last, last.text == ".", output.count >= 2, output[output.count - 2].text == "values",
+               let (name, end) = arrowProperty(tokens, call: k + 1), isText(end - 1, name) || isText(end - 2, name) {
+                output[output.count - 2].text = "values$" + name
+                output.removeLast()
+                k = end + 1
+                continue
+            }
             // `list.map((p) => p['id'])`: each map literal's entry.
             if token.text == "map", let (name, end) = arrowProperty(tokens, call: k + 1), isText(end - 1, "]") || isText(end - 2, "]") {
                 output.append(token)

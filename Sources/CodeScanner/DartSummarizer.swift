@@ -133,9 +133,18 @@ extension SourceScanner.Summarizer {
         let close = matchingClose(open)
         guard close > open else { return }
         let fields = dartConstructorFields(name: path.last ?? "", in: open + 1..<close)
+        // Every case's value of each field, and every case's name, for `P.values.map((p) => p.id)`.
+        var columns: [String: [[ExpressionToken]]] = [:]
+        var names: [ExpressionToken] = []
+        defer { dartEnumValues(path: path, columns: columns, names: names, at: open) }
         var k = open + 1
         while k < close, isIdentifier(k) {
             let caseIndex = k
+            let name = text(caseIndex)
+            let location = location(caseIndex)
+            names.append(ExpressionToken(
+                kind: .string, text: name, isLiteral: true, line: location.line, column: location.column,
+                endLine: location.line, endColumn: location.column + name.unicodeScalars.count, attached: false))
             k += 1
             if isPunctuation(k, "(") {
                 let argumentsClose = matchingClose(k)
@@ -149,6 +158,7 @@ extension SourceScanner.Summarizer {
                         position += 1
                     }
                     guard let field, let expression = snapshot(argument.range) else { continue }
+                    columns[field, default: []].append(expression)
                     var definition = Definition(
                         name: field, owner: path + [text(caseIndex)], localScope: nil, position: caseIndex, isPrivate: false,
                         expression: expression, context: context(argument.range.lowerBound))
@@ -159,6 +169,26 @@ extension SourceScanner.Summarizer {
             }
             guard isPunctuation(k, ",") else { return }
             k += 1
+        }
+    }
+
+    /// `P.values.map((p) => p.field)` is written over as `P.values$field`: one list per field of
+    /// every case's value, and `values$name` of the cases' names.
+    mutating func dartEnumValues(path: [String], columns: [String: [[ExpressionToken]]], names: [ExpressionToken], at open: Int) {
+        var lists = columns
+        lists["name"] = names.map { [$0] }
+        for (field, values) in lists where !values.isEmpty {
+            guard let line = values.first?.first?.line else { continue }
+            var list = [ExpressionToken(kind: .punctuation, text: "[", isLiteral: false, line: line, column: 0, attached: false)]
+            for (index, value) in values.enumerated() {
+                if index > 0 { list.append(ExpressionToken(kind: .punctuation, text: ",", isLiteral: false, line: line, column: 0, attached: true)) }
+                list += value
+            }
+            list.append(ExpressionToken(kind: .punctuation, text: "]", isLiteral: false, line: line, column: 0, attached: true))
+            var definition = Definition(
+                name: "values$" + field, owner: path, localScope: nil, position: open, isPrivate: false, expression: list, context: context(open))
+            definition.conditions = conditions
+            summary.definitions.append(definition)
         }
     }
 

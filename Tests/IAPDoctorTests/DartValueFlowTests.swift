@@ -140,3 +140,26 @@ extension DartValueFlowTests {
         #expect(requestedIDs(files) == ["lib/plans.dart:3 com.acme.plan.monthly", "lib/plans.dart:4 com.acme.plan.yearly"])
     }
 }
+
+extension DartValueFlowTests {
+    @Test func everyEnumCasesFieldOrNameThroughValues() {
+        let files = [("lib/products.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        enum Product {
+          coins('com.acme.e.coins'),
+          pro('com.acme.e.pro');
+          const Product(this.id);
+          final String id;
+        }
+        enum Plan { com_acme_monthly, com_acme_yearly }
+        Future<void> load() async {
+          await InAppPurchase.instance.queryProductDetails(Product.values.map((p) => p.id).toSet());
+          await InAppPurchase.instance.queryProductDetails(Plan.values.map((e) => e.name).toSet());
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "lib/products.dart:3 com.acme.e.coins", "lib/products.dart:4 com.acme.e.pro",
+            "lib/products.dart:8 com_acme_monthly", "lib/products.dart:8 com_acme_yearly",
+        ])
+    }
+}
