@@ -69,7 +69,10 @@ struct Init: ParsableCommand {
         }
         summary.append("  sources: \(survey.sources.isEmpty ? "not found" : survey.sources.joined(separator: ", "))")
         // Paths from the descriptor are confined to its folder unless `--root` names a wider one.
-        let root = FileSystem.commonAncestor(descriptorFolder, directory)
+        // Sibling packages of a monorepo widen it to the folder that holds them too.
+        let root = survey.sources.reduce(FileSystem.commonAncestor(descriptorFolder, directory)) { root, source in
+            FileSystem.commonAncestor(root, FileSystem.resolve(source, relativeTo: directory))
+        }
         let rootOption = external || FileSystem.normalize(root) == FileSystem.normalize(descriptorFolder) ? "" : " --root \(root)"
         summary.append("next: answer the commented questions, then run `iapdoctor check \(target)\(rootOption)`")
         print(summary.joined(separator: "\n"))

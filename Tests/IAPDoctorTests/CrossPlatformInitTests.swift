@@ -106,3 +106,35 @@ extension CrossPlatformInitTests {
         #expect(survey.bundleIDReason?.contains(file) == true)
     }
 }
+
+extension CrossPlatformInitTests {
+    /// A monorepo: the app's sibling packages are sources, inside the repository only.
+    @Test func theSiblingPackagesAnAppDependsOn() throws {
+        let fixture = ProjectFixture()
+        try FileManager.default.createDirectory(atPath: fixture.folder + "/.git", withIntermediateDirectories: true)
+        fixture.write("apps/mobile/pubspec.yaml", """
+            name: mobile
+            dependencies:
+              flutter:
+                sdk: flutter
+              store_ids:
+                path: ../../packages/store_ids
+              outside:
+                path: ../../../elsewhere
+            dev_dependencies:
+              test_helpers:
+                path: ../../packages/test_helpers
+            """)
+        fixture.write("apps/mobile/lib/main.dart", "void main() {}\n")
+        fixture.write("packages/store_ids/lib/ids.dart", "const kPro = 'com.acme.pro';\n")
+        fixture.write("packages/test_helpers/lib/h.dart", "void h() {}\n")
+        fixture.write("package.json", #"{ "private": true, "workspaces": ["apps/*", "libs/*"] }"#)
+        fixture.write("apps/web/package.json", #"{ "name": "web", "dependencies": { "@acme/iap": "workspace:*", "react": "^18.0.0", "local-kit": "file:../../kits/local" } }"#)
+        fixture.write("apps/web/src/index.ts", "export {};\n")
+        fixture.write("libs/iap/package.json", #"{ "name": "@acme/iap" }"#)
+        fixture.write("libs/iap/src/skus.ts", "export const SKUS = ['com.acme.web.pro'];\n")
+        fixture.write("kits/local/index.ts", "export {};\n")
+        #expect(ProjectSurvey.survey(directory: fixture.folder + "/apps/mobile").sources == ["lib", "../../packages/store_ids/lib"])
+        #expect(ProjectSurvey.survey(directory: fixture.folder + "/apps/web").sources == ["src", "../../kits/local", "../../libs/iap/src"])
+    }
+}

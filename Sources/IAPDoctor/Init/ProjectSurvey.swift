@@ -361,6 +361,8 @@ public struct ProjectSurvey: Sendable {
             if !folders.contains(folder) { folders.append(folder) }
         }
         sources = folders + topFiles.sorted()
+        // A monorepo's sibling packages the app depends on hold code its requests may import.
+        if let directory { sources += WorkspacePackages.sources(directory: directory) }
     }
 
     /// Swift, Objective-C, Dart, JavaScript, TypeScript and C# sources (not type declarations).
