@@ -40,8 +40,13 @@ struct Init: ParsableCommand {
         // folder (`project_root`), so `check` reads the project's files without `--root`.
         let descriptorFolder = FileSystem.directoryName(of: target)
         let external = !FileSystem.isWithin(descriptorFolder, directory) && !FileSystem.isInsideGitWorkTree(descriptorFolder)
+        // The project is the surveyed folder, widened to the sibling packages of a monorepo.
+        let projectFolder = survey.sources.reduce(directory) { root, source in
+            FileSystem.commonAncestor(root, FileSystem.resolve(source, relativeTo: directory))
+        }
         let text = StarterDescriptor.render(
-            survey, name: name, surveyedFolder: directory, descriptorFolder: descriptorFolder, projectRoot: external ? "." : nil)
+            survey, name: name, surveyedFolder: directory, descriptorFolder: descriptorFolder,
+            projectRoot: external ? FileSystem.relativePath(projectFolder, from: directory) : nil)
         // `-o elsewhere/project.yaml` may name a folder that does not exist yet.
         let folder = FileSystem.directoryName(of: target)
         if !FileSystem.isDirectory(folder), (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) == nil {
@@ -69,10 +74,7 @@ struct Init: ParsableCommand {
         }
         summary.append("  sources: \(survey.sources.isEmpty ? "not found" : survey.sources.joined(separator: ", "))")
         // Paths from the descriptor are confined to its folder unless `--root` names a wider one.
-        // Sibling packages of a monorepo widen it to the folder that holds them too.
-        let root = survey.sources.reduce(FileSystem.commonAncestor(descriptorFolder, directory)) { root, source in
-            FileSystem.commonAncestor(root, FileSystem.resolve(source, relativeTo: directory))
-        }
+        let root = FileSystem.commonAncestor(descriptorFolder, projectFolder)
         let rootOption = external || FileSystem.normalize(root) == FileSystem.normalize(descriptorFolder) ? "" : " --root \(root)"
         summary.append("next: answer the commented questions, then run `iapdoctor check \(target)\(rootOption)`")
         print(summary.joined(separator: "\n"))

@@ -138,3 +138,21 @@ extension CrossPlatformInitTests {
         #expect(ProjectSurvey.survey(directory: fixture.folder + "/apps/web").sources == ["src", "../../kits/local", "../../libs/iap/src"])
     }
 }
+
+extension CrossPlatformInitTests {
+    /// Without an Xcode project, a `project.yaml` is an XcodeGen spec only if `init` did not write
+    /// it: a second `init --force` replaces its own descriptor.
+    @Test func aDescriptorInitWroteIsNotAnXcodeGenSpec() throws {
+        let fixture = ProjectFixture()
+        fixture.write("app.json", #"{ "expo": { "ios": { "bundleIdentifier": "com.acme.coins" } } }"#)
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        let text = StarterDescriptor.render(survey, name: "Coins", surveyedFolder: fixture.folder, descriptorFolder: fixture.folder, projectRoot: nil)
+        fixture.write("project.yaml", text)
+        let again = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(again.xcodeproj == nil)
+        #expect(again.bundleID == "com.acme.coins")
+        // The command itself, twice.
+        #expect(try runReport(["init", ".", "--force"], in: fixture.folder).status == 0)
+        #expect(try runReport(["init", ".", "--force"], in: fixture.folder).status == 0)
+    }
+}

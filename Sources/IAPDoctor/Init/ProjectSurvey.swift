@@ -90,7 +90,8 @@ public struct ProjectSurvey: Sendable {
         // that is committed is what Xcode opens, so specs count only without one.
         if !loaded.contains(where: { !$0.1.applicationTargets.isEmpty }) {
             let manifests = files.filter { path in
-                !Self.isTestPath(path) && (XcodeGenSpec.isSpec(path) || (TuistProject.isManifest(path) && !path.split(separator: "/").contains("Tuist")))
+                !Self.isTestPath(path) && ((XcodeGenSpec.isSpec(path) && !Self.isDescriptor(directory + "/" + path))
+                    || (TuistProject.isManifest(path) && !path.split(separator: "/").contains("Tuist")))
             }
             // The shallowest first, and a bounded number: a Tuist monorepo has a manifest per module.
             let shallowest = manifests.sorted { ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1) }.prefix(32)
@@ -363,6 +364,18 @@ public struct ProjectSurvey: Sendable {
         sources = folders + topFiles.sorted()
         // A monorepo's sibling packages the app depends on hold code its requests may import.
         if let directory { sources += WorkspacePackages.sources(directory: directory) }
+    }
+
+    /// Whether a `project.yaml` is an iapdoctor descriptor (one `init` wrote), not an XcodeGen
+    /// spec: its first lines say so. Looked at without taking it as an input, so `init --force`
+    /// may replace it.
+    static func isDescriptor(_ path: String) -> Bool {
+        // Only a regular file: a pipe would block.
+        guard (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular,
+              let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+        return head.contains("# iapdoctor project descriptor") || head.contains(StarterDescriptor.schemaURL)
     }
 
     /// Swift, Objective-C, Dart, JavaScript, TypeScript and C# sources (not type declarations).
