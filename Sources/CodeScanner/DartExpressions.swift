@@ -1,6 +1,12 @@
 // MARK: - Dart strings and expressions
 
 extension SourceScanner {
+    /// The purchase libraries of Flutter, React Native, Expo, Capacitor, Cordova, .NET and Unity
+    /// apps: they call StoreKit on the app's behalf.
+    public static var crossPlatformLibraries: Set<String> {
+        dartPurchasePackages.union(javaScriptPurchaseModules).union(["Plugin.InAppBilling", "UnityEngine.Purchasing"])
+    }
+
     /// Flutter's purchase plugins: a file importing one of them deals with In-App Purchase.
     static let dartPurchasePackages: Set<String> = [
         "in_app_purchase", "in_app_purchase_storekit", "purchases_flutter", "purchases_ui_flutter", "flutter_inapp_purchase",

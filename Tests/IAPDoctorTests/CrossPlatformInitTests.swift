@@ -1,5 +1,6 @@
 import Foundation
 import IAPDoctor
+import Rules
 import Testing
 
 /// `init` at the root of a cross-platform app: the folders of its language are sources, and an
@@ -154,5 +155,28 @@ extension CrossPlatformInitTests {
         // The command itself, twice.
         #expect(try runReport(["init", ".", "--force"], in: fixture.folder).status == 0)
         #expect(try runReport(["init", ".", "--force"], in: fixture.folder).status == 0)
+    }
+}
+
+extension CrossPlatformInitTests {
+    /// In a Flutter app the plugin, not the app's code, chooses StoreKit 1 or 2: the question says so.
+    @Test func theStoreKitQuestionNamesThePlugin() {
+        let fixture = ProjectFixture()
+        fixture.write("project.yaml", """
+            version: 1
+            app:
+              name: Coins
+              platform: ios
+              bundle_id: com.acme.coins
+              deployment_target: "13.0"
+              sources: [lib]
+            """)
+        fixture.write("lib/store.dart", """
+            import 'package:in_app_purchase/in_app_purchase.dart';
+            Future<void> load() async { await InAppPurchase.instance.queryProductDetails({'com.acme.coins.pro'}); }
+            """)
+        let diagnosis = Doctor(engine: BuiltinRules.engine()).check(Doctor.Request(paths: [fixture.folder + "/project.yaml"]))
+        let questions = diagnosis.checklist.first { $0.item.id == "os-version" }?.questions.map(\.question) ?? []
+        #expect(questions.contains { $0.hasPrefix("Which StoreKit does `in_app_purchase` call in this build") }, "\(questions)")
     }
 }

@@ -44,6 +44,7 @@ extension EvidenceLoader {
         evidence.sourcesKey = project.app.sources[0].location
         evidence.filesScanned = scan.filesScanned
         evidence.importedLibraries = scan.importedLibraries
+        evidence.crossPlatformLibraries = scan.importedLibraries.filter(SourceScanner.crossPlatformLibraries.contains)
         evidence.mentionsStoreKit = scan.usesStoreKit1 || scan.usesStoreKit2
         for problem in scan.problems {
             if problem.kind == .missing, let named = project.app.sources.first(where: {

@@ -44,6 +44,9 @@ public struct SourceEvidence: Sendable {
     public var subscriptionGroups: [Fact<String>] = []
     /// StoreKit and In-App Purchase libraries the code imports.
     public var importedLibraries: [String] = []
+    /// Those of them that call StoreKit for a Flutter, React Native, Capacitor, .NET or Unity
+    /// app (`in_app_purchase`, `react-native-iap`): they, not the app's code, choose StoreKit 1 or 2.
+    public var crossPlatformLibraries: [String] = []
     /// StoreKit types or calls appear in the code (with or without an import).
     public var mentionsStoreKit = false
     /// The repository URLs of the project's remote Swift packages, whose code is not scanned.

@@ -16,9 +16,12 @@ struct DeploymentTargetRule: Rule {
             return [context.pass()]
         }
         guard let api = app.storeKitAPI else {
-            return [context.unknown(
-                "Which StoreKit API does the code call: StoreKit 1 (`SKProductsRequest`), StoreKit 2 (`Product.products(for:)`) or both?",
-                key: .appStoreKitAPI)]
+            // A cross-platform app's plugin calls StoreKit; its version and setup choose which.
+            let plugins = context.project.evidence.sources.crossPlatformLibraries
+            let question = plugins.isEmpty
+                ? "Which StoreKit API does the code call: StoreKit 1 (`SKProductsRequest`), StoreKit 2 (`Product.products(for:)`) or both?"
+                : "Which StoreKit does \(plugins.map { "`\($0)`" }.joined(separator: ", ")) call in this build: StoreKit 1, StoreKit 2 or both? The library's version and setup decide, not the app's code."
+            return [context.unknown(question, key: .appStoreKitAPI)]
         }
         // StoreKit 1 runs on every supported OS; with both, StoreKit 1 covers older systems.
         guard api.value == .storekit2 else { return [context.pass()] }
