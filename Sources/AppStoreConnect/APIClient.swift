@@ -161,13 +161,17 @@ public actor APIClient {
         await acquireSlot()
         defer { releaseSlot() }
         var attempt = 0
+        // A 401 is answered once with a new token: App Store Connect refuses a valid one now and then.
+        var renewToken = false
+        var renewedAfter401 = false
         while true {
             attempt += 1
             if let stopReason { return .notSent(stopReason) }
             try await paceForRateLimit()
             checkBudget()
             if let stopReason { return .notSent(stopReason) }
-            let token = try signer.token()
+            let token = try signer.token(renewed: renewToken)
+            renewToken = false
             statistics.requests += 1
             onProgress?(statistics)
             let response: HTTPResponse
@@ -177,6 +181,9 @@ public actor APIClient {
                     "User-Agent": "iapdoctor (asc pull)",
                 ])
             } catch {
+                if let help = error.help {
+                    throw PullFailure(message: "cannot make HTTPS requests: \(error.message)", help: help)
+                }
                 guard let wait = configuration.retry.delay(afterAttempt: attempt, retryAfter: nil, now: clock(), jitter: jitter()) else {
                     throw PullFailure(
                         message: "cannot reach App Store Connect at \(configuration.baseURL.absoluteString): \(error.message) (after \(attempt) attempts)",
@@ -196,6 +203,23 @@ public actor APIClient {
                 }
                 return .document(document)
             case 401:
+                // Tokens are signed with this machine's clock: one far from App Store Connect's is
+                // refused every time, and a new token would be too.
+                if let header = response.headers["date"], let serverTime = RetryPolicy.parseHTTPDate(header) {
+                    let skew = clock().timeIntervalSince(serverTime)
+                    if abs(skew) >= APIClient.tolerableClockSkew {
+                        let minutes = Int((abs(skew) / 60).rounded())
+                        throw PullFailure(
+                            message: "App Store Connect refused the API token (401): this machine's clock is \(minutes) minute\(minutes == 1 ? "" : "s") \(skew > 0 ? "ahead of" : "behind") App Store Connect's (its answer is dated \(header)), and tokens are signed with this clock",
+                            help: "set the clock right (turn on network time: `timedatectl set-ntp true` on Linux, Date & Time settings on a Mac), then run the pull again")
+                    }
+                }
+                if !renewedAfter401 {
+                    renewedAfter401 = true
+                    renewToken = true
+                    statistics.retries += 1
+                    continue
+                }
                 throw PullFailure(
                     message: "App Store Connect refused the API key (401 NOT_AUTHORIZED): the Key ID, Issuer ID and private key do not match, or the key was revoked",
                     help: "use a team key from Users and Access → Integrations → App Store Connect API with its own Key ID and the Issuer ID shown there; an In-App Purchase key (Users and Access → Integrations → In-App Purchase) is not an App Store Connect API key and is always refused")
@@ -216,6 +240,10 @@ public actor APIClient {
             }
         }
     }
+
+    /// A clock this far from App Store Connect's makes its tokens be refused (they are valid from
+    /// `iat` for at most 20 minutes).
+    static let tolerableClockSkew: TimeInterval = 120
 
     /// Counts a page read (for the statistics).
     public func countPage() {

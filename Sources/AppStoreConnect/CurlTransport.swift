@@ -68,6 +68,11 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             defer { iap_http_result_free(&result) }
             guard result.ok == 1 else {
                 let message = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                // libcurl could not be loaded: no request will go out, whatever the network.
+                if result.unavailable == 1 {
+                    return .failure(TransportError(
+                        message: message, help: "install libcurl's runtime library (Debian and Ubuntu: `apt-get install libcurl4`; Fedora: `dnf install libcurl`), then run the pull again"))
+                }
                 return .failure(TransportError(message: message.isEmpty ? "the request failed" : message))
             }
             let body = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()

@@ -13,9 +13,16 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// The connection failed, timed out, or the answer broke a limit: no HTTP status to act on.
+/// The connection failed, timed out, or the answer broke a limit: no HTTP status to act on. With
+/// `help`, no request can be made at all (libcurl is missing): retrying is pointless.
 public struct TransportError: Error, Sendable {
     public let message: String
+    public var help: String? = nil
+
+    public init(message: String, help: String? = nil) {
+        self.message = message
+        self.help = help
+    }
 }
 
 /// How requests reach the API: `PlatformHTTPTransport` in the tool; anything that answers GETs in

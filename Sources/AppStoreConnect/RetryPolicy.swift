@@ -45,14 +45,18 @@ public struct RetryPolicy: Sendable {
         if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
             return Double(String(trimmed.prefix(9)))
         }
+        return parseHTTPDate(trimmed).map { max(0, $0.timeIntervalSince(now)) }
+    }
+
+    /// An HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT` and the two obsolete forms, RFC 9110 §5.6.7).
+    public static func parseHTTPDate(_ value: String) -> Date? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
         for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "GMT")
             formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) {
-                return max(0, date.timeIntervalSince(now))
-            }
+            if let date = formatter.date(from: trimmed) { return date }
         }
         return nil
     }

@@ -29,12 +29,13 @@ public final class TokenSigner: @unchecked Sendable {
         self.renewalMargin = min(renewalMargin, self.lifetime / 2)
     }
 
-    /// A token valid for at least `renewalMargin` more seconds.
-    public func token() throws(PullFailure) -> String {
+    /// A token valid for at least `renewalMargin` more seconds; a new one when `renewed` (after
+    /// App Store Connect refused the cached one).
+    public func token(renewed: Bool = false) throws(PullFailure) -> String {
         lock.lock()
         defer { lock.unlock() }
         let now = clock()
-        if let cached, now.addingTimeInterval(renewalMargin) < cached.expiry {
+        if !renewed, let cached, now.addingTimeInterval(renewalMargin) < cached.expiry {
             return cached.token
         }
         let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))

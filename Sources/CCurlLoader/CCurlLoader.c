@@ -41,12 +41,23 @@ static int loaded;
 static void load(void) {
     // libcurl.so.4 is the runtime package (libcurl4 / libcurl3-gnutls on Debian and Ubuntu, the
     // system library on macOS is libcurl.4.dylib); libcurl.so only comes with -dev packages.
-    static const char *names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so", "libcurl.4.dylib", NULL};
+#ifdef __APPLE__
+    static const char *names[] = {"libcurl.4.dylib", NULL};
+#else
+    static const char *names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so", NULL};
+#endif
     void *library = NULL;
-    for (int i = 0; names[i] && !library; i++) library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    char first_error[200] = "";
+    for (int i = 0; names[i] && !library; i++) {
+        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        // The first name's reason is the one that matters (`libcurl.so.4: cannot open shared object file`).
+        if (!library && i == 0) {
+            const char *reason = dlerror();
+            snprintf(first_error, sizeof first_error, "%s", reason ? reason : names[0]);
+        }
+    }
     if (!library) {
-        snprintf(load_error, sizeof load_error,
-                 "libcurl is not installed (%s); install it (Debian and Ubuntu: apt-get install libcurl4)", dlerror());
+        snprintf(load_error, sizeof load_error, "libcurl is not installed (%s)", first_error);
         return;
     }
 #define SYMBOL(field, name)                                                                        \
@@ -139,7 +150,10 @@ static const char *describe(int code) {
 void iap_http_get(const char *url, const char *const *headers, size_t count, size_t max_body,
                   long timeout_seconds, const volatile int *cancel, iap_http_result *result) {
     memset(result, 0, sizeof *result);
-    if (!iap_http_load(result->error, sizeof result->error)) return;
+    if (!iap_http_load(result->error, sizeof result->error)) {
+        result->unavailable = 1;
+        return;
+    }
     CURL *handle = curl.easy_init();
     if (!handle) {
         snprintf(result->error, sizeof result->error, "libcurl could not make a request (curl_easy_init failed)");

@@ -18,6 +18,8 @@ typedef struct {
     size_t body_length;
     /// Why the transfer failed, in words (empty when ok).
     char error[512];
+    /// 1 when libcurl itself could not be loaded: no request can be made.
+    int unavailable;
 } iap_http_result;
 
 /// Loads libcurl (once). Returns 1 when it is usable; else 0 with the reason in `why`.

@@ -169,6 +169,30 @@ struct ASCPartsTests {
         #expect(await client.statistics.requests == 1)
     }
 
+    /// A transport that cannot make any request (libcurl missing): the pull stops at once with
+    /// what to install, without retries and without blaming the network.
+    struct UnavailableTransport: HTTPTransport {
+        func get(_ url: URL, headers: [String: String]) async throws(TransportError) -> HTTPResponse {
+            throw TransportError(message: "libcurl is not installed (libcurl.so.4: cannot open shared object file)",
+                                 help: "install libcurl's runtime library (Debian and Ubuntu: `apt-get install libcurl4`)")
+        }
+    }
+
+    @Test func aMissingHTTPLibraryIsSaidOnceWithWhatToInstall() async throws {
+        let client = APIClient(configuration: APIClient.Configuration(), transport: UnavailableTransport(),
+                               signer: TokenSigner(key: try TestAPIKey().apiKey()), sleep: { _ in })
+        do {
+            _ = try await client.get(URL(string: "https://api.appstoreconnect.apple.com/v1/apps")!)
+            Issue.record("no request can be made")
+        } catch {
+            #expect(error.message.contains("libcurl.so.4"))
+            #expect(!error.message.contains("dylib"))
+            #expect(error.help.contains("apt-get install libcurl4"))
+            #expect(!error.help.contains("proxy"))
+        }
+        #expect(await client.statistics.retries == 0)
+    }
+
     /// Answers every GET with an empty list, with `X-Rate-Limit` or without.
     struct EmptyListTransport: HTTPTransport {
         var rateLimit: String?

@@ -190,7 +190,33 @@ struct ASCPullTests {
         #expect(failure.message.contains("401"))
         #expect(failure.help.contains("In-App Purchase key"))
         #expect(!failure.message.contains("\n"))
-        #expect(pull.api.requests.count == 1)
+        #expect(pull.api.requests.count == 2, "the refused request is sent once more, with a new token")
+    }
+
+    @Test func aSingle401IsRetriedWithANewToken() async throws {
+        let pull = try await SyntheticPull.run(.init(refusesOnce: true), key: try TestAPIKey(), subset: try requireSubset())
+        let result = try pull.result
+        #expect(pull.api.problems == [])
+        #expect(result.statistics.retries == 1)
+        #expect(result.appFound)
+        #expect(pull.api.requests.first?.status == 401)
+    }
+
+    @Test(arguments: [(-600.0, "ahead of"), (420.0, "behind")])
+    func aClockFarFromTheServersIsNamed(_ serverOffset: TimeInterval, _ words: String) async throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: SyntheticPull.now.addingTimeInterval(serverOffset))
+        let pull = try await SyntheticPull.run(.init(refusesKey: true, dateHeader: date), key: try TestAPIKey(), subset: try requireSubset())
+        guard case .failure(let failure) = pull.outcome else {
+            Issue.record("a refused token must fail the pull")
+            return
+        }
+        #expect(failure.message.contains("this machine's clock is \(Int(abs(serverOffset) / 60)) minutes \(words) App Store Connect's"), "\(failure.message)")
+        #expect(failure.help.contains("network time"))
+        #expect(pull.api.requests.count == 1, "a new token signed with the same clock would be refused too")
     }
 
     @Test func whenTheHourlyLimitRunsLowThePullSlowsDownThenStops() async throws {

@@ -25,6 +25,10 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
         var agreementsLapsed = false
         /// Every request answers 401 NOT_AUTHORIZED.
         var refusesKey = false
+        /// The first request answers 401 NOT_AUTHORIZED, as App Store Connect now and then does.
+        var refusesOnce = false
+        /// With `refusesKey`: the `Date` header of the 401, as a server whose clock differs would send.
+        var dateHeader: String?
         /// `user-hour-rem` before the first request (one less after each).
         var rateLimitRemaining = 3600
     }
@@ -107,9 +111,10 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
     }
 
     private func route(_ request: LoopbackHTTPServer.Request, template: String) -> (Int, JSONValue, [(String, String)]) {
-        if scenario.refusesKey {
+        if scenario.refusesKey || (scenario.refusesOnce && firstTime("401")) {
             return (401, error(401, "NOT_AUTHORIZED", "Authentication credentials are missing or invalid.",
-                               detail: "Provide a properly configured and signed bearer token, and make sure that it has not expired."), [])
+                               detail: "Provide a properly configured and signed bearer token, and make sure that it has not expired."),
+                    scenario.dateHeader.map { [("Date", $0)] } ?? [])
         }
         if scenario.agreementsLapsed {
             return (403, error(403, APIError.agreementsCode, "A required agreement is missing or has expired.",
