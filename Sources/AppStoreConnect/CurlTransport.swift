@@ -10,21 +10,34 @@ import Foundation
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     public let maximumBodySize: Int
     private let timeout: TimeInterval
+    /// This transport's handles, kept between requests with their connections; nil once closed
+    /// (a request then uses a handle of its own).
+    private var pool: OpaquePointer?
+    private let poolLock = NSLock()
 
     public init(maximumBodySize: Int = 32 * 1024 * 1024, timeout: TimeInterval = 60) {
         self.maximumBodySize = maximumBodySize
         self.timeout = timeout
+        pool = iap_http_pool_create()
     }
 
-    /// Nothing to end: each request has its own handle.
-    public func close() {}
+    deinit { close() }
+
+    /// Closes the kept connections; call it when no request is in flight.
+    public func close() {
+        poolLock.lock()
+        let pool = self.pool
+        self.pool = nil
+        poolLock.unlock()
+        iap_http_pool_free(pool)
+    }
 
     public func get(_ url: URL, headers: [String: String]) async throws(TransportError) -> HTTPResponse {
         let lines = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         let cancelled = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         cancelled.initialize(to: 0)
         let request = Request(url: url.absoluteString, lines: lines, maximumBodySize: maximumBodySize,
-                              timeout: max(1, Int(timeout.rounded(.up))), cancelled: cancelled)
+                              timeout: max(1, Int(timeout.rounded(.up))), cancelled: cancelled, pool: poolLock.withLock { pool })
         let outcome: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // libcurl blocks: one thread per request, off the cooperative pool.
@@ -45,13 +58,15 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         let maximumBodySize: Int
         let timeout: Int
         let cancelled: UnsafeMutablePointer<Int32>
+        let pool: OpaquePointer?
 
-        init(url: String, lines: [String], maximumBodySize: Int, timeout: Int, cancelled: UnsafeMutablePointer<Int32>) {
+        init(url: String, lines: [String], maximumBodySize: Int, timeout: Int, cancelled: UnsafeMutablePointer<Int32>, pool: OpaquePointer?) {
             self.url = url
             self.lines = lines
             self.maximumBodySize = maximumBodySize
             self.timeout = timeout
             self.cancelled = cancelled
+            self.pool = pool
         }
 
         func cancel() { cancelled.pointee = 1 }
@@ -63,7 +78,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             defer { copies.forEach { free($0) } }
             var pointers = copies.map { UnsafePointer<CChar>($0) }
             pointers.withUnsafeMutableBufferPointer { buffer in
-                iap_http_get(url, buffer.baseAddress, buffer.count, maximumBodySize, timeout, cancelled, &result)
+                iap_http_get(pool, url, buffer.baseAddress, buffer.count, maximumBodySize, timeout, cancelled, &result)
             }
             defer { iap_http_result_free(&result) }
             guard result.ok == 1 else {

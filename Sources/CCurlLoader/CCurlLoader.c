@@ -29,6 +29,7 @@ static struct {
     int (*easy_perform)(CURL *);
     int (*easy_getinfo)(CURL *, int, ...);
     void (*easy_cleanup)(CURL *);
+    void (*easy_reset)(CURL *);
     const char *(*easy_strerror)(int);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
@@ -72,6 +73,7 @@ static void load(void) {
     SYMBOL(easy_perform, "curl_easy_perform")
     SYMBOL(easy_getinfo, "curl_easy_getinfo")
     SYMBOL(easy_cleanup, "curl_easy_cleanup")
+    SYMBOL(easy_reset, "curl_easy_reset")
     SYMBOL(easy_strerror, "curl_easy_strerror")
     SYMBOL(slist_append, "curl_slist_append")
     SYMBOL(slist_free_all, "curl_slist_free_all")
@@ -147,14 +149,63 @@ static const char *describe(int code) {
     }
 }
 
-void iap_http_get(const char *url, const char *const *headers, size_t count, size_t max_body,
+// Handles kept between requests: a handle keeps its connection open (keep-alive) and its TLS
+// session, so the pull's requests to one host do not each connect and handshake anew.
+#define POOL_SIZE 8
+struct iap_http_pool {
+    pthread_mutex_t lock;
+    CURL *handles[POOL_SIZE];
+    int count;
+};
+
+iap_http_pool *iap_http_pool_create(void) {
+    iap_http_pool *pool = calloc(1, sizeof *pool);
+    if (pool) pthread_mutex_init(&pool->lock, NULL);
+    return pool;
+}
+
+void iap_http_pool_free(iap_http_pool *pool) {
+    if (!pool) return;
+    for (int i = 0; i < pool->count; i++) curl.easy_cleanup(pool->handles[i]);
+    pthread_mutex_destroy(&pool->lock);
+    free(pool);
+}
+
+static CURL *take_handle(iap_http_pool *pool) {
+    CURL *handle = NULL;
+    if (pool) {
+        pthread_mutex_lock(&pool->lock);
+        if (pool->count > 0) handle = pool->handles[--pool->count];
+        pthread_mutex_unlock(&pool->lock);
+    }
+    if (handle) {
+        curl.easy_reset(handle);  // Options cleared; connections and sessions kept.
+        return handle;
+    }
+    return curl.easy_init();
+}
+
+/// A handle whose transfer completed goes back to the pool; one that failed is closed.
+static void give_back(iap_http_pool *pool, CURL *handle, int reusable) {
+    if (reusable && pool) {
+        pthread_mutex_lock(&pool->lock);
+        if (pool->count < POOL_SIZE) {
+            pool->handles[pool->count++] = handle;
+            handle = NULL;
+        }
+        pthread_mutex_unlock(&pool->lock);
+    }
+    if (handle) curl.easy_cleanup(handle);
+}
+
+void iap_http_get(iap_http_pool *pool, const char *url, const char *const *headers, size_t count, size_t max_body,
                   long timeout_seconds, const volatile int *cancel, iap_http_result *result) {
     memset(result, 0, sizeof *result);
     if (!iap_http_load(result->error, sizeof result->error)) {
         result->unavailable = 1;
         return;
     }
-    CURL *handle = curl.easy_init();
+    CURL *handle = take_handle(pool);
     if (!handle) {
         snprintf(result->error, sizeof result->error, "libcurl could not make a request (curl_easy_init failed)");
         return;
@@ -193,7 +244,7 @@ void iap_http_get(const char *url, const char *const *headers, size_t count, siz
         snprintf(result->error, sizeof result->error, "%s", words ? words : curl.easy_strerror(code));
     }
     curl.slist_free_all(list);
-    curl.easy_cleanup(handle);
+    give_back(pool, handle, code == 0);
     if (result->ok) {
         result->body = body.data;
         result->body_length = body.length;

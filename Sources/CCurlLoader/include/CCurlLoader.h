@@ -25,10 +25,17 @@ typedef struct {
 /// Loads libcurl (once). Returns 1 when it is usable; else 0 with the reason in `why`.
 int iap_http_load(char *why, size_t why_size);
 
-/// One GET of `url` with `count` "Name: value" header lines. Redirects are not followed (a 3xx is
+/// Handles kept between the requests of one transport, with their open connections (keep-alive)
+/// and TLS sessions.
+typedef struct iap_http_pool iap_http_pool;
+iap_http_pool *iap_http_pool_create(void);
+/// Closes the pool's connections and frees it.
+void iap_http_pool_free(iap_http_pool *pool);
+
+/// One GET of `url` with `count` "Name: value" header lines, on a handle of `pool`. Redirects are not followed (a 3xx is
 /// returned as it is); a body over `max_body` bytes stops the transfer; `*cancel` becoming
 /// non-zero stops it too. Blocks; free the result with `iap_http_result_free`.
-void iap_http_get(const char *url, const char *const *headers, size_t count, size_t max_body,
+void iap_http_get(iap_http_pool *pool, const char *url, const char *const *headers, size_t count, size_t max_body,
                   long timeout_seconds, const volatile int *cancel, iap_http_result *result);
 
 void iap_http_result_free(iap_http_result *result);

@@ -193,6 +193,15 @@ struct ASCPullTests {
         #expect(pull.api.requests.count == 2, "the refused request is sent once more, with a new token")
     }
 
+    /// Requests reuse their connections (keep-alive): a TLS handshake per request costs the real
+    /// API a round trip or two each.
+    @Test func connectionsAreKeptAlive() async throws {
+        let pull = try await SyntheticPull.run(key: try TestAPIKey(), subset: try requireSubset(), concurrency: 3, keepAlive: true)
+        _ = try pull.result
+        #expect(pull.api.requests.count > 20)
+        #expect(pull.connections <= 8, "\(pull.connections) connections for \(pull.api.requests.count) requests")
+    }
+
     @Test func aSingle401IsRetriedWithANewToken() async throws {
         let pull = try await SyntheticPull.run(.init(refusesOnce: true), key: try TestAPIKey(), subset: try requireSubset())
         let result = try pull.result

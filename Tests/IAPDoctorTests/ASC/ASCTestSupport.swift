@@ -58,6 +58,8 @@ struct SyntheticPull {
     let outcome: Result<PullResult, PullFailure>
     let sleeps: [TimeInterval]
     let seconds: Double
+    /// Connections the server accepted.
+    let connections: Int
 
     var result: PullResult {
         get throws { try outcome.get() }
@@ -65,10 +67,10 @@ struct SyntheticPull {
 
     static func run(_ scenario: SyntheticAppStoreConnect.Scenario = .init(), key: TestAPIKey, subset: OpenAPISubset,
                     rateLimit: RateLimitPolicy = RateLimitPolicy(), concurrency: Int = 3,
-                    maximumBytes: Int = SnapshotPull.defaultMaximumBytes) async throws -> SyntheticPull {
+                    maximumBytes: Int = SnapshotPull.defaultMaximumBytes, keepAlive: Bool = false) async throws -> SyntheticPull {
         let api = SyntheticAppStoreConnect(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID,
                                            publicKey: key.privateKey.publicKey, subset: subset, scenario: scenario)
-        let server = try LoopbackHTTPServer { api.handle($0) }
+        let server = try LoopbackHTTPServer(keepAlive: keepAlive) { api.handle($0) }
         defer { server.stop() }
         api.baseURL = server.baseURL
         let recorder = SleepRecorder()
@@ -88,7 +90,7 @@ struct SyntheticPull {
         }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return SyntheticPull(api: api, outcome: outcome, sleeps: recorder.sleeps, seconds: seconds)
+        return SyntheticPull(api: api, outcome: outcome, sleeps: recorder.sleeps, seconds: seconds, connections: server.connections)
     }
 }
 

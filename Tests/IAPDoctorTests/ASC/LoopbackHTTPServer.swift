@@ -7,7 +7,8 @@ import Darwin
 
 /// A small HTTP/1.1 server on 127.0.0.1 (a port the system picks) for the App Store Connect pull
 /// tests: a real socket, so the pull goes through URLSession exactly as against Apple. One thread
-/// accepts; each connection gets a thread, one request, one answer and `Connection: close`.
+/// accepts; each connection gets a thread, one request, one answer and `Connection: close`, or,
+/// with `keepAlive`, as many requests as the client sends on it.
 /// Plain GETs only (the pull sends nothing else), and nothing but loopback traffic.
 final class LoopbackHTTPServer: @unchecked Sendable {
     struct Request: Sendable {
@@ -35,12 +36,22 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     private let listener: Int32
     private let handler: @Sendable (Request) -> Response
+    private let keepAlive: Bool
     private let lock = NSLock()
     private var stopped = false
+    private var accepted = 0
     private let acceptor = DispatchGroup()
 
-    init(handler: @escaping @Sendable (Request) -> Response) throws {
+    /// Connections accepted so far.
+    var connections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return accepted
+    }
+
+    init(keepAlive: Bool = false, handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
+        self.keepAlive = keepAlive
         #if canImport(Glibc)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -100,6 +111,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             guard poll(&descriptor, 1, 50) > 0 else { continue }
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { continue }
+            lock.lock()
+            accepted += 1
+            lock.unlock()
             #if canImport(Darwin)
             var yes: Int32 = 1
             setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -110,11 +124,19 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
-        guard let head = readHead(connection), let request = LoopbackHTTPServer.parse(head) else {
-            send(Response(status: 400, body: Data("bad request".utf8)), to: connection)
-            return
-        }
-        send(handler(request), to: connection)
+        repeat {
+            // With keep-alive, wait for the next request while the server runs.
+            if keepAlive {
+                var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+                while !isStopped && poll(&descriptor, 1, 50) == 0 {}
+                if isStopped { return }
+            }
+            guard let head = readHead(connection), let request = LoopbackHTTPServer.parse(head) else {
+                if !keepAlive { send(Response(status: 400, body: Data("bad request".utf8)), to: connection) }
+                return
+            }
+            send(handler(request), to: connection)
+        } while keepAlive
     }
 
     /// Reads up to the blank line that ends the headers (a GET has no body), at most 64 KiB.
@@ -156,7 +178,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private func send(_ response: Response, to connection: Int32) {
         var head = "HTTP/1.1 \(response.status) \(response.status == 200 ? "OK" : "Status")\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        head += "Content-Length: \(response.body.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
         var bytes = Array(head.utf8)
         bytes += response.body
         var offset = 0
