@@ -221,15 +221,7 @@ extension SourceScanner.Summarizer {
             // `list.map((p) => p['id'])`: each map literal's entry.
             if token.text == "map", let (name, end) = arrowProperty(tokens, call: k + 1), isText(end - 1, "]") || isText(end - 2, "]") {
                 output.append(token)
-                let line = token.line
-                output += [
-                    SourceScanner.ExpressionToken(kind: .punctuation, text: "{", isLiteral: false, line: line, column: 0, attached: false),
-                    SourceScanner.ExpressionToken(kind: .identifier, text: "$0", isLiteral: false, line: line, column: 0, attached: false),
-                    SourceScanner.ExpressionToken(kind: .punctuation, text: "[", isLiteral: false, line: line, column: 0, attached: true),
-                    SourceScanner.ExpressionToken(kind: .string, text: name, isLiteral: true, line: line, column: 0, attached: false),
-                    SourceScanner.ExpressionToken(kind: .punctuation, text: "]", isLiteral: false, line: line, column: 0, attached: true),
-                    SourceScanner.ExpressionToken(kind: .punctuation, text: "}", isLiteral: false, line: line, column: 0, attached: false),
-                ]
+                output += subscriptClosure(name, line: token.line)
                 k = end + 1
                 continue
             }
@@ -242,9 +234,7 @@ extension SourceScanner.Summarizer {
                 continue
             }
             if token.kind == .punctuation, token.text == "{" {
-                let literal = output.last.map { previous in
-                    previous.kind == .operatorRun || ["(", "[", ",", ":", "{"].contains(previous.text) || previous.text == "return"
-                } ?? true
+                let literal = opensLiteral(after: output.last)
                 braces.append(literal)
                 if literal { token.text = "[" }
             } else if token.kind == .punctuation, token.text == "}", let literal = braces.popLast(), literal {
@@ -257,6 +247,25 @@ extension SourceScanner.Summarizer {
             k += 1
         }
         return output
+    }
+
+    /// Whether a `{` after `previous` opens a collection literal (not a block or a closure).
+    static func opensLiteral(after previous: SourceScanner.ExpressionToken?) -> Bool {
+        guard let previous else { return true }
+        return previous.kind == .operatorRun || ["(", "[", ",", ":", "{"].contains(previous.text) || previous.text == "return"
+    }
+
+    /// `{ $0["name"] }`: the closure `map` gets for `p => p.name` over dictionaries.
+    static func subscriptClosure(_ name: String, line: Int) -> [SourceScanner.ExpressionToken] {
+        typealias Token = SourceScanner.ExpressionToken
+        return [
+            Token(kind: .punctuation, text: "{", isLiteral: false, line: line, column: 0, attached: false),
+            Token(kind: .identifier, text: "$0", isLiteral: false, line: line, column: 0, attached: false),
+            Token(kind: .punctuation, text: "[", isLiteral: false, line: line, column: 0, attached: true),
+            Token(kind: .string, text: name, isLiteral: true, line: line, column: 0, attached: false),
+            Token(kind: .punctuation, text: "]", isLiteral: false, line: line, column: 0, attached: true),
+            Token(kind: .punctuation, text: "}", isLiteral: false, line: line, column: 0, attached: false),
+        ]
     }
 
     /// The `>` closing type arguments that open at `start`, when only names, `,`, `?` and `.` are

@@ -187,15 +187,7 @@ extension SourceScanner.Summarizer {
             // `list.map(p => p.id)`, `list.map(({ id }) => id)`: each object's property.
             if token.text == "map", let (name, end) = SourceScanner.Summarizer.arrowProperty(tokens, call: k + 1) {
                 output.append(token)
-                let line = token.line
-                output += [
-                    Token(kind: .punctuation, text: "{", isLiteral: false, line: line, column: 0, attached: false),
-                    Token(kind: .identifier, text: "$0", isLiteral: false, line: line, column: 0, attached: false),
-                    Token(kind: .punctuation, text: "[", isLiteral: false, line: line, column: 0, attached: true),
-                    Token(kind: .string, text: name, isLiteral: true, line: line, column: 0, attached: false),
-                    Token(kind: .punctuation, text: "]", isLiteral: false, line: line, column: 0, attached: true),
-                    Token(kind: .punctuation, text: "}", isLiteral: false, line: line, column: 0, attached: false),
-                ]
+                output += subscriptClosure(name, line: token.line)
                 k = end + 1
                 continue
             }
@@ -218,9 +210,7 @@ extension SourceScanner.Summarizer {
                 continue
             }
             if token.kind == .punctuation, token.text == "{" {
-                let literal = output.last.map { previous in
-                    previous.kind == .operatorRun || ["(", "[", ",", ":", "{"].contains(previous.text) || previous.text == "return"
-                } ?? true
+                let literal = opensLiteral(after: output.last)
                 objects.append(literal)
                 if literal { token.text = "[" }
                 output.append(token)
