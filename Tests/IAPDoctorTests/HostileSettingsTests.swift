@@ -107,9 +107,11 @@ struct HostileSettingsTests {
         for outside in ["/etc/hosts", "/etc/hostz"] {
             let fixture = ProjectShapeTests.birdhouse()
             fixture.writeScheme("Birdhouse", runs: "Birdhouse", storeKit: outside)
+            // A fixed `checked_at`: the two runs are compared byte for byte, and "now" may tick between them.
             fixture.write("project.yaml", """
                 version: 1
                 environment: xcode
+                checked_at: 2026-11-22T10:00:00Z
                 app: { xcodeproj: Birdhouse.xcodeproj, scheme: Birdhouse.xcodeproj/xcshareddata/xcschemes/Birdhouse.xcscheme }
                 """)
             let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--format", "json"])
