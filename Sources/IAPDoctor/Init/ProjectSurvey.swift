@@ -109,7 +109,7 @@ public struct ProjectSurvey: Sendable {
         guard let (projectPath, project) = top.first else {
             survey.collectFiles(files, directory: directory)
             // An Expo app without its native project: its config says what prebuild will write.
-            if let expo = ExpoConfig.read(directory: directory, files: files) ?? ExpoConfig.readCapacitorOrCordova(directory: directory, files: files) {
+            if let expo = ScriptAppConfig.read(directory: directory, files: files) ?? ScriptAppConfig.readCapacitorOrCordova(directory: directory, files: files) {
                 survey.platform = .ios
                 survey.bundleID = expo.bundleID
                 survey.bundleIDReason = expo.bundleIDSource.map { source in

@@ -1,10 +1,10 @@
 import JSONReader
 
-/// An Expo app's iOS identity when it has no `ios/` folder (the managed workflow, where
-/// `npx expo prebuild` writes the native project): the bundle ID from `app.json`
-/// (`expo.ios.bundleIdentifier`) or from the literal in `app.config.js`/`.ts`, and the team from
-/// `expo.ios.appleTeamId` or `eas.json`'s submit profile (`production` first).
-struct ExpoConfig {
+/// A JavaScript app's iOS identity when its `ios/` folder is not committed (the tool writes it):
+/// an Expo app's bundle ID from `app.json` (`expo.ios.bundleIdentifier`) or the literal in
+/// `app.config.js`/`.ts`, its team from `expo.ios.appleTeamId` or `eas.json`'s submit profile
+/// (`production` first); a Capacitor app's `appId`; a Cordova app's `<widget id>`.
+struct ScriptAppConfig {
     var bundleID: String?
     var bundleIDSource: String?
     var teamID: String?
@@ -15,10 +15,10 @@ struct ExpoConfig {
 
     static let configFiles = ["app.json", "app.config.json", "app.config.ts", "app.config.js", "app.config.mjs"]
 
-    static func read(directory: String, files: [String]) -> ExpoConfig? {
+    static func read(directory: String, files: [String]) -> ScriptAppConfig? {
         let top = Set(files.filter { !$0.contains("/") })
         guard let file = configFiles.first(where: top.contains) else { return nil }
-        var config = ExpoConfig()
+        var config = ScriptAppConfig()
         let path = directory + "/" + file
         guard let bytes = try? FileSystem.readBytes(path, maxBytes: 1 << 20) else { return nil }
         if file.hasSuffix(".json") {
@@ -83,7 +83,7 @@ struct ExpoConfig {
 
     /// A Capacitor app (`appId` in `capacitor.config.json`/`.ts`) or a Cordova app (`<widget id>`
     /// in `config.xml`) whose `ios/` platform folder is not committed.
-    static func readCapacitorOrCordova(directory: String, files: [String]) -> ExpoConfig? {
+    static func readCapacitorOrCordova(directory: String, files: [String]) -> ScriptAppConfig? {
         let top = Set(files.filter { !$0.contains("/") })
         for file in ["capacitor.config.json", "capacitor.config.ts", "capacitor.config.js"] where top.contains(file) {
             guard let bytes = try? FileSystem.readBytes(directory + "/" + file, maxBytes: 1 << 20) else { continue }
@@ -94,7 +94,7 @@ struct ExpoConfig {
                 value = literal(after: "appId", in: String(decoding: bytes, as: UTF8.self))?.value
             }
             guard let value else { continue }
-            var config = ExpoConfig()
+            var config = ScriptAppConfig()
             config.bundleID = value
             config.bundleIDSource = "`appId` in \(file); no ios/ folder: `npx cap add ios` writes the Xcode project"
             return config
@@ -110,7 +110,7 @@ struct ExpoConfig {
                 return value.isEmpty ? nil : String(value)
             }
             guard let value = attribute("ios-CFBundleIdentifier") ?? attribute("id") else { return nil }
-            var config = ExpoConfig()
+            var config = ScriptAppConfig()
             config.bundleID = value
             config.bundleIDSource = "the widget's `\(attribute("ios-CFBundleIdentifier") != nil ? "ios-CFBundleIdentifier" : "id")` in config.xml; `cordova platform add ios` writes the Xcode project"
             return config
