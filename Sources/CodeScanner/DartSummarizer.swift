@@ -74,7 +74,6 @@ extension SourceScanner.Summarizer {
     /// `const String a = 'x', b = 'y';`, `static final Set<String> ids = {…};`,
     /// `late final ids = …;`: each declared name and its value.
     mutating func dartDeclaration(from index: Int) {
-        let isPrivate = false
         var k = index
         var angle = 0
         var nameIndex: Int?
@@ -88,7 +87,8 @@ extension SourceScanner.Summarizer {
                 if isPunctuation(k, ";") || isPunctuation(k, "{") || isPunctuation(k, "(") || isPunctuation(k, "}") { return }
                 if isOperator(k, "="), let name = nameIndex {
                     let end = bracedExpressionEnd(from: k + 1)
-                    record(name, expression: k + 1..<end, isPrivate: isPrivate)
+                    // Not private to the file even when `_name`: a library's `part` files share it.
+                    record(name, expression: k + 1..<end, isPrivate: false)
                     guard isPunctuation(end, ","), isIdentifier(end + 1) else { return }
                     nameIndex = nil
                     k = end + 1

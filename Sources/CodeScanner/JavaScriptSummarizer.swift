@@ -119,7 +119,7 @@ extension SourceScanner.Summarizer {
     mutating func javaScriptObjectMembers(owner: [String], from start: Int, end: Int, depth: Int) {
         guard depth < 4, isPunctuation(start, "{") else { return }
         let close = matchingClose(start)
-        guard close < end || close == end - 1 || close <= end else { return }
+        guard close <= end else { return }
         var k = start + 1
         while k < close {
             let keyIndex = k

@@ -163,3 +163,22 @@ extension DartValueFlowTests {
         ])
     }
 }
+
+extension DartValueFlowTests {
+    /// Two files' `_kIds` are two constants: each call reads its own file's.
+    @Test func privateNamesStayInTheirFile() {
+        let files = [
+            ("lib/a.dart", #"""
+            import 'package:in_app_purchase/in_app_purchase.dart';
+            const _kIds = {'com.acme.a'};
+            Future<void> a() async { await InAppPurchase.instance.queryProductDetails(_kIds); }
+            """#),
+            ("lib/b.dart", #"""
+            import 'package:in_app_purchase/in_app_purchase.dart';
+            const _kIds = {'com.acme.b'};
+            Future<void> b() async { await InAppPurchase.instance.queryProductDetails(_kIds); }
+            """#),
+        ]
+        #expect(requestedIDs(files) == ["lib/a.dart:2 com.acme.a", "lib/b.dart:2 com.acme.b"])
+    }
+}
