@@ -273,10 +273,9 @@ extension SourceScanner.Summarizer {
                 k += 4
                 continue
             }
-            if let (count, holds) = platformTest(tokens, at: k), isText(k + count, "?"), let colon = ternaryColon(tokens, from: k + count + 1) {
-                let end = expressionEnd(tokens, from: colon + 1)
-                output.append(contentsOf: cSharpNormalized(holds ? Array(tokens[(k + count + 1)..<colon]) : Array(tokens[(colon + 1)..<end])))
-                k = end
+            if let side = iOSSide(tokens, at: k, condition: platformTest(tokens, at: k)) {
+                output.append(contentsOf: cSharpNormalized(side.tokens))
+                k = side.end
                 continue
             }
             if token.kind == .punctuation, token.text == "{" {

@@ -225,12 +225,9 @@ extension SourceScanner.Summarizer {
                 k = end + 1
                 continue
             }
-            if let (condition, holds) = platformCondition(tokens, at: k), isText(k + condition, "?"),
-               let colon = ternaryColon(tokens, from: k + condition + 1) {
-                let end = expressionEnd(tokens, from: colon + 1)
-                let chosen = holds ? Array(tokens[(k + condition + 1)..<colon]) : Array(tokens[(colon + 1)..<end])
-                output.append(contentsOf: dartNormalized(chosen))
-                k = end
+            if let side = iOSSide(tokens, at: k, condition: platformCondition(tokens, at: k)) {
+                output.append(contentsOf: dartNormalized(side.tokens))
+                k = side.end
                 continue
             }
             if token.kind == .punctuation, token.text == "{" {
@@ -301,6 +298,17 @@ extension SourceScanner.Summarizer {
             return (5, (name == "iOS") == (comparison == "=="))
         }
         return nil
+    }
+
+    /// `condition ? a : b` at `k`, when the condition (its token count, and whether it holds on
+    /// iOS) is a test of the platform: the side iOS takes, and where the ternary ends.
+    static func iOSSide(
+        _ tokens: [SourceScanner.ExpressionToken], at k: Int, condition: (count: Int, holds: Bool)?
+    ) -> (tokens: [SourceScanner.ExpressionToken], end: Int)? {
+        guard let (count, holds) = condition, k + count < tokens.count, tokens[k + count].kind != .string, tokens[k + count].text == "?",
+              let colon = ternaryColon(tokens, from: k + count + 1) else { return nil }
+        let end = expressionEnd(tokens, from: colon + 1)
+        return (holds ? Array(tokens[(k + count + 1)..<colon]) : Array(tokens[(colon + 1)..<end]), end)
     }
 
     /// The `:` of a ternary whose `?` is just before `start`.

@@ -111,19 +111,9 @@ extension SourceScanner.Summarizer {
     /// The end (exclusive) of a Dart or C# expression: `;`, or `,` or an unmatched closer at
     /// depth 0 (braces count: collection literals, closures).
     func bracedExpressionEnd(from start: Int) -> Int {
-        var depth = 0
-        var k = start
-        while k < tokens.count {
-            if depth == 0 && (isPunctuation(k, ",") || isPunctuation(k, ";")) { break }
-            if isOpener(k) {
-                depth += 1
-            } else if isCloser(k) {
-                if depth == 0 { break }
-                depth -= 1
-            }
-            k += 1
-        }
-        return k
+        // An empty expression ends where it starts.
+        if isPunctuation(start, ",") || isPunctuation(start, ";") { return start }
+        return expressionEnd(from: start) { isPunctuation($0, ",") || isPunctuation($0, ";") }
     }
 
     /// An enum's cases up to the first `;`: `coins('com.x.coins'), pro(id: 'com.x.pro');` gives

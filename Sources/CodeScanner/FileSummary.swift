@@ -450,14 +450,22 @@ extension SourceScanner {
         /// The end (exclusive) of the Swift expression starting at `start`: a `,` or `;` or an
         /// unmatched closer at depth 0, or a line break that does not continue the expression.
         func swiftExpressionEnd(from start: Int) -> Int {
+            expressionEnd(from: start) { k in
+                isPunctuation(k, ",") || isPunctuation(k, ";") || isWord(k, "else")
+                    || (tokens[k].line > tokens[k - 1].line && !continuesAcrossLine(k))
+                    || (isPunctuation(k, "{") && !isTrailingClosureMethod(k - 1))
+            }
+        }
+
+        /// The end (exclusive) of an expression starting at `start`, in any language: an unmatched
+        /// closer, or a token after the first, at depth 0, where `ends` says the language's
+        /// expression stops.
+        func expressionEnd(from start: Int, limit: Int? = nil, ends: (Int) -> Bool) -> Int {
             var depth = 0
             var k = start
-            while k < tokens.count {
-                if depth == 0 && k > start {
-                    if isPunctuation(k, ",") || isPunctuation(k, ";") || isWord(k, "else") { break }
-                    if tokens[k].line > tokens[k - 1].line && !continuesAcrossLine(k) { break }
-                    if isPunctuation(k, "{") && !isTrailingClosureMethod(k - 1) { break }
-                }
+            let limit = min(limit ?? tokens.count, tokens.count)
+            while k < limit {
+                if depth == 0 && k > start && ends(k) { break }
                 if isOpener(k) {
                     depth += 1
                 } else if isCloser(k) {
@@ -476,22 +484,9 @@ extension SourceScanner {
         /// The end (exclusive) of an Objective-C expression: `;`, `,`, an unmatched closer, or the
         /// next selector part (`name:`) at depth 0.
         func objectiveCExpressionEnd(from start: Int) -> Int {
-            var depth = 0
-            var k = start
-            while k < tokens.count {
-                if depth == 0 && k > start {
-                    if isPunctuation(k, ",") || isPunctuation(k, ";") { break }
-                    if isIdentifier(k) && isPunctuation(k + 1, ":") && !isOperator(k - 1, "?") { break }
-                }
-                if isOpener(k) {
-                    depth += 1
-                } else if isCloser(k) {
-                    if depth == 0 { break }
-                    depth -= 1
-                }
-                k += 1
+            expressionEnd(from: start) { k in
+                isPunctuation(k, ",") || isPunctuation(k, ";") || (isIdentifier(k) && isPunctuation(k + 1, ":") && !isOperator(k - 1, "?"))
             }
-            return k
         }
 
         /// Copies `range` out of the file so it can be evaluated once every file is summarized.

@@ -201,12 +201,9 @@ extension SourceScanner.Summarizer {
                     continue
                 }
             }
-            if let (count, holds) = platformComparison(tokens, at: k), isText(k + count, "?"),
-               let colon = SourceScanner.Summarizer.ternaryColon(tokens, from: k + count + 1) {
-                let end = SourceScanner.Summarizer.expressionEnd(tokens, from: colon + 1)
-                let chosen = holds ? Array(tokens[(k + count + 1)..<colon]) : Array(tokens[(colon + 1)..<end])
-                output.append(contentsOf: javaScriptNormalized(chosen))
-                k = end
+            if let side = iOSSide(tokens, at: k, condition: platformComparison(tokens, at: k)) {
+                output.append(contentsOf: javaScriptNormalized(side.tokens))
+                k = side.end
                 continue
             }
             if token.kind == .punctuation, token.text == "{" {

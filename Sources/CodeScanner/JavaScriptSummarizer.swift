@@ -180,22 +180,9 @@ extension SourceScanner.Summarizer {
     /// The end (exclusive) of a JavaScript expression: `;`, or `,` or an unmatched closer at
     /// depth 0, or a line break where the next line starts a new statement (no semicolons).
     func javaScriptExpressionEnd(from start: Int, limit: Int) -> Int {
-        var depth = 0
-        var k = start
-        while k < min(limit, tokens.count) {
-            if depth == 0 && k > start {
-                if isPunctuation(k, ",") || isPunctuation(k, ";") { break }
-                if tokens[k].line > tokens[k - 1].line && !javaScriptContinues(k) { break }
-            }
-            if isOpener(k) {
-                depth += 1
-            } else if isCloser(k) {
-                if depth == 0 { break }
-                depth -= 1
-            }
-            k += 1
+        expressionEnd(from: start, limit: limit) { k in
+            isPunctuation(k, ",") || isPunctuation(k, ";") || (tokens[k].line > tokens[k - 1].line && !javaScriptContinues(k))
         }
-        return k
     }
 
     /// Whether the line break before token `k` continues the expression: the line before ends
