@@ -218,10 +218,9 @@ struct APIFetcher: Sendable {
             status: 200, code: APIFetcher.snapshotSizeCode,
             title: "The answer came when the snapshot had reached the size `iapdoctor check` reads, and was not kept whole", detail: nil),
             roleNeeded: nil)) }
-        let megabytes = store.maximumBytes >> 20
         await client.stop(StopReason(
             code: APIFetcher.snapshotSizeCode, title: "Not sent: the snapshot reached the size `iapdoctor check` reads",
-            detail: "the resources already fetched fill about \(megabytes) MiB, and `iapdoctor check` reads snapshots of up to 64 MiB; the facts the rest would bring are unknown."))
+            detail: "the resources already fetched fill about \(store.maximumBytes >> 20) MiB or \(store.maximumValues) JSON values, and `iapdoctor check` reads snapshots of up to \(SnapshotPull.checkedBytes >> 20) MiB and \(SnapshotPull.checkedValues) values; the facts the rest would bring are unknown."))
         return false
     }
 

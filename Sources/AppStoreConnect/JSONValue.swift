@@ -63,6 +63,15 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The serialization: two-space indentation when `pretty`, one line otherwise.
+    /// Values in the serialization, object keys included.
+    var valueCount: Int {
+        switch self {
+        case .array(let items): return 1 + items.reduce(0) { $0 + $1.valueCount }
+        case .object(let members): return 1 + members.values.reduce(0) { $0 + 1 + $1.valueCount }
+        default: return 1
+        }
+    }
+
     public func serialized(pretty: Bool = false) -> String {
         serialized(pretty: pretty, indent: 0)
     }
@@ -95,6 +104,15 @@ public enum JSONValue: Sendable, Equatable {
             output += "]"
         case .object(let members):
             if members.isEmpty { output += "{}"; return }
+            if pretty, members.count == 2, case .string(let id)? = members["id"], case .string(let type)? = members["type"] {
+                // A resource identifier, one line: a product's linkage lists ~175 territories.
+                output += "{ \"id\": "
+                JSONValue.writeString(id, to: &output)
+                output += ", \"type\": "
+                JSONValue.writeString(type, to: &output)
+                output += " }"
+                return
+            }
             output += "{"
             // Sorted by UTF-8 bytes, not by Swift's locale-independent but Unicode-aware `<`, so
             // the order is the one any byte-wise tool (jq -S, Python) would also produce.

@@ -23,28 +23,35 @@ public struct PullResult: Sendable {
 ///
 /// Order: the app record (by bundle ID, compared exactly: the API's filter is fuzzy); then, side
 /// by side, the App ID with its capabilities and profiles, the sandbox testers, the app's In-App
-/// Purchases and its subscription groups, and per product what the list's `include=` did not
-/// bring whole: localizations, availability and its territories, the price schedule's manual and
-/// automatic prices with price points and territories, the review screenshot. At most
-/// `APIClient.Configuration.concurrency` requests are in flight.
+/// Purchases and its subscription groups, and per product what the lists' `include=` did not
+/// bring whole. Usually that is two requests per product: an In-App Purchase's territories and
+/// its manual prices, a subscription's plan territories and its prices; localizations, review
+/// screenshots and the base territory are asked for only when the lists did not settle them. At
+/// most `APIClient.Configuration.concurrency` requests are in flight.
 public struct SnapshotPull: Sendable {
     let client: APIClient
     let clock: @Sendable () -> Date
-    /// The snapshot's size limit: past it nothing more is kept or sent.
+    /// The snapshot's size limits: past them nothing more is kept or sent.
     let maximumBytes: Int
+    let maximumValues: Int
 
-    public init(client: APIClient, clock: @escaping @Sendable () -> Date = { Date() }, maximumBytes: Int = SnapshotPull.defaultMaximumBytes) {
+    public init(client: APIClient, clock: @escaping @Sendable () -> Date = { Date() }, maximumBytes: Int = SnapshotPull.defaultMaximumBytes,
+                maximumValues: Int = SnapshotPull.defaultMaximumValues) {
         self.client = client
         self.clock = clock
         self.maximumBytes = maximumBytes
+        self.maximumValues = maximumValues
     }
 
-    /// `iapdoctor check` reads snapshots of up to 64 MiB; the pull stops keeping at 60, leaving
-    /// room for `meta`.
-    public static let defaultMaximumBytes = 60 << 20
+    /// What `iapdoctor check` reads of a snapshot (`ASCSnapshot.maxFileBytes`, `maxValues`).
+    public static let checkedBytes = (1 << 28) - 1
+    public static let checkedValues = 1 << 25
+    /// The pull stops keeping short of them, leaving room for `meta`.
+    public static let defaultMaximumBytes = checkedBytes - (4 << 20)
+    public static let defaultMaximumValues = checkedValues - (1 << 18)
 
     public func run(bundleID: String) async throws(PullFailure) -> PullResult {
-        let store = SnapshotStore(maximumBytes: maximumBytes)
+        let store = SnapshotStore(maximumBytes: maximumBytes, maximumValues: maximumValues)
         let fetch = APIFetcher(client: client, store: store)
         let fetchedAt = clock()
         let appsList = try await fetch.list(
@@ -131,12 +138,19 @@ public struct SnapshotPull: Sendable {
             try await territories(of: availability, path: "/v1/inAppPurchaseAvailabilities/\(availability.id)/availableTerritories", fetch)
         }
         guard let schedule = try await completeToOne(product, "iapPriceSchedule", path: "/v2/inAppPurchases/\(id)/iapPriceSchedule", fetch) else { return }
-        for relationship in ["manualPrices", "automaticPrices"] {
-            let path = "/v1/inAppPurchasePriceSchedules/\(schedule.id)/\(relationship)"
-            if case .complete(let prices) = try await fetch.list(path, [("limit", "200")], include: ["inAppPurchasePricePoint", "territory"]) {
-                await fetch.link(schedule, relationship, .many(prices.map(\.key)), origin: path)
-            }
+        // Manual prices only: the automatic ones (one per other territory, ~174 with their price
+        // points) follow from the base price, and no rule reads them.
+        let path = "/v1/inAppPurchasePriceSchedules/\(schedule.id)/manualPrices"
+        guard case .complete(let prices) = try await fetch.list(
+            path, [("limit", "200"), ("fields[inAppPurchasePricePoints]", "customerPrice")], include: ["inAppPurchasePricePoint", "territory"]) else { return }
+        await fetch.link(schedule, "manualPrices", .many(prices.map(\.key)), origin: path)
+        // The base territory's price is manual: when every manual price is in one territory, that
+        // one is the base and the price to show is known. Only several territories need asking.
+        var territories: Set<ResourceKey?> = []
+        for price in prices {
+            if case .complete(.one(let territory))? = price.included["territory"] { territories.insert(territory) } else { territories.insert(nil) }
         }
+        guard territories.count > 1 || territories.contains(nil) else { return }
         let basePath = "/v1/inAppPurchasePriceSchedules/\(schedule.id)/baseTerritory"
         switch try await fetch.one(basePath, notFound: .none) {
         case .resource(let territory): await fetch.link(schedule, "baseTerritory", .one(territory.key), origin: basePath)
@@ -160,12 +174,13 @@ public struct SnapshotPull: Sendable {
     private func pullSubscriptionGroup(_ group: APIFetcher.Item, _ fetch: APIFetcher) async throws(PullFailure) {
         let id = group.key.id
         _ = try await completeToMany(group, "subscriptionGroupLocalizations", path: "/v1/subscriptionGroups/\(id)/subscriptionGroupLocalizations", [("limit", "200")], fetch)
-        // The group's own list brings each subscription's localizations and screenshot in one
-        // request per group, where the group list's `include=subscriptions` brings neither.
+        // The group's own list brings each subscription's localizations, screenshot and plans in
+        // one request per group, where the group list's `include=subscriptions` brings none.
         let path = "/v1/subscriptionGroups/\(id)/subscriptions"
         var subscriptions: [APIFetcher.Item] = []
-        switch try await fetch.list(path, [("limit", "200"), ("limit[subscriptionLocalizations]", String(APIFetcher.includeLimit))],
-                                    include: ["subscriptionLocalizations", "appStoreReviewScreenshot"]) {
+        let limit = String(APIFetcher.includeLimit)
+        switch try await fetch.list(path, [("limit", "200"), ("limit[subscriptionLocalizations]", limit), ("limit[planAvailabilities]", limit)],
+                                    include: ["subscriptionLocalizations", "appStoreReviewScreenshot", "planAvailabilities"]) {
         case .complete(let items):
             subscriptions = items
             await fetch.link(group.key, "subscriptions", .many(items.map(\.key)), origin: path)
@@ -183,18 +198,27 @@ public struct SnapshotPull: Sendable {
         await fetch.link(subscription.key, "group", .one(group), origin: "")
         _ = try await completeToMany(subscription, "subscriptionLocalizations", path: "/v1/subscriptions/\(id)/subscriptionLocalizations", [("limit", "200")], fetch)
         _ = try await completeToOne(subscription, "appStoreReviewScreenshot", path: "/v1/subscriptions/\(id)/appStoreReviewScreenshot", fetch)
-        try await pullSubscriptionAvailability(subscription.key, fetch)
+        try await pullSubscriptionAvailability(subscription, fetch)
         let pricesPath = "/v1/subscriptions/\(id)/prices"
-        if case .complete(let prices) = try await fetch.list(pricesPath, [("limit", "200")], include: ["subscriptionPricePoint", "territory"]) {
+        if case .complete(let prices) = try await fetch.list(
+            pricesPath, [("limit", "200"), ("fields[subscriptionPrices]", "startDate,subscriptionPricePoint,territory"),
+                         ("fields[subscriptionPricePoints]", "customerPrice")], include: ["subscriptionPricePoint", "territory"]) {
             await fetch.link(subscription.key, "prices", .many(prices.map(\.key)), origin: pricesPath)
         }
     }
 
-    /// `planAvailabilities` (API 4.4.1); where the server does not have it (404), the deprecated
-    /// `subscriptionAvailability`.
-    private func pullSubscriptionAvailability(_ subscription: ResourceKey, _ fetch: APIFetcher) async throws(PullFailure) {
+    /// `planAvailabilities` (API 4.4.1), from the group's list when it came whole there; where the
+    /// server does not have it (404), the deprecated `subscriptionAvailability`.
+    private func pullSubscriptionAvailability(_ item: APIFetcher.Item, _ fetch: APIFetcher) async throws(PullFailure) {
+        let subscription = item.key
         let id = subscription.id
         let limit = String(APIFetcher.includeLimit)
+        if case .complete(.many(let plans))? = item.included["planAvailabilities"] {
+            for plan in plans {
+                try await territories(of: plan, path: "/v1/subscriptionPlanAvailabilities/\(plan.id)/availableTerritories", fetch)
+            }
+            return
+        }
         let plansPath = "/v1/subscriptions/\(id)/planAvailabilities"
         switch try await fetch.list(plansPath, [("limit", "200"), ("limit[availableTerritories]", limit)], include: ["availableTerritories"], notFound: .report) {
         case .complete(let plans):

@@ -120,25 +120,33 @@ actor SnapshotStore {
     /// Requests not sent, sorted by their text, at most ``maximumNotSentListed``.
     private var notSent: [UnavailableRequest] = []
     private var notSentUnlisted = 0
-    /// About how many bytes the snapshot will take, written.
+    /// About how many bytes the snapshot will take, written, and how many JSON values it holds
+    /// (keys included: what `iapdoctor check`'s reader counts).
     private(set) var estimatedBytes = 0
-    /// Past this the store keeps nothing more: a snapshot larger than `iapdoctor check` reads is
+    private(set) var estimatedValues = 0
+    /// Past these the store keeps nothing more: a snapshot larger than `iapdoctor check` reads is
     /// of no use. Room is left for `meta`.
     let maximumBytes: Int
+    let maximumValues: Int
 
     static let includedRank = 0
     static let fetchedRank = 1
 
-    init(maximumBytes: Int = SnapshotPull.defaultMaximumBytes) {
+    init(maximumBytes: Int = SnapshotPull.defaultMaximumBytes, maximumValues: Int = SnapshotPull.defaultMaximumValues) {
         self.maximumBytes = maximumBytes
+        self.maximumValues = maximumValues
     }
 
     /// Whether something did not fit: the store has stopped keeping anything new.
     private(set) var isFull = false
 
-    /// Whether `bytes` more still fit; once something does not, nothing more is kept.
-    private func fits(_ bytes: Int) -> Bool {
-        if !isFull, estimatedBytes + bytes > maximumBytes { isFull = true }
+    /// Whether `bytes` and `values` more still fit; once something does not, nothing more is kept.
+    private func fits(_ bytes: Int, _ values: Int) -> Bool {
+        if !isFull, estimatedBytes + bytes > maximumBytes || estimatedValues + values > maximumValues { isFull = true }
+        if !isFull {
+            estimatedBytes += bytes
+            estimatedValues += values
+        }
         return !isFull
     }
 
@@ -146,15 +154,17 @@ actor SnapshotStore {
         guard let key = ResourceKey(resource) else { return }
         let known = attributes[key]
         var winners: [(name: String, sighting: Sighting)] = []
-        var growth = known == nil && linkages[key] == nil ? SnapshotStore.resourceBytes(key) : 0
+        let isNew = known == nil && linkages[key] == nil
+        var growth = isNew ? SnapshotStore.resourceBytes(key) : 0
+        var values = isNew ? SnapshotStore.resourceValues : 0
         for (name, value) in resource["attributes"]?.objectValue ?? [:] {
             let existing = known?[name]
             if let existing, !existing.isOutranked(byOrigin: origin, position: position) { continue }
             growth += SnapshotStore.memberBytes(name, value) - (existing.map { SnapshotStore.memberBytes(name, $0.value) } ?? 0)
+            values += 1 + value.valueCount - (existing.map { 1 + $0.value.valueCount } ?? 0)
             winners.append((name, Sighting(origin: origin, position: position, value: value)))
         }
-        guard fits(growth) else { return }
-        estimatedBytes += growth
+        guard fits(growth, values) else { return }
         var merged = known ?? [:]
         for winner in winners { merged[winner.name] = winner.sighting }
         attributes[key] = merged
@@ -166,10 +176,12 @@ actor SnapshotStore {
             let wins = rank > existing.rank || (rank == existing.rank && origin.utf8.lexicographicallyPrecedes(existing.origin.utf8) == false)
             guard wins else { return }
         }
-        let growth = (linkages[owner] == nil && attributes[owner] == nil ? SnapshotStore.resourceBytes(owner) : 0)
+        let isNew = linkages[owner] == nil && attributes[owner] == nil
+        let growth = (isNew ? SnapshotStore.resourceBytes(owner) : 0)
             + SnapshotStore.linkageBytes(relationship, linkage) - (existing.map { SnapshotStore.linkageBytes(relationship, $0.linkage) } ?? 0)
-        guard fits(growth) else { return }
-        estimatedBytes += growth
+        let values = (isNew ? SnapshotStore.resourceValues : 0)
+            + SnapshotStore.linkageValues(linkage) - (existing.map { SnapshotStore.linkageValues($0.linkage) } ?? 0)
+        guard fits(growth, values) else { return }
         linkages[owner, default: [:]][relationship] = RecordedLinkage(linkage: linkage, rank: rank, origin: origin)
     }
 
@@ -177,6 +189,18 @@ actor SnapshotStore {
     /// `relationships`.
     private static func resourceBytes(_ key: ResourceKey) -> Int {
         96 + key.type.utf8.count + key.id.utf8.count
+    }
+
+    /// A resource's own values: the object, `type` and `id` with their keys, and the
+    /// `attributes` and `relationships` keys and objects.
+    private static let resourceValues = 9
+
+    /// A relationship's values: its key, `{ "data": … }` and the linkage.
+    private static func linkageValues(_ linkage: Linkage) -> Int {
+        switch linkage {
+        case .one(let key): return 3 + (key == nil ? 1 : 5)
+        case .many(let keys): return 4 + 5 * keys.count
+        }
     }
 
     /// A relationship: `"name": { "data": linkage }`, pretty-printed at its depth.
@@ -200,6 +224,7 @@ actor SnapshotStore {
         guard !entry.wasSent else {
             unavailable.append(entry)
             estimatedBytes += SnapshotStore.memberBytes("", entry.json)
+            estimatedValues += entry.json.valueCount
             return
         }
         var low = 0, high = notSent.count

@@ -29,7 +29,9 @@ public final class JSONDocument: Sendable {
         try parse(bytes: bytes, file: file, maxValues: maxValues)
     }
 
-    static func parse(bytes: [UInt8], file: String, maxValues: Int) throws(JSONSyntaxError) -> JSONDocument {
+    /// Parses with a value limit of the caller's (an input whose legitimate size is known to run
+    /// past ``maxValues``), at most `1 << 28`.
+    public static func parse(bytes: [UInt8], file: String, maxValues: Int) throws(JSONSyntaxError) -> JSONDocument {
         var parser = JSONParser(bytes: bytes, maxValues: maxValues)
         do {
             try parser.parseDocument()

@@ -7,9 +7,13 @@ import JSONReader
 /// the same way. It only holds what the files say; ``ASCFacts`` turns it into project facts.
 public struct ASCSnapshot: Sendable {
     public static let format = "iapdoctor-asc-snapshot/1"
-    /// Per file, and for a whole folder: an API response for a large app is a few MB.
-    public static let maxFileBytes = 64 << 20
-    public static let maxFolderBytes = 256 << 20
+    /// Per file, and for a whole folder: what `iapdoctor asc pull` writes for 10,000 products
+    /// (each available in every territory) fits, with room to spare; the JSON reader's own
+    /// limit is the ceiling. `SnapshotPull` stops below both.
+    public static let maxFileBytes = JSONDocument.maxBytes
+    public static let maxFolderBytes = JSONDocument.maxBytes
+    /// Values per file: a subscription priced in 175 territories takes about 8,000.
+    public static let maxValues = 1 << 25
     public static let maxFolderFiles = 2_000
 
     public struct Reference: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -252,7 +256,7 @@ extension ASCSnapshot {
 
     private static func parse(_ bytes: [UInt8], file: String) throws(InputProblem) -> JSONNode {
         do {
-            return try JSONNode.parse(bytes: bytes, file: file)
+            return try JSONNode.parse(bytes: bytes, file: file, maxValues: maxValues)
         } catch {
             throw malformed("the App Store Connect snapshot is not valid JSON: \(error.message)", at: error.location,
                             help: "fix the JSON at this position (a truncated download?), or pull the snapshot again with `iapdoctor asc pull`")

@@ -15,9 +15,9 @@ extension JSONNode {
     }
 
     /// Parses a JSON input; a syntax error becomes its message and position.
-    public static func parse(bytes: [UInt8], file: String) throws(JSONInputError) -> JSONNode {
+    public static func parse(bytes: [UInt8], file: String, maxValues: Int = JSONDocument.maxValues) throws(JSONInputError) -> JSONNode {
         do {
-            return try JSONDocument.parse(bytes: bytes, file: file).root
+            return try JSONDocument.parse(bytes: bytes, file: file, maxValues: maxValues).root
         } catch {
             throw JSONInputError(message: error.message, location: SourceLocation(file: file, line: error.line, column: error.column))
         }

@@ -44,7 +44,9 @@ public struct StoreRecord: Sendable {
     public var localizationsLocation: SourceLocation?
     /// ISO 3166-1 alpha-3 territory ids; `nil`: not fetched.
     public var availableTerritories: Fact<[String]>?
-    /// Territories with a price in force; `nil`: not fetched.
+    /// Territories with a price in force; `nil`: not fetched. For an In-App Purchase, those with
+    /// a manual price when the snapshot holds no automatic ones (`asc pull` fetches only manual
+    /// prices: the others follow the base price), so empty still means "no price".
     public var pricedTerritories: Fact<[String]>?
     public var screenshot: Screenshot = .notFetched
     /// Requests about this product that failed.

@@ -12,7 +12,7 @@ struct ASCPullTests {
     static let everydayScenario = SyntheticAppStoreConnect.Scenario(
         forbiddenPathPrefixes: ["/v1/bundleIds"],
         rateLimitedOnce: (path: "/v1/apps/\(SyntheticASCWorld.appID)/subscriptionGroups", retryAfter: "7"),
-        unavailableOnce: "/v1/inAppPurchasePriceSchedules/6447028000/automaticPrices")
+        unavailableOnce: "/v1/inAppPurchasePriceSchedules/6447028000/manualPrices")
 
     @Test func pullsEveryPageRetriesAndRecordsWhatTheRoleMayNotRead() async throws {
         let key = try TestAPIKey()
@@ -71,11 +71,18 @@ struct ASCPullTests {
         #expect(snapshot["inAppPurchaseAppStoreReviewScreenshots", "6447028202"]?["attributes"]?["assetDeliveryState"]?["state"] == "COMPLETE")
         #expect(snapshot.ids("inAppPurchaseAvailabilities", "6447028000", "availableTerritories") == ["USA", "CAN", "GBR", "DEU", "FRA"])
         #expect(snapshot.ids("inAppPurchasePriceSchedules", "6447028000", "manualPrices") == ["SYNTH-PRICE-0000-USA"])
-        #expect(snapshot.ids("inAppPurchasePriceSchedules", "6447028000", "automaticPrices") == ["SYNTH-PRICE-0000-CAN", "SYNTH-PRICE-0000-GBR"])
-        #expect(snapshot.linkage("inAppPurchasePriceSchedules", "6447028000", "baseTerritory")?["id"] == "USA")
-        #expect(snapshot.linkage("inAppPurchasePrices", "SYNTH-PRICE-0000-CAN", "inAppPurchasePricePoint")?["id"] == "SYNTH-PP-0000-CAN")
-        #expect(snapshot["inAppPurchasePricePoints", "SYNTH-PP-0000-CAN"]?["attributes"]?["customerPrice"] == "1.39")
+        #expect(snapshot.linkage("inAppPurchasePrices", "SYNTH-PRICE-0000-USA", "inAppPurchasePricePoint")?["id"] == "SYNTH-PP-0000-USA")
+        #expect(snapshot["inAppPurchasePricePoints", "SYNTH-PP-0000-USA"]?["attributes"] == ["customerPrice": "0.99"], "only the amount is asked for")
         #expect(snapshot["territories", "CAN"]?["attributes"]?["currency"] == "CAD")
+        // Automatic prices follow the base price and are not fetched; one manual price's
+        // territory is the base, so the base territory is not asked for either.
+        #expect(snapshot.linkage("inAppPurchasePriceSchedules", "6447028000", "automaticPrices") == nil)
+        #expect(snapshot["inAppPurchasePrices", "SYNTH-PRICE-0000-CAN"] == nil)
+        #expect(snapshot.linkage("inAppPurchasePriceSchedules", "6447028000", "baseTerritory") == nil)
+        #expect(!pull.api.requests.contains { $0.path.hasSuffix("/automaticPrices") || $0.path == "/v1/inAppPurchasePriceSchedules/6447028000/baseTerritory" })
+        // Manual prices in two territories: which is the base is asked.
+        #expect(snapshot.ids("inAppPurchasePriceSchedules", "6447028002", "manualPrices") == ["SYNTH-PRICE-0002-GBR", "SYNTH-PRICE-0002-USA"])
+        #expect(snapshot.linkage("inAppPurchasePriceSchedules", "6447028002", "baseTerritory")?["id"] == "USA")
 
         // The MISSING_METADATA product: fetched and empty is `[]` or null, never left out.
         #expect(snapshot.ids("inAppPurchases", "6447028001", "inAppPurchaseLocalizations") == [])
@@ -83,7 +90,7 @@ struct ASCPullTests {
         #expect(snapshot.linkage("inAppPurchases", "6447028001", "inAppPurchaseAvailability") == .null)
         #expect(snapshot.linkage("inAppPurchases", "6447028001", "iapPriceSchedule")?["id"] == "6447028001")
         #expect(snapshot.ids("inAppPurchasePriceSchedules", "6447028001", "manualPrices") == [])
-        #expect(snapshot.linkage("inAppPurchasePriceSchedules", "6447028001", "baseTerritory") == .null)
+        #expect(snapshot.linkage("inAppPurchasePriceSchedules", "6447028001", "baseTerritory") == nil, "no price: no base to ask for")
         #expect(snapshot["inAppPurchases", "6447028001"]?["attributes"]?["reviewNote"] == .null)
         // Localizations past the included linkage's cap came from their own list.
         #expect(snapshot.ids("inAppPurchases", "6447028002", "inAppPurchaseLocalizations") == ["6447028102", "6447028103", "6447028104"])

@@ -67,9 +67,10 @@ struct SyntheticPull {
 
     static func run(_ scenario: SyntheticAppStoreConnect.Scenario = .init(), key: TestAPIKey, subset: OpenAPISubset,
                     rateLimit: RateLimitPolicy = RateLimitPolicy(), concurrency: Int = 3,
-                    maximumBytes: Int = SnapshotPull.defaultMaximumBytes, keepAlive: Bool = false) async throws -> SyntheticPull {
+                    maximumBytes: Int = SnapshotPull.defaultMaximumBytes, keepAlive: Bool = false,
+                    world: [ResourceKey: SyntheticASCWorld.Node] = SyntheticASCWorld.nodes) async throws -> SyntheticPull {
         let api = SyntheticAppStoreConnect(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID,
-                                           publicKey: key.privateKey.publicKey, subset: subset, scenario: scenario)
+                                           publicKey: key.privateKey.publicKey, subset: subset, scenario: scenario, world: world)
         let server = try LoopbackHTTPServer(keepAlive: keepAlive) { api.handle($0) }
         defer { server.stop() }
         api.baseURL = server.baseURL

@@ -6,9 +6,10 @@ import Foundation
 ///
 /// One app, `com.example.synthetic.coins`, and a decoy whose bundle ID starts the same way (the
 /// API's `filter[bundleId]` is not exact, so the decoy comes back and must be dropped):
-/// - three In-App Purchases: one complete; one `MISSING_METADATA` with no localization, no
-///   availability, and a screenshot and price schedule the list's `include=` says nothing about;
-///   one with more localizations than the included linkage holds;
+/// - three In-App Purchases: one complete (a manual price in its base territory, automatic prices
+///   elsewhere); one `MISSING_METADATA` with no localization, no availability, and a screenshot
+///   and price schedule the list's `include=` says nothing about; one with more localizations
+///   than the included linkage holds and manual prices in two territories;
 /// - a subscription group with a monthly plan (territories past the included linkage, two prices)
 ///   and a yearly plan whose server has no `planAvailabilities` (the older
 ///   `subscriptionAvailability` answers);
@@ -129,6 +130,7 @@ enum SyntheticASCWorld {
         price("0000-CAN", "CAN", manual: false, customerPrice: "1.39", proceeds: "1.18")
         price("0000-GBR", "GBR", manual: false, customerPrice: "0.99", proceeds: "0.70")
         price("0002-USA", "USA", manual: true, customerPrice: "4.99", proceeds: "4.24")
+        price("0002-GBR", "GBR", manual: true, customerPrice: "4.49", proceeds: "3.10")
         nodes[key("inAppPurchasePriceSchedules", "6447028000")] = Node(attributes: [:], relationships: [
             "baseTerritory": .one(territory("USA")),
             "manualPrices": .many([key("inAppPurchasePrices", "SYNTH-PRICE-0000-USA")]),
@@ -139,7 +141,8 @@ enum SyntheticASCWorld {
         ])
         nodes[key("inAppPurchasePriceSchedules", "6447028002")] = Node(attributes: [:], relationships: [
             "baseTerritory": .one(territory("USA")),
-            "manualPrices": .many([key("inAppPurchasePrices", "SYNTH-PRICE-0002-USA")]), "automaticPrices": .many([]),
+            "manualPrices": .many([key("inAppPurchasePrices", "SYNTH-PRICE-0002-GBR"), key("inAppPurchasePrices", "SYNTH-PRICE-0002-USA")]),
+            "automaticPrices": .many([]),
         ])
 
         // Subscriptions.
