@@ -203,6 +203,26 @@ struct APIFetcher: Sendable {
 
     static let snapshotSizeCode = "IAPDOCTOR.SNAPSHOT_SIZE"
 
+    /// A relationship a resumed pull already holds whole (see ``SnapshotStore/held(_:_:)``).
+    func held(_ owner: ResourceKey, _ relationship: String) async -> Linkage? {
+        await store.held(owner, relationship)
+    }
+
+    /// A list a resumed pull already holds whole, as items whose `included` says what the store
+    /// holds of the named relationships.
+    func heldItems(_ owner: ResourceKey, _ relationship: String, included: [String] = []) async -> [Item]? {
+        guard case .many(let keys)? = await store.held(owner, relationship) else { return nil }
+        var items: [Item] = []
+        for key in keys {
+            var states: [String: IncludedLinkage] = [:]
+            for name in included {
+                if let linkage = await store.held(key, name) { states[name] = .complete(linkage) }
+            }
+            items.append(Item(key: key, resource: .null, included: states))
+        }
+        return items
+    }
+
     /// Records what a fetch of a whole relationship found.
     func link(_ owner: ResourceKey, _ relationship: String, _ linkage: Linkage, origin: String) async {
         await store.link(owner, relationship, linkage, rank: SnapshotStore.fetchedRank, origin: origin)

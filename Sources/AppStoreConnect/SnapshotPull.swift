@@ -50,10 +50,21 @@ public struct SnapshotPull: Sendable {
     public static let defaultMaximumBytes = checkedBytes - (4 << 20)
     public static let defaultMaximumValues = checkedValues - (1 << 18)
 
-    public func run(bundleID: String) async throws(PullFailure) -> PullResult {
+    /// Pulls the snapshot for `bundleID`. Resuming `earlier` (a snapshot a pull stopped short of
+    /// finishing, by the hourly request limit say), it starts from what that one holds and asks
+    /// only for the relationships it does not hold whole; the lists of apps, App IDs, sandbox
+    /// testers and each group's subscriptions are asked again (a request each).
+    public func run(bundleID: String, resuming earlier: PartialSnapshot? = nil) async throws(PullFailure) -> PullResult {
         let store = SnapshotStore(maximumBytes: maximumBytes, maximumValues: maximumValues)
+        if let earlier {
+            guard earlier.bundleID == bundleID else {
+                throw PullFailure(message: "the snapshot to resume was pulled for `\(earlier.bundleID)`, not `\(bundleID)`",
+                                  help: "resume with --bundle-id \(earlier.bundleID), or pull `\(bundleID)` without --resume")
+            }
+            await store.seed(earlier)
+        }
         let fetch = APIFetcher(client: client, store: store)
-        let fetchedAt = clock()
+        let fetchedAt = earlier?.fetchedAt ?? clock()
         let appsList = try await fetch.list(
             "/v1/apps", [("filter[bundleId]", bundleID), ("limit", "200")],
             keep: { $0["attributes"]?["bundleId"]?.stringValue == bundleID })
@@ -123,10 +134,16 @@ public struct SnapshotPull: Sendable {
 
     private func pullInAppPurchases(_ app: ResourceKey, _ fetch: APIFetcher) async throws(PullFailure) {
         let path = "/v1/apps/\(app.id)/inAppPurchasesV2"
-        guard case .complete(let products) = try await fetch.list(
-            path, [("limit", "200"), ("limit[inAppPurchaseLocalizations]", String(APIFetcher.includeLimit))],
-            include: ["inAppPurchaseLocalizations", "appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability"]) else { return }
-        await fetch.link(app, "inAppPurchasesV2", .many(products.map(\.key)), origin: path)
+        let products: [APIFetcher.Item]
+        if let held = await fetch.heldItems(app, "inAppPurchasesV2") {
+            products = held
+        } else {
+            guard case .complete(let items) = try await fetch.list(
+                path, [("limit", "200"), ("limit[inAppPurchaseLocalizations]", String(APIFetcher.includeLimit))],
+                include: ["inAppPurchaseLocalizations", "appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability"]) else { return }
+            products = items
+            await fetch.link(app, "inAppPurchasesV2", .many(items.map(\.key)), origin: path)
+        }
         try await SnapshotPull.concurrently(products.map { product in { try await pullInAppPurchase(product, fetch) } })
     }
 
@@ -141,16 +158,22 @@ public struct SnapshotPull: Sendable {
         // Manual prices only: the automatic ones (one per other territory, ~174 with their price
         // points) follow from the base price, and no rule reads them.
         let path = "/v1/inAppPurchasePriceSchedules/\(schedule.id)/manualPrices"
-        guard case .complete(let prices) = try await fetch.list(
-            path, [("limit", "200"), ("fields[inAppPurchasePricePoints]", "customerPrice")], include: ["inAppPurchasePricePoint", "territory"]) else { return }
-        await fetch.link(schedule, "manualPrices", .many(prices.map(\.key)), origin: path)
+        let prices: [APIFetcher.Item]
+        if let held = await fetch.heldItems(schedule, "manualPrices", included: ["territory"]) {
+            prices = held
+        } else {
+            guard case .complete(let items) = try await fetch.list(
+                path, [("limit", "200"), ("fields[inAppPurchasePricePoints]", "customerPrice")], include: ["inAppPurchasePricePoint", "territory"]) else { return }
+            prices = items
+            await fetch.link(schedule, "manualPrices", .many(items.map(\.key)), origin: path)
+        }
         // The base territory's price is manual: when every manual price is in one territory, that
         // one is the base and the price to show is known. Only several territories need asking.
         var territories: Set<ResourceKey?> = []
         for price in prices {
             if case .complete(.one(let territory))? = price.included["territory"] { territories.insert(territory) } else { territories.insert(nil) }
         }
-        guard territories.count > 1 || territories.contains(nil) else { return }
+        guard territories.count > 1 || territories.contains(nil), await fetch.held(schedule, "baseTerritory") == nil else { return }
         let basePath = "/v1/inAppPurchasePriceSchedules/\(schedule.id)/baseTerritory"
         switch try await fetch.one(basePath, notFound: .none) {
         case .resource(let territory): await fetch.link(schedule, "baseTerritory", .one(territory.key), origin: basePath)
@@ -164,10 +187,16 @@ public struct SnapshotPull: Sendable {
     private func pullSubscriptionGroups(_ app: ResourceKey, _ fetch: APIFetcher) async throws(PullFailure) {
         let path = "/v1/apps/\(app.id)/subscriptionGroups"
         let limit = String(APIFetcher.includeLimit)
-        guard case .complete(let groups) = try await fetch.list(
-            path, [("limit", "200"), ("limit[subscriptions]", limit), ("limit[subscriptionGroupLocalizations]", limit)],
-            include: ["subscriptions", "subscriptionGroupLocalizations"]) else { return }
-        await fetch.link(app, "subscriptionGroups", .many(groups.map(\.key)), origin: path)
+        let groups: [APIFetcher.Item]
+        if let held = await fetch.heldItems(app, "subscriptionGroups", included: ["subscriptions"]) {
+            groups = held
+        } else {
+            guard case .complete(let items) = try await fetch.list(
+                path, [("limit", "200"), ("limit[subscriptions]", limit), ("limit[subscriptionGroupLocalizations]", limit)],
+                include: ["subscriptions", "subscriptionGroupLocalizations"]) else { return }
+            groups = items
+            await fetch.link(app, "subscriptionGroups", .many(items.map(\.key)), origin: path)
+        }
         try await SnapshotPull.concurrently(groups.map { group in { try await pullSubscriptionGroup(group, fetch) } })
     }
 
@@ -200,6 +229,7 @@ public struct SnapshotPull: Sendable {
         _ = try await completeToOne(subscription, "appStoreReviewScreenshot", path: "/v1/subscriptions/\(id)/appStoreReviewScreenshot", fetch)
         try await pullSubscriptionAvailability(subscription, fetch)
         let pricesPath = "/v1/subscriptions/\(id)/prices"
+        if await fetch.held(subscription.key, "prices") != nil { return }
         if case .complete(let prices) = try await fetch.list(
             pricesPath, [("limit", "200"), ("fields[subscriptionPrices]", "startDate,subscriptionPricePoint,territory"),
                          ("fields[subscriptionPricePoints]", "customerPrice")], include: ["subscriptionPricePoint", "territory"]) {
@@ -213,9 +243,19 @@ public struct SnapshotPull: Sendable {
         let subscription = item.key
         let id = subscription.id
         let limit = String(APIFetcher.includeLimit)
-        if case .complete(.many(let plans))? = item.included["planAvailabilities"] {
+        var plans: [ResourceKey]?
+        if case .complete(.many(let keys))? = item.included["planAvailabilities"] { plans = keys }
+        if plans == nil, case .many(let keys)? = await fetch.held(subscription, "planAvailabilities") { plans = keys }
+        if let plans {
             for plan in plans {
                 try await territories(of: plan, path: "/v1/subscriptionPlanAvailabilities/\(plan.id)/availableTerritories", fetch)
+            }
+            return
+        }
+        // A resumed pull whose earlier part found only the older endpoint.
+        if case .one(let availability)? = await fetch.held(subscription, "subscriptionAvailability") {
+            if let availability {
+                try await territories(of: availability, path: "/v1/subscriptionAvailabilities/\(availability.id)/availableTerritories", fetch)
             }
             return
         }
@@ -247,6 +287,7 @@ public struct SnapshotPull: Sendable {
     // MARK: Relationships the list's include= did not bring whole
 
     private func territories(of availability: ResourceKey, path: String, _ fetch: APIFetcher) async throws(PullFailure) {
+        if await fetch.held(availability, "availableTerritories") != nil { return }
         if case .complete(let territories) = try await fetch.list(path, [("limit", "200")]) {
             await fetch.link(availability, "availableTerritories", .many(territories.map(\.key)), origin: path)
         }
@@ -256,6 +297,7 @@ public struct SnapshotPull: Sendable {
     private func completeToMany(_ item: APIFetcher.Item, _ relationship: String, path: String, _ query: [(String, String)],
                                 _ fetch: APIFetcher) async throws(PullFailure) -> [ResourceKey]? {
         if case .complete(.many(let keys))? = item.included[relationship] { return keys }
+        if case .many(let keys)? = await fetch.held(item.key, relationship) { return keys }
         guard case .complete(let items) = try await fetch.list(path, query) else { return nil }
         let keys = items.map(\.key)
         await fetch.link(item.key, relationship, .many(keys), origin: path)
@@ -266,6 +308,7 @@ public struct SnapshotPull: Sendable {
     /// endpoint, where a 404 means there is none. Nil when there is none or it is unknown.
     private func completeToOne(_ item: APIFetcher.Item, _ relationship: String, path: String, _ fetch: APIFetcher) async throws(PullFailure) -> ResourceKey? {
         if case .complete(.one(let key))? = item.included[relationship] { return key }
+        if case .one(let key)? = await fetch.held(item.key, relationship) { return key }
         switch try await fetch.one(path, notFound: .none) {
         case .resource(let related):
             await fetch.link(item.key, relationship, .one(related.key), origin: path)

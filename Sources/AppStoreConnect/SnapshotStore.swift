@@ -129,6 +129,8 @@ actor SnapshotStore {
     let maximumBytes: Int
     let maximumValues: Int
 
+    /// Linkage read from the snapshot a pull resumes: complete, but outranked by anything fetched.
+    static let seededRank = -1
     static let includedRank = 0
     static let fetchedRank = 1
 
@@ -215,6 +217,33 @@ actor SnapshotStore {
 
     func linkage(_ owner: ResourceKey, _ relationship: String) -> Linkage? {
         linkages[owner]?[relationship]?.linkage
+    }
+
+    /// Whether the store holds the resource (its attributes, or linkage it owns).
+    func holds(_ key: ResourceKey) -> Bool {
+        attributes[key] != nil || linkages[key] != nil
+    }
+
+    /// The relationship's linkage when it is known whole and every resource it names is held: a
+    /// resumed pull need not ask for it again.
+    func held(_ owner: ResourceKey, _ relationship: String) -> Linkage? {
+        guard let linkage = linkages[owner]?[relationship]?.linkage else { return nil }
+        switch linkage {
+        case .one(let key): return key.map(holds) == false ? nil : linkage
+        case .many(let keys): return keys.allSatisfy(holds) ? linkage : nil
+        }
+    }
+
+    /// Starts from a snapshot an earlier pull wrote: its resources, and its relationships as known
+    /// whole (outranked by what this pull fetches).
+    func seed(_ snapshot: PartialSnapshot) {
+        for resource in snapshot.resources {
+            add(.object(["type": .string(resource.key.type), "id": .string(resource.key.id), "attributes": .object(resource.attributes)]),
+                origin: "", position: 0)
+            for (relationship, linkage) in resource.relationships {
+                link(resource.key, relationship, linkage, rank: SnapshotStore.seededRank, origin: "")
+            }
+        }
     }
 
     /// Records a failed request, or one not sent. Of the requests not sent after a stop, the

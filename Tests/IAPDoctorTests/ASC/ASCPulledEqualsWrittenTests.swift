@@ -41,7 +41,7 @@ struct ASCPulledEqualsWrittenTests {
         return WireJSON.object(["data": .array(data), "meta": meta]).serialized(pretty: true)
     }
 
-    func diagnose(snapshot: String, in folder: String, name: String) throws -> Diagnosis {
+    static func diagnose(snapshot: String, in folder: String, name: String) throws -> Diagnosis {
         let path = folder + "/" + name
         try snapshot.write(toFile: path, atomically: true, encoding: .utf8)
         return Doctor(engine: BuiltinRules.engine()).check(Doctor.Request(
@@ -68,8 +68,8 @@ struct ASCPulledEqualsWrittenTests {
         let folder = try makeScratchFolder("asc-same")
         defer { removeScratch(folder) }
         try Self.writeProject(in: folder)
-        let fromPull = try diagnose(snapshot: pulled, in: folder, name: "pulled.json")
-        let fromHand = try diagnose(snapshot: Self.handWritten(), in: folder, name: "written.json")
+        let fromPull = try Self.diagnose(snapshot: pulled, in: folder, name: "pulled.json")
+        let fromHand = try Self.diagnose(snapshot: Self.handWritten(), in: folder, name: "written.json")
 
         #expect(!fromPull.products.isEmpty)
         #expect(fromPull.products.map(\.productID) == fromHand.products.map(\.productID))
@@ -103,8 +103,8 @@ struct ASCPulledEqualsWrittenTests {
         let folder = try makeScratchFolder("asc-cut")
         defer { removeScratch(folder) }
         try Self.writeProject(in: folder)
-        let fromFull = try diagnose(snapshot: full.text, in: folder, name: "full.json")
-        let fromCut = try diagnose(snapshot: cut.text, in: folder, name: "cut.json")
+        let fromFull = try Self.diagnose(snapshot: full.text, in: folder, name: "full.json")
+        let fromCut = try Self.diagnose(snapshot: cut.text, in: folder, name: "cut.json")
         // A product whose record did not fit is not named at all; the others keep their verdict
         // or become unknown.
         let fullVerdicts = Dictionary(uniqueKeysWithValues: fromFull.products.map { ($0.productID, $0.verdict) })

@@ -68,7 +68,7 @@ struct SyntheticPull {
     static func run(_ scenario: SyntheticAppStoreConnect.Scenario = .init(), key: TestAPIKey, subset: OpenAPISubset,
                     rateLimit: RateLimitPolicy = RateLimitPolicy(), concurrency: Int = 3,
                     maximumBytes: Int = SnapshotPull.defaultMaximumBytes, keepAlive: Bool = false,
-                    world: [ResourceKey: SyntheticASCWorld.Node] = SyntheticASCWorld.nodes) async throws -> SyntheticPull {
+                    world: [ResourceKey: SyntheticASCWorld.Node] = SyntheticASCWorld.nodes, resuming earlier: PartialSnapshot? = nil) async throws -> SyntheticPull {
         let api = SyntheticAppStoreConnect(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID,
                                            publicKey: key.privateKey.publicKey, subset: subset, scenario: scenario, world: world)
         let server = try LoopbackHTTPServer(keepAlive: keepAlive) { api.handle($0) }
@@ -85,7 +85,7 @@ struct SyntheticPull {
         let started = ContinuousClock.now
         let outcome: Result<PullResult, PullFailure>
         do {
-            outcome = .success(try await SnapshotPull(client: client, clock: clock, maximumBytes: maximumBytes).run(bundleID: SyntheticASCWorld.bundleID))
+            outcome = .success(try await SnapshotPull(client: client, clock: clock, maximumBytes: maximumBytes).run(bundleID: SyntheticASCWorld.bundleID, resuming: earlier))
         } catch {
             outcome = .failure(error)
         }

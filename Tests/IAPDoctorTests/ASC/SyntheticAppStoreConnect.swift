@@ -27,6 +27,8 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
         var refusesKey = false
         /// The first request answers 401 NOT_AUTHORIZED, as App Store Connect now and then does.
         var refusesOnce = false
+        /// The request with this number (from 1) answers 401 NOT_AUTHORIZED, once: mid-pull.
+        var refusesRequest: Int?
         /// With `refusesKey`: the `Date` header of the 401, as a server whose clock differs would send.
         var dateHeader: String?
         /// `user-hour-rem` before the first request (one less after each).
@@ -60,6 +62,7 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
     private var foundProblems: [String] = []
     private var tokens: Set<String> = []
     private var answeredOnce: Set<String> = []
+    private var received = 0
     private var remaining: Int
 
     init(keyID: String, issuerID: String, publicKey: P256.Signing.PublicKey, subset: OpenAPISubset, scenario: Scenario = Scenario(),
@@ -119,7 +122,11 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
     }
 
     private func route(_ request: LoopbackHTTPServer.Request, template: String) -> (Int, JSONValue, [(String, String)]) {
-        if scenario.refusesKey || (scenario.refusesOnce && firstTime("401")) {
+        let number = lock.withLock { () -> Int in
+            received += 1
+            return received
+        }
+        if scenario.refusesKey || (scenario.refusesOnce && firstTime("401")) || scenario.refusesRequest == number {
             return (401, error(401, "NOT_AUTHORIZED", "Authentication credentials are missing or invalid.",
                                detail: "Provide a properly configured and signed bearer token, and make sure that it has not expired."),
                     scenario.dateHeader.map { [("Date", $0)] } ?? [])

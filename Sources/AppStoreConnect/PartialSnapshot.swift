@@ -1,0 +1,73 @@
+import Foundation
+import JSONReader
+
+/// A snapshot an earlier pull wrote, read back so `asc pull --resume` continues it: the resources
+/// and the relationships it fetched whole. A relationship with `data` was fetched whole (the
+/// store writes nothing else), so the resumed pull asks again only for what has none; the
+/// earlier pull's failed and unsent requests are not carried over, because they are exactly the
+/// ones asked again.
+public struct PartialSnapshot: Sendable {
+    public struct Resource: Sendable {
+        let key: ResourceKey
+        let attributes: [String: JSONValue]
+        let relationships: [String: Linkage]
+    }
+
+    public let bundleID: String
+    /// `meta.iapdoctor.fetched_at`: the resumed snapshot keeps the earlier time, since its oldest
+    /// facts are that old.
+    public let fetchedAt: Date
+    let resources: [Resource]
+
+    /// Reads a snapshot `asc pull` wrote; anything else is refused with what to do.
+    public init(bytes: [UInt8], file: String) throws(PullFailure) {
+        let help = "give --resume the file an earlier `iapdoctor asc pull -o FILE` wrote, or pull again without --resume"
+        let root: JSONNode
+        do {
+            root = try JSONDocument.parse(bytes: bytes, file: file, maxValues: SnapshotPull.checkedValues).root
+        } catch {
+            throw PullFailure(message: "`\(file)`:\(error.line):\(error.column): \(error.message)", help: help)
+        }
+        let meta = root["meta"]?["iapdoctor"]
+        guard meta?["format"]?.string == SnapshotFormat.identifier else {
+            throw PullFailure(message: "`\(file)` is not a snapshot `iapdoctor asc pull` wrote (no `meta.iapdoctor.format` \(SnapshotFormat.identifier))", help: help)
+        }
+        guard let bundleID = meta?["bundle_id"]?.string, !bundleID.isEmpty else {
+            throw PullFailure(message: "`\(file)` does not say which app it was pulled for (no `meta.iapdoctor.bundle_id`)", help: help)
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        guard let text = meta?["fetched_at"]?.string, let fetchedAt = formatter.date(from: text) else {
+            throw PullFailure(message: "`\(file)` has no `meta.iapdoctor.fetched_at` time", help: help)
+        }
+        self.bundleID = bundleID
+        self.fetchedAt = fetchedAt
+        var resources: [Resource] = []
+        for node in root["data"]?.elements ?? [] {
+            guard let type = node["type"]?.string, let id = node["id"]?.string, !type.isEmpty, !id.isEmpty else { continue }
+            var attributes: [String: JSONValue] = [:]
+            for member in node["attributes"]?.members ?? [] where attributes[member.key] == nil {
+                attributes[member.key] = JSONValue(member.value)
+            }
+            var relationships: [String: Linkage] = [:]
+            for member in node["relationships"]?.members ?? [] where relationships[member.key] == nil {
+                guard let data = member.value["data"] else { continue }
+                switch data.kind {
+                case .null: relationships[member.key] = .one(nil)
+                case .object: if let key = PartialSnapshot.key(data) { relationships[member.key] = .one(key) }
+                case .array:
+                    let keys = data.elements.compactMap(PartialSnapshot.key)
+                    if keys.count == data.elements.count { relationships[member.key] = .many(keys) }
+                default: break
+                }
+            }
+            resources.append(Resource(key: ResourceKey(type: type, id: id), attributes: attributes, relationships: relationships))
+        }
+        self.resources = resources
+    }
+
+    private static func key(_ node: JSONNode) -> ResourceKey? {
+        guard let type = node["type"]?.string, let id = node["id"]?.string, !type.isEmpty, !id.isEmpty else { return nil }
+        return ResourceKey(type: type, id: id)
+    }
+}
