@@ -81,7 +81,7 @@ struct ASCKeyOptions: ParsableArguments {
 
     /// Pulls the snapshot for `bundleID`, showing progress on standard error when it is a
     /// terminal. Usage and key problems, a refused key and network failures are `ASCUsageError`s.
-    func pull(bundleID: String) throws -> (result: PullResult, seconds: TimeInterval) {
+    func pull(bundleID: String, resuming earlier: PartialSnapshot? = nil) throws -> (result: PullResult, seconds: TimeInterval) {
         let key = try apiKey()
         let baseURL = try validatedBaseURL()
         let showProgress = isatty(2) == 1
@@ -95,7 +95,7 @@ struct ASCKeyOptions: ParsableArguments {
                                signer: TokenSigner(key: key), onProgress: progress)
         let started = Date()
         let outcome: Result<PullResult, PullFailure> = runBlocking {
-            await ASCKeyOptions.pullResult(client: client, bundleID: bundleID)
+            await ASCKeyOptions.pullResult(client: client, bundleID: bundleID, resuming: earlier)
         }
         if showProgress { writeProgress(nil) }
         switch outcome {
@@ -108,9 +108,9 @@ struct ASCKeyOptions: ParsableArguments {
 extension ASCKeyOptions {
     /// ``pull(bundleID:)`` for a command: a usage, key or network problem prints one error and
     /// exits 2.
-    func pullOrExit(bundleID: String) throws -> (result: PullResult, seconds: TimeInterval) {
+    func pullOrExit(bundleID: String, resuming earlier: PartialSnapshot? = nil) throws -> (result: PullResult, seconds: TimeInterval) {
         do {
-            return try pull(bundleID: bundleID)
+            return try pull(bundleID: bundleID, resuming: earlier)
         } catch let error as ASCUsageError {
             // A message may quote the server (a 401's detail): escaped as the summary is.
             writeError(Escaping.lines(["error: \(error.message)", "help: \(error.help)"].map(Escaping.controlCharacters)))
@@ -118,9 +118,9 @@ extension ASCKeyOptions {
         }
     }
 
-    static func pullResult(client: APIClient, bundleID: String) async -> Result<PullResult, PullFailure> {
+    static func pullResult(client: APIClient, bundleID: String, resuming earlier: PartialSnapshot?) async -> Result<PullResult, PullFailure> {
         do {
-            return .success(try await SnapshotPull(client: client).run(bundleID: bundleID))
+            return .success(try await SnapshotPull(client: client).run(bundleID: bundleID, resuming: earlier))
         } catch {
             return .failure(error)
         }
@@ -141,6 +141,10 @@ struct ASCPull: ParsableCommand {
             unavailable, and the pull goes on; a lapsed required agreement is recorded and ends \
             the pull.
 
+            A pull the hourly request limit stops writes what it has, with the requests not \
+            sent; `--resume FILE -o NEW` continues it later, or with another key, asking only \
+            for what FILE does not hold, and writes the whole snapshot to NEW.
+
             The key is a team key from App Store Connect's Users and Access > Integrations > \
             App Store Connect API (not an In-App Purchase key). Its private key is never printed \
             or written anywhere.
@@ -149,8 +153,11 @@ struct ASCPull: ParsableCommand {
             Store Connect could not be reached.
             """)
 
-    @Option(name: .customLong("bundle-id"), help: "The app's bundle ID, e.g. com.acme.coins.")
-    var bundleID: String
+    @Option(name: .customLong("bundle-id"), help: "The app's bundle ID, e.g. com.acme.coins (with --resume: the snapshot's).")
+    var bundleID: String?
+
+    @Option(name: .customLong("resume"), help: "Continue the pull that wrote this snapshot, asking only for what it does not hold.")
+    var resume: String?
 
     @Option(name: .shortAndLong, help: "Write the snapshot to this file (atomically) instead of standard output.")
     var output: String?
@@ -158,6 +165,11 @@ struct ASCPull: ParsableCommand {
     @OptionGroup var key: ASCKeyOptions
 
     func run() throws {
+        let earlier = try resume.map(ASCPull.readEarlier)
+        guard let bundleID = bundleID ?? earlier?.bundleID else {
+            writeError("error: no bundle ID\nhelp: give the app's bundle ID, e.g. --bundle-id com.acme.coins")
+            throw ExitCode(2)
+        }
         guard !bundleID.isEmpty, !bundleID.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             writeError("error: `\(bundleID)` is not a bundle ID\nhelp: give the app's bundle ID, e.g. --bundle-id com.acme.coins")
             throw ExitCode(2)
@@ -166,7 +178,7 @@ struct ASCPull: ParsableCommand {
             writeError("error: \(problem)\nhelp: give -o a file in an existing folder, e.g. -o asc-snapshot.json")
             throw ExitCode(2)
         }
-        let pulled = try key.pullOrExit(bundleID: bundleID)
+        let pulled = try key.pullOrExit(bundleID: bundleID, resuming: earlier)
         if let output {
             do {
                 try FileSystem.writeAtomically(pulled.result.text, to: output)
@@ -178,7 +190,27 @@ struct ASCPull: ParsableCommand {
             print(pulled.result.text, terminator: "")
         }
         writeError(ASCPull.summary(pulled.result, seconds: pulled.seconds, bundleID: bundleID,
-                                   headline: output.map { "wrote \($0)" } ?? "wrote the snapshot to standard output"))
+                                   headline: output.map { "wrote \($0)" } ?? "wrote the snapshot to standard output",
+                                   resumeHint: output.map { "to continue (an hour later, or with another key): iapdoctor asc pull --resume \($0) -o \(ASCPull.resumedName($0))" }))
+    }
+
+    /// The snapshot `--resume` names; a file that is not one a pull wrote is a usage error.
+    static func readEarlier(_ path: String) throws -> PartialSnapshot {
+        do {
+            let bytes = try FileSystem.readBytes(path, maxBytes: SnapshotPull.checkedBytes)
+            return try PartialSnapshot(bytes: bytes, file: path)
+        } catch let problem as FileSystem.Problem {
+            writeError("error: \(problem.message)\nhelp: give --resume the snapshot an earlier `iapdoctor asc pull -o FILE` wrote")
+        } catch let failure as PullFailure {
+            writeError(Escaping.lines(["error: \(failure.message)", "help: \(failure.help)"].map(Escaping.controlCharacters)))
+        }
+        throw ExitCode(2)
+    }
+
+    /// `asc-snapshot.json` → `asc-snapshot-resumed.json`.
+    static func resumedName(_ path: String) -> String {
+        let stem = path.hasSuffix(".json") ? String(path.dropLast(5)) : path
+        return stem + "-resumed.json"
     }
 
     /// Checked before the pull, so a typo in `-o` does not cost the whole pull.
@@ -195,7 +227,7 @@ struct ASCPull: ParsableCommand {
 
     /// What the pull did, for standard error (the snapshot may be on standard output).
     /// `headline`: what became of the snapshot ("wrote asc-snapshot.json").
-    static func summary(_ result: PullResult, seconds: TimeInterval, bundleID: String, headline: String) -> String {
+    static func summary(_ result: PullResult, seconds: TimeInterval, bundleID: String, headline: String, resumeHint: String? = nil) -> String {
         let statistics = result.statistics
         var lines = [
             "\(headline): \(result.resourceCount) resources from \(statistics.requests) requests "
@@ -217,6 +249,9 @@ struct ASCPull: ParsableCommand {
             lines.append(stop.code == APIError.agreementsCode
                 ? "note: App Store Connect answered that a required agreement is missing or has expired (\(stop.code)), and the pull stopped (\(notSent) requests not sent). Accept the agreement in App Store Connect's Business section; the snapshot records the answer for `iapdoctor check --asc`."
                 : "note: the pull stopped early (\(stop.code)), \(notSent) requests not sent: \(stop.detail ?? stop.title)")
+            if stop.code != APIError.agreementsCode, let resumeHint {
+                lines.append("help: \(resumeHint)")
+            }
         }
         // Codes and details are the server's words: escaped, so they cannot move the cursor, color
         // the terminal or start a CI command line.

@@ -14,7 +14,7 @@ struct ASCRequestFailedRule: Rule {
             var finding = context.finding(
                 "App Store Connect did not answer `\(failed.request)` (\(failed.summary)), so \(area.whatItLeavesOpen) is unknown",
                 at: failed.location,
-                help: area.help(status: failed.status),
+                help: area.help(status: failed.status, snapshot: failed.location.file),
                 notes: ["facts behind a failed request are neither passed nor failed; the descriptor's typed values are used where there are some"])
             finding.checklist = area.item
             outcomes.append(context.passWithNotes([finding], item: area.item))
@@ -94,8 +94,12 @@ struct ASCRequestArea {
         self.role = role
     }
 
-    func help(status: Int?) -> String {
+    func help(status: Int?, snapshot: String) -> String {
         switch status {
+        case nil:
+            let shown = FileSystem.displayPath(snapshot)
+            let stem = shown.hasSuffix(".json") ? String(shown.dropLast(5)) : shown
+            return "continue the pull where it stopped, an hour later or with another key: `iapdoctor asc pull --resume \(shown) -o \(stem)-resumed.json` asks only for what this snapshot lacks"
         case 401:
             return "the key was refused: make an App Store Connect API key (Users and Access → Integrations → App Store Connect API; an In-App Purchase key is a different kind) and pull again"
         case 403:

@@ -165,3 +165,50 @@ struct ASCCommandTests {
         #expect(missingBundle.errors.contains("--bundle-id"))
     }
 }
+
+extension ASCCommandTests {
+    /// The hourly limit stops the pull; the summary says how to continue, and `--resume` does,
+    /// writing what one uninterrupted pull writes. The stopped snapshot is never written over.
+    @Test func aStoppedPullIsResumedFromItsFile() throws {
+        let key = try TestAPIKey()
+        let folder = try makeScratchFolder("asc-resume-command")
+        defer { removeScratch(folder) }
+        let stopped = folder + "/asc-snapshot.json", resumed = folder + "/asc-snapshot-resumed.json", whole = folder + "/whole.json"
+        let keyOptions = ["--key-id", TestAPIKey.keyID, "--issuer-id", TestAPIKey.issuerID, "--private-key", key.path]
+        func pull(_ scenario: SyntheticAppStoreConnect.Scenario, _ arguments: [String]) throws -> (status: Int32, errors: String) {
+            try withServer(scenario, key: key) { _, baseURL in
+                let run = try runIAPDoctor(["asc", "pull"] + arguments + keyOptions, environment: ["IAPDOCTOR_ASC_BASE_URL": baseURL])
+                return (run.status, run.errors)
+            }
+        }
+        let first = try pull(.init(rateLimitRemaining: RateLimitPolicy().stopBelow + 10), ["--bundle-id", SyntheticASCWorld.bundleID, "-o", stopped])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.errors.contains("note: the pull stopped early (IAPDOCTOR.RATE_LIMIT_RESERVE)"))
+        #expect(first.errors.contains("help: to continue (an hour later, or with another key): iapdoctor asc pull --resume \(stopped) -o \(resumed)"))
+        let stoppedBytes = try readText(stopped)
+
+        let overwrite = try pull(.init(), ["--resume", stopped, "-o", stopped])
+        #expect(overwrite.status == 2)
+        #expect(overwrite.errors.contains("it is one of this run's inputs, and iapdoctor never writes to its inputs"))
+        let other = try pull(.init(), ["--resume", stopped, "--bundle-id", "com.example.other", "-o", resumed])
+        #expect(other.status == 2)
+        #expect(other.errors.contains("the snapshot to resume was pulled for `\(SyntheticASCWorld.bundleID)`"))
+        try "{\"data\": []}".write(toFile: whole, atomically: true, encoding: .utf8)
+        let notOne = try pull(.init(), ["--resume", whole, "-o", resumed])
+        #expect(notOne.status == 2)
+        #expect(notOne.errors.contains("is not a snapshot `iapdoctor asc pull` wrote"))
+
+        let second = try pull(.init(), ["--resume", stopped, "-o", resumed])
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(!second.errors.contains("stopped early"))
+        let third = try pull(.init(), ["--bundle-id", SyntheticASCWorld.bundleID, "-o", whole])
+        #expect(third.status == 0)
+        // The same bytes but for the time: the resumed snapshot keeps the stopped pull's.
+        func withoutTime(_ text: String) -> String {
+            text.split(separator: "\n").filter { !$0.contains("\"fetched_at\"") }.joined(separator: "\n")
+        }
+        #expect(try withoutTime(readText(resumed)) == withoutTime(readText(whole)))
+        #expect(try SnapshotIndex(readText(resumed)).document["meta"]?["iapdoctor"]?["fetched_at"] == SnapshotIndex(stoppedBytes).document["meta"]?["iapdoctor"]?["fetched_at"])
+        #expect(try readText(stopped) == stoppedBytes, "the resumed file is an input: never written")
+    }
+}
