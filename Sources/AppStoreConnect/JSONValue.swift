@@ -83,7 +83,7 @@ public enum JSONValue: Sendable, Equatable {
         return output
     }
 
-    private func write(to output: inout String, pretty: Bool, indent: Int) {
+    func write(to output: inout String, pretty: Bool, indent: Int) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"

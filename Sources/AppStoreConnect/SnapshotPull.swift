@@ -2,7 +2,10 @@ import Foundation
 
 /// What `iapdoctor asc pull` made: the snapshot and how the pull went.
 public struct PullResult: Sendable {
-    public let document: JSONValue
+    /// The snapshot: pretty-printed, keys sorted, resources by type and id.
+    public let contents: SnapshotContents
+    /// Its text at once (`contents.write` writes it in pieces).
+    public var text: String { contents.text }
     public let unavailable: [UnavailableRequest]
     /// What ended the pull early (a lapsed agreement, the rate limit), if something did.
     public let stoppedBy: StopReason?
@@ -12,9 +15,6 @@ public struct PullResult: Sendable {
     public let notSentCount: Int
     /// Whether an app record with exactly this bundle ID was found.
     public let appFound: Bool
-
-    /// The snapshot file's bytes: pretty-printed, keys sorted, resources by type and id.
-    public var text: String { document.serialized(pretty: true) + "\n" }
 }
 
 /// Reads what App Store Connect knows about one app's In-App Purchases into a snapshot
@@ -79,10 +79,11 @@ public struct SnapshotPull: Sendable {
             jobs.append { try await pullSubscriptionGroups(app, fetch) }
         }
         try await SnapshotPull.concurrently(jobs)
-        let document = await store.document(fetchedAt: fetchedAt, bundleID: bundleID)
+        let resourceCount = await store.resourceCount
         return PullResult(
-            document: document, unavailable: await store.unavailableRequests, stoppedBy: await client.stoppedBy,
-            statistics: await client.statistics, resourceCount: await store.resourceCount, notSentCount: await store.notSentCount, appFound: !apps.isEmpty)
+            contents: await store.takeContents(fetchedAt: fetchedAt, bundleID: bundleID), unavailable: await store.unavailableRequests,
+            stoppedBy: await client.stoppedBy, statistics: await client.statistics, resourceCount: resourceCount,
+            notSentCount: await store.notSentCount, appFound: !apps.isEmpty)
     }
 
     /// Runs the jobs side by side; the first failure ends them all and is the one reported.

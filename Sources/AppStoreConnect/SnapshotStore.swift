@@ -95,7 +95,7 @@ public struct UnavailableRequest: Sendable, Equatable {
 actor SnapshotStore {
     /// An attribute's value and the answer it came from: of two sightings, the one whose request
     /// text sorts later (then the later position in that answer) wins.
-    private struct Sighting {
+    struct Sighting: Sendable {
         let origin: String
         let position: Int
         let value: JSONValue
@@ -105,7 +105,7 @@ actor SnapshotStore {
         }
     }
 
-    private struct RecordedLinkage {
+    struct RecordedLinkage: Sendable {
         let linkage: Linkage
         /// A full fetch of the relationship outranks linkage from an `include=`.
         let rank: Int
@@ -291,31 +291,74 @@ actor SnapshotStore {
 
     var resourceCount: Int { Set(attributes.keys).union(linkages.keys).count }
 
-    /// The snapshot: `data` sorted by type and id, `meta.iapdoctor` with the format, the time,
-    /// the bundle ID and the failed requests.
-    func document(fetchedAt: Date, bundleID: String) -> JSONValue {
-        var data: [JSONValue] = []
+    /// What the pull found, handed over once it is over: the store keeps nothing after, so the
+    /// resources are held once.
+    func takeContents(fetchedAt: Date, bundleID: String) -> SnapshotContents {
+        defer {
+            attributes = [:]
+            linkages = [:]
+        }
+        return SnapshotContents(attributes: attributes, linkages: linkages, unavailable: unavailableRequests, fetchedAt: fetchedAt, bundleID: bundleID)
+    }
+}
+
+/// A pull's resources and failed requests, written as the snapshot's text in pieces (one
+/// resource at a time), so the pull never holds the snapshot as one string or one tree.
+public struct SnapshotContents: Sendable {
+    let attributes: [ResourceKey: [String: SnapshotStore.Sighting]]
+    let linkages: [ResourceKey: [String: SnapshotStore.RecordedLinkage]]
+    let unavailable: [UnavailableRequest]
+    let fetchedAt: Date
+    let bundleID: String
+
+    /// The snapshot's text, piece by piece: `data` sorted by type and id, `meta.iapdoctor` with
+    /// the format, the time, the bundle ID and the failed requests; pretty-printed with keys
+    /// sorted, exactly as `JSONValue.serialized(pretty:)` prints the whole document.
+    public func write(_ emit: (String) -> Void) {
         // A resource known only as the owner of fetched linkage (its own answer failed) is still
         // written, with no attributes, so the linkage is not lost.
-        for key in Set(self.attributes.keys).union(linkages.keys).sorted() {
-            let attributes = (self.attributes[key] ?? [:]).mapValues(\.value)
+        let keys = Set(attributes.keys).union(linkages.keys).sorted()
+        emit(keys.isEmpty ? "{\n  \"data\": []" : "{\n  \"data\": [")
+        var piece = ""
+        for (index, key) in keys.enumerated() {
             var resource: [String: JSONValue] = ["type": .string(key.type), "id": .string(key.id)]
-            if !attributes.isEmpty { resource["attributes"] = .object(attributes) }
+            if let attributes = attributes[key], !attributes.isEmpty { resource["attributes"] = .object(attributes.mapValues(\.value)) }
             if let known = linkages[key], !known.isEmpty {
                 resource["relationships"] = .object(known.mapValues { .object(["data": $0.linkage.json]) })
             }
-            data.append(.object(resource))
+            piece += index == 0 ? "\n    " : ",\n    "
+            JSONValue.object(resource).write(to: &piece, pretty: true, indent: 2)
+            if piece.utf8.count >= 1 << 16 {
+                emit(piece)
+                piece = ""
+            }
         }
+        if !keys.isEmpty { piece += "\n  ]" }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         formatter.timeZone = TimeZone(identifier: "UTC")
-        let meta: JSONValue = .object([
+        let meta: JSONValue = .object(["iapdoctor": .object([
             "format": .string(SnapshotFormat.identifier),
             "fetched_at": .string(formatter.string(from: fetchedAt)),
             "bundle_id": .string(bundleID),
-            "unavailable": .array(unavailableRequests.map(\.json)),
-        ])
-        return .object(["data": .array(data), "meta": .object(["iapdoctor": meta])])
+            "unavailable": .array(unavailable.map(\.json)),
+        ])])
+        piece += ",\n  \"meta\": "
+        meta.write(to: &piece, pretty: true, indent: 1)
+        piece += "\n}\n"
+        emit(piece)
+    }
+
+    /// A snapshot of nothing.
+    public static func empty(bundleID: String) -> SnapshotContents {
+        SnapshotContents(attributes: [:], linkages: [:], unavailable: [], fetchedAt: Date(timeIntervalSince1970: 0), bundleID: bundleID)
+    }
+
+    /// The whole text at once (for a small snapshot, or a test).
+    public var text: String {
+        var text = ""
+        write { text += $0 }
+        return text
     }
 }
 

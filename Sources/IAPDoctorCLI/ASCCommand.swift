@@ -181,13 +181,13 @@ struct ASCPull: ParsableCommand {
         let pulled = try key.pullOrExit(bundleID: bundleID, resuming: earlier)
         if let output {
             do {
-                try FileSystem.writeAtomically(pulled.result.text, to: output)
+                try FileSystem.writeAtomically(to: output) { file in pulled.result.contents.write { file.write($0) } }
             } catch {
                 writeError("error: \(error.message)\nhelp: \(error.help)")
                 throw ExitCode(2)
             }
         } else {
-            print(pulled.result.text, terminator: "")
+            pulled.result.contents.write { print($0, terminator: "") }
         }
         writeError(ASCPull.summary(pulled.result, seconds: pulled.seconds, bundleID: bundleID,
                                    headline: output.map { "wrote \($0)" } ?? "wrote the snapshot to standard output",
@@ -281,7 +281,7 @@ struct PulledSnapshot {
         let path = folder + "/asc-snapshot.json"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileSystem.writeAtomically(pulled.result.text, to: path)
+            try FileSystem.writeAtomically(to: path) { file in pulled.result.contents.write { file.write($0) } }
         } catch let problem as FileSystem.Problem {
             writeError("error: \(problem.message)\nhelp: \(problem.help)")
             throw ExitCode(2)

@@ -10,7 +10,7 @@ import Testing
         let hostile = "RATE\u{1B}[2J\u{7}\n::error file=x::pwned"
         let stop = StopReason(code: hostile, title: "Not sent", detail: "detail\r\n::add-mask::y")
         let result = PullResult(
-            document: .object([:]), unavailable: [UnavailableRequest(request: "GET /v1/apps", notSentBecause: stop)],
+            contents: .empty(bundleID: "com.acme.coins"), unavailable: [UnavailableRequest(request: "GET /v1/apps", notSentBecause: stop)],
             stoppedBy: stop, statistics: PullStatistics(), resourceCount: 0, notSentCount: 1, appFound: true)
         let text = ASCPull.summary(result, seconds: 1, bundleID: "com.acme.coins", headline: "wrote x.json")
         #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\r" }, "\(text)")

@@ -81,6 +81,8 @@ extension ASCScaleTests {
         #expect(nextHour.api.problems == [])
         #expect(resumed.stoppedBy == nil)
         #expect(resumed.text == full.text)
+        // Written in pieces, the text is what the whole document prints as.
+        #expect(resumed.text == (try JSONValue.parse(Data(resumed.text.utf8))).serialized(pretty: true) + "\n")
     }
 
     /// At scale, the resume asks again only for the short lists and for what was in flight.

@@ -27,7 +27,7 @@ import Testing
         #expect(summary?.code == "RATE_LIMIT_EXCEEDED")
     }
 
-    @Test func aResourceSeenManyTimesIsKeptOnceAndTheLaterAnswerWins() async {
+    @Test func aResourceSeenManyTimesIsKeptOnceAndTheLaterAnswerWins() async throws {
         let store = SnapshotStore()
         let resource: (String) -> JSONValue = { name in
             .object(["type": "inAppPurchases", "id": "1", "attributes": .object(["name": .string(name)])])
@@ -37,12 +37,12 @@ import Testing
         for index in 0..<10_000 { await store.add(resource("bbbb"), origin: "GET /b", position: index) }
         await store.add(resource("cccc"), origin: "GET /a", position: 1)
         #expect(await store.estimatedBytes == once, "the same size: one resource, one name")
-        let document = await store.document(fetchedAt: Date(timeIntervalSince1970: 0), bundleID: "com.x")
+        let document = try JSONValue.parse(Data(await store.takeContents(fetchedAt: Date(timeIntervalSince1970: 0), bundleID: "com.x").text.utf8))
         #expect(document["data"]?.arrayValue?.count == 1)
         #expect(document["data"]?.arrayValue?.first?["attributes"]?["name"] == "bbbb", "GET /b sorts after GET /a")
     }
 
-    @Test func theEstimateIsAnUpperBoundAndNothingPastTheLimitIsKept() async {
+    @Test func theEstimateIsAnUpperBoundAndNothingPastTheLimitIsKept() async throws {
         let store = SnapshotStore(maximumBytes: 20_000)
         var keys: [ResourceKey] = []
         for index in 0..<1000 {
@@ -53,7 +53,7 @@ import Testing
         #expect(await store.isFull)
         // A linkage that does not fit is not kept, however large.
         await store.link(ResourceKey(type: "apps", id: "1"), "territories", .many(keys), rank: SnapshotStore.fetchedRank, origin: "GET /l")
-        let document = await store.document(fetchedAt: Date(timeIntervalSince1970: 0), bundleID: "com.x")
+        let document = try JSONValue.parse(Data(await store.takeContents(fetchedAt: Date(timeIntervalSince1970: 0), bundleID: "com.x").text.utf8))
         let data = JSONValue.object(["data": document["data"] ?? .null]).serialized(pretty: true)
         #expect(data.utf8.count <= 20_000)
         #expect(await store.estimatedBytes >= data.utf8.count)
