@@ -220,9 +220,14 @@ public actor APIClient {
                     statistics.retries += 1
                     continue
                 }
+                if signer.key.isIndividual {
+                    throw PullFailure(
+                        message: "App Store Connect refused the individual API key (401 NOT_AUTHORIZED): the Key ID and private key do not match, the key was revoked, or it is a team key",
+                        help: "a team key needs its Issuer ID (--issuer-id, shown above the keys in Users and Access → Integrations → App Store Connect API); an individual key is used with its own Key ID and no Issuer ID")
+                }
                 throw PullFailure(
                     message: "App Store Connect refused the API key (401 NOT_AUTHORIZED): the Key ID, Issuer ID and private key do not match, or the key was revoked",
-                    help: "use a team key from Users and Access → Integrations → App Store Connect API with its own Key ID and the Issuer ID shown there; an In-App Purchase key (Users and Access → Integrations → In-App Purchase) is not an App Store Connect API key and is always refused")
+                    help: "use a team key from Users and Access → Integrations → App Store Connect API with its own Key ID and the Issuer ID shown there (an individual key has none: use --individual-key); an In-App Purchase key (Users and Access → Integrations → In-App Purchase) is not an App Store Connect API key and is always refused")
             default:
                 let error = APIError(status: response.status, body: response.body)
                 if RetryPolicy.isRetryable(status: response.status),

@@ -1,14 +1,16 @@
 import Crypto
 import Foundation
 
-/// An App Store Connect API team key: its Key ID, the team's Issuer ID and the `.p8` private key.
+/// An App Store Connect API key: its Key ID, the team's Issuer ID (a team key) or none (an
+/// individual key, whose tokens say `sub: user` instead), and the `.p8` private key.
 ///
 /// The private key never leaves this value: it is not in any error, description, mirror or file
 /// iapdoctor writes. Errors about the key file name the file and say what was expected, never
 /// what the file holds.
 public struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let keyID: String
-    public let issuerID: String
+    /// Nil for an individual key.
+    public let issuerID: String?
     private let signingKey: SigningKey
 
     /// The parsed key, never changed after parsing; swift-crypto does not mark it Sendable.
@@ -24,15 +26,15 @@ public struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConver
         "a PKCS#8 PEM `-----BEGIN PRIVATE KEY-----` .p8 file downloaded from App Store Connect → Users and Access → Integrations → App Store Connect API"
 
     /// Reads and checks the key. A `.p8` is a few hundred bytes; anything over 64 KiB is not one.
-    public init(keyID: String, issuerID: String, privateKeyFile path: String) throws(APIKeyError) {
+    public init(keyID: String, issuerID: String?, privateKeyFile path: String) throws(APIKeyError) {
         let pem = try APIKey.readKeyFile(path)
         try self.init(keyID: keyID, issuerID: issuerID, privateKeyPEM: pem, source: "`\(path)`")
     }
 
     /// `source` names where the PEM came from (a file, an environment variable) in errors.
-    public init(keyID: String, issuerID: String, privateKeyPEM pem: String, source: String) throws(APIKeyError) {
+    public init(keyID: String, issuerID: String?, privateKeyPEM pem: String, source: String) throws(APIKeyError) {
         let trimmedKeyID = keyID.trimmingCharacters(in: .whitespacesAndNewlines)
-        let trimmedIssuer = issuerID.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmedIssuer = issuerID?.trimmingCharacters(in: .whitespacesAndNewlines)
         // Checked before use because both go into the token's JSON and a wrong one only shows up
         // as the server's 401: a Key ID is 10 letters and digits, an Issuer ID a UUID.
         guard !trimmedKeyID.isEmpty, trimmedKeyID.count <= 64,
@@ -41,13 +43,13 @@ public struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConver
                 message: "the Key ID `\(APIKey.printable(trimmedKeyID))` is not an App Store Connect API Key ID",
                 help: "give the Key ID shown beside the key in Users and Access → Integrations → App Store Connect API (10 letters and digits, e.g. 2X9R4HXF34)")
         }
-        guard UUID(uuidString: trimmedIssuer) != nil else {
+        if let trimmedIssuer, UUID(uuidString: trimmedIssuer) == nil {
             throw APIKeyError(
                 message: "the Issuer ID `\(APIKey.printable(trimmedIssuer))` is not a UUID",
                 help: "give the Issuer ID shown above the keys in Users and Access → Integrations → App Store Connect API (e.g. 57246542-96fe-1a63-e053-0824d011072a)")
         }
         self.keyID = trimmedKeyID
-        self.issuerID = trimmedIssuer.lowercased()
+        self.issuerID = trimmedIssuer?.lowercased()
         self.signingKey = SigningKey(try APIKey.parsePrivateKey(pem, source: source))
     }
 
@@ -119,10 +121,12 @@ public struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConver
         String(String.UnicodeScalarView(text.unicodeScalars.prefix(64).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f ? $0 : "?" }))
     }
 
-    public var description: String { "APIKey(keyID: \(keyID), issuerID: \(issuerID), privateKey: <redacted>)" }
+    public var isIndividual: Bool { issuerID == nil }
+
+    public var description: String { "APIKey(keyID: \(keyID), issuerID: \(issuerID ?? "none, an individual key"), privateKey: <redacted>)" }
     public var debugDescription: String { description }
     public var customMirror: Mirror {
-        Mirror(self, children: ["keyID": keyID, "issuerID": issuerID, "privateKey": "<redacted>"])
+        Mirror(self, children: ["keyID": keyID, "issuerID": issuerID ?? "none, an individual key", "privateKey": "<redacted>"])
     }
 }
 

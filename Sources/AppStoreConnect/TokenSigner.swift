@@ -6,13 +6,13 @@ import Foundation
 /// `asc` CLI and fastlane cache theirs too).
 ///
 /// Header `{"alg":"ES256","kid":KEY_ID,"typ":"JWT"}`; payload `aud` `appstoreconnect-v1`, `iss`
-/// the Issuer ID, `iat` now, `exp` at most 20 minutes later (Apple rejects longer tokens); the
+/// the Issuer ID (an individual key: `sub` `user` and no `iss`), `iat` now, `exp` at most 20 minutes later (Apple rejects longer tokens); the
 /// signature is the raw 64-byte r‖s, not DER; every part base64url without padding.
 public final class TokenSigner: @unchecked Sendable {
     /// Apple's ceiling for `exp − iat`.
     public static let maximumLifetime: TimeInterval = 1200
 
-    private let key: APIKey
+    let key: APIKey
     private let clock: @Sendable () -> Date
     private let lifetime: TimeInterval
     /// A cached token is renewed this long before it expires, so one never expires in flight
@@ -41,9 +41,9 @@ public final class TokenSigner: @unchecked Sendable {
         let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
         let expiry = issuedAt + Int64(lifetime)
         let header = JSONValue.object(["alg": .string("ES256"), "kid": .string(key.keyID), "typ": .string("JWT")])
-        let payload = JSONValue.object([
-            "aud": .string("appstoreconnect-v1"), "exp": .integer(expiry), "iat": .integer(issuedAt), "iss": .string(key.issuerID),
-        ])
+        var claims: [String: JSONValue] = ["aud": .string("appstoreconnect-v1"), "exp": .integer(expiry), "iat": .integer(issuedAt)]
+        if let issuer = key.issuerID { claims["iss"] = .string(issuer) } else { claims["sub"] = .string("user") }
+        let payload = JSONValue.object(claims)
         let signingInput = TokenSigner.base64URL(Data(header.serialized().utf8)) + "." + TokenSigner.base64URL(Data(payload.serialized().utf8))
         // P-256 signing fails only when the platform cannot produce randomness.
         guard let signature = try? key.privateKey.signature(for: Data(signingInput.utf8)) else {

@@ -25,6 +25,9 @@ struct ASCKeyOptions: ParsableArguments {
     @Option(name: .customLong("issuer-id"), help: "The team's Issuer ID, a UUID (default: $ASC_ISSUER_ID).")
     var issuerID: String?
 
+    @Flag(name: .customLong("individual-key"), help: "The key is an individual key (one user's, with no Issuer ID), not a team key.")
+    var individualKey = false
+
     @Option(name: .customLong("private-key"), help: "The key's .p8 file (default: $ASC_PRIVATE_KEY_PATH; or the PEM in $ASC_PRIVATE_KEY).")
     var privateKeyFile: String?
 
@@ -50,8 +53,19 @@ struct ASCKeyOptions: ParsableArguments {
         guard let keyID = keyID ?? fromEnvironment(ASCKeyOptions.keyIDVariables)?.value else {
             throw ASCUsageError(message: "no App Store Connect API Key ID", help: "pass --key-id or set ASC_KEY_ID")
         }
-        guard let issuerID = issuerID ?? fromEnvironment(ASCKeyOptions.issuerIDVariables)?.value else {
-            throw ASCUsageError(message: "no App Store Connect Issuer ID", help: "pass --issuer-id or set ASC_ISSUER_ID")
+        let issuerID: String?
+        if individualKey {
+            guard self.issuerID == nil else {
+                throw ASCUsageError(message: "--individual-key and --issuer-id together: an individual key has no Issuer ID",
+                                    help: "for an individual key leave out --issuer-id; for a team key leave out --individual-key")
+            }
+            issuerID = nil
+        } else {
+            guard let given = self.issuerID ?? fromEnvironment(ASCKeyOptions.issuerIDVariables)?.value else {
+                throw ASCUsageError(message: "no App Store Connect Issuer ID",
+                                    help: "pass --issuer-id or set ASC_ISSUER_ID (a team key); an individual key has none: pass --individual-key")
+            }
+            issuerID = given
         }
         do {
             if let path = privateKeyFile ?? fromEnvironment(ASCKeyOptions.keyFileVariables)?.value {

@@ -212,3 +212,36 @@ extension ASCCommandTests {
         #expect(try readText(stopped) == stoppedBytes, "the resumed file is an input: never written")
     }
 }
+
+extension ASCCommandTests {
+    /// An individual key has no Issuer ID: its tokens say `sub: user`. Forgetting the Issuer ID of
+    /// a team key stays a usage error that names both kinds.
+    @Test func anIndividualKeyPullsWithoutAnIssuer() throws {
+        let key = try TestAPIKey()
+        try withServer(.init(individualKey: true), key: key) { api, baseURL in
+            let run = try runIAPDoctor(
+                ["asc", "pull", "--bundle-id", SyntheticASCWorld.bundleID, "--key-id", TestAPIKey.keyID, "--individual-key", "--private-key", key.path],
+                environment: ["IAPDOCTOR_ASC_BASE_URL": baseURL, "ASC_ISSUER_ID": ""])
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(api.problems == [], "every token says sub: user and has no iss")
+            #expect(try SnapshotIndex(run.output)["apps", SyntheticASCWorld.appID] != nil)
+        }
+        let both = try runIAPDoctor(["asc", "pull", "--bundle-id", "com.acme.coins", "--key-id", TestAPIKey.keyID, "--individual-key",
+                                     "--issuer-id", TestAPIKey.issuerID, "--private-key", key.path], environment: [:])
+        #expect(both.status == 2)
+        #expect(both.errors.contains("an individual key has no Issuer ID"))
+        let neither = try runIAPDoctor(["asc", "pull", "--bundle-id", "com.acme.coins", "--key-id", TestAPIKey.keyID, "--private-key", key.path],
+                                       environment: ["ASC_ISSUER_ID": "", "APP_STORE_CONNECT_API_KEY_ISSUER_ID": ""])
+        #expect(neither.status == 2)
+        #expect(neither.errors.contains("help: pass --issuer-id or set ASC_ISSUER_ID (a team key); an individual key has none: pass --individual-key"))
+        // Refused: the message is about individual keys, and points a team key at its Issuer ID.
+        try withServer(.init(refusesKey: true, individualKey: true), key: key) { _, baseURL in
+            let run = try runIAPDoctor(
+                ["asc", "pull", "--bundle-id", SyntheticASCWorld.bundleID, "--key-id", TestAPIKey.keyID, "--individual-key", "--private-key", key.path],
+                environment: ["IAPDOCTOR_ASC_BASE_URL": baseURL])
+            #expect(run.status == 2)
+            #expect(run.errors.contains("refused the individual API key"))
+            #expect(run.errors.contains("a team key needs its Issuer ID"))
+        }
+    }
+}

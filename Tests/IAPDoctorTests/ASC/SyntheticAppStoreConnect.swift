@@ -27,6 +27,8 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
         var refusesKey = false
         /// The first request answers 401 NOT_AUTHORIZED, as App Store Connect now and then does.
         var refusesOnce = false
+        /// The key is an individual key: tokens must say `sub: user` and carry no `iss`.
+        var individualKey = false
         /// The request with this number (from 1) answers 401 NOT_AUTHORIZED, once: mid-pull.
         var refusesRequest: Int?
         /// With `refusesKey`: the `Date` header of the 401, as a server whose clock differs would send.
@@ -286,7 +288,11 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
         }
         if header != ["alg": "ES256", "kid": .string(keyID), "typ": "JWT"] { problem("token header \(header.serialized())") }
         if payload["aud"] != "appstoreconnect-v1" { problem("token aud \(payload["aud"]?.serialized() ?? "missing")") }
-        if payload["iss"] != .string(issuerID) { problem("token iss \(payload["iss"]?.serialized() ?? "missing")") }
+        if scenario.individualKey {
+            if payload["sub"] != "user" || payload["iss"] != nil { problem("individual key token sub \(payload["sub"]?.serialized() ?? "missing"), iss \(payload["iss"]?.serialized() ?? "none")") }
+        } else if payload["iss"] != .string(issuerID) || payload["sub"] != nil {
+            problem("token iss \(payload["iss"]?.serialized() ?? "missing"), sub \(payload["sub"]?.serialized() ?? "none")")
+        }
         if let issued = payload["iat"]?.integerValue, let expiry = payload["exp"]?.integerValue {
             if expiry - issued > 1200 || expiry <= issued { problem("token lifetime exp − iat = \(expiry - issued) s") }
         } else {
