@@ -25,10 +25,50 @@ struct JSONParser {
         }
         // A UTF-8 byte order mark is tolerated.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStarts = [3] }
+        // A large document's records are made room for once: grown by doubling, the last growth
+        // would hold the old records and twice as many new ones at the same moment.
+        if bytes.count >= JSONParser.countingThreshold { nodes.reserveCapacity(min(JSONParser.countValues(bytes), maxValues)) }
         skipWhitespace()
         try parseValue()
         skipWhitespace()
         guard index == bytes.count else { throw failure("unexpected text after the JSON value") }
+    }
+
+    static let countingThreshold = 1 << 20
+
+    /// How many values (keys included) a well-formed document holds, by one pass that tells
+    /// strings from the rest: a string, a container, and a run of number or literal bytes count
+    /// one each. For a malformed document it is only a guess, which is all a capacity needs.
+    static func countValues(_ bytes: [UInt8]) -> Int {
+        var count = 0
+        var inString = false
+        var inScalar = false
+        var index = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            while index < buffer.count {
+                let byte = buffer[index]
+                if inString {
+                    if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+                } else {
+                    switch byte {
+                    case UInt8(ascii: "\""):
+                        count += 1
+                        inString = true
+                        inScalar = false
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        count += 1
+                        inScalar = false
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ":"), 0x20, 0x09, 0x0A, 0x0D:
+                        inScalar = false
+                    default:
+                        if !inScalar { count += 1 }
+                        inScalar = true
+                    }
+                }
+                index += 1
+            }
+        }
+        return count
     }
 
     private func failure(_ message: String) -> Failure { Failure(message: message, offset: index) }

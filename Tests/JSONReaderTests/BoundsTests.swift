@@ -33,6 +33,24 @@ import Testing
         #expect(JSONDocument.maxValues * MemoryLayout<Node>.stride <= 256 << 20)
     }
 
+    /// The pre-count that sizes a large document's records is the parser's own count, for every
+    /// shape of well-formed document (escaped quotes and backslashes, numbers, literals, nesting).
+    @Test func theValueCountMatchesTheParse() throws {
+        var random = SeededRandom(seed: 20261127)
+        for round in 0..<300 {
+            var text = ""
+            TwinTests.write(depth: 0, into: &text, random: &random)
+            let document = try JSONDocument.parse(bytes: Array(text.utf8), file: "g.json")
+            #expect(JSONParser.countValues(Array(text.utf8)) == document.nodes.count, "round \(round): \(text)")
+        }
+        // Past the threshold the records are made room for once: no slack from doubling.
+        let text = "[" + Array(repeating: #"{"id": "USA", "type": "territories"}"#, count: 40_000).joined(separator: ",\n") + "]"
+        #expect(text.utf8.count >= JSONParser.countingThreshold)
+        let document = try JSONDocument.parse(bytes: Array(text.utf8), file: "t.json")
+        #expect(document.nodes.count == 1 + 40_000 * 5)
+        #expect(document.nodes.capacity < document.nodes.count + document.nodes.count / 8)
+    }
+
     @Test func columnsOnALongNonASCIILineTakeOneBlockScan() throws {
         let text = "[" + Array(repeating: "\"é\"", count: 50_000).joined(separator: ",") + "]"
         let document = try JSONDocument.parse(bytes: Array(text.utf8), file: "é.json")
