@@ -203,6 +203,11 @@ struct APIFetcher: Sendable {
 
     static let snapshotSizeCode = "IAPDOCTOR.SNAPSHOT_SIZE"
 
+    /// An attribute of a resource the store holds.
+    func attribute(_ key: ResourceKey, _ name: String) async -> JSONValue? {
+        await store.attribute(key, name)
+    }
+
     /// A relationship a resumed pull already holds whole (see ``SnapshotStore/held(_:_:)``).
     func held(_ owner: ResourceKey, _ relationship: String) async -> Linkage? {
         await store.held(owner, relationship)

@@ -140,8 +140,8 @@ public struct SnapshotPull: Sendable {
             products = held
         } else {
             guard case .complete(let items) = try await fetch.list(
-                path, [("limit", "200"), ("limit[inAppPurchaseLocalizations]", String(APIFetcher.includeLimit))],
-                include: ["inAppPurchaseLocalizations", "appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability"]) else { return }
+                path, [("limit", "200"), ("limit[inAppPurchaseLocalizations]", String(APIFetcher.includeLimit)), ("limit[versions]", String(APIFetcher.includeLimit))],
+                include: ["inAppPurchaseLocalizations", "appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability", "versions"]) else { return }
             products = items
             await fetch.link(app, "inAppPurchasesV2", .many(items.map(\.key)), origin: path)
         }
@@ -150,7 +150,9 @@ public struct SnapshotPull: Sendable {
 
     private func pullInAppPurchase(_ product: APIFetcher.Item, _ fetch: APIFetcher) async throws(PullFailure) {
         let id = product.key.id
-        _ = try await completeToMany(product, "inAppPurchaseLocalizations", path: "/v2/inAppPurchases/\(id)/inAppPurchaseLocalizations", [("limit", "200")], fetch)
+        let localizations = try await completeToMany(product, "inAppPurchaseLocalizations", path: "/v2/inAppPurchases/\(id)/inAppPurchaseLocalizations", [("limit", "200")], fetch)
+        try await versionLocalizations(product, older: localizations, versionsPath: "/v2/inAppPurchases/\(id)/versions",
+                                       localizationsPath: { "/v1/inAppPurchaseVersions/\($0)/localizations" }, fetch)
         _ = try await completeToOne(product, "appStoreReviewScreenshot", path: "/v2/inAppPurchases/\(id)/appStoreReviewScreenshot", fetch)
         if let availability = try await completeToOne(product, "inAppPurchaseAvailability", path: "/v2/inAppPurchases/\(id)/inAppPurchaseAvailability", fetch) {
             try await territories(of: availability, path: "/v1/inAppPurchaseAvailabilities/\(availability.id)/availableTerritories", fetch)
@@ -193,8 +195,8 @@ public struct SnapshotPull: Sendable {
             groups = held
         } else {
             guard case .complete(let items) = try await fetch.list(
-                path, [("limit", "200"), ("limit[subscriptions]", limit), ("limit[subscriptionGroupLocalizations]", limit)],
-                include: ["subscriptions", "subscriptionGroupLocalizations"]) else { return }
+                path, [("limit", "200"), ("limit[subscriptions]", limit), ("limit[subscriptionGroupLocalizations]", limit), ("limit[versions]", limit)],
+                include: ["subscriptions", "subscriptionGroupLocalizations", "versions"]) else { return }
             groups = items
             await fetch.link(app, "subscriptionGroups", .many(items.map(\.key)), origin: path)
         }
@@ -203,14 +205,16 @@ public struct SnapshotPull: Sendable {
 
     private func pullSubscriptionGroup(_ group: APIFetcher.Item, _ fetch: APIFetcher) async throws(PullFailure) {
         let id = group.key.id
-        _ = try await completeToMany(group, "subscriptionGroupLocalizations", path: "/v1/subscriptionGroups/\(id)/subscriptionGroupLocalizations", [("limit", "200")], fetch)
+        let localizations = try await completeToMany(group, "subscriptionGroupLocalizations", path: "/v1/subscriptionGroups/\(id)/subscriptionGroupLocalizations", [("limit", "200")], fetch)
+        try await versionLocalizations(group, older: localizations, versionsPath: "/v1/subscriptionGroups/\(id)/versions",
+                                       localizationsPath: { "/v1/subscriptionGroupVersions/\($0)/localizations" }, fetch)
         // The group's own list brings each subscription's localizations, screenshot and plans in
         // one request per group, where the group list's `include=subscriptions` brings none.
         let path = "/v1/subscriptionGroups/\(id)/subscriptions"
         var subscriptions: [APIFetcher.Item] = []
         let limit = String(APIFetcher.includeLimit)
-        switch try await fetch.list(path, [("limit", "200"), ("limit[subscriptionLocalizations]", limit), ("limit[planAvailabilities]", limit)],
-                                    include: ["subscriptionLocalizations", "appStoreReviewScreenshot", "planAvailabilities"]) {
+        switch try await fetch.list(path, [("limit", "200"), ("limit[subscriptionLocalizations]", limit), ("limit[planAvailabilities]", limit), ("limit[versions]", limit)],
+                                    include: ["subscriptionLocalizations", "appStoreReviewScreenshot", "planAvailabilities", "versions"]) {
         case .complete(let items):
             subscriptions = items
             await fetch.link(group.key, "subscriptions", .many(items.map(\.key)), origin: path)
@@ -226,7 +230,9 @@ public struct SnapshotPull: Sendable {
     private func pullSubscription(_ subscription: APIFetcher.Item, group: ResourceKey, _ fetch: APIFetcher) async throws(PullFailure) {
         let id = subscription.key.id
         await fetch.link(subscription.key, "group", .one(group), origin: "")
-        _ = try await completeToMany(subscription, "subscriptionLocalizations", path: "/v1/subscriptions/\(id)/subscriptionLocalizations", [("limit", "200")], fetch)
+        let localizations = try await completeToMany(subscription, "subscriptionLocalizations", path: "/v1/subscriptions/\(id)/subscriptionLocalizations", [("limit", "200")], fetch)
+        try await versionLocalizations(subscription, older: localizations, versionsPath: "/v1/subscriptions/\(id)/versions",
+                                       localizationsPath: { "/v1/subscriptionVersions/\($0)/localizations" }, fetch)
         _ = try await completeToOne(subscription, "appStoreReviewScreenshot", path: "/v1/subscriptions/\(id)/appStoreReviewScreenshot", fetch)
         try await pullSubscriptionAvailability(subscription, fetch)
         let pricesPath = "/v1/subscriptions/\(id)/prices"
@@ -283,6 +289,28 @@ public struct SnapshotPull: Sendable {
                 break
             }
         }
+    }
+
+    // MARK: Localizations on versions (API 4.4.1)
+
+    /// API 4.4.1 keeps localizations on versions of a product or group; the older list, now
+    /// deprecated, still answers and comes free with the product lists' `include=`. When it is
+    /// empty or did not answer, the latest version's localizations are read (a request more).
+    private func versionLocalizations(_ item: APIFetcher.Item, older: [ResourceKey]?, versionsPath: String,
+                                      localizationsPath: (String) -> String, _ fetch: APIFetcher) async throws(PullFailure) {
+        guard older?.isEmpty ?? true,
+              let versions = try await completeToMany(item, "versions", path: versionsPath, [("limit", "200")], fetch), !versions.isEmpty else { return }
+        var latest = versions[0]
+        var highest = Int64.min
+        for version in versions {
+            let number = await fetch.attribute(version, "version")?.integerValue ?? Int64.min
+            if number >= highest {
+                highest = number
+                latest = version
+            }
+        }
+        let holder = APIFetcher.Item(key: latest, resource: .null, included: [:])
+        _ = try await completeToMany(holder, "localizations", path: localizationsPath(latest.id), [("limit", "200")], fetch)
     }
 
     // MARK: Relationships the list's include= did not bring whole

@@ -219,6 +219,10 @@ actor SnapshotStore {
         linkages[owner]?[relationship]?.linkage
     }
 
+    func attribute(_ key: ResourceKey, _ name: String) -> JSONValue? {
+        attributes[key]?[name]?.value
+    }
+
     /// Whether the store holds the resource (its attributes, or linkage it owns).
     func holds(_ key: ResourceKey) -> Bool {
         attributes[key] != nil || linkages[key] != nil

@@ -67,6 +67,29 @@ struct ASCSnapshotTests {
         #expect(diagnosis.products.allSatisfy { $0.verdict == .valid })
     }
 
+    /// API 4.4.1 keeps localizations on versions: where the per-product list is empty, the latest
+    /// version's are the product's, and that version's state is theirs.
+    @Test func localizationsOnTheLatestVersionAreTheProducts() throws {
+        let versioned = Self.completeSnapshot(seedsState: "MISSING_METADATA").replacingOccurrences(
+            of: #""state": "MISSING_METADATA", "somethingNew": { "x": 1 } } },"#,
+            with: #"""
+                "state": "MISSING_METADATA" },
+                  "relationships": { "inAppPurchaseLocalizations": { "data": [] },
+                    "versions": { "data": [ { "type": "inAppPurchaseVersions", "id": "V2" }, { "type": "inAppPurchaseVersions", "id": "V1" } ] } } },
+                { "type": "inAppPurchaseVersions", "id": "V1", "attributes": { "version": 1, "state": "APPROVED" },
+                  "relationships": { "localizations": { "data": [] } } },
+                { "type": "inAppPurchaseVersions", "id": "V2", "attributes": { "version": 2, "state": "REJECTED" },
+                  "relationships": { "localizations": { "data": [ { "type": "inAppPurchaseLocalizations", "id": "L1" } ] } } },
+                { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "Seeds", "description": "Fifty seeds." } },
+                """#)
+        #expect(versioned.contains("inAppPurchaseVersions"))
+        let diagnosis = try check(versioned)
+        let missing = try #require(diagnosis.findings.first { $0.rule == "asc-missing-metadata" && $0.productID == Self.seeds })
+        #expect(missing.message.contains("a new `en-US` localization (App Review rejected it)"), "\(missing.message)")
+        #expect(!missing.message.contains("a localization (display name and description)"))
+        #expect(!diagnosis.findings.contains { $0.rule == "missing-localization" && $0.productID == Self.seeds })
+    }
+
     @Test func unknownStatesAreQuestionsNotFailures() throws {
         let diagnosis = try check(Self.completeSnapshot(seedsState: "WAITING_FOR_SOMETHING_NEW"))
         #expect(diagnosis.exitCode == 0)

@@ -24,10 +24,8 @@ extension ASCFacts.Mapper {
             guard let name = group.string("referenceName") else { continue }
             var merged = project.subscriptionGroups.first { $0.referenceName?.value == name.value }
                 ?? SubscriptionGroup(location: group.location, referenceName: name, localizations: nil)
-            if let localizations = snapshot.related(group, "subscriptionGroupLocalizations"),
-                let location = group.relationships["subscriptionGroupLocalizations"]?.location
-            {
-                merged.localizations = Fact(localizations.compactMap(localization), at: location, source: .appStoreConnect)
+            if let found = localizations(of: group, "subscriptionGroupLocalizations") {
+                merged.localizations = Fact(found.resources.compactMap(localization), at: found.location, source: .appStoreConnect)
             }
             if let index = project.subscriptionGroups.firstIndex(where: { $0.referenceName?.value == name.value }) {
                 project.subscriptionGroups[index] = merged
@@ -92,6 +90,21 @@ extension ASCFacts.Mapper {
         }
     }
 
+    /// A product's or group's localizations: the per-product list, or, where that is empty or was
+    /// not fetched, the latest version's (API 4.4.1 keeps them there), whose state stands for
+    /// each localization's. Nil when neither was fetched.
+    private func localizations(of resource: Resource, _ relationship: String) -> (resources: [Resource], location: SourceLocation, versionState: Fact<String>?)? {
+        let older = snapshot.related(resource, relationship).flatMap { linked in
+            resource.relationships[relationship].map { (resources: linked, location: $0.location, versionState: Fact<String>?.none) }
+        }
+        if let older, !older.resources.isEmpty { return older }
+        guard let versions = snapshot.related(resource, "versions"), !versions.isEmpty else { return older }
+        var latest = versions[0]
+        for version in versions where (version.number("version") ?? -.infinity) >= (latest.number("version") ?? -.infinity) { latest = version }
+        guard let linked = snapshot.related(latest, "localizations"), let location = latest.relationships["localizations"]?.location else { return older }
+        return (linked, location, latest.string("state"))
+    }
+
     private func localization(_ resource: Resource) -> Localization? {
         guard let locale = resource.string("locale") else { return nil }
         return Localization(locale: locale, displayName: resource.string("name"), description: resource.string("description"))
@@ -120,12 +133,12 @@ extension ASCFacts.Mapper {
         product.reviewNotes = resource.string("reviewNote")
 
         let localizationKey = kind == .inAppPurchase ? "inAppPurchaseLocalizations" : "subscriptionLocalizations"
-        if let linked = snapshot.related(resource, localizationKey), let location = resource.relationships[localizationKey]?.location {
-            product.localizations = Fact(linked.compactMap(localization), at: location, source: .appStoreConnect)
-            record.localizations = linked.compactMap { item in
-                item.string("locale").map { StoreRecord.Localization(locale: $0, name: item.string("name"), state: item.string("state")) }
+        if let found = localizations(of: resource, localizationKey) {
+            product.localizations = Fact(found.resources.compactMap(localization), at: found.location, source: .appStoreConnect)
+            record.localizations = found.resources.compactMap { item in
+                item.string("locale").map { StoreRecord.Localization(locale: $0, name: item.string("name"), state: item.string("state") ?? found.versionState) }
             }
-            record.localizationsLocation = location
+            record.localizationsLocation = found.location
         }
 
         if let territories = availableTerritories(resource, kind: kind) {

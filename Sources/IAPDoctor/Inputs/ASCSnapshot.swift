@@ -99,6 +99,10 @@ public struct ASCSnapshot: Sendable {
             }
         }
 
+        public func number(_ name: String) -> Double? {
+            attribute(name)?.number
+        }
+
         public func bool(_ attribute: String) -> Fact<Bool>? {
             guard let value = self.attribute(attribute), let flag = value.bool else { return nil }
             return Fact(flag, at: value.location, source: .appStoreConnect)

@@ -66,7 +66,12 @@ struct ASCPullTests {
         #expect(snapshot.ids("apps", app, "subscriptionGroups") == ["21000001"])
 
         // A complete product: included linkage, territories over three pages, prices with points.
-        #expect(snapshot.ids("inAppPurchases", "6447028000", "inAppPurchaseLocalizations") == ["6447028101"])
+        // Its localizations are on the latest of its versions; the older list is empty.
+        #expect(snapshot.ids("inAppPurchases", "6447028000", "inAppPurchaseLocalizations") == [])
+        #expect(snapshot.ids("inAppPurchases", "6447028000", "versions") == ["6447028301", "6447028302"])
+        #expect(snapshot.ids("inAppPurchaseVersions", "6447028302", "localizations") == ["6447028101"])
+        #expect(snapshot.ids("inAppPurchaseVersions", "6447028301", "localizations") == nil, "an older version's are not asked for")
+        #expect(snapshot["inAppPurchaseVersions", "6447028302"]?["attributes"]?["state"] == "APPROVED")
         #expect(snapshot.linkage("inAppPurchases", "6447028000", "appStoreReviewScreenshot")?["id"] == "6447028202")
         #expect(snapshot["inAppPurchaseAppStoreReviewScreenshots", "6447028202"]?["attributes"]?["assetDeliveryState"]?["state"] == "COMPLETE")
         #expect(snapshot.ids("inAppPurchaseAvailabilities", "6447028000", "availableTerritories") == ["USA", "CAN", "GBR", "DEU", "FRA"])
@@ -120,7 +125,7 @@ struct ASCPullTests {
             }
         }
         #expect(snapshot["inAppPurchases", "6447028000"]?["relationships"]?.objectValue?.keys.sorted()
-            == ["appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability", "inAppPurchaseLocalizations"])
+            == ["appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability", "inAppPurchaseLocalizations", "versions"])
         // Sorted by type, then id; every key sorted.
         let order = (snapshot.document["data"]?.arrayValue ?? []).map { "\($0["type"]!.stringValue!)\u{0}\($0["id"]!.stringValue!)" }
         #expect(order == order.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// One app, `com.example.synthetic.coins`, and a decoy whose bundle ID starts the same way (the
 /// API's `filter[bundleId]` is not exact, so the decoy comes back and must be dropped):
-/// - three In-App Purchases: one complete (a manual price in its base territory, automatic prices
+/// - three In-App Purchases: one complete (its localization on the latest of two versions, the
+///   older per-product list empty; a manual price in its base territory, automatic prices
 ///   elsewhere); one `MISSING_METADATA` with no localization, no availability, and a screenshot
 ///   and price schedule the list's `include=` says nothing about; one with more localizations
 ///   than the included linkage holds and manual prices in two territories;
@@ -79,7 +80,9 @@ enum SyntheticASCWorld {
             attributes: ["name": "Coins 100", "productId": "com.example.synthetic.coins.100", "inAppPurchaseType": "CONSUMABLE",
                          "state": "READY_TO_SUBMIT", "reviewNote": "Tap Shop, then Coins.", "familySharable": false, "contentHosting": false],
             relationships: [
-                "inAppPurchaseLocalizations": .many([key("inAppPurchaseLocalizations", "6447028101")]),
+                // Its metadata lives on versions (API 4.4.1): the older list is empty.
+                "inAppPurchaseLocalizations": .many([]),
+                "versions": .many([key("inAppPurchaseVersions", "6447028301"), key("inAppPurchaseVersions", "6447028302")]),
                 "appStoreReviewScreenshot": .one(key("inAppPurchaseAppStoreReviewScreenshots", "6447028202")),
                 "inAppPurchaseAvailability": .one(key("inAppPurchaseAvailabilities", "6447028000")),
                 "iapPriceSchedule": .one(key("inAppPurchasePriceSchedules", "6447028000")),
@@ -89,6 +92,7 @@ enum SyntheticASCWorld {
                          "state": "MISSING_METADATA", "reviewNote": .null, "familySharable": false, "contentHosting": false],
             relationships: [
                 "inAppPurchaseLocalizations": .many([]),
+                "versions": .many([]),
                 "appStoreReviewScreenshot": .oneUndisclosed(nil),
                 "inAppPurchaseAvailability": .one(nil),
                 "iapPriceSchedule": .oneUndisclosed(key("inAppPurchasePriceSchedules", "6447028001")),
@@ -102,6 +106,15 @@ enum SyntheticASCWorld {
                 "inAppPurchaseAvailability": .one(key("inAppPurchaseAvailabilities", "6447028002")),
                 "iapPriceSchedule": .one(key("inAppPurchasePriceSchedules", "6447028002")),
             ])
+        nodes[key("inAppPurchaseVersions", "6447028301")] = Node(
+            attributes: ["version": 1, "state": "REPLACED_WITH_NEW_VERSION"],
+            relationships: ["localizations": .many([key("inAppPurchaseLocalizations", "6447028100")])])
+        nodes[key("inAppPurchaseVersions", "6447028302")] = Node(
+            attributes: ["version": 2, "state": "APPROVED"],
+            relationships: ["localizations": .many([key("inAppPurchaseLocalizations", "6447028101")])])
+        nodes[key("inAppPurchaseLocalizations", "6447028100")] = Node(attributes: [
+            "name": "Old Coins", "locale": "en-US", "description": "Replaced.",
+        ])
         for (id, locale, name) in [("6447028101", "en-US", "100 Coins"), ("6447028102", "en-US", "Unlock"),
                                    ("6447028103", "de-DE", "Freischalten"), ("6447028104", "fr-FR", "Débloquer")] {
             nodes[key("inAppPurchaseLocalizations", id)] = Node(attributes: [
@@ -171,6 +184,7 @@ enum SyntheticASCWorld {
                          "subscriptionPeriod": "ONE_YEAR", "reviewNote": .null, "groupLevel": 2],
             relationships: [
                 "subscriptionLocalizations": .many([]),
+                "versions": .many([]),
                 "appStoreReviewScreenshot": .oneUndisclosed(nil),
                 "planAvailabilities": .notFound,
                 "subscriptionAvailability": .one(key("subscriptionAvailabilities", "6450000002")),
