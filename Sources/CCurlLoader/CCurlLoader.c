@@ -14,7 +14,7 @@ enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029,
     OPT_WRITEFUNCTION = 20011, OPT_HEADERFUNCTION = 20079, OPT_XFERINFOFUNCTION = 20219,
     OPT_XFERINFODATA = 10057, OPT_NOPROGRESS = 43, OPT_FOLLOWLOCATION = 52, OPT_TIMEOUT = 13,
-    OPT_CONNECTTIMEOUT = 78, OPT_NOSIGNAL = 99, OPT_PROTOCOLS = 181, OPT_HTTPGET = 80,
+    OPT_CONNECTTIMEOUT = 78, OPT_NOSIGNAL = 99, OPT_PROTOCOLS = 181, OPT_HTTPGET = 80, OPT_HTTP_VERSION = 84,
     INFO_RESPONSE_CODE = 0x200000 + 2,
     PROTO_HTTP = 1, PROTO_HTTPS = 2, GLOBAL_ALL = 3,
     E_COULDNT_RESOLVE_HOST = 6, E_COULDNT_CONNECT = 7, E_WRITE_ERROR = 23, E_OPERATION_TIMEDOUT = 28,
@@ -219,6 +219,8 @@ void iap_http_get(iap_http_pool *pool, const char *url, const char *const *heade
     curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 0L);
     curl.easy_setopt(handle, OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     curl.easy_setopt(handle, OPT_NOSIGNAL, 1L);
+    // HTTP/2 over TLS where this libcurl has it (CURL_HTTP_VERSION_2TLS), else HTTP/1.1.
+    curl.easy_setopt(handle, OPT_HTTP_VERSION, 4L);
     curl.easy_setopt(handle, OPT_TIMEOUT, timeout_seconds);
     curl.easy_setopt(handle, OPT_CONNECTTIMEOUT, timeout_seconds < 30 ? timeout_seconds : 30L);
     curl.easy_setopt(handle, OPT_WRITEFUNCTION, on_body);

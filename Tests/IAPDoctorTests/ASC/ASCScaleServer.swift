@@ -22,7 +22,12 @@ struct ASCScaleServer {
         scenario.validatesAnswers = false
         let api = SyntheticAppStoreConnect(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, publicKey: key.privateKey.publicKey,
                                            subset: try requireSubset(), scenario: scenario, world: world)
-        let server = try LoopbackHTTPServer(keepAlive: true) { api.handle($0) }
+        // The request targets, for replaying them through another HTTP client.
+        let log = TargetLog()
+        let server = try LoopbackHTTPServer(keepAlive: true) { request in
+            log.append(request.target)
+            return api.handle(request)
+        }
         defer { server.stop() }
         api.baseURL = server.baseURL
         try key.pem.write(toFile: folder + "/AuthKey.p8", atomically: true, encoding: .utf8)
@@ -30,6 +35,14 @@ struct ASCScaleServer {
         while !FileManager.default.fileExists(atPath: folder + "/done") {
             try await Task.sleep(nanoseconds: 200_000_000)
         }
+        try log.targets.joined(separator: "\n").write(toFile: folder + "/requests.txt", atomically: true, encoding: .utf8)
         print("served \(api.requests.count) requests, problems: \(api.problems.prefix(3))")
     }
+}
+
+final class TargetLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+    func append(_ target: String) { lock.withLock { recorded.append(target) } }
+    var targets: [String] { lock.withLock { recorded } }
 }

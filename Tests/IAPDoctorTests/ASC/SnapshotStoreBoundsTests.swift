@@ -1,4 +1,5 @@
 import Foundation
+import IAPDoctor
 import Testing
 
 @testable import AppStoreConnect
@@ -25,6 +26,13 @@ import Testing
         let summary = listings[0].first { $0.request.hasPrefix("GET (") }
         #expect(summary?.request == "GET (4000 more requests)")
         #expect(summary?.code == "RATE_LIMIT_EXCEEDED")
+    }
+
+    /// The pull stops short of what the check reads: the two modules state it once each.
+    @Test func thePullStopsWhereTheCheckStopsReading() {
+        #expect(SnapshotPull.checkedBytes == ASCSnapshot.maxFileBytes)
+        #expect(SnapshotPull.checkedValues == ASCSnapshot.maxValues)
+        #expect(SnapshotPull.defaultMaximumBytes < ASCSnapshot.maxFileBytes && SnapshotPull.defaultMaximumValues < ASCSnapshot.maxValues)
     }
 
     @Test func aResourceSeenManyTimesIsKeptOnceAndTheLaterAnswerWins() async throws {
