@@ -9,6 +9,9 @@ public final class JSONDocument: Sendable {
     let bytes: [UInt8]
     let nodes: [Node]
     let lines: LineTable
+    /// Where `bytes` start in the file: line and column of a value read on its own
+    /// (``JSONNode/standalone(maxValues:)``), else (1, 1).
+    let origin: (line: Int, column: Int)
 
     /// Documents nest at most this deep.
     public static let maxDepth = 256
@@ -17,11 +20,17 @@ public final class JSONDocument: Sendable {
     /// Offsets are kept in 28 bits.
     public static let maxBytes = (1 << 28) - 1
 
-    init(file: String, bytes: [UInt8], nodes: [Node], lines: LineTable) {
+    init(file: String, bytes: [UInt8], nodes: [Node], lines: LineTable, origin: (line: Int, column: Int) = (1, 1)) {
         self.file = file
         self.bytes = bytes
         self.nodes = nodes
         self.lines = lines
+        self.origin = origin
+    }
+
+    /// A position in `bytes` as a position in the file.
+    func inFile(_ position: (line: Int, column: Int)) -> (line: Int, column: Int) {
+        position.line == 1 ? (origin.line, origin.column + position.column - 1) : (origin.line + position.line - 1, position.column)
     }
 
     /// Parses `bytes` (UTF-8; a leading byte order mark is skipped), or says where and why not.
@@ -30,15 +39,22 @@ public final class JSONDocument: Sendable {
     }
 
     /// Parses with a value limit of the caller's (an input whose legitimate size is known to run
-    /// past ``maxValues``), at most `1 << 28`.
-    public static func parse(bytes: [UInt8], file: String, maxValues: Int) throws(JSONSyntaxError) -> JSONDocument {
-        var parser = JSONParser(bytes: bytes, maxValues: maxValues)
+    /// past ``maxValues``), at most `1 << 28`. With a `foldingDepth`, every container that deep
+    /// (the top-level value is 1) is checked whole but kept as one record, ``JSONNode/isFolded``:
+    /// a large document's parts are then read one at a time (``JSONNode/standalone(maxValues:)``),
+    /// never all at once.
+    public static func parse(bytes: [UInt8], file: String, maxValues: Int, foldingDepth: Int = 0) throws(JSONSyntaxError) -> JSONDocument {
+        try parse(bytes: bytes, file: file, maxValues: maxValues, foldingDepth: foldingDepth, origin: (1, 1))
+    }
+
+    static func parse(bytes: [UInt8], file: String, maxValues: Int, foldingDepth: Int, origin: (line: Int, column: Int)) throws(JSONSyntaxError) -> JSONDocument {
+        var parser = JSONParser(bytes: bytes, maxValues: maxValues, foldingDepth: foldingDepth)
         do {
             try parser.parseDocument()
         } catch {
-            throw JSONSyntaxError(message: error.message, file: file, offset: error.offset, bytes: bytes)
+            throw JSONSyntaxError(message: error.message, file: file, offset: error.offset, bytes: bytes, origin: origin)
         }
-        return JSONDocument(file: file, bytes: bytes, nodes: parser.nodes, lines: LineTable(bytes: bytes, lineStarts: parser.lineStarts))
+        return JSONDocument(file: file, bytes: bytes, nodes: parser.nodes, lines: LineTable(bytes: bytes, lineStarts: parser.lineStarts), origin: origin)
     }
 
     /// The top-level value.
@@ -54,13 +70,13 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     public let line: Int
     public let column: Int
 
-    init(message: String, file: String, offset: Int, bytes: [UInt8]) {
+    init(message: String, file: String, offset: Int, bytes: [UInt8], origin: (line: Int, column: Int) = (1, 1)) {
         self.message = message
         self.file = file
         self.offset = offset
         let position = LineTable.position(of: offset, in: bytes)
-        line = position.line
-        column = position.column
+        line = position.line == 1 ? origin.line : origin.line + position.line - 1
+        column = position.line == 1 ? origin.column + position.column - 1 : position.column
     }
 
     public var description: String { "\(file):\(line):\(column): \(message)" }
@@ -89,6 +105,11 @@ struct Node: Sendable {
     }
 
     var kind: Kind { Kind(rawValue: packed >> 29)! }
+    /// A container checked but kept without its contents (the escape bit, which only strings use
+    /// otherwise).
+    var isFolded: Bool { (kind == .object || kind == .array) && escaped }
+
+    mutating func fold() { packed |= Node.escapeBit }
     var start: Int { Int(packed & Node.offsetMask) }
     /// A string holding at least one backslash escape.
     var escaped: Bool { packed & Node.escapeBit != 0 }
@@ -98,7 +119,10 @@ struct Node: Sendable {
 /// that are not all ASCII, the count of UTF-8 continuation bytes before each 256-byte block, so a
 /// column (counted in characters) takes at most one block's scan.
 struct LineTable: Sendable {
+    /// The start of every `stride`-th line: a position is found from the nearest one before it by
+    /// counting at most `stride - 1` line breaks, and a large document keeps 4 bytes per 16 lines.
     let lineStarts: [UInt32]
+    static let stride = 16
     let continuationsBefore: [UInt32]
     private static let blockShift = 8
 
@@ -121,15 +145,24 @@ struct LineTable: Sendable {
 
     /// Line and column of the character at `offset`.
     func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        // The last line start at or before `offset`.
+        // The last recorded line start at or before `offset`, then the line breaks after it.
         var low = 0, high = lineStarts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if Int(lineStarts[middle]) <= offset { low = middle } else { high = middle - 1 }
         }
-        let lineStart = Int(lineStarts[low])
+        var line = low * LineTable.stride
+        var lineStart = Int(lineStarts[low])
+        var index = lineStart
+        while index < offset {
+            if bytes[index] == 0x0A {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
         let characters = offset - lineStart - (continuations(before: offset, in: bytes) - continuations(before: lineStart, in: bytes))
-        return (low + 1, characters + 1)
+        return (line + 1, characters + 1)
     }
 
     private func continuations(before offset: Int, in bytes: [UInt8]) -> Int {

@@ -125,9 +125,23 @@ public struct JSONNode: Sendable {
     /// is the position just past the value's last character.
     public var span: (line: Int, column: Int, endLine: Int, endColumn: Int) {
         let node = node
-        let start = document.lines.position(of: node.start, in: document.bytes)
-        let end = document.lines.position(of: Int(node.end), in: document.bytes)
+        let start = document.inFile(document.lines.position(of: node.start, in: document.bytes))
+        let end = document.inFile(document.lines.position(of: Int(node.end), in: document.bytes))
         return (start.line, start.column, end.line, end.column)
+    }
+
+    /// A container kept as one record by a parse with a `foldingDepth`: its members and elements
+    /// are read through ``standalone(maxValues:)``.
+    public var isFolded: Bool { node.isFolded }
+
+    /// The value as a document of its own: a copy of its bytes, parsed, its positions those in
+    /// the file. A folded container is read this way; any value may be, to keep a small part of a
+    /// large document without the rest.
+    public func standalone(maxValues: Int = JSONDocument.maxValues) throws(JSONSyntaxError) -> JSONNode {
+        let node = node
+        let start = span
+        let bytes = Array(document.bytes[node.start..<Int(node.end)])
+        return try JSONDocument.parse(bytes: bytes, file: document.file, maxValues: maxValues, foldingDepth: 0, origin: (start.line, start.column)).root
     }
 
     /// The byte offsets of the value in the document.

@@ -9,14 +9,21 @@ struct JSONParser {
 
     private let bytes: [UInt8]
     private let maxValues: Int
+    /// Containers this deep (the top-level value is 1) are checked but keep only their own record.
+    private let foldingDepth: Int
+    /// Values read, folded ones included: what the limit counts.
+    private var values = 0
     private var index = 0
     private var depth = 0
     private(set) var nodes: [Node] = []
+    /// The start of every ``LineTable/stride``-th line (the first included).
     private(set) var lineStarts: [UInt32] = [0]
+    private var lines = 0
 
-    init(bytes: [UInt8], maxValues: Int) {
+    init(bytes: [UInt8], maxValues: Int, foldingDepth: Int = 0) {
         self.bytes = bytes
         self.maxValues = maxValues
+        self.foldingDepth = foldingDepth
     }
 
     mutating func parseDocument() throws(Failure) {
@@ -27,7 +34,7 @@ struct JSONParser {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStarts = [3] }
         // A large document's records are made room for once: grown by doubling, the last growth
         // would hold the old records and twice as many new ones at the same moment.
-        if bytes.count >= JSONParser.countingThreshold { nodes.reserveCapacity(min(JSONParser.countValues(bytes), maxValues)) }
+        if foldingDepth == 0, bytes.count >= JSONParser.countingThreshold { nodes.reserveCapacity(min(JSONParser.countValues(bytes), maxValues)) }
         skipWhitespace()
         try parseValue()
         skipWhitespace()
@@ -79,15 +86,17 @@ struct JSONParser {
             case 0x20, 0x09, 0x0D: index += 1
             case 0x0A:
                 index += 1
-                lineStarts.append(UInt32(index))
+                lines += 1
+                if lines & (LineTable.stride - 1) == 0 { lineStarts.append(UInt32(index)) }
             default: return
             }
         }
     }
 
     /// Called where a value starts, before it is read.
-    private func checkRoom() throws(Failure) {
-        guard nodes.count < maxValues else { throw failure("the document holds more than \(maxValues) values") }
+    private mutating func checkRoom() throws(Failure) {
+        guard values < maxValues else { throw failure("the document holds more than \(maxValues) values") }
+        values += 1
     }
 
     private mutating func parseValue() throws(Failure) {
@@ -146,6 +155,10 @@ struct JSONParser {
             }
         }
         nodes[record].end = UInt32(index)
+        if depth == foldingDepth {
+            nodes.removeSubrange((record + 1)...)
+            nodes[record].fold()
+        }
         nodes[record].next = UInt32(nodes.count)
     }
 

@@ -51,6 +51,22 @@ import Testing
         #expect(document.nodes.capacity < document.nodes.count + document.nodes.count / 8)
     }
 
+    /// Line starts are kept for every sixteenth line; every position still is the one counted
+    /// from the start of the document.
+    @Test func positionsBetweenRecordedLinesAreCounted() throws {
+        let lines = (0..<100).map { index in "  \"é\(index)\": [\(index), \"ü\"]" + (index % 7 == 0 ? "\n" : "") }
+        let text = "{\n" + lines.joined(separator: ",\n") + "\n}"
+        let bytes = Array(text.utf8)
+        let document = try JSONDocument.parse(bytes: bytes, file: "lines.json")
+        #expect(document.lines.lineStarts.count == (text.filter { $0 == "\n" }.count) / LineTable.stride + 1)
+        for member in document.root.members {
+            for node in [member.keyNode, member.value] + member.value.elements {
+                let start = LineTable.position(of: node.offsets.lowerBound, in: bytes)
+                #expect(node.span.line == start.line && node.span.column == start.column, "\(member.key)")
+            }
+        }
+    }
+
     @Test func columnsOnALongNonASCIILineTakeOneBlockScan() throws {
         let text = "[" + Array(repeating: "\"é\"", count: 50_000).joined(separator: ",") + "]"
         let document = try JSONDocument.parse(bytes: Array(text.utf8), file: "é.json")

@@ -42,6 +42,34 @@ public struct ASCSnapshot: Sendable {
         }
     }
 
+    /// A resource's relationships by name: a few at most, kept in a small array (a dictionary per
+    /// resource costs more than the links of a price or a localization).
+    public struct Relationships: Sendable, Sequence {
+        public typealias Entry = (linkage: Linkage, location: SourceLocation)
+        private var entries: [(name: String, entry: Entry)] = []
+
+        public init() {}
+
+        public subscript(name: String) -> Entry? {
+            get { entries.first { $0.name == name }?.entry }
+            set {
+                let index = entries.firstIndex { $0.name == name }
+                switch (index, newValue) {
+                case (let index?, let value?): entries[index].entry = value
+                case (let index?, nil): entries.remove(at: index)
+                case (nil, let value?): entries.append((name, value))
+                case (nil, nil): break
+                }
+            }
+        }
+
+        public var isEmpty: Bool { entries.isEmpty }
+
+        public func makeIterator() -> some IteratorProtocol<(key: String, value: Entry)> {
+            entries.lazy.map { (key: $0.name, value: $0.entry) }.makeIterator()
+        }
+    }
+
     public struct Resource: Sendable {
         public var reference: Reference
         /// The resource object's `{`.
@@ -51,7 +79,7 @@ public struct ASCSnapshot: Sendable {
         /// Its attributes, gathered when the resource came more than once (a page and an `included`).
         private var mergedAttributes: [String: JSONNode]?
         /// Relationships that carry `data`, with the position of their `data` value.
-        public var relationships: [String: (linkage: Linkage, location: SourceLocation)] = [:]
+        public var relationships = Relationships()
         /// Linkages a relationship lists more than once (App Store Connect lists each once): kept
         /// once, and reported, since a snapshot that repeats them was not written by the API.
         public var repeatedLinks: [(relationship: String, reference: Reference, count: Int, location: SourceLocation)] = []
@@ -260,7 +288,9 @@ extension ASCSnapshot {
 
     private static func parse(_ bytes: [UInt8], file: String) throws(InputProblem) -> JSONNode {
         do {
-            return try JSONNode.parse(bytes: bytes, file: file, maxValues: maxValues)
+            // Resources and `meta.iapdoctor` are folded, and read one at a time: the whole snapshot's
+            // records never exist at once, and a resource keeps only what it needs.
+            return try JSONNode.parse(bytes: bytes, file: file, maxValues: maxValues, foldingDepth: 3)
         } catch {
             throw malformed("the App Store Connect snapshot is not valid JSON: \(error.message)", at: error.location,
                             help: "fix the JSON at this position (a truncated download?), or pull the snapshot again with `iapdoctor asc pull`")
@@ -294,15 +324,17 @@ extension ASCSnapshot {
         for section in [data, included].compactMap({ $0 }) {
             switch section.kind {
             case .array:
-                for value in section.elements { merge(try Self.resource(value)) }
-            case .object: merge(try Self.resource(section))
+                let values = section.elements
+                resources.reserveCapacity(resources.count + values.count)
+                for value in values { merge(try Self.resource(try Self.alone(value))) }
+            case .object: merge(try Self.resource(try Self.alone(section)))
             case .null: break
             default:
                 throw Self.malformed("`data` must be an array of resource objects (or one resource), not \(Self.kind(section))", at: section.location)
             }
         }
         if let errors { unavailable += try Self.failedRequests(fromErrors: errors, file: file) }
-        if let meta = document["meta"]?["iapdoctor"] { try readMeta(meta) }
+        if let meta = document["meta"]?["iapdoctor"] { try readMeta(try Self.alone(meta)) }
     }
 
     private mutating func readMeta(_ meta: JSONNode) throws(InputProblem) {
@@ -341,7 +373,9 @@ extension ASCSnapshot {
             throw malformed("`errors` must be an array of error objects, not \(kind(errors))", at: errors.location)
         }
         let name = file.split(separator: "/").last.map(String.init) ?? file
-        return errors.elements.map { entry in
+        var entries: [JSONNode] = []
+        for entry in errors.elements { entries.append(try alone(entry)) }
+        return entries.map { entry in
             FailedRequest(
                 request: "the request saved as `\(name)`", status: status(entry["status"]), code: entry["code"]?.string,
                 title: entry["title"]?.string, detail: entry["detail"]?.string, location: entry["code"]?.location ?? entry.location)
@@ -355,6 +389,16 @@ extension ASCSnapshot {
         return nil
     }
 
+    /// A part of a snapshot read on its own, whole (its folded parts included).
+    static func alone(_ value: JSONNode) throws(InputProblem) -> JSONNode {
+        guard value.isFolded || value.kind == .object || value.kind == .array else { return value }
+        do {
+            return try value.readAlone()
+        } catch {
+            throw malformed("the App Store Connect snapshot is not readable: \(error.message)", at: error.location)
+        }
+    }
+
     static func resource(_ value: JSONNode) throws(InputProblem) -> Resource {
         guard value.kind == .object else {
             throw malformed("a resource must be an object with `type` and `id`, not \(kind(value))", at: value.location)
@@ -364,8 +408,12 @@ extension ASCSnapshot {
         if let attributes, attributes.kind != .object {
             throw malformed("`attributes` of \(identity) must be an object, not \(kind(attributes))", at: attributes.location)
         }
-        var resource = Resource(reference: identity, location: value.location, attributeObject: attributes)
-        if let relationships = value["relationships"] {
+        let relationships = value["relationships"]
+        // A resource with relationships keeps its attributes apart from them: a copy of a few
+        // hundred bytes, where keeping the resource's own text would keep ~175 territory links.
+        let kept = relationships == nil ? attributes : try attributes.map { node throws(InputProblem) in try alone(node) }
+        var resource = Resource(reference: identity, location: value.location, attributeObject: kept)
+        if let relationships {
             guard relationships.kind == .object else {
                 throw malformed("`relationships` of \(resource.reference) must be an object, not \(kind(relationships))", at: relationships.location)
             }

@@ -15,11 +15,23 @@ extension JSONNode {
     }
 
     /// Parses a JSON input; a syntax error becomes its message and position.
-    public static func parse(bytes: [UInt8], file: String, maxValues: Int = JSONDocument.maxValues) throws(JSONInputError) -> JSONNode {
+    public static func parse(bytes: [UInt8], file: String, maxValues: Int = JSONDocument.maxValues, foldingDepth: Int = 0) throws(JSONInputError) -> JSONNode {
         do {
-            return try JSONDocument.parse(bytes: bytes, file: file, maxValues: maxValues).root
+            return try JSONDocument.parse(bytes: bytes, file: file, maxValues: maxValues, foldingDepth: foldingDepth).root
         } catch {
             throw JSONInputError(message: error.message, location: SourceLocation(file: file, line: error.line, column: error.column))
+        }
+    }
+}
+
+extension JSONNode {
+    /// ``standalone(maxValues:)`` for a loader: a value too large to read on its own is an error
+    /// at its position.
+    public func readAlone() throws(JSONInputError) -> JSONNode {
+        do {
+            return try standalone()
+        } catch {
+            throw JSONInputError(message: error.message, location: SourceLocation(file: error.file, line: error.line, column: error.column))
         }
     }
 }
