@@ -187,6 +187,8 @@ public struct ASCSnapshot: Sendable {
         return index
     }
     public private(set) var resources: [Reference: Resource] = [:]
+    /// Long linkage lists read so far, each kept once (see ``resource(_:lists:)``).
+    private var lists: [[Reference]: [Reference]] = [:]
 
     public init(path: String) { self.path = path }
 
@@ -326,8 +328,8 @@ extension ASCSnapshot {
             case .array:
                 let values = section.elements
                 resources.reserveCapacity(resources.count + values.count)
-                for value in values { merge(try Self.resource(try Self.alone(value))) }
-            case .object: merge(try Self.resource(try Self.alone(section)))
+                for value in values { merge(try Self.resource(try Self.alone(value), lists: &lists)) }
+            case .object: merge(try Self.resource(try Self.alone(section), lists: &lists))
             case .null: break
             default:
                 throw Self.malformed("`data` must be an array of resource objects (or one resource), not \(Self.kind(section))", at: section.location)
@@ -400,6 +402,13 @@ extension ASCSnapshot {
     }
 
     static func resource(_ value: JSONNode) throws(InputProblem) -> Resource {
+        var lists: [[Reference]: [Reference]] = [:]
+        return try resource(value, lists: &lists)
+    }
+
+    /// `lists`: the long linkage lists read so far, so that a list repeated (most products are
+    /// available in the same ~175 territories) is kept once.
+    static func resource(_ value: JSONNode, lists: inout [[Reference]: [Reference]]) throws(InputProblem) -> Resource {
         guard value.kind == .object else {
             throw malformed("a resource must be an object with `type` and `id`, not \(kind(value))", at: value.location)
         }
@@ -427,15 +436,20 @@ extension ASCSnapshot {
                 case .null: resource.relationships[member.key] = (.one(nil), data.location)
                 case .object: resource.relationships[member.key] = (.one(try reference(data, what: "a linkage")), data.location)
                 case .array:
+                    let items = data.elements
                     var references: [Reference] = []
+                    references.reserveCapacity(items.count)
                     var counts: [Reference: Int] = [:]
-                    for item in data.elements {
+                    for item in items {
                         let linked = try reference(item, what: "a linkage")
                         counts[linked, default: 0] += 1
                         if counts[linked] == 1 { references.append(linked) }
                     }
                     for linked in references where counts[linked]! > 1 {
                         resource.repeatedLinks.append((member.key, linked, counts[linked]!, data.location))
+                    }
+                    if references.count >= 8 {
+                        if let kept = lists[references] { references = kept } else { lists[references] = references }
                     }
                     resource.relationships[member.key] = (.many(references), data.location)
                 default:
