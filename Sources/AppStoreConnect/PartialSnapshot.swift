@@ -24,11 +24,12 @@ public struct PartialSnapshot: Sendable {
         let help = "give --resume the file an earlier `iapdoctor asc pull -o FILE` wrote, or pull again without --resume"
         let root: JSONNode
         do {
-            root = try JSONDocument.parse(bytes: bytes, file: file, maxValues: SnapshotPull.checkedValues).root
+            // Resources are folded and read one at a time, as `check` reads them.
+            root = try JSONDocument.parse(bytes: bytes, file: file, maxValues: SnapshotPull.checkedValues, foldingDepth: 3).root
         } catch {
             throw PullFailure(message: "`\(file)`:\(error.line):\(error.column): \(error.message)", help: help)
         }
-        let meta = root["meta"]?["iapdoctor"]
+        let meta = try root["meta"]?["iapdoctor"].map { node throws(PullFailure) in try PartialSnapshot.alone(node, file: file, help: help) }
         guard meta?["format"]?.string == SnapshotFormat.identifier else {
             throw PullFailure(message: "`\(file)` is not a snapshot `iapdoctor asc pull` wrote (no `meta.iapdoctor.format` \(SnapshotFormat.identifier))", help: help)
         }
@@ -43,7 +44,8 @@ public struct PartialSnapshot: Sendable {
         self.bundleID = bundleID
         self.fetchedAt = fetchedAt
         var resources: [Resource] = []
-        for node in root["data"]?.elements ?? [] {
+        for folded in root["data"]?.elements ?? [] {
+            let node = try PartialSnapshot.alone(folded, file: file, help: help)
             guard let type = node["type"]?.string, let id = node["id"]?.string, !type.isEmpty, !id.isEmpty else { continue }
             var attributes: [String: JSONValue] = [:]
             for member in node["attributes"]?.members ?? [] where attributes[member.key] == nil {
@@ -64,6 +66,15 @@ public struct PartialSnapshot: Sendable {
             resources.append(Resource(key: ResourceKey(type: type, id: id), attributes: attributes, relationships: relationships))
         }
         self.resources = resources
+    }
+
+    private static func alone(_ node: JSONNode, file: String, help: String) throws(PullFailure) -> JSONNode {
+        guard node.isFolded else { return node }
+        do {
+            return try node.standalone()
+        } catch {
+            throw PullFailure(message: "`\(file)`:\(error.line):\(error.column): \(error.message)", help: help)
+        }
     }
 
     private static func key(_ node: JSONNode) -> ResourceKey? {
