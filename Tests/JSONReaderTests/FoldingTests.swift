@@ -76,10 +76,8 @@ import Testing
         for round in 0..<200 {
             var text = ""
             TwinTests.write(depth: 0, into: &text, random: &random)
-            var bytes = Array(text.utf8)
-            guard !bytes.isEmpty else { continue }
-            let replacements = Array("{}[],:\"\\ \n0-etf".utf8)
-            bytes[Int(random.next() % UInt64(bytes.count))] = replacements[Int(random.next() % UInt64(replacements.count))]
+            guard !text.isEmpty else { continue }
+            let bytes = TwinTests.mutated(Array(text.utf8), random: &random)
             let whole = Self.error { () throws(JSONSyntaxError) in try JSONDocument.parse(bytes: bytes, file: "m.json") }
             let folded = Self.error { () throws(JSONSyntaxError) in try JSONDocument.parse(bytes: bytes, file: "m.json", maxValues: JSONDocument.maxValues, foldingDepth: 2) }
             #expect(whole?.message == folded?.message && whole?.line == folded?.line && whole?.column == folded?.column, "round \(round)")

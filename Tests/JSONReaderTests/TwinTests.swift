@@ -101,14 +101,21 @@ import Testing
             let bytes = Array(text.utf8)
             #expect(Self.difference(bytes) == nil, "round \(round): \(text)")
             for _ in 0..<6 where !bytes.isEmpty {
-                var mutated = bytes
-                let position = Int(random.next() % UInt64(bytes.count))
-                let replacements: [UInt8] = Array("{}[],:\"\\ \n0-eu.tfnaé".utf8)
-                mutated[position] = replacements[Int(random.next() % UInt64(replacements.count))]
-                if random.next() % 4 == 0 { mutated.remove(at: position) }
+                let mutated = Self.mutated(bytes, random: &random)
                 #expect(Self.difference(mutated) == nil, "round \(round) mutated: \(String(decoding: mutated, as: UTF8.self))")
             }
         }
+    }
+
+    /// `bytes` with one byte replaced by a byte JSON gives meaning to (and, one time in four,
+    /// removed instead).
+    static func mutated(_ bytes: [UInt8], random: inout SeededRandom) -> [UInt8] {
+        var mutated = bytes
+        let position = Int(random.next() % UInt64(bytes.count))
+        let replacements: [UInt8] = Array("{}[],:\"\\ \n0-eu.tfnaé".utf8)
+        mutated[position] = replacements[Int(random.next() % UInt64(replacements.count))]
+        if random.next() % 4 == 0 { mutated.remove(at: position) }
+        return mutated
     }
 
     static func write(depth: Int, into text: inout String, random: inout SeededRandom) {
