@@ -37,6 +37,9 @@ extension SourceScanner {
         var specificFailures: Set<String> = []
         /// Why a remembered definition could not be followed.
         var failedReasons: [DefinitionReference: String] = [:]
+        /// Definitions whose value lost elements iapdoctor cannot tell: how many, and why. Every
+        /// call site that reads one is told again, as the first was.
+        var droppedElements: [DefinitionReference: (count: Int, reason: String?)] = [:]
         var inProgress: Set<DefinitionReference> = []
         /// Nested expressions being evaluated. ID lists are shallow; the bound keeps a pathological
         /// `[[[[…` or a long chain of constants from exhausting a small thread stack.
@@ -203,11 +206,16 @@ extension SourceScanner {
             if let cached = evaluated[reference] {
                 // A definition that could not be followed says why again, for this call site.
                 if cached == nil, let reason = failedReasons[reference] { fail(reason) }
+                if cached != nil, let lost = droppedElements[reference] {
+                    dropped += lost.count
+                    if let reason = lost.reason { fail(reason) }
+                }
                 isList = listDefinitions.contains(reference)
                 guard charge(cached?.count ?? 0) else { return nil }
                 return cached
             }
             guard inProgress.insert(reference).inserted else { return nil }
+            let droppedBefore = dropped
             let definition = definition(reference)
             let failedBefore = failure != nil
             // A definition sees its own scope, not the locals of the body that asked for it.
@@ -249,6 +257,7 @@ extension SourceScanner {
             // Remembered even when cut short by the nesting bound: re-evaluating would be exponential
             // for lists of lists of constants.
             evaluated[reference] = .some(items)
+            if items != nil, dropped > droppedBefore { droppedElements[reference] = (dropped - droppedBefore, failure) }
             return items
         }
 

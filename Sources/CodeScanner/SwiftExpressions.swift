@@ -142,6 +142,7 @@ extension SourceScanner.Resolver {
 
     /// A primary and its postfix members: `.rawValue`, `.map(\.rawValue)`, `.sorted()`, `!`.
     mutating func swiftOperand(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        let droppedBefore = dropped
         guard var items = swiftPrimary(&cursor, context) else { return nil }
         let list = isList
         var subscripted = false
@@ -229,8 +230,14 @@ extension SourceScanner.Resolver {
                     }
                 } else if isDictionary {
                     items = values(items)
-                } else if group.count == 1, group[0].kind == .number, let index = Int(group[0].text), index >= 0, index < items.count {
-                    items = [items[index]]
+                } else if group.count == 1, group[0].kind == .number, let index = Int(group[0].text), index >= 0 {
+                    // Where the list lost elements iapdoctor cannot tell, positions are not known:
+                    // the element at `index` may be one of those.
+                    guard dropped == droppedBefore else {
+                        fail("the list has elements iapdoctor cannot tell, so which one is at index \(index) is not known")
+                        return nil
+                    }
+                    if index < items.count { items = [items[index]] }
                 }
                 subscripted = true
             } else {

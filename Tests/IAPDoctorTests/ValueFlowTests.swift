@@ -16,6 +16,41 @@ func unresolvedNotes(_ files: [(file: String, text: String)]) -> [String] {
 /// lines their literals are on.
 @Suite("Value flow")
 struct ValueFlowTests {
+    /// A list that lost elements iapdoctor cannot tell has no known positions: an index into it
+    /// is unknown with the reason, never the element that happens to sit there among the known
+    /// ones; and every call site reading such a constant is told, not only the first.
+    @Test func anIndexIntoAListWithUnknownElementsIsUnknown() {
+        let swift = [("Store.swift", #"""
+        import StoreKit
+        let ids = [remoteID(), "com.shop.coins"]
+        func load() async throws {
+            _ = try await Product.products(for: [ids[0]])
+            _ = try await Product.products(for: [ids[1]])
+            _ = try await Product.products(for: ids)
+        }
+        """#)]
+        #expect(requestedIDs(swift) == ["Store.swift:2 com.shop.coins"])
+        #expect(unresolvedNotes(swift) == [
+            "Store.swift:4 unresolved: `remoteID(…)` is computed by a call",
+            "Store.swift:5 unresolved: `remoteID(…)` is computed by a call",
+            "Store.swift:6 partial: 1 element of `ids` could not be resolved (`remoteID(…)` is computed by a call)",
+        ])
+        let script = [("src/store.ts", #"""
+        import { Platform } from 'react-native';
+        import { getProducts, requestPurchase } from 'react-native-iap';
+        const itemSkus = Platform.select({ ios: [...remoteSkus(), 'com.shop.coins'], android: ['coins'] });
+        export async function load() {
+          await getProducts({ skus: itemSkus });
+          await requestPurchase({ sku: itemSkus[0] });
+        }
+        """#)]
+        #expect(requestedIDs(script) == ["src/store.ts:3 com.shop.coins"])
+        #expect(unresolvedNotes(script) == [
+            "src/store.ts:5 partial: 1 element of `itemSkus` could not be resolved (`remoteSkus(…)` is computed by a call)",
+            "src/store.ts:6 unresolved: `remoteSkus(…)` is computed by a call",
+        ])
+    }
+
     @Test func dictionaryKeysReachTheFetch() {
         let files = [("Tips.swift", #"""
         import StoreKit
