@@ -7,11 +7,18 @@ extension SourceScanner {
     /// one a key is in giving its value. Templates (`.env.example`, `.env.sample`) hold no values.
     static let environmentFileNames = [".env", ".env.production", ".env.prod", ".env.release"]
 
-    /// Each `KEY=value` of an `.env` file as a constant the code reads three ways:
-    /// `Config.KEY` (react-native-config), `process.env.KEY` (Expo, babel dotenv plugins) and
-    /// `KEY` imported from `@env` (react-native-dotenv), each written where the value is.
-    static func environmentSummary(bytes: [UInt8], file: String) -> FileSummary {
-        var summary = FileSummary(path: file, language: .javaScript)
+    /// Templates: committed in place of an `.env` kept out of the repository. Their values are
+    /// examples, never the app's; a request that reads one of their keys is told what they say.
+    static let environmentTemplateNames = [".env.example", ".env.sample", ".env.template", ".env.dist"]
+
+    static func isEnvironmentTemplate(_ path: String) -> Bool {
+        environmentTemplateNames.contains((path as NSString).lastPathComponent)
+    }
+
+    /// Each `KEY=value` line: the key, the value (unquoted, without a trailing comment), and where
+    /// the value starts (columns count Unicode scalars; a quoted value starts after its quote).
+    static func environmentEntries(bytes: [UInt8]) -> [(key: String, value: String, line: Int, column: Int)] {
+        var entries: [(key: String, value: String, line: Int, column: Int)] = []
         let text = String(decoding: bytes, as: UTF8.self)
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(rawLine)
@@ -32,18 +39,40 @@ extension SourceScanner {
                 value = value[..<comment.lowerBound].trimmingCharacters(in: .whitespaces)
             }
             guard !value.isEmpty else { continue }
-            // Columns count Unicode scalars; a quoted value starts after its quote.
             var column = line[..<valueStart].unicodeScalars.count + 1
             if let quote = trimmed[valueStart...].first, quote == "\"" || quote == "'" { column += 1 }
+            entries.append((key, value, index + 1, column))
+        }
+        return entries
+    }
+
+    /// Each `KEY=value` of an `.env` file as a constant the code reads three ways:
+    /// `Config.KEY` (react-native-config), `process.env.KEY` (Expo, babel dotenv plugins) and
+    /// `KEY` imported from `@env` (react-native-dotenv), each written where the value is.
+    static func environmentSummary(bytes: [UInt8], file: String) -> FileSummary {
+        var summary = FileSummary(path: file, language: .javaScript)
+        for entry in environmentEntries(bytes: bytes) {
             let token = ExpressionToken(
-                kind: .string, text: value, isLiteral: true, line: index + 1, column: column,
-                endLine: index + 1, endColumn: column + value.unicodeScalars.count, attached: false)
+                kind: .string, text: entry.value, isLiteral: true, line: entry.line, column: entry.column,
+                endLine: entry.line, endColumn: entry.column + entry.value.unicodeScalars.count, attached: false)
             let context = Context(file: 0, position: 0, typePaths: [], language: .javaScript)
             for owner: [String]? in [["Config"], ["process", "env"], nil] {
                 summary.definitions.append(Definition(
-                    name: key, owner: owner, localScope: nil, position: 0, isPrivate: false, expression: [token], context: context))
+                    name: entry.key, owner: owner, localScope: nil, position: 0, isPrivate: false, expression: [token], context: context))
             }
         }
         return summary
+    }
+
+    /// What the templates say of each key, for a request that reads it: "the template
+    /// `.env.example` (line 1) has `IOS_SKU=com.acme.pro`". The first template a key is in wins.
+    static func environmentHints(_ templates: [(path: String, bytes: [UInt8])]) -> [String: String] {
+        var hints: [String: String] = [:]
+        for template in templates {
+            for entry in environmentEntries(bytes: template.bytes) where hints[entry.key] == nil {
+                hints[entry.key] = "the template `\(template.path)` (line \(entry.line)) has `\(entry.key)=\(entry.value)`"
+            }
+        }
+        return hints
     }
 }

@@ -35,6 +35,8 @@ extension SourceScanner {
         var evaluated: [DefinitionReference: [Item]?] = [:]
         /// Reasons that say where a value comes from, kept over the definition that holds it.
         var specificFailures: Set<String> = []
+        /// What `.env` templates say of their keys (``SourceScanner/environmentHints(_:)``).
+        var environmentHints: [String: String] = [:]
         /// Why a remembered definition could not be followed.
         var failedReasons: [DefinitionReference: String] = [:]
         /// Definitions whose value lost elements iapdoctor cannot tell: how many, and why. Every

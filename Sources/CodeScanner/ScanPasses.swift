@@ -57,17 +57,21 @@ extension SourceScanner {
             }
         }
         // Only when some script reads them: an `.env` of a native app is not code.
+        var hints: [String: String] = [:]
         if summaries.contains(where: { $0.language == .javaScript }) {
-            summaries += environment.map { environmentSummary(bytes: $0.bytes, file: $0.path) }
+            summaries += environment.filter { !isEnvironmentTemplate($0.path) }.map { environmentSummary(bytes: $0.bytes, file: $0.path) }
+            hints = environmentHints(environment.filter { isEnvironmentTemplate($0.path) })
         }
-        return resolve(summaries, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists)
+        return resolve(summaries, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists,
+                       environmentHints: hints)
     }
 
     static func resolve(
         _ summaries: [FileSummary], platform: String? = nil, bundleIdentifier: String? = nil, bundle: BundleFiles = BundleFiles(),
-        propertyLists: [String: String] = [:]
+        propertyLists: [String: String] = [:], environmentHints: [String: String] = [:]
     ) -> SourceScan {
         var resolver = Resolver(files: summaries)
+        resolver.environmentHints = environmentHints
         resolver.bundle = bundle
         resolver.propertyLists = propertyLists
         resolver.platform = platform

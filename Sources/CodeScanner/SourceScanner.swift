@@ -257,13 +257,16 @@ public enum SourceScanner {
             var folder = path.hasPrefix("/") || baseDirectory.isEmpty || baseDirectory == "." ? path : baseDirectory + "/" + path
             while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
             for directory in [folder, (folder as NSString).deletingLastPathComponent] {
-                for name in environmentFileNames {
-                    let file = (directory.isEmpty ? "." : directory) + "/" + name
+                for name in environmentFileNames + environmentTemplateNames {
+                    let file = directory.isEmpty || directory == "." ? name : directory + "/" + name
                     let real = FolderWalker.realPath(file)
                     var info = stat()
                     guard stat(file, &info) == 0, FolderWalker.kind(info.st_mode) == .regularFile, walk.walker.isInsideRoot(real),
                           environmentSeen.insert(real).inserted, case .success(let bytes) = reader(file, 1 << 20) else { continue }
-                    environment.append((file, bytes))
+                    // A template is only quoted in notes: by its path from the project's folder.
+                    let base = baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/"
+                    let shown = isEnvironmentTemplate(file) && !baseDirectory.isEmpty && file.hasPrefix(base) ? String(file.dropFirst(base.count)) : file
+                    environment.append((shown, bytes))
                 }
             }
         }

@@ -374,7 +374,12 @@ extension SourceScanner.Resolver {
                 return nil
             }
             let items = resolvePath(path, context)
-            if items == nil { fail("`\(path.joined(separator: "."))` is not a constant iapdoctor can follow") }
+            if items == nil, context.language == .javaScript, let key = path.last, path.count == 1 || path.dropLast() == ["Config"] || path.dropLast() == ["process", "env"],
+               let hint = environmentHints[key] {
+                failSpecifically("`\(path.joined(separator: "."))` comes from an `.env` file that is not in the repository; \(hint)")
+            } else if items == nil {
+                fail("`\(path.joined(separator: "."))` is not a constant iapdoctor can follow")
+            }
             return items
         default:
             fail("`\(token.text)` is not followed")
