@@ -132,6 +132,8 @@ extension SourceScanner.Resolver {
         _ tokens: [ExpressionToken], _ range: Range<Int>, _ context: Context, _ run: inout BodyRun,
         nested: Bool, implicitReturn: Bool
     ) {
+        // Tokens written over from another language may close a block early: never past the end.
+        let range = min(range.lowerBound, tokens.count)..<min(max(range.upperBound, range.lowerBound), tokens.count)
         var ranges: [Range<Int>] = []
         var k = range.lowerBound
         while k < range.upperBound {
@@ -202,6 +204,7 @@ extension SourceScanner.Resolver {
     /// The end (exclusive) of the statement at `start`: a keyword statement runs through its
     /// blocks; any other ends at `;` or a line break that does not continue it.
     func statementEnd(_ tokens: [ExpressionToken], from start: Int, limit: Int) -> Int {
+        let limit = min(limit, tokens.count)
         let first = tokens[start]
         if first.kind == .identifier && first.text.hasPrefix("#") {
             var k = start + 1

@@ -259,7 +259,7 @@ extension SourceScanner.Summarizer {
 
     /// The token range from the enclosing function's body to `end`: the statements before a call.
     func functionPrefix(before end: Int) -> Range<Int>? {
-        guard language == .swift else { return nil }
+        guard language == .swift || language == .javaScript else { return nil }
         for scope in scopes.reversed() {
             // A function's body, or a computed property's (a SwiftUI view's `body`).
             if scope.function.map({ $0.name != "^" }) ?? false || scope.property != nil {

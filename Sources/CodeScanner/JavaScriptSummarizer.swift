@@ -36,6 +36,40 @@ extension SourceScanner.Summarizer {
     }
 
     /// `import … from 'react-native-iap'`, `require('react-native-purchases')`, `import('expo-iap')`.
+    /// Whether the `{` at `open` starts a function's body (`function load() {`, `load() {`,
+    /// `async (): Promise<void> => {`, `x => {`), not a block of `if`, `for`, `while`, `switch`
+    /// or `catch`, nor an object: the function's name, or `=>` for an arrow function.
+    func javaScriptFunctionBody(at open: Int) -> String? {
+        var k = open - 1
+        var steps = 0
+        // A return type (`): Promise<string[]> {`) between the parameters and the body.
+        while k >= 0, steps < 16, tokens[k].kind != .string {
+            let text = self.text(k)
+            if text == ")" || text == "=>" { break }
+            guard tokens[k].kind == .identifier || [":", "<", ">", ".", ",", "[", "]", "|", "?", ">>"].contains(text) else { return nil }
+            if tokens[k].kind == .identifier, ["else", "try", "do", "finally", "return", "class", "interface", "enum", "extends", "implements", "namespace"].contains(text) { return nil }
+            k -= 1
+            steps += 1
+        }
+        guard k >= 0, tokens[k].kind != .string else { return nil }
+        if text(k) == "=>" { return "=>" }
+        guard text(k) == ")" else { return nil }
+        var depth = 0
+        while k >= 0 {
+            if tokens[k].kind != .string {
+                if text(k) == ")" { depth += 1 }
+                if text(k) == "(" {
+                    depth -= 1
+                    if depth == 0 { break }
+                }
+            }
+            k -= 1
+        }
+        guard k > 0, tokens[k - 1].kind == .identifier else { return k > 0 && text(k - 1) == "=" || k > 0 && text(k - 1) == "(" ? "=>" : nil }
+        let before = text(k - 1)
+        return ["if", "for", "while", "switch", "catch", "with", "function"].contains(before) ? (before == "function" ? "function" : nil) : before
+    }
+
     mutating func javaScriptImport(_ index: Int) {
         var k = index + 1
         if isPunctuation(k, "(") { k += 1 }

@@ -42,6 +42,10 @@ extension SourceScanner.Summarizer {
             scope.function = pending.header
         }
         pendingFunction = nil
+        if language == .javaScript, scope.function == nil, pendingType == nil, let name = javaScriptFunctionBody(at: index) {
+            // Its statements run before a request in it, so the locals they set reach the request.
+            scope.function = FunctionHeader(name: name, parameters: [], location: location(index))
+        }
         if let property = pendingProperty, index == property.open {
             scope.property = (property.name, property.isPrivate, property.recordsValue)
         }

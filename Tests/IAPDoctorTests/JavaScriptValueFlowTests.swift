@@ -212,3 +212,64 @@ extension JavaScriptValueFlowTests {
         #expect(SourceScanner.scan(sources: files).unresolved.isEmpty)
     }
 }
+
+extension JavaScriptValueFlowTests {
+    /// A function's statements before a request run first: a local set, set again, or set in the
+    /// branch of a platform test that iOS takes reaches the request; the other branch does not.
+    @Test func localsSetBeforeARequestAndPlatformBranches() {
+        let files = [("src/store.ts", #"""
+        import { Platform } from 'react-native';
+        import { getProducts, requestPurchase } from 'react-native-iap';
+        export async function loadAll() {
+          let skus: string[] = [];
+          skus = ['com.shop.coins'];
+          await getProducts({ skus });
+        }
+        export const loadPlatform = async () => {
+          let skus = [];
+          if (Platform.OS === 'ios') {
+            skus = ['com.shop.pro'];
+          } else {
+            skus = ['android_pro'];
+          }
+          await getProducts({ skus: skus });
+        };
+        async function buy(kind: string) {
+          let sku = 'com.shop.gold';
+          if (Platform.OS === 'android') { sku = 'android_gold'; } else if (kind === 'big') { sku = 'com.shop.gold.big'; }
+          if (Platform.OS !== 'ios') return;
+          await requestPurchase({ sku });
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "src/store.ts:5 com.shop.coins", "src/store.ts:11 com.shop.pro",
+            "src/store.ts:18 com.shop.gold", "src/store.ts:19 com.shop.gold.big",
+        ])
+        #expect(unresolvedNotes(files) == [])
+    }
+
+    /// A clause of a `switch` with a one-statement `if` (no braces) before a request: the
+    /// statements are read as blocks, never past the end of the clause.
+    @Test func braceLessStatementsInASwitchBeforeARequest() {
+        let files = [("src/shop.tsx", #"""
+        import { getProducts, initConnection } from 'react-native-iap';
+        const productSkus = ['com.shop.tip'];
+        export async function run(operation: string) {
+          switch (operation) {
+            case 'connect':
+              if (await initConnection()) setReady(true);
+              return;
+            case 'products':
+              try {
+                const products = await getProducts({ skus: productSkus });
+                show(products);
+              } catch (error) {
+                report(error);
+              }
+              break;
+          }
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["src/shop.tsx:2 com.shop.tip"])
+    }
+}
