@@ -156,11 +156,11 @@ extension SourceScanner.Summarizer {
             guard let (count, holds) = platformComparison(tokens, at: start + 2), start + 2 + count == conditionClose,
                   isText(conditionClose + 1, "{") else { return nil }
             let blockClose = closing(conditionClose + 1)
-            let then = (conditionClose + 2)..<blockClose
-            guard isText(blockClose + 1, "else") else { return (holds ? then : nil, blockClose + 1) }
+            let then = (conditionClose + 2)..<max(blockClose, conditionClose + 2)
+            guard isText(blockClose + 1, "else") else { return (holds ? then : nil, min(blockClose + 1, tokens.count)) }
             if isText(blockClose + 2, "{") {
                 let elseClose = closing(blockClose + 2)
-                return (holds ? then : (blockClose + 3)..<elseClose, elseClose + 1)
+                return (holds ? then : (blockClose + 3)..<max(elseClose, blockClose + 3), min(elseClose + 1, tokens.count))
             }
             // `else if …`: on iOS either this side or the chain that follows.
             guard isText(blockClose + 2, "if") else { return nil }
@@ -180,6 +180,7 @@ extension SourceScanner.Summarizer {
                 end = closing(end + 1) + 1
                 break
             }
+            end = min(end, tokens.count)
             return holds ? (then, end) : ((blockClose + 2)..<end, end)
         }
         func closing(_ open: Int) -> Int {
@@ -195,7 +196,8 @@ extension SourceScanner.Summarizer {
                 }
                 p += 1
             }
-            return tokens.count - 1
+            // Unclosed: everything to the end.
+            return tokens.count
         }
         while k < tokens.count {
             var token = tokens[k]
@@ -220,7 +222,7 @@ extension SourceScanner.Summarizer {
             // `if (ready) load();`, `else load();`: the one statement in braces, as a block.
             if token.kind == .identifier, ["if", "for", "while"].contains(token.text) && isText(k + 1, "(") || token.text == "else" && !isText(k + 1, "if") {
                 let header = token.text == "else" ? k : closing(k + 1)
-                if header + 1 < tokens.count, !isText(header + 1, "{") {
+                if header + 1 < tokens.count, !isText(header + 1, "{"), !isText(header + 1, ";") {
                     let end = statementEnd(header + 1)
                     output.append(contentsOf: javaScriptNormalized(Array(tokens[k...header])))
                     output.append(Token(kind: .punctuation, text: "{", isLiteral: false, line: tokens[header].line, column: 0, attached: false))

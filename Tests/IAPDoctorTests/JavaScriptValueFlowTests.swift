@@ -273,3 +273,18 @@ extension JavaScriptValueFlowTests {
         #expect(requestedIDs(files) == ["src/shop.tsx:2 com.shop.tip"])
     }
 }
+
+extension JavaScriptValueFlowTests {
+    /// Unclosed brackets at the end of a file (the shapes the `scripts` fuzz target found):
+    /// read to the end, never past it.
+    @Test(arguments: [
+        "import { getProducts } from 'react-native-iap';\nexport const load = () => getProducts({ skus: Object.values(",
+        "import { getProducts } from 'react-native-iap';\nfunction load() {\n  if (Platform.OS === 'ios') {",
+        "import { getProducts } from 'react-native-iap';\nfunction load() {\n  if (Platform.OS === 'android') { x = 1 } else if (a) {",
+        "import { getProducts } from 'react-native-iap';\nfunction load() {\n  if (ready",
+    ])
+    func unclosedBracketsAtTheEndOfAFile(_ text: String) {
+        let scan = SourceScanner.scan(sources: [("src/cut.ts", text)])
+        #expect(scan.requests.isEmpty)
+    }
+}
