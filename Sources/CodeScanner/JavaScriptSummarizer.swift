@@ -39,6 +39,8 @@ extension SourceScanner.Summarizer {
     /// Whether the `{` at `open` starts a function's body (`function load() {`, `load() {`,
     /// `async (): Promise<void> => {`, `x => {`), not a block of `if`, `for`, `while`, `switch`
     /// or `catch`, nor an object: the function's name, or `=>` for an arrow function.
+    static let maxParameterTokens = 256
+
     func javaScriptFunctionBody(at open: Int) -> String? {
         var k = open - 1
         var steps = 0
@@ -54,8 +56,11 @@ extension SourceScanner.Summarizer {
         guard k >= 0, tokens[k].kind != .string else { return nil }
         if text(k) == "=>" { return "=>" }
         guard text(k) == ")" else { return nil }
+        // The parameter list's `(`, looked for within a bound: every `{` asks, and an unbounded
+        // look back through nested groups would cost the square of the file.
         var depth = 0
-        while k >= 0 {
+        let stop = max(k - Self.maxParameterTokens, -1)
+        while k > stop {
             if tokens[k].kind != .string {
                 if text(k) == ")" { depth += 1 }
                 if text(k) == "(" {
@@ -65,7 +70,7 @@ extension SourceScanner.Summarizer {
             }
             k -= 1
         }
-        guard k > 0, tokens[k - 1].kind == .identifier else { return k > 0 && text(k - 1) == "=" || k > 0 && text(k - 1) == "(" ? "=>" : nil }
+        guard k > stop, k > 0, tokens[k - 1].kind == .identifier else { return nil }
         let before = text(k - 1)
         return ["if", "for", "while", "switch", "catch", "with", "function"].contains(before) ? (before == "function" ? "function" : nil) : before
     }
