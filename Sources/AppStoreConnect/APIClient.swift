@@ -64,7 +64,7 @@ public struct PullStatistics: Sendable, Equatable {
     public var pages = 0
     /// Seconds spent waiting: Retry-After, backoff and slowing down for the rate limit.
     public var waited: TimeInterval = 0
-    /// The last `X-Rate-Limit` seen.
+    /// The key's hourly quota and what is left of it after the requests sent, by `X-Rate-Limit`.
     public var rateLimit: RateLimit?
 }
 
@@ -106,6 +106,9 @@ public actor APIClient {
     private var inFlight = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var stopReason: StopReason?
+    private var quota: QuotaEstimate?
+    /// Requests that came back, answered or not: the rest are outstanding.
+    private var answered = 0
     public private(set) var statistics = PullStatistics()
     private let onProgress: (@Sendable (PullStatistics) -> Void)?
     /// When the client was made: the deadline counts from here.
@@ -180,7 +183,9 @@ public actor APIClient {
                     "Authorization": "Bearer " + token, "Accept": "application/json",
                     "User-Agent": "iapdoctor (asc pull)",
                 ])
+                answered += 1
             } catch {
+                answered += 1
                 if let help = error.help {
                     throw PullFailure(message: "cannot make HTTPS requests: \(error.message)", help: help)
                 }
@@ -193,7 +198,15 @@ public actor APIClient {
                 continue
             }
             if let header = response.headers["x-rate-limit"], let rateLimit = RateLimit(header: header) {
-                statistics.rateLimit = rateLimit
+                let outstanding = statistics.requests - answered
+                if quota == nil {
+                    quota = QuotaEstimate(rateLimit, outstanding: outstanding, sent: statistics.requests)
+                } else {
+                    quota?.update(rateLimit, outstanding: outstanding, sent: statistics.requests, inFlight: configuration.concurrency)
+                }
+                if let quota {
+                    statistics.rateLimit = RateLimit(limit: quota.limit, remaining: max(0, quota.remaining(sent: statistics.requests)))
+                }
             }
             switch response.status {
             case 200...299:
@@ -279,15 +292,19 @@ public actor APIClient {
     }
 
     /// Waits a little when the key's hourly quota runs low, and stops the pull when only the
-    /// reserve is left.
+    /// reserve is left. Other requests may be sent during the wait, so the reserve is looked at
+    /// again after it, with nothing awaited between that look and the send.
     private func paceForRateLimit() async throws(PullFailure) {
-        guard let rateLimit = statistics.rateLimit else { return }
-        if rateLimit.remaining <= configuration.rateLimit.stopBelow {
+        guard let remaining = quota?.remaining(sent: statistics.requests) else { return }
+        if remaining > configuration.rateLimit.stopBelow, remaining <= configuration.rateLimit.slowDownBelow {
+            try await pause(configuration.rateLimit.slowDownDelay, retrying: false)
+        }
+        guard let quota, stopReason == nil else { return }
+        let left = quota.remaining(sent: statistics.requests)
+        if left <= configuration.rateLimit.stopBelow {
             stopReason = StopReason(
                 code: "IAPDOCTOR.RATE_LIMIT_RESERVE", title: "Not sent: the API key's hourly request limit is nearly used up",
-                detail: "X-Rate-Limit said \(rateLimit.remaining) of \(rateLimit.limit) requests remain in this hour; iapdoctor leaves the last \(configuration.rateLimit.stopBelow) to the team's other tools. Pull again when the hour has rolled over.")
-        } else if rateLimit.remaining <= configuration.rateLimit.slowDownBelow {
-            try await pause(configuration.rateLimit.slowDownDelay, retrying: false)
+                detail: "by X-Rate-Limit, \(max(0, left)) of \(quota.limit) requests remain in this hour once those already sent are counted; iapdoctor leaves the last \(configuration.rateLimit.stopBelow) to the team's other tools. Pull again when the hour has rolled over.")
         }
     }
 

@@ -85,6 +85,41 @@ public struct RateLimit: Sendable, Equatable {
     }
 }
 
+/// What is left of the key's hourly quota, from the `X-Rate-Limit` answers and the requests sent
+/// since. Concurrent requests reach App Store Connect and come back in any order, so an answer
+/// counts neither the requests still outstanding nor, for sure, those sent after it: each
+/// answer is read as what it reports less every request still outstanding, and the lowest
+/// reading, less the requests sent since, stands until a reading is higher by more than the
+/// requests that can be in flight (the hour rolled over).
+public struct QuotaEstimate: Sendable, Equatable {
+    public private(set) var limit: Int
+    private var remaining: Int
+    private var sentWhenRead: Int
+
+    /// The reading of an answer that came when `sent` requests had been sent and `outstanding`
+    /// of them, not counting this one, were still unanswered.
+    public init(_ rateLimit: RateLimit, outstanding: Int, sent: Int) {
+        limit = rateLimit.limit
+        remaining = rateLimit.remaining - outstanding
+        sentWhenRead = sent
+    }
+
+    /// The requests left after the `sent` requests sent so far.
+    public func remaining(sent: Int) -> Int {
+        remaining - (sent - sentWhenRead)
+    }
+
+    /// Takes in a later answer; `inFlight` is how many requests can be outstanding at once.
+    public mutating func update(_ rateLimit: RateLimit, outstanding: Int, sent: Int, inFlight: Int) {
+        let reading = QuotaEstimate(rateLimit, outstanding: outstanding, sent: sent)
+        let current = remaining(sent: sent)
+        let now = reading.remaining(sent: sent)
+        if now < current || now > current + inFlight || rateLimit.limit != limit {
+            self = reading
+        }
+    }
+}
+
 /// How the pull spends the key's hourly quota: it slows down when little is left, and stops
 /// before the last requests so the team's other tools (CI uploads, fastlane) still have some.
 public struct RateLimitPolicy: Sendable {

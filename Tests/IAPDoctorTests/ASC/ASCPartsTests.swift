@@ -139,6 +139,31 @@ struct ASCPartsTests {
         #expect(RateLimit(header: "") == nil)
     }
 
+    /// Answers to concurrent requests arrive out of order; the estimate counts every request
+    /// outstanding and keeps the lowest reading, until a reading says the hour rolled over.
+    @Test func theQuotaCountsRequestsInFlight() {
+        let hour = { (remaining: Int) in RateLimit(limit: 3600, remaining: remaining) }
+        // Requests 1 and 2 sent; App Store Connect counted 2 first, whose answer says 100 are
+        // left, and 1 is still outstanding.
+        var quota = QuotaEstimate(hour(100), outstanding: 1, sent: 2)
+        #expect(quota.remaining(sent: 2) == 99)
+        #expect(quota.remaining(sent: 3) == 98, "request 3 sent")
+        // Request 1 answers with 99; then 3 with 98: neither raises the estimate.
+        quota.update(hour(99), outstanding: 1, sent: 3, inFlight: 3)
+        quota.update(hour(98), outstanding: 0, sent: 3, inFlight: 3)
+        #expect(quota.remaining(sent: 4) == 97)
+        // Another tool used the key: the lower reading stands.
+        quota.update(hour(80), outstanding: 0, sent: 4, inFlight: 3)
+        #expect(quota.remaining(sent: 5) == 79)
+        // A reading a little higher than the estimate is out of order, not a new hour.
+        quota.update(hour(81), outstanding: 0, sent: 5, inFlight: 3)
+        #expect(quota.remaining(sent: 5) == 79)
+        // The hour rolled over.
+        quota.update(hour(3599), outstanding: 0, sent: 6, inFlight: 3)
+        #expect(quota.remaining(sent: 7) == 3598)
+        #expect(quota.limit == 3600)
+    }
+
     @Test func theTokenGoesOnlyToHTTPSOrThisMachine() throws {
         for accepted in ["https://api.appstoreconnect.apple.com", "https://proxy.example.com/asc", "http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:80"] {
             #expect(throws: Never.self) { _ = try APIClient.validatedBaseURL(accepted) }
