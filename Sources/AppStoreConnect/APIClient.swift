@@ -176,6 +176,7 @@ public actor APIClient {
             let token = try signer.token(renewed: renewToken)
             renewToken = false
             statistics.requests += 1
+            let sequence = statistics.requests
             onProgress?(statistics)
             let response: HTTPResponse
             do {
@@ -200,9 +201,9 @@ public actor APIClient {
             if let header = response.headers["x-rate-limit"], let rateLimit = RateLimit(header: header) {
                 let outstanding = statistics.requests - answered
                 if quota == nil {
-                    quota = QuotaEstimate(rateLimit, outstanding: outstanding, sent: statistics.requests)
+                    quota = QuotaEstimate(rateLimit, sequence: sequence, outstanding: outstanding, sent: statistics.requests)
                 } else {
-                    quota?.update(rateLimit, outstanding: outstanding, sent: statistics.requests, inFlight: configuration.concurrency)
+                    quota?.update(rateLimit, sequence: sequence, outstanding: outstanding, sent: statistics.requests, inFlight: configuration.concurrency)
                 }
                 if let quota {
                     statistics.rateLimit = RateLimit(limit: quota.limit, remaining: max(0, quota.remaining(sent: statistics.requests)))

@@ -86,22 +86,25 @@ public struct RateLimit: Sendable, Equatable {
 }
 
 /// What is left of the key's hourly quota, from the `X-Rate-Limit` answers and the requests sent
-/// since. Concurrent requests reach App Store Connect and come back in any order, so an answer
-/// counts neither the requests still outstanding nor, for sure, those sent after it: each
-/// answer is read as what it reports less every request still outstanding, and the lowest
-/// reading, less the requests sent since, stands until a reading is higher by more than the
-/// requests that can be in flight (the hour rolled over).
+/// since. Concurrent requests reach App Store Connect and come back in any order, and a slow one
+/// can come back long after later ones: each answer is read as what it reports less every
+/// request still outstanding, and the lowest reading, less the requests sent since, stands. Only
+/// an answer to a request sent after the one that gave the standing reading can raise it, and
+/// only by more than the requests that can be in flight (the hour has moved on).
 public struct QuotaEstimate: Sendable, Equatable {
     public private(set) var limit: Int
     private var remaining: Int
     private var sentWhenRead: Int
+    /// The request whose answer gave the reading (the first sent is 1).
+    private var source: Int
 
-    /// The reading of an answer that came when `sent` requests had been sent and `outstanding`
-    /// of them, not counting this one, were still unanswered.
-    public init(_ rateLimit: RateLimit, outstanding: Int, sent: Int) {
+    /// The reading of the answer to request `sequence`, come when `sent` requests had been sent
+    /// and `outstanding` of them, not counting this one, were still unanswered.
+    public init(_ rateLimit: RateLimit, sequence: Int, outstanding: Int, sent: Int) {
         limit = rateLimit.limit
         remaining = rateLimit.remaining - outstanding
         sentWhenRead = sent
+        source = sequence
     }
 
     /// The requests left after the `sent` requests sent so far.
@@ -110,11 +113,11 @@ public struct QuotaEstimate: Sendable, Equatable {
     }
 
     /// Takes in a later answer; `inFlight` is how many requests can be outstanding at once.
-    public mutating func update(_ rateLimit: RateLimit, outstanding: Int, sent: Int, inFlight: Int) {
-        let reading = QuotaEstimate(rateLimit, outstanding: outstanding, sent: sent)
+    public mutating func update(_ rateLimit: RateLimit, sequence: Int, outstanding: Int, sent: Int, inFlight: Int) {
+        let reading = QuotaEstimate(rateLimit, sequence: sequence, outstanding: outstanding, sent: sent)
         let current = remaining(sent: sent)
         let now = reading.remaining(sent: sent)
-        if now < current || now > current + inFlight || rateLimit.limit != limit {
+        if now < current || (sequence > source && now > current + inFlight) || rateLimit.limit != limit {
             self = reading
         }
     }

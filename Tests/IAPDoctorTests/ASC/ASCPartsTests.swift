@@ -140,27 +140,31 @@ struct ASCPartsTests {
     }
 
     /// Answers to concurrent requests arrive out of order; the estimate counts every request
-    /// outstanding and keeps the lowest reading, until a reading says the hour rolled over.
+    /// outstanding and keeps the lowest reading, until a later request's reading says the hour
+    /// has moved on.
     @Test func theQuotaCountsRequestsInFlight() {
         let hour = { (remaining: Int) in RateLimit(limit: 3600, remaining: remaining) }
-        // Requests 1 and 2 sent; App Store Connect counted 2 first, whose answer says 100 are
-        // left, and 1 is still outstanding.
-        var quota = QuotaEstimate(hour(100), outstanding: 1, sent: 2)
-        #expect(quota.remaining(sent: 2) == 99)
-        #expect(quota.remaining(sent: 3) == 98, "request 3 sent")
-        // Request 1 answers with 99; then 3 with 98: neither raises the estimate.
-        quota.update(hour(99), outstanding: 1, sent: 3, inFlight: 3)
-        quota.update(hour(98), outstanding: 0, sent: 3, inFlight: 3)
-        #expect(quota.remaining(sent: 4) == 97)
+        // Requests 1, 2 and 3 sent; App Store Connect counted 2 first, whose answer says 100
+        // are left, and 1 and 3 are outstanding.
+        var quota = QuotaEstimate(hour(100), sequence: 2, outstanding: 2, sent: 3)
+        #expect(quota.remaining(sent: 3) == 98)
+        #expect(quota.remaining(sent: 4) == 97, "request 4 sent")
+        // Request 3 answers with 98, then 4 with 97: the estimate stays.
+        quota.update(hour(98), sequence: 3, outstanding: 2, sent: 4, inFlight: 3)
+        quota.update(hour(97), sequence: 4, outstanding: 1, sent: 4, inFlight: 3)
+        #expect(quota.remaining(sent: 4) == 96)
+        // Request 1 was slow: counted when 101 were left, it answers only now. It raises nothing.
+        quota.update(hour(101), sequence: 1, outstanding: 0, sent: 4, inFlight: 3)
+        #expect(quota.remaining(sent: 4) == 96)
         // Another tool used the key: the lower reading stands.
-        quota.update(hour(80), outstanding: 0, sent: 4, inFlight: 3)
-        #expect(quota.remaining(sent: 5) == 79)
-        // A reading a little higher than the estimate is out of order, not a new hour.
-        quota.update(hour(81), outstanding: 0, sent: 5, inFlight: 3)
-        #expect(quota.remaining(sent: 5) == 79)
-        // The hour rolled over.
-        quota.update(hour(3599), outstanding: 0, sent: 6, inFlight: 3)
-        #expect(quota.remaining(sent: 7) == 3598)
+        quota.update(hour(80), sequence: 5, outstanding: 0, sent: 5, inFlight: 3)
+        #expect(quota.remaining(sent: 5) == 80)
+        // A later reading a little higher than the estimate is out of order, not a new hour.
+        quota.update(hour(82), sequence: 6, outstanding: 0, sent: 6, inFlight: 3)
+        #expect(quota.remaining(sent: 6) == 79)
+        // The hour moved on.
+        quota.update(hour(3599), sequence: 7, outstanding: 0, sent: 7, inFlight: 3)
+        #expect(quota.remaining(sent: 8) == 3598)
         #expect(quota.limit == 3600)
     }
 
