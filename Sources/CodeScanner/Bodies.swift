@@ -425,7 +425,8 @@ extension SourceScanner.Resolver {
         if token.kind == .punctuation && token.text == ".", next + 2 < range.upperBound,
            tokens[next + 1].kind == .identifier, tokens[next + 2].text == "(" {
             let method = tokens[next + 1].text
-            guard ["insert", "append", "formUnion", "update", "updateValue"].contains(method) else { return false }
+            // Swift's, Dart's (`add`, `addAll`) and JavaScript's (`push`).
+            guard ["insert", "append", "formUnion", "update", "updateValue", "add", "addAll", "push"].contains(method) else { return false }
             let close = closing(tokens, next + 2, limit: range.upperBound)
             var argument = next + 3
             if argument + 1 < close, tokens[argument].kind == .identifier, tokens[argument + 1].text == ":" { argument += 2 }
@@ -439,6 +440,21 @@ extension SourceScanner.Resolver {
                 added = evaluate(Array(tokens[(k + 2)..<close]), context).map { keys in
                     Self.entries(keys: keys, values: value)
                 }
+            } else if method == "push" {
+                // `ids.push(a, b)`: each argument an element.
+                var elements: [Item]? = []
+                var start = argument
+                var depth = 0
+                for k in argument...close {
+                    if k < close, isOpener(tokens[k]) { depth += 1 }
+                    if k < close, isCloser(tokens[k]) { depth -= 1 }
+                    guard k == close || depth == 0 && tokens[k].kind == .punctuation && tokens[k].text == "," else { continue }
+                    if start < k {
+                        elements = evaluate(Array(tokens[start..<k]), context).flatMap { element in elements.map { $0 + element } }
+                    }
+                    start = k + 1
+                }
+                added = elements
             } else {
                 added = evaluate(Array(tokens[argument..<close]), context)
             }

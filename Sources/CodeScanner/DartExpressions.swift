@@ -7,6 +7,32 @@ extension SourceScanner {
         dartPurchasePackages.union(javaScriptPurchaseModules).union(["Plugin.InAppBilling", "UnityEngine.Purchasing"])
     }
 
+    /// How an app using the cross-platform library is usually launched other than by Xcode's
+    /// Run (which alone applies the scheme's StoreKit configuration): `flutter run`.
+    public static func launchCommand(ofLibrary library: String) -> String? {
+        if dartPurchasePackages.contains(library) { return "`flutter run`" }
+        switch library {
+        case "Plugin.InAppBilling": return "`dotnet build -t:Run`"
+        case "UnityEngine.Purchasing": return "Unity's Build And Run"
+        case "@revenuecat/purchases-capacitor", "@capgo/native-purchases": return "`npx cap run ios`"
+        case "cordova-plugin-purchase", "@awesome-cordova-plugins/in-app-purchase-2": return "`cordova run ios` (or `npx cap run ios`)"
+        case "@revenuecat/purchases-js": return nil
+        default: return javaScriptPurchaseModules.contains(library) ? "`npx react-native run-ios` (or `npx expo run:ios`)" : nil
+        }
+    }
+
+    /// How the library chooses between StoreKit 1 and 2, where the app's code can choose.
+    public static func storeKitSwitch(ofLibrary library: String) -> String? {
+        switch library {
+        case "in_app_purchase", "in_app_purchase_storekit":
+            return "in_app_purchase_storekit 0.4.0 and later call StoreKit 2 unless the app calls `InAppPurchaseStoreKitPlatform.enableStoreKit1()`; 0.3.18+1 to 0.3.22+1 call StoreKit 1 unless it calls `enableStoreKit2()`, and earlier versions only StoreKit 1 (the version is in pubspec.lock)"
+        case "react-native-iap":
+            return "react-native-iap 11 to 13 choose with `setup({ storekitMode })`: `STOREKIT1_MODE`, `STOREKIT2_MODE` or `STOREKIT_HYBRID_MODE` (the version is in package.json)"
+        default:
+            return nil
+        }
+    }
+
     /// Flutter's purchase plugins: a file importing one of them deals with In-App Purchase.
     static let dartPurchasePackages: Set<String> = [
         "in_app_purchase", "in_app_purchase_storekit", "purchases_flutter", "purchases_ui_flutter", "flutter_inapp_purchase",
@@ -28,6 +54,15 @@ extension SourceScanner {
         EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "requestPurchase", label: nil, api: "FlutterInappPurchase.requestPurchase", anyReceiverIfImported: "flutter_inapp_purchase"),
         EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "requestSubscription", label: nil, api: "FlutterInappPurchase.requestSubscription", anyReceiverIfImported: "flutter_inapp_purchase"),
         EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "requestProducts", label: "skus", api: "FlutterInappPurchase.requestProducts(skus:)", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "fetchProducts", label: "skus", api: "FlutterInappPurchase.fetchProducts(skus:)", anyReceiverIfImported: "flutter_inapp_purchase"),
+        // Its request objects (6.0 on): the list a query takes, the iOS product a purchase buys.
+        EntryPoint(receivers: [], name: "ProductRequest", label: "skus", api: "ProductRequest(skus:)", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [], name: "RequestProductsParams", label: "skus", api: "RequestProductsParams(skus:)", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [], name: "RequestProductsParams", label: "productIds", api: "RequestProductsParams(productIds:)", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [], name: "RequestPurchaseIosProps", label: "sku", api: "RequestPurchaseIosProps(sku:)", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [], name: "RequestSubscriptionIosProps", label: "sku", api: "RequestSubscriptionIosProps(sku:)", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [], name: "RequestPurchaseIOS", label: "sku", api: "RequestPurchaseIOS(sku:)", anyReceiverIfImported: "flutter_inapp_purchase"),
+        EntryPoint(receivers: [], name: "RequestSubscriptionIOS", label: "sku", api: "RequestSubscriptionIOS(sku:)", anyReceiverIfImported: "flutter_inapp_purchase"),
     ]
 
     static let dartEntryPointsByName: [String: [EntryPoint]] = Dictionary(grouping: dartEntryPoints, by: \.name)
@@ -175,6 +210,7 @@ extension SourceScanner.Summarizer {
     }
 
     /// Dart written over into what the Swift evaluator reads: `const`/`new`/`final` dropped,
+    /// spreads dropped (the spread list's elements are the literal's),
     /// type arguments (`<String>[…]`) dropped, set literals `{a, b}` as lists `[a, b]` (maps as
     /// `[k: v]`), `.toSet()`/`.toList()` dropped, adjacent strings joined with `+`, and a choice
     /// on the platform (`Platform.isIOS ? a : b`) reduced to its iOS side.
@@ -184,9 +220,34 @@ extension SourceScanner.Summarizer {
         // Braces that open a collection literal, by their position in `output`: closed as `]`.
         var braces: [Bool] = []
         var k = 0
-        func isText(_ index: Int, _ text: String) -> Bool { index < tokens.count && tokens[index].text == text && tokens[index].kind != .string }
+        let statements = StatementTokens(tokens: tokens, ends: .semicolons)
+        func isText(_ index: Int, _ text: String) -> Bool { statements.isText(index, text) }
         while k < tokens.count {
             var token = tokens[k]
+            // A statement declaring a local (`final ids = …`, `Set<String> ids = …`, `late String id;`),
+            // as `var ids = …`.
+            if statements.isStatementStart(k), let name = localDeclarationName(tokens, at: k) {
+                token.kind = .identifier
+                token.text = "var"
+                output.append(token)
+                output.append(tokens[name])
+                k = name + 1
+                continue
+            }
+            // `if (Platform.isIOS) { a } else { b }`: the side iOS runs, in place of the `if`.
+            if let branch = statements.platformBranch(at: k, condition: { platformCondition(tokens, at: $0) }, normalize: dartNormalized)
+                ?? statements.forLoop(at: k, word: "in", normalize: dartNormalized)
+                ?? statements.bracedBranch(at: k, normalize: dartNormalized) {
+                output += branch.tokens
+                k = branch.next
+                continue
+            }
+            // A spread in a collection literal: its elements are the collection's (`[...a, ...?b]`).
+            if token.kind == .operatorRun, token.text == "..." || token.text == "...?", let previous = output.last,
+               ["[", ",", "{"].contains(previous.text), previous.kind == .punctuation {
+                k += 1
+                continue
+            }
             if token.kind == .identifier, ["const", "new", "final", "await"].contains(token.text) {
                 k += 1
                 continue
@@ -225,6 +286,17 @@ extension SourceScanner.Summarizer {
                 k = end + 1
                 continue
             }
+            // `(p) => p.id` as the closure `{ p in p.id }`.
+            if let arrow = arrowClosure(tokens, at: k), output.last?.kind != .identifier {
+                let end = expressionEnd(tokens, from: arrow.body)
+                output.append(SourceScanner.ExpressionToken(kind: .punctuation, text: "{", isLiteral: false, line: token.line, column: 0, attached: false))
+                output += arrow.parameters.map { tokens[$0] }
+                output.append(SourceScanner.ExpressionToken(kind: .identifier, text: "in", isLiteral: false, line: token.line, column: 0, attached: false))
+                output += dartNormalized(Array(tokens[arrow.body..<end]))
+                output.append(SourceScanner.ExpressionToken(kind: .punctuation, text: "}", isLiteral: false, line: token.line, column: 0, attached: false))
+                k = end
+                continue
+            }
             if let side = iOSSide(tokens, at: k, condition: platformCondition(tokens, at: k)) {
                 output.append(contentsOf: dartNormalized(side.tokens))
                 k = side.end
@@ -244,6 +316,45 @@ extension SourceScanner.Summarizer {
             k += 1
         }
         return output
+    }
+
+    /// `(p) =>` or `(key, value) =>` at `k`: the parameters' indices and where the body starts.
+    static func arrowClosure(_ tokens: [SourceScanner.ExpressionToken], at k: Int) -> (parameters: [Int], body: Int)? {
+        func text(_ index: Int) -> String? { index < tokens.count && tokens[index].kind != .string ? tokens[index].text : nil }
+        guard text(k) == "(" else { return nil }
+        var parameters: [Int] = []
+        var p = k + 1
+        while p < tokens.count, tokens[p].kind == .identifier, parameters.count < 4 {
+            parameters.append(p)
+            p += 1
+            guard text(p) == "," else { break }
+            p += 1
+        }
+        guard !parameters.isEmpty, text(p) == ")", text(p + 1) == "=>" else { return nil }
+        return (parameters, p + 2)
+    }
+
+    /// The name a local declaration at `k` declares: `final ids = …`, `var id;`,
+    /// `Set<String> ids = …`, `late final List<String> skus;`, `String? id = …`.
+    static func localDeclarationName(_ tokens: [SourceScanner.ExpressionToken], at start: Int) -> Int? {
+        func text(_ index: Int) -> String? { index < tokens.count && tokens[index].kind != .string ? tokens[index].text : nil }
+        func isName(_ index: Int) -> Bool { index < tokens.count && tokens[index].kind == .identifier }
+        var k = start
+        while let word = text(k), ["final", "const", "var", "late"].contains(word) { k += 1 }
+        let modified = k > start
+        // `final ids = …`: no type.
+        if modified, isName(k), let after = text(k + 1), after == "=" || after == ";" { return k }
+        // A type: a name (`prefix.Name` too), its type arguments, `?`.
+        guard isName(k), !["return", "if", "for", "while", "switch", "throw", "yield", "else", "do", "try", "await", "assert"].contains(tokens[k].text) else { return nil }
+        k += 1
+        while text(k) == ".", isName(k + 1) { k += 2 }
+        if text(k) == "<" {
+            guard let close = typeArgumentsEnd(tokens, from: k) else { return nil }
+            k = close + 1
+        }
+        if text(k) == "?" { k += 1 }
+        guard isName(k), let after = text(k + 1), after == "=" || after == ";" else { return nil }
+        return k
     }
 
     /// Whether a `{` after `previous` opens a collection literal (not a block or a closure).

@@ -6,7 +6,19 @@
 /// over into the tokens the Swift evaluator reads (see `DartExpressions.swift`).
 extension SourceScanner.Summarizer {
     mutating func summarizeDart() {
+        buildsPurchaseRequests = namesPurchaseRequestType()
         walkBraces { $0.dartIdentifier($1) }
+    }
+
+    /// Whether the file names one of flutter_inapp_purchase's request types (6.0 on):
+    /// `RequestPurchaseProps`, `RequestPurchaseIosProps`, `RequestSubscriptionIOS`, … (its
+    /// builders aside, which iapdoctor does not read).
+    func namesPurchaseRequestType() -> Bool {
+        for index in tokens.indices where tokens[index].kind == .identifier && bytes[tokens[index].start] == 0x52 {
+            let word = text(index)
+            if word.hasPrefix("RequestPurchase") || word.hasPrefix("RequestSubscription"), !word.hasSuffix("Builder") { return true }
+        }
+        return false
     }
 
     /// Words that begin a declaration of a constant or field before its type and name.
@@ -31,6 +43,7 @@ extension SourceScanner.Summarizer {
             break
         }
         if SourceScanner.dartEntryPointFirstBytes.contains(bytes[tokens[index].start]) { entryPoint(index) }
+        if !wrappers.isEmpty && isPunctuation(index + 1, "(") { wrapperCall(index) }
         if isOperator(index + 1, "=") || isPunctuation(index + 1, ":"), containsSecretWord(index) {
             secretLiteral(name: word, literal: index + 2)
         }
@@ -56,7 +69,15 @@ extension SourceScanner.Summarizer {
         guard isPunctuation(k, "{") else { return }
         let path = (typePaths.last ?? []) + [name]
         pendingType = PendingType(path: path, isEnum: false, hasStringRawValues: false)
-        if isWord(index, "enum") { dartEnumCases(path: path, open: k) }
+        if isWord(index, "enum") {
+            dartEnumCases(path: path, open: k)
+        } else if isWord(index, "class") {
+            let close = matchingClose(k)
+            if close > k {
+                let fields = dartConstructorFields(name: name, in: k + 1..<close)
+                if !fields.positional.isEmpty { summary.positionalFields[name] = fields.positional }
+            }
+        }
     }
 
     /// Whether `const`/`final`/`var`/`static`/`late` here starts a declaration (rather than
@@ -182,11 +203,13 @@ extension SourceScanner.Summarizer {
         }
     }
 
-    /// The fields an enum's constructor sets from its parameters: `const P(this.id, {required this.name})`.
+    /// The fields an enum's or class's constructor sets from its parameters: `const P(this.id, {required this.name})`.
     func dartConstructorFields(name: String, in range: Range<Int>) -> (positional: [String], named: Set<String>) {
         var k = range.lowerBound
         while k < range.upperBound {
-            if isIdentifier(k), text(k) == name, isPunctuation(k + 1, "("), isWord(k - 1, "const") {
+            // `const P(this.id)`, or `P(this.id);` as a member of its own.
+            if isIdentifier(k), text(k) == name, isPunctuation(k + 1, "("),
+               isWord(k - 1, "const") || isPunctuation(k - 1, ";") || isPunctuation(k - 1, "{") || isPunctuation(k - 1, "}") {
                 let close = matchingClose(k + 1)
                 var positional: [String] = []
                 var named: Set<String> = []

@@ -119,6 +119,8 @@ extension SourceScanner.Summarizer {
         let receiver = receiverPath(before: index)
         var open = index + 1
         if isPunctuation(open, "."), isWord(open + 1, "init") { open += 2 }
+        // Dart's type arguments: `fetchProducts<Product>(…)`.
+        if language == .dart, isOperator(open, "<") { open = typeArgumentsEnd(from: open) + 1 }
         // `getOfferings { … }`: a trailing closure is the only argument.
         // `if let offerings = offerings {` names a value, not a call.
         if isPunctuation(open, "{"), candidates.contains(where: { $0.kind == .remoteConfiguration }),
@@ -153,6 +155,25 @@ extension SourceScanner.Summarizer {
             if let argument = argumentRange(open: open, close: close, label: entry.label, index: 0) { return (entry, argument, close) }
         }
         return nil
+    }
+
+    /// The `>` closing the type arguments that open at `open`; `open - 1` when they do not close
+    /// within a few tokens.
+    func typeArgumentsEnd(from open: Int) -> Int {
+        var depth = 0
+        var k = open
+        while k < tokens.count, k - open < 16 {
+            if tokens[k].kind == .operatorRun {
+                for offset in tokens[k].start..<tokens[k].end {
+                    if bytes[offset] == 0x3C { depth += 1 } else if bytes[offset] == 0x3E { depth -= 1 }
+                }
+                if depth <= 0 { return k }
+            } else if tokens[k].kind != .identifier && !isPunctuation(k, ",") && !isPunctuation(k, ".") && !isPunctuation(k, "?") {
+                break
+            }
+            k += 1
+        }
+        return open - 1
     }
 
     /// `Purchases.shared` in `Purchases.shared.getProducts`; `[]` for a bare name; `["?"]` for a
@@ -217,12 +238,16 @@ extension SourceScanner.Summarizer {
             summary.calls.append(CallSite(api: entry.api, argument: [], context: context(index), location: location, kind: entry.kind))
             return
         }
+        // flutter_inapp_purchase 6.0 on: `requestPurchase(props)` buys what the props' iOS
+        // object names, a call of its own.
+        if buildsPurchaseRequests, entry.label == nil, entry.name == "requestPurchase" || entry.name == "requestSubscription",
+           !range.contains(where: { isWord($0, "build") }) { return }
         guard let argument = language == .javaScript && entry.name == "register" && isPunctuation(range.lowerBound, "[")
             ? cordovaRegistrations(range) : snapshot(range) else { return }
         let prefix = functionPrefix(before: receiverStart(index))
         if let function = enclosingFunction(), dependsOnParameters(range, function) {
             // `func buy(_ product: Product) { … purchase(product.id) }`: a product already fetched.
-            if SourceScanner.Resolver.isFetchedProductID(argument) { return }
+            if SourceScanner.Resolver.isFetchedProductID(argument) || isFetchedProduct(argument, function) { return }
             summary.wrappers.append(WrapperFunction(
                 name: function.name, parameters: function.parameters, entry: entry, location: function.location,
                 display: display(function), body: .entry(argument: argument), prefix: prefix, context: context(index)))
@@ -244,8 +269,13 @@ extension SourceScanner.Summarizer {
         "self", "allObjects", "lowercased", "uppercased",
     ]
 
+    /// How a function is named in notes and told apart: Swift's `buy(_:qty:)`; Dart's and
+    /// JavaScript's `buy(sku, qty:)`.
     func display(_ function: FunctionHeader) -> String {
-        "\(function.name)(\(function.parameters.map { ($0.label ?? "_") + ":" }.joined()))"
+        if language == .dart || language == .javaScript {
+            return "\(function.name)(\(function.parameters.map { $0.label.map { $0 + ":" } ?? $0.name }.joined(separator: ", ")))"
+        }
+        return "\(function.name)(\(function.parameters.map { ($0.label ?? "_") + ":" }.joined()))"
     }
 
     /// The function whose body the current token is in (through closures, not through a type).
@@ -259,7 +289,7 @@ extension SourceScanner.Summarizer {
 
     /// The token range from the enclosing function's body to `end`: the statements before a call.
     func functionPrefix(before end: Int) -> Range<Int>? {
-        guard language == .swift || language == .javaScript else { return nil }
+        guard language == .swift || language == .javaScript || language == .dart else { return nil }
         for scope in scopes.reversed() {
             // A function's body, or a computed property's (a SwiftUI view's `body`).
             if scope.function.map({ $0.name != "^" }) ?? false || scope.property != nil {
@@ -386,10 +416,18 @@ extension SourceScanner.Summarizer {
         guard let candidates = wrappers[text(index)], !isWord(index - 1, "func") else { return }
         guard isPunctuation(index + 1, "(") else { return }
         let close = matchingClose(index + 1)
+        // Dart's and JavaScript's declarations look like calls until what follows them.
+        if language == .dart || language == .javaScript,
+           isPunctuation(close + 1, "{") || isPunctuation(close + 1, ":") || isOperator(close + 1, "=>") || isWord(close + 1, "async") || isWord(close + 1, "sync") || isWord(index - 1, "function") {
+            return
+        }
         let arguments = callArguments(open: index + 1, close: close)
         let function = enclosingFunction()
         let trailingClosure = isPunctuation(close + 1, "{")
-        for wrapper in candidates where fits(arguments.map(\.label), wrapper.parameters, trailingClosure: trailingClosure) {
+        for wrapper in candidates where fits(arguments.map(\.label), wrapper.parameters, trailingClosure: trailingClosure)
+            && Self.callable(wrapper.location.file, from: language)
+            // Dart's `_name` is private to its library (its file).
+            && !(language == .dart && wrapper.name.hasPrefix("_") && wrapper.location.file != summary.path) {
             // A recursive call is not a call site.
             if let function, display(function) == wrapper.display { continue }
             var snapshots: [CallArgument] = []
@@ -413,6 +451,34 @@ extension SourceScanner.Summarizer {
             summary.calls.append(call)
             return
         }
+    }
+
+    /// `item.id` where `item` is a parameter whose type is a fetched product's
+    /// (`ProductCommon item`, `_ item: Product`, `ProductDetails item`).
+    func isFetchedProduct(_ argument: [ExpressionToken], _ function: FunctionHeader) -> Bool {
+        // Alone in a list or set: `[item.id]`, `{item.id}`.
+        if argument.count == 5, ["[", "{"].contains(argument[0].text), ["]", "}"].contains(argument[4].text) {
+            return isFetchedProduct(Array(argument[1...3]), function)
+        }
+        guard argument.count == 3, argument[0].kind == .identifier, argument[1].text == ".",
+              ["id", "productId", "productID", "productIdentifier"].contains(argument[2].text),
+              let type = function.parameters.first(where: { $0.name == argument[0].text })?.type else { return false }
+        return type.hasPrefix("Product") || type.hasPrefix("StoreProduct") || type.hasPrefix("SKProduct")
+    }
+
+    /// Whether code in `language` can call a function of the file `path`: Swift and
+    /// Objective-C call each other; Dart, JavaScript and C# only themselves.
+    static func callable(_ path: String, from language: SourceScanner.Language) -> Bool {
+        let family = { (language: SourceScanner.Language?) -> Int in
+            switch language {
+            case .swift?, .objectiveC?: return 0
+            case .dart?: return 1
+            case .javaScript?: return 2
+            case .cSharp?: return 3
+            case nil: return -1
+            }
+        }
+        return family(SourceScanner.language(ofFile: path)) == family(language)
     }
 
     /// Whether a call's argument labels fit a function's parameters, in order (parameters with

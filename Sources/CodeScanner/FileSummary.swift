@@ -162,6 +162,9 @@ extension SourceScanner {
         var storingTypes: Set<String> = []
         /// Each class's superclass, as written (`class Cafe: TillBase`, `@interface Kite : Base`).
         var supertypes: [String: String] = [:]
+        /// The fields a Dart class's constructor sets from its positional parameters, in order:
+        /// `const Coin(this.sku, this.amount)` → `Coin: [sku, amount]`.
+        var positionalFields: [String: [String]] = [:]
         /// The types whose code requests products (a call site or a wrapper is in them).
         var requestTypes: Set<String> = []
         /// The limits the file reached, each said once in a scan problem.
@@ -229,6 +232,9 @@ extension SourceScanner {
         var typePaths: [[String]] = []
         var pendingType: PendingType?
         var mentionsMutablePayment = false
+        /// A Dart file that builds flutter_inapp_purchase's request objects
+        /// (`RequestPurchaseIosProps(sku:)`): its `requestPurchase(x)` hands one over, not an ID.
+        var buildsPurchaseRequests = false
         var columnCache: (offset: Int, column: Int)?
         var columnCheckpoints: [Int: (offset: Int, column: Int)] = [:]
         var productIdentifierAssignments: [CallSite] = []

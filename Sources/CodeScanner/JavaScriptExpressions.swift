@@ -126,79 +126,9 @@ extension SourceScanner.Summarizer {
         output.reserveCapacity(tokens.count)
         var objects: [Bool] = []
         var k = 0
-        func isText(_ index: Int, _ text: String) -> Bool { index < tokens.count && tokens[index].text == text && tokens[index].kind != .string }
-        /// Past the statement at `start`: its `;`, or the line break (or unmatched closer) that ends it.
-        func statementEnd(_ start: Int) -> Int {
-            var depth = 0
-            var p = start
-            while p < tokens.count {
-                let t = tokens[p]
-                if t.kind != .string {
-                    if depth == 0 && p > start && t.line > tokens[p - 1].line && ![".", "?", ":", "+", "&&", "||"].contains(t.text) { return p }
-                    if ["(", "[", "{"].contains(t.text) { depth += 1 }
-                    if [")", "]", "}"].contains(t.text) {
-                        if depth == 0 { return p }
-                        depth -= 1
-                    }
-                    if depth == 0 && t.text == ";" { return p + 1 }
-                }
-                p += 1
-            }
-            return tokens.count
-        }
-        func isStatementStart(_ index: Int) -> Bool {
-            index == 0 || (tokens[index - 1].kind != .string && [";", "{", "}"].contains(tokens[index - 1].text)) || tokens[index - 1].line < tokens[index].line
-        }
-        /// `if (condition) { … } else …` at `start` whose condition is a test of the platform: the
-        /// statements iOS runs (nil: none), and where to go on.
-        func platformIf(_ start: Int, closing: (Int) -> Int) -> (kept: Range<Int>?, next: Int)? {
-            let conditionClose = closing(start + 1)
-            guard let (count, holds) = platformComparison(tokens, at: start + 2), start + 2 + count == conditionClose,
-                  isText(conditionClose + 1, "{") else { return nil }
-            let blockClose = closing(conditionClose + 1)
-            let then = (conditionClose + 2)..<max(blockClose, conditionClose + 2)
-            guard isText(blockClose + 1, "else") else { return (holds ? then : nil, min(blockClose + 1, tokens.count)) }
-            if isText(blockClose + 2, "{") {
-                let elseClose = closing(blockClose + 2)
-                return (holds ? then : (blockClose + 3)..<max(elseClose, blockClose + 3), min(elseClose + 1, tokens.count))
-            }
-            // `else if …`: on iOS either this side or the chain that follows.
-            guard isText(blockClose + 2, "if") else { return nil }
-            var end = blockClose + 2
-            while true {
-                // At an `if` of the chain: its condition and block, then maybe `else`.
-                guard isText(end + 1, "(") else { return nil }
-                let close = closing(end + 1)
-                guard isText(close + 1, "{") else { return nil }
-                end = closing(close + 1) + 1
-                guard isText(end, "else") else { break }
-                if isText(end + 1, "if") {
-                    end += 1
-                    continue
-                }
-                guard isText(end + 1, "{") else { return nil }
-                end = closing(end + 1) + 1
-                break
-            }
-            end = min(end, tokens.count)
-            return holds ? (then, end) : ((blockClose + 2)..<end, end)
-        }
-        func closing(_ open: Int) -> Int {
-            var depth = 0
-            var p = open
-            while p < tokens.count {
-                if tokens[p].kind != .string {
-                    if ["(", "[", "{"].contains(tokens[p].text) { depth += 1 }
-                    if [")", "]", "}"].contains(tokens[p].text) {
-                        depth -= 1
-                        if depth == 0 { return p }
-                    }
-                }
-                p += 1
-            }
-            // Unclosed: everything to the end.
-            return tokens.count
-        }
+        let statements = StatementTokens(tokens: tokens, ends: .lineBreaks)
+        func isText(_ index: Int, _ text: String) -> Bool { statements.isText(index, text) }
+        func closing(_ open: Int) -> Int { statements.closing(open) }
         while k < tokens.count {
             var token = tokens[k]
             if token.kind == .identifier, token.text == "new" || token.text == "await" {
@@ -206,7 +136,7 @@ extension SourceScanner.Summarizer {
                 continue
             }
             // A statement's `const` declares a local, as `let` does.
-            if token.kind == .identifier, token.text == "const", isStatementStart(k) {
+            if token.kind == .identifier, token.text == "const", statements.isStatementStart(k) {
                 token.text = "let"
                 output.append(token)
                 k += 1
@@ -214,23 +144,12 @@ extension SourceScanner.Summarizer {
             }
             // `if (Platform.OS === 'ios') { a } else { b }`: only the side iOS runs is kept, its
             // statements in place of the `if` (they always run there).
-            if token.kind == .identifier, token.text == "if", isText(k + 1, "("), let taken = platformIf(k, closing: closing) {
-                if let kept = taken.kept { output.append(contentsOf: javaScriptNormalized(Array(tokens[kept]))) }
-                k = taken.next
+            if let branch = statements.platformBranch(at: k, condition: { platformComparison(tokens, at: $0) }, normalize: javaScriptNormalized)
+                ?? statements.forLoop(at: k, word: "of", normalize: javaScriptNormalized)
+                ?? statements.bracedBranch(at: k, normalize: javaScriptNormalized) {
+                output += branch.tokens
+                k = branch.next
                 continue
-            }
-            // `if (ready) load();`, `else load();`: the one statement in braces, as a block.
-            if token.kind == .identifier, ["if", "for", "while"].contains(token.text) && isText(k + 1, "(") || token.text == "else" && !isText(k + 1, "if") {
-                let header = token.text == "else" ? k : closing(k + 1)
-                if header + 1 < tokens.count, !isText(header + 1, "{"), !isText(header + 1, ";") {
-                    let end = statementEnd(header + 1)
-                    output.append(contentsOf: javaScriptNormalized(Array(tokens[k...header])))
-                    output.append(Token(kind: .punctuation, text: "{", isLiteral: false, line: tokens[header].line, column: 0, attached: false))
-                    output.append(contentsOf: javaScriptNormalized(Array(tokens[(header + 1)..<end])))
-                    output.append(Token(kind: .punctuation, text: "}", isLiteral: false, line: tokens[max(end - 1, header)].line, column: 0, attached: false))
-                    k = end
-                    continue
-                }
             }
             if token.kind == .identifier, token.text == "as" || token.text == "satisfies", !output.isEmpty {
                 // The type after it: names, dots, brackets, type arguments.

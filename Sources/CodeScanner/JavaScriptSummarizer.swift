@@ -7,20 +7,37 @@
 /// Swift evaluator reads (see `JavaScriptExpressions.swift`).
 extension SourceScanner.Summarizer {
     mutating func summarizeJavaScript() {
+        if usesCordovaPurchase() { summary.imports.insert("cordova-plugin-purchase") }
         walkBraces { $0.javaScriptIdentifier($1) }
+    }
+
+    /// The product types of cordova-plugin-purchase before version 13, on its global `store`.
+    static let cordovaProductTypes: Set<String> = [
+        "CONSUMABLE", "NON_CONSUMABLE", "PAID_SUBSCRIPTION", "FREE_SUBSCRIPTION", "NON_RENEWING_SUBSCRIPTION",
+    ]
+
+    /// Whether the file uses cordova-plugin-purchase, a global that is never imported: it names
+    /// `CdvPurchase` (version 13 on), or a product type on `store` (`store.CONSUMABLE`, earlier).
+    func usesCordovaPurchase() -> Bool {
+        // Every name looked for starts with one of these letters: others are never made strings.
+        let initials: Set<UInt8> = [0x43, 0x46, 0x4E, 0x50]
+        for index in tokens.indices where tokens[index].kind == .identifier && initials.contains(bytes[tokens[index].start]) {
+            let word = text(index)
+            if word == "CdvPurchase" { return true }
+            if Self.cordovaProductTypes.contains(word), isPunctuation(index - 1, "."), isWord(index - 2, "store") { return true }
+        }
+        return false
     }
 
     mutating func javaScriptIdentifier(_ index: Int) {
         if isPunctuation(index - 1, ".") {
             if SourceScanner.javaScriptEntryPointFirstBytes.contains(bytes[tokens[index].start]) { entryPoint(index) }
+            if !wrappers.isEmpty && isPunctuation(index + 1, "(") { wrapperCall(index) }
             return
         }
         switch text(index) {
         case "import", "require", "from":
             javaScriptImport(index)
-        case "CdvPurchase":
-            // cordova-plugin-purchase is a global, not imported.
-            summary.imports.insert("cordova-plugin-purchase")
         case "class", "enum", "namespace", "interface":
             javaScriptTypeDeclaration(index)
         case "const", "let", "var":
@@ -29,6 +46,7 @@ extension SourceScanner.Summarizer {
             javaScriptField(index)
         default:
             if SourceScanner.javaScriptEntryPointFirstBytes.contains(bytes[tokens[index].start]) { entryPoint(index) }
+            if !wrappers.isEmpty && isPunctuation(index + 1, "(") { wrapperCall(index) }
             if isPunctuation(index + 1, ":") || isOperator(index + 1, "="), containsSecretWord(index) {
                 secretLiteral(name: text(index), literal: index + 2)
             }
@@ -36,45 +54,6 @@ extension SourceScanner.Summarizer {
     }
 
     /// `import … from 'react-native-iap'`, `require('react-native-purchases')`, `import('expo-iap')`.
-    /// Whether the `{` at `open` starts a function's body (`function load() {`, `load() {`,
-    /// `async (): Promise<void> => {`, `x => {`), not a block of `if`, `for`, `while`, `switch`
-    /// or `catch`, nor an object: the function's name, or `=>` for an arrow function.
-    static let maxParameterTokens = 256
-
-    func javaScriptFunctionBody(at open: Int) -> String? {
-        var k = open - 1
-        var steps = 0
-        // A return type (`): Promise<string[]> {`) between the parameters and the body.
-        while k >= 0, steps < 16, tokens[k].kind != .string {
-            let text = self.text(k)
-            if text == ")" || text == "=>" { break }
-            guard tokens[k].kind == .identifier || [":", "<", ">", ".", ",", "[", "]", "|", "?", ">>"].contains(text) else { return nil }
-            if tokens[k].kind == .identifier, ["else", "try", "do", "finally", "return", "class", "interface", "enum", "extends", "implements", "namespace"].contains(text) { return nil }
-            k -= 1
-            steps += 1
-        }
-        guard k >= 0, tokens[k].kind != .string else { return nil }
-        if text(k) == "=>" { return "=>" }
-        guard text(k) == ")" else { return nil }
-        // The parameter list's `(`, looked for within a bound: every `{` asks, and an unbounded
-        // look back through nested groups would cost the square of the file.
-        var depth = 0
-        let stop = max(k - Self.maxParameterTokens, -1)
-        while k > stop {
-            if tokens[k].kind != .string {
-                if text(k) == ")" { depth += 1 }
-                if text(k) == "(" {
-                    depth -= 1
-                    if depth == 0 { break }
-                }
-            }
-            k -= 1
-        }
-        guard k > stop, k > 0, tokens[k - 1].kind == .identifier else { return nil }
-        let before = text(k - 1)
-        return ["if", "for", "while", "switch", "catch", "with", "function"].contains(before) ? (before == "function" ? "function" : nil) : before
-    }
-
     mutating func javaScriptImport(_ index: Int) {
         var k = index + 1
         if isPunctuation(k, "(") { k += 1 }

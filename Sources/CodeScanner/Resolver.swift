@@ -113,6 +113,8 @@ extension SourceScanner {
         var wrappersByDisplay: [String: [(file: Int, wrapper: WrapperFunction)]] = [:]
         /// Each class's superclass.
         var supertypes: [String: String] = [:]
+        /// Each Dart class's fields set from positional constructor parameters.
+        var positionalFields: [String: [String]] = [:]
         /// Calls that make values of types whose initializers store parameters, by type.
         var constructionsByType: [String: [(file: Int, construction: SourceScanner.Construction)]] = [:]
 
@@ -133,6 +135,7 @@ extension SourceScanner {
                     wrappersByDisplay[wrapper.display, default: []].append((fileIndex, wrapper))
                 }
                 supertypes.merge(files[fileIndex].supertypes) { first, _ in first }
+                positionalFields.merge(files[fileIndex].positionalFields) { first, _ in first }
                 for index in files[fileIndex].definitions.indices {
                     self.files[fileIndex].definitions[index].context.file = fileIndex
                     definitionsByName[files[fileIndex].definitions[index].name, default: []]

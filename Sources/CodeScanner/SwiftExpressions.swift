@@ -395,7 +395,8 @@ extension SourceScanner.Resolver {
     }
 
     /// A value of app type `type` from the call at the cursor: the fields its initializer sets,
-    /// or, without one that fits, the fields its labelled arguments name (a memberwise init).
+    /// or, without one that fits, the fields its labelled arguments name (a memberwise init) and
+    /// those a Dart constructor sets from its positional parameters.
     mutating func construct(_ type: String, _ cursor: inout Cursor, _ context: Context) -> [Item]? {
         construct(type, arguments: callArguments(&cursor), context)
     }
@@ -413,8 +414,15 @@ extension SourceScanner.Resolver {
             return value
         }
         var fields: [String: [Item]] = [:]
+        let positional = positionalFields[type] ?? []
+        var position = 0
         for argument in arguments {
-            guard let label = argument.label else { continue }
+            var label = argument.label
+            if label == nil {
+                label = position < positional.count ? positional[position] : nil
+                position += 1
+            }
+            guard let label else { continue }
             let failedBefore = failure
             let droppedBefore = dropped
             if let values = evaluate(argument.tokens, context) { fields[label] = values }
@@ -525,6 +533,7 @@ extension SourceScanner.Resolver {
     /// String { "com.x.\(rawValue)" }`) evaluated with `self` as that case.
     mutating func memberOfEach(_ items: [Item], _ member: String, _ context: Context) -> [Item]? {
         var results: [Item] = []
+        var matchedEntry = false
         for item in items {
             if case .instance(let type, let fields) = item {
                 guard let values = fields[member] else {
@@ -533,6 +542,17 @@ extension SourceScanner.Resolver {
                 }
                 guard charge(values.count) else { return nil }
                 results += values
+                continue
+            }
+            // An object's property (JavaScript's `plan.sku` over `{ sku: … }`): the entries of
+            // that key; the object's other entries give nothing.
+            if case .entry(let key, let value) = item {
+                guard let key = literal(key) else {
+                    fail("`.\(member)` is not a property iapdoctor can follow")
+                    return nil
+                }
+                if key.value == member, let value { results.append(value) }
+                matchedEntry = matchedEntry || key.value == member
                 continue
             }
             guard case .enumCase(let reference, _) = item,
@@ -560,6 +580,10 @@ extension SourceScanner.Resolver {
                 guard let literal = literal(mapped) else { return nil }
                 return .literal(value: literal.value, location: literal.location, via: via)
             }
+        }
+        if items.contains(where: { if case .entry = $0 { return true } else { return false } }), !matchedEntry {
+            fail("no object has a `\(member)` iapdoctor can see")
+            return nil
         }
         return Self.unique(results)
     }

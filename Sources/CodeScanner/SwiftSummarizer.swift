@@ -42,9 +42,9 @@ extension SourceScanner.Summarizer {
             scope.function = pending.header
         }
         pendingFunction = nil
-        if language == .javaScript, scope.function == nil, pendingType == nil, let name = javaScriptFunctionBody(at: index) {
+        if language == .javaScript || language == .dart, scope.function == nil, pendingType == nil, let header = functionOpened(at: index) {
             // Its statements run before a request in it, so the locals they set reach the request.
-            scope.function = FunctionHeader(name: name, parameters: [], location: location(index))
+            scope.function = header
         }
         if let property = pendingProperty, index == property.open {
             scope.property = (property.name, property.isPrivate, property.recordsValue)

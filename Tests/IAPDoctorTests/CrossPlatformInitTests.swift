@@ -53,6 +53,29 @@ import Testing
 }
 
 extension CrossPlatformInitTests {
+    /// A Unity project whose settings name no iOS bundle ID or team: the descriptor says where
+    /// to set them, and never takes another platform's identifier for iOS.
+    @Test func aUnityProjectWithoutItsIOSIdentityAsksForIt() {
+        let fixture = ProjectFixture()
+        fixture.write("ProjectSettings/ProjectSettings.asset", """
+            %YAML 1.1
+            PlayerSettings:
+              applicationIdentifier:
+                Standalone: com.DefaultCompany.Coins
+              appleDeveloperTeamID:\u{20}
+            """)
+        fixture.write("Assets/Scripts/Store.cs", "using UnityEngine.Purchasing;\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == nil)
+        #expect(survey.teamID == nil)
+        #expect(survey.platform == .ios)
+        #expect(survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier]
+            == "ProjectSettings/ProjectSettings.asset sets no `applicationIdentifier` for iPhone (only `Standalone: com.DefaultCompany.Coins`): set Player Settings → iOS → Other Settings → Bundle Identifier to the App Store Connect app's")
+        #expect(survey.unresolved[XcodeProject.SettingKey.developmentTeam]?.hasPrefix("ProjectSettings/ProjectSettings.asset sets no `appleDeveloperTeamID`") == true)
+    }
+}
+
+extension CrossPlatformInitTests {
     @Test func aUnityProjectTakesItsIdentityFromItsSettings() {
         let fixture = ProjectFixture()
         fixture.write("ProjectSettings/ProjectSettings.asset", """
@@ -105,6 +128,10 @@ extension CrossPlatformInitTests {
         let survey = ProjectSurvey.survey(directory: fixture.folder)
         #expect(survey.bundleID == bundleID)
         #expect(survey.bundleIDReason?.contains(file) == true)
+        // The framework's own tool writes the Xcode project, never Expo's.
+        let tool = file == "config.xml" ? "`cordova platform add ios`" : "`npx cap add ios`"
+        #expect(survey.bundleIDReason?.hasSuffix(tool + " writes the Xcode project") == true, "\(survey.bundleIDReason ?? "")")
+        #expect(survey.bundleIDReason?.contains("expo") == false)
     }
 }
 

@@ -114,8 +114,8 @@ extension DartValueFlowTests {
     @Test func anUnresolvedCallShowsItsArgumentAsWritten() {
         let files = [("lib/page.dart", #"""
         import 'package:in_app_purchase/in_app_purchase.dart';
-        Future<void> buy(Plan plan) async {
-          final productID = plan.iosID;
+        Future<void> buy() async {
+          final productID = widget.plan.iosID;
           await InAppPurchase.instance.queryProductDetails({productID});
         }
         """#)]
@@ -180,5 +180,177 @@ extension DartValueFlowTests {
             """#),
         ]
         #expect(requestedIDs(files) == ["lib/a.dart:2 com.acme.a", "lib/b.dart:2 com.acme.b"])
+    }
+
+    /// A function's statements run before its request: typed and `late` locals, sets changed
+    /// with `add`, a loop over a list, and `if (Platform.isIOS)` keeping only the side iOS runs,
+    /// with or without braces; a closure's body is a function's.
+    @Test func statementsBeforeARequestInAFunctionOrClosure() {
+        let files = [("lib/store.dart", #"""
+        import 'dart:io';
+        import 'package:in_app_purchase/in_app_purchase.dart';
+
+        const extras = ['com.acme.extra.a', 'com.acme.extra.b'];
+
+        class Store {
+          Future<void> load() async {
+            Set<String> ids = {'com.acme.android.pro'};
+            if (Platform.isIOS) {
+              ids = {'com.acme.ios.pro'};
+            }
+            await InAppPurchase.instance.queryProductDetails(ids);
+          }
+
+          Future<void> branches() async {
+            late final List<String> skus;
+            if (Platform.isAndroid) {
+              skus = ['com.acme.android.only'];
+            } else {
+              skus = ['com.acme.ios.only'];
+            }
+            await InAppPurchase.instance.queryProductDetails(skus.toSet());
+          }
+
+          Future<void> added() async {
+            final ids = <String>{};
+            for (final extra in extras) {
+              ids.add(extra);
+            }
+            ids.addAll(['com.acme.lifetime']);
+            if (!Platform.isIOS) ids.add('com.acme.web');
+            await InAppPurchase.instance.queryProductDetails(ids);
+          }
+
+          Widget build(BuildContext context) {
+            return TextButton(onPressed: () async {
+              const String tip = 'com.acme.tip';
+              await InAppPurchase.instance.queryProductDetails({tip});
+            });
+          }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "lib/store.dart:4 com.acme.extra.a", "lib/store.dart:4 com.acme.extra.b",
+            "lib/store.dart:10 com.acme.ios.pro", "lib/store.dart:20 com.acme.ios.only",
+            "lib/store.dart:30 com.acme.lifetime", "lib/store.dart:37 com.acme.tip",
+        ])
+        #expect(unresolvedNotes(files) == [])
+    }
+
+    /// Lists of the app's own classes, made with named (`this.id`) or positional constructor
+    /// parameters, and a property of each taken with `map((p) => p.id)`.
+    @Test func classInstancesInListsAndTheirFields() {
+        let files = [("lib/plans.dart", #"""
+        class Plan {
+          final String id;
+          final String title;
+          const Plan({required this.id, required this.title});
+        }
+
+        class Coin {
+          final String sku;
+          final int amount;
+          Coin(this.sku, this.amount);
+        }
+
+        const plans = [
+          Plan(id: 'com.acme.plan.month', title: 'Month'),
+          Plan(id: 'com.acme.plan.year', title: 'Year'),
+        ];
+        final coins = <Coin>[Coin('com.acme.coins10', 10), Coin('com.acme.coins50', 50)];
+        """#), ("lib/store.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        import 'plans.dart';
+
+        Future<void> plansAndCoins() async {
+          await InAppPurchase.instance.queryProductDetails(plans.map((p) => p.id).toSet());
+          await InAppPurchase.instance.queryProductDetails(coins.map((coin) => coin.sku).toSet());
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "lib/plans.dart:14 com.acme.plan.month", "lib/plans.dart:15 com.acme.plan.year",
+            "lib/plans.dart:17 com.acme.coins10", "lib/plans.dart:17 com.acme.coins50",
+        ])
+        #expect(unresolvedNotes(files) == [])
+    }
+
+    /// A function that hands its parameter to the plugin is followed from its calls, with
+    /// positional and named arguments; a declaration is not a call of it, a `_private` one is
+    /// called only in its file, and one given a fetched product asks for nothing new.
+    @Test func aFunctionPassingItsParameterIsFollowedFromItsCalls() {
+        let files = [("lib/store.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+
+        class Store {
+          Future<void> load(String sku, {required bool restore}) async {
+            await InAppPurchase.instance.queryProductDetails({sku});
+          }
+
+          Future<void> never(Set<String> ids) async {
+            await InAppPurchase.instance.queryProductDetails(ids);
+          }
+
+          Future<void> _private(String sku) async {
+            await InAppPurchase.instance.queryProductDetails({sku});
+          }
+
+          // A product the plugin returned: its ID is one already fetched.
+          Future<void> again(ProductDetails item) async {
+            await InAppPurchase.instance.queryProductDetails({item.id});
+          }
+
+          void run() => _private('com.acme.private');
+        }
+        """#), ("lib/page.dart", #"""
+        const kYearly = 'com.acme.yearly';
+        void open(Store store) {
+          store.load('com.acme.monthly', restore: false);
+          store.load(kYearly, restore: true);
+          _private('com.acme.other');
+        }
+        void _private(String name) {}
+        """#)]
+        #expect(requestedIDs(files) == [
+            "lib/page.dart:1 com.acme.yearly", "lib/page.dart:3 com.acme.monthly", "lib/store.dart:21 com.acme.private",
+        ])
+        #expect(unresolvedNotes(files) == [
+            "lib/store.dart:8 wrapperWithoutCalls: `never(ids)` hands its parameter to InAppPurchase.queryProductDetails, and no call of it with IDs iapdoctor can follow was found",
+        ])
+    }
+
+    /// flutter_inapp_purchase 6.0 on: `fetchProducts<T>(skus:)` and the request objects' iOS
+    /// product (`RequestPurchaseIosProps(sku:)`); `requestPurchase(props)` is not a request of
+    /// its own, and lists are joined with spreads.
+    @Test func flutterInappPurchaseRequestObjects() {
+        let files = [("lib/constants.dart", #"""
+        class Ids {
+          static const List<String> consumables = ['com.acme.bulbs10', 'com.acme.bulbs30'];
+          static const List<String> subscriptions = ['com.acme.premium'];
+          static final List<String> all = [...consumables, ...?subscriptions];
+        }
+        """#), ("lib/shop.dart", #"""
+        import 'package:flutter_inapp_purchase/flutter_inapp_purchase.dart';
+        import 'constants.dart';
+
+        class Shop {
+          final _iap = FlutterInappPurchase.instance;
+          Future<void> load() async {
+            await _iap.fetchProducts<Product>(skus: Ids.all, type: ProductQueryType.InApp);
+          }
+          Future<void> buy() async {
+            final props = RequestPurchaseProps.inApp((
+              apple: RequestPurchaseIosProps(sku: 'com.acme.lifetime', quantity: 1),
+              google: RequestPurchaseAndroidProps(skus: ['com.acme.android.lifetime']),
+              useAlternativeBilling: null,
+            ));
+            await _iap.requestPurchase(props);
+          }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "lib/constants.dart:2 com.acme.bulbs10", "lib/constants.dart:2 com.acme.bulbs30", "lib/constants.dart:3 com.acme.premium",
+            "lib/shop.dart:11 com.acme.lifetime",
+        ])
+        #expect(unresolvedNotes(files) == [])
     }
 }

@@ -152,7 +152,8 @@ extension JavaScriptValueFlowTests {
 }
 
 extension JavaScriptValueFlowTests {
-    /// An app's own `getProducts` or a state store's `register` is not a purchase library's.
+    /// An app's own `getProducts` or a state store's `register` is not a purchase library's;
+    /// cordova-plugin-purchase is a global, known by what the file names.
     @Test func callsOfTheSameNameInFilesWithoutTheLibraryAreNotRequests() {
         let files = [
             ("src/catalog.ts", #"""
@@ -171,8 +172,19 @@ extension JavaScriptValueFlowTests {
               { id: 'com.acme.cordova.coins', type: ProductType.CONSUMABLE },
             ]);
             """#),
+            // Before version 13 the plugin's global is `store`, its product types on it.
+            ("www/js/index.js", #"""
+            function onDeviceReady() {
+              store.register({
+                id: 'com.acme.cordova.life',
+                alias: 'extra life',
+                type: store.CONSUMABLE
+              });
+            }
+            """#),
         ]
         #expect(requestedIDs(files) == [
+            "www/js/index.js:3 com.acme.cordova.life",
             "www/js/shop.js:2 com.acme.cordova.pro", "www/js/shop.js:3 com.acme.cordova.monthly", "www/js/shop.js:7 com.acme.cordova.coins",
         ])
     }
@@ -245,6 +257,57 @@ extension JavaScriptValueFlowTests {
             "src/store.ts:5 com.shop.coins", "src/store.ts:11 com.shop.pro",
             "src/store.ts:18 com.shop.gold", "src/store.ts:19 com.shop.gold.big",
         ])
+        #expect(unresolvedNotes(files) == [])
+    }
+
+    /// `push` with one or more elements, a loop over a list with `for … of`, and a platform
+    /// `if` without braces: only what iOS runs reaches the request.
+    @Test func pushLoopsAndBraceLessPlatformBranches() {
+        let files = [("src/store.ts", #"""
+        import { Platform } from 'react-native';
+        import { fetchProducts } from 'react-native-iap';
+        const PLANS = [{ sku: 'com.shop.month' }, { sku: 'com.shop.year' }];
+        export async function load() {
+          const skus: string[] = [];
+          skus.push('com.shop.a', 'com.shop.b');
+          for (const plan of PLANS) skus.push(plan.sku);
+          if (Platform.OS !== 'ios') skus.push('android_x');
+          else skus.push('com.shop.ios');
+          await fetchProducts({ skus, type: 'in-app' });
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "src/store.ts:3 com.shop.month", "src/store.ts:3 com.shop.year",
+            "src/store.ts:6 com.shop.a", "src/store.ts:6 com.shop.b", "src/store.ts:9 com.shop.ios",
+        ])
+        #expect(unresolvedNotes(files) == [])
+    }
+
+    /// Functions and arrow functions that hand a parameter to the library are followed from
+    /// their calls, methods too; a Swift function of the same name is not theirs to call.
+    @Test func aFunctionPassingItsParameterIsFollowedFromItsCalls() {
+        let files = [("src/iap.ts", #"""
+        import { requestPurchase } from 'react-native-iap';
+        export const buy = async (sku: string): Promise<void> => {
+          await requestPurchase({ sku });
+        };
+        export class Shop {
+          async order(productId: string, quantity = 1) {
+            await requestPurchase({ sku: productId });
+          }
+        }
+        """#), ("src/screen.tsx", #"""
+        import { buy, Shop } from './iap';
+        const PRO = 'com.shop.pro';
+        export function Screen(shop: Shop) {
+          buy(PRO);
+          shop.order('com.shop.coins');
+        }
+        """#), ("ios/Plugin.swift", #"""
+        func buy(_ value: Int) {}
+        func run() { buy(3) }
+        """#)]
+        #expect(requestedIDs(files) == ["src/screen.tsx:2 com.shop.pro", "src/screen.tsx:5 com.shop.coins"])
         #expect(unresolvedNotes(files) == [])
     }
 

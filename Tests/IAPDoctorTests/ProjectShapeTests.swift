@@ -208,6 +208,45 @@ struct ProjectShapeTests {
         #expect(check.status != 2, "\(check.output)")
     }
 
+    /// A Flutter app's scheme with a .storekit: `flutter run` does not apply it, and the
+    /// finding says so; with every product in the file, a note says it.
+    @Test func aCrossPlatformAppsSchemeStoreKitAppliesOnlyToXcodesRun() throws {
+        let fixture = Self.birdhouse()
+        fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")])
+        fixture.writeScheme("Birdhouse", runs: "Birdhouse", storeKit: "../../App/Store.storekit")
+        fixture.write("project.yaml", """
+            version: 1
+            environment: xcode
+            app: { xcodeproj: Birdhouse.xcodeproj, scheme: Birdhouse.xcodeproj/xcshareddata/xcschemes/Birdhouse.xcscheme, sources: [App] }
+            """)
+        fixture.write("App/store.dart", """
+            import 'package:in_app_purchase/in_app_purchase.dart';
+            Future<void> load() async {
+              await InAppPurchase.instance.queryProductDetails({'com.birdhouseapps.birdhouse.seeds', 'com.birdhouseapps.birdhouse.nuts'});
+            }
+            """)
+        let missing = try runIAPDoctor(["check", fixture.folder + "/project.yaml"])
+        #expect(missing.output.contains("error[storekit-configuration-incomplete]: `com.birdhouseapps.birdhouse.nuts` is not in `Store.storekit`"), "\(missing.output)")
+        #expect(missing.output.contains("= note: launched with `flutter run`, the app runs without the scheme's StoreKit configuration and asks the sandbox: only Xcode's Run applies it"))
+        fixture.write("App/store.dart", """
+            import 'package:in_app_purchase/in_app_purchase.dart';
+            Future<void> load() async {
+              await InAppPurchase.instance.queryProductDetails({'com.birdhouseapps.birdhouse.seeds'});
+            }
+            """)
+        // An app for iOS 13 whose only purchase code is the plugin's: it may call StoreKit 2 or not.
+        try FileManager.default.removeItem(atPath: fixture.folder + "/App/Store.swift")
+        for index in fixture.targets.indices {
+            for configuration in fixture.targets[index].settings.keys { fixture.targets[index].settings[configuration]?["IPHONEOS_DEPLOYMENT_TARGET"] = "13.0" }
+        }
+        fixture.writeProject()
+        let complete = try runIAPDoctor(["check", "--verbose", fixture.folder + "/project.yaml"])
+        #expect(complete.output.contains("note[storekit-configuration-incomplete]: the scheme serves products from `Store.storekit` only when Xcode runs the app"), "\(complete.output)")
+        #expect(!complete.output.contains("error[storekit-configuration-incomplete]"))
+        // Which StoreKit the plugin calls is a question its version and setup answer.
+        #expect(complete.output.contains("Which StoreKit does `in_app_purchase` call in this build: StoreKit 1, StoreKit 2 or both? The library's version and setup decide, not the app's code: in_app_purchase_storekit 0.4.0 and later call StoreKit 2 unless the app calls `InAppPurchaseStoreKitPlatform.enableStoreKit1()`"), "\(complete.output)")
+    }
+
     @Test func aSchemesMissingStoreKitFileIsOneFinding() throws {
         let fixture = Self.birdhouse()
         fixture.writeScheme("Birdhouse", runs: "Birdhouse", storeKit: "../../App/Gone.storekit")

@@ -10,6 +10,9 @@ struct DotNetConfig {
     var teamID: String?
     var teamSource: String?
     var note: String
+    /// Why the bundle ID or the team is not known, when the project says something of it.
+    var bundleIDQuestion: String?
+    var teamQuestion: String?
 
     static func read(directory: String, files: [String]) -> DotNetConfig? {
         if files.contains("ProjectSettings/ProjectSettings.asset") { return unity(directory: directory) }
@@ -47,13 +50,16 @@ struct DotNetConfig {
         guard let bytes = try? FileSystem.readBytes(path, maxBytes: 4 << 20) else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         var config = DotNetConfig(note: "Unity writes the Xcode project when it builds for iOS")
+        var otherPlatforms: [String] = []
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed == "applicationIdentifier:" {
                 for next in lines[(index + 1)...].prefix(12) {
                     let entry = next.trimmingCharacters(in: .whitespaces)
                     guard next.hasPrefix("    ") else { break }
-                    if entry.hasPrefix("iPhone:") || entry.hasPrefix("iOS:") {
+                    if !(entry.hasPrefix("iPhone:") || entry.hasPrefix("iOS:")) {
+                        otherPlatforms.append("`" + entry + "`")
+                    } else {
                         let value = entry.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
                         if !value.isEmpty {
                             config.bundleID = value
@@ -69,7 +75,15 @@ struct DotNetConfig {
                 }
             }
         }
-        return config.bundleID == nil && config.teamID == nil ? nil : config
+        if config.bundleID == nil {
+            config.bundleIDQuestion = "ProjectSettings/ProjectSettings.asset sets no `applicationIdentifier` for iPhone"
+                + (otherPlatforms.isEmpty ? "" : " (only " + otherPlatforms.joined(separator: ", ") + ")")
+                + ": set Player Settings → iOS → Other Settings → Bundle Identifier to the App Store Connect app's"
+        }
+        if config.teamID == nil {
+            config.teamQuestion = "ProjectSettings/ProjectSettings.asset sets no `appleDeveloperTeamID`: set Player Settings → iOS → Other Settings → Signing Team ID, or choose the team in the Xcode project Unity writes"
+        }
+        return config
     }
 
     /// The text of the first `<name>…</name>` in `text`.

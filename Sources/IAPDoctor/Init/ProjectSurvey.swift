@@ -108,13 +108,14 @@ public struct ProjectSurvey: Sendable {
         survey.otherProjects = (walk.projects.filter { path in !top.contains { $0.0 == path } } + walk.workspaces).sorted()
         guard let (projectPath, project) = top.first else {
             survey.collectFiles(files, directory: directory)
-            // An Expo app without its native project: its config says what prebuild will write.
+            // An Expo, Capacitor or Cordova app without its native project: its config says what
+            // the framework's tool will write.
             if let expo = ScriptAppConfig.read(directory: directory, files: files) ?? ScriptAppConfig.readCapacitorOrCordova(directory: directory, files: files) {
                 survey.platform = .ios
                 survey.bundleID = expo.bundleID
                 survey.bundleIDReason = expo.bundleIDSource.map { source in
                     "\(source)" + (expo.bundleIDFromEnvironment.map { "; used when `\($0)` is not set" } ?? "")
-                        + "; no ios/ folder: `npx expo prebuild` writes the Xcode project"
+                        + "; " + expo.nativeProject
                 }
                 survey.teamID = expo.teamID
                 survey.teamReason = expo.teamSource
@@ -125,6 +126,8 @@ public struct ProjectSurvey: Sendable {
                 survey.bundleIDReason = dotNet.bundleIDSource
                 survey.teamID = dotNet.teamID
                 survey.teamReason = dotNet.teamSource
+                if let question = dotNet.bundleIDQuestion { survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier] = question }
+                if let question = dotNet.teamQuestion { survey.unresolved[XcodeProject.SettingKey.developmentTeam] = question }
             }
             return survey
         }

@@ -12,6 +12,8 @@ struct ScriptAppConfig {
     /// Set when the value is a fallback after an environment variable
     /// (`process.env.BUNDLE_ID ?? "com.acme.app"`): the build may use another.
     var bundleIDFromEnvironment: String?
+    /// The command that writes the Xcode project the app has not committed.
+    var nativeProject = "no ios/ folder: `npx expo prebuild` writes the Xcode project"
 
     static let configFiles = ["app.json", "app.config.json", "app.config.ts", "app.config.js", "app.config.mjs"]
 
@@ -96,7 +98,8 @@ struct ScriptAppConfig {
             guard let value else { continue }
             var config = ScriptAppConfig()
             config.bundleID = value
-            config.bundleIDSource = "`appId` in \(file); no ios/ folder: `npx cap add ios` writes the Xcode project"
+            config.bundleIDSource = "`appId` in \(file)"
+            config.nativeProject = "no ios/ folder: `npx cap add ios` writes the Xcode project"
             return config
         }
         if top.contains("config.xml"), let bytes = try? FileSystem.readBytes(directory + "/config.xml", maxBytes: 1 << 20) {
@@ -112,7 +115,8 @@ struct ScriptAppConfig {
             guard let value = attribute("ios-CFBundleIdentifier") ?? attribute("id") else { return nil }
             var config = ScriptAppConfig()
             config.bundleID = value
-            config.bundleIDSource = "the widget's `\(attribute("ios-CFBundleIdentifier") != nil ? "ios-CFBundleIdentifier" : "id")` in config.xml; `cordova platform add ios` writes the Xcode project"
+            config.bundleIDSource = "the widget's `\(attribute("ios-CFBundleIdentifier") != nil ? "ios-CFBundleIdentifier" : "id")` in config.xml"
+            config.nativeProject = "`cordova platform add ios` writes the Xcode project"
             return config
         }
         return nil

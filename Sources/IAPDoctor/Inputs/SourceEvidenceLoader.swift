@@ -45,6 +45,10 @@ extension EvidenceLoader {
         evidence.filesScanned = scan.filesScanned
         evidence.importedLibraries = scan.importedLibraries
         evidence.crossPlatformLibraries = scan.importedLibraries.filter(SourceScanner.crossPlatformLibraries.contains)
+        evidence.launchCommands = evidence.crossPlatformLibraries.compactMap(SourceScanner.launchCommand(ofLibrary:))
+            .reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        evidence.storeKitSwitches = evidence.crossPlatformLibraries.compactMap(SourceScanner.storeKitSwitch(ofLibrary:))
+            .reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         evidence.mentionsStoreKit = scan.usesStoreKit1 || scan.usesStoreKit2
         for problem in scan.problems {
             if problem.kind == .missing, let named = project.app.sources.first(where: {

@@ -47,6 +47,11 @@ public struct SourceEvidence: Sendable {
     /// Those of them that call StoreKit for a Flutter, React Native, Capacitor, .NET or Unity
     /// app (`in_app_purchase`, `react-native-iap`): they, not the app's code, choose StoreKit 1 or 2.
     public var crossPlatformLibraries: [String] = []
+    /// How such an app is launched without Xcode (`flutter run`): the scheme's StoreKit
+    /// configuration does not apply then.
+    public var launchCommands: [String] = []
+    /// How those libraries choose StoreKit 1 or 2, where the app can choose.
+    public var storeKitSwitches: [String] = []
     /// StoreKit types or calls appear in the code (with or without an import).
     public var mentionsStoreKit = false
     /// The repository URLs of the project's remote Swift packages, whose code is not scanned.

@@ -18,9 +18,11 @@ struct DeploymentTargetRule: Rule {
         guard let api = app.storeKitAPI else {
             // A cross-platform app's plugin calls StoreKit; its version and setup choose which.
             let plugins = context.project.evidence.sources.crossPlatformLibraries
+            let switches = context.project.evidence.sources.storeKitSwitches
             let question = plugins.isEmpty
                 ? "Which StoreKit API does the code call: StoreKit 1 (`SKProductsRequest`), StoreKit 2 (`Product.products(for:)`) or both?"
-                : "Which StoreKit does \(plugins.map { "`\($0)`" }.joined(separator: ", ")) call in this build: StoreKit 1, StoreKit 2 or both? The library's version and setup decide, not the app's code."
+                : "Which StoreKit does \(plugins.map { "`\($0)`" }.joined(separator: ", ")) call in this build: StoreKit 1, StoreKit 2 or both? The library's version and setup decide, not the app's code"
+                    + (switches.isEmpty ? "." : ": " + switches.joined(separator: "; ") + ".")
             return [context.unknown(question, key: .appStoreKitAPI)]
         }
         // StoreKit 1 runs on every supported OS; with both, StoreKit 1 covers older systems.

@@ -39,6 +39,7 @@ struct StoreKitConfigurationRule: Rule {
         let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
         // The simulated "Load Products" failure is `storekit-load-products-failure`'s (one cause, one error).
         var findings: [Finding] = []
+        let launched = Self.launchNote(project)
         let available = Set(configuration.productIDs)
         for request in context.requests {
             let wanted = request.productID ?? request.request.value
@@ -49,7 +50,7 @@ struct StoreKitConfigurationRule: Rule {
             }
             findings.append(context.finding(
                 "`\(wanted)` is not in `\(name)`, and Xcode serves only the \(configuration.products.count) products of that file",
-                at: request.request.location, help: help, product: request.verdictID))
+                at: request.request.location, help: help, notes: launched.map { [$0] } ?? [], product: request.verdictID))
         }
         if findings.isEmpty, let mismatch = project.evidence.caseMismatches.first(where: { $0.actual == configuration.file }),
            let reference = project.evidence.schemeUsesStoreKit
@@ -60,7 +61,24 @@ struct StoreKitConfigurationRule: Rule {
                 help: "choose the file again in Edit Scheme → Run → Options → StoreKit Configuration, so the reference matches its name exactly",
                 notes: ["a Mac ignores the difference; a case-sensitive file system (a case-sensitive APFS volume, a Linux CI runner) does not"])])]
         }
+        if findings.isEmpty, let launched, let reference = project.evidence.schemeUsesStoreKit {
+            var note = context.finding(
+                "the scheme serves products from `\(name)` only when Xcode runs the app",
+                at: reference.location,
+                help: "run the app from Xcode (open the workspace under ios/, Product → Run) to test with `\(name)`",
+                notes: [launched])
+            note.severity = .note
+            return [context.passWithNotes([note])]
+        }
         return context.outcomes(findings)
+    }
+
+    /// For an app whose purchase plugin is a cross-platform library: its own launch command
+    /// does not apply the scheme's StoreKit configuration.
+    static func launchNote(_ project: Project) -> String? {
+        let commands = project.evidence.sources.launchCommands
+        guard !commands.isEmpty else { return nil }
+        return "launched with \(commands.joined(separator: " or ")), the app runs without the scheme's StoreKit configuration and asks the sandbox: only Xcode's Run applies it"
     }
 
     static func schemeName(_ scheme: XcodeScheme) -> String {
