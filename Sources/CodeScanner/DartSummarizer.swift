@@ -147,7 +147,8 @@ extension SourceScanner.Summarizer {
         // Every case's value of each field, and every case's name, for `P.values.map((p) => p.id)`.
         var columns: [String: [[ExpressionToken]]] = [:]
         var names: [ExpressionToken] = []
-        defer { dartEnumValues(path: path, columns: columns, names: names, at: open) }
+        // Each case's fields, for the getters that combine them.
+        var cases: [(index: Int, fields: [String: [ExpressionToken]])] = []
         var k = open + 1
         while k < close, isIdentifier(k) {
             let caseIndex = k
@@ -156,6 +157,7 @@ extension SourceScanner.Summarizer {
             names.append(ExpressionToken(
                 kind: .string, text: name, isLiteral: true, line: location.line, column: location.column,
                 endLine: location.line, endColumn: location.column + name.unicodeScalars.count, attached: false))
+            var values: [String: [ExpressionToken]] = [:]
             k += 1
             if isPunctuation(k, "(") {
                 let argumentsClose = matchingClose(k)
@@ -170,6 +172,7 @@ extension SourceScanner.Summarizer {
                     }
                     guard let field, let expression = snapshot(argument.range) else { continue }
                     columns[field, default: []].append(expression)
+                    values[field] = expression
                     var definition = Definition(
                         name: field, owner: path + [text(caseIndex)], localScope: nil, position: caseIndex, isPrivate: false,
                         expression: expression, context: context(argument.range.lowerBound))
@@ -178,9 +181,67 @@ extension SourceScanner.Summarizer {
                 }
                 k = argumentsClose + 1
             }
-            guard isPunctuation(k, ",") else { return }
+            cases.append((caseIndex, values))
+            guard isPunctuation(k, ",") else { break }
             k += 1
         }
+        // `String get productID => Platform.isIOS ? iosId : androidId;`: each case's value, its
+        // fields put in.
+        for (name, expression, at) in dartEnumGetters(in: k..<close) {
+            for (caseIndex, values) in cases {
+                let value = Self.substituting(values, in: expression)
+                columns[name, default: []].append(value)
+                var definition = Definition(
+                    name: name, owner: path + [text(caseIndex)], localScope: nil, position: caseIndex, isPrivate: false,
+                    expression: value, context: context(at))
+                definition.conditions = conditions
+                summary.definitions.append(definition)
+            }
+        }
+        dartEnumValues(path: path, columns: columns, names: names, at: open)
+    }
+
+    /// The getters written `get name => expression;` among an enum's members.
+    mutating func dartEnumGetters(in range: Range<Int>) -> [(name: String, expression: [ExpressionToken], at: Int)] {
+        var getters: [(name: String, expression: [ExpressionToken], at: Int)] = []
+        var k = range.lowerBound
+        while k < range.upperBound {
+            if isPunctuation(k, "{") || isPunctuation(k, "(") || isPunctuation(k, "[") {
+                k = matchingClose(k) + 1
+                continue
+            }
+            if isWord(k, "get"), isIdentifier(k + 1), isOperator(k + 2, "=>") {
+                let end = bracedExpressionEnd(from: k + 3)
+                if let expression = snapshot(k + 3..<end) { getters.append((text(k + 1), expression, k + 3)) }
+                k = end
+                continue
+            }
+            k += 1
+        }
+        return getters
+    }
+
+    /// `expression` with each field it names (`iosId`, `this.iosId`) replaced by its value.
+    static func substituting(_ values: [String: [ExpressionToken]], in expression: [ExpressionToken]) -> [ExpressionToken] {
+        var output: [ExpressionToken] = []
+        var k = 0
+        while k < expression.count {
+            let token = expression[k]
+            var name = k
+            if token.kind == .identifier, token.text == "this", k + 2 < expression.count, expression[k + 1].text == "." { name = k + 2 }
+            let member = k > 0 && expression[k - 1].kind == .punctuation && expression[k - 1].text == "."
+            if expression[name].kind == .identifier, !member, let value = values[expression[name].text] {
+                let line = value.first?.line ?? token.line
+                output.append(ExpressionToken(kind: .punctuation, text: "(", isLiteral: false, line: line, column: 0, attached: false))
+                output += value
+                output.append(ExpressionToken(kind: .punctuation, text: ")", isLiteral: false, line: line, column: 0, attached: true))
+                k = name + 1
+                continue
+            }
+            output.append(token)
+            k += 1
+        }
+        return output
     }
 
     /// `P.values.map((p) => p.field)` is written over as `P.values$field`: one list per field of

@@ -353,4 +353,32 @@ extension DartValueFlowTests {
         ])
         #expect(unresolvedNotes(files) == [])
     }
+
+    /// An enum whose getter picks each case's iOS field (`platformProductId => … ? androidId :
+    /// iosId`): the getter of every case, and of one case.
+    @Test func anEnumGetterCombiningItsFields() {
+        let files = [("lib/items.dart", #"""
+        import 'package:flutter/foundation.dart';
+        enum Donation {
+          small(androidId: 'acme_android_small', iosId: 'acme_ios_small'),
+          large(androidId: 'acme_android_large', iosId: 'acme_ios_large');
+
+          const Donation({required this.androidId, required this.iosId});
+
+          final String androidId;
+          final String iosId;
+
+          String get productId => defaultTargetPlatform == TargetPlatform.android ? androidId : this.iosId;
+        }
+        """#), ("lib/shop.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        import 'items.dart';
+        Future<void> prices() async {
+          await InAppPurchase.instance.queryProductDetails(Donation.values.map((e) => e.productId).toSet());
+          await InAppPurchase.instance.queryProductDetails({Donation.large.productId});
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/items.dart:3 acme_ios_small", "lib/items.dart:4 acme_ios_large"])
+        #expect(unresolvedNotes(files) == [])
+    }
 }
