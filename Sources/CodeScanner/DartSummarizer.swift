@@ -187,7 +187,7 @@ extension SourceScanner.Summarizer {
         }
         // `String get productID => Platform.isIOS ? iosId : androidId;`: each case's value, its
         // fields put in.
-        for (name, expression, at) in dartEnumGetters(in: k..<close) {
+        for (name, expression, at) in dartEnumGetters(in: min(k, close)..<close) {
             for (caseIndex, values) in cases {
                 let value = Self.substituting(values, in: expression)
                 columns[name, default: []].append(value)

@@ -135,6 +135,8 @@ extension SourceScanner.Summarizer {
         }
         guard isPunctuation(open, "(") else { return nil }
         let close = matchingClose(open)
+        // A test double's `queryProductDetails(Set<String> identifiers) async {`.
+        if isScriptDeclaration(name: index, close: close) { return nil }
         for entry in candidates {
             let receiverMatches = entry.receivers.contains { $0 == receiver }
                 || (entry.anyReceiverIfImported.map { summary.imports.contains($0) } ?? false)
@@ -250,7 +252,8 @@ extension SourceScanner.Summarizer {
             if SourceScanner.Resolver.isFetchedProductID(argument) || isFetchedProduct(argument, function) { return }
             summary.wrappers.append(WrapperFunction(
                 name: function.name, parameters: function.parameters, entry: entry, location: function.location,
-                display: display(function), body: .entry(argument: argument), prefix: prefix, context: context(index)))
+                display: display(function), body: .entry(argument: argument), prefix: prefix, context: context(index),
+                isPrivate: function.isPrivate))
             return
         }
         var api = entry.api
@@ -416,18 +419,13 @@ extension SourceScanner.Summarizer {
         guard let candidates = wrappers[text(index)], !isWord(index - 1, "func") else { return }
         guard isPunctuation(index + 1, "(") else { return }
         let close = matchingClose(index + 1)
-        // Dart's and JavaScript's declarations look like calls until what follows them.
-        if language == .dart || language == .javaScript,
-           isPunctuation(close + 1, "{") || isPunctuation(close + 1, ":") || isOperator(close + 1, "=>") || isWord(close + 1, "async") || isWord(close + 1, "sync") || isWord(index - 1, "function") {
-            return
-        }
+        if isScriptDeclaration(name: index, close: close) { return }
         let arguments = callArguments(open: index + 1, close: close)
         let function = enclosingFunction()
         let trailingClosure = isPunctuation(close + 1, "{")
         for wrapper in candidates where fits(arguments.map(\.label), wrapper.parameters, trailingClosure: trailingClosure)
             && Self.callable(wrapper.location.file, from: language)
-            // Dart's `_name` is private to its library (its file).
-            && !(language == .dart && wrapper.name.hasPrefix("_") && wrapper.location.file != summary.path) {
+            && !(wrapper.isPrivate && wrapper.location.file != summary.path) {
             // A recursive call is not a call site.
             if let function, display(function) == wrapper.display { continue }
             var snapshots: [CallArgument] = []
@@ -440,7 +438,7 @@ extension SourceScanner.Summarizer {
                 summary.wrappers.append(WrapperFunction(
                     name: function.name, parameters: function.parameters, entry: wrapper.entry, location: function.location,
                     display: display(function), body: .wrapper(wrapper.display, arguments: snapshots), prefix: prefix,
-                    context: context(index)))
+                    context: context(index), isPrivate: function.isPrivate))
                 return
             }
             var call = CallSite(
@@ -464,6 +462,25 @@ extension SourceScanner.Summarizer {
               ["id", "productId", "productID", "productIdentifier"].contains(argument[2].text),
               let type = function.parameters.first(where: { $0.name == argument[0].text })?.type else { return false }
         return type.hasPrefix("Product") || type.hasPrefix("StoreProduct") || type.hasPrefix("SKProduct")
+    }
+
+    /// Whether `name(…)`, its parentheses closing at `close`, declares a Dart or JavaScript
+    /// function rather than calls one: those look like calls until what follows them.
+    func isScriptDeclaration(name: Int, close: Int) -> Bool {
+        guard language == .dart || language == .javaScript else { return false }
+        if isPunctuation(close + 1, "{") || isOperator(close + 1, "=>") || isWord(close + 1, "async") || isWord(close + 1, "sync") || isWord(name - 1, "function") {
+            return true
+        }
+        // TypeScript's return type, `): Promise<void> {`; a ternary's `:` is followed by a value.
+        guard language == .javaScript, isPunctuation(close + 1, ":") else { return false }
+        var k = close + 2
+        while k < tokens.count, k - close < 24 {
+            if isPunctuation(k, "{") || isOperator(k, "=>") { return true }
+            guard tokens[k].kind == .identifier || tokens[k].kind == .operatorRun && !isOperator(k, "=>")
+                || isPunctuation(k, ".") || isPunctuation(k, "[") || isPunctuation(k, "]") || isPunctuation(k, ",") else { return false }
+            k += 1
+        }
+        return false
     }
 
     /// Whether code in `language` can call a function of the file `path`: Swift and

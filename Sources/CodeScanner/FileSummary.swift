@@ -149,6 +149,9 @@ extension SourceScanner {
         /// The statements before the call, as token indices into the file.
         var prefix: Range<Int>?
         var context: Context
+        /// Callable only from its own file: Swift's `private`, Dart's `_name`, a JavaScript
+        /// function its module does not export.
+        var isPrivate = false
     }
 
     struct FileSummary: Sendable {

@@ -106,7 +106,7 @@ extension SourceScanner {
             guard tokens.count == 3, tokens[0].kind == .identifier, tokens[1].text == ".",
                   ["id", "productIdentifier", "productID"].contains(tokens[2].text) else { return false }
             let name = tokens[0].text.lowercased()
-            return name.contains("product") || name.contains("transaction") || name.contains("payment")
+            return name.contains("product") || name.contains("transaction") || name.contains("payment") || name.contains("subscription")
         }
 
         /// Wrapper functions by display name, with their files.

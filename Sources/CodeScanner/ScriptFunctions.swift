@@ -55,11 +55,16 @@ extension SourceScanner.Summarizer {
         let parameterOpen = k
         let unnamed = FunctionHeader(name: "=>", parameters: [], location: location(open))
         if arrow {
-            // `const buy = async (sku) => {`: the constant names it.
+            // `const buy = async (sku) => {`: the constant names it, also through React's
+            // `useCallback((sku) => {…}, [deps])`.
             var n = parameterOpen - 1
             if isWord(n, "async") { n -= 1 }
+            if isPunctuation(n, "("), isWord(n - 1, "useCallback") { n -= 2 }
             guard isOperator(n, "="), isIdentifier(n - 1) else { return unnamed }
-            return FunctionHeader(name: text(n - 1), parameters: scriptParameters(open: parameterOpen, close: close) ?? [], location: location(n - 1))
+            var header = FunctionHeader(name: text(n - 1), parameters: scriptParameters(open: parameterOpen, close: close) ?? [], location: location(n - 1))
+            // A module's `const` is its own unless exported; a class's field is called on its values.
+            header.isPrivate = isWord(n - 2, "const") || isWord(n - 2, "let") || isWord(n - 2, "var") ? !isWord(n - 3, "export") : false
+            return header
         }
         // A Dart closure: its parameters follow an argument's start or an `=`.
         if language == .dart, isPunctuation(k - 1, "(") || isPunctuation(k - 1, ",") || isPunctuation(k - 1, ":") || isOperator(k - 1, "=") { return unnamed }
@@ -67,7 +72,16 @@ extension SourceScanner.Summarizer {
         let before = text(k - 1)
         if ["if", "for", "while", "switch", "catch", "with"].contains(before) { return nil }
         if before == "function" { return unnamed }
-        return FunctionHeader(name: before, parameters: scriptParameters(open: parameterOpen, close: close) ?? [], location: location(k - 1))
+        var header = FunctionHeader(name: before, parameters: scriptParameters(open: parameterOpen, close: close) ?? [], location: location(k - 1))
+        if language == .dart {
+            // `_name` is private to its library (its file).
+            header.isPrivate = before.hasPrefix("_")
+        } else if isWord(k - 2, "function") {
+            // `export function buy(`, `export async function buy(`; a method is called on its values.
+            let keyword = isWord(k - 3, "async") ? k - 4 : k - 3
+            header.isPrivate = !(isWord(keyword, "export") || isWord(keyword, "default"))
+        }
+        return header
     }
 
     /// The parameters between `open` and `close`: Dart's named ones (`{required String sku}`)

@@ -381,4 +381,27 @@ extension DartValueFlowTests {
         #expect(requestedIDs(files) == ["lib/items.dart:3 acme_ios_small", "lib/items.dart:4 acme_ios_large"])
         #expect(unresolvedNotes(files) == [])
     }
+
+    /// A test double declaring the plugin's method is not a call of it.
+    @Test func aDeclarationOfThePluginsMethodIsNotARequest() {
+        let files = [("test/widget_test.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        class FakeInAppPurchase implements InAppPurchase {
+          @override
+          Future<ProductDetailsResponse> queryProductDetails(Set<String> identifiers) async {
+            return ProductDetailsResponse(productDetails: [], notFoundIDs: []);
+          }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [])
+        #expect(unresolvedNotes(files) == [])
+    }
+
+    /// An enum whose body and first case are left open at the end of the file (found by the
+    /// `scripts` fuzz target): read to the end, never past it.
+    @Test func anEnumLeftOpenAtTheEndOfAFile() {
+        for text in ["enum U{S(", "enum U{S(a: 'x'", "enum U { a('x'), b( ; String get id => a; }"] {
+            #expect(requestedIDs([("lib/open.dart", text)]) == [])
+        }
+    }
 }

@@ -283,32 +283,47 @@ extension JavaScriptValueFlowTests {
         #expect(unresolvedNotes(files) == [])
     }
 
-    /// Functions and arrow functions that hand a parameter to the library are followed from
-    /// their calls, methods too; a Swift function of the same name is not theirs to call.
+    /// Functions, arrow functions and React callbacks that hand a parameter to the library are
+    /// followed from their calls, methods too; a Swift function of the same name is not theirs
+    /// to call, nor is a module's own unexported function; a call in a ternary is a call, not a
+    /// declaration with a return type.
     @Test func aFunctionPassingItsParameterIsFollowedFromItsCalls() {
         let files = [("src/iap.ts", #"""
         import { requestPurchase } from 'react-native-iap';
         export const buy = async (sku: string): Promise<void> => {
           await requestPurchase({ sku });
         };
+        const local = async (sku: string) => { await requestPurchase({ sku }); };
         export class Shop {
           async order(productId: string, quantity = 1) {
             await requestPurchase({ sku: productId });
           }
         }
         """#), ("src/screen.tsx", #"""
+        import { requestPurchase } from 'react-native-iap';
         import { buy, Shop } from './iap';
         const PRO = 'com.shop.pro';
-        export function Screen(shop: Shop) {
+        export function Screen(shop: Shop, ready: boolean) {
           buy(PRO);
           shop.order('com.shop.coins');
+          const onBuy = useCallback((itemId: string) => {
+            void requestPurchase({ request: { ios: { sku: itemId } } });
+          }, []);
+          onBuy('com.shop.gems');
+          local('com.shop.not.this.local');
+          return ready ? requestPurchase({ sku: 'com.shop.ternary' }) : null;
         }
         """#), ("ios/Plugin.swift", #"""
         func buy(_ value: Int) {}
         func run() { buy(3) }
         """#)]
-        #expect(requestedIDs(files) == ["src/screen.tsx:2 com.shop.pro", "src/screen.tsx:5 com.shop.coins"])
-        #expect(unresolvedNotes(files) == [])
+        #expect(requestedIDs(files) == [
+            "src/screen.tsx:3 com.shop.pro", "src/screen.tsx:6 com.shop.coins", "src/screen.tsx:10 com.shop.gems", "src/screen.tsx:12 com.shop.ternary",
+        ])
+        // `local` is not exported: the call of another file's `local` is not a call of it.
+        #expect(unresolvedNotes(files) == [
+            "src/iap.ts:5 wrapperWithoutCalls: `local(sku)` hands its parameter to requestPurchase({ sku }), and no call of it with IDs iapdoctor can follow was found",
+        ])
     }
 
     /// A clause of a `switch` with a one-statement `if` (no braces) before a request: the
