@@ -105,13 +105,39 @@ extension CrossPlatformInitTests {
 
     @Test func aMAUIAppTakesItsBundleIDFromItsProject() {
         let fixture = ProjectFixture()
-        fixture.write("Coins/Coins.csproj", "<Project><PropertyGroup><ApplicationId>com.acme.maui</ApplicationId></PropertyGroup></Project>")
-        fixture.write("Coins/Platforms/iOS/Info.plist", "<plist><dict><key>CFBundleIdentifier</key><string>com.acme.other</string></dict></plist>")
+        fixture.write("Coins/Coins.csproj", """
+            <Project><PropertyGroup><ApplicationId>com.acme.maui</ApplicationId></PropertyGroup>
+            <PropertyGroup Condition="'$(Configuration)' == 'Release'"><CodesignKey>Apple Distribution: Acme Inc (Q7XK2L9M3N)</CodesignKey></PropertyGroup></Project>
+            """)
         fixture.write("Coins/Services/Billing.cs", "using Plugin.InAppBilling;\n")
-        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        var survey = ProjectSurvey.survey(directory: fixture.folder)
         #expect(survey.bundleID == "com.acme.maui")
         #expect(survey.bundleIDReason?.hasPrefix("`<ApplicationId>` in Coins/Coins.csproj") == true)
         #expect(survey.sources == ["Coins"])
+        #expect(survey.teamID == "Q7XK2L9M3N")
+        // The Info.plist's own CFBundleIdentifier wins: the build maps ApplicationId only to a
+        // plist without one.
+        fixture.write("Coins/Platforms/iOS/Info.plist", "<plist><dict><key>CFBundleIdentifier</key><string>com.acme.other</string></dict></plist>")
+        survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == "com.acme.other")
+        #expect(survey.bundleIDReason == "`CFBundleIdentifier` in Coins/Platforms/iOS/Info.plist, which wins over `<ApplicationId>com.acme.maui</ApplicationId>` in Coins/Coins.csproj; the .NET build writes the Xcode project")
+    }
+
+    /// A Xamarin app signed with automatic provisioning and a generic identity: the team is
+    /// chosen in the IDE, and the descriptor says so.
+    @Test func aXamarinAppWithAutomaticSigningAsksForItsTeam() {
+        let fixture = ProjectFixture()
+        fixture.write("Coins.iOS/Coins.iOS.csproj", """
+            <Project><PropertyGroup><ProvisioningType>automatic</ProvisioningType></PropertyGroup>
+            <PropertyGroup><CodesignKey>iPhone Developer</CodesignKey></PropertyGroup></Project>
+            """)
+        fixture.write("Coins.iOS/Info.plist", "<plist><dict><key>CFBundleIdentifier</key><string>com.acme.coins</string></dict></plist>")
+        fixture.write("Coins/Billing.cs", "using Plugin.InAppBilling;\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == "com.acme.coins")
+        #expect(survey.teamID == nil)
+        #expect(survey.unresolved[XcodeProject.SettingKey.developmentTeam]
+            == "`<ProvisioningType>automatic</ProvisioningType>` and `<CodesignKey>iPhone Developer</CodesignKey>` in Coins.iOS/Coins.iOS.csproj: the team is the one chosen in the IDE (iOS Bundle Signing), not written in the project")
     }
 }
 

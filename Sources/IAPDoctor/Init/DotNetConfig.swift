@@ -18,14 +18,62 @@ struct DotNetConfig {
         if files.contains("ProjectSettings/ProjectSettings.asset") { return unity(directory: directory) }
         let projects = files.filter { $0.hasSuffix(".csproj") && !ProjectSurvey.isTestPath($0) }
             .sorted { ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1) }
+        guard var config = bundleID(directory: directory, files: files, projects: projects) else { return nil }
+        signing(directory: directory, projects: projects, into: &config)
+        return config
+    }
+
+    /// The team in a `<CodesignKey>` identity (`Apple Distribution: Acme Inc (Q7XK2L9M3N)`), or
+    /// why the project does not say it.
+    static func signing(directory: String, projects: [String], into config: inout DotNetConfig) {
+        var automatic: String?
+        var generic: (identity: String, project: String)?
+        for project in projects {
+            guard let bytes = try? FileSystem.readBytes(directory + "/" + project, maxBytes: 1 << 20) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            var rest = Substring(text)
+            while let open = rest.range(of: "<CodesignKey>"), let close = rest.range(of: "</CodesignKey>", range: open.upperBound..<rest.endIndex) {
+                let identity = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+                rest = rest[close.upperBound...]
+                if let team = teamID(inIdentity: identity) {
+                    config.teamID = team
+                    config.teamSource = "the `<CodesignKey>` identity `\(identity)` in \(project)"
+                    return
+                }
+                if !identity.isEmpty, generic == nil { generic = (identity, project) }
+            }
+            if automatic == nil, element("ProvisioningType", in: text) == "automatic" { automatic = project }
+        }
+        let key = generic.map { "`<CodesignKey>\($0.identity)</CodesignKey>`" } ?? ""
+        if let automatic {
+            var settings = "`<ProvisioningType>automatic</ProvisioningType>`"
+            if let generic, generic.project == automatic { settings += " and " + key }
+            settings += " in \(automatic)"
+            if let generic, generic.project != automatic { settings += "; \(key) in \(generic.project)" }
+            config.teamQuestion = settings + ": the team is the one chosen in the IDE (iOS Bundle Signing), not written in the project"
+        } else if let generic {
+            config.teamQuestion = key + " in \(generic.project) names no team: it is the team of the signing identity or profile chosen when building"
+        }
+    }
+
+    /// `Q7XK2L9M3N` in `Apple Distribution: Acme Inc (Q7XK2L9M3N)`.
+    static func teamID(inIdentity identity: String) -> String? {
+        guard identity.hasSuffix(")"), let open = identity.lastIndex(of: "(") else { return nil }
+        let inside = identity[identity.index(after: open)..<identity.index(before: identity.endIndex)]
+        guard inside.count == 10, inside.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else { return nil }
+        return String(inside)
+    }
+
+    /// A `CFBundleIdentifier` in the iOS `Info.plist` wins: the build maps `<ApplicationId>` to it
+    /// only when the Info.plist has none (dotnet/macios, "Single Project").
+    static func bundleID(directory: String, files: [String], projects: [String]) -> DotNetConfig? {
+        var fromProject: (value: String, project: String)?
         for project in projects {
             guard let bytes = try? FileSystem.readBytes(directory + "/" + project, maxBytes: 1 << 20) else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
             if let value = element("ApplicationId", in: text), !value.contains("$(") {
-                var config = DotNetConfig(note: "the build writes the Xcode project")
-                config.bundleID = value
-                config.bundleIDSource = "`<ApplicationId>` in \(project); the .NET build writes the Xcode project"
-                return config
+                fromProject = (value, project)
+                break
             }
         }
         let plists = files.filter { path in
@@ -38,11 +86,17 @@ struct DotNetConfig {
             if let value = element("string", in: String(text[key.upperBound...].prefix(300))), !value.contains("$(") {
                 var config = DotNetConfig(note: "the build writes the Xcode project")
                 config.bundleID = value
-                config.bundleIDSource = "`CFBundleIdentifier` in \(plist); the .NET build writes the Xcode project"
+                config.bundleIDSource = "`CFBundleIdentifier` in \(plist)"
+                    + (fromProject.map { $0.value == value ? "" : ", which wins over `<ApplicationId>\($0.value)</ApplicationId>` in \($0.project)" } ?? "")
+                    + "; the .NET build writes the Xcode project"
                 return config
             }
         }
-        return nil
+        guard let fromProject else { return nil }
+        var config = DotNetConfig(note: "the build writes the Xcode project")
+        config.bundleID = fromProject.value
+        config.bundleIDSource = "`<ApplicationId>` in \(fromProject.project); the .NET build writes the Xcode project"
+        return config
     }
 
     static func unity(directory: String) -> DotNetConfig? {
