@@ -75,8 +75,15 @@ extension SourceScanner.Summarizer {
                 let declared = names.filter { !Self.cSharpModifiers.contains(text($0)) }
                 if isOperator(k, "=") || isOperator(k, "=>") {
                     guard declared.count >= 2, let name = declared.last, name == k - 1 else { return }
-                    let end = bracedExpressionEnd(from: k + 1)
+                    var end = bracedExpressionEnd(from: k + 1)
                     record(name, expression: k + 1..<end, isPrivate: false)
+                    // `string a = "x", b = "y";`: the names after the first share its type.
+                    while isOperator(k, "="), isPunctuation(end, ","), isIdentifier(end + 1), isOperator(end + 2, "="), end + 3 < tokens.count {
+                        let next = end + 1
+                        let valueEnd = bracedExpressionEnd(from: next + 2)
+                        record(next, expression: next + 2..<valueEnd, isPrivate: false)
+                        end = valueEnd
+                    }
                     return
                 }
                 if isPunctuation(k, "{") {
@@ -139,6 +146,9 @@ extension SourceScanner {
         EntryPoint(receivers: [["CrossInAppBilling", "Current"]], name: "PurchaseAsync", label: nil, api: "PurchaseAsync", anyReceiverIfImported: "Plugin.InAppBilling"),
         // Unity IAP
         EntryPoint(receivers: [], name: "AddProduct", label: nil, api: "ConfigurationBuilder.AddProduct", anyReceiverIfImported: "UnityEngine.Purchasing"),
+        // `new ProductDefinition(id, type)`, `new ProductDefinition(id, storeSpecificId, type)`:
+        // the store's ID when one is given (read by `unityDefinitionID`).
+        EntryPoint(receivers: [], name: "ProductDefinition", label: nil, api: "new ProductDefinition", anyReceiverIfImported: "UnityEngine.Purchasing"),
     ]
 
     static let cSharpEntryPointsByName: [String: [EntryPoint]] = Dictionary(grouping: cSharpEntryPoints, by: \.name)
@@ -214,6 +224,16 @@ extension SourceScanner.Summarizer {
 
     /// Unity's store-specific IDs, `new IDs { { "ios.id", AppleAppStore.Name }, … }`: the range of
     /// the App Store's ID among a call's arguments.
+    /// The ID a `ProductDefinition(id, [storeSpecificId,] type)` asks the store for.
+    func unityDefinitionID(open: Int, close: Int) -> Range<Int>? {
+        let first = argumentEnd(from: open + 1, close: close)
+        guard first < close else { return open + 1 < first ? open + 1..<first : nil }
+        let second = argumentEnd(from: first + 1, close: close)
+        // A third argument: the second is the store-specific ID.
+        if second < close, first + 1 < second { return first + 1..<second }
+        return open + 1 < first ? open + 1..<first : nil
+    }
+
     func unityAppleID(open: Int, close: Int) -> Range<Int>? {
         var k = open + 1
         while k < close {

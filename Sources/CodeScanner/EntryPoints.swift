@@ -149,6 +149,10 @@ extension SourceScanner.Summarizer {
                     continue
                 }
                 if entry.name == "AddProduct", let apple = unityAppleID(open: open, close: close) { return (entry, apple, close) }
+                if entry.name == "ProductDefinition" {
+                    guard let id = unityDefinitionID(open: open, close: close) else { continue }
+                    return (entry, id, close)
+                }
             }
             if language == .javaScript {
                 if let argument = javaScriptArgumentRange(open: open, close: close, label: entry.label) { return (entry, argument, close) }

@@ -66,4 +66,29 @@ struct CSharpValueFlowTests {
             "Assets/Scripts/Store.cs:15 com.acme.game.premium",
         ])
     }
+
+    /// `new ProductDefinition(id, type)` asks for its ID, `new ProductDefinition(id, storeID, type)`
+    /// for the store's; constants declared together (`a = "x", b = "y"`) each keep their value.
+    @Test func unityProductDefinitionsAndConstantsDeclaredTogether() {
+        let files = [("Assets/Scripts/Purchaser.cs", #"""
+        using UnityEngine.Purchasing;
+        public class Purchaser
+        {
+            public static readonly string Pack = "com.acme.game.pack",
+                            Bombs = "com.acme.game.bombs";
+            void Start()
+            {
+                Manager.Initialize(
+                    new ProductDefinition(Pack, ProductType.Consumable),
+                    new ProductDefinition(Bombs, ProductType.Consumable),
+                    new ProductDefinition("noads", "com.acme.game.noads.ios", ProductType.NonConsumable));
+            }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Assets/Scripts/Purchaser.cs:4 com.acme.game.pack", "Assets/Scripts/Purchaser.cs:5 com.acme.game.bombs",
+            "Assets/Scripts/Purchaser.cs:11 com.acme.game.noads.ios",
+        ])
+        #expect(unresolvedNotes(files) == [])
+    }
 }
