@@ -40,6 +40,22 @@ import Testing
         #expect(survey.teamID == "Q7XK2L9M3N")
     }
 
+    /// A library's repository whose app is one folder down (`example-expo/`): its config is read
+    /// there, and said to be.
+    @Test func anExpoAppOneFolderDown() {
+        let fixture = ProjectFixture()
+        fixture.write("package.json", #"{ "name": "coins-library" }"#)
+        fixture.write("src/index.ts", "export {};\n")
+        fixture.write("example-expo/app.config.ts", "export default { ios: { bundleIdentifier: 'com.acme.example' } };\n")
+        fixture.write("example-expo/App.tsx", "export default function App() {}\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == "com.acme.example")
+        #expect(survey.bundleIDReason?.hasPrefix("`ios.bundleIdentifier` in example-expo/app.config.ts") == true, "\(survey.bundleIDReason ?? "")")
+        // Two apps one folder down: neither is the app.
+        fixture.write("example-bare/app.json", #"{ "expo": { "ios": { "bundleIdentifier": "com.acme.bare" } } }"#)
+        #expect(ProjectSurvey.survey(directory: fixture.folder).bundleID == nil)
+    }
+
     @Test func aFlutterAppsDartFolderIsASource() {
         let fixture = ProjectFixture()
         fixture.write("pubspec.yaml", "name: coins\n")

@@ -110,7 +110,7 @@ public struct ProjectSurvey: Sendable {
             survey.collectFiles(files, directory: directory)
             // An Expo, Capacitor or Cordova app without its native project: its config says what
             // the framework's tool will write.
-            if let expo = ScriptAppConfig.read(directory: directory, files: files) ?? ScriptAppConfig.readCapacitorOrCordova(directory: directory, files: files) {
+            if let expo = ScriptAppConfig.find(directory: directory, files: files) {
                 survey.platform = .ios
                 survey.bundleID = expo.bundleID
                 survey.bundleIDReason = expo.bundleIDSource.map { source in

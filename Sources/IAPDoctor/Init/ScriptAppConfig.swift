@@ -17,7 +17,22 @@ struct ScriptAppConfig {
 
     static let configFiles = ["app.json", "app.config.json", "app.config.ts", "app.config.js", "app.config.mjs"]
 
-    static func read(directory: String, files: [String]) -> ScriptAppConfig? {
+    /// The app's config at the top of `directory`, or, when none is there, in the one folder
+    /// below that holds one (a repository whose app is `example/`).
+    static func find(directory: String, files: [String]) -> ScriptAppConfig? {
+        if let config = read(directory: directory, files: files) ?? readCapacitorOrCordova(directory: directory, files: files) { return config }
+        let names = Set(configFiles + capacitorFiles + ["config.xml"])
+        let folders = Set(files.compactMap { path -> String? in
+            let parts = path.split(separator: "/")
+            return parts.count == 2 && names.contains(String(parts[1])) && parts[0] != "node_modules" ? String(parts[0]) : nil
+        })
+        guard folders.count == 1, let folder = folders.first else { return nil }
+        let inner = files.filter { $0.hasPrefix(folder + "/") }.map { String($0.dropFirst(folder.count + 1)) }
+        return read(directory: directory + "/" + folder, files: inner, shownAs: folder + "/")
+            ?? readCapacitorOrCordova(directory: directory + "/" + folder, files: inner, shownAs: folder + "/")
+    }
+
+    static func read(directory: String, files: [String], shownAs folder: String = "") -> ScriptAppConfig? {
         let top = Set(files.filter { !$0.contains("/") })
         guard let file = configFiles.first(where: top.contains) else { return nil }
         var config = ScriptAppConfig()
@@ -28,22 +43,22 @@ struct ScriptAppConfig {
             let ios = (root["expo"] ?? root)["ios"]
             if let value = ios?["bundleIdentifier"]?.string {
                 config.bundleID = value
-                config.bundleIDSource = "`expo.ios.bundleIdentifier` in \(file)"
+                config.bundleIDSource = "`expo.ios.bundleIdentifier` in \(folder)\(file)"
             }
             if let team = ios?["appleTeamId"]?.string {
                 config.teamID = team
-                config.teamSource = "`expo.ios.appleTeamId` in \(file)"
+                config.teamSource = "`expo.ios.appleTeamId` in \(folder)\(file)"
             }
         } else {
             let text = String(decoding: bytes, as: UTF8.self)
             if let (value, fromEnvironment) = literal(after: "bundleIdentifier", in: text) {
                 config.bundleID = value
-                config.bundleIDSource = "`ios.bundleIdentifier` in \(file)"
+                config.bundleIDSource = "`ios.bundleIdentifier` in \(folder)\(file)"
                 config.bundleIDFromEnvironment = fromEnvironment
             }
             if let (team, _) = literal(after: "appleTeamId", in: text) {
                 config.teamID = team
-                config.teamSource = "`ios.appleTeamId` in \(file)"
+                config.teamSource = "`ios.appleTeamId` in \(folder)\(file)"
             }
         }
         if config.teamID == nil, top.contains("eas.json"),
@@ -54,7 +69,7 @@ struct ScriptAppConfig {
             for profile in profiles {
                 if let team = profile.value["ios"]?["appleTeamId"]?.string {
                     config.teamID = team
-                    config.teamSource = "`submit.\(profile.key).ios.appleTeamId` in eas.json"
+                    config.teamSource = "`submit.\(profile.key).ios.appleTeamId` in \(folder)eas.json"
                     break
                 }
             }
@@ -85,9 +100,11 @@ struct ScriptAppConfig {
 
     /// A Capacitor app (`appId` in `capacitor.config.json`/`.ts`) or a Cordova app (`<widget id>`
     /// in `config.xml`) whose `ios/` platform folder is not committed.
-    static func readCapacitorOrCordova(directory: String, files: [String]) -> ScriptAppConfig? {
+    static let capacitorFiles = ["capacitor.config.json", "capacitor.config.ts", "capacitor.config.js"]
+
+    static func readCapacitorOrCordova(directory: String, files: [String], shownAs folder: String = "") -> ScriptAppConfig? {
         let top = Set(files.filter { !$0.contains("/") })
-        for file in ["capacitor.config.json", "capacitor.config.ts", "capacitor.config.js"] where top.contains(file) {
+        for file in capacitorFiles where top.contains(file) {
             guard let bytes = try? FileSystem.readBytes(directory + "/" + file, maxBytes: 1 << 20) else { continue }
             let value: String?
             if file.hasSuffix(".json") {
@@ -98,7 +115,7 @@ struct ScriptAppConfig {
             guard let value else { continue }
             var config = ScriptAppConfig()
             config.bundleID = value
-            config.bundleIDSource = "`appId` in \(file)"
+            config.bundleIDSource = "`appId` in \(folder)\(file)"
             config.nativeProject = "no ios/ folder: `npx cap add ios` writes the Xcode project"
             return config
         }
@@ -115,7 +132,7 @@ struct ScriptAppConfig {
             guard let value = attribute("ios-CFBundleIdentifier") ?? attribute("id") else { return nil }
             var config = ScriptAppConfig()
             config.bundleID = value
-            config.bundleIDSource = "the widget's `\(attribute("ios-CFBundleIdentifier") != nil ? "ios-CFBundleIdentifier" : "id")` in config.xml"
+            config.bundleIDSource = "the widget's `\(attribute("ios-CFBundleIdentifier") != nil ? "ios-CFBundleIdentifier" : "id")` in \(folder)config.xml"
             config.nativeProject = "`cordova platform add ios` writes the Xcode project"
             return config
         }
