@@ -27,6 +27,22 @@ public struct FolderWalker {
         // breakpoints): settings files, never sources or the app's lists.
         ".swiftpm", "xcuserdata",
     ]
+    /// Test folders, compared ignoring case, and Xcode's test targets' folders (`AppTests`,
+    /// `AppUITests`): their code is not what the app asks the store for, so the source scan does
+    /// not read them inside a folder it walks (a test file named as a source is still read).
+    public static let testFolderNames: Set<String> = [
+        "__tests__", "__mocks__", "test", "tests", "spec", "specs", "e2e", "integration_test", "test_driver",
+    ]
+
+    public static func isTestFolder(_ name: String) -> Bool {
+        testFolderNames.contains(name.lowercased()) || name.hasSuffix("Tests")
+    }
+
+    /// `Store.test.ts`, `store.spec.js`, `store_test.dart`, `StoreTests.swift`.
+    public static func isTestFile(_ name: String) -> Bool {
+        name.contains(".test.") || name.contains(".spec.") || name.hasSuffix("_test.dart") || name.hasSuffix("Tests.swift") || name.hasSuffix("Tests.m")
+    }
+
     /// Xcode's project bundles (`.xcodeproj`, `.xcworkspace`): settings and schemes, no code. The scan
     /// skips them; the survey lists them as projects instead of entering them.
     public static let projectBundleExtensions: Set<String> = ["xcodeproj", "xcworkspace"]

@@ -67,8 +67,9 @@ extension SourceScanner {
                     case .folder:
                         return !FolderWalker.skippedFolderNames.contains(entry.name.lowercased())
                             && !FolderWalker.projectBundleExtensions.contains(SourceScanner.fileExtension(entry.name).lowercased())
+                            && !FolderWalker.isTestFolder(entry.name)
                     case .regularFile:
-                        if let language = SourceScanner.language(ofFile: entry.name) {
+                        if let language = SourceScanner.language(ofFile: entry.name), !FolderWalker.isTestFile(entry.name) {
                             add(entry.path, real: FolderWalker.realPath(entry.path), identity: entry.identity, size: entry.size, language: language)
                         } else if SourceScanner.libraryConfigurationFileNames.contains(entry.name) {
                             configurationFiles.append(entry.path)

@@ -128,6 +128,22 @@ extension JavaScriptValueFlowTests {
 
 extension JavaScriptValueFlowTests {
     /// react-native-config's `Config.KEY`, Expo's `process.env.KEY` and react-native-dotenv's
+    /// Tests inside a scanned folder are not the app's requests: `__tests__/`, `*.test.tsx`,
+    /// Dart's `test/` and `*_test.dart`, Xcode's `AppTests/`; a test file named as a source is read.
+    @Test func testsInAScannedFolderAreNotRequests() throws {
+        let fixture = ProjectFixture()
+        fixture.write("src/store.ts", "import { getProducts } from 'react-native-iap';\nexport const load = () => getProducts({ skus: ['com.acme.pro'] });\n")
+        fixture.write("src/__tests__/store.ts", "import { getProducts } from 'react-native-iap';\ngetProducts({ skus: ['product1'] });\n")
+        fixture.write("src/store.test.tsx", "import { getProducts } from 'react-native-iap';\ngetProducts({ skus: ['product2'] });\n")
+        fixture.write("src/test/store_test.dart", "import 'package:in_app_purchase/in_app_purchase.dart';\nfinal f = InAppPurchase.instance.queryProductDetails({'fake'});\n")
+        fixture.write("src/AppTests/StoreTests.swift", "import StoreKit\nlet p = Product.products(for: [\"com.acme.fake\"])\n")
+        fixture.write("src/Contest.swift", "import StoreKit\nlet q = Product.products(for: [\"com.acme.contest\"])\n")
+        let scan = SourceScanner.scan(paths: ["src"], baseDirectory: fixture.folder, root: fixture.folder)
+        #expect(scan.requests.map(\.id).sorted() == ["com.acme.contest", "com.acme.pro"])
+        let named = SourceScanner.scan(paths: ["src/store.test.tsx"], baseDirectory: fixture.folder, root: fixture.folder)
+        #expect(named.requests.map(\.id) == ["product2"])
+    }
+
     /// `@env`, read from the `.env` beside the scanned `src/`; a template gives no value, but the
     /// note on a request that reads one of its keys says what it holds.
     @Test func envFilesGiveTheValuesTheCodeReads() throws {
