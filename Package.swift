@@ -3,10 +3,9 @@ import PackageDescription
 
 // Runtime exclusivity checks: the hot state of one parse (the reader's session and item arena,
 // the item stream and table, the scan) is marked `@exclusivity(unchecked)` in the source, which
-// took a clean 10,000-item check from 2.16 G to 1.16 G instructions in any build (BENCHMARKS.md
-// §8). What remains (~5%) is dropped by a release build made with IAPDOCTOR_UNCHECKED_EXCLUSIVITY=1
-// (the binary you ship, the benchmarks: 1.11 G); debug builds, which the tests run, keep the
-// other checks. Opt-in, because SwiftPM refuses a package with `unsafeFlags` as another package's
+// removes most of their cost in any build (BENCHMARKS.md, "History"). What remains is dropped by
+// a release build made with IAPDOCTOR_UNCHECKED_EXCLUSIVITY=1 (the binary you ship, the
+// benchmarks); debug builds, which the tests run, keep the other checks. Opt-in, because SwiftPM refuses a package with `unsafeFlags` as another package's
 // dependency.
 let releaseSpeed: [SwiftSetting] = Context.environment["IAPDOCTOR_UNCHECKED_EXCLUSIVITY"] == "1"
     ? [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
@@ -39,6 +38,8 @@ let package = Package(
     products: [
         .executable(name: "iapdoctor", targets: ["IAPDoctorCLI"]),
         .library(name: "IAPDoctor", targets: ["IAPDoctor"]),
+        // The built-in rules: with IAPDoctor, what a program needs to run the whole check.
+        .library(name: "Rules", targets: ["Rules"]),
         .library(name: "XMLReader", targets: ["XMLReader"]),
         .library(name: "JSONReader", targets: ["JSONReader"]),
         .library(name: "CodeScanner", targets: ["CodeScanner"]),
@@ -60,19 +61,21 @@ let package = Package(
             swiftSettings: releaseSpeed,
             linkerSettings: [.linkedLibrary("xml2")]
         ),
-        // Finds the product IDs Swift and Objective-C code hands to StoreKit: no file formats, no rules.
+        // Finds the product IDs the app's code (Swift, Objective-C, Dart, JavaScript and TypeScript,
+        // C#) hands to StoreKit or a purchase library: no file formats, no rules.
         .target(name: "CodeScanner", swiftSettings: releaseSpeed),
         .target(name: "JSONReader", swiftSettings: releaseSpeed),
         .target(
             name: "IAPDoctor",
             dependencies: [
                 "XMLReader", "JSONReader", "CodeScanner", .product(name: "Yams", package: "Yams"),
-                // Insecure.MD5 for review screenshots' checksums (BENCHMARKS.md, "MD5").
+                // Insecure.MD5 for review screenshots' checksums.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: releaseSpeed
         ),
-        .target(name: "Rules", dependencies: ["IAPDoctor"], swiftSettings: releaseSpeed),
+        // The catalog rules read each streamed item's elements through XMLReader's item view.
+        .target(name: "Rules", dependencies: ["IAPDoctor", "XMLReader"], swiftSettings: releaseSpeed),
         // The live App Store Connect pull (`iapdoctor asc pull`): API key tokens, HTTP with retries
         // and rate limits, the snapshot document. The only target that touches the network.
         // Off Apple platforms its HTTP goes through libcurl loaded with dlopen on the first request

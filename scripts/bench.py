@@ -5,7 +5,7 @@ and PyYAML's C loader (descriptors), and writes the measured part of BENCHMARKS.
 usage:
   scripts/bench.py [--binary PATH] [--runs N] [--sizes 1000,10000,100000] [--output BENCHMARKS.md]
   scripts/bench.py --smoke [--binary PATH]       # CI: tiny inputs, one run, checks, writes nothing
-  scripts/bench.py --sections findings --sizes 10000,100000 --runs 3   # issue 16's faulty catalogs only
+  scripts/bench.py --sections findings --sizes 10000,100000 --runs 3   # the faulty catalogs only
 
 Without --binary, builds the release binary with its own scratch path
 (`swift build -c release --static-swift-stdlib --scratch-path /tmp/iapdoctor-bench-build`, the
@@ -178,7 +178,7 @@ def summary_total(binary, path):
 
 
 def findings_series(binary, work, sizes, densities, formats, runs, have_xmllint):
-    """Issue 16: clean and faulty catalogs (`gen_catalog.py --density R`) per size, each format
+    """Clean and faulty catalogs (`gen_catalog.py --density R`) per size, each format
     against xmllint on the same file, interleaved. Per finding: the time and peak memory added over
     the clean catalog in the same format, and the output bytes."""
     blocks = []
@@ -268,7 +268,7 @@ def main():
                             "results": series({"iapdoctor check (faulty)": ([binary, "check", faulty, "--format", "json"], (0, 1))},
                                               min(runs, 3))}
 
-    # 1b. Findings (issue 16): faulty catalogs at several densities, per format.
+    # 1b. Findings: faulty catalogs at several densities, per format.
     if "findings" in sections:
         densities = [0.01, 1.0] if args.smoke else [float(x) for x in args.densities.split(",")]
         report["findings"] = findings_series(binary, work, sizes, densities, args.formats.split(","), runs, have_xmllint)
@@ -314,7 +314,7 @@ def main():
     print_report(report)
     if args.smoke:
         # Start-up: a check must not load libcurl (the pull loads it with dlopen when it runs;
-        # linking it made every start resolve ~30 more libraries, BENCHMARKS.md §8).
+        # linking it made every start resolve ~30 more libraries).
         if "libcurl" in linked:
             sys.exit("smoke benchmark failed: the binary links libcurl:\n" + linked)
         # Memory is the one bound a smoke run can check on any machine: the catalog streams.
@@ -322,7 +322,7 @@ def main():
             peak = block["results"]["iapdoctor check --format json"][1]
             if peak > 64:
                 sys.exit(f"smoke benchmark failed: {block['n']} items took {peak:.1f} MB (the bound is 64 MB)")
-        # JSON and SARIF list every finding, past the text's 2,000 per rule (issue 16): a catalog
+        # JSON and SARIF list every finding, past the text's 2,000 per rule: a catalog
         # with about 6,700 findings for each of three rules.
         listed = gen_catalog(8000, os.path.join(work, "every-finding"), "--density", "2.5")
         for fmt_name in ("json", "sarif"):
@@ -380,7 +380,7 @@ def print_report(report):
 
 def render_findings(report):
     """The findings table: per size, density and format, against the clean catalog's run."""
-    out = ["### Findings (issue 16: `gen_catalog.py --density R`, R findings per item)", "",
+    out = ["### Findings (`gen_catalog.py --density R`, R findings per item)", "",
            "Kinds: a description too long, a review screenshot file missing, a type in the wrong case. "
            "Per finding: time and peak RSS added over the clean catalog of the same size in the same format, "
            "and the bytes of output.", "",

@@ -20,7 +20,7 @@ that is not YYYY-MM-DD. `--faults` catalogs are for correctness and worst-case r
 performance targets (those are about clean catalogs).
 
 --density R plants R findings per item on average (0.01: one item in 100; 1: every item; 2.5: every
-item two or three), the kinds of issue 16's faulty catalog: a description too long (first locale
+item two or three), the kinds of a faulty catalog: a description too long (first locale
 only: one finding), a review screenshot file that does not exist (`missing_NNNNNN.png`: one
 finding), and a type in the wrong case (`Consumable`; an auto-renewable, whose type inside its group
 must stay, gets a duration that is not one instead). Item i gets floor((i+1)R) - floor(iR) of them
@@ -214,7 +214,7 @@ def main():
     parser.add_argument("--faults", action="store_true")
     parser.add_argument("--fault-every", type=int, default=97)
     parser.add_argument("--screenshots", type=int, default=4)
-    parser.add_argument("--density", type=float, default=0.0, help="findings per item (issue 16's faulty catalogs)")
+    parser.add_argument("--density", type=float, default=0.0, help="findings per item (faulty catalogs)")
     args = parser.parse_args()
     if args.screenshots < 1:
         parser.error("--screenshots must be at least 1")

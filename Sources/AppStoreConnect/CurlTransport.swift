@@ -3,8 +3,8 @@ import CCurlLoader
 import Foundation
 
 /// GETs through libcurl, loaded with `dlopen` on the first request (CCurlLoader): Foundation's
-/// URLSession on Linux links libcurl and some 30 libraries into every run of the binary, which cost
-/// most of a tiny check's start-up (BENCHMARKS.md §8), and its static build needs libcurl's
+/// URLSession on Linux links libcurl and some 30 libraries into every run of the binary, which
+/// would be most of a tiny check's start-up, and its static build needs libcurl's
 /// development files. Same contract as `URLSessionTransport`: a ceiling on the body's size
 /// (checked as bytes arrive), no redirects (a 3xx is returned as it is), http and https only.
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {

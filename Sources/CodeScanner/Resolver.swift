@@ -49,8 +49,8 @@ extension SourceScanner {
         static let maxNesting = 48
         /// IDs handled in all (each list built, and each remembered list used again, counts its
         /// length). Definitions are evaluated once and remembered, but a chain such as
-        /// `let dN = [dN-1, "idN"]` still makes lists whose lengths add up quadratically (issue 13:
-        /// 650 KB of them took 15 s and 2.3 GB); past `maxWork` nothing more is followed and the
+        /// `let dN = [dN-1, "idN"]` still makes lists whose lengths add up quadratically in the
+        /// source's length; past `maxWork` nothing more is followed and the
         /// remaining call sites are notes saying why. A real app's ID lists total a few hundred.
         var work = 0
         static let maxWork = 250_000

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Exit code 3 for internal failures, never a signal (issue 13). A thrown error that is not a
+/// Exit code 3 for internal failures, never a signal. A thrown error that is not a
 /// usage, input or configuration error is reported by `IAPDoctorCommand.main` in one line with
 /// exit 3. What cannot be caught in Swift (a runtime trap: an arithmetic overflow, an index out of
 /// range, a failed allocation, a stack overflow) raises a signal; the handlers installed here turn

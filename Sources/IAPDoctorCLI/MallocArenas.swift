@@ -3,8 +3,8 @@ import Glibc
 
 /// glibc gives each thread that allocates a malloc arena of its own. The catalog scan's second
 /// thread (`XMLReader.scanInParallel`) allocates the findings and the main thread the report, and
-/// with two arenas neither reuses what the other freed: a faulty 100,000-item SARIF check peaked
-/// at 131 MB instead of 114 (BENCHMARKS.md §10). One arena for the process: its two threads
+/// with two arenas neither reuses what the other freed, which raises a large check's peak
+/// memory. One arena for the process: its two threads
 /// rarely allocate at the same moment.
 enum MallocArenas {
     static func useOne() {

@@ -2,8 +2,8 @@ import IAPDoctor
 
 /// The common forms of `check` read by hand: paths with `--format`/`-f`, `--output`/`-o`,
 /// `--fail-on`, `--strict`, `--verbose` and `--color`, each given at most once. ArgumentParser's parse is a
-/// third of a tiny check's time (it reflects every option of every command and looks their
-/// types' conformances up across the whole binary; BENCHMARKS.md §11), and CI runs exactly these
+/// large part of a tiny check's time (it reflects every option of every command and looks their
+/// types' conformances up across the whole binary), and CI runs exactly these
 /// forms. Anything else (another option, a value that is not one of the choices, `--help`, `--`,
 /// a word that starts with `-`, a repeated option) is left to ArgumentParser, so every message,
 /// help and completion request comes from one place. `QuickCheckArgumentsTests` holds every

@@ -6,8 +6,8 @@ import Darwin
 import IAPDoctor
 
 /// Decodes the built-in rule catalog on a second thread while the main thread parses the
-/// arguments: the two are a third and a half of a tiny check's start-up (BENCHMARKS.md §10),
-/// and independent. `RuleCatalog.builtin` is a lazily made global, so a command that reaches
+/// arguments: the two are most of a tiny check's start-up, and independent.
+/// `RuleCatalog.builtin` is a lazily made global, so a command that reaches
 /// for it before the thread is done waits for that one decoding instead of doing its own; a
 /// command that never needs it (`--version`) exits without waiting.
 enum StartupWarmUp {

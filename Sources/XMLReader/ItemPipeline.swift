@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// Runs the item handler of a scan on a thread of its own, so that libxml2's parse of the next
-/// items and the handler's work on the finished ones overlap (two cores: a clean 10,000-item
-/// catalog check in 0.6 of the one-thread time, BENCHMARKS.md §10).
+/// items and the handler's work on the finished ones overlap, and a catalog check uses two cores
+/// instead of one.
 ///
 /// The parse fills an arena per item and hands it over when the item ends; the worker handles
 /// the arenas in the order they were handed over (document order) and gives them back. Arenas are

@@ -51,8 +51,8 @@ final class SAXSession {
     private let pipeline: ItemPipeline?
     private let parse = XMLParseIdentity()
     /// Scan mode: the current item's elements. The hot callbacks reach it through `arenaRef`
-    /// without retaining it (a strong `var` was retained and released around every use: ~27 M
-    /// instructions of a 10,000-item scan, callgrind); `arenaOwner` keeps it alive.
+    /// without retaining it (a strong `var` would be retained and released around every use);
+    /// `arenaOwner` keeps it alive.
     private var arena: XMLItemArena {
         get { arenaOwner }
         set {
@@ -208,9 +208,9 @@ final class SAXSession {
         return try parseFromSource()
     }
 
-    /// libxml2's pull parser reads the document through ``readInput(into:capacity:)``: it does a
-    /// sixth fewer instructions than the push parser, which checks for the end of every construct
-    /// in its buffer before parsing it (clean 10,000-item catalog: 353 M → 291 M in libxml2).
+    /// libxml2's pull parser reads the document through ``readInput(into:capacity:)``: it does
+    /// less work than the push parser, which checks for the end of every construct in its buffer
+    /// before parsing it.
     private func parseFromSource() throws(XMLReaderError) -> XMLNode {
         _ = libxml2Initialized
         var handler = makeSAXHandler()
@@ -820,7 +820,7 @@ private func makeSAXHandler() -> xmlSAXHandler {
     handler.characters = { ctx, bytes, length in withSession(ctx) { $0.characters(bytes, Int(length)) } }
     handler.cdataBlock = { ctx, bytes, length in withSession(ctx) { $0.characters(bytes, Int(length), isCDATA: true) } }
     // The same function, not an equal one: libxml2 then skips checking whether each run of white
-    // space could be ignorable (it never is without a tree; 4 M instructions of a 10k catalog).
+    // space could be ignorable (it never is without a tree).
     handler.ignorableWhitespace = handler.characters
     handler.entityDecl = { ctx, name, _, _, _, _ in session(ctx)?.entityDeclaration(name) }
     handler.unparsedEntityDecl = { ctx, name, _, _, _ in session(ctx)?.entityDeclaration(name) }

@@ -133,7 +133,7 @@ public final class XMLItemArena {
             let key = UnsafeRawPointer(text.utf8Start)
             let home = Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> 55)
             // Two names used for every item can share a home slot (it depends on where the linker
-            // put them: one build spent 23 M instructions of a 10,000-item check evicting), so a
+            // put them, and they would evict each other for every item), so a
             // name may also sit in one of the next three slots.
             var slot = home
             for probe in 0..<4 {
@@ -262,8 +262,8 @@ public final class XMLParseIdentity {
     /// Ids of literal names by the address of their text (a direct-mapped cache): a lookup is a
     /// pointer comparison. A miss remembers how many names there were, since the name may come
     /// later. One per parse, not per arena: ids are the parse's, and with items on a second
-    /// thread up to 128 arenas are in use, each of which warmed a cache of its own (23 M
-    /// instructions of the clean 10,000-item check). Only the thread handling items uses it.
+    /// thread up to 128 arenas are in use, each of which would warm a cache of its own. Only the
+    /// thread handling items uses it.
     let literalKeys: UnsafeMutablePointer<UnsafeRawPointer?>
     let literalIDs: UnsafeMutablePointer<Int>
     let literalNameCounts: UnsafeMutablePointer<Int>
@@ -498,8 +498,8 @@ public struct XMLElementView {
     }
 
     /// Follows a path of child names, taking the first match at each step: one to three names
-    /// (the variadic subscript these replace built an array of the names and retained it on
-    /// every call: 6.7 M instructions of a clean 10,000-item check).
+    /// (not a variadic subscript, which would build an array of the names and retain it on
+    /// every call).
     @inlinable
     public subscript(_ first: XMLName) -> XMLElementView? { child(first) }
 

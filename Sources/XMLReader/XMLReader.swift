@@ -21,9 +21,9 @@ public struct XMLReaderLimits: Sendable {
     /// How many bytes are read from a file at a time (libxml2 takes them a few KB at a time).
     public var chunkSize: Int = 32 * 1024
     /// Longest start tag (name and attributes) in bytes. libxml2 2.9 checks attributes for
-    /// duplicates pairwise, so one tag with 90,000 attributes (1 MB) takes 10 s; the reader refuses
-    /// a start tag libxml2 is still inside after this many bytes, before handing it more (at most
-    /// ~13,000 attributes, ~0.2 s).
+    /// duplicates pairwise, so a tag's cost grows with the square of its attribute count; the
+    /// reader refuses a start tag libxml2 is still inside after this many bytes, before handing it
+    /// more (at most ~13,000 attributes).
     /// Apple's catalogs and property lists have a few short attributes per element.
     public var maxStartTagBytes: Int = 64 * 1024
 
@@ -222,7 +222,7 @@ public func readFileBytes(_ path: String, maxBytes: Int = 1 << 31) throws(XMLRea
     var info = stat()
     let expected = fstat(fd, &info) == 0 ? min(max(Int(info.st_size), 0), maxBytes) : 0
     // Read straight into an array of the size the file has (one byte more, to see whether it grew),
-    // not through a zeroed buffer: a 256 KB one made every small file cost 64 page faults.
+    // not through a large zeroed buffer, whose every page even a small file would fault in.
     var failed = false
     var result = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
         count = 0

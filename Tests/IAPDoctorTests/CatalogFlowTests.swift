@@ -3,7 +3,7 @@ import IAPDoctor
 import Rules
 import Testing
 
-/// Issue 15, item 1: a package's items are checked once, as they stream by, by the rules the run's
+/// A package's items are checked once, as they stream by, by the rules the run's
 /// configuration leaves on, with its severities and options; nothing of one run reaches another.
 @Suite("Catalog items are checked with the configured rules") struct CatalogFlowTests {
     /// Two items: titles of 16 and 11 characters (both within rules.yaml's 30), the first with the

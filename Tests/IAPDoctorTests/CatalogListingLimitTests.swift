@@ -3,7 +3,7 @@ import IAPDoctor
 import Rules
 import Testing
 
-/// Issue 16: a catalog scan keeps the first ``Engine/maxListedFindingsPerRule`` findings of each
+/// A catalog scan keeps the first ``Engine/maxListedFindingsPerRule`` findings of each
 /// item rule and only counts the rest (with the products they are about), so memory does not grow
 /// with findings nobody lists; totals, the note and verdicts are those of every finding.
 @Suite("Catalog findings past the listing limit") struct CatalogListingLimitTests {

@@ -2,7 +2,7 @@ import Foundation
 import IAPDoctor
 import Testing
 
-/// Issue 13, items 8–16 and 18: paths from inputs stay inside the project, inputs are regular
+/// Paths from inputs stay inside the project, inputs are regular
 /// files, `-o` never replaces what is not a regular file, every named path counts as an input,
 /// `init` writes YAML that reads back, control characters are shown escaped. Every input is made
 /// here, in a folder of the test's own, removed at the end. Runs go through the real binary under

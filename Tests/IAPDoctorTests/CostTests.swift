@@ -4,11 +4,11 @@ import Foundation
 @testable import IAPDoctor
 import Testing
 
-/// Issue 13, items 1, 2, 4, 5, 7 and 17: crafted inputs that crashed iapdoctor or made it run
+/// Crafted inputs that crashed iapdoctor or made it run
 /// for minutes. Inputs are generated here, sized so that the old code ran for minutes or asked for
 /// gigabytes; the tests assert counts of work units (table cells, automaton steps, IDs handled),
 /// never times. The suite's time limit only stops a regressed run.
-@Suite("Cost of hostile inputs (issue 13)", .timeLimit(.minutes(2))) struct CostTests {
+@Suite("Cost of hostile inputs", .timeLimit(.minutes(2))) struct CostTests {
 
     // MARK: 1. Typo search
 
@@ -204,7 +204,7 @@ import Testing
         }
     }
 
-    /// The patterns from issue 13 that made `Regex` backtrack for ever: steps are at most the
+    /// Patterns that make a backtracking `Regex` run for ever: steps are at most the
     /// pattern's states per character.
     @Test func catastrophicPatternsRunInLinearSteps() throws {
         let words = try LinearPattern("([A-Za-z]+ ?)+")

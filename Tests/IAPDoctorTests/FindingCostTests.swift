@@ -3,12 +3,12 @@ import Foundation
 import Rules
 import Testing
 
-/// Issue 16: what a faulty catalog's findings cost. Past the listing limit a rule's findings are
+/// What a faulty catalog's findings cost. Past the listing limit a rule's findings are
 /// counted, never written (no message, no template); the ones listed are the first in item order
 /// and read as before; a missing screenshot is answered without the confinement check; the JSON
 /// writer's fast escape test agrees with the byte loop; a finding's copy-on-write box keeps value
 /// semantics. Counts and texts are asserted, never times.
-@Suite("Cost of findings (issue 16)") struct FindingCostTests {
+@Suite("Cost of findings") struct FindingCostTests {
     static let extra = 150
 
     /// Item `index`: a description too long (a declarative check) and a review screenshot that is

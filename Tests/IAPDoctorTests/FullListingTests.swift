@@ -3,7 +3,7 @@ import Foundation
 import Rules
 import Testing
 
-/// Issue 16: JSON and SARIF list every finding, also past the per-rule listing limit that the text
+/// JSON and SARIF list every finding, also past the per-rule listing limit that the text
 /// keeps; the findings past it are kept compactly (``CompactFindings``) and the reports stream.
 @Suite("Every finding in JSON and SARIF") struct FullListingTests {
     static let extra = 250

@@ -3,7 +3,7 @@ import Foundation
 import Rules
 import Testing
 
-/// Issue 17, item 3: `schemas/project.schema.json` (the descriptor, for editors) and
+/// `schemas/project.schema.json` (the descriptor, for editors) and
 /// `schemas/report.schema.json` (`iapdoctor-report/1`, for consumers). The descriptor schema
 /// lists the loader's own key table and enumerations, compared here, so neither can change alone.
 /// Validation uses Python's `jsonschema` and PyYAML (scripts/bootstrap.sh installs both); without

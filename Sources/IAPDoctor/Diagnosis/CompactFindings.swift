@@ -1,7 +1,6 @@
 /// Findings past the per-rule listing limit, kept for the reports that list every finding (JSON,
 /// SARIF) at a fraction of a ``Finding``'s cost: one fixed-size record each, with the texts as
-/// UTF-8 in one byte arena (issue 16: a ``Finding`` with its strings costs about 600 bytes, a
-/// record and its texts about 200; 250,000 findings in 50 MB instead of 150).
+/// UTF-8 in one byte arena.
 ///
 /// Rule, checklist and file names are interned (a scan has a handful); a product ID is stored
 /// once for a run of findings about the same product, and a help text once for a run of the same

@@ -17,7 +17,7 @@ public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
 ///
 /// A value type whose fields live in one copy-on-write box: a copy is one retain, not one per
 /// string and array in it (the engine and the reports copy findings often, and a faulty catalog
-/// has thousands: issue 16), and an array of findings holds a pointer each. The fields are
+/// has thousands), and an array of findings holds a pointer each. The fields are
 /// changed in place (`_modify`): a getter and setter pair would copy an array to append to it.
 public struct Finding: Sendable, Hashable {
     public var rule: String {

@@ -1,5 +1,5 @@
 /// Decodes the composed node tree of the built-in rules.yaml that scripts/embed-rules.py writes
-/// beside its text, so a start-up does not compose 95 KB of YAML (a test keeps the two equal).
+/// beside its text, so a start-up does not compose the YAML (a test keeps the two equal).
 enum BuiltinRulesTree {
     static func decode(_ form: String, file: String) -> YAMLTree? {
         var form = form

@@ -42,8 +42,8 @@ public final class CatalogItemContext {
 
     /// A finding of this rule, with its configured severity and its checklist item. Its texts and
     /// location are worked out only while the rule is listing (``isListing``); past the listing
-    /// limit it is a stand-in with the severity and the product, all the count needs: a faulty
-    /// catalog formatted a message for each of its findings, listed or not (issue 16).
+    /// limit it is a stand-in with the severity and the product, all the count needs, so a faulty
+    /// catalog does not format a message for each of its findings, listed or not.
     public func finding(
         _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation, help: @autoclosure () -> String? = nil,
         notes: @autoclosure () -> [String] = [], related: @autoclosure () -> [RelatedSpan] = [], product: String? = nil

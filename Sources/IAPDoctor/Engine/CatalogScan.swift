@@ -23,9 +23,8 @@ extension Engine {
 /// so nothing of one read or one configuration reaches another.
 final class CatalogScan {
     // Constants, so reading them per item costs no exclusivity check. The rules and their
-    // contexts are two arrays, not one of pairs: taking a rule out of a pair copied the
-    // existential and the context for every call (with the context a struct, that made a
-    // 10,000-item check run 16% more instructions); each rule is in a box of its own type
+    // contexts are two arrays, not one of pairs: taking a rule out of a pair would copy the
+    // existential and the context for every call; each rule is in a box of its own type
     // (``CatalogItemCheck``), which is called in place.
     private let rules: [CatalogItemCheck]
     private let contexts: [CatalogItemContext]
@@ -163,7 +162,7 @@ private final class TypedCatalogItemCheck<Checked: CatalogItemRule>: CatalogItem
 
 /// The findings of one check past the listing limit, as one stand-in (``Finding/isElided``) per
 /// severity, weighted by how many findings it stands for, with the products they were about (a
-/// string each, not a finding each: 250,000 findings past the limit kept ~150 MB as stand-ins).
+/// string each, not a finding each: findings past the limit may number hundreds of thousands).
 /// A class: a check that keeps its findings compactly counts them here itself.
 final class ElidedFindings {
     private var slots: [Severity: Int] = [:]

@@ -26,7 +26,7 @@ struct DeclarativeRule: Rule {
         // A product App Store Connect's snapshot lists has its fields there (App Store Connect
         // enforces them); only what the descriptor itself states is checked here. By product ID,
         // as `Project.product(withID:)` answers (the first product with the ID), made once: asking
-        // it per item made a 10,000-product descriptor quadratic (7 of its 9.4 s).
+        // it per item would make a check quadratic in the number of products.
         var listedByStore: [String: Bool] = [:]
         if check.each == "products", constraints.required {
             for product in context.project.products {
@@ -214,8 +214,7 @@ struct DeclarativeRule: Rule {
     ///
     /// Works on the template's UTF-8 bytes through a buffer pointer (the braces are ASCII, so every
     /// cut falls between scalars), not on its characters, nor through `String.UTF8View` indices,
-    /// which cost ~700 instructions per search: a faulty catalog fills two templates for every
-    /// finding it lists (issue 16).
+    /// which are slow to search: a faulty catalog fills two templates for every finding it lists.
     static func fill(_ template: String, fields: [String: String], metadata: RuleMetadata) -> String {
         var template = template
         return template.withUTF8 { utf8 -> String in
@@ -290,8 +289,8 @@ struct DeclarativeRule: Rule {
         }
 
         /// No byte of `bytes` is non-ASCII (0x80 and up) or a carriage return, looked at eight
-        /// bytes at a time (every value of every checked field of every item comes by here; a
-        /// byte loop was ~4 instructions a byte).
+        /// bytes at a time (every value of every checked field of every item comes by here, so a
+        /// byte-at-a-time loop would cost more).
         static func isSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
             var index = 0

@@ -44,8 +44,8 @@ public struct Engine: Sendable {
 
     /// Most findings of one rule listed in a report. Beyond it each finding still counts (verdicts,
     /// exit code, totals) but only a light stand-in is kept: a catalog or descriptor with a problem
-    /// on every one of 90,000 items would otherwise keep about 4 KB per finding (measured: 60,000
-    /// findings, 340 MB) and write 1 KB of JSON for each.
+    /// on every one of 90,000 items would otherwise keep about 4 KB per finding and write 1 KB of
+    /// JSON for each.
     public static let maxListedFindingsPerRule = 2_000
 
     /// How many of each catalog check's findings a scan keeps whole when it keeps the rest

@@ -2,7 +2,7 @@ extension DeclarativeRule {
     /// A message or help template cut once into literal bytes and the names it fills in, with
     /// the rule's options already put in: what ``DeclarativeRule/fill(_:fields:metadata:)`` does,
     /// without looking each `{name}` up again for every finding (a faulty catalog fills two
-    /// templates per item; a dictionary of fields and a string per name were most of it: issue 16).
+    /// templates per item, and a dictionary of fields and a string per name would be most of it).
     struct CompiledTemplate {
         /// The names a catalog check fills in.
         enum Field {

@@ -2,8 +2,8 @@ import Foundation
 
 /// The regular expressions of `pattern` options (`rules.yaml` and users' `custom_rules`), matched
 /// in time linear in the value: a Thompson automaton simulated one character at a time, never a
-/// backtracking engine (issue 13: Swift's `Regex` took forever on `([A-Za-z]+ ?)+` against a
-/// product title with one accented letter).
+/// backtracking engine (which, like Swift's `Regex`, can take exponential time, e.g. on
+/// `([A-Za-z]+ ?)+` against a product title with one accented letter).
 ///
 /// The syntax is the common subset of regular expressions: literals, `.`, classes (`[a-z._-]`,
 /// `[^-]`, with `\d`, `\w`, `\s` inside), `\d \D \w \W \s \S`, escaped punctuation, `\n \t \r \f
@@ -423,8 +423,7 @@ public final class LinearPattern: @unchecked Sendable {
     private let words: Int
     /// For ASCII values when the automaton is small: by (byte, word), the states whose test the
     /// byte passes; with `flatFollow` (by (bit, word)), what they lead to. 1 KB a word, where a
-    /// table by (bit, byte, word) took up to 200 KB a pattern (a tiny check zeroed 46 pages of
-    /// them, BENCHMARKS.md §10).
+    /// table by (bit, byte, word) would take up to 200 KB a pattern, all zeroed at start-up.
     private let asciiPasses: [UInt64]?
     private let flatFollow: [UInt64]
     /// For ASCII values: the automaton's sets of states made states of their own, so a byte costs
@@ -604,8 +603,8 @@ public final class LinearPattern: @unchecked Sendable {
     static func passes(_ c: Character, _ test: Test) -> Bool { passes(Subject(c), test) }
 
     /// The 128 ASCII characters as subjects, made once: the byte table asks each of them of every
-    /// state, and making a `Character` and its scalar view each time cost ~1.2 million instructions
-    /// per pattern, most of a tiny check's start-up (BENCHMARKS.md §8).
+    /// state, and making a `Character` and its scalar view each time would be most of a tiny
+    /// check's start-up.
     static let asciiSubjects: [Subject] = (0..<128).map { Subject(Character(Unicode.Scalar(UInt8($0)))) }
 
     static func passes(_ subject: Subject, _ test: Test) -> Bool {
@@ -720,7 +719,7 @@ public final class LinearPattern: @unchecked Sendable {
 /// taking each set of states it can be in as one state (the subset construction, for the sets
 /// reachable from the start), over classes of bytes that every state tests alike. Every item of a
 /// catalog has its product ID matched against a pattern in two rules, and its type and price tier
-/// in others: following the set of states bit by bit cost ~10 instructions a byte, the table ~5.
+/// in others: the table takes one lookup a byte, where following the set of states goes bit by bit.
 struct AsciiDFA: Sendable {
     /// Enough for the built-in patterns (the item types need 64); a pattern that would need more
     /// keeps the bit-set matcher.
@@ -755,8 +754,8 @@ struct AsciiDFA: Sendable {
         var rowShift = 0
         while 1 << rowShift < classRows.count { rowShift += 1 }
         // The sets found so far, `words` words each, and where each is, by a hash of its words
-        // (open addressing; no `Dictionary` of arrays, whose first use alone cost a tiny check
-        // ~0.8 M instructions looking up conformances).
+        // (open addressing; no `Dictionary` of arrays, whose first use alone costs a tiny check
+        // a search for conformances).
         var sets = start
         var slots = [Int](repeating: -1, count: 2 * Self.maxStates)
         func slot(of set: UnsafeBufferPointer<UInt64>) -> (slot: Int, state: Int?) {

@@ -3,8 +3,8 @@ import Foundation
 extension LinearPattern {
     /// The compiled pattern for `pattern`, compiled once per process: the rule catalog checks each
     /// `pattern` option where it reads it and again with the whole catalog, and every scan compiles
-    /// it for its checks; a compile costs ~0.3 M instructions and up to 200 KB of byte table
-    /// (BENCHMARKS.md §10). A pattern is immutable once compiled, so threads share it.
+    /// it for its checks, and a compile (the automaton and its byte tables) is not cheap. A
+    /// pattern is immutable once compiled, so threads share it.
     public static func shared(_ pattern: String) throws(Problem) -> LinearPattern {
         try compiledPatterns.compiled(pattern)
     }

@@ -13,7 +13,7 @@ public struct ProductIndex: Sendable {
     }
 
     /// `ids` gathered when first needed (duplicates included): a run without requests to match,
-    /// as a catalog check, never gathers them (100,000 catalog items took 6 ms).
+    /// as a catalog check, never gathers them (gathering walks every catalog item).
     public init(gathering ids: @escaping @Sendable () -> [String]) {
         tables = LazyNearMissIndex(ids)
     }
@@ -119,7 +119,7 @@ public enum RequestResolver {
     /// The product IDs the project states: the descriptor's products, then the catalogs'.
     public static func knownProductIDs(_ project: Project) -> [String] {
         var ids = project.products.compactMap { $0.productID?.value }
-        // A closure, not a key path (`\.productIDText` cost ~70 instructions more an item).
+        // A closure, not a key path: `\.productIDText` costs more an item.
         for package in project.catalogPackages { ids += package.items.compactMap { $0.productIDText } }
         return ids + project.storeKitCatalogs.flatMap(\.productIDs)
     }

@@ -291,8 +291,7 @@ struct VariableExpander {
     /// Characters that may still be produced; a chain of settings that doubles at every level would
     /// otherwise grow without bound before the depth limit stops it. 64 KiB is far beyond any real
     /// value (a bundle ID is at most 155 characters; long flag lists are a few KB) and bounds the
-    /// work modifiers do on every level of a crafted chain (fuzzing: 1 MiB let one unit take 1.4 s
-    /// under ASan).
+    /// work modifiers do on every level of a crafted chain.
     var budget = 1 << 16
     static let maxDepth = 16
     /// Modifiers applied to one reference (`$(NAME:lower:rfc1034identifier)`), each a pass over the value.

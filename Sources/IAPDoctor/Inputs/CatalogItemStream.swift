@@ -85,7 +85,7 @@ final class CatalogItemStream {
     private func isPurchases(_ level: Int) -> Bool { level == 3 && pathIsPurchases }
 
     /// ``isPurchases(_:)`` for the current path, worked out when an element at level 3 or above
-    /// starts (it cannot change below: 100,000 items asked it with five string comparisons each).
+    /// starts (it cannot change below), so no item pays the string comparisons that work it out.
     @exclusivity(unchecked) private var pathIsPurchases = false
 
     private func updatePathIsPurchases() {

@@ -202,7 +202,8 @@ public struct CatalogPackage: Sendable {
     /// value and the first item's value, in item order.
     public func repeats(of key: (Item) -> Fact<String>?) -> [(item: Item, repeated: Fact<String>, first: Fact<String>)] {
         // An open-addressing table of item indexes (4 bytes a slot, half full at most) instead of a
-        // dictionary of values: 100,000 items take 1 MB, not 20. Values are compared as strings.
+        // much larger dictionary of values: 100,000 items take 1 MB. Values are compared as
+        // strings.
         var capacity = 16
         while capacity < items.count * 2 { capacity *= 2 }
         var slots = [Int32](repeating: -1, count: capacity)

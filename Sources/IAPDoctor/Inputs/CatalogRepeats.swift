@@ -9,10 +9,10 @@ extension CatalogPackage {
 
     /// ``repeats(of:)-swift.method`` for a field of the item table: when the items are the
     /// table's rows in order (as loading makes them), values are hashed and compared where the
-    /// table keeps them and facts are made for the repeats only (a fact per item made the
-    /// duplicate rules ~2,400 instructions an item, 60 ms of a 100,000-item check, after the
-    /// scan). Values are compared as strings, as there: equal bytes are equal strings, and
-    /// values that are not both ASCII are compared as strings, hashed by their NFC bytes.
+    /// table keeps them and facts are made for the repeats only (not a fact per item, which
+    /// every item would pay for after the scan). Values are compared as strings, as there: equal
+    /// bytes are equal strings, and values that are not both ASCII are compared as strings, hashed
+    /// by their NFC bytes.
     public func repeats(of field: RepeatableField) -> [(item: Item, repeated: Fact<String>, first: Fact<String>)] {
         let fact = { (item: Item) -> Fact<String>? in field == .productID ? item.productID : item.referenceName }
         guard let table = items.first?.table, table.records.count == items.count,
@@ -25,8 +25,8 @@ extension CatalogPackage {
 
 extension ItemTable {
     /// Looks for the values of the row just added among the earlier rows'. Called as each item is
-    /// read, on the thread that handles the items while the parse goes on: done after the scan,
-    /// this was 14 ms of a 100,000-item check that nothing ran beside.
+    /// read, on the thread that handles the items while the parse goes on, not after the scan,
+    /// where nothing would run beside it.
     func findRepeats(ofRow row: Int) {
         if let id = productIDs[row], !id.isEmpty {
             productIDs.withUnsafeBufferPointer { ids in

@@ -248,7 +248,7 @@ struct DescriptorReader {
         }
 
         // App Store Connect holds at most 10,000 In-App Purchases per app; past that a descriptor is
-        // no app's (and the per-product work, about 40 µs and 10 KB each, stays bounded).
+        // no app's (and the per-product work stays bounded).
         let productNodes = list(top, .products)
         if productNodes.count > Self.maxProducts, let node = top[.products] {
             problem(RuleID.inputMalformed.rawValue,

@@ -68,8 +68,8 @@ public struct YAMLProblem: Error, Sendable {
 public enum YAMLTreeReader {
     /// Most nodes a document may expand to (aliases count every time they are used). A check costs
     /// about 600 bytes per node at its peak (the composed tree, the project, the outcomes), so
-    /// 750,000 nodes keep the largest accepted descriptor near 450 MB (measured: 17 MB, 30,000
-    /// products, 900,000 nodes took 553 MB); a 10,000-product descriptor is about 300,000 nodes.
+    /// 750,000 nodes keep the largest accepted descriptor near 450 MB; a 10,000-product
+    /// descriptor is about 300,000 nodes.
     public static let defaultNodeBudget = 750_000
     /// Largest YAML file read, in bytes (a 10,000-product descriptor is about 6 MB).
     public static let maxBytes = 12 << 20
@@ -134,7 +134,7 @@ public enum YAMLTreeReader {
             var line = 1
             var start = 0
             while start < buffer.count {
-                // memchr: fast even in debug builds, where a Swift byte loop over 20 MB takes seconds.
+                // memchr: fast even in debug builds, where a Swift byte loop over a big file is slow.
                 guard let found = memchr(base + start, 0x0A, buffer.count - start) else {
                     return buffer.count - start > limit ? line : nil
                 }

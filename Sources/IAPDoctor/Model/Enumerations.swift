@@ -29,8 +29,8 @@ extension DescriptorEnumeration {
 
 /// "Ready to Submit" → "ready_to_submit"; "Non-Consumable" → "non_consumable".
 public func normalizedEnumerationSpelling(_ text: String) -> String {
-    // ASCII (every built-in value, nearly every typed one) by bytes: the Character path cost ~7,000
-    // instructions a call, 1.2 M of each start-up's reading of rules.yaml.
+    // ASCII (every built-in value, nearly every typed one) by bytes: the Character path costs far
+    // more a call, and each start-up's reading of rules.yaml makes many calls.
     // Spaces at the ends need no trimming: leading separators are skipped, trailing ones removed.
     if let ascii = text.utf8.withContiguousStorageIfAvailable({ bytes -> String? in
         guard !bytes.contains(where: { $0 >= 0x80 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return nil }

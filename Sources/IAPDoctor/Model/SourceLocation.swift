@@ -6,8 +6,8 @@
 /// it (exclusive), so a one-character value at column 5 ends at column 6 and an empty value has
 /// `endColumn == column`. A location whose end is unknown is a point (`hasEnd` is false).
 ///
-/// The four numbers are stored as 32-bit integers: a location stays 32 bytes, as it was when it
-/// was a point (catalogs keep one per item and field, 100,000 items at a time). Inputs are far
+/// The four numbers are stored as 32-bit integers: a location stays 32 bytes (catalogs keep one
+/// per item and field, 100,000 items at a time). Inputs are far
 /// smaller than 2³¹ lines, and larger values are clamped.
 public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var file: String

@@ -127,8 +127,8 @@ public struct JSONReporter: ListingReporter {
 
 /// ``JSONReporter/writeFinding(_:into:)`` for a finding without related spans, from its keys
 /// and indentation cut into byte fragments once per report: most of writing a finding field by
-/// field was the separators, keys and indentation, not the values (issue 16: a faulty catalog's
-/// JSON lists 25,000 findings for 10,000 items).
+/// field would be the separators, keys and indentation, not the values (a faulty catalog's
+/// JSON lists several findings per item).
 struct FindingJSONTemplate {
     private let keys: [[UInt8]]
     private let close: [UInt8]
@@ -274,7 +274,7 @@ struct FindingJSONTemplate {
 /// A small streaming JSON writer with two-space indentation and deterministic output.
 ///
 /// Writes UTF-8 bytes, and copies a string with nothing to escape (nearly all of them) whole, not
-/// scalar by scalar (issue 16: a report of 8,000 findings spent more time here than checking the
+/// scalar by scalar (which would make writing a large report take longer than checking the
 /// catalog).
 public struct JSONWriter {
     /// The document so far, as UTF-8: appending bytes costs a fraction of appending to a `String`
@@ -309,7 +309,7 @@ public struct JSONWriter {
 
     /// A writer with room for about `bytes` bytes. Reserving what a report will roughly need
     /// (pages not written are never touched) spares copying the buffer at each doubling and
-    /// faulting in twice its size: a third of writing a large report was page faults (issue 16).
+    /// faulting in twice its size, a large part of writing a large report.
     public init(reservingCapacity capacity: Int) {
         bytes.reserveCapacity(capacity)
     }

@@ -1,7 +1,7 @@
 /// ``SARIFReporter/write(_:ruleIndex:fingerprint:into:)`` for a finding without related spans,
-/// from its keys and indentation cut into byte fragments once per report (issue 16: field by
-/// field, a result's separators, keys and nesting were most of a faulty catalog's SARIF log, which
-/// took four times as long per finding as its JSON).
+/// from its keys and indentation cut into byte fragments once per report (field by field, a
+/// result's separators, keys and nesting would be most of the work of a faulty catalog's SARIF
+/// log).
 struct SARIFResultTemplate {
     /// `{` to `"ruleId": `, `"ruleIndex": `, `"level": `, and `"message": {…"text": `.
     private let ruleID: [UInt8], ruleIndex: [UInt8], level: [UInt8], messageText: [UInt8]

@@ -1,8 +1,8 @@
 /// Levenshtein distance (over Unicode scalars) with an upper bound: returns `nil` as soon as the
 /// distance must exceed `limit`. An alignment within `limit` edits never strays more than `limit`
 /// cells from the diagonal, so only that band is computed: O((2·limit + 1) · length) time and
-/// O(length) memory, whatever the two strings are (issue 13: the full table of two 160 KB IDs took
-/// 11 s).
+/// O(length) memory, whatever the two strings are (the full table of two long IDs would take time
+/// and memory quadratic in their length).
 public func boundedEditDistance(_ a: String, _ b: String, limit: Int) -> Int? {
     boundedEditDistance(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: limit, work: nil)
 }

@@ -275,7 +275,7 @@ public enum FileSystem {
         let absolute = path.utf8.first == UInt8(ascii: "/")
         var parts: [Substring] = []
         // Split on the byte `/`, as the file system does (and without Character breaking, which
-        // made this most of the cost of a missing screenshot file; issue 16).
+        // would be most of the cost of a missing screenshot file).
         for bytes in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
             let part = Substring(bytes)
             if part == "." { continue }

@@ -4,9 +4,8 @@ import Crypto
 /// security: Transporter uses MD5 to detect changed files, and so does iapdoctor.
 ///
 /// swift-crypto's `Insecure.MD5` (BoringSSL elsewhere, CryptoKit on Apple platforms), which hashes
-/// a 20 MB file about twice as fast as the hand-written Swift it replaced (BENCHMARKS.md,
-/// "MD5"). Bytes are handed over where they lie (a review screenshot is up to a few megabytes,
-/// and a package references hundreds of them).
+/// faster than hand-written Swift. Bytes are handed over where they lie (a review screenshot is
+/// up to a few megabytes, and a package references hundreds of them).
 public struct MD5 {
     private var hasher = Insecure.MD5()
 

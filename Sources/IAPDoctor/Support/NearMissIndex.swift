@@ -216,7 +216,7 @@ struct TrieSearch {
         let width = query.count + 1
         // A branch ends once its band leaves the table (depth > query + limit), so rows beyond
         // that are never written: the table is (query + limit + 2) rows, not the longest ID's
-        // length (issue 13: a 1 MB ID made every request allocate and clear 460 MB).
+        // length (a very long ID would make every request allocate and clear a row per byte of it).
         var longest = 0
         for length in lengths { longest = max(longest, Int(length)) }
         let depth = min(longest, query.count + limit)

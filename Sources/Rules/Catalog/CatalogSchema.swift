@@ -43,8 +43,8 @@ enum CatalogSchema {
         (2048, 2732), (2732, 2048),
     ]
 
-    /// Whether a screenshot of `size` is accepted: a scan of the 27 pairs (it was a set of
-    /// `"W×H"` strings, and making that string for every screenshot cost 1,600 instructions).
+    /// Whether a screenshot of `size` is accepted: a scan of the 27 pairs, not a set of `"W×H"`
+    /// strings, which would make a string for every screenshot.
     static func isScreenshotSize(_ size: ImageSize) -> Bool {
         screenshotSizes.contains { $0.width == size.width && $0.height == size.height }
     }

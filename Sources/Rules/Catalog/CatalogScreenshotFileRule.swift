@@ -22,7 +22,7 @@ struct CatalogScreenshotFileRule: CatalogItemRule {
                 help: "copy the image into the .itmsp folder next to metadata.xml and set `<file_name>` to its bare name",
                 notes: ["packages are flat: the image sits next to metadata.xml, without folders"], product: reference.item.productID?.value)]
         }
-        // A byte test, not `String.contains(_:)` (Foundation's search, ~6,000 instructions a call).
+        // A byte test, not `String.contains(_:)`: Foundation's search costs far more per call.
         let hasFolder = name.utf8.contains(UInt8(ascii: "/"))
         return [context.finding(
             joining: ["review screenshot `", name, "` of `", reference.item.name, "` is not in the package folder `", streamed.directory, "`"],

@@ -22,7 +22,7 @@ struct CatalogUnknownElementRule: CatalogItemRule {
         let root = streamed.element
         let count = root.subtreeCount
         // Which elements are reached (by index in the item), and their schema entries: in the
-        // buffer the previous item used (allocating one per item was 2% of the item thread).
+        // buffer the previous item used, so the item thread does not allocate one per item.
         var reached: [Int] = []
         swap(&reached, &schema.reached)
         defer { swap(&reached, &schema.reached) }

@@ -106,8 +106,8 @@ final class ScreenshotFiles {
     /// The path of a bare name (no `/`, not `.` or `..`) in the package folder, or nil for any
     /// other name. Such a name resolves to an entry of the package folder itself, so the
     /// confinement check has nothing to find when it is missing (no link to follow, nothing
-    /// outside): that check made each missing name cost a `getcwd`, a `realpath` per parent and two
-    /// path normalizations (issue 16: 0.6 G instructions for 8,000 missing names).
+    /// outside), and that check would cost each missing name a `getcwd`, a `realpath` per parent
+    /// and two path normalizations.
     private func bareNamePath(_ name: String, in directory: String) -> String? {
         guard !name.isEmpty, name != ".", name != "..", !name.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 }) else {
             return nil
@@ -133,12 +133,12 @@ final class ScreenshotFiles {
 
     /// The names in the package folder, read once (nil when it cannot be read or is huge), and
     /// the ASCII ones lowercased: a name that is in neither cannot be found by `lstat` either, even
-    /// on a file system that ignores case. It spares a system call per missing name (5% of the
-    /// time of a catalog whose every item names a missing file).
+    /// on a file system that ignores case. It spares a system call per missing name, which adds
+    /// up in a catalog whose every item names a missing file.
     private var listing: (directory: String, names: Set<String>, folded: Set<String>)??
-    /// Names asked about before the folder is listed: listing costs about 5,000 instructions an
-    /// entry, so a catalog of a few items beside thousands of other files (a Downloads folder)
-    /// asks `lstat` instead (a 1-item check spent 20 M instructions listing /tmp).
+    /// Names asked about before the folder is listed: listing costs work for every entry, so a
+    /// catalog of a few items beside thousands of other files (a Downloads folder or /tmp)
+    /// asks `lstat` instead.
     private var unlistedQuestions = 0
     private static let questionsBeforeListing = 64
 
