@@ -160,10 +160,10 @@ public struct Doctor: Sendable {
             do {
                 // `--rules` is the user's choice; `.iapdoctor.yml` beside the descriptor is inside its folder.
                 configuration = try FileSystem.withConfinement(root: nil) { () throws(ConfigurationError) in
-                    try Configuration.load(path: configPath, catalog: engine.catalog)
+                    try Configuration.load(path: configPath, ruleSet: engine.ruleSet)
                 }
                 FileSystem.noteParsed(configPath)
-                configurationProblems += configuration.apply(to: engine.catalog).catalog.invalidPatterns()
+                configurationProblems += configuration.apply(to: engine.ruleSet).ruleSet.invalidPatterns()
             } catch {
                 if !FileSystem.isSymbolicLink(configPath) { FileSystem.noteParsed(configPath) }
                 configurationProblems += error.problems

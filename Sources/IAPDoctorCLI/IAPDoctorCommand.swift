@@ -212,7 +212,7 @@ struct RulesCommand: ParsableCommand {
     var writeDocs: String?
 
     func run() throws {
-        let catalog = RuleCatalog.builtin
+        let catalog = RuleSet.builtin
         if let folder = writeDocs {
             for rule in catalog.rules {
                 try write(RuleDocs.page(for: rule), to: "\(folder)/\(rule.id).md")
@@ -245,7 +245,7 @@ struct Explain: ParsableCommand {
     var rule: String
 
     func run() throws {
-        let catalog = RuleCatalog.builtin
+        let catalog = RuleSet.builtin
         guard let metadata = catalog.rule(rule) else {
             var message = "error: there is no rule `\(rule)`"
             if let suggestion = closestMatch(to: rule, in: catalog.rules.map(\.id)) { message += "; did you mean `\(suggestion)`?" }

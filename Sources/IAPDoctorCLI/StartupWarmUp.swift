@@ -5,9 +5,9 @@ import Darwin
 #endif
 import IAPDoctor
 
-/// Decodes the built-in rule catalog on a second thread while the main thread parses the
+/// Decodes the built-in rule set on a second thread while the main thread parses the
 /// arguments: the two are most of a tiny check's start-up, and independent.
-/// `RuleCatalog.builtin` is a lazily made global, so a command that reaches
+/// `RuleSet.builtin` is a lazily made global, so a command that reaches
 /// for it before the thread is done waits for that one decoding instead of doing its own; a
 /// command that never needs it (`--version`) exits without waiting.
 enum StartupWarmUp {
@@ -29,12 +29,12 @@ enum StartupWarmUp {
 
 #if canImport(Darwin)
 private func warmUpMain(_: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    _ = RuleCatalog.builtin
+    _ = RuleSet.builtin
     return nil
 }
 #else
 private func warmUpMain(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    _ = RuleCatalog.builtin
+    _ = RuleSet.builtin
     return nil
 }
 #endif

@@ -4,8 +4,8 @@ import IAPDoctor
 /// scripts/embed-rules.py from the rule files under Sources/Rules, so adding a rule's file and its
 /// rules.yaml entry registers it.
 public enum BuiltinRules {
-    /// The engine with the built-in catalog and rules.
-    public static func engine(catalog: RuleCatalog = .builtin) -> Engine {
-        Engine(catalog: catalog, rules: all)
+    /// The engine with the built-in rule set and rules.
+    public static func engine(ruleSet: RuleSet = .builtin) -> Engine {
+        Engine(ruleSet: ruleSet, rules: all)
     }
 }

@@ -25,7 +25,7 @@ struct AnswerTests {
     /// findings sit under an item the other rules answer.
     @Test("no item passes while a finding answers it no", arguments: answeringRules.map(\.id))
     func noItemPassesWhileAFindingAnswersNo(ruleID: String) throws {
-        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        let rule = try #require(RuleSet.builtin.rule(ruleID))
         for snippet in rule.triggering {
             let diagnosis = try Self.diagnosis(of: snippet, rule: rule)
             let fired = diagnosis.findings.filter { $0.rule == ruleID }
@@ -74,7 +74,7 @@ struct AnswerTests {
 
     /// A context-only rule's finding is reported under its item without answering it.
     @Test func aContextOnlyFindingLeavesTheItemToTheOtherRules() throws {
-        let rule = try #require(RuleCatalog.builtin.rule(RuleID.descriptorFileMismatch.rawValue))
+        let rule = try #require(RuleSet.builtin.rule(RuleID.descriptorFileMismatch.rawValue))
         #expect(rule.contextOnly)
         let diagnosis = diagnose(snippet: rule.triggering[0])
         let finding = try #require(diagnosis.findings.first { $0.rule == rule.id })

@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func anOptionAndASeverityInIapdoctorYmlReachTheStreamedItems() throws {
-        let defaults = try #require(RuleCatalog.builtin.rule("catalog-locale-code")).severity
+        let defaults = try #require(RuleSet.builtin.rule("catalog-locale-code")).severity
         #expect(defaults != .warning, "the test configures `warning`, so the default must differ")
         #expect(Self.titleLines.count == 2)
 
@@ -145,7 +145,7 @@ import Testing
                 check: { each: in_app_purchase, field: locales.locale.title }
                 options: { pattern: '.*Seed.*' }
                 message: "title `{value}` of `{product}` does not say Seed"
-            """.utf8), file: ".iapdoctor.yml", catalog: engine.catalog)
+            """.utf8), file: ".iapdoctor.yml", ruleSet: engine.ruleSet)
         let configured = try engine.scanCatalog(path: path, configuration: configuration)
         #expect(configured.itemFindings["catalog-locale-code"] == nil)
         let custom = try #require(configured.itemFindings["seed-titles"])

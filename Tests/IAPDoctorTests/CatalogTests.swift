@@ -31,20 +31,20 @@ struct CatalogTests {
         let unregistered = Set(declared).symmetricDifference(registered).sorted()
         #expect(unregistered.isEmpty, "run scripts/generate.sh: \(unregistered)")
         #expect(registered.count == Set(registered).count, "a rule is registered twice")
-        #expect(registered == RuleCatalog.builtin.rules.map(\.id).filter(Set(registered).contains), "not in rules.yaml's order")
+        #expect(registered == RuleSet.builtin.rules.map(\.id).filter(Set(registered).contains), "not in rules.yaml's order")
     }
 
     @Test func theEmbeddedCopyMatchesRulesYAML() {
         let file = readText(repositoryFile("rules.yaml"))
-        let same = RuleCatalog.builtinSource == file || RuleCatalog.builtinSource + "\n" == file
+        let same = RuleSet.builtinSource == file || RuleSet.builtinSource + "\n" == file
         #expect(same, "the rules.yaml built into the binary differs from the file: run scripts/generate.sh")
     }
 
     /// The start-up decodes a tree that scripts/embed-rules.py composed; it must be exactly what
     /// the YAML reader makes of the embedded text (texts, quoting, lines, columns, order).
     @Test func theEmbeddedTreeIsWhatTheYAMLReaderComposes() throws {
-        let composed = try YAMLTreeReader.read(bytes: Array(RuleCatalog.builtinSource.utf8), file: "rules.yaml").tree
-        let decoded = RuleCatalog.builtinTree
+        let composed = try YAMLTreeReader.read(bytes: Array(RuleSet.builtinSource.utf8), file: "rules.yaml").tree
+        let decoded = RuleSet.builtinTree
         #expect(decoded != nil, "the embedded tree does not decode: run scripts/generate.sh")
         if let composed, let decoded {
             let difference = firstDifference(composed, decoded)
@@ -73,7 +73,7 @@ struct CatalogTests {
     }
 
     @Test func docsPagesAreGeneratedFromTheCatalog() {
-        for rule in RuleCatalog.builtin.rules {
+        for rule in RuleSet.builtin.rules {
             let path = repositoryFile("docs/rules/\(rule.id).md")
             let same = readText(path) == RuleDocs.page(for: rule)
             #expect(same, "\(path) is stale: run scripts/generate.sh")
@@ -83,23 +83,23 @@ struct CatalogTests {
     }
 
     @Test func theGeneratedRuleIDsAreTheCatalogs() {
-        #expect(RuleID.allCases.map(\.rawValue) == RuleCatalog.builtin.rules.map(\.id), "RuleIDs.swift is stale: run scripts/generate.sh")
-        let inputRules = Set(RuleCatalog.builtin.rules.filter { $0.checklist == nil }.map(\.id))
+        #expect(RuleID.allCases.map(\.rawValue) == RuleSet.builtin.rules.map(\.id), "RuleIDs.swift is stale: run scripts/generate.sh")
+        let inputRules = Set(RuleSet.builtin.rules.filter { $0.checklist == nil }.map(\.id))
         #expect(Engine.inputRuleIDs == inputRules)
     }
 
     @Test func everyBuiltinRuleSaysSinceWhenAndHowSettled() {
-        for rule in RuleCatalog.builtin.rules {
+        for rule in RuleSet.builtin.rules {
             #expect(rule.since.map { $0.split(separator: ".").count == 3 } == true, "\(rule.id) has no `since: x.y.z`")
         }
-        #expect(RuleCatalog.builtin.rule("asc-missing-metadata")?.status == .preview)
-        #expect(RuleCatalog.builtin.rule("status-not-served")?.status == .stable)
+        #expect(RuleSet.builtin.rule("asc-missing-metadata")?.status == .preview)
+        #expect(RuleSet.builtin.rule("status-not-served")?.status == .stable)
     }
 
     @Test func aStatusThatIsNoneIsAConfigurationError() throws {
         let text = "- id: my-rule\n  severity: warning\n  title: t\n  rationale: r\n  help: h\n  status: beta\n"
         do {
-            _ = try RuleCatalog.parse(bytes: Array(text.utf8), file: "rules.yaml")
+            _ = try RuleSet.parse(bytes: Array(text.utf8), file: "rules.yaml")
             Issue.record("a rule with `status: beta` was accepted")
         } catch {
             #expect(error.problems.contains { $0.message.contains("status `beta`") && $0.location?.line == 6 })
@@ -107,13 +107,13 @@ struct CatalogTests {
     }
 
     @Test func everyChecklistItemIsAnsweredBySomeRule() {
-        let answered = Set(RuleCatalog.builtin.rules.compactMap(\.checklist))
+        let answered = Set(RuleSet.builtin.rules.compactMap(\.checklist))
         let missing = Checklist.items.map(\.id).filter { !answered.contains($0) }
         #expect(missing.isEmpty, "checklist items without a rule: \(missing)")
     }
 
     @Test func everyChecklistRuleHasTriggeringAndPassingExamples() {
-        for rule in RuleCatalog.builtin.rules where rule.checklist != nil {
+        for rule in RuleSet.builtin.rules where rule.checklist != nil {
             #expect(!rule.triggering.isEmpty, "\(rule.id) has no triggering example")
             // The feed-retired note fires on every catalog by design.
             let alwaysFires = ["storekit-configuration-incomplete", "catalog-xml-feed-retired"]
@@ -122,7 +122,7 @@ struct CatalogTests {
     }
 
     @Test func everyRuleHasTitleRationaleAndHelp() {
-        for rule in RuleCatalog.builtin.rules {
+        for rule in RuleSet.builtin.rules {
             #expect(!rule.title.isEmpty && rule.title != rule.id, "\(rule.id) has no title")
             #expect(!rule.rationale.isEmpty, "\(rule.id) has no rationale")
             #expect(!rule.help.isEmpty, "\(rule.id) has no help")

@@ -5,7 +5,7 @@ import Testing
 @Suite("Rules configuration (.iapdoctor.yml)")
 struct ConfigurationTests {
     func configuration(_ yaml: String) throws(ConfigurationError) -> Configuration {
-        try Configuration.parse(bytes: Array(yaml.utf8), file: ".iapdoctor.yml", catalog: .builtin)
+        try Configuration.parse(bytes: Array(yaml.utf8), file: ".iapdoctor.yml", ruleSet: .builtin)
     }
 
     func run(_ snippet: String, with config: Configuration) -> Diagnosis {

@@ -173,7 +173,7 @@ import Testing
             #expect(anything.wholeMatch(text))
         }
         var builtin = 0
-        for metadata in RuleCatalog.builtin.rules {
+        for metadata in RuleSet.builtin.rules {
             guard case .text(let source)? = metadata.option("pattern") else { continue }
             builtin += 1
             #expect(try LinearPattern(source).asciiTableStates != nil, "\(metadata.id): \(source)")
@@ -277,10 +277,10 @@ import Testing
                 message: "`{value}`"
             """
         #expect(throws: ConfigurationError.self) {
-            _ = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", catalog: .builtin)
+            _ = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", ruleSet: .builtin)
         }
         do {
-            _ = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", catalog: .builtin)
+            _ = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", ruleSet: .builtin)
         } catch {
             #expect(error.problems.count == 1)
             let problem = try #require(error.problems.first)
@@ -296,7 +296,7 @@ import Testing
     func outOfRangeLengthsAreRefusedWithTheirPosition(_ value: String) {
         let text = "rules:\n  display-name-length: { options: { max_length: \(value) } }\n"
         do {
-            _ = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", catalog: .builtin)
+            _ = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", ruleSet: .builtin)
             Issue.record("max_length: \(value) was accepted")
         } catch {
             #expect(error.problems.count == 1)
@@ -316,14 +316,14 @@ import Testing
         ] {
             let text = "rules:\n  \(rule): { options: { \(option): \(value) } }\n"
             #expect(throws: ConfigurationError.self, "\(option): \(value)") {
-                _ = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", catalog: .builtin)
+                _ = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", ruleSet: .builtin)
             }
         }
         // The largest accepted values run without a trap.
         let text = "rules:\n  propagation-window: { options: { sandbox_hours: 8760, production_hours: 0.5 } }\n  display-name-length: { options: { max_length: 1000000 } }\n"
-        let configuration = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", catalog: .builtin)
-        let catalog = configuration.apply(to: .builtin).catalog
-        let diagnosis = diagnose(snippet: "checked_at: 2026-11-22T10:00:00Z\n", catalog: catalog)
+        let configuration = try Configuration.parse(bytes: Array(text.utf8), file: ".iapdoctor.yml", ruleSet: .builtin)
+        let ruleSet = configuration.apply(to: .builtin).ruleSet
+        let diagnosis = diagnose(snippet: "checked_at: 2026-11-22T10:00:00Z\n", ruleSet: ruleSet)
         #expect(diagnosis.exitCode == 0)
     }
 
@@ -408,7 +408,7 @@ import Testing
         // Columns on line 1 are counted after the mark, as editors show them.
         #expect(read.tree?["version"]?.location == SourceLocation(file: "p.yaml", line: 1, column: 10, endLine: 1, endColumn: 11))
         let configuration = try Configuration.parse(
-            bytes: bom + Array("rules:\n  product-id-typo: warning\n".utf8), file: ".iapdoctor.yml", catalog: .builtin)
+            bytes: bom + Array("rules:\n  product-id-typo: warning\n".utf8), file: ".iapdoctor.yml", ruleSet: .builtin)
         #expect(configuration.overrides["product-id-typo"] != nil)
         #expect(configuration.overrides["product-id-typo"]?.location == SourceLocation(file: ".iapdoctor.yml", line: 2, column: 3, endLine: 2, endColumn: 18))
     }

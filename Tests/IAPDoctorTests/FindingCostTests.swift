@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func pastTheLimitARuleWritesNoText() {
-        let metadata = RuleCatalog.builtin.rule("catalog-screenshot-file-missing")!
+        let metadata = RuleSet.builtin.rule("catalog-screenshot-file-missing")!
         let context = CatalogItemContext(metadata: metadata, scanState: CatalogScanState())
         var written = 0
         func text(_ value: String) -> String {

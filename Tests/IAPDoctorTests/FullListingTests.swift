@@ -243,7 +243,7 @@ import Testing
     }
 
     @Test func aCompiledTemplateFillsAsTheTemplateIsFilled() throws {
-        let metadata = try #require(RuleCatalog.builtin.rule("catalog-description-length"))
+        let metadata = try #require(RuleSet.builtin.rule("catalog-description-length"))
         #expect(metadata.check != nil && metadata.option("max_length") != nil)
         let templates = [
             metadata.messageTemplate ?? "", metadata.helpTemplate ?? "", "no braces", "{}", "}{value}{", "",

@@ -105,7 +105,7 @@ struct GoldenTests {
                         continue
                     }
                     checkedFaults += 1
-                    #expect(RuleCatalog.builtin.rule(rule) != nil, "\(place): no rule `\(rule)`")
+                    #expect(RuleSet.builtin.rule(rule) != nil, "\(place): no rule `\(rule)`")
                     #expect(findings.contains { $0.rule == rule && $0.line == index + 1 && $0.file.hasSuffix("/" + relative) },
                             "\(place): FAULT(\(rule)) but no such finding at that line; found there: \(findings.filter { $0.line == index + 1 && $0.file.hasSuffix("/" + relative) }.map(\.rule))")
                 }

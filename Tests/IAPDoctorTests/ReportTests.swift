@@ -69,7 +69,7 @@ struct ReportTests {
         #expect(document.catalogs.first?.status == .pass)
         #expect(document.catalogs.first?.notes == 1)
         #expect(document.inputProblems.isEmpty)
-        #expect(document.rules.ruleCount == RuleCatalog.builtin.rules.count)
+        #expect(document.rules.ruleCount == RuleSet.builtin.rules.count)
         #expect(document.rules.configurationFile == nil && document.rules.disabledRules.isEmpty)
     }
 
@@ -130,7 +130,7 @@ struct ReportTests {
         let rules = ReportDocument(diagnosis).rules
         #expect(rules.configurationFile == file)
         #expect(rules.disabledRules == ["short-product-id"])
-        #expect(rules.ruleCount == RuleCatalog.builtin.rules.count - 1)
+        #expect(rules.ruleCount == RuleSet.builtin.rules.count - 1)
         #expect(rules.changes.map { "\($0.rule) \($0.option ?? "severity") \($0.value) \($0.defaultValue)" }
             == ["product-id-typo severity warning error", "display-name-length max_length 35 30"])
         let markdown = MarkdownReport().report(diagnosis)

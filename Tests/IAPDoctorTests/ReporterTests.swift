@@ -83,7 +83,7 @@ struct ReporterTests {
         #expect(Set(ruleIDs) == Set(diagnosis.findings.map(\.rule)))
         #expect(ruleIDs.count == Set(ruleIDs).count)
         let wildcard = rules.first { $0["id"] as? String == "wildcard-app-id" }!
-        let metadata = diagnosis.catalog.rule("wildcard-app-id")!
+        let metadata = diagnosis.ruleSet.rule("wildcard-app-id")!
         #expect((wildcard["shortDescription"] as! [String: Any])["text"] as? String == metadata.title)
         #expect((wildcard["fullDescription"] as! [String: Any])["text"] as? String == metadata.rationale)
         #expect((wildcard["help"] as! [String: Any])["text"] as? String == metadata.help)

@@ -6,7 +6,7 @@ import Testing
 /// (at the `# <-` line when one is marked), a passing snippet must not.
 @Suite("Rule examples")
 struct RuleExampleTests {
-    static let rulesWithExamples = RuleCatalog.builtin.rules.filter { !$0.triggering.isEmpty || !$0.passing.isEmpty }
+    static let rulesWithExamples = RuleSet.builtin.rules.filter { !$0.triggering.isEmpty || !$0.passing.isEmpty }
 
     static let descriptorRules = rulesWithExamples.filter { $0.input == .descriptor }
     static let catalogRules = rulesWithExamples.filter { $0.input == .catalog }
@@ -15,7 +15,7 @@ struct RuleExampleTests {
 
     @Test("App Store Connect examples fire and pass", arguments: ascRules.map(\.id))
     func ascExamples(ruleID: String) throws {
-        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        let rule = try #require(RuleSet.builtin.rule(ruleID))
         for snippet in rule.triggering {
             let (diagnosis, snapshot) = diagnose(ascSnippet: snippet)
             let fired = diagnosis.findings.filter { $0.rule == ruleID }
@@ -37,7 +37,7 @@ struct RuleExampleTests {
 
     @Test("StoreKit examples fire and pass", arguments: storeKitRules.map(\.id))
     func storeKitExamples(ruleID: String) throws {
-        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        let rule = try #require(RuleSet.builtin.rule(ruleID))
         for snippet in rule.triggering {
             let diagnosis = try diagnose(storeKitSnippet: snippet)
             #expect(diagnosis.findings.contains { $0.rule == ruleID }, "\(ruleID) did not fire on:\n\(snippet)\n\(diagnosis.findings.map(\.rule))")
@@ -51,7 +51,7 @@ struct RuleExampleTests {
 
     @Test("triggering examples fire", arguments: descriptorRules.map(\.id))
     func triggeringExamplesFire(ruleID: String) throws {
-        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        let rule = try #require(RuleSet.builtin.rule(ruleID))
         for snippet in rule.triggering {
             let diagnosis = diagnose(snippet: snippet)
             let fired = diagnosis.findings.filter { $0.rule == ruleID }
@@ -69,7 +69,7 @@ struct RuleExampleTests {
 
     @Test("passing examples stay quiet", arguments: descriptorRules.map(\.id))
     func passingExamplesStayQuiet(ruleID: String) throws {
-        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        let rule = try #require(RuleSet.builtin.rule(ruleID))
         for snippet in rule.passing {
             let diagnosis = diagnose(snippet: snippet)
             expectEvaluated(diagnosis, rule: rule, snippet: snippet)
@@ -80,7 +80,7 @@ struct RuleExampleTests {
 
     @Test("catalog triggering examples fire", arguments: catalogRules.map(\.id))
     func catalogTriggeringExamplesFire(ruleID: String) throws {
-        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        let rule = try #require(RuleSet.builtin.rule(ruleID))
         for snippet in rule.triggering {
             let (diagnosis, path, offset) = try diagnose(catalogSnippet: snippet, rule: rule)
             let fired = diagnosis.findings.filter { $0.rule == ruleID }
@@ -95,7 +95,7 @@ struct RuleExampleTests {
 
     @Test("catalog passing examples stay quiet", arguments: catalogRules.map(\.id))
     func catalogPassingExamplesStayQuiet(ruleID: String) throws {
-        let rule = try #require(RuleCatalog.builtin.rule(ruleID))
+        let rule = try #require(RuleSet.builtin.rule(ruleID))
         for snippet in rule.passing {
             let (diagnosis, _, _) = try diagnose(catalogSnippet: snippet, rule: rule)
             expectEvaluated(diagnosis, rule: rule, snippet: snippet)
@@ -126,7 +126,7 @@ struct RuleExampleTests {
 
     /// The check above fails on a snippet the engine could not read, or read other than meant.
     @Test func aPassingExampleThatWasNotReadFailsTheCheck() throws {
-        let rule = try #require(RuleCatalog.builtin.rule("wildcard-app-id"))
+        let rule = try #require(RuleSet.builtin.rule("wildcard-app-id"))
         #expect(Self.whyNotEvaluated(diagnose(snippet: ""), rule: rule).isEmpty)
         for snippet in ["app: [unclosed\n", "app:\n  bundle_identifer: com.x.y\n"] {
             #expect(!Self.whyNotEvaluated(diagnose(snippet: snippet), rule: rule).isEmpty, "\(snippet) would count as a passing example")

@@ -45,10 +45,10 @@ func merge(_ base: YAMLTree, _ overlay: YAMLTree) -> YAMLTree {
 }
 
 /// Runs the built-in engine on the healthy example with `snippet` applied on top.
-func diagnose(snippet: String, catalog: RuleCatalog = .builtin) -> Diagnosis {
+func diagnose(snippet: String, ruleSet: RuleSet = .builtin) -> Diagnosis {
     let basePath = repositoryFile("examples/healthy/project.yaml")
     let base = try! YAMLTreeReader.read(bytes: Array(readText(basePath).utf8), file: basePath).tree!
-    let engine = BuiltinRules.engine(catalog: catalog)
+    let engine = BuiltinRules.engine(ruleSet: ruleSet)
     let overlay: YAMLTree?
     do {
         overlay = try YAMLTreeReader.read(bytes: Array(snippet.utf8), file: "snippet.yaml").tree
@@ -177,15 +177,15 @@ func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Dia
     let loaded = DescriptorLoader.load(path: basePath)
     var project = loaded.project
     var problems = loaded.problems
-    var catalog = RuleCatalog.builtin
-    if let index = catalog.rules.firstIndex(where: { $0.id == rule.id }) {
+    var ruleSet = RuleSet.builtin
+    if let index = ruleSet.rules.firstIndex(where: { $0.id == rule.id }) {
         for (name, value) in rule.exampleOptions {
-            if let option = catalog.rules[index].options.firstIndex(where: { $0.name == name }) {
-                catalog.rules[index].options[option].value = value
+            if let option = ruleSet.rules[index].options.firstIndex(where: { $0.name == name }) {
+                ruleSet.rules[index].options[option].value = value
             }
         }
     }
-    let engine = BuiltinRules.engine(catalog: catalog)
+    let engine = BuiltinRules.engine(ruleSet: ruleSet)
     let options = Engine.Options()
     do {
         project.catalogPackages = [try engine.scanCatalog(path: path, configuration: options.configuration)]

@@ -76,10 +76,10 @@ public struct Diagnosis: Sendable {
     public var failOn: Severity?
     /// The rules in force (built-in and custom, with the configuration applied), for reporters
     /// that describe them (SARIF's `tool.driver.rules`).
-    public var catalog: RuleCatalog
-    /// The rules before the configuration (the engine's catalog: rules.yaml's for the command
+    public var ruleSet: RuleSet
+    /// The rules before the configuration (the engine's: rules.yaml's for the command
     /// line), for reporters that say what the configuration changed or link a rule's page.
-    public var defaultCatalog: RuleCatalog
+    public var defaultRuleSet: RuleSet
     /// Rules turned off by the configuration.
     public var disabledRules: [String]
     public var configurationFile: String?

@@ -9,7 +9,7 @@ extension Engine {
     /// (``CatalogPackage/unlistedFindings``), for a report that lists every finding.
     public func scanCatalog(path: String, configuration: Configuration, keepingUnlisted: Bool = false) throws(InputProblem) -> CatalogPackage {
         let scan = CatalogScan(
-            catalog: configuration.apply(to: catalog).catalog, implementations: implementations,
+            ruleSet: configuration.apply(to: ruleSet).ruleSet, implementations: implementations,
             keepingUnlisted: keepingUnlisted ? FileSystem.fileSize(CatalogPackage.metadataPath(for: path)) ?? 0 : nil)
         var package = try CatalogPackage.load(path: path, eachItem: scan.check)
         package.itemFindings = scan.findingsByRule
@@ -56,14 +56,14 @@ final class CatalogScan {
     /// with Swift logic, by id.
     /// `keepingUnlisted`: keep the findings past the listing limit, with room for a catalog of this
     /// many bytes; `nil`: only count them.
-    init(catalog: RuleCatalog, implementations: [String: any Rule], keepingUnlisted: Int? = nil) {
+    init(ruleSet: RuleSet, implementations: [String: any Rule], keepingUnlisted: Int? = nil) {
         unlisted = keepingUnlisted.map { CompactFindings(reservingFor: $0) }
         limit = keepingUnlisted != nil ? Engine.wholeFindingsPerRuleWhenKept : Engine.maxListedFindingsPerRule
         let scanState = CatalogScanState()
         var rules: [CatalogItemCheck] = []
         var contexts: [CatalogItemContext] = []
         var plans: [DeclarativeRule.CatalogPlan] = []
-        for metadata in catalog.rules {
+        for metadata in ruleSet.rules {
             if let implementation = implementations[metadata.id] {
                 guard let rule = implementation.asCatalogItemRule else { continue }
                 rules.append(Self.check(rule))

@@ -33,17 +33,17 @@ public struct Configuration: Sendable {
     public static let defaultFileName = ".iapdoctor.yml"
 
     /// Reads a configuration file. Every problem is collected; any makes the run stop with exit 2.
-    public static func load(path: String, catalog: RuleCatalog) throws(ConfigurationError) -> Configuration {
+    public static func load(path: String, ruleSet: RuleSet) throws(ConfigurationError) -> Configuration {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readBytes(path, maxBytes: YAMLTreeReader.maxBytes)
         } catch {
             throw ConfigurationError(problems: [InputProblem.unreadable(error, at: SourceLocation(file: path)).finding])
         }
-        return try parse(bytes: bytes, file: path, catalog: catalog)
+        return try parse(bytes: bytes, file: path, ruleSet: ruleSet)
     }
 
-    public static func parse(bytes: [UInt8], file: String, catalog: RuleCatalog) throws(ConfigurationError) -> Configuration {
+    public static func parse(bytes: [UInt8], file: String, ruleSet: RuleSet) throws(ConfigurationError) -> Configuration {
         var configuration = Configuration()
         configuration.file = file
         let tree: YAMLTree?
@@ -57,15 +57,15 @@ public struct Configuration: Sendable {
         guard let tree else { return configuration }
         var problems: [Finding] = []
         func problem(_ message: String, help: String, at location: SourceLocation) {
-            problems.append(RuleCatalog.configProblem(message, help: help, at: location))
+            problems.append(RuleSet.configProblem(message, help: help, at: location))
         }
         guard case .mapping(let pairs, _) = tree else {
             throw ConfigurationError(problems: [
-                RuleCatalog.configProblem("the configuration must be a mapping with `rules:` and `custom_rules:`",
+                RuleSet.configProblem("the configuration must be a mapping with `rules:` and `custom_rules:`",
                                           help: "start with `rules:`", at: tree.location)
             ])
         }
-        let knownIDs = catalog.rules.map(\.id)
+        let knownIDs = ruleSet.rules.map(\.id)
         for (key, value) in pairs {
             switch key.text {
             case "rules":
@@ -75,7 +75,7 @@ public struct Configuration: Sendable {
                     continue
                 }
                 for (ruleKey, setting) in rulePairs {
-                    guard let metadata = catalog.rule(ruleKey.text) else {
+                    guard let metadata = ruleSet.rule(ruleKey.text) else {
                         let suggestion = closestMatch(to: ruleKey.text, in: knownIDs).map { "; did you mean `\($0)`?" } ?? ""
                         problem("unknown rule `\(ruleKey.text)`\(suggestion)",
                                 help: "`iapdoctor rules` lists every rule id", at: ruleKey.location)
@@ -135,8 +135,8 @@ public struct Configuration: Sendable {
                     continue
                 }
                 for item in items {
-                    guard let rule = RuleCatalog.parseEntry(item, problems: &problems) else { continue }
-                    if catalog.rule(rule.id) != nil || configuration.customRules.contains(where: { $0.id == rule.id }) {
+                    guard let rule = RuleSet.parseEntry(item, problems: &problems) else { continue }
+                    if ruleSet.rule(rule.id) != nil || configuration.customRules.contains(where: { $0.id == rule.id }) {
                         problem("custom rule `\(rule.id)` has the id of an existing rule", help: "choose another id", at: rule.location)
                     } else if rule.check == nil {
                         problem("custom rule `\(rule.id)` has no `check`; custom rules are declarative",
@@ -160,10 +160,10 @@ public struct Configuration: Sendable {
 
     /// The catalog with this configuration applied: overridden severities and options, rules turned
     /// off removed, custom rules added.
-    public func apply(to catalog: RuleCatalog) -> (catalog: RuleCatalog, disabled: [String]) {
+    public func apply(to ruleSet: RuleSet) -> (ruleSet: RuleSet, disabled: [String]) {
         var rules: [RuleMetadata] = []
         var disabled: [String] = []
-        for var rule in catalog.rules + customRules {
+        for var rule in ruleSet.rules + customRules {
             if let override = overrides[rule.id] {
                 if let severity = override.severity {
                     guard let severity else {
@@ -180,6 +180,6 @@ public struct Configuration: Sendable {
             }
             rules.append(rule)
         }
-        return (RuleCatalog(rules: rules), disabled)
+        return (RuleSet(rules: rules), disabled)
     }
 }

@@ -349,10 +349,10 @@ struct DeclarativeRule: Rule {
     }
 }
 
-extension RuleCatalog {
+extension RuleSet {
     /// Checks every pattern option compiles for the linear-time matcher, so a bad pattern is a
     /// configuration error, not a silent pass. (Options are also checked where they are read,
-    /// with the option's own position; this catches the built-in catalog and anything else.)
+    /// with the option's own position; this catches the built-in rule set and anything else.)
     public func invalidPatterns() -> [Finding] {
         rules.compactMap { rule -> Finding? in
             guard let pattern = rule.option("pattern")?.text else { return nil }
@@ -360,7 +360,7 @@ extension RuleCatalog {
                 _ = try LinearPattern.shared(pattern)
                 return nil
             } catch {
-                return RuleCatalog.patternProblem(rule.id, pattern, error, at: rule.location)
+                return RuleSet.patternProblem(rule.id, pattern, error, at: rule.location)
             }
         }
     }

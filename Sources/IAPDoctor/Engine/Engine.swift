@@ -7,11 +7,11 @@ import Darwin
 /// Runs the rules over a project and derives the checklist, the product verdicts and the
 /// numbered findings from their outcomes.
 public struct Engine: Sendable {
-    public let catalog: RuleCatalog
+    public let ruleSet: RuleSet
     public let implementations: [String: any Rule]
 
-    public init(catalog: RuleCatalog, rules: [any Rule]) {
-        self.catalog = catalog
+    public init(ruleSet: RuleSet, rules: [any Rule]) {
+        self.ruleSet = ruleSet
         var implementations: [String: any Rule] = [:]
         for rule in rules { implementations[rule.id] = rule }
         self.implementations = implementations
@@ -20,8 +20,8 @@ public struct Engine: Sendable {
     /// Catalog ids whose rule has neither Swift logic nor a declarative check (a test keeps this empty),
     /// and implementations with no catalog entry.
     public var unmatchedRules: (withoutImplementation: [String], withoutMetadata: [String]) {
-        let metadataOnly = catalog.rules.filter { implementations[$0.id] == nil && $0.check == nil && !Engine.inputRuleIDs.contains($0.id) }
-        let codeOnly = implementations.keys.filter { catalog.rule($0) == nil }
+        let metadataOnly = ruleSet.rules.filter { implementations[$0.id] == nil && $0.check == nil && !Engine.inputRuleIDs.contains($0.id) }
+        let codeOnly = implementations.keys.filter { ruleSet.rule($0) == nil }
         return (metadataOnly.map(\.id), codeOnly.sorted())
     }
 
@@ -180,10 +180,10 @@ public struct Engine: Sendable {
     /// Diagnoses a loaded project. `inputProblems` are the loaders' findings; when any is an error
     /// the rules do not run (their answers would rest on a misread descriptor).
     public func diagnose(_ project: Project, inputProblems: [Finding], options: Options) -> Diagnosis {
-        let (activeCatalog, disabled) = options.configuration.apply(to: catalog)
+        let (activeRules, disabled) = options.configuration.apply(to: ruleSet)
         let now = project.checkedAt?.value ?? Timestamp(secondsSince1970: Int64(time(nil)))
         var findings = inputProblems.compactMap { finding -> Finding? in
-            guard let metadata = activeCatalog.rule(finding.rule) else { return disabled.contains(finding.rule) ? nil : finding }
+            guard let metadata = activeRules.rule(finding.rule) else { return disabled.contains(finding.rule) ? nil : finding }
             var adjusted = finding
             adjusted.severity = metadata.severity
             return adjusted
@@ -204,7 +204,7 @@ public struct Engine: Sendable {
             || (project.effectiveEnvironment == .xcode && project.evidence.storeKit != nil)
         let noPurchase = project.noPurchaseReason
         if !stopped {
-            for metadata in activeCatalog.rules where !Engine.inputRuleIDs.contains(metadata.id) {
+            for metadata in activeRules.rules where !Engine.inputRuleIDs.contains(metadata.id) {
                 guard let item = metadata.checklist else { continue }
                 // Without a snapshot the App Store Connect rules say nothing (not even "not applicable":
                 // the items they share are answered by the other rules).
@@ -235,7 +235,7 @@ public struct Engine: Sendable {
             }
         }
         var diagnosis = assemble(
-            project: project, catalog: activeCatalog, outcomes: outcomes, inputFindings: findings, requests: requests, stopped: stopped,
+            project: project, ruleSet: activeRules, outcomes: outcomes, inputFindings: findings, requests: requests, stopped: stopped,
             disabled: disabled, options: options, now: now, into: &findings)
         diagnosis.elidedCounts = elided
         if !stopped {
@@ -251,7 +251,7 @@ public struct Engine: Sendable {
     }
 
     private func assemble(
-        project: Project, catalog: RuleCatalog, outcomes: [Outcome], inputFindings: [Finding], requests: [ResolvedRequest], stopped: Bool,
+        project: Project, ruleSet: RuleSet, outcomes: [Outcome], inputFindings: [Finding], requests: [ResolvedRequest], stopped: Bool,
         disabled: [String], options: Options, now: Timestamp, into findings: inout [Finding]
     ) -> Diagnosis {
         // Findings: deduplicated, sorted and numbered once, here. Each finding is hashed once, for
@@ -362,8 +362,8 @@ public struct Engine: Sendable {
             appName: project.app.name ?? project.evidence.appName,
             bundleID: project.app.bundleID ?? project.evidence.runningBundleID,
             platform: project.app.platform ?? project.evidence.platform,
-            checklist: checklist, products: products, findings: findings, failOn: options.failOn, catalog: catalog,
-            defaultCatalog: self.catalog,
+            checklist: checklist, products: products, findings: findings, failOn: options.failOn, ruleSet: ruleSet,
+            defaultRuleSet: self.ruleSet,
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
             hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
             evaluated: !stopped)

@@ -1,7 +1,7 @@
 import Foundation
 
 extension LinearPattern {
-    /// The compiled pattern for `pattern`, compiled once per process: the rule catalog checks each
+    /// The compiled pattern for `pattern`, compiled once per process: the rule set checks each
     /// `pattern` option where it reads it and again with the whole catalog, and every scan compiles
     /// it for its checks, and a compile (the automaton and its byte tables) is not cheap. A
     /// pattern is immutable once compiled, so threads share it.

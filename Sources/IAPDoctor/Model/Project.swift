@@ -21,7 +21,7 @@ public struct Project: Sendable {
     public var account = DeveloperAccount()
     public var appID = AppID()
     public var signing = Signing()
-    public var appStoreConnect = AppStoreConnect()
+    public var appStoreConnect = AppStoreConnectSection()
     public var subscriptionGroups: [SubscriptionGroup] = []
     public var products: [Product] = []
     public var requests: [Fact<String>] = []
@@ -154,7 +154,8 @@ public struct Profile: Sendable {
     }
 }
 
-public struct AppStoreConnect: Sendable {
+/// The descriptor's `app_store_connect` section, and what a snapshot adds to it: the app record's state.
+public struct AppStoreConnectSection: Sendable {
     public var appRecord: Fact<Bool>?
     public var versionState: Fact<VersionState>?
     public var releasedAt: Fact<Timestamp>?

@@ -1,3 +1,5 @@
+import JSONReader
+
 /// `--format json`: the report of `shared/spec/json-report.md` (schema `iapdoctor-report/1`),
 /// written by hand so key order and bytes are stable.
 public struct JSONReporter: ListingReporter {
@@ -504,20 +506,6 @@ public struct JSONWriter {
     }
 
     public static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONText.quoted(text)
     }
 }

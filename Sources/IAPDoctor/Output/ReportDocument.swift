@@ -195,7 +195,7 @@ public struct ReportDocument: Sendable {
     public init(_ diagnosis: Diagnosis) {
         let sources = SourceLines()
         // Rules of the engine's own catalog have a page in docs/rules; custom rules have none.
-        let documentedIDs = Set(diagnosis.defaultCatalog.rules.map(\.id))
+        let documentedIDs = Set(diagnosis.defaultRuleSet.rules.map(\.id))
         let entries = diagnosis.findings.enumerated().map { index, finding in
             ReportDocument.entry(for: finding, number: index + 1, sources: sources, documented: documentedIDs.contains(finding.rule))
         }
@@ -429,8 +429,8 @@ public struct ReportDocument: Sendable {
     static func rulesInForce(_ diagnosis: Diagnosis) -> RulesInForce {
         var custom: [String] = []
         var changes: [RuleChange] = []
-        for rule in diagnosis.catalog.rules {
-            guard let original = diagnosis.defaultCatalog.rule(rule.id) else {
+        for rule in diagnosis.ruleSet.rules {
+            guard let original = diagnosis.defaultRuleSet.rule(rule.id) else {
                 custom.append(rule.id)
                 continue
             }
@@ -443,7 +443,7 @@ public struct ReportDocument: Sendable {
             }
         }
         return RulesInForce(
-            toolVersion: diagnosis.toolVersion, ruleCount: diagnosis.catalog.rules.count, customRules: custom,
+            toolVersion: diagnosis.toolVersion, ruleCount: diagnosis.ruleSet.rules.count, customRules: custom,
             configurationFile: diagnosis.configurationFile, disabledRules: diagnosis.disabledRules, changes: changes,
             failOn: diagnosis.failOn?.rawValue ?? "never")
     }

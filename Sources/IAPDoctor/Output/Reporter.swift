@@ -93,7 +93,7 @@ extension Finding {
     /// The rule's page online, for a built-in rule.
     var docsURL: String? { isDocumented ? ReportDocument.docsBaseURL + rule + ".md" : nil }
 
-    private static let builtinRuleIDs = Set(RuleCatalog.builtin.rules.map(\.id))
+    private static let builtinRuleIDs = Set(RuleSet.builtin.rules.map(\.id))
 
     /// The source line at the finding's location as the reports quote it: a secret masked, or no
     /// line at all when the secret cannot be masked on it.

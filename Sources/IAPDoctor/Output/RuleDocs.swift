@@ -75,10 +75,10 @@ public enum RuleDocs {
     }
 
     /// The index page: every rule with its checklist item and severity.
-    public static func index(for catalog: RuleCatalog) -> String {
+    public static func index(for ruleSet: RuleSet) -> String {
         var out = "# iapdoctor rules\n\nGenerated from `rules.yaml` by `scripts/generate.sh`; do not edit.\n\n"
         out += "| rule | checklist item | severity | what it finds |\n| --- | --- | --- | --- |\n"
-        for rule in catalog.rules {
+        for rule in ruleSet.rules {
             out += "| [`\(rule.id)`](\(rule.id).md) | \(rule.checklist.map { "`\($0)`" } ?? "(inputs)") | \(rule.severity.rawValue) | \(rule.title) |\n"
         }
         return out

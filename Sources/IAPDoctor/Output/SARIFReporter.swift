@@ -16,7 +16,7 @@ public struct SARIFReporter: ListingReporter {
     static func write(_ diagnosis: Diagnosis, listing: FindingListing, into json: inout JSONWriter) {
         let usedRuleIDs = listing.ruleIDs
         // Catalog order, so `ruleIndex` does not depend on which finding came first.
-        let rules = diagnosis.catalog.rules.filter { usedRuleIDs.contains($0.id) }
+        let rules = diagnosis.ruleSet.rules.filter { usedRuleIDs.contains($0.id) }
         var ruleIndex: [String: Int] = [:]
         for (index, rule) in rules.enumerated() { ruleIndex[rule.id] = index }
         var fingerprints = FindingFingerprints(diagnosis)

@@ -9,36 +9,36 @@ import Testing
 /// the pull loses nothing a check needs, and adds nothing.
 @Suite("A pulled snapshot checks like a written one", .enabled(if: SharedFolder.isRequired, SharedFolder.skipReason))
 struct ASCPulledEqualsWrittenTests {
-    static func linkage(_ key: ResourceKey) -> WireJSON {
+    static func linkage(_ key: ResourceKey) -> JSONValue {
         .object(["type": .string(key.type), "id": .string(key.id)])
     }
 
     /// The synthetic world as a person would write it: no paging, no `include=` limits.
     static func handWritten() -> String {
-        var data: [WireJSON] = []
+        var data: [JSONValue] = []
         for (key, node) in SyntheticASCWorld.nodes.sorted(by: { ($0.key.type, $0.key.id) < ($1.key.type, $1.key.id) }) {
-            var relationships: [String: WireJSON] = [:]
+            var relationships: [String: JSONValue] = [:]
             for (name, related) in node.relationships {
                 switch related {
                 case .one(let target), .oneUndisclosed(let target):
-                    let data: WireJSON = target.map { Self.linkage($0) } ?? .null
+                    let data: JSONValue = target.map { Self.linkage($0) } ?? .null
                     relationships[name] = .object(["data": data])
                 case .many(let targets):
-                    let items: [WireJSON] = targets.map { Self.linkage($0) }
+                    let items: [JSONValue] = targets.map { Self.linkage($0) }
                     relationships[name] = .object(["data": .array(items)])
                 case .notFound: continue
                 }
             }
-            var resource: [String: WireJSON] = [
+            var resource: [String: JSONValue] = [
                 "type": .string(key.type), "id": .string(key.id), "attributes": .object(node.attributes),
             ]
             if !relationships.isEmpty { resource["relationships"] = .object(relationships) }
             data.append(.object(resource))
         }
-        let meta: WireJSON = .object(["iapdoctor": .object([
+        let meta: JSONValue = .object(["iapdoctor": .object([
             "format": "iapdoctor-asc-snapshot/1", "bundle_id": .string(SyntheticASCWorld.bundleID), "unavailable": .array([]),
         ])])
-        return WireJSON.object(["data": .array(data), "meta": meta]).serialized(pretty: true)
+        return JSONValue.object(["data": .array(data), "meta": meta]).serialized(pretty: true)
     }
 
     static func diagnose(snapshot: String, in folder: String, name: String) throws -> Diagnosis {

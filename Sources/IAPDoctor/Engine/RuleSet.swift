@@ -57,7 +57,7 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
         guard let kind = kinds[name] else { return nil }
         let written = node.scalar?.text ?? value.description
         func refuse(_ expected: String, _ help: String) -> Finding {
-            RuleCatalog.configProblem("rule `\(rule)`, option `\(name)`: `\(written)` is not \(expected)", help: help, at: node.location)
+            RuleSet.configProblem("rule `\(rule)`, option `\(name)`: `\(written)` is not \(expected)", help: help, at: node.location)
         }
         func grouped(_ n: Int) -> String {
             let digits = String(n)
@@ -90,7 +90,7 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
                 _ = try LinearPattern.shared(text)
                 return nil
             } catch {
-                return RuleCatalog.patternProblem(rule, text, error, at: node.location)
+                return RuleSet.patternProblem(rule, text, error, at: node.location)
             }
         }
     }
@@ -192,7 +192,8 @@ public struct RuleMetadata: Sendable {
     }
 }
 
-public struct RuleCatalog: Sendable {
+/// The rules a run knows: `rules.yaml`'s, with a configuration's changes and custom rules.
+public struct RuleSet: Sendable {
     public var rules: [RuleMetadata]
 
     public init(rules: [RuleMetadata]) {
@@ -204,11 +205,11 @@ public struct RuleCatalog: Sendable {
     /// The text of the `rules.yaml` copy built into the binary.
     public static var builtinSource: String { BuiltinRulesYAML.text }
 
-    /// The catalog that ships inside the binary (a copy of `rules.yaml`; a test keeps them equal).
-    public static let builtin: RuleCatalog = {
+    /// The rule set that ships inside the binary (a copy of `rules.yaml`; a test keeps them equal).
+    public static let builtin: RuleSet = {
         do {
             guard let tree = builtinTree else { fatalError("the embedded rules.yaml tree does not decode; run scripts/generate.sh") }
-            return try RuleCatalog.parse(tree: tree, file: "rules.yaml")
+            return try RuleSet.parse(tree: tree, file: "rules.yaml")
         } catch {
             fatalError("the built-in rules.yaml does not parse: \(error)")
         }
@@ -219,7 +220,7 @@ public struct RuleCatalog: Sendable {
     public static var builtinTree: YAMLTree? { BuiltinRulesTree.decode(BuiltinRulesYAML.tree, file: "rules.yaml") }
 
     /// Parses a `rules.yaml`-shaped list of rule entries.
-    public static func parse(bytes: [UInt8], file: String) throws(ConfigurationError) -> RuleCatalog {
+    public static func parse(bytes: [UInt8], file: String) throws(ConfigurationError) -> RuleSet {
         let tree: YAMLTree?
         do {
             tree = try YAMLTreeReader.read(bytes: bytes, file: file).tree
@@ -230,7 +231,7 @@ public struct RuleCatalog: Sendable {
     }
 
     /// Interprets a composed `rules.yaml`-shaped document.
-    public static func parse(tree: YAMLTree?, file: String) throws(ConfigurationError) -> RuleCatalog {
+    public static func parse(tree: YAMLTree?, file: String) throws(ConfigurationError) -> RuleSet {
         guard case .sequence(let items, _)? = tree else {
             throw ConfigurationError(problems: [
                 configProblem("\(file) must be a list of rule entries", help: "start each entry with `- id: …`",
@@ -249,7 +250,7 @@ public struct RuleCatalog: Sendable {
             }
         }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }
-        return RuleCatalog(rules: rules)
+        return RuleSet(rules: rules)
     }
 
     static let entryKeys = [
