@@ -256,7 +256,7 @@ struct DescriptorReader {
                     help: "list the products of one app; check larger catalogs as bulk XML (`catalogs`), which is streamed", at: node.location)
         } else {
             for (index, node) in productNodes.enumerated() {
-                project.products.append(product(node, path: "products[\(index)]"))
+                project.products.append(product(node, path: "products[\(index)]", baseDirectory: project.baseDirectory))
             }
         }
 
@@ -286,7 +286,8 @@ struct DescriptorReader {
         }
     }
 
-    mutating func product(_ node: YAMLTree, path: String) -> Product {
+    /// A product; a review screenshot named by path is looked for relative to `baseDirectory`.
+    mutating func product(_ node: YAMLTree, path: String, baseDirectory: String) -> Product {
         let fields = mapping(node, item: path, ProductKey.self)
         var product = Product(location: node.location)
         product.productID = string(fields, .productID, trim: false)
@@ -322,7 +323,8 @@ struct DescriptorReader {
             if !scalar.isQuoted, let flag = Self.boolean(scalar.text) {
                 product.reviewScreenshot = Fact(.present(flag), at: scalar.location)
             } else {
-                product.reviewScreenshot = Fact(.file(scalar.text), at: scalar.location)
+                let exists = FileSystem.exists(FileSystem.resolve(scalar.text, relativeTo: baseDirectory))
+                product.reviewScreenshot = Fact(.file(scalar.text, exists: exists), at: scalar.location)
             }
         } else if let screenshot = fields[.reviewScreenshot], !screenshot.isNull {
             typeProblem(screenshot, path: ProductKey.reviewScreenshot.path(in: path), expected: "a file path, `true` or `false`")

@@ -179,7 +179,8 @@ public struct SubscriptionGroup: Sendable {
 
 /// A review screenshot is either a file or only known to be present or absent.
 public enum ReviewScreenshot: Sendable, Hashable {
-    case file(String)
+    /// A file named in the descriptor (relative to its folder), and whether it is there.
+    case file(String, exists: Bool)
     case present(Bool)
 
     public var isPresent: Bool {

@@ -26,7 +26,7 @@ struct CatalogScreenshotChecksumRule: CatalogItemRule {
         guard let digest = file.md5 else {
             // Too large to read: the size is checked, the checksum cannot be.
             var finding = context.finding(
-                "review screenshot `\(name)` is \(byteCount) bytes, more than iapdoctor reads (\(ScreenshotFiles.File.maxBytes >> 20) MiB): its checksum and dimensions are not checked",
+                "review screenshot `\(name)` is \(byteCount) bytes, more than iapdoctor reads (\(PackageFiles.File.maxBytes >> 20) MiB): its checksum and dimensions are not checked",
                 at: streamed.location(of: reference.element),
                 help: "check that this is the screenshot: a review screenshot is a PNG or JPEG of a few MB; export it again at the display's size",
                 product: product)

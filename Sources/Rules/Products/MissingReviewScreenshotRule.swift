@@ -48,9 +48,8 @@ struct MissingReviewScreenshotRule: Rule {
                         ? "upload a screenshot that shows the item being purchased under App Review Information in App Store Connect, then set `review_screenshot: true`"
                         : "check the product's App Review Information in App Store Connect: if the screenshot is there, set `review_screenshot: true`; if not, upload one before submitting (App Review needs it)",
                     product: id)
-            case .file(let path):
-                let resolved = FileSystem.resolve(path, relativeTo: context.project.baseDirectory)
-                if FileSystem.exists(resolved) { return context.pass(product: id) }
+            case .file(let path, let exists):
+                if exists { return context.pass(product: id) }
                 finding = context.finding(
                     "the review screenshot `\(path)` of `\(product.name)` does not exist",
                     at: screenshot.location,

@@ -3,63 +3,28 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import IAPDoctor
 import XMLReader
 
-/// An item's `<review_screenshot>` and what it says, worked out once per item for the three
-/// screenshot rules.
-final class ScreenshotReference {
-    let streamed: CatalogStreamedItem
-    let element: XMLElementView
-    let fileName: XMLElementView?
-    let size: XMLElementView?
-    let checksum: XMLElementView?
-    /// The referenced file, resolved against the package folder, and what is known about it.
-    let file: ScreenshotFiles.File?
-
-    var item: CatalogPackage.Item { streamed.item }
-
-    private init(_ streamed: CatalogStreamedItem, _ element: XMLElementView, files: ScreenshotFiles) {
-        self.streamed = streamed
-        self.element = element
-        let fileName = element.child("file_name")
-        self.fileName = fileName
-        size = element.child("size")
-        checksum = element.child("checksum")
-        file = fileName.map { files.file(named: $0, in: streamed.directory) }
-    }
-
-    /// The item's review screenshot, if it has one (worked out by the first of the screenshot
-    /// rules to ask, in `state`, the read's state they share).
-    static func of(_ streamed: CatalogStreamedItem, in state: CatalogScanState) -> ScreenshotReference? {
-        let files = state.value(ScreenshotFiles.self, make: ScreenshotFiles.init)
-        let position = streamed.element.position
-        if let cached = files.current, cached.position == position { return cached.reference }
-        let reference = streamed.element.child("review_screenshot").map { ScreenshotReference(streamed, $0, files: files) }
-        files.current = (position, reference)
-        return reference
-    }
-}
-
-/// The screenshot files one read of a package references: each is looked at and read once,
-/// however many items and rules refer to it (real packages share images between items).
-final class ScreenshotFiles {
-    final class File {
-        let path: String
+/// The files one read of a package's items name (review screenshots), as facts: each is looked
+/// at and read once, however many items and rules refer to it (real packages share images
+/// between items). Rules ask for a file's facts; only this loader touches the file system.
+public final class PackageFiles {
+    public final class File {
+        public let path: String
         /// No such file, or a folder.
-        let isMissing: Bool
+        public let isMissing: Bool
         /// The file's size; its MD5 and pixel size when it could be read (``maxBytes`` at most).
-        let byteCount: Int?
+        public let byteCount: Int?
         /// The file is larger than ``maxBytes``: its size is known, its MD5 and pixel size are not.
-        let isOversize: Bool
-        static let maxBytes = 64 << 20
-        let md5: String?
-        let imageSize: ImageSize?
+        public let isOversize: Bool
+        public static let maxBytes = 64 << 20
+        public let md5: String?
+        public let imageSize: ImageSize?
 
         /// Why the file is not read although something has that name: it leaves the package (`../x`,
         /// an absolute path, a link to elsewhere) or is not a regular file (`/dev/zero`, a FIFO).
         /// Its size, checksum and existence then stay unknown, so nothing about it is revealed.
-        let refusal: String?
+        public let refusal: String?
 
         /// A file that is not there: nothing to refuse, nothing to read.
         init(missing path: String) {
@@ -97,8 +62,8 @@ final class ScreenshotFiles {
     private var files: [String: File] = [:]
     /// The last few names asked for, as bytes (most lookups hit here without making a string).
     private var recent = RecentByBytes<File>()
-    /// The reference of the item being read.
-    var current: (position: XMLPosition, reference: ScreenshotReference?)?
+
+    public init() {}
 
     /// The package folder, normalized (`resolve` of a bare name is this, `/`, the name).
     private var folder: (directory: String, normalized: String)?
@@ -171,7 +136,8 @@ final class ScreenshotFiles {
         return (directory, names, folded)
     }
 
-    func file(named element: XMLElementView, in directory: String) -> File {
+    /// The file an element's text names, in the package folder `directory`.
+    public func file(named element: XMLElementView, in directory: String) -> File {
         let hit: File? = element.withTextBytes { recent.value(for: $0) }
         if let hit { return hit }
         let name = element.text
