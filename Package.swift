@@ -111,6 +111,8 @@ let package = Package(
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader"]),
+        // The scanner alone: the IDs code in each language requests, from source text.
+        .testTarget(name: "CodeScannerTests", dependencies: ["CodeScanner"]),
         // The command line's own logic (the quick reading of `check`), against ArgumentParser's.
         .testTarget(name: "IAPDoctorCLITests", dependencies: ["IAPDoctorCLI", "AppStoreConnect"]),
         .testTarget(
