@@ -86,7 +86,7 @@ public struct Doctor: Sendable {
             problems += loaded.problems
             // Its lines are quoted under findings when it parsed, or when it is a file of its own
             // (not a link, which could lead to a secret that fails to parse as YAML).
-            if !loaded.isUnusable || !FileSystem.isSymbolicLink(path) { FileSystem.noteParsed(path) }
+            if !loaded.isUnusable || !FileSystem.isSymbolicLink(path) { project.parsedFiles.note(path) }
             // Every path the descriptor names is an input, even when an error stops the run first.
             for named in project.namedPaths + loaded.mentionedValues {
                 let resolved = FileSystem.resolve(named, relativeTo: project.baseDirectory)
@@ -142,7 +142,7 @@ public struct Doctor: Sendable {
                 project.storeKitCatalogs.append(try FileSystem.withConfinement(root: nil) { () throws(InputProblem) in
                     try StoreKitConfiguration.load(path: path)
                 })
-                FileSystem.noteParsed(path)
+                project.parsedFiles.note(path)
             } catch {
                 problems.append(error.finding)
             }
@@ -162,10 +162,10 @@ public struct Doctor: Sendable {
                 configuration = try FileSystem.withConfinement(root: nil) { () throws(ConfigurationError) in
                     try Configuration.load(path: configPath, ruleSet: engine.ruleSet)
                 }
-                FileSystem.noteParsed(configPath)
+                project.parsedFiles.note(configPath)
                 configurationProblems += configuration.apply(to: engine.ruleSet).ruleSet.invalidPatterns()
             } catch {
-                if !FileSystem.isSymbolicLink(configPath) { FileSystem.noteParsed(configPath) }
+                if !FileSystem.isSymbolicLink(configPath) { project.parsedFiles.note(configPath) }
                 configurationProblems += error.problems
             }
         }
@@ -187,7 +187,7 @@ public struct Doctor: Sendable {
             }
             do {
                 let package = try engine.scanCatalog(path: path, configuration: configuration, keepingUnlisted: request.listsEveryFinding)
-                FileSystem.noteParsed(package.file)
+                project.parsedFiles.note(package.file)
                 project.catalogPackages.append(package)
             } catch {
                 var finding = error.finding
@@ -241,7 +241,7 @@ extension Doctor {
             let snapshot = try named.confined
                 ? ASCSnapshot.load(path: named.path)
                 : FileSystem.withConfinement(root: root) { () throws(InputProblem) in try ASCSnapshot.load(path: named.path) }
-            for file in snapshot.files { FileSystem.noteParsed(file) }
+            project.parsedFiles.note(snapshot.files)
             ASCFacts.apply(snapshot, namedAt: named.location, to: &project)
             return []
         } catch {

@@ -231,3 +231,29 @@ struct GeneratedProjectTests {
         #expect(spec.targets.map(\.name) == ["App"])
     }
 }
+
+extension GeneratedProjectTests {
+    /// The files a generated project was read from are the run's parsed files (its lines may be
+    /// quoted under findings), also a spec whose YAML is malformed; a file never read is not.
+    @Test func theFilesAGeneratedProjectWasReadFromAreQuotable() throws {
+        let fixture = ProjectFixture()
+        fixture.write("Config/Base.xcconfig", "PRODUCT_BUNDLE_IDENTIFIER = com.acme.kettle\n")
+        fixture.write("extra.yml", "options: { bundleIdPrefix: com.acme }\n")
+        fixture.write("project.yml", "name: Kettle\ninclude: [extra.yml]\ntargets:\n  Kettle:\n    type: application\n    platform: iOS\n    configFiles: { Release: Config/Base.xcconfig }\n")
+        fixture.write("project.yaml", "version: 1\napp: { xcodeproj: project.yml }\n")
+        let loaded = DescriptorLoader.load(path: fixture.folder + "/project.yaml")
+        var project = loaded.project
+        _ = EvidenceLoader.load(into: &project)
+        for file in ["project.yml", "extra.yml", "Config/Base.xcconfig"] {
+            #expect(project.parsedFiles.contains(fixture.folder + "/" + file), "\(file)")
+        }
+        #expect(!project.parsedFiles.contains(fixture.folder + "/project.yaml"), "the descriptor is Doctor's to record")
+
+        fixture.write("project.yml", "name: Kettle\ntargets: [unclosed\n")
+        var broken = DescriptorLoader.load(path: fixture.folder + "/project.yaml").project
+        let problems = EvidenceLoader.load(into: &broken)
+        #expect(problems.first?.message.hasPrefix("the XcodeGen spec cannot be read") == true, "\(problems.map(\.message))")
+        #expect(broken.parsedFiles.contains(fixture.folder + "/project.yml"))
+    }
+}
+

@@ -87,6 +87,9 @@ public struct Diagnosis: Sendable {
     public var hasInputErrors: Bool
     /// `false` when input errors stopped the run before any rule ran.
     public var evaluated: Bool
+    /// The files the run parsed as what they were read for: the only ones whose lines the reports
+    /// quote under findings.
+    public var parsedFiles = ParsedFiles()
 
     /// Findings past the per-rule listing limit, by severity (counted, not listed).
     public var elidedCounts: [Severity: Int] = [:]

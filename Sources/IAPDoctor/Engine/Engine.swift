@@ -366,7 +366,7 @@ public struct Engine: Sendable {
             defaultRuleSet: self.ruleSet,
             disabledRules: disabled.sorted(), configurationFile: options.configuration.file,
             hasInputErrors: stopped || findings.contains { Engine.inputRuleIDs.contains($0.rule) && $0.severity == .error },
-            evaluated: !stopped)
+            evaluated: !stopped, parsedFiles: project.parsedFiles)
     }
 
     /// A finding as a key of the numbering table: equal when the findings are, hashed on what

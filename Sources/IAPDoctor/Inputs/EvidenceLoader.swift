@@ -10,9 +10,10 @@ public enum EvidenceLoader {
         func attempt<T>(_ named: Fact<String>, _ load: (String) throws(InputProblem) -> T) -> T? {
             do {
                 let loaded = try load(path(named))
-                FileSystem.noteParsed(path(named))
+                project.parsedFiles.note(path(named))
                 return loaded
             } catch {
+                project.parsedFiles.note(error.readFiles)
                 var finding = error.finding
                 let note = "the file is named at \(named.location)"
                 finding.notes.append(note)
@@ -31,7 +32,8 @@ public enum EvidenceLoader {
         // Where committed profiles are looked for: the repository that holds the project.
         var projectFolder: String?
         if let named = project.app.xcodeproj, let xcodeProject = attempt(named, { (p) throws(InputProblem) in try XcodeProject.load(path: p) }) {
-            FileSystem.noteParsed(xcodeProject.file)
+            project.parsedFiles.note(xcodeProject.file)
+            project.parsedFiles.note(xcodeProject.parsedFiles)
             projectFolder = repositoryFolder(of: xcodeProject.projectDirectory)
             project.evidence.projectGenerator = xcodeProject.generator.map { ($0, xcodeProject.file) }
             project.evidence.sources.remotePackages = xcodeProject.remotePackages
@@ -172,10 +174,11 @@ public enum EvidenceLoader {
         for (file, named, served) in [storeKitPath.map { ($0.path, $0.named, true) }, catalogOnly.map { ($0.path, $0.named, false) }].compactMap({ $0 }) {
             do {
                 let configuration = try StoreKitConfiguration.load(path: file)
-                FileSystem.noteParsed(file)
+                project.parsedFiles.note(file)
                 if served { project.evidence.storeKit = configuration }
                 project.storeKitCatalogs.append(configuration)
             } catch {
+                project.parsedFiles.note(error.readFiles)
                 var finding = error.finding
                 let note = "the file is named at \(named.location)"
                 finding.notes.append(note)

@@ -1,6 +1,9 @@
 /// One input problem, already written as a finding.
 public struct InputProblem: Error, Sendable {
     public var finding: Finding
+    /// Files read before the problem was found (a spec whose YAML is malformed, its includes):
+    /// their lines may be quoted under it.
+    public var readFiles: [String] = []
 
     public init(_ finding: Finding) {
         self.finding = finding

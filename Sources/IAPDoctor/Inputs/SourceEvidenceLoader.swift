@@ -28,13 +28,14 @@ extension EvidenceLoader {
         }
         // `#if os(…)` branches follow the app's platform; iPadOS apps build for iOS.
         let platform = (project.app.platform ?? project.evidence.platform).map { $0.value == .ipados ? "ios" : $0.value.rawValue }
+        let parsed = project.parsedFiles
         let scan = SourceScanner.scan(
             paths: roots, baseDirectory: "", root: FileSystem.confinement?.real, platform: platform,
             bundleIdentifier: (project.app.bundleID ?? project.evidence.runningBundleID)?.value, bundle: bundleFiles(project),
             reader: { path, maxBytes in
             do throws(FileSystem.Problem) {
                 let bytes = try FileSystem.readBytes(path, maxBytes: maxBytes)
-                FileSystem.noteParsed(path)
+                parsed.note(path)
                 return .success(bytes)
             } catch {
                 return .failure(SourceScanner.ReadFailure(error.message))
@@ -77,7 +78,7 @@ extension EvidenceLoader {
         for file in scan.libraryConfigurationFiles where !named.contains(file) {
             do throws(InputProblem) {
                 let contents = try ProductIDList.read(path: file)
-                FileSystem.noteParsed(file)
+                project.parsedFiles.note(file)
                 project.requests += contents.ids
                 evidence.secrets += contents.secrets
                 if contents.ids.isEmpty { evidence.emptyLists.append(Fact(file, at: SourceLocation(file: file), source: .productList)) }
@@ -140,9 +141,10 @@ extension EvidenceLoader {
         // A plist the code reads by name, as it is: an array's strings, a dictionary's entries
         // (each string of a value that is a list, each key of one that is a dictionary). Which of
         // them are IDs is what the code does with them (`.keys`, `["Products"]`, the array itself).
+        let parsed = project.parsedFiles
         return BundleFiles(infoPlist: infoPlist) { path in
             guard let plist = try? PropertyList.load(path: path, what: "property list") else { return nil }
-            FileSystem.noteParsed(path)
+            parsed.note(path)
             func strings(_ value: PlistValue, key: String?) -> [BundleString] {
                 switch value {
                 case .string(let text, let where_): return [BundleString(key: key, value: text, location: codeLocation(where_))]

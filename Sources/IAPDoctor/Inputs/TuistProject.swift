@@ -23,18 +23,21 @@ public enum TuistProject {
         } catch {
             throw InputProblem.unreadable(error, at: SourceLocation(file: path))
         }
-        FileSystem.noteParsed(path)
         let folder = FileSystem.directoryName(of: path)
         let root = rootFolder(from: folder)
         let helpers = helperFiles(root: root)
         guard let manifest = TuistManifest.read(manifest: (path, text), helpers: helpers) else {
-            throw InputProblem(Finding(
+            var problem = InputProblem(Finding(
                 rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil,
                 message: "`\(path)` declares no `let project = Project(…)` that iapdoctor can read",
                 help: "run `tuist generate` and name the generated `.xcodeproj` in `app.xcodeproj`",
                 location: SourceLocation(file: path)))
+            problem.readFiles = [path]
+            throw problem
         }
-        return project(from: manifest, file: path, folder: folder, root: root)
+        var result = project(from: manifest, file: path, folder: folder, root: root)
+        result.manifestFiles = [path]
+        return result
     }
 
     /// The folder `tuist` runs from: the nearest one above the manifest with `Tuist/` or `Tuist.swift`.

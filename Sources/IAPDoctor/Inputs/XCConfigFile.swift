@@ -23,6 +23,8 @@ public struct XCConfigFile: Sendable {
     /// The path as given (the file named by a configuration or an include).
     public var file: String
     public var assignments: [Assignment] = []
+    /// Every file read for it (itself and what it includes), each parsed.
+    public var parsedFiles: [String] = []
     /// Files this one includes (directly or not) that are not there: `#include` (not `#include?`)
     /// of a missing file, or the file itself. Settings they would define are unknown.
     public var missingFiles: [String] { gaps.map(\.file) }
@@ -88,7 +90,7 @@ public struct XCConfigFile: Sendable {
             return
         }
         bytesRead += bytes.count
-        FileSystem.noteParsed(path)
+        parsedFiles.append(path)
         for line in Self.parseLines(bytes, file: path) {
             switch line {
             case .assignment(let assignment):

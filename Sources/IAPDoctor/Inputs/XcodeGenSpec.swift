@@ -21,22 +21,30 @@ public enum XcodeGenSpec {
     }
 
     public static func load(path: String) throws(InputProblem) -> XcodeProject {
-        var files = 0
-        let tree = try read(path, depth: 0, files: &files, root: FileSystem.directoryName(of: path))
-        return try project(from: tree, file: path)
+        var files: [String] = []
+        do {
+            let tree = try read(path, depth: 0, files: &files, root: FileSystem.directoryName(of: path))
+            var result = try project(from: tree, file: path)
+            result.manifestFiles = files
+            return result
+        } catch {
+            var problem = error
+            problem.readFiles = files
+            throw problem
+        }
     }
 
     // MARK: Reading and merging
 
-    static func read(_ path: String, depth: Int, files: inout Int, root: String) throws(InputProblem) -> YAMLTree {
-        files += 1
+    /// The spec at `path` with what it includes merged in; `files` gets each file read.
+    static func read(_ path: String, depth: Int, files: inout [String], root: String) throws(InputProblem) -> YAMLTree {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readBytes(path, maxBytes: YAMLTreeReader.maxBytes)
         } catch {
             throw InputProblem.unreadable(error, at: SourceLocation(file: path))
         }
-        FileSystem.noteParsed(path)
+        files.append(path)
         let tree: YAMLTree?
         do {
             tree = try YAMLTreeReader.read(bytes: bytes, file: path, nodeBudget: 200_000).tree
@@ -49,7 +57,7 @@ public enum XcodeGenSpec {
         let folder = FileSystem.directoryName(of: path)
         if depth > 0 { spec = rebasingPaths(spec, from: folder, to: root) }
         var merged = YAMLTree.mapping([], spec.location)
-        for include in includes(of: spec) where depth < maxIncludeDepth && files < maxFiles {
+        for include in includes(of: spec) where depth < maxIncludeDepth && files.count < maxFiles {
             let included = FileSystem.resolve(include, relativeTo: folder)
             guard FileSystem.exists(included) else { continue }
             merged = merge(merged, try read(included, depth: depth + 1, files: &files, root: root))

@@ -119,6 +119,13 @@ public struct XcodeProject: Sendable {
     /// The `.xcconfig` files of the configurations, by the path in ``BuildConfiguration/baseConfigurationFile``,
     /// once ``loadConfigurationFiles()`` has read them.
     public var configurationFiles: [String: XCConfigFile] = [:]
+    /// The XcodeGen spec (with what it includes) or Tuist manifest the project was read from.
+    public var manifestFiles: [String] = []
+
+    /// Every file read for the project besides `project.pbxproj`: its manifest and `.xcconfig` files.
+    public var parsedFiles: [String] {
+        manifestFiles + configurationFiles.keys.sorted().flatMap { configurationFiles[$0]?.parsedFiles ?? [] }
+    }
 
     /// Configuration names of the project (every target has the same ones unless edited by hand).
     public var configurationNames: [String] { projectConfigurations.map(\.name) }

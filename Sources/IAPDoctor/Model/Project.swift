@@ -21,6 +21,8 @@ public struct Project: Sendable {
     public var account = DeveloperAccount()
     public var appID = AppID()
     public var signing = Signing()
+    /// The files this run parsed as what they were read for: the ones reports may quote.
+    public let parsedFiles = ParsedFiles()
     public var appStoreConnect = AppStoreConnectSection()
     public var subscriptionGroups: [SubscriptionGroup] = []
     public var products: [Product] = []

@@ -193,7 +193,7 @@ public struct ReportDocument: Sendable {
     public static let docsBaseURL = SARIFReporter.informationURI + "/blob/main/docs/rules/"
 
     public init(_ diagnosis: Diagnosis) {
-        let sources = SourceLines()
+        let sources = SourceLines(of: diagnosis)
         // Rules of the engine's own catalog have a page in docs/rules; custom rules have none.
         let documentedIDs = Set(diagnosis.defaultRuleSet.rules.map(\.id))
         let entries = diagnosis.findings.enumerated().map { index, finding in

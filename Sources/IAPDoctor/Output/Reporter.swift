@@ -60,16 +60,21 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     }
 }
 
-/// Reads source lines for snippets, once per file.
+/// Reads source lines for snippets, once per file, of the files the run parsed.
 final class SourceLines: @unchecked Sendable {
     private var cache: [String: [Substring]] = [:]
+    private let parsed: ParsedFiles
+
+    init(of diagnosis: Diagnosis) {
+        parsed = diagnosis.parsedFiles
+    }
 
     func line(_ number: Int, in file: String) -> String? {
         if cache[file] == nil {
             // Snippets are for source files people read; a huge or binary file shows none, and
             // neither does a file that did not parse as the kind its key expects (or was never
             // read): `info_plist: .git/config` must not print the file's lines.
-            let bytes = FileSystem.wasParsed(file) ? (try? FileSystem.readBytes(file, maxBytes: 8 << 20)) ?? [] : []
+            let bytes = parsed.contains(file) ? (try? FileSystem.readBytes(file, maxBytes: 8 << 20)) ?? [] : []
             let text = String(decoding: bytes, as: UTF8.self)
             cache[file] = text.split(separator: "\n", omittingEmptySubsequences: false)
         }

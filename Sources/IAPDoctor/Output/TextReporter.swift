@@ -124,7 +124,7 @@ public struct TextReporter: Reporter {
             out.append("")
         }
 
-        let sources = SourceLines()
+        let sources = SourceLines(of: diagnosis)
         for (index, finding) in diagnosis.findings.enumerated() {
             out.append(contentsOf: render(finding, number: index + 1, sources: sources))
             out.append("")

@@ -315,21 +315,6 @@ public enum FileSystem {
         return ledger.contains(path: canonical(path))
     }
 
-    /// Every file that was read and parsed as the kind its key expects (a plist as a plist, a
-    /// scheme as a scheme): the only files whose lines the reports quote. A file that did not
-    /// parse (`info_plist: .git/config`) is named in its finding, never shown.
-    private static let parsed = ReadLedger()
-
-    /// Records that `path` parsed as what it was read for: its lines may be quoted under findings.
-    public static func noteParsed(_ path: String) {
-        if let identity = identity(of: path) { parsed.insert(identity) }
-    }
-
-    /// Whether `path` parsed as what it was read for (see ``noteParsed(_:)``).
-    public static func wasParsed(_ path: String) -> Bool {
-        identity(of: path).map { parsed.contains($0) } ?? false
-    }
-
     /// The absolute path with the links of its folder resolved (the file itself may not exist).
     static func canonical(_ path: String) -> String {
         let full = absolute(path)
