@@ -186,9 +186,9 @@ public struct Doctor: Sendable {
                 }
             }
             do {
-                let package = try engine.scanCatalog(path: path, configuration: configuration, keepingUnlisted: request.listsEveryFinding)
-                project.parsedFiles.note(package.file)
-                project.catalogPackages.append(package)
+                let scanned = try engine.scanCatalog(path: path, configuration: configuration, keepingUnlisted: request.listsEveryFinding)
+                project.parsedFiles.note(scanned.package.file)
+                project.add(scanned)
             } catch {
                 var finding = error.finding
                 if let location, finding.rule == RuleID.inputUnreadable.rawValue {

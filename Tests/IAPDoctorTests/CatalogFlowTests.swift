@@ -128,9 +128,9 @@ import Testing
         let path = project.folder + "/Store.itmsp"
         let engine = BuiltinRules.engine()
         let plain = try engine.scanCatalog(path: path, configuration: Configuration())
-        #expect(plain.itemFindings["catalog-locale-code"]?.count == 1)
-        #expect(plain.itemFindings["catalog-title-length"]?.isEmpty == true)
-        #expect(plain.itemFindings["seed-titles"] == nil)
+        #expect(plain.results.findingsByRule["catalog-locale-code"]?.count == 1)
+        #expect(plain.results.findingsByRule["catalog-title-length"]?.isEmpty == true)
+        #expect(plain.results.findingsByRule["seed-titles"] == nil)
 
         let configuration = try Configuration.parse(bytes: Array("""
             rules:
@@ -147,12 +147,12 @@ import Testing
                 message: "title `{value}` of `{product}` does not say Seed"
             """.utf8), file: ".iapdoctor.yml", ruleSet: engine.ruleSet)
         let configured = try engine.scanCatalog(path: path, configuration: configuration)
-        #expect(configured.itemFindings["catalog-locale-code"] == nil)
-        let custom = try #require(configured.itemFindings["seed-titles"])
+        #expect(configured.results.findingsByRule["catalog-locale-code"] == nil)
+        let custom = try #require(configured.results.findingsByRule["seed-titles"])
         #expect(custom.map(\.message) == ["title `Ten Packets` of `com.greenthumb.pocketgarden.seeds10` does not say Seed"])
         #expect(custom.first?.severity == .warning)
         // The package's facts do not depend on the rules.
-        #expect(configured.items.map { $0.productID?.value } == plain.items.map { $0.productID?.value })
+        #expect(configured.package.items.map { $0.productID?.value } == plain.package.items.map { $0.productID?.value })
     }
 
     /// The items stream to a thread of their own (`XMLReader.scanInParallel`): what the caller's

@@ -188,7 +188,7 @@ func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Dia
     let engine = BuiltinRules.engine(ruleSet: ruleSet)
     let options = Engine.Options()
     do {
-        project.catalogPackages = [try engine.scanCatalog(path: path, configuration: options.configuration)]
+        project.add(try engine.scanCatalog(path: path, configuration: options.configuration))
     } catch {
         problems.append(error.finding)
     }

@@ -152,7 +152,7 @@ extension RuleContext {
     public func itemFindings(in package: CatalogPackage) -> [Finding] {
         // The scan keeps an entry, empty or not, for every check it ran: none means the package
         // was read with another configuration (or none), and the rule would pass unchecked.
-        guard let found = package.itemFindings[metadata.id] else {
+        guard let found = project.catalogScans[package.file]?.findingsByRule[metadata.id] else {
             assertionFailure("`\(metadata.id)` did not run on `\(package.file)`; read it with Engine.scanCatalog and the configuration it is diagnosed with")
             return []
         }

@@ -1,20 +1,37 @@
+/// What the per-item rules and declarative `each: in_app_purchase` checks found in one read of a
+/// package, kept beside it (``Project/catalogScans``) until the diagnosis reports it.
+public struct CatalogScanResults: Sendable {
+    /// By rule id: an entry, empty or not, for every check the scan ran.
+    public var findingsByRule: [String: [Finding]]
+    /// The findings past the listing limit, when the scan was asked to keep them.
+    public var unlisted: CompactFindings?
+}
+
 extension Engine {
     /// Reads a catalog package in one streaming pass, running on each item the per-item rules
     /// (``CatalogItemRule``) and declarative `each: in_app_purchase` checks that `configuration`
-    /// leaves on, with its severities and options. What they found stays with the package
-    /// (``CatalogPackage/itemFindings``) until ``diagnose(_:inputProblems:options:)`` reports it, so
-    /// diagnose with the same configuration (``Doctor`` does).
+    /// leaves on, with its severities and options. The package is what the file says; the results
+    /// are what the checks found, to be put beside it (``Project/add(_:)``) and diagnosed with the
+    /// same configuration (``Doctor`` does).
     ///
-    /// `keepingUnlisted`: keep the findings past the listing limit too, compactly
-    /// (``CatalogPackage/unlistedFindings``), for a report that lists every finding.
-    public func scanCatalog(path: String, configuration: Configuration, keepingUnlisted: Bool = false) throws(InputProblem) -> CatalogPackage {
+    /// `keepingUnlisted`: keep the findings past the listing limit too, compactly, for a report
+    /// that lists every finding.
+    public func scanCatalog(
+        path: String, configuration: Configuration, keepingUnlisted: Bool = false
+    ) throws(InputProblem) -> (package: CatalogPackage, results: CatalogScanResults) {
         let scan = CatalogScan(
             ruleSet: configuration.apply(to: ruleSet).ruleSet, implementations: implementations,
             keepingUnlisted: keepingUnlisted ? FileSystem.fileSize(CatalogPackage.metadataPath(for: path)) ?? 0 : nil)
-        var package = try CatalogPackage.load(path: path, eachItem: scan.check)
-        package.itemFindings = scan.findingsByRule
-        package.unlistedFindings = scan.unlisted
-        return package
+        let package = try CatalogPackage.load(path: path, eachItem: scan.check)
+        return (package, CatalogScanResults(findingsByRule: scan.findingsByRule, unlisted: scan.unlisted))
+    }
+}
+
+extension Project {
+    /// A scanned package and, beside it, what its scan found.
+    public mutating func add(_ scanned: (package: CatalogPackage, results: CatalogScanResults)) {
+        catalogPackages.append(scanned.package)
+        catalogScans[scanned.package.file] = scanned.results
     }
 }
 

@@ -243,7 +243,7 @@ public struct Engine: Sendable {
                 ?? Diagnosis.nextSteps(checklist: diagnosis.checklist, bundleID: diagnosis.bundleID?.value, hasSnapshot: project.ascSnapshot != nil)
         }
         if options.keepsUnlisted {
-            diagnosis.unlisted = project.catalogPackages.compactMap(\.unlistedFindings) + [unlisted].compactMap { $0 }
+            diagnosis.unlisted = project.catalogPackages.compactMap { project.catalogScans[$0.file]?.unlisted } + [unlisted].compactMap { $0 }
             diagnosis.unlistedRules = reportedRules
             diagnosis.keepsUnlisted = true
         }

@@ -84,13 +84,6 @@ public struct CatalogPackage: Sendable {
     /// Where the elements whose `<in_app_purchase>` children were streamed out start: in ``root``
     /// they look childless, but they are not leaves.
     public var itemParents: Set<XMLPosition> = []
-    /// What the per-item rules found in the items while they streamed by, by rule id: filled by
-    /// the engine's scan (``Engine/scanCatalog(path:configuration:)``), with the rules and options
-    /// of the configuration it was given; empty for a package loaded without rules.
-    public internal(set) var itemFindings: [String: [Finding]] = [:]
-    /// The per-item rules' findings past the listing limit, when the scan was asked to keep them
-    /// (``Engine/scanCatalog(path:configuration:keepingUnlisted:)``).
-    public internal(set) var unlistedFindings: CompactFindings?
 
     /// The spec version as numbers: `software5.12` → (5, 12).
     public var versionNumber: (major: Int, minor: Int)? {

@@ -31,6 +31,9 @@ public struct Project: Sendable {
     public var testing = TestSetup()
     /// Bulk product XML packages read for this run (the descriptor's `catalogs` and the command line's).
     public var catalogPackages: [CatalogPackage] = []
+    /// What the per-item rules found in each package's items as they streamed by, beside the
+    /// package (by its `metadata.xml` path): the scan's results, not the package's facts.
+    public var catalogScans: [String: CatalogScanResults] = [:]
     /// `false` when the run checks catalogs only, with no descriptor.
     public var hasDescriptor = true
     /// What the project's own files say (Info.plist, project.pbxproj, entitlements, profile, scheme,
