@@ -74,8 +74,7 @@ let package = Package(
             ],
             swiftSettings: releaseSpeed
         ),
-        // The catalog rules read each streamed item's elements through XMLReader's item view.
-        .target(name: "Rules", dependencies: ["IAPDoctor", "XMLReader"], swiftSettings: releaseSpeed),
+        .target(name: "Rules", dependencies: ["IAPDoctor"], swiftSettings: releaseSpeed),
         // The live App Store Connect pull (`iapdoctor asc pull`): API key tokens, HTTP with retries
         // and rate limits, the snapshot document. The only target that touches the network.
         // Off Apple platforms its HTTP goes through libcurl loaded with dlopen on the first request
