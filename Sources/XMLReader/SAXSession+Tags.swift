@@ -1,7 +1,7 @@
 #if canImport(CLibXML2)
-import CLibXML2
+internal import CLibXML2
 #elseif canImport(libxml2)
-import libxml2
+internal import libxml2
 #endif
 
 /// Where the tag libxml2 has just read is: libxml2 reports its line and column at the cursor only,

@@ -1,7 +1,7 @@
 #if canImport(CLibXML2)
-import CLibXML2  // Linux: the system library target (Package.swift)
+internal import CLibXML2  // Linux: the system library target (Package.swift)
 #elseif canImport(libxml2)
-import libxml2  // Apple platforms: the SDK's own module map
+internal import libxml2  // Apple platforms: the SDK's own module map
 #else
 #error("libxml2 not found: on Linux install libxml2-dev and pkg-config; on a Mac, Xcode or the Command Line Tools")
 #endif
