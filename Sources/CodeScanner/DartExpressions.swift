@@ -235,9 +235,7 @@ extension SourceScanner.Summarizer {
                 continue
             }
             // `if (Platform.isIOS) { a } else { b }`: the side iOS runs, in place of the `if`.
-            if let branch = statements.platformBranch(at: k, condition: { platformCondition(tokens, at: $0) }, normalize: dartNormalized)
-                ?? statements.forLoop(at: k, word: "in", normalize: dartNormalized)
-                ?? statements.bracedBranch(at: k, normalize: dartNormalized) {
+            if let branch = statements.rewritten(at: k, condition: { platformCondition(tokens, at: $0) }, loopWord: "in", normalize: dartNormalized) {
                 output += branch.tokens
                 k = branch.next
                 continue

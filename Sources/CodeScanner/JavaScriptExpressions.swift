@@ -144,9 +144,7 @@ extension SourceScanner.Summarizer {
             }
             // `if (Platform.OS === 'ios') { a } else { b }`: only the side iOS runs is kept, its
             // statements in place of the `if` (they always run there).
-            if let branch = statements.platformBranch(at: k, condition: { platformComparison(tokens, at: $0) }, normalize: javaScriptNormalized)
-                ?? statements.forLoop(at: k, word: "of", normalize: javaScriptNormalized)
-                ?? statements.bracedBranch(at: k, normalize: javaScriptNormalized) {
+            if let branch = statements.rewritten(at: k, condition: { platformComparison(tokens, at: $0) }, loopWord: "of", normalize: javaScriptNormalized) {
                 output += branch.tokens
                 k = branch.next
                 continue

@@ -99,6 +99,17 @@ struct StatementTokens {
         return (body(at: then.next + 1)?.statements, end)
     }
 
+    /// The statement at `k` written over by `normalize` when it has one of these shapes: a
+    /// platform `if` (the side iOS runs), a loop over a list (`for (x in xs)` in Dart, with
+    /// `loopWord` `of` in JavaScript), or a branch without braces.
+    func rewritten(
+        at k: Int, condition: (Int) -> (count: Int, holds: Bool)?, loopWord: String, normalize: ([Token]) -> [Token]
+    ) -> (tokens: [Token], next: Int)? {
+        platformBranch(at: k, condition: condition, normalize: normalize)
+            ?? forLoop(at: k, word: loopWord, normalize: normalize)
+            ?? bracedBranch(at: k, normalize: normalize)
+    }
+
     /// The statements iOS runs in place of a platform `if` at `k`, written over by `normalize`.
     func platformBranch(
         at k: Int, condition: (Int) -> (count: Int, holds: Bool)?, normalize: ([Token]) -> [Token]
