@@ -1,7 +1,7 @@
 import Testing
-@testable import Rules
+import IAPDoctor
 
-/// `catalog-placeholder` reads every text of every item; on ASCII text it looks at bytes, pairs
+/// The placeholder test reads every text of every catalog item; on ASCII text it looks at bytes, pairs
 /// of them first. It must find what the plain reading of the rule finds: a `{word}`, then
 /// `xxxxx`, then the first marker in the list, in any case.
 @Suite("Placeholders found byte by byte")
@@ -14,7 +14,7 @@ struct PlaceholderScanTests {
             return String(text[open...close])
         }
         let lower = text.lowercased()
-        return (["xxxxx"] + CatalogPlaceholderRule.markers).first { lower.contains($0) }
+        return (["xxxxx"] + Placeholders.markers).first { lower.contains($0) }
     }
 
     @Test func bytesFindWhatTheDefinitionFinds() {
@@ -28,7 +28,7 @@ struct PlaceholderScanTests {
         for _ in 0..<6_000 {
             let text = (0..<Int(generator.next() % 6)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
             let expected = reference(text)
-            switch CatalogPlaceholderRule.asciiPlaceholder(in: text) {
+            switch Placeholders.asciiPlaceholder(in: text) {
             case .ascii(let marker):
                 ascii += 1
                 #expect(text.utf8.allSatisfy { $0 < 0x80 }, "\(text)")
@@ -36,7 +36,7 @@ struct PlaceholderScanTests {
                 if marker != nil { found += 1 }
             case .notASCII:
                 #expect(text.utf8.contains { $0 >= 0x80 }, "\(text)")
-                #expect(CatalogPlaceholderRule.placeholder(in: text) == expected, "\(text.debugDescription)")
+                #expect(Placeholders.placeholder(in: text) == expected, "\(text.debugDescription)")
             }
         }
         #expect(ascii > 3_000)

@@ -13,7 +13,7 @@ struct CatalogMetadataTokenRule: Rule {
             var reason: String?
             if text.isEmpty {
                 reason = "is empty"
-            } else if CatalogPlaceholderRule.placeholder(in: text) != nil || text.lowercased().contains("token") {
+            } else if Placeholders.placeholder(in: text) != nil || text.lowercased().contains("token") {
                 reason = "looks like a placeholder"
             } else if text.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
                 reason = "contains white space, which tokens from lookupMetadata never do"
