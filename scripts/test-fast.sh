@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The fast tier, to run while editing: every test that stays in-process (the readers, the scanner,
+# the loaders, the engine, the rules and their examples, the reporters' text), skipping the
+# integration suites, which launch the built binary, a browser or Python, build large hostile
+# inputs, or serve a loopback App Store Connect. CI runs both tiers (`swift test`, README).
+#
+#   scripts/test-fast.sh                 # build the tests, then run the fast tier
+#   scripts/test-fast.sh --skip-build    # run it on what is built
+# Runs with the bash 3.2 of macOS too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The integration suites, by type name.
+integration=(
+    GoldenTests ConfinementTests MaliciousInputTests ManualTests ReportTests ReportBrowserTests SchemaTests
+    ASCCommandTests ASCScaleTests ASCPullTests ASCPulledEqualsWrittenTests ASCSnapshotTests
+    CostTests FindingCostTests FullListingTests HostileSettingsTests SecretsTests
+    ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests EntryPointTests
+)
+pattern="IAPDoctorTests\\.($(IFS='|'; echo "${integration[*]}"))"
+
+if [ "${1:-}" != "--skip-build" ]; then
+    swift build --build-tests
+fi
+swift test --skip-build --skip "$pattern"
