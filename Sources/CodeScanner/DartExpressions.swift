@@ -185,7 +185,7 @@ extension SourceScanner.Summarizer {
             if segmentStart < p { parts.append(.text(dartDecode(segmentStart..<p))) }
             if bytes[p + 1] == 0x7B {
                 var lexer = SourceScanner.Lexer(bytes: bytes, language: language)
-                let after = lexer.skipDartInterpolation(openAt: p + 1, allowNewlines: template, templates: template)
+                let after = lexer.skipInterpolation(template ? .template : .braced, openAt: p + 1, allowNewlines: template)
                 guard after <= body.upperBound, after > p + 2, bytes[after - 1] == 0x7D else { return nil }
                 let inner = UnsafeBufferPointer(rebasing: bytes[(p + 2)..<(after - 1)])
                 var innerLexer = SourceScanner.Lexer(bytes: inner, language: language)

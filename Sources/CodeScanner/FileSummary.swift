@@ -559,7 +559,7 @@ extension SourceScanner {
                 }
                 if segmentStart < p { parts.append(.text(decodeEscapes(segmentStart..<p, hashes: hashes, lineContinuation: false))) }
                 var lexer = Lexer(bytes: bytes, language: .swift)
-                let after = lexer.skipInterpolation(openAt: open, allowNewlines: false)
+                let after = lexer.skipInterpolation(.parenthesized, openAt: open, allowNewlines: false)
                 guard after <= bodyEnd, after > open + 1, bytes[after - 1] == 0x29 else { return nil }
                 let inner = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(after - 1)])
                 var innerLexer = Lexer(bytes: inner, language: .swift)

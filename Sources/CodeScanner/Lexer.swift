@@ -294,7 +294,7 @@ extension SourceScanner {
                         let escaped = p + 1 + hashes
                         if swift && byte(escaped) == 0x28 {
                             flags |= Token.interpolated
-                            p = skipInterpolation(openAt: escaped, allowNewlines: multiline)
+                            p = skipInterpolation(.parenthesized, openAt: escaped, allowNewlines: multiline)
                             continue
                         }
                         if byte(escaped) == 0x0A {
@@ -352,7 +352,7 @@ extension SourceScanner {
                 if c == 0x24 && !raw {  // $
                     if byte(p + 1) == 0x7B {
                         flags |= Token.interpolated
-                        p = skipDartInterpolation(openAt: p + 1, allowNewlines: triple)
+                        p = skipInterpolation(.braced, openAt: p + 1, allowNewlines: triple)
                         continue
                     }
                     if SourceScanner.isIdentifierStart(byte(p + 1)) && byte(p + 1) != 0x24 { flags |= Token.interpolated }
@@ -399,7 +399,7 @@ extension SourceScanner {
                 }
                 if template && c == 0x24 && byte(p + 1) == 0x7B {
                     flags |= Token.interpolated
-                    p = skipDartInterpolation(openAt: p + 1, allowNewlines: true, templates: true)
+                    p = skipInterpolation(.template, openAt: p + 1, allowNewlines: true)
                     continue
                 }
                 if c == 0x0A {
@@ -452,7 +452,7 @@ extension SourceScanner {
                         continue
                     }
                     flags |= Token.interpolated
-                    p = skipDartInterpolation(openAt: p, allowNewlines: verbatim)
+                    p = skipInterpolation(.braced, openAt: p, allowNewlines: verbatim)
                     continue
                 }
                 if c == 0x0A {
@@ -511,26 +511,37 @@ extension SourceScanner {
             position = min(p, count)
         }
 
-        /// Skips Dart's `${ … }`, nested strings included; returns the offset after the `}`.
-        mutating func skipDartInterpolation(openAt open: Int, allowNewlines: Bool, templates: Bool = false) -> Int {
+        /// The bracket an interpolation opens with, and the strings that may nest inside it.
+        enum Interpolation {
+            /// Swift's `\( … )`: nested `"…"` strings.
+            case parenthesized
+            /// Dart's `${ … }` and C#'s `{ … }`: nested `'…'` and `"…"` strings.
+            case braced
+            /// JavaScript's `${ … }` in a template literal: nested strings and templates.
+            case template
+        }
+
+        /// Skips an interpolation from its opening bracket at `open`, nested strings included;
+        /// returns the offset after its closing bracket.
+        mutating func skipInterpolation(_ kind: Interpolation, openAt open: Int, allowNewlines: Bool) -> Int {
+            let (opener, closer): (UInt8, UInt8) = kind == .parenthesized ? (0x28, 0x29) : (0x7B, 0x7D)
             var depth = 0
             var p = open
             let count = bytes.count
             while p < count {
                 let c = bytes[p]
-                switch c {
-                case 0x7B:
+                if c == opener {
                     depth += 1
                     p += 1
-                case 0x7D:
+                    continue
+                }
+                if c == closer {
                     depth -= 1
                     p += 1
                     if depth == 0 { return p }
-                case 0x22, 0x27, 0x60:
-                    if c == 0x60 && !templates {
-                        p += 1
-                        continue
-                    }
+                    continue
+                }
+                if c == 0x22 || (c == 0x27 && kind != .parenthesized) || (c == 0x60 && kind == .template) {
                     guard stringNesting < Self.maxStringNesting else {
                         stringNestingLimited = true
                         while p < count && bytes[p] != 0x0A { p += 1 }
@@ -538,17 +549,21 @@ extension SourceScanner {
                     }
                     let saved = position
                     stringNesting += 1
-                    _ = templates ? scanJavaScriptString(quoteAt: p) : scanDartString(quoteAt: p, raw: false)
+                    switch kind {
+                    case .parenthesized: _ = scanStringBody(quoteAt: p, hashes: 0)
+                    case .braced: _ = scanDartString(quoteAt: p, raw: false)
+                    case .template: _ = scanJavaScriptString(quoteAt: p)
+                    }
                     stringNesting -= 1
                     p = max(position, p + 1)
                     position = saved
-                case 0x0A:
+                    continue
+                }
+                if c == 0x0A {
                     if !allowNewlines { return p }
                     line += 1
-                    p += 1
-                default:
-                    p += 1
                 }
+                p += 1
             }
             return p
         }
@@ -562,43 +577,6 @@ extension SourceScanner {
             return true
         }
 
-        /// Skips `\( … )`, nested strings included; returns the offset after the `)`.
-        mutating func skipInterpolation(openAt open: Int, allowNewlines: Bool) -> Int {
-            var depth = 0
-            var p = open
-            let count = bytes.count
-            while p < count {
-                let c = bytes[p]
-                switch c {
-                case 0x28:
-                    depth += 1
-                    p += 1
-                case 0x29:
-                    depth -= 1
-                    p += 1
-                    if depth == 0 { return p }
-                case 0x22:
-                    guard stringNesting < Self.maxStringNesting else {
-                        stringNestingLimited = true
-                        while p < count && bytes[p] != 0x0A { p += 1 }
-                        return p
-                    }
-                    let saved = position
-                    stringNesting += 1
-                    _ = scanStringBody(quoteAt: p, hashes: 0)
-                    stringNesting -= 1
-                    p = max(position, p + 1)
-                    position = saved
-                case 0x0A:
-                    if !allowNewlines { return p }
-                    line += 1
-                    p += 1
-                default:
-                    p += 1
-                }
-            }
-            return p
-        }
     }
 }
 
