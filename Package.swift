@@ -65,16 +65,30 @@ let package = Package(
         // C#) hands to StoreKit or a purchase library: no file formats, no rules.
         .target(name: "CodeScanner", swiftSettings: releaseSpeed),
         .target(name: "JSONReader", swiftSettings: releaseSpeed),
+        // The stages of a check, each a module whose arrows point one way (CONTRIBUTING.md):
+        // Formats ← Model ← Loaders ← RuleEngine ← Reporters ← IAPDoctor.
+        // Readers with positions and no In-App Purchase knowledge (YAML, plists, pbxproj, JSON
+        // inputs, XML locations, the linear pattern matcher), paths, confinement, atomic output.
         .target(
-            name: "IAPDoctor",
+            name: "Formats",
             dependencies: [
-                "XMLReader", "JSONReader", "CodeScanner", .product(name: "Yams", package: "Yams"),
+                "XMLReader", "JSONReader", .product(name: "Yams", package: "Yams"),
                 // Insecure.MD5 for review screenshots' checksums.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: releaseSpeed
         ),
-        .target(name: "Rules", dependencies: ["IAPDoctor"], swiftSettings: releaseSpeed),
+        // The words every stage shares: findings, checklist items, rule IDs, descriptor keys.
+        .target(name: "Model", dependencies: ["Formats"], swiftSettings: releaseSpeed),
+        // Facts read from the app's files, each remembering where it was stated, and `init`.
+        .target(name: "Loaders", dependencies: ["Model", "CodeScanner"], swiftSettings: releaseSpeed),
+        // Runs every rule over the loaded project and turns outcomes into the diagnosis.
+        .target(name: "RuleEngine", dependencies: ["Loaders"], swiftSettings: releaseSpeed),
+        // Render a diagnosis; they read nothing from disk.
+        .target(name: "Reporters", dependencies: ["RuleEngine"], swiftSettings: releaseSpeed),
+        // One check from paths to a diagnosis (`Doctor`), and the stages above, re-exported.
+        .target(name: "IAPDoctor", dependencies: ["Reporters"], swiftSettings: releaseSpeed),
+        .target(name: "Rules", dependencies: ["RuleEngine"], swiftSettings: releaseSpeed),
         // The live App Store Connect pull (`iapdoctor asc pull`): API key tokens, HTTP with retries
         // and rate limits, the snapshot document. The only target that touches the network.
         // Off Apple platforms its HTTP goes through libcurl loaded with dlopen on the first request
@@ -116,7 +130,10 @@ let package = Package(
         .testTarget(name: "IAPDoctorCLITests", dependencies: ["IAPDoctorCLI", "AppStoreConnect"]),
         .testTarget(
             name: "IAPDoctorTests",
-            dependencies: ["IAPDoctor", "Rules", "CodeScanner", "JSONReader", "AppStoreConnect", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "IAPDoctor", "Formats", "Model", "Loaders", "RuleEngine", "Reporters", "Rules", "CodeScanner", "JSONReader", "AppStoreConnect",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/IAPDoctor/Generated/DescriptorKeys.swift from schemas/project.schema.json.
+"""Writes Sources/Model/Generated/DescriptorKeys.swift from schemas/project.schema.json.
 
 The schema is the one source of the descriptor's keys: the loader reads each key through these
 enums, the rules name the key a question is about through them, and `init` writes them, so a
@@ -102,7 +102,7 @@ for name, doc, node in item_enums:
     out.append("    public static let names = [%s]\n" % ", ".join('"%s"' % k for k in keys))
     out.append("}\n")
 
-target = os.path.join(ROOT, "Sources", "IAPDoctor", "Generated", "DescriptorKeys.swift")
+target = os.path.join(ROOT, "Sources", "Model", "Generated", "DescriptorKeys.swift")
 with open(target + ".tmp", "w", encoding="utf-8") as f:
     f.write("".join(out))
 os.replace(target + ".tmp", target)

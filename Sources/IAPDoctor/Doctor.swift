@@ -1,3 +1,9 @@
+import Formats
+import Model
+import Loaders
+import RuleEngine
+import Reporters
+
 /// One `iapdoctor check`: load the inputs and the configuration, run the engine, return the
 /// diagnosis. The executable only parses arguments and prints.
 public struct Doctor: Sendable {
@@ -40,17 +46,9 @@ public struct Doctor: Sendable {
         }
     }
 
-    /// What kind of input a command-line path is.
-    public enum InputKind: Sendable, Equatable {
-        case descriptor, catalog, storeKit
-    }
+    public typealias InputKind = Loaders.InputKind
 
-    public static func kind(of path: String) -> InputKind {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") { return .descriptor }
-        if lower.hasSuffix(".storekit") { return .storeKit }
-        return .catalog
-    }
+    public static func kind(of path: String) -> InputKind { InputKind(path: path) }
 
     public func check(_ request: Request) -> Diagnosis {
         // Every path the command line names is an input, read or not (never an --output).
@@ -169,6 +167,7 @@ public struct Doctor: Sendable {
                 configurationProblems += error.problems
             }
         }
+        var options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: [], keepsUnlisted: request.listsEveryFinding)
         // The descriptor's catalogs first (resolved from its folder), then the command line's.
         var seen = Set<String>()
         let listed = project.catalogs.map { ($0.value, FileSystem.resolve($0.value, relativeTo: project.baseDirectory), Optional($0.location)) }
@@ -188,7 +187,7 @@ public struct Doctor: Sendable {
             do {
                 let scanned = try engine.scanCatalog(path: path, configuration: configuration, keepingUnlisted: request.listsEveryFinding)
                 project.parsedFiles.note(scanned.package.file)
-                project.add(scanned)
+                options.add(scanned, to: &project)
             } catch {
                 var finding = error.finding
                 if let location, finding.rule == RuleID.inputUnreadable.rawValue {
@@ -204,7 +203,7 @@ public struct Doctor: Sendable {
         let given = Set(catalogPaths.map(CatalogPackage.metadataPath(for:)))
         for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
         if let snapshot = project.ascSnapshot?.snapshot { inputs.append(snapshot.path) }
-        let options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: inputs, keepsUnlisted: request.listsEveryFinding)
+        options.inputs = inputs
         return engine.diagnose(project, inputProblems: problems, options: options)
     }
 }

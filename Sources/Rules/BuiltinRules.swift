@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The built-in rules. `all` (in `Generated/BuiltinRuleList.swift`) is written by
 /// scripts/embed-rules.py from the rule files under Sources/Rules, so adding a rule's file and its

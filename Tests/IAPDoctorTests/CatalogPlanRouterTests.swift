@@ -1,6 +1,11 @@
 import Testing
 import XMLReader
 @testable import IAPDoctor
+@testable import Formats
+@testable import Model
+@testable import Loaders
+@testable import RuleEngine
+@testable import Reporters
 
 /// The declarative catalog checks find their elements through one walk of each item
 /// (`CatalogPlanRouter`); each plan used to walk the item once per path. Both must reach the

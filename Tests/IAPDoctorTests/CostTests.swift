@@ -2,6 +2,11 @@ import CodeScanner
 import Rules
 import Foundation
 @testable import IAPDoctor
+@testable import Formats
+@testable import Model
+@testable import Loaders
+@testable import RuleEngine
+@testable import Reporters
 import Testing
 
 /// Crafted inputs that crashed iapdoctor or made it run

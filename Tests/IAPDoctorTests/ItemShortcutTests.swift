@@ -2,6 +2,11 @@ import Testing
 import XMLReader
 
 @testable import IAPDoctor
+@testable import Formats
+@testable import Model
+@testable import Loaders
+@testable import RuleEngine
+@testable import Reporters
 @testable import Rules
 
 /// The item thread answers some questions from bytes, where the plain answer makes a string:

@@ -1,4 +1,9 @@
 @testable import IAPDoctor
+@testable import Formats
+@testable import Model
+@testable import Loaders
+@testable import RuleEngine
+@testable import Reporters
 import Testing
 
 @Suite("MD5")

@@ -1,5 +1,10 @@
 import Foundation
 @testable import IAPDoctor
+@testable import Formats
+@testable import Model
+@testable import Loaders
+@testable import RuleEngine
+@testable import Reporters
 import Rules
 import Testing
 
@@ -64,7 +69,7 @@ struct SchemaTests {
     /// Every key of the schema is read by the loader (a key added to the schema and generated, but
     /// never read, would be accepted and silently ignored).
     @Test func theLoaderReadsEveryKeyOfTheSchema() {
-        let loader = readText(repositoryFile("Sources/IAPDoctor/Inputs/DescriptorLoader.swift"))
+        let loader = readText(repositoryFile("Sources/Loaders/DescriptorLoader.swift"))
         let names = DescriptorKey.allCases.map { "\($0)" } + ProductKey.allCases.map { "\($0)" }
             + SubscriptionGroupKey.allCases.map { "\($0)" } + LocalizationKey.allCases.map { "\($0)" }
         for name in names {

@@ -1,5 +1,10 @@
 import Foundation
 @testable import IAPDoctor
+@testable import Formats
+@testable import Model
+@testable import Loaders
+@testable import RuleEngine
+@testable import Reporters
 import Rules
 import Testing
 

@@ -186,9 +186,9 @@ func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Dia
         }
     }
     let engine = BuiltinRules.engine(ruleSet: ruleSet)
-    let options = Engine.Options()
+    var options = Engine.Options()
     do {
-        project.add(try engine.scanCatalog(path: path, configuration: options.configuration))
+        options.add(try engine.scanCatalog(path: path, configuration: options.configuration), to: &project)
     } catch {
         problems.append(error.finding)
     }

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Banking information must be active in App Store Connect before paid products load.
 struct BankingRule: Rule {

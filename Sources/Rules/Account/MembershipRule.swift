@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// An expired Apple Developer Program membership stops In-App Purchase.
 struct MembershipRule: Rule {

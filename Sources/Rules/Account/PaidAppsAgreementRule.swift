@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The Paid Apps Agreement must be active, or StoreKit returns no paid products at all.
 struct PaidAppsAgreementRule: Rule {

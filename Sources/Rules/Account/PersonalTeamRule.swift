@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Free personal teams cannot use the In-App Purchase capability.
 struct PersonalTeamRule: Rule {

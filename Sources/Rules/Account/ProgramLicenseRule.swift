@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The latest Apple Developer Program License Agreement must be accepted.
 struct ProgramLicenseRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Tax forms must be active in App Store Connect before paid products load.
 struct TaxRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Products belong to an App Store Connect app record for the bundle ID; without one there is
 /// nothing for StoreKit to find.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The bundle ID the app runs with must equal the App ID (minus its team prefix), exactly and
 /// case-sensitively: StoreKit looks products up under the running bundle ID.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The In-App Purchase capability must be enabled on the (explicit) App ID.
 struct IAPCapabilityRule: Rule {

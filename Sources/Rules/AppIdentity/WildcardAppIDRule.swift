@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Wildcard App IDs cannot have the In-App Purchase capability: every product comes back invalid.
 /// Answers `app-id-iap-enabled` and, with the same finding, `explicit-app-id`.

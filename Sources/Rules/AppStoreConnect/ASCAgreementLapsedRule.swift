@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// When a required agreement (the Program License Agreement) lapses, App Store Connect refuses
 /// every request with one error, and StoreKit returns no product at all: the refusal is the answer.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// In-App Purchase needs an explicit App ID registered for the bundle ID; the pull looked for it
 /// and found none.

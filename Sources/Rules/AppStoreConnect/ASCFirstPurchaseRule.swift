@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The first In-App Purchase (and the first subscription) must be submitted with an app version:
 /// with none of them approved or in review yet, a product that is only Ready to Submit never

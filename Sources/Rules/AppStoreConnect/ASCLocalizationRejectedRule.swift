@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// App Review rejects a product's localization on its own (a misleading name, a description that
 /// does not match): the product cannot be approved until it is edited and resubmitted.

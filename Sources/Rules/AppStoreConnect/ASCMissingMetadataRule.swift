@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// App Store Connect says "Missing Metadata" and never why. The snapshot shows what is there, so
 /// name what is missing the way a reviewer would: localization, price, review screenshot,

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A snapshot pulled for another bundle ID says nothing about this app's record or products;
 /// comparing them would be wrong, and the two IDs differing is often the very mistake.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// App Store Connect marks a profile `INVALID` when its certificate was revoked or its App ID
 /// changed (In-App Purchase turned on after it was made): a build signed with it cannot buy.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that
 /// repeats one was edited or written by another tool: the link is read once (so a group linked

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A request the snapshot's maker could not complete leaves its facts unknown, never passed or
 /// failed: each is reported where the snapshot lists it, with what it leaves open and which key

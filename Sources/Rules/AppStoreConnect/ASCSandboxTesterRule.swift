@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The sandbox account must be a sandbox tester of the app's own team; App Store Connect lists
 /// them, so an email that is not among them is a tester of another team (or a typo).

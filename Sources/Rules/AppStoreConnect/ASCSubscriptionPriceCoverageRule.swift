@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A subscription is sold only where it has a price: available in a territory without one, it
 /// stays in Missing Metadata, and a tester in that storefront gets nothing.

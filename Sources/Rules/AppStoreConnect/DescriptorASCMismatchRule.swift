@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Where the descriptor and App Store Connect state the same fact differently, App Store Connect
 /// is right (it is what StoreKit serves) and the descriptor is out of date: say both, and where.

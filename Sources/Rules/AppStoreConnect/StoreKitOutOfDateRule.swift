@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A local StoreKit configuration file drifts from App Store Connect: a product added, removed,
 /// retyped or moved to another group there still tests the old way in Xcode.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Dates in a package are calendar dates written `YYYY-MM-DD`.
 struct CatalogDateRule: CatalogItemRule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A descriptor's catalogs and its `products` describe the same products: IDs, types and whether
 /// they are cleared for sale agree.

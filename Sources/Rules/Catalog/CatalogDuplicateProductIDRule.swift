@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Product IDs are unique in an app, so also in a package.
 struct CatalogDuplicateProductIDRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Reference names are unique in an app.
 struct CatalogDuplicateReferenceNameRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Apple stopped taking in-app purchases through the XML feed on 2022-11-09: say so once per file,
 /// so nobody mistakes a clean check for an upload path that still works.

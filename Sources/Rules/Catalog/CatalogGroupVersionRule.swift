@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Auto-renewables sit in a `family` before software5.7 and in a `subscription_group` from 5.7.
 struct CatalogGroupVersionRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 import XMLReader
 
 /// Price intervals run in order without overlapping, and only the last one is open-ended.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 import XMLReader
 
 /// Locale names are language codes with an optional region or script: `en-US`, `fi`, `zh-Hans`.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// `metadata_token` comes from `lookupMetadata` and must go back unmodified: an edited or made-up
 /// token makes the import fail.

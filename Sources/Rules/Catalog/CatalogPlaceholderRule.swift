@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 import XMLReader
 
 /// Template values left in a package: `{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 import XMLReader
 
 /// Each in-app purchase carries what a create needs: ID, reference name, type, a localization with

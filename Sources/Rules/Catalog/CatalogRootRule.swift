@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The document must be an App Store Package: `<package xmlns="http://apple.com/itunes/importer">`.
 struct CatalogRootRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 import XMLReader
 
 /// What the software5.x App Metadata Specification allows inside `in_app_purchases`, reconstructed

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 import XMLReader
 
 /// `<size>` and `<checksum type="md5">` must describe the file's bytes; Transporter recomputes both.

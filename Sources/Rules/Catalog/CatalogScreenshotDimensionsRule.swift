@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Review screenshots must be PNG or JPEG in one of the pixel sizes Transporter lists.
 struct CatalogScreenshotDimensionsRule: CatalogItemRule {

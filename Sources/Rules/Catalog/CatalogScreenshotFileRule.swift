@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A referenced review screenshot must be a file in the package folder (Transporter reads the
 /// folder flat, and the name is case-sensitive).

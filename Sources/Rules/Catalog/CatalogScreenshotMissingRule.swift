@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A new in-app purchase (one without `read_only_info`, i.e. not yet in App Store Connect) needs its
 /// review screenshot, or it stays "Waiting for Screenshot".

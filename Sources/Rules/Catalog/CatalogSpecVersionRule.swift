@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The package names a software5.x spec version iapdoctor knows.
 struct CatalogSpecVersionRule: Rule {

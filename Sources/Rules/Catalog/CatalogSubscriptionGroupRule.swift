@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Auto-renewable subscriptions belong inside a `family` (before 5.7) or `subscription_group`, and
 /// only they do.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all).
 struct CatalogTooManyItemsRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 import XMLReader
 
 /// Every element below `in_app_purchases` must be one the spec knows in that place.

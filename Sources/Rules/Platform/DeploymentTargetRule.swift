@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// StoreKit 2 (`Product.products(for:)`) exists only from iOS 15, macOS 12, tvOS 15, watchOS 8 and
 /// visionOS 1: an app that uses only StoreKit 2 requests nothing on older systems. Code inside

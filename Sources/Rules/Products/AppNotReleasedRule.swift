@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// In production, new product IDs activate only once the app version is released.
 struct AppNotReleasedRule: Rule {

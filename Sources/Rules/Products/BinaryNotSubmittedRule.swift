@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// For review and production, the first In-App Purchase of each type (and the first subscription
 /// group) must be submitted with an app version; an uploaded binary is needed for that.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Product IDs are unique within an app.
 struct DuplicateProductIDRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Family Sharing exists only for non-consumables and auto-renewable subscriptions.
 struct FamilySharingTypeRule: Rule {

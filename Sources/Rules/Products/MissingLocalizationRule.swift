@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// At least one localization with a display name is part of the sandbox minimum.
 ///

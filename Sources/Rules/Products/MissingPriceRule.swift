@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Without a price a product does not load, even in the sandbox.
 struct MissingPriceRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A product must be cleared for sale in at least one storefront.
 struct NotClearedForSaleRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Template IDs (`com.example.…`, `YOUR_PRODUCT_ID`) that were never replaced.
 struct PlaceholderProductIDRule: Rule {

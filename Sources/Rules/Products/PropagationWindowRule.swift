@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Changes need time to reach the store: up to an hour for the sandbox, 24–48 hours in
 /// production after approval and release. Both windows are options.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Each environment serves products in some statuses only: production serves `approved` ones;
 /// the sandbox needs no review but does not serve products Apple flagged.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Debug builds often get their own bundle ID (`….dev`); that is another app for StoreKit.
 struct BundleIDPerConfigurationRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Where a project file and the descriptor state the same fact differently, the file wins (it is
 /// what the build uses) and the descriptor is out of date: say both values and where each is.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (it
 /// takes merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either, added

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Older Xcode records the In-App Purchase capability in project.pbxproj
 /// (`TargetAttributes → SystemCapabilities → com.apple.InAppPurchase = { enabled = 0/1; }`);

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The bundle ID the build actually runs with (Info.plist expanded with the configuration's build
 /// settings) must be the App Store Connect app's: StoreKit looks products up under it.

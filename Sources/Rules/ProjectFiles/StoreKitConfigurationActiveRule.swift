@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// When the scheme's Run action uses a StoreKit configuration file, an app run from Xcode gets the
 /// file's products, never the sandbox's: worth knowing when you think you are testing the sandbox.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The bundle ID is not a product ID.
 struct BundleIDAsProductIDRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Product IDs are case-sensitive.
 struct ProductIDCaseRule: Rule {

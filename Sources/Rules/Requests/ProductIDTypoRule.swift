@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A near-miss spelling of a real product ID.
 struct ProductIDTypoRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A stray space makes a different product ID.
 struct ProductIDWhitespaceRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 extension RuleContext {
     /// `nil` when no requested ID is known (then `unknownRequests` says what to ask).

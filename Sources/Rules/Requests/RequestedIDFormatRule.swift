@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A requested ID that App Store Connect could never hold (characters outside letters, digits,
 /// `.`, `_`, `-`, or longer than its limit) is invalid in every environment but Xcode's, and no

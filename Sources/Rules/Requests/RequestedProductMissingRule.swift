@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A requested ID that matches no known product, not even approximately. Only App Store Connect's
 /// products (the descriptor's `products`, bulk XML) prove a product exists outside Xcode; a local

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// StoreKit does not add the bundle ID: `upgradetopro` is not `com.runmonster.runmonsterfree.upgradetopro`.
 struct ShortProductIDRule: Rule {

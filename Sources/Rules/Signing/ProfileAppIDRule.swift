@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The build's provisioning profile must be made for the app's explicit App ID.
 struct ProfileAppIDRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// In-App Purchase is sold through the App Store only: a build signed with a Developer ID profile
 /// (macOS, distributed outside the Mac App Store) or an in-house (enterprise) profile cannot use it;

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// An expired provisioning profile no longer signs a build that can reach the store.
 struct ProfileExpiredRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A profile that is not installed cannot sign the build.
 struct ProfileNotInstalledRule: Rule {

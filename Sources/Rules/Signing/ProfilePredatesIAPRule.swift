@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A profile made before In-App Purchase was enabled on the App ID does not carry the capability.
 struct ProfilePredatesIAPRule: Rule {

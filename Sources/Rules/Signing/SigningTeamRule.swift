@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// The build must be signed by the team that owns the App ID and the products.
 struct SigningTeamRule: Rule {

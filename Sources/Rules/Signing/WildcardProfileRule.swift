@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A profile made for a wildcard App ID cannot carry In-App Purchase: the sandbox refuses it.
 /// Answers `explicit-app-id` and, with the same finding, `provisioning-profile`.

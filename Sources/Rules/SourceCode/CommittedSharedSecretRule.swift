@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A value shaped like an App Store shared secret (32 hexadecimal digits) under a name that says
 /// secret, in a file the project ships or commits. The finding points at the file and says on

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// `app.sources` was scanned and nothing in it deals with In-App Purchase: most likely the store
 /// code lives elsewhere (a package, another folder), so no requested ID could be found there.

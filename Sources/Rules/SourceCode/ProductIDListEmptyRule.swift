@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A product ID list (named in `app.product_id_lists`, or a library's configuration file in the
 /// sources) from which no ID could be read: an empty list, or a layout iapdoctor does not know.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A StoreKit call site whose product IDs the code does not spell out (a parameter, a model's
 /// field, a value from a server, RevenueCat offerings): one note each, so the user knows where to

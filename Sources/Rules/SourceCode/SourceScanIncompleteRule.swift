@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Files under `app.sources` that were not read (unreadable, oversized, a broken link or a link
 /// loop): IDs requested there would be missed, so the scan says so instead of staying silent.

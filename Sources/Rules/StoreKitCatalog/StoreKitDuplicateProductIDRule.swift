@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A product ID appears once per StoreKit configuration file (products, non-renewing
 /// subscriptions and every group's subscriptions together).

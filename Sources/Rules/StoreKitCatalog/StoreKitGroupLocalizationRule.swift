@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A subscription group in a StoreKit configuration file has a localized display name, as App
 /// Store Connect requires before its subscriptions can be submitted.

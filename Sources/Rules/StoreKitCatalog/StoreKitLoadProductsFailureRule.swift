@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A StoreKit configuration file can simulate a "Load Products" failure; committed with it on,
 /// every Run from Xcode with that file gets no products.

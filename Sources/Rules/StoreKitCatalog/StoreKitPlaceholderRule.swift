@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Template product IDs or names left in a StoreKit configuration file.
 struct StoreKitPlaceholderRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// `subscriptionOffersKeyPair.privateKey` signs subscription offers; committed with the
 /// configuration file, it is a secret in the repository. The finding never shows the key.

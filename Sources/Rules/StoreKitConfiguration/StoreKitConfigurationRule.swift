@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// When Xcode serves products from a StoreKit configuration file, only that file counts: every
 /// requested product must be in it, and the simulated "Load Products" failure must be off.

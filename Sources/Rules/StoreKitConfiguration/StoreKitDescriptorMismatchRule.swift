@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A StoreKit configuration file meant to mirror App Store Connect, compared with the products the
 /// descriptor says App Store Connect has: a product in one and not the other is worth a look (a

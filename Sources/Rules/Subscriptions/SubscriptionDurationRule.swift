@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// An auto-renewable subscription needs its duration.
 struct SubscriptionDurationRule: Rule {

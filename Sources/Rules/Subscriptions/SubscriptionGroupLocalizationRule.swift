@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A subscription group needs a localized display name before its subscriptions can be submitted
 /// (TN3188 lists it as missing information).

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Every auto-renewable subscription belongs to a subscription group that exists.
 struct SubscriptionGroupRule: Rule {

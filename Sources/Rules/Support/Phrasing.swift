@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Small helpers for writing messages the same way in every rule.
 extension String {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 extension Environment {
     /// One tester's account loads the products (a Run from Xcode, the sandbox, TestFlight), so its

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Community advice: delete and reinstall the app after setting products up. Never an error.
 struct AppReinstalledRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Community advice: test on a device without a jailbreak. Never an error.
 struct JailbreakRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A Sandbox Apple Account works only for apps of the developer account that created it. It is
 /// needed to purchase, not to fetch products, so its absence is a question, not a failure.

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Several simulator runtimes do not load sandbox products without a StoreKit configuration file.
 struct SimulatorRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// Before iOS 12, sandbox purchases needed the production App Store account signed out.
 struct StoreSignOutRule: Rule {

@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// StoreKit omits products that are not available in the account's storefront. Where one tester
 /// loads the products (the sandbox, TestFlight) that is the tester's storefront; for App Review

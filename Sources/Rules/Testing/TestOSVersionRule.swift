@@ -1,4 +1,7 @@
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// A device older than StoreKit 2 cannot run `Product.products(for:)`.
 struct TestOSVersionRule: Rule {

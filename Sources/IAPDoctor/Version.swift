@@ -1,4 +1,0 @@
-/// iapdoctor's version, printed by `--version` and written into every report.
-public enum IAPDoctorVersion {
-    public static let current = "0.1.0"
-}

@@ -1,0 +1,15 @@
+/// What kind of input a command-line path is, by its name.
+public enum InputKind: Sendable, Equatable {
+    case descriptor, catalog, storeKit
+
+    public init(path: String) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") {
+            self = .descriptor
+        } else if lower.hasSuffix(".storekit") {
+            self = .storeKit
+        } else {
+            self = .catalog
+        }
+    }
+}

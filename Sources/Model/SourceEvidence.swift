@@ -1,0 +1,68 @@
+import Formats
+
+/// What the source scan and the product ID lists said beyond the requested IDs: call sites whose
+/// IDs could not be worked out, subscription groups, committed secrets, files that could not be
+/// read, lists without IDs. The rules `request-not-resolved`, `no-storekit-in-sources`,
+/// `source-scan-incomplete`, `product-id-list-empty` and `committed-shared-secret` report them.
+public struct SourceEvidence: Sendable {
+    /// A StoreKit call site whose product IDs are not known from the code.
+    public struct UnresolvedRequest: Sendable, Hashable {
+        public enum Kind: String, Sendable { case unresolved, partial, empty, offerings, wrapperWithoutCalls }
+        public var location: SourceLocation
+        public var api: String
+        /// The argument as written (shortened); empty when the call takes none.
+        public var argument: String
+        public var reason: String
+        public var kind: Kind
+        /// The argument is a subscription group ID, not product IDs.
+        public var isGroup = false
+
+        public init(location: SourceLocation, api: String, argument: String, reason: String, kind: Kind) {
+            self.location = location
+            self.api = api
+            self.argument = argument
+            self.reason = reason
+            self.kind = kind
+        }
+    }
+
+    /// A value shaped like an App Store shared secret under a name that says secret. Only where it
+    /// is: the value is never kept.
+    public struct Secret: Sendable, Hashable {
+        public var location: SourceLocation
+        public var name: String
+
+        public init(location: SourceLocation, name: String) {
+            self.location = location
+            self.name = name
+        }
+    }
+
+    /// Whether `app.sources` was given and scanned, and where the descriptor says so.
+    public var sourcesKey: SourceLocation?
+    public var filesScanned = 0
+    public var unresolved: [UnresolvedRequest] = []
+    /// Subscription group IDs handed to StoreKit views (`SubscriptionStoreView(groupID:)`).
+    public var subscriptionGroups: [Fact<String>] = []
+    /// StoreKit and In-App Purchase libraries the code imports.
+    public var importedLibraries: [String] = []
+    /// Those of them that call StoreKit for a Flutter, React Native, Capacitor, .NET or Unity
+    /// app (`in_app_purchase`, `react-native-iap`): they, not the app's code, choose StoreKit 1 or 2.
+    public var crossPlatformLibraries: [String] = []
+    /// How such an app is launched without Xcode (`flutter run`): the scheme's StoreKit
+    /// configuration does not apply then.
+    public var launchCommands: [String] = []
+    /// How those libraries choose StoreKit 1 or 2, where the app can choose.
+    public var storeKitSwitches: [String] = []
+    /// StoreKit types or calls appear in the code (with or without an import).
+    public var mentionsStoreKit = false
+    /// The repository URLs of the project's remote Swift packages, whose code is not scanned.
+    public var remotePackages: [Fact<String>] = []
+    /// Files in the scanned folders that could not be read or were skipped (message, at the file).
+    public var problems: [Fact<String>] = []
+    /// Product ID lists (named in the descriptor or found in the sources) that gave no ID.
+    public var emptyLists: [Fact<String>] = []
+    public var secrets: [Secret] = []
+
+    public init() {}
+}
