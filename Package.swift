@@ -124,6 +124,7 @@ let package = Package(
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         // The scanner alone: the IDs code in each language requests, from source text.
         .testTarget(name: "CodeScannerTests", dependencies: ["CodeScanner"]),
         // The command line's own logic (the quick reading of `check`), against ArgumentParser's.

@@ -70,7 +70,10 @@ cat >> rules.yaml <<YAML
 YAML
 
 cat > "$file" <<SWIFT
-import IAPDoctor
+import Formats
+import Model
+import Loaders
+import RuleEngine
 
 /// TODO(new-rule) what the rule checks, and why, in a sentence or two.
 struct ${type}Rule: Rule {

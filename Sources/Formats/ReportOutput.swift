@@ -9,7 +9,7 @@ import Darwin
 /// Where a report streams its bytes: an open file descriptor, written as the report goes, so a
 /// report of 250,000 findings (hundreds of megabytes of JSON) is never one string in memory.
 /// The first write error is kept and later writes are dropped; whoever opened the descriptor
-/// reports it (``FileSystem/writeAtomically(to:_:)``).
+/// reports it (``OutputFile/writeAtomically(to:in:_:)``).
 public final class ReportOutput {
     let descriptor: Int32
     private(set) var error: Int32?

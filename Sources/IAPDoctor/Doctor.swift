@@ -53,23 +53,23 @@ public struct Doctor: Sendable {
     public func check(_ request: Request) -> Diagnosis {
         // Every path the command line names is an input, read or not (never an --output).
         for path in request.paths + [request.rulesFile, request.ascSnapshot].compactMap({ $0 }) {
-            FileSystem.noteNamed(path)
-            FileSystem.noteNamed(CatalogPackage.metadataPath(for: path))
+            Workspace.noteNamed(path)
+            Workspace.noteNamed(CatalogPackage.metadataPath(for: path))
         }
         let descriptor = request.paths.first { Doctor.kind(of: $0) == .descriptor }
-        let root = request.root ?? descriptor.map { FileSystem.directoryName(of: $0) }
+        let root = request.root ?? descriptor.map { Paths.directoryName(of: $0) }
         if let root, !FileSystem.isDirectory(root) || root.utf8.contains(0) {
             var project = Project(descriptorFile: descriptor ?? "", baseDirectory: ".")
             project.hasDescriptor = descriptor != nil
             project.descriptor = nil
             let problem = Finding(
                 rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
-                message: "the project root `\(FileSystem.shown(root))` is not a folder",
+                message: "the project root `\(Paths.shown(root))` is not a folder",
                 help: "give --root the folder that holds the descriptor and every file it names",
                 location: SourceLocation(file: "--root"))
             return engine.diagnose(project, inputProblems: [problem], options: Engine.Options(failOn: request.failOn, inputs: request.paths))
         }
-        return FileSystem.withConfinement(root: root) { confinedCheck(request) }
+        return Workspace.withConfinement(root: root) { confinedCheck(request) }
     }
 
     private func confinedCheck(_ request: Request) -> Diagnosis {
@@ -87,9 +87,9 @@ public struct Doctor: Sendable {
             if !loaded.isUnusable || !FileSystem.isSymbolicLink(path) { project.parsedFiles.note(path) }
             // Every path the descriptor names is an input, even when an error stops the run first.
             for named in project.namedPaths + loaded.mentionedValues {
-                let resolved = FileSystem.resolve(named, relativeTo: project.baseDirectory)
-                FileSystem.noteNamed(resolved)
-                FileSystem.noteNamed(CatalogPackage.metadataPath(for: resolved))
+                let resolved = Paths.resolve(named, relativeTo: project.baseDirectory)
+                Workspace.noteNamed(resolved)
+                Workspace.noteNamed(CatalogPackage.metadataPath(for: resolved))
             }
             for extra in descriptors.dropFirst() {
                 problems.append(Finding(
@@ -106,16 +106,16 @@ public struct Doctor: Sendable {
         // file of a checkout (no `.git` above it) and lies outside the folder it names: a
         // descriptor in a pull request can never widen its own confinement.
         if request.root == nil, let stated = project.projectRoot {
-            let folder = FileSystem.resolve(stated.value, relativeTo: project.baseDirectory)
-            let descriptorFolder = FileSystem.directoryName(of: project.descriptorFile)
-            if FileSystem.isInsideGitWorkTree(descriptorFolder) || FileSystem.isWithin(descriptorFolder, folder) || !FileSystem.isDirectory(folder) {
+            let folder = Paths.resolve(stated.value, relativeTo: project.baseDirectory)
+            let descriptorFolder = Paths.directoryName(of: project.descriptorFile)
+            if FileSystem.isInsideGitWorkTree(descriptorFolder) || Paths.isWithin(descriptorFolder, folder) || !FileSystem.isDirectory(folder) {
                 problems.append(Finding(
                     rule: RuleID.descriptorInvalidValue.rawValue, severity: .warning, checklist: nil,
                     message: "`project_root` is not used: it counts only for a descriptor outside both the folder it names and any git checkout, and names a folder",
-                    help: "remove `project_root`, or pass `--root \(FileSystem.shown(folder))` on the command line",
+                    help: "remove `project_root`, or pass `--root \(Paths.shown(folder))` on the command line",
                     location: stated.location))
             } else {
-                return FileSystem.withConfinement(root: folder) { finishCheck(request, project: project, problems: problems, storeKitPaths: storeKitPaths, catalogPaths: catalogPaths) }
+                return Workspace.withConfinement(root: folder) { finishCheck(request, project: project, problems: problems, storeKitPaths: storeKitPaths, catalogPaths: catalogPaths) }
             }
         }
         return finishCheck(request, project: project, problems: problems, storeKitPaths: storeKitPaths, catalogPaths: catalogPaths)
@@ -137,7 +137,7 @@ public struct Doctor: Sendable {
         for path in storeKitPaths where !project.storeKitCatalogs.contains(where: { $0.file == path }) {
             do {
                 // Named on the command line: the user's choice, not confined to the descriptor's folder.
-                project.storeKitCatalogs.append(try FileSystem.withConfinement(root: nil) { () throws(InputProblem) in
+                project.storeKitCatalogs.append(try Workspace.withConfinement(root: nil) { () throws(InputProblem) in
                     try StoreKitConfiguration.load(path: path)
                 })
                 project.parsedFiles.note(path)
@@ -151,13 +151,13 @@ public struct Doctor: Sendable {
         var configuration = Configuration()
         let configPath = request.rulesFile ?? {
             guard project.hasDescriptor else { return nil }
-            let beside = FileSystem.resolve(Configuration.defaultFileName, relativeTo: project.baseDirectory)
+            let beside = Paths.resolve(Configuration.defaultFileName, relativeTo: project.baseDirectory)
             return FileSystem.exists(beside) ? beside : nil
         }()
         if let configPath {
             do {
                 // `--rules` is the user's choice; `.iapdoctor.yml` beside the descriptor is inside its folder.
-                configuration = try FileSystem.withConfinement(root: nil) { () throws(ConfigurationError) in
+                configuration = try Workspace.withConfinement(root: nil) { () throws(ConfigurationError) in
                     try Configuration.load(path: configPath, ruleSet: engine.ruleSet)
                 }
                 project.parsedFiles.note(configPath)
@@ -170,17 +170,17 @@ public struct Doctor: Sendable {
         var options = Engine.Options(configuration: configuration, failOn: request.failOn, inputs: [], keepsUnlisted: request.listsEveryFinding)
         // The descriptor's catalogs first (resolved from its folder), then the command line's.
         var seen = Set<String>()
-        let listed = project.catalogs.map { ($0.value, FileSystem.resolve($0.value, relativeTo: project.baseDirectory), Optional($0.location)) }
+        let listed = project.catalogs.map { ($0.value, Paths.resolve($0.value, relativeTo: project.baseDirectory), Optional($0.location)) }
         for (written, path, location) in listed + catalogPaths.map({ ($0, $0, nil as SourceLocation?) }) {
             let file = CatalogPackage.metadataPath(for: path)
             guard seen.insert(file).inserted else { continue }
             if location != nil {
                 // A descriptor's `catalogs` stay inside the project; the command line's are the user's choice.
                 do throws(FileSystem.Problem) {
-                    try FileSystem.checkInput(path)
+                    try Workspace.checkInput(path)
                 } catch {
                     problems.append(InputProblem.unreadable(
-                        error, at: location, notes: location.map { ["`\(FileSystem.shown(written))` is listed in `catalogs` at \($0)"] } ?? []).finding)
+                        error, at: location, notes: location.map { ["`\(Paths.shown(written))` is listed in `catalogs` at \($0)"] } ?? []).finding)
                     continue
                 }
             }
@@ -229,7 +229,7 @@ extension Doctor {
         if let given = request.ascSnapshot {
             named = (given, SourceLocation(file: "--asc"), false)
         } else if let stated = project.appStoreConnect.snapshot {
-            named = (FileSystem.resolve(stated.value, relativeTo: project.baseDirectory), stated.location, true)
+            named = (Paths.resolve(stated.value, relativeTo: project.baseDirectory), stated.location, true)
         } else {
             return []
         }
@@ -239,7 +239,7 @@ extension Doctor {
             let root: String? = FileSystem.isDirectory(named.path) ? named.path : nil
             let snapshot = try named.confined
                 ? ASCSnapshot.load(path: named.path)
-                : FileSystem.withConfinement(root: root) { () throws(InputProblem) in try ASCSnapshot.load(path: named.path) }
+                : Workspace.withConfinement(root: root) { () throws(InputProblem) in try ASCSnapshot.load(path: named.path) }
             project.parsedFiles.note(snapshot.files)
             ASCFacts.apply(snapshot, namedAt: named.location, to: &project)
             return []

@@ -179,7 +179,8 @@ struct ASCPull: ParsableCommand {
     @OptionGroup var key: ASCKeyOptions
 
     func run() throws {
-        let earlier = try resume.map(ASCPull.readEarlier)
+        let workspace = Workspace()
+        let earlier = try workspace.run { () throws in try resume.map(ASCPull.readEarlier) }
         guard let bundleID = bundleID ?? earlier?.bundleID else {
             writeError("error: no bundle ID\nhelp: give the app's bundle ID, e.g. --bundle-id com.acme.coins")
             throw ExitCode(2)
@@ -188,14 +189,14 @@ struct ASCPull: ParsableCommand {
             writeError("error: `\(bundleID)` is not a bundle ID\nhelp: give the app's bundle ID, e.g. --bundle-id com.acme.coins")
             throw ExitCode(2)
         }
-        if let output, let problem = ASCPull.outputProblem(output) {
+        if let output, let problem = ASCPull.outputProblem(output, in: workspace) {
             writeError("error: \(problem)\nhelp: give -o a file in an existing folder, e.g. -o asc-snapshot.json")
             throw ExitCode(2)
         }
         let pulled = try key.pullOrExit(bundleID: bundleID, resuming: earlier)
         if let output {
             do {
-                try FileSystem.writeAtomically(to: output) { file in pulled.result.contents.write { file.write($0) } }
+                try OutputFile.writeAtomically(to: output, in: workspace) { file in pulled.result.contents.write { file.write($0) } }
             } catch {
                 writeError("error: \(error.message)\nhelp: \(error.help)")
                 throw ExitCode(2)
@@ -228,11 +229,11 @@ struct ASCPull: ParsableCommand {
     }
 
     /// Checked before the pull, so a typo in `-o` does not cost the whole pull.
-    static func outputProblem(_ path: String) -> String? {
-        let folder = FileSystem.directoryName(of: path)
+    static func outputProblem(_ path: String, in workspace: Workspace) -> String? {
+        let folder = Paths.directoryName(of: path)
         if !FileSystem.isDirectory(folder) { return "cannot write `\(path)`: the folder `\(folder)` does not exist" }
         do throws(FileSystem.Problem) {
-            _ = try FileSystem.outputKind(path)
+            _ = try OutputFile.outputKind(path, in: workspace)
         } catch {
             return error.message
         }
@@ -295,7 +296,8 @@ struct PulledSnapshot {
         let path = folder + "/asc-snapshot.json"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileSystem.writeAtomically(to: path) { file in pulled.result.contents.write { file.write($0) } }
+            // A new private folder: no input of any run is in it.
+            try OutputFile.writeAtomically(to: path, in: nil) { file in pulled.result.contents.write { file.write($0) } }
         } catch let problem as FileSystem.Problem {
             writeError("error: \(problem.message)\nhelp: \(problem.help)")
             throw ExitCode(2)

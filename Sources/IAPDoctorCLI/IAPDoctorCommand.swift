@@ -170,10 +170,11 @@ struct CheckSettings: Equatable {
         let reporter = format.reporter(color: useColor, verbose: verbose)
         var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulledSnapshot)
         request.listsEveryFinding = type(of: reporter).listsEveryFinding && listing != .limited
-        let diagnosis = doctor.check(request)
+        let workspace = Workspace()
+        let diagnosis = workspace.run { doctor.check(request) }
         // Streamed: a report of every finding of a large catalog is never one string in memory.
         do {
-            try FileSystem.writeAtomically(to: output ?? "/dev/stdout") { reporter.write(diagnosis, to: $0) }
+            try OutputFile.writeAtomically(to: output ?? "/dev/stdout", in: workspace) { reporter.write(diagnosis, to: $0) }
         } catch {
             writeError("error: \(error.message)\nhelp: \(error.help)")
             throw ExitCode(2)
@@ -212,17 +213,17 @@ struct RulesCommand: ParsableCommand {
     var writeDocs: String?
 
     func run() throws {
-        let catalog = RuleSet.builtin
+        let ruleSet = RuleSet.builtin
         if let folder = writeDocs {
-            for rule in catalog.rules {
+            for rule in ruleSet.rules {
                 try write(RuleDocs.page(for: rule), to: "\(folder)/\(rule.id).md")
             }
-            try write(RuleDocs.index(for: catalog), to: "\(folder)/README.md")
-            print("wrote \(catalog.rules.count + 1) pages to \(folder)")
+            try write(RuleDocs.index(for: ruleSet), to: "\(folder)/README.md")
+            print("wrote \(ruleSet.rules.count + 1) pages to \(folder)")
             return
         }
-        let width = catalog.rules.map(\.id.count).max() ?? 0
-        for rule in catalog.rules {
+        let width = ruleSet.rules.map(\.id.count).max() ?? 0
+        for rule in ruleSet.rules {
             let item = rule.checklist ?? "(inputs)"
             print("\(rule.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(item.padding(toLength: 23, withPad: " ", startingAt: 0))  \(rule.title)")
         }
@@ -230,7 +231,8 @@ struct RulesCommand: ParsableCommand {
 
     func write(_ text: String, to path: String) throws {
         do {
-            try FileSystem.writeAtomically(text, to: path)
+            // Generated from the built-in rules: this run has no inputs to spare.
+            try OutputFile.writeAtomically(text, to: path, in: nil)
         } catch {
             writeError("error: \(error.message)\nhelp: \(error.help)")
             throw ExitCode(2)
@@ -245,10 +247,10 @@ struct Explain: ParsableCommand {
     var rule: String
 
     func run() throws {
-        let catalog = RuleSet.builtin
-        guard let metadata = catalog.rule(rule) else {
+        let ruleSet = RuleSet.builtin
+        guard let metadata = ruleSet.rule(rule) else {
             var message = "error: there is no rule `\(rule)`"
-            if let suggestion = closestMatch(to: rule, in: catalog.rules.map(\.id)) { message += "; did you mean `\(suggestion)`?" }
+            if let suggestion = closestMatch(to: rule, in: ruleSet.rules.map(\.id)) { message += "; did you mean `\(suggestion)`?" }
             writeError(message + "\nhelp: `iapdoctor rules` lists every rule")
             throw ExitCode(2)
         }

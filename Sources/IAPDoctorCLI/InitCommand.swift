@@ -28,33 +28,34 @@ struct Init: ParsableCommand {
             writeError("error: `\(directory)` is not a folder\nhelp: give the folder that holds the .xcodeproj")
             throw ExitCode(2)
         }
-        let target = output ?? FileSystem.resolve("project.yaml", relativeTo: directory)
+        let target = output ?? Paths.resolve("project.yaml", relativeTo: directory)
         if FileSystem.exists(target) && !force {
             writeError("error: `\(target)` already exists; iapdoctor init does not overwrite it\nhelp: pass --force to replace it, or -o to write elsewhere")
             throw ExitCode(2)
         }
-        let survey = ProjectSurvey.survey(directory: directory)
+        let workspace = Workspace()
+        let survey = workspace.run { ProjectSurvey.survey(directory: directory) }
         let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
         let name = survey.xcodeproj.map { String($0.value.split(separator: "/").last!.dropLast(".xcodeproj".count)) } ?? folderName
         // A descriptor written outside the project, and outside any checkout, records the project's
         // folder (`project_root`), so `check` reads the project's files without `--root`.
-        let descriptorFolder = FileSystem.directoryName(of: target)
-        let external = !FileSystem.isWithin(descriptorFolder, directory) && !FileSystem.isInsideGitWorkTree(descriptorFolder)
+        let descriptorFolder = Paths.directoryName(of: target)
+        let external = !Paths.isWithin(descriptorFolder, directory) && !FileSystem.isInsideGitWorkTree(descriptorFolder)
         // The project is the surveyed folder, widened to the sibling packages of a monorepo.
         let projectFolder = survey.sources.reduce(directory) { root, source in
-            FileSystem.commonAncestor(root, FileSystem.resolve(source, relativeTo: directory))
+            Paths.commonAncestor(root, Paths.resolve(source, relativeTo: directory))
         }
         let text = StarterDescriptor.render(
             survey, name: name, surveyedFolder: directory, descriptorFolder: descriptorFolder,
-            projectRoot: external ? FileSystem.relativePath(projectFolder, from: directory) : nil)
+            projectRoot: external ? Paths.relativePath(projectFolder, from: directory) : nil)
         // `-o elsewhere/project.yaml` may name a folder that does not exist yet.
-        let folder = FileSystem.directoryName(of: target)
+        let folder = Paths.directoryName(of: target)
         if !FileSystem.isDirectory(folder), (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) == nil {
             writeError("error: cannot create the folder `\(folder)`\nhelp: check that its parent folder exists and is writable")
             throw ExitCode(2)
         }
         do {
-            try FileSystem.writeAtomically(text, to: target)
+            try OutputFile.writeAtomically(text, to: target, in: workspace)
         } catch {
             writeError("error: \(error.message)\nhelp: \(error.help)")
             throw ExitCode(2)
@@ -74,8 +75,8 @@ struct Init: ParsableCommand {
         }
         summary.append("  sources: \(survey.sources.isEmpty ? "not found" : survey.sources.joined(separator: ", "))")
         // Paths from the descriptor are confined to its folder unless `--root` names a wider one.
-        let root = FileSystem.commonAncestor(descriptorFolder, projectFolder)
-        let rootOption = external || FileSystem.normalize(root) == FileSystem.normalize(descriptorFolder) ? "" : " --root \(root)"
+        let root = Paths.commonAncestor(descriptorFolder, projectFolder)
+        let rootOption = external || Paths.normalize(root) == Paths.normalize(descriptorFolder) ? "" : " --root \(root)"
         summary.append("next: answer the commented questions, then run `iapdoctor check \(target)\(rootOption)`")
         print(summary.joined(separator: "\n"))
     }

@@ -50,7 +50,8 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let doctor = Doctor(engine: BuiltinRules.engine())
-        let diagnosis = doctor.check(inputs.values.request(paths: paths, failOn: failOn))
+        let workspace = Workspace()
+        let diagnosis = workspace.run { doctor.check(inputs.values.request(paths: paths, failOn: failOn)) }
         let document = ReportDocument(diagnosis)
         let text = format == .html ? HTMLReport().render(document) : MarkdownReport().render(document)
         let destination = output ?? format.defaultFileName
@@ -58,7 +59,7 @@ struct Report: ParsableCommand {
             print(text, terminator: "")
         } else {
             do {
-                try FileSystem.writeAtomically(text, to: destination)
+                try OutputFile.writeAtomically(text, to: destination, in: workspace)
             } catch {
                 writeError("error: \(error.message)\nhelp: \(error.help)")
                 throw ExitCode(2)

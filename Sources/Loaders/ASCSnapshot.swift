@@ -253,14 +253,14 @@ extension ASCSnapshot {
                 names = try FileManager.default.contentsOfDirectory(atPath: path)
                     .filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
             } catch {
-                throw unreadable("cannot list the App Store Connect snapshot folder `\(FileSystem.shown(path))`: \(FileSystem.describeFileError(error))", path)
+                throw unreadable("cannot list the App Store Connect snapshot folder `\(Paths.shown(path))`: \(FileSystem.describeFileError(error))", path)
             }
             guard !names.isEmpty else {
-                throw unreadable("the App Store Connect snapshot folder `\(FileSystem.shown(path))` holds no `.json` file",
+                throw unreadable("the App Store Connect snapshot folder `\(Paths.shown(path))` holds no `.json` file",
                                  path, help: "save the API responses there as `.json` files, or run `iapdoctor asc pull -o asc-snapshot.json`")
             }
             guard names.count <= maxFolderFiles else {
-                throw unreadable("the App Store Connect snapshot folder `\(FileSystem.shown(path))` holds \(names.count) `.json` files, more than the \(maxFolderFiles) iapdoctor reads", path)
+                throw unreadable("the App Store Connect snapshot folder `\(Paths.shown(path))` holds \(names.count) `.json` files, more than the \(maxFolderFiles) iapdoctor reads", path)
             }
             var total = 0
             for name in names {

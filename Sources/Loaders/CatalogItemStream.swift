@@ -65,20 +65,20 @@ final class CatalogItemStream {
 
     init(file: String, visit: @escaping (CatalogStreamedItem) -> Void) {
         self.file = file
-        self.directory = FileSystem.directoryName(of: file)
+        self.directory = Paths.directoryName(of: file)
         self.visit = visit
         table = ItemTable(file: file)
     }
 
     /// Reads the file; returns the document without its items. The items are handled (the table
     /// written, `visit` called) on a second thread while the parse reads on, in document order;
-    /// that thread sees this one's file confinement.
+    /// that thread reads in this one's workspace and confinement.
     func run() throws -> XMLNode {
-        FileSystem.noteRead(file)
-        let confinement = FileSystem.confinement
+        Workspace.noteRead(file)
+        let scope = Workspace.scope
         return try XMLReader.scanInParallel(
             contentsOfFile: file, select: { self.select($0) },
-            around: { work in FileSystem.$confinement.withValue(confinement, operation: work) },
+            around: { work in Workspace.within(scope, work) },
             handler: { self.item($0) })
     }
 

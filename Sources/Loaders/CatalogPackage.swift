@@ -172,7 +172,7 @@ public struct CatalogPackage: Sendable {
 
     init(file: String, root: XMLNode) {
         self.file = file
-        self.directory = FileSystem.directoryName(of: file)
+        self.directory = Paths.directoryName(of: file)
         self.root = root
         rootName = root.name
         rootNamespace = root.namespaceURI

@@ -45,7 +45,7 @@ public enum DescriptorLoader {
     /// Loads `path` (as given on the command line; findings repeat it verbatim).
     public static func load(path: String) -> Result {
         // Paths the descriptor names are shown from the current folder when they are inside it.
-        let base = FileSystem.displayPath(FileSystem.directoryName(of: path))
+        let base = Paths.displayPath(Paths.directoryName(of: path))
         var project = Project(descriptorFile: path, baseDirectory: base)
         let bytes: [UInt8]
         // Refused by size before reading: the cap keeps a check of the largest descriptor near
@@ -55,7 +55,7 @@ public enum DescriptorLoader {
                 project: project,
                 problems: [inputProblem(
                     RuleID.inputMalformed.rawValue,
-                    "`\(FileSystem.shown(path))` is \(size) bytes; descriptors larger than \(YAMLTreeReader.maxBytes >> 20) MiB are refused",
+                    "`\(Paths.shown(path))` is \(size) bytes; descriptors larger than \(YAMLTreeReader.maxBytes >> 20) MiB are refused",
                     help: "check that this is the descriptor: 10,000 products take about 6 MB; keep catalogs of more products in bulk XML (`catalogs`), which is streamed",
                     at: SourceLocation(file: path, line: 1, column: 1))],
                 isUnusable: true)
@@ -325,7 +325,7 @@ package struct DescriptorReader {
             if !scalar.isQuoted, let flag = Self.boolean(scalar.text) {
                 product.reviewScreenshot = Fact(.present(flag), at: scalar.location)
             } else {
-                let exists = FileSystem.exists(FileSystem.resolve(scalar.text, relativeTo: baseDirectory))
+                let exists = FileSystem.exists(Paths.resolve(scalar.text, relativeTo: baseDirectory))
                 product.reviewScreenshot = Fact(.file(scalar.text, exists: exists), at: scalar.location)
             }
         } else if let screenshot = fields[.reviewScreenshot], !screenshot.isNull {

@@ -9,7 +9,7 @@ public enum EvidenceLoader {
     /// the input problems (unreadable or malformed files, each positioned).
     public static func load(into project: inout Project) -> [Finding] {
         var problems: [Finding] = []
-        func path(_ fact: Fact<String>) -> String { FileSystem.resolve(fact.value, relativeTo: project.baseDirectory) }
+        func path(_ fact: Fact<String>) -> String { Paths.resolve(fact.value, relativeTo: project.baseDirectory) }
         func attempt<T>(_ named: Fact<String>, _ load: (String) throws(InputProblem) -> T) -> T? {
             do {
                 let loaded = try load(path(named))
@@ -54,7 +54,7 @@ public enum EvidenceLoader {
             case .unknownName(let named, let candidates):
                 problems.append(Finding(
                     rule: RuleID.descriptorInvalidValue.rawValue, severity: .error, checklist: nil,
-                    message: "`app.target` is `\(named.value)`, but `\(FileSystem.directoryName(of: xcodeProject.file))` has no target of that name",
+                    message: "`app.target` is `\(named.value)`, but `\(Paths.directoryName(of: xcodeProject.file))` has no target of that name",
                     help: "set `app.target` to one of the application targets: \(candidates.joined(separator: "; "))",
                     location: named.location))
             case .ambiguous(let candidates, let reason):
@@ -142,22 +142,22 @@ public enum EvidenceLoader {
             let candidates = scheme.candidatePaths(for: reference.value)
             // Only places inside the project root are looked at: whether a file exists outside it
             // must not change the answer (that would let a scheme probe the file system).
-            let confined = candidates.filter(FileSystem.isConfined)
+            let confined = candidates.filter(Workspace.isConfined)
             if let found = confined.first(where: FileSystem.exists) {
                 storeKitPath = (found, reference)
             } else if let (written, found) = confined.lazy.compactMap({ candidate in FileSystem.caseInsensitiveMatch(candidate).map { (candidate, $0) } })
-                .first(where: { FileSystem.isConfined($0.1) })
+                .first(where: { Workspace.isConfined($0.1) })
             {
                 storeKitPath = (found, reference)
                 project.evidence.caseMismatches.append(CaseMismatch(written: written, actual: found))
-            } else if let first = candidates.first, !FileSystem.isConfined(first) {
+            } else if let first = candidates.first, !Workspace.isConfined(first) {
                 // Where Xcode looks first is outside: refused, whether or not a file is there.
                 do throws(FileSystem.Problem) {
-                    try FileSystem.checkInput(first)
+                    try Workspace.checkInput(first)
                 } catch {
                     problems.append(InputProblem.unreadable(
                         error, at: reference.location,
-                        notes: ["the scheme's StoreKit configuration reference `\(FileSystem.shown(reference.value))` leads there"]).finding)
+                        notes: ["the scheme's StoreKit configuration reference `\(Paths.shown(reference.value))` leads there"]).finding)
                 }
             } else {
                 // Xcode would serve no products; one finding says so (not an unreadable input).
@@ -170,7 +170,7 @@ public enum EvidenceLoader {
         if let named = project.app.storeKitConfiguration {
             if scheme == nil {
                 storeKitPath = (path(named), named)
-            } else if storeKitPath.map({ FileSystem.normalize($0.path) }) != FileSystem.normalize(path(named)) {
+            } else if storeKitPath.map({ Paths.normalize($0.path) }) != Paths.normalize(path(named)) {
                 catalogOnly = (path(named), named)
             }
         }
@@ -212,9 +212,9 @@ public enum EvidenceLoader {
     static func repositoryFolder(of folder: String) -> String {
         var directory = folder
         for _ in 0..<32 {
-            if FileSystem.exists(directory + "/.git") { return FileSystem.isConfined(directory) ? directory : folder }
-            let parent = FileSystem.directoryName(of: directory)
-            guard parent != directory, directory != ".", FileSystem.isConfined(parent) else { break }
+            if FileSystem.exists(directory + "/.git") { return Workspace.isConfined(directory) ? directory : folder }
+            let parent = Paths.directoryName(of: directory)
+            guard parent != directory, directory != ".", Workspace.isConfined(parent) else { break }
             directory = parent
         }
         return folder

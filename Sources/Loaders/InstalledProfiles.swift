@@ -85,7 +85,7 @@ public struct InstalledProfiles: Sendable {
             do {
                 profile = confined
                     ? try ProvisioningProfile.load(path: path)
-                    : try FileSystem.withConfinement(root: nil) { () throws(InputProblem) in try ProvisioningProfile.load(path: path) }
+                    : try Workspace.withConfinement(root: nil) { () throws(InputProblem) in try ProvisioningProfile.load(path: path) }
             } catch {
                 continue
             }

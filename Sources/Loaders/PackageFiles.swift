@@ -53,7 +53,7 @@ public final class PackageFiles {
 
         static func refusal(_ path: String, package: String) -> String? {
             if path.utf8.contains(0) { return "the name contains a NUL character" }
-            let folder = FileSystem.Confinement(root: package)
+            let folder = Workspace.Confinement(root: package)
             if let reason = folder.violation(path) {
                 return reason.replacingOccurrences(of: "the project folder", with: "the package folder")
             }
@@ -85,7 +85,7 @@ public final class PackageFiles {
         } else if let folder, folder.directory == directory {
             prefix = folder.normalized
         } else {
-            let normalized = FileSystem.normalize(directory) == "." ? "" : FileSystem.normalize(directory)
+            let normalized = Paths.normalize(directory) == "." ? "" : Paths.normalize(directory)
             folder = (directory, normalized)
             prefix = normalized
         }
@@ -154,7 +154,7 @@ public final class PackageFiles {
             if let bare, Self.isAbsent(bare) {
                 file = File(missing: bare)
             } else {
-                file = File(path: FileSystem.resolve(name, relativeTo: directory), package: directory)
+                file = File(path: Paths.resolve(name, relativeTo: directory), package: directory)
             }
             files[name] = file
         }

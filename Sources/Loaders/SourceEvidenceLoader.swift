@@ -12,16 +12,16 @@ extension EvidenceLoader {
             project.requests += contents.ids
             project.evidence.sources.secrets += contents.secrets
             if contents.ids.isEmpty {
-                let file = FileSystem.resolve(named.value, relativeTo: project.baseDirectory)
+                let file = Paths.resolve(named.value, relativeTo: project.baseDirectory)
                 project.evidence.sources.emptyLists.append(Fact(file, at: SourceLocation(file: file), source: .productList))
             }
         }
         guard !project.app.sources.isEmpty else { return }
         var roots: [String] = []
         for named in project.app.sources {
-            let root = FileSystem.resolve(named.value, relativeTo: project.baseDirectory)
+            let root = Paths.resolve(named.value, relativeTo: project.baseDirectory)
             do throws(FileSystem.Problem) {
-                try FileSystem.checkInput(root)
+                try Workspace.checkInput(root)
                 roots.append(root)
             } catch {
                 problems.append(InputProblem.unreadable(
@@ -32,7 +32,7 @@ extension EvidenceLoader {
         let platform = (project.app.platform ?? project.evidence.platform).map { $0.value == .ipados ? "ios" : $0.value.rawValue }
         let parsed = project.parsedFiles
         let scan = SourceScanner.scan(
-            paths: roots, baseDirectory: "", root: FileSystem.confinement?.real, platform: platform,
+            paths: roots, baseDirectory: "", root: Workspace.confinement?.real, platform: platform,
             bundleIdentifier: (project.app.bundleID ?? project.evidence.runningBundleID)?.value, bundle: bundleFiles(project),
             reader: { path, maxBytes in
             do throws(FileSystem.Problem) {
@@ -55,7 +55,7 @@ extension EvidenceLoader {
         evidence.mentionsStoreKit = scan.usesStoreKit1 || scan.usesStoreKit2
         for problem in scan.problems {
             if problem.kind == .missing, let named = project.app.sources.first(where: {
-                FileSystem.resolve($0.value, relativeTo: project.baseDirectory) == problem.path
+                Paths.resolve($0.value, relativeTo: project.baseDirectory) == problem.path
             }) {
                 // A typo in `app.sources`: an input that cannot be read, like any other named file.
                 problems.append(Finding(
@@ -76,7 +76,7 @@ extension EvidenceLoader {
         evidence.subscriptionGroups = scan.subscriptionGroups.map { Fact($0.groupID, at: location($0.location), source: .code) }
         evidence.secrets += scan.secrets.map { SourceEvidence.Secret(location: location($0.location), name: $0.name) }
         // Library configuration files in the scanned folders (MKStoreKit's) are product ID lists.
-        let named = Set(project.app.productIDLists.map { FileSystem.resolve($0.value, relativeTo: project.baseDirectory) })
+        let named = Set(project.app.productIDLists.map { Paths.resolve($0.value, relativeTo: project.baseDirectory) })
         for file in scan.libraryConfigurationFiles where !named.contains(file) {
             do throws(InputProblem) {
                 let contents = try ProductIDList.read(path: file)
@@ -112,11 +112,11 @@ extension EvidenceLoader {
     static func bundleFiles(_ project: Project) -> BundleFiles {
         var infoPlist: [String: [BundleString]] = [:]
         // The descriptor's Info.plist, or the one the chosen target's build settings name.
-        var path = project.app.infoPlist.map { FileSystem.resolve($0.value, relativeTo: project.baseDirectory) }
+        var path = project.app.infoPlist.map { Paths.resolve($0.value, relativeTo: project.baseDirectory) }
         if path == nil, let file = project.evidence.buildSettings[XcodeProject.SettingKey.infoPlistFile]?.value,
            let xcodeproj = project.app.xcodeproj {
-            let projectFolder = FileSystem.directoryName(of: FileSystem.resolve(xcodeproj.value, relativeTo: project.baseDirectory))
-            path = FileSystem.resolve(file, relativeTo: projectFolder)
+            let projectFolder = Paths.directoryName(of: Paths.resolve(xcodeproj.value, relativeTo: project.baseDirectory))
+            path = Paths.resolve(file, relativeTo: projectFolder)
         }
         if let path, let plist = try? PropertyList.load(path: path, what: "Info.plist"), case .dictionary(let entries, _) = plist {
             for entry in entries {

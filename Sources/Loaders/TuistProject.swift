@@ -25,7 +25,7 @@ public enum TuistProject {
         } catch {
             throw InputProblem.unreadable(error, at: SourceLocation(file: path))
         }
-        let folder = FileSystem.directoryName(of: path)
+        let folder = Paths.directoryName(of: path)
         let root = rootFolder(from: folder)
         let helpers = helperFiles(root: root)
         guard let manifest = TuistManifest.read(manifest: (path, text), helpers: helpers) else {
@@ -47,8 +47,8 @@ public enum TuistProject {
         var directory = folder
         for _ in 0..<16 {
             if FileSystem.isDirectory(directory + "/Tuist") || FileSystem.exists(directory + "/Tuist.swift") { return directory }
-            let parent = FileSystem.directoryName(of: directory)
-            guard parent != directory, directory != ".", FileSystem.isConfined(parent) else { break }
+            let parent = Paths.directoryName(of: directory)
+            guard parent != directory, directory != ".", Workspace.isConfined(parent) else { break }
             directory = parent
         }
         return folder
@@ -80,7 +80,7 @@ public enum TuistProject {
 
     static func project(from manifest: TuistManifest, file: String, folder: String, root: String) -> XcodeProject {
         func resolved(_ path: TuistManifest.Path) -> String {
-            FileSystem.resolve(path.path.value, relativeTo: path.relativeToRoot ? root : folder)
+            Paths.resolve(path.path.value, relativeTo: path.relativeToRoot ? root : folder)
         }
         var names = manifest.settings.configurations.map(\.name)
         for target in manifest.targets { names += target.settings.configurations.map(\.name).filter { !names.contains($0) } }
@@ -105,7 +105,7 @@ public enum TuistProject {
             }
             for (key, path) in [(XcodeProject.SettingKey.infoPlistFile, target.infoPlist), (XcodeProject.SettingKey.codeSignEntitlements, target.entitlements)] {
                 guard let path else { continue }
-                presets[key] = Fact(FileSystem.relativePath(resolved(path), from: folder), at: location(path.path), source: .pbxproj)
+                presets[key] = Fact(Paths.relativePath(resolved(path), from: folder), at: location(path.path), source: .pbxproj)
             }
             let levels = names.map { name in
                 let configuration = target.settings.configurations.first { $0.name == name }

@@ -75,7 +75,7 @@ public struct XCConfigFile: Sendable {
     }
 
     mutating func read(_ path: String, depth: Int, optional: Bool, visited: inout Set<String>, projectDirectory: String? = nil) {
-        let normalized = FileSystem.normalize(path)
+        let normalized = Paths.normalize(path)
         guard depth <= Self.maxIncludeDepth, visited.count < Self.maxFiles, !visited.contains(normalized) else { return }
         visited.insert(normalized)
         var path = path
@@ -100,10 +100,10 @@ public struct XCConfigFile: Sendable {
             case .include(let included, let isOptional):
                 // `<DEVELOPER_DIR>/…` and other angle-bracket paths name files in Xcode itself.
                 guard !included.hasPrefix("<") else { continue }
-                var resolved = FileSystem.resolve(included, relativeTo: FileSystem.directoryName(of: path))
+                var resolved = Paths.resolve(included, relativeTo: Paths.directoryName(of: path))
                 if let projectDirectory, !included.hasPrefix("/"), !FileSystem.exists(resolved) {
-                    let fromProject = FileSystem.resolve(included, relativeTo: projectDirectory)
-                    if FileSystem.exists(fromProject) || !FileSystem.isDirectory(FileSystem.directoryName(of: resolved)) { resolved = fromProject }
+                    let fromProject = Paths.resolve(included, relativeTo: projectDirectory)
+                    if FileSystem.exists(fromProject) || !FileSystem.isDirectory(Paths.directoryName(of: resolved)) { resolved = fromProject }
                 }
                 read(resolved, depth: depth + 1, optional: isOptional, visited: &visited, projectDirectory: projectDirectory)
             }
@@ -113,7 +113,7 @@ public struct XCConfigFile: Sendable {
     /// A committed template of the missing file `missing` beside it (`Local.template.xcconfig`,
     /// `Secrets.xcconfig.example`, `Config.sample.xcconfig`): the file a README says to copy.
     public static func template(for missing: String) -> String? {
-        let folder = FileSystem.directoryName(of: missing)
+        let folder = Paths.directoryName(of: missing)
         let name = (missing.split(separator: "/").last.map(String.init) ?? missing).lowercased()
         let stem = name.hasSuffix(".xcconfig") ? String(name.dropLast(".xcconfig".count)) : name
         guard !stem.isEmpty, let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }

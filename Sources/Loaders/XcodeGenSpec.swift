@@ -26,7 +26,7 @@ public enum XcodeGenSpec {
     public static func load(path: String) throws(InputProblem) -> XcodeProject {
         var files: [String] = []
         do {
-            let tree = try read(path, depth: 0, files: &files, root: FileSystem.directoryName(of: path))
+            let tree = try read(path, depth: 0, files: &files, root: Paths.directoryName(of: path))
             var result = try project(from: tree, file: path)
             result.manifestFiles = files
             return result
@@ -57,11 +57,11 @@ public enum XcodeGenSpec {
                 message: "the XcodeGen spec cannot be read: \(error.message)", help: error.help, location: error.location))
         }
         guard var spec = tree, case .mapping = spec else { return .mapping([], SourceLocation(file: path)) }
-        let folder = FileSystem.directoryName(of: path)
+        let folder = Paths.directoryName(of: path)
         if depth > 0 { spec = rebasingPaths(spec, from: folder, to: root) }
         var merged = YAMLTree.mapping([], spec.location)
         for include in includes(of: spec) where depth < maxIncludeDepth && files.count < maxFiles {
-            let included = FileSystem.resolve(include, relativeTo: folder)
+            let included = Paths.resolve(include, relativeTo: folder)
             guard FileSystem.exists(included) else { continue }
             merged = merge(merged, try read(included, depth: depth + 1, files: &files, root: root))
         }
@@ -97,7 +97,7 @@ public enum XcodeGenSpec {
     static func rebasingPaths(_ spec: YAMLTree, from folder: String, to root: String) -> YAMLTree {
         func rebase(_ scalar: YAMLScalar) -> YAMLScalar {
             var scalar = scalar
-            if !scalar.text.hasPrefix("/") { scalar.text = FileSystem.relativePath(FileSystem.resolve(scalar.text, relativeTo: folder), from: root) }
+            if !scalar.text.hasPrefix("/") { scalar.text = Paths.relativePath(Paths.resolve(scalar.text, relativeTo: folder), from: root) }
             return scalar
         }
         func rebaseValues(_ tree: YAMLTree?) -> YAMLTree? {
@@ -130,7 +130,7 @@ public enum XcodeGenSpec {
     // MARK: The project
 
     static func project(from spec: YAMLTree, file: String) throws(InputProblem) -> XcodeProject {
-        let folder = FileSystem.directoryName(of: file)
+        let folder = Paths.directoryName(of: file)
         let name = spec["name"]?.scalar?.text ?? ""
         // `configs: {Debug: debug, Release: release}`; XcodeGen's default is these two.
         var configurations: [String] = []
@@ -279,7 +279,7 @@ public enum XcodeGenSpec {
         guard case .mapping(let pairs, _)? = tree else { return [:] }
         var files: [String: String] = [:]
         for (configuration, path) in pairs {
-            if let text = path.scalar?.text { files[configuration.text] = FileSystem.resolve(text, relativeTo: folder) }
+            if let text = path.scalar?.text { files[configuration.text] = Paths.resolve(text, relativeTo: folder) }
         }
         return files
     }

@@ -249,11 +249,11 @@ public struct XcodeProject: Sendable {
     public init(file: String, propertyList: ASCIIPropertyList) throws(InputProblem) {
         self.file = file
         self.propertyList = propertyList
-        let projectFolder = FileSystem.directoryName(of: file)
+        let projectFolder = Paths.directoryName(of: file)
         if projectFolder.hasSuffix(".xcodeproj") {
             let folderName = projectFolder.split(separator: "/").last.map(String.init) ?? projectFolder
             name = String(folderName.dropLast(".xcodeproj".count))
-            projectDirectory = FileSystem.directoryName(of: projectFolder)
+            projectDirectory = Paths.directoryName(of: projectFolder)
         } else {
             name = ""
             projectDirectory = projectFolder
@@ -268,7 +268,7 @@ public struct XcodeProject: Sendable {
         let rootProject = try reader.rootProject()
         objectVersion = reader.fact(propertyList.root["objectVersion"])
         if let directory = rootProject["projectDirPath"]?.string, !directory.isEmpty {
-            projectDirectory = FileSystem.resolve(directory, relativeTo: projectDirectory)
+            projectDirectory = Paths.resolve(directory, relativeTo: projectDirectory)
         }
         let projectList = reader.configurationList(rootProject["buildConfigurationList"], projectDirectory: projectDirectory)
         projectConfigurations = projectList.configurations
@@ -602,8 +602,8 @@ private struct ObjectReader {
         }
         guard !components.isEmpty else { return nil }
         let relative = components.reversed().joined(separator: "/")
-        var resolved = FileSystem.normalize(relative)
-        if !absolute, let projectDirectory { resolved = FileSystem.resolve(relative, relativeTo: projectDirectory) }
+        var resolved = Paths.normalize(relative)
+        if !absolute, let projectDirectory { resolved = Paths.resolve(relative, relativeTo: projectDirectory) }
         if absolute, !resolved.hasPrefix("/") { resolved = "/" + resolved }
         return Fact(resolved, at: location(anchor.position), source: .pbxproj)
     }

@@ -31,13 +31,13 @@ public struct XcodeScheme: Sendable {
 
     public static func load(path: String) throws(InputProblem) -> XcodeScheme {
         do throws(FileSystem.Problem) {
-            try FileSystem.checkInput(path)
+            try Workspace.checkInput(path)
         } catch {
             throw InputProblem.unreadable(error, at: SourceLocation(file: path))
         }
         let root: XMLNode
         do {
-            FileSystem.noteRead(path)
+            Workspace.noteRead(path)
             root = try XMLReader.parse(contentsOfFile: path)
         } catch {
             let rule = error.kind == .unreadable ? RuleID.inputUnreadable.rawValue : RuleID.inputMalformed.rawValue
@@ -97,9 +97,9 @@ public struct XcodeScheme: Sendable {
     /// the repository's root is tried, and every workspace in those folders.
     public func candidatePaths(for reference: String) -> [String] {
         if reference.hasPrefix("/") { return [reference] }
-        let schemes = FileSystem.directoryName(of: file)
-        let data = FileSystem.directoryName(of: schemes)
-        var candidates = [FileSystem.resolve(reference, relativeTo: data)]
+        let schemes = Paths.directoryName(of: file)
+        let data = Paths.directoryName(of: schemes)
+        var candidates = [Paths.resolve(reference, relativeTo: data)]
         var workspaces: [String] = []
         var folders: [String] = []
         var directory = schemes
@@ -119,11 +119,11 @@ public struct XcodeScheme: Sendable {
             } else if directory == "." {
                 break
             }
-            directory = FileSystem.directoryName(of: directory)
+            directory = Paths.directoryName(of: directory)
         }
-        candidates += workspaces.map { FileSystem.resolve(reference, relativeTo: $0) }
-        candidates.append(FileSystem.resolve(reference, relativeTo: schemes))
-        candidates += folders.map { FileSystem.resolve(reference, relativeTo: $0) }
+        candidates += workspaces.map { Paths.resolve(reference, relativeTo: $0) }
+        candidates.append(Paths.resolve(reference, relativeTo: schemes))
+        candidates += folders.map { Paths.resolve(reference, relativeTo: $0) }
         var seen: Set<String> = []
         return candidates.filter { seen.insert($0).inserted }
     }

@@ -161,9 +161,9 @@ import Testing
         let project = try Self.makeProject(configuration: nil)
         var roots: [String?] = []
         var ids: [String?] = []
-        let package = try FileSystem.withConfinement(root: project.folder) { () throws(InputProblem) in
+        let package = try Workspace.withConfinement(root: project.folder) { () throws(InputProblem) in
             try CatalogPackage.load(path: project.folder + "/Store.itmsp") { streamed in
-                roots.append(FileSystem.confinement?.root)
+                roots.append(Workspace.confinement?.root)
                 ids.append(streamed.item.productID?.value)
             }
         }

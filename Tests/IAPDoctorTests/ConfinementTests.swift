@@ -29,7 +29,7 @@ final class ConfinementTests {
     @discardableResult
     func write(_ relative: String, _ text: String) -> String {
         let path = project + "/" + relative
-        try? FileManager.default.createDirectory(atPath: FileSystem.directoryName(of: path), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: Paths.directoryName(of: path), withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
     }
@@ -98,7 +98,7 @@ final class ConfinementTests {
         let outputs = try everyOutput([descriptor])
         expectNoSecret(outputs)
         let text = try #require(outputs.first { $0.what == "check --format text" }?.text)
-        #expect(text.contains("`\(FileSystem.displayPath(project))/Info.plist`: it is, or is inside, a symbolic link that leads outside the project folder"), "\(text)")
+        #expect(text.contains("`\(Paths.displayPath(project))/Info.plist`: it is, or is inside, a symbolic link that leads outside the project folder"), "\(text)")
         #expect(text.contains("Config/.git-credentials`: it is, or is inside, a symbolic link"), "\(text)")
     }
 
@@ -295,7 +295,7 @@ final class ConfinementTests {
         let target = root + "/report.txt"
         let planted = root + "/.report.txt.\(ProcessInfo.processInfo.processIdentifier).tmp"
         try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: victim)
-        try FileSystem.writeAtomically("report\n", to: target)
+        try OutputFile.writeAtomically("report\n", to: target, in: nil)
         #expect(readText(victim) == "precious\n")
         #expect(readText(target) == "report\n")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: planted)) == victim)

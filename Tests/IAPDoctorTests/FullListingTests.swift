@@ -110,7 +110,7 @@ import Testing
         let folder = try makeScratchFolder("iapdoctor-full-listing-out")
         for reporter in [JSONReporter() as any Reporter, SARIFReporter(), TextReporter(color: false)] {
             let path = folder + "/report.\(type(of: reporter).identifier)"
-            try FileSystem.writeAtomically(to: path) { reporter.write(full, to: $0) }
+            try OutputFile.writeAtomically(to: path, in: nil) { reporter.write(full, to: $0) }
             let written = try String(contentsOfFile: path, encoding: .utf8)
             #expect(written == reporter.report(full), "\(type(of: reporter).identifier)")
         }

@@ -164,7 +164,7 @@ struct ProjectSettingsTests {
         fixture.write("Lantern.xcworkspace/xcshareddata/xcschemes/Lantern.xcscheme", readText(fromProject))
         try FileManager.default.removeItem(atPath: fromProject)
         let scheme = try XcodeScheme.load(path: fixture.folder + "/Lantern.xcworkspace/xcshareddata/xcschemes/Lantern.xcscheme")
-        #expect(FileSystem.normalize(scheme.resolve("../Lantern/Store.storekit")) == FileSystem.normalize(fixture.folder + "/Lantern/Store.storekit"))
+        #expect(Paths.normalize(scheme.resolve("../Lantern/Store.storekit")) == Paths.normalize(fixture.folder + "/Lantern/Store.storekit"))
         let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture)
         #expect(descriptor.contains("Lantern.xcworkspace/xcshareddata/xcschemes/Lantern.xcscheme"), "\(descriptor)")
         #expect(descriptor.contains("Lantern/Store.storekit   # the scheme `Lantern` runs it"), "\(descriptor)")

@@ -172,7 +172,7 @@ func writeCatalogExample(_ snippet: String) throws -> (path: String, lineOffset:
 func diagnose(catalogSnippet snippet: String, rule: RuleMetadata) throws -> (Diagnosis, String, Int) {
     let (path, offset) = try writeCatalogExample(snippet)
     // The diagnosis keeps the path as text only: the package can go once it is read.
-    defer { removeScratch(FileSystem.directoryName(of: path)) }
+    defer { removeScratch(Paths.directoryName(of: path)) }
     let basePath = repositoryFile("examples/healthy/project.yaml")
     let loaded = DescriptorLoader.load(path: basePath)
     var project = loaded.project

@@ -158,7 +158,7 @@ public struct ProjectSurvey: Sendable {
         }
         // A generated project's schemes sit where the generator writes the project, if committed.
         let container = project.generator == nil ? projectPath
-            : (FileSystem.directoryName(of: projectPath) == "." ? "" : FileSystem.directoryName(of: projectPath) + "/") + project.name + ".xcodeproj"
+            : (Paths.directoryName(of: projectPath) == "." ? "" : Paths.directoryName(of: projectPath) + "/") + project.name + ".xcodeproj"
         let schemePaths = ([container] + opening).flatMap { container -> [String] in
             let folder = container + "/xcshareddata/xcschemes"
             return ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + folder)) ?? [])
@@ -253,7 +253,7 @@ public struct ProjectSurvey: Sendable {
         let projectFolder = project.projectDirectory
         func file(_ settings: BuildSettings, _ key: String) -> String? {
             guard let value = settings.value(key)?.value, !value.isEmpty, BuildSettings.isResolved(value) else { return nil }
-            let path = FileSystem.resolve(value, relativeTo: projectFolder)
+            let path = Paths.resolve(value, relativeTo: projectFolder)
             return FileSystem.exists(path) ? Self.relative(path, to: directory) : nil
         }
         for (key, slot) in [(XcodeProject.SettingKey.provisioningProfileSpecifier, \ProjectSurvey.profileSpecifier), (XcodeProject.SettingKey.provisioningProfile, \ProjectSurvey.profileUUID)] {
@@ -322,7 +322,7 @@ public struct ProjectSurvey: Sendable {
     mutating func collectFiles(_ files: [String], directory: String? = nil) {
         let storeKitFiles = files.filter { $0.hasSuffix(".storekit") }
         if let chosen = storeKit {
-            otherStoreKitFiles = storeKitFiles.filter { FileSystem.normalize($0) != FileSystem.normalize(chosen.value) }
+            otherStoreKitFiles = storeKitFiles.filter { Paths.normalize($0) != Paths.normalize(chosen.value) }
         } else if storeKitFiles.count == 1, scheme == nil, let only = storeKitFiles.first {
             // No scheme to ask: the folder's only .storekit file is the one there is.
             storeKit = Choice(value: only, reason: "the only .storekit file; no shared scheme runs it, so check reads it as a catalog (a personal scheme may run it: then set `environment: xcode`)")
@@ -339,7 +339,7 @@ public struct ProjectSurvey: Sendable {
             profile = Choice(
                 value: value,
                 reason: profileUUID != nil ? "the profile `PROVISIONING_PROFILE` names" : "the profile `PROVISIONING_PROFILE_SPECIFIER` names",
-                alternatives: profiles.filter { FileSystem.normalize($0) != FileSystem.normalize(value) })
+                alternatives: profiles.filter { Paths.normalize($0) != Paths.normalize(value) })
         } else {
             profileCandidates = profiles
         }
@@ -397,7 +397,7 @@ public struct ProjectSurvey: Sendable {
 
     /// `path` relative to `directory` (both as given: relative to the current folder, or absolute).
     static func relative(_ path: String, to directory: String) -> String {
-        FileSystem.relativePath(FileSystem.normalize(path), from: FileSystem.normalize(directory))
+        Paths.relativePath(Paths.normalize(path), from: Paths.normalize(directory))
     }
 }
 

@@ -24,7 +24,7 @@ public enum StarterDescriptor {
         _ survey: ProjectSurvey, name: String, surveyedFolder: String, descriptorFolder: String, projectRoot: String? = nil
     ) -> String {
         func path(_ relative: String) -> String {
-            FileSystem.relativePath(FileSystem.resolve(relative, relativeTo: surveyedFolder), from: descriptorFolder)
+            Paths.relativePath(Paths.resolve(relative, relativeTo: surveyedFolder), from: descriptorFolder)
         }
         func quote(_ value: String) -> String { yamlScalar(value) }
         func line(_ key: DescriptorKey, _ value: String?, _ comment: String, indent: String = "  ") -> String {

@@ -14,12 +14,12 @@ enum WorkspacePackages {
         guard let repository = repositoryRoot(of: directory) else { return [] }
         var folders: [String] = []
         func take(_ relative: String, subfolder: String?) {
-            let package = FileSystem.resolve(relative, relativeTo: directory)
-            guard FileSystem.isWithin(package, repository), !FileSystem.isWithin(package, directory) else { return }
+            let package = Paths.resolve(relative, relativeTo: directory)
+            guard Paths.isWithin(package, repository), !Paths.isWithin(package, directory) else { return }
             var folder = package
             if let subfolder, FileSystem.isDirectory(package + "/" + subfolder) { folder = package + "/" + subfolder }
             guard FileSystem.isDirectory(folder) else { return }
-            let shown = FileSystem.relativePath(folder, from: directory)
+            let shown = Paths.relativePath(folder, from: directory)
             if !folders.contains(shown) { folders.append(shown) }
         }
         for path in dartPathDependencies(directory: directory) { take(path, subfolder: "lib") }
@@ -28,7 +28,7 @@ enum WorkspacePackages {
         if !workspace.isEmpty {
             let packages = workspacePackages(repository: repository)
             for name in workspace.sorted() {
-                if let folder = packages[name] { take(FileSystem.relativePath(folder, from: directory), subfolder: "src") }
+                if let folder = packages[name] { take(Paths.relativePath(folder, from: directory), subfolder: "src") }
             }
         }
         return folders

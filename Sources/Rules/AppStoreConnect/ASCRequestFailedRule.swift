@@ -100,7 +100,7 @@ struct ASCRequestArea {
     func help(status: Int?, snapshot: String) -> String {
         switch status {
         case nil:
-            let shown = FileSystem.displayPath(snapshot)
+            let shown = Paths.displayPath(snapshot)
             let stem = shown.hasSuffix(".json") ? String(shown.dropLast(5)) : shown
             return "continue the pull where it stopped, an hour later or with another key: `iapdoctor asc pull --resume \(shown) -o \(stem)-resumed.json` asks only for what this snapshot lacks"
         case 401:

@@ -1,9 +1,4 @@
-@testable import IAPDoctor
 @testable import Formats
-@testable import Model
-@testable import Loaders
-@testable import RuleEngine
-@testable import Reporters
 import Testing
 
 @Suite("MD5")
@@ -41,20 +36,5 @@ struct MD5Tests {
         #expect(digest.high == 0x9001_5098_3cd2_4fb0 && digest.low == 0xd696_3f7d_28e1_7f72)
         #expect(MD5.hex(digest) == "900150983cd24fb0d6963f7d28e17f72")
         #expect(MD5.hex((high: 0, low: 0x0F)) == "0000000000000000000000000000000f")
-    }
-
-    /// The counting table agrees with a dictionary through its growth, with digests that share a
-    /// low half (the probe's start) or a slot, repeated in any order.
-    @Test func digestsAreCountedAsADictionaryCountsThem() {
-        var table = DigestCounts()
-        var expected: [String: Int] = [:]
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<5_000 {
-            let low = UInt64.random(in: 0..<40, using: &generator) << UInt64.random(in: 0...12, using: &generator)
-            let digest = (high: UInt64.random(in: 0..<30, using: &generator), low: low)
-            let key = "\(digest.high)/\(digest.low)"
-            #expect(table.count(digest) == expected[key, default: 0])
-            expected[key, default: 0] += 1
-        }
     }
 }
