@@ -129,12 +129,20 @@ let package = Package(
         .testTarget(name: "CodeScannerTests", dependencies: ["CodeScanner"]),
         // The command line's own logic (the quick reading of `check`), against ArgumentParser's.
         .testTarget(name: "IAPDoctorCLITests", dependencies: ["IAPDoctorCLI", "AppStoreConnect"]),
+        // What the test targets share: scratch folders, the shared folder beside the checkout, the
+        // repository's files and the built binary. Foundation only.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "IAPDoctorTests",
             dependencies: [
                 "IAPDoctor", "Formats", "Model", "Loaders", "RuleEngine", "Reporters", "Rules", "CodeScanner", "JSONReader", "AppStoreConnect",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // The pull against a loopback App Store Connect, its command, and checks of what it wrote.
+        .testTarget(
+            name: "AppStoreConnectTests",
+            dependencies: ["AppStoreConnect", "IAPDoctor", "Rules", "JSONReader", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],
     swiftLanguageModes: [.v6]

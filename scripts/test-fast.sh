@@ -17,7 +17,7 @@ integration=(
     CostTests FindingCostTests FullListingTests HostileSettingsTests SecretsTests
     ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests EntryPointTests
 )
-pattern="IAPDoctorTests\\.($(IFS='|'; echo "${integration[*]}"))"
+pattern="(IAPDoctorTests|AppStoreConnectTests)\\.($(IFS='|'; echo "${integration[*]}"))"
 
 if [ "${1:-}" != "--skip-build" ]; then
     swift build --build-tests

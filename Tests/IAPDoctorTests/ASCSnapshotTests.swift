@@ -2,6 +2,7 @@ import Foundation
 import IAPDoctor
 import Rules
 import Testing
+import TestSupport
 
 /// App Store Connect snapshots (synthetic, written for these tests): reading, failure modes, and
 /// how their facts reach the checklist and the verdicts.
@@ -303,7 +304,7 @@ struct ASCSnapshotTests {
         #expect(missing.output.contains("no-such-snapshot.json"))
     }
 
-    @Test(.enabled(if: SharedFolder.isRequired, SharedFolder.skipReason))
+    @Test(.enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
     func theResearchExamplesReadAsAFolder() throws {
         let snapshot = try ASCSnapshot.load(path: SharedFolder.file("knowledge/asc/examples"))
         #expect(snapshot.files.count >= 6)

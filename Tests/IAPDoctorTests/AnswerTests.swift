@@ -7,6 +7,7 @@ import Foundation
 @testable import Reporters
 import Rules
 import Testing
+import TestSupport
 
 /// What the checklist and the verdicts say: an item is `pass` only when nothing answers its
 /// question "no", whatever the severity; a warning puts a product at risk; a project that uses no

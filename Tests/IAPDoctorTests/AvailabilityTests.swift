@@ -3,6 +3,7 @@ import Foundation
 import IAPDoctor
 import Rules
 import Testing
+import TestSupport
 
 /// `line api: guards` for each StoreKit 2 use of `source` (`-` when nothing guards it).
 private func uses(_ source: String) -> [String] {

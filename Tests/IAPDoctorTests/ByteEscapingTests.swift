@@ -5,6 +5,7 @@
 @testable import RuleEngine
 @testable import Reporters
 import Testing
+import TestSupport
 
 /// The JUnit and Checkstyle reports' escaping, done on bytes, against its definition on scalars.
 @Suite("XML escaping by bytes")

@@ -2,6 +2,7 @@ import Foundation
 import IAPDoctor
 import Rules
 import Testing
+import TestSupport
 
 /// A package's items are checked once, as they stream by, by the rules the run's
 /// configuration leaves on, with its severities and options; nothing of one run reaches another.

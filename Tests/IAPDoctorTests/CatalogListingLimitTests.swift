@@ -2,6 +2,7 @@ import Foundation
 import IAPDoctor
 import Rules
 import Testing
+import TestSupport
 
 /// A catalog scan keeps the first ``Engine/maxListedFindingsPerRule`` findings of each
 /// item rule and only counts the rest (with the products they are about), so memory does not grow

@@ -1,6 +1,7 @@
 import IAPDoctor
 import Rules
 import Testing
+import TestSupport
 
 @Suite("Rules configuration (.iapdoctor.yml)")
 struct ConfigurationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import IAPDoctor
 import Testing
+import TestSupport
 
 /// Paths from inputs stay inside the project, inputs are regular
 /// files, `-o` never replaces what is not a regular file, every named path counts as an input,

@@ -8,6 +8,7 @@ import Foundation
 @testable import RuleEngine
 @testable import Reporters
 import Testing
+import TestSupport
 
 /// Crafted inputs that crashed iapdoctor or made it run
 /// for minutes. Inputs are generated here, sized so that the old code ran for minutes or asked for

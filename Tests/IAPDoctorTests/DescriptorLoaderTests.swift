@@ -7,6 +7,7 @@ import Foundation
 @testable import Reporters
 import Rules
 import Testing
+import TestSupport
 
 @Suite("Descriptor loading and validation", .timeLimit(.minutes(1)))
 struct DescriptorLoaderTests {
@@ -14,7 +15,7 @@ struct DescriptorLoaderTests {
         DescriptorLoader.load(bytes: Array(yaml.utf8), file: "project.yaml")
     }
 
-    @Test(.enabled(if: SharedFolder.isRequired, SharedFolder.skipReason))
+    @Test(.enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
     func theSpecExampleUsesOnlyKnownKeysAndValidValues() throws {
         let path = SharedFolder.file("spec/project.example.yaml")
         try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing")

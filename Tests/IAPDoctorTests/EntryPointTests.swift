@@ -2,6 +2,7 @@ import CodeScanner
 import Foundation
 import IAPDoctor
 import Testing
+import TestSupport
 
 /// `file:line:column id api via` for each request.
 private func rows(_ scan: SourceScan) -> [String] {

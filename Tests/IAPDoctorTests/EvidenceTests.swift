@@ -3,6 +3,7 @@ import IAPDoctor
 import JSONReader
 import Rules
 import Testing
+import TestSupport
 
 /// The project's own files: each reader, its positioned errors, and the example diagnosed from
 /// files alone.
@@ -70,7 +71,7 @@ struct EvidenceTests {
         #expect(scheme.resolve(reference.value) == repositoryFile("examples/runmonster-xcode/RunMonster/Products.storekit"))
     }
 
-    @Test(.enabled(if: SharedFolder.isRequired, SharedFolder.skipReason))
+    @Test(.enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
     func storeKitFilesOfEveryVersionLoad() throws {
         let samples = SharedFolder.file("samples")
         for name in ["russell-archer__StoreHelper__Products.storekit", "RevenueCat__purchases-ios__UnitTestsConfiguration.storekit",

@@ -7,6 +7,7 @@ import Foundation
 @testable import Reporters
 import Rules
 import Testing
+import TestSupport
 
 /// What a faulty catalog's findings cost. Past the listing limit a rule's findings are
 /// counted, never written (no message, no template); the ones listed are the first in item order

@@ -7,6 +7,7 @@ import Foundation
 @testable import Reporters
 import Rules
 import Testing
+import TestSupport
 
 /// JSON and SARIF list every finding, also past the per-rule listing limit that the text
 /// keeps; the findings past it are kept compactly (``CompactFindings``) and the reports stream.

@@ -1,6 +1,7 @@
 import Foundation
 import IAPDoctor
 import Testing
+import TestSupport
 
 /// Runs the built `iapdoctor` on every example and compares its output, byte for byte, and its
 /// exit code with the golden files beside the example. `IAPDOCTOR_BLESS=1 swift test` (what

@@ -6,6 +6,7 @@ import Foundation
 @testable import RuleEngine
 @testable import Reporters
 import Testing
+import TestSupport
 
 /// Build settings written to cost time or memory out of all proportion to their size: links to
 /// one large `.xcconfig`, modifier chains, long condition patterns, thousands of conditional

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The malicious-input corpus, run through the real binary: every input ends with exit code 2, a
 /// positioned error, bounded memory, and no byte of a referenced local file in any output. The

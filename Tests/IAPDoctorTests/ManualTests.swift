@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The committed man page (docs/man/iapdoctor.1, from scripts/generate-manual.sh) documents every
 /// subcommand and every option the commands' own help lists: a new option without a regenerated

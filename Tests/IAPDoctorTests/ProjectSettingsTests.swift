@@ -1,6 +1,7 @@
 import Foundation
 import IAPDoctor
 import Testing
+import TestSupport
 
 /// Build settings read the way Xcode reads them on the shapes the long tail of real projects has:
 /// generated files that are never committed, settings nothing defines, conditional keys.

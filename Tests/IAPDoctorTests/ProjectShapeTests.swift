@@ -1,6 +1,7 @@
 import Foundation
 import IAPDoctor
 import Testing
+import TestSupport
 
 /// `init` then `check` on the shapes real apps have, each as a small fixture of our own: several
 /// app targets, build settings in `.xcconfig` files, schemes with and without StoreKit files.

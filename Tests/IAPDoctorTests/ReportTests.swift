@@ -2,6 +2,7 @@ import Foundation
 import IAPDoctor
 import Rules
 import Testing
+import TestSupport
 
 /// Every example, by the input `iapdoctor report` takes for it: its descriptor, or for a
 /// catalog-only example its `.itmsp` package.

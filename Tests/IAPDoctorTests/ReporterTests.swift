@@ -2,6 +2,7 @@ import Foundation
 import IAPDoctor
 import Rules
 import Testing
+import TestSupport
 
 /// The CI formats: each one must parse in the tool that reads it, escape whatever the inputs hold,
 /// and give the same bytes for the same diagnosis.

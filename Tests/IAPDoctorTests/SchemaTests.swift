@@ -7,6 +7,7 @@ import Foundation
 @testable import Reporters
 import Rules
 import Testing
+import TestSupport
 
 /// `schemas/project.schema.json` (the descriptor, for editors) and
 /// `schemas/report.schema.json` (`iapdoctor-report/1`, for consumers). The descriptor schema

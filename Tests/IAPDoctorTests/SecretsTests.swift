@@ -2,6 +2,7 @@ import Foundation
 import IAPDoctor
 import Rules
 import Testing
+import TestSupport
 
 /// A finding about a secret never shows it: not in any `check` format, not in the report's HTML or
 /// Markdown, not in part. The source line quoted under the finding shows the secret masked.

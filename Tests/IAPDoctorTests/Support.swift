@@ -1,19 +1,8 @@
 import Foundation
 import IAPDoctor
 import Rules
+import TestSupport
 
-/// The repository's root folder (tests read examples/, rules.yaml and docs/ from it).
-let repositoryRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
-
-func repositoryFile(_ path: String) -> String { repositoryRoot + "/" + path }
-
-func readText(_ path: String) -> String {
-    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-}
 
 /// Merges `overlay` onto `base`: mappings merge key by key, lists of mappings merge item by item
 /// (extra items are appended, `- {}` keeps an item), anything else (and an empty mapping or
@@ -94,48 +83,6 @@ func diagnose(ascSnippet snippet: String) -> (diagnosis: Diagnosis, snapshot: St
     return (BuiltinRules.engine().diagnose(project, inputProblems: problems, options: Engine.Options()), snapshotText)
 }
 
-/// The built `iapdoctor` executable (beside the test bundle, else `.build/debug`).
-func iapdoctorExecutable() -> URL {
-    if let productsDirectory = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") })?.bundleURL.deletingLastPathComponent() {
-        let candidate = productsDirectory.appendingPathComponent("iapdoctor")
-        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-    }
-    return URL(fileURLWithPath: repositoryFile(".build/debug/iapdoctor"))
-}
-
-/// Runs the built `iapdoctor` executable; returns its standard output and exit code. `launcher`,
-/// when given, is a command that runs the executable as its last arguments (`python3 -c …`).
-func runIAPDoctor(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> (output: String, status: Int32, errors: String) {
-    let process = Process()
-    if launcher.isEmpty {
-        process.executableURL = iapdoctorExecutable()
-        process.arguments = arguments
-    } else {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = launcher + [iapdoctorExecutable().path] + arguments
-    }
-    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
-    var env = ProcessInfo.processInfo.environment
-    env["NO_COLOR"] = "1"
-    // This Mac's installed profiles never change what a test sees (a test gives its own folder).
-    env["IAPDOCTOR_PROFILES_DIR"] = ""
-    for (key, value) in environment { env[key] = value }
-    if environment["HOME"] != nil, environment["IAPDOCTOR_PROFILES_DIR"] == nil { env.removeValue(forKey: "IAPDOCTOR_PROFILES_DIR") }
-    process.environment = env
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    // stderr goes to a file: an unread pipe would block a child that writes more than its buffer.
-    let errorsPath = scratchPath("stderr")
-    FileManager.default.createFile(atPath: errorsPath, contents: nil)
-    defer { removeScratch(errorsPath) }
-    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
-    process.standardError = errors
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try errors.close()
-    return (String(decoding: data, as: UTF8.self), process.terminationStatus, readText(errorsPath))
-}
 
 /// The software5.12 envelope that catalog examples sit in; the snippet starts on line 9.
 let catalogEnvelopeHead = """
@@ -215,20 +162,3 @@ func diagnose(storeKitSnippet snippet: String) throws -> Diagnosis {
     return BuiltinRules.engine().diagnose(project, inputProblems: problems, options: Engine.Options())
 }
 
-/// Runs `python3 -c script arguments…`.
-func python(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    // Standard error goes to a file, so neither pipe can fill up while the other is read.
-    let errorPath = scratchPath("iapdoctor-python", suffix: ".stderr")
-    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-    defer { removeScratch(errorPath) }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), readText(errorPath))
-}

@@ -1,6 +1,7 @@
 import Foundation
 import IAPDoctor
 import Testing
+import TestSupport
 
 /// The parse error `text` produces, or `nil` when it parses.
 private func parseError(_ text: String) -> ASCIIPropertyList.ParseError? {

@@ -1,10 +1,11 @@
 import AppStoreConnect
 import Foundation
 import Testing
+import TestSupport
 
 /// `iapdoctor asc pull` as a user runs it: the built executable, its options and environment
 /// variables, against the synthetic App Store Connect on a loopback port.
-@Suite("asc pull command", .enabled(if: SharedFolder.isRequired, SharedFolder.skipReason))
+@Suite("asc pull command", .enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
 struct ASCCommandTests {
     /// Serves the synthetic API while `body` runs the executable.
     func withServer<T>(_ scenario: SyntheticAppStoreConnect.Scenario, key: TestAPIKey,

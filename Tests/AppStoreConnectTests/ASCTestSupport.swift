@@ -2,6 +2,7 @@ import AppStoreConnect
 import Crypto
 import Foundation
 import Testing
+import TestSupport
 
 /// A throwaway API key made for each test (never a real one): its `.p8` in the scratch folder,
 /// and the strings that must never appear in anything iapdoctor writes.

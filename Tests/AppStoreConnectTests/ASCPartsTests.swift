@@ -2,6 +2,7 @@ import AppStoreConnect
 import Crypto
 import Foundation
 import Testing
+import TestSupport
 
 /// The App Store Connect pull's parts on their own: tokens, the key file, retries and rate limits,
 /// the base URL, the JSON writer, the transport's limits.

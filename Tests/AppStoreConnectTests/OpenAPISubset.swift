@@ -1,5 +1,6 @@
 import AppStoreConnect
 import Foundation
+import TestSupport
 
 /// The App Store Connect API 4.4.1 subset in the shared knowledge folder
 /// (`knowledge/asc/asc-openapi-iap-subset.json`): which GET operations exist, their query
