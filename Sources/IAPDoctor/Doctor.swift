@@ -134,10 +134,10 @@ public struct Doctor: Sendable {
             problems += EvidenceLoader.load(into: &project)
             problems += loadSnapshot(request, into: &project)
         }
-        for path in storeKitPaths where !project.storeKitCatalogs.contains(where: { $0.file == path }) {
+        for path in storeKitPaths where !project.storeKitFiles.contains(where: { $0.file == path }) {
             do {
                 // Named on the command line: the user's choice, not confined to the descriptor's folder.
-                project.storeKitCatalogs.append(try Workspace.withConfinement(root: nil) { () throws(InputProblem) in
+                project.storeKitFiles.append(try Workspace.withConfinement(root: nil) { () throws(InputProblem) in
                     try StoreKitConfiguration.load(path: path)
                 })
                 project.parsedFiles.note(path)

@@ -166,20 +166,20 @@ public enum EvidenceLoader {
         }
         // Without a scheme, the descriptor's .storekit stands for what Xcode serves. With one, the
         // scheme decides; the descriptor's file (if another) is still checked as a catalog.
-        var catalogOnly: (path: String, named: Fact<String>)?
+        var checkedOnly: (path: String, named: Fact<String>)?
         if let named = project.app.storeKitConfiguration {
             if scheme == nil {
                 storeKitPath = (path(named), named)
             } else if storeKitPath.map({ Paths.normalize($0.path) }) != Paths.normalize(path(named)) {
-                catalogOnly = (path(named), named)
+                checkedOnly = (path(named), named)
             }
         }
-        for (file, named, served) in [storeKitPath.map { ($0.path, $0.named, true) }, catalogOnly.map { ($0.path, $0.named, false) }].compactMap({ $0 }) {
+        for (file, named, served) in [storeKitPath.map { ($0.path, $0.named, true) }, checkedOnly.map { ($0.path, $0.named, false) }].compactMap({ $0 }) {
             do {
                 let configuration = try StoreKitConfiguration.load(path: file)
                 project.parsedFiles.note(file)
                 if served { project.evidence.storeKit = configuration }
-                project.storeKitCatalogs.append(configuration)
+                project.storeKitFiles.append(configuration)
             } catch {
                 project.parsedFiles.note(error.readFiles)
                 var finding = error.finding

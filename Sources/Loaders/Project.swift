@@ -39,8 +39,8 @@ public struct Project: Sendable {
     /// What the project's own files say (Info.plist, project.pbxproj, entitlements, profile, scheme,
     /// StoreKit configuration, sources).
     public var evidence = Evidence()
-    /// StoreKit configuration files checked as catalogs (the command line's and the project's).
-    public var storeKitCatalogs: [StoreKitConfiguration] = []
+    /// StoreKit configuration files checked on their own: the command line's, the scheme's and the descriptor's.
+    public var storeKitFiles: [StoreKitConfiguration] = []
     /// The App Store Connect snapshot read for this run (`--asc`, `app_store_connect.snapshot`),
     /// with what could not be matched to the project's facts.
     public var ascSnapshot: ASCSnapshotFacts?
@@ -61,7 +61,7 @@ public struct Project: Sendable {
         let sources = evidence.sources
         guard sources.sourcesKey != nil, sources.filesScanned > 0, sources.importedLibraries.isEmpty, !sources.mentionsStoreKit,
             sources.unresolved.isEmpty, sources.subscriptionGroups.isEmpty, requests.isEmpty, products.isEmpty, subscriptionGroups.isEmpty,
-            catalogs.isEmpty, catalogPackages.isEmpty, storeKitCatalogs.isEmpty, app.productIDLists.isEmpty, app.storeKitAPI == nil,
+            catalogs.isEmpty, catalogPackages.isEmpty, storeKitFiles.isEmpty, app.productIDLists.isEmpty, app.storeKitAPI == nil,
             evidence.schemeUsesStoreKit == nil, evidence.linksStoreKit != true, evidence.hasInAppPurchaseCapability?.value != true
         else { return nil }
         let files = sources.filesScanned == 1 ? "the scanned source file" : "the \(sources.filesScanned) scanned source files"

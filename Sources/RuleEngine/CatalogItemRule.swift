@@ -28,15 +28,15 @@ public final class CatalogItemContext {
     /// Shared by every rule over every item of this read (e.g. facts about screenshot files).
     public let scanState: CatalogScanState
 
-    /// What becomes of this rule's findings (the scan sets it once the rule has listed its share).
-    var mode = CatalogFindingMode.whole
+    /// Where this rule's findings go (the scan changes it once the rule has listed its share).
+    var sink = FindingSink.list
 
     /// Whether this rule's findings are still listed: false once the scan holds
     /// ``Engine/maxListedFindingsPerRule`` of them and keeps no more. Past that a finding is only
     /// counted, so ``finding(_:at:help:notes:related:product:)`` does not write its texts.
     public internal(set) var isListing: Bool {
-        get { if case .counted = mode { return false } else { return true } }
-        set { mode = newValue ? .whole : .counted }
+        get { if case .count = sink { return false } else { return true } }
+        set { sink = newValue ? .list : .count }
     }
 
     init(metadata: RuleMetadata, scanState: CatalogScanState) {
@@ -52,10 +52,10 @@ public final class CatalogItemContext {
         _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation, help: @autoclosure () -> String? = nil,
         notes: @autoclosure () -> [String] = [], related: @autoclosure () -> [RelatedSpan] = [], product: String? = nil
     ) -> Finding {
-        switch mode {
-        case .whole:
+        switch sink {
+        case .list:
             return metadata.finding(message(), at: location(), help: help(), notes: notes(), related: related(), product: product)
-        case .counted:
+        case .count:
             return metadata.countedFinding(product: product)
         case .compact(let store, let tally):
             let related = related()
@@ -75,10 +75,10 @@ public final class CatalogItemContext {
         joining parts: [String], at location: @autoclosure () -> SourceLocation, help: String? = nil, notes: [String] = [],
         product: String? = nil
     ) -> Finding {
-        switch mode {
-        case .whole:
+        switch sink {
+        case .list:
             return metadata.finding(parts.joined(), at: location(), help: help, notes: notes, product: product)
-        case .counted:
+        case .count:
             return metadata.countedFinding(product: product)
         case .compact(let store, let tally):
             let defaultHelp = metadata.defaultHelp
@@ -97,12 +97,12 @@ public final class CatalogItemContext {
     }
 }
 
-/// What becomes of a catalog check's findings during a scan: made whole (while the check lists
-/// its share), kept compactly in the scan's store and counted into the check's tally without the
-/// finding being made (when the report lists every finding), or only counted (past the listing
-/// limit: no text is written).
-enum CatalogFindingMode {
-    case whole, compact(CompactFindings, ElidedFindings), counted
+/// Where a catalog check's findings go during a scan, chosen by the scan for each check: listed
+/// (made whole, while the check lists its share), kept compactly in the scan's store and counted
+/// into the check's tally without the finding being made (when the caller asked for every
+/// finding: JSON, SARIF), or only counted (past the listing limit: no text is written).
+enum FindingSink {
+    case list, compact(CompactFindings, ElidedFindings), count
 }
 
 extension RuleMetadata {

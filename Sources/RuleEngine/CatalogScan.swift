@@ -71,7 +71,7 @@ final class CatalogScan {
     /// a third of a finding to keep and to write).
     private let limit: Int
     /// What becomes of each check's findings past its share (indexed like `beyond`).
-    private let pastShares: [CatalogFindingMode]
+    private let pastShares: [FindingSink]
 
     /// `catalog`: the rules in force (the configuration applied); `implementations`: the rules
     /// with Swift logic, by id.
@@ -105,7 +105,7 @@ final class CatalogScan {
         let beyond = (0..<rules.count + plans.count).map { _ in ElidedFindings() }
         self.beyond = beyond
         let store = unlisted
-        pastShares = beyond.map { tally in store.map { .compact($0, tally) } ?? .counted }
+        pastShares = beyond.map { tally in store.map { .compact($0, tally) } ?? .count }
     }
 
     /// The rule with its type known (the existential opened once, here).
@@ -121,7 +121,7 @@ final class CatalogScan {
                 keep(found, in: &ruleFindings[index], beyond: index)
                 // Past its share a rule's findings go straight to the store, or are only counted
                 // (then it need not write them).
-                if ruleFindings[index].count >= limit { contextRefs[index]._withUnsafeGuaranteedRef { $0.mode = pastShares[index] } }
+                if ruleFindings[index].count >= limit { contextRefs[index]._withUnsafeGuaranteedRef { $0.sink = pastShares[index] } }
             }
         }
         // The plans write into a local array (most items have no findings), not into this
@@ -130,7 +130,7 @@ final class CatalogScan {
         if !plans.isEmpty { router.walk(item.element) }
         for index in plans.indices {
             plans[index].check(
-                item, router: router, plan: index, mode: planFindings[index].count < limit ? .whole : pastShares[rules.count + index],
+                item, router: router, plan: index, sink: planFindings[index].count < limit ? .list : pastShares[rules.count + index],
                 into: &flagged)
             if !flagged.isEmpty {
                 keep(flagged, in: &planFindings[index], beyond: rules.count + index)
@@ -189,7 +189,7 @@ final class ElidedFindings {
     private var slots: [Severity: Int] = [:]
     private(set) var standIns: [Finding] = []
 
-    /// What a check returns for a finding it has counted here itself (``CatalogFindingMode``):
+    /// What a check returns for a finding it has counted here itself (``FindingSink``):
     /// weighs nothing, so ``count(_:)`` passes over it.
     static let tallied: Finding = {
         var marker = Finding(rule: "", severity: .note, checklist: nil, message: "", location: nil)

@@ -127,19 +127,19 @@ package struct DeclarativeRule: Rule {
 
         /// Checks one item, whose elements at the end of this plan's paths `router` has found (it
         /// is plan `index` there), appending what they break to `findings` (see
-        /// ``CatalogFindingMode``: counted, no template is filled).
+        /// ``FindingSink``: counted, no template is filled).
         func check(
-            _ streamed: CatalogStreamedItem, router: CatalogPlanRouter, plan index: Int, mode: CatalogFindingMode,
+            _ streamed: CatalogStreamedItem, router: CatalogPlanRouter, plan index: Int, sink: FindingSink,
             into findings: inout [Finding]
         ) {
             var found = false
             router.forEachMatch(ofPlan: index, in: streamed.element) { element in
                 found = true
-                check(element, of: streamed, mode: mode, into: &findings)
+                check(element, of: streamed, sink: sink, into: &findings)
             }
             if !found, constraints.required {
                 let item = streamed.item
-                if case .counted = mode { return findings.append(metadata.countedFinding(product: item.productID?.value)) }
+                if case .count = sink { return findings.append(metadata.countedFinding(product: item.productID?.value)) }
                 let name = item.productID?.value ?? "the item at line \(item.location.line)"
                 // No `length` for a missing value (the template keeps `{length}`), as before.
                 findings.append(DeclarativeRule.finding(
@@ -148,14 +148,14 @@ package struct DeclarativeRule: Rule {
         }
 
         /// Checks one element at the end of a path.
-        private func check(_ element: XMLElementView, of streamed: CatalogStreamedItem, mode: CatalogFindingMode, into findings: inout [Finding]) {
+        private func check(_ element: XMLElementView, of streamed: CatalogStreamedItem, sink: FindingSink, into findings: inout [Finding]) {
             guard element.withTextBytes({ constraints.violates(bytes: $0) }) else { return }
             let item = streamed.item
             let product = item.productID?.value
-            switch mode {
-            case .counted:
+            switch sink {
+            case .count:
                 findings.append(metadata.countedFinding(product: product))
-            case .whole:
+            case .list:
                 let text = element.text
                 findings.append(finding(
                     value: text, field: element.name, product: product ?? "the item at line \(item.location.line)",
@@ -174,7 +174,7 @@ package struct DeclarativeRule: Rule {
         guard let check = context.metadata.check else { return [] }
         let constraints = Constraints(context.metadata)
         var outcomes: [Outcome] = []
-        for configuration in context.project.storeKitCatalogs {
+        for configuration in context.project.storeKitFiles {
             for product in configuration.products {
                 let id = product.productID?.value
                 let name = id ?? "the product at line \(product.location.line)"

@@ -38,7 +38,7 @@ public struct Engine: Sendable {
             return "no project descriptor was given; only the catalogs were checked"
         case .catalog where project.catalogPackages.isEmpty:
             return "no bulk product XML is given (`catalogs` in the descriptor, or a metadata.xml or .itmsp on the command line)"
-        case .storekit where project.storeKitCatalogs.isEmpty:
+        case .storekit where project.storeKitFiles.isEmpty:
             return "no StoreKit configuration file is given (the scheme's, `app.storekit_configuration`, or a .storekit on the command line)"
         default:
             return nil

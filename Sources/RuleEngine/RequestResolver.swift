@@ -124,6 +124,6 @@ public enum RequestResolver {
         var ids = project.products.compactMap { $0.productID?.value }
         // A closure, not a key path: `\.productIDText` costs more an item.
         for package in project.catalogPackages { ids += package.items.compactMap { $0.productIDText } }
-        return ids + project.storeKitCatalogs.flatMap(\.productIDs)
+        return ids + project.storeKitFiles.flatMap(\.productIDs)
     }
 }

@@ -155,7 +155,7 @@ func diagnose(storeKitSnippet snippet: String) throws -> Diagnosis {
     var project = loaded.project
     var problems = loaded.problems
     do {
-        project.storeKitCatalogs = [try StoreKitConfiguration.load(path: path)]
+        project.storeKitFiles = [try StoreKitConfiguration.load(path: path)]
     } catch {
         problems.append(error.finding)
     }

@@ -21,7 +21,7 @@ struct RequestedProductMissingRule: Rule {
         }
         let storeIDs = Set(project.products.compactMap { $0.productID?.value }
             + project.catalogPackages.flatMap { $0.items.compactMap { $0.productIDText } })
-        let local = project.storeKitCatalogs
+        let local = project.storeKitFiles
         guard !storeIDs.isEmpty else {
             let known = local.isEmpty ? "" : " A local StoreKit configuration file does not count: App Store Connect never sees it."
             return [context.unknown(

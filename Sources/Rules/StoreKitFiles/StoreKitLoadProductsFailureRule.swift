@@ -10,7 +10,7 @@ struct StoreKitLoadProductsFailureRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []
-        for configuration in context.project.storeKitCatalogs {
+        for configuration in context.project.storeKitFiles {
             guard let failure = configuration.loadProductsFailure else { continue }
             let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
             let requested = context.requests.isEmpty ? "" : " (\(context.requests.count) requested)"

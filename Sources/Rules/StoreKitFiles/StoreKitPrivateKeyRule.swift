@@ -15,7 +15,7 @@ struct StoreKitPrivateKeyRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = [], notes: [Finding] = []
-        for configuration in context.project.storeKitCatalogs {
+        for configuration in context.project.storeKitFiles {
             guard let location = configuration.privateKey else { continue }
             let pair = configuration.root["subscriptionOffersKeyPair"]
             let key = pair?["privateKey"]?.string

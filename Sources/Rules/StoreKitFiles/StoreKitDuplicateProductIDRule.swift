@@ -9,7 +9,7 @@ struct StoreKitDuplicateProductIDRule: Rule {
     let id = RuleID.storekitDuplicateProductId.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
-        context.outcomes(context.project.storeKitCatalogs.flatMap { configuration in
+        context.outcomes(context.project.storeKitFiles.flatMap { configuration in
             repeats(in: configuration.products) { $0.productID }.map { _, id, earlier in
                 let note = "first used at \(earlier.location)"
                 return context.finding(

@@ -10,7 +10,7 @@ struct StoreKitGroupLocalizationRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []
-        for configuration in context.project.storeKitCatalogs {
+        for configuration in context.project.storeKitFiles {
             for group in configuration.groups {
                 let name = group.name?.value ?? "the group at line \(group.location.line)"
                 if !group.localizations.contains(where: { !($0.displayName?.value.isEmpty ?? true) }) {

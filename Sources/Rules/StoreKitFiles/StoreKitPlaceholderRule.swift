@@ -11,7 +11,7 @@ struct StoreKitPlaceholderRule: Rule {
 
     func check(_ context: RuleContext) -> [Outcome] {
         var findings: [Finding] = []
-        for configuration in context.project.storeKitCatalogs {
+        for configuration in context.project.storeKitFiles {
             for product in configuration.products {
                 for fact in [product.productID, product.referenceName].compactMap({ $0 }) {
                     let lower = fact.value.lowercased()
