@@ -30,12 +30,17 @@ public struct Doctor: Sendable {
         /// Keep every finding past the per-rule listing limit, for a report that lists them all
         /// (``Reporter/listsEveryFinding``): JSON and SARIF.
         public var listsEveryFinding: Bool
+        /// Read the source lines the listed findings point at, for a report that quotes them
+        /// (``Reporter/quotesSources``): text, and the HTML and Markdown reports.
+        public var quotesSources: Bool
 
         public init(
             paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil, root: String? = nil,
-            profilesDirectories: [String]? = nil, ascSnapshot: String? = nil, listsEveryFinding: Bool = false
+            profilesDirectories: [String]? = nil, ascSnapshot: String? = nil, listsEveryFinding: Bool = false,
+            quotesSources: Bool = true
         ) {
             self.listsEveryFinding = listsEveryFinding
+            self.quotesSources = quotesSources
             self.ascSnapshot = ascSnapshot
             self.profilesDirectories = profilesDirectories
             self.paths = paths
@@ -69,7 +74,9 @@ public struct Doctor: Sendable {
                 location: SourceLocation(file: "--root"))
             return engine.diagnose(project, inputProblems: [problem], options: Engine.Options(failOn: request.failOn, inputs: request.paths))
         }
-        return Workspace.withConfinement(root: root) { confinedCheck(request) }
+        var diagnosis = Workspace.withConfinement(root: root) { confinedCheck(request) }
+        if request.quotesSources { diagnosis.quoteSources() }
+        return diagnosis
     }
 
     private func confinedCheck(_ request: Request) -> Diagnosis {
@@ -250,5 +257,13 @@ extension Doctor {
             }
             return [finding]
         }
+    }
+}
+
+extension Diagnosis {
+    /// Reads the source lines its reports may quote (``linesToQuote``) from the files the run
+    /// parsed, so that reporters open no file.
+    public mutating func quoteSources() {
+        sourceQuotes = SourceQuotes.read(linesToQuote, of: parsedFiles)
     }
 }

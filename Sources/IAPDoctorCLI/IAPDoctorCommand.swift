@@ -170,6 +170,7 @@ struct CheckSettings: Equatable {
         let reporter = format.reporter(color: useColor, verbose: verbose)
         var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulledSnapshot)
         request.listsEveryFinding = type(of: reporter).listsEveryFinding && listing != .limited
+        request.quotesSources = type(of: reporter).quotesSources
         let workspace = Workspace()
         let diagnosis = workspace.run { doctor.check(request) }
         // Streamed: a report of every finding of a large catalog is never one string in memory.

@@ -198,7 +198,7 @@ public struct ReportDocument: Sendable {
     public static let docsBaseURL = SARIFReporter.informationURI + "/blob/main/docs/rules/"
 
     public init(_ diagnosis: Diagnosis) {
-        let sources = SourceLines(of: diagnosis)
+        let sources = diagnosis.sourceQuotes
         // Rules of the engine's own catalog have a page in docs/rules; custom rules have none.
         let documentedIDs = Set(diagnosis.defaultRuleSet.rules.map(\.id))
         let entries = diagnosis.findings.enumerated().map { index, finding in
@@ -318,7 +318,7 @@ public struct ReportDocument: Sendable {
 
     // MARK: Building the parts
 
-    static func entry(for finding: Finding, number: Int, sources: SourceLines, documented: Bool) -> FindingEntry {
+    static func entry(for finding: Finding, number: Int, sources: SourceQuotes, documented: Bool) -> FindingEntry {
         var location: Location?
         if let pointer = finding.location, !pointer.file.isEmpty {
             var sourceLine: String?

@@ -11,6 +11,9 @@ public protocol Reporter: Sendable {
     /// ``Engine/maxListedFindingsPerRule`` of each rule and a note that counts the rest: a
     /// machine reads it whole (JSON, SARIF), where a person reading the text would not.
     static var listsEveryFinding: Bool { get }
+    /// Whether this format quotes the source line under a finding (``Diagnosis/sourceQuotes``,
+    /// read before the report is written): the text report.
+    static var quotesSources: Bool { get }
     func report(_ diagnosis: Diagnosis) -> String
     /// The report, streamed to `output` (by default ``report(_:)`` written at once).
     func write(_ diagnosis: Diagnosis, to output: ReportOutput)
@@ -18,6 +21,7 @@ public protocol Reporter: Sendable {
 
 extension Reporter {
     public static var listsEveryFinding: Bool { false }
+    public static var quotesSources: Bool { false }
 
     public func write(_ diagnosis: Diagnosis, to output: ReportOutput) {
         output.write(report(diagnosis))
@@ -65,33 +69,6 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     }
 }
 
-/// Reads source lines for snippets, once per file, of the files the run parsed.
-final class SourceLines: @unchecked Sendable {
-    private var cache: [String: [Substring]] = [:]
-    private let parsed: ParsedFiles
-
-    init(of diagnosis: Diagnosis) {
-        parsed = diagnosis.parsedFiles
-    }
-
-    func line(_ number: Int, in file: String) -> String? {
-        if cache[file] == nil {
-            // Snippets are for source files people read; a huge or binary file shows none, and
-            // neither does a file that did not parse as the kind its key expects (or was never
-            // read): `info_plist: .git/config` must not print the file's lines.
-            let bytes = parsed.contains(file) ? (try? FileSystem.readBytes(file, maxBytes: 8 << 20)) ?? [] : []
-            let text = String(decoding: bytes, as: UTF8.self)
-            cache[file] = text.split(separator: "\n", omittingEmptySubsequences: false)
-        }
-        guard let lines = cache[file], number >= 1, number <= lines.count else { return nil }
-        let raw = lines[number - 1]
-        guard raw.utf8.count <= 500 else { return nil }
-        var line = String(raw)
-        if line.hasSuffix("\r") { line.removeLast() }
-        return line
-    }
-}
-
 extension Finding {
     /// Where the rule's documentation page lives in the repository (the JSON report's `docs`).
     public var docsPath: String { "docs/rules/\(rule).md" }
@@ -107,7 +84,7 @@ extension Finding {
 
     /// The source line at the finding's location as the reports quote it: a secret masked, or no
     /// line at all when the secret cannot be masked on it.
-    func quotedSourceLine(from sources: SourceLines) -> String? {
+    func quotedSourceLine(from sources: SourceQuotes) -> String? {
         guard let location, location.line > 0, let line = sources.line(location.line, in: location.file) else { return nil }
         guard let secret else { return line }
         return secret.maskedSourceLine(line)

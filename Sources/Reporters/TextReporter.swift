@@ -6,6 +6,7 @@ import RuleEngine
 /// The terminal format: the checklist first, then the product verdicts, then the findings in
 /// rustc style, then a summary line that says why the exit code is what it is.
 public struct TextReporter: Reporter {
+    public static let quotesSources = true
     public static let identifier = "text"
     public var color: Bool
     /// Every open question under its item and every unknown item of a product; by default the
@@ -129,7 +130,7 @@ public struct TextReporter: Reporter {
             out.append("")
         }
 
-        let sources = SourceLines(of: diagnosis)
+        let sources = diagnosis.sourceQuotes
         for (index, finding) in diagnosis.findings.enumerated() {
             out.append(contentsOf: render(finding, number: index + 1, sources: sources))
             out.append("")
@@ -148,7 +149,7 @@ public struct TextReporter: Reporter {
         }.joined(separator: " · ")
     }
 
-    func render(_ finding: Finding, number: Int, sources: SourceLines) -> [String] {
+    func render(_ finding: Finding, number: Int, sources: SourceQuotes) -> [String] {
         var lines = ["\(severityLabel(finding.severity))[\(finding.rule)]: \(bold(finding.message))  [\(number)]"]
         guard let location = finding.location else {
             lines += tail(finding, drawn: [], gutter: "  ")
@@ -246,7 +247,7 @@ private struct Snippet {
         self.annotations = annotations
     }
 
-    mutating func load(from sources: SourceLines, finding: Finding) {
+    mutating func load(from sources: SourceQuotes, finding: Finding) {
         var byLine: [Int: Row] = [:]
         var multiLine: (start: Int, end: Int)?
         for index in annotations.indices {
@@ -308,7 +309,7 @@ private struct Snippet {
 
     /// The line as the report quotes it (a secret masked), as scalars, with a way to move a
     /// column of the file onto it.
-    private func quoted(_ number: Int, _ sources: SourceLines, _ finding: Finding) -> QuotedLine? {
+    private func quoted(_ number: Int, _ sources: SourceQuotes, _ finding: Finding) -> QuotedLine? {
         guard let line = sources.line(number, in: file) else { return nil }
         guard let secret = finding.secret else { return QuotedLine(text: line, original: line, secret: nil) }
         guard let masked = secret.maskedSourceLine(line) else { return nil }

@@ -151,6 +151,7 @@ struct ReporterTests {
         var diagnosis = runmonster()
         let file = diagnosis.findings[wildcardIndex(diagnosis)].location!.file
         diagnosis.findings = findings(file)
+        diagnosis.quoteSources()
         let lines = readText(file).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         return (TextReporter(color: false).report(diagnosis), { lines[$0 - 1] })
     }
@@ -224,6 +225,7 @@ struct ReporterTests {
             rule: "catalog-descriptor-mismatch", severity: .error, checklist: "catalog-valid", message: "they disagree",
             location: SourceLocation(file: file, line: 59, column: 17, endLine: 59, endColumn: 59),
             related: [RelatedSpan(SourceLocation(file: catalog, line: 2, column: 60, endLine: 2, endColumn: 72), label: "the package says")])]
+        diagnosis.quoteSources()
         let block = Self.block(TextReporter(color: false).report(diagnosis), 1)
         let xmlLine = readText(catalog).split(separator: "\n")[1]
         #expect(Array(block.dropFirst(5)) == [
@@ -233,6 +235,28 @@ struct ReporterTests {
             "   |                                                            ------------ the package says",
             "   = help: run `iapdoctor explain catalog-descriptor-mismatch`",
         ])
+    }
+
+    /// The lines a report quotes are read with the check, so a report written after the file
+    /// changed or went away still shows what was checked; a format that quotes none reads none.
+    @Test func reportsQuoteTheLinesReadWithTheCheckAndOpenNoFile() throws {
+        let folder = try makeScratchFolder("quotes")
+        defer { removeScratch(folder) }
+        for name in ["project.yaml", "catalog"] {
+            try FileManager.default.copyItem(atPath: repositoryFile("examples/runmonster/" + name), toPath: folder + "/" + name)
+        }
+        let doctor = Doctor(engine: BuiltinRules.engine())
+        let quoted = doctor.check(Doctor.Request(paths: [folder + "/project.yaml"]))
+        let located = try #require(quoted.findings.first { $0.location?.file.hasSuffix("project.yaml") == true && $0.location!.line > 0 })
+        let line = try #require(quoted.sourceQuotes.line(located.location!.line, in: located.location!.file))
+        #expect(!line.isEmpty)
+        let before = TextReporter(color: false).report(quoted)
+        try FileManager.default.removeItem(atPath: folder + "/project.yaml")
+        #expect(TextReporter(color: false).report(quoted) == before)
+        #expect(before.contains(line))
+        let unquoted = doctor.check(Doctor.Request(paths: [repositoryFile("examples/runmonster/project.yaml")], quotesSources: false))
+        #expect(unquoted.linesToQuote.isEmpty == false)
+        #expect(unquoted.sourceQuotes.line(located.location!.line, in: repositoryFile("examples/runmonster/project.yaml")) == nil)
     }
 
     @Test func textMarksAPointWithOneCaretAndOmitsTheHelpOfACustomRule() {

@@ -94,6 +94,9 @@ public struct Diagnosis: Sendable {
     /// The files the run parsed as what they were read for: the only ones whose lines the reports
     /// quote under findings.
     public var parsedFiles = ParsedFiles()
+    /// The source lines the reports quote under the listed findings (``linesToQuote``), read by
+    /// whoever runs the check before the reports are written (`Doctor` does, when asked).
+    public var sourceQuotes = SourceQuotes()
 
     /// Findings past the per-rule listing limit, by severity (counted, not listed).
     public var elidedCounts: [Severity: Int] = [:]
