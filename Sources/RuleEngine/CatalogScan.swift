@@ -12,22 +12,17 @@ public struct CatalogScanResults: Sendable {
 }
 
 extension Engine {
-    /// Reads a catalog package in one streaming pass, running on each item the per-item rules
+    /// The checks of one streaming read of a catalog package: the per-item rules
     /// (``CatalogItemRule``) and declarative `each: in_app_purchase` checks that `configuration`
-    /// leaves on, with its severities and options. The package is what the file says; the results
-    /// are what the checks found, to be put beside it (``Engine/Options/add(_:to:)``) and diagnosed with the
-    /// same configuration (``Doctor`` does).
+    /// leaves on, with its severities and options. Whoever reads the package hands each item to
+    /// ``CatalogScan/check(_:)`` as it streams by (`Engine.scanCatalog(path:configuration:keepingUnlisted:)`,
+    /// in IAPDoctor, does), then puts ``CatalogScan/results`` beside the package
+    /// (``Engine/Options/add(_:to:)``) to be diagnosed with the same configuration.
     ///
-    /// `keepingUnlisted`: keep the findings past the listing limit too, compactly, for a report
-    /// that lists every finding.
-    public func scanCatalog(
-        path: String, configuration: Configuration, keepingUnlisted: Bool = false
-    ) throws(InputProblem) -> (package: CatalogPackage, results: CatalogScanResults) {
-        let scan = CatalogScan(
-            ruleSet: configuration.apply(to: ruleSet).ruleSet, implementations: implementations,
-            keepingUnlisted: keepingUnlisted ? FileSystem.fileSize(CatalogPackage.metadataPath(for: path)) ?? 0 : nil)
-        let package = try CatalogPackage.load(path: path, eachItem: scan.check)
-        return (package, CatalogScanResults(findingsByRule: scan.findingsByRule, unlisted: scan.unlisted))
+    /// `keepingUnlistedFor`: keep the findings past the listing limit too, compactly, for a report
+    /// that lists every finding, with room for a catalog of about this many bytes.
+    public func catalogScan(configuration: Configuration, keepingUnlistedFor bytes: Int? = nil) -> CatalogScan {
+        CatalogScan(ruleSet: configuration.apply(to: ruleSet).ruleSet, implementations: implementations, keepingUnlisted: bytes)
     }
 }
 
@@ -42,7 +37,7 @@ extension Engine.Options {
 /// The per-item checks of one read of one package: the enabled per-item rules, each with its
 /// context, and the declarative item checks, with what each has found so far. Made for each read,
 /// so nothing of one read or one configuration reaches another.
-final class CatalogScan {
+public final class CatalogScan {
     // Constants, so reading them per item costs no exclusivity check. The rules and their
     // contexts are two arrays, not one of pairs: taking a rule out of a pair would copy the
     // existential and the context for every call; each rule is in a box of its own type
@@ -112,7 +107,7 @@ final class CatalogScan {
     private static func check(_ rule: some CatalogItemRule) -> CatalogItemCheck { TypedCatalogItemCheck(rule) }
 
     /// Runs every check on one item as it streams by.
-    func check(_ item: CatalogStreamedItem) {
+    public func check(_ item: CatalogStreamedItem) {
         for index in rules.indices {
             let found = ruleRefs[index]._withUnsafeGuaranteedRef { rule in
                 contextRefs[index]._withUnsafeGuaranteedRef { rule.check(item: item, context: $0) }
@@ -152,6 +147,9 @@ final class CatalogScan {
             if !finding.isElided { unlisted?.append(finding) }
         }
     }
+
+    /// What the checks found, once the read has ended.
+    public var results: CatalogScanResults { CatalogScanResults(findingsByRule: findingsByRule, unlisted: unlisted) }
 
     /// What each check found, by rule id (an entry for every check that ran, found or not): the
     /// first ones in item order (up to the limit), then the stand-ins for the rest.

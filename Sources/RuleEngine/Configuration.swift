@@ -36,17 +36,8 @@ public struct Configuration: Sendable {
 
     public static let defaultFileName = ".iapdoctor.yml"
 
-    /// Reads a configuration file. Every problem is collected; any makes the run stop with exit 2.
-    public static func load(path: String, ruleSet: RuleSet) throws(ConfigurationError) -> Configuration {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileSystem.readBytes(path, maxBytes: YAMLTreeReader.maxBytes)
-        } catch {
-            throw ConfigurationError(problems: [InputProblem.unreadable(error, at: SourceLocation(file: path)).finding])
-        }
-        return try parse(bytes: bytes, file: path, ruleSet: ruleSet)
-    }
-
+    /// Reads a configuration from the bytes of `file` (``load(path:ruleSet:)``, in IAPDoctor, reads
+    /// the file). Every problem is collected; any makes the run stop with exit 2.
     public static func parse(bytes: [UInt8], file: String, ruleSet: RuleSet) throws(ConfigurationError) -> Configuration {
         var configuration = Configuration()
         configuration.file = file

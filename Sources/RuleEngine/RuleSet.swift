@@ -397,4 +397,8 @@ public struct RuleSet: Sendable {
 /// Problems with a rules file or configuration: reported together, exit code 2.
 public struct ConfigurationError: Error, Sendable {
     public var problems: [Finding]
+
+    public init(problems: [Finding]) {
+        self.problems = problems
+    }
 }
