@@ -123,7 +123,7 @@ let package = Package(
         // Times the reader for scripts/bench-reader.sh; not shipped.
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
-        .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader"]),
+        .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader", "TestSupport"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         // The scanner alone: the IDs code in each language requests, from source text.
         .testTarget(name: "CodeScannerTests", dependencies: ["CodeScanner"]),

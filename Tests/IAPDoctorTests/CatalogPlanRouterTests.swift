@@ -6,6 +6,7 @@ import XMLReader
 @testable import Loaders
 @testable import RuleEngine
 @testable import Reporters
+import TestSupport
 
 /// The declarative catalog checks find their elements through one walk of each item
 /// (`CatalogPlanRouter`); each plan used to walk the item once per path. Both must reach the

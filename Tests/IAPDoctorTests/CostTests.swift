@@ -420,19 +420,6 @@ import TestSupport
     }
 }
 
-/// A small deterministic generator (tests must give the same inputs every run).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A descriptor with a problem on every one of thousands of products: every finding counts, the
 /// first ones of each rule are listed, and the rest are one note (memory and output stay bounded).
 @Suite("Findings past the listing limit") struct FindingListingTests {

@@ -8,6 +8,7 @@ import XMLReader
 @testable import RuleEngine
 @testable import Reporters
 @testable import Rules
+import TestSupport
 
 /// The item thread answers some questions from bytes, where the plain answer makes a string:
 /// each shortcut must give the plain answer on every text, ASCII or not, well-formed UTF-8 or not.

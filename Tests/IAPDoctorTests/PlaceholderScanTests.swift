@@ -1,5 +1,6 @@
 import Testing
 import IAPDoctor
+import TestSupport
 
 /// The placeholder test reads every text of every catalog item; on ASCII text it looks at bytes, pairs
 /// of them first. It must find what the plain reading of the rule finds: a `{word}`, then

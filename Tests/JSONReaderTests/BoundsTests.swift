@@ -1,6 +1,7 @@
 import Foundation
 @testable import JSONReader
 import Testing
+import TestSupport
 
 /// What a document costs: its bytes and one small record per value, whatever its shape.
 @Suite struct BoundsTests {
@@ -36,7 +37,7 @@ import Testing
     /// The pre-count that sizes a large document's records is the parser's own count, for every
     /// shape of well-formed document (escaped quotes and backslashes, numbers, literals, nesting).
     @Test func theValueCountMatchesTheParse() throws {
-        var random = SeededRandom(seed: 20261127)
+        var random = SplitMix(seed: 20261127)
         for round in 0..<300 {
             var text = ""
             TwinTests.write(depth: 0, into: &text, random: &random)

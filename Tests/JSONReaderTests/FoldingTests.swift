@@ -1,6 +1,7 @@
 import Foundation
 @testable import JSONReader
 import Testing
+import TestSupport
 
 /// A document parsed with folded containers, each read on its own afterwards, is the document
 /// parsed whole: the same values at the same positions, and the same errors.
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func foldedPartsReadOnTheirOwnAreTheWhole() throws {
-        var random = SeededRandom(seed: 20261128)
+        var random = SplitMix(seed: 20261128)
         for round in 0..<300 {
             var text = random.next() % 3 == 0 ? "\u{FEFF}" : ""
             TwinTests.write(depth: 0, into: &text, random: &random)
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func errorsInsideAFoldedPartAreWhereTheWholeParseFindsThem() {
-        var random = SeededRandom(seed: 20261129)
+        var random = SplitMix(seed: 20261129)
         for round in 0..<200 {
             var text = ""
             TwinTests.write(depth: 0, into: &text, random: &random)

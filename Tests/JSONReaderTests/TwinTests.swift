@@ -1,6 +1,7 @@
 import Foundation
 @testable import JSONReader
 import Testing
+import TestSupport
 
 /// The compact document against its readable twin: every value, key, span and error the same.
 @Suite struct TwinTests {
@@ -94,7 +95,7 @@ import Testing
 
     /// Random documents, then each with one byte changed: valid and invalid JSON of every shape.
     @Test func generatedDocumentsAndTheirMutations() {
-        var random = SeededRandom(seed: 20261126)
+        var random = SplitMix(seed: 20261126)
         for round in 0..<300 {
             var text = ""
             Self.write(depth: 0, into: &text, random: &random)
@@ -109,7 +110,7 @@ import Testing
 
     /// `bytes` with one byte replaced by a byte JSON gives meaning to (and, one time in four,
     /// removed instead).
-    static func mutated(_ bytes: [UInt8], random: inout SeededRandom) -> [UInt8] {
+    static func mutated(_ bytes: [UInt8], random: inout SplitMix) -> [UInt8] {
         var mutated = bytes
         let position = Int(random.next() % UInt64(bytes.count))
         let replacements: [UInt8] = Array("{}[],:\"\\ \n0-eu.tfnaé".utf8)
@@ -118,7 +119,7 @@ import Testing
         return mutated
     }
 
-    static func write(depth: Int, into text: inout String, random: inout SeededRandom) {
+    static func write(depth: Int, into text: inout String, random: inout SplitMix) {
         let space = [" ", "", "\n  ", "\t"][Int(random.next() % 4)]
         switch random.next() % (depth > 4 ? 5 : 7) {
         case 0: text += ["\"com.example.pro\"", "\"é\\u00e9\"", "\"\\ud83d\\ude00 😀\"", "\"a\\\"b\\\\c\\n\"", "\"\""][Int(random.next() % 5)]
@@ -145,16 +146,4 @@ import Testing
     }
 }
 
-/// SplitMix64: the same sequence on every machine.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
