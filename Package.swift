@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader", "TestSupport"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         // The scanner alone: the IDs code in each language requests, from source text.
-        .testTarget(name: "CodeScannerTests", dependencies: ["CodeScanner"]),
+        .testTarget(name: "CodeScannerTests", dependencies: ["CodeScanner", "TestSupport"]),
         // The command line's own logic (the quick reading of `check`), against ArgumentParser's.
         .testTarget(name: "IAPDoctorCLITests", dependencies: ["IAPDoctorCLI", "AppStoreConnect"]),
         // What the test targets share: scratch folders, the shared folder beside the checkout, the

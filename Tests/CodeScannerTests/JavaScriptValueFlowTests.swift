@@ -1,6 +1,7 @@
 import Foundation
 import CodeScanner
 import Testing
+import TestSupport
 
 /// React Native, Expo, Capacitor and Cordova apps: the IDs their JavaScript and TypeScript hand
 /// to the purchase libraries, in the shapes apps write them.
@@ -131,7 +132,7 @@ extension JavaScriptValueFlowTests {
     /// Tests inside a scanned folder are not the app's requests: `__tests__/`, `*.test.tsx`,
     /// Dart's `test/` and `*_test.dart`, Xcode's `AppTests/`; a test file named as a source is read.
     @Test func testsInAScannedFolderAreNotRequests() throws {
-        let fixture = SourceFolder()
+        let fixture = FixtureFolder("sources")
         fixture.write("src/store.ts", "import { getProducts } from 'react-native-iap';\nexport const load = () => getProducts({ skus: ['com.acme.pro'] });\n")
         fixture.write("src/__tests__/store.ts", "import { getProducts } from 'react-native-iap';\ngetProducts({ skus: ['product1'] });\n")
         fixture.write("src/store.test.tsx", "import { getProducts } from 'react-native-iap';\ngetProducts({ skus: ['product2'] });\n")
@@ -147,7 +148,7 @@ extension JavaScriptValueFlowTests {
     /// `@env`, read from the `.env` beside the scanned `src/`; a template gives no value, but the
     /// note on a request that reads one of its keys says what it holds.
     @Test func envFilesGiveTheValuesTheCodeReads() throws {
-        let fixture = SourceFolder()
+        let fixture = FixtureFolder("sources")
         fixture.write(".env", "# store\nIAP_MONTHLY=com.acme.rn.monthly\nexport IAP_YEARLY = \"com.acme.rn.yearly\"\nEXPO_PUBLIC_COINS='com.acme.rn.coins' # comment\n")
         fixture.write(".env.example", "IAP_LIFETIME=com.acme.rn.lifetime\n")
         fixture.write("src/store.ts", #"""

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A small Xcode project written into a temporary folder: the shapes real apps have (several
 /// targets, `.xcconfig` files, schemes, StoreKit files), described in a few lines of a test.
@@ -13,7 +14,8 @@ final class ProjectFixture {
         var baseConfiguration: [String: String] = [:]
     }
 
-    let folder: String
+    private let files = FixtureFolder("fixture")
+    var folder: String { files.folder }
     let projectName: String
     var targets: [Target] = []
     /// Project-level settings and base `.xcconfig` files per configuration.
@@ -23,18 +25,10 @@ final class ProjectFixture {
     var remotePackages: [String] = []
 
     init(projectName: String = "Birdhouse") {
-        folder = NSTemporaryDirectory() + "iapdoctor-fixture-\(UUID().uuidString)"
         self.projectName = projectName
-        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
-
-    func write(_ relative: String, _ text: String) {
-        let path = folder + "/" + relative
-        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try! text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
+    func write(_ relative: String, _ text: String) { files.write(relative, text) }
 
     /// Object identifiers: 24 hex digits, stable per name.
     static func identifier(_ name: String) -> String {

@@ -1,16 +1,18 @@
 import Foundation
 
-/// A folder of source files written by a test, removed when the value is released.
-final class SourceFolder {
-    let folder = NSTemporaryDirectory() + "iapdoctor-sources-\(UUID().uuidString)"
+/// A temporary folder a test writes its files into, removed when the value is released.
+package final class FixtureFolder {
+    package let folder: String
 
-    init() {
+    package init(_ name: String = "files") {
+        folder = NSTemporaryDirectory() + "iapdoctor-\(name)-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 
-    func write(_ relative: String, _ text: String) {
+    /// Writes `text` at `relative`, making the folders on the way.
+    package func write(_ relative: String, _ text: String) {
         let path = folder + "/" + relative
         try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try! text.write(toFile: path, atomically: true, encoding: .utf8)
