@@ -305,8 +305,17 @@ final class SAXSession {
     /// the longest allowed tag: it is asked every few KB while libxml2 reads a long construct, so
     /// a longer tag was caught when its length first passed the limit.
     private func unfinishedStartTag() -> (name: String, length: Int, position: XMLPosition)? {
-        guard let context, let input = context.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base
+        guard let context, let input = context.pointee.input, let cursor = input.pointee.cur, let start = input.pointee.base
         else { return nil }
+        // This runs inside libxml2's read callback, which libxml2 calls after growing its buffer
+        // (which may move it) and before pointing `base` and `cur` into the moved buffer again:
+        // they may point at freed memory. The buffer's own content is current, and the cursor's
+        // offset into it is the same.
+        var base = start
+        if let buffer = input.pointee.buf?.pointee.buffer, let content = xmlBufContent(buffer) {
+            base = UnsafePointer(content)
+        }
+        let cur = base + (cursor - start)
         let state = context.pointee.instate
         guard state != XML_PARSER_COMMENT, state != XML_PARSER_PI, state != XML_PARSER_CDATA_SECTION else { return nil }
         let floor = max(base, cur - (limits.maxStartTagBytes + 64 * 1024))
