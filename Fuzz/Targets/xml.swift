@@ -2,6 +2,8 @@
 // Build and run with scripts/fuzz.sh. Invariants checked beyond "no crash":
 // - malformed input throws an XMLReaderError with a position (line ≥ 1) or a kind that has none;
 // - a document that parses as a tree also streams (same limits, same verdict);
+// - under tight limits (tiny chunks, short tags and texts) the refusals made inside libxml2's read
+//   callback run on small inputs too, and either parse or refuse with a position;
 // - scanning it (items out of the reused arena, the way catalogs are checked) gives exactly the
 //   tree: every item equals the tree's element, and the returned root equals the tree without them.
 import XMLReader
@@ -9,6 +11,15 @@ import XMLReader
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    do {
+        _ = try XMLReader.parse(
+            bytes: bytes, file: "fuzz.xml", limits: XMLReaderLimits(maxTextBytes: 64, chunkSize: 16, maxStartTagBytes: 40))
+    } catch {
+        switch error.kind {
+        case .empty, .unreadable, .inputTooLarge, .stopped: break
+        default: precondition(error.position.line >= 1, "error without a position under tight limits: \(error)")
+        }
+    }
     let root: XMLNode
     do {
         root = try XMLReader.parse(bytes: bytes, file: "fuzz.xml")
