@@ -124,7 +124,7 @@ let package = Package(
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
         .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader", "TestSupport"]),
-        .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "TestSupport"]),
         // The scanner alone: the IDs code in each language requests, from source text.
         .testTarget(name: "CodeScannerTests", dependencies: ["CodeScanner", "TestSupport"]),
         // The command line's own logic (the quick reading of `check`), against ArgumentParser's.

@@ -1,3 +1,4 @@
+import Foundation
 import XMLReader
 import Formats
 import Model
@@ -59,8 +60,9 @@ public indirect enum PlistValue: Sendable {
 }
 
 public enum PropertyList {
-    /// Reads an XML property list file. Binary property lists get a clear error (convert them with
-    /// `plutil -convert xml1`), as does anything that is not a property list.
+    /// Reads a property list file: XML, with every value's span, or binary (`bplist00`, as a built
+    /// app's Info.plist is), whose values point at the file. Anything that is not a property list
+    /// gets a clear error.
     public static func load(path: String, what: String) throws(InputProblem) -> PlistValue {
         let bytes: [UInt8]
         do {
@@ -74,11 +76,7 @@ public enum PropertyList {
     /// `lineOffset` is added to every line: a plist embedded in a larger file (a provisioning
     /// profile's CMS container) starts after that many lines of it.
     public static func parse(bytes: [UInt8], file: String, what: String, lineOffset: Int = 0) throws(InputProblem) -> PlistValue {
-        if bytes.starts(with: Array("bplist".utf8)) {
-            throw malformed(
-                "`\(file)` is a binary property list; iapdoctor reads XML property lists",
-                help: "convert it with `plutil -convert xml1 \(file)` (Xcode keeps either form)", at: SourceLocation(file: file, line: 1, column: 1))
-        }
+        if bytes.starts(with: Array("bplist".utf8)) { return try binary(bytes, file: file, what: what) }
         let root: XMLNode
         do {
             root = try XMLReader.parse(bytes: bytes, file: file)
@@ -149,6 +147,64 @@ public enum PropertyList {
             return .dictionary(entries, here)
         default:
             throw malformed("`<\(node.name)>` is not a property list element", help: "use `<string>`, `<dict>`, `<array>`, `<true/>` …", at: here)
+        }
+    }
+
+    /// A binary property list, through Foundation's reader (Apple's format, on every platform).
+    /// Its values carry the file's location: a binary file has no lines to point at.
+    static func binary(_ bytes: [UInt8], file: String, what: String) throws(InputProblem) -> PlistValue {
+        let here = SourceLocation(file: file)
+        let decoded: Any
+        do {
+            decoded = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        } catch {
+            throw malformed(
+                "the \(what) `\(Paths.shown(file))` is a binary property list that cannot be read",
+                help: "check it with `plutil -lint \(file)`; rebuild the app, or save the file again in Xcode", at: here)
+        }
+        var budget = 1_000_000
+        guard let value = convert(decoded, at: here, depth: 0, budget: &budget) else {
+            throw malformed(
+                "the \(what) `\(Paths.shown(file))` nests deeper than 64 levels or holds more than 1,000,000 values",
+                help: "rebuild the app; no Info.plist or profile is that large", at: here)
+        }
+        return value
+    }
+
+    private static func convert(_ value: Any, at here: SourceLocation, depth: Int, budget: inout Int) -> PlistValue? {
+        budget -= 1
+        guard depth < 64, budget >= 0 else { return nil }
+        if type(of: value) == Bool.self, let flag = value as? Bool { return .bool(flag, here) }
+        #if canImport(Darwin)
+        if let number = value as? NSNumber, CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue, here) }
+        #endif
+        switch value {
+        case let text as String:
+            return .string(text, here)
+        case let date as Date:
+            return .date(Timestamp(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down))), here)
+        case is Data:
+            return .data(here)
+        case let list as [Any]:
+            var values: [PlistValue] = []
+            for element in list {
+                guard let converted = convert(element, at: here, depth: depth + 1, budget: &budget) else { return nil }
+                values.append(converted)
+            }
+            return .array(values, here)
+        case let dictionary as [String: Any]:
+            var entries: [(key: String, keyLocation: SourceLocation, value: PlistValue)] = []
+            for key in dictionary.keys.sorted() {
+                guard let converted = convert(dictionary[key]!, at: here, depth: depth + 1, budget: &budget) else { return nil }
+                entries.append((key, here, converted))
+            }
+            return .dictionary(entries, here)
+        case let number as NSNumber:
+            let double = number.doubleValue
+            if double.rounded() == double, abs(double) < 9.0e15 { return .integer(number.intValue, here) }
+            return .real(double, here)
+        default:
+            return .string(String(describing: value), here)
         }
     }
 }

@@ -26,12 +26,31 @@ struct EvidenceTests {
         #expect(plist["UIRequiredDeviceCapabilities"]?.elements.count == 1)
     }
 
-    @Test func binaryPropertyListsAskForConversion() throws {
-        let path = try temporary("bplist00\u{00}\u{01}garbage", named: "Info.plist")
-        let problem = try #require(throws: InputProblem.self) { try PropertyList.load(path: path, what: "Info.plist") }
+    /// A binary property list (a built app's Info.plist, or one Xcode saved so) reads as the XML
+    /// one does, its values pointing at the file; a damaged one is refused with the tool to check it.
+    @Test func binaryPropertyListsAreRead() throws {
+        let dictionary: [String: Any] = [
+            "CFBundleIdentifier": "com.acme.coins", "LSRequiresIPhoneOS": true, "CFBundleVersion": "42",
+            "UIDeviceFamily": [1, 2], "Count": 3, "Scale": 1.5, "Built": Date(timeIntervalSince1970: 1_700_000_000),
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+        let path = try temporary(String(decoding: [UInt8](data), as: UTF8.self), named: "Binary.plist")
+        try data.write(to: URL(fileURLWithPath: path))
+        let plist = try PropertyList.load(path: path, what: "Info.plist")
+        #expect(plist["CFBundleIdentifier"]?.stringFact(.infoPlist)?.value == "com.acme.coins")
+        #expect(plist["CFBundleIdentifier"]?.location == SourceLocation(file: path))
+        #expect(plist["LSRequiresIPhoneOS"]?.bool == true)
+        #expect(plist["UIDeviceFamily"]?.elements.count == 2)
+        if case .integer(3, _)? = plist["Count"] {} else { Issue.record("Count is \(String(describing: plist["Count"]))") }
+        if case .real(1.5, _)? = plist["Scale"] {} else { Issue.record("Scale is \(String(describing: plist["Scale"]))") }
+        #expect(plist["Built"]?.date == Timestamp(secondsSince1970: 1_700_000_000))
+        #expect(plist.keys.map(\.key) == ["Built", "CFBundleIdentifier", "CFBundleVersion", "Count", "LSRequiresIPhoneOS", "Scale", "UIDeviceFamily"])
+
+        let damaged = try temporary("bplist00\u{00}\u{01}garbage", named: "Info.plist")
+        let problem = try #require(throws: InputProblem.self) { try PropertyList.load(path: damaged, what: "Info.plist") }
         #expect(problem.finding.rule == "input-malformed")
-        #expect(problem.finding.message.contains("binary property list"))
-        #expect(problem.finding.help?.contains("plutil -convert xml1") == true)
+        #expect(problem.finding.message.contains("binary property list that cannot be read"))
+        #expect(problem.finding.help?.contains("plutil -lint") == true)
     }
 
     @Test func malformedPropertyListsArePositioned() throws {

@@ -1,0 +1,201 @@
+import Foundation
+import Formats
+import Model
+
+/// An app as Xcode built it: an archive (`.xcarchive`, what Product → Archive makes and the
+/// Organizer uploads) or an app bundle (`.app`, iOS's flat layout or macOS's `Contents/`). What
+/// the build says, where the repository only says what it should be: the bundle ID it was built
+/// with, the profile embedded in it, and the entitlements it was signed with.
+public struct BuiltApp: Sendable {
+    public enum Kind: String, Sendable {
+        case archive, app
+    }
+
+    /// The path as given (the archive or the app bundle).
+    public var path: String
+    public var kind: Kind
+    /// The app bundle (inside the archive's `Products/Applications/`, or `path` itself).
+    public var appBundle: String
+    /// The bundle's Info.plist (`Contents/Info.plist` on macOS).
+    public var infoPlist: String
+    public var bundleID: Fact<String>?
+    public var version: Fact<String>?
+    public var build: Fact<String>?
+    /// `MinimumOSVersion` (iOS, visionOS) or `LSMinimumSystemVersion` (macOS).
+    public var minimumOS: Fact<String>?
+    /// From `CFBundleSupportedPlatforms` (`iPhoneOS`, `MacOSX`, `XROS`), else the bundle's layout.
+    public var platform: Platform?
+    /// The profile embedded when the app was signed (`embedded.mobileprovision`,
+    /// `Contents/embedded.provisionprofile`); `nil` when there is none (a Developer ID or
+    /// unsigned build, or a simulator build).
+    public var profile: ProvisioningProfile?
+    /// What the main executable's code signature says.
+    public var signature: Signature?
+    /// The archive's own Info.plist: what the Organizer shows and uploads from.
+    public var archive: ArchiveProperties?
+    /// `.storekit` files copied into the bundle (a StoreKit configuration is for Xcode's Run, and
+    /// has no business in a build that ships).
+    public var bundledStoreKitFiles: [String] = []
+
+    /// The main executable's signature.
+    public struct Signature: Sendable {
+        /// The executable's path.
+        public var file: String
+        /// Every architecture carries a code signature.
+        public var isSigned: Bool
+        /// `application-identifier` (`TEAMID.bundle.id`).
+        public var applicationIdentifier: Fact<String>?
+        public var teamIdentifier: Fact<String>?
+        /// `get-task-allow`: `true` in a development signature, absent or `false` in a distribution one.
+        public var getTaskAllow: Fact<Bool>?
+        /// `beta-reports-active`: `true` in a signature for TestFlight and the App Store.
+        public var betaReportsActive: Fact<Bool>?
+    }
+
+    /// `ApplicationProperties` in the archive's Info.plist.
+    public struct ArchiveProperties: Sendable {
+        public var file: String
+        public var bundleID: Fact<String>?
+        public var version: Fact<String>?
+        public var signingIdentity: Fact<String>?
+        public var team: Fact<String>?
+    }
+
+    /// Whether `path` names a build rather than a descriptor or a catalog.
+    public static func isBuild(_ path: String) -> Bool {
+        let lower = (path.hasSuffix("/") ? String(path.dropLast()) : path).lowercased()
+        return lower.hasSuffix(".xcarchive") || lower.hasSuffix(".app")
+    }
+
+    public static func load(path given: String) throws(InputProblem) -> BuiltApp {
+        let path = given.hasSuffix("/") && given.count > 1 ? String(given.dropLast()) : given
+        guard FileSystem.isDirectory(path) else {
+            throw InputProblem(Finding(
+                rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
+                message: FileSystem.exists(path)
+                    ? "`\(Paths.shown(path))` is a file; an archive or an app is a folder (a bundle)"
+                    : "cannot read `\(Paths.shown(path))`: no such archive or app",
+                help: "name the `.xcarchive` (Xcode → Window → Organizer → Show in Finder) or the `.app` inside it",
+                location: SourceLocation(file: path)))
+        }
+        var app: BuiltApp
+        if path.lowercased().hasSuffix(".xcarchive") {
+            let archivePlist = path + "/Info.plist"
+            var properties: ArchiveProperties?
+            var applicationPath: String?
+            if FileSystem.exists(archivePlist) {
+                let plist = try PropertyList.load(path: archivePlist, what: "archive's Info.plist")
+                let application = plist["ApplicationProperties"]
+                properties = ArchiveProperties(
+                    file: archivePlist, bundleID: application?["CFBundleIdentifier"]?.stringFact(.build),
+                    version: application?["CFBundleShortVersionString"]?.stringFact(.build),
+                    signingIdentity: application?["SigningIdentity"]?.stringFact(.build), team: application?["Team"]?.stringFact(.build))
+                applicationPath = application?["ApplicationPath"]?.string
+            }
+            let products = path + "/Products/"
+            let candidates: [String]
+            if let applicationPath, !applicationPath.contains(".."), FileSystem.isDirectory(products + applicationPath) {
+                candidates = [products + applicationPath]
+            } else {
+                candidates = ((try? FileManager.default.contentsOfDirectory(atPath: products + "Applications")) ?? [])
+                    .filter { $0.lowercased().hasSuffix(".app") }.sorted().map { products + "Applications/" + $0 }
+            }
+            guard candidates.count == 1, let bundle = candidates.first else {
+                throw InputProblem(Finding(
+                    rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
+                    message: candidates.isEmpty
+                        ? "`\(Paths.shown(path))` holds no app: `Products/Applications/` has no `.app`"
+                        : "`\(Paths.shown(path))` holds \(candidates.count) apps and its Info.plist names none of them",
+                    help: "archive the app again (Product → Archive), or name the `.app` inside the archive",
+                    location: SourceLocation(file: path)))
+            }
+            app = try bundleFacts(bundle, path: path, kind: .archive)
+            app.archive = properties
+        } else {
+            app = try bundleFacts(path, path: path, kind: .app)
+        }
+        return app
+    }
+
+    /// The facts of one app bundle.
+    private static func bundleFacts(_ bundle: String, path: String, kind: Kind) throws(InputProblem) -> BuiltApp {
+        let macOS = FileSystem.isDirectory(bundle + "/Contents")
+        let contents = macOS ? bundle + "/Contents" : bundle
+        let infoPlist = contents + "/Info.plist"
+        let plist = try PropertyList.load(path: infoPlist, what: "built app's Info.plist")
+        var app = BuiltApp(path: path, kind: kind, appBundle: bundle, infoPlist: infoPlist)
+        app.bundleID = plist["CFBundleIdentifier"]?.stringFact(.build)
+        app.version = plist["CFBundleShortVersionString"]?.stringFact(.build)
+        app.build = plist["CFBundleVersion"]?.stringFact(.build)
+        app.minimumOS = (plist["MinimumOSVersion"] ?? plist["LSMinimumSystemVersion"])?.stringFact(.build)
+        let platforms = plist["CFBundleSupportedPlatforms"]?.elements.compactMap(\.string) ?? []
+        if platforms.contains("MacOSX") || (platforms.isEmpty && macOS) {
+            app.platform = .macos
+        } else if platforms.contains("XROS") {
+            app.platform = .visionos
+        } else if platforms.contains("AppleTVOS") {
+            app.platform = .tvos
+        } else if platforms.contains("iPhoneOS") || platforms.isEmpty {
+            app.platform = .ios
+        }
+        let profilePath = macOS ? contents + "/embedded.provisionprofile" : bundle + "/embedded.mobileprovision"
+        if FileSystem.exists(profilePath) { app.profile = try ProvisioningProfile.load(path: profilePath) }
+        if let name = plist["CFBundleExecutable"]?.string, !name.contains("/"), !name.isEmpty {
+            let executable = (macOS ? contents + "/MacOS/" : bundle + "/") + name
+            if FileSystem.exists(executable) { app.signature = try signature(of: executable) }
+        }
+        app.bundledStoreKitFiles = storeKitFiles(in: contents)
+        return app
+    }
+
+    /// The entitlements of the executable's first signed architecture (Xcode signs every slice
+    /// with the same ones).
+    static func signature(of executable: String) throws(InputProblem) -> Signature {
+        do throws(FileSystem.Problem) {
+            try Workspace.checkInput(executable)
+            try FileSystem.requireRegularFile(executable)
+        } catch {
+            throw InputProblem.unreadable(error, at: SourceLocation(file: executable))
+        }
+        Workspace.noteRead(executable)
+        let slices: [CodeSignature.Slice]
+        do {
+            slices = try CodeSignature.read(path: executable)
+        } catch {
+            throw InputProblem(Finding(
+                rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil, message: error.message, help: error.help,
+                location: SourceLocation(file: executable)))
+        }
+        var signature = Signature(file: executable, isSigned: !slices.isEmpty && slices.allSatisfy(\.isSigned))
+        guard let xml = slices.lazy.compactMap(\.entitlementsXML).first, !xml.isEmpty else { return signature }
+        let entitlements = try PropertyList.parse(bytes: xml, file: executable, what: "signed entitlements")
+        // Lines of the blob are not lines of the executable: the facts point at the file.
+        let here = SourceLocation(file: executable)
+        signature.applicationIdentifier = (entitlements["application-identifier"] ?? entitlements["com.apple.application-identifier"])?
+            .string.map { Fact($0, at: here, source: .build) }
+        signature.teamIdentifier = entitlements["com.apple.developer.team-identifier"]?.string.map { Fact($0, at: here, source: .build) }
+        signature.getTaskAllow = (entitlements["get-task-allow"] ?? entitlements["com.apple.security.get-task-allow"])?
+            .bool.map { Fact($0, at: here, source: .build) }
+        signature.betaReportsActive = entitlements["beta-reports-active"]?.bool.map { Fact($0, at: here, source: .build) }
+        return signature
+    }
+
+    /// `.storekit` files anywhere in the bundle's resources (bounded: a bundle's folders are few).
+    static func storeKitFiles(in contents: String) -> [String] {
+        var found: [String] = []
+        var folders = [contents]
+        var visited = 0
+        while let folder = folders.popLast(), visited < 2_000 {
+            visited += 1
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
+                let child = folder + "/" + name
+                if name.lowercased().hasSuffix(".storekit") {
+                    found.append(child)
+                } else if !FileSystem.isSymbolicLink(child), FileSystem.isDirectory(child), !name.hasSuffix(".framework") {
+                    folders.append(child)
+                }
+            }
+        }
+        return found.sorted()
+    }
+}

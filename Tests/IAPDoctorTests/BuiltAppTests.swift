@@ -1,0 +1,151 @@
+import Foundation
+@testable import Formats
+@testable import Loaders
+import Model
+import Testing
+import TestSupport
+
+/// An archive or app bundle as Xcode lays it out, written by the test: a binary Info.plist, an
+/// embedded profile (a CMS container around an XML plist), and a Mach-O executable signed with
+/// entitlements.
+struct BuiltAppFixture {
+    var bundleID = "com.acme.coins"
+    var archiveBundleID: String? = "com.acme.coins"
+    var profileAppID = "ABCDE12345.com.acme.coins"
+    /// Devices and `get-task-allow`: a development profile; neither: an App Store one.
+    var development = true
+    var signedAppID = "ABCDE12345.com.acme.coins"
+    var macOS = false
+    var storeKitFile: String?
+
+    static func profile(appID: String, development: Bool) -> [UInt8] {
+        let devices = development ? "<key>ProvisionedDevices</key><array><string>00008030-001A</string></array>" : ""
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>Name</key><string>Coins \(development ? "Development" : "App Store")</string>
+            <key>UUID</key><string>5B1C0A3E-0000-4000-8000-000000000001</string>
+            <key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
+            <key>ExpirationDate</key><date>2027-06-01T00:00:00Z</date>
+            <key>Entitlements</key><dict><key>application-identifier</key><string>\(appID)</string>
+            <key>get-task-allow</key>\(development ? "<true/>" : "<false/>")</dict>
+            \(devices)
+            </dict></plist>
+            """
+        return [0x30, 0x82, 0x10, 0x00, 0x06, 0x09] + Array(xml.utf8) + [0xA0, 0x82, 0x01]
+    }
+
+    func entitlements() -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>application-identifier</key><string>\(signedAppID)</string>
+        <key>com.apple.developer.team-identifier</key><string>ABCDE12345</string>
+        <key>get-task-allow</key>\(development ? "<true/>" : "<false/>")
+        \(development ? "" : "<key>beta-reports-active</key><true/>")
+        </dict></plist>
+        """
+    }
+
+    /// Writes the app bundle at `bundle`.
+    func writeApp(at bundle: String) throws {
+        let contents = macOS ? bundle + "/Contents" : bundle
+        try FileManager.default.createDirectory(atPath: contents + (macOS ? "/MacOS" : ""), withIntermediateDirectories: true)
+        let info: [String: Any] = [
+            "CFBundleIdentifier": bundleID, "CFBundleShortVersionString": "2.1", "CFBundleVersion": "57",
+            "CFBundleExecutable": "Coins", (macOS ? "LSMinimumSystemVersion" : "MinimumOSVersion"): macOS ? "13.0" : "15.0",
+            "CFBundleSupportedPlatforms": [macOS ? "MacOSX" : "iPhoneOS"],
+        ]
+        try PropertyListSerialization.data(fromPropertyList: info, format: .binary, options: 0).write(to: URL(fileURLWithPath: contents + "/Info.plist"))
+        let profile = macOS ? contents + "/embedded.provisionprofile" : bundle + "/embedded.mobileprovision"
+        try Data(Self.profile(appID: profileAppID, development: development)).write(to: URL(fileURLWithPath: profile))
+        var image = MachOImage()
+        image.entitlements = entitlements()
+        try Data(image.bytes()).write(to: URL(fileURLWithPath: (macOS ? contents + "/MacOS/" : bundle + "/") + "Coins"))
+        if let storeKitFile {
+            try FileManager.default.createDirectory(atPath: contents + "/Resources", withIntermediateDirectories: true)
+            try "{}".write(toFile: contents + "/Resources/" + storeKitFile, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// Writes an `.xcarchive` named `Coins` into `folder`; returns its path.
+    func writeArchive(in folder: String) throws -> String {
+        let archive = folder + "/Coins 2026-11-27.xcarchive"
+        try writeApp(at: archive + "/Products/Applications/Coins.app")
+        var application = "<key>ApplicationPath</key><string>Applications/Coins.app</string>"
+            + "<key>SigningIdentity</key><string>Apple Development: Ada Lovelace (XYZ1234567)</string><key>Team</key><string>ABCDE12345</string>"
+        if let archiveBundleID { application += "<key>CFBundleIdentifier</key><string>\(archiveBundleID)</string>" }
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>ApplicationProperties</key><dict>\(application)</dict>
+            <key>Name</key><string>Coins</string>
+            </dict></plist>
+            """.write(toFile: archive + "/Info.plist", atomically: true, encoding: .utf8)
+        return archive
+    }
+}
+
+@Suite("Built apps: archives and app bundles")
+struct BuiltAppTests {
+    @Test func anArchiveSaysWhatWasBuiltAndHowItWasSigned() throws {
+        let folder = try makeScratchFolder("built")
+        defer { removeScratch(folder) }
+        let archive = try BuiltAppFixture().writeArchive(in: folder)
+        let app = try BuiltApp.load(path: archive)
+        #expect(app.kind == .archive)
+        #expect(app.appBundle == archive + "/Products/Applications/Coins.app")
+        #expect(app.bundleID?.value == "com.acme.coins")
+        #expect(app.bundleID?.source == .build)
+        #expect(app.bundleID?.location == SourceLocation(file: archive + "/Products/Applications/Coins.app/Info.plist"))
+        #expect(app.version?.value == "2.1" && app.build?.value == "57" && app.minimumOS?.value == "15.0")
+        #expect(app.platform == .ios)
+        let profile = try #require(app.profile)
+        #expect(profile.type == .development)
+        #expect(profile.applicationIdentifier?.value == "ABCDE12345.com.acme.coins")
+        let signature = try #require(app.signature)
+        #expect(signature.isSigned)
+        #expect(signature.applicationIdentifier?.value == "ABCDE12345.com.acme.coins")
+        #expect(signature.teamIdentifier?.value == "ABCDE12345")
+        #expect(signature.getTaskAllow?.value == true && signature.betaReportsActive == nil)
+        #expect(app.archive?.signingIdentity?.value == "Apple Development: Ada Lovelace (XYZ1234567)")
+        #expect(app.archive?.team?.value == "ABCDE12345")
+        #expect(app.archive?.bundleID?.location.line == 3)
+        #expect(app.bundledStoreKitFiles.isEmpty)
+    }
+
+    @Test func aDistributionSignedMacAppAndAShippedStoreKitFile() throws {
+        let folder = try makeScratchFolder("built")
+        defer { removeScratch(folder) }
+        var fixture = BuiltAppFixture()
+        fixture.macOS = true
+        fixture.development = false
+        fixture.storeKitFile = "Products.storekit"
+        try fixture.writeApp(at: folder + "/Coins.app")
+        let app = try BuiltApp.load(path: folder + "/Coins.app/")
+        #expect(app.kind == .app)
+        #expect(app.platform == .macos)
+        #expect(app.minimumOS?.value == "13.0")
+        #expect(app.profile?.type == .appStore)
+        #expect(app.signature?.getTaskAllow?.value == false && app.signature?.betaReportsActive?.value == true)
+        #expect(app.bundledStoreKitFiles == [folder + "/Coins.app/Contents/Resources/Products.storekit"])
+    }
+
+    @Test func whatIsNotABuildIsRefusedWithWhatToName() throws {
+        let folder = try makeScratchFolder("built")
+        defer { removeScratch(folder) }
+        let missing = try #require(throws: InputProblem.self) { try BuiltApp.load(path: folder + "/Nothing.xcarchive") }
+        #expect(missing.finding.message.contains("no such archive or app"))
+        try FileManager.default.createDirectory(atPath: folder + "/Empty.xcarchive/Products/Applications", withIntermediateDirectories: true)
+        let empty = try #require(throws: InputProblem.self) { try BuiltApp.load(path: folder + "/Empty.xcarchive") }
+        #expect(empty.finding.message.contains("holds no app"))
+        // A damaged executable is named, with what to do.
+        let archive = try BuiltAppFixture().writeArchive(in: folder)
+        let executable = archive + "/Products/Applications/Coins.app/Coins"
+        try Data(Array(MachOImage().bytes().prefix(60))).write(to: URL(fileURLWithPath: executable))
+        let damaged = try #require(throws: InputProblem.self) { try BuiltApp.load(path: archive) }
+        #expect(damaged.finding.location?.file == executable)
+        #expect(damaged.finding.message.contains("cut short or damaged"))
+        #expect(BuiltApp.isBuild(archive) && BuiltApp.isBuild("Coins.app/") && !BuiltApp.isBuild("project.yaml"))
+    }
+}
