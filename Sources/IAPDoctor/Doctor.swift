@@ -105,7 +105,8 @@ public struct Doctor: Sendable {
                     help: "run iapdoctor once per descriptor", location: SourceLocation(file: extra)))
             }
         } else {
-            project = Project(descriptorFile: catalogPaths.first ?? storeKitPaths.first ?? "", baseDirectory: ".")
+            let builds = request.paths.filter { Doctor.kind(of: $0) == .build }
+            project = Project(descriptorFile: catalogPaths.first ?? storeKitPaths.first ?? builds.first ?? "", baseDirectory: ".")
             project.hasDescriptor = false
         }
         // A descriptor kept outside its project (`init DIR -o elsewhere.yaml`) names the project's
@@ -140,6 +141,18 @@ public struct Doctor: Sendable {
         if project.hasDescriptor, !problems.contains(where: { $0.severity == .error }) {
             problems += EvidenceLoader.load(into: &project)
             problems += loadSnapshot(request, into: &project)
+        }
+        for path in request.paths where Doctor.kind(of: path) == .build {
+            do {
+                // Named on the command line: the user's choice, not confined to the descriptor's folder.
+                let built = try Workspace.withConfinement(root: nil) { () throws(InputProblem) in try BuiltApp.load(path: path) }
+                if let archive = built.archive { project.parsedFiles.note(archive.file) }
+                project.parsedFiles.note(built.infoPlist)
+                if let profile = built.profile { project.parsedFiles.note(profile.file) }
+                project.builtApps.append(built)
+            } catch {
+                problems.append(error.finding)
+            }
         }
         for path in storeKitPaths where !project.storeKitFiles.contains(where: { $0.file == path }) {
             do {
@@ -206,7 +219,7 @@ public struct Doctor: Sendable {
         }
         problems += configurationProblems
         // Inputs as given, then the descriptor's catalogs as resolved.
-        var inputs = descriptors + catalogPaths + storeKitPaths
+        var inputs = descriptors + catalogPaths + storeKitPaths + request.paths.filter { Doctor.kind(of: $0) == .build }
         let given = Set(catalogPaths.map(CatalogPackage.metadataPath(for:)))
         for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
         if let snapshot = project.ascSnapshot?.snapshot { inputs.append(snapshot.path) }

@@ -41,6 +41,9 @@ public struct Project: Sendable {
     public var evidence = Evidence()
     /// StoreKit configuration files checked on their own: the command line's, the scheme's and the descriptor's.
     public var storeKitFiles: [StoreKitConfiguration] = []
+    /// Archives and app bundles given on the command line: what was built, beside what the
+    /// repository says should be.
+    public var builtApps: [BuiltApp] = []
     /// The App Store Connect snapshot read for this run (`--asc`, `app_store_connect.snapshot`),
     /// with what could not be matched to the project's facts.
     public var ascSnapshot: ASCSnapshotFacts?

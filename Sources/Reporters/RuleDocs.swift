@@ -21,6 +21,7 @@ public enum RuleDocs {
         if rule.input == .catalog { facts.append("Reads: bulk product XML (`metadata.xml`, `.itmsp`)") }
         if rule.input == .storekit { facts.append("Reads: StoreKit configuration files (`.storekit`)") }
         if rule.input == .asc { facts.append("Reads: an App Store Connect snapshot (`--asc`, `app_store_connect.snapshot`; `iapdoctor asc pull` writes one)") }
+        if rule.input == .build { facts.append("Reads: a built app (an `.xcarchive` or `.app` on the command line)") }
         if rule.check != nil { facts.append("Declarative: interpreted from `rules.yaml`") }
         if let since = rule.since { facts.append("Since: iapdoctor \(since)") }
         if rule.status == .preview { facts.append("Status: preview (its messages, severity or id may still change)") }
@@ -36,6 +37,8 @@ public enum RuleDocs {
                 out += "Each snippet sits in the `<in_app_purchases>` of a software5.12 package (unless it is a whole document).\n\n"
             } else if rule.input == .storekit {
                 out += "Each snippet is the `products` array of a .storekit file (unless it is a whole file).\n\n"
+            } else if rule.input == .build {
+                out += "Each snippet describes a built app, which the example writes as an `.xcarchive`: the bundle ID its Info.plist has, how it is signed (`development` or `app_store`: the embedded profile and the signed entitlements) and files copied into it. It is checked beside [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml) (with the descriptor changes shown first, where there are some).\n\n"
             } else if rule.input == .asc {
                 out += "Each snippet is an App Store Connect snapshot read beside [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml) (with the descriptor changes shown first, where there are some).\n\n"
             } else {
@@ -93,7 +96,7 @@ public enum RuleDocs {
     /// `---` line) gets a YAML block of its own.
     static func block(_ example: String, language: String) -> String {
         if let (overlay, snapshot) = ascExampleParts(example) {
-            return "```yaml\n\(strip(overlay))```\n\n```json\n\(strip(snapshot))```\n\n"
+            return "```yaml\n\(strip(overlay))```\n\n```\(language)\n\(strip(snapshot))```\n\n"
         }
         return "```\(language)\n\(strip(example))```\n\n"
     }

@@ -211,9 +211,11 @@ public struct Engine: Sendable {
         if !stopped {
             for metadata in activeRules.rules where !Engine.inputRuleIDs.contains(metadata.id) {
                 guard let item = metadata.checklist else { continue }
-                // Without a snapshot the App Store Connect rules say nothing (not even "not applicable":
-                // the items they share are answered by the other rules).
+                // Without a snapshot the App Store Connect rules say nothing, and without a built app
+                // the build's rules (not even "not applicable": the items they share are answered
+                // by the other rules).
                 if metadata.input == .asc && project.ascSnapshot == nil { continue }
+                if metadata.input == .build && project.builtApps.isEmpty { continue }
                 if let reason = Engine.missingInput(for: metadata, in: project) {
                     outcomes.append(Outcome(item: item, productID: nil, status: .notApplicable(reason: reason), rule: metadata.id))
                     continue

@@ -142,6 +142,8 @@ public enum RuleInput: String, Sendable {
     case storekit
     /// An App Store Connect snapshot (`--asc`, `app_store_connect.snapshot`) beside the descriptor.
     case asc
+    /// A built app: an `.xcarchive` or `.app` on the command line.
+    case build
 }
 
 /// What `rules.yaml` says about one rule. The single source of rule metadata: the Swift code of a

@@ -22,6 +22,7 @@ struct AnswerTests {
         case .asc: return diagnose(ascSnippet: snippet).diagnosis
         case .catalog: return try diagnose(catalogSnippet: snippet, rule: rule).0
         case .storekit: return try diagnose(storeKitSnippet: snippet)
+        case .build: return try diagnose(buildSnippet: snippet)
         }
     }
 

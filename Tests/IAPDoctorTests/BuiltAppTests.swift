@@ -16,7 +16,8 @@ struct BuiltAppFixture {
     var development = true
     var signedAppID = "ABCDE12345.com.acme.coins"
     var macOS = false
-    var storeKitFile: String?
+    /// Files copied into the bundle's resources.
+    var resources: [String] = []
 
     static func profile(appID: String, development: Bool) -> [UInt8] {
         let devices = development ? "<key>ProvisionedDevices</key><array><string>00008030-001A</string></array>" : ""
@@ -25,7 +26,7 @@ struct BuiltAppFixture {
             <plist version="1.0"><dict>
             <key>Name</key><string>Coins \(development ? "Development" : "App Store")</string>
             <key>UUID</key><string>5B1C0A3E-0000-4000-8000-000000000001</string>
-            <key>TeamIdentifier</key><array><string>ABCDE12345</string></array>
+            <key>TeamIdentifier</key><array><string>\(appID.prefix(10))</string></array>
             <key>ExpirationDate</key><date>2027-06-01T00:00:00Z</date>
             <key>Entitlements</key><dict><key>application-identifier</key><string>\(appID)</string>
             <key>get-task-allow</key>\(development ? "<true/>" : "<false/>")</dict>
@@ -40,7 +41,7 @@ struct BuiltAppFixture {
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0"><dict>
         <key>application-identifier</key><string>\(signedAppID)</string>
-        <key>com.apple.developer.team-identifier</key><string>ABCDE12345</string>
+        <key>com.apple.developer.team-identifier</key><string>\(signedAppID.prefix(10))</string>
         <key>get-task-allow</key>\(development ? "<true/>" : "<false/>")
         \(development ? "" : "<key>beta-reports-active</key><true/>")
         </dict></plist>
@@ -62,9 +63,9 @@ struct BuiltAppFixture {
         var image = MachOImage()
         image.entitlements = entitlements()
         try Data(image.bytes()).write(to: URL(fileURLWithPath: (macOS ? contents + "/MacOS/" : bundle + "/") + "Coins"))
-        if let storeKitFile {
+        for resource in resources {
             try FileManager.default.createDirectory(atPath: contents + "/Resources", withIntermediateDirectories: true)
-            try "{}".write(toFile: contents + "/Resources/" + storeKitFile, atomically: true, encoding: .utf8)
+            try "{}".write(toFile: contents + "/Resources/" + resource, atomically: true, encoding: .utf8)
         }
     }
 
@@ -120,7 +121,7 @@ struct BuiltAppTests {
         var fixture = BuiltAppFixture()
         fixture.macOS = true
         fixture.development = false
-        fixture.storeKitFile = "Products.storekit"
+        fixture.resources = ["Products.storekit", "Icon.png"]
         try fixture.writeApp(at: folder + "/Coins.app")
         let app = try BuiltApp.load(path: folder + "/Coins.app/")
         #expect(app.kind == .app)

@@ -12,6 +12,24 @@ struct RuleExampleTests {
     static let catalogRules = rulesWithExamples.filter { $0.input == .catalog }
     static let storeKitRules = rulesWithExamples.filter { $0.input == .storekit }
     static let ascRules = rulesWithExamples.filter { $0.input == .asc }
+    static let buildRules = rulesWithExamples.filter { $0.input == .build }
+
+    @Test("built-app examples fire and pass", arguments: buildRules.map(\.id))
+    func buildExamples(ruleID: String) throws {
+        let rule = try #require(RuleSet.builtin.rule(ruleID))
+        for snippet in rule.triggering {
+            let diagnosis = try diagnose(buildSnippet: snippet)
+            let fired = diagnosis.findings.filter { $0.rule == ruleID }
+            #expect(!fired.isEmpty, "\(ruleID) did not fire on:\n\(snippet)\nfindings: \(diagnosis.findings.map { "\($0.rule): \($0.message)" })")
+            for finding in fired { #expect(!finding.message.hasSuffix("."), "no trailing period: \(finding.message)") }
+        }
+        for snippet in rule.passing {
+            let diagnosis = try diagnose(buildSnippet: snippet)
+            expectEvaluated(diagnosis, rule: rule, snippet: snippet)
+            let fired = diagnosis.findings.filter { $0.rule == ruleID }
+            #expect(fired.isEmpty, "\(ruleID) fired on a passing example:\n\(snippet)\n\(fired.map(\.message))")
+        }
+    }
 
     @Test("App Store Connect examples fire and pass", arguments: ascRules.map(\.id))
     func ascExamples(ruleID: String) throws {

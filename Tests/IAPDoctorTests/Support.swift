@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import IAPDoctor
 import Rules
 import TestSupport
@@ -83,6 +84,41 @@ func diagnose(ascSnippet snippet: String) -> (diagnosis: Diagnosis, snapshot: St
     return (BuiltinRules.engine().diagnose(project, inputProblems: problems, options: Engine.Options()), snapshotText)
 }
 
+
+/// An `input: build` rule example: a built app described in YAML (`bundle_id`, `signed_for`:
+/// `development` or `app_store`, `resources`), written as an `.xcarchive` with the healthy
+/// example's team and checked beside the healthy descriptor with the example's overlay applied.
+func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
+    let (overlay, described) = RuleDocs.ascExampleParts(snippet) ?? ("", snippet)
+    let description = try #require(try YAMLTreeReader.read(bytes: Array(described.utf8), file: "build.yaml").tree)
+    let bundleID = try #require(description["bundle_id"]?.scalar?.text)
+    var fixture = BuiltAppFixture()
+    fixture.bundleID = bundleID
+    fixture.archiveBundleID = bundleID
+    fixture.profileAppID = "4KQ2H9XW7B." + bundleID
+    fixture.signedAppID = "4KQ2H9XW7B." + bundleID
+    fixture.development = description["signed_for"]?.scalar?.text == "development"
+    if case .sequence(let resources, _)? = description["resources"] {
+        fixture.resources = resources.compactMap { $0.scalar?.text }
+    }
+    let folder = try makeScratchFolder("build-example")
+    defer { removeScratch(folder) }
+    let archive = try fixture.writeArchive(in: folder)
+
+    let basePath = repositoryFile("examples/healthy/project.yaml")
+    let base = try #require(try YAMLTreeReader.read(bytes: Array(readText(basePath).utf8), file: basePath).tree)
+    let tree = (try? YAMLTreeReader.read(bytes: Array(overlay.utf8), file: "overlay.yaml").tree).flatMap { $0 }.map { merge(base, $0) } ?? base
+    let loaded = DescriptorLoader.load(tree: tree, file: basePath, baseDirectory: repositoryFile("examples/healthy"))
+    var project = loaded.project
+    var problems = loaded.problems
+    if !problems.contains(where: { $0.severity == .error }) { problems += EvidenceLoader.load(into: &project) }
+    do {
+        project.builtApps.append(try BuiltApp.load(path: archive))
+    } catch {
+        problems.append(error.finding)
+    }
+    return BuiltinRules.engine().diagnose(project, inputProblems: problems, options: Engine.Options())
+}
 
 /// The software5.12 envelope that catalog examples sit in; the snippet starts on line 9.
 let catalogEnvelopeHead = """

@@ -130,6 +130,9 @@ public enum RuleID: String, CaseIterable, Sendable {
     case ascLocalizationRejected = "asc-localization-rejected"
     case ascFirstPurchaseWithVersion = "asc-first-purchase-with-version"
     case storekitOutOfDate = "storekit-out-of-date"
+    case buildBundleIdMismatch = "build-bundle-id-mismatch"
+    case buildStorekitFileShipped = "build-storekit-file-shipped"
+    case buildSignedForDevelopment = "build-signed-for-development"
 
     /// Rules about inputs and configuration (no checklist item): the loaders report them.
     public static let inputRules: Set<RuleID> = [

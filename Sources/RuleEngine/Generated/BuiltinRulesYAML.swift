@@ -2762,11 +2762,80 @@ enum BuiltinRulesYAML {
             { "type": "inAppPurchases", "id": "6450000101", "attributes": {
                 "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
+# ── Built apps (an .xcarchive or .app on the command line) ──────────────────────────────────
+- id: build-bundle-id-mismatch
+  checklist: bundle-id-matches
+  input: build
+  severity: error
+  since: 0.1.0
+  status: preview
+  title: the app was built with another bundle ID than the project's
+  rationale: StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says.
+  help: build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
+  environments: [sandbox, testflight, review, production]
+  not_applicable: a StoreKit configuration file in Xcode does not check the bundle ID
+  examples:
+    triggering:
+      - |
+        bundle_id: com.greenthumb.pocketgarden.beta
+        signed_for: app_store
+    passing:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+
+- id: build-storekit-file-shipped
+  checklist: storekit-configuration
+  input: build
+  severity: warning
+  since: 0.1.0
+  status: preview
+  title: a StoreKit configuration file is copied into the built app
+  rationale: A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
+  help: remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
+  examples:
+    triggering:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        resources: [PocketGarden.storekit]
+    passing:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        resources: [Seeds.png]
+
+- id: build-signed-for-development
+  checklist: code-signing
+  input: build
+  severity: note
+  context_only: true
+  since: 0.1.0
+  status: preview
+  title: the archive is signed for development; the upload needs an App Store profile
+  rationale: Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
+  help: have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
+  environments: [testflight, review, production]
+  not_applicable: a development build is what Xcode and the sandbox run
+  examples:
+    triggering:
+      - |
+        environment: testflight
+        ---
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: development
+    passing:
+      - |
+        environment: testflight
+        ---
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+
 """##
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 127 16 1 2758 162
+L 130 16 1 2827 30
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -10490,6 +10559,206 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+
+M 12 2761 3 2780 30
+S 0 2761 3 2761 5 2
+id
+S 0 2761 7 2761 31 24
+build-bundle-id-mismatch
+S 0 2762 3 2762 12 9
+checklist
+S 0 2762 14 2762 31 17
+bundle-id-matches
+S 0 2763 3 2763 8 5
+input
+S 0 2763 10 2763 15 5
+build
+S 0 2764 3 2764 11 8
+severity
+S 0 2764 13 2764 18 5
+error
+S 0 2765 3 2765 8 5
+since
+S 0 2765 10 2765 15 5
+0.1.0
+S 0 2766 3 2766 9 6
+status
+S 0 2766 11 2766 18 7
+preview
+S 0 2767 3 2767 8 5
+title
+S 0 2767 10 2767 69 59
+the app was built with another bundle ID than the project's
+S 0 2768 3 2768 12 9
+rationale
+S 0 2768 14 2768 336 324
+StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says.
+S 0 2769 3 2769 7 4
+help
+S 0 2769 9 2769 172 163
+build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
+S 0 2770 3 2770 15 12
+environments
+L 4 2770 17 2770 58
+S 0 2770 18 2770 25 7
+sandbox
+S 0 2770 27 2770 37 10
+testflight
+S 0 2770 39 2770 45 6
+review
+S 0 2770 47 2770 57 10
+production
+S 0 2771 3 2771 17 14
+not_applicable
+S 0 2771 19 2771 86 67
+a StoreKit configuration file in Xcode does not check the bundle ID
+S 0 2772 3 2772 11 8
+examples
+M 2 2773 5 2780 30
+S 0 2773 5 2773 15 10
+triggering
+L 1 2774 7 2776 30
+S 1 2774 9 2776 30 66
+bundle_id: com.greenthumb.pocketgarden.beta
+signed_for: app_store
+
+S 0 2777 5 2777 12 7
+passing
+L 1 2778 7 2780 30
+S 1 2778 9 2780 30 61
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 10 2782 3 2801 31
+S 0 2782 3 2782 5 2
+id
+S 0 2782 7 2782 34 27
+build-storekit-file-shipped
+S 0 2783 3 2783 12 9
+checklist
+S 0 2783 14 2783 36 22
+storekit-configuration
+S 0 2784 3 2784 8 5
+input
+S 0 2784 10 2784 15 5
+build
+S 0 2785 3 2785 11 8
+severity
+S 0 2785 13 2785 20 7
+warning
+S 0 2786 3 2786 8 5
+since
+S 0 2786 10 2786 15 5
+0.1.0
+S 0 2787 3 2787 9 6
+status
+S 0 2787 11 2787 18 7
+preview
+S 0 2788 3 2788 8 5
+title
+S 0 2788 10 2788 68 58
+a StoreKit configuration file is copied into the built app
+S 0 2789 3 2789 12 9
+rationale
+S 0 2789 14 2789 271 257
+A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
+S 0 2790 3 2790 7 4
+help
+S 0 2790 9 2790 155 148
+remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
+S 0 2791 3 2791 11 8
+examples
+M 2 2792 5 2801 31
+S 0 2792 5 2792 15 10
+triggering
+L 1 2793 7 2796 43
+S 1 2793 9 2796 43 96
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+resources: [PocketGarden.storekit]
+
+S 0 2797 5 2797 12 7
+passing
+L 1 2798 7 2801 31
+S 1 2798 9 2801 31 84
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+resources: [Seeds.png]
+
+M 13 2803 3 2827 30
+S 0 2803 3 2803 5 2
+id
+S 0 2803 7 2803 35 28
+build-signed-for-development
+S 0 2804 3 2804 12 9
+checklist
+S 0 2804 14 2804 26 12
+code-signing
+S 0 2805 3 2805 8 5
+input
+S 0 2805 10 2805 15 5
+build
+S 0 2806 3 2806 11 8
+severity
+S 0 2806 13 2806 17 4
+note
+S 0 2807 3 2807 15 12
+context_only
+S 0 2807 17 2807 21 4
+true
+S 0 2808 3 2808 8 5
+since
+S 0 2808 10 2808 15 5
+0.1.0
+S 0 2809 3 2809 9 6
+status
+S 0 2809 11 2809 18 7
+preview
+S 0 2810 3 2810 8 5
+title
+S 0 2810 10 2810 86 76
+the archive is signed for development; the upload needs an App Store profile
+S 0 2811 3 2811 12 9
+rationale
+S 0 2811 14 2811 318 304
+Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
+S 0 2812 3 2812 7 4
+help
+S 0 2812 9 2812 165 156
+have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
+S 0 2813 3 2813 15 12
+environments
+L 3 2813 17 2813 49
+S 0 2813 18 2813 28 10
+testflight
+S 0 2813 30 2813 36 6
+review
+S 0 2813 38 2813 48 10
+production
+S 0 2814 3 2814 17 14
+not_applicable
+S 0 2814 19 2814 72 53
+a development build is what Xcode and the sandbox run
+S 0 2815 3 2815 11 8
+examples
+M 2 2816 5 2827 30
+S 0 2816 5 2816 15 10
+triggering
+L 1 2817 7 2821 32
+S 1 2817 9 2821 32 91
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: development
+
+S 0 2822 5 2822 12 7
+passing
+L 1 2823 7 2827 30
+S 1 2823 9 2827 30 89
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
 
 """##
 }

@@ -105,5 +105,8 @@ extension BuiltinRules {
         ASCLocalizationRejectedRule(),
         ASCFirstPurchaseRule(),
         StoreKitOutOfDateRule(),
+        BuildBundleIDRule(),
+        BuildStoreKitFileRule(),
+        BuildSigningRule(),
     ]
 }
