@@ -142,16 +142,36 @@ public struct Doctor: Sendable {
             problems += EvidenceLoader.load(into: &project)
             problems += loadSnapshot(request, into: &project)
         }
-        for path in request.paths where Doctor.kind(of: path) == .build {
+        // The descriptor's build (relative to its folder, confined to it), then the command line's.
+        var builds: [(path: String, named: Fact<String>?)] = []
+        if project.hasDescriptor, let named = project.app.build {
+            builds.append((Paths.resolve(named.value, relativeTo: project.baseDirectory), named))
+        }
+        builds += request.paths.filter { Doctor.kind(of: $0) == .build }.map { ($0, nil) }
+        for (path, named) in builds {
             do {
                 // Named on the command line: the user's choice, not confined to the descriptor's folder.
-                let built = try Workspace.withConfinement(root: nil) { () throws(InputProblem) in try BuiltApp.load(path: path) }
+                let built = try Workspace.withConfinement(root: named == nil ? nil : Workspace.confinement?.root) { () throws(InputProblem) in
+                    if named != nil {
+                        do throws(FileSystem.Problem) {
+                            try Workspace.checkInput(path)
+                        } catch {
+                            throw InputProblem.unreadable(error, at: SourceLocation(file: path))
+                        }
+                    }
+                    return try BuiltApp.load(path: path)
+                }
                 if let archive = built.archive { project.parsedFiles.note(archive.file) }
                 project.parsedFiles.note(built.infoPlist)
                 if let profile = built.profile { project.parsedFiles.note(profile.file) }
                 project.builtApps.append(built)
             } catch {
-                problems.append(error.finding)
+                var finding = error.finding
+                if let named {
+                    finding.notes.append("`\(named.value)` is `app.build` at \(named.location); paths there are relative to the descriptor's folder")
+                    finding.related.append(RelatedSpan(named.location, label: "named here"))
+                }
+                problems.append(finding)
             }
         }
         for path in storeKitPaths where !project.storeKitFiles.contains(where: { $0.file == path }) {
@@ -222,6 +242,7 @@ public struct Doctor: Sendable {
         var inputs = descriptors + catalogPaths + storeKitPaths + request.paths.filter { Doctor.kind(of: $0) == .build }
         let given = Set(catalogPaths.map(CatalogPackage.metadataPath(for:)))
         for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
+        for built in project.builtApps where !inputs.contains(built.path) { inputs.append(built.path) }
         if let snapshot = project.ascSnapshot?.snapshot { inputs.append(snapshot.path) }
         options.inputs = inputs
         return engine.diagnose(project, inputProblems: problems, options: options)
@@ -232,7 +253,7 @@ extension Project {
     /// Every path the descriptor names, as written (relative to its folder): the `app:` files, the
     /// profile, the catalogs. The never-write-an-input guard counts each, read or not.
     public var namedPaths: [String] {
-        let single = [app.infoPlist, app.xcodeproj, app.entitlements, app.scheme, app.storeKitConfiguration, signing.profile.file,
+        let single = [app.infoPlist, app.xcodeproj, app.entitlements, app.scheme, app.storeKitConfiguration, app.build, signing.profile.file,
                       appStoreConnect.snapshot]
         var paths = single.compactMap { $0?.value }
         if let project = app.xcodeproj?.value { paths.append(project + "/project.pbxproj") }

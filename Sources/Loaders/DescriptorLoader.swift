@@ -187,6 +187,7 @@ package struct DescriptorReader {
             project.app.entitlements = string(app, .appEntitlements)
             project.app.scheme = string(app, .appScheme)
             project.app.storeKitConfiguration = string(app, .appStoreKitConfiguration)
+            project.app.build = string(app, .appBuild)
             project.app.productIDLists = stringList(app, .appProductIDLists)?.value ?? []
             project.app.sources = stringList(app, .appSources, allowSingle: true)?.value ?? []
         }

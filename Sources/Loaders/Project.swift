@@ -95,6 +95,8 @@ public struct App: Sendable {
     public var entitlements: Fact<String>?
     public var scheme: Fact<String>?
     public var storeKitConfiguration: Fact<String>?
+    /// The app as built (`.xcarchive` or `.app`), as written (relative to the descriptor).
+    public var build: Fact<String>?
     public var productIDLists: [Fact<String>] = []
     public var sources: [Fact<String>] = []
 }

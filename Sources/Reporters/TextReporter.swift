@@ -63,7 +63,8 @@ public struct TextReporter: Reporter {
             if let checkedAt = diagnosis.checkedAt { context += ", checked at \(checkedAt)" }
             out.append(context)
         } else {
-            out.append("catalog check: \(diagnosis.inputs.joined(separator: ", "))")
+            let builds = !diagnosis.inputs.isEmpty && diagnosis.inputs.allSatisfy { InputKind(path: $0) == .build }
+            out.append("\(builds ? "build" : "catalog") check: \(diagnosis.inputs.joined(separator: ", "))")
         }
         if let file = diagnosis.configurationFile { out.append("rules configuration: \(file)") }
         out.append("")

@@ -42,6 +42,7 @@ struct GoldenTests {
         Example(folder: "runmonster-xcode", input: "examples/runmonster-xcode/project.yaml", exitCode: 1, formats: ["text", "json"]),
         Example(folder: "asc", input: "examples/asc/project.yaml", exitCode: 0, formats: ["text", "json", "sarif", "html"]),
         Example(folder: "storekit-broken", input: "examples/storekit-broken/Products.storekit", exitCode: 1, formats: ["text", "json", "sarif"]),
+        Example(folder: "archive", input: "examples/archive/project.yaml", exitCode: 1, formats: ["text", "json", "sarif"]),
     ]
 
     @Test("every example in every golden format", arguments: examples)

@@ -21,6 +21,7 @@ public enum DescriptorKey: String, CaseIterable, Sendable {
     case appEntitlements = "app.entitlements"
     case appScheme = "app.scheme"
     case appStoreKitConfiguration = "app.storekit_configuration"
+    case appBuild = "app.build"
     case appProductIDLists = "app.product_id_lists"
     case appSources = "app.sources"
     case developerAccount = "developer_account"
@@ -71,7 +72,7 @@ public enum DescriptorKey: String, CaseIterable, Sendable {
     /// The names of the keys each mapping may hold, by the mapping's path (`""`: the top level).
     public static let namesByMapping: [String: [String]] = [
         "": ["version", "environment", "checked_at", "project_root", "app", "developer_account", "app_id", "signing", "app_store_connect", "subscription_groups", "products", "requests", "catalogs", "testing"],
-        "app": ["name", "platform", "bundle_id", "deployment_target", "storekit_api", "info_plist", "xcodeproj", "target", "configuration", "entitlements", "scheme", "storekit_configuration", "product_id_lists", "sources"],
+        "app": ["name", "platform", "bundle_id", "deployment_target", "storekit_api", "info_plist", "xcodeproj", "target", "configuration", "entitlements", "scheme", "storekit_configuration", "build", "product_id_lists", "sources"],
         "developer_account": ["team_id", "team_type", "membership", "program_license", "agreements", "banking", "tax"],
         "developer_account.agreements": ["paid_apps"],
         "app_id": ["identifier", "in_app_purchase", "in_app_purchase_enabled_at"],
