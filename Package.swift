@@ -52,6 +52,8 @@ let package = Package(
         // ES256 for App Store Connect API tokens, and MD5; on Apple platforms it is CryptoKit,
         // elsewhere BoringSSL. 3.x keeps swift-tools-version 5.9 (4.x needs 6.1).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Reads an exported .ipa (a ZIP) in memory, for `check MyApp.ipa`.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: libxml2Targets + [
         // The XML-to-dictionary reader: no In-App Purchase knowledge in it.
@@ -81,7 +83,11 @@ let package = Package(
         // The words every stage shares: findings, checklist items, rule IDs, descriptor keys.
         .target(name: "Model", dependencies: ["Formats"], swiftSettings: releaseSpeed),
         // Facts read from the app's files, each remembering where it was stated, and `init`.
-        .target(name: "Loaders", dependencies: ["Model", "CodeScanner"], swiftSettings: releaseSpeed),
+        .target(
+            name: "Loaders",
+            dependencies: ["Model", "CodeScanner", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: releaseSpeed
+        ),
         // Runs every rule over the loaded project and turns outcomes into the diagnosis.
         .target(name: "RuleEngine", dependencies: ["Loaders"], swiftSettings: releaseSpeed),
         // Render a diagnosis; they read nothing from disk.
@@ -137,6 +143,7 @@ let package = Package(
             dependencies: [
                 "IAPDoctor", "Formats", "Model", "Loaders", "RuleEngine", "Reporters", "Rules", "CodeScanner", "JSONReader", "AppStoreConnect",
                 "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         // The pull against a loopback App Store Connect, its command, and checks of what it wrote.

@@ -9,7 +9,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
-let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot", "json", "scripts"]
+let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot", "json", "scripts", "codesign"]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
@@ -40,6 +40,7 @@ let package = Package(
         fuzzTarget("snapshot", ["IAPDoctor"]),
         fuzzTarget("json", ["JSONReader"]),
         fuzzTarget("scripts", ["CodeScanner"]),
+        fuzzTarget("codesign", ["IAPDoctor"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,10 +7,11 @@ need_apt=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 if command -v apt-get >/dev/null 2>&1; then
-  # libxml2-dev: the XML reader; pkg-config: finds it; libyaml-dev: system libyaml for tools
+  # libxml2-dev: the XML reader; zlib1g-dev: ZIPFoundation's inflate (.ipa files); pkg-config:
+  # finds both; libyaml-dev: system libyaml for tools
   # (Yams vendors its own copy); libxml2-utils: xmllint, the benchmark baseline; time: GNU time
   # (/usr/bin/time -v), the benchmark's peak memory.
-  for pkg in libxml2-dev pkg-config libyaml-dev libxml2-utils time; do
+  for pkg in libxml2-dev zlib1g-dev pkg-config libyaml-dev libxml2-utils time; do
     have_pkg "$pkg" || need_apt+=("$pkg")
   done
   # chromium: ReportTests opens the HTML report in headless Chromium (rendered DOM, screenshot).

@@ -27,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch="$root/.build-fuzz"
-all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json scripts)
+all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json scripts codesign)
 
 minutes=5
 runs=""

@@ -8,7 +8,12 @@ import Model
 /// with, the profile embedded in it, and the entitlements it was signed with.
 public struct BuiltApp: Sendable {
     public enum Kind: String, Sendable {
-        case archive, app
+        /// An `.xcarchive`: what the Organizer uploads (it re-signs the app for distribution).
+        case archive
+        /// An `.app` bundle.
+        case app
+        /// An exported `.ipa`: signed as it will be installed or uploaded.
+        case ipa
     }
 
     /// The path as given (the archive or the app bundle).
@@ -64,11 +69,12 @@ public struct BuiltApp: Sendable {
     /// Whether `path` names a build rather than a descriptor or a catalog.
     public static func isBuild(_ path: String) -> Bool {
         let lower = (path.hasSuffix("/") ? String(path.dropLast()) : path).lowercased()
-        return lower.hasSuffix(".xcarchive") || lower.hasSuffix(".app")
+        return lower.hasSuffix(".xcarchive") || lower.hasSuffix(".app") || lower.hasSuffix(".ipa")
     }
 
     public static func load(path given: String) throws(InputProblem) -> BuiltApp {
         let path = given.hasSuffix("/") && given.count > 1 ? String(given.dropLast()) : given
+        if path.lowercased().hasSuffix(".ipa") { return try ExportedApp.load(path: path) }
         guard FileSystem.isDirectory(path) else {
             throw InputProblem(Finding(
                 rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
@@ -124,20 +130,7 @@ public struct BuiltApp: Sendable {
         let infoPlist = contents + "/Info.plist"
         let plist = try PropertyList.load(path: infoPlist, what: "built app's Info.plist")
         var app = BuiltApp(path: path, kind: kind, appBundle: bundle, infoPlist: infoPlist)
-        app.bundleID = plist["CFBundleIdentifier"]?.stringFact(.build)
-        app.version = plist["CFBundleShortVersionString"]?.stringFact(.build)
-        app.build = plist["CFBundleVersion"]?.stringFact(.build)
-        app.minimumOS = (plist["MinimumOSVersion"] ?? plist["LSMinimumSystemVersion"])?.stringFact(.build)
-        let platforms = plist["CFBundleSupportedPlatforms"]?.elements.compactMap(\.string) ?? []
-        if platforms.contains("MacOSX") || (platforms.isEmpty && macOS) {
-            app.platform = .macos
-        } else if platforms.contains("XROS") {
-            app.platform = .visionos
-        } else if platforms.contains("AppleTVOS") {
-            app.platform = .tvos
-        } else if platforms.contains("iPhoneOS") || platforms.isEmpty {
-            app.platform = .ios
-        }
+        app.read(plist, macOS: macOS)
         let profilePath = macOS ? contents + "/embedded.provisionprofile" : bundle + "/embedded.mobileprovision"
         if FileSystem.exists(profilePath) { app.profile = try ProvisioningProfile.load(path: profilePath) }
         if let name = plist["CFBundleExecutable"]?.string, !name.contains("/"), !name.isEmpty {
@@ -146,6 +139,24 @@ public struct BuiltApp: Sendable {
         }
         app.bundledStoreKitFiles = storeKitFiles(in: contents)
         return app
+    }
+
+    /// The facts of the bundle's Info.plist.
+    mutating func read(_ plist: PlistValue, macOS: Bool) {
+        bundleID = plist["CFBundleIdentifier"]?.stringFact(.build)
+        version = plist["CFBundleShortVersionString"]?.stringFact(.build)
+        build = plist["CFBundleVersion"]?.stringFact(.build)
+        minimumOS = (plist["MinimumOSVersion"] ?? plist["LSMinimumSystemVersion"])?.stringFact(.build)
+        let platforms = plist["CFBundleSupportedPlatforms"]?.elements.compactMap(\.string) ?? []
+        if platforms.contains("MacOSX") || (platforms.isEmpty && macOS) {
+            platform = .macos
+        } else if platforms.contains("XROS") {
+            platform = .visionos
+        } else if platforms.contains("AppleTVOS") {
+            platform = .tvos
+        } else if platforms.contains("iPhoneOS") || platforms.isEmpty {
+            platform = .ios
+        }
     }
 
     /// The entitlements of the executable's first signed architecture (Xcode signs every slice
@@ -166,6 +177,11 @@ public struct BuiltApp: Sendable {
                 rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil, message: error.message, help: error.help,
                 location: SourceLocation(file: executable)))
         }
+        return try signature(from: slices, file: executable)
+    }
+
+    /// What the slices' signatures say; `file` names the executable.
+    static func signature(from slices: [CodeSignature.Slice], file executable: String) throws(InputProblem) -> Signature {
         var signature = Signature(file: executable, isSigned: !slices.isEmpty && slices.allSatisfy(\.isSigned))
         guard let xml = slices.lazy.compactMap(\.entitlementsXML).first, !xml.isEmpty else { return signature }
         let entitlements = try PropertyList.parse(bytes: xml, file: executable, what: "signed entitlements")

@@ -38,6 +38,11 @@ public struct ProvisioningProfile: Sendable {
             problem.finding.help = "download the profile again (Xcode → Settings → Accounts, or the developer portal)"
             throw problem
         }
+        return try parse(bytes: bytes, path: path)
+    }
+
+    /// A profile from its bytes (`path` names it: a file, or an entry of an .ipa).
+    public static func parse(bytes: [UInt8], path: String) throws(InputProblem) -> ProvisioningProfile {
         guard let start = find(Array("<?xml".utf8), in: bytes, from: 0),
             let endTag = find(Array("</plist>".utf8), in: bytes, from: start)
         else {

@@ -4,6 +4,7 @@ import Foundation
 import Model
 import Testing
 import TestSupport
+import ZIPFoundation
 
 /// An archive or app bundle as Xcode lays it out, written by the test: a binary Info.plist, an
 /// embedded profile (a CMS container around an XML plist), and a Mach-O executable signed with
@@ -12,6 +13,8 @@ struct BuiltAppFixture {
     var bundleID = "com.acme.coins"
     var archiveBundleID: String? = "com.acme.coins"
     var profileAppID = "ABCDE12345.com.acme.coins"
+    /// Code before the executable's signature.
+    var executablePadding = 0
     /// Devices and `get-task-allow`: a development profile; neither: an App Store one.
     var development = true
     var signedAppID = "ABCDE12345.com.acme.coins"
@@ -62,11 +65,31 @@ struct BuiltAppFixture {
         try Data(Self.profile(appID: profileAppID, development: development)).write(to: URL(fileURLWithPath: profile))
         var image = MachOImage()
         image.entitlements = entitlements()
+        image.padding = executablePadding
         try Data(image.bytes()).write(to: URL(fileURLWithPath: (macOS ? contents + "/MacOS/" : bundle + "/") + "Coins"))
         for resource in resources {
             try FileManager.default.createDirectory(atPath: contents + "/Resources", withIntermediateDirectories: true)
             try "{}".write(toFile: contents + "/Resources/" + resource, atomically: true, encoding: .utf8)
         }
+    }
+
+    /// Exports the app as `Coins.ipa` into `folder` (`Payload/Coins.app/…`, deflated); returns its path.
+    func writeIPA(in folder: String) throws -> String {
+        let staging = folder + "/staging-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        try writeApp(at: staging + "/Coins.app")
+        let path = folder + "/Coins.ipa"
+        let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+        for name in try FileManager.default.subpathsOfDirectory(atPath: staging + "/Coins.app").sorted() {
+            let file = staging + "/Coins.app/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            try archive.addEntry(with: "Payload/Coins.app/" + name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        return path
     }
 
     /// Writes an `.xcarchive` named `Coins` into `folder`; returns its path.
@@ -148,5 +171,60 @@ struct BuiltAppTests {
         #expect(damaged.finding.location?.file == executable)
         #expect(damaged.finding.message.contains("cut short or damaged"))
         #expect(BuiltApp.isBuild(archive) && BuiltApp.isBuild("Coins.app/") && !BuiltApp.isBuild("project.yaml"))
+    }
+
+    /// An exported .ipa is read in memory: the same facts as the archive, the executable's
+    /// signature found past its first 64 KB by a second pass.
+    @Test func anExportedIPAIsReadWithoutExtracting() throws {
+        let folder = try makeScratchFolder("ipa")
+        defer { removeScratch(folder) }
+        var fixture = BuiltAppFixture()
+        fixture.executablePadding = 300_000
+        fixture.resources = ["Products.storekit"]
+        let ipa = try fixture.writeIPA(in: folder)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let app = try BuiltApp.load(path: ipa)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == before, "nothing was extracted")
+        #expect(app.kind == .ipa)
+        #expect(app.bundleID?.value == "com.acme.coins")
+        #expect(app.bundleID?.location == SourceLocation(file: ipa + "/Payload/Coins.app/Info.plist"))
+        #expect(app.profile?.type == .development)
+        #expect(app.profile?.applicationIdentifier?.location.file == ipa + "/Payload/Coins.app/embedded.mobileprovision")
+        #expect(app.signature?.applicationIdentifier?.value == "ABCDE12345.com.acme.coins")
+        #expect(app.signature?.getTaskAllow?.value == true)
+        #expect(app.bundledStoreKitFiles == [ipa + "/Payload/Coins.app/Resources/Products.storekit"])
+    }
+
+    /// Hostile archives are refused with a finding: names that climb out, bombs, no app, two
+    /// apps, a link where the Info.plist should be, and a file that is no ZIP at all.
+    @Test func hostileIPAsAreRefused() throws {
+        let folder = try makeScratchFolder("ipa")
+        defer { removeScratch(folder) }
+        func ipa(_ name: String, _ entries: [(String, Data, Entry.EntryType)]) throws -> String {
+            let path = folder + "/" + name
+            let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+            for (entry, data, type) in entries {
+                try archive.addEntry(with: entry, type: type, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                    data.subdata(in: Int(position)..<Int(position) + size)
+                }
+            }
+            return path
+        }
+        func refusal(_ path: String) -> String {
+            do {
+                _ = try BuiltApp.load(path: path)
+                return "read"
+            } catch {
+                return error.finding.message
+            }
+        }
+        let info = try PropertyListSerialization.data(fromPropertyList: ["CFBundleIdentifier": "com.acme.coins"], format: .binary, options: 0)
+        #expect(refusal(try ipa("climb.ipa", [("Payload/../../evil.app/Info.plist", info, .file)])).contains("points outside the archive"))
+        #expect(refusal(try ipa("bomb.ipa", [("Payload/Coins.app/Info.plist", Data(count: 40 << 20), .file)])).contains("inflates"))
+        #expect(refusal(try ipa("empty.ipa", [("Payload/readme.txt", Data("hi".utf8), .file)])).contains("holds no app"))
+        #expect(refusal(try ipa("two.ipa", [("Payload/A.app/Info.plist", info, .file), ("Payload/B.app/Info.plist", info, .file)])).contains("holds 2 apps"))
+        #expect(refusal(try ipa("link.ipa", [("Payload/Coins.app/Info.plist", Data("/etc/passwd".utf8), .symlink)])).contains("no Info.plist"))
+        try "not a zip".write(toFile: folder + "/text.ipa", atomically: true, encoding: .utf8)
+        #expect(refusal(folder + "/text.ipa").contains("is not a ZIP archive"))
     }
 }

@@ -86,7 +86,8 @@ func diagnose(ascSnippet snippet: String) -> (diagnosis: Diagnosis, snapshot: St
 
 
 /// An `input: build` rule example: a built app described in YAML (`bundle_id`, `signed_for`:
-/// `development` or `app_store`, `resources`), written as an `.xcarchive` with the healthy
+/// `development` or `app_store`, `resources`, `export: ipa`), written as an `.xcarchive` (or an
+/// `.ipa`) with the healthy
 /// example's team and checked beside the healthy descriptor with the example's overlay applied.
 func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
     let (overlay, described) = RuleDocs.ascExampleParts(snippet) ?? ("", snippet)
@@ -103,7 +104,7 @@ func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
     }
     let folder = try makeScratchFolder("build-example")
     defer { removeScratch(folder) }
-    let archive = try fixture.writeArchive(in: folder)
+    let archive = description["export"]?.scalar?.text == "ipa" ? try fixture.writeIPA(in: folder) : try fixture.writeArchive(in: folder)
 
     let basePath = repositoryFile("examples/healthy/project.yaml")
     let base = try #require(try YAMLTreeReader.read(bytes: Array(readText(basePath).utf8), file: basePath).tree)

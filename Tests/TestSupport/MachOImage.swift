@@ -7,6 +7,8 @@ package struct MachOImage {
     package var entitlements: String? = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>application-identifier</key><string>ABCDE12345.com.acme.coins</string></dict></plist>\n"
     package var der = true
     package var signed = true
+    /// Bytes of code between the load commands and the signature (a real executable's size).
+    package var padding = 0
 
     package static func le(_ value: UInt32) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)] }
     package static func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
@@ -35,7 +37,7 @@ package struct MachOImage {
         var commands = uuid
         let headerSize = 32
         let commandsSize = uuid.count + (signed ? 16 : 0)
-        let dataOffset = (headerSize + commandsSize + 15) / 16 * 16
+        let dataOffset = (headerSize + commandsSize + padding + 15) / 16 * 16
         if signed { commands += Self.le(0x1D) + Self.le(16) + Self.le(UInt32(dataOffset)) + Self.le(UInt32(signature.count)) }
         var image = Self.le(0xFEED_FACF) + Self.le(cpuType) + Self.le(0) + Self.le(2)
             + Self.le(signed ? 2 : 1) + Self.le(UInt32(commandsSize)) + Self.le(0) + Self.le(0) + commands

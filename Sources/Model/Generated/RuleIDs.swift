@@ -133,6 +133,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case buildBundleIdMismatch = "build-bundle-id-mismatch"
     case buildStorekitFileShipped = "build-storekit-file-shipped"
     case buildSignedForDevelopment = "build-signed-for-development"
+    case buildExportedForDevelopment = "build-exported-for-development"
 
     /// Rules about inputs and configuration (no checklist item): the loaders report them.
     public static let inputRules: Set<RuleID> = [

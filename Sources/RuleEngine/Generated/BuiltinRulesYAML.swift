@@ -2831,11 +2831,38 @@ enum BuiltinRulesYAML {
         bundle_id: com.greenthumb.pocketgarden
         signed_for: app_store
 
+- id: build-exported-for-development
+  checklist: code-signing
+  input: build
+  severity: error
+  since: 0.1.0
+  status: preview
+  title: the .ipa is not exported for the App Store
+  rationale: An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
+  help: export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
+  environments: [testflight, review, production]
+  not_applicable: a development or ad hoc build is what Xcode and the sandbox run
+  examples:
+    triggering:
+      - |
+        environment: testflight
+        ---
+        export: ipa
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: development
+    passing:
+      - |
+        environment: testflight
+        ---
+        export: ipa
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+
 """##
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 130 16 1 2827 30
+L 131 16 1 2854 30
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -10757,6 +10784,79 @@ L 1 2823 7 2827 30
 S 1 2823 9 2827 30 89
 environment: testflight
 ---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 12 2829 3 2854 30
+S 0 2829 3 2829 5 2
+id
+S 0 2829 7 2829 37 30
+build-exported-for-development
+S 0 2830 3 2830 12 9
+checklist
+S 0 2830 14 2830 26 12
+code-signing
+S 0 2831 3 2831 8 5
+input
+S 0 2831 10 2831 15 5
+build
+S 0 2832 3 2832 11 8
+severity
+S 0 2832 13 2832 18 5
+error
+S 0 2833 3 2833 8 5
+since
+S 0 2833 10 2833 15 5
+0.1.0
+S 0 2834 3 2834 9 6
+status
+S 0 2834 11 2834 18 7
+preview
+S 0 2835 3 2835 8 5
+title
+S 0 2835 10 2835 52 42
+the .ipa is not exported for the App Store
+S 0 2836 3 2836 12 9
+rationale
+S 0 2836 14 2836 350 336
+An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
+S 0 2837 3 2837 7 4
+help
+S 0 2837 9 2837 100 95
+export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
+S 0 2838 3 2838 15 12
+environments
+L 3 2838 17 2838 49
+S 0 2838 18 2838 28 10
+testflight
+S 0 2838 30 2838 36 6
+review
+S 0 2838 38 2838 48 10
+production
+S 0 2839 3 2839 17 14
+not_applicable
+S 0 2839 19 2839 82 63
+a development or ad hoc build is what Xcode and the sandbox run
+S 0 2840 3 2840 11 8
+examples
+M 2 2841 5 2854 30
+S 0 2841 5 2841 15 10
+triggering
+L 1 2842 7 2847 32
+S 1 2842 9 2847 32 103
+environment: testflight
+---
+export: ipa
+bundle_id: com.greenthumb.pocketgarden
+signed_for: development
+
+S 0 2848 5 2848 12 7
+passing
+L 1 2849 7 2854 30
+S 1 2849 9 2854 30 101
+environment: testflight
+---
+export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 

@@ -10,7 +10,7 @@ struct BuildBundleIDRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         var outcomes: [Outcome] = []
         for built in context.project.builtApps {
-            let what = built.kind == .archive ? "the archive" : "the app"
+            let what = ["archive": "the archive", "app": "the app", "ipa": "the .ipa"][built.kind.rawValue] ?? "the build"
             guard let builtID = built.bundleID else {
                 outcomes.append(context.fail(context.finding(
                     "\(what) `\(Paths.shown(built.path))` has no `CFBundleIdentifier` in its Info.plist", at: SourceLocation(file: built.infoPlist),

@@ -108,5 +108,6 @@ extension BuiltinRules {
         BuildBundleIDRule(),
         BuildStoreKitFileRule(),
         BuildSigningRule(),
+        BuildExportRule(),
     ]
 }

@@ -1,0 +1,195 @@
+import Foundation
+import Formats
+import Model
+import ZIPFoundation
+
+/// An exported `.ipa`: a ZIP whose `Payload/NAME.app/` is the app bundle. Read in memory, never
+/// extracted: only the Info.plist, the embedded profile and the executable's code signature are
+/// inflated, each within a budget, and the archive's names are only compared, never used as paths.
+enum ExportedApp {
+    /// Bounds that keep a hostile archive from costing more than a real one.
+    static let maxEntries = 200_000
+    static let maxSmallEntryBytes = 4 << 20
+    static let maxExecutableBytes: UInt64 = 2 << 30
+    /// Inflated bytes per stored byte beyond which an entry is a bomb, not an app.
+    static let maxRatio: UInt64 = 200
+
+    struct Problem: Error {
+        var message: String
+        var help: String
+    }
+
+    static func load(path: String) throws(InputProblem) -> BuiltApp {
+        do throws(FileSystem.Problem) {
+            try Workspace.checkInput(path)
+            try FileSystem.requireRegularFile(path)
+        } catch {
+            throw InputProblem.unreadable(error, at: SourceLocation(file: path))
+        }
+        guard FileSystem.exists(path) else {
+            throw InputProblem(Finding(
+                rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
+                message: "cannot read `\(Paths.shown(path))`: no such file",
+                help: "name the .ipa that Xcode's Organizer or `xcodebuild -exportArchive` wrote", location: SourceLocation(file: path)))
+        }
+        Workspace.noteRead(path)
+        do {
+            return try read(path)
+        } catch let problem as Problem {
+            throw InputProblem(Finding(
+                rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil, message: problem.message, help: problem.help,
+                location: SourceLocation(file: path)))
+        } catch let problem as InputProblem {
+            throw problem
+        } catch {
+            throw InputProblem(Finding(
+                rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil,
+                message: "`\(Paths.shown(path))` is not a readable .ipa (a ZIP archive): \(error)",
+                help: "export the app again from the archive (Organizer → Distribute App), or check the file was copied whole",
+                location: SourceLocation(file: path)))
+        }
+    }
+
+    private static func read(_ path: String) throws -> BuiltApp {
+        let archive: Archive
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw Problem(
+                message: "`\(Paths.shown(path))` is not a ZIP archive; an .ipa is one",
+                help: "export the app again from the archive (Organizer → Distribute App)")
+        }
+        // The app: the one `Payload/NAME.app/Info.plist`.
+        var entries: [String: Entry] = [:]
+        var apps: [String] = []
+        var count = 0
+        for entry in archive {
+            count += 1
+            guard count <= maxEntries else {
+                throw Problem(message: "`\(Paths.shown(path))` holds more than \(maxEntries) entries, more than any app", help: "export the app again")
+            }
+            let name = entry.path
+            // Names are compared, never joined onto a folder: `..` and absolute names are refused.
+            guard !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+                throw Problem(
+                    message: "`\(Paths.shown(path))` holds an entry named `\(Escaping.controlCharacters(name))`, which points outside the archive",
+                    help: "do not trust this file; export the app again from its archive")
+            }
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app"), parts[2] == "Info.plist" { apps.append(String(parts[1])) }
+            if parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app") { entries[name] = entry }
+        }
+        guard apps.count == 1, let app = apps.first else {
+            throw Problem(
+                message: apps.isEmpty
+                    ? "`\(Paths.shown(path))` holds no app: no `Payload/NAME.app/Info.plist`"
+                    : "`\(Paths.shown(path))` holds \(apps.count) apps in `Payload/`; an exported .ipa holds one",
+                help: "export the app again from its archive (Organizer → Distribute App)")
+        }
+        let prefix = "Payload/\(app)/"
+        let shown = path + "/" + prefix
+        func small(_ name: String) throws -> [UInt8]? {
+            guard let entry = entries[prefix + name] else { return nil }
+            return try inflate(entry, in: archive, limit: maxSmallEntryBytes, shownAs: shown + name)
+        }
+        guard let infoBytes = try small("Info.plist") else { throw Problem(message: "no Info.plist in `\(prefix)`", help: "export the app again") }
+        let plist = try PropertyList.parse(bytes: infoBytes, file: shown + "Info.plist", what: "built app's Info.plist")
+        var built = BuiltApp(path: path, kind: .ipa, appBundle: shown.hasSuffix("/") ? String(shown.dropLast()) : shown, infoPlist: shown + "Info.plist")
+        built.read(plist, macOS: false)
+        if let profileBytes = try small("embedded.mobileprovision") {
+            built.profile = try ProvisioningProfile.parse(bytes: profileBytes, path: shown + "embedded.mobileprovision")
+        }
+        if let executable = plist["CFBundleExecutable"]?.string, !executable.isEmpty, !executable.contains("/"),
+           let entry = entries[prefix + executable] {
+            built.signature = try signature(of: entry, in: archive, shownAs: shown + executable)
+        }
+        built.bundledStoreKitFiles = archive.compactMap { entry in
+            entry.path.hasPrefix(prefix) && entry.path.lowercased().hasSuffix(".storekit") && entry.type == .file ? path + "/" + entry.path : nil
+        }.sorted()
+        return built
+    }
+
+    /// An entry's bytes, refused past `limit` or the bomb ratio, counted as they inflate (the
+    /// sizes an entry states are not trusted). A link is not followed: it has no bytes here.
+    static func inflate(_ entry: Entry, in archive: Archive, limit: Int, shownAs name: String, keep: ((Int, Data) -> Void)? = nil) throws -> [UInt8]? {
+        guard entry.type == .file else { return nil }
+        let ratioLimit = max(UInt64(1 << 20), entry.compressedSize.multipliedReportingOverflow(by: maxRatio).partialValue)
+        var bytes: [UInt8] = []
+        var total = 0
+        _ = try archive.extract(entry, skipCRC32: false) { data in
+            total += data.count
+            if keep == nil, total > limit {
+                throw Problem(message: "`\(Paths.shown(name))` inflates past \(limit) bytes, more than such a file holds", help: "do not trust this file; export the app again")
+            }
+            if UInt64(total) > ratioLimit || UInt64(total) > maxExecutableBytes {
+                throw Problem(
+                    message: "`\(Paths.shown(name))` inflates to more than \(maxRatio) times its stored size: a ZIP bomb, not an app",
+                    help: "do not trust this file; export the app again")
+            }
+            if let keep { keep(total - data.count, data) } else { bytes += data }
+        }
+        return keep == nil ? bytes : []
+    }
+
+    /// The executable's signature, without holding the executable: each pass inflates it and
+    /// keeps only the ranges the signature reader has asked for so far (headers, load commands,
+    /// the signature), until it has what it needs.
+    static func signature(of entry: Entry, in archive: Archive, shownAs name: String) throws -> BuiltApp.Signature {
+        let source = SparseSource(count: Int(clamping: entry.uncompressedSize))
+        for _ in 0..<8 {
+            let wanted = source.wanted
+            source.missing = []
+            _ = try inflate(entry, in: archive, limit: 0, shownAs: name) { offset, data in
+                for range in wanted where range.lowerBound < offset + data.count && offset < range.upperBound {
+                    let start = max(range.lowerBound, offset), end = min(range.upperBound, offset + data.count)
+                    source.store(Array(data[(start - offset)..<(end - offset)]), at: start)
+                }
+            }
+            do {
+                let slices = try CodeSignature.read(source, file: name)
+                return try BuiltApp.signature(from: slices, file: name)
+            } catch let problem as CodeSignature.Problem {
+                // Asked for bytes it did not have yet: read again, keeping them too.
+                guard !source.missing.isEmpty else {
+                    throw Problem(message: problem.message, help: problem.help)
+                }
+                source.wanted += source.missing
+            }
+        }
+        throw Problem(message: "`\(Paths.shown(name))`'s code signature could not be found in eight reads", help: "export the app again")
+    }
+
+    /// The executable's bytes that passes have kept, by range.
+    final class SparseSource: CodeSignature.Source {
+        let count: Int
+        /// Ranges to keep on the next pass: the first 64 KB to start with (headers and commands).
+        var wanted: [Range<Int>]
+        /// Ranges asked for and not held, in the last read.
+        var missing: [Range<Int>] = []
+        private var held: [(start: Int, bytes: [UInt8])] = []
+
+        init(count: Int) {
+            self.count = count
+            wanted = [0..<min(count, 64 << 10)]
+        }
+
+        func store(_ bytes: [UInt8], at start: Int) {
+            if let index = held.firstIndex(where: { $0.start + $0.bytes.count == start }) {
+                held[index].bytes += bytes
+            } else {
+                held.append((start, bytes))
+            }
+        }
+
+        func bytes(at offset: Int, count: Int) -> [UInt8]? {
+            guard offset >= 0, count >= 0, offset <= self.count, count <= self.count - offset else { return nil }
+            for range in held where range.start <= offset && offset + count <= range.start + range.bytes.count {
+                return Array(range.bytes[(offset - range.start)..<(offset - range.start + count)])
+            }
+            // Bounded: a signature reader asks for a few ranges of at most a few MB.
+            guard count <= 16 << 20 else { return nil }
+            missing.append(offset..<offset + max(count, 1))
+            return nil
+        }
+    }
+}
