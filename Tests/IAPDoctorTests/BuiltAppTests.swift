@@ -13,6 +13,7 @@ struct BuiltAppFixture {
     var bundleID = "com.acme.coins"
     var archiveBundleID: String? = "com.acme.coins"
     var profileAppID = "ABCDE12345.com.acme.coins"
+    var minimumOS = "15.0"
     /// Code before the executable's signature.
     var executablePadding = 0
     /// Devices and `get-task-allow`: a development profile; neither: an App Store one.
@@ -57,7 +58,7 @@ struct BuiltAppFixture {
         try FileManager.default.createDirectory(atPath: contents + (macOS ? "/MacOS" : ""), withIntermediateDirectories: true)
         let info: [String: Any] = [
             "CFBundleIdentifier": bundleID, "CFBundleShortVersionString": "2.1", "CFBundleVersion": "57",
-            "CFBundleExecutable": "Coins", (macOS ? "LSMinimumSystemVersion" : "MinimumOSVersion"): macOS ? "13.0" : "15.0",
+            "CFBundleExecutable": "Coins", (macOS ? "LSMinimumSystemVersion" : "MinimumOSVersion"): macOS ? "13.0" : minimumOS,
             "CFBundleSupportedPlatforms": [macOS ? "MacOSX" : "iPhoneOS"],
         ]
         try PropertyListSerialization.data(fromPropertyList: info, format: .binary, options: 0).write(to: URL(fileURLWithPath: contents + "/Info.plist"))
@@ -227,4 +228,19 @@ struct BuiltAppTests {
         try "not a zip".write(toFile: folder + "/text.ipa", atomically: true, encoding: .utf8)
         #expect(refusal(folder + "/text.ipa").contains("is not a ZIP archive"))
     }
+
+    /// The embedded profile is checked against the project's team and the check's date.
+    @Test func anEmbeddedProfileOfAnotherTeamOrExpiredIsNamed() throws {
+        let diagnosis = try diagnose(buildSnippet: """
+            checked_at: 2027-07-01T00:00:00Z
+            developer_account: { team_id: ZZZZZ99999 }
+            ---
+            bundle_id: com.greenthumb.pocketgarden
+            signed_for: app_store
+            """)
+        let messages = diagnosis.findings.filter { $0.rule == "build-profile-mismatch" }.map(\.message)
+        #expect(messages.contains { $0.contains("belongs to the team `4KQ2H9XW7B`; the project's team is `ZZZZZ99999`") }, "\(messages)")
+        #expect(messages.contains { $0.contains("expired on 2027-06-01") }, "\(messages)")
+    }
 }
+

@@ -86,7 +86,7 @@ func diagnose(ascSnippet snippet: String) -> (diagnosis: Diagnosis, snapshot: St
 
 
 /// An `input: build` rule example: a built app described in YAML (`bundle_id`, `signed_for`:
-/// `development` or `app_store`, `resources`, `export: ipa`), written as an `.xcarchive` (or an
+/// `development` or `app_store`, `resources`, `minimum_os`, `profile_app_id`, `export: ipa`), written as an `.xcarchive` (or an
 /// `.ipa`) with the healthy
 /// example's team and checked beside the healthy descriptor with the example's overlay applied.
 func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
@@ -99,6 +99,8 @@ func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
     fixture.profileAppID = "4KQ2H9XW7B." + bundleID
     fixture.signedAppID = "4KQ2H9XW7B." + bundleID
     fixture.development = description["signed_for"]?.scalar?.text == "development"
+    if let minimumOS = description["minimum_os"]?.scalar?.text { fixture.minimumOS = minimumOS }
+    if let profileAppID = description["profile_app_id"]?.scalar?.text { fixture.profileAppID = profileAppID }
     if case .sequence(let resources, _)? = description["resources"] {
         fixture.resources = resources.compactMap { $0.scalar?.text }
     }

@@ -134,6 +134,8 @@ public enum RuleID: String, CaseIterable, Sendable {
     case buildStorekitFileShipped = "build-storekit-file-shipped"
     case buildSignedForDevelopment = "build-signed-for-development"
     case buildExportedForDevelopment = "build-exported-for-development"
+    case buildMinimumOsTooLow = "build-minimum-os-too-low"
+    case buildProfileMismatch = "build-profile-mismatch"
 
     /// Rules about inputs and configuration (no checklist item): the loaders report them.
     public static let inputRules: Set<RuleID> = [

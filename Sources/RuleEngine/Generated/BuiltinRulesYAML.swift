@@ -2858,11 +2858,53 @@ enum BuiltinRulesYAML {
         bundle_id: com.greenthumb.pocketgarden
         signed_for: app_store
 
+- id: build-minimum-os-too-low
+  checklist: os-version
+  input: build
+  severity: error
+  since: 0.1.0
+  status: preview
+  title: the build runs on systems where the StoreKit API it calls does not exist
+  rationale: StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
+  help: raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
+  examples:
+    triggering:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        minimum_os: "14.0"
+    passing:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        minimum_os: "16.0"
+
+- id: build-profile-mismatch
+  checklist: provisioning-profile
+  input: build
+  severity: error
+  since: 0.1.0
+  status: preview
+  title: the profile embedded in the build is for another App ID, another team, or expired
+  rationale: The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
+  help: sign the build with a current profile made for the app's explicit App ID by the team that owns the app
+  examples:
+    triggering:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
+    passing:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+
+
 """##
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 131 16 1 2854 30
+L 133 16 1 2895 30
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -10857,6 +10899,117 @@ S 1 2849 9 2854 30 101
 environment: testflight
 ---
 export: ipa
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 10 2856 3 2875 27
+S 0 2856 3 2856 5 2
+id
+S 0 2856 7 2856 31 24
+build-minimum-os-too-low
+S 0 2857 3 2857 12 9
+checklist
+S 0 2857 14 2857 24 10
+os-version
+S 0 2858 3 2858 8 5
+input
+S 0 2858 10 2858 15 5
+build
+S 0 2859 3 2859 11 8
+severity
+S 0 2859 13 2859 18 5
+error
+S 0 2860 3 2860 8 5
+since
+S 0 2860 10 2860 15 5
+0.1.0
+S 0 2861 3 2861 9 6
+status
+S 0 2861 11 2861 18 7
+preview
+S 0 2862 3 2862 8 5
+title
+S 0 2862 10 2862 82 72
+the build runs on systems where the StoreKit API it calls does not exist
+S 0 2863 3 2863 12 9
+rationale
+S 0 2863 14 2863 286 272
+StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
+S 0 2864 3 2864 7 4
+help
+S 0 2864 9 2864 123 114
+raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
+S 0 2865 3 2865 11 8
+examples
+M 2 2866 5 2875 27
+S 0 2866 5 2866 15 10
+triggering
+L 1 2867 7 2870 27
+S 1 2867 9 2870 27 80
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+minimum_os: "14.0"
+
+S 0 2871 5 2871 12 7
+passing
+L 1 2872 7 2875 27
+S 1 2872 9 2875 27 80
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+minimum_os: "16.0"
+
+M 10 2877 3 2895 30
+S 0 2877 3 2877 5 2
+id
+S 0 2877 7 2877 29 22
+build-profile-mismatch
+S 0 2878 3 2878 12 9
+checklist
+S 0 2878 14 2878 34 20
+provisioning-profile
+S 0 2879 3 2879 8 5
+input
+S 0 2879 10 2879 15 5
+build
+S 0 2880 3 2880 11 8
+severity
+S 0 2880 13 2880 18 5
+error
+S 0 2881 3 2881 8 5
+since
+S 0 2881 10 2881 15 5
+0.1.0
+S 0 2882 3 2882 9 6
+status
+S 0 2882 11 2882 18 7
+preview
+S 0 2883 3 2883 8 5
+title
+S 0 2883 10 2883 91 81
+the profile embedded in the build is for another App ID, another team, or expired
+S 0 2884 3 2884 12 9
+rationale
+S 0 2884 14 2884 328 314
+The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
+S 0 2885 3 2885 7 4
+help
+S 0 2885 9 2885 111 102
+sign the build with a current profile made for the app's explicit App ID by the team that owns the app
+S 0 2886 3 2886 11 8
+examples
+M 2 2887 5 2895 30
+S 0 2887 5 2887 15 10
+triggering
+L 1 2888 7 2891 58
+S 1 2888 9 2891 58 111
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
+
+S 0 2892 5 2892 12 7
+passing
+L 1 2893 7 2895 30
+S 1 2893 9 2895 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 

@@ -109,5 +109,7 @@ extension BuiltinRules {
         BuildStoreKitFileRule(),
         BuildSigningRule(),
         BuildExportRule(),
+        BuildMinimumOSRule(),
+        BuildProfileRule(),
     ]
 }

@@ -1,0 +1,48 @@
+import Formats
+import Model
+import Loaders
+import RuleEngine
+
+/// The profile embedded in a build, against the build and the project: made for the bundle ID
+/// the build has, by the project's team, and not expired. A profile embedded in a signed build
+/// was installed when it was signed, so "installed" is not asked of it.
+struct BuildProfileRule: Rule {
+    let id = RuleID.buildProfileMismatch.rawValue
+
+    func check(_ context: RuleContext) -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for built in context.project.builtApps {
+            guard let profile = built.profile else { continue }
+            var findings: [Finding] = []
+            let name = profile.name.map { "`\($0.value)`" } ?? "the embedded profile"
+            if let appID = profile.applicationIdentifier, let bundleID = built.bundleID {
+                let prefix = appID.value.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+                let bundlePart = AppID.looksLikeTeamID(prefix) ? String(appID.value.dropFirst(prefix.count + 1)) : appID.value
+                let covers = bundlePart == bundleID.value
+                    || (bundlePart.hasSuffix("*") && bundleID.value.hasPrefix(String(bundlePart.dropLast())))
+                if !covers {
+                    findings.append(context.finding(
+                        "\(name) is for the App ID `\(appID.value)`, which does not cover the bundle ID `\(bundleID.value)` the app was built with",
+                        at: appID.location,
+                        help: "sign the build with a profile made for `\(bundleID.value)`'s explicit App ID"))
+                }
+            }
+            if let team = profile.teamIdentifier, let stated = context.project.account.teamID, team.value != stated.value {
+                let note = "the project's team is `\(stated.value)` at \(stated.location)"
+                findings.append(context.finding(
+                    "\(name) belongs to the team `\(team.value)`; the project's team is `\(stated.value)`",
+                    at: team.location,
+                    help: "sign with the team that owns the app record and its products (`DEVELOPMENT_TEAM`)",
+                    notes: [note], related: [RelatedSpan(stated.location, label: "the project's team", note: note)]))
+            }
+            if let expires = profile.expirationDate, expires.value <= context.now {
+                findings.append(context.finding(
+                    "\(name) expired on \(expires.value), \(describeDuration(seconds: context.now - expires.value)) before this check; the build no longer launches",
+                    at: expires.location,
+                    help: "regenerate the profile (or let automatic signing do it) and build again"))
+            }
+            outcomes += context.outcomes(findings)
+        }
+        return outcomes
+    }
+}
