@@ -98,6 +98,7 @@ dict_for() {
     pattern) echo pattern.dict ;;
     resolver|manifest|scripts) echo swift.dict ;;
     xcconfig) echo xcconfig.dict ;;
+    codesign) echo codesign.dict ;;
   esac
 }
 

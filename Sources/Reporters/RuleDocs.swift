@@ -21,7 +21,7 @@ public enum RuleDocs {
         if rule.input == .catalog { facts.append("Reads: bulk product XML (`metadata.xml`, `.itmsp`)") }
         if rule.input == .storekit { facts.append("Reads: StoreKit configuration files (`.storekit`)") }
         if rule.input == .asc { facts.append("Reads: an App Store Connect snapshot (`--asc`, `app_store_connect.snapshot`; `iapdoctor asc pull` writes one)") }
-        if rule.input == .build { facts.append("Reads: a built app (an `.xcarchive` or `.app` on the command line)") }
+        if rule.input == .build { facts.append("Reads: a built app (an `.xcarchive`, `.app` or `.ipa`, on the command line or as `app.build`)") }
         if rule.check != nil { facts.append("Declarative: interpreted from `rules.yaml`") }
         if let since = rule.since { facts.append("Since: iapdoctor \(since)") }
         if rule.status == .preview { facts.append("Status: preview (its messages, severity or id may still change)") }

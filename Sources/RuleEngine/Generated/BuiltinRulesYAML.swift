@@ -2885,8 +2885,8 @@ enum BuiltinRulesYAML {
   severity: error
   since: 0.1.0
   status: preview
-  title: the profile embedded in the build is for another App ID, another team, or expired
-  rationale: The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
+  title: the profile embedded in the build is for another or a wildcard App ID, another team, or expired
+  rationale: The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
   help: sign the build with a current profile made for the app's explicit App ID by the team that owns the app
   examples:
     triggering:
@@ -2894,6 +2894,10 @@ enum BuiltinRulesYAML {
         bundle_id: com.greenthumb.pocketgarden
         signed_for: app_store
         profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
     passing:
       - |
         bundle_id: com.greenthumb.pocketgarden
@@ -2904,7 +2908,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 133 16 1 2895 30
+L 133 16 1 2899 30
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -10958,7 +10962,7 @@ bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "16.0"
 
-M 10 2877 3 2895 30
+M 10 2877 3 2899 30
 S 0 2877 3 2877 5 2
 id
 S 0 2877 7 2877 29 22
@@ -10985,31 +10989,36 @@ S 0 2882 11 2882 18 7
 preview
 S 0 2883 3 2883 8 5
 title
-S 0 2883 10 2883 91 81
-the profile embedded in the build is for another App ID, another team, or expired
+S 0 2883 10 2883 105 95
+the profile embedded in the build is for another or a wildcard App ID, another team, or expired
 S 0 2884 3 2884 12 9
 rationale
-S 0 2884 14 2884 328 314
-The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
+S 0 2884 14 2884 370 356
+The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
 S 0 2885 3 2885 7 4
 help
 S 0 2885 9 2885 111 102
 sign the build with a current profile made for the app's explicit App ID by the team that owns the app
 S 0 2886 3 2886 11 8
 examples
-M 2 2887 5 2895 30
+M 2 2887 5 2899 30
 S 0 2887 5 2887 15 10
 triggering
-L 1 2888 7 2891 58
+L 2 2888 7 2895 52
 S 1 2888 9 2891 58 111
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
 
-S 0 2892 5 2892 12 7
+S 1 2892 9 2895 52 105
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
+
+S 0 2896 5 2896 12 7
 passing
-L 1 2893 7 2895 30
-S 1 2893 9 2895 30 61
+L 1 2897 7 2899 30
+S 1 2897 9 2899 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 

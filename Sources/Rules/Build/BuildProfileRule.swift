@@ -20,7 +20,12 @@ struct BuildProfileRule: Rule {
                 let bundlePart = AppID.looksLikeTeamID(prefix) ? String(appID.value.dropFirst(prefix.count + 1)) : appID.value
                 let covers = bundlePart == bundleID.value
                     || (bundlePart.hasSuffix("*") && bundleID.value.hasPrefix(String(bundlePart.dropLast())))
-                if !covers {
+                if bundlePart.hasSuffix("*") {
+                    findings.append(context.finding(
+                        "\(name) is for the wildcard App ID `\(appID.value)`; In-App Purchase needs an explicit App ID, so the build has no products",
+                        at: appID.location,
+                        help: "register the explicit App ID `\(bundleID.value)` with In-App Purchase, and sign the build with a profile made for it"))
+                } else if !covers {
                     findings.append(context.finding(
                         "\(name) is for the App ID `\(appID.value)`, which does not cover the bundle ID `\(bundleID.value)` the app was built with",
                         at: appID.location,
@@ -34,6 +39,12 @@ struct BuildProfileRule: Rule {
                     at: team.location,
                     help: "sign with the team that owns the app record and its products (`DEVELOPMENT_TEAM`)",
                     notes: [note], related: [RelatedSpan(stated.location, label: "the project's team", note: note)]))
+            }
+            if let signed = built.signature?.teamIdentifier, let team = profile.teamIdentifier, signed.value != team.value {
+                findings.append(context.finding(
+                    "the executable is signed for the team `\(signed.value)`, but \(name) belongs to `\(team.value)`",
+                    at: team.location, help: "sign the build again with the profile of the team it is signed for",
+                    notes: ["the signed entitlements' `com.apple.developer.team-identifier` is `\(signed.value)`"]))
             }
             if let expires = profile.expirationDate, expires.value <= context.now {
                 findings.append(context.finding(
