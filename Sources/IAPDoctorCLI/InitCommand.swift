@@ -6,15 +6,17 @@ import IAPDoctor
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Writes a starter project.yaml for an Xcode project folder.",
+        abstract: "Writes a starter project.yaml for an Xcode project folder, or for a built app.",
         discussion: """
             Finds the .xcodeproj, Info.plist, entitlements, shared schemes, .storekit files, \
             provisioning profiles, product ID lists and sources, fills their paths (and the bundle ID \
             and team the project builds with) into DIR/project.yaml, and leaves every fact it cannot \
-            see as a commented question. Never overwrites a file without --force.
+            see as a commented question. Given an .xcarchive, .app or .ipa, writes one from what the \
+            build says (bundle ID, platform, minimum OS, the embedded profile's team and App ID) beside \
+            it, with `app.build` naming it. Never overwrites a file without --force.
             """)
 
-    @Argument(help: "The project folder (default: the current folder).")
+    @Argument(help: "The project folder (default: the current folder), or an .xcarchive, .app or .ipa.")
     var directory: String = "."
 
     @Option(name: .shortAndLong, help: "Where to write the descriptor (default: DIR/project.yaml).")
@@ -24,6 +26,7 @@ struct Init: ParsableCommand {
     var force = false
 
     func run() throws {
+        if BuiltApp.isBuild(directory) { return try writeForBuild() }
         guard FileSystem.isDirectory(directory) else {
             writeError("error: `\(directory)` is not a folder\nhelp: give the folder that holds the .xcodeproj")
             throw ExitCode(2)
@@ -81,3 +84,32 @@ struct Init: ParsableCommand {
         print(summary.joined(separator: "\n"))
     }
 }
+
+extension Init {
+    /// `init MyApp.xcarchive`: the descriptor beside the build (or at `-o`), from its facts.
+    func writeForBuild() throws {
+        let build = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        let target = output ?? Paths.resolve("project.yaml", relativeTo: Paths.directoryName(of: build))
+        if FileSystem.exists(target) && !force {
+            writeError("error: `\(target)` already exists; iapdoctor init does not overwrite it\nhelp: pass --force to replace it, or -o to write elsewhere")
+            throw ExitCode(2)
+        }
+        let workspace = Workspace()
+        let built: BuiltApp
+        do {
+            built = try workspace.run { () throws(InputProblem) in try BuiltApp.load(path: build) }
+        } catch {
+            writeError("error: \(error.finding.message)\nhelp: \(error.finding.help ?? "name an .xcarchive, .app or .ipa")")
+            throw ExitCode(2)
+        }
+        let text = StarterDescriptor.render(build: built, descriptorFolder: Paths.directoryName(of: target))
+        do {
+            try OutputFile.writeAtomically(text, to: target, in: workspace)
+        } catch {
+            writeError("error: \(error.message)\nhelp: \(error.help)")
+            throw ExitCode(2)
+        }
+        writeError("wrote \(target): bundle ID \(built.bundleID?.value ?? "unknown"), team \(built.profile?.teamIdentifier?.value ?? "unknown"); check it with `iapdoctor check \(target)`")
+    }
+}
+

@@ -244,3 +244,26 @@ struct BuiltAppTests {
     }
 }
 
+/// The commands on a build: the built binary, so the integration tier.
+@Suite("init and check on a build")
+struct BuildCommandTests {
+    /// `init MyApp.xcarchive` writes a descriptor the loader reads without a problem, naming the
+    /// build, with the build's facts filled in; checked, it finds the build's problems.
+    @Test func initWritesADescriptorFromTheBuild() throws {
+        let folder = try makeScratchFolder("init-build")
+        defer { removeScratch(folder) }
+        let archive = try BuiltAppFixture().writeArchive(in: folder)
+        let written = try runIAPDoctor(["init", archive, "-o", folder + "/project.yaml"])
+        #expect(written.status == 0, "\(written.errors)")
+        let loaded = DescriptorLoader.load(path: folder + "/project.yaml")
+        #expect(loaded.problems.isEmpty, "\(loaded.problems.map(\.message))")
+        #expect(loaded.project.app.bundleID?.value == "com.acme.coins")
+        #expect(loaded.project.app.build?.value == "Coins 2026-11-27.xcarchive")
+        #expect(loaded.project.account.teamID?.value == "ABCDE12345")
+        #expect(loaded.project.app.deploymentTarget?.value == "15.0")
+        let checked = try runIAPDoctor(["check", folder + "/project.yaml", "--format", "json"])
+        #expect(checked.output.contains("build-signed-for-development"), "\(checked.errors)")
+        let again = try runIAPDoctor(["init", archive, "-o", folder + "/project.yaml"])
+        #expect(again.status == 2 && again.errors.contains("already exists"))
+    }
+}
