@@ -63,11 +63,9 @@ func markedLines(_ snippet: String) -> [Int] {
         .filter { $0.element.contains("# <-") || $0.element.contains("<!-- <- -->") || $0.element.contains("// <-") }.map { $0.offset + 1 }
 }
 
-/// An `input: asc` rule example: its snapshot (markers blanked, so lines keep their numbers) read
-/// as `snapshot.json` beside the healthy descriptor with the example's overlay applied.
-func diagnose(ascSnippet snippet: String) -> (diagnosis: Diagnosis, snapshot: String) {
-    let (overlay, snapshotText) = RuleDocs.ascExampleParts(snippet) ?? ("", snippet)
-    let json = snapshotText.replacingOccurrences(of: "// <-", with: "     ")
+/// The healthy example's project with `overlay` (descriptor YAML) merged onto its descriptor, and
+/// the files it points at loaded: what `asc` and `build` examples are checked beside.
+func healthyProject(overlay: String) -> (project: Project, problems: [Finding]) {
     let basePath = repositoryFile("examples/healthy/project.yaml")
     let base = try! YAMLTreeReader.read(bytes: Array(readText(basePath).utf8), file: basePath).tree!
     let tree = (try? YAMLTreeReader.read(bytes: Array(overlay.utf8), file: "overlay.yaml").tree).flatMap { $0 }.map { merge(base, $0) } ?? base
@@ -75,6 +73,15 @@ func diagnose(ascSnippet snippet: String) -> (diagnosis: Diagnosis, snapshot: St
     var project = loaded.project
     var problems = loaded.problems
     if !problems.contains(where: { $0.severity == .error }) { problems += EvidenceLoader.load(into: &project) }
+    return (project, problems)
+}
+
+/// An `input: asc` rule example: its snapshot (markers blanked, so lines keep their numbers) read
+/// as `snapshot.json` beside the healthy descriptor with the example's overlay applied.
+func diagnose(ascSnippet snippet: String) -> (diagnosis: Diagnosis, snapshot: String) {
+    let (overlay, snapshotText) = RuleDocs.ascExampleParts(snippet) ?? ("", snippet)
+    let json = snapshotText.replacingOccurrences(of: "// <-", with: "     ")
+    var (project, problems) = healthyProject(overlay: overlay)
     do {
         let snapshot = try ASCSnapshot.load(text: json, file: "snapshot.json")
         ASCFacts.apply(snapshot, namedAt: SourceLocation(file: "--asc"), to: &project)
@@ -108,13 +115,7 @@ func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
     defer { removeScratch(folder) }
     let archive = description["export"]?.scalar?.text == "ipa" ? try fixture.writeIPA(in: folder) : try fixture.writeArchive(in: folder)
 
-    let basePath = repositoryFile("examples/healthy/project.yaml")
-    let base = try #require(try YAMLTreeReader.read(bytes: Array(readText(basePath).utf8), file: basePath).tree)
-    let tree = (try? YAMLTreeReader.read(bytes: Array(overlay.utf8), file: "overlay.yaml").tree).flatMap { $0 }.map { merge(base, $0) } ?? base
-    let loaded = DescriptorLoader.load(tree: tree, file: basePath, baseDirectory: repositoryFile("examples/healthy"))
-    var project = loaded.project
-    var problems = loaded.problems
-    if !problems.contains(where: { $0.severity == .error }) { problems += EvidenceLoader.load(into: &project) }
+    var (project, problems) = healthyProject(overlay: overlay)
     do {
         project.builtApps.append(try BuiltApp.load(path: archive))
     } catch {
