@@ -149,17 +149,19 @@ public struct Doctor: Sendable {
         }
         builds += request.paths.filter { Doctor.kind(of: $0) == .build }.map { ($0, nil) }
         for (path, named) in builds {
-            do {
-                // Named on the command line: the user's choice, not confined to the descriptor's folder.
-                let built = try Workspace.withConfinement(root: named == nil ? nil : Workspace.confinement?.root) { () throws(InputProblem) in
-                    if named != nil {
-                        do throws(FileSystem.Problem) {
-                            try Workspace.checkInput(path)
-                        } catch {
-                            throw InputProblem.unreadable(error, at: SourceLocation(file: path))
-                        }
+            do throws(InputProblem) {
+                let built: BuiltApp
+                if named != nil {
+                    // The descriptor's: inside the project, like every path it names.
+                    do throws(FileSystem.Problem) {
+                        try Workspace.checkInput(path)
+                    } catch {
+                        throw InputProblem.unreadable(error, at: SourceLocation(file: path))
                     }
-                    return try BuiltApp.load(path: path)
+                    built = try BuiltApp.load(path: path)
+                } else {
+                    // Named on the command line: the user's choice, not confined to the descriptor's folder.
+                    built = try Workspace.withConfinement(root: nil) { () throws(InputProblem) in try BuiltApp.load(path: path) }
                 }
                 if let archive = built.archive { project.parsedFiles.note(archive.file) }
                 project.parsedFiles.note(built.infoPlist)

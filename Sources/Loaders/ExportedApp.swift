@@ -61,6 +61,7 @@ enum ExportedApp {
         }
         // The app: the one `Payload/NAME.app/Info.plist`.
         var entries: [String: Entry] = [:]
+        var storeKitFiles: [String] = []
         var apps: [String] = []
         var count = 0
         for entry in archive {
@@ -78,6 +79,7 @@ enum ExportedApp {
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             if parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app"), parts[2] == "Info.plist" { apps.append(String(parts[1])) }
             if parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app") { entries[name] = entry }
+            if parts.count > 2, parts[0] == "Payload", name.lowercased().hasSuffix(".storekit"), entry.type == .file { storeKitFiles.append(name) }
         }
         guard apps.count == 1, let app = apps.first else {
             throw Problem(
@@ -103,9 +105,7 @@ enum ExportedApp {
            let entry = entries[prefix + executable] {
             built.signature = try signature(of: entry, in: archive, shownAs: shown + executable)
         }
-        built.bundledStoreKitFiles = archive.compactMap { entry in
-            entry.path.hasPrefix(prefix) && entry.path.lowercased().hasSuffix(".storekit") && entry.type == .file ? path + "/" + entry.path : nil
-        }.sorted()
+        built.bundledStoreKitFiles = storeKitFiles.filter { $0.hasPrefix(prefix) }.map { path + "/" + $0 }.sorted()
         return built
     }
 
