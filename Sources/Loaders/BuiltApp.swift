@@ -66,6 +66,21 @@ public struct BuiltApp: Sendable {
         public var team: Fact<String>?
     }
 
+    /// Whether this build is what runs in `environment`, so that its facts answer for it where the
+    /// source tree leaves a question open. Xcode's Run builds from the sources; an archive is what
+    /// the Organizer re-signs for the devices or the store; an exported `.ipa` runs where its
+    /// profile lets it: the sandbox on devices (development, ad hoc, enterprise), or TestFlight,
+    /// App Review and the App Store (App Store).
+    public func runs(in environment: Environment) -> Bool {
+        switch kind {
+        case .app: return true
+        case .archive: return environment != .xcode
+        case .ipa:
+            guard let type = profile?.type else { return environment != .xcode }
+            return type == .appStore ? environment.isAppStoreBuild : environment == .sandbox
+        }
+    }
+
     /// Whether `path` names a build rather than a descriptor or a catalog.
     public static func isBuild(_ path: String) -> Bool {
         let lower = (path.hasSuffix("/") ? String(path.dropLast()) : path).lowercased()

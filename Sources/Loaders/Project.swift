@@ -56,6 +56,13 @@ public struct Project: Sendable {
     /// The environment in force: the stated one, or `sandbox` (the most common) when none is stated.
     public var effectiveEnvironment: Environment { environment?.value ?? .sandbox }
 
+    /// The build given whose facts answer for the environment in force: the one build that runs
+    /// in it (none when several do, since they may disagree).
+    public var runningBuild: BuiltApp? {
+        let running = builtApps.filter { $0.runs(in: effectiveEnvironment) }
+        return running.count == 1 ? running[0] : nil
+    }
+
     /// Why nothing in the project uses In-App Purchase, when nothing does: its sources were scanned
     /// and none imports StoreKit or a purchase library or requests a product, the target neither
     /// links StoreKit nor has the capability, and no product, request, bulk XML or StoreKit file is

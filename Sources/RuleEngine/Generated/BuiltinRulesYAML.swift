@@ -2770,7 +2770,7 @@ enum BuiltinRulesYAML {
   since: 0.1.0
   status: preview
   title: the app was built with another bundle ID than the project's
-  rationale: StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says.
+  rationale: StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
   help: build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
   environments: [sandbox, testflight, review, production]
   not_applicable: a StoreKit configuration file in Xcode does not check the bundle ID
@@ -10664,8 +10664,8 @@ S 0 2767 10 2767 69 59
 the app was built with another bundle ID than the project's
 S 0 2768 3 2768 12 9
 rationale
-S 0 2768 14 2768 336 324
-StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says.
+S 0 2768 14 2768 650 638
+StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
 S 0 2769 3 2769 7 4
 help
 S 0 2769 9 2769 172 163

@@ -27,7 +27,20 @@ struct BuildBundleIDRule: Rule {
                 outcomes.append(context.pass())
                 continue
             }
+            let running = context.project.evidence.runningBundleID
+            let isRunningBuild = context.project.runningBuild?.path == built.path
+            // The source tree builds the same wrong ID: running-bundle-id-mismatch reports it at
+            // the line to change, and says the build confirms it.
+            if isRunningBuild, running?.value == builtID.value { continue }
             var notes: [String] = []
+            var related: [RelatedSpan] = []
+            if let running, running.value != builtID.value {
+                let note = "the source tree builds `\(running.value)` (\(running.location)); the build was made with another value"
+                notes.append(note)
+                related.append(RelatedSpan(running.location, label: "the source tree builds `\(running.value)`", note: note))
+            } else if running == nil, let reason = context.project.evidence.unresolvedReason("PRODUCT_BUNDLE_IDENTIFIER") {
+                notes.append("the source tree leaves the bundle ID open (\(reason)); the build answers it")
+            }
             if let archived = built.archive?.bundleID, archived.value != builtID.value {
                 notes.append("the archive's own Info.plist says `\(archived.value)`")
             }
@@ -39,7 +52,7 @@ struct BuildBundleIDRule: Rule {
             outcomes.append(context.fail(context.finding(
                 "\(what) was built as `\(builtID.value)`; the project says `\(stated.value)`",
                 at: builtID.location, notes: notes,
-                related: [RelatedSpan(stated.location, label: "the project says `\(stated.value)`", note: "the project says `\(stated.value)` at \(stated.location)")])))
+                related: [RelatedSpan(stated.location, label: "the project says `\(stated.value)`", note: "the project says `\(stated.value)` at \(stated.location)")] + related)))
         }
         return outcomes
     }

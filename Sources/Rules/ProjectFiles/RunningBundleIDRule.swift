@@ -12,6 +12,8 @@ struct RunningBundleIDRule: Rule {
         let project = context.project
         guard let running = project.evidence.runningBundleID else {
             guard project.app.infoPlist != nil || project.app.xcodeproj != nil else { return [] }
+            // The build that runs in this environment answers the question (build-bundle-id-mismatch).
+            if project.runningBuild?.bundleID != nil { return [] }
             if let reason = project.evidence.unresolvedReason("PRODUCT_BUNDLE_IDENTIFIER") {
                 return [context.unknown("Which bundle ID does the failing build run with? \(reason).", key: .appXcodeproj)]
             }
@@ -45,6 +47,11 @@ struct RunningBundleIDRule: Rule {
             notes.append("they differ only in letter case, and bundle IDs are case-sensitive")
         }
         var related = [RelatedSpan(expected.location, label: "the App Store Connect app's bundle ID", note: stated)]
+        if let built = project.runningBuild, let builtID = built.bundleID, builtID.value == running.value {
+            let note = "the build `\(Paths.shown(built.path))` was built as `\(builtID.value)` too"
+            notes.append(note)
+            related.append(RelatedSpan(builtID.location, label: "the build's bundle ID", note: note))
+        }
         if let reference = project.evidence.infoPlistReference(for: running) {
             notes += [reference.note].compactMap { $0 }
             related.append(reference)

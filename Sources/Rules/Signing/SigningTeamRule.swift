@@ -10,6 +10,28 @@ struct SigningTeamRule: Rule {
     func check(_ context: RuleContext) -> [Outcome] {
         let project = context.project
         guard let signingTeam = project.signing.teamID else {
+            // The build that runs in this environment says which team signed it.
+            if let built = project.runningBuild, let team = built.signature?.teamIdentifier ?? built.profile?.teamIdentifier {
+                guard let account = project.account.teamID else {
+                    return [context.unknown(
+                        "The build `\(Paths.shown(built.path))` is signed by the team `\(team.value)`: is that the team of the developer account that owns the products?",
+                        key: .developerAccountTeamID)]
+                }
+                guard account.value == team.value else {
+                    // The embedded profile's team: build-profile-mismatch says so.
+                    if built.profile?.teamIdentifier?.value == team.value { return [] }
+                    let note = "`developer_account.team_id` is at \(account.location)"
+                    return [context.fail(context.finding(
+                        "the build `\(Paths.shown(built.path))` is signed by the team `\(team.value)`, but the developer account that owns the products is `\(account.value)`",
+                        at: team.location, help: "sign with the team `\(account.value)` (`DEVELOPMENT_TEAM`), or create the products in the team `\(team.value)`",
+                        notes: [note], related: [RelatedSpan(account.location, label: "the developer account's team", note: note)]))]
+                }
+                var note = context.finding(
+                    "the build `\(Paths.shown(built.path))` is signed by the team `\(team.value)`, the developer account's; the source tree does not say which team signs",
+                    at: team.location, help: "nothing to change")
+                note.severity = .note
+                return [context.passWithNotes([note])]
+            }
             let reason = project.evidence.unresolvedReason("DEVELOPMENT_TEAM").map { " \($0)." } ?? ""
             return [context.unknown("Which team does the build sign with (`DEVELOPMENT_TEAM`)?" + reason, key: .signingTeamID)]
         }
