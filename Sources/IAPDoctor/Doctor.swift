@@ -148,6 +148,7 @@ public struct Doctor: Sendable {
             builds.append((Paths.resolve(named.value, relativeTo: project.baseDirectory), named))
         }
         builds += request.paths.filter { Doctor.kind(of: $0) == .build }.map { ($0, nil) }
+        let listNames = project.productListNames
         for (path, named) in builds {
             do throws(InputProblem) {
                 let built: BuiltApp
@@ -158,15 +159,18 @@ public struct Doctor: Sendable {
                     } catch {
                         throw InputProblem.unreadable(error, at: SourceLocation(file: path))
                     }
-                    built = try BuiltApp.load(path: path)
+                    built = try BuiltApp.load(path: path, listNames: listNames)
                 } else {
                     // Named on the command line: the user's choice, not confined to the descriptor's folder.
-                    built = try Workspace.withConfinement(root: nil) { () throws(InputProblem) in try BuiltApp.load(path: path) }
+                    built = try Workspace.withConfinement(root: nil) { () throws(InputProblem) in
+                        try BuiltApp.load(path: path, listNames: listNames)
+                    }
                 }
                 if let archive = built.archive { project.parsedFiles.note(archive.file) }
                 project.parsedFiles.note(built.infoPlist)
                 if let profile = built.profile { project.parsedFiles.note(profile.file) }
                 project.builtApps.append(built)
+                problems += built.problems
             } catch {
                 var finding = error.finding
                 if let named {
@@ -176,6 +180,7 @@ public struct Doctor: Sendable {
                 problems.append(finding)
             }
         }
+        project.addRunningBuildRequests()
         for path in storeKitPaths where !project.storeKitFiles.contains(where: { $0.file == path }) {
             do {
                 // Named on the command line: the user's choice, not confined to the descriptor's folder.

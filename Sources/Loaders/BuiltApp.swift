@@ -41,6 +41,20 @@ public struct BuiltApp: Sendable {
     /// `.storekit` files copied into the bundle (a StoreKit configuration is for Xcode's Run, and
     /// has no business in a build that ships).
     public var bundledStoreKitFiles: [String] = []
+    /// Product ID lists copied into the bundle, found by the names the project's own lists have:
+    /// what the build requests from them.
+    public var bundledProductIDLists: [BundledList] = []
+    /// What the build holds that could not be read, without stopping the rest (a bundled list
+    /// that does not parse).
+    public var problems: [Finding] = []
+
+    /// A product ID list inside the build.
+    public struct BundledList: Sendable {
+        /// Its path (inside the `.ipa`, the archive's path followed by the entry's name).
+        public var file: String
+        public var ids: [Fact<String>]
+        public var secrets: [SourceEvidence.Secret]
+    }
 
     /// The main executable's signature.
     public struct Signature: Sendable {
@@ -87,9 +101,11 @@ public struct BuiltApp: Sendable {
         return lower.hasSuffix(".xcarchive") || lower.hasSuffix(".app") || lower.hasSuffix(".ipa")
     }
 
-    public static func load(path given: String) throws(InputProblem) -> BuiltApp {
+    /// Reads the build at `given`; `listNames` are the file names (lowercased) of the project's
+    /// product ID lists, looked for among the bundle's resources.
+    public static func load(path given: String, listNames: Set<String> = []) throws(InputProblem) -> BuiltApp {
         let path = given.hasSuffix("/") && given.count > 1 ? String(given.dropLast()) : given
-        if path.lowercased().hasSuffix(".ipa") { return try ExportedApp.load(path: path) }
+        if path.lowercased().hasSuffix(".ipa") { return try ExportedApp.load(path: path, listNames: listNames) }
         guard FileSystem.isDirectory(path) else {
             throw InputProblem(Finding(
                 rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
@@ -130,16 +146,16 @@ public struct BuiltApp: Sendable {
                     help: "archive the app again (Product → Archive), or name the `.app` inside the archive",
                     location: SourceLocation(file: path)))
             }
-            app = try bundleFacts(bundle, path: path, kind: .archive)
+            app = try bundleFacts(bundle, path: path, kind: .archive, listNames: listNames)
             app.archive = properties
         } else {
-            app = try bundleFacts(path, path: path, kind: .app)
+            app = try bundleFacts(path, path: path, kind: .app, listNames: listNames)
         }
         return app
     }
 
     /// The facts of one app bundle.
-    private static func bundleFacts(_ bundle: String, path: String, kind: Kind) throws(InputProblem) -> BuiltApp {
+    private static func bundleFacts(_ bundle: String, path: String, kind: Kind, listNames: Set<String>) throws(InputProblem) -> BuiltApp {
         let macOS = FileSystem.isDirectory(bundle + "/Contents")
         let contents = macOS ? bundle + "/Contents" : bundle
         let infoPlist = contents + "/Info.plist"
@@ -152,8 +168,25 @@ public struct BuiltApp: Sendable {
             let executable = (macOS ? contents + "/MacOS/" : bundle + "/") + name
             if FileSystem.exists(executable) { app.signature = try signature(of: executable) }
         }
-        app.bundledStoreKitFiles = storeKitFiles(in: contents)
+        let resources = files(in: contents) { name in
+            let lower = name.lowercased()
+            return lower.hasSuffix(".storekit") || listNames.contains(lower)
+        }
+        app.bundledStoreKitFiles = resources.filter { $0.lowercased().hasSuffix(".storekit") }
+        for file in resources where !file.lowercased().hasSuffix(".storekit") {
+            do throws(InputProblem) {
+                app.addList(try ProductIDList.read(path: file), file: file)
+            } catch {
+                app.problems.append(error.finding)
+            }
+        }
         return app
+    }
+
+    /// Keeps a bundled list's IDs as the build's facts.
+    mutating func addList(_ contents: ProductIDList.Contents, file: String) {
+        bundledProductIDLists.append(BundledList(
+            file: file, ids: contents.ids.map { Fact($0.value, at: $0.location, source: .build) }, secrets: contents.secrets))
     }
 
     /// The facts of the bundle's Info.plist.
@@ -211,8 +244,9 @@ public struct BuiltApp: Sendable {
         return signature
     }
 
-    /// `.storekit` files anywhere in the bundle's resources (bounded: a bundle's folders are few).
-    static func storeKitFiles(in contents: String) -> [String] {
+    /// Files anywhere in the bundle's resources whose name `matches` (bounded: a bundle's folders
+    /// are few), sorted.
+    static func files(in contents: String, where matches: (String) -> Bool) -> [String] {
         var found: [String] = []
         var folders = [contents]
         var visited = 0
@@ -220,7 +254,7 @@ public struct BuiltApp: Sendable {
             visited += 1
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
                 let child = folder + "/" + name
-                if name.lowercased().hasSuffix(".storekit") {
+                if matches(name), !FileSystem.isDirectory(child) {
                     found.append(child)
                 } else if !FileSystem.isSymbolicLink(child), FileSystem.isDirectory(child), !name.hasSuffix(".framework") {
                     folders.append(child)
@@ -228,5 +262,36 @@ public struct BuiltApp: Sendable {
             }
         }
         return found.sorted()
+    }
+}
+
+extension Project {
+    /// The file names (lowercased) a build's product ID lists are found by: those of the lists
+    /// `app.product_id_lists` names and of those the code reads its requests from.
+    public var productListNames: Set<String> {
+        let files = app.productIDLists.map(\.value) + requests.compactMap { request -> String? in
+            request.source == .code || request.source == .productList ? request.location.file : nil
+        }
+        return Set(files.compactMap { file -> String? in
+            let name = BuiltApp.fileName(file).lowercased()
+            return name.hasSuffix(".plist") || name.hasSuffix(".json") ? name : nil
+        })
+    }
+
+    /// Adds what the build that runs in this environment requests from the lists it ships; once,
+    /// after the builds are loaded.
+    public mutating func addRunningBuildRequests() {
+        guard let running = runningBuild else { return }
+        for list in running.bundledProductIDLists {
+            requests += list.ids
+            evidence.sources.secrets += list.secrets
+        }
+    }
+}
+
+extension BuiltApp {
+    /// The last component of a path.
+    public static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

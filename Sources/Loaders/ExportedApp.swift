@@ -19,7 +19,7 @@ enum ExportedApp {
         var help: String
     }
 
-    static func load(path: String) throws(InputProblem) -> BuiltApp {
+    static func load(path: String, listNames: Set<String> = []) throws(InputProblem) -> BuiltApp {
         do throws(FileSystem.Problem) {
             try Workspace.checkInput(path)
             try FileSystem.requireRegularFile(path)
@@ -34,7 +34,7 @@ enum ExportedApp {
         }
         Workspace.noteRead(path)
         do {
-            return try read(path)
+            return try read(path, listNames: listNames)
         } catch let problem as Problem {
             throw InputProblem(Finding(
                 rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil, message: problem.message, help: problem.help,
@@ -50,7 +50,7 @@ enum ExportedApp {
         }
     }
 
-    private static func read(_ path: String) throws -> BuiltApp {
+    private static func read(_ path: String, listNames: Set<String>) throws -> BuiltApp {
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
@@ -62,6 +62,7 @@ enum ExportedApp {
         // The app: the one `Payload/NAME.app/Info.plist`.
         var entries: [String: Entry] = [:]
         var storeKitFiles: [String] = []
+        var lists: [Entry] = []
         var apps: [String] = []
         var count = 0
         for entry in archive {
@@ -80,6 +81,7 @@ enum ExportedApp {
             if parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app"), parts[2] == "Info.plist" { apps.append(String(parts[1])) }
             if parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app") { entries[name] = entry }
             if parts.count > 2, parts[0] == "Payload", name.lowercased().hasSuffix(".storekit"), entry.type == .file { storeKitFiles.append(name) }
+            if parts.count > 2, parts[0] == "Payload", entry.type == .file, let last = parts.last, listNames.contains(last.lowercased()) { lists.append(entry) }
         }
         guard apps.count == 1, let app = apps.first else {
             throw Problem(
@@ -106,6 +108,15 @@ enum ExportedApp {
             built.signature = try signature(of: entry, in: archive, shownAs: shown + executable)
         }
         built.bundledStoreKitFiles = storeKitFiles.filter { $0.hasPrefix(prefix) }.map { path + "/" + $0 }.sorted()
+        for entry in lists.sorted(by: { $0.path < $1.path }) where entry.path.hasPrefix(prefix) {
+            let file = path + "/" + entry.path
+            guard let bytes = try inflate(entry, in: archive, limit: maxSmallEntryBytes, shownAs: file) else { continue }
+            do throws(InputProblem) {
+                built.addList(try ProductIDList.parse(bytes: bytes, file: file), file: file)
+            } catch {
+                built.problems.append(error.finding)
+            }
+        }
         return built
     }
 

@@ -26,6 +26,11 @@ public enum ProductIDList {
         } catch {
             throw InputProblem.unreadable(error, at: SourceLocation(file: path), hint: "`app.product_id_lists` paths are relative to the descriptor's folder")
         }
+        return try parse(bytes: bytes, file: path)
+    }
+
+    /// A list's bytes, read from `file` (a path, or a name inside a build for messages).
+    public static func parse(bytes: [UInt8], file path: String) throws(InputProblem) -> Contents {
         let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
         let root: Node
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {

@@ -22,6 +22,8 @@ struct BuiltAppFixture {
     var macOS = false
     /// Files copied into the bundle's resources.
     var resources: [String] = []
+    /// Files copied into the bundle's resources with their text.
+    var resourceTexts: [(name: String, text: String)] = []
 
     static func profile(appID: String, development: Bool) -> [UInt8] {
         let devices = development ? "<key>ProvisionedDevices</key><array><string>00008030-001A</string></array>" : ""
@@ -68,9 +70,9 @@ struct BuiltAppFixture {
         image.entitlements = entitlements()
         image.padding = executablePadding
         try Data(image.bytes()).write(to: URL(fileURLWithPath: (macOS ? contents + "/MacOS/" : bundle + "/") + "Coins"))
-        for resource in resources {
+        for (name, text) in resources.map({ ($0, "{}") }) + resourceTexts {
             try FileManager.default.createDirectory(atPath: contents + "/Resources", withIntermediateDirectories: true)
-            try "{}".write(toFile: contents + "/Resources/" + resource, atomically: true, encoding: .utf8)
+            try text.write(toFile: contents + "/Resources/" + name, atomically: true, encoding: .utf8)
         }
     }
 
@@ -266,4 +268,48 @@ struct BuildCommandTests {
         let again = try runIAPDoctor(["init", archive, "-o", folder + "/project.yaml"])
         #expect(again.status == 2 && again.errors.contains("already exists"))
     }
+
+    /// A list the `.ipa` ships is found by the name of the descriptor's list: what it lists
+    /// beyond the repository's copy is requested by the build, and the difference is one warning.
+    /// A bundled list that does not parse is an input error at its place, like a list of the repository's.
+    @Test func aShippedProductListIsWhatTheBuildRequests() throws {
+        let folder = try makeScratchFolder("build-lists")
+        defer { removeScratch(folder) }
+        func plist(_ ids: [String]) -> String {
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n"
+                + ids.map { "  <string>\($0)</string>\n" }.joined() + "</array>\n</plist>\n"
+        }
+        var fixture = BuiltAppFixture()
+        fixture.resourceTexts = [("Products.plist", plist(["com.acme.coins.gold", "com.acme.coins.silver"]))]
+        _ = try fixture.writeIPA(in: folder)
+        try plist(["com.acme.coins.gold"]).write(toFile: folder + "/Products.plist", atomically: true, encoding: .utf8)
+        try """
+            version: 1
+            environment: sandbox
+            app:
+              bundle_id: com.acme.coins
+              product_id_lists: [Products.plist]
+              build: Coins.ipa
+            products:
+              - product_id: com.acme.coins.gold
+            """.write(toFile: folder + "/project.yaml", atomically: true, encoding: .utf8)
+        let checked = try runIAPDoctor(["check", folder + "/project.yaml", "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(checked.output.utf8)) as? [String: Any], "\(checked.errors)")
+        let findings = report["findings"] as? [[String: Any]] ?? []
+        let differs = try #require(findings.first { $0["rule"] as? String == "build-product-list-differs" }, "\(findings.map { $0["rule"] ?? "" })")
+        #expect((differs["message"] as? String)?.contains("requests `com.acme.coins.silver`, which the repository's copy does not list") == true)
+        #expect((differs["file"] as? String)?.hasSuffix("/Coins.ipa/Payload/Coins.app/Resources/Products.plist") == true && differs["line"] as? Int == 5,
+                "\(differs)")
+        let products = (report["products"] as? [[String: Any]] ?? []).compactMap { $0["product_id"] as? String }
+        #expect(products.contains("com.acme.coins.silver"), "\(products)")
+
+        fixture.resourceTexts = [("Products.plist", "<plist><array><string>com.acme")]
+        try FileManager.default.removeItem(atPath: folder + "/Coins.ipa")
+        _ = try fixture.writeIPA(in: folder)
+        let broken = try runIAPDoctor(["check", folder + "/project.yaml", "--format", "json"])
+        let brokenReport = try #require(try JSONSerialization.jsonObject(with: Data(broken.output.utf8)) as? [String: Any], "\(broken.errors)")
+        let malformed = (brokenReport["findings"] as? [[String: Any]] ?? []).first { $0["rule"] as? String == "input-malformed" }
+        #expect((malformed?["file"] as? String)?.hasSuffix("/Coins.ipa/Payload/Coins.app/Resources/Products.plist") == true, "\(malformed ?? [:])")
+    }
+
 }

@@ -111,16 +111,36 @@ func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
     if case .sequence(let resources, _)? = description["resources"] {
         fixture.resources = resources.compactMap { $0.scalar?.text }
     }
+    /// `{ Products.plist: [ids] }` as XML property lists.
+    func lists(_ key: String) -> [(name: String, text: String)] {
+        guard case .mapping(let entries, _)? = description[key] else { return [] }
+        return entries.compactMap { entry in
+            guard let name = Optional(entry.key.text), case .sequence(let ids, _) = entry.value else { return nil }
+            let strings = ids.compactMap { $0.scalar?.text }.map { "  <string>\($0)</string>" }.joined(separator: "\n")
+            return (name, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n\(strings)\n</array>\n</plist>\n")
+        }
+    }
+    fixture.resourceTexts = lists("lists")
     let folder = try makeScratchFolder("build-example")
     defer { removeScratch(folder) }
     let archive = description["export"]?.scalar?.text == "ipa" ? try fixture.writeIPA(in: folder) : try fixture.writeArchive(in: folder)
 
     var (project, problems) = healthyProject(overlay: overlay)
+    // The repository's lists, read as the descriptor's `app.product_id_lists` are.
+    for (name, text) in lists("repository_lists") {
+        try FileManager.default.createDirectory(atPath: folder + "/repository", withIntermediateDirectories: true)
+        let file = folder + "/repository/" + name
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        project.app.productIDLists.append(Fact(file, at: SourceLocation(file: "overlay.yaml"), source: .descriptor))
+        project.requests += try ProductIDList.read(path: file).ids
+    }
     do {
-        project.builtApps.append(try BuiltApp.load(path: archive))
+        project.builtApps.append(try BuiltApp.load(path: archive, listNames: project.productListNames))
+        problems += project.builtApps.last?.problems ?? []
     } catch {
         problems.append(error.finding)
     }
+    project.addRunningBuildRequests()
     return BuiltinRules.engine().diagnose(project, inputProblems: problems, options: Engine.Options())
 }
 

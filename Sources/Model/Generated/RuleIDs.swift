@@ -136,6 +136,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case buildExportedForDevelopment = "build-exported-for-development"
     case buildMinimumOsTooLow = "build-minimum-os-too-low"
     case buildProfileMismatch = "build-profile-mismatch"
+    case buildProductListDiffers = "build-product-list-differs"
 
     /// Rules about inputs and configuration (no checklist item): the loaders report them.
     public static let inputRules: Set<RuleID> = [

@@ -2904,11 +2904,38 @@ enum BuiltinRulesYAML {
         signed_for: app_store
 
 
+- id: build-product-list-differs
+  checklist: full-product-id
+  input: build
+  severity: warning
+  since: 0.1.0
+  status: preview
+  title: a product ID list the build ships differs from the repository's
+  rationale: An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
+  help: build again from the sources you mean to ship, or correct the list the build was made from
+  examples:
+    triggering:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        lists:
+          Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.seeds100]
+        repository_lists:
+          Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
+    passing:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        lists:
+          Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
+        repository_lists:
+          Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
+
 """##
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 133 16 1 2899 30
+L 134 16 1 2927 104
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -11021,6 +11048,68 @@ L 1 2897 7 2899 30
 S 1 2897 9 2899 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
+
+M 10 2902 3 2927 104
+S 0 2902 3 2902 5 2
+id
+S 0 2902 7 2902 33 26
+build-product-list-differs
+S 0 2903 3 2903 12 9
+checklist
+S 0 2903 14 2903 29 15
+full-product-id
+S 0 2904 3 2904 8 5
+input
+S 0 2904 10 2904 15 5
+build
+S 0 2905 3 2905 11 8
+severity
+S 0 2905 13 2905 20 7
+warning
+S 0 2906 3 2906 8 5
+since
+S 0 2906 10 2906 15 5
+0.1.0
+S 0 2907 3 2907 9 6
+status
+S 0 2907 11 2907 18 7
+preview
+S 0 2908 3 2908 8 5
+title
+S 0 2908 10 2908 73 63
+a product ID list the build ships differs from the repository's
+S 0 2909 3 2909 12 9
+rationale
+S 0 2909 14 2909 606 592
+An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
+S 0 2910 3 2910 7 4
+help
+S 0 2910 9 2910 99 90
+build again from the sources you mean to ship, or correct the list the build was made from
+S 0 2911 3 2911 11 8
+examples
+M 2 2912 5 2927 104
+S 0 2912 5 2912 15 10
+triggering
+L 1 2913 7 2919 104
+S 1 2913 9 2919 104 276
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+lists:
+  Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.seeds100]
+repository_lists:
+  Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
+
+S 0 2920 5 2920 12 7
+passing
+L 1 2921 7 2927 104
+S 1 2921 9 2927 104 278
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+lists:
+  Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
+repository_lists:
+  Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
 """##
 }

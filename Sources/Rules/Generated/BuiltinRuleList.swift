@@ -111,5 +111,6 @@ extension BuiltinRules {
         BuildExportRule(),
         BuildMinimumOSRule(),
         BuildProfileRule(),
+        BuildProductListDiffersRule(),
     ]
 }
