@@ -24,6 +24,9 @@ public enum CodeSignature {
         public var hasDEREntitlements: Bool
         /// Whether the slice has a code signature at all.
         public var isSigned: Bool
+        /// The string constants of `__TEXT,__cstring` shaped like product IDs (nil when the
+        /// slice has no such section, or it is past the size read).
+        public var identifierStrings: Set<String>? = nil
     }
 
     /// Random access to the executable's bytes.
@@ -133,6 +136,8 @@ public enum CodeSignature {
             throw truncated(file, "its load commands")
         }
         var offset = 0
+        var signed: Slice?
+        var strings: Range<Int>?
         for _ in 0..<commandCount {
             guard offset + 8 <= commands.count else { throw truncated(file, "its load commands") }
             let command = readUInt32(commands, offset, bigEndian: bigEndian)
@@ -144,11 +149,19 @@ public enum CodeSignature {
                 let dataOffset = Int(readUInt32(commands, offset + 8, bigEndian: bigEndian))
                 let dataSize = Int(readUInt32(commands, offset + 12, bigEndian: bigEndian))
                 guard dataOffset <= size, dataSize <= size - dataOffset else { throw truncated(file, "its code signature") }
-                return try signature(source, at: base + dataOffset, size: dataSize, cpuType: cpuType, file: file)
+                if signed == nil { signed = try signature(source, at: base + dataOffset, size: dataSize, cpuType: cpuType, file: file) }
+            }
+            // LC_SEGMENT_64 and LC_SEGMENT: `__TEXT` holds the C string constants.
+            if (command == 0x19 || command == 0x1), strings == nil {
+                strings = stringSection(Array(commands[offset..<offset + commandSize]), is64: command == 0x19, bigEndian: bigEndian, size: size)
             }
             offset += commandSize
         }
-        return Slice(cpuType: cpuType, entitlementsXML: nil, hasDEREntitlements: false, isSigned: false)
+        var slice = signed ?? Slice(cpuType: cpuType, entitlementsXML: nil, hasDEREntitlements: false, isSigned: false)
+        if let strings, let bytes = source.bytes(at: base + strings.lowerBound, count: strings.count) {
+            slice.identifierStrings = identifierStrings(bytes)
+        }
+        return slice
     }
 
     /// The embedded signature superblob (big-endian, whatever the image's byte order).
@@ -201,7 +214,9 @@ public enum CodeSignature {
         return bigEndian ? b.0 << 24 | b.1 << 16 | b.2 << 8 | b.3 : b.3 << 24 | b.2 << 16 | b.1 << 8 | b.0
     }
 
-    static func readUInt64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
-        UInt64(readUInt32(bytes, offset, bigEndian: true)) << 32 | UInt64(readUInt32(bytes, offset + 4, bigEndian: true))
+    static func readUInt64(_ bytes: [UInt8], _ offset: Int, bigEndian: Bool = true) -> UInt64 {
+        bigEndian
+            ? UInt64(readUInt32(bytes, offset, bigEndian: true)) << 32 | UInt64(readUInt32(bytes, offset + 4, bigEndian: true))
+            : UInt64(readUInt32(bytes, offset + 4, bigEndian: false)) << 32 | UInt64(readUInt32(bytes, offset, bigEndian: false))
     }
 }

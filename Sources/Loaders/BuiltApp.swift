@@ -69,6 +69,9 @@ public struct BuiltApp: Sendable {
         public var getTaskAllow: Fact<Bool>?
         /// `beta-reports-active`: `true` in a signature for TestFlight and the App Store.
         public var betaReportsActive: Fact<Bool>?
+        /// Read in the same pass, though not part of the signature: the executable's string
+        /// constants shaped like product IDs (nil when it has no `__TEXT,__cstring`).
+        public var identifierStrings: Set<String>?
     }
 
     /// `ApplicationProperties` in the archive's Info.plist.
@@ -231,6 +234,7 @@ public struct BuiltApp: Sendable {
     /// What the slices' signatures say; `file` names the executable.
     static func signature(from slices: [CodeSignature.Slice], file executable: String) throws(InputProblem) -> Signature {
         var signature = Signature(file: executable, isSigned: !slices.isEmpty && slices.allSatisfy(\.isSigned))
+        signature.identifierStrings = slices.lazy.compactMap(\.identifierStrings).first
         guard let xml = slices.lazy.compactMap(\.entitlementsXML).first, !xml.isEmpty else { return signature }
         let entitlements = try PropertyList.parse(bytes: xml, file: executable, what: "signed entitlements")
         // Lines of the blob are not lines of the executable: the facts point at the file.

@@ -147,7 +147,7 @@ enum ExportedApp {
     /// the signature), until it has what it needs.
     static func signature(of entry: Entry, in archive: Archive, shownAs name: String) throws -> BuiltApp.Signature {
         let source = SparseSource(count: Int(clamping: entry.uncompressedSize))
-        for _ in 0..<8 {
+        for pass in 0..<8 {
             let wanted = source.wanted
             source.missing = []
             _ = try inflate(entry, in: archive, limit: 0, shownAs: name) { offset, data in
@@ -158,6 +158,11 @@ enum ExportedApp {
             }
             do {
                 let slices = try CodeSignature.read(source, file: name)
+                // The string constants are read once the signature is: another pass if they were missed.
+                if !source.missing.isEmpty, slices.allSatisfy({ $0.identifierStrings == nil }), pass < 7 {
+                    source.wanted += source.missing
+                    continue
+                }
                 return try BuiltApp.signature(from: slices, file: name)
             } catch let problem as CodeSignature.Problem {
                 // Asked for bytes it did not have yet: read again, keeping them too.
@@ -197,8 +202,9 @@ enum ExportedApp {
             for range in held where range.start <= offset && offset + count <= range.start + range.bytes.count {
                 return Array(range.bytes[(offset - range.start)..<(offset - range.start + count)])
             }
-            // Bounded: a signature reader asks for a few ranges of at most a few MB.
-            guard count <= 16 << 20 else { return nil }
+            // Bounded: the reader asks for a few ranges of at most a few MB (the string constants
+            // at most `CodeSignature.maxStringBytes`).
+            guard count <= 32 << 20 else { return nil }
             missing.append(offset..<offset + max(count, 1))
             return nil
         }

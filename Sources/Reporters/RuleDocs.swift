@@ -38,7 +38,7 @@ public enum RuleDocs {
             } else if rule.input == .storekit {
                 out += "Each snippet is the `products` array of a .storekit file (unless it is a whole file).\n\n"
             } else if rule.input == .build {
-                out += "Each snippet describes a built app, which the example writes as an `.xcarchive` (or, with `export: ipa`, an exported `.ipa`): the bundle ID and minimum OS its Info.plist has, how it is signed (`development` or `app_store`: the embedded profile and the signed entitlements), files copied into it, and product ID lists it ships (`lists`) beside the repository's lists of the same names (`repository_lists`). It is checked beside [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml) (with the descriptor changes shown first, where there are some).\n\n"
+                out += "Each snippet describes a built app, which the example writes as an `.xcarchive` (or, with `export: ipa`, an exported `.ipa`): the bundle ID and minimum OS its Info.plist has, how it is signed (`development` or `app_store`: the embedded profile and the signed entitlements), the string constants of its executable (`strings`), files copied into it, and product ID lists it ships (`lists`) beside the repository's lists of the same names (`repository_lists`). It is checked beside [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml) (with the descriptor changes shown first, where there are some).\n\n"
             } else if rule.input == .asc {
                 out += "Each snippet is an App Store Connect snapshot read beside [`examples/healthy/project.yaml`](../../examples/healthy/project.yaml) (with the descriptor changes shown first, where there are some).\n\n"
             } else {

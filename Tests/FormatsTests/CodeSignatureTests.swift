@@ -37,6 +37,25 @@ struct CodeSignatureTests {
             == [CodeSignature.Slice(cpuType: 0x0100_000C, entitlementsXML: nil, hasDEREntitlements: false, isSigned: true)])
     }
 
+    /// `__TEXT,__cstring` gives the strings shaped like product IDs, in a thin or a universal
+    /// binary; a section pointing past the image gives none, and is no problem.
+    @Test func theStringConstantsShapedLikeIDs() throws {
+        var image = MachOImage()
+        image.strings = ["com.acme.coins.gold100", "Hello, world", "ok", "pro_monthly", "%@ failed: %d"]
+        let thin = try CodeSignature.read(CodeSignature.Bytes(image.bytes()), file: "App")
+        #expect(thin[0].identifierStrings == ["com.acme.coins.gold100", "pro_monthly"])
+        #expect(thin[0].isSigned && thin[0].entitlementsXML != nil)
+        let fat = try CodeSignature.read(CodeSignature.Bytes(MachOImage.fat([image.bytes(), MachOImage().bytes()])), file: "App")
+        #expect(fat.map(\.identifierStrings) == [["com.acme.coins.gold100", "pro_monthly"], nil])
+
+        var pastEnd = image.bytes()
+        // The section's `offset`: header 32, LC_UUID 24, segment command 72, then 48 into the section.
+        let offsetAt = 32 + 24 + 72 + 48
+        pastEnd.replaceSubrange(offsetAt..<offsetAt + 4, with: MachOImage.le(UInt32(pastEnd.count)))
+        let slices = try CodeSignature.read(CodeSignature.Bytes(pastEnd), file: "App")
+        #expect(slices[0].identifierStrings == nil && slices[0].isSigned)
+    }
+
     /// Every cut of a signed image, and offsets and counts pointing past the end, are refused
     /// with a problem, never a trap or a read outside the file.
     @Test func damagedImagesAreRefused() throws {

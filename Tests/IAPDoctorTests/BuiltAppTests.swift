@@ -22,6 +22,8 @@ struct BuiltAppFixture {
     var macOS = false
     /// Files copied into the bundle's resources.
     var resources: [String] = []
+    /// The executable's C string constants.
+    var strings: [String] = []
     /// Files copied into the bundle's resources with their text.
     var resourceTexts: [(name: String, text: String)] = []
 
@@ -69,6 +71,7 @@ struct BuiltAppFixture {
         var image = MachOImage()
         image.entitlements = entitlements()
         image.padding = executablePadding
+        image.strings = strings
         try Data(image.bytes()).write(to: URL(fileURLWithPath: (macOS ? contents + "/MacOS/" : bundle + "/") + "Coins"))
         for (name, text) in resources.map({ ($0, "{}") }) + resourceTexts {
             try FileManager.default.createDirectory(atPath: contents + "/Resources", withIntermediateDirectories: true)

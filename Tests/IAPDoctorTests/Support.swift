@@ -93,7 +93,7 @@ func diagnose(ascSnippet snippet: String) -> (diagnosis: Diagnosis, snapshot: St
 
 
 /// An `input: build` rule example: a built app described in YAML (`bundle_id`, `signed_for`:
-/// `development` or `app_store`, `resources`, `minimum_os`, `profile_app_id`, `export: ipa`), written as an `.xcarchive` (or an
+/// `development` or `app_store`, `resources`, `minimum_os`, `profile_app_id`, `strings` (the executable's C string constants), `lists`, `repository_lists`, `export: ipa`), written as an `.xcarchive` (or an
 /// `.ipa`) with the healthy
 /// example's team and checked beside the healthy descriptor with the example's overlay applied.
 func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
@@ -107,6 +107,7 @@ func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
     fixture.signedAppID = "4KQ2H9XW7B." + bundleID
     fixture.development = description["signed_for"]?.scalar?.text == "development"
     if let minimumOS = description["minimum_os"]?.scalar?.text { fixture.minimumOS = minimumOS }
+    if case .sequence(let strings, _)? = description["strings"] { fixture.strings = strings.compactMap { $0.scalar?.text } }
     if let profileAppID = description["profile_app_id"]?.scalar?.text { fixture.profileAppID = profileAppID }
     if case .sequence(let resources, _)? = description["resources"] {
         fixture.resources = resources.compactMap { $0.scalar?.text }

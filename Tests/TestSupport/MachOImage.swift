@@ -9,6 +9,8 @@ package struct MachOImage {
     package var signed = true
     /// Bytes of code between the load commands and the signature (a real executable's size).
     package var padding = 0
+    /// C string constants, in `__TEXT,__cstring` after the load commands (no segment when empty).
+    package var strings: [String] = []
 
     package static func le(_ value: UInt32) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)] }
     package static func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
@@ -30,17 +32,36 @@ package struct MachOImage {
         return Self.be(0xFADE_0CC0) + Self.be(UInt32(offset)) + Self.be(UInt32(blobs.count)) + index + body
     }
 
-    /// A thin 64-bit little-endian image: a `LC_UUID`, then (when signed) `LC_CODE_SIGNATURE`.
+    static func le64(_ value: Int) -> [UInt8] { le(UInt32(value & 0xFFFF_FFFF)) + le(UInt32(value >> 32)) }
+    static func name(_ text: String) -> [UInt8] { Array(text.utf8) + [UInt8](repeating: 0, count: 16 - text.utf8.count) }
+
+    /// A thin 64-bit little-endian image: a `LC_UUID`, a `__TEXT` segment when it has strings,
+    /// then (when signed) `LC_CODE_SIGNATURE`.
     package func bytes() -> [UInt8] {
         let uuid = Self.le(0x1B) + Self.le(24) + [UInt8](repeating: 7, count: 16)
         let signature = superblob()
+        let cstrings: [UInt8] = strings.flatMap { Array($0.utf8) + [UInt8(0)] }
         var commands = uuid
         let headerSize = 32
-        let commandsSize = uuid.count + (signed ? 16 : 0)
-        let dataOffset = (headerSize + commandsSize + padding + 15) / 16 * 16
+        let segmentSize = cstrings.isEmpty ? 0 : 72 + 80
+        let commandsSize = uuid.count + segmentSize + (signed ? 16 : 0)
+        let stringsOffset = headerSize + commandsSize
+        if !cstrings.isEmpty {
+            let end = stringsOffset + cstrings.count
+            var segment: [UInt8] = Self.le(0x19) + Self.le(UInt32(segmentSize)) + Self.name("__TEXT")
+            segment += Self.le64(0) + Self.le64(end) + Self.le64(0) + Self.le64(end)
+            segment += Self.le(5) + Self.le(5) + Self.le(1) + Self.le(0)
+            var section: [UInt8] = Self.name("__cstring") + Self.name("__TEXT")
+            section += Self.le64(stringsOffset) + Self.le64(cstrings.count) + Self.le(UInt32(stringsOffset))
+            for field: UInt32 in [0, 0, 0, 2, 0, 0, 0] { section += Self.le(field) }
+            commands += segment + section
+        }
+        let dataOffset = (stringsOffset + cstrings.count + padding + 15) / 16 * 16
         if signed { commands += Self.le(0x1D) + Self.le(16) + Self.le(UInt32(dataOffset)) + Self.le(UInt32(signature.count)) }
-        var image = Self.le(0xFEED_FACF) + Self.le(cpuType) + Self.le(0) + Self.le(2)
-            + Self.le(signed ? 2 : 1) + Self.le(UInt32(commandsSize)) + Self.le(0) + Self.le(0) + commands
+        let count = 1 + (cstrings.isEmpty ? 0 : 1) + (signed ? 1 : 0)
+        var image: [UInt8] = Self.le(0xFEED_FACF) + Self.le(cpuType) + Self.le(0) + Self.le(2)
+        image += Self.le(UInt32(count)) + Self.le(UInt32(commandsSize)) + Self.le(0) + Self.le(0)
+        image += commands + cstrings
         image += [UInt8](repeating: 0, count: dataOffset - image.count)
         return signed ? image + signature : image
     }

@@ -137,6 +137,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case buildMinimumOsTooLow = "build-minimum-os-too-low"
     case buildProfileMismatch = "build-profile-mismatch"
     case buildProductListDiffers = "build-product-list-differs"
+    case buildExecutableNamesProduct = "build-executable-names-product"
 
     /// Rules about inputs and configuration (no checklist item): the loaders report them.
     public static let inputRules: Set<RuleID> = [

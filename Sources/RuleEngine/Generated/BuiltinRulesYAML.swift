@@ -2931,11 +2931,35 @@ enum BuiltinRulesYAML {
         repository_lists:
           Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
+- id: build-executable-names-product
+  checklist: full-product-id
+  input: build
+  severity: note
+  context_only: true
+  since: 0.1.0
+  status: preview
+  title: the build's executable holds a product ID the sources read do not request
+  rationale: "A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing."
+  help: add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
+  examples:
+    triggering:
+      - |
+        requests: [com.greenthumb.pocketgarden.seeds50]
+        ---
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
+    passing:
+      - |
+        bundle_id: com.greenthumb.pocketgarden
+        signed_for: app_store
+        strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
+
 """##
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 134 16 1 2927 104
+L 135 16 1 2951 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -11110,6 +11134,68 @@ lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
+
+M 11 2929 3 2951 118
+S 0 2929 3 2929 5 2
+id
+S 0 2929 7 2929 37 30
+build-executable-names-product
+S 0 2930 3 2930 12 9
+checklist
+S 0 2930 14 2930 29 15
+full-product-id
+S 0 2931 3 2931 8 5
+input
+S 0 2931 10 2931 15 5
+build
+S 0 2932 3 2932 11 8
+severity
+S 0 2932 13 2932 17 4
+note
+S 0 2933 3 2933 15 12
+context_only
+S 0 2933 17 2933 21 4
+true
+S 0 2934 3 2934 8 5
+since
+S 0 2934 10 2934 15 5
+0.1.0
+S 0 2935 3 2935 9 6
+status
+S 0 2935 11 2935 18 7
+preview
+S 0 2936 3 2936 8 5
+title
+S 0 2936 10 2936 83 73
+the build's executable holds a product ID the sources read do not request
+S 0 2937 3 2937 12 9
+rationale
+S 1 2937 14 2937 512 496
+A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
+S 0 2938 3 2938 7 4
+help
+S 0 2938 9 2938 112 103
+add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
+S 0 2939 3 2939 11 8
+examples
+M 2 2940 5 2951 118
+S 0 2940 5 2940 15 10
+triggering
+L 1 2941 7 2946 118
+S 1 2941 9 2946 118 223
+requests: [com.greenthumb.pocketgarden.seeds50]
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
+
+S 0 2947 5 2947 12 7
+passing
+L 1 2948 7 2951 118
+S 1 2948 9 2951 118 171
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
 """##
 }

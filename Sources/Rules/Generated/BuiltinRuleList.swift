@@ -112,5 +112,6 @@ extension BuiltinRules {
         BuildMinimumOSRule(),
         BuildProfileRule(),
         BuildProductListDiffersRule(),
+        BuildExecutableNamesProductRule(),
     ]
 }
