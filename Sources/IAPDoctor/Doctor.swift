@@ -180,7 +180,7 @@ public struct Doctor: Sendable {
                 problems.append(finding)
             }
         }
-        project.addRunningBuildRequests()
+        project.adoptRunningBuild()
         for path in storeKitPaths where !project.storeKitFiles.contains(where: { $0.file == path }) {
             do {
                 // Named on the command line: the user's choice, not confined to the descriptor's folder.

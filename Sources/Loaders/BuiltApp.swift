@@ -282,13 +282,21 @@ extension Project {
         })
     }
 
-    /// Adds what the build that runs in this environment requests from the lists it ships; once,
-    /// after the builds are loaded.
-    public mutating func addRunningBuildRequests() {
+    /// What the build that runs in this environment says where the project is silent; once,
+    /// after the builds are loaded. Its shipped lists' IDs are requests. The profile embedded in
+    /// an `.ipa` or `.app` is the one that signs what runs (an archive's is not: the upload or
+    /// the export signs again), so when the project names none it is the project's profile, and
+    /// it was installed where the build was signed (with a descriptor: without one, the signing
+    /// rules do not run, and the build's rules speak of it).
+    public mutating func adoptRunningBuild() {
         guard let running = runningBuild else { return }
         for list in running.bundledProductIDLists {
             requests += list.ids
             evidence.sources.secrets += list.secrets
+        }
+        if hasDescriptor, running.kind != .archive, let profile = running.profile, !signing.profile.isStated {
+            EvidenceLoader.adoptProfile(profile, into: &self)
+            signing.profile.installed = Fact(true, at: SourceLocation(file: profile.file), source: .build)
         }
     }
 }

@@ -63,6 +63,7 @@ enum ExportedApp {
         var entries: [String: Entry] = [:]
         var storeKitFiles: [String] = []
         var lists: [Entry] = []
+        var nested: [String] = []
         var apps: [String] = []
         var count = 0
         for entry in archive {
@@ -79,9 +80,19 @@ enum ExportedApp {
             }
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             if parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app"), parts[2] == "Info.plist" { apps.append(String(parts[1])) }
+            if parts.count == 4, parts[0] != "__MACOSX", parts[1] == "Payload", parts[2].hasSuffix(".app"), parts[3] == "Info.plist" {
+                nested.append(parts[0...2].joined(separator: "/"))
+            }
             if parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app") { entries[name] = entry }
             if parts.count > 2, parts[0] == "Payload", name.lowercased().hasSuffix(".storekit"), entry.type == .file { storeKitFiles.append(name) }
             if parts.count > 2, parts[0] == "Payload", entry.type == .file, let last = parts.last, listNames.contains(last.lowercased()) { lists.append(entry) }
+        }
+        if apps.isEmpty, let app = nested.sorted().first {
+            // Zipped from the folder that holds `Payload` (Finder's Compress on that folder).
+            let folder = String(app.prefix { $0 != "/" })
+            throw Problem(
+                message: "`\(Paths.shown(path))` holds its app one folder down, at `\(Escaping.controlCharacters(app))`; an .ipa has `Payload/` at its top, or devices and App Store Connect refuse it",
+                help: "export the app again (Organizer → Distribute App), or zip `Payload` itself: `cd '\(Escaping.controlCharacters(folder))' && zip -qry ../App.ipa Payload`")
         }
         guard apps.count == 1, let app = apps.first else {
             throw Problem(

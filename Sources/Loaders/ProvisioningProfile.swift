@@ -12,6 +12,9 @@ public struct ProvisioningProfile: Sendable {
     /// `Entitlements.application-identifier`: `TEAMID.bundle.id` or `TEAMID.*`.
     public var applicationIdentifier: Fact<String>?
     public var teamIdentifier: Fact<String>?
+    /// `ApplicationIdentifierPrefix`: the prefixes of its App IDs (the team's, or an older App ID
+    /// prefix).
+    public var applicationIdentifierPrefixes: [String] = []
     public var creationDate: Fact<Timestamp>?
     public var expirationDate: Fact<Timestamp>?
     public var provisionedDeviceCount: Int?
@@ -19,6 +22,16 @@ public struct ProvisioningProfile: Sendable {
     public var getTaskAllow: Fact<Bool>?
     /// `Platform`: `iOS`, `OSX`, `xrOS`, … (a Developer ID profile says `OSX` and provisions all devices).
     public var platforms: [String] = []
+
+    /// The bundle ID part of its App ID: without the prefix the profile names (or, when it names
+    /// none, a first component shaped like a Team ID).
+    public var appIDBundlePart: String? {
+        guard let appID = applicationIdentifier?.value else { return nil }
+        let prefix = String(appID.prefix { $0 != "." })
+        let known = applicationIdentifierPrefixes + [teamIdentifier?.value].compactMap { $0 }
+        guard appID.contains("."), known.contains(prefix) || AppID.looksLikeTeamID(prefix) else { return appID }
+        return String(appID.dropFirst(prefix.count + 1))
+    }
 
     /// What kind of profile its contents say it is.
     public var type: ProfileType {
@@ -64,6 +77,7 @@ public struct ProvisioningProfile: Sendable {
         profile.applicationIdentifier = (entitlements?["application-identifier"] ?? entitlements?["com.apple.application-identifier"])?
             .stringFact(.profile)
         profile.teamIdentifier = plist["TeamIdentifier"]?.elements.first?.stringFact(.profile)
+        profile.applicationIdentifierPrefixes = plist["ApplicationIdentifierPrefix"]?.elements.compactMap(\.string) ?? []
         if let created = plist["CreationDate"], let date = created.date {
             profile.creationDate = Fact(date, at: created.location, source: .profile)
         }

@@ -29,12 +29,14 @@ struct BuiltAppFixture {
 
     static func profile(appID: String, development: Bool) -> [UInt8] {
         let devices = development ? "<key>ProvisionedDevices</key><array><string>00008030-001A</string></array>" : ""
+        let prefix = appID.prefix { $0 != "." }
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>Name</key><string>Coins \(development ? "Development" : "App Store")</string>
             <key>UUID</key><string>5B1C0A3E-0000-4000-8000-000000000001</string>
-            <key>TeamIdentifier</key><array><string>\(appID.prefix(10))</string></array>
+            <key>ApplicationIdentifierPrefix</key><array><string>\(prefix)</string></array>
+            <key>TeamIdentifier</key><array><string>\(prefix)</string></array>
             <key>ExpirationDate</key><date>2027-06-01T00:00:00Z</date>
             <key>Entitlements</key><dict><key>application-identifier</key><string>\(appID)</string>
             <key>get-task-allow</key>\(development ? "<true/>" : "<false/>")</dict>
@@ -229,6 +231,8 @@ struct BuiltAppTests {
         #expect(refusal(try ipa("bomb.ipa", [("Payload/Coins.app/Info.plist", Data(count: 40 << 20), .file)])).contains("inflates"))
         #expect(refusal(try ipa("empty.ipa", [("Payload/readme.txt", Data("hi".utf8), .file)])).contains("holds no app"))
         #expect(refusal(try ipa("two.ipa", [("Payload/A.app/Info.plist", info, .file), ("Payload/B.app/Info.plist", info, .file)])).contains("holds 2 apps"))
+        let nested = refusal(try ipa("nested.ipa", [("Coins/Payload/Coins.app/Info.plist", info, .file), ("__MACOSX/Coins/Payload/Coins.app/._Info.plist", info, .file)]))
+        #expect(nested.contains("holds its app one folder down, at `Coins/Payload/Coins.app`"), "\(nested)")
         #expect(refusal(try ipa("link.ipa", [("Payload/Coins.app/Info.plist", Data("/etc/passwd".utf8), .symlink)])).contains("no Info.plist"))
         try "not a zip".write(toFile: folder + "/text.ipa", atomically: true, encoding: .utf8)
         #expect(refusal(folder + "/text.ipa").contains("is not a ZIP archive"))
@@ -313,6 +317,52 @@ struct BuildCommandTests {
         let brokenReport = try #require(try JSONSerialization.jsonObject(with: Data(broken.output.utf8)) as? [String: Any], "\(broken.errors)")
         let malformed = (brokenReport["findings"] as? [[String: Any]] ?? []).first { $0["rule"] as? String == "input-malformed" }
         #expect((malformed?["file"] as? String)?.hasSuffix("/Coins.ipa/Payload/Coins.app/Resources/Products.plist") == true, "\(malformed ?? [:])")
+    }
+
+
+    /// A profile whose App ID prefix is not shaped like a Team ID (edited by hand, or a test
+    /// fixture's): `init` leaves the team and App ID as questions, so `check` accepts what it
+    /// wrote, and the profile's own `ApplicationIdentifierPrefix` says what its App ID covers.
+    @Test func aProfilePrefixThatIsNoTeamID() throws {
+        let folder = try makeScratchFolder("init-prefix")
+        defer { removeScratch(folder) }
+        var fixture = BuiltAppFixture()
+        fixture.profileAppID = "TestFixture.com.acme.coins"
+        fixture.signedAppID = "TestFixture.com.acme.coins"
+        let archive = try fixture.writeArchive(in: folder)
+        let written = try runIAPDoctor(["init", archive, "-o", folder + "/project.yaml"])
+        #expect(written.status == 0, "\(written.errors)")
+        let text = try String(contentsOfFile: folder + "/project.yaml", encoding: .utf8)
+        #expect(text.contains("# team_id:") && text.contains("`TestFixture`, which is not shaped like a Team ID"), "\(text)")
+        let checked = try runIAPDoctor(["check", folder + "/project.yaml", "--format", "json"])
+        #expect(checked.status != 2, "\(checked.output)")
+        #expect(!checked.output.contains("does not cover the bundle ID"), "\(checked.output)")
+    }
+
+    /// With a descriptor that names no profile, the profile embedded in the `.ipa` that runs is
+    /// the project's: its expiry is one error (`profile-expired`), not two.
+    @Test func theShippedIPAsProfileIsTheProjects() throws {
+        let folder = try makeScratchFolder("ipa-profile")
+        defer { removeScratch(folder) }
+        var fixture = BuiltAppFixture()
+        fixture.development = false
+        _ = try fixture.writeIPA(in: folder)
+        try """
+            version: 1
+            environment: testflight
+            checked_at: 2027-07-01T00:00:00Z
+            app:
+              bundle_id: com.acme.coins
+              build: Coins.ipa
+            """.write(toFile: folder + "/project.yaml", atomically: true, encoding: .utf8)
+        let checked = try runIAPDoctor(["check", folder + "/project.yaml", "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(checked.output.utf8)) as? [String: Any], "\(checked.errors)")
+        let expired = (report["findings"] as? [[String: Any]] ?? []).filter { ($0["message"] as? String)?.contains("expired on 2027-06-01") == true }
+        #expect(expired.compactMap { $0["rule"] as? String } == ["profile-expired"], "\(expired)")
+        let items = report["checklist"] as? [[String: Any]] ?? []
+        let profileItem = items.first { $0["id"] as? String == "provisioning-profile" }
+        let questions = (profileItem?["questions"] as? [[String: Any]] ?? []).compactMap { $0["question"] as? String }
+        #expect(!questions.contains { $0.contains("Which provisioning profile") }, "\(questions)")
     }
 
 }

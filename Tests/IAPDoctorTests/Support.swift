@@ -141,7 +141,7 @@ func diagnose(buildSnippet snippet: String) throws -> Diagnosis {
     } catch {
         problems.append(error.finding)
     }
-    project.addRunningBuildRequests()
+    project.adoptRunningBuild()
     return BuiltinRules.engine().diagnose(project, inputProblems: problems, options: Engine.Options())
 }
 

@@ -15,6 +15,14 @@ extension StarterDescriptor {
         let what = build.kind == .archive ? "archive" : (build.kind == .ipa ? ".ipa" : "app")
         let appID = build.profile?.applicationIdentifier?.value ?? build.signature?.applicationIdentifier?.value
         let team = build.profile?.teamIdentifier?.value ?? build.signature?.teamIdentifier?.value ?? build.archive?.team?.value
+        // What is not shaped like a Team ID (a profile edited by hand, a test fixture) is left as
+        // a question: the descriptor would refuse it.
+        let teamID = team.flatMap { AppID.looksLikeTeamID($0) ? $0 : nil }
+        let appIDPrefix = appID?.split(separator: ".", maxSplits: 1).first.map(String.init)
+        let explicitAppID = appID.flatMap { _ in appIDPrefix.map(AppID.looksLikeTeamID) == true ? appID : nil }
+        func notTeamID(_ value: String?) -> String {
+            value.map { "; the build says `\(Escaping.controlCharacters($0))`, which is not shaped like a Team ID (10 upper-case letters and digits)" } ?? ""
+        }
         var lines = [
             schemaLine,
             "# Written by `iapdoctor init` from the \(what) `\(Paths.shown(build.path))`: what the build says is",
@@ -32,10 +40,10 @@ extension StarterDescriptor {
             line("build", Paths.relativePath(build.path, from: descriptorFolder), "the build this descriptor checks; relative to this file"),
             "",
             "developer_account:",
-            line("team_id", team, "the embedded profile's team"),
+            line("team_id", teamID, "the embedded profile's team" + (teamID == nil ? notTeamID(team) : "")),
             "",
             "app_id:",
-            line("identifier", appID, "the embedded profile's App ID"),
+            line("identifier", explicitAppID, "the embedded profile's App ID" + (explicitAppID == nil ? notTeamID(appID) : "")),
             line("in_app_purchase", nil, "true when In-App Purchase is on for the App ID (Certificates, Identifiers & Profiles)"),
             "",
             "# products:   # the In-App Purchases, or `iapdoctor asc pull` and `app_store_connect.snapshot`",

@@ -15,9 +15,9 @@ struct BuildProfileRule: Rule {
             guard let profile = built.profile else { continue }
             var findings: [Finding] = []
             let name = profile.name.map { "`\($0.value)`" } ?? "the embedded profile"
-            if let appID = profile.applicationIdentifier, let bundleID = built.bundleID {
-                let prefix = appID.value.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
-                let bundlePart = AppID.looksLikeTeamID(prefix) ? String(appID.value.dropFirst(prefix.count + 1)) : appID.value
+            // Adopted as the project's profile: the signing rules speak of its App ID and expiry.
+            let adopted = context.project.evidence.profile?.file == profile.file
+            if !adopted, let appID = profile.applicationIdentifier, let bundleID = built.bundleID, let bundlePart = profile.appIDBundlePart {
                 let covers = bundlePart == bundleID.value
                     || (bundlePart.hasSuffix("*") && bundleID.value.hasPrefix(String(bundlePart.dropLast())))
                 if bundlePart.hasSuffix("*") {
@@ -46,7 +46,7 @@ struct BuildProfileRule: Rule {
                     at: team.location, help: "sign the build again with the profile of the team it is signed for",
                     notes: ["the signed entitlements' `com.apple.developer.team-identifier` is `\(signed.value)`"]))
             }
-            if let expires = profile.expirationDate, expires.value <= context.now {
+            if !adopted, let expires = profile.expirationDate, expires.value <= context.now {
                 findings.append(context.finding(
                     "\(name) expired on \(expires.value), \(describeDuration(seconds: context.now - expires.value)) before this check; the build no longer launches",
                     at: expires.location,

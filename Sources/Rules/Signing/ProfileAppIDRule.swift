@@ -25,9 +25,14 @@ struct ProfileAppIDRule: Rule {
         guard let bundle = project.expectedBundleID else {
             return [context.unknown("What is the app's bundle ID?", key: .appBundleID)]
         }
-        let profileBundle = String(profileAppID.value.drop { $0 != "." }.dropFirst())
-        let hasPrefix = AppID.looksLikeTeamID(String(profileAppID.value.prefix { $0 != "." }))
-        let bundlePart = hasPrefix ? profileBundle : profileAppID.value
+        let bundlePart: String
+        if let read = project.evidence.profile, read.applicationIdentifier?.value == profileAppID.value, let part = read.appIDBundlePart {
+            // Read from the profile: its own `ApplicationIdentifierPrefix` says what the prefix is.
+            bundlePart = part
+        } else {
+            let hasPrefix = AppID.looksLikeTeamID(String(profileAppID.value.prefix { $0 != "." }))
+            bundlePart = hasPrefix ? String(profileAppID.value.drop { $0 != "." }.dropFirst()) : profileAppID.value
+        }
         guard bundlePart != bundle else { return [context.pass()] }
         let team = project.expectedTeamID ?? "TEAMID"
         return [context.fail(context.finding(
