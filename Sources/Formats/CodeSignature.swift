@@ -56,6 +56,26 @@ public enum CodeSignature {
 
     /// The signature of every architecture in `source`, in file order.
     public static func read(_ source: some Source, file: String) throws(Problem) -> [Slice] {
+        var slices: [Slice] = []
+        for image in try images(source, file: file) {
+            slices.append(try slice(source, at: image.lowerBound, size: image.count, file: file))
+        }
+        return slices
+    }
+
+    /// The file ranges that `read` asks for beyond the headers and load commands: each image's
+    /// signature and string constants (to fetch in one pass what streams by).
+    public static func regions(_ source: some Source, file: String) throws(Problem) -> [Range<Int>] {
+        var regions: [Range<Int>] = []
+        for image in try images(source, file: file) {
+            let layout = try layout(source, at: image.lowerBound, size: image.count, file: file)
+            regions += [layout.signature, layout.strings].compactMap { $0 }
+        }
+        return regions
+    }
+
+    /// The thin images of `source`: one, or each architecture of a universal binary.
+    private static func images(_ source: some Source, file: String) throws(Problem) -> [Range<Int>] {
         guard let magic = source.bytes(at: 0, count: 4) else { throw truncated(file, "its header") }
         let bigEndian = UInt32(magic[0]) << 24 | UInt32(magic[1]) << 16 | UInt32(magic[2]) << 8 | UInt32(magic[3])
         switch bigEndian {
@@ -69,7 +89,7 @@ public enum CodeSignature {
                     help: "build the app again; the executable is damaged")
             }
             let entry = wide ? 32 : 20
-            var slices: [Slice] = []
+            var images: [Range<Int>] = []
             for index in 0..<count {
                 guard let record = source.bytes(at: 8 + index * entry, count: entry) else { throw truncated(file, "its architecture table") }
                 let offset = wide ? Int(clamping: readUInt64(record, 8)) : Int(readUInt32(record, 8, bigEndian: true))
@@ -77,11 +97,11 @@ public enum CodeSignature {
                 guard offset >= 0, size > 0, offset <= source.count, size <= source.count - offset else {
                     throw truncated(file, "architecture \(index + 1)")
                 }
-                slices.append(try slice(source, at: offset, size: size, file: file))
+                images.append(offset..<offset + size)
             }
-            return slices
+            return images
         default:
-            return [try slice(source, at: 0, size: source.count, file: file)]
+            return [0..<source.count]
         }
     }
 
@@ -106,8 +126,29 @@ public enum CodeSignature {
         }
     }
 
+    /// Where a thin image keeps what is read, from its load commands: file ranges (from the
+    /// file's start) of its signature and its `__TEXT,__cstring`.
+    private struct Layout {
+        var cpuType: UInt32
+        var signature: Range<Int>?
+        var strings: Range<Int>?
+    }
+
     /// One thin Mach-O image at `base`.
     private static func slice(_ source: some Source, at base: Int, size: Int, file: String) throws(Problem) -> Slice {
+        let layout = try layout(source, at: base, size: size, file: file)
+        var slice = Slice(cpuType: layout.cpuType, entitlementsXML: nil, hasDEREntitlements: false, isSigned: false)
+        if let range = layout.signature {
+            slice = try signature(source, at: range.lowerBound, size: range.count, cpuType: layout.cpuType, file: file)
+        }
+        if let strings = layout.strings, let bytes = source.bytes(at: strings.lowerBound, count: strings.count) {
+            slice.identifierStrings = identifierStrings(bytes)
+        }
+        return slice
+    }
+
+    /// The header and load commands of the thin image at `base`.
+    private static func layout(_ source: some Source, at base: Int, size: Int, file: String) throws(Problem) -> Layout {
         guard let first = source.bytes(at: base, count: 4) else { throw truncated(file, "its Mach-O header") }
         let magic = readUInt32(first, 0, bigEndian: false)
         let is64: Bool
@@ -123,7 +164,7 @@ public enum CodeSignature {
                 help: "name the app bundle, whose executable Xcode built; it is not a script or a stub")
         }
         guard let header = source.bytes(at: base, count: 28) else { throw truncated(file, "its Mach-O header") }
-        let cpuType = readUInt32(header, 4, bigEndian: bigEndian)
+        var layout = Layout(cpuType: readUInt32(header, 4, bigEndian: bigEndian))
         let commandCount = Int(readUInt32(header, 16, bigEndian: bigEndian))
         let commandBytes = Int(readUInt32(header, 20, bigEndian: bigEndian))
         guard commandCount <= maxLoadCommands, commandBytes <= maxLoadCommandBytes else {
@@ -136,32 +177,27 @@ public enum CodeSignature {
             throw truncated(file, "its load commands")
         }
         var offset = 0
-        var signed: Slice?
-        var strings: Range<Int>?
         for _ in 0..<commandCount {
             guard offset + 8 <= commands.count else { throw truncated(file, "its load commands") }
             let command = readUInt32(commands, offset, bigEndian: bigEndian)
             let commandSize = Int(readUInt32(commands, offset + 4, bigEndian: bigEndian))
             guard commandSize >= 8, commandSize <= commands.count - offset else { throw truncated(file, "a load command") }
             // LC_CODE_SIGNATURE: a linkedit_data_command (dataoff, datasize), from the image's start.
-            if command == 0x1D {
+            if command == 0x1D, layout.signature == nil {
                 guard commandSize >= 16 else { throw truncated(file, "its code signature command") }
                 let dataOffset = Int(readUInt32(commands, offset + 8, bigEndian: bigEndian))
                 let dataSize = Int(readUInt32(commands, offset + 12, bigEndian: bigEndian))
                 guard dataOffset <= size, dataSize <= size - dataOffset else { throw truncated(file, "its code signature") }
-                if signed == nil { signed = try signature(source, at: base + dataOffset, size: dataSize, cpuType: cpuType, file: file) }
+                layout.signature = base + dataOffset..<base + dataOffset + dataSize
             }
             // LC_SEGMENT_64 and LC_SEGMENT: `__TEXT` holds the C string constants.
-            if (command == 0x19 || command == 0x1), strings == nil {
-                strings = stringSection(Array(commands[offset..<offset + commandSize]), is64: command == 0x19, bigEndian: bigEndian, size: size)
+            if command == 0x19 || command == 0x1, layout.strings == nil,
+               let strings = stringSection(Array(commands[offset..<offset + commandSize]), is64: command == 0x19, bigEndian: bigEndian, size: size) {
+                layout.strings = base + strings.lowerBound..<base + strings.upperBound
             }
             offset += commandSize
         }
-        var slice = signed ?? Slice(cpuType: cpuType, entitlementsXML: nil, hasDEREntitlements: false, isSigned: false)
-        if let strings, let bytes = source.bytes(at: base + strings.lowerBound, count: strings.count) {
-            slice.identifierStrings = identifierStrings(bytes)
-        }
-        return slice
+        return layout
     }
 
     /// The embedded signature superblob (big-endian, whatever the image's byte order).

@@ -154,18 +154,28 @@ enum ExportedApp {
     }
 
     /// The executable's signature, without holding the executable: each pass inflates it and
-    /// keeps only the ranges the signature reader has asked for so far (headers, load commands,
-    /// the signature), until it has what it needs.
+    /// keeps only the ranges the reader needs. The first keeps the headers and, once they have
+    /// streamed by, the ranges their load commands point at (the signature, the string
+    /// constants), so one pass is the rule; a later one keeps what the reader still asked for.
     static func signature(of entry: Entry, in archive: Archive, shownAs name: String) throws -> BuiltApp.Signature {
         let source = SparseSource(count: Int(clamping: entry.uncompressedSize))
+        let headers = source.wanted[0]
         for pass in 0..<8 {
-            let wanted = source.wanted
+            var wanted = source.wanted
+            var planned = pass > 0
             source.missing = []
             _ = try inflate(entry, in: archive, limit: 0, shownAs: name) { offset, data in
-                for range in wanted where range.lowerBound < offset + data.count && offset < range.upperBound {
-                    let start = max(range.lowerBound, offset), end = min(range.upperBound, offset + data.count)
-                    source.store(Array(data[(start - offset)..<(end - offset)]), at: start)
+                source.keep(data, at: offset, of: wanted)
+                guard !planned, offset + data.count >= headers.upperBound else { return }
+                planned = true
+                // The headers are held: keep what they point at from here on.
+                let beyond = ((try? CodeSignature.regions(source, file: name)) ?? []).compactMap { range -> Range<Int>? in
+                    let start = max(range.lowerBound, headers.upperBound)
+                    return start < range.upperBound ? start..<range.upperBound : nil
                 }
+                wanted += beyond
+                source.wanted += beyond
+                source.keep(data, at: offset, of: beyond)
             }
             do {
                 let slices = try CodeSignature.read(source, file: name)
@@ -198,6 +208,14 @@ enum ExportedApp {
         init(count: Int) {
             self.count = count
             wanted = [0..<min(count, 64 << 10)]
+        }
+
+        /// Keeps the parts of `data` (inflated from `offset`) that fall in `ranges`.
+        func keep(_ data: Data, at offset: Int, of ranges: [Range<Int>]) {
+            for range in ranges where range.lowerBound < offset + data.count && offset < range.upperBound {
+                let start = max(range.lowerBound, offset), end = min(range.upperBound, offset + data.count)
+                store(Array(data[(start - offset)..<(end - offset)]), at: start)
+            }
         }
 
         func store(_ bytes: [UInt8], at start: Int) {

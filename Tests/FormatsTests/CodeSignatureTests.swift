@@ -56,6 +56,42 @@ struct CodeSignatureTests {
         #expect(slices[0].identifierStrings == nil && slices[0].isSigned)
     }
 
+    /// `regions` names, from the headers alone, the ranges `read` will ask for: each image's
+    /// signature and string constants, where the file holds them.
+    @Test func theRegionsAreWhatReadAsksFor() throws {
+        var image = MachOImage()
+        image.strings = ["com.acme.coins.gold100"]
+        image.padding = 100_000
+        let bytes = image.bytes()
+        let regions = try CodeSignature.regions(CodeSignature.Bytes(bytes), file: "App")
+        let stringsStart = 32 + 24 + 152 + 16
+        #expect(regions.count == 2)
+        #expect(regions.contains(stringsStart..<stringsStart + 23))
+        let signature = try #require(regions.first { $0 != stringsStart..<stringsStart + 23 })
+        #expect(signature.upperBound == bytes.count && Array(bytes[signature.lowerBound..<signature.lowerBound + 4]) == MachOImage.be(0xFADE_0CC0))
+
+        // Reading the headers and those ranges alone gives what reading everything gives.
+        struct Only: CodeSignature.Source {
+            let data: [UInt8], ranges: [Range<Int>]
+            var count: Int { data.count }
+            func bytes(at offset: Int, count: Int) -> [UInt8]? {
+                guard ranges.contains(where: { $0.lowerBound <= offset && offset + count <= $0.upperBound }) else { return nil }
+                return Array(data[offset..<offset + count])
+            }
+        }
+        let fat = MachOImage.fat([bytes, MachOImage().bytes()])
+        let fatRegions = try CodeSignature.regions(CodeSignature.Bytes(fat), file: "App")
+        // The universal header, and each image's header and load commands.
+        var ranges: [Range<Int>] = [0..<64]
+        for index in 0..<2 {
+            let field = 8 + index * 20 + 8
+            let start: Int = fat[field..<field + 4].reduce(0) { $0 << 8 | Int($1) }
+            ranges.append(start..<start + 512)
+        }
+        let partial = Only(data: fat, ranges: ranges + fatRegions)
+        #expect(try CodeSignature.read(partial, file: "App") == CodeSignature.read(CodeSignature.Bytes(fat), file: "App"))
+    }
+
     /// Every cut of a signed image, and offsets and counts pointing past the end, are refused
     /// with a problem, never a trap or a read outside the file.
     @Test func damagedImagesAreRefused() throws {
