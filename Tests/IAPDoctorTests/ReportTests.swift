@@ -277,7 +277,7 @@ struct ReportTests {
 /// browser: they are the proof that the page works. Elsewhere, with no browser, they are skipped
 /// by name.
 @Suite("iapdoctor report in a real browser", .serialized,
-       .enabled(if: HeadlessChromium.find() != nil || runningInCI, "no Chromium or Google Chrome found (CI runs these tests)"))
+       .enabled(if: HeadlessChromium.find() != nil || toolsRequired, "no Chromium or Google Chrome found (IAPDOCTOR_REQUIRE_TOOLS=1 runs these tests)"))
 struct ReportBrowserTests {
     static let screenshotFolder = repositoryFile(".build/report-screenshots")
 

@@ -13,7 +13,7 @@ import TestSupport
 /// `schemas/report.schema.json` (`iapdoctor-report/1`, for consumers). The descriptor schema
 /// lists the loader's own key table and enumerations, compared here, so neither can change alone.
 /// Validation uses Python's `jsonschema` and PyYAML (scripts/bootstrap.sh installs both); without
-/// them these tests are skipped, by name, except under CI, where they run and fail.
+/// them these tests are skipped, by name, except with `IAPDOCTOR_REQUIRE_TOOLS=1`, where they run and fail.
 @Suite("Schemas")
 struct SchemaTests {
     static let descriptorSchema = repositoryFile("schemas/project.schema.json")
@@ -259,7 +259,7 @@ struct SchemaTests {
             .filter { FileManager.default.fileExists(atPath: $0) }
     }
 
-    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    @Test(.enabled(if: pythonIsReady || toolsRequired, "python3 with jsonschema and PyYAML not found (IAPDOCTOR_REQUIRE_TOOLS=1 runs these tests)"))
     func bothSchemasAreValidDraft202012() throws {
         let result = try python("""
             import json, sys, jsonschema
@@ -274,7 +274,7 @@ struct SchemaTests {
         #expect(result.output == "ok\n")
     }
 
-    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    @Test(.enabled(if: pythonIsReady || toolsRequired, "python3 with jsonschema and PyYAML not found (IAPDOCTOR_REQUIRE_TOOLS=1 runs these tests)"))
     func everyExampleDescriptorValidates() throws {
         var descriptors = try Self.examples("project.yaml")
         #expect(descriptors.count >= 6)
@@ -286,7 +286,7 @@ struct SchemaTests {
         }
     }
 
-    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    @Test(.enabled(if: pythonIsReady || toolsRequired, "python3 with jsonschema and PyYAML not found (IAPDOCTOR_REQUIRE_TOOLS=1 runs these tests)"))
     func everyExampleReportValidates() throws {
         var reports = try Self.examples("expected.json")
         #expect(reports.count >= 8)
@@ -343,7 +343,7 @@ struct SchemaTests {
         #expect(relatedSeen >= 2, "the duplicate product IDs of catalog-broken and storekit-broken name their first use")
     }
 
-    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    @Test(.enabled(if: pythonIsReady || toolsRequired, "python3 with jsonschema and PyYAML not found (IAPDOCTOR_REQUIRE_TOOLS=1 runs these tests)"))
     func brokenDescriptorsAreRejectedByTheSchemaAndTheLoader() throws {
         let broken: [(name: String, yaml: String, rule: String)] = [
             ("misspelt-top", "version: 1\nenviroment: sandbox\n", "descriptor-unknown-key"),
@@ -390,7 +390,7 @@ struct SchemaTests {
         #expect(schema["$id"] as? String == StarterDescriptor.schemaURL)
     }
 
-    @Test(.enabled(if: pythonIsReady || runningInCI, "python3 with jsonschema and PyYAML not found (CI runs these tests)"))
+    @Test(.enabled(if: pythonIsReady || toolsRequired, "python3 with jsonschema and PyYAML not found (IAPDOCTOR_REQUIRE_TOOLS=1 runs these tests)"))
     func initOutputCarriesTheSchemaLineAndValidates() throws {
         let folder = scratchPath("iapdoctor-init-schema")
         defer { removeScratch(folder) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The JSON files among the shared samples (real `.storekit` files), read by both parsers.
 @Suite struct SampleTests {
@@ -7,12 +8,9 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/samples").path
 
     static var available: Bool { FileManager.default.fileExists(atPath: samples) }
-    static var required: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"] ?? ""
-        return available || (!value.isEmpty && value != "0" && value.lowercased() != "false")
-    }
+    static var required: Bool { available || environmentRequires("IAPDOCTOR_REQUIRE_SHARED") }
 
-    @Test(.enabled(if: required, "../shared (the project's spec and samples) is not beside this checkout"))
+    @Test(.enabled(if: required, Comment(rawValue: SharedFolder.skipReason)))
     func sharedSamplesReadAlike() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.samples)
             .filter { $0.hasSuffix(".storekit") || $0.hasSuffix(".json") }.sorted()
