@@ -67,3 +67,17 @@ public func closestMatch(to word: String, in candidates: [String]) -> String? {
     }
     return best?.0
 }
+
+/// The one candidate nearest `word` (as ``closestMatch(to:in:)`` finds it), or nil when another is
+/// as near: a suggestion certain enough to apply without asking.
+public func uniqueClosestMatch(to word: String, in candidates: [String]) -> String? {
+    guard let best = closestMatch(to: word, in: candidates) else { return nil }
+    let scalars = Array(word.unicodeScalars)
+    let limit = max(1, min(3, word.count / 4))
+    guard let distance = boundedEditDistance(scalars, Array(best.unicodeScalars), limit: limit, work: nil) else { return nil }
+    let rivals = candidates.filter { candidate in
+        candidate != best && candidate != word
+            && boundedEditDistance(scalars, Array(candidate.unicodeScalars), limit: distance, work: nil) != nil
+    }
+    return rivals.isEmpty ? best : nil
+}

@@ -161,4 +161,20 @@ public enum OutputFile {
             throw error
         }
     }
+
+    /// Replaces the regular file `path` with `bytes`, atomically and with its mode kept: how
+    /// `check --fix` edits a file it was asked to fix. A link is refused, never followed or
+    /// replaced.
+    public static func rewrite(_ path: String, with bytes: [UInt8]) throws(FileSystem.Problem) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw FileSystem.Problem(message: "cannot write `\(Paths.shown(path))`: \(SystemError.describe(SystemError.current))", help: "check the path")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileSystem.Problem(
+                message: "refusing to fix `\(Paths.shown(path))`: it is \(describeFileType(info.st_mode)), not a regular file",
+                help: "edit the file the link leads to by hand")
+        }
+        try replaceAtomically({ output in bytes.withUnsafeBufferPointer { output.write($0) } }, at: path, mode: info.st_mode & 0o7777)
+    }
 }

@@ -125,7 +125,15 @@ struct Check: ParsableCommand {
     @Option(help: "Colour: auto (only on a terminal, and never with NO_COLOR), always or never.")
     var color: ColorChoice = .auto
 
+    @Flag(help: "Apply the fixes that are certain (a short, differently cased or padded product ID where exactly one product matches; a misspelt descriptor key with one near key), then check again and report what is left. Only the literal's or the key's bytes change; links and files outside the project are never written.")
+    var fix = false
+
+    @Flag(help: "With --fix: print the edits as a unified diff instead of writing them; exit 1 when there is something to fix.")
+    var diff = false
+
     func validate() throws {
+        if diff && !fix { throw ValidationError("--diff is for --fix: `iapdoctor check --fix --diff project.yaml`") }
+        if fix && output != nil && diff { throw ValidationError("--fix --diff prints the diff; leave out --output") }
         guard !paths.isEmpty else {
             throw ValidationError("give a project descriptor (project.yaml), or metadata.xml files or .itmsp folders")
         }
@@ -140,7 +148,7 @@ struct Check: ParsableCommand {
     var settings: CheckSettings {
         CheckSettings(
             paths: paths, format: format, failOn: failOn, strict: strict, verbose: verbose, output: output, listing: listing,
-            color: color, inputs: inputs.values)
+            color: color, inputs: inputs.values, fix: fix ? (diff ? .diff : .write) : .off)
     }
 
     func run() throws {
@@ -162,10 +170,15 @@ struct CheckSettings: Equatable {
     var listing: Listing? = nil
     var color: ColorChoice = .auto
     var inputs = CheckInputs()
+    var fix: FixMode = .off
+
+    /// `--fix`: off, write the edits, or print them as a diff.
+    enum FixMode: Equatable { case off, write, diff }
 
     /// Checks, writes the report and ends by throwing the exit code.
     func run(pulledSnapshot: String? = nil) throws {
         let doctor = Doctor(engine: BuiltinRules.engine())
+        if fix != .off { try applyFixes(doctor, pulledSnapshot: pulledSnapshot) }
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
         let reporter = format.reporter(color: useColor, verbose: verbose)
         var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulledSnapshot)
@@ -181,6 +194,36 @@ struct CheckSettings: Equatable {
             throw ExitCode(2)
         }
         throw ExitCode(diagnosis.exitCode)
+    }
+}
+
+extension CheckSettings {
+    /// `--fix`: checks, plans the certain edits, and writes them (then the check below reports
+    /// what is left) or, with `--diff`, prints them and ends.
+    func applyFixes(_ doctor: Doctor, pulledSnapshot: String?) throws {
+        var request = inputs.request(paths: paths, failOn: .error, pulledSnapshot: pulledSnapshot)
+        request.listsEveryFinding = true
+        let diagnosis = Workspace().run { doctor.check(request) }
+        let root = inputs.root ?? Paths.directoryName(of: paths[0])
+        let plan = Fixer.plan(diagnosis.findings, root: root)
+        for refusal in plan.refused {
+            writeError("not fixed: \(refusal.fix.location): \(refusal.reason)")
+        }
+        if fix == .diff {
+            FileHandle.standardOutput.write(Data(Fixer.diff(plan).utf8))
+            throw ExitCode(plan.files.isEmpty ? 0 : 1)
+        }
+        do {
+            try Fixer.apply(plan)
+        } catch {
+            writeError("error: \(error.message)\nhelp: \(error.help)")
+            throw ExitCode(2)
+        }
+        let fixes = plan.fixCount
+        writeError(fixes == 0
+            ? "nothing to fix"
+            : "fixed \(fixes) \(fixes == 1 ? "problem" : "problems") in \(plan.files.count) \(plan.files.count == 1 ? "file" : "files"): "
+                + plan.files.map { Paths.displayPath($0.path) }.joined(separator: ", "))
     }
 }
 

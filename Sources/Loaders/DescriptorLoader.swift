@@ -423,6 +423,10 @@ package struct DescriptorReader {
                 help = "rename `\(key.text)` to `\(suggestion)`"
             }
             problem(RuleID.descriptorUnknownKey.rawValue, message, help: help, at: key.location)
+            // The one near key, not already used in this mapping: certain enough to rename.
+            if let near = uniqueClosestMatch(to: key.text, in: keys), !pairs.contains(where: { $0.key.text == near }), key.location.isOneLine {
+                problems[problems.count - 1].fix = Fix(location: key.location, original: key.text, replacement: near)
+            }
         }
         return result
     }

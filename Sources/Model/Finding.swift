@@ -94,6 +94,12 @@ public struct Finding: Sendable, Hashable {
         _modify { yield &unique().summarizesUnlisted }
     }
 
+    /// The edit that fixes it, when one is certain (`check --fix`).
+    public var fix: Fix? {
+        get { storage.fix }
+        _modify { yield &unique().fix }
+    }
+
     public init(
         rule: String, severity: Severity, checklist: String?, message: String, help: String? = nil,
         notes: [String] = [], location: SourceLocation?, related: [RelatedSpan] = [], productID: String? = nil,
@@ -138,6 +144,7 @@ public struct Finding: Sendable, Hashable {
         var elidedWeight = 1
         var elidedProducts: [String] = []
         var summarizesUnlisted = false
+        var fix: Fix?
 
         init(
             rule: String, severity: Severity, checklist: String?, message: String, help: String?, notes: [String],
@@ -163,6 +170,7 @@ public struct Finding: Sendable, Hashable {
             copy.elidedWeight = elidedWeight
             copy.elidedProducts = elidedProducts
             copy.summarizesUnlisted = summarizesUnlisted
+            copy.fix = fix
             return copy
         }
     }
@@ -174,6 +182,7 @@ public struct Finding: Sendable, Hashable {
             && x.help == y.help && x.notes == y.notes && x.location == y.location && x.related == y.related
             && x.productID == y.productID && x.secret == y.secret && x.isElided == y.isElided
             && x.elidedWeight == y.elidedWeight && x.elidedProducts == y.elidedProducts && x.summarizesUnlisted == y.summarizesUnlisted
+            && x.fix == y.fix
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -192,6 +201,7 @@ public struct Finding: Sendable, Hashable {
         hasher.combine(x.elidedWeight)
         hasher.combine(x.elidedProducts)
         hasher.combine(x.summarizesUnlisted)
+        hasher.combine(x.fix)
     }
 
     /// Findings sort by file, line, column, then rule: the order every report uses.

@@ -60,6 +60,9 @@ public enum RuleDocs {
             for option in rule.options { out += "| `\(option.name)` | `\(option.value)` |\n" }
             out += "\n"
         }
+        if let fix = rule.fix {
+            out += "## Automatic fix\n\n`iapdoctor check --fix` applies it (`--fix --diff` shows it first): \(fix)\n\n"
+        }
         out += "## How to suppress\n\n"
         out += "In `.iapdoctor.yml` beside the descriptor (or the file given with `--rules`):\n\n"
         out += "```yaml\nrules:\n  \(rule.id): off        # or note, warning, error\n```\n"

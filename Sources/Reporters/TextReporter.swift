@@ -137,6 +137,10 @@ public struct TextReporter: Reporter {
             out.append("")
         }
         out.append(bold(diagnosis.summaryLine))
+        let fixable = diagnosis.findings.filter { $0.fix != nil }.count
+        if fixable > 0 {
+            out.append("\(fixable) of them \(fixable == 1 ? "has" : "have") a certain fix: `iapdoctor check --fix` applies \(fixable == 1 ? "it" : "them") (`--fix --diff` shows the edits first)")
+        }
         let text = Escaping.lines(out)
         return color ? text.replacingOccurrences(of: escape, with: "\u{1B}") : text
     }

@@ -188,6 +188,9 @@ public struct RuleMetadata: Sendable {
     /// where the other rules judge the value that wins): the item and the verdicts stay as the
     /// other rules answer them. A rule without it answers "no" with every finding.
     public var contextOnly = false
+    /// What `check --fix` does for its findings, and when it is safe (`fix:` in rules.yaml); nil
+    /// when its findings carry no fix.
+    public var fix: String?
 
     public func option(_ name: String) -> OptionValue? {
         options.first { $0.name == name }?.value
@@ -262,7 +265,7 @@ public struct RuleSet: Sendable {
     static let entryKeys = [
         "id", "checklist", "severity", "title", "rationale", "help", "input", "options", "environments",
         "not_applicable", "check", "message", "notes", "examples", "example_options", "unsynced_severity", "since", "status",
-        "context_only",
+        "context_only", "fix",
     ]
 
     /// One entry; records problems and returns `nil` when the entry is unusable.
@@ -378,6 +381,7 @@ public struct RuleSet: Sendable {
                                               help: "set `context_only: true` for a rule whose findings do not answer its item's question", at: node["context_only"]!.location))
             }
         }
+        metadata.fix = text("fix")
         metadata.exampleOptions = optionList("example_options")
         metadata.since = text("since")
         if let value = text("status") {

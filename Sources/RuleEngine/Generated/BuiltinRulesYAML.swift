@@ -43,11 +43,15 @@ enum BuiltinRulesYAML {
   title: the descriptor has a key that schema version 1 does not know
   rationale: A misspelt key is silently ignored by most tools, so the fact the developer meant to state is missing and its checklist item stays unknown. iapdoctor names the key and the closest known one.
   help: rename the key to the one suggested, or remove it
+  fix: "the key is renamed to the one key it is a misspelling of. Safe when offered: only for a key within a few letters of exactly one known key that the mapping does not already have (a longer or shorter form, such as `bundle_identifier`, is only suggested)."
   examples:
     triggering:
       - |
         app:
           bundle_identifier: com.greenthumb.pocketgarden   # <-
+      - |
+        app:
+          configuraton: Release   # <-
     passing:
       - |
         app:
@@ -465,6 +469,7 @@ enum BuiltinRulesYAML {
   title: the code requests a product by the end of its ID only
   rationale: StoreKit matches product IDs exactly and never adds the bundle ID, so `upgradetopro` does not find `com.runmonster.runmonsterfree.upgradetopro` (the founding checklist's item 8).
   help: request the full product ID
+  fix: "the literal becomes the full product ID. Always safe: it is offered only when exactly one product's ID ends with the request after a dot, and only the literal's text between its quotes changes (a request built from pieces, escaped, or read from a build is left to you)."
   examples:
     triggering:
       - |
@@ -499,6 +504,7 @@ enum BuiltinRulesYAML {
   title: the requested ID differs from the product ID in letter case
   rationale: Product IDs are case-sensitive.
   help: request the product ID with its exact letter case
+  fix: "the literal becomes the product ID in its own letter case. Always safe: it is offered only when exactly one product has those letters, and only the literal's text between its quotes changes."
   examples:
     triggering:
       - |
@@ -536,6 +542,7 @@ enum BuiltinRulesYAML {
   title: the requested ID has stray white space
   rationale: A leading or trailing space (often from a plist or a server list) makes a different ID.
   help: remove the white space
+  fix: "the literal loses its leading and trailing white space. Always safe: the trimmed ID is a product's, exactly, and only the literal's text between its quotes changes."
   examples:
     triggering:
       - |
@@ -2959,7 +2966,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 135 16 1 2951 118
+L 135 16 1 2958 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -3020,7 +3027,7 @@ S 1 31 9 33 57 54
 app:
   bundle_id: com.greenthumb: pocketgarden   # <-
 
-M 7 35 3 49 49
+M 8 35 3 53 49
 S 0 35 3 35 5 2
 id
 S 0 35 7 35 29 22
@@ -3045,2585 +3052,2605 @@ S 0 40 3 40 7 4
 help
 S 0 40 9 40 58 49
 rename the key to the one suggested, or remove it
-S 0 41 3 41 11 8
+S 0 41 3 41 6 3
+fix
+S 1 41 8 41 262 252
+the key is renamed to the one key it is a misspelling of. Safe when offered: only for a key within a few letters of exactly one known key that the mapping does not already have (a longer or shorter form, such as `bundle_identifier`, is only suggested).
+S 0 42 3 42 11 8
 examples
-M 2 42 5 49 49
-S 0 42 5 42 15 10
+M 2 43 5 53 49
+S 0 43 5 43 15 10
 triggering
-L 1 43 7 45 64
-S 1 43 9 45 64 61
+L 2 44 7 49 39
+S 1 44 9 46 64 61
 app:
   bundle_identifier: com.greenthumb.pocketgarden   # <-
 
-S 0 46 5 46 12 7
+S 1 47 9 49 39 36
+app:
+  configuraton: Release   # <-
+
+S 0 50 5 50 12 7
 passing
-L 1 47 7 49 49
-S 1 47 9 49 49 46
+L 1 51 7 53 49
+S 1 51 9 53 49 46
 app:
   bundle_id: com.greenthumb.pocketgarden
 
-M 7 51 3 70 36
-S 0 51 3 51 5 2
+M 7 55 3 74 36
+S 0 55 3 55 5 2
 id
-S 0 51 7 51 31 24
+S 0 55 7 55 31 24
 descriptor-invalid-value
-S 0 52 3 52 11 8
+S 0 56 3 56 11 8
 severity
-S 0 52 13 52 18 5
+S 0 56 13 56 18 5
 error
-S 0 53 3 53 8 5
+S 0 57 3 57 8 5
 since
-S 0 53 10 53 15 5
+S 0 57 10 57 15 5
 0.1.0
-S 0 54 3 54 8 5
+S 0 58 3 58 8 5
 title
-S 0 54 10 54 76 66
+S 0 58 10 58 76 66
 a descriptor value has the wrong type, enumeration value or format
-S 0 55 3 55 12 9
+S 0 59 3 59 12 9
 rationale
-S 0 55 14 55 237 223
+S 0 59 14 59 237 223
 A value iapdoctor cannot read (a status that is not one, a date in the wrong format) would leave a question unanswered or answered wrongly. Every such problem is collected and reported before the run stops with exit code 2.
-S 0 56 3 56 7 4
+S 0 60 3 60 7 4
 help
-S 0 56 9 56 54 45
+S 0 60 9 60 54 45
 write the value in the form the message names
-S 0 57 3 57 11 8
+S 0 61 3 61 11 8
 examples
-M 2 58 5 70 36
-S 0 58 5 58 15 10
+M 2 62 5 74 36
+S 0 62 5 62 15 10
 triggering
-L 3 59 7 66 38
-S 1 59 9 61 41 43
+L 3 63 7 70 38
+S 1 63 9 65 41 43
 products:
   - status: ready_to_ship   # <-
 
-S 1 62 9 64 43 45
+S 1 66 9 68 43 45
 products:
   - cleared_for_sale: maybe   # <-
 
-S 1 65 9 66 38 30
+S 1 69 9 70 38 30
 checked_at: 22/11/2026   # <-
 
-S 0 67 5 67 12 7
+S 0 71 5 71 12 7
 passing
-L 1 68 7 70 36
-S 1 68 9 70 36 38
+L 1 72 7 74 36
+S 1 72 9 74 36 38
 products:
   - status: Ready to Submit
 
-M 7 72 3 84 19
-S 0 72 3 72 5 2
+M 7 76 3 88 19
+S 0 76 3 76 5 2
 id
-S 0 72 7 72 33 26
+S 0 76 7 76 33 26
 descriptor-missing-version
-S 0 73 3 73 11 8
+S 0 77 3 77 11 8
 severity
-S 0 73 13 73 18 5
+S 0 77 13 77 18 5
 error
-S 0 74 3 74 8 5
+S 0 78 3 78 8 5
 since
-S 0 74 10 74 15 5
+S 0 78 10 78 15 5
 0.1.0
-S 0 75 3 75 8 5
+S 0 79 3 79 8 5
 title
-S 0 75 10 75 41 31
+S 0 79 10 79 41 31
 the descriptor has no `version`
-S 0 76 3 76 12 9
+S 0 80 3 80 12 9
 rationale
-S 0 76 14 76 136 122
+S 0 80 14 80 136 122
 The schema version says how every other key is read; without it iapdoctor cannot know it reads the descriptor as intended.
-S 0 77 3 77 7 4
+S 0 81 3 81 7 4
 help
-S 1 77 9 77 45 34
+S 1 81 9 81 45 34
 add `version: 1` as the first line
-S 0 78 3 78 11 8
+S 0 82 3 82 11 8
 examples
-M 2 79 5 84 19
-S 0 79 5 79 15 10
+M 2 83 5 88 19
+S 0 83 5 83 15 10
 triggering
-L 1 80 7 81 22
-S 1 80 9 81 22 14
+L 1 84 7 85 22
+S 1 84 9 85 22 14
 version: null
 
-S 0 82 5 82 12 7
+S 0 86 5 86 12 7
 passing
-L 1 83 7 84 19
-S 1 83 9 84 19 11
+L 1 87 7 88 19
+S 1 87 9 88 19 11
 version: 1
 
-M 6 86 3 91 96
-S 0 86 3 86 5 2
+M 6 90 3 95 96
+S 0 90 3 90 5 2
 id
-S 0 86 7 86 21 14
+S 0 90 7 90 21 14
 config-invalid
-S 0 87 3 87 11 8
+S 0 91 3 91 11 8
 severity
-S 0 87 13 87 18 5
+S 0 91 13 91 18 5
 error
-S 0 88 3 88 8 5
+S 0 92 3 92 8 5
 since
-S 0 88 10 88 15 5
+S 0 92 10 92 15 5
 0.1.0
-S 0 89 3 89 8 5
+S 0 93 3 93 8 5
 title
-S 0 89 10 89 47 37
+S 0 93 10 93 47 37
 the rules configuration has a mistake
-S 0 90 3 90 12 9
+S 0 94 3 94 12 9
 rationale
-S 0 90 14 90 207 193
+S 0 94 14 94 207 193
 A configuration mistake (an unknown rule id, a bad severity, a custom rule without a check) would silently change what is checked. Every problem is reported, and the run stops with exit code 2.
-S 0 91 3 91 7 4
+S 0 95 3 95 7 4
 help
-S 0 91 9 91 96 87
+S 0 95 9 95 96 87
 fix the configuration entry at the position shown; `iapdoctor rules` lists the rule ids
-M 10 94 3 113 30
-S 0 94 3 94 5 2
+M 10 98 3 117 30
+S 0 98 3 98 5 2
 id
-S 0 94 7 94 35 28
+S 0 98 7 98 35 28
 paid-apps-agreement-inactive
-S 0 95 3 95 12 9
-checklist
-S 0 95 14 95 26 12
-bank-details
-S 0 96 3 96 11 8
-severity
-S 0 96 13 96 18 5
-error
-S 0 97 3 97 8 5
-since
-S 0 97 10 97 15 5
-0.1.0
-S 0 98 3 98 8 5
-title
-S 0 98 10 98 47 37
-the Paid Apps Agreement is not active
 S 0 99 3 99 12 9
+checklist
+S 0 99 14 99 26 12
+bank-details
+S 0 100 3 100 11 8
+severity
+S 0 100 13 100 18 5
+error
+S 0 101 3 101 8 5
+since
+S 0 101 10 101 15 5
+0.1.0
+S 0 102 3 102 8 5
+title
+S 0 102 10 102 47 37
+the Paid Apps Agreement is not active
+S 0 103 3 103 12 9
 rationale
-S 0 99 14 99 247 233
+S 0 103 14 103 247 233
 The most common real cause. Until the Account Holder has signed (or re-accepted, after a new version or a renewal) the Paid Apps Agreement, StoreKit returns no paid products in the sandbox or the App Store, without an error (TN3186).
-S 0 100 3 100 7 4
+S 0 104 3 104 7 4
 help
-S 0 100 9 100 85 78
+S 0 104 9 104 85 78
 the Account Holder must accept the agreement in App Store Connect → Business
-S 0 101 3 101 15 12
+S 0 105 3 105 15 12
 environments
-L 4 101 17 101 58
-S 0 101 18 101 25 7
+L 4 105 17 105 58
+S 0 105 18 105 25 7
 sandbox
-S 0 101 27 101 37 10
+S 0 105 27 105 37 10
 testflight
-S 0 101 39 101 45 6
+S 0 105 39 105 45 6
 review
-S 0 101 47 101 57 10
+S 0 105 47 105 57 10
 production
-S 0 102 3 102 17 14
+S 0 106 3 106 17 14
 not_applicable
-S 0 102 19 102 76 57
+S 0 106 19 106 76 57
 a StoreKit configuration file in Xcode needs no agreement
-S 0 103 3 103 11 8
+S 0 107 3 107 11 8
 examples
-M 2 104 5 113 30
-S 0 104 5 104 15 10
+M 2 108 5 117 30
+S 0 108 5 108 15 10
 triggering
-L 1 105 7 108 50
-S 1 105 9 108 50 75
+L 1 109 7 112 50
+S 1 109 9 112 50 75
 developer_account:
   agreements:
     paid_apps: new_version_pending   # <-
 
-S 0 109 5 109 12 7
+S 0 113 5 113 12 7
 passing
-L 1 110 7 113 30
-S 1 110 9 113 30 55
+L 1 114 7 117 30
+S 1 114 9 117 30 55
 developer_account:
   agreements:
     paid_apps: active
 
-M 10 115 3 132 26
-S 0 115 3 115 5 2
+M 10 119 3 136 26
+S 0 119 3 119 5 2
 id
-S 0 115 7 115 23 16
+S 0 119 7 119 23 16
 banking-inactive
-S 0 116 3 116 12 9
-checklist
-S 0 116 14 116 26 12
-bank-details
-S 0 117 3 117 11 8
-severity
-S 0 117 13 117 18 5
-error
-S 0 118 3 118 8 5
-since
-S 0 118 10 118 15 5
-0.1.0
-S 0 119 3 119 8 5
-title
-S 0 119 10 119 31 21
-banking is not active
 S 0 120 3 120 12 9
+checklist
+S 0 120 14 120 26 12
+bank-details
+S 0 121 3 121 11 8
+severity
+S 0 121 13 121 18 5
+error
+S 0 122 3 122 8 5
+since
+S 0 122 10 122 15 5
+0.1.0
+S 0 123 3 123 8 5
+title
+S 0 123 10 123 31 21
+banking is not active
+S 0 124 3 124 12 9
 rationale
-S 0 120 14 120 111 99
+S 0 124 14 124 111 99
 Paid products load only once the bank account in App Store Connect → Business is active (TN3186).
-S 0 121 3 121 7 4
+S 0 125 3 125 7 4
 help
-S 0 121 9 121 92 85
+S 0 125 9 125 92 85
 add the bank account in App Store Connect → Business and wait until it shows active
-S 0 122 3 122 15 12
+S 0 126 3 126 15 12
 environments
-L 4 122 17 122 58
-S 0 122 18 122 25 7
+L 4 126 17 126 58
+S 0 126 18 126 25 7
 sandbox
-S 0 122 27 122 37 10
+S 0 126 27 126 37 10
 testflight
-S 0 122 39 122 45 6
+S 0 126 39 126 45 6
 review
-S 0 122 47 122 57 10
+S 0 126 47 126 57 10
 production
-S 0 123 3 123 17 14
+S 0 127 3 127 17 14
 not_applicable
-S 0 123 19 123 74 55
+S 0 127 19 127 74 55
 a StoreKit configuration file in Xcode needs no banking
-S 0 124 3 124 11 8
+S 0 128 3 128 11 8
 examples
-M 2 125 5 132 26
-S 0 125 5 125 15 10
+M 2 129 5 136 26
+S 0 129 5 129 15 10
 triggering
-L 1 126 7 128 37
-S 1 126 9 128 37 48
+L 1 130 7 132 37
+S 1 130 9 132 37 48
 developer_account:
   banking: processing   # <-
 
-S 0 129 5 129 12 7
+S 0 133 5 133 12 7
 passing
-L 1 130 7 132 26
-S 1 130 9 132 26 37
+L 1 134 7 136 26
+S 1 134 9 136 26 37
 developer_account:
   banking: active
 
-M 10 134 3 151 22
-S 0 134 3 134 5 2
+M 10 138 3 155 22
+S 0 138 3 138 5 2
 id
-S 0 134 7 134 19 12
+S 0 138 7 138 19 12
 tax-inactive
-S 0 135 3 135 12 9
-checklist
-S 0 135 14 135 26 12
-bank-details
-S 0 136 3 136 11 8
-severity
-S 0 136 13 136 18 5
-error
-S 0 137 3 137 8 5
-since
-S 0 137 10 137 15 5
-0.1.0
-S 0 138 3 138 8 5
-title
-S 0 138 10 138 34 24
-tax forms are not active
 S 0 139 3 139 12 9
+checklist
+S 0 139 14 139 26 12
+bank-details
+S 0 140 3 140 11 8
+severity
+S 0 140 13 140 18 5
+error
+S 0 141 3 141 8 5
+since
+S 0 141 10 141 15 5
+0.1.0
+S 0 142 3 142 8 5
+title
+S 0 142 10 142 34 24
+tax forms are not active
+S 0 143 3 143 12 9
 rationale
-S 0 139 14 139 109 97
+S 0 143 14 143 109 97
 Paid products load only once the tax forms in App Store Connect → Business are active (TN3186).
-S 0 140 3 140 7 4
+S 0 144 3 144 7 4
 help
-S 0 140 9 140 63 56
+S 0 144 9 144 63 56
 complete the tax forms in App Store Connect → Business
-S 0 141 3 141 15 12
+S 0 145 3 145 15 12
 environments
-L 4 141 17 141 58
-S 0 141 18 141 25 7
+L 4 145 17 145 58
+S 0 145 18 145 25 7
 sandbox
-S 0 141 27 141 37 10
+S 0 145 27 145 37 10
 testflight
-S 0 141 39 141 45 6
+S 0 145 39 145 45 6
 review
-S 0 141 47 141 57 10
+S 0 145 47 145 57 10
 production
-S 0 142 3 142 17 14
+S 0 146 3 146 17 14
 not_applicable
-S 0 142 19 142 76 57
+S 0 146 19 146 76 57
 a StoreKit configuration file in Xcode needs no tax forms
-S 0 143 3 143 11 8
+S 0 147 3 147 11 8
 examples
-M 2 144 5 151 22
-S 0 144 5 144 15 10
+M 2 148 5 155 22
+S 0 148 5 148 15 10
 triggering
-L 1 145 7 147 30
-S 1 145 9 147 30 41
+L 1 149 7 151 30
+S 1 149 9 151 30 41
 developer_account:
   tax: missing   # <-
 
-S 0 148 5 148 12 7
+S 0 152 5 152 12 7
 passing
-L 1 149 7 151 22
-S 1 149 9 151 22 33
+L 1 153 7 155 22
+S 1 153 9 155 22 33
 developer_account:
   tax: active
 
-M 10 153 3 170 29
-S 0 153 3 153 5 2
+M 10 157 3 174 29
+S 0 157 3 157 5 2
 id
-S 0 153 7 153 25 18
+S 0 157 7 157 25 18
 membership-expired
-S 0 154 3 154 12 9
-checklist
-S 0 154 14 154 31 17
-developer-program
-S 0 155 3 155 11 8
-severity
-S 0 155 13 155 18 5
-error
-S 0 156 3 156 8 5
-since
-S 0 156 10 156 15 5
-0.1.0
-S 0 157 3 157 8 5
-title
-S 0 157 10 157 60 50
-the Apple Developer Program membership has expired
 S 0 158 3 158 12 9
+checklist
+S 0 158 14 158 31 17
+developer-program
+S 0 159 3 159 11 8
+severity
+S 0 159 13 159 18 5
+error
+S 0 160 3 160 8 5
+since
+S 0 160 10 160 15 5
+0.1.0
+S 0 161 3 161 8 5
+title
+S 0 161 10 161 60 50
+the Apple Developer Program membership has expired
+S 0 162 3 162 12 9
 rationale
-S 0 158 14 158 171 157
+S 0 162 14 162 171 157
 In-App Purchase needs an active membership; after renewing, the agreement, banking, tax, certificates and profiles all need attention again (TN3186, TN2413).
-S 0 159 3 159 7 4
+S 0 163 3 163 7 4
 help
-S 0 159 9 159 29 20
+S 0 163 9 163 29 20
 renew the membership
-S 0 160 3 160 15 12
+S 0 164 3 164 15 12
 environments
-L 4 160 17 160 58
-S 0 160 18 160 25 7
+L 4 164 17 164 58
+S 0 164 18 164 25 7
 sandbox
-S 0 160 27 160 37 10
+S 0 164 27 164 37 10
 testflight
-S 0 160 39 160 45 6
+S 0 164 39 164 45 6
 review
-S 0 160 47 160 57 10
+S 0 164 47 164 57 10
 production
-S 0 161 3 161 17 14
+S 0 165 3 165 17 14
 not_applicable
-S 0 161 19 161 77 58
+S 0 165 19 165 77 58
 a StoreKit configuration file in Xcode needs no membership
-S 0 162 3 162 11 8
+S 0 166 3 166 11 8
 examples
-M 2 163 5 170 29
-S 0 163 5 163 15 10
+M 2 167 5 174 29
+S 0 167 5 167 15 10
 triggering
-L 1 164 7 166 37
-S 1 164 9 166 37 48
+L 1 168 7 170 37
+S 1 168 9 170 37 48
 developer_account:
   membership: expired   # <-
 
-S 0 167 5 167 12 7
+S 0 171 5 171 12 7
 passing
-L 1 168 7 170 29
-S 1 168 9 170 29 40
+L 1 172 7 174 29
+S 1 172 9 174 29 40
 developer_account:
   membership: active
 
-M 10 172 3 189 36
-S 0 172 3 172 5 2
+M 10 176 3 193 36
+S 0 176 3 176 5 2
 id
-S 0 172 7 172 35 28
+S 0 176 7 176 35 28
 program-license-not-accepted
-S 0 173 3 173 12 9
-checklist
-S 0 173 14 173 31 17
-developer-program
-S 0 174 3 174 11 8
-severity
-S 0 174 13 174 18 5
-error
-S 0 175 3 175 8 5
-since
-S 0 175 10 175 15 5
-0.1.0
-S 0 176 3 176 8 5
-title
-S 0 176 10 176 62 52
-the latest Program License Agreement is not accepted
 S 0 177 3 177 12 9
+checklist
+S 0 177 14 177 31 17
+developer-program
+S 0 178 3 178 11 8
+severity
+S 0 178 13 178 18 5
+error
+S 0 179 3 179 8 5
+since
+S 0 179 10 179 15 5
+0.1.0
+S 0 180 3 180 8 5
+title
+S 0 180 10 180 62 52
+the latest Program License Agreement is not accepted
+S 0 181 3 181 12 9
 rationale
-S 0 177 14 177 150 136
+S 0 181 14 181 150 136
 App Store Connect blocks an account whose Account Holder has not accepted the latest Apple Developer Program License Agreement (TN3186).
-S 0 178 3 178 7 4
+S 0 182 3 182 7 4
 help
-S 0 178 9 178 76 67
+S 0 182 9 182 76 67
 the Account Holder must accept the agreement on developer.apple.com
-S 0 179 3 179 15 12
+S 0 183 3 183 15 12
 environments
-L 4 179 17 179 58
-S 0 179 18 179 25 7
+L 4 183 17 183 58
+S 0 183 18 183 25 7
 sandbox
-S 0 179 27 179 37 10
+S 0 183 27 183 37 10
 testflight
-S 0 179 39 179 45 6
+S 0 183 39 183 45 6
 review
-S 0 179 47 179 57 10
+S 0 183 47 183 57 10
 production
-S 0 180 3 180 17 14
+S 0 184 3 184 17 14
 not_applicable
-S 0 180 19 180 84 65
+S 0 184 19 184 84 65
 a StoreKit configuration file in Xcode needs no license agreement
-S 0 181 3 181 11 8
+S 0 185 3 185 11 8
 examples
-M 2 182 5 189 36
-S 0 182 5 182 15 10
+M 2 186 5 193 36
+S 0 186 5 186 15 10
 triggering
-L 1 183 7 185 42
-S 1 183 9 185 42 53
+L 1 187 7 189 42
+S 1 187 9 189 42 53
 developer_account:
   program_license: pending   # <-
 
-S 0 186 5 186 12 7
+S 0 190 5 190 12 7
 passing
-L 1 187 7 189 36
-S 1 187 9 189 36 47
+L 1 191 7 193 36
+S 1 191 9 193 36 47
 developer_account:
   program_license: accepted
 
-M 10 191 3 208 34
-S 0 191 3 191 5 2
+M 10 195 3 212 34
+S 0 195 3 195 5 2
 id
-S 0 191 7 191 20 13
+S 0 195 7 195 20 13
 personal-team
-S 0 192 3 192 12 9
-checklist
-S 0 192 14 192 31 17
-developer-program
-S 0 193 3 193 11 8
-severity
-S 0 193 13 193 18 5
-error
-S 0 194 3 194 8 5
-since
-S 0 194 10 194 15 5
-0.1.0
-S 0 195 3 195 8 5
-title
-S 0 195 10 195 42 32
-the team is a free personal team
 S 0 196 3 196 12 9
+checklist
+S 0 196 14 196 31 17
+developer-program
+S 0 197 3 197 11 8
+severity
+S 0 197 13 197 18 5
+error
+S 0 198 3 198 8 5
+since
+S 0 198 10 198 15 5
+0.1.0
+S 0 199 3 199 8 5
+title
+S 0 199 10 199 42 32
+the team is a free personal team
+S 0 200 3 200 12 9
 rationale
-S 0 196 14 196 107 93
+S 0 200 14 200 107 93
 Free personal teams cannot use the In-App Purchase capability; Xcode refuses to sign with it.
-S 0 197 3 197 7 4
+S 0 201 3 201 7 4
 help
-S 0 197 9 197 69 60
+S 0 201 9 201 69 60
 enrol in the Apple Developer Program and sign with that team
-S 0 198 3 198 15 12
+S 0 202 3 202 15 12
 environments
-L 4 198 17 198 58
-S 0 198 18 198 25 7
+L 4 202 17 202 58
+S 0 202 18 202 25 7
 sandbox
-S 0 198 27 198 37 10
+S 0 202 27 202 37 10
 testflight
-S 0 198 39 198 45 6
+S 0 202 39 202 45 6
 review
-S 0 198 47 198 57 10
+S 0 202 47 202 57 10
 production
-S 0 199 3 199 17 14
+S 0 203 3 203 17 14
 not_applicable
-S 0 199 19 199 77 58
+S 0 203 19 203 77 58
 a StoreKit configuration file in Xcode works with any team
-S 0 200 3 200 11 8
+S 0 204 3 204 11 8
 examples
-M 2 201 5 208 34
-S 0 201 5 201 15 10
+M 2 205 5 212 34
+S 0 205 5 205 15 10
 triggering
-L 1 202 7 204 37
-S 1 202 9 204 37 48
+L 1 206 7 208 37
+S 1 206 9 208 37 48
 developer_account:
   team_type: personal   # <-
 
-S 0 205 5 205 12 7
+S 0 209 5 209 12 7
 passing
-L 1 206 7 208 34
-S 1 206 9 208 34 45
+L 1 210 7 212 34
+S 1 210 9 212 34 45
 developer_account:
   team_type: organization
 
-M 10 211 3 228 61
-S 0 211 3 211 5 2
+M 10 215 3 232 61
+S 0 215 3 215 5 2
 id
-S 0 211 7 211 22 15
+S 0 215 7 215 22 15
 wildcard-app-id
-S 0 212 3 212 12 9
-checklist
-S 0 212 14 212 32 18
-app-id-iap-enabled
-S 0 213 3 213 11 8
-severity
-S 0 213 13 213 18 5
-error
-S 0 214 3 214 8 5
-since
-S 0 214 10 214 15 5
-0.1.0
-S 0 215 3 215 8 5
-title
-S 0 215 10 215 34 24
-the App ID is a wildcard
 S 0 216 3 216 12 9
+checklist
+S 0 216 14 216 32 18
+app-id-iap-enabled
+S 0 217 3 217 11 8
+severity
+S 0 217 13 217 18 5
+error
+S 0 218 3 218 8 5
+since
+S 0 218 10 218 15 5
+0.1.0
+S 0 219 3 219 8 5
+title
+S 0 219 10 219 34 24
+the App ID is a wildcard
+S 0 220 3 220 12 9
 rationale
-S 0 216 14 216 159 145
+S 0 220 14 220 159 145
 Wildcard App IDs cannot enable In-App Purchase, so StoreKit returns every product as invalid (TN3186, TN2413). It also answers `explicit-app-id`.
-S 0 217 3 217 7 4
+S 0 221 3 221 7 4
 help
-S 0 217 9 217 115 106
+S 0 221 9 221 115 106
 register an explicit App ID equal to the bundle ID, enable In-App Purchase, and sign with a profile for it
-S 0 218 3 218 15 12
+S 0 222 3 222 15 12
 environments
-L 4 218 17 218 58
-S 0 218 18 218 25 7
+L 4 222 17 222 58
+S 0 222 18 222 25 7
 sandbox
-S 0 218 27 218 37 10
+S 0 222 27 222 37 10
 testflight
-S 0 218 39 218 45 6
+S 0 222 39 222 45 6
 review
-S 0 218 47 218 57 10
+S 0 222 47 222 57 10
 production
-S 0 219 3 219 17 14
+S 0 223 3 223 17 14
 not_applicable
-S 0 219 19 219 83 64
+S 0 223 19 223 83 64
 a StoreKit configuration file in Xcode does not check the App ID
-S 0 220 3 220 11 8
+S 0 224 3 224 11 8
 examples
-M 2 221 5 228 61
-S 0 221 5 221 15 10
+M 2 225 5 232 61
+S 0 225 5 225 15 10
 triggering
-L 1 222 7 224 57
-S 1 222 9 224 57 57
+L 1 226 7 228 57
+S 1 226 9 228 57 57
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.*   # <-
 
-S 0 225 5 225 12 7
+S 0 229 5 229 12 7
 passing
-L 1 226 7 228 61
-S 1 226 9 228 61 61
+L 1 230 7 232 61
+S 1 230 9 232 61 61
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 230 3 247 32
-S 0 230 3 230 5 2
+M 10 234 3 251 32
+S 0 234 3 234 5 2
 id
-S 0 230 7 230 30 23
+S 0 234 7 234 30 23
 iap-capability-disabled
-S 0 231 3 231 12 9
-checklist
-S 0 231 14 231 32 18
-app-id-iap-enabled
-S 0 232 3 232 11 8
-severity
-S 0 232 13 232 18 5
-error
-S 0 233 3 233 8 5
-since
-S 0 233 10 233 15 5
-0.1.0
-S 0 234 3 234 8 5
-title
-S 0 234 10 234 55 45
-In-App Purchase is not enabled for the App ID
 S 0 235 3 235 12 9
+checklist
+S 0 235 14 235 32 18
+app-id-iap-enabled
+S 0 236 3 236 11 8
+severity
+S 0 236 13 236 18 5
+error
+S 0 237 3 237 8 5
+since
+S 0 237 10 237 15 5
+0.1.0
+S 0 238 3 238 8 5
+title
+S 0 238 10 238 55 45
+In-App Purchase is not enabled for the App ID
+S 0 239 3 239 12 9
 rationale
-S 0 235 14 235 150 136
+S 0 239 14 239 150 136
 The App ID's In-App Purchase capability is on by default for explicit App IDs, but it can be turned off; then no product loads (TN3186).
-S 0 236 3 236 7 4
+S 0 240 3 240 7 4
 help
-S 0 236 9 236 86 77
+S 0 240 9 240 86 77
 enable In-App Purchase for the App ID and regenerate the provisioning profile
-S 0 237 3 237 15 12
+S 0 241 3 241 15 12
 environments
-L 4 237 17 237 58
-S 0 237 18 237 25 7
+L 4 241 17 241 58
+S 0 241 18 241 25 7
 sandbox
-S 0 237 27 237 37 10
+S 0 241 27 241 37 10
 testflight
-S 0 237 39 237 45 6
+S 0 241 39 241 45 6
 review
-S 0 237 47 237 57 10
+S 0 241 47 241 57 10
 production
-S 0 238 3 238 17 14
+S 0 242 3 242 17 14
 not_applicable
-S 0 238 19 238 87 68
+S 0 242 19 242 87 68
 a StoreKit configuration file in Xcode does not check the capability
-S 0 239 3 239 11 8
+S 0 243 3 243 11 8
 examples
-M 2 240 5 247 32
-S 0 240 5 240 15 10
+M 2 244 5 251 32
+S 0 244 5 244 15 10
 triggering
-L 1 241 7 243 40
-S 1 241 9 243 40 40
+L 1 245 7 247 40
+S 1 245 9 247 40 40
 app_id:
   in_app_purchase: false   # <-
 
-S 0 244 5 244 12 7
+S 0 248 5 248 12 7
 passing
-L 1 245 7 247 32
-S 1 245 9 247 32 32
+L 1 249 7 251 32
+S 1 249 9 251 32 32
 app_id:
   in_app_purchase: true
 
-M 10 249 3 266 61
-S 0 249 3 249 5 2
+M 10 253 3 270 61
+S 0 253 3 253 5 2
 id
-S 0 249 7 249 25 18
+S 0 253 7 253 25 18
 bundle-id-mismatch
-S 0 250 3 250 12 9
-checklist
-S 0 250 14 250 31 17
-bundle-id-matches
-S 0 251 3 251 11 8
-severity
-S 0 251 13 251 18 5
-error
-S 0 252 3 252 8 5
-since
-S 0 252 10 252 15 5
-0.1.0
-S 0 253 3 253 8 5
-title
-S 0 253 10 253 49 39
-the bundle ID does not match the App ID
 S 0 254 3 254 12 9
+checklist
+S 0 254 14 254 31 17
+bundle-id-matches
+S 0 255 3 255 11 8
+severity
+S 0 255 13 255 18 5
+error
+S 0 256 3 256 8 5
+since
+S 0 256 10 256 15 5
+0.1.0
+S 0 257 3 257 8 5
+title
+S 0 257 10 257 49 39
+the bundle ID does not match the App ID
+S 0 258 3 258 12 9
 rationale
-S 0 254 14 254 176 162
+S 0 258 14 258 176 162
 StoreKit looks products up under the bundle ID the app runs with; it must equal the App ID without its team prefix, exactly and case-sensitively (TN3186, QA1879).
-S 0 255 3 255 7 4
+S 0 259 3 259 7 4
 help
-S 0 255 9 255 82 73
+S 0 259 9 259 82 73
 make the bundle ID, the App ID and the App Store Connect app record agree
-S 0 256 3 256 15 12
+S 0 260 3 260 15 12
 environments
-L 4 256 17 256 58
-S 0 256 18 256 25 7
+L 4 260 17 260 58
+S 0 260 18 260 25 7
 sandbox
-S 0 256 27 256 37 10
+S 0 260 27 260 37 10
 testflight
-S 0 256 39 256 45 6
+S 0 260 39 260 45 6
 review
-S 0 256 47 256 57 10
+S 0 260 47 260 57 10
 production
-S 0 257 3 257 17 14
+S 0 261 3 261 17 14
 not_applicable
-S 0 257 19 257 86 67
+S 0 261 19 261 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 258 3 258 11 8
+S 0 262 3 262 11 8
 examples
-M 2 259 5 266 61
-S 0 259 5 259 15 10
+M 2 263 5 270 61
+S 0 263 5 263 15 10
 triggering
-L 1 260 7 262 68
-S 1 260 9 262 68 68
+L 1 264 7 266 68
+S 1 264 9 266 68 68
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.PocketGarden   # <-
 
-S 0 263 5 263 12 7
+S 0 267 5 267 12 7
 passing
-L 1 264 7 266 61
-S 1 264 9 266 61 61
+L 1 268 7 270 61
+S 1 268 9 270 61 61
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 268 3 285 27
-S 0 268 3 268 5 2
+M 10 272 3 289 27
+S 0 272 3 272 5 2
 id
-S 0 268 7 268 25 18
+S 0 272 7 272 25 18
 app-record-missing
-S 0 269 3 269 12 9
-checklist
-S 0 269 14 269 31 17
-bundle-id-matches
-S 0 270 3 270 11 8
-severity
-S 0 270 13 270 18 5
-error
-S 0 271 3 271 8 5
-since
-S 0 271 10 271 15 5
-0.1.0
-S 0 272 3 272 8 5
-title
-S 0 272 10 272 68 58
-there is no App Store Connect app record for the bundle ID
 S 0 273 3 273 12 9
+checklist
+S 0 273 14 273 31 17
+bundle-id-matches
+S 0 274 3 274 11 8
+severity
+S 0 274 13 274 18 5
+error
+S 0 275 3 275 8 5
+since
+S 0 275 10 275 15 5
+0.1.0
+S 0 276 3 276 8 5
+title
+S 0 276 10 276 68 58
+there is no App Store Connect app record for the bundle ID
+S 0 277 3 277 12 9
 rationale
-S 0 273 14 273 117 103
+S 0 277 14 277 117 103
 In-App Purchases belong to an app record; without one for the bundle ID, there are no products to find.
-S 0 274 3 274 7 4
+S 0 278 3 278 7 4
 help
-S 0 274 9 274 71 62
+S 0 278 9 278 71 62
 create the app record in App Store Connect with this bundle ID
-S 0 275 3 275 15 12
+S 0 279 3 279 15 12
 environments
-L 4 275 17 275 58
-S 0 275 18 275 25 7
+L 4 279 17 279 58
+S 0 279 18 279 25 7
 sandbox
-S 0 275 27 275 37 10
+S 0 279 27 279 37 10
 testflight
-S 0 275 39 275 45 6
+S 0 279 39 279 45 6
 review
-S 0 275 47 275 57 10
+S 0 279 47 279 57 10
 production
-S 0 276 3 276 17 14
+S 0 280 3 280 17 14
 not_applicable
-S 0 276 19 276 77 58
+S 0 280 19 280 77 58
 a StoreKit configuration file in Xcode needs no app record
-S 0 277 3 277 11 8
+S 0 281 3 281 11 8
 examples
-M 2 278 5 285 27
-S 0 278 5 278 15 10
+M 2 282 5 289 27
+S 0 282 5 282 15 10
 triggering
-L 1 279 7 281 35
-S 1 279 9 281 35 46
+L 1 283 7 285 35
+S 1 283 9 285 35 46
 app_store_connect:
   app_record: false   # <-
 
-S 0 282 5 282 12 7
+S 0 286 5 286 12 7
 passing
-L 1 283 7 285 27
-S 1 283 9 285 27 38
+L 1 287 7 289 27
+S 1 287 9 289 27 38
 app_store_connect:
   app_record: true
 
-M 10 288 3 307 59
-S 0 288 3 288 5 2
+M 10 292 3 311 59
+S 0 292 3 292 5 2
 id
-S 0 288 7 288 30 23
+S 0 292 7 292 30 23
 profile-app-id-mismatch
-S 0 289 3 289 12 9
-checklist
-S 0 289 14 289 34 20
-provisioning-profile
-S 0 290 3 290 11 8
-severity
-S 0 290 13 290 18 5
-error
-S 0 291 3 291 8 5
-since
-S 0 291 10 291 15 5
-0.1.0
-S 0 292 3 292 8 5
-title
-S 0 292 10 292 56 46
-the provisioning profile is for another App ID
 S 0 293 3 293 12 9
+checklist
+S 0 293 14 293 34 20
+provisioning-profile
+S 0 294 3 294 11 8
+severity
+S 0 294 13 294 18 5
+error
+S 0 295 3 295 8 5
+since
+S 0 295 10 295 15 5
+0.1.0
+S 0 296 3 296 8 5
+title
+S 0 296 10 296 56 46
+the provisioning profile is for another App ID
+S 0 297 3 297 12 9
 rationale
-S 0 293 14 293 182 168
+S 0 297 14 297 182 168
 The profile decides which App ID, and so which capabilities, the build has; a profile for another App ID means the build is not the app the products belong to (TN3186).
-S 0 294 3 294 7 4
+S 0 298 3 298 7 4
 help
-S 0 294 9 294 63 54
+S 0 298 9 298 63 54
 sign with a profile made for the app's explicit App ID
-S 0 295 3 295 15 12
+S 0 299 3 299 15 12
 environments
-L 3 295 17 295 46
-S 0 295 18 295 25 7
+L 3 299 17 299 46
+S 0 299 18 299 25 7
 sandbox
-S 0 295 27 295 37 10
+S 0 299 27 299 37 10
 testflight
-S 0 295 39 295 45 6
+S 0 299 39 299 45 6
 review
-S 0 296 3 296 17 14
+S 0 300 3 300 17 14
 not_applicable
-S 0 296 19 296 125 106
+S 0 300 19 300 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 297 3 297 11 8
+S 0 301 3 301 11 8
 examples
-M 2 298 5 307 59
-S 0 298 5 298 15 10
+M 2 302 5 311 59
+S 0 302 5 302 15 10
 triggering
-L 1 299 7 302 70
-S 1 299 9 302 70 82
+L 1 303 7 306 70
+S 1 303 9 306 70 82
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden.dev   # <-
 
-S 0 303 5 303 12 7
+S 0 307 5 307 12 7
 passing
-L 1 304 7 307 59
-S 1 304 9 307 59 71
+L 1 308 7 311 59
+S 1 308 9 311 59 71
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 309 3 328 59
-S 0 309 3 309 5 2
+M 10 313 3 332 59
+S 0 313 3 313 5 2
 id
-S 0 309 7 309 23 16
+S 0 313 7 313 23 16
 wildcard-profile
-S 0 310 3 310 12 9
-checklist
-S 0 310 14 310 29 15
-explicit-app-id
-S 0 311 3 311 11 8
-severity
-S 0 311 13 311 18 5
-error
-S 0 312 3 312 8 5
-since
-S 0 312 10 312 15 5
-0.1.0
-S 0 313 3 313 8 5
-title
-S 0 313 10 313 64 54
-the provisioning profile is made for a wildcard App ID
 S 0 314 3 314 12 9
+checklist
+S 0 314 14 314 29 15
+explicit-app-id
+S 0 315 3 315 11 8
+severity
+S 0 315 13 315 18 5
+error
+S 0 316 3 316 8 5
+since
+S 0 316 10 316 15 5
+0.1.0
+S 0 317 3 317 8 5
+title
+S 0 317 10 317 64 54
+the provisioning profile is made for a wildcard App ID
+S 0 318 3 318 12 9
 rationale
-S 0 314 14 314 159 145
+S 0 318 14 318 159 145
 In the sandbox, In-App Purchase cannot be tested with a profile that contains a wildcard App ID (TN3186). It also answers `provisioning-profile`.
-S 0 315 3 315 7 4
+S 0 319 3 319 7 4
 help
-S 0 315 9 315 57 48
+S 0 319 9 319 57 48
 sign with a profile made for the explicit App ID
-S 0 316 3 316 15 12
+S 0 320 3 320 15 12
 environments
-L 3 316 17 316 46
-S 0 316 18 316 25 7
+L 3 320 17 320 46
+S 0 320 18 320 25 7
 sandbox
-S 0 316 27 316 37 10
+S 0 320 27 320 37 10
 testflight
-S 0 316 39 316 45 6
+S 0 320 39 320 45 6
 review
-S 0 317 3 317 17 14
+S 0 321 3 321 17 14
 not_applicable
-S 0 317 19 317 125 106
+S 0 321 19 321 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 318 3 318 11 8
+S 0 322 3 322 11 8
 examples
-M 2 319 5 328 59
-S 0 319 5 319 15 10
+M 2 323 5 332 59
+S 0 323 5 323 15 10
 triggering
-L 1 320 7 323 40
-S 1 320 9 323 40 52
+L 1 324 7 327 40
+S 1 324 9 327 40 52
 signing:
   profile:
     app_id: 4KQ2H9XW7B.*   # <-
 
-S 0 324 5 324 12 7
+S 0 328 5 328 12 7
 passing
-L 1 325 7 328 59
-S 1 325 9 328 59 71
+L 1 329 7 332 59
+S 1 329 9 332 59 71
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 330 3 349 30
-S 0 330 3 330 5 2
+M 10 334 3 353 30
+S 0 334 3 334 5 2
 id
-S 0 330 7 330 29 22
+S 0 334 7 334 29 22
 profile-cannot-use-iap
-S 0 331 3 331 12 9
-checklist
-S 0 331 14 331 34 20
-provisioning-profile
-S 0 332 3 332 11 8
-severity
-S 0 332 13 332 18 5
-error
-S 0 333 3 333 8 5
-since
-S 0 333 10 333 15 5
-0.1.0
-S 0 334 3 334 8 5
-title
-S 0 334 10 334 68 58
-the build is signed for distribution outside the App Store
 S 0 335 3 335 12 9
+checklist
+S 0 335 14 335 34 20
+provisioning-profile
+S 0 336 3 336 11 8
+severity
+S 0 336 13 336 18 5
+error
+S 0 337 3 337 8 5
+since
+S 0 337 10 337 15 5
+0.1.0
+S 0 338 3 338 8 5
+title
+S 0 338 10 338 68 58
+the build is signed for distribution outside the App Store
+S 0 339 3 339 12 9
 rationale
-S 0 335 14 335 280 266
+S 0 339 14 339 280 266
 In-App Purchase is sold through the App Store only. A Mac app signed with a Developer ID profile (it provisions all devices) or an iOS app signed with an in-house (enterprise) profile cannot use it, and StoreKit answers its product requests with invalid identifiers.
-S 0 336 3 336 7 4
+S 0 340 3 340 7 4
 help
-S 0 336 9 336 82 73
+S 0 340 9 340 82 73
 sign with a development profile to test, and an App Store profile to ship
-S 0 337 3 337 15 12
+S 0 341 3 341 15 12
 environments
-L 3 337 17 337 46
-S 0 337 18 337 25 7
+L 3 341 17 341 46
+S 0 341 18 341 25 7
 sandbox
-S 0 337 27 337 37 10
+S 0 341 27 341 37 10
 testflight
-S 0 337 39 337 45 6
+S 0 341 39 341 45 6
 review
-S 0 338 3 338 17 14
+S 0 342 3 342 17 14
 not_applicable
-S 0 338 19 338 125 106
+S 0 342 19 342 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 339 3 339 11 8
+S 0 343 3 343 11 8
 examples
-M 2 340 5 349 30
-S 0 340 5 340 15 10
+M 2 344 5 353 30
+S 0 344 5 344 15 10
 triggering
-L 1 341 7 344 36
-S 1 341 9 344 36 48
+L 1 345 7 348 36
+S 1 345 9 348 36 48
 signing:
   profile:
     type: enterprise   # <-
 
-S 0 345 5 345 12 7
+S 0 349 5 349 12 7
 passing
-L 1 346 7 349 30
-S 1 346 9 349 30 42
+L 1 350 7 353 30
+S 1 350 9 353 30 42
 signing:
   profile:
     type: development
 
-M 10 351 3 370 45
-S 0 351 3 351 5 2
+M 10 355 3 374 45
+S 0 355 3 355 5 2
 id
-S 0 351 7 351 22 15
+S 0 355 7 355 22 15
 profile-expired
-S 0 352 3 352 12 9
-checklist
-S 0 352 14 352 34 20
-provisioning-profile
-S 0 353 3 353 11 8
-severity
-S 0 353 13 353 18 5
-error
-S 0 354 3 354 8 5
-since
-S 0 354 10 354 15 5
-0.1.0
-S 0 355 3 355 8 5
-title
-S 0 355 10 355 46 36
-the provisioning profile has expired
 S 0 356 3 356 12 9
+checklist
+S 0 356 14 356 34 20
+provisioning-profile
+S 0 357 3 357 11 8
+severity
+S 0 357 13 357 18 5
+error
+S 0 358 3 358 8 5
+since
+S 0 358 10 358 15 5
+0.1.0
+S 0 359 3 359 8 5
+title
+S 0 359 10 359 46 36
+the provisioning profile has expired
+S 0 360 3 360 12 9
 rationale
-S 0 356 14 356 79 65
+S 0 360 14 360 79 65
 An expired profile cannot sign a build that talks to the sandbox.
-S 0 357 3 357 7 4
+S 0 361 3 361 7 4
 help
-S 0 357 9 357 63 54
+S 0 361 9 361 63 54
 regenerate the profile, or let automatic signing do it
-S 0 358 3 358 15 12
+S 0 362 3 362 15 12
 environments
-L 3 358 17 358 46
-S 0 358 18 358 25 7
+L 3 362 17 362 46
+S 0 362 18 362 25 7
 sandbox
-S 0 358 27 358 37 10
+S 0 362 27 362 37 10
 testflight
-S 0 358 39 358 45 6
+S 0 362 39 362 45 6
 review
-S 0 359 3 359 17 14
+S 0 363 3 363 17 14
 not_applicable
-S 0 359 19 359 125 106
+S 0 363 19 363 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 360 3 360 11 8
+S 0 364 3 364 11 8
 examples
-M 2 361 5 370 45
-S 0 361 5 361 15 10
+M 2 365 5 374 45
+S 0 365 5 365 15 10
 triggering
-L 1 362 7 365 52
-S 1 362 9 365 52 64
+L 1 366 7 369 52
+S 1 366 9 369 52 64
 signing:
   profile:
     expires_at: 2026-11-01T00:00:00Z   # <-
 
-S 0 366 5 366 12 7
+S 0 370 5 370 12 7
 passing
-L 1 367 7 370 45
-S 1 367 9 370 45 57
+L 1 371 7 374 45
+S 1 371 9 374 45 57
 signing:
   profile:
     expires_at: 2027-11-20T08:00:00Z
 
-M 10 372 3 391 45
-S 0 372 3 372 5 2
+M 10 376 3 395 45
+S 0 376 3 376 5 2
 id
-S 0 372 7 372 27 20
+S 0 376 7 376 27 20
 profile-predates-iap
-S 0 373 3 373 12 9
-checklist
-S 0 373 14 373 34 20
-provisioning-profile
-S 0 374 3 374 11 8
-severity
-S 0 374 13 374 18 5
-error
-S 0 375 3 375 8 5
-since
-S 0 375 10 375 15 5
-0.1.0
-S 0 376 3 376 8 5
-title
-S 0 376 10 376 79 69
-the provisioning profile is older than the In-App Purchase capability
 S 0 377 3 377 12 9
+checklist
+S 0 377 14 377 34 20
+provisioning-profile
+S 0 378 3 378 11 8
+severity
+S 0 378 13 378 18 5
+error
+S 0 379 3 379 8 5
+since
+S 0 379 10 379 15 5
+0.1.0
+S 0 380 3 380 8 5
+title
+S 0 380 10 380 79 69
+the provisioning profile is older than the In-App Purchase capability
+S 0 381 3 381 12 9
 rationale
-S 0 377 14 377 165 151
+S 0 381 14 381 165 151
 A profile made before In-App Purchase was enabled on the App ID does not carry the capability; it must be regenerated (TN2259, the founding checklist).
-S 0 378 3 378 7 4
+S 0 382 3 382 7 4
 help
-S 0 378 9 378 45 36
+S 0 382 9 382 45 36
 regenerate and reinstall the profile
-S 0 379 3 379 15 12
+S 0 383 3 383 15 12
 environments
-L 3 379 17 379 46
-S 0 379 18 379 25 7
+L 3 383 17 383 46
+S 0 383 18 383 25 7
 sandbox
-S 0 379 27 379 37 10
+S 0 383 27 383 37 10
 testflight
-S 0 379 39 379 45 6
+S 0 383 39 383 45 6
 review
-S 0 380 3 380 17 14
+S 0 384 3 384 17 14
 not_applicable
-S 0 380 19 380 125 106
+S 0 384 19 384 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 381 3 381 11 8
+S 0 385 3 385 11 8
 examples
-M 2 382 5 391 45
-S 0 382 5 382 15 10
+M 2 386 5 395 45
+S 0 386 5 386 15 10
 triggering
-L 1 383 7 386 52
-S 1 383 9 386 52 64
+L 1 387 7 390 52
+S 1 387 9 390 52 64
 signing:
   profile:
     created_at: 2026-01-15T00:00:00Z   # <-
 
-S 0 387 5 387 12 7
+S 0 391 5 391 12 7
 passing
-L 1 388 7 391 45
-S 1 388 9 391 45 57
+L 1 392 7 395 45
+S 1 392 9 395 45 57
 signing:
   profile:
     created_at: 2026-11-20T08:00:00Z
 
-M 10 393 3 412 28
-S 0 393 3 393 5 2
+M 10 397 3 416 28
+S 0 397 3 397 5 2
 id
-S 0 393 7 393 28 21
+S 0 397 7 397 28 21
 profile-not-installed
-S 0 394 3 394 12 9
-checklist
-S 0 394 14 394 34 20
-provisioning-profile
-S 0 395 3 395 11 8
-severity
-S 0 395 13 395 18 5
-error
-S 0 396 3 396 8 5
-since
-S 0 396 10 396 15 5
-0.1.0
-S 0 397 3 397 8 5
-title
-S 0 397 10 397 51 41
-the provisioning profile is not installed
 S 0 398 3 398 12 9
+checklist
+S 0 398 14 398 34 20
+provisioning-profile
+S 0 399 3 399 11 8
+severity
+S 0 399 13 399 18 5
+error
+S 0 400 3 400 8 5
+since
+S 0 400 10 400 15 5
+0.1.0
+S 0 401 3 401 8 5
+title
+S 0 401 10 401 51 41
+the provisioning profile is not installed
+S 0 402 3 402 12 9
 rationale
-S 0 398 14 398 131 117
+S 0 402 14 402 131 117
 Xcode signs only with profiles it has; a profile that exists in the portal but not on the Mac does not sign anything.
-S 0 399 3 399 7 4
+S 0 403 3 403 7 4
 help
-S 0 399 9 399 60 55
+S 0 403 9 403 60 55
 download the profile in Xcode → Settings → Accounts
-S 0 400 3 400 15 12
+S 0 404 3 404 15 12
 environments
-L 3 400 17 400 46
-S 0 400 18 400 25 7
+L 3 404 17 404 46
+S 0 404 18 404 25 7
 sandbox
-S 0 400 27 400 37 10
+S 0 404 27 404 37 10
 testflight
-S 0 400 39 400 45 6
+S 0 404 39 404 45 6
 review
-S 0 401 3 401 17 14
+S 0 405 3 405 17 14
 not_applicable
-S 0 401 19 401 125 106
+S 0 405 19 405 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 402 3 402 11 8
+S 0 406 3 406 11 8
 examples
-M 2 403 5 412 28
-S 0 403 5 403 15 10
+M 2 407 5 416 28
+S 0 407 5 407 15 10
 triggering
-L 1 404 7 407 36
-S 1 404 9 407 36 48
+L 1 408 7 411 36
+S 1 408 9 411 36 48
 signing:
   profile:
     installed: false   # <-
 
-S 0 408 5 408 12 7
+S 0 412 5 412 12 7
 passing
-L 1 409 7 412 28
-S 1 409 9 412 28 40
+L 1 413 7 416 28
+S 1 413 9 416 28 40
 signing:
   profile:
     installed: true
 
-M 10 414 3 431 30
-S 0 414 3 414 5 2
+M 10 418 3 435 30
+S 0 418 3 418 5 2
 id
-S 0 414 7 414 28 21
+S 0 418 7 418 28 21
 signing-team-mismatch
-S 0 415 3 415 12 9
-checklist
-S 0 415 14 415 26 12
-code-signing
-S 0 416 3 416 11 8
-severity
-S 0 416 13 416 18 5
-error
-S 0 417 3 417 8 5
-since
-S 0 417 10 417 15 5
-0.1.0
-S 0 418 3 418 8 5
-title
-S 0 418 10 418 43 33
-the build signs with another team
 S 0 419 3 419 12 9
+checklist
+S 0 419 14 419 26 12
+code-signing
+S 0 420 3 420 11 8
+severity
+S 0 420 13 420 18 5
+error
+S 0 421 3 421 8 5
+since
+S 0 421 10 421 15 5
+0.1.0
+S 0 422 3 422 8 5
+title
+S 0 422 10 422 43 33
+the build signs with another team
+S 0 423 3 423 12 9
 rationale
-S 0 419 14 419 156 142
+S 0 423 14 423 156 142
 Products belong to one developer account; a build signed by another team (or with another team's App ID or profile) is not that account's app.
-S 0 420 3 420 7 4
+S 0 424 3 424 7 4
 help
-S 0 420 9 420 65 56
+S 0 424 9 424 65 56
 sign with the team that owns the App ID and the products
-S 0 421 3 421 15 12
+S 0 425 3 425 15 12
 environments
-L 3 421 17 421 46
-S 0 421 18 421 25 7
+L 3 425 17 425 46
+S 0 425 18 425 25 7
 sandbox
-S 0 421 27 421 37 10
+S 0 425 27 425 37 10
 testflight
-S 0 421 39 421 45 6
+S 0 425 39 425 45 6
 review
-S 0 422 3 422 17 14
+S 0 426 3 426 17 14
 not_applicable
-S 0 422 19 422 112 93
+S 0 426 19 426 112 93
 Xcode with a StoreKit configuration file and App Store installs do not depend on your signing
-S 0 423 3 423 11 8
+S 0 427 3 427 11 8
 examples
-M 2 424 5 431 30
-S 0 424 5 424 15 10
+M 2 428 5 435 30
+S 0 428 5 428 15 10
 triggering
-L 1 425 7 427 37
-S 1 425 9 427 37 38
+L 1 429 7 431 37
+S 1 429 9 431 37 38
 signing:
   team_id: 9ZZ8YY7XX6   # <-
 
-S 0 428 5 428 12 7
+S 0 432 5 432 12 7
 passing
-L 1 429 7 431 30
-S 1 429 9 431 30 31
+L 1 433 7 435 30
+S 1 433 9 435 30 31
 signing:
   team_id: 4KQ2H9XW7B
 
-M 8 434 3 453 29
-S 0 434 3 434 5 2
+M 8 438 3 457 29
+S 0 438 3 438 5 2
 id
-S 0 434 7 434 32 25
+S 0 438 7 438 32 25
 deployment-target-too-low
-S 0 435 3 435 12 9
-checklist
-S 0 435 14 435 24 10
-os-version
-S 0 436 3 436 11 8
-severity
-S 0 436 13 436 18 5
-error
-S 0 437 3 437 8 5
-since
-S 0 437 10 437 15 5
-0.1.0
-S 0 438 3 438 8 5
-title
-S 0 438 10 438 62 52
-the deployment target is below what StoreKit 2 needs
 S 0 439 3 439 12 9
+checklist
+S 0 439 14 439 24 10
+os-version
+S 0 440 3 440 11 8
+severity
+S 0 440 13 440 18 5
+error
+S 0 441 3 441 8 5
+since
+S 0 441 10 441 15 5
+0.1.0
+S 0 442 3 442 8 5
+title
+S 0 442 10 442 62 52
+the deployment target is below what StoreKit 2 needs
+S 0 443 3 443 12 9
 rationale
-S 0 439 14 439 247 233
+S 0 443 14 443 247 233
 StoreKit 2's `Product.products(for:)` exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1; an app that uses only StoreKit 2 requests no products on older systems. When `app.sources` are scanned, StoreKit 2 code inside `if
-S 0 440 3 440 7 4
+S 0 444 3 444 7 4
 help
-S 0 440 9 440 101 92
+S 0 444 9 444 101 92
 raise the deployment target, or add a StoreKit 1 path, or put the StoreKit 2 code inside `if
-S 0 441 3 441 11 8
+S 0 445 3 445 11 8
 examples
-M 2 442 5 453 29
-S 0 442 5 442 15 10
+M 2 446 5 457 29
+S 0 446 5 446 15 10
 triggering
-L 1 443 7 445 43
-S 1 443 9 445 43 40
+L 1 447 7 449 43
+S 1 447 9 449 43 40
 app:
   deployment_target: "14.0"   # <-
 
-S 0 446 5 446 12 7
+S 0 450 5 450 12 7
 passing
-L 2 447 7 453 29
-S 1 447 9 449 36 33
+L 2 451 7 457 29
+S 1 451 9 453 36 33
 app:
   deployment_target: "15.0"
 
-S 1 450 9 453 29 54
+S 1 454 9 457 29 54
 app:
   deployment_target: "14.0"
   storekit_api: both
 
-M 8 456 3 471 51
-S 0 456 3 456 5 2
+M 9 460 3 476 51
+S 0 460 3 460 5 2
 id
-S 0 456 7 456 23 16
+S 0 460 7 460 23 16
 short-product-id
-S 0 457 3 457 12 9
-checklist
-S 0 457 14 457 29 15
-full-product-id
-S 0 458 3 458 11 8
-severity
-S 0 458 13 458 18 5
-error
-S 0 459 3 459 8 5
-since
-S 0 459 10 459 15 5
-0.1.0
-S 0 460 3 460 8 5
-title
-S 0 460 10 460 63 53
-the code requests a product by the end of its ID only
 S 0 461 3 461 12 9
+checklist
+S 0 461 14 461 29 15
+full-product-id
+S 0 462 3 462 11 8
+severity
+S 0 462 13 462 18 5
+error
+S 0 463 3 463 8 5
+since
+S 0 463 10 463 15 5
+0.1.0
+S 0 464 3 464 8 5
+title
+S 0 464 10 464 63 53
+the code requests a product by the end of its ID only
+S 0 465 3 465 12 9
 rationale
-S 0 461 14 461 192 178
+S 0 465 14 465 192 178
 StoreKit matches product IDs exactly and never adds the bundle ID, so `upgradetopro` does not find `com.runmonster.runmonsterfree.upgradetopro` (the founding checklist's item 8).
-S 0 462 3 462 7 4
+S 0 466 3 466 7 4
 help
-S 0 462 9 462 36 27
+S 0 466 9 466 36 27
 request the full product ID
-S 0 463 3 463 11 8
+S 0 467 3 467 6 3
+fix
+S 1 467 8 467 279 269
+the literal becomes the full product ID. Always safe: it is offered only when exactly one product's ID ends with the request after a dot, and only the literal's text between its quotes changes (a request built from pieces, escaped, or read from a build is left to you).
+S 0 468 3 468 11 8
 examples
-M 2 464 5 471 51
-S 0 464 5 464 15 10
+M 2 469 5 476 51
+S 0 469 5 469 15 10
 triggering
-L 1 465 7 467 30
-S 1 465 9 467 30 32
+L 1 470 7 472 30
+S 1 470 9 472 30 32
 requests:
   - greenhouse   # <-
 
-S 0 468 5 468 12 7
+S 0 473 5 473 12 7
 passing
-L 1 469 7 471 51
-S 1 469 9 471 51 53
+L 1 474 7 476 51
+S 1 474 9 476 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 8 473 3 488 48
-S 0 473 3 473 5 2
+M 8 478 3 493 48
+S 0 478 3 478 5 2
 id
-S 0 473 7 473 30 23
+S 0 478 7 478 30 23
 bundle-id-as-product-id
-S 0 474 3 474 12 9
+S 0 479 3 479 12 9
 checklist
-S 0 474 14 474 29 15
+S 0 479 14 479 29 15
 full-product-id
-S 0 475 3 475 11 8
-severity
-S 0 475 13 475 18 5
-error
-S 0 476 3 476 8 5
-since
-S 0 476 10 476 15 5
-0.1.0
-S 0 477 3 477 8 5
-title
-S 0 477 10 477 55 45
-the code passes the bundle ID as a product ID
-S 0 478 3 478 12 9
-rationale
-S 0 478 14 478 89 75
-The bundle ID names the app, not a product; StoreKit returns it as invalid.
-S 0 479 3 479 7 4
-help
-S 0 479 9 479 37 28
-request the product's own ID
 S 0 480 3 480 11 8
+severity
+S 0 480 13 480 18 5
+error
+S 0 481 3 481 8 5
+since
+S 0 481 10 481 15 5
+0.1.0
+S 0 482 3 482 8 5
+title
+S 0 482 10 482 55 45
+the code passes the bundle ID as a product ID
+S 0 483 3 483 12 9
+rationale
+S 0 483 14 483 89 75
+The bundle ID names the app, not a product; StoreKit returns it as invalid.
+S 0 484 3 484 7 4
+help
+S 0 484 9 484 37 28
+request the product's own ID
+S 0 485 3 485 11 8
 examples
-M 2 481 5 488 48
-S 0 481 5 481 15 10
+M 2 486 5 493 48
+S 0 486 5 486 15 10
 triggering
-L 1 482 7 484 47
-S 1 482 9 484 47 49
+L 1 487 7 489 47
+S 1 487 9 489 47 49
 requests:
   - com.greenthumb.pocketgarden   # <-
 
-S 0 485 5 485 12 7
+S 0 490 5 490 12 7
 passing
-L 1 486 7 488 48
-S 1 486 9 488 48 50
+L 1 491 7 493 48
+S 1 491 9 493 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 490 3 505 51
-S 0 490 3 490 5 2
+M 9 495 3 511 51
+S 0 495 3 495 5 2
 id
-S 0 490 7 490 31 24
+S 0 495 7 495 31 24
 product-id-case-mismatch
-S 0 491 3 491 12 9
+S 0 496 3 496 12 9
 checklist
-S 0 491 14 491 29 15
+S 0 496 14 496 29 15
 full-product-id
-S 0 492 3 492 11 8
-severity
-S 0 492 13 492 18 5
-error
-S 0 493 3 493 8 5
-since
-S 0 493 10 493 15 5
-0.1.0
-S 0 494 3 494 8 5
-title
-S 0 494 10 494 69 59
-the requested ID differs from the product ID in letter case
-S 0 495 3 495 12 9
-rationale
-S 0 495 14 495 45 31
-Product IDs are case-sensitive.
-S 0 496 3 496 7 4
-help
-S 0 496 9 496 58 49
-request the product ID with its exact letter case
 S 0 497 3 497 11 8
+severity
+S 0 497 13 497 18 5
+error
+S 0 498 3 498 8 5
+since
+S 0 498 10 498 15 5
+0.1.0
+S 0 499 3 499 8 5
+title
+S 0 499 10 499 69 59
+the requested ID differs from the product ID in letter case
+S 0 500 3 500 12 9
+rationale
+S 0 500 14 500 45 31
+Product IDs are case-sensitive.
+S 0 501 3 501 7 4
+help
+S 0 501 9 501 58 49
+request the product ID with its exact letter case
+S 0 502 3 502 6 3
+fix
+S 1 502 8 502 200 190
+the literal becomes the product ID in its own letter case. Always safe: it is offered only when exactly one product has those letters, and only the literal's text between its quotes changes.
+S 0 503 3 503 11 8
 examples
-M 2 498 5 505 51
-S 0 498 5 498 15 10
+M 2 504 5 511 51
+S 0 504 5 504 15 10
 triggering
-L 1 499 7 501 58
-S 1 499 9 501 58 60
+L 1 505 7 507 58
+S 1 505 9 507 58 60
 requests:
   - com.greenthumb.pocketgarden.Greenhouse   # <-
 
-S 0 502 5 502 12 7
+S 0 508 5 508 12 7
 passing
-L 1 503 7 505 51
-S 1 503 9 505 51 53
+L 1 509 7 511 51
+S 1 509 9 511 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 11 507 3 525 56
-S 0 507 3 507 5 2
+M 11 513 3 531 56
+S 0 513 3 513 5 2
 id
-S 0 507 7 507 26 19
+S 0 513 7 513 26 19
 requested-id-format
-S 0 508 3 508 12 9
+S 0 514 3 514 12 9
 checklist
-S 0 508 14 508 29 15
+S 0 514 14 514 29 15
 full-product-id
-S 0 509 3 509 11 8
+S 0 515 3 515 11 8
 severity
-S 0 509 13 509 18 5
+S 0 515 13 515 18 5
 error
-S 0 510 3 510 8 5
+S 0 516 3 516 8 5
 since
-S 0 510 10 510 15 5
+S 0 516 10 516 15 5
 0.1.0
-S 0 511 3 511 8 5
+S 0 517 3 517 8 5
 title
-S 0 511 10 511 64 54
+S 0 517 10 517 64 54
 the requested ID is not one App Store Connect can hold
-S 0 512 3 512 12 9
+S 0 518 3 518 12 9
 rationale
-S 0 512 14 512 288 274
+S 0 518 14 518 288 274
 Product IDs may contain only letters, digits, periods, underscores and hyphens, and at most 100 characters (App Store Connect Help); a request for any other string can never match a product, in any environment but a local StoreKit configuration file. The limit is an option.
-S 0 513 3 513 7 4
+S 0 519 3 519 7 4
 help
-S 0 513 9 513 38 29
+S 0 519 9 519 38 29
 request the product's real ID
-S 0 514 3 514 10 7
+S 0 520 3 520 10 7
 options
-M 1 514 12 514 31
-S 0 514 14 514 24 10
+M 1 520 12 520 31
+S 0 520 14 520 24 10
 max_length
-S 0 514 26 514 29 3
+S 0 520 26 520 29 3
 100
-S 0 515 3 515 15 12
+S 0 521 3 521 15 12
 environments
-L 4 515 17 515 58
-S 0 515 18 515 25 7
+L 4 521 17 521 58
+S 0 521 18 521 25 7
 sandbox
-S 0 515 27 515 37 10
+S 0 521 27 521 37 10
 testflight
-S 0 515 39 515 45 6
+S 0 521 39 521 45 6
 review
-S 0 515 47 515 57 10
+S 0 521 47 521 57 10
 production
-S 0 516 3 516 17 14
+S 0 522 3 522 17 14
 not_applicable
-S 0 516 19 516 80 61
+S 0 522 19 522 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 517 3 517 11 8
+S 0 523 3 523 11 8
 examples
-M 2 518 5 525 56
-S 0 518 5 518 15 10
+M 2 524 5 531 56
+S 0 524 5 524 15 10
 triggering
-L 1 519 7 521 65
-S 1 519 9 521 65 67
+L 1 525 7 527 65
+S 1 525 9 527 65 67
 requests:
   - "com.greenthumb.pocketgarden.premium:monthly"   # <-
 
-S 0 522 5 522 12 7
+S 0 528 5 528 12 7
 passing
-L 1 523 7 525 56
-S 1 523 9 525 56 58
+L 1 529 7 531 56
+S 1 529 9 531 56 58
 requests:
   - com.greenthumb.pocketgarden.premium.monthly
 
-M 8 527 3 542 48
-S 0 527 3 527 5 2
+M 9 533 3 549 48
+S 0 533 3 533 5 2
 id
-S 0 527 7 527 28 21
+S 0 533 7 533 28 21
 product-id-whitespace
-S 0 528 3 528 12 9
+S 0 534 3 534 12 9
 checklist
-S 0 528 14 528 29 15
+S 0 534 14 534 29 15
 full-product-id
-S 0 529 3 529 11 8
+S 0 535 3 535 11 8
 severity
-S 0 529 13 529 18 5
+S 0 535 13 535 18 5
 error
-S 0 530 3 530 8 5
+S 0 536 3 536 8 5
 since
-S 0 530 10 530 15 5
+S 0 536 10 536 15 5
 0.1.0
-S 0 531 3 531 8 5
+S 0 537 3 537 8 5
 title
-S 0 531 10 531 48 38
+S 0 537 10 537 48 38
 the requested ID has stray white space
-S 0 532 3 532 12 9
+S 0 538 3 538 12 9
 rationale
-S 0 532 14 532 101 87
+S 0 538 14 538 101 87
 A leading or trailing space (often from a plist or a server list) makes a different ID.
-S 0 533 3 533 7 4
+S 0 539 3 539 7 4
 help
-S 0 533 9 533 31 22
+S 0 539 9 539 31 22
 remove the white space
-S 0 534 3 534 11 8
+S 0 540 3 540 6 3
+fix
+S 1 540 8 540 174 164
+the literal loses its leading and trailing white space. Always safe: the trimmed ID is a product's, exactly, and only the literal's text between its quotes changes.
+S 0 541 3 541 11 8
 examples
-M 2 535 5 542 48
-S 0 535 5 535 15 10
+M 2 542 5 549 48
+S 0 542 5 542 15 10
 triggering
-L 1 536 7 538 58
-S 1 536 9 538 58 60
+L 1 543 7 545 58
+S 1 543 9 545 58 60
 requests:
   - "com.greenthumb.pocketgarden.seeds50 "   # <-
 
-S 0 539 5 539 12 7
+S 0 546 5 546 12 7
 passing
-L 1 540 7 542 48
-S 1 540 9 542 48 50
+L 1 547 7 549 48
+S 1 547 9 549 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 544 3 559 48
-S 0 544 3 544 5 2
+M 8 551 3 566 48
+S 0 551 3 551 5 2
 id
-S 0 544 7 544 22 15
+S 0 551 7 551 22 15
 product-id-typo
-S 0 545 3 545 12 9
+S 0 552 3 552 12 9
 checklist
-S 0 545 14 545 29 15
+S 0 552 14 552 29 15
 full-product-id
-S 0 546 3 546 11 8
+S 0 553 3 553 11 8
 severity
-S 0 546 13 546 18 5
+S 0 553 13 553 18 5
 error
-S 0 547 3 547 8 5
+S 0 554 3 554 8 5
 since
-S 0 547 10 547 15 5
+S 0 554 10 554 15 5
 0.1.0
-S 0 548 3 548 8 5
+S 0 555 3 555 8 5
 title
-S 0 548 10 548 62 52
+S 0 555 10 555 62 52
 the requested ID is a near miss of a real product ID
-S 0 549 3 549 12 9
+S 0 556 3 556 12 9
 rationale
-S 0 549 14 549 125 111
+S 0 556 14 556 125 111
 A one- or two-character slip makes StoreKit return the product as invalid; iapdoctor names the closest real ID.
-S 0 550 3 550 7 4
+S 0 557 3 557 7 4
 help
-S 0 550 9 550 41 32
+S 0 557 9 557 41 32
 request the product ID suggested
-S 0 551 3 551 11 8
+S 0 558 3 558 11 8
 examples
-M 2 552 5 559 48
-S 0 552 5 552 15 10
+M 2 559 5 566 48
+S 0 559 5 559 15 10
 triggering
-L 1 553 7 555 54
-S 1 553 9 555 54 56
+L 1 560 7 562 54
+S 1 560 9 562 54 56
 requests:
   - com.greenthumb.pocketgarden.seed50   # <-
 
-S 0 556 5 556 12 7
+S 0 563 5 563 12 7
 passing
-L 1 557 7 559 48
-S 1 557 9 559 48 50
+L 1 564 7 566 48
+S 1 564 9 566 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 561 3 576 48
-S 0 561 3 561 5 2
+M 8 568 3 583 48
+S 0 568 3 568 5 2
 id
-S 0 561 7 561 32 25
+S 0 568 7 568 32 25
 requested-product-missing
-S 0 562 3 562 12 9
+S 0 569 3 569 12 9
 checklist
-S 0 562 14 562 28 14
+S 0 569 14 569 28 14
 product-exists
-S 0 563 3 563 11 8
+S 0 570 3 570 11 8
 severity
-S 0 563 13 563 18 5
+S 0 570 13 570 18 5
 error
-S 0 564 3 564 8 5
+S 0 571 3 571 8 5
 since
-S 0 564 10 564 15 5
+S 0 571 10 571 15 5
 0.1.0
-S 0 565 3 565 8 5
+S 0 572 3 572 8 5
 title
-S 0 565 10 565 46 36
+S 0 572 10 572 46 36
 the requested product does not exist
-S 0 566 3 566 12 9
+S 0 573 3 573 12 9
 rationale
-S 0 566 14 566 187 173
+S 0 573 14 573 187 173
 A requested ID that matches no product of this app, not even approximately, was never created, belongs to another app, or was deleted (and a deleted ID can never be reused).
-S 0 567 3 567 7 4
+S 0 574 3 574 7 4
 help
-S 0 567 9 567 76 67
+S 0 574 9 574 76 67
 create the product in App Store Connect, or request an existing one
-S 0 568 3 568 11 8
+S 0 575 3 575 11 8
 examples
-M 2 569 5 576 48
-S 0 569 5 569 15 10
+M 2 576 5 583 48
+S 0 576 5 576 15 10
 triggering
-L 1 570 7 572 55
-S 1 570 9 572 55 57
+L 1 577 7 579 55
+S 1 577 9 579 55 57
 requests:
   - com.greenthumb.pocketgarden.compost   # <-
 
-S 0 573 5 573 12 7
+S 0 580 5 580 12 7
 passing
-L 1 574 7 576 48
-S 1 574 9 576 48 50
+L 1 581 7 583 48
+S 1 581 9 583 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 9 579 3 595 52
-S 0 579 3 579 5 2
+M 9 586 3 602 52
+S 0 586 3 586 5 2
 id
-S 0 579 7 579 27 20
+S 0 586 7 586 27 20
 request-not-resolved
-S 0 580 3 580 12 9
+S 0 587 3 587 12 9
 checklist
-S 0 580 14 580 29 15
+S 0 587 14 587 29 15
 full-product-id
-S 0 581 3 581 11 8
+S 0 588 3 588 11 8
 severity
-S 0 581 13 581 17 4
+S 0 588 13 588 17 4
 note
-S 0 582 3 582 15 12
+S 0 589 3 589 15 12
 context_only
-S 0 582 17 582 21 4
+S 0 589 17 589 21 4
 true
-S 0 583 3 583 8 5
+S 0 590 3 590 8 5
 since
-S 0 583 10 583 15 5
+S 0 590 10 590 15 5
 0.1.0
-S 0 584 3 584 8 5
+S 0 591 3 591 8 5
 title
-S 0 584 10 584 76 66
+S 0 591 10 591 76 66
 a StoreKit call site whose product IDs the code does not spell out
-S 0 585 3 585 12 9
+S 0 592 3 592 12 9
 rationale
-S 0 585 14 585 403 389
+S 0 592 14 592 403 389
 iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
-S 0 586 3 586 7 4
+S 0 593 3 593 7 4
 help
-S 0 586 9 586 83 74
+S 0 593 9 593 83 74
 list the product IDs this call asks for under `requests` in the descriptor
-S 0 587 3 587 11 8
+S 0 594 3 594 11 8
 examples
-M 2 588 5 595 52
-S 0 588 5 588 15 10
+M 2 595 5 602 52
+S 0 595 5 595 15 10
 triggering
-L 1 589 7 591 55
-S 1 589 9 591 55 52
+L 1 596 7 598 55
+S 1 596 9 598 55 52
 app:
   sources: [../runmonster-xcode/variants/Shop]
 
-S 0 592 5 592 12 7
+S 0 599 5 599 12 7
 passing
-L 1 593 7 595 52
-S 1 593 9 595 52 49
+L 1 600 7 602 52
+S 1 600 9 602 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 9 597 3 613 52
-S 0 597 3 597 5 2
+M 9 604 3 620 52
+S 0 604 3 604 5 2
 id
-S 0 597 7 597 29 22
+S 0 604 7 604 29 22
 no-storekit-in-sources
-S 0 598 3 598 12 9
+S 0 605 3 605 12 9
 checklist
-S 0 598 14 598 29 15
+S 0 605 14 605 29 15
 full-product-id
-S 0 599 3 599 11 8
+S 0 606 3 606 11 8
 severity
-S 0 599 13 599 17 4
+S 0 606 13 606 17 4
 note
-S 0 600 3 600 15 12
+S 0 607 3 607 15 12
 context_only
-S 0 600 17 600 21 4
+S 0 607 17 607 21 4
 true
-S 0 601 3 601 8 5
+S 0 608 3 608 8 5
 since
-S 0 601 10 601 15 5
+S 0 608 10 608 15 5
 0.1.0
-S 0 602 3 602 8 5
+S 0 609 3 609 8 5
 title
-S 0 602 10 602 81 71
+S 0 609 10 609 81 71
 the scanned sources never import StoreKit or an In-App Purchase library
-S 0 603 3 603 12 9
+S 0 610 3 610 12 9
 rationale
-S 0 603 14 603 241 227
+S 0 610 14 610 241 227
 When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
-S 0 604 3 604 7 4
+S 0 611 3 611 7 4
 help
-S 0 604 9 604 115 106
+S 0 611 9 611 115 106
 add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
-S 0 605 3 605 11 8
+S 0 612 3 612 11 8
 examples
-M 2 606 5 613 52
-S 0 606 5 606 15 10
+M 2 613 5 620 52
+S 0 613 5 613 15 10
 triggering
-L 1 607 7 609 65
-S 1 607 9 609 65 62
+L 1 614 7 616 65
+S 1 614 9 616 65 62
 app:
   sources: [../runmonster-xcode/variants/NoStore]   # <-
 
-S 0 610 5 610 12 7
+S 0 617 5 617 12 7
 passing
-L 1 611 7 613 52
-S 1 611 9 613 52 49
+L 1 618 7 620 52
+S 1 618 9 620 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 9 615 3 631 52
-S 0 615 3 615 5 2
+M 9 622 3 638 52
+S 0 622 3 622 5 2
 id
-S 0 615 7 615 29 22
+S 0 622 7 622 29 22
 source-scan-incomplete
-S 0 616 3 616 12 9
+S 0 623 3 623 12 9
 checklist
-S 0 616 14 616 29 15
+S 0 623 14 623 29 15
 full-product-id
-S 0 617 3 617 11 8
+S 0 624 3 624 11 8
 severity
-S 0 617 13 617 20 7
+S 0 624 13 624 20 7
 warning
-S 0 618 3 618 15 12
+S 0 625 3 625 15 12
 context_only
-S 0 618 17 618 21 4
+S 0 625 17 625 21 4
 true
-S 0 619 3 619 8 5
+S 0 626 3 626 8 5
 since
-S 0 619 10 619 15 5
+S 0 626 10 626 15 5
 0.1.0
-S 0 620 3 620 8 5
+S 0 627 3 627 8 5
 title
-S 0 620 10 620 57 47
+S 0 627 10 627 57 47
 a file under `app.sources` could not be scanned
-S 0 621 3 621 12 9
+S 0 628 3 628 12 9
 rationale
-S 0 621 14 621 291 277
+S 0 628 14 628 291 277
 A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
-S 0 622 3 622 7 4
+S 0 629 3 629 7 4
 help
-S 0 622 9 622 73 64
+S 0 629 9 629 73 64
 fix the file or the link, or leave the file out of `app.sources`
-S 0 623 3 623 11 8
+S 0 630 3 630 11 8
 examples
-M 2 624 5 631 52
-S 0 624 5 624 15 10
+M 2 631 5 638 52
+S 0 631 5 631 15 10
 triggering
-L 1 625 7 627 60
-S 1 625 9 627 60 57
+L 1 632 7 634 60
+S 1 632 9 634 60 57
 app:
   sources: [../runmonster-xcode/variants/README.md]
 
-S 0 628 5 628 12 7
+S 0 635 5 635 12 7
 passing
-L 1 629 7 631 52
-S 1 629 9 631 52 49
+L 1 636 7 638 52
+S 1 636 9 638 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 9 633 3 649 77
-S 0 633 3 633 5 2
+M 9 640 3 656 77
+S 0 640 3 640 5 2
 id
-S 0 633 7 633 28 21
+S 0 640 7 640 28 21
 product-id-list-empty
-S 0 634 3 634 12 9
+S 0 641 3 641 12 9
 checklist
-S 0 634 14 634 29 15
+S 0 641 14 641 29 15
 full-product-id
-S 0 635 3 635 11 8
+S 0 642 3 642 11 8
 severity
-S 0 635 13 635 20 7
+S 0 642 13 642 20 7
 warning
-S 0 636 3 636 15 12
+S 0 643 3 643 15 12
 context_only
-S 0 636 17 636 21 4
+S 0 643 17 643 21 4
 true
-S 0 637 3 637 8 5
+S 0 644 3 644 8 5
 since
-S 0 637 10 637 15 5
+S 0 644 10 644 15 5
 0.1.0
-S 0 638 3 638 8 5
+S 0 645 3 645 8 5
 title
-S 0 638 10 638 60 50
+S 0 645 10 645 60 50
 no product ID could be read from a product ID list
-S 0 639 3 639 12 9
+S 0 646 3 646 12 9
 rationale
-S 0 639 14 639 365 351
+S 0 646 14 646 365 351
 A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
-S 0 640 3 640 7 4
+S 0 647 3 647 7 4
 help
-S 0 640 9 640 67 58
+S 0 647 9 647 67 58
 put the product IDs in an array, or under a `Products` key
-S 0 641 3 641 11 8
+S 0 648 3 648 11 8
 examples
-M 2 642 5 649 77
-S 0 642 5 642 15 10
+M 2 649 5 656 77
+S 0 649 5 649 15 10
 triggering
-L 1 643 7 645 79
-S 1 643 9 645 79 76
+L 1 650 7 652 79
+S 1 650 9 652 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-S 0 646 5 646 12 7
+S 0 653 5 653 12 7
 passing
-L 1 647 7 649 77
-S 1 647 9 649 77 74
+L 1 654 7 656 77
+S 1 654 9 656 77 74
 app:
   product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
 
-M 9 651 3 667 79
-S 0 651 3 651 5 2
+M 9 658 3 674 79
+S 0 658 3 658 5 2
 id
-S 0 651 7 651 30 23
+S 0 658 7 658 30 23
 committed-shared-secret
-S 0 652 3 652 12 9
+S 0 659 3 659 12 9
 checklist
-S 0 652 14 652 29 15
+S 0 659 14 659 29 15
 full-product-id
-S 0 653 3 653 11 8
+S 0 660 3 660 11 8
 severity
-S 0 653 13 653 20 7
+S 0 660 13 660 20 7
 warning
-S 0 654 3 654 15 12
+S 0 661 3 661 15 12
 context_only
-S 0 654 17 654 21 4
+S 0 661 17 661 21 4
 true
-S 0 655 3 655 8 5
+S 0 662 3 662 8 5
 since
-S 0 655 10 655 15 5
+S 0 662 10 662 15 5
 0.1.0
-S 0 656 3 656 8 5
+S 0 663 3 663 8 5
 title
-S 0 656 10 656 66 56
+S 0 663 10 663 66 56
 an App Store shared secret is committed with the project
-S 0 657 3 657 12 9
+S 0 664 3 664 12 9
 rationale
-S 0 657 14 657 298 284
+S 0 664 14 664 298 284
 The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
-S 0 658 3 658 7 4
+S 0 665 3 665 7 4
 help
-S 0 658 9 658 183 174
+S 0 665 9 665 183 174
 remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
-S 0 659 3 659 11 8
+S 0 666 3 666 11 8
 examples
-M 2 660 5 667 79
-S 0 660 5 660 15 10
+M 2 667 5 674 79
+S 0 667 5 667 15 10
 triggering
-L 1 661 7 663 77
-S 1 661 9 663 77 74
+L 1 668 7 670 77
+S 1 668 9 670 77 74
 app:
   product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
 
-S 0 664 5 664 12 7
+S 0 671 5 671 12 7
 passing
-L 1 665 7 667 79
-S 1 665 9 667 79 76
+L 1 672 7 674 79
+S 1 672 9 674 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-M 10 669 3 690 35
-S 0 669 3 669 5 2
+M 10 676 3 697 35
+S 0 676 3 676 5 2
 id
-S 0 669 7 669 27 20
+S 0 676 7 676 27 20
 not-cleared-for-sale
-S 0 670 3 670 12 9
+S 0 677 3 677 12 9
 checklist
-S 0 670 14 670 30 16
+S 0 677 14 677 30 16
 cleared-for-sale
-S 0 671 3 671 11 8
-severity
-S 0 671 13 671 18 5
-error
-S 0 672 3 672 8 5
-since
-S 0 672 10 672 15 5
-0.1.0
-S 0 673 3 673 8 5
-title
-S 0 673 10 673 45 35
-the product is not cleared for sale
-S 0 674 3 674 12 9
-rationale
-S 0 674 14 674 180 166
-A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
-S 0 675 3 675 7 4
-help
-S 0 675 9 675 81 72
-select storefronts under the product's Availability in App Store Connect
-S 0 676 3 676 15 12
-environments
-L 4 676 17 676 58
-S 0 676 18 676 25 7
-sandbox
-S 0 676 27 676 37 10
-testflight
-S 0 676 39 676 45 6
-review
-S 0 676 47 676 57 10
-production
-S 0 677 3 677 17 14
-not_applicable
-S 0 677 19 677 107 88
-Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
 S 0 678 3 678 11 8
+severity
+S 0 678 13 678 18 5
+error
+S 0 679 3 679 8 5
+since
+S 0 679 10 679 15 5
+0.1.0
+S 0 680 3 680 8 5
+title
+S 0 680 10 680 45 35
+the product is not cleared for sale
+S 0 681 3 681 12 9
+rationale
+S 0 681 14 681 180 166
+A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
+S 0 682 3 682 7 4
+help
+S 0 682 9 682 81 72
+select storefronts under the product's Availability in App Store Connect
+S 0 683 3 683 15 12
+environments
+L 4 683 17 683 58
+S 0 683 18 683 25 7
+sandbox
+S 0 683 27 683 37 10
+testflight
+S 0 683 39 683 45 6
+review
+S 0 683 47 683 57 10
+production
+S 0 684 3 684 17 14
+not_applicable
+S 0 684 19 684 107 88
+Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
+S 0 685 3 685 11 8
 examples
-M 2 679 5 690 35
-S 0 679 5 679 15 10
+M 2 686 5 697 35
+S 0 686 5 686 15 10
 triggering
-L 2 680 7 686 36
-S 1 680 9 682 43 45
+L 2 687 7 693 36
+S 1 687 9 689 43 45
 products:
   - cleared_for_sale: false   # <-
 
-S 1 683 9 686 36 45
+S 1 690 9 693 36 45
 products:
   - {}
   - availability: []   # <-
 
-S 0 687 5 687 12 7
+S 0 694 5 694 12 7
 passing
-L 1 688 7 690 35
-S 1 688 9 690 35 37
+L 1 695 7 697 35
+S 1 695 9 697 35 37
 products:
   - cleared_for_sale: true
 
-M 10 692 3 710 26
-S 0 692 3 692 5 2
+M 10 699 3 717 26
+S 0 699 3 699 5 2
 id
-S 0 692 7 692 20 13
+S 0 699 7 699 20 13
 missing-price
-S 0 693 3 693 12 9
+S 0 700 3 700 12 9
 checklist
-S 0 693 14 693 30 16
+S 0 700 14 700 30 16
 product-metadata
-S 0 694 3 694 11 8
-severity
-S 0 694 13 694 18 5
-error
-S 0 695 3 695 8 5
-since
-S 0 695 10 695 15 5
-0.1.0
-S 0 696 3 696 8 5
-title
-S 0 696 10 696 34 24
-the product has no price
-S 0 697 3 697 12 9
-rationale
-S 0 697 14 697 99 85
-A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 698 3 698 7 4
-help
-S 0 698 9 698 69 60
-set a price in App Store Connect and `price_tier` or `price`
-S 0 699 3 699 15 12
-environments
-L 4 699 17 699 58
-S 0 699 18 699 25 7
-sandbox
-S 0 699 27 699 37 10
-testflight
-S 0 699 39 699 45 6
-review
-S 0 699 47 699 57 10
-production
-S 0 700 3 700 17 14
-not_applicable
-S 0 700 19 700 85 66
-Xcode serves the StoreKit configuration file's products and prices
 S 0 701 3 701 11 8
+severity
+S 0 701 13 701 18 5
+error
+S 0 702 3 702 8 5
+since
+S 0 702 10 702 15 5
+0.1.0
+S 0 703 3 703 8 5
+title
+S 0 703 10 703 34 24
+the product has no price
+S 0 704 3 704 12 9
+rationale
+S 0 704 14 704 99 85
+A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
+S 0 705 3 705 7 4
+help
+S 0 705 9 705 69 60
+set a price in App Store Connect and `price_tier` or `price`
+S 0 706 3 706 15 12
+environments
+L 4 706 17 706 58
+S 0 706 18 706 25 7
+sandbox
+S 0 706 27 706 37 10
+testflight
+S 0 706 39 706 45 6
+review
+S 0 706 47 706 57 10
+production
+S 0 707 3 707 17 14
+not_applicable
+S 0 707 19 707 85 66
+Xcode serves the StoreKit configuration file's products and prices
+S 0 708 3 708 11 8
 examples
-M 2 702 5 710 26
-S 0 702 5 702 15 10
+M 2 709 5 717 26
+S 0 709 5 709 15 10
 triggering
-L 1 703 7 706 29
-S 1 703 9 706 29 90
+L 1 710 7 713 29
+S 1 710 9 713 29 90
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     price_tier: null
 
-S 0 707 5 707 12 7
+S 0 714 5 714 12 7
 passing
-L 1 708 7 710 26
-S 1 708 9 710 26 28
+L 1 715 7 717 26
+S 1 715 9 717 26 28
 products:
   - price_tier: 2
 
-M 10 712 3 731 53
-S 0 712 3 712 5 2
+M 10 719 3 738 53
+S 0 719 3 719 5 2
 id
-S 0 712 7 712 27 20
+S 0 719 7 719 27 20
 missing-localization
-S 0 713 3 713 12 9
+S 0 720 3 720 12 9
 checklist
-S 0 713 14 713 30 16
+S 0 720 14 720 30 16
 product-metadata
-S 0 714 3 714 11 8
-severity
-S 0 714 13 714 18 5
-error
-S 0 715 3 715 8 5
-since
-S 0 715 10 715 15 5
-0.1.0
-S 0 716 3 716 8 5
-title
-S 0 716 10 716 61 51
-the product has no localization with a display name
-S 0 717 3 717 12 9
-rationale
-S 0 717 14 717 532 518
-At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186). App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a list without a named localization is a warning (the snapshot, or the descriptor, may be partial or out of date); in Missing Metadata or another state it stays an error.
-S 0 718 3 718 7 4
-help
-S 0 718 9 718 74 65
-add a localization in App Store Connect and under `localizations`
-S 0 719 3 719 15 12
-environments
-L 4 719 17 719 58
-S 0 719 18 719 25 7
-sandbox
-S 0 719 27 719 37 10
-testflight
-S 0 719 39 719 45 6
-review
-S 0 719 47 719 57 10
-production
-S 0 720 3 720 17 14
-not_applicable
-S 0 720 19 720 74 55
-Xcode serves the StoreKit configuration file's products
 S 0 721 3 721 11 8
+severity
+S 0 721 13 721 18 5
+error
+S 0 722 3 722 8 5
+since
+S 0 722 10 722 15 5
+0.1.0
+S 0 723 3 723 8 5
+title
+S 0 723 10 723 61 51
+the product has no localization with a display name
+S 0 724 3 724 12 9
+rationale
+S 0 724 14 724 532 518
+At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186). App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a list without a named localization is a warning (the snapshot, or the descriptor, may be partial or out of date); in Missing Metadata or another state it stays an error.
+S 0 725 3 725 7 4
+help
+S 0 725 9 725 74 65
+add a localization in App Store Connect and under `localizations`
+S 0 726 3 726 15 12
+environments
+L 4 726 17 726 58
+S 0 726 18 726 25 7
+sandbox
+S 0 726 27 726 37 10
+testflight
+S 0 726 39 726 45 6
+review
+S 0 726 47 726 57 10
+production
+S 0 727 3 727 17 14
+not_applicable
+S 0 727 19 727 74 55
+Xcode serves the StoreKit configuration file's products
+S 0 728 3 728 11 8
 examples
-M 2 722 5 731 53
-S 0 722 5 722 15 10
+M 2 729 5 738 53
+S 0 729 5 729 15 10
 triggering
-L 1 723 7 726 32
-S 1 723 9 726 32 93
+L 1 730 7 733 32
+S 1 730 9 733 32 93
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     localizations: null
 
-S 0 727 5 727 12 7
+S 0 734 5 734 12 7
 passing
-L 1 728 7 731 53
-S 1 728 9 731 53 74
+L 1 735 7 738 53
+S 1 735 9 738 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 733 3 753 41
-S 0 733 3 733 5 2
+M 13 740 3 760 41
+S 0 740 3 740 5 2
 id
-S 0 733 7 733 29 22
+S 0 740 7 740 29 22
 missing-reference-name
-S 0 734 3 734 12 9
+S 0 741 3 741 12 9
 checklist
-S 0 734 14 734 30 16
+S 0 741 14 741 30 16
 product-metadata
-S 0 735 3 735 11 8
+S 0 742 3 742 11 8
 severity
-S 0 735 13 735 18 5
+S 0 742 13 742 18 5
 error
-S 0 736 3 736 8 5
+S 0 743 3 743 8 5
 since
-S 0 736 10 736 15 5
+S 0 743 10 743 15 5
 0.1.0
-S 0 737 3 737 8 5
+S 0 744 3 744 8 5
 title
-S 0 737 10 737 43 33
+S 0 744 10 744 43 33
 the product has no reference name
-S 0 738 3 738 12 9
+S 0 745 3 745 12 9
 rationale
-S 0 738 14 738 112 98
+S 0 745 14 745 112 98
 The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
-S 0 739 3 739 7 4
+S 0 746 3 746 7 4
 help
-S 0 739 9 739 64 55
+S 0 746 9 746 64 55
 give the product a reference name (up to 64 characters)
-S 0 740 3 740 15 12
+S 0 747 3 747 15 12
 environments
-L 4 740 17 740 58
-S 0 740 18 740 25 7
+L 4 747 17 747 58
+S 0 747 18 747 25 7
 sandbox
-S 0 740 27 740 37 10
+S 0 747 27 747 37 10
 testflight
-S 0 740 39 740 45 6
+S 0 747 39 747 45 6
 review
-S 0 740 47 740 57 10
+S 0 747 47 747 57 10
 production
-S 0 741 3 741 17 14
+S 0 748 3 748 17 14
 not_applicable
-S 0 741 19 741 74 55
+S 0 748 19 748 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 742 3 742 8 5
+S 0 749 3 749 8 5
 check
-M 2 742 10 742 51
-S 0 742 12 742 16 4
+M 2 749 10 749 51
+S 0 749 12 749 16 4
 each
-S 0 742 18 742 26 8
+S 0 749 18 749 26 8
 products
-S 0 742 28 742 33 5
+S 0 749 28 749 33 5
 field
-S 0 742 35 742 49 14
+S 0 749 35 749 49 14
 reference_name
-S 0 743 3 743 10 7
+S 0 750 3 750 10 7
 options
-M 1 743 12 743 30
-S 0 743 14 743 22 8
+M 1 750 12 750 30
+S 0 750 14 750 22 8
 required
-S 0 743 24 743 28 4
+S 0 750 24 750 28 4
 true
-S 0 744 3 744 10 7
+S 0 751 3 751 10 7
 message
-S 1 744 12 744 55 41
+S 1 751 12 751 55 41
 product `{product}` has no reference name
-S 0 745 3 745 11 8
+S 0 752 3 752 11 8
 examples
-M 2 746 5 753 41
-S 0 746 5 746 15 10
+M 2 753 5 760 41
+S 0 753 5 753 15 10
 triggering
-L 1 747 7 749 33
-S 1 747 9 749 33 35
+L 1 754 7 756 33
+S 1 754 9 756 33 35
 products:
   - reference_name: null
 
-S 0 750 5 750 12 7
+S 0 757 5 757 12 7
 passing
-L 1 751 7 753 41
-S 1 751 9 753 41 43
+L 1 758 7 760 41
+S 1 758 9 760 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 755 3 775 61
-S 0 755 3 755 5 2
+M 13 762 3 782 61
+S 0 762 3 762 5 2
 id
-S 0 755 7 755 25 18
+S 0 762 7 762 25 18
 product-id-charset
-S 0 756 3 756 12 9
+S 0 763 3 763 12 9
 checklist
-S 0 756 14 756 30 16
+S 0 763 14 763 30 16
 product-metadata
-S 0 757 3 757 11 8
+S 0 764 3 764 11 8
 severity
-S 0 757 13 757 18 5
+S 0 764 13 764 18 5
 error
-S 0 758 3 758 8 5
+S 0 765 3 765 8 5
 since
-S 0 758 10 758 15 5
+S 0 765 10 765 15 5
 0.1.0
-S 0 759 3 759 8 5
+S 0 766 3 766 8 5
 title
-S 0 759 10 759 72 62
+S 0 766 10 766 72 62
 the product ID has characters App Store Connect does not allow
-S 0 760 3 760 12 9
+S 0 767 3 767 12 9
 rationale
-S 0 760 14 760 144 130
+S 0 767 14 767 144 130
 Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
-S 0 761 3 761 7 4
+S 0 768 3 768 7 4
 help
-S 0 761 9 761 51 42
+S 0 768 9 768 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 762 3 762 15 12
+S 0 769 3 769 15 12
 environments
-L 4 762 17 762 58
-S 0 762 18 762 25 7
+L 4 769 17 769 58
+S 0 769 18 769 25 7
 sandbox
-S 0 762 27 762 37 10
+S 0 769 27 769 37 10
 testflight
-S 0 762 39 762 45 6
+S 0 769 39 769 45 6
 review
-S 0 762 47 762 57 10
+S 0 769 47 769 57 10
 production
-S 0 763 3 763 17 14
+S 0 770 3 770 17 14
 not_applicable
-S 0 763 19 763 80 61
+S 0 770 19 770 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 764 3 764 8 5
+S 0 771 3 771 8 5
 check
-M 2 764 10 764 47
-S 0 764 12 764 16 4
+M 2 771 10 771 47
+S 0 771 12 771 16 4
 each
-S 0 764 18 764 26 8
+S 0 771 18 771 26 8
 products
-S 0 764 28 764 33 5
+S 0 771 28 771 33 5
 field
-S 0 764 35 764 45 10
+S 0 771 35 771 45 10
 product_id
-S 0 765 3 765 10 7
+S 0 772 3 772 10 7
 options
-M 1 765 12 765 42
-S 0 765 14 765 21 7
+M 1 772 12 772 42
+S 0 772 14 772 21 7
 pattern
-S 1 765 23 765 40 15
+S 1 772 23 772 40 15
 [A-Za-z0-9._-]+
-S 0 766 3 766 10 7
+S 0 773 3 773 10 7
 message
-S 1 766 12 766 91 77
+S 1 773 12 773 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 767 3 767 11 8
+S 0 774 3 774 11 8
 examples
-M 2 768 5 775 61
-S 0 768 5 768 15 10
+M 2 775 5 782 61
+S 0 775 5 775 15 10
 triggering
-L 1 769 7 771 68
-S 1 769 9 771 68 70
+L 1 776 7 778 68
+S 1 776 9 778 68 70
 products:
   - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
 
-S 0 772 5 772 12 7
+S 0 779 5 779 12 7
 passing
-L 1 773 7 775 61
-S 1 773 9 775 61 63
+L 1 780 7 782 61
+S 1 780 9 782 61 63
 products:
   - product_id: com.greenthumb.pocketgarden.seeds_50
 
-M 13 777 3 797 60
-S 0 777 3 777 5 2
+M 13 784 3 804 60
+S 0 784 3 784 5 2
 id
-S 0 777 7 777 24 17
+S 0 784 7 784 24 17
 product-id-length
-S 0 778 3 778 12 9
+S 0 785 3 785 12 9
 checklist
-S 0 778 14 778 30 16
+S 0 785 14 785 30 16
 product-metadata
-S 0 779 3 779 11 8
+S 0 786 3 786 11 8
 severity
-S 0 779 13 779 18 5
+S 0 786 13 786 18 5
 error
-S 0 780 3 780 8 5
+S 0 787 3 787 8 5
 since
-S 0 780 10 780 15 5
+S 0 787 10 787 15 5
 0.1.0
-S 0 781 3 781 8 5
+S 0 788 3 788 8 5
 title
-S 0 781 10 781 36 26
+S 0 788 10 788 36 26
 the product ID is too long
-S 0 782 3 782 12 9
+S 0 789 3 789 12 9
 rationale
-S 0 782 14 782 141 127
+S 0 789 14 789 141 127
 App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
-S 0 783 3 783 7 4
+S 0 790 3 790 7 4
 help
-S 0 783 9 783 67 58
+S 0 790 9 790 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 784 3 784 15 12
+S 0 791 3 791 15 12
 environments
-L 4 784 17 784 58
-S 0 784 18 784 25 7
+L 4 791 17 791 58
+S 0 791 18 791 25 7
 sandbox
-S 0 784 27 784 37 10
+S 0 791 27 791 37 10
 testflight
-S 0 784 39 784 45 6
+S 0 791 39 791 45 6
 review
-S 0 784 47 784 57 10
+S 0 791 47 791 57 10
 production
-S 0 785 3 785 17 14
+S 0 792 3 792 17 14
 not_applicable
-S 0 785 19 785 80 61
+S 0 792 19 792 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 786 3 786 8 5
+S 0 793 3 793 8 5
 check
-M 2 786 10 786 47
-S 0 786 12 786 16 4
+M 2 793 10 793 47
+S 0 793 12 793 16 4
 each
-S 0 786 18 786 26 8
+S 0 793 18 793 26 8
 products
-S 0 786 28 786 33 5
+S 0 793 28 793 33 5
 field
-S 0 786 35 786 45 10
+S 0 793 35 793 45 10
 product_id
-S 0 787 3 787 10 7
+S 0 794 3 794 10 7
 options
-M 1 787 12 787 31
-S 0 787 14 787 24 10
+M 1 794 12 794 31
+S 0 794 14 794 24 10
 max_length
-S 0 787 26 787 29 3
+S 0 794 26 794 29 3
 100
-S 0 788 3 788 10 7
+S 0 795 3 795 10 7
 message
-S 1 788 12 788 87 73
+S 1 795 12 795 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 789 3 789 11 8
+S 0 796 3 796 11 8
 examples
-M 2 790 5 797 60
-S 0 790 5 790 15 10
+M 2 797 5 804 60
+S 0 797 5 797 15 10
 triggering
-L 1 791 7 793 135
-S 1 791 9 793 135 137
+L 1 798 7 800 135
+S 1 798 9 800 135 137
 products:
   - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
 
-S 0 794 5 794 12 7
+S 0 801 5 801 12 7
 passing
-L 1 795 7 797 60
-S 1 795 9 797 60 62
+L 1 802 7 804 60
+S 1 802 9 804 60 62
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50
 
-M 13 799 3 819 41
-S 0 799 3 799 5 2
+M 13 806 3 826 41
+S 0 806 3 806 5 2
 id
-S 0 799 7 799 28 21
+S 0 806 7 806 28 21
 reference-name-length
-S 0 800 3 800 12 9
+S 0 807 3 807 12 9
 checklist
-S 0 800 14 800 30 16
+S 0 807 14 807 30 16
 product-metadata
-S 0 801 3 801 11 8
+S 0 808 3 808 11 8
 severity
-S 0 801 13 801 18 5
+S 0 808 13 808 18 5
 error
-S 0 802 3 802 8 5
+S 0 809 3 809 8 5
 since
-S 0 802 10 802 15 5
+S 0 809 10 809 15 5
 0.1.0
-S 0 803 3 803 8 5
+S 0 810 3 810 8 5
 title
-S 0 803 10 803 40 30
+S 0 810 10 810 40 30
 the reference name is too long
-S 0 804 3 804 12 9
+S 0 811 3 811 12 9
 rationale
-S 0 804 14 804 105 91
+S 0 811 14 811 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 805 3 805 7 4
+S 0 812 3 812 7 4
 help
-S 0 805 9 805 71 62
+S 0 812 9 812 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 806 3 806 15 12
+S 0 813 3 813 15 12
 environments
-L 4 806 17 806 58
-S 0 806 18 806 25 7
+L 4 813 17 813 58
+S 0 813 18 813 25 7
 sandbox
-S 0 806 27 806 37 10
+S 0 813 27 813 37 10
 testflight
-S 0 806 39 806 45 6
+S 0 813 39 813 45 6
 review
-S 0 806 47 806 57 10
+S 0 813 47 813 57 10
 production
-S 0 807 3 807 17 14
+S 0 814 3 814 17 14
 not_applicable
-S 0 807 19 807 74 55
+S 0 814 19 814 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 808 3 808 8 5
+S 0 815 3 815 8 5
 check
-M 2 808 10 808 51
-S 0 808 12 808 16 4
+M 2 815 10 815 51
+S 0 815 12 815 16 4
 each
-S 0 808 18 808 26 8
+S 0 815 18 815 26 8
 products
-S 0 808 28 808 33 5
+S 0 815 28 815 33 5
 field
-S 0 808 35 808 49 14
+S 0 815 35 815 49 14
 reference_name
-S 0 809 3 809 10 7
+S 0 816 3 816 10 7
 options
-M 1 809 12 809 30
-S 0 809 14 809 24 10
+M 1 816 12 816 30
+S 0 816 14 816 24 10
 max_length
-S 0 809 26 809 28 2
+S 0 816 26 816 28 2
 64
-S 0 810 3 810 10 7
+S 0 817 3 817 10 7
 message
-S 1 810 12 810 106 92
+S 1 817 12 817 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 811 3 811 11 8
+S 0 818 3 818 11 8
 examples
-M 2 812 5 819 41
-S 0 812 5 812 15 10
+M 2 819 5 826 41
+S 0 819 5 819 15 10
 triggering
-L 1 813 7 815 107
-S 1 813 9 815 107 109
+L 1 820 7 822 107
+S 1 820 9 822 107 109
 products:
   - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
 
-S 0 816 5 816 12 7
+S 0 823 5 823 12 7
 passing
-L 1 817 7 819 41
-S 1 817 9 819 41 43
+L 1 824 7 826 41
+S 1 824 9 826 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 821 3 843 53
-S 0 821 3 821 5 2
+M 13 828 3 850 53
+S 0 828 3 828 5 2
 id
-S 0 821 7 821 26 19
+S 0 828 7 828 26 19
 display-name-length
-S 0 822 3 822 12 9
+S 0 829 3 829 12 9
 checklist
-S 0 822 14 822 30 16
+S 0 829 14 829 30 16
 product-metadata
-S 0 823 3 823 11 8
+S 0 830 3 830 11 8
 severity
-S 0 823 13 823 18 5
+S 0 830 13 830 18 5
 error
-S 0 824 3 824 8 5
+S 0 831 3 831 8 5
 since
-S 0 824 10 824 15 5
+S 0 831 10 831 15 5
 0.1.0
-S 0 825 3 825 8 5
+S 0 832 3 832 8 5
 title
-S 0 825 10 825 49 39
+S 0 832 10 832 49 39
 a display name is too short or too long
-S 0 826 3 826 12 9
+S 0 833 3 833 12 9
 rationale
-S 0 826 14 826 120 106
+S 0 833 14 833 120 106
 App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
-S 0 827 3 827 7 4
+S 0 834 3 834 7 4
 help
-S 0 827 9 827 72 63
+S 0 834 9 834 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 828 3 828 15 12
+S 0 835 3 835 15 12
 environments
-L 4 828 17 828 58
-S 0 828 18 828 25 7
+L 4 835 17 835 58
+S 0 835 18 835 25 7
 sandbox
-S 0 828 27 828 37 10
+S 0 835 27 835 37 10
 testflight
-S 0 828 39 828 45 6
+S 0 835 39 835 45 6
 review
-S 0 828 47 828 57 10
+S 0 835 47 835 57 10
 production
-S 0 829 3 829 17 14
+S 0 836 3 836 17 14
 not_applicable
-S 0 829 19 829 74 55
+S 0 836 19 836 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 830 3 830 8 5
+S 0 837 3 837 8 5
 check
-M 2 830 10 830 65
-S 0 830 12 830 16 4
+M 2 837 10 837 65
+S 0 837 12 837 16 4
 each
-S 0 830 18 830 26 8
+S 0 837 18 837 26 8
 products
-S 0 830 28 830 33 5
+S 0 837 28 837 33 5
 field
-S 0 830 35 830 63 28
+S 0 837 35 837 63 28
 localizations.*.display_name
-S 0 831 3 831 10 7
+S 0 838 3 838 10 7
 options
-M 2 831 12 831 45
-S 0 831 14 831 24 10
+M 2 838 12 838 45
+S 0 838 14 838 24 10
 min_length
-S 0 831 26 831 27 1
+S 0 838 26 838 27 1
 2
-S 0 831 29 831 39 10
+S 0 838 29 838 39 10
 max_length
-S 0 831 41 831 43 2
+S 0 838 41 838 43 2
 30
-S 0 832 3 832 10 7
+S 0 839 3 839 10 7
 message
-S 1 832 12 832 131 117
+S 1 839 12 839 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 833 3 833 11 8
+S 0 840 3 840 11 8
 examples
-M 2 834 5 843 53
-S 0 834 5 834 15 10
+M 2 841 5 850 53
+S 0 841 5 841 15 10
 triggering
-L 1 835 7 838 85
-S 1 835 9 838 85 106
+L 1 842 7 845 85
+S 1 842 9 845 85 106
 products:
   - localizations:
       en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
 
-S 0 839 5 839 12 7
+S 0 846 5 846 12 7
 passing
-L 1 840 7 843 53
-S 1 840 9 843 53 74
+L 1 847 7 850 53
+S 1 847 9 850 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 845 3 867 102
-S 0 845 3 845 5 2
+M 13 852 3 874 102
+S 0 852 3 852 5 2
 id
-S 0 845 7 845 25 18
+S 0 852 7 852 25 18
 description-length
-S 0 846 3 846 12 9
+S 0 853 3 853 12 9
 checklist
-S 0 846 14 846 30 16
+S 0 853 14 853 30 16
 product-metadata
-S 0 847 3 847 11 8
+S 0 854 3 854 11 8
 severity
-S 0 847 13 847 18 5
+S 0 854 13 854 18 5
 error
-S 0 848 3 848 8 5
+S 0 855 3 855 8 5
 since
-S 0 848 10 848 15 5
+S 0 855 10 855 15 5
 0.1.0
-S 0 849 3 849 8 5
+S 0 856 3 856 8 5
 title
-S 0 849 10 849 35 25
+S 0 856 10 856 35 25
 a description is too long
-S 0 850 3 850 12 9
+S 0 857 3 857 12 9
 rationale
-S 0 850 14 850 130 116
+S 0 857 14 857 130 116
 App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
-S 0 851 3 851 7 4
+S 0 858 3 858 7 4
 help
-S 0 851 9 851 68 59
+S 0 858 9 858 68 59
 shorten the description to {max_length} characters or fewer
-S 0 852 3 852 15 12
+S 0 859 3 859 15 12
 environments
-L 4 852 17 852 58
-S 0 852 18 852 25 7
+L 4 859 17 859 58
+S 0 859 18 859 25 7
 sandbox
-S 0 852 27 852 37 10
+S 0 859 27 859 37 10
 testflight
-S 0 852 39 852 45 6
+S 0 859 39 859 45 6
 review
-S 0 852 47 852 57 10
+S 0 859 47 859 57 10
 production
-S 0 853 3 853 17 14
+S 0 860 3 860 17 14
 not_applicable
-S 0 853 19 853 74 55
+S 0 860 19 860 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 854 3 854 8 5
+S 0 861 3 861 8 5
 check
-M 2 854 10 854 64
-S 0 854 12 854 16 4
+M 2 861 10 861 64
+S 0 861 12 861 16 4
 each
-S 0 854 18 854 26 8
+S 0 861 18 861 26 8
 products
-S 0 854 28 854 33 5
+S 0 861 28 861 33 5
 field
-S 0 854 35 854 62 27
+S 0 861 35 861 62 27
 localizations.*.description
-S 0 855 3 855 10 7
+S 0 862 3 862 10 7
 options
-M 1 855 12 855 30
-S 0 855 14 855 24 10
+M 1 862 12 862 30
+S 0 862 14 862 24 10
 max_length
-S 0 855 26 855 28 2
+S 0 862 26 862 28 2
 45
-S 0 856 3 856 10 7
+S 0 863 3 863 10 7
 message
-S 1 856 12 856 103 89
+S 1 863 12 863 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 857 3 857 11 8
+S 0 864 3 864 11 8
 examples
-M 2 858 5 867 102
-S 0 858 5 858 15 10
+M 2 865 5 874 102
+S 0 865 5 865 15 10
 triggering
-L 1 859 7 862 130
-S 1 859 9 862 130 151
+L 1 866 7 869 130
+S 1 866 9 869 130 151
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: "Fifty seed packs to plant anything you like, anywhere" }   # <-
 
-S 0 863 5 863 12 7
+S 0 870 5 870 12 7
 passing
-L 1 864 7 867 102
-S 1 864 9 867 102 123
+L 1 871 7 874 102
+S 1 871 9 874 102 123
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: Fifty seed packs to plant anything }
 
-M 13 869 3 931 59
-S 0 869 3 869 5 2
+M 13 876 3 938 59
+S 0 876 3 876 5 2
 id
-S 0 869 7 869 26 19
+S 0 876 7 876 26 19
 review-notes-length
-S 0 870 3 870 12 9
+S 0 877 3 877 12 9
 checklist
-S 0 870 14 870 30 16
+S 0 877 14 877 30 16
 product-metadata
-S 0 871 3 871 11 8
+S 0 878 3 878 11 8
 severity
-S 0 871 13 871 18 5
+S 0 878 13 878 18 5
 error
-S 0 872 3 872 8 5
+S 0 879 3 879 8 5
 since
-S 0 872 10 872 15 5
+S 0 879 10 879 15 5
 0.1.0
-S 0 873 3 873 8 5
+S 0 880 3 880 8 5
 title
-S 0 873 10 873 39 29
+S 0 880 10 880 39 29
 the review notes are too long
-S 0 874 3 874 12 9
+S 0 881 3 881 12 9
 rationale
-S 0 874 14 874 104 90
+S 0 881 14 881 104 90
 App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
-S 0 875 3 875 7 4
+S 0 882 3 882 7 4
 help
-S 0 875 9 875 69 60
+S 0 882 9 882 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 876 3 876 15 12
+S 0 883 3 883 15 12
 environments
-L 2 876 17 876 37
-S 0 876 18 876 24 6
+L 2 883 17 883 37
+S 0 883 18 883 24 6
 review
-S 0 876 26 876 36 10
+S 0 883 26 883 36 10
 production
-S 0 877 3 877 17 14
+S 0 884 3 884 17 14
 not_applicable
-S 0 877 19 877 58 39
+S 0 884 19 884 58 39
 review notes matter only for submission
-S 0 878 3 878 8 5
+S 0 885 3 885 8 5
 check
-M 2 878 10 878 49
-S 0 878 12 878 16 4
+M 2 885 10 885 49
+S 0 885 12 885 16 4
 each
-S 0 878 18 878 26 8
+S 0 885 18 885 26 8
 products
-S 0 878 28 878 33 5
+S 0 885 28 885 33 5
 field
-S 0 878 35 878 47 12
+S 0 885 35 885 47 12
 review_notes
-S 0 879 3 879 10 7
+S 0 886 3 886 10 7
 options
-M 1 879 12 879 32
-S 0 879 14 879 24 10
+M 1 886 12 886 32
+S 0 886 14 886 24 10
 max_length
-S 0 879 26 879 30 4
+S 0 886 26 886 30 4
 4000
-S 0 880 3 880 10 7
+S 0 887 3 887 10 7
 message
-S 1 880 12 880 99 85
+S 1 887 12 887 99 85
 the review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 881 3 881 11 8
+S 0 888 3 888 11 8
 examples
-M 2 882 5 931 59
-S 0 882 5 882 15 10
+M 2 889 5 938 59
+S 0 889 5 889 15 10
 triggering
-L 1 883 7 926 117
-S 1 883 9 926 117 4417
+L 1 890 7 933 117
+S 1 890 9 933 117 4417
 environment: review
 products:
   - review_notes: >   # <-
@@ -5668,502 +5695,502 @@ products:
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
 
-S 0 927 5 927 12 7
+S 0 934 5 934 12 7
 passing
-L 1 928 7 931 59
-S 1 928 9 931 59 81
+L 1 935 7 938 59
+S 1 935 9 938 59 81
 environment: review
 products:
   - review_notes: Open the Shed tab and tap Seeds.
 
-M 10 933 3 952 36
-S 0 933 3 933 5 2
+M 10 940 3 959 36
+S 0 940 3 940 5 2
 id
-S 0 933 7 933 32 25
+S 0 940 7 940 32 25
 missing-review-screenshot
-S 0 934 3 934 12 9
+S 0 941 3 941 12 9
 checklist
-S 0 934 14 934 30 16
+S 0 941 14 941 30 16
 product-metadata
-S 0 935 3 935 11 8
-severity
-S 0 935 13 935 18 5
-error
-S 0 936 3 936 8 5
-since
-S 0 936 10 936 15 5
-0.1.0
-S 0 937 3 937 8 5
-title
-S 0 937 10 937 46 36
-the product has no review screenshot
-S 0 938 3 938 12 9
-rationale
-S 0 938 14 938 736 722
-Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price). An approved product went through review and passes. App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports Ready to Submit, Waiting for Review, In Review or Pending Binary Approval a screenshot the snapshot (or the descriptor) lacks, or one that failed to process, is a warning rather than an error, since App Review still needs one to look at; where such a snapshot shows none and the descriptor types `review_screenshot` as true, the descriptor's word stands.
-S 0 939 3 939 7 4
-help
-S 0 939 9 939 58 49
-upload the review screenshot in App Store Connect
-S 0 940 3 940 15 12
-environments
-L 1 940 17 940 25
-S 0 940 18 940 24 6
-review
-S 0 941 3 941 17 14
-not_applicable
-S 0 941 19 941 80 61
-the review screenshot matters only when submitting for review
 S 0 942 3 942 11 8
+severity
+S 0 942 13 942 18 5
+error
+S 0 943 3 943 8 5
+since
+S 0 943 10 943 15 5
+0.1.0
+S 0 944 3 944 8 5
+title
+S 0 944 10 944 46 36
+the product has no review screenshot
+S 0 945 3 945 12 9
+rationale
+S 0 945 14 945 736 722
+Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price). An approved product went through review and passes. App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports Ready to Submit, Waiting for Review, In Review or Pending Binary Approval a screenshot the snapshot (or the descriptor) lacks, or one that failed to process, is a warning rather than an error, since App Review still needs one to look at; where such a snapshot shows none and the descriptor types `review_screenshot` as true, the descriptor's word stands.
+S 0 946 3 946 7 4
+help
+S 0 946 9 946 58 49
+upload the review screenshot in App Store Connect
+S 0 947 3 947 15 12
+environments
+L 1 947 17 947 25
+S 0 947 18 947 24 6
+review
+S 0 948 3 948 17 14
+not_applicable
+S 0 948 19 948 80 61
+the review screenshot matters only when submitting for review
+S 0 949 3 949 11 8
 examples
-M 2 943 5 952 36
-S 0 943 5 943 15 10
+M 2 950 5 959 36
+S 0 950 5 950 15 10
 triggering
-L 1 944 7 947 44
-S 1 944 9 947 44 66
+L 1 951 7 954 44
+S 1 951 9 954 44 66
 environment: review
 products:
   - review_screenshot: false   # <-
 
-S 0 948 5 948 12 7
+S 0 955 5 955 12 7
 passing
-L 1 949 7 952 36
-S 1 949 9 952 36 58
+L 1 956 7 959 36
+S 1 956 9 959 36 58
 environment: review
 products:
   - review_screenshot: true
 
-M 10 954 3 973 63
-S 0 954 3 954 5 2
+M 10 961 3 980 63
+S 0 961 3 961 5 2
 id
-S 0 954 7 954 27 20
+S 0 961 7 961 27 20
 duplicate-product-id
-S 0 955 3 955 12 9
+S 0 962 3 962 12 9
 checklist
-S 0 955 14 955 30 16
+S 0 962 14 962 30 16
 product-metadata
-S 0 956 3 956 11 8
-severity
-S 0 956 13 956 18 5
-error
-S 0 957 3 957 8 5
-since
-S 0 957 10 957 15 5
-0.1.0
-S 0 958 3 958 8 5
-title
-S 0 958 10 958 38 28
-a product ID is listed twice
-S 0 959 3 959 12 9
-rationale
-S 0 959 14 959 133 119
-Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
-S 0 960 3 960 7 4
-help
-S 0 960 9 960 49 40
-remove the duplicate or give it a new ID
-S 0 961 3 961 15 12
-environments
-L 4 961 17 961 58
-S 0 961 18 961 25 7
-sandbox
-S 0 961 27 961 37 10
-testflight
-S 0 961 39 961 45 6
-review
-S 0 961 47 961 57 10
-production
-S 0 962 3 962 17 14
-not_applicable
-S 0 962 19 962 74 55
-Xcode serves the StoreKit configuration file's products
 S 0 963 3 963 11 8
+severity
+S 0 963 13 963 18 5
+error
+S 0 964 3 964 8 5
+since
+S 0 964 10 964 15 5
+0.1.0
+S 0 965 3 965 8 5
+title
+S 0 965 10 965 38 28
+a product ID is listed twice
+S 0 966 3 966 12 9
+rationale
+S 0 966 14 966 133 119
+Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
+S 0 967 3 967 7 4
+help
+S 0 967 9 967 49 40
+remove the duplicate or give it a new ID
+S 0 968 3 968 15 12
+environments
+L 4 968 17 968 58
+S 0 968 18 968 25 7
+sandbox
+S 0 968 27 968 37 10
+testflight
+S 0 968 39 968 45 6
+review
+S 0 968 47 968 57 10
+production
+S 0 969 3 969 17 14
+not_applicable
+S 0 969 19 969 74 55
+Xcode serves the StoreKit configuration file's products
+S 0 970 3 970 11 8
 examples
-M 2 964 5 973 63
-S 0 964 5 964 15 10
+M 2 971 5 980 63
+S 0 971 5 971 15 10
 triggering
-L 1 965 7 968 67
-S 1 965 9 968 67 76
+L 1 972 7 975 67
+S 1 972 9 975 67 76
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
 
-S 0 969 5 969 12 7
+S 0 976 5 976 12 7
 passing
-L 1 970 7 973 63
-S 1 970 9 973 63 72
+L 1 977 7 980 63
+S 1 977 9 980 63 72
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.greenhouse
 
-M 10 975 3 994 46
-S 0 975 3 975 5 2
+M 10 982 3 1001 46
+S 0 982 3 982 5 2
 id
-S 0 975 7 975 31 24
+S 0 982 7 982 31 24
 duplicate-reference-name
-S 0 976 3 976 12 9
+S 0 983 3 983 12 9
 checklist
-S 0 976 14 976 30 16
+S 0 983 14 983 30 16
 product-metadata
-S 0 977 3 977 11 8
-severity
-S 0 977 13 977 18 5
-error
-S 0 978 3 978 8 5
-since
-S 0 978 10 978 15 5
-0.1.0
-S 0 979 3 979 8 5
-title
-S 0 979 10 979 40 30
-a reference name is used twice
-S 0 980 3 980 12 9
-rationale
-S 0 980 14 980 76 62
-Reference names are unique within an app in App Store Connect.
-S 0 981 3 981 7 4
-help
-S 0 981 9 981 49 40
-give each product its own reference name
-S 0 982 3 982 15 12
-environments
-L 4 982 17 982 58
-S 0 982 18 982 25 7
-sandbox
-S 0 982 27 982 37 10
-testflight
-S 0 982 39 982 45 6
-review
-S 0 982 47 982 57 10
-production
-S 0 983 3 983 17 14
-not_applicable
-S 0 983 19 983 74 55
-Xcode serves the StoreKit configuration file's products
 S 0 984 3 984 11 8
+severity
+S 0 984 13 984 18 5
+error
+S 0 985 3 985 8 5
+since
+S 0 985 10 985 15 5
+0.1.0
+S 0 986 3 986 8 5
+title
+S 0 986 10 986 40 30
+a reference name is used twice
+S 0 987 3 987 12 9
+rationale
+S 0 987 14 987 76 62
+Reference names are unique within an app in App Store Connect.
+S 0 988 3 988 7 4
+help
+S 0 988 9 988 49 40
+give each product its own reference name
+S 0 989 3 989 15 12
+environments
+L 4 989 17 989 58
+S 0 989 18 989 25 7
+sandbox
+S 0 989 27 989 37 10
+testflight
+S 0 989 39 989 45 6
+review
+S 0 989 47 989 57 10
+production
+S 0 990 3 990 17 14
+not_applicable
+S 0 990 19 990 74 55
+Xcode serves the StoreKit configuration file's products
+S 0 991 3 991 11 8
 examples
-M 2 985 5 994 46
-S 0 985 5 985 15 10
+M 2 992 5 1001 46
+S 0 992 5 992 15 10
 triggering
-L 1 986 7 989 48
-S 1 986 9 989 48 57
+L 1 993 7 996 48
+S 1 993 9 996 48 57
 products:
   - {}
   - reference_name: Seed Pack 50   # <-
 
-S 0 990 5 990 12 7
+S 0 997 5 997 12 7
 passing
-L 1 991 7 994 46
-S 1 991 9 994 46 55
+L 1 998 7 1001 46
+S 1 998 9 1001 46 55
 products:
   - {}
   - reference_name: Greenhouse Unlock
 
-M 10 996 3 1015 48
-S 0 996 3 996 5 2
+M 10 1003 3 1022 48
+S 0 1003 3 1003 5 2
 id
-S 0 996 7 996 29 22
+S 0 1003 7 1003 29 22
 placeholder-product-id
-S 0 997 3 997 12 9
+S 0 1004 3 1004 12 9
 checklist
-S 0 997 14 997 30 16
+S 0 1004 14 1004 30 16
 product-metadata
-S 0 998 3 998 11 8
-severity
-S 0 998 13 998 18 5
-error
-S 0 999 3 999 8 5
-since
-S 0 999 10 999 15 5
-0.1.0
-S 0 1000 3 1000 8 5
-title
-S 0 1000 10 1000 39 29
-a product ID is a placeholder
-S 0 1001 3 1001 12 9
-rationale
-S 0 1001 14 1001 151 139
-Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
-S 0 1002 3 1002 7 4
-help
-S 0 1002 9 1002 68 59
-replace it with the product ID created in App Store Connect
-S 0 1003 3 1003 15 12
-environments
-L 4 1003 17 1003 58
-S 0 1003 18 1003 25 7
-sandbox
-S 0 1003 27 1003 37 10
-testflight
-S 0 1003 39 1003 45 6
-review
-S 0 1003 47 1003 57 10
-production
-S 0 1004 3 1004 17 14
-not_applicable
-S 0 1004 19 1004 80 61
-Xcode serves whatever IDs the StoreKit configuration file has
 S 0 1005 3 1005 11 8
+severity
+S 0 1005 13 1005 18 5
+error
+S 0 1006 3 1006 8 5
+since
+S 0 1006 10 1006 15 5
+0.1.0
+S 0 1007 3 1007 8 5
+title
+S 0 1007 10 1007 39 29
+a product ID is a placeholder
+S 0 1008 3 1008 12 9
+rationale
+S 0 1008 14 1008 151 139
+Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
+S 0 1009 3 1009 7 4
+help
+S 0 1009 9 1009 68 59
+replace it with the product ID created in App Store Connect
+S 0 1010 3 1010 15 12
+environments
+L 4 1010 17 1010 58
+S 0 1010 18 1010 25 7
+sandbox
+S 0 1010 27 1010 37 10
+testflight
+S 0 1010 39 1010 45 6
+review
+S 0 1010 47 1010 57 10
+production
+S 0 1011 3 1011 17 14
+not_applicable
+S 0 1011 19 1011 80 61
+Xcode serves whatever IDs the StoreKit configuration file has
+S 0 1012 3 1012 11 8
 examples
-M 2 1006 5 1015 48
-S 0 1006 5 1006 15 10
+M 2 1013 5 1022 48
+S 0 1013 5 1013 15 10
 triggering
-L 1 1007 7 1011 35
-S 1 1007 9 1011 35 120
+L 1 1014 7 1018 35
+S 1 1014 9 1018 35 120
 requests:
   - com.greenthumb.pocketgarden.seeds50
   - com.greenthumb.pocketgarden.greenhouse
   - YOUR_PRODUCT_ID   # <-
 
-S 0 1012 5 1012 12 7
+S 0 1019 5 1019 12 7
 passing
-L 1 1013 7 1015 48
-S 1 1013 9 1015 48 50
+L 1 1020 7 1022 48
+S 1 1020 9 1022 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 10 1017 3 1034 36
-S 0 1017 3 1017 5 2
+M 10 1024 3 1041 36
+S 0 1024 3 1024 5 2
 id
-S 0 1017 7 1017 33 26
+S 0 1024 7 1024 33 26
 family-sharing-not-allowed
-S 0 1018 3 1018 12 9
+S 0 1025 3 1025 12 9
 checklist
-S 0 1018 14 1018 30 16
+S 0 1025 14 1025 30 16
 product-metadata
-S 0 1019 3 1019 11 8
-severity
-S 0 1019 13 1019 20 7
-warning
-S 0 1020 3 1020 8 5
-since
-S 0 1020 10 1020 15 5
-0.1.0
-S 0 1021 3 1021 8 5
-title
-S 0 1021 10 1021 61 51
-Family Sharing is on for a type that cannot have it
-S 0 1022 3 1022 12 9
-rationale
-S 0 1022 14 1022 195 181
-Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
-S 0 1023 3 1023 7 4
-help
-S 1 1023 9 1023 40 29
-set `family_shareable: false`
-S 0 1024 3 1024 15 12
-environments
-L 4 1024 17 1024 58
-S 0 1024 18 1024 25 7
-sandbox
-S 0 1024 27 1024 37 10
-testflight
-S 0 1024 39 1024 45 6
-review
-S 0 1024 47 1024 57 10
-production
-S 0 1025 3 1025 17 14
-not_applicable
-S 0 1025 19 1025 74 55
-Xcode serves the StoreKit configuration file's products
 S 0 1026 3 1026 11 8
+severity
+S 0 1026 13 1026 20 7
+warning
+S 0 1027 3 1027 8 5
+since
+S 0 1027 10 1027 15 5
+0.1.0
+S 0 1028 3 1028 8 5
+title
+S 0 1028 10 1028 61 51
+Family Sharing is on for a type that cannot have it
+S 0 1029 3 1029 12 9
+rationale
+S 0 1029 14 1029 195 181
+Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
+S 0 1030 3 1030 7 4
+help
+S 1 1030 9 1030 40 29
+set `family_shareable: false`
+S 0 1031 3 1031 15 12
+environments
+L 4 1031 17 1031 58
+S 0 1031 18 1031 25 7
+sandbox
+S 0 1031 27 1031 37 10
+testflight
+S 0 1031 39 1031 45 6
+review
+S 0 1031 47 1031 57 10
+production
+S 0 1032 3 1032 17 14
+not_applicable
+S 0 1032 19 1032 74 55
+Xcode serves the StoreKit configuration file's products
+S 0 1033 3 1033 11 8
 examples
-M 2 1027 5 1034 36
-S 0 1027 5 1027 15 10
+M 2 1034 5 1041 36
+S 0 1034 5 1034 15 10
 triggering
-L 1 1028 7 1030 42
-S 1 1028 9 1030 42 44
+L 1 1035 7 1037 42
+S 1 1035 9 1037 42 44
 products:
   - family_shareable: true   # <-
 
-S 0 1031 5 1031 12 7
+S 0 1038 5 1038 12 7
 passing
-L 1 1032 7 1034 36
-S 1 1032 9 1034 36 38
+L 1 1039 7 1041 36
+S 1 1039 9 1041 36 38
 products:
   - family_shareable: false
 
-M 10 1036 3 1058 36
-S 0 1036 3 1036 5 2
+M 10 1043 3 1065 36
+S 0 1043 3 1043 5 2
 id
-S 0 1036 7 1036 24 17
+S 0 1043 7 1043 24 17
 status-not-served
-S 0 1037 3 1037 12 9
+S 0 1044 3 1044 12 9
 checklist
-S 0 1037 14 1037 28 14
+S 0 1044 14 1044 28 14
 product-status
-S 0 1038 3 1038 11 8
-severity
-S 0 1038 13 1038 18 5
-error
-S 0 1039 3 1039 8 5
-since
-S 0 1039 10 1039 15 5
-0.1.0
-S 0 1040 3 1040 8 5
-title
-S 0 1040 10 1040 64 54
-the product's status is not served in this environment
-S 0 1041 3 1041 12 9
-rationale
-S 0 1041 14 1041 210 196
-The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
-S 0 1042 3 1042 7 4
-help
-S 0 1042 9 1042 62 53
-bring the product to a status this environment serves
-S 0 1043 3 1043 15 12
-environments
-L 4 1043 17 1043 58
-S 0 1043 18 1043 25 7
-sandbox
-S 0 1043 27 1043 37 10
-testflight
-S 0 1043 39 1043 45 6
-review
-S 0 1043 47 1043 57 10
-production
-S 0 1044 3 1044 17 14
-not_applicable
-S 0 1044 19 1044 115 96
-Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
 S 0 1045 3 1045 11 8
+severity
+S 0 1045 13 1045 18 5
+error
+S 0 1046 3 1046 8 5
+since
+S 0 1046 10 1046 15 5
+0.1.0
+S 0 1047 3 1047 8 5
+title
+S 0 1047 10 1047 64 54
+the product's status is not served in this environment
+S 0 1048 3 1048 12 9
+rationale
+S 0 1048 14 1048 210 196
+The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
+S 0 1049 3 1049 7 4
+help
+S 0 1049 9 1049 62 53
+bring the product to a status this environment serves
+S 0 1050 3 1050 15 12
+environments
+L 4 1050 17 1050 58
+S 0 1050 18 1050 25 7
+sandbox
+S 0 1050 27 1050 37 10
+testflight
+S 0 1050 39 1050 45 6
+review
+S 0 1050 47 1050 57 10
+production
+S 0 1051 3 1051 17 14
+not_applicable
+S 0 1051 19 1051 115 96
+Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
+S 0 1052 3 1052 11 8
 examples
-M 2 1046 5 1058 36
-S 0 1046 5 1046 15 10
+M 2 1053 5 1065 36
+S 0 1053 5 1053 15 10
 triggering
-L 2 1047 7 1054 46
-S 1 1047 9 1049 36 38
+L 2 1054 7 1061 46
+S 1 1054 9 1056 36 38
 products:
   - status: rejected   # <-
 
-S 1 1050 9 1054 46 183
+S 1 1057 9 1061 46 183
 environment: production
 app_store_connect: { version_state: ready_for_sale, released_at: 2026-10-01T00:00:00Z, binary_uploaded: true }
 products:
   - status: waiting_for_review   # <-
 
-S 0 1055 5 1055 12 7
+S 0 1062 5 1062 12 7
 passing
-L 1 1056 7 1058 36
-S 1 1056 9 1058 36 38
+L 1 1063 7 1065 36
+S 1 1063 9 1065 36 38
 products:
   - status: ready_to_submit
 
-M 10 1060 3 1080 44
-S 0 1060 3 1060 5 2
+M 10 1067 3 1087 44
+S 0 1067 3 1067 5 2
 id
-S 0 1060 7 1060 23 16
+S 0 1067 7 1067 23 16
 app-not-released
-S 0 1061 3 1061 12 9
+S 0 1068 3 1068 12 9
 checklist
-S 0 1061 14 1061 28 14
+S 0 1068 14 1068 28 14
 product-status
-S 0 1062 3 1062 11 8
-severity
-S 0 1062 13 1062 18 5
-error
-S 0 1063 3 1063 8 5
-since
-S 0 1063 10 1063 15 5
-0.1.0
-S 0 1064 3 1064 8 5
-title
-S 0 1064 10 1064 41 31
-the app version is not released
-S 0 1065 3 1065 12 9
-rationale
-S 0 1065 14 1065 134 120
-New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
-S 0 1066 3 1066 7 4
-help
-S 0 1066 9 1066 59 50
-release the app version, then wait for propagation
-S 0 1067 3 1067 15 12
-environments
-L 1 1067 17 1067 29
-S 0 1067 18 1067 28 10
-production
-S 0 1068 3 1068 17 14
-not_applicable
-S 0 1068 19 1068 58 39
-only the App Store needs a released app
 S 0 1069 3 1069 11 8
+severity
+S 0 1069 13 1069 18 5
+error
+S 0 1070 3 1070 8 5
+since
+S 0 1070 10 1070 15 5
+0.1.0
+S 0 1071 3 1071 8 5
+title
+S 0 1071 10 1071 41 31
+the app version is not released
+S 0 1072 3 1072 12 9
+rationale
+S 0 1072 14 1072 134 120
+New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
+S 0 1073 3 1073 7 4
+help
+S 0 1073 9 1073 59 50
+release the app version, then wait for propagation
+S 0 1074 3 1074 15 12
+environments
+L 1 1074 17 1074 29
+S 0 1074 18 1074 28 10
+production
+S 0 1075 3 1075 17 14
+not_applicable
+S 0 1075 19 1075 58 39
+only the App Store needs a released app
+S 0 1076 3 1076 11 8
 examples
-M 2 1070 5 1080 44
-S 0 1070 5 1070 15 10
+M 2 1077 5 1087 44
+S 0 1077 5 1077 15 10
 triggering
-L 1 1071 7 1074 58
-S 1 1071 9 1074 58 93
+L 1 1078 7 1081 58
+S 1 1078 9 1081 58 93
 environment: production
 app_store_connect:
   version_state: pending_developer_release   # <-
 
-S 0 1075 5 1075 12 7
+S 0 1082 5 1082 12 7
 passing
-L 1 1076 7 1080 44
-S 1 1076 9 1080 44 111
+L 1 1083 7 1087 44
+S 1 1083 9 1087 44 111
 environment: production
 app_store_connect:
   version_state: ready_for_sale
   released_at: 2026-10-01T00:00:00Z
 
-M 10 1082 3 1105 45
-S 0 1082 3 1082 5 2
+M 10 1089 3 1112 45
+S 0 1089 3 1089 5 2
 id
-S 0 1082 7 1082 27 20
+S 0 1089 7 1089 27 20
 binary-not-submitted
-S 0 1083 3 1083 12 9
+S 0 1090 3 1090 12 9
 checklist
-S 0 1083 14 1083 30 16
+S 0 1090 14 1090 30 16
 binary-submitted
-S 0 1084 3 1084 11 8
-severity
-S 0 1084 13 1084 18 5
-error
-S 0 1085 3 1085 8 5
-since
-S 0 1085 10 1085 15 5
-0.1.0
-S 0 1086 3 1086 8 5
-title
-S 0 1086 10 1086 59 49
-the product was not submitted with an app version
-S 0 1087 3 1087 12 9
-rationale
-S 0 1087 14 1087 215 201
-No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
-S 0 1088 3 1088 7 4
-help
-S 0 1088 9 1088 71 62
-attach the product to the app version and submit them together
-S 0 1089 3 1089 15 12
-environments
-L 2 1089 17 1089 37
-S 0 1089 18 1089 24 6
-review
-S 0 1089 26 1089 36 10
-production
-S 0 1090 3 1090 17 14
-not_applicable
-S 0 1090 19 1090 85 66
-a binary is not needed to test in Xcode, the sandbox or TestFlight
 S 0 1091 3 1091 11 8
+severity
+S 0 1091 13 1091 18 5
+error
+S 0 1092 3 1092 8 5
+since
+S 0 1092 10 1092 15 5
+0.1.0
+S 0 1093 3 1093 8 5
+title
+S 0 1093 10 1093 59 49
+the product was not submitted with an app version
+S 0 1094 3 1094 12 9
+rationale
+S 0 1094 14 1094 215 201
+No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
+S 0 1095 3 1095 7 4
+help
+S 0 1095 9 1095 71 62
+attach the product to the app version and submit them together
+S 0 1096 3 1096 15 12
+environments
+L 2 1096 17 1096 37
+S 0 1096 18 1096 24 6
+review
+S 0 1096 26 1096 36 10
+production
+S 0 1097 3 1097 17 14
+not_applicable
+S 0 1097 19 1097 85 66
+a binary is not needed to test in Xcode, the sandbox or TestFlight
+S 0 1098 3 1098 11 8
 examples
-M 2 1092 5 1105 45
-S 0 1092 5 1092 15 10
+M 2 1099 5 1112 45
+S 0 1099 5 1099 15 10
 triggering
-L 1 1093 7 1097 53
-S 1 1093 9 1097 53 120
+L 1 1100 7 1104 53
+S 1 1100 9 1104 53 120
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
   - submitted_with_app_version: false   # <-
 
-S 0 1098 5 1098 12 7
+S 0 1105 5 1105 12 7
 passing
-L 1 1099 7 1105 45
-S 1 1099 9 1105 45 186
+L 1 1106 7 1112 45
+S 1 1106 9 1112 45 186
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
@@ -6171,1049 +6198,1049 @@ products:
   - submitted_with_app_version: true
   - submitted_with_app_version: true
 
-M 11 1107 3 1125 45
-S 0 1107 3 1107 5 2
+M 11 1114 3 1132 45
+S 0 1114 3 1114 5 2
 id
-S 0 1107 7 1107 25 18
+S 0 1114 7 1114 25 18
 propagation-window
-S 0 1108 3 1108 12 9
+S 0 1115 3 1115 12 9
 checklist
-S 0 1108 14 1108 30 16
+S 0 1115 14 1115 30 16
 propagation-wait
-S 0 1109 3 1109 11 8
+S 0 1116 3 1116 11 8
 severity
-S 0 1109 13 1109 20 7
+S 0 1116 13 1116 20 7
 warning
-S 0 1110 3 1110 8 5
+S 0 1117 3 1117 8 5
 since
-S 0 1110 10 1110 15 5
+S 0 1117 10 1117 15 5
 0.1.0
-S 0 1111 3 1111 8 5
+S 0 1118 3 1118 8 5
 title
-S 0 1111 10 1111 68 58
+S 0 1118 10 1118 68 58
 the product changed too recently to have reached the store
-S 0 1112 3 1112 12 9
+S 0 1119 3 1119 12 9
 rationale
-S 0 1112 14 1112 196 184
+S 0 1119 14 1119 196 184
 Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
-S 0 1113 3 1113 7 4
+S 0 1120 3 1120 7 4
 help
-S 0 1113 9 1113 28 19
+S 0 1120 9 1120 28 19
 wait, and try again
-S 0 1114 3 1114 15 12
+S 0 1121 3 1121 15 12
 environments
-L 4 1114 17 1114 58
-S 0 1114 18 1114 25 7
+L 4 1121 17 1121 58
+S 0 1121 18 1121 25 7
 sandbox
-S 0 1114 27 1114 37 10
+S 0 1121 27 1121 37 10
 testflight
-S 0 1114 39 1114 45 6
+S 0 1121 39 1121 45 6
 review
-S 0 1114 47 1114 57 10
+S 0 1121 47 1121 57 10
 production
-S 0 1115 3 1115 17 14
+S 0 1122 3 1122 17 14
 not_applicable
-S 0 1115 19 1115 71 52
+S 0 1122 19 1122 71 52
 Xcode serves the StoreKit configuration file at once
-S 0 1116 3 1116 10 7
+S 0 1123 3 1123 10 7
 options
-M 2 1116 12 1116 54
-S 0 1116 14 1116 27 13
+M 2 1123 12 1123 54
+S 0 1123 14 1123 27 13
 sandbox_hours
-S 0 1116 29 1116 30 1
+S 0 1123 29 1123 30 1
 1
-S 0 1116 32 1116 48 16
+S 0 1123 32 1123 48 16
 production_hours
-S 0 1116 50 1116 52 2
+S 0 1123 50 1123 52 2
 48
-S 0 1117 3 1117 11 8
+S 0 1124 3 1124 11 8
 examples
-M 2 1118 5 1125 45
-S 0 1118 5 1118 15 10
+M 2 1125 5 1132 45
+S 0 1125 5 1125 15 10
 triggering
-L 1 1119 7 1121 52
-S 1 1119 9 1121 52 54
+L 1 1126 7 1128 52
+S 1 1126 9 1128 52 54
 products:
   - updated_at: 2026-11-22T09:40:00Z   # <-
 
-S 0 1122 5 1122 12 7
+S 0 1129 5 1129 12 7
 passing
-L 1 1123 7 1125 45
-S 1 1123 9 1125 45 47
+L 1 1130 7 1132 45
+S 1 1130 9 1132 45 47
 products:
   - updated_at: 2026-11-22T08:00:00Z
 
-M 10 1128 3 1149 51
-S 0 1128 3 1128 5 2
+M 10 1135 3 1156 51
+S 0 1135 3 1135 5 2
 id
-S 0 1128 7 1128 33 26
+S 0 1135 7 1135 33 26
 subscription-without-group
-S 0 1129 3 1129 12 9
+S 0 1136 3 1136 12 9
 checklist
-S 0 1129 14 1129 33 19
+S 0 1136 14 1136 33 19
 subscription-groups
-S 0 1130 3 1130 11 8
-severity
-S 0 1130 13 1130 18 5
-error
-S 0 1131 3 1131 8 5
-since
-S 0 1131 10 1131 15 5
-0.1.0
-S 0 1132 3 1132 8 5
-title
-S 0 1132 10 1132 74 64
-an auto-renewable subscription has no (known) subscription group
-S 0 1133 3 1133 12 9
-rationale
-S 0 1133 14 1133 136 122
-Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
-S 0 1134 3 1134 7 4
-help
-S 0 1134 9 1134 53 44
-put the subscription in a subscription group
-S 0 1135 3 1135 15 12
-environments
-L 4 1135 17 1135 58
-S 0 1135 18 1135 25 7
-sandbox
-S 0 1135 27 1135 37 10
-testflight
-S 0 1135 39 1135 45 6
-review
-S 0 1135 47 1135 57 10
-production
-S 0 1136 3 1136 17 14
-not_applicable
-S 0 1136 19 1136 79 60
-Xcode serves the StoreKit configuration file's subscriptions
 S 0 1137 3 1137 11 8
+severity
+S 0 1137 13 1137 18 5
+error
+S 0 1138 3 1138 8 5
+since
+S 0 1138 10 1138 15 5
+0.1.0
+S 0 1139 3 1139 8 5
+title
+S 0 1139 10 1139 74 64
+an auto-renewable subscription has no (known) subscription group
+S 0 1140 3 1140 12 9
+rationale
+S 0 1140 14 1140 136 122
+Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
+S 0 1141 3 1141 7 4
+help
+S 0 1141 9 1141 53 44
+put the subscription in a subscription group
+S 0 1142 3 1142 15 12
+environments
+L 4 1142 17 1142 58
+S 0 1142 18 1142 25 7
+sandbox
+S 0 1142 27 1142 37 10
+testflight
+S 0 1142 39 1142 45 6
+review
+S 0 1142 47 1142 57 10
+production
+S 0 1143 3 1143 17 14
+not_applicable
+S 0 1143 19 1143 79 60
+Xcode serves the StoreKit configuration file's subscriptions
+S 0 1144 3 1144 11 8
 examples
-M 2 1138 5 1149 51
-S 0 1138 5 1138 15 10
+M 2 1145 5 1156 51
+S 0 1145 5 1145 15 10
 triggering
-L 1 1139 7 1143 57
-S 1 1139 9 1143 57 73
+L 1 1146 7 1150 57
+S 1 1146 9 1150 57 73
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Pro   # <-
 
-S 0 1144 5 1144 12 7
+S 0 1151 5 1151 12 7
 passing
-L 1 1145 7 1149 51
-S 1 1145 9 1149 51 67
+L 1 1152 7 1156 51
+S 1 1152 9 1156 51 67
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Plus
 
-M 10 1151 3 1169 58
-S 0 1151 3 1151 5 2
+M 10 1158 3 1176 58
+S 0 1158 3 1158 5 2
 id
-S 0 1151 7 1151 39 32
+S 0 1158 7 1158 39 32
 subscription-group-not-localized
-S 0 1152 3 1152 12 9
+S 0 1159 3 1159 12 9
 checklist
-S 0 1152 14 1152 33 19
+S 0 1159 14 1159 33 19
 subscription-groups
-S 0 1153 3 1153 11 8
-severity
-S 0 1153 13 1153 18 5
-error
-S 0 1154 3 1154 8 5
-since
-S 0 1154 10 1154 15 5
-0.1.0
-S 0 1155 3 1155 8 5
-title
-S 0 1155 10 1155 60 50
-a subscription group has no localized display name
-S 0 1156 3 1156 12 9
-rationale
-S 0 1156 14 1156 616 602
-TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served. App Store Connect's state is the authority on whether the metadata is complete, so for a subscription the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a group the snapshot shows without a localization is a warning (the snapshot may be partial, or the localization pending); for the group's other subscriptions (Missing Metadata, another state, or not in the snapshot) it stays an error.
-S 0 1157 3 1157 7 4
-help
-S 0 1157 9 1157 63 54
-add a localized display name to the subscription group
-S 0 1158 3 1158 15 12
-environments
-L 4 1158 17 1158 58
-S 0 1158 18 1158 25 7
-sandbox
-S 0 1158 27 1158 37 10
-testflight
-S 0 1158 39 1158 45 6
-review
-S 0 1158 47 1158 57 10
-production
-S 0 1159 3 1159 17 14
-not_applicable
-S 0 1159 19 1159 79 60
-Xcode serves the StoreKit configuration file's subscriptions
 S 0 1160 3 1160 11 8
+severity
+S 0 1160 13 1160 18 5
+error
+S 0 1161 3 1161 8 5
+since
+S 0 1161 10 1161 15 5
+0.1.0
+S 0 1162 3 1162 8 5
+title
+S 0 1162 10 1162 60 50
+a subscription group has no localized display name
+S 0 1163 3 1163 12 9
+rationale
+S 0 1163 14 1163 616 602
+TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served. App Store Connect's state is the authority on whether the metadata is complete, so for a subscription the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a group the snapshot shows without a localization is a warning (the snapshot may be partial, or the localization pending); for the group's other subscriptions (Missing Metadata, another state, or not in the snapshot) it stays an error.
+S 0 1164 3 1164 7 4
+help
+S 0 1164 9 1164 63 54
+add a localized display name to the subscription group
+S 0 1165 3 1165 15 12
+environments
+L 4 1165 17 1165 58
+S 0 1165 18 1165 25 7
+sandbox
+S 0 1165 27 1165 37 10
+testflight
+S 0 1165 39 1165 45 6
+review
+S 0 1165 47 1165 57 10
+production
+S 0 1166 3 1166 17 14
+not_applicable
+S 0 1166 19 1166 79 60
+Xcode serves the StoreKit configuration file's subscriptions
+S 0 1167 3 1167 11 8
 examples
-M 2 1161 5 1169 58
-S 0 1161 5 1161 15 10
+M 2 1168 5 1176 58
+S 0 1168 5 1168 15 10
 triggering
-L 1 1162 7 1164 37
-S 1 1162 9 1164 37 50
+L 1 1169 7 1171 37
+S 1 1169 9 1171 37 50
 subscription_groups:
   - localizations: {}   # <-
 
-S 0 1165 5 1165 12 7
+S 0 1172 5 1172 12 7
 passing
-L 1 1166 7 1169 58
-S 1 1166 9 1169 58 90
+L 1 1173 7 1176 58
+S 1 1173 9 1176 58 90
 subscription_groups:
   - localizations:
       en-US: { display_name: Pocket Garden Plus }
 
-M 10 1171 3 1193 43
-S 0 1171 3 1171 5 2
+M 10 1178 3 1200 43
+S 0 1178 3 1178 5 2
 id
-S 0 1171 7 1171 36 29
+S 0 1178 7 1178 36 29
 subscription-duration-missing
-S 0 1172 3 1172 12 9
+S 0 1179 3 1179 12 9
 checklist
-S 0 1172 14 1172 30 16
+S 0 1179 14 1179 30 16
 product-metadata
-S 0 1173 3 1173 11 8
-severity
-S 0 1173 13 1173 20 7
-warning
-S 0 1174 3 1174 8 5
-since
-S 0 1174 10 1174 15 5
-0.1.0
-S 0 1175 3 1175 8 5
-title
-S 0 1175 10 1175 56 46
-an auto-renewable subscription has no duration
-S 0 1176 3 1176 12 9
-rationale
-S 0 1176 14 1176 115 101
-A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
-S 0 1177 3 1177 7 4
-help
-S 0 1177 9 1177 36 27
-set `subscription_duration`
-S 0 1178 3 1178 15 12
-environments
-L 4 1178 17 1178 58
-S 0 1178 18 1178 25 7
-sandbox
-S 0 1178 27 1178 37 10
-testflight
-S 0 1178 39 1178 45 6
-review
-S 0 1178 47 1178 57 10
-production
-S 0 1179 3 1179 17 14
-not_applicable
-S 0 1179 19 1179 79 60
-Xcode serves the StoreKit configuration file's subscriptions
 S 0 1180 3 1180 11 8
+severity
+S 0 1180 13 1180 20 7
+warning
+S 0 1181 3 1181 8 5
+since
+S 0 1181 10 1181 15 5
+0.1.0
+S 0 1182 3 1182 8 5
+title
+S 0 1182 10 1182 56 46
+an auto-renewable subscription has no duration
+S 0 1183 3 1183 12 9
+rationale
+S 0 1183 14 1183 115 101
+A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
+S 0 1184 3 1184 7 4
+help
+S 0 1184 9 1184 36 27
+set `subscription_duration`
+S 0 1185 3 1185 15 12
+environments
+L 4 1185 17 1185 58
+S 0 1185 18 1185 25 7
+sandbox
+S 0 1185 27 1185 37 10
+testflight
+S 0 1185 39 1185 45 6
+review
+S 0 1185 47 1185 57 10
+production
+S 0 1186 3 1186 17 14
+not_applicable
+S 0 1186 19 1186 79 60
+Xcode serves the StoreKit configuration file's subscriptions
+S 0 1187 3 1187 11 8
 examples
-M 2 1181 5 1193 43
-S 0 1181 5 1181 15 10
+M 2 1188 5 1200 43
+S 0 1188 5 1188 15 10
 triggering
-L 1 1182 7 1187 40
-S 1 1182 9 1187 40 88
+L 1 1189 7 1194 40
+S 1 1189 9 1194 40 88
 products:
   - {}
   - {}
   - type: auto_renewable   # <-
     subscription_duration: null
 
-S 0 1188 5 1188 12 7
+S 0 1195 5 1195 12 7
 passing
-L 1 1189 7 1193 43
-S 1 1189 9 1193 43 59
+L 1 1196 7 1200 43
+S 1 1196 9 1200 43 59
 products:
   - {}
   - {}
   - subscription_duration: 1_month
 
-M 10 1196 3 1217 37
-S 0 1196 3 1196 5 2
+M 10 1203 3 1224 37
+S 0 1203 3 1203 5 2
 id
-S 0 1196 7 1196 31 24
+S 0 1203 7 1203 31 24
 storefront-not-available
-S 0 1197 3 1197 12 9
+S 0 1204 3 1204 12 9
 checklist
-S 0 1197 14 1197 37 23
+S 0 1204 14 1204 37 23
 storefront-availability
-S 0 1198 3 1198 11 8
-severity
-S 0 1198 13 1198 18 5
-error
-S 0 1199 3 1199 8 5
-since
-S 0 1199 10 1199 15 5
-0.1.0
-S 0 1200 3 1200 8 5
-title
-S 0 1200 10 1200 60 50
-the product is not sold in the tester's storefront
-S 0 1201 3 1201 12 9
-rationale
-S 0 1201 14 1201 410 396
-StoreKit omits products that are not available in the account's storefront (TN3188). In the sandbox and TestFlight that is the tester's account, so a product sold elsewhere but not there is missing for this tester. For App Review and the App Store each reviewer's or customer's own storefront decides, so there a product sold in some territory passes (one sold in none is `not-cleared-for-sale`).
-S 0 1202 3 1202 7 4
-help
-S 0 1202 9 1202 108 99
-add the storefront to the product's availability, or test with an account in one of its storefronts
-S 0 1203 3 1203 15 12
-environments
-L 4 1203 17 1203 58
-S 0 1203 18 1203 25 7
-sandbox
-S 0 1203 27 1203 37 10
-testflight
-S 0 1203 39 1203 45 6
-review
-S 0 1203 47 1203 57 10
-production
-S 0 1204 3 1204 17 14
-not_applicable
-S 0 1204 19 1204 74 55
-Xcode uses the StoreKit configuration file's storefront
 S 0 1205 3 1205 11 8
+severity
+S 0 1205 13 1205 18 5
+error
+S 0 1206 3 1206 8 5
+since
+S 0 1206 10 1206 15 5
+0.1.0
+S 0 1207 3 1207 8 5
+title
+S 0 1207 10 1207 60 50
+the product is not sold in the tester's storefront
+S 0 1208 3 1208 12 9
+rationale
+S 0 1208 14 1208 410 396
+StoreKit omits products that are not available in the account's storefront (TN3188). In the sandbox and TestFlight that is the tester's account, so a product sold elsewhere but not there is missing for this tester. For App Review and the App Store each reviewer's or customer's own storefront decides, so there a product sold in some territory passes (one sold in none is `not-cleared-for-sale`).
+S 0 1209 3 1209 7 4
+help
+S 0 1209 9 1209 108 99
+add the storefront to the product's availability, or test with an account in one of its storefronts
+S 0 1210 3 1210 15 12
+environments
+L 4 1210 17 1210 58
+S 0 1210 18 1210 25 7
+sandbox
+S 0 1210 27 1210 37 10
+testflight
+S 0 1210 39 1210 45 6
+review
+S 0 1210 47 1210 57 10
+production
+S 0 1211 3 1211 17 14
+not_applicable
+S 0 1211 19 1211 74 55
+Xcode uses the StoreKit configuration file's storefront
+S 0 1212 3 1212 11 8
 examples
-M 2 1206 5 1217 37
-S 0 1206 5 1206 15 10
+M 2 1213 5 1224 37
+S 0 1213 5 1213 15 10
 triggering
-L 1 1207 7 1209 44
-S 1 1207 9 1209 44 46
+L 1 1214 7 1216 44
+S 1 1214 9 1216 44 46
 products:
   - availability: [CAN, GBR]   # <-
 
-S 0 1210 5 1210 12 7
+S 0 1217 5 1217 12 7
 passing
-L 2 1211 7 1217 37
-S 1 1211 9 1213 37 39
+L 2 1218 7 1224 37
+S 1 1218 9 1220 37 39
 products:
   - availability: [USA, CAN]
 
-S 1 1214 9 1217 37 59
+S 1 1221 9 1224 37 59
 environment: review
 products:
   - availability: [CAN, GBR]
 
-M 10 1219 3 1238 32
-S 0 1219 3 1219 5 2
+M 10 1226 3 1245 32
+S 0 1226 3 1226 5 2
 id
-S 0 1219 7 1219 33 26
+S 0 1226 7 1226 33 26
 sandbox-account-other-team
-S 0 1220 3 1220 12 9
+S 0 1227 3 1227 12 9
 checklist
-S 0 1220 14 1220 29 15
+S 0 1227 14 1227 29 15
 sandbox-account
-S 0 1221 3 1221 11 8
-severity
-S 0 1221 13 1221 18 5
-error
-S 0 1222 3 1222 8 5
-since
-S 0 1222 10 1222 15 5
-0.1.0
-S 0 1223 3 1223 8 5
-title
-S 0 1223 10 1223 53 43
-the sandbox account belongs to another team
-S 0 1224 3 1224 12 9
-rationale
-S 0 1224 14 1224 152 138
-A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1225 3 1225 7 4
-help
-S 0 1225 9 1225 66 57
-create a sandbox account in this team's App Store Connect
-S 0 1226 3 1226 15 12
-environments
-L 1 1226 17 1226 26
-S 0 1226 18 1226 25 7
-sandbox
-S 0 1227 3 1227 17 14
-not_applicable
-S 0 1227 19 1227 74 55
-only sandbox testing on a device uses a sandbox account
 S 0 1228 3 1228 11 8
+severity
+S 0 1228 13 1228 18 5
+error
+S 0 1229 3 1229 8 5
+since
+S 0 1229 10 1229 15 5
+0.1.0
+S 0 1230 3 1230 8 5
+title
+S 0 1230 10 1230 53 43
+the sandbox account belongs to another team
+S 0 1231 3 1231 12 9
+rationale
+S 0 1231 14 1231 152 138
+A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
+S 0 1232 3 1232 7 4
+help
+S 0 1232 9 1232 66 57
+create a sandbox account in this team's App Store Connect
+S 0 1233 3 1233 15 12
+environments
+L 1 1233 17 1233 26
+S 0 1233 18 1233 25 7
+sandbox
+S 0 1234 3 1234 17 14
+not_applicable
+S 0 1234 19 1234 74 55
+only sandbox testing on a device uses a sandbox account
+S 0 1235 3 1235 11 8
 examples
-M 2 1229 5 1238 32
-S 0 1229 5 1229 15 10
+M 2 1236 5 1245 32
+S 0 1236 5 1236 15 10
 triggering
-L 1 1230 7 1233 39
-S 1 1230 9 1233 39 59
+L 1 1237 7 1240 39
+S 1 1237 9 1240 39 59
 testing:
   sandbox_account:
     team_id: 9ZZ8YY7XX6   # <-
 
-S 0 1234 5 1234 12 7
+S 0 1241 5 1241 12 7
 passing
-L 1 1235 7 1238 32
-S 1 1235 9 1238 32 52
+L 1 1242 7 1245 32
+S 1 1242 9 1245 32 52
 testing:
   sandbox_account:
     team_id: 4KQ2H9XW7B
 
-M 10 1240 3 1257 27
-S 0 1240 3 1240 5 2
+M 10 1247 3 1264 27
+S 0 1247 3 1247 5 2
 id
-S 0 1240 7 1240 38 31
+S 0 1247 7 1247 38 31
 simulator-without-storekit-file
-S 0 1241 3 1241 12 9
+S 0 1248 3 1248 12 9
 checklist
-S 0 1241 14 1241 25 11
+S 0 1248 14 1248 25 11
 test-device
-S 0 1242 3 1242 11 8
-severity
-S 0 1242 13 1242 20 7
-warning
-S 0 1243 3 1243 8 5
-since
-S 0 1243 10 1243 15 5
-0.1.0
-S 0 1244 3 1244 8 5
-title
-S 0 1244 10 1244 48 38
-the sandbox test runs in the Simulator
-S 0 1245 3 1245 12 9
-rationale
-S 0 1245 14 1245 182 170
-Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
-S 0 1246 3 1246 7 4
-help
-S 0 1246 9 1246 73 64
-test on a physical device, or with a StoreKit configuration file
-S 0 1247 3 1247 15 12
-environments
-L 1 1247 17 1247 26
-S 0 1247 18 1247 25 7
-sandbox
-S 0 1248 3 1248 17 14
-not_applicable
-S 0 1248 19 1248 65 46
-the Simulator matters only for sandbox testing
 S 0 1249 3 1249 11 8
+severity
+S 0 1249 13 1249 20 7
+warning
+S 0 1250 3 1250 8 5
+since
+S 0 1250 10 1250 15 5
+0.1.0
+S 0 1251 3 1251 8 5
+title
+S 0 1251 10 1251 48 38
+the sandbox test runs in the Simulator
+S 0 1252 3 1252 12 9
+rationale
+S 0 1252 14 1252 182 170
+Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
+S 0 1253 3 1253 7 4
+help
+S 0 1253 9 1253 73 64
+test on a physical device, or with a StoreKit configuration file
+S 0 1254 3 1254 15 12
+environments
+L 1 1254 17 1254 26
+S 0 1254 18 1254 25 7
+sandbox
+S 0 1255 3 1255 17 14
+not_applicable
+S 0 1255 19 1255 65 46
+the Simulator matters only for sandbox testing
+S 0 1256 3 1256 11 8
 examples
-M 2 1250 5 1257 27
-S 0 1250 5 1250 15 10
+M 2 1257 5 1264 27
+S 0 1257 5 1257 15 10
 triggering
-L 1 1251 7 1253 35
-S 1 1251 9 1253 35 36
+L 1 1258 7 1260 35
+S 1 1258 9 1260 35 36
 testing:
   device: simulator   # <-
 
-S 0 1254 5 1254 12 7
+S 0 1261 5 1261 12 7
 passing
-L 1 1255 7 1257 27
-S 1 1255 9 1257 27 28
+L 1 1262 7 1264 27
+S 1 1262 9 1264 27 28
 testing:
   device: physical
 
-M 10 1259 3 1276 29
-S 0 1259 3 1259 5 2
+M 10 1266 3 1283 29
+S 0 1266 3 1266 5 2
 id
-S 0 1259 7 1259 22 15
+S 0 1266 7 1266 22 15
 test-os-too-old
-S 0 1260 3 1260 12 9
+S 0 1267 3 1267 12 9
 checklist
-S 0 1260 14 1260 25 11
+S 0 1267 14 1267 25 11
 test-device
-S 0 1261 3 1261 11 8
-severity
-S 0 1261 13 1261 18 5
-error
-S 0 1262 3 1262 8 5
-since
-S 0 1262 10 1262 15 5
-0.1.0
-S 0 1263 3 1263 8 5
-title
-S 0 1263 10 1263 56 46
-the test device's OS is too old for StoreKit 2
-S 0 1264 3 1264 12 9
-rationale
-S 0 1264 14 1264 125 111
-An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
-S 0 1265 3 1265 7 4
-help
-S 0 1265 9 1265 53 44
-test on a newer OS, or add a StoreKit 1 path
-S 0 1266 3 1266 15 12
-environments
-L 3 1266 17 1266 45
-S 0 1266 18 1266 23 5
-xcode
-S 0 1266 25 1266 32 7
-sandbox
-S 0 1266 34 1266 44 10
-testflight
-S 0 1267 3 1267 17 14
-not_applicable
-S 0 1267 19 1267 60 41
-the test device matters only when testing
 S 0 1268 3 1268 11 8
+severity
+S 0 1268 13 1268 18 5
+error
+S 0 1269 3 1269 8 5
+since
+S 0 1269 10 1269 15 5
+0.1.0
+S 0 1270 3 1270 8 5
+title
+S 0 1270 10 1270 56 46
+the test device's OS is too old for StoreKit 2
+S 0 1271 3 1271 12 9
+rationale
+S 0 1271 14 1271 125 111
+An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
+S 0 1272 3 1272 7 4
+help
+S 0 1272 9 1272 53 44
+test on a newer OS, or add a StoreKit 1 path
+S 0 1273 3 1273 15 12
+environments
+L 3 1273 17 1273 45
+S 0 1273 18 1273 23 5
+xcode
+S 0 1273 25 1273 32 7
+sandbox
+S 0 1273 34 1273 44 10
+testflight
+S 0 1274 3 1274 17 14
+not_applicable
+S 0 1274 19 1274 60 41
+the test device matters only when testing
+S 0 1275 3 1275 11 8
 examples
-M 2 1269 5 1276 29
-S 0 1269 5 1269 15 10
+M 2 1276 5 1283 29
+S 0 1276 5 1276 15 10
 triggering
-L 1 1270 7 1272 36
-S 1 1270 9 1272 36 37
+L 1 1277 7 1279 36
+S 1 1277 9 1279 36 37
 testing:
   os_version: "14.8"   # <-
 
-S 0 1273 5 1273 12 7
+S 0 1280 5 1280 12 7
 passing
-L 1 1274 7 1276 29
-S 1 1274 9 1276 29 30
+L 1 1281 7 1283 29
+S 1 1281 9 1283 29 30
 testing:
   os_version: "17.2"
 
-M 10 1278 3 1297 36
-S 0 1278 3 1278 5 2
+M 10 1285 3 1304 36
+S 0 1285 3 1285 5 2
 id
-S 0 1278 7 1278 35 28
+S 0 1285 7 1285 35 28
 signed-into-production-store
-S 0 1279 3 1279 12 9
+S 0 1286 3 1286 12 9
 checklist
-S 0 1279 14 1279 25 11
+S 0 1286 14 1286 25 11
 test-device
-S 0 1280 3 1280 11 8
-severity
-S 0 1280 13 1280 17 4
-note
-S 0 1281 3 1281 8 5
-since
-S 0 1281 10 1281 15 5
-0.1.0
-S 0 1282 3 1282 8 5
-title
-S 0 1282 10 1282 70 60
-an old device is still signed in to the production App Store
-S 0 1283 3 1283 12 9
-rationale
-S 0 1283 14 1283 164 150
-Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1284 3 1284 7 4
-help
-S 0 1284 9 1284 60 51
-sign out of the App Store in Settings on the device
-S 0 1285 3 1285 15 12
-environments
-L 1 1285 17 1285 26
-S 0 1285 18 1285 25 7
-sandbox
-S 0 1286 3 1286 17 14
-not_applicable
-S 0 1286 19 1286 75 56
-signing out mattered only for sandbox testing on old iOS
 S 0 1287 3 1287 11 8
+severity
+S 0 1287 13 1287 17 4
+note
+S 0 1288 3 1288 8 5
+since
+S 0 1288 10 1288 15 5
+0.1.0
+S 0 1289 3 1289 8 5
+title
+S 0 1289 10 1289 70 60
+an old device is still signed in to the production App Store
+S 0 1290 3 1290 12 9
+rationale
+S 0 1290 14 1290 164 150
+Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
+S 0 1291 3 1291 7 4
+help
+S 0 1291 9 1291 60 51
+sign out of the App Store in Settings on the device
+S 0 1292 3 1292 15 12
+environments
+L 1 1292 17 1292 26
+S 0 1292 18 1292 25 7
+sandbox
+S 0 1293 3 1293 17 14
+not_applicable
+S 0 1293 19 1293 75 56
+signing out mattered only for sandbox testing on old iOS
+S 0 1294 3 1294 11 8
 examples
-M 2 1288 5 1297 36
-S 0 1288 5 1288 15 10
+M 2 1295 5 1304 36
+S 0 1295 5 1295 15 10
 triggering
-L 1 1289 7 1292 44
-S 1 1289 9 1292 44 66
+L 1 1296 7 1299 44
+S 1 1296 9 1299 44 66
 testing:
   os_version: "11.4"
   signed_out_of_store: false   # <-
 
-S 0 1293 5 1293 12 7
+S 0 1300 5 1300 12 7
 passing
-L 1 1294 7 1297 36
-S 1 1294 9 1297 36 58
+L 1 1301 7 1304 36
+S 1 1301 9 1304 36 58
 testing:
   os_version: "11.4"
   signed_out_of_store: true
 
-M 10 1299 3 1316 32
-S 0 1299 3 1299 5 2
+M 10 1306 3 1323 32
+S 0 1306 3 1306 5 2
 id
-S 0 1299 7 1299 26 19
+S 0 1306 7 1306 26 19
 app-not-reinstalled
-S 0 1300 3 1300 12 9
+S 0 1307 3 1307 12 9
 checklist
-S 0 1300 14 1300 29 15
+S 0 1307 14 1307 29 15
 app-reinstalled
-S 0 1301 3 1301 11 8
-severity
-S 0 1301 13 1301 17 4
-note
-S 0 1302 3 1302 8 5
-since
-S 0 1302 10 1302 15 5
-0.1.0
-S 0 1303 3 1303 8 5
-title
-S 0 1303 10 1303 37 27
-the app was not reinstalled
-S 0 1304 3 1304 12 9
-rationale
-S 0 1304 14 1304 135 121
-Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
-S 0 1305 3 1305 7 4
-help
-S 0 1305 9 1305 56 47
-delete the app from the device and reinstall it
-S 0 1306 3 1306 15 12
-environments
-L 3 1306 17 1306 45
-S 0 1306 18 1306 23 5
-xcode
-S 0 1306 25 1306 32 7
-sandbox
-S 0 1306 34 1306 44 10
-testflight
-S 0 1307 3 1307 17 14
-not_applicable
-S 0 1307 19 1307 59 40
-customers' devices are out of your hands
 S 0 1308 3 1308 11 8
+severity
+S 0 1308 13 1308 17 4
+note
+S 0 1309 3 1309 8 5
+since
+S 0 1309 10 1309 15 5
+0.1.0
+S 0 1310 3 1310 8 5
+title
+S 0 1310 10 1310 37 27
+the app was not reinstalled
+S 0 1311 3 1311 12 9
+rationale
+S 0 1311 14 1311 135 121
+Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
+S 0 1312 3 1312 7 4
+help
+S 0 1312 9 1312 56 47
+delete the app from the device and reinstall it
+S 0 1313 3 1313 15 12
+environments
+L 3 1313 17 1313 45
+S 0 1313 18 1313 23 5
+xcode
+S 0 1313 25 1313 32 7
+sandbox
+S 0 1313 34 1313 44 10
+testflight
+S 0 1314 3 1314 17 14
+not_applicable
+S 0 1314 19 1314 59 40
+customers' devices are out of your hands
+S 0 1315 3 1315 11 8
 examples
-M 2 1309 5 1316 32
-S 0 1309 5 1309 15 10
+M 2 1316 5 1323 32
+S 0 1316 5 1316 15 10
 triggering
-L 1 1310 7 1312 40
-S 1 1310 9 1312 40 41
+L 1 1317 7 1319 40
+S 1 1317 9 1319 40 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1313 5 1313 12 7
+S 0 1320 5 1320 12 7
 passing
-L 1 1314 7 1316 32
-S 1 1314 9 1316 32 33
+L 1 1321 7 1323 32
+S 1 1321 9 1323 32 33
 testing:
   app_reinstalled: true
 
-M 10 1318 3 1335 28
-S 0 1318 3 1318 5 2
+M 10 1325 3 1342 28
+S 0 1325 3 1325 5 2
 id
-S 0 1318 7 1318 24 17
+S 0 1325 7 1325 24 17
 jailbroken-device
-S 0 1319 3 1319 12 9
+S 0 1326 3 1326 12 9
 checklist
-S 0 1319 14 1319 35 21
+S 0 1326 14 1326 35 21
 device-not-jailbroken
-S 0 1320 3 1320 11 8
-severity
-S 0 1320 13 1320 17 4
-note
-S 0 1321 3 1321 8 5
-since
-S 0 1321 10 1321 15 5
-0.1.0
-S 0 1322 3 1322 8 5
-title
-S 0 1322 10 1322 39 29
-the test device is jailbroken
-S 0 1323 3 1323 12 9
-rationale
-S 0 1323 14 1323 130 116
-Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1324 3 1324 7 4
-help
-S 0 1324 9 1324 48 39
-test on a device that is not jailbroken
-S 0 1325 3 1325 15 12
-environments
-L 3 1325 17 1325 45
-S 0 1325 18 1325 23 5
-xcode
-S 0 1325 25 1325 32 7
-sandbox
-S 0 1325 34 1325 44 10
-testflight
-S 0 1326 3 1326 17 14
-not_applicable
-S 0 1326 19 1326 59 40
-customers' devices are out of your hands
 S 0 1327 3 1327 11 8
+severity
+S 0 1327 13 1327 17 4
+note
+S 0 1328 3 1328 8 5
+since
+S 0 1328 10 1328 15 5
+0.1.0
+S 0 1329 3 1329 8 5
+title
+S 0 1329 10 1329 39 29
+the test device is jailbroken
+S 0 1330 3 1330 12 9
+rationale
+S 0 1330 14 1330 130 116
+Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
+S 0 1331 3 1331 7 4
+help
+S 0 1331 9 1331 48 39
+test on a device that is not jailbroken
+S 0 1332 3 1332 15 12
+environments
+L 3 1332 17 1332 45
+S 0 1332 18 1332 23 5
+xcode
+S 0 1332 25 1332 32 7
+sandbox
+S 0 1332 34 1332 44 10
+testflight
+S 0 1333 3 1333 17 14
+not_applicable
+S 0 1333 19 1333 59 40
+customers' devices are out of your hands
+S 0 1334 3 1334 11 8
 examples
-M 2 1328 5 1335 28
-S 0 1328 5 1328 15 10
+M 2 1335 5 1342 28
+S 0 1335 5 1335 15 10
 triggering
-L 1 1329 7 1331 34
-S 1 1329 9 1331 34 35
+L 1 1336 7 1338 34
+S 1 1336 9 1338 34 35
 testing:
   jailbroken: true   # <-
 
-S 0 1332 5 1332 12 7
+S 0 1339 5 1339 12 7
 passing
-L 1 1333 7 1335 28
-S 1 1333 9 1335 28 29
+L 1 1340 7 1342 28
+S 1 1340 9 1342 28 29
 testing:
   jailbroken: false
 
-M 10 1338 3 1357 67
-S 0 1338 3 1338 5 2
+M 10 1345 3 1364 67
+S 0 1345 3 1345 5 2
 id
-S 0 1338 7 1338 40 33
+S 0 1345 7 1345 40 33
 storekit-configuration-incomplete
-S 0 1339 3 1339 12 9
+S 0 1346 3 1346 12 9
 checklist
-S 0 1339 14 1339 36 22
+S 0 1346 14 1346 36 22
 storekit-configuration
-S 0 1340 3 1340 11 8
-severity
-S 0 1340 13 1340 18 5
-error
-S 0 1341 3 1341 8 5
-since
-S 0 1341 10 1341 15 5
-0.1.0
-S 0 1342 3 1342 8 5
-title
-S 0 1342 10 1342 79 69
-the StoreKit configuration file does not serve the requested products
-S 0 1343 3 1343 12 9
-rationale
-S 0 1343 14 1343 376 362
-When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
-S 0 1344 3 1344 7 4
-help
-S 0 1344 9 1344 123 114
-add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
-S 0 1345 3 1345 15 12
-environments
-L 1 1345 17 1345 24
-S 0 1345 18 1345 23 5
-xcode
-S 0 1346 3 1346 17 14
-not_applicable
-S 0 1346 19 1346 100 81
-products come from App Store Connect here, not from a StoreKit configuration file
 S 0 1347 3 1347 11 8
+severity
+S 0 1347 13 1347 18 5
+error
+S 0 1348 3 1348 8 5
+since
+S 0 1348 10 1348 15 5
+0.1.0
+S 0 1349 3 1349 8 5
+title
+S 0 1349 10 1349 79 69
+the StoreKit configuration file does not serve the requested products
+S 0 1350 3 1350 12 9
+rationale
+S 0 1350 14 1350 376 362
+When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
+S 0 1351 3 1351 7 4
+help
+S 0 1351 9 1351 123 114
+add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
+S 0 1352 3 1352 15 12
+environments
+L 1 1352 17 1352 24
+S 0 1352 18 1352 23 5
+xcode
+S 0 1353 3 1353 17 14
+not_applicable
+S 0 1353 19 1353 100 81
+products come from App Store Connect here, not from a StoreKit configuration file
+S 0 1354 3 1354 11 8
 examples
-M 2 1348 5 1357 67
-S 0 1348 5 1348 15 10
+M 2 1355 5 1364 67
+S 0 1355 5 1355 15 10
 triggering
-L 1 1349 7 1352 83
-S 1 1349 9 1352 83 99
+L 1 1356 7 1359 83
+S 1 1356 9 1359 83 99
 environment: xcode
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 1353 5 1353 12 7
+S 0 1360 5 1360 12 7
 passing
-L 1 1354 7 1357 67
-S 1 1354 9 1357 67 83
+L 1 1361 7 1364 67
+S 1 1361 9 1364 67 83
 environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 1364 3 1376 27
-S 0 1364 3 1364 5 2
+M 10 1371 3 1383 27
+S 0 1371 3 1371 5 2
 id
-S 0 1364 7 1364 31 24
+S 0 1371 7 1371 31 24
 catalog-xml-feed-retired
-S 0 1365 3 1365 12 9
+S 0 1372 3 1372 12 9
 checklist
-S 0 1365 14 1365 27 13
+S 0 1372 14 1372 27 13
 catalog-valid
-S 0 1366 3 1366 8 5
+S 0 1373 3 1373 8 5
 input
-S 0 1366 10 1366 17 7
+S 0 1373 10 1373 17 7
 catalog
-S 0 1367 3 1367 11 8
+S 0 1374 3 1374 11 8
 severity
-S 0 1367 13 1367 17 4
+S 0 1374 13 1374 17 4
 note
-S 0 1368 3 1368 15 12
+S 0 1375 3 1375 15 12
 context_only
-S 0 1368 17 1368 21 4
+S 0 1375 17 1375 21 4
 true
-S 0 1369 3 1369 8 5
+S 0 1376 3 1376 8 5
 since
-S 0 1369 10 1369 15 5
+S 0 1376 10 1376 15 5
 0.1.0
-S 0 1370 3 1370 8 5
+S 0 1377 3 1377 8 5
 title
-S 0 1370 10 1370 69 59
+S 0 1377 10 1377 69 59
 Apple no longer takes in-app purchases through the XML feed
-S 0 1371 3 1371 12 9
+S 0 1378 3 1378 12 9
 rationale
-S 1 1371 14 1371 378 362
+S 1 1378 14 1378 378 362
 Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1372 3 1372 7 4
+S 0 1379 3 1379 7 4
 help
-S 0 1372 9 1372 104 95
+S 0 1379 9 1379 104 95
 use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1373 3 1373 11 8
+S 0 1380 3 1380 11 8
 examples
-M 1 1374 5 1376 27
-S 0 1374 5 1374 15 10
+M 1 1381 5 1383 27
+S 0 1381 5 1381 15 10
 triggering
-L 1 1375 7 1376 27
-S 1 1375 9 1376 27 19
+L 1 1382 7 1383 27
+S 1 1382 9 1383 27 19
 <in_app_purchase/>
 
-M 9 1378 3 1398 19
-S 0 1378 3 1378 5 2
+M 9 1385 3 1405 19
+S 0 1385 3 1385 5 2
 id
-S 0 1378 7 1378 27 20
+S 0 1385 7 1385 27 20
 catalog-root-element
-S 0 1379 3 1379 12 9
+S 0 1386 3 1386 12 9
 checklist
-S 0 1379 14 1379 27 13
+S 0 1386 14 1386 27 13
 catalog-valid
-S 0 1380 3 1380 8 5
+S 0 1387 3 1387 8 5
 input
-S 0 1380 10 1380 17 7
+S 0 1387 10 1387 17 7
 catalog
-S 0 1381 3 1381 11 8
+S 0 1388 3 1388 11 8
 severity
-S 0 1381 13 1381 18 5
+S 0 1388 13 1388 18 5
 error
-S 0 1382 3 1382 8 5
+S 0 1389 3 1389 8 5
 since
-S 0 1382 10 1382 15 5
+S 0 1389 10 1389 15 5
 0.1.0
-S 0 1383 3 1383 8 5
+S 0 1390 3 1390 8 5
 title
-S 0 1383 10 1383 50 40
+S 0 1390 10 1390 50 40
 the document is not an App Store Package
-S 0 1384 3 1384 12 9
+S 0 1391 3 1391 12 9
 rationale
-S 0 1384 14 1384 209 195
+S 0 1391 14 1391 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1385 3 1385 7 4
+S 0 1392 3 1392 7 4
 help
-S 0 1385 9 1385 82 73
+S 0 1392 9 1392 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1386 3 1386 11 8
+S 0 1393 3 1393 11 8
 examples
-M 2 1387 5 1398 19
-S 0 1387 5 1387 15 10
+M 2 1394 5 1405 19
+S 0 1394 5 1394 15 10
 triggering
-L 1 1388 7 1392 19
-S 1 1388 9 1392 19 179
+L 1 1395 7 1399 19
+S 1 1395 9 1399 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1393 5 1393 12 7
+S 0 1400 5 1400 12 7
 passing
-L 1 1394 7 1398 19
-S 1 1394 9 1398 19 206
+L 1 1401 7 1405 19
+S 1 1401 9 1405 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1400 3 1420 19
-S 0 1400 3 1400 5 2
+M 9 1407 3 1427 19
+S 0 1407 3 1407 5 2
 id
-S 0 1400 7 1400 27 20
+S 0 1407 7 1407 27 20
 catalog-spec-version
-S 0 1401 3 1401 12 9
+S 0 1408 3 1408 12 9
 checklist
-S 0 1401 14 1401 27 13
+S 0 1408 14 1408 27 13
 catalog-valid
-S 0 1402 3 1402 8 5
+S 0 1409 3 1409 8 5
 input
-S 0 1402 10 1402 17 7
+S 0 1409 10 1409 17 7
 catalog
-S 0 1403 3 1403 11 8
+S 0 1410 3 1410 11 8
 severity
-S 0 1403 13 1403 18 5
+S 0 1410 13 1410 18 5
 error
-S 0 1404 3 1404 8 5
+S 0 1411 3 1411 8 5
 since
-S 0 1404 10 1404 15 5
+S 0 1411 10 1411 15 5
 0.1.0
-S 0 1405 3 1405 8 5
+S 0 1412 3 1412 8 5
 title
-S 0 1405 10 1405 68 58
+S 0 1412 10 1412 68 58
 the package's spec version does not carry in-app purchases
-S 0 1406 3 1406 12 9
+S 0 1413 3 1413 12 9
 rationale
-S 0 1406 14 1406 173 159
+S 0 1413 14 1413 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1407 3 1407 7 4
+S 0 1414 3 1414 7 4
 help
-S 0 1407 9 1407 77 68
+S 0 1414 9 1414 77 68
 set `version` to the software5.x version the package was written for
-S 0 1408 3 1408 11 8
+S 0 1415 3 1415 11 8
 examples
-M 2 1409 5 1420 19
-S 0 1409 5 1409 15 10
+M 2 1416 5 1427 19
+S 0 1416 5 1416 15 10
 triggering
-L 1 1410 7 1414 19
-S 1 1410 9 1414 19 219
+L 1 1417 7 1421 19
+S 1 1417 9 1421 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1415 5 1415 12 7
+S 0 1422 5 1422 12 7
 passing
-L 1 1416 7 1420 19
-S 1 1416 9 1420 19 205
+L 1 1423 7 1427 19
+S 1 1423 9 1427 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1422 3 1442 27
-S 0 1422 3 1422 5 2
+M 9 1429 3 1449 27
+S 0 1429 3 1429 5 2
 id
-S 0 1422 7 1422 30 23
+S 0 1429 7 1429 30 23
 catalog-unknown-element
-S 0 1423 3 1423 12 9
+S 0 1430 3 1430 12 9
 checklist
-S 0 1423 14 1423 27 13
+S 0 1430 14 1430 27 13
 catalog-valid
-S 0 1424 3 1424 8 5
+S 0 1431 3 1431 8 5
 input
-S 0 1424 10 1424 17 7
+S 0 1431 10 1431 17 7
 catalog
-S 0 1425 3 1425 11 8
+S 0 1432 3 1432 11 8
 severity
-S 0 1425 13 1425 18 5
+S 0 1432 13 1432 18 5
 error
-S 0 1426 3 1426 8 5
+S 0 1433 3 1433 8 5
 since
-S 0 1426 10 1426 15 5
+S 0 1433 10 1433 15 5
 0.1.0
-S 0 1427 3 1427 8 5
+S 0 1434 3 1434 8 5
 title
-S 0 1427 10 1427 62 52
+S 0 1434 10 1434 62 52
 an element is not part of the in-app purchase schema
-S 0 1428 3 1428 12 9
+S 0 1435 3 1435 12 9
 rationale
-S 0 1428 14 1428 214 202
+S 0 1435 14 1435 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1429 3 1429 7 4
+S 0 1436 3 1436 7 4
 help
-S 0 1429 9 1429 53 44
+S 0 1436 9 1436 53 44
 remove the element or use the name suggested
-S 0 1430 3 1430 11 8
+S 0 1437 3 1437 11 8
 examples
-M 2 1431 5 1442 27
-S 0 1431 5 1431 15 10
+M 2 1438 5 1449 27
+S 0 1438 5 1438 15 10
 triggering
-L 1 1432 7 1436 27
-S 1 1432 9 1436 27 160
+L 1 1439 7 1443 27
+S 1 1439 9 1443 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1437 5 1437 12 7
+S 0 1444 5 1444 12 7
 passing
-L 1 1438 7 1442 27
-S 1 1438 9 1442 27 148
+L 1 1445 7 1449 27
+S 1 1445 9 1449 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 9 1444 3 1462 30
-S 0 1444 3 1444 5 2
+M 9 1451 3 1469 30
+S 0 1451 3 1451 5 2
 id
-S 0 1444 7 1444 36 29
+S 0 1451 7 1451 36 29
 catalog-group-element-version
-S 0 1445 3 1445 12 9
+S 0 1452 3 1452 12 9
 checklist
-S 0 1445 14 1445 27 13
+S 0 1452 14 1452 27 13
 catalog-valid
-S 0 1446 3 1446 8 5
+S 0 1453 3 1453 8 5
 input
-S 0 1446 10 1446 17 7
+S 0 1453 10 1453 17 7
 catalog
-S 0 1447 3 1447 11 8
+S 0 1454 3 1454 11 8
 severity
-S 0 1447 13 1447 18 5
+S 0 1454 13 1454 18 5
 error
-S 0 1448 3 1448 8 5
+S 0 1455 3 1455 8 5
 since
-S 0 1448 10 1448 15 5
+S 0 1455 10 1455 15 5
 0.1.0
-S 0 1449 3 1449 8 5
+S 0 1456 3 1456 8 5
 title
-S 0 1449 10 1449 79 69
+S 0 1456 10 1456 79 69
 a subscription container does not exist in the package's spec version
-S 0 1450 3 1450 12 9
+S 0 1457 3 1457 12 9
 rationale
-S 0 1450 14 1450 180 166
+S 0 1457 14 1457 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1451 3 1451 7 4
+S 0 1458 3 1458 7 4
 help
-S 0 1451 9 1451 71 62
+S 0 1458 9 1458 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1452 3 1452 11 8
+S 0 1459 3 1459 11 8
 examples
-M 2 1453 5 1462 30
-S 0 1453 5 1453 15 10
+M 2 1460 5 1469 30
+S 0 1460 5 1460 15 10
 triggering
-L 1 1454 7 1457 18
-S 1 1454 9 1457 18 175
+L 1 1461 7 1464 18
+S 1 1461 9 1464 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1458 5 1458 12 7
+S 0 1465 5 1465 12 7
 passing
-L 1 1459 7 1462 30
-S 1 1459 9 1462 30 185
+L 1 1466 7 1469 30
+S 1 1466 9 1469 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1464 3 1487 27
-S 0 1464 3 1464 5 2
+M 9 1471 3 1494 27
+S 0 1471 3 1471 5 2
 id
-S 0 1464 7 1464 31 24
+S 0 1471 7 1471 31 24
 catalog-required-element
-S 0 1465 3 1465 12 9
+S 0 1472 3 1472 12 9
 checklist
-S 0 1465 14 1465 27 13
+S 0 1472 14 1472 27 13
 catalog-valid
-S 0 1466 3 1466 8 5
+S 0 1473 3 1473 8 5
 input
-S 0 1466 10 1466 17 7
+S 0 1473 10 1473 17 7
 catalog
-S 0 1467 3 1467 11 8
+S 0 1474 3 1474 11 8
 severity
-S 0 1467 13 1467 18 5
+S 0 1474 13 1474 18 5
 error
-S 0 1468 3 1468 8 5
+S 0 1475 3 1475 8 5
 since
-S 0 1468 10 1468 15 5
+S 0 1475 10 1475 15 5
 0.1.0
-S 0 1469 3 1469 8 5
+S 0 1476 3 1476 8 5
 title
-S 0 1469 10 1469 60 50
+S 0 1476 10 1476 60 50
 an in-app purchase lacks an element a create needs
-S 0 1470 3 1470 12 9
+S 0 1477 3 1477 12 9
 rationale
-S 1 1470 14 1470 272 256
+S 1 1477 14 1477 272 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1471 3 1471 7 4
+S 0 1478 3 1478 7 4
 help
-S 0 1471 9 1471 33 24
+S 0 1478 9 1478 33 24
 add the missing elements
-S 0 1472 3 1472 11 8
+S 0 1479 3 1479 11 8
 examples
-M 2 1473 5 1487 27
-S 0 1473 5 1473 15 10
+M 2 1480 5 1494 27
+S 0 1480 5 1480 15 10
 triggering
-L 1 1474 7 1478 27
-S 1 1474 9 1478 27 140
+L 1 1481 7 1485 27
+S 1 1481 9 1485 27 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1479 5 1479 12 7
+S 0 1486 5 1486 12 7
 passing
-L 1 1480 7 1487 27
-S 1 1480 9 1487 27 445
+L 1 1487 7 1494 27
+S 1 1487 9 1494 27 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -7222,711 +7249,711 @@ S 1 1480 9 1487 27 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1489 3 1510 27
-S 0 1489 3 1489 5 2
+M 12 1496 3 1517 27
+S 0 1496 3 1496 5 2
 id
-S 0 1489 7 1489 19 12
+S 0 1496 7 1496 19 12
 catalog-type
-S 0 1490 3 1490 12 9
+S 0 1497 3 1497 12 9
 checklist
-S 0 1490 14 1490 27 13
+S 0 1497 14 1497 27 13
 catalog-valid
-S 0 1491 3 1491 8 5
+S 0 1498 3 1498 8 5
 input
-S 0 1491 10 1491 17 7
+S 0 1498 10 1498 17 7
 catalog
-S 0 1492 3 1492 11 8
+S 0 1499 3 1499 11 8
 severity
-S 0 1492 13 1492 18 5
+S 0 1499 13 1499 18 5
 error
-S 0 1493 3 1493 8 5
+S 0 1500 3 1500 8 5
 since
-S 0 1493 10 1493 15 5
+S 0 1500 10 1500 15 5
 0.1.0
-S 0 1494 3 1494 8 5
+S 0 1501 3 1501 8 5
 title
-S 0 1494 10 1494 59 49
+S 0 1501 10 1501 59 49
 an in-app purchase type is not one the spec knows
-S 0 1495 3 1495 12 9
+S 0 1502 3 1502 12 9
 rationale
-S 1 1495 14 1495 166 150
+S 1 1502 14 1502 166 150
 `<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1496 3 1496 7 4
+S 0 1503 3 1503 7 4
 help
-S 0 1496 9 1496 105 96
+S 0 1503 9 1503 105 96
 use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1497 3 1497 8 5
+S 0 1504 3 1504 8 5
 check
-M 2 1497 10 1497 48
-S 0 1497 12 1497 16 4
+M 2 1504 10 1504 48
+S 0 1504 12 1504 16 4
 each
-S 0 1497 18 1497 33 15
+S 0 1504 18 1504 33 15
 in_app_purchase
-S 0 1497 35 1497 40 5
+S 0 1504 35 1504 40 5
 field
-S 0 1497 42 1497 46 4
+S 0 1504 42 1504 46 4
 type
-S 0 1498 3 1498 10 7
+S 0 1505 3 1505 10 7
 options
-M 1 1498 12 1498 98
-S 0 1498 14 1498 21 7
+M 1 1505 12 1505 98
+S 0 1505 14 1505 21 7
 pattern
-S 1 1498 23 1498 96 71
+S 1 1505 23 1505 96 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1499 3 1499 10 7
+S 0 1506 3 1506 10 7
 message
-S 1 1499 12 1499 138 124
+S 1 1506 12 1506 138 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1500 3 1500 11 8
+S 0 1507 3 1507 11 8
 examples
-M 2 1501 5 1510 27
-S 0 1501 5 1501 15 10
+M 2 1508 5 1517 27
+S 0 1508 5 1508 15 10
 triggering
-L 1 1502 7 1505 27
-S 1 1502 9 1505 27 81
+L 1 1509 7 1512 27
+S 1 1509 9 1512 27 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1506 5 1506 12 7
+S 0 1513 5 1513 12 7
 passing
-L 1 1507 7 1510 27
-S 1 1507 9 1510 27 67
+L 1 1514 7 1517 27
+S 1 1514 9 1517 27 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 12 1512 3 1533 27
-S 0 1512 3 1512 5 2
+M 12 1519 3 1540 27
+S 0 1519 3 1519 5 2
 id
-S 0 1512 7 1512 33 26
+S 0 1519 7 1519 33 26
 catalog-product-id-charset
-S 0 1513 3 1513 12 9
+S 0 1520 3 1520 12 9
 checklist
-S 0 1513 14 1513 27 13
+S 0 1520 14 1520 27 13
 catalog-valid
-S 0 1514 3 1514 8 5
+S 0 1521 3 1521 8 5
 input
-S 0 1514 10 1514 17 7
+S 0 1521 10 1521 17 7
 catalog
-S 0 1515 3 1515 11 8
+S 0 1522 3 1522 11 8
 severity
-S 0 1515 13 1515 18 5
+S 0 1522 13 1522 18 5
 error
-S 0 1516 3 1516 8 5
+S 0 1523 3 1523 8 5
 since
-S 0 1516 10 1516 15 5
+S 0 1523 10 1523 15 5
 0.1.0
-S 0 1517 3 1517 8 5
+S 0 1524 3 1524 8 5
 title
-S 0 1517 10 1517 70 60
+S 0 1524 10 1524 70 60
 a product ID has characters App Store Connect does not allow
-S 0 1518 3 1518 12 9
+S 0 1525 3 1525 12 9
 rationale
-S 0 1518 14 1518 144 130
+S 0 1525 14 1525 144 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1519 3 1519 7 4
+S 0 1526 3 1526 7 4
 help
-S 0 1519 9 1519 51 42
+S 0 1526 9 1526 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1520 3 1520 8 5
+S 0 1527 3 1527 8 5
 check
-M 2 1520 10 1520 54
-S 0 1520 12 1520 16 4
+M 2 1527 10 1527 54
+S 0 1527 12 1527 16 4
 each
-S 0 1520 18 1520 33 15
+S 0 1527 18 1527 33 15
 in_app_purchase
-S 0 1520 35 1520 40 5
+S 0 1527 35 1527 40 5
 field
-S 0 1520 42 1520 52 10
+S 0 1527 42 1527 52 10
 product_id
-S 0 1521 3 1521 10 7
+S 0 1528 3 1528 10 7
 options
-M 1 1521 12 1521 42
-S 0 1521 14 1521 21 7
+M 1 1528 12 1528 42
+S 0 1528 14 1528 21 7
 pattern
-S 1 1521 23 1521 40 15
+S 1 1528 23 1528 40 15
 [A-Za-z0-9._-]+
-S 0 1522 3 1522 10 7
+S 0 1529 3 1529 10 7
 message
-S 1 1522 12 1522 91 77
+S 1 1529 12 1529 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1523 3 1523 11 8
+S 0 1530 3 1530 11 8
 examples
-M 2 1524 5 1533 27
-S 0 1524 5 1524 15 10
+M 2 1531 5 1540 27
+S 0 1531 5 1531 15 10
 triggering
-L 1 1525 7 1528 27
-S 1 1525 9 1528 27 115
+L 1 1532 7 1535 27
+S 1 1532 9 1535 27 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1529 5 1529 12 7
+S 0 1536 5 1536 12 7
 passing
-L 1 1530 7 1533 27
-S 1 1530 9 1533 27 101
+L 1 1537 7 1540 27
+S 1 1537 9 1540 27 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 13 1535 3 1557 27
-S 0 1535 3 1535 5 2
+M 13 1542 3 1564 27
+S 0 1542 3 1542 5 2
 id
-S 0 1535 7 1535 32 25
+S 0 1542 7 1542 32 25
 catalog-product-id-length
-S 0 1536 3 1536 12 9
+S 0 1543 3 1543 12 9
 checklist
-S 0 1536 14 1536 27 13
+S 0 1543 14 1543 27 13
 catalog-valid
-S 0 1537 3 1537 8 5
+S 0 1544 3 1544 8 5
 input
-S 0 1537 10 1537 17 7
+S 0 1544 10 1544 17 7
 catalog
-S 0 1538 3 1538 11 8
+S 0 1545 3 1545 11 8
 severity
-S 0 1538 13 1538 18 5
+S 0 1545 13 1545 18 5
 error
-S 0 1539 3 1539 8 5
-since
-S 0 1539 10 1539 15 5
-0.1.0
-S 0 1540 3 1540 8 5
-title
-S 0 1540 10 1540 34 24
-a product ID is too long
-S 0 1541 3 1541 12 9
-rationale
-S 0 1541 14 1541 175 161
-App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1542 3 1542 7 4
-help
-S 0 1542 9 1542 67 58
-shorten the product ID to {max_length} characters or fewer
-S 0 1543 3 1543 8 5
-check
-M 2 1543 10 1543 54
-S 0 1543 12 1543 16 4
-each
-S 0 1543 18 1543 33 15
-in_app_purchase
-S 0 1543 35 1543 40 5
-field
-S 0 1543 42 1543 52 10
-product_id
-S 0 1544 3 1544 10 7
-options
-M 1 1544 12 1544 31
-S 0 1544 14 1544 24 10
-max_length
-S 0 1544 26 1544 29 3
-100
-S 0 1545 3 1545 10 7
-message
-S 1 1545 12 1545 87 73
-product ID `{value}` has {length} characters; the maximum is {max_length}
 S 0 1546 3 1546 8 5
+since
+S 0 1546 10 1546 15 5
+0.1.0
+S 0 1547 3 1547 8 5
+title
+S 0 1547 10 1547 34 24
+a product ID is too long
+S 0 1548 3 1548 12 9
+rationale
+S 0 1548 14 1548 175 161
+App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
+S 0 1549 3 1549 7 4
+help
+S 0 1549 9 1549 67 58
+shorten the product ID to {max_length} characters or fewer
+S 0 1550 3 1550 8 5
+check
+M 2 1550 10 1550 54
+S 0 1550 12 1550 16 4
+each
+S 0 1550 18 1550 33 15
+in_app_purchase
+S 0 1550 35 1550 40 5
+field
+S 0 1550 42 1550 52 10
+product_id
+S 0 1551 3 1551 10 7
+options
+M 1 1551 12 1551 31
+S 0 1551 14 1551 24 10
+max_length
+S 0 1551 26 1551 29 3
+100
+S 0 1552 3 1552 10 7
+message
+S 1 1552 12 1552 87 73
+product ID `{value}` has {length} characters; the maximum is {max_length}
+S 0 1553 3 1553 8 5
 notes
-L 1 1546 10 1546 114
-S 1 1546 11 1546 113 100
+L 1 1553 10 1553 114
+S 1 1553 11 1553 113 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1547 3 1547 11 8
+S 0 1554 3 1554 11 8
 examples
-M 2 1548 5 1557 27
-S 0 1548 5 1548 15 10
+M 2 1555 5 1564 27
+S 0 1555 5 1555 15 10
 triggering
-L 1 1549 7 1552 27
-S 1 1549 9 1552 27 182
+L 1 1556 7 1559 27
+S 1 1556 9 1559 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1553 5 1553 12 7
+S 0 1560 5 1560 12 7
 passing
-L 1 1554 7 1557 27
-S 1 1554 9 1557 27 100
+L 1 1561 7 1564 27
+S 1 1561 9 1564 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 13 1559 3 1581 27
-S 0 1559 3 1559 5 2
+M 13 1566 3 1588 27
+S 0 1566 3 1566 5 2
 id
-S 0 1559 7 1559 32 25
+S 0 1566 7 1566 32 25
 catalog-product-id-hyphen
-S 0 1560 3 1560 12 9
+S 0 1567 3 1567 12 9
 checklist
-S 0 1560 14 1560 27 13
+S 0 1567 14 1567 27 13
 catalog-valid
-S 0 1561 3 1561 8 5
-input
-S 0 1561 10 1561 17 7
-catalog
-S 0 1562 3 1562 11 8
-severity
-S 0 1562 13 1562 17 4
-note
-S 0 1563 3 1563 15 12
-context_only
-S 0 1563 17 1563 21 4
-true
-S 0 1564 3 1564 8 5
-since
-S 0 1564 10 1564 15 5
-0.1.0
-S 0 1565 3 1565 8 5
-title
-S 0 1565 10 1565 72 62
-a product ID has a hyphen, which the legacy rule did not allow
-S 0 1566 3 1566 12 9
-rationale
-S 0 1566 14 1566 201 187
-App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1567 3 1567 7 4
-help
-S 0 1567 9 1567 115 106
-keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
 S 0 1568 3 1568 8 5
+input
+S 0 1568 10 1568 17 7
+catalog
+S 0 1569 3 1569 11 8
+severity
+S 0 1569 13 1569 17 4
+note
+S 0 1570 3 1570 15 12
+context_only
+S 0 1570 17 1570 21 4
+true
+S 0 1571 3 1571 8 5
+since
+S 0 1571 10 1571 15 5
+0.1.0
+S 0 1572 3 1572 8 5
+title
+S 0 1572 10 1572 72 62
+a product ID has a hyphen, which the legacy rule did not allow
+S 0 1573 3 1573 12 9
+rationale
+S 0 1573 14 1573 201 187
+App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
+S 0 1574 3 1574 7 4
+help
+S 0 1574 9 1574 115 106
+keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
+S 0 1575 3 1575 8 5
 check
-M 2 1568 10 1568 54
-S 0 1568 12 1568 16 4
+M 2 1575 10 1575 54
+S 0 1575 12 1575 16 4
 each
-S 0 1568 18 1568 33 15
+S 0 1575 18 1575 33 15
 in_app_purchase
-S 0 1568 35 1568 40 5
+S 0 1575 35 1575 40 5
 field
-S 0 1568 42 1568 52 10
+S 0 1575 42 1575 52 10
 product_id
-S 0 1569 3 1569 10 7
+S 0 1576 3 1576 10 7
 options
-M 1 1569 12 1569 32
-S 0 1569 14 1569 21 7
+M 1 1576 12 1576 32
+S 0 1576 14 1576 21 7
 pattern
-S 1 1569 23 1569 30 5
+S 1 1576 23 1576 30 5
 [^-]*
-S 0 1570 3 1570 10 7
+S 0 1577 3 1577 10 7
 message
-S 1 1570 12 1570 158 144
+S 1 1577 12 1577 158 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1571 3 1571 11 8
+S 0 1578 3 1578 11 8
 examples
-M 2 1572 5 1581 27
-S 0 1572 5 1572 15 10
+M 2 1579 5 1588 27
+S 0 1579 5 1579 15 10
 triggering
-L 1 1573 7 1576 27
-S 1 1573 9 1576 27 116
+L 1 1580 7 1583 27
+S 1 1580 9 1583 27 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1577 5 1577 12 7
+S 0 1584 5 1584 12 7
 passing
-L 1 1578 7 1581 27
-S 1 1578 9 1581 27 102
+L 1 1585 7 1588 27
+S 1 1585 9 1588 27 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 9 1583 3 1601 107
-S 0 1583 3 1583 5 2
+M 9 1590 3 1608 107
+S 0 1590 3 1590 5 2
 id
-S 0 1583 7 1583 35 28
+S 0 1590 7 1590 35 28
 catalog-duplicate-product-id
-S 0 1584 3 1584 12 9
+S 0 1591 3 1591 12 9
 checklist
-S 0 1584 14 1584 27 13
+S 0 1591 14 1591 27 13
 catalog-valid
-S 0 1585 3 1585 8 5
+S 0 1592 3 1592 8 5
 input
-S 0 1585 10 1585 17 7
+S 0 1592 10 1592 17 7
 catalog
-S 0 1586 3 1586 11 8
+S 0 1593 3 1593 11 8
 severity
-S 0 1586 13 1586 18 5
+S 0 1593 13 1593 18 5
 error
-S 0 1587 3 1587 8 5
+S 0 1594 3 1594 8 5
 since
-S 0 1587 10 1587 15 5
+S 0 1594 10 1594 15 5
 0.1.0
-S 0 1588 3 1588 8 5
+S 0 1595 3 1595 8 5
 title
-S 0 1588 10 1588 51 41
+S 0 1595 10 1595 51 41
 a product ID appears twice in the package
-S 0 1589 3 1589 12 9
+S 0 1596 3 1596 12 9
 rationale
-S 0 1589 14 1589 152 140
+S 0 1596 14 1596 152 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1590 3 1590 7 4
+S 0 1597 3 1597 7 4
 help
-S 0 1590 9 1590 57 48
+S 0 1597 9 1597 57 48
 remove the duplicate or give it a new product ID
-S 0 1591 3 1591 11 8
+S 0 1598 3 1598 11 8
 examples
-M 2 1592 5 1601 107
-S 0 1592 5 1592 15 10
+M 2 1599 5 1608 107
+S 0 1599 5 1599 15 10
 triggering
-L 1 1593 7 1597 27
-S 1 1593 9 1597 27 210
+L 1 1600 7 1604 27
+S 1 1600 9 1604 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1598 5 1598 12 7
+S 0 1605 5 1605 12 7
 passing
-L 1 1599 7 1601 107
-S 1 1599 9 1601 107 195
+L 1 1606 7 1608 107
+S 1 1606 9 1608 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 9 1603 3 1621 90
-S 0 1603 3 1603 5 2
+M 9 1610 3 1628 90
+S 0 1610 3 1610 5 2
 id
-S 0 1603 7 1603 39 32
+S 0 1610 7 1610 39 32
 catalog-duplicate-reference-name
-S 0 1604 3 1604 12 9
+S 0 1611 3 1611 12 9
 checklist
-S 0 1604 14 1604 27 13
+S 0 1611 14 1611 27 13
 catalog-valid
-S 0 1605 3 1605 8 5
+S 0 1612 3 1612 8 5
 input
-S 0 1605 10 1605 17 7
+S 0 1612 10 1612 17 7
 catalog
-S 0 1606 3 1606 11 8
+S 0 1613 3 1613 11 8
 severity
-S 0 1606 13 1606 18 5
+S 0 1613 13 1613 18 5
 error
-S 0 1607 3 1607 8 5
+S 0 1614 3 1614 8 5
 since
-S 0 1607 10 1607 15 5
+S 0 1614 10 1614 15 5
 0.1.0
-S 0 1608 3 1608 8 5
+S 0 1615 3 1615 8 5
 title
-S 0 1608 10 1608 55 45
+S 0 1615 10 1615 55 45
 a reference name appears twice in the package
-S 0 1609 3 1609 12 9
+S 0 1616 3 1616 12 9
 rationale
-S 0 1609 14 1609 76 62
+S 0 1616 14 1616 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1610 3 1610 7 4
+S 0 1617 3 1617 7 4
 help
-S 0 1610 9 1610 57 48
+S 0 1617 9 1617 57 48
 give each in-app purchase its own reference name
-S 0 1611 3 1611 11 8
+S 0 1618 3 1618 11 8
 examples
-M 2 1612 5 1621 90
-S 0 1612 5 1612 15 10
+M 2 1619 5 1628 90
+S 0 1619 5 1619 15 10
 triggering
-L 1 1613 7 1617 27
-S 1 1613 9 1617 27 174
+L 1 1620 7 1624 27
+S 1 1620 9 1624 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1618 5 1618 12 7
+S 0 1625 5 1625 12 7
 passing
-L 1 1619 7 1621 90
-S 1 1619 9 1621 90 163
+L 1 1626 7 1628 90
+S 1 1626 9 1628 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 12 1623 3 1644 27
-S 0 1623 3 1623 5 2
+M 12 1630 3 1651 27
+S 0 1630 3 1630 5 2
 id
-S 0 1623 7 1623 36 29
+S 0 1630 7 1630 36 29
 catalog-reference-name-length
-S 0 1624 3 1624 12 9
+S 0 1631 3 1631 12 9
 checklist
-S 0 1624 14 1624 27 13
+S 0 1631 14 1631 27 13
 catalog-valid
-S 0 1625 3 1625 8 5
+S 0 1632 3 1632 8 5
 input
-S 0 1625 10 1625 17 7
+S 0 1632 10 1632 17 7
 catalog
-S 0 1626 3 1626 11 8
+S 0 1633 3 1633 11 8
 severity
-S 0 1626 13 1626 18 5
+S 0 1633 13 1633 18 5
 error
-S 0 1627 3 1627 8 5
+S 0 1634 3 1634 8 5
 since
-S 0 1627 10 1627 15 5
+S 0 1634 10 1634 15 5
 0.1.0
-S 0 1628 3 1628 8 5
+S 0 1635 3 1635 8 5
 title
-S 0 1628 10 1628 38 28
+S 0 1635 10 1635 38 28
 a reference name is too long
-S 0 1629 3 1629 12 9
+S 0 1636 3 1636 12 9
 rationale
-S 0 1629 14 1629 137 123
+S 0 1636 14 1636 137 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1630 3 1630 7 4
+S 0 1637 3 1637 7 4
 help
-S 0 1630 9 1630 71 62
+S 0 1637 9 1637 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1631 3 1631 8 5
+S 0 1638 3 1638 8 5
 check
-M 2 1631 10 1631 58
-S 0 1631 12 1631 16 4
+M 2 1638 10 1638 58
+S 0 1638 12 1638 16 4
 each
-S 0 1631 18 1631 33 15
+S 0 1638 18 1638 33 15
 in_app_purchase
-S 0 1631 35 1631 40 5
+S 0 1638 35 1638 40 5
 field
-S 0 1631 42 1631 56 14
+S 0 1638 42 1638 56 14
 reference_name
-S 0 1632 3 1632 10 7
+S 0 1639 3 1639 10 7
 options
-M 1 1632 12 1632 30
-S 0 1632 14 1632 24 10
+M 1 1639 12 1639 30
+S 0 1639 14 1639 24 10
 max_length
-S 0 1632 26 1632 28 2
+S 0 1639 26 1639 28 2
 64
-S 0 1633 3 1633 10 7
+S 0 1640 3 1640 10 7
 message
-S 1 1633 12 1633 106 92
+S 1 1640 12 1640 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1634 3 1634 11 8
+S 0 1641 3 1641 11 8
 examples
-M 2 1635 5 1644 27
-S 0 1635 5 1635 15 10
+M 2 1642 5 1651 27
+S 0 1642 5 1642 15 10
 triggering
-L 1 1636 7 1639 27
-S 1 1636 9 1639 27 158
+L 1 1643 7 1646 27
+S 1 1643 9 1646 27 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1640 5 1640 12 7
+S 0 1647 5 1647 12 7
 passing
-L 1 1641 7 1644 27
-S 1 1641 9 1644 27 85
+L 1 1648 7 1651 27
+S 1 1648 9 1651 27 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 12 1646 3 1669 27
-S 0 1646 3 1646 5 2
+M 12 1653 3 1676 27
+S 0 1653 3 1653 5 2
 id
-S 0 1646 7 1646 27 20
+S 0 1653 7 1653 27 20
 catalog-title-length
-S 0 1647 3 1647 12 9
+S 0 1654 3 1654 12 9
 checklist
-S 0 1647 14 1647 27 13
+S 0 1654 14 1654 27 13
 catalog-valid
-S 0 1648 3 1648 8 5
+S 0 1655 3 1655 8 5
 input
-S 0 1648 10 1648 17 7
+S 0 1655 10 1655 17 7
 catalog
-S 0 1649 3 1649 11 8
+S 0 1656 3 1656 11 8
 severity
-S 0 1649 13 1649 18 5
+S 0 1656 13 1656 18 5
 error
-S 0 1650 3 1650 8 5
+S 0 1657 3 1657 8 5
 since
-S 0 1650 10 1650 15 5
+S 0 1657 10 1657 15 5
 0.1.0
-S 0 1651 3 1651 8 5
+S 0 1658 3 1658 8 5
 title
-S 0 1651 10 1651 52 42
+S 0 1658 10 1658 52 42
 a localized title is too short or too long
-S 0 1652 3 1652 12 9
+S 0 1659 3 1659 12 9
 rationale
-S 0 1652 14 1652 88 74
+S 0 1659 14 1659 88 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1653 3 1653 7 4
+S 0 1660 3 1660 7 4
 help
-S 0 1653 9 1653 65 56
+S 0 1660 9 1660 65 56
 write a title of {min_length} to {max_length} characters
-S 0 1654 3 1654 8 5
+S 0 1661 3 1661 8 5
 check
-M 2 1654 10 1654 64
-S 0 1654 12 1654 16 4
+M 2 1661 10 1661 64
+S 0 1661 12 1661 16 4
 each
-S 0 1654 18 1654 33 15
+S 0 1661 18 1661 33 15
 in_app_purchase
-S 0 1654 35 1654 40 5
+S 0 1661 35 1661 40 5
 field
-S 0 1654 42 1654 62 20
+S 0 1661 42 1661 62 20
 locales.locale.title
-S 0 1655 3 1655 10 7
+S 0 1662 3 1662 10 7
 options
-M 2 1655 12 1655 45
-S 0 1655 14 1655 24 10
+M 2 1662 12 1662 45
+S 0 1662 14 1662 24 10
 min_length
-S 0 1655 26 1655 27 1
+S 0 1662 26 1662 27 1
 2
-S 0 1655 29 1655 39 10
+S 0 1662 29 1662 39 10
 max_length
-S 0 1655 41 1655 43 2
+S 0 1662 41 1662 43 2
 30
-S 0 1656 3 1656 10 7
+S 0 1663 3 1663 10 7
 message
-S 1 1656 12 1656 124 110
+S 1 1663 12 1663 124 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1657 3 1657 11 8
+S 0 1664 3 1664 11 8
 examples
-M 2 1658 5 1669 27
-S 0 1658 5 1658 15 10
+M 2 1665 5 1676 27
+S 0 1665 5 1665 15 10
 triggering
-L 1 1659 7 1664 27
-S 1 1659 9 1664 27 164
+L 1 1666 7 1671 27
+S 1 1666 9 1671 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1665 5 1665 12 7
+S 0 1672 5 1672 12 7
 passing
-L 1 1666 7 1669 27
-S 1 1666 9 1669 27 117
+L 1 1673 7 1676 27
+S 1 1673 9 1676 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1671 3 1694 27
-S 0 1671 3 1671 5 2
+M 12 1678 3 1701 27
+S 0 1678 3 1678 5 2
 id
-S 0 1671 7 1671 33 26
+S 0 1678 7 1678 33 26
 catalog-description-length
-S 0 1672 3 1672 12 9
+S 0 1679 3 1679 12 9
 checklist
-S 0 1672 14 1672 27 13
+S 0 1679 14 1679 27 13
 catalog-valid
-S 0 1673 3 1673 8 5
+S 0 1680 3 1680 8 5
 input
-S 0 1673 10 1673 17 7
+S 0 1680 10 1680 17 7
 catalog
-S 0 1674 3 1674 11 8
+S 0 1681 3 1681 11 8
 severity
-S 0 1674 13 1674 18 5
+S 0 1681 13 1681 18 5
 error
-S 0 1675 3 1675 8 5
+S 0 1682 3 1682 8 5
 since
-S 0 1675 10 1675 15 5
+S 0 1682 10 1682 15 5
 0.1.0
-S 0 1676 3 1676 8 5
+S 0 1683 3 1683 8 5
 title
-S 0 1676 10 1676 58 48
+S 0 1683 10 1683 58 48
 a localized description is too short or too long
-S 0 1677 3 1677 12 9
+S 0 1684 3 1684 12 9
 rationale
-S 0 1677 14 1677 159 145
+S 0 1684 14 1684 159 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1678 3 1678 7 4
+S 0 1685 3 1685 7 4
 help
-S 0 1678 9 1678 71 62
+S 0 1685 9 1685 71 62
 write a description of {min_length} to {max_length} characters
-S 0 1679 3 1679 8 5
+S 0 1686 3 1686 8 5
 check
-M 2 1679 10 1679 70
-S 0 1679 12 1679 16 4
+M 2 1686 10 1686 70
+S 0 1686 12 1686 16 4
 each
-S 0 1679 18 1679 33 15
+S 0 1686 18 1686 33 15
 in_app_purchase
-S 0 1679 35 1679 40 5
+S 0 1686 35 1686 40 5
 field
-S 0 1679 42 1679 68 26
+S 0 1686 42 1686 68 26
 locales.locale.description
-S 0 1680 3 1680 10 7
+S 0 1687 3 1687 10 7
 options
-M 2 1680 12 1680 46
-S 0 1680 14 1680 24 10
+M 2 1687 12 1687 46
+S 0 1687 14 1687 24 10
 min_length
-S 0 1680 26 1680 28 2
+S 0 1687 26 1687 28 2
 10
-S 0 1680 30 1680 40 10
+S 0 1687 30 1687 40 10
 max_length
-S 0 1680 42 1680 44 2
+S 0 1687 42 1687 44 2
 45
-S 0 1681 3 1681 10 7
+S 0 1688 3 1688 10 7
 message
-S 1 1681 12 1681 113 99
+S 1 1688 12 1688 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1682 3 1682 11 8
+S 0 1689 3 1689 11 8
 examples
-M 2 1683 5 1694 27
-S 0 1683 5 1683 15 10
+M 2 1690 5 1701 27
+S 0 1690 5 1690 15 10
 triggering
-L 1 1684 7 1689 27
-S 1 1684 9 1689 27 143
+L 1 1691 7 1696 27
+S 1 1691 9 1696 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1690 5 1690 12 7
+S 0 1697 5 1697 12 7
 passing
-L 1 1691 7 1694 27
-S 1 1691 9 1694 27 150
+L 1 1698 7 1701 27
+S 1 1698 9 1701 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1696 3 1726 27
-S 0 1696 3 1696 5 2
+M 12 1703 3 1733 27
+S 0 1703 3 1703 5 2
 id
-S 0 1696 7 1696 34 27
+S 0 1703 7 1703 34 27
 catalog-review-notes-length
-S 0 1697 3 1697 12 9
+S 0 1704 3 1704 12 9
 checklist
-S 0 1697 14 1697 27 13
+S 0 1704 14 1704 27 13
 catalog-valid
-S 0 1698 3 1698 8 5
+S 0 1705 3 1705 8 5
 input
-S 0 1698 10 1698 17 7
+S 0 1705 10 1705 17 7
 catalog
-S 0 1699 3 1699 11 8
+S 0 1706 3 1706 11 8
 severity
-S 0 1699 13 1699 18 5
+S 0 1706 13 1706 18 5
 error
-S 0 1700 3 1700 8 5
+S 0 1707 3 1707 8 5
 since
-S 0 1700 10 1700 15 5
+S 0 1707 10 1707 15 5
 0.1.0
-S 0 1701 3 1701 8 5
+S 0 1708 3 1708 8 5
 title
-S 0 1701 10 1701 39 29
+S 0 1708 10 1708 39 29
 the review notes are too long
-S 0 1702 3 1702 12 9
+S 0 1709 3 1709 12 9
 rationale
-S 0 1702 14 1702 80 66
+S 0 1709 14 1709 80 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1703 3 1703 7 4
+S 0 1710 3 1710 7 4
 help
-S 0 1703 9 1703 69 60
+S 0 1710 9 1710 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1704 3 1704 8 5
+S 0 1711 3 1711 8 5
 check
-M 2 1704 10 1704 56
-S 0 1704 12 1704 16 4
+M 2 1711 10 1711 56
+S 0 1711 12 1711 16 4
 each
-S 0 1704 18 1704 33 15
+S 0 1711 18 1711 33 15
 in_app_purchase
-S 0 1704 35 1704 40 5
+S 0 1711 35 1711 40 5
 field
-S 0 1704 42 1704 54 12
+S 0 1711 42 1711 54 12
 review_notes
-S 0 1705 3 1705 10 7
+S 0 1712 3 1712 10 7
 options
-M 1 1705 12 1705 32
-S 0 1705 14 1705 24 10
+M 1 1712 12 1712 32
+S 0 1712 14 1712 24 10
 max_length
-S 0 1705 26 1705 30 4
+S 0 1712 26 1712 30 4
 4000
-S 0 1706 3 1706 10 7
+S 0 1713 3 1713 10 7
 message
-S 1 1706 12 1706 95 81
+S 1 1713 12 1713 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1707 3 1707 11 8
+S 0 1714 3 1714 11 8
 examples
-M 2 1708 5 1726 27
-S 0 1708 5 1708 15 10
+M 2 1715 5 1733 27
+S 0 1715 5 1715 15 10
 triggering
-L 1 1709 7 1721 27
-S 1 1709 9 1721 27 4238
+L 1 1716 7 1728 27
+S 1 1716 9 1728 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -7940,314 +7967,314 @@ S 1 1709 9 1721 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1722 5 1722 12 7
+S 0 1729 5 1729 12 7
 passing
-L 1 1723 7 1726 27
-S 1 1723 9 1726 27 121
+L 1 1730 7 1733 27
+S 1 1730 9 1733 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 1728 3 1748 27
-S 0 1728 3 1728 5 2
+M 9 1735 3 1755 27
+S 0 1735 3 1735 5 2
 id
-S 0 1728 7 1728 26 19
+S 0 1735 7 1735 26 19
 catalog-locale-code
-S 0 1729 3 1729 12 9
+S 0 1736 3 1736 12 9
 checklist
-S 0 1729 14 1729 27 13
+S 0 1736 14 1736 27 13
 catalog-valid
-S 0 1730 3 1730 8 5
+S 0 1737 3 1737 8 5
 input
-S 0 1730 10 1730 17 7
+S 0 1737 10 1737 17 7
 catalog
-S 0 1731 3 1731 11 8
+S 0 1738 3 1738 11 8
 severity
-S 0 1731 13 1731 18 5
+S 0 1738 13 1738 18 5
 error
-S 0 1732 3 1732 8 5
+S 0 1739 3 1739 8 5
 since
-S 0 1732 10 1732 15 5
+S 0 1739 10 1739 15 5
 0.1.0
-S 0 1733 3 1733 8 5
+S 0 1740 3 1740 8 5
 title
-S 0 1733 10 1733 46 36
+S 0 1740 10 1740 46 36
 a locale name is not a language code
-S 0 1734 3 1734 12 9
+S 0 1741 3 1741 12 9
 rationale
-S 0 1734 14 1734 182 168
+S 0 1741 14 1741 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1735 3 1735 7 4
+S 0 1742 3 1742 7 4
 help
-S 0 1735 9 1735 55 46
+S 0 1742 9 1742 55 46
 write the locale as a hyphenated language code
-S 0 1736 3 1736 11 8
+S 0 1743 3 1743 11 8
 examples
-M 2 1737 5 1748 27
-S 0 1737 5 1737 15 10
+M 2 1744 5 1755 27
+S 0 1744 5 1744 15 10
 triggering
-L 1 1738 7 1743 27
-S 1 1738 9 1743 27 139
+L 1 1745 7 1750 27
+S 1 1745 9 1750 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1744 5 1744 12 7
+S 0 1751 5 1751 12 7
 passing
-L 1 1745 7 1748 27
-S 1 1745 9 1748 27 117
+L 1 1752 7 1755 27
+S 1 1752 9 1755 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1750 3 1773 27
-S 0 1750 3 1750 5 2
+M 12 1757 3 1780 27
+S 0 1757 3 1757 5 2
 id
-S 0 1750 7 1750 22 15
+S 0 1757 7 1757 22 15
 catalog-boolean
-S 0 1751 3 1751 12 9
+S 0 1758 3 1758 12 9
 checklist
-S 0 1751 14 1751 27 13
+S 0 1758 14 1758 27 13
 catalog-valid
-S 0 1752 3 1752 8 5
+S 0 1759 3 1759 8 5
 input
-S 0 1752 10 1752 17 7
+S 0 1759 10 1759 17 7
 catalog
-S 0 1753 3 1753 11 8
+S 0 1760 3 1760 11 8
 severity
-S 0 1753 13 1753 18 5
+S 0 1760 13 1760 18 5
 error
-S 0 1754 3 1754 8 5
+S 0 1761 3 1761 8 5
 since
-S 0 1754 10 1754 15 5
+S 0 1761 10 1761 15 5
 0.1.0
-S 0 1755 3 1755 8 5
+S 0 1762 3 1762 8 5
 title
-S 0 1755 10 1755 44 34
+S 0 1762 10 1762 44 34
 a boolean is not `true` or `false`
-S 0 1756 3 1756 12 9
+S 0 1763 3 1763 12 9
 rationale
-S 0 1756 14 1756 104 90
+S 0 1763 14 1763 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1757 3 1757 7 4
+S 0 1764 3 1764 7 4
 help
-S 0 1757 9 1757 32 23
+S 0 1764 9 1764 32 23
 write `true` or `false`
-S 0 1758 3 1758 8 5
+S 0 1765 3 1765 8 5
 check
-M 2 1758 10 1758 96
-S 0 1758 12 1758 16 4
+M 2 1765 10 1765 96
+S 0 1765 12 1765 16 4
 each
-S 0 1758 18 1758 33 15
+S 0 1765 18 1765 33 15
 in_app_purchase
-S 0 1758 35 1758 40 5
+S 0 1765 35 1765 40 5
 field
-S 1 1758 42 1758 94 50
+S 1 1765 42 1765 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1759 3 1759 10 7
+S 0 1766 3 1766 10 7
 options
-M 1 1759 12 1759 37
-S 0 1759 14 1759 21 7
+M 1 1766 12 1766 37
+S 0 1766 14 1766 21 7
 pattern
-S 1 1759 23 1759 35 10
+S 1 1766 23 1766 35 10
 true|false
-S 0 1760 3 1760 10 7
+S 0 1767 3 1767 10 7
 message
-S 1 1760 12 1760 90 76
+S 1 1767 12 1767 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1761 3 1761 11 8
+S 0 1768 3 1768 11 8
 examples
-M 2 1762 5 1773 27
-S 0 1762 5 1762 15 10
+M 2 1769 5 1780 27
+S 0 1769 5 1769 15 10
 triggering
-L 1 1763 7 1768 27
-S 1 1763 9 1768 27 142
+L 1 1770 7 1775 27
+S 1 1770 9 1775 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1769 5 1769 12 7
+S 0 1776 5 1776 12 7
 passing
-L 1 1770 7 1773 27
-S 1 1770 9 1773 27 121
+L 1 1777 7 1780 27
+S 1 1777 9 1780 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 1775 3 1795 27
-S 0 1775 3 1775 5 2
+M 9 1782 3 1802 27
+S 0 1782 3 1782 5 2
 id
-S 0 1775 7 1775 19 12
+S 0 1782 7 1782 19 12
 catalog-date
-S 0 1776 3 1776 12 9
+S 0 1783 3 1783 12 9
 checklist
-S 0 1776 14 1776 27 13
+S 0 1783 14 1783 27 13
 catalog-valid
-S 0 1777 3 1777 8 5
+S 0 1784 3 1784 8 5
 input
-S 0 1777 10 1777 17 7
+S 0 1784 10 1784 17 7
 catalog
-S 0 1778 3 1778 11 8
+S 0 1785 3 1785 11 8
 severity
-S 0 1778 13 1778 18 5
+S 0 1785 13 1785 18 5
 error
-S 0 1779 3 1779 8 5
+S 0 1786 3 1786 8 5
 since
-S 0 1779 10 1779 15 5
+S 0 1786 10 1786 15 5
 0.1.0
-S 0 1780 3 1780 8 5
+S 0 1787 3 1787 8 5
 title
-S 0 1780 10 1780 52 42
+S 0 1787 10 1787 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1781 3 1781 12 9
+S 0 1788 3 1788 12 9
 rationale
-S 0 1781 14 1781 103 89
+S 0 1788 14 1788 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1782 3 1782 7 4
+S 0 1789 3 1789 7 4
 help
-S 0 1782 9 1782 41 32
+S 0 1789 9 1789 41 32
 write the date as year-month-day
-S 0 1783 3 1783 11 8
+S 0 1790 3 1790 11 8
 examples
-M 2 1784 5 1795 27
-S 0 1784 5 1784 15 10
+M 2 1791 5 1802 27
+S 0 1791 5 1791 15 10
 triggering
-L 1 1785 7 1790 27
-S 1 1785 9 1790 27 181
+L 1 1792 7 1797 27
+S 1 1792 9 1797 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1791 5 1791 12 7
+S 0 1798 5 1798 12 7
 passing
-L 1 1792 7 1795 27
-S 1 1792 9 1795 27 159
+L 1 1799 7 1802 27
+S 1 1799 9 1802 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 1797 3 1820 27
-S 0 1797 3 1797 5 2
+M 12 1804 3 1827 27
+S 0 1804 3 1804 5 2
 id
-S 0 1797 7 1797 25 18
+S 0 1804 7 1804 25 18
 catalog-price-tier
-S 0 1798 3 1798 12 9
+S 0 1805 3 1805 12 9
 checklist
-S 0 1798 14 1798 27 13
+S 0 1805 14 1805 27 13
 catalog-valid
-S 0 1799 3 1799 8 5
+S 0 1806 3 1806 8 5
 input
-S 0 1799 10 1799 17 7
+S 0 1806 10 1806 17 7
 catalog
-S 0 1800 3 1800 11 8
+S 0 1807 3 1807 11 8
 severity
-S 0 1800 13 1800 18 5
+S 0 1807 13 1807 18 5
 error
-S 0 1801 3 1801 8 5
+S 0 1808 3 1808 8 5
 since
-S 0 1801 10 1801 15 5
+S 0 1808 10 1808 15 5
 0.1.0
-S 0 1802 3 1802 8 5
+S 0 1809 3 1809 8 5
 title
-S 0 1802 10 1802 41 31
+S 0 1809 10 1809 41 31
 a price tier is outside 1 to 87
-S 0 1803 3 1803 12 9
+S 0 1810 3 1810 12 9
 rationale
-S 0 1803 14 1803 156 142
+S 0 1810 14 1810 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1804 3 1804 7 4
+S 0 1811 3 1811 7 4
 help
-S 0 1804 9 1804 32 23
+S 0 1811 9 1811 32 23
 use a tier from 1 to 87
-S 0 1805 3 1805 8 5
+S 0 1812 3 1812 8 5
 check
-M 2 1805 10 1805 158
-S 0 1805 12 1805 16 4
+M 2 1812 10 1812 158
+S 0 1812 12 1812 16 4
 each
-S 0 1805 18 1805 33 15
+S 0 1812 18 1812 33 15
 in_app_purchase
-S 0 1805 35 1805 40 5
+S 0 1812 35 1812 40 5
 field
-S 1 1805 42 1805 156 112
+S 1 1812 42 1812 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1806 3 1806 10 7
+S 0 1813 3 1813 10 7
 options
-M 1 1806 12 1806 50
-S 0 1806 14 1806 21 7
+M 1 1813 12 1813 50
+S 0 1813 14 1813 21 7
 pattern
-S 1 1806 23 1806 48 23
+S 1 1813 23 1813 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1807 3 1807 10 7
+S 0 1814 3 1814 10 7
 message
-S 1 1807 12 1807 76 62
+S 1 1814 12 1814 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1808 3 1808 11 8
+S 0 1815 3 1815 11 8
 examples
-M 2 1809 5 1820 27
-S 0 1809 5 1809 15 10
+M 2 1816 5 1827 27
+S 0 1816 5 1816 15 10
 triggering
-L 1 1810 7 1815 27
-S 1 1810 9 1815 27 148
+L 1 1817 7 1822 27
+S 1 1817 9 1822 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1816 5 1816 12 7
+S 0 1823 5 1823 12 7
 passing
-L 1 1817 7 1820 27
-S 1 1817 9 1820 27 126
+L 1 1824 7 1827 27
+S 1 1824 9 1827 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 1822 3 1846 27
-S 0 1822 3 1822 5 2
+M 9 1829 3 1853 27
+S 0 1829 3 1829 5 2
 id
-S 0 1822 7 1822 30 23
+S 0 1829 7 1829 30 23
 catalog-price-intervals
-S 0 1823 3 1823 12 9
+S 0 1830 3 1830 12 9
 checklist
-S 0 1823 14 1823 27 13
+S 0 1830 14 1830 27 13
 catalog-valid
-S 0 1824 3 1824 8 5
+S 0 1831 3 1831 8 5
 input
-S 0 1824 10 1824 17 7
+S 0 1831 10 1831 17 7
 catalog
-S 0 1825 3 1825 11 8
+S 0 1832 3 1832 11 8
 severity
-S 0 1825 13 1825 18 5
+S 0 1832 13 1832 18 5
 error
-S 0 1826 3 1826 8 5
+S 0 1833 3 1833 8 5
 since
-S 0 1826 10 1826 15 5
+S 0 1833 10 1833 15 5
 0.1.0
-S 0 1827 3 1827 8 5
+S 0 1834 3 1834 8 5
 title
-S 0 1827 10 1827 59 49
+S 0 1834 10 1834 59 49
 price intervals overlap, run out of order, or end
-S 0 1828 3 1828 12 9
+S 0 1835 3 1835 12 9
 rationale
-S 0 1828 14 1828 160 146
+S 0 1835 14 1835 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1829 3 1829 7 4
+S 0 1836 3 1836 7 4
 help
-S 0 1829 9 1829 111 102
+S 0 1836 9 1836 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1830 3 1830 11 8
+S 0 1837 3 1837 11 8
 examples
-M 2 1831 5 1846 27
-S 0 1831 5 1831 15 10
+M 2 1838 5 1853 27
+S 0 1838 5 1838 15 10
 triggering
-L 1 1832 7 1838 27
-S 1 1832 9 1838 27 365
+L 1 1839 7 1845 27
+S 1 1839 9 1845 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8255,10 +8282,10 @@ S 1 1832 9 1838 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1839 5 1839 12 7
+S 0 1846 5 1846 12 7
 passing
-L 1 1840 7 1846 27
-S 1 1840 9 1846 27 351
+L 1 1847 7 1853 27
+S 1 1847 9 1853 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8266,68 +8293,68 @@ S 1 1840 9 1846 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 1848 3 1872 30
-S 0 1848 3 1848 5 2
+M 12 1855 3 1879 30
+S 0 1855 3 1855 5 2
 id
-S 0 1848 7 1848 36 29
+S 0 1855 7 1855 36 29
 catalog-subscription-duration
-S 0 1849 3 1849 12 9
+S 0 1856 3 1856 12 9
 checklist
-S 0 1849 14 1849 27 13
+S 0 1856 14 1856 27 13
 catalog-valid
-S 0 1850 3 1850 8 5
+S 0 1857 3 1857 8 5
 input
-S 0 1850 10 1850 17 7
+S 0 1857 10 1857 17 7
 catalog
-S 0 1851 3 1851 11 8
+S 0 1858 3 1858 11 8
 severity
-S 0 1851 13 1851 18 5
+S 0 1858 13 1858 18 5
 error
-S 0 1852 3 1852 8 5
+S 0 1859 3 1859 8 5
 since
-S 0 1852 10 1852 15 5
+S 0 1859 10 1859 15 5
 0.1.0
-S 0 1853 3 1853 8 5
+S 0 1860 3 1860 8 5
 title
-S 0 1853 10 1853 69 59
+S 0 1860 10 1860 69 59
 a subscription duration is not one App Store Connect offers
-S 0 1854 3 1854 12 9
+S 0 1861 3 1861 12 9
 rationale
-S 0 1854 14 1854 164 150
+S 0 1861 14 1861 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1855 3 1855 7 4
+S 0 1862 3 1862 7 4
 help
-S 1 1855 9 1855 82 71
+S 1 1862 9 1862 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1856 3 1856 8 5
+S 0 1863 3 1863 8 5
 check
-M 2 1856 10 1856 52
-S 0 1856 12 1856 16 4
+M 2 1863 10 1863 52
+S 0 1863 12 1863 16 4
 each
-S 0 1856 18 1856 33 15
+S 0 1863 18 1863 33 15
 in_app_purchase
-S 0 1856 35 1856 40 5
+S 0 1863 35 1863 40 5
 field
-S 0 1856 42 1856 50 8
+S 0 1863 42 1863 50 8
 duration
-S 0 1857 3 1857 10 7
+S 0 1864 3 1864 10 7
 options
-M 1 1857 12 1857 75
-S 0 1857 14 1857 21 7
+M 1 1864 12 1864 75
+S 0 1864 14 1864 21 7
 pattern
-S 1 1857 23 1857 73 48
+S 1 1864 23 1864 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1858 3 1858 10 7
+S 0 1865 3 1865 10 7
 message
-S 1 1858 12 1858 122 108
+S 1 1865 12 1865 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1859 3 1859 11 8
+S 0 1866 3 1866 11 8
 examples
-M 2 1860 5 1872 30
-S 0 1860 5 1860 15 10
+M 2 1867 5 1879 30
+S 0 1867 5 1867 15 10
 triggering
-L 1 1861 7 1867 30
-S 1 1861 9 1867 30 189
+L 1 1868 7 1874 30
+S 1 1868 9 1874 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -8335,160 +8362,160 @@ S 1 1861 9 1867 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1868 5 1868 12 7
+S 0 1875 5 1875 12 7
 passing
-L 1 1869 7 1872 30
-S 1 1869 9 1872 30 162
+L 1 1876 7 1879 30
+S 1 1876 9 1879 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 1874 3 1893 30
-S 0 1874 3 1874 5 2
+M 9 1881 3 1900 30
+S 0 1881 3 1881 5 2
 id
-S 0 1874 7 1874 41 34
+S 0 1881 7 1881 41 34
 catalog-subscription-outside-group
-S 0 1875 3 1875 12 9
+S 0 1882 3 1882 12 9
 checklist
-S 0 1875 14 1875 27 13
+S 0 1882 14 1882 27 13
 catalog-valid
-S 0 1876 3 1876 8 5
+S 0 1883 3 1883 8 5
 input
-S 0 1876 10 1876 17 7
+S 0 1883 10 1883 17 7
 catalog
-S 0 1877 3 1877 11 8
+S 0 1884 3 1884 11 8
 severity
-S 0 1877 13 1877 18 5
+S 0 1884 13 1884 18 5
 error
-S 0 1878 3 1878 8 5
+S 0 1885 3 1885 8 5
 since
-S 0 1878 10 1878 15 5
+S 0 1885 10 1885 15 5
 0.1.0
-S 0 1879 3 1879 8 5
+S 0 1886 3 1886 8 5
 title
-S 0 1879 10 1879 90 80
+S 0 1886 10 1886 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1880 3 1880 12 9
+S 0 1887 3 1887 12 9
 rationale
-S 0 1880 14 1880 153 139
+S 0 1887 14 1887 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1881 3 1881 7 4
+S 0 1888 3 1888 7 4
 help
-S 0 1881 9 1881 49 40
+S 0 1888 9 1888 49 40
 move the item into (or out of) the group
-S 0 1882 3 1882 11 8
+S 0 1889 3 1889 11 8
 examples
-M 2 1883 5 1893 30
-S 0 1883 5 1883 15 10
+M 2 1890 5 1900 30
+S 0 1890 5 1890 15 10
 triggering
-L 1 1884 7 1888 27
-S 1 1884 9 1888 27 149
+L 1 1891 7 1895 27
+S 1 1891 9 1895 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1889 5 1889 12 7
+S 0 1896 5 1896 12 7
 passing
-L 1 1890 7 1893 30
-S 1 1890 9 1893 30 199
+L 1 1897 7 1900 30
+S 1 1897 9 1900 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1895 3 1914 27
-S 0 1895 3 1895 5 2
+M 9 1902 3 1921 27
+S 0 1902 3 1902 5 2
 id
-S 0 1895 7 1895 33 26
+S 0 1902 7 1902 33 26
 catalog-screenshot-missing
-S 0 1896 3 1896 12 9
+S 0 1903 3 1903 12 9
 checklist
-S 0 1896 14 1896 27 13
+S 0 1903 14 1903 27 13
 catalog-valid
-S 0 1897 3 1897 8 5
+S 0 1904 3 1904 8 5
 input
-S 0 1897 10 1897 17 7
+S 0 1904 10 1904 17 7
 catalog
-S 0 1898 3 1898 11 8
+S 0 1905 3 1905 11 8
 severity
-S 0 1898 13 1898 18 5
+S 0 1905 13 1905 18 5
 error
-S 0 1899 3 1899 8 5
+S 0 1906 3 1906 8 5
 since
-S 0 1899 10 1899 15 5
+S 0 1906 10 1906 15 5
 0.1.0
-S 0 1900 3 1900 8 5
+S 0 1907 3 1907 8 5
 title
-S 0 1900 10 1900 56 46
+S 0 1907 10 1907 56 46
 a new in-app purchase has no review screenshot
-S 0 1901 3 1901 12 9
+S 0 1908 3 1908 12 9
 rationale
-S 0 1901 14 1901 181 167
+S 0 1908 14 1908 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1902 3 1902 7 4
+S 0 1909 3 1909 7 4
 help
-S 0 1902 9 1902 74 65
+S 0 1909 9 1909 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1903 3 1903 11 8
+S 0 1910 3 1910 11 8
 examples
-M 2 1904 5 1914 27
-S 0 1904 5 1904 15 10
+M 2 1911 5 1921 27
+S 0 1911 5 1911 15 10
 triggering
-L 1 1905 7 1908 27
-S 1 1905 9 1908 27 114
+L 1 1912 7 1915 27
+S 1 1912 9 1915 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1909 5 1909 12 7
+S 0 1916 5 1916 12 7
 passing
-L 1 1910 7 1914 27
-S 1 1910 9 1914 27 255
+L 1 1917 7 1921 27
+S 1 1917 9 1921 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1916 3 1937 27
-S 0 1916 3 1916 5 2
+M 9 1923 3 1944 27
+S 0 1923 3 1923 5 2
 id
-S 0 1916 7 1916 38 31
+S 0 1923 7 1923 38 31
 catalog-screenshot-file-missing
-S 0 1917 3 1917 12 9
+S 0 1924 3 1924 12 9
 checklist
-S 0 1917 14 1917 27 13
+S 0 1924 14 1924 27 13
 catalog-valid
-S 0 1918 3 1918 8 5
+S 0 1925 3 1925 8 5
 input
-S 0 1918 10 1918 17 7
+S 0 1925 10 1925 17 7
 catalog
-S 0 1919 3 1919 11 8
+S 0 1926 3 1926 11 8
 severity
-S 0 1919 13 1919 18 5
+S 0 1926 13 1926 18 5
 error
-S 0 1920 3 1920 8 5
+S 0 1927 3 1927 8 5
 since
-S 0 1920 10 1920 15 5
+S 0 1927 10 1927 15 5
 0.1.0
-S 0 1921 3 1921 8 5
+S 0 1928 3 1928 8 5
 title
-S 0 1921 10 1921 56 46
+S 0 1928 10 1928 56 46
 a review screenshot file is not in the package
-S 0 1922 3 1922 12 9
+S 0 1929 3 1929 12 9
 rationale
-S 0 1922 14 1922 181 167
+S 0 1929 14 1929 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1923 3 1923 7 4
+S 0 1930 3 1930 7 4
 help
-S 0 1923 9 1923 69 60
+S 0 1930 9 1930 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1924 3 1924 11 8
+S 0 1931 3 1931 11 8
 examples
-M 2 1925 5 1937 27
-S 0 1925 5 1925 15 10
+M 2 1932 5 1944 27
+S 0 1932 5 1932 15 10
 triggering
-L 1 1926 7 1932 27
-S 1 1926 9 1932 27 155
+L 1 1933 7 1939 27
+S 1 1933 9 1939 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -8496,54 +8523,54 @@ S 1 1926 9 1932 27 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1933 5 1933 12 7
+S 0 1940 5 1940 12 7
 passing
-L 1 1934 7 1937 27
-S 1 1934 9 1937 27 128
+L 1 1941 7 1944 27
+S 1 1941 9 1944 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 9 1939 3 1961 27
-S 0 1939 3 1939 5 2
+M 9 1946 3 1968 27
+S 0 1946 3 1946 5 2
 id
-S 0 1939 7 1939 34 27
+S 0 1946 7 1946 34 27
 catalog-screenshot-checksum
-S 0 1940 3 1940 12 9
+S 0 1947 3 1947 12 9
 checklist
-S 0 1940 14 1940 27 13
+S 0 1947 14 1947 27 13
 catalog-valid
-S 0 1941 3 1941 8 5
+S 0 1948 3 1948 8 5
 input
-S 0 1941 10 1941 17 7
+S 0 1948 10 1948 17 7
 catalog
-S 0 1942 3 1942 11 8
+S 0 1949 3 1949 11 8
 severity
-S 0 1942 13 1942 18 5
+S 0 1949 13 1949 18 5
 error
-S 0 1943 3 1943 8 5
+S 0 1950 3 1950 8 5
 since
-S 0 1943 10 1943 15 5
+S 0 1950 10 1950 15 5
 0.1.0
-S 0 1944 3 1944 8 5
+S 0 1951 3 1951 8 5
 title
-S 0 1944 10 1944 67 57
+S 0 1951 10 1951 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 1945 3 1945 12 9
+S 0 1952 3 1952 12 9
 rationale
-S 0 1945 14 1945 155 141
+S 0 1952 14 1952 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1946 3 1946 7 4
+S 0 1953 3 1953 7 4
 help
-S 0 1946 9 1946 43 34
+S 0 1953 9 1953 43 34
 write the file's real size and MD5
-S 0 1947 3 1947 11 8
+S 0 1954 3 1954 11 8
 examples
-M 2 1948 5 1961 27
-S 0 1948 5 1948 15 10
+M 2 1955 5 1968 27
+S 0 1955 5 1955 15 10
 triggering
-L 1 1949 7 1956 27
-S 1 1949 9 1956 27 224
+L 1 1956 7 1963 27
+S 1 1956 9 1963 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -8552,282 +8579,282 @@ S 1 1949 9 1956 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1957 5 1957 12 7
+S 0 1964 5 1964 12 7
 passing
-L 1 1958 7 1961 27
-S 1 1958 9 1961 27 192
+L 1 1965 7 1968 27
+S 1 1965 9 1968 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1963 3 1983 27
-S 0 1963 3 1963 5 2
+M 9 1970 3 1990 27
+S 0 1970 3 1970 5 2
 id
-S 0 1963 7 1963 36 29
+S 0 1970 7 1970 36 29
 catalog-screenshot-dimensions
-S 0 1964 3 1964 12 9
+S 0 1971 3 1971 12 9
 checklist
-S 0 1964 14 1964 27 13
+S 0 1971 14 1971 27 13
 catalog-valid
-S 0 1965 3 1965 8 5
+S 0 1972 3 1972 8 5
 input
-S 0 1965 10 1965 17 7
+S 0 1972 10 1972 17 7
 catalog
-S 0 1966 3 1966 11 8
+S 0 1973 3 1973 11 8
 severity
-S 0 1966 13 1966 18 5
+S 0 1973 13 1973 18 5
 error
-S 0 1967 3 1967 8 5
+S 0 1974 3 1974 8 5
 since
-S 0 1967 10 1967 15 5
+S 0 1974 10 1974 15 5
 0.1.0
-S 0 1968 3 1968 8 5
+S 0 1975 3 1975 8 5
 title
-S 0 1968 10 1968 62 52
+S 0 1975 10 1975 62 52
 a review screenshot is not an accepted image or size
-S 0 1969 3 1969 12 9
+S 0 1976 3 1976 12 9
 rationale
-S 0 1969 14 1969 192 180
+S 0 1976 14 1976 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1970 3 1970 7 4
+S 0 1977 3 1977 7 4
 help
-S 0 1970 9 1970 73 64
+S 0 1977 9 1977 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1971 3 1971 11 8
+S 0 1978 3 1978 11 8
 examples
-M 2 1972 5 1983 27
-S 0 1972 5 1972 15 10
+M 2 1979 5 1990 27
+S 0 1979 5 1979 15 10
 triggering
-L 1 1973 7 1978 27
-S 1 1973 9 1978 27 136
+L 1 1980 7 1985 27
+S 1 1980 9 1985 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1979 5 1979 12 7
+S 0 1986 5 1986 12 7
 passing
-L 1 1980 7 1983 27
-S 1 1980 9 1983 27 111
+L 1 1987 7 1990 27
+S 1 1987 9 1990 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 1985 3 2005 27
-S 0 1985 3 1985 5 2
+M 11 1992 3 2012 27
+S 0 1992 3 1992 5 2
 id
-S 0 1985 7 1985 29 22
+S 0 1992 7 1992 29 22
 catalog-too-many-items
-S 0 1986 3 1986 12 9
+S 0 1993 3 1993 12 9
 checklist
-S 0 1986 14 1986 27 13
+S 0 1993 14 1993 27 13
 catalog-valid
-S 0 1987 3 1987 8 5
+S 0 1994 3 1994 8 5
 input
-S 0 1987 10 1987 17 7
+S 0 1994 10 1994 17 7
 catalog
-S 0 1988 3 1988 11 8
-severity
-S 0 1988 13 1988 18 5
-error
-S 0 1989 3 1989 8 5
-since
-S 0 1989 10 1989 15 5
-0.1.0
-S 0 1990 3 1990 8 5
-title
-S 0 1990 10 1990 69 59
-the package has more in-app purchases than one upload takes
-S 0 1991 3 1991 12 9
-rationale
-S 0 1991 14 1991 120 106
-One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 1992 3 1992 7 4
-help
-S 0 1992 9 1992 26 17
-split the package
-S 0 1993 3 1993 10 7
-options
-M 1 1993 12 1993 31
-S 0 1993 14 1993 23 9
-max_items
-S 0 1993 25 1993 29 4
-1000
-S 0 1994 3 1994 18 15
-example_options
-M 1 1994 20 1994 37
-S 0 1994 22 1994 31 9
-max_items
-S 0 1994 33 1994 35 2
-20
 S 0 1995 3 1995 11 8
+severity
+S 0 1995 13 1995 18 5
+error
+S 0 1996 3 1996 8 5
+since
+S 0 1996 10 1996 15 5
+0.1.0
+S 0 1997 3 1997 8 5
+title
+S 0 1997 10 1997 69 59
+the package has more in-app purchases than one upload takes
+S 0 1998 3 1998 12 9
+rationale
+S 0 1998 14 1998 120 106
+One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
+S 0 1999 3 1999 7 4
+help
+S 0 1999 9 1999 26 17
+split the package
+S 0 2000 3 2000 10 7
+options
+M 1 2000 12 2000 31
+S 0 2000 14 2000 23 9
+max_items
+S 0 2000 25 2000 29 4
+1000
+S 0 2001 3 2001 18 15
+example_options
+M 1 2001 20 2001 37
+S 0 2001 22 2001 31 9
+max_items
+S 0 2001 33 2001 35 2
+20
+S 0 2002 3 2002 11 8
 examples
-M 2 1996 5 2005 27
-S 0 1996 5 1996 15 10
+M 2 2003 5 2012 27
+S 0 2003 5 2003 15 10
 triggering
-L 1 1997 7 2002 69
-S 1 1997 9 2002 69 957
+L 1 2004 7 2009 69
+S 1 2004 9 2009 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 2003 5 2003 12 7
+S 0 2010 5 2010 12 7
 passing
-L 1 2004 7 2005 27
-S 1 2004 9 2005 27 19
+L 1 2011 7 2012 27
+S 1 2011 9 2012 27 19
 <in_app_purchase/>
 
-M 9 2007 3 2025 27
-S 0 2007 3 2007 5 2
+M 9 2014 3 2032 27
+S 0 2014 3 2014 5 2
 id
-S 0 2007 7 2007 26 19
+S 0 2014 7 2014 26 19
 catalog-placeholder
-S 0 2008 3 2008 12 9
+S 0 2015 3 2015 12 9
 checklist
-S 0 2008 14 2008 27 13
+S 0 2015 14 2015 27 13
 catalog-valid
-S 0 2009 3 2009 8 5
+S 0 2016 3 2016 8 5
 input
-S 0 2009 10 2009 17 7
+S 0 2016 10 2016 17 7
 catalog
-S 0 2010 3 2010 11 8
+S 0 2017 3 2017 11 8
 severity
-S 0 2010 13 2010 18 5
+S 0 2017 13 2017 18 5
 error
-S 0 2011 3 2011 8 5
+S 0 2018 3 2018 8 5
 since
-S 0 2011 10 2011 15 5
+S 0 2018 10 2018 15 5
 0.1.0
-S 0 2012 3 2012 8 5
+S 0 2019 3 2019 8 5
 title
-S 0 2012 10 2012 56 46
+S 0 2019 10 2019 56 46
 a template placeholder was left in the package
-S 0 2013 3 2013 12 9
+S 0 2020 3 2020 12 9
 rationale
-S 0 2013 14 2013 146 134
+S 0 2020 14 2020 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2014 3 2014 7 4
+S 0 2021 3 2021 7 4
 help
-S 0 2014 9 2014 52 43
+S 0 2021 9 2021 52 43
 replace the placeholder with the real value
-S 0 2015 3 2015 11 8
+S 0 2022 3 2022 11 8
 examples
-M 2 2016 5 2025 27
-S 0 2016 5 2016 15 10
+M 2 2023 5 2032 27
+S 0 2023 5 2023 15 10
 triggering
-L 1 2017 7 2020 27
-S 1 2017 9 2020 27 92
+L 1 2024 7 2027 27
+S 1 2024 9 2027 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2021 5 2021 12 7
+S 0 2028 5 2028 12 7
 passing
-L 1 2022 7 2025 27
-S 1 2022 9 2025 27 100
+L 1 2029 7 2032 27
+S 1 2029 9 2032 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2027 3 2049 19
-S 0 2027 3 2027 5 2
+M 9 2034 3 2056 19
+S 0 2034 3 2034 5 2
 id
-S 0 2027 7 2027 29 22
+S 0 2034 7 2034 29 22
 catalog-metadata-token
-S 0 2028 3 2028 12 9
+S 0 2035 3 2035 12 9
 checklist
-S 0 2028 14 2028 27 13
+S 0 2035 14 2035 27 13
 catalog-valid
-S 0 2029 3 2029 8 5
+S 0 2036 3 2036 8 5
 input
-S 0 2029 10 2029 17 7
+S 0 2036 10 2036 17 7
 catalog
-S 0 2030 3 2030 11 8
+S 0 2037 3 2037 11 8
 severity
-S 0 2030 13 2030 20 7
+S 0 2037 13 2037 20 7
 warning
-S 0 2031 3 2031 8 5
+S 0 2038 3 2038 8 5
 since
-S 0 2031 10 2031 15 5
+S 0 2038 10 2038 15 5
 0.1.0
-S 0 2032 3 2032 8 5
+S 0 2039 3 2039 8 5
 title
-S 0 2032 10 2032 52 42
+S 0 2039 10 2039 52 42
 the metadata token looks edited or made up
-S 0 2033 3 2033 12 9
+S 0 2040 3 2040 12 9
 rationale
-S 1 2033 14 2033 169 153
+S 1 2040 14 2040 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2034 3 2034 7 4
+S 0 2041 3 2041 7 4
 help
-S 0 2034 9 2034 82 73
+S 0 2041 9 2041 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2035 3 2035 11 8
+S 0 2042 3 2042 11 8
 examples
-M 2 2036 5 2049 19
-S 0 2036 5 2036 15 10
+M 2 2043 5 2056 19
+S 0 2043 5 2043 15 10
 triggering
-L 1 2037 7 2042 19
-S 1 2037 9 2042 19 273
+L 1 2044 7 2049 19
+S 1 2044 9 2049 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2043 5 2043 12 7
+S 0 2050 5 2050 12 7
 passing
-L 1 2044 7 2049 19
-S 1 2044 9 2049 19 284
+L 1 2051 7 2056 19
+S 1 2051 9 2056 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2051 3 2072 203
-S 0 2051 3 2051 5 2
+M 9 2058 3 2079 203
+S 0 2058 3 2058 5 2
 id
-S 0 2051 7 2051 34 27
+S 0 2058 7 2058 34 27
 catalog-descriptor-mismatch
-S 0 2052 3 2052 12 9
+S 0 2059 3 2059 12 9
 checklist
-S 0 2052 14 2052 27 13
+S 0 2059 14 2059 27 13
 catalog-valid
-S 0 2053 3 2053 8 5
+S 0 2060 3 2060 8 5
 input
-S 0 2053 10 2053 17 7
+S 0 2060 10 2060 17 7
 catalog
-S 0 2054 3 2054 11 8
+S 0 2061 3 2061 11 8
 severity
-S 0 2054 13 2054 20 7
+S 0 2061 13 2061 20 7
 warning
-S 0 2055 3 2055 8 5
+S 0 2062 3 2062 8 5
 since
-S 0 2055 10 2055 15 5
+S 0 2062 10 2062 15 5
 0.1.0
-S 0 2056 3 2056 8 5
+S 0 2063 3 2063 8 5
 title
-S 0 2056 10 2056 60 50
+S 0 2063 10 2063 60 50
 the catalog and the descriptor's products disagree
-S 0 2057 3 2057 12 9
+S 0 2064 3 2064 12 9
 rationale
-S 0 2057 14 2057 189 175
+S 0 2064 14 2064 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2058 3 2058 7 4
+S 0 2065 3 2065 7 4
 help
-S 0 2058 9 2058 73 64
+S 0 2065 9 2065 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2059 3 2059 11 8
+S 0 2066 3 2066 11 8
 examples
-M 2 2060 5 2072 203
-S 0 2060 5 2060 15 10
+M 2 2067 5 2079 203
+S 0 2067 5 2067 15 10
 triggering
-L 1 2061 7 2067 27
-S 1 2061 9 2067 27 554
+L 1 2068 7 2074 27
+S 1 2068 9 2074 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -8835,1307 +8862,1307 @@ S 1 2061 9 2067 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2068 5 2068 12 7
+S 0 2075 5 2075 12 7
 passing
-L 1 2069 7 2072 203
-S 1 2069 9 2072 203 440
+L 1 2076 7 2079 203
+S 1 2076 9 2079 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 9 2076 3 2094 36
-S 0 2076 3 2076 5 2
+M 9 2083 3 2101 36
+S 0 2083 3 2083 5 2
 id
-S 0 2076 7 2076 31 24
+S 0 2083 7 2083 31 24
 descriptor-file-mismatch
-S 0 2077 3 2077 12 9
+S 0 2084 3 2084 12 9
 checklist
-S 0 2077 14 2077 26 12
+S 0 2084 14 2084 26 12
 code-signing
-S 0 2078 3 2078 11 8
+S 0 2085 3 2085 11 8
 severity
-S 0 2078 13 2078 20 7
+S 0 2085 13 2085 20 7
 warning
-S 0 2079 3 2079 15 12
+S 0 2086 3 2086 15 12
 context_only
-S 0 2079 17 2079 21 4
+S 0 2086 17 2086 21 4
 true
-S 0 2080 3 2080 8 5
+S 0 2087 3 2087 8 5
 since
-S 0 2080 10 2080 15 5
+S 0 2087 10 2087 15 5
 0.1.0
-S 0 2081 3 2081 8 5
+S 0 2088 3 2088 8 5
 title
-S 0 2081 10 2081 52 42
+S 0 2088 10 2088 52 42
 a project file and the descriptor disagree
-S 0 2082 3 2082 12 9
+S 0 2089 3 2089 12 9
 rationale
-S 0 2082 14 2082 242 228
+S 0 2089 14 2089 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2083 3 2083 7 4
+S 0 2090 3 2090 7 4
 help
-S 0 2083 9 2083 80 71
+S 0 2090 9 2090 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2084 3 2084 11 8
+S 0 2091 3 2091 11 8
 examples
-M 2 2085 5 2094 36
-S 0 2085 5 2085 15 10
+M 2 2092 5 2101 36
+S 0 2092 5 2092 15 10
 triggering
-L 1 2086 7 2090 55
-S 1 2086 9 2090 55 141
+L 1 2093 7 2097 55
+S 1 2093 9 2097 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2091 5 2091 12 7
+S 0 2098 5 2098 12 7
 passing
-L 1 2092 7 2094 36
-S 1 2092 9 2094 36 33
+L 1 2099 7 2101 36
+S 1 2099 9 2101 36 33
 app:
   deployment_target: "16.0"
 
-M 10 2096 3 2119 33
-S 0 2096 3 2096 5 2
+M 10 2103 3 2126 33
+S 0 2103 3 2103 5 2
 id
-S 0 2096 7 2096 33 26
+S 0 2103 7 2103 33 26
 running-bundle-id-mismatch
-S 0 2097 3 2097 12 9
+S 0 2104 3 2104 12 9
 checklist
-S 0 2097 14 2097 31 17
+S 0 2104 14 2104 31 17
 bundle-id-matches
-S 0 2098 3 2098 11 8
-severity
-S 0 2098 13 2098 18 5
-error
-S 0 2099 3 2099 8 5
-since
-S 0 2099 10 2099 15 5
-0.1.0
-S 0 2100 3 2100 8 5
-title
-S 0 2100 10 2100 80 70
-the build runs with another bundle ID than the App Store Connect app's
-S 0 2101 3 2101 12 9
-rationale
-S 0 2101 14 2101 244 230
-StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2102 3 2102 7 4
-help
-S 0 2102 9 2102 96 87
-build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2103 3 2103 15 12
-environments
-L 4 2103 17 2103 58
-S 0 2103 18 2103 25 7
-sandbox
-S 0 2103 27 2103 37 10
-testflight
-S 0 2103 39 2103 45 6
-review
-S 0 2103 47 2103 57 10
-production
-S 0 2104 3 2104 17 14
-not_applicable
-S 0 2104 19 2104 100 81
-a StoreKit configuration file in Xcode serves its products whatever the bundle ID
 S 0 2105 3 2105 11 8
-examples
-M 2 2106 5 2119 33
-S 0 2106 5 2106 15 10
-triggering
-L 1 2107 7 2112 31
-S 1 2107 9 2112 31 181
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Debug
-
-S 0 2113 5 2113 12 7
-passing
-L 1 2114 7 2119 33
-S 1 2114 9 2119 33 183
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Release
-
-M 10 2121 3 2142 33
-S 0 2121 3 2121 5 2
-id
-S 0 2121 7 2121 34 27
-bundle-id-per-configuration
-S 0 2122 3 2122 12 9
-checklist
-S 0 2122 14 2122 31 17
-bundle-id-matches
-S 0 2123 3 2123 11 8
 severity
-S 0 2123 13 2123 20 7
-warning
-S 0 2124 3 2124 8 5
-since
-S 0 2124 10 2124 15 5
-0.1.0
-S 0 2125 3 2125 8 5
-title
-S 0 2125 10 2125 68 58
-the configuration builds another bundle ID than the others
-S 0 2126 3 2126 12 9
-rationale
-S 0 2126 14 2126 302 288
-Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2127 3 2127 7 4
-help
-S 0 2127 9 2127 94 85
-test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2128 3 2128 15 12
-environments
-L 4 2128 17 2128 58
-S 0 2128 18 2128 25 7
-sandbox
-S 0 2128 27 2128 37 10
-testflight
-S 0 2128 39 2128 45 6
-review
-S 0 2128 47 2128 57 10
-production
-S 0 2129 3 2129 17 14
-not_applicable
-S 0 2129 19 2129 100 81
-a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2130 3 2130 11 8
-examples
-M 2 2131 5 2142 33
-S 0 2131 5 2131 15 10
-triggering
-L 1 2132 7 2136 31
-S 1 2132 9 2136 31 100
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  configuration: Debug
-
-S 0 2137 5 2137 12 7
-passing
-L 1 2138 7 2142 33
-S 1 2138 9 2142 33 102
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  configuration: Release
-
-M 8 2144 3 2159 29
-S 0 2144 3 2144 5 2
-id
-S 0 2144 7 2144 28 21
-wrong-iap-entitlement
-S 0 2145 3 2145 12 9
-checklist
-S 0 2145 14 2145 26 12
-code-signing
-S 0 2146 3 2146 11 8
-severity
-S 0 2146 13 2146 18 5
+S 0 2105 13 2105 18 5
 error
-S 0 2147 3 2147 8 5
+S 0 2106 3 2106 8 5
 since
-S 0 2147 10 2147 15 5
+S 0 2106 10 2106 15 5
 0.1.0
-S 0 2148 3 2148 8 5
+S 0 2107 3 2107 8 5
 title
-S 0 2148 10 2148 65 55
-the entitlements have a key added "for In-App Purchase"
-S 0 2149 3 2149 12 9
+S 0 2107 10 2107 80 70
+the build runs with another bundle ID than the App Store Connect app's
+S 0 2108 3 2108 12 9
 rationale
-S 0 2149 14 2149 232 218
-In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2150 3 2150 7 4
+S 0 2108 14 2108 244 230
+StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
+S 0 2109 3 2109 7 4
 help
-S 0 2150 9 2150 69 60
-remove the key; enable In-App Purchase on the App ID instead
-S 0 2151 3 2151 11 8
+S 0 2109 9 2109 96 87
+build with the configuration whose bundle ID owns the products, or change the bundle ID
+S 0 2110 3 2110 15 12
+environments
+L 4 2110 17 2110 58
+S 0 2110 18 2110 25 7
+sandbox
+S 0 2110 27 2110 37 10
+testflight
+S 0 2110 39 2110 45 6
+review
+S 0 2110 47 2110 57 10
+production
+S 0 2111 3 2111 17 14
+not_applicable
+S 0 2111 19 2111 100 81
+a StoreKit configuration file in Xcode serves its products whatever the bundle ID
+S 0 2112 3 2112 11 8
 examples
-M 2 2152 5 2159 29
-S 0 2152 5 2152 15 10
+M 2 2113 5 2126 33
+S 0 2113 5 2113 15 10
 triggering
-L 1 2153 7 2155 79
-S 1 2153 9 2155 79 76
+L 1 2114 7 2119 31
+S 1 2114 9 2119 31 181
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Debug
+
+S 0 2120 5 2120 12 7
+passing
+L 1 2121 7 2126 33
+S 1 2121 9 2126 33 183
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Release
+
+M 10 2128 3 2149 33
+S 0 2128 3 2128 5 2
+id
+S 0 2128 7 2128 34 27
+bundle-id-per-configuration
+S 0 2129 3 2129 12 9
+checklist
+S 0 2129 14 2129 31 17
+bundle-id-matches
+S 0 2130 3 2130 11 8
+severity
+S 0 2130 13 2130 20 7
+warning
+S 0 2131 3 2131 8 5
+since
+S 0 2131 10 2131 15 5
+0.1.0
+S 0 2132 3 2132 8 5
+title
+S 0 2132 10 2132 68 58
+the configuration builds another bundle ID than the others
+S 0 2133 3 2133 12 9
+rationale
+S 0 2133 14 2133 302 288
+Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
+S 0 2134 3 2134 7 4
+help
+S 0 2134 9 2134 94 85
+test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
+S 0 2135 3 2135 15 12
+environments
+L 4 2135 17 2135 58
+S 0 2135 18 2135 25 7
+sandbox
+S 0 2135 27 2135 37 10
+testflight
+S 0 2135 39 2135 45 6
+review
+S 0 2135 47 2135 57 10
+production
+S 0 2136 3 2136 17 14
+not_applicable
+S 0 2136 19 2136 100 81
+a StoreKit configuration file in Xcode serves its products whatever the bundle ID
+S 0 2137 3 2137 11 8
+examples
+M 2 2138 5 2149 33
+S 0 2138 5 2138 15 10
+triggering
+L 1 2139 7 2143 31
+S 1 2139 9 2143 31 100
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Debug
+
+S 0 2144 5 2144 12 7
+passing
+L 1 2145 7 2149 33
+S 1 2145 9 2149 33 102
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Release
+
+M 8 2151 3 2166 29
+S 0 2151 3 2151 5 2
+id
+S 0 2151 7 2151 28 21
+wrong-iap-entitlement
+S 0 2152 3 2152 12 9
+checklist
+S 0 2152 14 2152 26 12
+code-signing
+S 0 2153 3 2153 11 8
+severity
+S 0 2153 13 2153 18 5
+error
+S 0 2154 3 2154 8 5
+since
+S 0 2154 10 2154 15 5
+0.1.0
+S 0 2155 3 2155 8 5
+title
+S 0 2155 10 2155 65 55
+the entitlements have a key added "for In-App Purchase"
+S 0 2156 3 2156 12 9
+rationale
+S 0 2156 14 2156 232 218
+In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+S 0 2157 3 2157 7 4
+help
+S 0 2157 9 2157 69 60
+remove the key; enable In-App Purchase on the App ID instead
+S 0 2158 3 2158 11 8
+examples
+M 2 2159 5 2166 29
+S 0 2159 5 2159 15 10
+triggering
+L 1 2160 7 2162 79
+S 1 2160 9 2162 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2156 5 2156 12 7
+S 0 2163 5 2163 12 7
 passing
-L 1 2157 7 2159 29
-S 1 2157 9 2159 29 26
+L 1 2164 7 2166 29
+S 1 2164 9 2166 29 26
 app:
   entitlements: null
 
-M 8 2161 3 2178 55
-S 0 2161 3 2161 5 2
+M 8 2168 3 2185 55
+S 0 2168 3 2168 5 2
 id
-S 0 2161 7 2161 36 29
+S 0 2168 7 2168 36 29
 iap-capability-off-in-project
-S 0 2162 3 2162 12 9
+S 0 2169 3 2169 12 9
 checklist
-S 0 2162 14 2162 32 18
+S 0 2169 14 2169 32 18
 app-id-iap-enabled
-S 0 2163 3 2163 11 8
+S 0 2170 3 2170 11 8
 severity
-S 0 2163 13 2163 18 5
+S 0 2170 13 2170 18 5
 error
-S 0 2164 3 2164 8 5
+S 0 2171 3 2171 8 5
 since
-S 0 2164 10 2164 15 5
+S 0 2171 10 2171 15 5
 0.1.0
-S 0 2165 3 2165 8 5
+S 0 2172 3 2172 8 5
 title
-S 0 2165 10 2165 71 61
+S 0 2172 10 2172 71 61
 the Xcode project switches the In-App Purchase capability off
-S 0 2166 3 2166 12 9
+S 0 2173 3 2173 12 9
 rationale
-S 0 2166 14 2166 257 247
+S 0 2173 14 2173 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2167 3 2167 7 4
+S 0 2174 3 2174 7 4
 help
-S 0 2167 9 2167 58 49
+S 0 2174 9 2174 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2168 3 2168 11 8
+S 0 2175 3 2175 11 8
 examples
-M 2 2169 5 2178 55
-S 0 2169 5 2169 15 10
+M 2 2176 5 2185 55
+S 0 2176 5 2176 15 10
 triggering
-L 1 2170 7 2173 55
-S 1 2170 9 2173 55 118
+L 1 2177 7 2180 55
+S 1 2177 9 2180 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2174 5 2174 12 7
+S 0 2181 5 2181 12 7
 passing
-L 1 2175 7 2178 55
-S 1 2175 9 2178 55 106
+L 1 2182 7 2185 55
+S 1 2182 9 2185 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2180 3 2196 67
-S 0 2180 3 2180 5 2
+M 9 2187 3 2203 67
+S 0 2187 3 2187 5 2
 id
-S 0 2180 7 2180 35 28
+S 0 2187 7 2187 35 28
 storekit-descriptor-mismatch
-S 0 2181 3 2181 12 9
+S 0 2188 3 2188 12 9
 checklist
-S 0 2181 14 2181 36 22
+S 0 2188 14 2188 36 22
 storekit-configuration
-S 0 2182 3 2182 11 8
+S 0 2189 3 2189 11 8
 severity
-S 0 2182 13 2182 17 4
+S 0 2189 13 2189 17 4
 note
-S 0 2183 3 2183 15 12
+S 0 2190 3 2190 15 12
 context_only
-S 0 2183 17 2183 21 4
+S 0 2190 17 2190 21 4
 true
-S 0 2184 3 2184 8 5
+S 0 2191 3 2191 8 5
 since
-S 0 2184 10 2184 15 5
+S 0 2191 10 2191 15 5
 0.1.0
-S 0 2185 3 2185 8 5
+S 0 2192 3 2192 8 5
 title
-S 0 2185 10 2185 87 77
+S 0 2192 10 2192 87 77
 the StoreKit configuration file and App Store Connect list different products
-S 0 2186 3 2186 12 9
+S 0 2193 3 2193 12 9
 rationale
-S 0 2186 14 2186 222 208
+S 0 2193 14 2193 222 208
 A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2187 3 2187 7 4
+S 0 2194 3 2194 7 4
 help
-S 0 2187 9 2187 53 44
+S 0 2194 9 2194 53 44
 keep the file in sync with App Store Connect
-S 0 2188 3 2188 11 8
+S 0 2195 3 2195 11 8
 examples
-M 2 2189 5 2196 67
-S 0 2189 5 2189 15 10
+M 2 2196 5 2203 67
+S 0 2196 5 2196 15 10
 triggering
-L 1 2190 7 2192 83
-S 1 2190 9 2192 83 80
+L 1 2197 7 2199 83
+S 1 2197 9 2199 83 80
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 2193 5 2193 12 7
+S 0 2200 5 2200 12 7
 passing
-L 1 2194 7 2196 67
-S 1 2194 9 2196 67 64
+L 1 2201 7 2203 67
+S 1 2201 9 2203 67 64
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 2198 3 2215 110
-S 0 2198 3 2198 5 2
+M 10 2205 3 2222 110
+S 0 2205 3 2205 5 2
 id
-S 0 2198 7 2198 36 29
+S 0 2205 7 2205 36 29
 storekit-configuration-active
-S 0 2199 3 2199 12 9
+S 0 2206 3 2206 12 9
 checklist
-S 0 2199 14 2199 36 22
+S 0 2206 14 2206 36 22
 storekit-configuration
-S 0 2200 3 2200 11 8
-severity
-S 0 2200 13 2200 20 7
-warning
-S 0 2201 3 2201 8 5
-since
-S 0 2201 10 2201 15 5
-0.1.0
-S 0 2202 3 2202 8 5
-title
-S 0 2202 10 2202 71 61
-the scheme serves products from a StoreKit configuration file
-S 0 2203 3 2203 12 9
-rationale
-S 0 2203 14 2203 271 257
-With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2204 3 2204 7 4
-help
-S 1 2204 9 2204 120 109
-set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2205 3 2205 15 12
-environments
-L 4 2205 17 2205 58
-S 0 2205 18 2205 25 7
-sandbox
-S 0 2205 27 2205 37 10
-testflight
-S 0 2205 39 2205 45 6
-review
-S 0 2205 47 2205 57 10
-production
-S 0 2206 3 2206 17 14
-not_applicable
-S 0 2206 19 2206 69 50
-in the xcode environment the file is what you test
 S 0 2207 3 2207 11 8
+severity
+S 0 2207 13 2207 20 7
+warning
+S 0 2208 3 2208 8 5
+since
+S 0 2208 10 2208 15 5
+0.1.0
+S 0 2209 3 2209 8 5
+title
+S 0 2209 10 2209 71 61
+the scheme serves products from a StoreKit configuration file
+S 0 2210 3 2210 12 9
+rationale
+S 0 2210 14 2210 271 257
+With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 2211 3 2211 7 4
+help
+S 1 2211 9 2211 120 109
+set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
+S 0 2212 3 2212 15 12
+environments
+L 4 2212 17 2212 58
+S 0 2212 18 2212 25 7
+sandbox
+S 0 2212 27 2212 37 10
+testflight
+S 0 2212 39 2212 45 6
+review
+S 0 2212 47 2212 57 10
+production
+S 0 2213 3 2213 17 14
+not_applicable
+S 0 2213 19 2213 69 50
+in the xcode environment the file is what you test
+S 0 2214 3 2214 11 8
 examples
-M 2 2208 5 2215 110
-S 0 2208 5 2208 15 10
+M 2 2215 5 2222 110
+S 0 2215 5 2215 15 10
 triggering
-L 1 2209 7 2211 102
-S 1 2209 9 2211 102 99
+L 1 2216 7 2218 102
+S 1 2216 9 2218 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2212 5 2212 12 7
+S 0 2219 5 2219 12 7
 passing
-L 1 2213 7 2215 110
-S 1 2213 9 2215 110 107
+L 1 2220 7 2222 110
+S 1 2220 9 2222 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2220 3 2238 122
-S 0 2220 3 2220 5 2
+M 13 2227 3 2245 122
+S 0 2227 3 2227 5 2
 id
-S 0 2220 7 2220 34 27
+S 0 2227 7 2227 34 27
 storekit-product-id-charset
-S 0 2221 3 2221 12 9
+S 0 2228 3 2228 12 9
 checklist
-S 0 2221 14 2221 36 22
+S 0 2228 14 2228 36 22
 storekit-configuration
-S 0 2222 3 2222 8 5
-input
-S 0 2222 10 2222 18 8
-storekit
-S 0 2223 3 2223 11 8
-severity
-S 0 2223 13 2223 18 5
-error
-S 0 2224 3 2224 8 5
-since
-S 0 2224 10 2224 15 5
-0.1.0
-S 0 2225 3 2225 20 17
-unsynced_severity
-S 0 2225 22 2225 29 7
-warning
-S 0 2226 3 2226 8 5
-title
-S 0 2226 10 2226 100 90
-a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2227 3 2227 12 9
-rationale
-S 0 2227 14 2227 206 192
-Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 2228 3 2228 7 4
-help
-S 0 2228 9 2228 51 42
-use only letters, digits, `.`, `_` and `-`
 S 0 2229 3 2229 8 5
+input
+S 0 2229 10 2229 18 8
+storekit
+S 0 2230 3 2230 11 8
+severity
+S 0 2230 13 2230 18 5
+error
+S 0 2231 3 2231 8 5
+since
+S 0 2231 10 2231 15 5
+0.1.0
+S 0 2232 3 2232 20 17
+unsynced_severity
+S 0 2232 22 2232 29 7
+warning
+S 0 2233 3 2233 8 5
+title
+S 0 2233 10 2233 100 90
+a product ID in the StoreKit configuration has characters App Store Connect does not allow
+S 0 2234 3 2234 12 9
+rationale
+S 0 2234 14 2234 206 192
+Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
+S 0 2235 3 2235 7 4
+help
+S 0 2235 9 2235 51 42
+use only letters, digits, `.`, `_` and `-`
+S 0 2236 3 2236 8 5
 check
-M 2 2229 10 2229 45
-S 0 2229 12 2229 16 4
+M 2 2236 10 2236 45
+S 0 2236 12 2236 16 4
 each
-S 0 2229 18 2229 25 7
+S 0 2236 18 2236 25 7
 product
-S 0 2229 27 2229 32 5
+S 0 2236 27 2236 32 5
 field
-S 0 2229 34 2229 43 9
+S 0 2236 34 2236 43 9
 productID
-S 0 2230 3 2230 10 7
+S 0 2237 3 2237 10 7
 options
-M 1 2230 12 2230 42
-S 0 2230 14 2230 21 7
+M 1 2237 12 2237 42
+S 0 2237 14 2237 21 7
 pattern
-S 1 2230 23 2230 40 15
+S 1 2237 23 2237 40 15
 [A-Za-z0-9._-]+
-S 0 2231 3 2231 10 7
+S 0 2238 3 2238 10 7
 message
-S 1 2231 12 2231 91 77
+S 1 2238 12 2238 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2232 3 2232 11 8
+S 0 2239 3 2239 11 8
 examples
-M 2 2233 5 2238 122
-S 0 2233 5 2233 15 10
+M 2 2240 5 2245 122
+S 0 2240 5 2240 15 10
 triggering
-L 1 2234 7 2235 123
-S 1 2234 9 2235 123 115
+L 1 2241 7 2242 123
+S 1 2241 9 2242 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2236 5 2236 12 7
+S 0 2243 5 2243 12 7
 passing
-L 1 2237 7 2238 122
-S 1 2237 9 2238 122 114
+L 1 2244 7 2245 122
+S 1 2244 9 2245 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2240 3 2258 67
-S 0 2240 3 2240 5 2
+M 13 2247 3 2265 67
+S 0 2247 3 2247 5 2
 id
-S 0 2240 7 2240 33 26
+S 0 2247 7 2247 33 26
 storekit-product-id-length
-S 0 2241 3 2241 12 9
+S 0 2248 3 2248 12 9
 checklist
-S 0 2241 14 2241 36 22
+S 0 2248 14 2248 36 22
 storekit-configuration
-S 0 2242 3 2242 8 5
-input
-S 0 2242 10 2242 18 8
-storekit
-S 0 2243 3 2243 11 8
-severity
-S 0 2243 13 2243 18 5
-error
-S 0 2244 3 2244 8 5
-since
-S 0 2244 10 2244 15 5
-0.1.0
-S 0 2245 3 2245 20 17
-unsynced_severity
-S 0 2245 22 2245 29 7
-warning
-S 0 2246 3 2246 8 5
-title
-S 0 2246 10 2246 64 54
-a product ID in the StoreKit configuration is too long
-S 0 2247 3 2247 12 9
-rationale
-S 0 2247 14 2247 102 88
-App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2248 3 2248 7 4
-help
-S 0 2248 9 2248 67 58
-shorten the product ID to {max_length} characters or fewer
 S 0 2249 3 2249 8 5
+input
+S 0 2249 10 2249 18 8
+storekit
+S 0 2250 3 2250 11 8
+severity
+S 0 2250 13 2250 18 5
+error
+S 0 2251 3 2251 8 5
+since
+S 0 2251 10 2251 15 5
+0.1.0
+S 0 2252 3 2252 20 17
+unsynced_severity
+S 0 2252 22 2252 29 7
+warning
+S 0 2253 3 2253 8 5
+title
+S 0 2253 10 2253 64 54
+a product ID in the StoreKit configuration is too long
+S 0 2254 3 2254 12 9
+rationale
+S 0 2254 14 2254 102 88
+App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
+S 0 2255 3 2255 7 4
+help
+S 0 2255 9 2255 67 58
+shorten the product ID to {max_length} characters or fewer
+S 0 2256 3 2256 8 5
 check
-M 2 2249 10 2249 45
-S 0 2249 12 2249 16 4
+M 2 2256 10 2256 45
+S 0 2256 12 2256 16 4
 each
-S 0 2249 18 2249 25 7
+S 0 2256 18 2256 25 7
 product
-S 0 2249 27 2249 32 5
+S 0 2256 27 2256 32 5
 field
-S 0 2249 34 2249 43 9
+S 0 2256 34 2256 43 9
 productID
-S 0 2250 3 2250 10 7
+S 0 2257 3 2257 10 7
 options
-M 1 2250 12 2250 31
-S 0 2250 14 2250 24 10
+M 1 2257 12 2257 31
+S 0 2257 14 2257 24 10
 max_length
-S 0 2250 26 2250 29 3
+S 0 2257 26 2257 29 3
 100
-S 0 2251 3 2251 10 7
+S 0 2258 3 2258 10 7
 message
-S 1 2251 12 2251 87 73
+S 1 2258 12 2258 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2252 3 2252 11 8
+S 0 2259 3 2259 11 8
 examples
-M 2 2253 5 2258 67
-S 0 2253 5 2253 15 10
+M 2 2260 5 2265 67
+S 0 2260 5 2260 15 10
 triggering
-L 1 2254 7 2255 135
-S 1 2254 9 2255 135 127
+L 1 2261 7 2262 135
+S 1 2261 9 2262 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2256 5 2256 12 7
+S 0 2263 5 2263 12 7
 passing
-L 1 2257 7 2258 67
-S 1 2257 9 2258 67 59
+L 1 2264 7 2265 67
+S 1 2264 9 2265 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2260 3 2278 100
-S 0 2260 3 2260 5 2
+M 13 2267 3 2285 100
+S 0 2267 3 2267 5 2
 id
-S 0 2260 7 2260 37 30
+S 0 2267 7 2267 37 30
 storekit-reference-name-length
-S 0 2261 3 2261 12 9
+S 0 2268 3 2268 12 9
 checklist
-S 0 2261 14 2261 36 22
+S 0 2268 14 2268 36 22
 storekit-configuration
-S 0 2262 3 2262 8 5
-input
-S 0 2262 10 2262 18 8
-storekit
-S 0 2263 3 2263 11 8
-severity
-S 0 2263 13 2263 18 5
-error
-S 0 2264 3 2264 8 5
-since
-S 0 2264 10 2264 15 5
-0.1.0
-S 0 2265 3 2265 20 17
-unsynced_severity
-S 0 2265 22 2265 29 7
-warning
-S 0 2266 3 2266 8 5
-title
-S 0 2266 10 2266 68 58
-a reference name in the StoreKit configuration is too long
-S 0 2267 3 2267 12 9
-rationale
-S 0 2267 14 2267 105 91
-App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2268 3 2268 7 4
-help
-S 0 2268 9 2268 71 62
-shorten the reference name to {max_length} characters or fewer
 S 0 2269 3 2269 8 5
+input
+S 0 2269 10 2269 18 8
+storekit
+S 0 2270 3 2270 11 8
+severity
+S 0 2270 13 2270 18 5
+error
+S 0 2271 3 2271 8 5
+since
+S 0 2271 10 2271 15 5
+0.1.0
+S 0 2272 3 2272 20 17
+unsynced_severity
+S 0 2272 22 2272 29 7
+warning
+S 0 2273 3 2273 8 5
+title
+S 0 2273 10 2273 68 58
+a reference name in the StoreKit configuration is too long
+S 0 2274 3 2274 12 9
+rationale
+S 0 2274 14 2274 105 91
+App Store Connect accepts reference names of at most 64 characters; the limit is an option.
+S 0 2275 3 2275 7 4
+help
+S 0 2275 9 2275 71 62
+shorten the reference name to {max_length} characters or fewer
+S 0 2276 3 2276 8 5
 check
-M 2 2269 10 2269 49
-S 0 2269 12 2269 16 4
+M 2 2276 10 2276 49
+S 0 2276 12 2276 16 4
 each
-S 0 2269 18 2269 25 7
+S 0 2276 18 2276 25 7
 product
-S 0 2269 27 2269 32 5
+S 0 2276 27 2276 32 5
 field
-S 0 2269 34 2269 47 13
+S 0 2276 34 2276 47 13
 referenceName
-S 0 2270 3 2270 10 7
+S 0 2277 3 2277 10 7
 options
-M 1 2270 12 2270 30
-S 0 2270 14 2270 24 10
+M 1 2277 12 2277 30
+S 0 2277 14 2277 24 10
 max_length
-S 0 2270 26 2270 28 2
+S 0 2277 26 2277 28 2
 64
-S 0 2271 3 2271 10 7
+S 0 2278 3 2278 10 7
 message
-S 1 2271 12 2271 106 92
+S 1 2278 12 2278 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2272 3 2272 11 8
+S 0 2279 3 2279 11 8
 examples
-M 2 2273 5 2278 100
-S 0 2273 5 2273 15 10
+M 2 2280 5 2285 100
+S 0 2280 5 2280 15 10
 triggering
-L 1 2274 7 2275 159
-S 1 2274 9 2275 159 151
+L 1 2281 7 2282 159
+S 1 2281 9 2282 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2276 5 2276 12 7
+S 0 2283 5 2283 12 7
 passing
-L 1 2277 7 2278 100
-S 1 2277 9 2278 100 92
+L 1 2284 7 2285 100
+S 1 2284 9 2285 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2280 3 2298 143
-S 0 2280 3 2280 5 2
+M 13 2287 3 2305 143
+S 0 2287 3 2287 5 2
 id
-S 0 2280 7 2280 35 28
+S 0 2287 7 2287 35 28
 storekit-display-name-length
-S 0 2281 3 2281 12 9
+S 0 2288 3 2288 12 9
 checklist
-S 0 2281 14 2281 36 22
+S 0 2288 14 2288 36 22
 storekit-configuration
-S 0 2282 3 2282 8 5
-input
-S 0 2282 10 2282 18 8
-storekit
-S 0 2283 3 2283 11 8
-severity
-S 0 2283 13 2283 18 5
-error
-S 0 2284 3 2284 8 5
-since
-S 0 2284 10 2284 15 5
-0.1.0
-S 0 2285 3 2285 20 17
-unsynced_severity
-S 0 2285 22 2285 29 7
-warning
-S 0 2286 3 2286 8 5
-title
-S 0 2286 10 2286 79 69
-a display name in the StoreKit configuration is too short or too long
-S 0 2287 3 2287 12 9
-rationale
-S 0 2287 14 2287 100 86
-App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2288 3 2288 7 4
-help
-S 0 2288 9 2288 72 63
-write a display name of {min_length} to {max_length} characters
 S 0 2289 3 2289 8 5
+input
+S 0 2289 10 2289 18 8
+storekit
+S 0 2290 3 2290 11 8
+severity
+S 0 2290 13 2290 18 5
+error
+S 0 2291 3 2291 8 5
+since
+S 0 2291 10 2291 15 5
+0.1.0
+S 0 2292 3 2292 20 17
+unsynced_severity
+S 0 2292 22 2292 29 7
+warning
+S 0 2293 3 2293 8 5
+title
+S 0 2293 10 2293 79 69
+a display name in the StoreKit configuration is too short or too long
+S 0 2294 3 2294 12 9
+rationale
+S 0 2294 14 2294 100 86
+App Store Connect accepts display names of 2 to 30 characters; the limits are options.
+S 0 2295 3 2295 7 4
+help
+S 0 2295 9 2295 72 63
+write a display name of {min_length} to {max_length} characters
+S 0 2296 3 2296 8 5
 check
-M 2 2289 10 2289 61
-S 0 2289 12 2289 16 4
+M 2 2296 10 2296 61
+S 0 2296 12 2296 16 4
 each
-S 0 2289 18 2289 25 7
+S 0 2296 18 2296 25 7
 product
-S 0 2289 27 2289 32 5
+S 0 2296 27 2296 32 5
 field
-S 0 2289 34 2289 59 25
+S 0 2296 34 2296 59 25
 localizations.displayName
-S 0 2290 3 2290 10 7
+S 0 2297 3 2297 10 7
 options
-M 2 2290 12 2290 45
-S 0 2290 14 2290 24 10
+M 2 2297 12 2297 45
+S 0 2297 14 2297 24 10
 min_length
-S 0 2290 26 2290 27 1
+S 0 2297 26 2297 27 1
 2
-S 0 2290 29 2290 39 10
+S 0 2297 29 2297 39 10
 max_length
-S 0 2290 41 2290 43 2
+S 0 2297 41 2297 43 2
 30
-S 0 2291 3 2291 10 7
+S 0 2298 3 2298 10 7
 message
-S 1 2291 12 2291 131 117
+S 1 2298 12 2298 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2292 3 2292 11 8
+S 0 2299 3 2299 11 8
 examples
-M 2 2293 5 2298 143
-S 0 2293 5 2293 15 10
+M 2 2300 5 2305 143
+S 0 2300 5 2300 15 10
 triggering
-L 1 2294 7 2295 168
-S 1 2294 9 2295 168 160
+L 1 2301 7 2302 168
+S 1 2301 9 2302 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2296 5 2296 12 7
+S 0 2303 5 2303 12 7
 passing
-L 1 2297 7 2298 143
-S 1 2297 9 2298 143 135
+L 1 2304 7 2305 143
+S 1 2304 9 2305 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2300 3 2318 164
-S 0 2300 3 2300 5 2
+M 13 2307 3 2325 164
+S 0 2307 3 2307 5 2
 id
-S 0 2300 7 2300 34 27
+S 0 2307 7 2307 34 27
 storekit-description-length
-S 0 2301 3 2301 12 9
+S 0 2308 3 2308 12 9
 checklist
-S 0 2301 14 2301 36 22
+S 0 2308 14 2308 36 22
 storekit-configuration
-S 0 2302 3 2302 8 5
-input
-S 0 2302 10 2302 18 8
-storekit
-S 0 2303 3 2303 11 8
-severity
-S 0 2303 13 2303 18 5
-error
-S 0 2304 3 2304 8 5
-since
-S 0 2304 10 2304 15 5
-0.1.0
-S 0 2305 3 2305 20 17
-unsynced_severity
-S 0 2305 22 2305 29 7
-warning
-S 0 2306 3 2306 8 5
-title
-S 0 2306 10 2306 65 55
-a description in the StoreKit configuration is too long
-S 0 2307 3 2307 12 9
-rationale
-S 0 2307 14 2307 102 88
-App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2308 3 2308 7 4
-help
-S 0 2308 9 2308 68 59
-shorten the description to {max_length} characters or fewer
 S 0 2309 3 2309 8 5
+input
+S 0 2309 10 2309 18 8
+storekit
+S 0 2310 3 2310 11 8
+severity
+S 0 2310 13 2310 18 5
+error
+S 0 2311 3 2311 8 5
+since
+S 0 2311 10 2311 15 5
+0.1.0
+S 0 2312 3 2312 20 17
+unsynced_severity
+S 0 2312 22 2312 29 7
+warning
+S 0 2313 3 2313 8 5
+title
+S 0 2313 10 2313 65 55
+a description in the StoreKit configuration is too long
+S 0 2314 3 2314 12 9
+rationale
+S 0 2314 14 2314 102 88
+App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
+S 0 2315 3 2315 7 4
+help
+S 0 2315 9 2315 68 59
+shorten the description to {max_length} characters or fewer
+S 0 2316 3 2316 8 5
 check
-M 2 2309 10 2309 61
-S 0 2309 12 2309 16 4
+M 2 2316 10 2316 61
+S 0 2316 12 2316 16 4
 each
-S 0 2309 18 2309 25 7
+S 0 2316 18 2316 25 7
 product
-S 0 2309 27 2309 32 5
+S 0 2316 27 2316 32 5
 field
-S 0 2309 34 2309 59 25
+S 0 2316 34 2316 59 25
 localizations.description
-S 0 2310 3 2310 10 7
+S 0 2317 3 2317 10 7
 options
-M 1 2310 12 2310 30
-S 0 2310 14 2310 24 10
+M 1 2317 12 2317 30
+S 0 2317 14 2317 24 10
 max_length
-S 0 2310 26 2310 28 2
+S 0 2317 26 2317 28 2
 45
-S 0 2311 3 2311 10 7
+S 0 2318 3 2318 10 7
 message
-S 1 2311 12 2311 103 89
+S 1 2318 12 2318 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2312 3 2312 11 8
+S 0 2319 3 2319 11 8
 examples
-M 2 2313 5 2318 164
-S 0 2313 5 2313 15 10
+M 2 2320 5 2325 164
+S 0 2320 5 2320 15 10
 triggering
-L 1 2314 7 2315 183
-S 1 2314 9 2315 183 175
+L 1 2321 7 2322 183
+S 1 2321 9 2322 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2316 5 2316 12 7
+S 0 2323 5 2323 12 7
 passing
-L 1 2317 7 2318 164
-S 1 2317 9 2318 164 156
+L 1 2324 7 2325 164
+S 1 2324 9 2325 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2320 3 2334 126
-S 0 2320 3 2320 5 2
+M 9 2327 3 2341 126
+S 0 2327 3 2327 5 2
 id
-S 0 2320 7 2320 36 29
+S 0 2327 7 2327 36 29
 storekit-duplicate-product-id
-S 0 2321 3 2321 12 9
+S 0 2328 3 2328 12 9
 checklist
-S 0 2321 14 2321 36 22
+S 0 2328 14 2328 36 22
 storekit-configuration
-S 0 2322 3 2322 8 5
+S 0 2329 3 2329 8 5
 input
-S 0 2322 10 2322 18 8
+S 0 2329 10 2329 18 8
 storekit
-S 0 2323 3 2323 11 8
+S 0 2330 3 2330 11 8
 severity
-S 0 2323 13 2323 18 5
+S 0 2330 13 2330 18 5
 error
-S 0 2324 3 2324 8 5
+S 0 2331 3 2331 8 5
 since
-S 0 2324 10 2324 15 5
+S 0 2331 10 2331 15 5
 0.1.0
-S 0 2325 3 2325 8 5
+S 0 2332 3 2332 8 5
 title
-S 0 2325 10 2325 66 56
+S 0 2332 10 2332 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2326 3 2326 12 9
+S 0 2333 3 2333 12 9
 rationale
-S 0 2326 14 2326 113 99
+S 0 2333 14 2333 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2327 3 2327 7 4
+S 0 2334 3 2334 7 4
 help
-S 0 2327 9 2327 59 50
+S 0 2334 9 2334 59 50
 remove the duplicate or give it its own product ID
-S 0 2328 3 2328 11 8
+S 0 2335 3 2335 11 8
 examples
-M 2 2329 5 2334 126
-S 0 2329 5 2329 15 10
+M 2 2336 5 2341 126
+S 0 2336 5 2336 15 10
 triggering
-L 1 2330 7 2331 123
-S 1 2330 9 2331 123 115
+L 1 2337 7 2338 123
+S 1 2337 9 2338 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2332 5 2332 12 7
+S 0 2339 5 2339 12 7
 passing
-L 1 2333 7 2334 126
-S 1 2333 9 2334 126 118
+L 1 2340 7 2341 126
+S 1 2340 9 2341 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 9 2336 3 2350 186
-S 0 2336 3 2336 5 2
+M 9 2343 3 2357 186
+S 0 2343 3 2343 5 2
 id
-S 0 2336 7 2336 35 28
+S 0 2343 7 2343 35 28
 storekit-group-not-localized
-S 0 2337 3 2337 12 9
+S 0 2344 3 2344 12 9
 checklist
-S 0 2337 14 2337 36 22
+S 0 2344 14 2344 36 22
 storekit-configuration
-S 0 2338 3 2338 8 5
+S 0 2345 3 2345 8 5
 input
-S 0 2338 10 2338 18 8
+S 0 2345 10 2345 18 8
 storekit
-S 0 2339 3 2339 11 8
+S 0 2346 3 2346 11 8
 severity
-S 0 2339 13 2339 20 7
+S 0 2346 13 2346 20 7
 warning
-S 0 2340 3 2340 8 5
+S 0 2347 3 2347 8 5
 since
-S 0 2340 10 2340 15 5
+S 0 2347 10 2347 15 5
 0.1.0
-S 0 2341 3 2341 8 5
+S 0 2348 3 2348 8 5
 title
-S 0 2341 10 2341 90 80
+S 0 2348 10 2348 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2342 3 2342 12 9
+S 0 2349 3 2349 12 9
 rationale
-S 0 2342 14 2342 217 203
+S 0 2349 14 2349 217 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2343 3 2343 7 4
+S 0 2350 3 2350 7 4
 help
-S 0 2343 9 2343 60 51
+S 0 2350 9 2350 60 51
 add a localization with a display name to the group
-S 0 2344 3 2344 11 8
+S 0 2351 3 2351 11 8
 examples
-M 2 2345 5 2350 186
-S 0 2345 5 2345 15 10
+M 2 2352 5 2357 186
+S 0 2352 5 2352 15 10
 triggering
-L 1 2346 7 2347 126
-S 1 2346 9 2347 126 118
+L 1 2353 7 2354 126
+S 1 2353 9 2354 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2348 5 2348 12 7
+S 0 2355 5 2355 12 7
 passing
-L 1 2349 7 2350 186
-S 1 2349 9 2350 186 178
+L 1 2356 7 2357 186
+S 1 2356 9 2357 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 9 2352 3 2366 95
-S 0 2352 3 2352 5 2
+M 9 2359 3 2373 95
+S 0 2359 3 2359 5 2
 id
-S 0 2352 7 2352 27 20
+S 0 2359 7 2359 27 20
 storekit-placeholder
-S 0 2353 3 2353 12 9
+S 0 2360 3 2360 12 9
 checklist
-S 0 2353 14 2353 36 22
+S 0 2360 14 2360 36 22
 storekit-configuration
-S 0 2354 3 2354 8 5
+S 0 2361 3 2361 8 5
 input
-S 0 2354 10 2354 18 8
+S 0 2361 10 2361 18 8
 storekit
-S 0 2355 3 2355 11 8
+S 0 2362 3 2362 11 8
 severity
-S 0 2355 13 2355 18 5
+S 0 2362 13 2362 18 5
 error
-S 0 2356 3 2356 8 5
+S 0 2363 3 2363 8 5
 since
-S 0 2356 10 2356 15 5
+S 0 2363 10 2363 15 5
 0.1.0
-S 0 2357 3 2357 8 5
+S 0 2364 3 2364 8 5
 title
-S 0 2357 10 2357 74 64
+S 0 2364 10 2364 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2358 3 2358 12 9
+S 0 2365 3 2365 12 9
 rationale
-S 0 2358 14 2358 116 104
+S 0 2365 14 2365 116 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2359 3 2359 7 4
+S 0 2366 3 2366 7 4
 help
-S 0 2359 9 2359 52 43
+S 0 2366 9 2366 52 43
 replace the placeholder with the real value
-S 0 2360 3 2360 11 8
+S 0 2367 3 2367 11 8
 examples
-M 2 2361 5 2366 95
-S 0 2361 5 2361 15 10
+M 2 2368 5 2373 95
+S 0 2368 5 2368 15 10
 triggering
-L 1 2362 7 2363 79
-S 1 2362 9 2363 79 71
+L 1 2369 7 2370 79
+S 1 2369 9 2370 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2364 5 2364 12 7
+S 0 2371 5 2371 12 7
 passing
-L 1 2365 7 2366 95
-S 1 2365 9 2366 95 87
+L 1 2372 7 2373 95
+S 1 2372 9 2373 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2368 3 2382 130
-S 0 2368 3 2368 5 2
+M 9 2375 3 2389 130
+S 0 2375 3 2375 5 2
 id
-S 0 2368 7 2368 37 30
+S 0 2375 7 2375 37 30
 storekit-load-products-failure
-S 0 2369 3 2369 12 9
+S 0 2376 3 2376 12 9
 checklist
-S 0 2369 14 2369 36 22
+S 0 2376 14 2376 36 22
 storekit-configuration
-S 0 2370 3 2370 8 5
+S 0 2377 3 2377 8 5
 input
-S 0 2370 10 2370 18 8
+S 0 2377 10 2377 18 8
 storekit
-S 0 2371 3 2371 11 8
+S 0 2378 3 2378 11 8
 severity
-S 0 2371 13 2371 18 5
+S 0 2378 13 2378 18 5
 error
-S 0 2372 3 2372 8 5
+S 0 2379 3 2379 8 5
 since
-S 0 2372 10 2372 15 5
+S 0 2379 10 2379 15 5
 0.1.0
-S 0 2373 3 2373 8 5
+S 0 2380 3 2380 8 5
 title
-S 0 2373 10 2373 72 62
+S 0 2380 10 2380 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2374 3 2374 12 9
+S 0 2381 3 2381 12 9
 rationale
-S 0 2374 14 2374 274 262
+S 0 2381 14 2381 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2375 3 2375 7 4
+S 0 2382 3 2382 7 4
 help
-S 0 2375 9 2375 83 74
+S 0 2382 9 2382 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2376 3 2376 11 8
+S 0 2383 3 2383 11 8
 examples
-M 2 2377 5 2382 130
-S 0 2377 5 2377 15 10
+M 2 2384 5 2389 130
+S 0 2384 5 2384 15 10
 triggering
-L 1 2378 7 2379 129
-S 1 2378 9 2379 129 121
+L 1 2385 7 2386 129
+S 1 2385 9 2386 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2380 5 2380 12 7
+S 0 2387 5 2387 12 7
 passing
-L 1 2381 7 2382 130
-S 1 2381 9 2382 130 122
+L 1 2388 7 2389 130
+S 1 2388 9 2389 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 10 2384 3 2401 27
-S 0 2384 3 2384 5 2
+M 10 2391 3 2408 27
+S 0 2391 3 2391 5 2
 id
-S 0 2384 7 2384 27 20
+S 0 2391 7 2391 27 20
 storekit-private-key
-S 0 2385 3 2385 12 9
+S 0 2392 3 2392 12 9
 checklist
-S 0 2385 14 2385 36 22
+S 0 2392 14 2392 36 22
 storekit-configuration
-S 0 2386 3 2386 8 5
+S 0 2393 3 2393 8 5
 input
-S 0 2386 10 2386 18 8
+S 0 2393 10 2393 18 8
 storekit
-S 0 2387 3 2387 11 8
+S 0 2394 3 2394 11 8
 severity
-S 0 2387 13 2387 20 7
+S 0 2394 13 2394 20 7
 warning
-S 0 2388 3 2388 15 12
+S 0 2395 3 2395 15 12
 context_only
-S 0 2388 17 2388 21 4
+S 0 2395 17 2395 21 4
 true
-S 0 2389 3 2389 8 5
+S 0 2396 3 2396 8 5
 since
-S 0 2389 10 2389 15 5
+S 0 2396 10 2396 15 5
 0.1.0
-S 0 2390 3 2390 8 5
+S 0 2397 3 2397 8 5
 title
-S 0 2390 10 2390 77 67
+S 0 2397 10 2397 77 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2391 3 2391 12 9
+S 0 2398 3 2398 12 9
 rationale
-S 0 2391 14 2391 343 329
+S 0 2398 14 2398 343 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2392 3 2392 7 4
+S 0 2399 3 2399 7 4
 help
-S 0 2392 9 2392 52 43
+S 0 2399 9 2399 52 43
 remove the key pair from the committed file
-S 0 2393 3 2393 11 8
+S 0 2400 3 2400 11 8
 examples
-M 2 2394 5 2401 27
-S 0 2394 5 2394 15 10
+M 2 2401 5 2408 27
+S 0 2401 5 2401 15 10
 triggering
-L 2 2395 7 2398 146
-S 1 2395 9 2396 144 136
+L 2 2402 7 2405 146
+S 1 2402 9 2403 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2397 9 2398 146 138
+S 1 2404 9 2405 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2399 5 2399 12 7
+S 0 2406 5 2406 12 7
 passing
-L 1 2400 7 2401 27
-S 1 2400 9 2401 27 19
+L 1 2407 7 2408 27
+S 1 2407 9 2408 27 19
 { "products": [] }
 
-M 11 2407 3 2427 115
-S 0 2407 3 2407 5 2
+M 11 2414 3 2434 115
+S 0 2414 3 2414 5 2
 id
-S 0 2407 7 2407 25 18
+S 0 2414 7 2414 25 18
 asc-request-failed
-S 0 2408 3 2408 12 9
-checklist
-S 0 2408 14 2408 28 14
-product-exists
-S 0 2409 3 2409 8 5
-input
-S 0 2409 10 2409 13 3
-asc
-S 0 2410 3 2410 11 8
-severity
-S 0 2410 13 2410 20 7
-warning
-S 0 2411 3 2411 15 12
-context_only
-S 0 2411 17 2411 21 4
-true
-S 0 2412 3 2412 8 5
-since
-S 0 2412 10 2412 15 5
-0.1.0
-S 0 2413 3 2413 9 6
-status
-S 0 2413 11 2413 18 7
-preview
-S 0 2414 3 2414 8 5
-title
-S 0 2414 10 2414 68 58
-App Store Connect did not answer a request of the snapshot
 S 0 2415 3 2415 12 9
-rationale
-S 0 2415 14 2415 350 336
-A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2416 3 2416 7 4
-help
-S 0 2416 9 2416 91 82
-pull again with a key whose role can read it, or state the facts in the descriptor
+checklist
+S 0 2415 14 2415 28 14
+product-exists
+S 0 2416 3 2416 8 5
+input
+S 0 2416 10 2416 13 3
+asc
 S 0 2417 3 2417 11 8
+severity
+S 0 2417 13 2417 20 7
+warning
+S 0 2418 3 2418 15 12
+context_only
+S 0 2418 17 2418 21 4
+true
+S 0 2419 3 2419 8 5
+since
+S 0 2419 10 2419 15 5
+0.1.0
+S 0 2420 3 2420 9 6
+status
+S 0 2420 11 2420 18 7
+preview
+S 0 2421 3 2421 8 5
+title
+S 0 2421 10 2421 68 58
+App Store Connect did not answer a request of the snapshot
+S 0 2422 3 2422 12 9
+rationale
+S 0 2422 14 2422 350 336
+A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
+S 0 2423 3 2423 7 4
+help
+S 0 2423 9 2423 91 82
+pull again with a key whose role can read it, or state the facts in the descriptor
+S 0 2424 3 2424 11 8
 examples
-M 2 2418 5 2427 115
-S 0 2418 5 2418 15 10
+M 2 2425 5 2434 115
+S 0 2425 5 2425 15 10
 triggering
-L 1 2419 7 2424 82
-S 1 2419 9 2424 82 317
+L 1 2426 7 2431 82
+S 1 2426 9 2431 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2425 5 2425 12 7
+S 0 2432 5 2432 12 7
 passing
-L 1 2426 7 2427 115
-S 1 2426 9 2427 115 107
+L 1 2433 7 2434 115
+S 1 2433 9 2434 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 11 2429 3 2451 103
-S 0 2429 3 2429 5 2
+M 11 2436 3 2458 103
+S 0 2436 3 2436 5 2
 id
-S 0 2429 7 2429 33 26
+S 0 2436 7 2436 33 26
 asc-snapshot-repeated-link
-S 0 2430 3 2430 12 9
-checklist
-S 0 2430 14 2430 28 14
-product-exists
-S 0 2431 3 2431 8 5
-input
-S 0 2431 10 2431 13 3
-asc
-S 0 2432 3 2432 11 8
-severity
-S 0 2432 13 2432 20 7
-warning
-S 0 2433 3 2433 15 12
-context_only
-S 0 2433 17 2433 21 4
-true
-S 0 2434 3 2434 8 5
-since
-S 0 2434 10 2434 15 5
-0.1.0
-S 0 2435 3 2435 9 6
-status
-S 0 2435 11 2435 18 7
-preview
-S 0 2436 3 2436 8 5
-title
-S 0 2436 10 2436 61 51
-the snapshot lists a linked resource more than once
 S 0 2437 3 2437 12 9
-rationale
-S 0 2437 14 2437 324 310
-App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
-S 0 2438 3 2438 7 4
-help
-S 0 2438 9 2438 58 49
-pull the snapshot again with `iapdoctor asc pull`
+checklist
+S 0 2437 14 2437 28 14
+product-exists
+S 0 2438 3 2438 8 5
+input
+S 0 2438 10 2438 13 3
+asc
 S 0 2439 3 2439 11 8
+severity
+S 0 2439 13 2439 20 7
+warning
+S 0 2440 3 2440 15 12
+context_only
+S 0 2440 17 2440 21 4
+true
+S 0 2441 3 2441 8 5
+since
+S 0 2441 10 2441 15 5
+0.1.0
+S 0 2442 3 2442 9 6
+status
+S 0 2442 11 2442 18 7
+preview
+S 0 2443 3 2443 8 5
+title
+S 0 2443 10 2443 61 51
+the snapshot lists a linked resource more than once
+S 0 2444 3 2444 12 9
+rationale
+S 0 2444 14 2444 324 310
+App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
+S 0 2445 3 2445 7 4
+help
+S 0 2445 9 2445 58 49
+pull the snapshot again with `iapdoctor asc pull`
+S 0 2446 3 2446 11 8
 examples
-M 2 2440 5 2451 103
-S 0 2440 5 2440 15 10
+M 2 2447 5 2458 103
+S 0 2447 5 2447 15 10
 triggering
-L 1 2441 7 2445 103
-S 1 2441 9 2445 103 305
+L 1 2448 7 2452 103
+S 1 2448 9 2452 103 305
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-S 0 2446 5 2446 12 7
+S 0 2453 5 2453 12 7
 passing
-L 1 2447 7 2451 103
-S 1 2447 9 2451 103 256
+L 1 2454 7 2458 103
+S 1 2454 9 2458 103 256
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2453 3 2470 23
-S 0 2453 3 2453 5 2
+M 10 2460 3 2477 23
+S 0 2460 3 2460 5 2
 id
-S 0 2453 7 2453 27 20
+S 0 2460 7 2460 27 20
 asc-agreement-lapsed
-S 0 2454 3 2454 12 9
+S 0 2461 3 2461 12 9
 checklist
-S 0 2454 14 2454 31 17
+S 0 2461 14 2461 31 17
 developer-program
-S 0 2455 3 2455 8 5
+S 0 2462 3 2462 8 5
 input
-S 0 2455 10 2455 13 3
+S 0 2462 10 2462 13 3
 asc
-S 0 2456 3 2456 11 8
+S 0 2463 3 2463 11 8
 severity
-S 0 2456 13 2456 18 5
+S 0 2463 13 2463 18 5
 error
-S 0 2457 3 2457 8 5
+S 0 2464 3 2464 8 5
 since
-S 0 2457 10 2457 15 5
+S 0 2464 10 2464 15 5
 0.1.0
-S 0 2458 3 2458 9 6
+S 0 2465 3 2465 9 6
 status
-S 0 2458 11 2458 18 7
+S 0 2465 11 2465 18 7
 preview
-S 0 2459 3 2459 8 5
+S 0 2466 3 2466 8 5
 title
-S 0 2459 10 2459 85 75
+S 0 2466 10 2466 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2460 3 2460 12 9
+S 0 2467 3 2467 12 9
 rationale
-S 0 2460 14 2460 312 298
+S 0 2467 14 2467 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2461 3 2461 7 4
+S 0 2468 3 2468 7 4
 help
-S 0 2461 9 2461 120 113
+S 0 2468 9 2468 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2462 3 2462 11 8
+S 0 2469 3 2469 11 8
 examples
-M 2 2463 5 2470 23
-S 0 2463 5 2463 15 10
+M 2 2470 5 2477 23
+S 0 2470 5 2470 15 10
 triggering
-L 1 2464 7 2467 77
-S 1 2464 9 2467 77 174
+L 1 2471 7 2474 77
+S 1 2471 9 2474 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2468 5 2468 12 7
+S 0 2475 5 2475 12 7
 passing
-L 1 2469 7 2470 23
-S 1 2469 9 2470 23 15
+L 1 2476 7 2477 23
+S 1 2476 9 2477 23 15
 { "data": [] }
 
-M 10 2472 3 2490 87
-S 0 2472 3 2472 5 2
+M 10 2479 3 2497 87
+S 0 2479 3 2479 5 2
 id
-S 0 2472 7 2472 29 22
+S 0 2479 7 2479 29 22
 asc-snapshot-other-app
-S 0 2473 3 2473 12 9
+S 0 2480 3 2480 12 9
 checklist
-S 0 2473 14 2473 31 17
+S 0 2480 14 2480 31 17
 bundle-id-matches
-S 0 2474 3 2474 8 5
+S 0 2481 3 2481 8 5
 input
-S 0 2474 10 2474 13 3
+S 0 2481 10 2481 13 3
 asc
-S 0 2475 3 2475 11 8
+S 0 2482 3 2482 11 8
 severity
-S 0 2475 13 2475 18 5
+S 0 2482 13 2482 18 5
 error
-S 0 2476 3 2476 8 5
+S 0 2483 3 2483 8 5
 since
-S 0 2476 10 2476 15 5
+S 0 2483 10 2483 15 5
 0.1.0
-S 0 2477 3 2477 9 6
+S 0 2484 3 2484 9 6
 status
-S 0 2477 11 2477 18 7
+S 0 2484 11 2484 18 7
 preview
-S 0 2478 3 2478 8 5
+S 0 2485 3 2485 8 5
 title
-S 0 2478 10 2478 58 48
+S 0 2485 10 2485 58 48
 the App Store Connect snapshot is of another app
-S 0 2479 3 2479 12 9
+S 0 2486 3 2486 12 9
 rationale
-S 0 2479 14 2479 300 286
+S 0 2486 14 2486 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2480 3 2480 7 4
+S 0 2487 3 2487 7 4
 help
-S 0 2480 9 2480 114 105
+S 0 2487 9 2487 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2481 3 2481 11 8
+S 0 2488 3 2488 11 8
 examples
-M 2 2482 5 2490 87
-S 0 2482 5 2482 15 10
+M 2 2489 5 2497 87
+S 0 2489 5 2489 15 10
 triggering
-L 1 2483 7 2486 49
-S 1 2483 9 2486 49 167
+L 1 2490 7 2493 49
+S 1 2490 9 2493 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2487 5 2487 12 7
+S 0 2494 5 2494 12 7
 passing
-L 1 2488 7 2490 87
-S 1 2488 9 2490 87 145
+L 1 2495 7 2497 87
+S 1 2495 9 2497 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2492 3 2514 122
-S 0 2492 3 2492 5 2
+M 10 2499 3 2521 122
+S 0 2499 3 2499 5 2
 id
-S 0 2492 7 2492 25 18
+S 0 2499 7 2499 25 18
 asc-app-id-missing
-S 0 2493 3 2493 12 9
+S 0 2500 3 2500 12 9
 checklist
-S 0 2493 14 2493 29 15
+S 0 2500 14 2500 29 15
 explicit-app-id
-S 0 2494 3 2494 8 5
+S 0 2501 3 2501 8 5
 input
-S 0 2494 10 2494 13 3
+S 0 2501 10 2501 13 3
 asc
-S 0 2495 3 2495 11 8
+S 0 2502 3 2502 11 8
 severity
-S 0 2495 13 2495 18 5
+S 0 2502 13 2502 18 5
 error
-S 0 2496 3 2496 8 5
+S 0 2503 3 2503 8 5
 since
-S 0 2496 10 2496 15 5
+S 0 2503 10 2503 15 5
 0.1.0
-S 0 2497 3 2497 9 6
+S 0 2504 3 2504 9 6
 status
-S 0 2497 11 2497 18 7
+S 0 2504 11 2504 18 7
 preview
-S 0 2498 3 2498 8 5
+S 0 2505 3 2505 8 5
 title
-S 0 2498 10 2498 60 50
+S 0 2505 10 2505 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2499 3 2499 12 9
+S 0 2506 3 2506 12 9
 rationale
-S 0 2499 14 2499 171 157
+S 0 2506 14 2506 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2500 3 2500 7 4
+S 0 2507 3 2507 7 4
 help
-S 0 2500 9 2500 120 113
+S 0 2507 9 2507 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2501 3 2501 11 8
+S 0 2508 3 2508 11 8
 examples
-M 2 2502 5 2514 122
-S 0 2502 5 2502 15 10
+M 2 2509 5 2521 122
+S 0 2509 5 2509 15 10
 triggering
-L 1 2503 7 2506 69
-S 1 2503 9 2506 69 241
+L 1 2510 7 2513 69
+S 1 2510 9 2513 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2507 5 2507 12 7
+S 0 2514 5 2514 12 7
 passing
-L 1 2508 7 2514 122
-S 1 2508 9 2514 122 615
+L 1 2515 7 2521 122
+S 1 2515 9 2521 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -10143,278 +10170,278 @@ S 1 2508 9 2514 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2516 3 2536 95
-S 0 2516 3 2516 5 2
+M 10 2523 3 2543 95
+S 0 2523 3 2523 5 2
 id
-S 0 2516 7 2516 26 19
+S 0 2523 7 2523 26 19
 asc-profile-invalid
-S 0 2517 3 2517 12 9
+S 0 2524 3 2524 12 9
 checklist
-S 0 2517 14 2517 34 20
+S 0 2524 14 2524 34 20
 provisioning-profile
-S 0 2518 3 2518 8 5
+S 0 2525 3 2525 8 5
 input
-S 0 2518 10 2518 13 3
+S 0 2525 10 2525 13 3
 asc
-S 0 2519 3 2519 11 8
+S 0 2526 3 2526 11 8
 severity
-S 0 2519 13 2519 18 5
+S 0 2526 13 2526 18 5
 error
-S 0 2520 3 2520 8 5
+S 0 2527 3 2527 8 5
 since
-S 0 2520 10 2520 15 5
+S 0 2527 10 2527 15 5
 0.1.0
-S 0 2521 3 2521 9 6
+S 0 2528 3 2528 9 6
 status
-S 0 2521 11 2521 18 7
+S 0 2528 11 2528 18 7
 preview
-S 0 2522 3 2522 8 5
+S 0 2529 3 2529 8 5
 title
-S 0 2522 10 2522 74 64
+S 0 2529 10 2529 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2523 3 2523 12 9
+S 0 2530 3 2530 12 9
 rationale
-S 0 2523 14 2523 244 230
+S 0 2530 14 2530 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2524 3 2524 7 4
+S 0 2531 3 2531 7 4
 help
-S 0 2524 9 2524 70 61
+S 0 2531 9 2531 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2525 3 2525 11 8
+S 0 2532 3 2532 11 8
 examples
-M 2 2526 5 2536 95
-S 0 2526 5 2526 15 10
+M 2 2533 5 2543 95
+S 0 2533 5 2533 15 10
 triggering
-L 1 2527 7 2531 69
-S 1 2527 9 2531 69 279
+L 1 2534 7 2538 69
+S 1 2534 9 2538 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2532 5 2532 12 7
+S 0 2539 5 2539 12 7
 passing
-L 1 2533 7 2536 95
-S 1 2533 9 2536 95 266
+L 1 2540 7 2543 95
+S 1 2540 9 2543 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2538 3 2555 85
-S 0 2538 3 2538 5 2
+M 10 2545 3 2562 85
+S 0 2545 3 2545 5 2
 id
-S 0 2538 7 2538 33 26
+S 0 2545 7 2545 33 26
 asc-sandbox-tester-missing
-S 0 2539 3 2539 12 9
+S 0 2546 3 2546 12 9
 checklist
-S 0 2539 14 2539 29 15
+S 0 2546 14 2546 29 15
 sandbox-account
-S 0 2540 3 2540 8 5
+S 0 2547 3 2547 8 5
 input
-S 0 2540 10 2540 13 3
+S 0 2547 10 2547 13 3
 asc
-S 0 2541 3 2541 11 8
+S 0 2548 3 2548 11 8
 severity
-S 0 2541 13 2541 18 5
+S 0 2548 13 2548 18 5
 error
-S 0 2542 3 2542 8 5
+S 0 2549 3 2549 8 5
 since
-S 0 2542 10 2542 15 5
+S 0 2549 10 2549 15 5
 0.1.0
-S 0 2543 3 2543 9 6
+S 0 2550 3 2550 9 6
 status
-S 0 2543 11 2543 18 7
+S 0 2550 11 2550 18 7
 preview
-S 0 2544 3 2544 8 5
+S 0 2551 3 2551 8 5
 title
-S 0 2544 10 2544 70 60
+S 0 2551 10 2551 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2545 3 2545 12 9
+S 0 2552 3 2552 12 9
 rationale
-S 0 2545 14 2545 240 226
+S 0 2552 14 2552 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2546 3 2546 7 4
+S 0 2553 3 2553 7 4
 help
-S 0 2546 9 2546 90 83
+S 0 2553 9 2553 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2547 3 2547 11 8
+S 0 2554 3 2554 11 8
 examples
-M 2 2548 5 2555 85
-S 0 2548 5 2548 15 10
+M 2 2555 5 2562 85
+S 0 2555 5 2555 15 10
 triggering
-L 1 2549 7 2551 85
-S 1 2549 9 2551 85 147
+L 1 2556 7 2558 85
+S 1 2556 9 2558 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2552 5 2552 12 7
+S 0 2559 5 2559 12 7
 passing
-L 1 2553 7 2555 85
-S 1 2553 9 2555 85 147
+L 1 2560 7 2562 85
+S 1 2560 9 2562 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2557 3 2577 82
-S 0 2557 3 2557 5 2
+M 11 2564 3 2584 82
+S 0 2564 3 2564 5 2
 id
-S 0 2557 7 2557 30 23
+S 0 2564 7 2564 30 23
 descriptor-asc-mismatch
-S 0 2558 3 2558 12 9
-checklist
-S 0 2558 14 2558 30 16
-product-metadata
-S 0 2559 3 2559 8 5
-input
-S 0 2559 10 2559 13 3
-asc
-S 0 2560 3 2560 11 8
-severity
-S 0 2560 13 2560 20 7
-warning
-S 0 2561 3 2561 15 12
-context_only
-S 0 2561 17 2561 21 4
-true
-S 0 2562 3 2562 8 5
-since
-S 0 2562 10 2562 15 5
-0.1.0
-S 0 2563 3 2563 9 6
-status
-S 0 2563 11 2563 18 7
-preview
-S 0 2564 3 2564 8 5
-title
-S 0 2564 10 2564 55 45
-the descriptor and App Store Connect disagree
 S 0 2565 3 2565 12 9
-rationale
-S 0 2565 14 2565 209 195
-App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2566 3 2566 7 4
-help
-S 0 2566 9 2566 76 67
-update the descriptor key, or remove it and let the snapshot answer
+checklist
+S 0 2565 14 2565 30 16
+product-metadata
+S 0 2566 3 2566 8 5
+input
+S 0 2566 10 2566 13 3
+asc
 S 0 2567 3 2567 11 8
+severity
+S 0 2567 13 2567 20 7
+warning
+S 0 2568 3 2568 15 12
+context_only
+S 0 2568 17 2568 21 4
+true
+S 0 2569 3 2569 8 5
+since
+S 0 2569 10 2569 15 5
+0.1.0
+S 0 2570 3 2570 9 6
+status
+S 0 2570 11 2570 18 7
+preview
+S 0 2571 3 2571 8 5
+title
+S 0 2571 10 2571 55 45
+the descriptor and App Store Connect disagree
+S 0 2572 3 2572 12 9
+rationale
+S 0 2572 14 2572 209 195
+App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
+S 0 2573 3 2573 7 4
+help
+S 0 2573 9 2573 76 67
+update the descriptor key, or remove it and let the snapshot answer
+S 0 2574 3 2574 11 8
 examples
-M 2 2568 5 2577 82
-S 0 2568 5 2568 15 10
+M 2 2575 5 2584 82
+S 0 2575 5 2575 15 10
 triggering
-L 1 2569 7 2572 86
-S 1 2569 9 2572 86 234
+L 1 2576 7 2579 86
+S 1 2576 9 2579 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2573 5 2573 12 7
+S 0 2580 5 2580 12 7
 passing
-L 1 2574 7 2577 82
-S 1 2574 9 2577 82 230
+L 1 2581 7 2584 82
+S 1 2581 9 2584 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2579 3 2599 47
-S 0 2579 3 2579 5 2
+M 10 2586 3 2606 47
+S 0 2586 3 2586 5 2
 id
-S 0 2579 7 2579 27 20
+S 0 2586 7 2586 27 20
 asc-missing-metadata
-S 0 2580 3 2580 12 9
+S 0 2587 3 2587 12 9
 checklist
-S 0 2580 14 2580 30 16
+S 0 2587 14 2587 30 16
 product-metadata
-S 0 2581 3 2581 8 5
+S 0 2588 3 2588 8 5
 input
-S 0 2581 10 2581 13 3
+S 0 2588 10 2588 13 3
 asc
-S 0 2582 3 2582 11 8
+S 0 2589 3 2589 11 8
 severity
-S 0 2582 13 2582 18 5
+S 0 2589 13 2589 18 5
 error
-S 0 2583 3 2583 8 5
+S 0 2590 3 2590 8 5
 since
-S 0 2583 10 2583 15 5
+S 0 2590 10 2590 15 5
 0.1.0
-S 0 2584 3 2584 9 6
+S 0 2591 3 2591 9 6
 status
-S 0 2584 11 2584 18 7
+S 0 2591 11 2591 18 7
 preview
-S 0 2585 3 2585 8 5
+S 0 2592 3 2592 8 5
 title
-S 0 2585 10 2585 70 60
+S 0 2592 10 2592 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2586 3 2586 12 9
+S 0 2593 3 2593 12 9
 rationale
-S 0 2586 14 2586 442 428
+S 0 2593 14 2593 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2587 3 2587 7 4
+S 0 2594 3 2594 7 4
 help
-S 0 2587 9 2587 80 71
+S 0 2594 9 2594 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2588 3 2588 11 8
+S 0 2595 3 2595 11 8
 examples
-M 2 2589 5 2599 47
-S 0 2589 5 2589 15 10
+M 2 2596 5 2606 47
+S 0 2596 5 2596 15 10
 triggering
-L 1 2590 7 2594 84
-S 1 2590 9 2594 84 310
+L 1 2597 7 2601 84
+S 1 2597 9 2601 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2595 5 2595 12 7
+S 0 2602 5 2602 12 7
 passing
-L 1 2596 7 2599 47
-S 1 2596 9 2599 47 230
+L 1 2603 7 2606 47
+S 1 2603 9 2606 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2601 3 2665 148
-S 0 2601 3 2601 5 2
+M 10 2608 3 2672 148
+S 0 2608 3 2608 5 2
 id
-S 0 2601 7 2601 38 31
+S 0 2608 7 2608 38 31
 asc-subscription-price-coverage
-S 0 2602 3 2602 12 9
+S 0 2609 3 2609 12 9
 checklist
-S 0 2602 14 2602 30 16
+S 0 2609 14 2609 30 16
 product-metadata
-S 0 2603 3 2603 8 5
+S 0 2610 3 2610 8 5
 input
-S 0 2603 10 2603 13 3
+S 0 2610 10 2610 13 3
 asc
-S 0 2604 3 2604 11 8
+S 0 2611 3 2611 11 8
 severity
-S 0 2604 13 2604 18 5
+S 0 2611 13 2611 18 5
 error
-S 0 2605 3 2605 8 5
+S 0 2612 3 2612 8 5
 since
-S 0 2605 10 2605 15 5
+S 0 2612 10 2612 15 5
 0.1.0
-S 0 2606 3 2606 9 6
+S 0 2613 3 2613 9 6
 status
-S 0 2606 11 2606 18 7
+S 0 2613 11 2613 18 7
 preview
-S 0 2607 3 2607 8 5
+S 0 2614 3 2614 8 5
 title
-S 0 2607 10 2607 76 66
+S 0 2614 10 2614 76 66
 the subscription is available in territories where it has no price
-S 0 2608 3 2608 12 9
+S 0 2615 3 2615 12 9
 rationale
-S 0 2608 14 2608 869 855
+S 0 2615 14 2615 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2609 3 2609 7 4
+S 0 2616 3 2616 7 4
 help
-S 0 2609 9 2609 140 131
+S 0 2616 9 2616 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2610 3 2610 11 8
+S 0 2617 3 2617 11 8
 examples
-M 2 2611 5 2665 148
-S 0 2611 5 2611 15 10
+M 2 2618 5 2672 148
+S 0 2618 5 2618 15 10
 triggering
-L 3 2612 7 2653 148
-S 1 2612 9 2625 148 1004
+L 3 2619 7 2660 148
+S 1 2619 9 2632 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -10429,7 +10456,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2626 9 2639 148 994
+S 1 2633 9 2646 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -10444,7 +10471,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2640 9 2653 148 1004
+S 1 2647 9 2660 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -10459,10 +10486,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2654 5 2654 12 7
+S 0 2661 5 2661 12 7
 passing
-L 1 2655 7 2665 148
-S 1 2655 9 2665 148 828
+L 1 2662 7 2672 148
+S 1 2662 9 2672 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10474,50 +10501,50 @@ S 1 2655 9 2665 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2667 3 2693 111
-S 0 2667 3 2667 5 2
+M 10 2674 3 2700 111
+S 0 2674 3 2674 5 2
 id
-S 0 2667 7 2667 32 25
+S 0 2674 7 2674 32 25
 asc-localization-rejected
-S 0 2668 3 2668 12 9
+S 0 2675 3 2675 12 9
 checklist
-S 0 2668 14 2668 30 16
+S 0 2675 14 2675 30 16
 product-metadata
-S 0 2669 3 2669 8 5
+S 0 2676 3 2676 8 5
 input
-S 0 2669 10 2669 13 3
+S 0 2676 10 2676 13 3
 asc
-S 0 2670 3 2670 11 8
+S 0 2677 3 2677 11 8
 severity
-S 0 2670 13 2670 18 5
+S 0 2677 13 2677 18 5
 error
-S 0 2671 3 2671 8 5
+S 0 2678 3 2678 8 5
 since
-S 0 2671 10 2671 15 5
+S 0 2678 10 2678 15 5
 0.1.0
-S 0 2672 3 2672 9 6
+S 0 2679 3 2679 9 6
 status
-S 0 2672 11 2672 18 7
+S 0 2679 11 2679 18 7
 preview
-S 0 2673 3 2673 8 5
+S 0 2680 3 2680 8 5
 title
-S 0 2673 10 2673 64 54
+S 0 2680 10 2680 64 54
 App Review rejected one of the product's localizations
-S 0 2674 3 2674 12 9
+S 0 2681 3 2681 12 9
 rationale
-S 0 2674 14 2674 223 209
+S 0 2681 14 2681 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2675 3 2675 7 4
+S 0 2682 3 2682 7 4
 help
-S 0 2675 9 2675 129 120
+S 0 2682 9 2682 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2676 3 2676 11 8
+S 0 2683 3 2683 11 8
 examples
-M 2 2677 5 2693 111
-S 0 2677 5 2677 15 10
+M 2 2684 5 2700 111
+S 0 2684 5 2684 15 10
 triggering
-L 1 2678 7 2685 52
-S 1 2678 9 2685 52 572
+L 1 2685 7 2692 52
+S 1 2685 9 2692 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10526,10 +10553,10 @@ S 1 2678 9 2685 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2686 5 2686 12 7
+S 0 2693 5 2693 12 7
 passing
-L 1 2687 7 2693 111
-S 1 2687 9 2693 111 577
+L 1 2694 7 2700 111
+S 1 2694 9 2700 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10537,61 +10564,61 @@ S 1 2687 9 2693 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2695 3 2727 167
-S 0 2695 3 2695 5 2
+M 12 2702 3 2734 167
+S 0 2702 3 2702 5 2
 id
-S 0 2695 7 2695 38 31
+S 0 2702 7 2702 38 31
 asc-first-purchase-with-version
-S 0 2696 3 2696 12 9
+S 0 2703 3 2703 12 9
 checklist
-S 0 2696 14 2696 30 16
+S 0 2703 14 2703 30 16
 binary-submitted
-S 0 2697 3 2697 8 5
+S 0 2704 3 2704 8 5
 input
-S 0 2697 10 2697 13 3
+S 0 2704 10 2704 13 3
 asc
-S 0 2698 3 2698 11 8
+S 0 2705 3 2705 11 8
 severity
-S 0 2698 13 2698 18 5
+S 0 2705 13 2705 18 5
 error
-S 0 2699 3 2699 8 5
+S 0 2706 3 2706 8 5
 since
-S 0 2699 10 2699 15 5
+S 0 2706 10 2706 15 5
 0.1.0
-S 0 2700 3 2700 9 6
+S 0 2707 3 2707 9 6
 status
-S 0 2700 11 2700 18 7
+S 0 2707 11 2707 18 7
 preview
-S 0 2701 3 2701 8 5
+S 0 2708 3 2708 8 5
 title
-S 0 2701 10 2701 79 69
+S 0 2708 10 2708 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2702 3 2702 12 9
+S 0 2709 3 2709 12 9
 rationale
-S 0 2702 14 2702 264 250
+S 0 2709 14 2709 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2703 3 2703 7 4
+S 0 2710 3 2710 7 4
 help
-S 0 2703 9 2703 111 102
+S 0 2710 9 2710 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2704 3 2704 15 12
+S 0 2711 3 2711 15 12
 environments
-L 2 2704 17 2704 37
-S 0 2704 18 2704 24 6
+L 2 2711 17 2711 37
+S 0 2711 18 2711 24 6
 review
-S 0 2704 26 2704 36 10
+S 0 2711 26 2711 36 10
 production
-S 0 2705 3 2705 17 14
+S 0 2712 3 2712 17 14
 not_applicable
-S 0 2705 19 2705 85 66
+S 0 2712 19 2712 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2706 3 2706 11 8
+S 0 2713 3 2713 11 8
 examples
-M 2 2707 5 2727 167
-S 0 2707 5 2707 15 10
+M 2 2714 5 2734 167
+S 0 2714 5 2714 15 10
 triggering
-L 1 2708 7 2716 59
-S 1 2708 9 2716 59 492
+L 1 2715 7 2723 59
+S 1 2715 9 2723 59 492
 environment: review
 ---
 { "data": [
@@ -10601,10 +10628,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2717 5 2717 12 7
+S 0 2724 5 2724 12 7
 passing
-L 1 2718 7 2727 167
-S 1 2718 9 2727 167 750
+L 1 2725 7 2734 167
+S 1 2725 9 2734 167 750
 environment: review
 ---
 { "data": [
@@ -10615,54 +10642,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2729 3 2758 162
-S 0 2729 3 2729 5 2
+M 11 2736 3 2765 162
+S 0 2736 3 2736 5 2
 id
-S 0 2729 7 2729 27 20
+S 0 2736 7 2736 27 20
 storekit-out-of-date
-S 0 2730 3 2730 12 9
-checklist
-S 0 2730 14 2730 36 22
-storekit-configuration
-S 0 2731 3 2731 8 5
-input
-S 0 2731 10 2731 13 3
-asc
-S 0 2732 3 2732 11 8
-severity
-S 0 2732 13 2732 20 7
-warning
-S 0 2733 3 2733 15 12
-context_only
-S 0 2733 17 2733 21 4
-true
-S 0 2734 3 2734 8 5
-since
-S 0 2734 10 2734 15 5
-0.1.0
-S 0 2735 3 2735 9 6
-status
-S 0 2735 11 2735 18 7
-preview
-S 0 2736 3 2736 8 5
-title
-S 0 2736 10 2736 77 67
-the StoreKit configuration file no longer matches App Store Connect
 S 0 2737 3 2737 12 9
-rationale
-S 0 2737 14 2737 236 222
-A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2738 3 2738 7 4
-help
-S 0 2738 9 2738 100 91
-update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
+checklist
+S 0 2737 14 2737 36 22
+storekit-configuration
+S 0 2738 3 2738 8 5
+input
+S 0 2738 10 2738 13 3
+asc
 S 0 2739 3 2739 11 8
+severity
+S 0 2739 13 2739 20 7
+warning
+S 0 2740 3 2740 15 12
+context_only
+S 0 2740 17 2740 21 4
+true
+S 0 2741 3 2741 8 5
+since
+S 0 2741 10 2741 15 5
+0.1.0
+S 0 2742 3 2742 9 6
+status
+S 0 2742 11 2742 18 7
+preview
+S 0 2743 3 2743 8 5
+title
+S 0 2743 10 2743 77 67
+the StoreKit configuration file no longer matches App Store Connect
+S 0 2744 3 2744 12 9
+rationale
+S 0 2744 14 2744 236 222
+A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
+S 0 2745 3 2745 7 4
+help
+S 0 2745 9 2745 100 91
+update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
+S 0 2746 3 2746 11 8
 examples
-M 2 2740 5 2758 162
-S 0 2740 5 2740 15 10
+M 2 2747 5 2765 162
+S 0 2747 5 2747 15 10
 triggering
-L 1 2741 7 2750 166
-S 1 2741 9 2750 166 608
+L 1 2748 7 2757 166
+S 1 2748 9 2757 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10673,10 +10700,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2751 5 2751 12 7
+S 0 2758 5 2758 12 7
 passing
-L 1 2752 7 2758 162
-S 1 2752 9 2758 162 323
+L 1 2759 7 2765 162
+S 1 2759 9 2765 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10684,439 +10711,439 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 12 2761 3 2780 30
-S 0 2761 3 2761 5 2
+M 12 2768 3 2787 30
+S 0 2768 3 2768 5 2
 id
-S 0 2761 7 2761 31 24
+S 0 2768 7 2768 31 24
 build-bundle-id-mismatch
-S 0 2762 3 2762 12 9
+S 0 2769 3 2769 12 9
 checklist
-S 0 2762 14 2762 31 17
+S 0 2769 14 2769 31 17
 bundle-id-matches
-S 0 2763 3 2763 8 5
+S 0 2770 3 2770 8 5
 input
-S 0 2763 10 2763 15 5
+S 0 2770 10 2770 15 5
 build
-S 0 2764 3 2764 11 8
+S 0 2771 3 2771 11 8
 severity
-S 0 2764 13 2764 18 5
+S 0 2771 13 2771 18 5
 error
-S 0 2765 3 2765 8 5
+S 0 2772 3 2772 8 5
 since
-S 0 2765 10 2765 15 5
+S 0 2772 10 2772 15 5
 0.1.0
-S 0 2766 3 2766 9 6
+S 0 2773 3 2773 9 6
 status
-S 0 2766 11 2766 18 7
+S 0 2773 11 2773 18 7
 preview
-S 0 2767 3 2767 8 5
+S 0 2774 3 2774 8 5
 title
-S 0 2767 10 2767 69 59
+S 0 2774 10 2774 69 59
 the app was built with another bundle ID than the project's
-S 0 2768 3 2768 12 9
+S 0 2775 3 2775 12 9
 rationale
-S 0 2768 14 2768 650 638
+S 0 2775 14 2775 650 638
 StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
-S 0 2769 3 2769 7 4
+S 0 2776 3 2776 7 4
 help
-S 0 2769 9 2769 172 163
+S 0 2776 9 2776 172 163
 build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
-S 0 2770 3 2770 15 12
+S 0 2777 3 2777 15 12
 environments
-L 4 2770 17 2770 58
-S 0 2770 18 2770 25 7
+L 4 2777 17 2777 58
+S 0 2777 18 2777 25 7
 sandbox
-S 0 2770 27 2770 37 10
+S 0 2777 27 2777 37 10
 testflight
-S 0 2770 39 2770 45 6
+S 0 2777 39 2777 45 6
 review
-S 0 2770 47 2770 57 10
+S 0 2777 47 2777 57 10
 production
-S 0 2771 3 2771 17 14
+S 0 2778 3 2778 17 14
 not_applicable
-S 0 2771 19 2771 86 67
+S 0 2778 19 2778 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 2772 3 2772 11 8
+S 0 2779 3 2779 11 8
 examples
-M 2 2773 5 2780 30
-S 0 2773 5 2773 15 10
+M 2 2780 5 2787 30
+S 0 2780 5 2780 15 10
 triggering
-L 1 2774 7 2776 30
-S 1 2774 9 2776 30 66
+L 1 2781 7 2783 30
+S 1 2781 9 2783 30 66
 bundle_id: com.greenthumb.pocketgarden.beta
 signed_for: app_store
 
-S 0 2777 5 2777 12 7
+S 0 2784 5 2784 12 7
 passing
-L 1 2778 7 2780 30
-S 1 2778 9 2780 30 61
+L 1 2785 7 2787 30
+S 1 2785 9 2787 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2782 3 2801 31
-S 0 2782 3 2782 5 2
+M 10 2789 3 2808 31
+S 0 2789 3 2789 5 2
 id
-S 0 2782 7 2782 34 27
+S 0 2789 7 2789 34 27
 build-storekit-file-shipped
-S 0 2783 3 2783 12 9
+S 0 2790 3 2790 12 9
 checklist
-S 0 2783 14 2783 36 22
+S 0 2790 14 2790 36 22
 storekit-configuration
-S 0 2784 3 2784 8 5
+S 0 2791 3 2791 8 5
 input
-S 0 2784 10 2784 15 5
+S 0 2791 10 2791 15 5
 build
-S 0 2785 3 2785 11 8
+S 0 2792 3 2792 11 8
 severity
-S 0 2785 13 2785 20 7
+S 0 2792 13 2792 20 7
 warning
-S 0 2786 3 2786 8 5
+S 0 2793 3 2793 8 5
 since
-S 0 2786 10 2786 15 5
+S 0 2793 10 2793 15 5
 0.1.0
-S 0 2787 3 2787 9 6
+S 0 2794 3 2794 9 6
 status
-S 0 2787 11 2787 18 7
+S 0 2794 11 2794 18 7
 preview
-S 0 2788 3 2788 8 5
+S 0 2795 3 2795 8 5
 title
-S 0 2788 10 2788 68 58
+S 0 2795 10 2795 68 58
 a StoreKit configuration file is copied into the built app
-S 0 2789 3 2789 12 9
+S 0 2796 3 2796 12 9
 rationale
-S 0 2789 14 2789 271 257
+S 0 2796 14 2796 271 257
 A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
-S 0 2790 3 2790 7 4
+S 0 2797 3 2797 7 4
 help
-S 0 2790 9 2790 155 148
+S 0 2797 9 2797 155 148
 remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
-S 0 2791 3 2791 11 8
+S 0 2798 3 2798 11 8
 examples
-M 2 2792 5 2801 31
-S 0 2792 5 2792 15 10
+M 2 2799 5 2808 31
+S 0 2799 5 2799 15 10
 triggering
-L 1 2793 7 2796 43
-S 1 2793 9 2796 43 96
+L 1 2800 7 2803 43
+S 1 2800 9 2803 43 96
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [PocketGarden.storekit]
 
-S 0 2797 5 2797 12 7
+S 0 2804 5 2804 12 7
 passing
-L 1 2798 7 2801 31
-S 1 2798 9 2801 31 84
+L 1 2805 7 2808 31
+S 1 2805 9 2808 31 84
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [Seeds.png]
 
-M 13 2803 3 2827 30
-S 0 2803 3 2803 5 2
+M 13 2810 3 2834 30
+S 0 2810 3 2810 5 2
 id
-S 0 2803 7 2803 35 28
+S 0 2810 7 2810 35 28
 build-signed-for-development
-S 0 2804 3 2804 12 9
-checklist
-S 0 2804 14 2804 26 12
-code-signing
-S 0 2805 3 2805 8 5
-input
-S 0 2805 10 2805 15 5
-build
-S 0 2806 3 2806 11 8
-severity
-S 0 2806 13 2806 17 4
-note
-S 0 2807 3 2807 15 12
-context_only
-S 0 2807 17 2807 21 4
-true
-S 0 2808 3 2808 8 5
-since
-S 0 2808 10 2808 15 5
-0.1.0
-S 0 2809 3 2809 9 6
-status
-S 0 2809 11 2809 18 7
-preview
-S 0 2810 3 2810 8 5
-title
-S 0 2810 10 2810 86 76
-the archive is signed for development; the upload needs an App Store profile
 S 0 2811 3 2811 12 9
-rationale
-S 0 2811 14 2811 318 304
-Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
-S 0 2812 3 2812 7 4
-help
-S 0 2812 9 2812 165 156
-have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
-S 0 2813 3 2813 15 12
-environments
-L 3 2813 17 2813 49
-S 0 2813 18 2813 28 10
-testflight
-S 0 2813 30 2813 36 6
-review
-S 0 2813 38 2813 48 10
-production
-S 0 2814 3 2814 17 14
-not_applicable
-S 0 2814 19 2814 72 53
-a development build is what Xcode and the sandbox run
-S 0 2815 3 2815 11 8
-examples
-M 2 2816 5 2827 30
-S 0 2816 5 2816 15 10
-triggering
-L 1 2817 7 2821 32
-S 1 2817 9 2821 32 91
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: development
-
-S 0 2822 5 2822 12 7
-passing
-L 1 2823 7 2827 30
-S 1 2823 9 2827 30 89
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-
-M 12 2829 3 2854 30
-S 0 2829 3 2829 5 2
-id
-S 0 2829 7 2829 37 30
-build-exported-for-development
-S 0 2830 3 2830 12 9
 checklist
-S 0 2830 14 2830 26 12
+S 0 2811 14 2811 26 12
 code-signing
-S 0 2831 3 2831 8 5
+S 0 2812 3 2812 8 5
 input
-S 0 2831 10 2831 15 5
+S 0 2812 10 2812 15 5
 build
-S 0 2832 3 2832 11 8
+S 0 2813 3 2813 11 8
 severity
-S 0 2832 13 2832 18 5
-error
-S 0 2833 3 2833 8 5
+S 0 2813 13 2813 17 4
+note
+S 0 2814 3 2814 15 12
+context_only
+S 0 2814 17 2814 21 4
+true
+S 0 2815 3 2815 8 5
 since
-S 0 2833 10 2833 15 5
+S 0 2815 10 2815 15 5
 0.1.0
-S 0 2834 3 2834 9 6
+S 0 2816 3 2816 9 6
 status
-S 0 2834 11 2834 18 7
+S 0 2816 11 2816 18 7
 preview
-S 0 2835 3 2835 8 5
+S 0 2817 3 2817 8 5
 title
-S 0 2835 10 2835 52 42
-the .ipa is not exported for the App Store
-S 0 2836 3 2836 12 9
+S 0 2817 10 2817 86 76
+the archive is signed for development; the upload needs an App Store profile
+S 0 2818 3 2818 12 9
 rationale
-S 0 2836 14 2836 350 336
-An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
-S 0 2837 3 2837 7 4
+S 0 2818 14 2818 318 304
+Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
+S 0 2819 3 2819 7 4
 help
-S 0 2837 9 2837 100 95
-export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
-S 0 2838 3 2838 15 12
+S 0 2819 9 2819 165 156
+have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
+S 0 2820 3 2820 15 12
 environments
-L 3 2838 17 2838 49
-S 0 2838 18 2838 28 10
+L 3 2820 17 2820 49
+S 0 2820 18 2820 28 10
 testflight
-S 0 2838 30 2838 36 6
+S 0 2820 30 2820 36 6
 review
-S 0 2838 38 2838 48 10
+S 0 2820 38 2820 48 10
 production
-S 0 2839 3 2839 17 14
+S 0 2821 3 2821 17 14
 not_applicable
-S 0 2839 19 2839 82 63
-a development or ad hoc build is what Xcode and the sandbox run
-S 0 2840 3 2840 11 8
+S 0 2821 19 2821 72 53
+a development build is what Xcode and the sandbox run
+S 0 2822 3 2822 11 8
 examples
-M 2 2841 5 2854 30
-S 0 2841 5 2841 15 10
+M 2 2823 5 2834 30
+S 0 2823 5 2823 15 10
 triggering
-L 1 2842 7 2847 32
-S 1 2842 9 2847 32 103
+L 1 2824 7 2828 32
+S 1 2824 9 2828 32 91
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: development
+
+S 0 2829 5 2829 12 7
+passing
+L 1 2830 7 2834 30
+S 1 2830 9 2834 30 89
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 12 2836 3 2861 30
+S 0 2836 3 2836 5 2
+id
+S 0 2836 7 2836 37 30
+build-exported-for-development
+S 0 2837 3 2837 12 9
+checklist
+S 0 2837 14 2837 26 12
+code-signing
+S 0 2838 3 2838 8 5
+input
+S 0 2838 10 2838 15 5
+build
+S 0 2839 3 2839 11 8
+severity
+S 0 2839 13 2839 18 5
+error
+S 0 2840 3 2840 8 5
+since
+S 0 2840 10 2840 15 5
+0.1.0
+S 0 2841 3 2841 9 6
+status
+S 0 2841 11 2841 18 7
+preview
+S 0 2842 3 2842 8 5
+title
+S 0 2842 10 2842 52 42
+the .ipa is not exported for the App Store
+S 0 2843 3 2843 12 9
+rationale
+S 0 2843 14 2843 350 336
+An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
+S 0 2844 3 2844 7 4
+help
+S 0 2844 9 2844 100 95
+export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
+S 0 2845 3 2845 15 12
+environments
+L 3 2845 17 2845 49
+S 0 2845 18 2845 28 10
+testflight
+S 0 2845 30 2845 36 6
+review
+S 0 2845 38 2845 48 10
+production
+S 0 2846 3 2846 17 14
+not_applicable
+S 0 2846 19 2846 82 63
+a development or ad hoc build is what Xcode and the sandbox run
+S 0 2847 3 2847 11 8
+examples
+M 2 2848 5 2861 30
+S 0 2848 5 2848 15 10
+triggering
+L 1 2849 7 2854 32
+S 1 2849 9 2854 32 103
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2848 5 2848 12 7
+S 0 2855 5 2855 12 7
 passing
-L 1 2849 7 2854 30
-S 1 2849 9 2854 30 101
+L 1 2856 7 2861 30
+S 1 2856 9 2861 30 101
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2856 3 2875 27
-S 0 2856 3 2856 5 2
+M 10 2863 3 2882 27
+S 0 2863 3 2863 5 2
 id
-S 0 2856 7 2856 31 24
+S 0 2863 7 2863 31 24
 build-minimum-os-too-low
-S 0 2857 3 2857 12 9
+S 0 2864 3 2864 12 9
 checklist
-S 0 2857 14 2857 24 10
+S 0 2864 14 2864 24 10
 os-version
-S 0 2858 3 2858 8 5
+S 0 2865 3 2865 8 5
 input
-S 0 2858 10 2858 15 5
+S 0 2865 10 2865 15 5
 build
-S 0 2859 3 2859 11 8
+S 0 2866 3 2866 11 8
 severity
-S 0 2859 13 2859 18 5
+S 0 2866 13 2866 18 5
 error
-S 0 2860 3 2860 8 5
+S 0 2867 3 2867 8 5
 since
-S 0 2860 10 2860 15 5
+S 0 2867 10 2867 15 5
 0.1.0
-S 0 2861 3 2861 9 6
+S 0 2868 3 2868 9 6
 status
-S 0 2861 11 2861 18 7
+S 0 2868 11 2868 18 7
 preview
-S 0 2862 3 2862 8 5
+S 0 2869 3 2869 8 5
 title
-S 0 2862 10 2862 82 72
+S 0 2869 10 2869 82 72
 the build runs on systems where the StoreKit API it calls does not exist
-S 0 2863 3 2863 12 9
+S 0 2870 3 2870 12 9
 rationale
-S 0 2863 14 2863 286 272
+S 0 2870 14 2870 286 272
 StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
-S 0 2864 3 2864 7 4
+S 0 2871 3 2871 7 4
 help
-S 0 2864 9 2864 123 114
+S 0 2871 9 2871 123 114
 raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
-S 0 2865 3 2865 11 8
+S 0 2872 3 2872 11 8
 examples
-M 2 2866 5 2875 27
-S 0 2866 5 2866 15 10
+M 2 2873 5 2882 27
+S 0 2873 5 2873 15 10
 triggering
-L 1 2867 7 2870 27
-S 1 2867 9 2870 27 80
+L 1 2874 7 2877 27
+S 1 2874 9 2877 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "14.0"
 
-S 0 2871 5 2871 12 7
+S 0 2878 5 2878 12 7
 passing
-L 1 2872 7 2875 27
-S 1 2872 9 2875 27 80
+L 1 2879 7 2882 27
+S 1 2879 9 2882 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "16.0"
 
-M 10 2877 3 2899 30
-S 0 2877 3 2877 5 2
+M 10 2884 3 2906 30
+S 0 2884 3 2884 5 2
 id
-S 0 2877 7 2877 29 22
+S 0 2884 7 2884 29 22
 build-profile-mismatch
-S 0 2878 3 2878 12 9
+S 0 2885 3 2885 12 9
 checklist
-S 0 2878 14 2878 34 20
+S 0 2885 14 2885 34 20
 provisioning-profile
-S 0 2879 3 2879 8 5
+S 0 2886 3 2886 8 5
 input
-S 0 2879 10 2879 15 5
+S 0 2886 10 2886 15 5
 build
-S 0 2880 3 2880 11 8
+S 0 2887 3 2887 11 8
 severity
-S 0 2880 13 2880 18 5
+S 0 2887 13 2887 18 5
 error
-S 0 2881 3 2881 8 5
+S 0 2888 3 2888 8 5
 since
-S 0 2881 10 2881 15 5
+S 0 2888 10 2888 15 5
 0.1.0
-S 0 2882 3 2882 9 6
+S 0 2889 3 2889 9 6
 status
-S 0 2882 11 2882 18 7
+S 0 2889 11 2889 18 7
 preview
-S 0 2883 3 2883 8 5
+S 0 2890 3 2890 8 5
 title
-S 0 2883 10 2883 105 95
+S 0 2890 10 2890 105 95
 the profile embedded in the build is for another or a wildcard App ID, another team, or expired
-S 0 2884 3 2884 12 9
+S 0 2891 3 2891 12 9
 rationale
-S 0 2884 14 2884 370 356
+S 0 2891 14 2891 370 356
 The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
-S 0 2885 3 2885 7 4
+S 0 2892 3 2892 7 4
 help
-S 0 2885 9 2885 111 102
+S 0 2892 9 2892 111 102
 sign the build with a current profile made for the app's explicit App ID by the team that owns the app
-S 0 2886 3 2886 11 8
+S 0 2893 3 2893 11 8
 examples
-M 2 2887 5 2899 30
-S 0 2887 5 2887 15 10
+M 2 2894 5 2906 30
+S 0 2894 5 2894 15 10
 triggering
-L 2 2888 7 2895 52
-S 1 2888 9 2891 58 111
+L 2 2895 7 2902 52
+S 1 2895 9 2898 58 111
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
 
-S 1 2892 9 2895 52 105
+S 1 2899 9 2902 52 105
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
 
-S 0 2896 5 2896 12 7
+S 0 2903 5 2903 12 7
 passing
-L 1 2897 7 2899 30
-S 1 2897 9 2899 30 61
+L 1 2904 7 2906 30
+S 1 2904 9 2906 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2902 3 2927 104
-S 0 2902 3 2902 5 2
+M 10 2909 3 2934 104
+S 0 2909 3 2909 5 2
 id
-S 0 2902 7 2902 33 26
+S 0 2909 7 2909 33 26
 build-product-list-differs
-S 0 2903 3 2903 12 9
+S 0 2910 3 2910 12 9
 checklist
-S 0 2903 14 2903 29 15
+S 0 2910 14 2910 29 15
 full-product-id
-S 0 2904 3 2904 8 5
+S 0 2911 3 2911 8 5
 input
-S 0 2904 10 2904 15 5
+S 0 2911 10 2911 15 5
 build
-S 0 2905 3 2905 11 8
+S 0 2912 3 2912 11 8
 severity
-S 0 2905 13 2905 20 7
+S 0 2912 13 2912 20 7
 warning
-S 0 2906 3 2906 8 5
+S 0 2913 3 2913 8 5
 since
-S 0 2906 10 2906 15 5
+S 0 2913 10 2913 15 5
 0.1.0
-S 0 2907 3 2907 9 6
+S 0 2914 3 2914 9 6
 status
-S 0 2907 11 2907 18 7
+S 0 2914 11 2914 18 7
 preview
-S 0 2908 3 2908 8 5
+S 0 2915 3 2915 8 5
 title
-S 0 2908 10 2908 73 63
+S 0 2915 10 2915 73 63
 a product ID list the build ships differs from the repository's
-S 0 2909 3 2909 12 9
+S 0 2916 3 2916 12 9
 rationale
-S 0 2909 14 2909 606 592
+S 0 2916 14 2916 606 592
 An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
-S 0 2910 3 2910 7 4
+S 0 2917 3 2917 7 4
 help
-S 0 2910 9 2910 99 90
+S 0 2917 9 2917 99 90
 build again from the sources you mean to ship, or correct the list the build was made from
-S 0 2911 3 2911 11 8
+S 0 2918 3 2918 11 8
 examples
-M 2 2912 5 2927 104
-S 0 2912 5 2912 15 10
+M 2 2919 5 2934 104
+S 0 2919 5 2919 15 10
 triggering
-L 1 2913 7 2919 104
-S 1 2913 9 2919 104 276
+L 1 2920 7 2926 104
+S 1 2920 9 2926 104 276
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11124,10 +11151,10 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-S 0 2920 5 2920 12 7
+S 0 2927 5 2927 12 7
 passing
-L 1 2921 7 2927 104
-S 1 2921 9 2927 104 278
+L 1 2928 7 2934 104
+S 1 2928 9 2934 104 278
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11135,64 +11162,64 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-M 11 2929 3 2951 118
-S 0 2929 3 2929 5 2
+M 11 2936 3 2958 118
+S 0 2936 3 2936 5 2
 id
-S 0 2929 7 2929 37 30
+S 0 2936 7 2936 37 30
 build-executable-names-product
-S 0 2930 3 2930 12 9
-checklist
-S 0 2930 14 2930 29 15
-full-product-id
-S 0 2931 3 2931 8 5
-input
-S 0 2931 10 2931 15 5
-build
-S 0 2932 3 2932 11 8
-severity
-S 0 2932 13 2932 17 4
-note
-S 0 2933 3 2933 15 12
-context_only
-S 0 2933 17 2933 21 4
-true
-S 0 2934 3 2934 8 5
-since
-S 0 2934 10 2934 15 5
-0.1.0
-S 0 2935 3 2935 9 6
-status
-S 0 2935 11 2935 18 7
-preview
-S 0 2936 3 2936 8 5
-title
-S 0 2936 10 2936 83 73
-the build's executable holds a product ID the sources read do not request
 S 0 2937 3 2937 12 9
-rationale
-S 1 2937 14 2937 512 496
-A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
-S 0 2938 3 2938 7 4
-help
-S 0 2938 9 2938 112 103
-add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
+checklist
+S 0 2937 14 2937 29 15
+full-product-id
+S 0 2938 3 2938 8 5
+input
+S 0 2938 10 2938 15 5
+build
 S 0 2939 3 2939 11 8
+severity
+S 0 2939 13 2939 17 4
+note
+S 0 2940 3 2940 15 12
+context_only
+S 0 2940 17 2940 21 4
+true
+S 0 2941 3 2941 8 5
+since
+S 0 2941 10 2941 15 5
+0.1.0
+S 0 2942 3 2942 9 6
+status
+S 0 2942 11 2942 18 7
+preview
+S 0 2943 3 2943 8 5
+title
+S 0 2943 10 2943 83 73
+the build's executable holds a product ID the sources read do not request
+S 0 2944 3 2944 12 9
+rationale
+S 1 2944 14 2944 512 496
+A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
+S 0 2945 3 2945 7 4
+help
+S 0 2945 9 2945 112 103
+add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
+S 0 2946 3 2946 11 8
 examples
-M 2 2940 5 2951 118
-S 0 2940 5 2940 15 10
+M 2 2947 5 2958 118
+S 0 2947 5 2947 15 10
 triggering
-L 1 2941 7 2946 118
-S 1 2941 9 2946 118 223
+L 1 2948 7 2953 118
+S 1 2948 9 2953 118 223
 requests: [com.greenthumb.pocketgarden.seeds50]
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
-S 0 2947 5 2947 12 7
+S 0 2954 5 2954 12 7
 passing
-L 1 2948 7 2951 118
-S 1 2948 9 2951 118 171
+L 1 2955 7 2958 118
+S 1 2955 9 2958 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]

@@ -13,10 +13,12 @@ struct ShortProductIDRule: Rule {
             guard case .shortForm(let full, let others) = request.match else { return context.pass(product: request.verdictID) }
             var notes = ["product IDs are matched exactly; StoreKit does not prefix the bundle ID"]
             if !others.isEmpty { notes.append("it is also the end of \(others.quotedList)") }
+            // Certain only when one product ends with it.
+            let fix = others.isEmpty ? context.literalFix(request, to: full) : nil
             return context.fail(context.finding(
                 "`\(request.request.value)` is the short form of `\(full)`; StoreKit needs the full product ID",
                 at: request.request.location,
-                help: "request `\(full)` instead of `\(request.request.value)`", notes: notes, product: full))
+                help: "request `\(full)` instead of `\(request.request.value)`", notes: notes, product: full).fixed(by: fix))
         }
     }
 }
