@@ -78,7 +78,7 @@ public enum Fixer {
     }
 
     /// The bytes to replace: the span's text is the original, or the original between quotes
-    /// (then only what is inside them).
+    /// (`"…"`, `'…'`, `` `…` ``, `@"…"`: then only what is inside them).
     static func range(of fix: Fix, in bytes: [UInt8]) -> Result<Range<Int>, ReasonText> {
         let location = fix.location
         guard location.isOneLine, !fix.replacement.utf8.contains(0x0A), let start = offset(line: location.line, column: location.column, in: bytes),
@@ -87,10 +87,12 @@ public enum Fixer {
         let text = Array(bytes[start..<end])
         let original = Array(fix.original.utf8)
         if text == original { return .success(start..<end) }
+        // Between quotes, after Objective-C's `@` if it has one.
         let quotes: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`")]
-        if text.count == original.count + 2, let first = text.first, first == text.last, quotes.contains(first),
-           Array(text[1..<text.count - 1]) == original {
-            return .success(start + 1..<end - 1)
+        let lead = text.first == UInt8(ascii: "@") ? 1 : 0
+        if text.count == original.count + 2 + lead, quotes.contains(text[lead]), text[lead] == text.last,
+           Array(text[lead + 1..<text.count - 1]) == original {
+            return .success(start + lead + 1..<end - 1)
         }
         let shown = String(decoding: text.prefix(120), as: UTF8.self)
         return .failure(ReasonText("the text at \(location) is `\(Escaping.controlCharacters(shown))`, not `\(fix.original)` as written whole: edit it by hand"))

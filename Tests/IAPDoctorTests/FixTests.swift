@@ -157,4 +157,34 @@ struct FixCommandTests {
         let unusable = try runIAPDoctor(["check", "--diff", folder + "/project.yaml"])
         #expect(unusable.status == 2 && unusable.errors.contains("--diff is for --fix"))
     }
+
+    /// The same edits in Dart, TypeScript (a template literal too) and Objective-C (`@"…"`).
+    @Test func otherLanguagesLiterals() throws {
+        let folder = try makeScratchFolder("fix-languages")
+        defer { removeScratch(folder) }
+        let files = [
+            "lib/store.dart": "Future<void> load() async {\n  await InAppPurchase.instance.queryProductDetails({'gold100', 'com.acme.coins.Silver'});\n}\n",
+            "src/store.ts": "import { getProducts } from 'react-native-iap';\nexport const load = () => getProducts({ skus: [\"gold100\", `com.acme.coins.Silver`] });\n",
+            "objc/Store.m": "#import <StoreKit/StoreKit.h>\nvoid load(void) {\n    [[[SKProductsRequest alloc] initWithProductIdentifiers:[NSSet setWithObjects:@\"gold100\", nil]] start];\n}\n",
+        ]
+        for (path, text) in files {
+            try FileManager.default.createDirectory(atPath: folder + "/" + Paths.directoryName(of: path), withIntermediateDirectories: true)
+            try text.write(toFile: folder + "/" + path, atomically: true, encoding: .utf8)
+        }
+        try """
+            version: 1
+            environment: sandbox
+            app:
+              bundle_id: com.acme.coins
+              sources: [lib, src, objc]
+            products:
+              - product_id: com.acme.coins.gold100
+              - product_id: com.acme.coins.silver
+            """.write(toFile: folder + "/project.yaml", atomically: true, encoding: .utf8)
+        let fixed = try runIAPDoctor(["check", "--fix", "--format", "json", folder + "/project.yaml"])
+        #expect(fixed.errors.contains("fixed 5 problems in 3 files"), "\(fixed.errors)")
+        #expect(try String(contentsOfFile: folder + "/lib/store.dart", encoding: .utf8).contains("{'com.acme.coins.gold100', 'com.acme.coins.silver'}"))
+        #expect(try String(contentsOfFile: folder + "/src/store.ts", encoding: .utf8).contains("[\"com.acme.coins.gold100\", `com.acme.coins.silver`]"))
+        #expect(try String(contentsOfFile: folder + "/objc/Store.m", encoding: .utf8).contains("@\"com.acme.coins.gold100\", nil"))
+    }
 }
