@@ -10,8 +10,9 @@ if command -v apt-get >/dev/null 2>&1; then
   # libxml2-dev: the XML reader; zlib1g-dev: ZIPFoundation's inflate (.ipa files); pkg-config:
   # finds both; libyaml-dev: system libyaml for tools
   # (Yams vendors its own copy); libxml2-utils: xmllint, the benchmark baseline; time: GNU time
-  # (/usr/bin/time -v), the benchmark's peak memory.
-  for pkg in libxml2-dev zlib1g-dev pkg-config libyaml-dev libxml2-utils time; do
+  # (/usr/bin/time -v), the benchmark's peak memory; ruby: the release test checks
+  # Formula/iapdoctor.rb with `ruby -c`; unzip: the release test's artifact bundle is unzipped.
+  for pkg in libxml2-dev zlib1g-dev pkg-config libyaml-dev libxml2-utils time ruby unzip; do
     have_pkg "$pkg" || need_apt+=("$pkg")
   done
   # chromium: ReportTests opens the HTML report in headless Chromium (rendered DOM, screenshot).

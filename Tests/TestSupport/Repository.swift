@@ -73,3 +73,23 @@ package func python(_ script: String, _ arguments: [String]) throws -> (status: 
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), readText(errorPath))
 }
+
+/// Runs a program found on PATH (`/usr/bin/env NAME …`) in `folder`, its standard output and
+/// error together in one text (through a file, so no pipe fills up).
+package func runProgram(_ arguments: [String], in folder: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let logPath = scratchPath("iapdoctor-run", suffix: ".log")
+    _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+    defer { removeScratch(logPath) }
+    let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+    process.standardOutput = log
+    process.standardError = log
+    try process.run()
+    process.waitUntilExit()
+    try log.close()
+    return (process.terminationStatus, readText(logPath))
+}
