@@ -77,8 +77,8 @@ public struct JSONReporter: ListingReporter {
                 json.array(0..<listing.count) { json, number in
                     switch listing.kept(number) {
                     case .finding(let finding):
-                        // A finding with related spans (rare) takes the general path.
-                        guard finding.related.isEmpty else { return writeFinding(finding, into: &json) }
+                        // A finding with related spans or a fix (rare) takes the general path.
+                        guard finding.related.isEmpty, finding.fix == nil else { return writeFinding(finding, into: &json) }
                         template.write(finding, into: &json)
                     case .record(let store, let index):
                         template.write(record: index, of: store, runs: &runs, into: &json)
@@ -115,6 +115,17 @@ public struct JSONReporter: ListingReporter {
                         $0.field("file", related.location.file)
                         Self.writePosition(related.location, into: &$0)
                         $0.field("label", related.label)
+                    }
+                }
+            }
+            // Only where there is one: the other findings keep their layout (and the template's).
+            if let fix = finding.fix {
+                $0.field("fix") { json in
+                    json.object {
+                        $0.field("file", fix.location.file)
+                        Self.writePosition(fix.location, into: &$0)
+                        $0.field("original", fix.original)
+                        $0.field("replacement", fix.replacement)
                     }
                 }
             }
