@@ -109,7 +109,9 @@ extension Init {
             writeError("error: \(error.message)\nhelp: \(error.help)")
             throw ExitCode(2)
         }
-        writeError("wrote \(target): bundle ID \(built.bundleID?.value ?? "unknown"), team \(built.profile?.teamIdentifier?.value ?? "unknown"); check it with `iapdoctor check \(target)`")
+        let team = built.profile?.teamIdentifier?.value ?? built.signature?.teamIdentifier?.value
+        let teamText = team.map { AppID.looksLikeTeamID($0) ? $0 : "`\($0)`, not a Team ID, left as a question" } ?? "unknown"
+        writeError("wrote \(target): bundle ID \(built.bundleID?.value ?? "unknown"), team \(teamText); check it with `iapdoctor check \(target)`")
     }
 }
 

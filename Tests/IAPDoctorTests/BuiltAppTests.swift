@@ -332,6 +332,7 @@ struct BuildCommandTests {
         let archive = try fixture.writeArchive(in: folder)
         let written = try runIAPDoctor(["init", archive, "-o", folder + "/project.yaml"])
         #expect(written.status == 0, "\(written.errors)")
+        #expect(written.errors.contains("team `TestFixture`, not a Team ID, left as a question"), "\(written.errors)")
         let text = try String(contentsOfFile: folder + "/project.yaml", encoding: .utf8)
         #expect(text.contains("# team_id:") && text.contains("`TestFixture`, which is not shaped like a Team ID"), "\(text)")
         let checked = try runIAPDoctor(["check", folder + "/project.yaml", "--format", "json"])
