@@ -49,8 +49,8 @@ public struct SARIFReporter: ListingReporter {
                             json.array(0..<listing.count) { json, number in
                                 let finding = listing[number]
                                 let index = ruleIndex[finding.rule], print = fingerprints.next(finding)
-                                // A finding with related spans (rare) takes the general path.
-                                guard finding.related.isEmpty else {
+                                // A finding with related spans or a fix (rare) takes the general path.
+                                guard finding.related.isEmpty, finding.fix == nil else {
                                     return Self.write(finding, ruleIndex: index, fingerprint: print, into: &json)
                                 }
                                 template.write(finding, ruleIndex: index, fingerprint: print, uris: &uris, into: &json)
@@ -106,6 +106,38 @@ public struct SARIFReporter: ListingReporter {
                             $0.field("id", entry.offset)
                             $0.field("physicalLocation") { writePhysicalLocation(entry.element.location, into: &$0) }
                             $0.field("message") { $0.object { $0.field("text", entry.element.label) } }
+                        }
+                    }
+                }
+            }
+            // The certain fix (`check --fix`), as SARIF's replacement of the literal's text.
+            if let fix = finding.fix, let span = fix.replacedSpan, !span.file.isEmpty {
+                $0.field("fixes") { json in
+                    json.array([span]) { json, span in
+                        json.object {
+                            $0.field("description") { $0.object { $0.field("text", "`\(fix.original)` → `\(fix.replacement)`") } }
+                            $0.field("artifactChanges") { json in
+                                json.array([span]) { json, span in
+                                    json.object {
+                                        $0.field("artifactLocation") { $0.object { $0.field("uri", uriReference(span.file)) } }
+                                        $0.field("replacements") { json in
+                                            json.array([span]) { json, span in
+                                                json.object {
+                                                    $0.field("deletedRegion") {
+                                                        $0.object {
+                                                            $0.field("startLine", span.line)
+                                                            $0.field("startColumn", span.column)
+                                                            $0.field("endLine", span.endLine)
+                                                            $0.field("endColumn", span.endColumn)
+                                                        }
+                                                    }
+                                                    $0.field("insertedContent") { $0.object { $0.field("text", fix.replacement) } }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
                 }

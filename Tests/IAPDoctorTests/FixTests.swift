@@ -1,4 +1,5 @@
 import Foundation
+import Formats
 import IAPDoctor
 import Rules
 import Testing
@@ -75,6 +76,19 @@ struct FixTests {
             """)
         let short = diagnosis.findings.filter { $0.rule == "short-product-id" }
         #expect(!short.isEmpty && short.allSatisfy { $0.fix == nil }, "\(short.map(\.message))")
+    }
+
+    /// The span reports carry (SARIF's `deletedRegion`): the whole span, inside quotes, or inside
+    /// Objective-C's `@"…"`, from the widths alone; anything else is left to `--fix`.
+    @Test func theReplacedSpanFromTheWidths() {
+        func span(_ file: String, _ column: Int, _ end: Int, _ original: String) -> Formats.SourceLocation? {
+            Fix(location: SourceLocation(file: file, line: 3, column: column, endLine: 3, endColumn: end), original: original, replacement: "x").replacedSpan
+        }
+        #expect(span("project.yaml", 5, 9, "gold") == SourceLocation(file: "project.yaml", line: 3, column: 5, endLine: 3, endColumn: 9))
+        #expect(span("Store.swift", 5, 11, "gold") == SourceLocation(file: "Store.swift", line: 3, column: 6, endLine: 3, endColumn: 10))
+        #expect(span("Store.m", 5, 12, "gold") == SourceLocation(file: "Store.m", line: 3, column: 7, endLine: 3, endColumn: 11))
+        #expect(span("Store.swift", 5, 12, "gold") == nil)
+        #expect(span("Store.swift", 5, 20, "gold") == nil)
     }
 
     @Test func linksOutsidersAndChangedTextAreRefused() throws {
