@@ -133,7 +133,7 @@ public enum OutputFile {
     /// A temporary file beside `path`, created exclusively under a random name, then renamed over it.
     static func replaceAtomically(_ produce: (ReportOutput) -> Void, at path: String, mode: mode_t?) throws(FileSystem.Problem) {
         let folder = Paths.directoryName(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = Paths.fileName(of: path)
         let writable = "check that the folder exists and is writable"
         var temporary = ""
         var descriptor: Int32 = -1

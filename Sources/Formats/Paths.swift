@@ -30,6 +30,11 @@ public enum Paths {
         names.contains(String(name)) || names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
     }
 
+    /// `a/b/c.yaml` → `c.yaml`; a path without `/` is its own name.
+    public static func fileName(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
     /// `a/b/c.yaml` → `a/b`; `c.yaml` → `.`.
     public static func directoryName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

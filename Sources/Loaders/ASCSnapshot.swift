@@ -376,7 +376,7 @@ extension ASCSnapshot {
         guard errors.kind == .array else {
             throw malformed("`errors` must be an array of error objects, not \(kind(errors))", at: errors.location)
         }
-        let name = file.split(separator: "/").last.map(String.init) ?? file
+        let name = Paths.fileName(of: file)
         var entries: [JSONNode] = []
         for entry in errors.elements { entries.append(try alone(entry)) }
         return entries.map { entry in

@@ -277,7 +277,7 @@ extension Project {
             request.source == .code || request.source == .productList ? request.location.file : nil
         }
         return Set(files.compactMap { file -> String? in
-            let name = BuiltApp.fileName(file).lowercased()
+            let name = Paths.fileName(of: file).lowercased()
             return name.hasSuffix(".plist") || name.hasSuffix(".json") ? name : nil
         })
     }
@@ -298,12 +298,5 @@ extension Project {
             EvidenceLoader.adoptProfile(profile, into: &self)
             signing.profile.installed = Fact(true, at: SourceLocation(file: profile.file), source: .build)
         }
-    }
-}
-
-extension BuiltApp {
-    /// The last component of a path.
-    public static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -15,7 +15,7 @@ public enum TuistProject {
 
     /// Whether `path` names a Tuist project manifest by its name.
     public static func isManifest(_ path: String) -> Bool {
-        (path.split(separator: "/").last.map(String.init) ?? path) == "Project.swift"
+        Paths.fileName(of: path) == "Project.swift"
     }
 
     public static func load(path: String) throws(InputProblem) -> XcodeProject {

@@ -114,7 +114,7 @@ public struct XCConfigFile: Sendable {
     /// `Secrets.xcconfig.example`, `Config.sample.xcconfig`): the file a README says to copy.
     public static func template(for missing: String) -> String? {
         let folder = Paths.directoryName(of: missing)
-        let name = (missing.split(separator: "/").last.map(String.init) ?? missing).lowercased()
+        let name = Paths.fileName(of: missing).lowercased()
         let stem = name.hasSuffix(".xcconfig") ? String(name.dropLast(".xcconfig".count)) : name
         guard !stem.isEmpty, let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
         let marks = ["template", "example", "sample", "dist", "default", "tpl"]

@@ -19,7 +19,7 @@ public enum XcodeGenSpec {
 
     /// Whether `path` names an XcodeGen spec by its name (`project.yml`, `project.yaml`).
     public static func isSpec(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = Paths.fileName(of: path)
         return name == "project.yml" || name == "project.yaml"
     }
 

@@ -251,7 +251,7 @@ public struct XcodeProject: Sendable {
         self.propertyList = propertyList
         let projectFolder = Paths.directoryName(of: file)
         if projectFolder.hasSuffix(".xcodeproj") {
-            let folderName = projectFolder.split(separator: "/").last.map(String.init) ?? projectFolder
+            let folderName = Paths.fileName(of: projectFolder)
             name = String(folderName.dropLast(".xcodeproj".count))
             projectDirectory = Paths.directoryName(of: projectFolder)
         } else {
@@ -673,9 +673,9 @@ extension VariableExpander {
         case "upper":
             return value.uppercased()
         case "file":
-            return value.split(separator: "/").last.map(String.init) ?? value
+            return Paths.fileName(of: value)
         case "base":
-            let file = value.split(separator: "/").last.map(String.init) ?? value
+            let file = Paths.fileName(of: value)
             guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
             return String(file[..<dot])
         default:

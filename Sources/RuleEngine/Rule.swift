@@ -98,7 +98,7 @@ public struct RuleContext: Sendable {
         guard !configuration.isSynced, let milder = metadata.unsyncedSeverity, milder < finding.severity else { return finding }
         var adjusted = finding
         adjusted.severity = milder
-        let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
+        let name = Paths.fileName(of: configuration.file)
         adjusted.notes.append("`\(name)` is a local file, not synced with App Store Connect, so the store's limits are \(milder.rawValue)s here; in a synced file they are \(finding.severity.rawValue)s")
         return adjusted
     }

@@ -151,7 +151,7 @@ public struct ProjectSurvey: Sendable {
     mutating func chooseSchemeAndTarget(project: XcodeProject, projectPath: String, directory: String, workspaces: [String] = []) {
         // The project's shared schemes, then those of the workspaces that open it (CocoaPods and
         // Flutter apps are opened through one, and some keep their schemes there).
-        let projectFile = projectPath.split(separator: "/").last.map(String.init) ?? projectPath
+        let projectFile = Paths.fileName(of: projectPath)
         let opening = workspaces.filter { workspace in
             let contents = (try? FileSystem.readBytes(directory + "/" + workspace + "/contents.xcworkspacedata", maxBytes: 1 << 20)) ?? []
             return String(decoding: contents, as: UTF8.self).contains(projectFile + "\"")

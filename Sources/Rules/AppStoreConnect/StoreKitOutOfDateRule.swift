@@ -14,7 +14,7 @@ struct StoreKitOutOfDateRule: Rule {
         else { return [] }
         let stored = context.project.products.filter { $0.store != nil }
         let storeByID = Dictionary(stored.compactMap { p in p.productID.map { ($0.value, p) } }, uniquingKeysWith: { a, _ in a })
-        let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
+        let name = Paths.fileName(of: configuration.file)
         var findings: [Finding] = []
         var local = Set<String>()
         for product in configuration.products {

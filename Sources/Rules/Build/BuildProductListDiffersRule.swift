@@ -12,9 +12,9 @@ struct BuildProductListDiffersRule: Rule {
         var outcomes: [Outcome] = []
         for built in context.project.builtApps {
             for list in built.bundledProductIDLists {
-                let name = BuiltApp.fileName(list.file).lowercased()
+                let name = Paths.fileName(of: list.file).lowercased()
                 let repository = context.project.requests.filter {
-                    $0.source != .build && BuiltApp.fileName($0.location.file).lowercased() == name
+                    $0.source != .build && Paths.fileName(of: $0.location.file).lowercased() == name
                 }
                 guard let first = repository.first else { continue }
                 let listed = Set(repository.map(\.value)), shipped = Set(list.ids.map(\.value))
@@ -24,7 +24,7 @@ struct BuildProductListDiffersRule: Rule {
                     outcomes.append(context.pass())
                     continue
                 }
-                let shown = "`\(BuiltApp.fileName(list.file))`"
+                let shown = "`\(Paths.fileName(of: list.file))`"
                 var parts: [String] = []
                 if !onlyShipped.isEmpty { parts.append("requests \(quoted(onlyShipped)), which the repository's copy does not list") }
                 if !onlyListed.isEmpty { parts.append("lacks \(quoted(onlyListed)), which the repository's copy lists") }

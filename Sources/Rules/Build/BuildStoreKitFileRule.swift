@@ -11,7 +11,7 @@ struct BuildStoreKitFileRule: Rule {
         var findings: [Finding] = []
         for built in context.project.builtApps {
             for file in built.bundledStoreKitFiles {
-                let name = file.split(separator: "/").last.map(String.init) ?? file
+                let name = Paths.fileName(of: file)
                 findings.append(context.finding(
                     "`\(name)` is copied into the built app; a StoreKit configuration serves products to Xcode's Run only, and a shipped build never reads it",
                     at: SourceLocation(file: file), notes: ["found in `\(Paths.shown(built.appBundle))`"]))

@@ -46,7 +46,7 @@ struct RequestedProductMissingRule: Rule {
             default:
                 let id = request.verdictID
                 if !storeIDs.contains(id), let file = local.first(where: { $0.productIDs.contains(id) }) {
-                    let name = file.file.split(separator: "/").last.map(String.init) ?? file.file
+                    let name = Paths.fileName(of: file.file)
                     return context.unknown(
                         "`\(id)` is known only from the local StoreKit configuration file `\(name)`: does it exist for this app in App Store Connect?",
                         key: .products, product: id)

@@ -39,7 +39,7 @@ struct StoreKitConfigurationRule: Rule {
                 "Which StoreKit configuration file (.storekit) does the scheme's Run action use?",
                 key: .appStoreKitConfiguration)]
         }
-        let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
+        let name = Paths.fileName(of: configuration.file)
         // The simulated "Load Products" failure is `storekit-load-products-failure`'s (one cause, one error).
         var findings: [Finding] = []
         let launched = Self.launchNote(project)

@@ -14,7 +14,7 @@ struct StoreKitDescriptorMismatchRule: Rule {
         guard let configuration = project.evidence.storeKit else { return [] }
         let stated = project.products.compactMap(\.productID)
         guard !stated.isEmpty, !configuration.products.isEmpty else { return [] }
-        let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
+        let name = Paths.fileName(of: configuration.file)
         let inFile = Set(configuration.productIDs)
         let inStore = Set(stated.map(\.value))
         var findings: [Finding] = []

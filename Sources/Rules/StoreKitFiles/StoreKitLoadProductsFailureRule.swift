@@ -12,7 +12,7 @@ struct StoreKitLoadProductsFailureRule: Rule {
         var findings: [Finding] = []
         for configuration in context.project.storeKitFiles {
             guard let failure = configuration.loadProductsFailure else { continue }
-            let name = configuration.file.split(separator: "/").last.map(String.init) ?? configuration.file
+            let name = Paths.fileName(of: configuration.file)
             let requested = context.requests.isEmpty ? "" : " (\(context.requests.count) requested)"
             findings.append(context.finding(
                 "`\(name)` simulates a \"Load Products\" failure, so StoreKit returns no products\(requested) while it is on",
