@@ -78,21 +78,24 @@ public enum Fixer {
     }
 
     /// The bytes to replace: the span's text is the original, or the original between quotes
-    /// (`"…"`, `'…'`, `` `…` ``, `@"…"`: then only what is inside them).
+    /// (`"…"`, `'…'`, `` `…` ``, `@"…"`: then only what is inside them), as ``Fix/replacedSpan``
+    /// works it out from the widths; the bytes must agree.
     static func range(of fix: Fix, in bytes: [UInt8]) -> Result<Range<Int>, ReasonText> {
         let location = fix.location
         guard location.isOneLine, !fix.replacement.utf8.contains(0x0A), let start = offset(line: location.line, column: location.column, in: bytes),
               let end = offset(line: location.line, column: location.endColumn, in: bytes), start <= end
         else { return .failure(ReasonText("\(location) is not in the file any more")) }
         let text = Array(bytes[start..<end])
-        let original = Array(fix.original.utf8)
-        if text == original { return .success(start..<end) }
-        // Between quotes, after Objective-C's `@` if it has one.
-        let quotes: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`")]
-        let lead = text.first == UInt8(ascii: "@") ? 1 : 0
-        if text.count == original.count + 2 + lead, quotes.contains(text[lead]), text[lead] == text.last,
-           Array(text[lead + 1..<text.count - 1]) == original {
-            return .success(start + lead + 1..<end - 1)
+        // The span the fix replaces (``Fix/replacedSpan``: bare, or inside quotes or `@"…"`),
+        // checked against the bytes: the original inside it, real quotes around it.
+        if let inner = fix.replacedSpan, let innerStart = offset(line: inner.line, column: inner.column, in: bytes),
+           let innerEnd = offset(line: inner.line, column: inner.endColumn, in: bytes), innerStart <= innerEnd,
+           Array(bytes[innerStart..<innerEnd]) == Array(fix.original.utf8) {
+            let quotes: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`")]
+            let before = Array(bytes[start..<innerStart]), after = Array(bytes[innerEnd..<end])
+            let quoted = before.last.map { quotes.contains($0) && after == [$0] } ?? false
+            let objectiveC = before.count != 2 || before.first == UInt8(ascii: "@")
+            if before.isEmpty && after.isEmpty || quoted && objectiveC { return .success(innerStart..<innerEnd) }
         }
         let shown = String(decoding: text.prefix(120), as: UTF8.self)
         return .failure(ReasonText("the text at \(location) is `\(Escaping.controlCharacters(shown))`, not `\(fix.original)` as written whole: edit it by hand"))
