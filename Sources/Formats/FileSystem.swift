@@ -92,6 +92,15 @@ public enum FileSystem {
         return !path.utf8.contains(0) && lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
+    /// Whether the file at `path` is one its owner may not write (no `u+w`), or that this process
+    /// may not write: a file someone protected, which a tool that fixes files leaves alone even
+    /// when it runs as root.
+    public static func isReadOnly(_ path: String) -> Bool {
+        var info = stat()
+        guard !path.utf8.contains(0), stat(path, &info) == 0 else { return false }
+        return info.st_mode & S_IWUSR == 0 || access(path, W_OK) != 0
+    }
+
     public static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
     public static func isDirectory(_ path: String) -> Bool {

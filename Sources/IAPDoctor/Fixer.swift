@@ -46,6 +46,10 @@ public enum Fixer {
                 refuse("`\(Paths.shown(file))` is outside the project's folder `\(Paths.shown(root))`")
                 continue
             }
+            if FileSystem.isReadOnly(file) {
+                refuse("`\(Paths.shown(file))` is read-only; iapdoctor leaves it alone: make it writable (`chmod u+w`) or edit it by hand")
+                continue
+            }
             let before: [UInt8]
             do {
                 try FileSystem.requireRegularFile(file)
@@ -59,15 +63,24 @@ public enum Fixer {
             var lastStart = Int.max
             // From the end, so earlier offsets stay right.
             for fix in fixes.reversed() {
+                guard fix.replacementIsSafe else {
+                    let shown = Escaping.controlCharacters(String(fix.replacement.prefix(120)))
+                    plan.refused.append(Refusal(fix: fix, reason: "the replacement `\(shown)` is not a product ID of letters, digits, `.`, `_` and `-` only, so it is not written into code: correct the product ID first"))
+                    continue
+                }
                 switch range(of: fix, in: before) {
                 case .failure(let reason):
                     plan.refused.append(Refusal(fix: fix, reason: reason.text))
-                case .success(let range):
+                case .success(let (range, quote)):
                     guard range.upperBound <= lastStart else {
                         plan.refused.append(Refusal(fix: fix, reason: "it overlaps another fix in the same place"))
                         continue
                     }
-                    after.replaceSubrange(range, with: Array(fix.replacement.utf8))
+                    guard let replacement = escaped(fix.replacement, quote: quote, file: file) else {
+                        plan.refused.append(Refusal(fix: fix, reason: "the replacement cannot be written inside this literal: edit it by hand"))
+                        continue
+                    }
+                    after.replaceSubrange(range, with: replacement)
                     lastStart = range.lowerBound
                     applied.insert(fix, at: 0)
                 }
@@ -80,7 +93,7 @@ public enum Fixer {
     /// The bytes to replace: the span's text is the original, or the original between quotes
     /// (`"…"`, `'…'`, `` `…` ``, `@"…"`: then only what is inside them), as ``Fix/replacedSpan``
     /// works it out from the widths; the bytes must agree.
-    static func range(of fix: Fix, in bytes: [UInt8]) -> Result<Range<Int>, ReasonText> {
+    static func range(of fix: Fix, in bytes: [UInt8]) -> Result<(Range<Int>, quote: UInt8?), ReasonText> {
         let location = fix.location
         guard location.isOneLine, !fix.replacement.utf8.contains(0x0A), let start = offset(line: location.line, column: location.column, in: bytes),
               let end = offset(line: location.line, column: location.endColumn, in: bytes), start <= end
@@ -95,10 +108,38 @@ public enum Fixer {
             let before = Array(bytes[start..<innerStart]), after = Array(bytes[innerEnd..<end])
             let quoted = before.last.map { quotes.contains($0) && after == [$0] } ?? false
             let objectiveC = before.count != 2 || before.first == UInt8(ascii: "@")
-            if before.isEmpty && after.isEmpty || quoted && objectiveC { return .success(innerStart..<innerEnd) }
+            if before.isEmpty && after.isEmpty { return .success((innerStart..<innerEnd, nil)) }
+            if quoted && objectiveC { return .success((innerStart..<innerEnd, before.last)) }
         }
         let shown = String(decoding: text.prefix(120), as: UTF8.self)
         return .failure(ReasonText("the text at \(location) is `\(Escaping.controlCharacters(shown))`, not `\(fix.original)` as written whole: edit it by hand"))
+    }
+
+    /// `text` as the inside of a literal opened by `quote` (nil: bare, as a YAML key or plain
+    /// value) in `file`'s language: backslashes and the quote escaped, and `$` where it starts an
+    /// interpolation (Dart, JavaScript's template literals); nil where the text cannot be held
+    /// there (a bare value that is not a plain token, a control character anywhere).
+    static func escaped(_ text: String, quote: UInt8?, file: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
+        guard let quote else { return Fix.isSafeReplacement(text) ? bytes : nil }
+        let name = file.lowercased()
+        let yaml = name.hasSuffix(".yaml") || name.hasSuffix(".yml")
+        let dart = name.hasSuffix(".dart")
+        let backslash = UInt8(ascii: "\\"), dollar = UInt8(ascii: "$")
+        if yaml && quote == UInt8(ascii: "'") {
+            // YAML's single quotes: a quote is doubled; a backslash is a backslash.
+            return bytes.flatMap { $0 == quote ? [quote, quote] : [$0] }
+        }
+        if yaml && quote != UInt8(ascii: "\"") { return Fix.isSafeReplacement(text) ? bytes : nil }
+        let escapesDollar = dart || quote == UInt8(ascii: "`")
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if byte == backslash || byte == quote || byte == dollar && escapesDollar { out.append(backslash) }
+            out.append(byte)
+        }
+        return out
     }
 
     struct ReasonText: Error {
@@ -109,7 +150,8 @@ public enum Fixer {
     /// The byte offset of a 1-based line and column (columns count Unicode scalars).
     static func offset(line: Int, column: Int, in bytes: [UInt8]) -> Int? {
         guard line >= 1, column >= 1 else { return nil }
-        var index = 0
+        // A UTF-8 byte order mark is not a column: readers start line 1 after it.
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var currentLine = 1
         while currentLine < line {
             guard let newline = bytes[index...].firstIndex(of: 0x0A) else { return nil }
@@ -131,20 +173,56 @@ public enum Fixer {
         for file in plan.files { try OutputFile.rewrite(file.path, with: file.after) }
     }
 
-    /// A unified diff of the plan (`--fix --diff`), paths as shown, three lines of context.
-    public static func diff(_ plan: Plan) -> String {
-        plan.files.map { diff(before: $0.before, after: $0.after, name: Paths.displayPath($0.path)) }.joined()
+    /// A unified diff of the plan (`--fix --diff`), paths as shown, three lines of context, as
+    /// bytes: the lines are the files' own bytes (any encoding, CRLF kept), so `patch -p1` makes
+    /// exactly what `--fix` writes.
+    public static func diff(_ plan: Plan) -> [UInt8] {
+        plan.files.flatMap { diff(before: $0.before, after: $0.after, name: Paths.displayPath($0.path)) }
+    }
+
+    /// A diff header's path: as it is when it is printable ASCII without quotes or backslashes,
+    /// else between double quotes with C escapes, as git writes it and GNU patch reads it (a
+    /// newline in a name cannot start a line of its own).
+    static func quotedPath(_ path: String) -> [UInt8] {
+        let bytes = Array(path.utf8)
+        let plain = bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        guard !plain else { return bytes }
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case 0x0A: out += Array("\\n".utf8)
+            case 0x09: out += Array("\\t".utf8)
+            case 0x20: out.append(byte)
+            case ..<0x20, 0x7F...:
+                let octal = String(byte, radix: 8)
+                out += Array(("\\" + String(repeating: "0", count: 3 - octal.count) + octal).utf8)
+            default: out.append(byte)
+            }
+        }
+        return out + [UInt8(ascii: "\"")]
     }
 
     /// Fixes change bytes within lines, never the lines' count: lines compare one to one.
-    static func diff(before: [UInt8], after: [UInt8], name: String) -> String {
-        let old = before.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        let new = after.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        guard old.count == new.count else { return "" }
+    static func diff(before: [UInt8], after: [UInt8], name: String) -> [UInt8] {
+        let old = before.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let new = after.split(separator: 0x0A, omittingEmptySubsequences: false)
+        guard old.count == new.count else { return [] }
         // A final newline ends the last line; it starts none.
-        let lines = before.last == 0x0A ? old.count - 1 : old.count
+        let endsWithNewline = before.last == 0x0A
+        let lines = endsWithNewline ? old.count - 1 : old.count
         let changed = (0..<lines).filter { old[$0] != new[$0] }
-        var out = "--- a/\(name)\n+++ b/\(name)\n"
+        let quoted = { (side: String) in quotedPath(side + "/" + name) }
+        let path = Array(name.utf8)
+        var out: [UInt8] = Array("--- ".utf8) + (quotedPath(name) == path ? Array("a/".utf8) + path : quoted("a")) + [0x0A]
+        out += Array("+++ ".utf8) + (quotedPath(name) == path ? Array("b/".utf8) + path : quoted("b")) + [0x0A]
+        func line(_ mark: Character, _ bytes: ArraySlice<UInt8>, index: Int) {
+            out.append(UInt8(ascii: mark.unicodeScalars.first!))
+            out += bytes
+            out.append(0x0A)
+            // The last line of a file without a final newline says so, or patch would add one.
+            if index == old.count - 1, !endsWithNewline { out += Array("\\ No newline at end of file\n".utf8) }
+        }
         var index = 0
         while index < changed.count {
             // A hunk: changed lines closer than seven apart share their context.
@@ -152,20 +230,20 @@ public enum Fixer {
             while last + 1 < changed.count, changed[last + 1] - changed[last] <= 7 { last += 1 }
             let start = max(0, changed[index] - 3), end = min(lines, changed[last] + 4)
             let count = end - start
-            out += "@@ -\(start + 1),\(count) +\(start + 1),\(count) @@\n"
-            var line = start
-            while line < end {
-                guard old[line] != new[line] else {
-                    out += " \(old[line])\n"
-                    line += 1
+            out += Array("@@ -\(start + 1),\(count) +\(start + 1),\(count) @@\n".utf8)
+            var current = start
+            while current < end {
+                guard old[current] != new[current] else {
+                    line(" ", old[current], index: current)
+                    current += 1
                     continue
                 }
                 // A run of changed lines: the old ones, then the new ones.
-                var runEnd = line
+                var runEnd = current
                 while runEnd < end, old[runEnd] != new[runEnd] { runEnd += 1 }
-                for changedLine in line..<runEnd { out += "-\(old[changedLine])\n" }
-                for changedLine in line..<runEnd { out += "+\(new[changedLine])\n" }
-                line = runEnd
+                for changedLine in current..<runEnd { line("-", old[changedLine], index: changedLine) }
+                for changedLine in current..<runEnd { line("+", new[changedLine], index: changedLine) }
+                current = runEnd
             }
             index = last + 1
         }

@@ -210,7 +210,7 @@ extension CheckSettings {
             writeError("not fixed: \(refusal.fix.location): \(refusal.reason)")
         }
         if fix == .diff {
-            FileHandle.standardOutput.write(Data(Fixer.diff(plan).utf8))
+            FileHandle.standardOutput.write(Data(Fixer.diff(plan)))
             throw ExitCode(plan.files.isEmpty ? 0 : 1)
         }
         do {

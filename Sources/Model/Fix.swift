@@ -16,6 +16,24 @@ public struct Fix: Sendable, Hashable {
         self.replacement = replacement
     }
 
+    /// Whether `replacement` can be written into a literal or a key of any language as it is:
+    /// 1 to 255 of a product ID's characters (letters, digits, `.`, `_`, `-`), which no language
+    /// reads as a quote, an escape or an interpolation. Rules offer only such fixes and
+    /// `check --fix` applies no other: a product ID from the descriptor or App Store Connect that
+    /// holds `"`, `\(` or `${` must not become code in the user's file.
+    public var replacementIsSafe: Bool { Self.isSafeReplacement(replacement) }
+
+    public static func isSafeReplacement(_ text: String) -> Bool {
+        let bytes = text.utf8
+        return !bytes.isEmpty && bytes.count <= 255 && bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+            default: false
+            }
+        }
+    }
+
     /// The span of the text to replace, for reports that carry the edit (SARIF's `fixes`), from
     /// the span's width alone: the whole span when it is as wide as `original`, inside its quotes
     /// when it is two wider, inside `@"…"` when it is three wider in Objective-C; nil otherwise

@@ -1,6 +1,6 @@
 import Foundation
 import Formats
-import IAPDoctor
+@testable import IAPDoctor
 import Rules
 import Testing
 import TestSupport
@@ -115,7 +115,7 @@ struct FixTests {
 
         let good = Fixer.plan([fix(project + "/Store.swift"), fix(project + "/Store.swift")], root: project)
         #expect(good.fixCount == 1 && good.refused.isEmpty)
-        #expect(Fixer.diff(good) == """
+        #expect(String(decoding: Fixer.diff(good), as: UTF8.self) == """
             --- a/\(Paths.displayPath(project + "/Store.swift"))
             +++ b/\(Paths.displayPath(project + "/Store.swift"))
             @@ -1,1 +1,1 @@
@@ -127,6 +127,119 @@ struct FixTests {
         #expect(try String(contentsOfFile: project + "/Store.swift", encoding: .utf8) == "let ids = [\"com.acme.gold\"]\n")
         // The link still points at the file; it was not replaced.
         #expect(FileSystem.isSymbolicLink(project + "/Linked.swift"))
+    }
+}
+
+/// What `--fix` refuses to write: code, protected files; and what `--diff` prints for names and
+/// bytes that are not plain text.
+@Suite("Fixes under attack")
+struct HostileFixTests {
+    func finding(_ file: String, original: String = "gold", replacement: String, column: Int = 12, line: Int = 1) -> Finding {
+        var finding = Finding(rule: "short-product-id", severity: .error, checklist: nil, message: "m",
+                              location: SourceLocation(file: file, line: line, column: column, endLine: line, endColumn: column + original.count + 2))
+        finding.fix = Fix(location: finding.location!, original: original, replacement: replacement)
+        return finding
+    }
+
+    /// A product ID from the descriptor or App Store Connect that would close the literal and
+    /// run code is never written, in any language.
+    @Test func replacementsThatAreNotProductIDsAreRefused() throws {
+        let folder = try makeScratchFolder("fix-hostile")
+        defer { removeScratch(folder) }
+        let code = "let ids = [\"gold\"]\n"
+        try code.write(toFile: folder + "/Store.swift", atomically: true, encoding: .utf8)
+        for replacement in ["com.acme.gold\"]; exit(0); let x = [\"", "com.acme.\\(run())", "com.acme.${run()}", "com.acme.'gold", "com.acme.gold\nx", "", String(repeating: "a", count: 256)] {
+            let plan = Fixer.plan([finding(folder + "/Store.swift", replacement: replacement)], root: folder)
+            #expect(plan.files.isEmpty, "\(replacement.debugDescription) was written")
+            #expect(plan.refused.first?.reason.contains("is not a product ID of letters, digits") == true, "\(plan.refused.map(\.reason))")
+        }
+        #expect(try String(contentsOfFile: folder + "/Store.swift", encoding: .utf8) == code)
+        #expect(Fixer.plan([finding(folder + "/Store.swift", replacement: "com.acme-2.gold_100")], root: folder).fixCount == 1)
+    }
+
+    /// A rule offers no fix to a product ID that is not one: the descriptor's product holds a quote.
+    @Test func rulesOfferNoFixToUnsafeProductIDs() {
+        let diagnosis = diagnose(snippet: """
+            products:
+              - product_id: 'com.acme"+run()+".gold100'
+                reference_name: Gold
+                type: consumable
+            requests:
+              - gold100
+            """)
+        let short = diagnosis.findings.filter { $0.rule == "short-product-id" }
+        #expect(!short.isEmpty, "\(diagnosis.findings.map(\.rule))")
+        #expect(short.allSatisfy { $0.fix == nil })
+    }
+
+    /// The escaping each literal gets, though a product ID never needs it.
+    @Test func escapedForTheLiteralsLanguage() {
+        func escaped(_ text: String, _ quote: Character?, _ file: String) -> String? {
+            Fixer.escaped(text, quote: quote.map { UInt8(ascii: $0.unicodeScalars.first!) }, file: file).map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(escaped(#"a"b\(c)"#, "\"", "S.swift") == #"a\"b\\(c)"#)
+        #expect(escaped("a'$b", "'", "s.dart") == #"a\'\$b"#)
+        #expect(escaped("a`${b}", "`", "s.ts") == #"a\`\${b}"#)
+        #expect(escaped("a$b", "\"", "s.ts") == "a$b")
+        #expect(escaped("a'b\\", "'", "p.yaml") == "a''b\\")
+        #expect(escaped("a: b", nil, "p.yaml") == nil)
+        #expect(escaped("com.acme.gold", nil, "p.yaml") == "com.acme.gold")
+        #expect(escaped("a\u{7}b", "\"", "S.swift") == nil)
+    }
+
+    @Test func readOnlyFilesAreLeftAlone() throws {
+        let folder = try makeScratchFolder("fix-read-only")
+        defer { removeScratch(folder) }
+        let path = folder + "/Store.swift"
+        try "let ids = [\"gold\"]\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
+        let plan = Fixer.plan([finding(path, replacement: "com.acme.gold")], root: folder)
+        #expect(plan.files.isEmpty)
+        #expect(plan.refused.first?.reason.contains("is read-only; iapdoctor leaves it alone") == true, "\(plan.refused.map(\.reason))")
+    }
+
+    /// A byte order mark is not a column: the fix on line 1 lands on the literal.
+    @Test func aByteOrderMarkIsNotAColumn() throws {
+        let folder = try makeScratchFolder("fix-bom")
+        defer { removeScratch(folder) }
+        let path = folder + "/Store.swift"
+        try FileManager.default.createFile(atPath: path, contents: Data([0xEF, 0xBB, 0xBF] + Array("let ids = [\"gold\"]\r\n".utf8)))
+        let plan = Fixer.plan([finding(path, replacement: "com.acme.gold")], root: folder)
+        #expect(plan.refused.isEmpty, "\(plan.refused.map(\.reason))")
+        #expect(plan.files.first?.after == [0xEF, 0xBB, 0xBF] + Array("let ids = [\"com.acme.gold\"]\r\n".utf8))
+    }
+
+    /// `patch -p1` makes exactly what `--fix` writes: a newline in a name is quoted, Latin-1
+    /// bytes and a missing final newline are kept.
+    @Test func theDiffIsWhatTheFixWrites() throws {
+        let folder = try makeScratchFolder("fix-diff-bytes")
+        defer { removeScratch(folder) }
+        let names = ["Plain.swift", "Line\nBreak +++ b.swift", "Quote\"d é.swift"]
+        var findings: [Finding] = []
+        for name in names {
+            let latin1: [UInt8] = Array("// caf".utf8) + [0xE9] + Array("\nlet ids = [\"gold\"]".utf8)
+            try FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(latin1))
+            findings.append(finding(folder + "/" + name, replacement: "com.acme.gold", line: 2))
+        }
+        let plan = Fixer.plan(findings, root: folder)
+        #expect(plan.fixCount == 3, "\(plan.refused.map(\.reason))")
+        // Named from the folder, as `--diff` names them from the current folder.
+        let diff = plan.files.flatMap { Fixer.diff(before: $0.before, after: $0.after, name: String($0.path.dropFirst(folder.count + 1))) }
+        #expect(String(decoding: diff, as: UTF8.self).contains("--- \"a/Line\\nBreak +++ b.swift\"\n"))
+        #expect(!String(decoding: diff, as: UTF8.self).split(separator: "\n").contains { $0.hasPrefix("+++ b.swift") })
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/patch") else { return }
+        try FileManager.default.createFile(atPath: folder + "/fix.diff", contents: Data(diff))
+        let patch = Process()
+        patch.executableURL = URL(fileURLWithPath: "/usr/bin/patch")
+        patch.arguments = ["-p1", "-s", "-i", "fix.diff"]
+        patch.currentDirectoryURL = URL(fileURLWithPath: folder)
+        try patch.run()
+        patch.waitUntilExit()
+        #expect(patch.terminationStatus == 0)
+        for file in plan.files {
+            #expect([UInt8](FileManager.default.contents(atPath: file.path) ?? Data()) == file.after, "\(file.path)")
+        }
     }
 }
 

@@ -5,10 +5,12 @@ import RuleEngine
 
 extension RuleContext {
     /// The fix that makes a request's literal `replacement`: where the request is written as text
-    /// someone edits (code, a descriptor, a list file, not a build) on one line.
+    /// someone edits (code, a descriptor, a list file, not a build) on one line, and only to a
+    /// product ID no language reads as code (``Fix/isSafeReplacement(_:)``).
     func literalFix(_ request: ResolvedRequest, to replacement: String) -> Fix? {
         let written = request.request
-        guard written.source != .build, written.location.isOneLine, written.value != replacement else { return nil }
+        guard written.source != .build, written.location.isOneLine, written.value != replacement,
+              Fix.isSafeReplacement(replacement) else { return nil }
         return Fix(location: written.location, original: written.value, replacement: replacement)
     }
 }
