@@ -150,61 +150,16 @@ public enum PropertyList {
         }
     }
 
-    /// A binary property list, through Foundation's reader (Apple's format, on every platform).
-    /// Its values carry the file's location: a binary file has no lines to point at.
+    /// A binary property list, through ``BinaryPropertyList``, which counts shared objects as
+    /// they are expanded. Its values carry the file's location: a binary file has no lines.
     static func binary(_ bytes: [UInt8], file: String, what: String) throws(InputProblem) -> PlistValue {
         let here = SourceLocation(file: file)
-        let decoded: Any
-        do {
-            decoded = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        do throws(BinaryPropertyList.Problem) {
+            return try BinaryPropertyList.parse(bytes, at: here)
         } catch {
             throw malformed(
-                "the \(what) `\(Paths.shown(file))` is a binary property list that cannot be read",
+                "the \(what) `\(Paths.shown(file))` is a binary property list that cannot be read: \(error.reason)",
                 help: "check it with `plutil -lint \(file)`; rebuild the app, or save the file again in Xcode", at: here)
-        }
-        var budget = 1_000_000
-        guard let value = convert(decoded, at: here, depth: 0, budget: &budget) else {
-            throw malformed(
-                "the \(what) `\(Paths.shown(file))` nests deeper than 64 levels or holds more than 1,000,000 values",
-                help: "rebuild the app; no Info.plist or profile is that large", at: here)
-        }
-        return value
-    }
-
-    private static func convert(_ value: Any, at here: SourceLocation, depth: Int, budget: inout Int) -> PlistValue? {
-        budget -= 1
-        guard depth < 64, budget >= 0 else { return nil }
-        if type(of: value) == Bool.self, let flag = value as? Bool { return .bool(flag, here) }
-        #if canImport(Darwin)
-        if let number = value as? NSNumber, CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue, here) }
-        #endif
-        switch value {
-        case let text as String:
-            return .string(text, here)
-        case let date as Date:
-            return .date(Timestamp(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down))), here)
-        case is Data:
-            return .data(here)
-        case let list as [Any]:
-            var values: [PlistValue] = []
-            for element in list {
-                guard let converted = convert(element, at: here, depth: depth + 1, budget: &budget) else { return nil }
-                values.append(converted)
-            }
-            return .array(values, here)
-        case let dictionary as [String: Any]:
-            var entries: [(key: String, keyLocation: SourceLocation, value: PlistValue)] = []
-            for key in dictionary.keys.sorted() {
-                guard let converted = convert(dictionary[key]!, at: here, depth: depth + 1, budget: &budget) else { return nil }
-                entries.append((key, here, converted))
-            }
-            return .dictionary(entries, here)
-        case let number as NSNumber:
-            let double = number.doubleValue
-            if double.rounded() == double, abs(double) < 9.0e15 { return .integer(number.intValue, here) }
-            return .real(double, here)
-        default:
-            return .string(String(describing: value), here)
         }
     }
 }
