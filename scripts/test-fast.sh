@@ -15,7 +15,7 @@ integration=(
     GoldenTests ConfinementTests MaliciousInputTests ManualTests ReportTests ReportBrowserTests SchemaTests
     ASCCommandTests ASCScaleTests ASCPullTests ASCPulledEqualsWrittenTests ASCSnapshotTests
     CostTests FindingCostTests FullListingTests HostileSettingsTests SecretsTests
-    ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests EntryPointTests BuildCommandTests FixCommandTests ReleaseTests
+    ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests InitEscapingTests EntryPointTests BuildCommandTests FixCommandTests ReleaseTests
 )
 pattern="(IAPDoctorTests|AppStoreConnectTests)\\.($(IFS='|'; echo "${integration[*]}"))"
 

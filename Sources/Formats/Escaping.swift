@@ -68,6 +68,13 @@ public enum Escaping {
         return String(out)
     }
 
+    /// A value from an input shown inside a line: control characters and newlines written
+    /// `\u{…}`, so the value cannot end the line or start one of its own.
+    public static func inline(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return controlCharacters(text) }
+        return controlCharacters(text.replacingOccurrences(of: "\r", with: "\\u{D}").replacingOccurrences(of: "\n", with: "\\u{A}"))
+    }
+
     /// Lines of a report, one a line whatever the inputs hold: a newline inside one (an app
     /// name, a product ID, a path) is written `\u{A}`, so an input cannot start a line of its own.
     /// A CI runner takes a line that starts with `::` for a command (`::error …::`,

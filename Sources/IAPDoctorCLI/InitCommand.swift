@@ -73,10 +73,12 @@ struct Init: ParsableCommand {
             ("entitlements", survey.entitlements), ("StoreKit configuration", survey.storeKit?.value),
             ("profile", survey.profile?.value),
         ]
+        // Values come from the project's files: a control character in one must not start a line
+        // of its own on the terminal or in a CI log (`::error::`).
         for (label, value) in rows {
-            summary.append("  \(label): \(value ?? "not found")")
+            summary.append("  \(label): \(value.map(Escaping.inline) ?? "not found")")
         }
-        summary.append("  sources: \(survey.sources.isEmpty ? "not found" : survey.sources.joined(separator: ", "))")
+        summary.append("  sources: \(survey.sources.isEmpty ? "not found" : Escaping.inline(survey.sources.joined(separator: ", ")))")
         // Paths from the descriptor are confined to its folder unless `--root` names a wider one.
         let root = Paths.commonAncestor(descriptorFolder, projectFolder)
         let rootOption = external || Paths.normalize(root) == Paths.normalize(descriptorFolder) ? "" : " --root \(root)"
@@ -110,8 +112,10 @@ extension Init {
             throw ExitCode(2)
         }
         let team = built.profile?.teamIdentifier?.value ?? built.signature?.teamIdentifier?.value
-        let teamText = team.map { AppID.looksLikeTeamID($0) ? $0 : "`\($0)`, not a Team ID, left as a question" } ?? "unknown"
-        writeError("wrote \(target): bundle ID \(built.bundleID?.value ?? "unknown"), team \(teamText); check it with `iapdoctor check \(target)`")
+        let teamText = team.map { AppID.looksLikeTeamID($0) ? $0 : "`\(Escaping.inline($0))`, not a Team ID, left as a question" } ?? "unknown"
+        // The build's values are the build's: escaped, so none starts a line of its own.
+        let bundleID = built.bundleID.map { Escaping.inline($0.value) } ?? "unknown"
+        writeError("wrote \(Escaping.inline(target)): bundle ID \(bundleID), team \(teamText); check it with `iapdoctor check \(Escaping.inline(target))`")
     }
 }
 
