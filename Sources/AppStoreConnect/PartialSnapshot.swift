@@ -47,6 +47,7 @@ public struct PartialSnapshot: Sendable {
         for folded in root["data"]?.elements ?? [] {
             let node = try PartialSnapshot.alone(folded, file: file, help: help)
             guard let type = node["type"]?.string, let id = node["id"]?.string, !type.isEmpty, !id.isEmpty else { continue }
+            try PartialSnapshot.requirePathSegment(id, of: type, in: folded, file: file, help: help)
             var attributes: [String: JSONValue] = [:]
             for member in node["attributes"]?.members ?? [] where attributes[member.key] == nil {
                 attributes[member.key] = JSONValue(member.value)
@@ -56,8 +57,13 @@ public struct PartialSnapshot: Sendable {
                 guard let data = member.value["data"] else { continue }
                 switch data.kind {
                 case .null: relationships[member.key] = .one(nil)
-                case .object: if let key = PartialSnapshot.key(data) { relationships[member.key] = .one(key) }
+                case .object:
+                    if let id = data["id"]?.string { try PartialSnapshot.requirePathSegment(id, of: data["type"]?.string ?? "", in: data, file: file, help: help) }
+                    if let key = PartialSnapshot.key(data) { relationships[member.key] = .one(key) }
                 case .array:
+                    for element in data.elements {
+                        if let id = element["id"]?.string { try PartialSnapshot.requirePathSegment(id, of: element["type"]?.string ?? "", in: element, file: file, help: help) }
+                    }
                     let keys = data.elements.compactMap(PartialSnapshot.key)
                     if keys.count == data.elements.count { relationships[member.key] = .many(keys) }
                 default: break
@@ -66,6 +72,15 @@ public struct PartialSnapshot: Sendable {
             resources.append(Resource(key: ResourceKey(type: type, id: id), attributes: attributes, relationships: relationships))
         }
         self.resources = resources
+    }
+
+    /// The resumed pull puts the snapshot's ids into request paths: one that is not an App Store
+    /// Connect id refuses the file, at its place.
+    private static func requirePathSegment(_ id: String, of type: String, in node: JSONNode, file: String, help: String) throws(PullFailure) {
+        guard !ResourceKey.isPathSegment(id) else { return }
+        throw PullFailure(
+            message: "`\(file)`:\(node.span.line):\(node.span.column): the \(type.debugDescription) resource's id \(String(id.prefix(120)).debugDescription) is not an App Store Connect id (letters, digits and `-._~=+`, one path segment)",
+            help: "this file was not written by `iapdoctor asc pull`, or was edited; pull again without --resume")
     }
 
     private static func alone(_ node: JSONNode, file: String, help: String) throws(PullFailure) -> JSONNode {

@@ -11,8 +11,24 @@ public struct ResourceKey: Hashable, Comparable, Sendable {
     }
 
     init?(_ value: JSONValue) {
-        guard let type = value["type"]?.stringValue, let id = value["id"]?.stringValue, !type.isEmpty, !id.isEmpty else { return nil }
+        guard let type = value["type"]?.stringValue, let id = value["id"]?.stringValue, !type.isEmpty, Self.isPathSegment(id) else { return nil }
         self.init(type: type, id: id)
+    }
+
+    /// Whether `id` can be put into a request's path as it is: one segment of letters, digits and
+    /// `-._~=+` (App Store Connect's ids are numbers, UUIDs and base64 text), not `.` or `..`. A
+    /// pull puts ids into paths, so an id such as `../../v1/users` from a file or an answer must
+    /// never reach another endpoint with the token.
+    public static func isPathSegment(_ id: String) -> Bool {
+        let bytes = id.utf8
+        guard !bytes.isEmpty, bytes.count <= 1024, bytes.contains(where: { $0 != UInt8(ascii: ".") }) else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "="), UInt8(ascii: "+"): true
+            default: false
+            }
+        }
     }
 
     var json: JSONValue { .object(["type": .string(type), "id": .string(id)]) }
