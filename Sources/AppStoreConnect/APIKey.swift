@@ -62,29 +62,53 @@ public struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConver
         guard !isDirectory.boolValue else {
             throw APIKeyError(message: "the private key file `\(path)` is a folder", help: help)
         }
-        // A FIFO (`mkfifo`) with no writer would hold the open, and the read, forever: it is
-        // opened without blocking and given ten seconds to deliver. A shell's `<(…)` is a pipe
-        // whose writer is already there.
+        // Only a file or a pipe. A FIFO (`mkfifo`) is opened without blocking: with no process
+        // writing to it, the first read ends at once and it is refused; a shell's `<(…)` is a pipe
+        // whose writer is already there, and is given ten seconds to deliver. A device
+        // (`/dev/zero`, a terminal) is refused before it is opened.
         var info = stat()
-        let isFIFO = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+        guard stat(path, &info) == 0 else {
+            throw APIKeyError(message: "cannot read the private key file `\(path)` (permission denied?)", help: help)
+        }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG || type == S_IFIFO else {
+            throw APIKeyError(message: "the private key file `\(path)` is a device or socket, not a file", help: help)
+        }
+        let isFIFO = type == S_IFIFO
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | (isFIFO ? O_NONBLOCK : 0))
         guard descriptor >= 0 else {
             throw APIKeyError(message: "cannot read the private key file `\(path)` (permission denied?)", help: help)
         }
-        if isFIFO {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 10_000) > 0 else {
-                close(descriptor)
-                throw APIKeyError(message: "`\(path)` is a FIFO that no process wrote to within ten seconds", help: help)
-            }
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        defer { close(descriptor) }
         let limit = 64 * 1024
-        let bytes = (try? handle.read(upToCount: limit + 1)) ?? Data()
-        guard bytes.count <= limit else {
+        var buffer = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        let deadline = Date().addingTimeInterval(10)
+        while count <= limit {
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, limit + 1 - count) }
+            if got > 0 {
+                count += got
+                continue
+            }
+            if got == 0 { break }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                throw APIKeyError(message: "cannot read the private key file `\(path)`", help: help)
+            }
+            // A writer is there and has not written yet.
+            let wait = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard wait > 0, poll(&poller, 1, wait) > 0 else {
+                throw APIKeyError(message: "`\(path)` is a pipe whose writer sent nothing within ten seconds", help: help)
+            }
+        }
+        if isFIFO && count == 0 {
+            throw APIKeyError(message: "`\(path)` is a FIFO that no process wrote to: nothing is writing to it", help: help)
+        }
+        guard count <= limit else {
             throw APIKeyError(message: "`\(path)` is too large to be an App Store Connect API private key (a .p8 is a few hundred bytes)", help: help)
         }
+        let bytes = Data(buffer[0..<count])
         guard let text = String(data: bytes, encoding: .utf8) else {
             throw APIKeyError(message: "`\(path)` is not an App Store Connect API private key: it is not text", help: help)
         }

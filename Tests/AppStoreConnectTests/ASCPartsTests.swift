@@ -79,25 +79,37 @@ struct ASCPartsTests {
         #expect(throws: APIKeyError.self) { try APIKey(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, privateKeyFile: missing) }
     }
 
-    /// A FIFO no process writes to: an error after a bounded wait, never a hang. One a writer
-    /// fills (a shell's `<(…)` works the same way) is read like a file.
+    /// A FIFO no process writes to: an error at once, never a wait or a hang. A pipe whose writer
+    /// is there (a shell's `<(…)`, `/dev/fd/N`) is read like a file; a device is refused unopened.
     @Test func aPrivateKeyFIFOWithoutAWriterIsAnError() throws {
         let fifo = scratchPath("key-fifo", suffix: ".p8")
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
+        let started = Date()
         let error = try #require(throws: APIKeyError.self) {
             try APIKey(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, privateKeyFile: fifo)
         }
         #expect(error.message.contains("is a FIFO that no process wrote to"), "\(error.message)")
+        #expect(Date().timeIntervalSince(started) < 5, "refused at once, not after a wait")
+
         let pem = try TestAPIKey().pem
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let writeEnd = ends[1]
         let writer = Thread {
-            if let handle = FileHandle(forWritingAtPath: fifo) {
-                handle.write(Data(pem.utf8))
-                try? handle.close()
-            }
+            usleep(200_000)
+            _ = pem.utf8CString.withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, $0.count - 1) }
+            close(writeEnd)
         }
         writer.start()
-        #expect(throws: Never.self) { _ = try APIKey(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, privateKeyFile: fifo) }
+        #expect(throws: Never.self) { _ = try APIKey(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, privateKeyFile: "/dev/fd/\(ends[0])") }
+        writer.cancel()
+
+        let device = try #require(throws: APIKeyError.self) {
+            try APIKey(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID, privateKeyFile: "/dev/zero")
+        }
+        #expect(device.message.contains("is a device or socket, not a file"))
     }
 
     @Test func theKeyNeverShowsInDescriptionsOrDumps() throws {
