@@ -24,22 +24,78 @@ public enum DescriptorLoader {
         public var mentionedValues: [String] = []
     }
 
-    /// Every scalar a descriptor's lines write after `key:` or `- `, flow lists split, quotes and
-    /// comments dropped: more than the paths it names, never fewer, for a text YAML refused.
+    /// Every scalar a descriptor's lines could write, for a text YAML refused (a duplicate key, a
+    /// syntax error): more than the paths it names, never fewer. Each line gives itself, what
+    /// follows `key: ` or `- `, its flow-list pieces and its words (a value after a tag or an
+    /// anchor, a block scalar's line), with quotes dropped and double-quoted escapes decoded.
     public static func mentionedValues(in bytes: [UInt8]) -> [String] {
         var values: [String] = []
+        var seen: Set<String> = []
+        func add(_ candidate: some StringProtocol) {
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            for value in [trimmed, trimmed.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")), decodedQuoted(trimmed)]
+            where !value.isEmpty && values.count < 100_000 && seen.insert(value).inserted {
+                values.append(value)
+            }
+        }
         for line in String(decoding: bytes.prefix(YAMLTreeReader.maxBytes), as: UTF8.self).split(whereSeparator: \.isNewline).prefix(200_000) {
-            var text = line[...]
-            if let comment = text.range(of: " #") { text = text[..<comment.lowerBound] }
-            if let colon = text.range(of: ": ") { text = text[colon.upperBound...] } else if let dash = text.range(of: "- ") { text = text[dash.upperBound...] } else { continue }
-            for piece in text.split(whereSeparator: { ",[]{}".contains($0) }) {
-                var value = piece.trimmingCharacters(in: .whitespaces)
-                if let colon = value.range(of: ": ") { value = String(value[colon.upperBound...]).trimmingCharacters(in: .whitespaces) }
-                value = value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-                if !value.isEmpty, values.count < 100_000 { values.append(value) }
+            var texts = [line[...]]
+            if let comment = line.range(of: " #") { texts.append(line[..<comment.lowerBound]) }
+            for text in texts {
+                var rest = text
+                if let colon = text.range(of: ": ") { rest = text[colon.upperBound...] } else if let dash = text.range(of: "- ") { rest = text[dash.upperBound...] }
+                add(text)
+                add(rest)
+                for piece in rest.split(whereSeparator: { ",[]{}".contains($0) }) {
+                    add(piece)
+                    if let colon = piece.range(of: ": ") { add(piece[colon.upperBound...]) }
+                }
+                for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) { add(word) }
             }
         }
         return values
+    }
+
+    /// A double-quoted YAML scalar's value with its escapes decoded (`\x65`, `\u00e9`, `\n`…),
+    /// a single-quoted one's with `''` read as `'`; anything else as it is.
+    static func decodedQuoted(_ text: String) -> String {
+        if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
+            return String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+        }
+        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""), text.contains("\\") else { return text }
+        let scalars = Array(text.unicodeScalars.dropFirst().dropLast())
+        var out = String.UnicodeScalarView()
+        var index = 0
+        let simple: [Unicode.Scalar: Unicode.Scalar] = [
+            "0": "\0", "a": "\u{7}", "b": "\u{8}", "t": "\t", "n": "\n", "v": "\u{B}", "f": "\u{C}", "r": "\r", "e": "\u{1B}",
+            " ": " ", "\"": "\"", "/": "/", "\\": "\\", "N": "\u{85}", "_": "\u{A0}", "L": "\u{2028}", "P": "\u{2029}",
+        ]
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            guard scalar == "\\", index < scalars.count else {
+                out.append(scalar)
+                continue
+            }
+            let escape = scalars[index]
+            index += 1
+            if let decoded = simple[escape] {
+                out.append(decoded)
+                continue
+            }
+            let width = escape == "x" ? 2 : escape == "u" ? 4 : escape == "U" ? 8 : 0
+            guard width > 0, index + width <= scalars.count,
+                  let value = UInt32(String(String.UnicodeScalarView(scalars[index..<index + width])), radix: 16),
+                  let decoded = Unicode.Scalar(value)
+            else {
+                out.append(scalar)
+                out.append(escape)
+                continue
+            }
+            out.append(decoded)
+            index += width
+        }
+        return String(out)
     }
 
     /// Loads `path` (as given on the command line; findings repeat it verbatim).

@@ -215,7 +215,20 @@ final class ConfinementTests {
         #expect(run.status == 2)
         #expect(run.errors.contains("it is one of this run's inputs"), "\(run.errors)")
         #expect(readText(plist) == "<plist><dict/></plist>\n")
-        #expect(DescriptorLoader.mentionedValues(in: Array("a: [b, 'c d']\n- e # f\ng: {h: i}\n".utf8)) == ["b", "c d", "e", "i"])
+        let mentioned = Set(DescriptorLoader.mentionedValues(in: Array("a: [b, 'c d']\n- e # f\ng: {h: i}\n".utf8)))
+        #expect(mentioned.isSuperset(of: ["b", "c d", "e", "i"]))
+    }
+
+    /// The second value of a duplicate key, written as YAML may write it (on the next line, as a
+    /// block scalar, after a tag, with escapes), is named too.
+    @Test(arguments: ["\n    Other.plist", " >-\n    Other.plist", " !!str Other.plist", " \"Oth\\x65r.plist\"", " 'Other.plist'  # x", " &a Other.plist"])
+    func aDuplicateKeysOtherValueIsAnInput(_ written: String) throws {
+        let plist = write("project/Other.plist", "<plist><dict/></plist>\n")
+        let descriptor = write("project/dup.yaml", "version: 1\napp:\n  info_plist: Info.plist\n  info_plist:\(written)\n")
+        let run = try run(["check", descriptor, "-o", plist])
+        #expect(run.status == 2)
+        #expect(run.errors.contains("it is one of this run's inputs"), "\(run.errors)")
+        #expect(readText(plist) == "<plist><dict/></plist>\n")
     }
 
     /// `--asc DIR` names a folder of the user's choice; a link in it that leads out is not followed
