@@ -67,6 +67,7 @@ public struct StoreKitConfiguration: Sendable {
                 "`\(path)` is JSON but not a StoreKit configuration (no `products`, `subscriptionGroups` or `settings`)",
                 help: "create it in Xcode with File → New → File → StoreKit Configuration File", at: root.location)
         }
+        try refuseDuplicateKeys(root)
         var configuration = StoreKitConfiguration(file: path, root: root)
         for entry in root["products"]?.elements ?? [] { configuration.products.append(product(entry, group: nil)) }
         for entry in root["nonRenewingSubscriptions"]?.elements ?? [] { configuration.products.append(product(entry, group: nil)) }
@@ -85,6 +86,30 @@ public struct StoreKitConfiguration: Sendable {
             configuration.privateKey = key.location
         }
         return configuration
+    }
+
+    /// An object that repeats a key (`productID` twice) has no one meaning: Xcode writes none, and
+    /// readers differ on which one counts. Refused at the second, naming the first.
+    static func refuseDuplicateKeys(_ root: JSONNode) throws(InputProblem) {
+        var pending = [root]
+        while let node = pending.popLast() {
+            switch node.kind {
+            case .object:
+                var seen: [String: JSONNode] = [:]
+                for member in node.members {
+                    if let first = seen[member.key] {
+                        throw PropertyList.malformed(
+                            "the key `\(Escaping.inline(member.key))` appears twice in one object; it was first set at line \(first.location.line)",
+                            help: "keep one of the two (Xcode writes each key once), or restore the file from version control",
+                            at: member.keyLocation)
+                    }
+                    seen[member.key] = member.keyNode
+                    pending.append(member.value)
+                }
+            case .array: pending += node.elements
+            default: break
+            }
+        }
     }
 
     static func product(_ json: JSONNode, group: Int?) -> Product {

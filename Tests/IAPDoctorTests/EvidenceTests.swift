@@ -115,6 +115,17 @@ struct EvidenceTests {
         #expect(error.finding.message.contains("expected `,` or `}`"))
     }
 
+    /// A product that says `productID` twice is refused at the second, not read as either.
+    @Test func aRepeatedStoreKitKeyIsRefused() throws {
+        let path = try temporary("{\n  \"products\" : [\n    { \"productID\" : \"com.x.a\",\n      \"productID\" : \"com.x.b\" }\n  ]\n}\n", named: "Twice.storekit")
+        let error = try #require(throws: InputProblem.self) { try StoreKitConfiguration.load(path: path) }
+        #expect(error.finding.rule == "input-malformed")
+        #expect(error.finding.location?.line == 4 && error.finding.location?.column == 7)
+        #expect(error.finding.message == "the key `productID` appears twice in one object; it was first set at line 3")
+        let once = try temporary("{\n  \"products\" : [\n    { \"productID\" : \"com.x.a\" }, { \"productID\" : \"com.x.b\" }\n  ]\n}\n", named: "Once.storekit")
+        #expect(try StoreKitConfiguration.load(path: once).productIDs == ["com.x.a", "com.x.b"])
+    }
+
     @Test func productIDListsInJSONAndPlist() throws {
         let json = try temporary("[\"com.x.a\",\n \"com.x.b\"]", named: "ids.json")
         let ids = try ProductIDList.load(path: json)
