@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 # The integration suites, by type name.
 integration=(
     GoldenTests ConfinementTests MaliciousInputTests ManualTests ReportTests ReportBrowserTests SchemaTests
-    ASCCommandTests ASCScaleTests ASCPullTests ASCPulledEqualsWrittenTests ASCSnapshotTests
+    ASCCommandTests ASCScaleTests ASCPullTests ASCHostileServerTests ASCPulledEqualsWrittenTests ASCSnapshotTests
     CostTests FindingCostTests FullListingTests HostileSettingsTests SecretsTests
     ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests InitEscapingTests EntryPointTests BuildCommandTests FixCommandTests ReleaseTests
 )

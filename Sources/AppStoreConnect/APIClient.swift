@@ -190,6 +190,14 @@ public actor APIClient {
                 if let help = error.help {
                     throw PullFailure(message: "cannot make HTTPS requests: \(error.message)", help: help)
                 }
+                // A stalled answer would stall again: the pull stops, and what it has is written
+                // with this request and the rest listed as not sent.
+                if error.stalled {
+                    stop(StopReason(
+                        code: "IAPDOCTOR.STALLED", title: "Not sent: an answer stalled, so the pull stopped",
+                        detail: "\(error.message); the server or a proxy holds its answers. Check the network and any proxy, then pull again with --resume."))
+                    return .notSent(stopReason!)
+                }
                 guard let wait = configuration.retry.delay(afterAttempt: attempt, retryAfter: nil, now: clock(), jitter: jitter()) else {
                     throw PullFailure(
                         message: "cannot reach App Store Connect at \(configuration.baseURL.absoluteString): \(error.message) (after \(attempt) attempts)",

@@ -49,8 +49,17 @@ struct APIFetcher: Sendable {
     /// `limit[relationship]` for every `include=`: the API's maximum.
     static let includeLimit = 50
 
-    /// Pages are capped so a server that keeps sending `links.next` cannot keep the pull going.
-    static let maximumPages = 500
+    /// Pages are capped so a server that keeps sending `links.next` cannot keep the pull going:
+    /// 100 pages of the API's 200 are twice the 10,000 In-App Purchases an app may have.
+    static let maximumPages = 100
+
+    /// A page's address as far as repeats go: its query's items in order, no fragment.
+    static func pageIdentity(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.fragment = nil
+        components.queryItems = components.queryItems?.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+        return components.url?.absoluteString ?? url.absoluteString
+    }
 
     func url(_ path: String, _ query: [(String, String)]) -> URL {
         var components = URLComponents(url: client.configuration.baseURL, resolvingAgainstBaseURL: false)!
@@ -113,15 +122,19 @@ struct APIFetcher: Sendable {
               keep: (@Sendable (JSONValue) -> Bool)? = nil) async throws(PullFailure) -> List {
         var next: URL? = url(path, include.isEmpty ? query : query + [("include", include.joined(separator: ","))])
         var seen: Set<String> = []
+        var keys: Set<ResourceKey> = []
         var items: [Item] = []
+        func loop(_ page: URL, _ title: String) async -> List {
+            await store.recordUnavailable(UnavailableRequest(
+                request: describe(page), error: APIError(status: 200, code: "IAPDOCTOR.PAGING_LOOP", title: title, detail: nil), roleNeeded: nil))
+            return .unknown
+        }
         while let page = next {
-            guard seen.insert(page.absoluteString).inserted, seen.count <= APIFetcher.maximumPages else {
-                await store.recordUnavailable(UnavailableRequest(
-                    request: describe(page),
-                    error: APIError(status: 200, code: "IAPDOCTOR.PAGING_LOOP",
-                                    title: "The list's links.next repeats a page or runs past \(APIFetcher.maximumPages) pages", detail: nil),
-                    roleNeeded: nil))
-                return .unknown
+            guard seen.insert(APIFetcher.pageIdentity(page)).inserted else {
+                return await loop(page, "The list's links.next repeats a page")
+            }
+            guard seen.count <= APIFetcher.maximumPages else {
+                return await loop(page, "The list's links.next runs past \(APIFetcher.maximumPages) pages")
             }
             let origin = describe(page)
             switch try await answer(page, origin: origin, notFound: seen.count == 1 ? notFound : .failure) {
@@ -133,8 +146,17 @@ struct APIFetcher: Sendable {
                 guard let kept = await self.keep(data, included: document["included"]?.arrayValue ?? [], origin: origin, include: include) else {
                     return .unknown
                 }
-                items += kept
+                // Resources a page repeats are kept once.
+                items += kept.filter { !keys.contains($0.key) }
+                var fresh = false
+                for resource in document["data"]?.arrayValue ?? [] {
+                    if let key = ResourceKey(resource), keys.insert(key).inserted { fresh = true }
+                }
                 next = document["links"]?["next"]?.stringValue.flatMap { URL(string: $0) }
+                // A later page that brings nothing new and points on would point on for ever.
+                if let following = next, !fresh, seen.count > 1 {
+                    return await loop(following, "The list's links.next leads to pages that repeat what came before")
+                }
             }
         }
         return .complete(items)

@@ -10,14 +10,16 @@ import Foundation
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     public let maximumBodySize: Int
     private let timeout: TimeInterval
+    private let stall: StallPolicy
     /// This transport's handles, kept between requests with their connections; nil once closed
     /// (a request then uses a handle of its own).
     private var pool: OpaquePointer?
     private let poolLock = NSLock()
 
-    public init(maximumBodySize: Int = 32 * 1024 * 1024, timeout: TimeInterval = 60) {
+    public init(maximumBodySize: Int = 32 * 1024 * 1024, timeout: TimeInterval = 60, stall: StallPolicy = StallPolicy()) {
         self.maximumBodySize = maximumBodySize
         self.timeout = timeout
+        self.stall = stall
         pool = iap_http_pool_create()
     }
 
@@ -37,7 +39,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         let cancelled = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         cancelled.initialize(to: 0)
         let request = Request(url: url.absoluteString, lines: lines, maximumBodySize: maximumBodySize,
-                              timeout: max(1, Int(timeout.rounded(.up))), cancelled: cancelled, pool: poolLock.withLock { pool })
+                              timeout: max(1, Int(timeout.rounded(.up))), stall: stall, cancelled: cancelled, pool: poolLock.withLock { pool })
         let outcome: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // libcurl blocks: one thread per request, off the cooperative pool.
@@ -57,14 +59,16 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         let lines: [String]
         let maximumBodySize: Int
         let timeout: Int
+        let stall: StallPolicy
         let cancelled: UnsafeMutablePointer<Int32>
         let pool: OpaquePointer?
 
-        init(url: String, lines: [String], maximumBodySize: Int, timeout: Int, cancelled: UnsafeMutablePointer<Int32>, pool: OpaquePointer?) {
+        init(url: String, lines: [String], maximumBodySize: Int, timeout: Int, stall: StallPolicy, cancelled: UnsafeMutablePointer<Int32>, pool: OpaquePointer?) {
             self.url = url
             self.lines = lines
             self.maximumBodySize = maximumBodySize
             self.timeout = timeout
+            self.stall = stall
             self.cancelled = cancelled
             self.pool = pool
         }
@@ -78,7 +82,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             defer { copies.forEach { free($0) } }
             var pointers = copies.map { UnsafePointer<CChar>($0) }
             pointers.withUnsafeMutableBufferPointer { buffer in
-                iap_http_get(pool, url, buffer.baseAddress, buffer.count, maximumBodySize, timeout, cancelled, &result)
+                iap_http_get(pool, url, buffer.baseAddress, buffer.count, maximumBodySize, timeout, stall.seconds, stall.bytes, cancelled, &result)
             }
             defer { iap_http_result_free(&result) }
             guard result.ok == 1 else {
@@ -88,7 +92,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
                     return .failure(TransportError(
                         message: message, help: "install libcurl's runtime library (Debian and Ubuntu: `apt-get install libcurl4`; Fedora: `dnf install libcurl`), then run the pull again"))
                 }
-                return .failure(TransportError(message: message.isEmpty ? "the request failed" : message))
+                return .failure(TransportError(message: message.isEmpty ? "the request failed" : message, stalled: result.stalled == 1))
             }
             let body = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
             let head = result.headers.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: result.headers_length), as: UTF8.self) } ?? ""

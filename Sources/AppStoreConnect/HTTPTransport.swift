@@ -18,10 +18,27 @@ public struct HTTPResponse: Sendable {
 public struct TransportError: Error, Sendable {
     public let message: String
     public var help: String? = nil
+    /// The answer stalled (``StallPolicy``): the server or a proxy holds it; asking again would
+    /// stall the same way.
+    public var stalled = false
 
-    public init(message: String, help: String? = nil) {
+    public init(message: String, help: String? = nil, stalled: Bool = false) {
         self.message = message
         self.help = help
+        self.stalled = stalled
+    }
+}
+
+/// When a transfer has stalled: fewer than `bytes` of the answer arrived in some `seconds`
+/// (waiting for the first byte included). A server that drips its answer a byte at a time, or a
+/// proxy that holds it, would otherwise keep each request to its whole timeout.
+public struct StallPolicy: Sendable {
+    public var seconds: Int
+    public var bytes: Int
+
+    public init(seconds: Int = 10, bytes: Int = 32) {
+        self.seconds = seconds
+        self.bytes = bytes
     }
 }
 

@@ -7,21 +7,34 @@ import Foundation
 public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataDelegate, @unchecked Sendable {
     public let maximumBodySize: Int
     private let timeout: TimeInterval
+    private let stall: StallPolicy
     private var session: URLSession!
     private let lock = NSLock()
     private var transfers: [Int: Transfer] = [:]
+    /// Looks at every transfer once a second for a stall (``StallPolicy``): URLSession's own
+    /// timeout restarts with each packet, so a server dripping bytes would never reach it.
+    private let watchdog = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "iapdoctor.stall-watchdog"))
 
     private final class Transfer {
         var body = Data()
         var response: HTTPURLResponse?
         var failure: String?
+        var stalled = false
+        /// The stall window: when it began, and the bytes received by then.
+        var windowStart = Date()
+        var windowBytes = 0
+        let task: URLSessionTask
         let continuation: CheckedContinuation<HTTPResponse, Error>
-        init(_ continuation: CheckedContinuation<HTTPResponse, Error>) { self.continuation = continuation }
+        init(_ task: URLSessionTask, _ continuation: CheckedContinuation<HTTPResponse, Error>) {
+            self.task = task
+            self.continuation = continuation
+        }
     }
 
-    public init(maximumBodySize: Int = 32 * 1024 * 1024, timeout: TimeInterval = 60) {
+    public init(maximumBodySize: Int = 32 * 1024 * 1024, timeout: TimeInterval = 60, stall: StallPolicy = StallPolicy()) {
         self.maximumBodySize = maximumBodySize
         self.timeout = timeout
+        self.stall = stall
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
@@ -29,11 +42,35 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        watchdog.schedule(deadline: .now() + 1, repeating: 1)
+        watchdog.setEventHandler { [weak self] in self?.stopStalledTransfers() }
+        watchdog.resume()
     }
 
     /// Ends the session (URLSession keeps its delegate until then).
     public func close() {
+        watchdog.cancel()
         session.finishTasksAndInvalidate()
+    }
+
+    /// Cancels each transfer that received fewer than the policy's bytes in its last window.
+    private func stopStalledTransfers() {
+        guard stall.seconds > 0 else { return }
+        let now = Date()
+        var stalled: [URLSessionTask] = []
+        lock.lock()
+        for transfer in transfers.values where transfer.failure == nil && now.timeIntervalSince(transfer.windowStart) >= TimeInterval(stall.seconds) {
+            if transfer.body.count - transfer.windowBytes < stall.bytes {
+                transfer.failure = "the answer stalled: fewer than \(stall.bytes) bytes arrived in \(stall.seconds) seconds"
+                transfer.stalled = true
+                stalled.append(transfer.task)
+            } else {
+                transfer.windowStart = now
+                transfer.windowBytes = transfer.body.count
+            }
+        }
+        lock.unlock()
+        for task in stalled { task.cancel() }
     }
 
     public func get(_ url: URL, headers: [String: String]) async throws(TransportError) -> HTTPResponse {
@@ -45,7 +82,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     lock.lock()
-                    transfers[task.taskIdentifier] = Transfer(continuation)
+                    transfers[task.taskIdentifier] = Transfer(task, continuation)
                     lock.unlock()
                     task.resume()
                 }
@@ -105,7 +142,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         }
         lock.unlock()
         if let failure = transfer.failure {
-            transfer.continuation.resume(throwing: TransportError(message: failure))
+            transfer.continuation.resume(throwing: TransportError(message: failure, stalled: transfer.stalled))
         } else if let error {
             transfer.continuation.resume(throwing: TransportError(message: URLSessionTransport.describe(error)))
         } else if let response = transfer.response {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // The few libcurl entry points used, declared here so that building needs no libcurl headers.
 // Values from curl/curl.h (stable ABI since libcurl 7).
@@ -132,10 +133,37 @@ static size_t on_header(char *bytes, size_t size, size_t count, void *context) {
     return append(b, bytes, n) ? n : 0;
 }
 
-static int on_progress(void *context, long long a, long long b, long long c, long long d) {
-    (void)a, (void)b, (void)c, (void)d;
-    const volatile int *cancel = context;
-    return cancel && *cancel ? 1 : 0;
+// What the progress callback watches: the cancel flag, and the stall window (the body bytes
+// when the current window began, and when it began).
+typedef struct {
+    const volatile int *cancel;
+    long stall_seconds;
+    long long stall_bytes;
+    double window_start;
+    long long window_bytes;
+    int stalled;
+} watch;
+
+static double seconds_now(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+static int on_progress(void *context, long long download_total, long long download_now, long long upload_total, long long upload_now) {
+    (void)download_total, (void)upload_total, (void)upload_now;
+    watch *w = context;
+    if (w->cancel && *w->cancel) return 1;
+    if (w->stall_seconds <= 0) return 0;
+    double now = seconds_now();
+    if (now - w->window_start < (double)w->stall_seconds) return 0;
+    if (download_now - w->window_bytes < w->stall_bytes) {
+        w->stalled = 1;
+        return 1;
+    }
+    w->window_start = now;
+    w->window_bytes = download_now;
+    return 0;
 }
 
 static const char *describe(int code) {
@@ -199,7 +227,8 @@ static void give_back(iap_http_pool *pool, CURL *handle, int reusable) {
 }
 
 void iap_http_get(iap_http_pool *pool, const char *url, const char *const *headers, size_t count, size_t max_body,
-                  long timeout_seconds, const volatile int *cancel, iap_http_result *result) {
+                  long timeout_seconds, long stall_seconds, long stall_bytes, const volatile int *cancel,
+                  iap_http_result *result) {
     memset(result, 0, sizeof *result);
     if (!iap_http_load(result->error, sizeof result->error)) {
         result->unavailable = 1;
@@ -229,8 +258,10 @@ void iap_http_get(iap_http_pool *pool, const char *url, const char *const *heade
     curl.easy_setopt(handle, OPT_HEADERDATA, &head);
     curl.easy_setopt(handle, OPT_NOPROGRESS, 0L);
     curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, on_progress);
-    curl.easy_setopt(handle, OPT_XFERINFODATA, (void *)cancel);
+    watch progress = {.cancel = cancel, .stall_seconds = stall_seconds, .stall_bytes = stall_bytes, .window_start = seconds_now()};
+    curl.easy_setopt(handle, OPT_XFERINFODATA, (void *)&progress);
     int code = curl.easy_perform(handle);
+    result->stalled = progress.stalled;
     if (code == 0) {
         long status = 0;
         curl.easy_getinfo(handle, INFO_RESPONSE_CODE, &status);
@@ -239,6 +270,8 @@ void iap_http_get(iap_http_pool *pool, const char *url, const char *const *heade
         if (!result->ok) snprintf(result->error, sizeof result->error, "the server sent no HTTP response");
     } else if (body.over_limit) {
         snprintf(result->error, sizeof result->error, "the answer is larger than the %zu bytes iapdoctor reads", max_body);
+    } else if (progress.stalled) {
+        snprintf(result->error, sizeof result->error, "the answer stalled: fewer than %ld bytes arrived in %ld seconds", stall_bytes, stall_seconds);
     } else if (code == E_SSL_CONNECT_ERROR || code == E_PEER_FAILED_VERIFICATION) {
         snprintf(result->error, sizeof result->error, "the TLS connection failed (%s)", curl.easy_strerror(code));
     } else {

@@ -69,14 +69,15 @@ struct SyntheticPull {
     static func run(_ scenario: SyntheticAppStoreConnect.Scenario = .init(), key: TestAPIKey, subset: OpenAPISubset,
                     rateLimit: RateLimitPolicy = RateLimitPolicy(), concurrency: Int = 3,
                     maximumBytes: Int = SnapshotPull.defaultMaximumBytes, keepAlive: Bool = false,
-                    world: [ResourceKey: SyntheticASCWorld.Node] = SyntheticASCWorld.nodes, resuming earlier: PartialSnapshot? = nil) async throws -> SyntheticPull {
+                    world: [ResourceKey: SyntheticASCWorld.Node] = SyntheticASCWorld.nodes, resuming earlier: PartialSnapshot? = nil,
+                    stall: StallPolicy = StallPolicy()) async throws -> SyntheticPull {
         let api = SyntheticAppStoreConnect(keyID: TestAPIKey.keyID, issuerID: TestAPIKey.issuerID,
                                            publicKey: key.privateKey.publicKey, subset: subset, scenario: scenario, world: world)
         let server = try LoopbackHTTPServer(keepAlive: keepAlive) { api.handle($0) }
         defer { server.stop() }
         api.baseURL = server.baseURL
         let recorder = SleepRecorder()
-        let transport = PlatformHTTPTransport()
+        let transport = PlatformHTTPTransport(stall: stall)
         defer { transport.close() }
         let clock: @Sendable () -> Date = { SyntheticPull.now }
         let client = APIClient(

@@ -29,6 +29,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var status: Int
         var headers: [(String, String)] = []
         var body: Data = Data()
+        /// Sent a byte at a time, this many seconds apart: a server that drips its answer.
+        var drip: TimeInterval? = nil
     }
 
     let port: UInt16
@@ -183,10 +185,15 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         bytes += response.body
         var offset = 0
         while offset < bytes.count {
+            let end = response.drip == nil ? bytes.count : offset + 1
+            if let drip = response.drip {
+                if isStopped { return }
+                usleep(useconds_t(drip * 1_000_000))
+            }
             #if canImport(Glibc)
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset..<end].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             #else
-            let sent = bytes[offset...].withUnsafeBytes { Darwin.send(connection, $0.baseAddress, $0.count, 0) }
+            let sent = bytes[offset..<end].withUnsafeBytes { Darwin.send(connection, $0.baseAddress, $0.count, 0) }
             #endif
             guard sent > 0 else { return }
             offset += sent

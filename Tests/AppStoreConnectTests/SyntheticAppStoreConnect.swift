@@ -43,6 +43,10 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
         /// Whether each answer is checked against the subset's response schema (slow for a
         /// catalog at scale, whose answers are the same shapes as the small world's).
         var validatesAnswers = true
+        /// Answers to paths under this prefix are dripped, a byte every half second.
+        var dripsPathPrefix: String?
+        /// Lists point `links.next` at a page that repeats the first, under a new cursor each time.
+        var pagesRepeat = false
     }
 
     struct Recorded: Sendable {
@@ -96,7 +100,9 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
         }
         var headers = [("Content-Type", "application/json"), ("X-Rate-Limit", "user-hour-lim:3600;user-hour-rem:\(left);")]
         headers += extraHeaders
-        return LoopbackHTTPServer.Response(status: status, headers: headers, body: Data(body.serialized().utf8))
+        var response = LoopbackHTTPServer.Response(status: status, headers: headers, body: Data(body.serialized().utf8))
+        if let prefix = scenario.dripsPathPrefix, request.path.hasPrefix(prefix) { response.drip = 0.5 }
+        return response
     }
 
     private func answer(_ request: LoopbackHTTPServer.Request) -> (Int, JSONValue, [(String, String)]) {
@@ -194,7 +200,12 @@ final class SyntheticAppStoreConnect: @unchecked Sendable {
         let offset = request.parameter("cursor").flatMap { Data(base64Encoded: $0) }.flatMap { Int(String(decoding: $0, as: UTF8.self).dropFirst("offset:".count)) } ?? 0
         let page = Array(keys.dropFirst(offset).prefix(limit))
         var links: [String: JSONValue] = ["self": .string(baseURL + request.target)]
-        if offset + page.count < keys.count {
+        if scenario.pagesRepeat {
+            var items = URLComponents()
+            items.queryItems = [URLQueryItem(name: "cursor", value: Data("offset:0".utf8).base64EncodedString()), URLQueryItem(name: "n", value: "\(lock.withLock { received })")]
+                + request.query.filter { $0.name != "cursor" && $0.name != "n" }.map { URLQueryItem(name: $0.name, value: $0.value) }
+            links["next"] = .string(baseURL + request.path + "?" + (items.percentEncodedQuery ?? ""))
+        } else if offset + page.count < keys.count {
             let cursor = Data("offset:\(offset + page.count)".utf8).base64EncodedString()
             var items = URLComponents()
             items.queryItems = [URLQueryItem(name: "cursor", value: cursor)] + request.query.filter { $0.name != "cursor" }.map { URLQueryItem(name: $0.name, value: $0.value) }

@@ -20,6 +20,8 @@ typedef struct {
     char error[512];
     /// 1 when libcurl itself could not be loaded: no request can be made.
     int unavailable;
+    /// 1 when the transfer was stopped because it stalled (see `iap_http_get`).
+    int stalled;
 } iap_http_result;
 
 /// Loads libcurl (once). Returns 1 when it is usable; else 0 with the reason in `why`.
@@ -34,9 +36,12 @@ void iap_http_pool_free(iap_http_pool *pool);
 
 /// One GET of `url` with `count` "Name: value" header lines, on a handle of `pool`. Redirects are not followed (a 3xx is
 /// returned as it is); a body over `max_body` bytes stops the transfer; `*cancel` becoming
-/// non-zero stops it too. Blocks; free the result with `iap_http_result_free`.
+/// non-zero stops it too, and so does a stall: fewer than `stall_bytes` body bytes arriving in
+/// any `stall_seconds` (`stalled` is then set; 0 seconds: no stall check). Blocks; free the
+/// result with `iap_http_result_free`.
 void iap_http_get(iap_http_pool *pool, const char *url, const char *const *headers, size_t count, size_t max_body,
-                  long timeout_seconds, const volatile int *cancel, iap_http_result *result);
+                  long timeout_seconds, long stall_seconds, long stall_bytes, const volatile int *cancel,
+                  iap_http_result *result);
 
 void iap_http_result_free(iap_http_result *result);
 
