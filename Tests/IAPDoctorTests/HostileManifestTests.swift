@@ -54,6 +54,109 @@ struct HostileManifestTests {
         let long = String(repeating: "a", count: 4_000)
         #expect(try Self.tuist(fixture, constants: ["let a = \"\(long)\""], bundleID: "a + \".b\"") == long + ".b")
     }
+
+    // MARK: XcodeGen
+
+    static func spec(_ fixture: ProjectFixture, _ text: String) throws(InputProblem) -> XcodeProject {
+        fixture.write("project.yml", text)
+        return try XcodeProject.load(path: fixture.folder + "/project.yml")
+    }
+
+    /// 40 targets naming a 5,000-setting template 16 times: each merge finds keys through an
+    /// index, and a template named again in a row is merged once.
+    @Test func largeTemplatesNamedManyTimesMergeByIndex() throws {
+        let fixture = ProjectFixture()
+        var lines = ["name: T", "targetTemplates:", "  Big:", "    settings:"]
+        lines += (0..<5_000).map { "      SETTING_\($0): value\($0)" }
+        lines += ["  Small:", "    settings: { SETTING_1: small, ONLY_SMALL: yes }", "targets:"]
+        for index in 0..<40 {
+            let names = index % 2 == 0 ? Array(repeating: "Big", count: 16) : Array(repeating: ["Big", "Small"], count: 8).flatMap { $0 }
+            lines += ["  T\(index):", "    type: application", "    platform: iOS", "    templates: [\(names.joined(separator: ", "))]"]
+        }
+        let project = try Self.spec(fixture, lines.joined(separator: "\n") + "\n")
+        #expect(project.targets.count == 40)
+        let even = project.settings(target: try #require(project.target(named: "T0")), configuration: "Release")
+        #expect(even.value("SETTING_4999")?.value == "value4999")
+        #expect(even.value("SETTING_1")?.value == "value1")
+        let odd = project.settings(target: try #require(project.target(named: "T1")), configuration: "Release")
+        #expect(odd.value("SETTING_1")?.value == "small", "the last template named wins")
+        #expect(odd.value("ONLY_SMALL")?.value == "YES")
+    }
+
+    /// Templates merge in the order named, the target's own keys over them, `${target_name}`
+    /// replaced: `[A, B, A]` is A's values over B's.
+    @Test func templatesMergeInTheOrderNamed() throws {
+        let fixture = ProjectFixture()
+        let project = try Self.spec(fixture, """
+            name: T
+            targetTemplates:
+              A: { settings: { K: a, NAME: "${target_name}.a" } }
+              B: { settings: { K: b, ONLY_B: b, NAME: b } }
+            targets:
+              App: { type: application, platform: iOS, templates: [A, B, A], settings: { OWN: own } }
+              Other: { type: application, platform: iOS, templates: [A, B] }
+
+            """)
+        let app = project.settings(target: try #require(project.target(named: "App")), configuration: "Release")
+        #expect(app.value("K")?.value == "a")
+        #expect(app.value("ONLY_B")?.value == "b")
+        #expect(app.value("NAME")?.value == "App.a")
+        #expect(app.value("OWN")?.value == "own")
+        let other = project.settings(target: try #require(project.target(named: "Other")), configuration: "Release")
+        #expect(other.value("K")?.value == "b")
+        #expect(other.value("NAME")?.value == "b")
+    }
+
+    static func configurationsTimesTargets(configurations: Int, targets: Int) -> String {
+        (["name: C", "configs:"] + (0..<configurations).map { "  C\($0): \($0 % 2 == 0 ? "release" : "debug")" } + ["targets:"]
+            + (0..<targets).map { "  T\($0): { type: application, platform: iOS }" }).joined(separator: "\n") + "\n"
+    }
+
+    /// 1,000 configurations times 1,000 targets, 60 KB, would be a million build configurations:
+    /// past 20,000 the spec is refused with a message that says how many and what to do.
+    @Test func configurationsTimesTargetsAreCapped() throws {
+        let fixture = ProjectFixture()
+        do throws(InputProblem) {
+            _ = try Self.spec(fixture, Self.configurationsTimesTargets(configurations: 1_000, targets: 1_000))
+            Issue.record("a million build configurations were made")
+        } catch {
+            #expect(error.finding.rule == RuleID.inputMalformed.rawValue)
+            #expect(error.finding.message == "the XcodeGen spec declares 1000 configurations for 1000 targets, 1001000 build configurations in all; iapdoctor reads at most 20000")
+            #expect(error.finding.help?.contains("xcodegen generate") == true)
+        }
+        // At the cap the spec is read.
+        let project = try Self.spec(fixture, Self.configurationsTimesTargets(configurations: 100, targets: 199))
+        #expect(project.targets.count == 199)
+        #expect(project.targets[0].configurations.count == 100)
+    }
+
+    /// An include outside the project is refused from its path, the same way whether or not a
+    /// file is there: what exists outside the project never changes the answer.
+    @Test func anIncludeOutsideTheProjectIsRefusedWhetherItExistsOrNot() throws {
+        let fixture = ProjectFixture()
+        fixture.write("proj/project.yml", "name: I\ninclude: [../outside.yml, ../missing.yml]\ntargets: { App: { type: application, platform: iOS } }\n")
+        func answer() -> String {
+            Workspace.withConfinement(root: fixture.folder + "/proj") {
+                do throws(InputProblem) {
+                    _ = try XcodeProject.load(path: fixture.folder + "/proj/project.yml")
+                    return "read"
+                } catch {
+                    return "\(error.finding.rule) \(error.finding.message) \(error.finding.location?.line ?? 0)"
+                        .replacingOccurrences(of: "missing.yml", with: "outside.yml")
+                }
+            }
+        }
+        let absent = answer()
+        fixture.write("outside.yml", "options: { bundleIdPrefix: com.outside }\n")
+        fixture.write("missing.yml", "options: { bundleIdPrefix: com.outside }\n")
+        let present = answer()
+        #expect(absent == present)
+        #expect(absent.hasPrefix("input-unreadable refusing to read"), "\(absent)")
+        #expect(absent.contains("outside the project folder"), "\(absent)")
+        // Inside the project a missing include is skipped, as before.
+        fixture.write("proj/project.yml", "name: I\ninclude: [missing.yml]\ntargets: { App: { type: application, platform: iOS } }\n")
+        #expect(answer() == "read")
+    }
 }
 
 /// The list length a Tuist constant evaluates to, or nil when it is unknown.
