@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 integration=(
     GoldenTests ConfinementTests MaliciousInputTests ManualTests ReportTests ReportBrowserTests SchemaTests
     ASCCommandTests ASCScaleTests ASCPullTests ASCHostileServerTests ASCPulledEqualsWrittenTests ASCSnapshotTests
-    CostTests FindingCostTests FullListingTests HostileSettingsTests SecretsTests
+    CostTests FindingCostTests FullListingTests HostileSettingsTests HostileManifestTests SecretsTests
     ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests InitEscapingTests EntryPointTests BuildCommandTests FixCommandTests ReleaseTests
 )
 pattern="(IAPDoctorTests|AppStoreConnectTests)\\.($(IFS='|'; echo "${integration[*]}"))"

@@ -50,6 +50,11 @@ struct ManifestEvaluator {
     static let maxNesting = 128
     /// Constants evaluated once.
     var cache: [String: Value] = [:]
+    /// The longest text a value may be (a bundle ID is at most 255 bytes, a setting a line), and
+    /// the most elements a list may have: past either the value is unknown, so constants that
+    /// double each other cannot build gigabytes within the token budget.
+    static let maxTextBytes = 4_096
+    static let maxElements = 10_000
 
     // MARK: Declarations
 
@@ -324,19 +329,31 @@ struct ManifestEvaluator {
 
         static func combine(_ left: Value, _ right: Value) -> Value {
             switch (left, right) {
-            case (.text(let a, let location), .text(let b, _)): return .text(a + b, location)
-            case (.array(let a), .array(let b)): return .array(a + b)
-            case (.dictionary(let a), .dictionary(let b)): return .dictionary(merged(a, b))
+            case (.text(let a, let location), .text(let b, _)):
+                guard a.utf8.count + b.utf8.count <= ManifestEvaluator.maxTextBytes else { return .unknown }
+                return .text(a + b, location)
+            case (.array(let a), .array(let b)):
+                guard a.count + b.count <= ManifestEvaluator.maxElements else { return .unknown }
+                return .array(a + b)
+            case (.dictionary(let a), .dictionary(let b)): return merged(a, b).map(Value.dictionary) ?? .unknown
             default: return .unknown
             }
         }
 
-        static func merged(_ a: [(key: String, value: Value)], _ b: [(key: String, value: Value)]) -> [(key: String, value: Value)] {
+        /// `b`'s entries over `a`'s, each key where it first is; nil past ``maxElements``.
+        static func merged(_ a: [(key: String, value: Value)], _ b: [(key: String, value: Value)]) -> [(key: String, value: Value)]? {
             var result = a
+            var positions: [String: Int] = [:]
+            for (index, entry) in a.enumerated() where positions[entry.key] == nil { positions[entry.key] = index }
             for entry in b {
-                if let index = result.firstIndex(where: { $0.key == entry.key }) { result[index] = entry } else { result.append(entry) }
+                if let index = positions[entry.key] {
+                    result[index] = entry
+                } else {
+                    positions[entry.key] = result.count
+                    result.append(entry)
+                }
             }
-            return result
+            return result.count <= ManifestEvaluator.maxElements ? result : nil
         }
 
         mutating func parsePostfix(_ evaluator: inout ManifestEvaluator, scope: Scope, owners: [String]) -> Value {
@@ -386,6 +403,7 @@ struct ManifestEvaluator {
                         guard case .text(let piece, _) = evaluator.evaluate(inner[...], scope: scope, owners: owners, file: file) else { return .unknown }
                         text += piece
                     }
+                    guard text.utf8.count <= ManifestEvaluator.maxTextBytes else { return .unknown }
                 }
                 return .text(text, location)
             case .punctuation where token.text == "[":

@@ -56,6 +56,10 @@ extension SourceScanner {
         static let maxWork = 250_000
         static let workExhausted = "iapdoctor stopped following constants after handling \(maxWork) IDs in all: the constants build on each other more than any real ID list does"
 
+        /// The longest string a value may be built to (a product ID is at most a few hundred bytes).
+        static let maxTextBytes = 4_096
+        static let textTooLong = "the value is built longer than \(maxTextBytes) bytes, which no product ID is: iapdoctor stops following it there"
+
         /// Counts `count` IDs of work; false (with the reason recorded) once the budget is spent.
         mutating func charge(_ count: Int) -> Bool {
             work += count

@@ -505,7 +505,9 @@ extension SourceScanner.Resolver {
 
     /// Joins one value from each piece, for every combination (at most 256); located at
     /// `location`, or at the first piece's literal. Each 64 bytes of text made count as one ID of
-    /// work: a chain `let sN = sN-1 + "x"` makes strings whose lengths add up quadratically.
+    /// work: a chain `let sN = sN-1 + "x"` makes strings whose lengths add up quadratically. A
+    /// string longer than ``maxTextBytes`` is not made: constants that double each other would
+    /// otherwise build gigabytes.
     mutating func concatenate(_ pieces: [[Item]], at location: CodeLocation? = nil) -> [Item]? {
         var results: [(value: String, location: CodeLocation?, via: String?)] = [("", location, nil)]
         for piece in pieces {
@@ -513,6 +515,10 @@ extension SourceScanner.Resolver {
             for partial in results {
                 for item in piece {
                     guard let literal = literal(item) else { return nil }
+                    guard partial.value.utf8.count + literal.value.utf8.count <= Self.maxTextBytes else {
+                        fail(Self.textTooLong)
+                        return nil
+                    }
                     // The ID is shown where its first written piece is (a bundle ID has no column).
                     let located = partial.location.map { $0.column == 0 && literal.location.column > 0 ? literal.location : $0 }
                     next.append((partial.value + literal.value, located ?? literal.location, partial.via ?? literal.via))

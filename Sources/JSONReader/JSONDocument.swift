@@ -117,7 +117,9 @@ struct Node: Sendable {
 
 /// Lines and columns from byte offsets: the offset where each line starts, and, for documents
 /// that are not all ASCII, the count of UTF-8 continuation bytes before each 256-byte block, so a
-/// column (counted in characters) takes at most one block's scan.
+/// column (counted in characters) takes at most one block's scan. A document with long lines
+/// (minified JSON is one line) also keeps a checkpoint every 512 bytes, the line and the line's
+/// start there, so finding the line costs at most one checkpoint's scan too.
 struct LineTable: Sendable {
     /// The start of every `stride`-th line: a position is found from the nearest one before it by
     /// counting at most `stride - 1` line breaks, and a large document keeps 4 bytes per 16 lines.
@@ -125,9 +127,17 @@ struct LineTable: Sendable {
     static let stride = 16
     let continuationsBefore: [UInt32]
     private static let blockShift = 8
+    /// For each checkpoint (every `1 << checkpointShift` bytes): the line breaks before it, and
+    /// the start of the line it is on. Empty when every `stride` lines are short.
+    let checkpointLines: [UInt32]
+    let checkpointLineStarts: [UInt32]
+    static let checkpointShift = 9
+    /// Recorded line starts further apart than this make the checkpoints worth keeping.
+    static let longestScan = 4_096
 
     init(bytes: [UInt8], lineStarts: [UInt32]) {
         self.lineStarts = lineStarts
+        (checkpointLines, checkpointLineStarts) = Self.checkpoints(bytes: bytes, lineStarts: lineStarts)
         guard bytes.contains(where: { $0 >= 0x80 }) else {
             continuationsBefore = []
             return
@@ -143,17 +153,64 @@ struct LineTable: Sendable {
         continuationsBefore = counts
     }
 
+    /// The checkpoints of a document whose recorded line starts leave a long stretch to scan
+    /// (none otherwise).
+    static func checkpoints(bytes: [UInt8], lineStarts: [UInt32]) -> (lines: [UInt32], lineStarts: [UInt32]) {
+        var long = bytes.count - Int(lineStarts[lineStarts.count - 1]) > longestScan
+        var index = 1
+        while !long, index < lineStarts.count {
+            long = Int(lineStarts[index]) - Int(lineStarts[index - 1]) > longestScan
+            index += 1
+        }
+        guard long else { return ([], []) }
+        let count = bytes.count >> checkpointShift + 1
+        var lines: [UInt32] = []
+        var starts: [UInt32] = []
+        lines.reserveCapacity(count)
+        starts.reserveCapacity(count)
+        var line: UInt32 = 0
+        var lineStart = UInt32(lineStarts[0])
+        bytes.withUnsafeBufferPointer { buffer in
+            for checkpoint in 0..<count {
+                lines.append(line)
+                starts.append(lineStart)
+                let from = checkpoint << checkpointShift
+                let to = min(from + (1 << checkpointShift), buffer.count)
+                var index = from
+                while index < to {
+                    if buffer[index] == 0x0A {
+                        line += 1
+                        lineStart = UInt32(index + 1)
+                    }
+                    index += 1
+                }
+            }
+        }
+        return (lines, starts)
+    }
+
     /// Line and column of the character at `offset`.
     func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        // The last recorded line start at or before `offset`, then the line breaks after it.
-        var low = 0, high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if Int(lineStarts[middle]) <= offset { low = middle } else { high = middle - 1 }
+        var line: Int
+        var lineStart: Int
+        var index: Int
+        if checkpointLines.isEmpty {
+            // The last recorded line start at or before `offset`, then the line breaks after it.
+            var low = 0, high = lineStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if Int(lineStarts[middle]) <= offset { low = middle } else { high = middle - 1 }
+            }
+            line = low * LineTable.stride
+            lineStart = Int(lineStarts[low])
+            index = lineStart
+        } else {
+            // The checkpoint at or before `offset`, then the line breaks after it.
+            let checkpoint = offset >> LineTable.checkpointShift
+            line = Int(checkpointLines[checkpoint])
+            lineStart = Int(checkpointLineStarts[checkpoint])
+            index = checkpoint << LineTable.checkpointShift
         }
-        var line = low * LineTable.stride
-        var lineStart = Int(lineStarts[low])
-        var index = lineStart
         while index < offset {
             if bytes[index] == 0x0A {
                 line += 1

@@ -77,8 +77,10 @@ public struct BuildSettings: Sendable {
     /// conditional variants (sorted), which win over the plain key when their conditions hold.
     mutating func addLevel(_ settings: [String: Fact<String>]) {
         let keys = settings.keys.sorted()
-        for key in keys where !key.contains("[") { add(name: key, key: key, value: settings[key]!) }
-        for key in keys where key.contains("[") { add(name: String(key.prefix { $0 != "[" }), key: key, value: settings[key]!) }
+        // A character test: a level of thousands of settings is read for every target.
+        let bracket: Character = "["
+        for key in keys where !key.contains(bracket) { add(name: key, key: key, value: settings[key]!) }
+        for key in keys where key.contains(bracket) { add(name: String(key.prefix { $0 != bracket }), key: key, value: settings[key]!) }
     }
 
     /// Configuration files found only by ignoring the case of their names.

@@ -16,6 +16,10 @@ public enum XcodeGenSpec {
     /// Specs read, includes included (a real project has a few dozen).
     static let maxFiles = 64
     static let maxIncludeDepth = 8
+    /// Build configurations made at most: the spec's configurations times its targets and the
+    /// project (a real project has a few hundred). Each is a settings table of its own, so a short
+    /// spec of a thousand configurations and a thousand targets would otherwise ask for a million.
+    static let maxBuildConfigurations = 20_000
 
     /// Whether `path` names an XcodeGen spec by its name (`project.yml`, `project.yaml`).
     public static func isSpec(_ path: String) -> Bool {
@@ -61,7 +65,14 @@ public enum XcodeGenSpec {
         if depth > 0 { spec = rebasingPaths(spec, from: folder, to: root) }
         var merged = YAMLTree.mapping([], spec.location)
         for include in includes(of: spec) where depth < maxIncludeDepth && files.count < maxFiles {
-            let included = Paths.resolve(include, relativeTo: folder)
+            let included = Paths.resolve(include.text, relativeTo: folder)
+            // Outside the project is decided from the path before the file system is asked, so
+            // whether a file exists there never changes the answer.
+            do {
+                try Workspace.checkInput(included)
+            } catch {
+                throw InputProblem.unreadable(error, at: include.location)
+            }
             guard FileSystem.exists(included) else { continue }
             merged = merge(merged, try read(included, depth: depth + 1, files: &files, root: root))
         }
@@ -69,27 +80,61 @@ public enum XcodeGenSpec {
     }
 
     /// `include: [a.yml, {path: b.yml}]` (or one of them alone).
-    static func includes(of spec: YAMLTree) -> [String] {
+    static func includes(of spec: YAMLTree) -> [YAMLScalar] {
         let entries: [YAMLTree]
         switch spec["include"] {
         case .sequence(let items, _)?: entries = items
         case let single?: entries = [single]
         case nil: entries = []
         }
-        return entries.compactMap { ($0.scalar ?? $0["path"]?.scalar)?.text }
+        return entries.compactMap { $0.scalar ?? $0["path"]?.scalar }
     }
 
-    /// The including spec over the included: mappings merge key by key, anything else is replaced.
+    /// The including spec over the included: mappings merge key by key (a key written twice
+    /// merges into its first), anything else is replaced.
     static func merge(_ base: YAMLTree, _ over: YAMLTree) -> YAMLTree {
-        guard case .mapping(var pairs, let location) = base, case .mapping(let overPairs, _) = over else { return over }
-        for (key, value) in overPairs {
-            if let index = pairs.firstIndex(where: { $0.key.text == key.text }) {
-                pairs[index].value = merge(pairs[index].value, value)
-            } else {
-                pairs.append((key, value))
+        guard case .mapping = base, case .mapping = over else { return over }
+        var merged = MergedMapping(base)
+        merged.merge(over)
+        return merged.tree
+    }
+
+    /// A mapping that mappings are merged into one after another, its keys found through an
+    /// index kept across the merges: a merge costs the size of what is merged in, not the
+    /// product of the two mappings' sizes.
+    struct MergedMapping {
+        var pairs: [(key: YAMLScalar, value: YAMLTree)] = []
+        var positions: [String: Int] = [:]
+        var location: SourceLocation
+
+        init(_ base: YAMLTree) {
+            guard case .mapping(let pairs, let location) = base else {
+                self.location = base.location
+                return
+            }
+            self.location = location
+            self.pairs = pairs
+            for (index, pair) in pairs.enumerated() where positions[pair.key.text] == nil { positions[pair.key.text] = index }
+        }
+
+        /// Merges `over` in; anything but a mapping replaces what was merged so far, as in ``merge(_:_:)``.
+        mutating func merge(_ over: YAMLTree) {
+            guard case .mapping(let overPairs, _) = over else {
+                pairs = []
+                positions = [:]
+                return
+            }
+            for (key, value) in overPairs {
+                if let index = positions[key.text] {
+                    pairs[index].value = XcodeGenSpec.merge(pairs[index].value, value)
+                } else {
+                    positions[key.text] = pairs.count
+                    pairs.append((key, value))
+                }
             }
         }
-        return .mapping(pairs, location)
+
+        var tree: YAMLTree { .mapping(pairs, location) }
     }
 
     /// An included spec's paths (relative to its `folder`), made relative to the root spec's
@@ -150,9 +195,18 @@ public enum XcodeGenSpec {
         let templates = spec["targetTemplates"]
         let bundleIDPrefix = spec["options"]?["bundleIdPrefix"]?.scalar
         let deploymentTargets = spec["options"]?["deploymentTarget"]
-        guard case .mapping(let targets, _)? = spec["targets"] else {
+        guard case .mapping(let targets, let targetsLocation)? = spec["targets"] else {
             project.loadConfigurationFiles()
             return project
+        }
+        let made = configurations.count * (targets.count + 1)
+        guard made <= maxBuildConfigurations else {
+            throw InputProblem(Finding(
+                rule: RuleID.inputMalformed.rawValue, severity: .error, checklist: nil,
+                message: "the XcodeGen spec declares \(configurations.count) configurations for \(targets.count) targets, "
+                    + "\(made) build configurations in all; iapdoctor reads at most \(maxBuildConfigurations)",
+                help: "run `xcodegen generate` and name the generated `.xcodeproj` in `app.xcodeproj`",
+                location: targetsLocation))
         }
         for (key, declared) in targets.sorted(by: { $0.key.text < $1.key.text }) {
             let target = applyingTemplates(declared, templates: templates, name: key.text)
@@ -202,17 +256,29 @@ public enum XcodeGenSpec {
     /// `targetTemplates` named by the target's `templates`, in order, under the target's own keys.
     static func applyingTemplates(_ target: YAMLTree, templates: YAMLTree?, name: String) -> YAMLTree {
         guard case .sequence(let names, _)? = target["templates"] else { return target }
-        var merged = YAMLTree.mapping([], target.location)
+        var merged = MergedMapping(.mapping([], target.location))
+        // A template named twice is written out for the target once; named twice in a row, it
+        // is merged once (merging the same mapping again changes nothing).
+        var bodies: [String: YAMLTree] = [:]
+        var previous: String?
         for template in names.prefix(16) {
-            guard let text = template.scalar?.text, let body = templates?[text] else { continue }
-            merged = merge(merged, replacingTargetName(body, with: name))
+            guard let text = template.scalar?.text, text != previous else { continue }
+            if bodies[text] == nil {
+                guard let body = templates?[text] else { continue }
+                bodies[text] = replacingTargetName(body, with: name)
+            }
+            merged.merge(bodies[text]!)
+            previous = text
         }
-        return merge(merged, target)
+        merged.merge(target)
+        return merged.tree
     }
 
     static func replacingTargetName(_ tree: YAMLTree, with name: String) -> YAMLTree {
         switch tree {
         case .scalar(var scalar):
+            // Both spellings start with `$`: a scalar without one is kept as it is.
+            guard scalar.text.utf8.contains(UInt8(ascii: "$")) else { return tree }
             scalar.text = scalar.text.replacingOccurrences(of: "${target_name}", with: name).replacingOccurrences(of: "$target_name", with: name)
             return .scalar(scalar)
         case .mapping(let pairs, let location):

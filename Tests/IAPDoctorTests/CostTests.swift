@@ -390,6 +390,29 @@ import TestSupport
         #expect(scan.resolutionWork < 10_000)
     }
 
+    // MARK: 6. Minified JSON
+
+    /// A product ID list of 20,000 IDs on one line (minified JSON): each ID's position is found
+    /// from the checkpoint before it, not by counting from the line's start, which cost the square
+    /// of the line; and it is the position counted in characters, as on a pretty-printed list.
+    @Test func positionsOnOneLongLineAreCountedFromCheckpoints() throws {
+        let ids = (0..<20_000).map { "com.exämple.item\($0)" }
+        let written = ids.map { "\"\($0)\"" }
+        let text = "[" + written.joined(separator: ",") + "]"
+        let contents = try ProductIDList.parse(bytes: Array(text.utf8), file: "ids.json")
+        #expect(contents.ids.map(\.value) == ids)
+        let last = try #require(contents.ids.last)
+        let before = "[" + written.dropLast().joined(separator: ",") + ","
+        #expect(last.location.line == 1)
+        #expect(last.location.column == before.unicodeScalars.count + 1)
+        // The same list pretty-printed: the same IDs, one a line.
+        let pretty = "[\n" + written.map { "  " + $0 }.joined(separator: ",\n") + "\n]\n"
+        let lines = try ProductIDList.parse(bytes: Array(pretty.utf8), file: "ids.json")
+        #expect(lines.ids.map(\.value) == ids)
+        #expect(lines.ids.last?.location.line == 20_001)
+        #expect(lines.ids.last?.location.column == 3)
+    }
+
     // MARK: 7. Internal failures
 
     @Test(arguments: ["trap", "throw"])

@@ -76,4 +76,47 @@ import TestSupport
         #expect(last.span.column == 2 + 49_999 * 4)
         #expect(last.span.endColumn == 2 + 49_999 * 4 + 3)
     }
+
+    /// Minified documents and documents with a few long lines keep checkpoints: every value's
+    /// position is still the one counted from the start of the document (the readable twin), on
+    /// lines short and long, ASCII and not, with and without a byte order mark.
+    @Test func checkpointsOnLongLinesGiveTheCountedPositions() throws {
+        var random = SplitMix(seed: 20_261_202)
+        let words = ["\"com.example.pro\"", "\"é\"", "\"😀 ü\"", "\"\\u00e9\"", "12", "true", "null", "\"\""]
+        let gaps = [",", ",", ",", ", ", ",\n", ",\n  ", ",\r\n"]
+        for round in 0..<24 {
+            var text = round % 3 == 0 ? "\u{FEFF}[" : "["
+            let count = 1_000 + Int(random.next() % 3_000)
+            // Some rounds are one line; others break lines rarely or often.
+            let breaks = [0, 0, 2, 50][round % 4]
+            for index in 0..<count {
+                if index > 0 {
+                    let gap = breaks == 0 ? "," : gaps[Int(random.next() % UInt64(gaps.count))]
+                    text += gap.contains("\n") && Int(random.next() % 100) >= breaks ? "," : gap
+                }
+                text += words[Int(random.next() % UInt64(words.count))]
+            }
+            text += "]"
+            let bytes = Array(text.utf8)
+            let document = try JSONDocument.parse(bytes: bytes, file: "long.json")
+            if breaks == 0 { #expect(!document.lines.checkpointLines.isEmpty, "round \(round): one long line has checkpoints") }
+            // Counting from the start costs the document's length: a sample of the values, and the last.
+            let elements = document.root.elements
+            let sample = (0..<100).map { _ in elements[Int(random.next() % UInt64(elements.count))] } + [elements[elements.count - 1]]
+            for element in sample {
+                for offset in [element.offsets.lowerBound, element.offsets.upperBound] {
+                    let counted = LineTable.position(of: offset, in: bytes)
+                    let found = document.lines.position(of: offset, in: bytes)
+                    #expect(found.line == counted.line && found.column == counted.column, "round \(round) offset \(offset)")
+                }
+            }
+        }
+    }
+
+    /// Short lines keep no checkpoints: a pretty-printed document costs what it did.
+    @Test func shortLinesKeepNoCheckpoints() throws {
+        let text = "[\n" + (0..<5_000).map { "  \"com.example.item\($0)\"" }.joined(separator: ",\n") + "\n]\n"
+        let document = try JSONDocument.parse(bytes: Array(text.utf8), file: "pretty.json")
+        #expect(document.lines.checkpointLines.isEmpty)
+    }
 }
