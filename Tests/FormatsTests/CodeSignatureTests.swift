@@ -138,6 +138,26 @@ struct CodeSignatureTests {
         #expect(problem.message.contains("is not a Mach-O executable"))
     }
 
+    /// The string scan (`memchr` and `strspn`) finds what the byte-by-byte twin finds, on
+    /// sections of IDs, other text, bytes past 0x7F, long runs and a last string without its NUL.
+    @Test func theStringScanEqualsItsTwin() {
+        var state: UInt64 = 7
+        let alphabet = Array("ab.Z9_-\u{0} %é".utf8) + [0x00, 0x00, 0xFF, 0x80]
+        for length in [0, 1, 2, 3, 4, 17, 300, 4_096, 70_000] {
+            let bytes = (0..<length).map { _ -> UInt8 in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return alphabet[Int(state >> 33) % alphabet.count]
+            }
+            #expect(CodeSignature.identifierStrings(bytes) == CodeSignature.identifierStringsByteByByte(bytes), "length \(length)")
+        }
+        let section = Array("com.acme.gold\0a\0abc\0\(String(repeating: "x", count: 255))\0\(String(repeating: "y", count: 256))\0tail".utf8)
+        #expect(CodeSignature.identifierStrings(section) == ["com.acme.gold", "abc", String(repeating: "x", count: 255)])
+        #expect(CodeSignature.identifierStrings(section) == CodeSignature.identifierStringsByteByByte(section))
+        // Past the limit, the first strings in section order.
+        #expect(CodeSignature.identifierStrings(section, limit: 2) == ["com.acme.gold", "abc"])
+        #expect(CodeSignature.identifierStringsByteByByte(section, limit: 2) == ["com.acme.gold", "abc"])
+    }
+
     @Test func aFileIsReadInPieces() throws {
         let path = NSTemporaryDirectory() + "iapdoctor-macho-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
