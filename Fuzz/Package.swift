@@ -9,7 +9,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
-let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot", "json", "scripts", "codesign"]
+let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot", "json", "scripts", "codesign", "zip"]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
@@ -41,6 +41,7 @@ let package = Package(
         fuzzTarget("json", ["JSONReader"]),
         fuzzTarget("scripts", ["CodeScanner"]),
         fuzzTarget("codesign", ["IAPDoctor"]),
+        fuzzTarget("zip", ["IAPDoctor"]),
     ],
     swiftLanguageModes: [.v6]
 )

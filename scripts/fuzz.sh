@@ -27,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch="$root/.build-fuzz"
-all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json scripts codesign)
+all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json scripts codesign zip)
 
 minutes=5
 runs=""
@@ -99,6 +99,7 @@ dict_for() {
     resolver|manifest|scripts) echo swift.dict ;;
     xcconfig) echo xcconfig.dict ;;
     codesign) echo codesign.dict ;;
+    zip) echo zip.dict ;;
   esac
 }
 
