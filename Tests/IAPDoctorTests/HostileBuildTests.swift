@@ -105,6 +105,31 @@ struct HostileBuildTests {
         #expect(try BuiltApp.load(path: try TestZIP.write([info], to: folder + "/Right.ipa")).bundleID?.value == "com.acme.coins")
     }
 
+    /// ZIP64's extended information gives the 64-bit sizes and offset a record sets to
+    /// 0xFFFFFFFF, in order, and only those; an entry's kind comes from its Unix mode, else from
+    /// its name or MS-DOS's directory attribute.
+    @Test func zip64FieldsAndEntryKinds() {
+        var entry = ZIPArchive.Entry(
+            name: "Payload/Coins.app/Coins", flags: 0, method: 8, crc32: 0, compressedSize: 0xFFFF_FFFF, uncompressedSize: 0xFFFF_FFFF,
+            localHeaderOffset: 12, versionMadeBy: 0x031E, externalAttributes: 0o100644 << 16)
+        let other: [UInt8] = [0x0A, 0x00, 0x04, 0x00, 1, 2, 3, 4]
+        func le64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(value >> (8 * $0) & 0xFF) } }
+        ZIPArchive.applyZIP64(other + [0x01, 0x00, 0x10, 0x00] + le64(5_000_000_000) + le64(6_000_000_000), to: &entry)
+        #expect(entry.uncompressedSize == 5_000_000_000 && entry.compressedSize == 6_000_000_000 && entry.localHeaderOffset == 12)
+        #expect(entry.kind == .file)
+        entry.externalAttributes = 0o120777 << 16
+        #expect(entry.kind == .symbolicLink)
+        entry.externalAttributes = 0o040755 << 16
+        #expect(entry.kind == .directory)
+        entry.versionMadeBy = 0x0014
+        entry.externalAttributes = 0x10
+        #expect(entry.kind == .directory)
+        entry.externalAttributes = 0x20
+        #expect(entry.kind == .file)
+        entry.name = "Payload/"
+        #expect(entry.kind == .directory)
+    }
+
     /// The executable of an `.ipa`, read through `ExportedApp.signature`: passes and bytes held.
     func streamed(_ executable: [UInt8]) throws -> (signature: BuiltApp.Signature, passes: Int, held: Int) {
         let archive = try ZIPArchive(ZIPArchive.Bytes(TestZIP.bytes([TestZIP.Entry.file("Coins", executable)])))
