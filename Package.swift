@@ -52,8 +52,6 @@ let package = Package(
         // ES256 for App Store Connect API tokens, and MD5; on Apple platforms it is CryptoKit,
         // elsewhere BoringSSL. 3.x keeps swift-tools-version 5.9 (4.x needs 6.1).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        // Reads an exported .ipa (a ZIP) in memory, for `check MyApp.ipa`.
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: libxml2Targets + [
         // The XML-to-dictionary reader: no In-App Purchase knowledge in it.
@@ -71,10 +69,13 @@ let package = Package(
         // Formats ← Model ← Loaders ← RuleEngine ← Reporters ← IAPDoctor.
         // Readers with positions and no In-App Purchase knowledge (YAML, plists, pbxproj, JSON
         // inputs, XML locations, the linear pattern matcher), paths, confinement, atomic output.
+        // zlib's raw inflate, for the .ipa reader (`ZIPArchive`): the system's zlib (Debian:
+        // zlib1g-dev; on Apple platforms the SDK's).
+        .target(name: "CInflate", linkerSettings: [.linkedLibrary("z")]),
         .target(
             name: "Formats",
             dependencies: [
-                "XMLReader", "JSONReader", .product(name: "Yams", package: "Yams"),
+                "XMLReader", "JSONReader", "CInflate", .product(name: "Yams", package: "Yams"),
                 // Insecure.MD5 for review screenshots' checksums.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -85,7 +86,7 @@ let package = Package(
         // Facts read from the app's files, each remembering where it was stated, and `init`.
         .target(
             name: "Loaders",
-            dependencies: ["Model", "CodeScanner", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["Model", "CodeScanner"],
             swiftSettings: releaseSpeed
         ),
         // Runs every rule over the loaded project and turns outcomes into the diagnosis.
@@ -142,8 +143,7 @@ let package = Package(
             name: "IAPDoctorTests",
             dependencies: [
                 "IAPDoctor", "Formats", "Model", "Loaders", "RuleEngine", "Reporters", "Rules", "CodeScanner", "JSONReader", "AppStoreConnect",
-                "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "TestSupport", "CInflate", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The pull against a loopback App Store Connect, its command, and checks of what it wrote.

@@ -9,7 +9,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
-let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot", "json", "scripts", "codesign", "bplist", "fix"]
+let names = ["xml", "descriptor", "pbxproj", "storekit", "typo", "pattern", "resolver", "manifest", "xcconfig", "snapshot", "json", "scripts", "codesign", "bplist", "fix", "zip"]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
@@ -43,6 +43,7 @@ let package = Package(
         fuzzTarget("codesign", ["IAPDoctor"]),
         fuzzTarget("bplist", ["IAPDoctor"]),
         fuzzTarget("fix", ["IAPDoctor"]),
+        fuzzTarget("zip", ["IAPDoctor"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ need_apt=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 if command -v apt-get >/dev/null 2>&1; then
-  # libxml2-dev: the XML reader; zlib1g-dev: ZIPFoundation's inflate (.ipa files); pkg-config:
+  # libxml2-dev: the XML reader; zlib1g-dev: zlib, the .ipa reader's inflate; pkg-config:
   # finds both; libyaml-dev: system libyaml for tools
   # (Yams vendors its own copy); libxml2-utils: xmllint, the benchmark baseline; time: GNU time
   # (/usr/bin/time -v), the benchmark's peak memory; ruby: the release test checks

@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch="$root/.build-fuzz"
-all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json scripts codesign bplist fix)
+all_targets=(xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json scripts codesign bplist fix zip)
 
 minutes=5
 runs=""
@@ -100,6 +100,7 @@ dict_for() {
     resolver|manifest|scripts) echo swift.dict ;;
     xcconfig) echo xcconfig.dict ;;
     codesign) echo codesign.dict ;;
+    zip) echo zip.dict ;;
   esac
 }
 

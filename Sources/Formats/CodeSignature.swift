@@ -25,7 +25,7 @@ public enum CodeSignature {
         /// Whether the slice has a code signature at all.
         public var isSigned: Bool
         /// The string constants of `__TEXT,__cstring` shaped like product IDs (nil when the
-        /// slice has no such section, or it is past the size read).
+        /// slice has no such section, or it is past the size read, or an earlier slice's were read).
         public var identifierStrings: Set<String>? = nil
     }
 
@@ -54,28 +54,30 @@ public enum CodeSignature {
     static let maxBlobs = 64
     static let maxEntitlementsBytes = 1 << 20
 
-    /// The signature of every architecture in `source`, in file order.
+    /// The signature of every architecture in `source`, in file order. The string constants are
+    /// read for the first image that has them, once: only those are used, and architectures may
+    /// share (or overlap) one range.
     public static func read(_ source: some Source, file: String) throws(Problem) -> [Slice] {
         var slices: [Slice] = []
+        var stringsRead = false
         for image in try images(source, file: file) {
-            slices.append(try slice(source, at: image.lowerBound, size: image.count, file: file))
+            let layout = try layout(source, at: image.lowerBound, size: image.count, file: file)
+            slices.append(try slice(source, layout, readStrings: !stringsRead, file: file))
+            stringsRead = stringsRead || layout.strings != nil
         }
         return slices
     }
 
-    /// The file ranges that `read` asks for beyond the headers and load commands: each image's
-    /// signature and string constants (to fetch in one pass what streams by).
+    /// Every file range that `read` asks for: the headers, each image's load commands, the
+    /// pieces of its signature that are read (the index, the entitlements blobs) and the string
+    /// constants read (a partial source holding only these reads the same).
     public static func regions(_ source: some Source, file: String) throws(Problem) -> [Range<Int>] {
-        var regions: [Range<Int>] = []
-        for image in try images(source, file: file) {
-            let layout = try layout(source, at: image.lowerBound, size: image.count, file: file)
-            regions += [layout.signature, layout.strings].compactMap { $0 }
-        }
-        return regions
+        _ = try images(source, file: file)
+        return ReadPlan().ranges(source, file: file)
     }
 
     /// The thin images of `source`: one, or each architecture of a universal binary.
-    private static func images(_ source: some Source, file: String) throws(Problem) -> [Range<Int>] {
+    static func images(_ source: some Source, file: String) throws(Problem) -> [Range<Int>] {
         guard let magic = source.bytes(at: 0, count: 4) else { throw truncated(file, "its header") }
         let bigEndian = UInt32(magic[0]) << 24 | UInt32(magic[1]) << 16 | UInt32(magic[2]) << 8 | UInt32(magic[3])
         switch bigEndian {
@@ -128,27 +130,26 @@ public enum CodeSignature {
 
     /// Where a thin image keeps what is read, from its load commands: file ranges (from the
     /// file's start) of its signature and its `__TEXT,__cstring`.
-    private struct Layout {
+    struct Layout {
         var cpuType: UInt32
         var signature: Range<Int>?
         var strings: Range<Int>?
     }
 
-    /// One thin Mach-O image at `base`.
-    private static func slice(_ source: some Source, at base: Int, size: Int, file: String) throws(Problem) -> Slice {
-        let layout = try layout(source, at: base, size: size, file: file)
+    /// One thin Mach-O image, from its layout; its string constants only when `readStrings`.
+    private static func slice(_ source: some Source, _ layout: Layout, readStrings: Bool, file: String) throws(Problem) -> Slice {
         var slice = Slice(cpuType: layout.cpuType, entitlementsXML: nil, hasDEREntitlements: false, isSigned: false)
         if let range = layout.signature {
             slice = try signature(source, at: range.lowerBound, size: range.count, cpuType: layout.cpuType, file: file)
         }
-        if let strings = layout.strings, let bytes = source.bytes(at: strings.lowerBound, count: strings.count) {
+        if readStrings, let strings = layout.strings, let bytes = source.bytes(at: strings.lowerBound, count: strings.count) {
             slice.identifierStrings = identifierStrings(bytes)
         }
         return slice
     }
 
     /// The header and load commands of the thin image at `base`.
-    private static func layout(_ source: some Source, at base: Int, size: Int, file: String) throws(Problem) -> Layout {
+    static func layout(_ source: some Source, at base: Int, size: Int, file: String) throws(Problem) -> Layout {
         guard let first = source.bytes(at: base, count: 4) else { throw truncated(file, "its Mach-O header") }
         let magic = readUInt32(first, 0, bigEndian: false)
         let is64: Bool

@@ -51,7 +51,16 @@ public final class Workspace: Sendable {
     /// Runs `body` with every path an input names confined to `root` (nil: unconfined), in the
     /// same run.
     public static func withConfinement<T, E: Error>(root: String?, _ body: () throws(E) -> T) throws(E) -> T {
-        try within(Scope(workspace: current, confinement: root.map(Confinement.init(root:))), body)
+        try within(Scope(workspace: current, confinement: root.map { Confinement(root: $0) }), body)
+    }
+
+    /// Runs `body` with every path an input names confined to the build at `build` as well as to
+    /// the confinement it is called under (if any): a build's files are its own, wherever it was
+    /// named (the command line or the descriptor), and a link inside it that leads out is refused.
+    public static func withinBuild<T, E: Error>(_ build: String, _ body: () throws(E) -> T) throws(E) -> T {
+        var inner = Confinement(root: build, kind: .build)
+        inner.enclosing = confinement.map { [$0] } ?? []
+        return try within(Scope(workspace: current, confinement: inner), body)
     }
 
 
@@ -61,24 +70,42 @@ public final class Workspace: Sendable {
     /// folder. Set for one run by ``withConfinement(root:_:)``; `nil` (the library's default)
     /// confines nothing.
     public struct Confinement: Sendable {
+        /// What the root is: the project's folder, or a build whose files must stay inside it.
+        public enum Kind: Sendable { case project, build }
+
         /// The root as given (for messages).
         public var root: String
+        public var kind: Kind = .project
+        /// Confinements that hold too (a build's, inside the project's).
+        var enclosing: [Confinement] = []
         /// The root made absolute and normalized lexically.
         var absolute: String
         /// The root with every symbolic link resolved.
         package var real: String
 
-        public init(root: String) {
+        public init(root: String, kind: Kind = .project) {
             self.root = root
+            self.kind = kind
             absolute = Paths.absolute(root)
             real = FileSystem.realPath(absolute) ?? absolute
         }
 
         /// Why `path` is not inside the root, or nil when it is.
-        public func violation(_ path: String) -> String? {
+        public func violation(_ path: String) -> String? { refusal(path)?.reason }
+
+        /// Why `path` is not inside this root or an enclosing one, with the kind of root it leaves.
+        func refusal(_ path: String) -> (reason: String, kind: Kind)? {
+            if let reason = own(path) { return (reason, kind) }
+            return enclosing.lazy.compactMap { $0.refusal(path) }.first
+        }
+
+        /// What the root is called in a refusal.
+        var noun: String { kind == .build ? "the build" : "the project folder" }
+
+        private func own(_ path: String) -> String? {
             let lexical = Paths.absolute(path)
             guard Paths.isInside(lexical, absolute) else {
-                return "it is outside the project folder `\(Paths.shown(root))`"
+                return "it is outside \(noun) `\(Paths.shown(root))`"
             }
             // The deepest part of the path that exists, with its links resolved, must stay inside too.
             var probe = lexical
@@ -87,7 +114,7 @@ public final class Workspace: Sendable {
                 if let real = FileSystem.realPath(probe) {
                     let resolved = Paths.normalize(([real] + rest.reversed()).joined(separator: "/"))
                     return Paths.isInside(resolved, self.real)
-                        ? nil : "it is, or is inside, a symbolic link that leads outside the project folder `\(Paths.shown(root))`"
+                        ? nil : "it is, or is inside, a symbolic link that leads outside \(noun) `\(Paths.shown(root))`"
                 }
                 guard probe != "/", !probe.isEmpty else { return nil }
                 rest.append(String(probe[probe.index(after: probe.lastIndex(of: "/")!)...]))
@@ -104,7 +131,12 @@ public final class Workspace: Sendable {
                 message: "cannot read `\(Paths.shown(path))`: the path contains a NUL character, which no file name can hold",
                 help: "remove the `\\u{0}` from the path")
         }
-        if let confinement = Self.confinement, let reason = confinement.violation(path) {
+        if let confinement = Self.confinement, let (reason, kind) = confinement.refusal(path) {
+            if kind == .build {
+                throw FileSystem.Problem(
+                    message: "refusing to read `\(Paths.shown(path))`: \(reason), and iapdoctor reads a build's files only from inside it",
+                    help: "a link inside a build is not followed out of it: archive or export the app again, so the build holds its own files")
+            }
             throw FileSystem.Problem(
                 message: "refusing to read `\(Paths.shown(path))`: \(reason), and iapdoctor reads only the project's own files",
                 help: "move the file into the project folder, or pass `--root` with a folder that contains both the descriptor and the file")

@@ -109,6 +109,12 @@ public struct BuiltApp: Sendable {
     public static func load(path given: String, listNames: Set<String> = []) throws(InputProblem) -> BuiltApp {
         let path = given.hasSuffix("/") && given.count > 1 ? String(given.dropLast()) : given
         if path.lowercased().hasSuffix(".ipa") { return try ExportedApp.load(path: path, listNames: listNames) }
+        // Every file of a folder build is read from inside it, however the build was named.
+        return try Workspace.withinBuild(path) { () throws(InputProblem) in try loadFolder(path, listNames: listNames) }
+    }
+
+    /// An `.xcarchive` or `.app` at `path`, read under the build's confinement.
+    private static func loadFolder(_ path: String, listNames: Set<String>) throws(InputProblem) -> BuiltApp {
         guard FileSystem.isDirectory(path) else {
             throw InputProblem(Finding(
                 rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
@@ -169,6 +175,11 @@ public struct BuiltApp: Sendable {
         if FileSystem.exists(profilePath) { app.profile = try ProvisioningProfile.load(path: profilePath) }
         if let name = plist["CFBundleExecutable"]?.string, !name.contains("/"), !name.isEmpty {
             let executable = (macOS ? contents + "/MacOS/" : bundle + "/") + name
+            if FileSystem.isSymbolicLink(executable) {
+                throw InputProblem(Finding(
+                    rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil, message: linkedExecutable(executable),
+                    help: linkedExecutableHelp, location: SourceLocation(file: executable)))
+            }
             if FileSystem.exists(executable) { app.signature = try signature(of: executable) }
         }
         let resources = files(in: contents) { name in
@@ -209,6 +220,13 @@ public struct BuiltApp: Sendable {
             platform = .ios
         }
     }
+
+    /// The refusal of an executable that is a symbolic link (in a folder or an `.ipa`).
+    static func linkedExecutable(_ executable: String) -> String {
+        "`\(Paths.shown(executable))`, the app's executable, is a symbolic link, which iapdoctor does not follow inside a build: its code signature is not read"
+    }
+
+    static let linkedExecutableHelp = "build and archive the app again: Xcode writes the executable as a file, never a link"
 
     /// The entitlements of the executable's first signed architecture (Xcode signs every slice
     /// with the same ones).

@@ -4,7 +4,6 @@ import Foundation
 import Model
 import Testing
 import TestSupport
-import ZIPFoundation
 
 /// An archive or app bundle as Xcode lays it out, written by the test: a binary Info.plist, an
 /// embedded profile (a CMS container around an XML plist), and a Mach-O executable signed with
@@ -86,18 +85,14 @@ struct BuiltAppFixture {
         let staging = folder + "/staging-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: staging) }
         try writeApp(at: staging + "/Coins.app")
-        let path = folder + "/Coins.ipa"
-        let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+        var entries: [TestZIP.Entry] = []
         for name in try FileManager.default.subpathsOfDirectory(atPath: staging + "/Coins.app").sorted() {
             let file = staging + "/Coins.app/" + name
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            let data = try Data(contentsOf: URL(fileURLWithPath: file))
-            try archive.addEntry(with: "Payload/Coins.app/" + name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
-            }
+            entries.append(.file("Payload/Coins.app/" + name, [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))))
         }
-        return path
+        return try TestZIP.write(entries, to: folder + "/Coins.ipa")
     }
 
     /// Writes an `.xcarchive` named `Coins` into `folder`; returns its path.
@@ -208,15 +203,10 @@ struct BuiltAppTests {
     @Test func hostileIPAsAreRefused() throws {
         let folder = try makeScratchFolder("ipa")
         defer { removeScratch(folder) }
-        func ipa(_ name: String, _ entries: [(String, Data, Entry.EntryType)]) throws -> String {
-            let path = folder + "/" + name
-            let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
-            for (entry, data, type) in entries {
-                try archive.addEntry(with: entry, type: type, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
-                    data.subdata(in: Int(position)..<Int(position) + size)
-                }
-            }
-            return path
+        func ipa(_ name: String, _ entries: [(String, Data, Bool)]) throws -> String {
+            try TestZIP.write(entries.map { name, data, isLink in
+                isLink ? .link(name, to: String(decoding: data, as: UTF8.self)) : .file(name, [UInt8](data))
+            }, to: folder + "/" + name)
         }
         func refusal(_ path: String) -> String {
             do {
@@ -227,15 +217,18 @@ struct BuiltAppTests {
             }
         }
         let info = try PropertyListSerialization.data(fromPropertyList: ["CFBundleIdentifier": "com.acme.coins"], format: .binary, options: 0)
-        #expect(refusal(try ipa("climb.ipa", [("Payload/../../evil.app/Info.plist", info, .file)])).contains("points outside the archive"))
-        #expect(refusal(try ipa("bomb.ipa", [("Payload/Coins.app/Info.plist", Data(count: 40 << 20), .file)])).contains("inflates"))
-        #expect(refusal(try ipa("empty.ipa", [("Payload/readme.txt", Data("hi".utf8), .file)])).contains("holds no app"))
-        #expect(refusal(try ipa("two.ipa", [("Payload/A.app/Info.plist", info, .file), ("Payload/B.app/Info.plist", info, .file)])).contains("holds 2 apps"))
-        let nested = refusal(try ipa("nested.ipa", [("Coins/Payload/Coins.app/Info.plist", info, .file), ("__MACOSX/Coins/Payload/Coins.app/._Info.plist", info, .file)]))
+        #expect(refusal(try ipa("climb.ipa", [("Payload/../../evil.app/Info.plist", info, false)])).contains("points outside the archive"))
+        #expect(refusal(try ipa("bomb.ipa", [("Payload/Coins.app/Info.plist", Data(count: 40 << 20), false)])).contains("inflates"))
+        #expect(refusal(try ipa("empty.ipa", [("Payload/readme.txt", Data("hi".utf8), false)])).contains("holds no app"))
+        #expect(refusal(try ipa("two.ipa", [("Payload/A.app/Info.plist", info, false), ("Payload/B.app/Info.plist", info, false)])).contains("holds 2 apps"))
+        let nested = refusal(try ipa("nested.ipa", [("Coins/Payload/Coins.app/Info.plist", info, false), ("__MACOSX/Coins/Payload/Coins.app/._Info.plist", info, false)]))
         #expect(nested.contains("holds its app one folder down, at `Coins/Payload/Coins.app`"), "\(nested)")
-        #expect(refusal(try ipa("link.ipa", [("Payload/Coins.app/Info.plist", Data("/etc/passwd".utf8), .symlink)])).contains("no Info.plist"))
+        #expect(refusal(try ipa("link.ipa", [("Payload/Coins.app/Info.plist", Data("/etc/passwd".utf8), true)])).contains("no Info.plist"))
         try "not a zip".write(toFile: folder + "/text.ipa", atomically: true, encoding: .utf8)
         #expect(refusal(folder + "/text.ipa").contains("is not a ZIP archive"))
+        var locked = TestZIP.Entry.file("Payload/Coins.app/Info.plist", [UInt8](info))
+        locked.flags = 1
+        #expect(refusal(try TestZIP.write([locked], to: folder + "/locked.ipa")).contains("Info.plist` is encrypted"))
     }
 
     /// The embedded profile is checked against the project's team and the check's date.
@@ -338,6 +331,43 @@ struct BuildCommandTests {
         let checked = try runIAPDoctor(["check", folder + "/project.yaml", "--format", "json"])
         #expect(checked.status != 2, "\(checked.output)")
         #expect(!checked.output.contains("does not cover the bundle ID"), "\(checked.output)")
+    }
+
+    /// A build named on the command line is read from inside itself, as one under `app.build`
+    /// is: a link in it that leads out (to a secret beside the project) is refused on every road
+    /// (`check` with the descriptor, `check` and `init` with the archive) with the same words,
+    /// and the secret is never printed.
+    @Test func aLinkOutOfTheBuildIsRefusedOnEveryRoad() throws {
+        let folder = try makeScratchFolder("build-link")
+        defer { removeScratch(folder) }
+        let secret = "IAPDOCTOR-BUILD-SECRET-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/project", withIntermediateDirectories: true)
+        try "<plist><array><string>\(secret)</string></array></plist>\n".write(toFile: folder + "/secret.plist", atomically: true, encoding: .utf8)
+        let archive = try BuiltAppFixture().writeArchive(in: folder + "/project")
+        let profile = archive + "/Products/Applications/Coins.app/embedded.mobileprovision"
+        try FileManager.default.removeItem(atPath: profile)
+        try FileManager.default.createSymbolicLink(atPath: profile, withDestinationPath: folder + "/secret.plist")
+        try """
+            version: 1
+            app:
+              bundle_id: com.acme.coins
+              build: Coins 2026-11-27.xcarchive
+            """.write(toFile: folder + "/project/project.yaml", atomically: true, encoding: .utf8)
+        let runs = [
+            try runIAPDoctor(["check", folder + "/project/project.yaml"]), try runIAPDoctor(["check", archive]),
+            try runIAPDoctor(["init", archive, "-o", folder + "/project/new.yaml"]),
+        ]
+        for run in runs {
+            let text = run.output + run.errors
+            #expect(run.status == 2, "\(text)")
+            #expect(!text.contains(secret), "\(text)")
+            #expect(text.contains("embedded.mobileprovision`: it is, or is inside, a symbolic link that leads outside the build"), "\(text)")
+        }
+        // The archive as Xcode writes it: read on both roads.
+        try FileManager.default.removeItem(atPath: profile)
+        try Data(BuiltAppFixture.profile(appID: "ABCDE12345.com.acme.coins", development: true)).write(to: URL(fileURLWithPath: profile))
+        #expect(try runIAPDoctor(["check", archive]).status != 2)
+        #expect(try runIAPDoctor(["check", folder + "/project/project.yaml"]).status != 2)
     }
 
     /// With a descriptor that names no profile, the profile embedded in the `.ipa` that runs is
