@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [--minutes N | --runs N] [--timeout S] [--max-len B] [--fork] [target…]
 #
 # Targets: xml descriptor pbxproj storekit typo pattern resolver manifest xcconfig snapshot json scripts
-# codesign bplist fix
+# codesign bplist fix zip
 # (default: all, one after the other; see FUZZING.md for what each reads).
 # --minutes N  run each target for N minutes (default 5)
 # --runs N     run each target for N executions instead (e.g. --runs 10000000)
