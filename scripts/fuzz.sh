@@ -101,6 +101,8 @@ dict_for() {
     xcconfig) echo xcconfig.dict ;;
     codesign) echo codesign.dict ;;
     zip) echo zip.dict ;;
+    bplist) echo bplist.dict ;;
+    fix) echo fix.dict ;;
   esac
 }
 

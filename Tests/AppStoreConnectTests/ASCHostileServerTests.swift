@@ -4,10 +4,11 @@ import Testing
 import TestSupport
 
 /// A pull against a server that drips its answers, or whose `links.next` never ends: each ends
-/// in seconds, with a snapshot that says what is incomplete.
+/// with a snapshot that says what is incomplete (a stall, not the request's timeout; a repeat, not
+/// a hundred pages).
 @Suite("App Store Connect pull against a hostile server", .enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
 struct ASCHostileServerTests {
-    /// One GET whose answer arrives a byte every half second: a stall, not a wait for the timeout.
+    /// One GET whose answer arrives a byte every half second: a stall, not a wait for the 60 s timeout.
     @Test func aDrippedAnswerIsAStall() async throws {
         let server = try LoopbackHTTPServer { _ in
             LoopbackHTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: Data(#"{"data": []}"#.utf8), drip: 0.5)
@@ -15,11 +16,9 @@ struct ASCHostileServerTests {
         defer { server.stop() }
         let transport = PlatformHTTPTransport(timeout: 60, stall: StallPolicy(seconds: 2, bytes: 32))
         defer { transport.close() }
-        let started = Date()
         let error = try await #require(throws: TransportError.self) { _ = try await transport.get(URL(string: server.baseURL + "/v1/apps")!, headers: [:]) }
         #expect(error.stalled, "\(error.message)")
-        #expect(error.message.contains("stalled"))
-        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(error.message.contains("stalled: fewer than 32 bytes arrived in 2 seconds"))
 
         // The same answer at full speed is read.
         let fast = try LoopbackHTTPServer { _ in LoopbackHTTPServer.Response(status: 200, body: Data(#"{"data": []}"#.utf8)) }
@@ -35,7 +34,6 @@ struct ASCHostileServerTests {
         let result = try pull.result
         #expect(result.stoppedBy?.code == "IAPDOCTOR.STALLED", "\(String(describing: result.stoppedBy))")
         #expect(result.notSentCount > 0)
-        #expect(pull.seconds < 20, "\(pull.seconds) s")
         #expect(result.text.contains("IAPDOCTOR.STALLED"))
     }
 
@@ -50,6 +48,5 @@ struct ASCHostileServerTests {
         // The app list asked for its first page and one repeat, not a hundred.
         let listPages = pull.api.requests.filter { $0.path == "/v1/apps" }
         #expect(listPages.count == 2, "\(listPages.count)")
-        #expect(pull.seconds < 20)
     }
 }
