@@ -59,8 +59,8 @@ extension ZIPArchive {
                     produced += UInt64(piece.count)
                     try body(piece, fed - range.lowerBound - (input.count - position))
                 }
-                if step.result == Z_STREAM_END { break }
-                guard step.result == Z_OK || step.result == Z_BUF_ERROR else {
+                if step.result == IAP_Z_STREAM_END { break }
+                guard step.result == IAP_Z_OK || step.result == IAP_Z_BUF_ERROR else {
                     throw Problem("its deflate stream is not valid (zlib error \(step.result))")
                 }
                 // zlib moves forward whenever it has input and room; twice without: it never will.
@@ -81,7 +81,7 @@ extension ZIPArchive {
     }
 
     static func crc32(_ crc: UInt, _ bytes: [UInt8]) -> UInt {
-        bytes.withUnsafeBufferPointer { buffer in CInflate.crc32(crc, buffer.baseAddress, uInt(buffer.count)) }
+        bytes.withUnsafeBufferPointer { buffer in UInt(iap_crc32(UInt32(truncatingIfNeeded: crc), buffer.baseAddress, buffer.count)) }
     }
 
     static func hex(_ value: UInt32) -> String {
@@ -89,46 +89,30 @@ extension ZIPArchive {
         return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
     }
 
-    /// One raw deflate stream through zlib. zlib keeps the stream's address (and checks it on
-    /// every call), so the stream lives in memory of its own, never moved.
+    /// One raw deflate stream through zlib (`CInflate`, which keeps zlib's stream in place).
     private final class Inflater {
-        private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        private let inflater: OpaquePointer
 
         init() throws(Problem) {
-            stream.initialize(to: z_stream())
-            guard iap_inflate_init_raw(stream) == Z_OK else {
-                stream.deallocate()
-                throw Problem("zlib could not start inflating it")
-            }
+            guard let inflater = iap_inflater_create() else { throw Problem("zlib could not start inflating it") }
+            self.inflater = inflater
         }
 
-        deinit {
-            inflateEnd(stream)
-            stream.deallocate()
-        }
+        deinit { iap_inflater_free(inflater) }
 
         /// One call of zlib's `inflate` on `input` from `position`, into `output`.
         func step(_ input: [UInt8], from position: Int, into output: inout [UInt8])
             -> (result: Int32, position: Int, consumed: Int, produced: Int) {
             let available = input.count - position
-            var result: Int32 = Z_OK
-            var left = available
-            var room = output.count
-            let stream = self.stream
-            input.withUnsafeBufferPointer { source in
+            var consumed = 0, produced = 0
+            let inflater = self.inflater
+            let result = input.withUnsafeBufferPointer { source in
                 output.withUnsafeMutableBufferPointer { target in
-                    stream.pointee.next_in = available > 0 ? UnsafeMutablePointer(mutating: source.baseAddress! + position) : nil
-                    stream.pointee.avail_in = uInt(available)
-                    stream.pointee.next_out = target.baseAddress
-                    stream.pointee.avail_out = uInt(target.count)
-                    result = CInflate.inflate(stream, Z_NO_FLUSH)
-                    left = Int(stream.pointee.avail_in)
-                    room = Int(stream.pointee.avail_out)
-                    stream.pointee.next_in = nil
-                    stream.pointee.next_out = nil
+                    iap_inflate_step(inflater, available > 0 ? source.baseAddress! + position : nil, available, &consumed,
+                                     target.baseAddress, target.count, &produced)
                 }
             }
-            return (result, position + available - left, available - left, output.count - room)
+            return (result, position + consumed, consumed, produced)
         }
     }
 }

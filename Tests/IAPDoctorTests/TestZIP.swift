@@ -34,28 +34,16 @@ struct TestZIP {
     }
 
     static func deflate(_ data: [UInt8]) -> [UInt8] {
-        // zlib checks the stream's address on every call: it lives in memory of its own.
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        defer { deflateEnd(stream); stream.deallocate() }
-        precondition(deflateInit2_(stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK)
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(stream, uLong(data.count))) + 64)
-        var input = data
-        let produced = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.pointee.next_in = source.baseAddress
-                stream.pointee.avail_in = uInt(source.count)
-                stream.pointee.next_out = target.baseAddress
-                stream.pointee.avail_out = uInt(target.count)
-                precondition(CInflate.deflate(stream, Z_FINISH) == Z_STREAM_END)
-                return target.count - Int(stream.pointee.avail_out)
-            }
+        var output = [UInt8](repeating: 0, count: iap_deflate_bound(data.count))
+        let produced = data.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { iap_deflate_raw(source.baseAddress, source.count, $0.baseAddress, $0.count) }
         }
+        precondition(produced > 0 || data.isEmpty)
         return Array(output[0..<produced])
     }
 
     static func crc32(_ data: [UInt8]) -> UInt32 {
-        UInt32(data.withUnsafeBufferPointer { CInflate.crc32(0, $0.baseAddress, uInt($0.count)) })
+        data.withUnsafeBufferPointer { iap_crc32(0, $0.baseAddress, $0.count) }
     }
 
     static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
