@@ -72,10 +72,13 @@ let package = Package(
         // zlib's raw inflate, for the .ipa reader (`ZIPArchive`): the system's zlib (Debian:
         // zlib1g-dev; on Apple platforms the SDK's).
         .target(name: "CInflate", linkerSettings: [.linkedLibrary("z")]),
+        // The read-only ZIP reader for .ipa files. A module of its own, apart from libxml2's: a
+        // module importing both C modules failed to build (ICU's `UErrorCode` twice).
+        .target(name: "ZIPReader", dependencies: ["CInflate"], swiftSettings: releaseSpeed),
         .target(
             name: "Formats",
             dependencies: [
-                "XMLReader", "JSONReader", "CInflate", .product(name: "Yams", package: "Yams"),
+                "XMLReader", "JSONReader", .product(name: "Yams", package: "Yams"),
                 // Insecure.MD5 for review screenshots' checksums.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -86,7 +89,7 @@ let package = Package(
         // Facts read from the app's files, each remembering where it was stated, and `init`.
         .target(
             name: "Loaders",
-            dependencies: ["Model", "CodeScanner"],
+            dependencies: ["Model", "CodeScanner", "ZIPReader"],
             swiftSettings: releaseSpeed
         ),
         // Runs every rule over the loaded project and turns outcomes into the diagnosis.
@@ -143,7 +146,7 @@ let package = Package(
             name: "IAPDoctorTests",
             dependencies: [
                 "IAPDoctor", "Formats", "Model", "Loaders", "RuleEngine", "Reporters", "Rules", "CodeScanner", "JSONReader", "AppStoreConnect",
-                "TestSupport", "CInflate", .product(name: "Crypto", package: "swift-crypto"),
+                "TestSupport", "ZIPReader", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The pull against a loopback App Store Connect, its command, and checks of what it wrote.

@@ -4,3 +4,4 @@
 @_exported import Loaders
 @_exported import RuleEngine
 @_exported import Reporters
+@_exported import ZIPReader

@@ -1,6 +1,7 @@
 import Foundation
 import Formats
 import Model
+import ZIPReader
 
 /// An exported `.ipa`: a ZIP whose `Payload/NAME.app/` is the app bundle. Read in place
 /// (`ZIPArchive`), never extracted: only the Info.plist, the embedded profile, the bundled lists

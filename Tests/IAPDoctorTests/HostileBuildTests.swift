@@ -1,6 +1,7 @@
 import Foundation
 @testable import Formats
 @testable import Loaders
+@testable import ZIPReader
 import Testing
 import TestSupport
 

@@ -1,5 +1,5 @@
-import CInflate
 import Foundation
+import ZIPReader
 
 /// ZIP archives written by the tests, byte by byte: what Xcode's export writes (deflated files,
 /// Unix modes), and what it never does (a stream cut short, a CRC or a size that lies, a link).
@@ -33,18 +33,9 @@ struct TestZIP {
         }
     }
 
-    static func deflate(_ data: [UInt8]) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: iap_deflate_bound(data.count))
-        let produced = data.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { iap_deflate_raw(source.baseAddress, source.count, $0.baseAddress, $0.count) }
-        }
-        precondition(produced > 0 || data.isEmpty)
-        return Array(output[0..<produced])
-    }
+    static func deflate(_ data: [UInt8]) -> [UInt8] { ZIPDeflate.deflate(data) }
 
-    static func crc32(_ data: [UInt8]) -> UInt32 {
-        data.withUnsafeBufferPointer { iap_crc32(0, $0.baseAddress, $0.count) }
-    }
+    static func crc32(_ data: [UInt8]) -> UInt32 { ZIPDeflate.crc32(data) }
 
     static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
     static func le32(_ value: UInt64) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }

@@ -116,3 +116,20 @@ extension ZIPArchive {
         }
     }
 }
+
+/// zlib's raw deflate and CRC-32, for code that writes archives (the tests' `.ipa` files), so that
+/// zlib's module stays inside this one.
+public enum ZIPDeflate {
+    public static func deflate(_ data: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: iap_deflate_bound(data.count))
+        let produced = data.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { iap_deflate_raw(source.baseAddress, source.count, $0.baseAddress, $0.count) }
+        }
+        precondition(produced > 0, "zlib could not deflate")
+        return Array(output[0..<produced])
+    }
+
+    public static func crc32(_ data: [UInt8]) -> UInt32 {
+        data.withUnsafeBufferPointer { iap_crc32(0, $0.baseAddress, $0.count) }
+    }
+}
