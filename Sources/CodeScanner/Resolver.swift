@@ -47,24 +47,36 @@ extension SourceScanner {
         /// `[[[[…` or a long chain of constants from exhausting a small thread stack.
         var nesting = 0
         static let maxNesting = 48
-        /// IDs handled in all (each list built, and each remembered list used again, counts its
-        /// length). Definitions are evaluated once and remembered, but a chain such as
+        /// IDs handled (each list built, and each remembered list used again, counts its length).
+        /// Definitions are evaluated once and remembered, but a chain such as
         /// `let dN = [dN-1, "idN"]` still makes lists whose lengths add up quadratically in the
-        /// source's length; past `maxWork` nothing more is followed and the
-        /// remaining call sites are notes saying why. A real app's ID lists total a few hundred.
+        /// source's length. Each file's call sites have `maxWork` of their own, so that one file
+        /// built to spend it cannot hide another's requests; the project has `maxTotalWork`. Past
+        /// either, nothing more is followed (a call site that names only literals still is) and
+        /// the remaining call sites are notes saying why. A real app's ID lists total a few hundred.
         var work = 0
+        var fileWork = 0
         static let maxWork = 250_000
-        static let workExhausted = "iapdoctor stopped following constants after handling \(maxWork) IDs in all: the constants build on each other more than any real ID list does"
+        static let maxTotalWork = 1_000_000
+        /// Set while a call site that names no constant is evaluated: its cost is its own length.
+        var unmetered = false
+        static let workExhausted = "iapdoctor stopped following constants after handling \(maxWork) IDs for this file's requests: the constants build on each other more than any real ID list does"
+        static let totalWorkExhausted = "iapdoctor stopped following constants after handling \(maxTotalWork) IDs in all: the constants build on each other more than any real ID list does"
 
         /// The longest string a value may be built to (a product ID is at most a few hundred bytes).
         static let maxTextBytes = 4_096
         static let textTooLong = "the value is built longer than \(maxTextBytes) bytes, which no product ID is: iapdoctor stops following it there"
 
-        /// Counts `count` IDs of work; false (with the reason recorded) once the budget is spent.
+        /// Whether the budgets are spent (a call site naming only literals never is).
+        var isExhausted: Bool { !unmetered && (fileWork > Self.maxWork || work > Self.maxTotalWork) }
+
+        /// Counts `count` IDs of work; false (with the reason recorded) once a budget is spent.
         mutating func charge(_ count: Int) -> Bool {
+            guard !unmetered else { return true }
             work += count
-            guard work <= Self.maxWork else {
-                fail(Self.workExhausted)
+            fileWork += count
+            guard !isExhausted else {
+                failSpecifically(fileWork > Self.maxWork ? Self.workExhausted : Self.totalWorkExhausted)
                 return false
             }
             return true
@@ -251,6 +263,7 @@ extension SourceScanner {
             inProgress.remove(reference)
             if let items, !charge(items.count) {
                 evaluated[reference] = .some(nil)
+                if let failure { failedReasons[reference] = failure }
                 return nil
             }
             // A reason that names where the value comes from (the Info.plist, UserDefaults, a

@@ -91,6 +91,7 @@ extension SourceScanner {
             scan.storeKit2Uses += file.storeKit2Uses
             imports.formUnion(file.imports)
             scan.secrets += file.secrets
+            resolver.fileWork = 0
             for call in file.calls {
                 if let wrapper = call.wrapper { calledWrappers.insert(wrapper) }
                 let api = call.wrapper.map { "\($0) → \(call.api)" } ?? call.api
@@ -109,7 +110,12 @@ extension SourceScanner {
                 // requested where it was fetched.
                 if call.wrapper == nil ? Resolver.isFetchedProductID(call.argument)
                     : call.arguments.contains(where: { Resolver.isFetchedProductID($0.tokens) }) { continue }
-                guard let evaluated = resolver.evaluateCall(call, file: fileIndex) else {
+                // A call site naming only literals costs its own length, whatever was spent before.
+                resolver.unmetered = call.wrapper == nil
+                    && !call.argument.contains { $0.kind == .identifier || ($0.kind == .string && !$0.isLiteral) }
+                let evaluation = resolver.evaluateCall(call, file: fileIndex)
+                resolver.unmetered = false
+                guard let evaluated = evaluation else {
                     var unresolved = UnresolvedRequest(
                         location: call.location, api: api, argument: written,
                         reason: resolver.failure ?? "`\(written)` is not a string literal, a constant, a string enum case or a list of them",
@@ -164,6 +170,7 @@ extension SourceScanner {
             }
         }
         for file in resolver.files {
+            resolver.fileWork = 0
             for wrapper in file.wrappers where calledWrappers.insert(wrapper.display).inserted {
                 resolver.failure = nil
                 resolver.dropped = 0

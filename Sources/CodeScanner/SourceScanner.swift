@@ -168,10 +168,14 @@ public struct SourceScan: Sendable {
     /// (`MKStoreKitConfigs.plist`), to be read as product ID lists.
     public var libraryConfigurationFiles: [String] = []
     public var filesScanned: Int
-    /// IDs the constant resolver handled in all (at most `maxResolutionWork`): a measure of its
-    /// cost that tests can check without timing anything.
+    /// IDs the constant resolver handled in all (at most `maxResolutionWork` for one file's call
+    /// sites, `maxTotalResolutionWork` for the project's): a measure of its cost that tests can
+    /// check without timing anything.
     public var resolutionWork = 0
     public static let maxResolutionWork = SourceScanner.Resolver.maxWork
+    public static let maxTotalResolutionWork = SourceScanner.Resolver.maxTotalWork
+    /// The longest string a constant is built to before it is no longer followed.
+    public static let maxBuiltTextBytes = SourceScanner.Resolver.maxTextBytes
     /// Files that could not be read, symbolic link loops, oversized files, missing paths. Never fatal.
     public var problems: [ScanProblem]
 

@@ -78,8 +78,8 @@ extension SourceScanner.Resolver {
     /// the work budget. The caller lowers `nesting` when it is done.
     mutating func enterExpression() -> Bool {
         guard nesting < Self.maxNesting else { return false }
-        guard work <= Self.maxWork else {
-            fail(Self.workExhausted)
+        guard !isExhausted else {
+            failSpecifically(fileWork > Self.maxWork ? Self.workExhausted : Self.totalWorkExhausted)
             return false
         }
         nesting += 1
@@ -516,7 +516,7 @@ extension SourceScanner.Resolver {
                 for item in piece {
                     guard let literal = literal(item) else { return nil }
                     guard partial.value.utf8.count + literal.value.utf8.count <= Self.maxTextBytes else {
-                        fail(Self.textTooLong)
+                        failSpecifically(Self.textTooLong)
                         return nil
                     }
                     // The ID is shown where its first written piece is (a bundle ID has no column).
