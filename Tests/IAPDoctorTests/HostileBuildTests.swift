@@ -106,6 +106,40 @@ struct HostileBuildTests {
         #expect(try BuiltApp.load(path: try TestZIP.write([info], to: folder + "/Right.ipa")).bundleID?.value == "com.acme.coins")
     }
 
+    /// An archive whose classic end record only says "see ZIP64" (0xFFFF entries, 0xFFFFFFFF
+    /// size and offset): the ZIP64 end record behind its locator gives the directory, and a
+    /// locator pointing past the archive is refused with the reason.
+    @Test func zip64EndRecordGivesTheDirectory() throws {
+        func le64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(value >> (8 * $0) & 0xFF) } }
+        let plain = TestZIP.bytes([.file("Payload/Coins.app/Info.plist", Array("<plist/>".utf8)), .file("Payload/Coins.app/Coins", [1, 2, 3])])
+        let endStart = plain.count - 22
+        let directorySize = UInt64(plain[endStart + 12]) | UInt64(plain[endStart + 13]) << 8 | UInt64(plain[endStart + 14]) << 16
+        let directoryOffset = UInt64(plain[endStart + 16]) | UInt64(plain[endStart + 17]) << 8 | UInt64(plain[endStart + 18]) << 16
+        func archive(recordAt recordOffset: UInt64) -> [UInt8] {
+            let record = [0x50, 0x4B, 0x06, 0x06] + le64(44) + TestZIP.le16(45) + TestZIP.le16(45) + TestZIP.le32(0) + TestZIP.le32(0)
+                + le64(2) + le64(2) + le64(directorySize) + le64(directoryOffset)
+            let locator = [0x50, 0x4B, 0x06, 0x07] + TestZIP.le32(0) + le64(recordOffset) + TestZIP.le32(1)
+            let end = [0x50, 0x4B, 0x05, 0x06] + TestZIP.le16(0xFFFF) + TestZIP.le16(0xFFFF) + TestZIP.le16(0xFFFF) + TestZIP.le16(0xFFFF)
+                + TestZIP.le32(0xFFFF_FFFF) + TestZIP.le32(0xFFFF_FFFF) + TestZIP.le16(0)
+            return Array(plain[..<endStart]) + record + locator + end
+        }
+        let zip = try ZIPArchive(ZIPArchive.Bytes(archive(recordAt: UInt64(endStart))))
+        #expect(zip.statedEntryCount == 2)
+        var names: [String] = []
+        try zip.forEachEntry { names.append($0.name) }
+        #expect(names == ["Payload/Coins.app/Info.plist", "Payload/Coins.app/Coins"])
+        // The classic archive reads the same entries (the control).
+        var plainNames: [String] = []
+        try ZIPArchive(ZIPArchive.Bytes(plain)).forEachEntry { plainNames.append($0.name) }
+        #expect(plainNames == names)
+        #expect(throws: ZIPArchive.Problem("its ZIP64 end record is missing or points outside the archive")) {
+            try ZIPArchive(ZIPArchive.Bytes(archive(recordAt: 1 << 40)))
+        }
+        #expect(throws: ZIPArchive.Problem("its ZIP64 end record is missing or points outside the archive")) {
+            try ZIPArchive(ZIPArchive.Bytes(archive(recordAt: 0)))
+        }
+    }
+
     /// ZIP64's extended information gives the 64-bit sizes and offset a record sets to
     /// 0xFFFFFFFF, in order, and only those; an entry's kind comes from its Unix mode, else from
     /// its name or MS-DOS's directory attribute.
