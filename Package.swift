@@ -46,12 +46,15 @@ let package = Package(
         .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
         .plugin(name: "IAPDoctorPlugin", targets: ["IAPDoctorPlugin"]),
     ],
+    // Exact versions, and no Package.resolved in the repository: a recorded revision is the commit
+    // of the machine that resolved it, and SwiftPM refuses one that another copy of the same tag
+    // does not have (docs/development.md, "Dependencies").
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         // ES256 for App Store Connect API tokens, and MD5; on Apple platforms it is CryptoKit,
         // elsewhere BoringSSL. 3.x keeps swift-tools-version 5.9 (4.x needs 6.1).
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: libxml2Targets + [
         // The XML-to-dictionary reader: no In-App Purchase knowledge in it.

@@ -1,24 +1,41 @@
 #!/usr/bin/env bash
-# Resolves the dependencies and fails if any resolves to another version than Package.resolved
-# pins. The committed Package.resolved was recorded on the development machines, whose package
-# mirror has its own commit ids: where packages come from GitHub (a Mac, GitHub Actions), SwiftPM
-# re-resolves each pin to the same version and rewrites its revision (Package.resolved then shows
-# as modified; do not commit that). Versions are what must not change. Bash 3.2 compatible.
+# Resolves the dependencies from scratch and fails unless each direct dependency resolves to the
+# exact version Package.swift names. The repository keeps no Package.resolved: a recorded revision
+# is the commit id of the copy that resolved it (a package mirror has its own), and SwiftPM refuses
+# a revision the other copy of the same tag does not have, so a source build elsewhere would stop
+# before compiling (docs/development.md, "Dependencies"). Bash 3.2 compatible.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pins() {
-  python3 -c 'import json, sys
-for pin in sorted(json.load(open(sys.argv[1]))["pins"], key=lambda p: p["identity"]):
-    print(pin["identity"], pin["state"].get("version"))' "$1"
-}
-before=$(pins Package.resolved)
-swift package resolve
-after=$(pins Package.resolved)
-if [ "$before" != "$after" ]; then
-  echo "dependencies resolved to other versions than Package.resolved pins:" >&2
-  echo "pinned:   $before" >&2
-  echo "resolved: $after" >&2
+if git ls-files --error-unmatch Package.resolved >/dev/null 2>&1; then
+  echo "Package.resolved is committed: remove it (git rm --cached Package.resolved); Package.swift pins the versions" >&2
   exit 1
 fi
-echo "pinned versions kept:"
-echo "$before"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+# A copy of the manifest alone: the checkout's own Package.resolved and .build are not consulted.
+cp Package.swift "$scratch/"
+mkdir -p "$scratch/Sources" "$scratch/Plugins"
+( cd "$scratch" && swift package resolve >/dev/null 2>"$scratch/resolve.log" ) || {
+  cat "$scratch/resolve.log" >&2
+  echo "a clean resolution of Package.swift failed" >&2
+  exit 1
+}
+python3 - "$scratch/Package.resolved" Package.swift <<'EOF'
+import json, re, sys
+resolved = {pin["location"].rstrip("/").removesuffix(".git").lower(): pin["state"].get("version")
+            for pin in json.load(open(sys.argv[1]))["pins"]}
+pins = re.findall(r'\.package\(url:\s*"([^"]+)",\s*(\w+):\s*"([^"]+)"\)', open(sys.argv[2]).read())
+failed = False
+for url, kind, version in pins:
+    got = resolved.get(url.rstrip("/").removesuffix(".git").lower())
+    if kind != "exact":
+        print(f"{url}: `{kind}:` in Package.swift; pin it with `exact:`", file=sys.stderr); failed = True
+    elif got != version:
+        print(f"{url}: Package.swift pins {version}, resolution gave {got}", file=sys.stderr); failed = True
+    else:
+        print(f"{url} {version}")
+for location, version in sorted(resolved.items()):
+    if not any(location == url.rstrip("/").removesuffix(".git").lower() for url, _, _ in pins):
+        print(f"{location} {version} (through a direct dependency)")
+sys.exit(1 if failed or not pins else 0)
+EOF

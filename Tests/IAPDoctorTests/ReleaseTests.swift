@@ -6,6 +6,21 @@ import TestSupport
 /// one SwiftPM takes, and the plugins run from it without compiling iapdoctor; the formula parses.
 @Suite("Release artifacts", .serialized)
 struct ReleaseTests {
+    /// A source build resolves wherever its packages come from: no recorded revisions in the
+    /// repository, each direct dependency pinned by exact version, and a clean resolution of the
+    /// manifest alone gives those versions (`scripts/check-pins.sh`).
+    @Test func theManifestPinsExactVersionsAndResolvesAlone() throws {
+        let manifest = readText(repositoryFile("Package.swift"))
+        let dependencies = manifest.components(separatedBy: "\n").filter { $0.contains(".package(url:") }
+        #expect(dependencies.count == 3, "\(dependencies)")
+        #expect(dependencies.allSatisfy { $0.contains("exact: \"") }, "\(dependencies)")
+        let ignored = readText(repositoryFile(".gitignore")).components(separatedBy: "\n")
+        #expect(ignored.contains("/Package.resolved"))
+        let checked = try runProgram(["bash", repositoryFile("scripts/check-pins.sh")])
+        #expect(checked.status == 0, "\(checked.output)")
+        #expect(checked.output.contains("https://github.com/apple/swift-argument-parser 1.8.2"), "\(checked.output)")
+    }
+
     /// The bundle and tarballs of the built (debug) binary, written twice.
     @Test func theArtifactsAreDeterministicAndListed() throws {
         let folder = try makeScratchFolder("release")
