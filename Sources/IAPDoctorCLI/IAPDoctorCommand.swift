@@ -74,6 +74,16 @@ func terminate(_ code: Int32) -> Never {
     exit(code)
 }
 
+/// The terminal's width when standard output is one (its window size, else `COLUMNS`, else 80);
+/// nil for a pipe or a file, whose text is not wrapped.
+func terminalColumns() -> Int? {
+    guard isatty(1) == 1 else { return nil }
+    var size = winsize()
+    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+    return 80
+}
+
 func writeError(_ message: String) {
     let text = message.hasSuffix("\n") ? message : message + "\n"
     FileHandle.standardError.write(Data(text.utf8))
@@ -102,7 +112,7 @@ struct Check: ParsableCommand {
     @Flag(help: "Fail on warnings too (the same as --fail-on warning).")
     var strict = false
 
-    @Flag(help: "Text: list each checklist item's open questions and each product's unknown items (by default they are summed up under \"Next steps\").")
+    @Flag(help: "Text: list every checklist item (by default passing and not-applicable ones are counted), each item's open questions and each product's unknown items (by default summed up under \"Next steps\").")
     var verbose = false
 
     @Option(name: .shortAndLong, help: "Write the report to this file (atomically) instead of standard output.")
@@ -180,7 +190,7 @@ struct CheckSettings: Equatable {
         let doctor = Doctor(engine: BuiltinRules.engine())
         if fix != .off { try applyFixes(doctor, pulledSnapshot: pulledSnapshot) }
         let useColor = output == nil && color.enabled(isTerminal: isatty(1) == 1)
-        let reporter = format.reporter(color: useColor, verbose: verbose)
+        let reporter = format.reporter(color: useColor, verbose: verbose, width: output == nil ? terminalColumns() : nil)
         var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulledSnapshot)
         request.listsEveryFinding = type(of: reporter).listsEveryFinding && listing != .limited
         request.quotesSources = type(of: reporter).quotesSources

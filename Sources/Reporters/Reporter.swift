@@ -54,9 +54,10 @@ extension ListingReporter {
 public enum OutputFormat: String, CaseIterable, Sendable {
     case text, json, sarif, junit, github, xcode, gitlab, checkstyle, markdown
 
-    public func reporter(color: Bool, verbose: Bool = false) -> any Reporter {
+    /// `width`: the terminal's columns, for the text format's wrapping (nil: no wrapping).
+    public func reporter(color: Bool, verbose: Bool = false, width: Int? = nil) -> any Reporter {
         switch self {
-        case .text: return TextReporter(color: color, verbose: verbose)
+        case .text: return TextReporter(color: color, verbose: verbose, width: width)
         case .json: return JSONReporter()
         case .sarif: return SARIFReporter()
         case .junit: return JUnitReporter()

@@ -12,14 +12,19 @@ public struct TextReporter: Reporter {
     /// Every open question under its item and every unknown item of a product; by default the
     /// questions are summed up by where their answers live (``Diagnosis/nextSteps``).
     public var verbose: Bool
+    /// The terminal's width in columns: prose lines (checklist items, verdicts, next steps, notes
+    /// and helps) wrap under their own text; quoted source is never wrapped. Nil: no wrapping (a
+    /// pipe or a file).
+    public var width: Int?
     /// Stands for ESC in colour codes while the report is built: control characters from the
     /// inputs are escaped in the finished text (`\u{1B}`), then this becomes the real ESC. A
     /// private-use scalar and a number drawn per report, so no input can spell it.
     private let escape: String
 
-    public init(color: Bool, verbose: Bool = false) {
+    public init(color: Bool, verbose: Bool = false, width: Int? = nil) {
         self.color = color
         self.verbose = verbose
+        self.width = width.map { max($0, 40) }
         var random = SystemRandomNumberGenerator()
         escape = "\u{E000}\(random.next())\u{E001}"
     }
@@ -50,14 +55,14 @@ public struct TextReporter: Reporter {
         var header = "iapdoctor \(diagnosis.toolVersion)"
         if let name = diagnosis.appName?.value { header += ": \(name)" }
         if let bundle = diagnosis.bundleID?.value { header += " (\(bundle))" }
-        out.append(bold(header))
+        out += wrap(bold(header), hang: 2)
         if diagnosis.hasDescriptor {
             // Where each fact of the first line came from, so a surprising one can be traced.
             var origins: [String] = []
             if let name = diagnosis.appName { origins.append("name from \(name.location)") }
             if let bundle = diagnosis.bundleID { origins.append("bundle ID from \(bundle.location)") }
             if let platform = diagnosis.platform { origins.append("\(platform.value.displayName) from \(platform.location)") }
-            if !origins.isEmpty { out.append(origins.joined(separator: ", ")) }
+            if !origins.isEmpty { out += wrap(origins.joined(separator: ", "), hang: 2) }
             var context = "environment: \(diagnosis.environment.rawValue)"
             if !diagnosis.environmentStated { context += " (not stated; set `environment`)" }
             if let checkedAt = diagnosis.checkedAt { context += ", checked at \(checkedAt)" }
@@ -76,23 +81,28 @@ public struct TextReporter: Reporter {
             out.append(bold("Checklist"))
             // Without a descriptor only the catalog items have anything to say.
             let entries = diagnosis.hasDescriptor ? diagnosis.checklist : diagnosis.checklist.filter { $0.status != .notApplicable }
-            let width = entries.map(\.item.id.count).max() ?? 0
-            for entry in entries {
+            // By default the items that need nothing (passing, not applicable) are only counted.
+            let shown = verbose ? entries : entries.filter { $0.status != .pass && $0.status != .notApplicable }
+            let width = shown.map(\.item.id.count).max() ?? 0
+            for entry in shown {
                 let number = entry.item.number < 10 ? " \(entry.item.number)" : "\(entry.item.number)"
                 let id = entry.item.id.padding(toLength: width, withPad: " ", startingAt: 0)
                 var line = "  \(mark(entry.status)) \(number) \(id)  \(entry.item.question)"
                 if !entry.findings.isEmpty { line += " " + entry.findings.map { "[\($0 + 1)]" }.joined(separator: " ") }
-                out.append(line)
+                out.append(contentsOf: wrap(line, hang: 9 + width))
                 switch entry.status {
                 case .unknown, .fail, .warn:
                     guard verbose else { break }
-                    for question in entry.questions { out.append(paint("          ? \(question.sentence)", "33")) }
+                    for question in entry.questions { out.append(contentsOf: wrap(paint("          ? \(question.sentence)", "33"), hang: 12)) }
                 case .notApplicable:
-                    out.append(paint("          – not applicable: \(entry.reasons.joined(separator: "; "))", "2"))
+                    out.append(contentsOf: wrap(paint("          – not applicable: \(entry.reasons.joined(separator: "; "))", "2"), hang: 12))
                 default: break
                 }
             }
-            out.append("  " + tally(entries))
+            var tallied = "  " + tally(entries)
+            let folded = entries.count - shown.count
+            if folded > 0 { tallied += paint(" (`--verbose` lists \(folded == entries.count ? "them" : "the \(folded) passing and not-applicable items"))", "2") }
+            out.append(contentsOf: wrap(tallied, hang: 4))
             out.append("")
         }
 
@@ -119,14 +129,14 @@ public struct TextReporter: Reporter {
                     line += "; unknown \(first)\(more > 0 ? " and \(more) more" : "")"
                     if let question = product.openQuestion { line += ": \(question.sentence)" }
                 }
-                out.append(line)
+                out.append(contentsOf: wrap(line, hang: 4))
             }
             out.append("")
         }
 
         if !diagnosis.nextSteps.isEmpty {
             out.append(bold("Next steps"))
-            for step in diagnosis.nextSteps { out.append("  \(step.sentence)") }
+            for step in diagnosis.nextSteps { out.append(contentsOf: wrap("  \(step.sentence)", hang: 4)) }
             if !verbose { out.append(paint("  (`--verbose` lists each item's questions)", "2")) }
             out.append("")
         }
@@ -136,13 +146,54 @@ public struct TextReporter: Reporter {
             out.append(contentsOf: render(finding, number: index + 1, sources: sources))
             out.append("")
         }
-        out.append(bold(diagnosis.summaryLine))
+        out.append(contentsOf: wrap(bold(diagnosis.summaryLine), hang: 0))
         let fixable = diagnosis.findings.filter { $0.fix != nil }.count
         if fixable > 0 {
-            out.append("\(fixable) of them \(fixable == 1 ? "has" : "have") a certain fix: `iapdoctor check --fix` applies \(fixable == 1 ? "it" : "them") (`--fix --diff` shows the edits first)")
+            out.append(contentsOf: wrap("\(fixable) of them \(fixable == 1 ? "has" : "have") a certain fix: `iapdoctor check --fix` applies \(fixable == 1 ? "it" : "them") (`--fix --diff` shows the edits first)", hang: 0))
         }
         let text = Escaping.lines(out)
         return color ? text.replacingOccurrences(of: escape, with: "\u{1B}") : text
+    }
+
+    /// `line` broken at spaces to fit ``width`` (colour codes take no columns), each further line
+    /// indented by `hang` columns; a word longer than the room left stays whole. One line without a width.
+    func wrap(_ line: String, hang: Int) -> [String] {
+        guard let width, visibleCount(line) > width else { return [line] }
+        let indent = String(repeating: " ", count: min(hang, width / 2))
+        var lines: [String] = []
+        var current = ""
+        var currentCount = 0
+        // Leading spaces belong to the first line's first word.
+        let leading = line.prefix { $0 == " " }
+        for (index, word) in line.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+            let wordCount = visibleCount(word)
+            if index == 0 {
+                current = String(leading) + String(word)
+                currentCount = leading.count + wordCount
+            } else if currentCount + 1 + wordCount > width && currentCount > indent.count {
+                lines.append(current)
+                current = indent + String(word)
+                currentCount = indent.count + wordCount
+            } else {
+                current += " " + word
+                currentCount += 1 + wordCount
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+
+    /// Columns `text` takes on a terminal: characters, less the colour codes ``paint(_:_:)`` adds.
+    private func visibleCount(_ text: some StringProtocol) -> Int {
+        guard color else { return text.count }
+        var count = 0
+        var rest = Substring(text)
+        while let range = rest.range(of: escape) {
+            count += rest[..<range.lowerBound].count
+            rest = rest[range.upperBound...]
+            if let end = rest.firstIndex(of: "m") { rest = rest[rest.index(after: end)...] }
+        }
+        return count + rest.count
     }
 
     /// "1 fail · 2 warn · 14 unknown · 3 pass · 3 not applicable": the statuses that occur, worst first.
@@ -155,7 +206,7 @@ public struct TextReporter: Reporter {
     }
 
     func render(_ finding: Finding, number: Int, sources: SourceQuotes) -> [String] {
-        var lines = ["\(severityLabel(finding.severity))[\(finding.rule)]: \(bold(finding.message))  [\(number)]"]
+        var lines = wrap("\(severityLabel(finding.severity))[\(finding.rule)]: \(bold(finding.message))  [\(number)]", hang: 2)
         guard let location = finding.location else {
             lines += tail(finding, drawn: [], gutter: "  ")
             return lines
@@ -205,8 +256,9 @@ public struct TextReporter: Reporter {
     /// Notes (less those a drawn secondary span says already), the help, and where to read more.
     private func tail(_ finding: Finding, drawn: Set<String>, gutter: String) -> [String] {
         var lines: [String] = []
-        for note in finding.notes where !drawn.contains(note) { lines.append("\(gutter)= \(bold("note")): \(note)") }
-        if let help = finding.help { lines.append("\(gutter)= \(paint("help", "1;32")): \(help)") }
+        let hang = gutter.count + 8
+        for note in finding.notes where !drawn.contains(note) { lines += wrap("\(gutter)= \(bold("note")): \(note)", hang: hang) }
+        if let help = finding.help { lines += wrap("\(gutter)= \(paint("help", "1;32")): \(help)", hang: hang) }
         // The installed binary has every built-in rule's page; a repository path would mean
         // nothing there. A custom rule (from a configuration file) has no page.
         if finding.isDocumented { lines.append("\(gutter)= \(paint("help", "1;32")): run `iapdoctor explain \(finding.rule)`") }

@@ -23,17 +23,22 @@ struct GoldenTests {
     static let extensions = [
         "text": "txt", "json": "json", "sarif": "sarif", "junit": "junit.xml", "github": "github.txt",
         "xcode": "xcode.txt", "gitlab": "gitlab.json", "checkstyle": "checkstyle.xml", "markdown": "md",
-        "html": "html",
+        "html": "html", "text-verbose": "verbose.txt",
     ]
 
-    /// The command line of one golden format: `check --format F`, or for `html` the report page.
+    /// The command line of one golden format: `check --format F`, `text-verbose` the text with
+    /// every item listed, `html` the report page.
     static func arguments(_ input: String, format: String) -> [String] {
-        format == "html" ? ["report", input, "-o", "-"] : ["check", input, "--format", format]
+        switch format {
+        case "html": return ["report", input, "-o", "-"]
+        case "text-verbose": return ["check", input, "--format", "text", "--verbose"]
+        default: return ["check", input, "--format", format]
+        }
     }
 
     static let examples: [Example] = [
-        Example(folder: "runmonster", input: "examples/runmonster/project.yaml", exitCode: 1, formats: allFormats),
-        Example(folder: "healthy", input: "examples/healthy/project.yaml", exitCode: 0, formats: ["text", "json"]),
+        Example(folder: "runmonster", input: "examples/runmonster/project.yaml", exitCode: 1, formats: allFormats + ["text-verbose"]),
+        Example(folder: "healthy", input: "examples/healthy/project.yaml", exitCode: 0, formats: ["text", "text-verbose", "json"]),
         Example(folder: "subscriptions", input: "examples/subscriptions/project.yaml", exitCode: 1, formats: ["text", "json"]),
         Example(folder: "production-propagation", input: "examples/production-propagation/project.yaml", exitCode: 0, formats: ["text", "json", "html"]),
         Example(folder: "sandbox-just-changed", input: "examples/sandbox-just-changed/project.yaml", exitCode: 0, formats: ["text", "json", "html"]),

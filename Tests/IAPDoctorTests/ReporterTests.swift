@@ -259,6 +259,54 @@ struct ReporterTests {
         #expect(unquoted.sourceQuotes.line(located.location!.line, in: repositoryFile("examples/runmonster/project.yaml")) == nil)
     }
 
+    /// At a terminal's width, prose wraps at spaces under its own text; quoted source lines are
+    /// never wrapped, and no word is changed, lost or split, with colour or without.
+    @Test(arguments: [false, true])
+    func textWrapsProseToTheWidthAndLeavesSourceWhole(_ color: Bool) {
+        var diagnosis = Self.runmonster()
+        diagnosis.quoteSources()
+        let plain = TextReporter(color: color).report(diagnosis)
+        let wrapped = TextReporter(color: color, width: 60).report(diagnosis)
+        func visible(_ text: String) -> String {
+            text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        }
+        func words(_ text: String) -> [Substring] { visible(text).split(whereSeparator: { $0 == " " || $0 == "\n" }) }
+        #expect(words(wrapped) == words(plain))
+        #expect(wrapped.split(separator: "\n").count > plain.split(separator: "\n").count)
+        // Source quotes and the paths they come from (`-->`, `:::`) are never wrapped.
+        let quote = #"^ *([0-9]* \||-->|:::)"#
+        let quoted = visible(plain).split(separator: "\n").filter { $0.range(of: quote, options: .regularExpression) != nil }
+        #expect(!quoted.isEmpty)
+        for line in wrapped.split(separator: "\n").map({ visible(String($0)) }) {
+            let isQuote = line.range(of: quote, options: .regularExpression) != nil
+            let isOneWord = line.trimmingCharacters(in: .whitespaces).split(separator: " ").count == 1
+            #expect(isQuote || isOneWord || line.count <= 60, "\(line)")
+        }
+        // Each quoted line is there whole.
+        for line in quoted { #expect(visible(wrapped).contains(String(line))) }
+        // The checklist's continuation lines start under the question.
+        let lines = visible(wrapped).split(separator: "\n").map(String.init)
+        let first = lines.firstIndex { $0.contains("provisioning-profile  Is the build") }!
+        let column = lines[first].range(of: "Is the build")!.lowerBound.utf16Offset(in: lines[first])
+        #expect(lines[first + 1].prefix(column).allSatisfy { $0 == " " } && lines[first + 1].dropFirst(column).first != " ")
+    }
+
+    /// By default the checklist lists only the items that need something and counts the others;
+    /// `--verbose` lists every item.
+    @Test func textFoldsPassingItemsUnlessVerbose() {
+        let diagnosis = Self.runmonster()
+        let folded = TextReporter(color: false).report(diagnosis)
+        let verbose = TextReporter(color: false, verbose: true).report(diagnosis)
+        let passing = diagnosis.checklist.filter { $0.status == .pass || $0.status == .notApplicable }
+        #expect(!passing.isEmpty)
+        for entry in diagnosis.checklist {
+            let shown = folded.contains(" \(entry.item.id) ")
+            #expect(shown == !passing.contains { $0.item.id == entry.item.id }, "\(entry.item.id)")
+            #expect(verbose.contains(" \(entry.item.id) "), "\(entry.item.id)")
+        }
+        #expect(folded.contains("(`--verbose` lists the \(passing.count) passing and not-applicable items)"))
+    }
+
     @Test func textMarksAPointWithOneCaretAndOmitsTheHelpOfACustomRule() {
         let (text, line) = Self.textReport { file in
             [Finding(rule: "my-custom-rule", severity: .warning, checklist: nil, message: "custom",
