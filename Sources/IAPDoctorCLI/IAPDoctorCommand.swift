@@ -93,14 +93,15 @@ func writeError(_ message: String) {
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Answers the invalid-product-ID checklist; checks bulk product XML.",
+        abstract: "Answers the invalid-product-ID checklist; checks bulk product XML, StoreKit files and builds.",
         discussion: """
             Takes a project descriptor (project.yaml, schema version 1) and the files it points at, \
-            and any number of bulk product XML packages (metadata.xml files or .itmsp folders), in \
+            and any number of bulk product XML packages (metadata.xml files or .itmsp folders), \
+            StoreKit configuration files (.storekit) and built apps (.ipa, .xcarchive, .app), in \
             any mix. A descriptor's `catalogs` are checked too, and cross-checked against its products.
             """)
 
-    @Argument(help: "A project descriptor (.yaml) and/or metadata.xml files and .itmsp folders.")
+    @Argument(help: "A project descriptor (.yaml), metadata.xml files, .itmsp folders, .storekit files, and .ipa, .xcarchive or .app builds.")
     var paths: [String]
 
     @Option(name: .shortAndLong, help: "Output format: text, json, sarif, junit, github, xcode, gitlab, checkstyle or markdown.")
@@ -234,6 +235,12 @@ extension CheckSettings {
             ? "nothing to fix"
             : "fixed \(fixes) \(fixes == 1 ? "problem" : "problems") in \(plan.files.count) \(plan.files.count == 1 ? "file" : "files"): "
                 + plan.files.map { Paths.displayPath($0.path) }.joined(separator: ", "))
+        // The descriptor describes the app; fixing what it says does not change what the app does.
+        let descriptors = Set(paths.filter { Doctor.kind(of: $0) == .descriptor }.map(Paths.normalize))
+        for edit in plan.files where descriptors.contains(Paths.normalize(edit.path)) {
+            writeError("note: `\(Paths.displayPath(edit.path))` is the descriptor: it only describes the app; "
+                + "make the same change where the app's code or files say it, or the app still does what the descriptor said before")
+        }
     }
 }
 
@@ -295,19 +302,26 @@ struct RulesCommand: ParsableCommand {
 }
 
 struct Explain: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "explain", abstract: "Prints one rule's documentation.")
+    static let configuration = CommandConfiguration(
+        commandName: "explain", abstract: "Prints one rule's documentation, or one checklist item's rules.")
 
-    @Argument(help: "A rule id, e.g. wildcard-app-id.")
+    @Argument(help: "A rule id (e.g. wildcard-app-id), or a checklist item's id or number (e.g. bank-details, 10).")
     var rule: String
 
     func run() throws {
         let ruleSet = RuleSet.builtin
-        guard let metadata = ruleSet.rule(rule) else {
-            var message = "error: there is no rule `\(rule)`"
-            if let suggestion = closestMatch(to: rule, in: ruleSet.rules.map(\.id)) { message += "; did you mean `\(suggestion)`?" }
-            writeError(message + "\nhelp: `iapdoctor rules` lists every rule")
-            throw ExitCode(2)
+        if let metadata = ruleSet.rule(rule) {
+            print(RuleDocs.page(for: metadata), terminator: "")
+            return
         }
-        print(RuleDocs.page(for: metadata), terminator: "")
+        if let item = Checklist.items.first(where: { $0.id == rule || String($0.number) == rule }) {
+            print(RuleDocs.page(for: item, in: ruleSet), terminator: "")
+            return
+        }
+        var message = "error: there is no rule or checklist item `\(rule)`"
+        let names = ruleSet.rules.map(\.id) + Checklist.items.map(\.id)
+        if let suggestion = closestMatch(to: rule, in: names) { message += "; did you mean `\(suggestion)`?" }
+        writeError(message + "\nhelp: `iapdoctor rules` lists every rule; checklist items are numbered 1–\(Checklist.items.count)")
+        throw ExitCode(2)
     }
 }

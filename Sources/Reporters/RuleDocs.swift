@@ -85,6 +85,21 @@ public enum RuleDocs {
         return "A finding answers the item \"no\": it is \(item)\(verdict)"
     }
 
+    /// One checklist item's page (`iapdoctor explain 10`, `explain bank-details`): its question
+    /// and the rules that answer it, each with its severity and what it finds.
+    public static func page(for item: ChecklistItem, in ruleSet: RuleSet) -> String {
+        var out = "# \(item.number). \(item.id)\n\n\(item.question)\n\n"
+        let rules = ruleSet.rules.filter { $0.checklist == item.id }
+        if rules.isEmpty {
+            out += "No rule answers this item from the files: it is asked as a question.\n"
+            return out
+        }
+        out += "Answered by \(rules.count) rule\(rules.count == 1 ? "" : "s"); `iapdoctor explain RULE` prints one's page.\n\n"
+        out += "| rule | severity | what it finds |\n| --- | --- | --- |\n"
+        for rule in rules { out += "| `\(rule.id)` | \(rule.severity.rawValue) | \(rule.title) |\n" }
+        return out
+    }
+
     /// The index page: every rule with its checklist item and severity.
     public static func index(for ruleSet: RuleSet) -> String {
         var out = "# iapdoctor rules\n\nGenerated from `rules.yaml` by `scripts/generate.sh`; do not edit.\n\n"

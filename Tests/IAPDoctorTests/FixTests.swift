@@ -61,6 +61,18 @@ struct FixTests {
         #expect(fixedAny, "no triggering example of \(ruleID) carries a fix")
     }
 
+    /// A fix that edits the descriptor (its `requests:` list) says so: the app's code still
+    /// requests what the descriptor said before.
+    @Test func fixingTheDescriptorSaysTheCodeMustChangeToo() throws {
+        let folder = try makeScratchFolder("fix-descriptor")
+        defer { removeScratch(folder) }
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.copyItem(atPath: repositoryFile("examples/runmonster"), toPath: folder)
+        let fixed = try runIAPDoctor(["check", "--fix", folder + "/project.yaml"])
+        #expect(fixed.errors.contains("fixed 1 problem in 1 file: "), "\(fixed.errors)")
+        #expect(fixed.errors.contains("project.yaml` is the descriptor: it only describes the app"), "\(fixed.errors)")
+    }
+
     /// Two products end with the request: which one was meant is not certain.
     @Test func twoCandidatesAreNotFixed() {
         let diagnosis = diagnose(snippet: """
@@ -278,6 +290,8 @@ struct FixCommandTests {
 
         let fixed = try runIAPDoctor(["check", "--fix", "--format", "json", folder + "/project.yaml"])
         #expect(fixed.errors.contains("fixed 2 problems in 1 file"), "\(fixed.errors)")
+        // The code was edited, not the descriptor: no reminder that the code must change too.
+        #expect(!fixed.errors.contains("is the descriptor"), "\(fixed.errors)")
         #expect(!fixed.output.contains("short-product-id") && !fixed.output.contains("product-id-case-mismatch"))
         let again = try runIAPDoctor(["check", "--fix", "--format", "json", folder + "/project.yaml"])
         #expect(again.errors.contains("nothing to fix"), "\(again.errors)")

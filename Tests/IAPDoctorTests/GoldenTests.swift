@@ -212,4 +212,27 @@ struct GoldenTests {
         #expect(run.status == 0)
         #expect(run.output == readText(repositoryFile("docs/rules/wildcard-app-id.md")))
     }
+
+    /// A checklist item by id or number: its question and every rule that answers it; anything
+    /// else is a usage error that suggests the nearest name.
+    @Test func explainTakesChecklistItems() throws {
+        let byNumber = try runIAPDoctor(["explain", "10"])
+        let byID = try runIAPDoctor(["explain", "bank-details"])
+        #expect(byNumber.status == 0 && byNumber.output == byID.output)
+        #expect(byNumber.output.hasPrefix("# 10. bank-details\n\nAre the Paid Apps Agreement, banking and tax all active?"))
+        for rule in RuleSet.builtin.rules where rule.checklist == "bank-details" {
+            #expect(byNumber.output.contains("| `\(rule.id)` | \(rule.severity.rawValue) |"), "\(rule.id)")
+        }
+        let wrong = try runIAPDoctor(["explain", "bank-detail"])
+        #expect(wrong.status == 2 && wrong.errors.contains("did you mean `bank-details`?"), "\(wrong.errors)")
+        #expect(try runIAPDoctor(["explain", "24"]).status == 2)
+    }
+
+    /// `check --help` names every kind of input `check` takes.
+    @Test func checkHelpNamesEveryInputKind() throws {
+        let help = try runIAPDoctor(["check", "--help"])
+        for kind in [".yaml", "metadata.xml", ".itmsp", ".storekit", ".ipa", ".xcarchive", ".app"] {
+            #expect(help.output.contains(kind), "\(kind)")
+        }
+    }
 }
