@@ -15,7 +15,7 @@ integration=(
     GoldenTests ConfinementTests MaliciousInputTests ManualTests ReportTests ReportBrowserTests SchemaTests
     ASCCommandTests ASCScaleTests ASCPullTests ASCHostileServerTests ASCPulledEqualsWrittenTests ASCSnapshotTests
     CostTests FindingCostTests FullListingTests HostileSettingsTests HostileManifestTests SecretsTests
-    ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests InitEscapingTests EntryPointTests BuildCommandTests FixCommandTests ReleaseTests
+    ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests InitEscapingTests EntryPointTests BuildCommandTests FixCommandTests ReleaseTests SuppressionTests
 )
 pattern="(IAPDoctorTests|AppStoreConnectTests)\\.($(IFS='|'; echo "${integration[*]}"))"
 

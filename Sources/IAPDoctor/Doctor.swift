@@ -33,6 +33,8 @@ public struct Doctor: Sendable {
         /// Read the source lines the listed findings point at, for a report that quotes them
         /// (``Reporter/quotesSources``): text, and the HTML and Markdown reports.
         public var quotesSources: Bool
+        /// `--baseline`: findings accepted before (``Baseline``), left out of this check.
+        public var baseline: [String: Int] = [:]
 
         public init(
             paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil, root: String? = nil,
@@ -252,7 +254,31 @@ public struct Doctor: Sendable {
         for built in project.builtApps where !inputs.contains(built.path) { inputs.append(built.path) }
         if let snapshot = project.ascSnapshot?.snapshot { inputs.append(snapshot.path) }
         options.inputs = inputs
+        options.suppressions.baseline = request.baseline
+        let diagnosis = engine.diagnose(project, inputProblems: problems, options: options)
+        // `iapdoctor:ignore` directives in the files the findings point at (files iapdoctor
+        // parsed, never others): when there are any, the rules' answers are assembled again
+        // without what they suppress.
+        let directives = Doctor.directives(near: diagnosis.findings, parsed: project.parsedFiles)
+        guard !directives.isEmpty else { return diagnosis }
+        options.suppressions.directives = directives
         return engine.diagnose(project, inputProblems: problems, options: options)
+    }
+
+    /// The directives in each parsed file a finding points at, in file order.
+    static func directives(near findings: [Finding], parsed: ParsedFiles) -> [Suppressions.Directive] {
+        var files: [String] = []
+        var seen: Set<String> = []
+        for finding in findings {
+            guard let file = finding.location?.file, finding.location?.line ?? 0 > 0, seen.insert(file).inserted else { continue }
+            files.append(file)
+        }
+        var directives: [Suppressions.Directive] = []
+        for file in files.sorted() where parsed.contains(file) {
+            guard let bytes = try? FileSystem.readBytes(file, maxBytes: 64 << 20), Suppressions.mentionsDirective(bytes) else { continue }
+            directives += Suppressions.directives(in: String(decoding: bytes, as: UTF8.self), file: file)
+        }
+        return directives
     }
 }
 

@@ -142,8 +142,15 @@ struct Check: ParsableCommand {
     @Flag(help: "With --fix: print the edits as a unified diff instead of writing them; exit 1 when there is something to fix.")
     var diff = false
 
+    @Option(help: "Accept the findings this baseline file lists (by rule, file and message, whatever their line): only new ones are reported and fail the check.")
+    var baseline: String?
+
+    @Option(name: .customLong("write-baseline"), help: "Write every finding of this check to this baseline file (atomically) and exit 0: adopt iapdoctor on an existing app, then check with --baseline.")
+    var writeBaseline: String?
+
     func validate() throws {
         if diff && !fix { throw ValidationError("--diff is for --fix: `iapdoctor check --fix --diff project.yaml`") }
+        if writeBaseline != nil && (fix || baseline != nil) { throw ValidationError("--write-baseline records every finding: leave out --fix and --baseline") }
         if fix && output != nil && diff { throw ValidationError("--fix --diff prints the diff; leave out --output") }
         guard !paths.isEmpty else {
             throw ValidationError("give a project descriptor (project.yaml), or metadata.xml files or .itmsp folders")
@@ -159,7 +166,7 @@ struct Check: ParsableCommand {
     var settings: CheckSettings {
         CheckSettings(
             paths: paths, format: format, failOn: failOn, strict: strict, verbose: verbose, output: output, listing: listing,
-            color: color, inputs: inputs.values, fix: fix ? (diff ? .diff : .write) : .off)
+            color: color, inputs: inputs.values, fix: fix ? (diff ? .diff : .write) : .off, baseline: baseline, writeBaseline: writeBaseline)
     }
 
     func run() throws {
@@ -182,6 +189,8 @@ struct CheckSettings: Equatable {
     var color: ColorChoice = .auto
     var inputs = CheckInputs()
     var fix: FixMode = .off
+    var baseline: String? = nil
+    var writeBaseline: String? = nil
 
     /// `--fix`: off, write the edits, or print them as a diff.
     enum FixMode: Equatable { case off, write, diff }
@@ -195,7 +204,31 @@ struct CheckSettings: Equatable {
         var request = inputs.request(paths: paths, failOn: strict ? .warning : failOn, pulledSnapshot: pulledSnapshot)
         request.listsEveryFinding = type(of: reporter).listsEveryFinding && listing != .limited
         request.quotesSources = type(of: reporter).quotesSources
+        if let baseline {
+            do throws(Baseline.Problem) {
+                request.baseline = try Baseline.load(path: baseline)
+            } catch {
+                writeError("error: \(error.message)\nhelp: \(error.help)")
+                throw ExitCode(2)
+            }
+        }
         let workspace = Workspace()
+        if let writeBaseline {
+            request.listsEveryFinding = true
+            let diagnosis = workspace.run { doctor.check(request) }
+            guard !diagnosis.hasInputErrors else {
+                writeError("error: the baseline was not written: an input or the configuration could not be used\nhelp: run `iapdoctor check` without --write-baseline to see why")
+                throw ExitCode(2)
+            }
+            do {
+                try OutputFile.writeAtomically(Baseline.text(of: diagnosis), to: writeBaseline, in: workspace)
+            } catch {
+                writeError("error: \(error.message)\nhelp: \(error.help)")
+                throw ExitCode(2)
+            }
+            writeError("wrote \(FindingListing(diagnosis).count) findings to \(Paths.displayPath(writeBaseline)): check with `--baseline \(Paths.displayPath(writeBaseline))` to fail only on new ones")
+            throw ExitCode(0)
+        }
         let diagnosis = workspace.run { doctor.check(request) }
         // Streamed: a report of every finding of a large catalog is never one string in memory.
         do {

@@ -91,6 +91,7 @@ public struct JSONReporter: ListingReporter {
                     $0.field("warnings", listing.totalCount(.warning))
                     $0.field("notes", listing.totalCount(.note))
                     $0.field("exit_code", Int(diagnosis.exitCode))
+                    if diagnosis.suppressedCount > 0 { $0.field("suppressed", diagnosis.suppressedCount) }
                 }
             }
         }

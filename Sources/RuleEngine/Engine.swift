@@ -173,6 +173,8 @@ public struct Engine: Sendable {
         public var keepsUnlisted = false
         /// What each streamed catalog's scan found, by package file (``Engine/scanCatalog(path:configuration:keepingUnlisted:)``).
         public var catalogScans: [String: CatalogScanResults] = [:]
+        /// Findings the user accepted: inline directives and a baseline.
+        public var suppressions = Suppressions()
 
         public init(configuration: Configuration = Configuration(), failOn: Severity? = .error, inputs: [String] = [], keepsUnlisted: Bool = false) {
             self.configuration = configuration
@@ -194,6 +196,8 @@ public struct Engine: Sendable {
             return adjusted
         }
         let stopped = findings.contains { $0.severity == .error } || inputProblems.contains { $0.rule == RuleID.inputMalformed.rawValue || $0.rule == RuleID.inputUnreadable.rawValue }
+        var ledger = Suppressions.Ledger(options.suppressions)
+        if !options.suppressions.isEmpty { findings = findings.filter { !ledger.suppresses($0) } }
         let index = ProductIndex(gathering: { RequestResolver.knownProductIDs(project) })
         let requests = RequestResolver.resolve(project, index: index)
         var outcomes: [Outcome] = []
@@ -241,10 +245,15 @@ public struct Engine: Sendable {
                 }
             }
         }
+        if !options.suppressions.isEmpty {
+            outcomes = outcomes.map { ledger.filter($0) }
+            if !stopped { findings += ledger.notes() }
+        }
         var diagnosis = assemble(
             project: project, ruleSet: activeRules, outcomes: outcomes, inputFindings: findings, requests: requests, stopped: stopped,
             disabled: disabled, options: options, now: now, into: &findings)
         diagnosis.elidedCounts = elided
+        diagnosis.suppressedCount = ledger.suppressed
         if !stopped {
             diagnosis.nextSteps = noPurchase.map { [Diagnosis.NextStep.noPurchase($0)] }
                 ?? Diagnosis.nextSteps(checklist: diagnosis.checklist, bundleID: diagnosis.bundleID?.value, hasSnapshot: project.ascSnapshot != nil)

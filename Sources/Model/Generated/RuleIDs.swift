@@ -9,6 +9,8 @@ public enum RuleID: String, CaseIterable, Sendable {
     case descriptorInvalidValue = "descriptor-invalid-value"
     case descriptorMissingVersion = "descriptor-missing-version"
     case configInvalid = "config-invalid"
+    case suppressionUnused = "suppression-unused"
+    case suppressionWithoutReason = "suppression-without-reason"
     case paidAppsAgreementInactive = "paid-apps-agreement-inactive"
     case bankingInactive = "banking-inactive"
     case taxInactive = "tax-inactive"
@@ -147,5 +149,7 @@ public enum RuleID: String, CaseIterable, Sendable {
         .descriptorInvalidValue,
         .descriptorMissingVersion,
         .configInvalid,
+        .suppressionUnused,
+        .suppressionWithoutReason,
     ]
 }

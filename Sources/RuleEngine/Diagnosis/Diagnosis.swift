@@ -97,6 +97,8 @@ public struct Diagnosis: Sendable {
     /// The source lines the reports quote under the listed findings (``linesToQuote``), read by
     /// whoever runs the check before the reports are written (`Doctor` does, when asked).
     public var sourceQuotes = SourceQuotes()
+    /// Findings left out by `iapdoctor:ignore` directives and the baseline (``Suppressions``).
+    public var suppressedCount = 0
 
     /// Findings past the per-rule listing limit, by severity (counted, not listed).
     public var elidedCounts: [Severity: Int] = [:]
@@ -126,7 +128,8 @@ public struct Diagnosis: Sendable {
     public var summaryLine: String {
         let errors = count(.error), warnings = count(.warning), notes = count(.note)
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        let counts = "\(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
+        var counts = "\(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
+        if suppressedCount > 0 { counts += " (\(suppressedCount) suppressed)" }
         if hasInputErrors {
             return "\(counts); exit code 2 because an input or the configuration could not be used"
         }

@@ -99,6 +99,20 @@ enum BuiltinRulesYAML {
   rationale: A configuration mistake (an unknown rule id, a bad severity, a custom rule without a check) would silently change what is checked. Every problem is reported, and the run stops with exit code 2.
   help: fix the configuration entry at the position shown; `iapdoctor rules` lists the rule ids
 
+- id: suppression-unused
+  severity: note
+  since: 0.1.0
+  title: an `iapdoctor:ignore` comment suppresses nothing
+  rationale: A suppression left behind after its finding was fixed, or written on the wrong line or with a misspelt rule id, hides nothing today and would silently hide a future finding of that rule there. A directive covers the line it ends, or, on a line of its own, the next line.
+  help: remove the comment, or move it to the line the finding points at and name its rule id
+
+- id: suppression-without-reason
+  severity: note
+  since: 0.1.0
+  title: an `iapdoctor:ignore` comment gives no reason
+  rationale: A suppression is a decision someone made about a real finding; without the reason, the next reader cannot tell whether it still holds.
+  help: 'say why after a dash: `// iapdoctor:ignore RULE — the reason`'
+
 # ── Account and business ────────────────────────────────────────────────────────────────────
 - id: paid-apps-agreement-inactive
   checklist: bank-details
@@ -2966,7 +2980,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 135 16 1 2958 118
+L 137 16 1 2972 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -3191,2466 +3205,2516 @@ S 0 95 3 95 7 4
 help
 S 0 95 9 95 96 87
 fix the configuration entry at the position shown; `iapdoctor rules` lists the rule ids
-M 10 98 3 117 30
-S 0 98 3 98 5 2
+M 6 97 3 102 94
+S 0 97 3 97 5 2
 id
-S 0 98 7 98 35 28
-paid-apps-agreement-inactive
-S 0 99 3 99 12 9
-checklist
-S 0 99 14 99 26 12
-bank-details
-S 0 100 3 100 11 8
+S 0 97 7 97 25 18
+suppression-unused
+S 0 98 3 98 11 8
 severity
-S 0 100 13 100 18 5
-error
-S 0 101 3 101 8 5
+S 0 98 13 98 17 4
+note
+S 0 99 3 99 8 5
 since
-S 0 101 10 101 15 5
+S 0 99 10 99 15 5
 0.1.0
-S 0 102 3 102 8 5
+S 0 100 3 100 8 5
 title
-S 0 102 10 102 47 37
-the Paid Apps Agreement is not active
-S 0 103 3 103 12 9
+S 0 100 10 100 58 48
+an `iapdoctor:ignore` comment suppresses nothing
+S 0 101 3 101 12 9
 rationale
-S 0 103 14 103 247 233
-The most common real cause. Until the Account Holder has signed (or re-accepted, after a new version or a renewal) the Paid Apps Agreement, StoreKit returns no paid products in the sandbox or the App Store, without an error (TN3186).
-S 0 104 3 104 7 4
+S 0 101 14 101 284 270
+A suppression left behind after its finding was fixed, or written on the wrong line or with a misspelt rule id, hides nothing today and would silently hide a future finding of that rule there. A directive covers the line it ends, or, on a line of its own, the next line.
+S 0 102 3 102 7 4
 help
-S 0 104 9 104 85 78
+S 0 102 9 102 94 85
+remove the comment, or move it to the line the finding points at and name its rule id
+M 6 104 3 109 72
+S 0 104 3 104 5 2
+id
+S 0 104 7 104 33 26
+suppression-without-reason
+S 0 105 3 105 11 8
+severity
+S 0 105 13 105 17 4
+note
+S 0 106 3 106 8 5
+since
+S 0 106 10 106 15 5
+0.1.0
+S 0 107 3 107 8 5
+title
+S 0 107 10 107 55 45
+an `iapdoctor:ignore` comment gives no reason
+S 0 108 3 108 12 9
+rationale
+S 0 108 14 108 148 134
+A suppression is a decision someone made about a real finding; without the reason, the next reader cannot tell whether it still holds.
+S 0 109 3 109 7 4
+help
+S 1 109 9 109 72 63
+say why after a dash: `// iapdoctor:ignore RULE — the reason`
+M 10 112 3 131 30
+S 0 112 3 112 5 2
+id
+S 0 112 7 112 35 28
+paid-apps-agreement-inactive
+S 0 113 3 113 12 9
+checklist
+S 0 113 14 113 26 12
+bank-details
+S 0 114 3 114 11 8
+severity
+S 0 114 13 114 18 5
+error
+S 0 115 3 115 8 5
+since
+S 0 115 10 115 15 5
+0.1.0
+S 0 116 3 116 8 5
+title
+S 0 116 10 116 47 37
+the Paid Apps Agreement is not active
+S 0 117 3 117 12 9
+rationale
+S 0 117 14 117 247 233
+The most common real cause. Until the Account Holder has signed (or re-accepted, after a new version or a renewal) the Paid Apps Agreement, StoreKit returns no paid products in the sandbox or the App Store, without an error (TN3186).
+S 0 118 3 118 7 4
+help
+S 0 118 9 118 85 78
 the Account Holder must accept the agreement in App Store Connect → Business
-S 0 105 3 105 15 12
+S 0 119 3 119 15 12
 environments
-L 4 105 17 105 58
-S 0 105 18 105 25 7
+L 4 119 17 119 58
+S 0 119 18 119 25 7
 sandbox
-S 0 105 27 105 37 10
+S 0 119 27 119 37 10
 testflight
-S 0 105 39 105 45 6
+S 0 119 39 119 45 6
 review
-S 0 105 47 105 57 10
+S 0 119 47 119 57 10
 production
-S 0 106 3 106 17 14
+S 0 120 3 120 17 14
 not_applicable
-S 0 106 19 106 76 57
+S 0 120 19 120 76 57
 a StoreKit configuration file in Xcode needs no agreement
-S 0 107 3 107 11 8
+S 0 121 3 121 11 8
 examples
-M 2 108 5 117 30
-S 0 108 5 108 15 10
+M 2 122 5 131 30
+S 0 122 5 122 15 10
 triggering
-L 1 109 7 112 50
-S 1 109 9 112 50 75
+L 1 123 7 126 50
+S 1 123 9 126 50 75
 developer_account:
   agreements:
     paid_apps: new_version_pending   # <-
 
-S 0 113 5 113 12 7
+S 0 127 5 127 12 7
 passing
-L 1 114 7 117 30
-S 1 114 9 117 30 55
+L 1 128 7 131 30
+S 1 128 9 131 30 55
 developer_account:
   agreements:
     paid_apps: active
 
-M 10 119 3 136 26
-S 0 119 3 119 5 2
+M 10 133 3 150 26
+S 0 133 3 133 5 2
 id
-S 0 119 7 119 23 16
+S 0 133 7 133 23 16
 banking-inactive
-S 0 120 3 120 12 9
+S 0 134 3 134 12 9
 checklist
-S 0 120 14 120 26 12
+S 0 134 14 134 26 12
 bank-details
-S 0 121 3 121 11 8
+S 0 135 3 135 11 8
 severity
-S 0 121 13 121 18 5
+S 0 135 13 135 18 5
 error
-S 0 122 3 122 8 5
+S 0 136 3 136 8 5
 since
-S 0 122 10 122 15 5
+S 0 136 10 136 15 5
 0.1.0
-S 0 123 3 123 8 5
+S 0 137 3 137 8 5
 title
-S 0 123 10 123 31 21
+S 0 137 10 137 31 21
 banking is not active
-S 0 124 3 124 12 9
+S 0 138 3 138 12 9
 rationale
-S 0 124 14 124 111 99
+S 0 138 14 138 111 99
 Paid products load only once the bank account in App Store Connect → Business is active (TN3186).
-S 0 125 3 125 7 4
+S 0 139 3 139 7 4
 help
-S 0 125 9 125 92 85
+S 0 139 9 139 92 85
 add the bank account in App Store Connect → Business and wait until it shows active
-S 0 126 3 126 15 12
+S 0 140 3 140 15 12
 environments
-L 4 126 17 126 58
-S 0 126 18 126 25 7
+L 4 140 17 140 58
+S 0 140 18 140 25 7
 sandbox
-S 0 126 27 126 37 10
+S 0 140 27 140 37 10
 testflight
-S 0 126 39 126 45 6
+S 0 140 39 140 45 6
 review
-S 0 126 47 126 57 10
+S 0 140 47 140 57 10
 production
-S 0 127 3 127 17 14
+S 0 141 3 141 17 14
 not_applicable
-S 0 127 19 127 74 55
+S 0 141 19 141 74 55
 a StoreKit configuration file in Xcode needs no banking
-S 0 128 3 128 11 8
+S 0 142 3 142 11 8
 examples
-M 2 129 5 136 26
-S 0 129 5 129 15 10
+M 2 143 5 150 26
+S 0 143 5 143 15 10
 triggering
-L 1 130 7 132 37
-S 1 130 9 132 37 48
+L 1 144 7 146 37
+S 1 144 9 146 37 48
 developer_account:
   banking: processing   # <-
 
-S 0 133 5 133 12 7
+S 0 147 5 147 12 7
 passing
-L 1 134 7 136 26
-S 1 134 9 136 26 37
+L 1 148 7 150 26
+S 1 148 9 150 26 37
 developer_account:
   banking: active
 
-M 10 138 3 155 22
-S 0 138 3 138 5 2
+M 10 152 3 169 22
+S 0 152 3 152 5 2
 id
-S 0 138 7 138 19 12
+S 0 152 7 152 19 12
 tax-inactive
-S 0 139 3 139 12 9
+S 0 153 3 153 12 9
 checklist
-S 0 139 14 139 26 12
+S 0 153 14 153 26 12
 bank-details
-S 0 140 3 140 11 8
+S 0 154 3 154 11 8
 severity
-S 0 140 13 140 18 5
+S 0 154 13 154 18 5
 error
-S 0 141 3 141 8 5
+S 0 155 3 155 8 5
 since
-S 0 141 10 141 15 5
+S 0 155 10 155 15 5
 0.1.0
-S 0 142 3 142 8 5
+S 0 156 3 156 8 5
 title
-S 0 142 10 142 34 24
+S 0 156 10 156 34 24
 tax forms are not active
-S 0 143 3 143 12 9
+S 0 157 3 157 12 9
 rationale
-S 0 143 14 143 109 97
+S 0 157 14 157 109 97
 Paid products load only once the tax forms in App Store Connect → Business are active (TN3186).
-S 0 144 3 144 7 4
+S 0 158 3 158 7 4
 help
-S 0 144 9 144 63 56
+S 0 158 9 158 63 56
 complete the tax forms in App Store Connect → Business
-S 0 145 3 145 15 12
+S 0 159 3 159 15 12
 environments
-L 4 145 17 145 58
-S 0 145 18 145 25 7
+L 4 159 17 159 58
+S 0 159 18 159 25 7
 sandbox
-S 0 145 27 145 37 10
+S 0 159 27 159 37 10
 testflight
-S 0 145 39 145 45 6
+S 0 159 39 159 45 6
 review
-S 0 145 47 145 57 10
+S 0 159 47 159 57 10
 production
-S 0 146 3 146 17 14
+S 0 160 3 160 17 14
 not_applicable
-S 0 146 19 146 76 57
+S 0 160 19 160 76 57
 a StoreKit configuration file in Xcode needs no tax forms
-S 0 147 3 147 11 8
+S 0 161 3 161 11 8
 examples
-M 2 148 5 155 22
-S 0 148 5 148 15 10
+M 2 162 5 169 22
+S 0 162 5 162 15 10
 triggering
-L 1 149 7 151 30
-S 1 149 9 151 30 41
+L 1 163 7 165 30
+S 1 163 9 165 30 41
 developer_account:
   tax: missing   # <-
 
-S 0 152 5 152 12 7
+S 0 166 5 166 12 7
 passing
-L 1 153 7 155 22
-S 1 153 9 155 22 33
+L 1 167 7 169 22
+S 1 167 9 169 22 33
 developer_account:
   tax: active
 
-M 10 157 3 174 29
-S 0 157 3 157 5 2
+M 10 171 3 188 29
+S 0 171 3 171 5 2
 id
-S 0 157 7 157 25 18
+S 0 171 7 171 25 18
 membership-expired
-S 0 158 3 158 12 9
+S 0 172 3 172 12 9
 checklist
-S 0 158 14 158 31 17
+S 0 172 14 172 31 17
 developer-program
-S 0 159 3 159 11 8
+S 0 173 3 173 11 8
 severity
-S 0 159 13 159 18 5
+S 0 173 13 173 18 5
 error
-S 0 160 3 160 8 5
+S 0 174 3 174 8 5
 since
-S 0 160 10 160 15 5
+S 0 174 10 174 15 5
 0.1.0
-S 0 161 3 161 8 5
+S 0 175 3 175 8 5
 title
-S 0 161 10 161 60 50
+S 0 175 10 175 60 50
 the Apple Developer Program membership has expired
-S 0 162 3 162 12 9
+S 0 176 3 176 12 9
 rationale
-S 0 162 14 162 171 157
+S 0 176 14 176 171 157
 In-App Purchase needs an active membership; after renewing, the agreement, banking, tax, certificates and profiles all need attention again (TN3186, TN2413).
-S 0 163 3 163 7 4
+S 0 177 3 177 7 4
 help
-S 0 163 9 163 29 20
+S 0 177 9 177 29 20
 renew the membership
-S 0 164 3 164 15 12
+S 0 178 3 178 15 12
 environments
-L 4 164 17 164 58
-S 0 164 18 164 25 7
+L 4 178 17 178 58
+S 0 178 18 178 25 7
 sandbox
-S 0 164 27 164 37 10
+S 0 178 27 178 37 10
 testflight
-S 0 164 39 164 45 6
+S 0 178 39 178 45 6
 review
-S 0 164 47 164 57 10
+S 0 178 47 178 57 10
 production
-S 0 165 3 165 17 14
+S 0 179 3 179 17 14
 not_applicable
-S 0 165 19 165 77 58
+S 0 179 19 179 77 58
 a StoreKit configuration file in Xcode needs no membership
-S 0 166 3 166 11 8
+S 0 180 3 180 11 8
 examples
-M 2 167 5 174 29
-S 0 167 5 167 15 10
+M 2 181 5 188 29
+S 0 181 5 181 15 10
 triggering
-L 1 168 7 170 37
-S 1 168 9 170 37 48
+L 1 182 7 184 37
+S 1 182 9 184 37 48
 developer_account:
   membership: expired   # <-
 
-S 0 171 5 171 12 7
+S 0 185 5 185 12 7
 passing
-L 1 172 7 174 29
-S 1 172 9 174 29 40
+L 1 186 7 188 29
+S 1 186 9 188 29 40
 developer_account:
   membership: active
 
-M 10 176 3 193 36
-S 0 176 3 176 5 2
+M 10 190 3 207 36
+S 0 190 3 190 5 2
 id
-S 0 176 7 176 35 28
+S 0 190 7 190 35 28
 program-license-not-accepted
-S 0 177 3 177 12 9
+S 0 191 3 191 12 9
 checklist
-S 0 177 14 177 31 17
+S 0 191 14 191 31 17
 developer-program
-S 0 178 3 178 11 8
+S 0 192 3 192 11 8
 severity
-S 0 178 13 178 18 5
+S 0 192 13 192 18 5
 error
-S 0 179 3 179 8 5
+S 0 193 3 193 8 5
 since
-S 0 179 10 179 15 5
+S 0 193 10 193 15 5
 0.1.0
-S 0 180 3 180 8 5
+S 0 194 3 194 8 5
 title
-S 0 180 10 180 62 52
+S 0 194 10 194 62 52
 the latest Program License Agreement is not accepted
-S 0 181 3 181 12 9
+S 0 195 3 195 12 9
 rationale
-S 0 181 14 181 150 136
+S 0 195 14 195 150 136
 App Store Connect blocks an account whose Account Holder has not accepted the latest Apple Developer Program License Agreement (TN3186).
-S 0 182 3 182 7 4
+S 0 196 3 196 7 4
 help
-S 0 182 9 182 76 67
+S 0 196 9 196 76 67
 the Account Holder must accept the agreement on developer.apple.com
-S 0 183 3 183 15 12
+S 0 197 3 197 15 12
 environments
-L 4 183 17 183 58
-S 0 183 18 183 25 7
+L 4 197 17 197 58
+S 0 197 18 197 25 7
 sandbox
-S 0 183 27 183 37 10
+S 0 197 27 197 37 10
 testflight
-S 0 183 39 183 45 6
+S 0 197 39 197 45 6
 review
-S 0 183 47 183 57 10
+S 0 197 47 197 57 10
 production
-S 0 184 3 184 17 14
+S 0 198 3 198 17 14
 not_applicable
-S 0 184 19 184 84 65
+S 0 198 19 198 84 65
 a StoreKit configuration file in Xcode needs no license agreement
-S 0 185 3 185 11 8
+S 0 199 3 199 11 8
 examples
-M 2 186 5 193 36
-S 0 186 5 186 15 10
+M 2 200 5 207 36
+S 0 200 5 200 15 10
 triggering
-L 1 187 7 189 42
-S 1 187 9 189 42 53
+L 1 201 7 203 42
+S 1 201 9 203 42 53
 developer_account:
   program_license: pending   # <-
 
-S 0 190 5 190 12 7
+S 0 204 5 204 12 7
 passing
-L 1 191 7 193 36
-S 1 191 9 193 36 47
+L 1 205 7 207 36
+S 1 205 9 207 36 47
 developer_account:
   program_license: accepted
 
-M 10 195 3 212 34
-S 0 195 3 195 5 2
+M 10 209 3 226 34
+S 0 209 3 209 5 2
 id
-S 0 195 7 195 20 13
+S 0 209 7 209 20 13
 personal-team
-S 0 196 3 196 12 9
+S 0 210 3 210 12 9
 checklist
-S 0 196 14 196 31 17
+S 0 210 14 210 31 17
 developer-program
-S 0 197 3 197 11 8
+S 0 211 3 211 11 8
 severity
-S 0 197 13 197 18 5
+S 0 211 13 211 18 5
 error
-S 0 198 3 198 8 5
+S 0 212 3 212 8 5
 since
-S 0 198 10 198 15 5
+S 0 212 10 212 15 5
 0.1.0
-S 0 199 3 199 8 5
+S 0 213 3 213 8 5
 title
-S 0 199 10 199 42 32
+S 0 213 10 213 42 32
 the team is a free personal team
-S 0 200 3 200 12 9
+S 0 214 3 214 12 9
 rationale
-S 0 200 14 200 107 93
+S 0 214 14 214 107 93
 Free personal teams cannot use the In-App Purchase capability; Xcode refuses to sign with it.
-S 0 201 3 201 7 4
+S 0 215 3 215 7 4
 help
-S 0 201 9 201 69 60
+S 0 215 9 215 69 60
 enrol in the Apple Developer Program and sign with that team
-S 0 202 3 202 15 12
+S 0 216 3 216 15 12
 environments
-L 4 202 17 202 58
-S 0 202 18 202 25 7
+L 4 216 17 216 58
+S 0 216 18 216 25 7
 sandbox
-S 0 202 27 202 37 10
+S 0 216 27 216 37 10
 testflight
-S 0 202 39 202 45 6
+S 0 216 39 216 45 6
 review
-S 0 202 47 202 57 10
+S 0 216 47 216 57 10
 production
-S 0 203 3 203 17 14
+S 0 217 3 217 17 14
 not_applicable
-S 0 203 19 203 77 58
+S 0 217 19 217 77 58
 a StoreKit configuration file in Xcode works with any team
-S 0 204 3 204 11 8
+S 0 218 3 218 11 8
 examples
-M 2 205 5 212 34
-S 0 205 5 205 15 10
+M 2 219 5 226 34
+S 0 219 5 219 15 10
 triggering
-L 1 206 7 208 37
-S 1 206 9 208 37 48
+L 1 220 7 222 37
+S 1 220 9 222 37 48
 developer_account:
   team_type: personal   # <-
 
-S 0 209 5 209 12 7
+S 0 223 5 223 12 7
 passing
-L 1 210 7 212 34
-S 1 210 9 212 34 45
+L 1 224 7 226 34
+S 1 224 9 226 34 45
 developer_account:
   team_type: organization
 
-M 10 215 3 232 61
-S 0 215 3 215 5 2
+M 10 229 3 246 61
+S 0 229 3 229 5 2
 id
-S 0 215 7 215 22 15
+S 0 229 7 229 22 15
 wildcard-app-id
-S 0 216 3 216 12 9
+S 0 230 3 230 12 9
 checklist
-S 0 216 14 216 32 18
+S 0 230 14 230 32 18
 app-id-iap-enabled
-S 0 217 3 217 11 8
+S 0 231 3 231 11 8
 severity
-S 0 217 13 217 18 5
+S 0 231 13 231 18 5
 error
-S 0 218 3 218 8 5
+S 0 232 3 232 8 5
 since
-S 0 218 10 218 15 5
+S 0 232 10 232 15 5
 0.1.0
-S 0 219 3 219 8 5
+S 0 233 3 233 8 5
 title
-S 0 219 10 219 34 24
+S 0 233 10 233 34 24
 the App ID is a wildcard
-S 0 220 3 220 12 9
+S 0 234 3 234 12 9
 rationale
-S 0 220 14 220 159 145
+S 0 234 14 234 159 145
 Wildcard App IDs cannot enable In-App Purchase, so StoreKit returns every product as invalid (TN3186, TN2413). It also answers `explicit-app-id`.
-S 0 221 3 221 7 4
+S 0 235 3 235 7 4
 help
-S 0 221 9 221 115 106
+S 0 235 9 235 115 106
 register an explicit App ID equal to the bundle ID, enable In-App Purchase, and sign with a profile for it
-S 0 222 3 222 15 12
+S 0 236 3 236 15 12
 environments
-L 4 222 17 222 58
-S 0 222 18 222 25 7
+L 4 236 17 236 58
+S 0 236 18 236 25 7
 sandbox
-S 0 222 27 222 37 10
+S 0 236 27 236 37 10
 testflight
-S 0 222 39 222 45 6
+S 0 236 39 236 45 6
 review
-S 0 222 47 222 57 10
+S 0 236 47 236 57 10
 production
-S 0 223 3 223 17 14
+S 0 237 3 237 17 14
 not_applicable
-S 0 223 19 223 83 64
+S 0 237 19 237 83 64
 a StoreKit configuration file in Xcode does not check the App ID
-S 0 224 3 224 11 8
+S 0 238 3 238 11 8
 examples
-M 2 225 5 232 61
-S 0 225 5 225 15 10
+M 2 239 5 246 61
+S 0 239 5 239 15 10
 triggering
-L 1 226 7 228 57
-S 1 226 9 228 57 57
+L 1 240 7 242 57
+S 1 240 9 242 57 57
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.*   # <-
 
-S 0 229 5 229 12 7
+S 0 243 5 243 12 7
 passing
-L 1 230 7 232 61
-S 1 230 9 232 61 61
+L 1 244 7 246 61
+S 1 244 9 246 61 61
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 234 3 251 32
-S 0 234 3 234 5 2
+M 10 248 3 265 32
+S 0 248 3 248 5 2
 id
-S 0 234 7 234 30 23
+S 0 248 7 248 30 23
 iap-capability-disabled
-S 0 235 3 235 12 9
+S 0 249 3 249 12 9
 checklist
-S 0 235 14 235 32 18
+S 0 249 14 249 32 18
 app-id-iap-enabled
-S 0 236 3 236 11 8
+S 0 250 3 250 11 8
 severity
-S 0 236 13 236 18 5
+S 0 250 13 250 18 5
 error
-S 0 237 3 237 8 5
+S 0 251 3 251 8 5
 since
-S 0 237 10 237 15 5
+S 0 251 10 251 15 5
 0.1.0
-S 0 238 3 238 8 5
+S 0 252 3 252 8 5
 title
-S 0 238 10 238 55 45
+S 0 252 10 252 55 45
 In-App Purchase is not enabled for the App ID
-S 0 239 3 239 12 9
+S 0 253 3 253 12 9
 rationale
-S 0 239 14 239 150 136
+S 0 253 14 253 150 136
 The App ID's In-App Purchase capability is on by default for explicit App IDs, but it can be turned off; then no product loads (TN3186).
-S 0 240 3 240 7 4
+S 0 254 3 254 7 4
 help
-S 0 240 9 240 86 77
+S 0 254 9 254 86 77
 enable In-App Purchase for the App ID and regenerate the provisioning profile
-S 0 241 3 241 15 12
+S 0 255 3 255 15 12
 environments
-L 4 241 17 241 58
-S 0 241 18 241 25 7
+L 4 255 17 255 58
+S 0 255 18 255 25 7
 sandbox
-S 0 241 27 241 37 10
+S 0 255 27 255 37 10
 testflight
-S 0 241 39 241 45 6
+S 0 255 39 255 45 6
 review
-S 0 241 47 241 57 10
+S 0 255 47 255 57 10
 production
-S 0 242 3 242 17 14
+S 0 256 3 256 17 14
 not_applicable
-S 0 242 19 242 87 68
+S 0 256 19 256 87 68
 a StoreKit configuration file in Xcode does not check the capability
-S 0 243 3 243 11 8
+S 0 257 3 257 11 8
 examples
-M 2 244 5 251 32
-S 0 244 5 244 15 10
+M 2 258 5 265 32
+S 0 258 5 258 15 10
 triggering
-L 1 245 7 247 40
-S 1 245 9 247 40 40
+L 1 259 7 261 40
+S 1 259 9 261 40 40
 app_id:
   in_app_purchase: false   # <-
 
-S 0 248 5 248 12 7
+S 0 262 5 262 12 7
 passing
-L 1 249 7 251 32
-S 1 249 9 251 32 32
+L 1 263 7 265 32
+S 1 263 9 265 32 32
 app_id:
   in_app_purchase: true
 
-M 10 253 3 270 61
-S 0 253 3 253 5 2
+M 10 267 3 284 61
+S 0 267 3 267 5 2
 id
-S 0 253 7 253 25 18
+S 0 267 7 267 25 18
 bundle-id-mismatch
-S 0 254 3 254 12 9
+S 0 268 3 268 12 9
 checklist
-S 0 254 14 254 31 17
+S 0 268 14 268 31 17
 bundle-id-matches
-S 0 255 3 255 11 8
+S 0 269 3 269 11 8
 severity
-S 0 255 13 255 18 5
+S 0 269 13 269 18 5
 error
-S 0 256 3 256 8 5
+S 0 270 3 270 8 5
 since
-S 0 256 10 256 15 5
+S 0 270 10 270 15 5
 0.1.0
-S 0 257 3 257 8 5
+S 0 271 3 271 8 5
 title
-S 0 257 10 257 49 39
+S 0 271 10 271 49 39
 the bundle ID does not match the App ID
-S 0 258 3 258 12 9
+S 0 272 3 272 12 9
 rationale
-S 0 258 14 258 176 162
+S 0 272 14 272 176 162
 StoreKit looks products up under the bundle ID the app runs with; it must equal the App ID without its team prefix, exactly and case-sensitively (TN3186, QA1879).
-S 0 259 3 259 7 4
+S 0 273 3 273 7 4
 help
-S 0 259 9 259 82 73
+S 0 273 9 273 82 73
 make the bundle ID, the App ID and the App Store Connect app record agree
-S 0 260 3 260 15 12
+S 0 274 3 274 15 12
 environments
-L 4 260 17 260 58
-S 0 260 18 260 25 7
+L 4 274 17 274 58
+S 0 274 18 274 25 7
 sandbox
-S 0 260 27 260 37 10
+S 0 274 27 274 37 10
 testflight
-S 0 260 39 260 45 6
+S 0 274 39 274 45 6
 review
-S 0 260 47 260 57 10
+S 0 274 47 274 57 10
 production
-S 0 261 3 261 17 14
+S 0 275 3 275 17 14
 not_applicable
-S 0 261 19 261 86 67
+S 0 275 19 275 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 262 3 262 11 8
+S 0 276 3 276 11 8
 examples
-M 2 263 5 270 61
-S 0 263 5 263 15 10
+M 2 277 5 284 61
+S 0 277 5 277 15 10
 triggering
-L 1 264 7 266 68
-S 1 264 9 266 68 68
+L 1 278 7 280 68
+S 1 278 9 280 68 68
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.PocketGarden   # <-
 
-S 0 267 5 267 12 7
+S 0 281 5 281 12 7
 passing
-L 1 268 7 270 61
-S 1 268 9 270 61 61
+L 1 282 7 284 61
+S 1 282 9 284 61 61
 app_id:
   identifier: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 272 3 289 27
-S 0 272 3 272 5 2
+M 10 286 3 303 27
+S 0 286 3 286 5 2
 id
-S 0 272 7 272 25 18
+S 0 286 7 286 25 18
 app-record-missing
-S 0 273 3 273 12 9
+S 0 287 3 287 12 9
 checklist
-S 0 273 14 273 31 17
+S 0 287 14 287 31 17
 bundle-id-matches
-S 0 274 3 274 11 8
+S 0 288 3 288 11 8
 severity
-S 0 274 13 274 18 5
+S 0 288 13 288 18 5
 error
-S 0 275 3 275 8 5
+S 0 289 3 289 8 5
 since
-S 0 275 10 275 15 5
+S 0 289 10 289 15 5
 0.1.0
-S 0 276 3 276 8 5
+S 0 290 3 290 8 5
 title
-S 0 276 10 276 68 58
+S 0 290 10 290 68 58
 there is no App Store Connect app record for the bundle ID
-S 0 277 3 277 12 9
+S 0 291 3 291 12 9
 rationale
-S 0 277 14 277 117 103
+S 0 291 14 291 117 103
 In-App Purchases belong to an app record; without one for the bundle ID, there are no products to find.
-S 0 278 3 278 7 4
+S 0 292 3 292 7 4
 help
-S 0 278 9 278 71 62
+S 0 292 9 292 71 62
 create the app record in App Store Connect with this bundle ID
-S 0 279 3 279 15 12
+S 0 293 3 293 15 12
 environments
-L 4 279 17 279 58
-S 0 279 18 279 25 7
+L 4 293 17 293 58
+S 0 293 18 293 25 7
 sandbox
-S 0 279 27 279 37 10
+S 0 293 27 293 37 10
 testflight
-S 0 279 39 279 45 6
+S 0 293 39 293 45 6
 review
-S 0 279 47 279 57 10
+S 0 293 47 293 57 10
 production
-S 0 280 3 280 17 14
+S 0 294 3 294 17 14
 not_applicable
-S 0 280 19 280 77 58
+S 0 294 19 294 77 58
 a StoreKit configuration file in Xcode needs no app record
-S 0 281 3 281 11 8
+S 0 295 3 295 11 8
 examples
-M 2 282 5 289 27
-S 0 282 5 282 15 10
+M 2 296 5 303 27
+S 0 296 5 296 15 10
 triggering
-L 1 283 7 285 35
-S 1 283 9 285 35 46
+L 1 297 7 299 35
+S 1 297 9 299 35 46
 app_store_connect:
   app_record: false   # <-
 
-S 0 286 5 286 12 7
+S 0 300 5 300 12 7
 passing
-L 1 287 7 289 27
-S 1 287 9 289 27 38
+L 1 301 7 303 27
+S 1 301 9 303 27 38
 app_store_connect:
   app_record: true
 
-M 10 292 3 311 59
-S 0 292 3 292 5 2
+M 10 306 3 325 59
+S 0 306 3 306 5 2
 id
-S 0 292 7 292 30 23
+S 0 306 7 306 30 23
 profile-app-id-mismatch
-S 0 293 3 293 12 9
+S 0 307 3 307 12 9
 checklist
-S 0 293 14 293 34 20
+S 0 307 14 307 34 20
 provisioning-profile
-S 0 294 3 294 11 8
+S 0 308 3 308 11 8
 severity
-S 0 294 13 294 18 5
+S 0 308 13 308 18 5
 error
-S 0 295 3 295 8 5
+S 0 309 3 309 8 5
 since
-S 0 295 10 295 15 5
+S 0 309 10 309 15 5
 0.1.0
-S 0 296 3 296 8 5
+S 0 310 3 310 8 5
 title
-S 0 296 10 296 56 46
+S 0 310 10 310 56 46
 the provisioning profile is for another App ID
-S 0 297 3 297 12 9
+S 0 311 3 311 12 9
 rationale
-S 0 297 14 297 182 168
+S 0 311 14 311 182 168
 The profile decides which App ID, and so which capabilities, the build has; a profile for another App ID means the build is not the app the products belong to (TN3186).
-S 0 298 3 298 7 4
+S 0 312 3 312 7 4
 help
-S 0 298 9 298 63 54
+S 0 312 9 312 63 54
 sign with a profile made for the app's explicit App ID
-S 0 299 3 299 15 12
+S 0 313 3 313 15 12
 environments
-L 3 299 17 299 46
-S 0 299 18 299 25 7
+L 3 313 17 313 46
+S 0 313 18 313 25 7
 sandbox
-S 0 299 27 299 37 10
+S 0 313 27 313 37 10
 testflight
-S 0 299 39 299 45 6
+S 0 313 39 313 45 6
 review
-S 0 300 3 300 17 14
+S 0 314 3 314 17 14
 not_applicable
-S 0 300 19 300 125 106
+S 0 314 19 314 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 301 3 301 11 8
+S 0 315 3 315 11 8
 examples
-M 2 302 5 311 59
-S 0 302 5 302 15 10
+M 2 316 5 325 59
+S 0 316 5 316 15 10
 triggering
-L 1 303 7 306 70
-S 1 303 9 306 70 82
+L 1 317 7 320 70
+S 1 317 9 320 70 82
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden.dev   # <-
 
-S 0 307 5 307 12 7
+S 0 321 5 321 12 7
 passing
-L 1 308 7 311 59
-S 1 308 9 311 59 71
+L 1 322 7 325 59
+S 1 322 9 325 59 71
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 313 3 332 59
-S 0 313 3 313 5 2
+M 10 327 3 346 59
+S 0 327 3 327 5 2
 id
-S 0 313 7 313 23 16
+S 0 327 7 327 23 16
 wildcard-profile
-S 0 314 3 314 12 9
+S 0 328 3 328 12 9
 checklist
-S 0 314 14 314 29 15
+S 0 328 14 328 29 15
 explicit-app-id
-S 0 315 3 315 11 8
+S 0 329 3 329 11 8
 severity
-S 0 315 13 315 18 5
+S 0 329 13 329 18 5
 error
-S 0 316 3 316 8 5
+S 0 330 3 330 8 5
 since
-S 0 316 10 316 15 5
+S 0 330 10 330 15 5
 0.1.0
-S 0 317 3 317 8 5
+S 0 331 3 331 8 5
 title
-S 0 317 10 317 64 54
+S 0 331 10 331 64 54
 the provisioning profile is made for a wildcard App ID
-S 0 318 3 318 12 9
+S 0 332 3 332 12 9
 rationale
-S 0 318 14 318 159 145
+S 0 332 14 332 159 145
 In the sandbox, In-App Purchase cannot be tested with a profile that contains a wildcard App ID (TN3186). It also answers `provisioning-profile`.
-S 0 319 3 319 7 4
+S 0 333 3 333 7 4
 help
-S 0 319 9 319 57 48
+S 0 333 9 333 57 48
 sign with a profile made for the explicit App ID
-S 0 320 3 320 15 12
+S 0 334 3 334 15 12
 environments
-L 3 320 17 320 46
-S 0 320 18 320 25 7
+L 3 334 17 334 46
+S 0 334 18 334 25 7
 sandbox
-S 0 320 27 320 37 10
+S 0 334 27 334 37 10
 testflight
-S 0 320 39 320 45 6
+S 0 334 39 334 45 6
 review
-S 0 321 3 321 17 14
+S 0 335 3 335 17 14
 not_applicable
-S 0 321 19 321 125 106
+S 0 335 19 335 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 322 3 322 11 8
+S 0 336 3 336 11 8
 examples
-M 2 323 5 332 59
-S 0 323 5 323 15 10
+M 2 337 5 346 59
+S 0 337 5 337 15 10
 triggering
-L 1 324 7 327 40
-S 1 324 9 327 40 52
+L 1 338 7 341 40
+S 1 338 9 341 40 52
 signing:
   profile:
     app_id: 4KQ2H9XW7B.*   # <-
 
-S 0 328 5 328 12 7
+S 0 342 5 342 12 7
 passing
-L 1 329 7 332 59
-S 1 329 9 332 59 71
+L 1 343 7 346 59
+S 1 343 9 346 59 71
 signing:
   profile:
     app_id: 4KQ2H9XW7B.com.greenthumb.pocketgarden
 
-M 10 334 3 353 30
-S 0 334 3 334 5 2
+M 10 348 3 367 30
+S 0 348 3 348 5 2
 id
-S 0 334 7 334 29 22
+S 0 348 7 348 29 22
 profile-cannot-use-iap
-S 0 335 3 335 12 9
+S 0 349 3 349 12 9
 checklist
-S 0 335 14 335 34 20
+S 0 349 14 349 34 20
 provisioning-profile
-S 0 336 3 336 11 8
+S 0 350 3 350 11 8
 severity
-S 0 336 13 336 18 5
+S 0 350 13 350 18 5
 error
-S 0 337 3 337 8 5
+S 0 351 3 351 8 5
 since
-S 0 337 10 337 15 5
+S 0 351 10 351 15 5
 0.1.0
-S 0 338 3 338 8 5
+S 0 352 3 352 8 5
 title
-S 0 338 10 338 68 58
+S 0 352 10 352 68 58
 the build is signed for distribution outside the App Store
-S 0 339 3 339 12 9
+S 0 353 3 353 12 9
 rationale
-S 0 339 14 339 280 266
+S 0 353 14 353 280 266
 In-App Purchase is sold through the App Store only. A Mac app signed with a Developer ID profile (it provisions all devices) or an iOS app signed with an in-house (enterprise) profile cannot use it, and StoreKit answers its product requests with invalid identifiers.
-S 0 340 3 340 7 4
+S 0 354 3 354 7 4
 help
-S 0 340 9 340 82 73
+S 0 354 9 354 82 73
 sign with a development profile to test, and an App Store profile to ship
-S 0 341 3 341 15 12
+S 0 355 3 355 15 12
 environments
-L 3 341 17 341 46
-S 0 341 18 341 25 7
+L 3 355 17 355 46
+S 0 355 18 355 25 7
 sandbox
-S 0 341 27 341 37 10
+S 0 355 27 355 37 10
 testflight
-S 0 341 39 341 45 6
+S 0 355 39 355 45 6
 review
-S 0 342 3 342 17 14
+S 0 356 3 356 17 14
 not_applicable
-S 0 342 19 342 125 106
+S 0 356 19 356 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 343 3 343 11 8
+S 0 357 3 357 11 8
 examples
-M 2 344 5 353 30
-S 0 344 5 344 15 10
+M 2 358 5 367 30
+S 0 358 5 358 15 10
 triggering
-L 1 345 7 348 36
-S 1 345 9 348 36 48
+L 1 359 7 362 36
+S 1 359 9 362 36 48
 signing:
   profile:
     type: enterprise   # <-
 
-S 0 349 5 349 12 7
+S 0 363 5 363 12 7
 passing
-L 1 350 7 353 30
-S 1 350 9 353 30 42
+L 1 364 7 367 30
+S 1 364 9 367 30 42
 signing:
   profile:
     type: development
 
-M 10 355 3 374 45
-S 0 355 3 355 5 2
+M 10 369 3 388 45
+S 0 369 3 369 5 2
 id
-S 0 355 7 355 22 15
+S 0 369 7 369 22 15
 profile-expired
-S 0 356 3 356 12 9
+S 0 370 3 370 12 9
 checklist
-S 0 356 14 356 34 20
+S 0 370 14 370 34 20
 provisioning-profile
-S 0 357 3 357 11 8
+S 0 371 3 371 11 8
 severity
-S 0 357 13 357 18 5
+S 0 371 13 371 18 5
 error
-S 0 358 3 358 8 5
+S 0 372 3 372 8 5
 since
-S 0 358 10 358 15 5
+S 0 372 10 372 15 5
 0.1.0
-S 0 359 3 359 8 5
+S 0 373 3 373 8 5
 title
-S 0 359 10 359 46 36
+S 0 373 10 373 46 36
 the provisioning profile has expired
-S 0 360 3 360 12 9
+S 0 374 3 374 12 9
 rationale
-S 0 360 14 360 79 65
+S 0 374 14 374 79 65
 An expired profile cannot sign a build that talks to the sandbox.
-S 0 361 3 361 7 4
+S 0 375 3 375 7 4
 help
-S 0 361 9 361 63 54
+S 0 375 9 375 63 54
 regenerate the profile, or let automatic signing do it
-S 0 362 3 362 15 12
+S 0 376 3 376 15 12
 environments
-L 3 362 17 362 46
-S 0 362 18 362 25 7
+L 3 376 17 376 46
+S 0 376 18 376 25 7
 sandbox
-S 0 362 27 362 37 10
+S 0 376 27 376 37 10
 testflight
-S 0 362 39 362 45 6
+S 0 376 39 376 45 6
 review
-S 0 363 3 363 17 14
+S 0 377 3 377 17 14
 not_applicable
-S 0 363 19 363 125 106
+S 0 377 19 377 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 364 3 364 11 8
+S 0 378 3 378 11 8
 examples
-M 2 365 5 374 45
-S 0 365 5 365 15 10
+M 2 379 5 388 45
+S 0 379 5 379 15 10
 triggering
-L 1 366 7 369 52
-S 1 366 9 369 52 64
+L 1 380 7 383 52
+S 1 380 9 383 52 64
 signing:
   profile:
     expires_at: 2026-11-01T00:00:00Z   # <-
 
-S 0 370 5 370 12 7
+S 0 384 5 384 12 7
 passing
-L 1 371 7 374 45
-S 1 371 9 374 45 57
+L 1 385 7 388 45
+S 1 385 9 388 45 57
 signing:
   profile:
     expires_at: 2027-11-20T08:00:00Z
 
-M 10 376 3 395 45
-S 0 376 3 376 5 2
+M 10 390 3 409 45
+S 0 390 3 390 5 2
 id
-S 0 376 7 376 27 20
+S 0 390 7 390 27 20
 profile-predates-iap
-S 0 377 3 377 12 9
+S 0 391 3 391 12 9
 checklist
-S 0 377 14 377 34 20
+S 0 391 14 391 34 20
 provisioning-profile
-S 0 378 3 378 11 8
+S 0 392 3 392 11 8
 severity
-S 0 378 13 378 18 5
+S 0 392 13 392 18 5
 error
-S 0 379 3 379 8 5
+S 0 393 3 393 8 5
 since
-S 0 379 10 379 15 5
+S 0 393 10 393 15 5
 0.1.0
-S 0 380 3 380 8 5
+S 0 394 3 394 8 5
 title
-S 0 380 10 380 79 69
+S 0 394 10 394 79 69
 the provisioning profile is older than the In-App Purchase capability
-S 0 381 3 381 12 9
+S 0 395 3 395 12 9
 rationale
-S 0 381 14 381 165 151
+S 0 395 14 395 165 151
 A profile made before In-App Purchase was enabled on the App ID does not carry the capability; it must be regenerated (TN2259, the founding checklist).
-S 0 382 3 382 7 4
+S 0 396 3 396 7 4
 help
-S 0 382 9 382 45 36
+S 0 396 9 396 45 36
 regenerate and reinstall the profile
-S 0 383 3 383 15 12
+S 0 397 3 397 15 12
 environments
-L 3 383 17 383 46
-S 0 383 18 383 25 7
+L 3 397 17 397 46
+S 0 397 18 397 25 7
 sandbox
-S 0 383 27 383 37 10
+S 0 397 27 397 37 10
 testflight
-S 0 383 39 383 45 6
+S 0 397 39 397 45 6
 review
-S 0 384 3 384 17 14
+S 0 398 3 398 17 14
 not_applicable
-S 0 384 19 384 125 106
+S 0 398 19 398 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 385 3 385 11 8
+S 0 399 3 399 11 8
 examples
-M 2 386 5 395 45
-S 0 386 5 386 15 10
+M 2 400 5 409 45
+S 0 400 5 400 15 10
 triggering
-L 1 387 7 390 52
-S 1 387 9 390 52 64
+L 1 401 7 404 52
+S 1 401 9 404 52 64
 signing:
   profile:
     created_at: 2026-01-15T00:00:00Z   # <-
 
-S 0 391 5 391 12 7
+S 0 405 5 405 12 7
 passing
-L 1 392 7 395 45
-S 1 392 9 395 45 57
+L 1 406 7 409 45
+S 1 406 9 409 45 57
 signing:
   profile:
     created_at: 2026-11-20T08:00:00Z
 
-M 10 397 3 416 28
-S 0 397 3 397 5 2
+M 10 411 3 430 28
+S 0 411 3 411 5 2
 id
-S 0 397 7 397 28 21
+S 0 411 7 411 28 21
 profile-not-installed
-S 0 398 3 398 12 9
+S 0 412 3 412 12 9
 checklist
-S 0 398 14 398 34 20
+S 0 412 14 412 34 20
 provisioning-profile
-S 0 399 3 399 11 8
+S 0 413 3 413 11 8
 severity
-S 0 399 13 399 18 5
+S 0 413 13 413 18 5
 error
-S 0 400 3 400 8 5
+S 0 414 3 414 8 5
 since
-S 0 400 10 400 15 5
+S 0 414 10 414 15 5
 0.1.0
-S 0 401 3 401 8 5
+S 0 415 3 415 8 5
 title
-S 0 401 10 401 51 41
+S 0 415 10 415 51 41
 the provisioning profile is not installed
-S 0 402 3 402 12 9
+S 0 416 3 416 12 9
 rationale
-S 0 402 14 402 131 117
+S 0 416 14 416 131 117
 Xcode signs only with profiles it has; a profile that exists in the portal but not on the Mac does not sign anything.
-S 0 403 3 403 7 4
+S 0 417 3 417 7 4
 help
-S 0 403 9 403 60 55
+S 0 417 9 417 60 55
 download the profile in Xcode → Settings → Accounts
-S 0 404 3 404 15 12
+S 0 418 3 418 15 12
 environments
-L 3 404 17 404 46
-S 0 404 18 404 25 7
+L 3 418 17 418 46
+S 0 418 18 418 25 7
 sandbox
-S 0 404 27 404 37 10
+S 0 418 27 418 37 10
 testflight
-S 0 404 39 404 45 6
+S 0 418 39 418 45 6
 review
-S 0 405 3 405 17 14
+S 0 419 3 419 17 14
 not_applicable
-S 0 405 19 405 125 106
+S 0 419 19 419 125 106
 Xcode with a StoreKit configuration file and App Store installs do not depend on your provisioning profile
-S 0 406 3 406 11 8
+S 0 420 3 420 11 8
 examples
-M 2 407 5 416 28
-S 0 407 5 407 15 10
+M 2 421 5 430 28
+S 0 421 5 421 15 10
 triggering
-L 1 408 7 411 36
-S 1 408 9 411 36 48
+L 1 422 7 425 36
+S 1 422 9 425 36 48
 signing:
   profile:
     installed: false   # <-
 
-S 0 412 5 412 12 7
+S 0 426 5 426 12 7
 passing
-L 1 413 7 416 28
-S 1 413 9 416 28 40
+L 1 427 7 430 28
+S 1 427 9 430 28 40
 signing:
   profile:
     installed: true
 
-M 10 418 3 435 30
-S 0 418 3 418 5 2
+M 10 432 3 449 30
+S 0 432 3 432 5 2
 id
-S 0 418 7 418 28 21
+S 0 432 7 432 28 21
 signing-team-mismatch
-S 0 419 3 419 12 9
+S 0 433 3 433 12 9
 checklist
-S 0 419 14 419 26 12
+S 0 433 14 433 26 12
 code-signing
-S 0 420 3 420 11 8
+S 0 434 3 434 11 8
 severity
-S 0 420 13 420 18 5
+S 0 434 13 434 18 5
 error
-S 0 421 3 421 8 5
+S 0 435 3 435 8 5
 since
-S 0 421 10 421 15 5
+S 0 435 10 435 15 5
 0.1.0
-S 0 422 3 422 8 5
+S 0 436 3 436 8 5
 title
-S 0 422 10 422 43 33
+S 0 436 10 436 43 33
 the build signs with another team
-S 0 423 3 423 12 9
+S 0 437 3 437 12 9
 rationale
-S 0 423 14 423 156 142
+S 0 437 14 437 156 142
 Products belong to one developer account; a build signed by another team (or with another team's App ID or profile) is not that account's app.
-S 0 424 3 424 7 4
+S 0 438 3 438 7 4
 help
-S 0 424 9 424 65 56
+S 0 438 9 438 65 56
 sign with the team that owns the App ID and the products
-S 0 425 3 425 15 12
+S 0 439 3 439 15 12
 environments
-L 3 425 17 425 46
-S 0 425 18 425 25 7
+L 3 439 17 439 46
+S 0 439 18 439 25 7
 sandbox
-S 0 425 27 425 37 10
+S 0 439 27 439 37 10
 testflight
-S 0 425 39 425 45 6
+S 0 439 39 439 45 6
 review
-S 0 426 3 426 17 14
+S 0 440 3 440 17 14
 not_applicable
-S 0 426 19 426 112 93
+S 0 440 19 440 112 93
 Xcode with a StoreKit configuration file and App Store installs do not depend on your signing
-S 0 427 3 427 11 8
+S 0 441 3 441 11 8
 examples
-M 2 428 5 435 30
-S 0 428 5 428 15 10
+M 2 442 5 449 30
+S 0 442 5 442 15 10
 triggering
-L 1 429 7 431 37
-S 1 429 9 431 37 38
+L 1 443 7 445 37
+S 1 443 9 445 37 38
 signing:
   team_id: 9ZZ8YY7XX6   # <-
 
-S 0 432 5 432 12 7
+S 0 446 5 446 12 7
 passing
-L 1 433 7 435 30
-S 1 433 9 435 30 31
+L 1 447 7 449 30
+S 1 447 9 449 30 31
 signing:
   team_id: 4KQ2H9XW7B
 
-M 8 438 3 457 29
-S 0 438 3 438 5 2
+M 8 452 3 471 29
+S 0 452 3 452 5 2
 id
-S 0 438 7 438 32 25
+S 0 452 7 452 32 25
 deployment-target-too-low
-S 0 439 3 439 12 9
+S 0 453 3 453 12 9
 checklist
-S 0 439 14 439 24 10
+S 0 453 14 453 24 10
 os-version
-S 0 440 3 440 11 8
+S 0 454 3 454 11 8
 severity
-S 0 440 13 440 18 5
+S 0 454 13 454 18 5
 error
-S 0 441 3 441 8 5
+S 0 455 3 455 8 5
 since
-S 0 441 10 441 15 5
+S 0 455 10 455 15 5
 0.1.0
-S 0 442 3 442 8 5
+S 0 456 3 456 8 5
 title
-S 0 442 10 442 62 52
+S 0 456 10 456 62 52
 the deployment target is below what StoreKit 2 needs
-S 0 443 3 443 12 9
+S 0 457 3 457 12 9
 rationale
-S 0 443 14 443 247 233
+S 0 457 14 457 247 233
 StoreKit 2's `Product.products(for:)` exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1; an app that uses only StoreKit 2 requests no products on older systems. When `app.sources` are scanned, StoreKit 2 code inside `if
-S 0 444 3 444 7 4
+S 0 458 3 458 7 4
 help
-S 0 444 9 444 101 92
+S 0 458 9 458 101 92
 raise the deployment target, or add a StoreKit 1 path, or put the StoreKit 2 code inside `if
-S 0 445 3 445 11 8
+S 0 459 3 459 11 8
 examples
-M 2 446 5 457 29
-S 0 446 5 446 15 10
+M 2 460 5 471 29
+S 0 460 5 460 15 10
 triggering
-L 1 447 7 449 43
-S 1 447 9 449 43 40
+L 1 461 7 463 43
+S 1 461 9 463 43 40
 app:
   deployment_target: "14.0"   # <-
 
-S 0 450 5 450 12 7
+S 0 464 5 464 12 7
 passing
-L 2 451 7 457 29
-S 1 451 9 453 36 33
+L 2 465 7 471 29
+S 1 465 9 467 36 33
 app:
   deployment_target: "15.0"
 
-S 1 454 9 457 29 54
+S 1 468 9 471 29 54
 app:
   deployment_target: "14.0"
   storekit_api: both
 
-M 9 460 3 476 51
-S 0 460 3 460 5 2
+M 9 474 3 490 51
+S 0 474 3 474 5 2
 id
-S 0 460 7 460 23 16
+S 0 474 7 474 23 16
 short-product-id
-S 0 461 3 461 12 9
+S 0 475 3 475 12 9
 checklist
-S 0 461 14 461 29 15
+S 0 475 14 475 29 15
 full-product-id
-S 0 462 3 462 11 8
+S 0 476 3 476 11 8
 severity
-S 0 462 13 462 18 5
+S 0 476 13 476 18 5
 error
-S 0 463 3 463 8 5
+S 0 477 3 477 8 5
 since
-S 0 463 10 463 15 5
+S 0 477 10 477 15 5
 0.1.0
-S 0 464 3 464 8 5
+S 0 478 3 478 8 5
 title
-S 0 464 10 464 63 53
+S 0 478 10 478 63 53
 the code requests a product by the end of its ID only
-S 0 465 3 465 12 9
+S 0 479 3 479 12 9
 rationale
-S 0 465 14 465 192 178
+S 0 479 14 479 192 178
 StoreKit matches product IDs exactly and never adds the bundle ID, so `upgradetopro` does not find `com.runmonster.runmonsterfree.upgradetopro` (the founding checklist's item 8).
-S 0 466 3 466 7 4
+S 0 480 3 480 7 4
 help
-S 0 466 9 466 36 27
+S 0 480 9 480 36 27
 request the full product ID
-S 0 467 3 467 6 3
+S 0 481 3 481 6 3
 fix
-S 1 467 8 467 279 269
+S 1 481 8 481 279 269
 the literal becomes the full product ID. Always safe: it is offered only when exactly one product's ID ends with the request after a dot, and only the literal's text between its quotes changes (a request built from pieces, escaped, or read from a build is left to you).
-S 0 468 3 468 11 8
+S 0 482 3 482 11 8
 examples
-M 2 469 5 476 51
-S 0 469 5 469 15 10
+M 2 483 5 490 51
+S 0 483 5 483 15 10
 triggering
-L 1 470 7 472 30
-S 1 470 9 472 30 32
+L 1 484 7 486 30
+S 1 484 9 486 30 32
 requests:
   - greenhouse   # <-
 
-S 0 473 5 473 12 7
+S 0 487 5 487 12 7
 passing
-L 1 474 7 476 51
-S 1 474 9 476 51 53
+L 1 488 7 490 51
+S 1 488 9 490 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 8 478 3 493 48
-S 0 478 3 478 5 2
+M 8 492 3 507 48
+S 0 492 3 492 5 2
 id
-S 0 478 7 478 30 23
+S 0 492 7 492 30 23
 bundle-id-as-product-id
-S 0 479 3 479 12 9
+S 0 493 3 493 12 9
 checklist
-S 0 479 14 479 29 15
+S 0 493 14 493 29 15
 full-product-id
-S 0 480 3 480 11 8
+S 0 494 3 494 11 8
 severity
-S 0 480 13 480 18 5
+S 0 494 13 494 18 5
 error
-S 0 481 3 481 8 5
+S 0 495 3 495 8 5
 since
-S 0 481 10 481 15 5
+S 0 495 10 495 15 5
 0.1.0
-S 0 482 3 482 8 5
+S 0 496 3 496 8 5
 title
-S 0 482 10 482 55 45
+S 0 496 10 496 55 45
 the code passes the bundle ID as a product ID
-S 0 483 3 483 12 9
+S 0 497 3 497 12 9
 rationale
-S 0 483 14 483 89 75
+S 0 497 14 497 89 75
 The bundle ID names the app, not a product; StoreKit returns it as invalid.
-S 0 484 3 484 7 4
+S 0 498 3 498 7 4
 help
-S 0 484 9 484 37 28
+S 0 498 9 498 37 28
 request the product's own ID
-S 0 485 3 485 11 8
+S 0 499 3 499 11 8
 examples
-M 2 486 5 493 48
-S 0 486 5 486 15 10
+M 2 500 5 507 48
+S 0 500 5 500 15 10
 triggering
-L 1 487 7 489 47
-S 1 487 9 489 47 49
+L 1 501 7 503 47
+S 1 501 9 503 47 49
 requests:
   - com.greenthumb.pocketgarden   # <-
 
-S 0 490 5 490 12 7
+S 0 504 5 504 12 7
 passing
-L 1 491 7 493 48
-S 1 491 9 493 48 50
+L 1 505 7 507 48
+S 1 505 9 507 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 9 495 3 511 51
-S 0 495 3 495 5 2
+M 9 509 3 525 51
+S 0 509 3 509 5 2
 id
-S 0 495 7 495 31 24
+S 0 509 7 509 31 24
 product-id-case-mismatch
-S 0 496 3 496 12 9
+S 0 510 3 510 12 9
 checklist
-S 0 496 14 496 29 15
+S 0 510 14 510 29 15
 full-product-id
-S 0 497 3 497 11 8
+S 0 511 3 511 11 8
 severity
-S 0 497 13 497 18 5
+S 0 511 13 511 18 5
 error
-S 0 498 3 498 8 5
+S 0 512 3 512 8 5
 since
-S 0 498 10 498 15 5
+S 0 512 10 512 15 5
 0.1.0
-S 0 499 3 499 8 5
+S 0 513 3 513 8 5
 title
-S 0 499 10 499 69 59
+S 0 513 10 513 69 59
 the requested ID differs from the product ID in letter case
-S 0 500 3 500 12 9
+S 0 514 3 514 12 9
 rationale
-S 0 500 14 500 45 31
+S 0 514 14 514 45 31
 Product IDs are case-sensitive.
-S 0 501 3 501 7 4
+S 0 515 3 515 7 4
 help
-S 0 501 9 501 58 49
+S 0 515 9 515 58 49
 request the product ID with its exact letter case
-S 0 502 3 502 6 3
+S 0 516 3 516 6 3
 fix
-S 1 502 8 502 200 190
+S 1 516 8 516 200 190
 the literal becomes the product ID in its own letter case. Always safe: it is offered only when exactly one product has those letters, and only the literal's text between its quotes changes.
-S 0 503 3 503 11 8
+S 0 517 3 517 11 8
 examples
-M 2 504 5 511 51
-S 0 504 5 504 15 10
+M 2 518 5 525 51
+S 0 518 5 518 15 10
 triggering
-L 1 505 7 507 58
-S 1 505 9 507 58 60
+L 1 519 7 521 58
+S 1 519 9 521 58 60
 requests:
   - com.greenthumb.pocketgarden.Greenhouse   # <-
 
-S 0 508 5 508 12 7
+S 0 522 5 522 12 7
 passing
-L 1 509 7 511 51
-S 1 509 9 511 51 53
+L 1 523 7 525 51
+S 1 523 9 525 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 11 513 3 531 56
-S 0 513 3 513 5 2
+M 11 527 3 545 56
+S 0 527 3 527 5 2
 id
-S 0 513 7 513 26 19
+S 0 527 7 527 26 19
 requested-id-format
-S 0 514 3 514 12 9
+S 0 528 3 528 12 9
 checklist
-S 0 514 14 514 29 15
+S 0 528 14 528 29 15
 full-product-id
-S 0 515 3 515 11 8
+S 0 529 3 529 11 8
 severity
-S 0 515 13 515 18 5
+S 0 529 13 529 18 5
 error
-S 0 516 3 516 8 5
+S 0 530 3 530 8 5
 since
-S 0 516 10 516 15 5
+S 0 530 10 530 15 5
 0.1.0
-S 0 517 3 517 8 5
+S 0 531 3 531 8 5
 title
-S 0 517 10 517 64 54
+S 0 531 10 531 64 54
 the requested ID is not one App Store Connect can hold
-S 0 518 3 518 12 9
+S 0 532 3 532 12 9
 rationale
-S 0 518 14 518 288 274
+S 0 532 14 532 288 274
 Product IDs may contain only letters, digits, periods, underscores and hyphens, and at most 100 characters (App Store Connect Help); a request for any other string can never match a product, in any environment but a local StoreKit configuration file. The limit is an option.
-S 0 519 3 519 7 4
+S 0 533 3 533 7 4
 help
-S 0 519 9 519 38 29
+S 0 533 9 533 38 29
 request the product's real ID
-S 0 520 3 520 10 7
+S 0 534 3 534 10 7
 options
-M 1 520 12 520 31
-S 0 520 14 520 24 10
+M 1 534 12 534 31
+S 0 534 14 534 24 10
 max_length
-S 0 520 26 520 29 3
+S 0 534 26 534 29 3
 100
-S 0 521 3 521 15 12
+S 0 535 3 535 15 12
 environments
-L 4 521 17 521 58
-S 0 521 18 521 25 7
+L 4 535 17 535 58
+S 0 535 18 535 25 7
 sandbox
-S 0 521 27 521 37 10
+S 0 535 27 535 37 10
 testflight
-S 0 521 39 521 45 6
+S 0 535 39 535 45 6
 review
-S 0 521 47 521 57 10
+S 0 535 47 535 57 10
 production
-S 0 522 3 522 17 14
+S 0 536 3 536 17 14
 not_applicable
-S 0 522 19 522 80 61
+S 0 536 19 536 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 523 3 523 11 8
+S 0 537 3 537 11 8
 examples
-M 2 524 5 531 56
-S 0 524 5 524 15 10
+M 2 538 5 545 56
+S 0 538 5 538 15 10
 triggering
-L 1 525 7 527 65
-S 1 525 9 527 65 67
+L 1 539 7 541 65
+S 1 539 9 541 65 67
 requests:
   - "com.greenthumb.pocketgarden.premium:monthly"   # <-
 
-S 0 528 5 528 12 7
+S 0 542 5 542 12 7
 passing
-L 1 529 7 531 56
-S 1 529 9 531 56 58
+L 1 543 7 545 56
+S 1 543 9 545 56 58
 requests:
   - com.greenthumb.pocketgarden.premium.monthly
 
-M 9 533 3 549 48
-S 0 533 3 533 5 2
+M 9 547 3 563 48
+S 0 547 3 547 5 2
 id
-S 0 533 7 533 28 21
+S 0 547 7 547 28 21
 product-id-whitespace
-S 0 534 3 534 12 9
+S 0 548 3 548 12 9
 checklist
-S 0 534 14 534 29 15
+S 0 548 14 548 29 15
 full-product-id
-S 0 535 3 535 11 8
+S 0 549 3 549 11 8
 severity
-S 0 535 13 535 18 5
+S 0 549 13 549 18 5
 error
-S 0 536 3 536 8 5
+S 0 550 3 550 8 5
 since
-S 0 536 10 536 15 5
+S 0 550 10 550 15 5
 0.1.0
-S 0 537 3 537 8 5
+S 0 551 3 551 8 5
 title
-S 0 537 10 537 48 38
+S 0 551 10 551 48 38
 the requested ID has stray white space
-S 0 538 3 538 12 9
+S 0 552 3 552 12 9
 rationale
-S 0 538 14 538 101 87
+S 0 552 14 552 101 87
 A leading or trailing space (often from a plist or a server list) makes a different ID.
-S 0 539 3 539 7 4
+S 0 553 3 553 7 4
 help
-S 0 539 9 539 31 22
+S 0 553 9 553 31 22
 remove the white space
-S 0 540 3 540 6 3
+S 0 554 3 554 6 3
 fix
-S 1 540 8 540 174 164
+S 1 554 8 554 174 164
 the literal loses its leading and trailing white space. Always safe: the trimmed ID is a product's, exactly, and only the literal's text between its quotes changes.
-S 0 541 3 541 11 8
+S 0 555 3 555 11 8
 examples
-M 2 542 5 549 48
-S 0 542 5 542 15 10
+M 2 556 5 563 48
+S 0 556 5 556 15 10
 triggering
-L 1 543 7 545 58
-S 1 543 9 545 58 60
+L 1 557 7 559 58
+S 1 557 9 559 58 60
 requests:
   - "com.greenthumb.pocketgarden.seeds50 "   # <-
 
-S 0 546 5 546 12 7
+S 0 560 5 560 12 7
 passing
-L 1 547 7 549 48
-S 1 547 9 549 48 50
+L 1 561 7 563 48
+S 1 561 9 563 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 551 3 566 48
-S 0 551 3 551 5 2
+M 8 565 3 580 48
+S 0 565 3 565 5 2
 id
-S 0 551 7 551 22 15
+S 0 565 7 565 22 15
 product-id-typo
-S 0 552 3 552 12 9
+S 0 566 3 566 12 9
 checklist
-S 0 552 14 552 29 15
+S 0 566 14 566 29 15
 full-product-id
-S 0 553 3 553 11 8
+S 0 567 3 567 11 8
 severity
-S 0 553 13 553 18 5
+S 0 567 13 567 18 5
 error
-S 0 554 3 554 8 5
+S 0 568 3 568 8 5
 since
-S 0 554 10 554 15 5
+S 0 568 10 568 15 5
 0.1.0
-S 0 555 3 555 8 5
+S 0 569 3 569 8 5
 title
-S 0 555 10 555 62 52
+S 0 569 10 569 62 52
 the requested ID is a near miss of a real product ID
-S 0 556 3 556 12 9
+S 0 570 3 570 12 9
 rationale
-S 0 556 14 556 125 111
+S 0 570 14 570 125 111
 A one- or two-character slip makes StoreKit return the product as invalid; iapdoctor names the closest real ID.
-S 0 557 3 557 7 4
+S 0 571 3 571 7 4
 help
-S 0 557 9 557 41 32
+S 0 571 9 571 41 32
 request the product ID suggested
-S 0 558 3 558 11 8
+S 0 572 3 572 11 8
 examples
-M 2 559 5 566 48
-S 0 559 5 559 15 10
+M 2 573 5 580 48
+S 0 573 5 573 15 10
 triggering
-L 1 560 7 562 54
-S 1 560 9 562 54 56
+L 1 574 7 576 54
+S 1 574 9 576 54 56
 requests:
   - com.greenthumb.pocketgarden.seed50   # <-
 
-S 0 563 5 563 12 7
+S 0 577 5 577 12 7
 passing
-L 1 564 7 566 48
-S 1 564 9 566 48 50
+L 1 578 7 580 48
+S 1 578 9 580 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 568 3 583 48
-S 0 568 3 568 5 2
+M 8 582 3 597 48
+S 0 582 3 582 5 2
 id
-S 0 568 7 568 32 25
+S 0 582 7 582 32 25
 requested-product-missing
-S 0 569 3 569 12 9
+S 0 583 3 583 12 9
 checklist
-S 0 569 14 569 28 14
+S 0 583 14 583 28 14
 product-exists
-S 0 570 3 570 11 8
+S 0 584 3 584 11 8
 severity
-S 0 570 13 570 18 5
+S 0 584 13 584 18 5
 error
-S 0 571 3 571 8 5
+S 0 585 3 585 8 5
 since
-S 0 571 10 571 15 5
+S 0 585 10 585 15 5
 0.1.0
-S 0 572 3 572 8 5
+S 0 586 3 586 8 5
 title
-S 0 572 10 572 46 36
+S 0 586 10 586 46 36
 the requested product does not exist
-S 0 573 3 573 12 9
+S 0 587 3 587 12 9
 rationale
-S 0 573 14 573 187 173
+S 0 587 14 587 187 173
 A requested ID that matches no product of this app, not even approximately, was never created, belongs to another app, or was deleted (and a deleted ID can never be reused).
-S 0 574 3 574 7 4
+S 0 588 3 588 7 4
 help
-S 0 574 9 574 76 67
+S 0 588 9 588 76 67
 create the product in App Store Connect, or request an existing one
-S 0 575 3 575 11 8
+S 0 589 3 589 11 8
 examples
-M 2 576 5 583 48
-S 0 576 5 576 15 10
+M 2 590 5 597 48
+S 0 590 5 590 15 10
 triggering
-L 1 577 7 579 55
-S 1 577 9 579 55 57
+L 1 591 7 593 55
+S 1 591 9 593 55 57
 requests:
   - com.greenthumb.pocketgarden.compost   # <-
 
-S 0 580 5 580 12 7
+S 0 594 5 594 12 7
 passing
-L 1 581 7 583 48
-S 1 581 9 583 48 50
+L 1 595 7 597 48
+S 1 595 9 597 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 9 586 3 602 52
-S 0 586 3 586 5 2
+M 9 600 3 616 52
+S 0 600 3 600 5 2
 id
-S 0 586 7 586 27 20
+S 0 600 7 600 27 20
 request-not-resolved
-S 0 587 3 587 12 9
+S 0 601 3 601 12 9
 checklist
-S 0 587 14 587 29 15
+S 0 601 14 601 29 15
 full-product-id
-S 0 588 3 588 11 8
+S 0 602 3 602 11 8
 severity
-S 0 588 13 588 17 4
+S 0 602 13 602 17 4
 note
-S 0 589 3 589 15 12
+S 0 603 3 603 15 12
 context_only
-S 0 589 17 589 21 4
+S 0 603 17 603 21 4
 true
-S 0 590 3 590 8 5
+S 0 604 3 604 8 5
 since
-S 0 590 10 590 15 5
+S 0 604 10 604 15 5
 0.1.0
-S 0 591 3 591 8 5
+S 0 605 3 605 8 5
 title
-S 0 591 10 591 76 66
+S 0 605 10 605 76 66
 a StoreKit call site whose product IDs the code does not spell out
-S 0 592 3 592 12 9
+S 0 606 3 606 12 9
 rationale
-S 0 592 14 592 403 389
+S 0 606 14 606 403 389
 iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
-S 0 593 3 593 7 4
+S 0 607 3 607 7 4
 help
-S 0 593 9 593 83 74
+S 0 607 9 607 83 74
 list the product IDs this call asks for under `requests` in the descriptor
-S 0 594 3 594 11 8
+S 0 608 3 608 11 8
 examples
-M 2 595 5 602 52
-S 0 595 5 595 15 10
+M 2 609 5 616 52
+S 0 609 5 609 15 10
 triggering
-L 1 596 7 598 55
-S 1 596 9 598 55 52
+L 1 610 7 612 55
+S 1 610 9 612 55 52
 app:
   sources: [../runmonster-xcode/variants/Shop]
 
-S 0 599 5 599 12 7
+S 0 613 5 613 12 7
 passing
-L 1 600 7 602 52
-S 1 600 9 602 52 49
+L 1 614 7 616 52
+S 1 614 9 616 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 9 604 3 620 52
-S 0 604 3 604 5 2
+M 9 618 3 634 52
+S 0 618 3 618 5 2
 id
-S 0 604 7 604 29 22
+S 0 618 7 618 29 22
 no-storekit-in-sources
-S 0 605 3 605 12 9
+S 0 619 3 619 12 9
 checklist
-S 0 605 14 605 29 15
+S 0 619 14 619 29 15
 full-product-id
-S 0 606 3 606 11 8
+S 0 620 3 620 11 8
 severity
-S 0 606 13 606 17 4
+S 0 620 13 620 17 4
 note
-S 0 607 3 607 15 12
+S 0 621 3 621 15 12
 context_only
-S 0 607 17 607 21 4
+S 0 621 17 621 21 4
 true
-S 0 608 3 608 8 5
+S 0 622 3 622 8 5
 since
-S 0 608 10 608 15 5
+S 0 622 10 622 15 5
 0.1.0
-S 0 609 3 609 8 5
+S 0 623 3 623 8 5
 title
-S 0 609 10 609 81 71
+S 0 623 10 623 81 71
 the scanned sources never import StoreKit or an In-App Purchase library
-S 0 610 3 610 12 9
+S 0 624 3 624 12 9
 rationale
-S 0 610 14 610 241 227
+S 0 624 14 624 241 227
 When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
-S 0 611 3 611 7 4
+S 0 625 3 625 7 4
 help
-S 0 611 9 611 115 106
+S 0 625 9 625 115 106
 add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
-S 0 612 3 612 11 8
+S 0 626 3 626 11 8
 examples
-M 2 613 5 620 52
-S 0 613 5 613 15 10
+M 2 627 5 634 52
+S 0 627 5 627 15 10
 triggering
-L 1 614 7 616 65
-S 1 614 9 616 65 62
+L 1 628 7 630 65
+S 1 628 9 630 65 62
 app:
   sources: [../runmonster-xcode/variants/NoStore]   # <-
 
-S 0 617 5 617 12 7
+S 0 631 5 631 12 7
 passing
-L 1 618 7 620 52
-S 1 618 9 620 52 49
+L 1 632 7 634 52
+S 1 632 9 634 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 9 622 3 638 52
-S 0 622 3 622 5 2
+M 9 636 3 652 52
+S 0 636 3 636 5 2
 id
-S 0 622 7 622 29 22
+S 0 636 7 636 29 22
 source-scan-incomplete
-S 0 623 3 623 12 9
+S 0 637 3 637 12 9
 checklist
-S 0 623 14 623 29 15
+S 0 637 14 637 29 15
 full-product-id
-S 0 624 3 624 11 8
+S 0 638 3 638 11 8
 severity
-S 0 624 13 624 20 7
+S 0 638 13 638 20 7
 warning
-S 0 625 3 625 15 12
+S 0 639 3 639 15 12
 context_only
-S 0 625 17 625 21 4
+S 0 639 17 639 21 4
 true
-S 0 626 3 626 8 5
+S 0 640 3 640 8 5
 since
-S 0 626 10 626 15 5
+S 0 640 10 640 15 5
 0.1.0
-S 0 627 3 627 8 5
+S 0 641 3 641 8 5
 title
-S 0 627 10 627 57 47
+S 0 641 10 641 57 47
 a file under `app.sources` could not be scanned
-S 0 628 3 628 12 9
+S 0 642 3 642 12 9
 rationale
-S 0 628 14 628 291 277
+S 0 642 14 642 291 277
 A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
-S 0 629 3 629 7 4
+S 0 643 3 643 7 4
 help
-S 0 629 9 629 73 64
+S 0 643 9 643 73 64
 fix the file or the link, or leave the file out of `app.sources`
-S 0 630 3 630 11 8
+S 0 644 3 644 11 8
 examples
-M 2 631 5 638 52
-S 0 631 5 631 15 10
+M 2 645 5 652 52
+S 0 645 5 645 15 10
 triggering
-L 1 632 7 634 60
-S 1 632 9 634 60 57
+L 1 646 7 648 60
+S 1 646 9 648 60 57
 app:
   sources: [../runmonster-xcode/variants/README.md]
 
-S 0 635 5 635 12 7
+S 0 649 5 649 12 7
 passing
-L 1 636 7 638 52
-S 1 636 9 638 52 49
+L 1 650 7 652 52
+S 1 650 9 652 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 9 640 3 656 77
-S 0 640 3 640 5 2
+M 9 654 3 670 77
+S 0 654 3 654 5 2
 id
-S 0 640 7 640 28 21
+S 0 654 7 654 28 21
 product-id-list-empty
-S 0 641 3 641 12 9
+S 0 655 3 655 12 9
 checklist
-S 0 641 14 641 29 15
+S 0 655 14 655 29 15
 full-product-id
-S 0 642 3 642 11 8
+S 0 656 3 656 11 8
 severity
-S 0 642 13 642 20 7
+S 0 656 13 656 20 7
 warning
-S 0 643 3 643 15 12
+S 0 657 3 657 15 12
 context_only
-S 0 643 17 643 21 4
+S 0 657 17 657 21 4
 true
-S 0 644 3 644 8 5
+S 0 658 3 658 8 5
 since
-S 0 644 10 644 15 5
+S 0 658 10 658 15 5
 0.1.0
-S 0 645 3 645 8 5
+S 0 659 3 659 8 5
 title
-S 0 645 10 645 60 50
+S 0 659 10 659 60 50
 no product ID could be read from a product ID list
-S 0 646 3 646 12 9
+S 0 660 3 660 12 9
 rationale
-S 0 646 14 646 365 351
+S 0 660 14 660 365 351
 A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
-S 0 647 3 647 7 4
+S 0 661 3 661 7 4
 help
-S 0 647 9 647 67 58
+S 0 661 9 661 67 58
 put the product IDs in an array, or under a `Products` key
-S 0 648 3 648 11 8
+S 0 662 3 662 11 8
 examples
-M 2 649 5 656 77
-S 0 649 5 649 15 10
+M 2 663 5 670 77
+S 0 663 5 663 15 10
 triggering
-L 1 650 7 652 79
-S 1 650 9 652 79 76
+L 1 664 7 666 79
+S 1 664 9 666 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-S 0 653 5 653 12 7
+S 0 667 5 667 12 7
 passing
-L 1 654 7 656 77
-S 1 654 9 656 77 74
-app:
-  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
-
-M 9 658 3 674 79
-S 0 658 3 658 5 2
-id
-S 0 658 7 658 30 23
-committed-shared-secret
-S 0 659 3 659 12 9
-checklist
-S 0 659 14 659 29 15
-full-product-id
-S 0 660 3 660 11 8
-severity
-S 0 660 13 660 20 7
-warning
-S 0 661 3 661 15 12
-context_only
-S 0 661 17 661 21 4
-true
-S 0 662 3 662 8 5
-since
-S 0 662 10 662 15 5
-0.1.0
-S 0 663 3 663 8 5
-title
-S 0 663 10 663 66 56
-an App Store shared secret is committed with the project
-S 0 664 3 664 12 9
-rationale
-S 0 664 14 664 298 284
-The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
-S 0 665 3 665 7 4
-help
-S 0 665 9 665 183 174
-remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
-S 0 666 3 666 11 8
-examples
-M 2 667 5 674 79
-S 0 667 5 667 15 10
-triggering
 L 1 668 7 670 77
 S 1 668 9 670 77 74
 app:
   product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
 
-S 0 671 5 671 12 7
+M 9 672 3 688 79
+S 0 672 3 672 5 2
+id
+S 0 672 7 672 30 23
+committed-shared-secret
+S 0 673 3 673 12 9
+checklist
+S 0 673 14 673 29 15
+full-product-id
+S 0 674 3 674 11 8
+severity
+S 0 674 13 674 20 7
+warning
+S 0 675 3 675 15 12
+context_only
+S 0 675 17 675 21 4
+true
+S 0 676 3 676 8 5
+since
+S 0 676 10 676 15 5
+0.1.0
+S 0 677 3 677 8 5
+title
+S 0 677 10 677 66 56
+an App Store shared secret is committed with the project
+S 0 678 3 678 12 9
+rationale
+S 0 678 14 678 298 284
+The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
+S 0 679 3 679 7 4
+help
+S 0 679 9 679 183 174
+remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
+S 0 680 3 680 11 8
+examples
+M 2 681 5 688 79
+S 0 681 5 681 15 10
+triggering
+L 1 682 7 684 77
+S 1 682 9 684 77 74
+app:
+  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+
+S 0 685 5 685 12 7
 passing
-L 1 672 7 674 79
-S 1 672 9 674 79 76
+L 1 686 7 688 79
+S 1 686 9 688 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-M 10 676 3 697 35
-S 0 676 3 676 5 2
+M 10 690 3 711 35
+S 0 690 3 690 5 2
 id
-S 0 676 7 676 27 20
+S 0 690 7 690 27 20
 not-cleared-for-sale
-S 0 677 3 677 12 9
+S 0 691 3 691 12 9
 checklist
-S 0 677 14 677 30 16
+S 0 691 14 691 30 16
 cleared-for-sale
-S 0 678 3 678 11 8
+S 0 692 3 692 11 8
 severity
-S 0 678 13 678 18 5
+S 0 692 13 692 18 5
 error
-S 0 679 3 679 8 5
+S 0 693 3 693 8 5
 since
-S 0 679 10 679 15 5
+S 0 693 10 693 15 5
 0.1.0
-S 0 680 3 680 8 5
+S 0 694 3 694 8 5
 title
-S 0 680 10 680 45 35
+S 0 694 10 694 45 35
 the product is not cleared for sale
-S 0 681 3 681 12 9
+S 0 695 3 695 12 9
 rationale
-S 0 681 14 681 180 166
+S 0 695 14 695 180 166
 A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
-S 0 682 3 682 7 4
+S 0 696 3 696 7 4
 help
-S 0 682 9 682 81 72
+S 0 696 9 696 81 72
 select storefronts under the product's Availability in App Store Connect
-S 0 683 3 683 15 12
+S 0 697 3 697 15 12
 environments
-L 4 683 17 683 58
-S 0 683 18 683 25 7
+L 4 697 17 697 58
+S 0 697 18 697 25 7
 sandbox
-S 0 683 27 683 37 10
+S 0 697 27 697 37 10
 testflight
-S 0 683 39 683 45 6
+S 0 697 39 697 45 6
 review
-S 0 683 47 683 57 10
+S 0 697 47 697 57 10
 production
-S 0 684 3 684 17 14
+S 0 698 3 698 17 14
 not_applicable
-S 0 684 19 684 107 88
+S 0 698 19 698 107 88
 Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
-S 0 685 3 685 11 8
+S 0 699 3 699 11 8
 examples
-M 2 686 5 697 35
-S 0 686 5 686 15 10
+M 2 700 5 711 35
+S 0 700 5 700 15 10
 triggering
-L 2 687 7 693 36
-S 1 687 9 689 43 45
+L 2 701 7 707 36
+S 1 701 9 703 43 45
 products:
   - cleared_for_sale: false   # <-
 
-S 1 690 9 693 36 45
+S 1 704 9 707 36 45
 products:
   - {}
   - availability: []   # <-
 
-S 0 694 5 694 12 7
+S 0 708 5 708 12 7
 passing
-L 1 695 7 697 35
-S 1 695 9 697 35 37
+L 1 709 7 711 35
+S 1 709 9 711 35 37
 products:
   - cleared_for_sale: true
 
-M 10 699 3 717 26
-S 0 699 3 699 5 2
+M 10 713 3 731 26
+S 0 713 3 713 5 2
 id
-S 0 699 7 699 20 13
+S 0 713 7 713 20 13
 missing-price
-S 0 700 3 700 12 9
+S 0 714 3 714 12 9
 checklist
-S 0 700 14 700 30 16
+S 0 714 14 714 30 16
 product-metadata
-S 0 701 3 701 11 8
+S 0 715 3 715 11 8
 severity
-S 0 701 13 701 18 5
+S 0 715 13 715 18 5
 error
-S 0 702 3 702 8 5
+S 0 716 3 716 8 5
 since
-S 0 702 10 702 15 5
+S 0 716 10 716 15 5
 0.1.0
-S 0 703 3 703 8 5
+S 0 717 3 717 8 5
 title
-S 0 703 10 703 34 24
+S 0 717 10 717 34 24
 the product has no price
-S 0 704 3 704 12 9
+S 0 718 3 718 12 9
 rationale
-S 0 704 14 704 99 85
+S 0 718 14 718 99 85
 A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 705 3 705 7 4
+S 0 719 3 719 7 4
 help
-S 0 705 9 705 69 60
+S 0 719 9 719 69 60
 set a price in App Store Connect and `price_tier` or `price`
-S 0 706 3 706 15 12
+S 0 720 3 720 15 12
 environments
-L 4 706 17 706 58
-S 0 706 18 706 25 7
+L 4 720 17 720 58
+S 0 720 18 720 25 7
 sandbox
-S 0 706 27 706 37 10
+S 0 720 27 720 37 10
 testflight
-S 0 706 39 706 45 6
+S 0 720 39 720 45 6
 review
-S 0 706 47 706 57 10
+S 0 720 47 720 57 10
 production
-S 0 707 3 707 17 14
+S 0 721 3 721 17 14
 not_applicable
-S 0 707 19 707 85 66
+S 0 721 19 721 85 66
 Xcode serves the StoreKit configuration file's products and prices
-S 0 708 3 708 11 8
+S 0 722 3 722 11 8
 examples
-M 2 709 5 717 26
-S 0 709 5 709 15 10
+M 2 723 5 731 26
+S 0 723 5 723 15 10
 triggering
-L 1 710 7 713 29
-S 1 710 9 713 29 90
+L 1 724 7 727 29
+S 1 724 9 727 29 90
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     price_tier: null
 
-S 0 714 5 714 12 7
+S 0 728 5 728 12 7
 passing
-L 1 715 7 717 26
-S 1 715 9 717 26 28
+L 1 729 7 731 26
+S 1 729 9 731 26 28
 products:
   - price_tier: 2
 
-M 10 719 3 738 53
-S 0 719 3 719 5 2
+M 10 733 3 752 53
+S 0 733 3 733 5 2
 id
-S 0 719 7 719 27 20
+S 0 733 7 733 27 20
 missing-localization
-S 0 720 3 720 12 9
+S 0 734 3 734 12 9
 checklist
-S 0 720 14 720 30 16
+S 0 734 14 734 30 16
 product-metadata
-S 0 721 3 721 11 8
+S 0 735 3 735 11 8
 severity
-S 0 721 13 721 18 5
+S 0 735 13 735 18 5
 error
-S 0 722 3 722 8 5
+S 0 736 3 736 8 5
 since
-S 0 722 10 722 15 5
+S 0 736 10 736 15 5
 0.1.0
-S 0 723 3 723 8 5
+S 0 737 3 737 8 5
 title
-S 0 723 10 723 61 51
+S 0 737 10 737 61 51
 the product has no localization with a display name
-S 0 724 3 724 12 9
+S 0 738 3 738 12 9
 rationale
-S 0 724 14 724 532 518
+S 0 738 14 738 532 518
 At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186). App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a list without a named localization is a warning (the snapshot, or the descriptor, may be partial or out of date); in Missing Metadata or another state it stays an error.
-S 0 725 3 725 7 4
+S 0 739 3 739 7 4
 help
-S 0 725 9 725 74 65
+S 0 739 9 739 74 65
 add a localization in App Store Connect and under `localizations`
-S 0 726 3 726 15 12
+S 0 740 3 740 15 12
 environments
-L 4 726 17 726 58
-S 0 726 18 726 25 7
+L 4 740 17 740 58
+S 0 740 18 740 25 7
 sandbox
-S 0 726 27 726 37 10
+S 0 740 27 740 37 10
 testflight
-S 0 726 39 726 45 6
+S 0 740 39 740 45 6
 review
-S 0 726 47 726 57 10
+S 0 740 47 740 57 10
 production
-S 0 727 3 727 17 14
+S 0 741 3 741 17 14
 not_applicable
-S 0 727 19 727 74 55
+S 0 741 19 741 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 728 3 728 11 8
+S 0 742 3 742 11 8
 examples
-M 2 729 5 738 53
-S 0 729 5 729 15 10
+M 2 743 5 752 53
+S 0 743 5 743 15 10
 triggering
-L 1 730 7 733 32
-S 1 730 9 733 32 93
+L 1 744 7 747 32
+S 1 744 9 747 32 93
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     localizations: null
 
-S 0 734 5 734 12 7
+S 0 748 5 748 12 7
 passing
-L 1 735 7 738 53
-S 1 735 9 738 53 74
+L 1 749 7 752 53
+S 1 749 9 752 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 740 3 760 41
-S 0 740 3 740 5 2
+M 13 754 3 774 41
+S 0 754 3 754 5 2
 id
-S 0 740 7 740 29 22
+S 0 754 7 754 29 22
 missing-reference-name
-S 0 741 3 741 12 9
+S 0 755 3 755 12 9
 checklist
-S 0 741 14 741 30 16
+S 0 755 14 755 30 16
 product-metadata
-S 0 742 3 742 11 8
+S 0 756 3 756 11 8
 severity
-S 0 742 13 742 18 5
+S 0 756 13 756 18 5
 error
-S 0 743 3 743 8 5
+S 0 757 3 757 8 5
 since
-S 0 743 10 743 15 5
+S 0 757 10 757 15 5
 0.1.0
-S 0 744 3 744 8 5
+S 0 758 3 758 8 5
 title
-S 0 744 10 744 43 33
+S 0 758 10 758 43 33
 the product has no reference name
-S 0 745 3 745 12 9
+S 0 759 3 759 12 9
 rationale
-S 0 745 14 745 112 98
+S 0 759 14 759 112 98
 The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
-S 0 746 3 746 7 4
+S 0 760 3 760 7 4
 help
-S 0 746 9 746 64 55
+S 0 760 9 760 64 55
 give the product a reference name (up to 64 characters)
-S 0 747 3 747 15 12
+S 0 761 3 761 15 12
 environments
-L 4 747 17 747 58
-S 0 747 18 747 25 7
+L 4 761 17 761 58
+S 0 761 18 761 25 7
 sandbox
-S 0 747 27 747 37 10
+S 0 761 27 761 37 10
 testflight
-S 0 747 39 747 45 6
+S 0 761 39 761 45 6
 review
-S 0 747 47 747 57 10
+S 0 761 47 761 57 10
 production
-S 0 748 3 748 17 14
+S 0 762 3 762 17 14
 not_applicable
-S 0 748 19 748 74 55
+S 0 762 19 762 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 749 3 749 8 5
+S 0 763 3 763 8 5
 check
-M 2 749 10 749 51
-S 0 749 12 749 16 4
+M 2 763 10 763 51
+S 0 763 12 763 16 4
 each
-S 0 749 18 749 26 8
+S 0 763 18 763 26 8
 products
-S 0 749 28 749 33 5
+S 0 763 28 763 33 5
 field
-S 0 749 35 749 49 14
+S 0 763 35 763 49 14
 reference_name
-S 0 750 3 750 10 7
+S 0 764 3 764 10 7
 options
-M 1 750 12 750 30
-S 0 750 14 750 22 8
+M 1 764 12 764 30
+S 0 764 14 764 22 8
 required
-S 0 750 24 750 28 4
+S 0 764 24 764 28 4
 true
-S 0 751 3 751 10 7
+S 0 765 3 765 10 7
 message
-S 1 751 12 751 55 41
+S 1 765 12 765 55 41
 product `{product}` has no reference name
-S 0 752 3 752 11 8
+S 0 766 3 766 11 8
 examples
-M 2 753 5 760 41
-S 0 753 5 753 15 10
+M 2 767 5 774 41
+S 0 767 5 767 15 10
 triggering
-L 1 754 7 756 33
-S 1 754 9 756 33 35
+L 1 768 7 770 33
+S 1 768 9 770 33 35
 products:
   - reference_name: null
 
-S 0 757 5 757 12 7
+S 0 771 5 771 12 7
 passing
-L 1 758 7 760 41
-S 1 758 9 760 41 43
+L 1 772 7 774 41
+S 1 772 9 774 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 762 3 782 61
-S 0 762 3 762 5 2
+M 13 776 3 796 61
+S 0 776 3 776 5 2
 id
-S 0 762 7 762 25 18
+S 0 776 7 776 25 18
 product-id-charset
-S 0 763 3 763 12 9
+S 0 777 3 777 12 9
 checklist
-S 0 763 14 763 30 16
+S 0 777 14 777 30 16
 product-metadata
-S 0 764 3 764 11 8
+S 0 778 3 778 11 8
 severity
-S 0 764 13 764 18 5
+S 0 778 13 778 18 5
 error
-S 0 765 3 765 8 5
+S 0 779 3 779 8 5
 since
-S 0 765 10 765 15 5
+S 0 779 10 779 15 5
 0.1.0
-S 0 766 3 766 8 5
+S 0 780 3 780 8 5
 title
-S 0 766 10 766 72 62
+S 0 780 10 780 72 62
 the product ID has characters App Store Connect does not allow
-S 0 767 3 767 12 9
+S 0 781 3 781 12 9
 rationale
-S 0 767 14 767 144 130
+S 0 781 14 781 144 130
 Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
-S 0 768 3 768 7 4
+S 0 782 3 782 7 4
 help
-S 0 768 9 768 51 42
+S 0 782 9 782 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 769 3 769 15 12
+S 0 783 3 783 15 12
 environments
-L 4 769 17 769 58
-S 0 769 18 769 25 7
+L 4 783 17 783 58
+S 0 783 18 783 25 7
 sandbox
-S 0 769 27 769 37 10
+S 0 783 27 783 37 10
 testflight
-S 0 769 39 769 45 6
+S 0 783 39 783 45 6
 review
-S 0 769 47 769 57 10
+S 0 783 47 783 57 10
 production
-S 0 770 3 770 17 14
+S 0 784 3 784 17 14
 not_applicable
-S 0 770 19 770 80 61
+S 0 784 19 784 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 771 3 771 8 5
+S 0 785 3 785 8 5
 check
-M 2 771 10 771 47
-S 0 771 12 771 16 4
+M 2 785 10 785 47
+S 0 785 12 785 16 4
 each
-S 0 771 18 771 26 8
+S 0 785 18 785 26 8
 products
-S 0 771 28 771 33 5
+S 0 785 28 785 33 5
 field
-S 0 771 35 771 45 10
+S 0 785 35 785 45 10
 product_id
-S 0 772 3 772 10 7
+S 0 786 3 786 10 7
 options
-M 1 772 12 772 42
-S 0 772 14 772 21 7
+M 1 786 12 786 42
+S 0 786 14 786 21 7
 pattern
-S 1 772 23 772 40 15
+S 1 786 23 786 40 15
 [A-Za-z0-9._-]+
-S 0 773 3 773 10 7
+S 0 787 3 787 10 7
 message
-S 1 773 12 773 91 77
+S 1 787 12 787 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 774 3 774 11 8
+S 0 788 3 788 11 8
 examples
-M 2 775 5 782 61
-S 0 775 5 775 15 10
+M 2 789 5 796 61
+S 0 789 5 789 15 10
 triggering
-L 1 776 7 778 68
-S 1 776 9 778 68 70
+L 1 790 7 792 68
+S 1 790 9 792 68 70
 products:
   - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
 
-S 0 779 5 779 12 7
+S 0 793 5 793 12 7
 passing
-L 1 780 7 782 61
-S 1 780 9 782 61 63
+L 1 794 7 796 61
+S 1 794 9 796 61 63
 products:
   - product_id: com.greenthumb.pocketgarden.seeds_50
 
-M 13 784 3 804 60
-S 0 784 3 784 5 2
+M 13 798 3 818 60
+S 0 798 3 798 5 2
 id
-S 0 784 7 784 24 17
+S 0 798 7 798 24 17
 product-id-length
-S 0 785 3 785 12 9
+S 0 799 3 799 12 9
 checklist
-S 0 785 14 785 30 16
+S 0 799 14 799 30 16
 product-metadata
-S 0 786 3 786 11 8
+S 0 800 3 800 11 8
 severity
-S 0 786 13 786 18 5
+S 0 800 13 800 18 5
 error
-S 0 787 3 787 8 5
+S 0 801 3 801 8 5
 since
-S 0 787 10 787 15 5
+S 0 801 10 801 15 5
 0.1.0
-S 0 788 3 788 8 5
+S 0 802 3 802 8 5
 title
-S 0 788 10 788 36 26
+S 0 802 10 802 36 26
 the product ID is too long
-S 0 789 3 789 12 9
+S 0 803 3 803 12 9
 rationale
-S 0 789 14 789 141 127
+S 0 803 14 803 141 127
 App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
-S 0 790 3 790 7 4
+S 0 804 3 804 7 4
 help
-S 0 790 9 790 67 58
+S 0 804 9 804 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 791 3 791 15 12
+S 0 805 3 805 15 12
 environments
-L 4 791 17 791 58
-S 0 791 18 791 25 7
+L 4 805 17 805 58
+S 0 805 18 805 25 7
 sandbox
-S 0 791 27 791 37 10
+S 0 805 27 805 37 10
 testflight
-S 0 791 39 791 45 6
+S 0 805 39 805 45 6
 review
-S 0 791 47 791 57 10
+S 0 805 47 805 57 10
 production
-S 0 792 3 792 17 14
+S 0 806 3 806 17 14
 not_applicable
-S 0 792 19 792 80 61
+S 0 806 19 806 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 793 3 793 8 5
+S 0 807 3 807 8 5
 check
-M 2 793 10 793 47
-S 0 793 12 793 16 4
+M 2 807 10 807 47
+S 0 807 12 807 16 4
 each
-S 0 793 18 793 26 8
+S 0 807 18 807 26 8
 products
-S 0 793 28 793 33 5
+S 0 807 28 807 33 5
 field
-S 0 793 35 793 45 10
+S 0 807 35 807 45 10
 product_id
-S 0 794 3 794 10 7
+S 0 808 3 808 10 7
 options
-M 1 794 12 794 31
-S 0 794 14 794 24 10
+M 1 808 12 808 31
+S 0 808 14 808 24 10
 max_length
-S 0 794 26 794 29 3
+S 0 808 26 808 29 3
 100
-S 0 795 3 795 10 7
+S 0 809 3 809 10 7
 message
-S 1 795 12 795 87 73
+S 1 809 12 809 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 796 3 796 11 8
+S 0 810 3 810 11 8
 examples
-M 2 797 5 804 60
-S 0 797 5 797 15 10
+M 2 811 5 818 60
+S 0 811 5 811 15 10
 triggering
-L 1 798 7 800 135
-S 1 798 9 800 135 137
+L 1 812 7 814 135
+S 1 812 9 814 135 137
 products:
   - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
 
-S 0 801 5 801 12 7
+S 0 815 5 815 12 7
 passing
-L 1 802 7 804 60
-S 1 802 9 804 60 62
+L 1 816 7 818 60
+S 1 816 9 818 60 62
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50
 
-M 13 806 3 826 41
-S 0 806 3 806 5 2
+M 13 820 3 840 41
+S 0 820 3 820 5 2
 id
-S 0 806 7 806 28 21
+S 0 820 7 820 28 21
 reference-name-length
-S 0 807 3 807 12 9
+S 0 821 3 821 12 9
 checklist
-S 0 807 14 807 30 16
+S 0 821 14 821 30 16
 product-metadata
-S 0 808 3 808 11 8
+S 0 822 3 822 11 8
 severity
-S 0 808 13 808 18 5
+S 0 822 13 822 18 5
 error
-S 0 809 3 809 8 5
+S 0 823 3 823 8 5
 since
-S 0 809 10 809 15 5
+S 0 823 10 823 15 5
 0.1.0
-S 0 810 3 810 8 5
+S 0 824 3 824 8 5
 title
-S 0 810 10 810 40 30
+S 0 824 10 824 40 30
 the reference name is too long
-S 0 811 3 811 12 9
+S 0 825 3 825 12 9
 rationale
-S 0 811 14 811 105 91
+S 0 825 14 825 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 812 3 812 7 4
+S 0 826 3 826 7 4
 help
-S 0 812 9 812 71 62
+S 0 826 9 826 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 813 3 813 15 12
+S 0 827 3 827 15 12
 environments
-L 4 813 17 813 58
-S 0 813 18 813 25 7
+L 4 827 17 827 58
+S 0 827 18 827 25 7
 sandbox
-S 0 813 27 813 37 10
+S 0 827 27 827 37 10
 testflight
-S 0 813 39 813 45 6
+S 0 827 39 827 45 6
 review
-S 0 813 47 813 57 10
+S 0 827 47 827 57 10
 production
-S 0 814 3 814 17 14
+S 0 828 3 828 17 14
 not_applicable
-S 0 814 19 814 74 55
+S 0 828 19 828 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 815 3 815 8 5
+S 0 829 3 829 8 5
 check
-M 2 815 10 815 51
-S 0 815 12 815 16 4
+M 2 829 10 829 51
+S 0 829 12 829 16 4
 each
-S 0 815 18 815 26 8
+S 0 829 18 829 26 8
 products
-S 0 815 28 815 33 5
+S 0 829 28 829 33 5
 field
-S 0 815 35 815 49 14
+S 0 829 35 829 49 14
 reference_name
-S 0 816 3 816 10 7
+S 0 830 3 830 10 7
 options
-M 1 816 12 816 30
-S 0 816 14 816 24 10
+M 1 830 12 830 30
+S 0 830 14 830 24 10
 max_length
-S 0 816 26 816 28 2
+S 0 830 26 830 28 2
 64
-S 0 817 3 817 10 7
+S 0 831 3 831 10 7
 message
-S 1 817 12 817 106 92
+S 1 831 12 831 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 818 3 818 11 8
+S 0 832 3 832 11 8
 examples
-M 2 819 5 826 41
-S 0 819 5 819 15 10
+M 2 833 5 840 41
+S 0 833 5 833 15 10
 triggering
-L 1 820 7 822 107
-S 1 820 9 822 107 109
+L 1 834 7 836 107
+S 1 834 9 836 107 109
 products:
   - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
 
-S 0 823 5 823 12 7
+S 0 837 5 837 12 7
 passing
-L 1 824 7 826 41
-S 1 824 9 826 41 43
+L 1 838 7 840 41
+S 1 838 9 840 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 828 3 850 53
-S 0 828 3 828 5 2
+M 13 842 3 864 53
+S 0 842 3 842 5 2
 id
-S 0 828 7 828 26 19
+S 0 842 7 842 26 19
 display-name-length
-S 0 829 3 829 12 9
+S 0 843 3 843 12 9
 checklist
-S 0 829 14 829 30 16
+S 0 843 14 843 30 16
 product-metadata
-S 0 830 3 830 11 8
+S 0 844 3 844 11 8
 severity
-S 0 830 13 830 18 5
+S 0 844 13 844 18 5
 error
-S 0 831 3 831 8 5
+S 0 845 3 845 8 5
 since
-S 0 831 10 831 15 5
+S 0 845 10 845 15 5
 0.1.0
-S 0 832 3 832 8 5
+S 0 846 3 846 8 5
 title
-S 0 832 10 832 49 39
+S 0 846 10 846 49 39
 a display name is too short or too long
-S 0 833 3 833 12 9
+S 0 847 3 847 12 9
 rationale
-S 0 833 14 833 120 106
+S 0 847 14 847 120 106
 App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
-S 0 834 3 834 7 4
+S 0 848 3 848 7 4
 help
-S 0 834 9 834 72 63
+S 0 848 9 848 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 835 3 835 15 12
+S 0 849 3 849 15 12
 environments
-L 4 835 17 835 58
-S 0 835 18 835 25 7
+L 4 849 17 849 58
+S 0 849 18 849 25 7
 sandbox
-S 0 835 27 835 37 10
+S 0 849 27 849 37 10
 testflight
-S 0 835 39 835 45 6
+S 0 849 39 849 45 6
 review
-S 0 835 47 835 57 10
+S 0 849 47 849 57 10
 production
-S 0 836 3 836 17 14
+S 0 850 3 850 17 14
 not_applicable
-S 0 836 19 836 74 55
+S 0 850 19 850 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 837 3 837 8 5
+S 0 851 3 851 8 5
 check
-M 2 837 10 837 65
-S 0 837 12 837 16 4
+M 2 851 10 851 65
+S 0 851 12 851 16 4
 each
-S 0 837 18 837 26 8
+S 0 851 18 851 26 8
 products
-S 0 837 28 837 33 5
+S 0 851 28 851 33 5
 field
-S 0 837 35 837 63 28
+S 0 851 35 851 63 28
 localizations.*.display_name
-S 0 838 3 838 10 7
+S 0 852 3 852 10 7
 options
-M 2 838 12 838 45
-S 0 838 14 838 24 10
+M 2 852 12 852 45
+S 0 852 14 852 24 10
 min_length
-S 0 838 26 838 27 1
+S 0 852 26 852 27 1
 2
-S 0 838 29 838 39 10
+S 0 852 29 852 39 10
 max_length
-S 0 838 41 838 43 2
+S 0 852 41 852 43 2
 30
-S 0 839 3 839 10 7
+S 0 853 3 853 10 7
 message
-S 1 839 12 839 131 117
+S 1 853 12 853 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 840 3 840 11 8
+S 0 854 3 854 11 8
 examples
-M 2 841 5 850 53
-S 0 841 5 841 15 10
+M 2 855 5 864 53
+S 0 855 5 855 15 10
 triggering
-L 1 842 7 845 85
-S 1 842 9 845 85 106
+L 1 856 7 859 85
+S 1 856 9 859 85 106
 products:
   - localizations:
       en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
 
-S 0 846 5 846 12 7
+S 0 860 5 860 12 7
 passing
-L 1 847 7 850 53
-S 1 847 9 850 53 74
+L 1 861 7 864 53
+S 1 861 9 864 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 852 3 874 102
-S 0 852 3 852 5 2
+M 13 866 3 888 102
+S 0 866 3 866 5 2
 id
-S 0 852 7 852 25 18
+S 0 866 7 866 25 18
 description-length
-S 0 853 3 853 12 9
+S 0 867 3 867 12 9
 checklist
-S 0 853 14 853 30 16
+S 0 867 14 867 30 16
 product-metadata
-S 0 854 3 854 11 8
+S 0 868 3 868 11 8
 severity
-S 0 854 13 854 18 5
+S 0 868 13 868 18 5
 error
-S 0 855 3 855 8 5
+S 0 869 3 869 8 5
 since
-S 0 855 10 855 15 5
+S 0 869 10 869 15 5
 0.1.0
-S 0 856 3 856 8 5
+S 0 870 3 870 8 5
 title
-S 0 856 10 856 35 25
+S 0 870 10 870 35 25
 a description is too long
-S 0 857 3 857 12 9
+S 0 871 3 871 12 9
 rationale
-S 0 857 14 857 130 116
+S 0 871 14 871 130 116
 App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
-S 0 858 3 858 7 4
+S 0 872 3 872 7 4
 help
-S 0 858 9 858 68 59
+S 0 872 9 872 68 59
 shorten the description to {max_length} characters or fewer
-S 0 859 3 859 15 12
+S 0 873 3 873 15 12
 environments
-L 4 859 17 859 58
-S 0 859 18 859 25 7
+L 4 873 17 873 58
+S 0 873 18 873 25 7
 sandbox
-S 0 859 27 859 37 10
+S 0 873 27 873 37 10
 testflight
-S 0 859 39 859 45 6
+S 0 873 39 873 45 6
 review
-S 0 859 47 859 57 10
+S 0 873 47 873 57 10
 production
-S 0 860 3 860 17 14
+S 0 874 3 874 17 14
 not_applicable
-S 0 860 19 860 74 55
+S 0 874 19 874 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 861 3 861 8 5
+S 0 875 3 875 8 5
 check
-M 2 861 10 861 64
-S 0 861 12 861 16 4
+M 2 875 10 875 64
+S 0 875 12 875 16 4
 each
-S 0 861 18 861 26 8
+S 0 875 18 875 26 8
 products
-S 0 861 28 861 33 5
+S 0 875 28 875 33 5
 field
-S 0 861 35 861 62 27
+S 0 875 35 875 62 27
 localizations.*.description
-S 0 862 3 862 10 7
+S 0 876 3 876 10 7
 options
-M 1 862 12 862 30
-S 0 862 14 862 24 10
+M 1 876 12 876 30
+S 0 876 14 876 24 10
 max_length
-S 0 862 26 862 28 2
+S 0 876 26 876 28 2
 45
-S 0 863 3 863 10 7
+S 0 877 3 877 10 7
 message
-S 1 863 12 863 103 89
+S 1 877 12 877 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 864 3 864 11 8
+S 0 878 3 878 11 8
 examples
-M 2 865 5 874 102
-S 0 865 5 865 15 10
+M 2 879 5 888 102
+S 0 879 5 879 15 10
 triggering
-L 1 866 7 869 130
-S 1 866 9 869 130 151
+L 1 880 7 883 130
+S 1 880 9 883 130 151
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: "Fifty seed packs to plant anything you like, anywhere" }   # <-
 
-S 0 870 5 870 12 7
+S 0 884 5 884 12 7
 passing
-L 1 871 7 874 102
-S 1 871 9 874 102 123
+L 1 885 7 888 102
+S 1 885 9 888 102 123
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: Fifty seed packs to plant anything }
 
-M 13 876 3 938 59
-S 0 876 3 876 5 2
+M 13 890 3 952 59
+S 0 890 3 890 5 2
 id
-S 0 876 7 876 26 19
+S 0 890 7 890 26 19
 review-notes-length
-S 0 877 3 877 12 9
+S 0 891 3 891 12 9
 checklist
-S 0 877 14 877 30 16
+S 0 891 14 891 30 16
 product-metadata
-S 0 878 3 878 11 8
+S 0 892 3 892 11 8
 severity
-S 0 878 13 878 18 5
+S 0 892 13 892 18 5
 error
-S 0 879 3 879 8 5
+S 0 893 3 893 8 5
 since
-S 0 879 10 879 15 5
+S 0 893 10 893 15 5
 0.1.0
-S 0 880 3 880 8 5
+S 0 894 3 894 8 5
 title
-S 0 880 10 880 39 29
+S 0 894 10 894 39 29
 the review notes are too long
-S 0 881 3 881 12 9
+S 0 895 3 895 12 9
 rationale
-S 0 881 14 881 104 90
+S 0 895 14 895 104 90
 App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
-S 0 882 3 882 7 4
+S 0 896 3 896 7 4
 help
-S 0 882 9 882 69 60
+S 0 896 9 896 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 883 3 883 15 12
+S 0 897 3 897 15 12
 environments
-L 2 883 17 883 37
-S 0 883 18 883 24 6
+L 2 897 17 897 37
+S 0 897 18 897 24 6
 review
-S 0 883 26 883 36 10
+S 0 897 26 897 36 10
 production
-S 0 884 3 884 17 14
+S 0 898 3 898 17 14
 not_applicable
-S 0 884 19 884 58 39
+S 0 898 19 898 58 39
 review notes matter only for submission
-S 0 885 3 885 8 5
+S 0 899 3 899 8 5
 check
-M 2 885 10 885 49
-S 0 885 12 885 16 4
+M 2 899 10 899 49
+S 0 899 12 899 16 4
 each
-S 0 885 18 885 26 8
+S 0 899 18 899 26 8
 products
-S 0 885 28 885 33 5
+S 0 899 28 899 33 5
 field
-S 0 885 35 885 47 12
+S 0 899 35 899 47 12
 review_notes
-S 0 886 3 886 10 7
+S 0 900 3 900 10 7
 options
-M 1 886 12 886 32
-S 0 886 14 886 24 10
+M 1 900 12 900 32
+S 0 900 14 900 24 10
 max_length
-S 0 886 26 886 30 4
+S 0 900 26 900 30 4
 4000
-S 0 887 3 887 10 7
+S 0 901 3 901 10 7
 message
-S 1 887 12 887 99 85
+S 1 901 12 901 99 85
 the review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 888 3 888 11 8
+S 0 902 3 902 11 8
 examples
-M 2 889 5 938 59
-S 0 889 5 889 15 10
+M 2 903 5 952 59
+S 0 903 5 903 15 10
 triggering
-L 1 890 7 933 117
-S 1 890 9 933 117 4417
+L 1 904 7 947 117
+S 1 904 9 947 117 4417
 environment: review
 products:
   - review_notes: >   # <-
@@ -5695,502 +5759,502 @@ products:
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
 
-S 0 934 5 934 12 7
+S 0 948 5 948 12 7
 passing
-L 1 935 7 938 59
-S 1 935 9 938 59 81
+L 1 949 7 952 59
+S 1 949 9 952 59 81
 environment: review
 products:
   - review_notes: Open the Shed tab and tap Seeds.
 
-M 10 940 3 959 36
-S 0 940 3 940 5 2
+M 10 954 3 973 36
+S 0 954 3 954 5 2
 id
-S 0 940 7 940 32 25
+S 0 954 7 954 32 25
 missing-review-screenshot
-S 0 941 3 941 12 9
+S 0 955 3 955 12 9
 checklist
-S 0 941 14 941 30 16
+S 0 955 14 955 30 16
 product-metadata
-S 0 942 3 942 11 8
+S 0 956 3 956 11 8
 severity
-S 0 942 13 942 18 5
+S 0 956 13 956 18 5
 error
-S 0 943 3 943 8 5
+S 0 957 3 957 8 5
 since
-S 0 943 10 943 15 5
+S 0 957 10 957 15 5
 0.1.0
-S 0 944 3 944 8 5
+S 0 958 3 958 8 5
 title
-S 0 944 10 944 46 36
+S 0 958 10 958 46 36
 the product has no review screenshot
-S 0 945 3 945 12 9
+S 0 959 3 959 12 9
 rationale
-S 0 945 14 945 736 722
+S 0 959 14 959 736 722
 Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price). An approved product went through review and passes. App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports Ready to Submit, Waiting for Review, In Review or Pending Binary Approval a screenshot the snapshot (or the descriptor) lacks, or one that failed to process, is a warning rather than an error, since App Review still needs one to look at; where such a snapshot shows none and the descriptor types `review_screenshot` as true, the descriptor's word stands.
-S 0 946 3 946 7 4
+S 0 960 3 960 7 4
 help
-S 0 946 9 946 58 49
+S 0 960 9 960 58 49
 upload the review screenshot in App Store Connect
-S 0 947 3 947 15 12
+S 0 961 3 961 15 12
 environments
-L 1 947 17 947 25
-S 0 947 18 947 24 6
+L 1 961 17 961 25
+S 0 961 18 961 24 6
 review
-S 0 948 3 948 17 14
+S 0 962 3 962 17 14
 not_applicable
-S 0 948 19 948 80 61
+S 0 962 19 962 80 61
 the review screenshot matters only when submitting for review
-S 0 949 3 949 11 8
+S 0 963 3 963 11 8
 examples
-M 2 950 5 959 36
-S 0 950 5 950 15 10
+M 2 964 5 973 36
+S 0 964 5 964 15 10
 triggering
-L 1 951 7 954 44
-S 1 951 9 954 44 66
+L 1 965 7 968 44
+S 1 965 9 968 44 66
 environment: review
 products:
   - review_screenshot: false   # <-
 
-S 0 955 5 955 12 7
+S 0 969 5 969 12 7
 passing
-L 1 956 7 959 36
-S 1 956 9 959 36 58
+L 1 970 7 973 36
+S 1 970 9 973 36 58
 environment: review
 products:
   - review_screenshot: true
 
-M 10 961 3 980 63
-S 0 961 3 961 5 2
+M 10 975 3 994 63
+S 0 975 3 975 5 2
 id
-S 0 961 7 961 27 20
+S 0 975 7 975 27 20
 duplicate-product-id
-S 0 962 3 962 12 9
+S 0 976 3 976 12 9
 checklist
-S 0 962 14 962 30 16
+S 0 976 14 976 30 16
 product-metadata
-S 0 963 3 963 11 8
+S 0 977 3 977 11 8
 severity
-S 0 963 13 963 18 5
+S 0 977 13 977 18 5
 error
-S 0 964 3 964 8 5
+S 0 978 3 978 8 5
 since
-S 0 964 10 964 15 5
+S 0 978 10 978 15 5
 0.1.0
-S 0 965 3 965 8 5
+S 0 979 3 979 8 5
 title
-S 0 965 10 965 38 28
+S 0 979 10 979 38 28
 a product ID is listed twice
-S 0 966 3 966 12 9
+S 0 980 3 980 12 9
 rationale
-S 0 966 14 966 133 119
+S 0 980 14 980 133 119
 Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
-S 0 967 3 967 7 4
+S 0 981 3 981 7 4
 help
-S 0 967 9 967 49 40
+S 0 981 9 981 49 40
 remove the duplicate or give it a new ID
-S 0 968 3 968 15 12
+S 0 982 3 982 15 12
 environments
-L 4 968 17 968 58
-S 0 968 18 968 25 7
+L 4 982 17 982 58
+S 0 982 18 982 25 7
 sandbox
-S 0 968 27 968 37 10
+S 0 982 27 982 37 10
 testflight
-S 0 968 39 968 45 6
+S 0 982 39 982 45 6
 review
-S 0 968 47 968 57 10
+S 0 982 47 982 57 10
 production
-S 0 969 3 969 17 14
+S 0 983 3 983 17 14
 not_applicable
-S 0 969 19 969 74 55
+S 0 983 19 983 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 970 3 970 11 8
+S 0 984 3 984 11 8
 examples
-M 2 971 5 980 63
-S 0 971 5 971 15 10
+M 2 985 5 994 63
+S 0 985 5 985 15 10
 triggering
-L 1 972 7 975 67
-S 1 972 9 975 67 76
+L 1 986 7 989 67
+S 1 986 9 989 67 76
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
 
-S 0 976 5 976 12 7
+S 0 990 5 990 12 7
 passing
-L 1 977 7 980 63
-S 1 977 9 980 63 72
+L 1 991 7 994 63
+S 1 991 9 994 63 72
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.greenhouse
 
-M 10 982 3 1001 46
-S 0 982 3 982 5 2
+M 10 996 3 1015 46
+S 0 996 3 996 5 2
 id
-S 0 982 7 982 31 24
+S 0 996 7 996 31 24
 duplicate-reference-name
-S 0 983 3 983 12 9
+S 0 997 3 997 12 9
 checklist
-S 0 983 14 983 30 16
+S 0 997 14 997 30 16
 product-metadata
-S 0 984 3 984 11 8
+S 0 998 3 998 11 8
 severity
-S 0 984 13 984 18 5
+S 0 998 13 998 18 5
 error
-S 0 985 3 985 8 5
+S 0 999 3 999 8 5
 since
-S 0 985 10 985 15 5
+S 0 999 10 999 15 5
 0.1.0
-S 0 986 3 986 8 5
+S 0 1000 3 1000 8 5
 title
-S 0 986 10 986 40 30
+S 0 1000 10 1000 40 30
 a reference name is used twice
-S 0 987 3 987 12 9
+S 0 1001 3 1001 12 9
 rationale
-S 0 987 14 987 76 62
+S 0 1001 14 1001 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 988 3 988 7 4
+S 0 1002 3 1002 7 4
 help
-S 0 988 9 988 49 40
+S 0 1002 9 1002 49 40
 give each product its own reference name
-S 0 989 3 989 15 12
+S 0 1003 3 1003 15 12
 environments
-L 4 989 17 989 58
-S 0 989 18 989 25 7
+L 4 1003 17 1003 58
+S 0 1003 18 1003 25 7
 sandbox
-S 0 989 27 989 37 10
+S 0 1003 27 1003 37 10
 testflight
-S 0 989 39 989 45 6
+S 0 1003 39 1003 45 6
 review
-S 0 989 47 989 57 10
+S 0 1003 47 1003 57 10
 production
-S 0 990 3 990 17 14
+S 0 1004 3 1004 17 14
 not_applicable
-S 0 990 19 990 74 55
+S 0 1004 19 1004 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 991 3 991 11 8
+S 0 1005 3 1005 11 8
 examples
-M 2 992 5 1001 46
-S 0 992 5 992 15 10
+M 2 1006 5 1015 46
+S 0 1006 5 1006 15 10
 triggering
-L 1 993 7 996 48
-S 1 993 9 996 48 57
+L 1 1007 7 1010 48
+S 1 1007 9 1010 48 57
 products:
   - {}
   - reference_name: Seed Pack 50   # <-
 
-S 0 997 5 997 12 7
+S 0 1011 5 1011 12 7
 passing
-L 1 998 7 1001 46
-S 1 998 9 1001 46 55
+L 1 1012 7 1015 46
+S 1 1012 9 1015 46 55
 products:
   - {}
   - reference_name: Greenhouse Unlock
 
-M 10 1003 3 1022 48
-S 0 1003 3 1003 5 2
+M 10 1017 3 1036 48
+S 0 1017 3 1017 5 2
 id
-S 0 1003 7 1003 29 22
+S 0 1017 7 1017 29 22
 placeholder-product-id
-S 0 1004 3 1004 12 9
+S 0 1018 3 1018 12 9
 checklist
-S 0 1004 14 1004 30 16
+S 0 1018 14 1018 30 16
 product-metadata
-S 0 1005 3 1005 11 8
+S 0 1019 3 1019 11 8
 severity
-S 0 1005 13 1005 18 5
+S 0 1019 13 1019 18 5
 error
-S 0 1006 3 1006 8 5
+S 0 1020 3 1020 8 5
 since
-S 0 1006 10 1006 15 5
+S 0 1020 10 1020 15 5
 0.1.0
-S 0 1007 3 1007 8 5
+S 0 1021 3 1021 8 5
 title
-S 0 1007 10 1007 39 29
+S 0 1021 10 1021 39 29
 a product ID is a placeholder
-S 0 1008 3 1008 12 9
+S 0 1022 3 1022 12 9
 rationale
-S 0 1008 14 1008 151 139
+S 0 1022 14 1022 151 139
 Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
-S 0 1009 3 1009 7 4
+S 0 1023 3 1023 7 4
 help
-S 0 1009 9 1009 68 59
+S 0 1023 9 1023 68 59
 replace it with the product ID created in App Store Connect
-S 0 1010 3 1010 15 12
+S 0 1024 3 1024 15 12
 environments
-L 4 1010 17 1010 58
-S 0 1010 18 1010 25 7
+L 4 1024 17 1024 58
+S 0 1024 18 1024 25 7
 sandbox
-S 0 1010 27 1010 37 10
+S 0 1024 27 1024 37 10
 testflight
-S 0 1010 39 1010 45 6
+S 0 1024 39 1024 45 6
 review
-S 0 1010 47 1010 57 10
+S 0 1024 47 1024 57 10
 production
-S 0 1011 3 1011 17 14
+S 0 1025 3 1025 17 14
 not_applicable
-S 0 1011 19 1011 80 61
+S 0 1025 19 1025 80 61
 Xcode serves whatever IDs the StoreKit configuration file has
-S 0 1012 3 1012 11 8
+S 0 1026 3 1026 11 8
 examples
-M 2 1013 5 1022 48
-S 0 1013 5 1013 15 10
+M 2 1027 5 1036 48
+S 0 1027 5 1027 15 10
 triggering
-L 1 1014 7 1018 35
-S 1 1014 9 1018 35 120
+L 1 1028 7 1032 35
+S 1 1028 9 1032 35 120
 requests:
   - com.greenthumb.pocketgarden.seeds50
   - com.greenthumb.pocketgarden.greenhouse
   - YOUR_PRODUCT_ID   # <-
 
-S 0 1019 5 1019 12 7
+S 0 1033 5 1033 12 7
 passing
-L 1 1020 7 1022 48
-S 1 1020 9 1022 48 50
+L 1 1034 7 1036 48
+S 1 1034 9 1036 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 10 1024 3 1041 36
-S 0 1024 3 1024 5 2
+M 10 1038 3 1055 36
+S 0 1038 3 1038 5 2
 id
-S 0 1024 7 1024 33 26
+S 0 1038 7 1038 33 26
 family-sharing-not-allowed
-S 0 1025 3 1025 12 9
+S 0 1039 3 1039 12 9
 checklist
-S 0 1025 14 1025 30 16
+S 0 1039 14 1039 30 16
 product-metadata
-S 0 1026 3 1026 11 8
+S 0 1040 3 1040 11 8
 severity
-S 0 1026 13 1026 20 7
+S 0 1040 13 1040 20 7
 warning
-S 0 1027 3 1027 8 5
+S 0 1041 3 1041 8 5
 since
-S 0 1027 10 1027 15 5
+S 0 1041 10 1041 15 5
 0.1.0
-S 0 1028 3 1028 8 5
+S 0 1042 3 1042 8 5
 title
-S 0 1028 10 1028 61 51
+S 0 1042 10 1042 61 51
 Family Sharing is on for a type that cannot have it
-S 0 1029 3 1029 12 9
+S 0 1043 3 1043 12 9
 rationale
-S 0 1029 14 1029 195 181
+S 0 1043 14 1043 195 181
 Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
-S 0 1030 3 1030 7 4
+S 0 1044 3 1044 7 4
 help
-S 1 1030 9 1030 40 29
+S 1 1044 9 1044 40 29
 set `family_shareable: false`
-S 0 1031 3 1031 15 12
+S 0 1045 3 1045 15 12
 environments
-L 4 1031 17 1031 58
-S 0 1031 18 1031 25 7
+L 4 1045 17 1045 58
+S 0 1045 18 1045 25 7
 sandbox
-S 0 1031 27 1031 37 10
+S 0 1045 27 1045 37 10
 testflight
-S 0 1031 39 1031 45 6
+S 0 1045 39 1045 45 6
 review
-S 0 1031 47 1031 57 10
+S 0 1045 47 1045 57 10
 production
-S 0 1032 3 1032 17 14
+S 0 1046 3 1046 17 14
 not_applicable
-S 0 1032 19 1032 74 55
+S 0 1046 19 1046 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 1033 3 1033 11 8
+S 0 1047 3 1047 11 8
 examples
-M 2 1034 5 1041 36
-S 0 1034 5 1034 15 10
+M 2 1048 5 1055 36
+S 0 1048 5 1048 15 10
 triggering
-L 1 1035 7 1037 42
-S 1 1035 9 1037 42 44
+L 1 1049 7 1051 42
+S 1 1049 9 1051 42 44
 products:
   - family_shareable: true   # <-
 
-S 0 1038 5 1038 12 7
+S 0 1052 5 1052 12 7
 passing
-L 1 1039 7 1041 36
-S 1 1039 9 1041 36 38
+L 1 1053 7 1055 36
+S 1 1053 9 1055 36 38
 products:
   - family_shareable: false
 
-M 10 1043 3 1065 36
-S 0 1043 3 1043 5 2
+M 10 1057 3 1079 36
+S 0 1057 3 1057 5 2
 id
-S 0 1043 7 1043 24 17
+S 0 1057 7 1057 24 17
 status-not-served
-S 0 1044 3 1044 12 9
+S 0 1058 3 1058 12 9
 checklist
-S 0 1044 14 1044 28 14
+S 0 1058 14 1058 28 14
 product-status
-S 0 1045 3 1045 11 8
+S 0 1059 3 1059 11 8
 severity
-S 0 1045 13 1045 18 5
+S 0 1059 13 1059 18 5
 error
-S 0 1046 3 1046 8 5
+S 0 1060 3 1060 8 5
 since
-S 0 1046 10 1046 15 5
+S 0 1060 10 1060 15 5
 0.1.0
-S 0 1047 3 1047 8 5
+S 0 1061 3 1061 8 5
 title
-S 0 1047 10 1047 64 54
+S 0 1061 10 1061 64 54
 the product's status is not served in this environment
-S 0 1048 3 1048 12 9
+S 0 1062 3 1062 12 9
 rationale
-S 0 1048 14 1048 210 196
+S 0 1062 14 1062 210 196
 The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
-S 0 1049 3 1049 7 4
+S 0 1063 3 1063 7 4
 help
-S 0 1049 9 1049 62 53
+S 0 1063 9 1063 62 53
 bring the product to a status this environment serves
-S 0 1050 3 1050 15 12
+S 0 1064 3 1064 15 12
 environments
-L 4 1050 17 1050 58
-S 0 1050 18 1050 25 7
+L 4 1064 17 1064 58
+S 0 1064 18 1064 25 7
 sandbox
-S 0 1050 27 1050 37 10
+S 0 1064 27 1064 37 10
 testflight
-S 0 1050 39 1050 45 6
+S 0 1064 39 1064 45 6
 review
-S 0 1050 47 1050 57 10
+S 0 1064 47 1064 57 10
 production
-S 0 1051 3 1051 17 14
+S 0 1065 3 1065 17 14
 not_applicable
-S 0 1051 19 1051 115 96
+S 0 1065 19 1065 115 96
 Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
-S 0 1052 3 1052 11 8
+S 0 1066 3 1066 11 8
 examples
-M 2 1053 5 1065 36
-S 0 1053 5 1053 15 10
+M 2 1067 5 1079 36
+S 0 1067 5 1067 15 10
 triggering
-L 2 1054 7 1061 46
-S 1 1054 9 1056 36 38
+L 2 1068 7 1075 46
+S 1 1068 9 1070 36 38
 products:
   - status: rejected   # <-
 
-S 1 1057 9 1061 46 183
+S 1 1071 9 1075 46 183
 environment: production
 app_store_connect: { version_state: ready_for_sale, released_at: 2026-10-01T00:00:00Z, binary_uploaded: true }
 products:
   - status: waiting_for_review   # <-
 
-S 0 1062 5 1062 12 7
+S 0 1076 5 1076 12 7
 passing
-L 1 1063 7 1065 36
-S 1 1063 9 1065 36 38
+L 1 1077 7 1079 36
+S 1 1077 9 1079 36 38
 products:
   - status: ready_to_submit
 
-M 10 1067 3 1087 44
-S 0 1067 3 1067 5 2
+M 10 1081 3 1101 44
+S 0 1081 3 1081 5 2
 id
-S 0 1067 7 1067 23 16
+S 0 1081 7 1081 23 16
 app-not-released
-S 0 1068 3 1068 12 9
+S 0 1082 3 1082 12 9
 checklist
-S 0 1068 14 1068 28 14
+S 0 1082 14 1082 28 14
 product-status
-S 0 1069 3 1069 11 8
+S 0 1083 3 1083 11 8
 severity
-S 0 1069 13 1069 18 5
+S 0 1083 13 1083 18 5
 error
-S 0 1070 3 1070 8 5
+S 0 1084 3 1084 8 5
 since
-S 0 1070 10 1070 15 5
+S 0 1084 10 1084 15 5
 0.1.0
-S 0 1071 3 1071 8 5
+S 0 1085 3 1085 8 5
 title
-S 0 1071 10 1071 41 31
+S 0 1085 10 1085 41 31
 the app version is not released
-S 0 1072 3 1072 12 9
+S 0 1086 3 1086 12 9
 rationale
-S 0 1072 14 1072 134 120
+S 0 1086 14 1086 134 120
 New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
-S 0 1073 3 1073 7 4
+S 0 1087 3 1087 7 4
 help
-S 0 1073 9 1073 59 50
+S 0 1087 9 1087 59 50
 release the app version, then wait for propagation
-S 0 1074 3 1074 15 12
+S 0 1088 3 1088 15 12
 environments
-L 1 1074 17 1074 29
-S 0 1074 18 1074 28 10
+L 1 1088 17 1088 29
+S 0 1088 18 1088 28 10
 production
-S 0 1075 3 1075 17 14
+S 0 1089 3 1089 17 14
 not_applicable
-S 0 1075 19 1075 58 39
+S 0 1089 19 1089 58 39
 only the App Store needs a released app
-S 0 1076 3 1076 11 8
+S 0 1090 3 1090 11 8
 examples
-M 2 1077 5 1087 44
-S 0 1077 5 1077 15 10
+M 2 1091 5 1101 44
+S 0 1091 5 1091 15 10
 triggering
-L 1 1078 7 1081 58
-S 1 1078 9 1081 58 93
+L 1 1092 7 1095 58
+S 1 1092 9 1095 58 93
 environment: production
 app_store_connect:
   version_state: pending_developer_release   # <-
 
-S 0 1082 5 1082 12 7
+S 0 1096 5 1096 12 7
 passing
-L 1 1083 7 1087 44
-S 1 1083 9 1087 44 111
+L 1 1097 7 1101 44
+S 1 1097 9 1101 44 111
 environment: production
 app_store_connect:
   version_state: ready_for_sale
   released_at: 2026-10-01T00:00:00Z
 
-M 10 1089 3 1112 45
-S 0 1089 3 1089 5 2
+M 10 1103 3 1126 45
+S 0 1103 3 1103 5 2
 id
-S 0 1089 7 1089 27 20
+S 0 1103 7 1103 27 20
 binary-not-submitted
-S 0 1090 3 1090 12 9
+S 0 1104 3 1104 12 9
 checklist
-S 0 1090 14 1090 30 16
+S 0 1104 14 1104 30 16
 binary-submitted
-S 0 1091 3 1091 11 8
+S 0 1105 3 1105 11 8
 severity
-S 0 1091 13 1091 18 5
+S 0 1105 13 1105 18 5
 error
-S 0 1092 3 1092 8 5
+S 0 1106 3 1106 8 5
 since
-S 0 1092 10 1092 15 5
+S 0 1106 10 1106 15 5
 0.1.0
-S 0 1093 3 1093 8 5
+S 0 1107 3 1107 8 5
 title
-S 0 1093 10 1093 59 49
+S 0 1107 10 1107 59 49
 the product was not submitted with an app version
-S 0 1094 3 1094 12 9
+S 0 1108 3 1108 12 9
 rationale
-S 0 1094 14 1094 215 201
+S 0 1108 14 1108 215 201
 No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
-S 0 1095 3 1095 7 4
+S 0 1109 3 1109 7 4
 help
-S 0 1095 9 1095 71 62
+S 0 1109 9 1109 71 62
 attach the product to the app version and submit them together
-S 0 1096 3 1096 15 12
+S 0 1110 3 1110 15 12
 environments
-L 2 1096 17 1096 37
-S 0 1096 18 1096 24 6
+L 2 1110 17 1110 37
+S 0 1110 18 1110 24 6
 review
-S 0 1096 26 1096 36 10
+S 0 1110 26 1110 36 10
 production
-S 0 1097 3 1097 17 14
+S 0 1111 3 1111 17 14
 not_applicable
-S 0 1097 19 1097 85 66
+S 0 1111 19 1111 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 1098 3 1098 11 8
+S 0 1112 3 1112 11 8
 examples
-M 2 1099 5 1112 45
-S 0 1099 5 1099 15 10
+M 2 1113 5 1126 45
+S 0 1113 5 1113 15 10
 triggering
-L 1 1100 7 1104 53
-S 1 1100 9 1104 53 120
+L 1 1114 7 1118 53
+S 1 1114 9 1118 53 120
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
   - submitted_with_app_version: false   # <-
 
-S 0 1105 5 1105 12 7
+S 0 1119 5 1119 12 7
 passing
-L 1 1106 7 1112 45
-S 1 1106 9 1112 45 186
+L 1 1120 7 1126 45
+S 1 1120 9 1126 45 186
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
@@ -6198,791 +6262,745 @@ products:
   - submitted_with_app_version: true
   - submitted_with_app_version: true
 
-M 11 1114 3 1132 45
-S 0 1114 3 1114 5 2
+M 11 1128 3 1146 45
+S 0 1128 3 1128 5 2
 id
-S 0 1114 7 1114 25 18
+S 0 1128 7 1128 25 18
 propagation-window
-S 0 1115 3 1115 12 9
+S 0 1129 3 1129 12 9
 checklist
-S 0 1115 14 1115 30 16
+S 0 1129 14 1129 30 16
 propagation-wait
-S 0 1116 3 1116 11 8
+S 0 1130 3 1130 11 8
 severity
-S 0 1116 13 1116 20 7
+S 0 1130 13 1130 20 7
 warning
-S 0 1117 3 1117 8 5
+S 0 1131 3 1131 8 5
 since
-S 0 1117 10 1117 15 5
+S 0 1131 10 1131 15 5
 0.1.0
-S 0 1118 3 1118 8 5
+S 0 1132 3 1132 8 5
 title
-S 0 1118 10 1118 68 58
+S 0 1132 10 1132 68 58
 the product changed too recently to have reached the store
-S 0 1119 3 1119 12 9
+S 0 1133 3 1133 12 9
 rationale
-S 0 1119 14 1119 196 184
+S 0 1133 14 1133 196 184
 Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
-S 0 1120 3 1120 7 4
+S 0 1134 3 1134 7 4
 help
-S 0 1120 9 1120 28 19
+S 0 1134 9 1134 28 19
 wait, and try again
-S 0 1121 3 1121 15 12
+S 0 1135 3 1135 15 12
 environments
-L 4 1121 17 1121 58
-S 0 1121 18 1121 25 7
+L 4 1135 17 1135 58
+S 0 1135 18 1135 25 7
 sandbox
-S 0 1121 27 1121 37 10
+S 0 1135 27 1135 37 10
 testflight
-S 0 1121 39 1121 45 6
+S 0 1135 39 1135 45 6
 review
-S 0 1121 47 1121 57 10
+S 0 1135 47 1135 57 10
 production
-S 0 1122 3 1122 17 14
+S 0 1136 3 1136 17 14
 not_applicable
-S 0 1122 19 1122 71 52
+S 0 1136 19 1136 71 52
 Xcode serves the StoreKit configuration file at once
-S 0 1123 3 1123 10 7
+S 0 1137 3 1137 10 7
 options
-M 2 1123 12 1123 54
-S 0 1123 14 1123 27 13
+M 2 1137 12 1137 54
+S 0 1137 14 1137 27 13
 sandbox_hours
-S 0 1123 29 1123 30 1
+S 0 1137 29 1137 30 1
 1
-S 0 1123 32 1123 48 16
+S 0 1137 32 1137 48 16
 production_hours
-S 0 1123 50 1123 52 2
+S 0 1137 50 1137 52 2
 48
-S 0 1124 3 1124 11 8
+S 0 1138 3 1138 11 8
 examples
-M 2 1125 5 1132 45
-S 0 1125 5 1125 15 10
+M 2 1139 5 1146 45
+S 0 1139 5 1139 15 10
 triggering
-L 1 1126 7 1128 52
-S 1 1126 9 1128 52 54
+L 1 1140 7 1142 52
+S 1 1140 9 1142 52 54
 products:
   - updated_at: 2026-11-22T09:40:00Z   # <-
 
-S 0 1129 5 1129 12 7
+S 0 1143 5 1143 12 7
 passing
-L 1 1130 7 1132 45
-S 1 1130 9 1132 45 47
+L 1 1144 7 1146 45
+S 1 1144 9 1146 45 47
 products:
   - updated_at: 2026-11-22T08:00:00Z
 
-M 10 1135 3 1156 51
-S 0 1135 3 1135 5 2
+M 10 1149 3 1170 51
+S 0 1149 3 1149 5 2
 id
-S 0 1135 7 1135 33 26
+S 0 1149 7 1149 33 26
 subscription-without-group
-S 0 1136 3 1136 12 9
+S 0 1150 3 1150 12 9
 checklist
-S 0 1136 14 1136 33 19
+S 0 1150 14 1150 33 19
 subscription-groups
-S 0 1137 3 1137 11 8
+S 0 1151 3 1151 11 8
 severity
-S 0 1137 13 1137 18 5
+S 0 1151 13 1151 18 5
 error
-S 0 1138 3 1138 8 5
+S 0 1152 3 1152 8 5
 since
-S 0 1138 10 1138 15 5
+S 0 1152 10 1152 15 5
 0.1.0
-S 0 1139 3 1139 8 5
+S 0 1153 3 1153 8 5
 title
-S 0 1139 10 1139 74 64
+S 0 1153 10 1153 74 64
 an auto-renewable subscription has no (known) subscription group
-S 0 1140 3 1140 12 9
+S 0 1154 3 1154 12 9
 rationale
-S 0 1140 14 1140 136 122
+S 0 1154 14 1154 136 122
 Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
-S 0 1141 3 1141 7 4
+S 0 1155 3 1155 7 4
 help
-S 0 1141 9 1141 53 44
+S 0 1155 9 1155 53 44
 put the subscription in a subscription group
-S 0 1142 3 1142 15 12
+S 0 1156 3 1156 15 12
 environments
-L 4 1142 17 1142 58
-S 0 1142 18 1142 25 7
+L 4 1156 17 1156 58
+S 0 1156 18 1156 25 7
 sandbox
-S 0 1142 27 1142 37 10
+S 0 1156 27 1156 37 10
 testflight
-S 0 1142 39 1142 45 6
+S 0 1156 39 1156 45 6
 review
-S 0 1142 47 1142 57 10
+S 0 1156 47 1156 57 10
 production
-S 0 1143 3 1143 17 14
+S 0 1157 3 1157 17 14
 not_applicable
-S 0 1143 19 1143 79 60
+S 0 1157 19 1157 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1144 3 1144 11 8
+S 0 1158 3 1158 11 8
 examples
-M 2 1145 5 1156 51
-S 0 1145 5 1145 15 10
+M 2 1159 5 1170 51
+S 0 1159 5 1159 15 10
 triggering
-L 1 1146 7 1150 57
-S 1 1146 9 1150 57 73
+L 1 1160 7 1164 57
+S 1 1160 9 1164 57 73
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Pro   # <-
 
-S 0 1151 5 1151 12 7
+S 0 1165 5 1165 12 7
 passing
-L 1 1152 7 1156 51
-S 1 1152 9 1156 51 67
+L 1 1166 7 1170 51
+S 1 1166 9 1170 51 67
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Plus
 
-M 10 1158 3 1176 58
-S 0 1158 3 1158 5 2
+M 10 1172 3 1190 58
+S 0 1172 3 1172 5 2
 id
-S 0 1158 7 1158 39 32
+S 0 1172 7 1172 39 32
 subscription-group-not-localized
-S 0 1159 3 1159 12 9
+S 0 1173 3 1173 12 9
 checklist
-S 0 1159 14 1159 33 19
+S 0 1173 14 1173 33 19
 subscription-groups
-S 0 1160 3 1160 11 8
+S 0 1174 3 1174 11 8
 severity
-S 0 1160 13 1160 18 5
+S 0 1174 13 1174 18 5
 error
-S 0 1161 3 1161 8 5
+S 0 1175 3 1175 8 5
 since
-S 0 1161 10 1161 15 5
+S 0 1175 10 1175 15 5
 0.1.0
-S 0 1162 3 1162 8 5
+S 0 1176 3 1176 8 5
 title
-S 0 1162 10 1162 60 50
+S 0 1176 10 1176 60 50
 a subscription group has no localized display name
-S 0 1163 3 1163 12 9
+S 0 1177 3 1177 12 9
 rationale
-S 0 1163 14 1163 616 602
+S 0 1177 14 1177 616 602
 TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served. App Store Connect's state is the authority on whether the metadata is complete, so for a subscription the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a group the snapshot shows without a localization is a warning (the snapshot may be partial, or the localization pending); for the group's other subscriptions (Missing Metadata, another state, or not in the snapshot) it stays an error.
-S 0 1164 3 1164 7 4
+S 0 1178 3 1178 7 4
 help
-S 0 1164 9 1164 63 54
+S 0 1178 9 1178 63 54
 add a localized display name to the subscription group
-S 0 1165 3 1165 15 12
+S 0 1179 3 1179 15 12
 environments
-L 4 1165 17 1165 58
-S 0 1165 18 1165 25 7
+L 4 1179 17 1179 58
+S 0 1179 18 1179 25 7
 sandbox
-S 0 1165 27 1165 37 10
+S 0 1179 27 1179 37 10
 testflight
-S 0 1165 39 1165 45 6
+S 0 1179 39 1179 45 6
 review
-S 0 1165 47 1165 57 10
+S 0 1179 47 1179 57 10
 production
-S 0 1166 3 1166 17 14
+S 0 1180 3 1180 17 14
 not_applicable
-S 0 1166 19 1166 79 60
+S 0 1180 19 1180 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1167 3 1167 11 8
+S 0 1181 3 1181 11 8
 examples
-M 2 1168 5 1176 58
-S 0 1168 5 1168 15 10
+M 2 1182 5 1190 58
+S 0 1182 5 1182 15 10
 triggering
-L 1 1169 7 1171 37
-S 1 1169 9 1171 37 50
+L 1 1183 7 1185 37
+S 1 1183 9 1185 37 50
 subscription_groups:
   - localizations: {}   # <-
 
-S 0 1172 5 1172 12 7
+S 0 1186 5 1186 12 7
 passing
-L 1 1173 7 1176 58
-S 1 1173 9 1176 58 90
+L 1 1187 7 1190 58
+S 1 1187 9 1190 58 90
 subscription_groups:
   - localizations:
       en-US: { display_name: Pocket Garden Plus }
 
-M 10 1178 3 1200 43
-S 0 1178 3 1178 5 2
+M 10 1192 3 1214 43
+S 0 1192 3 1192 5 2
 id
-S 0 1178 7 1178 36 29
+S 0 1192 7 1192 36 29
 subscription-duration-missing
-S 0 1179 3 1179 12 9
+S 0 1193 3 1193 12 9
 checklist
-S 0 1179 14 1179 30 16
+S 0 1193 14 1193 30 16
 product-metadata
-S 0 1180 3 1180 11 8
+S 0 1194 3 1194 11 8
 severity
-S 0 1180 13 1180 20 7
+S 0 1194 13 1194 20 7
 warning
-S 0 1181 3 1181 8 5
+S 0 1195 3 1195 8 5
 since
-S 0 1181 10 1181 15 5
+S 0 1195 10 1195 15 5
 0.1.0
-S 0 1182 3 1182 8 5
+S 0 1196 3 1196 8 5
 title
-S 0 1182 10 1182 56 46
+S 0 1196 10 1196 56 46
 an auto-renewable subscription has no duration
-S 0 1183 3 1183 12 9
+S 0 1197 3 1197 12 9
 rationale
-S 0 1183 14 1183 115 101
+S 0 1197 14 1197 115 101
 A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
-S 0 1184 3 1184 7 4
+S 0 1198 3 1198 7 4
 help
-S 0 1184 9 1184 36 27
+S 0 1198 9 1198 36 27
 set `subscription_duration`
-S 0 1185 3 1185 15 12
+S 0 1199 3 1199 15 12
 environments
-L 4 1185 17 1185 58
-S 0 1185 18 1185 25 7
+L 4 1199 17 1199 58
+S 0 1199 18 1199 25 7
 sandbox
-S 0 1185 27 1185 37 10
+S 0 1199 27 1199 37 10
 testflight
-S 0 1185 39 1185 45 6
+S 0 1199 39 1199 45 6
 review
-S 0 1185 47 1185 57 10
+S 0 1199 47 1199 57 10
 production
-S 0 1186 3 1186 17 14
+S 0 1200 3 1200 17 14
 not_applicable
-S 0 1186 19 1186 79 60
+S 0 1200 19 1200 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1187 3 1187 11 8
+S 0 1201 3 1201 11 8
 examples
-M 2 1188 5 1200 43
-S 0 1188 5 1188 15 10
+M 2 1202 5 1214 43
+S 0 1202 5 1202 15 10
 triggering
-L 1 1189 7 1194 40
-S 1 1189 9 1194 40 88
+L 1 1203 7 1208 40
+S 1 1203 9 1208 40 88
 products:
   - {}
   - {}
   - type: auto_renewable   # <-
     subscription_duration: null
 
-S 0 1195 5 1195 12 7
+S 0 1209 5 1209 12 7
 passing
-L 1 1196 7 1200 43
-S 1 1196 9 1200 43 59
+L 1 1210 7 1214 43
+S 1 1210 9 1214 43 59
 products:
   - {}
   - {}
   - subscription_duration: 1_month
 
-M 10 1203 3 1224 37
-S 0 1203 3 1203 5 2
+M 10 1217 3 1238 37
+S 0 1217 3 1217 5 2
 id
-S 0 1203 7 1203 31 24
+S 0 1217 7 1217 31 24
 storefront-not-available
-S 0 1204 3 1204 12 9
+S 0 1218 3 1218 12 9
 checklist
-S 0 1204 14 1204 37 23
+S 0 1218 14 1218 37 23
 storefront-availability
-S 0 1205 3 1205 11 8
+S 0 1219 3 1219 11 8
 severity
-S 0 1205 13 1205 18 5
+S 0 1219 13 1219 18 5
 error
-S 0 1206 3 1206 8 5
+S 0 1220 3 1220 8 5
 since
-S 0 1206 10 1206 15 5
+S 0 1220 10 1220 15 5
 0.1.0
-S 0 1207 3 1207 8 5
+S 0 1221 3 1221 8 5
 title
-S 0 1207 10 1207 60 50
+S 0 1221 10 1221 60 50
 the product is not sold in the tester's storefront
-S 0 1208 3 1208 12 9
+S 0 1222 3 1222 12 9
 rationale
-S 0 1208 14 1208 410 396
+S 0 1222 14 1222 410 396
 StoreKit omits products that are not available in the account's storefront (TN3188). In the sandbox and TestFlight that is the tester's account, so a product sold elsewhere but not there is missing for this tester. For App Review and the App Store each reviewer's or customer's own storefront decides, so there a product sold in some territory passes (one sold in none is `not-cleared-for-sale`).
-S 0 1209 3 1209 7 4
+S 0 1223 3 1223 7 4
 help
-S 0 1209 9 1209 108 99
+S 0 1223 9 1223 108 99
 add the storefront to the product's availability, or test with an account in one of its storefronts
-S 0 1210 3 1210 15 12
+S 0 1224 3 1224 15 12
 environments
-L 4 1210 17 1210 58
-S 0 1210 18 1210 25 7
+L 4 1224 17 1224 58
+S 0 1224 18 1224 25 7
 sandbox
-S 0 1210 27 1210 37 10
+S 0 1224 27 1224 37 10
 testflight
-S 0 1210 39 1210 45 6
+S 0 1224 39 1224 45 6
 review
-S 0 1210 47 1210 57 10
+S 0 1224 47 1224 57 10
 production
-S 0 1211 3 1211 17 14
+S 0 1225 3 1225 17 14
 not_applicable
-S 0 1211 19 1211 74 55
+S 0 1225 19 1225 74 55
 Xcode uses the StoreKit configuration file's storefront
-S 0 1212 3 1212 11 8
+S 0 1226 3 1226 11 8
 examples
-M 2 1213 5 1224 37
-S 0 1213 5 1213 15 10
+M 2 1227 5 1238 37
+S 0 1227 5 1227 15 10
 triggering
-L 1 1214 7 1216 44
-S 1 1214 9 1216 44 46
+L 1 1228 7 1230 44
+S 1 1228 9 1230 44 46
 products:
   - availability: [CAN, GBR]   # <-
 
-S 0 1217 5 1217 12 7
+S 0 1231 5 1231 12 7
 passing
-L 2 1218 7 1224 37
-S 1 1218 9 1220 37 39
+L 2 1232 7 1238 37
+S 1 1232 9 1234 37 39
 products:
   - availability: [USA, CAN]
 
-S 1 1221 9 1224 37 59
+S 1 1235 9 1238 37 59
 environment: review
 products:
   - availability: [CAN, GBR]
 
-M 10 1226 3 1245 32
-S 0 1226 3 1226 5 2
+M 10 1240 3 1259 32
+S 0 1240 3 1240 5 2
 id
-S 0 1226 7 1226 33 26
+S 0 1240 7 1240 33 26
 sandbox-account-other-team
-S 0 1227 3 1227 12 9
+S 0 1241 3 1241 12 9
 checklist
-S 0 1227 14 1227 29 15
+S 0 1241 14 1241 29 15
 sandbox-account
-S 0 1228 3 1228 11 8
+S 0 1242 3 1242 11 8
 severity
-S 0 1228 13 1228 18 5
+S 0 1242 13 1242 18 5
 error
-S 0 1229 3 1229 8 5
+S 0 1243 3 1243 8 5
 since
-S 0 1229 10 1229 15 5
+S 0 1243 10 1243 15 5
 0.1.0
-S 0 1230 3 1230 8 5
+S 0 1244 3 1244 8 5
 title
-S 0 1230 10 1230 53 43
+S 0 1244 10 1244 53 43
 the sandbox account belongs to another team
-S 0 1231 3 1231 12 9
+S 0 1245 3 1245 12 9
 rationale
-S 0 1231 14 1231 152 138
+S 0 1245 14 1245 152 138
 A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1232 3 1232 7 4
+S 0 1246 3 1246 7 4
 help
-S 0 1232 9 1232 66 57
+S 0 1246 9 1246 66 57
 create a sandbox account in this team's App Store Connect
-S 0 1233 3 1233 15 12
+S 0 1247 3 1247 15 12
 environments
-L 1 1233 17 1233 26
-S 0 1233 18 1233 25 7
+L 1 1247 17 1247 26
+S 0 1247 18 1247 25 7
 sandbox
-S 0 1234 3 1234 17 14
+S 0 1248 3 1248 17 14
 not_applicable
-S 0 1234 19 1234 74 55
+S 0 1248 19 1248 74 55
 only sandbox testing on a device uses a sandbox account
-S 0 1235 3 1235 11 8
+S 0 1249 3 1249 11 8
 examples
-M 2 1236 5 1245 32
-S 0 1236 5 1236 15 10
+M 2 1250 5 1259 32
+S 0 1250 5 1250 15 10
 triggering
-L 1 1237 7 1240 39
-S 1 1237 9 1240 39 59
+L 1 1251 7 1254 39
+S 1 1251 9 1254 39 59
 testing:
   sandbox_account:
     team_id: 9ZZ8YY7XX6   # <-
 
-S 0 1241 5 1241 12 7
+S 0 1255 5 1255 12 7
 passing
-L 1 1242 7 1245 32
-S 1 1242 9 1245 32 52
+L 1 1256 7 1259 32
+S 1 1256 9 1259 32 52
 testing:
   sandbox_account:
     team_id: 4KQ2H9XW7B
 
-M 10 1247 3 1264 27
-S 0 1247 3 1247 5 2
+M 10 1261 3 1278 27
+S 0 1261 3 1261 5 2
 id
-S 0 1247 7 1247 38 31
+S 0 1261 7 1261 38 31
 simulator-without-storekit-file
-S 0 1248 3 1248 12 9
+S 0 1262 3 1262 12 9
 checklist
-S 0 1248 14 1248 25 11
+S 0 1262 14 1262 25 11
 test-device
-S 0 1249 3 1249 11 8
+S 0 1263 3 1263 11 8
 severity
-S 0 1249 13 1249 20 7
+S 0 1263 13 1263 20 7
 warning
-S 0 1250 3 1250 8 5
+S 0 1264 3 1264 8 5
 since
-S 0 1250 10 1250 15 5
+S 0 1264 10 1264 15 5
 0.1.0
-S 0 1251 3 1251 8 5
+S 0 1265 3 1265 8 5
 title
-S 0 1251 10 1251 48 38
+S 0 1265 10 1265 48 38
 the sandbox test runs in the Simulator
-S 0 1252 3 1252 12 9
+S 0 1266 3 1266 12 9
 rationale
-S 0 1252 14 1252 182 170
+S 0 1266 14 1266 182 170
 Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
-S 0 1253 3 1253 7 4
+S 0 1267 3 1267 7 4
 help
-S 0 1253 9 1253 73 64
+S 0 1267 9 1267 73 64
 test on a physical device, or with a StoreKit configuration file
-S 0 1254 3 1254 15 12
+S 0 1268 3 1268 15 12
 environments
-L 1 1254 17 1254 26
-S 0 1254 18 1254 25 7
+L 1 1268 17 1268 26
+S 0 1268 18 1268 25 7
 sandbox
-S 0 1255 3 1255 17 14
+S 0 1269 3 1269 17 14
 not_applicable
-S 0 1255 19 1255 65 46
+S 0 1269 19 1269 65 46
 the Simulator matters only for sandbox testing
-S 0 1256 3 1256 11 8
+S 0 1270 3 1270 11 8
 examples
-M 2 1257 5 1264 27
-S 0 1257 5 1257 15 10
+M 2 1271 5 1278 27
+S 0 1271 5 1271 15 10
 triggering
-L 1 1258 7 1260 35
-S 1 1258 9 1260 35 36
+L 1 1272 7 1274 35
+S 1 1272 9 1274 35 36
 testing:
   device: simulator   # <-
 
-S 0 1261 5 1261 12 7
+S 0 1275 5 1275 12 7
 passing
-L 1 1262 7 1264 27
-S 1 1262 9 1264 27 28
+L 1 1276 7 1278 27
+S 1 1276 9 1278 27 28
 testing:
   device: physical
 
-M 10 1266 3 1283 29
-S 0 1266 3 1266 5 2
+M 10 1280 3 1297 29
+S 0 1280 3 1280 5 2
 id
-S 0 1266 7 1266 22 15
+S 0 1280 7 1280 22 15
 test-os-too-old
-S 0 1267 3 1267 12 9
+S 0 1281 3 1281 12 9
 checklist
-S 0 1267 14 1267 25 11
+S 0 1281 14 1281 25 11
 test-device
-S 0 1268 3 1268 11 8
+S 0 1282 3 1282 11 8
 severity
-S 0 1268 13 1268 18 5
+S 0 1282 13 1282 18 5
 error
-S 0 1269 3 1269 8 5
+S 0 1283 3 1283 8 5
 since
-S 0 1269 10 1269 15 5
+S 0 1283 10 1283 15 5
 0.1.0
-S 0 1270 3 1270 8 5
+S 0 1284 3 1284 8 5
 title
-S 0 1270 10 1270 56 46
+S 0 1284 10 1284 56 46
 the test device's OS is too old for StoreKit 2
-S 0 1271 3 1271 12 9
+S 0 1285 3 1285 12 9
 rationale
-S 0 1271 14 1271 125 111
+S 0 1285 14 1285 125 111
 An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
-S 0 1272 3 1272 7 4
+S 0 1286 3 1286 7 4
 help
-S 0 1272 9 1272 53 44
+S 0 1286 9 1286 53 44
 test on a newer OS, or add a StoreKit 1 path
-S 0 1273 3 1273 15 12
+S 0 1287 3 1287 15 12
 environments
-L 3 1273 17 1273 45
-S 0 1273 18 1273 23 5
+L 3 1287 17 1287 45
+S 0 1287 18 1287 23 5
 xcode
-S 0 1273 25 1273 32 7
+S 0 1287 25 1287 32 7
 sandbox
-S 0 1273 34 1273 44 10
+S 0 1287 34 1287 44 10
 testflight
-S 0 1274 3 1274 17 14
+S 0 1288 3 1288 17 14
 not_applicable
-S 0 1274 19 1274 60 41
+S 0 1288 19 1288 60 41
 the test device matters only when testing
-S 0 1275 3 1275 11 8
+S 0 1289 3 1289 11 8
 examples
-M 2 1276 5 1283 29
-S 0 1276 5 1276 15 10
+M 2 1290 5 1297 29
+S 0 1290 5 1290 15 10
 triggering
-L 1 1277 7 1279 36
-S 1 1277 9 1279 36 37
+L 1 1291 7 1293 36
+S 1 1291 9 1293 36 37
 testing:
   os_version: "14.8"   # <-
 
-S 0 1280 5 1280 12 7
+S 0 1294 5 1294 12 7
 passing
-L 1 1281 7 1283 29
-S 1 1281 9 1283 29 30
+L 1 1295 7 1297 29
+S 1 1295 9 1297 29 30
 testing:
   os_version: "17.2"
 
-M 10 1285 3 1304 36
-S 0 1285 3 1285 5 2
+M 10 1299 3 1318 36
+S 0 1299 3 1299 5 2
 id
-S 0 1285 7 1285 35 28
+S 0 1299 7 1299 35 28
 signed-into-production-store
-S 0 1286 3 1286 12 9
+S 0 1300 3 1300 12 9
 checklist
-S 0 1286 14 1286 25 11
+S 0 1300 14 1300 25 11
 test-device
-S 0 1287 3 1287 11 8
+S 0 1301 3 1301 11 8
 severity
-S 0 1287 13 1287 17 4
+S 0 1301 13 1301 17 4
 note
-S 0 1288 3 1288 8 5
+S 0 1302 3 1302 8 5
 since
-S 0 1288 10 1288 15 5
+S 0 1302 10 1302 15 5
 0.1.0
-S 0 1289 3 1289 8 5
+S 0 1303 3 1303 8 5
 title
-S 0 1289 10 1289 70 60
+S 0 1303 10 1303 70 60
 an old device is still signed in to the production App Store
-S 0 1290 3 1290 12 9
+S 0 1304 3 1304 12 9
 rationale
-S 0 1290 14 1290 164 150
+S 0 1304 14 1304 164 150
 Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1291 3 1291 7 4
+S 0 1305 3 1305 7 4
 help
-S 0 1291 9 1291 60 51
+S 0 1305 9 1305 60 51
 sign out of the App Store in Settings on the device
-S 0 1292 3 1292 15 12
+S 0 1306 3 1306 15 12
 environments
-L 1 1292 17 1292 26
-S 0 1292 18 1292 25 7
+L 1 1306 17 1306 26
+S 0 1306 18 1306 25 7
 sandbox
-S 0 1293 3 1293 17 14
+S 0 1307 3 1307 17 14
 not_applicable
-S 0 1293 19 1293 75 56
+S 0 1307 19 1307 75 56
 signing out mattered only for sandbox testing on old iOS
-S 0 1294 3 1294 11 8
+S 0 1308 3 1308 11 8
 examples
-M 2 1295 5 1304 36
-S 0 1295 5 1295 15 10
+M 2 1309 5 1318 36
+S 0 1309 5 1309 15 10
 triggering
-L 1 1296 7 1299 44
-S 1 1296 9 1299 44 66
+L 1 1310 7 1313 44
+S 1 1310 9 1313 44 66
 testing:
   os_version: "11.4"
   signed_out_of_store: false   # <-
 
-S 0 1300 5 1300 12 7
+S 0 1314 5 1314 12 7
 passing
-L 1 1301 7 1304 36
-S 1 1301 9 1304 36 58
+L 1 1315 7 1318 36
+S 1 1315 9 1318 36 58
 testing:
   os_version: "11.4"
   signed_out_of_store: true
 
-M 10 1306 3 1323 32
-S 0 1306 3 1306 5 2
+M 10 1320 3 1337 32
+S 0 1320 3 1320 5 2
 id
-S 0 1306 7 1306 26 19
+S 0 1320 7 1320 26 19
 app-not-reinstalled
-S 0 1307 3 1307 12 9
+S 0 1321 3 1321 12 9
 checklist
-S 0 1307 14 1307 29 15
+S 0 1321 14 1321 29 15
 app-reinstalled
-S 0 1308 3 1308 11 8
+S 0 1322 3 1322 11 8
 severity
-S 0 1308 13 1308 17 4
+S 0 1322 13 1322 17 4
 note
-S 0 1309 3 1309 8 5
+S 0 1323 3 1323 8 5
 since
-S 0 1309 10 1309 15 5
+S 0 1323 10 1323 15 5
 0.1.0
-S 0 1310 3 1310 8 5
+S 0 1324 3 1324 8 5
 title
-S 0 1310 10 1310 37 27
+S 0 1324 10 1324 37 27
 the app was not reinstalled
-S 0 1311 3 1311 12 9
+S 0 1325 3 1325 12 9
 rationale
-S 0 1311 14 1311 135 121
+S 0 1325 14 1325 135 121
 Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
-S 0 1312 3 1312 7 4
+S 0 1326 3 1326 7 4
 help
-S 0 1312 9 1312 56 47
+S 0 1326 9 1326 56 47
 delete the app from the device and reinstall it
-S 0 1313 3 1313 15 12
+S 0 1327 3 1327 15 12
 environments
-L 3 1313 17 1313 45
-S 0 1313 18 1313 23 5
+L 3 1327 17 1327 45
+S 0 1327 18 1327 23 5
 xcode
-S 0 1313 25 1313 32 7
+S 0 1327 25 1327 32 7
 sandbox
-S 0 1313 34 1313 44 10
+S 0 1327 34 1327 44 10
 testflight
-S 0 1314 3 1314 17 14
+S 0 1328 3 1328 17 14
 not_applicable
-S 0 1314 19 1314 59 40
+S 0 1328 19 1328 59 40
 customers' devices are out of your hands
-S 0 1315 3 1315 11 8
+S 0 1329 3 1329 11 8
 examples
-M 2 1316 5 1323 32
-S 0 1316 5 1316 15 10
+M 2 1330 5 1337 32
+S 0 1330 5 1330 15 10
 triggering
-L 1 1317 7 1319 40
-S 1 1317 9 1319 40 41
+L 1 1331 7 1333 40
+S 1 1331 9 1333 40 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1320 5 1320 12 7
+S 0 1334 5 1334 12 7
 passing
-L 1 1321 7 1323 32
-S 1 1321 9 1323 32 33
+L 1 1335 7 1337 32
+S 1 1335 9 1337 32 33
 testing:
   app_reinstalled: true
 
-M 10 1325 3 1342 28
-S 0 1325 3 1325 5 2
+M 10 1339 3 1356 28
+S 0 1339 3 1339 5 2
 id
-S 0 1325 7 1325 24 17
+S 0 1339 7 1339 24 17
 jailbroken-device
-S 0 1326 3 1326 12 9
+S 0 1340 3 1340 12 9
 checklist
-S 0 1326 14 1326 35 21
+S 0 1340 14 1340 35 21
 device-not-jailbroken
-S 0 1327 3 1327 11 8
+S 0 1341 3 1341 11 8
 severity
-S 0 1327 13 1327 17 4
+S 0 1341 13 1341 17 4
 note
-S 0 1328 3 1328 8 5
+S 0 1342 3 1342 8 5
 since
-S 0 1328 10 1328 15 5
+S 0 1342 10 1342 15 5
 0.1.0
-S 0 1329 3 1329 8 5
+S 0 1343 3 1343 8 5
 title
-S 0 1329 10 1329 39 29
+S 0 1343 10 1343 39 29
 the test device is jailbroken
-S 0 1330 3 1330 12 9
+S 0 1344 3 1344 12 9
 rationale
-S 0 1330 14 1330 130 116
+S 0 1344 14 1344 130 116
 Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1331 3 1331 7 4
+S 0 1345 3 1345 7 4
 help
-S 0 1331 9 1331 48 39
+S 0 1345 9 1345 48 39
 test on a device that is not jailbroken
-S 0 1332 3 1332 15 12
+S 0 1346 3 1346 15 12
 environments
-L 3 1332 17 1332 45
-S 0 1332 18 1332 23 5
+L 3 1346 17 1346 45
+S 0 1346 18 1346 23 5
 xcode
-S 0 1332 25 1332 32 7
+S 0 1346 25 1346 32 7
 sandbox
-S 0 1332 34 1332 44 10
+S 0 1346 34 1346 44 10
 testflight
-S 0 1333 3 1333 17 14
+S 0 1347 3 1347 17 14
 not_applicable
-S 0 1333 19 1333 59 40
+S 0 1347 19 1347 59 40
 customers' devices are out of your hands
-S 0 1334 3 1334 11 8
+S 0 1348 3 1348 11 8
 examples
-M 2 1335 5 1342 28
-S 0 1335 5 1335 15 10
+M 2 1349 5 1356 28
+S 0 1349 5 1349 15 10
 triggering
-L 1 1336 7 1338 34
-S 1 1336 9 1338 34 35
+L 1 1350 7 1352 34
+S 1 1350 9 1352 34 35
 testing:
   jailbroken: true   # <-
 
-S 0 1339 5 1339 12 7
+S 0 1353 5 1353 12 7
 passing
-L 1 1340 7 1342 28
-S 1 1340 9 1342 28 29
+L 1 1354 7 1356 28
+S 1 1354 9 1356 28 29
 testing:
   jailbroken: false
 
-M 10 1345 3 1364 67
-S 0 1345 3 1345 5 2
+M 10 1359 3 1378 67
+S 0 1359 3 1359 5 2
 id
-S 0 1345 7 1345 40 33
+S 0 1359 7 1359 40 33
 storekit-configuration-incomplete
-S 0 1346 3 1346 12 9
+S 0 1360 3 1360 12 9
 checklist
-S 0 1346 14 1346 36 22
+S 0 1360 14 1360 36 22
 storekit-configuration
-S 0 1347 3 1347 11 8
+S 0 1361 3 1361 11 8
 severity
-S 0 1347 13 1347 18 5
+S 0 1361 13 1361 18 5
 error
-S 0 1348 3 1348 8 5
+S 0 1362 3 1362 8 5
 since
-S 0 1348 10 1348 15 5
+S 0 1362 10 1362 15 5
 0.1.0
-S 0 1349 3 1349 8 5
+S 0 1363 3 1363 8 5
 title
-S 0 1349 10 1349 79 69
+S 0 1363 10 1363 79 69
 the StoreKit configuration file does not serve the requested products
-S 0 1350 3 1350 12 9
+S 0 1364 3 1364 12 9
 rationale
-S 0 1350 14 1350 376 362
+S 0 1364 14 1364 376 362
 When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
-S 0 1351 3 1351 7 4
+S 0 1365 3 1365 7 4
 help
-S 0 1351 9 1351 123 114
+S 0 1365 9 1365 123 114
 add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
-S 0 1352 3 1352 15 12
+S 0 1366 3 1366 15 12
 environments
-L 1 1352 17 1352 24
-S 0 1352 18 1352 23 5
+L 1 1366 17 1366 24
+S 0 1366 18 1366 23 5
 xcode
-S 0 1353 3 1353 17 14
+S 0 1367 3 1367 17 14
 not_applicable
-S 0 1353 19 1353 100 81
+S 0 1367 19 1367 100 81
 products come from App Store Connect here, not from a StoreKit configuration file
-S 0 1354 3 1354 11 8
+S 0 1368 3 1368 11 8
 examples
-M 2 1355 5 1364 67
-S 0 1355 5 1355 15 10
+M 2 1369 5 1378 67
+S 0 1369 5 1369 15 10
 triggering
-L 1 1356 7 1359 83
-S 1 1356 9 1359 83 99
+L 1 1370 7 1373 83
+S 1 1370 9 1373 83 99
 environment: xcode
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 1360 5 1360 12 7
+S 0 1374 5 1374 12 7
 passing
-L 1 1361 7 1364 67
-S 1 1361 9 1364 67 83
+L 1 1375 7 1378 67
+S 1 1375 9 1378 67 83
 environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 1371 3 1383 27
-S 0 1371 3 1371 5 2
-id
-S 0 1371 7 1371 31 24
-catalog-xml-feed-retired
-S 0 1372 3 1372 12 9
-checklist
-S 0 1372 14 1372 27 13
-catalog-valid
-S 0 1373 3 1373 8 5
-input
-S 0 1373 10 1373 17 7
-catalog
-S 0 1374 3 1374 11 8
-severity
-S 0 1374 13 1374 17 4
-note
-S 0 1375 3 1375 15 12
-context_only
-S 0 1375 17 1375 21 4
-true
-S 0 1376 3 1376 8 5
-since
-S 0 1376 10 1376 15 5
-0.1.0
-S 0 1377 3 1377 8 5
-title
-S 0 1377 10 1377 69 59
-Apple no longer takes in-app purchases through the XML feed
-S 0 1378 3 1378 12 9
-rationale
-S 1 1378 14 1378 378 362
-Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1379 3 1379 7 4
-help
-S 0 1379 9 1379 104 95
-use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1380 3 1380 11 8
-examples
-M 1 1381 5 1383 27
-S 0 1381 5 1381 15 10
-triggering
-L 1 1382 7 1383 27
-S 1 1382 9 1383 27 19
-<in_app_purchase/>
-
-M 9 1385 3 1405 19
+M 10 1385 3 1397 27
 S 0 1385 3 1385 5 2
 id
-S 0 1385 7 1385 27 20
-catalog-root-element
+S 0 1385 7 1385 31 24
+catalog-xml-feed-retired
 S 0 1386 3 1386 12 9
 checklist
 S 0 1386 14 1386 27 13
@@ -6993,254 +7011,300 @@ S 0 1387 10 1387 17 7
 catalog
 S 0 1388 3 1388 11 8
 severity
-S 0 1388 13 1388 18 5
-error
-S 0 1389 3 1389 8 5
-since
-S 0 1389 10 1389 15 5
-0.1.0
+S 0 1388 13 1388 17 4
+note
+S 0 1389 3 1389 15 12
+context_only
+S 0 1389 17 1389 21 4
+true
 S 0 1390 3 1390 8 5
+since
+S 0 1390 10 1390 15 5
+0.1.0
+S 0 1391 3 1391 8 5
 title
-S 0 1390 10 1390 50 40
-the document is not an App Store Package
-S 0 1391 3 1391 12 9
+S 0 1391 10 1391 69 59
+Apple no longer takes in-app purchases through the XML feed
+S 0 1392 3 1392 12 9
 rationale
-S 0 1391 14 1391 209 195
-Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1392 3 1392 7 4
+S 1 1392 14 1392 378 362
+Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
+S 0 1393 3 1393 7 4
 help
-S 0 1392 9 1392 82 73
-start the document with the package element in Apple's importer namespace
-S 0 1393 3 1393 11 8
+S 0 1393 9 1393 104 95
+use App Store Connect or its API to create products; keep a .storekit file as the local catalog
+S 0 1394 3 1394 11 8
 examples
-M 2 1394 5 1405 19
-S 0 1394 5 1394 15 10
+M 1 1395 5 1397 27
+S 0 1395 5 1395 15 10
 triggering
-L 1 1395 7 1399 19
-S 1 1395 9 1399 19 179
+L 1 1396 7 1397 27
+S 1 1396 9 1397 27 19
+<in_app_purchase/>
+
+M 9 1399 3 1419 19
+S 0 1399 3 1399 5 2
+id
+S 0 1399 7 1399 27 20
+catalog-root-element
+S 0 1400 3 1400 12 9
+checklist
+S 0 1400 14 1400 27 13
+catalog-valid
+S 0 1401 3 1401 8 5
+input
+S 0 1401 10 1401 17 7
+catalog
+S 0 1402 3 1402 11 8
+severity
+S 0 1402 13 1402 18 5
+error
+S 0 1403 3 1403 8 5
+since
+S 0 1403 10 1403 15 5
+0.1.0
+S 0 1404 3 1404 8 5
+title
+S 0 1404 10 1404 50 40
+the document is not an App Store Package
+S 0 1405 3 1405 12 9
+rationale
+S 0 1405 14 1405 209 195
+Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
+S 0 1406 3 1406 7 4
+help
+S 0 1406 9 1406 82 73
+start the document with the package element in Apple's importer namespace
+S 0 1407 3 1407 11 8
+examples
+M 2 1408 5 1419 19
+S 0 1408 5 1408 15 10
+triggering
+L 1 1409 7 1413 19
+S 1 1409 9 1413 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1400 5 1400 12 7
+S 0 1414 5 1414 12 7
 passing
-L 1 1401 7 1405 19
-S 1 1401 9 1405 19 206
+L 1 1415 7 1419 19
+S 1 1415 9 1419 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1407 3 1427 19
-S 0 1407 3 1407 5 2
+M 9 1421 3 1441 19
+S 0 1421 3 1421 5 2
 id
-S 0 1407 7 1407 27 20
+S 0 1421 7 1421 27 20
 catalog-spec-version
-S 0 1408 3 1408 12 9
+S 0 1422 3 1422 12 9
 checklist
-S 0 1408 14 1408 27 13
+S 0 1422 14 1422 27 13
 catalog-valid
-S 0 1409 3 1409 8 5
+S 0 1423 3 1423 8 5
 input
-S 0 1409 10 1409 17 7
+S 0 1423 10 1423 17 7
 catalog
-S 0 1410 3 1410 11 8
+S 0 1424 3 1424 11 8
 severity
-S 0 1410 13 1410 18 5
+S 0 1424 13 1424 18 5
 error
-S 0 1411 3 1411 8 5
+S 0 1425 3 1425 8 5
 since
-S 0 1411 10 1411 15 5
+S 0 1425 10 1425 15 5
 0.1.0
-S 0 1412 3 1412 8 5
+S 0 1426 3 1426 8 5
 title
-S 0 1412 10 1412 68 58
+S 0 1426 10 1426 68 58
 the package's spec version does not carry in-app purchases
-S 0 1413 3 1413 12 9
+S 0 1427 3 1427 12 9
 rationale
-S 0 1413 14 1413 173 159
+S 0 1427 14 1427 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1414 3 1414 7 4
+S 0 1428 3 1428 7 4
 help
-S 0 1414 9 1414 77 68
+S 0 1428 9 1428 77 68
 set `version` to the software5.x version the package was written for
-S 0 1415 3 1415 11 8
+S 0 1429 3 1429 11 8
 examples
-M 2 1416 5 1427 19
-S 0 1416 5 1416 15 10
+M 2 1430 5 1441 19
+S 0 1430 5 1430 15 10
 triggering
-L 1 1417 7 1421 19
-S 1 1417 9 1421 19 219
+L 1 1431 7 1435 19
+S 1 1431 9 1435 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1422 5 1422 12 7
+S 0 1436 5 1436 12 7
 passing
-L 1 1423 7 1427 19
-S 1 1423 9 1427 19 205
+L 1 1437 7 1441 19
+S 1 1437 9 1441 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1429 3 1449 27
-S 0 1429 3 1429 5 2
+M 9 1443 3 1463 27
+S 0 1443 3 1443 5 2
 id
-S 0 1429 7 1429 30 23
+S 0 1443 7 1443 30 23
 catalog-unknown-element
-S 0 1430 3 1430 12 9
+S 0 1444 3 1444 12 9
 checklist
-S 0 1430 14 1430 27 13
+S 0 1444 14 1444 27 13
 catalog-valid
-S 0 1431 3 1431 8 5
+S 0 1445 3 1445 8 5
 input
-S 0 1431 10 1431 17 7
+S 0 1445 10 1445 17 7
 catalog
-S 0 1432 3 1432 11 8
+S 0 1446 3 1446 11 8
 severity
-S 0 1432 13 1432 18 5
+S 0 1446 13 1446 18 5
 error
-S 0 1433 3 1433 8 5
+S 0 1447 3 1447 8 5
 since
-S 0 1433 10 1433 15 5
+S 0 1447 10 1447 15 5
 0.1.0
-S 0 1434 3 1434 8 5
+S 0 1448 3 1448 8 5
 title
-S 0 1434 10 1434 62 52
+S 0 1448 10 1448 62 52
 an element is not part of the in-app purchase schema
-S 0 1435 3 1435 12 9
+S 0 1449 3 1449 12 9
 rationale
-S 0 1435 14 1435 214 202
+S 0 1449 14 1449 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1436 3 1436 7 4
+S 0 1450 3 1450 7 4
 help
-S 0 1436 9 1436 53 44
+S 0 1450 9 1450 53 44
 remove the element or use the name suggested
-S 0 1437 3 1437 11 8
+S 0 1451 3 1451 11 8
 examples
-M 2 1438 5 1449 27
-S 0 1438 5 1438 15 10
+M 2 1452 5 1463 27
+S 0 1452 5 1452 15 10
 triggering
-L 1 1439 7 1443 27
-S 1 1439 9 1443 27 160
+L 1 1453 7 1457 27
+S 1 1453 9 1457 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1444 5 1444 12 7
+S 0 1458 5 1458 12 7
 passing
-L 1 1445 7 1449 27
-S 1 1445 9 1449 27 148
+L 1 1459 7 1463 27
+S 1 1459 9 1463 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 9 1451 3 1469 30
-S 0 1451 3 1451 5 2
+M 9 1465 3 1483 30
+S 0 1465 3 1465 5 2
 id
-S 0 1451 7 1451 36 29
+S 0 1465 7 1465 36 29
 catalog-group-element-version
-S 0 1452 3 1452 12 9
+S 0 1466 3 1466 12 9
 checklist
-S 0 1452 14 1452 27 13
+S 0 1466 14 1466 27 13
 catalog-valid
-S 0 1453 3 1453 8 5
+S 0 1467 3 1467 8 5
 input
-S 0 1453 10 1453 17 7
+S 0 1467 10 1467 17 7
 catalog
-S 0 1454 3 1454 11 8
+S 0 1468 3 1468 11 8
 severity
-S 0 1454 13 1454 18 5
+S 0 1468 13 1468 18 5
 error
-S 0 1455 3 1455 8 5
+S 0 1469 3 1469 8 5
 since
-S 0 1455 10 1455 15 5
+S 0 1469 10 1469 15 5
 0.1.0
-S 0 1456 3 1456 8 5
+S 0 1470 3 1470 8 5
 title
-S 0 1456 10 1456 79 69
+S 0 1470 10 1470 79 69
 a subscription container does not exist in the package's spec version
-S 0 1457 3 1457 12 9
+S 0 1471 3 1471 12 9
 rationale
-S 0 1457 14 1457 180 166
+S 0 1471 14 1471 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1458 3 1458 7 4
+S 0 1472 3 1472 7 4
 help
-S 0 1458 9 1458 71 62
+S 0 1472 9 1472 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1459 3 1459 11 8
+S 0 1473 3 1473 11 8
 examples
-M 2 1460 5 1469 30
-S 0 1460 5 1460 15 10
+M 2 1474 5 1483 30
+S 0 1474 5 1474 15 10
 triggering
-L 1 1461 7 1464 18
-S 1 1461 9 1464 18 175
+L 1 1475 7 1478 18
+S 1 1475 9 1478 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1465 5 1465 12 7
+S 0 1479 5 1479 12 7
 passing
-L 1 1466 7 1469 30
-S 1 1466 9 1469 30 185
+L 1 1480 7 1483 30
+S 1 1480 9 1483 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1471 3 1494 27
-S 0 1471 3 1471 5 2
+M 9 1485 3 1508 27
+S 0 1485 3 1485 5 2
 id
-S 0 1471 7 1471 31 24
+S 0 1485 7 1485 31 24
 catalog-required-element
-S 0 1472 3 1472 12 9
+S 0 1486 3 1486 12 9
 checklist
-S 0 1472 14 1472 27 13
+S 0 1486 14 1486 27 13
 catalog-valid
-S 0 1473 3 1473 8 5
+S 0 1487 3 1487 8 5
 input
-S 0 1473 10 1473 17 7
+S 0 1487 10 1487 17 7
 catalog
-S 0 1474 3 1474 11 8
+S 0 1488 3 1488 11 8
 severity
-S 0 1474 13 1474 18 5
+S 0 1488 13 1488 18 5
 error
-S 0 1475 3 1475 8 5
+S 0 1489 3 1489 8 5
 since
-S 0 1475 10 1475 15 5
+S 0 1489 10 1489 15 5
 0.1.0
-S 0 1476 3 1476 8 5
+S 0 1490 3 1490 8 5
 title
-S 0 1476 10 1476 60 50
+S 0 1490 10 1490 60 50
 an in-app purchase lacks an element a create needs
-S 0 1477 3 1477 12 9
+S 0 1491 3 1491 12 9
 rationale
-S 1 1477 14 1477 272 256
+S 1 1491 14 1491 272 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1478 3 1478 7 4
+S 0 1492 3 1492 7 4
 help
-S 0 1478 9 1478 33 24
+S 0 1492 9 1492 33 24
 add the missing elements
-S 0 1479 3 1479 11 8
+S 0 1493 3 1493 11 8
 examples
-M 2 1480 5 1494 27
-S 0 1480 5 1480 15 10
+M 2 1494 5 1508 27
+S 0 1494 5 1494 15 10
 triggering
-L 1 1481 7 1485 27
-S 1 1481 9 1485 27 140
+L 1 1495 7 1499 27
+S 1 1495 9 1499 27 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1486 5 1486 12 7
+S 0 1500 5 1500 12 7
 passing
-L 1 1487 7 1494 27
-S 1 1487 9 1494 27 445
+L 1 1501 7 1508 27
+S 1 1501 9 1508 27 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -7249,711 +7313,711 @@ S 1 1487 9 1494 27 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1496 3 1517 27
-S 0 1496 3 1496 5 2
+M 12 1510 3 1531 27
+S 0 1510 3 1510 5 2
 id
-S 0 1496 7 1496 19 12
+S 0 1510 7 1510 19 12
 catalog-type
-S 0 1497 3 1497 12 9
+S 0 1511 3 1511 12 9
 checklist
-S 0 1497 14 1497 27 13
+S 0 1511 14 1511 27 13
 catalog-valid
-S 0 1498 3 1498 8 5
+S 0 1512 3 1512 8 5
 input
-S 0 1498 10 1498 17 7
+S 0 1512 10 1512 17 7
 catalog
-S 0 1499 3 1499 11 8
+S 0 1513 3 1513 11 8
 severity
-S 0 1499 13 1499 18 5
+S 0 1513 13 1513 18 5
 error
-S 0 1500 3 1500 8 5
+S 0 1514 3 1514 8 5
 since
-S 0 1500 10 1500 15 5
+S 0 1514 10 1514 15 5
 0.1.0
-S 0 1501 3 1501 8 5
+S 0 1515 3 1515 8 5
 title
-S 0 1501 10 1501 59 49
+S 0 1515 10 1515 59 49
 an in-app purchase type is not one the spec knows
-S 0 1502 3 1502 12 9
+S 0 1516 3 1516 12 9
 rationale
-S 1 1502 14 1502 166 150
+S 1 1516 14 1516 166 150
 `<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1503 3 1503 7 4
+S 0 1517 3 1517 7 4
 help
-S 0 1503 9 1503 105 96
+S 0 1517 9 1517 105 96
 use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1504 3 1504 8 5
+S 0 1518 3 1518 8 5
 check
-M 2 1504 10 1504 48
-S 0 1504 12 1504 16 4
+M 2 1518 10 1518 48
+S 0 1518 12 1518 16 4
 each
-S 0 1504 18 1504 33 15
+S 0 1518 18 1518 33 15
 in_app_purchase
-S 0 1504 35 1504 40 5
+S 0 1518 35 1518 40 5
 field
-S 0 1504 42 1504 46 4
+S 0 1518 42 1518 46 4
 type
-S 0 1505 3 1505 10 7
+S 0 1519 3 1519 10 7
 options
-M 1 1505 12 1505 98
-S 0 1505 14 1505 21 7
+M 1 1519 12 1519 98
+S 0 1519 14 1519 21 7
 pattern
-S 1 1505 23 1505 96 71
+S 1 1519 23 1519 96 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1506 3 1506 10 7
+S 0 1520 3 1520 10 7
 message
-S 1 1506 12 1506 138 124
+S 1 1520 12 1520 138 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1507 3 1507 11 8
+S 0 1521 3 1521 11 8
 examples
-M 2 1508 5 1517 27
-S 0 1508 5 1508 15 10
+M 2 1522 5 1531 27
+S 0 1522 5 1522 15 10
 triggering
-L 1 1509 7 1512 27
-S 1 1509 9 1512 27 81
+L 1 1523 7 1526 27
+S 1 1523 9 1526 27 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1513 5 1513 12 7
+S 0 1527 5 1527 12 7
 passing
-L 1 1514 7 1517 27
-S 1 1514 9 1517 27 67
+L 1 1528 7 1531 27
+S 1 1528 9 1531 27 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 12 1519 3 1540 27
-S 0 1519 3 1519 5 2
+M 12 1533 3 1554 27
+S 0 1533 3 1533 5 2
 id
-S 0 1519 7 1519 33 26
+S 0 1533 7 1533 33 26
 catalog-product-id-charset
-S 0 1520 3 1520 12 9
+S 0 1534 3 1534 12 9
 checklist
-S 0 1520 14 1520 27 13
+S 0 1534 14 1534 27 13
 catalog-valid
-S 0 1521 3 1521 8 5
+S 0 1535 3 1535 8 5
 input
-S 0 1521 10 1521 17 7
+S 0 1535 10 1535 17 7
 catalog
-S 0 1522 3 1522 11 8
+S 0 1536 3 1536 11 8
 severity
-S 0 1522 13 1522 18 5
+S 0 1536 13 1536 18 5
 error
-S 0 1523 3 1523 8 5
+S 0 1537 3 1537 8 5
 since
-S 0 1523 10 1523 15 5
+S 0 1537 10 1537 15 5
 0.1.0
-S 0 1524 3 1524 8 5
+S 0 1538 3 1538 8 5
 title
-S 0 1524 10 1524 70 60
+S 0 1538 10 1538 70 60
 a product ID has characters App Store Connect does not allow
-S 0 1525 3 1525 12 9
+S 0 1539 3 1539 12 9
 rationale
-S 0 1525 14 1525 144 130
+S 0 1539 14 1539 144 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1526 3 1526 7 4
+S 0 1540 3 1540 7 4
 help
-S 0 1526 9 1526 51 42
+S 0 1540 9 1540 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1527 3 1527 8 5
+S 0 1541 3 1541 8 5
 check
-M 2 1527 10 1527 54
-S 0 1527 12 1527 16 4
+M 2 1541 10 1541 54
+S 0 1541 12 1541 16 4
 each
-S 0 1527 18 1527 33 15
+S 0 1541 18 1541 33 15
 in_app_purchase
-S 0 1527 35 1527 40 5
+S 0 1541 35 1541 40 5
 field
-S 0 1527 42 1527 52 10
+S 0 1541 42 1541 52 10
 product_id
-S 0 1528 3 1528 10 7
+S 0 1542 3 1542 10 7
 options
-M 1 1528 12 1528 42
-S 0 1528 14 1528 21 7
+M 1 1542 12 1542 42
+S 0 1542 14 1542 21 7
 pattern
-S 1 1528 23 1528 40 15
+S 1 1542 23 1542 40 15
 [A-Za-z0-9._-]+
-S 0 1529 3 1529 10 7
+S 0 1543 3 1543 10 7
 message
-S 1 1529 12 1529 91 77
+S 1 1543 12 1543 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1530 3 1530 11 8
+S 0 1544 3 1544 11 8
 examples
-M 2 1531 5 1540 27
-S 0 1531 5 1531 15 10
+M 2 1545 5 1554 27
+S 0 1545 5 1545 15 10
 triggering
-L 1 1532 7 1535 27
-S 1 1532 9 1535 27 115
+L 1 1546 7 1549 27
+S 1 1546 9 1549 27 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1536 5 1536 12 7
+S 0 1550 5 1550 12 7
 passing
-L 1 1537 7 1540 27
-S 1 1537 9 1540 27 101
+L 1 1551 7 1554 27
+S 1 1551 9 1554 27 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 13 1542 3 1564 27
-S 0 1542 3 1542 5 2
+M 13 1556 3 1578 27
+S 0 1556 3 1556 5 2
 id
-S 0 1542 7 1542 32 25
+S 0 1556 7 1556 32 25
 catalog-product-id-length
-S 0 1543 3 1543 12 9
+S 0 1557 3 1557 12 9
 checklist
-S 0 1543 14 1543 27 13
+S 0 1557 14 1557 27 13
 catalog-valid
-S 0 1544 3 1544 8 5
+S 0 1558 3 1558 8 5
 input
-S 0 1544 10 1544 17 7
+S 0 1558 10 1558 17 7
 catalog
-S 0 1545 3 1545 11 8
+S 0 1559 3 1559 11 8
 severity
-S 0 1545 13 1545 18 5
+S 0 1559 13 1559 18 5
 error
-S 0 1546 3 1546 8 5
+S 0 1560 3 1560 8 5
 since
-S 0 1546 10 1546 15 5
+S 0 1560 10 1560 15 5
 0.1.0
-S 0 1547 3 1547 8 5
+S 0 1561 3 1561 8 5
 title
-S 0 1547 10 1547 34 24
+S 0 1561 10 1561 34 24
 a product ID is too long
-S 0 1548 3 1548 12 9
+S 0 1562 3 1562 12 9
 rationale
-S 0 1548 14 1548 175 161
+S 0 1562 14 1562 175 161
 App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1549 3 1549 7 4
+S 0 1563 3 1563 7 4
 help
-S 0 1549 9 1549 67 58
+S 0 1563 9 1563 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1550 3 1550 8 5
+S 0 1564 3 1564 8 5
 check
-M 2 1550 10 1550 54
-S 0 1550 12 1550 16 4
+M 2 1564 10 1564 54
+S 0 1564 12 1564 16 4
 each
-S 0 1550 18 1550 33 15
+S 0 1564 18 1564 33 15
 in_app_purchase
-S 0 1550 35 1550 40 5
+S 0 1564 35 1564 40 5
 field
-S 0 1550 42 1550 52 10
+S 0 1564 42 1564 52 10
 product_id
-S 0 1551 3 1551 10 7
+S 0 1565 3 1565 10 7
 options
-M 1 1551 12 1551 31
-S 0 1551 14 1551 24 10
+M 1 1565 12 1565 31
+S 0 1565 14 1565 24 10
 max_length
-S 0 1551 26 1551 29 3
+S 0 1565 26 1565 29 3
 100
-S 0 1552 3 1552 10 7
+S 0 1566 3 1566 10 7
 message
-S 1 1552 12 1552 87 73
+S 1 1566 12 1566 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1553 3 1553 8 5
+S 0 1567 3 1567 8 5
 notes
-L 1 1553 10 1553 114
-S 1 1553 11 1553 113 100
+L 1 1567 10 1567 114
+S 1 1567 11 1567 113 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1554 3 1554 11 8
+S 0 1568 3 1568 11 8
 examples
-M 2 1555 5 1564 27
-S 0 1555 5 1555 15 10
+M 2 1569 5 1578 27
+S 0 1569 5 1569 15 10
 triggering
-L 1 1556 7 1559 27
-S 1 1556 9 1559 27 182
+L 1 1570 7 1573 27
+S 1 1570 9 1573 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1560 5 1560 12 7
+S 0 1574 5 1574 12 7
 passing
-L 1 1561 7 1564 27
-S 1 1561 9 1564 27 100
+L 1 1575 7 1578 27
+S 1 1575 9 1578 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 13 1566 3 1588 27
-S 0 1566 3 1566 5 2
+M 13 1580 3 1602 27
+S 0 1580 3 1580 5 2
 id
-S 0 1566 7 1566 32 25
+S 0 1580 7 1580 32 25
 catalog-product-id-hyphen
-S 0 1567 3 1567 12 9
+S 0 1581 3 1581 12 9
 checklist
-S 0 1567 14 1567 27 13
+S 0 1581 14 1581 27 13
 catalog-valid
-S 0 1568 3 1568 8 5
+S 0 1582 3 1582 8 5
 input
-S 0 1568 10 1568 17 7
+S 0 1582 10 1582 17 7
 catalog
-S 0 1569 3 1569 11 8
+S 0 1583 3 1583 11 8
 severity
-S 0 1569 13 1569 17 4
+S 0 1583 13 1583 17 4
 note
-S 0 1570 3 1570 15 12
+S 0 1584 3 1584 15 12
 context_only
-S 0 1570 17 1570 21 4
+S 0 1584 17 1584 21 4
 true
-S 0 1571 3 1571 8 5
+S 0 1585 3 1585 8 5
 since
-S 0 1571 10 1571 15 5
+S 0 1585 10 1585 15 5
 0.1.0
-S 0 1572 3 1572 8 5
+S 0 1586 3 1586 8 5
 title
-S 0 1572 10 1572 72 62
+S 0 1586 10 1586 72 62
 a product ID has a hyphen, which the legacy rule did not allow
-S 0 1573 3 1573 12 9
+S 0 1587 3 1587 12 9
 rationale
-S 0 1573 14 1573 201 187
+S 0 1587 14 1587 201 187
 App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1574 3 1574 7 4
+S 0 1588 3 1588 7 4
 help
-S 0 1574 9 1574 115 106
+S 0 1588 9 1588 115 106
 keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1575 3 1575 8 5
+S 0 1589 3 1589 8 5
 check
-M 2 1575 10 1575 54
-S 0 1575 12 1575 16 4
+M 2 1589 10 1589 54
+S 0 1589 12 1589 16 4
 each
-S 0 1575 18 1575 33 15
+S 0 1589 18 1589 33 15
 in_app_purchase
-S 0 1575 35 1575 40 5
+S 0 1589 35 1589 40 5
 field
-S 0 1575 42 1575 52 10
+S 0 1589 42 1589 52 10
 product_id
-S 0 1576 3 1576 10 7
+S 0 1590 3 1590 10 7
 options
-M 1 1576 12 1576 32
-S 0 1576 14 1576 21 7
+M 1 1590 12 1590 32
+S 0 1590 14 1590 21 7
 pattern
-S 1 1576 23 1576 30 5
+S 1 1590 23 1590 30 5
 [^-]*
-S 0 1577 3 1577 10 7
+S 0 1591 3 1591 10 7
 message
-S 1 1577 12 1577 158 144
+S 1 1591 12 1591 158 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1578 3 1578 11 8
+S 0 1592 3 1592 11 8
 examples
-M 2 1579 5 1588 27
-S 0 1579 5 1579 15 10
+M 2 1593 5 1602 27
+S 0 1593 5 1593 15 10
 triggering
-L 1 1580 7 1583 27
-S 1 1580 9 1583 27 116
+L 1 1594 7 1597 27
+S 1 1594 9 1597 27 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1584 5 1584 12 7
+S 0 1598 5 1598 12 7
 passing
-L 1 1585 7 1588 27
-S 1 1585 9 1588 27 102
+L 1 1599 7 1602 27
+S 1 1599 9 1602 27 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 9 1590 3 1608 107
-S 0 1590 3 1590 5 2
+M 9 1604 3 1622 107
+S 0 1604 3 1604 5 2
 id
-S 0 1590 7 1590 35 28
+S 0 1604 7 1604 35 28
 catalog-duplicate-product-id
-S 0 1591 3 1591 12 9
+S 0 1605 3 1605 12 9
 checklist
-S 0 1591 14 1591 27 13
+S 0 1605 14 1605 27 13
 catalog-valid
-S 0 1592 3 1592 8 5
+S 0 1606 3 1606 8 5
 input
-S 0 1592 10 1592 17 7
+S 0 1606 10 1606 17 7
 catalog
-S 0 1593 3 1593 11 8
+S 0 1607 3 1607 11 8
 severity
-S 0 1593 13 1593 18 5
+S 0 1607 13 1607 18 5
 error
-S 0 1594 3 1594 8 5
+S 0 1608 3 1608 8 5
 since
-S 0 1594 10 1594 15 5
+S 0 1608 10 1608 15 5
 0.1.0
-S 0 1595 3 1595 8 5
+S 0 1609 3 1609 8 5
 title
-S 0 1595 10 1595 51 41
+S 0 1609 10 1609 51 41
 a product ID appears twice in the package
-S 0 1596 3 1596 12 9
+S 0 1610 3 1610 12 9
 rationale
-S 0 1596 14 1596 152 140
+S 0 1610 14 1610 152 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1597 3 1597 7 4
+S 0 1611 3 1611 7 4
 help
-S 0 1597 9 1597 57 48
+S 0 1611 9 1611 57 48
 remove the duplicate or give it a new product ID
-S 0 1598 3 1598 11 8
+S 0 1612 3 1612 11 8
 examples
-M 2 1599 5 1608 107
-S 0 1599 5 1599 15 10
+M 2 1613 5 1622 107
+S 0 1613 5 1613 15 10
 triggering
-L 1 1600 7 1604 27
-S 1 1600 9 1604 27 210
+L 1 1614 7 1618 27
+S 1 1614 9 1618 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1605 5 1605 12 7
+S 0 1619 5 1619 12 7
 passing
-L 1 1606 7 1608 107
-S 1 1606 9 1608 107 195
+L 1 1620 7 1622 107
+S 1 1620 9 1622 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 9 1610 3 1628 90
-S 0 1610 3 1610 5 2
+M 9 1624 3 1642 90
+S 0 1624 3 1624 5 2
 id
-S 0 1610 7 1610 39 32
+S 0 1624 7 1624 39 32
 catalog-duplicate-reference-name
-S 0 1611 3 1611 12 9
+S 0 1625 3 1625 12 9
 checklist
-S 0 1611 14 1611 27 13
+S 0 1625 14 1625 27 13
 catalog-valid
-S 0 1612 3 1612 8 5
+S 0 1626 3 1626 8 5
 input
-S 0 1612 10 1612 17 7
+S 0 1626 10 1626 17 7
 catalog
-S 0 1613 3 1613 11 8
+S 0 1627 3 1627 11 8
 severity
-S 0 1613 13 1613 18 5
+S 0 1627 13 1627 18 5
 error
-S 0 1614 3 1614 8 5
+S 0 1628 3 1628 8 5
 since
-S 0 1614 10 1614 15 5
+S 0 1628 10 1628 15 5
 0.1.0
-S 0 1615 3 1615 8 5
+S 0 1629 3 1629 8 5
 title
-S 0 1615 10 1615 55 45
+S 0 1629 10 1629 55 45
 a reference name appears twice in the package
-S 0 1616 3 1616 12 9
+S 0 1630 3 1630 12 9
 rationale
-S 0 1616 14 1616 76 62
+S 0 1630 14 1630 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1617 3 1617 7 4
+S 0 1631 3 1631 7 4
 help
-S 0 1617 9 1617 57 48
+S 0 1631 9 1631 57 48
 give each in-app purchase its own reference name
-S 0 1618 3 1618 11 8
+S 0 1632 3 1632 11 8
 examples
-M 2 1619 5 1628 90
-S 0 1619 5 1619 15 10
+M 2 1633 5 1642 90
+S 0 1633 5 1633 15 10
 triggering
-L 1 1620 7 1624 27
-S 1 1620 9 1624 27 174
+L 1 1634 7 1638 27
+S 1 1634 9 1638 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1625 5 1625 12 7
+S 0 1639 5 1639 12 7
 passing
-L 1 1626 7 1628 90
-S 1 1626 9 1628 90 163
+L 1 1640 7 1642 90
+S 1 1640 9 1642 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 12 1630 3 1651 27
-S 0 1630 3 1630 5 2
+M 12 1644 3 1665 27
+S 0 1644 3 1644 5 2
 id
-S 0 1630 7 1630 36 29
+S 0 1644 7 1644 36 29
 catalog-reference-name-length
-S 0 1631 3 1631 12 9
+S 0 1645 3 1645 12 9
 checklist
-S 0 1631 14 1631 27 13
+S 0 1645 14 1645 27 13
 catalog-valid
-S 0 1632 3 1632 8 5
+S 0 1646 3 1646 8 5
 input
-S 0 1632 10 1632 17 7
+S 0 1646 10 1646 17 7
 catalog
-S 0 1633 3 1633 11 8
+S 0 1647 3 1647 11 8
 severity
-S 0 1633 13 1633 18 5
+S 0 1647 13 1647 18 5
 error
-S 0 1634 3 1634 8 5
+S 0 1648 3 1648 8 5
 since
-S 0 1634 10 1634 15 5
+S 0 1648 10 1648 15 5
 0.1.0
-S 0 1635 3 1635 8 5
+S 0 1649 3 1649 8 5
 title
-S 0 1635 10 1635 38 28
+S 0 1649 10 1649 38 28
 a reference name is too long
-S 0 1636 3 1636 12 9
+S 0 1650 3 1650 12 9
 rationale
-S 0 1636 14 1636 137 123
+S 0 1650 14 1650 137 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1637 3 1637 7 4
+S 0 1651 3 1651 7 4
 help
-S 0 1637 9 1637 71 62
+S 0 1651 9 1651 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1638 3 1638 8 5
+S 0 1652 3 1652 8 5
 check
-M 2 1638 10 1638 58
-S 0 1638 12 1638 16 4
+M 2 1652 10 1652 58
+S 0 1652 12 1652 16 4
 each
-S 0 1638 18 1638 33 15
+S 0 1652 18 1652 33 15
 in_app_purchase
-S 0 1638 35 1638 40 5
+S 0 1652 35 1652 40 5
 field
-S 0 1638 42 1638 56 14
+S 0 1652 42 1652 56 14
 reference_name
-S 0 1639 3 1639 10 7
+S 0 1653 3 1653 10 7
 options
-M 1 1639 12 1639 30
-S 0 1639 14 1639 24 10
+M 1 1653 12 1653 30
+S 0 1653 14 1653 24 10
 max_length
-S 0 1639 26 1639 28 2
+S 0 1653 26 1653 28 2
 64
-S 0 1640 3 1640 10 7
+S 0 1654 3 1654 10 7
 message
-S 1 1640 12 1640 106 92
+S 1 1654 12 1654 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1641 3 1641 11 8
+S 0 1655 3 1655 11 8
 examples
-M 2 1642 5 1651 27
-S 0 1642 5 1642 15 10
+M 2 1656 5 1665 27
+S 0 1656 5 1656 15 10
 triggering
-L 1 1643 7 1646 27
-S 1 1643 9 1646 27 158
+L 1 1657 7 1660 27
+S 1 1657 9 1660 27 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1647 5 1647 12 7
+S 0 1661 5 1661 12 7
 passing
-L 1 1648 7 1651 27
-S 1 1648 9 1651 27 85
+L 1 1662 7 1665 27
+S 1 1662 9 1665 27 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 12 1653 3 1676 27
-S 0 1653 3 1653 5 2
+M 12 1667 3 1690 27
+S 0 1667 3 1667 5 2
 id
-S 0 1653 7 1653 27 20
+S 0 1667 7 1667 27 20
 catalog-title-length
-S 0 1654 3 1654 12 9
+S 0 1668 3 1668 12 9
 checklist
-S 0 1654 14 1654 27 13
+S 0 1668 14 1668 27 13
 catalog-valid
-S 0 1655 3 1655 8 5
+S 0 1669 3 1669 8 5
 input
-S 0 1655 10 1655 17 7
+S 0 1669 10 1669 17 7
 catalog
-S 0 1656 3 1656 11 8
+S 0 1670 3 1670 11 8
 severity
-S 0 1656 13 1656 18 5
+S 0 1670 13 1670 18 5
 error
-S 0 1657 3 1657 8 5
+S 0 1671 3 1671 8 5
 since
-S 0 1657 10 1657 15 5
+S 0 1671 10 1671 15 5
 0.1.0
-S 0 1658 3 1658 8 5
+S 0 1672 3 1672 8 5
 title
-S 0 1658 10 1658 52 42
+S 0 1672 10 1672 52 42
 a localized title is too short or too long
-S 0 1659 3 1659 12 9
+S 0 1673 3 1673 12 9
 rationale
-S 0 1659 14 1659 88 74
+S 0 1673 14 1673 88 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1660 3 1660 7 4
+S 0 1674 3 1674 7 4
 help
-S 0 1660 9 1660 65 56
+S 0 1674 9 1674 65 56
 write a title of {min_length} to {max_length} characters
-S 0 1661 3 1661 8 5
+S 0 1675 3 1675 8 5
 check
-M 2 1661 10 1661 64
-S 0 1661 12 1661 16 4
+M 2 1675 10 1675 64
+S 0 1675 12 1675 16 4
 each
-S 0 1661 18 1661 33 15
+S 0 1675 18 1675 33 15
 in_app_purchase
-S 0 1661 35 1661 40 5
+S 0 1675 35 1675 40 5
 field
-S 0 1661 42 1661 62 20
+S 0 1675 42 1675 62 20
 locales.locale.title
-S 0 1662 3 1662 10 7
+S 0 1676 3 1676 10 7
 options
-M 2 1662 12 1662 45
-S 0 1662 14 1662 24 10
+M 2 1676 12 1676 45
+S 0 1676 14 1676 24 10
 min_length
-S 0 1662 26 1662 27 1
+S 0 1676 26 1676 27 1
 2
-S 0 1662 29 1662 39 10
+S 0 1676 29 1676 39 10
 max_length
-S 0 1662 41 1662 43 2
+S 0 1676 41 1676 43 2
 30
-S 0 1663 3 1663 10 7
+S 0 1677 3 1677 10 7
 message
-S 1 1663 12 1663 124 110
+S 1 1677 12 1677 124 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1664 3 1664 11 8
+S 0 1678 3 1678 11 8
 examples
-M 2 1665 5 1676 27
-S 0 1665 5 1665 15 10
+M 2 1679 5 1690 27
+S 0 1679 5 1679 15 10
 triggering
-L 1 1666 7 1671 27
-S 1 1666 9 1671 27 164
+L 1 1680 7 1685 27
+S 1 1680 9 1685 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1672 5 1672 12 7
+S 0 1686 5 1686 12 7
 passing
-L 1 1673 7 1676 27
-S 1 1673 9 1676 27 117
+L 1 1687 7 1690 27
+S 1 1687 9 1690 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1678 3 1701 27
-S 0 1678 3 1678 5 2
+M 12 1692 3 1715 27
+S 0 1692 3 1692 5 2
 id
-S 0 1678 7 1678 33 26
+S 0 1692 7 1692 33 26
 catalog-description-length
-S 0 1679 3 1679 12 9
+S 0 1693 3 1693 12 9
 checklist
-S 0 1679 14 1679 27 13
+S 0 1693 14 1693 27 13
 catalog-valid
-S 0 1680 3 1680 8 5
+S 0 1694 3 1694 8 5
 input
-S 0 1680 10 1680 17 7
+S 0 1694 10 1694 17 7
 catalog
-S 0 1681 3 1681 11 8
+S 0 1695 3 1695 11 8
 severity
-S 0 1681 13 1681 18 5
+S 0 1695 13 1695 18 5
 error
-S 0 1682 3 1682 8 5
+S 0 1696 3 1696 8 5
 since
-S 0 1682 10 1682 15 5
+S 0 1696 10 1696 15 5
 0.1.0
-S 0 1683 3 1683 8 5
+S 0 1697 3 1697 8 5
 title
-S 0 1683 10 1683 58 48
+S 0 1697 10 1697 58 48
 a localized description is too short or too long
-S 0 1684 3 1684 12 9
+S 0 1698 3 1698 12 9
 rationale
-S 0 1684 14 1684 159 145
+S 0 1698 14 1698 159 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1685 3 1685 7 4
+S 0 1699 3 1699 7 4
 help
-S 0 1685 9 1685 71 62
+S 0 1699 9 1699 71 62
 write a description of {min_length} to {max_length} characters
-S 0 1686 3 1686 8 5
+S 0 1700 3 1700 8 5
 check
-M 2 1686 10 1686 70
-S 0 1686 12 1686 16 4
+M 2 1700 10 1700 70
+S 0 1700 12 1700 16 4
 each
-S 0 1686 18 1686 33 15
+S 0 1700 18 1700 33 15
 in_app_purchase
-S 0 1686 35 1686 40 5
+S 0 1700 35 1700 40 5
 field
-S 0 1686 42 1686 68 26
+S 0 1700 42 1700 68 26
 locales.locale.description
-S 0 1687 3 1687 10 7
+S 0 1701 3 1701 10 7
 options
-M 2 1687 12 1687 46
-S 0 1687 14 1687 24 10
+M 2 1701 12 1701 46
+S 0 1701 14 1701 24 10
 min_length
-S 0 1687 26 1687 28 2
+S 0 1701 26 1701 28 2
 10
-S 0 1687 30 1687 40 10
+S 0 1701 30 1701 40 10
 max_length
-S 0 1687 42 1687 44 2
+S 0 1701 42 1701 44 2
 45
-S 0 1688 3 1688 10 7
+S 0 1702 3 1702 10 7
 message
-S 1 1688 12 1688 113 99
+S 1 1702 12 1702 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1689 3 1689 11 8
+S 0 1703 3 1703 11 8
 examples
-M 2 1690 5 1701 27
-S 0 1690 5 1690 15 10
+M 2 1704 5 1715 27
+S 0 1704 5 1704 15 10
 triggering
-L 1 1691 7 1696 27
-S 1 1691 9 1696 27 143
+L 1 1705 7 1710 27
+S 1 1705 9 1710 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1697 5 1697 12 7
+S 0 1711 5 1711 12 7
 passing
-L 1 1698 7 1701 27
-S 1 1698 9 1701 27 150
+L 1 1712 7 1715 27
+S 1 1712 9 1715 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1703 3 1733 27
-S 0 1703 3 1703 5 2
+M 12 1717 3 1747 27
+S 0 1717 3 1717 5 2
 id
-S 0 1703 7 1703 34 27
+S 0 1717 7 1717 34 27
 catalog-review-notes-length
-S 0 1704 3 1704 12 9
+S 0 1718 3 1718 12 9
 checklist
-S 0 1704 14 1704 27 13
+S 0 1718 14 1718 27 13
 catalog-valid
-S 0 1705 3 1705 8 5
+S 0 1719 3 1719 8 5
 input
-S 0 1705 10 1705 17 7
+S 0 1719 10 1719 17 7
 catalog
-S 0 1706 3 1706 11 8
+S 0 1720 3 1720 11 8
 severity
-S 0 1706 13 1706 18 5
+S 0 1720 13 1720 18 5
 error
-S 0 1707 3 1707 8 5
+S 0 1721 3 1721 8 5
 since
-S 0 1707 10 1707 15 5
+S 0 1721 10 1721 15 5
 0.1.0
-S 0 1708 3 1708 8 5
+S 0 1722 3 1722 8 5
 title
-S 0 1708 10 1708 39 29
+S 0 1722 10 1722 39 29
 the review notes are too long
-S 0 1709 3 1709 12 9
+S 0 1723 3 1723 12 9
 rationale
-S 0 1709 14 1709 80 66
+S 0 1723 14 1723 80 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1710 3 1710 7 4
+S 0 1724 3 1724 7 4
 help
-S 0 1710 9 1710 69 60
+S 0 1724 9 1724 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1711 3 1711 8 5
+S 0 1725 3 1725 8 5
 check
-M 2 1711 10 1711 56
-S 0 1711 12 1711 16 4
+M 2 1725 10 1725 56
+S 0 1725 12 1725 16 4
 each
-S 0 1711 18 1711 33 15
+S 0 1725 18 1725 33 15
 in_app_purchase
-S 0 1711 35 1711 40 5
+S 0 1725 35 1725 40 5
 field
-S 0 1711 42 1711 54 12
+S 0 1725 42 1725 54 12
 review_notes
-S 0 1712 3 1712 10 7
+S 0 1726 3 1726 10 7
 options
-M 1 1712 12 1712 32
-S 0 1712 14 1712 24 10
+M 1 1726 12 1726 32
+S 0 1726 14 1726 24 10
 max_length
-S 0 1712 26 1712 30 4
+S 0 1726 26 1726 30 4
 4000
-S 0 1713 3 1713 10 7
+S 0 1727 3 1727 10 7
 message
-S 1 1713 12 1713 95 81
+S 1 1727 12 1727 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1714 3 1714 11 8
+S 0 1728 3 1728 11 8
 examples
-M 2 1715 5 1733 27
-S 0 1715 5 1715 15 10
+M 2 1729 5 1747 27
+S 0 1729 5 1729 15 10
 triggering
-L 1 1716 7 1728 27
-S 1 1716 9 1728 27 4238
+L 1 1730 7 1742 27
+S 1 1730 9 1742 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -7967,314 +8031,314 @@ S 1 1716 9 1728 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1729 5 1729 12 7
+S 0 1743 5 1743 12 7
 passing
-L 1 1730 7 1733 27
-S 1 1730 9 1733 27 121
+L 1 1744 7 1747 27
+S 1 1744 9 1747 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 1735 3 1755 27
-S 0 1735 3 1735 5 2
+M 9 1749 3 1769 27
+S 0 1749 3 1749 5 2
 id
-S 0 1735 7 1735 26 19
+S 0 1749 7 1749 26 19
 catalog-locale-code
-S 0 1736 3 1736 12 9
+S 0 1750 3 1750 12 9
 checklist
-S 0 1736 14 1736 27 13
+S 0 1750 14 1750 27 13
 catalog-valid
-S 0 1737 3 1737 8 5
+S 0 1751 3 1751 8 5
 input
-S 0 1737 10 1737 17 7
+S 0 1751 10 1751 17 7
 catalog
-S 0 1738 3 1738 11 8
+S 0 1752 3 1752 11 8
 severity
-S 0 1738 13 1738 18 5
+S 0 1752 13 1752 18 5
 error
-S 0 1739 3 1739 8 5
+S 0 1753 3 1753 8 5
 since
-S 0 1739 10 1739 15 5
+S 0 1753 10 1753 15 5
 0.1.0
-S 0 1740 3 1740 8 5
+S 0 1754 3 1754 8 5
 title
-S 0 1740 10 1740 46 36
+S 0 1754 10 1754 46 36
 a locale name is not a language code
-S 0 1741 3 1741 12 9
+S 0 1755 3 1755 12 9
 rationale
-S 0 1741 14 1741 182 168
+S 0 1755 14 1755 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1742 3 1742 7 4
+S 0 1756 3 1756 7 4
 help
-S 0 1742 9 1742 55 46
+S 0 1756 9 1756 55 46
 write the locale as a hyphenated language code
-S 0 1743 3 1743 11 8
+S 0 1757 3 1757 11 8
 examples
-M 2 1744 5 1755 27
-S 0 1744 5 1744 15 10
+M 2 1758 5 1769 27
+S 0 1758 5 1758 15 10
 triggering
-L 1 1745 7 1750 27
-S 1 1745 9 1750 27 139
+L 1 1759 7 1764 27
+S 1 1759 9 1764 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1751 5 1751 12 7
+S 0 1765 5 1765 12 7
 passing
-L 1 1752 7 1755 27
-S 1 1752 9 1755 27 117
+L 1 1766 7 1769 27
+S 1 1766 9 1769 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1757 3 1780 27
-S 0 1757 3 1757 5 2
+M 12 1771 3 1794 27
+S 0 1771 3 1771 5 2
 id
-S 0 1757 7 1757 22 15
+S 0 1771 7 1771 22 15
 catalog-boolean
-S 0 1758 3 1758 12 9
+S 0 1772 3 1772 12 9
 checklist
-S 0 1758 14 1758 27 13
+S 0 1772 14 1772 27 13
 catalog-valid
-S 0 1759 3 1759 8 5
+S 0 1773 3 1773 8 5
 input
-S 0 1759 10 1759 17 7
+S 0 1773 10 1773 17 7
 catalog
-S 0 1760 3 1760 11 8
+S 0 1774 3 1774 11 8
 severity
-S 0 1760 13 1760 18 5
+S 0 1774 13 1774 18 5
 error
-S 0 1761 3 1761 8 5
+S 0 1775 3 1775 8 5
 since
-S 0 1761 10 1761 15 5
+S 0 1775 10 1775 15 5
 0.1.0
-S 0 1762 3 1762 8 5
+S 0 1776 3 1776 8 5
 title
-S 0 1762 10 1762 44 34
+S 0 1776 10 1776 44 34
 a boolean is not `true` or `false`
-S 0 1763 3 1763 12 9
+S 0 1777 3 1777 12 9
 rationale
-S 0 1763 14 1763 104 90
+S 0 1777 14 1777 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1764 3 1764 7 4
+S 0 1778 3 1778 7 4
 help
-S 0 1764 9 1764 32 23
+S 0 1778 9 1778 32 23
 write `true` or `false`
-S 0 1765 3 1765 8 5
+S 0 1779 3 1779 8 5
 check
-M 2 1765 10 1765 96
-S 0 1765 12 1765 16 4
+M 2 1779 10 1779 96
+S 0 1779 12 1779 16 4
 each
-S 0 1765 18 1765 33 15
+S 0 1779 18 1779 33 15
 in_app_purchase
-S 0 1765 35 1765 40 5
+S 0 1779 35 1779 40 5
 field
-S 1 1765 42 1765 94 50
+S 1 1779 42 1779 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1766 3 1766 10 7
+S 0 1780 3 1780 10 7
 options
-M 1 1766 12 1766 37
-S 0 1766 14 1766 21 7
+M 1 1780 12 1780 37
+S 0 1780 14 1780 21 7
 pattern
-S 1 1766 23 1766 35 10
+S 1 1780 23 1780 35 10
 true|false
-S 0 1767 3 1767 10 7
+S 0 1781 3 1781 10 7
 message
-S 1 1767 12 1767 90 76
+S 1 1781 12 1781 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1768 3 1768 11 8
+S 0 1782 3 1782 11 8
 examples
-M 2 1769 5 1780 27
-S 0 1769 5 1769 15 10
+M 2 1783 5 1794 27
+S 0 1783 5 1783 15 10
 triggering
-L 1 1770 7 1775 27
-S 1 1770 9 1775 27 142
+L 1 1784 7 1789 27
+S 1 1784 9 1789 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1776 5 1776 12 7
+S 0 1790 5 1790 12 7
 passing
-L 1 1777 7 1780 27
-S 1 1777 9 1780 27 121
+L 1 1791 7 1794 27
+S 1 1791 9 1794 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 1782 3 1802 27
-S 0 1782 3 1782 5 2
+M 9 1796 3 1816 27
+S 0 1796 3 1796 5 2
 id
-S 0 1782 7 1782 19 12
+S 0 1796 7 1796 19 12
 catalog-date
-S 0 1783 3 1783 12 9
+S 0 1797 3 1797 12 9
 checklist
-S 0 1783 14 1783 27 13
+S 0 1797 14 1797 27 13
 catalog-valid
-S 0 1784 3 1784 8 5
+S 0 1798 3 1798 8 5
 input
-S 0 1784 10 1784 17 7
+S 0 1798 10 1798 17 7
 catalog
-S 0 1785 3 1785 11 8
+S 0 1799 3 1799 11 8
 severity
-S 0 1785 13 1785 18 5
+S 0 1799 13 1799 18 5
 error
-S 0 1786 3 1786 8 5
+S 0 1800 3 1800 8 5
 since
-S 0 1786 10 1786 15 5
+S 0 1800 10 1800 15 5
 0.1.0
-S 0 1787 3 1787 8 5
+S 0 1801 3 1801 8 5
 title
-S 0 1787 10 1787 52 42
+S 0 1801 10 1801 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1788 3 1788 12 9
+S 0 1802 3 1802 12 9
 rationale
-S 0 1788 14 1788 103 89
+S 0 1802 14 1802 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1789 3 1789 7 4
+S 0 1803 3 1803 7 4
 help
-S 0 1789 9 1789 41 32
+S 0 1803 9 1803 41 32
 write the date as year-month-day
-S 0 1790 3 1790 11 8
+S 0 1804 3 1804 11 8
 examples
-M 2 1791 5 1802 27
-S 0 1791 5 1791 15 10
+M 2 1805 5 1816 27
+S 0 1805 5 1805 15 10
 triggering
-L 1 1792 7 1797 27
-S 1 1792 9 1797 27 181
+L 1 1806 7 1811 27
+S 1 1806 9 1811 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1798 5 1798 12 7
+S 0 1812 5 1812 12 7
 passing
-L 1 1799 7 1802 27
-S 1 1799 9 1802 27 159
+L 1 1813 7 1816 27
+S 1 1813 9 1816 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 1804 3 1827 27
-S 0 1804 3 1804 5 2
+M 12 1818 3 1841 27
+S 0 1818 3 1818 5 2
 id
-S 0 1804 7 1804 25 18
+S 0 1818 7 1818 25 18
 catalog-price-tier
-S 0 1805 3 1805 12 9
+S 0 1819 3 1819 12 9
 checklist
-S 0 1805 14 1805 27 13
+S 0 1819 14 1819 27 13
 catalog-valid
-S 0 1806 3 1806 8 5
+S 0 1820 3 1820 8 5
 input
-S 0 1806 10 1806 17 7
+S 0 1820 10 1820 17 7
 catalog
-S 0 1807 3 1807 11 8
+S 0 1821 3 1821 11 8
 severity
-S 0 1807 13 1807 18 5
+S 0 1821 13 1821 18 5
 error
-S 0 1808 3 1808 8 5
+S 0 1822 3 1822 8 5
 since
-S 0 1808 10 1808 15 5
+S 0 1822 10 1822 15 5
 0.1.0
-S 0 1809 3 1809 8 5
+S 0 1823 3 1823 8 5
 title
-S 0 1809 10 1809 41 31
+S 0 1823 10 1823 41 31
 a price tier is outside 1 to 87
-S 0 1810 3 1810 12 9
+S 0 1824 3 1824 12 9
 rationale
-S 0 1810 14 1810 156 142
+S 0 1824 14 1824 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1811 3 1811 7 4
+S 0 1825 3 1825 7 4
 help
-S 0 1811 9 1811 32 23
+S 0 1825 9 1825 32 23
 use a tier from 1 to 87
-S 0 1812 3 1812 8 5
+S 0 1826 3 1826 8 5
 check
-M 2 1812 10 1812 158
-S 0 1812 12 1812 16 4
+M 2 1826 10 1826 158
+S 0 1826 12 1826 16 4
 each
-S 0 1812 18 1812 33 15
+S 0 1826 18 1826 33 15
 in_app_purchase
-S 0 1812 35 1812 40 5
+S 0 1826 35 1826 40 5
 field
-S 1 1812 42 1812 156 112
+S 1 1826 42 1826 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1813 3 1813 10 7
+S 0 1827 3 1827 10 7
 options
-M 1 1813 12 1813 50
-S 0 1813 14 1813 21 7
+M 1 1827 12 1827 50
+S 0 1827 14 1827 21 7
 pattern
-S 1 1813 23 1813 48 23
+S 1 1827 23 1827 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1814 3 1814 10 7
+S 0 1828 3 1828 10 7
 message
-S 1 1814 12 1814 76 62
+S 1 1828 12 1828 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1815 3 1815 11 8
+S 0 1829 3 1829 11 8
 examples
-M 2 1816 5 1827 27
-S 0 1816 5 1816 15 10
+M 2 1830 5 1841 27
+S 0 1830 5 1830 15 10
 triggering
-L 1 1817 7 1822 27
-S 1 1817 9 1822 27 148
+L 1 1831 7 1836 27
+S 1 1831 9 1836 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1823 5 1823 12 7
+S 0 1837 5 1837 12 7
 passing
-L 1 1824 7 1827 27
-S 1 1824 9 1827 27 126
+L 1 1838 7 1841 27
+S 1 1838 9 1841 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 1829 3 1853 27
-S 0 1829 3 1829 5 2
+M 9 1843 3 1867 27
+S 0 1843 3 1843 5 2
 id
-S 0 1829 7 1829 30 23
+S 0 1843 7 1843 30 23
 catalog-price-intervals
-S 0 1830 3 1830 12 9
+S 0 1844 3 1844 12 9
 checklist
-S 0 1830 14 1830 27 13
+S 0 1844 14 1844 27 13
 catalog-valid
-S 0 1831 3 1831 8 5
+S 0 1845 3 1845 8 5
 input
-S 0 1831 10 1831 17 7
+S 0 1845 10 1845 17 7
 catalog
-S 0 1832 3 1832 11 8
+S 0 1846 3 1846 11 8
 severity
-S 0 1832 13 1832 18 5
+S 0 1846 13 1846 18 5
 error
-S 0 1833 3 1833 8 5
+S 0 1847 3 1847 8 5
 since
-S 0 1833 10 1833 15 5
+S 0 1847 10 1847 15 5
 0.1.0
-S 0 1834 3 1834 8 5
+S 0 1848 3 1848 8 5
 title
-S 0 1834 10 1834 59 49
+S 0 1848 10 1848 59 49
 price intervals overlap, run out of order, or end
-S 0 1835 3 1835 12 9
+S 0 1849 3 1849 12 9
 rationale
-S 0 1835 14 1835 160 146
+S 0 1849 14 1849 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1836 3 1836 7 4
+S 0 1850 3 1850 7 4
 help
-S 0 1836 9 1836 111 102
+S 0 1850 9 1850 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1837 3 1837 11 8
+S 0 1851 3 1851 11 8
 examples
-M 2 1838 5 1853 27
-S 0 1838 5 1838 15 10
+M 2 1852 5 1867 27
+S 0 1852 5 1852 15 10
 triggering
-L 1 1839 7 1845 27
-S 1 1839 9 1845 27 365
+L 1 1853 7 1859 27
+S 1 1853 9 1859 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8282,10 +8346,10 @@ S 1 1839 9 1845 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1846 5 1846 12 7
+S 0 1860 5 1860 12 7
 passing
-L 1 1847 7 1853 27
-S 1 1847 9 1853 27 351
+L 1 1861 7 1867 27
+S 1 1861 9 1867 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8293,68 +8357,68 @@ S 1 1847 9 1853 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 1855 3 1879 30
-S 0 1855 3 1855 5 2
+M 12 1869 3 1893 30
+S 0 1869 3 1869 5 2
 id
-S 0 1855 7 1855 36 29
+S 0 1869 7 1869 36 29
 catalog-subscription-duration
-S 0 1856 3 1856 12 9
+S 0 1870 3 1870 12 9
 checklist
-S 0 1856 14 1856 27 13
+S 0 1870 14 1870 27 13
 catalog-valid
-S 0 1857 3 1857 8 5
+S 0 1871 3 1871 8 5
 input
-S 0 1857 10 1857 17 7
+S 0 1871 10 1871 17 7
 catalog
-S 0 1858 3 1858 11 8
+S 0 1872 3 1872 11 8
 severity
-S 0 1858 13 1858 18 5
+S 0 1872 13 1872 18 5
 error
-S 0 1859 3 1859 8 5
+S 0 1873 3 1873 8 5
 since
-S 0 1859 10 1859 15 5
+S 0 1873 10 1873 15 5
 0.1.0
-S 0 1860 3 1860 8 5
+S 0 1874 3 1874 8 5
 title
-S 0 1860 10 1860 69 59
+S 0 1874 10 1874 69 59
 a subscription duration is not one App Store Connect offers
-S 0 1861 3 1861 12 9
+S 0 1875 3 1875 12 9
 rationale
-S 0 1861 14 1861 164 150
+S 0 1875 14 1875 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1862 3 1862 7 4
+S 0 1876 3 1876 7 4
 help
-S 1 1862 9 1862 82 71
+S 1 1876 9 1876 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1863 3 1863 8 5
+S 0 1877 3 1877 8 5
 check
-M 2 1863 10 1863 52
-S 0 1863 12 1863 16 4
+M 2 1877 10 1877 52
+S 0 1877 12 1877 16 4
 each
-S 0 1863 18 1863 33 15
+S 0 1877 18 1877 33 15
 in_app_purchase
-S 0 1863 35 1863 40 5
+S 0 1877 35 1877 40 5
 field
-S 0 1863 42 1863 50 8
+S 0 1877 42 1877 50 8
 duration
-S 0 1864 3 1864 10 7
+S 0 1878 3 1878 10 7
 options
-M 1 1864 12 1864 75
-S 0 1864 14 1864 21 7
+M 1 1878 12 1878 75
+S 0 1878 14 1878 21 7
 pattern
-S 1 1864 23 1864 73 48
+S 1 1878 23 1878 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1865 3 1865 10 7
+S 0 1879 3 1879 10 7
 message
-S 1 1865 12 1865 122 108
+S 1 1879 12 1879 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1866 3 1866 11 8
+S 0 1880 3 1880 11 8
 examples
-M 2 1867 5 1879 30
-S 0 1867 5 1867 15 10
+M 2 1881 5 1893 30
+S 0 1881 5 1881 15 10
 triggering
-L 1 1868 7 1874 30
-S 1 1868 9 1874 30 189
+L 1 1882 7 1888 30
+S 1 1882 9 1888 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -8362,160 +8426,160 @@ S 1 1868 9 1874 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1875 5 1875 12 7
+S 0 1889 5 1889 12 7
 passing
-L 1 1876 7 1879 30
-S 1 1876 9 1879 30 162
+L 1 1890 7 1893 30
+S 1 1890 9 1893 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 1881 3 1900 30
-S 0 1881 3 1881 5 2
+M 9 1895 3 1914 30
+S 0 1895 3 1895 5 2
 id
-S 0 1881 7 1881 41 34
+S 0 1895 7 1895 41 34
 catalog-subscription-outside-group
-S 0 1882 3 1882 12 9
+S 0 1896 3 1896 12 9
 checklist
-S 0 1882 14 1882 27 13
+S 0 1896 14 1896 27 13
 catalog-valid
-S 0 1883 3 1883 8 5
+S 0 1897 3 1897 8 5
 input
-S 0 1883 10 1883 17 7
+S 0 1897 10 1897 17 7
 catalog
-S 0 1884 3 1884 11 8
+S 0 1898 3 1898 11 8
 severity
-S 0 1884 13 1884 18 5
+S 0 1898 13 1898 18 5
 error
-S 0 1885 3 1885 8 5
+S 0 1899 3 1899 8 5
 since
-S 0 1885 10 1885 15 5
+S 0 1899 10 1899 15 5
 0.1.0
-S 0 1886 3 1886 8 5
+S 0 1900 3 1900 8 5
 title
-S 0 1886 10 1886 90 80
+S 0 1900 10 1900 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1887 3 1887 12 9
+S 0 1901 3 1901 12 9
 rationale
-S 0 1887 14 1887 153 139
+S 0 1901 14 1901 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1888 3 1888 7 4
+S 0 1902 3 1902 7 4
 help
-S 0 1888 9 1888 49 40
+S 0 1902 9 1902 49 40
 move the item into (or out of) the group
-S 0 1889 3 1889 11 8
+S 0 1903 3 1903 11 8
 examples
-M 2 1890 5 1900 30
-S 0 1890 5 1890 15 10
+M 2 1904 5 1914 30
+S 0 1904 5 1904 15 10
 triggering
-L 1 1891 7 1895 27
-S 1 1891 9 1895 27 149
+L 1 1905 7 1909 27
+S 1 1905 9 1909 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1896 5 1896 12 7
+S 0 1910 5 1910 12 7
 passing
-L 1 1897 7 1900 30
-S 1 1897 9 1900 30 199
+L 1 1911 7 1914 30
+S 1 1911 9 1914 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1902 3 1921 27
-S 0 1902 3 1902 5 2
+M 9 1916 3 1935 27
+S 0 1916 3 1916 5 2
 id
-S 0 1902 7 1902 33 26
+S 0 1916 7 1916 33 26
 catalog-screenshot-missing
-S 0 1903 3 1903 12 9
+S 0 1917 3 1917 12 9
 checklist
-S 0 1903 14 1903 27 13
+S 0 1917 14 1917 27 13
 catalog-valid
-S 0 1904 3 1904 8 5
+S 0 1918 3 1918 8 5
 input
-S 0 1904 10 1904 17 7
+S 0 1918 10 1918 17 7
 catalog
-S 0 1905 3 1905 11 8
+S 0 1919 3 1919 11 8
 severity
-S 0 1905 13 1905 18 5
+S 0 1919 13 1919 18 5
 error
-S 0 1906 3 1906 8 5
+S 0 1920 3 1920 8 5
 since
-S 0 1906 10 1906 15 5
+S 0 1920 10 1920 15 5
 0.1.0
-S 0 1907 3 1907 8 5
+S 0 1921 3 1921 8 5
 title
-S 0 1907 10 1907 56 46
+S 0 1921 10 1921 56 46
 a new in-app purchase has no review screenshot
-S 0 1908 3 1908 12 9
+S 0 1922 3 1922 12 9
 rationale
-S 0 1908 14 1908 181 167
+S 0 1922 14 1922 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1909 3 1909 7 4
+S 0 1923 3 1923 7 4
 help
-S 0 1909 9 1909 74 65
+S 0 1923 9 1923 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1910 3 1910 11 8
+S 0 1924 3 1924 11 8
 examples
-M 2 1911 5 1921 27
-S 0 1911 5 1911 15 10
+M 2 1925 5 1935 27
+S 0 1925 5 1925 15 10
 triggering
-L 1 1912 7 1915 27
-S 1 1912 9 1915 27 114
+L 1 1926 7 1929 27
+S 1 1926 9 1929 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1916 5 1916 12 7
+S 0 1930 5 1930 12 7
 passing
-L 1 1917 7 1921 27
-S 1 1917 9 1921 27 255
+L 1 1931 7 1935 27
+S 1 1931 9 1935 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1923 3 1944 27
-S 0 1923 3 1923 5 2
+M 9 1937 3 1958 27
+S 0 1937 3 1937 5 2
 id
-S 0 1923 7 1923 38 31
+S 0 1937 7 1937 38 31
 catalog-screenshot-file-missing
-S 0 1924 3 1924 12 9
+S 0 1938 3 1938 12 9
 checklist
-S 0 1924 14 1924 27 13
+S 0 1938 14 1938 27 13
 catalog-valid
-S 0 1925 3 1925 8 5
+S 0 1939 3 1939 8 5
 input
-S 0 1925 10 1925 17 7
+S 0 1939 10 1939 17 7
 catalog
-S 0 1926 3 1926 11 8
+S 0 1940 3 1940 11 8
 severity
-S 0 1926 13 1926 18 5
+S 0 1940 13 1940 18 5
 error
-S 0 1927 3 1927 8 5
+S 0 1941 3 1941 8 5
 since
-S 0 1927 10 1927 15 5
+S 0 1941 10 1941 15 5
 0.1.0
-S 0 1928 3 1928 8 5
+S 0 1942 3 1942 8 5
 title
-S 0 1928 10 1928 56 46
+S 0 1942 10 1942 56 46
 a review screenshot file is not in the package
-S 0 1929 3 1929 12 9
+S 0 1943 3 1943 12 9
 rationale
-S 0 1929 14 1929 181 167
+S 0 1943 14 1943 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1930 3 1930 7 4
+S 0 1944 3 1944 7 4
 help
-S 0 1930 9 1930 69 60
+S 0 1944 9 1944 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1931 3 1931 11 8
+S 0 1945 3 1945 11 8
 examples
-M 2 1932 5 1944 27
-S 0 1932 5 1932 15 10
+M 2 1946 5 1958 27
+S 0 1946 5 1946 15 10
 triggering
-L 1 1933 7 1939 27
-S 1 1933 9 1939 27 155
+L 1 1947 7 1953 27
+S 1 1947 9 1953 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -8523,54 +8587,54 @@ S 1 1933 9 1939 27 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1940 5 1940 12 7
+S 0 1954 5 1954 12 7
 passing
-L 1 1941 7 1944 27
-S 1 1941 9 1944 27 128
+L 1 1955 7 1958 27
+S 1 1955 9 1958 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 9 1946 3 1968 27
-S 0 1946 3 1946 5 2
+M 9 1960 3 1982 27
+S 0 1960 3 1960 5 2
 id
-S 0 1946 7 1946 34 27
+S 0 1960 7 1960 34 27
 catalog-screenshot-checksum
-S 0 1947 3 1947 12 9
+S 0 1961 3 1961 12 9
 checklist
-S 0 1947 14 1947 27 13
+S 0 1961 14 1961 27 13
 catalog-valid
-S 0 1948 3 1948 8 5
+S 0 1962 3 1962 8 5
 input
-S 0 1948 10 1948 17 7
+S 0 1962 10 1962 17 7
 catalog
-S 0 1949 3 1949 11 8
+S 0 1963 3 1963 11 8
 severity
-S 0 1949 13 1949 18 5
+S 0 1963 13 1963 18 5
 error
-S 0 1950 3 1950 8 5
+S 0 1964 3 1964 8 5
 since
-S 0 1950 10 1950 15 5
+S 0 1964 10 1964 15 5
 0.1.0
-S 0 1951 3 1951 8 5
+S 0 1965 3 1965 8 5
 title
-S 0 1951 10 1951 67 57
+S 0 1965 10 1965 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 1952 3 1952 12 9
+S 0 1966 3 1966 12 9
 rationale
-S 0 1952 14 1952 155 141
+S 0 1966 14 1966 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1953 3 1953 7 4
+S 0 1967 3 1967 7 4
 help
-S 0 1953 9 1953 43 34
+S 0 1967 9 1967 43 34
 write the file's real size and MD5
-S 0 1954 3 1954 11 8
+S 0 1968 3 1968 11 8
 examples
-M 2 1955 5 1968 27
-S 0 1955 5 1955 15 10
+M 2 1969 5 1982 27
+S 0 1969 5 1969 15 10
 triggering
-L 1 1956 7 1963 27
-S 1 1956 9 1963 27 224
+L 1 1970 7 1977 27
+S 1 1970 9 1977 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -8579,282 +8643,282 @@ S 1 1956 9 1963 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1964 5 1964 12 7
+S 0 1978 5 1978 12 7
 passing
-L 1 1965 7 1968 27
-S 1 1965 9 1968 27 192
+L 1 1979 7 1982 27
+S 1 1979 9 1982 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1970 3 1990 27
-S 0 1970 3 1970 5 2
+M 9 1984 3 2004 27
+S 0 1984 3 1984 5 2
 id
-S 0 1970 7 1970 36 29
+S 0 1984 7 1984 36 29
 catalog-screenshot-dimensions
-S 0 1971 3 1971 12 9
+S 0 1985 3 1985 12 9
 checklist
-S 0 1971 14 1971 27 13
+S 0 1985 14 1985 27 13
 catalog-valid
-S 0 1972 3 1972 8 5
+S 0 1986 3 1986 8 5
 input
-S 0 1972 10 1972 17 7
+S 0 1986 10 1986 17 7
 catalog
-S 0 1973 3 1973 11 8
+S 0 1987 3 1987 11 8
 severity
-S 0 1973 13 1973 18 5
+S 0 1987 13 1987 18 5
 error
-S 0 1974 3 1974 8 5
+S 0 1988 3 1988 8 5
 since
-S 0 1974 10 1974 15 5
+S 0 1988 10 1988 15 5
 0.1.0
-S 0 1975 3 1975 8 5
+S 0 1989 3 1989 8 5
 title
-S 0 1975 10 1975 62 52
+S 0 1989 10 1989 62 52
 a review screenshot is not an accepted image or size
-S 0 1976 3 1976 12 9
+S 0 1990 3 1990 12 9
 rationale
-S 0 1976 14 1976 192 180
+S 0 1990 14 1990 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1977 3 1977 7 4
+S 0 1991 3 1991 7 4
 help
-S 0 1977 9 1977 73 64
+S 0 1991 9 1991 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1978 3 1978 11 8
+S 0 1992 3 1992 11 8
 examples
-M 2 1979 5 1990 27
-S 0 1979 5 1979 15 10
+M 2 1993 5 2004 27
+S 0 1993 5 1993 15 10
 triggering
-L 1 1980 7 1985 27
-S 1 1980 9 1985 27 136
+L 1 1994 7 1999 27
+S 1 1994 9 1999 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1986 5 1986 12 7
+S 0 2000 5 2000 12 7
 passing
-L 1 1987 7 1990 27
-S 1 1987 9 1990 27 111
+L 1 2001 7 2004 27
+S 1 2001 9 2004 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 1992 3 2012 27
-S 0 1992 3 1992 5 2
+M 11 2006 3 2026 27
+S 0 2006 3 2006 5 2
 id
-S 0 1992 7 1992 29 22
+S 0 2006 7 2006 29 22
 catalog-too-many-items
-S 0 1993 3 1993 12 9
+S 0 2007 3 2007 12 9
 checklist
-S 0 1993 14 1993 27 13
+S 0 2007 14 2007 27 13
 catalog-valid
-S 0 1994 3 1994 8 5
+S 0 2008 3 2008 8 5
 input
-S 0 1994 10 1994 17 7
+S 0 2008 10 2008 17 7
 catalog
-S 0 1995 3 1995 11 8
+S 0 2009 3 2009 11 8
 severity
-S 0 1995 13 1995 18 5
+S 0 2009 13 2009 18 5
 error
-S 0 1996 3 1996 8 5
+S 0 2010 3 2010 8 5
 since
-S 0 1996 10 1996 15 5
+S 0 2010 10 2010 15 5
 0.1.0
-S 0 1997 3 1997 8 5
+S 0 2011 3 2011 8 5
 title
-S 0 1997 10 1997 69 59
+S 0 2011 10 2011 69 59
 the package has more in-app purchases than one upload takes
-S 0 1998 3 1998 12 9
+S 0 2012 3 2012 12 9
 rationale
-S 0 1998 14 1998 120 106
+S 0 2012 14 2012 120 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 1999 3 1999 7 4
+S 0 2013 3 2013 7 4
 help
-S 0 1999 9 1999 26 17
+S 0 2013 9 2013 26 17
 split the package
-S 0 2000 3 2000 10 7
+S 0 2014 3 2014 10 7
 options
-M 1 2000 12 2000 31
-S 0 2000 14 2000 23 9
+M 1 2014 12 2014 31
+S 0 2014 14 2014 23 9
 max_items
-S 0 2000 25 2000 29 4
+S 0 2014 25 2014 29 4
 1000
-S 0 2001 3 2001 18 15
+S 0 2015 3 2015 18 15
 example_options
-M 1 2001 20 2001 37
-S 0 2001 22 2001 31 9
+M 1 2015 20 2015 37
+S 0 2015 22 2015 31 9
 max_items
-S 0 2001 33 2001 35 2
+S 0 2015 33 2015 35 2
 20
-S 0 2002 3 2002 11 8
+S 0 2016 3 2016 11 8
 examples
-M 2 2003 5 2012 27
-S 0 2003 5 2003 15 10
+M 2 2017 5 2026 27
+S 0 2017 5 2017 15 10
 triggering
-L 1 2004 7 2009 69
-S 1 2004 9 2009 69 957
+L 1 2018 7 2023 69
+S 1 2018 9 2023 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 2010 5 2010 12 7
+S 0 2024 5 2024 12 7
 passing
-L 1 2011 7 2012 27
-S 1 2011 9 2012 27 19
+L 1 2025 7 2026 27
+S 1 2025 9 2026 27 19
 <in_app_purchase/>
 
-M 9 2014 3 2032 27
-S 0 2014 3 2014 5 2
+M 9 2028 3 2046 27
+S 0 2028 3 2028 5 2
 id
-S 0 2014 7 2014 26 19
+S 0 2028 7 2028 26 19
 catalog-placeholder
-S 0 2015 3 2015 12 9
+S 0 2029 3 2029 12 9
 checklist
-S 0 2015 14 2015 27 13
+S 0 2029 14 2029 27 13
 catalog-valid
-S 0 2016 3 2016 8 5
+S 0 2030 3 2030 8 5
 input
-S 0 2016 10 2016 17 7
+S 0 2030 10 2030 17 7
 catalog
-S 0 2017 3 2017 11 8
+S 0 2031 3 2031 11 8
 severity
-S 0 2017 13 2017 18 5
+S 0 2031 13 2031 18 5
 error
-S 0 2018 3 2018 8 5
+S 0 2032 3 2032 8 5
 since
-S 0 2018 10 2018 15 5
+S 0 2032 10 2032 15 5
 0.1.0
-S 0 2019 3 2019 8 5
+S 0 2033 3 2033 8 5
 title
-S 0 2019 10 2019 56 46
+S 0 2033 10 2033 56 46
 a template placeholder was left in the package
-S 0 2020 3 2020 12 9
+S 0 2034 3 2034 12 9
 rationale
-S 0 2020 14 2020 146 134
+S 0 2034 14 2034 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2021 3 2021 7 4
+S 0 2035 3 2035 7 4
 help
-S 0 2021 9 2021 52 43
+S 0 2035 9 2035 52 43
 replace the placeholder with the real value
-S 0 2022 3 2022 11 8
+S 0 2036 3 2036 11 8
 examples
-M 2 2023 5 2032 27
-S 0 2023 5 2023 15 10
+M 2 2037 5 2046 27
+S 0 2037 5 2037 15 10
 triggering
-L 1 2024 7 2027 27
-S 1 2024 9 2027 27 92
+L 1 2038 7 2041 27
+S 1 2038 9 2041 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2028 5 2028 12 7
+S 0 2042 5 2042 12 7
 passing
-L 1 2029 7 2032 27
-S 1 2029 9 2032 27 100
+L 1 2043 7 2046 27
+S 1 2043 9 2046 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2034 3 2056 19
-S 0 2034 3 2034 5 2
+M 9 2048 3 2070 19
+S 0 2048 3 2048 5 2
 id
-S 0 2034 7 2034 29 22
+S 0 2048 7 2048 29 22
 catalog-metadata-token
-S 0 2035 3 2035 12 9
+S 0 2049 3 2049 12 9
 checklist
-S 0 2035 14 2035 27 13
+S 0 2049 14 2049 27 13
 catalog-valid
-S 0 2036 3 2036 8 5
+S 0 2050 3 2050 8 5
 input
-S 0 2036 10 2036 17 7
+S 0 2050 10 2050 17 7
 catalog
-S 0 2037 3 2037 11 8
+S 0 2051 3 2051 11 8
 severity
-S 0 2037 13 2037 20 7
+S 0 2051 13 2051 20 7
 warning
-S 0 2038 3 2038 8 5
+S 0 2052 3 2052 8 5
 since
-S 0 2038 10 2038 15 5
+S 0 2052 10 2052 15 5
 0.1.0
-S 0 2039 3 2039 8 5
+S 0 2053 3 2053 8 5
 title
-S 0 2039 10 2039 52 42
+S 0 2053 10 2053 52 42
 the metadata token looks edited or made up
-S 0 2040 3 2040 12 9
+S 0 2054 3 2054 12 9
 rationale
-S 1 2040 14 2040 169 153
+S 1 2054 14 2054 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2041 3 2041 7 4
+S 0 2055 3 2055 7 4
 help
-S 0 2041 9 2041 82 73
+S 0 2055 9 2055 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2042 3 2042 11 8
+S 0 2056 3 2056 11 8
 examples
-M 2 2043 5 2056 19
-S 0 2043 5 2043 15 10
+M 2 2057 5 2070 19
+S 0 2057 5 2057 15 10
 triggering
-L 1 2044 7 2049 19
-S 1 2044 9 2049 19 273
+L 1 2058 7 2063 19
+S 1 2058 9 2063 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2050 5 2050 12 7
+S 0 2064 5 2064 12 7
 passing
-L 1 2051 7 2056 19
-S 1 2051 9 2056 19 284
+L 1 2065 7 2070 19
+S 1 2065 9 2070 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2058 3 2079 203
-S 0 2058 3 2058 5 2
+M 9 2072 3 2093 203
+S 0 2072 3 2072 5 2
 id
-S 0 2058 7 2058 34 27
+S 0 2072 7 2072 34 27
 catalog-descriptor-mismatch
-S 0 2059 3 2059 12 9
+S 0 2073 3 2073 12 9
 checklist
-S 0 2059 14 2059 27 13
+S 0 2073 14 2073 27 13
 catalog-valid
-S 0 2060 3 2060 8 5
+S 0 2074 3 2074 8 5
 input
-S 0 2060 10 2060 17 7
+S 0 2074 10 2074 17 7
 catalog
-S 0 2061 3 2061 11 8
+S 0 2075 3 2075 11 8
 severity
-S 0 2061 13 2061 20 7
+S 0 2075 13 2075 20 7
 warning
-S 0 2062 3 2062 8 5
+S 0 2076 3 2076 8 5
 since
-S 0 2062 10 2062 15 5
+S 0 2076 10 2076 15 5
 0.1.0
-S 0 2063 3 2063 8 5
+S 0 2077 3 2077 8 5
 title
-S 0 2063 10 2063 60 50
+S 0 2077 10 2077 60 50
 the catalog and the descriptor's products disagree
-S 0 2064 3 2064 12 9
+S 0 2078 3 2078 12 9
 rationale
-S 0 2064 14 2064 189 175
+S 0 2078 14 2078 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2065 3 2065 7 4
+S 0 2079 3 2079 7 4
 help
-S 0 2065 9 2065 73 64
+S 0 2079 9 2079 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2066 3 2066 11 8
+S 0 2080 3 2080 11 8
 examples
-M 2 2067 5 2079 203
-S 0 2067 5 2067 15 10
+M 2 2081 5 2093 203
+S 0 2081 5 2081 15 10
 triggering
-L 1 2068 7 2074 27
-S 1 2068 9 2074 27 554
+L 1 2082 7 2088 27
+S 1 2082 9 2088 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -8862,1307 +8926,1307 @@ S 1 2068 9 2074 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2075 5 2075 12 7
+S 0 2089 5 2089 12 7
 passing
-L 1 2076 7 2079 203
-S 1 2076 9 2079 203 440
+L 1 2090 7 2093 203
+S 1 2090 9 2093 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 9 2083 3 2101 36
-S 0 2083 3 2083 5 2
+M 9 2097 3 2115 36
+S 0 2097 3 2097 5 2
 id
-S 0 2083 7 2083 31 24
+S 0 2097 7 2097 31 24
 descriptor-file-mismatch
-S 0 2084 3 2084 12 9
+S 0 2098 3 2098 12 9
 checklist
-S 0 2084 14 2084 26 12
+S 0 2098 14 2098 26 12
 code-signing
-S 0 2085 3 2085 11 8
+S 0 2099 3 2099 11 8
 severity
-S 0 2085 13 2085 20 7
+S 0 2099 13 2099 20 7
 warning
-S 0 2086 3 2086 15 12
+S 0 2100 3 2100 15 12
 context_only
-S 0 2086 17 2086 21 4
+S 0 2100 17 2100 21 4
 true
-S 0 2087 3 2087 8 5
+S 0 2101 3 2101 8 5
 since
-S 0 2087 10 2087 15 5
+S 0 2101 10 2101 15 5
 0.1.0
-S 0 2088 3 2088 8 5
+S 0 2102 3 2102 8 5
 title
-S 0 2088 10 2088 52 42
+S 0 2102 10 2102 52 42
 a project file and the descriptor disagree
-S 0 2089 3 2089 12 9
+S 0 2103 3 2103 12 9
 rationale
-S 0 2089 14 2089 242 228
+S 0 2103 14 2103 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2090 3 2090 7 4
+S 0 2104 3 2104 7 4
 help
-S 0 2090 9 2090 80 71
+S 0 2104 9 2104 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2091 3 2091 11 8
+S 0 2105 3 2105 11 8
 examples
-M 2 2092 5 2101 36
-S 0 2092 5 2092 15 10
+M 2 2106 5 2115 36
+S 0 2106 5 2106 15 10
 triggering
-L 1 2093 7 2097 55
-S 1 2093 9 2097 55 141
+L 1 2107 7 2111 55
+S 1 2107 9 2111 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2098 5 2098 12 7
+S 0 2112 5 2112 12 7
 passing
-L 1 2099 7 2101 36
-S 1 2099 9 2101 36 33
+L 1 2113 7 2115 36
+S 1 2113 9 2115 36 33
 app:
   deployment_target: "16.0"
 
-M 10 2103 3 2126 33
-S 0 2103 3 2103 5 2
+M 10 2117 3 2140 33
+S 0 2117 3 2117 5 2
 id
-S 0 2103 7 2103 33 26
+S 0 2117 7 2117 33 26
 running-bundle-id-mismatch
-S 0 2104 3 2104 12 9
+S 0 2118 3 2118 12 9
 checklist
-S 0 2104 14 2104 31 17
+S 0 2118 14 2118 31 17
 bundle-id-matches
-S 0 2105 3 2105 11 8
+S 0 2119 3 2119 11 8
 severity
-S 0 2105 13 2105 18 5
+S 0 2119 13 2119 18 5
 error
-S 0 2106 3 2106 8 5
+S 0 2120 3 2120 8 5
 since
-S 0 2106 10 2106 15 5
+S 0 2120 10 2120 15 5
 0.1.0
-S 0 2107 3 2107 8 5
+S 0 2121 3 2121 8 5
 title
-S 0 2107 10 2107 80 70
+S 0 2121 10 2121 80 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 2108 3 2108 12 9
+S 0 2122 3 2122 12 9
 rationale
-S 0 2108 14 2108 244 230
+S 0 2122 14 2122 244 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2109 3 2109 7 4
+S 0 2123 3 2123 7 4
 help
-S 0 2109 9 2109 96 87
+S 0 2123 9 2123 96 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2110 3 2110 15 12
+S 0 2124 3 2124 15 12
 environments
-L 4 2110 17 2110 58
-S 0 2110 18 2110 25 7
+L 4 2124 17 2124 58
+S 0 2124 18 2124 25 7
 sandbox
-S 0 2110 27 2110 37 10
+S 0 2124 27 2124 37 10
 testflight
-S 0 2110 39 2110 45 6
+S 0 2124 39 2124 45 6
 review
-S 0 2110 47 2110 57 10
+S 0 2124 47 2124 57 10
 production
-S 0 2111 3 2111 17 14
+S 0 2125 3 2125 17 14
 not_applicable
-S 0 2111 19 2111 100 81
+S 0 2125 19 2125 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2112 3 2112 11 8
+S 0 2126 3 2126 11 8
 examples
-M 2 2113 5 2126 33
-S 0 2113 5 2113 15 10
+M 2 2127 5 2140 33
+S 0 2127 5 2127 15 10
 triggering
-L 1 2114 7 2119 31
-S 1 2114 9 2119 31 181
+L 1 2128 7 2133 31
+S 1 2128 9 2133 31 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 2120 5 2120 12 7
+S 0 2134 5 2134 12 7
 passing
-L 1 2121 7 2126 33
-S 1 2121 9 2126 33 183
+L 1 2135 7 2140 33
+S 1 2135 9 2140 33 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Release
 
-M 10 2128 3 2149 33
-S 0 2128 3 2128 5 2
+M 10 2142 3 2163 33
+S 0 2142 3 2142 5 2
 id
-S 0 2128 7 2128 34 27
+S 0 2142 7 2142 34 27
 bundle-id-per-configuration
-S 0 2129 3 2129 12 9
+S 0 2143 3 2143 12 9
 checklist
-S 0 2129 14 2129 31 17
+S 0 2143 14 2143 31 17
 bundle-id-matches
-S 0 2130 3 2130 11 8
+S 0 2144 3 2144 11 8
 severity
-S 0 2130 13 2130 20 7
+S 0 2144 13 2144 20 7
 warning
-S 0 2131 3 2131 8 5
+S 0 2145 3 2145 8 5
 since
-S 0 2131 10 2131 15 5
+S 0 2145 10 2145 15 5
 0.1.0
-S 0 2132 3 2132 8 5
+S 0 2146 3 2146 8 5
 title
-S 0 2132 10 2132 68 58
+S 0 2146 10 2146 68 58
 the configuration builds another bundle ID than the others
-S 0 2133 3 2133 12 9
+S 0 2147 3 2147 12 9
 rationale
-S 0 2133 14 2133 302 288
+S 0 2147 14 2147 302 288
 Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2134 3 2134 7 4
+S 0 2148 3 2148 7 4
 help
-S 0 2134 9 2134 94 85
+S 0 2148 9 2148 94 85
 test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2135 3 2135 15 12
+S 0 2149 3 2149 15 12
 environments
-L 4 2135 17 2135 58
-S 0 2135 18 2135 25 7
+L 4 2149 17 2149 58
+S 0 2149 18 2149 25 7
 sandbox
-S 0 2135 27 2135 37 10
+S 0 2149 27 2149 37 10
 testflight
-S 0 2135 39 2135 45 6
+S 0 2149 39 2149 45 6
 review
-S 0 2135 47 2135 57 10
+S 0 2149 47 2149 57 10
 production
-S 0 2136 3 2136 17 14
+S 0 2150 3 2150 17 14
 not_applicable
-S 0 2136 19 2136 100 81
+S 0 2150 19 2150 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2137 3 2137 11 8
+S 0 2151 3 2151 11 8
 examples
-M 2 2138 5 2149 33
-S 0 2138 5 2138 15 10
+M 2 2152 5 2163 33
+S 0 2152 5 2152 15 10
 triggering
-L 1 2139 7 2143 31
-S 1 2139 9 2143 31 100
+L 1 2153 7 2157 31
+S 1 2153 9 2157 31 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 2144 5 2144 12 7
+S 0 2158 5 2158 12 7
 passing
-L 1 2145 7 2149 33
-S 1 2145 9 2149 33 102
+L 1 2159 7 2163 33
+S 1 2159 9 2163 33 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 8 2151 3 2166 29
-S 0 2151 3 2151 5 2
+M 8 2165 3 2180 29
+S 0 2165 3 2165 5 2
 id
-S 0 2151 7 2151 28 21
+S 0 2165 7 2165 28 21
 wrong-iap-entitlement
-S 0 2152 3 2152 12 9
+S 0 2166 3 2166 12 9
 checklist
-S 0 2152 14 2152 26 12
+S 0 2166 14 2166 26 12
 code-signing
-S 0 2153 3 2153 11 8
+S 0 2167 3 2167 11 8
 severity
-S 0 2153 13 2153 18 5
+S 0 2167 13 2167 18 5
 error
-S 0 2154 3 2154 8 5
+S 0 2168 3 2168 8 5
 since
-S 0 2154 10 2154 15 5
+S 0 2168 10 2168 15 5
 0.1.0
-S 0 2155 3 2155 8 5
+S 0 2169 3 2169 8 5
 title
-S 0 2155 10 2155 65 55
+S 0 2169 10 2169 65 55
 the entitlements have a key added "for In-App Purchase"
-S 0 2156 3 2156 12 9
+S 0 2170 3 2170 12 9
 rationale
-S 0 2156 14 2156 232 218
+S 0 2170 14 2170 232 218
 In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2157 3 2157 7 4
+S 0 2171 3 2171 7 4
 help
-S 0 2157 9 2157 69 60
+S 0 2171 9 2171 69 60
 remove the key; enable In-App Purchase on the App ID instead
-S 0 2158 3 2158 11 8
+S 0 2172 3 2172 11 8
 examples
-M 2 2159 5 2166 29
-S 0 2159 5 2159 15 10
+M 2 2173 5 2180 29
+S 0 2173 5 2173 15 10
 triggering
-L 1 2160 7 2162 79
-S 1 2160 9 2162 79 76
+L 1 2174 7 2176 79
+S 1 2174 9 2176 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2163 5 2163 12 7
+S 0 2177 5 2177 12 7
 passing
-L 1 2164 7 2166 29
-S 1 2164 9 2166 29 26
+L 1 2178 7 2180 29
+S 1 2178 9 2180 29 26
 app:
   entitlements: null
 
-M 8 2168 3 2185 55
-S 0 2168 3 2168 5 2
+M 8 2182 3 2199 55
+S 0 2182 3 2182 5 2
 id
-S 0 2168 7 2168 36 29
+S 0 2182 7 2182 36 29
 iap-capability-off-in-project
-S 0 2169 3 2169 12 9
+S 0 2183 3 2183 12 9
 checklist
-S 0 2169 14 2169 32 18
+S 0 2183 14 2183 32 18
 app-id-iap-enabled
-S 0 2170 3 2170 11 8
+S 0 2184 3 2184 11 8
 severity
-S 0 2170 13 2170 18 5
+S 0 2184 13 2184 18 5
 error
-S 0 2171 3 2171 8 5
+S 0 2185 3 2185 8 5
 since
-S 0 2171 10 2171 15 5
+S 0 2185 10 2185 15 5
 0.1.0
-S 0 2172 3 2172 8 5
+S 0 2186 3 2186 8 5
 title
-S 0 2172 10 2172 71 61
+S 0 2186 10 2186 71 61
 the Xcode project switches the In-App Purchase capability off
-S 0 2173 3 2173 12 9
+S 0 2187 3 2187 12 9
 rationale
-S 0 2173 14 2173 257 247
+S 0 2187 14 2187 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2174 3 2174 7 4
+S 0 2188 3 2188 7 4
 help
-S 0 2174 9 2174 58 49
+S 0 2188 9 2188 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2175 3 2175 11 8
+S 0 2189 3 2189 11 8
 examples
-M 2 2176 5 2185 55
-S 0 2176 5 2176 15 10
+M 2 2190 5 2199 55
+S 0 2190 5 2190 15 10
 triggering
-L 1 2177 7 2180 55
-S 1 2177 9 2180 55 118
+L 1 2191 7 2194 55
+S 1 2191 9 2194 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2181 5 2181 12 7
+S 0 2195 5 2195 12 7
 passing
-L 1 2182 7 2185 55
-S 1 2182 9 2185 55 106
+L 1 2196 7 2199 55
+S 1 2196 9 2199 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2187 3 2203 67
-S 0 2187 3 2187 5 2
+M 9 2201 3 2217 67
+S 0 2201 3 2201 5 2
 id
-S 0 2187 7 2187 35 28
+S 0 2201 7 2201 35 28
 storekit-descriptor-mismatch
-S 0 2188 3 2188 12 9
+S 0 2202 3 2202 12 9
 checklist
-S 0 2188 14 2188 36 22
+S 0 2202 14 2202 36 22
 storekit-configuration
-S 0 2189 3 2189 11 8
+S 0 2203 3 2203 11 8
 severity
-S 0 2189 13 2189 17 4
+S 0 2203 13 2203 17 4
 note
-S 0 2190 3 2190 15 12
+S 0 2204 3 2204 15 12
 context_only
-S 0 2190 17 2190 21 4
+S 0 2204 17 2204 21 4
 true
-S 0 2191 3 2191 8 5
+S 0 2205 3 2205 8 5
 since
-S 0 2191 10 2191 15 5
+S 0 2205 10 2205 15 5
 0.1.0
-S 0 2192 3 2192 8 5
+S 0 2206 3 2206 8 5
 title
-S 0 2192 10 2192 87 77
+S 0 2206 10 2206 87 77
 the StoreKit configuration file and App Store Connect list different products
-S 0 2193 3 2193 12 9
+S 0 2207 3 2207 12 9
 rationale
-S 0 2193 14 2193 222 208
+S 0 2207 14 2207 222 208
 A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2194 3 2194 7 4
+S 0 2208 3 2208 7 4
 help
-S 0 2194 9 2194 53 44
+S 0 2208 9 2208 53 44
 keep the file in sync with App Store Connect
-S 0 2195 3 2195 11 8
+S 0 2209 3 2209 11 8
 examples
-M 2 2196 5 2203 67
-S 0 2196 5 2196 15 10
+M 2 2210 5 2217 67
+S 0 2210 5 2210 15 10
 triggering
-L 1 2197 7 2199 83
-S 1 2197 9 2199 83 80
+L 1 2211 7 2213 83
+S 1 2211 9 2213 83 80
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 2200 5 2200 12 7
+S 0 2214 5 2214 12 7
 passing
-L 1 2201 7 2203 67
-S 1 2201 9 2203 67 64
+L 1 2215 7 2217 67
+S 1 2215 9 2217 67 64
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 2205 3 2222 110
-S 0 2205 3 2205 5 2
+M 10 2219 3 2236 110
+S 0 2219 3 2219 5 2
 id
-S 0 2205 7 2205 36 29
+S 0 2219 7 2219 36 29
 storekit-configuration-active
-S 0 2206 3 2206 12 9
+S 0 2220 3 2220 12 9
 checklist
-S 0 2206 14 2206 36 22
+S 0 2220 14 2220 36 22
 storekit-configuration
-S 0 2207 3 2207 11 8
+S 0 2221 3 2221 11 8
 severity
-S 0 2207 13 2207 20 7
+S 0 2221 13 2221 20 7
 warning
-S 0 2208 3 2208 8 5
+S 0 2222 3 2222 8 5
 since
-S 0 2208 10 2208 15 5
+S 0 2222 10 2222 15 5
 0.1.0
-S 0 2209 3 2209 8 5
+S 0 2223 3 2223 8 5
 title
-S 0 2209 10 2209 71 61
+S 0 2223 10 2223 71 61
 the scheme serves products from a StoreKit configuration file
-S 0 2210 3 2210 12 9
+S 0 2224 3 2224 12 9
 rationale
-S 0 2210 14 2210 271 257
+S 0 2224 14 2224 271 257
 With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2211 3 2211 7 4
+S 0 2225 3 2225 7 4
 help
-S 1 2211 9 2211 120 109
+S 1 2225 9 2225 120 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2212 3 2212 15 12
+S 0 2226 3 2226 15 12
 environments
-L 4 2212 17 2212 58
-S 0 2212 18 2212 25 7
+L 4 2226 17 2226 58
+S 0 2226 18 2226 25 7
 sandbox
-S 0 2212 27 2212 37 10
+S 0 2226 27 2226 37 10
 testflight
-S 0 2212 39 2212 45 6
+S 0 2226 39 2226 45 6
 review
-S 0 2212 47 2212 57 10
+S 0 2226 47 2226 57 10
 production
-S 0 2213 3 2213 17 14
+S 0 2227 3 2227 17 14
 not_applicable
-S 0 2213 19 2213 69 50
+S 0 2227 19 2227 69 50
 in the xcode environment the file is what you test
-S 0 2214 3 2214 11 8
+S 0 2228 3 2228 11 8
 examples
-M 2 2215 5 2222 110
-S 0 2215 5 2215 15 10
+M 2 2229 5 2236 110
+S 0 2229 5 2229 15 10
 triggering
-L 1 2216 7 2218 102
-S 1 2216 9 2218 102 99
+L 1 2230 7 2232 102
+S 1 2230 9 2232 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2219 5 2219 12 7
+S 0 2233 5 2233 12 7
 passing
-L 1 2220 7 2222 110
-S 1 2220 9 2222 110 107
+L 1 2234 7 2236 110
+S 1 2234 9 2236 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2227 3 2245 122
-S 0 2227 3 2227 5 2
+M 13 2241 3 2259 122
+S 0 2241 3 2241 5 2
 id
-S 0 2227 7 2227 34 27
+S 0 2241 7 2241 34 27
 storekit-product-id-charset
-S 0 2228 3 2228 12 9
+S 0 2242 3 2242 12 9
 checklist
-S 0 2228 14 2228 36 22
+S 0 2242 14 2242 36 22
 storekit-configuration
-S 0 2229 3 2229 8 5
+S 0 2243 3 2243 8 5
 input
-S 0 2229 10 2229 18 8
+S 0 2243 10 2243 18 8
 storekit
-S 0 2230 3 2230 11 8
+S 0 2244 3 2244 11 8
 severity
-S 0 2230 13 2230 18 5
+S 0 2244 13 2244 18 5
 error
-S 0 2231 3 2231 8 5
+S 0 2245 3 2245 8 5
 since
-S 0 2231 10 2231 15 5
+S 0 2245 10 2245 15 5
 0.1.0
-S 0 2232 3 2232 20 17
+S 0 2246 3 2246 20 17
 unsynced_severity
-S 0 2232 22 2232 29 7
+S 0 2246 22 2246 29 7
 warning
-S 0 2233 3 2233 8 5
+S 0 2247 3 2247 8 5
 title
-S 0 2233 10 2233 100 90
+S 0 2247 10 2247 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2234 3 2234 12 9
+S 0 2248 3 2248 12 9
 rationale
-S 0 2234 14 2234 206 192
+S 0 2248 14 2248 206 192
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 2235 3 2235 7 4
+S 0 2249 3 2249 7 4
 help
-S 0 2235 9 2235 51 42
+S 0 2249 9 2249 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2236 3 2236 8 5
+S 0 2250 3 2250 8 5
 check
-M 2 2236 10 2236 45
-S 0 2236 12 2236 16 4
+M 2 2250 10 2250 45
+S 0 2250 12 2250 16 4
 each
-S 0 2236 18 2236 25 7
+S 0 2250 18 2250 25 7
 product
-S 0 2236 27 2236 32 5
+S 0 2250 27 2250 32 5
 field
-S 0 2236 34 2236 43 9
+S 0 2250 34 2250 43 9
 productID
-S 0 2237 3 2237 10 7
+S 0 2251 3 2251 10 7
 options
-M 1 2237 12 2237 42
-S 0 2237 14 2237 21 7
+M 1 2251 12 2251 42
+S 0 2251 14 2251 21 7
 pattern
-S 1 2237 23 2237 40 15
+S 1 2251 23 2251 40 15
 [A-Za-z0-9._-]+
-S 0 2238 3 2238 10 7
+S 0 2252 3 2252 10 7
 message
-S 1 2238 12 2238 91 77
+S 1 2252 12 2252 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2239 3 2239 11 8
+S 0 2253 3 2253 11 8
 examples
-M 2 2240 5 2245 122
-S 0 2240 5 2240 15 10
+M 2 2254 5 2259 122
+S 0 2254 5 2254 15 10
 triggering
-L 1 2241 7 2242 123
-S 1 2241 9 2242 123 115
+L 1 2255 7 2256 123
+S 1 2255 9 2256 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2243 5 2243 12 7
+S 0 2257 5 2257 12 7
 passing
-L 1 2244 7 2245 122
-S 1 2244 9 2245 122 114
+L 1 2258 7 2259 122
+S 1 2258 9 2259 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2247 3 2265 67
-S 0 2247 3 2247 5 2
+M 13 2261 3 2279 67
+S 0 2261 3 2261 5 2
 id
-S 0 2247 7 2247 33 26
+S 0 2261 7 2261 33 26
 storekit-product-id-length
-S 0 2248 3 2248 12 9
+S 0 2262 3 2262 12 9
 checklist
-S 0 2248 14 2248 36 22
+S 0 2262 14 2262 36 22
 storekit-configuration
-S 0 2249 3 2249 8 5
+S 0 2263 3 2263 8 5
 input
-S 0 2249 10 2249 18 8
+S 0 2263 10 2263 18 8
 storekit
-S 0 2250 3 2250 11 8
+S 0 2264 3 2264 11 8
 severity
-S 0 2250 13 2250 18 5
+S 0 2264 13 2264 18 5
 error
-S 0 2251 3 2251 8 5
+S 0 2265 3 2265 8 5
 since
-S 0 2251 10 2251 15 5
+S 0 2265 10 2265 15 5
 0.1.0
-S 0 2252 3 2252 20 17
+S 0 2266 3 2266 20 17
 unsynced_severity
-S 0 2252 22 2252 29 7
+S 0 2266 22 2266 29 7
 warning
-S 0 2253 3 2253 8 5
+S 0 2267 3 2267 8 5
 title
-S 0 2253 10 2253 64 54
+S 0 2267 10 2267 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2254 3 2254 12 9
+S 0 2268 3 2268 12 9
 rationale
-S 0 2254 14 2254 102 88
+S 0 2268 14 2268 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2255 3 2255 7 4
+S 0 2269 3 2269 7 4
 help
-S 0 2255 9 2255 67 58
+S 0 2269 9 2269 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2256 3 2256 8 5
+S 0 2270 3 2270 8 5
 check
-M 2 2256 10 2256 45
-S 0 2256 12 2256 16 4
+M 2 2270 10 2270 45
+S 0 2270 12 2270 16 4
 each
-S 0 2256 18 2256 25 7
+S 0 2270 18 2270 25 7
 product
-S 0 2256 27 2256 32 5
+S 0 2270 27 2270 32 5
 field
-S 0 2256 34 2256 43 9
+S 0 2270 34 2270 43 9
 productID
-S 0 2257 3 2257 10 7
+S 0 2271 3 2271 10 7
 options
-M 1 2257 12 2257 31
-S 0 2257 14 2257 24 10
+M 1 2271 12 2271 31
+S 0 2271 14 2271 24 10
 max_length
-S 0 2257 26 2257 29 3
+S 0 2271 26 2271 29 3
 100
-S 0 2258 3 2258 10 7
+S 0 2272 3 2272 10 7
 message
-S 1 2258 12 2258 87 73
+S 1 2272 12 2272 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2259 3 2259 11 8
+S 0 2273 3 2273 11 8
 examples
-M 2 2260 5 2265 67
-S 0 2260 5 2260 15 10
+M 2 2274 5 2279 67
+S 0 2274 5 2274 15 10
 triggering
-L 1 2261 7 2262 135
-S 1 2261 9 2262 135 127
+L 1 2275 7 2276 135
+S 1 2275 9 2276 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2263 5 2263 12 7
+S 0 2277 5 2277 12 7
 passing
-L 1 2264 7 2265 67
-S 1 2264 9 2265 67 59
+L 1 2278 7 2279 67
+S 1 2278 9 2279 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2267 3 2285 100
-S 0 2267 3 2267 5 2
+M 13 2281 3 2299 100
+S 0 2281 3 2281 5 2
 id
-S 0 2267 7 2267 37 30
+S 0 2281 7 2281 37 30
 storekit-reference-name-length
-S 0 2268 3 2268 12 9
+S 0 2282 3 2282 12 9
 checklist
-S 0 2268 14 2268 36 22
+S 0 2282 14 2282 36 22
 storekit-configuration
-S 0 2269 3 2269 8 5
+S 0 2283 3 2283 8 5
 input
-S 0 2269 10 2269 18 8
+S 0 2283 10 2283 18 8
 storekit
-S 0 2270 3 2270 11 8
+S 0 2284 3 2284 11 8
 severity
-S 0 2270 13 2270 18 5
+S 0 2284 13 2284 18 5
 error
-S 0 2271 3 2271 8 5
+S 0 2285 3 2285 8 5
 since
-S 0 2271 10 2271 15 5
+S 0 2285 10 2285 15 5
 0.1.0
-S 0 2272 3 2272 20 17
+S 0 2286 3 2286 20 17
 unsynced_severity
-S 0 2272 22 2272 29 7
+S 0 2286 22 2286 29 7
 warning
-S 0 2273 3 2273 8 5
+S 0 2287 3 2287 8 5
 title
-S 0 2273 10 2273 68 58
+S 0 2287 10 2287 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2274 3 2274 12 9
+S 0 2288 3 2288 12 9
 rationale
-S 0 2274 14 2274 105 91
+S 0 2288 14 2288 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2275 3 2275 7 4
+S 0 2289 3 2289 7 4
 help
-S 0 2275 9 2275 71 62
+S 0 2289 9 2289 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2276 3 2276 8 5
+S 0 2290 3 2290 8 5
 check
-M 2 2276 10 2276 49
-S 0 2276 12 2276 16 4
+M 2 2290 10 2290 49
+S 0 2290 12 2290 16 4
 each
-S 0 2276 18 2276 25 7
+S 0 2290 18 2290 25 7
 product
-S 0 2276 27 2276 32 5
+S 0 2290 27 2290 32 5
 field
-S 0 2276 34 2276 47 13
+S 0 2290 34 2290 47 13
 referenceName
-S 0 2277 3 2277 10 7
+S 0 2291 3 2291 10 7
 options
-M 1 2277 12 2277 30
-S 0 2277 14 2277 24 10
+M 1 2291 12 2291 30
+S 0 2291 14 2291 24 10
 max_length
-S 0 2277 26 2277 28 2
+S 0 2291 26 2291 28 2
 64
-S 0 2278 3 2278 10 7
+S 0 2292 3 2292 10 7
 message
-S 1 2278 12 2278 106 92
+S 1 2292 12 2292 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2279 3 2279 11 8
+S 0 2293 3 2293 11 8
 examples
-M 2 2280 5 2285 100
-S 0 2280 5 2280 15 10
+M 2 2294 5 2299 100
+S 0 2294 5 2294 15 10
 triggering
-L 1 2281 7 2282 159
-S 1 2281 9 2282 159 151
+L 1 2295 7 2296 159
+S 1 2295 9 2296 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2283 5 2283 12 7
+S 0 2297 5 2297 12 7
 passing
-L 1 2284 7 2285 100
-S 1 2284 9 2285 100 92
+L 1 2298 7 2299 100
+S 1 2298 9 2299 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2287 3 2305 143
-S 0 2287 3 2287 5 2
+M 13 2301 3 2319 143
+S 0 2301 3 2301 5 2
 id
-S 0 2287 7 2287 35 28
+S 0 2301 7 2301 35 28
 storekit-display-name-length
-S 0 2288 3 2288 12 9
+S 0 2302 3 2302 12 9
 checklist
-S 0 2288 14 2288 36 22
+S 0 2302 14 2302 36 22
 storekit-configuration
-S 0 2289 3 2289 8 5
+S 0 2303 3 2303 8 5
 input
-S 0 2289 10 2289 18 8
+S 0 2303 10 2303 18 8
 storekit
-S 0 2290 3 2290 11 8
+S 0 2304 3 2304 11 8
 severity
-S 0 2290 13 2290 18 5
+S 0 2304 13 2304 18 5
 error
-S 0 2291 3 2291 8 5
+S 0 2305 3 2305 8 5
 since
-S 0 2291 10 2291 15 5
+S 0 2305 10 2305 15 5
 0.1.0
-S 0 2292 3 2292 20 17
+S 0 2306 3 2306 20 17
 unsynced_severity
-S 0 2292 22 2292 29 7
+S 0 2306 22 2306 29 7
 warning
-S 0 2293 3 2293 8 5
+S 0 2307 3 2307 8 5
 title
-S 0 2293 10 2293 79 69
+S 0 2307 10 2307 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2294 3 2294 12 9
+S 0 2308 3 2308 12 9
 rationale
-S 0 2294 14 2294 100 86
+S 0 2308 14 2308 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2295 3 2295 7 4
+S 0 2309 3 2309 7 4
 help
-S 0 2295 9 2295 72 63
+S 0 2309 9 2309 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2296 3 2296 8 5
+S 0 2310 3 2310 8 5
 check
-M 2 2296 10 2296 61
-S 0 2296 12 2296 16 4
+M 2 2310 10 2310 61
+S 0 2310 12 2310 16 4
 each
-S 0 2296 18 2296 25 7
+S 0 2310 18 2310 25 7
 product
-S 0 2296 27 2296 32 5
+S 0 2310 27 2310 32 5
 field
-S 0 2296 34 2296 59 25
+S 0 2310 34 2310 59 25
 localizations.displayName
-S 0 2297 3 2297 10 7
+S 0 2311 3 2311 10 7
 options
-M 2 2297 12 2297 45
-S 0 2297 14 2297 24 10
+M 2 2311 12 2311 45
+S 0 2311 14 2311 24 10
 min_length
-S 0 2297 26 2297 27 1
+S 0 2311 26 2311 27 1
 2
-S 0 2297 29 2297 39 10
+S 0 2311 29 2311 39 10
 max_length
-S 0 2297 41 2297 43 2
+S 0 2311 41 2311 43 2
 30
-S 0 2298 3 2298 10 7
+S 0 2312 3 2312 10 7
 message
-S 1 2298 12 2298 131 117
+S 1 2312 12 2312 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2299 3 2299 11 8
+S 0 2313 3 2313 11 8
 examples
-M 2 2300 5 2305 143
-S 0 2300 5 2300 15 10
+M 2 2314 5 2319 143
+S 0 2314 5 2314 15 10
 triggering
-L 1 2301 7 2302 168
-S 1 2301 9 2302 168 160
+L 1 2315 7 2316 168
+S 1 2315 9 2316 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2303 5 2303 12 7
+S 0 2317 5 2317 12 7
 passing
-L 1 2304 7 2305 143
-S 1 2304 9 2305 143 135
+L 1 2318 7 2319 143
+S 1 2318 9 2319 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2307 3 2325 164
-S 0 2307 3 2307 5 2
+M 13 2321 3 2339 164
+S 0 2321 3 2321 5 2
 id
-S 0 2307 7 2307 34 27
+S 0 2321 7 2321 34 27
 storekit-description-length
-S 0 2308 3 2308 12 9
+S 0 2322 3 2322 12 9
 checklist
-S 0 2308 14 2308 36 22
+S 0 2322 14 2322 36 22
 storekit-configuration
-S 0 2309 3 2309 8 5
+S 0 2323 3 2323 8 5
 input
-S 0 2309 10 2309 18 8
+S 0 2323 10 2323 18 8
 storekit
-S 0 2310 3 2310 11 8
+S 0 2324 3 2324 11 8
 severity
-S 0 2310 13 2310 18 5
+S 0 2324 13 2324 18 5
 error
-S 0 2311 3 2311 8 5
+S 0 2325 3 2325 8 5
 since
-S 0 2311 10 2311 15 5
+S 0 2325 10 2325 15 5
 0.1.0
-S 0 2312 3 2312 20 17
+S 0 2326 3 2326 20 17
 unsynced_severity
-S 0 2312 22 2312 29 7
+S 0 2326 22 2326 29 7
 warning
-S 0 2313 3 2313 8 5
+S 0 2327 3 2327 8 5
 title
-S 0 2313 10 2313 65 55
+S 0 2327 10 2327 65 55
 a description in the StoreKit configuration is too long
-S 0 2314 3 2314 12 9
+S 0 2328 3 2328 12 9
 rationale
-S 0 2314 14 2314 102 88
+S 0 2328 14 2328 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2315 3 2315 7 4
+S 0 2329 3 2329 7 4
 help
-S 0 2315 9 2315 68 59
+S 0 2329 9 2329 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2316 3 2316 8 5
+S 0 2330 3 2330 8 5
 check
-M 2 2316 10 2316 61
-S 0 2316 12 2316 16 4
+M 2 2330 10 2330 61
+S 0 2330 12 2330 16 4
 each
-S 0 2316 18 2316 25 7
+S 0 2330 18 2330 25 7
 product
-S 0 2316 27 2316 32 5
+S 0 2330 27 2330 32 5
 field
-S 0 2316 34 2316 59 25
+S 0 2330 34 2330 59 25
 localizations.description
-S 0 2317 3 2317 10 7
+S 0 2331 3 2331 10 7
 options
-M 1 2317 12 2317 30
-S 0 2317 14 2317 24 10
+M 1 2331 12 2331 30
+S 0 2331 14 2331 24 10
 max_length
-S 0 2317 26 2317 28 2
+S 0 2331 26 2331 28 2
 45
-S 0 2318 3 2318 10 7
+S 0 2332 3 2332 10 7
 message
-S 1 2318 12 2318 103 89
+S 1 2332 12 2332 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2319 3 2319 11 8
+S 0 2333 3 2333 11 8
 examples
-M 2 2320 5 2325 164
-S 0 2320 5 2320 15 10
+M 2 2334 5 2339 164
+S 0 2334 5 2334 15 10
 triggering
-L 1 2321 7 2322 183
-S 1 2321 9 2322 183 175
+L 1 2335 7 2336 183
+S 1 2335 9 2336 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2323 5 2323 12 7
+S 0 2337 5 2337 12 7
 passing
-L 1 2324 7 2325 164
-S 1 2324 9 2325 164 156
+L 1 2338 7 2339 164
+S 1 2338 9 2339 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2327 3 2341 126
-S 0 2327 3 2327 5 2
+M 9 2341 3 2355 126
+S 0 2341 3 2341 5 2
 id
-S 0 2327 7 2327 36 29
+S 0 2341 7 2341 36 29
 storekit-duplicate-product-id
-S 0 2328 3 2328 12 9
+S 0 2342 3 2342 12 9
 checklist
-S 0 2328 14 2328 36 22
+S 0 2342 14 2342 36 22
 storekit-configuration
-S 0 2329 3 2329 8 5
+S 0 2343 3 2343 8 5
 input
-S 0 2329 10 2329 18 8
+S 0 2343 10 2343 18 8
 storekit
-S 0 2330 3 2330 11 8
+S 0 2344 3 2344 11 8
 severity
-S 0 2330 13 2330 18 5
+S 0 2344 13 2344 18 5
 error
-S 0 2331 3 2331 8 5
+S 0 2345 3 2345 8 5
 since
-S 0 2331 10 2331 15 5
+S 0 2345 10 2345 15 5
 0.1.0
-S 0 2332 3 2332 8 5
+S 0 2346 3 2346 8 5
 title
-S 0 2332 10 2332 66 56
+S 0 2346 10 2346 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2333 3 2333 12 9
+S 0 2347 3 2347 12 9
 rationale
-S 0 2333 14 2333 113 99
+S 0 2347 14 2347 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2334 3 2334 7 4
+S 0 2348 3 2348 7 4
 help
-S 0 2334 9 2334 59 50
+S 0 2348 9 2348 59 50
 remove the duplicate or give it its own product ID
-S 0 2335 3 2335 11 8
+S 0 2349 3 2349 11 8
 examples
-M 2 2336 5 2341 126
-S 0 2336 5 2336 15 10
+M 2 2350 5 2355 126
+S 0 2350 5 2350 15 10
 triggering
-L 1 2337 7 2338 123
-S 1 2337 9 2338 123 115
+L 1 2351 7 2352 123
+S 1 2351 9 2352 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2339 5 2339 12 7
+S 0 2353 5 2353 12 7
 passing
-L 1 2340 7 2341 126
-S 1 2340 9 2341 126 118
+L 1 2354 7 2355 126
+S 1 2354 9 2355 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 9 2343 3 2357 186
-S 0 2343 3 2343 5 2
+M 9 2357 3 2371 186
+S 0 2357 3 2357 5 2
 id
-S 0 2343 7 2343 35 28
+S 0 2357 7 2357 35 28
 storekit-group-not-localized
-S 0 2344 3 2344 12 9
+S 0 2358 3 2358 12 9
 checklist
-S 0 2344 14 2344 36 22
+S 0 2358 14 2358 36 22
 storekit-configuration
-S 0 2345 3 2345 8 5
+S 0 2359 3 2359 8 5
 input
-S 0 2345 10 2345 18 8
+S 0 2359 10 2359 18 8
 storekit
-S 0 2346 3 2346 11 8
+S 0 2360 3 2360 11 8
 severity
-S 0 2346 13 2346 20 7
+S 0 2360 13 2360 20 7
 warning
-S 0 2347 3 2347 8 5
+S 0 2361 3 2361 8 5
 since
-S 0 2347 10 2347 15 5
+S 0 2361 10 2361 15 5
 0.1.0
-S 0 2348 3 2348 8 5
+S 0 2362 3 2362 8 5
 title
-S 0 2348 10 2348 90 80
+S 0 2362 10 2362 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2349 3 2349 12 9
+S 0 2363 3 2363 12 9
 rationale
-S 0 2349 14 2349 217 203
+S 0 2363 14 2363 217 203
 Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2350 3 2350 7 4
+S 0 2364 3 2364 7 4
 help
-S 0 2350 9 2350 60 51
+S 0 2364 9 2364 60 51
 add a localization with a display name to the group
-S 0 2351 3 2351 11 8
+S 0 2365 3 2365 11 8
 examples
-M 2 2352 5 2357 186
-S 0 2352 5 2352 15 10
+M 2 2366 5 2371 186
+S 0 2366 5 2366 15 10
 triggering
-L 1 2353 7 2354 126
-S 1 2353 9 2354 126 118
+L 1 2367 7 2368 126
+S 1 2367 9 2368 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2355 5 2355 12 7
+S 0 2369 5 2369 12 7
 passing
-L 1 2356 7 2357 186
-S 1 2356 9 2357 186 178
+L 1 2370 7 2371 186
+S 1 2370 9 2371 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 9 2359 3 2373 95
-S 0 2359 3 2359 5 2
+M 9 2373 3 2387 95
+S 0 2373 3 2373 5 2
 id
-S 0 2359 7 2359 27 20
+S 0 2373 7 2373 27 20
 storekit-placeholder
-S 0 2360 3 2360 12 9
+S 0 2374 3 2374 12 9
 checklist
-S 0 2360 14 2360 36 22
+S 0 2374 14 2374 36 22
 storekit-configuration
-S 0 2361 3 2361 8 5
+S 0 2375 3 2375 8 5
 input
-S 0 2361 10 2361 18 8
+S 0 2375 10 2375 18 8
 storekit
-S 0 2362 3 2362 11 8
+S 0 2376 3 2376 11 8
 severity
-S 0 2362 13 2362 18 5
+S 0 2376 13 2376 18 5
 error
-S 0 2363 3 2363 8 5
+S 0 2377 3 2377 8 5
 since
-S 0 2363 10 2363 15 5
+S 0 2377 10 2377 15 5
 0.1.0
-S 0 2364 3 2364 8 5
+S 0 2378 3 2378 8 5
 title
-S 0 2364 10 2364 74 64
+S 0 2378 10 2378 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2365 3 2365 12 9
+S 0 2379 3 2379 12 9
 rationale
-S 0 2365 14 2365 116 104
+S 0 2379 14 2379 116 104
 Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2366 3 2366 7 4
+S 0 2380 3 2380 7 4
 help
-S 0 2366 9 2366 52 43
+S 0 2380 9 2380 52 43
 replace the placeholder with the real value
-S 0 2367 3 2367 11 8
+S 0 2381 3 2381 11 8
 examples
-M 2 2368 5 2373 95
-S 0 2368 5 2368 15 10
+M 2 2382 5 2387 95
+S 0 2382 5 2382 15 10
 triggering
-L 1 2369 7 2370 79
-S 1 2369 9 2370 79 71
+L 1 2383 7 2384 79
+S 1 2383 9 2384 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2371 5 2371 12 7
+S 0 2385 5 2385 12 7
 passing
-L 1 2372 7 2373 95
-S 1 2372 9 2373 95 87
+L 1 2386 7 2387 95
+S 1 2386 9 2387 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2375 3 2389 130
-S 0 2375 3 2375 5 2
+M 9 2389 3 2403 130
+S 0 2389 3 2389 5 2
 id
-S 0 2375 7 2375 37 30
+S 0 2389 7 2389 37 30
 storekit-load-products-failure
-S 0 2376 3 2376 12 9
+S 0 2390 3 2390 12 9
 checklist
-S 0 2376 14 2376 36 22
+S 0 2390 14 2390 36 22
 storekit-configuration
-S 0 2377 3 2377 8 5
+S 0 2391 3 2391 8 5
 input
-S 0 2377 10 2377 18 8
+S 0 2391 10 2391 18 8
 storekit
-S 0 2378 3 2378 11 8
+S 0 2392 3 2392 11 8
 severity
-S 0 2378 13 2378 18 5
+S 0 2392 13 2392 18 5
 error
-S 0 2379 3 2379 8 5
+S 0 2393 3 2393 8 5
 since
-S 0 2379 10 2379 15 5
+S 0 2393 10 2393 15 5
 0.1.0
-S 0 2380 3 2380 8 5
+S 0 2394 3 2394 8 5
 title
-S 0 2380 10 2380 72 62
+S 0 2394 10 2394 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2381 3 2381 12 9
+S 0 2395 3 2395 12 9
 rationale
-S 0 2381 14 2381 274 262
+S 0 2395 14 2395 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2382 3 2382 7 4
+S 0 2396 3 2396 7 4
 help
-S 0 2382 9 2382 83 74
+S 0 2396 9 2396 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2383 3 2383 11 8
+S 0 2397 3 2397 11 8
 examples
-M 2 2384 5 2389 130
-S 0 2384 5 2384 15 10
+M 2 2398 5 2403 130
+S 0 2398 5 2398 15 10
 triggering
-L 1 2385 7 2386 129
-S 1 2385 9 2386 129 121
+L 1 2399 7 2400 129
+S 1 2399 9 2400 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2387 5 2387 12 7
+S 0 2401 5 2401 12 7
 passing
-L 1 2388 7 2389 130
-S 1 2388 9 2389 130 122
+L 1 2402 7 2403 130
+S 1 2402 9 2403 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 10 2391 3 2408 27
-S 0 2391 3 2391 5 2
+M 10 2405 3 2422 27
+S 0 2405 3 2405 5 2
 id
-S 0 2391 7 2391 27 20
+S 0 2405 7 2405 27 20
 storekit-private-key
-S 0 2392 3 2392 12 9
+S 0 2406 3 2406 12 9
 checklist
-S 0 2392 14 2392 36 22
+S 0 2406 14 2406 36 22
 storekit-configuration
-S 0 2393 3 2393 8 5
+S 0 2407 3 2407 8 5
 input
-S 0 2393 10 2393 18 8
+S 0 2407 10 2407 18 8
 storekit
-S 0 2394 3 2394 11 8
+S 0 2408 3 2408 11 8
 severity
-S 0 2394 13 2394 20 7
+S 0 2408 13 2408 20 7
 warning
-S 0 2395 3 2395 15 12
+S 0 2409 3 2409 15 12
 context_only
-S 0 2395 17 2395 21 4
+S 0 2409 17 2409 21 4
 true
-S 0 2396 3 2396 8 5
+S 0 2410 3 2410 8 5
 since
-S 0 2396 10 2396 15 5
+S 0 2410 10 2410 15 5
 0.1.0
-S 0 2397 3 2397 8 5
+S 0 2411 3 2411 8 5
 title
-S 0 2397 10 2397 77 67
+S 0 2411 10 2411 77 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2398 3 2398 12 9
+S 0 2412 3 2412 12 9
 rationale
-S 0 2398 14 2398 343 329
+S 0 2412 14 2412 343 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2399 3 2399 7 4
+S 0 2413 3 2413 7 4
 help
-S 0 2399 9 2399 52 43
+S 0 2413 9 2413 52 43
 remove the key pair from the committed file
-S 0 2400 3 2400 11 8
+S 0 2414 3 2414 11 8
 examples
-M 2 2401 5 2408 27
-S 0 2401 5 2401 15 10
+M 2 2415 5 2422 27
+S 0 2415 5 2415 15 10
 triggering
-L 2 2402 7 2405 146
-S 1 2402 9 2403 144 136
+L 2 2416 7 2419 146
+S 1 2416 9 2417 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2404 9 2405 146 138
+S 1 2418 9 2419 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2406 5 2406 12 7
+S 0 2420 5 2420 12 7
 passing
-L 1 2407 7 2408 27
-S 1 2407 9 2408 27 19
+L 1 2421 7 2422 27
+S 1 2421 9 2422 27 19
 { "products": [] }
 
-M 11 2414 3 2434 115
-S 0 2414 3 2414 5 2
+M 11 2428 3 2448 115
+S 0 2428 3 2428 5 2
 id
-S 0 2414 7 2414 25 18
+S 0 2428 7 2428 25 18
 asc-request-failed
-S 0 2415 3 2415 12 9
+S 0 2429 3 2429 12 9
 checklist
-S 0 2415 14 2415 28 14
+S 0 2429 14 2429 28 14
 product-exists
-S 0 2416 3 2416 8 5
+S 0 2430 3 2430 8 5
 input
-S 0 2416 10 2416 13 3
+S 0 2430 10 2430 13 3
 asc
-S 0 2417 3 2417 11 8
+S 0 2431 3 2431 11 8
 severity
-S 0 2417 13 2417 20 7
+S 0 2431 13 2431 20 7
 warning
-S 0 2418 3 2418 15 12
+S 0 2432 3 2432 15 12
 context_only
-S 0 2418 17 2418 21 4
+S 0 2432 17 2432 21 4
 true
-S 0 2419 3 2419 8 5
+S 0 2433 3 2433 8 5
 since
-S 0 2419 10 2419 15 5
+S 0 2433 10 2433 15 5
 0.1.0
-S 0 2420 3 2420 9 6
+S 0 2434 3 2434 9 6
 status
-S 0 2420 11 2420 18 7
+S 0 2434 11 2434 18 7
 preview
-S 0 2421 3 2421 8 5
+S 0 2435 3 2435 8 5
 title
-S 0 2421 10 2421 68 58
+S 0 2435 10 2435 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2422 3 2422 12 9
+S 0 2436 3 2436 12 9
 rationale
-S 0 2422 14 2422 350 336
+S 0 2436 14 2436 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2423 3 2423 7 4
+S 0 2437 3 2437 7 4
 help
-S 0 2423 9 2423 91 82
+S 0 2437 9 2437 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2424 3 2424 11 8
+S 0 2438 3 2438 11 8
 examples
-M 2 2425 5 2434 115
-S 0 2425 5 2425 15 10
+M 2 2439 5 2448 115
+S 0 2439 5 2439 15 10
 triggering
-L 1 2426 7 2431 82
-S 1 2426 9 2431 82 317
+L 1 2440 7 2445 82
+S 1 2440 9 2445 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2432 5 2432 12 7
+S 0 2446 5 2446 12 7
 passing
-L 1 2433 7 2434 115
-S 1 2433 9 2434 115 107
+L 1 2447 7 2448 115
+S 1 2447 9 2448 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 11 2436 3 2458 103
-S 0 2436 3 2436 5 2
+M 11 2450 3 2472 103
+S 0 2450 3 2450 5 2
 id
-S 0 2436 7 2436 33 26
+S 0 2450 7 2450 33 26
 asc-snapshot-repeated-link
-S 0 2437 3 2437 12 9
+S 0 2451 3 2451 12 9
 checklist
-S 0 2437 14 2437 28 14
+S 0 2451 14 2451 28 14
 product-exists
-S 0 2438 3 2438 8 5
+S 0 2452 3 2452 8 5
 input
-S 0 2438 10 2438 13 3
+S 0 2452 10 2452 13 3
 asc
-S 0 2439 3 2439 11 8
+S 0 2453 3 2453 11 8
 severity
-S 0 2439 13 2439 20 7
+S 0 2453 13 2453 20 7
 warning
-S 0 2440 3 2440 15 12
+S 0 2454 3 2454 15 12
 context_only
-S 0 2440 17 2440 21 4
+S 0 2454 17 2454 21 4
 true
-S 0 2441 3 2441 8 5
+S 0 2455 3 2455 8 5
 since
-S 0 2441 10 2441 15 5
+S 0 2455 10 2455 15 5
 0.1.0
-S 0 2442 3 2442 9 6
+S 0 2456 3 2456 9 6
 status
-S 0 2442 11 2442 18 7
+S 0 2456 11 2456 18 7
 preview
-S 0 2443 3 2443 8 5
+S 0 2457 3 2457 8 5
 title
-S 0 2443 10 2443 61 51
+S 0 2457 10 2457 61 51
 the snapshot lists a linked resource more than once
-S 0 2444 3 2444 12 9
+S 0 2458 3 2458 12 9
 rationale
-S 0 2444 14 2444 324 310
+S 0 2458 14 2458 324 310
 App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
-S 0 2445 3 2445 7 4
+S 0 2459 3 2459 7 4
 help
-S 0 2445 9 2445 58 49
+S 0 2459 9 2459 58 49
 pull the snapshot again with `iapdoctor asc pull`
-S 0 2446 3 2446 11 8
+S 0 2460 3 2460 11 8
 examples
-M 2 2447 5 2458 103
-S 0 2447 5 2447 15 10
+M 2 2461 5 2472 103
+S 0 2461 5 2461 15 10
 triggering
-L 1 2448 7 2452 103
-S 1 2448 9 2452 103 305
+L 1 2462 7 2466 103
+S 1 2462 9 2466 103 305
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-S 0 2453 5 2453 12 7
+S 0 2467 5 2467 12 7
 passing
-L 1 2454 7 2458 103
-S 1 2454 9 2458 103 256
+L 1 2468 7 2472 103
+S 1 2468 9 2472 103 256
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2460 3 2477 23
-S 0 2460 3 2460 5 2
+M 10 2474 3 2491 23
+S 0 2474 3 2474 5 2
 id
-S 0 2460 7 2460 27 20
+S 0 2474 7 2474 27 20
 asc-agreement-lapsed
-S 0 2461 3 2461 12 9
+S 0 2475 3 2475 12 9
 checklist
-S 0 2461 14 2461 31 17
+S 0 2475 14 2475 31 17
 developer-program
-S 0 2462 3 2462 8 5
+S 0 2476 3 2476 8 5
 input
-S 0 2462 10 2462 13 3
+S 0 2476 10 2476 13 3
 asc
-S 0 2463 3 2463 11 8
+S 0 2477 3 2477 11 8
 severity
-S 0 2463 13 2463 18 5
+S 0 2477 13 2477 18 5
 error
-S 0 2464 3 2464 8 5
+S 0 2478 3 2478 8 5
 since
-S 0 2464 10 2464 15 5
+S 0 2478 10 2478 15 5
 0.1.0
-S 0 2465 3 2465 9 6
+S 0 2479 3 2479 9 6
 status
-S 0 2465 11 2465 18 7
+S 0 2479 11 2479 18 7
 preview
-S 0 2466 3 2466 8 5
+S 0 2480 3 2480 8 5
 title
-S 0 2466 10 2466 85 75
+S 0 2480 10 2480 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2467 3 2467 12 9
+S 0 2481 3 2481 12 9
 rationale
-S 0 2467 14 2467 312 298
+S 0 2481 14 2481 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2468 3 2468 7 4
+S 0 2482 3 2482 7 4
 help
-S 0 2468 9 2468 120 113
+S 0 2482 9 2482 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2469 3 2469 11 8
+S 0 2483 3 2483 11 8
 examples
-M 2 2470 5 2477 23
-S 0 2470 5 2470 15 10
+M 2 2484 5 2491 23
+S 0 2484 5 2484 15 10
 triggering
-L 1 2471 7 2474 77
-S 1 2471 9 2474 77 174
+L 1 2485 7 2488 77
+S 1 2485 9 2488 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2475 5 2475 12 7
+S 0 2489 5 2489 12 7
 passing
-L 1 2476 7 2477 23
-S 1 2476 9 2477 23 15
+L 1 2490 7 2491 23
+S 1 2490 9 2491 23 15
 { "data": [] }
 
-M 10 2479 3 2497 87
-S 0 2479 3 2479 5 2
+M 10 2493 3 2511 87
+S 0 2493 3 2493 5 2
 id
-S 0 2479 7 2479 29 22
+S 0 2493 7 2493 29 22
 asc-snapshot-other-app
-S 0 2480 3 2480 12 9
+S 0 2494 3 2494 12 9
 checklist
-S 0 2480 14 2480 31 17
+S 0 2494 14 2494 31 17
 bundle-id-matches
-S 0 2481 3 2481 8 5
+S 0 2495 3 2495 8 5
 input
-S 0 2481 10 2481 13 3
+S 0 2495 10 2495 13 3
 asc
-S 0 2482 3 2482 11 8
+S 0 2496 3 2496 11 8
 severity
-S 0 2482 13 2482 18 5
+S 0 2496 13 2496 18 5
 error
-S 0 2483 3 2483 8 5
+S 0 2497 3 2497 8 5
 since
-S 0 2483 10 2483 15 5
+S 0 2497 10 2497 15 5
 0.1.0
-S 0 2484 3 2484 9 6
+S 0 2498 3 2498 9 6
 status
-S 0 2484 11 2484 18 7
+S 0 2498 11 2498 18 7
 preview
-S 0 2485 3 2485 8 5
+S 0 2499 3 2499 8 5
 title
-S 0 2485 10 2485 58 48
+S 0 2499 10 2499 58 48
 the App Store Connect snapshot is of another app
-S 0 2486 3 2486 12 9
+S 0 2500 3 2500 12 9
 rationale
-S 0 2486 14 2486 300 286
+S 0 2500 14 2500 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2487 3 2487 7 4
+S 0 2501 3 2501 7 4
 help
-S 0 2487 9 2487 114 105
+S 0 2501 9 2501 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2488 3 2488 11 8
+S 0 2502 3 2502 11 8
 examples
-M 2 2489 5 2497 87
-S 0 2489 5 2489 15 10
+M 2 2503 5 2511 87
+S 0 2503 5 2503 15 10
 triggering
-L 1 2490 7 2493 49
-S 1 2490 9 2493 49 167
+L 1 2504 7 2507 49
+S 1 2504 9 2507 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2494 5 2494 12 7
+S 0 2508 5 2508 12 7
 passing
-L 1 2495 7 2497 87
-S 1 2495 9 2497 87 145
+L 1 2509 7 2511 87
+S 1 2509 9 2511 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2499 3 2521 122
-S 0 2499 3 2499 5 2
+M 10 2513 3 2535 122
+S 0 2513 3 2513 5 2
 id
-S 0 2499 7 2499 25 18
+S 0 2513 7 2513 25 18
 asc-app-id-missing
-S 0 2500 3 2500 12 9
+S 0 2514 3 2514 12 9
 checklist
-S 0 2500 14 2500 29 15
+S 0 2514 14 2514 29 15
 explicit-app-id
-S 0 2501 3 2501 8 5
+S 0 2515 3 2515 8 5
 input
-S 0 2501 10 2501 13 3
+S 0 2515 10 2515 13 3
 asc
-S 0 2502 3 2502 11 8
+S 0 2516 3 2516 11 8
 severity
-S 0 2502 13 2502 18 5
+S 0 2516 13 2516 18 5
 error
-S 0 2503 3 2503 8 5
+S 0 2517 3 2517 8 5
 since
-S 0 2503 10 2503 15 5
+S 0 2517 10 2517 15 5
 0.1.0
-S 0 2504 3 2504 9 6
+S 0 2518 3 2518 9 6
 status
-S 0 2504 11 2504 18 7
+S 0 2518 11 2518 18 7
 preview
-S 0 2505 3 2505 8 5
+S 0 2519 3 2519 8 5
 title
-S 0 2505 10 2505 60 50
+S 0 2519 10 2519 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2506 3 2506 12 9
+S 0 2520 3 2520 12 9
 rationale
-S 0 2506 14 2506 171 157
+S 0 2520 14 2520 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2507 3 2507 7 4
+S 0 2521 3 2521 7 4
 help
-S 0 2507 9 2507 120 113
+S 0 2521 9 2521 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2508 3 2508 11 8
+S 0 2522 3 2522 11 8
 examples
-M 2 2509 5 2521 122
-S 0 2509 5 2509 15 10
+M 2 2523 5 2535 122
+S 0 2523 5 2523 15 10
 triggering
-L 1 2510 7 2513 69
-S 1 2510 9 2513 69 241
+L 1 2524 7 2527 69
+S 1 2524 9 2527 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2514 5 2514 12 7
+S 0 2528 5 2528 12 7
 passing
-L 1 2515 7 2521 122
-S 1 2515 9 2521 122 615
+L 1 2529 7 2535 122
+S 1 2529 9 2535 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -10170,278 +10234,278 @@ S 1 2515 9 2521 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2523 3 2543 95
-S 0 2523 3 2523 5 2
+M 10 2537 3 2557 95
+S 0 2537 3 2537 5 2
 id
-S 0 2523 7 2523 26 19
+S 0 2537 7 2537 26 19
 asc-profile-invalid
-S 0 2524 3 2524 12 9
+S 0 2538 3 2538 12 9
 checklist
-S 0 2524 14 2524 34 20
+S 0 2538 14 2538 34 20
 provisioning-profile
-S 0 2525 3 2525 8 5
+S 0 2539 3 2539 8 5
 input
-S 0 2525 10 2525 13 3
+S 0 2539 10 2539 13 3
 asc
-S 0 2526 3 2526 11 8
+S 0 2540 3 2540 11 8
 severity
-S 0 2526 13 2526 18 5
+S 0 2540 13 2540 18 5
 error
-S 0 2527 3 2527 8 5
+S 0 2541 3 2541 8 5
 since
-S 0 2527 10 2527 15 5
+S 0 2541 10 2541 15 5
 0.1.0
-S 0 2528 3 2528 9 6
+S 0 2542 3 2542 9 6
 status
-S 0 2528 11 2528 18 7
+S 0 2542 11 2542 18 7
 preview
-S 0 2529 3 2529 8 5
+S 0 2543 3 2543 8 5
 title
-S 0 2529 10 2529 74 64
+S 0 2543 10 2543 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2530 3 2530 12 9
+S 0 2544 3 2544 12 9
 rationale
-S 0 2530 14 2530 244 230
+S 0 2544 14 2544 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2531 3 2531 7 4
+S 0 2545 3 2545 7 4
 help
-S 0 2531 9 2531 70 61
+S 0 2545 9 2545 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2532 3 2532 11 8
+S 0 2546 3 2546 11 8
 examples
-M 2 2533 5 2543 95
-S 0 2533 5 2533 15 10
+M 2 2547 5 2557 95
+S 0 2547 5 2547 15 10
 triggering
-L 1 2534 7 2538 69
-S 1 2534 9 2538 69 279
+L 1 2548 7 2552 69
+S 1 2548 9 2552 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2539 5 2539 12 7
+S 0 2553 5 2553 12 7
 passing
-L 1 2540 7 2543 95
-S 1 2540 9 2543 95 266
+L 1 2554 7 2557 95
+S 1 2554 9 2557 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2545 3 2562 85
-S 0 2545 3 2545 5 2
+M 10 2559 3 2576 85
+S 0 2559 3 2559 5 2
 id
-S 0 2545 7 2545 33 26
+S 0 2559 7 2559 33 26
 asc-sandbox-tester-missing
-S 0 2546 3 2546 12 9
+S 0 2560 3 2560 12 9
 checklist
-S 0 2546 14 2546 29 15
+S 0 2560 14 2560 29 15
 sandbox-account
-S 0 2547 3 2547 8 5
+S 0 2561 3 2561 8 5
 input
-S 0 2547 10 2547 13 3
+S 0 2561 10 2561 13 3
 asc
-S 0 2548 3 2548 11 8
+S 0 2562 3 2562 11 8
 severity
-S 0 2548 13 2548 18 5
+S 0 2562 13 2562 18 5
 error
-S 0 2549 3 2549 8 5
+S 0 2563 3 2563 8 5
 since
-S 0 2549 10 2549 15 5
+S 0 2563 10 2563 15 5
 0.1.0
-S 0 2550 3 2550 9 6
+S 0 2564 3 2564 9 6
 status
-S 0 2550 11 2550 18 7
+S 0 2564 11 2564 18 7
 preview
-S 0 2551 3 2551 8 5
+S 0 2565 3 2565 8 5
 title
-S 0 2551 10 2551 70 60
+S 0 2565 10 2565 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2552 3 2552 12 9
+S 0 2566 3 2566 12 9
 rationale
-S 0 2552 14 2552 240 226
+S 0 2566 14 2566 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2553 3 2553 7 4
+S 0 2567 3 2567 7 4
 help
-S 0 2553 9 2553 90 83
+S 0 2567 9 2567 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2554 3 2554 11 8
+S 0 2568 3 2568 11 8
 examples
-M 2 2555 5 2562 85
-S 0 2555 5 2555 15 10
+M 2 2569 5 2576 85
+S 0 2569 5 2569 15 10
 triggering
-L 1 2556 7 2558 85
-S 1 2556 9 2558 85 147
+L 1 2570 7 2572 85
+S 1 2570 9 2572 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2559 5 2559 12 7
+S 0 2573 5 2573 12 7
 passing
-L 1 2560 7 2562 85
-S 1 2560 9 2562 85 147
+L 1 2574 7 2576 85
+S 1 2574 9 2576 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2564 3 2584 82
-S 0 2564 3 2564 5 2
+M 11 2578 3 2598 82
+S 0 2578 3 2578 5 2
 id
-S 0 2564 7 2564 30 23
+S 0 2578 7 2578 30 23
 descriptor-asc-mismatch
-S 0 2565 3 2565 12 9
+S 0 2579 3 2579 12 9
 checklist
-S 0 2565 14 2565 30 16
+S 0 2579 14 2579 30 16
 product-metadata
-S 0 2566 3 2566 8 5
+S 0 2580 3 2580 8 5
 input
-S 0 2566 10 2566 13 3
+S 0 2580 10 2580 13 3
 asc
-S 0 2567 3 2567 11 8
+S 0 2581 3 2581 11 8
 severity
-S 0 2567 13 2567 20 7
+S 0 2581 13 2581 20 7
 warning
-S 0 2568 3 2568 15 12
+S 0 2582 3 2582 15 12
 context_only
-S 0 2568 17 2568 21 4
+S 0 2582 17 2582 21 4
 true
-S 0 2569 3 2569 8 5
+S 0 2583 3 2583 8 5
 since
-S 0 2569 10 2569 15 5
+S 0 2583 10 2583 15 5
 0.1.0
-S 0 2570 3 2570 9 6
+S 0 2584 3 2584 9 6
 status
-S 0 2570 11 2570 18 7
+S 0 2584 11 2584 18 7
 preview
-S 0 2571 3 2571 8 5
+S 0 2585 3 2585 8 5
 title
-S 0 2571 10 2571 55 45
+S 0 2585 10 2585 55 45
 the descriptor and App Store Connect disagree
-S 0 2572 3 2572 12 9
+S 0 2586 3 2586 12 9
 rationale
-S 0 2572 14 2572 209 195
+S 0 2586 14 2586 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2573 3 2573 7 4
+S 0 2587 3 2587 7 4
 help
-S 0 2573 9 2573 76 67
+S 0 2587 9 2587 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2574 3 2574 11 8
+S 0 2588 3 2588 11 8
 examples
-M 2 2575 5 2584 82
-S 0 2575 5 2575 15 10
+M 2 2589 5 2598 82
+S 0 2589 5 2589 15 10
 triggering
-L 1 2576 7 2579 86
-S 1 2576 9 2579 86 234
+L 1 2590 7 2593 86
+S 1 2590 9 2593 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2580 5 2580 12 7
+S 0 2594 5 2594 12 7
 passing
-L 1 2581 7 2584 82
-S 1 2581 9 2584 82 230
+L 1 2595 7 2598 82
+S 1 2595 9 2598 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2586 3 2606 47
-S 0 2586 3 2586 5 2
+M 10 2600 3 2620 47
+S 0 2600 3 2600 5 2
 id
-S 0 2586 7 2586 27 20
+S 0 2600 7 2600 27 20
 asc-missing-metadata
-S 0 2587 3 2587 12 9
+S 0 2601 3 2601 12 9
 checklist
-S 0 2587 14 2587 30 16
+S 0 2601 14 2601 30 16
 product-metadata
-S 0 2588 3 2588 8 5
+S 0 2602 3 2602 8 5
 input
-S 0 2588 10 2588 13 3
+S 0 2602 10 2602 13 3
 asc
-S 0 2589 3 2589 11 8
+S 0 2603 3 2603 11 8
 severity
-S 0 2589 13 2589 18 5
+S 0 2603 13 2603 18 5
 error
-S 0 2590 3 2590 8 5
+S 0 2604 3 2604 8 5
 since
-S 0 2590 10 2590 15 5
+S 0 2604 10 2604 15 5
 0.1.0
-S 0 2591 3 2591 9 6
+S 0 2605 3 2605 9 6
 status
-S 0 2591 11 2591 18 7
+S 0 2605 11 2605 18 7
 preview
-S 0 2592 3 2592 8 5
+S 0 2606 3 2606 8 5
 title
-S 0 2592 10 2592 70 60
+S 0 2606 10 2606 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2593 3 2593 12 9
+S 0 2607 3 2607 12 9
 rationale
-S 0 2593 14 2593 442 428
+S 0 2607 14 2607 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2594 3 2594 7 4
+S 0 2608 3 2608 7 4
 help
-S 0 2594 9 2594 80 71
+S 0 2608 9 2608 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2595 3 2595 11 8
+S 0 2609 3 2609 11 8
 examples
-M 2 2596 5 2606 47
-S 0 2596 5 2596 15 10
+M 2 2610 5 2620 47
+S 0 2610 5 2610 15 10
 triggering
-L 1 2597 7 2601 84
-S 1 2597 9 2601 84 310
+L 1 2611 7 2615 84
+S 1 2611 9 2615 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2602 5 2602 12 7
+S 0 2616 5 2616 12 7
 passing
-L 1 2603 7 2606 47
-S 1 2603 9 2606 47 230
+L 1 2617 7 2620 47
+S 1 2617 9 2620 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2608 3 2672 148
-S 0 2608 3 2608 5 2
+M 10 2622 3 2686 148
+S 0 2622 3 2622 5 2
 id
-S 0 2608 7 2608 38 31
+S 0 2622 7 2622 38 31
 asc-subscription-price-coverage
-S 0 2609 3 2609 12 9
+S 0 2623 3 2623 12 9
 checklist
-S 0 2609 14 2609 30 16
+S 0 2623 14 2623 30 16
 product-metadata
-S 0 2610 3 2610 8 5
+S 0 2624 3 2624 8 5
 input
-S 0 2610 10 2610 13 3
+S 0 2624 10 2624 13 3
 asc
-S 0 2611 3 2611 11 8
+S 0 2625 3 2625 11 8
 severity
-S 0 2611 13 2611 18 5
+S 0 2625 13 2625 18 5
 error
-S 0 2612 3 2612 8 5
+S 0 2626 3 2626 8 5
 since
-S 0 2612 10 2612 15 5
+S 0 2626 10 2626 15 5
 0.1.0
-S 0 2613 3 2613 9 6
+S 0 2627 3 2627 9 6
 status
-S 0 2613 11 2613 18 7
+S 0 2627 11 2627 18 7
 preview
-S 0 2614 3 2614 8 5
+S 0 2628 3 2628 8 5
 title
-S 0 2614 10 2614 76 66
+S 0 2628 10 2628 76 66
 the subscription is available in territories where it has no price
-S 0 2615 3 2615 12 9
+S 0 2629 3 2629 12 9
 rationale
-S 0 2615 14 2615 869 855
+S 0 2629 14 2629 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2616 3 2616 7 4
+S 0 2630 3 2630 7 4
 help
-S 0 2616 9 2616 140 131
+S 0 2630 9 2630 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2617 3 2617 11 8
+S 0 2631 3 2631 11 8
 examples
-M 2 2618 5 2672 148
-S 0 2618 5 2618 15 10
+M 2 2632 5 2686 148
+S 0 2632 5 2632 15 10
 triggering
-L 3 2619 7 2660 148
-S 1 2619 9 2632 148 1004
+L 3 2633 7 2674 148
+S 1 2633 9 2646 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -10456,7 +10520,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2633 9 2646 148 994
+S 1 2647 9 2660 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -10471,7 +10535,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2647 9 2660 148 1004
+S 1 2661 9 2674 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -10486,10 +10550,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2661 5 2661 12 7
+S 0 2675 5 2675 12 7
 passing
-L 1 2662 7 2672 148
-S 1 2662 9 2672 148 828
+L 1 2676 7 2686 148
+S 1 2676 9 2686 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10501,50 +10565,50 @@ S 1 2662 9 2672 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2674 3 2700 111
-S 0 2674 3 2674 5 2
+M 10 2688 3 2714 111
+S 0 2688 3 2688 5 2
 id
-S 0 2674 7 2674 32 25
+S 0 2688 7 2688 32 25
 asc-localization-rejected
-S 0 2675 3 2675 12 9
+S 0 2689 3 2689 12 9
 checklist
-S 0 2675 14 2675 30 16
+S 0 2689 14 2689 30 16
 product-metadata
-S 0 2676 3 2676 8 5
+S 0 2690 3 2690 8 5
 input
-S 0 2676 10 2676 13 3
+S 0 2690 10 2690 13 3
 asc
-S 0 2677 3 2677 11 8
+S 0 2691 3 2691 11 8
 severity
-S 0 2677 13 2677 18 5
+S 0 2691 13 2691 18 5
 error
-S 0 2678 3 2678 8 5
+S 0 2692 3 2692 8 5
 since
-S 0 2678 10 2678 15 5
+S 0 2692 10 2692 15 5
 0.1.0
-S 0 2679 3 2679 9 6
+S 0 2693 3 2693 9 6
 status
-S 0 2679 11 2679 18 7
+S 0 2693 11 2693 18 7
 preview
-S 0 2680 3 2680 8 5
+S 0 2694 3 2694 8 5
 title
-S 0 2680 10 2680 64 54
+S 0 2694 10 2694 64 54
 App Review rejected one of the product's localizations
-S 0 2681 3 2681 12 9
+S 0 2695 3 2695 12 9
 rationale
-S 0 2681 14 2681 223 209
+S 0 2695 14 2695 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2682 3 2682 7 4
+S 0 2696 3 2696 7 4
 help
-S 0 2682 9 2682 129 120
+S 0 2696 9 2696 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2683 3 2683 11 8
+S 0 2697 3 2697 11 8
 examples
-M 2 2684 5 2700 111
-S 0 2684 5 2684 15 10
+M 2 2698 5 2714 111
+S 0 2698 5 2698 15 10
 triggering
-L 1 2685 7 2692 52
-S 1 2685 9 2692 52 572
+L 1 2699 7 2706 52
+S 1 2699 9 2706 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10553,10 +10617,10 @@ S 1 2685 9 2692 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2693 5 2693 12 7
+S 0 2707 5 2707 12 7
 passing
-L 1 2694 7 2700 111
-S 1 2694 9 2700 111 577
+L 1 2708 7 2714 111
+S 1 2708 9 2714 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10564,61 +10628,61 @@ S 1 2694 9 2700 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2702 3 2734 167
-S 0 2702 3 2702 5 2
+M 12 2716 3 2748 167
+S 0 2716 3 2716 5 2
 id
-S 0 2702 7 2702 38 31
+S 0 2716 7 2716 38 31
 asc-first-purchase-with-version
-S 0 2703 3 2703 12 9
+S 0 2717 3 2717 12 9
 checklist
-S 0 2703 14 2703 30 16
+S 0 2717 14 2717 30 16
 binary-submitted
-S 0 2704 3 2704 8 5
+S 0 2718 3 2718 8 5
 input
-S 0 2704 10 2704 13 3
+S 0 2718 10 2718 13 3
 asc
-S 0 2705 3 2705 11 8
+S 0 2719 3 2719 11 8
 severity
-S 0 2705 13 2705 18 5
+S 0 2719 13 2719 18 5
 error
-S 0 2706 3 2706 8 5
+S 0 2720 3 2720 8 5
 since
-S 0 2706 10 2706 15 5
+S 0 2720 10 2720 15 5
 0.1.0
-S 0 2707 3 2707 9 6
+S 0 2721 3 2721 9 6
 status
-S 0 2707 11 2707 18 7
+S 0 2721 11 2721 18 7
 preview
-S 0 2708 3 2708 8 5
+S 0 2722 3 2722 8 5
 title
-S 0 2708 10 2708 79 69
+S 0 2722 10 2722 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2709 3 2709 12 9
+S 0 2723 3 2723 12 9
 rationale
-S 0 2709 14 2709 264 250
+S 0 2723 14 2723 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2710 3 2710 7 4
+S 0 2724 3 2724 7 4
 help
-S 0 2710 9 2710 111 102
+S 0 2724 9 2724 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2711 3 2711 15 12
+S 0 2725 3 2725 15 12
 environments
-L 2 2711 17 2711 37
-S 0 2711 18 2711 24 6
+L 2 2725 17 2725 37
+S 0 2725 18 2725 24 6
 review
-S 0 2711 26 2711 36 10
+S 0 2725 26 2725 36 10
 production
-S 0 2712 3 2712 17 14
+S 0 2726 3 2726 17 14
 not_applicable
-S 0 2712 19 2712 85 66
+S 0 2726 19 2726 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2713 3 2713 11 8
+S 0 2727 3 2727 11 8
 examples
-M 2 2714 5 2734 167
-S 0 2714 5 2714 15 10
+M 2 2728 5 2748 167
+S 0 2728 5 2728 15 10
 triggering
-L 1 2715 7 2723 59
-S 1 2715 9 2723 59 492
+L 1 2729 7 2737 59
+S 1 2729 9 2737 59 492
 environment: review
 ---
 { "data": [
@@ -10628,10 +10692,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2724 5 2724 12 7
+S 0 2738 5 2738 12 7
 passing
-L 1 2725 7 2734 167
-S 1 2725 9 2734 167 750
+L 1 2739 7 2748 167
+S 1 2739 9 2748 167 750
 environment: review
 ---
 { "data": [
@@ -10642,54 +10706,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2736 3 2765 162
-S 0 2736 3 2736 5 2
+M 11 2750 3 2779 162
+S 0 2750 3 2750 5 2
 id
-S 0 2736 7 2736 27 20
+S 0 2750 7 2750 27 20
 storekit-out-of-date
-S 0 2737 3 2737 12 9
+S 0 2751 3 2751 12 9
 checklist
-S 0 2737 14 2737 36 22
+S 0 2751 14 2751 36 22
 storekit-configuration
-S 0 2738 3 2738 8 5
+S 0 2752 3 2752 8 5
 input
-S 0 2738 10 2738 13 3
+S 0 2752 10 2752 13 3
 asc
-S 0 2739 3 2739 11 8
+S 0 2753 3 2753 11 8
 severity
-S 0 2739 13 2739 20 7
+S 0 2753 13 2753 20 7
 warning
-S 0 2740 3 2740 15 12
+S 0 2754 3 2754 15 12
 context_only
-S 0 2740 17 2740 21 4
+S 0 2754 17 2754 21 4
 true
-S 0 2741 3 2741 8 5
+S 0 2755 3 2755 8 5
 since
-S 0 2741 10 2741 15 5
+S 0 2755 10 2755 15 5
 0.1.0
-S 0 2742 3 2742 9 6
+S 0 2756 3 2756 9 6
 status
-S 0 2742 11 2742 18 7
+S 0 2756 11 2756 18 7
 preview
-S 0 2743 3 2743 8 5
+S 0 2757 3 2757 8 5
 title
-S 0 2743 10 2743 77 67
+S 0 2757 10 2757 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2744 3 2744 12 9
+S 0 2758 3 2758 12 9
 rationale
-S 0 2744 14 2744 236 222
+S 0 2758 14 2758 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2745 3 2745 7 4
+S 0 2759 3 2759 7 4
 help
-S 0 2745 9 2745 100 91
+S 0 2759 9 2759 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2746 3 2746 11 8
+S 0 2760 3 2760 11 8
 examples
-M 2 2747 5 2765 162
-S 0 2747 5 2747 15 10
+M 2 2761 5 2779 162
+S 0 2761 5 2761 15 10
 triggering
-L 1 2748 7 2757 166
-S 1 2748 9 2757 166 608
+L 1 2762 7 2771 166
+S 1 2762 9 2771 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10700,10 +10764,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2758 5 2758 12 7
+S 0 2772 5 2772 12 7
 passing
-L 1 2759 7 2765 162
-S 1 2759 9 2765 162 323
+L 1 2773 7 2779 162
+S 1 2773 9 2779 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10711,439 +10775,439 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 12 2768 3 2787 30
-S 0 2768 3 2768 5 2
+M 12 2782 3 2801 30
+S 0 2782 3 2782 5 2
 id
-S 0 2768 7 2768 31 24
+S 0 2782 7 2782 31 24
 build-bundle-id-mismatch
-S 0 2769 3 2769 12 9
+S 0 2783 3 2783 12 9
 checklist
-S 0 2769 14 2769 31 17
+S 0 2783 14 2783 31 17
 bundle-id-matches
-S 0 2770 3 2770 8 5
+S 0 2784 3 2784 8 5
 input
-S 0 2770 10 2770 15 5
+S 0 2784 10 2784 15 5
 build
-S 0 2771 3 2771 11 8
+S 0 2785 3 2785 11 8
 severity
-S 0 2771 13 2771 18 5
+S 0 2785 13 2785 18 5
 error
-S 0 2772 3 2772 8 5
+S 0 2786 3 2786 8 5
 since
-S 0 2772 10 2772 15 5
+S 0 2786 10 2786 15 5
 0.1.0
-S 0 2773 3 2773 9 6
+S 0 2787 3 2787 9 6
 status
-S 0 2773 11 2773 18 7
+S 0 2787 11 2787 18 7
 preview
-S 0 2774 3 2774 8 5
+S 0 2788 3 2788 8 5
 title
-S 0 2774 10 2774 69 59
+S 0 2788 10 2788 69 59
 the app was built with another bundle ID than the project's
-S 0 2775 3 2775 12 9
+S 0 2789 3 2789 12 9
 rationale
-S 0 2775 14 2775 650 638
+S 0 2789 14 2789 650 638
 StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
-S 0 2776 3 2776 7 4
+S 0 2790 3 2790 7 4
 help
-S 0 2776 9 2776 172 163
+S 0 2790 9 2790 172 163
 build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
-S 0 2777 3 2777 15 12
+S 0 2791 3 2791 15 12
 environments
-L 4 2777 17 2777 58
-S 0 2777 18 2777 25 7
+L 4 2791 17 2791 58
+S 0 2791 18 2791 25 7
 sandbox
-S 0 2777 27 2777 37 10
+S 0 2791 27 2791 37 10
 testflight
-S 0 2777 39 2777 45 6
+S 0 2791 39 2791 45 6
 review
-S 0 2777 47 2777 57 10
+S 0 2791 47 2791 57 10
 production
-S 0 2778 3 2778 17 14
+S 0 2792 3 2792 17 14
 not_applicable
-S 0 2778 19 2778 86 67
+S 0 2792 19 2792 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 2779 3 2779 11 8
+S 0 2793 3 2793 11 8
 examples
-M 2 2780 5 2787 30
-S 0 2780 5 2780 15 10
+M 2 2794 5 2801 30
+S 0 2794 5 2794 15 10
 triggering
-L 1 2781 7 2783 30
-S 1 2781 9 2783 30 66
+L 1 2795 7 2797 30
+S 1 2795 9 2797 30 66
 bundle_id: com.greenthumb.pocketgarden.beta
 signed_for: app_store
 
-S 0 2784 5 2784 12 7
+S 0 2798 5 2798 12 7
 passing
-L 1 2785 7 2787 30
-S 1 2785 9 2787 30 61
+L 1 2799 7 2801 30
+S 1 2799 9 2801 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2789 3 2808 31
-S 0 2789 3 2789 5 2
+M 10 2803 3 2822 31
+S 0 2803 3 2803 5 2
 id
-S 0 2789 7 2789 34 27
+S 0 2803 7 2803 34 27
 build-storekit-file-shipped
-S 0 2790 3 2790 12 9
+S 0 2804 3 2804 12 9
 checklist
-S 0 2790 14 2790 36 22
+S 0 2804 14 2804 36 22
 storekit-configuration
-S 0 2791 3 2791 8 5
+S 0 2805 3 2805 8 5
 input
-S 0 2791 10 2791 15 5
+S 0 2805 10 2805 15 5
 build
-S 0 2792 3 2792 11 8
+S 0 2806 3 2806 11 8
 severity
-S 0 2792 13 2792 20 7
+S 0 2806 13 2806 20 7
 warning
-S 0 2793 3 2793 8 5
+S 0 2807 3 2807 8 5
 since
-S 0 2793 10 2793 15 5
+S 0 2807 10 2807 15 5
 0.1.0
-S 0 2794 3 2794 9 6
+S 0 2808 3 2808 9 6
 status
-S 0 2794 11 2794 18 7
+S 0 2808 11 2808 18 7
 preview
-S 0 2795 3 2795 8 5
+S 0 2809 3 2809 8 5
 title
-S 0 2795 10 2795 68 58
+S 0 2809 10 2809 68 58
 a StoreKit configuration file is copied into the built app
-S 0 2796 3 2796 12 9
+S 0 2810 3 2810 12 9
 rationale
-S 0 2796 14 2796 271 257
+S 0 2810 14 2810 271 257
 A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
-S 0 2797 3 2797 7 4
+S 0 2811 3 2811 7 4
 help
-S 0 2797 9 2797 155 148
+S 0 2811 9 2811 155 148
 remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
-S 0 2798 3 2798 11 8
+S 0 2812 3 2812 11 8
 examples
-M 2 2799 5 2808 31
-S 0 2799 5 2799 15 10
+M 2 2813 5 2822 31
+S 0 2813 5 2813 15 10
 triggering
-L 1 2800 7 2803 43
-S 1 2800 9 2803 43 96
+L 1 2814 7 2817 43
+S 1 2814 9 2817 43 96
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [PocketGarden.storekit]
 
-S 0 2804 5 2804 12 7
+S 0 2818 5 2818 12 7
 passing
-L 1 2805 7 2808 31
-S 1 2805 9 2808 31 84
+L 1 2819 7 2822 31
+S 1 2819 9 2822 31 84
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [Seeds.png]
 
-M 13 2810 3 2834 30
-S 0 2810 3 2810 5 2
+M 13 2824 3 2848 30
+S 0 2824 3 2824 5 2
 id
-S 0 2810 7 2810 35 28
+S 0 2824 7 2824 35 28
 build-signed-for-development
-S 0 2811 3 2811 12 9
+S 0 2825 3 2825 12 9
 checklist
-S 0 2811 14 2811 26 12
+S 0 2825 14 2825 26 12
 code-signing
-S 0 2812 3 2812 8 5
+S 0 2826 3 2826 8 5
 input
-S 0 2812 10 2812 15 5
+S 0 2826 10 2826 15 5
 build
-S 0 2813 3 2813 11 8
+S 0 2827 3 2827 11 8
 severity
-S 0 2813 13 2813 17 4
+S 0 2827 13 2827 17 4
 note
-S 0 2814 3 2814 15 12
+S 0 2828 3 2828 15 12
 context_only
-S 0 2814 17 2814 21 4
+S 0 2828 17 2828 21 4
 true
-S 0 2815 3 2815 8 5
+S 0 2829 3 2829 8 5
 since
-S 0 2815 10 2815 15 5
+S 0 2829 10 2829 15 5
 0.1.0
-S 0 2816 3 2816 9 6
+S 0 2830 3 2830 9 6
 status
-S 0 2816 11 2816 18 7
+S 0 2830 11 2830 18 7
 preview
-S 0 2817 3 2817 8 5
+S 0 2831 3 2831 8 5
 title
-S 0 2817 10 2817 86 76
+S 0 2831 10 2831 86 76
 the archive is signed for development; the upload needs an App Store profile
-S 0 2818 3 2818 12 9
+S 0 2832 3 2832 12 9
 rationale
-S 0 2818 14 2818 318 304
+S 0 2832 14 2832 318 304
 Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
-S 0 2819 3 2819 7 4
+S 0 2833 3 2833 7 4
 help
-S 0 2819 9 2819 165 156
+S 0 2833 9 2833 165 156
 have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
-S 0 2820 3 2820 15 12
+S 0 2834 3 2834 15 12
 environments
-L 3 2820 17 2820 49
-S 0 2820 18 2820 28 10
+L 3 2834 17 2834 49
+S 0 2834 18 2834 28 10
 testflight
-S 0 2820 30 2820 36 6
+S 0 2834 30 2834 36 6
 review
-S 0 2820 38 2820 48 10
+S 0 2834 38 2834 48 10
 production
-S 0 2821 3 2821 17 14
+S 0 2835 3 2835 17 14
 not_applicable
-S 0 2821 19 2821 72 53
+S 0 2835 19 2835 72 53
 a development build is what Xcode and the sandbox run
-S 0 2822 3 2822 11 8
+S 0 2836 3 2836 11 8
 examples
-M 2 2823 5 2834 30
-S 0 2823 5 2823 15 10
+M 2 2837 5 2848 30
+S 0 2837 5 2837 15 10
 triggering
-L 1 2824 7 2828 32
-S 1 2824 9 2828 32 91
+L 1 2838 7 2842 32
+S 1 2838 9 2842 32 91
 environment: testflight
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2829 5 2829 12 7
+S 0 2843 5 2843 12 7
 passing
-L 1 2830 7 2834 30
-S 1 2830 9 2834 30 89
+L 1 2844 7 2848 30
+S 1 2844 9 2848 30 89
 environment: testflight
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 12 2836 3 2861 30
-S 0 2836 3 2836 5 2
+M 12 2850 3 2875 30
+S 0 2850 3 2850 5 2
 id
-S 0 2836 7 2836 37 30
+S 0 2850 7 2850 37 30
 build-exported-for-development
-S 0 2837 3 2837 12 9
+S 0 2851 3 2851 12 9
 checklist
-S 0 2837 14 2837 26 12
+S 0 2851 14 2851 26 12
 code-signing
-S 0 2838 3 2838 8 5
+S 0 2852 3 2852 8 5
 input
-S 0 2838 10 2838 15 5
+S 0 2852 10 2852 15 5
 build
-S 0 2839 3 2839 11 8
+S 0 2853 3 2853 11 8
 severity
-S 0 2839 13 2839 18 5
+S 0 2853 13 2853 18 5
 error
-S 0 2840 3 2840 8 5
+S 0 2854 3 2854 8 5
 since
-S 0 2840 10 2840 15 5
+S 0 2854 10 2854 15 5
 0.1.0
-S 0 2841 3 2841 9 6
+S 0 2855 3 2855 9 6
 status
-S 0 2841 11 2841 18 7
+S 0 2855 11 2855 18 7
 preview
-S 0 2842 3 2842 8 5
+S 0 2856 3 2856 8 5
 title
-S 0 2842 10 2842 52 42
+S 0 2856 10 2856 52 42
 the .ipa is not exported for the App Store
-S 0 2843 3 2843 12 9
+S 0 2857 3 2857 12 9
 rationale
-S 0 2843 14 2843 350 336
+S 0 2857 14 2857 350 336
 An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
-S 0 2844 3 2844 7 4
+S 0 2858 3 2858 7 4
 help
-S 0 2844 9 2844 100 95
+S 0 2858 9 2858 100 95
 export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
-S 0 2845 3 2845 15 12
+S 0 2859 3 2859 15 12
 environments
-L 3 2845 17 2845 49
-S 0 2845 18 2845 28 10
+L 3 2859 17 2859 49
+S 0 2859 18 2859 28 10
 testflight
-S 0 2845 30 2845 36 6
+S 0 2859 30 2859 36 6
 review
-S 0 2845 38 2845 48 10
+S 0 2859 38 2859 48 10
 production
-S 0 2846 3 2846 17 14
+S 0 2860 3 2860 17 14
 not_applicable
-S 0 2846 19 2846 82 63
+S 0 2860 19 2860 82 63
 a development or ad hoc build is what Xcode and the sandbox run
-S 0 2847 3 2847 11 8
+S 0 2861 3 2861 11 8
 examples
-M 2 2848 5 2861 30
-S 0 2848 5 2848 15 10
+M 2 2862 5 2875 30
+S 0 2862 5 2862 15 10
 triggering
-L 1 2849 7 2854 32
-S 1 2849 9 2854 32 103
+L 1 2863 7 2868 32
+S 1 2863 9 2868 32 103
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2855 5 2855 12 7
+S 0 2869 5 2869 12 7
 passing
-L 1 2856 7 2861 30
-S 1 2856 9 2861 30 101
+L 1 2870 7 2875 30
+S 1 2870 9 2875 30 101
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2863 3 2882 27
-S 0 2863 3 2863 5 2
+M 10 2877 3 2896 27
+S 0 2877 3 2877 5 2
 id
-S 0 2863 7 2863 31 24
+S 0 2877 7 2877 31 24
 build-minimum-os-too-low
-S 0 2864 3 2864 12 9
+S 0 2878 3 2878 12 9
 checklist
-S 0 2864 14 2864 24 10
+S 0 2878 14 2878 24 10
 os-version
-S 0 2865 3 2865 8 5
+S 0 2879 3 2879 8 5
 input
-S 0 2865 10 2865 15 5
+S 0 2879 10 2879 15 5
 build
-S 0 2866 3 2866 11 8
+S 0 2880 3 2880 11 8
 severity
-S 0 2866 13 2866 18 5
+S 0 2880 13 2880 18 5
 error
-S 0 2867 3 2867 8 5
+S 0 2881 3 2881 8 5
 since
-S 0 2867 10 2867 15 5
+S 0 2881 10 2881 15 5
 0.1.0
-S 0 2868 3 2868 9 6
+S 0 2882 3 2882 9 6
 status
-S 0 2868 11 2868 18 7
+S 0 2882 11 2882 18 7
 preview
-S 0 2869 3 2869 8 5
+S 0 2883 3 2883 8 5
 title
-S 0 2869 10 2869 82 72
+S 0 2883 10 2883 82 72
 the build runs on systems where the StoreKit API it calls does not exist
-S 0 2870 3 2870 12 9
+S 0 2884 3 2884 12 9
 rationale
-S 0 2870 14 2870 286 272
+S 0 2884 14 2884 286 272
 StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
-S 0 2871 3 2871 7 4
+S 0 2885 3 2885 7 4
 help
-S 0 2871 9 2871 123 114
+S 0 2885 9 2885 123 114
 raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
-S 0 2872 3 2872 11 8
+S 0 2886 3 2886 11 8
 examples
-M 2 2873 5 2882 27
-S 0 2873 5 2873 15 10
+M 2 2887 5 2896 27
+S 0 2887 5 2887 15 10
 triggering
-L 1 2874 7 2877 27
-S 1 2874 9 2877 27 80
+L 1 2888 7 2891 27
+S 1 2888 9 2891 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "14.0"
 
-S 0 2878 5 2878 12 7
+S 0 2892 5 2892 12 7
 passing
-L 1 2879 7 2882 27
-S 1 2879 9 2882 27 80
+L 1 2893 7 2896 27
+S 1 2893 9 2896 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "16.0"
 
-M 10 2884 3 2906 30
-S 0 2884 3 2884 5 2
+M 10 2898 3 2920 30
+S 0 2898 3 2898 5 2
 id
-S 0 2884 7 2884 29 22
+S 0 2898 7 2898 29 22
 build-profile-mismatch
-S 0 2885 3 2885 12 9
+S 0 2899 3 2899 12 9
 checklist
-S 0 2885 14 2885 34 20
+S 0 2899 14 2899 34 20
 provisioning-profile
-S 0 2886 3 2886 8 5
+S 0 2900 3 2900 8 5
 input
-S 0 2886 10 2886 15 5
+S 0 2900 10 2900 15 5
 build
-S 0 2887 3 2887 11 8
+S 0 2901 3 2901 11 8
 severity
-S 0 2887 13 2887 18 5
+S 0 2901 13 2901 18 5
 error
-S 0 2888 3 2888 8 5
+S 0 2902 3 2902 8 5
 since
-S 0 2888 10 2888 15 5
+S 0 2902 10 2902 15 5
 0.1.0
-S 0 2889 3 2889 9 6
+S 0 2903 3 2903 9 6
 status
-S 0 2889 11 2889 18 7
+S 0 2903 11 2903 18 7
 preview
-S 0 2890 3 2890 8 5
+S 0 2904 3 2904 8 5
 title
-S 0 2890 10 2890 105 95
+S 0 2904 10 2904 105 95
 the profile embedded in the build is for another or a wildcard App ID, another team, or expired
-S 0 2891 3 2891 12 9
+S 0 2905 3 2905 12 9
 rationale
-S 0 2891 14 2891 370 356
+S 0 2905 14 2905 370 356
 The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
-S 0 2892 3 2892 7 4
+S 0 2906 3 2906 7 4
 help
-S 0 2892 9 2892 111 102
+S 0 2906 9 2906 111 102
 sign the build with a current profile made for the app's explicit App ID by the team that owns the app
-S 0 2893 3 2893 11 8
+S 0 2907 3 2907 11 8
 examples
-M 2 2894 5 2906 30
-S 0 2894 5 2894 15 10
+M 2 2908 5 2920 30
+S 0 2908 5 2908 15 10
 triggering
-L 2 2895 7 2902 52
-S 1 2895 9 2898 58 111
+L 2 2909 7 2916 52
+S 1 2909 9 2912 58 111
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
 
-S 1 2899 9 2902 52 105
+S 1 2913 9 2916 52 105
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
 
-S 0 2903 5 2903 12 7
+S 0 2917 5 2917 12 7
 passing
-L 1 2904 7 2906 30
-S 1 2904 9 2906 30 61
+L 1 2918 7 2920 30
+S 1 2918 9 2920 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2909 3 2934 104
-S 0 2909 3 2909 5 2
+M 10 2923 3 2948 104
+S 0 2923 3 2923 5 2
 id
-S 0 2909 7 2909 33 26
+S 0 2923 7 2923 33 26
 build-product-list-differs
-S 0 2910 3 2910 12 9
+S 0 2924 3 2924 12 9
 checklist
-S 0 2910 14 2910 29 15
+S 0 2924 14 2924 29 15
 full-product-id
-S 0 2911 3 2911 8 5
+S 0 2925 3 2925 8 5
 input
-S 0 2911 10 2911 15 5
+S 0 2925 10 2925 15 5
 build
-S 0 2912 3 2912 11 8
+S 0 2926 3 2926 11 8
 severity
-S 0 2912 13 2912 20 7
+S 0 2926 13 2926 20 7
 warning
-S 0 2913 3 2913 8 5
+S 0 2927 3 2927 8 5
 since
-S 0 2913 10 2913 15 5
+S 0 2927 10 2927 15 5
 0.1.0
-S 0 2914 3 2914 9 6
+S 0 2928 3 2928 9 6
 status
-S 0 2914 11 2914 18 7
+S 0 2928 11 2928 18 7
 preview
-S 0 2915 3 2915 8 5
+S 0 2929 3 2929 8 5
 title
-S 0 2915 10 2915 73 63
+S 0 2929 10 2929 73 63
 a product ID list the build ships differs from the repository's
-S 0 2916 3 2916 12 9
+S 0 2930 3 2930 12 9
 rationale
-S 0 2916 14 2916 606 592
+S 0 2930 14 2930 606 592
 An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
-S 0 2917 3 2917 7 4
+S 0 2931 3 2931 7 4
 help
-S 0 2917 9 2917 99 90
+S 0 2931 9 2931 99 90
 build again from the sources you mean to ship, or correct the list the build was made from
-S 0 2918 3 2918 11 8
+S 0 2932 3 2932 11 8
 examples
-M 2 2919 5 2934 104
-S 0 2919 5 2919 15 10
+M 2 2933 5 2948 104
+S 0 2933 5 2933 15 10
 triggering
-L 1 2920 7 2926 104
-S 1 2920 9 2926 104 276
+L 1 2934 7 2940 104
+S 1 2934 9 2940 104 276
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11151,10 +11215,10 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-S 0 2927 5 2927 12 7
+S 0 2941 5 2941 12 7
 passing
-L 1 2928 7 2934 104
-S 1 2928 9 2934 104 278
+L 1 2942 7 2948 104
+S 1 2942 9 2948 104 278
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11162,64 +11226,64 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-M 11 2936 3 2958 118
-S 0 2936 3 2936 5 2
+M 11 2950 3 2972 118
+S 0 2950 3 2950 5 2
 id
-S 0 2936 7 2936 37 30
+S 0 2950 7 2950 37 30
 build-executable-names-product
-S 0 2937 3 2937 12 9
+S 0 2951 3 2951 12 9
 checklist
-S 0 2937 14 2937 29 15
+S 0 2951 14 2951 29 15
 full-product-id
-S 0 2938 3 2938 8 5
+S 0 2952 3 2952 8 5
 input
-S 0 2938 10 2938 15 5
+S 0 2952 10 2952 15 5
 build
-S 0 2939 3 2939 11 8
+S 0 2953 3 2953 11 8
 severity
-S 0 2939 13 2939 17 4
+S 0 2953 13 2953 17 4
 note
-S 0 2940 3 2940 15 12
+S 0 2954 3 2954 15 12
 context_only
-S 0 2940 17 2940 21 4
+S 0 2954 17 2954 21 4
 true
-S 0 2941 3 2941 8 5
+S 0 2955 3 2955 8 5
 since
-S 0 2941 10 2941 15 5
+S 0 2955 10 2955 15 5
 0.1.0
-S 0 2942 3 2942 9 6
+S 0 2956 3 2956 9 6
 status
-S 0 2942 11 2942 18 7
+S 0 2956 11 2956 18 7
 preview
-S 0 2943 3 2943 8 5
+S 0 2957 3 2957 8 5
 title
-S 0 2943 10 2943 83 73
+S 0 2957 10 2957 83 73
 the build's executable holds a product ID the sources read do not request
-S 0 2944 3 2944 12 9
+S 0 2958 3 2958 12 9
 rationale
-S 1 2944 14 2944 512 496
+S 1 2958 14 2958 512 496
 A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
-S 0 2945 3 2945 7 4
+S 0 2959 3 2959 7 4
 help
-S 0 2945 9 2945 112 103
+S 0 2959 9 2959 112 103
 add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
-S 0 2946 3 2946 11 8
+S 0 2960 3 2960 11 8
 examples
-M 2 2947 5 2958 118
-S 0 2947 5 2947 15 10
+M 2 2961 5 2972 118
+S 0 2961 5 2961 15 10
 triggering
-L 1 2948 7 2953 118
-S 1 2948 9 2953 118 223
+L 1 2962 7 2967 118
+S 1 2962 9 2967 118 223
 requests: [com.greenthumb.pocketgarden.seeds50]
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
-S 0 2954 5 2954 12 7
+S 0 2968 5 2968 12 7
 passing
-L 1 2955 7 2958 118
-S 1 2955 9 2958 118 171
+L 1 2969 7 2972 118
+S 1 2969 9 2972 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
