@@ -1,3 +1,4 @@
+import Foundation
 import Formats
 import Model
 import Loaders
@@ -255,6 +256,18 @@ public struct Doctor: Sendable {
         if let snapshot = project.ascSnapshot?.snapshot { inputs.append(snapshot.path) }
         options.inputs = inputs
         options.suppressions.baseline = request.baseline
+        if let configPath {
+            let folder = Paths.directoryName(of: configPath)
+            let current = FileManager.default.currentDirectoryPath
+            options.suppressions.ignores = configuration.ignores.map { ignore in
+                var ignore = ignore
+                ignore.pattern = ignore.path.map { path in
+                    let joined = Paths.resolve(path, relativeTo: folder)
+                    return Paths.normalize(joined.hasPrefix("/") ? joined : current + "/" + joined)
+                }
+                return ignore
+            }
+        }
         let diagnosis = engine.diagnose(project, inputProblems: problems, options: options)
         // `iapdoctor:ignore` directives in the files the findings point at (files iapdoctor
         // parsed, never others): when there are any, the rules' answers are assembled again

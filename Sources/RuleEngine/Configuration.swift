@@ -10,6 +10,8 @@ import Loaders
 ///   display-name-length:
 ///     severity: error
 ///     options: { max_length: 35 }
+/// ignore:                                 # findings accepted by rule and/or path (see Suppressions)
+///   - { rule: short-product-id, path: "Legacy/*", reason: the old store, retired in 3.0 }
 /// custom_rules:                           # declarative rules, same shape as rules.yaml entries
 ///   - id: product-id-prefix
 ///     checklist: product-metadata
@@ -31,6 +33,8 @@ public struct Configuration: Sendable {
     public var file: String?
     public var overrides: [String: Override] = [:]
     public var customRules: [RuleMetadata] = []
+    /// `ignore:` entries, in order.
+    public var ignores: [Suppressions.Ignore] = []
 
     public init() {}
 
@@ -143,10 +147,47 @@ public struct Configuration: Sendable {
                         configuration.customRules.append(rule)
                     }
                 }
+            case "ignore":
+                guard case .sequence(let items, _) = value else {
+                    problem("`ignore` must be a list of `{ rule, path, reason }` entries", help: "start each with `- rule: …`", at: value.location)
+                    continue
+                }
+                for item in items {
+                    guard case .mapping(let entryPairs, _) = item else {
+                        problem("an `ignore` entry must be a mapping with `rule` and/or `path`, and `reason`",
+                                help: "write `- { rule: short-product-id, path: \"Legacy/*\", reason: … }`", at: item.location)
+                        continue
+                    }
+                    var ignore = Suppressions.Ignore(rule: nil, path: nil, reason: nil, location: item.location)
+                    for (entryKey, entryValue) in entryPairs {
+                        guard let text = entryValue.scalar?.text, !text.isEmpty else {
+                            problem("`\(entryKey.text)` must be a string", help: "write `\(entryKey.text): …`", at: entryValue.location)
+                            continue
+                        }
+                        switch entryKey.text {
+                        case "rule":
+                            if ruleSet.rule(text) == nil {
+                                let suggestion = closestMatch(to: text, in: knownIDs).map { "; did you mean `\($0)`?" } ?? ""
+                                problem("unknown rule `\(text)`\(suggestion)", help: "`iapdoctor rules` lists every rule id", at: entryValue.location)
+                            }
+                            ignore.rule = text
+                        case "path": ignore.path = text
+                        case "reason": ignore.reason = text
+                        default:
+                            problem("unknown key `\(entryKey.text)` in an `ignore` entry",
+                                    help: "an entry has `rule`, `path` and `reason`", at: entryKey.location)
+                        }
+                    }
+                    if ignore.rule == nil && ignore.path == nil {
+                        problem("an `ignore` entry needs a `rule`, a `path`, or both", help: "add `rule: RULE-ID` or `path: \"folder/*\"`", at: item.location)
+                        continue
+                    }
+                    configuration.ignores.append(ignore)
+                }
             default:
-                let suggestion = closestMatch(to: key.text, in: ["rules", "custom_rules"]).map { "; did you mean `\($0)`?" } ?? ""
+                let suggestion = closestMatch(to: key.text, in: ["rules", "custom_rules", "ignore"]).map { "; did you mean `\($0)`?" } ?? ""
                 problem("unknown key `\(key.text)` in the configuration\(suggestion)",
-                        help: "the configuration has `rules` and `custom_rules`", at: key.location)
+                        help: "the configuration has `rules`, `custom_rules` and `ignore`", at: key.location)
             }
         }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }

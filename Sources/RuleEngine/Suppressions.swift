@@ -16,7 +16,20 @@ public struct Suppressions: Sendable {
         public var reason: String?
     }
 
+    /// An `.iapdoctor.yml` `ignore:` entry: every finding of `rule` (any rule when nil) in a file
+    /// matching `path` (any file when nil; a glob from the configuration's folder, where `*`
+    /// also crosses `/`).
+    public struct Ignore: Sendable, Hashable {
+        public var rule: String?
+        public var path: String?
+        public var reason: String?
+        public var location: SourceLocation
+        /// `path` made absolute from the configuration's folder (set by whoever loads it).
+        public var pattern: String?
+    }
+
     public var directives: [Directive] = []
+    public var ignores: [Ignore] = []
     /// Baseline fingerprints (``fingerprint(_:)``), each with how many findings it still accepts.
     public var baseline: [String: Int] = [:]
 
@@ -25,7 +38,7 @@ public struct Suppressions: Sendable {
         self.baseline = baseline
     }
 
-    public var isEmpty: Bool { directives.isEmpty && baseline.isEmpty }
+    public var isEmpty: Bool { directives.isEmpty && baseline.isEmpty && ignores.isEmpty }
 
     static let marker = Array("iapdoctor:ignore".utf8)
 
@@ -97,6 +110,8 @@ public struct Suppressions: Sendable {
         var decided: [String: Bool] = [:]
         /// Directives by file and covered line.
         let index: [String: [Int: [Int]]]
+        var usedIgnores: Set<Int> = []
+        let currentFolder = FileManager.default.currentDirectoryPath
 
         init(_ suppressions: Suppressions) {
             self.suppressions = suppressions
@@ -141,6 +156,15 @@ public struct Suppressions: Sendable {
                     return true
                 }
             }
+            for (offset, ignore) in suppressions.ignores.enumerated() where ignore.rule == nil || ignore.rule == finding.rule {
+                if let pattern = ignore.pattern {
+                    guard let file = finding.location?.file, !file.isEmpty else { continue }
+                    let absolute = Paths.normalize(file.hasPrefix("/") ? file : currentFolder + "/" + file)
+                    guard fnmatch(pattern, absolute, 0) == 0 else { continue }
+                }
+                usedIgnores.insert(offset)
+                return true
+            }
             if !suppressions.baseline.isEmpty {
                 let key = Suppressions.fingerprint(finding)
                 if let left = suppressions.baseline[key], left > 0 {
@@ -180,6 +204,22 @@ public struct Suppressions: Sendable {
                     finding.help = "say why after a dash: `iapdoctor:ignore \(directive.rules.joined(separator: ", ")) — the reason`"
                     notes.append(finding)
                 }
+            }
+            for (offset, ignore) in suppressions.ignores.enumerated() where !usedIgnores.contains(offset) {
+                let what = [ignore.rule.map { "rule `\($0)`" }, ignore.path.map { "path `\($0)`" }].compactMap { $0 }.joined(separator: " and ")
+                var finding = Finding(
+                    rule: RuleID.suppressionUnused.rawValue, severity: .note, checklist: nil,
+                    message: "the `ignore` entry for \(what) suppresses nothing", location: ignore.location)
+                finding.notes = ["a path is a glob from the configuration's folder; `*` also matches `/`"]
+                finding.help = "remove the entry, or correct its rule id or path"
+                notes.append(finding)
+            }
+            for ignore in suppressions.ignores where ignore.reason == nil {
+                var finding = Finding(
+                    rule: RuleID.suppressionWithoutReason.rawValue, severity: .note, checklist: nil,
+                    message: "an `ignore` entry gives no reason", location: ignore.location)
+                finding.help = "add `reason: …` saying why these findings are accepted"
+                notes.append(finding)
             }
             return notes
         }

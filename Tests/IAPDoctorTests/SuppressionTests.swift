@@ -138,6 +138,30 @@ struct SuppressionTests {
         #expect(suppressed.output.contains("(1 suppressed)"))
     }
 
+    /// `.iapdoctor.yml` `ignore:` by rule and path (globs from the configuration's folder), from
+    /// any current folder; an entry that matches nothing and one without a reason are notes; an
+    /// unknown rule id is a configuration error.
+    @Test func configurationIgnoresByRuleAndPath() throws {
+        let folder = try project("suppress-config")
+        defer { removeScratch(folder) }
+        try """
+            ignore:
+              - { rule: wildcard-app-id, path: project.yaml, reason: on purpose }
+              - { path: "catalog/*", reason: an archived catalog }
+              - { rule: short-product-id, path: "Sources/*" }
+            """.write(toFile: folder + "/.iapdoctor.yml", atomically: true, encoding: .utf8)
+        let report = try json(runIAPDoctor(["check", folder + "/project.yaml", "--format", "json"]))
+        let found = rules(report)
+        #expect(!found.contains("wildcard-app-id") && !found.contains("catalog-xml-feed-retired"), "\(found)")
+        #expect(found.contains("wildcard-profile") && found.contains("short-product-id"))
+        #expect(found.filter { $0 == "suppression-unused" }.count == 1 && found.filter { $0 == "suppression-without-reason" }.count == 1, "\(found)")
+        #expect((report["summary"] as? [String: Any])?["suppressed"] as? Int == 2)
+
+        try "ignore:\n  - { rule: wildcard-app-idd, reason: typo }\n".write(toFile: folder + "/.iapdoctor.yml", atomically: true, encoding: .utf8)
+        let wrong = try runIAPDoctor(["check", folder + "/project.yaml"])
+        #expect(wrong.status == 2 && wrong.output.contains("unknown rule `wildcard-app-idd`; did you mean `wildcard-app-id`?"), "\(wrong.output)")
+    }
+
     /// A baseline accepts today's findings: lines inserted above them keep them accepted; a new
     /// finding is reported alone and fails the check.
     @Test func aBaselineSurvivesMovedLinesAndReportsOnlyNewFindings() throws {
