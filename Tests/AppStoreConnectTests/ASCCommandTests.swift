@@ -186,7 +186,7 @@ extension ASCCommandTests {
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.errors.contains("note: the pull stopped early (IAPDOCTOR.RATE_LIMIT_RESERVE)"))
         #expect(first.errors.contains("help: to continue (an hour later, or with another key): iapdoctor asc pull --resume \(stopped) -o \(resumed)"))
-        let stoppedBytes = try readText(stopped)
+        let stoppedBytes = readText(stopped)
 
         let overwrite = try pull(.init(), ["--resume", stopped, "-o", stopped])
         #expect(overwrite.status == 2)
@@ -208,9 +208,9 @@ extension ASCCommandTests {
         func withoutTime(_ text: String) -> String {
             text.split(separator: "\n").filter { !$0.contains("\"fetched_at\"") }.joined(separator: "\n")
         }
-        #expect(try withoutTime(readText(resumed)) == withoutTime(readText(whole)))
+        #expect(withoutTime(readText(resumed)) == withoutTime(readText(whole)))
         #expect(try SnapshotIndex(readText(resumed)).document["meta"]?["iapdoctor"]?["fetched_at"] == SnapshotIndex(stoppedBytes).document["meta"]?["iapdoctor"]?["fetched_at"])
-        #expect(try readText(stopped) == stoppedBytes, "the resumed file is an input: never written")
+        #expect(readText(stopped) == stoppedBytes, "the resumed file is an input: never written")
     }
 }
 

@@ -31,7 +31,7 @@ final class ConfinementTests {
     func write(_ relative: String, _ text: String) -> String {
         let path = project + "/" + relative
         try? FileManager.default.createDirectory(atPath: Paths.directoryName(of: path), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         return path
     }
 
@@ -119,7 +119,7 @@ final class ConfinementTests {
 
     @Test func aSchemesStoreKitReferenceStaysInsideTheRoot() throws {
         let storeKit = #"{ "products": [ { "productID": "\#(Self.secret)", "type": "NonConsumable", "referenceName": "x", "displayPrice": "0.99", "familyShareable": false, "internalID": "1", "localizations": [] } ], "settings": {}, "version": { "major": 3, "minor": 0 } }"#
-        FileManager.default.createFile(atPath: outside + "/Products.storekit", contents: Data(storeKit.utf8))
+        #expect(FileManager.default.createFile(atPath: outside + "/Products.storekit", contents: Data(storeKit.utf8)))
         let scheme = """
             <?xml version="1.0" encoding="UTF-8"?>
             <Scheme version="1.7">
@@ -358,8 +358,8 @@ final class ConfinementTests {
         let sources = "Src \"x\": #1\n- injected: true \\"
         let storeKit = "-?*&! \"q\" \\ #.storekit"
         try FileManager.default.createDirectory(atPath: folder + "/" + sources, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/" + sources + "/Store.swift", contents: Data("import StoreKit\n".utf8))
-        FileManager.default.createFile(atPath: folder + "/" + storeKit, contents: Data(#"{ "products": [], "settings": {}, "version": { "major": 3, "minor": 0 } }"#.utf8))
+        #expect(FileManager.default.createFile(atPath: folder + "/" + sources + "/Store.swift", contents: Data("import StoreKit\n".utf8)))
+        #expect(FileManager.default.createFile(atPath: folder + "/" + storeKit, contents: Data(#"{ "products": [], "settings": {}, "version": { "major": 3, "minor": 0 } }"#.utf8)))
         let run = try run(["init", folder])
         #expect(run.status == 0, "\(run.errors)")
         let loaded = DescriptorLoader.load(path: folder + "/project.yaml")
@@ -442,7 +442,7 @@ final class ConfinementTests {
 
     @Test func missingOversizedAndUnreadableSourcesAreFindings() throws {
         write("App/Store.swift", "import StoreKit\n")
-        FileManager.default.createFile(atPath: project + "/App/Huge.swift", contents: Data(repeating: 0x20, count: (4 << 20) + 1))
+        #expect(FileManager.default.createFile(atPath: project + "/App/Huge.swift", contents: Data(repeating: 0x20, count: (4 << 20) + 1)))
         #expect(mkfifo(project + "/App/Pipe.swift", 0o600) == 0)
         let descriptor = write("project.yaml", "version: 1\napp:\n  sources: [App, Missing]\n")
         let run = try run(["check", descriptor])

@@ -216,7 +216,7 @@ struct HostileFixTests {
         let folder = try makeScratchFolder("fix-bom")
         defer { removeScratch(folder) }
         let path = folder + "/Store.swift"
-        try FileManager.default.createFile(atPath: path, contents: Data([0xEF, 0xBB, 0xBF] + Array("let ids = [\"gold\"]\r\n".utf8)))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([0xEF, 0xBB, 0xBF] + Array("let ids = [\"gold\"]\r\n".utf8))))
         let plan = Fixer.plan([finding(path, replacement: "com.acme.gold")], root: folder)
         #expect(plan.refused.isEmpty, "\(plan.refused.map(\.reason))")
         #expect(plan.files.first?.after == [0xEF, 0xBB, 0xBF] + Array("let ids = [\"com.acme.gold\"]\r\n".utf8))
@@ -231,7 +231,7 @@ struct HostileFixTests {
         var findings: [Finding] = []
         for name in names {
             let latin1: [UInt8] = Array("// caf".utf8) + [0xE9] + Array("\nlet ids = [\"gold\"]".utf8)
-            try FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(latin1))
+            #expect(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(latin1)))
             findings.append(finding(folder + "/" + name, replacement: "com.acme.gold", line: 2))
         }
         let plan = Fixer.plan(findings, root: folder)
@@ -241,7 +241,7 @@ struct HostileFixTests {
         #expect(String(decoding: diff, as: UTF8.self).contains("--- \"a/Line\\nBreak +++ b.swift\"\n"))
         #expect(!String(decoding: diff, as: UTF8.self).split(separator: "\n").contains { $0.hasPrefix("+++ b.swift") })
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/patch") else { return }
-        try FileManager.default.createFile(atPath: folder + "/fix.diff", contents: Data(diff))
+        #expect(FileManager.default.createFile(atPath: folder + "/fix.diff", contents: Data(diff)))
         let patch = Process()
         patch.executableURL = URL(fileURLWithPath: "/usr/bin/patch")
         patch.arguments = ["-p1", "-s", "-i", "fix.diff"]

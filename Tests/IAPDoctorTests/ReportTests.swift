@@ -445,8 +445,8 @@ struct HeadlessChromium {
         try FileManager.default.createDirectory(atPath: folder + "/profile", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let stdoutPath = folder + "/stdout", stderrPath = folder + "/stderr"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        #expect(FileManager.default.createFile(atPath: stdoutPath, contents: nil))
+        #expect(FileManager.default.createFile(atPath: stderrPath, contents: nil))
         let stdout = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         let process = Process()

@@ -45,7 +45,7 @@ package func runIAPDoctor(_ arguments: [String], environment: [String: String] =
     process.standardOutput = pipe
     // stderr goes to a file: an unread pipe would block a child that writes more than its buffer.
     let errorsPath = scratchPath("stderr")
-    FileManager.default.createFile(atPath: errorsPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorsPath, contents: nil)
     defer { removeScratch(errorsPath) }
     let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
     process.standardError = errors

@@ -106,7 +106,7 @@ struct ScanTests {
         let xml = "<p>\n<item><a>x</b></item></p>"
         var parseError: XMLReaderError?
         var scanError: XMLReaderError?
-        do { _ = try XMLReader.parse(string: xml) } catch let error as XMLReaderError { parseError = error }
+        do { _ = try XMLReader.parse(string: xml) } catch { parseError = error }
         do {
             _ = try XMLReader.scan(bytes: Array(xml.utf8), select: { $0.name == "item" }) { _ in }
         } catch let error as XMLReaderError { scanError = error }
