@@ -283,7 +283,7 @@ struct ReportBrowserTests {
 
     @Test("the checklist and product rows are in the rendered DOM; a screenshot is taken", arguments: reportExamples)
     func rendersInChromium(example: ReportExample) throws {
-        let browser = try #require(HeadlessChromium.find(), "no Chromium or Google Chrome found; run scripts/bootstrap.sh (apt-get install chromium), or on a Mac install Google Chrome")
+        let browser = try #require(HeadlessChromium.find(), "no Chromium or Google Chrome found; run scripts/bootstrap.sh --tests (apt-get install chromium), or on a Mac install Google Chrome")
         try FileManager.default.createDirectory(atPath: Self.screenshotFolder, withIntermediateDirectories: true)
         let page = Self.screenshotFolder + "/\(example.name).html"
         let run = try runReport(["report", example.input, "-o", page])
@@ -308,7 +308,7 @@ struct ReportBrowserTests {
     }
 
     @Test func markupFromTheInputsStaysInertInTheBrowser() throws {
-        let browser = try #require(HeadlessChromium.find(), "no Chromium or Google Chrome found; run scripts/bootstrap.sh (apt-get install chromium), or on a Mac install Google Chrome")
+        let browser = try #require(HeadlessChromium.find(), "no Chromium or Google Chrome found; run scripts/bootstrap.sh --tests (apt-get install chromium), or on a Mac install Google Chrome")
         let folder = scratchPath("iapdoctor-report")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

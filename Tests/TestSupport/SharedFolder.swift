@@ -22,7 +22,7 @@ package enum SharedFolder {
 }
 
 /// Whether the tests that need tools a machine may lack (Chromium or Google Chrome, Python with
-/// jsonschema and PyYAML) must run: `IAPDOCTOR_REQUIRE_TOOLS=1`, where `scripts/bootstrap.sh` has
+/// jsonschema and PyYAML) must run: `IAPDOCTOR_REQUIRE_TOOLS=1`, where `scripts/bootstrap.sh --tests` has
 /// installed them (`.ci/run`, the GitHub workflow). Elsewhere they skip by name when a tool is missing.
 package var toolsRequired: Bool { environmentRequires("IAPDOCTOR_REQUIRE_TOOLS") }
 
