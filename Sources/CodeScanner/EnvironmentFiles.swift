@@ -11,8 +11,33 @@ extension SourceScanner {
     /// examples, never the app's; a request that reads one of their keys is told what they say.
     static let environmentTemplateNames = [".env.example", ".env.sample", ".env.template", ".env.dist"]
 
+    /// A template's name: one of ``environmentTemplateNames``, or any `.env.…` name that ends in
+    /// one of their suffixes (`.env.dev.example`, `.env.local.sample`).
     static func isEnvironmentTemplate(_ path: String) -> Bool {
-        environmentTemplateNames.contains((path as NSString).lastPathComponent)
+        let name = (path as NSString).lastPathComponent
+        return environmentTemplateNames.contains(name)
+            || (name.hasPrefix(".env.") && [".example", ".sample", ".template", ".dist"].contains { name.hasSuffix($0) })
+    }
+
+    /// The environment files and templates a folder may hold, in the order they are read: the
+    /// fixed names, then other templates by name (at most the folder's first 10,000 entries are
+    /// looked at).
+    static func environmentCandidates(in folder: String) -> [String] {
+        var names = environmentFileNames + environmentTemplateNames
+        if let directory = opendir(folder.isEmpty ? "." : folder) {
+            defer { closedir(directory) }
+            var extra: [String] = []
+            var seen = 0
+            while seen < 10_000, let entry = readdir(directory) {
+                seen += 1
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if isEnvironmentTemplate(name) && !names.contains(name) { extra.append(name) }
+            }
+            names += extra.sorted()
+        }
+        return names
     }
 
     /// Each `KEY=value` line: the key, the value (unquoted, without a trailing comment), and where

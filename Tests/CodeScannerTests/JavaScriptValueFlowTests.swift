@@ -166,6 +166,24 @@ extension JavaScriptValueFlowTests {
             "`Config.IAP_LIFETIME` comes from an `.env` file that is not in the repository; the template `.env.example` (line 1) has `IAP_LIFETIME=com.acme.rn.lifetime`") == true,
             "\(scan.unresolved.first?.reason ?? "")")
     }
+
+    /// A template named for its environment (`.env.dev.example`) is one too; a file whose name
+    /// only starts like one is not.
+    @Test func templatesNamedForAnEnvironmentAreRead() throws {
+        let fixture = FixtureFolder("sources")
+        fixture.write(".env.dev.example", "PURCHASE_SKU_IOS='com.acme.rn.year'\n")
+        fixture.write(".env.examples.bak", "OTHER_SKU=com.acme.rn.other\n")
+        fixture.write("src/store.ts", #"""
+        import Config from 'react-native-config';
+        import { getProducts } from 'react-native-iap';
+        export const load = () => getProducts({ skus: [Config.PURCHASE_SKU_IOS, Config.OTHER_SKU] });
+        """#)
+        let scan = SourceScanner.scan(paths: ["src"], baseDirectory: fixture.folder, root: fixture.folder)
+        #expect(scan.requests.isEmpty)
+        let reason = scan.unresolved.first?.reason ?? ""
+        #expect(reason.contains("the template `.env.dev.example` (line 1) has `PURCHASE_SKU_IOS=com.acme.rn.year`"), "\(reason)")
+        #expect(!reason.contains("com.acme.rn.other"), "\(reason)")
+    }
 }
 
 extension JavaScriptValueFlowTests {
