@@ -1,5 +1,5 @@
-import Foundation
 import Formats
+import JSONReader
 import Model
 import RuleEngine
 
@@ -29,12 +29,12 @@ public enum Baseline {
             let key = Suppressions.fingerprint(finding)
             counts[key, default: (finding.rule, finding.location?.file ?? "", finding.message, 0)].count += 1
         }
-        var lines: [String] = []
-        for key in counts.keys.sorted() {
+        // Keys in a fixed order and strings quoted as every iapdoctor JSON file is: the same bytes on
+        // every platform.
+        let lines = counts.keys.sorted().map { key -> String in
             let entry = counts[key]!
-            let object: [String: Any] = ["rule": entry.rule, "file": entry.file, "message": entry.message, "count": entry.count]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            lines.append("    " + String(decoding: data, as: UTF8.self))
+            return "    {\"rule\": \(JSONText.quoted(entry.rule)), \"file\": \(JSONText.quoted(entry.file)), "
+                + "\"message\": \(JSONText.quoted(entry.message)), \"count\": \(entry.count)}"
         }
         return "{\n  \"schema\": \"\(schema)\",\n  \"findings\": [\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + "  ]\n}\n"
     }
@@ -48,22 +48,29 @@ public enum Baseline {
             throw Problem(message: "cannot read the baseline `\(Paths.shown(path))`: \(error.message)",
                           help: "write one with `iapdoctor check --write-baseline \(Paths.shown(path)) …`")
         }
-        func malformed(_ what: String) -> Problem {
-            Problem(message: "the baseline `\(Paths.shown(path))` is not one iapdoctor wrote: \(what)",
-                    help: "write it again with `iapdoctor check --write-baseline \(Paths.shown(path)) …`")
+        func malformed(_ what: String, at node: JSONNode? = nil) -> Problem {
+            let position = node.map { ":\($0.span.line):\($0.span.column)" } ?? ""
+            return Problem(message: "\(Paths.shown(path))\(position): the baseline is not one iapdoctor wrote: \(what)",
+                           help: "write it again with `iapdoctor check --write-baseline \(Paths.shown(path)) …`")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            throw malformed("it is not a JSON object")
+        let document: JSONDocument
+        do {
+            document = try JSONDocument.parse(bytes: bytes, file: path)
+        } catch {
+            throw Problem(message: "\(Paths.shown(path)):\(error.line):\(error.column): the baseline is not valid JSON: \(error.message)",
+                          help: "write it again with `iapdoctor check --write-baseline \(Paths.shown(path)) …`")
         }
-        guard object["schema"] as? String == schema else { throw malformed("its `schema` is not `\(schema)`") }
-        guard let entries = object["findings"] as? [[String: Any]] else { throw malformed("`findings` is not a list of objects") }
+        let root = document.root
+        guard root.kind == .object else { throw malformed("it is not a JSON object", at: root) }
+        guard root["schema"]?.string == schema else { throw malformed("its `schema` is not `\(schema)`", at: root["schema"] ?? root) }
+        guard let list = root["findings"], list.kind == .array else { throw malformed("`findings` is not a list", at: root["findings"] ?? root) }
         var accepted: [String: Int] = [:]
-        for (index, entry) in entries.enumerated() {
-            guard let rule = entry["rule"] as? String, let file = entry["file"] as? String, let message = entry["message"] as? String,
-                  let count = entry["count"] as? Int, count > 0 else {
-                throw malformed("finding \(index + 1) lacks a `rule`, `file` or `message` string, or a positive `count`")
+        for (index, entry) in list.elements.enumerated() {
+            guard entry.kind == .object, let rule = entry["rule"]?.string, let file = entry["file"]?.string,
+                  let message = entry["message"]?.string, let count = entry["count"]?.integer, count > 0, count <= Int64(Int32.max) else {
+                throw malformed("finding \(index + 1) lacks a `rule`, `file` or `message` string, or a positive `count`", at: entry)
             }
-            accepted["\(rule)\u{1F}\(file)\u{1F}\(message)", default: 0] += count
+            accepted["\(rule)\u{1F}\(file)\u{1F}\(message)", default: 0] += Int(count)
         }
         return accepted
     }

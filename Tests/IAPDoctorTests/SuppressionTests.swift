@@ -198,6 +198,13 @@ struct SuppressionTests {
         try "{\"schema\": \"other\"}".write(toFile: folder + "/b.json", atomically: true, encoding: .utf8)
         let run = try runIAPDoctor(["check", repositoryFile("examples/healthy/project.yaml"), "--baseline", folder + "/b.json"])
         #expect(run.status == 2 && run.errors.contains("is not one iapdoctor wrote: its `schema` is not `iapdoctor-baseline/1`"), "\(run.errors)")
+        #expect(run.errors.contains("b.json:1:12: the baseline"), "\(run.errors)")
+        try "{\"schema\": \"iapdoctor-baseline/1\",\n \"findings\": [\n  {\"rule\": 1}]}".write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
+        let entry = try runIAPDoctor(["check", repositoryFile("examples/healthy/project.yaml"), "--baseline", folder + "/c.json"])
+        #expect(entry.status == 2 && entry.errors.contains("c.json:3:3: the baseline is not one iapdoctor wrote: finding 1 lacks"), "\(entry.errors)")
+        try "{\"schema\": ".write(toFile: folder + "/d.json", atomically: true, encoding: .utf8)
+        let truncated = try runIAPDoctor(["check", repositoryFile("examples/healthy/project.yaml"), "--baseline", folder + "/d.json"])
+        #expect(truncated.status == 2 && truncated.errors.contains("d.json:1:") && truncated.errors.contains("is not valid JSON"), "\(truncated.errors)")
         let missing = try runIAPDoctor(["check", repositoryFile("examples/healthy/project.yaml"), "--baseline", folder + "/none.json"])
         #expect(missing.status == 2 && missing.errors.contains("cannot read the baseline"), "\(missing.errors)")
     }
