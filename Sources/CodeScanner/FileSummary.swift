@@ -208,6 +208,7 @@ extension SourceScanner {
             case .javaScript: summarizer.summarizeJavaScript()
             case .cSharp: summarizer.summarizeCSharp()
             }
+            summarizer.keepSecretsUsedForReceipts()
             var summary = summarizer.summary
             summary.requestTypes = Set((summary.calls.map(\.context) + summary.wrappers.map(\.context)).compactMap { $0.typePaths.last?.last })
             return summary

@@ -176,9 +176,12 @@ public enum EvidenceLoader {
         }
         for (file, named, served) in [storeKitPath.map { ($0.path, $0.named, true) }, checkedOnly.map { ($0.path, $0.named, false) }].compactMap({ $0 }) {
             do {
-                let configuration = try StoreKitConfiguration.load(path: file)
+                var configuration = try StoreKitConfiguration.load(path: file)
                 project.parsedFiles.note(file)
-                if served { project.evidence.storeKit = configuration }
+                if served {
+                    configuration.use = .run
+                    project.evidence.storeKit = configuration
+                }
                 project.storeKitFiles.append(configuration)
             } catch {
                 project.parsedFiles.note(error.readFiles)

@@ -1,3 +1,4 @@
+import CodeScanner
 import JSONReader
 import Formats
 import Model
@@ -238,12 +239,13 @@ public enum ProductIDList {
             return nil
         }
 
-        /// Every value shaped like an App Store shared secret under a key that says secret.
+        /// Every value shaped like an App Store shared secret under a key that says shared secret
+        /// (`SharedSecret`, `IAPSecret`; an `EncryptionSecret` is the app's own).
         mutating func findSecrets(_ node: Node, key: String?, depth: Int) {
             guard depth <= 16 else { return }
             switch node.kind {
             case .string(let text):
-                if let key, key.lowercased().contains("secret"), ProductIDList.looksLikeSharedSecret(text) {
+                if let key, SourceScanner.namesSharedSecret(key), ProductIDList.looksLikeSharedSecret(text) {
                     secrets.append(SourceEvidence.Secret(location: node.location, name: key))
                 }
             case .array(let elements):

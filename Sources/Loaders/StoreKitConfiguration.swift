@@ -30,7 +30,18 @@ public struct StoreKitConfiguration: Sendable {
         public var location: SourceLocation
     }
 
+    /// What the file is to the app: the one Xcode serves products from when it runs the app, or a
+    /// file checked on its own (on the command line, or the descriptor's when a scheme chose another).
+    public enum Use: String, Sendable {
+        /// The scheme's (or, without a scheme, the descriptor's): App Store Connect's limits are
+        /// not its business; only what makes Xcode fail to serve a product is.
+        case run
+        /// Checked as a catalog: App Store Connect's limits are reported, as notes.
+        case catalog
+    }
+
     public var file: String
+    public var use: Use = .catalog
     public var products: [Product] = []
     public var groups: [Group] = []
     /// The "Load Products" simulated failure, when it is on.

@@ -30,6 +30,7 @@ public enum RuleDocs {
         if let reason = rule.notApplicableReason, !rule.environments.isEmpty {
             out += "Elsewhere it is `not_applicable`: \(reason).\n\n"
         }
+        if rule.input == .storekit { out += whereItApplies(rule) }
         let language = rule.input == .catalog ? "xml" : (rule.input == .storekit || rule.input == .asc ? "json" : "yaml")
         if !rule.triggering.isEmpty {
             out += "## Problematic\n\n"
@@ -66,6 +67,25 @@ public enum RuleDocs {
         out += "## How to suppress\n\n"
         out += "In `.iapdoctor.yml` beside the descriptor (or the file given with `--rules`):\n\n"
         out += "```yaml\nrules:\n  \(rule.id): off        # or note, warning, error\n```\n"
+        return out
+    }
+
+    /// The three kinds of `.storekit` file a check meets, and what the rule does with each.
+    static func storeKitUses(_ rule: RuleMetadata) -> [(file: String, judged: String)] {
+        let severity = "`\(rule.severity.rawValue)`"
+        let notJudged = "not judged"
+        return [
+            ("synced with App Store Connect, used by the app's Run", rule.judgesStoreLimit ? "\(notJudged): its metadata is App Store Connect's, judged in the snapshot" : severity),
+            ("local (not synced), used by the app's Run", rule.judgesStoreLimit ? "\(notJudged): Xcode serves its products whatever the store would accept" : severity),
+            ("checked on its own (on the command line, or the descriptor's when the scheme uses another)", severity),
+        ]
+    }
+
+    /// A `.storekit` rule's table: which files it judges. The environment does not change it.
+    static func whereItApplies(_ rule: RuleMetadata) -> String {
+        var out = "## Where it applies\n\n| the .storekit file is | this rule |\n| --- | --- |\n"
+        for use in storeKitUses(rule) { out += "| \(use.file) | \(use.judged) |\n" }
+        out += "\nThe same in every environment: the file the scheme names is what Xcode serves when it runs the app, whatever the descriptor's `environment`.\n\n"
         return out
     }
 
@@ -106,6 +126,16 @@ public enum RuleDocs {
         out += "| rule | checklist item | severity | what it finds |\n| --- | --- | --- | --- |\n"
         for rule in ruleSet.rules {
             out += "| [`\(rule.id)`](\(rule.id).md) | \(rule.checklist.map { "`\($0)`" } ?? "(inputs)") | \(rule.severity.rawValue) | \(rule.title) |\n"
+        }
+        let storeKitRules = ruleSet.rules.filter { $0.input == .storekit }
+        if !storeKitRules.isEmpty {
+            out += "\n## StoreKit configuration files: what is judged where\n\n"
+            out += "A `.storekit` file decides what Xcode serves when it runs the app; App Store Connect's limits are judged where App Store Connect's data is (the snapshot), and in a file checked on its own. The environment does not change the table.\n\n"
+            out += "| rule | synced, used by the Run | local, used by the Run | checked on its own |\n| --- | --- | --- | --- |\n"
+            for rule in storeKitRules {
+                let cells = storeKitUses(rule).map { $0.judged.hasPrefix("not judged") ? "—" : $0.judged }
+                out += "| [`\(rule.id)`](\(rule.id).md) | \(cells.joined(separator: " | ")) |\n"
+            }
         }
         return out
     }

@@ -168,13 +168,14 @@ package struct DeclarativeRule: Rule {
         }
     }
 
-    /// StoreKit checks: `each: product` visits every product of every file (subscriptions too);
-    /// `field` is a path of JSON keys, stepping into every element of an array on the way.
+    /// StoreKit checks: `each: product` visits every product of every file it judges (subscriptions
+    /// too); `field` is a path of JSON keys, stepping into every element of an array on the way.
     func checkStoreKitFiles(_ context: RuleContext) -> [Outcome] {
         guard let check = context.metadata.check else { return [] }
+        if let notApplicable = context.storeLimitNotApplicable { return [notApplicable] }
         let constraints = Constraints(context.metadata)
         var outcomes: [Outcome] = []
-        for configuration in context.project.storeKitFiles {
+        for configuration in context.judgedStoreKitFiles {
             for product in configuration.products {
                 let id = product.productID?.value
                 let name = id ?? "the product at line \(product.location.line)"
@@ -196,7 +197,7 @@ package struct DeclarativeRule: Rule {
                         findings.append(finding(context, fields: fields, at: value.location, product: id))
                     }
                 }
-                outcomes += context.outcomes(findings.map { context.adjusted($0, for: configuration) }, product: id)
+                outcomes += context.outcomes(findings, product: id)
             }
         }
         return outcomes.isEmpty ? [context.pass()] : outcomes

@@ -92,15 +92,21 @@ public struct RuleContext: Sendable {
         Outcome(item: item ?? self.item, productID: product, status: .notApplicable(reason: reason), rule: metadata.id)
     }
 
-    /// `finding` about `configuration`: milder on a local file when the rule says so
-    /// (`unsynced_severity`), with a note saying why.
-    public func adjusted(_ finding: Finding, for configuration: StoreKitConfiguration) -> Finding {
-        guard !configuration.isSynced, let milder = metadata.unsyncedSeverity, milder < finding.severity else { return finding }
-        var adjusted = finding
-        adjusted.severity = milder
-        let name = Paths.fileName(of: configuration.file)
-        adjusted.notes.append("`\(name)` is a local file, not synced with App Store Connect, so the store's limits are \(milder.rawValue)s here; in a synced file they are \(finding.severity.rawValue)s")
-        return adjusted
+    /// The `.storekit` files this rule judges: every one, or for a rule on App Store Connect's
+    /// limits (``RuleMetadata/judgesStoreLimit``) those checked on their own.
+    public var judgedStoreKitFiles: [StoreKitConfiguration] {
+        metadata.judgesStoreLimit ? project.storeKitFiles.filter { $0.use == .catalog } : project.storeKitFiles
+    }
+
+    /// Why a rule on App Store Connect's limits has no `.storekit` file to judge, when the only
+    /// files are those the app's Run uses.
+    public var storeLimitNotApplicable: Outcome? {
+        guard metadata.judgesStoreLimit, judgedStoreKitFiles.isEmpty, let used = project.storeKitFiles.first else { return nil }
+        let name = Paths.fileName(of: used.file)
+        let whose = used.isSynced
+            ? "its metadata is App Store Connect's own (it is synced), judged in the App Store Connect snapshot"
+            : "Xcode serves its products whatever App Store Connect would accept; the store's limits are judged in the App Store Connect snapshot"
+        return notApplicable("`\(name)` is the file the app's Run uses: \(whose)")
     }
 
     /// A pass when `findings` is empty, else one failing outcome per finding.

@@ -174,9 +174,11 @@ public struct RuleMetadata: Sendable {
     public var location: SourceLocation
     /// What the rule reads: the descriptor (and the files it names), or bulk product XML catalogs.
     public var input: RuleInput = .descriptor
-    /// For rules on `.storekit` files: the severity on a local file not synced with App Store
-    /// Connect, where the store's limits are advice (the rule's own severity applies to synced files).
-    public var unsyncedSeverity: Severity?
+    /// For rules on `.storekit` files (`store_limit: true`): the rule judges a limit of App Store
+    /// Connect, not of Xcode. A file the app's Run uses decides nothing there (a synced file's
+    /// metadata is App Store Connect's own, judged in the snapshot; a local one Xcode serves
+    /// anyway), so only files checked on their own are judged.
+    public var judgesStoreLimit = false
     /// Options the examples run with (a limit of 1,000 items cannot be shown in an example).
     public var exampleOptions: [(name: String, value: OptionValue)] = []
     /// The iapdoctor version that introduced the rule.
@@ -264,7 +266,7 @@ public struct RuleSet: Sendable {
 
     static let entryKeys = [
         "id", "checklist", "severity", "title", "rationale", "help", "input", "options", "environments",
-        "not_applicable", "check", "message", "notes", "examples", "example_options", "unsynced_severity", "since", "status",
+        "not_applicable", "check", "message", "notes", "examples", "example_options", "store_limit", "since", "status",
         "context_only", "fix",
     ]
 
@@ -365,12 +367,12 @@ public struct RuleSet: Sendable {
             messageTemplate: text("message"), helpTemplate: text("help"), notes: notes,
             triggering: examples("triggering"), passing: examples("passing"), location: location)
         metadata.input = input
-        if let value = text("unsynced_severity") {
-            if let parsed = Severity(rawValue: value) {
-                metadata.unsyncedSeverity = parsed
+        if let value = text("store_limit") {
+            if let flag = DescriptorReader.boolean(value) {
+                metadata.judgesStoreLimit = flag
             } else {
-                problems.append(configProblem("rule `\(id)`: unsynced_severity `\(value)` is not `error`, `warning` or `note`",
-                                              help: "set `unsynced_severity: warning`", at: node["unsynced_severity"]!.location))
+                problems.append(configProblem("rule `\(id)`: store_limit `\(value)` is not `true` or `false`",
+                                              help: "set `store_limit: true` for a rule that judges App Store Connect's limits in a .storekit file", at: node["store_limit"]!.location))
             }
         }
         if let value = text("context_only") {

@@ -296,16 +296,19 @@ struct ProjectShapeTests {
 
     @Test func warningsNeverMakeAProductInvalid() throws {
         let fixture = Self.birdhouse()
-        fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")],
-                              subscriptionGroup: ("Flock", ["com.birdhouseapps.birdhouse.flock"]))
+        fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")])
+        fixture.write("App/Later.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array/></plist>
+            """)
         fixture.write("project.yaml", """
             version: 1
             environment: xcode
-            app: { storekit_configuration: App/Store.storekit }
+            app: { storekit_configuration: App/Store.storekit, product_id_lists: [App/Later.plist] }
             requests: [com.birdhouseapps.birdhouse.seeds]
             """)
         let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--format", "json"])
-        #expect(check.output.contains("storekit-group-not-localized"), "the fixture has a warning: \(check.output)")
+        #expect(check.output.contains("\"severity\": \"warning\""), "the fixture has a warning: \(check.output)")
         #expect(!check.output.contains("\"verdict\": \"invalid\""), "\(check.output)")
     }
 
@@ -329,20 +332,31 @@ struct ProjectShapeTests {
         #expect(check.output.contains("error[signing-team-mismatch]: the build has no signing team"), "\(check.output)")
     }
 
-    @Test func storeLimitsAreErrorsOnlyInSyncedStoreKitFiles() throws {
-        let fixture = ProjectFixture()
+    /// App Store Connect's limits are notes in a `.storekit` checked on its own, synced or not,
+    /// and not judged at all in the file the app's Run uses: a synced file's metadata is App
+    /// Store Connect's own, and Xcode serves a local one whatever the store would accept.
+    @Test func storeLimitsAreNotesInAFileAloneAndNotJudgedInTheRunsFile() throws {
+        let fixture = Self.birdhouse()
         let long = String(repeating: "very.", count: 20) + "long.product.id"
-        fixture.writeStoreKit("Local.storekit", products: [(long, "Consumable")])
-        let local = try runIAPDoctor(["check", fixture.folder + "/Local.storekit"])
-        #expect(local.output.contains("warning[storekit-product-id-length]"), "\(local.output)")
-        #expect(local.output.contains("is a local file, not synced with App Store Connect"))
-        #expect(local.status == 0)
-        let text = readText(fixture.folder + "/Local.storekit")
+        fixture.writeStoreKit("App/Local.storekit", products: [(long, "Consumable")], subscriptionGroup: ("Flock", ["com.birdhouseapps.birdhouse.flock"]))
+        let text = readText(fixture.folder + "/App/Local.storekit")
             .replacingOccurrences(of: "\"settings\": { ", with: "\"settings\": { \"_applicationInternalID\": \"1234567890\", ")
-        fixture.write("Synced.storekit", text)
-        let synced = try runIAPDoctor(["check", fixture.folder + "/Synced.storekit"])
-        #expect(synced.output.contains("error[storekit-product-id-length]"), "\(synced.output)")
-        #expect(synced.status == 1)
+        fixture.write("App/Synced.storekit", text)
+        for name in ["Local", "Synced"] {
+            let alone = try runIAPDoctor(["check", fixture.folder + "/App/\(name).storekit"])
+            #expect(alone.output.contains("note[storekit-product-id-length]: product ID `\(long)` has 115 characters; the maximum is 100"), "\(name): \(alone.output)")
+            #expect(alone.output.contains("note[storekit-group-not-localized]: subscription group `Flock` has no localized display name"), "\(name): \(alone.output)")
+            #expect(alone.status == 0, "\(name): notes only")
+            fixture.write("project.yaml", """
+                version: 1
+                environment: xcode
+                app: { storekit_configuration: App/\(name).storekit }
+                requests: [\(long), com.birdhouseapps.birdhouse.flock]
+                """)
+            let run = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--format", "json"])
+            #expect(!run.output.contains("storekit-product-id-length") && !run.output.contains("storekit-group-not-localized"), "\(name): \(run.output)")
+            #expect(!run.output.contains("\"verdict\": \"at_risk\"") && !run.output.contains("\"verdict\": \"invalid\""), "\(name): \(run.output)")
+        }
     }
 
     @Test func theSimulatedLoadProductsFailureIsReportedForAFileCheckedAlone() throws {

@@ -680,7 +680,7 @@ enum BuiltinRulesYAML {
   context_only: true
   since: 0.1.0
   title: an App Store shared secret is committed with the project
-  rationale: The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
+  rationale: The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. A value of its shape (32 hexadecimal digits) is reported by its use, not its shape alone, under a name that says shared secret (`sharedSecret`, `IAP_SECRET`), as the `password` of a `verifyReceipt` body, or passed as a `sharedSecret:` or `password` value. Another hex string under a name with `secret` in it (an encryption key for the app's own settings) is not reported. iapdoctor reports where it is (file and line) and never prints any part of the value.
   help: remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
   examples:
     triggering:
@@ -2242,15 +2242,17 @@ enum BuiltinRulesYAML {
 
 # ── StoreKit configuration files as catalogs ────────────────────────────────────────────────
 # Examples are the `products` array of a .storekit file (a snippet that starts with `{` is the
-# whole file).
+# whole file). A rule with `store_limit: true` judges App Store Connect's limits: it reads only
+# files checked on their own, never the file the app's Run uses (a synced file's metadata is App
+# Store Connect's, judged in the snapshot; a local one Xcode serves whatever the store accepts).
 - id: storekit-product-id-charset
   checklist: storekit-configuration
   input: storekit
-  severity: error
+  severity: note
   since: 0.1.0
-  unsynced_severity: warning
+  store_limit: true
   title: a product ID in the StoreKit configuration has characters App Store Connect does not allow
-  rationale: Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
+  rationale: Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file checked on its own as a catalog of the store's products should hold IDs the store can have. The file the app's Run uses is not judged (the requested IDs are, by the request rules).
   help: use only letters, digits, `.`, `_` and `-`
   check: { each: product, field: productID }
   options: { pattern: '[A-Za-z0-9._-]+' }
@@ -2266,9 +2268,9 @@ enum BuiltinRulesYAML {
 - id: storekit-product-id-length
   checklist: storekit-configuration
   input: storekit
-  severity: error
+  severity: note
   since: 0.1.0
-  unsynced_severity: warning
+  store_limit: true
   title: a product ID in the StoreKit configuration is too long
   rationale: App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
   help: shorten the product ID to {max_length} characters or fewer
@@ -2286,9 +2288,9 @@ enum BuiltinRulesYAML {
 - id: storekit-reference-name-length
   checklist: storekit-configuration
   input: storekit
-  severity: error
+  severity: note
   since: 0.1.0
-  unsynced_severity: warning
+  store_limit: true
   title: a reference name in the StoreKit configuration is too long
   rationale: App Store Connect accepts reference names of at most 64 characters; the limit is an option.
   help: shorten the reference name to {max_length} characters or fewer
@@ -2306,9 +2308,9 @@ enum BuiltinRulesYAML {
 - id: storekit-display-name-length
   checklist: storekit-configuration
   input: storekit
-  severity: error
+  severity: note
   since: 0.1.0
-  unsynced_severity: warning
+  store_limit: true
   title: a display name in the StoreKit configuration is too short or too long
   rationale: App Store Connect accepts display names of 2 to 30 characters; the limits are options.
   help: write a display name of {min_length} to {max_length} characters
@@ -2326,9 +2328,9 @@ enum BuiltinRulesYAML {
 - id: storekit-description-length
   checklist: storekit-configuration
   input: storekit
-  severity: error
+  severity: note
   since: 0.1.0
-  unsynced_severity: warning
+  store_limit: true
   title: a description in the StoreKit configuration is too long
   rationale: App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
   help: shorten the description to {max_length} characters or fewer
@@ -2362,10 +2364,11 @@ enum BuiltinRulesYAML {
 - id: storekit-group-not-localized
   checklist: storekit-configuration
   input: storekit
-  severity: warning
+  severity: note
+  store_limit: true
   since: 0.1.0
   title: a subscription group in the StoreKit configuration has no localized display name
-  rationale: Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
+  rationale: App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
   help: add a localization with a display name to the group
   examples:
     triggering:
@@ -2378,10 +2381,10 @@ enum BuiltinRulesYAML {
 - id: storekit-placeholder
   checklist: storekit-configuration
   input: storekit
-  severity: error
+  severity: note
   since: 0.1.0
   title: a StoreKit configuration still has a template product ID or name
-  rationale: Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
+  rationale: Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
   help: replace the placeholder with the real value
   examples:
     triggering:
@@ -2980,7 +2983,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 137 16 1 2972 118
+L 137 16 1 2975 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -4926,8 +4929,8 @@ S 0 677 10 677 66 56
 an App Store shared secret is committed with the project
 S 0 678 3 678 12 9
 rationale
-S 0 678 14 678 298 284
-The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. iapdoctor reports where it is (file and line) and never prints any part of the value.
+S 0 678 14 678 670 656
+The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. A value of its shape (32 hexadecimal digits) is reported by its use, not its shape alone, under a name that says shared secret (`sharedSecret`, `IAP_SECRET`), as the `password` of a `verifyReceipt` body, or passed as a `sharedSecret:` or `password` value. Another hex string under a name with `secret` in it (an encryption key for the app's own settings) is not reported. iapdoctor reports where it is (file and line) and never prints any part of the value.
 S 0 679 3 679 7 4
 help
 S 0 679 9 679 183 174
@@ -9323,910 +9326,914 @@ S 1 2234 9 2236 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2241 3 2259 122
-S 0 2241 3 2241 5 2
+M 13 2243 3 2261 122
+S 0 2243 3 2243 5 2
 id
-S 0 2241 7 2241 34 27
+S 0 2243 7 2243 34 27
 storekit-product-id-charset
-S 0 2242 3 2242 12 9
+S 0 2244 3 2244 12 9
 checklist
-S 0 2242 14 2242 36 22
+S 0 2244 14 2244 36 22
 storekit-configuration
-S 0 2243 3 2243 8 5
-input
-S 0 2243 10 2243 18 8
-storekit
-S 0 2244 3 2244 11 8
-severity
-S 0 2244 13 2244 18 5
-error
 S 0 2245 3 2245 8 5
-since
-S 0 2245 10 2245 15 5
-0.1.0
-S 0 2246 3 2246 20 17
-unsynced_severity
-S 0 2246 22 2246 29 7
-warning
+input
+S 0 2245 10 2245 18 8
+storekit
+S 0 2246 3 2246 11 8
+severity
+S 0 2246 13 2246 17 4
+note
 S 0 2247 3 2247 8 5
+since
+S 0 2247 10 2247 15 5
+0.1.0
+S 0 2248 3 2248 14 11
+store_limit
+S 0 2248 16 2248 20 4
+true
+S 0 2249 3 2249 8 5
 title
-S 0 2247 10 2247 100 90
+S 0 2249 10 2249 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2248 3 2248 12 9
+S 0 2250 3 2250 12 9
 rationale
-S 0 2248 14 2248 206 192
-Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file meant to mirror the store should hold IDs the store can have.
-S 0 2249 3 2249 7 4
+S 0 2250 14 2250 325 311
+Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file checked on its own as a catalog of the store's products should hold IDs the store can have. The file the app's Run uses is not judged (the requested IDs are, by the request rules).
+S 0 2251 3 2251 7 4
 help
-S 0 2249 9 2249 51 42
+S 0 2251 9 2251 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2250 3 2250 8 5
+S 0 2252 3 2252 8 5
 check
-M 2 2250 10 2250 45
-S 0 2250 12 2250 16 4
+M 2 2252 10 2252 45
+S 0 2252 12 2252 16 4
 each
-S 0 2250 18 2250 25 7
+S 0 2252 18 2252 25 7
 product
-S 0 2250 27 2250 32 5
+S 0 2252 27 2252 32 5
 field
-S 0 2250 34 2250 43 9
+S 0 2252 34 2252 43 9
 productID
-S 0 2251 3 2251 10 7
+S 0 2253 3 2253 10 7
 options
-M 1 2251 12 2251 42
-S 0 2251 14 2251 21 7
+M 1 2253 12 2253 42
+S 0 2253 14 2253 21 7
 pattern
-S 1 2251 23 2251 40 15
+S 1 2253 23 2253 40 15
 [A-Za-z0-9._-]+
-S 0 2252 3 2252 10 7
+S 0 2254 3 2254 10 7
 message
-S 1 2252 12 2252 91 77
+S 1 2254 12 2254 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2253 3 2253 11 8
+S 0 2255 3 2255 11 8
 examples
-M 2 2254 5 2259 122
-S 0 2254 5 2254 15 10
+M 2 2256 5 2261 122
+S 0 2256 5 2256 15 10
 triggering
-L 1 2255 7 2256 123
-S 1 2255 9 2256 123 115
+L 1 2257 7 2258 123
+S 1 2257 9 2258 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2257 5 2257 12 7
+S 0 2259 5 2259 12 7
 passing
-L 1 2258 7 2259 122
-S 1 2258 9 2259 122 114
+L 1 2260 7 2261 122
+S 1 2260 9 2261 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2261 3 2279 67
-S 0 2261 3 2261 5 2
+M 13 2263 3 2281 67
+S 0 2263 3 2263 5 2
 id
-S 0 2261 7 2261 33 26
+S 0 2263 7 2263 33 26
 storekit-product-id-length
-S 0 2262 3 2262 12 9
+S 0 2264 3 2264 12 9
 checklist
-S 0 2262 14 2262 36 22
+S 0 2264 14 2264 36 22
 storekit-configuration
-S 0 2263 3 2263 8 5
-input
-S 0 2263 10 2263 18 8
-storekit
-S 0 2264 3 2264 11 8
-severity
-S 0 2264 13 2264 18 5
-error
 S 0 2265 3 2265 8 5
-since
-S 0 2265 10 2265 15 5
-0.1.0
-S 0 2266 3 2266 20 17
-unsynced_severity
-S 0 2266 22 2266 29 7
-warning
+input
+S 0 2265 10 2265 18 8
+storekit
+S 0 2266 3 2266 11 8
+severity
+S 0 2266 13 2266 17 4
+note
 S 0 2267 3 2267 8 5
+since
+S 0 2267 10 2267 15 5
+0.1.0
+S 0 2268 3 2268 14 11
+store_limit
+S 0 2268 16 2268 20 4
+true
+S 0 2269 3 2269 8 5
 title
-S 0 2267 10 2267 64 54
+S 0 2269 10 2269 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2268 3 2268 12 9
+S 0 2270 3 2270 12 9
 rationale
-S 0 2268 14 2268 102 88
+S 0 2270 14 2270 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2269 3 2269 7 4
+S 0 2271 3 2271 7 4
 help
-S 0 2269 9 2269 67 58
+S 0 2271 9 2271 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2270 3 2270 8 5
+S 0 2272 3 2272 8 5
 check
-M 2 2270 10 2270 45
-S 0 2270 12 2270 16 4
+M 2 2272 10 2272 45
+S 0 2272 12 2272 16 4
 each
-S 0 2270 18 2270 25 7
+S 0 2272 18 2272 25 7
 product
-S 0 2270 27 2270 32 5
+S 0 2272 27 2272 32 5
 field
-S 0 2270 34 2270 43 9
+S 0 2272 34 2272 43 9
 productID
-S 0 2271 3 2271 10 7
+S 0 2273 3 2273 10 7
 options
-M 1 2271 12 2271 31
-S 0 2271 14 2271 24 10
+M 1 2273 12 2273 31
+S 0 2273 14 2273 24 10
 max_length
-S 0 2271 26 2271 29 3
+S 0 2273 26 2273 29 3
 100
-S 0 2272 3 2272 10 7
+S 0 2274 3 2274 10 7
 message
-S 1 2272 12 2272 87 73
+S 1 2274 12 2274 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2273 3 2273 11 8
+S 0 2275 3 2275 11 8
 examples
-M 2 2274 5 2279 67
-S 0 2274 5 2274 15 10
+M 2 2276 5 2281 67
+S 0 2276 5 2276 15 10
 triggering
-L 1 2275 7 2276 135
-S 1 2275 9 2276 135 127
+L 1 2277 7 2278 135
+S 1 2277 9 2278 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2277 5 2277 12 7
+S 0 2279 5 2279 12 7
 passing
-L 1 2278 7 2279 67
-S 1 2278 9 2279 67 59
+L 1 2280 7 2281 67
+S 1 2280 9 2281 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2281 3 2299 100
-S 0 2281 3 2281 5 2
+M 13 2283 3 2301 100
+S 0 2283 3 2283 5 2
 id
-S 0 2281 7 2281 37 30
+S 0 2283 7 2283 37 30
 storekit-reference-name-length
-S 0 2282 3 2282 12 9
+S 0 2284 3 2284 12 9
 checklist
-S 0 2282 14 2282 36 22
+S 0 2284 14 2284 36 22
 storekit-configuration
-S 0 2283 3 2283 8 5
-input
-S 0 2283 10 2283 18 8
-storekit
-S 0 2284 3 2284 11 8
-severity
-S 0 2284 13 2284 18 5
-error
 S 0 2285 3 2285 8 5
-since
-S 0 2285 10 2285 15 5
-0.1.0
-S 0 2286 3 2286 20 17
-unsynced_severity
-S 0 2286 22 2286 29 7
-warning
+input
+S 0 2285 10 2285 18 8
+storekit
+S 0 2286 3 2286 11 8
+severity
+S 0 2286 13 2286 17 4
+note
 S 0 2287 3 2287 8 5
+since
+S 0 2287 10 2287 15 5
+0.1.0
+S 0 2288 3 2288 14 11
+store_limit
+S 0 2288 16 2288 20 4
+true
+S 0 2289 3 2289 8 5
 title
-S 0 2287 10 2287 68 58
+S 0 2289 10 2289 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2288 3 2288 12 9
+S 0 2290 3 2290 12 9
 rationale
-S 0 2288 14 2288 105 91
+S 0 2290 14 2290 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2289 3 2289 7 4
+S 0 2291 3 2291 7 4
 help
-S 0 2289 9 2289 71 62
+S 0 2291 9 2291 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2290 3 2290 8 5
+S 0 2292 3 2292 8 5
 check
-M 2 2290 10 2290 49
-S 0 2290 12 2290 16 4
+M 2 2292 10 2292 49
+S 0 2292 12 2292 16 4
 each
-S 0 2290 18 2290 25 7
+S 0 2292 18 2292 25 7
 product
-S 0 2290 27 2290 32 5
+S 0 2292 27 2292 32 5
 field
-S 0 2290 34 2290 47 13
+S 0 2292 34 2292 47 13
 referenceName
-S 0 2291 3 2291 10 7
+S 0 2293 3 2293 10 7
 options
-M 1 2291 12 2291 30
-S 0 2291 14 2291 24 10
+M 1 2293 12 2293 30
+S 0 2293 14 2293 24 10
 max_length
-S 0 2291 26 2291 28 2
+S 0 2293 26 2293 28 2
 64
-S 0 2292 3 2292 10 7
+S 0 2294 3 2294 10 7
 message
-S 1 2292 12 2292 106 92
+S 1 2294 12 2294 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2293 3 2293 11 8
+S 0 2295 3 2295 11 8
 examples
-M 2 2294 5 2299 100
-S 0 2294 5 2294 15 10
+M 2 2296 5 2301 100
+S 0 2296 5 2296 15 10
 triggering
-L 1 2295 7 2296 159
-S 1 2295 9 2296 159 151
+L 1 2297 7 2298 159
+S 1 2297 9 2298 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2297 5 2297 12 7
+S 0 2299 5 2299 12 7
 passing
-L 1 2298 7 2299 100
-S 1 2298 9 2299 100 92
+L 1 2300 7 2301 100
+S 1 2300 9 2301 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2301 3 2319 143
-S 0 2301 3 2301 5 2
+M 13 2303 3 2321 143
+S 0 2303 3 2303 5 2
 id
-S 0 2301 7 2301 35 28
+S 0 2303 7 2303 35 28
 storekit-display-name-length
-S 0 2302 3 2302 12 9
+S 0 2304 3 2304 12 9
 checklist
-S 0 2302 14 2302 36 22
+S 0 2304 14 2304 36 22
 storekit-configuration
-S 0 2303 3 2303 8 5
-input
-S 0 2303 10 2303 18 8
-storekit
-S 0 2304 3 2304 11 8
-severity
-S 0 2304 13 2304 18 5
-error
 S 0 2305 3 2305 8 5
-since
-S 0 2305 10 2305 15 5
-0.1.0
-S 0 2306 3 2306 20 17
-unsynced_severity
-S 0 2306 22 2306 29 7
-warning
+input
+S 0 2305 10 2305 18 8
+storekit
+S 0 2306 3 2306 11 8
+severity
+S 0 2306 13 2306 17 4
+note
 S 0 2307 3 2307 8 5
+since
+S 0 2307 10 2307 15 5
+0.1.0
+S 0 2308 3 2308 14 11
+store_limit
+S 0 2308 16 2308 20 4
+true
+S 0 2309 3 2309 8 5
 title
-S 0 2307 10 2307 79 69
+S 0 2309 10 2309 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2308 3 2308 12 9
+S 0 2310 3 2310 12 9
 rationale
-S 0 2308 14 2308 100 86
+S 0 2310 14 2310 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2309 3 2309 7 4
+S 0 2311 3 2311 7 4
 help
-S 0 2309 9 2309 72 63
+S 0 2311 9 2311 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2310 3 2310 8 5
+S 0 2312 3 2312 8 5
 check
-M 2 2310 10 2310 61
-S 0 2310 12 2310 16 4
+M 2 2312 10 2312 61
+S 0 2312 12 2312 16 4
 each
-S 0 2310 18 2310 25 7
+S 0 2312 18 2312 25 7
 product
-S 0 2310 27 2310 32 5
+S 0 2312 27 2312 32 5
 field
-S 0 2310 34 2310 59 25
+S 0 2312 34 2312 59 25
 localizations.displayName
-S 0 2311 3 2311 10 7
+S 0 2313 3 2313 10 7
 options
-M 2 2311 12 2311 45
-S 0 2311 14 2311 24 10
+M 2 2313 12 2313 45
+S 0 2313 14 2313 24 10
 min_length
-S 0 2311 26 2311 27 1
+S 0 2313 26 2313 27 1
 2
-S 0 2311 29 2311 39 10
+S 0 2313 29 2313 39 10
 max_length
-S 0 2311 41 2311 43 2
+S 0 2313 41 2313 43 2
 30
-S 0 2312 3 2312 10 7
+S 0 2314 3 2314 10 7
 message
-S 1 2312 12 2312 131 117
+S 1 2314 12 2314 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2313 3 2313 11 8
+S 0 2315 3 2315 11 8
 examples
-M 2 2314 5 2319 143
-S 0 2314 5 2314 15 10
+M 2 2316 5 2321 143
+S 0 2316 5 2316 15 10
 triggering
-L 1 2315 7 2316 168
-S 1 2315 9 2316 168 160
+L 1 2317 7 2318 168
+S 1 2317 9 2318 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2317 5 2317 12 7
+S 0 2319 5 2319 12 7
 passing
-L 1 2318 7 2319 143
-S 1 2318 9 2319 143 135
+L 1 2320 7 2321 143
+S 1 2320 9 2321 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2321 3 2339 164
-S 0 2321 3 2321 5 2
+M 13 2323 3 2341 164
+S 0 2323 3 2323 5 2
 id
-S 0 2321 7 2321 34 27
+S 0 2323 7 2323 34 27
 storekit-description-length
-S 0 2322 3 2322 12 9
+S 0 2324 3 2324 12 9
 checklist
-S 0 2322 14 2322 36 22
+S 0 2324 14 2324 36 22
 storekit-configuration
-S 0 2323 3 2323 8 5
-input
-S 0 2323 10 2323 18 8
-storekit
-S 0 2324 3 2324 11 8
-severity
-S 0 2324 13 2324 18 5
-error
 S 0 2325 3 2325 8 5
-since
-S 0 2325 10 2325 15 5
-0.1.0
-S 0 2326 3 2326 20 17
-unsynced_severity
-S 0 2326 22 2326 29 7
-warning
+input
+S 0 2325 10 2325 18 8
+storekit
+S 0 2326 3 2326 11 8
+severity
+S 0 2326 13 2326 17 4
+note
 S 0 2327 3 2327 8 5
+since
+S 0 2327 10 2327 15 5
+0.1.0
+S 0 2328 3 2328 14 11
+store_limit
+S 0 2328 16 2328 20 4
+true
+S 0 2329 3 2329 8 5
 title
-S 0 2327 10 2327 65 55
+S 0 2329 10 2329 65 55
 a description in the StoreKit configuration is too long
-S 0 2328 3 2328 12 9
+S 0 2330 3 2330 12 9
 rationale
-S 0 2328 14 2328 102 88
+S 0 2330 14 2330 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2329 3 2329 7 4
+S 0 2331 3 2331 7 4
 help
-S 0 2329 9 2329 68 59
+S 0 2331 9 2331 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2330 3 2330 8 5
+S 0 2332 3 2332 8 5
 check
-M 2 2330 10 2330 61
-S 0 2330 12 2330 16 4
+M 2 2332 10 2332 61
+S 0 2332 12 2332 16 4
 each
-S 0 2330 18 2330 25 7
+S 0 2332 18 2332 25 7
 product
-S 0 2330 27 2330 32 5
+S 0 2332 27 2332 32 5
 field
-S 0 2330 34 2330 59 25
+S 0 2332 34 2332 59 25
 localizations.description
-S 0 2331 3 2331 10 7
+S 0 2333 3 2333 10 7
 options
-M 1 2331 12 2331 30
-S 0 2331 14 2331 24 10
+M 1 2333 12 2333 30
+S 0 2333 14 2333 24 10
 max_length
-S 0 2331 26 2331 28 2
+S 0 2333 26 2333 28 2
 45
-S 0 2332 3 2332 10 7
+S 0 2334 3 2334 10 7
 message
-S 1 2332 12 2332 103 89
+S 1 2334 12 2334 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2333 3 2333 11 8
+S 0 2335 3 2335 11 8
 examples
-M 2 2334 5 2339 164
-S 0 2334 5 2334 15 10
+M 2 2336 5 2341 164
+S 0 2336 5 2336 15 10
 triggering
-L 1 2335 7 2336 183
-S 1 2335 9 2336 183 175
+L 1 2337 7 2338 183
+S 1 2337 9 2338 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2337 5 2337 12 7
+S 0 2339 5 2339 12 7
 passing
-L 1 2338 7 2339 164
-S 1 2338 9 2339 164 156
+L 1 2340 7 2341 164
+S 1 2340 9 2341 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2341 3 2355 126
-S 0 2341 3 2341 5 2
+M 9 2343 3 2357 126
+S 0 2343 3 2343 5 2
 id
-S 0 2341 7 2341 36 29
+S 0 2343 7 2343 36 29
 storekit-duplicate-product-id
-S 0 2342 3 2342 12 9
+S 0 2344 3 2344 12 9
 checklist
-S 0 2342 14 2342 36 22
+S 0 2344 14 2344 36 22
 storekit-configuration
-S 0 2343 3 2343 8 5
-input
-S 0 2343 10 2343 18 8
-storekit
-S 0 2344 3 2344 11 8
-severity
-S 0 2344 13 2344 18 5
-error
 S 0 2345 3 2345 8 5
+input
+S 0 2345 10 2345 18 8
+storekit
+S 0 2346 3 2346 11 8
+severity
+S 0 2346 13 2346 18 5
+error
+S 0 2347 3 2347 8 5
 since
-S 0 2345 10 2345 15 5
+S 0 2347 10 2347 15 5
 0.1.0
-S 0 2346 3 2346 8 5
+S 0 2348 3 2348 8 5
 title
-S 0 2346 10 2346 66 56
+S 0 2348 10 2348 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2347 3 2347 12 9
+S 0 2349 3 2349 12 9
 rationale
-S 0 2347 14 2347 113 99
+S 0 2349 14 2349 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2348 3 2348 7 4
+S 0 2350 3 2350 7 4
 help
-S 0 2348 9 2348 59 50
+S 0 2350 9 2350 59 50
 remove the duplicate or give it its own product ID
-S 0 2349 3 2349 11 8
+S 0 2351 3 2351 11 8
 examples
-M 2 2350 5 2355 126
-S 0 2350 5 2350 15 10
+M 2 2352 5 2357 126
+S 0 2352 5 2352 15 10
 triggering
-L 1 2351 7 2352 123
-S 1 2351 9 2352 123 115
+L 1 2353 7 2354 123
+S 1 2353 9 2354 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2353 5 2353 12 7
+S 0 2355 5 2355 12 7
 passing
-L 1 2354 7 2355 126
-S 1 2354 9 2355 126 118
+L 1 2356 7 2357 126
+S 1 2356 9 2357 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 9 2357 3 2371 186
-S 0 2357 3 2357 5 2
+M 10 2359 3 2374 186
+S 0 2359 3 2359 5 2
 id
-S 0 2357 7 2357 35 28
+S 0 2359 7 2359 35 28
 storekit-group-not-localized
-S 0 2358 3 2358 12 9
+S 0 2360 3 2360 12 9
 checklist
-S 0 2358 14 2358 36 22
+S 0 2360 14 2360 36 22
 storekit-configuration
-S 0 2359 3 2359 8 5
-input
-S 0 2359 10 2359 18 8
-storekit
-S 0 2360 3 2360 11 8
-severity
-S 0 2360 13 2360 20 7
-warning
 S 0 2361 3 2361 8 5
+input
+S 0 2361 10 2361 18 8
+storekit
+S 0 2362 3 2362 11 8
+severity
+S 0 2362 13 2362 17 4
+note
+S 0 2363 3 2363 14 11
+store_limit
+S 0 2363 16 2363 20 4
+true
+S 0 2364 3 2364 8 5
 since
-S 0 2361 10 2361 15 5
+S 0 2364 10 2364 15 5
 0.1.0
-S 0 2362 3 2362 8 5
+S 0 2365 3 2365 8 5
 title
-S 0 2362 10 2362 90 80
+S 0 2365 10 2365 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2363 3 2363 12 9
+S 0 2366 3 2366 12 9
 rationale
-S 0 2363 14 2363 217 203
-Local testing works without it, but App Store Connect requires a localized group display name before the group's subscriptions can be submitted; a configuration meant to mirror the store should have one.
-S 0 2364 3 2364 7 4
+S 0 2366 14 2366 381 367
+App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
+S 0 2367 3 2367 7 4
 help
-S 0 2364 9 2364 60 51
+S 0 2367 9 2367 60 51
 add a localization with a display name to the group
-S 0 2365 3 2365 11 8
+S 0 2368 3 2368 11 8
 examples
-M 2 2366 5 2371 186
-S 0 2366 5 2366 15 10
+M 2 2369 5 2374 186
+S 0 2369 5 2369 15 10
 triggering
-L 1 2367 7 2368 126
-S 1 2367 9 2368 126 118
+L 1 2370 7 2371 126
+S 1 2370 9 2371 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2369 5 2369 12 7
+S 0 2372 5 2372 12 7
 passing
-L 1 2370 7 2371 186
-S 1 2370 9 2371 186 178
+L 1 2373 7 2374 186
+S 1 2373 9 2374 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 9 2373 3 2387 95
-S 0 2373 3 2373 5 2
+M 9 2376 3 2390 95
+S 0 2376 3 2376 5 2
 id
-S 0 2373 7 2373 27 20
+S 0 2376 7 2376 27 20
 storekit-placeholder
-S 0 2374 3 2374 12 9
+S 0 2377 3 2377 12 9
 checklist
-S 0 2374 14 2374 36 22
+S 0 2377 14 2377 36 22
 storekit-configuration
-S 0 2375 3 2375 8 5
-input
-S 0 2375 10 2375 18 8
-storekit
-S 0 2376 3 2376 11 8
-severity
-S 0 2376 13 2376 18 5
-error
-S 0 2377 3 2377 8 5
-since
-S 0 2377 10 2377 15 5
-0.1.0
 S 0 2378 3 2378 8 5
+input
+S 0 2378 10 2378 18 8
+storekit
+S 0 2379 3 2379 11 8
+severity
+S 0 2379 13 2379 17 4
+note
+S 0 2380 3 2380 8 5
+since
+S 0 2380 10 2380 15 5
+0.1.0
+S 0 2381 3 2381 8 5
 title
-S 0 2378 10 2378 74 64
+S 0 2381 10 2381 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2379 3 2379 12 9
+S 0 2382 3 2382 12 9
 rationale
-S 0 2379 14 2379 116 104
-Sample configurations carry IDs like `com.example.…`; left in, the app requests products no store has.
-S 0 2380 3 2380 7 4
+S 0 2382 14 2382 246 234
+Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
+S 0 2383 3 2383 7 4
 help
-S 0 2380 9 2380 52 43
+S 0 2383 9 2383 52 43
 replace the placeholder with the real value
-S 0 2381 3 2381 11 8
+S 0 2384 3 2384 11 8
 examples
-M 2 2382 5 2387 95
-S 0 2382 5 2382 15 10
+M 2 2385 5 2390 95
+S 0 2385 5 2385 15 10
 triggering
-L 1 2383 7 2384 79
-S 1 2383 9 2384 79 71
+L 1 2386 7 2387 79
+S 1 2386 9 2387 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2385 5 2385 12 7
+S 0 2388 5 2388 12 7
 passing
-L 1 2386 7 2387 95
-S 1 2386 9 2387 95 87
+L 1 2389 7 2390 95
+S 1 2389 9 2390 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2389 3 2403 130
-S 0 2389 3 2389 5 2
+M 9 2392 3 2406 130
+S 0 2392 3 2392 5 2
 id
-S 0 2389 7 2389 37 30
+S 0 2392 7 2392 37 30
 storekit-load-products-failure
-S 0 2390 3 2390 12 9
+S 0 2393 3 2393 12 9
 checklist
-S 0 2390 14 2390 36 22
+S 0 2393 14 2393 36 22
 storekit-configuration
-S 0 2391 3 2391 8 5
-input
-S 0 2391 10 2391 18 8
-storekit
-S 0 2392 3 2392 11 8
-severity
-S 0 2392 13 2392 18 5
-error
-S 0 2393 3 2393 8 5
-since
-S 0 2393 10 2393 15 5
-0.1.0
 S 0 2394 3 2394 8 5
+input
+S 0 2394 10 2394 18 8
+storekit
+S 0 2395 3 2395 11 8
+severity
+S 0 2395 13 2395 18 5
+error
+S 0 2396 3 2396 8 5
+since
+S 0 2396 10 2396 15 5
+0.1.0
+S 0 2397 3 2397 8 5
 title
-S 0 2394 10 2394 72 62
+S 0 2397 10 2397 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2395 3 2395 12 9
+S 0 2398 3 2398 12 9
 rationale
-S 0 2395 14 2395 274 262
+S 0 2398 14 2398 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2396 3 2396 7 4
+S 0 2399 3 2399 7 4
 help
-S 0 2396 9 2396 83 74
+S 0 2399 9 2399 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2397 3 2397 11 8
+S 0 2400 3 2400 11 8
 examples
-M 2 2398 5 2403 130
-S 0 2398 5 2398 15 10
+M 2 2401 5 2406 130
+S 0 2401 5 2401 15 10
 triggering
-L 1 2399 7 2400 129
-S 1 2399 9 2400 129 121
+L 1 2402 7 2403 129
+S 1 2402 9 2403 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2401 5 2401 12 7
+S 0 2404 5 2404 12 7
 passing
-L 1 2402 7 2403 130
-S 1 2402 9 2403 130 122
+L 1 2405 7 2406 130
+S 1 2405 9 2406 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 10 2405 3 2422 27
-S 0 2405 3 2405 5 2
+M 10 2408 3 2425 27
+S 0 2408 3 2408 5 2
 id
-S 0 2405 7 2405 27 20
+S 0 2408 7 2408 27 20
 storekit-private-key
-S 0 2406 3 2406 12 9
+S 0 2409 3 2409 12 9
 checklist
-S 0 2406 14 2406 36 22
+S 0 2409 14 2409 36 22
 storekit-configuration
-S 0 2407 3 2407 8 5
-input
-S 0 2407 10 2407 18 8
-storekit
-S 0 2408 3 2408 11 8
-severity
-S 0 2408 13 2408 20 7
-warning
-S 0 2409 3 2409 15 12
-context_only
-S 0 2409 17 2409 21 4
-true
 S 0 2410 3 2410 8 5
+input
+S 0 2410 10 2410 18 8
+storekit
+S 0 2411 3 2411 11 8
+severity
+S 0 2411 13 2411 20 7
+warning
+S 0 2412 3 2412 15 12
+context_only
+S 0 2412 17 2412 21 4
+true
+S 0 2413 3 2413 8 5
 since
-S 0 2410 10 2410 15 5
+S 0 2413 10 2413 15 5
 0.1.0
-S 0 2411 3 2411 8 5
+S 0 2414 3 2414 8 5
 title
-S 0 2411 10 2411 77 67
+S 0 2414 10 2414 77 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2412 3 2412 12 9
+S 0 2415 3 2415 12 9
 rationale
-S 0 2412 14 2412 343 329
+S 0 2415 14 2415 343 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2413 3 2413 7 4
+S 0 2416 3 2416 7 4
 help
-S 0 2413 9 2413 52 43
+S 0 2416 9 2416 52 43
 remove the key pair from the committed file
-S 0 2414 3 2414 11 8
+S 0 2417 3 2417 11 8
 examples
-M 2 2415 5 2422 27
-S 0 2415 5 2415 15 10
+M 2 2418 5 2425 27
+S 0 2418 5 2418 15 10
 triggering
-L 2 2416 7 2419 146
-S 1 2416 9 2417 144 136
+L 2 2419 7 2422 146
+S 1 2419 9 2420 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2418 9 2419 146 138
+S 1 2421 9 2422 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2420 5 2420 12 7
+S 0 2423 5 2423 12 7
 passing
-L 1 2421 7 2422 27
-S 1 2421 9 2422 27 19
+L 1 2424 7 2425 27
+S 1 2424 9 2425 27 19
 { "products": [] }
 
-M 11 2428 3 2448 115
-S 0 2428 3 2428 5 2
+M 11 2431 3 2451 115
+S 0 2431 3 2431 5 2
 id
-S 0 2428 7 2428 25 18
+S 0 2431 7 2431 25 18
 asc-request-failed
-S 0 2429 3 2429 12 9
+S 0 2432 3 2432 12 9
 checklist
-S 0 2429 14 2429 28 14
+S 0 2432 14 2432 28 14
 product-exists
-S 0 2430 3 2430 8 5
-input
-S 0 2430 10 2430 13 3
-asc
-S 0 2431 3 2431 11 8
-severity
-S 0 2431 13 2431 20 7
-warning
-S 0 2432 3 2432 15 12
-context_only
-S 0 2432 17 2432 21 4
-true
 S 0 2433 3 2433 8 5
+input
+S 0 2433 10 2433 13 3
+asc
+S 0 2434 3 2434 11 8
+severity
+S 0 2434 13 2434 20 7
+warning
+S 0 2435 3 2435 15 12
+context_only
+S 0 2435 17 2435 21 4
+true
+S 0 2436 3 2436 8 5
 since
-S 0 2433 10 2433 15 5
+S 0 2436 10 2436 15 5
 0.1.0
-S 0 2434 3 2434 9 6
+S 0 2437 3 2437 9 6
 status
-S 0 2434 11 2434 18 7
+S 0 2437 11 2437 18 7
 preview
-S 0 2435 3 2435 8 5
+S 0 2438 3 2438 8 5
 title
-S 0 2435 10 2435 68 58
+S 0 2438 10 2438 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2436 3 2436 12 9
+S 0 2439 3 2439 12 9
 rationale
-S 0 2436 14 2436 350 336
+S 0 2439 14 2439 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2437 3 2437 7 4
+S 0 2440 3 2440 7 4
 help
-S 0 2437 9 2437 91 82
+S 0 2440 9 2440 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2438 3 2438 11 8
+S 0 2441 3 2441 11 8
 examples
-M 2 2439 5 2448 115
-S 0 2439 5 2439 15 10
+M 2 2442 5 2451 115
+S 0 2442 5 2442 15 10
 triggering
-L 1 2440 7 2445 82
-S 1 2440 9 2445 82 317
+L 1 2443 7 2448 82
+S 1 2443 9 2448 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2446 5 2446 12 7
+S 0 2449 5 2449 12 7
 passing
-L 1 2447 7 2448 115
-S 1 2447 9 2448 115 107
+L 1 2450 7 2451 115
+S 1 2450 9 2451 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 11 2450 3 2472 103
-S 0 2450 3 2450 5 2
+M 11 2453 3 2475 103
+S 0 2453 3 2453 5 2
 id
-S 0 2450 7 2450 33 26
+S 0 2453 7 2453 33 26
 asc-snapshot-repeated-link
-S 0 2451 3 2451 12 9
+S 0 2454 3 2454 12 9
 checklist
-S 0 2451 14 2451 28 14
+S 0 2454 14 2454 28 14
 product-exists
-S 0 2452 3 2452 8 5
-input
-S 0 2452 10 2452 13 3
-asc
-S 0 2453 3 2453 11 8
-severity
-S 0 2453 13 2453 20 7
-warning
-S 0 2454 3 2454 15 12
-context_only
-S 0 2454 17 2454 21 4
-true
 S 0 2455 3 2455 8 5
+input
+S 0 2455 10 2455 13 3
+asc
+S 0 2456 3 2456 11 8
+severity
+S 0 2456 13 2456 20 7
+warning
+S 0 2457 3 2457 15 12
+context_only
+S 0 2457 17 2457 21 4
+true
+S 0 2458 3 2458 8 5
 since
-S 0 2455 10 2455 15 5
+S 0 2458 10 2458 15 5
 0.1.0
-S 0 2456 3 2456 9 6
+S 0 2459 3 2459 9 6
 status
-S 0 2456 11 2456 18 7
+S 0 2459 11 2459 18 7
 preview
-S 0 2457 3 2457 8 5
+S 0 2460 3 2460 8 5
 title
-S 0 2457 10 2457 61 51
+S 0 2460 10 2460 61 51
 the snapshot lists a linked resource more than once
-S 0 2458 3 2458 12 9
+S 0 2461 3 2461 12 9
 rationale
-S 0 2458 14 2458 324 310
+S 0 2461 14 2461 324 310
 App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
-S 0 2459 3 2459 7 4
+S 0 2462 3 2462 7 4
 help
-S 0 2459 9 2459 58 49
+S 0 2462 9 2462 58 49
 pull the snapshot again with `iapdoctor asc pull`
-S 0 2460 3 2460 11 8
+S 0 2463 3 2463 11 8
 examples
-M 2 2461 5 2472 103
-S 0 2461 5 2461 15 10
+M 2 2464 5 2475 103
+S 0 2464 5 2464 15 10
 triggering
-L 1 2462 7 2466 103
-S 1 2462 9 2466 103 305
+L 1 2465 7 2469 103
+S 1 2465 9 2469 103 305
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-S 0 2467 5 2467 12 7
+S 0 2470 5 2470 12 7
 passing
-L 1 2468 7 2472 103
-S 1 2468 9 2472 103 256
+L 1 2471 7 2475 103
+S 1 2471 9 2475 103 256
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2474 3 2491 23
-S 0 2474 3 2474 5 2
+M 10 2477 3 2494 23
+S 0 2477 3 2477 5 2
 id
-S 0 2474 7 2474 27 20
+S 0 2477 7 2477 27 20
 asc-agreement-lapsed
-S 0 2475 3 2475 12 9
+S 0 2478 3 2478 12 9
 checklist
-S 0 2475 14 2475 31 17
+S 0 2478 14 2478 31 17
 developer-program
-S 0 2476 3 2476 8 5
+S 0 2479 3 2479 8 5
 input
-S 0 2476 10 2476 13 3
+S 0 2479 10 2479 13 3
 asc
-S 0 2477 3 2477 11 8
+S 0 2480 3 2480 11 8
 severity
-S 0 2477 13 2477 18 5
+S 0 2480 13 2480 18 5
 error
-S 0 2478 3 2478 8 5
+S 0 2481 3 2481 8 5
 since
-S 0 2478 10 2478 15 5
+S 0 2481 10 2481 15 5
 0.1.0
-S 0 2479 3 2479 9 6
+S 0 2482 3 2482 9 6
 status
-S 0 2479 11 2479 18 7
+S 0 2482 11 2482 18 7
 preview
-S 0 2480 3 2480 8 5
+S 0 2483 3 2483 8 5
 title
-S 0 2480 10 2480 85 75
+S 0 2483 10 2483 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2481 3 2481 12 9
+S 0 2484 3 2484 12 9
 rationale
-S 0 2481 14 2481 312 298
+S 0 2484 14 2484 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2482 3 2482 7 4
+S 0 2485 3 2485 7 4
 help
-S 0 2482 9 2482 120 113
+S 0 2485 9 2485 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2483 3 2483 11 8
+S 0 2486 3 2486 11 8
 examples
-M 2 2484 5 2491 23
-S 0 2484 5 2484 15 10
+M 2 2487 5 2494 23
+S 0 2487 5 2487 15 10
 triggering
-L 1 2485 7 2488 77
-S 1 2485 9 2488 77 174
+L 1 2488 7 2491 77
+S 1 2488 9 2491 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2489 5 2489 12 7
+S 0 2492 5 2492 12 7
 passing
-L 1 2490 7 2491 23
-S 1 2490 9 2491 23 15
+L 1 2493 7 2494 23
+S 1 2493 9 2494 23 15
 { "data": [] }
 
-M 10 2493 3 2511 87
-S 0 2493 3 2493 5 2
+M 10 2496 3 2514 87
+S 0 2496 3 2496 5 2
 id
-S 0 2493 7 2493 29 22
+S 0 2496 7 2496 29 22
 asc-snapshot-other-app
-S 0 2494 3 2494 12 9
+S 0 2497 3 2497 12 9
 checklist
-S 0 2494 14 2494 31 17
+S 0 2497 14 2497 31 17
 bundle-id-matches
-S 0 2495 3 2495 8 5
+S 0 2498 3 2498 8 5
 input
-S 0 2495 10 2495 13 3
+S 0 2498 10 2498 13 3
 asc
-S 0 2496 3 2496 11 8
+S 0 2499 3 2499 11 8
 severity
-S 0 2496 13 2496 18 5
+S 0 2499 13 2499 18 5
 error
-S 0 2497 3 2497 8 5
+S 0 2500 3 2500 8 5
 since
-S 0 2497 10 2497 15 5
+S 0 2500 10 2500 15 5
 0.1.0
-S 0 2498 3 2498 9 6
+S 0 2501 3 2501 9 6
 status
-S 0 2498 11 2498 18 7
+S 0 2501 11 2501 18 7
 preview
-S 0 2499 3 2499 8 5
+S 0 2502 3 2502 8 5
 title
-S 0 2499 10 2499 58 48
+S 0 2502 10 2502 58 48
 the App Store Connect snapshot is of another app
-S 0 2500 3 2500 12 9
+S 0 2503 3 2503 12 9
 rationale
-S 0 2500 14 2500 300 286
+S 0 2503 14 2503 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2501 3 2501 7 4
+S 0 2504 3 2504 7 4
 help
-S 0 2501 9 2501 114 105
+S 0 2504 9 2504 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2502 3 2502 11 8
+S 0 2505 3 2505 11 8
 examples
-M 2 2503 5 2511 87
-S 0 2503 5 2503 15 10
+M 2 2506 5 2514 87
+S 0 2506 5 2506 15 10
 triggering
-L 1 2504 7 2507 49
-S 1 2504 9 2507 49 167
+L 1 2507 7 2510 49
+S 1 2507 9 2510 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2508 5 2508 12 7
+S 0 2511 5 2511 12 7
 passing
-L 1 2509 7 2511 87
-S 1 2509 9 2511 87 145
+L 1 2512 7 2514 87
+S 1 2512 9 2514 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2513 3 2535 122
-S 0 2513 3 2513 5 2
+M 10 2516 3 2538 122
+S 0 2516 3 2516 5 2
 id
-S 0 2513 7 2513 25 18
+S 0 2516 7 2516 25 18
 asc-app-id-missing
-S 0 2514 3 2514 12 9
+S 0 2517 3 2517 12 9
 checklist
-S 0 2514 14 2514 29 15
+S 0 2517 14 2517 29 15
 explicit-app-id
-S 0 2515 3 2515 8 5
+S 0 2518 3 2518 8 5
 input
-S 0 2515 10 2515 13 3
+S 0 2518 10 2518 13 3
 asc
-S 0 2516 3 2516 11 8
+S 0 2519 3 2519 11 8
 severity
-S 0 2516 13 2516 18 5
+S 0 2519 13 2519 18 5
 error
-S 0 2517 3 2517 8 5
+S 0 2520 3 2520 8 5
 since
-S 0 2517 10 2517 15 5
+S 0 2520 10 2520 15 5
 0.1.0
-S 0 2518 3 2518 9 6
+S 0 2521 3 2521 9 6
 status
-S 0 2518 11 2518 18 7
+S 0 2521 11 2521 18 7
 preview
-S 0 2519 3 2519 8 5
+S 0 2522 3 2522 8 5
 title
-S 0 2519 10 2519 60 50
+S 0 2522 10 2522 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2520 3 2520 12 9
+S 0 2523 3 2523 12 9
 rationale
-S 0 2520 14 2520 171 157
+S 0 2523 14 2523 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2521 3 2521 7 4
+S 0 2524 3 2524 7 4
 help
-S 0 2521 9 2521 120 113
+S 0 2524 9 2524 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2522 3 2522 11 8
+S 0 2525 3 2525 11 8
 examples
-M 2 2523 5 2535 122
-S 0 2523 5 2523 15 10
+M 2 2526 5 2538 122
+S 0 2526 5 2526 15 10
 triggering
-L 1 2524 7 2527 69
-S 1 2524 9 2527 69 241
+L 1 2527 7 2530 69
+S 1 2527 9 2530 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2528 5 2528 12 7
+S 0 2531 5 2531 12 7
 passing
-L 1 2529 7 2535 122
-S 1 2529 9 2535 122 615
+L 1 2532 7 2538 122
+S 1 2532 9 2538 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -10234,278 +10241,278 @@ S 1 2529 9 2535 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2537 3 2557 95
-S 0 2537 3 2537 5 2
+M 10 2540 3 2560 95
+S 0 2540 3 2540 5 2
 id
-S 0 2537 7 2537 26 19
+S 0 2540 7 2540 26 19
 asc-profile-invalid
-S 0 2538 3 2538 12 9
+S 0 2541 3 2541 12 9
 checklist
-S 0 2538 14 2538 34 20
+S 0 2541 14 2541 34 20
 provisioning-profile
-S 0 2539 3 2539 8 5
+S 0 2542 3 2542 8 5
 input
-S 0 2539 10 2539 13 3
+S 0 2542 10 2542 13 3
 asc
-S 0 2540 3 2540 11 8
+S 0 2543 3 2543 11 8
 severity
-S 0 2540 13 2540 18 5
+S 0 2543 13 2543 18 5
 error
-S 0 2541 3 2541 8 5
+S 0 2544 3 2544 8 5
 since
-S 0 2541 10 2541 15 5
+S 0 2544 10 2544 15 5
 0.1.0
-S 0 2542 3 2542 9 6
+S 0 2545 3 2545 9 6
 status
-S 0 2542 11 2542 18 7
+S 0 2545 11 2545 18 7
 preview
-S 0 2543 3 2543 8 5
+S 0 2546 3 2546 8 5
 title
-S 0 2543 10 2543 74 64
+S 0 2546 10 2546 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2544 3 2544 12 9
+S 0 2547 3 2547 12 9
 rationale
-S 0 2544 14 2544 244 230
+S 0 2547 14 2547 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2545 3 2545 7 4
+S 0 2548 3 2548 7 4
 help
-S 0 2545 9 2545 70 61
+S 0 2548 9 2548 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2546 3 2546 11 8
+S 0 2549 3 2549 11 8
 examples
-M 2 2547 5 2557 95
-S 0 2547 5 2547 15 10
+M 2 2550 5 2560 95
+S 0 2550 5 2550 15 10
 triggering
-L 1 2548 7 2552 69
-S 1 2548 9 2552 69 279
+L 1 2551 7 2555 69
+S 1 2551 9 2555 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2553 5 2553 12 7
+S 0 2556 5 2556 12 7
 passing
-L 1 2554 7 2557 95
-S 1 2554 9 2557 95 266
+L 1 2557 7 2560 95
+S 1 2557 9 2560 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2559 3 2576 85
-S 0 2559 3 2559 5 2
+M 10 2562 3 2579 85
+S 0 2562 3 2562 5 2
 id
-S 0 2559 7 2559 33 26
+S 0 2562 7 2562 33 26
 asc-sandbox-tester-missing
-S 0 2560 3 2560 12 9
+S 0 2563 3 2563 12 9
 checklist
-S 0 2560 14 2560 29 15
+S 0 2563 14 2563 29 15
 sandbox-account
-S 0 2561 3 2561 8 5
+S 0 2564 3 2564 8 5
 input
-S 0 2561 10 2561 13 3
+S 0 2564 10 2564 13 3
 asc
-S 0 2562 3 2562 11 8
+S 0 2565 3 2565 11 8
 severity
-S 0 2562 13 2562 18 5
+S 0 2565 13 2565 18 5
 error
-S 0 2563 3 2563 8 5
+S 0 2566 3 2566 8 5
 since
-S 0 2563 10 2563 15 5
+S 0 2566 10 2566 15 5
 0.1.0
-S 0 2564 3 2564 9 6
+S 0 2567 3 2567 9 6
 status
-S 0 2564 11 2564 18 7
+S 0 2567 11 2567 18 7
 preview
-S 0 2565 3 2565 8 5
+S 0 2568 3 2568 8 5
 title
-S 0 2565 10 2565 70 60
+S 0 2568 10 2568 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2566 3 2566 12 9
+S 0 2569 3 2569 12 9
 rationale
-S 0 2566 14 2566 240 226
+S 0 2569 14 2569 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2567 3 2567 7 4
+S 0 2570 3 2570 7 4
 help
-S 0 2567 9 2567 90 83
+S 0 2570 9 2570 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2568 3 2568 11 8
+S 0 2571 3 2571 11 8
 examples
-M 2 2569 5 2576 85
-S 0 2569 5 2569 15 10
+M 2 2572 5 2579 85
+S 0 2572 5 2572 15 10
 triggering
-L 1 2570 7 2572 85
-S 1 2570 9 2572 85 147
+L 1 2573 7 2575 85
+S 1 2573 9 2575 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2573 5 2573 12 7
+S 0 2576 5 2576 12 7
 passing
-L 1 2574 7 2576 85
-S 1 2574 9 2576 85 147
+L 1 2577 7 2579 85
+S 1 2577 9 2579 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2578 3 2598 82
-S 0 2578 3 2578 5 2
+M 11 2581 3 2601 82
+S 0 2581 3 2581 5 2
 id
-S 0 2578 7 2578 30 23
+S 0 2581 7 2581 30 23
 descriptor-asc-mismatch
-S 0 2579 3 2579 12 9
+S 0 2582 3 2582 12 9
 checklist
-S 0 2579 14 2579 30 16
+S 0 2582 14 2582 30 16
 product-metadata
-S 0 2580 3 2580 8 5
-input
-S 0 2580 10 2580 13 3
-asc
-S 0 2581 3 2581 11 8
-severity
-S 0 2581 13 2581 20 7
-warning
-S 0 2582 3 2582 15 12
-context_only
-S 0 2582 17 2582 21 4
-true
 S 0 2583 3 2583 8 5
+input
+S 0 2583 10 2583 13 3
+asc
+S 0 2584 3 2584 11 8
+severity
+S 0 2584 13 2584 20 7
+warning
+S 0 2585 3 2585 15 12
+context_only
+S 0 2585 17 2585 21 4
+true
+S 0 2586 3 2586 8 5
 since
-S 0 2583 10 2583 15 5
+S 0 2586 10 2586 15 5
 0.1.0
-S 0 2584 3 2584 9 6
+S 0 2587 3 2587 9 6
 status
-S 0 2584 11 2584 18 7
+S 0 2587 11 2587 18 7
 preview
-S 0 2585 3 2585 8 5
+S 0 2588 3 2588 8 5
 title
-S 0 2585 10 2585 55 45
+S 0 2588 10 2588 55 45
 the descriptor and App Store Connect disagree
-S 0 2586 3 2586 12 9
+S 0 2589 3 2589 12 9
 rationale
-S 0 2586 14 2586 209 195
+S 0 2589 14 2589 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2587 3 2587 7 4
+S 0 2590 3 2590 7 4
 help
-S 0 2587 9 2587 76 67
+S 0 2590 9 2590 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2588 3 2588 11 8
+S 0 2591 3 2591 11 8
 examples
-M 2 2589 5 2598 82
-S 0 2589 5 2589 15 10
+M 2 2592 5 2601 82
+S 0 2592 5 2592 15 10
 triggering
-L 1 2590 7 2593 86
-S 1 2590 9 2593 86 234
+L 1 2593 7 2596 86
+S 1 2593 9 2596 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2594 5 2594 12 7
+S 0 2597 5 2597 12 7
 passing
-L 1 2595 7 2598 82
-S 1 2595 9 2598 82 230
+L 1 2598 7 2601 82
+S 1 2598 9 2601 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2600 3 2620 47
-S 0 2600 3 2600 5 2
+M 10 2603 3 2623 47
+S 0 2603 3 2603 5 2
 id
-S 0 2600 7 2600 27 20
+S 0 2603 7 2603 27 20
 asc-missing-metadata
-S 0 2601 3 2601 12 9
+S 0 2604 3 2604 12 9
 checklist
-S 0 2601 14 2601 30 16
+S 0 2604 14 2604 30 16
 product-metadata
-S 0 2602 3 2602 8 5
+S 0 2605 3 2605 8 5
 input
-S 0 2602 10 2602 13 3
+S 0 2605 10 2605 13 3
 asc
-S 0 2603 3 2603 11 8
+S 0 2606 3 2606 11 8
 severity
-S 0 2603 13 2603 18 5
+S 0 2606 13 2606 18 5
 error
-S 0 2604 3 2604 8 5
+S 0 2607 3 2607 8 5
 since
-S 0 2604 10 2604 15 5
+S 0 2607 10 2607 15 5
 0.1.0
-S 0 2605 3 2605 9 6
+S 0 2608 3 2608 9 6
 status
-S 0 2605 11 2605 18 7
+S 0 2608 11 2608 18 7
 preview
-S 0 2606 3 2606 8 5
+S 0 2609 3 2609 8 5
 title
-S 0 2606 10 2606 70 60
+S 0 2609 10 2609 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2607 3 2607 12 9
+S 0 2610 3 2610 12 9
 rationale
-S 0 2607 14 2607 442 428
+S 0 2610 14 2610 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2608 3 2608 7 4
+S 0 2611 3 2611 7 4
 help
-S 0 2608 9 2608 80 71
+S 0 2611 9 2611 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2609 3 2609 11 8
+S 0 2612 3 2612 11 8
 examples
-M 2 2610 5 2620 47
-S 0 2610 5 2610 15 10
+M 2 2613 5 2623 47
+S 0 2613 5 2613 15 10
 triggering
-L 1 2611 7 2615 84
-S 1 2611 9 2615 84 310
+L 1 2614 7 2618 84
+S 1 2614 9 2618 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2616 5 2616 12 7
+S 0 2619 5 2619 12 7
 passing
-L 1 2617 7 2620 47
-S 1 2617 9 2620 47 230
+L 1 2620 7 2623 47
+S 1 2620 9 2623 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2622 3 2686 148
-S 0 2622 3 2622 5 2
+M 10 2625 3 2689 148
+S 0 2625 3 2625 5 2
 id
-S 0 2622 7 2622 38 31
+S 0 2625 7 2625 38 31
 asc-subscription-price-coverage
-S 0 2623 3 2623 12 9
+S 0 2626 3 2626 12 9
 checklist
-S 0 2623 14 2623 30 16
+S 0 2626 14 2626 30 16
 product-metadata
-S 0 2624 3 2624 8 5
+S 0 2627 3 2627 8 5
 input
-S 0 2624 10 2624 13 3
+S 0 2627 10 2627 13 3
 asc
-S 0 2625 3 2625 11 8
+S 0 2628 3 2628 11 8
 severity
-S 0 2625 13 2625 18 5
+S 0 2628 13 2628 18 5
 error
-S 0 2626 3 2626 8 5
+S 0 2629 3 2629 8 5
 since
-S 0 2626 10 2626 15 5
+S 0 2629 10 2629 15 5
 0.1.0
-S 0 2627 3 2627 9 6
+S 0 2630 3 2630 9 6
 status
-S 0 2627 11 2627 18 7
+S 0 2630 11 2630 18 7
 preview
-S 0 2628 3 2628 8 5
+S 0 2631 3 2631 8 5
 title
-S 0 2628 10 2628 76 66
+S 0 2631 10 2631 76 66
 the subscription is available in territories where it has no price
-S 0 2629 3 2629 12 9
+S 0 2632 3 2632 12 9
 rationale
-S 0 2629 14 2629 869 855
+S 0 2632 14 2632 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2630 3 2630 7 4
+S 0 2633 3 2633 7 4
 help
-S 0 2630 9 2630 140 131
+S 0 2633 9 2633 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2631 3 2631 11 8
+S 0 2634 3 2634 11 8
 examples
-M 2 2632 5 2686 148
-S 0 2632 5 2632 15 10
+M 2 2635 5 2689 148
+S 0 2635 5 2635 15 10
 triggering
-L 3 2633 7 2674 148
-S 1 2633 9 2646 148 1004
+L 3 2636 7 2677 148
+S 1 2636 9 2649 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -10520,7 +10527,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2647 9 2660 148 994
+S 1 2650 9 2663 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -10535,7 +10542,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2661 9 2674 148 1004
+S 1 2664 9 2677 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -10550,10 +10557,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2675 5 2675 12 7
+S 0 2678 5 2678 12 7
 passing
-L 1 2676 7 2686 148
-S 1 2676 9 2686 148 828
+L 1 2679 7 2689 148
+S 1 2679 9 2689 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10565,50 +10572,50 @@ S 1 2676 9 2686 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2688 3 2714 111
-S 0 2688 3 2688 5 2
+M 10 2691 3 2717 111
+S 0 2691 3 2691 5 2
 id
-S 0 2688 7 2688 32 25
+S 0 2691 7 2691 32 25
 asc-localization-rejected
-S 0 2689 3 2689 12 9
+S 0 2692 3 2692 12 9
 checklist
-S 0 2689 14 2689 30 16
+S 0 2692 14 2692 30 16
 product-metadata
-S 0 2690 3 2690 8 5
+S 0 2693 3 2693 8 5
 input
-S 0 2690 10 2690 13 3
+S 0 2693 10 2693 13 3
 asc
-S 0 2691 3 2691 11 8
+S 0 2694 3 2694 11 8
 severity
-S 0 2691 13 2691 18 5
+S 0 2694 13 2694 18 5
 error
-S 0 2692 3 2692 8 5
+S 0 2695 3 2695 8 5
 since
-S 0 2692 10 2692 15 5
+S 0 2695 10 2695 15 5
 0.1.0
-S 0 2693 3 2693 9 6
+S 0 2696 3 2696 9 6
 status
-S 0 2693 11 2693 18 7
+S 0 2696 11 2696 18 7
 preview
-S 0 2694 3 2694 8 5
+S 0 2697 3 2697 8 5
 title
-S 0 2694 10 2694 64 54
+S 0 2697 10 2697 64 54
 App Review rejected one of the product's localizations
-S 0 2695 3 2695 12 9
+S 0 2698 3 2698 12 9
 rationale
-S 0 2695 14 2695 223 209
+S 0 2698 14 2698 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2696 3 2696 7 4
+S 0 2699 3 2699 7 4
 help
-S 0 2696 9 2696 129 120
+S 0 2699 9 2699 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2697 3 2697 11 8
+S 0 2700 3 2700 11 8
 examples
-M 2 2698 5 2714 111
-S 0 2698 5 2698 15 10
+M 2 2701 5 2717 111
+S 0 2701 5 2701 15 10
 triggering
-L 1 2699 7 2706 52
-S 1 2699 9 2706 52 572
+L 1 2702 7 2709 52
+S 1 2702 9 2709 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10617,10 +10624,10 @@ S 1 2699 9 2706 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2707 5 2707 12 7
+S 0 2710 5 2710 12 7
 passing
-L 1 2708 7 2714 111
-S 1 2708 9 2714 111 577
+L 1 2711 7 2717 111
+S 1 2711 9 2717 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10628,61 +10635,61 @@ S 1 2708 9 2714 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2716 3 2748 167
-S 0 2716 3 2716 5 2
+M 12 2719 3 2751 167
+S 0 2719 3 2719 5 2
 id
-S 0 2716 7 2716 38 31
+S 0 2719 7 2719 38 31
 asc-first-purchase-with-version
-S 0 2717 3 2717 12 9
+S 0 2720 3 2720 12 9
 checklist
-S 0 2717 14 2717 30 16
+S 0 2720 14 2720 30 16
 binary-submitted
-S 0 2718 3 2718 8 5
+S 0 2721 3 2721 8 5
 input
-S 0 2718 10 2718 13 3
+S 0 2721 10 2721 13 3
 asc
-S 0 2719 3 2719 11 8
+S 0 2722 3 2722 11 8
 severity
-S 0 2719 13 2719 18 5
+S 0 2722 13 2722 18 5
 error
-S 0 2720 3 2720 8 5
+S 0 2723 3 2723 8 5
 since
-S 0 2720 10 2720 15 5
+S 0 2723 10 2723 15 5
 0.1.0
-S 0 2721 3 2721 9 6
+S 0 2724 3 2724 9 6
 status
-S 0 2721 11 2721 18 7
+S 0 2724 11 2724 18 7
 preview
-S 0 2722 3 2722 8 5
+S 0 2725 3 2725 8 5
 title
-S 0 2722 10 2722 79 69
+S 0 2725 10 2725 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2723 3 2723 12 9
+S 0 2726 3 2726 12 9
 rationale
-S 0 2723 14 2723 264 250
+S 0 2726 14 2726 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2724 3 2724 7 4
+S 0 2727 3 2727 7 4
 help
-S 0 2724 9 2724 111 102
+S 0 2727 9 2727 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2725 3 2725 15 12
+S 0 2728 3 2728 15 12
 environments
-L 2 2725 17 2725 37
-S 0 2725 18 2725 24 6
+L 2 2728 17 2728 37
+S 0 2728 18 2728 24 6
 review
-S 0 2725 26 2725 36 10
+S 0 2728 26 2728 36 10
 production
-S 0 2726 3 2726 17 14
+S 0 2729 3 2729 17 14
 not_applicable
-S 0 2726 19 2726 85 66
+S 0 2729 19 2729 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2727 3 2727 11 8
+S 0 2730 3 2730 11 8
 examples
-M 2 2728 5 2748 167
-S 0 2728 5 2728 15 10
+M 2 2731 5 2751 167
+S 0 2731 5 2731 15 10
 triggering
-L 1 2729 7 2737 59
-S 1 2729 9 2737 59 492
+L 1 2732 7 2740 59
+S 1 2732 9 2740 59 492
 environment: review
 ---
 { "data": [
@@ -10692,10 +10699,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2738 5 2738 12 7
+S 0 2741 5 2741 12 7
 passing
-L 1 2739 7 2748 167
-S 1 2739 9 2748 167 750
+L 1 2742 7 2751 167
+S 1 2742 9 2751 167 750
 environment: review
 ---
 { "data": [
@@ -10706,54 +10713,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2750 3 2779 162
-S 0 2750 3 2750 5 2
+M 11 2753 3 2782 162
+S 0 2753 3 2753 5 2
 id
-S 0 2750 7 2750 27 20
+S 0 2753 7 2753 27 20
 storekit-out-of-date
-S 0 2751 3 2751 12 9
+S 0 2754 3 2754 12 9
 checklist
-S 0 2751 14 2751 36 22
+S 0 2754 14 2754 36 22
 storekit-configuration
-S 0 2752 3 2752 8 5
-input
-S 0 2752 10 2752 13 3
-asc
-S 0 2753 3 2753 11 8
-severity
-S 0 2753 13 2753 20 7
-warning
-S 0 2754 3 2754 15 12
-context_only
-S 0 2754 17 2754 21 4
-true
 S 0 2755 3 2755 8 5
+input
+S 0 2755 10 2755 13 3
+asc
+S 0 2756 3 2756 11 8
+severity
+S 0 2756 13 2756 20 7
+warning
+S 0 2757 3 2757 15 12
+context_only
+S 0 2757 17 2757 21 4
+true
+S 0 2758 3 2758 8 5
 since
-S 0 2755 10 2755 15 5
+S 0 2758 10 2758 15 5
 0.1.0
-S 0 2756 3 2756 9 6
+S 0 2759 3 2759 9 6
 status
-S 0 2756 11 2756 18 7
+S 0 2759 11 2759 18 7
 preview
-S 0 2757 3 2757 8 5
+S 0 2760 3 2760 8 5
 title
-S 0 2757 10 2757 77 67
+S 0 2760 10 2760 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2758 3 2758 12 9
+S 0 2761 3 2761 12 9
 rationale
-S 0 2758 14 2758 236 222
+S 0 2761 14 2761 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2759 3 2759 7 4
+S 0 2762 3 2762 7 4
 help
-S 0 2759 9 2759 100 91
+S 0 2762 9 2762 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2760 3 2760 11 8
+S 0 2763 3 2763 11 8
 examples
-M 2 2761 5 2779 162
-S 0 2761 5 2761 15 10
+M 2 2764 5 2782 162
+S 0 2764 5 2764 15 10
 triggering
-L 1 2762 7 2771 166
-S 1 2762 9 2771 166 608
+L 1 2765 7 2774 166
+S 1 2765 9 2774 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10764,10 +10771,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2772 5 2772 12 7
+S 0 2775 5 2775 12 7
 passing
-L 1 2773 7 2779 162
-S 1 2773 9 2779 162 323
+L 1 2776 7 2782 162
+S 1 2776 9 2782 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10775,439 +10782,439 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 12 2782 3 2801 30
-S 0 2782 3 2782 5 2
+M 12 2785 3 2804 30
+S 0 2785 3 2785 5 2
 id
-S 0 2782 7 2782 31 24
+S 0 2785 7 2785 31 24
 build-bundle-id-mismatch
-S 0 2783 3 2783 12 9
+S 0 2786 3 2786 12 9
 checklist
-S 0 2783 14 2783 31 17
+S 0 2786 14 2786 31 17
 bundle-id-matches
-S 0 2784 3 2784 8 5
+S 0 2787 3 2787 8 5
 input
-S 0 2784 10 2784 15 5
+S 0 2787 10 2787 15 5
 build
-S 0 2785 3 2785 11 8
+S 0 2788 3 2788 11 8
 severity
-S 0 2785 13 2785 18 5
+S 0 2788 13 2788 18 5
 error
-S 0 2786 3 2786 8 5
+S 0 2789 3 2789 8 5
 since
-S 0 2786 10 2786 15 5
+S 0 2789 10 2789 15 5
 0.1.0
-S 0 2787 3 2787 9 6
+S 0 2790 3 2790 9 6
 status
-S 0 2787 11 2787 18 7
+S 0 2790 11 2790 18 7
 preview
-S 0 2788 3 2788 8 5
+S 0 2791 3 2791 8 5
 title
-S 0 2788 10 2788 69 59
+S 0 2791 10 2791 69 59
 the app was built with another bundle ID than the project's
-S 0 2789 3 2789 12 9
+S 0 2792 3 2792 12 9
 rationale
-S 0 2789 14 2789 650 638
+S 0 2792 14 2792 650 638
 StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
-S 0 2790 3 2790 7 4
+S 0 2793 3 2793 7 4
 help
-S 0 2790 9 2790 172 163
+S 0 2793 9 2793 172 163
 build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
-S 0 2791 3 2791 15 12
+S 0 2794 3 2794 15 12
 environments
-L 4 2791 17 2791 58
-S 0 2791 18 2791 25 7
+L 4 2794 17 2794 58
+S 0 2794 18 2794 25 7
 sandbox
-S 0 2791 27 2791 37 10
+S 0 2794 27 2794 37 10
 testflight
-S 0 2791 39 2791 45 6
+S 0 2794 39 2794 45 6
 review
-S 0 2791 47 2791 57 10
+S 0 2794 47 2794 57 10
 production
-S 0 2792 3 2792 17 14
+S 0 2795 3 2795 17 14
 not_applicable
-S 0 2792 19 2792 86 67
+S 0 2795 19 2795 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 2793 3 2793 11 8
+S 0 2796 3 2796 11 8
 examples
-M 2 2794 5 2801 30
-S 0 2794 5 2794 15 10
+M 2 2797 5 2804 30
+S 0 2797 5 2797 15 10
 triggering
-L 1 2795 7 2797 30
-S 1 2795 9 2797 30 66
+L 1 2798 7 2800 30
+S 1 2798 9 2800 30 66
 bundle_id: com.greenthumb.pocketgarden.beta
 signed_for: app_store
 
-S 0 2798 5 2798 12 7
+S 0 2801 5 2801 12 7
 passing
-L 1 2799 7 2801 30
-S 1 2799 9 2801 30 61
+L 1 2802 7 2804 30
+S 1 2802 9 2804 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2803 3 2822 31
-S 0 2803 3 2803 5 2
+M 10 2806 3 2825 31
+S 0 2806 3 2806 5 2
 id
-S 0 2803 7 2803 34 27
+S 0 2806 7 2806 34 27
 build-storekit-file-shipped
-S 0 2804 3 2804 12 9
+S 0 2807 3 2807 12 9
 checklist
-S 0 2804 14 2804 36 22
+S 0 2807 14 2807 36 22
 storekit-configuration
-S 0 2805 3 2805 8 5
+S 0 2808 3 2808 8 5
 input
-S 0 2805 10 2805 15 5
+S 0 2808 10 2808 15 5
 build
-S 0 2806 3 2806 11 8
+S 0 2809 3 2809 11 8
 severity
-S 0 2806 13 2806 20 7
+S 0 2809 13 2809 20 7
 warning
-S 0 2807 3 2807 8 5
+S 0 2810 3 2810 8 5
 since
-S 0 2807 10 2807 15 5
+S 0 2810 10 2810 15 5
 0.1.0
-S 0 2808 3 2808 9 6
+S 0 2811 3 2811 9 6
 status
-S 0 2808 11 2808 18 7
+S 0 2811 11 2811 18 7
 preview
-S 0 2809 3 2809 8 5
+S 0 2812 3 2812 8 5
 title
-S 0 2809 10 2809 68 58
+S 0 2812 10 2812 68 58
 a StoreKit configuration file is copied into the built app
-S 0 2810 3 2810 12 9
+S 0 2813 3 2813 12 9
 rationale
-S 0 2810 14 2810 271 257
+S 0 2813 14 2813 271 257
 A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
-S 0 2811 3 2811 7 4
+S 0 2814 3 2814 7 4
 help
-S 0 2811 9 2811 155 148
+S 0 2814 9 2814 155 148
 remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
-S 0 2812 3 2812 11 8
+S 0 2815 3 2815 11 8
 examples
-M 2 2813 5 2822 31
-S 0 2813 5 2813 15 10
+M 2 2816 5 2825 31
+S 0 2816 5 2816 15 10
 triggering
-L 1 2814 7 2817 43
-S 1 2814 9 2817 43 96
+L 1 2817 7 2820 43
+S 1 2817 9 2820 43 96
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [PocketGarden.storekit]
 
-S 0 2818 5 2818 12 7
+S 0 2821 5 2821 12 7
 passing
-L 1 2819 7 2822 31
-S 1 2819 9 2822 31 84
+L 1 2822 7 2825 31
+S 1 2822 9 2825 31 84
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [Seeds.png]
 
-M 13 2824 3 2848 30
-S 0 2824 3 2824 5 2
+M 13 2827 3 2851 30
+S 0 2827 3 2827 5 2
 id
-S 0 2824 7 2824 35 28
+S 0 2827 7 2827 35 28
 build-signed-for-development
-S 0 2825 3 2825 12 9
+S 0 2828 3 2828 12 9
 checklist
-S 0 2825 14 2825 26 12
+S 0 2828 14 2828 26 12
 code-signing
-S 0 2826 3 2826 8 5
-input
-S 0 2826 10 2826 15 5
-build
-S 0 2827 3 2827 11 8
-severity
-S 0 2827 13 2827 17 4
-note
-S 0 2828 3 2828 15 12
-context_only
-S 0 2828 17 2828 21 4
-true
 S 0 2829 3 2829 8 5
-since
+input
 S 0 2829 10 2829 15 5
+build
+S 0 2830 3 2830 11 8
+severity
+S 0 2830 13 2830 17 4
+note
+S 0 2831 3 2831 15 12
+context_only
+S 0 2831 17 2831 21 4
+true
+S 0 2832 3 2832 8 5
+since
+S 0 2832 10 2832 15 5
 0.1.0
-S 0 2830 3 2830 9 6
+S 0 2833 3 2833 9 6
 status
-S 0 2830 11 2830 18 7
+S 0 2833 11 2833 18 7
 preview
-S 0 2831 3 2831 8 5
+S 0 2834 3 2834 8 5
 title
-S 0 2831 10 2831 86 76
+S 0 2834 10 2834 86 76
 the archive is signed for development; the upload needs an App Store profile
-S 0 2832 3 2832 12 9
+S 0 2835 3 2835 12 9
 rationale
-S 0 2832 14 2832 318 304
+S 0 2835 14 2835 318 304
 Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
-S 0 2833 3 2833 7 4
+S 0 2836 3 2836 7 4
 help
-S 0 2833 9 2833 165 156
+S 0 2836 9 2836 165 156
 have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
-S 0 2834 3 2834 15 12
+S 0 2837 3 2837 15 12
 environments
-L 3 2834 17 2834 49
-S 0 2834 18 2834 28 10
+L 3 2837 17 2837 49
+S 0 2837 18 2837 28 10
 testflight
-S 0 2834 30 2834 36 6
+S 0 2837 30 2837 36 6
 review
-S 0 2834 38 2834 48 10
+S 0 2837 38 2837 48 10
 production
-S 0 2835 3 2835 17 14
+S 0 2838 3 2838 17 14
 not_applicable
-S 0 2835 19 2835 72 53
+S 0 2838 19 2838 72 53
 a development build is what Xcode and the sandbox run
-S 0 2836 3 2836 11 8
+S 0 2839 3 2839 11 8
 examples
-M 2 2837 5 2848 30
-S 0 2837 5 2837 15 10
+M 2 2840 5 2851 30
+S 0 2840 5 2840 15 10
 triggering
-L 1 2838 7 2842 32
-S 1 2838 9 2842 32 91
+L 1 2841 7 2845 32
+S 1 2841 9 2845 32 91
 environment: testflight
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2843 5 2843 12 7
+S 0 2846 5 2846 12 7
 passing
-L 1 2844 7 2848 30
-S 1 2844 9 2848 30 89
+L 1 2847 7 2851 30
+S 1 2847 9 2851 30 89
 environment: testflight
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 12 2850 3 2875 30
-S 0 2850 3 2850 5 2
+M 12 2853 3 2878 30
+S 0 2853 3 2853 5 2
 id
-S 0 2850 7 2850 37 30
+S 0 2853 7 2853 37 30
 build-exported-for-development
-S 0 2851 3 2851 12 9
+S 0 2854 3 2854 12 9
 checklist
-S 0 2851 14 2851 26 12
+S 0 2854 14 2854 26 12
 code-signing
-S 0 2852 3 2852 8 5
+S 0 2855 3 2855 8 5
 input
-S 0 2852 10 2852 15 5
+S 0 2855 10 2855 15 5
 build
-S 0 2853 3 2853 11 8
+S 0 2856 3 2856 11 8
 severity
-S 0 2853 13 2853 18 5
+S 0 2856 13 2856 18 5
 error
-S 0 2854 3 2854 8 5
+S 0 2857 3 2857 8 5
 since
-S 0 2854 10 2854 15 5
+S 0 2857 10 2857 15 5
 0.1.0
-S 0 2855 3 2855 9 6
+S 0 2858 3 2858 9 6
 status
-S 0 2855 11 2855 18 7
+S 0 2858 11 2858 18 7
 preview
-S 0 2856 3 2856 8 5
+S 0 2859 3 2859 8 5
 title
-S 0 2856 10 2856 52 42
+S 0 2859 10 2859 52 42
 the .ipa is not exported for the App Store
-S 0 2857 3 2857 12 9
+S 0 2860 3 2860 12 9
 rationale
-S 0 2857 14 2857 350 336
+S 0 2860 14 2860 350 336
 An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
-S 0 2858 3 2858 7 4
+S 0 2861 3 2861 7 4
 help
-S 0 2858 9 2858 100 95
+S 0 2861 9 2861 100 95
 export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
-S 0 2859 3 2859 15 12
+S 0 2862 3 2862 15 12
 environments
-L 3 2859 17 2859 49
-S 0 2859 18 2859 28 10
+L 3 2862 17 2862 49
+S 0 2862 18 2862 28 10
 testflight
-S 0 2859 30 2859 36 6
+S 0 2862 30 2862 36 6
 review
-S 0 2859 38 2859 48 10
+S 0 2862 38 2862 48 10
 production
-S 0 2860 3 2860 17 14
+S 0 2863 3 2863 17 14
 not_applicable
-S 0 2860 19 2860 82 63
+S 0 2863 19 2863 82 63
 a development or ad hoc build is what Xcode and the sandbox run
-S 0 2861 3 2861 11 8
+S 0 2864 3 2864 11 8
 examples
-M 2 2862 5 2875 30
-S 0 2862 5 2862 15 10
+M 2 2865 5 2878 30
+S 0 2865 5 2865 15 10
 triggering
-L 1 2863 7 2868 32
-S 1 2863 9 2868 32 103
+L 1 2866 7 2871 32
+S 1 2866 9 2871 32 103
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2869 5 2869 12 7
+S 0 2872 5 2872 12 7
 passing
-L 1 2870 7 2875 30
-S 1 2870 9 2875 30 101
+L 1 2873 7 2878 30
+S 1 2873 9 2878 30 101
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2877 3 2896 27
-S 0 2877 3 2877 5 2
+M 10 2880 3 2899 27
+S 0 2880 3 2880 5 2
 id
-S 0 2877 7 2877 31 24
+S 0 2880 7 2880 31 24
 build-minimum-os-too-low
-S 0 2878 3 2878 12 9
+S 0 2881 3 2881 12 9
 checklist
-S 0 2878 14 2878 24 10
+S 0 2881 14 2881 24 10
 os-version
-S 0 2879 3 2879 8 5
+S 0 2882 3 2882 8 5
 input
-S 0 2879 10 2879 15 5
+S 0 2882 10 2882 15 5
 build
-S 0 2880 3 2880 11 8
+S 0 2883 3 2883 11 8
 severity
-S 0 2880 13 2880 18 5
+S 0 2883 13 2883 18 5
 error
-S 0 2881 3 2881 8 5
+S 0 2884 3 2884 8 5
 since
-S 0 2881 10 2881 15 5
+S 0 2884 10 2884 15 5
 0.1.0
-S 0 2882 3 2882 9 6
+S 0 2885 3 2885 9 6
 status
-S 0 2882 11 2882 18 7
+S 0 2885 11 2885 18 7
 preview
-S 0 2883 3 2883 8 5
+S 0 2886 3 2886 8 5
 title
-S 0 2883 10 2883 82 72
+S 0 2886 10 2886 82 72
 the build runs on systems where the StoreKit API it calls does not exist
-S 0 2884 3 2884 12 9
+S 0 2887 3 2887 12 9
 rationale
-S 0 2884 14 2884 286 272
+S 0 2887 14 2887 286 272
 StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
-S 0 2885 3 2885 7 4
+S 0 2888 3 2888 7 4
 help
-S 0 2885 9 2885 123 114
+S 0 2888 9 2888 123 114
 raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
-S 0 2886 3 2886 11 8
+S 0 2889 3 2889 11 8
 examples
-M 2 2887 5 2896 27
-S 0 2887 5 2887 15 10
+M 2 2890 5 2899 27
+S 0 2890 5 2890 15 10
 triggering
-L 1 2888 7 2891 27
-S 1 2888 9 2891 27 80
+L 1 2891 7 2894 27
+S 1 2891 9 2894 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "14.0"
 
-S 0 2892 5 2892 12 7
+S 0 2895 5 2895 12 7
 passing
-L 1 2893 7 2896 27
-S 1 2893 9 2896 27 80
+L 1 2896 7 2899 27
+S 1 2896 9 2899 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "16.0"
 
-M 10 2898 3 2920 30
-S 0 2898 3 2898 5 2
+M 10 2901 3 2923 30
+S 0 2901 3 2901 5 2
 id
-S 0 2898 7 2898 29 22
+S 0 2901 7 2901 29 22
 build-profile-mismatch
-S 0 2899 3 2899 12 9
+S 0 2902 3 2902 12 9
 checklist
-S 0 2899 14 2899 34 20
+S 0 2902 14 2902 34 20
 provisioning-profile
-S 0 2900 3 2900 8 5
+S 0 2903 3 2903 8 5
 input
-S 0 2900 10 2900 15 5
+S 0 2903 10 2903 15 5
 build
-S 0 2901 3 2901 11 8
+S 0 2904 3 2904 11 8
 severity
-S 0 2901 13 2901 18 5
+S 0 2904 13 2904 18 5
 error
-S 0 2902 3 2902 8 5
+S 0 2905 3 2905 8 5
 since
-S 0 2902 10 2902 15 5
+S 0 2905 10 2905 15 5
 0.1.0
-S 0 2903 3 2903 9 6
+S 0 2906 3 2906 9 6
 status
-S 0 2903 11 2903 18 7
+S 0 2906 11 2906 18 7
 preview
-S 0 2904 3 2904 8 5
+S 0 2907 3 2907 8 5
 title
-S 0 2904 10 2904 105 95
+S 0 2907 10 2907 105 95
 the profile embedded in the build is for another or a wildcard App ID, another team, or expired
-S 0 2905 3 2905 12 9
+S 0 2908 3 2908 12 9
 rationale
-S 0 2905 14 2905 370 356
+S 0 2908 14 2908 370 356
 The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
-S 0 2906 3 2906 7 4
+S 0 2909 3 2909 7 4
 help
-S 0 2906 9 2906 111 102
+S 0 2909 9 2909 111 102
 sign the build with a current profile made for the app's explicit App ID by the team that owns the app
-S 0 2907 3 2907 11 8
+S 0 2910 3 2910 11 8
 examples
-M 2 2908 5 2920 30
-S 0 2908 5 2908 15 10
+M 2 2911 5 2923 30
+S 0 2911 5 2911 15 10
 triggering
-L 2 2909 7 2916 52
-S 1 2909 9 2912 58 111
+L 2 2912 7 2919 52
+S 1 2912 9 2915 58 111
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
 
-S 1 2913 9 2916 52 105
+S 1 2916 9 2919 52 105
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
 
-S 0 2917 5 2917 12 7
+S 0 2920 5 2920 12 7
 passing
-L 1 2918 7 2920 30
-S 1 2918 9 2920 30 61
+L 1 2921 7 2923 30
+S 1 2921 9 2923 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2923 3 2948 104
-S 0 2923 3 2923 5 2
+M 10 2926 3 2951 104
+S 0 2926 3 2926 5 2
 id
-S 0 2923 7 2923 33 26
+S 0 2926 7 2926 33 26
 build-product-list-differs
-S 0 2924 3 2924 12 9
+S 0 2927 3 2927 12 9
 checklist
-S 0 2924 14 2924 29 15
+S 0 2927 14 2927 29 15
 full-product-id
-S 0 2925 3 2925 8 5
+S 0 2928 3 2928 8 5
 input
-S 0 2925 10 2925 15 5
+S 0 2928 10 2928 15 5
 build
-S 0 2926 3 2926 11 8
+S 0 2929 3 2929 11 8
 severity
-S 0 2926 13 2926 20 7
+S 0 2929 13 2929 20 7
 warning
-S 0 2927 3 2927 8 5
+S 0 2930 3 2930 8 5
 since
-S 0 2927 10 2927 15 5
+S 0 2930 10 2930 15 5
 0.1.0
-S 0 2928 3 2928 9 6
+S 0 2931 3 2931 9 6
 status
-S 0 2928 11 2928 18 7
+S 0 2931 11 2931 18 7
 preview
-S 0 2929 3 2929 8 5
+S 0 2932 3 2932 8 5
 title
-S 0 2929 10 2929 73 63
+S 0 2932 10 2932 73 63
 a product ID list the build ships differs from the repository's
-S 0 2930 3 2930 12 9
+S 0 2933 3 2933 12 9
 rationale
-S 0 2930 14 2930 606 592
+S 0 2933 14 2933 606 592
 An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
-S 0 2931 3 2931 7 4
+S 0 2934 3 2934 7 4
 help
-S 0 2931 9 2931 99 90
+S 0 2934 9 2934 99 90
 build again from the sources you mean to ship, or correct the list the build was made from
-S 0 2932 3 2932 11 8
+S 0 2935 3 2935 11 8
 examples
-M 2 2933 5 2948 104
-S 0 2933 5 2933 15 10
+M 2 2936 5 2951 104
+S 0 2936 5 2936 15 10
 triggering
-L 1 2934 7 2940 104
-S 1 2934 9 2940 104 276
+L 1 2937 7 2943 104
+S 1 2937 9 2943 104 276
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11215,10 +11222,10 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-S 0 2941 5 2941 12 7
+S 0 2944 5 2944 12 7
 passing
-L 1 2942 7 2948 104
-S 1 2942 9 2948 104 278
+L 1 2945 7 2951 104
+S 1 2945 9 2951 104 278
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11226,64 +11233,64 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-M 11 2950 3 2972 118
-S 0 2950 3 2950 5 2
+M 11 2953 3 2975 118
+S 0 2953 3 2953 5 2
 id
-S 0 2950 7 2950 37 30
+S 0 2953 7 2953 37 30
 build-executable-names-product
-S 0 2951 3 2951 12 9
+S 0 2954 3 2954 12 9
 checklist
-S 0 2951 14 2951 29 15
+S 0 2954 14 2954 29 15
 full-product-id
-S 0 2952 3 2952 8 5
-input
-S 0 2952 10 2952 15 5
-build
-S 0 2953 3 2953 11 8
-severity
-S 0 2953 13 2953 17 4
-note
-S 0 2954 3 2954 15 12
-context_only
-S 0 2954 17 2954 21 4
-true
 S 0 2955 3 2955 8 5
-since
+input
 S 0 2955 10 2955 15 5
+build
+S 0 2956 3 2956 11 8
+severity
+S 0 2956 13 2956 17 4
+note
+S 0 2957 3 2957 15 12
+context_only
+S 0 2957 17 2957 21 4
+true
+S 0 2958 3 2958 8 5
+since
+S 0 2958 10 2958 15 5
 0.1.0
-S 0 2956 3 2956 9 6
+S 0 2959 3 2959 9 6
 status
-S 0 2956 11 2956 18 7
+S 0 2959 11 2959 18 7
 preview
-S 0 2957 3 2957 8 5
+S 0 2960 3 2960 8 5
 title
-S 0 2957 10 2957 83 73
+S 0 2960 10 2960 83 73
 the build's executable holds a product ID the sources read do not request
-S 0 2958 3 2958 12 9
+S 0 2961 3 2961 12 9
 rationale
-S 1 2958 14 2958 512 496
+S 1 2961 14 2961 512 496
 A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
-S 0 2959 3 2959 7 4
+S 0 2962 3 2962 7 4
 help
-S 0 2959 9 2959 112 103
+S 0 2962 9 2962 112 103
 add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
-S 0 2960 3 2960 11 8
+S 0 2963 3 2963 11 8
 examples
-M 2 2961 5 2972 118
-S 0 2961 5 2961 15 10
+M 2 2964 5 2975 118
+S 0 2964 5 2964 15 10
 triggering
-L 1 2962 7 2967 118
-S 1 2962 9 2967 118 223
+L 1 2965 7 2970 118
+S 1 2965 9 2970 118 223
 requests: [com.greenthumb.pocketgarden.seeds50]
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
-S 0 2968 5 2968 12 7
+S 0 2971 5 2971 12 7
 passing
-L 1 2969 7 2972 118
-S 1 2969 9 2972 118 171
+L 1 2972 7 2975 118
+S 1 2972 9 2975 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
