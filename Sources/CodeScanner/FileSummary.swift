@@ -181,6 +181,8 @@ extension SourceScanner {
         var imports: Set<String> = []
         var usesStoreKit1 = false
         var usesStoreKit2 = false
+        /// `import StoreKit` only to ask for App Store reviews (``dropReviewOnlyStoreKitImport()``).
+        var importsStoreKitForReviews = false
         /// The file's bytes, from which a body is copied out when first evaluated.
         var source: [UInt8] = []
         var storeKit2Uses: [StoreKit2Use] = []
@@ -209,6 +211,7 @@ extension SourceScanner {
             case .cSharp: summarizer.summarizeCSharp()
             }
             summarizer.keepSecretsUsedForReceipts()
+            summarizer.dropReviewOnlyStoreKitImport()
             var summary = summarizer.summary
             summary.requestTypes = Set((summary.calls.map(\.context) + summary.wrappers.map(\.context)).compactMap { $0.typePaths.last?.last })
             return summary

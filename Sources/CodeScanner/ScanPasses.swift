@@ -90,6 +90,7 @@ extension SourceScanner {
             scan.usesStoreKit2 = scan.usesStoreKit2 || file.usesStoreKit2
             scan.storeKit2Uses += file.storeKit2Uses
             imports.formUnion(file.imports)
+            scan.importsStoreKitForReviews = scan.importsStoreKitForReviews || file.importsStoreKitForReviews
             scan.secrets += file.secrets
             resolver.fileWork = 0
             for call in file.calls {

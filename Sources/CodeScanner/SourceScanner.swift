@@ -164,6 +164,8 @@ public struct SourceScan: Sendable {
     public var storeKit2Uses: [StoreKit2Use] = []
     /// StoreKit and In-App Purchase libraries the code imports (`StoreKit`, `RevenueCat`, …), sorted.
     public var importedLibraries: [String] = []
+    /// Some file imports StoreKit only to ask for App Store reviews (not in ``importedLibraries``).
+    public var importsStoreKitForReviews = false
     /// Configuration files of In-App Purchase libraries found in the scanned folders
     /// (`MKStoreKitConfigs.plist`), to be read as product ID lists.
     public var libraryConfigurationFiles: [String] = []

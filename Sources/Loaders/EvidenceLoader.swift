@@ -95,6 +95,13 @@ public enum EvidenceLoader {
             }
         }
 
+        // The configuration the scheme archives: its bundle ID is the App Store Connect app's.
+        if let checked = project.evidence.configurationName {
+            let archived = scheme?.archiveConfiguration?.value ?? "Release"
+            project.evidence.archiveBundleID = checked == archived
+                ? project.evidence.runningBundleID : project.evidence.otherConfigurationBundleIDs?[archived]
+        }
+
         // .entitlements: which keys it has.
         if let named = project.app.entitlements,
             let plist = attempt(named, { (p) throws(InputProblem) in try PropertyList.load(path: p, what: "entitlements file") })

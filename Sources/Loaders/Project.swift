@@ -74,8 +74,11 @@ public struct Project: Sendable {
             catalogs.isEmpty, catalogPackages.isEmpty, storeKitFiles.isEmpty, app.productIDLists.isEmpty, app.storeKitAPI == nil,
             evidence.schemeUsesStoreKit == nil, evidence.linksStoreKit != true, evidence.hasInAppPurchaseCapability?.value != true
         else { return nil }
-        let files = sources.filesScanned == 1 ? "the scanned source file" : "the \(sources.filesScanned) scanned source files"
-        return "nothing in the project uses In-App Purchase yet (\(files) import neither StoreKit nor a purchase library and request no product; no product is listed)"
+        let files = sources.filesScanned == 1
+            ? "the scanned source file imports neither StoreKit nor a purchase library and requests"
+            : "the \(sources.filesScanned) scanned source files import neither StoreKit nor a purchase library and request"
+        let reviews = sources.importsStoreKitForReviews ? "; StoreKit is imported only to ask for App Store reviews" : ""
+        return "nothing in the project uses In-App Purchase yet (\(files) no product\(reviews); no product is listed)"
     }
 
     /// Products with a stated ID, by ID (the first one wins; duplicates are a finding of their own).
@@ -276,6 +279,12 @@ public struct Evidence: Sendable {
     /// The bundle ID the build runs with: Info.plist expanded with the build settings (or
     /// `PRODUCT_BUNDLE_IDENTIFIER` itself).
     public var runningBundleID: Fact<String>?
+    /// The bundle ID of the configuration the scheme archives (Release without one): the one App
+    /// Store Connect knows the app by, when the checked configuration is another (Debug's
+    /// `com.acme.app.debug`).
+    public var archiveBundleID: Fact<String>?
+    /// The bundle ID App Store Connect knows the app by, as far as the files say.
+    public var storeBundleID: Fact<String>? { archiveBundleID ?? runningBundleID }
     /// The app's name as the build shows it: Info.plist's `CFBundleDisplayName` or `CFBundleName`,
     /// expanded, else `PRODUCT_NAME`.
     public var appName: Fact<String>?

@@ -53,6 +53,7 @@ extension EvidenceLoader {
         evidence.storeKitSwitches = evidence.crossPlatformLibraries.compactMap(SourceScanner.storeKitSwitch(ofLibrary:))
             .reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         evidence.mentionsStoreKit = scan.usesStoreKit1 || scan.usesStoreKit2
+        evidence.importsStoreKitForReviews = scan.importsStoreKitForReviews
         for problem in scan.problems {
             if problem.kind == .missing, let named = project.app.sources.first(where: {
                 Paths.resolve($0.value, relativeTo: project.baseDirectory) == problem.path

@@ -56,6 +56,8 @@ public struct SourceEvidence: Sendable {
     public var storeKitSwitches: [String] = []
     /// StoreKit types or calls appear in the code (with or without an import).
     public var mentionsStoreKit = false
+    /// A scanned file imports StoreKit only to ask for App Store reviews, which sells nothing.
+    public var importsStoreKitForReviews = false
     /// The repository URLs of the project's remote Swift packages, whose code is not scanned.
     public var remotePackages: [Fact<String>] = []
     /// Files in the scanned folders that could not be read or were skipped (message, at the file).

@@ -137,7 +137,9 @@ public struct TextReporter: Reporter {
         if !diagnosis.nextSteps.isEmpty {
             out.append(bold("Next steps"))
             for step in diagnosis.nextSteps { out.append(contentsOf: wrap("  \(step.sentence)", hang: 4)) }
-            if !verbose { out.append(paint("  (`--verbose` lists each item's questions)", "2")) }
+            if !verbose, diagnosis.nextSteps.contains(where: { $0.source != .findings }) {
+                out.append(paint("  (`--verbose` lists each item's questions)", "2"))
+            }
             out.append("")
         }
 

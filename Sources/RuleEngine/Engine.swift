@@ -256,7 +256,9 @@ public struct Engine: Sendable {
         diagnosis.suppressedCount = ledger.suppressed
         if !stopped {
             diagnosis.nextSteps = noPurchase.map { [Diagnosis.NextStep.noPurchase($0)] }
-                ?? Diagnosis.nextSteps(checklist: diagnosis.checklist, bundleID: diagnosis.bundleID?.value, hasSnapshot: project.ascSnapshot != nil)
+                ?? Diagnosis.nextSteps(
+                    checklist: diagnosis.checklist, findings: diagnosis.findings,
+                    bundleID: (project.app.bundleID ?? project.evidence.storeBundleID)?.value, hasSnapshot: project.ascSnapshot != nil)
         }
         if options.keepsUnlisted {
             diagnosis.unlisted = project.catalogPackages.compactMap { options.catalogScans[$0.file]?.unlisted } + [unlisted].compactMap { $0 }

@@ -165,11 +165,39 @@ struct AnswerTests {
             entry(.bundleIdMatches, ["app.target"]),
             entry(.provisioningProfile, ["signing.profile.app_id", "signing.profile.type", "signing.profile.installed"]),
             entry(.fullProductId, ["requests"]),
-        ], bundleID: nil, hasSnapshot: false)
+        ], findings: [], bundleID: nil, hasSnapshot: false)
         let project = try #require(steps.first { $0.source == .project })
         #expect(project.action.hasPrefix("Q app.target? Set `app.target`. Which provisioning profile signs the failing build? Set `signing.profile.file`"))
         #expect(project.action.contains("it answers `signing.profile.app_id`, `signing.profile.type`, `signing.profile.installed`. Q requests? Set `requests`."))
         #expect(project.items.map(\.number) == [4, 5, 8])
+    }
+
+    /// Without a bundle ID no command is printed with a placeholder, and the project's step,
+    /// which can find the ID, comes before App Store Connect's.
+    @Test func noPlaceholderInAPrintedCommand() throws {
+        func entry(_ id: ChecklistID, _ keys: [String], status: Diagnosis.ItemStatus = .unknown, findings: [Int] = []) -> Diagnosis.ChecklistEntry {
+            Diagnosis.ChecklistEntry(
+                item: Checklist.item(id.rawValue)!, status: status, findings: findings,
+                questions: keys.map { Diagnosis.Question(question: "Q \($0)?", key: $0, productID: nil) }, reasons: [])
+        }
+        let checklist = [
+            entry(.appIdIapEnabled, ["app_id.in_app_purchase"]), entry(.clearedForSale, ["products"]),
+            entry(.bundleIdMatches, ["app.target"]), entry(.productExists, ["products"]),
+        ]
+        let steps = Diagnosis.nextSteps(checklist: checklist, findings: [], bundleID: nil, hasSnapshot: false)
+        #expect(steps.map(\.source) == [.project, .ascPull])
+        let pull = try #require(steps.last)
+        #expect(!pull.sentence.contains("<") && pull.sentence.contains("`iapdoctor check --asc-pull`"), "\(pull.sentence)")
+        let known = Diagnosis.nextSteps(checklist: checklist, findings: [], bundleID: "com.acme.coins", hasSnapshot: false)
+        #expect(known.map(\.source) == [.ascPull, .project])
+        #expect(known[0].sentence.contains("`iapdoctor asc pull --bundle-id com.acme.coins -o asc-snapshot.json`"))
+        // A failing item comes first, with its first error, where it is, and its help.
+        let error = Finding(
+            rule: "x", severity: .error, checklist: ChecklistID.fullProductId.rawValue, message: "`coin` is not a full product ID",
+            help: "write `com.acme.coins.coin`", location: SourceLocation(file: "Store.swift", line: 4, column: 9))
+        let failing = checklist + [entry(.fullProductId, [], status: .fail, findings: [0])]
+        let fixed = Diagnosis.nextSteps(checklist: failing, findings: [error], bundleID: "com.acme.coins", hasSnapshot: false)
+        #expect(fixed.first?.sentence == "Fix item 8 first: [1] `coin` is not a full product ID (Store.swift:4:9); write `com.acme.coins.coin`")
     }
 
     @Test func itemListsJoinRuns() {
@@ -183,9 +211,14 @@ struct AnswerTests {
         let run = try runIAPDoctor(["check", "examples/runmonster-xcode/project.yaml", "--format", "json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         let steps = try #require(report["next_steps"] as? [[String: Any]])
+        // A failing item leads, with its first error's fix; then the pull answers most of what is open.
         let first = try #require(steps.first)
-        #expect(first["source"] as? String == AnswerSource.ascPull.rawValue)
-        #expect((first["text"] as? String)?.contains("iapdoctor asc pull --bundle-id com.runmonster.runmonsterfree.dev") == true)
+        #expect(first["source"] as? String == AnswerSource.findings.rawValue)
+        #expect((first["text"] as? String)?.hasPrefix("Fix items 1, 5, 6, 8, 13 first: [") == true, "\(first)")
+        let pull = try #require(steps.dropFirst().first)
+        #expect(pull["source"] as? String == AnswerSource.ascPull.rawValue)
+        // The Run builds Debug (`….dev`); App Store Connect knows the app by the archived Release's ID.
+        #expect((pull["text"] as? String)?.contains("iapdoctor asc pull --bundle-id com.runmonster.runmonsterfree -o") == true, "\(pull)")
         let checklist = try #require(report["checklist"] as? [[String: Any]])
         for entry in checklist {
             for question in entry["questions"] as? [[String: Any]] ?? [] {

@@ -73,7 +73,7 @@ public struct Diagnosis: Sendable {
     public var platform: Fact<Platform>?
     public var checklist: [ChecklistEntry]
     public var products: [ProductVerdict]
-    /// The open questions grouped by where their answers live (``nextSteps(checklist:bundleID:hasSnapshot:)``).
+    /// The open questions grouped by where their answers live (``nextSteps(checklist:findings:bundleID:hasSnapshot:)``): the failing items first.
     public var nextSteps: [NextStep] = []
     public var findings: [Finding]
     /// The lowest severity that fails the run (`nil` = never).

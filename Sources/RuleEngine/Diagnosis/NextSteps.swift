@@ -6,6 +6,9 @@ import Loaders
 /// (App Store Connect's API answers a dozen items at once), so the report says the one action per
 /// place before the questions themselves.
 public enum AnswerSource: String, Sendable, CaseIterable {
+    /// Not a place but the findings themselves: an item that fails is fixed before any question
+    /// is worth answering.
+    case findings
     /// What `iapdoctor asc pull` reads: the app record, the App ID, the products and their groups.
     case ascPull = "asc_pull"
     /// App Store Connect pages the API does not expose to the pull (the app's versions).
@@ -24,6 +27,7 @@ public enum AnswerSource: String, Sendable, CaseIterable {
     /// The place, as the sentence "… answers items 1, 2" starts.
     public var place: String {
         switch self {
+        case .findings: return "The failing items"
         case .ascPull: return "App Store Connect"
         case .appStoreConnect: return "App Store Connect (your app's versions)"
         case .business: return "App Store Connect → Business"
@@ -94,9 +98,10 @@ extension Diagnosis {
             if asked.insert(question.key + "\u{0}" + question.question).inserted { questions.append(question) }
         }
 
-        /// "App Store Connect answers items 1, 2, 4, 9, 13–17: run …".
+        /// "App Store Connect answers items 1, 2, 4, 9, 13–17: run …"; "Fix item 8 first: …".
         public var sentence: String {
-            "\(source.place) \(source == .testDevice || source == .project ? "answer" : "answers") \(Self.itemList(items.map(\.number))): \(action)"
+            if source == .findings { return "Fix \(Self.itemList(items.map(\.number))) first: \(action)" }
+            return "\(source.place) \(source == .testDevice || source == .project ? "answer" : "answers") \(Self.itemList(items.map(\.number))): \(action)"
         }
 
         /// The one step of a project that uses no In-App Purchase (``Project/noPurchaseReason``): the
@@ -126,10 +131,13 @@ extension Diagnosis {
         }
     }
 
-    /// The open questions of `checklist` grouped by where their answers live, the place that
-    /// answers most items first. `bundleID` goes into the pull's command; `hasSnapshot` says a
-    /// snapshot was given (what it leaves open needs another pull, or the keys).
-    static func nextSteps(checklist: [ChecklistEntry], bundleID: String?, hasSnapshot: Bool) -> [NextStep] {
+    /// The failing items first, with the first error's fix; then the open questions of
+    /// `checklist` grouped by where their answers live, the place that answers most items first.
+    /// `bundleID` (the archived configuration's) goes into the pull's command; without it the
+    /// project's step, which asks for it, comes before App Store Connect's, and no command is
+    /// printed with a placeholder. `hasSnapshot` says a snapshot was given (what it leaves open
+    /// needs another pull, or the keys).
+    static func nextSteps(checklist: [ChecklistEntry], findings: [Finding], bundleID: String?, hasSnapshot: Bool) -> [NextStep] {
         var steps: [AnswerSource: NextStep] = [:]
         // What each step already asks and lists: looked up, not searched (a snapshot of 6,000
         // failed requests asks 6,000 questions).
@@ -147,15 +155,43 @@ extension Diagnosis {
         var ordered = AnswerSource.allCases.compactMap { steps[$0] }
         for index in ordered.indices { ordered[index].action = action(for: ordered[index], bundleID: bundleID, hasSnapshot: hasSnapshot) }
         // Stable: among places that answer as many items, the order of ``AnswerSource``.
-        return ordered.enumerated().sorted { ($0.element.items.count, $1.offset) > ($1.element.items.count, $0.offset) }.map(\.element)
+        ordered = ordered.enumerated().sorted { ($0.element.items.count, $1.offset) > ($1.element.items.count, $0.offset) }.map(\.element)
+        if bundleID == nil, let pull = ordered.firstIndex(where: { $0.source == .ascPull }),
+           let own = ordered.firstIndex(where: { $0.source == .project }), own > pull {
+            ordered.insert(ordered.remove(at: own), at: pull)
+        }
+        if let fix = fixStep(checklist: checklist, findings: findings) { ordered.insert(fix, at: 0) }
+        return ordered
+    }
+
+    /// The failing items, led by the first error of the first of them: its message, where, and
+    /// its help.
+    static func fixStep(checklist: [ChecklistEntry], findings: [Finding]) -> NextStep? {
+        let failing = checklist.filter { $0.status == .fail }
+        guard let first = failing.first else { return nil }
+        let numbered = first.findings.first { $0 < findings.count && findings[$0].severity == .error } ?? first.findings.first
+        var action = "see the findings below"
+        if let numbered, numbered < findings.count {
+            let finding = findings[numbered]
+            action = "[\(numbered + 1)] \(finding.message)"
+            if let location = finding.location, location.line > 0 { action += " (\(location))" }
+            if let help = finding.help { action += "; \(help)" }
+        }
+        return NextStep(source: .findings, items: failing.map(\.item), keys: [], questions: [], action: action)
     }
 
     private static func action(for step: NextStep, bundleID: String?, hasSnapshot: Bool) -> String {
         let keys = step.keys.map { "`\($0)`" }.joined(separator: ", ")
         let set = keys.isEmpty ? "" : "set \(keys)"
         switch step.source {
+        case .findings:
+            return step.action
         case .ascPull:
-            let pull = "`iapdoctor asc pull --bundle-id \(bundleID ?? "<bundle ID>") -o asc-snapshot.json`"
+            guard let bundleID else {
+                // No command with a placeholder: `--asc-pull` takes the bundle ID from the descriptor.
+                return "set `app.bundle_id` to the bundle ID the app is archived with (App Store Connect shows it under the app's General → App Information), then run `iapdoctor check --asc-pull` with an App Store Connect API key (App Manager role)"
+            }
+            let pull = "`iapdoctor asc pull --bundle-id \(bundleID) -o asc-snapshot.json`"
             if hasSnapshot {
                 return "the snapshot does not say; pull it again with a key that can read them (\(pull)), or \(set)"
             }

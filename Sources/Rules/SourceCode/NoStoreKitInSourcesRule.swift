@@ -38,10 +38,15 @@ struct NoStoreKitInSourcesRule: Rule {
                 "the scanned code uses StoreKit, but no call in it requests a product; the request may be in a package iapdoctor did not scan",
                 at: key, help: help, notes: packageNote)])]
         }
-        let files = sources.filesScanned == 1
-            ? "the scanned file imports neither StoreKit nor" : "none of the \(sources.filesScanned) scanned files imports StoreKit or"
+        let libraries = "an In-App Purchase library (RevenueCat, SwiftyStoreKit, MKStoreKit, …)"
+        var message = sources.filesScanned == 1
+            ? "the scanned file imports neither StoreKit nor \(libraries)" : "none of the \(sources.filesScanned) scanned files imports StoreKit or \(libraries)"
+        if sources.importsStoreKitForReviews {
+            message = (sources.filesScanned == 1 ? "the scanned file imports" : "the \(sources.filesScanned) scanned files import")
+                + " StoreKit only to ask for App Store reviews, and no In-App Purchase library (RevenueCat, SwiftyStoreKit, MKStoreKit, …)"
+        }
         return [context.passWithNotes([context.finding(
-            "\(files) an In-App Purchase library (RevenueCat, SwiftyStoreKit, MKStoreKit, …), so the code requests no product iapdoctor can see",
+            "\(message), so the code requests no product iapdoctor can see",
             at: key, help: help, notes: packageNote)])]
     }
 }
