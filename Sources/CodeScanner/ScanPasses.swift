@@ -134,7 +134,7 @@ extension SourceScanner {
                 if items.isEmpty && resolver.dropped == 0 {
                     scan.unresolved.append(UnresolvedRequest(
                         location: call.location, api: api, argument: written,
-                        reason: "`\(written)` is empty where it is written; the IDs are filled in at run time", kind: .empty))
+                        reason: "every value the code gives `\(written)` is empty (an empty list, `nil`, or a function that returns one); the IDs are filled in at run time", kind: .empty))
                     continue
                 }
                 if literals.isEmpty {

@@ -82,6 +82,11 @@ public enum EvidenceLoader {
                         if let setting, Self.onlyNamesBundleIdentifier(identifier.value), setting.value == expanded {
                             // `$(PRODUCT_BUNDLE_IDENTIFIER)`: the line to change is the setting's.
                             project.evidence.runningBundleID = setting
+                        } else if expanded.isEmpty {
+                            project.evidence.runningBundleID = nil
+                            if project.evidence.emptySettings["PRODUCT_BUNDLE_IDENTIFIER"] == nil {
+                                project.evidence.emptySettings["PRODUCT_BUNDLE_IDENTIFIER"] = identifier
+                            }
                         } else if BuildSettings.isResolved(expanded) {
                             project.evidence.runningBundleID = Fact(expanded, at: identifier.location, source: .infoPlist)
                         } else {
@@ -89,6 +94,9 @@ public enum EvidenceLoader {
                             project.evidence.unresolvedSettings["PRODUCT_BUNDLE_IDENTIFIER"] = Fact(expanded, at: identifier.location, source: .infoPlist)
                         }
                     }
+                } else if identifier.value.isEmpty {
+                    project.evidence.runningBundleID = nil
+                    project.evidence.emptySettings["PRODUCT_BUNDLE_IDENTIFIER"] = identifier
                 } else {
                     project.evidence.runningBundleID = identifier
                 }
@@ -255,7 +263,10 @@ public enum EvidenceLoader {
         var facts: [String: Fact<String>] = [:]
         for key in neededSettings {
             guard let value = settings.value(key) else { continue }
-            if BuildSettings.isResolved(value.value) {
+            if BuildSettings.isResolved(value.value), value.value.isEmpty, key == XcodeProject.SettingKey.productBundleIdentifier {
+                // Set to nothing: Xcode cannot build the app so, so the build gets it elsewhere.
+                project.evidence.emptySettings[key] = value
+            } else if BuildSettings.isResolved(value.value) {
                 facts[key] = value
                 let undefined = settings.undefinedReferences(of: key)
                 if !undefined.isEmpty { project.evidence.undefinedReferences[key] = undefined }
@@ -275,7 +286,7 @@ public enum EvidenceLoader {
         }
         var others: [String: Fact<String>] = [:]
         for name in target.configurationNames where name != settings.configuration {
-            if let bundle = xcodeProject.bundleIdentifier(target: target, configuration: name), BuildSettings.isResolved(bundle.value) {
+            if let bundle = xcodeProject.bundleIdentifier(target: target, configuration: name), !bundle.value.isEmpty, BuildSettings.isResolved(bundle.value) {
                 others[name] = bundle
             }
         }

@@ -283,6 +283,9 @@ public struct Evidence: Sendable {
     /// Store Connect knows the app by, when the checked configuration is another (Debug's
     /// `com.acme.app.debug`).
     public var archiveBundleID: Fact<String>?
+    /// Settings the files set to nothing (`PRODUCT_BUNDLE_IDENTIFIER = ""`, an empty
+    /// `CFBundleIdentifier`): no value to judge, and where it is empty.
+    public var emptySettings: [String: Fact<String>] = [:]
     /// The bundle ID App Store Connect knows the app by, as far as the files say.
     public var storeBundleID: Fact<String>? { archiveBundleID ?? runningBundleID }
     /// The app's name as the build shows it: Info.plist's `CFBundleDisplayName` or `CFBundleName`,

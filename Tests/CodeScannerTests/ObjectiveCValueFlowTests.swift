@@ -290,7 +290,7 @@ struct ObjectiveCValueFlowTests {
         """#)]
         #expect(requestedIDs(files) == ["Settings.m:20 com.acme.tip.small"])
         #expect(unresolvedNotes(files) == [
-            "Settings.m:25 empty: `seen` is empty where it is written; the IDs are filled in at run time",
+            "Settings.m:25 empty: every value the code gives `seen` is empty (an empty list, `nil`, or a function that returns one); the IDs are filled in at run time",
         ])
     }
 }

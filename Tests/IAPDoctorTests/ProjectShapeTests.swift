@@ -334,6 +334,43 @@ struct ProjectShapeTests {
         }
     }
 
+    /// Call sites with one cause are one note that counts and names the others.
+    @Test func callSitesWithOneCauseAreOneNote() throws {
+        let fixture = Self.birdhouse()
+        for (index, name) in ["Paywall", "Settings", "Onboarding"].enumerated() {
+            fixture.write("App/\(name).swift", String(repeating: "\n", count: index) + """
+                import RevenueCat
+                func show\(name)() async throws { _ = try await Purchases.shared.offerings() }
+                """)
+        }
+        let (_, check) = try Self.initAndCheck(fixture, ["--format", "json"])
+        let notes = check.output.components(separatedBy: "\"rule\": \"request-not-resolved\"").count - 1
+        #expect(notes == 1, "\(check.output)")
+        #expect(check.output.contains("the same at 2 more call sites: "), "\(check.output)")
+        #expect(check.output.contains("Paywall.swift:2:49") && check.output.contains("Settings.swift:3:"), "\(check.output)")
+    }
+
+    /// A bundle ID set to nothing is no value to compare: the question says where it is empty,
+    /// and no message quotes an empty value.
+    @Test func anEmptyBundleIDIsAQuestionThatSaysWhere() throws {
+        let fixture = Self.birdhouse()
+        fixture.write("Config/Shared.xcconfig", "BUNDLE_PREFIX = com.birdhouseapps\nDEVELOPMENT_TEAM = AB12CD34EF\n")
+        fixture.write("Config/Base.xcconfig", "#include \"Shared.xcconfig\"\nAPP_NAME = Birdhouse\nPRODUCT_BUNDLE_IDENTIFIER =\n")
+        let app = ["DEVELOPMENT_TEAM": "$(DEVELOPMENT_TEAM)", "INFOPLIST_FILE": "App/Info.plist", "IPHONEOS_DEPLOYMENT_TARGET": "16.0"]
+        fixture.targets = [.init(name: "Birdhouse", settings: ["Debug": app, "Release": app])]
+        fixture.writeProject()
+        fixture.write("project.yaml", """
+            version: 1
+            environment: sandbox
+            app: { xcodeproj: Birdhouse.xcodeproj, target: Birdhouse, info_plist: App/Info.plist }
+            app_id: { identifier: AB12CD34EF.com.birdhouseapps.birdhouse }
+            """)
+        let check = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--verbose"])
+        #expect(!check.output.contains("``"), "\(check.output)\(check.errors)")
+        #expect(check.output.contains("Which bundle ID does the failing build run with? `PRODUCT_BUNDLE_IDENTIFIER` of the Debug configuration is empty ("), "\(check.output)\(check.errors)")
+        #expect(check.output.contains("/Config/Base.xcconfig:3:28); Xcode builds no app without one"), "\(check.output)")
+    }
+
     @Test func anEmptyTeamIsAFindingForDeviceBuilds() throws {
         let fixture = Self.birdhouse()
         fixture.write("Config/Shared.xcconfig", "BUNDLE_PREFIX = com.birdhouseapps\nDEVELOPMENT_TEAM =\n")

@@ -14,6 +14,14 @@ struct RunningBundleIDRule: Rule {
             guard project.app.infoPlist != nil || project.app.xcodeproj != nil else { return [] }
             // The build that runs in this environment answers the question (build-bundle-id-mismatch).
             if project.runningBuild?.bundleID != nil { return [] }
+            if let empty = project.evidence.emptySettings["PRODUCT_BUNDLE_IDENTIFIER"] {
+                let what = empty.source == .infoPlist
+                    ? "Info.plist's `CFBundleIdentifier` is empty (\(empty.location))"
+                    : "`PRODUCT_BUNDLE_IDENTIFIER`" + (project.evidence.configurationName.map { " of the \($0) configuration" } ?? "") + " is empty (\(empty.location))"
+                return [context.unknown(
+                    "Which bundle ID does the failing build run with? \(what); Xcode builds no app without one, so the build must get it elsewhere (a build command's `PRODUCT_BUNDLE_IDENTIFIER=…`, a CI script).",
+                    key: .appBundleID)]
+            }
             if let reason = project.evidence.unresolvedReason("PRODUCT_BUNDLE_IDENTIFIER") {
                 return [context.unknown("Which bundle ID does the failing build run with? \(reason).", key: .appXcodeproj)]
             }

@@ -4,34 +4,56 @@ import Loaders
 import RuleEngine
 
 /// A StoreKit call site whose product IDs the code does not spell out (a parameter, a model's
-/// field, a value from a server, RevenueCat offerings): one note each, so the user knows where to
-/// look and what to put under `requests`.
+/// field, a value from a server, RevenueCat offerings): one note per cause, so the user knows
+/// where to look and what to put under `requests`. Call sites with the same cause (the same call,
+/// argument and reason) are one note at the first, counting and naming the others.
 struct RequestNotResolvedRule: Rule {
     let id = RuleID.requestNotResolved.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
         let sites = context.project.evidence.sources.unresolved
         guard !sites.isEmpty else { return [context.pass()] }
-        return sites.map { site in
-            let message: String
-            var help = "list the product IDs this call asks for under `requests` in the descriptor, so iapdoctor can check them"
-            switch site.kind {
-            case .offerings:
-                message = "`\(site.api)` fetches the products of RevenueCat offerings; no product ID is written in the code"
-                help = "list the offerings' product IDs (RevenueCat dashboard → Product catalog) under `requests` in the descriptor"
-            case .wrapperWithoutCalls:
-                message = "`\(site.api)` hands its parameter to StoreKit, and iapdoctor found no call of it with product IDs it can follow"
-            case .empty:
-                message = "`\(site.api)` gets `\(site.argument)`, which is empty where it is written"
-            case .partial:
-                message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor could resolve only some of its product IDs"
-            case .unresolved where site.isGroup:
-                message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor cannot tell which subscription group that is"
-                help = "list the product IDs of that subscription group under `requests` in the descriptor, so iapdoctor can check them"
-            case .unresolved:
-                message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor cannot tell which product IDs that is"
+        var order: [String] = []
+        var groups: [String: (finding: Finding, others: [SourceLocation])] = [:]
+        for site in sites {
+            let finding = note(for: site, context)
+            let cause = finding.message + "\u{0}" + site.reason
+            if groups[cause] == nil {
+                order.append(cause)
+                groups[cause] = (finding, [])
+            } else {
+                groups[cause]!.others.append(site.location)
             }
-            return context.passWithNotes([context.finding(message, at: site.location, help: help, notes: [site.reason])])
         }
+        return order.map { cause in
+            var (finding, others) = groups[cause]!
+            if !others.isEmpty {
+                let listed = others.prefix(8).map(\.description).joined(separator: ", ") + (others.count > 8 ? ", …" : "")
+                finding.notes.append("the same at \(others.count) more call site\(others.count == 1 ? "" : "s"): \(listed)")
+            }
+            return context.passWithNotes([finding])
+        }
+    }
+
+    func note(for site: SourceEvidence.UnresolvedRequest, _ context: RuleContext) -> Finding {
+        let message: String
+        var help = "list the product IDs this call asks for under `requests` in the descriptor, so iapdoctor can check them"
+        switch site.kind {
+        case .offerings:
+            message = "`\(site.api)` fetches the products of RevenueCat offerings; no product ID is written in the code"
+            help = "list the offerings' product IDs (RevenueCat dashboard → Product catalog) under `requests` in the descriptor"
+        case .wrapperWithoutCalls:
+            message = "`\(site.api)` hands its parameter to StoreKit, and iapdoctor found no call of it with product IDs it can follow"
+        case .empty:
+            message = "`\(site.api)` gets `\(site.argument)`, which holds no product ID where the code sets it"
+        case .partial:
+            message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor could resolve only some of its product IDs"
+        case .unresolved where site.isGroup:
+            message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor cannot tell which subscription group that is"
+            help = "list the product IDs of that subscription group under `requests` in the descriptor, so iapdoctor can check them"
+        case .unresolved:
+            message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor cannot tell which product IDs that is"
+        }
+        return context.finding(message, at: site.location, help: help, notes: [site.reason])
     }
 }
