@@ -38,6 +38,12 @@ public struct ProductIndex: Sendable {
             let owned = index.withPrefix(trimmed + ".", in: ids)
             return .bundleID(candidates: owned)
         }
+        // The bundle ID put in front of a real ID (`"\\(bundleID).\\(id)"`): StoreKit adds nothing,
+        // and the request names no product.
+        for bundleID in bundleIDs where trimmed.count > bundleID.count + 1 && trimmed.hasPrefix(bundleID + ".") {
+            let rest = String(trimmed.dropFirst(bundleID.count + 1))
+            if exact.contains(rest) { return .prefixed(rest, bundleID: bundleID) }
+        }
         // A short ID: the request is the tail of a real ID, after a dot.
         let candidates = index.byLastComponent[NearMissIndex.lastComponent(trimmed)] ?? []
         let longer = candidates.filter { $0.count > trimmed.count && $0.hasSuffix("." + trimmed) }
@@ -83,13 +89,15 @@ public enum RequestMatch: Sendable, Hashable {
     case bundleID(candidates: [String])
     /// The request is the tail of a full product ID.
     case shortForm(String, others: [String])
+    /// The request is the bundle ID, a dot, and a full product ID.
+    case prefixed(String, bundleID: String)
     case typo(String, distance: Int)
     case missing
 
     /// The product the request most likely refers to.
     public var productID: String? {
         switch self {
-        case .exact(let id), .whitespace(let id), .caseMismatch(let id), .shortForm(let id, _), .typo(let id, _):
+        case .exact(let id), .whitespace(let id), .caseMismatch(let id), .shortForm(let id, _), .typo(let id, _), .prefixed(let id, _):
             return id
         case .bundleID, .missing: return nil
         }
@@ -115,6 +123,9 @@ public enum RequestResolver {
         if let bundle = project.app.bundleID?.value { bundleIDs.append(bundle) }
         if let appID = project.appID.bundlePart?.value, !appID.hasSuffix("*"), !bundleIDs.contains(appID) {
             bundleIDs.append(appID)
+        }
+        for built in [project.evidence.runningBundleID, project.evidence.archiveBundleID].compactMap({ $0?.value }) where !bundleIDs.contains(built) {
+            bundleIDs.append(built)
         }
         return project.requests.map { ResolvedRequest(request: $0, match: index.match($0.value, bundleIDs: bundleIDs)) }
     }

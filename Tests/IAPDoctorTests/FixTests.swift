@@ -27,7 +27,7 @@ struct FixTests {
     }
 
     @Test func theFixableRulesAreTheDocumentedOnes() {
-        #expect(Set(Self.fixable.map(\.id)) == ["short-product-id", "product-id-case-mismatch", "product-id-whitespace", "descriptor-unknown-key"])
+        #expect(Set(Self.fixable.map(\.id)) == ["short-product-id", "bundle-id-prefixed-product-id", "product-id-case-mismatch", "product-id-whitespace", "descriptor-unknown-key"])
         for rule in RuleSet.builtin.rules where rule.fix == nil && rule.input == .descriptor {
             for snippet in rule.triggering {
                 let fixed = diagnose(snippet: snippet).findings.filter { $0.rule == rule.id && $0.fix != nil }

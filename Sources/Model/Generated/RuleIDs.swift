@@ -30,6 +30,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case signingTeamMismatch = "signing-team-mismatch"
     case deploymentTargetTooLow = "deployment-target-too-low"
     case shortProductId = "short-product-id"
+    case bundleIdPrefixedProductId = "bundle-id-prefixed-product-id"
     case bundleIdAsProductId = "bundle-id-as-product-id"
     case productIdCaseMismatch = "product-id-case-mismatch"
     case requestedIdFormat = "requested-id-format"

@@ -494,6 +494,24 @@ enum BuiltinRulesYAML {
         requests:
           - com.greenthumb.pocketgarden.greenhouse
 
+- id: bundle-id-prefixed-product-id
+  checklist: full-product-id
+  severity: error
+  since: 0.1.0
+  title: the code puts the bundle ID in front of a real product ID
+  rationale: StoreKit matches product IDs exactly and neither adds nor expects the bundle ID, so a request built as the bundle ID, a dot and the product ID (`"\\(Bundle.main.bundleIdentifier!).\\(id)"`) names no product. The product exists under the shorter ID; creating another under the longer one is not the fix.
+  help: request the product ID without the bundle ID in front
+  fix: "the literal becomes the product ID without the bundle ID and its dot. Always safe: it is offered only when the rest after the bundle ID is exactly a known product's ID, and only the literal's text between its quotes changes."
+  examples:
+    triggering:
+      - |
+        requests:
+          - com.greenthumb.pocketgarden.com.greenthumb.pocketgarden.greenhouse   # <-
+    passing:
+      - |
+        requests:
+          - com.greenthumb.pocketgarden.greenhouse
+
 - id: bundle-id-as-product-id
   checklist: full-product-id
   severity: error
@@ -2983,7 +3001,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 137 16 1 2975 118
+L 138 16 1 2993 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -4396,11 +4414,11 @@ S 1 488 9 490 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 8 492 3 507 48
+M 9 492 3 508 51
 S 0 492 3 492 5 2
 id
-S 0 492 7 492 30 23
-bundle-id-as-product-id
+S 0 492 7 492 36 29
+bundle-id-prefixed-product-id
 S 0 493 3 493 12 9
 checklist
 S 0 493 14 493 29 15
@@ -4415,88 +4433,88 @@ S 0 495 10 495 15 5
 0.1.0
 S 0 496 3 496 8 5
 title
-S 0 496 10 496 55 45
-the code passes the bundle ID as a product ID
+S 0 496 10 496 67 57
+the code puts the bundle ID in front of a real product ID
 S 0 497 3 497 12 9
 rationale
-S 0 497 14 497 89 75
-The bundle ID names the app, not a product; StoreKit returns it as invalid.
+S 0 497 14 497 316 302
+StoreKit matches product IDs exactly and neither adds nor expects the bundle ID, so a request built as the bundle ID, a dot and the product ID (`"\\(Bundle.main.bundleIdentifier!).\\(id)"`) names no product. The product exists under the shorter ID; creating another under the longer one is not the fix.
 S 0 498 3 498 7 4
 help
-S 0 498 9 498 37 28
-request the product's own ID
-S 0 499 3 499 11 8
-examples
-M 2 500 5 507 48
-S 0 500 5 500 15 10
-triggering
-L 1 501 7 503 47
-S 1 501 9 503 47 49
-requests:
-  - com.greenthumb.pocketgarden   # <-
-
-S 0 504 5 504 12 7
-passing
-L 1 505 7 507 48
-S 1 505 9 507 48 50
-requests:
-  - com.greenthumb.pocketgarden.seeds50
-
-M 9 509 3 525 51
-S 0 509 3 509 5 2
-id
-S 0 509 7 509 31 24
-product-id-case-mismatch
-S 0 510 3 510 12 9
-checklist
-S 0 510 14 510 29 15
-full-product-id
-S 0 511 3 511 11 8
-severity
-S 0 511 13 511 18 5
-error
-S 0 512 3 512 8 5
-since
-S 0 512 10 512 15 5
-0.1.0
-S 0 513 3 513 8 5
-title
-S 0 513 10 513 69 59
-the requested ID differs from the product ID in letter case
-S 0 514 3 514 12 9
-rationale
-S 0 514 14 514 45 31
-Product IDs are case-sensitive.
-S 0 515 3 515 7 4
-help
-S 0 515 9 515 58 49
-request the product ID with its exact letter case
-S 0 516 3 516 6 3
+S 0 498 9 498 62 53
+request the product ID without the bundle ID in front
+S 0 499 3 499 6 3
 fix
-S 1 516 8 516 200 190
-the literal becomes the product ID in its own letter case. Always safe: it is offered only when exactly one product has those letters, and only the literal's text between its quotes changes.
-S 0 517 3 517 11 8
+S 1 499 8 499 234 224
+the literal becomes the product ID without the bundle ID and its dot. Always safe: it is offered only when the rest after the bundle ID is exactly a known product's ID, and only the literal's text between its quotes changes.
+S 0 500 3 500 11 8
 examples
-M 2 518 5 525 51
-S 0 518 5 518 15 10
+M 2 501 5 508 51
+S 0 501 5 501 15 10
 triggering
-L 1 519 7 521 58
-S 1 519 9 521 58 60
+L 1 502 7 504 86
+S 1 502 9 504 86 88
 requests:
-  - com.greenthumb.pocketgarden.Greenhouse   # <-
+  - com.greenthumb.pocketgarden.com.greenthumb.pocketgarden.greenhouse   # <-
 
-S 0 522 5 522 12 7
+S 0 505 5 505 12 7
 passing
-L 1 523 7 525 51
-S 1 523 9 525 51 53
+L 1 506 7 508 51
+S 1 506 9 508 51 53
 requests:
   - com.greenthumb.pocketgarden.greenhouse
 
-M 11 527 3 545 56
+M 8 510 3 525 48
+S 0 510 3 510 5 2
+id
+S 0 510 7 510 30 23
+bundle-id-as-product-id
+S 0 511 3 511 12 9
+checklist
+S 0 511 14 511 29 15
+full-product-id
+S 0 512 3 512 11 8
+severity
+S 0 512 13 512 18 5
+error
+S 0 513 3 513 8 5
+since
+S 0 513 10 513 15 5
+0.1.0
+S 0 514 3 514 8 5
+title
+S 0 514 10 514 55 45
+the code passes the bundle ID as a product ID
+S 0 515 3 515 12 9
+rationale
+S 0 515 14 515 89 75
+The bundle ID names the app, not a product; StoreKit returns it as invalid.
+S 0 516 3 516 7 4
+help
+S 0 516 9 516 37 28
+request the product's own ID
+S 0 517 3 517 11 8
+examples
+M 2 518 5 525 48
+S 0 518 5 518 15 10
+triggering
+L 1 519 7 521 47
+S 1 519 9 521 47 49
+requests:
+  - com.greenthumb.pocketgarden   # <-
+
+S 0 522 5 522 12 7
+passing
+L 1 523 7 525 48
+S 1 523 9 525 48 50
+requests:
+  - com.greenthumb.pocketgarden.seeds50
+
+M 9 527 3 543 51
 S 0 527 3 527 5 2
 id
-S 0 527 7 527 26 19
-requested-id-format
+S 0 527 7 527 31 24
+product-id-case-mismatch
 S 0 528 3 528 12 9
 checklist
 S 0 528 14 528 29 15
@@ -4511,110 +4529,110 @@ S 0 530 10 530 15 5
 0.1.0
 S 0 531 3 531 8 5
 title
-S 0 531 10 531 64 54
-the requested ID is not one App Store Connect can hold
+S 0 531 10 531 69 59
+the requested ID differs from the product ID in letter case
 S 0 532 3 532 12 9
 rationale
-S 0 532 14 532 288 274
-Product IDs may contain only letters, digits, periods, underscores and hyphens, and at most 100 characters (App Store Connect Help); a request for any other string can never match a product, in any environment but a local StoreKit configuration file. The limit is an option.
+S 0 532 14 532 45 31
+Product IDs are case-sensitive.
 S 0 533 3 533 7 4
 help
-S 0 533 9 533 38 29
-request the product's real ID
-S 0 534 3 534 10 7
-options
-M 1 534 12 534 31
-S 0 534 14 534 24 10
-max_length
-S 0 534 26 534 29 3
-100
-S 0 535 3 535 15 12
-environments
-L 4 535 17 535 58
-S 0 535 18 535 25 7
-sandbox
-S 0 535 27 535 37 10
-testflight
-S 0 535 39 535 45 6
-review
-S 0 535 47 535 57 10
-production
-S 0 536 3 536 17 14
-not_applicable
-S 0 536 19 536 80 61
-Xcode accepts any product ID in a StoreKit configuration file
-S 0 537 3 537 11 8
+S 0 533 9 533 58 49
+request the product ID with its exact letter case
+S 0 534 3 534 6 3
+fix
+S 1 534 8 534 200 190
+the literal becomes the product ID in its own letter case. Always safe: it is offered only when exactly one product has those letters, and only the literal's text between its quotes changes.
+S 0 535 3 535 11 8
 examples
-M 2 538 5 545 56
-S 0 538 5 538 15 10
+M 2 536 5 543 51
+S 0 536 5 536 15 10
 triggering
-L 1 539 7 541 65
-S 1 539 9 541 65 67
+L 1 537 7 539 58
+S 1 537 9 539 58 60
+requests:
+  - com.greenthumb.pocketgarden.Greenhouse   # <-
+
+S 0 540 5 540 12 7
+passing
+L 1 541 7 543 51
+S 1 541 9 543 51 53
+requests:
+  - com.greenthumb.pocketgarden.greenhouse
+
+M 11 545 3 563 56
+S 0 545 3 545 5 2
+id
+S 0 545 7 545 26 19
+requested-id-format
+S 0 546 3 546 12 9
+checklist
+S 0 546 14 546 29 15
+full-product-id
+S 0 547 3 547 11 8
+severity
+S 0 547 13 547 18 5
+error
+S 0 548 3 548 8 5
+since
+S 0 548 10 548 15 5
+0.1.0
+S 0 549 3 549 8 5
+title
+S 0 549 10 549 64 54
+the requested ID is not one App Store Connect can hold
+S 0 550 3 550 12 9
+rationale
+S 0 550 14 550 288 274
+Product IDs may contain only letters, digits, periods, underscores and hyphens, and at most 100 characters (App Store Connect Help); a request for any other string can never match a product, in any environment but a local StoreKit configuration file. The limit is an option.
+S 0 551 3 551 7 4
+help
+S 0 551 9 551 38 29
+request the product's real ID
+S 0 552 3 552 10 7
+options
+M 1 552 12 552 31
+S 0 552 14 552 24 10
+max_length
+S 0 552 26 552 29 3
+100
+S 0 553 3 553 15 12
+environments
+L 4 553 17 553 58
+S 0 553 18 553 25 7
+sandbox
+S 0 553 27 553 37 10
+testflight
+S 0 553 39 553 45 6
+review
+S 0 553 47 553 57 10
+production
+S 0 554 3 554 17 14
+not_applicable
+S 0 554 19 554 80 61
+Xcode accepts any product ID in a StoreKit configuration file
+S 0 555 3 555 11 8
+examples
+M 2 556 5 563 56
+S 0 556 5 556 15 10
+triggering
+L 1 557 7 559 65
+S 1 557 9 559 65 67
 requests:
   - "com.greenthumb.pocketgarden.premium:monthly"   # <-
 
-S 0 542 5 542 12 7
+S 0 560 5 560 12 7
 passing
-L 1 543 7 545 56
-S 1 543 9 545 56 58
+L 1 561 7 563 56
+S 1 561 9 563 56 58
 requests:
   - com.greenthumb.pocketgarden.premium.monthly
 
-M 9 547 3 563 48
-S 0 547 3 547 5 2
-id
-S 0 547 7 547 28 21
-product-id-whitespace
-S 0 548 3 548 12 9
-checklist
-S 0 548 14 548 29 15
-full-product-id
-S 0 549 3 549 11 8
-severity
-S 0 549 13 549 18 5
-error
-S 0 550 3 550 8 5
-since
-S 0 550 10 550 15 5
-0.1.0
-S 0 551 3 551 8 5
-title
-S 0 551 10 551 48 38
-the requested ID has stray white space
-S 0 552 3 552 12 9
-rationale
-S 0 552 14 552 101 87
-A leading or trailing space (often from a plist or a server list) makes a different ID.
-S 0 553 3 553 7 4
-help
-S 0 553 9 553 31 22
-remove the white space
-S 0 554 3 554 6 3
-fix
-S 1 554 8 554 174 164
-the literal loses its leading and trailing white space. Always safe: the trimmed ID is a product's, exactly, and only the literal's text between its quotes changes.
-S 0 555 3 555 11 8
-examples
-M 2 556 5 563 48
-S 0 556 5 556 15 10
-triggering
-L 1 557 7 559 58
-S 1 557 9 559 58 60
-requests:
-  - "com.greenthumb.pocketgarden.seeds50 "   # <-
-
-S 0 560 5 560 12 7
-passing
-L 1 561 7 563 48
-S 1 561 9 563 48 50
-requests:
-  - com.greenthumb.pocketgarden.seeds50
-
-M 8 565 3 580 48
+M 9 565 3 581 48
 S 0 565 3 565 5 2
 id
-S 0 565 7 565 22 15
-product-id-typo
+S 0 565 7 565 28 21
+product-id-whitespace
 S 0 566 3 566 12 9
 checklist
 S 0 566 14 566 29 15
@@ -4629,134 +4647,134 @@ S 0 568 10 568 15 5
 0.1.0
 S 0 569 3 569 8 5
 title
-S 0 569 10 569 62 52
-the requested ID is a near miss of a real product ID
+S 0 569 10 569 48 38
+the requested ID has stray white space
 S 0 570 3 570 12 9
 rationale
-S 0 570 14 570 125 111
-A one- or two-character slip makes StoreKit return the product as invalid; iapdoctor names the closest real ID.
+S 0 570 14 570 101 87
+A leading or trailing space (often from a plist or a server list) makes a different ID.
 S 0 571 3 571 7 4
 help
-S 0 571 9 571 41 32
-request the product ID suggested
-S 0 572 3 572 11 8
+S 0 571 9 571 31 22
+remove the white space
+S 0 572 3 572 6 3
+fix
+S 1 572 8 572 174 164
+the literal loses its leading and trailing white space. Always safe: the trimmed ID is a product's, exactly, and only the literal's text between its quotes changes.
+S 0 573 3 573 11 8
 examples
-M 2 573 5 580 48
-S 0 573 5 573 15 10
+M 2 574 5 581 48
+S 0 574 5 574 15 10
 triggering
-L 1 574 7 576 54
-S 1 574 9 576 54 56
+L 1 575 7 577 58
+S 1 575 9 577 58 60
+requests:
+  - "com.greenthumb.pocketgarden.seeds50 "   # <-
+
+S 0 578 5 578 12 7
+passing
+L 1 579 7 581 48
+S 1 579 9 581 48 50
+requests:
+  - com.greenthumb.pocketgarden.seeds50
+
+M 8 583 3 598 48
+S 0 583 3 583 5 2
+id
+S 0 583 7 583 22 15
+product-id-typo
+S 0 584 3 584 12 9
+checklist
+S 0 584 14 584 29 15
+full-product-id
+S 0 585 3 585 11 8
+severity
+S 0 585 13 585 18 5
+error
+S 0 586 3 586 8 5
+since
+S 0 586 10 586 15 5
+0.1.0
+S 0 587 3 587 8 5
+title
+S 0 587 10 587 62 52
+the requested ID is a near miss of a real product ID
+S 0 588 3 588 12 9
+rationale
+S 0 588 14 588 125 111
+A one- or two-character slip makes StoreKit return the product as invalid; iapdoctor names the closest real ID.
+S 0 589 3 589 7 4
+help
+S 0 589 9 589 41 32
+request the product ID suggested
+S 0 590 3 590 11 8
+examples
+M 2 591 5 598 48
+S 0 591 5 591 15 10
+triggering
+L 1 592 7 594 54
+S 1 592 9 594 54 56
 requests:
   - com.greenthumb.pocketgarden.seed50   # <-
 
-S 0 577 5 577 12 7
+S 0 595 5 595 12 7
 passing
-L 1 578 7 580 48
-S 1 578 9 580 48 50
+L 1 596 7 598 48
+S 1 596 9 598 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 8 582 3 597 48
-S 0 582 3 582 5 2
+M 8 600 3 615 48
+S 0 600 3 600 5 2
 id
-S 0 582 7 582 32 25
+S 0 600 7 600 32 25
 requested-product-missing
-S 0 583 3 583 12 9
+S 0 601 3 601 12 9
 checklist
-S 0 583 14 583 28 14
+S 0 601 14 601 28 14
 product-exists
-S 0 584 3 584 11 8
+S 0 602 3 602 11 8
 severity
-S 0 584 13 584 18 5
+S 0 602 13 602 18 5
 error
-S 0 585 3 585 8 5
+S 0 603 3 603 8 5
 since
-S 0 585 10 585 15 5
+S 0 603 10 603 15 5
 0.1.0
-S 0 586 3 586 8 5
+S 0 604 3 604 8 5
 title
-S 0 586 10 586 46 36
+S 0 604 10 604 46 36
 the requested product does not exist
-S 0 587 3 587 12 9
+S 0 605 3 605 12 9
 rationale
-S 0 587 14 587 187 173
+S 0 605 14 605 187 173
 A requested ID that matches no product of this app, not even approximately, was never created, belongs to another app, or was deleted (and a deleted ID can never be reused).
-S 0 588 3 588 7 4
+S 0 606 3 606 7 4
 help
-S 0 588 9 588 76 67
+S 0 606 9 606 76 67
 create the product in App Store Connect, or request an existing one
-S 0 589 3 589 11 8
+S 0 607 3 607 11 8
 examples
-M 2 590 5 597 48
-S 0 590 5 590 15 10
+M 2 608 5 615 48
+S 0 608 5 608 15 10
 triggering
-L 1 591 7 593 55
-S 1 591 9 593 55 57
+L 1 609 7 611 55
+S 1 609 9 611 55 57
 requests:
   - com.greenthumb.pocketgarden.compost   # <-
 
-S 0 594 5 594 12 7
+S 0 612 5 612 12 7
 passing
-L 1 595 7 597 48
-S 1 595 9 597 48 50
+L 1 613 7 615 48
+S 1 613 9 615 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
-
-M 9 600 3 616 52
-S 0 600 3 600 5 2
-id
-S 0 600 7 600 27 20
-request-not-resolved
-S 0 601 3 601 12 9
-checklist
-S 0 601 14 601 29 15
-full-product-id
-S 0 602 3 602 11 8
-severity
-S 0 602 13 602 17 4
-note
-S 0 603 3 603 15 12
-context_only
-S 0 603 17 603 21 4
-true
-S 0 604 3 604 8 5
-since
-S 0 604 10 604 15 5
-0.1.0
-S 0 605 3 605 8 5
-title
-S 0 605 10 605 76 66
-a StoreKit call site whose product IDs the code does not spell out
-S 0 606 3 606 12 9
-rationale
-S 0 606 14 606 403 389
-iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
-S 0 607 3 607 7 4
-help
-S 0 607 9 607 83 74
-list the product IDs this call asks for under `requests` in the descriptor
-S 0 608 3 608 11 8
-examples
-M 2 609 5 616 52
-S 0 609 5 609 15 10
-triggering
-L 1 610 7 612 55
-S 1 610 9 612 55 52
-app:
-  sources: [../runmonster-xcode/variants/Shop]
-
-S 0 613 5 613 12 7
-passing
-L 1 614 7 616 52
-S 1 614 9 616 52 49
-app:
-  sources: [../runmonster-xcode/RunMonster]
 
 M 9 618 3 634 52
 S 0 618 3 618 5 2
 id
-S 0 618 7 618 29 22
-no-storekit-in-sources
+S 0 618 7 618 27 20
+request-not-resolved
 S 0 619 3 619 12 9
 checklist
 S 0 619 14 619 29 15
@@ -4775,25 +4793,25 @@ S 0 622 10 622 15 5
 0.1.0
 S 0 623 3 623 8 5
 title
-S 0 623 10 623 81 71
-the scanned sources never import StoreKit or an In-App Purchase library
+S 0 623 10 623 76 66
+a StoreKit call site whose product IDs the code does not spell out
 S 0 624 3 624 12 9
 rationale
-S 0 624 14 624 241 227
-When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
+S 0 624 14 624 403 389
+iapdoctor follows literals, constants, string enums, `allCases`, `map(\.rawValue)`, interpolation and `+` with known parts, and the app's own wrapper functions one level deep; an ID that comes from a binding, a model, a server or RevenueCat offerings cannot be checked from the code. Each such call site is named, with what could not be resolved, so the IDs can be listed under `requests`.
 S 0 625 3 625 7 4
 help
-S 0 625 9 625 115 106
-add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
+S 0 625 9 625 83 74
+list the product IDs this call asks for under `requests` in the descriptor
 S 0 626 3 626 11 8
 examples
 M 2 627 5 634 52
 S 0 627 5 627 15 10
 triggering
-L 1 628 7 630 65
-S 1 628 9 630 65 62
+L 1 628 7 630 55
+S 1 628 9 630 55 52
 app:
-  sources: [../runmonster-xcode/variants/NoStore]   # <-
+  sources: [../runmonster-xcode/variants/Shop]
 
 S 0 631 5 631 12 7
 passing
@@ -4806,15 +4824,15 @@ M 9 636 3 652 52
 S 0 636 3 636 5 2
 id
 S 0 636 7 636 29 22
-source-scan-incomplete
+no-storekit-in-sources
 S 0 637 3 637 12 9
 checklist
 S 0 637 14 637 29 15
 full-product-id
 S 0 638 3 638 11 8
 severity
-S 0 638 13 638 20 7
-warning
+S 0 638 13 638 17 4
+note
 S 0 639 3 639 15 12
 context_only
 S 0 639 17 639 21 4
@@ -4825,25 +4843,25 @@ S 0 640 10 640 15 5
 0.1.0
 S 0 641 3 641 8 5
 title
-S 0 641 10 641 57 47
-a file under `app.sources` could not be scanned
+S 0 641 10 641 81 71
+the scanned sources never import StoreKit or an In-App Purchase library
 S 0 642 3 642 12 9
 rationale
-S 0 642 14 642 291 277
-A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
+S 0 642 14 642 241 227
+When no scanned file imports StoreKit, RevenueCat, SwiftyStoreKit, MKStoreKit or a similar library, the store code is somewhere `app.sources` does not reach (a package, another target), and no requested product ID can be found.
 S 0 643 3 643 7 4
 help
-S 0 643 9 643 73 64
-fix the file or the link, or leave the file out of `app.sources`
+S 0 643 9 643 115 106
+add the folder or package with the store code to `app.sources`, or list the requested IDs under `requests`
 S 0 644 3 644 11 8
 examples
 M 2 645 5 652 52
 S 0 645 5 645 15 10
 triggering
-L 1 646 7 648 60
-S 1 646 9 648 60 57
+L 1 646 7 648 65
+S 1 646 9 648 65 62
 app:
-  sources: [../runmonster-xcode/variants/README.md]
+  sources: [../runmonster-xcode/variants/NoStore]   # <-
 
 S 0 649 5 649 12 7
 passing
@@ -4852,11 +4870,11 @@ S 1 650 9 652 52 49
 app:
   sources: [../runmonster-xcode/RunMonster]
 
-M 9 654 3 670 77
+M 9 654 3 670 52
 S 0 654 3 654 5 2
 id
-S 0 654 7 654 28 21
-product-id-list-empty
+S 0 654 7 654 29 22
+source-scan-incomplete
 S 0 655 3 655 12 9
 checklist
 S 0 655 14 655 29 15
@@ -4875,38 +4893,38 @@ S 0 658 10 658 15 5
 0.1.0
 S 0 659 3 659 8 5
 title
-S 0 659 10 659 60 50
-no product ID could be read from a product ID list
+S 0 659 10 659 57 47
+a file under `app.sources` could not be scanned
 S 0 660 3 660 12 9
 rationale
-S 0 660 14 660 365 351
-A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
+S 0 660 14 660 291 277
+A file that is unreadable, larger than 4 MiB, a broken symbolic link or part of a link loop is skipped; product IDs requested in it would be missed, so the skip is reported rather than silent. A path in `app.sources` that does not exist stops the run like any unreadable input.
 S 0 661 3 661 7 4
 help
-S 0 661 9 661 67 58
-put the product IDs in an array, or under a `Products` key
+S 0 661 9 661 73 64
+fix the file or the link, or leave the file out of `app.sources`
 S 0 662 3 662 11 8
 examples
-M 2 663 5 670 77
+M 2 663 5 670 52
 S 0 663 5 663 15 10
 triggering
-L 1 664 7 666 79
-S 1 664 9 666 79 76
+L 1 664 7 666 60
+S 1 664 9 666 60 57
 app:
-  product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+  sources: [../runmonster-xcode/variants/README.md]
 
 S 0 667 5 667 12 7
 passing
-L 1 668 7 670 77
-S 1 668 9 670 77 74
+L 1 668 7 670 52
+S 1 668 9 670 52 49
 app:
-  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+  sources: [../runmonster-xcode/RunMonster]
 
-M 9 672 3 688 79
+M 9 672 3 688 77
 S 0 672 3 672 5 2
 id
-S 0 672 7 672 30 23
-committed-shared-secret
+S 0 672 7 672 28 21
+product-id-list-empty
 S 0 673 3 673 12 9
 checklist
 S 0 673 14 673 29 15
@@ -4925,799 +4943,849 @@ S 0 676 10 676 15 5
 0.1.0
 S 0 677 3 677 8 5
 title
-S 0 677 10 677 66 56
-an App Store shared secret is committed with the project
+S 0 677 10 677 60 50
+no product ID could be read from a product ID list
 S 0 678 3 678 12 9
 rationale
-S 0 678 14 678 670 656
-The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. A value of its shape (32 hexadecimal digits) is reported by its use, not its shape alone, under a name that says shared secret (`sharedSecret`, `IAP_SECRET`), as the `password` of a `verifyReceipt` body, or passed as a `sharedSecret:` or `password` value. Another hex string under a name with `secret` in it (an encryption key for the app's own settings) is not reported. iapdoctor reports where it is (file and line) and never prints any part of the value.
+S 0 678 14 678 365 351
+A product ID list that yields nothing is either empty or in a layout iapdoctor does not read; either way the IDs the app requests are not checked. Arrays, and arrays or ID-keyed dictionaries under keys such as `Products`, `Subscriptions`, `Consumables` and `NonConsumables` (one or two levels deep), are read; keys that name secrets or keys never are.
 S 0 679 3 679 7 4
 help
-S 0 679 9 679 183 174
-remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
+S 0 679 9 679 67 58
+put the product IDs in an array, or under a `Products` key
 S 0 680 3 680 11 8
 examples
-M 2 681 5 688 79
+M 2 681 5 688 77
 S 0 681 5 681 15 10
 triggering
-L 1 682 7 684 77
-S 1 682 9 684 77 74
-app:
-  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
-
-S 0 685 5 685 12 7
-passing
-L 1 686 7 688 79
-S 1 686 9 688 79 76
+L 1 682 7 684 79
+S 1 682 9 684 79 76
 app:
   product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
 
-M 10 690 3 711 35
+S 0 685 5 685 12 7
+passing
+L 1 686 7 688 77
+S 1 686 9 688 77 74
+app:
+  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+
+M 9 690 3 706 79
 S 0 690 3 690 5 2
 id
-S 0 690 7 690 27 20
-not-cleared-for-sale
+S 0 690 7 690 30 23
+committed-shared-secret
 S 0 691 3 691 12 9
 checklist
-S 0 691 14 691 30 16
-cleared-for-sale
+S 0 691 14 691 29 15
+full-product-id
 S 0 692 3 692 11 8
 severity
-S 0 692 13 692 18 5
-error
-S 0 693 3 693 8 5
-since
-S 0 693 10 693 15 5
-0.1.0
+S 0 692 13 692 20 7
+warning
+S 0 693 3 693 15 12
+context_only
+S 0 693 17 693 21 4
+true
 S 0 694 3 694 8 5
+since
+S 0 694 10 694 15 5
+0.1.0
+S 0 695 3 695 8 5
 title
-S 0 694 10 694 45 35
-the product is not cleared for sale
-S 0 695 3 695 12 9
+S 0 695 10 695 66 56
+an App Store shared secret is committed with the project
+S 0 696 3 696 12 9
 rationale
-S 0 695 14 695 180 166
-A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
-S 0 696 3 696 7 4
+S 0 696 14 696 670 656
+The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. A value of its shape (32 hexadecimal digits) is reported by its use, not its shape alone, under a name that says shared secret (`sharedSecret`, `IAP_SECRET`), as the `password` of a `verifyReceipt` body, or passed as a `sharedSecret:` or `password` value. Another hex string under a name with `secret` in it (an encryption key for the app's own settings) is not reported. iapdoctor reports where it is (file and line) and never prints any part of the value.
+S 0 697 3 697 7 4
 help
-S 0 696 9 696 81 72
-select storefronts under the product's Availability in App Store Connect
-S 0 697 3 697 15 12
-environments
-L 4 697 17 697 58
-S 0 697 18 697 25 7
-sandbox
-S 0 697 27 697 37 10
-testflight
-S 0 697 39 697 45 6
-review
-S 0 697 47 697 57 10
-production
-S 0 698 3 698 17 14
-not_applicable
-S 0 698 19 698 107 88
-Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
-S 0 699 3 699 11 8
+S 0 697 9 697 183 174
+remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
+S 0 698 3 698 11 8
 examples
-M 2 700 5 711 35
-S 0 700 5 700 15 10
+M 2 699 5 706 79
+S 0 699 5 699 15 10
 triggering
-L 2 701 7 707 36
-S 1 701 9 703 43 45
+L 1 700 7 702 77
+S 1 700 9 702 77 74
+app:
+  product_id_lists: [../runmonster-xcode/variants/StoreConfig.plist]
+
+S 0 703 5 703 12 7
+passing
+L 1 704 7 706 79
+S 1 704 9 706 79 76
+app:
+  product_id_lists: [../runmonster-xcode/variants/EmptyProducts.plist]
+
+M 10 708 3 729 35
+S 0 708 3 708 5 2
+id
+S 0 708 7 708 27 20
+not-cleared-for-sale
+S 0 709 3 709 12 9
+checklist
+S 0 709 14 709 30 16
+cleared-for-sale
+S 0 710 3 710 11 8
+severity
+S 0 710 13 710 18 5
+error
+S 0 711 3 711 8 5
+since
+S 0 711 10 711 15 5
+0.1.0
+S 0 712 3 712 8 5
+title
+S 0 712 10 712 45 35
+the product is not cleared for sale
+S 0 713 3 713 12 9
+rationale
+S 0 713 14 713 180 166
+A product that is not cleared for sale in at least one storefront, or was removed from sale, is returned as invalid (invalidProductIdentifiers documentation, TN3188).
+S 0 714 3 714 7 4
+help
+S 0 714 9 714 81 72
+select storefronts under the product's Availability in App Store Connect
+S 0 715 3 715 15 12
+environments
+L 4 715 17 715 58
+S 0 715 18 715 25 7
+sandbox
+S 0 715 27 715 37 10
+testflight
+S 0 715 39 715 45 6
+review
+S 0 715 47 715 57 10
+production
+S 0 716 3 716 17 14
+not_applicable
+S 0 716 19 716 107 88
+Xcode serves the StoreKit configuration file's products, whatever App Store Connect says
+S 0 717 3 717 11 8
+examples
+M 2 718 5 729 35
+S 0 718 5 718 15 10
+triggering
+L 2 719 7 725 36
+S 1 719 9 721 43 45
 products:
   - cleared_for_sale: false   # <-
 
-S 1 704 9 707 36 45
+S 1 722 9 725 36 45
 products:
   - {}
   - availability: []   # <-
 
-S 0 708 5 708 12 7
+S 0 726 5 726 12 7
 passing
-L 1 709 7 711 35
-S 1 709 9 711 35 37
+L 1 727 7 729 35
+S 1 727 9 729 35 37
 products:
   - cleared_for_sale: true
 
-M 10 713 3 731 26
-S 0 713 3 713 5 2
+M 10 731 3 749 26
+S 0 731 3 731 5 2
 id
-S 0 713 7 713 20 13
+S 0 731 7 731 20 13
 missing-price
-S 0 714 3 714 12 9
+S 0 732 3 732 12 9
 checklist
-S 0 714 14 714 30 16
+S 0 732 14 732 30 16
 product-metadata
-S 0 715 3 715 11 8
+S 0 733 3 733 11 8
 severity
-S 0 715 13 715 18 5
+S 0 733 13 733 18 5
 error
-S 0 716 3 716 8 5
+S 0 734 3 734 8 5
 since
-S 0 716 10 716 15 5
+S 0 734 10 734 15 5
 0.1.0
-S 0 717 3 717 8 5
+S 0 735 3 735 8 5
 title
-S 0 717 10 717 34 24
+S 0 735 10 735 34 24
 the product has no price
-S 0 718 3 718 12 9
+S 0 736 3 736 12 9
 rationale
-S 0 718 14 718 99 85
+S 0 736 14 736 99 85
 A price is part of the minimum a product needs to load, even in the sandbox (TN3186).
-S 0 719 3 719 7 4
+S 0 737 3 737 7 4
 help
-S 0 719 9 719 69 60
+S 0 737 9 737 69 60
 set a price in App Store Connect and `price_tier` or `price`
-S 0 720 3 720 15 12
+S 0 738 3 738 15 12
 environments
-L 4 720 17 720 58
-S 0 720 18 720 25 7
+L 4 738 17 738 58
+S 0 738 18 738 25 7
 sandbox
-S 0 720 27 720 37 10
+S 0 738 27 738 37 10
 testflight
-S 0 720 39 720 45 6
+S 0 738 39 738 45 6
 review
-S 0 720 47 720 57 10
+S 0 738 47 738 57 10
 production
-S 0 721 3 721 17 14
+S 0 739 3 739 17 14
 not_applicable
-S 0 721 19 721 85 66
+S 0 739 19 739 85 66
 Xcode serves the StoreKit configuration file's products and prices
-S 0 722 3 722 11 8
+S 0 740 3 740 11 8
 examples
-M 2 723 5 731 26
-S 0 723 5 723 15 10
+M 2 741 5 749 26
+S 0 741 5 741 15 10
 triggering
-L 1 724 7 727 29
-S 1 724 9 727 29 90
+L 1 742 7 745 29
+S 1 742 9 745 29 90
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     price_tier: null
 
-S 0 728 5 728 12 7
+S 0 746 5 746 12 7
 passing
-L 1 729 7 731 26
-S 1 729 9 731 26 28
+L 1 747 7 749 26
+S 1 747 9 749 26 28
 products:
   - price_tier: 2
 
-M 10 733 3 752 53
-S 0 733 3 733 5 2
+M 10 751 3 770 53
+S 0 751 3 751 5 2
 id
-S 0 733 7 733 27 20
+S 0 751 7 751 27 20
 missing-localization
-S 0 734 3 734 12 9
+S 0 752 3 752 12 9
 checklist
-S 0 734 14 734 30 16
+S 0 752 14 752 30 16
 product-metadata
-S 0 735 3 735 11 8
+S 0 753 3 753 11 8
 severity
-S 0 735 13 735 18 5
+S 0 753 13 753 18 5
 error
-S 0 736 3 736 8 5
+S 0 754 3 754 8 5
 since
-S 0 736 10 736 15 5
+S 0 754 10 754 15 5
 0.1.0
-S 0 737 3 737 8 5
+S 0 755 3 755 8 5
 title
-S 0 737 10 737 61 51
+S 0 755 10 755 61 51
 the product has no localization with a display name
-S 0 738 3 738 12 9
+S 0 756 3 756 12 9
 rationale
-S 0 738 14 738 532 518
+S 0 756 14 756 532 518
 At least one localization with a display name is part of the minimum a product needs to load, even in the sandbox (TN3186). App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a list without a named localization is a warning (the snapshot, or the descriptor, may be partial or out of date); in Missing Metadata or another state it stays an error.
-S 0 739 3 739 7 4
+S 0 757 3 757 7 4
 help
-S 0 739 9 739 74 65
+S 0 757 9 757 74 65
 add a localization in App Store Connect and under `localizations`
-S 0 740 3 740 15 12
+S 0 758 3 758 15 12
 environments
-L 4 740 17 740 58
-S 0 740 18 740 25 7
+L 4 758 17 758 58
+S 0 758 18 758 25 7
 sandbox
-S 0 740 27 740 37 10
+S 0 758 27 758 37 10
 testflight
-S 0 740 39 740 45 6
+S 0 758 39 758 45 6
 review
-S 0 740 47 740 57 10
+S 0 758 47 758 57 10
 production
-S 0 741 3 741 17 14
+S 0 759 3 759 17 14
 not_applicable
-S 0 741 19 741 74 55
+S 0 759 19 759 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 742 3 742 11 8
+S 0 760 3 760 11 8
 examples
-M 2 743 5 752 53
-S 0 743 5 743 15 10
+M 2 761 5 770 53
+S 0 761 5 761 15 10
 triggering
-L 1 744 7 747 32
-S 1 744 9 747 32 93
+L 1 762 7 765 32
+S 1 762 9 765 32 93
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
     localizations: null
 
-S 0 748 5 748 12 7
+S 0 766 5 766 12 7
 passing
-L 1 749 7 752 53
-S 1 749 9 752 53 74
+L 1 767 7 770 53
+S 1 767 9 770 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 754 3 774 41
-S 0 754 3 754 5 2
+M 13 772 3 792 41
+S 0 772 3 772 5 2
 id
-S 0 754 7 754 29 22
+S 0 772 7 772 29 22
 missing-reference-name
-S 0 755 3 755 12 9
+S 0 773 3 773 12 9
 checklist
-S 0 755 14 755 30 16
+S 0 773 14 773 30 16
 product-metadata
-S 0 756 3 756 11 8
+S 0 774 3 774 11 8
 severity
-S 0 756 13 756 18 5
+S 0 774 13 774 18 5
 error
-S 0 757 3 757 8 5
+S 0 775 3 775 8 5
 since
-S 0 757 10 757 15 5
+S 0 775 10 775 15 5
 0.1.0
-S 0 758 3 758 8 5
+S 0 776 3 776 8 5
 title
-S 0 758 10 758 43 33
+S 0 776 10 776 43 33
 the product has no reference name
-S 0 759 3 759 12 9
+S 0 777 3 777 12 9
 rationale
-S 0 759 14 759 112 98
+S 0 777 14 777 112 98
 The reference name is part of the minimum a product needs (TN3186); App Store Connect requires it.
-S 0 760 3 760 7 4
+S 0 778 3 778 7 4
 help
-S 0 760 9 760 64 55
+S 0 778 9 778 64 55
 give the product a reference name (up to 64 characters)
-S 0 761 3 761 15 12
+S 0 779 3 779 15 12
 environments
-L 4 761 17 761 58
-S 0 761 18 761 25 7
+L 4 779 17 779 58
+S 0 779 18 779 25 7
 sandbox
-S 0 761 27 761 37 10
+S 0 779 27 779 37 10
 testflight
-S 0 761 39 761 45 6
+S 0 779 39 779 45 6
 review
-S 0 761 47 761 57 10
+S 0 779 47 779 57 10
 production
-S 0 762 3 762 17 14
+S 0 780 3 780 17 14
 not_applicable
-S 0 762 19 762 74 55
+S 0 780 19 780 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 763 3 763 8 5
+S 0 781 3 781 8 5
 check
-M 2 763 10 763 51
-S 0 763 12 763 16 4
+M 2 781 10 781 51
+S 0 781 12 781 16 4
 each
-S 0 763 18 763 26 8
+S 0 781 18 781 26 8
 products
-S 0 763 28 763 33 5
+S 0 781 28 781 33 5
 field
-S 0 763 35 763 49 14
+S 0 781 35 781 49 14
 reference_name
-S 0 764 3 764 10 7
+S 0 782 3 782 10 7
 options
-M 1 764 12 764 30
-S 0 764 14 764 22 8
+M 1 782 12 782 30
+S 0 782 14 782 22 8
 required
-S 0 764 24 764 28 4
+S 0 782 24 782 28 4
 true
-S 0 765 3 765 10 7
+S 0 783 3 783 10 7
 message
-S 1 765 12 765 55 41
+S 1 783 12 783 55 41
 product `{product}` has no reference name
-S 0 766 3 766 11 8
+S 0 784 3 784 11 8
 examples
-M 2 767 5 774 41
-S 0 767 5 767 15 10
+M 2 785 5 792 41
+S 0 785 5 785 15 10
 triggering
-L 1 768 7 770 33
-S 1 768 9 770 33 35
+L 1 786 7 788 33
+S 1 786 9 788 33 35
 products:
   - reference_name: null
 
-S 0 771 5 771 12 7
+S 0 789 5 789 12 7
 passing
-L 1 772 7 774 41
-S 1 772 9 774 41 43
+L 1 790 7 792 41
+S 1 790 9 792 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 776 3 796 61
-S 0 776 3 776 5 2
+M 13 794 3 814 61
+S 0 794 3 794 5 2
 id
-S 0 776 7 776 25 18
+S 0 794 7 794 25 18
 product-id-charset
-S 0 777 3 777 12 9
+S 0 795 3 795 12 9
 checklist
-S 0 777 14 777 30 16
+S 0 795 14 795 30 16
 product-metadata
-S 0 778 3 778 11 8
+S 0 796 3 796 11 8
 severity
-S 0 778 13 778 18 5
+S 0 796 13 796 18 5
 error
-S 0 779 3 779 8 5
+S 0 797 3 797 8 5
 since
-S 0 779 10 779 15 5
+S 0 797 10 797 15 5
 0.1.0
-S 0 780 3 780 8 5
+S 0 798 3 798 8 5
 title
-S 0 780 10 780 72 62
+S 0 798 10 798 72 62
 the product ID has characters App Store Connect does not allow
-S 0 781 3 781 12 9
+S 0 799 3 799 12 9
 rationale
-S 0 781 14 781 144 130
+S 0 799 14 799 144 130
 Product IDs may contain only letters, digits, periods, underscores and hyphens (App Store Connect Help). The pattern is an option.
-S 0 782 3 782 7 4
+S 0 800 3 800 7 4
 help
-S 0 782 9 782 51 42
+S 0 800 9 800 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 783 3 783 15 12
+S 0 801 3 801 15 12
 environments
-L 4 783 17 783 58
-S 0 783 18 783 25 7
+L 4 801 17 801 58
+S 0 801 18 801 25 7
 sandbox
-S 0 783 27 783 37 10
+S 0 801 27 801 37 10
 testflight
-S 0 783 39 783 45 6
+S 0 801 39 801 45 6
 review
-S 0 783 47 783 57 10
+S 0 801 47 801 57 10
 production
-S 0 784 3 784 17 14
+S 0 802 3 802 17 14
 not_applicable
-S 0 784 19 784 80 61
+S 0 802 19 802 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 785 3 785 8 5
+S 0 803 3 803 8 5
 check
-M 2 785 10 785 47
-S 0 785 12 785 16 4
+M 2 803 10 803 47
+S 0 803 12 803 16 4
 each
-S 0 785 18 785 26 8
+S 0 803 18 803 26 8
 products
-S 0 785 28 785 33 5
+S 0 803 28 803 33 5
 field
-S 0 785 35 785 45 10
+S 0 803 35 803 45 10
 product_id
-S 0 786 3 786 10 7
+S 0 804 3 804 10 7
 options
-M 1 786 12 786 42
-S 0 786 14 786 21 7
+M 1 804 12 804 42
+S 0 804 14 804 21 7
 pattern
-S 1 786 23 786 40 15
+S 1 804 23 804 40 15
 [A-Za-z0-9._-]+
-S 0 787 3 787 10 7
+S 0 805 3 805 10 7
 message
-S 1 787 12 787 91 77
+S 1 805 12 805 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 788 3 788 11 8
+S 0 806 3 806 11 8
 examples
-M 2 789 5 796 61
-S 0 789 5 789 15 10
+M 2 807 5 814 61
+S 0 807 5 807 15 10
 triggering
-L 1 790 7 792 68
-S 1 790 9 792 68 70
+L 1 808 7 810 68
+S 1 808 9 810 68 70
 products:
   - product_id: com.greenthumb.pocketgarden.seeds 50   # <-
 
-S 0 793 5 793 12 7
+S 0 811 5 811 12 7
 passing
-L 1 794 7 796 61
-S 1 794 9 796 61 63
+L 1 812 7 814 61
+S 1 812 9 814 61 63
 products:
   - product_id: com.greenthumb.pocketgarden.seeds_50
 
-M 13 798 3 818 60
-S 0 798 3 798 5 2
+M 13 816 3 836 60
+S 0 816 3 816 5 2
 id
-S 0 798 7 798 24 17
+S 0 816 7 816 24 17
 product-id-length
-S 0 799 3 799 12 9
+S 0 817 3 817 12 9
 checklist
-S 0 799 14 799 30 16
+S 0 817 14 817 30 16
 product-metadata
-S 0 800 3 800 11 8
+S 0 818 3 818 11 8
 severity
-S 0 800 13 800 18 5
+S 0 818 13 818 18 5
 error
-S 0 801 3 801 8 5
+S 0 819 3 819 8 5
 since
-S 0 801 10 801 15 5
+S 0 819 10 819 15 5
 0.1.0
-S 0 802 3 802 8 5
+S 0 820 3 820 8 5
 title
-S 0 802 10 802 36 26
+S 0 820 10 820 36 26
 the product ID is too long
-S 0 803 3 803 12 9
+S 0 821 3 821 12 9
 rationale
-S 0 803 14 803 141 127
+S 0 821 14 821 141 127
 App Store Connect accepts product IDs of at most 100 characters (the old iTunes Connect limit was 255); the limit is an option.
-S 0 804 3 804 7 4
+S 0 822 3 822 7 4
 help
-S 0 804 9 804 67 58
+S 0 822 9 822 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 805 3 805 15 12
+S 0 823 3 823 15 12
 environments
-L 4 805 17 805 58
-S 0 805 18 805 25 7
+L 4 823 17 823 58
+S 0 823 18 823 25 7
 sandbox
-S 0 805 27 805 37 10
+S 0 823 27 823 37 10
 testflight
-S 0 805 39 805 45 6
+S 0 823 39 823 45 6
 review
-S 0 805 47 805 57 10
+S 0 823 47 823 57 10
 production
-S 0 806 3 806 17 14
+S 0 824 3 824 17 14
 not_applicable
-S 0 806 19 806 80 61
+S 0 824 19 824 80 61
 Xcode accepts any product ID in a StoreKit configuration file
-S 0 807 3 807 8 5
+S 0 825 3 825 8 5
 check
-M 2 807 10 807 47
-S 0 807 12 807 16 4
+M 2 825 10 825 47
+S 0 825 12 825 16 4
 each
-S 0 807 18 807 26 8
+S 0 825 18 825 26 8
 products
-S 0 807 28 807 33 5
+S 0 825 28 825 33 5
 field
-S 0 807 35 807 45 10
+S 0 825 35 825 45 10
 product_id
-S 0 808 3 808 10 7
+S 0 826 3 826 10 7
 options
-M 1 808 12 808 31
-S 0 808 14 808 24 10
+M 1 826 12 826 31
+S 0 826 14 826 24 10
 max_length
-S 0 808 26 808 29 3
+S 0 826 26 826 29 3
 100
-S 0 809 3 809 10 7
+S 0 827 3 827 10 7
 message
-S 1 809 12 809 87 73
+S 1 827 12 827 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 810 3 810 11 8
+S 0 828 3 828 11 8
 examples
-M 2 811 5 818 60
-S 0 811 5 811 15 10
+M 2 829 5 836 60
+S 0 829 5 829 15 10
 triggering
-L 1 812 7 814 135
-S 1 812 9 814 135 137
+L 1 830 7 832 135
+S 1 830 9 832 135 137
 products:
   - product_id: com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds   # <-
 
-S 0 815 5 815 12 7
+S 0 833 5 833 12 7
 passing
-L 1 816 7 818 60
-S 1 816 9 818 60 62
+L 1 834 7 836 60
+S 1 834 9 836 60 62
 products:
   - product_id: com.greenthumb.pocketgarden.seeds50
 
-M 13 820 3 840 41
-S 0 820 3 820 5 2
+M 13 838 3 858 41
+S 0 838 3 838 5 2
 id
-S 0 820 7 820 28 21
+S 0 838 7 838 28 21
 reference-name-length
-S 0 821 3 821 12 9
+S 0 839 3 839 12 9
 checklist
-S 0 821 14 821 30 16
+S 0 839 14 839 30 16
 product-metadata
-S 0 822 3 822 11 8
+S 0 840 3 840 11 8
 severity
-S 0 822 13 822 18 5
+S 0 840 13 840 18 5
 error
-S 0 823 3 823 8 5
+S 0 841 3 841 8 5
 since
-S 0 823 10 823 15 5
+S 0 841 10 841 15 5
 0.1.0
-S 0 824 3 824 8 5
+S 0 842 3 842 8 5
 title
-S 0 824 10 824 40 30
+S 0 842 10 842 40 30
 the reference name is too long
-S 0 825 3 825 12 9
+S 0 843 3 843 12 9
 rationale
-S 0 825 14 825 105 91
+S 0 843 14 843 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 826 3 826 7 4
+S 0 844 3 844 7 4
 help
-S 0 826 9 826 71 62
+S 0 844 9 844 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 827 3 827 15 12
+S 0 845 3 845 15 12
 environments
-L 4 827 17 827 58
-S 0 827 18 827 25 7
+L 4 845 17 845 58
+S 0 845 18 845 25 7
 sandbox
-S 0 827 27 827 37 10
+S 0 845 27 845 37 10
 testflight
-S 0 827 39 827 45 6
+S 0 845 39 845 45 6
 review
-S 0 827 47 827 57 10
+S 0 845 47 845 57 10
 production
-S 0 828 3 828 17 14
+S 0 846 3 846 17 14
 not_applicable
-S 0 828 19 828 74 55
+S 0 846 19 846 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 829 3 829 8 5
+S 0 847 3 847 8 5
 check
-M 2 829 10 829 51
-S 0 829 12 829 16 4
+M 2 847 10 847 51
+S 0 847 12 847 16 4
 each
-S 0 829 18 829 26 8
+S 0 847 18 847 26 8
 products
-S 0 829 28 829 33 5
+S 0 847 28 847 33 5
 field
-S 0 829 35 829 49 14
+S 0 847 35 847 49 14
 reference_name
-S 0 830 3 830 10 7
+S 0 848 3 848 10 7
 options
-M 1 830 12 830 30
-S 0 830 14 830 24 10
+M 1 848 12 848 30
+S 0 848 14 848 24 10
 max_length
-S 0 830 26 830 28 2
+S 0 848 26 848 28 2
 64
-S 0 831 3 831 10 7
+S 0 849 3 849 10 7
 message
-S 1 831 12 831 106 92
+S 1 849 12 849 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 832 3 832 11 8
+S 0 850 3 850 11 8
 examples
-M 2 833 5 840 41
-S 0 833 5 833 15 10
+M 2 851 5 858 41
+S 0 851 5 851 15 10
 triggering
-L 1 834 7 836 107
-S 1 834 9 836 107 109
+L 1 852 7 854 107
+S 1 852 9 854 107 109
 products:
   - reference_name: Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring   # <-
 
-S 0 837 5 837 12 7
+S 0 855 5 855 12 7
 passing
-L 1 838 7 840 41
-S 1 838 9 840 41 43
+L 1 856 7 858 41
+S 1 856 9 858 41 43
 products:
   - reference_name: Seed Pack 50
 
-M 13 842 3 864 53
-S 0 842 3 842 5 2
+M 13 860 3 882 53
+S 0 860 3 860 5 2
 id
-S 0 842 7 842 26 19
+S 0 860 7 860 26 19
 display-name-length
-S 0 843 3 843 12 9
+S 0 861 3 861 12 9
 checklist
-S 0 843 14 843 30 16
+S 0 861 14 861 30 16
 product-metadata
-S 0 844 3 844 11 8
+S 0 862 3 862 11 8
 severity
-S 0 844 13 844 18 5
+S 0 862 13 862 18 5
 error
-S 0 845 3 845 8 5
+S 0 863 3 863 8 5
 since
-S 0 845 10 845 15 5
+S 0 863 10 863 15 5
 0.1.0
-S 0 846 3 846 8 5
+S 0 864 3 864 8 5
 title
-S 0 846 10 846 49 39
+S 0 864 10 864 49 39
 a display name is too short or too long
-S 0 847 3 847 12 9
+S 0 865 3 865 12 9
 rationale
-S 0 847 14 847 120 106
+S 0 865 14 865 120 106
 App Store Connect accepts display names of 2 to 30 characters (one guide says 35; the limits are options).
-S 0 848 3 848 7 4
+S 0 866 3 866 7 4
 help
-S 0 848 9 848 72 63
+S 0 866 9 866 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 849 3 849 15 12
+S 0 867 3 867 15 12
 environments
-L 4 849 17 849 58
-S 0 849 18 849 25 7
+L 4 867 17 867 58
+S 0 867 18 867 25 7
 sandbox
-S 0 849 27 849 37 10
+S 0 867 27 867 37 10
 testflight
-S 0 849 39 849 45 6
+S 0 867 39 867 45 6
 review
-S 0 849 47 849 57 10
+S 0 867 47 867 57 10
 production
-S 0 850 3 850 17 14
+S 0 868 3 868 17 14
 not_applicable
-S 0 850 19 850 74 55
+S 0 868 19 868 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 851 3 851 8 5
+S 0 869 3 869 8 5
 check
-M 2 851 10 851 65
-S 0 851 12 851 16 4
+M 2 869 10 869 65
+S 0 869 12 869 16 4
 each
-S 0 851 18 851 26 8
+S 0 869 18 869 26 8
 products
-S 0 851 28 851 33 5
+S 0 869 28 869 33 5
 field
-S 0 851 35 851 63 28
+S 0 869 35 869 63 28
 localizations.*.display_name
-S 0 852 3 852 10 7
+S 0 870 3 870 10 7
 options
-M 2 852 12 852 45
-S 0 852 14 852 24 10
+M 2 870 12 870 45
+S 0 870 14 870 24 10
 min_length
-S 0 852 26 852 27 1
+S 0 870 26 870 27 1
 2
-S 0 852 29 852 39 10
+S 0 870 29 870 39 10
 max_length
-S 0 852 41 852 43 2
+S 0 870 41 870 43 2
 30
-S 0 853 3 853 10 7
+S 0 871 3 871 10 7
 message
-S 1 853 12 853 131 117
+S 1 871 12 871 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 854 3 854 11 8
+S 0 872 3 872 11 8
 examples
-M 2 855 5 864 53
-S 0 855 5 855 15 10
+M 2 873 5 882 53
+S 0 873 5 873 15 10
 triggering
-L 1 856 7 859 85
-S 1 856 9 859 85 106
+L 1 874 7 877 85
+S 1 874 9 877 85 106
 products:
   - localizations:
       en-US: { display_name: Fifty Seed Packs For Your Whole Garden }   # <-
 
-S 0 860 5 860 12 7
+S 0 878 5 878 12 7
 passing
-L 1 861 7 864 53
-S 1 861 9 864 53 74
+L 1 879 7 882 53
+S 1 879 9 882 53 74
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs }
 
-M 13 866 3 888 102
-S 0 866 3 866 5 2
+M 13 884 3 906 102
+S 0 884 3 884 5 2
 id
-S 0 866 7 866 25 18
+S 0 884 7 884 25 18
 description-length
-S 0 867 3 867 12 9
+S 0 885 3 885 12 9
 checklist
-S 0 867 14 867 30 16
+S 0 885 14 885 30 16
 product-metadata
-S 0 868 3 868 11 8
+S 0 886 3 886 11 8
 severity
-S 0 868 13 868 18 5
+S 0 886 13 886 18 5
 error
-S 0 869 3 869 8 5
+S 0 887 3 887 8 5
 since
-S 0 869 10 869 15 5
+S 0 887 10 887 15 5
 0.1.0
-S 0 870 3 870 8 5
+S 0 888 3 888 8 5
 title
-S 0 870 10 870 35 25
+S 0 888 10 888 35 25
 a description is too long
-S 0 871 3 871 12 9
+S 0 889 3 889 12 9
 rationale
-S 0 871 14 871 130 116
+S 0 889 14 889 130 116
 App Store Connect accepts product descriptions of at most 45 characters (one guide says 55; the limit is an option).
-S 0 872 3 872 7 4
+S 0 890 3 890 7 4
 help
-S 0 872 9 872 68 59
+S 0 890 9 890 68 59
 shorten the description to {max_length} characters or fewer
-S 0 873 3 873 15 12
+S 0 891 3 891 15 12
 environments
-L 4 873 17 873 58
-S 0 873 18 873 25 7
+L 4 891 17 891 58
+S 0 891 18 891 25 7
 sandbox
-S 0 873 27 873 37 10
+S 0 891 27 891 37 10
 testflight
-S 0 873 39 873 45 6
+S 0 891 39 891 45 6
 review
-S 0 873 47 873 57 10
+S 0 891 47 891 57 10
 production
-S 0 874 3 874 17 14
+S 0 892 3 892 17 14
 not_applicable
-S 0 874 19 874 74 55
+S 0 892 19 892 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 875 3 875 8 5
+S 0 893 3 893 8 5
 check
-M 2 875 10 875 64
-S 0 875 12 875 16 4
+M 2 893 10 893 64
+S 0 893 12 893 16 4
 each
-S 0 875 18 875 26 8
+S 0 893 18 893 26 8
 products
-S 0 875 28 875 33 5
+S 0 893 28 893 33 5
 field
-S 0 875 35 875 62 27
+S 0 893 35 893 62 27
 localizations.*.description
-S 0 876 3 876 10 7
+S 0 894 3 894 10 7
 options
-M 1 876 12 876 30
-S 0 876 14 876 24 10
+M 1 894 12 894 30
+S 0 894 14 894 24 10
 max_length
-S 0 876 26 876 28 2
+S 0 894 26 894 28 2
 45
-S 0 877 3 877 10 7
+S 0 895 3 895 10 7
 message
-S 1 877 12 877 103 89
+S 1 895 12 895 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 878 3 878 11 8
+S 0 896 3 896 11 8
 examples
-M 2 879 5 888 102
-S 0 879 5 879 15 10
+M 2 897 5 906 102
+S 0 897 5 897 15 10
 triggering
-L 1 880 7 883 130
-S 1 880 9 883 130 151
+L 1 898 7 901 130
+S 1 898 9 901 130 151
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: "Fifty seed packs to plant anything you like, anywhere" }   # <-
 
-S 0 884 5 884 12 7
+S 0 902 5 902 12 7
 passing
-L 1 885 7 888 102
-S 1 885 9 888 102 123
+L 1 903 7 906 102
+S 1 903 9 906 102 123
 products:
   - localizations:
       en-US: { display_name: 50 Seed Packs, description: Fifty seed packs to plant anything }
 
-M 13 890 3 952 59
-S 0 890 3 890 5 2
+M 13 908 3 970 59
+S 0 908 3 908 5 2
 id
-S 0 890 7 890 26 19
+S 0 908 7 908 26 19
 review-notes-length
-S 0 891 3 891 12 9
+S 0 909 3 909 12 9
 checklist
-S 0 891 14 891 30 16
+S 0 909 14 909 30 16
 product-metadata
-S 0 892 3 892 11 8
+S 0 910 3 910 11 8
 severity
-S 0 892 13 892 18 5
+S 0 910 13 910 18 5
 error
-S 0 893 3 893 8 5
+S 0 911 3 911 8 5
 since
-S 0 893 10 893 15 5
+S 0 911 10 911 15 5
 0.1.0
-S 0 894 3 894 8 5
+S 0 912 3 912 8 5
 title
-S 0 894 10 894 39 29
+S 0 912 10 912 39 29
 the review notes are too long
-S 0 895 3 895 12 9
+S 0 913 3 913 12 9
 rationale
-S 0 895 14 895 104 90
+S 0 913 14 913 104 90
 App Store Connect accepts review notes of at most 4000 characters; the limit is an option.
-S 0 896 3 896 7 4
+S 0 914 3 914 7 4
 help
-S 0 896 9 896 69 60
+S 0 914 9 914 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 897 3 897 15 12
+S 0 915 3 915 15 12
 environments
-L 2 897 17 897 37
-S 0 897 18 897 24 6
+L 2 915 17 915 37
+S 0 915 18 915 24 6
 review
-S 0 897 26 897 36 10
+S 0 915 26 915 36 10
 production
-S 0 898 3 898 17 14
+S 0 916 3 916 17 14
 not_applicable
-S 0 898 19 898 58 39
+S 0 916 19 916 58 39
 review notes matter only for submission
-S 0 899 3 899 8 5
+S 0 917 3 917 8 5
 check
-M 2 899 10 899 49
-S 0 899 12 899 16 4
+M 2 917 10 917 49
+S 0 917 12 917 16 4
 each
-S 0 899 18 899 26 8
+S 0 917 18 917 26 8
 products
-S 0 899 28 899 33 5
+S 0 917 28 917 33 5
 field
-S 0 899 35 899 47 12
+S 0 917 35 917 47 12
 review_notes
-S 0 900 3 900 10 7
+S 0 918 3 918 10 7
 options
-M 1 900 12 900 32
-S 0 900 14 900 24 10
+M 1 918 12 918 32
+S 0 918 14 918 24 10
 max_length
-S 0 900 26 900 30 4
+S 0 918 26 918 30 4
 4000
-S 0 901 3 901 10 7
+S 0 919 3 919 10 7
 message
-S 1 901 12 901 99 85
+S 1 919 12 919 99 85
 the review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 902 3 902 11 8
+S 0 920 3 920 11 8
 examples
-M 2 903 5 952 59
-S 0 903 5 903 15 10
+M 2 921 5 970 59
+S 0 921 5 921 15 10
 triggering
-L 1 904 7 947 117
-S 1 904 9 947 117 4417
+L 1 922 7 965 117
+S 1 922 9 965 117 4417
 environment: review
 products:
   - review_notes: >   # <-
@@ -5762,502 +5830,502 @@ products:
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
       Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
 
-S 0 948 5 948 12 7
+S 0 966 5 966 12 7
 passing
-L 1 949 7 952 59
-S 1 949 9 952 59 81
+L 1 967 7 970 59
+S 1 967 9 970 59 81
 environment: review
 products:
   - review_notes: Open the Shed tab and tap Seeds.
 
-M 10 954 3 973 36
-S 0 954 3 954 5 2
+M 10 972 3 991 36
+S 0 972 3 972 5 2
 id
-S 0 954 7 954 32 25
+S 0 972 7 972 32 25
 missing-review-screenshot
-S 0 955 3 955 12 9
+S 0 973 3 973 12 9
 checklist
-S 0 955 14 955 30 16
+S 0 973 14 973 30 16
 product-metadata
-S 0 956 3 956 11 8
+S 0 974 3 974 11 8
 severity
-S 0 956 13 956 18 5
+S 0 974 13 974 18 5
 error
-S 0 957 3 957 8 5
+S 0 975 3 975 8 5
 since
-S 0 957 10 957 15 5
+S 0 975 10 975 15 5
 0.1.0
-S 0 958 3 958 8 5
+S 0 976 3 976 8 5
 title
-S 0 958 10 958 46 36
+S 0 976 10 976 46 36
 the product has no review screenshot
-S 0 959 3 959 12 9
+S 0 977 3 977 12 9
 rationale
-S 0 959 14 959 736 722
+S 0 977 14 977 736 722
 Without its review screenshot a product stays in Missing Metadata and cannot be submitted; in the sandbox it does not matter (the sandbox needs only ID, reference name, a localization and a price). An approved product went through review and passes. App Store Connect's state is the authority on whether the metadata is complete, so for a product the snapshot reports Ready to Submit, Waiting for Review, In Review or Pending Binary Approval a screenshot the snapshot (or the descriptor) lacks, or one that failed to process, is a warning rather than an error, since App Review still needs one to look at; where such a snapshot shows none and the descriptor types `review_screenshot` as true, the descriptor's word stands.
-S 0 960 3 960 7 4
+S 0 978 3 978 7 4
 help
-S 0 960 9 960 58 49
+S 0 978 9 978 58 49
 upload the review screenshot in App Store Connect
-S 0 961 3 961 15 12
+S 0 979 3 979 15 12
 environments
-L 1 961 17 961 25
-S 0 961 18 961 24 6
+L 1 979 17 979 25
+S 0 979 18 979 24 6
 review
-S 0 962 3 962 17 14
+S 0 980 3 980 17 14
 not_applicable
-S 0 962 19 962 80 61
+S 0 980 19 980 80 61
 the review screenshot matters only when submitting for review
-S 0 963 3 963 11 8
+S 0 981 3 981 11 8
 examples
-M 2 964 5 973 36
-S 0 964 5 964 15 10
+M 2 982 5 991 36
+S 0 982 5 982 15 10
 triggering
-L 1 965 7 968 44
-S 1 965 9 968 44 66
+L 1 983 7 986 44
+S 1 983 9 986 44 66
 environment: review
 products:
   - review_screenshot: false   # <-
 
-S 0 969 5 969 12 7
+S 0 987 5 987 12 7
 passing
-L 1 970 7 973 36
-S 1 970 9 973 36 58
+L 1 988 7 991 36
+S 1 988 9 991 36 58
 environment: review
 products:
   - review_screenshot: true
 
-M 10 975 3 994 63
-S 0 975 3 975 5 2
+M 10 993 3 1012 63
+S 0 993 3 993 5 2
 id
-S 0 975 7 975 27 20
+S 0 993 7 993 27 20
 duplicate-product-id
-S 0 976 3 976 12 9
+S 0 994 3 994 12 9
 checklist
-S 0 976 14 976 30 16
+S 0 994 14 994 30 16
 product-metadata
-S 0 977 3 977 11 8
+S 0 995 3 995 11 8
 severity
-S 0 977 13 977 18 5
+S 0 995 13 995 18 5
 error
-S 0 978 3 978 8 5
+S 0 996 3 996 8 5
 since
-S 0 978 10 978 15 5
+S 0 996 10 996 15 5
 0.1.0
-S 0 979 3 979 8 5
+S 0 997 3 997 8 5
 title
-S 0 979 10 979 38 28
+S 0 997 10 997 38 28
 a product ID is listed twice
-S 0 980 3 980 12 9
+S 0 998 3 998 12 9
 rationale
-S 0 980 14 980 133 119
+S 0 998 14 998 133 119
 Product IDs are unique within an app; two entries with one ID mean one of them describes a product that does not exist.
-S 0 981 3 981 7 4
+S 0 999 3 999 7 4
 help
-S 0 981 9 981 49 40
+S 0 999 9 999 49 40
 remove the duplicate or give it a new ID
-S 0 982 3 982 15 12
+S 0 1000 3 1000 15 12
 environments
-L 4 982 17 982 58
-S 0 982 18 982 25 7
+L 4 1000 17 1000 58
+S 0 1000 18 1000 25 7
 sandbox
-S 0 982 27 982 37 10
+S 0 1000 27 1000 37 10
 testflight
-S 0 982 39 982 45 6
+S 0 1000 39 1000 45 6
 review
-S 0 982 47 982 57 10
+S 0 1000 47 1000 57 10
 production
-S 0 983 3 983 17 14
+S 0 1001 3 1001 17 14
 not_applicable
-S 0 983 19 983 74 55
+S 0 1001 19 1001 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 984 3 984 11 8
+S 0 1002 3 1002 11 8
 examples
-M 2 985 5 994 63
-S 0 985 5 985 15 10
+M 2 1003 5 1012 63
+S 0 1003 5 1003 15 10
 triggering
-L 1 986 7 989 67
-S 1 986 9 989 67 76
+L 1 1004 7 1007 67
+S 1 1004 9 1007 67 76
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.seeds50   # <-
 
-S 0 990 5 990 12 7
+S 0 1008 5 1008 12 7
 passing
-L 1 991 7 994 63
-S 1 991 9 994 63 72
+L 1 1009 7 1012 63
+S 1 1009 9 1012 63 72
 products:
   - {}
   - product_id: com.greenthumb.pocketgarden.greenhouse
 
-M 10 996 3 1015 46
-S 0 996 3 996 5 2
+M 10 1014 3 1033 46
+S 0 1014 3 1014 5 2
 id
-S 0 996 7 996 31 24
+S 0 1014 7 1014 31 24
 duplicate-reference-name
-S 0 997 3 997 12 9
+S 0 1015 3 1015 12 9
 checklist
-S 0 997 14 997 30 16
+S 0 1015 14 1015 30 16
 product-metadata
-S 0 998 3 998 11 8
+S 0 1016 3 1016 11 8
 severity
-S 0 998 13 998 18 5
+S 0 1016 13 1016 18 5
 error
-S 0 999 3 999 8 5
+S 0 1017 3 1017 8 5
 since
-S 0 999 10 999 15 5
+S 0 1017 10 1017 15 5
 0.1.0
-S 0 1000 3 1000 8 5
+S 0 1018 3 1018 8 5
 title
-S 0 1000 10 1000 40 30
+S 0 1018 10 1018 40 30
 a reference name is used twice
-S 0 1001 3 1001 12 9
+S 0 1019 3 1019 12 9
 rationale
-S 0 1001 14 1001 76 62
+S 0 1019 14 1019 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1002 3 1002 7 4
+S 0 1020 3 1020 7 4
 help
-S 0 1002 9 1002 49 40
+S 0 1020 9 1020 49 40
 give each product its own reference name
-S 0 1003 3 1003 15 12
+S 0 1021 3 1021 15 12
 environments
-L 4 1003 17 1003 58
-S 0 1003 18 1003 25 7
+L 4 1021 17 1021 58
+S 0 1021 18 1021 25 7
 sandbox
-S 0 1003 27 1003 37 10
+S 0 1021 27 1021 37 10
 testflight
-S 0 1003 39 1003 45 6
+S 0 1021 39 1021 45 6
 review
-S 0 1003 47 1003 57 10
+S 0 1021 47 1021 57 10
 production
-S 0 1004 3 1004 17 14
+S 0 1022 3 1022 17 14
 not_applicable
-S 0 1004 19 1004 74 55
+S 0 1022 19 1022 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 1005 3 1005 11 8
+S 0 1023 3 1023 11 8
 examples
-M 2 1006 5 1015 46
-S 0 1006 5 1006 15 10
+M 2 1024 5 1033 46
+S 0 1024 5 1024 15 10
 triggering
-L 1 1007 7 1010 48
-S 1 1007 9 1010 48 57
+L 1 1025 7 1028 48
+S 1 1025 9 1028 48 57
 products:
   - {}
   - reference_name: Seed Pack 50   # <-
 
-S 0 1011 5 1011 12 7
+S 0 1029 5 1029 12 7
 passing
-L 1 1012 7 1015 46
-S 1 1012 9 1015 46 55
+L 1 1030 7 1033 46
+S 1 1030 9 1033 46 55
 products:
   - {}
   - reference_name: Greenhouse Unlock
 
-M 10 1017 3 1036 48
-S 0 1017 3 1017 5 2
+M 10 1035 3 1054 48
+S 0 1035 3 1035 5 2
 id
-S 0 1017 7 1017 29 22
+S 0 1035 7 1035 29 22
 placeholder-product-id
-S 0 1018 3 1018 12 9
+S 0 1036 3 1036 12 9
 checklist
-S 0 1018 14 1018 30 16
+S 0 1036 14 1036 30 16
 product-metadata
-S 0 1019 3 1019 11 8
+S 0 1037 3 1037 11 8
 severity
-S 0 1019 13 1019 18 5
+S 0 1037 13 1037 18 5
 error
-S 0 1020 3 1020 8 5
+S 0 1038 3 1038 8 5
 since
-S 0 1020 10 1020 15 5
+S 0 1038 10 1038 15 5
 0.1.0
-S 0 1021 3 1021 8 5
+S 0 1039 3 1039 8 5
 title
-S 0 1021 10 1021 39 29
+S 0 1039 10 1039 39 29
 a product ID is a placeholder
-S 0 1022 3 1022 12 9
+S 0 1040 3 1040 12 9
 rationale
-S 0 1022 14 1022 151 139
+S 0 1040 14 1040 151 139
 Template and sample IDs (`com.example.…`, `YOUR_PRODUCT_ID`) belong to no app; they are a common leftover from tutorials and SDK samples.
-S 0 1023 3 1023 7 4
+S 0 1041 3 1041 7 4
 help
-S 0 1023 9 1023 68 59
+S 0 1041 9 1041 68 59
 replace it with the product ID created in App Store Connect
-S 0 1024 3 1024 15 12
+S 0 1042 3 1042 15 12
 environments
-L 4 1024 17 1024 58
-S 0 1024 18 1024 25 7
+L 4 1042 17 1042 58
+S 0 1042 18 1042 25 7
 sandbox
-S 0 1024 27 1024 37 10
+S 0 1042 27 1042 37 10
 testflight
-S 0 1024 39 1024 45 6
+S 0 1042 39 1042 45 6
 review
-S 0 1024 47 1024 57 10
+S 0 1042 47 1042 57 10
 production
-S 0 1025 3 1025 17 14
+S 0 1043 3 1043 17 14
 not_applicable
-S 0 1025 19 1025 80 61
+S 0 1043 19 1043 80 61
 Xcode serves whatever IDs the StoreKit configuration file has
-S 0 1026 3 1026 11 8
+S 0 1044 3 1044 11 8
 examples
-M 2 1027 5 1036 48
-S 0 1027 5 1027 15 10
+M 2 1045 5 1054 48
+S 0 1045 5 1045 15 10
 triggering
-L 1 1028 7 1032 35
-S 1 1028 9 1032 35 120
+L 1 1046 7 1050 35
+S 1 1046 9 1050 35 120
 requests:
   - com.greenthumb.pocketgarden.seeds50
   - com.greenthumb.pocketgarden.greenhouse
   - YOUR_PRODUCT_ID   # <-
 
-S 0 1033 5 1033 12 7
+S 0 1051 5 1051 12 7
 passing
-L 1 1034 7 1036 48
-S 1 1034 9 1036 48 50
+L 1 1052 7 1054 48
+S 1 1052 9 1054 48 50
 requests:
   - com.greenthumb.pocketgarden.seeds50
 
-M 10 1038 3 1055 36
-S 0 1038 3 1038 5 2
+M 10 1056 3 1073 36
+S 0 1056 3 1056 5 2
 id
-S 0 1038 7 1038 33 26
+S 0 1056 7 1056 33 26
 family-sharing-not-allowed
-S 0 1039 3 1039 12 9
+S 0 1057 3 1057 12 9
 checklist
-S 0 1039 14 1039 30 16
+S 0 1057 14 1057 30 16
 product-metadata
-S 0 1040 3 1040 11 8
+S 0 1058 3 1058 11 8
 severity
-S 0 1040 13 1040 20 7
+S 0 1058 13 1058 20 7
 warning
-S 0 1041 3 1041 8 5
+S 0 1059 3 1059 8 5
 since
-S 0 1041 10 1041 15 5
+S 0 1059 10 1059 15 5
 0.1.0
-S 0 1042 3 1042 8 5
+S 0 1060 3 1060 8 5
 title
-S 0 1042 10 1042 61 51
+S 0 1060 10 1060 61 51
 Family Sharing is on for a type that cannot have it
-S 0 1043 3 1043 12 9
+S 0 1061 3 1061 12 9
 rationale
-S 0 1043 14 1043 195 181
+S 0 1061 14 1061 195 181
 Family Sharing exists only for non-consumables and auto-renewable subscriptions; App Store Connect offers no such switch for other types, so the descriptor misdescribes the product.
-S 0 1044 3 1044 7 4
+S 0 1062 3 1062 7 4
 help
-S 1 1044 9 1044 40 29
+S 1 1062 9 1062 40 29
 set `family_shareable: false`
-S 0 1045 3 1045 15 12
+S 0 1063 3 1063 15 12
 environments
-L 4 1045 17 1045 58
-S 0 1045 18 1045 25 7
+L 4 1063 17 1063 58
+S 0 1063 18 1063 25 7
 sandbox
-S 0 1045 27 1045 37 10
+S 0 1063 27 1063 37 10
 testflight
-S 0 1045 39 1045 45 6
+S 0 1063 39 1063 45 6
 review
-S 0 1045 47 1045 57 10
+S 0 1063 47 1063 57 10
 production
-S 0 1046 3 1046 17 14
+S 0 1064 3 1064 17 14
 not_applicable
-S 0 1046 19 1046 74 55
+S 0 1064 19 1064 74 55
 Xcode serves the StoreKit configuration file's products
-S 0 1047 3 1047 11 8
+S 0 1065 3 1065 11 8
 examples
-M 2 1048 5 1055 36
-S 0 1048 5 1048 15 10
+M 2 1066 5 1073 36
+S 0 1066 5 1066 15 10
 triggering
-L 1 1049 7 1051 42
-S 1 1049 9 1051 42 44
+L 1 1067 7 1069 42
+S 1 1067 9 1069 42 44
 products:
   - family_shareable: true   # <-
 
-S 0 1052 5 1052 12 7
+S 0 1070 5 1070 12 7
 passing
-L 1 1053 7 1055 36
-S 1 1053 9 1055 36 38
+L 1 1071 7 1073 36
+S 1 1071 9 1073 36 38
 products:
   - family_shareable: false
 
-M 10 1057 3 1079 36
-S 0 1057 3 1057 5 2
+M 10 1075 3 1097 36
+S 0 1075 3 1075 5 2
 id
-S 0 1057 7 1057 24 17
+S 0 1075 7 1075 24 17
 status-not-served
-S 0 1058 3 1058 12 9
+S 0 1076 3 1076 12 9
 checklist
-S 0 1058 14 1058 28 14
+S 0 1076 14 1076 28 14
 product-status
-S 0 1059 3 1059 11 8
+S 0 1077 3 1077 11 8
 severity
-S 0 1059 13 1059 18 5
+S 0 1077 13 1077 18 5
 error
-S 0 1060 3 1060 8 5
+S 0 1078 3 1078 8 5
 since
-S 0 1060 10 1060 15 5
+S 0 1078 10 1078 15 5
 0.1.0
-S 0 1061 3 1061 8 5
+S 0 1079 3 1079 8 5
 title
-S 0 1061 10 1061 64 54
+S 0 1079 10 1079 64 54
 the product's status is not served in this environment
-S 0 1062 3 1062 12 9
+S 0 1080 3 1080 12 9
 rationale
-S 0 1062 14 1062 210 196
+S 0 1080 14 1080 210 196
 The App Store serves only approved products; App Review needs them ready to submit; products Apple flagged (rejected, developer action needed) are not reliably served even in the sandbox (TN3188).
-S 0 1063 3 1063 7 4
+S 0 1081 3 1081 7 4
 help
-S 0 1063 9 1063 62 53
+S 0 1081 9 1081 62 53
 bring the product to a status this environment serves
-S 0 1064 3 1064 15 12
+S 0 1082 3 1082 15 12
 environments
-L 4 1064 17 1064 58
-S 0 1064 18 1064 25 7
+L 4 1082 17 1082 58
+S 0 1082 18 1082 25 7
 sandbox
-S 0 1064 27 1064 37 10
+S 0 1082 27 1082 37 10
 testflight
-S 0 1064 39 1064 45 6
+S 0 1082 39 1082 45 6
 review
-S 0 1064 47 1064 57 10
+S 0 1082 47 1082 57 10
 production
-S 0 1065 3 1065 17 14
+S 0 1083 3 1083 17 14
 not_applicable
-S 0 1065 19 1065 115 96
+S 0 1083 19 1083 115 96
 Xcode serves the StoreKit configuration file's products, whatever their App Store Connect status
-S 0 1066 3 1066 11 8
+S 0 1084 3 1084 11 8
 examples
-M 2 1067 5 1079 36
-S 0 1067 5 1067 15 10
+M 2 1085 5 1097 36
+S 0 1085 5 1085 15 10
 triggering
-L 2 1068 7 1075 46
-S 1 1068 9 1070 36 38
+L 2 1086 7 1093 46
+S 1 1086 9 1088 36 38
 products:
   - status: rejected   # <-
 
-S 1 1071 9 1075 46 183
+S 1 1089 9 1093 46 183
 environment: production
 app_store_connect: { version_state: ready_for_sale, released_at: 2026-10-01T00:00:00Z, binary_uploaded: true }
 products:
   - status: waiting_for_review   # <-
 
-S 0 1076 5 1076 12 7
+S 0 1094 5 1094 12 7
 passing
-L 1 1077 7 1079 36
-S 1 1077 9 1079 36 38
+L 1 1095 7 1097 36
+S 1 1095 9 1097 36 38
 products:
   - status: ready_to_submit
 
-M 10 1081 3 1101 44
-S 0 1081 3 1081 5 2
+M 10 1099 3 1119 44
+S 0 1099 3 1099 5 2
 id
-S 0 1081 7 1081 23 16
+S 0 1099 7 1099 23 16
 app-not-released
-S 0 1082 3 1082 12 9
+S 0 1100 3 1100 12 9
 checklist
-S 0 1082 14 1082 28 14
+S 0 1100 14 1100 28 14
 product-status
-S 0 1083 3 1083 11 8
+S 0 1101 3 1101 11 8
 severity
-S 0 1083 13 1083 18 5
+S 0 1101 13 1101 18 5
 error
-S 0 1084 3 1084 8 5
+S 0 1102 3 1102 8 5
 since
-S 0 1084 10 1084 15 5
+S 0 1102 10 1102 15 5
 0.1.0
-S 0 1085 3 1085 8 5
+S 0 1103 3 1103 8 5
 title
-S 0 1085 10 1085 41 31
+S 0 1103 10 1103 41 31
 the app version is not released
-S 0 1086 3 1086 12 9
+S 0 1104 3 1104 12 9
 rationale
-S 0 1086 14 1086 134 120
+S 0 1104 14 1104 134 120
 New In-App Purchase IDs activate in the App Store only once the app is released (TN2413, RevenueCat's launch checklist).
-S 0 1087 3 1087 7 4
+S 0 1105 3 1105 7 4
 help
-S 0 1087 9 1087 59 50
+S 0 1105 9 1105 59 50
 release the app version, then wait for propagation
-S 0 1088 3 1088 15 12
+S 0 1106 3 1106 15 12
 environments
-L 1 1088 17 1088 29
-S 0 1088 18 1088 28 10
+L 1 1106 17 1106 29
+S 0 1106 18 1106 28 10
 production
-S 0 1089 3 1089 17 14
+S 0 1107 3 1107 17 14
 not_applicable
-S 0 1089 19 1089 58 39
+S 0 1107 19 1107 58 39
 only the App Store needs a released app
-S 0 1090 3 1090 11 8
+S 0 1108 3 1108 11 8
 examples
-M 2 1091 5 1101 44
-S 0 1091 5 1091 15 10
+M 2 1109 5 1119 44
+S 0 1109 5 1109 15 10
 triggering
-L 1 1092 7 1095 58
-S 1 1092 9 1095 58 93
+L 1 1110 7 1113 58
+S 1 1110 9 1113 58 93
 environment: production
 app_store_connect:
   version_state: pending_developer_release   # <-
 
-S 0 1096 5 1096 12 7
+S 0 1114 5 1114 12 7
 passing
-L 1 1097 7 1101 44
-S 1 1097 9 1101 44 111
+L 1 1115 7 1119 44
+S 1 1115 9 1119 44 111
 environment: production
 app_store_connect:
   version_state: ready_for_sale
   released_at: 2026-10-01T00:00:00Z
 
-M 10 1103 3 1126 45
-S 0 1103 3 1103 5 2
+M 10 1121 3 1144 45
+S 0 1121 3 1121 5 2
 id
-S 0 1103 7 1103 27 20
+S 0 1121 7 1121 27 20
 binary-not-submitted
-S 0 1104 3 1104 12 9
+S 0 1122 3 1122 12 9
 checklist
-S 0 1104 14 1104 30 16
+S 0 1122 14 1122 30 16
 binary-submitted
-S 0 1105 3 1105 11 8
+S 0 1123 3 1123 11 8
 severity
-S 0 1105 13 1105 18 5
+S 0 1123 13 1123 18 5
 error
-S 0 1106 3 1106 8 5
+S 0 1124 3 1124 8 5
 since
-S 0 1106 10 1106 15 5
+S 0 1124 10 1124 15 5
 0.1.0
-S 0 1107 3 1107 8 5
+S 0 1125 3 1125 8 5
 title
-S 0 1107 10 1107 59 49
+S 0 1125 10 1125 59 49
 the product was not submitted with an app version
-S 0 1108 3 1108 12 9
+S 0 1126 3 1126 12 9
 rationale
-S 0 1108 14 1108 215 201
+S 0 1126 14 1126 215 201
 No binary is needed to test in the sandbox (TN2259 Q4), but for review and the App Store the first In-App Purchase of each type, and the first subscription group, must be submitted with an app version.
-S 0 1109 3 1109 7 4
+S 0 1127 3 1127 7 4
 help
-S 0 1109 9 1109 71 62
+S 0 1127 9 1127 71 62
 attach the product to the app version and submit them together
-S 0 1110 3 1110 15 12
+S 0 1128 3 1128 15 12
 environments
-L 2 1110 17 1110 37
-S 0 1110 18 1110 24 6
+L 2 1128 17 1128 37
+S 0 1128 18 1128 24 6
 review
-S 0 1110 26 1110 36 10
+S 0 1128 26 1128 36 10
 production
-S 0 1111 3 1111 17 14
+S 0 1129 3 1129 17 14
 not_applicable
-S 0 1111 19 1111 85 66
+S 0 1129 19 1129 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 1112 3 1112 11 8
+S 0 1130 3 1130 11 8
 examples
-M 2 1113 5 1126 45
-S 0 1113 5 1113 15 10
+M 2 1131 5 1144 45
+S 0 1131 5 1131 15 10
 triggering
-L 1 1114 7 1118 53
-S 1 1114 9 1118 53 120
+L 1 1132 7 1136 53
+S 1 1132 9 1136 53 120
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
   - submitted_with_app_version: false   # <-
 
-S 0 1119 5 1119 12 7
+S 0 1137 5 1137 12 7
 passing
-L 1 1120 7 1126 45
-S 1 1120 9 1126 45 186
+L 1 1138 7 1144 45
+S 1 1138 9 1144 45 186
 environment: review
 app_store_connect: { binary_uploaded: true }
 products:
@@ -6265,1049 +6333,1049 @@ products:
   - submitted_with_app_version: true
   - submitted_with_app_version: true
 
-M 11 1128 3 1146 45
-S 0 1128 3 1128 5 2
+M 11 1146 3 1164 45
+S 0 1146 3 1146 5 2
 id
-S 0 1128 7 1128 25 18
+S 0 1146 7 1146 25 18
 propagation-window
-S 0 1129 3 1129 12 9
+S 0 1147 3 1147 12 9
 checklist
-S 0 1129 14 1129 30 16
+S 0 1147 14 1147 30 16
 propagation-wait
-S 0 1130 3 1130 11 8
+S 0 1148 3 1148 11 8
 severity
-S 0 1130 13 1130 20 7
+S 0 1148 13 1148 20 7
 warning
-S 0 1131 3 1131 8 5
+S 0 1149 3 1149 8 5
 since
-S 0 1131 10 1131 15 5
+S 0 1149 10 1149 15 5
 0.1.0
-S 0 1132 3 1132 8 5
+S 0 1150 3 1150 8 5
 title
-S 0 1132 10 1132 68 58
+S 0 1150 10 1150 68 58
 the product changed too recently to have reached the store
-S 0 1133 3 1133 12 9
+S 0 1151 3 1151 12 9
 rationale
-S 0 1133 14 1133 196 184
+S 0 1151 14 1151 196 184
 Changes reach the sandbox within about an hour (TN3186); after approval and release, products reach App Store storefronts over 24–48 hours (TN3188, TN2413). Both windows are options.
-S 0 1134 3 1134 7 4
+S 0 1152 3 1152 7 4
 help
-S 0 1134 9 1134 28 19
+S 0 1152 9 1152 28 19
 wait, and try again
-S 0 1135 3 1135 15 12
+S 0 1153 3 1153 15 12
 environments
-L 4 1135 17 1135 58
-S 0 1135 18 1135 25 7
+L 4 1153 17 1153 58
+S 0 1153 18 1153 25 7
 sandbox
-S 0 1135 27 1135 37 10
+S 0 1153 27 1153 37 10
 testflight
-S 0 1135 39 1135 45 6
+S 0 1153 39 1153 45 6
 review
-S 0 1135 47 1135 57 10
+S 0 1153 47 1153 57 10
 production
-S 0 1136 3 1136 17 14
+S 0 1154 3 1154 17 14
 not_applicable
-S 0 1136 19 1136 71 52
+S 0 1154 19 1154 71 52
 Xcode serves the StoreKit configuration file at once
-S 0 1137 3 1137 10 7
+S 0 1155 3 1155 10 7
 options
-M 2 1137 12 1137 54
-S 0 1137 14 1137 27 13
+M 2 1155 12 1155 54
+S 0 1155 14 1155 27 13
 sandbox_hours
-S 0 1137 29 1137 30 1
+S 0 1155 29 1155 30 1
 1
-S 0 1137 32 1137 48 16
+S 0 1155 32 1155 48 16
 production_hours
-S 0 1137 50 1137 52 2
+S 0 1155 50 1155 52 2
 48
-S 0 1138 3 1138 11 8
+S 0 1156 3 1156 11 8
 examples
-M 2 1139 5 1146 45
-S 0 1139 5 1139 15 10
+M 2 1157 5 1164 45
+S 0 1157 5 1157 15 10
 triggering
-L 1 1140 7 1142 52
-S 1 1140 9 1142 52 54
+L 1 1158 7 1160 52
+S 1 1158 9 1160 52 54
 products:
   - updated_at: 2026-11-22T09:40:00Z   # <-
 
-S 0 1143 5 1143 12 7
+S 0 1161 5 1161 12 7
 passing
-L 1 1144 7 1146 45
-S 1 1144 9 1146 45 47
+L 1 1162 7 1164 45
+S 1 1162 9 1164 45 47
 products:
   - updated_at: 2026-11-22T08:00:00Z
 
-M 10 1149 3 1170 51
-S 0 1149 3 1149 5 2
+M 10 1167 3 1188 51
+S 0 1167 3 1167 5 2
 id
-S 0 1149 7 1149 33 26
+S 0 1167 7 1167 33 26
 subscription-without-group
-S 0 1150 3 1150 12 9
+S 0 1168 3 1168 12 9
 checklist
-S 0 1150 14 1150 33 19
+S 0 1168 14 1168 33 19
 subscription-groups
-S 0 1151 3 1151 11 8
+S 0 1169 3 1169 11 8
 severity
-S 0 1151 13 1151 18 5
+S 0 1169 13 1169 18 5
 error
-S 0 1152 3 1152 8 5
+S 0 1170 3 1170 8 5
 since
-S 0 1152 10 1152 15 5
+S 0 1170 10 1170 15 5
 0.1.0
-S 0 1153 3 1153 8 5
+S 0 1171 3 1171 8 5
 title
-S 0 1153 10 1153 74 64
+S 0 1171 10 1171 74 64
 an auto-renewable subscription has no (known) subscription group
-S 0 1154 3 1154 12 9
+S 0 1172 3 1172 12 9
 rationale
-S 0 1154 14 1154 136 122
+S 0 1172 14 1172 136 122
 Every auto-renewable subscription belongs to exactly one subscription group; without one it cannot be set up or submitted.
-S 0 1155 3 1155 7 4
+S 0 1173 3 1173 7 4
 help
-S 0 1155 9 1155 53 44
+S 0 1173 9 1173 53 44
 put the subscription in a subscription group
-S 0 1156 3 1156 15 12
+S 0 1174 3 1174 15 12
 environments
-L 4 1156 17 1156 58
-S 0 1156 18 1156 25 7
+L 4 1174 17 1174 58
+S 0 1174 18 1174 25 7
 sandbox
-S 0 1156 27 1156 37 10
+S 0 1174 27 1174 37 10
 testflight
-S 0 1156 39 1156 45 6
+S 0 1174 39 1174 45 6
 review
-S 0 1156 47 1156 57 10
+S 0 1174 47 1174 57 10
 production
-S 0 1157 3 1157 17 14
+S 0 1175 3 1175 17 14
 not_applicable
-S 0 1157 19 1157 79 60
+S 0 1175 19 1175 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1158 3 1158 11 8
+S 0 1176 3 1176 11 8
 examples
-M 2 1159 5 1170 51
-S 0 1159 5 1159 15 10
+M 2 1177 5 1188 51
+S 0 1177 5 1177 15 10
 triggering
-L 1 1160 7 1164 57
-S 1 1160 9 1164 57 73
+L 1 1178 7 1182 57
+S 1 1178 9 1182 57 73
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Pro   # <-
 
-S 0 1165 5 1165 12 7
+S 0 1183 5 1183 12 7
 passing
-L 1 1166 7 1170 51
-S 1 1166 9 1170 51 67
+L 1 1184 7 1188 51
+S 1 1184 9 1188 51 67
 products:
   - {}
   - {}
   - subscription_group: Pocket Garden Plus
 
-M 10 1172 3 1190 58
-S 0 1172 3 1172 5 2
+M 10 1190 3 1208 58
+S 0 1190 3 1190 5 2
 id
-S 0 1172 7 1172 39 32
+S 0 1190 7 1190 39 32
 subscription-group-not-localized
-S 0 1173 3 1173 12 9
+S 0 1191 3 1191 12 9
 checklist
-S 0 1173 14 1173 33 19
+S 0 1191 14 1191 33 19
 subscription-groups
-S 0 1174 3 1174 11 8
+S 0 1192 3 1192 11 8
 severity
-S 0 1174 13 1174 18 5
+S 0 1192 13 1192 18 5
 error
-S 0 1175 3 1175 8 5
+S 0 1193 3 1193 8 5
 since
-S 0 1175 10 1175 15 5
+S 0 1193 10 1193 15 5
 0.1.0
-S 0 1176 3 1176 8 5
+S 0 1194 3 1194 8 5
 title
-S 0 1176 10 1176 60 50
+S 0 1194 10 1194 60 50
 a subscription group has no localized display name
-S 0 1177 3 1177 12 9
+S 0 1195 3 1195 12 9
 rationale
-S 0 1177 14 1177 616 602
+S 0 1195 14 1195 616 602
 TN3188 lists the group's localized display name as information that must be complete before its subscriptions can be submitted or served. App Store Connect's state is the authority on whether the metadata is complete, so for a subscription the snapshot reports past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) a group the snapshot shows without a localization is a warning (the snapshot may be partial, or the localization pending); for the group's other subscriptions (Missing Metadata, another state, or not in the snapshot) it stays an error.
-S 0 1178 3 1178 7 4
+S 0 1196 3 1196 7 4
 help
-S 0 1178 9 1178 63 54
+S 0 1196 9 1196 63 54
 add a localized display name to the subscription group
-S 0 1179 3 1179 15 12
+S 0 1197 3 1197 15 12
 environments
-L 4 1179 17 1179 58
-S 0 1179 18 1179 25 7
+L 4 1197 17 1197 58
+S 0 1197 18 1197 25 7
 sandbox
-S 0 1179 27 1179 37 10
+S 0 1197 27 1197 37 10
 testflight
-S 0 1179 39 1179 45 6
+S 0 1197 39 1197 45 6
 review
-S 0 1179 47 1179 57 10
+S 0 1197 47 1197 57 10
 production
-S 0 1180 3 1180 17 14
+S 0 1198 3 1198 17 14
 not_applicable
-S 0 1180 19 1180 79 60
+S 0 1198 19 1198 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1181 3 1181 11 8
+S 0 1199 3 1199 11 8
 examples
-M 2 1182 5 1190 58
-S 0 1182 5 1182 15 10
+M 2 1200 5 1208 58
+S 0 1200 5 1200 15 10
 triggering
-L 1 1183 7 1185 37
-S 1 1183 9 1185 37 50
+L 1 1201 7 1203 37
+S 1 1201 9 1203 37 50
 subscription_groups:
   - localizations: {}   # <-
 
-S 0 1186 5 1186 12 7
+S 0 1204 5 1204 12 7
 passing
-L 1 1187 7 1190 58
-S 1 1187 9 1190 58 90
+L 1 1205 7 1208 58
+S 1 1205 9 1208 58 90
 subscription_groups:
   - localizations:
       en-US: { display_name: Pocket Garden Plus }
 
-M 10 1192 3 1214 43
-S 0 1192 3 1192 5 2
+M 10 1210 3 1232 43
+S 0 1210 3 1210 5 2
 id
-S 0 1192 7 1192 36 29
+S 0 1210 7 1210 36 29
 subscription-duration-missing
-S 0 1193 3 1193 12 9
+S 0 1211 3 1211 12 9
 checklist
-S 0 1193 14 1193 30 16
+S 0 1211 14 1211 30 16
 product-metadata
-S 0 1194 3 1194 11 8
+S 0 1212 3 1212 11 8
 severity
-S 0 1194 13 1194 20 7
+S 0 1212 13 1212 20 7
 warning
-S 0 1195 3 1195 8 5
+S 0 1213 3 1213 8 5
 since
-S 0 1195 10 1195 15 5
+S 0 1213 10 1213 15 5
 0.1.0
-S 0 1196 3 1196 8 5
+S 0 1214 3 1214 8 5
 title
-S 0 1196 10 1196 56 46
+S 0 1214 10 1214 56 46
 an auto-renewable subscription has no duration
-S 0 1197 3 1197 12 9
+S 0 1215 3 1215 12 9
 rationale
-S 0 1197 14 1197 115 101
+S 0 1215 14 1215 115 101
 A subscription's duration (1 week to 1 year) is required metadata and cannot change after submission.
-S 0 1198 3 1198 7 4
+S 0 1216 3 1216 7 4
 help
-S 0 1198 9 1198 36 27
+S 0 1216 9 1216 36 27
 set `subscription_duration`
-S 0 1199 3 1199 15 12
+S 0 1217 3 1217 15 12
 environments
-L 4 1199 17 1199 58
-S 0 1199 18 1199 25 7
+L 4 1217 17 1217 58
+S 0 1217 18 1217 25 7
 sandbox
-S 0 1199 27 1199 37 10
+S 0 1217 27 1217 37 10
 testflight
-S 0 1199 39 1199 45 6
+S 0 1217 39 1217 45 6
 review
-S 0 1199 47 1199 57 10
+S 0 1217 47 1217 57 10
 production
-S 0 1200 3 1200 17 14
+S 0 1218 3 1218 17 14
 not_applicable
-S 0 1200 19 1200 79 60
+S 0 1218 19 1218 79 60
 Xcode serves the StoreKit configuration file's subscriptions
-S 0 1201 3 1201 11 8
+S 0 1219 3 1219 11 8
 examples
-M 2 1202 5 1214 43
-S 0 1202 5 1202 15 10
+M 2 1220 5 1232 43
+S 0 1220 5 1220 15 10
 triggering
-L 1 1203 7 1208 40
-S 1 1203 9 1208 40 88
+L 1 1221 7 1226 40
+S 1 1221 9 1226 40 88
 products:
   - {}
   - {}
   - type: auto_renewable   # <-
     subscription_duration: null
 
-S 0 1209 5 1209 12 7
+S 0 1227 5 1227 12 7
 passing
-L 1 1210 7 1214 43
-S 1 1210 9 1214 43 59
+L 1 1228 7 1232 43
+S 1 1228 9 1232 43 59
 products:
   - {}
   - {}
   - subscription_duration: 1_month
 
-M 10 1217 3 1238 37
-S 0 1217 3 1217 5 2
+M 10 1235 3 1256 37
+S 0 1235 3 1235 5 2
 id
-S 0 1217 7 1217 31 24
+S 0 1235 7 1235 31 24
 storefront-not-available
-S 0 1218 3 1218 12 9
+S 0 1236 3 1236 12 9
 checklist
-S 0 1218 14 1218 37 23
+S 0 1236 14 1236 37 23
 storefront-availability
-S 0 1219 3 1219 11 8
+S 0 1237 3 1237 11 8
 severity
-S 0 1219 13 1219 18 5
+S 0 1237 13 1237 18 5
 error
-S 0 1220 3 1220 8 5
+S 0 1238 3 1238 8 5
 since
-S 0 1220 10 1220 15 5
+S 0 1238 10 1238 15 5
 0.1.0
-S 0 1221 3 1221 8 5
+S 0 1239 3 1239 8 5
 title
-S 0 1221 10 1221 60 50
+S 0 1239 10 1239 60 50
 the product is not sold in the tester's storefront
-S 0 1222 3 1222 12 9
+S 0 1240 3 1240 12 9
 rationale
-S 0 1222 14 1222 410 396
+S 0 1240 14 1240 410 396
 StoreKit omits products that are not available in the account's storefront (TN3188). In the sandbox and TestFlight that is the tester's account, so a product sold elsewhere but not there is missing for this tester. For App Review and the App Store each reviewer's or customer's own storefront decides, so there a product sold in some territory passes (one sold in none is `not-cleared-for-sale`).
-S 0 1223 3 1223 7 4
+S 0 1241 3 1241 7 4
 help
-S 0 1223 9 1223 108 99
+S 0 1241 9 1241 108 99
 add the storefront to the product's availability, or test with an account in one of its storefronts
-S 0 1224 3 1224 15 12
+S 0 1242 3 1242 15 12
 environments
-L 4 1224 17 1224 58
-S 0 1224 18 1224 25 7
+L 4 1242 17 1242 58
+S 0 1242 18 1242 25 7
 sandbox
-S 0 1224 27 1224 37 10
+S 0 1242 27 1242 37 10
 testflight
-S 0 1224 39 1224 45 6
+S 0 1242 39 1242 45 6
 review
-S 0 1224 47 1224 57 10
+S 0 1242 47 1242 57 10
 production
-S 0 1225 3 1225 17 14
+S 0 1243 3 1243 17 14
 not_applicable
-S 0 1225 19 1225 74 55
+S 0 1243 19 1243 74 55
 Xcode uses the StoreKit configuration file's storefront
-S 0 1226 3 1226 11 8
+S 0 1244 3 1244 11 8
 examples
-M 2 1227 5 1238 37
-S 0 1227 5 1227 15 10
+M 2 1245 5 1256 37
+S 0 1245 5 1245 15 10
 triggering
-L 1 1228 7 1230 44
-S 1 1228 9 1230 44 46
+L 1 1246 7 1248 44
+S 1 1246 9 1248 44 46
 products:
   - availability: [CAN, GBR]   # <-
 
-S 0 1231 5 1231 12 7
+S 0 1249 5 1249 12 7
 passing
-L 2 1232 7 1238 37
-S 1 1232 9 1234 37 39
+L 2 1250 7 1256 37
+S 1 1250 9 1252 37 39
 products:
   - availability: [USA, CAN]
 
-S 1 1235 9 1238 37 59
+S 1 1253 9 1256 37 59
 environment: review
 products:
   - availability: [CAN, GBR]
 
-M 10 1240 3 1259 32
-S 0 1240 3 1240 5 2
+M 10 1258 3 1277 32
+S 0 1258 3 1258 5 2
 id
-S 0 1240 7 1240 33 26
+S 0 1258 7 1258 33 26
 sandbox-account-other-team
-S 0 1241 3 1241 12 9
+S 0 1259 3 1259 12 9
 checklist
-S 0 1241 14 1241 29 15
+S 0 1259 14 1259 29 15
 sandbox-account
-S 0 1242 3 1242 11 8
+S 0 1260 3 1260 11 8
 severity
-S 0 1242 13 1242 18 5
+S 0 1260 13 1260 18 5
 error
-S 0 1243 3 1243 8 5
+S 0 1261 3 1261 8 5
 since
-S 0 1243 10 1243 15 5
+S 0 1261 10 1261 15 5
 0.1.0
-S 0 1244 3 1244 8 5
+S 0 1262 3 1262 8 5
 title
-S 0 1244 10 1244 53 43
+S 0 1262 10 1262 53 43
 the sandbox account belongs to another team
-S 0 1245 3 1245 12 9
+S 0 1263 3 1263 12 9
 rationale
-S 0 1245 14 1245 152 138
+S 0 1263 14 1263 152 138
 A Sandbox Apple Account works only for the apps of the developer account that created it. It is needed to purchase, not to fetch products.
-S 0 1246 3 1246 7 4
+S 0 1264 3 1264 7 4
 help
-S 0 1246 9 1246 66 57
+S 0 1264 9 1264 66 57
 create a sandbox account in this team's App Store Connect
-S 0 1247 3 1247 15 12
+S 0 1265 3 1265 15 12
 environments
-L 1 1247 17 1247 26
-S 0 1247 18 1247 25 7
+L 1 1265 17 1265 26
+S 0 1265 18 1265 25 7
 sandbox
-S 0 1248 3 1248 17 14
+S 0 1266 3 1266 17 14
 not_applicable
-S 0 1248 19 1248 74 55
+S 0 1266 19 1266 74 55
 only sandbox testing on a device uses a sandbox account
-S 0 1249 3 1249 11 8
+S 0 1267 3 1267 11 8
 examples
-M 2 1250 5 1259 32
-S 0 1250 5 1250 15 10
+M 2 1268 5 1277 32
+S 0 1268 5 1268 15 10
 triggering
-L 1 1251 7 1254 39
-S 1 1251 9 1254 39 59
+L 1 1269 7 1272 39
+S 1 1269 9 1272 39 59
 testing:
   sandbox_account:
     team_id: 9ZZ8YY7XX6   # <-
 
-S 0 1255 5 1255 12 7
+S 0 1273 5 1273 12 7
 passing
-L 1 1256 7 1259 32
-S 1 1256 9 1259 32 52
+L 1 1274 7 1277 32
+S 1 1274 9 1277 32 52
 testing:
   sandbox_account:
     team_id: 4KQ2H9XW7B
 
-M 10 1261 3 1278 27
-S 0 1261 3 1261 5 2
+M 10 1279 3 1296 27
+S 0 1279 3 1279 5 2
 id
-S 0 1261 7 1261 38 31
+S 0 1279 7 1279 38 31
 simulator-without-storekit-file
-S 0 1262 3 1262 12 9
+S 0 1280 3 1280 12 9
 checklist
-S 0 1262 14 1262 25 11
+S 0 1280 14 1280 25 11
 test-device
-S 0 1263 3 1263 11 8
+S 0 1281 3 1281 11 8
 severity
-S 0 1263 13 1263 20 7
+S 0 1281 13 1281 20 7
 warning
-S 0 1264 3 1264 8 5
+S 0 1282 3 1282 8 5
 since
-S 0 1264 10 1264 15 5
+S 0 1282 10 1282 15 5
 0.1.0
-S 0 1265 3 1265 8 5
+S 0 1283 3 1283 8 5
 title
-S 0 1265 10 1265 48 38
+S 0 1283 10 1283 48 38
 the sandbox test runs in the Simulator
-S 0 1266 3 1266 12 9
+S 0 1284 3 1284 12 9
 rationale
-S 0 1266 14 1266 182 170
+S 0 1284 14 1284 182 170
 Several Simulator runtimes return no sandbox products (iOS 14.0, iOS 18.4–18.5, Xcode 26.4 and later simulators); a device or a StoreKit configuration file is reliable.
-S 0 1267 3 1267 7 4
+S 0 1285 3 1285 7 4
 help
-S 0 1267 9 1267 73 64
+S 0 1285 9 1285 73 64
 test on a physical device, or with a StoreKit configuration file
-S 0 1268 3 1268 15 12
+S 0 1286 3 1286 15 12
 environments
-L 1 1268 17 1268 26
-S 0 1268 18 1268 25 7
+L 1 1286 17 1286 26
+S 0 1286 18 1286 25 7
 sandbox
-S 0 1269 3 1269 17 14
+S 0 1287 3 1287 17 14
 not_applicable
-S 0 1269 19 1269 65 46
+S 0 1287 19 1287 65 46
 the Simulator matters only for sandbox testing
-S 0 1270 3 1270 11 8
+S 0 1288 3 1288 11 8
 examples
-M 2 1271 5 1278 27
-S 0 1271 5 1271 15 10
+M 2 1289 5 1296 27
+S 0 1289 5 1289 15 10
 triggering
-L 1 1272 7 1274 35
-S 1 1272 9 1274 35 36
+L 1 1290 7 1292 35
+S 1 1290 9 1292 35 36
 testing:
   device: simulator   # <-
 
-S 0 1275 5 1275 12 7
+S 0 1293 5 1293 12 7
 passing
-L 1 1276 7 1278 27
-S 1 1276 9 1278 27 28
+L 1 1294 7 1296 27
+S 1 1294 9 1296 27 28
 testing:
   device: physical
 
-M 10 1280 3 1297 29
-S 0 1280 3 1280 5 2
+M 10 1298 3 1315 29
+S 0 1298 3 1298 5 2
 id
-S 0 1280 7 1280 22 15
+S 0 1298 7 1298 22 15
 test-os-too-old
-S 0 1281 3 1281 12 9
+S 0 1299 3 1299 12 9
 checklist
-S 0 1281 14 1281 25 11
+S 0 1299 14 1299 25 11
 test-device
-S 0 1282 3 1282 11 8
+S 0 1300 3 1300 11 8
 severity
-S 0 1282 13 1282 18 5
+S 0 1300 13 1300 18 5
 error
-S 0 1283 3 1283 8 5
+S 0 1301 3 1301 8 5
 since
-S 0 1283 10 1283 15 5
+S 0 1301 10 1301 15 5
 0.1.0
-S 0 1284 3 1284 8 5
+S 0 1302 3 1302 8 5
 title
-S 0 1284 10 1284 56 46
+S 0 1302 10 1302 56 46
 the test device's OS is too old for StoreKit 2
-S 0 1285 3 1285 12 9
+S 0 1303 3 1303 12 9
 rationale
-S 0 1285 14 1285 125 111
+S 0 1303 14 1303 125 111
 An app that uses only StoreKit 2 requests nothing on a system older than iOS 15 (macOS 12, tvOS 15, watchOS 8).
-S 0 1286 3 1286 7 4
+S 0 1304 3 1304 7 4
 help
-S 0 1286 9 1286 53 44
+S 0 1304 9 1304 53 44
 test on a newer OS, or add a StoreKit 1 path
-S 0 1287 3 1287 15 12
+S 0 1305 3 1305 15 12
 environments
-L 3 1287 17 1287 45
-S 0 1287 18 1287 23 5
+L 3 1305 17 1305 45
+S 0 1305 18 1305 23 5
 xcode
-S 0 1287 25 1287 32 7
+S 0 1305 25 1305 32 7
 sandbox
-S 0 1287 34 1287 44 10
+S 0 1305 34 1305 44 10
 testflight
-S 0 1288 3 1288 17 14
+S 0 1306 3 1306 17 14
 not_applicable
-S 0 1288 19 1288 60 41
+S 0 1306 19 1306 60 41
 the test device matters only when testing
-S 0 1289 3 1289 11 8
+S 0 1307 3 1307 11 8
 examples
-M 2 1290 5 1297 29
-S 0 1290 5 1290 15 10
+M 2 1308 5 1315 29
+S 0 1308 5 1308 15 10
 triggering
-L 1 1291 7 1293 36
-S 1 1291 9 1293 36 37
+L 1 1309 7 1311 36
+S 1 1309 9 1311 36 37
 testing:
   os_version: "14.8"   # <-
 
-S 0 1294 5 1294 12 7
+S 0 1312 5 1312 12 7
 passing
-L 1 1295 7 1297 29
-S 1 1295 9 1297 29 30
+L 1 1313 7 1315 29
+S 1 1313 9 1315 29 30
 testing:
   os_version: "17.2"
 
-M 10 1299 3 1318 36
-S 0 1299 3 1299 5 2
+M 10 1317 3 1336 36
+S 0 1317 3 1317 5 2
 id
-S 0 1299 7 1299 35 28
+S 0 1317 7 1317 35 28
 signed-into-production-store
-S 0 1300 3 1300 12 9
+S 0 1318 3 1318 12 9
 checklist
-S 0 1300 14 1300 25 11
+S 0 1318 14 1318 25 11
 test-device
-S 0 1301 3 1301 11 8
+S 0 1319 3 1319 11 8
 severity
-S 0 1301 13 1301 17 4
+S 0 1319 13 1319 17 4
 note
-S 0 1302 3 1302 8 5
+S 0 1320 3 1320 8 5
 since
-S 0 1302 10 1302 15 5
+S 0 1320 10 1320 15 5
 0.1.0
-S 0 1303 3 1303 8 5
+S 0 1321 3 1321 8 5
 title
-S 0 1303 10 1303 70 60
+S 0 1321 10 1321 70 60
 an old device is still signed in to the production App Store
-S 0 1304 3 1304 12 9
+S 0 1322 3 1322 12 9
 rationale
-S 0 1304 14 1304 164 150
+S 0 1322 14 1322 164 150
 Before iOS 12 the sandbox account was used only after signing out of the App Store in Settings; since iOS 12 it is separate and no sign-out is needed.
-S 0 1305 3 1305 7 4
+S 0 1323 3 1323 7 4
 help
-S 0 1305 9 1305 60 51
+S 0 1323 9 1323 60 51
 sign out of the App Store in Settings on the device
-S 0 1306 3 1306 15 12
+S 0 1324 3 1324 15 12
 environments
-L 1 1306 17 1306 26
-S 0 1306 18 1306 25 7
+L 1 1324 17 1324 26
+S 0 1324 18 1324 25 7
 sandbox
-S 0 1307 3 1307 17 14
+S 0 1325 3 1325 17 14
 not_applicable
-S 0 1307 19 1307 75 56
+S 0 1325 19 1325 75 56
 signing out mattered only for sandbox testing on old iOS
-S 0 1308 3 1308 11 8
+S 0 1326 3 1326 11 8
 examples
-M 2 1309 5 1318 36
-S 0 1309 5 1309 15 10
+M 2 1327 5 1336 36
+S 0 1327 5 1327 15 10
 triggering
-L 1 1310 7 1313 44
-S 1 1310 9 1313 44 66
+L 1 1328 7 1331 44
+S 1 1328 9 1331 44 66
 testing:
   os_version: "11.4"
   signed_out_of_store: false   # <-
 
-S 0 1314 5 1314 12 7
+S 0 1332 5 1332 12 7
 passing
-L 1 1315 7 1318 36
-S 1 1315 9 1318 36 58
+L 1 1333 7 1336 36
+S 1 1333 9 1336 36 58
 testing:
   os_version: "11.4"
   signed_out_of_store: true
 
-M 10 1320 3 1337 32
-S 0 1320 3 1320 5 2
+M 10 1338 3 1355 32
+S 0 1338 3 1338 5 2
 id
-S 0 1320 7 1320 26 19
+S 0 1338 7 1338 26 19
 app-not-reinstalled
-S 0 1321 3 1321 12 9
+S 0 1339 3 1339 12 9
 checklist
-S 0 1321 14 1321 29 15
+S 0 1339 14 1339 29 15
 app-reinstalled
-S 0 1322 3 1322 11 8
+S 0 1340 3 1340 11 8
 severity
-S 0 1322 13 1322 17 4
+S 0 1340 13 1340 17 4
 note
-S 0 1323 3 1323 8 5
+S 0 1341 3 1341 8 5
 since
-S 0 1323 10 1323 15 5
+S 0 1341 10 1341 15 5
 0.1.0
-S 0 1324 3 1324 8 5
+S 0 1342 3 1342 8 5
 title
-S 0 1324 10 1324 37 27
+S 0 1342 10 1342 37 27
 the app was not reinstalled
-S 0 1325 3 1325 12 9
+S 0 1343 3 1343 12 9
 rationale
-S 0 1325 14 1325 135 121
+S 0 1343 14 1343 135 121
 Community advice from the founding checklist, with no Apple source; harmless, and it clears cached state. Never an error.
-S 0 1326 3 1326 7 4
+S 0 1344 3 1344 7 4
 help
-S 0 1326 9 1326 56 47
+S 0 1344 9 1344 56 47
 delete the app from the device and reinstall it
-S 0 1327 3 1327 15 12
+S 0 1345 3 1345 15 12
 environments
-L 3 1327 17 1327 45
-S 0 1327 18 1327 23 5
+L 3 1345 17 1345 45
+S 0 1345 18 1345 23 5
 xcode
-S 0 1327 25 1327 32 7
+S 0 1345 25 1345 32 7
 sandbox
-S 0 1327 34 1327 44 10
+S 0 1345 34 1345 44 10
 testflight
-S 0 1328 3 1328 17 14
+S 0 1346 3 1346 17 14
 not_applicable
-S 0 1328 19 1328 59 40
+S 0 1346 19 1346 59 40
 customers' devices are out of your hands
-S 0 1329 3 1329 11 8
+S 0 1347 3 1347 11 8
 examples
-M 2 1330 5 1337 32
-S 0 1330 5 1330 15 10
+M 2 1348 5 1355 32
+S 0 1348 5 1348 15 10
 triggering
-L 1 1331 7 1333 40
-S 1 1331 9 1333 40 41
+L 1 1349 7 1351 40
+S 1 1349 9 1351 40 41
 testing:
   app_reinstalled: false   # <-
 
-S 0 1334 5 1334 12 7
+S 0 1352 5 1352 12 7
 passing
-L 1 1335 7 1337 32
-S 1 1335 9 1337 32 33
+L 1 1353 7 1355 32
+S 1 1353 9 1355 32 33
 testing:
   app_reinstalled: true
 
-M 10 1339 3 1356 28
-S 0 1339 3 1339 5 2
+M 10 1357 3 1374 28
+S 0 1357 3 1357 5 2
 id
-S 0 1339 7 1339 24 17
+S 0 1357 7 1357 24 17
 jailbroken-device
-S 0 1340 3 1340 12 9
+S 0 1358 3 1358 12 9
 checklist
-S 0 1340 14 1340 35 21
+S 0 1358 14 1358 35 21
 device-not-jailbroken
-S 0 1341 3 1341 11 8
+S 0 1359 3 1359 11 8
 severity
-S 0 1341 13 1341 17 4
+S 0 1359 13 1359 17 4
 note
-S 0 1342 3 1342 8 5
+S 0 1360 3 1360 8 5
 since
-S 0 1342 10 1342 15 5
+S 0 1360 10 1360 15 5
 0.1.0
-S 0 1343 3 1343 8 5
+S 0 1361 3 1361 8 5
 title
-S 0 1343 10 1343 39 29
+S 0 1361 10 1361 39 29
 the test device is jailbroken
-S 0 1344 3 1344 12 9
+S 0 1362 3 1362 12 9
 rationale
-S 0 1344 14 1344 130 116
+S 0 1362 14 1362 130 116
 Community advice from the founding checklist; jailbreak tweaks are known to interfere with StoreKit. Never an error.
-S 0 1345 3 1345 7 4
+S 0 1363 3 1363 7 4
 help
-S 0 1345 9 1345 48 39
+S 0 1363 9 1363 48 39
 test on a device that is not jailbroken
-S 0 1346 3 1346 15 12
+S 0 1364 3 1364 15 12
 environments
-L 3 1346 17 1346 45
-S 0 1346 18 1346 23 5
+L 3 1364 17 1364 45
+S 0 1364 18 1364 23 5
 xcode
-S 0 1346 25 1346 32 7
+S 0 1364 25 1364 32 7
 sandbox
-S 0 1346 34 1346 44 10
+S 0 1364 34 1364 44 10
 testflight
-S 0 1347 3 1347 17 14
+S 0 1365 3 1365 17 14
 not_applicable
-S 0 1347 19 1347 59 40
+S 0 1365 19 1365 59 40
 customers' devices are out of your hands
-S 0 1348 3 1348 11 8
+S 0 1366 3 1366 11 8
 examples
-M 2 1349 5 1356 28
-S 0 1349 5 1349 15 10
+M 2 1367 5 1374 28
+S 0 1367 5 1367 15 10
 triggering
-L 1 1350 7 1352 34
-S 1 1350 9 1352 34 35
+L 1 1368 7 1370 34
+S 1 1368 9 1370 34 35
 testing:
   jailbroken: true   # <-
 
-S 0 1353 5 1353 12 7
+S 0 1371 5 1371 12 7
 passing
-L 1 1354 7 1356 28
-S 1 1354 9 1356 28 29
+L 1 1372 7 1374 28
+S 1 1372 9 1374 28 29
 testing:
   jailbroken: false
 
-M 10 1359 3 1378 67
-S 0 1359 3 1359 5 2
+M 10 1377 3 1396 67
+S 0 1377 3 1377 5 2
 id
-S 0 1359 7 1359 40 33
+S 0 1377 7 1377 40 33
 storekit-configuration-incomplete
-S 0 1360 3 1360 12 9
+S 0 1378 3 1378 12 9
 checklist
-S 0 1360 14 1360 36 22
+S 0 1378 14 1378 36 22
 storekit-configuration
-S 0 1361 3 1361 11 8
+S 0 1379 3 1379 11 8
 severity
-S 0 1361 13 1361 18 5
+S 0 1379 13 1379 18 5
 error
-S 0 1362 3 1362 8 5
+S 0 1380 3 1380 8 5
 since
-S 0 1362 10 1362 15 5
+S 0 1380 10 1380 15 5
 0.1.0
-S 0 1363 3 1363 8 5
+S 0 1381 3 1381 8 5
 title
-S 0 1363 10 1363 79 69
+S 0 1381 10 1381 79 69
 the StoreKit configuration file does not serve the requested products
-S 0 1364 3 1364 12 9
+S 0 1382 3 1382 12 9
 rationale
-S 0 1364 14 1364 376 362
+S 0 1382 14 1382 376 362
 When Xcode runs the app with a StoreKit configuration file, products come only from that file (TN3185); a requested ID missing from it is invalid whatever App Store Connect says, and so is every ID when the scheme names a file that is not there. The scheme decides which file a Run uses. (A simulated "Load Products" failure is `storekit-load-products-failure`.)
-S 0 1365 3 1365 7 4
+S 0 1383 3 1383 7 4
 help
-S 0 1365 9 1365 123 114
+S 0 1383 9 1383 123 114
 add the products to the .storekit file, choose the right file in the scheme, or run without one to use the sandbox
-S 0 1366 3 1366 15 12
+S 0 1384 3 1384 15 12
 environments
-L 1 1366 17 1366 24
-S 0 1366 18 1366 23 5
+L 1 1384 17 1384 24
+S 0 1384 18 1384 23 5
 xcode
-S 0 1367 3 1367 17 14
+S 0 1385 3 1385 17 14
 not_applicable
-S 0 1367 19 1367 100 81
+S 0 1385 19 1385 100 81
 products come from App Store Connect here, not from a StoreKit configuration file
-S 0 1368 3 1368 11 8
+S 0 1386 3 1386 11 8
 examples
-M 2 1369 5 1378 67
-S 0 1369 5 1369 15 10
+M 2 1387 5 1396 67
+S 0 1387 5 1387 15 10
 triggering
-L 1 1370 7 1373 83
-S 1 1370 9 1373 83 99
+L 1 1388 7 1391 83
+S 1 1388 9 1391 83 99
 environment: xcode
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 1374 5 1374 12 7
+S 0 1392 5 1392 12 7
 passing
-L 1 1375 7 1378 67
-S 1 1375 9 1378 67 83
+L 1 1393 7 1396 67
+S 1 1393 9 1396 67 83
 environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 1385 3 1397 27
-S 0 1385 3 1385 5 2
+M 10 1403 3 1415 27
+S 0 1403 3 1403 5 2
 id
-S 0 1385 7 1385 31 24
+S 0 1403 7 1403 31 24
 catalog-xml-feed-retired
-S 0 1386 3 1386 12 9
+S 0 1404 3 1404 12 9
 checklist
-S 0 1386 14 1386 27 13
+S 0 1404 14 1404 27 13
 catalog-valid
-S 0 1387 3 1387 8 5
+S 0 1405 3 1405 8 5
 input
-S 0 1387 10 1387 17 7
+S 0 1405 10 1405 17 7
 catalog
-S 0 1388 3 1388 11 8
+S 0 1406 3 1406 11 8
 severity
-S 0 1388 13 1388 17 4
+S 0 1406 13 1406 17 4
 note
-S 0 1389 3 1389 15 12
+S 0 1407 3 1407 15 12
 context_only
-S 0 1389 17 1389 21 4
+S 0 1407 17 1407 21 4
 true
-S 0 1390 3 1390 8 5
+S 0 1408 3 1408 8 5
 since
-S 0 1390 10 1390 15 5
+S 0 1408 10 1408 15 5
 0.1.0
-S 0 1391 3 1391 8 5
+S 0 1409 3 1409 8 5
 title
-S 0 1391 10 1391 69 59
+S 0 1409 10 1409 69 59
 Apple no longer takes in-app purchases through the XML feed
-S 0 1392 3 1392 12 9
+S 0 1410 3 1410 12 9
 rationale
-S 1 1392 14 1392 378 362
+S 1 1410 14 1410 378 362
 Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1393 3 1393 7 4
+S 0 1411 3 1411 7 4
 help
-S 0 1393 9 1393 104 95
+S 0 1411 9 1411 104 95
 use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1394 3 1394 11 8
+S 0 1412 3 1412 11 8
 examples
-M 1 1395 5 1397 27
-S 0 1395 5 1395 15 10
+M 1 1413 5 1415 27
+S 0 1413 5 1413 15 10
 triggering
-L 1 1396 7 1397 27
-S 1 1396 9 1397 27 19
+L 1 1414 7 1415 27
+S 1 1414 9 1415 27 19
 <in_app_purchase/>
 
-M 9 1399 3 1419 19
-S 0 1399 3 1399 5 2
+M 9 1417 3 1437 19
+S 0 1417 3 1417 5 2
 id
-S 0 1399 7 1399 27 20
+S 0 1417 7 1417 27 20
 catalog-root-element
-S 0 1400 3 1400 12 9
+S 0 1418 3 1418 12 9
 checklist
-S 0 1400 14 1400 27 13
+S 0 1418 14 1418 27 13
 catalog-valid
-S 0 1401 3 1401 8 5
+S 0 1419 3 1419 8 5
 input
-S 0 1401 10 1401 17 7
+S 0 1419 10 1419 17 7
 catalog
-S 0 1402 3 1402 11 8
+S 0 1420 3 1420 11 8
 severity
-S 0 1402 13 1402 18 5
+S 0 1420 13 1420 18 5
 error
-S 0 1403 3 1403 8 5
+S 0 1421 3 1421 8 5
 since
-S 0 1403 10 1403 15 5
+S 0 1421 10 1421 15 5
 0.1.0
-S 0 1404 3 1404 8 5
+S 0 1422 3 1422 8 5
 title
-S 0 1404 10 1404 50 40
+S 0 1422 10 1422 50 40
 the document is not an App Store Package
-S 0 1405 3 1405 12 9
+S 0 1423 3 1423 12 9
 rationale
-S 0 1405 14 1405 209 195
+S 0 1423 14 1423 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1406 3 1406 7 4
+S 0 1424 3 1424 7 4
 help
-S 0 1406 9 1406 82 73
+S 0 1424 9 1424 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1407 3 1407 11 8
+S 0 1425 3 1425 11 8
 examples
-M 2 1408 5 1419 19
-S 0 1408 5 1408 15 10
+M 2 1426 5 1437 19
+S 0 1426 5 1426 15 10
 triggering
-L 1 1409 7 1413 19
-S 1 1409 9 1413 19 179
+L 1 1427 7 1431 19
+S 1 1427 9 1431 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1414 5 1414 12 7
+S 0 1432 5 1432 12 7
 passing
-L 1 1415 7 1419 19
-S 1 1415 9 1419 19 206
+L 1 1433 7 1437 19
+S 1 1433 9 1437 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1421 3 1441 19
-S 0 1421 3 1421 5 2
+M 9 1439 3 1459 19
+S 0 1439 3 1439 5 2
 id
-S 0 1421 7 1421 27 20
+S 0 1439 7 1439 27 20
 catalog-spec-version
-S 0 1422 3 1422 12 9
+S 0 1440 3 1440 12 9
 checklist
-S 0 1422 14 1422 27 13
+S 0 1440 14 1440 27 13
 catalog-valid
-S 0 1423 3 1423 8 5
+S 0 1441 3 1441 8 5
 input
-S 0 1423 10 1423 17 7
+S 0 1441 10 1441 17 7
 catalog
-S 0 1424 3 1424 11 8
+S 0 1442 3 1442 11 8
 severity
-S 0 1424 13 1424 18 5
+S 0 1442 13 1442 18 5
 error
-S 0 1425 3 1425 8 5
+S 0 1443 3 1443 8 5
 since
-S 0 1425 10 1425 15 5
+S 0 1443 10 1443 15 5
 0.1.0
-S 0 1426 3 1426 8 5
+S 0 1444 3 1444 8 5
 title
-S 0 1426 10 1426 68 58
+S 0 1444 10 1444 68 58
 the package's spec version does not carry in-app purchases
-S 0 1427 3 1427 12 9
+S 0 1445 3 1445 12 9
 rationale
-S 0 1427 14 1427 173 159
+S 0 1445 14 1445 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1428 3 1428 7 4
+S 0 1446 3 1446 7 4
 help
-S 0 1428 9 1428 77 68
+S 0 1446 9 1446 77 68
 set `version` to the software5.x version the package was written for
-S 0 1429 3 1429 11 8
+S 0 1447 3 1447 11 8
 examples
-M 2 1430 5 1441 19
-S 0 1430 5 1430 15 10
+M 2 1448 5 1459 19
+S 0 1448 5 1448 15 10
 triggering
-L 1 1431 7 1435 19
-S 1 1431 9 1435 19 219
+L 1 1449 7 1453 19
+S 1 1449 9 1453 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1436 5 1436 12 7
+S 0 1454 5 1454 12 7
 passing
-L 1 1437 7 1441 19
-S 1 1437 9 1441 19 205
+L 1 1455 7 1459 19
+S 1 1455 9 1459 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1443 3 1463 27
-S 0 1443 3 1443 5 2
+M 9 1461 3 1481 27
+S 0 1461 3 1461 5 2
 id
-S 0 1443 7 1443 30 23
+S 0 1461 7 1461 30 23
 catalog-unknown-element
-S 0 1444 3 1444 12 9
+S 0 1462 3 1462 12 9
 checklist
-S 0 1444 14 1444 27 13
+S 0 1462 14 1462 27 13
 catalog-valid
-S 0 1445 3 1445 8 5
+S 0 1463 3 1463 8 5
 input
-S 0 1445 10 1445 17 7
+S 0 1463 10 1463 17 7
 catalog
-S 0 1446 3 1446 11 8
+S 0 1464 3 1464 11 8
 severity
-S 0 1446 13 1446 18 5
+S 0 1464 13 1464 18 5
 error
-S 0 1447 3 1447 8 5
+S 0 1465 3 1465 8 5
 since
-S 0 1447 10 1447 15 5
+S 0 1465 10 1465 15 5
 0.1.0
-S 0 1448 3 1448 8 5
+S 0 1466 3 1466 8 5
 title
-S 0 1448 10 1448 62 52
+S 0 1466 10 1466 62 52
 an element is not part of the in-app purchase schema
-S 0 1449 3 1449 12 9
+S 0 1467 3 1467 12 9
 rationale
-S 0 1449 14 1449 214 202
+S 0 1467 14 1467 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1450 3 1450 7 4
+S 0 1468 3 1468 7 4
 help
-S 0 1450 9 1450 53 44
+S 0 1468 9 1468 53 44
 remove the element or use the name suggested
-S 0 1451 3 1451 11 8
+S 0 1469 3 1469 11 8
 examples
-M 2 1452 5 1463 27
-S 0 1452 5 1452 15 10
+M 2 1470 5 1481 27
+S 0 1470 5 1470 15 10
 triggering
-L 1 1453 7 1457 27
-S 1 1453 9 1457 27 160
+L 1 1471 7 1475 27
+S 1 1471 9 1475 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1458 5 1458 12 7
+S 0 1476 5 1476 12 7
 passing
-L 1 1459 7 1463 27
-S 1 1459 9 1463 27 148
+L 1 1477 7 1481 27
+S 1 1477 9 1481 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 9 1465 3 1483 30
-S 0 1465 3 1465 5 2
+M 9 1483 3 1501 30
+S 0 1483 3 1483 5 2
 id
-S 0 1465 7 1465 36 29
+S 0 1483 7 1483 36 29
 catalog-group-element-version
-S 0 1466 3 1466 12 9
+S 0 1484 3 1484 12 9
 checklist
-S 0 1466 14 1466 27 13
+S 0 1484 14 1484 27 13
 catalog-valid
-S 0 1467 3 1467 8 5
+S 0 1485 3 1485 8 5
 input
-S 0 1467 10 1467 17 7
+S 0 1485 10 1485 17 7
 catalog
-S 0 1468 3 1468 11 8
+S 0 1486 3 1486 11 8
 severity
-S 0 1468 13 1468 18 5
+S 0 1486 13 1486 18 5
 error
-S 0 1469 3 1469 8 5
+S 0 1487 3 1487 8 5
 since
-S 0 1469 10 1469 15 5
+S 0 1487 10 1487 15 5
 0.1.0
-S 0 1470 3 1470 8 5
+S 0 1488 3 1488 8 5
 title
-S 0 1470 10 1470 79 69
+S 0 1488 10 1488 79 69
 a subscription container does not exist in the package's spec version
-S 0 1471 3 1471 12 9
+S 0 1489 3 1489 12 9
 rationale
-S 0 1471 14 1471 180 166
+S 0 1489 14 1489 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1472 3 1472 7 4
+S 0 1490 3 1490 7 4
 help
-S 0 1472 9 1472 71 62
+S 0 1490 9 1490 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1473 3 1473 11 8
+S 0 1491 3 1491 11 8
 examples
-M 2 1474 5 1483 30
-S 0 1474 5 1474 15 10
+M 2 1492 5 1501 30
+S 0 1492 5 1492 15 10
 triggering
-L 1 1475 7 1478 18
-S 1 1475 9 1478 18 175
+L 1 1493 7 1496 18
+S 1 1493 9 1496 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1479 5 1479 12 7
+S 0 1497 5 1497 12 7
 passing
-L 1 1480 7 1483 30
-S 1 1480 9 1483 30 185
+L 1 1498 7 1501 30
+S 1 1498 9 1501 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1485 3 1508 27
-S 0 1485 3 1485 5 2
+M 9 1503 3 1526 27
+S 0 1503 3 1503 5 2
 id
-S 0 1485 7 1485 31 24
+S 0 1503 7 1503 31 24
 catalog-required-element
-S 0 1486 3 1486 12 9
+S 0 1504 3 1504 12 9
 checklist
-S 0 1486 14 1486 27 13
+S 0 1504 14 1504 27 13
 catalog-valid
-S 0 1487 3 1487 8 5
+S 0 1505 3 1505 8 5
 input
-S 0 1487 10 1487 17 7
+S 0 1505 10 1505 17 7
 catalog
-S 0 1488 3 1488 11 8
+S 0 1506 3 1506 11 8
 severity
-S 0 1488 13 1488 18 5
+S 0 1506 13 1506 18 5
 error
-S 0 1489 3 1489 8 5
+S 0 1507 3 1507 8 5
 since
-S 0 1489 10 1489 15 5
+S 0 1507 10 1507 15 5
 0.1.0
-S 0 1490 3 1490 8 5
+S 0 1508 3 1508 8 5
 title
-S 0 1490 10 1490 60 50
+S 0 1508 10 1508 60 50
 an in-app purchase lacks an element a create needs
-S 0 1491 3 1491 12 9
+S 0 1509 3 1509 12 9
 rationale
-S 1 1491 14 1491 272 256
+S 1 1509 14 1509 272 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1492 3 1492 7 4
+S 0 1510 3 1510 7 4
 help
-S 0 1492 9 1492 33 24
+S 0 1510 9 1510 33 24
 add the missing elements
-S 0 1493 3 1493 11 8
+S 0 1511 3 1511 11 8
 examples
-M 2 1494 5 1508 27
-S 0 1494 5 1494 15 10
+M 2 1512 5 1526 27
+S 0 1512 5 1512 15 10
 triggering
-L 1 1495 7 1499 27
-S 1 1495 9 1499 27 140
+L 1 1513 7 1517 27
+S 1 1513 9 1517 27 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1500 5 1500 12 7
+S 0 1518 5 1518 12 7
 passing
-L 1 1501 7 1508 27
-S 1 1501 9 1508 27 445
+L 1 1519 7 1526 27
+S 1 1519 9 1526 27 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -7316,711 +7384,711 @@ S 1 1501 9 1508 27 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1510 3 1531 27
-S 0 1510 3 1510 5 2
+M 12 1528 3 1549 27
+S 0 1528 3 1528 5 2
 id
-S 0 1510 7 1510 19 12
+S 0 1528 7 1528 19 12
 catalog-type
-S 0 1511 3 1511 12 9
+S 0 1529 3 1529 12 9
 checklist
-S 0 1511 14 1511 27 13
+S 0 1529 14 1529 27 13
 catalog-valid
-S 0 1512 3 1512 8 5
+S 0 1530 3 1530 8 5
 input
-S 0 1512 10 1512 17 7
+S 0 1530 10 1530 17 7
 catalog
-S 0 1513 3 1513 11 8
+S 0 1531 3 1531 11 8
 severity
-S 0 1513 13 1513 18 5
+S 0 1531 13 1531 18 5
 error
-S 0 1514 3 1514 8 5
+S 0 1532 3 1532 8 5
 since
-S 0 1514 10 1514 15 5
+S 0 1532 10 1532 15 5
 0.1.0
-S 0 1515 3 1515 8 5
+S 0 1533 3 1533 8 5
 title
-S 0 1515 10 1515 59 49
+S 0 1533 10 1533 59 49
 an in-app purchase type is not one the spec knows
-S 0 1516 3 1516 12 9
+S 0 1534 3 1534 12 9
 rationale
-S 1 1516 14 1516 166 150
+S 1 1534 14 1534 166 150
 `<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1517 3 1517 7 4
+S 0 1535 3 1535 7 4
 help
-S 0 1517 9 1517 105 96
+S 0 1535 9 1535 105 96
 use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1518 3 1518 8 5
+S 0 1536 3 1536 8 5
 check
-M 2 1518 10 1518 48
-S 0 1518 12 1518 16 4
+M 2 1536 10 1536 48
+S 0 1536 12 1536 16 4
 each
-S 0 1518 18 1518 33 15
+S 0 1536 18 1536 33 15
 in_app_purchase
-S 0 1518 35 1518 40 5
+S 0 1536 35 1536 40 5
 field
-S 0 1518 42 1518 46 4
+S 0 1536 42 1536 46 4
 type
-S 0 1519 3 1519 10 7
+S 0 1537 3 1537 10 7
 options
-M 1 1519 12 1519 98
-S 0 1519 14 1519 21 7
+M 1 1537 12 1537 98
+S 0 1537 14 1537 21 7
 pattern
-S 1 1519 23 1519 96 71
+S 1 1537 23 1537 96 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1520 3 1520 10 7
+S 0 1538 3 1538 10 7
 message
-S 1 1520 12 1520 138 124
+S 1 1538 12 1538 138 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1521 3 1521 11 8
+S 0 1539 3 1539 11 8
 examples
-M 2 1522 5 1531 27
-S 0 1522 5 1522 15 10
+M 2 1540 5 1549 27
+S 0 1540 5 1540 15 10
 triggering
-L 1 1523 7 1526 27
-S 1 1523 9 1526 27 81
+L 1 1541 7 1544 27
+S 1 1541 9 1544 27 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1527 5 1527 12 7
+S 0 1545 5 1545 12 7
 passing
-L 1 1528 7 1531 27
-S 1 1528 9 1531 27 67
+L 1 1546 7 1549 27
+S 1 1546 9 1549 27 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 12 1533 3 1554 27
-S 0 1533 3 1533 5 2
+M 12 1551 3 1572 27
+S 0 1551 3 1551 5 2
 id
-S 0 1533 7 1533 33 26
+S 0 1551 7 1551 33 26
 catalog-product-id-charset
-S 0 1534 3 1534 12 9
+S 0 1552 3 1552 12 9
 checklist
-S 0 1534 14 1534 27 13
+S 0 1552 14 1552 27 13
 catalog-valid
-S 0 1535 3 1535 8 5
+S 0 1553 3 1553 8 5
 input
-S 0 1535 10 1535 17 7
+S 0 1553 10 1553 17 7
 catalog
-S 0 1536 3 1536 11 8
+S 0 1554 3 1554 11 8
 severity
-S 0 1536 13 1536 18 5
+S 0 1554 13 1554 18 5
 error
-S 0 1537 3 1537 8 5
+S 0 1555 3 1555 8 5
 since
-S 0 1537 10 1537 15 5
+S 0 1555 10 1555 15 5
 0.1.0
-S 0 1538 3 1538 8 5
+S 0 1556 3 1556 8 5
 title
-S 0 1538 10 1538 70 60
+S 0 1556 10 1556 70 60
 a product ID has characters App Store Connect does not allow
-S 0 1539 3 1539 12 9
+S 0 1557 3 1557 12 9
 rationale
-S 0 1539 14 1539 144 130
+S 0 1557 14 1557 144 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1540 3 1540 7 4
+S 0 1558 3 1558 7 4
 help
-S 0 1540 9 1540 51 42
+S 0 1558 9 1558 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1541 3 1541 8 5
+S 0 1559 3 1559 8 5
 check
-M 2 1541 10 1541 54
-S 0 1541 12 1541 16 4
+M 2 1559 10 1559 54
+S 0 1559 12 1559 16 4
 each
-S 0 1541 18 1541 33 15
+S 0 1559 18 1559 33 15
 in_app_purchase
-S 0 1541 35 1541 40 5
+S 0 1559 35 1559 40 5
 field
-S 0 1541 42 1541 52 10
+S 0 1559 42 1559 52 10
 product_id
-S 0 1542 3 1542 10 7
+S 0 1560 3 1560 10 7
 options
-M 1 1542 12 1542 42
-S 0 1542 14 1542 21 7
+M 1 1560 12 1560 42
+S 0 1560 14 1560 21 7
 pattern
-S 1 1542 23 1542 40 15
+S 1 1560 23 1560 40 15
 [A-Za-z0-9._-]+
-S 0 1543 3 1543 10 7
+S 0 1561 3 1561 10 7
 message
-S 1 1543 12 1543 91 77
+S 1 1561 12 1561 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1544 3 1544 11 8
+S 0 1562 3 1562 11 8
 examples
-M 2 1545 5 1554 27
-S 0 1545 5 1545 15 10
+M 2 1563 5 1572 27
+S 0 1563 5 1563 15 10
 triggering
-L 1 1546 7 1549 27
-S 1 1546 9 1549 27 115
+L 1 1564 7 1567 27
+S 1 1564 9 1567 27 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1550 5 1550 12 7
+S 0 1568 5 1568 12 7
 passing
-L 1 1551 7 1554 27
-S 1 1551 9 1554 27 101
+L 1 1569 7 1572 27
+S 1 1569 9 1572 27 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 13 1556 3 1578 27
-S 0 1556 3 1556 5 2
+M 13 1574 3 1596 27
+S 0 1574 3 1574 5 2
 id
-S 0 1556 7 1556 32 25
+S 0 1574 7 1574 32 25
 catalog-product-id-length
-S 0 1557 3 1557 12 9
+S 0 1575 3 1575 12 9
 checklist
-S 0 1557 14 1557 27 13
+S 0 1575 14 1575 27 13
 catalog-valid
-S 0 1558 3 1558 8 5
+S 0 1576 3 1576 8 5
 input
-S 0 1558 10 1558 17 7
+S 0 1576 10 1576 17 7
 catalog
-S 0 1559 3 1559 11 8
+S 0 1577 3 1577 11 8
 severity
-S 0 1559 13 1559 18 5
+S 0 1577 13 1577 18 5
 error
-S 0 1560 3 1560 8 5
+S 0 1578 3 1578 8 5
 since
-S 0 1560 10 1560 15 5
+S 0 1578 10 1578 15 5
 0.1.0
-S 0 1561 3 1561 8 5
+S 0 1579 3 1579 8 5
 title
-S 0 1561 10 1561 34 24
+S 0 1579 10 1579 34 24
 a product ID is too long
-S 0 1562 3 1562 12 9
+S 0 1580 3 1580 12 9
 rationale
-S 0 1562 14 1562 175 161
+S 0 1580 14 1580 175 161
 App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1563 3 1563 7 4
+S 0 1581 3 1581 7 4
 help
-S 0 1563 9 1563 67 58
+S 0 1581 9 1581 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1564 3 1564 8 5
+S 0 1582 3 1582 8 5
 check
-M 2 1564 10 1564 54
-S 0 1564 12 1564 16 4
+M 2 1582 10 1582 54
+S 0 1582 12 1582 16 4
 each
-S 0 1564 18 1564 33 15
+S 0 1582 18 1582 33 15
 in_app_purchase
-S 0 1564 35 1564 40 5
+S 0 1582 35 1582 40 5
 field
-S 0 1564 42 1564 52 10
+S 0 1582 42 1582 52 10
 product_id
-S 0 1565 3 1565 10 7
+S 0 1583 3 1583 10 7
 options
-M 1 1565 12 1565 31
-S 0 1565 14 1565 24 10
+M 1 1583 12 1583 31
+S 0 1583 14 1583 24 10
 max_length
-S 0 1565 26 1565 29 3
+S 0 1583 26 1583 29 3
 100
-S 0 1566 3 1566 10 7
+S 0 1584 3 1584 10 7
 message
-S 1 1566 12 1566 87 73
+S 1 1584 12 1584 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1567 3 1567 8 5
+S 0 1585 3 1585 8 5
 notes
-L 1 1567 10 1567 114
-S 1 1567 11 1567 113 100
+L 1 1585 10 1585 114
+S 1 1585 11 1585 113 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1568 3 1568 11 8
+S 0 1586 3 1586 11 8
 examples
-M 2 1569 5 1578 27
-S 0 1569 5 1569 15 10
+M 2 1587 5 1596 27
+S 0 1587 5 1587 15 10
 triggering
-L 1 1570 7 1573 27
-S 1 1570 9 1573 27 182
+L 1 1588 7 1591 27
+S 1 1588 9 1591 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1574 5 1574 12 7
+S 0 1592 5 1592 12 7
 passing
-L 1 1575 7 1578 27
-S 1 1575 9 1578 27 100
+L 1 1593 7 1596 27
+S 1 1593 9 1596 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 13 1580 3 1602 27
-S 0 1580 3 1580 5 2
+M 13 1598 3 1620 27
+S 0 1598 3 1598 5 2
 id
-S 0 1580 7 1580 32 25
+S 0 1598 7 1598 32 25
 catalog-product-id-hyphen
-S 0 1581 3 1581 12 9
+S 0 1599 3 1599 12 9
 checklist
-S 0 1581 14 1581 27 13
+S 0 1599 14 1599 27 13
 catalog-valid
-S 0 1582 3 1582 8 5
+S 0 1600 3 1600 8 5
 input
-S 0 1582 10 1582 17 7
+S 0 1600 10 1600 17 7
 catalog
-S 0 1583 3 1583 11 8
+S 0 1601 3 1601 11 8
 severity
-S 0 1583 13 1583 17 4
+S 0 1601 13 1601 17 4
 note
-S 0 1584 3 1584 15 12
+S 0 1602 3 1602 15 12
 context_only
-S 0 1584 17 1584 21 4
+S 0 1602 17 1602 21 4
 true
-S 0 1585 3 1585 8 5
+S 0 1603 3 1603 8 5
 since
-S 0 1585 10 1585 15 5
+S 0 1603 10 1603 15 5
 0.1.0
-S 0 1586 3 1586 8 5
+S 0 1604 3 1604 8 5
 title
-S 0 1586 10 1586 72 62
+S 0 1604 10 1604 72 62
 a product ID has a hyphen, which the legacy rule did not allow
-S 0 1587 3 1587 12 9
+S 0 1605 3 1605 12 9
 rationale
-S 0 1587 14 1587 201 187
+S 0 1605 14 1605 201 187
 App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1588 3 1588 7 4
+S 0 1606 3 1606 7 4
 help
-S 0 1588 9 1588 115 106
+S 0 1606 9 1606 115 106
 keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1589 3 1589 8 5
+S 0 1607 3 1607 8 5
 check
-M 2 1589 10 1589 54
-S 0 1589 12 1589 16 4
+M 2 1607 10 1607 54
+S 0 1607 12 1607 16 4
 each
-S 0 1589 18 1589 33 15
+S 0 1607 18 1607 33 15
 in_app_purchase
-S 0 1589 35 1589 40 5
+S 0 1607 35 1607 40 5
 field
-S 0 1589 42 1589 52 10
+S 0 1607 42 1607 52 10
 product_id
-S 0 1590 3 1590 10 7
+S 0 1608 3 1608 10 7
 options
-M 1 1590 12 1590 32
-S 0 1590 14 1590 21 7
+M 1 1608 12 1608 32
+S 0 1608 14 1608 21 7
 pattern
-S 1 1590 23 1590 30 5
+S 1 1608 23 1608 30 5
 [^-]*
-S 0 1591 3 1591 10 7
+S 0 1609 3 1609 10 7
 message
-S 1 1591 12 1591 158 144
+S 1 1609 12 1609 158 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1592 3 1592 11 8
+S 0 1610 3 1610 11 8
 examples
-M 2 1593 5 1602 27
-S 0 1593 5 1593 15 10
+M 2 1611 5 1620 27
+S 0 1611 5 1611 15 10
 triggering
-L 1 1594 7 1597 27
-S 1 1594 9 1597 27 116
+L 1 1612 7 1615 27
+S 1 1612 9 1615 27 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1598 5 1598 12 7
+S 0 1616 5 1616 12 7
 passing
-L 1 1599 7 1602 27
-S 1 1599 9 1602 27 102
+L 1 1617 7 1620 27
+S 1 1617 9 1620 27 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 9 1604 3 1622 107
-S 0 1604 3 1604 5 2
+M 9 1622 3 1640 107
+S 0 1622 3 1622 5 2
 id
-S 0 1604 7 1604 35 28
+S 0 1622 7 1622 35 28
 catalog-duplicate-product-id
-S 0 1605 3 1605 12 9
+S 0 1623 3 1623 12 9
 checklist
-S 0 1605 14 1605 27 13
+S 0 1623 14 1623 27 13
 catalog-valid
-S 0 1606 3 1606 8 5
+S 0 1624 3 1624 8 5
 input
-S 0 1606 10 1606 17 7
+S 0 1624 10 1624 17 7
 catalog
-S 0 1607 3 1607 11 8
+S 0 1625 3 1625 11 8
 severity
-S 0 1607 13 1607 18 5
+S 0 1625 13 1625 18 5
 error
-S 0 1608 3 1608 8 5
+S 0 1626 3 1626 8 5
 since
-S 0 1608 10 1608 15 5
+S 0 1626 10 1626 15 5
 0.1.0
-S 0 1609 3 1609 8 5
+S 0 1627 3 1627 8 5
 title
-S 0 1609 10 1609 51 41
+S 0 1627 10 1627 51 41
 a product ID appears twice in the package
-S 0 1610 3 1610 12 9
+S 0 1628 3 1628 12 9
 rationale
-S 0 1610 14 1610 152 140
+S 0 1628 14 1628 152 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1611 3 1611 7 4
+S 0 1629 3 1629 7 4
 help
-S 0 1611 9 1611 57 48
+S 0 1629 9 1629 57 48
 remove the duplicate or give it a new product ID
-S 0 1612 3 1612 11 8
+S 0 1630 3 1630 11 8
 examples
-M 2 1613 5 1622 107
-S 0 1613 5 1613 15 10
+M 2 1631 5 1640 107
+S 0 1631 5 1631 15 10
 triggering
-L 1 1614 7 1618 27
-S 1 1614 9 1618 27 210
+L 1 1632 7 1636 27
+S 1 1632 9 1636 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1619 5 1619 12 7
+S 0 1637 5 1637 12 7
 passing
-L 1 1620 7 1622 107
-S 1 1620 9 1622 107 195
+L 1 1638 7 1640 107
+S 1 1638 9 1640 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 9 1624 3 1642 90
-S 0 1624 3 1624 5 2
+M 9 1642 3 1660 90
+S 0 1642 3 1642 5 2
 id
-S 0 1624 7 1624 39 32
+S 0 1642 7 1642 39 32
 catalog-duplicate-reference-name
-S 0 1625 3 1625 12 9
+S 0 1643 3 1643 12 9
 checklist
-S 0 1625 14 1625 27 13
+S 0 1643 14 1643 27 13
 catalog-valid
-S 0 1626 3 1626 8 5
+S 0 1644 3 1644 8 5
 input
-S 0 1626 10 1626 17 7
+S 0 1644 10 1644 17 7
 catalog
-S 0 1627 3 1627 11 8
+S 0 1645 3 1645 11 8
 severity
-S 0 1627 13 1627 18 5
+S 0 1645 13 1645 18 5
 error
-S 0 1628 3 1628 8 5
+S 0 1646 3 1646 8 5
 since
-S 0 1628 10 1628 15 5
+S 0 1646 10 1646 15 5
 0.1.0
-S 0 1629 3 1629 8 5
+S 0 1647 3 1647 8 5
 title
-S 0 1629 10 1629 55 45
+S 0 1647 10 1647 55 45
 a reference name appears twice in the package
-S 0 1630 3 1630 12 9
+S 0 1648 3 1648 12 9
 rationale
-S 0 1630 14 1630 76 62
+S 0 1648 14 1648 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1631 3 1631 7 4
+S 0 1649 3 1649 7 4
 help
-S 0 1631 9 1631 57 48
+S 0 1649 9 1649 57 48
 give each in-app purchase its own reference name
-S 0 1632 3 1632 11 8
+S 0 1650 3 1650 11 8
 examples
-M 2 1633 5 1642 90
-S 0 1633 5 1633 15 10
+M 2 1651 5 1660 90
+S 0 1651 5 1651 15 10
 triggering
-L 1 1634 7 1638 27
-S 1 1634 9 1638 27 174
+L 1 1652 7 1656 27
+S 1 1652 9 1656 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1639 5 1639 12 7
+S 0 1657 5 1657 12 7
 passing
-L 1 1640 7 1642 90
-S 1 1640 9 1642 90 163
+L 1 1658 7 1660 90
+S 1 1658 9 1660 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 12 1644 3 1665 27
-S 0 1644 3 1644 5 2
+M 12 1662 3 1683 27
+S 0 1662 3 1662 5 2
 id
-S 0 1644 7 1644 36 29
+S 0 1662 7 1662 36 29
 catalog-reference-name-length
-S 0 1645 3 1645 12 9
+S 0 1663 3 1663 12 9
 checklist
-S 0 1645 14 1645 27 13
+S 0 1663 14 1663 27 13
 catalog-valid
-S 0 1646 3 1646 8 5
+S 0 1664 3 1664 8 5
 input
-S 0 1646 10 1646 17 7
+S 0 1664 10 1664 17 7
 catalog
-S 0 1647 3 1647 11 8
+S 0 1665 3 1665 11 8
 severity
-S 0 1647 13 1647 18 5
+S 0 1665 13 1665 18 5
 error
-S 0 1648 3 1648 8 5
+S 0 1666 3 1666 8 5
 since
-S 0 1648 10 1648 15 5
+S 0 1666 10 1666 15 5
 0.1.0
-S 0 1649 3 1649 8 5
+S 0 1667 3 1667 8 5
 title
-S 0 1649 10 1649 38 28
+S 0 1667 10 1667 38 28
 a reference name is too long
-S 0 1650 3 1650 12 9
+S 0 1668 3 1668 12 9
 rationale
-S 0 1650 14 1650 137 123
+S 0 1668 14 1668 137 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1651 3 1651 7 4
+S 0 1669 3 1669 7 4
 help
-S 0 1651 9 1651 71 62
+S 0 1669 9 1669 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1652 3 1652 8 5
+S 0 1670 3 1670 8 5
 check
-M 2 1652 10 1652 58
-S 0 1652 12 1652 16 4
+M 2 1670 10 1670 58
+S 0 1670 12 1670 16 4
 each
-S 0 1652 18 1652 33 15
+S 0 1670 18 1670 33 15
 in_app_purchase
-S 0 1652 35 1652 40 5
+S 0 1670 35 1670 40 5
 field
-S 0 1652 42 1652 56 14
+S 0 1670 42 1670 56 14
 reference_name
-S 0 1653 3 1653 10 7
+S 0 1671 3 1671 10 7
 options
-M 1 1653 12 1653 30
-S 0 1653 14 1653 24 10
+M 1 1671 12 1671 30
+S 0 1671 14 1671 24 10
 max_length
-S 0 1653 26 1653 28 2
+S 0 1671 26 1671 28 2
 64
-S 0 1654 3 1654 10 7
+S 0 1672 3 1672 10 7
 message
-S 1 1654 12 1654 106 92
+S 1 1672 12 1672 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1655 3 1655 11 8
+S 0 1673 3 1673 11 8
 examples
-M 2 1656 5 1665 27
-S 0 1656 5 1656 15 10
+M 2 1674 5 1683 27
+S 0 1674 5 1674 15 10
 triggering
-L 1 1657 7 1660 27
-S 1 1657 9 1660 27 158
+L 1 1675 7 1678 27
+S 1 1675 9 1678 27 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1661 5 1661 12 7
+S 0 1679 5 1679 12 7
 passing
-L 1 1662 7 1665 27
-S 1 1662 9 1665 27 85
+L 1 1680 7 1683 27
+S 1 1680 9 1683 27 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 12 1667 3 1690 27
-S 0 1667 3 1667 5 2
+M 12 1685 3 1708 27
+S 0 1685 3 1685 5 2
 id
-S 0 1667 7 1667 27 20
+S 0 1685 7 1685 27 20
 catalog-title-length
-S 0 1668 3 1668 12 9
+S 0 1686 3 1686 12 9
 checklist
-S 0 1668 14 1668 27 13
+S 0 1686 14 1686 27 13
 catalog-valid
-S 0 1669 3 1669 8 5
+S 0 1687 3 1687 8 5
 input
-S 0 1669 10 1669 17 7
+S 0 1687 10 1687 17 7
 catalog
-S 0 1670 3 1670 11 8
+S 0 1688 3 1688 11 8
 severity
-S 0 1670 13 1670 18 5
+S 0 1688 13 1688 18 5
 error
-S 0 1671 3 1671 8 5
+S 0 1689 3 1689 8 5
 since
-S 0 1671 10 1671 15 5
+S 0 1689 10 1689 15 5
 0.1.0
-S 0 1672 3 1672 8 5
+S 0 1690 3 1690 8 5
 title
-S 0 1672 10 1672 52 42
+S 0 1690 10 1690 52 42
 a localized title is too short or too long
-S 0 1673 3 1673 12 9
+S 0 1691 3 1691 12 9
 rationale
-S 0 1673 14 1673 88 74
+S 0 1691 14 1691 88 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1674 3 1674 7 4
+S 0 1692 3 1692 7 4
 help
-S 0 1674 9 1674 65 56
+S 0 1692 9 1692 65 56
 write a title of {min_length} to {max_length} characters
-S 0 1675 3 1675 8 5
+S 0 1693 3 1693 8 5
 check
-M 2 1675 10 1675 64
-S 0 1675 12 1675 16 4
+M 2 1693 10 1693 64
+S 0 1693 12 1693 16 4
 each
-S 0 1675 18 1675 33 15
+S 0 1693 18 1693 33 15
 in_app_purchase
-S 0 1675 35 1675 40 5
+S 0 1693 35 1693 40 5
 field
-S 0 1675 42 1675 62 20
+S 0 1693 42 1693 62 20
 locales.locale.title
-S 0 1676 3 1676 10 7
+S 0 1694 3 1694 10 7
 options
-M 2 1676 12 1676 45
-S 0 1676 14 1676 24 10
+M 2 1694 12 1694 45
+S 0 1694 14 1694 24 10
 min_length
-S 0 1676 26 1676 27 1
+S 0 1694 26 1694 27 1
 2
-S 0 1676 29 1676 39 10
+S 0 1694 29 1694 39 10
 max_length
-S 0 1676 41 1676 43 2
+S 0 1694 41 1694 43 2
 30
-S 0 1677 3 1677 10 7
+S 0 1695 3 1695 10 7
 message
-S 1 1677 12 1677 124 110
+S 1 1695 12 1695 124 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1678 3 1678 11 8
+S 0 1696 3 1696 11 8
 examples
-M 2 1679 5 1690 27
-S 0 1679 5 1679 15 10
+M 2 1697 5 1708 27
+S 0 1697 5 1697 15 10
 triggering
-L 1 1680 7 1685 27
-S 1 1680 9 1685 27 164
+L 1 1698 7 1703 27
+S 1 1698 9 1703 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1686 5 1686 12 7
+S 0 1704 5 1704 12 7
 passing
-L 1 1687 7 1690 27
-S 1 1687 9 1690 27 117
+L 1 1705 7 1708 27
+S 1 1705 9 1708 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1692 3 1715 27
-S 0 1692 3 1692 5 2
+M 12 1710 3 1733 27
+S 0 1710 3 1710 5 2
 id
-S 0 1692 7 1692 33 26
+S 0 1710 7 1710 33 26
 catalog-description-length
-S 0 1693 3 1693 12 9
+S 0 1711 3 1711 12 9
 checklist
-S 0 1693 14 1693 27 13
+S 0 1711 14 1711 27 13
 catalog-valid
-S 0 1694 3 1694 8 5
+S 0 1712 3 1712 8 5
 input
-S 0 1694 10 1694 17 7
+S 0 1712 10 1712 17 7
 catalog
-S 0 1695 3 1695 11 8
+S 0 1713 3 1713 11 8
 severity
-S 0 1695 13 1695 18 5
+S 0 1713 13 1713 18 5
 error
-S 0 1696 3 1696 8 5
+S 0 1714 3 1714 8 5
 since
-S 0 1696 10 1696 15 5
+S 0 1714 10 1714 15 5
 0.1.0
-S 0 1697 3 1697 8 5
+S 0 1715 3 1715 8 5
 title
-S 0 1697 10 1697 58 48
+S 0 1715 10 1715 58 48
 a localized description is too short or too long
-S 0 1698 3 1698 12 9
+S 0 1716 3 1716 12 9
 rationale
-S 0 1698 14 1698 159 145
+S 0 1716 14 1716 159 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1699 3 1699 7 4
+S 0 1717 3 1717 7 4
 help
-S 0 1699 9 1699 71 62
+S 0 1717 9 1717 71 62
 write a description of {min_length} to {max_length} characters
-S 0 1700 3 1700 8 5
+S 0 1718 3 1718 8 5
 check
-M 2 1700 10 1700 70
-S 0 1700 12 1700 16 4
+M 2 1718 10 1718 70
+S 0 1718 12 1718 16 4
 each
-S 0 1700 18 1700 33 15
+S 0 1718 18 1718 33 15
 in_app_purchase
-S 0 1700 35 1700 40 5
+S 0 1718 35 1718 40 5
 field
-S 0 1700 42 1700 68 26
+S 0 1718 42 1718 68 26
 locales.locale.description
-S 0 1701 3 1701 10 7
+S 0 1719 3 1719 10 7
 options
-M 2 1701 12 1701 46
-S 0 1701 14 1701 24 10
+M 2 1719 12 1719 46
+S 0 1719 14 1719 24 10
 min_length
-S 0 1701 26 1701 28 2
+S 0 1719 26 1719 28 2
 10
-S 0 1701 30 1701 40 10
+S 0 1719 30 1719 40 10
 max_length
-S 0 1701 42 1701 44 2
+S 0 1719 42 1719 44 2
 45
-S 0 1702 3 1702 10 7
+S 0 1720 3 1720 10 7
 message
-S 1 1702 12 1702 113 99
+S 1 1720 12 1720 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1703 3 1703 11 8
+S 0 1721 3 1721 11 8
 examples
-M 2 1704 5 1715 27
-S 0 1704 5 1704 15 10
+M 2 1722 5 1733 27
+S 0 1722 5 1722 15 10
 triggering
-L 1 1705 7 1710 27
-S 1 1705 9 1710 27 143
+L 1 1723 7 1728 27
+S 1 1723 9 1728 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1711 5 1711 12 7
+S 0 1729 5 1729 12 7
 passing
-L 1 1712 7 1715 27
-S 1 1712 9 1715 27 150
+L 1 1730 7 1733 27
+S 1 1730 9 1733 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1717 3 1747 27
-S 0 1717 3 1717 5 2
+M 12 1735 3 1765 27
+S 0 1735 3 1735 5 2
 id
-S 0 1717 7 1717 34 27
+S 0 1735 7 1735 34 27
 catalog-review-notes-length
-S 0 1718 3 1718 12 9
+S 0 1736 3 1736 12 9
 checklist
-S 0 1718 14 1718 27 13
+S 0 1736 14 1736 27 13
 catalog-valid
-S 0 1719 3 1719 8 5
+S 0 1737 3 1737 8 5
 input
-S 0 1719 10 1719 17 7
+S 0 1737 10 1737 17 7
 catalog
-S 0 1720 3 1720 11 8
+S 0 1738 3 1738 11 8
 severity
-S 0 1720 13 1720 18 5
+S 0 1738 13 1738 18 5
 error
-S 0 1721 3 1721 8 5
+S 0 1739 3 1739 8 5
 since
-S 0 1721 10 1721 15 5
+S 0 1739 10 1739 15 5
 0.1.0
-S 0 1722 3 1722 8 5
+S 0 1740 3 1740 8 5
 title
-S 0 1722 10 1722 39 29
+S 0 1740 10 1740 39 29
 the review notes are too long
-S 0 1723 3 1723 12 9
+S 0 1741 3 1741 12 9
 rationale
-S 0 1723 14 1723 80 66
+S 0 1741 14 1741 80 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1724 3 1724 7 4
+S 0 1742 3 1742 7 4
 help
-S 0 1724 9 1724 69 60
+S 0 1742 9 1742 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1725 3 1725 8 5
+S 0 1743 3 1743 8 5
 check
-M 2 1725 10 1725 56
-S 0 1725 12 1725 16 4
+M 2 1743 10 1743 56
+S 0 1743 12 1743 16 4
 each
-S 0 1725 18 1725 33 15
+S 0 1743 18 1743 33 15
 in_app_purchase
-S 0 1725 35 1725 40 5
+S 0 1743 35 1743 40 5
 field
-S 0 1725 42 1725 54 12
+S 0 1743 42 1743 54 12
 review_notes
-S 0 1726 3 1726 10 7
+S 0 1744 3 1744 10 7
 options
-M 1 1726 12 1726 32
-S 0 1726 14 1726 24 10
+M 1 1744 12 1744 32
+S 0 1744 14 1744 24 10
 max_length
-S 0 1726 26 1726 30 4
+S 0 1744 26 1744 30 4
 4000
-S 0 1727 3 1727 10 7
+S 0 1745 3 1745 10 7
 message
-S 1 1727 12 1727 95 81
+S 1 1745 12 1745 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1728 3 1728 11 8
+S 0 1746 3 1746 11 8
 examples
-M 2 1729 5 1747 27
-S 0 1729 5 1729 15 10
+M 2 1747 5 1765 27
+S 0 1747 5 1747 15 10
 triggering
-L 1 1730 7 1742 27
-S 1 1730 9 1742 27 4238
+L 1 1748 7 1760 27
+S 1 1748 9 1760 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -8034,314 +8102,314 @@ S 1 1730 9 1742 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1743 5 1743 12 7
+S 0 1761 5 1761 12 7
 passing
-L 1 1744 7 1747 27
-S 1 1744 9 1747 27 121
+L 1 1762 7 1765 27
+S 1 1762 9 1765 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 1749 3 1769 27
-S 0 1749 3 1749 5 2
+M 9 1767 3 1787 27
+S 0 1767 3 1767 5 2
 id
-S 0 1749 7 1749 26 19
+S 0 1767 7 1767 26 19
 catalog-locale-code
-S 0 1750 3 1750 12 9
+S 0 1768 3 1768 12 9
 checklist
-S 0 1750 14 1750 27 13
+S 0 1768 14 1768 27 13
 catalog-valid
-S 0 1751 3 1751 8 5
+S 0 1769 3 1769 8 5
 input
-S 0 1751 10 1751 17 7
+S 0 1769 10 1769 17 7
 catalog
-S 0 1752 3 1752 11 8
+S 0 1770 3 1770 11 8
 severity
-S 0 1752 13 1752 18 5
+S 0 1770 13 1770 18 5
 error
-S 0 1753 3 1753 8 5
+S 0 1771 3 1771 8 5
 since
-S 0 1753 10 1753 15 5
+S 0 1771 10 1771 15 5
 0.1.0
-S 0 1754 3 1754 8 5
+S 0 1772 3 1772 8 5
 title
-S 0 1754 10 1754 46 36
+S 0 1772 10 1772 46 36
 a locale name is not a language code
-S 0 1755 3 1755 12 9
+S 0 1773 3 1773 12 9
 rationale
-S 0 1755 14 1755 182 168
+S 0 1773 14 1773 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1756 3 1756 7 4
+S 0 1774 3 1774 7 4
 help
-S 0 1756 9 1756 55 46
+S 0 1774 9 1774 55 46
 write the locale as a hyphenated language code
-S 0 1757 3 1757 11 8
+S 0 1775 3 1775 11 8
 examples
-M 2 1758 5 1769 27
-S 0 1758 5 1758 15 10
+M 2 1776 5 1787 27
+S 0 1776 5 1776 15 10
 triggering
-L 1 1759 7 1764 27
-S 1 1759 9 1764 27 139
+L 1 1777 7 1782 27
+S 1 1777 9 1782 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1765 5 1765 12 7
+S 0 1783 5 1783 12 7
 passing
-L 1 1766 7 1769 27
-S 1 1766 9 1769 27 117
+L 1 1784 7 1787 27
+S 1 1784 9 1787 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1771 3 1794 27
-S 0 1771 3 1771 5 2
+M 12 1789 3 1812 27
+S 0 1789 3 1789 5 2
 id
-S 0 1771 7 1771 22 15
+S 0 1789 7 1789 22 15
 catalog-boolean
-S 0 1772 3 1772 12 9
+S 0 1790 3 1790 12 9
 checklist
-S 0 1772 14 1772 27 13
+S 0 1790 14 1790 27 13
 catalog-valid
-S 0 1773 3 1773 8 5
+S 0 1791 3 1791 8 5
 input
-S 0 1773 10 1773 17 7
+S 0 1791 10 1791 17 7
 catalog
-S 0 1774 3 1774 11 8
+S 0 1792 3 1792 11 8
 severity
-S 0 1774 13 1774 18 5
+S 0 1792 13 1792 18 5
 error
-S 0 1775 3 1775 8 5
+S 0 1793 3 1793 8 5
 since
-S 0 1775 10 1775 15 5
+S 0 1793 10 1793 15 5
 0.1.0
-S 0 1776 3 1776 8 5
+S 0 1794 3 1794 8 5
 title
-S 0 1776 10 1776 44 34
+S 0 1794 10 1794 44 34
 a boolean is not `true` or `false`
-S 0 1777 3 1777 12 9
+S 0 1795 3 1795 12 9
 rationale
-S 0 1777 14 1777 104 90
+S 0 1795 14 1795 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1778 3 1778 7 4
+S 0 1796 3 1796 7 4
 help
-S 0 1778 9 1778 32 23
+S 0 1796 9 1796 32 23
 write `true` or `false`
-S 0 1779 3 1779 8 5
+S 0 1797 3 1797 8 5
 check
-M 2 1779 10 1779 96
-S 0 1779 12 1779 16 4
+M 2 1797 10 1797 96
+S 0 1797 12 1797 16 4
 each
-S 0 1779 18 1779 33 15
+S 0 1797 18 1797 33 15
 in_app_purchase
-S 0 1779 35 1779 40 5
+S 0 1797 35 1797 40 5
 field
-S 1 1779 42 1779 94 50
+S 1 1797 42 1797 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1780 3 1780 10 7
+S 0 1798 3 1798 10 7
 options
-M 1 1780 12 1780 37
-S 0 1780 14 1780 21 7
+M 1 1798 12 1798 37
+S 0 1798 14 1798 21 7
 pattern
-S 1 1780 23 1780 35 10
+S 1 1798 23 1798 35 10
 true|false
-S 0 1781 3 1781 10 7
+S 0 1799 3 1799 10 7
 message
-S 1 1781 12 1781 90 76
+S 1 1799 12 1799 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1782 3 1782 11 8
+S 0 1800 3 1800 11 8
 examples
-M 2 1783 5 1794 27
-S 0 1783 5 1783 15 10
+M 2 1801 5 1812 27
+S 0 1801 5 1801 15 10
 triggering
-L 1 1784 7 1789 27
-S 1 1784 9 1789 27 142
+L 1 1802 7 1807 27
+S 1 1802 9 1807 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1790 5 1790 12 7
+S 0 1808 5 1808 12 7
 passing
-L 1 1791 7 1794 27
-S 1 1791 9 1794 27 121
+L 1 1809 7 1812 27
+S 1 1809 9 1812 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 1796 3 1816 27
-S 0 1796 3 1796 5 2
+M 9 1814 3 1834 27
+S 0 1814 3 1814 5 2
 id
-S 0 1796 7 1796 19 12
+S 0 1814 7 1814 19 12
 catalog-date
-S 0 1797 3 1797 12 9
+S 0 1815 3 1815 12 9
 checklist
-S 0 1797 14 1797 27 13
+S 0 1815 14 1815 27 13
 catalog-valid
-S 0 1798 3 1798 8 5
+S 0 1816 3 1816 8 5
 input
-S 0 1798 10 1798 17 7
+S 0 1816 10 1816 17 7
 catalog
-S 0 1799 3 1799 11 8
+S 0 1817 3 1817 11 8
 severity
-S 0 1799 13 1799 18 5
+S 0 1817 13 1817 18 5
 error
-S 0 1800 3 1800 8 5
+S 0 1818 3 1818 8 5
 since
-S 0 1800 10 1800 15 5
+S 0 1818 10 1818 15 5
 0.1.0
-S 0 1801 3 1801 8 5
+S 0 1819 3 1819 8 5
 title
-S 0 1801 10 1801 52 42
+S 0 1819 10 1819 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1802 3 1802 12 9
+S 0 1820 3 1820 12 9
 rationale
-S 0 1802 14 1802 103 89
+S 0 1820 14 1820 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1803 3 1803 7 4
+S 0 1821 3 1821 7 4
 help
-S 0 1803 9 1803 41 32
+S 0 1821 9 1821 41 32
 write the date as year-month-day
-S 0 1804 3 1804 11 8
+S 0 1822 3 1822 11 8
 examples
-M 2 1805 5 1816 27
-S 0 1805 5 1805 15 10
+M 2 1823 5 1834 27
+S 0 1823 5 1823 15 10
 triggering
-L 1 1806 7 1811 27
-S 1 1806 9 1811 27 181
+L 1 1824 7 1829 27
+S 1 1824 9 1829 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1812 5 1812 12 7
+S 0 1830 5 1830 12 7
 passing
-L 1 1813 7 1816 27
-S 1 1813 9 1816 27 159
+L 1 1831 7 1834 27
+S 1 1831 9 1834 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 1818 3 1841 27
-S 0 1818 3 1818 5 2
+M 12 1836 3 1859 27
+S 0 1836 3 1836 5 2
 id
-S 0 1818 7 1818 25 18
+S 0 1836 7 1836 25 18
 catalog-price-tier
-S 0 1819 3 1819 12 9
+S 0 1837 3 1837 12 9
 checklist
-S 0 1819 14 1819 27 13
+S 0 1837 14 1837 27 13
 catalog-valid
-S 0 1820 3 1820 8 5
+S 0 1838 3 1838 8 5
 input
-S 0 1820 10 1820 17 7
+S 0 1838 10 1838 17 7
 catalog
-S 0 1821 3 1821 11 8
+S 0 1839 3 1839 11 8
 severity
-S 0 1821 13 1821 18 5
+S 0 1839 13 1839 18 5
 error
-S 0 1822 3 1822 8 5
+S 0 1840 3 1840 8 5
 since
-S 0 1822 10 1822 15 5
+S 0 1840 10 1840 15 5
 0.1.0
-S 0 1823 3 1823 8 5
+S 0 1841 3 1841 8 5
 title
-S 0 1823 10 1823 41 31
+S 0 1841 10 1841 41 31
 a price tier is outside 1 to 87
-S 0 1824 3 1824 12 9
+S 0 1842 3 1842 12 9
 rationale
-S 0 1824 14 1824 156 142
+S 0 1842 14 1842 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1825 3 1825 7 4
+S 0 1843 3 1843 7 4
 help
-S 0 1825 9 1825 32 23
+S 0 1843 9 1843 32 23
 use a tier from 1 to 87
-S 0 1826 3 1826 8 5
+S 0 1844 3 1844 8 5
 check
-M 2 1826 10 1826 158
-S 0 1826 12 1826 16 4
+M 2 1844 10 1844 158
+S 0 1844 12 1844 16 4
 each
-S 0 1826 18 1826 33 15
+S 0 1844 18 1844 33 15
 in_app_purchase
-S 0 1826 35 1826 40 5
+S 0 1844 35 1844 40 5
 field
-S 1 1826 42 1826 156 112
+S 1 1844 42 1844 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1827 3 1827 10 7
+S 0 1845 3 1845 10 7
 options
-M 1 1827 12 1827 50
-S 0 1827 14 1827 21 7
+M 1 1845 12 1845 50
+S 0 1845 14 1845 21 7
 pattern
-S 1 1827 23 1827 48 23
+S 1 1845 23 1845 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1828 3 1828 10 7
+S 0 1846 3 1846 10 7
 message
-S 1 1828 12 1828 76 62
+S 1 1846 12 1846 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1829 3 1829 11 8
+S 0 1847 3 1847 11 8
 examples
-M 2 1830 5 1841 27
-S 0 1830 5 1830 15 10
+M 2 1848 5 1859 27
+S 0 1848 5 1848 15 10
 triggering
-L 1 1831 7 1836 27
-S 1 1831 9 1836 27 148
+L 1 1849 7 1854 27
+S 1 1849 9 1854 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1837 5 1837 12 7
+S 0 1855 5 1855 12 7
 passing
-L 1 1838 7 1841 27
-S 1 1838 9 1841 27 126
+L 1 1856 7 1859 27
+S 1 1856 9 1859 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 1843 3 1867 27
-S 0 1843 3 1843 5 2
+M 9 1861 3 1885 27
+S 0 1861 3 1861 5 2
 id
-S 0 1843 7 1843 30 23
+S 0 1861 7 1861 30 23
 catalog-price-intervals
-S 0 1844 3 1844 12 9
+S 0 1862 3 1862 12 9
 checklist
-S 0 1844 14 1844 27 13
+S 0 1862 14 1862 27 13
 catalog-valid
-S 0 1845 3 1845 8 5
+S 0 1863 3 1863 8 5
 input
-S 0 1845 10 1845 17 7
+S 0 1863 10 1863 17 7
 catalog
-S 0 1846 3 1846 11 8
+S 0 1864 3 1864 11 8
 severity
-S 0 1846 13 1846 18 5
+S 0 1864 13 1864 18 5
 error
-S 0 1847 3 1847 8 5
+S 0 1865 3 1865 8 5
 since
-S 0 1847 10 1847 15 5
+S 0 1865 10 1865 15 5
 0.1.0
-S 0 1848 3 1848 8 5
+S 0 1866 3 1866 8 5
 title
-S 0 1848 10 1848 59 49
+S 0 1866 10 1866 59 49
 price intervals overlap, run out of order, or end
-S 0 1849 3 1849 12 9
+S 0 1867 3 1867 12 9
 rationale
-S 0 1849 14 1849 160 146
+S 0 1867 14 1867 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1850 3 1850 7 4
+S 0 1868 3 1868 7 4
 help
-S 0 1850 9 1850 111 102
+S 0 1868 9 1868 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1851 3 1851 11 8
+S 0 1869 3 1869 11 8
 examples
-M 2 1852 5 1867 27
-S 0 1852 5 1852 15 10
+M 2 1870 5 1885 27
+S 0 1870 5 1870 15 10
 triggering
-L 1 1853 7 1859 27
-S 1 1853 9 1859 27 365
+L 1 1871 7 1877 27
+S 1 1871 9 1877 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8349,10 +8417,10 @@ S 1 1853 9 1859 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1860 5 1860 12 7
+S 0 1878 5 1878 12 7
 passing
-L 1 1861 7 1867 27
-S 1 1861 9 1867 27 351
+L 1 1879 7 1885 27
+S 1 1879 9 1885 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8360,68 +8428,68 @@ S 1 1861 9 1867 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 1869 3 1893 30
-S 0 1869 3 1869 5 2
+M 12 1887 3 1911 30
+S 0 1887 3 1887 5 2
 id
-S 0 1869 7 1869 36 29
+S 0 1887 7 1887 36 29
 catalog-subscription-duration
-S 0 1870 3 1870 12 9
+S 0 1888 3 1888 12 9
 checklist
-S 0 1870 14 1870 27 13
+S 0 1888 14 1888 27 13
 catalog-valid
-S 0 1871 3 1871 8 5
+S 0 1889 3 1889 8 5
 input
-S 0 1871 10 1871 17 7
+S 0 1889 10 1889 17 7
 catalog
-S 0 1872 3 1872 11 8
+S 0 1890 3 1890 11 8
 severity
-S 0 1872 13 1872 18 5
+S 0 1890 13 1890 18 5
 error
-S 0 1873 3 1873 8 5
+S 0 1891 3 1891 8 5
 since
-S 0 1873 10 1873 15 5
+S 0 1891 10 1891 15 5
 0.1.0
-S 0 1874 3 1874 8 5
+S 0 1892 3 1892 8 5
 title
-S 0 1874 10 1874 69 59
+S 0 1892 10 1892 69 59
 a subscription duration is not one App Store Connect offers
-S 0 1875 3 1875 12 9
+S 0 1893 3 1893 12 9
 rationale
-S 0 1875 14 1875 164 150
+S 0 1893 14 1893 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1876 3 1876 7 4
+S 0 1894 3 1894 7 4
 help
-S 1 1876 9 1876 82 71
+S 1 1894 9 1894 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1877 3 1877 8 5
+S 0 1895 3 1895 8 5
 check
-M 2 1877 10 1877 52
-S 0 1877 12 1877 16 4
+M 2 1895 10 1895 52
+S 0 1895 12 1895 16 4
 each
-S 0 1877 18 1877 33 15
+S 0 1895 18 1895 33 15
 in_app_purchase
-S 0 1877 35 1877 40 5
+S 0 1895 35 1895 40 5
 field
-S 0 1877 42 1877 50 8
+S 0 1895 42 1895 50 8
 duration
-S 0 1878 3 1878 10 7
+S 0 1896 3 1896 10 7
 options
-M 1 1878 12 1878 75
-S 0 1878 14 1878 21 7
+M 1 1896 12 1896 75
+S 0 1896 14 1896 21 7
 pattern
-S 1 1878 23 1878 73 48
+S 1 1896 23 1896 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1879 3 1879 10 7
+S 0 1897 3 1897 10 7
 message
-S 1 1879 12 1879 122 108
+S 1 1897 12 1897 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1880 3 1880 11 8
+S 0 1898 3 1898 11 8
 examples
-M 2 1881 5 1893 30
-S 0 1881 5 1881 15 10
+M 2 1899 5 1911 30
+S 0 1899 5 1899 15 10
 triggering
-L 1 1882 7 1888 30
-S 1 1882 9 1888 30 189
+L 1 1900 7 1906 30
+S 1 1900 9 1906 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -8429,160 +8497,160 @@ S 1 1882 9 1888 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1889 5 1889 12 7
+S 0 1907 5 1907 12 7
 passing
-L 1 1890 7 1893 30
-S 1 1890 9 1893 30 162
+L 1 1908 7 1911 30
+S 1 1908 9 1911 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 1895 3 1914 30
-S 0 1895 3 1895 5 2
+M 9 1913 3 1932 30
+S 0 1913 3 1913 5 2
 id
-S 0 1895 7 1895 41 34
+S 0 1913 7 1913 41 34
 catalog-subscription-outside-group
-S 0 1896 3 1896 12 9
+S 0 1914 3 1914 12 9
 checklist
-S 0 1896 14 1896 27 13
+S 0 1914 14 1914 27 13
 catalog-valid
-S 0 1897 3 1897 8 5
+S 0 1915 3 1915 8 5
 input
-S 0 1897 10 1897 17 7
+S 0 1915 10 1915 17 7
 catalog
-S 0 1898 3 1898 11 8
+S 0 1916 3 1916 11 8
 severity
-S 0 1898 13 1898 18 5
+S 0 1916 13 1916 18 5
 error
-S 0 1899 3 1899 8 5
+S 0 1917 3 1917 8 5
 since
-S 0 1899 10 1899 15 5
+S 0 1917 10 1917 15 5
 0.1.0
-S 0 1900 3 1900 8 5
+S 0 1918 3 1918 8 5
 title
-S 0 1900 10 1900 90 80
+S 0 1918 10 1918 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1901 3 1901 12 9
+S 0 1919 3 1919 12 9
 rationale
-S 0 1901 14 1901 153 139
+S 0 1919 14 1919 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1902 3 1902 7 4
+S 0 1920 3 1920 7 4
 help
-S 0 1902 9 1902 49 40
+S 0 1920 9 1920 49 40
 move the item into (or out of) the group
-S 0 1903 3 1903 11 8
+S 0 1921 3 1921 11 8
 examples
-M 2 1904 5 1914 30
-S 0 1904 5 1904 15 10
+M 2 1922 5 1932 30
+S 0 1922 5 1922 15 10
 triggering
-L 1 1905 7 1909 27
-S 1 1905 9 1909 27 149
+L 1 1923 7 1927 27
+S 1 1923 9 1927 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1910 5 1910 12 7
+S 0 1928 5 1928 12 7
 passing
-L 1 1911 7 1914 30
-S 1 1911 9 1914 30 199
+L 1 1929 7 1932 30
+S 1 1929 9 1932 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1916 3 1935 27
-S 0 1916 3 1916 5 2
+M 9 1934 3 1953 27
+S 0 1934 3 1934 5 2
 id
-S 0 1916 7 1916 33 26
+S 0 1934 7 1934 33 26
 catalog-screenshot-missing
-S 0 1917 3 1917 12 9
+S 0 1935 3 1935 12 9
 checklist
-S 0 1917 14 1917 27 13
+S 0 1935 14 1935 27 13
 catalog-valid
-S 0 1918 3 1918 8 5
+S 0 1936 3 1936 8 5
 input
-S 0 1918 10 1918 17 7
+S 0 1936 10 1936 17 7
 catalog
-S 0 1919 3 1919 11 8
+S 0 1937 3 1937 11 8
 severity
-S 0 1919 13 1919 18 5
+S 0 1937 13 1937 18 5
 error
-S 0 1920 3 1920 8 5
+S 0 1938 3 1938 8 5
 since
-S 0 1920 10 1920 15 5
+S 0 1938 10 1938 15 5
 0.1.0
-S 0 1921 3 1921 8 5
+S 0 1939 3 1939 8 5
 title
-S 0 1921 10 1921 56 46
+S 0 1939 10 1939 56 46
 a new in-app purchase has no review screenshot
-S 0 1922 3 1922 12 9
+S 0 1940 3 1940 12 9
 rationale
-S 0 1922 14 1922 181 167
+S 0 1940 14 1940 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1923 3 1923 7 4
+S 0 1941 3 1941 7 4
 help
-S 0 1923 9 1923 74 65
+S 0 1941 9 1941 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1924 3 1924 11 8
+S 0 1942 3 1942 11 8
 examples
-M 2 1925 5 1935 27
-S 0 1925 5 1925 15 10
+M 2 1943 5 1953 27
+S 0 1943 5 1943 15 10
 triggering
-L 1 1926 7 1929 27
-S 1 1926 9 1929 27 114
+L 1 1944 7 1947 27
+S 1 1944 9 1947 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1930 5 1930 12 7
+S 0 1948 5 1948 12 7
 passing
-L 1 1931 7 1935 27
-S 1 1931 9 1935 27 255
+L 1 1949 7 1953 27
+S 1 1949 9 1953 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1937 3 1958 27
-S 0 1937 3 1937 5 2
+M 9 1955 3 1976 27
+S 0 1955 3 1955 5 2
 id
-S 0 1937 7 1937 38 31
+S 0 1955 7 1955 38 31
 catalog-screenshot-file-missing
-S 0 1938 3 1938 12 9
+S 0 1956 3 1956 12 9
 checklist
-S 0 1938 14 1938 27 13
+S 0 1956 14 1956 27 13
 catalog-valid
-S 0 1939 3 1939 8 5
+S 0 1957 3 1957 8 5
 input
-S 0 1939 10 1939 17 7
+S 0 1957 10 1957 17 7
 catalog
-S 0 1940 3 1940 11 8
+S 0 1958 3 1958 11 8
 severity
-S 0 1940 13 1940 18 5
+S 0 1958 13 1958 18 5
 error
-S 0 1941 3 1941 8 5
+S 0 1959 3 1959 8 5
 since
-S 0 1941 10 1941 15 5
+S 0 1959 10 1959 15 5
 0.1.0
-S 0 1942 3 1942 8 5
+S 0 1960 3 1960 8 5
 title
-S 0 1942 10 1942 56 46
+S 0 1960 10 1960 56 46
 a review screenshot file is not in the package
-S 0 1943 3 1943 12 9
+S 0 1961 3 1961 12 9
 rationale
-S 0 1943 14 1943 181 167
+S 0 1961 14 1961 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1944 3 1944 7 4
+S 0 1962 3 1962 7 4
 help
-S 0 1944 9 1944 69 60
+S 0 1962 9 1962 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1945 3 1945 11 8
+S 0 1963 3 1963 11 8
 examples
-M 2 1946 5 1958 27
-S 0 1946 5 1946 15 10
+M 2 1964 5 1976 27
+S 0 1964 5 1964 15 10
 triggering
-L 1 1947 7 1953 27
-S 1 1947 9 1953 27 155
+L 1 1965 7 1971 27
+S 1 1965 9 1971 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -8590,54 +8658,54 @@ S 1 1947 9 1953 27 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1954 5 1954 12 7
+S 0 1972 5 1972 12 7
 passing
-L 1 1955 7 1958 27
-S 1 1955 9 1958 27 128
+L 1 1973 7 1976 27
+S 1 1973 9 1976 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 9 1960 3 1982 27
-S 0 1960 3 1960 5 2
+M 9 1978 3 2000 27
+S 0 1978 3 1978 5 2
 id
-S 0 1960 7 1960 34 27
+S 0 1978 7 1978 34 27
 catalog-screenshot-checksum
-S 0 1961 3 1961 12 9
+S 0 1979 3 1979 12 9
 checklist
-S 0 1961 14 1961 27 13
+S 0 1979 14 1979 27 13
 catalog-valid
-S 0 1962 3 1962 8 5
+S 0 1980 3 1980 8 5
 input
-S 0 1962 10 1962 17 7
+S 0 1980 10 1980 17 7
 catalog
-S 0 1963 3 1963 11 8
+S 0 1981 3 1981 11 8
 severity
-S 0 1963 13 1963 18 5
+S 0 1981 13 1981 18 5
 error
-S 0 1964 3 1964 8 5
+S 0 1982 3 1982 8 5
 since
-S 0 1964 10 1964 15 5
+S 0 1982 10 1982 15 5
 0.1.0
-S 0 1965 3 1965 8 5
+S 0 1983 3 1983 8 5
 title
-S 0 1965 10 1965 67 57
+S 0 1983 10 1983 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 1966 3 1966 12 9
+S 0 1984 3 1984 12 9
 rationale
-S 0 1966 14 1966 155 141
+S 0 1984 14 1984 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1967 3 1967 7 4
+S 0 1985 3 1985 7 4
 help
-S 0 1967 9 1967 43 34
+S 0 1985 9 1985 43 34
 write the file's real size and MD5
-S 0 1968 3 1968 11 8
+S 0 1986 3 1986 11 8
 examples
-M 2 1969 5 1982 27
-S 0 1969 5 1969 15 10
+M 2 1987 5 2000 27
+S 0 1987 5 1987 15 10
 triggering
-L 1 1970 7 1977 27
-S 1 1970 9 1977 27 224
+L 1 1988 7 1995 27
+S 1 1988 9 1995 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -8646,282 +8714,282 @@ S 1 1970 9 1977 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1978 5 1978 12 7
+S 0 1996 5 1996 12 7
 passing
-L 1 1979 7 1982 27
-S 1 1979 9 1982 27 192
+L 1 1997 7 2000 27
+S 1 1997 9 2000 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1984 3 2004 27
-S 0 1984 3 1984 5 2
+M 9 2002 3 2022 27
+S 0 2002 3 2002 5 2
 id
-S 0 1984 7 1984 36 29
+S 0 2002 7 2002 36 29
 catalog-screenshot-dimensions
-S 0 1985 3 1985 12 9
+S 0 2003 3 2003 12 9
 checklist
-S 0 1985 14 1985 27 13
+S 0 2003 14 2003 27 13
 catalog-valid
-S 0 1986 3 1986 8 5
+S 0 2004 3 2004 8 5
 input
-S 0 1986 10 1986 17 7
+S 0 2004 10 2004 17 7
 catalog
-S 0 1987 3 1987 11 8
+S 0 2005 3 2005 11 8
 severity
-S 0 1987 13 1987 18 5
+S 0 2005 13 2005 18 5
 error
-S 0 1988 3 1988 8 5
+S 0 2006 3 2006 8 5
 since
-S 0 1988 10 1988 15 5
+S 0 2006 10 2006 15 5
 0.1.0
-S 0 1989 3 1989 8 5
+S 0 2007 3 2007 8 5
 title
-S 0 1989 10 1989 62 52
+S 0 2007 10 2007 62 52
 a review screenshot is not an accepted image or size
-S 0 1990 3 1990 12 9
+S 0 2008 3 2008 12 9
 rationale
-S 0 1990 14 1990 192 180
+S 0 2008 14 2008 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 1991 3 1991 7 4
+S 0 2009 3 2009 7 4
 help
-S 0 1991 9 1991 73 64
+S 0 2009 9 2009 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 1992 3 1992 11 8
+S 0 2010 3 2010 11 8
 examples
-M 2 1993 5 2004 27
-S 0 1993 5 1993 15 10
+M 2 2011 5 2022 27
+S 0 2011 5 2011 15 10
 triggering
-L 1 1994 7 1999 27
-S 1 1994 9 1999 27 136
+L 1 2012 7 2017 27
+S 1 2012 9 2017 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2000 5 2000 12 7
+S 0 2018 5 2018 12 7
 passing
-L 1 2001 7 2004 27
-S 1 2001 9 2004 27 111
+L 1 2019 7 2022 27
+S 1 2019 9 2022 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 2006 3 2026 27
-S 0 2006 3 2006 5 2
+M 11 2024 3 2044 27
+S 0 2024 3 2024 5 2
 id
-S 0 2006 7 2006 29 22
+S 0 2024 7 2024 29 22
 catalog-too-many-items
-S 0 2007 3 2007 12 9
+S 0 2025 3 2025 12 9
 checklist
-S 0 2007 14 2007 27 13
+S 0 2025 14 2025 27 13
 catalog-valid
-S 0 2008 3 2008 8 5
+S 0 2026 3 2026 8 5
 input
-S 0 2008 10 2008 17 7
+S 0 2026 10 2026 17 7
 catalog
-S 0 2009 3 2009 11 8
+S 0 2027 3 2027 11 8
 severity
-S 0 2009 13 2009 18 5
+S 0 2027 13 2027 18 5
 error
-S 0 2010 3 2010 8 5
+S 0 2028 3 2028 8 5
 since
-S 0 2010 10 2010 15 5
+S 0 2028 10 2028 15 5
 0.1.0
-S 0 2011 3 2011 8 5
+S 0 2029 3 2029 8 5
 title
-S 0 2011 10 2011 69 59
+S 0 2029 10 2029 69 59
 the package has more in-app purchases than one upload takes
-S 0 2012 3 2012 12 9
+S 0 2030 3 2030 12 9
 rationale
-S 0 2012 14 2012 120 106
+S 0 2030 14 2030 120 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 2013 3 2013 7 4
+S 0 2031 3 2031 7 4
 help
-S 0 2013 9 2013 26 17
+S 0 2031 9 2031 26 17
 split the package
-S 0 2014 3 2014 10 7
+S 0 2032 3 2032 10 7
 options
-M 1 2014 12 2014 31
-S 0 2014 14 2014 23 9
+M 1 2032 12 2032 31
+S 0 2032 14 2032 23 9
 max_items
-S 0 2014 25 2014 29 4
+S 0 2032 25 2032 29 4
 1000
-S 0 2015 3 2015 18 15
+S 0 2033 3 2033 18 15
 example_options
-M 1 2015 20 2015 37
-S 0 2015 22 2015 31 9
+M 1 2033 20 2033 37
+S 0 2033 22 2033 31 9
 max_items
-S 0 2015 33 2015 35 2
+S 0 2033 33 2033 35 2
 20
-S 0 2016 3 2016 11 8
+S 0 2034 3 2034 11 8
 examples
-M 2 2017 5 2026 27
-S 0 2017 5 2017 15 10
+M 2 2035 5 2044 27
+S 0 2035 5 2035 15 10
 triggering
-L 1 2018 7 2023 69
-S 1 2018 9 2023 69 957
+L 1 2036 7 2041 69
+S 1 2036 9 2041 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 2024 5 2024 12 7
+S 0 2042 5 2042 12 7
 passing
-L 1 2025 7 2026 27
-S 1 2025 9 2026 27 19
+L 1 2043 7 2044 27
+S 1 2043 9 2044 27 19
 <in_app_purchase/>
 
-M 9 2028 3 2046 27
-S 0 2028 3 2028 5 2
+M 9 2046 3 2064 27
+S 0 2046 3 2046 5 2
 id
-S 0 2028 7 2028 26 19
+S 0 2046 7 2046 26 19
 catalog-placeholder
-S 0 2029 3 2029 12 9
+S 0 2047 3 2047 12 9
 checklist
-S 0 2029 14 2029 27 13
+S 0 2047 14 2047 27 13
 catalog-valid
-S 0 2030 3 2030 8 5
+S 0 2048 3 2048 8 5
 input
-S 0 2030 10 2030 17 7
+S 0 2048 10 2048 17 7
 catalog
-S 0 2031 3 2031 11 8
+S 0 2049 3 2049 11 8
 severity
-S 0 2031 13 2031 18 5
+S 0 2049 13 2049 18 5
 error
-S 0 2032 3 2032 8 5
+S 0 2050 3 2050 8 5
 since
-S 0 2032 10 2032 15 5
+S 0 2050 10 2050 15 5
 0.1.0
-S 0 2033 3 2033 8 5
+S 0 2051 3 2051 8 5
 title
-S 0 2033 10 2033 56 46
+S 0 2051 10 2051 56 46
 a template placeholder was left in the package
-S 0 2034 3 2034 12 9
+S 0 2052 3 2052 12 9
 rationale
-S 0 2034 14 2034 146 134
+S 0 2052 14 2052 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2035 3 2035 7 4
+S 0 2053 3 2053 7 4
 help
-S 0 2035 9 2035 52 43
+S 0 2053 9 2053 52 43
 replace the placeholder with the real value
-S 0 2036 3 2036 11 8
+S 0 2054 3 2054 11 8
 examples
-M 2 2037 5 2046 27
-S 0 2037 5 2037 15 10
+M 2 2055 5 2064 27
+S 0 2055 5 2055 15 10
 triggering
-L 1 2038 7 2041 27
-S 1 2038 9 2041 27 92
+L 1 2056 7 2059 27
+S 1 2056 9 2059 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2042 5 2042 12 7
+S 0 2060 5 2060 12 7
 passing
-L 1 2043 7 2046 27
-S 1 2043 9 2046 27 100
+L 1 2061 7 2064 27
+S 1 2061 9 2064 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2048 3 2070 19
-S 0 2048 3 2048 5 2
+M 9 2066 3 2088 19
+S 0 2066 3 2066 5 2
 id
-S 0 2048 7 2048 29 22
+S 0 2066 7 2066 29 22
 catalog-metadata-token
-S 0 2049 3 2049 12 9
+S 0 2067 3 2067 12 9
 checklist
-S 0 2049 14 2049 27 13
+S 0 2067 14 2067 27 13
 catalog-valid
-S 0 2050 3 2050 8 5
+S 0 2068 3 2068 8 5
 input
-S 0 2050 10 2050 17 7
+S 0 2068 10 2068 17 7
 catalog
-S 0 2051 3 2051 11 8
+S 0 2069 3 2069 11 8
 severity
-S 0 2051 13 2051 20 7
+S 0 2069 13 2069 20 7
 warning
-S 0 2052 3 2052 8 5
+S 0 2070 3 2070 8 5
 since
-S 0 2052 10 2052 15 5
+S 0 2070 10 2070 15 5
 0.1.0
-S 0 2053 3 2053 8 5
+S 0 2071 3 2071 8 5
 title
-S 0 2053 10 2053 52 42
+S 0 2071 10 2071 52 42
 the metadata token looks edited or made up
-S 0 2054 3 2054 12 9
+S 0 2072 3 2072 12 9
 rationale
-S 1 2054 14 2054 169 153
+S 1 2072 14 2072 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2055 3 2055 7 4
+S 0 2073 3 2073 7 4
 help
-S 0 2055 9 2055 82 73
+S 0 2073 9 2073 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2056 3 2056 11 8
+S 0 2074 3 2074 11 8
 examples
-M 2 2057 5 2070 19
-S 0 2057 5 2057 15 10
+M 2 2075 5 2088 19
+S 0 2075 5 2075 15 10
 triggering
-L 1 2058 7 2063 19
-S 1 2058 9 2063 19 273
+L 1 2076 7 2081 19
+S 1 2076 9 2081 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2064 5 2064 12 7
+S 0 2082 5 2082 12 7
 passing
-L 1 2065 7 2070 19
-S 1 2065 9 2070 19 284
+L 1 2083 7 2088 19
+S 1 2083 9 2088 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2072 3 2093 203
-S 0 2072 3 2072 5 2
+M 9 2090 3 2111 203
+S 0 2090 3 2090 5 2
 id
-S 0 2072 7 2072 34 27
+S 0 2090 7 2090 34 27
 catalog-descriptor-mismatch
-S 0 2073 3 2073 12 9
+S 0 2091 3 2091 12 9
 checklist
-S 0 2073 14 2073 27 13
+S 0 2091 14 2091 27 13
 catalog-valid
-S 0 2074 3 2074 8 5
+S 0 2092 3 2092 8 5
 input
-S 0 2074 10 2074 17 7
+S 0 2092 10 2092 17 7
 catalog
-S 0 2075 3 2075 11 8
+S 0 2093 3 2093 11 8
 severity
-S 0 2075 13 2075 20 7
+S 0 2093 13 2093 20 7
 warning
-S 0 2076 3 2076 8 5
+S 0 2094 3 2094 8 5
 since
-S 0 2076 10 2076 15 5
+S 0 2094 10 2094 15 5
 0.1.0
-S 0 2077 3 2077 8 5
+S 0 2095 3 2095 8 5
 title
-S 0 2077 10 2077 60 50
+S 0 2095 10 2095 60 50
 the catalog and the descriptor's products disagree
-S 0 2078 3 2078 12 9
+S 0 2096 3 2096 12 9
 rationale
-S 0 2078 14 2078 189 175
+S 0 2096 14 2096 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2079 3 2079 7 4
+S 0 2097 3 2097 7 4
 help
-S 0 2079 9 2079 73 64
+S 0 2097 9 2097 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2080 3 2080 11 8
+S 0 2098 3 2098 11 8
 examples
-M 2 2081 5 2093 203
-S 0 2081 5 2081 15 10
+M 2 2099 5 2111 203
+S 0 2099 5 2099 15 10
 triggering
-L 1 2082 7 2088 27
-S 1 2082 9 2088 27 554
+L 1 2100 7 2106 27
+S 1 2100 9 2106 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -8929,1311 +8997,1311 @@ S 1 2082 9 2088 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2089 5 2089 12 7
+S 0 2107 5 2107 12 7
 passing
-L 1 2090 7 2093 203
-S 1 2090 9 2093 203 440
+L 1 2108 7 2111 203
+S 1 2108 9 2111 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 9 2097 3 2115 36
-S 0 2097 3 2097 5 2
+M 9 2115 3 2133 36
+S 0 2115 3 2115 5 2
 id
-S 0 2097 7 2097 31 24
+S 0 2115 7 2115 31 24
 descriptor-file-mismatch
-S 0 2098 3 2098 12 9
+S 0 2116 3 2116 12 9
 checklist
-S 0 2098 14 2098 26 12
+S 0 2116 14 2116 26 12
 code-signing
-S 0 2099 3 2099 11 8
+S 0 2117 3 2117 11 8
 severity
-S 0 2099 13 2099 20 7
+S 0 2117 13 2117 20 7
 warning
-S 0 2100 3 2100 15 12
+S 0 2118 3 2118 15 12
 context_only
-S 0 2100 17 2100 21 4
+S 0 2118 17 2118 21 4
 true
-S 0 2101 3 2101 8 5
+S 0 2119 3 2119 8 5
 since
-S 0 2101 10 2101 15 5
+S 0 2119 10 2119 15 5
 0.1.0
-S 0 2102 3 2102 8 5
+S 0 2120 3 2120 8 5
 title
-S 0 2102 10 2102 52 42
+S 0 2120 10 2120 52 42
 a project file and the descriptor disagree
-S 0 2103 3 2103 12 9
+S 0 2121 3 2121 12 9
 rationale
-S 0 2103 14 2103 242 228
+S 0 2121 14 2121 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2104 3 2104 7 4
+S 0 2122 3 2122 7 4
 help
-S 0 2104 9 2104 80 71
+S 0 2122 9 2122 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2105 3 2105 11 8
+S 0 2123 3 2123 11 8
 examples
-M 2 2106 5 2115 36
-S 0 2106 5 2106 15 10
+M 2 2124 5 2133 36
+S 0 2124 5 2124 15 10
 triggering
-L 1 2107 7 2111 55
-S 1 2107 9 2111 55 141
+L 1 2125 7 2129 55
+S 1 2125 9 2129 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2112 5 2112 12 7
+S 0 2130 5 2130 12 7
 passing
-L 1 2113 7 2115 36
-S 1 2113 9 2115 36 33
+L 1 2131 7 2133 36
+S 1 2131 9 2133 36 33
 app:
   deployment_target: "16.0"
 
-M 10 2117 3 2140 33
-S 0 2117 3 2117 5 2
+M 10 2135 3 2158 33
+S 0 2135 3 2135 5 2
 id
-S 0 2117 7 2117 33 26
+S 0 2135 7 2135 33 26
 running-bundle-id-mismatch
-S 0 2118 3 2118 12 9
+S 0 2136 3 2136 12 9
 checklist
-S 0 2118 14 2118 31 17
+S 0 2136 14 2136 31 17
 bundle-id-matches
-S 0 2119 3 2119 11 8
+S 0 2137 3 2137 11 8
 severity
-S 0 2119 13 2119 18 5
+S 0 2137 13 2137 18 5
 error
-S 0 2120 3 2120 8 5
+S 0 2138 3 2138 8 5
 since
-S 0 2120 10 2120 15 5
+S 0 2138 10 2138 15 5
 0.1.0
-S 0 2121 3 2121 8 5
+S 0 2139 3 2139 8 5
 title
-S 0 2121 10 2121 80 70
+S 0 2139 10 2139 80 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 2122 3 2122 12 9
+S 0 2140 3 2140 12 9
 rationale
-S 0 2122 14 2122 244 230
+S 0 2140 14 2140 244 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2123 3 2123 7 4
+S 0 2141 3 2141 7 4
 help
-S 0 2123 9 2123 96 87
+S 0 2141 9 2141 96 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2124 3 2124 15 12
+S 0 2142 3 2142 15 12
 environments
-L 4 2124 17 2124 58
-S 0 2124 18 2124 25 7
+L 4 2142 17 2142 58
+S 0 2142 18 2142 25 7
 sandbox
-S 0 2124 27 2124 37 10
+S 0 2142 27 2142 37 10
 testflight
-S 0 2124 39 2124 45 6
+S 0 2142 39 2142 45 6
 review
-S 0 2124 47 2124 57 10
+S 0 2142 47 2142 57 10
 production
-S 0 2125 3 2125 17 14
+S 0 2143 3 2143 17 14
 not_applicable
-S 0 2125 19 2125 100 81
+S 0 2143 19 2143 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2126 3 2126 11 8
-examples
-M 2 2127 5 2140 33
-S 0 2127 5 2127 15 10
-triggering
-L 1 2128 7 2133 31
-S 1 2128 9 2133 31 181
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Debug
-
-S 0 2134 5 2134 12 7
-passing
-L 1 2135 7 2140 33
-S 1 2135 9 2140 33 183
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Release
-
-M 10 2142 3 2163 33
-S 0 2142 3 2142 5 2
-id
-S 0 2142 7 2142 34 27
-bundle-id-per-configuration
-S 0 2143 3 2143 12 9
-checklist
-S 0 2143 14 2143 31 17
-bundle-id-matches
 S 0 2144 3 2144 11 8
-severity
-S 0 2144 13 2144 20 7
-warning
-S 0 2145 3 2145 8 5
-since
-S 0 2145 10 2145 15 5
-0.1.0
-S 0 2146 3 2146 8 5
-title
-S 0 2146 10 2146 68 58
-the configuration builds another bundle ID than the others
-S 0 2147 3 2147 12 9
-rationale
-S 0 2147 14 2147 302 288
-Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2148 3 2148 7 4
-help
-S 0 2148 9 2148 94 85
-test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2149 3 2149 15 12
-environments
-L 4 2149 17 2149 58
-S 0 2149 18 2149 25 7
-sandbox
-S 0 2149 27 2149 37 10
-testflight
-S 0 2149 39 2149 45 6
-review
-S 0 2149 47 2149 57 10
-production
-S 0 2150 3 2150 17 14
-not_applicable
-S 0 2150 19 2150 100 81
-a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2151 3 2151 11 8
 examples
-M 2 2152 5 2163 33
-S 0 2152 5 2152 15 10
+M 2 2145 5 2158 33
+S 0 2145 5 2145 15 10
 triggering
-L 1 2153 7 2157 31
-S 1 2153 9 2157 31 100
+L 1 2146 7 2151 31
+S 1 2146 9 2151 31 181
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Debug
+
+S 0 2152 5 2152 12 7
+passing
+L 1 2153 7 2158 33
+S 1 2153 9 2158 33 183
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Release
+
+M 10 2160 3 2181 33
+S 0 2160 3 2160 5 2
+id
+S 0 2160 7 2160 34 27
+bundle-id-per-configuration
+S 0 2161 3 2161 12 9
+checklist
+S 0 2161 14 2161 31 17
+bundle-id-matches
+S 0 2162 3 2162 11 8
+severity
+S 0 2162 13 2162 20 7
+warning
+S 0 2163 3 2163 8 5
+since
+S 0 2163 10 2163 15 5
+0.1.0
+S 0 2164 3 2164 8 5
+title
+S 0 2164 10 2164 68 58
+the configuration builds another bundle ID than the others
+S 0 2165 3 2165 12 9
+rationale
+S 0 2165 14 2165 302 288
+Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
+S 0 2166 3 2166 7 4
+help
+S 0 2166 9 2166 94 85
+test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
+S 0 2167 3 2167 15 12
+environments
+L 4 2167 17 2167 58
+S 0 2167 18 2167 25 7
+sandbox
+S 0 2167 27 2167 37 10
+testflight
+S 0 2167 39 2167 45 6
+review
+S 0 2167 47 2167 57 10
+production
+S 0 2168 3 2168 17 14
+not_applicable
+S 0 2168 19 2168 100 81
+a StoreKit configuration file in Xcode serves its products whatever the bundle ID
+S 0 2169 3 2169 11 8
+examples
+M 2 2170 5 2181 33
+S 0 2170 5 2170 15 10
+triggering
+L 1 2171 7 2175 31
+S 1 2171 9 2175 31 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 2158 5 2158 12 7
+S 0 2176 5 2176 12 7
 passing
-L 1 2159 7 2163 33
-S 1 2159 9 2163 33 102
+L 1 2177 7 2181 33
+S 1 2177 9 2181 33 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 8 2165 3 2180 29
-S 0 2165 3 2165 5 2
+M 8 2183 3 2198 29
+S 0 2183 3 2183 5 2
 id
-S 0 2165 7 2165 28 21
+S 0 2183 7 2183 28 21
 wrong-iap-entitlement
-S 0 2166 3 2166 12 9
+S 0 2184 3 2184 12 9
 checklist
-S 0 2166 14 2166 26 12
+S 0 2184 14 2184 26 12
 code-signing
-S 0 2167 3 2167 11 8
+S 0 2185 3 2185 11 8
 severity
-S 0 2167 13 2167 18 5
+S 0 2185 13 2185 18 5
 error
-S 0 2168 3 2168 8 5
+S 0 2186 3 2186 8 5
 since
-S 0 2168 10 2168 15 5
+S 0 2186 10 2186 15 5
 0.1.0
-S 0 2169 3 2169 8 5
+S 0 2187 3 2187 8 5
 title
-S 0 2169 10 2169 65 55
+S 0 2187 10 2187 65 55
 the entitlements have a key added "for In-App Purchase"
-S 0 2170 3 2170 12 9
+S 0 2188 3 2188 12 9
 rationale
-S 0 2170 14 2170 232 218
+S 0 2188 14 2188 232 218
 In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2171 3 2171 7 4
+S 0 2189 3 2189 7 4
 help
-S 0 2171 9 2171 69 60
+S 0 2189 9 2189 69 60
 remove the key; enable In-App Purchase on the App ID instead
-S 0 2172 3 2172 11 8
+S 0 2190 3 2190 11 8
 examples
-M 2 2173 5 2180 29
-S 0 2173 5 2173 15 10
+M 2 2191 5 2198 29
+S 0 2191 5 2191 15 10
 triggering
-L 1 2174 7 2176 79
-S 1 2174 9 2176 79 76
+L 1 2192 7 2194 79
+S 1 2192 9 2194 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2177 5 2177 12 7
+S 0 2195 5 2195 12 7
 passing
-L 1 2178 7 2180 29
-S 1 2178 9 2180 29 26
+L 1 2196 7 2198 29
+S 1 2196 9 2198 29 26
 app:
   entitlements: null
 
-M 8 2182 3 2199 55
-S 0 2182 3 2182 5 2
+M 8 2200 3 2217 55
+S 0 2200 3 2200 5 2
 id
-S 0 2182 7 2182 36 29
+S 0 2200 7 2200 36 29
 iap-capability-off-in-project
-S 0 2183 3 2183 12 9
+S 0 2201 3 2201 12 9
 checklist
-S 0 2183 14 2183 32 18
+S 0 2201 14 2201 32 18
 app-id-iap-enabled
-S 0 2184 3 2184 11 8
+S 0 2202 3 2202 11 8
 severity
-S 0 2184 13 2184 18 5
+S 0 2202 13 2202 18 5
 error
-S 0 2185 3 2185 8 5
+S 0 2203 3 2203 8 5
 since
-S 0 2185 10 2185 15 5
+S 0 2203 10 2203 15 5
 0.1.0
-S 0 2186 3 2186 8 5
+S 0 2204 3 2204 8 5
 title
-S 0 2186 10 2186 71 61
+S 0 2204 10 2204 71 61
 the Xcode project switches the In-App Purchase capability off
-S 0 2187 3 2187 12 9
+S 0 2205 3 2205 12 9
 rationale
-S 0 2187 14 2187 257 247
+S 0 2205 14 2205 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2188 3 2188 7 4
+S 0 2206 3 2206 7 4
 help
-S 0 2188 9 2188 58 49
+S 0 2206 9 2206 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2189 3 2189 11 8
+S 0 2207 3 2207 11 8
 examples
-M 2 2190 5 2199 55
-S 0 2190 5 2190 15 10
+M 2 2208 5 2217 55
+S 0 2208 5 2208 15 10
 triggering
-L 1 2191 7 2194 55
-S 1 2191 9 2194 55 118
+L 1 2209 7 2212 55
+S 1 2209 9 2212 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2195 5 2195 12 7
+S 0 2213 5 2213 12 7
 passing
-L 1 2196 7 2199 55
-S 1 2196 9 2199 55 106
+L 1 2214 7 2217 55
+S 1 2214 9 2217 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2201 3 2217 67
-S 0 2201 3 2201 5 2
-id
-S 0 2201 7 2201 35 28
-storekit-descriptor-mismatch
-S 0 2202 3 2202 12 9
-checklist
-S 0 2202 14 2202 36 22
-storekit-configuration
-S 0 2203 3 2203 11 8
-severity
-S 0 2203 13 2203 17 4
-note
-S 0 2204 3 2204 15 12
-context_only
-S 0 2204 17 2204 21 4
-true
-S 0 2205 3 2205 8 5
-since
-S 0 2205 10 2205 15 5
-0.1.0
-S 0 2206 3 2206 8 5
-title
-S 0 2206 10 2206 87 77
-the StoreKit configuration file and App Store Connect list different products
-S 0 2207 3 2207 12 9
-rationale
-S 0 2207 14 2207 222 208
-A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2208 3 2208 7 4
-help
-S 0 2208 9 2208 53 44
-keep the file in sync with App Store Connect
-S 0 2209 3 2209 11 8
-examples
-M 2 2210 5 2217 67
-S 0 2210 5 2210 15 10
-triggering
-L 1 2211 7 2213 83
-S 1 2211 9 2213 83 80
-app:
-  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
-
-S 0 2214 5 2214 12 7
-passing
-L 1 2215 7 2217 67
-S 1 2215 9 2217 67 64
-app:
-  storekit_configuration: ../catalog/PocketGarden.storekit
-
-M 10 2219 3 2236 110
+M 9 2219 3 2235 67
 S 0 2219 3 2219 5 2
 id
-S 0 2219 7 2219 36 29
-storekit-configuration-active
+S 0 2219 7 2219 35 28
+storekit-descriptor-mismatch
 S 0 2220 3 2220 12 9
 checklist
 S 0 2220 14 2220 36 22
 storekit-configuration
 S 0 2221 3 2221 11 8
 severity
-S 0 2221 13 2221 20 7
-warning
-S 0 2222 3 2222 8 5
-since
-S 0 2222 10 2222 15 5
-0.1.0
+S 0 2221 13 2221 17 4
+note
+S 0 2222 3 2222 15 12
+context_only
+S 0 2222 17 2222 21 4
+true
 S 0 2223 3 2223 8 5
+since
+S 0 2223 10 2223 15 5
+0.1.0
+S 0 2224 3 2224 8 5
 title
-S 0 2223 10 2223 71 61
-the scheme serves products from a StoreKit configuration file
-S 0 2224 3 2224 12 9
+S 0 2224 10 2224 87 77
+the StoreKit configuration file and App Store Connect list different products
+S 0 2225 3 2225 12 9
 rationale
-S 0 2224 14 2224 271 257
-With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2225 3 2225 7 4
+S 0 2225 14 2225 222 208
+A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
+S 0 2226 3 2226 7 4
 help
-S 1 2225 9 2225 120 109
-set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2226 3 2226 15 12
-environments
-L 4 2226 17 2226 58
-S 0 2226 18 2226 25 7
-sandbox
-S 0 2226 27 2226 37 10
-testflight
-S 0 2226 39 2226 45 6
-review
-S 0 2226 47 2226 57 10
-production
-S 0 2227 3 2227 17 14
-not_applicable
-S 0 2227 19 2227 69 50
-in the xcode environment the file is what you test
-S 0 2228 3 2228 11 8
+S 0 2226 9 2226 53 44
+keep the file in sync with App Store Connect
+S 0 2227 3 2227 11 8
 examples
-M 2 2229 5 2236 110
-S 0 2229 5 2229 15 10
+M 2 2228 5 2235 67
+S 0 2228 5 2228 15 10
 triggering
-L 1 2230 7 2232 102
-S 1 2230 9 2232 102 99
+L 1 2229 7 2231 83
+S 1 2229 9 2231 83 80
+app:
+  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
+
+S 0 2232 5 2232 12 7
+passing
+L 1 2233 7 2235 67
+S 1 2233 9 2235 67 64
+app:
+  storekit_configuration: ../catalog/PocketGarden.storekit
+
+M 10 2237 3 2254 110
+S 0 2237 3 2237 5 2
+id
+S 0 2237 7 2237 36 29
+storekit-configuration-active
+S 0 2238 3 2238 12 9
+checklist
+S 0 2238 14 2238 36 22
+storekit-configuration
+S 0 2239 3 2239 11 8
+severity
+S 0 2239 13 2239 20 7
+warning
+S 0 2240 3 2240 8 5
+since
+S 0 2240 10 2240 15 5
+0.1.0
+S 0 2241 3 2241 8 5
+title
+S 0 2241 10 2241 71 61
+the scheme serves products from a StoreKit configuration file
+S 0 2242 3 2242 12 9
+rationale
+S 0 2242 14 2242 271 257
+With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 2243 3 2243 7 4
+help
+S 1 2243 9 2243 120 109
+set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
+S 0 2244 3 2244 15 12
+environments
+L 4 2244 17 2244 58
+S 0 2244 18 2244 25 7
+sandbox
+S 0 2244 27 2244 37 10
+testflight
+S 0 2244 39 2244 45 6
+review
+S 0 2244 47 2244 57 10
+production
+S 0 2245 3 2245 17 14
+not_applicable
+S 0 2245 19 2245 69 50
+in the xcode environment the file is what you test
+S 0 2246 3 2246 11 8
+examples
+M 2 2247 5 2254 110
+S 0 2247 5 2247 15 10
+triggering
+L 1 2248 7 2250 102
+S 1 2248 9 2250 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2233 5 2233 12 7
+S 0 2251 5 2251 12 7
 passing
-L 1 2234 7 2236 110
-S 1 2234 9 2236 110 107
+L 1 2252 7 2254 110
+S 1 2252 9 2254 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2243 3 2261 122
-S 0 2243 3 2243 5 2
+M 13 2261 3 2279 122
+S 0 2261 3 2261 5 2
 id
-S 0 2243 7 2243 34 27
+S 0 2261 7 2261 34 27
 storekit-product-id-charset
-S 0 2244 3 2244 12 9
+S 0 2262 3 2262 12 9
 checklist
-S 0 2244 14 2244 36 22
+S 0 2262 14 2262 36 22
 storekit-configuration
-S 0 2245 3 2245 8 5
+S 0 2263 3 2263 8 5
 input
-S 0 2245 10 2245 18 8
+S 0 2263 10 2263 18 8
 storekit
-S 0 2246 3 2246 11 8
+S 0 2264 3 2264 11 8
 severity
-S 0 2246 13 2246 17 4
+S 0 2264 13 2264 17 4
 note
-S 0 2247 3 2247 8 5
+S 0 2265 3 2265 8 5
 since
-S 0 2247 10 2247 15 5
+S 0 2265 10 2265 15 5
 0.1.0
-S 0 2248 3 2248 14 11
+S 0 2266 3 2266 14 11
 store_limit
-S 0 2248 16 2248 20 4
+S 0 2266 16 2266 20 4
 true
-S 0 2249 3 2249 8 5
+S 0 2267 3 2267 8 5
 title
-S 0 2249 10 2249 100 90
+S 0 2267 10 2267 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2250 3 2250 12 9
+S 0 2268 3 2268 12 9
 rationale
-S 0 2250 14 2250 325 311
+S 0 2268 14 2268 325 311
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file checked on its own as a catalog of the store's products should hold IDs the store can have. The file the app's Run uses is not judged (the requested IDs are, by the request rules).
-S 0 2251 3 2251 7 4
+S 0 2269 3 2269 7 4
 help
-S 0 2251 9 2251 51 42
+S 0 2269 9 2269 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2252 3 2252 8 5
+S 0 2270 3 2270 8 5
 check
-M 2 2252 10 2252 45
-S 0 2252 12 2252 16 4
+M 2 2270 10 2270 45
+S 0 2270 12 2270 16 4
 each
-S 0 2252 18 2252 25 7
+S 0 2270 18 2270 25 7
 product
-S 0 2252 27 2252 32 5
+S 0 2270 27 2270 32 5
 field
-S 0 2252 34 2252 43 9
+S 0 2270 34 2270 43 9
 productID
-S 0 2253 3 2253 10 7
+S 0 2271 3 2271 10 7
 options
-M 1 2253 12 2253 42
-S 0 2253 14 2253 21 7
+M 1 2271 12 2271 42
+S 0 2271 14 2271 21 7
 pattern
-S 1 2253 23 2253 40 15
+S 1 2271 23 2271 40 15
 [A-Za-z0-9._-]+
-S 0 2254 3 2254 10 7
+S 0 2272 3 2272 10 7
 message
-S 1 2254 12 2254 91 77
+S 1 2272 12 2272 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2255 3 2255 11 8
+S 0 2273 3 2273 11 8
 examples
-M 2 2256 5 2261 122
-S 0 2256 5 2256 15 10
+M 2 2274 5 2279 122
+S 0 2274 5 2274 15 10
 triggering
-L 1 2257 7 2258 123
-S 1 2257 9 2258 123 115
+L 1 2275 7 2276 123
+S 1 2275 9 2276 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2259 5 2259 12 7
+S 0 2277 5 2277 12 7
 passing
-L 1 2260 7 2261 122
-S 1 2260 9 2261 122 114
+L 1 2278 7 2279 122
+S 1 2278 9 2279 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2263 3 2281 67
-S 0 2263 3 2263 5 2
+M 13 2281 3 2299 67
+S 0 2281 3 2281 5 2
 id
-S 0 2263 7 2263 33 26
+S 0 2281 7 2281 33 26
 storekit-product-id-length
-S 0 2264 3 2264 12 9
+S 0 2282 3 2282 12 9
 checklist
-S 0 2264 14 2264 36 22
+S 0 2282 14 2282 36 22
 storekit-configuration
-S 0 2265 3 2265 8 5
+S 0 2283 3 2283 8 5
 input
-S 0 2265 10 2265 18 8
+S 0 2283 10 2283 18 8
 storekit
-S 0 2266 3 2266 11 8
+S 0 2284 3 2284 11 8
 severity
-S 0 2266 13 2266 17 4
+S 0 2284 13 2284 17 4
 note
-S 0 2267 3 2267 8 5
+S 0 2285 3 2285 8 5
 since
-S 0 2267 10 2267 15 5
+S 0 2285 10 2285 15 5
 0.1.0
-S 0 2268 3 2268 14 11
+S 0 2286 3 2286 14 11
 store_limit
-S 0 2268 16 2268 20 4
+S 0 2286 16 2286 20 4
 true
-S 0 2269 3 2269 8 5
+S 0 2287 3 2287 8 5
 title
-S 0 2269 10 2269 64 54
+S 0 2287 10 2287 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2270 3 2270 12 9
+S 0 2288 3 2288 12 9
 rationale
-S 0 2270 14 2270 102 88
+S 0 2288 14 2288 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2271 3 2271 7 4
+S 0 2289 3 2289 7 4
 help
-S 0 2271 9 2271 67 58
+S 0 2289 9 2289 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2272 3 2272 8 5
+S 0 2290 3 2290 8 5
 check
-M 2 2272 10 2272 45
-S 0 2272 12 2272 16 4
+M 2 2290 10 2290 45
+S 0 2290 12 2290 16 4
 each
-S 0 2272 18 2272 25 7
+S 0 2290 18 2290 25 7
 product
-S 0 2272 27 2272 32 5
+S 0 2290 27 2290 32 5
 field
-S 0 2272 34 2272 43 9
+S 0 2290 34 2290 43 9
 productID
-S 0 2273 3 2273 10 7
+S 0 2291 3 2291 10 7
 options
-M 1 2273 12 2273 31
-S 0 2273 14 2273 24 10
+M 1 2291 12 2291 31
+S 0 2291 14 2291 24 10
 max_length
-S 0 2273 26 2273 29 3
+S 0 2291 26 2291 29 3
 100
-S 0 2274 3 2274 10 7
+S 0 2292 3 2292 10 7
 message
-S 1 2274 12 2274 87 73
+S 1 2292 12 2292 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2275 3 2275 11 8
+S 0 2293 3 2293 11 8
 examples
-M 2 2276 5 2281 67
-S 0 2276 5 2276 15 10
+M 2 2294 5 2299 67
+S 0 2294 5 2294 15 10
 triggering
-L 1 2277 7 2278 135
-S 1 2277 9 2278 135 127
+L 1 2295 7 2296 135
+S 1 2295 9 2296 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2279 5 2279 12 7
+S 0 2297 5 2297 12 7
 passing
-L 1 2280 7 2281 67
-S 1 2280 9 2281 67 59
+L 1 2298 7 2299 67
+S 1 2298 9 2299 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2283 3 2301 100
-S 0 2283 3 2283 5 2
+M 13 2301 3 2319 100
+S 0 2301 3 2301 5 2
 id
-S 0 2283 7 2283 37 30
+S 0 2301 7 2301 37 30
 storekit-reference-name-length
-S 0 2284 3 2284 12 9
+S 0 2302 3 2302 12 9
 checklist
-S 0 2284 14 2284 36 22
+S 0 2302 14 2302 36 22
 storekit-configuration
-S 0 2285 3 2285 8 5
+S 0 2303 3 2303 8 5
 input
-S 0 2285 10 2285 18 8
+S 0 2303 10 2303 18 8
 storekit
-S 0 2286 3 2286 11 8
+S 0 2304 3 2304 11 8
 severity
-S 0 2286 13 2286 17 4
+S 0 2304 13 2304 17 4
 note
-S 0 2287 3 2287 8 5
+S 0 2305 3 2305 8 5
 since
-S 0 2287 10 2287 15 5
+S 0 2305 10 2305 15 5
 0.1.0
-S 0 2288 3 2288 14 11
+S 0 2306 3 2306 14 11
 store_limit
-S 0 2288 16 2288 20 4
+S 0 2306 16 2306 20 4
 true
-S 0 2289 3 2289 8 5
+S 0 2307 3 2307 8 5
 title
-S 0 2289 10 2289 68 58
+S 0 2307 10 2307 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2290 3 2290 12 9
+S 0 2308 3 2308 12 9
 rationale
-S 0 2290 14 2290 105 91
+S 0 2308 14 2308 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2291 3 2291 7 4
+S 0 2309 3 2309 7 4
 help
-S 0 2291 9 2291 71 62
+S 0 2309 9 2309 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2292 3 2292 8 5
+S 0 2310 3 2310 8 5
 check
-M 2 2292 10 2292 49
-S 0 2292 12 2292 16 4
+M 2 2310 10 2310 49
+S 0 2310 12 2310 16 4
 each
-S 0 2292 18 2292 25 7
+S 0 2310 18 2310 25 7
 product
-S 0 2292 27 2292 32 5
+S 0 2310 27 2310 32 5
 field
-S 0 2292 34 2292 47 13
+S 0 2310 34 2310 47 13
 referenceName
-S 0 2293 3 2293 10 7
+S 0 2311 3 2311 10 7
 options
-M 1 2293 12 2293 30
-S 0 2293 14 2293 24 10
+M 1 2311 12 2311 30
+S 0 2311 14 2311 24 10
 max_length
-S 0 2293 26 2293 28 2
+S 0 2311 26 2311 28 2
 64
-S 0 2294 3 2294 10 7
+S 0 2312 3 2312 10 7
 message
-S 1 2294 12 2294 106 92
+S 1 2312 12 2312 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2295 3 2295 11 8
+S 0 2313 3 2313 11 8
 examples
-M 2 2296 5 2301 100
-S 0 2296 5 2296 15 10
+M 2 2314 5 2319 100
+S 0 2314 5 2314 15 10
 triggering
-L 1 2297 7 2298 159
-S 1 2297 9 2298 159 151
+L 1 2315 7 2316 159
+S 1 2315 9 2316 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2299 5 2299 12 7
+S 0 2317 5 2317 12 7
 passing
-L 1 2300 7 2301 100
-S 1 2300 9 2301 100 92
+L 1 2318 7 2319 100
+S 1 2318 9 2319 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2303 3 2321 143
-S 0 2303 3 2303 5 2
+M 13 2321 3 2339 143
+S 0 2321 3 2321 5 2
 id
-S 0 2303 7 2303 35 28
+S 0 2321 7 2321 35 28
 storekit-display-name-length
-S 0 2304 3 2304 12 9
+S 0 2322 3 2322 12 9
 checklist
-S 0 2304 14 2304 36 22
+S 0 2322 14 2322 36 22
 storekit-configuration
-S 0 2305 3 2305 8 5
+S 0 2323 3 2323 8 5
 input
-S 0 2305 10 2305 18 8
+S 0 2323 10 2323 18 8
 storekit
-S 0 2306 3 2306 11 8
+S 0 2324 3 2324 11 8
 severity
-S 0 2306 13 2306 17 4
+S 0 2324 13 2324 17 4
 note
-S 0 2307 3 2307 8 5
+S 0 2325 3 2325 8 5
 since
-S 0 2307 10 2307 15 5
+S 0 2325 10 2325 15 5
 0.1.0
-S 0 2308 3 2308 14 11
+S 0 2326 3 2326 14 11
 store_limit
-S 0 2308 16 2308 20 4
+S 0 2326 16 2326 20 4
 true
-S 0 2309 3 2309 8 5
+S 0 2327 3 2327 8 5
 title
-S 0 2309 10 2309 79 69
+S 0 2327 10 2327 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2310 3 2310 12 9
+S 0 2328 3 2328 12 9
 rationale
-S 0 2310 14 2310 100 86
+S 0 2328 14 2328 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2311 3 2311 7 4
+S 0 2329 3 2329 7 4
 help
-S 0 2311 9 2311 72 63
+S 0 2329 9 2329 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2312 3 2312 8 5
+S 0 2330 3 2330 8 5
 check
-M 2 2312 10 2312 61
-S 0 2312 12 2312 16 4
+M 2 2330 10 2330 61
+S 0 2330 12 2330 16 4
 each
-S 0 2312 18 2312 25 7
+S 0 2330 18 2330 25 7
 product
-S 0 2312 27 2312 32 5
+S 0 2330 27 2330 32 5
 field
-S 0 2312 34 2312 59 25
+S 0 2330 34 2330 59 25
 localizations.displayName
-S 0 2313 3 2313 10 7
+S 0 2331 3 2331 10 7
 options
-M 2 2313 12 2313 45
-S 0 2313 14 2313 24 10
+M 2 2331 12 2331 45
+S 0 2331 14 2331 24 10
 min_length
-S 0 2313 26 2313 27 1
+S 0 2331 26 2331 27 1
 2
-S 0 2313 29 2313 39 10
+S 0 2331 29 2331 39 10
 max_length
-S 0 2313 41 2313 43 2
+S 0 2331 41 2331 43 2
 30
-S 0 2314 3 2314 10 7
+S 0 2332 3 2332 10 7
 message
-S 1 2314 12 2314 131 117
+S 1 2332 12 2332 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2315 3 2315 11 8
+S 0 2333 3 2333 11 8
 examples
-M 2 2316 5 2321 143
-S 0 2316 5 2316 15 10
+M 2 2334 5 2339 143
+S 0 2334 5 2334 15 10
 triggering
-L 1 2317 7 2318 168
-S 1 2317 9 2318 168 160
+L 1 2335 7 2336 168
+S 1 2335 9 2336 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2319 5 2319 12 7
+S 0 2337 5 2337 12 7
 passing
-L 1 2320 7 2321 143
-S 1 2320 9 2321 143 135
+L 1 2338 7 2339 143
+S 1 2338 9 2339 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2323 3 2341 164
-S 0 2323 3 2323 5 2
+M 13 2341 3 2359 164
+S 0 2341 3 2341 5 2
 id
-S 0 2323 7 2323 34 27
+S 0 2341 7 2341 34 27
 storekit-description-length
-S 0 2324 3 2324 12 9
+S 0 2342 3 2342 12 9
 checklist
-S 0 2324 14 2324 36 22
+S 0 2342 14 2342 36 22
 storekit-configuration
-S 0 2325 3 2325 8 5
+S 0 2343 3 2343 8 5
 input
-S 0 2325 10 2325 18 8
+S 0 2343 10 2343 18 8
 storekit
-S 0 2326 3 2326 11 8
+S 0 2344 3 2344 11 8
 severity
-S 0 2326 13 2326 17 4
+S 0 2344 13 2344 17 4
 note
-S 0 2327 3 2327 8 5
+S 0 2345 3 2345 8 5
 since
-S 0 2327 10 2327 15 5
+S 0 2345 10 2345 15 5
 0.1.0
-S 0 2328 3 2328 14 11
+S 0 2346 3 2346 14 11
 store_limit
-S 0 2328 16 2328 20 4
+S 0 2346 16 2346 20 4
 true
-S 0 2329 3 2329 8 5
+S 0 2347 3 2347 8 5
 title
-S 0 2329 10 2329 65 55
+S 0 2347 10 2347 65 55
 a description in the StoreKit configuration is too long
-S 0 2330 3 2330 12 9
+S 0 2348 3 2348 12 9
 rationale
-S 0 2330 14 2330 102 88
+S 0 2348 14 2348 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2331 3 2331 7 4
+S 0 2349 3 2349 7 4
 help
-S 0 2331 9 2331 68 59
+S 0 2349 9 2349 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2332 3 2332 8 5
+S 0 2350 3 2350 8 5
 check
-M 2 2332 10 2332 61
-S 0 2332 12 2332 16 4
+M 2 2350 10 2350 61
+S 0 2350 12 2350 16 4
 each
-S 0 2332 18 2332 25 7
+S 0 2350 18 2350 25 7
 product
-S 0 2332 27 2332 32 5
+S 0 2350 27 2350 32 5
 field
-S 0 2332 34 2332 59 25
+S 0 2350 34 2350 59 25
 localizations.description
-S 0 2333 3 2333 10 7
+S 0 2351 3 2351 10 7
 options
-M 1 2333 12 2333 30
-S 0 2333 14 2333 24 10
+M 1 2351 12 2351 30
+S 0 2351 14 2351 24 10
 max_length
-S 0 2333 26 2333 28 2
+S 0 2351 26 2351 28 2
 45
-S 0 2334 3 2334 10 7
+S 0 2352 3 2352 10 7
 message
-S 1 2334 12 2334 103 89
+S 1 2352 12 2352 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2335 3 2335 11 8
+S 0 2353 3 2353 11 8
 examples
-M 2 2336 5 2341 164
-S 0 2336 5 2336 15 10
+M 2 2354 5 2359 164
+S 0 2354 5 2354 15 10
 triggering
-L 1 2337 7 2338 183
-S 1 2337 9 2338 183 175
+L 1 2355 7 2356 183
+S 1 2355 9 2356 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2339 5 2339 12 7
+S 0 2357 5 2357 12 7
 passing
-L 1 2340 7 2341 164
-S 1 2340 9 2341 164 156
+L 1 2358 7 2359 164
+S 1 2358 9 2359 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2343 3 2357 126
-S 0 2343 3 2343 5 2
+M 9 2361 3 2375 126
+S 0 2361 3 2361 5 2
 id
-S 0 2343 7 2343 36 29
+S 0 2361 7 2361 36 29
 storekit-duplicate-product-id
-S 0 2344 3 2344 12 9
+S 0 2362 3 2362 12 9
 checklist
-S 0 2344 14 2344 36 22
+S 0 2362 14 2362 36 22
 storekit-configuration
-S 0 2345 3 2345 8 5
+S 0 2363 3 2363 8 5
 input
-S 0 2345 10 2345 18 8
+S 0 2363 10 2363 18 8
 storekit
-S 0 2346 3 2346 11 8
+S 0 2364 3 2364 11 8
 severity
-S 0 2346 13 2346 18 5
+S 0 2364 13 2364 18 5
 error
-S 0 2347 3 2347 8 5
+S 0 2365 3 2365 8 5
 since
-S 0 2347 10 2347 15 5
+S 0 2365 10 2365 15 5
 0.1.0
-S 0 2348 3 2348 8 5
+S 0 2366 3 2366 8 5
 title
-S 0 2348 10 2348 66 56
+S 0 2366 10 2366 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2349 3 2349 12 9
+S 0 2367 3 2367 12 9
 rationale
-S 0 2349 14 2349 113 99
+S 0 2367 14 2367 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2350 3 2350 7 4
+S 0 2368 3 2368 7 4
 help
-S 0 2350 9 2350 59 50
+S 0 2368 9 2368 59 50
 remove the duplicate or give it its own product ID
-S 0 2351 3 2351 11 8
+S 0 2369 3 2369 11 8
 examples
-M 2 2352 5 2357 126
-S 0 2352 5 2352 15 10
+M 2 2370 5 2375 126
+S 0 2370 5 2370 15 10
 triggering
-L 1 2353 7 2354 123
-S 1 2353 9 2354 123 115
+L 1 2371 7 2372 123
+S 1 2371 9 2372 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2355 5 2355 12 7
+S 0 2373 5 2373 12 7
 passing
-L 1 2356 7 2357 126
-S 1 2356 9 2357 126 118
+L 1 2374 7 2375 126
+S 1 2374 9 2375 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 10 2359 3 2374 186
-S 0 2359 3 2359 5 2
+M 10 2377 3 2392 186
+S 0 2377 3 2377 5 2
 id
-S 0 2359 7 2359 35 28
+S 0 2377 7 2377 35 28
 storekit-group-not-localized
-S 0 2360 3 2360 12 9
+S 0 2378 3 2378 12 9
 checklist
-S 0 2360 14 2360 36 22
+S 0 2378 14 2378 36 22
 storekit-configuration
-S 0 2361 3 2361 8 5
+S 0 2379 3 2379 8 5
 input
-S 0 2361 10 2361 18 8
+S 0 2379 10 2379 18 8
 storekit
-S 0 2362 3 2362 11 8
+S 0 2380 3 2380 11 8
 severity
-S 0 2362 13 2362 17 4
+S 0 2380 13 2380 17 4
 note
-S 0 2363 3 2363 14 11
+S 0 2381 3 2381 14 11
 store_limit
-S 0 2363 16 2363 20 4
+S 0 2381 16 2381 20 4
 true
-S 0 2364 3 2364 8 5
+S 0 2382 3 2382 8 5
 since
-S 0 2364 10 2364 15 5
+S 0 2382 10 2382 15 5
 0.1.0
-S 0 2365 3 2365 8 5
+S 0 2383 3 2383 8 5
 title
-S 0 2365 10 2365 90 80
+S 0 2383 10 2383 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2366 3 2366 12 9
+S 0 2384 3 2384 12 9
 rationale
-S 0 2366 14 2366 381 367
+S 0 2384 14 2384 381 367
 App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
-S 0 2367 3 2367 7 4
+S 0 2385 3 2385 7 4
 help
-S 0 2367 9 2367 60 51
+S 0 2385 9 2385 60 51
 add a localization with a display name to the group
-S 0 2368 3 2368 11 8
+S 0 2386 3 2386 11 8
 examples
-M 2 2369 5 2374 186
-S 0 2369 5 2369 15 10
+M 2 2387 5 2392 186
+S 0 2387 5 2387 15 10
 triggering
-L 1 2370 7 2371 126
-S 1 2370 9 2371 126 118
+L 1 2388 7 2389 126
+S 1 2388 9 2389 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2372 5 2372 12 7
+S 0 2390 5 2390 12 7
 passing
-L 1 2373 7 2374 186
-S 1 2373 9 2374 186 178
+L 1 2391 7 2392 186
+S 1 2391 9 2392 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 9 2376 3 2390 95
-S 0 2376 3 2376 5 2
+M 9 2394 3 2408 95
+S 0 2394 3 2394 5 2
 id
-S 0 2376 7 2376 27 20
+S 0 2394 7 2394 27 20
 storekit-placeholder
-S 0 2377 3 2377 12 9
+S 0 2395 3 2395 12 9
 checklist
-S 0 2377 14 2377 36 22
+S 0 2395 14 2395 36 22
 storekit-configuration
-S 0 2378 3 2378 8 5
+S 0 2396 3 2396 8 5
 input
-S 0 2378 10 2378 18 8
+S 0 2396 10 2396 18 8
 storekit
-S 0 2379 3 2379 11 8
+S 0 2397 3 2397 11 8
 severity
-S 0 2379 13 2379 17 4
+S 0 2397 13 2397 17 4
 note
-S 0 2380 3 2380 8 5
+S 0 2398 3 2398 8 5
 since
-S 0 2380 10 2380 15 5
+S 0 2398 10 2398 15 5
 0.1.0
-S 0 2381 3 2381 8 5
+S 0 2399 3 2399 8 5
 title
-S 0 2381 10 2381 74 64
+S 0 2399 10 2399 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2382 3 2382 12 9
+S 0 2400 3 2400 12 9
 rationale
-S 0 2382 14 2382 246 234
+S 0 2400 14 2400 246 234
 Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
-S 0 2383 3 2383 7 4
+S 0 2401 3 2401 7 4
 help
-S 0 2383 9 2383 52 43
+S 0 2401 9 2401 52 43
 replace the placeholder with the real value
-S 0 2384 3 2384 11 8
+S 0 2402 3 2402 11 8
 examples
-M 2 2385 5 2390 95
-S 0 2385 5 2385 15 10
+M 2 2403 5 2408 95
+S 0 2403 5 2403 15 10
 triggering
-L 1 2386 7 2387 79
-S 1 2386 9 2387 79 71
+L 1 2404 7 2405 79
+S 1 2404 9 2405 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2388 5 2388 12 7
+S 0 2406 5 2406 12 7
 passing
-L 1 2389 7 2390 95
-S 1 2389 9 2390 95 87
+L 1 2407 7 2408 95
+S 1 2407 9 2408 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2392 3 2406 130
-S 0 2392 3 2392 5 2
+M 9 2410 3 2424 130
+S 0 2410 3 2410 5 2
 id
-S 0 2392 7 2392 37 30
+S 0 2410 7 2410 37 30
 storekit-load-products-failure
-S 0 2393 3 2393 12 9
+S 0 2411 3 2411 12 9
 checklist
-S 0 2393 14 2393 36 22
+S 0 2411 14 2411 36 22
 storekit-configuration
-S 0 2394 3 2394 8 5
+S 0 2412 3 2412 8 5
 input
-S 0 2394 10 2394 18 8
+S 0 2412 10 2412 18 8
 storekit
-S 0 2395 3 2395 11 8
+S 0 2413 3 2413 11 8
 severity
-S 0 2395 13 2395 18 5
+S 0 2413 13 2413 18 5
 error
-S 0 2396 3 2396 8 5
+S 0 2414 3 2414 8 5
 since
-S 0 2396 10 2396 15 5
+S 0 2414 10 2414 15 5
 0.1.0
-S 0 2397 3 2397 8 5
+S 0 2415 3 2415 8 5
 title
-S 0 2397 10 2397 72 62
+S 0 2415 10 2415 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2398 3 2398 12 9
+S 0 2416 3 2416 12 9
 rationale
-S 0 2398 14 2398 274 262
+S 0 2416 14 2416 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2399 3 2399 7 4
+S 0 2417 3 2417 7 4
 help
-S 0 2399 9 2399 83 74
+S 0 2417 9 2417 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2400 3 2400 11 8
+S 0 2418 3 2418 11 8
 examples
-M 2 2401 5 2406 130
-S 0 2401 5 2401 15 10
+M 2 2419 5 2424 130
+S 0 2419 5 2419 15 10
 triggering
-L 1 2402 7 2403 129
-S 1 2402 9 2403 129 121
+L 1 2420 7 2421 129
+S 1 2420 9 2421 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2404 5 2404 12 7
+S 0 2422 5 2422 12 7
 passing
-L 1 2405 7 2406 130
-S 1 2405 9 2406 130 122
+L 1 2423 7 2424 130
+S 1 2423 9 2424 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 10 2408 3 2425 27
-S 0 2408 3 2408 5 2
+M 10 2426 3 2443 27
+S 0 2426 3 2426 5 2
 id
-S 0 2408 7 2408 27 20
+S 0 2426 7 2426 27 20
 storekit-private-key
-S 0 2409 3 2409 12 9
+S 0 2427 3 2427 12 9
 checklist
-S 0 2409 14 2409 36 22
+S 0 2427 14 2427 36 22
 storekit-configuration
-S 0 2410 3 2410 8 5
+S 0 2428 3 2428 8 5
 input
-S 0 2410 10 2410 18 8
+S 0 2428 10 2428 18 8
 storekit
-S 0 2411 3 2411 11 8
+S 0 2429 3 2429 11 8
 severity
-S 0 2411 13 2411 20 7
+S 0 2429 13 2429 20 7
 warning
-S 0 2412 3 2412 15 12
+S 0 2430 3 2430 15 12
 context_only
-S 0 2412 17 2412 21 4
+S 0 2430 17 2430 21 4
 true
-S 0 2413 3 2413 8 5
+S 0 2431 3 2431 8 5
 since
-S 0 2413 10 2413 15 5
+S 0 2431 10 2431 15 5
 0.1.0
-S 0 2414 3 2414 8 5
+S 0 2432 3 2432 8 5
 title
-S 0 2414 10 2414 77 67
+S 0 2432 10 2432 77 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2415 3 2415 12 9
+S 0 2433 3 2433 12 9
 rationale
-S 0 2415 14 2415 343 329
+S 0 2433 14 2433 343 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2416 3 2416 7 4
+S 0 2434 3 2434 7 4
 help
-S 0 2416 9 2416 52 43
+S 0 2434 9 2434 52 43
 remove the key pair from the committed file
-S 0 2417 3 2417 11 8
+S 0 2435 3 2435 11 8
 examples
-M 2 2418 5 2425 27
-S 0 2418 5 2418 15 10
+M 2 2436 5 2443 27
+S 0 2436 5 2436 15 10
 triggering
-L 2 2419 7 2422 146
-S 1 2419 9 2420 144 136
+L 2 2437 7 2440 146
+S 1 2437 9 2438 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2421 9 2422 146 138
+S 1 2439 9 2440 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2423 5 2423 12 7
+S 0 2441 5 2441 12 7
 passing
-L 1 2424 7 2425 27
-S 1 2424 9 2425 27 19
+L 1 2442 7 2443 27
+S 1 2442 9 2443 27 19
 { "products": [] }
 
-M 11 2431 3 2451 115
-S 0 2431 3 2431 5 2
+M 11 2449 3 2469 115
+S 0 2449 3 2449 5 2
 id
-S 0 2431 7 2431 25 18
+S 0 2449 7 2449 25 18
 asc-request-failed
-S 0 2432 3 2432 12 9
+S 0 2450 3 2450 12 9
 checklist
-S 0 2432 14 2432 28 14
+S 0 2450 14 2450 28 14
 product-exists
-S 0 2433 3 2433 8 5
+S 0 2451 3 2451 8 5
 input
-S 0 2433 10 2433 13 3
+S 0 2451 10 2451 13 3
 asc
-S 0 2434 3 2434 11 8
+S 0 2452 3 2452 11 8
 severity
-S 0 2434 13 2434 20 7
+S 0 2452 13 2452 20 7
 warning
-S 0 2435 3 2435 15 12
+S 0 2453 3 2453 15 12
 context_only
-S 0 2435 17 2435 21 4
+S 0 2453 17 2453 21 4
 true
-S 0 2436 3 2436 8 5
+S 0 2454 3 2454 8 5
 since
-S 0 2436 10 2436 15 5
+S 0 2454 10 2454 15 5
 0.1.0
-S 0 2437 3 2437 9 6
+S 0 2455 3 2455 9 6
 status
-S 0 2437 11 2437 18 7
+S 0 2455 11 2455 18 7
 preview
-S 0 2438 3 2438 8 5
+S 0 2456 3 2456 8 5
 title
-S 0 2438 10 2438 68 58
+S 0 2456 10 2456 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2439 3 2439 12 9
+S 0 2457 3 2457 12 9
 rationale
-S 0 2439 14 2439 350 336
+S 0 2457 14 2457 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2440 3 2440 7 4
+S 0 2458 3 2458 7 4
 help
-S 0 2440 9 2440 91 82
+S 0 2458 9 2458 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2441 3 2441 11 8
+S 0 2459 3 2459 11 8
 examples
-M 2 2442 5 2451 115
-S 0 2442 5 2442 15 10
+M 2 2460 5 2469 115
+S 0 2460 5 2460 15 10
 triggering
-L 1 2443 7 2448 82
-S 1 2443 9 2448 82 317
+L 1 2461 7 2466 82
+S 1 2461 9 2466 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2449 5 2449 12 7
+S 0 2467 5 2467 12 7
 passing
-L 1 2450 7 2451 115
-S 1 2450 9 2451 115 107
+L 1 2468 7 2469 115
+S 1 2468 9 2469 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 11 2453 3 2475 103
-S 0 2453 3 2453 5 2
+M 11 2471 3 2493 103
+S 0 2471 3 2471 5 2
 id
-S 0 2453 7 2453 33 26
+S 0 2471 7 2471 33 26
 asc-snapshot-repeated-link
-S 0 2454 3 2454 12 9
+S 0 2472 3 2472 12 9
 checklist
-S 0 2454 14 2454 28 14
+S 0 2472 14 2472 28 14
 product-exists
-S 0 2455 3 2455 8 5
+S 0 2473 3 2473 8 5
 input
-S 0 2455 10 2455 13 3
+S 0 2473 10 2473 13 3
 asc
-S 0 2456 3 2456 11 8
+S 0 2474 3 2474 11 8
 severity
-S 0 2456 13 2456 20 7
+S 0 2474 13 2474 20 7
 warning
-S 0 2457 3 2457 15 12
+S 0 2475 3 2475 15 12
 context_only
-S 0 2457 17 2457 21 4
+S 0 2475 17 2475 21 4
 true
-S 0 2458 3 2458 8 5
+S 0 2476 3 2476 8 5
 since
-S 0 2458 10 2458 15 5
+S 0 2476 10 2476 15 5
 0.1.0
-S 0 2459 3 2459 9 6
+S 0 2477 3 2477 9 6
 status
-S 0 2459 11 2459 18 7
+S 0 2477 11 2477 18 7
 preview
-S 0 2460 3 2460 8 5
+S 0 2478 3 2478 8 5
 title
-S 0 2460 10 2460 61 51
+S 0 2478 10 2478 61 51
 the snapshot lists a linked resource more than once
-S 0 2461 3 2461 12 9
+S 0 2479 3 2479 12 9
 rationale
-S 0 2461 14 2461 324 310
+S 0 2479 14 2479 324 310
 App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
-S 0 2462 3 2462 7 4
+S 0 2480 3 2480 7 4
 help
-S 0 2462 9 2462 58 49
+S 0 2480 9 2480 58 49
 pull the snapshot again with `iapdoctor asc pull`
-S 0 2463 3 2463 11 8
+S 0 2481 3 2481 11 8
 examples
-M 2 2464 5 2475 103
-S 0 2464 5 2464 15 10
+M 2 2482 5 2493 103
+S 0 2482 5 2482 15 10
 triggering
-L 1 2465 7 2469 103
-S 1 2465 9 2469 103 305
+L 1 2483 7 2487 103
+S 1 2483 9 2487 103 305
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-S 0 2470 5 2470 12 7
+S 0 2488 5 2488 12 7
 passing
-L 1 2471 7 2475 103
-S 1 2471 9 2475 103 256
+L 1 2489 7 2493 103
+S 1 2489 9 2493 103 256
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2477 3 2494 23
-S 0 2477 3 2477 5 2
+M 10 2495 3 2512 23
+S 0 2495 3 2495 5 2
 id
-S 0 2477 7 2477 27 20
+S 0 2495 7 2495 27 20
 asc-agreement-lapsed
-S 0 2478 3 2478 12 9
+S 0 2496 3 2496 12 9
 checklist
-S 0 2478 14 2478 31 17
+S 0 2496 14 2496 31 17
 developer-program
-S 0 2479 3 2479 8 5
+S 0 2497 3 2497 8 5
 input
-S 0 2479 10 2479 13 3
+S 0 2497 10 2497 13 3
 asc
-S 0 2480 3 2480 11 8
+S 0 2498 3 2498 11 8
 severity
-S 0 2480 13 2480 18 5
+S 0 2498 13 2498 18 5
 error
-S 0 2481 3 2481 8 5
+S 0 2499 3 2499 8 5
 since
-S 0 2481 10 2481 15 5
+S 0 2499 10 2499 15 5
 0.1.0
-S 0 2482 3 2482 9 6
+S 0 2500 3 2500 9 6
 status
-S 0 2482 11 2482 18 7
+S 0 2500 11 2500 18 7
 preview
-S 0 2483 3 2483 8 5
+S 0 2501 3 2501 8 5
 title
-S 0 2483 10 2483 85 75
+S 0 2501 10 2501 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2484 3 2484 12 9
+S 0 2502 3 2502 12 9
 rationale
-S 0 2484 14 2484 312 298
+S 0 2502 14 2502 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2485 3 2485 7 4
+S 0 2503 3 2503 7 4
 help
-S 0 2485 9 2485 120 113
+S 0 2503 9 2503 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2486 3 2486 11 8
+S 0 2504 3 2504 11 8
 examples
-M 2 2487 5 2494 23
-S 0 2487 5 2487 15 10
+M 2 2505 5 2512 23
+S 0 2505 5 2505 15 10
 triggering
-L 1 2488 7 2491 77
-S 1 2488 9 2491 77 174
+L 1 2506 7 2509 77
+S 1 2506 9 2509 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2492 5 2492 12 7
+S 0 2510 5 2510 12 7
 passing
-L 1 2493 7 2494 23
-S 1 2493 9 2494 23 15
+L 1 2511 7 2512 23
+S 1 2511 9 2512 23 15
 { "data": [] }
 
-M 10 2496 3 2514 87
-S 0 2496 3 2496 5 2
+M 10 2514 3 2532 87
+S 0 2514 3 2514 5 2
 id
-S 0 2496 7 2496 29 22
+S 0 2514 7 2514 29 22
 asc-snapshot-other-app
-S 0 2497 3 2497 12 9
+S 0 2515 3 2515 12 9
 checklist
-S 0 2497 14 2497 31 17
+S 0 2515 14 2515 31 17
 bundle-id-matches
-S 0 2498 3 2498 8 5
+S 0 2516 3 2516 8 5
 input
-S 0 2498 10 2498 13 3
+S 0 2516 10 2516 13 3
 asc
-S 0 2499 3 2499 11 8
+S 0 2517 3 2517 11 8
 severity
-S 0 2499 13 2499 18 5
+S 0 2517 13 2517 18 5
 error
-S 0 2500 3 2500 8 5
+S 0 2518 3 2518 8 5
 since
-S 0 2500 10 2500 15 5
+S 0 2518 10 2518 15 5
 0.1.0
-S 0 2501 3 2501 9 6
+S 0 2519 3 2519 9 6
 status
-S 0 2501 11 2501 18 7
+S 0 2519 11 2519 18 7
 preview
-S 0 2502 3 2502 8 5
+S 0 2520 3 2520 8 5
 title
-S 0 2502 10 2502 58 48
+S 0 2520 10 2520 58 48
 the App Store Connect snapshot is of another app
-S 0 2503 3 2503 12 9
+S 0 2521 3 2521 12 9
 rationale
-S 0 2503 14 2503 300 286
+S 0 2521 14 2521 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2504 3 2504 7 4
+S 0 2522 3 2522 7 4
 help
-S 0 2504 9 2504 114 105
+S 0 2522 9 2522 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2505 3 2505 11 8
+S 0 2523 3 2523 11 8
 examples
-M 2 2506 5 2514 87
-S 0 2506 5 2506 15 10
+M 2 2524 5 2532 87
+S 0 2524 5 2524 15 10
 triggering
-L 1 2507 7 2510 49
-S 1 2507 9 2510 49 167
+L 1 2525 7 2528 49
+S 1 2525 9 2528 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2511 5 2511 12 7
+S 0 2529 5 2529 12 7
 passing
-L 1 2512 7 2514 87
-S 1 2512 9 2514 87 145
+L 1 2530 7 2532 87
+S 1 2530 9 2532 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2516 3 2538 122
-S 0 2516 3 2516 5 2
+M 10 2534 3 2556 122
+S 0 2534 3 2534 5 2
 id
-S 0 2516 7 2516 25 18
+S 0 2534 7 2534 25 18
 asc-app-id-missing
-S 0 2517 3 2517 12 9
+S 0 2535 3 2535 12 9
 checklist
-S 0 2517 14 2517 29 15
+S 0 2535 14 2535 29 15
 explicit-app-id
-S 0 2518 3 2518 8 5
+S 0 2536 3 2536 8 5
 input
-S 0 2518 10 2518 13 3
+S 0 2536 10 2536 13 3
 asc
-S 0 2519 3 2519 11 8
+S 0 2537 3 2537 11 8
 severity
-S 0 2519 13 2519 18 5
+S 0 2537 13 2537 18 5
 error
-S 0 2520 3 2520 8 5
+S 0 2538 3 2538 8 5
 since
-S 0 2520 10 2520 15 5
+S 0 2538 10 2538 15 5
 0.1.0
-S 0 2521 3 2521 9 6
+S 0 2539 3 2539 9 6
 status
-S 0 2521 11 2521 18 7
+S 0 2539 11 2539 18 7
 preview
-S 0 2522 3 2522 8 5
+S 0 2540 3 2540 8 5
 title
-S 0 2522 10 2522 60 50
+S 0 2540 10 2540 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2523 3 2523 12 9
+S 0 2541 3 2541 12 9
 rationale
-S 0 2523 14 2523 171 157
+S 0 2541 14 2541 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2524 3 2524 7 4
+S 0 2542 3 2542 7 4
 help
-S 0 2524 9 2524 120 113
+S 0 2542 9 2542 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2525 3 2525 11 8
+S 0 2543 3 2543 11 8
 examples
-M 2 2526 5 2538 122
-S 0 2526 5 2526 15 10
+M 2 2544 5 2556 122
+S 0 2544 5 2544 15 10
 triggering
-L 1 2527 7 2530 69
-S 1 2527 9 2530 69 241
+L 1 2545 7 2548 69
+S 1 2545 9 2548 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2531 5 2531 12 7
+S 0 2549 5 2549 12 7
 passing
-L 1 2532 7 2538 122
-S 1 2532 9 2538 122 615
+L 1 2550 7 2556 122
+S 1 2550 9 2556 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -10241,278 +10309,278 @@ S 1 2532 9 2538 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2540 3 2560 95
-S 0 2540 3 2540 5 2
+M 10 2558 3 2578 95
+S 0 2558 3 2558 5 2
 id
-S 0 2540 7 2540 26 19
+S 0 2558 7 2558 26 19
 asc-profile-invalid
-S 0 2541 3 2541 12 9
+S 0 2559 3 2559 12 9
 checklist
-S 0 2541 14 2541 34 20
+S 0 2559 14 2559 34 20
 provisioning-profile
-S 0 2542 3 2542 8 5
+S 0 2560 3 2560 8 5
 input
-S 0 2542 10 2542 13 3
+S 0 2560 10 2560 13 3
 asc
-S 0 2543 3 2543 11 8
+S 0 2561 3 2561 11 8
 severity
-S 0 2543 13 2543 18 5
+S 0 2561 13 2561 18 5
 error
-S 0 2544 3 2544 8 5
+S 0 2562 3 2562 8 5
 since
-S 0 2544 10 2544 15 5
+S 0 2562 10 2562 15 5
 0.1.0
-S 0 2545 3 2545 9 6
+S 0 2563 3 2563 9 6
 status
-S 0 2545 11 2545 18 7
+S 0 2563 11 2563 18 7
 preview
-S 0 2546 3 2546 8 5
+S 0 2564 3 2564 8 5
 title
-S 0 2546 10 2546 74 64
+S 0 2564 10 2564 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2547 3 2547 12 9
+S 0 2565 3 2565 12 9
 rationale
-S 0 2547 14 2547 244 230
+S 0 2565 14 2565 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2548 3 2548 7 4
+S 0 2566 3 2566 7 4
 help
-S 0 2548 9 2548 70 61
+S 0 2566 9 2566 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2549 3 2549 11 8
+S 0 2567 3 2567 11 8
 examples
-M 2 2550 5 2560 95
-S 0 2550 5 2550 15 10
+M 2 2568 5 2578 95
+S 0 2568 5 2568 15 10
 triggering
-L 1 2551 7 2555 69
-S 1 2551 9 2555 69 279
+L 1 2569 7 2573 69
+S 1 2569 9 2573 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2556 5 2556 12 7
+S 0 2574 5 2574 12 7
 passing
-L 1 2557 7 2560 95
-S 1 2557 9 2560 95 266
+L 1 2575 7 2578 95
+S 1 2575 9 2578 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2562 3 2579 85
-S 0 2562 3 2562 5 2
+M 10 2580 3 2597 85
+S 0 2580 3 2580 5 2
 id
-S 0 2562 7 2562 33 26
+S 0 2580 7 2580 33 26
 asc-sandbox-tester-missing
-S 0 2563 3 2563 12 9
+S 0 2581 3 2581 12 9
 checklist
-S 0 2563 14 2563 29 15
+S 0 2581 14 2581 29 15
 sandbox-account
-S 0 2564 3 2564 8 5
+S 0 2582 3 2582 8 5
 input
-S 0 2564 10 2564 13 3
+S 0 2582 10 2582 13 3
 asc
-S 0 2565 3 2565 11 8
+S 0 2583 3 2583 11 8
 severity
-S 0 2565 13 2565 18 5
+S 0 2583 13 2583 18 5
 error
-S 0 2566 3 2566 8 5
+S 0 2584 3 2584 8 5
 since
-S 0 2566 10 2566 15 5
+S 0 2584 10 2584 15 5
 0.1.0
-S 0 2567 3 2567 9 6
+S 0 2585 3 2585 9 6
 status
-S 0 2567 11 2567 18 7
+S 0 2585 11 2585 18 7
 preview
-S 0 2568 3 2568 8 5
+S 0 2586 3 2586 8 5
 title
-S 0 2568 10 2568 70 60
+S 0 2586 10 2586 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2569 3 2569 12 9
+S 0 2587 3 2587 12 9
 rationale
-S 0 2569 14 2569 240 226
+S 0 2587 14 2587 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2570 3 2570 7 4
+S 0 2588 3 2588 7 4
 help
-S 0 2570 9 2570 90 83
+S 0 2588 9 2588 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2571 3 2571 11 8
+S 0 2589 3 2589 11 8
 examples
-M 2 2572 5 2579 85
-S 0 2572 5 2572 15 10
+M 2 2590 5 2597 85
+S 0 2590 5 2590 15 10
 triggering
-L 1 2573 7 2575 85
-S 1 2573 9 2575 85 147
+L 1 2591 7 2593 85
+S 1 2591 9 2593 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2576 5 2576 12 7
+S 0 2594 5 2594 12 7
 passing
-L 1 2577 7 2579 85
-S 1 2577 9 2579 85 147
+L 1 2595 7 2597 85
+S 1 2595 9 2597 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2581 3 2601 82
-S 0 2581 3 2581 5 2
+M 11 2599 3 2619 82
+S 0 2599 3 2599 5 2
 id
-S 0 2581 7 2581 30 23
+S 0 2599 7 2599 30 23
 descriptor-asc-mismatch
-S 0 2582 3 2582 12 9
+S 0 2600 3 2600 12 9
 checklist
-S 0 2582 14 2582 30 16
+S 0 2600 14 2600 30 16
 product-metadata
-S 0 2583 3 2583 8 5
+S 0 2601 3 2601 8 5
 input
-S 0 2583 10 2583 13 3
+S 0 2601 10 2601 13 3
 asc
-S 0 2584 3 2584 11 8
+S 0 2602 3 2602 11 8
 severity
-S 0 2584 13 2584 20 7
+S 0 2602 13 2602 20 7
 warning
-S 0 2585 3 2585 15 12
+S 0 2603 3 2603 15 12
 context_only
-S 0 2585 17 2585 21 4
+S 0 2603 17 2603 21 4
 true
-S 0 2586 3 2586 8 5
+S 0 2604 3 2604 8 5
 since
-S 0 2586 10 2586 15 5
+S 0 2604 10 2604 15 5
 0.1.0
-S 0 2587 3 2587 9 6
+S 0 2605 3 2605 9 6
 status
-S 0 2587 11 2587 18 7
+S 0 2605 11 2605 18 7
 preview
-S 0 2588 3 2588 8 5
+S 0 2606 3 2606 8 5
 title
-S 0 2588 10 2588 55 45
+S 0 2606 10 2606 55 45
 the descriptor and App Store Connect disagree
-S 0 2589 3 2589 12 9
+S 0 2607 3 2607 12 9
 rationale
-S 0 2589 14 2589 209 195
+S 0 2607 14 2607 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2590 3 2590 7 4
+S 0 2608 3 2608 7 4
 help
-S 0 2590 9 2590 76 67
+S 0 2608 9 2608 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2591 3 2591 11 8
+S 0 2609 3 2609 11 8
 examples
-M 2 2592 5 2601 82
-S 0 2592 5 2592 15 10
+M 2 2610 5 2619 82
+S 0 2610 5 2610 15 10
 triggering
-L 1 2593 7 2596 86
-S 1 2593 9 2596 86 234
+L 1 2611 7 2614 86
+S 1 2611 9 2614 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2597 5 2597 12 7
+S 0 2615 5 2615 12 7
 passing
-L 1 2598 7 2601 82
-S 1 2598 9 2601 82 230
+L 1 2616 7 2619 82
+S 1 2616 9 2619 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2603 3 2623 47
-S 0 2603 3 2603 5 2
+M 10 2621 3 2641 47
+S 0 2621 3 2621 5 2
 id
-S 0 2603 7 2603 27 20
+S 0 2621 7 2621 27 20
 asc-missing-metadata
-S 0 2604 3 2604 12 9
+S 0 2622 3 2622 12 9
 checklist
-S 0 2604 14 2604 30 16
+S 0 2622 14 2622 30 16
 product-metadata
-S 0 2605 3 2605 8 5
+S 0 2623 3 2623 8 5
 input
-S 0 2605 10 2605 13 3
+S 0 2623 10 2623 13 3
 asc
-S 0 2606 3 2606 11 8
+S 0 2624 3 2624 11 8
 severity
-S 0 2606 13 2606 18 5
+S 0 2624 13 2624 18 5
 error
-S 0 2607 3 2607 8 5
+S 0 2625 3 2625 8 5
 since
-S 0 2607 10 2607 15 5
+S 0 2625 10 2625 15 5
 0.1.0
-S 0 2608 3 2608 9 6
+S 0 2626 3 2626 9 6
 status
-S 0 2608 11 2608 18 7
+S 0 2626 11 2626 18 7
 preview
-S 0 2609 3 2609 8 5
+S 0 2627 3 2627 8 5
 title
-S 0 2609 10 2609 70 60
+S 0 2627 10 2627 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2610 3 2610 12 9
+S 0 2628 3 2628 12 9
 rationale
-S 0 2610 14 2610 442 428
+S 0 2628 14 2628 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2611 3 2611 7 4
+S 0 2629 3 2629 7 4
 help
-S 0 2611 9 2611 80 71
+S 0 2629 9 2629 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2612 3 2612 11 8
+S 0 2630 3 2630 11 8
 examples
-M 2 2613 5 2623 47
-S 0 2613 5 2613 15 10
+M 2 2631 5 2641 47
+S 0 2631 5 2631 15 10
 triggering
-L 1 2614 7 2618 84
-S 1 2614 9 2618 84 310
+L 1 2632 7 2636 84
+S 1 2632 9 2636 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2619 5 2619 12 7
+S 0 2637 5 2637 12 7
 passing
-L 1 2620 7 2623 47
-S 1 2620 9 2623 47 230
+L 1 2638 7 2641 47
+S 1 2638 9 2641 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2625 3 2689 148
-S 0 2625 3 2625 5 2
+M 10 2643 3 2707 148
+S 0 2643 3 2643 5 2
 id
-S 0 2625 7 2625 38 31
+S 0 2643 7 2643 38 31
 asc-subscription-price-coverage
-S 0 2626 3 2626 12 9
+S 0 2644 3 2644 12 9
 checklist
-S 0 2626 14 2626 30 16
+S 0 2644 14 2644 30 16
 product-metadata
-S 0 2627 3 2627 8 5
+S 0 2645 3 2645 8 5
 input
-S 0 2627 10 2627 13 3
+S 0 2645 10 2645 13 3
 asc
-S 0 2628 3 2628 11 8
+S 0 2646 3 2646 11 8
 severity
-S 0 2628 13 2628 18 5
+S 0 2646 13 2646 18 5
 error
-S 0 2629 3 2629 8 5
+S 0 2647 3 2647 8 5
 since
-S 0 2629 10 2629 15 5
+S 0 2647 10 2647 15 5
 0.1.0
-S 0 2630 3 2630 9 6
+S 0 2648 3 2648 9 6
 status
-S 0 2630 11 2630 18 7
+S 0 2648 11 2648 18 7
 preview
-S 0 2631 3 2631 8 5
+S 0 2649 3 2649 8 5
 title
-S 0 2631 10 2631 76 66
+S 0 2649 10 2649 76 66
 the subscription is available in territories where it has no price
-S 0 2632 3 2632 12 9
+S 0 2650 3 2650 12 9
 rationale
-S 0 2632 14 2632 869 855
+S 0 2650 14 2650 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2633 3 2633 7 4
+S 0 2651 3 2651 7 4
 help
-S 0 2633 9 2633 140 131
+S 0 2651 9 2651 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2634 3 2634 11 8
+S 0 2652 3 2652 11 8
 examples
-M 2 2635 5 2689 148
-S 0 2635 5 2635 15 10
+M 2 2653 5 2707 148
+S 0 2653 5 2653 15 10
 triggering
-L 3 2636 7 2677 148
-S 1 2636 9 2649 148 1004
+L 3 2654 7 2695 148
+S 1 2654 9 2667 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -10527,7 +10595,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2650 9 2663 148 994
+S 1 2668 9 2681 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -10542,7 +10610,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2664 9 2677 148 1004
+S 1 2682 9 2695 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -10557,10 +10625,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2678 5 2678 12 7
+S 0 2696 5 2696 12 7
 passing
-L 1 2679 7 2689 148
-S 1 2679 9 2689 148 828
+L 1 2697 7 2707 148
+S 1 2697 9 2707 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10572,50 +10640,50 @@ S 1 2679 9 2689 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2691 3 2717 111
-S 0 2691 3 2691 5 2
+M 10 2709 3 2735 111
+S 0 2709 3 2709 5 2
 id
-S 0 2691 7 2691 32 25
+S 0 2709 7 2709 32 25
 asc-localization-rejected
-S 0 2692 3 2692 12 9
+S 0 2710 3 2710 12 9
 checklist
-S 0 2692 14 2692 30 16
+S 0 2710 14 2710 30 16
 product-metadata
-S 0 2693 3 2693 8 5
+S 0 2711 3 2711 8 5
 input
-S 0 2693 10 2693 13 3
+S 0 2711 10 2711 13 3
 asc
-S 0 2694 3 2694 11 8
+S 0 2712 3 2712 11 8
 severity
-S 0 2694 13 2694 18 5
+S 0 2712 13 2712 18 5
 error
-S 0 2695 3 2695 8 5
+S 0 2713 3 2713 8 5
 since
-S 0 2695 10 2695 15 5
+S 0 2713 10 2713 15 5
 0.1.0
-S 0 2696 3 2696 9 6
+S 0 2714 3 2714 9 6
 status
-S 0 2696 11 2696 18 7
+S 0 2714 11 2714 18 7
 preview
-S 0 2697 3 2697 8 5
+S 0 2715 3 2715 8 5
 title
-S 0 2697 10 2697 64 54
+S 0 2715 10 2715 64 54
 App Review rejected one of the product's localizations
-S 0 2698 3 2698 12 9
+S 0 2716 3 2716 12 9
 rationale
-S 0 2698 14 2698 223 209
+S 0 2716 14 2716 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2699 3 2699 7 4
+S 0 2717 3 2717 7 4
 help
-S 0 2699 9 2699 129 120
+S 0 2717 9 2717 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2700 3 2700 11 8
+S 0 2718 3 2718 11 8
 examples
-M 2 2701 5 2717 111
-S 0 2701 5 2701 15 10
+M 2 2719 5 2735 111
+S 0 2719 5 2719 15 10
 triggering
-L 1 2702 7 2709 52
-S 1 2702 9 2709 52 572
+L 1 2720 7 2727 52
+S 1 2720 9 2727 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10624,10 +10692,10 @@ S 1 2702 9 2709 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2710 5 2710 12 7
+S 0 2728 5 2728 12 7
 passing
-L 1 2711 7 2717 111
-S 1 2711 9 2717 111 577
+L 1 2729 7 2735 111
+S 1 2729 9 2735 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10635,61 +10703,61 @@ S 1 2711 9 2717 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2719 3 2751 167
-S 0 2719 3 2719 5 2
+M 12 2737 3 2769 167
+S 0 2737 3 2737 5 2
 id
-S 0 2719 7 2719 38 31
+S 0 2737 7 2737 38 31
 asc-first-purchase-with-version
-S 0 2720 3 2720 12 9
+S 0 2738 3 2738 12 9
 checklist
-S 0 2720 14 2720 30 16
+S 0 2738 14 2738 30 16
 binary-submitted
-S 0 2721 3 2721 8 5
+S 0 2739 3 2739 8 5
 input
-S 0 2721 10 2721 13 3
+S 0 2739 10 2739 13 3
 asc
-S 0 2722 3 2722 11 8
+S 0 2740 3 2740 11 8
 severity
-S 0 2722 13 2722 18 5
+S 0 2740 13 2740 18 5
 error
-S 0 2723 3 2723 8 5
+S 0 2741 3 2741 8 5
 since
-S 0 2723 10 2723 15 5
+S 0 2741 10 2741 15 5
 0.1.0
-S 0 2724 3 2724 9 6
+S 0 2742 3 2742 9 6
 status
-S 0 2724 11 2724 18 7
+S 0 2742 11 2742 18 7
 preview
-S 0 2725 3 2725 8 5
+S 0 2743 3 2743 8 5
 title
-S 0 2725 10 2725 79 69
+S 0 2743 10 2743 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2726 3 2726 12 9
+S 0 2744 3 2744 12 9
 rationale
-S 0 2726 14 2726 264 250
+S 0 2744 14 2744 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2727 3 2727 7 4
+S 0 2745 3 2745 7 4
 help
-S 0 2727 9 2727 111 102
+S 0 2745 9 2745 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2728 3 2728 15 12
+S 0 2746 3 2746 15 12
 environments
-L 2 2728 17 2728 37
-S 0 2728 18 2728 24 6
+L 2 2746 17 2746 37
+S 0 2746 18 2746 24 6
 review
-S 0 2728 26 2728 36 10
+S 0 2746 26 2746 36 10
 production
-S 0 2729 3 2729 17 14
+S 0 2747 3 2747 17 14
 not_applicable
-S 0 2729 19 2729 85 66
+S 0 2747 19 2747 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2730 3 2730 11 8
+S 0 2748 3 2748 11 8
 examples
-M 2 2731 5 2751 167
-S 0 2731 5 2731 15 10
+M 2 2749 5 2769 167
+S 0 2749 5 2749 15 10
 triggering
-L 1 2732 7 2740 59
-S 1 2732 9 2740 59 492
+L 1 2750 7 2758 59
+S 1 2750 9 2758 59 492
 environment: review
 ---
 { "data": [
@@ -10699,10 +10767,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2741 5 2741 12 7
+S 0 2759 5 2759 12 7
 passing
-L 1 2742 7 2751 167
-S 1 2742 9 2751 167 750
+L 1 2760 7 2769 167
+S 1 2760 9 2769 167 750
 environment: review
 ---
 { "data": [
@@ -10713,54 +10781,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2753 3 2782 162
-S 0 2753 3 2753 5 2
+M 11 2771 3 2800 162
+S 0 2771 3 2771 5 2
 id
-S 0 2753 7 2753 27 20
+S 0 2771 7 2771 27 20
 storekit-out-of-date
-S 0 2754 3 2754 12 9
+S 0 2772 3 2772 12 9
 checklist
-S 0 2754 14 2754 36 22
+S 0 2772 14 2772 36 22
 storekit-configuration
-S 0 2755 3 2755 8 5
+S 0 2773 3 2773 8 5
 input
-S 0 2755 10 2755 13 3
+S 0 2773 10 2773 13 3
 asc
-S 0 2756 3 2756 11 8
+S 0 2774 3 2774 11 8
 severity
-S 0 2756 13 2756 20 7
+S 0 2774 13 2774 20 7
 warning
-S 0 2757 3 2757 15 12
+S 0 2775 3 2775 15 12
 context_only
-S 0 2757 17 2757 21 4
+S 0 2775 17 2775 21 4
 true
-S 0 2758 3 2758 8 5
+S 0 2776 3 2776 8 5
 since
-S 0 2758 10 2758 15 5
+S 0 2776 10 2776 15 5
 0.1.0
-S 0 2759 3 2759 9 6
+S 0 2777 3 2777 9 6
 status
-S 0 2759 11 2759 18 7
+S 0 2777 11 2777 18 7
 preview
-S 0 2760 3 2760 8 5
+S 0 2778 3 2778 8 5
 title
-S 0 2760 10 2760 77 67
+S 0 2778 10 2778 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2761 3 2761 12 9
+S 0 2779 3 2779 12 9
 rationale
-S 0 2761 14 2761 236 222
+S 0 2779 14 2779 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2762 3 2762 7 4
+S 0 2780 3 2780 7 4
 help
-S 0 2762 9 2762 100 91
+S 0 2780 9 2780 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2763 3 2763 11 8
+S 0 2781 3 2781 11 8
 examples
-M 2 2764 5 2782 162
-S 0 2764 5 2764 15 10
+M 2 2782 5 2800 162
+S 0 2782 5 2782 15 10
 triggering
-L 1 2765 7 2774 166
-S 1 2765 9 2774 166 608
+L 1 2783 7 2792 166
+S 1 2783 9 2792 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10771,10 +10839,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2775 5 2775 12 7
+S 0 2793 5 2793 12 7
 passing
-L 1 2776 7 2782 162
-S 1 2776 9 2782 162 323
+L 1 2794 7 2800 162
+S 1 2794 9 2800 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10782,439 +10850,439 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 12 2785 3 2804 30
-S 0 2785 3 2785 5 2
+M 12 2803 3 2822 30
+S 0 2803 3 2803 5 2
 id
-S 0 2785 7 2785 31 24
+S 0 2803 7 2803 31 24
 build-bundle-id-mismatch
-S 0 2786 3 2786 12 9
+S 0 2804 3 2804 12 9
 checklist
-S 0 2786 14 2786 31 17
+S 0 2804 14 2804 31 17
 bundle-id-matches
-S 0 2787 3 2787 8 5
+S 0 2805 3 2805 8 5
 input
-S 0 2787 10 2787 15 5
+S 0 2805 10 2805 15 5
 build
-S 0 2788 3 2788 11 8
+S 0 2806 3 2806 11 8
 severity
-S 0 2788 13 2788 18 5
+S 0 2806 13 2806 18 5
 error
-S 0 2789 3 2789 8 5
+S 0 2807 3 2807 8 5
 since
-S 0 2789 10 2789 15 5
+S 0 2807 10 2807 15 5
 0.1.0
-S 0 2790 3 2790 9 6
+S 0 2808 3 2808 9 6
 status
-S 0 2790 11 2790 18 7
+S 0 2808 11 2808 18 7
 preview
-S 0 2791 3 2791 8 5
+S 0 2809 3 2809 8 5
 title
-S 0 2791 10 2791 69 59
+S 0 2809 10 2809 69 59
 the app was built with another bundle ID than the project's
-S 0 2792 3 2792 12 9
+S 0 2810 3 2810 12 9
 rationale
-S 0 2792 14 2792 650 638
+S 0 2810 14 2810 650 638
 StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
-S 0 2793 3 2793 7 4
+S 0 2811 3 2811 7 4
 help
-S 0 2793 9 2793 172 163
+S 0 2811 9 2811 172 163
 build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
-S 0 2794 3 2794 15 12
+S 0 2812 3 2812 15 12
 environments
-L 4 2794 17 2794 58
-S 0 2794 18 2794 25 7
+L 4 2812 17 2812 58
+S 0 2812 18 2812 25 7
 sandbox
-S 0 2794 27 2794 37 10
+S 0 2812 27 2812 37 10
 testflight
-S 0 2794 39 2794 45 6
+S 0 2812 39 2812 45 6
 review
-S 0 2794 47 2794 57 10
+S 0 2812 47 2812 57 10
 production
-S 0 2795 3 2795 17 14
+S 0 2813 3 2813 17 14
 not_applicable
-S 0 2795 19 2795 86 67
+S 0 2813 19 2813 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 2796 3 2796 11 8
+S 0 2814 3 2814 11 8
 examples
-M 2 2797 5 2804 30
-S 0 2797 5 2797 15 10
+M 2 2815 5 2822 30
+S 0 2815 5 2815 15 10
 triggering
-L 1 2798 7 2800 30
-S 1 2798 9 2800 30 66
+L 1 2816 7 2818 30
+S 1 2816 9 2818 30 66
 bundle_id: com.greenthumb.pocketgarden.beta
 signed_for: app_store
 
-S 0 2801 5 2801 12 7
+S 0 2819 5 2819 12 7
 passing
-L 1 2802 7 2804 30
-S 1 2802 9 2804 30 61
+L 1 2820 7 2822 30
+S 1 2820 9 2822 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2806 3 2825 31
-S 0 2806 3 2806 5 2
+M 10 2824 3 2843 31
+S 0 2824 3 2824 5 2
 id
-S 0 2806 7 2806 34 27
+S 0 2824 7 2824 34 27
 build-storekit-file-shipped
-S 0 2807 3 2807 12 9
+S 0 2825 3 2825 12 9
 checklist
-S 0 2807 14 2807 36 22
+S 0 2825 14 2825 36 22
 storekit-configuration
-S 0 2808 3 2808 8 5
+S 0 2826 3 2826 8 5
 input
-S 0 2808 10 2808 15 5
+S 0 2826 10 2826 15 5
 build
-S 0 2809 3 2809 11 8
+S 0 2827 3 2827 11 8
 severity
-S 0 2809 13 2809 20 7
+S 0 2827 13 2827 20 7
 warning
-S 0 2810 3 2810 8 5
+S 0 2828 3 2828 8 5
 since
-S 0 2810 10 2810 15 5
+S 0 2828 10 2828 15 5
 0.1.0
-S 0 2811 3 2811 9 6
+S 0 2829 3 2829 9 6
 status
-S 0 2811 11 2811 18 7
+S 0 2829 11 2829 18 7
 preview
-S 0 2812 3 2812 8 5
+S 0 2830 3 2830 8 5
 title
-S 0 2812 10 2812 68 58
+S 0 2830 10 2830 68 58
 a StoreKit configuration file is copied into the built app
-S 0 2813 3 2813 12 9
+S 0 2831 3 2831 12 9
 rationale
-S 0 2813 14 2813 271 257
+S 0 2831 14 2831 271 257
 A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
-S 0 2814 3 2814 7 4
+S 0 2832 3 2832 7 4
 help
-S 0 2814 9 2814 155 148
+S 0 2832 9 2832 155 148
 remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
-S 0 2815 3 2815 11 8
+S 0 2833 3 2833 11 8
 examples
-M 2 2816 5 2825 31
-S 0 2816 5 2816 15 10
+M 2 2834 5 2843 31
+S 0 2834 5 2834 15 10
 triggering
-L 1 2817 7 2820 43
-S 1 2817 9 2820 43 96
+L 1 2835 7 2838 43
+S 1 2835 9 2838 43 96
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [PocketGarden.storekit]
 
-S 0 2821 5 2821 12 7
+S 0 2839 5 2839 12 7
 passing
-L 1 2822 7 2825 31
-S 1 2822 9 2825 31 84
+L 1 2840 7 2843 31
+S 1 2840 9 2843 31 84
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [Seeds.png]
 
-M 13 2827 3 2851 30
-S 0 2827 3 2827 5 2
+M 13 2845 3 2869 30
+S 0 2845 3 2845 5 2
 id
-S 0 2827 7 2827 35 28
+S 0 2845 7 2845 35 28
 build-signed-for-development
-S 0 2828 3 2828 12 9
+S 0 2846 3 2846 12 9
 checklist
-S 0 2828 14 2828 26 12
+S 0 2846 14 2846 26 12
 code-signing
-S 0 2829 3 2829 8 5
+S 0 2847 3 2847 8 5
 input
-S 0 2829 10 2829 15 5
+S 0 2847 10 2847 15 5
 build
-S 0 2830 3 2830 11 8
+S 0 2848 3 2848 11 8
 severity
-S 0 2830 13 2830 17 4
+S 0 2848 13 2848 17 4
 note
-S 0 2831 3 2831 15 12
+S 0 2849 3 2849 15 12
 context_only
-S 0 2831 17 2831 21 4
+S 0 2849 17 2849 21 4
 true
-S 0 2832 3 2832 8 5
+S 0 2850 3 2850 8 5
 since
-S 0 2832 10 2832 15 5
+S 0 2850 10 2850 15 5
 0.1.0
-S 0 2833 3 2833 9 6
+S 0 2851 3 2851 9 6
 status
-S 0 2833 11 2833 18 7
+S 0 2851 11 2851 18 7
 preview
-S 0 2834 3 2834 8 5
+S 0 2852 3 2852 8 5
 title
-S 0 2834 10 2834 86 76
+S 0 2852 10 2852 86 76
 the archive is signed for development; the upload needs an App Store profile
-S 0 2835 3 2835 12 9
+S 0 2853 3 2853 12 9
 rationale
-S 0 2835 14 2835 318 304
+S 0 2853 14 2853 318 304
 Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
-S 0 2836 3 2836 7 4
+S 0 2854 3 2854 7 4
 help
-S 0 2836 9 2836 165 156
+S 0 2854 9 2854 165 156
 have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
-S 0 2837 3 2837 15 12
+S 0 2855 3 2855 15 12
 environments
-L 3 2837 17 2837 49
-S 0 2837 18 2837 28 10
+L 3 2855 17 2855 49
+S 0 2855 18 2855 28 10
 testflight
-S 0 2837 30 2837 36 6
+S 0 2855 30 2855 36 6
 review
-S 0 2837 38 2837 48 10
+S 0 2855 38 2855 48 10
 production
-S 0 2838 3 2838 17 14
+S 0 2856 3 2856 17 14
 not_applicable
-S 0 2838 19 2838 72 53
+S 0 2856 19 2856 72 53
 a development build is what Xcode and the sandbox run
-S 0 2839 3 2839 11 8
+S 0 2857 3 2857 11 8
 examples
-M 2 2840 5 2851 30
-S 0 2840 5 2840 15 10
+M 2 2858 5 2869 30
+S 0 2858 5 2858 15 10
 triggering
-L 1 2841 7 2845 32
-S 1 2841 9 2845 32 91
+L 1 2859 7 2863 32
+S 1 2859 9 2863 32 91
 environment: testflight
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2846 5 2846 12 7
+S 0 2864 5 2864 12 7
 passing
-L 1 2847 7 2851 30
-S 1 2847 9 2851 30 89
+L 1 2865 7 2869 30
+S 1 2865 9 2869 30 89
 environment: testflight
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 12 2853 3 2878 30
-S 0 2853 3 2853 5 2
+M 12 2871 3 2896 30
+S 0 2871 3 2871 5 2
 id
-S 0 2853 7 2853 37 30
+S 0 2871 7 2871 37 30
 build-exported-for-development
-S 0 2854 3 2854 12 9
+S 0 2872 3 2872 12 9
 checklist
-S 0 2854 14 2854 26 12
+S 0 2872 14 2872 26 12
 code-signing
-S 0 2855 3 2855 8 5
+S 0 2873 3 2873 8 5
 input
-S 0 2855 10 2855 15 5
+S 0 2873 10 2873 15 5
 build
-S 0 2856 3 2856 11 8
+S 0 2874 3 2874 11 8
 severity
-S 0 2856 13 2856 18 5
+S 0 2874 13 2874 18 5
 error
-S 0 2857 3 2857 8 5
+S 0 2875 3 2875 8 5
 since
-S 0 2857 10 2857 15 5
+S 0 2875 10 2875 15 5
 0.1.0
-S 0 2858 3 2858 9 6
+S 0 2876 3 2876 9 6
 status
-S 0 2858 11 2858 18 7
+S 0 2876 11 2876 18 7
 preview
-S 0 2859 3 2859 8 5
+S 0 2877 3 2877 8 5
 title
-S 0 2859 10 2859 52 42
+S 0 2877 10 2877 52 42
 the .ipa is not exported for the App Store
-S 0 2860 3 2860 12 9
+S 0 2878 3 2878 12 9
 rationale
-S 0 2860 14 2860 350 336
+S 0 2878 14 2878 350 336
 An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
-S 0 2861 3 2861 7 4
+S 0 2879 3 2879 7 4
 help
-S 0 2861 9 2861 100 95
+S 0 2879 9 2879 100 95
 export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
-S 0 2862 3 2862 15 12
+S 0 2880 3 2880 15 12
 environments
-L 3 2862 17 2862 49
-S 0 2862 18 2862 28 10
+L 3 2880 17 2880 49
+S 0 2880 18 2880 28 10
 testflight
-S 0 2862 30 2862 36 6
+S 0 2880 30 2880 36 6
 review
-S 0 2862 38 2862 48 10
+S 0 2880 38 2880 48 10
 production
-S 0 2863 3 2863 17 14
+S 0 2881 3 2881 17 14
 not_applicable
-S 0 2863 19 2863 82 63
+S 0 2881 19 2881 82 63
 a development or ad hoc build is what Xcode and the sandbox run
-S 0 2864 3 2864 11 8
+S 0 2882 3 2882 11 8
 examples
-M 2 2865 5 2878 30
-S 0 2865 5 2865 15 10
+M 2 2883 5 2896 30
+S 0 2883 5 2883 15 10
 triggering
-L 1 2866 7 2871 32
-S 1 2866 9 2871 32 103
+L 1 2884 7 2889 32
+S 1 2884 9 2889 32 103
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2872 5 2872 12 7
+S 0 2890 5 2890 12 7
 passing
-L 1 2873 7 2878 30
-S 1 2873 9 2878 30 101
+L 1 2891 7 2896 30
+S 1 2891 9 2896 30 101
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2880 3 2899 27
-S 0 2880 3 2880 5 2
+M 10 2898 3 2917 27
+S 0 2898 3 2898 5 2
 id
-S 0 2880 7 2880 31 24
+S 0 2898 7 2898 31 24
 build-minimum-os-too-low
-S 0 2881 3 2881 12 9
+S 0 2899 3 2899 12 9
 checklist
-S 0 2881 14 2881 24 10
+S 0 2899 14 2899 24 10
 os-version
-S 0 2882 3 2882 8 5
+S 0 2900 3 2900 8 5
 input
-S 0 2882 10 2882 15 5
+S 0 2900 10 2900 15 5
 build
-S 0 2883 3 2883 11 8
+S 0 2901 3 2901 11 8
 severity
-S 0 2883 13 2883 18 5
+S 0 2901 13 2901 18 5
 error
-S 0 2884 3 2884 8 5
+S 0 2902 3 2902 8 5
 since
-S 0 2884 10 2884 15 5
+S 0 2902 10 2902 15 5
 0.1.0
-S 0 2885 3 2885 9 6
+S 0 2903 3 2903 9 6
 status
-S 0 2885 11 2885 18 7
+S 0 2903 11 2903 18 7
 preview
-S 0 2886 3 2886 8 5
+S 0 2904 3 2904 8 5
 title
-S 0 2886 10 2886 82 72
+S 0 2904 10 2904 82 72
 the build runs on systems where the StoreKit API it calls does not exist
-S 0 2887 3 2887 12 9
+S 0 2905 3 2905 12 9
 rationale
-S 0 2887 14 2887 286 272
+S 0 2905 14 2905 286 272
 StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
-S 0 2888 3 2888 7 4
+S 0 2906 3 2906 7 4
 help
-S 0 2888 9 2888 123 114
+S 0 2906 9 2906 123 114
 raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
-S 0 2889 3 2889 11 8
+S 0 2907 3 2907 11 8
 examples
-M 2 2890 5 2899 27
-S 0 2890 5 2890 15 10
+M 2 2908 5 2917 27
+S 0 2908 5 2908 15 10
 triggering
-L 1 2891 7 2894 27
-S 1 2891 9 2894 27 80
+L 1 2909 7 2912 27
+S 1 2909 9 2912 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "14.0"
 
-S 0 2895 5 2895 12 7
+S 0 2913 5 2913 12 7
 passing
-L 1 2896 7 2899 27
-S 1 2896 9 2899 27 80
+L 1 2914 7 2917 27
+S 1 2914 9 2917 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "16.0"
 
-M 10 2901 3 2923 30
-S 0 2901 3 2901 5 2
+M 10 2919 3 2941 30
+S 0 2919 3 2919 5 2
 id
-S 0 2901 7 2901 29 22
+S 0 2919 7 2919 29 22
 build-profile-mismatch
-S 0 2902 3 2902 12 9
+S 0 2920 3 2920 12 9
 checklist
-S 0 2902 14 2902 34 20
+S 0 2920 14 2920 34 20
 provisioning-profile
-S 0 2903 3 2903 8 5
+S 0 2921 3 2921 8 5
 input
-S 0 2903 10 2903 15 5
+S 0 2921 10 2921 15 5
 build
-S 0 2904 3 2904 11 8
+S 0 2922 3 2922 11 8
 severity
-S 0 2904 13 2904 18 5
+S 0 2922 13 2922 18 5
 error
-S 0 2905 3 2905 8 5
+S 0 2923 3 2923 8 5
 since
-S 0 2905 10 2905 15 5
+S 0 2923 10 2923 15 5
 0.1.0
-S 0 2906 3 2906 9 6
+S 0 2924 3 2924 9 6
 status
-S 0 2906 11 2906 18 7
+S 0 2924 11 2924 18 7
 preview
-S 0 2907 3 2907 8 5
+S 0 2925 3 2925 8 5
 title
-S 0 2907 10 2907 105 95
+S 0 2925 10 2925 105 95
 the profile embedded in the build is for another or a wildcard App ID, another team, or expired
-S 0 2908 3 2908 12 9
+S 0 2926 3 2926 12 9
 rationale
-S 0 2908 14 2908 370 356
+S 0 2926 14 2926 370 356
 The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
-S 0 2909 3 2909 7 4
+S 0 2927 3 2927 7 4
 help
-S 0 2909 9 2909 111 102
+S 0 2927 9 2927 111 102
 sign the build with a current profile made for the app's explicit App ID by the team that owns the app
-S 0 2910 3 2910 11 8
+S 0 2928 3 2928 11 8
 examples
-M 2 2911 5 2923 30
-S 0 2911 5 2911 15 10
+M 2 2929 5 2941 30
+S 0 2929 5 2929 15 10
 triggering
-L 2 2912 7 2919 52
-S 1 2912 9 2915 58 111
+L 2 2930 7 2937 52
+S 1 2930 9 2933 58 111
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
 
-S 1 2916 9 2919 52 105
+S 1 2934 9 2937 52 105
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
 
-S 0 2920 5 2920 12 7
+S 0 2938 5 2938 12 7
 passing
-L 1 2921 7 2923 30
-S 1 2921 9 2923 30 61
+L 1 2939 7 2941 30
+S 1 2939 9 2941 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2926 3 2951 104
-S 0 2926 3 2926 5 2
+M 10 2944 3 2969 104
+S 0 2944 3 2944 5 2
 id
-S 0 2926 7 2926 33 26
+S 0 2944 7 2944 33 26
 build-product-list-differs
-S 0 2927 3 2927 12 9
+S 0 2945 3 2945 12 9
 checklist
-S 0 2927 14 2927 29 15
+S 0 2945 14 2945 29 15
 full-product-id
-S 0 2928 3 2928 8 5
+S 0 2946 3 2946 8 5
 input
-S 0 2928 10 2928 15 5
+S 0 2946 10 2946 15 5
 build
-S 0 2929 3 2929 11 8
+S 0 2947 3 2947 11 8
 severity
-S 0 2929 13 2929 20 7
+S 0 2947 13 2947 20 7
 warning
-S 0 2930 3 2930 8 5
+S 0 2948 3 2948 8 5
 since
-S 0 2930 10 2930 15 5
+S 0 2948 10 2948 15 5
 0.1.0
-S 0 2931 3 2931 9 6
+S 0 2949 3 2949 9 6
 status
-S 0 2931 11 2931 18 7
+S 0 2949 11 2949 18 7
 preview
-S 0 2932 3 2932 8 5
+S 0 2950 3 2950 8 5
 title
-S 0 2932 10 2932 73 63
+S 0 2950 10 2950 73 63
 a product ID list the build ships differs from the repository's
-S 0 2933 3 2933 12 9
+S 0 2951 3 2951 12 9
 rationale
-S 0 2933 14 2933 606 592
+S 0 2951 14 2951 606 592
 An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
-S 0 2934 3 2934 7 4
+S 0 2952 3 2952 7 4
 help
-S 0 2934 9 2934 99 90
+S 0 2952 9 2952 99 90
 build again from the sources you mean to ship, or correct the list the build was made from
-S 0 2935 3 2935 11 8
+S 0 2953 3 2953 11 8
 examples
-M 2 2936 5 2951 104
-S 0 2936 5 2936 15 10
+M 2 2954 5 2969 104
+S 0 2954 5 2954 15 10
 triggering
-L 1 2937 7 2943 104
-S 1 2937 9 2943 104 276
+L 1 2955 7 2961 104
+S 1 2955 9 2961 104 276
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11222,10 +11290,10 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-S 0 2944 5 2944 12 7
+S 0 2962 5 2962 12 7
 passing
-L 1 2945 7 2951 104
-S 1 2945 9 2951 104 278
+L 1 2963 7 2969 104
+S 1 2963 9 2969 104 278
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11233,64 +11301,64 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-M 11 2953 3 2975 118
-S 0 2953 3 2953 5 2
+M 11 2971 3 2993 118
+S 0 2971 3 2971 5 2
 id
-S 0 2953 7 2953 37 30
+S 0 2971 7 2971 37 30
 build-executable-names-product
-S 0 2954 3 2954 12 9
+S 0 2972 3 2972 12 9
 checklist
-S 0 2954 14 2954 29 15
+S 0 2972 14 2972 29 15
 full-product-id
-S 0 2955 3 2955 8 5
+S 0 2973 3 2973 8 5
 input
-S 0 2955 10 2955 15 5
+S 0 2973 10 2973 15 5
 build
-S 0 2956 3 2956 11 8
+S 0 2974 3 2974 11 8
 severity
-S 0 2956 13 2956 17 4
+S 0 2974 13 2974 17 4
 note
-S 0 2957 3 2957 15 12
+S 0 2975 3 2975 15 12
 context_only
-S 0 2957 17 2957 21 4
+S 0 2975 17 2975 21 4
 true
-S 0 2958 3 2958 8 5
+S 0 2976 3 2976 8 5
 since
-S 0 2958 10 2958 15 5
+S 0 2976 10 2976 15 5
 0.1.0
-S 0 2959 3 2959 9 6
+S 0 2977 3 2977 9 6
 status
-S 0 2959 11 2959 18 7
+S 0 2977 11 2977 18 7
 preview
-S 0 2960 3 2960 8 5
+S 0 2978 3 2978 8 5
 title
-S 0 2960 10 2960 83 73
+S 0 2978 10 2978 83 73
 the build's executable holds a product ID the sources read do not request
-S 0 2961 3 2961 12 9
+S 0 2979 3 2979 12 9
 rationale
-S 1 2961 14 2961 512 496
+S 1 2979 14 2979 512 496
 A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
-S 0 2962 3 2962 7 4
+S 0 2980 3 2980 7 4
 help
-S 0 2962 9 2962 112 103
+S 0 2980 9 2980 112 103
 add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
-S 0 2963 3 2963 11 8
+S 0 2981 3 2981 11 8
 examples
-M 2 2964 5 2975 118
-S 0 2964 5 2964 15 10
+M 2 2982 5 2993 118
+S 0 2982 5 2982 15 10
 triggering
-L 1 2965 7 2970 118
-S 1 2965 9 2970 118 223
+L 1 2983 7 2988 118
+S 1 2983 9 2988 118 223
 requests: [com.greenthumb.pocketgarden.seeds50]
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
-S 0 2971 5 2971 12 7
+S 0 2989 5 2989 12 7
 passing
-L 1 2972 7 2975 118
-S 1 2972 9 2975 118 171
+L 1 2990 7 2993 118
+S 1 2990 9 2993 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]

@@ -26,6 +26,7 @@ extension BuiltinRules {
         SigningTeamRule(),
         DeploymentTargetRule(),
         ShortProductIDRule(),
+        PrefixedProductIDRule(),
         BundleIDAsProductIDRule(),
         ProductIDCaseRule(),
         RequestedIDFormatRule(),
