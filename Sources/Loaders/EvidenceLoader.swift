@@ -1,3 +1,4 @@
+import Foundation
 import Formats
 import Model
 
@@ -34,7 +35,9 @@ public enum EvidenceLoader {
         var resolved: BuildSettings?
         // Where committed profiles are looked for: the repository that holds the project.
         var projectFolder: String?
+        var loadedProject: XcodeProject?
         if let named = project.app.xcodeproj, let xcodeProject = attempt(named, { (p) throws(InputProblem) in try XcodeProject.load(path: p) }) {
+            loadedProject = xcodeProject
             project.parsedFiles.note(xcodeProject.file)
             project.parsedFiles.note(xcodeProject.parsedFiles)
             projectFolder = repositoryFolder(of: xcodeProject.projectDirectory)
@@ -158,8 +161,16 @@ public enum EvidenceLoader {
             // Only places inside the project root are looked at: whether a file exists outside it
             // must not change the answer (that would let a scheme probe the file system).
             let confined = candidates.filter(Workspace.isConfined)
-            if let found = confined.first(where: FileSystem.exists) {
+            if let package = XcodeScheme.packageCheckout(of: reference.value) {
+                // A package's own testing file, chosen in the scheme: not the app's products.
+                project.evidence.storeKitFromPackage = (reference, package)
+            } else if let found = confined.first(where: FileSystem.exists) {
                 storeKitPath = (found, reference)
+                var read: [String] = []
+                if let xcodeProject = loadedProject, Self.outsideProject(found, project: xcodeProject, scheme: scheme, read: &read) {
+                    project.evidence.storeKitOutsideProject = (reference, found, xcodeProject.file)
+                }
+                project.parsedFiles.note(read)
             } else if let (written, found) = confined.lazy.compactMap({ candidate in FileSystem.caseInsensitiveMatch(candidate).map { (candidate, $0) } })
                 .first(where: { Workspace.isConfined($0.1) })
             {
@@ -217,6 +228,25 @@ public enum EvidenceLoader {
         }
         loadRequests(lists: lists, into: &project, problems: &problems)
         return problems
+    }
+
+    /// Whether the scheme's StoreKit file is missing from the Xcode project that holds the scheme:
+    /// no reference in `project.pbxproj` and no workspace beside the project naming it. A scheme
+    /// kept elsewhere (a workspace's) or a generated project is never judged.
+    static func outsideProject(_ file: String, project: XcodeProject, scheme: XcodeScheme, read: inout [String]) -> Bool {
+        let bundle = Paths.directoryName(of: project.file)
+        guard Paths.normalize(scheme.file).hasPrefix(Paths.normalize(bundle) + "/"), project.holds(file) == false else { return false }
+        let name = Paths.fileName(of: file)
+        for folder in Set([Paths.directoryName(of: bundle), project.projectDirectory]) {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for entry in entries where entry.hasSuffix(".xcworkspace") {
+                let contents = (folder == "." ? entry : folder + "/" + entry) + "/contents.xcworkspacedata"
+                guard Workspace.isConfined(contents), let bytes = try? FileSystem.readBytes(contents, maxBytes: 4 << 20) else { continue }
+                read.append(contents)
+                if String(decoding: bytes, as: UTF8.self).contains(name) { return false }
+            }
+        }
+        return true
     }
 
     /// `$(PRODUCT_BUNDLE_IDENTIFIER)` (or `${…}`, or with `:rfc1034identifier`), and nothing else.

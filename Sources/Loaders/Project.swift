@@ -353,6 +353,12 @@ public struct Evidence: Sendable {
     public var profileSearch: [String] = []
     /// The scheme names a StoreKit configuration file that is not where the reference points.
     public var storeKitReferenceMissing: (reference: Fact<String>, tried: [String])?
+    /// The scheme's StoreKit configuration file is there but not in the Xcode project (no file
+    /// reference, no folder that holds it, not in a workspace beside it): Xcode does not serve it.
+    public var storeKitOutsideProject: (reference: Fact<String>, file: String, project: String)?
+    /// The scheme's StoreKit configuration is a file of a Swift package's checkout (under
+    /// DerivedData's `SourcePackages/checkouts`): `package` is the checkout's folder name.
+    public var storeKitFromPackage: (reference: Fact<String>, package: String)?
 
     public init() {}
 }

@@ -137,6 +137,19 @@ public struct XcodeProject: Sendable {
     /// The repository URLs of the remote Swift packages the project depends on: their code is
     /// fetched by Xcode, not in the project's folder.
     public var remotePackages: [Fact<String>] = []
+    /// The files and folders the project's navigator holds (file and folder references, Xcode 16's
+    /// synchronized folders), resolved against ``projectDirectory``: what a scheme may reference.
+    /// Empty for a project read from a generator's manifest.
+    public var memberPaths: [String] = []
+
+    /// Whether `file` is in the project: named by a reference, or inside a folder the project
+    /// holds. `nil` when the project was not read from a `project.pbxproj`.
+    public func holds(_ file: String) -> Bool? {
+        guard generator == nil else { return nil }
+        let wanted = Paths.normalize(file)
+        return memberPaths.contains { member in wanted == member || wanted.hasPrefix(member + "/") }
+    }
+
     /// The tool whose manifest this project was read from ("XcodeGen", "Tuist"), when it was not
     /// read from a `project.pbxproj`: the repository does not commit the generated project.
     public var generator: String?
@@ -278,6 +291,7 @@ public struct XcodeProject: Sendable {
         targets = (rootProject["targets"]?.array ?? []).compactMap { reference in
             reader.target(reference, attributes: targetAttributes, projectDirectory: sourceDirectory)
         }
+        memberPaths = reader.memberPaths(projectDirectory: sourceDirectory)
         remotePackages = (rootProject["packageReferences"]?.array ?? []).compactMap { reference in
             guard let identifier = reference.string, let package = reader.objects[identifier],
                   package["isa"]?.string == "XCRemoteSwiftPackageReference" else { return nil }
@@ -566,6 +580,16 @@ private struct ObjectReader {
             }
         }
         return target
+    }
+
+    /// Every file reference's and synchronized folder's path, sorted (see ``XcodeProject/memberPaths``).
+    func memberPaths(projectDirectory: String) -> [String] {
+        var paths: Set<String> = []
+        for (identifier, object) in objects {
+            guard let isa = object["isa"]?.string, isa == "PBXFileReference" || isa == "PBXFileSystemSynchronizedRootGroup" else { continue }
+            if let path = path(ofFileReference: identifier, projectDirectory: projectDirectory) { paths.insert(Paths.normalize(path.value)) }
+        }
+        return paths.sorted()
     }
 
     func isStoreKitFramework(_ reference: Value) -> Bool {

@@ -88,6 +88,17 @@ public struct XcodeScheme: Sendable {
         return scheme
     }
 
+    /// The Swift package whose checkout holds `reference` (`…/SourcePackages/checkouts/<package>/…`,
+    /// SwiftPM's `.build/checkouts/<package>/…`), when the reference leads into one.
+    public static func packageCheckout(of reference: String) -> String? {
+        let components = reference.split(separator: "/").map(String.init)
+        for (index, component) in components.enumerated() where component == "checkouts" && index + 2 < components.count {
+            let above = index > 0 ? components[index - 1] : ""
+            if above == "SourcePackages" || above == ".build" { return components[index + 1] }
+        }
+        return nil
+    }
+
     /// Where the scheme's StoreKit reference may point, most likely first. Xcode writes it relative
     /// to the folder that holds `xcschemes` (`X.xcodeproj/xcshareddata/`), so `../../Products.storekit`
     /// is beside the .xcodeproj; a project opened through a workspace (CocoaPods, Flutter, React

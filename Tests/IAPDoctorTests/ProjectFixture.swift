@@ -23,6 +23,10 @@ final class ProjectFixture {
     var projectBaseConfiguration: [String: String] = [:]
     /// Repository URLs of remote Swift packages the project depends on.
     var remotePackages: [String] = []
+    /// Files the project holds beside its configuration files (relative to the folder): what
+    /// Xcode's navigator lists, as `.storekit` files added with File → Add Files.
+    var memberFiles: [String] = []
+    private var projectWritten = false
 
     init(projectName: String = "Birdhouse") {
         self.projectName = projectName
@@ -41,6 +45,7 @@ final class ProjectFixture {
 
     /// Writes `<projectName>.xcodeproj/project.pbxproj`.
     func writeProject() {
+        projectWritten = true
         var objects: [String] = []
         var fileReferences: [String: String] = [:]
         func fileReference(_ path: String) -> String {
@@ -78,7 +83,12 @@ final class ProjectFixture {
             return id
         }
         objects.append("\(rootID) = {isa = PBXProject; buildConfigurationList = \(projectList); mainGroup = \(Self.identifier("group")); packageReferences = (\(packageIDs.joined(separator: ", "))); targets = (\(targetIDs.joined(separator: ", "))); };")
-        objects.append("\(Self.identifier("group")) = {isa = PBXGroup; children = (); sourceTree = \"<group>\"; };")
+        let memberIDs = memberFiles.map { path in
+            let id = Self.identifier("member:" + path)
+            objects.append("\(id) = {isa = PBXFileReference; lastKnownFileType = text; path = \"\(path)\"; sourceTree = SOURCE_ROOT; };")
+            return id
+        }
+        objects.append("\(Self.identifier("group")) = {isa = PBXGroup; children = (\(memberIDs.joined(separator: ", "))); sourceTree = \"<group>\"; };")
         let text = """
             // !$*UTF8*$!
             {
@@ -121,8 +131,12 @@ final class ProjectFixture {
             """)
     }
 
-    /// A `.storekit` file with these products (ID, type).
-    func writeStoreKit(_ path: String, products: [(String, String)], subscriptionGroup: (name: String, ids: [String])? = nil) {
+    /// A `.storekit` file with these products (ID, type), added to the project unless `inProject` is false.
+    func writeStoreKit(_ path: String, products: [(String, String)], subscriptionGroup: (name: String, ids: [String])? = nil, inProject: Bool = true) {
+        if inProject, !memberFiles.contains(path) {
+            memberFiles.append(path)
+            if projectWritten { writeProject() }
+        }
         let items = products.map { id, type in
             """
                 { "displayPrice": "0.99", "familyShareable": false, "internalID": "\(Self.identifier(id).prefix(8))", "localizations": [ { "description": "A bag of seeds for the feeder", "displayName": "Feeder Refill", "locale": "en_US" } ], "productID": "\(id)", "referenceName": "\(id)", "type": "\(type)" }

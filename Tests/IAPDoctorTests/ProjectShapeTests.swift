@@ -219,8 +219,38 @@ struct ProjectShapeTests {
         #expect(check.status != 2, "\(check.output)")
     }
 
+    /// A `.storekit` copied into the folder but never added to the project: the scheme names it,
+    /// Xcode does not find it. Added to the project (or held by a synchronized folder), it is served.
+    @Test func aSchemesStoreKitFileOutsideTheProjectIsNotServed() throws {
+        let fixture = Self.birdhouse()
+        fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")], inProject: false)
+        fixture.writeScheme("Birdhouse", runs: "Birdhouse", storeKit: "../../App/Store.storekit")
+        let (_, loose) = try Self.initAndCheck(fixture, ["--verbose"])
+        #expect(loose.status == 1, "\(loose.output)")
+        #expect(loose.output.contains("error[storekit-configuration-not-in-project]: the scheme `Birdhouse` runs with the StoreKit configuration `Store.storekit`, which is not in `Birdhouse.xcodeproj`, so Xcode serves none of its products"), "\(loose.output)")
+        #expect(loose.output.contains("help: add `Store.storekit` to the project (File → Add Files to “Birdhouse”…; it needs no target)"))
+        // The products the file would serve are not judged against a file Xcode does not serve.
+        #expect(!loose.output.contains("error[storekit-configuration-incomplete]"))
+
+        fixture.memberFiles = ["App"]  // a folder the project holds, as a synchronized or folder reference
+        fixture.writeProject()
+        let (_, held) = try Self.initAndCheck(fixture, ["--verbose"])
+        #expect(!held.output.contains("storekit-configuration-not-in-project]"), "\(held.output)")
+    }
+
+    /// A Swift package's testing `.storekit` chosen in the scheme: a finding with the fix, never
+    /// an input error about a path outside the project.
+    @Test func aSchemeRunningAPackagesStoreKitFileIsNamed() throws {
+        let fixture = Self.birdhouse()
+        fixture.writeScheme("Birdhouse", runs: "Birdhouse", storeKit: "../../../../Library/Developer/Xcode/DerivedData/Birdhouse-abc/SourcePackages/checkouts/purchases-ios/Tests/Configuration.storekit")
+        let (_, check) = try Self.initAndCheck(fixture)
+        #expect(check.status == 1, "\(check.output)")
+        #expect(check.output.contains("error[storekit-configuration-from-package]: the scheme `Birdhouse` runs with `Configuration.storekit` from the Swift package `purchases-ios`, so Xcode serves that package's test products, not the app's"), "\(check.output)")
+        #expect(!check.output.contains("--root"), "\(check.output)")
+    }
+
     /// A Flutter app's scheme with a .storekit: `flutter run` does not apply it, and the
-    /// finding says so; with every product in the file, a note says it.
+    /// finding says so; with every product in the file, a warning says the file may not be used.
     @Test func aCrossPlatformAppsSchemeStoreKitAppliesOnlyToXcodesRun() throws {
         let fixture = Self.birdhouse()
         fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")])
@@ -252,8 +282,10 @@ struct ProjectShapeTests {
         }
         fixture.writeProject()
         let complete = try runIAPDoctor(["check", "--verbose", fixture.folder + "/project.yaml"])
-        #expect(complete.output.contains("note[storekit-configuration-incomplete]: the scheme serves products from `Store.storekit` only when Xcode runs the app"), "\(complete.output)")
+        #expect(complete.output.contains("warning[storekit-configuration-bypassed]: launched with `flutter run`, the app does not use the scheme's StoreKit configuration `Store.storekit`: it asks the sandbox"), "\(complete.output)")
         #expect(!complete.output.contains("error[storekit-configuration-incomplete]"))
+        // The check cannot tell which way the app is launched: the product is at risk, not valid.
+        #expect(complete.output.contains("at risk"), "\(complete.output)")
         // Which StoreKit the plugin calls is a question its version and setup answer.
         #expect(complete.output.contains("Which StoreKit does `in_app_purchase` call in this build: StoreKit 1, StoreKit 2 or both? The library's version and setup decide, not the app's code: in_app_purchase_storekit 0.4.0 and later call StoreKit 2 unless the app calls `InAppPurchaseStoreKitPlatform.enableStoreKit1()`"), "\(complete.output)")
     }

@@ -61,6 +61,8 @@ public struct ProjectSurvey: Sendable {
     public var otherStoreKitFiles: [String] = []
     /// The scheme's StoreKit reference when it points at no file.
     public var missingStoreKitReference: String?
+    /// The Swift package whose checkout holds that reference's file, when it leads into one.
+    public var storeKitPackage: String?
     public var profile: Choice?
     /// The profile the run configuration names, by name or UUID, to choose among committed ones.
     var profileSpecifier: String?
@@ -191,7 +193,10 @@ public struct ProjectSurvey: Sendable {
             archiveConfiguration = first.scheme.archiveConfiguration?.value
             if let reference = first.scheme.storeKitConfiguration {
                 let candidates = first.scheme.candidatePaths(for: reference.value)
-                if let found = candidates.first(where: FileSystem.exists) {
+                if let package = XcodeScheme.packageCheckout(of: reference.value) {
+                    missingStoreKitReference = reference.value
+                    storeKitPackage = package
+                } else if let found = candidates.first(where: FileSystem.exists) {
                     storeKit = Choice(value: Self.relative(found, to: directory), reason: "the scheme `\(name(first.path))` runs it")
                 } else if let found = candidates.lazy.compactMap(FileSystem.caseInsensitiveMatch).first {
                     storeKit = Choice(

@@ -38,7 +38,8 @@ public enum StarterDescriptor {
                 return "  #   \(key.name): \(quote(path(parts[0])))" + (parts.count > 1 ? "   # \(commentText(parts[1...].joined(separator: "   # ")))" : "")
             }
         }
-        let servesStoreKit = survey.storeKit != nil && survey.scheme != nil
+        // The scheme's reference decides what Xcode's Run serves, even when it leads nowhere useful.
+        let servesStoreKit = (survey.storeKit != nil || survey.missingStoreKitReference != nil) && survey.scheme != nil
         var out = """
             \(schemaLine)
             # iapdoctor project descriptor (schema version 1), written by `iapdoctor init`.
@@ -116,7 +117,8 @@ public enum StarterDescriptor {
         if let storeKit = survey.storeKit {
             app.append(line(.appStoreKitConfiguration, path(storeKit.value), storeKit.reason))
         } else if let missing = survey.missingStoreKitReference {
-            app.append("  # storekit_configuration:   # the scheme names `\(commentText(missing))`, which is not in the folder")
+            let whose = survey.storeKitPackage.map { "a testing file of the Swift package `\(commentText($0))`, not the app's: choose the app's own in the scheme" } ?? "which is not in the folder"
+            app.append("  # storekit_configuration:   # the scheme names `\(commentText(missing))`, \(whose)")
         }
         if !survey.otherStoreKitFiles.isEmpty {
             app.append("  # other .storekit files (not used by the scheme): " + survey.otherStoreKitFiles.map { quote(path($0)) }.joined(separator: ", "))

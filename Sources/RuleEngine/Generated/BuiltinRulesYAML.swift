@@ -1400,6 +1400,73 @@ enum BuiltinRulesYAML {
         app:
           storekit_configuration: ../catalog/PocketGarden.storekit
 
+- id: storekit-configuration-bypassed
+  checklist: storekit-configuration
+  severity: warning
+  since: 0.1.0
+  title: the app is launched in a way that skips the scheme's StoreKit configuration file
+  rationale: Only Xcode's Run action applies the StoreKit configuration file a scheme names (TN3185). A Flutter, React Native or Expo app launched with its framework's command (`flutter run`, `npx react-native run-ios`, `npx expo run:ios`) is built and installed without it, so the app asks the sandbox and the file's products are not what it gets; the check cannot tell which way you launch, so every product is at risk until you run it from Xcode.
+  help: "run the app from Xcode (Product → Run) to test the file, or set `environment: sandbox` to test the sandbox"
+  environments: [xcode]
+  not_applicable: products come from App Store Connect here, not from a StoreKit configuration file
+  examples:
+    triggering:
+      - |
+        environment: xcode
+        app:
+          scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+          sources: [../runmonster-xcode/variants/Flutter]
+    passing:
+      - |
+        environment: xcode
+        app:
+          scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+          sources: [../runmonster-xcode/RunMonster]
+
+- id: storekit-configuration-not-in-project
+  checklist: storekit-configuration
+  severity: error
+  since: 0.1.0
+  title: the scheme's StoreKit configuration file is not in the Xcode project
+  rationale: Xcode serves a scheme's StoreKit configuration file only when the project holds it; a `.storekit` file that is on disk but has no file reference in `project.pbxproj` (copied into the folder, or removed from the project and left behind) is not found, and a Run serves none of its products (RevenueCat purchases-ios#2171, cordova-plugin-purchases#135). A file inside a folder the project holds (a folder reference, an Xcode 16 synchronized folder) or named by a workspace beside the project counts as held.
+  help: add the .storekit file to the Xcode project (no target needed), then choose it again in the scheme
+  environments: [xcode]
+  not_applicable: products come from App Store Connect here, not from a StoreKit configuration file
+  examples:
+    triggering:
+      - |
+        environment: xcode
+        app:
+          scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-LooseFile.xcscheme
+          xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+    passing:
+      - |
+        environment: xcode
+        app:
+          scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+          xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+
+- id: storekit-configuration-from-package
+  checklist: storekit-configuration
+  severity: error
+  since: 0.1.0
+  title: the scheme runs a Swift package's StoreKit configuration file
+  rationale: Xcode's StoreKit Configuration menu lists the `.storekit` files of every Swift package the app depends on beside the app's own; a package's testing file chosen there (under DerivedData's `SourcePackages/checkouts`) serves that package's products, so the app's requests come back invalid (RevenueCat purchases-ios#1157, which renamed its files so users could tell them apart).
+  help: choose the app's own .storekit file in the scheme, or None to use the sandbox
+  environments: [xcode]
+  not_applicable: products come from App Store Connect here, not from a StoreKit configuration file
+  examples:
+    triggering:
+      - |
+        environment: xcode
+        app:
+          scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-PackageFile.xcscheme
+    passing:
+      - |
+        environment: xcode
+        app:
+          scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+
 # ── Bulk product XML (App Store Package metadata.xml) ───────────────────────────────────────
 # Catalog examples are XML: an `<in_app_purchase>` or `<subscription_group>` snippet is placed
 # inside a software5.12 package's `<in_app_purchases>` (a snippet that starts with `<?xml` or
@@ -3001,7 +3068,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 138 16 1 2993 118
+L 141 16 1 3060 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -7067,328 +7134,340 @@ environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 1403 3 1415 27
-S 0 1403 3 1403 5 2
+M 10 1398 3 1419 52
+S 0 1398 3 1398 5 2
 id
-S 0 1403 7 1403 31 24
-catalog-xml-feed-retired
-S 0 1404 3 1404 12 9
+S 0 1398 7 1398 38 31
+storekit-configuration-bypassed
+S 0 1399 3 1399 12 9
 checklist
-S 0 1404 14 1404 27 13
-catalog-valid
-S 0 1405 3 1405 8 5
-input
-S 0 1405 10 1405 17 7
-catalog
-S 0 1406 3 1406 11 8
+S 0 1399 14 1399 36 22
+storekit-configuration
+S 0 1400 3 1400 11 8
 severity
-S 0 1406 13 1406 17 4
-note
-S 0 1407 3 1407 15 12
-context_only
-S 0 1407 17 1407 21 4
-true
-S 0 1408 3 1408 8 5
+S 0 1400 13 1400 20 7
+warning
+S 0 1401 3 1401 8 5
 since
-S 0 1408 10 1408 15 5
+S 0 1401 10 1401 15 5
 0.1.0
-S 0 1409 3 1409 8 5
+S 0 1402 3 1402 8 5
 title
-S 0 1409 10 1409 69 59
-Apple no longer takes in-app purchases through the XML feed
-S 0 1410 3 1410 12 9
+S 0 1402 10 1402 90 80
+the app is launched in a way that skips the scheme's StoreKit configuration file
+S 0 1403 3 1403 12 9
 rationale
-S 1 1410 14 1410 378 362
-Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1411 3 1411 7 4
+S 0 1403 14 1403 450 436
+Only Xcode's Run action applies the StoreKit configuration file a scheme names (TN3185). A Flutter, React Native or Expo app launched with its framework's command (`flutter run`, `npx react-native run-ios`, `npx expo run:ios`) is built and installed without it, so the app asks the sandbox and the file's products are not what it gets; the check cannot tell which way you launch, so every product is at risk until you run it from Xcode.
+S 0 1404 3 1404 7 4
 help
-S 0 1411 9 1411 104 95
-use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1412 3 1412 11 8
+S 1 1404 9 1404 117 108
+run the app from Xcode (Product → Run) to test the file, or set `environment: sandbox` to test the sandbox
+S 0 1405 3 1405 15 12
+environments
+L 1 1405 17 1405 24
+S 0 1405 18 1405 23 5
+xcode
+S 0 1406 3 1406 17 14
+not_applicable
+S 0 1406 19 1406 100 81
+products come from App Store Connect here, not from a StoreKit configuration file
+S 0 1407 3 1407 11 8
 examples
-M 1 1413 5 1415 27
-S 0 1413 5 1413 15 10
+M 2 1408 5 1419 52
+S 0 1408 5 1408 15 10
 triggering
-L 1 1414 7 1415 27
-S 1 1414 9 1415 27 19
+L 1 1409 7 1413 58
+S 1 1409 9 1413 58 168
+environment: xcode
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+  sources: [../runmonster-xcode/variants/Flutter]
+
+S 0 1414 5 1414 12 7
+passing
+L 1 1415 7 1419 52
+S 1 1415 9 1419 52 162
+environment: xcode
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+  sources: [../runmonster-xcode/RunMonster]
+
+M 10 1421 3 1442 62
+S 0 1421 3 1421 5 2
+id
+S 0 1421 7 1421 44 37
+storekit-configuration-not-in-project
+S 0 1422 3 1422 12 9
+checklist
+S 0 1422 14 1422 36 22
+storekit-configuration
+S 0 1423 3 1423 11 8
+severity
+S 0 1423 13 1423 18 5
+error
+S 0 1424 3 1424 8 5
+since
+S 0 1424 10 1424 15 5
+0.1.0
+S 0 1425 3 1425 8 5
+title
+S 0 1425 10 1425 78 68
+the scheme's StoreKit configuration file is not in the Xcode project
+S 0 1426 3 1426 12 9
+rationale
+S 0 1426 14 1426 518 504
+Xcode serves a scheme's StoreKit configuration file only when the project holds it; a `.storekit` file that is on disk but has no file reference in `project.pbxproj` (copied into the folder, or removed from the project and left behind) is not found, and a Run serves none of its products (RevenueCat purchases-ios#2171, cordova-plugin-purchases#135). A file inside a folder the project holds (a folder reference, an Xcode 16 synchronized folder) or named by a workspace beside the project counts as held.
+S 0 1427 3 1427 7 4
+help
+S 0 1427 9 1427 107 98
+add the .storekit file to the Xcode project (no target needed), then choose it again in the scheme
+S 0 1428 3 1428 15 12
+environments
+L 1 1428 17 1428 24
+S 0 1428 18 1428 23 5
+xcode
+S 0 1429 3 1429 17 14
+not_applicable
+S 0 1429 19 1429 100 81
+products come from App Store Connect here, not from a StoreKit configuration file
+S 0 1430 3 1430 11 8
+examples
+M 2 1431 5 1442 62
+S 0 1431 5 1431 15 10
+triggering
+L 1 1432 7 1436 62
+S 1 1432 9 1436 62 182
+environment: xcode
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-LooseFile.xcscheme
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+
+S 0 1437 5 1437 12 7
+passing
+L 1 1438 7 1442 62
+S 1 1438 9 1442 62 172
+environment: xcode
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+
+M 10 1444 3 1463 102
+S 0 1444 3 1444 5 2
+id
+S 0 1444 7 1444 42 35
+storekit-configuration-from-package
+S 0 1445 3 1445 12 9
+checklist
+S 0 1445 14 1445 36 22
+storekit-configuration
+S 0 1446 3 1446 11 8
+severity
+S 0 1446 13 1446 18 5
+error
+S 0 1447 3 1447 8 5
+since
+S 0 1447 10 1447 15 5
+0.1.0
+S 0 1448 3 1448 8 5
+title
+S 0 1448 10 1448 71 61
+the scheme runs a Swift package's StoreKit configuration file
+S 0 1449 3 1449 12 9
+rationale
+S 0 1449 14 1449 389 375
+Xcode's StoreKit Configuration menu lists the `.storekit` files of every Swift package the app depends on beside the app's own; a package's testing file chosen there (under DerivedData's `SourcePackages/checkouts`) serves that package's products, so the app's requests come back invalid (RevenueCat purchases-ios#1157, which renamed its files so users could tell them apart).
+S 0 1450 3 1450 7 4
+help
+S 0 1450 9 1450 86 77
+choose the app's own .storekit file in the scheme, or None to use the sandbox
+S 0 1451 3 1451 15 12
+environments
+L 1 1451 17 1451 24
+S 0 1451 18 1451 23 5
+xcode
+S 0 1452 3 1452 17 14
+not_applicable
+S 0 1452 19 1452 100 81
+products come from App Store Connect here, not from a StoreKit configuration file
+S 0 1453 3 1453 11 8
+examples
+M 2 1454 5 1463 102
+S 0 1454 5 1454 15 10
+triggering
+L 1 1455 7 1458 114
+S 1 1455 9 1458 114 130
+environment: xcode
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-PackageFile.xcscheme
+
+S 0 1459 5 1459 12 7
+passing
+L 1 1460 7 1463 102
+S 1 1460 9 1463 102 118
+environment: xcode
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+
+M 10 1470 3 1482 27
+S 0 1470 3 1470 5 2
+id
+S 0 1470 7 1470 31 24
+catalog-xml-feed-retired
+S 0 1471 3 1471 12 9
+checklist
+S 0 1471 14 1471 27 13
+catalog-valid
+S 0 1472 3 1472 8 5
+input
+S 0 1472 10 1472 17 7
+catalog
+S 0 1473 3 1473 11 8
+severity
+S 0 1473 13 1473 17 4
+note
+S 0 1474 3 1474 15 12
+context_only
+S 0 1474 17 1474 21 4
+true
+S 0 1475 3 1475 8 5
+since
+S 0 1475 10 1475 15 5
+0.1.0
+S 0 1476 3 1476 8 5
+title
+S 0 1476 10 1476 69 59
+Apple no longer takes in-app purchases through the XML feed
+S 0 1477 3 1477 12 9
+rationale
+S 1 1477 14 1477 378 362
+Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
+S 0 1478 3 1478 7 4
+help
+S 0 1478 9 1478 104 95
+use App Store Connect or its API to create products; keep a .storekit file as the local catalog
+S 0 1479 3 1479 11 8
+examples
+M 1 1480 5 1482 27
+S 0 1480 5 1480 15 10
+triggering
+L 1 1481 7 1482 27
+S 1 1481 9 1482 27 19
 <in_app_purchase/>
 
-M 9 1417 3 1437 19
-S 0 1417 3 1417 5 2
+M 9 1484 3 1504 19
+S 0 1484 3 1484 5 2
 id
-S 0 1417 7 1417 27 20
+S 0 1484 7 1484 27 20
 catalog-root-element
-S 0 1418 3 1418 12 9
+S 0 1485 3 1485 12 9
 checklist
-S 0 1418 14 1418 27 13
+S 0 1485 14 1485 27 13
 catalog-valid
-S 0 1419 3 1419 8 5
+S 0 1486 3 1486 8 5
 input
-S 0 1419 10 1419 17 7
+S 0 1486 10 1486 17 7
 catalog
-S 0 1420 3 1420 11 8
+S 0 1487 3 1487 11 8
 severity
-S 0 1420 13 1420 18 5
+S 0 1487 13 1487 18 5
 error
-S 0 1421 3 1421 8 5
+S 0 1488 3 1488 8 5
 since
-S 0 1421 10 1421 15 5
+S 0 1488 10 1488 15 5
 0.1.0
-S 0 1422 3 1422 8 5
+S 0 1489 3 1489 8 5
 title
-S 0 1422 10 1422 50 40
+S 0 1489 10 1489 50 40
 the document is not an App Store Package
-S 0 1423 3 1423 12 9
+S 0 1490 3 1490 12 9
 rationale
-S 0 1423 14 1423 209 195
+S 0 1490 14 1490 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1424 3 1424 7 4
+S 0 1491 3 1491 7 4
 help
-S 0 1424 9 1424 82 73
+S 0 1491 9 1491 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1425 3 1425 11 8
+S 0 1492 3 1492 11 8
 examples
-M 2 1426 5 1437 19
-S 0 1426 5 1426 15 10
+M 2 1493 5 1504 19
+S 0 1493 5 1493 15 10
 triggering
-L 1 1427 7 1431 19
-S 1 1427 9 1431 19 179
+L 1 1494 7 1498 19
+S 1 1494 9 1498 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1432 5 1432 12 7
+S 0 1499 5 1499 12 7
 passing
-L 1 1433 7 1437 19
-S 1 1433 9 1437 19 206
+L 1 1500 7 1504 19
+S 1 1500 9 1504 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1439 3 1459 19
-S 0 1439 3 1439 5 2
+M 9 1506 3 1526 19
+S 0 1506 3 1506 5 2
 id
-S 0 1439 7 1439 27 20
+S 0 1506 7 1506 27 20
 catalog-spec-version
-S 0 1440 3 1440 12 9
+S 0 1507 3 1507 12 9
 checklist
-S 0 1440 14 1440 27 13
+S 0 1507 14 1507 27 13
 catalog-valid
-S 0 1441 3 1441 8 5
+S 0 1508 3 1508 8 5
 input
-S 0 1441 10 1441 17 7
+S 0 1508 10 1508 17 7
 catalog
-S 0 1442 3 1442 11 8
+S 0 1509 3 1509 11 8
 severity
-S 0 1442 13 1442 18 5
+S 0 1509 13 1509 18 5
 error
-S 0 1443 3 1443 8 5
+S 0 1510 3 1510 8 5
 since
-S 0 1443 10 1443 15 5
+S 0 1510 10 1510 15 5
 0.1.0
-S 0 1444 3 1444 8 5
+S 0 1511 3 1511 8 5
 title
-S 0 1444 10 1444 68 58
+S 0 1511 10 1511 68 58
 the package's spec version does not carry in-app purchases
-S 0 1445 3 1445 12 9
+S 0 1512 3 1512 12 9
 rationale
-S 0 1445 14 1445 173 159
+S 0 1512 14 1512 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1446 3 1446 7 4
+S 0 1513 3 1513 7 4
 help
-S 0 1446 9 1446 77 68
+S 0 1513 9 1513 77 68
 set `version` to the software5.x version the package was written for
-S 0 1447 3 1447 11 8
+S 0 1514 3 1514 11 8
 examples
-M 2 1448 5 1459 19
-S 0 1448 5 1448 15 10
+M 2 1515 5 1526 19
+S 0 1515 5 1515 15 10
 triggering
-L 1 1449 7 1453 19
-S 1 1449 9 1453 19 219
+L 1 1516 7 1520 19
+S 1 1516 9 1520 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1454 5 1454 12 7
+S 0 1521 5 1521 12 7
 passing
-L 1 1455 7 1459 19
-S 1 1455 9 1459 19 205
+L 1 1522 7 1526 19
+S 1 1522 9 1526 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1461 3 1481 27
-S 0 1461 3 1461 5 2
-id
-S 0 1461 7 1461 30 23
-catalog-unknown-element
-S 0 1462 3 1462 12 9
-checklist
-S 0 1462 14 1462 27 13
-catalog-valid
-S 0 1463 3 1463 8 5
-input
-S 0 1463 10 1463 17 7
-catalog
-S 0 1464 3 1464 11 8
-severity
-S 0 1464 13 1464 18 5
-error
-S 0 1465 3 1465 8 5
-since
-S 0 1465 10 1465 15 5
-0.1.0
-S 0 1466 3 1466 8 5
-title
-S 0 1466 10 1466 62 52
-an element is not part of the in-app purchase schema
-S 0 1467 3 1467 12 9
-rationale
-S 0 1467 14 1467 214 202
-Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1468 3 1468 7 4
-help
-S 0 1468 9 1468 53 44
-remove the element or use the name suggested
-S 0 1469 3 1469 11 8
-examples
-M 2 1470 5 1481 27
-S 0 1470 5 1470 15 10
-triggering
-L 1 1471 7 1475 27
-S 1 1471 9 1475 27 160
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-  <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1476 5 1476 12 7
-passing
-L 1 1477 7 1481 27
-S 1 1477 9 1481 27 148
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-  <reference_name>Seed Pack 50</reference_name>
-</in_app_purchase>
-
-M 9 1483 3 1501 30
-S 0 1483 3 1483 5 2
-id
-S 0 1483 7 1483 36 29
-catalog-group-element-version
-S 0 1484 3 1484 12 9
-checklist
-S 0 1484 14 1484 27 13
-catalog-valid
-S 0 1485 3 1485 8 5
-input
-S 0 1485 10 1485 17 7
-catalog
-S 0 1486 3 1486 11 8
-severity
-S 0 1486 13 1486 18 5
-error
-S 0 1487 3 1487 8 5
-since
-S 0 1487 10 1487 15 5
-0.1.0
-S 0 1488 3 1488 8 5
-title
-S 0 1488 10 1488 79 69
-a subscription container does not exist in the package's spec version
-S 0 1489 3 1489 12 9
-rationale
-S 0 1489 14 1489 180 166
-Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1490 3 1490 7 4
-help
-S 0 1490 9 1490 71 62
-use `<subscription_group>` from software5.7, `<family>` before
-S 0 1491 3 1491 11 8
-examples
-M 2 1492 5 1501 30
-S 0 1492 5 1492 15 10
-triggering
-L 1 1493 7 1496 18
-S 1 1493 9 1496 18 175
-<family name="Plus">   <!-- <- -->
-  <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
-</family>
-
-S 0 1497 5 1497 12 7
-passing
-L 1 1498 7 1501 30
-S 1 1498 9 1501 30 185
-<subscription_group name="Plus">
-  <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
-</subscription_group>
-
-M 9 1503 3 1526 27
-S 0 1503 3 1503 5 2
-id
-S 0 1503 7 1503 31 24
-catalog-required-element
-S 0 1504 3 1504 12 9
-checklist
-S 0 1504 14 1504 27 13
-catalog-valid
-S 0 1505 3 1505 8 5
-input
-S 0 1505 10 1505 17 7
-catalog
-S 0 1506 3 1506 11 8
-severity
-S 0 1506 13 1506 18 5
-error
-S 0 1507 3 1507 8 5
-since
-S 0 1507 10 1507 15 5
-0.1.0
-S 0 1508 3 1508 8 5
-title
-S 0 1508 10 1508 60 50
-an in-app purchase lacks an element a create needs
-S 0 1509 3 1509 12 9
-rationale
-S 1 1509 14 1509 272 256
-Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1510 3 1510 7 4
-help
-S 0 1510 9 1510 33 24
-add the missing elements
-S 0 1511 3 1511 11 8
-examples
-M 2 1512 5 1526 27
-S 0 1512 5 1512 15 10
-triggering
-L 1 1513 7 1517 27
-S 1 1513 9 1517 27 140
-<in_app_purchase>   <!-- <- -->
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-  <type>consumable</type>
-</in_app_purchase>
-
-S 0 1518 5 1518 12 7
-passing
-L 1 1519 7 1526 27
-S 1 1519 9 1526 27 445
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-  <reference_name>Seed Pack 50</reference_name>
-  <type>consumable</type>
-  <products><product><cleared_for_sale>true</cleared_for_sale><wholesale_price_tier>2</wholesale_price_tier></product></products>
-  <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
-</in_app_purchase>
-
-M 12 1528 3 1549 27
+M 9 1528 3 1548 27
 S 0 1528 3 1528 5 2
 id
-S 0 1528 7 1528 19 12
-catalog-type
+S 0 1528 7 1528 30 23
+catalog-unknown-element
 S 0 1529 3 1529 12 9
 checklist
 S 0 1529 14 1529 27 13
@@ -7407,688 +7486,851 @@ S 0 1532 10 1532 15 5
 0.1.0
 S 0 1533 3 1533 8 5
 title
-S 0 1533 10 1533 59 49
-an in-app purchase type is not one the spec knows
+S 0 1533 10 1533 62 52
+an element is not part of the in-app purchase schema
 S 0 1534 3 1534 12 9
 rationale
-S 1 1534 14 1534 166 150
-`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
+S 0 1534 14 1534 214 202
+Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
 S 0 1535 3 1535 7 4
 help
-S 0 1535 9 1535 105 96
-use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1536 3 1536 8 5
-check
-M 2 1536 10 1536 48
-S 0 1536 12 1536 16 4
-each
-S 0 1536 18 1536 33 15
-in_app_purchase
-S 0 1536 35 1536 40 5
-field
-S 0 1536 42 1536 46 4
-type
-S 0 1537 3 1537 10 7
-options
-M 1 1537 12 1537 98
-S 0 1537 14 1537 21 7
-pattern
-S 1 1537 23 1537 96 71
-consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1538 3 1538 10 7
-message
-S 1 1538 12 1538 138 124
-type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1539 3 1539 11 8
+S 0 1535 9 1535 53 44
+remove the element or use the name suggested
+S 0 1536 3 1536 11 8
 examples
-M 2 1540 5 1549 27
-S 0 1540 5 1540 15 10
+M 2 1537 5 1548 27
+S 0 1537 5 1537 15 10
 triggering
-L 1 1541 7 1544 27
-S 1 1541 9 1544 27 81
+L 1 1538 7 1542 27
+S 1 1538 9 1542 27 160
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+  <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1543 5 1543 12 7
+passing
+L 1 1544 7 1548 27
+S 1 1544 9 1548 27 148
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+  <reference_name>Seed Pack 50</reference_name>
+</in_app_purchase>
+
+M 9 1550 3 1568 30
+S 0 1550 3 1550 5 2
+id
+S 0 1550 7 1550 36 29
+catalog-group-element-version
+S 0 1551 3 1551 12 9
+checklist
+S 0 1551 14 1551 27 13
+catalog-valid
+S 0 1552 3 1552 8 5
+input
+S 0 1552 10 1552 17 7
+catalog
+S 0 1553 3 1553 11 8
+severity
+S 0 1553 13 1553 18 5
+error
+S 0 1554 3 1554 8 5
+since
+S 0 1554 10 1554 15 5
+0.1.0
+S 0 1555 3 1555 8 5
+title
+S 0 1555 10 1555 79 69
+a subscription container does not exist in the package's spec version
+S 0 1556 3 1556 12 9
+rationale
+S 0 1556 14 1556 180 166
+Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
+S 0 1557 3 1557 7 4
+help
+S 0 1557 9 1557 71 62
+use `<subscription_group>` from software5.7, `<family>` before
+S 0 1558 3 1558 11 8
+examples
+M 2 1559 5 1568 30
+S 0 1559 5 1559 15 10
+triggering
+L 1 1560 7 1563 18
+S 1 1560 9 1563 18 175
+<family name="Plus">   <!-- <- -->
+  <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
+</family>
+
+S 0 1564 5 1564 12 7
+passing
+L 1 1565 7 1568 30
+S 1 1565 9 1568 30 185
+<subscription_group name="Plus">
+  <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
+</subscription_group>
+
+M 9 1570 3 1593 27
+S 0 1570 3 1570 5 2
+id
+S 0 1570 7 1570 31 24
+catalog-required-element
+S 0 1571 3 1571 12 9
+checklist
+S 0 1571 14 1571 27 13
+catalog-valid
+S 0 1572 3 1572 8 5
+input
+S 0 1572 10 1572 17 7
+catalog
+S 0 1573 3 1573 11 8
+severity
+S 0 1573 13 1573 18 5
+error
+S 0 1574 3 1574 8 5
+since
+S 0 1574 10 1574 15 5
+0.1.0
+S 0 1575 3 1575 8 5
+title
+S 0 1575 10 1575 60 50
+an in-app purchase lacks an element a create needs
+S 0 1576 3 1576 12 9
+rationale
+S 1 1576 14 1576 272 256
+Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
+S 0 1577 3 1577 7 4
+help
+S 0 1577 9 1577 33 24
+add the missing elements
+S 0 1578 3 1578 11 8
+examples
+M 2 1579 5 1593 27
+S 0 1579 5 1579 15 10
+triggering
+L 1 1580 7 1584 27
+S 1 1580 9 1584 27 140
+<in_app_purchase>   <!-- <- -->
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+  <type>consumable</type>
+</in_app_purchase>
+
+S 0 1585 5 1585 12 7
+passing
+L 1 1586 7 1593 27
+S 1 1586 9 1593 27 445
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+  <reference_name>Seed Pack 50</reference_name>
+  <type>consumable</type>
+  <products><product><cleared_for_sale>true</cleared_for_sale><wholesale_price_tier>2</wholesale_price_tier></product></products>
+  <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
+</in_app_purchase>
+
+M 12 1595 3 1616 27
+S 0 1595 3 1595 5 2
+id
+S 0 1595 7 1595 19 12
+catalog-type
+S 0 1596 3 1596 12 9
+checklist
+S 0 1596 14 1596 27 13
+catalog-valid
+S 0 1597 3 1597 8 5
+input
+S 0 1597 10 1597 17 7
+catalog
+S 0 1598 3 1598 11 8
+severity
+S 0 1598 13 1598 18 5
+error
+S 0 1599 3 1599 8 5
+since
+S 0 1599 10 1599 15 5
+0.1.0
+S 0 1600 3 1600 8 5
+title
+S 0 1600 10 1600 59 49
+an in-app purchase type is not one the spec knows
+S 0 1601 3 1601 12 9
+rationale
+S 1 1601 14 1601 166 150
+`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
+S 0 1602 3 1602 7 4
+help
+S 0 1602 9 1602 105 96
+use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
+S 0 1603 3 1603 8 5
+check
+M 2 1603 10 1603 48
+S 0 1603 12 1603 16 4
+each
+S 0 1603 18 1603 33 15
+in_app_purchase
+S 0 1603 35 1603 40 5
+field
+S 0 1603 42 1603 46 4
+type
+S 0 1604 3 1604 10 7
+options
+M 1 1604 12 1604 98
+S 0 1604 14 1604 21 7
+pattern
+S 1 1604 23 1604 96 71
+consumable|non-consumable|auto-renewable|subscription|free-subscription
+S 0 1605 3 1605 10 7
+message
+S 1 1605 12 1605 138 124
+type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
+S 0 1606 3 1606 11 8
+examples
+M 2 1607 5 1616 27
+S 0 1607 5 1607 15 10
+triggering
+L 1 1608 7 1611 27
+S 1 1608 9 1611 27 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1545 5 1545 12 7
+S 0 1612 5 1612 12 7
 passing
-L 1 1546 7 1549 27
-S 1 1546 9 1549 27 67
+L 1 1613 7 1616 27
+S 1 1613 9 1616 27 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 12 1551 3 1572 27
-S 0 1551 3 1551 5 2
+M 12 1618 3 1639 27
+S 0 1618 3 1618 5 2
 id
-S 0 1551 7 1551 33 26
+S 0 1618 7 1618 33 26
 catalog-product-id-charset
-S 0 1552 3 1552 12 9
+S 0 1619 3 1619 12 9
 checklist
-S 0 1552 14 1552 27 13
+S 0 1619 14 1619 27 13
 catalog-valid
-S 0 1553 3 1553 8 5
+S 0 1620 3 1620 8 5
 input
-S 0 1553 10 1553 17 7
+S 0 1620 10 1620 17 7
 catalog
-S 0 1554 3 1554 11 8
+S 0 1621 3 1621 11 8
 severity
-S 0 1554 13 1554 18 5
+S 0 1621 13 1621 18 5
 error
-S 0 1555 3 1555 8 5
+S 0 1622 3 1622 8 5
 since
-S 0 1555 10 1555 15 5
+S 0 1622 10 1622 15 5
 0.1.0
-S 0 1556 3 1556 8 5
+S 0 1623 3 1623 8 5
 title
-S 0 1556 10 1556 70 60
+S 0 1623 10 1623 70 60
 a product ID has characters App Store Connect does not allow
-S 0 1557 3 1557 12 9
+S 0 1624 3 1624 12 9
 rationale
-S 0 1557 14 1557 144 130
+S 0 1624 14 1624 144 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1558 3 1558 7 4
+S 0 1625 3 1625 7 4
 help
-S 0 1558 9 1558 51 42
+S 0 1625 9 1625 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1559 3 1559 8 5
+S 0 1626 3 1626 8 5
 check
-M 2 1559 10 1559 54
-S 0 1559 12 1559 16 4
+M 2 1626 10 1626 54
+S 0 1626 12 1626 16 4
 each
-S 0 1559 18 1559 33 15
+S 0 1626 18 1626 33 15
 in_app_purchase
-S 0 1559 35 1559 40 5
+S 0 1626 35 1626 40 5
 field
-S 0 1559 42 1559 52 10
+S 0 1626 42 1626 52 10
 product_id
-S 0 1560 3 1560 10 7
+S 0 1627 3 1627 10 7
 options
-M 1 1560 12 1560 42
-S 0 1560 14 1560 21 7
+M 1 1627 12 1627 42
+S 0 1627 14 1627 21 7
 pattern
-S 1 1560 23 1560 40 15
+S 1 1627 23 1627 40 15
 [A-Za-z0-9._-]+
-S 0 1561 3 1561 10 7
+S 0 1628 3 1628 10 7
 message
-S 1 1561 12 1561 91 77
+S 1 1628 12 1628 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1562 3 1562 11 8
+S 0 1629 3 1629 11 8
 examples
-M 2 1563 5 1572 27
-S 0 1563 5 1563 15 10
+M 2 1630 5 1639 27
+S 0 1630 5 1630 15 10
 triggering
-L 1 1564 7 1567 27
-S 1 1564 9 1567 27 115
+L 1 1631 7 1634 27
+S 1 1631 9 1634 27 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1568 5 1568 12 7
+S 0 1635 5 1635 12 7
 passing
-L 1 1569 7 1572 27
-S 1 1569 9 1572 27 101
+L 1 1636 7 1639 27
+S 1 1636 9 1639 27 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 13 1574 3 1596 27
-S 0 1574 3 1574 5 2
+M 13 1641 3 1663 27
+S 0 1641 3 1641 5 2
 id
-S 0 1574 7 1574 32 25
+S 0 1641 7 1641 32 25
 catalog-product-id-length
-S 0 1575 3 1575 12 9
+S 0 1642 3 1642 12 9
 checklist
-S 0 1575 14 1575 27 13
+S 0 1642 14 1642 27 13
 catalog-valid
-S 0 1576 3 1576 8 5
+S 0 1643 3 1643 8 5
 input
-S 0 1576 10 1576 17 7
+S 0 1643 10 1643 17 7
 catalog
-S 0 1577 3 1577 11 8
+S 0 1644 3 1644 11 8
 severity
-S 0 1577 13 1577 18 5
+S 0 1644 13 1644 18 5
 error
-S 0 1578 3 1578 8 5
+S 0 1645 3 1645 8 5
 since
-S 0 1578 10 1578 15 5
+S 0 1645 10 1645 15 5
 0.1.0
-S 0 1579 3 1579 8 5
+S 0 1646 3 1646 8 5
 title
-S 0 1579 10 1579 34 24
+S 0 1646 10 1646 34 24
 a product ID is too long
-S 0 1580 3 1580 12 9
+S 0 1647 3 1647 12 9
 rationale
-S 0 1580 14 1580 175 161
+S 0 1647 14 1647 175 161
 App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1581 3 1581 7 4
+S 0 1648 3 1648 7 4
 help
-S 0 1581 9 1581 67 58
+S 0 1648 9 1648 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1582 3 1582 8 5
+S 0 1649 3 1649 8 5
 check
-M 2 1582 10 1582 54
-S 0 1582 12 1582 16 4
+M 2 1649 10 1649 54
+S 0 1649 12 1649 16 4
 each
-S 0 1582 18 1582 33 15
+S 0 1649 18 1649 33 15
 in_app_purchase
-S 0 1582 35 1582 40 5
+S 0 1649 35 1649 40 5
 field
-S 0 1582 42 1582 52 10
+S 0 1649 42 1649 52 10
 product_id
-S 0 1583 3 1583 10 7
+S 0 1650 3 1650 10 7
 options
-M 1 1583 12 1583 31
-S 0 1583 14 1583 24 10
+M 1 1650 12 1650 31
+S 0 1650 14 1650 24 10
 max_length
-S 0 1583 26 1583 29 3
+S 0 1650 26 1650 29 3
 100
-S 0 1584 3 1584 10 7
+S 0 1651 3 1651 10 7
 message
-S 1 1584 12 1584 87 73
+S 1 1651 12 1651 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1585 3 1585 8 5
+S 0 1652 3 1652 8 5
 notes
-L 1 1585 10 1585 114
-S 1 1585 11 1585 113 100
+L 1 1652 10 1652 114
+S 1 1652 11 1652 113 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1586 3 1586 11 8
+S 0 1653 3 1653 11 8
 examples
-M 2 1587 5 1596 27
-S 0 1587 5 1587 15 10
+M 2 1654 5 1663 27
+S 0 1654 5 1654 15 10
 triggering
-L 1 1588 7 1591 27
-S 1 1588 9 1591 27 182
+L 1 1655 7 1658 27
+S 1 1655 9 1658 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1592 5 1592 12 7
+S 0 1659 5 1659 12 7
 passing
-L 1 1593 7 1596 27
-S 1 1593 9 1596 27 100
+L 1 1660 7 1663 27
+S 1 1660 9 1663 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 13 1598 3 1620 27
-S 0 1598 3 1598 5 2
+M 13 1665 3 1687 27
+S 0 1665 3 1665 5 2
 id
-S 0 1598 7 1598 32 25
+S 0 1665 7 1665 32 25
 catalog-product-id-hyphen
-S 0 1599 3 1599 12 9
+S 0 1666 3 1666 12 9
 checklist
-S 0 1599 14 1599 27 13
+S 0 1666 14 1666 27 13
 catalog-valid
-S 0 1600 3 1600 8 5
+S 0 1667 3 1667 8 5
 input
-S 0 1600 10 1600 17 7
+S 0 1667 10 1667 17 7
 catalog
-S 0 1601 3 1601 11 8
+S 0 1668 3 1668 11 8
 severity
-S 0 1601 13 1601 17 4
+S 0 1668 13 1668 17 4
 note
-S 0 1602 3 1602 15 12
+S 0 1669 3 1669 15 12
 context_only
-S 0 1602 17 1602 21 4
+S 0 1669 17 1669 21 4
 true
-S 0 1603 3 1603 8 5
+S 0 1670 3 1670 8 5
 since
-S 0 1603 10 1603 15 5
+S 0 1670 10 1670 15 5
 0.1.0
-S 0 1604 3 1604 8 5
+S 0 1671 3 1671 8 5
 title
-S 0 1604 10 1604 72 62
+S 0 1671 10 1671 72 62
 a product ID has a hyphen, which the legacy rule did not allow
-S 0 1605 3 1605 12 9
+S 0 1672 3 1672 12 9
 rationale
-S 0 1605 14 1605 201 187
+S 0 1672 14 1672 201 187
 App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1606 3 1606 7 4
+S 0 1673 3 1673 7 4
 help
-S 0 1606 9 1606 115 106
+S 0 1673 9 1673 115 106
 keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1607 3 1607 8 5
+S 0 1674 3 1674 8 5
 check
-M 2 1607 10 1607 54
-S 0 1607 12 1607 16 4
+M 2 1674 10 1674 54
+S 0 1674 12 1674 16 4
 each
-S 0 1607 18 1607 33 15
+S 0 1674 18 1674 33 15
 in_app_purchase
-S 0 1607 35 1607 40 5
+S 0 1674 35 1674 40 5
 field
-S 0 1607 42 1607 52 10
+S 0 1674 42 1674 52 10
 product_id
-S 0 1608 3 1608 10 7
+S 0 1675 3 1675 10 7
 options
-M 1 1608 12 1608 32
-S 0 1608 14 1608 21 7
+M 1 1675 12 1675 32
+S 0 1675 14 1675 21 7
 pattern
-S 1 1608 23 1608 30 5
+S 1 1675 23 1675 30 5
 [^-]*
-S 0 1609 3 1609 10 7
+S 0 1676 3 1676 10 7
 message
-S 1 1609 12 1609 158 144
+S 1 1676 12 1676 158 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1610 3 1610 11 8
+S 0 1677 3 1677 11 8
 examples
-M 2 1611 5 1620 27
-S 0 1611 5 1611 15 10
+M 2 1678 5 1687 27
+S 0 1678 5 1678 15 10
 triggering
-L 1 1612 7 1615 27
-S 1 1612 9 1615 27 116
+L 1 1679 7 1682 27
+S 1 1679 9 1682 27 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1616 5 1616 12 7
+S 0 1683 5 1683 12 7
 passing
-L 1 1617 7 1620 27
-S 1 1617 9 1620 27 102
+L 1 1684 7 1687 27
+S 1 1684 9 1687 27 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 9 1622 3 1640 107
-S 0 1622 3 1622 5 2
+M 9 1689 3 1707 107
+S 0 1689 3 1689 5 2
 id
-S 0 1622 7 1622 35 28
+S 0 1689 7 1689 35 28
 catalog-duplicate-product-id
-S 0 1623 3 1623 12 9
+S 0 1690 3 1690 12 9
 checklist
-S 0 1623 14 1623 27 13
+S 0 1690 14 1690 27 13
 catalog-valid
-S 0 1624 3 1624 8 5
+S 0 1691 3 1691 8 5
 input
-S 0 1624 10 1624 17 7
+S 0 1691 10 1691 17 7
 catalog
-S 0 1625 3 1625 11 8
+S 0 1692 3 1692 11 8
 severity
-S 0 1625 13 1625 18 5
+S 0 1692 13 1692 18 5
 error
-S 0 1626 3 1626 8 5
+S 0 1693 3 1693 8 5
 since
-S 0 1626 10 1626 15 5
+S 0 1693 10 1693 15 5
 0.1.0
-S 0 1627 3 1627 8 5
+S 0 1694 3 1694 8 5
 title
-S 0 1627 10 1627 51 41
+S 0 1694 10 1694 51 41
 a product ID appears twice in the package
-S 0 1628 3 1628 12 9
+S 0 1695 3 1695 12 9
 rationale
-S 0 1628 14 1628 152 140
+S 0 1695 14 1695 152 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1629 3 1629 7 4
+S 0 1696 3 1696 7 4
 help
-S 0 1629 9 1629 57 48
+S 0 1696 9 1696 57 48
 remove the duplicate or give it a new product ID
-S 0 1630 3 1630 11 8
+S 0 1697 3 1697 11 8
 examples
-M 2 1631 5 1640 107
-S 0 1631 5 1631 15 10
+M 2 1698 5 1707 107
+S 0 1698 5 1698 15 10
 triggering
-L 1 1632 7 1636 27
-S 1 1632 9 1636 27 210
+L 1 1699 7 1703 27
+S 1 1699 9 1703 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1637 5 1637 12 7
+S 0 1704 5 1704 12 7
 passing
-L 1 1638 7 1640 107
-S 1 1638 9 1640 107 195
+L 1 1705 7 1707 107
+S 1 1705 9 1707 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 9 1642 3 1660 90
-S 0 1642 3 1642 5 2
+M 9 1709 3 1727 90
+S 0 1709 3 1709 5 2
 id
-S 0 1642 7 1642 39 32
+S 0 1709 7 1709 39 32
 catalog-duplicate-reference-name
-S 0 1643 3 1643 12 9
+S 0 1710 3 1710 12 9
 checklist
-S 0 1643 14 1643 27 13
+S 0 1710 14 1710 27 13
 catalog-valid
-S 0 1644 3 1644 8 5
+S 0 1711 3 1711 8 5
 input
-S 0 1644 10 1644 17 7
+S 0 1711 10 1711 17 7
 catalog
-S 0 1645 3 1645 11 8
+S 0 1712 3 1712 11 8
 severity
-S 0 1645 13 1645 18 5
+S 0 1712 13 1712 18 5
 error
-S 0 1646 3 1646 8 5
+S 0 1713 3 1713 8 5
 since
-S 0 1646 10 1646 15 5
+S 0 1713 10 1713 15 5
 0.1.0
-S 0 1647 3 1647 8 5
+S 0 1714 3 1714 8 5
 title
-S 0 1647 10 1647 55 45
+S 0 1714 10 1714 55 45
 a reference name appears twice in the package
-S 0 1648 3 1648 12 9
+S 0 1715 3 1715 12 9
 rationale
-S 0 1648 14 1648 76 62
+S 0 1715 14 1715 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1649 3 1649 7 4
+S 0 1716 3 1716 7 4
 help
-S 0 1649 9 1649 57 48
+S 0 1716 9 1716 57 48
 give each in-app purchase its own reference name
-S 0 1650 3 1650 11 8
+S 0 1717 3 1717 11 8
 examples
-M 2 1651 5 1660 90
-S 0 1651 5 1651 15 10
+M 2 1718 5 1727 90
+S 0 1718 5 1718 15 10
 triggering
-L 1 1652 7 1656 27
-S 1 1652 9 1656 27 174
+L 1 1719 7 1723 27
+S 1 1719 9 1723 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1657 5 1657 12 7
+S 0 1724 5 1724 12 7
 passing
-L 1 1658 7 1660 90
-S 1 1658 9 1660 90 163
+L 1 1725 7 1727 90
+S 1 1725 9 1727 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 12 1662 3 1683 27
-S 0 1662 3 1662 5 2
+M 12 1729 3 1750 27
+S 0 1729 3 1729 5 2
 id
-S 0 1662 7 1662 36 29
+S 0 1729 7 1729 36 29
 catalog-reference-name-length
-S 0 1663 3 1663 12 9
+S 0 1730 3 1730 12 9
 checklist
-S 0 1663 14 1663 27 13
+S 0 1730 14 1730 27 13
 catalog-valid
-S 0 1664 3 1664 8 5
+S 0 1731 3 1731 8 5
 input
-S 0 1664 10 1664 17 7
+S 0 1731 10 1731 17 7
 catalog
-S 0 1665 3 1665 11 8
+S 0 1732 3 1732 11 8
 severity
-S 0 1665 13 1665 18 5
+S 0 1732 13 1732 18 5
 error
-S 0 1666 3 1666 8 5
+S 0 1733 3 1733 8 5
 since
-S 0 1666 10 1666 15 5
+S 0 1733 10 1733 15 5
 0.1.0
-S 0 1667 3 1667 8 5
+S 0 1734 3 1734 8 5
 title
-S 0 1667 10 1667 38 28
+S 0 1734 10 1734 38 28
 a reference name is too long
-S 0 1668 3 1668 12 9
+S 0 1735 3 1735 12 9
 rationale
-S 0 1668 14 1668 137 123
+S 0 1735 14 1735 137 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1669 3 1669 7 4
+S 0 1736 3 1736 7 4
 help
-S 0 1669 9 1669 71 62
+S 0 1736 9 1736 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1670 3 1670 8 5
+S 0 1737 3 1737 8 5
 check
-M 2 1670 10 1670 58
-S 0 1670 12 1670 16 4
+M 2 1737 10 1737 58
+S 0 1737 12 1737 16 4
 each
-S 0 1670 18 1670 33 15
+S 0 1737 18 1737 33 15
 in_app_purchase
-S 0 1670 35 1670 40 5
+S 0 1737 35 1737 40 5
 field
-S 0 1670 42 1670 56 14
+S 0 1737 42 1737 56 14
 reference_name
-S 0 1671 3 1671 10 7
+S 0 1738 3 1738 10 7
 options
-M 1 1671 12 1671 30
-S 0 1671 14 1671 24 10
+M 1 1738 12 1738 30
+S 0 1738 14 1738 24 10
 max_length
-S 0 1671 26 1671 28 2
+S 0 1738 26 1738 28 2
 64
-S 0 1672 3 1672 10 7
+S 0 1739 3 1739 10 7
 message
-S 1 1672 12 1672 106 92
+S 1 1739 12 1739 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1673 3 1673 11 8
+S 0 1740 3 1740 11 8
 examples
-M 2 1674 5 1683 27
-S 0 1674 5 1674 15 10
+M 2 1741 5 1750 27
+S 0 1741 5 1741 15 10
 triggering
-L 1 1675 7 1678 27
-S 1 1675 9 1678 27 158
+L 1 1742 7 1745 27
+S 1 1742 9 1745 27 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1679 5 1679 12 7
+S 0 1746 5 1746 12 7
 passing
-L 1 1680 7 1683 27
-S 1 1680 9 1683 27 85
+L 1 1747 7 1750 27
+S 1 1747 9 1750 27 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 12 1685 3 1708 27
-S 0 1685 3 1685 5 2
+M 12 1752 3 1775 27
+S 0 1752 3 1752 5 2
 id
-S 0 1685 7 1685 27 20
+S 0 1752 7 1752 27 20
 catalog-title-length
-S 0 1686 3 1686 12 9
+S 0 1753 3 1753 12 9
 checklist
-S 0 1686 14 1686 27 13
+S 0 1753 14 1753 27 13
 catalog-valid
-S 0 1687 3 1687 8 5
+S 0 1754 3 1754 8 5
 input
-S 0 1687 10 1687 17 7
+S 0 1754 10 1754 17 7
 catalog
-S 0 1688 3 1688 11 8
+S 0 1755 3 1755 11 8
 severity
-S 0 1688 13 1688 18 5
+S 0 1755 13 1755 18 5
 error
-S 0 1689 3 1689 8 5
+S 0 1756 3 1756 8 5
 since
-S 0 1689 10 1689 15 5
+S 0 1756 10 1756 15 5
 0.1.0
-S 0 1690 3 1690 8 5
+S 0 1757 3 1757 8 5
 title
-S 0 1690 10 1690 52 42
+S 0 1757 10 1757 52 42
 a localized title is too short or too long
-S 0 1691 3 1691 12 9
+S 0 1758 3 1758 12 9
 rationale
-S 0 1691 14 1691 88 74
+S 0 1758 14 1758 88 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1692 3 1692 7 4
+S 0 1759 3 1759 7 4
 help
-S 0 1692 9 1692 65 56
+S 0 1759 9 1759 65 56
 write a title of {min_length} to {max_length} characters
-S 0 1693 3 1693 8 5
+S 0 1760 3 1760 8 5
 check
-M 2 1693 10 1693 64
-S 0 1693 12 1693 16 4
+M 2 1760 10 1760 64
+S 0 1760 12 1760 16 4
 each
-S 0 1693 18 1693 33 15
+S 0 1760 18 1760 33 15
 in_app_purchase
-S 0 1693 35 1693 40 5
+S 0 1760 35 1760 40 5
 field
-S 0 1693 42 1693 62 20
+S 0 1760 42 1760 62 20
 locales.locale.title
-S 0 1694 3 1694 10 7
+S 0 1761 3 1761 10 7
 options
-M 2 1694 12 1694 45
-S 0 1694 14 1694 24 10
+M 2 1761 12 1761 45
+S 0 1761 14 1761 24 10
 min_length
-S 0 1694 26 1694 27 1
+S 0 1761 26 1761 27 1
 2
-S 0 1694 29 1694 39 10
+S 0 1761 29 1761 39 10
 max_length
-S 0 1694 41 1694 43 2
+S 0 1761 41 1761 43 2
 30
-S 0 1695 3 1695 10 7
+S 0 1762 3 1762 10 7
 message
-S 1 1695 12 1695 124 110
+S 1 1762 12 1762 124 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1696 3 1696 11 8
+S 0 1763 3 1763 11 8
 examples
-M 2 1697 5 1708 27
-S 0 1697 5 1697 15 10
+M 2 1764 5 1775 27
+S 0 1764 5 1764 15 10
 triggering
-L 1 1698 7 1703 27
-S 1 1698 9 1703 27 164
+L 1 1765 7 1770 27
+S 1 1765 9 1770 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1704 5 1704 12 7
+S 0 1771 5 1771 12 7
 passing
-L 1 1705 7 1708 27
-S 1 1705 9 1708 27 117
+L 1 1772 7 1775 27
+S 1 1772 9 1775 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1710 3 1733 27
-S 0 1710 3 1710 5 2
+M 12 1777 3 1800 27
+S 0 1777 3 1777 5 2
 id
-S 0 1710 7 1710 33 26
+S 0 1777 7 1777 33 26
 catalog-description-length
-S 0 1711 3 1711 12 9
+S 0 1778 3 1778 12 9
 checklist
-S 0 1711 14 1711 27 13
+S 0 1778 14 1778 27 13
 catalog-valid
-S 0 1712 3 1712 8 5
+S 0 1779 3 1779 8 5
 input
-S 0 1712 10 1712 17 7
+S 0 1779 10 1779 17 7
 catalog
-S 0 1713 3 1713 11 8
+S 0 1780 3 1780 11 8
 severity
-S 0 1713 13 1713 18 5
+S 0 1780 13 1780 18 5
 error
-S 0 1714 3 1714 8 5
+S 0 1781 3 1781 8 5
 since
-S 0 1714 10 1714 15 5
+S 0 1781 10 1781 15 5
 0.1.0
-S 0 1715 3 1715 8 5
+S 0 1782 3 1782 8 5
 title
-S 0 1715 10 1715 58 48
+S 0 1782 10 1782 58 48
 a localized description is too short or too long
-S 0 1716 3 1716 12 9
+S 0 1783 3 1783 12 9
 rationale
-S 0 1716 14 1716 159 145
+S 0 1783 14 1783 159 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1717 3 1717 7 4
+S 0 1784 3 1784 7 4
 help
-S 0 1717 9 1717 71 62
+S 0 1784 9 1784 71 62
 write a description of {min_length} to {max_length} characters
-S 0 1718 3 1718 8 5
+S 0 1785 3 1785 8 5
 check
-M 2 1718 10 1718 70
-S 0 1718 12 1718 16 4
+M 2 1785 10 1785 70
+S 0 1785 12 1785 16 4
 each
-S 0 1718 18 1718 33 15
+S 0 1785 18 1785 33 15
 in_app_purchase
-S 0 1718 35 1718 40 5
+S 0 1785 35 1785 40 5
 field
-S 0 1718 42 1718 68 26
+S 0 1785 42 1785 68 26
 locales.locale.description
-S 0 1719 3 1719 10 7
+S 0 1786 3 1786 10 7
 options
-M 2 1719 12 1719 46
-S 0 1719 14 1719 24 10
+M 2 1786 12 1786 46
+S 0 1786 14 1786 24 10
 min_length
-S 0 1719 26 1719 28 2
+S 0 1786 26 1786 28 2
 10
-S 0 1719 30 1719 40 10
+S 0 1786 30 1786 40 10
 max_length
-S 0 1719 42 1719 44 2
+S 0 1786 42 1786 44 2
 45
-S 0 1720 3 1720 10 7
+S 0 1787 3 1787 10 7
 message
-S 1 1720 12 1720 113 99
+S 1 1787 12 1787 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1721 3 1721 11 8
+S 0 1788 3 1788 11 8
 examples
-M 2 1722 5 1733 27
-S 0 1722 5 1722 15 10
+M 2 1789 5 1800 27
+S 0 1789 5 1789 15 10
 triggering
-L 1 1723 7 1728 27
-S 1 1723 9 1728 27 143
+L 1 1790 7 1795 27
+S 1 1790 9 1795 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1729 5 1729 12 7
+S 0 1796 5 1796 12 7
 passing
-L 1 1730 7 1733 27
-S 1 1730 9 1733 27 150
+L 1 1797 7 1800 27
+S 1 1797 9 1800 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1735 3 1765 27
-S 0 1735 3 1735 5 2
+M 12 1802 3 1832 27
+S 0 1802 3 1802 5 2
 id
-S 0 1735 7 1735 34 27
+S 0 1802 7 1802 34 27
 catalog-review-notes-length
-S 0 1736 3 1736 12 9
+S 0 1803 3 1803 12 9
 checklist
-S 0 1736 14 1736 27 13
+S 0 1803 14 1803 27 13
 catalog-valid
-S 0 1737 3 1737 8 5
+S 0 1804 3 1804 8 5
 input
-S 0 1737 10 1737 17 7
+S 0 1804 10 1804 17 7
 catalog
-S 0 1738 3 1738 11 8
+S 0 1805 3 1805 11 8
 severity
-S 0 1738 13 1738 18 5
+S 0 1805 13 1805 18 5
 error
-S 0 1739 3 1739 8 5
+S 0 1806 3 1806 8 5
 since
-S 0 1739 10 1739 15 5
+S 0 1806 10 1806 15 5
 0.1.0
-S 0 1740 3 1740 8 5
+S 0 1807 3 1807 8 5
 title
-S 0 1740 10 1740 39 29
+S 0 1807 10 1807 39 29
 the review notes are too long
-S 0 1741 3 1741 12 9
+S 0 1808 3 1808 12 9
 rationale
-S 0 1741 14 1741 80 66
+S 0 1808 14 1808 80 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1742 3 1742 7 4
+S 0 1809 3 1809 7 4
 help
-S 0 1742 9 1742 69 60
+S 0 1809 9 1809 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1743 3 1743 8 5
+S 0 1810 3 1810 8 5
 check
-M 2 1743 10 1743 56
-S 0 1743 12 1743 16 4
+M 2 1810 10 1810 56
+S 0 1810 12 1810 16 4
 each
-S 0 1743 18 1743 33 15
+S 0 1810 18 1810 33 15
 in_app_purchase
-S 0 1743 35 1743 40 5
+S 0 1810 35 1810 40 5
 field
-S 0 1743 42 1743 54 12
+S 0 1810 42 1810 54 12
 review_notes
-S 0 1744 3 1744 10 7
+S 0 1811 3 1811 10 7
 options
-M 1 1744 12 1744 32
-S 0 1744 14 1744 24 10
+M 1 1811 12 1811 32
+S 0 1811 14 1811 24 10
 max_length
-S 0 1744 26 1744 30 4
+S 0 1811 26 1811 30 4
 4000
-S 0 1745 3 1745 10 7
+S 0 1812 3 1812 10 7
 message
-S 1 1745 12 1745 95 81
+S 1 1812 12 1812 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1746 3 1746 11 8
+S 0 1813 3 1813 11 8
 examples
-M 2 1747 5 1765 27
-S 0 1747 5 1747 15 10
+M 2 1814 5 1832 27
+S 0 1814 5 1814 15 10
 triggering
-L 1 1748 7 1760 27
-S 1 1748 9 1760 27 4238
+L 1 1815 7 1827 27
+S 1 1815 9 1827 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -8102,314 +8344,314 @@ S 1 1748 9 1760 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1761 5 1761 12 7
+S 0 1828 5 1828 12 7
 passing
-L 1 1762 7 1765 27
-S 1 1762 9 1765 27 121
+L 1 1829 7 1832 27
+S 1 1829 9 1832 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 1767 3 1787 27
-S 0 1767 3 1767 5 2
+M 9 1834 3 1854 27
+S 0 1834 3 1834 5 2
 id
-S 0 1767 7 1767 26 19
+S 0 1834 7 1834 26 19
 catalog-locale-code
-S 0 1768 3 1768 12 9
+S 0 1835 3 1835 12 9
 checklist
-S 0 1768 14 1768 27 13
+S 0 1835 14 1835 27 13
 catalog-valid
-S 0 1769 3 1769 8 5
+S 0 1836 3 1836 8 5
 input
-S 0 1769 10 1769 17 7
+S 0 1836 10 1836 17 7
 catalog
-S 0 1770 3 1770 11 8
+S 0 1837 3 1837 11 8
 severity
-S 0 1770 13 1770 18 5
+S 0 1837 13 1837 18 5
 error
-S 0 1771 3 1771 8 5
+S 0 1838 3 1838 8 5
 since
-S 0 1771 10 1771 15 5
+S 0 1838 10 1838 15 5
 0.1.0
-S 0 1772 3 1772 8 5
+S 0 1839 3 1839 8 5
 title
-S 0 1772 10 1772 46 36
+S 0 1839 10 1839 46 36
 a locale name is not a language code
-S 0 1773 3 1773 12 9
+S 0 1840 3 1840 12 9
 rationale
-S 0 1773 14 1773 182 168
+S 0 1840 14 1840 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1774 3 1774 7 4
+S 0 1841 3 1841 7 4
 help
-S 0 1774 9 1774 55 46
+S 0 1841 9 1841 55 46
 write the locale as a hyphenated language code
-S 0 1775 3 1775 11 8
+S 0 1842 3 1842 11 8
 examples
-M 2 1776 5 1787 27
-S 0 1776 5 1776 15 10
+M 2 1843 5 1854 27
+S 0 1843 5 1843 15 10
 triggering
-L 1 1777 7 1782 27
-S 1 1777 9 1782 27 139
+L 1 1844 7 1849 27
+S 1 1844 9 1849 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1783 5 1783 12 7
+S 0 1850 5 1850 12 7
 passing
-L 1 1784 7 1787 27
-S 1 1784 9 1787 27 117
+L 1 1851 7 1854 27
+S 1 1851 9 1854 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1789 3 1812 27
-S 0 1789 3 1789 5 2
+M 12 1856 3 1879 27
+S 0 1856 3 1856 5 2
 id
-S 0 1789 7 1789 22 15
+S 0 1856 7 1856 22 15
 catalog-boolean
-S 0 1790 3 1790 12 9
+S 0 1857 3 1857 12 9
 checklist
-S 0 1790 14 1790 27 13
+S 0 1857 14 1857 27 13
 catalog-valid
-S 0 1791 3 1791 8 5
+S 0 1858 3 1858 8 5
 input
-S 0 1791 10 1791 17 7
+S 0 1858 10 1858 17 7
 catalog
-S 0 1792 3 1792 11 8
+S 0 1859 3 1859 11 8
 severity
-S 0 1792 13 1792 18 5
+S 0 1859 13 1859 18 5
 error
-S 0 1793 3 1793 8 5
+S 0 1860 3 1860 8 5
 since
-S 0 1793 10 1793 15 5
+S 0 1860 10 1860 15 5
 0.1.0
-S 0 1794 3 1794 8 5
+S 0 1861 3 1861 8 5
 title
-S 0 1794 10 1794 44 34
+S 0 1861 10 1861 44 34
 a boolean is not `true` or `false`
-S 0 1795 3 1795 12 9
+S 0 1862 3 1862 12 9
 rationale
-S 0 1795 14 1795 104 90
+S 0 1862 14 1862 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1796 3 1796 7 4
+S 0 1863 3 1863 7 4
 help
-S 0 1796 9 1796 32 23
+S 0 1863 9 1863 32 23
 write `true` or `false`
-S 0 1797 3 1797 8 5
+S 0 1864 3 1864 8 5
 check
-M 2 1797 10 1797 96
-S 0 1797 12 1797 16 4
+M 2 1864 10 1864 96
+S 0 1864 12 1864 16 4
 each
-S 0 1797 18 1797 33 15
+S 0 1864 18 1864 33 15
 in_app_purchase
-S 0 1797 35 1797 40 5
+S 0 1864 35 1864 40 5
 field
-S 1 1797 42 1797 94 50
+S 1 1864 42 1864 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1798 3 1798 10 7
+S 0 1865 3 1865 10 7
 options
-M 1 1798 12 1798 37
-S 0 1798 14 1798 21 7
+M 1 1865 12 1865 37
+S 0 1865 14 1865 21 7
 pattern
-S 1 1798 23 1798 35 10
+S 1 1865 23 1865 35 10
 true|false
-S 0 1799 3 1799 10 7
+S 0 1866 3 1866 10 7
 message
-S 1 1799 12 1799 90 76
+S 1 1866 12 1866 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1800 3 1800 11 8
+S 0 1867 3 1867 11 8
 examples
-M 2 1801 5 1812 27
-S 0 1801 5 1801 15 10
+M 2 1868 5 1879 27
+S 0 1868 5 1868 15 10
 triggering
-L 1 1802 7 1807 27
-S 1 1802 9 1807 27 142
+L 1 1869 7 1874 27
+S 1 1869 9 1874 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1808 5 1808 12 7
+S 0 1875 5 1875 12 7
 passing
-L 1 1809 7 1812 27
-S 1 1809 9 1812 27 121
+L 1 1876 7 1879 27
+S 1 1876 9 1879 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 1814 3 1834 27
-S 0 1814 3 1814 5 2
+M 9 1881 3 1901 27
+S 0 1881 3 1881 5 2
 id
-S 0 1814 7 1814 19 12
+S 0 1881 7 1881 19 12
 catalog-date
-S 0 1815 3 1815 12 9
+S 0 1882 3 1882 12 9
 checklist
-S 0 1815 14 1815 27 13
+S 0 1882 14 1882 27 13
 catalog-valid
-S 0 1816 3 1816 8 5
+S 0 1883 3 1883 8 5
 input
-S 0 1816 10 1816 17 7
+S 0 1883 10 1883 17 7
 catalog
-S 0 1817 3 1817 11 8
+S 0 1884 3 1884 11 8
 severity
-S 0 1817 13 1817 18 5
+S 0 1884 13 1884 18 5
 error
-S 0 1818 3 1818 8 5
+S 0 1885 3 1885 8 5
 since
-S 0 1818 10 1818 15 5
+S 0 1885 10 1885 15 5
 0.1.0
-S 0 1819 3 1819 8 5
+S 0 1886 3 1886 8 5
 title
-S 0 1819 10 1819 52 42
+S 0 1886 10 1886 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1820 3 1820 12 9
+S 0 1887 3 1887 12 9
 rationale
-S 0 1820 14 1820 103 89
+S 0 1887 14 1887 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1821 3 1821 7 4
+S 0 1888 3 1888 7 4
 help
-S 0 1821 9 1821 41 32
+S 0 1888 9 1888 41 32
 write the date as year-month-day
-S 0 1822 3 1822 11 8
+S 0 1889 3 1889 11 8
 examples
-M 2 1823 5 1834 27
-S 0 1823 5 1823 15 10
+M 2 1890 5 1901 27
+S 0 1890 5 1890 15 10
 triggering
-L 1 1824 7 1829 27
-S 1 1824 9 1829 27 181
+L 1 1891 7 1896 27
+S 1 1891 9 1896 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1830 5 1830 12 7
+S 0 1897 5 1897 12 7
 passing
-L 1 1831 7 1834 27
-S 1 1831 9 1834 27 159
+L 1 1898 7 1901 27
+S 1 1898 9 1901 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 1836 3 1859 27
-S 0 1836 3 1836 5 2
+M 12 1903 3 1926 27
+S 0 1903 3 1903 5 2
 id
-S 0 1836 7 1836 25 18
+S 0 1903 7 1903 25 18
 catalog-price-tier
-S 0 1837 3 1837 12 9
+S 0 1904 3 1904 12 9
 checklist
-S 0 1837 14 1837 27 13
+S 0 1904 14 1904 27 13
 catalog-valid
-S 0 1838 3 1838 8 5
+S 0 1905 3 1905 8 5
 input
-S 0 1838 10 1838 17 7
+S 0 1905 10 1905 17 7
 catalog
-S 0 1839 3 1839 11 8
+S 0 1906 3 1906 11 8
 severity
-S 0 1839 13 1839 18 5
+S 0 1906 13 1906 18 5
 error
-S 0 1840 3 1840 8 5
+S 0 1907 3 1907 8 5
 since
-S 0 1840 10 1840 15 5
+S 0 1907 10 1907 15 5
 0.1.0
-S 0 1841 3 1841 8 5
+S 0 1908 3 1908 8 5
 title
-S 0 1841 10 1841 41 31
+S 0 1908 10 1908 41 31
 a price tier is outside 1 to 87
-S 0 1842 3 1842 12 9
+S 0 1909 3 1909 12 9
 rationale
-S 0 1842 14 1842 156 142
+S 0 1909 14 1909 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1843 3 1843 7 4
+S 0 1910 3 1910 7 4
 help
-S 0 1843 9 1843 32 23
+S 0 1910 9 1910 32 23
 use a tier from 1 to 87
-S 0 1844 3 1844 8 5
+S 0 1911 3 1911 8 5
 check
-M 2 1844 10 1844 158
-S 0 1844 12 1844 16 4
+M 2 1911 10 1911 158
+S 0 1911 12 1911 16 4
 each
-S 0 1844 18 1844 33 15
+S 0 1911 18 1911 33 15
 in_app_purchase
-S 0 1844 35 1844 40 5
+S 0 1911 35 1911 40 5
 field
-S 1 1844 42 1844 156 112
+S 1 1911 42 1911 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1845 3 1845 10 7
+S 0 1912 3 1912 10 7
 options
-M 1 1845 12 1845 50
-S 0 1845 14 1845 21 7
+M 1 1912 12 1912 50
+S 0 1912 14 1912 21 7
 pattern
-S 1 1845 23 1845 48 23
+S 1 1912 23 1912 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1846 3 1846 10 7
+S 0 1913 3 1913 10 7
 message
-S 1 1846 12 1846 76 62
+S 1 1913 12 1913 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1847 3 1847 11 8
+S 0 1914 3 1914 11 8
 examples
-M 2 1848 5 1859 27
-S 0 1848 5 1848 15 10
+M 2 1915 5 1926 27
+S 0 1915 5 1915 15 10
 triggering
-L 1 1849 7 1854 27
-S 1 1849 9 1854 27 148
+L 1 1916 7 1921 27
+S 1 1916 9 1921 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1855 5 1855 12 7
+S 0 1922 5 1922 12 7
 passing
-L 1 1856 7 1859 27
-S 1 1856 9 1859 27 126
+L 1 1923 7 1926 27
+S 1 1923 9 1926 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 1861 3 1885 27
-S 0 1861 3 1861 5 2
+M 9 1928 3 1952 27
+S 0 1928 3 1928 5 2
 id
-S 0 1861 7 1861 30 23
+S 0 1928 7 1928 30 23
 catalog-price-intervals
-S 0 1862 3 1862 12 9
+S 0 1929 3 1929 12 9
 checklist
-S 0 1862 14 1862 27 13
+S 0 1929 14 1929 27 13
 catalog-valid
-S 0 1863 3 1863 8 5
+S 0 1930 3 1930 8 5
 input
-S 0 1863 10 1863 17 7
+S 0 1930 10 1930 17 7
 catalog
-S 0 1864 3 1864 11 8
+S 0 1931 3 1931 11 8
 severity
-S 0 1864 13 1864 18 5
+S 0 1931 13 1931 18 5
 error
-S 0 1865 3 1865 8 5
+S 0 1932 3 1932 8 5
 since
-S 0 1865 10 1865 15 5
+S 0 1932 10 1932 15 5
 0.1.0
-S 0 1866 3 1866 8 5
+S 0 1933 3 1933 8 5
 title
-S 0 1866 10 1866 59 49
+S 0 1933 10 1933 59 49
 price intervals overlap, run out of order, or end
-S 0 1867 3 1867 12 9
+S 0 1934 3 1934 12 9
 rationale
-S 0 1867 14 1867 160 146
+S 0 1934 14 1934 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1868 3 1868 7 4
+S 0 1935 3 1935 7 4
 help
-S 0 1868 9 1868 111 102
+S 0 1935 9 1935 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1869 3 1869 11 8
+S 0 1936 3 1936 11 8
 examples
-M 2 1870 5 1885 27
-S 0 1870 5 1870 15 10
+M 2 1937 5 1952 27
+S 0 1937 5 1937 15 10
 triggering
-L 1 1871 7 1877 27
-S 1 1871 9 1877 27 365
+L 1 1938 7 1944 27
+S 1 1938 9 1944 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8417,10 +8659,10 @@ S 1 1871 9 1877 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1878 5 1878 12 7
+S 0 1945 5 1945 12 7
 passing
-L 1 1879 7 1885 27
-S 1 1879 9 1885 27 351
+L 1 1946 7 1952 27
+S 1 1946 9 1952 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8428,68 +8670,68 @@ S 1 1879 9 1885 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 1887 3 1911 30
-S 0 1887 3 1887 5 2
+M 12 1954 3 1978 30
+S 0 1954 3 1954 5 2
 id
-S 0 1887 7 1887 36 29
+S 0 1954 7 1954 36 29
 catalog-subscription-duration
-S 0 1888 3 1888 12 9
+S 0 1955 3 1955 12 9
 checklist
-S 0 1888 14 1888 27 13
+S 0 1955 14 1955 27 13
 catalog-valid
-S 0 1889 3 1889 8 5
+S 0 1956 3 1956 8 5
 input
-S 0 1889 10 1889 17 7
+S 0 1956 10 1956 17 7
 catalog
-S 0 1890 3 1890 11 8
+S 0 1957 3 1957 11 8
 severity
-S 0 1890 13 1890 18 5
+S 0 1957 13 1957 18 5
 error
-S 0 1891 3 1891 8 5
+S 0 1958 3 1958 8 5
 since
-S 0 1891 10 1891 15 5
+S 0 1958 10 1958 15 5
 0.1.0
-S 0 1892 3 1892 8 5
+S 0 1959 3 1959 8 5
 title
-S 0 1892 10 1892 69 59
+S 0 1959 10 1959 69 59
 a subscription duration is not one App Store Connect offers
-S 0 1893 3 1893 12 9
+S 0 1960 3 1960 12 9
 rationale
-S 0 1893 14 1893 164 150
+S 0 1960 14 1960 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1894 3 1894 7 4
+S 0 1961 3 1961 7 4
 help
-S 1 1894 9 1894 82 71
+S 1 1961 9 1961 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1895 3 1895 8 5
+S 0 1962 3 1962 8 5
 check
-M 2 1895 10 1895 52
-S 0 1895 12 1895 16 4
+M 2 1962 10 1962 52
+S 0 1962 12 1962 16 4
 each
-S 0 1895 18 1895 33 15
+S 0 1962 18 1962 33 15
 in_app_purchase
-S 0 1895 35 1895 40 5
+S 0 1962 35 1962 40 5
 field
-S 0 1895 42 1895 50 8
+S 0 1962 42 1962 50 8
 duration
-S 0 1896 3 1896 10 7
+S 0 1963 3 1963 10 7
 options
-M 1 1896 12 1896 75
-S 0 1896 14 1896 21 7
+M 1 1963 12 1963 75
+S 0 1963 14 1963 21 7
 pattern
-S 1 1896 23 1896 73 48
+S 1 1963 23 1963 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1897 3 1897 10 7
+S 0 1964 3 1964 10 7
 message
-S 1 1897 12 1897 122 108
+S 1 1964 12 1964 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1898 3 1898 11 8
+S 0 1965 3 1965 11 8
 examples
-M 2 1899 5 1911 30
-S 0 1899 5 1899 15 10
+M 2 1966 5 1978 30
+S 0 1966 5 1966 15 10
 triggering
-L 1 1900 7 1906 30
-S 1 1900 9 1906 30 189
+L 1 1967 7 1973 30
+S 1 1967 9 1973 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -8497,160 +8739,160 @@ S 1 1900 9 1906 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1907 5 1907 12 7
+S 0 1974 5 1974 12 7
 passing
-L 1 1908 7 1911 30
-S 1 1908 9 1911 30 162
+L 1 1975 7 1978 30
+S 1 1975 9 1978 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 1913 3 1932 30
-S 0 1913 3 1913 5 2
+M 9 1980 3 1999 30
+S 0 1980 3 1980 5 2
 id
-S 0 1913 7 1913 41 34
+S 0 1980 7 1980 41 34
 catalog-subscription-outside-group
-S 0 1914 3 1914 12 9
+S 0 1981 3 1981 12 9
 checklist
-S 0 1914 14 1914 27 13
+S 0 1981 14 1981 27 13
 catalog-valid
-S 0 1915 3 1915 8 5
+S 0 1982 3 1982 8 5
 input
-S 0 1915 10 1915 17 7
+S 0 1982 10 1982 17 7
 catalog
-S 0 1916 3 1916 11 8
+S 0 1983 3 1983 11 8
 severity
-S 0 1916 13 1916 18 5
+S 0 1983 13 1983 18 5
 error
-S 0 1917 3 1917 8 5
+S 0 1984 3 1984 8 5
 since
-S 0 1917 10 1917 15 5
+S 0 1984 10 1984 15 5
 0.1.0
-S 0 1918 3 1918 8 5
+S 0 1985 3 1985 8 5
 title
-S 0 1918 10 1918 90 80
+S 0 1985 10 1985 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 1919 3 1919 12 9
+S 0 1986 3 1986 12 9
 rationale
-S 0 1919 14 1919 153 139
+S 0 1986 14 1986 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 1920 3 1920 7 4
+S 0 1987 3 1987 7 4
 help
-S 0 1920 9 1920 49 40
+S 0 1987 9 1987 49 40
 move the item into (or out of) the group
-S 0 1921 3 1921 11 8
+S 0 1988 3 1988 11 8
 examples
-M 2 1922 5 1932 30
-S 0 1922 5 1922 15 10
+M 2 1989 5 1999 30
+S 0 1989 5 1989 15 10
 triggering
-L 1 1923 7 1927 27
-S 1 1923 9 1927 27 149
+L 1 1990 7 1994 27
+S 1 1990 9 1994 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1928 5 1928 12 7
+S 0 1995 5 1995 12 7
 passing
-L 1 1929 7 1932 30
-S 1 1929 9 1932 30 199
+L 1 1996 7 1999 30
+S 1 1996 9 1999 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1934 3 1953 27
-S 0 1934 3 1934 5 2
+M 9 2001 3 2020 27
+S 0 2001 3 2001 5 2
 id
-S 0 1934 7 1934 33 26
+S 0 2001 7 2001 33 26
 catalog-screenshot-missing
-S 0 1935 3 1935 12 9
+S 0 2002 3 2002 12 9
 checklist
-S 0 1935 14 1935 27 13
+S 0 2002 14 2002 27 13
 catalog-valid
-S 0 1936 3 1936 8 5
+S 0 2003 3 2003 8 5
 input
-S 0 1936 10 1936 17 7
+S 0 2003 10 2003 17 7
 catalog
-S 0 1937 3 1937 11 8
+S 0 2004 3 2004 11 8
 severity
-S 0 1937 13 1937 18 5
+S 0 2004 13 2004 18 5
 error
-S 0 1938 3 1938 8 5
+S 0 2005 3 2005 8 5
 since
-S 0 1938 10 1938 15 5
+S 0 2005 10 2005 15 5
 0.1.0
-S 0 1939 3 1939 8 5
+S 0 2006 3 2006 8 5
 title
-S 0 1939 10 1939 56 46
+S 0 2006 10 2006 56 46
 a new in-app purchase has no review screenshot
-S 0 1940 3 1940 12 9
+S 0 2007 3 2007 12 9
 rationale
-S 0 1940 14 1940 181 167
+S 0 2007 14 2007 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 1941 3 1941 7 4
+S 0 2008 3 2008 7 4
 help
-S 0 1941 9 1941 74 65
+S 0 2008 9 2008 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 1942 3 1942 11 8
+S 0 2009 3 2009 11 8
 examples
-M 2 1943 5 1953 27
-S 0 1943 5 1943 15 10
+M 2 2010 5 2020 27
+S 0 2010 5 2010 15 10
 triggering
-L 1 1944 7 1947 27
-S 1 1944 9 1947 27 114
+L 1 2011 7 2014 27
+S 1 2011 9 2014 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 1948 5 1948 12 7
+S 0 2015 5 2015 12 7
 passing
-L 1 1949 7 1953 27
-S 1 1949 9 1953 27 255
+L 1 2016 7 2020 27
+S 1 2016 9 2020 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 1955 3 1976 27
-S 0 1955 3 1955 5 2
+M 9 2022 3 2043 27
+S 0 2022 3 2022 5 2
 id
-S 0 1955 7 1955 38 31
+S 0 2022 7 2022 38 31
 catalog-screenshot-file-missing
-S 0 1956 3 1956 12 9
+S 0 2023 3 2023 12 9
 checklist
-S 0 1956 14 1956 27 13
+S 0 2023 14 2023 27 13
 catalog-valid
-S 0 1957 3 1957 8 5
+S 0 2024 3 2024 8 5
 input
-S 0 1957 10 1957 17 7
+S 0 2024 10 2024 17 7
 catalog
-S 0 1958 3 1958 11 8
+S 0 2025 3 2025 11 8
 severity
-S 0 1958 13 1958 18 5
+S 0 2025 13 2025 18 5
 error
-S 0 1959 3 1959 8 5
+S 0 2026 3 2026 8 5
 since
-S 0 1959 10 1959 15 5
+S 0 2026 10 2026 15 5
 0.1.0
-S 0 1960 3 1960 8 5
+S 0 2027 3 2027 8 5
 title
-S 0 1960 10 1960 56 46
+S 0 2027 10 2027 56 46
 a review screenshot file is not in the package
-S 0 1961 3 1961 12 9
+S 0 2028 3 2028 12 9
 rationale
-S 0 1961 14 1961 181 167
+S 0 2028 14 2028 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 1962 3 1962 7 4
+S 0 2029 3 2029 7 4
 help
-S 0 1962 9 1962 69 60
+S 0 2029 9 2029 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 1963 3 1963 11 8
+S 0 2030 3 2030 11 8
 examples
-M 2 1964 5 1976 27
-S 0 1964 5 1964 15 10
+M 2 2031 5 2043 27
+S 0 2031 5 2031 15 10
 triggering
-L 1 1965 7 1971 27
-S 1 1965 9 1971 27 155
+L 1 2032 7 2038 27
+S 1 2032 9 2038 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -8658,54 +8900,54 @@ S 1 1965 9 1971 27 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1972 5 1972 12 7
+S 0 2039 5 2039 12 7
 passing
-L 1 1973 7 1976 27
-S 1 1973 9 1976 27 128
+L 1 2040 7 2043 27
+S 1 2040 9 2043 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 9 1978 3 2000 27
-S 0 1978 3 1978 5 2
+M 9 2045 3 2067 27
+S 0 2045 3 2045 5 2
 id
-S 0 1978 7 1978 34 27
+S 0 2045 7 2045 34 27
 catalog-screenshot-checksum
-S 0 1979 3 1979 12 9
+S 0 2046 3 2046 12 9
 checklist
-S 0 1979 14 1979 27 13
+S 0 2046 14 2046 27 13
 catalog-valid
-S 0 1980 3 1980 8 5
+S 0 2047 3 2047 8 5
 input
-S 0 1980 10 1980 17 7
+S 0 2047 10 2047 17 7
 catalog
-S 0 1981 3 1981 11 8
+S 0 2048 3 2048 11 8
 severity
-S 0 1981 13 1981 18 5
+S 0 2048 13 2048 18 5
 error
-S 0 1982 3 1982 8 5
+S 0 2049 3 2049 8 5
 since
-S 0 1982 10 1982 15 5
+S 0 2049 10 2049 15 5
 0.1.0
-S 0 1983 3 1983 8 5
+S 0 2050 3 2050 8 5
 title
-S 0 1983 10 1983 67 57
+S 0 2050 10 2050 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 1984 3 1984 12 9
+S 0 2051 3 2051 12 9
 rationale
-S 0 1984 14 1984 155 141
+S 0 2051 14 2051 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 1985 3 1985 7 4
+S 0 2052 3 2052 7 4
 help
-S 0 1985 9 1985 43 34
+S 0 2052 9 2052 43 34
 write the file's real size and MD5
-S 0 1986 3 1986 11 8
+S 0 2053 3 2053 11 8
 examples
-M 2 1987 5 2000 27
-S 0 1987 5 1987 15 10
+M 2 2054 5 2067 27
+S 0 2054 5 2054 15 10
 triggering
-L 1 1988 7 1995 27
-S 1 1988 9 1995 27 224
+L 1 2055 7 2062 27
+S 1 2055 9 2062 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -8714,282 +8956,282 @@ S 1 1988 9 1995 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 1996 5 1996 12 7
+S 0 2063 5 2063 12 7
 passing
-L 1 1997 7 2000 27
-S 1 1997 9 2000 27 192
+L 1 2064 7 2067 27
+S 1 2064 9 2067 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 2002 3 2022 27
-S 0 2002 3 2002 5 2
+M 9 2069 3 2089 27
+S 0 2069 3 2069 5 2
 id
-S 0 2002 7 2002 36 29
+S 0 2069 7 2069 36 29
 catalog-screenshot-dimensions
-S 0 2003 3 2003 12 9
+S 0 2070 3 2070 12 9
 checklist
-S 0 2003 14 2003 27 13
+S 0 2070 14 2070 27 13
 catalog-valid
-S 0 2004 3 2004 8 5
+S 0 2071 3 2071 8 5
 input
-S 0 2004 10 2004 17 7
+S 0 2071 10 2071 17 7
 catalog
-S 0 2005 3 2005 11 8
+S 0 2072 3 2072 11 8
 severity
-S 0 2005 13 2005 18 5
+S 0 2072 13 2072 18 5
 error
-S 0 2006 3 2006 8 5
+S 0 2073 3 2073 8 5
 since
-S 0 2006 10 2006 15 5
+S 0 2073 10 2073 15 5
 0.1.0
-S 0 2007 3 2007 8 5
+S 0 2074 3 2074 8 5
 title
-S 0 2007 10 2007 62 52
+S 0 2074 10 2074 62 52
 a review screenshot is not an accepted image or size
-S 0 2008 3 2008 12 9
+S 0 2075 3 2075 12 9
 rationale
-S 0 2008 14 2008 192 180
+S 0 2075 14 2075 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 2009 3 2009 7 4
+S 0 2076 3 2076 7 4
 help
-S 0 2009 9 2009 73 64
+S 0 2076 9 2076 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 2010 3 2010 11 8
+S 0 2077 3 2077 11 8
 examples
-M 2 2011 5 2022 27
-S 0 2011 5 2011 15 10
+M 2 2078 5 2089 27
+S 0 2078 5 2078 15 10
 triggering
-L 1 2012 7 2017 27
-S 1 2012 9 2017 27 136
+L 1 2079 7 2084 27
+S 1 2079 9 2084 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2018 5 2018 12 7
+S 0 2085 5 2085 12 7
 passing
-L 1 2019 7 2022 27
-S 1 2019 9 2022 27 111
+L 1 2086 7 2089 27
+S 1 2086 9 2089 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 2024 3 2044 27
-S 0 2024 3 2024 5 2
+M 11 2091 3 2111 27
+S 0 2091 3 2091 5 2
 id
-S 0 2024 7 2024 29 22
+S 0 2091 7 2091 29 22
 catalog-too-many-items
-S 0 2025 3 2025 12 9
+S 0 2092 3 2092 12 9
 checklist
-S 0 2025 14 2025 27 13
+S 0 2092 14 2092 27 13
 catalog-valid
-S 0 2026 3 2026 8 5
+S 0 2093 3 2093 8 5
 input
-S 0 2026 10 2026 17 7
+S 0 2093 10 2093 17 7
 catalog
-S 0 2027 3 2027 11 8
+S 0 2094 3 2094 11 8
 severity
-S 0 2027 13 2027 18 5
+S 0 2094 13 2094 18 5
 error
-S 0 2028 3 2028 8 5
+S 0 2095 3 2095 8 5
 since
-S 0 2028 10 2028 15 5
+S 0 2095 10 2095 15 5
 0.1.0
-S 0 2029 3 2029 8 5
+S 0 2096 3 2096 8 5
 title
-S 0 2029 10 2029 69 59
+S 0 2096 10 2096 69 59
 the package has more in-app purchases than one upload takes
-S 0 2030 3 2030 12 9
+S 0 2097 3 2097 12 9
 rationale
-S 0 2030 14 2030 120 106
+S 0 2097 14 2097 120 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 2031 3 2031 7 4
+S 0 2098 3 2098 7 4
 help
-S 0 2031 9 2031 26 17
+S 0 2098 9 2098 26 17
 split the package
-S 0 2032 3 2032 10 7
+S 0 2099 3 2099 10 7
 options
-M 1 2032 12 2032 31
-S 0 2032 14 2032 23 9
+M 1 2099 12 2099 31
+S 0 2099 14 2099 23 9
 max_items
-S 0 2032 25 2032 29 4
+S 0 2099 25 2099 29 4
 1000
-S 0 2033 3 2033 18 15
+S 0 2100 3 2100 18 15
 example_options
-M 1 2033 20 2033 37
-S 0 2033 22 2033 31 9
+M 1 2100 20 2100 37
+S 0 2100 22 2100 31 9
 max_items
-S 0 2033 33 2033 35 2
+S 0 2100 33 2100 35 2
 20
-S 0 2034 3 2034 11 8
+S 0 2101 3 2101 11 8
 examples
-M 2 2035 5 2044 27
-S 0 2035 5 2035 15 10
+M 2 2102 5 2111 27
+S 0 2102 5 2102 15 10
 triggering
-L 1 2036 7 2041 69
-S 1 2036 9 2041 69 957
+L 1 2103 7 2108 69
+S 1 2103 9 2108 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 2042 5 2042 12 7
+S 0 2109 5 2109 12 7
 passing
-L 1 2043 7 2044 27
-S 1 2043 9 2044 27 19
+L 1 2110 7 2111 27
+S 1 2110 9 2111 27 19
 <in_app_purchase/>
 
-M 9 2046 3 2064 27
-S 0 2046 3 2046 5 2
+M 9 2113 3 2131 27
+S 0 2113 3 2113 5 2
 id
-S 0 2046 7 2046 26 19
+S 0 2113 7 2113 26 19
 catalog-placeholder
-S 0 2047 3 2047 12 9
+S 0 2114 3 2114 12 9
 checklist
-S 0 2047 14 2047 27 13
+S 0 2114 14 2114 27 13
 catalog-valid
-S 0 2048 3 2048 8 5
+S 0 2115 3 2115 8 5
 input
-S 0 2048 10 2048 17 7
+S 0 2115 10 2115 17 7
 catalog
-S 0 2049 3 2049 11 8
+S 0 2116 3 2116 11 8
 severity
-S 0 2049 13 2049 18 5
+S 0 2116 13 2116 18 5
 error
-S 0 2050 3 2050 8 5
+S 0 2117 3 2117 8 5
 since
-S 0 2050 10 2050 15 5
+S 0 2117 10 2117 15 5
 0.1.0
-S 0 2051 3 2051 8 5
+S 0 2118 3 2118 8 5
 title
-S 0 2051 10 2051 56 46
+S 0 2118 10 2118 56 46
 a template placeholder was left in the package
-S 0 2052 3 2052 12 9
+S 0 2119 3 2119 12 9
 rationale
-S 0 2052 14 2052 146 134
+S 0 2119 14 2119 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2053 3 2053 7 4
+S 0 2120 3 2120 7 4
 help
-S 0 2053 9 2053 52 43
+S 0 2120 9 2120 52 43
 replace the placeholder with the real value
-S 0 2054 3 2054 11 8
+S 0 2121 3 2121 11 8
 examples
-M 2 2055 5 2064 27
-S 0 2055 5 2055 15 10
+M 2 2122 5 2131 27
+S 0 2122 5 2122 15 10
 triggering
-L 1 2056 7 2059 27
-S 1 2056 9 2059 27 92
+L 1 2123 7 2126 27
+S 1 2123 9 2126 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2060 5 2060 12 7
+S 0 2127 5 2127 12 7
 passing
-L 1 2061 7 2064 27
-S 1 2061 9 2064 27 100
+L 1 2128 7 2131 27
+S 1 2128 9 2131 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2066 3 2088 19
-S 0 2066 3 2066 5 2
+M 9 2133 3 2155 19
+S 0 2133 3 2133 5 2
 id
-S 0 2066 7 2066 29 22
+S 0 2133 7 2133 29 22
 catalog-metadata-token
-S 0 2067 3 2067 12 9
+S 0 2134 3 2134 12 9
 checklist
-S 0 2067 14 2067 27 13
+S 0 2134 14 2134 27 13
 catalog-valid
-S 0 2068 3 2068 8 5
+S 0 2135 3 2135 8 5
 input
-S 0 2068 10 2068 17 7
+S 0 2135 10 2135 17 7
 catalog
-S 0 2069 3 2069 11 8
+S 0 2136 3 2136 11 8
 severity
-S 0 2069 13 2069 20 7
+S 0 2136 13 2136 20 7
 warning
-S 0 2070 3 2070 8 5
+S 0 2137 3 2137 8 5
 since
-S 0 2070 10 2070 15 5
+S 0 2137 10 2137 15 5
 0.1.0
-S 0 2071 3 2071 8 5
+S 0 2138 3 2138 8 5
 title
-S 0 2071 10 2071 52 42
+S 0 2138 10 2138 52 42
 the metadata token looks edited or made up
-S 0 2072 3 2072 12 9
+S 0 2139 3 2139 12 9
 rationale
-S 1 2072 14 2072 169 153
+S 1 2139 14 2139 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2073 3 2073 7 4
+S 0 2140 3 2140 7 4
 help
-S 0 2073 9 2073 82 73
+S 0 2140 9 2140 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2074 3 2074 11 8
+S 0 2141 3 2141 11 8
 examples
-M 2 2075 5 2088 19
-S 0 2075 5 2075 15 10
+M 2 2142 5 2155 19
+S 0 2142 5 2142 15 10
 triggering
-L 1 2076 7 2081 19
-S 1 2076 9 2081 19 273
+L 1 2143 7 2148 19
+S 1 2143 9 2148 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2082 5 2082 12 7
+S 0 2149 5 2149 12 7
 passing
-L 1 2083 7 2088 19
-S 1 2083 9 2088 19 284
+L 1 2150 7 2155 19
+S 1 2150 9 2155 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2090 3 2111 203
-S 0 2090 3 2090 5 2
+M 9 2157 3 2178 203
+S 0 2157 3 2157 5 2
 id
-S 0 2090 7 2090 34 27
+S 0 2157 7 2157 34 27
 catalog-descriptor-mismatch
-S 0 2091 3 2091 12 9
+S 0 2158 3 2158 12 9
 checklist
-S 0 2091 14 2091 27 13
+S 0 2158 14 2158 27 13
 catalog-valid
-S 0 2092 3 2092 8 5
+S 0 2159 3 2159 8 5
 input
-S 0 2092 10 2092 17 7
+S 0 2159 10 2159 17 7
 catalog
-S 0 2093 3 2093 11 8
+S 0 2160 3 2160 11 8
 severity
-S 0 2093 13 2093 20 7
+S 0 2160 13 2160 20 7
 warning
-S 0 2094 3 2094 8 5
+S 0 2161 3 2161 8 5
 since
-S 0 2094 10 2094 15 5
+S 0 2161 10 2161 15 5
 0.1.0
-S 0 2095 3 2095 8 5
+S 0 2162 3 2162 8 5
 title
-S 0 2095 10 2095 60 50
+S 0 2162 10 2162 60 50
 the catalog and the descriptor's products disagree
-S 0 2096 3 2096 12 9
+S 0 2163 3 2163 12 9
 rationale
-S 0 2096 14 2096 189 175
+S 0 2163 14 2163 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2097 3 2097 7 4
+S 0 2164 3 2164 7 4
 help
-S 0 2097 9 2097 73 64
+S 0 2164 9 2164 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2098 3 2098 11 8
+S 0 2165 3 2165 11 8
 examples
-M 2 2099 5 2111 203
-S 0 2099 5 2099 15 10
+M 2 2166 5 2178 203
+S 0 2166 5 2166 15 10
 triggering
-L 1 2100 7 2106 27
-S 1 2100 9 2106 27 554
+L 1 2167 7 2173 27
+S 1 2167 9 2173 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -8997,1311 +9239,1311 @@ S 1 2100 9 2106 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2107 5 2107 12 7
+S 0 2174 5 2174 12 7
 passing
-L 1 2108 7 2111 203
-S 1 2108 9 2111 203 440
+L 1 2175 7 2178 203
+S 1 2175 9 2178 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 9 2115 3 2133 36
-S 0 2115 3 2115 5 2
+M 9 2182 3 2200 36
+S 0 2182 3 2182 5 2
 id
-S 0 2115 7 2115 31 24
+S 0 2182 7 2182 31 24
 descriptor-file-mismatch
-S 0 2116 3 2116 12 9
+S 0 2183 3 2183 12 9
 checklist
-S 0 2116 14 2116 26 12
+S 0 2183 14 2183 26 12
 code-signing
-S 0 2117 3 2117 11 8
+S 0 2184 3 2184 11 8
 severity
-S 0 2117 13 2117 20 7
+S 0 2184 13 2184 20 7
 warning
-S 0 2118 3 2118 15 12
+S 0 2185 3 2185 15 12
 context_only
-S 0 2118 17 2118 21 4
+S 0 2185 17 2185 21 4
 true
-S 0 2119 3 2119 8 5
-since
-S 0 2119 10 2119 15 5
-0.1.0
-S 0 2120 3 2120 8 5
-title
-S 0 2120 10 2120 52 42
-a project file and the descriptor disagree
-S 0 2121 3 2121 12 9
-rationale
-S 0 2121 14 2121 242 228
-The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2122 3 2122 7 4
-help
-S 0 2122 9 2122 80 71
-update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2123 3 2123 11 8
-examples
-M 2 2124 5 2133 36
-S 0 2124 5 2124 15 10
-triggering
-L 1 2125 7 2129 55
-S 1 2125 9 2129 55 141
-app:
-  deployment_target: "16.0"   # <-
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  bundle_id: com.runmonster.runmonsterfree.dev
-
-S 0 2130 5 2130 12 7
-passing
-L 1 2131 7 2133 36
-S 1 2131 9 2133 36 33
-app:
-  deployment_target: "16.0"
-
-M 10 2135 3 2158 33
-S 0 2135 3 2135 5 2
-id
-S 0 2135 7 2135 33 26
-running-bundle-id-mismatch
-S 0 2136 3 2136 12 9
-checklist
-S 0 2136 14 2136 31 17
-bundle-id-matches
-S 0 2137 3 2137 11 8
-severity
-S 0 2137 13 2137 18 5
-error
-S 0 2138 3 2138 8 5
-since
-S 0 2138 10 2138 15 5
-0.1.0
-S 0 2139 3 2139 8 5
-title
-S 0 2139 10 2139 80 70
-the build runs with another bundle ID than the App Store Connect app's
-S 0 2140 3 2140 12 9
-rationale
-S 0 2140 14 2140 244 230
-StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2141 3 2141 7 4
-help
-S 0 2141 9 2141 96 87
-build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2142 3 2142 15 12
-environments
-L 4 2142 17 2142 58
-S 0 2142 18 2142 25 7
-sandbox
-S 0 2142 27 2142 37 10
-testflight
-S 0 2142 39 2142 45 6
-review
-S 0 2142 47 2142 57 10
-production
-S 0 2143 3 2143 17 14
-not_applicable
-S 0 2143 19 2143 100 81
-a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2144 3 2144 11 8
-examples
-M 2 2145 5 2158 33
-S 0 2145 5 2145 15 10
-triggering
-L 1 2146 7 2151 31
-S 1 2146 9 2151 31 181
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Debug
-
-S 0 2152 5 2152 12 7
-passing
-L 1 2153 7 2158 33
-S 1 2153 9 2158 33 183
-app:
-  bundle_id: com.runmonster.runmonsterfree
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  info_plist: ../runmonster-xcode/RunMonster/Info.plist
-  configuration: Release
-
-M 10 2160 3 2181 33
-S 0 2160 3 2160 5 2
-id
-S 0 2160 7 2160 34 27
-bundle-id-per-configuration
-S 0 2161 3 2161 12 9
-checklist
-S 0 2161 14 2161 31 17
-bundle-id-matches
-S 0 2162 3 2162 11 8
-severity
-S 0 2162 13 2162 20 7
-warning
-S 0 2163 3 2163 8 5
-since
-S 0 2163 10 2163 15 5
-0.1.0
-S 0 2164 3 2164 8 5
-title
-S 0 2164 10 2164 68 58
-the configuration builds another bundle ID than the others
-S 0 2165 3 2165 12 9
-rationale
-S 0 2165 14 2165 302 288
-Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2166 3 2166 7 4
-help
-S 0 2166 9 2166 94 85
-test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2167 3 2167 15 12
-environments
-L 4 2167 17 2167 58
-S 0 2167 18 2167 25 7
-sandbox
-S 0 2167 27 2167 37 10
-testflight
-S 0 2167 39 2167 45 6
-review
-S 0 2167 47 2167 57 10
-production
-S 0 2168 3 2168 17 14
-not_applicable
-S 0 2168 19 2168 100 81
-a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2169 3 2169 11 8
-examples
-M 2 2170 5 2181 33
-S 0 2170 5 2170 15 10
-triggering
-L 1 2171 7 2175 31
-S 1 2171 9 2175 31 100
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  configuration: Debug
-
-S 0 2176 5 2176 12 7
-passing
-L 1 2177 7 2181 33
-S 1 2177 9 2181 33 102
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  configuration: Release
-
-M 8 2183 3 2198 29
-S 0 2183 3 2183 5 2
-id
-S 0 2183 7 2183 28 21
-wrong-iap-entitlement
-S 0 2184 3 2184 12 9
-checklist
-S 0 2184 14 2184 26 12
-code-signing
-S 0 2185 3 2185 11 8
-severity
-S 0 2185 13 2185 18 5
-error
 S 0 2186 3 2186 8 5
 since
 S 0 2186 10 2186 15 5
 0.1.0
 S 0 2187 3 2187 8 5
 title
-S 0 2187 10 2187 65 55
-the entitlements have a key added "for In-App Purchase"
+S 0 2187 10 2187 52 42
+a project file and the descriptor disagree
 S 0 2188 3 2188 12 9
 rationale
-S 0 2188 14 2188 232 218
-In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+S 0 2188 14 2188 242 228
+The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
 S 0 2189 3 2189 7 4
 help
-S 0 2189 9 2189 69 60
-remove the key; enable In-App Purchase on the App ID instead
+S 0 2189 9 2189 80 71
+update the descriptor key, or remove it and let iapdoctor read the file
 S 0 2190 3 2190 11 8
 examples
-M 2 2191 5 2198 29
+M 2 2191 5 2200 36
 S 0 2191 5 2191 15 10
 triggering
-L 1 2192 7 2194 79
-S 1 2192 9 2194 79 76
+L 1 2192 7 2196 55
+S 1 2192 9 2196 55 141
+app:
+  deployment_target: "16.0"   # <-
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  bundle_id: com.runmonster.runmonsterfree.dev
+
+S 0 2197 5 2197 12 7
+passing
+L 1 2198 7 2200 36
+S 1 2198 9 2200 36 33
+app:
+  deployment_target: "16.0"
+
+M 10 2202 3 2225 33
+S 0 2202 3 2202 5 2
+id
+S 0 2202 7 2202 33 26
+running-bundle-id-mismatch
+S 0 2203 3 2203 12 9
+checklist
+S 0 2203 14 2203 31 17
+bundle-id-matches
+S 0 2204 3 2204 11 8
+severity
+S 0 2204 13 2204 18 5
+error
+S 0 2205 3 2205 8 5
+since
+S 0 2205 10 2205 15 5
+0.1.0
+S 0 2206 3 2206 8 5
+title
+S 0 2206 10 2206 80 70
+the build runs with another bundle ID than the App Store Connect app's
+S 0 2207 3 2207 12 9
+rationale
+S 0 2207 14 2207 244 230
+StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
+S 0 2208 3 2208 7 4
+help
+S 0 2208 9 2208 96 87
+build with the configuration whose bundle ID owns the products, or change the bundle ID
+S 0 2209 3 2209 15 12
+environments
+L 4 2209 17 2209 58
+S 0 2209 18 2209 25 7
+sandbox
+S 0 2209 27 2209 37 10
+testflight
+S 0 2209 39 2209 45 6
+review
+S 0 2209 47 2209 57 10
+production
+S 0 2210 3 2210 17 14
+not_applicable
+S 0 2210 19 2210 100 81
+a StoreKit configuration file in Xcode serves its products whatever the bundle ID
+S 0 2211 3 2211 11 8
+examples
+M 2 2212 5 2225 33
+S 0 2212 5 2212 15 10
+triggering
+L 1 2213 7 2218 31
+S 1 2213 9 2218 31 181
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Debug
+
+S 0 2219 5 2219 12 7
+passing
+L 1 2220 7 2225 33
+S 1 2220 9 2225 33 183
+app:
+  bundle_id: com.runmonster.runmonsterfree
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  info_plist: ../runmonster-xcode/RunMonster/Info.plist
+  configuration: Release
+
+M 10 2227 3 2248 33
+S 0 2227 3 2227 5 2
+id
+S 0 2227 7 2227 34 27
+bundle-id-per-configuration
+S 0 2228 3 2228 12 9
+checklist
+S 0 2228 14 2228 31 17
+bundle-id-matches
+S 0 2229 3 2229 11 8
+severity
+S 0 2229 13 2229 20 7
+warning
+S 0 2230 3 2230 8 5
+since
+S 0 2230 10 2230 15 5
+0.1.0
+S 0 2231 3 2231 8 5
+title
+S 0 2231 10 2231 68 58
+the configuration builds another bundle ID than the others
+S 0 2232 3 2232 12 9
+rationale
+S 0 2232 14 2232 302 288
+Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
+S 0 2233 3 2233 7 4
+help
+S 0 2233 9 2233 94 85
+test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
+S 0 2234 3 2234 15 12
+environments
+L 4 2234 17 2234 58
+S 0 2234 18 2234 25 7
+sandbox
+S 0 2234 27 2234 37 10
+testflight
+S 0 2234 39 2234 45 6
+review
+S 0 2234 47 2234 57 10
+production
+S 0 2235 3 2235 17 14
+not_applicable
+S 0 2235 19 2235 100 81
+a StoreKit configuration file in Xcode serves its products whatever the bundle ID
+S 0 2236 3 2236 11 8
+examples
+M 2 2237 5 2248 33
+S 0 2237 5 2237 15 10
+triggering
+L 1 2238 7 2242 31
+S 1 2238 9 2242 31 100
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Debug
+
+S 0 2243 5 2243 12 7
+passing
+L 1 2244 7 2248 33
+S 1 2244 9 2248 33 102
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Release
+
+M 8 2250 3 2265 29
+S 0 2250 3 2250 5 2
+id
+S 0 2250 7 2250 28 21
+wrong-iap-entitlement
+S 0 2251 3 2251 12 9
+checklist
+S 0 2251 14 2251 26 12
+code-signing
+S 0 2252 3 2252 11 8
+severity
+S 0 2252 13 2252 18 5
+error
+S 0 2253 3 2253 8 5
+since
+S 0 2253 10 2253 15 5
+0.1.0
+S 0 2254 3 2254 8 5
+title
+S 0 2254 10 2254 65 55
+the entitlements have a key added "for In-App Purchase"
+S 0 2255 3 2255 12 9
+rationale
+S 0 2255 14 2255 232 218
+In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+S 0 2256 3 2256 7 4
+help
+S 0 2256 9 2256 69 60
+remove the key; enable In-App Purchase on the App ID instead
+S 0 2257 3 2257 11 8
+examples
+M 2 2258 5 2265 29
+S 0 2258 5 2258 15 10
+triggering
+L 1 2259 7 2261 79
+S 1 2259 9 2261 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2195 5 2195 12 7
+S 0 2262 5 2262 12 7
 passing
-L 1 2196 7 2198 29
-S 1 2196 9 2198 29 26
+L 1 2263 7 2265 29
+S 1 2263 9 2265 29 26
 app:
   entitlements: null
 
-M 8 2200 3 2217 55
-S 0 2200 3 2200 5 2
+M 8 2267 3 2284 55
+S 0 2267 3 2267 5 2
 id
-S 0 2200 7 2200 36 29
+S 0 2267 7 2267 36 29
 iap-capability-off-in-project
-S 0 2201 3 2201 12 9
+S 0 2268 3 2268 12 9
 checklist
-S 0 2201 14 2201 32 18
+S 0 2268 14 2268 32 18
 app-id-iap-enabled
-S 0 2202 3 2202 11 8
+S 0 2269 3 2269 11 8
 severity
-S 0 2202 13 2202 18 5
+S 0 2269 13 2269 18 5
 error
-S 0 2203 3 2203 8 5
+S 0 2270 3 2270 8 5
 since
-S 0 2203 10 2203 15 5
+S 0 2270 10 2270 15 5
 0.1.0
-S 0 2204 3 2204 8 5
+S 0 2271 3 2271 8 5
 title
-S 0 2204 10 2204 71 61
+S 0 2271 10 2271 71 61
 the Xcode project switches the In-App Purchase capability off
-S 0 2205 3 2205 12 9
+S 0 2272 3 2272 12 9
 rationale
-S 0 2205 14 2205 257 247
+S 0 2272 14 2272 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2206 3 2206 7 4
+S 0 2273 3 2273 7 4
 help
-S 0 2206 9 2206 58 49
+S 0 2273 9 2273 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2207 3 2207 11 8
+S 0 2274 3 2274 11 8
 examples
-M 2 2208 5 2217 55
-S 0 2208 5 2208 15 10
+M 2 2275 5 2284 55
+S 0 2275 5 2275 15 10
 triggering
-L 1 2209 7 2212 55
-S 1 2209 9 2212 55 118
+L 1 2276 7 2279 55
+S 1 2276 9 2279 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2213 5 2213 12 7
+S 0 2280 5 2280 12 7
 passing
-L 1 2214 7 2217 55
-S 1 2214 9 2217 55 106
+L 1 2281 7 2284 55
+S 1 2281 9 2284 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2219 3 2235 67
-S 0 2219 3 2219 5 2
+M 9 2286 3 2302 67
+S 0 2286 3 2286 5 2
 id
-S 0 2219 7 2219 35 28
+S 0 2286 7 2286 35 28
 storekit-descriptor-mismatch
-S 0 2220 3 2220 12 9
+S 0 2287 3 2287 12 9
 checklist
-S 0 2220 14 2220 36 22
+S 0 2287 14 2287 36 22
 storekit-configuration
-S 0 2221 3 2221 11 8
+S 0 2288 3 2288 11 8
 severity
-S 0 2221 13 2221 17 4
+S 0 2288 13 2288 17 4
 note
-S 0 2222 3 2222 15 12
+S 0 2289 3 2289 15 12
 context_only
-S 0 2222 17 2222 21 4
+S 0 2289 17 2289 21 4
 true
-S 0 2223 3 2223 8 5
+S 0 2290 3 2290 8 5
 since
-S 0 2223 10 2223 15 5
+S 0 2290 10 2290 15 5
 0.1.0
-S 0 2224 3 2224 8 5
+S 0 2291 3 2291 8 5
 title
-S 0 2224 10 2224 87 77
+S 0 2291 10 2291 87 77
 the StoreKit configuration file and App Store Connect list different products
-S 0 2225 3 2225 12 9
+S 0 2292 3 2292 12 9
 rationale
-S 0 2225 14 2225 222 208
+S 0 2292 14 2292 222 208
 A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2226 3 2226 7 4
+S 0 2293 3 2293 7 4
 help
-S 0 2226 9 2226 53 44
+S 0 2293 9 2293 53 44
 keep the file in sync with App Store Connect
-S 0 2227 3 2227 11 8
+S 0 2294 3 2294 11 8
 examples
-M 2 2228 5 2235 67
-S 0 2228 5 2228 15 10
+M 2 2295 5 2302 67
+S 0 2295 5 2295 15 10
 triggering
-L 1 2229 7 2231 83
-S 1 2229 9 2231 83 80
+L 1 2296 7 2298 83
+S 1 2296 9 2298 83 80
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 2232 5 2232 12 7
+S 0 2299 5 2299 12 7
 passing
-L 1 2233 7 2235 67
-S 1 2233 9 2235 67 64
+L 1 2300 7 2302 67
+S 1 2300 9 2302 67 64
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 2237 3 2254 110
-S 0 2237 3 2237 5 2
+M 10 2304 3 2321 110
+S 0 2304 3 2304 5 2
 id
-S 0 2237 7 2237 36 29
+S 0 2304 7 2304 36 29
 storekit-configuration-active
-S 0 2238 3 2238 12 9
+S 0 2305 3 2305 12 9
 checklist
-S 0 2238 14 2238 36 22
+S 0 2305 14 2305 36 22
 storekit-configuration
-S 0 2239 3 2239 11 8
+S 0 2306 3 2306 11 8
 severity
-S 0 2239 13 2239 20 7
+S 0 2306 13 2306 20 7
 warning
-S 0 2240 3 2240 8 5
+S 0 2307 3 2307 8 5
 since
-S 0 2240 10 2240 15 5
+S 0 2307 10 2307 15 5
 0.1.0
-S 0 2241 3 2241 8 5
+S 0 2308 3 2308 8 5
 title
-S 0 2241 10 2241 71 61
+S 0 2308 10 2308 71 61
 the scheme serves products from a StoreKit configuration file
-S 0 2242 3 2242 12 9
+S 0 2309 3 2309 12 9
 rationale
-S 0 2242 14 2242 271 257
+S 0 2309 14 2309 271 257
 With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2243 3 2243 7 4
+S 0 2310 3 2310 7 4
 help
-S 1 2243 9 2243 120 109
+S 1 2310 9 2310 120 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2244 3 2244 15 12
+S 0 2311 3 2311 15 12
 environments
-L 4 2244 17 2244 58
-S 0 2244 18 2244 25 7
+L 4 2311 17 2311 58
+S 0 2311 18 2311 25 7
 sandbox
-S 0 2244 27 2244 37 10
+S 0 2311 27 2311 37 10
 testflight
-S 0 2244 39 2244 45 6
+S 0 2311 39 2311 45 6
 review
-S 0 2244 47 2244 57 10
+S 0 2311 47 2311 57 10
 production
-S 0 2245 3 2245 17 14
+S 0 2312 3 2312 17 14
 not_applicable
-S 0 2245 19 2245 69 50
+S 0 2312 19 2312 69 50
 in the xcode environment the file is what you test
-S 0 2246 3 2246 11 8
+S 0 2313 3 2313 11 8
 examples
-M 2 2247 5 2254 110
-S 0 2247 5 2247 15 10
+M 2 2314 5 2321 110
+S 0 2314 5 2314 15 10
 triggering
-L 1 2248 7 2250 102
-S 1 2248 9 2250 102 99
+L 1 2315 7 2317 102
+S 1 2315 9 2317 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2251 5 2251 12 7
+S 0 2318 5 2318 12 7
 passing
-L 1 2252 7 2254 110
-S 1 2252 9 2254 110 107
+L 1 2319 7 2321 110
+S 1 2319 9 2321 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2261 3 2279 122
-S 0 2261 3 2261 5 2
+M 13 2328 3 2346 122
+S 0 2328 3 2328 5 2
 id
-S 0 2261 7 2261 34 27
+S 0 2328 7 2328 34 27
 storekit-product-id-charset
-S 0 2262 3 2262 12 9
+S 0 2329 3 2329 12 9
 checklist
-S 0 2262 14 2262 36 22
+S 0 2329 14 2329 36 22
 storekit-configuration
-S 0 2263 3 2263 8 5
+S 0 2330 3 2330 8 5
 input
-S 0 2263 10 2263 18 8
+S 0 2330 10 2330 18 8
 storekit
-S 0 2264 3 2264 11 8
+S 0 2331 3 2331 11 8
 severity
-S 0 2264 13 2264 17 4
+S 0 2331 13 2331 17 4
 note
-S 0 2265 3 2265 8 5
+S 0 2332 3 2332 8 5
 since
-S 0 2265 10 2265 15 5
+S 0 2332 10 2332 15 5
 0.1.0
-S 0 2266 3 2266 14 11
+S 0 2333 3 2333 14 11
 store_limit
-S 0 2266 16 2266 20 4
+S 0 2333 16 2333 20 4
 true
-S 0 2267 3 2267 8 5
+S 0 2334 3 2334 8 5
 title
-S 0 2267 10 2267 100 90
+S 0 2334 10 2334 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2268 3 2268 12 9
+S 0 2335 3 2335 12 9
 rationale
-S 0 2268 14 2268 325 311
+S 0 2335 14 2335 325 311
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file checked on its own as a catalog of the store's products should hold IDs the store can have. The file the app's Run uses is not judged (the requested IDs are, by the request rules).
-S 0 2269 3 2269 7 4
+S 0 2336 3 2336 7 4
 help
-S 0 2269 9 2269 51 42
+S 0 2336 9 2336 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2270 3 2270 8 5
+S 0 2337 3 2337 8 5
 check
-M 2 2270 10 2270 45
-S 0 2270 12 2270 16 4
+M 2 2337 10 2337 45
+S 0 2337 12 2337 16 4
 each
-S 0 2270 18 2270 25 7
+S 0 2337 18 2337 25 7
 product
-S 0 2270 27 2270 32 5
+S 0 2337 27 2337 32 5
 field
-S 0 2270 34 2270 43 9
+S 0 2337 34 2337 43 9
 productID
-S 0 2271 3 2271 10 7
+S 0 2338 3 2338 10 7
 options
-M 1 2271 12 2271 42
-S 0 2271 14 2271 21 7
+M 1 2338 12 2338 42
+S 0 2338 14 2338 21 7
 pattern
-S 1 2271 23 2271 40 15
+S 1 2338 23 2338 40 15
 [A-Za-z0-9._-]+
-S 0 2272 3 2272 10 7
+S 0 2339 3 2339 10 7
 message
-S 1 2272 12 2272 91 77
+S 1 2339 12 2339 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2273 3 2273 11 8
+S 0 2340 3 2340 11 8
 examples
-M 2 2274 5 2279 122
-S 0 2274 5 2274 15 10
+M 2 2341 5 2346 122
+S 0 2341 5 2341 15 10
 triggering
-L 1 2275 7 2276 123
-S 1 2275 9 2276 123 115
+L 1 2342 7 2343 123
+S 1 2342 9 2343 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2277 5 2277 12 7
+S 0 2344 5 2344 12 7
 passing
-L 1 2278 7 2279 122
-S 1 2278 9 2279 122 114
+L 1 2345 7 2346 122
+S 1 2345 9 2346 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2281 3 2299 67
-S 0 2281 3 2281 5 2
+M 13 2348 3 2366 67
+S 0 2348 3 2348 5 2
 id
-S 0 2281 7 2281 33 26
+S 0 2348 7 2348 33 26
 storekit-product-id-length
-S 0 2282 3 2282 12 9
+S 0 2349 3 2349 12 9
 checklist
-S 0 2282 14 2282 36 22
+S 0 2349 14 2349 36 22
 storekit-configuration
-S 0 2283 3 2283 8 5
+S 0 2350 3 2350 8 5
 input
-S 0 2283 10 2283 18 8
+S 0 2350 10 2350 18 8
 storekit
-S 0 2284 3 2284 11 8
+S 0 2351 3 2351 11 8
 severity
-S 0 2284 13 2284 17 4
+S 0 2351 13 2351 17 4
 note
-S 0 2285 3 2285 8 5
+S 0 2352 3 2352 8 5
 since
-S 0 2285 10 2285 15 5
+S 0 2352 10 2352 15 5
 0.1.0
-S 0 2286 3 2286 14 11
+S 0 2353 3 2353 14 11
 store_limit
-S 0 2286 16 2286 20 4
+S 0 2353 16 2353 20 4
 true
-S 0 2287 3 2287 8 5
+S 0 2354 3 2354 8 5
 title
-S 0 2287 10 2287 64 54
+S 0 2354 10 2354 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2288 3 2288 12 9
+S 0 2355 3 2355 12 9
 rationale
-S 0 2288 14 2288 102 88
+S 0 2355 14 2355 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2289 3 2289 7 4
+S 0 2356 3 2356 7 4
 help
-S 0 2289 9 2289 67 58
+S 0 2356 9 2356 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2290 3 2290 8 5
+S 0 2357 3 2357 8 5
 check
-M 2 2290 10 2290 45
-S 0 2290 12 2290 16 4
+M 2 2357 10 2357 45
+S 0 2357 12 2357 16 4
 each
-S 0 2290 18 2290 25 7
+S 0 2357 18 2357 25 7
 product
-S 0 2290 27 2290 32 5
+S 0 2357 27 2357 32 5
 field
-S 0 2290 34 2290 43 9
+S 0 2357 34 2357 43 9
 productID
-S 0 2291 3 2291 10 7
+S 0 2358 3 2358 10 7
 options
-M 1 2291 12 2291 31
-S 0 2291 14 2291 24 10
+M 1 2358 12 2358 31
+S 0 2358 14 2358 24 10
 max_length
-S 0 2291 26 2291 29 3
+S 0 2358 26 2358 29 3
 100
-S 0 2292 3 2292 10 7
+S 0 2359 3 2359 10 7
 message
-S 1 2292 12 2292 87 73
+S 1 2359 12 2359 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2293 3 2293 11 8
+S 0 2360 3 2360 11 8
 examples
-M 2 2294 5 2299 67
-S 0 2294 5 2294 15 10
+M 2 2361 5 2366 67
+S 0 2361 5 2361 15 10
 triggering
-L 1 2295 7 2296 135
-S 1 2295 9 2296 135 127
+L 1 2362 7 2363 135
+S 1 2362 9 2363 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2297 5 2297 12 7
+S 0 2364 5 2364 12 7
 passing
-L 1 2298 7 2299 67
-S 1 2298 9 2299 67 59
+L 1 2365 7 2366 67
+S 1 2365 9 2366 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2301 3 2319 100
-S 0 2301 3 2301 5 2
+M 13 2368 3 2386 100
+S 0 2368 3 2368 5 2
 id
-S 0 2301 7 2301 37 30
+S 0 2368 7 2368 37 30
 storekit-reference-name-length
-S 0 2302 3 2302 12 9
+S 0 2369 3 2369 12 9
 checklist
-S 0 2302 14 2302 36 22
+S 0 2369 14 2369 36 22
 storekit-configuration
-S 0 2303 3 2303 8 5
+S 0 2370 3 2370 8 5
 input
-S 0 2303 10 2303 18 8
+S 0 2370 10 2370 18 8
 storekit
-S 0 2304 3 2304 11 8
+S 0 2371 3 2371 11 8
 severity
-S 0 2304 13 2304 17 4
+S 0 2371 13 2371 17 4
 note
-S 0 2305 3 2305 8 5
+S 0 2372 3 2372 8 5
 since
-S 0 2305 10 2305 15 5
+S 0 2372 10 2372 15 5
 0.1.0
-S 0 2306 3 2306 14 11
+S 0 2373 3 2373 14 11
 store_limit
-S 0 2306 16 2306 20 4
+S 0 2373 16 2373 20 4
 true
-S 0 2307 3 2307 8 5
+S 0 2374 3 2374 8 5
 title
-S 0 2307 10 2307 68 58
+S 0 2374 10 2374 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2308 3 2308 12 9
+S 0 2375 3 2375 12 9
 rationale
-S 0 2308 14 2308 105 91
+S 0 2375 14 2375 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2309 3 2309 7 4
+S 0 2376 3 2376 7 4
 help
-S 0 2309 9 2309 71 62
+S 0 2376 9 2376 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2310 3 2310 8 5
+S 0 2377 3 2377 8 5
 check
-M 2 2310 10 2310 49
-S 0 2310 12 2310 16 4
+M 2 2377 10 2377 49
+S 0 2377 12 2377 16 4
 each
-S 0 2310 18 2310 25 7
+S 0 2377 18 2377 25 7
 product
-S 0 2310 27 2310 32 5
+S 0 2377 27 2377 32 5
 field
-S 0 2310 34 2310 47 13
+S 0 2377 34 2377 47 13
 referenceName
-S 0 2311 3 2311 10 7
+S 0 2378 3 2378 10 7
 options
-M 1 2311 12 2311 30
-S 0 2311 14 2311 24 10
+M 1 2378 12 2378 30
+S 0 2378 14 2378 24 10
 max_length
-S 0 2311 26 2311 28 2
+S 0 2378 26 2378 28 2
 64
-S 0 2312 3 2312 10 7
+S 0 2379 3 2379 10 7
 message
-S 1 2312 12 2312 106 92
+S 1 2379 12 2379 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2313 3 2313 11 8
+S 0 2380 3 2380 11 8
 examples
-M 2 2314 5 2319 100
-S 0 2314 5 2314 15 10
+M 2 2381 5 2386 100
+S 0 2381 5 2381 15 10
 triggering
-L 1 2315 7 2316 159
-S 1 2315 9 2316 159 151
+L 1 2382 7 2383 159
+S 1 2382 9 2383 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2317 5 2317 12 7
+S 0 2384 5 2384 12 7
 passing
-L 1 2318 7 2319 100
-S 1 2318 9 2319 100 92
+L 1 2385 7 2386 100
+S 1 2385 9 2386 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2321 3 2339 143
-S 0 2321 3 2321 5 2
+M 13 2388 3 2406 143
+S 0 2388 3 2388 5 2
 id
-S 0 2321 7 2321 35 28
+S 0 2388 7 2388 35 28
 storekit-display-name-length
-S 0 2322 3 2322 12 9
+S 0 2389 3 2389 12 9
 checklist
-S 0 2322 14 2322 36 22
+S 0 2389 14 2389 36 22
 storekit-configuration
-S 0 2323 3 2323 8 5
+S 0 2390 3 2390 8 5
 input
-S 0 2323 10 2323 18 8
+S 0 2390 10 2390 18 8
 storekit
-S 0 2324 3 2324 11 8
+S 0 2391 3 2391 11 8
 severity
-S 0 2324 13 2324 17 4
+S 0 2391 13 2391 17 4
 note
-S 0 2325 3 2325 8 5
+S 0 2392 3 2392 8 5
 since
-S 0 2325 10 2325 15 5
+S 0 2392 10 2392 15 5
 0.1.0
-S 0 2326 3 2326 14 11
+S 0 2393 3 2393 14 11
 store_limit
-S 0 2326 16 2326 20 4
+S 0 2393 16 2393 20 4
 true
-S 0 2327 3 2327 8 5
+S 0 2394 3 2394 8 5
 title
-S 0 2327 10 2327 79 69
+S 0 2394 10 2394 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2328 3 2328 12 9
+S 0 2395 3 2395 12 9
 rationale
-S 0 2328 14 2328 100 86
+S 0 2395 14 2395 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2329 3 2329 7 4
+S 0 2396 3 2396 7 4
 help
-S 0 2329 9 2329 72 63
+S 0 2396 9 2396 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2330 3 2330 8 5
+S 0 2397 3 2397 8 5
 check
-M 2 2330 10 2330 61
-S 0 2330 12 2330 16 4
+M 2 2397 10 2397 61
+S 0 2397 12 2397 16 4
 each
-S 0 2330 18 2330 25 7
+S 0 2397 18 2397 25 7
 product
-S 0 2330 27 2330 32 5
+S 0 2397 27 2397 32 5
 field
-S 0 2330 34 2330 59 25
+S 0 2397 34 2397 59 25
 localizations.displayName
-S 0 2331 3 2331 10 7
+S 0 2398 3 2398 10 7
 options
-M 2 2331 12 2331 45
-S 0 2331 14 2331 24 10
+M 2 2398 12 2398 45
+S 0 2398 14 2398 24 10
 min_length
-S 0 2331 26 2331 27 1
+S 0 2398 26 2398 27 1
 2
-S 0 2331 29 2331 39 10
+S 0 2398 29 2398 39 10
 max_length
-S 0 2331 41 2331 43 2
+S 0 2398 41 2398 43 2
 30
-S 0 2332 3 2332 10 7
+S 0 2399 3 2399 10 7
 message
-S 1 2332 12 2332 131 117
+S 1 2399 12 2399 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2333 3 2333 11 8
+S 0 2400 3 2400 11 8
 examples
-M 2 2334 5 2339 143
-S 0 2334 5 2334 15 10
+M 2 2401 5 2406 143
+S 0 2401 5 2401 15 10
 triggering
-L 1 2335 7 2336 168
-S 1 2335 9 2336 168 160
+L 1 2402 7 2403 168
+S 1 2402 9 2403 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2337 5 2337 12 7
+S 0 2404 5 2404 12 7
 passing
-L 1 2338 7 2339 143
-S 1 2338 9 2339 143 135
+L 1 2405 7 2406 143
+S 1 2405 9 2406 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2341 3 2359 164
-S 0 2341 3 2341 5 2
+M 13 2408 3 2426 164
+S 0 2408 3 2408 5 2
 id
-S 0 2341 7 2341 34 27
+S 0 2408 7 2408 34 27
 storekit-description-length
-S 0 2342 3 2342 12 9
+S 0 2409 3 2409 12 9
 checklist
-S 0 2342 14 2342 36 22
+S 0 2409 14 2409 36 22
 storekit-configuration
-S 0 2343 3 2343 8 5
+S 0 2410 3 2410 8 5
 input
-S 0 2343 10 2343 18 8
+S 0 2410 10 2410 18 8
 storekit
-S 0 2344 3 2344 11 8
+S 0 2411 3 2411 11 8
 severity
-S 0 2344 13 2344 17 4
+S 0 2411 13 2411 17 4
 note
-S 0 2345 3 2345 8 5
+S 0 2412 3 2412 8 5
 since
-S 0 2345 10 2345 15 5
+S 0 2412 10 2412 15 5
 0.1.0
-S 0 2346 3 2346 14 11
+S 0 2413 3 2413 14 11
 store_limit
-S 0 2346 16 2346 20 4
+S 0 2413 16 2413 20 4
 true
-S 0 2347 3 2347 8 5
+S 0 2414 3 2414 8 5
 title
-S 0 2347 10 2347 65 55
+S 0 2414 10 2414 65 55
 a description in the StoreKit configuration is too long
-S 0 2348 3 2348 12 9
+S 0 2415 3 2415 12 9
 rationale
-S 0 2348 14 2348 102 88
+S 0 2415 14 2415 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2349 3 2349 7 4
+S 0 2416 3 2416 7 4
 help
-S 0 2349 9 2349 68 59
+S 0 2416 9 2416 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2350 3 2350 8 5
+S 0 2417 3 2417 8 5
 check
-M 2 2350 10 2350 61
-S 0 2350 12 2350 16 4
+M 2 2417 10 2417 61
+S 0 2417 12 2417 16 4
 each
-S 0 2350 18 2350 25 7
+S 0 2417 18 2417 25 7
 product
-S 0 2350 27 2350 32 5
+S 0 2417 27 2417 32 5
 field
-S 0 2350 34 2350 59 25
+S 0 2417 34 2417 59 25
 localizations.description
-S 0 2351 3 2351 10 7
+S 0 2418 3 2418 10 7
 options
-M 1 2351 12 2351 30
-S 0 2351 14 2351 24 10
+M 1 2418 12 2418 30
+S 0 2418 14 2418 24 10
 max_length
-S 0 2351 26 2351 28 2
+S 0 2418 26 2418 28 2
 45
-S 0 2352 3 2352 10 7
+S 0 2419 3 2419 10 7
 message
-S 1 2352 12 2352 103 89
+S 1 2419 12 2419 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2353 3 2353 11 8
+S 0 2420 3 2420 11 8
 examples
-M 2 2354 5 2359 164
-S 0 2354 5 2354 15 10
+M 2 2421 5 2426 164
+S 0 2421 5 2421 15 10
 triggering
-L 1 2355 7 2356 183
-S 1 2355 9 2356 183 175
+L 1 2422 7 2423 183
+S 1 2422 9 2423 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2357 5 2357 12 7
+S 0 2424 5 2424 12 7
 passing
-L 1 2358 7 2359 164
-S 1 2358 9 2359 164 156
+L 1 2425 7 2426 164
+S 1 2425 9 2426 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2361 3 2375 126
-S 0 2361 3 2361 5 2
+M 9 2428 3 2442 126
+S 0 2428 3 2428 5 2
 id
-S 0 2361 7 2361 36 29
+S 0 2428 7 2428 36 29
 storekit-duplicate-product-id
-S 0 2362 3 2362 12 9
+S 0 2429 3 2429 12 9
 checklist
-S 0 2362 14 2362 36 22
+S 0 2429 14 2429 36 22
 storekit-configuration
-S 0 2363 3 2363 8 5
+S 0 2430 3 2430 8 5
 input
-S 0 2363 10 2363 18 8
+S 0 2430 10 2430 18 8
 storekit
-S 0 2364 3 2364 11 8
+S 0 2431 3 2431 11 8
 severity
-S 0 2364 13 2364 18 5
+S 0 2431 13 2431 18 5
 error
-S 0 2365 3 2365 8 5
+S 0 2432 3 2432 8 5
 since
-S 0 2365 10 2365 15 5
+S 0 2432 10 2432 15 5
 0.1.0
-S 0 2366 3 2366 8 5
+S 0 2433 3 2433 8 5
 title
-S 0 2366 10 2366 66 56
+S 0 2433 10 2433 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2367 3 2367 12 9
+S 0 2434 3 2434 12 9
 rationale
-S 0 2367 14 2367 113 99
+S 0 2434 14 2434 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2368 3 2368 7 4
+S 0 2435 3 2435 7 4
 help
-S 0 2368 9 2368 59 50
+S 0 2435 9 2435 59 50
 remove the duplicate or give it its own product ID
-S 0 2369 3 2369 11 8
+S 0 2436 3 2436 11 8
 examples
-M 2 2370 5 2375 126
-S 0 2370 5 2370 15 10
+M 2 2437 5 2442 126
+S 0 2437 5 2437 15 10
 triggering
-L 1 2371 7 2372 123
-S 1 2371 9 2372 123 115
+L 1 2438 7 2439 123
+S 1 2438 9 2439 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2373 5 2373 12 7
+S 0 2440 5 2440 12 7
 passing
-L 1 2374 7 2375 126
-S 1 2374 9 2375 126 118
+L 1 2441 7 2442 126
+S 1 2441 9 2442 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 10 2377 3 2392 186
-S 0 2377 3 2377 5 2
+M 10 2444 3 2459 186
+S 0 2444 3 2444 5 2
 id
-S 0 2377 7 2377 35 28
+S 0 2444 7 2444 35 28
 storekit-group-not-localized
-S 0 2378 3 2378 12 9
+S 0 2445 3 2445 12 9
 checklist
-S 0 2378 14 2378 36 22
+S 0 2445 14 2445 36 22
 storekit-configuration
-S 0 2379 3 2379 8 5
+S 0 2446 3 2446 8 5
 input
-S 0 2379 10 2379 18 8
+S 0 2446 10 2446 18 8
 storekit
-S 0 2380 3 2380 11 8
+S 0 2447 3 2447 11 8
 severity
-S 0 2380 13 2380 17 4
+S 0 2447 13 2447 17 4
 note
-S 0 2381 3 2381 14 11
+S 0 2448 3 2448 14 11
 store_limit
-S 0 2381 16 2381 20 4
+S 0 2448 16 2448 20 4
 true
-S 0 2382 3 2382 8 5
+S 0 2449 3 2449 8 5
 since
-S 0 2382 10 2382 15 5
+S 0 2449 10 2449 15 5
 0.1.0
-S 0 2383 3 2383 8 5
+S 0 2450 3 2450 8 5
 title
-S 0 2383 10 2383 90 80
+S 0 2450 10 2450 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2384 3 2384 12 9
+S 0 2451 3 2451 12 9
 rationale
-S 0 2384 14 2384 381 367
+S 0 2451 14 2451 381 367
 App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
-S 0 2385 3 2385 7 4
+S 0 2452 3 2452 7 4
 help
-S 0 2385 9 2385 60 51
+S 0 2452 9 2452 60 51
 add a localization with a display name to the group
-S 0 2386 3 2386 11 8
+S 0 2453 3 2453 11 8
 examples
-M 2 2387 5 2392 186
-S 0 2387 5 2387 15 10
+M 2 2454 5 2459 186
+S 0 2454 5 2454 15 10
 triggering
-L 1 2388 7 2389 126
-S 1 2388 9 2389 126 118
+L 1 2455 7 2456 126
+S 1 2455 9 2456 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2390 5 2390 12 7
+S 0 2457 5 2457 12 7
 passing
-L 1 2391 7 2392 186
-S 1 2391 9 2392 186 178
+L 1 2458 7 2459 186
+S 1 2458 9 2459 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 9 2394 3 2408 95
-S 0 2394 3 2394 5 2
+M 9 2461 3 2475 95
+S 0 2461 3 2461 5 2
 id
-S 0 2394 7 2394 27 20
+S 0 2461 7 2461 27 20
 storekit-placeholder
-S 0 2395 3 2395 12 9
+S 0 2462 3 2462 12 9
 checklist
-S 0 2395 14 2395 36 22
+S 0 2462 14 2462 36 22
 storekit-configuration
-S 0 2396 3 2396 8 5
+S 0 2463 3 2463 8 5
 input
-S 0 2396 10 2396 18 8
+S 0 2463 10 2463 18 8
 storekit
-S 0 2397 3 2397 11 8
+S 0 2464 3 2464 11 8
 severity
-S 0 2397 13 2397 17 4
+S 0 2464 13 2464 17 4
 note
-S 0 2398 3 2398 8 5
+S 0 2465 3 2465 8 5
 since
-S 0 2398 10 2398 15 5
+S 0 2465 10 2465 15 5
 0.1.0
-S 0 2399 3 2399 8 5
+S 0 2466 3 2466 8 5
 title
-S 0 2399 10 2399 74 64
+S 0 2466 10 2466 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2400 3 2400 12 9
+S 0 2467 3 2467 12 9
 rationale
-S 0 2400 14 2400 246 234
+S 0 2467 14 2467 246 234
 Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
-S 0 2401 3 2401 7 4
+S 0 2468 3 2468 7 4
 help
-S 0 2401 9 2401 52 43
+S 0 2468 9 2468 52 43
 replace the placeholder with the real value
-S 0 2402 3 2402 11 8
+S 0 2469 3 2469 11 8
 examples
-M 2 2403 5 2408 95
-S 0 2403 5 2403 15 10
+M 2 2470 5 2475 95
+S 0 2470 5 2470 15 10
 triggering
-L 1 2404 7 2405 79
-S 1 2404 9 2405 79 71
+L 1 2471 7 2472 79
+S 1 2471 9 2472 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2406 5 2406 12 7
+S 0 2473 5 2473 12 7
 passing
-L 1 2407 7 2408 95
-S 1 2407 9 2408 95 87
+L 1 2474 7 2475 95
+S 1 2474 9 2475 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2410 3 2424 130
-S 0 2410 3 2410 5 2
+M 9 2477 3 2491 130
+S 0 2477 3 2477 5 2
 id
-S 0 2410 7 2410 37 30
+S 0 2477 7 2477 37 30
 storekit-load-products-failure
-S 0 2411 3 2411 12 9
+S 0 2478 3 2478 12 9
 checklist
-S 0 2411 14 2411 36 22
+S 0 2478 14 2478 36 22
 storekit-configuration
-S 0 2412 3 2412 8 5
+S 0 2479 3 2479 8 5
 input
-S 0 2412 10 2412 18 8
+S 0 2479 10 2479 18 8
 storekit
-S 0 2413 3 2413 11 8
+S 0 2480 3 2480 11 8
 severity
-S 0 2413 13 2413 18 5
+S 0 2480 13 2480 18 5
 error
-S 0 2414 3 2414 8 5
+S 0 2481 3 2481 8 5
 since
-S 0 2414 10 2414 15 5
+S 0 2481 10 2481 15 5
 0.1.0
-S 0 2415 3 2415 8 5
+S 0 2482 3 2482 8 5
 title
-S 0 2415 10 2415 72 62
+S 0 2482 10 2482 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2416 3 2416 12 9
+S 0 2483 3 2483 12 9
 rationale
-S 0 2416 14 2416 274 262
+S 0 2483 14 2483 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2417 3 2417 7 4
+S 0 2484 3 2484 7 4
 help
-S 0 2417 9 2417 83 74
+S 0 2484 9 2484 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2418 3 2418 11 8
+S 0 2485 3 2485 11 8
 examples
-M 2 2419 5 2424 130
-S 0 2419 5 2419 15 10
+M 2 2486 5 2491 130
+S 0 2486 5 2486 15 10
 triggering
-L 1 2420 7 2421 129
-S 1 2420 9 2421 129 121
+L 1 2487 7 2488 129
+S 1 2487 9 2488 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2422 5 2422 12 7
+S 0 2489 5 2489 12 7
 passing
-L 1 2423 7 2424 130
-S 1 2423 9 2424 130 122
+L 1 2490 7 2491 130
+S 1 2490 9 2491 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 10 2426 3 2443 27
-S 0 2426 3 2426 5 2
+M 10 2493 3 2510 27
+S 0 2493 3 2493 5 2
 id
-S 0 2426 7 2426 27 20
+S 0 2493 7 2493 27 20
 storekit-private-key
-S 0 2427 3 2427 12 9
+S 0 2494 3 2494 12 9
 checklist
-S 0 2427 14 2427 36 22
+S 0 2494 14 2494 36 22
 storekit-configuration
-S 0 2428 3 2428 8 5
+S 0 2495 3 2495 8 5
 input
-S 0 2428 10 2428 18 8
+S 0 2495 10 2495 18 8
 storekit
-S 0 2429 3 2429 11 8
+S 0 2496 3 2496 11 8
 severity
-S 0 2429 13 2429 20 7
+S 0 2496 13 2496 20 7
 warning
-S 0 2430 3 2430 15 12
+S 0 2497 3 2497 15 12
 context_only
-S 0 2430 17 2430 21 4
+S 0 2497 17 2497 21 4
 true
-S 0 2431 3 2431 8 5
+S 0 2498 3 2498 8 5
 since
-S 0 2431 10 2431 15 5
+S 0 2498 10 2498 15 5
 0.1.0
-S 0 2432 3 2432 8 5
+S 0 2499 3 2499 8 5
 title
-S 0 2432 10 2432 77 67
+S 0 2499 10 2499 77 67
 the StoreKit configuration carries a subscription offer signing key
-S 0 2433 3 2433 12 9
+S 0 2500 3 2500 12 9
 rationale
-S 0 2433 14 2433 343 329
+S 0 2500 14 2500 343 329
 A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2434 3 2434 7 4
+S 0 2501 3 2501 7 4
 help
-S 0 2434 9 2434 52 43
+S 0 2501 9 2501 52 43
 remove the key pair from the committed file
-S 0 2435 3 2435 11 8
+S 0 2502 3 2502 11 8
 examples
-M 2 2436 5 2443 27
-S 0 2436 5 2436 15 10
+M 2 2503 5 2510 27
+S 0 2503 5 2503 15 10
 triggering
-L 2 2437 7 2440 146
-S 1 2437 9 2438 144 136
+L 2 2504 7 2507 146
+S 1 2504 9 2505 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2439 9 2440 146 138
+S 1 2506 9 2507 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2441 5 2441 12 7
+S 0 2508 5 2508 12 7
 passing
-L 1 2442 7 2443 27
-S 1 2442 9 2443 27 19
+L 1 2509 7 2510 27
+S 1 2509 9 2510 27 19
 { "products": [] }
 
-M 11 2449 3 2469 115
-S 0 2449 3 2449 5 2
+M 11 2516 3 2536 115
+S 0 2516 3 2516 5 2
 id
-S 0 2449 7 2449 25 18
+S 0 2516 7 2516 25 18
 asc-request-failed
-S 0 2450 3 2450 12 9
+S 0 2517 3 2517 12 9
 checklist
-S 0 2450 14 2450 28 14
+S 0 2517 14 2517 28 14
 product-exists
-S 0 2451 3 2451 8 5
+S 0 2518 3 2518 8 5
 input
-S 0 2451 10 2451 13 3
+S 0 2518 10 2518 13 3
 asc
-S 0 2452 3 2452 11 8
+S 0 2519 3 2519 11 8
 severity
-S 0 2452 13 2452 20 7
+S 0 2519 13 2519 20 7
 warning
-S 0 2453 3 2453 15 12
+S 0 2520 3 2520 15 12
 context_only
-S 0 2453 17 2453 21 4
+S 0 2520 17 2520 21 4
 true
-S 0 2454 3 2454 8 5
+S 0 2521 3 2521 8 5
 since
-S 0 2454 10 2454 15 5
+S 0 2521 10 2521 15 5
 0.1.0
-S 0 2455 3 2455 9 6
+S 0 2522 3 2522 9 6
 status
-S 0 2455 11 2455 18 7
+S 0 2522 11 2522 18 7
 preview
-S 0 2456 3 2456 8 5
+S 0 2523 3 2523 8 5
 title
-S 0 2456 10 2456 68 58
+S 0 2523 10 2523 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2457 3 2457 12 9
+S 0 2524 3 2524 12 9
 rationale
-S 0 2457 14 2457 350 336
+S 0 2524 14 2524 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2458 3 2458 7 4
+S 0 2525 3 2525 7 4
 help
-S 0 2458 9 2458 91 82
+S 0 2525 9 2525 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2459 3 2459 11 8
+S 0 2526 3 2526 11 8
 examples
-M 2 2460 5 2469 115
-S 0 2460 5 2460 15 10
+M 2 2527 5 2536 115
+S 0 2527 5 2527 15 10
 triggering
-L 1 2461 7 2466 82
-S 1 2461 9 2466 82 317
+L 1 2528 7 2533 82
+S 1 2528 9 2533 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2467 5 2467 12 7
+S 0 2534 5 2534 12 7
 passing
-L 1 2468 7 2469 115
-S 1 2468 9 2469 115 107
+L 1 2535 7 2536 115
+S 1 2535 9 2536 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 11 2471 3 2493 103
-S 0 2471 3 2471 5 2
+M 11 2538 3 2560 103
+S 0 2538 3 2538 5 2
 id
-S 0 2471 7 2471 33 26
+S 0 2538 7 2538 33 26
 asc-snapshot-repeated-link
-S 0 2472 3 2472 12 9
+S 0 2539 3 2539 12 9
 checklist
-S 0 2472 14 2472 28 14
+S 0 2539 14 2539 28 14
 product-exists
-S 0 2473 3 2473 8 5
+S 0 2540 3 2540 8 5
 input
-S 0 2473 10 2473 13 3
+S 0 2540 10 2540 13 3
 asc
-S 0 2474 3 2474 11 8
+S 0 2541 3 2541 11 8
 severity
-S 0 2474 13 2474 20 7
+S 0 2541 13 2541 20 7
 warning
-S 0 2475 3 2475 15 12
+S 0 2542 3 2542 15 12
 context_only
-S 0 2475 17 2475 21 4
+S 0 2542 17 2542 21 4
 true
-S 0 2476 3 2476 8 5
+S 0 2543 3 2543 8 5
 since
-S 0 2476 10 2476 15 5
+S 0 2543 10 2543 15 5
 0.1.0
-S 0 2477 3 2477 9 6
+S 0 2544 3 2544 9 6
 status
-S 0 2477 11 2477 18 7
+S 0 2544 11 2544 18 7
 preview
-S 0 2478 3 2478 8 5
+S 0 2545 3 2545 8 5
 title
-S 0 2478 10 2478 61 51
+S 0 2545 10 2545 61 51
 the snapshot lists a linked resource more than once
-S 0 2479 3 2479 12 9
+S 0 2546 3 2546 12 9
 rationale
-S 0 2479 14 2479 324 310
+S 0 2546 14 2546 324 310
 App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
-S 0 2480 3 2480 7 4
+S 0 2547 3 2547 7 4
 help
-S 0 2480 9 2480 58 49
+S 0 2547 9 2547 58 49
 pull the snapshot again with `iapdoctor asc pull`
-S 0 2481 3 2481 11 8
+S 0 2548 3 2548 11 8
 examples
-M 2 2482 5 2493 103
-S 0 2482 5 2482 15 10
+M 2 2549 5 2560 103
+S 0 2549 5 2549 15 10
 triggering
-L 1 2483 7 2487 103
-S 1 2483 9 2487 103 305
+L 1 2550 7 2554 103
+S 1 2550 9 2554 103 305
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-S 0 2488 5 2488 12 7
+S 0 2555 5 2555 12 7
 passing
-L 1 2489 7 2493 103
-S 1 2489 9 2493 103 256
+L 1 2556 7 2560 103
+S 1 2556 9 2560 103 256
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2495 3 2512 23
-S 0 2495 3 2495 5 2
+M 10 2562 3 2579 23
+S 0 2562 3 2562 5 2
 id
-S 0 2495 7 2495 27 20
+S 0 2562 7 2562 27 20
 asc-agreement-lapsed
-S 0 2496 3 2496 12 9
+S 0 2563 3 2563 12 9
 checklist
-S 0 2496 14 2496 31 17
+S 0 2563 14 2563 31 17
 developer-program
-S 0 2497 3 2497 8 5
+S 0 2564 3 2564 8 5
 input
-S 0 2497 10 2497 13 3
+S 0 2564 10 2564 13 3
 asc
-S 0 2498 3 2498 11 8
+S 0 2565 3 2565 11 8
 severity
-S 0 2498 13 2498 18 5
+S 0 2565 13 2565 18 5
 error
-S 0 2499 3 2499 8 5
+S 0 2566 3 2566 8 5
 since
-S 0 2499 10 2499 15 5
+S 0 2566 10 2566 15 5
 0.1.0
-S 0 2500 3 2500 9 6
+S 0 2567 3 2567 9 6
 status
-S 0 2500 11 2500 18 7
+S 0 2567 11 2567 18 7
 preview
-S 0 2501 3 2501 8 5
+S 0 2568 3 2568 8 5
 title
-S 0 2501 10 2501 85 75
+S 0 2568 10 2568 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2502 3 2502 12 9
+S 0 2569 3 2569 12 9
 rationale
-S 0 2502 14 2502 312 298
+S 0 2569 14 2569 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2503 3 2503 7 4
+S 0 2570 3 2570 7 4
 help
-S 0 2503 9 2503 120 113
+S 0 2570 9 2570 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2504 3 2504 11 8
+S 0 2571 3 2571 11 8
 examples
-M 2 2505 5 2512 23
-S 0 2505 5 2505 15 10
+M 2 2572 5 2579 23
+S 0 2572 5 2572 15 10
 triggering
-L 1 2506 7 2509 77
-S 1 2506 9 2509 77 174
+L 1 2573 7 2576 77
+S 1 2573 9 2576 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2510 5 2510 12 7
+S 0 2577 5 2577 12 7
 passing
-L 1 2511 7 2512 23
-S 1 2511 9 2512 23 15
+L 1 2578 7 2579 23
+S 1 2578 9 2579 23 15
 { "data": [] }
 
-M 10 2514 3 2532 87
-S 0 2514 3 2514 5 2
+M 10 2581 3 2599 87
+S 0 2581 3 2581 5 2
 id
-S 0 2514 7 2514 29 22
+S 0 2581 7 2581 29 22
 asc-snapshot-other-app
-S 0 2515 3 2515 12 9
+S 0 2582 3 2582 12 9
 checklist
-S 0 2515 14 2515 31 17
+S 0 2582 14 2582 31 17
 bundle-id-matches
-S 0 2516 3 2516 8 5
+S 0 2583 3 2583 8 5
 input
-S 0 2516 10 2516 13 3
+S 0 2583 10 2583 13 3
 asc
-S 0 2517 3 2517 11 8
+S 0 2584 3 2584 11 8
 severity
-S 0 2517 13 2517 18 5
+S 0 2584 13 2584 18 5
 error
-S 0 2518 3 2518 8 5
+S 0 2585 3 2585 8 5
 since
-S 0 2518 10 2518 15 5
+S 0 2585 10 2585 15 5
 0.1.0
-S 0 2519 3 2519 9 6
+S 0 2586 3 2586 9 6
 status
-S 0 2519 11 2519 18 7
+S 0 2586 11 2586 18 7
 preview
-S 0 2520 3 2520 8 5
+S 0 2587 3 2587 8 5
 title
-S 0 2520 10 2520 58 48
+S 0 2587 10 2587 58 48
 the App Store Connect snapshot is of another app
-S 0 2521 3 2521 12 9
+S 0 2588 3 2588 12 9
 rationale
-S 0 2521 14 2521 300 286
+S 0 2588 14 2588 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2522 3 2522 7 4
+S 0 2589 3 2589 7 4
 help
-S 0 2522 9 2522 114 105
+S 0 2589 9 2589 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2523 3 2523 11 8
+S 0 2590 3 2590 11 8
 examples
-M 2 2524 5 2532 87
-S 0 2524 5 2524 15 10
+M 2 2591 5 2599 87
+S 0 2591 5 2591 15 10
 triggering
-L 1 2525 7 2528 49
-S 1 2525 9 2528 49 167
+L 1 2592 7 2595 49
+S 1 2592 9 2595 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2529 5 2529 12 7
+S 0 2596 5 2596 12 7
 passing
-L 1 2530 7 2532 87
-S 1 2530 9 2532 87 145
+L 1 2597 7 2599 87
+S 1 2597 9 2599 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2534 3 2556 122
-S 0 2534 3 2534 5 2
+M 10 2601 3 2623 122
+S 0 2601 3 2601 5 2
 id
-S 0 2534 7 2534 25 18
+S 0 2601 7 2601 25 18
 asc-app-id-missing
-S 0 2535 3 2535 12 9
+S 0 2602 3 2602 12 9
 checklist
-S 0 2535 14 2535 29 15
+S 0 2602 14 2602 29 15
 explicit-app-id
-S 0 2536 3 2536 8 5
+S 0 2603 3 2603 8 5
 input
-S 0 2536 10 2536 13 3
+S 0 2603 10 2603 13 3
 asc
-S 0 2537 3 2537 11 8
+S 0 2604 3 2604 11 8
 severity
-S 0 2537 13 2537 18 5
+S 0 2604 13 2604 18 5
 error
-S 0 2538 3 2538 8 5
+S 0 2605 3 2605 8 5
 since
-S 0 2538 10 2538 15 5
+S 0 2605 10 2605 15 5
 0.1.0
-S 0 2539 3 2539 9 6
+S 0 2606 3 2606 9 6
 status
-S 0 2539 11 2539 18 7
+S 0 2606 11 2606 18 7
 preview
-S 0 2540 3 2540 8 5
+S 0 2607 3 2607 8 5
 title
-S 0 2540 10 2540 60 50
+S 0 2607 10 2607 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2541 3 2541 12 9
+S 0 2608 3 2608 12 9
 rationale
-S 0 2541 14 2541 171 157
+S 0 2608 14 2608 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2542 3 2542 7 4
+S 0 2609 3 2609 7 4
 help
-S 0 2542 9 2542 120 113
+S 0 2609 9 2609 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2543 3 2543 11 8
+S 0 2610 3 2610 11 8
 examples
-M 2 2544 5 2556 122
-S 0 2544 5 2544 15 10
+M 2 2611 5 2623 122
+S 0 2611 5 2611 15 10
 triggering
-L 1 2545 7 2548 69
-S 1 2545 9 2548 69 241
+L 1 2612 7 2615 69
+S 1 2612 9 2615 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2549 5 2549 12 7
+S 0 2616 5 2616 12 7
 passing
-L 1 2550 7 2556 122
-S 1 2550 9 2556 122 615
+L 1 2617 7 2623 122
+S 1 2617 9 2623 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -10309,278 +10551,278 @@ S 1 2550 9 2556 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2558 3 2578 95
-S 0 2558 3 2558 5 2
+M 10 2625 3 2645 95
+S 0 2625 3 2625 5 2
 id
-S 0 2558 7 2558 26 19
+S 0 2625 7 2625 26 19
 asc-profile-invalid
-S 0 2559 3 2559 12 9
+S 0 2626 3 2626 12 9
 checklist
-S 0 2559 14 2559 34 20
+S 0 2626 14 2626 34 20
 provisioning-profile
-S 0 2560 3 2560 8 5
+S 0 2627 3 2627 8 5
 input
-S 0 2560 10 2560 13 3
+S 0 2627 10 2627 13 3
 asc
-S 0 2561 3 2561 11 8
+S 0 2628 3 2628 11 8
 severity
-S 0 2561 13 2561 18 5
+S 0 2628 13 2628 18 5
 error
-S 0 2562 3 2562 8 5
+S 0 2629 3 2629 8 5
 since
-S 0 2562 10 2562 15 5
+S 0 2629 10 2629 15 5
 0.1.0
-S 0 2563 3 2563 9 6
+S 0 2630 3 2630 9 6
 status
-S 0 2563 11 2563 18 7
+S 0 2630 11 2630 18 7
 preview
-S 0 2564 3 2564 8 5
+S 0 2631 3 2631 8 5
 title
-S 0 2564 10 2564 74 64
+S 0 2631 10 2631 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2565 3 2565 12 9
+S 0 2632 3 2632 12 9
 rationale
-S 0 2565 14 2565 244 230
+S 0 2632 14 2632 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2566 3 2566 7 4
+S 0 2633 3 2633 7 4
 help
-S 0 2566 9 2566 70 61
+S 0 2633 9 2633 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2567 3 2567 11 8
+S 0 2634 3 2634 11 8
 examples
-M 2 2568 5 2578 95
-S 0 2568 5 2568 15 10
+M 2 2635 5 2645 95
+S 0 2635 5 2635 15 10
 triggering
-L 1 2569 7 2573 69
-S 1 2569 9 2573 69 279
+L 1 2636 7 2640 69
+S 1 2636 9 2640 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2574 5 2574 12 7
+S 0 2641 5 2641 12 7
 passing
-L 1 2575 7 2578 95
-S 1 2575 9 2578 95 266
+L 1 2642 7 2645 95
+S 1 2642 9 2645 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2580 3 2597 85
-S 0 2580 3 2580 5 2
+M 10 2647 3 2664 85
+S 0 2647 3 2647 5 2
 id
-S 0 2580 7 2580 33 26
+S 0 2647 7 2647 33 26
 asc-sandbox-tester-missing
-S 0 2581 3 2581 12 9
+S 0 2648 3 2648 12 9
 checklist
-S 0 2581 14 2581 29 15
+S 0 2648 14 2648 29 15
 sandbox-account
-S 0 2582 3 2582 8 5
+S 0 2649 3 2649 8 5
 input
-S 0 2582 10 2582 13 3
+S 0 2649 10 2649 13 3
 asc
-S 0 2583 3 2583 11 8
+S 0 2650 3 2650 11 8
 severity
-S 0 2583 13 2583 18 5
+S 0 2650 13 2650 18 5
 error
-S 0 2584 3 2584 8 5
+S 0 2651 3 2651 8 5
 since
-S 0 2584 10 2584 15 5
+S 0 2651 10 2651 15 5
 0.1.0
-S 0 2585 3 2585 9 6
+S 0 2652 3 2652 9 6
 status
-S 0 2585 11 2585 18 7
+S 0 2652 11 2652 18 7
 preview
-S 0 2586 3 2586 8 5
+S 0 2653 3 2653 8 5
 title
-S 0 2586 10 2586 70 60
+S 0 2653 10 2653 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2587 3 2587 12 9
+S 0 2654 3 2654 12 9
 rationale
-S 0 2587 14 2587 240 226
+S 0 2654 14 2654 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2588 3 2588 7 4
+S 0 2655 3 2655 7 4
 help
-S 0 2588 9 2588 90 83
+S 0 2655 9 2655 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2589 3 2589 11 8
+S 0 2656 3 2656 11 8
 examples
-M 2 2590 5 2597 85
-S 0 2590 5 2590 15 10
+M 2 2657 5 2664 85
+S 0 2657 5 2657 15 10
 triggering
-L 1 2591 7 2593 85
-S 1 2591 9 2593 85 147
+L 1 2658 7 2660 85
+S 1 2658 9 2660 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2594 5 2594 12 7
+S 0 2661 5 2661 12 7
 passing
-L 1 2595 7 2597 85
-S 1 2595 9 2597 85 147
+L 1 2662 7 2664 85
+S 1 2662 9 2664 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2599 3 2619 82
-S 0 2599 3 2599 5 2
+M 11 2666 3 2686 82
+S 0 2666 3 2666 5 2
 id
-S 0 2599 7 2599 30 23
+S 0 2666 7 2666 30 23
 descriptor-asc-mismatch
-S 0 2600 3 2600 12 9
+S 0 2667 3 2667 12 9
 checklist
-S 0 2600 14 2600 30 16
+S 0 2667 14 2667 30 16
 product-metadata
-S 0 2601 3 2601 8 5
+S 0 2668 3 2668 8 5
 input
-S 0 2601 10 2601 13 3
+S 0 2668 10 2668 13 3
 asc
-S 0 2602 3 2602 11 8
+S 0 2669 3 2669 11 8
 severity
-S 0 2602 13 2602 20 7
+S 0 2669 13 2669 20 7
 warning
-S 0 2603 3 2603 15 12
+S 0 2670 3 2670 15 12
 context_only
-S 0 2603 17 2603 21 4
+S 0 2670 17 2670 21 4
 true
-S 0 2604 3 2604 8 5
+S 0 2671 3 2671 8 5
 since
-S 0 2604 10 2604 15 5
+S 0 2671 10 2671 15 5
 0.1.0
-S 0 2605 3 2605 9 6
+S 0 2672 3 2672 9 6
 status
-S 0 2605 11 2605 18 7
+S 0 2672 11 2672 18 7
 preview
-S 0 2606 3 2606 8 5
+S 0 2673 3 2673 8 5
 title
-S 0 2606 10 2606 55 45
+S 0 2673 10 2673 55 45
 the descriptor and App Store Connect disagree
-S 0 2607 3 2607 12 9
+S 0 2674 3 2674 12 9
 rationale
-S 0 2607 14 2607 209 195
+S 0 2674 14 2674 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2608 3 2608 7 4
+S 0 2675 3 2675 7 4
 help
-S 0 2608 9 2608 76 67
+S 0 2675 9 2675 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2609 3 2609 11 8
+S 0 2676 3 2676 11 8
 examples
-M 2 2610 5 2619 82
-S 0 2610 5 2610 15 10
+M 2 2677 5 2686 82
+S 0 2677 5 2677 15 10
 triggering
-L 1 2611 7 2614 86
-S 1 2611 9 2614 86 234
+L 1 2678 7 2681 86
+S 1 2678 9 2681 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2615 5 2615 12 7
+S 0 2682 5 2682 12 7
 passing
-L 1 2616 7 2619 82
-S 1 2616 9 2619 82 230
+L 1 2683 7 2686 82
+S 1 2683 9 2686 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2621 3 2641 47
-S 0 2621 3 2621 5 2
+M 10 2688 3 2708 47
+S 0 2688 3 2688 5 2
 id
-S 0 2621 7 2621 27 20
+S 0 2688 7 2688 27 20
 asc-missing-metadata
-S 0 2622 3 2622 12 9
+S 0 2689 3 2689 12 9
 checklist
-S 0 2622 14 2622 30 16
+S 0 2689 14 2689 30 16
 product-metadata
-S 0 2623 3 2623 8 5
+S 0 2690 3 2690 8 5
 input
-S 0 2623 10 2623 13 3
+S 0 2690 10 2690 13 3
 asc
-S 0 2624 3 2624 11 8
+S 0 2691 3 2691 11 8
 severity
-S 0 2624 13 2624 18 5
+S 0 2691 13 2691 18 5
 error
-S 0 2625 3 2625 8 5
+S 0 2692 3 2692 8 5
 since
-S 0 2625 10 2625 15 5
+S 0 2692 10 2692 15 5
 0.1.0
-S 0 2626 3 2626 9 6
+S 0 2693 3 2693 9 6
 status
-S 0 2626 11 2626 18 7
+S 0 2693 11 2693 18 7
 preview
-S 0 2627 3 2627 8 5
+S 0 2694 3 2694 8 5
 title
-S 0 2627 10 2627 70 60
+S 0 2694 10 2694 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2628 3 2628 12 9
+S 0 2695 3 2695 12 9
 rationale
-S 0 2628 14 2628 442 428
+S 0 2695 14 2695 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2629 3 2629 7 4
+S 0 2696 3 2696 7 4
 help
-S 0 2629 9 2629 80 71
+S 0 2696 9 2696 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2630 3 2630 11 8
+S 0 2697 3 2697 11 8
 examples
-M 2 2631 5 2641 47
-S 0 2631 5 2631 15 10
+M 2 2698 5 2708 47
+S 0 2698 5 2698 15 10
 triggering
-L 1 2632 7 2636 84
-S 1 2632 9 2636 84 310
+L 1 2699 7 2703 84
+S 1 2699 9 2703 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2637 5 2637 12 7
+S 0 2704 5 2704 12 7
 passing
-L 1 2638 7 2641 47
-S 1 2638 9 2641 47 230
+L 1 2705 7 2708 47
+S 1 2705 9 2708 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2643 3 2707 148
-S 0 2643 3 2643 5 2
+M 10 2710 3 2774 148
+S 0 2710 3 2710 5 2
 id
-S 0 2643 7 2643 38 31
+S 0 2710 7 2710 38 31
 asc-subscription-price-coverage
-S 0 2644 3 2644 12 9
+S 0 2711 3 2711 12 9
 checklist
-S 0 2644 14 2644 30 16
+S 0 2711 14 2711 30 16
 product-metadata
-S 0 2645 3 2645 8 5
+S 0 2712 3 2712 8 5
 input
-S 0 2645 10 2645 13 3
+S 0 2712 10 2712 13 3
 asc
-S 0 2646 3 2646 11 8
+S 0 2713 3 2713 11 8
 severity
-S 0 2646 13 2646 18 5
+S 0 2713 13 2713 18 5
 error
-S 0 2647 3 2647 8 5
+S 0 2714 3 2714 8 5
 since
-S 0 2647 10 2647 15 5
+S 0 2714 10 2714 15 5
 0.1.0
-S 0 2648 3 2648 9 6
+S 0 2715 3 2715 9 6
 status
-S 0 2648 11 2648 18 7
+S 0 2715 11 2715 18 7
 preview
-S 0 2649 3 2649 8 5
+S 0 2716 3 2716 8 5
 title
-S 0 2649 10 2649 76 66
+S 0 2716 10 2716 76 66
 the subscription is available in territories where it has no price
-S 0 2650 3 2650 12 9
+S 0 2717 3 2717 12 9
 rationale
-S 0 2650 14 2650 869 855
+S 0 2717 14 2717 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2651 3 2651 7 4
+S 0 2718 3 2718 7 4
 help
-S 0 2651 9 2651 140 131
+S 0 2718 9 2718 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2652 3 2652 11 8
+S 0 2719 3 2719 11 8
 examples
-M 2 2653 5 2707 148
-S 0 2653 5 2653 15 10
+M 2 2720 5 2774 148
+S 0 2720 5 2720 15 10
 triggering
-L 3 2654 7 2695 148
-S 1 2654 9 2667 148 1004
+L 3 2721 7 2762 148
+S 1 2721 9 2734 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -10595,7 +10837,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2668 9 2681 148 994
+S 1 2735 9 2748 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -10610,7 +10852,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2682 9 2695 148 1004
+S 1 2749 9 2762 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -10625,10 +10867,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2696 5 2696 12 7
+S 0 2763 5 2763 12 7
 passing
-L 1 2697 7 2707 148
-S 1 2697 9 2707 148 828
+L 1 2764 7 2774 148
+S 1 2764 9 2774 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10640,50 +10882,50 @@ S 1 2697 9 2707 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2709 3 2735 111
-S 0 2709 3 2709 5 2
+M 10 2776 3 2802 111
+S 0 2776 3 2776 5 2
 id
-S 0 2709 7 2709 32 25
+S 0 2776 7 2776 32 25
 asc-localization-rejected
-S 0 2710 3 2710 12 9
+S 0 2777 3 2777 12 9
 checklist
-S 0 2710 14 2710 30 16
+S 0 2777 14 2777 30 16
 product-metadata
-S 0 2711 3 2711 8 5
+S 0 2778 3 2778 8 5
 input
-S 0 2711 10 2711 13 3
+S 0 2778 10 2778 13 3
 asc
-S 0 2712 3 2712 11 8
+S 0 2779 3 2779 11 8
 severity
-S 0 2712 13 2712 18 5
+S 0 2779 13 2779 18 5
 error
-S 0 2713 3 2713 8 5
+S 0 2780 3 2780 8 5
 since
-S 0 2713 10 2713 15 5
+S 0 2780 10 2780 15 5
 0.1.0
-S 0 2714 3 2714 9 6
+S 0 2781 3 2781 9 6
 status
-S 0 2714 11 2714 18 7
+S 0 2781 11 2781 18 7
 preview
-S 0 2715 3 2715 8 5
+S 0 2782 3 2782 8 5
 title
-S 0 2715 10 2715 64 54
+S 0 2782 10 2782 64 54
 App Review rejected one of the product's localizations
-S 0 2716 3 2716 12 9
+S 0 2783 3 2783 12 9
 rationale
-S 0 2716 14 2716 223 209
+S 0 2783 14 2783 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2717 3 2717 7 4
+S 0 2784 3 2784 7 4
 help
-S 0 2717 9 2717 129 120
+S 0 2784 9 2784 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2718 3 2718 11 8
+S 0 2785 3 2785 11 8
 examples
-M 2 2719 5 2735 111
-S 0 2719 5 2719 15 10
+M 2 2786 5 2802 111
+S 0 2786 5 2786 15 10
 triggering
-L 1 2720 7 2727 52
-S 1 2720 9 2727 52 572
+L 1 2787 7 2794 52
+S 1 2787 9 2794 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -10692,10 +10934,10 @@ S 1 2720 9 2727 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2728 5 2728 12 7
+S 0 2795 5 2795 12 7
 passing
-L 1 2729 7 2735 111
-S 1 2729 9 2735 111 577
+L 1 2796 7 2802 111
+S 1 2796 9 2802 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -10703,61 +10945,61 @@ S 1 2729 9 2735 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2737 3 2769 167
-S 0 2737 3 2737 5 2
+M 12 2804 3 2836 167
+S 0 2804 3 2804 5 2
 id
-S 0 2737 7 2737 38 31
+S 0 2804 7 2804 38 31
 asc-first-purchase-with-version
-S 0 2738 3 2738 12 9
+S 0 2805 3 2805 12 9
 checklist
-S 0 2738 14 2738 30 16
+S 0 2805 14 2805 30 16
 binary-submitted
-S 0 2739 3 2739 8 5
+S 0 2806 3 2806 8 5
 input
-S 0 2739 10 2739 13 3
+S 0 2806 10 2806 13 3
 asc
-S 0 2740 3 2740 11 8
+S 0 2807 3 2807 11 8
 severity
-S 0 2740 13 2740 18 5
+S 0 2807 13 2807 18 5
 error
-S 0 2741 3 2741 8 5
+S 0 2808 3 2808 8 5
 since
-S 0 2741 10 2741 15 5
+S 0 2808 10 2808 15 5
 0.1.0
-S 0 2742 3 2742 9 6
+S 0 2809 3 2809 9 6
 status
-S 0 2742 11 2742 18 7
+S 0 2809 11 2809 18 7
 preview
-S 0 2743 3 2743 8 5
+S 0 2810 3 2810 8 5
 title
-S 0 2743 10 2743 79 69
+S 0 2810 10 2810 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2744 3 2744 12 9
+S 0 2811 3 2811 12 9
 rationale
-S 0 2744 14 2744 264 250
+S 0 2811 14 2811 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2745 3 2745 7 4
+S 0 2812 3 2812 7 4
 help
-S 0 2745 9 2745 111 102
+S 0 2812 9 2812 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2746 3 2746 15 12
+S 0 2813 3 2813 15 12
 environments
-L 2 2746 17 2746 37
-S 0 2746 18 2746 24 6
+L 2 2813 17 2813 37
+S 0 2813 18 2813 24 6
 review
-S 0 2746 26 2746 36 10
+S 0 2813 26 2813 36 10
 production
-S 0 2747 3 2747 17 14
+S 0 2814 3 2814 17 14
 not_applicable
-S 0 2747 19 2747 85 66
+S 0 2814 19 2814 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2748 3 2748 11 8
+S 0 2815 3 2815 11 8
 examples
-M 2 2749 5 2769 167
-S 0 2749 5 2749 15 10
+M 2 2816 5 2836 167
+S 0 2816 5 2816 15 10
 triggering
-L 1 2750 7 2758 59
-S 1 2750 9 2758 59 492
+L 1 2817 7 2825 59
+S 1 2817 9 2825 59 492
 environment: review
 ---
 { "data": [
@@ -10767,10 +11009,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2759 5 2759 12 7
+S 0 2826 5 2826 12 7
 passing
-L 1 2760 7 2769 167
-S 1 2760 9 2769 167 750
+L 1 2827 7 2836 167
+S 1 2827 9 2836 167 750
 environment: review
 ---
 { "data": [
@@ -10781,54 +11023,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2771 3 2800 162
-S 0 2771 3 2771 5 2
+M 11 2838 3 2867 162
+S 0 2838 3 2838 5 2
 id
-S 0 2771 7 2771 27 20
+S 0 2838 7 2838 27 20
 storekit-out-of-date
-S 0 2772 3 2772 12 9
+S 0 2839 3 2839 12 9
 checklist
-S 0 2772 14 2772 36 22
+S 0 2839 14 2839 36 22
 storekit-configuration
-S 0 2773 3 2773 8 5
+S 0 2840 3 2840 8 5
 input
-S 0 2773 10 2773 13 3
+S 0 2840 10 2840 13 3
 asc
-S 0 2774 3 2774 11 8
+S 0 2841 3 2841 11 8
 severity
-S 0 2774 13 2774 20 7
+S 0 2841 13 2841 20 7
 warning
-S 0 2775 3 2775 15 12
+S 0 2842 3 2842 15 12
 context_only
-S 0 2775 17 2775 21 4
+S 0 2842 17 2842 21 4
 true
-S 0 2776 3 2776 8 5
+S 0 2843 3 2843 8 5
 since
-S 0 2776 10 2776 15 5
+S 0 2843 10 2843 15 5
 0.1.0
-S 0 2777 3 2777 9 6
+S 0 2844 3 2844 9 6
 status
-S 0 2777 11 2777 18 7
+S 0 2844 11 2844 18 7
 preview
-S 0 2778 3 2778 8 5
+S 0 2845 3 2845 8 5
 title
-S 0 2778 10 2778 77 67
+S 0 2845 10 2845 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2779 3 2779 12 9
+S 0 2846 3 2846 12 9
 rationale
-S 0 2779 14 2779 236 222
+S 0 2846 14 2846 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2780 3 2780 7 4
+S 0 2847 3 2847 7 4
 help
-S 0 2780 9 2780 100 91
+S 0 2847 9 2847 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2781 3 2781 11 8
+S 0 2848 3 2848 11 8
 examples
-M 2 2782 5 2800 162
-S 0 2782 5 2782 15 10
+M 2 2849 5 2867 162
+S 0 2849 5 2849 15 10
 triggering
-L 1 2783 7 2792 166
-S 1 2783 9 2792 166 608
+L 1 2850 7 2859 166
+S 1 2850 9 2859 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10839,10 +11081,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2793 5 2793 12 7
+S 0 2860 5 2860 12 7
 passing
-L 1 2794 7 2800 162
-S 1 2794 9 2800 162 323
+L 1 2861 7 2867 162
+S 1 2861 9 2867 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -10850,439 +11092,439 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 12 2803 3 2822 30
-S 0 2803 3 2803 5 2
+M 12 2870 3 2889 30
+S 0 2870 3 2870 5 2
 id
-S 0 2803 7 2803 31 24
+S 0 2870 7 2870 31 24
 build-bundle-id-mismatch
-S 0 2804 3 2804 12 9
+S 0 2871 3 2871 12 9
 checklist
-S 0 2804 14 2804 31 17
+S 0 2871 14 2871 31 17
 bundle-id-matches
-S 0 2805 3 2805 8 5
+S 0 2872 3 2872 8 5
 input
-S 0 2805 10 2805 15 5
+S 0 2872 10 2872 15 5
 build
-S 0 2806 3 2806 11 8
+S 0 2873 3 2873 11 8
 severity
-S 0 2806 13 2806 18 5
+S 0 2873 13 2873 18 5
 error
-S 0 2807 3 2807 8 5
+S 0 2874 3 2874 8 5
 since
-S 0 2807 10 2807 15 5
+S 0 2874 10 2874 15 5
 0.1.0
-S 0 2808 3 2808 9 6
+S 0 2875 3 2875 9 6
 status
-S 0 2808 11 2808 18 7
+S 0 2875 11 2875 18 7
 preview
-S 0 2809 3 2809 8 5
+S 0 2876 3 2876 8 5
 title
-S 0 2809 10 2809 69 59
+S 0 2876 10 2876 69 59
 the app was built with another bundle ID than the project's
-S 0 2810 3 2810 12 9
+S 0 2877 3 2877 12 9
 rationale
-S 0 2810 14 2810 650 638
+S 0 2877 14 2877 650 638
 StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
-S 0 2811 3 2811 7 4
+S 0 2878 3 2878 7 4
 help
-S 0 2811 9 2811 172 163
+S 0 2878 9 2878 172 163
 build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
-S 0 2812 3 2812 15 12
+S 0 2879 3 2879 15 12
 environments
-L 4 2812 17 2812 58
-S 0 2812 18 2812 25 7
+L 4 2879 17 2879 58
+S 0 2879 18 2879 25 7
 sandbox
-S 0 2812 27 2812 37 10
+S 0 2879 27 2879 37 10
 testflight
-S 0 2812 39 2812 45 6
+S 0 2879 39 2879 45 6
 review
-S 0 2812 47 2812 57 10
+S 0 2879 47 2879 57 10
 production
-S 0 2813 3 2813 17 14
+S 0 2880 3 2880 17 14
 not_applicable
-S 0 2813 19 2813 86 67
+S 0 2880 19 2880 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 2814 3 2814 11 8
+S 0 2881 3 2881 11 8
 examples
-M 2 2815 5 2822 30
-S 0 2815 5 2815 15 10
+M 2 2882 5 2889 30
+S 0 2882 5 2882 15 10
 triggering
-L 1 2816 7 2818 30
-S 1 2816 9 2818 30 66
+L 1 2883 7 2885 30
+S 1 2883 9 2885 30 66
 bundle_id: com.greenthumb.pocketgarden.beta
 signed_for: app_store
 
-S 0 2819 5 2819 12 7
+S 0 2886 5 2886 12 7
 passing
-L 1 2820 7 2822 30
-S 1 2820 9 2822 30 61
+L 1 2887 7 2889 30
+S 1 2887 9 2889 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2824 3 2843 31
-S 0 2824 3 2824 5 2
+M 10 2891 3 2910 31
+S 0 2891 3 2891 5 2
 id
-S 0 2824 7 2824 34 27
+S 0 2891 7 2891 34 27
 build-storekit-file-shipped
-S 0 2825 3 2825 12 9
+S 0 2892 3 2892 12 9
 checklist
-S 0 2825 14 2825 36 22
+S 0 2892 14 2892 36 22
 storekit-configuration
-S 0 2826 3 2826 8 5
+S 0 2893 3 2893 8 5
 input
-S 0 2826 10 2826 15 5
+S 0 2893 10 2893 15 5
 build
-S 0 2827 3 2827 11 8
+S 0 2894 3 2894 11 8
 severity
-S 0 2827 13 2827 20 7
+S 0 2894 13 2894 20 7
 warning
-S 0 2828 3 2828 8 5
+S 0 2895 3 2895 8 5
 since
-S 0 2828 10 2828 15 5
+S 0 2895 10 2895 15 5
 0.1.0
-S 0 2829 3 2829 9 6
+S 0 2896 3 2896 9 6
 status
-S 0 2829 11 2829 18 7
+S 0 2896 11 2896 18 7
 preview
-S 0 2830 3 2830 8 5
+S 0 2897 3 2897 8 5
 title
-S 0 2830 10 2830 68 58
+S 0 2897 10 2897 68 58
 a StoreKit configuration file is copied into the built app
-S 0 2831 3 2831 12 9
+S 0 2898 3 2898 12 9
 rationale
-S 0 2831 14 2831 271 257
+S 0 2898 14 2898 271 257
 A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
-S 0 2832 3 2832 7 4
+S 0 2899 3 2899 7 4
 help
-S 0 2832 9 2832 155 148
+S 0 2899 9 2899 155 148
 remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
-S 0 2833 3 2833 11 8
+S 0 2900 3 2900 11 8
 examples
-M 2 2834 5 2843 31
-S 0 2834 5 2834 15 10
+M 2 2901 5 2910 31
+S 0 2901 5 2901 15 10
 triggering
-L 1 2835 7 2838 43
-S 1 2835 9 2838 43 96
+L 1 2902 7 2905 43
+S 1 2902 9 2905 43 96
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [PocketGarden.storekit]
 
-S 0 2839 5 2839 12 7
+S 0 2906 5 2906 12 7
 passing
-L 1 2840 7 2843 31
-S 1 2840 9 2843 31 84
+L 1 2907 7 2910 31
+S 1 2907 9 2910 31 84
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [Seeds.png]
 
-M 13 2845 3 2869 30
-S 0 2845 3 2845 5 2
+M 13 2912 3 2936 30
+S 0 2912 3 2912 5 2
 id
-S 0 2845 7 2845 35 28
+S 0 2912 7 2912 35 28
 build-signed-for-development
-S 0 2846 3 2846 12 9
+S 0 2913 3 2913 12 9
 checklist
-S 0 2846 14 2846 26 12
+S 0 2913 14 2913 26 12
 code-signing
-S 0 2847 3 2847 8 5
+S 0 2914 3 2914 8 5
 input
-S 0 2847 10 2847 15 5
+S 0 2914 10 2914 15 5
 build
-S 0 2848 3 2848 11 8
+S 0 2915 3 2915 11 8
 severity
-S 0 2848 13 2848 17 4
+S 0 2915 13 2915 17 4
 note
-S 0 2849 3 2849 15 12
+S 0 2916 3 2916 15 12
 context_only
-S 0 2849 17 2849 21 4
+S 0 2916 17 2916 21 4
 true
-S 0 2850 3 2850 8 5
+S 0 2917 3 2917 8 5
 since
-S 0 2850 10 2850 15 5
+S 0 2917 10 2917 15 5
 0.1.0
-S 0 2851 3 2851 9 6
+S 0 2918 3 2918 9 6
 status
-S 0 2851 11 2851 18 7
+S 0 2918 11 2918 18 7
 preview
-S 0 2852 3 2852 8 5
+S 0 2919 3 2919 8 5
 title
-S 0 2852 10 2852 86 76
+S 0 2919 10 2919 86 76
 the archive is signed for development; the upload needs an App Store profile
-S 0 2853 3 2853 12 9
+S 0 2920 3 2920 12 9
 rationale
-S 0 2853 14 2853 318 304
+S 0 2920 14 2920 318 304
 Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
-S 0 2854 3 2854 7 4
+S 0 2921 3 2921 7 4
 help
-S 0 2854 9 2854 165 156
+S 0 2921 9 2921 165 156
 have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
-S 0 2855 3 2855 15 12
+S 0 2922 3 2922 15 12
 environments
-L 3 2855 17 2855 49
-S 0 2855 18 2855 28 10
+L 3 2922 17 2922 49
+S 0 2922 18 2922 28 10
 testflight
-S 0 2855 30 2855 36 6
+S 0 2922 30 2922 36 6
 review
-S 0 2855 38 2855 48 10
+S 0 2922 38 2922 48 10
 production
-S 0 2856 3 2856 17 14
+S 0 2923 3 2923 17 14
 not_applicable
-S 0 2856 19 2856 72 53
+S 0 2923 19 2923 72 53
 a development build is what Xcode and the sandbox run
-S 0 2857 3 2857 11 8
+S 0 2924 3 2924 11 8
 examples
-M 2 2858 5 2869 30
-S 0 2858 5 2858 15 10
+M 2 2925 5 2936 30
+S 0 2925 5 2925 15 10
 triggering
-L 1 2859 7 2863 32
-S 1 2859 9 2863 32 91
+L 1 2926 7 2930 32
+S 1 2926 9 2930 32 91
 environment: testflight
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2864 5 2864 12 7
+S 0 2931 5 2931 12 7
 passing
-L 1 2865 7 2869 30
-S 1 2865 9 2869 30 89
+L 1 2932 7 2936 30
+S 1 2932 9 2936 30 89
 environment: testflight
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 12 2871 3 2896 30
-S 0 2871 3 2871 5 2
+M 12 2938 3 2963 30
+S 0 2938 3 2938 5 2
 id
-S 0 2871 7 2871 37 30
+S 0 2938 7 2938 37 30
 build-exported-for-development
-S 0 2872 3 2872 12 9
+S 0 2939 3 2939 12 9
 checklist
-S 0 2872 14 2872 26 12
+S 0 2939 14 2939 26 12
 code-signing
-S 0 2873 3 2873 8 5
+S 0 2940 3 2940 8 5
 input
-S 0 2873 10 2873 15 5
+S 0 2940 10 2940 15 5
 build
-S 0 2874 3 2874 11 8
+S 0 2941 3 2941 11 8
 severity
-S 0 2874 13 2874 18 5
+S 0 2941 13 2941 18 5
 error
-S 0 2875 3 2875 8 5
+S 0 2942 3 2942 8 5
 since
-S 0 2875 10 2875 15 5
+S 0 2942 10 2942 15 5
 0.1.0
-S 0 2876 3 2876 9 6
+S 0 2943 3 2943 9 6
 status
-S 0 2876 11 2876 18 7
+S 0 2943 11 2943 18 7
 preview
-S 0 2877 3 2877 8 5
+S 0 2944 3 2944 8 5
 title
-S 0 2877 10 2877 52 42
+S 0 2944 10 2944 52 42
 the .ipa is not exported for the App Store
-S 0 2878 3 2878 12 9
+S 0 2945 3 2945 12 9
 rationale
-S 0 2878 14 2878 350 336
+S 0 2945 14 2945 350 336
 An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
-S 0 2879 3 2879 7 4
+S 0 2946 3 2946 7 4
 help
-S 0 2879 9 2879 100 95
+S 0 2946 9 2946 100 95
 export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
-S 0 2880 3 2880 15 12
+S 0 2947 3 2947 15 12
 environments
-L 3 2880 17 2880 49
-S 0 2880 18 2880 28 10
+L 3 2947 17 2947 49
+S 0 2947 18 2947 28 10
 testflight
-S 0 2880 30 2880 36 6
+S 0 2947 30 2947 36 6
 review
-S 0 2880 38 2880 48 10
+S 0 2947 38 2947 48 10
 production
-S 0 2881 3 2881 17 14
+S 0 2948 3 2948 17 14
 not_applicable
-S 0 2881 19 2881 82 63
+S 0 2948 19 2948 82 63
 a development or ad hoc build is what Xcode and the sandbox run
-S 0 2882 3 2882 11 8
+S 0 2949 3 2949 11 8
 examples
-M 2 2883 5 2896 30
-S 0 2883 5 2883 15 10
+M 2 2950 5 2963 30
+S 0 2950 5 2950 15 10
 triggering
-L 1 2884 7 2889 32
-S 1 2884 9 2889 32 103
+L 1 2951 7 2956 32
+S 1 2951 9 2956 32 103
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2890 5 2890 12 7
+S 0 2957 5 2957 12 7
 passing
-L 1 2891 7 2896 30
-S 1 2891 9 2896 30 101
+L 1 2958 7 2963 30
+S 1 2958 9 2963 30 101
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2898 3 2917 27
-S 0 2898 3 2898 5 2
+M 10 2965 3 2984 27
+S 0 2965 3 2965 5 2
 id
-S 0 2898 7 2898 31 24
+S 0 2965 7 2965 31 24
 build-minimum-os-too-low
-S 0 2899 3 2899 12 9
+S 0 2966 3 2966 12 9
 checklist
-S 0 2899 14 2899 24 10
+S 0 2966 14 2966 24 10
 os-version
-S 0 2900 3 2900 8 5
+S 0 2967 3 2967 8 5
 input
-S 0 2900 10 2900 15 5
+S 0 2967 10 2967 15 5
 build
-S 0 2901 3 2901 11 8
+S 0 2968 3 2968 11 8
 severity
-S 0 2901 13 2901 18 5
+S 0 2968 13 2968 18 5
 error
-S 0 2902 3 2902 8 5
+S 0 2969 3 2969 8 5
 since
-S 0 2902 10 2902 15 5
+S 0 2969 10 2969 15 5
 0.1.0
-S 0 2903 3 2903 9 6
+S 0 2970 3 2970 9 6
 status
-S 0 2903 11 2903 18 7
+S 0 2970 11 2970 18 7
 preview
-S 0 2904 3 2904 8 5
+S 0 2971 3 2971 8 5
 title
-S 0 2904 10 2904 82 72
+S 0 2971 10 2971 82 72
 the build runs on systems where the StoreKit API it calls does not exist
-S 0 2905 3 2905 12 9
+S 0 2972 3 2972 12 9
 rationale
-S 0 2905 14 2905 286 272
+S 0 2972 14 2972 286 272
 StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
-S 0 2906 3 2906 7 4
+S 0 2973 3 2973 7 4
 help
-S 0 2906 9 2906 123 114
+S 0 2973 9 2973 123 114
 raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
-S 0 2907 3 2907 11 8
+S 0 2974 3 2974 11 8
 examples
-M 2 2908 5 2917 27
-S 0 2908 5 2908 15 10
+M 2 2975 5 2984 27
+S 0 2975 5 2975 15 10
 triggering
-L 1 2909 7 2912 27
-S 1 2909 9 2912 27 80
+L 1 2976 7 2979 27
+S 1 2976 9 2979 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "14.0"
 
-S 0 2913 5 2913 12 7
+S 0 2980 5 2980 12 7
 passing
-L 1 2914 7 2917 27
-S 1 2914 9 2917 27 80
+L 1 2981 7 2984 27
+S 1 2981 9 2984 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "16.0"
 
-M 10 2919 3 2941 30
-S 0 2919 3 2919 5 2
+M 10 2986 3 3008 30
+S 0 2986 3 2986 5 2
 id
-S 0 2919 7 2919 29 22
+S 0 2986 7 2986 29 22
 build-profile-mismatch
-S 0 2920 3 2920 12 9
+S 0 2987 3 2987 12 9
 checklist
-S 0 2920 14 2920 34 20
+S 0 2987 14 2987 34 20
 provisioning-profile
-S 0 2921 3 2921 8 5
+S 0 2988 3 2988 8 5
 input
-S 0 2921 10 2921 15 5
+S 0 2988 10 2988 15 5
 build
-S 0 2922 3 2922 11 8
+S 0 2989 3 2989 11 8
 severity
-S 0 2922 13 2922 18 5
+S 0 2989 13 2989 18 5
 error
-S 0 2923 3 2923 8 5
+S 0 2990 3 2990 8 5
 since
-S 0 2923 10 2923 15 5
+S 0 2990 10 2990 15 5
 0.1.0
-S 0 2924 3 2924 9 6
+S 0 2991 3 2991 9 6
 status
-S 0 2924 11 2924 18 7
+S 0 2991 11 2991 18 7
 preview
-S 0 2925 3 2925 8 5
+S 0 2992 3 2992 8 5
 title
-S 0 2925 10 2925 105 95
+S 0 2992 10 2992 105 95
 the profile embedded in the build is for another or a wildcard App ID, another team, or expired
-S 0 2926 3 2926 12 9
+S 0 2993 3 2993 12 9
 rationale
-S 0 2926 14 2926 370 356
+S 0 2993 14 2993 370 356
 The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
-S 0 2927 3 2927 7 4
+S 0 2994 3 2994 7 4
 help
-S 0 2927 9 2927 111 102
+S 0 2994 9 2994 111 102
 sign the build with a current profile made for the app's explicit App ID by the team that owns the app
-S 0 2928 3 2928 11 8
+S 0 2995 3 2995 11 8
 examples
-M 2 2929 5 2941 30
-S 0 2929 5 2929 15 10
+M 2 2996 5 3008 30
+S 0 2996 5 2996 15 10
 triggering
-L 2 2930 7 2937 52
-S 1 2930 9 2933 58 111
+L 2 2997 7 3004 52
+S 1 2997 9 3000 58 111
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
 
-S 1 2934 9 2937 52 105
+S 1 3001 9 3004 52 105
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
 
-S 0 2938 5 2938 12 7
+S 0 3005 5 3005 12 7
 passing
-L 1 2939 7 2941 30
-S 1 2939 9 2941 30 61
+L 1 3006 7 3008 30
+S 1 3006 9 3008 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2944 3 2969 104
-S 0 2944 3 2944 5 2
+M 10 3011 3 3036 104
+S 0 3011 3 3011 5 2
 id
-S 0 2944 7 2944 33 26
+S 0 3011 7 3011 33 26
 build-product-list-differs
-S 0 2945 3 2945 12 9
+S 0 3012 3 3012 12 9
 checklist
-S 0 2945 14 2945 29 15
+S 0 3012 14 3012 29 15
 full-product-id
-S 0 2946 3 2946 8 5
+S 0 3013 3 3013 8 5
 input
-S 0 2946 10 2946 15 5
+S 0 3013 10 3013 15 5
 build
-S 0 2947 3 2947 11 8
+S 0 3014 3 3014 11 8
 severity
-S 0 2947 13 2947 20 7
+S 0 3014 13 3014 20 7
 warning
-S 0 2948 3 2948 8 5
+S 0 3015 3 3015 8 5
 since
-S 0 2948 10 2948 15 5
+S 0 3015 10 3015 15 5
 0.1.0
-S 0 2949 3 2949 9 6
+S 0 3016 3 3016 9 6
 status
-S 0 2949 11 2949 18 7
+S 0 3016 11 3016 18 7
 preview
-S 0 2950 3 2950 8 5
+S 0 3017 3 3017 8 5
 title
-S 0 2950 10 2950 73 63
+S 0 3017 10 3017 73 63
 a product ID list the build ships differs from the repository's
-S 0 2951 3 2951 12 9
+S 0 3018 3 3018 12 9
 rationale
-S 0 2951 14 2951 606 592
+S 0 3018 14 3018 606 592
 An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
-S 0 2952 3 2952 7 4
+S 0 3019 3 3019 7 4
 help
-S 0 2952 9 2952 99 90
+S 0 3019 9 3019 99 90
 build again from the sources you mean to ship, or correct the list the build was made from
-S 0 2953 3 2953 11 8
+S 0 3020 3 3020 11 8
 examples
-M 2 2954 5 2969 104
-S 0 2954 5 2954 15 10
+M 2 3021 5 3036 104
+S 0 3021 5 3021 15 10
 triggering
-L 1 2955 7 2961 104
-S 1 2955 9 2961 104 276
+L 1 3022 7 3028 104
+S 1 3022 9 3028 104 276
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11290,10 +11532,10 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-S 0 2962 5 2962 12 7
+S 0 3029 5 3029 12 7
 passing
-L 1 2963 7 2969 104
-S 1 2963 9 2969 104 278
+L 1 3030 7 3036 104
+S 1 3030 9 3036 104 278
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11301,64 +11543,64 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-M 11 2971 3 2993 118
-S 0 2971 3 2971 5 2
+M 11 3038 3 3060 118
+S 0 3038 3 3038 5 2
 id
-S 0 2971 7 2971 37 30
+S 0 3038 7 3038 37 30
 build-executable-names-product
-S 0 2972 3 2972 12 9
+S 0 3039 3 3039 12 9
 checklist
-S 0 2972 14 2972 29 15
+S 0 3039 14 3039 29 15
 full-product-id
-S 0 2973 3 2973 8 5
+S 0 3040 3 3040 8 5
 input
-S 0 2973 10 2973 15 5
+S 0 3040 10 3040 15 5
 build
-S 0 2974 3 2974 11 8
+S 0 3041 3 3041 11 8
 severity
-S 0 2974 13 2974 17 4
+S 0 3041 13 3041 17 4
 note
-S 0 2975 3 2975 15 12
+S 0 3042 3 3042 15 12
 context_only
-S 0 2975 17 2975 21 4
+S 0 3042 17 3042 21 4
 true
-S 0 2976 3 2976 8 5
+S 0 3043 3 3043 8 5
 since
-S 0 2976 10 2976 15 5
+S 0 3043 10 3043 15 5
 0.1.0
-S 0 2977 3 2977 9 6
+S 0 3044 3 3044 9 6
 status
-S 0 2977 11 2977 18 7
+S 0 3044 11 3044 18 7
 preview
-S 0 2978 3 2978 8 5
+S 0 3045 3 3045 8 5
 title
-S 0 2978 10 2978 83 73
+S 0 3045 10 3045 83 73
 the build's executable holds a product ID the sources read do not request
-S 0 2979 3 2979 12 9
+S 0 3046 3 3046 12 9
 rationale
-S 1 2979 14 2979 512 496
+S 1 3046 14 3046 512 496
 A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
-S 0 2980 3 2980 7 4
+S 0 3047 3 3047 7 4
 help
-S 0 2980 9 2980 112 103
+S 0 3047 9 3047 112 103
 add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
-S 0 2981 3 2981 11 8
+S 0 3048 3 3048 11 8
 examples
-M 2 2982 5 2993 118
-S 0 2982 5 2982 15 10
+M 2 3049 5 3060 118
+S 0 3049 5 3049 15 10
 triggering
-L 1 2983 7 2988 118
-S 1 2983 9 2988 118 223
+L 1 3050 7 3055 118
+S 1 3050 9 3055 118 223
 requests: [com.greenthumb.pocketgarden.seeds50]
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
-S 0 2989 5 2989 12 7
+S 0 3056 5 3056 12 7
 passing
-L 1 2990 7 2993 118
-S 1 2990 9 2993 118 171
+L 1 3057 7 3060 118
+S 1 3057 9 3060 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]

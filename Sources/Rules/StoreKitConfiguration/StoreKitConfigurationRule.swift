@@ -30,6 +30,10 @@ struct StoreKitConfigurationRule: Rule {
             }
             return [context.passWithNotes([note])]
         }
+        if project.evidence.storeKitOutsideProject != nil {
+            // Xcode does not serve the file: `storekit-configuration-not-in-project` says so.
+            return []
+        }
         guard let configuration = project.evidence.storeKit else {
             if project.app.storeKitConfiguration != nil || project.evidence.scheme?.storeKitConfiguration != nil {
                 // Named but unreadable: the input problem already says why.
@@ -40,7 +44,8 @@ struct StoreKitConfigurationRule: Rule {
                 key: .appStoreKitConfiguration)]
         }
         let name = Paths.fileName(of: configuration.file)
-        // The simulated "Load Products" failure is `storekit-load-products-failure`'s (one cause, one error).
+        // The simulated "Load Products" failure is `storekit-load-products-failure`'s (one cause, one
+        // error); a launch that skips the file is `storekit-configuration-bypassed`'s.
         var findings: [Finding] = []
         let launched = Self.launchNote(project)
         let available = Set(configuration.productIDs)
@@ -63,15 +68,6 @@ struct StoreKitConfigurationRule: Rule {
                 at: reference.location,
                 help: "choose the file again in Edit Scheme → Run → Options → StoreKit Configuration, so the reference matches its name exactly",
                 notes: ["a Mac ignores the difference; a case-sensitive file system (a case-sensitive APFS volume, a Linux CI runner) does not"])])]
-        }
-        if findings.isEmpty, let launched, let reference = project.evidence.schemeUsesStoreKit {
-            var note = context.finding(
-                "the scheme serves products from `\(name)` only when Xcode runs the app",
-                at: reference.location,
-                help: "run the app from Xcode (open the workspace under ios/, Product → Run) to test with `\(name)`",
-                notes: [launched])
-            note.severity = .note
-            return [context.passWithNotes([note])]
         }
         return context.outcomes(findings)
     }
