@@ -186,6 +186,8 @@ extension SourceScanner {
         /// The file's bytes, from which a body is copied out when first evaluated.
         var source: [UInt8] = []
         var storeKit2Uses: [StoreKit2Use] = []
+        /// Where the file asks whether the device may make payments (``notePaymentChecks()``).
+        var paymentChecks: [PaymentCheck] = []
     }
 
     static func summarize(
@@ -212,6 +214,7 @@ extension SourceScanner {
             }
             summarizer.keepSecretsUsedForReceipts()
             summarizer.dropReviewOnlyStoreKitImport()
+            summarizer.notePaymentChecks()
             var summary = summarizer.summary
             summary.requestTypes = Set((summary.calls.map(\.context) + summary.wrappers.map(\.context)).compactMap { $0.typePaths.last?.last })
             return summary

@@ -92,6 +92,7 @@ extension SourceScanner {
             imports.formUnion(file.imports)
             scan.importsStoreKitForReviews = scan.importsStoreKitForReviews || file.importsStoreKitForReviews
             scan.secrets += file.secrets
+            scan.paymentChecks += file.paymentChecks
             resolver.fileWork = 0
             for call in file.calls {
                 if let wrapper = call.wrapper { calledWrappers.insert(wrapper) }

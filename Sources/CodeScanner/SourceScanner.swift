@@ -166,6 +166,9 @@ public struct SourceScan: Sendable {
     public var importedLibraries: [String] = []
     /// Some file imports StoreKit only to ask for App Store reviews (not in ``importedLibraries``).
     public var importsStoreKitForReviews = false
+    /// Where the code asks whether the device may make payments (`canMakePayments`), at most one
+    /// place per file, sorted.
+    public var paymentChecks: [PaymentCheck] = []
     /// Configuration files of In-App Purchase libraries found in the scanned folders
     /// (`MKStoreKitConfigs.plist`), to be read as product ID lists.
     public var libraryConfigurationFiles: [String] = []

@@ -333,6 +333,7 @@ package struct DescriptorReader {
             project.testing.device = enumeration(testing, .testingDevice)
             project.testing.osVersion = version(testing, .testingOSVersion)
             project.testing.jailbroken = bool(testing, .testingJailbroken)
+            project.testing.inAppPurchasesAllowed = bool(testing, .testingInAppPurchasesAllowed)
             project.testing.appReinstalled = bool(testing, .testingAppReinstalled)
             project.testing.signedOutOfStore = bool(testing, .testingSignedOutOfStore)
             if let accountNode = testing[.testingSandboxAccount], !accountNode.isNull {

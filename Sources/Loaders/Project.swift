@@ -248,6 +248,8 @@ public struct TestSetup: Sendable {
     public var device: Fact<DeviceKind>?
     public var osVersion: Fact<String>?
     public var jailbroken: Fact<Bool>?
+    /// Screen Time's "In-app Purchases" restriction on the device: `false` when set to Don't Allow.
+    public var inAppPurchasesAllowed: Fact<Bool>?
     public var appReinstalled: Fact<Bool>?
     public var signedOutOfStore: Fact<Bool>?
     public var sandboxAccount = SandboxAccount()

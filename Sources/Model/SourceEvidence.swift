@@ -58,6 +58,10 @@ public struct SourceEvidence: Sendable {
     public var mentionsStoreKit = false
     /// A scanned file imports StoreKit only to ask for App Store reviews, which sells nothing.
     public var importsStoreKitForReviews = false
+    /// Where the code asks whether the device may make payments (`canMakePayments`, the
+    /// `in_app_purchase` plugin's `isAvailable()`): code that returns early on a false answer
+    /// requests no products on a device whose Screen Time turns In-App Purchases off.
+    public var paymentChecks: [Fact<String>] = []
     /// The repository URLs of the project's remote Swift packages, whose code is not scanned.
     public var remotePackages: [Fact<String>] = []
     /// Files in the scanned folders that could not be read or were skipped (message, at the file).

@@ -249,6 +249,38 @@ struct ProjectShapeTests {
         #expect(!check.output.contains("--root"), "\(check.output)")
     }
 
+    /// The plugin's example returns early when `isAvailable()` is false: with In-App Purchases off
+    /// in Screen Time, it requests nothing. The device question names the check; the answer
+    /// `false` is a warning at the descriptor's line that points at the check.
+    @Test func aPaymentCheckAsksAboutScreenTime() throws {
+        let fixture = Self.birdhouse()
+        fixture.write("App/store.dart", """
+            import 'package:in_app_purchase/in_app_purchase.dart';
+            Future<void> load() async {
+              if (!await InAppPurchase.instance.isAvailable()) return;
+              await InAppPurchase.instance.queryProductDetails({'com.birdhouseapps.birdhouse.seeds'});
+            }
+            """)
+        fixture.write("project.yaml", """
+            version: 1
+            environment: sandbox
+            app: { xcodeproj: Birdhouse.xcodeproj, sources: [App] }
+            """)
+        let asked = try runIAPDoctor(["check", "--format", "json", fixture.folder + "/project.yaml"])
+        #expect(asked.output.contains("Does Screen Time allow In-App Purchases on the test device (Settings → Screen Time → Content & Privacy Restrictions → iTunes & App Store Purchases → In-app Purchases)? The app asks `isAvailable` at "), "\(asked.output)")
+        #expect(asked.output.contains("App/store.dart:3:37; with them off the answer is false, and code that returns there requests no products"))
+        fixture.write("project.yaml", """
+            version: 1
+            environment: sandbox
+            app: { xcodeproj: Birdhouse.xcodeproj, sources: [App] }
+            testing: { in_app_purchases_allowed: false }
+            """)
+        let restricted = try runIAPDoctor(["check", fixture.folder + "/project.yaml"])
+        #expect(restricted.output.contains("warning[purchases-restricted]: Screen Time does not allow In-App Purchases on the test device, so `isAvailable` answers false where the app asks it: code that returns there requests no products"), "\(restricted.output)")
+        #expect(restricted.output.contains("App/store.dart:3:37"))
+        #expect(restricted.output.contains("project.yaml:4:"))
+    }
+
     /// A Flutter app's scheme with a .storekit: `flutter run` does not apply it, and the
     /// finding says so; with every product in the file, a warning says the file may not be used.
     @Test func aCrossPlatformAppsSchemeStoreKitAppliesOnlyToXcodesRun() throws {

@@ -198,6 +198,7 @@ public enum StarterDescriptor {
             # testing:
             #   device:             # physical | simulator
             #   os_version:
+            #   in_app_purchases_allowed:   # Screen Time → Content & Privacy Restrictions → In-app Purchases: Allow?
             #   sandbox_account: { storefront: USA, team_id: … }
 
             """

@@ -62,6 +62,7 @@ public enum DescriptorKey: String, CaseIterable, Sendable {
     case testingDevice = "testing.device"
     case testingOSVersion = "testing.os_version"
     case testingJailbroken = "testing.jailbroken"
+    case testingInAppPurchasesAllowed = "testing.in_app_purchases_allowed"
     case testingAppReinstalled = "testing.app_reinstalled"
     case testingSignedOutOfStore = "testing.signed_out_of_store"
     case testingSandboxAccount = "testing.sandbox_account"
@@ -79,7 +80,7 @@ public enum DescriptorKey: String, CaseIterable, Sendable {
         "signing": ["style", "team_id", "profile"],
         "signing.profile": ["file", "name", "app_id", "type", "created_at", "expires_at", "installed"],
         "app_store_connect": ["app_record", "version_state", "released_at", "binary_uploaded", "snapshot"],
-        "testing": ["device", "os_version", "jailbroken", "app_reinstalled", "signed_out_of_store", "sandbox_account"],
+        "testing": ["device", "os_version", "jailbroken", "in_app_purchases_allowed", "app_reinstalled", "signed_out_of_store", "sandbox_account"],
         "testing.sandbox_account": ["email", "storefront", "team_id"],
     ]
 }

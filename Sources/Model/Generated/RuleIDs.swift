@@ -68,6 +68,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case sandboxAccountOtherTeam = "sandbox-account-other-team"
     case simulatorWithoutStorekitFile = "simulator-without-storekit-file"
     case testOsTooOld = "test-os-too-old"
+    case purchasesRestricted = "purchases-restricted"
     case signedIntoProductionStore = "signed-into-production-store"
     case appNotReinstalled = "app-not-reinstalled"
     case jailbrokenDevice = "jailbroken-device"

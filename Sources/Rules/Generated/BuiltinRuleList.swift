@@ -57,6 +57,7 @@ extension BuiltinRules {
         SandboxAccountRule(),
         SimulatorRule(),
         TestOSVersionRule(),
+        PurchasesRestrictedRule(),
         StoreSignOutRule(),
         AppReinstalledRule(),
         JailbreakRule(),
