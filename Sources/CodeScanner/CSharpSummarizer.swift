@@ -135,7 +135,7 @@ extension SourceScanner.Summarizer {
 extension SourceScanner {
     /// `using` directives that say a file deals with In-App Purchase.
     static let cSharpPurchaseNamespaces: Set<String> = [
-        "Plugin.InAppBilling", "UnityEngine.Purchasing", "UnityEngine.Purchasing.Extension", "StoreKit", "RevenueCat",
+        "Plugin.InAppBilling", "UnityEngine.Purchasing", "UnityEngine.Purchasing.Extension", "StoreKit", "RevenueCat", "Soomla.Store",
     ]
 
     /// Every C# entry point, one a line. `label` `1...` takes the arguments from the second on
@@ -149,6 +149,10 @@ extension SourceScanner {
         // `new ProductDefinition(id, type)`, `new ProductDefinition(id, storeSpecificId, type)`:
         // the store's ID when one is given (read by `unityDefinitionID`).
         EntryPoint(receivers: [], name: "ProductDefinition", label: nil, api: "new ProductDefinition", anyReceiverIfImported: "UnityEngine.Purchasing"),
+        // Soomla Store (Unity): `new MarketItem(productId, price)`, `new PurchaseWithMarket(productId, price)`;
+        // `new PurchaseWithMarket(new MarketItem(…))` is the inner item's ID (read as that call).
+        EntryPoint(receivers: [], name: "MarketItem", label: nil, api: "new MarketItem", anyReceiverIfImported: "Soomla.Store"),
+        EntryPoint(receivers: [], name: "PurchaseWithMarket", label: nil, api: "new PurchaseWithMarket", anyReceiverIfImported: "Soomla.Store"),
     ]
 
     static let cSharpEntryPointsByName: [String: [EntryPoint]] = Dictionary(grouping: cSharpEntryPoints, by: \.name)

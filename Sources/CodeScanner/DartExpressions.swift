@@ -4,7 +4,7 @@ extension SourceScanner {
     /// The purchase libraries of Flutter, React Native, Expo, Capacitor, Cordova, .NET and Unity
     /// apps: they call StoreKit on the app's behalf.
     public static var crossPlatformLibraries: Set<String> {
-        dartPurchasePackages.union(javaScriptPurchaseModules).union(["Plugin.InAppBilling", "UnityEngine.Purchasing"])
+        dartPurchasePackages.union(javaScriptPurchaseModules).union(["Plugin.InAppBilling", "UnityEngine.Purchasing", "Soomla.Store"])
     }
 
     /// How an app using the cross-platform library is usually launched other than by Xcode's
@@ -13,9 +13,11 @@ extension SourceScanner {
         if dartPurchasePackages.contains(library) { return "`flutter run`" }
         switch library {
         case "Plugin.InAppBilling": return "`dotnet build -t:Run`"
-        case "UnityEngine.Purchasing": return "Unity's Build And Run"
+        case "UnityEngine.Purchasing", "Soomla.Store": return "Unity's Build And Run"
         case "@revenuecat/purchases-capacitor", "@capgo/native-purchases": return "`npx cap run ios`"
-        case "cordova-plugin-purchase", "@awesome-cordova-plugins/in-app-purchase-2": return "`cordova run ios` (or `npx cap run ios`)"
+        case "cordova-plugin-purchase", "@awesome-cordova-plugins/in-app-purchase-2", "cordova-plugin-inapppurchase", "@ionic-native/in-app-purchase",
+             "@awesome-cordova-plugins/in-app-purchase":
+            return "`cordova run ios` (or `npx cap run ios`)"
         case "@revenuecat/purchases-js": return nil
         default: return javaScriptPurchaseModules.contains(library) ? "`npx react-native run-ios` (or `npx expo run:ios`)" : nil
         }

@@ -153,6 +153,8 @@ extension SourceScanner.Summarizer {
                     guard let id = unityDefinitionID(open: open, close: close) else { continue }
                     return (entry, id, close)
                 }
+                // Soomla's `PurchaseWithMarket(new MarketItem(…))`: the inner call is the request.
+                if entry.name == "PurchaseWithMarket", isWord(open + 1, "new") { continue }
             }
             if language == .javaScript {
                 if let argument = javaScriptArgumentRange(open: open, close: close, label: entry.label) { return (entry, argument, close) }

@@ -6,6 +6,9 @@ extension SourceScanner {
         "react-native-iap", "expo-iap", "expo-in-app-purchases", "react-native-purchases", "react-native-purchases-ui",
         "@revenuecat/purchases-capacitor", "@revenuecat/purchases-js", "cordova-plugin-purchase", "@awesome-cordova-plugins/in-app-purchase-2",
         "react-native-adapty", "react-native-qonversion", "@capgo/native-purchases",
+        // Older libraries still in apps: react-native-in-app-utils (a native module, `NativeModules.InAppUtils`),
+        // cordova-plugin-inapppurchase (a global, `inAppPurchase`) and its Ionic Native wrappers.
+        "react-native-in-app-utils", "cordova-plugin-inapppurchase", "@ionic-native/in-app-purchase", "@awesome-cordova-plugins/in-app-purchase",
     ]
 
     /// Every JavaScript entry point, one a line; a bare call (`getProducts(…)`, from a hook) counts
@@ -43,7 +46,19 @@ extension SourceScanner {
             // cordova-plugin-purchase, a global (`CdvPurchase.store`, or `store` in a file that names
             // `CdvPurchase`): `store.register({ id, type, platform })`
             EntryPoint(receivers: [["CdvPurchase", "store"]], name: "register", label: "id", api: "store.register({ id })", anyReceiverIfImported: "cordova-plugin-purchase"),
+            // react-native-in-app-utils: `InAppUtils.loadProducts(ids, callback)`, `purchaseProduct(id, callback)`
+            EntryPoint(receivers: [["InAppUtils"], ["NativeModules", "InAppUtils"]], name: "loadProducts", label: nil, api: "InAppUtils.loadProducts"),
+            EntryPoint(receivers: [["InAppUtils"], ["NativeModules", "InAppUtils"]], name: "purchaseProduct", label: nil, api: "InAppUtils.purchaseProduct"),
         ]
+        // cordova-plugin-inapppurchase: the global `inAppPurchase`, or the Ionic Native service
+        // (`this.iap.getProducts(ids)`) in a file that imports it.
+        for module in ["@ionic-native/in-app-purchase", "@awesome-cordova-plugins/in-app-purchase", nil] {
+            for name in ["getProducts", "buy", "subscribe"] {
+                entries.append(EntryPoint(
+                    receivers: [["inAppPurchase"], ["window", "inAppPurchase"]], name: name, label: nil, api: "inAppPurchase.\(name)",
+                    anyReceiverIfImported: module))
+            }
+        }
         return entries
     }()
 

@@ -8,6 +8,7 @@
 extension SourceScanner.Summarizer {
     mutating func summarizeJavaScript() {
         if usesCordovaPurchase() { summary.imports.insert("cordova-plugin-purchase") }
+        summary.imports.formUnion(nativeGlobalLibraries())
         walkBraces { $0.javaScriptIdentifier($1) }
     }
 
@@ -27,6 +28,23 @@ extension SourceScanner.Summarizer {
             if Self.cordovaProductTypes.contains(word), isPunctuation(index - 1, "."), isWord(index - 2, "store") { return true }
         }
         return false
+    }
+
+    /// Libraries reached through a global or a native module rather than an import:
+    /// react-native-in-app-utils (`InAppUtils.loadProducts(…)`, the module taken from `NativeModules`)
+    /// and cordova-plugin-inapppurchase (`inAppPurchase.getProducts(…)`).
+    func nativeGlobalLibraries() -> Set<String> {
+        var found: Set<String> = []
+        for index in tokens.indices where tokens[index].kind == .identifier && (bytes[tokens[index].start] == 0x49 || bytes[tokens[index].start] == 0x69) {
+            if isWord(index, "InAppUtils"), isPunctuation(index + 1, "."),
+               isWord(index + 2, "loadProducts") || isWord(index + 2, "purchaseProduct") || isWord(index + 2, "canMakePayments") {
+                found.insert("react-native-in-app-utils")
+            } else if isWord(index, "inAppPurchase"), isPunctuation(index + 1, "."),
+                      isWord(index + 2, "getProducts") || isWord(index + 2, "buy") || isWord(index + 2, "subscribe") {
+                found.insert("cordova-plugin-inapppurchase")
+            }
+        }
+        return found
     }
 
     mutating func javaScriptIdentifier(_ index: Int) {
@@ -57,7 +75,9 @@ extension SourceScanner.Summarizer {
     mutating func javaScriptImport(_ index: Int) {
         var k = index + 1
         if isPunctuation(k, "(") { k += 1 }
-        guard k < tokens.count, tokens[k].kind == .string, let module = stringValue(tokens[k]) else { return }
+        guard k < tokens.count, tokens[k].kind == .string, var module = stringValue(tokens[k]) else { return }
+        // Ionic Native's Angular flavour: `@awesome-cordova-plugins/in-app-purchase-2/ngx`.
+        if module.hasSuffix("/ngx") { module.removeLast(4) }
         if SourceScanner.javaScriptPurchaseModules.contains(module) { summary.imports.insert(module) }
     }
 
