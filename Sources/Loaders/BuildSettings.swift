@@ -33,6 +33,8 @@ public struct BuildSettings: Sendable {
     var entries: [Entry] = []
     var indicesByName: [String: [Int]] = [:]
     var gaps: [Gap] = []
+    /// Optional includes that are not there (``XCConfigFile/optionalGaps``), at their positions.
+    var optionalGaps: [(position: Int, file: String)] = []
     public let configuration: String
     public private(set) var sdk: String?
     /// Each assignment's text expanded, once: the value of an assignment does not depend on who
@@ -96,6 +98,8 @@ public struct BuildSettings: Sendable {
             add(name: assignment.name, key: assignment.key, value: assignment.value)
         }
         for gap in gaps { addMissingFile(gap.file) }
+        let base = entries.count - file.assignments.count
+        optionalGaps += file.optionalGaps.map { (base + $0.position, $0.file) }
         for mismatch in file.caseMismatches where !caseMismatches.contains(mismatch) { caseMismatches.append(mismatch) }
     }
 
@@ -252,6 +256,33 @@ public struct BuildSettings: Sendable {
             }
         }
         return found.sorted()
+    }
+
+    /// The optional includes that are not there (`#include? "DeveloperSettings.xcconfig"`) and come
+    /// after an assignment `name`'s value is built from: a developer's local file of that name
+    /// may change the value on their Mac, while a clean checkout (CI, Archive on another Mac)
+    /// builds the committed one. Sorted.
+    public func localOverrides(of name: String) -> [String] {
+        guard !optionalGaps.isEmpty else { return [] }
+        var decided: [Int] = []
+        var visited: Set<Int> = []
+        var pending: [(text: String, scope: VariableExpander.Scope)] = []
+        if case .found(let index) = lookup(name, below: Int.max) {
+            decided.append(index)
+            pending.append((entries[index].value.value, .init(name: name, position: index)))
+        }
+        while let (text, scope) = pending.popLast(), visited.count < 256 {
+            for reference in Self.unresolvedNames(in: text) {
+                let inheriting = reference == "inherited" || reference == scope.name
+                let target = inheriting ? scope.name : reference
+                if case .found(let index) = lookup(target, below: inheriting ? scope.position : Int.max), visited.insert(index).inserted {
+                    decided.append(index)
+                    pending.append((entries[index].value.value, .init(name: target, position: index)))
+                }
+            }
+        }
+        guard let earliest = decided.min() else { return [] }
+        return Set(optionalGaps.filter { $0.position > earliest }.map(\.file)).sorted()
     }
 
     /// Where the value of `name` was decided: the assignment itself, or, when it only passes the

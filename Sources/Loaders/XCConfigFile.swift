@@ -32,6 +32,10 @@ public struct XCConfigFile: Sendable {
     public var missingFiles: [String] { gaps.map(\.file) }
     /// Each missing file with the number of assignments read before it: where it would splice in.
     var gaps: [(position: Int, file: String)] = []
+    /// Files included with `#include?` that are not there (a developer's local overrides, kept
+    /// out of version control), with the number of assignments read before each: on a Mac that
+    /// has one, what it sets there wins over what comes before.
+    var optionalGaps: [(position: Int, file: String)] = []
     /// Files found only by ignoring case, as macOS's default file system does: the path as written
     /// and the file read.
     public var caseMismatches: [CaseMismatch] = []
@@ -88,7 +92,11 @@ public struct XCConfigFile: Sendable {
             guard readFiles.insert(identity).inserted else { return }
         }
         guard bytesRead < Self.maxTotalBytes, let bytes = try? FileSystem.readBytes(path, maxBytes: min(Self.maxBytes, Self.maxTotalBytes - bytesRead)) else {
-            if !optional || bytesRead >= Self.maxTotalBytes { gaps.append((assignments.count, path)) }
+            if !optional || bytesRead >= Self.maxTotalBytes {
+                gaps.append((assignments.count, path))
+            } else {
+                optionalGaps.append((assignments.count, path))
+            }
             return
         }
         bytesRead += bytes.count

@@ -45,6 +45,9 @@ public struct ProjectSurvey: Sendable {
     public var undefinedReferences: [String: [String]] = [:]
     /// The conditional key that decides a written setting (`DEVELOPMENT_TEAM[sdk=iphoneos*]`), by name.
     public var conditionalKeys: [String: String] = [:]
+    /// Optional includes that are not in the folder and may override a setting on a developer's
+    /// Mac (`#include? "DeveloperSettings.xcconfig"`), by setting, relative to the folder.
+    public var localOverrides: [String: [String]] = [:]
     /// Generated `.xcconfig` files (CocoaPods', Flutter's) the configuration names that are not in
     /// the folder, with the command that writes them.
     public var absentGeneratedFiles: [(file: String, command: String)] = []
@@ -240,6 +243,8 @@ public struct ProjectSurvey: Sendable {
                 let undefined = shipping.undefinedReferences(of: key)
                 if !undefined.isEmpty { undefinedReferences[key] = undefined }
                 if let written = shipping.decidingKey(key), written != key { conditionalKeys[key] = written }
+                let overrides = shipping.localOverrides(of: key)
+                if !overrides.isEmpty { localOverrides[key] = overrides.map { Self.relative($0, to: directory) } }
             } else {
                 let missing = shipping.missingFiles.map { "`\(Self.relative($0, to: directory))`" }
                 let names = BuildSettings.unresolvedNames(in: value.value).map { "`\($0)`" }.joined(separator: ", ")
@@ -265,10 +270,27 @@ public struct ProjectSurvey: Sendable {
             if let value = running.value(key)?.value, !value.isEmpty, BuildSettings.isResolved(value) { self[keyPath: slot] = value }
         }
         infoPlist = file(running, XcodeProject.SettingKey.infoPlistFile)
+        if bundleID == nil, unresolved[XcodeProject.SettingKey.productBundleIdentifier] == nil,
+           let plist = file(shipping, XcodeProject.SettingKey.infoPlistFile),
+           let identifier = Self.infoPlistBundleID(Paths.resolve(plist, relativeTo: directory), settings: shipping)
+        {
+            // A project from before Xcode 7: the bundle ID is Info.plist's, built from the settings.
+            bundleID = identifier
+            bundleIDReason = "`CFBundleIdentifier` in `\(plist)`, expanded with the \(archive) configuration's settings"
+        }
         infoPlistGenerated = infoPlist == nil && running.value("GENERATE_INFOPLIST_FILE")?.value == "YES"
         entitlements = file(running, XcodeProject.SettingKey.codeSignEntitlements)
         let shippingEntitlements = file(shipping, XcodeProject.SettingKey.codeSignEntitlements)
         if shippingEntitlements != entitlements { archiveEntitlements = shippingEntitlements }
+    }
+
+    /// `CFBundleIdentifier` of the Info.plist at `path`, expanded with `settings`, when that gives a
+    /// whole value (no `$(…)` left, not empty).
+    static func infoPlistBundleID(_ path: String, settings: BuildSettings) -> String? {
+        guard let plist = try? PropertyList.load(path: path, what: "Info.plist"),
+              let written = plist["CFBundleIdentifier"]?.stringFact(.infoPlist)?.value else { return nil }
+        let expanded = written.contains("$") ? settings.expand(written) : written
+        return !expanded.isEmpty && BuildSettings.isResolved(expanded) ? expanded : nil
     }
 
     /// How much a scheme looks like the one the app is run and shipped with.

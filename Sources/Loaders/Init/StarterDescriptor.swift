@@ -58,8 +58,14 @@ public enum StarterDescriptor {
         app.append(line(.appName, name, ""))
         app.append(line(.appPlatform, survey.platform?.rawValue, survey.platform == nil ? "ios | ipados | macos | tvos | visionos | watchos" : ""))
         func undefined(_ key: String) -> String {
-            guard let names = survey.undefinedReferences[key] else { return "" }
-            return "; " + names.map { "`\($0)`" }.joined(separator: ", ") + " defined in no file: empty, as in Xcode"
+            var text = ""
+            if let names = survey.undefinedReferences[key] {
+                text += "; " + names.map { "`\($0)`" }.joined(separator: ", ") + " defined in no file: empty, as in Xcode"
+            }
+            if let files = survey.localOverrides[key] {
+                text += "; committed value: a local " + files.map { "`\(commentText($0))`" }.joined(separator: " or ") + " (`#include?`, not in the folder) may override it on a developer's Mac"
+            }
+            return text
         }
         if let bundleID = survey.bundleID, let reason = survey.bundleIDReason {
             app.append(line(.appBundleID, bundleID, reason))
