@@ -39,7 +39,7 @@ struct Init: ParsableCommand {
         let workspace = Workspace()
         let survey = workspace.run { ProjectSurvey.survey(directory: directory) }
         let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
-        let name = survey.xcodeproj.map { String($0.value.split(separator: "/").last!.dropLast(".xcodeproj".count)) } ?? folderName
+        let name = survey.projectName ?? folderName
         // A descriptor written outside the project, and outside any checkout, records the project's
         // folder (`project_root`), so `check` reads the project's files without `--root`.
         let descriptorFolder = Paths.directoryName(of: target)

@@ -536,7 +536,14 @@ private struct ObjectReader {
             for entry in configuration["buildSettings"]?.entries ?? [] {
                 if let setting = fact(entry.value) { settings[entry.key.text] = setting }
             }
-            let base = configuration["baseConfigurationReference"]?.string.flatMap { path(ofFileReference: $0, projectDirectory: projectDirectory) }
+            var base = configuration["baseConfigurationReference"]?.string.flatMap { path(ofFileReference: $0, projectDirectory: projectDirectory) }
+            // Xcode 16's synchronized folders: the folder (`…Anchor`) and the file's path inside it.
+            if base == nil, let anchor = configuration["baseConfigurationReferenceAnchor"]?.string,
+               let relative = configuration["baseConfigurationReferenceRelativePath"]?.string, !relative.isEmpty,
+               let folder = path(ofFileReference: anchor, projectDirectory: projectDirectory)
+            {
+                base = Fact(Paths.resolve(relative, relativeTo: folder.value), at: folder.location, source: .pbxproj)
+            }
             configurations.append(XcodeProject.BuildConfiguration(
                 id: identifier, name: name, location: location(configuration["name"]?.position ?? configuration.position),
                 buildSettings: settings, baseConfigurationFile: base?.value))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Facts the committed files decide, answered as Xcode's Archive builds them: each with its source
 /// line, and a note where something local could change it.
@@ -20,6 +21,18 @@ struct ArchiveFactsTests {
         #expect(descriptor.contains("bundle_id: org.birdhouse.Bird-House"), "\(descriptor)")
         #expect(!check.output.contains("Which bundle ID"), "\(check.output)")
         #expect(check.output.contains("(org.birdhouse.Bird-House)"), "\(check.output)")
+    }
+
+    /// Xcode 16 attaches an `.xcconfig` inside a synchronized folder by the folder and a path in it.
+    @Test func anXcconfigInASynchronizedFolder() throws {
+        let fixture = ProjectShapeTests.birdhouse()
+        fixture.synchronizedFolders = ["Config"]
+        fixture.writeProject()
+        let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(readText(fixture.folder + "/Birdhouse.xcodeproj/project.pbxproj").contains("baseConfigurationReferenceAnchor"))
+        #expect(descriptor.contains("bundle_id: com.birdhouseapps.birdhouse"), "\(descriptor)")
+        #expect(descriptor.contains("team_id: AB12CD34EF"), "\(descriptor)")
+        #expect(check.output.contains("(com.birdhouseapps.birdhouse)"), "\(check.output)")
     }
 
     /// A git-ignored developer file included with `#include?` may override the committed

@@ -74,6 +74,8 @@ struct GeneratedProjectTests {
 
         let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture, ["--format", "json"])
         #expect(descriptor.contains("/project.yml   # the XcodeGen spec: the project is generated from it"), "\(descriptor)")
+        // The app's name is the spec's `name`, not the manifest's file name cut short.
+        #expect(descriptor.contains("  name: Kettle\n"), "\(descriptor)")
         #expect(descriptor.contains("bundle_id: com.kettleworks.kettle"), "\(descriptor)")
         #expect(descriptor.contains("team_id: R4K7Q2M8WX"), "\(descriptor)")
         #expect(descriptor.contains("info_plist: "), "\(descriptor)")
@@ -171,6 +173,7 @@ struct GeneratedProjectTests {
 
         let (descriptor, check) = try ProjectShapeTests.initAndCheck(fixture, ["--format", "json"])
         #expect(descriptor.contains("/Projects/App/Project.swift   # the Tuist manifest: the project is generated from it"), "\(descriptor)")
+        #expect(descriptor.contains("  name: Kettle\n"), "\(descriptor)")
         #expect(descriptor.contains("bundle_id: com.kettleworks.kettle   #"), "\(descriptor)")
         #expect(descriptor.contains("team_id: R4K7Q2M8WX"), "\(descriptor)")
         #expect(descriptor.contains("Tuist writes the schemes with the project"), "\(descriptor)")

@@ -26,6 +26,9 @@ final class ProjectFixture {
     /// Files the project holds beside its configuration files (relative to the folder): what
     /// Xcode's navigator lists, as `.storekit` files added with File → Add Files.
     var memberFiles: [String] = []
+    /// Xcode 16 synchronized folders (relative to the folder): a base `.xcconfig` inside one is
+    /// attached by the folder and a path in it, as Xcode 16 writes it (`objectVersion = 77`).
+    var synchronizedFolders: [String] = []
     private var projectWritten = false
 
     init(projectName: String = "Birdhouse") {
@@ -61,7 +64,12 @@ final class ProjectFixture {
                 let id = Self.identifier("configuration:\(owner):\(name)")
                 ids.append(id)
                 let body = settings[name]!.sorted { $0.key < $1.key }.map { "\"\($0.key)\" = \"\($0.value)\";" }.joined(separator: " ")
-                let base = bases[name].map { "baseConfigurationReference = \(fileReference($0)); " } ?? ""
+                let base = bases[name].map { path in
+                    if let folder = synchronizedFolders.first(where: { path.hasPrefix($0 + "/") }) {
+                        return "baseConfigurationReferenceAnchor = \(Self.identifier("synchronized:" + folder)); baseConfigurationReferenceRelativePath = \"\(path.dropFirst(folder.count + 1))\"; "
+                    }
+                    return "baseConfigurationReference = \(fileReference(path)); "
+                } ?? ""
                 objects.append("\(id) = {isa = XCBuildConfiguration; \(base)buildSettings = { \(body) }; name = \(name); };")
             }
             let listID = Self.identifier("list:" + owner)
@@ -88,12 +96,17 @@ final class ProjectFixture {
             objects.append("\(id) = {isa = PBXFileReference; lastKnownFileType = text; path = \"\(path)\"; sourceTree = SOURCE_ROOT; };")
             return id
         }
-        objects.append("\(Self.identifier("group")) = {isa = PBXGroup; children = (\(memberIDs.joined(separator: ", "))); sourceTree = \"<group>\"; };")
+        let folderIDs = synchronizedFolders.map { folder in
+            let id = Self.identifier("synchronized:" + folder)
+            objects.append("\(id) = {isa = PBXFileSystemSynchronizedRootGroup; path = \"\(folder)\"; sourceTree = \"<group>\"; };")
+            return id
+        }
+        objects.append("\(Self.identifier("group")) = {isa = PBXGroup; children = (\((memberIDs + folderIDs).joined(separator: ", "))); sourceTree = \"<group>\"; };")
         let text = """
             // !$*UTF8*$!
             {
             \tarchiveVersion = 1;
-            \tobjectVersion = 56;
+            \tobjectVersion = \(synchronizedFolders.isEmpty ? 56 : 77);
             \tobjects = {
             \(objects.map { "\t\t" + $0 }.joined(separator: "\n"))
             \t};

@@ -238,6 +238,17 @@ struct ProjectShapeTests {
         #expect(!held.output.contains("storekit-configuration-not-in-project]"), "\(held.output)")
     }
 
+    /// Whether the scheme's file holds the requested products is open while no requested ID is known.
+    @Test func aSchemesStoreKitFileWithNoKnownRequestIsAQuestion() throws {
+        let fixture = Self.birdhouse()
+        fixture.writeStoreKit("App/Store.storekit", products: [("com.birdhouseapps.birdhouse.seeds", "Consumable")])
+        fixture.writeScheme("Birdhouse", runs: "Birdhouse", storeKit: "../../App/Store.storekit")
+        fixture.write("App/Store.swift", "import StoreKit\nfunc load(_ ids: [String]) async throws { _ = try await Product.products(for: ids) }\n")
+        let (_, check) = try Self.initAndCheck(fixture, ["--format", "json"])
+        #expect(check.output.contains("Which product IDs does the app request? `Store.storekit`, which the scheme's Run serves, has 1 product, and each requested ID must be one of them."), "\(check.output)")
+        #expect(!check.output.contains("\"id\": \"storekit-configuration\",\n      \"number\": 19,\n      \"question\": \"If Xcode serves products from a StoreKit configuration file, does it hold the requested products, with simulated \\\"Load Products\\\" failure off, and is that what you meant to test?\",\n      \"status\": \"pass\""))
+    }
+
     /// A Swift package's testing `.storekit` chosen in the scheme: a finding with the fix, never
     /// an input error about a path outside the project.
     @Test func aSchemeRunningAPackagesStoreKitFileIsNamed() throws {

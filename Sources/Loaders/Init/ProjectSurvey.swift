@@ -33,6 +33,8 @@ public struct ProjectSurvey: Sendable {
     public var archiveConfiguration: String?
     /// `PRODUCT_BUNDLE_IDENTIFIER` and `DEVELOPMENT_TEAM` of the shipping configuration, expanded.
     public var bundleID: String?
+    /// The Xcode project's name (the `.xcodeproj` folder's, or the one a generator's manifest gives).
+    public var projectName: String?
     /// Where ``bundleID`` comes from when it is not the chosen target's build setting (an Expo config).
     public var bundleIDReason: String?
     public var teamID: String?
@@ -148,6 +150,7 @@ public struct ProjectSurvey: Sendable {
                     : "the first of \(top.count) projects with app targets"),
             alternatives: top.dropFirst().map(\.0))
         survey.generator = project.generator
+        survey.projectName = project.name.isEmpty ? nil : project.name
         survey.chooseSchemeAndTarget(project: project, projectPath: projectPath, directory: directory, workspaces: walk.workspaces)
         survey.collectFiles(files, directory: directory)
         return survey

@@ -41,7 +41,7 @@ struct RunningBundleIDRule: Rule {
         guard running.value != expected.value else {
             guard !settingNotes.isEmpty else { return [context.pass()] }
             var note = context.finding(
-                "the build runs as `\(running.value)`, the App Store Connect app's bundle ID, read as Xcode reads the project", at: running.location,
+                "the build runs as `\(running.value)`, the bundle ID stated at \(expected.location), read through the project's settings as Xcode reads them", at: running.location,
                 help: "nothing to change; the notes say how the value was read", notes: settingNotes)
             note.severity = .note
             return [context.passWithNotes([note])]

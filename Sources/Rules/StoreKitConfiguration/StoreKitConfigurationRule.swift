@@ -49,6 +49,13 @@ struct StoreKitConfigurationRule: Rule {
         var findings: [Finding] = []
         let launched = Self.launchNote(project)
         let available = Set(configuration.productIDs)
+        guard !context.requests.isEmpty else {
+            // Whether the file holds what the app asks for needs what the app asks for.
+            let count = configuration.products.count
+            return [context.unknown(
+                "Which product IDs does the app request? `\(name)`, which the scheme's Run serves, has \(count == 1 ? "1 product" : "\(count) products"), and each requested ID must be one of them.",
+                key: .requests)]
+        }
         for request in context.requests {
             let wanted = request.productID ?? request.request.value
             guard !available.contains(wanted) else { continue }
