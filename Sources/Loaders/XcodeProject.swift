@@ -321,9 +321,12 @@ public struct XcodeProject: Sendable {
             ("EXECUTABLE_NAME", "$(PRODUCT_NAME)"),
             ("CONFIGURATION", configurationName),
             ("PROJECT_NAME", name),
-            ("SRCROOT", projectDirectory),
-            ("SOURCE_ROOT", projectDirectory),
-            ("PROJECT_DIR", projectDirectory),
+            // The project's folder, as the base every path setting is resolved against: `.`, so
+            // `$(SRCROOT)/App/Info.plist` is `App/Info.plist` there, however the folder was named
+            // on the command line (`fx`, `./fx`, `/abs/fx`).
+            ("SRCROOT", "."),
+            ("SOURCE_ROOT", "."),
+            ("PROJECT_DIR", "."),
         ]
         for (key, value) in builtins { settings.add(name: key, key: key, value: Fact(value, at: here, source: .pbxproj)) }
         for level in [projectLevel, targetLevel] {

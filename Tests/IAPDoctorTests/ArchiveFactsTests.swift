@@ -23,6 +23,23 @@ struct ArchiveFactsTests {
         #expect(check.output.contains("(org.birdhouse.Bird-House)"), "\(check.output)")
     }
 
+    /// `$(SRCROOT)/App/Info.plist` names the same file however the folder is given to `init`.
+    @Test func pathsUnderSRCROOTDoNotDependOnHowTheFolderIsNamed() throws {
+        let fixture = ProjectShapeTests.birdhouse()
+        for index in fixture.targets.indices where fixture.targets[index].name == "Birdhouse" {
+            for configuration in ["Debug", "Release"] { fixture.targets[index].settings[configuration]?["INFOPLIST_FILE"] = "$(SRCROOT)/App/Info.plist" }
+        }
+        fixture.writeProject()
+        let parent = (fixture.folder as NSString).deletingLastPathComponent
+        let name = (fixture.folder as NSString).lastPathComponent
+        let elsewhere = fixture.folder + "-descriptor"
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        for spelling in [name, "./" + name, fixture.folder] {
+            let written = try runReport(["init", spelling, "-o", elsewhere + "/project.yaml", "--force"], in: parent)
+            #expect(written.output.contains("Info.plist: App/Info.plist"), "\(spelling): \(written.output)")
+        }
+    }
+
     /// Xcode 16 attaches an `.xcconfig` inside a synchronized folder by the folder and a path in it.
     @Test func anXcconfigInASynchronizedFolder() throws {
         let fixture = ProjectShapeTests.birdhouse()
