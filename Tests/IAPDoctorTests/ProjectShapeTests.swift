@@ -446,6 +446,18 @@ struct ProjectShapeTests {
         #expect(check.output.contains("/Config/Base.xcconfig:3:28); Xcode builds no app without one"), "\(check.output)")
     }
 
+    /// In an app that sells nothing yet, a finding is advice: a note, and its item shows no
+    /// warning the summary does not count.
+    @Test func adviceInAnAppWithoutPurchasesIsNoWarning() throws {
+        let fixture = Self.birdhouse()
+        fixture.write("Config/Shared.xcconfig", "BUNDLE_PREFIX = com.birdhouseapps\nDEVELOPMENT_TEAM =\n")
+        fixture.write("App/Store.swift", "import StoreKit\nfunc askForReview() { SKStoreReviewController.requestReview() }\n")
+        let (_, check) = try Self.initAndCheck(fixture)
+        #expect(check.output.contains("note[signing-team-mismatch]: the build has no signing team"), "\(check.output)")
+        #expect(check.output.contains(" 0 warnings, "), "\(check.output)")
+        #expect(!check.output.contains("⚠"), "\(check.output)")
+    }
+
     @Test func anEmptyTeamIsAFindingForDeviceBuilds() throws {
         let fixture = Self.birdhouse()
         fixture.write("Config/Shared.xcconfig", "BUNDLE_PREFIX = com.birdhouseapps\nDEVELOPMENT_TEAM =\n")
