@@ -1,6 +1,7 @@
 import CodeScanner
 import Foundation
 import Formats
+import JSONReader
 import Model
 
 /// What `iapdoctor init` learns from a folder: the Xcode project, the scheme and target that are
@@ -35,6 +36,9 @@ public struct ProjectSurvey: Sendable {
     public var bundleID: String?
     /// The Xcode project's name (the `.xcodeproj` folder's, or the one a generator's manifest gives).
     public var projectName: String?
+    /// How a Flutter, React Native, Capacitor or Cordova app in the folder is launched besides
+    /// Xcode's Run (`flutter run`): such a launch does not apply the scheme's StoreKit file.
+    public var frameworkLaunch: String?
     /// Where ``bundleID`` comes from when it is not the chosen target's build setting (an Expo config).
     public var bundleIDReason: String?
     public var teamID: String?
@@ -151,6 +155,7 @@ public struct ProjectSurvey: Sendable {
             alternatives: top.dropFirst().map(\.0))
         survey.generator = project.generator
         survey.projectName = project.name.isEmpty ? nil : project.name
+        survey.frameworkLaunch = Self.frameworkLaunch(directory: directory)
         survey.chooseSchemeAndTarget(project: project, projectPath: projectPath, directory: directory, workspaces: walk.workspaces)
         survey.collectFiles(files, directory: directory)
         return survey
@@ -285,6 +290,19 @@ public struct ProjectSurvey: Sendable {
         entitlements = file(running, XcodeProject.SettingKey.codeSignEntitlements)
         let shippingEntitlements = file(shipping, XcodeProject.SettingKey.codeSignEntitlements)
         if shippingEntitlements != entitlements { archiveEntitlements = shippingEntitlements }
+    }
+
+    /// The framework's own launch command, from the app's manifest: `pubspec.yaml` (Flutter), or
+    /// `package.json` naming React Native, Capacitor or Cordova.
+    static func frameworkLaunch(directory: String) -> String? {
+        if FileSystem.exists(directory + "/pubspec.yaml") { return "`flutter run`" }
+        guard let bytes = try? FileSystem.readBytes(directory + "/package.json", maxBytes: 1 << 20),
+              let root = try? JSONDocument.parse(bytes: bytes, file: "package.json").root else { return nil }
+        let names = ["dependencies", "devDependencies"].flatMap { (root[$0]?.members ?? []).map(\.key) }
+        if names.contains("react-native") || names.contains("expo") { return "`npx react-native run-ios` (or `npx expo run:ios`)" }
+        if names.contains("@capacitor/ios") { return "`npx cap run ios`" }
+        if names.contains("cordova-ios") { return "`cordova run ios`" }
+        return nil
     }
 
     /// `CFBundleIdentifier` of the Info.plist at `path`, expanded with `settings`, when that gives a

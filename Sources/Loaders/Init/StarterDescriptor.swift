@@ -39,7 +39,12 @@ public enum StarterDescriptor {
             }
         }
         // The scheme's reference decides what Xcode's Run serves, even when it leads nowhere useful.
-        let servesStoreKit = (survey.storeKit != nil || survey.missingStoreKitReference != nil) && survey.scheme != nil
+        // A framework app launched with its own command asks the sandbox: xcode only if you use Xcode's Run.
+        let schemeFile = (survey.storeKit != nil || survey.missingStoreKitReference != nil) && survey.scheme != nil
+        let servesStoreKit = schemeFile && survey.frameworkLaunch == nil
+        let environmentNote = servesStoreKit
+            ? "\n# (xcode: the scheme runs a StoreKit configuration file; set sandbox if you test against the sandbox)"
+            : schemeFile ? "\n# (the scheme's StoreKit configuration file applies only when Xcode runs the app; launched with \(survey.frameworkLaunch ?? "the framework's command") it asks the sandbox: set xcode if you run it from Xcode)" : ""
         var out = """
             \(schemaLine)
             # iapdoctor project descriptor (schema version 1), written by `iapdoctor init`.
@@ -48,7 +53,7 @@ public enum StarterDescriptor {
             # checklist item it feeds stops being "unknown". Keys: `iapdoctor explain`, docs/rules.
 
             version: 1
-            environment: \(servesStoreKit ? "xcode " : "sandbox")      # where the products came back invalid: xcode | sandbox | testflight | review | production\(servesStoreKit ? "\n# (xcode: the scheme runs a StoreKit configuration file; set sandbox if you test against the sandbox)" : "")
+            environment: \(servesStoreKit ? "xcode " : "sandbox")      # where the products came back invalid: xcode | sandbox | testflight | review | production\(environmentNote)
             # checked_at: 2026-01-01T00:00:00Z   # "now" for time-based checks (default: the current time)
             \(projectRoot.map { "project_root: \(quote(path($0)))   # this descriptor lives outside the project; files are read inside this folder only\n" } ?? "")
             app:

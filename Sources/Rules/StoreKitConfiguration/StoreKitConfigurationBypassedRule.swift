@@ -19,9 +19,9 @@ struct StoreKitConfigurationBypassedRule: Rule {
         let name = Paths.fileName(of: project.evidence.storeKit?.file ?? reference.value)
         let launched = commands.joined(separator: " or ")
         return [context.fail(context.finding(
-            "launched with \(launched), the app does not use the scheme's StoreKit configuration `\(name)`: it asks the sandbox, so the products `\(name)` serves are not what it gets",
+            "if the app is launched with \(launched), it does not use the scheme's StoreKit configuration `\(name)`: it asks the sandbox, and what `\(name)` serves is not what it gets",
             at: reference.location,
             help: "to test with `\(name)`, open the Xcode workspace under ios/ and run the app with Product → Run; to test the sandbox, set `environment: sandbox` and sign in with a sandbox account",
-            notes: ["only Xcode's Run action applies a scheme's StoreKit configuration; \(launched) builds and installs the app without it"]))]
+            notes: ["only Xcode's Run action applies a scheme's StoreKit configuration; \(launched) builds and installs the app without it", "the files cannot say which way the app is launched: the findings about `\(name)` hold for a run from Xcode"]))]
     }
 }

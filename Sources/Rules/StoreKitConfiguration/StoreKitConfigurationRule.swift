@@ -47,7 +47,6 @@ struct StoreKitConfigurationRule: Rule {
         // The simulated "Load Products" failure is `storekit-load-products-failure`'s (one cause, one
         // error); a launch that skips the file is `storekit-configuration-bypassed`'s.
         var findings: [Finding] = []
-        let launched = Self.launchNote(project)
         let available = Set(configuration.productIDs)
         guard !context.requests.isEmpty else {
             // Whether the file holds what the app asks for needs what the app asks for.
@@ -65,7 +64,7 @@ struct StoreKitConfigurationRule: Rule {
             }
             findings.append(context.finding(
                 "`\(wanted)` is not in `\(name)`, and Xcode serves only the \(configuration.products.count) products of that file",
-                at: request.request.location, help: help, notes: launched.map { [$0] } ?? [], product: request.verdictID))
+                at: request.request.location, help: help, product: request.verdictID))
         }
         if findings.isEmpty, let mismatch = project.evidence.caseMismatches.first(where: { $0.actual == configuration.file }),
            let reference = project.evidence.schemeUsesStoreKit
@@ -77,14 +76,6 @@ struct StoreKitConfigurationRule: Rule {
                 notes: ["a Mac ignores the difference; a case-sensitive file system (a case-sensitive APFS volume, a Linux CI runner) does not"])])]
         }
         return context.outcomes(findings)
-    }
-
-    /// For an app whose purchase plugin is a cross-platform library: its own launch command
-    /// does not apply the scheme's StoreKit configuration.
-    static func launchNote(_ project: Project) -> String? {
-        let commands = project.evidence.sources.launchCommands
-        guard !commands.isEmpty else { return nil }
-        return "launched with \(commands.joined(separator: " or ")), the app runs without the scheme's StoreKit configuration and asks the sandbox: only Xcode's Run applies it"
     }
 
     static func schemeName(_ scheme: XcodeScheme) -> String {
