@@ -70,6 +70,15 @@ extension SourceScanner {
         "Qonversion", "Adapty", "ApphudSDK", "Glassfy", "Purchasely", "Mercato", "IAPHelper", "RMStore",
     ]
 
+    /// A module the scanner does not know whose name says it deals with purchases
+    /// (`InAppPurchaseLibrary`, `IAPKit`, `SubscriptionManager`, `PaywallKit`): the app may sell
+    /// through it, and its calls are not read.
+    static func namesPurchaseModule(_ module: String) -> Bool {
+        let lower = module.lowercased()
+        return ["purchase", "storekit", "subscription", "paywall", "revenuecat"].contains { lower.contains($0) }
+            || module.contains("IAP") || lower.hasPrefix("iap") || lower.hasSuffix("iap")
+    }
+
     /// Configuration files of In-App Purchase libraries, read as product ID lists when they are
     /// in a scanned folder.
     static let libraryConfigurationFileNames: Set<String> = ["MKStoreKitConfigs.plist"]

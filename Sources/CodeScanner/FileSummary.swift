@@ -188,6 +188,8 @@ extension SourceScanner {
         var storeKit2Uses: [StoreKit2Use] = []
         /// Where the file asks whether the device may make payments (``notePaymentChecks()``).
         var paymentChecks: [PaymentCheck] = []
+        /// Imported modules the scanner does not know, named like purchase libraries (``SourceScanner/namesPurchaseModule(_:)``).
+        var unreadLibraries: Set<String> = []
     }
 
     static func summarize(

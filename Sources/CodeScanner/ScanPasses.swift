@@ -80,6 +80,7 @@ extension SourceScanner {
         var seen: Set<RequestedProductID> = []
         var imports: Set<String> = []
         var calledWrappers: Set<String> = []
+        var unreadLibraries: Set<String> = []
         for file in summaries {
             for limit in file.limitsReached.sorted() {
                 scan.problems.append(ScanProblem(message: "`\(file.path)`: \(limit)", path: file.path, kind: .skipped))
@@ -93,6 +94,7 @@ extension SourceScanner {
             scan.importsStoreKitForReviews = scan.importsStoreKitForReviews || file.importsStoreKitForReviews
             scan.secrets += file.secrets
             scan.paymentChecks += file.paymentChecks
+            unreadLibraries.formUnion(file.unreadLibraries)
             resolver.fileWork = 0
             for call in file.calls {
                 if let wrapper = call.wrapper { calledWrappers.insert(wrapper) }
@@ -190,6 +192,7 @@ extension SourceScanner {
         }
         scan.resolutionWork = resolver.work
         scan.importedLibraries = imports.sorted()
+        scan.unreadLibraries = unreadLibraries.subtracting(imports).sorted()
         scan.requests.sort {
             ($0.location, $0.id, $0.api, $0.viaConstant ?? "") < ($1.location, $1.id, $1.api, $1.viaConstant ?? "")
         }

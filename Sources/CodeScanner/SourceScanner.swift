@@ -169,6 +169,8 @@ public struct SourceScan: Sendable {
     /// Where the code asks whether the device may make payments (`canMakePayments`), at most one
     /// place per file, sorted.
     public var paymentChecks: [PaymentCheck] = []
+    /// Imported modules named like purchase libraries that the scanner does not read, sorted.
+    public var unreadLibraries: [String] = []
     /// Configuration files of In-App Purchase libraries found in the scanned folders
     /// (`MKStoreKitConfigs.plist`), to be read as product ID lists.
     public var libraryConfigurationFiles: [String] = []

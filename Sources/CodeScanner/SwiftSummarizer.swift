@@ -176,7 +176,11 @@ extension SourceScanner.Summarizer {
         if ["class", "struct", "enum", "protocol", "func", "var", "let", "typealias"].contains(where: { isIdentifier(k) && text(k) == $0 }) { k += 1 }
         guard isIdentifier(k), tokens[k].line == tokens[index].line else { return }
         let module = text(k)
-        if SourceScanner.inAppPurchaseLibraries.contains(module) { summary.imports.insert(module) }
+        if SourceScanner.inAppPurchaseLibraries.contains(module) {
+            summary.imports.insert(module)
+        } else if SourceScanner.namesPurchaseModule(module) {
+            summary.unreadLibraries.insert(module)
+        }
     }
 
     static let notTypeNames: Set<String> = [

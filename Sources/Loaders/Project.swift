@@ -69,7 +69,7 @@ public struct Project: Sendable {
     /// known. `nil` when anything suggests the app sells something (or the sources were not read).
     public var noPurchaseReason: String? {
         let sources = evidence.sources
-        guard sources.sourcesKey != nil, sources.filesScanned > 0, sources.importedLibraries.isEmpty, !sources.mentionsStoreKit,
+        guard sources.sourcesKey != nil, sources.filesScanned > 0, sources.importedLibraries.isEmpty, sources.unreadLibraries.isEmpty, !sources.mentionsStoreKit,
             sources.unresolved.isEmpty, sources.subscriptionGroups.isEmpty, requests.isEmpty, products.isEmpty, subscriptionGroups.isEmpty,
             catalogs.isEmpty, catalogPackages.isEmpty, storeKitFiles.isEmpty, app.productIDLists.isEmpty, app.storeKitAPI == nil,
             evidence.schemeUsesStoreKit == nil, evidence.linksStoreKit != true, evidence.hasInAppPurchaseCapability?.value != true

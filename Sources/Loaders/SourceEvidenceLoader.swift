@@ -54,6 +54,7 @@ extension EvidenceLoader {
             .reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         evidence.mentionsStoreKit = scan.usesStoreKit1 || scan.usesStoreKit2
         evidence.importsStoreKitForReviews = scan.importsStoreKitForReviews
+        evidence.unreadLibraries = scan.unreadLibraries
         evidence.paymentChecks = scan.paymentChecks.sorted().map { Fact($0.name, at: Self.location($0.location), source: .code) }
         for problem in scan.problems {
             if problem.kind == .missing, let named = project.app.sources.first(where: {

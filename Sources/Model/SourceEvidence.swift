@@ -62,6 +62,9 @@ public struct SourceEvidence: Sendable {
     /// `in_app_purchase` plugin's `isAvailable()`): code that returns early on a false answer
     /// requests no products on a device whose Screen Time turns In-App Purchases off.
     public var paymentChecks: [Fact<String>] = []
+    /// Imported modules named like purchase libraries that iapdoctor does not read
+    /// (`InAppPurchaseLibrary`): the app may request products through them.
+    public var unreadLibraries: [String] = []
     /// The repository URLs of the project's remote Swift packages, whose code is not scanned.
     public var remotePackages: [Fact<String>] = []
     /// Files in the scanned folders that could not be read or were skipped (message, at the file).

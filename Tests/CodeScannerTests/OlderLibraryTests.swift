@@ -63,3 +63,18 @@ struct OlderLibraryTests {
         #expect(requestedIDs(files) == ["Assets/Scripts/StoreAssets.cs:3 com.mygame.noads", "Assets/Scripts/StoreAssets.cs:7 com.mygame.coins100"])
     }
 }
+
+/// A module named like a purchase library that the scanner does not read is said, not taken
+/// for an app that sells nothing.
+@Suite("Unread purchase libraries")
+struct UnreadLibraryTests {
+    @Test func modulesNamedLikePurchaseLibraries() {
+        let scan = SourceScanner.scan(sources: [
+            ("App/Settings.swift", "import SwiftUI\nimport InAppPurchaseLibrary\nimport Foundation\nfunc load() async { _ = await InAppPurchaseManager.shared.getProducts(for: ids) }\n"),
+            ("App/Paywall.swift", "import PaywallKit\nimport Charts\n"),
+            ("App/Other.swift", "import RevenueCat\n"),
+        ])
+        #expect(scan.unreadLibraries == ["InAppPurchaseLibrary", "PaywallKit"])
+        #expect(scan.importedLibraries == ["RevenueCat"])
+    }
+}

@@ -460,6 +460,15 @@ struct ProjectShapeTests {
         #expect(check.output.contains("/Config/Base.xcconfig:3:28); Xcode builds no app without one"), "\(check.output)")
     }
 
+    /// An app that sells through a library iapdoctor does not read is not an app that sells nothing.
+    @Test func anUnreadPurchaseLibraryIsNoAppWithoutPurchases() throws {
+        let fixture = Self.birdhouse()
+        fixture.write("App/Store.swift", "import InAppPurchaseLibrary\nfunc load() async { _ = await InAppPurchaseManager.shared.getProducts(for: ProductCatalog.all) }\n")
+        let (_, check) = try Self.initAndCheck(fixture)
+        #expect(check.output.contains("note[no-storekit-in-sources]: the scanned code imports `InAppPurchaseLibrary`, named like a purchase library iapdoctor does not read"), "\(check.output)")
+        #expect(!check.output.contains("uses In-App Purchase yet"), "\(check.output)")
+    }
+
     /// In an app that sells nothing yet, a finding is advice: a note, and its item shows no
     /// warning the summary does not count.
     @Test func adviceInAnAppWithoutPurchasesIsNoWarning() throws {

@@ -38,6 +38,15 @@ struct NoStoreKitInSourcesRule: Rule {
                 "the scanned code uses StoreKit, but no call in it requests a product; the request may be in a package iapdoctor did not scan",
                 at: key, help: help, notes: packageNote)])]
         }
+        if !sources.unreadLibraries.isEmpty {
+            // A module named like a purchase library: the app may well sell through it.
+            let names = sources.unreadLibraries.prefix(4).map { "`\($0)`" }.joined(separator: ", ")
+            return [context.passWithNotes([context.finding(
+                "the scanned code imports \(names), named like a purchase library iapdoctor does not read, and no call it knows requests a product",
+                at: key,
+                help: "list the product IDs the app requests through it under `requests`, or add the library's code to `app.sources` if it is in the repository",
+                notes: packageNote)])]
+        }
         let libraries = "an In-App Purchase library (RevenueCat, SwiftyStoreKit, MKStoreKit, …)"
         var message = sources.filesScanned == 1
             ? "the scanned file imports neither StoreKit nor \(libraries)" : "none of the \(sources.filesScanned) scanned files imports StoreKit or \(libraries)"
