@@ -242,12 +242,14 @@ extension SourceScanner.Summarizer {
         var k = open + 1
         while k < close {
             if isWord(k, "AppleAppStore") || isWord(k, "MacAppStore") {
-                // The string in the same `{ "id", Store.Name }` pair.
+                // The ID in the same `{ "id", Store.Name }` pair: a string, or a name (a constant
+                // or field the resolver follows).
                 var p = k - 1
-                while p > open, !isPunctuation(p, "{") {
-                    if tokens[p].kind == .string { return p..<p + 1 }
-                    p -= 1
-                }
+                while p > open, !isPunctuation(p, "{") { p -= 1 }
+                let pairStart = p + 1
+                var end = pairStart
+                while end < k, !isPunctuation(end, ",") { end += 1 }
+                if pairStart < end, end < k { return pairStart..<end }
             }
             k += 1
         }

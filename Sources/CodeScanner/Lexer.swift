@@ -55,6 +55,8 @@ extension SourceScanner {
         var stringNesting = 0
         var stringNestingLimited = false
         static let maxStringNesting = 32
+        /// C#'s `#if` blocks open around the current line (``cSharpDirective(from:)``).
+        var sharpBranches: [SharpBranch] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>, language: Language) {
             self.bytes = bytes
@@ -121,7 +123,7 @@ extension SourceScanner {
                     position += 1
                     emit(.punctuation, from: start, line: line)
                 case 0x23 where sharp:  // `#if`, `#region`: a preprocessor line
-                    while position < count && bytes[position] != 0x0A { position += 1 }
+                    cSharpDirective(from: start)
                 case 0x22 where dart, 0x27 where dart:  // Dart's "…" and '…'
                     let startLine = line
                     let flags = scanDartString(quoteAt: position, raw: false)

@@ -92,3 +92,60 @@ struct CSharpValueFlowTests {
         #expect(unresolvedNotes(files) == [])
     }
 }
+
+/// `#if` blocks as an iOS build compiles them, and the App Store's side of store-specific IDs.
+@Suite("C# as the iOS build reads it")
+struct CSharpConditionalTests {
+    /// Unity IAP's store-specific IDs: the App Store's, named by a field as often as written.
+    @Test func theAppleIDOfAnIDsTableFromAField() {
+        let files = [("Assets/Scripts/Store.cs", #"""
+        using UnityEngine.Purchasing;
+        public class Store {
+            private static string appleGold = "com.acme.game.gold_ios";
+            private static string playGold = "com.acme.game.gold_gp";
+            void Start(ConfigurationBuilder builder) {
+                builder.AddProduct("gold", ProductType.Subscription, new IDs() {
+                    { appleGold, AppleAppStore.Name },
+                    { playGold, GooglePlay.Name },
+                });
+                builder.AddProduct("gems", ProductType.Consumable, new IDs { { "com.acme.game.gems_ios", AppleAppStore.Name } });
+            }
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["Assets/Scripts/Store.cs:3 com.acme.game.gold_ios", "Assets/Scripts/Store.cs:10 com.acme.game.gems_ios"])
+    }
+
+    @Test func theIOSBranchIsTheOneRead() {
+        let files = [("Assets/Scripts/Store.cs", #"""
+        using UnityEngine.Purchasing;
+        public class Store {
+        #if UNITY_ANDROID
+            public static string coins = "coins_android";
+        #elif UNITY_IOS
+            public static string coins = "coins_ios";
+        #else
+            public static string coins = "coins_other";
+        #endif
+        #if UNITY_IOS || UNITY_IPHONE
+            const string gems = "gems_ios";
+        #else
+            const string gems = "gems_android";
+        #endif
+        #if DEBUG
+            const string extra = "extra_debug";
+        #endif
+            void Start(ConfigurationBuilder builder) {
+                builder.AddProduct(coins, ProductType.Consumable);
+                builder.AddProduct(gems, ProductType.Consumable);
+                builder.AddProduct(extra, ProductType.Consumable);
+        #if UNITY_ANDROID
+                builder.AddProduct("android_only", ProductType.Consumable);
+        #endif
+            }
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Assets/Scripts/Store.cs:6 coins_ios", "Assets/Scripts/Store.cs:11 gems_ios", "Assets/Scripts/Store.cs:16 extra_debug",
+        ])
+    }
+}
