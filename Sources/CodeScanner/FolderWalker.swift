@@ -46,6 +46,9 @@ public struct FolderWalker {
     /// Xcode's project bundles (`.xcodeproj`, `.xcworkspace`): settings and schemes, no code. The scan
     /// skips them; the survey lists them as projects instead of entering them.
     public static let projectBundleExtensions: Set<String> = ["xcodeproj", "xcworkspace"]
+    /// Built bundles vendored into a repository (a binary framework, its headers and resources,
+    /// an asset catalog): none holds code the app's requests are written in.
+    public static let builtBundleExtensions: Set<String> = ["framework", "xcframework", "bundle", "xcassets", "app", "appex", "dsym"]
 
     public enum Order: Sendable { case depthFirst, breadthFirst }
 

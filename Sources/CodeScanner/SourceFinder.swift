@@ -67,6 +67,7 @@ extension SourceScanner {
                     case .folder:
                         return !FolderWalker.skippedFolderNames.contains(entry.name.lowercased())
                             && !FolderWalker.projectBundleExtensions.contains(SourceScanner.fileExtension(entry.name).lowercased())
+                            && !FolderWalker.builtBundleExtensions.contains(SourceScanner.fileExtension(entry.name).lowercased())
                             && !FolderWalker.isTestFolder(entry.name)
                     case .regularFile:
                         if let language = SourceScanner.language(ofFile: entry.name), !FolderWalker.isTestFile(entry.name) {

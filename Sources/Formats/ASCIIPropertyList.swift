@@ -54,11 +54,21 @@ public struct ASCIIPropertyList: Sendable {
     public struct Key: Hashable, Sendable {
         public var text: String
         public var position: Position
+
+        public init(text: String, position: Position) {
+            self.text = text
+            self.position = position
+        }
     }
 
     public struct Entry: Sendable {
         public var key: Key
         public var value: Value
+
+        public init(key: Key, value: Value) {
+            self.key = key
+            self.value = value
+        }
     }
 
     public enum Value: Sendable {

@@ -224,6 +224,12 @@ public struct XcodeProject: Sendable {
 
     /// Interprets the bytes of a `project.pbxproj`; `file` names it in locations.
     public static func parse(bytes: [UInt8], file: String) throws(InputProblem) -> XcodeProject {
+        if isXMLOrBinary(bytes) {
+            // Some tools (and old Xcode exports) write the project as an XML or binary plist:
+            // the same objects, read through the property list reader.
+            let value = try PropertyList.parse(bytes: bytes, file: file, what: "project.pbxproj")
+            return try XcodeProject(file: file, propertyList: ASCIIPropertyList(root: asciiValue(value)))
+        }
         let plist: ASCIIPropertyList
         do {
             plist = try ASCIIPropertyList(bytes: bytes)
@@ -235,6 +241,34 @@ public struct XcodeProject: Sendable {
                 location: SourceLocation(file: file, line: error.position.line, column: error.position.column)))
         }
         return try XcodeProject(file: file, propertyList: plist)
+    }
+
+    /// An XML (`<?xml`, `<plist`) or binary (`bplist`) property list, rather than the OpenStep text
+    /// Xcode writes.
+    static func isXMLOrBinary(_ bytes: [UInt8]) -> Bool {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < bytes.count, start < 4096, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let head = bytes[start..<min(bytes.count, start + 6)]
+        return head.starts(with: Array("<?xml".utf8)) || head.starts(with: Array("<plist".utf8)) || head.starts(with: Array("bplist".utf8))
+    }
+
+    /// A property list value as the project's model reads it: numbers and booleans as the text
+    /// the OpenStep form would hold (`1`, `YES`), dates and data as text.
+    static func asciiValue(_ value: PlistValue) -> ASCIIPropertyList.Value {
+        let at = { (location: SourceLocation) in ASCIIPropertyList.Position(line: location.line, column: location.column) }
+        switch value {
+        case .string(let text, let location): return .string(text, at(location))
+        case .integer(let number, let location): return .string(String(number), at(location))
+        case .real(let number, let location): return .string(String(number), at(location))
+        case .bool(let flag, let location): return .string(flag ? "YES" : "NO", at(location))
+        case .date(let date, let location): return .string(date.description, at(location))
+        case .data(let location): return .data("", at(location))
+        case .array(let items, let location): return .array(items.map(asciiValue), at(location))
+        case .dictionary(let entries, let location):
+            return .dictionary(entries.map { entry in
+                ASCIIPropertyList.Entry(key: ASCIIPropertyList.Key(text: entry.key, position: at(entry.keyLocation)), value: asciiValue(entry.value))
+            }, at(location))
+        }
     }
 
     public static func parse(text: String, file: String) throws(InputProblem) -> XcodeProject {

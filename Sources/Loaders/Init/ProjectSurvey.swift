@@ -263,6 +263,14 @@ public struct ProjectSurvey: Sendable {
                     + (missing.isEmpty ? ", which no file in the folder defines" : ", defined in \(missing.joined(separator: ", ")), which is not in the folder") + hint
             }
         }
+        if teamID == nil, unresolved[XcodeProject.SettingKey.developmentTeam] == nil,
+           let attribute = app.developmentTeamAttribute, !attribute.value.isEmpty, BuildSettings.isResolved(attribute.value)
+        {
+            // A project last saved by Xcode 7 or earlier keeps the team only in the target's
+            // attributes; Xcode 8 and later copy it into `DEVELOPMENT_TEAM` when they open it.
+            teamID = attribute.value
+            teamReason = "`DevelopmentTeam` of the target's attributes in project.pbxproj (Xcode 8 and later copy it into `DEVELOPMENT_TEAM`)"
+        }
         absentGeneratedFiles = shipping.absentGeneratedFiles.map { (Self.relative($0.file, to: directory), $0.generator.command) }
         if let runBundle = running.value(XcodeProject.SettingKey.productBundleIdentifier)?.value, BuildSettings.isResolved(runBundle),
            runBundle != bundleID {
