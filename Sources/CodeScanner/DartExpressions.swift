@@ -23,6 +23,15 @@ extension SourceScanner {
         }
     }
 
+    /// Cross-platform libraries that load products with StoreKit 1 on any OS: their native side
+    /// is Objective-C or C# (StoreKit 2 has no API there), or, as RevenueCat's SDK does, falls
+    /// back to StoreKit 1 below iOS 15.
+    public static let storeKit1Libraries: Set<String> = [
+        "react-native-in-app-utils", "cordova-plugin-inapppurchase", "@ionic-native/in-app-purchase", "@awesome-cordova-plugins/in-app-purchase",
+        "cordova-plugin-purchase", "@awesome-cordova-plugins/in-app-purchase-2", "expo-in-app-purchases", "Plugin.InAppBilling", "Soomla.Store",
+        "react-native-purchases", "react-native-purchases-ui", "@revenuecat/purchases-capacitor", "purchases_flutter", "purchases_ui_flutter",
+    ]
+
     /// How the library chooses between StoreKit 1 and 2, where the app's code can choose.
     public static func storeKitSwitch(ofLibrary library: String) -> String? {
         switch library {

@@ -50,6 +50,8 @@ extension EvidenceLoader {
         evidence.crossPlatformLibraries = scan.importedLibraries.filter(SourceScanner.crossPlatformLibraries.contains)
         evidence.launchCommands = evidence.crossPlatformLibraries.compactMap(SourceScanner.launchCommand(ofLibrary:))
             .reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        evidence.pluginsUseStoreKit1 = !evidence.crossPlatformLibraries.isEmpty
+            && evidence.crossPlatformLibraries.allSatisfy(SourceScanner.storeKit1Libraries.contains)
         evidence.storeKitSwitches = evidence.crossPlatformLibraries.compactMap(SourceScanner.storeKitSwitch(ofLibrary:))
             .reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         evidence.mentionsStoreKit = scan.usesStoreKit1 || scan.usesStoreKit2

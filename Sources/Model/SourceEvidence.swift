@@ -65,6 +65,9 @@ public struct SourceEvidence: Sendable {
     /// Imported modules named like purchase libraries that iapdoctor does not read
     /// (`InAppPurchaseLibrary`): the app may request products through them.
     public var unreadLibraries: [String] = []
+    /// Every cross-platform library the code uses loads products with StoreKit 1 on any OS
+    /// (Objective-C and C# plugins, RevenueCat's SDKs): no StoreKit 2 question to ask.
+    public var pluginsUseStoreKit1 = false
     /// The repository URLs of the project's remote Swift packages, whose code is not scanned.
     public var remotePackages: [Fact<String>] = []
     /// Files in the scanned folders that could not be read or were skipped (message, at the file).

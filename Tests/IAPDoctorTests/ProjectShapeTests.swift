@@ -292,6 +292,21 @@ struct ProjectShapeTests {
         #expect(restricted.output.contains("project.yaml:4:"))
     }
 
+    /// An Objective-C plugin calls StoreKit 1, which loads products on every OS: no StoreKit 2
+    /// question for an app on iOS 13.
+    @Test func aStoreKit1PluginAsksNoStoreKitQuestion() throws {
+        let fixture = Self.birdhouse()
+        try FileManager.default.removeItem(atPath: fixture.folder + "/App/Store.swift")
+        for index in fixture.targets.indices {
+            for configuration in fixture.targets[index].settings.keys { fixture.targets[index].settings[configuration]?["IPHONEOS_DEPLOYMENT_TARGET"] = "13.0" }
+        }
+        fixture.writeProject()
+        fixture.write("App/store.js", "import { NativeModules } from 'react-native';\nconst { InAppUtils } = NativeModules;\nexport const load = () => InAppUtils.loadProducts(['com.birdhouseapps.birdhouse.seeds'], () => {});\n")
+        let (_, check) = try Self.initAndCheck(fixture, ["--verbose"])
+        #expect(!check.output.contains("Which StoreKit"), "\(check.output)")
+        #expect(check.output.contains("✔  7 os-version"), "\(check.output)")
+    }
+
     /// A Flutter app is usually launched with `flutter run`, which asks the sandbox whatever the
     /// scheme says: init does not assume Xcode's Run, and says when `xcode` is the right choice.
     @Test func initAssumesTheFrameworksLaunchForASchemeStoreKitFile() throws {

@@ -21,6 +21,11 @@ struct DeploymentTargetRule: Rule {
         guard let api = app.storeKitAPI else {
             // A cross-platform app's plugin calls StoreKit; its version and setup choose which.
             let plugins = context.project.evidence.sources.crossPlatformLibraries
+            // Libraries that call StoreKit 1 (all Objective-C and C# ones: StoreKit 2 is Swift
+            // only), or fall back to it below iOS 15 (RevenueCat's): products load on every OS.
+            if !plugins.isEmpty, context.project.evidence.sources.pluginsUseStoreKit1, context.project.evidence.storeKit2Uses.isEmpty {
+                return [context.pass()]
+            }
             let switches = context.project.evidence.sources.storeKitSwitches
             let question = plugins.isEmpty
                 ? "Which StoreKit API does the code call: StoreKit 1 (`SKProductsRequest`), StoreKit 2 (`Product.products(for:)`) or both?"
