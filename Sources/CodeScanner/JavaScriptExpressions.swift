@@ -43,6 +43,8 @@ extension SourceScanner {
             // @revenuecat/purchases-capacitor
             EntryPoint(receivers: [["Purchases"]], name: "getProducts", label: "productIdentifiers", api: "Purchases.getProducts({ productIdentifiers })", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
             EntryPoint(receivers: [["Purchases"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.getOfferings", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
+            // A purchase of a product written out: `purchaseStoreProduct({ product: { productIdentifier } })`.
+            EntryPoint(receivers: [["Purchases"]], name: "purchaseStoreProduct", label: "product.productIdentifier", api: "Purchases.purchaseStoreProduct({ product: { productIdentifier } })", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
             // cordova-plugin-purchase, a global (`CdvPurchase.store`, or `store` in a file that names
             // `CdvPurchase`): `store.register({ id, type, platform })`
             EntryPoint(receivers: [["CdvPurchase", "store"]], name: "register", label: "id", api: "store.register({ id })", anyReceiverIfImported: "cordova-plugin-purchase"),

@@ -257,6 +257,10 @@ extension SourceScanner.Resolver {
             cursor.advance()
             if token.isLiteral { return [literalItem(token, context)] }
             return interpolation(token, context)
+        case .number where context.language == .javaScript && !token.text.isEmpty && token.text.allSatisfy { $0 >= "0" && $0 <= "9" }:
+            // `'com.x.coins' + 250`, `pay(250)` into such a sum: JavaScript writes the number's digits.
+            cursor.advance()
+            return [literalItem(token, context)]
         case .punctuation where token.text == "[":
             // `[String]()`, `[String: String]()`: an empty collection.
             var k = cursor.position + 1

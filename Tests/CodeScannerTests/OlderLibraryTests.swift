@@ -78,3 +78,34 @@ struct UnreadLibraryTests {
         #expect(scan.importedLibraries == ["RevenueCat"])
     }
 }
+
+@Suite("JavaScript shapes from untuned apps")
+struct UntunedJavaScriptTests {
+    /// JavaScript turns a number into its digits in a sum with a string.
+    @Test func aNumberIntoAStringSum() {
+        let files = [("src/Shop.js", #"""
+        import { NativeModules } from 'react-native';
+        const { InAppUtils } = NativeModules;
+        export default class Shop {
+          pay = (credit) => {
+            const products = ['com.acme.shop.' + credit];
+            InAppUtils.loadProducts(products, () => {});
+          }
+          buy100() { this.pay('100') }
+          buy250() { this.pay(250) }
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["src/Shop.js:5 com.acme.shop.100", "src/Shop.js:5 com.acme.shop.250"])
+    }
+
+    /// Capacitor's RevenueCat plugin buying a product written out by its ID.
+    @Test func revenueCatCapacitorPurchaseOfAWrittenProduct() {
+        let files = [("src/iap.js", #"""
+        import { Purchases } from '@revenuecat/purchases-capacitor';
+        export async function buyPack() {
+          await Purchases.purchaseStoreProduct({ product: { productIdentifier: 'com.acme.app.pack10' } });
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["src/iap.js:3 com.acme.app.pack10"])
+    }
+}
