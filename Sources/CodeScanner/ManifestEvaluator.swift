@@ -216,7 +216,12 @@ struct ManifestEvaluator {
     mutating func constant(_ path: [String], scope: Scope, owners: [String]) -> Value {
         guard let name = path.last else { return .unknown }
         if path.count == 1, let bound = scope[name] { return bound }
-        guard let declaration = find(path, owners: owners, function: false) else { return .unknown }
+        guard let declaration = find(path, owners: owners, function: false) else {
+            // `App.target.name`: a property of a value the manifest builds (`.target(name: …)`),
+            // which is the argument of that label.
+            guard path.count >= 2, case .call = constant(Array(path.dropLast()), scope: scope, owners: owners) else { return .unknown }
+            return constant(Array(path.dropLast()), scope: scope, owners: owners).argument(name) ?? .unknown
+        }
         let key = (declaration.owners + [declaration.name]).joined(separator: ".") + "@" + declaration.file
         if let done = cache[key] { return done }
         guard depth < Self.maxDepth, budget > 0 else { return .unknown }

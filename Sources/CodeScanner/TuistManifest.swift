@@ -40,9 +40,19 @@ public struct TuistManifest: Sendable {
         public var settings = Settings()
     }
 
+    /// A scheme the manifest declares: what Tuist writes as an `.xcscheme`.
+    public struct Scheme: Sendable {
+        public var name: Text
+        /// The target its Run action launches: `runAction(executable:)`, else the build action's first target.
+        public var runs: String?
+        /// `runAction(options: .options(storeKitConfigurationPath: …))`.
+        public var storeKitConfiguration: Path?
+    }
+
     public var name: Text?
     public var settings = Settings()
     public var targets: [Target] = []
+    public var schemes: [Scheme] = []
 
     /// Reads `manifest` with the helper files it may use (each path and text).
     public static func read(manifest: (path: String, text: String), helpers: [(path: String, text: String)]) -> TuistManifest? {
@@ -61,6 +71,9 @@ public struct TuistManifest: Sendable {
         result.settings = settings(project.argument("settings"))
         if case .array(let items)? = project.argument("targets") {
             result.targets = items.compactMap(target)
+        }
+        if case .array(let items)? = project.argument("schemes") {
+            result.schemes = items.compactMap(scheme)
         }
         return result
     }
@@ -176,6 +189,32 @@ public struct TuistManifest: Sendable {
         target.entitlements = path(value.argument("entitlements"))
         target.settings = settings(value.argument("settings"))
         return target
+    }
+
+    /// `.scheme(name:, buildAction: .buildAction(targets: […]), runAction: .runAction(executable:, options:))`.
+    static func scheme(_ value: ManifestEvaluator.Value) -> Scheme? {
+        guard case .call(let callee, _) = value, callee == "scheme" || callee == "Scheme" || callee.hasSuffix(".scheme") || callee == "Scheme.init",
+              let name = text(value.argument("name")) else { return nil }
+        var scheme = Scheme(name: name)
+        let run = value.argument("runAction")
+        scheme.runs = targetName(run?.argument("executable"))
+        if scheme.runs == nil, case .array(let targets)? = value.argument("buildAction")?.argument("targets") {
+            scheme.runs = targets.lazy.compactMap { targetName($0) }.first
+        }
+        scheme.storeKitConfiguration = path(run?.argument("options")?.argument("storeKitConfigurationPath"))
+        return scheme
+    }
+
+    /// `"App"`, `.target("App")`, `.target(name: "App")`, `.project(path:, target: "App")`, and a
+    /// target value itself (`.target(App.target.name)` where `App.target` is `.target(name: …)`).
+    static func targetName(_ value: ManifestEvaluator.Value?, depth: Int = 0) -> String? {
+        switch value {
+        case .text(let text, _)?: return text
+        case .call(_, let arguments)? where depth < 4:
+            let chosen = arguments.first { $0.label == "target" || $0.label == "name" } ?? arguments.first { $0.label == nil }
+            return chosen?.value.text ?? targetName(chosen?.value, depth: depth + 1)
+        default: return nil
+        }
     }
 
     static func platform(_ value: ManifestEvaluator.Value?) -> String? {

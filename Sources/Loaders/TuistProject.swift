@@ -120,6 +120,9 @@ public enum TuistProject {
                 configurations: levels, defaultConfigurationName: project.defaultConfigurationName, hasInAppPurchaseCapability: nil,
                 developmentTeamAttribute: nil, linksStoreKit: false, storeKitReferenceLocation: nil, sourceFiles: []))
         }
+        project.manifestSchemes = manifest.schemes.map { scheme in
+            XcodeProject.ManifestScheme(name: scheme.name.value, runs: scheme.runs, storeKitConfiguration: scheme.storeKitConfiguration.map(resolved))
+        }
         project.loadConfigurationFiles()
         return project
     }

@@ -150,6 +150,16 @@ public struct XcodeProject: Sendable {
         return memberPaths.contains { member in wanted == member || wanted.hasPrefix(member + "/") }
     }
 
+    /// A scheme a generator's manifest declares (Tuist's `schemes:`), which the generated project
+    /// would hold as an `.xcscheme`: its name, the target it runs, its StoreKit configuration file.
+    public struct ManifestScheme: Sendable {
+        public var name: String
+        public var runs: String?
+        public var storeKitConfiguration: String?
+    }
+
+    public var manifestSchemes: [ManifestScheme] = []
+
     /// The tool whose manifest this project was read from ("XcodeGen", "Tuist"), when it was not
     /// read from a `project.pbxproj`: the repository does not commit the generated project.
     public var generator: String?

@@ -197,6 +197,35 @@ struct GeneratedProjectTests {
         #expect(project.settings(target: app, configuration: "Release").value("PRODUCT_BUNDLE_IDENTIFIER") == nil)
     }
 
+    /// Tuist writes the schemes the manifest declares: the one that runs the app says which of two
+    /// app targets is the app, and which StoreKit file a run from Xcode serves.
+    @Test func aTuistSchemeGivesTheTargetAndTheStoreKitFile() throws {
+        let fixture = Self.tuistApp()
+        fixture.write("Projects/App/Project.swift", """
+            import ProjectDescription
+            enum App { static let target = Target.target(name: "Kettle", destinations: .iOS, product: .app, bundleId: "com.kettleworks.kettle") }
+            let project = Project(name: "Kettle", targets: [
+                App.target,
+                .target(name: "KettleMac", destinations: .macOS, product: .app, bundleId: "com.kettleworks.kettle.mac"),
+            ], schemes: [
+                .scheme(
+                    name: "Kettle",
+                    buildAction: .buildAction(targets: [.target(App.target.name)]),
+                    runAction: .runAction(options: .options(storeKitConfigurationPath: "Store/Kettle.storekit"))
+                ),
+            ])
+
+            """)
+        fixture.writeStoreKit("Projects/App/Store/Kettle.storekit", products: [("com.kettleworks.kettle.tea", "Consumable")])
+        let project = try XcodeProject.load(path: fixture.folder + "/Projects/App/Project.swift")
+        #expect(project.manifestSchemes.map(\.name) == ["Kettle"])
+        #expect(project.manifestSchemes.first?.runs == "Kettle")
+        let (descriptor, _) = try ProjectShapeTests.initAndCheck(fixture)
+        #expect(descriptor.contains("target: Kettle   # the manifest's scheme `Kettle` runs it"), "\(descriptor)")
+        #expect(descriptor.contains("Kettle.storekit   # the manifest's scheme `Kettle` runs it (`storeKitConfigurationPath`)"), "\(descriptor)")
+        #expect(descriptor.contains("environment: xcode"), "\(descriptor)")
+    }
+
     /// Manifests written to make a reader loop, recurse or blow up: refused or cut short, quickly
     /// enough for a test, with no crash.
     @Test func hostileManifestsEndWithoutACrash() throws {

@@ -39,6 +39,12 @@ public struct ProjectSurvey: Sendable {
     /// How a Flutter, React Native, Capacitor or Cordova app in the folder is launched besides
     /// Xcode's Run (`flutter run`): such a launch does not apply the scheme's StoreKit file.
     public var frameworkLaunch: String?
+    /// The generator manifest's scheme the target and StoreKit file come from (Tuist's), when no
+    /// `.xcscheme` is committed.
+    public var manifestScheme: String?
+    /// The chosen scheme (an `.xcscheme` or the manifest's) names a StoreKit configuration file:
+    /// Xcode's Run serves it (``storeKit``, or ``missingStoreKitReference`` when it is not there).
+    public var schemeRunsStoreKit = false
     /// Where ``bundleID`` comes from when it is not the chosen target's build setting (an Expo config).
     public var bundleIDReason: String?
     public var teamID: String?
@@ -203,6 +209,7 @@ public struct ProjectSurvey: Sendable {
             runConfiguration = first.scheme.runConfiguration?.value
             archiveConfiguration = first.scheme.archiveConfiguration?.value
             if let reference = first.scheme.storeKitConfiguration {
+                schemeRunsStoreKit = true
                 let candidates = first.scheme.candidatePaths(for: reference.value)
                 if let package = XcodeScheme.packageCheckout(of: reference.value) {
                     missingStoreKitReference = reference.value
@@ -215,6 +222,19 @@ public struct ProjectSurvey: Sendable {
                         reason: "the scheme `\(name(first.path))` runs it, though its reference differs from the file's name in letter case")
                 } else {
                     missingStoreKitReference = reference.value
+                }
+            }
+        } else if let (declared, target) = Self.manifestScheme(of: project, mains: mains) {
+            // A generator's scheme (Tuist's `schemes:`): the project it writes is not committed.
+            chosenTarget = target
+            self.target = Choice(value: target.name, reason: "the manifest's scheme `\(declared.name)` runs it")
+            manifestScheme = declared.name
+            if let file = declared.storeKitConfiguration {
+                schemeRunsStoreKit = true
+                if FileSystem.exists(file) {
+                    storeKit = Choice(value: Self.relative(file, to: directory), reason: "the manifest's scheme `\(declared.name)` runs it (`storeKitConfigurationPath`)")
+                } else {
+                    missingStoreKitReference = Self.relative(file, to: directory)
                 }
             }
         } else {
@@ -298,6 +318,16 @@ public struct ProjectSurvey: Sendable {
         entitlements = file(running, XcodeProject.SettingKey.codeSignEntitlements)
         let shippingEntitlements = file(shipping, XcodeProject.SettingKey.codeSignEntitlements)
         if shippingEntitlements != entitlements { archiveEntitlements = shippingEntitlements }
+    }
+
+    /// The manifest's scheme that runs a main app target: the one named after the project, else
+    /// the first; with the target it runs.
+    static func manifestScheme(of project: XcodeProject, mains: [XcodeProject.Target]) -> (XcodeProject.ManifestScheme, XcodeProject.Target)? {
+        let running = project.manifestSchemes.compactMap { scheme -> (XcodeProject.ManifestScheme, XcodeProject.Target)? in
+            guard let name = scheme.runs, let target = mains.first(where: { $0.name == name }) else { return nil }
+            return (scheme, target)
+        }
+        return running.first { $0.0.name == project.name } ?? running.first
     }
 
     /// The framework's own launch command, from the app's manifest: `pubspec.yaml` (Flutter), or

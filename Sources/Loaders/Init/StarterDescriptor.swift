@@ -40,7 +40,7 @@ public enum StarterDescriptor {
         }
         // The scheme's reference decides what Xcode's Run serves, even when it leads nowhere useful.
         // A framework app launched with its own command asks the sandbox: xcode only if you use Xcode's Run.
-        let schemeFile = (survey.storeKit != nil || survey.missingStoreKitReference != nil) && survey.scheme != nil
+        let schemeFile = survey.schemeRunsStoreKit
         let servesStoreKit = schemeFile && survey.frameworkLaunch == nil
         let environmentNote = servesStoreKit
             ? "\n# (xcode: the scheme runs a StoreKit configuration file; set sandbox if you test against the sandbox)"
