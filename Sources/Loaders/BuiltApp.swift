@@ -301,7 +301,8 @@ extension Project {
     }
 
     /// What the build that runs in this environment says where the project is silent; once,
-    /// after the builds are loaded. Its shipped lists' IDs are requests. The profile embedded in
+    /// after the builds are loaded. Its shipped lists' IDs are requests, its minimum OS the
+    /// deployment target. The profile embedded in
     /// an `.ipa` or `.app` is the one that signs what runs (an archive's is not: the upload or
     /// the export signs again), so when the project names none it is the project's profile, and
     /// it was installed where the build was signed (with a descriptor: without one, the signing
@@ -311,6 +312,11 @@ extension Project {
         for list in running.bundledProductIDLists {
             requests += list.ids
             evidence.sources.secrets += list.secrets
+        }
+        // The OS the build was made for is the deployment target that counts; an archive's is
+        // what the upload carries.
+        if hasDescriptor, app.deploymentTarget == nil, let minimumOS = running.minimumOS {
+            app.deploymentTarget = minimumOS
         }
         if hasDescriptor, running.kind != .archive, let profile = running.profile, !signing.profile.isStated {
             EvidenceLoader.adoptProfile(profile, into: &self)

@@ -388,7 +388,8 @@ public enum EvidenceLoader {
         project[keyPath: slot] = fileFact
     }
 
-    static func deploymentTargetKey(_ platform: Platform) -> String {
+    /// The build setting that holds `platform`'s deployment target.
+    public static func deploymentTargetKey(_ platform: Platform) -> String {
         switch platform {
         case .ios, .ipados: return "IPHONEOS_DEPLOYMENT_TARGET"
         case .macos: return "MACOSX_DEPLOYMENT_TARGET"

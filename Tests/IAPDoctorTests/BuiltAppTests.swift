@@ -396,4 +396,51 @@ struct BuildCommandTests {
         #expect(!questions.contains { $0.contains("Which provisioning profile") }, "\(questions)")
     }
 
+    /// The `MinimumOSVersion` of the build that runs answers the deployment-target item where the
+    /// descriptor is silent, once: `deployment-target-too-low` at the build's Info.plist, with the
+    /// build-setting fix, and no second finding from the build rule.
+    @Test func theRunningBuildsMinimumOSIsTheDeploymentTarget() throws {
+        func osItem(minimumOS: String, development: Bool) throws -> (status: String?, findings: [[String: Any]], questions: [String]) {
+            let folder = try makeScratchFolder("ipa-minimum-os")
+            defer { removeScratch(folder) }
+            var fixture = BuiltAppFixture()
+            fixture.development = development
+            fixture.minimumOS = minimumOS
+            _ = try fixture.writeIPA(in: folder)
+            try """
+                version: 1
+                environment: testflight
+                checked_at: 2026-07-01T00:00:00Z
+                app:
+                  bundle_id: com.acme.coins
+                  storekit_api: storekit2
+                  build: Coins.ipa
+                """.write(toFile: folder + "/project.yaml", atomically: true, encoding: .utf8)
+            let checked = try runIAPDoctor(["check", folder + "/project.yaml", "--format", "json"])
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(checked.output.utf8)) as? [String: Any], "\(checked.errors)")
+            let findings = (report["findings"] as? [[String: Any]] ?? []).filter {
+                ["deployment-target-too-low", "build-minimum-os-too-low"].contains($0["rule"] as? String)
+            }
+            let items = report["checklist"] as? [[String: Any]] ?? []
+            let item = items.first { $0["id"] as? String == "os-version" }
+            let profileItem = items.first { $0["id"] as? String == "provisioning-profile" }
+            let questions = (profileItem?["questions"] as? [[String: Any]] ?? []).compactMap { $0["question"] as? String }
+            return (item?["status"] as? String, findings, questions)
+        }
+        let low = try osItem(minimumOS: "14.0", development: false)
+        #expect(low.status == "fail")
+        #expect(low.findings.map { $0["rule"] as? String } == ["deployment-target-too-low"], "\(low.findings)")
+        let message = try #require(low.findings.first?["message"] as? String)
+        #expect(message == "the build's `MinimumOSVersion` is iOS 14.0, but StoreKit 2's `Product.products(for:)` needs iOS 15.0; on older systems the app requests no products")
+        #expect((low.findings.first?["file"] as? String)?.hasSuffix("Coins.ipa/Payload/Coins.app/Info.plist") == true, "\(low.findings)")
+        #expect((low.findings.first?["help"] as? String)?.contains("`IPHONEOS_DEPLOYMENT_TARGET`") == true)
+        #expect(try osItem(minimumOS: "16.0", development: false).status == "pass")
+        // A development export does not run in TestFlight: it answers neither item, and the
+        // profile question says why.
+        let development = try osItem(minimumOS: "16.0", development: true)
+        #expect(development.status == "unknown")
+        #expect(development.questions.contains {
+            $0.hasSuffix("`Coins.ipa` is exported with a development profile, so it is not that build.")
+        }, "\(development.questions)")
+    }
 }

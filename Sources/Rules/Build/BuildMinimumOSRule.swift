@@ -16,9 +16,14 @@ struct BuildMinimumOSRule: Rule {
         var outcomes: [Outcome] = []
         for built in context.project.builtApps {
             guard let minimumOS = built.minimumOS else { continue }
+            // Adopted as the project's deployment target: `deployment-target-too-low` judges it.
+            if context.project.app.deploymentTarget?.location == minimumOS.location { continue }
             let platform = built.platform ?? context.project.app.platform?.value ?? .ios
             let needed = platform.storeKit2Minimum
-            guard compareVersions(minimumOS.value, needed) < 0 else {
+            let uses = context.project.evidence.storeKit2Uses
+            // Every scanned StoreKit 2 use behind an availability check never runs on older systems.
+            let guarded = !uses.isEmpty && uses.allSatisfy { DeploymentTargetRule.isChecked($0, on: platform, minimum: needed) }
+            guard compareVersions(minimumOS.value, needed) < 0, !guarded else {
                 outcomes.append(context.pass())
                 continue
             }

@@ -42,11 +42,17 @@ struct DeploymentTargetRule: Rule {
         let minimum = platform.storeKit2Minimum
         guard compareVersions(target.value, minimum) < 0 else { return [context.pass()] }
         let uses = context.project.evidence.storeKit2Uses
+        // Read from the build that runs: the fix is in the build settings that made it.
+        let fromBuild = target.source == .build
+        let subject = fromBuild ? "the build's `MinimumOSVersion` is" : "the deployment target is"
+        let raise = fromBuild
+            ? "raise the deployment target to \(minimum) in the build settings the build is made with (`\(EvidenceLoader.deploymentTargetKey(platform))`)"
+            : "raise the deployment target to \(minimum) (`deployment_target: \"\(minimum)\"`)"
         guard !uses.isEmpty else {
             return [context.fail(context.finding(
-                "the deployment target is \(platform.displayName) \(target.value), but StoreKit 2's `Product.products(for:)` needs \(platform.displayName) \(minimum); on older systems the app requests no products",
+                "\(subject) \(platform.displayName) \(target.value), but StoreKit 2's `Product.products(for:)` needs \(platform.displayName) \(minimum); on older systems the app requests no products",
                 at: target.location,
-                help: "raise the deployment target to \(minimum) (`deployment_target: \"\(minimum)\"`), or add a StoreKit 1 path (`SKProductsRequest`) for older systems and set `storekit_api: both`"))]
+                help: "\(raise), or add a StoreKit 1 path (`SKProductsRequest`) for older systems and set `storekit_api: both`"))]
         }
         let unchecked = uses.filter { !Self.isChecked($0, on: platform, minimum: minimum) }
         // Every use sits behind an availability check: older systems never reach StoreKit 2.
@@ -67,9 +73,9 @@ struct DeploymentTargetRule: Rule {
         }
         let count = unchecked.count == 1 ? "1 StoreKit 2 use runs" : "\(unchecked.count) StoreKit 2 uses run"
         return [context.fail(context.finding(
-            "the deployment target is \(platform.displayName) \(target.value), but StoreKit 2 needs \(platform.displayName) \(minimum), and \(count) on older systems too: there the app requests no products",
+            "\(subject) \(platform.displayName) \(target.value), but StoreKit 2 needs \(platform.displayName) \(minimum), and \(count) on older systems too: there the app requests no products",
             at: target.location,
-            help: "raise the deployment target to \(minimum) (`deployment_target: \"\(minimum)\"`), or put each StoreKit 2 use inside `\(check) { … }` (or mark its function `@available(\(platform.availabilityName) \(minimum), *)`)",
+            help: "\(raise), or put each StoreKit 2 use inside `\(check) { … }` (or mark its function `@available(\(platform.availabilityName) \(minimum), *)`)",
             notes: notes, related: related))]
     }
 

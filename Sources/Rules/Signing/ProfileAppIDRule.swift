@@ -11,9 +11,7 @@ struct ProfileAppIDRule: Rule {
         let project = context.project
         let profile = project.signing.profile
         guard profile.isStated else {
-            return [context.unknown(
-                "Which provisioning profile signs the failing build (its App ID, creation and expiry dates)?",
-                key: .signingProfile)]
+            return [context.unknown(Self.profileQuestion(project), key: .signingProfile)]
         }
         guard let profileAppID = profile.appID else {
             return [context.unknown(
@@ -39,5 +37,18 @@ struct ProfileAppIDRule: Rule {
             "the provisioning profile is for App ID `\(profileAppID.value)`, but the app's bundle ID is `\(bundle)`",
             at: profileAppID.location,
             help: "create or download a profile for the App ID `\(team).\(bundle)` (automatic signing does this), sign with it, and update `signing.profile`"))]
+    }
+
+    /// Which profile to ask for; a given `.ipa` whose profile is for another environment is not
+    /// the build that runs here, and the question says so.
+    static func profileQuestion(_ project: Project) -> String {
+        let environment = project.effectiveEnvironment
+        if project.runningBuild == nil,
+            let given = project.builtApps.first(where: { $0.kind == .ipa && $0.profile?.type != nil }), let type = given.profile?.type {
+            let kind = type == .appStore ? "an App Store" : type == .adHoc ? "an ad hoc" : type == .enterprise ? "an enterprise" : "a development"
+            return "Which provisioning profile signs the build that runs in \(environment.rawValue) (its App ID, creation and expiry dates)? "
+                + "`\(Paths.fileName(of: given.path))` is exported with \(kind) profile, so it is not that build."
+        }
+        return "Which provisioning profile signs the failing build (its App ID, creation and expiry dates)?"
     }
 }
