@@ -40,6 +40,44 @@ import Testing
         #expect(survey.teamID == "Q7XK2L9M3N")
     }
 
+    /// A bundle ID in a `const` chosen by a variant flag: the production build's branch, with
+    /// the other named; a flag that names no variant leaves the bundle ID a question.
+    @Test(arguments: [
+        ("const isDevVariant = variant === 'dev';\nconst iosBundle = isDevVariant ? 'com.acme.coins.dev' : 'com.acme.coins';", "com.acme.coins",
+         "the production build's value: `isDevVariant` is false there; otherwise the app is `com.acme.coins.dev`"),
+        ("const IS_PRODUCTION = process.env.APP_ENV === 'production';\nconst iosBundle = IS_PRODUCTION ? \"com.acme.coins\" : \"com.acme.coins.beta\";", "com.acme.coins",
+         "the production build's value: `IS_PRODUCTION` is true there; otherwise the app is `com.acme.coins.beta`"),
+        ("const iosBundle = useAlternate ? 'com.acme.coins.b' : 'com.acme.coins';", nil, nil),
+    ] as [(String, String?, String?)])
+    func anAppConfigBundleIDChosenByAVariant(declarations: String, bundleID: String?, caveat: String?) {
+        let fixture = ProjectFixture()
+        fixture.write("app.config.ts", """
+            \(declarations)
+            export default ({ config }) => ({
+              name: isDevVariant ? "Coins Dev" : "Coins",
+              ios: {
+                bundleIdentifier: iosBundle,
+              },
+            });
+            """)
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == bundleID)
+        if let caveat { #expect(survey.bundleIDReason?.contains(caveat) == true, "\(survey.bundleIDReason ?? "")") }
+        #expect(survey.projectName == (bundleID == nil ? nil : "Coins"))
+    }
+
+    /// Capacitor's `appName` and Cordova's `<name>` name the app.
+    @Test func aCapacitorOrCordovaAppIsNamedByItsConfig() {
+        let capacitor = ProjectFixture()
+        capacitor.write("capacitor.config.ts", "const config = { appId: 'com.acme.coins', appName: 'Coins', webDir: 'dist' };\nexport default config;\n")
+        #expect(ProjectSurvey.survey(directory: capacitor.folder).projectName == "Coins")
+        let cordova = ProjectFixture()
+        cordova.write("config.xml", "<?xml version='1.0'?>\n<widget id=\"com.acme.coins\" version=\"1.0.0\">\n  <name>Coin Jar</name>\n</widget>\n")
+        let survey = ProjectSurvey.survey(directory: cordova.folder)
+        #expect(survey.projectName == "Coin Jar")
+        #expect(survey.bundleID == "com.acme.coins")
+    }
+
     /// A library's repository whose app is one folder down (`example-expo/`): its config is read
     /// there, and said to be.
     @Test func anExpoAppOneFolderDown() {

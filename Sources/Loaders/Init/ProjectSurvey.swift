@@ -133,11 +133,12 @@ public struct ProjectSurvey: Sendable {
                 survey.platform = .ios
                 survey.bundleID = expo.bundleID
                 survey.bundleIDReason = expo.bundleIDSource.map { source in
-                    "\(source)" + (expo.bundleIDFromEnvironment.map { "; used when `\($0)` is not set" } ?? "")
+                    "\(source)" + (expo.bundleIDCaveat.map { "; \($0)" } ?? "")
                         + "; " + expo.nativeProject
                 }
                 survey.teamID = expo.teamID
                 survey.teamReason = expo.teamSource
+                if survey.projectName == nil { survey.projectName = expo.appName }
             } else if let dotNet = DotNetConfig.read(directory: directory, files: files) {
                 // Unity, .NET MAUI and Xamarin write their Xcode project when they build.
                 survey.platform = .ios

@@ -11,9 +11,11 @@ struct ScriptAppConfig {
     var bundleIDSource: String?
     var teamID: String?
     var teamSource: String?
-    /// Set when the value is a fallback after an environment variable
-    /// (`process.env.BUNDLE_ID ?? "com.acme.app"`): the build may use another.
-    var bundleIDFromEnvironment: String?
+    /// What could make the build use another value: an environment variable it falls back
+    /// after (`process.env.BUNDLE_ID ?? "com.acme.app"`), a variant flag.
+    var bundleIDCaveat: String?
+    /// The app's name: `expo.name`, Capacitor's `appName`, Cordova's `<name>`.
+    var appName: String?
     /// The command that writes the Xcode project the app has not committed.
     var nativeProject = "no ios/ folder: `npx expo prebuild` writes the Xcode project"
 
@@ -42,6 +44,7 @@ struct ScriptAppConfig {
         guard let bytes = try? FileSystem.readBytes(path, maxBytes: 1 << 20) else { return nil }
         if file.hasSuffix(".json") {
             guard let root = try? JSONDocument.parse(bytes: bytes, file: path).root else { return nil }
+            config.appName = (root["expo"] ?? root)["name"]?.string
             let ios = (root["expo"] ?? root)["ios"]
             if let value = ios?["bundleIdentifier"]?.string {
                 config.bundleID = value
@@ -53,10 +56,11 @@ struct ScriptAppConfig {
             }
         } else {
             let text = String(decoding: bytes, as: UTF8.self)
-            if let (value, fromEnvironment) = literal(after: "bundleIdentifier", in: text) {
+            config.appName = literal(after: "name", in: text)?.value
+            if let (value, caveat) = literal(after: "bundleIdentifier", in: text) {
                 config.bundleID = value
                 config.bundleIDSource = "`ios.bundleIdentifier` in \(folder)\(file)"
-                config.bundleIDFromEnvironment = fromEnvironment
+                config.bundleIDCaveat = caveat
             }
             if let (team, _) = literal(after: "appleTeamId", in: text) {
                 config.teamID = team
@@ -80,24 +84,57 @@ struct ScriptAppConfig {
         return config
     }
 
-    /// The string literal written as `key: 'value'` in a config script; with
-    /// `process.env.NAME ?? 'value'` (or `||`), the variable's name too.
-    static func literal(after key: String, in text: String) -> (value: String, environment: String?)? {
+    /// The string literal written as `key: 'value'` in a config script, and what else could
+    /// change it: with `process.env.NAME ?? 'value'` (or `||`), "used when `NAME` is not set";
+    /// with a name, the `const`/`let` that gives it; with `flag ? 'a' : 'b'`, the branch a
+    /// production build takes when the flag names a development or production variant.
+    static func literal(after key: String, in text: String) -> (value: String, caveat: String?)? {
         guard let keyRange = text.range(of: key + ":") ?? text.range(of: "\"\(key)\":") else { return nil }
-        var rest = text[keyRange.upperBound...].prefix(200)
-        var environment: String?
-        rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        return expression(text[keyRange.upperBound...], in: text, depth: 0)
+    }
+
+    /// The value of the expression that starts `rest`, as `literal(after:in:)` reads it.
+    static func expression(_ start: Substring, in text: String, depth: Int) -> (value: String, caveat: String?)? {
+        var rest = start.prefix(300).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
         if rest.hasPrefix("process.env.") {
             let name = rest.dropFirst("process.env.".count).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            environment = String(name)
             rest = rest.dropFirst("process.env.".count + name.count).drop { $0 == " " }
-            guard rest.hasPrefix("??") || rest.hasPrefix("||") else { return nil }
-            rest = rest.dropFirst(2).drop { $0 == " " }
+            guard rest.hasPrefix("??") || rest.hasPrefix("||"), let value = quoted(rest.dropFirst(2)) else { return nil }
+            return (value, "used when `\(name)` is not set")
         }
+        if let value = quoted(rest) { return (value, nil) }
+        let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
+        guard !name.isEmpty, name.first?.isNumber == false else { return nil }
+        let after = rest.dropFirst(name.count).drop { $0 == " " }
+        // `flag ? 'a' : 'b'`: the condition is one name (or a negated one).
+        if after.hasPrefix("?"), !after.hasPrefix("??") {
+            let then = after.dropFirst().drop { $0 == " " || $0 == "\n" }
+            guard let first = quoted(then) else { return nil }
+            let afterFirst = then.dropFirst(first.count + 2).drop { $0 == " " || $0 == "\n" }
+            guard afterFirst.hasPrefix(":"), let second = quoted(afterFirst.dropFirst()) else { return nil }
+            let flag = name.lowercased()
+            let development = ["dev", "debug", "staging", "preview", "beta", "test", "sandbox"].contains { flag.contains($0) }
+            let production = ["prod", "release", "store"].contains { flag.contains($0) }
+            guard development != production else { return nil }
+            let (chosen, other) = production ? (first, second) : (second, first)
+            return (chosen, "the production build's value: `\(name)` \(production ? "is true" : "is false") there; otherwise the app is `\(other)`")
+        }
+        // A name: the `const`/`let`/`var` in the same file that gives it, once.
+        guard depth == 0, after.first.map({ $0 == "," || $0 == "\n" || $0 == "}" || $0 == " " }) ?? true else { return nil }
+        for keyword in ["const ", "let ", "var "] {
+            guard let declaration = text.range(of: keyword + name + " =") ?? text.range(of: keyword + name + "=") else { continue }
+            return expression(text[declaration.upperBound...], in: text, depth: depth + 1)
+        }
+        return nil
+    }
+
+    /// The string in quotes that starts `text` (after spaces), without a `${…}` substitution.
+    static func quoted(_ text: Substring) -> String? {
+        let rest = text.drop { $0 == " " || $0 == "\t" }
         guard let quote = rest.first, quote == "'" || quote == "\"" || quote == "`" else { return nil }
         let value = rest.dropFirst().prefix { $0 != quote && $0 != "\n" && $0 != "$" }
         guard rest.dropFirst(value.count + 1).first == quote, !value.isEmpty else { return nil }
-        return (String(value), environment)
+        return String(value)
     }
 
     /// A Capacitor app (`appId` in `capacitor.config.json`/`.ts`) or a Cordova app (`<widget id>`
@@ -109,13 +146,17 @@ struct ScriptAppConfig {
         for file in capacitorFiles where top.contains(file) {
             guard let bytes = try? FileSystem.readBytes(directory + "/" + file, maxBytes: 1 << 20) else { continue }
             let value: String?
+            var config = ScriptAppConfig()
             if file.hasSuffix(".json") {
-                value = (try? JSONDocument.parse(bytes: bytes, file: file).root)?["appId"]?.string
+                let root = try? JSONDocument.parse(bytes: bytes, file: file).root
+                value = root?["appId"]?.string
+                config.appName = root?["appName"]?.string
             } else {
-                value = literal(after: "appId", in: String(decoding: bytes, as: UTF8.self))?.value
+                let text = String(decoding: bytes, as: UTF8.self)
+                value = literal(after: "appId", in: text)?.value
+                config.appName = literal(after: "appName", in: text)?.value
             }
             guard let value else { continue }
-            var config = ScriptAppConfig()
             config.bundleID = value
             config.bundleIDSource = "`appId` in \(folder)\(file)"
             config.nativeProject = "no ios/ folder: `npx cap add ios` writes the Xcode project"
@@ -133,6 +174,10 @@ struct ScriptAppConfig {
             }
             guard let value = attribute("ios-CFBundleIdentifier") ?? attribute("id") else { return nil }
             var config = ScriptAppConfig()
+            if let name = text.range(of: "<name>"), let end = text[name.upperBound...].range(of: "</name>") {
+                let inner = text[name.upperBound..<end.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+                config.appName = inner.isEmpty || inner.contains("<") || inner.count > 100 ? nil : inner
+            }
             config.bundleID = value
             config.bundleIDSource = "the widget's `\(attribute("ios-CFBundleIdentifier") != nil ? "ios-CFBundleIdentifier" : "id")` in \(folder)config.xml"
             config.nativeProject = "`cordova platform add ios` writes the Xcode project"
