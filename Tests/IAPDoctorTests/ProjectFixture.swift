@@ -14,7 +14,7 @@ final class ProjectFixture {
         var baseConfiguration: [String: String] = [:]
     }
 
-    private let files = FixtureFolder("fixture")
+    let files = FixtureFolder("fixture")
     var folder: String { files.folder }
     let projectName: String
     var targets: [Target] = []
