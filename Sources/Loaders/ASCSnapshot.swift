@@ -145,6 +145,8 @@ public struct ASCSnapshot: Sendable {
     /// A request the snapshot's maker could not complete (`meta.iapdoctor.unavailable`), or an
     /// error response saved in a folder.
     public struct FailedRequest: Sendable {
+        /// The request as sent (`GET /v1/apps?…`), or where its answer was saved ("the request
+        /// saved as `errors.json`"): ``shownRequest`` is how a message writes it.
         public var request: String
         public var status: Int?
         public var code: String?
@@ -152,6 +154,9 @@ public struct ASCSnapshot: Sendable {
         public var detail: String?
         /// The entry, or its `code` when it has one.
         public var location: SourceLocation
+
+        /// The request in a message: code when it is the request itself, else as described.
+        public var shownRequest: String { request.hasPrefix("the request saved as") ? request : "`\(request)`" }
 
         public var isAgreementLapse: Bool { code == "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED" }
 

@@ -12,7 +12,7 @@ struct ASCAgreementLapsedRule: Rule {
         guard let facts = context.project.ascSnapshot else { return [] }
         guard let lapse = facts.agreementLapse else { return [context.pass()] }
         return [context.fail(context.finding(
-            "App Store Connect refused `\(lapse.request)` with `FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`: a required agreement is missing or has expired, so no In-App Purchase of this team loads",
+            "App Store Connect refused \(lapse.shownRequest) with `FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`: a required agreement is missing or has expired, so no In-App Purchase of this team loads",
             at: lapse.location,
             help: "the Account Holder signs in to App Store Connect → Business (or developer.apple.com → Account) and accepts the updated agreement; then pull the snapshot again",
             notes: ["every request of the team fails until then, so the snapshot holds no other facts"]))]

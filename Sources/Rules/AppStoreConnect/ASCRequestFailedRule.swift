@@ -15,7 +15,7 @@ struct ASCRequestFailedRule: Rule {
         for failed in facts.snapshot.unavailable where !failed.isAgreementLapse {
             let area = ASCRequestArea(request: failed.request)
             var finding = context.finding(
-                "App Store Connect did not answer `\(failed.request)` (\(failed.summary)), so \(area.whatItLeavesOpen) is unknown",
+                "App Store Connect did not answer \(failed.shownRequest) (\(failed.summary)), so \(area.whatItLeavesOpen) is unknown",
                 at: failed.location,
                 help: area.help(status: failed.status, snapshot: failed.location.file),
                 notes: ["facts behind a failed request are neither passed nor failed; the descriptor's typed values are used where there are some"])
@@ -24,7 +24,7 @@ struct ASCRequestFailedRule: Rule {
             // Typed facts answer what the request would have; otherwise the item stays open.
             guard !area.isAnswered(in: context.project) else { continue }
             outcomes.append(context.unknown(
-                "\(area.question) (App Store Connect did not answer `\(failed.request)`: \(failed.summary))",
+                "\(area.question) (App Store Connect did not answer \(failed.shownRequest): \(failed.summary))",
                 key: area.key, item: area.item))
         }
         return outcomes
