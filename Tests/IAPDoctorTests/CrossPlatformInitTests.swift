@@ -130,6 +130,25 @@ extension CrossPlatformInitTests {
 }
 
 extension CrossPlatformInitTests {
+    /// Settings saved in Unity's binary serialization are not read, and the questions say so
+    /// rather than that the settings lack a bundle ID.
+    @Test func aUnityProjectWithBinarySettingsSaysItCannotReadThem() throws {
+        let fixture = ProjectFixture()
+        fixture.write("Assets/Scripts/Store.cs", "using UnityEngine.Purchasing;\n")
+        try FileManager.default.createDirectory(atPath: fixture.folder + "/ProjectSettings", withIntermediateDirectories: true)
+        // A binary asset: a header of big-endian sizes, then the type tree; `iPhone` and a bundle
+        // ID may appear in it, but not as `key: value` lines.
+        let binary: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 22, 0, 0, 0, 0] + Array("2022.3.10f1\0iPhone\0com.acme.coins\0".utf8)
+        try Data(binary).write(to: URL(fileURLWithPath: fixture.folder + "/ProjectSettings/ProjectSettings.asset"))
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == nil)
+        let question = survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier] ?? ""
+        #expect(question.hasPrefix("ProjectSettings/ProjectSettings.asset is in Unity's binary serialization, which iapdoctor does not read"), "\(question)")
+        #expect(survey.unresolved[XcodeProject.SettingKey.developmentTeam]?.contains("binary serialization") == true)
+    }
+}
+
+extension CrossPlatformInitTests {
     @Test func aUnityProjectTakesItsIdentityFromItsSettings() {
         let fixture = ProjectFixture()
         fixture.write("ProjectSettings/ProjectSettings.asset", """

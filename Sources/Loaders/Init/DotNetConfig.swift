@@ -104,8 +104,16 @@ struct DotNetConfig {
     static func unity(directory: String) -> DotNetConfig? {
         let path = directory + "/ProjectSettings/ProjectSettings.asset"
         guard let bytes = try? FileSystem.readBytes(path, maxBytes: 4 << 20) else { return nil }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         var config = DotNetConfig(note: "Unity writes the Xcode project when it builds for iOS")
+        // Text serialization starts `%YAML 1.1`; the binary one is Unity's own format.
+        guard bytes.starts(with: Array("%YAML".utf8)) else {
+            let binary = "ProjectSettings/ProjectSettings.asset is in Unity's binary serialization, which iapdoctor does not read"
+                + " (Edit → Project Settings → Editor → Asset Serialization → Force Text writes it as text)"
+            config.bundleIDQuestion = binary + ": which bundle ID does Player Settings → iOS → Other Settings → Bundle Identifier give?"
+            config.teamQuestion = binary + ": which Signing Team ID does Player Settings → iOS give?"
+            return config
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         var otherPlatforms: [String] = []
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
