@@ -200,6 +200,22 @@ struct AnswerTests {
         #expect(fixed.first?.sentence == "Fix item 8 first: [1] `coin` is not a full product ID (Store.swift:4:9); write `com.acme.coins.coin`")
     }
 
+    /// The device's questions come last even when they span more items: what the app requests
+    /// decides which products there are to test.
+    @Test func theDevicesQuestionsComeLast() {
+        func entry(_ id: ChecklistID, _ keys: [String]) -> Diagnosis.ChecklistEntry {
+            Diagnosis.ChecklistEntry(
+                item: Checklist.item(id.rawValue)!, status: .unknown, findings: [],
+                questions: keys.map { Diagnosis.Question(question: "Q \($0)?", key: $0, productID: nil) }, reasons: [])
+        }
+        let steps = Diagnosis.nextSteps(checklist: [
+            entry(.fullProductId, ["requests"]),
+            entry(.appReinstalled, ["testing.app_reinstalled"]), entry(.deviceNotJailbroken, ["testing.jailbroken"]),
+            entry(.sandboxAccount, ["testing.sandbox_account"]), entry(.bankDetails, ["developer_account.banking"]),
+        ], findings: [], bundleID: "com.acme.coins", hasSnapshot: false)
+        #expect(steps.map(\.source) == [.business, .project, .testDevice])
+    }
+
     @Test func itemListsJoinRuns() {
         #expect(Diagnosis.NextStep.itemList([10]) == "item 10")
         #expect(Diagnosis.NextStep.itemList([1, 2, 4, 9, 13, 14, 15, 16, 17, 22]) == "items 1, 2, 4, 9, 13–17, 22")

@@ -132,7 +132,8 @@ extension Diagnosis {
     }
 
     /// The failing items first, with the first error's fix; then the open questions of
-    /// `checklist` grouped by where their answers live, the place that answers most items first.
+    /// `checklist` grouped by where their answers live, the place that answers most items first
+    /// and the test device's last.
     /// `bundleID` (the archived configuration's) goes into the pull's command; without it the
     /// project's step, which asks for it, comes before App Store Connect's, and no command is
     /// printed with a placeholder. `hasSnapshot` says a snapshot was given (what it leaves open
@@ -154,8 +155,13 @@ extension Diagnosis {
         }
         var ordered = AnswerSource.allCases.compactMap { steps[$0] }
         for index in ordered.indices { ordered[index].action = action(for: ordered[index], bundleID: bundleID, hasSnapshot: hasSnapshot) }
-        // Stable: among places that answer as many items, the order of ``AnswerSource``.
-        ordered = ordered.enumerated().sorted { ($0.element.items.count, $1.offset) > ($1.element.items.count, $0.offset) }.map(\.element)
+        // The place that answers most items first; the device's questions last, as they matter only
+        // once the products and their setup are known. Stable: among places that answer as many
+        // items, the order of ``AnswerSource``.
+        ordered = ordered.enumerated().sorted {
+            ($0.element.source == .testDevice ? 0 : 1, $0.element.items.count, $1.offset)
+                > ($1.element.source == .testDevice ? 0 : 1, $1.element.items.count, $0.offset)
+        }.map(\.element)
         if bundleID == nil, let pull = ordered.firstIndex(where: { $0.source == .ascPull }),
            let own = ordered.firstIndex(where: { $0.source == .project }), own > pull {
             ordered.insert(ordered.remove(at: own), at: pull)
