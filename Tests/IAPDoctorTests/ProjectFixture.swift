@@ -12,6 +12,8 @@ final class ProjectFixture {
         var settings: [String: [String: String]]
         /// Base `.xcconfig` (relative to the folder) per configuration.
         var baseConfiguration: [String: String] = [:]
+        /// Its Compile Sources (relative to the folder).
+        var sourceFiles: [String] = []
     }
 
     let files = FixtureFolder("fixture")
@@ -81,7 +83,20 @@ final class ProjectFixture {
             let id = targetID(target.name)
             targetIDs.append(id)
             let list = configurationList("target:" + target.name, target.settings, target.baseConfiguration)
-            objects.append("\(id) = {isa = PBXNativeTarget; buildConfigurationList = \(list); buildPhases = (); name = \"\(target.name)\"; productName = \"\(target.name)\"; productType = \"\(target.productType)\"; };")
+            var phases: [String] = []
+            if !target.sourceFiles.isEmpty {
+                let buildFiles = target.sourceFiles.map { path in
+                    let reference = Self.identifier("source:" + path)
+                    objects.append("\(reference) = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = \"\(path)\"; sourceTree = SOURCE_ROOT; };")
+                    let buildFile = Self.identifier("build:\(target.name):" + path)
+                    objects.append("\(buildFile) = {isa = PBXBuildFile; fileRef = \(reference); };")
+                    return buildFile
+                }
+                let phase = Self.identifier("sources:" + target.name)
+                objects.append("\(phase) = {isa = PBXSourcesBuildPhase; files = (\(buildFiles.joined(separator: ", "))); };")
+                phases.append(phase)
+            }
+            objects.append("\(id) = {isa = PBXNativeTarget; buildConfigurationList = \(list); buildPhases = (\(phases.joined(separator: ", "))); name = \"\(target.name)\"; productName = \"\(target.name)\"; productType = \"\(target.productType)\"; };")
         }
         let projectList = configurationList("project", projectSettings, projectBaseConfiguration)
         let rootID = Self.identifier("project")

@@ -207,6 +207,28 @@ struct ProjectShapeTests {
         #expect(!check.output.contains("`?`"))
     }
 
+    /// An iOS app and a macOS helper app, no scheme: the one whose own source files buy
+    /// something is the app, and the descriptor says why.
+    @Test func theAppTargetThatSellsIsTheApp() throws {
+        let fixture = Self.birdhouse()
+        fixture.targets[2].sourceFiles = ["App/Store.swift"]
+        fixture.targets.append(.init(name: "Birdhouse Helper", settings: [
+            "Debug": ["SDKROOT": "macosx", "PRODUCT_BUNDLE_IDENTIFIER": "com.birdhouseapps.helper"],
+            "Release": ["SDKROOT": "macosx", "PRODUCT_BUNDLE_IDENTIFIER": "com.birdhouseapps.helper"]], sourceFiles: ["Helper/main.swift"]))
+        fixture.write("Helper/main.swift", "import AppKit\nNSApplication.shared.run()\n")
+        fixture.writeProject()
+        let (descriptor, check) = try Self.initAndCheck(fixture)
+        #expect(descriptor.contains("target: Birdhouse   # the only application target whose source files use In-App Purchase (`Birdhouse Helper` do not)")
+            || descriptor.contains("the only application target whose source files use In-App Purchase (`Birdhouse Helper` does not)"), "\(descriptor)")
+        #expect(descriptor.contains("bundle_id: com.birdhouseapps.birdhouse"), "\(descriptor)")
+        #expect(!check.output.contains("Which target is the app?"), "\(check.output)")
+        // When both sell, it stays a question.
+        fixture.targets[3].sourceFiles.append("App/Store.swift")
+        fixture.writeProject()
+        let (both, _) = try Self.initAndCheck(fixture)
+        #expect(both.contains("# target:   # which application target is the app?"), "\(both)")
+    }
+
     @Test func theSchemesStoreKitFileIsTheOneUsed() throws {
         let fixture = Self.birdhouse()
         fixture.writeStoreKit("App/Unused.storekit", products: [("com.birdhouseapps.birdhouse.other", "Consumable")])

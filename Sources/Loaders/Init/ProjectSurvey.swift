@@ -168,6 +168,15 @@ public struct ProjectSurvey: Sendable {
         return survey
     }
 
+    /// Whether the target's own source files (its Compile Sources, up to a bound) import a
+    /// purchase library or request a product.
+    static func sourcesUsePurchases(_ target: XcodeProject.Target, in project: XcodeProject) -> Bool {
+        let files = target.sourceFiles.prefix(4000).map { Paths.resolve($0.value, relativeTo: project.projectDirectory) }
+        guard !files.isEmpty else { return false }
+        let scan = SourceScanner.scan(paths: Array(files), baseDirectory: "")
+        return scan.mentionsInAppPurchase || !scan.requests.isEmpty
+    }
+
     mutating func chooseSchemeAndTarget(project: XcodeProject, projectPath: String, directory: String, workspaces: [String] = []) {
         // The project's shared schemes, then those of the workspaces that open it (CocoaPods and
         // Flutter apps are opened through one, and some keep their schemes there).
@@ -244,9 +253,20 @@ public struct ProjectSurvey: Sendable {
                 chosenTarget = only
                 target = Choice(value: only.name, reason: reason)
             case .ambiguous(let candidates, _), .unknownName(_, let candidates):
+                let apps = mains.isEmpty ? project.applicationTargets : mains
+                // One app target whose own source files buy something is the app; the others
+                // (a macOS helper, a companion app) sell nothing.
+                let selling = apps.filter { Self.sourcesUsePurchases($0, in: project) }
+                if apps.count > 1, selling.count == 1, let only = selling.first {
+                    chosenTarget = only
+                    let others = apps.filter { $0.id != only.id }.map { "`\($0.name)`" }
+                    target = Choice(
+                        value: only.name,
+                        reason: "the only application target whose source files use In-App Purchase (\(others.joined(separator: ", ")) \(others.count == 1 ? "does" : "do") not)")
+                    break
+                }
                 targetQuestion = candidates
                 // What every candidate shares is known whichever is the app.
-                let apps = mains.isEmpty ? project.applicationTargets : mains
                 let shipping = apps.map { project.settings(target: $0, configuration: "Release") }
                 let teams = Set(shipping.map { $0.value(XcodeProject.SettingKey.developmentTeam)?.value ?? "" })
                 if apps.count > 1, teams.count == 1, let team = teams.first, !team.isEmpty, BuildSettings.isResolved(team) {
