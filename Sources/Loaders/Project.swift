@@ -72,13 +72,21 @@ public struct Project: Sendable {
         guard sources.sourcesKey != nil, sources.filesScanned > 0, sources.importedLibraries.isEmpty, sources.unreadLibraries.isEmpty, !sources.mentionsStoreKit,
             sources.unresolved.isEmpty, sources.subscriptionGroups.isEmpty, requests.isEmpty, products.isEmpty, subscriptionGroups.isEmpty,
             catalogs.isEmpty, catalogPackages.isEmpty, storeKitFiles.isEmpty, app.productIDLists.isEmpty, app.storeKitAPI == nil,
-            evidence.schemeUsesStoreKit == nil, evidence.linksStoreKit != true, evidence.hasInAppPurchaseCapability?.value != true
+            evidence.schemeUsesStoreKit == nil
         else { return nil }
-        let files = sources.filesScanned == 1
-            ? "the scanned source file imports neither StoreKit nor a purchase library and requests"
-            : "the \(sources.filesScanned) scanned source files import neither StoreKit nor a purchase library and request"
-        let reviews = sources.importsStoreKitForReviews ? "; StoreKit is imported only to ask for App Store reviews" : ""
-        return "nothing in the project uses In-App Purchase yet (\(files) no product\(reviews); no product is listed)"
+        // StoreKit imported for reviews is not a purchase library; a StoreKit link or the
+        // capability with no code that uses them sells nothing either (an old project keeps the
+        // capability on after the purchases are gone), and is said.
+        let one = sources.filesScanned == 1
+        let subject = one ? "the scanned source file" : "the \(sources.filesScanned) scanned source files"
+        let files = sources.importsStoreKitForReviews
+            ? "\(subject) \(one ? "uses" : "use") StoreKit only to ask for App Store reviews, \(one ? "imports" : "import") no purchase library and \(one ? "requests" : "request")"
+            : "\(subject) \(one ? "imports" : "import") neither StoreKit nor a purchase library and \(one ? "requests" : "request")"
+        var unused: [String] = []
+        if evidence.hasInAppPurchaseCapability?.value == true { unused.append("the target's In-App Purchase capability is on") }
+        if evidence.linksStoreKit == true { unused.append("the target links StoreKit") }
+        let but = unused.isEmpty ? "" : "; \(unused.joined(separator: " and ")), but no code uses it"
+        return "nothing in the project uses In-App Purchase yet (\(files) no product; no product is listed\(but))"
     }
 
     /// Products with a stated ID, by ID (the first one wins; duplicates are a finding of their own).
