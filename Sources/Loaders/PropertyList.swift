@@ -77,14 +77,20 @@ public enum PropertyList {
     /// profile's CMS container) starts after that many lines of it.
     public static func parse(bytes: [UInt8], file: String, what: String, lineOffset: Int = 0) throws(InputProblem) -> PlistValue {
         if bytes.starts(with: Array("bplist".utf8)) { return try binary(bytes, file: file, what: what) }
+        // White space before `<?xml` is not XML, but Apple's parser skips it and Xcode builds
+        // such a file: so is it read here, its lines still counted.
+        let leading = bytes.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let skipped = leading.isEmpty || bytes.count == leading.count ? 0 : leading.count
+        let skippedLines = leading.prefix(skipped).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         let root: XMLNode
         do {
-            root = try XMLReader.parse(bytes: bytes, file: file)
+            root = try XMLReader.parse(bytes: skipped == 0 ? bytes : Array(bytes[skipped...]), file: file)
         } catch {
             throw malformed(
                 "the \(what) is not valid XML: \(error.message)", help: "fix the XML at this position, or open and save the file in Xcode",
-                at: SourceLocation(file: file, line: error.position.line, column: error.position.column))
+                at: SourceLocation(file: file, line: error.position.line + lineOffset + skippedLines, column: error.position.column))
         }
+        let lineOffset = lineOffset + skippedLines
         guard root.name == "plist", let top = root.children.first else {
             throw malformed(
                 "the \(what) is not a property list: its root element is `<\(root.name)>`, expected `<plist>`",

@@ -98,4 +98,20 @@ struct BinaryPropertyListTests {
         #expect(try Self.refusal(Self.list(objects: [[0xD1, 1, 1], [0x10, 3]])).contains("key is not a string"))
         #expect(try Self.refusal(Array("bplist00".utf8) + [0xD1]).contains("too short"))
     }
+
+    /// White space before `<?xml` (Apple's parser skips it, and Xcode builds the file) is read,
+    /// with the lines after it where they are.
+    @Test func whiteSpaceBeforeTheXMLDeclarationIsSkipped() throws {
+        let text = "\n  \n<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict>\n<key>CFBundleIdentifier</key>\n<string>com.acme.coins</string>\n</dict></plist>\n"
+        let value = try PropertyList.parse(bytes: Array(text.utf8), file: "Info.plist", what: "Info.plist")
+        guard case .string(let id, let location)? = value["CFBundleIdentifier"] else {
+            Issue.record("no CFBundleIdentifier in \(Self.shape(value))")
+            return
+        }
+        #expect(id == "com.acme.coins")
+        #expect(location.line == 6)
+        // A later fault is still named at its own line.
+        let broken = "\n\n<?xml version=\"1.0\"?>\n<plist><dict><key>a</key></plist>\n"
+        #expect(throws: InputProblem.self) { try PropertyList.parse(bytes: Array(broken.utf8), file: "Info.plist", what: "Info.plist") }
+    }
 }
