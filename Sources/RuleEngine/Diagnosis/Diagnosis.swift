@@ -20,7 +20,13 @@ public struct Diagnosis: Sendable {
         public var productID: String?
 
         /// The question and the key that answers it, as every text format asks it: "… Set `key`.".
-        public var sentence: String { key.isEmpty ? question : "\(question) Set `\(key)`." }
+        public var sentence: String {
+            guard !key.isEmpty else { return question }
+            // A question that ends in a statement ("…; there it requests no products") ends it first.
+            let end = question.last == ")" ? question.dropLast().last : question.last
+            let ended = end.map { ".?!".contains($0) } ?? true
+            return "\(question)\(ended ? "" : ".") Set `\(key)`."
+        }
     }
 
     public struct ChecklistEntry: Sendable {

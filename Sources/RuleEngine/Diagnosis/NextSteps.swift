@@ -162,9 +162,17 @@ extension Diagnosis {
             ($0.element.source == .testDevice ? 0 : 1, $0.element.items.count, $1.offset)
                 > ($1.element.source == .testDevice ? 0 : 1, $1.element.items.count, $0.offset)
         }.map(\.element)
-        if bundleID == nil, let pull = ordered.firstIndex(where: { $0.source == .ascPull }),
-           let own = ordered.firstIndex(where: { $0.source == .project }), own > pull {
-            ordered.insert(ordered.remove(at: own), at: pull)
+        // The project's step leads App Store Connect's when it decides what to pull: the app
+        // target (whose bundle ID the pull needs), or the product IDs the code requests (without
+        // them no product can be judged).
+        let decidesThePull: Set<String> = [DescriptorKey.appTarget.rawValue, DescriptorKey.appXcodeproj.rawValue, DescriptorKey.appScheme.rawValue]
+        if let own = ordered.firstIndex(where: { $0.source == .project }) {
+            let keys = Set(ordered[own].keys)
+            let asksTarget = bundleID == nil && !keys.isDisjoint(with: decidesThePull)
+            let asksRequests = keys.contains(DescriptorKey.requests.rawValue)
+            if asksTarget || asksRequests, let pull = ordered.firstIndex(where: { $0.source == .ascPull }), own > pull {
+                ordered.insert(ordered.remove(at: own), at: pull)
+            }
         }
         if let fix = fixStep(checklist: checklist, findings: findings) { ordered.insert(fix, at: 0) }
         return ordered

@@ -2336,8 +2336,8 @@ enum BuiltinRulesYAML {
   title: the scheme serves products from a StoreKit configuration file
   rationale: With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
   help: "set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file"
-  environments: [sandbox, testflight, review, production]
-  not_applicable: in the xcode environment the file is what you test
+  environments: [sandbox]
+  not_applicable: "only a run from Xcode uses the scheme's StoreKit configuration: in the xcode environment the file is what you test, and TestFlight, App Review and App Store builds never use it"
   examples:
     triggering:
       - |
@@ -9692,19 +9692,13 @@ S 1 2333 9 2333 120 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
 S 0 2334 3 2334 15 12
 environments
-L 4 2334 17 2334 58
+L 1 2334 17 2334 26
 S 0 2334 18 2334 25 7
 sandbox
-S 0 2334 27 2334 37 10
-testflight
-S 0 2334 39 2334 45 6
-review
-S 0 2334 47 2334 57 10
-production
 S 0 2335 3 2335 17 14
 not_applicable
-S 0 2335 19 2335 69 50
-in the xcode environment the file is what you test
+S 1 2335 19 2335 197 176
+only a run from Xcode uses the scheme's StoreKit configuration: in the xcode environment the file is what you test, and TestFlight, App Review and App Store builds never use it
 S 0 2336 3 2336 11 8
 examples
 M 2 2337 5 2344 110

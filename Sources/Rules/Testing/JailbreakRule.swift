@@ -8,6 +8,13 @@ struct JailbreakRule: Rule {
     let id = RuleID.jailbrokenDevice.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
+        // A Mac has no jailbreak; nor does the Simulator, which runs on one.
+        if context.project.app.platform?.value == .macos {
+            return [context.notApplicable("a Mac app runs on a Mac, which has no jailbreak")]
+        }
+        if context.project.testing.device?.value == .simulator {
+            return [context.notApplicable("the Simulator runs on the Mac, which has no jailbreak")]
+        }
         guard let jailbroken = context.project.testing.jailbroken else {
             return [context.unknown("Is the test device free of a jailbreak?", key: .testingJailbroken)]
         }

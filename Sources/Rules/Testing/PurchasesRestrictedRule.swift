@@ -22,7 +22,7 @@ struct PurchasesRestrictedRule: Rule {
             }
             guard let asked else { return [context.pass()] }
             return [context.unknown(
-                "Does Screen Time allow In-App Purchases on the test device (Settings → Screen Time → Content & Privacy Restrictions → iTunes & App Store Purchases → In-app Purchases)? \(Self.capitalized(asked)); with them off the answer is false, and code that returns there requests no products",
+                "Does Screen Time allow In-App Purchases on the test device (Settings → Screen Time → Content & Privacy Restrictions → iTunes & App Store Purchases → In-app Purchases)? \(Self.capitalized(asked)); with them off the answer is false, and code that returns there requests no products.",
                 key: .testingInAppPurchasesAllowed)]
         }
         guard !allowed.value else { return [context.pass()] }
