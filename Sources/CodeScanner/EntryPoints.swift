@@ -550,7 +550,7 @@ extension SourceScanner.Summarizer {
         guard SourceScanner.namesSecret(name), index < tokens.count, tokens[index].kind == .string,
               let value = stringValue(tokens[index]), SourceScanner.looksLikeSharedSecret(value)
         else { return }
-        summary.secrets.append(SecretSighting(location: location(index), name: name))
+        summary.secrets.append(SecretSighting(location: location(index), name: name, value: value))
     }
 
     /// Tokens as written, spaces where the source has them, shortened to 80 characters.

@@ -72,7 +72,7 @@ extension SourceScanner.Summarizer {
             else { continue }
             let location = location(index + 2)
             guard !summary.secrets.contains(where: { $0.location == location }) else { continue }
-            summary.secrets.append(SecretSighting(location: location, name: key))
+            summary.secrets.append(SecretSighting(location: location, name: key, value: value))
         }
     }
 }

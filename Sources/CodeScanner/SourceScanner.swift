@@ -126,16 +126,21 @@ public struct SubscriptionGroupReference: Sendable, Hashable {
 
 /// A value that looks like an App Store shared secret (32 hexadecimal digits) under a name that
 /// says secret. The value itself is never kept.
-public struct SecretSighting: Sendable, Hashable {
+public struct SecretSighting: Sendable, Hashable, CustomStringConvertible {
     /// Where the value is written.
     public var location: CodeLocation
     /// The key, constant or argument label it is written under (`SharedSecret`, `sharedSecret:`).
     public var name: String
+    /// The value, for reporters to mask where they quote its line; never printed.
+    public var value: String
 
-    public init(location: CodeLocation, name: String) {
+    public init(location: CodeLocation, name: String, value: String) {
         self.location = location
         self.name = name
+        self.value = value
     }
+
+    public var description: String { "\(name) at \(location): <secret>" }
 }
 
 /// Something the scan could not read. `missing` roots are typos in `app.sources`.

@@ -246,7 +246,7 @@ public enum ProductIDList {
             switch node.kind {
             case .string(let text):
                 if let key, SourceScanner.namesSharedSecret(key), ProductIDList.looksLikeSharedSecret(text) {
-                    secrets.append(SourceEvidence.Secret(location: node.location, name: key))
+                    secrets.append(SourceEvidence.Secret(location: node.location, name: key, value: text))
                 }
             case .array(let elements):
                 for element in elements { findSecrets(element, key: key, depth: depth + 1) }

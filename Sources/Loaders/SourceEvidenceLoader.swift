@@ -79,7 +79,7 @@ extension EvidenceLoader {
             evidence.unresolved.append(note)
         }
         evidence.subscriptionGroups = scan.subscriptionGroups.map { Fact($0.groupID, at: location($0.location), source: .code) }
-        evidence.secrets += scan.secrets.map { SourceEvidence.Secret(location: location($0.location), name: $0.name) }
+        evidence.secrets += scan.secrets.map { SourceEvidence.Secret(location: location($0.location), name: $0.name, value: $0.value) }
         // Library configuration files in the scanned folders (MKStoreKit's) are product ID lists.
         let named = Set(project.app.productIDLists.map { Paths.resolve($0.value, relativeTo: project.baseDirectory) })
         for file in scan.libraryConfigurationFiles where !named.contains(file) {

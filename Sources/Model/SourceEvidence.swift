@@ -28,14 +28,19 @@ public struct SourceEvidence: Sendable {
 
     /// A value shaped like an App Store shared secret under a name that says secret. Only where it
     /// is: the value is never kept.
-    public struct Secret: Sendable, Hashable {
+    public struct Secret: Sendable, Hashable, CustomStringConvertible {
         public var location: SourceLocation
         public var name: String
+        /// The value, for reporters to mask where they quote its line; never printed.
+        public var value: String
 
-        public init(location: SourceLocation, name: String) {
+        public init(location: SourceLocation, name: String, value: String) {
             self.location = location
             self.name = name
+            self.value = value
         }
+
+        public var description: String { "\(name) at \(location): <secret>" }
     }
 
     /// Whether `app.sources` was given and scanned, and where the descriptor says so.

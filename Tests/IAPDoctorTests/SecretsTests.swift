@@ -101,4 +101,21 @@ struct SecretsTests {
         // Half a secret on a line (one split over lines) is not quoted at all.
         #expect(secret.maskedSourceLine(#"  "key": "s3cr3t-value-"#) == nil)
     }
+
+    /// A committed shared secret is reported at its value, its line quoted with the value masked,
+    /// and no format prints it.
+    @Test func aCommittedSharedSecretIsAtItsLineAndMaskedEverywhere() throws {
+        let fixture = FixtureFolder("shared-secret")
+        let value = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+        fixture.write("src/subscriptions.ts", "export const CONFIG = {\n  APPLE_SHARED_SECRET: \"\(value)\",\n};\n")
+        fixture.write("project.yaml", "version: 1\napp:\n  bundle_id: com.acme.coins\n  sources: [src]\n")
+        let text = try runIAPDoctor(["check", fixture.folder + "/project.yaml"]).output
+        #expect(text.contains("src/subscriptions.ts:2:24"), "\(text)")
+        #expect(text.contains("2 |   APPLE_SHARED_SECRET: \"[masked: 32 characters]\","), "\(text)")
+        for format in ["text", "json", "sarif", "junit", "github", "xcode", "gitlab", "checkstyle", "markdown", "html"] {
+            let output = try runIAPDoctor(["check", fixture.folder + "/project.yaml", "--format", format]).output
+            #expect(!output.contains(value), "\(format) prints the secret")
+            #expect(!output.contains(String(value.prefix(12))), "\(format) prints part of the secret")
+        }
+    }
 }

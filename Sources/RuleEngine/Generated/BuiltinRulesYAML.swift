@@ -698,7 +698,7 @@ enum BuiltinRulesYAML {
   context_only: true
   since: 0.1.0
   title: an App Store shared secret is committed with the project
-  rationale: The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. A value of its shape (32 hexadecimal digits) is reported by its use, not its shape alone, under a name that says shared secret (`sharedSecret`, `IAP_SECRET`), as the `password` of a `verifyReceipt` body, or passed as a `sharedSecret:` or `password` value. Another hex string under a name with `secret` in it (an encryption key for the app's own settings) is not reported. iapdoctor reports where it is (file and line) and never prints any part of the value.
+  rationale: The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. A value of its shape (32 hexadecimal digits) is reported by its use, not its shape alone, under a name that says shared secret (`sharedSecret`, `IAP_SECRET`), as the `password` of a `verifyReceipt` body, or passed as a `sharedSecret:` or `password` value. Another hex string under a name with `secret` in it (an encryption key for the app's own settings) is not reported. iapdoctor reports where it is (file, line and column); where an output quotes the line, the value is masked, and no part of it is ever printed.
   help: remove the secret from the repository and the app, validate receipts on your server (or with StoreKit 2's signed transactions), and regenerate the secret in App Store Connect
   examples:
     triggering:
@@ -5087,8 +5087,8 @@ S 0 695 10 695 66 56
 an App Store shared secret is committed with the project
 S 0 696 3 696 12 9
 rationale
-S 0 696 14 696 670 656
-The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. A value of its shape (32 hexadecimal digits) is reported by its use, not its shape alone, under a name that says shared secret (`sharedSecret`, `IAP_SECRET`), as the `password` of a `verifyReceipt` body, or passed as a `sharedSecret:` or `password` value. Another hex string under a name with `secret` in it (an encryption key for the app's own settings) is not reported. iapdoctor reports where it is (file and line) and never prints any part of the value.
+S 0 696 14 696 728 714
+The App-Specific Shared Secret validates receipts for the app with Apple's `verifyReceipt` endpoint; committed in a configuration file or in code (and shipped in the app bundle), anyone can read it. A value of its shape (32 hexadecimal digits) is reported by its use, not its shape alone, under a name that says shared secret (`sharedSecret`, `IAP_SECRET`), as the `password` of a `verifyReceipt` body, or passed as a `sharedSecret:` or `password` value. Another hex string under a name with `secret` in it (an encryption key for the app's own settings) is not reported. iapdoctor reports where it is (file, line and column); where an output quotes the line, the value is masked, and no part of it is ever printed.
 S 0 697 3 697 7 4
 help
 S 0 697 9 697 183 174
