@@ -66,6 +66,19 @@ import Testing
         #expect(survey.projectName == (bundleID == nil ? nil : "Coins"))
     }
 
+    /// `app.json` and a config script together: what the script sets wins, the rest comes from
+    /// `app.json`.
+    @Test func anAppJSONAndAConfigScriptTogether() {
+        let fixture = ProjectFixture()
+        fixture.write("app.json", #"{ "expo": { "name": "Coins", "ios": { "supportsTablet": false, "appleTeamId": "Q7XK2L9M3N" } } }"#)
+        fixture.write("app.config.js", "export default ({ config }) => ({ ...config, ios: { ...config.ios, bundleIdentifier: 'com.acme.coins' } });\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == "com.acme.coins")
+        #expect(survey.bundleIDReason?.hasPrefix("`ios.bundleIdentifier` in app.config.js") == true, "\(survey.bundleIDReason ?? "")")
+        #expect(survey.teamID == "Q7XK2L9M3N")
+        #expect(survey.projectName == "Coins")
+    }
+
     /// Capacitor's `appName` and Cordova's `<name>` name the app.
     @Test func aCapacitorOrCordovaAppIsNamedByItsConfig() {
         let capacitor = ProjectFixture()

@@ -38,34 +38,18 @@ struct ScriptAppConfig {
 
     static func read(directory: String, files: [String], shownAs folder: String = "") -> ScriptAppConfig? {
         let top = Set(files.filter { !$0.contains("/") })
-        guard let file = configFiles.first(where: top.contains) else { return nil }
+        let present = configFiles.filter(top.contains)
+        guard !present.isEmpty else { return nil }
+        // A config script gets `app.json`'s config and returns what applies: what it sets wins,
+        // what it leaves out comes from `app.json`.
         var config = ScriptAppConfig()
-        let path = directory + "/" + file
-        guard let bytes = try? FileSystem.readBytes(path, maxBytes: 1 << 20) else { return nil }
-        if file.hasSuffix(".json") {
-            guard let root = try? JSONDocument.parse(bytes: bytes, file: path).root else { return nil }
-            config.appName = (root["expo"] ?? root)["name"]?.string
-            let ios = (root["expo"] ?? root)["ios"]
-            if let value = ios?["bundleIdentifier"]?.string {
-                config.bundleID = value
-                config.bundleIDSource = "`expo.ios.bundleIdentifier` in \(folder)\(file)"
+        for file in present.sorted(by: { ($0.hasSuffix(".json") ? 1 : 0) < ($1.hasSuffix(".json") ? 1 : 0) }) {
+            guard let read = readOne(directory + "/" + file, shownAs: folder + file) else { continue }
+            if config.bundleID == nil, read.bundleID != nil {
+                (config.bundleID, config.bundleIDSource, config.bundleIDCaveat) = (read.bundleID, read.bundleIDSource, read.bundleIDCaveat)
             }
-            if let team = ios?["appleTeamId"]?.string {
-                config.teamID = team
-                config.teamSource = "`expo.ios.appleTeamId` in \(folder)\(file)"
-            }
-        } else {
-            let text = String(decoding: bytes, as: UTF8.self)
-            config.appName = literal(after: "name", in: text)?.value
-            if let (value, caveat) = literal(after: "bundleIdentifier", in: text) {
-                config.bundleID = value
-                config.bundleIDSource = "`ios.bundleIdentifier` in \(folder)\(file)"
-                config.bundleIDCaveat = caveat
-            }
-            if let (team, _) = literal(after: "appleTeamId", in: text) {
-                config.teamID = team
-                config.teamSource = "`ios.appleTeamId` in \(folder)\(file)"
-            }
+            if config.teamID == nil, read.teamID != nil { (config.teamID, config.teamSource) = (read.teamID, read.teamSource) }
+            if config.appName == nil { config.appName = read.appName }
         }
         if config.teamID == nil, top.contains("eas.json"),
            let easBytes = try? FileSystem.readBytes(directory + "/eas.json", maxBytes: 1 << 20),
@@ -81,6 +65,38 @@ struct ScriptAppConfig {
             }
         }
         guard config.bundleID != nil || config.teamID != nil else { return nil }
+        return config
+    }
+
+    /// What one config file says.
+    static func readOne(_ path: String, shownAs file: String) -> ScriptAppConfig? {
+        guard let bytes = try? FileSystem.readBytes(path, maxBytes: 1 << 20) else { return nil }
+        var config = ScriptAppConfig()
+        if file.hasSuffix(".json") {
+            guard let root = try? JSONDocument.parse(bytes: bytes, file: path).root else { return nil }
+            config.appName = (root["expo"] ?? root)["name"]?.string
+            let ios = (root["expo"] ?? root)["ios"]
+            if let value = ios?["bundleIdentifier"]?.string {
+                config.bundleID = value
+                config.bundleIDSource = "`expo.ios.bundleIdentifier` in \(file)"
+            }
+            if let team = ios?["appleTeamId"]?.string {
+                config.teamID = team
+                config.teamSource = "`expo.ios.appleTeamId` in \(file)"
+            }
+        } else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            config.appName = literal(after: "name", in: text)?.value
+            if let (value, caveat) = literal(after: "bundleIdentifier", in: text) {
+                config.bundleID = value
+                config.bundleIDSource = "`ios.bundleIdentifier` in \(file)"
+                config.bundleIDCaveat = caveat
+            }
+            if let (team, _) = literal(after: "appleTeamId", in: text) {
+                config.teamID = team
+                config.teamSource = "`ios.appleTeamId` in \(file)"
+            }
+        }
         return config
     }
 
