@@ -482,6 +482,14 @@ extension SourceScanner.Summarizer {
     /// Whether `name(…)`, its parentheses closing at `close`, declares a Dart or JavaScript
     /// function rather than calls one: those look like calls until what follows them.
     func isScriptDeclaration(name: Int, close: Int) -> Bool {
+        if language == .cSharp {
+            // `Task<bool> PurchaseAsync(string id) {`, `=> …`, or an interface's `…(string id);`: a
+            // type before the name (a call has `.`, `(`, `=`, `await`, `return`… there).
+            if isPunctuation(close + 1, "{") || isOperator(close + 1, "=>") { return true }
+            let keywords: Set<String> = ["await", "return", "new", "throw", "yield", "in", "is", "as", "case", "else", "when", "not", "and", "or"]
+            if name > 0, tokens[name - 1].kind == .identifier, !keywords.contains(text(name - 1)) { return true }
+            return isOperator(name - 1, ">") || isOperator(name - 1, "?") || isPunctuation(name - 1, "]")
+        }
         guard language == .dart || language == .javaScript else { return false }
         if isPunctuation(close + 1, "{") || isOperator(close + 1, "=>") || isWord(close + 1, "async") || isWord(close + 1, "sync") || isWord(name - 1, "function") {
             return true

@@ -40,6 +40,29 @@ struct CSharpValueFlowTests {
         ])
     }
 
+    /// An app's own method named like the plugin's (`PurchaseAsync(string productId)`) is a
+    /// declaration, not a request; the plugin call inside it, given a constant, is.
+    @Test func aMethodNamedLikeThePluginsIsNoCall() {
+        let files = [
+            ("Services/Store.cs", #"""
+            using Plugin.InAppBilling;
+            public interface IStore { Task<bool> PurchaseAsync(string productId); }
+            public class Store : IStore
+            {
+                public async Task<bool> PurchaseAsync(string productId)
+                {
+                    var purchase = await CrossInAppBilling.Current.PurchaseAsync(productId, ItemType.InAppPurchase);
+                    return purchase != null;
+                }
+                public Task<bool> BuyGold() => PurchaseAsync("com.acme.coins.gold");
+            }
+            """#),
+        ]
+        let scan = SourceScanner.scan(sources: files.map { (file: $0.0, text: $0.1) })
+        #expect(!scan.unresolved.contains { $0.location.line == 2 || $0.location.line == 5 }, "\(scan.unresolved.map { "\($0.location): \($0.api) \($0.argument)" })")
+        #expect(requestedIDs(files) == ["Services/Store.cs:10 com.acme.coins.gold"])
+    }
+
     @Test func unityAddProductWithTheAppStoresOwnID() {
         let files = [("Assets/Scripts/Store.cs", #"""
         using UnityEngine;
