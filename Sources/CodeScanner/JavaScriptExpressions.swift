@@ -209,6 +209,12 @@ extension SourceScanner.Summarizer {
                 k = end + 1
                 continue
             }
+            // `a || b` is read as Swift's `a ?? b`: either value.
+            if token.kind == .operatorRun, token.text == "||" {
+                output.append(Token(kind: .operatorRun, text: "??", isLiteral: false, line: token.line, column: token.column, attached: false))
+                k += 1
+                continue
+            }
             // `Platform.select({ ios: a, android: b, default: c })`
             if token.text == "Platform", isText(k + 1, "."), isText(k + 2, "select"), isText(k + 3, "("), isText(k + 4, "{") {
                 let objectClose = closing(k + 4)

@@ -32,6 +32,12 @@ extension SourceScanner.Resolver {
         }
         while cursor.isOperator("??") {
             cursor.advance()
+            // `?? ""` (JavaScript's `|| ''` too): the "no value" default names no product.
+            if !cursor.atEnd, cursor.current.kind == .string, cursor.current.text.isEmpty,
+               cursor.peek(1).map({ $0.kind != .operatorRun || $0.text == "??" }) ?? true {
+                cursor.advance()
+                continue
+            }
             let right = additive(&cursor, context)
             list = list || isList
             if right == nil { skipOperand(&cursor) }

@@ -400,4 +400,23 @@ extension JavaScriptValueFlowTests {
         let scan = SourceScanner.scan(sources: [("src/cut.ts", text)])
         #expect(scan.requests.isEmpty)
     }
+
+    /// `|| ''` and `?? ''` are the "no product" default: the value before them is what is
+    /// requested, and the empty string is no request.
+    @Test func anEmptyDefaultIsNoRequest() {
+        let files = [
+            ("src/constants/iap.ts", """
+            import { Platform } from 'react-native';
+            export const PREMIUM = Platform.select({ ios: 'com.acme.coins.premium', android: 'coins_premium' }) || '';
+            export const EXTRA = process.env.EXTRA_SKU ?? '';
+            export const IDS = [PREMIUM, EXTRA];
+            """),
+            ("src/Upgrade.tsx", """
+            import * as RNIap from 'react-native-iap';
+            import { IDS } from './constants/iap';
+            export const load = async () => { await RNIap.getSubscriptions({ skus: IDS }); };
+            """),
+        ]
+        #expect(requestedIDs(files) == ["src/constants/iap.ts:2 com.acme.coins.premium"])
+    }
 }
