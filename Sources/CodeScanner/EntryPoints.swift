@@ -473,6 +473,12 @@ extension SourceScanner.Summarizer {
         if argument.count == 5, ["[", "{"].contains(argument[0].text), ["]", "}"].contains(argument[4].text) {
             return isFetchedProduct(Array(argument[1...3]), function)
         }
+        // The product itself (`purchaseProduct(product)` with `product: SKProduct`): an overload
+        // that takes what a request already returned.
+        if argument.count == 1, argument[0].kind == .identifier,
+           let type = function.parameters.first(where: { $0.name == argument[0].text })?.type {
+            return ["SKProduct", "Product", "StoreProduct", "Package"].contains(type)
+        }
         guard argument.count == 3, argument[0].kind == .identifier, argument[1].text == ".",
               ["id", "productId", "productID", "productIdentifier"].contains(argument[2].text),
               let type = function.parameters.first(where: { $0.name == argument[0].text })?.type else { return false }

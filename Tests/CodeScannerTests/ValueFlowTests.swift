@@ -528,4 +528,26 @@ struct ScannerNestingTests {
         let scan = SourceScanner.scan(sources: [("Deep.swift", text)])
         #expect(scan.problems.map(\.message) == ["`Deep.swift`: types nested more than 16 deep are read as members of the one at that depth"])
     }
+
+    /// SwiftyStoreKit's `purchaseProduct(_ product: SKProduct)` takes a fetched product, not an ID:
+    /// a wrapper that passes one on is no request left unknown.
+    @Test func aFetchedProductPassedOnIsNoUnknownRequest() {
+        let files = [(file: "VM.swift", text: """
+            import StoreKit
+            import SwiftyStoreKit
+            final class VM {
+                var yearly: SKProduct?
+                func load() {
+                    SwiftyStoreKit.retrieveProductsInfo(["com.acme.app.yearly"]) { result in self.yearly = result.retrievedProducts.first }
+                }
+                func buyYearly() { purchase(yearly) }
+                private func purchase(_ product: SKProduct?) {
+                    guard let product = product else { return }
+                    SwiftyStoreKit.purchaseProduct(product) { _ in }
+                }
+            }
+            """)]
+        #expect(unresolvedNotes(files).isEmpty, "\(unresolvedNotes(files))")
+        #expect(requestedIDs(files) == ["VM.swift:6 com.acme.app.yearly"])
+    }
 }
