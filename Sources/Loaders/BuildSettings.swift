@@ -26,7 +26,14 @@ public struct BuildSettings: Sendable {
         var file: String
         var generated: GeneratedConfigurationFile?
 
-        func mayDefine(_ name: String) -> Bool { generated?.mayDefine(name) ?? true }
+        /// Whether the missing file could set `name`: not the project's own paths and names,
+        /// which Xcode computes and configuration files do not set.
+        func mayDefine(_ name: String) -> Bool {
+            if Self.computedByXcode.contains(name) { return false }
+            return generated?.mayDefine(name) ?? true
+        }
+
+        static let computedByXcode: Set<String> = ["SRCROOT", "SOURCE_ROOT", "PROJECT_DIR", "PROJECT_NAME", "TARGET_NAME", "TARGETNAME", "CONFIGURATION"]
     }
 
     /// Every assignment, lowest level first.

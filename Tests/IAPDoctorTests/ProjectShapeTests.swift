@@ -177,6 +177,18 @@ struct ProjectShapeTests {
         #expect(!descriptor.contains("$("), "no unresolved value is written: \(descriptor)")
     }
 
+    /// A missing `.xcconfig` leaves what it could set unknown, but not the project's own folder:
+    /// `$(SRCROOT)/App/Info.plist` is still found.
+    @Test func aMissingXcconfigDoesNotHideTheProjectsFolder() throws {
+        let fixture = Self.birdhouse(includeSecrets: false)
+        for index in fixture.targets.indices where fixture.targets[index].name == "Birdhouse" {
+            for configuration in ["Debug", "Release"] { fixture.targets[index].settings[configuration]?["INFOPLIST_FILE"] = "$(SRCROOT)/App/Info.plist" }
+        }
+        fixture.writeProject()
+        let (descriptor, _) = try Self.initAndCheck(fixture)
+        #expect(descriptor.contains("info_plist: ../\((fixture.folder as NSString).lastPathComponent)/App/Info.plist"), "\(descriptor)")
+    }
+
     @Test func severalAppSchemesAreOfferedAsAlternatives() throws {
         let fixture = Self.birdhouse()
         fixture.targets.append(.init(name: "Birdhouse Mac", settings: [
