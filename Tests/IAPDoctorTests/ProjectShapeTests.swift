@@ -189,6 +189,19 @@ struct ProjectShapeTests {
         #expect(descriptor.contains("info_plist: ../\((fixture.folder as NSString).lastPathComponent)/App/Info.plist"), "\(descriptor)")
     }
 
+    /// A target based on a missing (git-ignored) `.xcconfig` that could set `SDKROOT`: the
+    /// platform is a question that names the file.
+    @Test func aMissingTargetXcconfigIsNamedInThePlatformQuestion() throws {
+        let fixture = Self.birdhouse()
+        for index in fixture.targets.indices where fixture.targets[index].name == "Birdhouse" {
+            fixture.targets[index].baseConfiguration = ["Debug": "Config/release.xcconfig", "Release": "Config/release.xcconfig"]
+        }
+        fixture.writeProject()
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.platform == nil)
+        #expect(survey.platformQuestion == "`SDKROOT` may be set by `Config/release.xcconfig`, which is missing (a generated or git-ignored file?)", "\(survey.platformQuestion ?? "nil")")
+    }
+
     @Test func severalAppSchemesAreOfferedAsAlternatives() throws {
         let fixture = Self.birdhouse()
         fixture.targets.append(.init(name: "Birdhouse Mac", settings: [

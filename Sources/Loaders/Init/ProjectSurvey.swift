@@ -27,6 +27,8 @@ public struct ProjectSurvey: Sendable {
     public var target: Choice?
     /// Set when no target could be chosen: the application targets, described.
     public var targetQuestion: [String] = []
+    /// Why the platform is not known, when a file that could set it is missing.
+    public var platformQuestion: String?
     public var platform: Platform?
     /// The configuration a Run from Xcode builds (the scheme's Run action).
     public var runConfiguration: String?
@@ -285,6 +287,10 @@ public struct ProjectSurvey: Sendable {
         let shipping = project.settings(target: app, configuration: archive)
         let running = project.settings(target: app, configuration: run)
         platform = Platform(sdk: shipping.sdk)
+        if platform == nil, let root = shipping.value(XcodeProject.SettingKey.sdkRoot), !BuildSettings.isResolved(root.value),
+           shipping.missingFiles.contains(root.location.file) {
+            platformQuestion = "`SDKROOT` may be set by `\(Self.relative(root.location.file, to: directory))`, which is missing (a generated or git-ignored file?)"
+        }
         for (key, slot) in [(XcodeProject.SettingKey.productBundleIdentifier, \ProjectSurvey.bundleID), (XcodeProject.SettingKey.developmentTeam, \ProjectSurvey.teamID)] {
             guard let value = shipping.value(key) else { continue }
             if BuildSettings.isResolved(value.value) {

@@ -61,7 +61,7 @@ public enum StarterDescriptor {
             """
         var app: [String] = []
         app.append(line(.appName, name, ""))
-        app.append(line(.appPlatform, survey.platform?.rawValue, survey.platform == nil ? "ios | ipados | macos | tvos | visionos | watchos" : ""))
+        app.append(line(.appPlatform, survey.platform?.rawValue, survey.platform == nil ? (survey.platformQuestion.map { $0 + ": " } ?? "") + "ios | ipados | macos | tvos | visionos | watchos" : ""))
         func undefined(_ key: String) -> String {
             var text = ""
             if let names = survey.undefinedReferences[key] {
