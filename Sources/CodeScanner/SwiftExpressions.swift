@@ -400,7 +400,9 @@ extension SourceScanner.Resolver {
     /// `Tip(id: "com.x.tip", name: "Small")`: a value of an app type (a capitalized name that is not
     /// one of the app's functions), with the fields its labelled arguments give.
     mutating func instance(_ path: [String], _ cursor: inout Cursor, _ context: Context) -> [Item]? {
-        guard let type = path.last, type.first?.isUppercase == true, cursor.isPunctuation("(") else { return nil }
+        guard var type = path.last, type.first?.isUppercase == true, cursor.isPunctuation("(") else { return nil }
+        // `Self("…")` inside a type or its extension makes that type.
+        if type == "Self", path.count == 1, let enclosing = context.typePaths.last?.last { type = enclosing }
         return construct(type, &cursor, context)
     }
 

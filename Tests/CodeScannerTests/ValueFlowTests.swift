@@ -550,4 +550,23 @@ struct ScannerNestingTests {
         #expect(unresolvedNotes(files).isEmpty, "\(unresolvedNotes(files))")
         #expect(requestedIDs(files) == ["VM.swift:6 com.acme.app.yearly"])
     }
+
+    /// `Self("…")` in a type's extension makes that type, as `ProductID("…")` does.
+    @Test func selfMakesTheEnclosingType() {
+        let files = [(file: "IDs.swift", text: """
+            import StoreKit
+            struct ProductID: Hashable {
+                init(_ string: String) { self.string = string }
+                let string: String
+            }
+            extension ProductID {
+                static let pro = Self("com.acme.app.pro")
+            }
+            func fetch(_ ids: [ProductID]) async throws -> [Product] {
+                try await Product.products(for: ids.map { $0.string })
+            }
+            func load() async throws { _ = try await fetch([.pro]) }
+            """)]
+        #expect(requestedIDs(files) == ["IDs.swift:7 com.acme.app.pro"])
+    }
 }
