@@ -202,6 +202,23 @@ struct ProjectShapeTests {
         #expect(survey.platformQuestion == "`SDKROOT` may be set by `Config/release.xcconfig`, which is missing (a generated or git-ignored file?)", "\(survey.platformQuestion ?? "nil")")
     }
 
+    /// A Tuist manifest whose targets come from helper functions: the bundle ID question says to
+    /// generate the project and run `init` again.
+    @Test func aTuistManifestMadeByHelpersSaysToGenerate() throws {
+        let fixture = ProjectFixture()
+        fixture.write("App/Project.swift", """
+            import ProjectDescription
+            import ProjectDescriptionHelpers
+            let project = Project.app(name: "Coins", destinations: .iOS, additionalTargets: ["CoinsKit"])
+            """)
+        fixture.write("App/Tuist/ProjectDescriptionHelpers/Project+Templates.swift", "import ProjectDescription\nextension Project { }\n")
+        fixture.write("App/Sources/Store.swift", "import StoreKit\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == nil)
+        #expect(survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier]
+            == "`App/Project.swift` is a Tuist manifest whose app target iapdoctor could not read (targets made by helper functions are not run): run `tuist generate` in `App`, then `iapdoctor init` again to read the project it writes")
+    }
+
     @Test func severalAppSchemesAreOfferedAsAlternatives() throws {
         let fixture = Self.birdhouse()
         fixture.targets.append(.init(name: "Birdhouse Mac", settings: [

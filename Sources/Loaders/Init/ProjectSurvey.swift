@@ -121,6 +121,12 @@ public struct ProjectSurvey: Sendable {
                 return (path, project)
             }
         }
+        // A generator manifest that gave no app target (Tuist targets made by helper functions):
+        // the project it writes answers, once generated.
+        let unreadManifest = walk.projects.isEmpty && loaded.isEmpty
+            ? files.filter { TuistProject.isManifest($0) && !$0.split(separator: "/").contains("Tuist") && !Self.isTestPath($0) }
+                .min { ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1) }
+            : nil
         let withApps = loaded.filter { !TargetChoice.mainApplicationTargets(of: $0.1).isEmpty || !$0.1.applicationTargets.isEmpty }
         // The shallowest project with an app target; a tie is a question.
         let depth = { (path: String) in path.split(separator: "/").count }
@@ -129,6 +135,11 @@ public struct ProjectSurvey: Sendable {
         survey.otherProjects = (walk.projects.filter { path in !top.contains { $0.0 == path } } + walk.workspaces).sorted()
         guard let (projectPath, project) = top.first else {
             survey.collectFiles(files, directory: directory)
+            if let manifest = unreadManifest {
+                let folder = Paths.directoryName(of: manifest)
+                survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier] = "`\(manifest)` is a Tuist manifest whose app target iapdoctor could not read (targets made by helper functions are not run): "
+                    + "run `tuist generate`\(folder == "." ? "" : " in `\(folder)`"), then `iapdoctor init` again to read the project it writes"
+            }
             // An Expo, Capacitor or Cordova app without its native project: its config says what
             // the framework's tool will write.
             if let expo = ScriptAppConfig.find(directory: directory, files: files) {
