@@ -50,9 +50,11 @@ extension EvidenceLoader {
         evidence.crossPlatformLibraries = scan.importedLibraries.filter(SourceScanner.crossPlatformLibraries.contains)
         evidence.launchCommands = evidence.crossPlatformLibraries.compactMap(SourceScanner.launchCommand(ofLibrary:))
             .reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        // A library whose pinned version calls only StoreKit 1 is one more StoreKit 1 library.
+        let pinned = LockedVersions.storeKit1Only(evidence.crossPlatformLibraries, roots: roots)
         evidence.pluginsUseStoreKit1 = !evidence.crossPlatformLibraries.isEmpty
-            && evidence.crossPlatformLibraries.allSatisfy(SourceScanner.storeKit1Libraries.contains)
-        evidence.storeKitSwitches = evidence.crossPlatformLibraries.compactMap(SourceScanner.storeKitSwitch(ofLibrary:))
+            && evidence.crossPlatformLibraries.allSatisfy { SourceScanner.storeKit1Libraries.contains($0) || pinned[$0] != nil }
+        evidence.storeKitSwitches = evidence.crossPlatformLibraries.filter { pinned[$0] == nil }.compactMap(SourceScanner.storeKitSwitch(ofLibrary:))
             .reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         evidence.mentionsStoreKit = scan.usesStoreKit1 || scan.usesStoreKit2
         evidence.importsStoreKitForReviews = scan.importsStoreKitForReviews

@@ -1,5 +1,7 @@
 import Foundation
 import IAPDoctor
+@testable import Loaders
+import TestSupport
 import Rules
 import Testing
 
@@ -317,5 +319,48 @@ extension CrossPlatformInitTests {
         let diagnosis = Doctor(engine: BuiltinRules.engine()).check(Doctor.Request(paths: [fixture.folder + "/project.yaml"]))
         let questions = diagnosis.checklist.first { $0.item.id == "os-version" }?.questions.map(\.question) ?? []
         #expect(questions.contains { $0.hasPrefix("Which StoreKit does `in_app_purchase` call in this build") }, "\(questions)")
+    }
+}
+
+/// The plugin versions a manifest or lock file pins, where the version alone says StoreKit 1.
+@Suite struct LockedVersionTests {
+    @Test func rangesThatFixAMajor() {
+        #expect(LockedVersions.pinnedMajor("^4.4.0") == 4)
+        #expect(LockedVersions.pinnedMajor("~12.10.2") == 12)
+        #expect(LockedVersions.pinnedMajor("10.1") == 10)
+        #expect(LockedVersions.pinnedMajor(">=4.0.0") == nil)
+        #expect(LockedVersions.pinnedMajor("^4.0.0 || ^12.0.0") == nil)
+        #expect(LockedVersions.pinnedMajor("github:dooboolab/react-native-iap") == nil)
+        #expect(LockedVersions.pinnedMajor("0.9.0") == nil)
+    }
+
+    @Test func pubVersionsCompareWithTheirBuildNumber() {
+        #expect(LockedVersions.isBefore("0.3.6+1", "0.3.18+1"))
+        #expect(LockedVersions.isBefore("0.3.18", "0.3.18+1"))
+        #expect(!LockedVersions.isBefore("0.3.18+1", "0.3.18+1"))
+        #expect(!LockedVersions.isBefore("0.4.0", "0.3.18+1"))
+    }
+
+    @Test func aLockFileOrAManifestPinsStoreKit1() {
+        let app = FixtureFolder("locked")
+        app.write("lib/main.dart", "import 'package:in_app_purchase/in_app_purchase.dart';\n")
+        app.write("pubspec.lock", """
+            packages:
+              in_app_purchase:
+                dependency: "direct main"
+                version: "3.1.5"
+              in_app_purchase_storekit:
+                dependency: transitive
+                version: "0.3.6+1"
+            """)
+        #expect(LockedVersions.storeKit1Only(["in_app_purchase"], roots: [app.folder + "/lib"])
+            == ["in_app_purchase": "pubspec.lock locks in_app_purchase_storekit 0.3.6+1"])
+        app.write("pubspec.lock", "packages:\n  in_app_purchase_storekit:\n    version: \"0.4.0\"\n")
+        #expect(LockedVersions.storeKit1Only(["in_app_purchase"], roots: [app.folder + "/lib"]).isEmpty)
+        let script = FixtureFolder("locked-js")
+        script.write("package.json", #"{ "dependencies": { "react-native-iap": "^4.4.0" } }"#)
+        #expect(LockedVersions.storeKit1Only(["react-native-iap"], roots: [script.folder + "/src"]) == ["react-native-iap": "package.json pins react-native-iap ^4.4.0"])
+        script.write("package.json", #"{ "dependencies": { "react-native-iap": "^12.10.0" } }"#)
+        #expect(LockedVersions.storeKit1Only(["react-native-iap"], roots: [script.folder + "/src"]).isEmpty)
     }
 }
