@@ -299,10 +299,16 @@ extension SourceScanner.Summarizer {
     /// The function whose body the current token is in (through closures, not through a type).
     func enclosingFunction() -> FunctionHeader? {
         for scope in scopes.reversed() {
-            if let function = scope.function, function.name != "^" { return function }
+            if let function = scope.function, !Self.capturesOnly(function) { return function }
             if scope.typePath != nil { return nil }
         }
         return nil
+    }
+
+    /// A block, or an arrow function without parameters (`later(async () => { … })`): what it
+    /// uses comes from the function around it.
+    static func capturesOnly(_ function: FunctionHeader) -> Bool {
+        function.name == "^" || (function.name == "=>" && function.parameters.isEmpty)
     }
 
     /// The token range from the enclosing function's body to `end`: the statements before a call.
@@ -330,7 +336,7 @@ extension SourceScanner.Summarizer {
                 let definition = summary.definitions[index]
                 if locals[definition.name] == nil { locals[definition.name] = definition.expression }
             }
-            if scope.function != nil { break }
+            if let function = scope.function, !Self.capturesOnly(function) { break }
         }
         // A parameter counts where its value is used, or transformed as a list; a member of it
         // (`session.productIDs()`) is something else, found at run time.

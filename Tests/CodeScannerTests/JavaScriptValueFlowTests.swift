@@ -419,4 +419,22 @@ extension JavaScriptValueFlowTests {
         ]
         #expect(requestedIDs(files) == ["src/constants/iap.ts:2 com.acme.coins.premium"])
     }
+
+    /// A parameter used inside a callback without parameters of its own is the function's: the
+    /// callers' values are followed.
+    @Test func aParameterUsedInACallback() {
+        let files = [
+            ("src/constants/iap.ts", "export const IDS = ['com.acme.coins.premium'];\n"),
+            ("src/Upgrade.tsx", """
+            import * as RNIap from 'react-native-iap';
+            import { IDS } from './constants/iap';
+            function later(cb: () => void) { cb(); }
+            export async function load(ids: string[]) {
+              later(async () => { await RNIap.getSubscriptions({ skus: ids }); });
+            }
+            load(IDS);
+            """),
+        ]
+        #expect(requestedIDs(files) == ["src/constants/iap.ts:1 com.acme.coins.premium"])
+    }
 }
