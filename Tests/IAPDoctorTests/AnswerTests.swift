@@ -167,8 +167,9 @@ struct AnswerTests {
             entry(.fullProductId, ["requests"]),
         ], findings: [], bundleID: nil, hasSnapshot: false)
         let project = try #require(steps.first { $0.source == .project })
-        #expect(project.action.hasPrefix("Q app.target? Set `app.target`. Which provisioning profile signs the failing build? Set `signing.profile.file`"))
-        #expect(project.action.contains("it answers `signing.profile.app_id`, `signing.profile.type`, `signing.profile.installed`. Q requests? Set `requests`."))
+        // What the code requests first; the profile's questions as one.
+        #expect(project.action.hasPrefix("Q requests? Set `requests`. Q app.target? Set `app.target`. Which provisioning profile signs the failing build? Set `signing.profile.file`"))
+        #expect(project.action.hasSuffix("it answers `signing.profile.app_id`, `signing.profile.type`, `signing.profile.installed`."))
         #expect(project.items.map(\.number) == [4, 5, 8])
     }
 

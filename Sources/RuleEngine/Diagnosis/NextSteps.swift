@@ -169,7 +169,8 @@ extension Diagnosis {
         if let own = ordered.firstIndex(where: { $0.source == .project }) {
             let keys = Set(ordered[own].keys)
             let asksTarget = bundleID == nil && !keys.isDisjoint(with: decidesThePull)
-            let asksRequests = keys.contains(DescriptorKey.requests.rawValue)
+            // Without a bundle ID, App Store Connect's step asks for it first.
+            let asksRequests = bundleID != nil && keys.contains(DescriptorKey.requests.rawValue)
             if asksTarget || asksRequests, let pull = ordered.firstIndex(where: { $0.source == .ascPull }), own > pull {
                 ordered.insert(ordered.remove(at: own), at: pull)
             }
@@ -221,7 +222,11 @@ extension Diagnosis {
         // Only the project's files and the user know these; their questions are specific
         // ("which target is the app?", with the candidates), so they are asked here in full.
         case .project, .descriptor:
-            return collapsingProfileQuestions(step).joined(separator: " ")
+            // What the code requests first: every product item depends on it.
+            var ordered = step
+            let requests = ordered.questions.filter { $0.key == DescriptorKey.requests.rawValue }
+            ordered.questions = requests + ordered.questions.filter { $0.key != DescriptorKey.requests.rawValue }
+            return collapsingProfileQuestions(ordered).joined(separator: " ")
         }
     }
 

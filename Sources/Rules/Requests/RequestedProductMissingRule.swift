@@ -16,8 +16,7 @@ struct RequestedProductMissingRule: Rule {
             return [context.notApplicable("Xcode serves the StoreKit configuration file's products; `storekit-configuration-incomplete` compares the requests with it")]
         }
         guard let requests = context.knownRequests else {
-            return [context.unknown(
-                "Which product IDs does the app pass to StoreKit, exactly as the code writes them?", key: .requests)]
+            return [context.unknownRequests()]
         }
         let storeIDs = Set(project.products.compactMap { $0.productID?.value }
             + project.catalogPackages.flatMap { $0.items.compactMap { $0.productIDText } })
