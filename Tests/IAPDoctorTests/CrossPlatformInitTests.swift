@@ -81,6 +81,27 @@ import Testing
         #expect(survey.projectName == "Coins")
     }
 
+    /// A bundle ID imported from the app's own module: a TypeScript constant, or a JSON file's
+    /// member; a package's import is not followed.
+    @Test(arguments: [
+        ("import { BUNDLE_ID } from './src/constants/app';\nexport default { ios: { bundleIdentifier: BUNDLE_ID } };\n",
+         "src/constants/app.ts", "export const BUNDLE_ID = 'com.acme.coins';\n", "com.acme.coins"),
+        ("import base from './app.base.json';\nexport default { ios: { bundleIdentifier: base.ios.bundleIdentifier } };\n",
+         "app.base.json", #"{ "ios": { "bundleIdentifier": "com.acme.coins" } }"#, "com.acme.coins"),
+        ("const shared = require('./shared.json');\nmodule.exports = { ios: { bundleIdentifier: shared.bundleId } };\n",
+         "shared.json", #"{ "bundleId": "com.acme.coins" }"#, "com.acme.coins"),
+        ("import { BUNDLE_ID } from '@acme/config';\nexport default { ios: { bundleIdentifier: BUNDLE_ID } };\n",
+         "node_modules/@acme/config/index.js", "export const BUNDLE_ID = 'com.acme.other';\n", nil),
+    ] as [(String, String, String, String?)])
+    func anAppConfigBundleIDFromAnImportedModule(config: String, module: String, text: String, bundleID: String?) {
+        let fixture = ProjectFixture()
+        fixture.write("app.config.ts", config)
+        fixture.write(module, text)
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.bundleID == bundleID, "\(survey.bundleIDReason ?? "")")
+        if bundleID != nil { #expect(survey.bundleIDReason?.contains("imported") == true, "\(survey.bundleIDReason ?? "")") }
+    }
+
     /// Capacitor's `appName` and Cordova's `<name>` name the app.
     @Test func aCapacitorOrCordovaAppIsNamedByItsConfig() {
         let capacitor = ProjectFixture()

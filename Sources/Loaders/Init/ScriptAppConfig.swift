@@ -87,7 +87,7 @@ struct ScriptAppConfig {
         } else {
             let text = String(decoding: bytes, as: UTF8.self)
             config.appName = literal(after: "name", in: text)?.value
-            if let (value, caveat) = literal(after: "bundleIdentifier", in: text) {
+            if let (value, caveat) = literal(after: "bundleIdentifier", in: text, file: path) {
                 config.bundleID = value
                 config.bundleIDSource = "`ios.bundleIdentifier` in \(file)"
                 config.bundleIDCaveat = caveat
@@ -104,13 +104,13 @@ struct ScriptAppConfig {
     /// change it: with `process.env.NAME ?? 'value'` (or `||`), "used when `NAME` is not set";
     /// with a name, the `const`/`let` that gives it; with `flag ? 'a' : 'b'`, the branch a
     /// production build takes when the flag names a development or production variant.
-    static func literal(after key: String, in text: String) -> (value: String, caveat: String?)? {
+    static func literal(after key: String, in text: String, file: String? = nil) -> (value: String, caveat: String?)? {
         guard let keyRange = text.range(of: key + ":") ?? text.range(of: "\"\(key)\":") else { return nil }
-        return expression(text[keyRange.upperBound...], in: text, depth: 0)
+        return expression(text[keyRange.upperBound...], in: text, file: file, depth: 0)
     }
 
     /// The value of the expression that starts `rest`, as `literal(after:in:)` reads it.
-    static func expression(_ start: Substring, in text: String, depth: Int) -> (value: String, caveat: String?)? {
+    static func expression(_ start: Substring, in text: String, file: String? = nil, depth: Int) -> (value: String, caveat: String?)? {
         var rest = start.prefix(300).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
         if rest.hasPrefix("process.env.") {
             let name = rest.dropFirst("process.env.".count).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
@@ -135,11 +135,69 @@ struct ScriptAppConfig {
             let (chosen, other) = production ? (first, second) : (second, first)
             return (chosen, "the production build's value: `\(name)` \(production ? "is true" : "is false") there; otherwise the app is `\(other)`")
         }
+        guard depth < 2 else { return nil }
+        // `appJson.expo.ios.bundleIdentifier`: a member path into an imported JSON module.
+        var members: [String] = []
+        var rest2 = after
+        while rest2.first == ".", let member = Optional(rest2.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" }), !member.isEmpty {
+            members.append(String(member))
+            rest2 = rest2.dropFirst(member.count + 1)
+        }
+        guard rest2.first.map({ $0 == "," || $0 == "\n" || $0 == "}" || $0 == " " || $0 == ";" }) ?? true else { return nil }
         // A name: the `const`/`let`/`var` in the same file that gives it, once.
-        guard depth == 0, after.first.map({ $0 == "," || $0 == "\n" || $0 == "}" || $0 == " " }) ?? true else { return nil }
-        for keyword in ["const ", "let ", "var "] {
-            guard let declaration = text.range(of: keyword + name + " =") ?? text.range(of: keyword + name + "=") else { continue }
-            return expression(text[declaration.upperBound...], in: text, depth: depth + 1)
+        if members.isEmpty {
+            for keyword in ["const ", "let ", "var "] {
+                guard let declaration = text.range(of: keyword + name + " =") ?? text.range(of: keyword + name + "=") else { continue }
+                if let value = expression(text[declaration.upperBound...], in: text, file: file, depth: depth + 1) { return value }
+            }
+        }
+        // Or the module it is imported from.
+        guard let file, let (module, named) = importSource(of: String(name), in: text) else { return nil }
+        let folder = Paths.directoryName(of: file)
+        for candidate in ["", ".json", ".ts", ".js", ".mjs"] {
+            let path = Paths.resolve(module + candidate, relativeTo: folder)
+            guard path != file, let bytes = try? FileSystem.readBytes(path, maxBytes: 1 << 20) else { continue }
+            let shown = "`\(Paths.fileName(of: path))`, imported"
+            if path.hasSuffix(".json") {
+                guard !named, var node = try? JSONDocument.parse(bytes: bytes, file: path).root else { return nil }
+                for member in members {
+                    guard let next = node[member] else { return nil }
+                    node = next
+                }
+                return node.string.map { ($0, "from \(shown)") }
+            }
+            guard named, members.isEmpty else { return nil }
+            let other = String(decoding: bytes, as: UTF8.self)
+            for declaration in ["export const \(name) =", "export const \(name)=", "export let \(name) ="] {
+                guard let found = other.range(of: declaration) else { continue }
+                return expression(other[found.upperBound...], in: other, file: path, depth: depth + 1).map { ($0.value, $0.caveat ?? "from \(shown)") }
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// Where `name` is imported from in `text`, and whether by name (`import { name } from`):
+    /// `import name from './x'`, `import { name } from './x'`, `const name = require('./x')`.
+    static func importSource(of name: String, in text: String) -> (module: String, named: Bool)? {
+        for line in text.split(separator: "\n").prefix(200) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let named: Bool
+            if trimmed.hasPrefix("import \(name) from") || trimmed.hasPrefix("import * as \(name) from") {
+                named = false
+            } else if trimmed.hasPrefix("import {"), let close = trimmed.firstIndex(of: "}"),
+                      trimmed[trimmed.index(trimmed.startIndex, offsetBy: 8)..<close].split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == name }) {
+                named = true
+            } else if trimmed.hasPrefix("const \(name) = require(") || trimmed.hasPrefix("const \(name) = require (") {
+                named = false
+            } else {
+                continue
+            }
+            guard let quote = trimmed.firstIndex(where: { $0 == "'" || $0 == "\"" }) else { return nil }
+            let module = trimmed[trimmed.index(after: quote)...].prefix { $0 != "'" && $0 != "\"" }
+            // Only the app's own files: a package import is not followed.
+            guard module.hasPrefix("./") || module.hasPrefix("../") else { return nil }
+            return (String(module), named)
         }
         return nil
     }
