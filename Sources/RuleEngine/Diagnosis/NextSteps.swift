@@ -218,7 +218,8 @@ extension Diagnosis {
         case .developerAccount:
             return "see developer.apple.com → Account (Membership, Agreements, Identifiers); \(set)"
         case .testDevice:
-            return "\(set) for the device and the sandbox account you test with"
+            let account = step.keys.contains { $0.hasPrefix(DescriptorKey.testingSandboxAccount.rawValue) }
+            return "\(set) for the device\(account ? " and the sandbox account" : "") you test with"
         // Only the project's files and the user know these; their questions are specific
         // ("which target is the app?", with the candidates), so they are asked here in full.
         case .project, .descriptor:
