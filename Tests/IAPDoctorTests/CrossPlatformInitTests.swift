@@ -230,6 +230,13 @@ extension CrossPlatformInitTests {
         survey = ProjectSurvey.survey(directory: fixture.folder)
         #expect(survey.bundleID == "com.acme.other")
         #expect(survey.bundleIDReason == "`CFBundleIdentifier` in Coins/Platforms/iOS/Info.plist, which wins over `<ApplicationId>com.acme.maui</ApplicationId>` in Coins/Coins.csproj; the .NET build writes the Xcode project")
+        // The iOS head's Info.plist and entitlements are the app's; its title names it.
+        fixture.write("Coins/Platforms/iOS/Entitlements.plist", "<plist><dict/></plist>")
+        fixture.write("Coins/Coins.csproj", "<Project><PropertyGroup><ApplicationTitle>Coin Jar</ApplicationTitle><ApplicationId>com.acme.maui</ApplicationId></PropertyGroup></Project>")
+        survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.infoPlist == "Coins/Platforms/iOS/Info.plist")
+        #expect(survey.entitlements == "Coins/Platforms/iOS/Entitlements.plist")
+        #expect(survey.projectName == "Coin Jar")
     }
 
     /// A Xamarin app signed with automatic provisioning and a generic identity: the team is

@@ -15,6 +15,11 @@ struct DotNetConfig {
     /// Why the bundle ID or the team is not known, when the project says something of it.
     var bundleIDQuestion: String?
     var teamQuestion: String?
+    /// The iOS head's `Info.plist` and entitlements (`Platforms/iOS/`, `*.iOS/`), and the app's
+    /// `<ApplicationTitle>`.
+    var infoPlist: String?
+    var entitlements: String?
+    var appName: String?
 
     static func read(directory: String, files: [String]) -> DotNetConfig? {
         if files.contains("ProjectSettings/ProjectSettings.asset") { return unity(directory: directory) }
@@ -22,6 +27,15 @@ struct DotNetConfig {
             .sorted { ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1) }
         guard var config = bundleID(directory: directory, files: files, projects: projects) else { return nil }
         signing(directory: directory, projects: projects, into: &config)
+        let iOSHead = { (path: String) in path.contains("Platforms/iOS/") || path.split(separator: "/").contains { $0.hasSuffix(".iOS") } }
+        config.infoPlist = files.filter { $0.hasSuffix("/Info.plist") && iOSHead($0) && !ProjectSurvey.isTestPath($0) }.sorted().first
+        config.entitlements = files.filter { ($0.hasSuffix("/Entitlements.plist") || $0.hasSuffix(".entitlements")) && iOSHead($0) }.sorted().first
+        for project in projects {
+            guard let bytes = try? FileSystem.readBytes(directory + "/" + project, maxBytes: 1 << 20),
+                  let title = element("ApplicationTitle", in: String(decoding: bytes, as: UTF8.self)), !title.contains("$(") else { continue }
+            config.appName = title
+            break
+        }
         return config
     }
 

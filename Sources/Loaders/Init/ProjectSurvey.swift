@@ -161,6 +161,9 @@ public struct ProjectSurvey: Sendable {
                 survey.teamReason = dotNet.teamSource
                 if let question = dotNet.bundleIDQuestion { survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier] = question }
                 if let question = dotNet.teamQuestion { survey.unresolved[XcodeProject.SettingKey.developmentTeam] = question }
+                survey.infoPlist = survey.infoPlist ?? dotNet.infoPlist
+                survey.entitlements = survey.entitlements ?? dotNet.entitlements
+                if survey.projectName == nil { survey.projectName = dotNet.appName }
             }
             return survey
         }
