@@ -28,6 +28,13 @@ struct ReportedCauseTests {
               os_version: "17.4"
             """
 
+        /// The app is live in the App Store since `date`.
+        mutating func release(on date: String) {
+            versionState = "ready_for_sale"
+            releasedAt = date
+            binaryUploaded = true
+        }
+
         var text: String {
             """
             version: 1
@@ -159,9 +166,7 @@ struct ReportedCauseTests {
     /// it was rejected; production says "Invalid product ID".
     @Test func aRejectedFirstPurchaseInAReleasedApp() throws {
         var descriptor = Descriptor(environment: "production", bundleID: "com.sabinayakc.meditate", app: "sources: [src]")
-        descriptor.versionState = "ready_for_sale"
-        descriptor.releasedAt = "2026-09-01T00:00:00Z"
-        descriptor.binaryUploaded = true
+        descriptor.release(on: "2026-09-01T00:00:00Z")
         descriptor.products = [Self.product("meditate.premium.yearly", type: "non_renewing", status: "rejected", submittedWithVersion: true)]
         let checked = try Self.check(descriptor.text, files: ["src/subscriptions.ts": """
             import * as RNIap from 'react-native-iap';
@@ -195,9 +200,7 @@ struct ReportedCauseTests {
     /// products were not.
     @Test func productsNotClearedForSaleInALiveApp() throws {
         var descriptor = Descriptor(environment: "production", bundleID: "com.shinetech.tours", app: "sources: [Classes]")
-        descriptor.versionState = "ready_for_sale"
-        descriptor.releasedAt = "2011-06-01T00:00:00Z"
-        descriptor.binaryUploaded = true
+        descriptor.release(on: "2011-06-01T00:00:00Z")
         descriptor.products = [Self.product("com.shinetech.tours.melbourne", status: "approved", clearedForSale: false, submittedWithVersion: true)]
         let checked = try Self.check(descriptor.text, files: ["Classes/ShopController.m": """
             #import <StoreKit/StoreKit.h>
