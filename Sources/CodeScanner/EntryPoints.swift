@@ -491,6 +491,9 @@ extension SourceScanner.Summarizer {
         return type.hasPrefix("Product") || type.hasPrefix("StoreProduct") || type.hasPrefix("SKProduct")
     }
 
+    /// C# words a call's name can follow, where a declaration's name follows its type.
+    static let cSharpWordsBeforeACall: Set<String> = ["await", "return", "new", "throw", "yield", "in", "is", "as", "case", "else", "when", "not", "and", "or"]
+
     /// Whether `name(…)`, its parentheses closing at `close`, declares a Dart or JavaScript
     /// function rather than calls one: those look like calls until what follows them.
     func isScriptDeclaration(name: Int, close: Int) -> Bool {
@@ -498,8 +501,7 @@ extension SourceScanner.Summarizer {
             // `Task<bool> PurchaseAsync(string id) {`, `=> …`, or an interface's `…(string id);`: a
             // type before the name (a call has `.`, `(`, `=`, `await`, `return`… there).
             if isPunctuation(close + 1, "{") || isOperator(close + 1, "=>") { return true }
-            let keywords: Set<String> = ["await", "return", "new", "throw", "yield", "in", "is", "as", "case", "else", "when", "not", "and", "or"]
-            if name > 0, tokens[name - 1].kind == .identifier, !keywords.contains(text(name - 1)) { return true }
+            if name > 0, tokens[name - 1].kind == .identifier, !Self.cSharpWordsBeforeACall.contains(text(name - 1)) { return true }
             return isOperator(name - 1, ">") || isOperator(name - 1, "?") || isPunctuation(name - 1, "]")
         }
         guard language == .dart || language == .javaScript else { return false }

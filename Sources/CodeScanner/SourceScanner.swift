@@ -125,7 +125,7 @@ public struct SubscriptionGroupReference: Sendable, Hashable {
 }
 
 /// A value that looks like an App Store shared secret (32 hexadecimal digits) under a name that
-/// says secret. The value itself is never kept.
+/// says secret. The value is kept only for the reporters to mask it; no description prints it.
 public struct SecretSighting: Sendable, Hashable, CustomStringConvertible {
     /// Where the value is written.
     public var location: CodeLocation

@@ -146,8 +146,10 @@ public struct ASCSnapshot: Sendable {
     /// error response saved in a folder.
     public struct FailedRequest: Sendable {
         /// The request as sent (`GET /v1/apps?…`), or where its answer was saved ("the request
-        /// saved as `errors.json`"): ``shownRequest`` is how a message writes it.
+        /// saved as `errors.json`", with `isSavedResponse`): ``shownRequest`` is how a message
+        /// writes it.
         public var request: String
+        public var isSavedResponse = false
         public var status: Int?
         public var code: String?
         public var title: String?
@@ -156,7 +158,7 @@ public struct ASCSnapshot: Sendable {
         public var location: SourceLocation
 
         /// The request in a message: code when it is the request itself, else as described.
-        public var shownRequest: String { request.hasPrefix("the request saved as") ? request : "`\(request)`" }
+        public var shownRequest: String { isSavedResponse ? request : "`\(request)`" }
 
         public var isAgreementLapse: Bool { code == "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED" }
 
@@ -386,7 +388,7 @@ extension ASCSnapshot {
         for entry in errors.elements { entries.append(try alone(entry)) }
         return entries.map { entry in
             FailedRequest(
-                request: "the request saved as `\(name)`", status: status(entry["status"]), code: entry["code"]?.string,
+                request: "the request saved as `\(name)`", isSavedResponse: true, status: status(entry["status"]), code: entry["code"]?.string,
                 title: entry["title"]?.string, detail: entry["detail"]?.string, location: entry["code"]?.location ?? entry.location)
         }
     }

@@ -190,7 +190,7 @@ public struct ProjectSurvey: Sendable {
         let files = target.sourceFiles.prefix(4000).map { Paths.resolve($0.value, relativeTo: project.projectDirectory) }
         guard !files.isEmpty else { return false }
         let scan = SourceScanner.scan(paths: Array(files), baseDirectory: "")
-        return scan.mentionsInAppPurchase || !scan.requests.isEmpty
+        return scan.mentionsInAppPurchase
     }
 
     mutating func chooseSchemeAndTarget(project: XcodeProject, projectPath: String, directory: String, workspaces: [String] = []) {

@@ -138,12 +138,14 @@ struct ScriptAppConfig {
         guard depth < 2 else { return nil }
         // `appJson.expo.ios.bundleIdentifier`: a member path into an imported JSON module.
         var members: [String] = []
-        var rest2 = after
-        while rest2.first == ".", let member = Optional(rest2.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" }), !member.isEmpty {
+        var end = after
+        while end.first == "." {
+            let member = end.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            guard !member.isEmpty else { break }
             members.append(String(member))
-            rest2 = rest2.dropFirst(member.count + 1)
+            end = end.dropFirst(member.count + 1)
         }
-        guard rest2.first.map({ $0 == "," || $0 == "\n" || $0 == "}" || $0 == " " || $0 == ";" }) ?? true else { return nil }
+        guard end.first.map({ $0 == "," || $0 == "\n" || $0 == "}" || $0 == " " || $0 == ";" }) ?? true else { return nil }
         // A name: the `const`/`let`/`var` in the same file that gives it, once.
         if members.isEmpty {
             for keyword in ["const ", "let ", "var "] {
