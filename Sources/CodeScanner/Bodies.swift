@@ -34,6 +34,10 @@ extension SourceScanner {
         /// `return` statements whose value could not be followed.
         var unknownReturns = 0
         var isList = false
+        /// Whether the statements being run run whenever the body does (not in a branch or loop
+        /// whose condition is not known): a `return` among them ends the body.
+        var isCertain = true
+        var isFinished = false
     }
 }
 
@@ -161,7 +165,7 @@ extension SourceScanner.Resolver {
         var branches: [[Bool?]] = []
         for statement in ranges {
             // Each statement run counts as work: bodies that call each other many times stop.
-            guard charge(1) else { return }
+            guard !run.isFinished, charge(1) else { return }
             let first = tokens[statement.lowerBound]
             if first.kind == .identifier && first.text.hasPrefix("#") {
                 conditionalDirective(tokens, statement, &branches)
@@ -322,6 +326,7 @@ extension SourceScanner.Resolver {
                 return
             case "return":
                 let expression = start + 1..<range.upperBound
+                if run.isCertain { run.isFinished = true }
                 if expression.isEmpty { return }
                 returnValue(Array(tokens[expression]), context, &run)
                 return
@@ -522,6 +527,8 @@ extension SourceScanner.Resolver {
         _ tokens: [ExpressionToken], _ range: Range<Int>, _ context: Context, _ run: inout BodyRun, implicitReturn: Bool
     ) {
         var k = range.lowerBound
+        // Whether every branch before an `else` is known not to run.
+        var elseRuns = false
         while k < range.upperBound {
             let keyword = tokens[k].text
             guard let open = blockOpen(tokens, from: k + 1, limit: range.upperBound) else { return }
@@ -529,12 +536,35 @@ extension SourceScanner.Resolver {
             if keyword == "for" { bindLoop(tokens, header, context) }
             if keyword == "if" || keyword == "guard" || keyword == "while" { bindCondition(tokens, header, context) }
             let close = closing(tokens, open, limit: range.upperBound)
+            // An `if` whose condition is a known truth (a platform test, or a name holding one)
+            // runs only the branch it picks.
+            let truth = keyword == "if" ? conditionTruth(tokens, header, context) : (keyword == "else" && elseRuns ? true : nil)
+            elseRuns = truth == false
             // An `if` used as a value (`if a { "x" } else { "y" }`) gives each branch's value.
-            statements(tokens, open + 1..<close, context, &run, nested: true, implicitReturn: implicitReturn && keyword != "for")
+            if truth != false {
+                let wasCertain = run.isCertain
+                run.isCertain = wasCertain && (truth == true || keyword == "do")
+                statements(tokens, open + 1..<close, context, &run, nested: true, implicitReturn: implicitReturn && keyword != "for")
+                run.isCertain = wasCertain
+            }
             k = close + 1
+            if truth == true { return }
             guard k < range.upperBound, tokens[k].kind == .identifier else { return }
             if tokens[k].text == "else" && k + 1 < range.upperBound && tokens[k + 1].text == "if" { k += 1 }
         }
+    }
+
+    /// The truth of an `if`'s condition, when it is one: nil for a binding (`if let`), a pattern
+    /// (`if case`) or a condition iapdoctor cannot tell. Its failure is not the call site's.
+    mutating func conditionTruth(_ tokens: [ExpressionToken], _ header: Range<Int>, _ context: Context) -> Bool? {
+        guard let first = header.first, !["let", "var", "case"].contains(tokens[first].text) else { return nil }
+        let failedBefore = failure
+        let droppedBefore = dropped
+        defer {
+            failure = failedBefore
+            dropped = droppedBefore
+        }
+        return Self.truth(evaluate(Array(tokens[header]), context))
     }
 
     /// `for id in ids`, `for (id, name) in tips`: the loop variable takes each value.
@@ -580,6 +610,9 @@ extension SourceScanner.Resolver {
         _ tokens: [ExpressionToken], _ range: Range<Int>, _ context: Context, _ run: inout BodyRun, implicitReturn: Bool
     ) {
         guard let open = blockOpen(tokens, from: range.lowerBound + 1, limit: range.upperBound) else { return }
+        let wasCertain = run.isCertain
+        run.isCertain = false
+        defer { run.isCertain = wasCertain }
         let close = closing(tokens, open, limit: range.upperBound)
         let subjectTokens = Array(tokens[(range.lowerBound + 1)..<open])
         let failedBefore = failure

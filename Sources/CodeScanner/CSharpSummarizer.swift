@@ -299,9 +299,15 @@ extension SourceScanner.Summarizer {
                 k += 4
                 continue
             }
-            if let side = iOSSide(tokens, at: k, condition: platformTest(tokens, at: k)) {
+            if !continuesCondition(output.last), let side = iOSSide(tokens, at: k, condition: platformTest(tokens, at: k)) {
                 output.append(contentsOf: cSharpNormalized(side.tokens))
                 k = side.end
+                continue
+            }
+            // A platform test anywhere else is the truth it has on iOS.
+            if let (count, holds) = platformTest(tokens, at: k) {
+                output.append(Token(kind: .identifier, text: holds ? "true" : "false", isLiteral: true, line: token.line, column: token.column, attached: token.attached))
+                k += count
                 continue
             }
             if token.kind == .punctuation, token.text == "{" {

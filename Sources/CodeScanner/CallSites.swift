@@ -9,6 +9,21 @@ extension SourceScanner.Resolver {
     /// Whether a call's `#if` branches can be the ones built.
     func isActiveCall(_ call: CallSite) -> Bool? { isActive(call.context.conditions) }
 
+    /// Whether the `if`s around a call let the iOS app make it, their conditions seeing the
+    /// locals the statements before the call set.
+    mutating func callRuns(_ call: CallSite, file: Int) -> Bool {
+        guard files[file].branches.contains(where: { $0.range.contains(call.context.position) }) else { return true }
+        var context = call.context
+        context.file = file
+        frames = []
+        defer { frames = [] }
+        if let prefix = call.prefix, let tokens = tokens(file: file, range: prefix) {
+            frames = [SourceScanner.Frame()]
+            runPrefix(tokens, context)
+        }
+        return branchesRun(at: call.context.position, file: file, context)
+    }
+
     /// A call site's IDs: its argument, after the statements before it in its function; for a
     /// wrapper's call site, the wrapper's argument to StoreKit with the call's arguments.
     mutating func evaluateCall(_ call: CallSite, file: Int) -> [Item]? {

@@ -251,6 +251,25 @@ extension SourceScanner.Summarizer {
                 k = branch.next
                 continue
             }
+            // `String.fromEnvironment('PRO_ID', defaultValue: 'pro')`: a build-time constant is its
+            // default unless the build passes `--dart-define`; without a default it is not known.
+            if ["String", "bool", "int"].contains(token.text), isText(k + 1, "."), isText(k + 2, "fromEnvironment"), isText(k + 3, "(") {
+                let close = statements.closing(k + 3)
+                var p = k + 4
+                while p < close, !(isText(p, "defaultValue") && isText(p + 1, ":")) { p = expressionEnd(tokens, from: p) + 1 }
+                if p < close {
+                    let end = expressionEnd(tokens, from: p + 2)
+                    output.append(SourceScanner.ExpressionToken(kind: .punctuation, text: "(", isLiteral: false, line: token.line, column: 0, attached: false))
+                    var value = dartNormalized(Array(tokens[(p + 2)..<min(end, close)]))
+                    // `bool.fromEnvironment('X', defaultValue: false)`: the default is the build's
+                    // truth, as a platform test's is.
+                    if value.count == 1, value[0].kind == .identifier, value[0].text == "true" || value[0].text == "false" { value[0].isLiteral = true }
+                    output += value
+                    output.append(SourceScanner.ExpressionToken(kind: .punctuation, text: ")", isLiteral: false, line: token.line, column: 0, attached: false))
+                    k = close + 1
+                    continue
+                }
+            }
             // A spread in a collection literal: its elements are the collection's (`[...a, ...?b]`).
             if token.kind == .operatorRun, token.text == "..." || token.text == "...?", let previous = output.last,
                ["[", ",", "{"].contains(previous.text), previous.kind == .punctuation {
@@ -306,9 +325,16 @@ extension SourceScanner.Summarizer {
                 k = end
                 continue
             }
-            if let side = iOSSide(tokens, at: k, condition: platformCondition(tokens, at: k)) {
+            if !continuesCondition(output.last), let side = iOSSide(tokens, at: k, condition: platformCondition(tokens, at: k)) {
                 output.append(contentsOf: dartNormalized(side.tokens))
                 k = side.end
+                continue
+            }
+            // A platform test anywhere else (`bool get isApple => Platform.isIOS || …`) is the
+            // truth it has on iOS.
+            if let (count, holds) = platformCondition(tokens, at: k) {
+                output.append(SourceScanner.ExpressionToken(kind: .identifier, text: holds ? "true" : "false", isLiteral: true, line: token.line, column: token.column, attached: token.attached))
+                k += count
                 continue
             }
             if token.kind == .punctuation, token.text == "{" {
@@ -418,6 +444,13 @@ extension SourceScanner.Summarizer {
             return (5, (name == "iOS") == (comparison == "=="))
         }
         return nil
+    }
+
+    /// Whether a platform test after `previous` is only part of a condition (`a || Platform.isIOS
+    /// ? x : y`): the ternary is then the whole condition's, left to the evaluator.
+    static func continuesCondition(_ previous: SourceScanner.ExpressionToken?) -> Bool {
+        guard let previous, previous.kind == .operatorRun else { return false }
+        return ["||", "&&", "!", "??", "==", "!=", "===", "!=="].contains(previous.text)
     }
 
     /// `condition ? a : b` at `k`, when the condition (its token count, and whether it holds on

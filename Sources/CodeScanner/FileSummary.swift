@@ -190,6 +190,8 @@ extension SourceScanner {
         var paymentChecks: [PaymentCheck] = []
         /// Imported modules the scanner does not know, named like purchase libraries (``SourceScanner/namesPurchaseModule(_:)``).
         var unreadLibraries: Set<String> = []
+        /// The blocks of `if`/`else` statements, with their conditions (``Branches.swift``).
+        var branches: [Branch] = []
     }
 
     static func summarize(
@@ -257,6 +259,8 @@ extension SourceScanner {
         var storingTypes: Set<String> = []
         /// A `func` whose body has not opened yet, and the token after its parameter list.
         var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
+        /// The `if` block closed last, and the conditions an `else` after it runs under.
+        var lastIf: (close: Int, otherwise: [BranchCondition])?
         /// A computed property whose body opens at `open`.
         var pendingProperty: (name: Int, isPrivate: Bool, open: Int, recordsValue: Bool)?
         /// The OS versions `#available` checks and `@available` attributes require around here.
@@ -277,6 +281,8 @@ extension SourceScanner {
             var function: FunctionHeader?
             /// A computed property's name token, for a body recorded when it closes.
             var property: (name: Int, isPrivate: Bool, recordsValue: Bool)?
+            /// The block of an `if` or `else`: the conditions it runs under.
+            var branch: [BranchCondition]?
         }
 
         struct FunctionHeader {

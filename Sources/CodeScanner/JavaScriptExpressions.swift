@@ -181,7 +181,20 @@ extension SourceScanner.Summarizer {
                 }
                 continue
             }
-            if token.kind == .operatorRun, token.text == "!", token.attached { k += 1; continue }
+            // A non-null `!` follows a value (`ids!`); a negation (`(!isIOS)`) leads one.
+            if token.kind == .operatorRun, token.text == "!", token.attached, let previous = output.last,
+               previous.kind == .identifier || previous.kind == .string || previous.text == ")" || previous.text == "]" {
+                k += 1
+                continue
+            }
+            // `useMemo(() => value, deps)`, `React.useMemo(() => { … }, deps)`: the value the
+            // closure returns, as if written in place.
+            if token.text == "useMemo", isText(k + 1, "("), let value = memoized(tokens, call: k + 1, statements) {
+                if output.last?.text == ".", output.count >= 2, output[output.count - 2].text == "React" { output.removeLast(2) }
+                output += value.tokens
+                k = value.next
+                continue
+            }
             // A spread in a list: its elements are the list's (`[...consumables, ...subscriptions]`).
             if token.text == "...", token.kind == .operatorRun, let previous = output.last, previous.text == "[" || previous.text == "," {
                 k += 1
@@ -209,12 +222,6 @@ extension SourceScanner.Summarizer {
                 k = end + 1
                 continue
             }
-            // `a || b` is read as Swift's `a ?? b`: either value.
-            if token.kind == .operatorRun, token.text == "||" {
-                output.append(Token(kind: .operatorRun, text: "??", isLiteral: false, line: token.line, column: token.column, attached: false))
-                k += 1
-                continue
-            }
             // `Platform.select({ ios: a, android: b, default: c })`
             if token.text == "Platform", isText(k + 1, "."), isText(k + 2, "select"), isText(k + 3, "("), isText(k + 4, "{") {
                 let objectClose = closing(k + 4)
@@ -225,9 +232,16 @@ extension SourceScanner.Summarizer {
                     continue
                 }
             }
-            if let side = iOSSide(tokens, at: k, condition: platformComparison(tokens, at: k)) {
+            if !continuesCondition(output.last), let side = iOSSide(tokens, at: k, condition: platformComparison(tokens, at: k)) {
                 output.append(contentsOf: javaScriptNormalized(side.tokens))
                 k = side.end
+                continue
+            }
+            // A platform test anywhere else (`const IS_IOS = Platform.OS === 'ios'`) is the truth
+            // it has on iOS.
+            if let (count, holds) = platformComparison(tokens, at: k) {
+                output.append(Token(kind: .identifier, text: holds ? "true" : "false", isLiteral: true, line: token.line, column: token.column, attached: token.attached))
+                k += count
                 continue
             }
             if token.kind == .punctuation, token.text == "{" {
@@ -256,6 +270,26 @@ extension SourceScanner.Summarizer {
             k += 1
         }
         return output
+    }
+
+    /// The value of `useMemo(() => value, deps)` whose `(` is at `call`: `(value)`, or for a block
+    /// body `{ … }()` (a closure run where it is written); and the index after the call.
+    static func memoized(
+        _ tokens: [SourceScanner.ExpressionToken], call: Int, _ statements: StatementTokens
+    ) -> (tokens: [SourceScanner.ExpressionToken], next: Int)? {
+        typealias Token = SourceScanner.ExpressionToken
+        let close = statements.closing(call)
+        guard statements.isText(call + 1, "("), statements.isText(call + 2, ")"), statements.isText(call + 3, "=>"), call + 4 < close else { return nil }
+        let line = tokens[call].line
+        func punctuation(_ text: String) -> Token { Token(kind: .punctuation, text: text, isLiteral: false, line: line, column: 0, attached: false) }
+        if statements.isText(call + 4, "{") {
+            let bodyClose = statements.closing(call + 4)
+            guard bodyClose < close else { return nil }
+            return ([punctuation("{")] + javaScriptNormalized(Array(tokens[(call + 5)..<bodyClose])) + [punctuation("}"), punctuation("("), punctuation(")")], close + 1)
+        }
+        let end = expressionEnd(tokens, from: call + 4)
+        guard end <= close else { return nil }
+        return ([punctuation("(")] + javaScriptNormalized(Array(tokens[(call + 4)..<end])) + [punctuation(")")], close + 1)
     }
 
     /// `(p => p.id)`, `((p) => p.id)`, `(p => p['id'])`, `(({ id }) => id)` at `call` (the

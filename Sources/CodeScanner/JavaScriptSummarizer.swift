@@ -126,12 +126,43 @@ extension SourceScanner.Summarizer {
             guard isOperator(k, "=") else { return }
             let end = javaScriptExpressionEnd(from: k + 1, limit: tokens.count)
             record(nameIndex, expression: k + 1..<end, isPrivate: false)
+            arrowFunction(nameIndex, from: k + 1, end: end, isPrivate: !isWord(index - 1, "export"))
             if scopes.isEmpty {
                 javaScriptObjectMembers(owner: (typePaths.last ?? []) + [text(nameIndex)], from: k + 1, end: end, depth: 0)
             }
             guard isPunctuation(end, ","), isIdentifier(end + 1) else { return }
             k = end + 1
         }
+    }
+
+    /// `const skus = () => […]`, `const idsFor = async (plan) => plan.ids`: a function whose body
+    /// is the arrow's one expression (a block body is read where its `{` opens).
+    mutating func arrowFunction(_ nameIndex: Int, from start: Int, end: Int, isPrivate: Bool) {
+        var k = start
+        if isWord(k, "async") { k += 1 }
+        var parameters: [Parameter] = []
+        if isPunctuation(k, "(") {
+            let close = matchingClose(k)
+            guard close < end, let list = scriptParameters(open: k, close: close) else { return }
+            parameters = list
+            k = close + 1
+            // `(): string[] =>`: the return type.
+            if isPunctuation(k, ":") {
+                while k < end, !isOperator(k, "=>") { k += 1 }
+            }
+        } else if isIdentifier(k) {
+            parameters = [Parameter(label: nil, name: text(k), type: nil, hasDefault: false)]
+            k += 1
+        } else {
+            return
+        }
+        guard isOperator(k, "=>"), k + 1 < end, !isPunctuation(k + 1, "{"), end - k <= Self.maxExpressionTokens else { return }
+        var definition = Definition(
+            name: text(nameIndex), owner: nil, localScope: nil, position: nameIndex, isPrivate: isPrivate,
+            expression: [], context: context(k + 1))
+        definition.body = k + 1..<end
+        definition.parameters = parameters
+        append(definition)
     }
 
     /// `static readonly IDS = […]`, `private skus: string[] = […]`: a field of the class around it.

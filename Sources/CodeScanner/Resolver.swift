@@ -23,6 +23,8 @@ extension SourceScanner {
         indirect case instance(type: String, fields: [String: [Item]])
         /// A part of a value that was not followed, kept so the call it reaches says so.
         case unknown(reason: String)
+        /// A condition's value: a platform test decided for the app's platform, or a flag.
+        case truth(Bool)
     }
 
     /// Evaluates call arguments and constants against every file's definitions. An expression it
@@ -174,7 +176,7 @@ extension SourceScanner {
             switch item {
             case .literal(let value, let location, let via):
                 return (value, location, via)
-            case .entry, .instance, .unknown:
+            case .entry, .instance, .unknown, .truth:
                 return nil
             case .enumCase(let reference, let index):
                 let decl = stringEnum(reference)

@@ -108,6 +108,7 @@ extension SourceScanner {
                     continue
                 }
                 if let isActive = resolver.isActiveCall(call), !isActive { continue }
+                if !resolver.callRuns(call, file: fileIndex) { continue }
                 resolver.failure = nil
                 resolver.dropped = 0
                 // `ProductView(id: product.id)`: the ID of a product StoreKit already returned,

@@ -13,6 +13,34 @@ extension SourceScanner.Summarizer {
     /// of `if`, `for`, `while`, `switch` or `catch`, or an object. One without a name is `=>`,
     /// and its parameters are not read: nothing calls it by name.
     mutating func functionOpened(at open: Int) -> FunctionHeader? {
+        guard var header = scriptFunctionOpened(at: open) else { return nil }
+        // A named function's returns are its value when a call of it is an argument; one
+        // declared `void` returns none.
+        if header.name != "=>" { header.returnsValue = !declaresVoid(before: open) }
+        return header
+    }
+
+    /// Whether the declaration whose body opens at `open` says it returns nothing: TypeScript's
+    /// `): void {` / `Promise<void>`, Dart's `void name(` / `Future<void> name(`.
+    func declaresVoid(before open: Int) -> Bool {
+        var k = open - 1
+        var depth = 0
+        while k >= 0, open - k < Self.maxParameterTokens {
+            if tokens[k].kind != .string {
+                if text(k) == ")" { depth += 1 }
+                if text(k) == "(" {
+                    depth -= 1
+                    if depth == 0 { break }
+                }
+                if depth == 0, isWord(k, "void") { return true }
+            }
+            k -= 1
+        }
+        // Dart's return type sits before the name.
+        return language == .dart && (isWord(k - 2, "void") || (isOperator(k - 2, ">") && isWord(k - 3, "void")))
+    }
+
+    mutating func scriptFunctionOpened(at open: Int) -> FunctionHeader? {
         var k = open - 1
         var steps = 0
         // A return type (`): Promise<string[]> {`) between the parameters and the body.

@@ -7,43 +7,100 @@ extension SourceScanner.Resolver {
     typealias Cursor = SourceScanner.Cursor
     typealias Context = SourceScanner.Context
 
-    /// An expression: operands joined by `+`, alternatives joined by `??`, or a ternary
-    /// `condition ? a : b`, whose value is either side (the condition is not followed).
+    /// An expression: operands joined by `+`, alternatives joined by `??` (or JavaScript's `||`),
+    /// conditions joined by `&&` and `||`, or a ternary `condition ? a : b`, whose value is the
+    /// side the condition picks when it is a known truth (a platform test, or a name holding
+    /// one), and either side otherwise.
     mutating func swiftExpression(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
         guard enterExpression() else { return nil }
         defer { nesting -= 1 }
         let failedBefore = failure
         let droppedBefore = dropped
-        var items = additive(&cursor, context)
+        var items = alternatives(&cursor, context)
         var list = isList
-        if items == nil { skipOperand(&cursor) }
         if cursor.isOperator("?") && !cursor.current.attached {
+            let condition = Self.truth(items)
             failure = failedBefore
             dropped = droppedBefore
             cursor.advance()
             let whenTrue = swiftExpression(&cursor, context)
-            list = isList
+            let trueList = isList
             if whenTrue == nil { skipOperand(&cursor) }
             guard cursor.isPunctuation(":") else { return nil }
             cursor.advance()
+            let afterTrue = (failure, dropped)
+            if condition != nil {
+                failure = failedBefore
+                dropped = droppedBefore
+            }
             let whenFalse = swiftExpression(&cursor, context)
-            list = list || isList
-            items = either(whenTrue, whenFalse)
+            switch condition {
+            case true?:
+                (failure, dropped) = afterTrue
+                items = whenTrue
+                list = trueList
+            case false?:
+                items = whenFalse
+                list = isList
+            case nil:
+                list = trueList || isList
+                items = either(whenTrue, whenFalse)
+            }
         }
-        while cursor.isOperator("??") {
+        isList = list
+        return items
+    }
+
+    /// Operands joined by `??`, or by `||` (JavaScript's alternatives and every language's
+    /// disjunction): either value, or, when the operands are truths, their disjunction.
+    mutating func alternatives(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        let failedBefore = failure
+        var items = conjunction(&cursor, context)
+        var list = isList
+        if items == nil { skipOperand(&cursor) }
+        while cursor.isOperator("??") || cursor.isOperator("||") {
             cursor.advance()
             // `?? ""` (JavaScript's `|| ''` too): the "no value" default names no product.
             if !cursor.atEnd, cursor.current.kind == .string, cursor.current.text.isEmpty,
-               cursor.peek(1).map({ $0.kind != .operatorRun || $0.text == "??" }) ?? true {
+               cursor.peek(1).map({ $0.kind != .operatorRun || $0.text == "??" || $0.text == "||" }) ?? true {
                 cursor.advance()
                 continue
             }
-            let right = additive(&cursor, context)
-            list = list || isList
+            let right = conjunction(&cursor, context)
             if right == nil { skipOperand(&cursor) }
+            if let truth = Self.disjunction(items, right) {
+                list = false
+                if let truth {
+                    failure = failedBefore
+                    items = [.truth(truth)]
+                } else {
+                    items = nil
+                    fail("the condition is not one iapdoctor can tell")
+                }
+                continue
+            }
+            list = list || isList
             items = either(items, right)
         }
         isList = list
+        return items
+    }
+
+    /// Operands joined by `&&`: a truth when both are known or either is false.
+    mutating func conjunction(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        var items = additive(&cursor, context)
+        guard cursor.isOperator("&&") else { return items }
+        if items == nil { skipOperand(&cursor) }
+        while cursor.isOperator("&&") {
+            cursor.advance()
+            let right = additive(&cursor, context)
+            if right == nil { skipOperand(&cursor) }
+            let left = Self.truth(items)
+            let other = Self.truth(right)
+            items = left == false || other == false ? [.truth(false)] : (left == true && other == true ? [.truth(true)] : nil)
+        }
+        isList = false
+        if items == nil { fail("the condition is not one iapdoctor can tell") }
         return items
     }
 
@@ -112,7 +169,7 @@ extension SourceScanner.Resolver {
         while !cursor.atEnd {
             let token = cursor.current
             if depth == 0 {
-                if token.kind == .operatorRun && (token.text == "??" || (token.text == "?" && !token.attached)) { return }
+                if token.kind == .operatorRun && (token.text == "??" || token.text == "||" || token.text == "&&" || (token.text == "?" && !token.attached)) { return }
                 if token.kind == .punctuation && (token.text == ":" || token.text == "," || token.text == ";") { return }
             }
             if cursor.isOpener(token) {
@@ -307,6 +364,24 @@ extension SourceScanner.Resolver {
             cursor.advance()
             let path = memberPath(&cursor)
             return resolveImplicitMember(path, context)
+        case .identifier where (token.text == "true" || token.text == "false") && cursor.peek(1)?.text != ".":
+            // A truth the build decides: a platform test the language's reader decided for iOS,
+            // or a build-time constant's default (marked as literal). A `true` or `false` written
+            // in the code is a flag the app may change at run time: not a known truth.
+            cursor.advance()
+            guard token.isLiteral else {
+                fail("`\(token.text)` is a flag the app may change")
+                return nil
+            }
+            return [.truth(token.text == "true")]
+        case .operatorRun where token.text == "!":
+            cursor.advance()
+            guard let truth = Self.truth(swiftOperand(&cursor, context)) else {
+                fail("the condition is not one iapdoctor can tell")
+                return nil
+            }
+            isList = false
+            return [.truth(!truth)]
         case .identifier where token.text == "nil" && cursor.peek(1)?.text != ".":
             cursor.advance()
             return []

@@ -42,6 +42,7 @@ extension SourceScanner.Summarizer {
             scope.function = pending.header
         }
         pendingFunction = nil
+        if language != .swift { scope.branch = branchConditions(opening: index) }
         if language == .javaScript || language == .dart, scope.function == nil, pendingType == nil, let header = functionOpened(at: index) {
             // Its statements run before a request in it, so the locals they set reach the request.
             scope.function = header
@@ -73,6 +74,7 @@ extension SourceScanner.Summarizer {
         guard let scope = scopes.popLast() else { return }
         availability.close(opened: scope.open)
         if scope.typePath != nil { typePaths.removeLast() }
+        if let branch = scope.branch { closeBranch(branch, open: scope.open, close: index) }
         if let function = scope.function, function.returnsValue || function.name == "init" {
             recordBody(name: function.name, open: scope.open, close: index, isPrivate: function.isPrivate, parameters: function.parameters)
         } else if let property = scope.property, property.recordsValue {

@@ -1,0 +1,204 @@
+import CodeScanner
+import Testing
+
+/// The evaluator's general rules (docs/development.md, "What the scanner evaluates"), each in
+/// the languages it applies to: conditions that fold for the iOS app, calls that evaluate to
+/// their callee's returns, pass-through wrappers and build-time defaults.
+@Suite("Value-flow semantics")
+struct SemanticsTests {
+    // MARK: Conditions fold for the iOS app
+
+    @Test func aPlatformTestHeldInANamePicksTheIOSSide() {
+        let files = [("src/iap.ts", #"""
+        import { Platform } from 'react-native';
+        import { getProducts } from 'react-native-iap';
+        const IS_IOS = Platform.OS === 'ios';
+        const IS_ANDROID = Platform.OS !== "ios";
+        const skus = IS_IOS ? ['com.acme.ios.coins'] : ['com.acme.android.coins'];
+        const more = !IS_ANDROID ? ['com.acme.ios.gems'] : ['com.acme.android.gems'];
+        export async function load() {
+          await getProducts({ skus });
+          await getProducts({ skus: more });
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["src/iap.ts:5 com.acme.ios.coins", "src/iap.ts:6 com.acme.ios.gems"])
+    }
+
+    @Test func aDartGetterHoldingAPlatformTestPicksTheAppleSide() {
+        let files = [("lib/iap.dart", #"""
+        import 'dart:io';
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        class Iap {
+          bool get _isApple => Platform.isIOS || Platform.isMacOS;
+          Set<String> get _ids => _isApple ? {'apple.pro'} : {'google.pro'};
+          Future<void> load() async {
+            await InAppPurchase.instance.queryProductDetails(_ids);
+          }
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/iap.dart:5 apple.pro"])
+    }
+
+    /// `&&` and `||` are three-valued: a part the files cannot tell (`__DEV__`) leaves the
+    /// condition open unless the other part decides it.
+    @Test func conditionsCombineThreeValued() {
+        let files = [("src/iap.ts", #"""
+        import { Platform } from 'react-native';
+        import { getProducts } from 'react-native-iap';
+        const open = Platform.OS === 'ios' && !__DEV__ ? ['ios.release'] : ['ios.debug'];
+        const decided = Platform.OS === 'android' || Platform.OS === 'web' ? ['web.only'] : ['ios.store'];
+        const closed = Platform.OS === 'android' && __DEV__ ? ['android.debug'] : ['ios.any'];
+        export async function load() {
+          await getProducts({ skus: open });
+          await getProducts({ skus: decided });
+          await getProducts({ skus: closed });
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "src/iap.ts:3 ios.release", "src/iap.ts:3 ios.debug", "src/iap.ts:4 ios.store", "src/iap.ts:5 ios.any",
+        ])
+    }
+
+    /// A `true` written in the code is a flag the app may set: both sides stay possible.
+    @Test func aFlagWrittenInTheCodeIsNotAKnownTruth() {
+        let files = [("src/iap.ts", #"""
+        import { getProducts } from 'react-native-iap';
+        let useTestProducts = false;
+        const skus = useTestProducts ? ['test.coins'] : ['shop.coins'];
+        export async function load() { await getProducts({ skus }); }
+        """#)]
+        #expect(requestedIDs(files) == ["src/iap.ts:3 test.coins", "src/iap.ts:3 shop.coins"])
+    }
+
+    @Test func aRequestInABranchIOSDoesNotRunIsNotMade() {
+        let files = [("src/iap.ts", #"""
+        import { Platform } from 'react-native';
+        import { getProducts } from 'react-native-iap';
+        const isAndroid = Platform.OS === 'android';
+        export async function load() {
+          if (isAndroid) {
+            await getProducts({ skus: ['droid.coins'] });
+          } else if (Platform.OS === 'web') {
+            await getProducts({ skus: ['web.coins'] });
+          } else {
+            await getProducts({ skus: ['ios.coins'] });
+          }
+          if (!isAndroid) { await getProducts({ skus: ['ios.gems'] }); }
+        }
+        """#), ("lib/store.dart", #"""
+        import 'dart:io';
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        Future<void> load() async {
+          final android = Platform.isAndroid;
+          if (android) {
+            await InAppPurchase.instance.queryProductDetails({'google.tip'});
+          } else {
+            await InAppPurchase.instance.queryProductDetails({'apple.tip'});
+          }
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/store.dart:8 apple.tip", "src/iap.ts:10 ios.coins", "src/iap.ts:12 ios.gems"])
+    }
+
+    /// A `return` in a branch that always runs ends the body: what follows it is not returned.
+    @Test func aReturnUnderAKnownTruthEndsTheBody() {
+        let files = [("lib/iap.dart", #"""
+        import 'dart:io';
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        bool get isApple => Platform.isIOS || Platform.isMacOS;
+        Set<String> ids() {
+          if (isApple) {
+            return {'apple.x'};
+          }
+          return {'google.x'};
+        }
+        Set<String> others() {
+          if (!isApple) {
+            return {'google.y'};
+          }
+          return {'apple.y'};
+        }
+        Future<void> load() async {
+          await InAppPurchase.instance.queryProductDetails(ids());
+          await InAppPurchase.instance.queryProductDetails(others());
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/iap.dart:6 apple.x", "lib/iap.dart:14 apple.y"])
+    }
+
+    // MARK: Build-time constants
+
+    @Test func aDartEnvironmentConstantIsItsDefault() {
+        let files = [("lib/iap.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        class Ids {
+          static const basic = String.fromEnvironment('IAP_BASIC_ID', defaultValue: 'shop.basic');
+          static const useTest = bool.fromEnvironment('USE_TEST_IDS', defaultValue: false);
+          static const _test = {'android.test.purchased'};
+          static Set<String> get all => useTest ? _test : {basic, 'shop.plus'};
+        }
+        Future<void> load() async {
+          await InAppPurchase.instance.queryProductDetails(Ids.all);
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/iap.dart:3 shop.basic", "lib/iap.dart:6 shop.plus"])
+    }
+
+    // MARK: Calls evaluate to their callee's returns
+
+    @Test func scriptFunctionsReturnTheirValues() {
+        let files = [
+            ("src/skus.ts", #"""
+            import { Platform } from 'react-native';
+            export function getSkus(): string[] {
+              return Platform.OS === 'ios' ? ['ios.coins'] : ['android.coins'];
+            }
+            export const getMore = () => ['js.more'];
+            export const pick = (plan: string) => plan;
+            """#),
+            ("src/store.ts", #"""
+            import { getProducts } from 'react-native-iap';
+            import { getSkus, getMore, pick } from './skus';
+            function local() { return ['js.local']; }
+            const skus = getSkus();
+            export async function load() {
+              await getProducts({ skus });
+              await getProducts({ skus: [...getMore(), ...local(), pick('js.picked')] });
+            }
+            """#),
+            ("lib/iap.dart", #"""
+            import 'package:in_app_purchase/in_app_purchase.dart';
+            Set<String> ids() {
+              return {'dart.top'};
+            }
+            class Store {
+              Set<String> more() { return {'dart.method'}; }
+              void log() { print('dart.not.returned'); }
+              Future<void> load() async {
+                await InAppPurchase.instance.queryProductDetails(ids().union(more()));
+              }
+            }
+            """#),
+        ]
+        #expect(requestedIDs(files) == [
+            "lib/iap.dart:3 dart.top", "lib/iap.dart:6 dart.method", "src/skus.ts:3 ios.coins", "src/skus.ts:5 js.more",
+            "src/store.ts:3 js.local", "src/store.ts:7 js.picked",
+        ])
+    }
+
+    @Test func reactsUseMemoPassesItsValueThrough() {
+        let files = [("src/Shop.tsx", #"""
+        import React, { useMemo, useEffect } from 'react';
+        import { useIAP } from 'react-native-iap';
+        export function Shop() {
+          const { getProducts } = useIAP();
+          const skus = useMemo(() => ['shop.gems', 'shop.gold'], []);
+          const subs = React.useMemo(() => {
+            return ['shop.monthly'];
+          }, []);
+          useEffect(() => { getProducts({ skus: [...skus, ...subs] }); }, [skus]);
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["src/Shop.tsx:5 shop.gems", "src/Shop.tsx:5 shop.gold", "src/Shop.tsx:7 shop.monthly"])
+    }
+}
