@@ -259,8 +259,8 @@ extension SourceScanner.Summarizer {
         // object names, a call of its own.
         if buildsPurchaseRequests, entry.label == nil, entry.name == "requestPurchase" || entry.name == "requestSubscription",
            !range.contains(where: { isWord($0, "build") }) { return }
-        guard let argument = language == .javaScript && entry.name == "register" && isPunctuation(range.lowerBound, "[")
-            ? cordovaRegistrations(range) : snapshot(range) else { return }
+        let registrations = language == .javaScript && entry.name == "register" ? registeredList(range) : nil
+        guard let argument = registrations.map({ cordovaRegistrations($0) }) ?? snapshot(range) else { return }
         let prefix = functionPrefix(before: receiverStart(index))
         if let function = enclosingFunction(), dependsOnParameters(range, function) {
             // `func buy(_ product: Product) { … purchase(product.id) }`: a product already fetched.

@@ -76,7 +76,7 @@ extension SourceScanner.Summarizer {
         let first = open + 1..<argumentEnd(from: open + 1, close: close)
         guard let label else { return first.isEmpty || isPunctuation(first.lowerBound, "{") ? nil : first }
         // `store.register([{ id }, { id }])`: the list, read by `cordovaRegistrations`.
-        if label == "id", isPunctuation(first.lowerBound, "[") { return first }
+        if label == "id", isPunctuation(first.lowerBound, "[") || (first.count == 1 && isIdentifier(first.lowerBound)) { return first }
         var range = first
         for key in label.split(separator: ".") {
             guard isPunctuation(range.lowerBound, "{") else { return nil }
@@ -115,6 +115,23 @@ extension SourceScanner.Summarizer {
         }
         list.append(ExpressionToken(kind: .punctuation, text: "]", isLiteral: false, line: first.line, column: 0, attached: true))
         return list
+    }
+
+    /// The list cordova-plugin-purchase's `store.register(…)` is given: the literal in place, or
+    /// the list literal a constant of the same file holds (`const products = [{ id, platform }]`),
+    /// whose objects' platforms must be read one by one.
+    func registeredList(_ range: Range<Int>) -> Range<Int>? {
+        if isPunctuation(range.lowerBound, "[") { return range }
+        guard range.count == 1, isIdentifier(range.lowerBound) else { return nil }
+        let name = text(range.lowerBound)
+        for k in tokens.indices where k + 2 < tokens.count && isIdentifier(k) && text(k) == name {
+            guard isWord(k - 1, "const") || isWord(k - 1, "let") || isWord(k - 1, "var") else { continue }
+            var value = k + 1
+            if isPunctuation(value, ":") { value = javaScriptTypeEnd(from: value + 1) }
+            guard isOperator(value, "="), isPunctuation(value + 1, "[") else { continue }
+            return value + 1..<matchingClose(value + 1) + 1
+        }
+        return nil
     }
 
     /// The value of property `key` in the object literal `open`…`close`.
@@ -244,6 +261,12 @@ extension SourceScanner.Summarizer {
                 k += count
                 continue
             }
+            // `Platform.OS` as a value (`SKUS[Platform.OS]`) is `'ios'` in the iOS app.
+            if token.text == "Platform", isText(k + 1, "."), isText(k + 2, "OS"), !isText(k - 1, ".") {
+                output.append(Token(kind: .string, text: "ios", isLiteral: true, line: token.line, column: token.column, attached: token.attached))
+                k += 3
+                continue
+            }
             if token.kind == .punctuation, token.text == "{" {
                 let literal = opensLiteral(after: output.last)
                 objects.append(literal)
@@ -324,6 +347,10 @@ extension SourceScanner.Summarizer {
         if text(k + 1) == ".", let name = text(k + 2), let end = close(k + 3) { return (name, end) }
         if text(k + 1) == "[", k + 2 < tokens.count, tokens[k + 2].kind == .string, tokens[k + 2].isLiteral, text(k + 3) == "]", let end = close(k + 4) {
             return (tokens[k + 2].text, end)
+        }
+        // `p => p[Platform.OS]`: the iOS app's entry.
+        if text(k + 1) == "[", text(k + 2) == "Platform", text(k + 3) == ".", text(k + 4) == "OS", text(k + 5) == "]", let end = close(k + 6) {
+            return ("ios", end)
         }
         return nil
     }

@@ -226,6 +226,26 @@ extension JavaScriptValueFlowTests {
 }
 
 extension JavaScriptValueFlowTests {
+    /// `store.register(products)` over a constant list of the same file: each object's platform
+    /// is read, as it is for a list written in the call.
+    @Test func cordovaRegistersAConstantList() {
+        let files = [("purchase.js", #"""
+        import "cordova-plugin-purchase";
+        const { store, ProductType, Platform } = CdvPurchase;
+        const products = [
+          { id: 'com.acme.hints', type: ProductType.CONSUMABLE, platform: Platform.APPLE_APPSTORE },
+          { id: 'hints_android', type: ProductType.CONSUMABLE, platform: Platform.GOOGLE_PLAY },
+        ];
+        document.addEventListener('deviceready', () => {
+          store.register(products);
+          store.initialize([Platform.APPLE_APPSTORE]);
+        });
+        """#)]
+        #expect(requestedIDs(files) == ["purchase.js:4 com.acme.hints"])
+    }
+}
+
+extension JavaScriptValueFlowTests {
     /// A minified bundle is one long line read out of order (a declaration, then its object's
     /// members): columns stay exact, and the scan stays linear (the time limit only stops a
     /// regressed run).

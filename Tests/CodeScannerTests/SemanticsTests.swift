@@ -39,6 +39,33 @@ struct SemanticsTests {
         #expect(requestedIDs(files) == ["lib/iap.dart:5 apple.pro"])
     }
 
+    @Test func platformOSAsAValueIsIOS() {
+        let files = [
+            ("src/config/iap.ts", #"""
+            import { Platform } from 'react-native';
+            const PREFIX = 'com.acme';
+            export const IAP_SUBSCRIPTIONS = {
+              monthly: { ios: `${PREFIX}.monthly`, android: 'monthly_android' },
+              yearly: { ios: `${PREFIX}.yearly`, android: 'yearly_android' },
+            };
+            export const COINS = { ios: ['com.acme.coins'], android: ['coins_android'] };
+            export function getSubscriptionSkus() {
+              return Object.values(IAP_SUBSCRIPTIONS).map(p => p[Platform.OS]);
+            }
+            """#),
+            ("src/store.ts", #"""
+            import { Platform } from 'react-native';
+            import { getProducts, getSubscriptions } from 'react-native-iap';
+            import { getSubscriptionSkus, COINS } from './config/iap';
+            export async function load() {
+              await getSubscriptions({ skus: getSubscriptionSkus() });
+              await getProducts({ skus: COINS[Platform.OS] });
+            }
+            """#),
+        ]
+        #expect(requestedIDs(files) == ["src/config/iap.ts:4 com.acme.monthly", "src/config/iap.ts:5 com.acme.yearly", "src/config/iap.ts:7 com.acme.coins"])
+    }
+
     /// `&&` and `||` are three-valued: a part the files cannot tell (`__DEV__`) leaves the
     /// condition open unless the other part decides it.
     @Test func conditionsCombineThreeValued() {

@@ -25,6 +25,17 @@ import Testing
         #expect(survey.sources == ["src", "App.tsx"])
     }
 
+    /// A Capacitor app whose purchase code sits at its top beside its tools' scripts.
+    @Test func scriptsAtTheTopAreSourcesUnlessTheyConfigureTools() {
+        let fixture = ProjectFixture()
+        fixture.write("capacitor.config.json", #"{ "appId": "com.acme.words" }"#)
+        for name in ["purchase.js", "gulpfile.js", "vite.config.ts", ".eslintrc.js", "jest.setup.js", "shop.test.ts", "babel.config.js"] {
+            fixture.write(name, "export {};\n")
+        }
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.sources == ["purchase.js"])
+    }
+
     @Test func anAppConfigScriptWithAnEnvironmentFallback() {
         let fixture = ProjectFixture()
         fixture.write("app.config.ts", """

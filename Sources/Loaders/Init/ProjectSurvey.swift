@@ -483,9 +483,9 @@ public struct ProjectSurvey: Sendable {
         var topFiles: [String] = []
         for path in files where Self.isSourceFile(path) && !Self.isTestPath(path) {
             guard path.contains("/") else {
-                // At the top of a JavaScript app, only its entry files are code (`App.tsx`,
-                // `index.js`), not its tools' configuration (`metro.config.js`).
-                if Self.isScript(path), !(path.hasPrefix("App.") || path.hasPrefix("index.")) { continue }
+                // At the top of a JavaScript app, its code (`App.tsx`, `purchase.js`), not its
+                // tools' configuration (`metro.config.js`, `.eslintrc.js`, `gulpfile.js`).
+                if Self.isScript(path), Self.isToolScript(path) { continue }
                 topFiles.append(path)
                 continue
             }
@@ -513,6 +513,14 @@ public struct ProjectSurvey: Sendable {
     /// Swift, Objective-C, Dart, JavaScript, TypeScript and C# sources (not type declarations).
     static func isSourceFile(_ path: String) -> Bool {
         [".swift", ".m", ".mm", ".h", ".dart", ".cs"].contains(where: { path.hasSuffix($0) }) || (isScript(path) && !path.hasSuffix(".d.ts"))
+    }
+
+    /// A script at an app's top that configures its tools rather than being its code.
+    static func isToolScript(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        let tools = ["gulpfile", "gruntfile", "jest", "karma", "protractor", "webpack", "rollup", "vite", "babel", "metro", "tailwind", "postcss", "eslint", "prettier", "commitlint", "lint-staged", "app.config", "app.plugin", "react-native.config", "capacitor.config", "ionic.config", "stencil.config", "angular", "tsconfig", "playwright", "cypress", "detox", "wdio", "svelte.config", "next.config", "nuxt.config", "remix.config", "astro.config", "eas", "expo-env", "global.d", "env.d", "hooks", "sw", "service-worker"]
+        return lowered.hasPrefix(".") || lowered.contains(".config.") || lowered.contains(".setup.") || lowered.contains(".test.") || lowered.contains(".spec.")
+            || tools.contains { lowered.hasPrefix($0 + ".") }
     }
 
     static func isScript(_ path: String) -> Bool {
