@@ -131,6 +131,8 @@ extension SourceScanner {
         var wrappersByDisplay: [String: [(file: Int, wrapper: WrapperFunction)]] = [:]
         /// Each class's superclass.
         var supertypes: [String: String] = [:]
+        /// The types that have members (the last name of each definition's owner).
+        var memberOwners: Set<String> = []
         /// Each Dart class's fields set from positional constructor parameters.
         var positionalFields: [String: [String]] = [:]
         /// Calls that make values of types whose initializers store parameters, by type.
@@ -158,6 +160,7 @@ extension SourceScanner {
                     self.files[fileIndex].definitions[index].context.file = fileIndex
                     definitionsByName[files[fileIndex].definitions[index].name, default: []]
                         .append(DefinitionReference(file: fileIndex, index: index))
+                    if let owner = files[fileIndex].definitions[index].owner?.last { memberOwners.insert(owner) }
                 }
                 for index in files[fileIndex].enums.indices {
                     let reference = EnumReference(file: fileIndex, index: index)

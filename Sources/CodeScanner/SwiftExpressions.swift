@@ -450,6 +450,12 @@ extension SourceScanner.Resolver {
                     cursor.advance(2)
                     return call(name.text, qualifier: [type], &cursor, context, on: items) ?? nil
                 }
+                // Dart's named constructors (`Registry._()`, `Plan.monthly(…)`) make their class.
+                if context.language == .dart, path.count == 1, path[0].first?.isUppercase == true, name.text.first?.isUppercase != true,
+                   memberOwners.contains(path[0]) {
+                    cursor.advance(2)
+                    return construct(path[0], &cursor, context)
+                }
             }
             if path == ["Bundle", "main", "bundleIdentifier"], let bundleIdentifier {
                 return [.literal(value: bundleIdentifier, location: CodeLocation(file: files[context.file].path, line: token.line, column: 0), via: "Bundle.main.bundleIdentifier")]

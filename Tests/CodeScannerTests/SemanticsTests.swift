@@ -229,3 +229,34 @@ struct SemanticsTests {
         #expect(requestedIDs(files) == ["src/Shop.tsx:5 shop.gems", "src/Shop.tsx:5 shop.gold", "src/Shop.tsx:7 shop.monthly"])
     }
 }
+
+extension SemanticsTests {
+    /// A singleton made by a private named constructor, its method building a key into a
+    /// constant map: an unknown key gives every value of the map.
+    @Test func aDartSingletonsMethodOverAConstantMap() {
+        let files = [
+            ("lib/purchase/registry.dart", #"""
+            class SubscriptionRegistry {
+              SubscriptionRegistry._();
+              static final SubscriptionRegistry instance = SubscriptionRegistry._();
+              static const Map<String, String> _ids = {
+                'pro|monthly': 'com.acme.pro.monthly',
+                'pro|yearly': 'com.acme.pro.yearly',
+              };
+              String productIdFor(String tier, String period) {
+                return _ids['$tier|$period']!;
+              }
+            }
+            """#),
+            ("lib/checkout.dart", #"""
+            import 'package:in_app_purchase/in_app_purchase.dart';
+            Future<void> pay(String tier, String period) async {
+              final reg = SubscriptionRegistry.instance;
+              final productId = reg.productIdFor(tier, period);
+              await InAppPurchase.instance.queryProductDetails({productId});
+            }
+            """#),
+        ]
+        #expect(requestedIDs(files) == ["lib/purchase/registry.dart:5 com.acme.pro.monthly", "lib/purchase/registry.dart:6 com.acme.pro.yearly"])
+    }
+}
