@@ -123,7 +123,7 @@ extension SourceScanner.Summarizer {
         case .cSharp: SourceScanner.cSharpEntryPointsByName
         default: SourceScanner.entryPointsByName
         }
-        guard let candidates = table[text(index)] else { return nil }
+        guard let candidates = table[importAliases[text(index)] ?? text(index)] else { return nil }
         if isWord(index - 1, "func") || isWord(index - 1, "init") || isWord(index - 1, "var") || isWord(index - 1, "let") { return nil }
         let receiver = receiverPath(before: index)
         var open = index + 1

@@ -259,6 +259,8 @@ extension SourceScanner {
         var storingTypes: Set<String> = []
         /// A `func` whose body has not opened yet, and the token after its parameter list.
         var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
+        /// JavaScript: local names of a purchase library's functions imported under another name.
+        var importAliases: [String: String] = [:]
         /// The `if` block closed last, and the conditions an `else` after it runs under.
         var lastIf: (close: Int, otherwise: [BranchCondition])?
         /// A computed property whose body opens at `open`.

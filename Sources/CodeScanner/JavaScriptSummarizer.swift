@@ -63,7 +63,7 @@ extension SourceScanner.Summarizer {
         case "static", "readonly", "private", "public", "protected":
             javaScriptField(index)
         default:
-            if SourceScanner.javaScriptEntryPointFirstBytes.contains(bytes[tokens[index].start]) { entryPoint(index) }
+            if SourceScanner.javaScriptEntryPointFirstBytes.contains(bytes[tokens[index].start]) || importAliases[text(index)] != nil { entryPoint(index) }
             if !wrappers.isEmpty && isPunctuation(index + 1, "(") { wrapperCall(index) }
             if isPunctuation(index + 1, ":") || isOperator(index + 1, "="), containsSecretWord(index) {
                 secretLiteral(name: text(index), literal: index + 2)
@@ -78,7 +78,23 @@ extension SourceScanner.Summarizer {
         guard k < tokens.count, tokens[k].kind == .string, var module = stringValue(tokens[k]) else { return }
         // Ionic Native's Angular flavour: `@awesome-cordova-plugins/in-app-purchase-2/ngx`.
         if module.hasSuffix("/ngx") { module.removeLast(4) }
-        if SourceScanner.javaScriptPurchaseModules.contains(module) { summary.imports.insert(module) }
+        if SourceScanner.javaScriptPurchaseModules.contains(module) {
+            summary.imports.insert(module)
+            if isWord(index, "from") { recordImportAliases(before: index) }
+        }
+    }
+
+    /// `import { getSubscriptions as iapGetSubscriptions } from 'react-native-iap'`: the local
+    /// name calls the library's function.
+    mutating func recordImportAliases(before from: Int) {
+        guard isPunctuation(from - 1, "}") else { return }
+        var k = from - 2
+        while k > 0, from - k < 512, !isPunctuation(k, "{") { k -= 1 }
+        guard isPunctuation(k, "{") else { return }
+        while k < from - 1 {
+            if isIdentifier(k), isWord(k + 1, "as"), isIdentifier(k + 2) { importAliases[text(k + 2)] = text(k) }
+            k += 1
+        }
     }
 
     /// `class Store {`, `enum Sku {` (TypeScript), `namespace Ids {`: the body's members belong
@@ -201,7 +217,11 @@ extension SourceScanner.Summarizer {
                 return
             }
             guard isPunctuation(k + 1, ":") else {
-                // Shorthand `{ skus }` or a method: skip to the next property.
+                // Shorthand `{ skus }`: the member is the binding of that name.
+                if isIdentifier(k), isPunctuation(k + 1, ",") || k + 1 == close, let expression = snapshot(k..<k + 1) {
+                    appendMember(name: key, owner: owner, position: keyIndex, expression: expression, context: context(k))
+                }
+                // Or a method: skip to the next property.
                 k = javaScriptExpressionEnd(from: k, limit: close)
                 if isPunctuation(k, ",") { k += 1 }
                 continue

@@ -260,3 +260,39 @@ extension SemanticsTests {
         #expect(requestedIDs(files) == ["lib/purchase/registry.dart:5 com.acme.pro.monthly", "lib/purchase/registry.dart:6 com.acme.pro.yearly"])
     }
 }
+
+extension SemanticsTests {
+    /// `export const constants = { productSkus }`: the shorthand property is the binding.
+    @Test func aShorthandPropertyIsTheBindingOfItsName() {
+        let files = [
+            ("src/constants.js", #"""
+            const productSkus = ['com.acme.cards.pro'];
+            export const constants = { productSkus, version: 2 };
+            """#),
+            ("src/Shop.js", #"""
+            import * as RNIap from 'react-native-iap';
+            import { constants } from './constants';
+            export async function load() { await RNIap.getProducts({ skus: constants.productSkus }); }
+            """#),
+        ]
+        #expect(requestedIDs(files) == ["src/constants.js:1 com.acme.cards.pro"])
+    }
+}
+
+extension SemanticsTests {
+    /// A library function imported under another name is still the library's.
+    @Test func aRenamedImportCallsTheLibrary() {
+        let files = [("src/iap.ts", #"""
+        import { getSubscriptions as iapGetSubscriptions, requestPurchase as buy } from 'react-native-iap';
+        import { getSubscriptions } from './api';
+        export async function load() {
+          await iapGetSubscriptions({ skus: ['com.acme.flagship.monthly'] });
+          await buy({ sku: 'com.acme.flagship.yearly' });
+        }
+        """#), ("src/other.ts", #"""
+        import { getSubscriptions as fetchPlans } from './api';
+        export const plans = () => fetchPlans({ skus: ['not.a.product'] });
+        """#)]
+        #expect(requestedIDs(files) == ["src/iap.ts:4 com.acme.flagship.monthly", "src/iap.ts:5 com.acme.flagship.yearly"])
+    }
+}
