@@ -280,11 +280,18 @@ extension SourceScanner.Resolver {
                 // `table["key"]`: the values of that key.
                 let group = Array(cursor.balancedGroup().dropFirst().dropLast())
                 let isDictionary = items.contains { if case .entry = $0 { return true } else { return false } }
+                // The key as written (`"monthly"`) or as a name holds it (`SKUS[platform]` with
+                // `platform` the app's `Platform.OS`); a key not followed reads every value.
                 var keys: [String] = []
-                if isDictionary, group.first?.kind == .string {
+                if isDictionary, !group.isEmpty {
                     let failedBefore = failure
-                    keys = evaluate(group, context).map { $0.compactMap { literal($0)?.value } } ?? []
+                    let droppedBefore = dropped
+                    let evaluated = evaluate(group, context)
+                    if let evaluated, dropped == droppedBefore, evaluated.allSatisfy({ literal($0) != nil }) {
+                        keys = evaluated.compactMap { literal($0)?.value }
+                    }
                     failure = failedBefore
+                    dropped = droppedBefore
                 }
                 if !keys.isEmpty {
                     items = items.compactMap { item in

@@ -296,3 +296,30 @@ extension SemanticsTests {
         #expect(requestedIDs(files) == ["src/iap.ts:4 com.acme.flagship.monthly", "src/iap.ts:5 com.acme.flagship.yearly"])
     }
 }
+
+extension SemanticsTests {
+    /// An object keyed by platform read with a name that holds `Platform.OS`: the iOS entry.
+    @Test func aKeyHeldInANameReadsThatEntry() {
+        let files = [("src/purchases.ts", #"""
+        import { Platform } from 'react-native';
+        import * as RNIap from 'react-native-iap';
+        type ProductSkus = { ios: string[]; android: string[] };
+        const productSkus: ProductSkus = {
+          ios: ['com.acme.pills.monthly', 'com.acme.pills.lifetime'],
+          android: ['monthly_subscription', 'lifetime_access'],
+        };
+        export async function load() {
+          const platform = Platform.OS as keyof ProductSkus;
+          await RNIap.getProducts({ skus: productSkus[platform] });
+        }
+        """#), ("src/tips.ts", #"""
+        import * as RNIap from 'react-native-iap';
+        const tips = { small: 'com.acme.tip.small', large: 'com.acme.tip.large' };
+        export const tip = () => RNIap.requestPurchase({ sku: tips[remoteKey()] });
+        """#)]
+        #expect(requestedIDs(files) == [
+            "src/purchases.ts:5 com.acme.pills.monthly", "src/purchases.ts:5 com.acme.pills.lifetime",
+            "src/tips.ts:2 com.acme.tip.small", "src/tips.ts:2 com.acme.tip.large",
+        ])
+    }
+}
