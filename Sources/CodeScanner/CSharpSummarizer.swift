@@ -241,7 +241,9 @@ extension SourceScanner.Summarizer {
     func unityAppleID(open: Int, close: Int) -> Range<Int>? {
         var k = open + 1
         while k < close {
-            if isWord(k, "AppleAppStore") || isWord(k, "MacAppStore") {
+            // The iOS build asks the App Store ID; a Mac App Store one is the Mac build's, and
+            // without an App Store one the product's own ID is asked.
+            if isWord(k, "AppleAppStore") {
                 // The ID in the same `{ "id", Store.Name }` pair: a string, or a name (a constant
                 // or field the resolver follows).
                 var p = k - 1

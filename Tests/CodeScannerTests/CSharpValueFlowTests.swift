@@ -81,12 +81,17 @@ struct CSharpValueFlowTests {
                 });
                 var premium = Application.platform == RuntimePlatform.IPhonePlayer ? "com.acme.game.premium" : "premium_android";
                 builder.AddProduct(premium, ProductType.NonConsumable);
+                // The Mac build's own ID is not the iOS build's: the product's ID is asked.
+                builder.AddProduct("com.acme.game.sword", ProductType.NonConsumable, new IDs
+                {
+                    { "com.acme.game.sword.mac", MacAppStore.Name },
+                });
             }
         }
         """#)]
         #expect(requestedIDs(files) == [
             "Assets/Scripts/Store.cs:5 com.acme.game.coins", "Assets/Scripts/Store.cs:12 com.acme.game.gems.ios",
-            "Assets/Scripts/Store.cs:15 com.acme.game.premium",
+            "Assets/Scripts/Store.cs:15 com.acme.game.premium", "Assets/Scripts/Store.cs:18 com.acme.game.sword",
         ])
     }
 
