@@ -13,20 +13,21 @@ extension SourceScanner.Resolver {
     /// locals the statements before the call set.
     mutating func callRuns(_ call: CallSite, file: Int) -> Bool {
         guard files[file].branches.contains(where: { $0.range.contains(call.context.position) }) else { return true }
-        var context = call.context
-        context.file = file
-        frames = []
-        defer { frames = [] }
-        if let prefix = call.prefix, let tokens = tokens(file: file, range: prefix) {
-            frames = [SourceScanner.Frame()]
-            runPrefix(tokens, context)
-        }
-        return branchesRun(at: call.context.position, file: file, context)
+        return atCall(call, file: file) { $0.branchesRun(at: call.context.position, file: file, $1) }
     }
 
     /// A call site's IDs: its argument, after the statements before it in its function; for a
     /// wrapper's call site, the wrapper's argument to StoreKit with the call's arguments.
     mutating func evaluateCall(_ call: CallSite, file: Int) -> [Item]? {
+        atCall(call, file: file) { resolver, context in
+            guard let display = call.wrapper else { return resolver.evaluate(call.argument, context) }
+            return resolver.evaluateWrapper(display, arguments: call.arguments, context: context, depth: 0)
+        }
+    }
+
+    /// Runs `body` where the call is: the statements before it in its function have set their
+    /// locals; they are gone afterwards.
+    mutating func atCall<Value>(_ call: CallSite, file: Int, _ body: (inout Self, Context) -> Value) -> Value {
         var context = call.context
         context.file = file
         frames = []
@@ -35,8 +36,7 @@ extension SourceScanner.Resolver {
             frames = [SourceScanner.Frame()]
             runPrefix(tokens, context)
         }
-        guard let display = call.wrapper else { return evaluate(call.argument, context) }
-        return evaluateWrapper(display, arguments: call.arguments, context: context, depth: 0)
+        return body(&self, context)
     }
 
     /// A wrapper no call of which was found: what its argument to StoreKit gives with its

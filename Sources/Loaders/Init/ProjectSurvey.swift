@@ -518,7 +518,7 @@ public struct ProjectSurvey: Sendable {
     /// A script at an app's top that configures its tools rather than being its code.
     static func isToolScript(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        let tools = ["gulpfile", "gruntfile", "jest", "karma", "protractor", "webpack", "rollup", "vite", "babel", "metro", "tailwind", "postcss", "eslint", "prettier", "commitlint", "lint-staged", "app.config", "app.plugin", "react-native.config", "capacitor.config", "ionic.config", "stencil.config", "angular", "tsconfig", "playwright", "cypress", "detox", "wdio", "svelte.config", "next.config", "nuxt.config", "remix.config", "astro.config", "eas", "expo-env", "global.d", "env.d", "hooks", "sw", "service-worker"]
+        let tools = ["gulpfile", "gruntfile", "jest", "karma", "protractor", "webpack", "rollup", "vite", "babel", "metro", "tailwind", "postcss", "eslint", "prettier", "commitlint", "lint-staged", "app.config", "app.plugin", "react-native.config", "capacitor.config", "ionic.config", "stencil.config", "angular", "tsconfig", "playwright", "cypress", "detox", "wdio", "svelte.config", "next.config", "nuxt.config", "remix.config", "astro.config", "eas", "expo-env", "global.d", "env.d", "sw", "service-worker"]
         return lowered.hasPrefix(".") || lowered.contains(".config.") || lowered.contains(".setup.") || lowered.contains(".test.") || lowered.contains(".spec.")
             || tools.contains { lowered.hasPrefix($0 + ".") }
     }
