@@ -17,4 +17,57 @@ extension SourceScanner.Resolver {
         if one == false && other == false { return .some(false) }
         return .some(nil)
     }
+
+    /// Operands joined by `??`, or by `||` (JavaScript's alternatives and every language's
+    /// disjunction): either value, or, when the operands are truths, their disjunction.
+    mutating func alternatives(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        let failedBefore = failure
+        var items = conjunction(&cursor, context)
+        var list = isList
+        if items == nil { skipOperand(&cursor) }
+        while cursor.isOperator("??") || cursor.isOperator("||") {
+            cursor.advance()
+            // `?? ""` (JavaScript's `|| ''` too): the "no value" default names no product.
+            if !cursor.atEnd, cursor.current.kind == .string, cursor.current.text.isEmpty,
+               cursor.peek(1).map({ $0.kind != .operatorRun || $0.text == "??" || $0.text == "||" }) ?? true {
+                cursor.advance()
+                continue
+            }
+            let right = conjunction(&cursor, context)
+            if right == nil { skipOperand(&cursor) }
+            if let truth = Self.disjunction(items, right) {
+                list = false
+                if let truth {
+                    failure = failedBefore
+                    items = [.truth(truth)]
+                } else {
+                    items = nil
+                    fail("the condition is not one iapdoctor can tell")
+                }
+                continue
+            }
+            list = list || isList
+            items = either(items, right)
+        }
+        isList = list
+        return items
+    }
+
+    /// Operands joined by `&&`: a truth when both are known or either is false.
+    mutating func conjunction(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        var items = additive(&cursor, context)
+        guard cursor.isOperator("&&") else { return items }
+        if items == nil { skipOperand(&cursor) }
+        while cursor.isOperator("&&") {
+            cursor.advance()
+            let right = additive(&cursor, context)
+            if right == nil { skipOperand(&cursor) }
+            let left = Self.truth(items)
+            let other = Self.truth(right)
+            items = left == false || other == false ? [.truth(false)] : (left == true && other == true ? [.truth(true)] : nil)
+        }
+        isList = false
+        if items == nil { fail("the condition is not one iapdoctor can tell") }
+        return items
+    }
 }
