@@ -32,20 +32,8 @@ extension SourceScanner.Summarizer {
             guard let last = lastIf, last.close == open - 2 else { return nil }
             return last.otherwise
         }
-        guard isPunctuation(open - 1, ")") else { return nil }
-        var k = open - 1
-        var depth = 0
-        while k >= 0, open - k <= Self.maxConditionTokens {
-            if tokens[k].kind == .punctuation {
-                if isPunctuation(k, ")") { depth += 1 }
-                if isPunctuation(k, "(") {
-                    depth -= 1
-                    if depth == 0 { break }
-                }
-            }
-            k -= 1
-        }
-        guard k > 0, depth == 0, isWord(k - 1, "if"), k + 1 < open - 1 else { return nil }
+        guard isPunctuation(open - 1, ")"), let k = openingParenthesis(of: open - 1, within: Self.maxConditionTokens - 1),
+              k > 0, isWord(k - 1, "if"), k + 1 < open - 1 else { return nil }
         var earlier: [BranchCondition] = []
         if isWord(k - 2, "else") {
             guard let last = lastIf, last.close == k - 3 else { return nil }

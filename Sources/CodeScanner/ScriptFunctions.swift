@@ -23,21 +23,34 @@ extension SourceScanner.Summarizer {
     /// Whether the declaration whose body opens at `open` says it returns nothing: TypeScript's
     /// `): void {` / `Promise<void>`, Dart's `void name(` / `Future<void> name(`.
     func declaresVoid(before open: Int) -> Bool {
+        // TypeScript's return type sits between the parameters' `)` and the body.
         var k = open - 1
+        while k >= 0, open - k < Self.maxParameterTokens, !(tokens[k].kind != .string && text(k) == ")") {
+            if isWord(k, "void") { return true }
+            k -= 1
+        }
+        // Dart's sits before the name.
+        guard language == .dart, k >= 0, let parameters = openingParenthesis(of: k, within: Self.maxParameterTokens) else { return false }
+        return isWord(parameters - 2, "void") || (isOperator(parameters - 2, ">") && isWord(parameters - 3, "void"))
+    }
+
+    /// The `(` matching the `)` at `close`, looked for at most `limit` tokens back: every `{`
+    /// may ask, and an unbounded look back through nested groups would cost the square of the
+    /// file.
+    func openingParenthesis(of close: Int, within limit: Int) -> Int? {
         var depth = 0
-        while k >= 0, open - k < Self.maxParameterTokens {
-            if tokens[k].kind != .string {
-                if text(k) == ")" { depth += 1 }
-                if text(k) == "(" {
+        var k = close
+        while k >= 0, close - k <= limit {
+            if tokens[k].kind == .punctuation {
+                if isPunctuation(k, ")") { depth += 1 }
+                if isPunctuation(k, "(") {
                     depth -= 1
-                    if depth == 0 { break }
+                    if depth == 0 { return k }
                 }
-                if depth == 0, isWord(k, "void") { return true }
             }
             k -= 1
         }
-        // Dart's return type sits before the name.
-        return language == .dart && (isWord(k - 2, "void") || (isOperator(k - 2, ">") && isWord(k - 3, "void")))
+        return nil
     }
 
     mutating func scriptFunctionOpened(at open: Int) -> FunctionHeader? {
@@ -65,22 +78,8 @@ extension SourceScanner.Summarizer {
         }
         guard k >= 0, isPunctuation(k, ")") else { return arrow ? FunctionHeader(name: "=>", parameters: [], location: location(open)) : nil }
         let close = k
-        // The parameter list's `(`, looked for within a bound: every `{` asks, and an unbounded
-        // look back through nested groups would cost the square of the file.
-        var depth = 0
-        let stop = max(k - Self.maxParameterTokens, -1)
-        while k > stop {
-            if tokens[k].kind != .string {
-                if text(k) == ")" { depth += 1 }
-                if text(k) == "(" {
-                    depth -= 1
-                    if depth == 0 { break }
-                }
-            }
-            k -= 1
-        }
-        guard k > stop, k > 0 else { return nil }
-        let parameterOpen = k
+        guard let parameterOpen = openingParenthesis(of: close, within: Self.maxParameterTokens - 1), parameterOpen > 0 else { return nil }
+        k = parameterOpen
         let unnamed = FunctionHeader(name: "=>", parameters: [], location: location(open))
         if arrow {
             // `const buy = async (sku) => {`: the constant names it, also through React's
