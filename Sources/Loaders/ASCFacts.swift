@@ -11,6 +11,7 @@ public enum ASCFacts {
         var mapper = Mapper(snapshot: snapshot, facts: ASCSnapshotFacts(snapshot: snapshot, namedAt: namedAt))
         mapper.apply(to: &project)
         project.ascSnapshot = mapper.facts
+        project.requestShownGroups()
     }
 
     /// Requests under these paths list the app record.

@@ -26,6 +26,7 @@ extension ASCFacts.Mapper {
             guard let name = group.string("referenceName") else { continue }
             var merged = project.subscriptionGroups.first { $0.referenceName?.value == name.value }
                 ?? SubscriptionGroup(location: group.location, referenceName: name, localizations: nil)
+            merged.storeID = Fact(group.id, at: group.location, source: .appStoreConnect)
             if let found = localizations(of: group, "subscriptionGroupLocalizations") {
                 merged.localizations = Fact(found.resources.compactMap(localization), at: found.location, source: .appStoreConnect)
             }

@@ -227,6 +227,7 @@ public enum EvidenceLoader {
             }
         }
         loadRequests(lists: lists, into: &project, problems: &problems)
+        project.requestShownGroups()
         return problems
     }
 

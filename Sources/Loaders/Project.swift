@@ -200,6 +200,8 @@ public struct Localization: Sendable {
 
 public struct SubscriptionGroup: Sendable {
     public var location: SourceLocation
+    /// App Store Connect's ID of the group (what `SubscriptionStoreView(groupID:)` takes), from a snapshot.
+    public var storeID: Fact<String>?
     public var referenceName: Fact<String>?
     /// `nil` when the key is absent; an empty list when stated empty.
     public var localizations: Fact<[Localization]>?

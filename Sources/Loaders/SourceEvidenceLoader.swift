@@ -80,7 +80,9 @@ extension EvidenceLoader {
             note.isGroup = unresolved.isGroup
             evidence.unresolved.append(note)
         }
-        evidence.subscriptionGroups = scan.subscriptionGroups.map { Fact($0.groupID, at: location($0.location), source: .code) }
+        evidence.subscriptionGroups = scan.subscriptionGroups.map {
+            SourceEvidence.ShownGroup(id: Fact($0.groupID, at: location($0.location), source: .code), api: $0.api)
+        }
         evidence.secrets += scan.secrets.map { SourceEvidence.Secret(location: location($0.location), name: $0.name, value: $0.value) }
         // Library configuration files in the scanned folders (MKStoreKit's) are product ID lists.
         let named = Set(project.app.productIDLists.map { Paths.resolve($0.value, relativeTo: project.baseDirectory) })

@@ -25,6 +25,8 @@ public struct StoreKitConfiguration: Sendable {
     }
 
     public struct Group: Sendable {
+        /// The group's `id`: App Store Connect's group ID in a synced file, a random one in a local file.
+        public var id: Fact<String>?
         public var name: Fact<String>?
         public var localizations: [Localization]
         public var location: SourceLocation
@@ -84,7 +86,7 @@ public struct StoreKitConfiguration: Sendable {
         for entry in root["nonRenewingSubscriptions"]?.elements ?? [] { configuration.products.append(product(entry, group: nil)) }
         for group in root["subscriptionGroups"]?.elements ?? [] {
             configuration.groups.append(Group(
-                name: group["name"]?.stringFact(.storekit), localizations: localizations(group["localizations"]), location: group.location))
+                id: group["id"]?.stringFact(.storekit), name: group["name"]?.stringFact(.storekit), localizations: localizations(group["localizations"]), location: group.location))
             for entry in group["subscriptions"]?.elements ?? [] {
                 configuration.products.append(product(entry, group: configuration.groups.count - 1))
             }

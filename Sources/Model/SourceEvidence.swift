@@ -7,7 +7,10 @@ import Formats
 public struct SourceEvidence: Sendable {
     /// A StoreKit call site whose product IDs are not known from the code.
     public struct UnresolvedRequest: Sendable, Hashable {
-        public enum Kind: String, Sendable { case unresolved, partial, empty, offerings, wrapperWithoutCalls }
+        public enum Kind: String, Sendable { case unresolved, partial, empty, offerings, wrapperWithoutCalls
+            /// A subscription group's ID is known, but no file the run read lists its subscriptions.
+            case groupMembersUnknown
+        }
         public var location: SourceLocation
         public var api: String
         /// The argument as written (shortened); empty when the call takes none.
@@ -47,8 +50,24 @@ public struct SourceEvidence: Sendable {
     public var sourcesKey: SourceLocation?
     public var filesScanned = 0
     public var unresolved: [UnresolvedRequest] = []
-    /// Subscription group IDs handed to StoreKit views (`SubscriptionStoreView(groupID:)`).
-    public var subscriptionGroups: [Fact<String>] = []
+    /// A subscription group ID handed to a StoreKit view (`SubscriptionStoreView(groupID:)`), which
+    /// asks StoreKit for every subscription of the group.
+    public struct ShownGroup: Sendable, Hashable {
+        public var id: Fact<String>
+        public var api: String
+        /// The group's subscriptions, as the files that list the group say (empty until expanded).
+        public var members: [String] = []
+        /// Which files listed them (a `.storekit` file, the App Store Connect snapshot).
+        public var listedBy: [String] = []
+
+        public init(id: Fact<String>, api: String) {
+            self.id = id
+            self.api = api
+        }
+    }
+
+    /// Subscription groups the code shows, and what they hold.
+    public var subscriptionGroups: [ShownGroup] = []
     /// StoreKit and In-App Purchase libraries the code imports.
     public var importedLibraries: [String] = []
     /// Those of them that call StoreKit for a Flutter, React Native, Capacitor, .NET or Unity

@@ -73,6 +73,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case appNotReinstalled = "app-not-reinstalled"
     case jailbrokenDevice = "jailbroken-device"
     case storekitConfigurationIncomplete = "storekit-configuration-incomplete"
+    case storekitConfigurationGroupMissing = "storekit-configuration-group-missing"
     case storekitConfigurationBypassed = "storekit-configuration-bypassed"
     case storekitConfigurationNotInProject = "storekit-configuration-not-in-project"
     case storekitConfigurationFromPackage = "storekit-configuration-from-package"

@@ -1423,6 +1423,29 @@ enum BuiltinRulesYAML {
         app:
           storekit_configuration: ../catalog/PocketGarden.storekit
 
+- id: storekit-configuration-group-missing
+  checklist: storekit-configuration
+  severity: error
+  since: 0.1.0
+  title: a subscription group the code shows is not in the StoreKit configuration file
+  rationale: "`SubscriptionStoreView(groupID:)` asks StoreKit for every subscription of the group with that ID. When Xcode runs the app with a StoreKit configuration file, groups come only from that file (TN3185), so a group ID the file does not have, or a group without subscriptions, shows an empty store. The ID in the code is App Store Connect's; a file made by hand gives each group an ID of its own (`EB2739D3`), and only a file synced with App Store Connect carries App Store Connect's."
+  help: give the file's group the code's ID, or create the file synced with App Store Connect
+  environments: [xcode]
+  not_applicable: products come from App Store Connect here, not from a StoreKit configuration file
+  examples:
+    triggering:
+      - |
+        environment: xcode
+        app:
+          sources: [../runmonster-xcode/variants/Plus]
+          storekit_configuration: ../runmonster-xcode/variants/Plus/Local.storekit
+    passing:
+      - |
+        environment: xcode
+        app:
+          sources: [../runmonster-xcode/variants/Plus]
+          storekit_configuration: ../runmonster-xcode/variants/Plus/Synced.storekit
+
 - id: storekit-configuration-bypassed
   checklist: storekit-configuration
   severity: warning
@@ -3091,7 +3114,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 142 16 1 3083 118
+L 143 16 1 3106 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -7220,35 +7243,35 @@ environment: xcode
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 1421 3 1442 52
+M 10 1421 3 1442 84
 S 0 1421 3 1421 5 2
 id
-S 0 1421 7 1421 38 31
-storekit-configuration-bypassed
+S 0 1421 7 1421 43 36
+storekit-configuration-group-missing
 S 0 1422 3 1422 12 9
 checklist
 S 0 1422 14 1422 36 22
 storekit-configuration
 S 0 1423 3 1423 11 8
 severity
-S 0 1423 13 1423 20 7
-warning
+S 0 1423 13 1423 18 5
+error
 S 0 1424 3 1424 8 5
 since
 S 0 1424 10 1424 15 5
 0.1.0
 S 0 1425 3 1425 8 5
 title
-S 0 1425 10 1425 90 80
-the app is launched in a way that skips the scheme's StoreKit configuration file
+S 0 1425 10 1425 87 77
+a subscription group the code shows is not in the StoreKit configuration file
 S 0 1426 3 1426 12 9
 rationale
-S 0 1426 14 1426 450 436
-Only Xcode's Run action applies the StoreKit configuration file a scheme names (TN3185). A Flutter, React Native or Expo app launched with its framework's command (`flutter run`, `npx react-native run-ios`, `npx expo run:ios`) is built and installed without it, so the app asks the sandbox and the file's products are not what it gets; the check cannot tell which way you launch, so every product is at risk until you run it from Xcode.
+S 1 1426 14 1426 495 479
+`SubscriptionStoreView(groupID:)` asks StoreKit for every subscription of the group with that ID. When Xcode runs the app with a StoreKit configuration file, groups come only from that file (TN3185), so a group ID the file does not have, or a group without subscriptions, shows an empty store. The ID in the code is App Store Connect's; a file made by hand gives each group an ID of its own (`EB2739D3`), and only a file synced with App Store Connect carries App Store Connect's.
 S 0 1427 3 1427 7 4
 help
-S 1 1427 9 1427 117 108
-run the app from Xcode (Product → Run) to test the file, or set `environment: sandbox` to test the sandbox
+S 0 1427 9 1427 94 85
+give the file's group the code's ID, or create the file synced with App Store Connect
 S 0 1428 3 1428 15 12
 environments
 L 1 1428 17 1428 24
@@ -7260,54 +7283,54 @@ S 0 1429 19 1429 100 81
 products come from App Store Connect here, not from a StoreKit configuration file
 S 0 1430 3 1430 11 8
 examples
-M 2 1431 5 1442 52
+M 2 1431 5 1442 84
 S 0 1431 5 1431 15 10
 triggering
-L 1 1432 7 1436 58
-S 1 1432 9 1436 58 168
+L 1 1432 7 1436 83
+S 1 1432 9 1436 83 146
 environment: xcode
 app:
-  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
-  sources: [../runmonster-xcode/variants/Flutter]
+  sources: [../runmonster-xcode/variants/Plus]
+  storekit_configuration: ../runmonster-xcode/variants/Plus/Local.storekit
 
 S 0 1437 5 1437 12 7
 passing
-L 1 1438 7 1442 52
-S 1 1438 9 1442 52 162
+L 1 1438 7 1442 84
+S 1 1438 9 1442 84 147
 environment: xcode
 app:
-  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
-  sources: [../runmonster-xcode/RunMonster]
+  sources: [../runmonster-xcode/variants/Plus]
+  storekit_configuration: ../runmonster-xcode/variants/Plus/Synced.storekit
 
-M 10 1444 3 1465 62
+M 10 1444 3 1465 52
 S 0 1444 3 1444 5 2
 id
-S 0 1444 7 1444 44 37
-storekit-configuration-not-in-project
+S 0 1444 7 1444 38 31
+storekit-configuration-bypassed
 S 0 1445 3 1445 12 9
 checklist
 S 0 1445 14 1445 36 22
 storekit-configuration
 S 0 1446 3 1446 11 8
 severity
-S 0 1446 13 1446 18 5
-error
+S 0 1446 13 1446 20 7
+warning
 S 0 1447 3 1447 8 5
 since
 S 0 1447 10 1447 15 5
 0.1.0
 S 0 1448 3 1448 8 5
 title
-S 0 1448 10 1448 78 68
-the scheme's StoreKit configuration file is not in the Xcode project
+S 0 1448 10 1448 90 80
+the app is launched in a way that skips the scheme's StoreKit configuration file
 S 0 1449 3 1449 12 9
 rationale
-S 0 1449 14 1449 518 504
-Xcode serves a scheme's StoreKit configuration file only when the project holds it; a `.storekit` file that is on disk but has no file reference in `project.pbxproj` (copied into the folder, or removed from the project and left behind) is not found, and a Run serves none of its products (RevenueCat purchases-ios#2171, cordova-plugin-purchases#135). A file inside a folder the project holds (a folder reference, an Xcode 16 synchronized folder) or named by a workspace beside the project counts as held.
+S 0 1449 14 1449 450 436
+Only Xcode's Run action applies the StoreKit configuration file a scheme names (TN3185). A Flutter, React Native or Expo app launched with its framework's command (`flutter run`, `npx react-native run-ios`, `npx expo run:ios`) is built and installed without it, so the app asks the sandbox and the file's products are not what it gets; the check cannot tell which way you launch, so every product is at risk until you run it from Xcode.
 S 0 1450 3 1450 7 4
 help
-S 0 1450 9 1450 107 98
-add the .storekit file to the Xcode project (no target needed), then choose it again in the scheme
+S 1 1450 9 1450 117 108
+run the app from Xcode (Product → Run) to test the file, or set `environment: sandbox` to test the sandbox
 S 0 1451 3 1451 15 12
 environments
 L 1 1451 17 1451 24
@@ -7319,30 +7342,30 @@ S 0 1452 19 1452 100 81
 products come from App Store Connect here, not from a StoreKit configuration file
 S 0 1453 3 1453 11 8
 examples
-M 2 1454 5 1465 62
+M 2 1454 5 1465 52
 S 0 1454 5 1454 15 10
 triggering
-L 1 1455 7 1459 62
-S 1 1455 9 1459 62 182
-environment: xcode
-app:
-  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-LooseFile.xcscheme
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-
-S 0 1460 5 1460 12 7
-passing
-L 1 1461 7 1465 62
-S 1 1461 9 1465 62 172
+L 1 1455 7 1459 58
+S 1 1455 9 1459 58 168
 environment: xcode
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  sources: [../runmonster-xcode/variants/Flutter]
 
-M 10 1467 3 1486 102
+S 0 1460 5 1460 12 7
+passing
+L 1 1461 7 1465 52
+S 1 1461 9 1465 52 162
+environment: xcode
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+  sources: [../runmonster-xcode/RunMonster]
+
+M 10 1467 3 1488 62
 S 0 1467 3 1467 5 2
 id
-S 0 1467 7 1467 42 35
-storekit-configuration-from-package
+S 0 1467 7 1467 44 37
+storekit-configuration-not-in-project
 S 0 1468 3 1468 12 9
 checklist
 S 0 1468 14 1468 36 22
@@ -7357,16 +7380,16 @@ S 0 1470 10 1470 15 5
 0.1.0
 S 0 1471 3 1471 8 5
 title
-S 0 1471 10 1471 71 61
-the scheme runs a Swift package's StoreKit configuration file
+S 0 1471 10 1471 78 68
+the scheme's StoreKit configuration file is not in the Xcode project
 S 0 1472 3 1472 12 9
 rationale
-S 0 1472 14 1472 389 375
-Xcode's StoreKit Configuration menu lists the `.storekit` files of every Swift package the app depends on beside the app's own; a package's testing file chosen there (under DerivedData's `SourcePackages/checkouts`) serves that package's products, so the app's requests come back invalid (RevenueCat purchases-ios#1157, which renamed its files so users could tell them apart).
+S 0 1472 14 1472 518 504
+Xcode serves a scheme's StoreKit configuration file only when the project holds it; a `.storekit` file that is on disk but has no file reference in `project.pbxproj` (copied into the folder, or removed from the project and left behind) is not found, and a Run serves none of its products (RevenueCat purchases-ios#2171, cordova-plugin-purchases#135). A file inside a folder the project holds (a folder reference, an Xcode 16 synchronized folder) or named by a workspace beside the project counts as held.
 S 0 1473 3 1473 7 4
 help
-S 0 1473 9 1473 86 77
-choose the app's own .storekit file in the scheme, or None to use the sandbox
+S 0 1473 9 1473 107 98
+add the .storekit file to the Xcode project (no target needed), then choose it again in the scheme
 S 0 1474 3 1474 15 12
 environments
 L 1 1474 17 1474 24
@@ -7378,332 +7401,391 @@ S 0 1475 19 1475 100 81
 products come from App Store Connect here, not from a StoreKit configuration file
 S 0 1476 3 1476 11 8
 examples
-M 2 1477 5 1486 102
+M 2 1477 5 1488 62
 S 0 1477 5 1477 15 10
 triggering
-L 1 1478 7 1481 114
-S 1 1478 9 1481 114 130
+L 1 1478 7 1482 62
+S 1 1478 9 1482 62 182
+environment: xcode
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-LooseFile.xcscheme
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+
+S 0 1483 5 1483 12 7
+passing
+L 1 1484 7 1488 62
+S 1 1484 9 1488 62 172
+environment: xcode
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+
+M 10 1490 3 1509 102
+S 0 1490 3 1490 5 2
+id
+S 0 1490 7 1490 42 35
+storekit-configuration-from-package
+S 0 1491 3 1491 12 9
+checklist
+S 0 1491 14 1491 36 22
+storekit-configuration
+S 0 1492 3 1492 11 8
+severity
+S 0 1492 13 1492 18 5
+error
+S 0 1493 3 1493 8 5
+since
+S 0 1493 10 1493 15 5
+0.1.0
+S 0 1494 3 1494 8 5
+title
+S 0 1494 10 1494 71 61
+the scheme runs a Swift package's StoreKit configuration file
+S 0 1495 3 1495 12 9
+rationale
+S 0 1495 14 1495 389 375
+Xcode's StoreKit Configuration menu lists the `.storekit` files of every Swift package the app depends on beside the app's own; a package's testing file chosen there (under DerivedData's `SourcePackages/checkouts`) serves that package's products, so the app's requests come back invalid (RevenueCat purchases-ios#1157, which renamed its files so users could tell them apart).
+S 0 1496 3 1496 7 4
+help
+S 0 1496 9 1496 86 77
+choose the app's own .storekit file in the scheme, or None to use the sandbox
+S 0 1497 3 1497 15 12
+environments
+L 1 1497 17 1497 24
+S 0 1497 18 1497 23 5
+xcode
+S 0 1498 3 1498 17 14
+not_applicable
+S 0 1498 19 1498 100 81
+products come from App Store Connect here, not from a StoreKit configuration file
+S 0 1499 3 1499 11 8
+examples
+M 2 1500 5 1509 102
+S 0 1500 5 1500 15 10
+triggering
+L 1 1501 7 1504 114
+S 1 1501 9 1504 114 130
 environment: xcode
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-PackageFile.xcscheme
 
-S 0 1482 5 1482 12 7
+S 0 1505 5 1505 12 7
 passing
-L 1 1483 7 1486 102
-S 1 1483 9 1486 102 118
+L 1 1506 7 1509 102
+S 1 1506 9 1509 102 118
 environment: xcode
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-M 10 1493 3 1505 27
-S 0 1493 3 1493 5 2
+M 10 1516 3 1528 27
+S 0 1516 3 1516 5 2
 id
-S 0 1493 7 1493 31 24
+S 0 1516 7 1516 31 24
 catalog-xml-feed-retired
-S 0 1494 3 1494 12 9
+S 0 1517 3 1517 12 9
 checklist
-S 0 1494 14 1494 27 13
+S 0 1517 14 1517 27 13
 catalog-valid
-S 0 1495 3 1495 8 5
+S 0 1518 3 1518 8 5
 input
-S 0 1495 10 1495 17 7
+S 0 1518 10 1518 17 7
 catalog
-S 0 1496 3 1496 11 8
+S 0 1519 3 1519 11 8
 severity
-S 0 1496 13 1496 17 4
+S 0 1519 13 1519 17 4
 note
-S 0 1497 3 1497 15 12
+S 0 1520 3 1520 15 12
 context_only
-S 0 1497 17 1497 21 4
+S 0 1520 17 1520 21 4
 true
-S 0 1498 3 1498 8 5
+S 0 1521 3 1521 8 5
 since
-S 0 1498 10 1498 15 5
+S 0 1521 10 1521 15 5
 0.1.0
-S 0 1499 3 1499 8 5
+S 0 1522 3 1522 8 5
 title
-S 0 1499 10 1499 69 59
+S 0 1522 10 1522 69 59
 Apple no longer takes in-app purchases through the XML feed
-S 0 1500 3 1500 12 9
+S 0 1523 3 1523 12 9
 rationale
-S 1 1500 14 1500 378 362
+S 1 1523 14 1523 378 362
 Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1501 3 1501 7 4
+S 0 1524 3 1524 7 4
 help
-S 0 1501 9 1501 104 95
+S 0 1524 9 1524 104 95
 use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1502 3 1502 11 8
+S 0 1525 3 1525 11 8
 examples
-M 1 1503 5 1505 27
-S 0 1503 5 1503 15 10
+M 1 1526 5 1528 27
+S 0 1526 5 1526 15 10
 triggering
-L 1 1504 7 1505 27
-S 1 1504 9 1505 27 19
+L 1 1527 7 1528 27
+S 1 1527 9 1528 27 19
 <in_app_purchase/>
 
-M 9 1507 3 1527 19
-S 0 1507 3 1507 5 2
+M 9 1530 3 1550 19
+S 0 1530 3 1530 5 2
 id
-S 0 1507 7 1507 27 20
+S 0 1530 7 1530 27 20
 catalog-root-element
-S 0 1508 3 1508 12 9
+S 0 1531 3 1531 12 9
 checklist
-S 0 1508 14 1508 27 13
+S 0 1531 14 1531 27 13
 catalog-valid
-S 0 1509 3 1509 8 5
+S 0 1532 3 1532 8 5
 input
-S 0 1509 10 1509 17 7
+S 0 1532 10 1532 17 7
 catalog
-S 0 1510 3 1510 11 8
+S 0 1533 3 1533 11 8
 severity
-S 0 1510 13 1510 18 5
+S 0 1533 13 1533 18 5
 error
-S 0 1511 3 1511 8 5
+S 0 1534 3 1534 8 5
 since
-S 0 1511 10 1511 15 5
+S 0 1534 10 1534 15 5
 0.1.0
-S 0 1512 3 1512 8 5
+S 0 1535 3 1535 8 5
 title
-S 0 1512 10 1512 50 40
+S 0 1535 10 1535 50 40
 the document is not an App Store Package
-S 0 1513 3 1513 12 9
+S 0 1536 3 1536 12 9
 rationale
-S 0 1513 14 1513 209 195
+S 0 1536 14 1536 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1514 3 1514 7 4
+S 0 1537 3 1537 7 4
 help
-S 0 1514 9 1514 82 73
+S 0 1537 9 1537 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1515 3 1515 11 8
+S 0 1538 3 1538 11 8
 examples
-M 2 1516 5 1527 19
-S 0 1516 5 1516 15 10
+M 2 1539 5 1550 19
+S 0 1539 5 1539 15 10
 triggering
-L 1 1517 7 1521 19
-S 1 1517 9 1521 19 179
+L 1 1540 7 1544 19
+S 1 1540 9 1544 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1522 5 1522 12 7
+S 0 1545 5 1545 12 7
 passing
-L 1 1523 7 1527 19
-S 1 1523 9 1527 19 206
+L 1 1546 7 1550 19
+S 1 1546 9 1550 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1529 3 1549 19
-S 0 1529 3 1529 5 2
+M 9 1552 3 1572 19
+S 0 1552 3 1552 5 2
 id
-S 0 1529 7 1529 27 20
+S 0 1552 7 1552 27 20
 catalog-spec-version
-S 0 1530 3 1530 12 9
+S 0 1553 3 1553 12 9
 checklist
-S 0 1530 14 1530 27 13
+S 0 1553 14 1553 27 13
 catalog-valid
-S 0 1531 3 1531 8 5
+S 0 1554 3 1554 8 5
 input
-S 0 1531 10 1531 17 7
+S 0 1554 10 1554 17 7
 catalog
-S 0 1532 3 1532 11 8
+S 0 1555 3 1555 11 8
 severity
-S 0 1532 13 1532 18 5
+S 0 1555 13 1555 18 5
 error
-S 0 1533 3 1533 8 5
+S 0 1556 3 1556 8 5
 since
-S 0 1533 10 1533 15 5
+S 0 1556 10 1556 15 5
 0.1.0
-S 0 1534 3 1534 8 5
+S 0 1557 3 1557 8 5
 title
-S 0 1534 10 1534 68 58
+S 0 1557 10 1557 68 58
 the package's spec version does not carry in-app purchases
-S 0 1535 3 1535 12 9
+S 0 1558 3 1558 12 9
 rationale
-S 0 1535 14 1535 173 159
+S 0 1558 14 1558 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1536 3 1536 7 4
+S 0 1559 3 1559 7 4
 help
-S 0 1536 9 1536 77 68
+S 0 1559 9 1559 77 68
 set `version` to the software5.x version the package was written for
-S 0 1537 3 1537 11 8
+S 0 1560 3 1560 11 8
 examples
-M 2 1538 5 1549 19
-S 0 1538 5 1538 15 10
+M 2 1561 5 1572 19
+S 0 1561 5 1561 15 10
 triggering
-L 1 1539 7 1543 19
-S 1 1539 9 1543 19 219
+L 1 1562 7 1566 19
+S 1 1562 9 1566 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1544 5 1544 12 7
+S 0 1567 5 1567 12 7
 passing
-L 1 1545 7 1549 19
-S 1 1545 9 1549 19 205
+L 1 1568 7 1572 19
+S 1 1568 9 1572 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1551 3 1571 27
-S 0 1551 3 1551 5 2
+M 9 1574 3 1594 27
+S 0 1574 3 1574 5 2
 id
-S 0 1551 7 1551 30 23
+S 0 1574 7 1574 30 23
 catalog-unknown-element
-S 0 1552 3 1552 12 9
+S 0 1575 3 1575 12 9
 checklist
-S 0 1552 14 1552 27 13
+S 0 1575 14 1575 27 13
 catalog-valid
-S 0 1553 3 1553 8 5
+S 0 1576 3 1576 8 5
 input
-S 0 1553 10 1553 17 7
+S 0 1576 10 1576 17 7
 catalog
-S 0 1554 3 1554 11 8
+S 0 1577 3 1577 11 8
 severity
-S 0 1554 13 1554 18 5
+S 0 1577 13 1577 18 5
 error
-S 0 1555 3 1555 8 5
+S 0 1578 3 1578 8 5
 since
-S 0 1555 10 1555 15 5
+S 0 1578 10 1578 15 5
 0.1.0
-S 0 1556 3 1556 8 5
+S 0 1579 3 1579 8 5
 title
-S 0 1556 10 1556 62 52
+S 0 1579 10 1579 62 52
 an element is not part of the in-app purchase schema
-S 0 1557 3 1557 12 9
+S 0 1580 3 1580 12 9
 rationale
-S 0 1557 14 1557 214 202
+S 0 1580 14 1580 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1558 3 1558 7 4
+S 0 1581 3 1581 7 4
 help
-S 0 1558 9 1558 53 44
+S 0 1581 9 1581 53 44
 remove the element or use the name suggested
-S 0 1559 3 1559 11 8
+S 0 1582 3 1582 11 8
 examples
-M 2 1560 5 1571 27
-S 0 1560 5 1560 15 10
+M 2 1583 5 1594 27
+S 0 1583 5 1583 15 10
 triggering
-L 1 1561 7 1565 27
-S 1 1561 9 1565 27 160
+L 1 1584 7 1588 27
+S 1 1584 9 1588 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1566 5 1566 12 7
+S 0 1589 5 1589 12 7
 passing
-L 1 1567 7 1571 27
-S 1 1567 9 1571 27 148
+L 1 1590 7 1594 27
+S 1 1590 9 1594 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 9 1573 3 1591 30
-S 0 1573 3 1573 5 2
+M 9 1596 3 1614 30
+S 0 1596 3 1596 5 2
 id
-S 0 1573 7 1573 36 29
+S 0 1596 7 1596 36 29
 catalog-group-element-version
-S 0 1574 3 1574 12 9
+S 0 1597 3 1597 12 9
 checklist
-S 0 1574 14 1574 27 13
+S 0 1597 14 1597 27 13
 catalog-valid
-S 0 1575 3 1575 8 5
+S 0 1598 3 1598 8 5
 input
-S 0 1575 10 1575 17 7
+S 0 1598 10 1598 17 7
 catalog
-S 0 1576 3 1576 11 8
+S 0 1599 3 1599 11 8
 severity
-S 0 1576 13 1576 18 5
+S 0 1599 13 1599 18 5
 error
-S 0 1577 3 1577 8 5
+S 0 1600 3 1600 8 5
 since
-S 0 1577 10 1577 15 5
+S 0 1600 10 1600 15 5
 0.1.0
-S 0 1578 3 1578 8 5
+S 0 1601 3 1601 8 5
 title
-S 0 1578 10 1578 79 69
+S 0 1601 10 1601 79 69
 a subscription container does not exist in the package's spec version
-S 0 1579 3 1579 12 9
+S 0 1602 3 1602 12 9
 rationale
-S 0 1579 14 1579 180 166
+S 0 1602 14 1602 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1580 3 1580 7 4
+S 0 1603 3 1603 7 4
 help
-S 0 1580 9 1580 71 62
+S 0 1603 9 1603 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1581 3 1581 11 8
+S 0 1604 3 1604 11 8
 examples
-M 2 1582 5 1591 30
-S 0 1582 5 1582 15 10
+M 2 1605 5 1614 30
+S 0 1605 5 1605 15 10
 triggering
-L 1 1583 7 1586 18
-S 1 1583 9 1586 18 175
+L 1 1606 7 1609 18
+S 1 1606 9 1609 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1587 5 1587 12 7
+S 0 1610 5 1610 12 7
 passing
-L 1 1588 7 1591 30
-S 1 1588 9 1591 30 185
+L 1 1611 7 1614 30
+S 1 1611 9 1614 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1593 3 1616 27
-S 0 1593 3 1593 5 2
+M 9 1616 3 1639 27
+S 0 1616 3 1616 5 2
 id
-S 0 1593 7 1593 31 24
+S 0 1616 7 1616 31 24
 catalog-required-element
-S 0 1594 3 1594 12 9
+S 0 1617 3 1617 12 9
 checklist
-S 0 1594 14 1594 27 13
+S 0 1617 14 1617 27 13
 catalog-valid
-S 0 1595 3 1595 8 5
+S 0 1618 3 1618 8 5
 input
-S 0 1595 10 1595 17 7
+S 0 1618 10 1618 17 7
 catalog
-S 0 1596 3 1596 11 8
+S 0 1619 3 1619 11 8
 severity
-S 0 1596 13 1596 18 5
+S 0 1619 13 1619 18 5
 error
-S 0 1597 3 1597 8 5
+S 0 1620 3 1620 8 5
 since
-S 0 1597 10 1597 15 5
+S 0 1620 10 1620 15 5
 0.1.0
-S 0 1598 3 1598 8 5
+S 0 1621 3 1621 8 5
 title
-S 0 1598 10 1598 60 50
+S 0 1621 10 1621 60 50
 an in-app purchase lacks an element a create needs
-S 0 1599 3 1599 12 9
+S 0 1622 3 1622 12 9
 rationale
-S 1 1599 14 1599 272 256
+S 1 1622 14 1622 272 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1600 3 1600 7 4
+S 0 1623 3 1623 7 4
 help
-S 0 1600 9 1600 33 24
+S 0 1623 9 1623 33 24
 add the missing elements
-S 0 1601 3 1601 11 8
+S 0 1624 3 1624 11 8
 examples
-M 2 1602 5 1616 27
-S 0 1602 5 1602 15 10
+M 2 1625 5 1639 27
+S 0 1625 5 1625 15 10
 triggering
-L 1 1603 7 1607 27
-S 1 1603 9 1607 27 140
+L 1 1626 7 1630 27
+S 1 1626 9 1630 27 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1608 5 1608 12 7
+S 0 1631 5 1631 12 7
 passing
-L 1 1609 7 1616 27
-S 1 1609 9 1616 27 445
+L 1 1632 7 1639 27
+S 1 1632 9 1639 27 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -7712,85 +7794,11 @@ S 1 1609 9 1616 27 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1618 3 1639 27
-S 0 1618 3 1618 5 2
-id
-S 0 1618 7 1618 19 12
-catalog-type
-S 0 1619 3 1619 12 9
-checklist
-S 0 1619 14 1619 27 13
-catalog-valid
-S 0 1620 3 1620 8 5
-input
-S 0 1620 10 1620 17 7
-catalog
-S 0 1621 3 1621 11 8
-severity
-S 0 1621 13 1621 18 5
-error
-S 0 1622 3 1622 8 5
-since
-S 0 1622 10 1622 15 5
-0.1.0
-S 0 1623 3 1623 8 5
-title
-S 0 1623 10 1623 59 49
-an in-app purchase type is not one the spec knows
-S 0 1624 3 1624 12 9
-rationale
-S 1 1624 14 1624 166 150
-`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1625 3 1625 7 4
-help
-S 0 1625 9 1625 105 96
-use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1626 3 1626 8 5
-check
-M 2 1626 10 1626 48
-S 0 1626 12 1626 16 4
-each
-S 0 1626 18 1626 33 15
-in_app_purchase
-S 0 1626 35 1626 40 5
-field
-S 0 1626 42 1626 46 4
-type
-S 0 1627 3 1627 10 7
-options
-M 1 1627 12 1627 98
-S 0 1627 14 1627 21 7
-pattern
-S 1 1627 23 1627 96 71
-consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1628 3 1628 10 7
-message
-S 1 1628 12 1628 138 124
-type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1629 3 1629 11 8
-examples
-M 2 1630 5 1639 27
-S 0 1630 5 1630 15 10
-triggering
-L 1 1631 7 1634 27
-S 1 1631 9 1634 27 81
-<in_app_purchase>
-  <type>Non-Consumable</type>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1635 5 1635 12 7
-passing
-L 1 1636 7 1639 27
-S 1 1636 9 1639 27 67
-<in_app_purchase>
-  <type>non-consumable</type>
-</in_app_purchase>
-
 M 12 1641 3 1662 27
 S 0 1641 3 1641 5 2
 id
-S 0 1641 7 1641 33 26
-catalog-product-id-charset
+S 0 1641 7 1641 19 12
+catalog-type
 S 0 1642 3 1642 12 9
 checklist
 S 0 1642 14 1642 27 13
@@ -7809,62 +7817,62 @@ S 0 1645 10 1645 15 5
 0.1.0
 S 0 1646 3 1646 8 5
 title
-S 0 1646 10 1646 70 60
-a product ID has characters App Store Connect does not allow
+S 0 1646 10 1646 59 49
+an in-app purchase type is not one the spec knows
 S 0 1647 3 1647 12 9
 rationale
-S 0 1647 14 1647 144 130
-Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
+S 1 1647 14 1647 166 150
+`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
 S 0 1648 3 1648 7 4
 help
-S 0 1648 9 1648 51 42
-use only letters, digits, `.`, `_` and `-`
+S 0 1648 9 1648 105 96
+use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
 S 0 1649 3 1649 8 5
 check
-M 2 1649 10 1649 54
+M 2 1649 10 1649 48
 S 0 1649 12 1649 16 4
 each
 S 0 1649 18 1649 33 15
 in_app_purchase
 S 0 1649 35 1649 40 5
 field
-S 0 1649 42 1649 52 10
-product_id
+S 0 1649 42 1649 46 4
+type
 S 0 1650 3 1650 10 7
 options
-M 1 1650 12 1650 42
+M 1 1650 12 1650 98
 S 0 1650 14 1650 21 7
 pattern
-S 1 1650 23 1650 40 15
-[A-Za-z0-9._-]+
+S 1 1650 23 1650 96 71
+consumable|non-consumable|auto-renewable|subscription|free-subscription
 S 0 1651 3 1651 10 7
 message
-S 1 1651 12 1651 91 77
-product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
+S 1 1651 12 1651 138 124
+type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
 S 0 1652 3 1652 11 8
 examples
 M 2 1653 5 1662 27
 S 0 1653 5 1653 15 10
 triggering
 L 1 1654 7 1657 27
-S 1 1654 9 1657 27 115
+S 1 1654 9 1657 27 81
 <in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
+  <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
 S 0 1658 5 1658 12 7
 passing
 L 1 1659 7 1662 27
-S 1 1659 9 1662 27 101
+S 1 1659 9 1662 27 67
 <in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
+  <type>non-consumable</type>
 </in_app_purchase>
 
-M 13 1664 3 1686 27
+M 12 1664 3 1685 27
 S 0 1664 3 1664 5 2
 id
-S 0 1664 7 1664 32 25
-catalog-product-id-length
+S 0 1664 7 1664 33 26
+catalog-product-id-charset
 S 0 1665 3 1665 12 9
 checklist
 S 0 1665 14 1665 27 13
@@ -7883,16 +7891,16 @@ S 0 1668 10 1668 15 5
 0.1.0
 S 0 1669 3 1669 8 5
 title
-S 0 1669 10 1669 34 24
-a product ID is too long
+S 0 1669 10 1669 70 60
+a product ID has characters App Store Connect does not allow
 S 0 1670 3 1670 12 9
 rationale
-S 0 1670 14 1670 175 161
-App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
+S 0 1670 14 1670 144 130
+Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
 S 0 1671 3 1671 7 4
 help
-S 0 1671 9 1671 67 58
-shorten the product ID to {max_length} characters or fewer
+S 0 1671 9 1671 51 42
+use only letters, digits, `.`, `_` and `-`
 S 0 1672 3 1672 8 5
 check
 M 2 1672 10 1672 54
@@ -7906,300 +7914,300 @@ S 0 1672 42 1672 52 10
 product_id
 S 0 1673 3 1673 10 7
 options
-M 1 1673 12 1673 31
-S 0 1673 14 1673 24 10
-max_length
-S 0 1673 26 1673 29 3
-100
+M 1 1673 12 1673 42
+S 0 1673 14 1673 21 7
+pattern
+S 1 1673 23 1673 40 15
+[A-Za-z0-9._-]+
 S 0 1674 3 1674 10 7
 message
-S 1 1674 12 1674 87 73
-product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1675 3 1675 8 5
-notes
-L 1 1675 10 1675 114
-S 1 1675 11 1675 113 100
-packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1676 3 1676 11 8
+S 1 1674 12 1674 91 77
+product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
+S 0 1675 3 1675 11 8
 examples
-M 2 1677 5 1686 27
-S 0 1677 5 1677 15 10
+M 2 1676 5 1685 27
+S 0 1676 5 1676 15 10
 triggering
-L 1 1678 7 1681 27
-S 1 1678 9 1681 27 182
+L 1 1677 7 1680 27
+S 1 1677 9 1680 27 115
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1681 5 1681 12 7
+passing
+L 1 1682 7 1685 27
+S 1 1682 9 1685 27 101
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
+</in_app_purchase>
+
+M 13 1687 3 1709 27
+S 0 1687 3 1687 5 2
+id
+S 0 1687 7 1687 32 25
+catalog-product-id-length
+S 0 1688 3 1688 12 9
+checklist
+S 0 1688 14 1688 27 13
+catalog-valid
+S 0 1689 3 1689 8 5
+input
+S 0 1689 10 1689 17 7
+catalog
+S 0 1690 3 1690 11 8
+severity
+S 0 1690 13 1690 18 5
+error
+S 0 1691 3 1691 8 5
+since
+S 0 1691 10 1691 15 5
+0.1.0
+S 0 1692 3 1692 8 5
+title
+S 0 1692 10 1692 34 24
+a product ID is too long
+S 0 1693 3 1693 12 9
+rationale
+S 0 1693 14 1693 175 161
+App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
+S 0 1694 3 1694 7 4
+help
+S 0 1694 9 1694 67 58
+shorten the product ID to {max_length} characters or fewer
+S 0 1695 3 1695 8 5
+check
+M 2 1695 10 1695 54
+S 0 1695 12 1695 16 4
+each
+S 0 1695 18 1695 33 15
+in_app_purchase
+S 0 1695 35 1695 40 5
+field
+S 0 1695 42 1695 52 10
+product_id
+S 0 1696 3 1696 10 7
+options
+M 1 1696 12 1696 31
+S 0 1696 14 1696 24 10
+max_length
+S 0 1696 26 1696 29 3
+100
+S 0 1697 3 1697 10 7
+message
+S 1 1697 12 1697 87 73
+product ID `{value}` has {length} characters; the maximum is {max_length}
+S 0 1698 3 1698 8 5
+notes
+L 1 1698 10 1698 114
+S 1 1698 11 1698 113 100
+packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
+S 0 1699 3 1699 11 8
+examples
+M 2 1700 5 1709 27
+S 0 1700 5 1700 15 10
+triggering
+L 1 1701 7 1704 27
+S 1 1701 9 1704 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1682 5 1682 12 7
+S 0 1705 5 1705 12 7
 passing
-L 1 1683 7 1686 27
-S 1 1683 9 1686 27 100
+L 1 1706 7 1709 27
+S 1 1706 9 1709 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 13 1688 3 1710 27
-S 0 1688 3 1688 5 2
+M 13 1711 3 1733 27
+S 0 1711 3 1711 5 2
 id
-S 0 1688 7 1688 32 25
+S 0 1711 7 1711 32 25
 catalog-product-id-hyphen
-S 0 1689 3 1689 12 9
+S 0 1712 3 1712 12 9
 checklist
-S 0 1689 14 1689 27 13
+S 0 1712 14 1712 27 13
 catalog-valid
-S 0 1690 3 1690 8 5
+S 0 1713 3 1713 8 5
 input
-S 0 1690 10 1690 17 7
+S 0 1713 10 1713 17 7
 catalog
-S 0 1691 3 1691 11 8
+S 0 1714 3 1714 11 8
 severity
-S 0 1691 13 1691 17 4
+S 0 1714 13 1714 17 4
 note
-S 0 1692 3 1692 15 12
+S 0 1715 3 1715 15 12
 context_only
-S 0 1692 17 1692 21 4
+S 0 1715 17 1715 21 4
 true
-S 0 1693 3 1693 8 5
-since
-S 0 1693 10 1693 15 5
-0.1.0
-S 0 1694 3 1694 8 5
-title
-S 0 1694 10 1694 72 62
-a product ID has a hyphen, which the legacy rule did not allow
-S 0 1695 3 1695 12 9
-rationale
-S 0 1695 14 1695 201 187
-App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1696 3 1696 7 4
-help
-S 0 1696 9 1696 115 106
-keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1697 3 1697 8 5
-check
-M 2 1697 10 1697 54
-S 0 1697 12 1697 16 4
-each
-S 0 1697 18 1697 33 15
-in_app_purchase
-S 0 1697 35 1697 40 5
-field
-S 0 1697 42 1697 52 10
-product_id
-S 0 1698 3 1698 10 7
-options
-M 1 1698 12 1698 32
-S 0 1698 14 1698 21 7
-pattern
-S 1 1698 23 1698 30 5
-[^-]*
-S 0 1699 3 1699 10 7
-message
-S 1 1699 12 1699 158 144
-product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1700 3 1700 11 8
-examples
-M 2 1701 5 1710 27
-S 0 1701 5 1701 15 10
-triggering
-L 1 1702 7 1705 27
-S 1 1702 9 1705 27 116
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1706 5 1706 12 7
-passing
-L 1 1707 7 1710 27
-S 1 1707 9 1710 27 102
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
-</in_app_purchase>
-
-M 9 1712 3 1730 107
-S 0 1712 3 1712 5 2
-id
-S 0 1712 7 1712 35 28
-catalog-duplicate-product-id
-S 0 1713 3 1713 12 9
-checklist
-S 0 1713 14 1713 27 13
-catalog-valid
-S 0 1714 3 1714 8 5
-input
-S 0 1714 10 1714 17 7
-catalog
-S 0 1715 3 1715 11 8
-severity
-S 0 1715 13 1715 18 5
-error
 S 0 1716 3 1716 8 5
 since
 S 0 1716 10 1716 15 5
 0.1.0
 S 0 1717 3 1717 8 5
 title
-S 0 1717 10 1717 51 41
-a product ID appears twice in the package
+S 0 1717 10 1717 72 62
+a product ID has a hyphen, which the legacy rule did not allow
 S 0 1718 3 1718 12 9
 rationale
-S 0 1718 14 1718 152 140
-Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
+S 0 1718 14 1718 201 187
+App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
 S 0 1719 3 1719 7 4
 help
-S 0 1719 9 1719 57 48
-remove the duplicate or give it a new product ID
-S 0 1720 3 1720 11 8
+S 0 1719 9 1719 115 106
+keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
+S 0 1720 3 1720 8 5
+check
+M 2 1720 10 1720 54
+S 0 1720 12 1720 16 4
+each
+S 0 1720 18 1720 33 15
+in_app_purchase
+S 0 1720 35 1720 40 5
+field
+S 0 1720 42 1720 52 10
+product_id
+S 0 1721 3 1721 10 7
+options
+M 1 1721 12 1721 32
+S 0 1721 14 1721 21 7
+pattern
+S 1 1721 23 1721 30 5
+[^-]*
+S 0 1722 3 1722 10 7
+message
+S 1 1722 12 1722 158 144
+product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
+S 0 1723 3 1723 11 8
 examples
-M 2 1721 5 1730 107
-S 0 1721 5 1721 15 10
+M 2 1724 5 1733 27
+S 0 1724 5 1724 15 10
 triggering
-L 1 1722 7 1726 27
-S 1 1722 9 1726 27 210
+L 1 1725 7 1728 27
+S 1 1725 9 1728 27 116
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1729 5 1729 12 7
+passing
+L 1 1730 7 1733 27
+S 1 1730 9 1733 27 102
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
+</in_app_purchase>
+
+M 9 1735 3 1753 107
+S 0 1735 3 1735 5 2
+id
+S 0 1735 7 1735 35 28
+catalog-duplicate-product-id
+S 0 1736 3 1736 12 9
+checklist
+S 0 1736 14 1736 27 13
+catalog-valid
+S 0 1737 3 1737 8 5
+input
+S 0 1737 10 1737 17 7
+catalog
+S 0 1738 3 1738 11 8
+severity
+S 0 1738 13 1738 18 5
+error
+S 0 1739 3 1739 8 5
+since
+S 0 1739 10 1739 15 5
+0.1.0
+S 0 1740 3 1740 8 5
+title
+S 0 1740 10 1740 51 41
+a product ID appears twice in the package
+S 0 1741 3 1741 12 9
+rationale
+S 0 1741 14 1741 152 140
+Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
+S 0 1742 3 1742 7 4
+help
+S 0 1742 9 1742 57 48
+remove the duplicate or give it a new product ID
+S 0 1743 3 1743 11 8
+examples
+M 2 1744 5 1753 107
+S 0 1744 5 1744 15 10
+triggering
+L 1 1745 7 1749 27
+S 1 1745 9 1749 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1727 5 1727 12 7
+S 0 1750 5 1750 12 7
 passing
-L 1 1728 7 1730 107
-S 1 1728 9 1730 107 195
+L 1 1751 7 1753 107
+S 1 1751 9 1753 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 9 1732 3 1750 90
-S 0 1732 3 1732 5 2
+M 9 1755 3 1773 90
+S 0 1755 3 1755 5 2
 id
-S 0 1732 7 1732 39 32
+S 0 1755 7 1755 39 32
 catalog-duplicate-reference-name
-S 0 1733 3 1733 12 9
+S 0 1756 3 1756 12 9
 checklist
-S 0 1733 14 1733 27 13
+S 0 1756 14 1756 27 13
 catalog-valid
-S 0 1734 3 1734 8 5
+S 0 1757 3 1757 8 5
 input
-S 0 1734 10 1734 17 7
+S 0 1757 10 1757 17 7
 catalog
-S 0 1735 3 1735 11 8
+S 0 1758 3 1758 11 8
 severity
-S 0 1735 13 1735 18 5
+S 0 1758 13 1758 18 5
 error
-S 0 1736 3 1736 8 5
+S 0 1759 3 1759 8 5
 since
-S 0 1736 10 1736 15 5
+S 0 1759 10 1759 15 5
 0.1.0
-S 0 1737 3 1737 8 5
+S 0 1760 3 1760 8 5
 title
-S 0 1737 10 1737 55 45
+S 0 1760 10 1760 55 45
 a reference name appears twice in the package
-S 0 1738 3 1738 12 9
+S 0 1761 3 1761 12 9
 rationale
-S 0 1738 14 1738 76 62
+S 0 1761 14 1761 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1739 3 1739 7 4
+S 0 1762 3 1762 7 4
 help
-S 0 1739 9 1739 57 48
+S 0 1762 9 1762 57 48
 give each in-app purchase its own reference name
-S 0 1740 3 1740 11 8
+S 0 1763 3 1763 11 8
 examples
-M 2 1741 5 1750 90
-S 0 1741 5 1741 15 10
+M 2 1764 5 1773 90
+S 0 1764 5 1764 15 10
 triggering
-L 1 1742 7 1746 27
-S 1 1742 9 1746 27 174
+L 1 1765 7 1769 27
+S 1 1765 9 1769 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1747 5 1747 12 7
+S 0 1770 5 1770 12 7
 passing
-L 1 1748 7 1750 90
-S 1 1748 9 1750 90 163
+L 1 1771 7 1773 90
+S 1 1771 9 1773 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 12 1752 3 1773 27
-S 0 1752 3 1752 5 2
-id
-S 0 1752 7 1752 36 29
-catalog-reference-name-length
-S 0 1753 3 1753 12 9
-checklist
-S 0 1753 14 1753 27 13
-catalog-valid
-S 0 1754 3 1754 8 5
-input
-S 0 1754 10 1754 17 7
-catalog
-S 0 1755 3 1755 11 8
-severity
-S 0 1755 13 1755 18 5
-error
-S 0 1756 3 1756 8 5
-since
-S 0 1756 10 1756 15 5
-0.1.0
-S 0 1757 3 1757 8 5
-title
-S 0 1757 10 1757 38 28
-a reference name is too long
-S 0 1758 3 1758 12 9
-rationale
-S 0 1758 14 1758 137 123
-App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1759 3 1759 7 4
-help
-S 0 1759 9 1759 71 62
-shorten the reference name to {max_length} characters or fewer
-S 0 1760 3 1760 8 5
-check
-M 2 1760 10 1760 58
-S 0 1760 12 1760 16 4
-each
-S 0 1760 18 1760 33 15
-in_app_purchase
-S 0 1760 35 1760 40 5
-field
-S 0 1760 42 1760 56 14
-reference_name
-S 0 1761 3 1761 10 7
-options
-M 1 1761 12 1761 30
-S 0 1761 14 1761 24 10
-max_length
-S 0 1761 26 1761 28 2
-64
-S 0 1762 3 1762 10 7
-message
-S 1 1762 12 1762 106 92
-reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1763 3 1763 11 8
-examples
-M 2 1764 5 1773 27
-S 0 1764 5 1764 15 10
-triggering
-L 1 1765 7 1768 27
-S 1 1765 9 1768 27 158
-<in_app_purchase>
-  <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1769 5 1769 12 7
-passing
-L 1 1770 7 1773 27
-S 1 1770 9 1773 27 85
-<in_app_purchase>
-  <reference_name>Seed Pack 50</reference_name>
-</in_app_purchase>
-
-M 12 1775 3 1798 27
+M 12 1775 3 1796 27
 S 0 1775 3 1775 5 2
 id
-S 0 1775 7 1775 27 20
-catalog-title-length
+S 0 1775 7 1775 36 29
+catalog-reference-name-length
 S 0 1776 3 1776 12 9
 checklist
 S 0 1776 14 1776 27 13
@@ -8218,205 +8226,279 @@ S 0 1779 10 1779 15 5
 0.1.0
 S 0 1780 3 1780 8 5
 title
-S 0 1780 10 1780 52 42
-a localized title is too short or too long
+S 0 1780 10 1780 38 28
+a reference name is too long
 S 0 1781 3 1781 12 9
 rationale
-S 0 1781 14 1781 88 74
-A display name (`<title>`) has 2 to 30 characters; the limits are options.
+S 0 1781 14 1781 137 123
+App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
 S 0 1782 3 1782 7 4
 help
-S 0 1782 9 1782 65 56
-write a title of {min_length} to {max_length} characters
+S 0 1782 9 1782 71 62
+shorten the reference name to {max_length} characters or fewer
 S 0 1783 3 1783 8 5
 check
-M 2 1783 10 1783 64
+M 2 1783 10 1783 58
 S 0 1783 12 1783 16 4
 each
 S 0 1783 18 1783 33 15
 in_app_purchase
 S 0 1783 35 1783 40 5
 field
-S 0 1783 42 1783 62 20
-locales.locale.title
+S 0 1783 42 1783 56 14
+reference_name
 S 0 1784 3 1784 10 7
 options
-M 2 1784 12 1784 45
+M 1 1784 12 1784 30
 S 0 1784 14 1784 24 10
-min_length
-S 0 1784 26 1784 27 1
-2
-S 0 1784 29 1784 39 10
 max_length
-S 0 1784 41 1784 43 2
-30
+S 0 1784 26 1784 28 2
+64
 S 0 1785 3 1785 10 7
 message
-S 1 1785 12 1785 124 110
-title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
+S 1 1785 12 1785 106 92
+reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
 S 0 1786 3 1786 11 8
 examples
-M 2 1787 5 1798 27
+M 2 1787 5 1796 27
 S 0 1787 5 1787 15 10
 triggering
-L 1 1788 7 1793 27
-S 1 1788 9 1793 27 164
+L 1 1788 7 1791 27
+S 1 1788 9 1791 27 158
+<in_app_purchase>
+  <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1792 5 1792 12 7
+passing
+L 1 1793 7 1796 27
+S 1 1793 9 1796 27 85
+<in_app_purchase>
+  <reference_name>Seed Pack 50</reference_name>
+</in_app_purchase>
+
+M 12 1798 3 1821 27
+S 0 1798 3 1798 5 2
+id
+S 0 1798 7 1798 27 20
+catalog-title-length
+S 0 1799 3 1799 12 9
+checklist
+S 0 1799 14 1799 27 13
+catalog-valid
+S 0 1800 3 1800 8 5
+input
+S 0 1800 10 1800 17 7
+catalog
+S 0 1801 3 1801 11 8
+severity
+S 0 1801 13 1801 18 5
+error
+S 0 1802 3 1802 8 5
+since
+S 0 1802 10 1802 15 5
+0.1.0
+S 0 1803 3 1803 8 5
+title
+S 0 1803 10 1803 52 42
+a localized title is too short or too long
+S 0 1804 3 1804 12 9
+rationale
+S 0 1804 14 1804 88 74
+A display name (`<title>`) has 2 to 30 characters; the limits are options.
+S 0 1805 3 1805 7 4
+help
+S 0 1805 9 1805 65 56
+write a title of {min_length} to {max_length} characters
+S 0 1806 3 1806 8 5
+check
+M 2 1806 10 1806 64
+S 0 1806 12 1806 16 4
+each
+S 0 1806 18 1806 33 15
+in_app_purchase
+S 0 1806 35 1806 40 5
+field
+S 0 1806 42 1806 62 20
+locales.locale.title
+S 0 1807 3 1807 10 7
+options
+M 2 1807 12 1807 45
+S 0 1807 14 1807 24 10
+min_length
+S 0 1807 26 1807 27 1
+2
+S 0 1807 29 1807 39 10
+max_length
+S 0 1807 41 1807 43 2
+30
+S 0 1808 3 1808 10 7
+message
+S 1 1808 12 1808 124 110
+title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
+S 0 1809 3 1809 11 8
+examples
+M 2 1810 5 1821 27
+S 0 1810 5 1810 15 10
+triggering
+L 1 1811 7 1816 27
+S 1 1811 9 1816 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1794 5 1794 12 7
+S 0 1817 5 1817 12 7
 passing
-L 1 1795 7 1798 27
-S 1 1795 9 1798 27 117
+L 1 1818 7 1821 27
+S 1 1818 9 1821 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1800 3 1823 27
-S 0 1800 3 1800 5 2
+M 12 1823 3 1846 27
+S 0 1823 3 1823 5 2
 id
-S 0 1800 7 1800 33 26
+S 0 1823 7 1823 33 26
 catalog-description-length
-S 0 1801 3 1801 12 9
+S 0 1824 3 1824 12 9
 checklist
-S 0 1801 14 1801 27 13
+S 0 1824 14 1824 27 13
 catalog-valid
-S 0 1802 3 1802 8 5
+S 0 1825 3 1825 8 5
 input
-S 0 1802 10 1802 17 7
+S 0 1825 10 1825 17 7
 catalog
-S 0 1803 3 1803 11 8
+S 0 1826 3 1826 11 8
 severity
-S 0 1803 13 1803 18 5
+S 0 1826 13 1826 18 5
 error
-S 0 1804 3 1804 8 5
+S 0 1827 3 1827 8 5
 since
-S 0 1804 10 1804 15 5
+S 0 1827 10 1827 15 5
 0.1.0
-S 0 1805 3 1805 8 5
+S 0 1828 3 1828 8 5
 title
-S 0 1805 10 1805 58 48
+S 0 1828 10 1828 58 48
 a localized description is too short or too long
-S 0 1806 3 1806 12 9
+S 0 1829 3 1829 12 9
 rationale
-S 0 1806 14 1806 159 145
+S 0 1829 14 1829 159 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 1807 3 1807 7 4
+S 0 1830 3 1830 7 4
 help
-S 0 1807 9 1807 71 62
+S 0 1830 9 1830 71 62
 write a description of {min_length} to {max_length} characters
-S 0 1808 3 1808 8 5
+S 0 1831 3 1831 8 5
 check
-M 2 1808 10 1808 70
-S 0 1808 12 1808 16 4
+M 2 1831 10 1831 70
+S 0 1831 12 1831 16 4
 each
-S 0 1808 18 1808 33 15
+S 0 1831 18 1831 33 15
 in_app_purchase
-S 0 1808 35 1808 40 5
+S 0 1831 35 1831 40 5
 field
-S 0 1808 42 1808 68 26
+S 0 1831 42 1831 68 26
 locales.locale.description
-S 0 1809 3 1809 10 7
+S 0 1832 3 1832 10 7
 options
-M 2 1809 12 1809 46
-S 0 1809 14 1809 24 10
+M 2 1832 12 1832 46
+S 0 1832 14 1832 24 10
 min_length
-S 0 1809 26 1809 28 2
+S 0 1832 26 1832 28 2
 10
-S 0 1809 30 1809 40 10
+S 0 1832 30 1832 40 10
 max_length
-S 0 1809 42 1809 44 2
+S 0 1832 42 1832 44 2
 45
-S 0 1810 3 1810 10 7
+S 0 1833 3 1833 10 7
 message
-S 1 1810 12 1810 113 99
+S 1 1833 12 1833 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1811 3 1811 11 8
+S 0 1834 3 1834 11 8
 examples
-M 2 1812 5 1823 27
-S 0 1812 5 1812 15 10
+M 2 1835 5 1846 27
+S 0 1835 5 1835 15 10
 triggering
-L 1 1813 7 1818 27
-S 1 1813 9 1818 27 143
+L 1 1836 7 1841 27
+S 1 1836 9 1841 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 1819 5 1819 12 7
+S 0 1842 5 1842 12 7
 passing
-L 1 1820 7 1823 27
-S 1 1820 9 1823 27 150
+L 1 1843 7 1846 27
+S 1 1843 9 1846 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1825 3 1855 27
-S 0 1825 3 1825 5 2
+M 12 1848 3 1878 27
+S 0 1848 3 1848 5 2
 id
-S 0 1825 7 1825 34 27
+S 0 1848 7 1848 34 27
 catalog-review-notes-length
-S 0 1826 3 1826 12 9
+S 0 1849 3 1849 12 9
 checklist
-S 0 1826 14 1826 27 13
+S 0 1849 14 1849 27 13
 catalog-valid
-S 0 1827 3 1827 8 5
+S 0 1850 3 1850 8 5
 input
-S 0 1827 10 1827 17 7
+S 0 1850 10 1850 17 7
 catalog
-S 0 1828 3 1828 11 8
+S 0 1851 3 1851 11 8
 severity
-S 0 1828 13 1828 18 5
+S 0 1851 13 1851 18 5
 error
-S 0 1829 3 1829 8 5
+S 0 1852 3 1852 8 5
 since
-S 0 1829 10 1829 15 5
+S 0 1852 10 1852 15 5
 0.1.0
-S 0 1830 3 1830 8 5
+S 0 1853 3 1853 8 5
 title
-S 0 1830 10 1830 39 29
+S 0 1853 10 1853 39 29
 the review notes are too long
-S 0 1831 3 1831 12 9
+S 0 1854 3 1854 12 9
 rationale
-S 0 1831 14 1831 80 66
+S 0 1854 14 1854 80 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 1832 3 1832 7 4
+S 0 1855 3 1855 7 4
 help
-S 0 1832 9 1832 69 60
+S 0 1855 9 1855 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 1833 3 1833 8 5
+S 0 1856 3 1856 8 5
 check
-M 2 1833 10 1833 56
-S 0 1833 12 1833 16 4
+M 2 1856 10 1856 56
+S 0 1856 12 1856 16 4
 each
-S 0 1833 18 1833 33 15
+S 0 1856 18 1856 33 15
 in_app_purchase
-S 0 1833 35 1833 40 5
+S 0 1856 35 1856 40 5
 field
-S 0 1833 42 1833 54 12
+S 0 1856 42 1856 54 12
 review_notes
-S 0 1834 3 1834 10 7
+S 0 1857 3 1857 10 7
 options
-M 1 1834 12 1834 32
-S 0 1834 14 1834 24 10
+M 1 1857 12 1857 32
+S 0 1857 14 1857 24 10
 max_length
-S 0 1834 26 1834 30 4
+S 0 1857 26 1857 30 4
 4000
-S 0 1835 3 1835 10 7
+S 0 1858 3 1858 10 7
 message
-S 1 1835 12 1835 95 81
+S 1 1858 12 1858 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 1836 3 1836 11 8
+S 0 1859 3 1859 11 8
 examples
-M 2 1837 5 1855 27
-S 0 1837 5 1837 15 10
+M 2 1860 5 1878 27
+S 0 1860 5 1860 15 10
 triggering
-L 1 1838 7 1850 27
-S 1 1838 9 1850 27 4238
+L 1 1861 7 1873 27
+S 1 1861 9 1873 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -8430,314 +8512,314 @@ S 1 1838 9 1850 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1851 5 1851 12 7
+S 0 1874 5 1874 12 7
 passing
-L 1 1852 7 1855 27
-S 1 1852 9 1855 27 121
+L 1 1875 7 1878 27
+S 1 1875 9 1878 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 1857 3 1877 27
-S 0 1857 3 1857 5 2
+M 9 1880 3 1900 27
+S 0 1880 3 1880 5 2
 id
-S 0 1857 7 1857 26 19
+S 0 1880 7 1880 26 19
 catalog-locale-code
-S 0 1858 3 1858 12 9
+S 0 1881 3 1881 12 9
 checklist
-S 0 1858 14 1858 27 13
+S 0 1881 14 1881 27 13
 catalog-valid
-S 0 1859 3 1859 8 5
+S 0 1882 3 1882 8 5
 input
-S 0 1859 10 1859 17 7
+S 0 1882 10 1882 17 7
 catalog
-S 0 1860 3 1860 11 8
+S 0 1883 3 1883 11 8
 severity
-S 0 1860 13 1860 18 5
+S 0 1883 13 1883 18 5
 error
-S 0 1861 3 1861 8 5
+S 0 1884 3 1884 8 5
 since
-S 0 1861 10 1861 15 5
+S 0 1884 10 1884 15 5
 0.1.0
-S 0 1862 3 1862 8 5
+S 0 1885 3 1885 8 5
 title
-S 0 1862 10 1862 46 36
+S 0 1885 10 1885 46 36
 a locale name is not a language code
-S 0 1863 3 1863 12 9
+S 0 1886 3 1886 12 9
 rationale
-S 0 1863 14 1863 182 168
+S 0 1886 14 1886 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1864 3 1864 7 4
+S 0 1887 3 1887 7 4
 help
-S 0 1864 9 1864 55 46
+S 0 1887 9 1887 55 46
 write the locale as a hyphenated language code
-S 0 1865 3 1865 11 8
+S 0 1888 3 1888 11 8
 examples
-M 2 1866 5 1877 27
-S 0 1866 5 1866 15 10
+M 2 1889 5 1900 27
+S 0 1889 5 1889 15 10
 triggering
-L 1 1867 7 1872 27
-S 1 1867 9 1872 27 139
+L 1 1890 7 1895 27
+S 1 1890 9 1895 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1873 5 1873 12 7
+S 0 1896 5 1896 12 7
 passing
-L 1 1874 7 1877 27
-S 1 1874 9 1877 27 117
+L 1 1897 7 1900 27
+S 1 1897 9 1900 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1879 3 1902 27
-S 0 1879 3 1879 5 2
+M 12 1902 3 1925 27
+S 0 1902 3 1902 5 2
 id
-S 0 1879 7 1879 22 15
+S 0 1902 7 1902 22 15
 catalog-boolean
-S 0 1880 3 1880 12 9
+S 0 1903 3 1903 12 9
 checklist
-S 0 1880 14 1880 27 13
+S 0 1903 14 1903 27 13
 catalog-valid
-S 0 1881 3 1881 8 5
+S 0 1904 3 1904 8 5
 input
-S 0 1881 10 1881 17 7
+S 0 1904 10 1904 17 7
 catalog
-S 0 1882 3 1882 11 8
+S 0 1905 3 1905 11 8
 severity
-S 0 1882 13 1882 18 5
+S 0 1905 13 1905 18 5
 error
-S 0 1883 3 1883 8 5
+S 0 1906 3 1906 8 5
 since
-S 0 1883 10 1883 15 5
+S 0 1906 10 1906 15 5
 0.1.0
-S 0 1884 3 1884 8 5
+S 0 1907 3 1907 8 5
 title
-S 0 1884 10 1884 44 34
+S 0 1907 10 1907 44 34
 a boolean is not `true` or `false`
-S 0 1885 3 1885 12 9
+S 0 1908 3 1908 12 9
 rationale
-S 0 1885 14 1885 104 90
+S 0 1908 14 1908 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1886 3 1886 7 4
+S 0 1909 3 1909 7 4
 help
-S 0 1886 9 1886 32 23
+S 0 1909 9 1909 32 23
 write `true` or `false`
-S 0 1887 3 1887 8 5
+S 0 1910 3 1910 8 5
 check
-M 2 1887 10 1887 96
-S 0 1887 12 1887 16 4
+M 2 1910 10 1910 96
+S 0 1910 12 1910 16 4
 each
-S 0 1887 18 1887 33 15
+S 0 1910 18 1910 33 15
 in_app_purchase
-S 0 1887 35 1887 40 5
+S 0 1910 35 1910 40 5
 field
-S 1 1887 42 1887 94 50
+S 1 1910 42 1910 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1888 3 1888 10 7
+S 0 1911 3 1911 10 7
 options
-M 1 1888 12 1888 37
-S 0 1888 14 1888 21 7
+M 1 1911 12 1911 37
+S 0 1911 14 1911 21 7
 pattern
-S 1 1888 23 1888 35 10
+S 1 1911 23 1911 35 10
 true|false
-S 0 1889 3 1889 10 7
+S 0 1912 3 1912 10 7
 message
-S 1 1889 12 1889 90 76
+S 1 1912 12 1912 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1890 3 1890 11 8
+S 0 1913 3 1913 11 8
 examples
-M 2 1891 5 1902 27
-S 0 1891 5 1891 15 10
+M 2 1914 5 1925 27
+S 0 1914 5 1914 15 10
 triggering
-L 1 1892 7 1897 27
-S 1 1892 9 1897 27 142
+L 1 1915 7 1920 27
+S 1 1915 9 1920 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1898 5 1898 12 7
+S 0 1921 5 1921 12 7
 passing
-L 1 1899 7 1902 27
-S 1 1899 9 1902 27 121
+L 1 1922 7 1925 27
+S 1 1922 9 1925 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 1904 3 1924 27
-S 0 1904 3 1904 5 2
+M 9 1927 3 1947 27
+S 0 1927 3 1927 5 2
 id
-S 0 1904 7 1904 19 12
+S 0 1927 7 1927 19 12
 catalog-date
-S 0 1905 3 1905 12 9
+S 0 1928 3 1928 12 9
 checklist
-S 0 1905 14 1905 27 13
+S 0 1928 14 1928 27 13
 catalog-valid
-S 0 1906 3 1906 8 5
+S 0 1929 3 1929 8 5
 input
-S 0 1906 10 1906 17 7
+S 0 1929 10 1929 17 7
 catalog
-S 0 1907 3 1907 11 8
+S 0 1930 3 1930 11 8
 severity
-S 0 1907 13 1907 18 5
+S 0 1930 13 1930 18 5
 error
-S 0 1908 3 1908 8 5
+S 0 1931 3 1931 8 5
 since
-S 0 1908 10 1908 15 5
+S 0 1931 10 1931 15 5
 0.1.0
-S 0 1909 3 1909 8 5
+S 0 1932 3 1932 8 5
 title
-S 0 1909 10 1909 52 42
+S 0 1932 10 1932 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1910 3 1910 12 9
+S 0 1933 3 1933 12 9
 rationale
-S 0 1910 14 1910 103 89
+S 0 1933 14 1933 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1911 3 1911 7 4
+S 0 1934 3 1934 7 4
 help
-S 0 1911 9 1911 41 32
+S 0 1934 9 1934 41 32
 write the date as year-month-day
-S 0 1912 3 1912 11 8
+S 0 1935 3 1935 11 8
 examples
-M 2 1913 5 1924 27
-S 0 1913 5 1913 15 10
+M 2 1936 5 1947 27
+S 0 1936 5 1936 15 10
 triggering
-L 1 1914 7 1919 27
-S 1 1914 9 1919 27 181
+L 1 1937 7 1942 27
+S 1 1937 9 1942 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1920 5 1920 12 7
+S 0 1943 5 1943 12 7
 passing
-L 1 1921 7 1924 27
-S 1 1921 9 1924 27 159
+L 1 1944 7 1947 27
+S 1 1944 9 1947 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 1926 3 1949 27
-S 0 1926 3 1926 5 2
+M 12 1949 3 1972 27
+S 0 1949 3 1949 5 2
 id
-S 0 1926 7 1926 25 18
+S 0 1949 7 1949 25 18
 catalog-price-tier
-S 0 1927 3 1927 12 9
+S 0 1950 3 1950 12 9
 checklist
-S 0 1927 14 1927 27 13
+S 0 1950 14 1950 27 13
 catalog-valid
-S 0 1928 3 1928 8 5
+S 0 1951 3 1951 8 5
 input
-S 0 1928 10 1928 17 7
+S 0 1951 10 1951 17 7
 catalog
-S 0 1929 3 1929 11 8
+S 0 1952 3 1952 11 8
 severity
-S 0 1929 13 1929 18 5
+S 0 1952 13 1952 18 5
 error
-S 0 1930 3 1930 8 5
+S 0 1953 3 1953 8 5
 since
-S 0 1930 10 1930 15 5
+S 0 1953 10 1953 15 5
 0.1.0
-S 0 1931 3 1931 8 5
+S 0 1954 3 1954 8 5
 title
-S 0 1931 10 1931 41 31
+S 0 1954 10 1954 41 31
 a price tier is outside 1 to 87
-S 0 1932 3 1932 12 9
+S 0 1955 3 1955 12 9
 rationale
-S 0 1932 14 1932 156 142
+S 0 1955 14 1955 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1933 3 1933 7 4
+S 0 1956 3 1956 7 4
 help
-S 0 1933 9 1933 32 23
+S 0 1956 9 1956 32 23
 use a tier from 1 to 87
-S 0 1934 3 1934 8 5
+S 0 1957 3 1957 8 5
 check
-M 2 1934 10 1934 158
-S 0 1934 12 1934 16 4
+M 2 1957 10 1957 158
+S 0 1957 12 1957 16 4
 each
-S 0 1934 18 1934 33 15
+S 0 1957 18 1957 33 15
 in_app_purchase
-S 0 1934 35 1934 40 5
+S 0 1957 35 1957 40 5
 field
-S 1 1934 42 1934 156 112
+S 1 1957 42 1957 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1935 3 1935 10 7
+S 0 1958 3 1958 10 7
 options
-M 1 1935 12 1935 50
-S 0 1935 14 1935 21 7
+M 1 1958 12 1958 50
+S 0 1958 14 1958 21 7
 pattern
-S 1 1935 23 1935 48 23
+S 1 1958 23 1958 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1936 3 1936 10 7
+S 0 1959 3 1959 10 7
 message
-S 1 1936 12 1936 76 62
+S 1 1959 12 1959 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1937 3 1937 11 8
+S 0 1960 3 1960 11 8
 examples
-M 2 1938 5 1949 27
-S 0 1938 5 1938 15 10
+M 2 1961 5 1972 27
+S 0 1961 5 1961 15 10
 triggering
-L 1 1939 7 1944 27
-S 1 1939 9 1944 27 148
+L 1 1962 7 1967 27
+S 1 1962 9 1967 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1945 5 1945 12 7
+S 0 1968 5 1968 12 7
 passing
-L 1 1946 7 1949 27
-S 1 1946 9 1949 27 126
+L 1 1969 7 1972 27
+S 1 1969 9 1972 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 1951 3 1975 27
-S 0 1951 3 1951 5 2
+M 9 1974 3 1998 27
+S 0 1974 3 1974 5 2
 id
-S 0 1951 7 1951 30 23
+S 0 1974 7 1974 30 23
 catalog-price-intervals
-S 0 1952 3 1952 12 9
+S 0 1975 3 1975 12 9
 checklist
-S 0 1952 14 1952 27 13
+S 0 1975 14 1975 27 13
 catalog-valid
-S 0 1953 3 1953 8 5
+S 0 1976 3 1976 8 5
 input
-S 0 1953 10 1953 17 7
+S 0 1976 10 1976 17 7
 catalog
-S 0 1954 3 1954 11 8
+S 0 1977 3 1977 11 8
 severity
-S 0 1954 13 1954 18 5
+S 0 1977 13 1977 18 5
 error
-S 0 1955 3 1955 8 5
+S 0 1978 3 1978 8 5
 since
-S 0 1955 10 1955 15 5
+S 0 1978 10 1978 15 5
 0.1.0
-S 0 1956 3 1956 8 5
+S 0 1979 3 1979 8 5
 title
-S 0 1956 10 1956 59 49
+S 0 1979 10 1979 59 49
 price intervals overlap, run out of order, or end
-S 0 1957 3 1957 12 9
+S 0 1980 3 1980 12 9
 rationale
-S 0 1957 14 1957 160 146
+S 0 1980 14 1980 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1958 3 1958 7 4
+S 0 1981 3 1981 7 4
 help
-S 0 1958 9 1958 111 102
+S 0 1981 9 1981 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1959 3 1959 11 8
+S 0 1982 3 1982 11 8
 examples
-M 2 1960 5 1975 27
-S 0 1960 5 1960 15 10
+M 2 1983 5 1998 27
+S 0 1983 5 1983 15 10
 triggering
-L 1 1961 7 1967 27
-S 1 1961 9 1967 27 365
+L 1 1984 7 1990 27
+S 1 1984 9 1990 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8745,10 +8827,10 @@ S 1 1961 9 1967 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1968 5 1968 12 7
+S 0 1991 5 1991 12 7
 passing
-L 1 1969 7 1975 27
-S 1 1969 9 1975 27 351
+L 1 1992 7 1998 27
+S 1 1992 9 1998 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8756,68 +8838,68 @@ S 1 1969 9 1975 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 1977 3 2001 30
-S 0 1977 3 1977 5 2
+M 12 2000 3 2024 30
+S 0 2000 3 2000 5 2
 id
-S 0 1977 7 1977 36 29
+S 0 2000 7 2000 36 29
 catalog-subscription-duration
-S 0 1978 3 1978 12 9
+S 0 2001 3 2001 12 9
 checklist
-S 0 1978 14 1978 27 13
+S 0 2001 14 2001 27 13
 catalog-valid
-S 0 1979 3 1979 8 5
+S 0 2002 3 2002 8 5
 input
-S 0 1979 10 1979 17 7
+S 0 2002 10 2002 17 7
 catalog
-S 0 1980 3 1980 11 8
+S 0 2003 3 2003 11 8
 severity
-S 0 1980 13 1980 18 5
+S 0 2003 13 2003 18 5
 error
-S 0 1981 3 1981 8 5
+S 0 2004 3 2004 8 5
 since
-S 0 1981 10 1981 15 5
+S 0 2004 10 2004 15 5
 0.1.0
-S 0 1982 3 1982 8 5
+S 0 2005 3 2005 8 5
 title
-S 0 1982 10 1982 69 59
+S 0 2005 10 2005 69 59
 a subscription duration is not one App Store Connect offers
-S 0 1983 3 1983 12 9
+S 0 2006 3 2006 12 9
 rationale
-S 0 1983 14 1983 164 150
+S 0 2006 14 2006 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 1984 3 1984 7 4
+S 0 2007 3 2007 7 4
 help
-S 1 1984 9 1984 82 71
+S 1 2007 9 2007 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1985 3 1985 8 5
+S 0 2008 3 2008 8 5
 check
-M 2 1985 10 1985 52
-S 0 1985 12 1985 16 4
+M 2 2008 10 2008 52
+S 0 2008 12 2008 16 4
 each
-S 0 1985 18 1985 33 15
+S 0 2008 18 2008 33 15
 in_app_purchase
-S 0 1985 35 1985 40 5
+S 0 2008 35 2008 40 5
 field
-S 0 1985 42 1985 50 8
+S 0 2008 42 2008 50 8
 duration
-S 0 1986 3 1986 10 7
+S 0 2009 3 2009 10 7
 options
-M 1 1986 12 1986 75
-S 0 1986 14 1986 21 7
+M 1 2009 12 2009 75
+S 0 2009 14 2009 21 7
 pattern
-S 1 1986 23 1986 73 48
+S 1 2009 23 2009 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 1987 3 1987 10 7
+S 0 2010 3 2010 10 7
 message
-S 1 1987 12 1987 122 108
+S 1 2010 12 2010 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 1988 3 1988 11 8
+S 0 2011 3 2011 11 8
 examples
-M 2 1989 5 2001 30
-S 0 1989 5 1989 15 10
+M 2 2012 5 2024 30
+S 0 2012 5 2012 15 10
 triggering
-L 1 1990 7 1996 30
-S 1 1990 9 1996 30 189
+L 1 2013 7 2019 30
+S 1 2013 9 2019 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -8825,180 +8907,125 @@ S 1 1990 9 1996 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 1997 5 1997 12 7
+S 0 2020 5 2020 12 7
 passing
-L 1 1998 7 2001 30
-S 1 1998 9 2001 30 162
+L 1 2021 7 2024 30
+S 1 2021 9 2024 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 2003 3 2022 30
-S 0 2003 3 2003 5 2
+M 9 2026 3 2045 30
+S 0 2026 3 2026 5 2
 id
-S 0 2003 7 2003 41 34
+S 0 2026 7 2026 41 34
 catalog-subscription-outside-group
-S 0 2004 3 2004 12 9
+S 0 2027 3 2027 12 9
 checklist
-S 0 2004 14 2004 27 13
+S 0 2027 14 2027 27 13
 catalog-valid
-S 0 2005 3 2005 8 5
+S 0 2028 3 2028 8 5
 input
-S 0 2005 10 2005 17 7
+S 0 2028 10 2028 17 7
 catalog
-S 0 2006 3 2006 11 8
+S 0 2029 3 2029 11 8
 severity
-S 0 2006 13 2006 18 5
+S 0 2029 13 2029 18 5
 error
-S 0 2007 3 2007 8 5
+S 0 2030 3 2030 8 5
 since
-S 0 2007 10 2007 15 5
+S 0 2030 10 2030 15 5
 0.1.0
-S 0 2008 3 2008 8 5
+S 0 2031 3 2031 8 5
 title
-S 0 2008 10 2008 90 80
+S 0 2031 10 2031 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 2009 3 2009 12 9
+S 0 2032 3 2032 12 9
 rationale
-S 0 2009 14 2009 153 139
+S 0 2032 14 2032 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 2010 3 2010 7 4
+S 0 2033 3 2033 7 4
 help
-S 0 2010 9 2010 49 40
+S 0 2033 9 2033 49 40
 move the item into (or out of) the group
-S 0 2011 3 2011 11 8
+S 0 2034 3 2034 11 8
 examples
-M 2 2012 5 2022 30
-S 0 2012 5 2012 15 10
+M 2 2035 5 2045 30
+S 0 2035 5 2035 15 10
 triggering
-L 1 2013 7 2017 27
-S 1 2013 9 2017 27 149
+L 1 2036 7 2040 27
+S 1 2036 9 2040 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2018 5 2018 12 7
+S 0 2041 5 2041 12 7
 passing
-L 1 2019 7 2022 30
-S 1 2019 9 2022 30 199
+L 1 2042 7 2045 30
+S 1 2042 9 2045 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 2024 3 2043 27
-S 0 2024 3 2024 5 2
+M 9 2047 3 2066 27
+S 0 2047 3 2047 5 2
 id
-S 0 2024 7 2024 33 26
+S 0 2047 7 2047 33 26
 catalog-screenshot-missing
-S 0 2025 3 2025 12 9
+S 0 2048 3 2048 12 9
 checklist
-S 0 2025 14 2025 27 13
+S 0 2048 14 2048 27 13
 catalog-valid
-S 0 2026 3 2026 8 5
+S 0 2049 3 2049 8 5
 input
-S 0 2026 10 2026 17 7
+S 0 2049 10 2049 17 7
 catalog
-S 0 2027 3 2027 11 8
+S 0 2050 3 2050 11 8
 severity
-S 0 2027 13 2027 18 5
+S 0 2050 13 2050 18 5
 error
-S 0 2028 3 2028 8 5
+S 0 2051 3 2051 8 5
 since
-S 0 2028 10 2028 15 5
+S 0 2051 10 2051 15 5
 0.1.0
-S 0 2029 3 2029 8 5
+S 0 2052 3 2052 8 5
 title
-S 0 2029 10 2029 56 46
+S 0 2052 10 2052 56 46
 a new in-app purchase has no review screenshot
-S 0 2030 3 2030 12 9
+S 0 2053 3 2053 12 9
 rationale
-S 0 2030 14 2030 181 167
+S 0 2053 14 2053 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 2031 3 2031 7 4
+S 0 2054 3 2054 7 4
 help
-S 0 2031 9 2031 74 65
+S 0 2054 9 2054 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 2032 3 2032 11 8
+S 0 2055 3 2055 11 8
 examples
-M 2 2033 5 2043 27
-S 0 2033 5 2033 15 10
+M 2 2056 5 2066 27
+S 0 2056 5 2056 15 10
 triggering
-L 1 2034 7 2037 27
-S 1 2034 9 2037 27 114
+L 1 2057 7 2060 27
+S 1 2057 9 2060 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 2038 5 2038 12 7
+S 0 2061 5 2061 12 7
 passing
-L 1 2039 7 2043 27
-S 1 2039 9 2043 27 255
+L 1 2062 7 2066 27
+S 1 2062 9 2066 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 2045 3 2066 27
-S 0 2045 3 2045 5 2
-id
-S 0 2045 7 2045 38 31
-catalog-screenshot-file-missing
-S 0 2046 3 2046 12 9
-checklist
-S 0 2046 14 2046 27 13
-catalog-valid
-S 0 2047 3 2047 8 5
-input
-S 0 2047 10 2047 17 7
-catalog
-S 0 2048 3 2048 11 8
-severity
-S 0 2048 13 2048 18 5
-error
-S 0 2049 3 2049 8 5
-since
-S 0 2049 10 2049 15 5
-0.1.0
-S 0 2050 3 2050 8 5
-title
-S 0 2050 10 2050 56 46
-a review screenshot file is not in the package
-S 0 2051 3 2051 12 9
-rationale
-S 0 2051 14 2051 181 167
-Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 2052 3 2052 7 4
-help
-S 0 2052 9 2052 69 60
-copy the image into the .itmsp folder with exactly that name
-S 0 2053 3 2053 11 8
-examples
-M 2 2054 5 2066 27
-S 0 2054 5 2054 15 10
-triggering
-L 1 2055 7 2061 27
-S 1 2055 9 2061 27 155
-<in_app_purchase>
-  <review_screenshot>
-    <file_name>Seeds.PNG</file_name>   <!-- <- -->
-    <size>3636</size>
-  </review_screenshot>
-</in_app_purchase>
-
-S 0 2062 5 2062 12 7
-passing
-L 1 2063 7 2066 27
-S 1 2063 9 2066 27 128
-<in_app_purchase>
-  <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
-</in_app_purchase>
-
-M 9 2068 3 2090 27
+M 9 2068 3 2089 27
 S 0 2068 3 2068 5 2
 id
-S 0 2068 7 2068 34 27
-catalog-screenshot-checksum
+S 0 2068 7 2068 38 31
+catalog-screenshot-file-missing
 S 0 2069 3 2069 12 9
 checklist
 S 0 2069 14 2069 27 13
@@ -9017,23 +9044,78 @@ S 0 2072 10 2072 15 5
 0.1.0
 S 0 2073 3 2073 8 5
 title
-S 0 2073 10 2073 67 57
-a review screenshot's size or MD5 does not match the file
+S 0 2073 10 2073 56 46
+a review screenshot file is not in the package
 S 0 2074 3 2074 12 9
 rationale
-S 0 2074 14 2074 155 141
-Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
+S 0 2074 14 2074 181 167
+Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
 S 0 2075 3 2075 7 4
 help
-S 0 2075 9 2075 43 34
-write the file's real size and MD5
+S 0 2075 9 2075 69 60
+copy the image into the .itmsp folder with exactly that name
 S 0 2076 3 2076 11 8
 examples
-M 2 2077 5 2090 27
+M 2 2077 5 2089 27
 S 0 2077 5 2077 15 10
 triggering
-L 1 2078 7 2085 27
-S 1 2078 9 2085 27 224
+L 1 2078 7 2084 27
+S 1 2078 9 2084 27 155
+<in_app_purchase>
+  <review_screenshot>
+    <file_name>Seeds.PNG</file_name>   <!-- <- -->
+    <size>3636</size>
+  </review_screenshot>
+</in_app_purchase>
+
+S 0 2085 5 2085 12 7
+passing
+L 1 2086 7 2089 27
+S 1 2086 9 2089 27 128
+<in_app_purchase>
+  <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
+</in_app_purchase>
+
+M 9 2091 3 2113 27
+S 0 2091 3 2091 5 2
+id
+S 0 2091 7 2091 34 27
+catalog-screenshot-checksum
+S 0 2092 3 2092 12 9
+checklist
+S 0 2092 14 2092 27 13
+catalog-valid
+S 0 2093 3 2093 8 5
+input
+S 0 2093 10 2093 17 7
+catalog
+S 0 2094 3 2094 11 8
+severity
+S 0 2094 13 2094 18 5
+error
+S 0 2095 3 2095 8 5
+since
+S 0 2095 10 2095 15 5
+0.1.0
+S 0 2096 3 2096 8 5
+title
+S 0 2096 10 2096 67 57
+a review screenshot's size or MD5 does not match the file
+S 0 2097 3 2097 12 9
+rationale
+S 0 2097 14 2097 155 141
+Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
+S 0 2098 3 2098 7 4
+help
+S 0 2098 9 2098 43 34
+write the file's real size and MD5
+S 0 2099 3 2099 11 8
+examples
+M 2 2100 5 2113 27
+S 0 2100 5 2100 15 10
+triggering
+L 1 2101 7 2108 27
+S 1 2101 9 2108 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -9042,282 +9124,282 @@ S 1 2078 9 2085 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2086 5 2086 12 7
+S 0 2109 5 2109 12 7
 passing
-L 1 2087 7 2090 27
-S 1 2087 9 2090 27 192
+L 1 2110 7 2113 27
+S 1 2110 9 2113 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 2092 3 2112 27
-S 0 2092 3 2092 5 2
+M 9 2115 3 2135 27
+S 0 2115 3 2115 5 2
 id
-S 0 2092 7 2092 36 29
+S 0 2115 7 2115 36 29
 catalog-screenshot-dimensions
-S 0 2093 3 2093 12 9
+S 0 2116 3 2116 12 9
 checklist
-S 0 2093 14 2093 27 13
+S 0 2116 14 2116 27 13
 catalog-valid
-S 0 2094 3 2094 8 5
+S 0 2117 3 2117 8 5
 input
-S 0 2094 10 2094 17 7
+S 0 2117 10 2117 17 7
 catalog
-S 0 2095 3 2095 11 8
+S 0 2118 3 2118 11 8
 severity
-S 0 2095 13 2095 18 5
+S 0 2118 13 2118 18 5
 error
-S 0 2096 3 2096 8 5
+S 0 2119 3 2119 8 5
 since
-S 0 2096 10 2096 15 5
+S 0 2119 10 2119 15 5
 0.1.0
-S 0 2097 3 2097 8 5
+S 0 2120 3 2120 8 5
 title
-S 0 2097 10 2097 62 52
+S 0 2120 10 2120 62 52
 a review screenshot is not an accepted image or size
-S 0 2098 3 2098 12 9
+S 0 2121 3 2121 12 9
 rationale
-S 0 2098 14 2098 192 180
+S 0 2121 14 2121 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 2099 3 2099 7 4
+S 0 2122 3 2122 7 4
 help
-S 0 2099 9 2099 73 64
+S 0 2122 9 2122 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 2100 3 2100 11 8
+S 0 2123 3 2123 11 8
 examples
-M 2 2101 5 2112 27
-S 0 2101 5 2101 15 10
+M 2 2124 5 2135 27
+S 0 2124 5 2124 15 10
 triggering
-L 1 2102 7 2107 27
-S 1 2102 9 2107 27 136
+L 1 2125 7 2130 27
+S 1 2125 9 2130 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2108 5 2108 12 7
+S 0 2131 5 2131 12 7
 passing
-L 1 2109 7 2112 27
-S 1 2109 9 2112 27 111
+L 1 2132 7 2135 27
+S 1 2132 9 2135 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 2114 3 2134 27
-S 0 2114 3 2114 5 2
+M 11 2137 3 2157 27
+S 0 2137 3 2137 5 2
 id
-S 0 2114 7 2114 29 22
+S 0 2137 7 2137 29 22
 catalog-too-many-items
-S 0 2115 3 2115 12 9
+S 0 2138 3 2138 12 9
 checklist
-S 0 2115 14 2115 27 13
+S 0 2138 14 2138 27 13
 catalog-valid
-S 0 2116 3 2116 8 5
+S 0 2139 3 2139 8 5
 input
-S 0 2116 10 2116 17 7
+S 0 2139 10 2139 17 7
 catalog
-S 0 2117 3 2117 11 8
+S 0 2140 3 2140 11 8
 severity
-S 0 2117 13 2117 18 5
+S 0 2140 13 2140 18 5
 error
-S 0 2118 3 2118 8 5
+S 0 2141 3 2141 8 5
 since
-S 0 2118 10 2118 15 5
+S 0 2141 10 2141 15 5
 0.1.0
-S 0 2119 3 2119 8 5
+S 0 2142 3 2142 8 5
 title
-S 0 2119 10 2119 69 59
+S 0 2142 10 2142 69 59
 the package has more in-app purchases than one upload takes
-S 0 2120 3 2120 12 9
+S 0 2143 3 2143 12 9
 rationale
-S 0 2120 14 2120 120 106
+S 0 2143 14 2143 120 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 2121 3 2121 7 4
+S 0 2144 3 2144 7 4
 help
-S 0 2121 9 2121 26 17
+S 0 2144 9 2144 26 17
 split the package
-S 0 2122 3 2122 10 7
+S 0 2145 3 2145 10 7
 options
-M 1 2122 12 2122 31
-S 0 2122 14 2122 23 9
+M 1 2145 12 2145 31
+S 0 2145 14 2145 23 9
 max_items
-S 0 2122 25 2122 29 4
+S 0 2145 25 2145 29 4
 1000
-S 0 2123 3 2123 18 15
+S 0 2146 3 2146 18 15
 example_options
-M 1 2123 20 2123 37
-S 0 2123 22 2123 31 9
+M 1 2146 20 2146 37
+S 0 2146 22 2146 31 9
 max_items
-S 0 2123 33 2123 35 2
+S 0 2146 33 2146 35 2
 20
-S 0 2124 3 2124 11 8
+S 0 2147 3 2147 11 8
 examples
-M 2 2125 5 2134 27
-S 0 2125 5 2125 15 10
+M 2 2148 5 2157 27
+S 0 2148 5 2148 15 10
 triggering
-L 1 2126 7 2131 69
-S 1 2126 9 2131 69 957
+L 1 2149 7 2154 69
+S 1 2149 9 2154 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 2132 5 2132 12 7
+S 0 2155 5 2155 12 7
 passing
-L 1 2133 7 2134 27
-S 1 2133 9 2134 27 19
+L 1 2156 7 2157 27
+S 1 2156 9 2157 27 19
 <in_app_purchase/>
 
-M 9 2136 3 2154 27
-S 0 2136 3 2136 5 2
+M 9 2159 3 2177 27
+S 0 2159 3 2159 5 2
 id
-S 0 2136 7 2136 26 19
+S 0 2159 7 2159 26 19
 catalog-placeholder
-S 0 2137 3 2137 12 9
+S 0 2160 3 2160 12 9
 checklist
-S 0 2137 14 2137 27 13
+S 0 2160 14 2160 27 13
 catalog-valid
-S 0 2138 3 2138 8 5
+S 0 2161 3 2161 8 5
 input
-S 0 2138 10 2138 17 7
+S 0 2161 10 2161 17 7
 catalog
-S 0 2139 3 2139 11 8
+S 0 2162 3 2162 11 8
 severity
-S 0 2139 13 2139 18 5
+S 0 2162 13 2162 18 5
 error
-S 0 2140 3 2140 8 5
+S 0 2163 3 2163 8 5
 since
-S 0 2140 10 2140 15 5
+S 0 2163 10 2163 15 5
 0.1.0
-S 0 2141 3 2141 8 5
+S 0 2164 3 2164 8 5
 title
-S 0 2141 10 2141 56 46
+S 0 2164 10 2164 56 46
 a template placeholder was left in the package
-S 0 2142 3 2142 12 9
+S 0 2165 3 2165 12 9
 rationale
-S 0 2142 14 2142 146 134
+S 0 2165 14 2165 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2143 3 2143 7 4
+S 0 2166 3 2166 7 4
 help
-S 0 2143 9 2143 52 43
+S 0 2166 9 2166 52 43
 replace the placeholder with the real value
-S 0 2144 3 2144 11 8
+S 0 2167 3 2167 11 8
 examples
-M 2 2145 5 2154 27
-S 0 2145 5 2145 15 10
+M 2 2168 5 2177 27
+S 0 2168 5 2168 15 10
 triggering
-L 1 2146 7 2149 27
-S 1 2146 9 2149 27 92
+L 1 2169 7 2172 27
+S 1 2169 9 2172 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2150 5 2150 12 7
+S 0 2173 5 2173 12 7
 passing
-L 1 2151 7 2154 27
-S 1 2151 9 2154 27 100
+L 1 2174 7 2177 27
+S 1 2174 9 2177 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2156 3 2178 19
-S 0 2156 3 2156 5 2
+M 9 2179 3 2201 19
+S 0 2179 3 2179 5 2
 id
-S 0 2156 7 2156 29 22
+S 0 2179 7 2179 29 22
 catalog-metadata-token
-S 0 2157 3 2157 12 9
+S 0 2180 3 2180 12 9
 checklist
-S 0 2157 14 2157 27 13
+S 0 2180 14 2180 27 13
 catalog-valid
-S 0 2158 3 2158 8 5
+S 0 2181 3 2181 8 5
 input
-S 0 2158 10 2158 17 7
+S 0 2181 10 2181 17 7
 catalog
-S 0 2159 3 2159 11 8
+S 0 2182 3 2182 11 8
 severity
-S 0 2159 13 2159 20 7
+S 0 2182 13 2182 20 7
 warning
-S 0 2160 3 2160 8 5
+S 0 2183 3 2183 8 5
 since
-S 0 2160 10 2160 15 5
+S 0 2183 10 2183 15 5
 0.1.0
-S 0 2161 3 2161 8 5
+S 0 2184 3 2184 8 5
 title
-S 0 2161 10 2161 52 42
+S 0 2184 10 2184 52 42
 the metadata token looks edited or made up
-S 0 2162 3 2162 12 9
+S 0 2185 3 2185 12 9
 rationale
-S 1 2162 14 2162 169 153
+S 1 2185 14 2185 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2163 3 2163 7 4
+S 0 2186 3 2186 7 4
 help
-S 0 2163 9 2163 82 73
+S 0 2186 9 2186 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2164 3 2164 11 8
+S 0 2187 3 2187 11 8
 examples
-M 2 2165 5 2178 19
-S 0 2165 5 2165 15 10
+M 2 2188 5 2201 19
+S 0 2188 5 2188 15 10
 triggering
-L 1 2166 7 2171 19
-S 1 2166 9 2171 19 273
+L 1 2189 7 2194 19
+S 1 2189 9 2194 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2172 5 2172 12 7
+S 0 2195 5 2195 12 7
 passing
-L 1 2173 7 2178 19
-S 1 2173 9 2178 19 284
+L 1 2196 7 2201 19
+S 1 2196 9 2201 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2180 3 2201 203
-S 0 2180 3 2180 5 2
+M 9 2203 3 2224 203
+S 0 2203 3 2203 5 2
 id
-S 0 2180 7 2180 34 27
+S 0 2203 7 2203 34 27
 catalog-descriptor-mismatch
-S 0 2181 3 2181 12 9
+S 0 2204 3 2204 12 9
 checklist
-S 0 2181 14 2181 27 13
+S 0 2204 14 2204 27 13
 catalog-valid
-S 0 2182 3 2182 8 5
+S 0 2205 3 2205 8 5
 input
-S 0 2182 10 2182 17 7
+S 0 2205 10 2205 17 7
 catalog
-S 0 2183 3 2183 11 8
+S 0 2206 3 2206 11 8
 severity
-S 0 2183 13 2183 20 7
+S 0 2206 13 2206 20 7
 warning
-S 0 2184 3 2184 8 5
+S 0 2207 3 2207 8 5
 since
-S 0 2184 10 2184 15 5
+S 0 2207 10 2207 15 5
 0.1.0
-S 0 2185 3 2185 8 5
+S 0 2208 3 2208 8 5
 title
-S 0 2185 10 2185 60 50
+S 0 2208 10 2208 60 50
 the catalog and the descriptor's products disagree
-S 0 2186 3 2186 12 9
+S 0 2209 3 2209 12 9
 rationale
-S 0 2186 14 2186 189 175
+S 0 2209 14 2209 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2187 3 2187 7 4
+S 0 2210 3 2210 7 4
 help
-S 0 2187 9 2187 73 64
+S 0 2210 9 2210 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2188 3 2188 11 8
+S 0 2211 3 2211 11 8
 examples
-M 2 2189 5 2201 203
-S 0 2189 5 2189 15 10
+M 2 2212 5 2224 203
+S 0 2212 5 2212 15 10
 triggering
-L 1 2190 7 2196 27
-S 1 2190 9 2196 27 554
+L 1 2213 7 2219 27
+S 1 2213 9 2219 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -9325,1035 +9407,980 @@ S 1 2190 9 2196 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2197 5 2197 12 7
+S 0 2220 5 2220 12 7
 passing
-L 1 2198 7 2201 203
-S 1 2198 9 2201 203 440
+L 1 2221 7 2224 203
+S 1 2221 9 2224 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 9 2205 3 2223 36
-S 0 2205 3 2205 5 2
+M 9 2228 3 2246 36
+S 0 2228 3 2228 5 2
 id
-S 0 2205 7 2205 31 24
+S 0 2228 7 2228 31 24
 descriptor-file-mismatch
-S 0 2206 3 2206 12 9
+S 0 2229 3 2229 12 9
 checklist
-S 0 2206 14 2206 26 12
+S 0 2229 14 2229 26 12
 code-signing
-S 0 2207 3 2207 11 8
+S 0 2230 3 2230 11 8
 severity
-S 0 2207 13 2207 20 7
+S 0 2230 13 2230 20 7
 warning
-S 0 2208 3 2208 15 12
+S 0 2231 3 2231 15 12
 context_only
-S 0 2208 17 2208 21 4
+S 0 2231 17 2231 21 4
 true
-S 0 2209 3 2209 8 5
+S 0 2232 3 2232 8 5
 since
-S 0 2209 10 2209 15 5
+S 0 2232 10 2232 15 5
 0.1.0
-S 0 2210 3 2210 8 5
+S 0 2233 3 2233 8 5
 title
-S 0 2210 10 2210 52 42
+S 0 2233 10 2233 52 42
 a project file and the descriptor disagree
-S 0 2211 3 2211 12 9
+S 0 2234 3 2234 12 9
 rationale
-S 0 2211 14 2211 242 228
+S 0 2234 14 2234 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2212 3 2212 7 4
+S 0 2235 3 2235 7 4
 help
-S 0 2212 9 2212 80 71
+S 0 2235 9 2235 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2213 3 2213 11 8
+S 0 2236 3 2236 11 8
 examples
-M 2 2214 5 2223 36
-S 0 2214 5 2214 15 10
+M 2 2237 5 2246 36
+S 0 2237 5 2237 15 10
 triggering
-L 1 2215 7 2219 55
-S 1 2215 9 2219 55 141
+L 1 2238 7 2242 55
+S 1 2238 9 2242 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2220 5 2220 12 7
+S 0 2243 5 2243 12 7
 passing
-L 1 2221 7 2223 36
-S 1 2221 9 2223 36 33
+L 1 2244 7 2246 36
+S 1 2244 9 2246 36 33
 app:
   deployment_target: "16.0"
 
-M 10 2225 3 2248 33
-S 0 2225 3 2225 5 2
+M 10 2248 3 2271 33
+S 0 2248 3 2248 5 2
 id
-S 0 2225 7 2225 33 26
+S 0 2248 7 2248 33 26
 running-bundle-id-mismatch
-S 0 2226 3 2226 12 9
+S 0 2249 3 2249 12 9
 checklist
-S 0 2226 14 2226 31 17
+S 0 2249 14 2249 31 17
 bundle-id-matches
-S 0 2227 3 2227 11 8
+S 0 2250 3 2250 11 8
 severity
-S 0 2227 13 2227 18 5
+S 0 2250 13 2250 18 5
 error
-S 0 2228 3 2228 8 5
+S 0 2251 3 2251 8 5
 since
-S 0 2228 10 2228 15 5
+S 0 2251 10 2251 15 5
 0.1.0
-S 0 2229 3 2229 8 5
+S 0 2252 3 2252 8 5
 title
-S 0 2229 10 2229 80 70
+S 0 2252 10 2252 80 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 2230 3 2230 12 9
+S 0 2253 3 2253 12 9
 rationale
-S 0 2230 14 2230 244 230
+S 0 2253 14 2253 244 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2231 3 2231 7 4
+S 0 2254 3 2254 7 4
 help
-S 0 2231 9 2231 96 87
+S 0 2254 9 2254 96 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2232 3 2232 15 12
+S 0 2255 3 2255 15 12
 environments
-L 4 2232 17 2232 58
-S 0 2232 18 2232 25 7
+L 4 2255 17 2255 58
+S 0 2255 18 2255 25 7
 sandbox
-S 0 2232 27 2232 37 10
+S 0 2255 27 2255 37 10
 testflight
-S 0 2232 39 2232 45 6
+S 0 2255 39 2255 45 6
 review
-S 0 2232 47 2232 57 10
+S 0 2255 47 2255 57 10
 production
-S 0 2233 3 2233 17 14
+S 0 2256 3 2256 17 14
 not_applicable
-S 0 2233 19 2233 100 81
+S 0 2256 19 2256 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2234 3 2234 11 8
+S 0 2257 3 2257 11 8
 examples
-M 2 2235 5 2248 33
-S 0 2235 5 2235 15 10
+M 2 2258 5 2271 33
+S 0 2258 5 2258 15 10
 triggering
-L 1 2236 7 2241 31
-S 1 2236 9 2241 31 181
+L 1 2259 7 2264 31
+S 1 2259 9 2264 31 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 2242 5 2242 12 7
+S 0 2265 5 2265 12 7
 passing
-L 1 2243 7 2248 33
-S 1 2243 9 2248 33 183
+L 1 2266 7 2271 33
+S 1 2266 9 2271 33 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Release
 
-M 10 2250 3 2271 33
-S 0 2250 3 2250 5 2
-id
-S 0 2250 7 2250 34 27
-bundle-id-per-configuration
-S 0 2251 3 2251 12 9
-checklist
-S 0 2251 14 2251 31 17
-bundle-id-matches
-S 0 2252 3 2252 11 8
-severity
-S 0 2252 13 2252 20 7
-warning
-S 0 2253 3 2253 8 5
-since
-S 0 2253 10 2253 15 5
-0.1.0
-S 0 2254 3 2254 8 5
-title
-S 0 2254 10 2254 68 58
-the configuration builds another bundle ID than the others
-S 0 2255 3 2255 12 9
-rationale
-S 0 2255 14 2255 302 288
-Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2256 3 2256 7 4
-help
-S 0 2256 9 2256 94 85
-test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2257 3 2257 15 12
-environments
-L 4 2257 17 2257 58
-S 0 2257 18 2257 25 7
-sandbox
-S 0 2257 27 2257 37 10
-testflight
-S 0 2257 39 2257 45 6
-review
-S 0 2257 47 2257 57 10
-production
-S 0 2258 3 2258 17 14
-not_applicable
-S 0 2258 19 2258 100 81
-a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2259 3 2259 11 8
-examples
-M 2 2260 5 2271 33
-S 0 2260 5 2260 15 10
-triggering
-L 1 2261 7 2265 31
-S 1 2261 9 2265 31 100
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  configuration: Debug
-
-S 0 2266 5 2266 12 7
-passing
-L 1 2267 7 2271 33
-S 1 2267 9 2271 33 102
-app:
-  bundle_id: null
-  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
-  configuration: Release
-
-M 8 2273 3 2288 29
+M 10 2273 3 2294 33
 S 0 2273 3 2273 5 2
 id
-S 0 2273 7 2273 28 21
-wrong-iap-entitlement
+S 0 2273 7 2273 34 27
+bundle-id-per-configuration
 S 0 2274 3 2274 12 9
 checklist
-S 0 2274 14 2274 26 12
-code-signing
+S 0 2274 14 2274 31 17
+bundle-id-matches
 S 0 2275 3 2275 11 8
 severity
-S 0 2275 13 2275 18 5
-error
+S 0 2275 13 2275 20 7
+warning
 S 0 2276 3 2276 8 5
 since
 S 0 2276 10 2276 15 5
 0.1.0
 S 0 2277 3 2277 8 5
 title
-S 0 2277 10 2277 65 55
-the entitlements have a key added "for In-App Purchase"
+S 0 2277 10 2277 68 58
+the configuration builds another bundle ID than the others
 S 0 2278 3 2278 12 9
 rationale
-S 0 2278 14 2278 232 218
-In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+S 0 2278 14 2278 302 288
+Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
 S 0 2279 3 2279 7 4
 help
-S 0 2279 9 2279 69 60
-remove the key; enable In-App Purchase on the App ID instead
-S 0 2280 3 2280 11 8
+S 0 2279 9 2279 94 85
+test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
+S 0 2280 3 2280 15 12
+environments
+L 4 2280 17 2280 58
+S 0 2280 18 2280 25 7
+sandbox
+S 0 2280 27 2280 37 10
+testflight
+S 0 2280 39 2280 45 6
+review
+S 0 2280 47 2280 57 10
+production
+S 0 2281 3 2281 17 14
+not_applicable
+S 0 2281 19 2281 100 81
+a StoreKit configuration file in Xcode serves its products whatever the bundle ID
+S 0 2282 3 2282 11 8
 examples
-M 2 2281 5 2288 29
-S 0 2281 5 2281 15 10
+M 2 2283 5 2294 33
+S 0 2283 5 2283 15 10
 triggering
-L 1 2282 7 2284 79
-S 1 2282 9 2284 79 76
+L 1 2284 7 2288 31
+S 1 2284 9 2288 31 100
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Debug
+
+S 0 2289 5 2289 12 7
+passing
+L 1 2290 7 2294 33
+S 1 2290 9 2294 33 102
+app:
+  bundle_id: null
+  xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
+  configuration: Release
+
+M 8 2296 3 2311 29
+S 0 2296 3 2296 5 2
+id
+S 0 2296 7 2296 28 21
+wrong-iap-entitlement
+S 0 2297 3 2297 12 9
+checklist
+S 0 2297 14 2297 26 12
+code-signing
+S 0 2298 3 2298 11 8
+severity
+S 0 2298 13 2298 18 5
+error
+S 0 2299 3 2299 8 5
+since
+S 0 2299 10 2299 15 5
+0.1.0
+S 0 2300 3 2300 8 5
+title
+S 0 2300 10 2300 65 55
+the entitlements have a key added "for In-App Purchase"
+S 0 2301 3 2301 12 9
+rationale
+S 0 2301 14 2301 232 218
+In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
+S 0 2302 3 2302 7 4
+help
+S 0 2302 9 2302 69 60
+remove the key; enable In-App Purchase on the App ID instead
+S 0 2303 3 2303 11 8
+examples
+M 2 2304 5 2311 29
+S 0 2304 5 2304 15 10
+triggering
+L 1 2305 7 2307 79
+S 1 2305 9 2307 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2285 5 2285 12 7
+S 0 2308 5 2308 12 7
 passing
-L 1 2286 7 2288 29
-S 1 2286 9 2288 29 26
+L 1 2309 7 2311 29
+S 1 2309 9 2311 29 26
 app:
   entitlements: null
 
-M 8 2290 3 2307 55
-S 0 2290 3 2290 5 2
+M 8 2313 3 2330 55
+S 0 2313 3 2313 5 2
 id
-S 0 2290 7 2290 36 29
+S 0 2313 7 2313 36 29
 iap-capability-off-in-project
-S 0 2291 3 2291 12 9
+S 0 2314 3 2314 12 9
 checklist
-S 0 2291 14 2291 32 18
+S 0 2314 14 2314 32 18
 app-id-iap-enabled
-S 0 2292 3 2292 11 8
+S 0 2315 3 2315 11 8
 severity
-S 0 2292 13 2292 18 5
+S 0 2315 13 2315 18 5
 error
-S 0 2293 3 2293 8 5
+S 0 2316 3 2316 8 5
 since
-S 0 2293 10 2293 15 5
+S 0 2316 10 2316 15 5
 0.1.0
-S 0 2294 3 2294 8 5
+S 0 2317 3 2317 8 5
 title
-S 0 2294 10 2294 71 61
+S 0 2317 10 2317 71 61
 the Xcode project switches the In-App Purchase capability off
-S 0 2295 3 2295 12 9
+S 0 2318 3 2318 12 9
 rationale
-S 0 2295 14 2295 257 247
+S 0 2318 14 2318 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2296 3 2296 7 4
+S 0 2319 3 2319 7 4
 help
-S 0 2296 9 2296 58 49
+S 0 2319 9 2319 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2297 3 2297 11 8
+S 0 2320 3 2320 11 8
 examples
-M 2 2298 5 2307 55
-S 0 2298 5 2298 15 10
+M 2 2321 5 2330 55
+S 0 2321 5 2321 15 10
 triggering
-L 1 2299 7 2302 55
-S 1 2299 9 2302 55 118
+L 1 2322 7 2325 55
+S 1 2322 9 2325 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2303 5 2303 12 7
+S 0 2326 5 2326 12 7
 passing
-L 1 2304 7 2307 55
-S 1 2304 9 2307 55 106
+L 1 2327 7 2330 55
+S 1 2327 9 2330 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2309 3 2325 67
-S 0 2309 3 2309 5 2
+M 9 2332 3 2348 67
+S 0 2332 3 2332 5 2
 id
-S 0 2309 7 2309 35 28
+S 0 2332 7 2332 35 28
 storekit-descriptor-mismatch
-S 0 2310 3 2310 12 9
+S 0 2333 3 2333 12 9
 checklist
-S 0 2310 14 2310 36 22
+S 0 2333 14 2333 36 22
 storekit-configuration
-S 0 2311 3 2311 11 8
+S 0 2334 3 2334 11 8
 severity
-S 0 2311 13 2311 17 4
+S 0 2334 13 2334 17 4
 note
-S 0 2312 3 2312 15 12
+S 0 2335 3 2335 15 12
 context_only
-S 0 2312 17 2312 21 4
+S 0 2335 17 2335 21 4
 true
-S 0 2313 3 2313 8 5
+S 0 2336 3 2336 8 5
 since
-S 0 2313 10 2313 15 5
+S 0 2336 10 2336 15 5
 0.1.0
-S 0 2314 3 2314 8 5
+S 0 2337 3 2337 8 5
 title
-S 0 2314 10 2314 87 77
+S 0 2337 10 2337 87 77
 the StoreKit configuration file and App Store Connect list different products
-S 0 2315 3 2315 12 9
+S 0 2338 3 2338 12 9
 rationale
-S 0 2315 14 2315 222 208
+S 0 2338 14 2338 222 208
 A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2316 3 2316 7 4
+S 0 2339 3 2339 7 4
 help
-S 0 2316 9 2316 53 44
+S 0 2339 9 2339 53 44
 keep the file in sync with App Store Connect
-S 0 2317 3 2317 11 8
+S 0 2340 3 2340 11 8
 examples
-M 2 2318 5 2325 67
-S 0 2318 5 2318 15 10
+M 2 2341 5 2348 67
+S 0 2341 5 2341 15 10
 triggering
-L 1 2319 7 2321 83
-S 1 2319 9 2321 83 80
+L 1 2342 7 2344 83
+S 1 2342 9 2344 83 80
 app:
   storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
 
-S 0 2322 5 2322 12 7
+S 0 2345 5 2345 12 7
 passing
-L 1 2323 7 2325 67
-S 1 2323 9 2325 67 64
+L 1 2346 7 2348 67
+S 1 2346 9 2348 67 64
 app:
   storekit_configuration: ../catalog/PocketGarden.storekit
 
-M 10 2327 3 2344 110
-S 0 2327 3 2327 5 2
+M 10 2350 3 2367 110
+S 0 2350 3 2350 5 2
 id
-S 0 2327 7 2327 36 29
+S 0 2350 7 2350 36 29
 storekit-configuration-active
-S 0 2328 3 2328 12 9
+S 0 2351 3 2351 12 9
 checklist
-S 0 2328 14 2328 36 22
+S 0 2351 14 2351 36 22
 storekit-configuration
-S 0 2329 3 2329 11 8
+S 0 2352 3 2352 11 8
 severity
-S 0 2329 13 2329 20 7
+S 0 2352 13 2352 20 7
 warning
-S 0 2330 3 2330 8 5
+S 0 2353 3 2353 8 5
 since
-S 0 2330 10 2330 15 5
+S 0 2353 10 2353 15 5
 0.1.0
-S 0 2331 3 2331 8 5
+S 0 2354 3 2354 8 5
 title
-S 0 2331 10 2331 71 61
+S 0 2354 10 2354 71 61
 the scheme serves products from a StoreKit configuration file
-S 0 2332 3 2332 12 9
+S 0 2355 3 2355 12 9
 rationale
-S 0 2332 14 2332 271 257
+S 0 2355 14 2355 271 257
 With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2333 3 2333 7 4
+S 0 2356 3 2356 7 4
 help
-S 1 2333 9 2333 120 109
+S 1 2356 9 2356 120 109
 set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2334 3 2334 15 12
+S 0 2357 3 2357 15 12
 environments
-L 1 2334 17 2334 26
-S 0 2334 18 2334 25 7
+L 1 2357 17 2357 26
+S 0 2357 18 2357 25 7
 sandbox
-S 0 2335 3 2335 17 14
+S 0 2358 3 2358 17 14
 not_applicable
-S 1 2335 19 2335 197 176
+S 1 2358 19 2358 197 176
 only a run from Xcode uses the scheme's StoreKit configuration: in the xcode environment the file is what you test, and TestFlight, App Review and App Store builds never use it
-S 0 2336 3 2336 11 8
+S 0 2359 3 2359 11 8
 examples
-M 2 2337 5 2344 110
-S 0 2337 5 2337 15 10
+M 2 2360 5 2367 110
+S 0 2360 5 2360 15 10
 triggering
-L 1 2338 7 2340 102
-S 1 2338 9 2340 102 99
+L 1 2361 7 2363 102
+S 1 2361 9 2363 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2341 5 2341 12 7
+S 0 2364 5 2364 12 7
 passing
-L 1 2342 7 2344 110
-S 1 2342 9 2344 110 107
+L 1 2365 7 2367 110
+S 1 2365 9 2367 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2351 3 2369 122
-S 0 2351 3 2351 5 2
+M 13 2374 3 2392 122
+S 0 2374 3 2374 5 2
 id
-S 0 2351 7 2351 34 27
+S 0 2374 7 2374 34 27
 storekit-product-id-charset
-S 0 2352 3 2352 12 9
+S 0 2375 3 2375 12 9
 checklist
-S 0 2352 14 2352 36 22
+S 0 2375 14 2375 36 22
 storekit-configuration
-S 0 2353 3 2353 8 5
+S 0 2376 3 2376 8 5
 input
-S 0 2353 10 2353 18 8
+S 0 2376 10 2376 18 8
 storekit
-S 0 2354 3 2354 11 8
+S 0 2377 3 2377 11 8
 severity
-S 0 2354 13 2354 17 4
+S 0 2377 13 2377 17 4
 note
-S 0 2355 3 2355 8 5
+S 0 2378 3 2378 8 5
 since
-S 0 2355 10 2355 15 5
+S 0 2378 10 2378 15 5
 0.1.0
-S 0 2356 3 2356 14 11
+S 0 2379 3 2379 14 11
 store_limit
-S 0 2356 16 2356 20 4
+S 0 2379 16 2379 20 4
 true
-S 0 2357 3 2357 8 5
+S 0 2380 3 2380 8 5
 title
-S 0 2357 10 2357 100 90
+S 0 2380 10 2380 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2358 3 2358 12 9
+S 0 2381 3 2381 12 9
 rationale
-S 0 2358 14 2358 325 311
+S 0 2381 14 2381 325 311
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file checked on its own as a catalog of the store's products should hold IDs the store can have. The file the app's Run uses is not judged (the requested IDs are, by the request rules).
-S 0 2359 3 2359 7 4
+S 0 2382 3 2382 7 4
 help
-S 0 2359 9 2359 51 42
+S 0 2382 9 2382 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2360 3 2360 8 5
+S 0 2383 3 2383 8 5
 check
-M 2 2360 10 2360 45
-S 0 2360 12 2360 16 4
+M 2 2383 10 2383 45
+S 0 2383 12 2383 16 4
 each
-S 0 2360 18 2360 25 7
+S 0 2383 18 2383 25 7
 product
-S 0 2360 27 2360 32 5
+S 0 2383 27 2383 32 5
 field
-S 0 2360 34 2360 43 9
+S 0 2383 34 2383 43 9
 productID
-S 0 2361 3 2361 10 7
+S 0 2384 3 2384 10 7
 options
-M 1 2361 12 2361 42
-S 0 2361 14 2361 21 7
+M 1 2384 12 2384 42
+S 0 2384 14 2384 21 7
 pattern
-S 1 2361 23 2361 40 15
+S 1 2384 23 2384 40 15
 [A-Za-z0-9._-]+
-S 0 2362 3 2362 10 7
+S 0 2385 3 2385 10 7
 message
-S 1 2362 12 2362 91 77
+S 1 2385 12 2385 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2363 3 2363 11 8
+S 0 2386 3 2386 11 8
 examples
-M 2 2364 5 2369 122
-S 0 2364 5 2364 15 10
+M 2 2387 5 2392 122
+S 0 2387 5 2387 15 10
 triggering
-L 1 2365 7 2366 123
-S 1 2365 9 2366 123 115
+L 1 2388 7 2389 123
+S 1 2388 9 2389 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2367 5 2367 12 7
+S 0 2390 5 2390 12 7
 passing
-L 1 2368 7 2369 122
-S 1 2368 9 2369 122 114
+L 1 2391 7 2392 122
+S 1 2391 9 2392 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2371 3 2389 67
-S 0 2371 3 2371 5 2
+M 13 2394 3 2412 67
+S 0 2394 3 2394 5 2
 id
-S 0 2371 7 2371 33 26
+S 0 2394 7 2394 33 26
 storekit-product-id-length
-S 0 2372 3 2372 12 9
+S 0 2395 3 2395 12 9
 checklist
-S 0 2372 14 2372 36 22
+S 0 2395 14 2395 36 22
 storekit-configuration
-S 0 2373 3 2373 8 5
+S 0 2396 3 2396 8 5
 input
-S 0 2373 10 2373 18 8
+S 0 2396 10 2396 18 8
 storekit
-S 0 2374 3 2374 11 8
+S 0 2397 3 2397 11 8
 severity
-S 0 2374 13 2374 17 4
+S 0 2397 13 2397 17 4
 note
-S 0 2375 3 2375 8 5
+S 0 2398 3 2398 8 5
 since
-S 0 2375 10 2375 15 5
+S 0 2398 10 2398 15 5
 0.1.0
-S 0 2376 3 2376 14 11
+S 0 2399 3 2399 14 11
 store_limit
-S 0 2376 16 2376 20 4
+S 0 2399 16 2399 20 4
 true
-S 0 2377 3 2377 8 5
+S 0 2400 3 2400 8 5
 title
-S 0 2377 10 2377 64 54
+S 0 2400 10 2400 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2378 3 2378 12 9
+S 0 2401 3 2401 12 9
 rationale
-S 0 2378 14 2378 102 88
+S 0 2401 14 2401 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2379 3 2379 7 4
+S 0 2402 3 2402 7 4
 help
-S 0 2379 9 2379 67 58
+S 0 2402 9 2402 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2380 3 2380 8 5
+S 0 2403 3 2403 8 5
 check
-M 2 2380 10 2380 45
-S 0 2380 12 2380 16 4
+M 2 2403 10 2403 45
+S 0 2403 12 2403 16 4
 each
-S 0 2380 18 2380 25 7
+S 0 2403 18 2403 25 7
 product
-S 0 2380 27 2380 32 5
+S 0 2403 27 2403 32 5
 field
-S 0 2380 34 2380 43 9
+S 0 2403 34 2403 43 9
 productID
-S 0 2381 3 2381 10 7
+S 0 2404 3 2404 10 7
 options
-M 1 2381 12 2381 31
-S 0 2381 14 2381 24 10
+M 1 2404 12 2404 31
+S 0 2404 14 2404 24 10
 max_length
-S 0 2381 26 2381 29 3
+S 0 2404 26 2404 29 3
 100
-S 0 2382 3 2382 10 7
+S 0 2405 3 2405 10 7
 message
-S 1 2382 12 2382 87 73
+S 1 2405 12 2405 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2383 3 2383 11 8
+S 0 2406 3 2406 11 8
 examples
-M 2 2384 5 2389 67
-S 0 2384 5 2384 15 10
+M 2 2407 5 2412 67
+S 0 2407 5 2407 15 10
 triggering
-L 1 2385 7 2386 135
-S 1 2385 9 2386 135 127
+L 1 2408 7 2409 135
+S 1 2408 9 2409 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2387 5 2387 12 7
+S 0 2410 5 2410 12 7
 passing
-L 1 2388 7 2389 67
-S 1 2388 9 2389 67 59
+L 1 2411 7 2412 67
+S 1 2411 9 2412 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2391 3 2409 100
-S 0 2391 3 2391 5 2
+M 13 2414 3 2432 100
+S 0 2414 3 2414 5 2
 id
-S 0 2391 7 2391 37 30
+S 0 2414 7 2414 37 30
 storekit-reference-name-length
-S 0 2392 3 2392 12 9
+S 0 2415 3 2415 12 9
 checklist
-S 0 2392 14 2392 36 22
+S 0 2415 14 2415 36 22
 storekit-configuration
-S 0 2393 3 2393 8 5
+S 0 2416 3 2416 8 5
 input
-S 0 2393 10 2393 18 8
+S 0 2416 10 2416 18 8
 storekit
-S 0 2394 3 2394 11 8
+S 0 2417 3 2417 11 8
 severity
-S 0 2394 13 2394 17 4
+S 0 2417 13 2417 17 4
 note
-S 0 2395 3 2395 8 5
+S 0 2418 3 2418 8 5
 since
-S 0 2395 10 2395 15 5
+S 0 2418 10 2418 15 5
 0.1.0
-S 0 2396 3 2396 14 11
+S 0 2419 3 2419 14 11
 store_limit
-S 0 2396 16 2396 20 4
+S 0 2419 16 2419 20 4
 true
-S 0 2397 3 2397 8 5
+S 0 2420 3 2420 8 5
 title
-S 0 2397 10 2397 68 58
+S 0 2420 10 2420 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2398 3 2398 12 9
+S 0 2421 3 2421 12 9
 rationale
-S 0 2398 14 2398 105 91
+S 0 2421 14 2421 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2399 3 2399 7 4
+S 0 2422 3 2422 7 4
 help
-S 0 2399 9 2399 71 62
+S 0 2422 9 2422 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2400 3 2400 8 5
+S 0 2423 3 2423 8 5
 check
-M 2 2400 10 2400 49
-S 0 2400 12 2400 16 4
+M 2 2423 10 2423 49
+S 0 2423 12 2423 16 4
 each
-S 0 2400 18 2400 25 7
+S 0 2423 18 2423 25 7
 product
-S 0 2400 27 2400 32 5
+S 0 2423 27 2423 32 5
 field
-S 0 2400 34 2400 47 13
+S 0 2423 34 2423 47 13
 referenceName
-S 0 2401 3 2401 10 7
+S 0 2424 3 2424 10 7
 options
-M 1 2401 12 2401 30
-S 0 2401 14 2401 24 10
+M 1 2424 12 2424 30
+S 0 2424 14 2424 24 10
 max_length
-S 0 2401 26 2401 28 2
+S 0 2424 26 2424 28 2
 64
-S 0 2402 3 2402 10 7
+S 0 2425 3 2425 10 7
 message
-S 1 2402 12 2402 106 92
+S 1 2425 12 2425 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2403 3 2403 11 8
+S 0 2426 3 2426 11 8
 examples
-M 2 2404 5 2409 100
-S 0 2404 5 2404 15 10
+M 2 2427 5 2432 100
+S 0 2427 5 2427 15 10
 triggering
-L 1 2405 7 2406 159
-S 1 2405 9 2406 159 151
+L 1 2428 7 2429 159
+S 1 2428 9 2429 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2407 5 2407 12 7
+S 0 2430 5 2430 12 7
 passing
-L 1 2408 7 2409 100
-S 1 2408 9 2409 100 92
+L 1 2431 7 2432 100
+S 1 2431 9 2432 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2411 3 2429 143
-S 0 2411 3 2411 5 2
+M 13 2434 3 2452 143
+S 0 2434 3 2434 5 2
 id
-S 0 2411 7 2411 35 28
+S 0 2434 7 2434 35 28
 storekit-display-name-length
-S 0 2412 3 2412 12 9
+S 0 2435 3 2435 12 9
 checklist
-S 0 2412 14 2412 36 22
+S 0 2435 14 2435 36 22
 storekit-configuration
-S 0 2413 3 2413 8 5
+S 0 2436 3 2436 8 5
 input
-S 0 2413 10 2413 18 8
+S 0 2436 10 2436 18 8
 storekit
-S 0 2414 3 2414 11 8
+S 0 2437 3 2437 11 8
 severity
-S 0 2414 13 2414 17 4
+S 0 2437 13 2437 17 4
 note
-S 0 2415 3 2415 8 5
+S 0 2438 3 2438 8 5
 since
-S 0 2415 10 2415 15 5
+S 0 2438 10 2438 15 5
 0.1.0
-S 0 2416 3 2416 14 11
+S 0 2439 3 2439 14 11
 store_limit
-S 0 2416 16 2416 20 4
+S 0 2439 16 2439 20 4
 true
-S 0 2417 3 2417 8 5
+S 0 2440 3 2440 8 5
 title
-S 0 2417 10 2417 79 69
+S 0 2440 10 2440 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2418 3 2418 12 9
+S 0 2441 3 2441 12 9
 rationale
-S 0 2418 14 2418 100 86
+S 0 2441 14 2441 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2419 3 2419 7 4
+S 0 2442 3 2442 7 4
 help
-S 0 2419 9 2419 72 63
+S 0 2442 9 2442 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2420 3 2420 8 5
+S 0 2443 3 2443 8 5
 check
-M 2 2420 10 2420 61
-S 0 2420 12 2420 16 4
+M 2 2443 10 2443 61
+S 0 2443 12 2443 16 4
 each
-S 0 2420 18 2420 25 7
+S 0 2443 18 2443 25 7
 product
-S 0 2420 27 2420 32 5
+S 0 2443 27 2443 32 5
 field
-S 0 2420 34 2420 59 25
+S 0 2443 34 2443 59 25
 localizations.displayName
-S 0 2421 3 2421 10 7
+S 0 2444 3 2444 10 7
 options
-M 2 2421 12 2421 45
-S 0 2421 14 2421 24 10
+M 2 2444 12 2444 45
+S 0 2444 14 2444 24 10
 min_length
-S 0 2421 26 2421 27 1
+S 0 2444 26 2444 27 1
 2
-S 0 2421 29 2421 39 10
+S 0 2444 29 2444 39 10
 max_length
-S 0 2421 41 2421 43 2
+S 0 2444 41 2444 43 2
 30
-S 0 2422 3 2422 10 7
+S 0 2445 3 2445 10 7
 message
-S 1 2422 12 2422 131 117
+S 1 2445 12 2445 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2423 3 2423 11 8
+S 0 2446 3 2446 11 8
 examples
-M 2 2424 5 2429 143
-S 0 2424 5 2424 15 10
+M 2 2447 5 2452 143
+S 0 2447 5 2447 15 10
 triggering
-L 1 2425 7 2426 168
-S 1 2425 9 2426 168 160
+L 1 2448 7 2449 168
+S 1 2448 9 2449 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2427 5 2427 12 7
+S 0 2450 5 2450 12 7
 passing
-L 1 2428 7 2429 143
-S 1 2428 9 2429 143 135
+L 1 2451 7 2452 143
+S 1 2451 9 2452 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2431 3 2449 164
-S 0 2431 3 2431 5 2
+M 13 2454 3 2472 164
+S 0 2454 3 2454 5 2
 id
-S 0 2431 7 2431 34 27
+S 0 2454 7 2454 34 27
 storekit-description-length
-S 0 2432 3 2432 12 9
+S 0 2455 3 2455 12 9
 checklist
-S 0 2432 14 2432 36 22
+S 0 2455 14 2455 36 22
 storekit-configuration
-S 0 2433 3 2433 8 5
+S 0 2456 3 2456 8 5
 input
-S 0 2433 10 2433 18 8
+S 0 2456 10 2456 18 8
 storekit
-S 0 2434 3 2434 11 8
+S 0 2457 3 2457 11 8
 severity
-S 0 2434 13 2434 17 4
+S 0 2457 13 2457 17 4
 note
-S 0 2435 3 2435 8 5
+S 0 2458 3 2458 8 5
 since
-S 0 2435 10 2435 15 5
+S 0 2458 10 2458 15 5
 0.1.0
-S 0 2436 3 2436 14 11
+S 0 2459 3 2459 14 11
 store_limit
-S 0 2436 16 2436 20 4
+S 0 2459 16 2459 20 4
 true
-S 0 2437 3 2437 8 5
+S 0 2460 3 2460 8 5
 title
-S 0 2437 10 2437 65 55
+S 0 2460 10 2460 65 55
 a description in the StoreKit configuration is too long
-S 0 2438 3 2438 12 9
+S 0 2461 3 2461 12 9
 rationale
-S 0 2438 14 2438 102 88
+S 0 2461 14 2461 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2439 3 2439 7 4
+S 0 2462 3 2462 7 4
 help
-S 0 2439 9 2439 68 59
+S 0 2462 9 2462 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2440 3 2440 8 5
+S 0 2463 3 2463 8 5
 check
-M 2 2440 10 2440 61
-S 0 2440 12 2440 16 4
+M 2 2463 10 2463 61
+S 0 2463 12 2463 16 4
 each
-S 0 2440 18 2440 25 7
+S 0 2463 18 2463 25 7
 product
-S 0 2440 27 2440 32 5
+S 0 2463 27 2463 32 5
 field
-S 0 2440 34 2440 59 25
+S 0 2463 34 2463 59 25
 localizations.description
-S 0 2441 3 2441 10 7
+S 0 2464 3 2464 10 7
 options
-M 1 2441 12 2441 30
-S 0 2441 14 2441 24 10
+M 1 2464 12 2464 30
+S 0 2464 14 2464 24 10
 max_length
-S 0 2441 26 2441 28 2
+S 0 2464 26 2464 28 2
 45
-S 0 2442 3 2442 10 7
+S 0 2465 3 2465 10 7
 message
-S 1 2442 12 2442 103 89
+S 1 2465 12 2465 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2443 3 2443 11 8
+S 0 2466 3 2466 11 8
 examples
-M 2 2444 5 2449 164
-S 0 2444 5 2444 15 10
+M 2 2467 5 2472 164
+S 0 2467 5 2467 15 10
 triggering
-L 1 2445 7 2446 183
-S 1 2445 9 2446 183 175
+L 1 2468 7 2469 183
+S 1 2468 9 2469 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2447 5 2447 12 7
+S 0 2470 5 2470 12 7
 passing
-L 1 2448 7 2449 164
-S 1 2448 9 2449 164 156
+L 1 2471 7 2472 164
+S 1 2471 9 2472 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2451 3 2465 126
-S 0 2451 3 2451 5 2
+M 9 2474 3 2488 126
+S 0 2474 3 2474 5 2
 id
-S 0 2451 7 2451 36 29
+S 0 2474 7 2474 36 29
 storekit-duplicate-product-id
-S 0 2452 3 2452 12 9
+S 0 2475 3 2475 12 9
 checklist
-S 0 2452 14 2452 36 22
+S 0 2475 14 2475 36 22
 storekit-configuration
-S 0 2453 3 2453 8 5
+S 0 2476 3 2476 8 5
 input
-S 0 2453 10 2453 18 8
+S 0 2476 10 2476 18 8
 storekit
-S 0 2454 3 2454 11 8
+S 0 2477 3 2477 11 8
 severity
-S 0 2454 13 2454 18 5
+S 0 2477 13 2477 18 5
 error
-S 0 2455 3 2455 8 5
+S 0 2478 3 2478 8 5
 since
-S 0 2455 10 2455 15 5
+S 0 2478 10 2478 15 5
 0.1.0
-S 0 2456 3 2456 8 5
+S 0 2479 3 2479 8 5
 title
-S 0 2456 10 2456 66 56
+S 0 2479 10 2479 66 56
 a product ID appears twice in the StoreKit configuration
-S 0 2457 3 2457 12 9
+S 0 2480 3 2480 12 9
 rationale
-S 0 2457 14 2457 113 99
+S 0 2480 14 2480 113 99
 Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2458 3 2458 7 4
+S 0 2481 3 2481 7 4
 help
-S 0 2458 9 2458 59 50
+S 0 2481 9 2481 59 50
 remove the duplicate or give it its own product ID
-S 0 2459 3 2459 11 8
+S 0 2482 3 2482 11 8
 examples
-M 2 2460 5 2465 126
-S 0 2460 5 2460 15 10
+M 2 2483 5 2488 126
+S 0 2483 5 2483 15 10
 triggering
-L 1 2461 7 2462 123
-S 1 2461 9 2462 123 115
+L 1 2484 7 2485 123
+S 1 2484 9 2485 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-S 0 2463 5 2463 12 7
+S 0 2486 5 2486 12 7
 passing
-L 1 2464 7 2465 126
-S 1 2464 9 2465 126 118
+L 1 2487 7 2488 126
+S 1 2487 9 2488 126 118
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 10 2467 3 2482 186
-S 0 2467 3 2467 5 2
+M 10 2490 3 2505 186
+S 0 2490 3 2490 5 2
 id
-S 0 2467 7 2467 35 28
+S 0 2490 7 2490 35 28
 storekit-group-not-localized
-S 0 2468 3 2468 12 9
+S 0 2491 3 2491 12 9
 checklist
-S 0 2468 14 2468 36 22
+S 0 2491 14 2491 36 22
 storekit-configuration
-S 0 2469 3 2469 8 5
+S 0 2492 3 2492 8 5
 input
-S 0 2469 10 2469 18 8
+S 0 2492 10 2492 18 8
 storekit
-S 0 2470 3 2470 11 8
+S 0 2493 3 2493 11 8
 severity
-S 0 2470 13 2470 17 4
+S 0 2493 13 2493 17 4
 note
-S 0 2471 3 2471 14 11
+S 0 2494 3 2494 14 11
 store_limit
-S 0 2471 16 2471 20 4
+S 0 2494 16 2494 20 4
 true
-S 0 2472 3 2472 8 5
+S 0 2495 3 2495 8 5
 since
-S 0 2472 10 2472 15 5
+S 0 2495 10 2495 15 5
 0.1.0
-S 0 2473 3 2473 8 5
+S 0 2496 3 2496 8 5
 title
-S 0 2473 10 2473 90 80
+S 0 2496 10 2496 90 80
 a subscription group in the StoreKit configuration has no localized display name
-S 0 2474 3 2474 12 9
+S 0 2497 3 2497 12 9
 rationale
-S 0 2474 14 2474 381 367
+S 0 2497 14 2497 381 367
 App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
-S 0 2475 3 2475 7 4
+S 0 2498 3 2498 7 4
 help
-S 0 2475 9 2475 60 51
+S 0 2498 9 2498 60 51
 add a localization with a display name to the group
-S 0 2476 3 2476 11 8
+S 0 2499 3 2499 11 8
 examples
-M 2 2477 5 2482 186
-S 0 2477 5 2477 15 10
+M 2 2500 5 2505 186
+S 0 2500 5 2500 15 10
 triggering
-L 1 2478 7 2479 126
-S 1 2478 9 2479 126 118
+L 1 2501 7 2502 126
+S 1 2501 9 2502 126 118
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
 
-S 0 2480 5 2480 12 7
+S 0 2503 5 2503 12 7
 passing
-L 1 2481 7 2482 186
-S 1 2481 9 2482 186 178
+L 1 2504 7 2505 186
+S 1 2504 9 2505 186 178
 { "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
 
-M 9 2484 3 2498 95
-S 0 2484 3 2484 5 2
+M 9 2507 3 2521 95
+S 0 2507 3 2507 5 2
 id
-S 0 2484 7 2484 27 20
+S 0 2507 7 2507 27 20
 storekit-placeholder
-S 0 2485 3 2485 12 9
+S 0 2508 3 2508 12 9
 checklist
-S 0 2485 14 2485 36 22
+S 0 2508 14 2508 36 22
 storekit-configuration
-S 0 2486 3 2486 8 5
+S 0 2509 3 2509 8 5
 input
-S 0 2486 10 2486 18 8
+S 0 2509 10 2509 18 8
 storekit
-S 0 2487 3 2487 11 8
+S 0 2510 3 2510 11 8
 severity
-S 0 2487 13 2487 17 4
+S 0 2510 13 2510 17 4
 note
-S 0 2488 3 2488 8 5
+S 0 2511 3 2511 8 5
 since
-S 0 2488 10 2488 15 5
+S 0 2511 10 2511 15 5
 0.1.0
-S 0 2489 3 2489 8 5
+S 0 2512 3 2512 8 5
 title
-S 0 2489 10 2489 74 64
+S 0 2512 10 2512 74 64
 a StoreKit configuration still has a template product ID or name
-S 0 2490 3 2490 12 9
+S 0 2513 3 2513 12 9
 rationale
-S 0 2490 14 2490 246 234
+S 0 2513 14 2513 246 234
 Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
-S 0 2491 3 2491 7 4
+S 0 2514 3 2514 7 4
 help
-S 0 2491 9 2491 52 43
+S 0 2514 9 2514 52 43
 replace the placeholder with the real value
-S 0 2492 3 2492 11 8
+S 0 2515 3 2515 11 8
 examples
-M 2 2493 5 2498 95
-S 0 2493 5 2493 15 10
+M 2 2516 5 2521 95
+S 0 2516 5 2516 15 10
 triggering
-L 1 2494 7 2495 79
-S 1 2494 9 2495 79 71
+L 1 2517 7 2518 79
+S 1 2517 9 2518 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2496 5 2496 12 7
+S 0 2519 5 2519 12 7
 passing
-L 1 2497 7 2498 95
-S 1 2497 9 2498 95 87
+L 1 2520 7 2521 95
+S 1 2520 9 2521 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2500 3 2514 130
-S 0 2500 3 2500 5 2
+M 9 2523 3 2537 130
+S 0 2523 3 2523 5 2
 id
-S 0 2500 7 2500 37 30
+S 0 2523 7 2523 37 30
 storekit-load-products-failure
-S 0 2501 3 2501 12 9
+S 0 2524 3 2524 12 9
 checklist
-S 0 2501 14 2501 36 22
+S 0 2524 14 2524 36 22
 storekit-configuration
-S 0 2502 3 2502 8 5
+S 0 2525 3 2525 8 5
 input
-S 0 2502 10 2502 18 8
+S 0 2525 10 2525 18 8
 storekit
-S 0 2503 3 2503 11 8
+S 0 2526 3 2526 11 8
 severity
-S 0 2503 13 2503 18 5
+S 0 2526 13 2526 18 5
 error
-S 0 2504 3 2504 8 5
+S 0 2527 3 2527 8 5
 since
-S 0 2504 10 2504 15 5
+S 0 2527 10 2527 15 5
 0.1.0
-S 0 2505 3 2505 8 5
+S 0 2528 3 2528 8 5
 title
-S 0 2505 10 2505 72 62
+S 0 2528 10 2528 72 62
 the StoreKit configuration simulates a "Load Products" failure
-S 0 2506 3 2506 12 9
+S 0 2529 3 2529 12 9
 rationale
-S 0 2506 14 2506 274 262
+S 0 2529 14 2529 274 262
 Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2507 3 2507 7 4
+S 0 2530 3 2530 7 4
 help
-S 0 2507 9 2507 83 74
+S 0 2530 9 2530 83 74
 turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2508 3 2508 11 8
+S 0 2531 3 2531 11 8
 examples
-M 2 2509 5 2514 130
-S 0 2509 5 2509 15 10
+M 2 2532 5 2537 130
+S 0 2532 5 2532 15 10
 triggering
-L 1 2510 7 2511 129
-S 1 2510 9 2511 129 121
+L 1 2533 7 2534 129
+S 1 2533 9 2534 129 121
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
 
-S 0 2512 5 2512 12 7
+S 0 2535 5 2535 12 7
 passing
-L 1 2513 7 2514 130
-S 1 2513 9 2514 130 122
+L 1 2536 7 2537 130
+S 1 2536 9 2537 130 122
 { "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
 
-M 10 2516 3 2533 27
-S 0 2516 3 2516 5 2
-id
-S 0 2516 7 2516 27 20
-storekit-private-key
-S 0 2517 3 2517 12 9
-checklist
-S 0 2517 14 2517 36 22
-storekit-configuration
-S 0 2518 3 2518 8 5
-input
-S 0 2518 10 2518 18 8
-storekit
-S 0 2519 3 2519 11 8
-severity
-S 0 2519 13 2519 20 7
-warning
-S 0 2520 3 2520 15 12
-context_only
-S 0 2520 17 2520 21 4
-true
-S 0 2521 3 2521 8 5
-since
-S 0 2521 10 2521 15 5
-0.1.0
-S 0 2522 3 2522 8 5
-title
-S 0 2522 10 2522 77 67
-the StoreKit configuration carries a subscription offer signing key
-S 0 2523 3 2523 12 9
-rationale
-S 0 2523 14 2523 343 329
-A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2524 3 2524 7 4
-help
-S 0 2524 9 2524 52 43
-remove the key pair from the committed file
-S 0 2525 3 2525 11 8
-examples
-M 2 2526 5 2533 27
-S 0 2526 5 2526 15 10
-triggering
-L 2 2527 7 2530 146
-S 1 2527 9 2528 144 136
-{ "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
-
-S 1 2529 9 2530 146 138
-{ "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
-
-S 0 2531 5 2531 12 7
-passing
-L 1 2532 7 2533 27
-S 1 2532 9 2533 27 19
-{ "products": [] }
-
-M 11 2539 3 2559 115
+M 10 2539 3 2556 27
 S 0 2539 3 2539 5 2
 id
-S 0 2539 7 2539 25 18
-asc-request-failed
+S 0 2539 7 2539 27 20
+storekit-private-key
 S 0 2540 3 2540 12 9
 checklist
-S 0 2540 14 2540 28 14
-product-exists
+S 0 2540 14 2540 36 22
+storekit-configuration
 S 0 2541 3 2541 8 5
 input
-S 0 2541 10 2541 13 3
-asc
+S 0 2541 10 2541 18 8
+storekit
 S 0 2542 3 2542 11 8
 severity
 S 0 2542 13 2542 20 7
@@ -10366,120 +10393,117 @@ S 0 2544 3 2544 8 5
 since
 S 0 2544 10 2544 15 5
 0.1.0
-S 0 2545 3 2545 9 6
-status
-S 0 2545 11 2545 18 7
-preview
-S 0 2546 3 2546 8 5
+S 0 2545 3 2545 8 5
 title
-S 0 2546 10 2546 68 58
-App Store Connect did not answer a request of the snapshot
-S 0 2547 3 2547 12 9
+S 0 2545 10 2545 77 67
+the StoreKit configuration carries a subscription offer signing key
+S 0 2546 3 2546 12 9
 rationale
-S 0 2547 14 2547 350 336
-A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2548 3 2548 7 4
+S 0 2546 14 2546 343 329
+A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
+S 0 2547 3 2547 7 4
 help
-S 0 2548 9 2548 91 82
-pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2549 3 2549 11 8
+S 0 2547 9 2547 52 43
+remove the key pair from the committed file
+S 0 2548 3 2548 11 8
 examples
-M 2 2550 5 2559 115
-S 0 2550 5 2550 15 10
+M 2 2549 5 2556 27
+S 0 2549 5 2549 15 10
 triggering
-L 1 2551 7 2556 82
-S 1 2551 9 2556 82 317
+L 2 2550 7 2553 146
+S 1 2550 9 2551 144 136
+{ "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
+
+S 1 2552 9 2553 146 138
+{ "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
+
+S 0 2554 5 2554 12 7
+passing
+L 1 2555 7 2556 27
+S 1 2555 9 2556 27 19
+{ "products": [] }
+
+M 11 2562 3 2582 115
+S 0 2562 3 2562 5 2
+id
+S 0 2562 7 2562 25 18
+asc-request-failed
+S 0 2563 3 2563 12 9
+checklist
+S 0 2563 14 2563 28 14
+product-exists
+S 0 2564 3 2564 8 5
+input
+S 0 2564 10 2564 13 3
+asc
+S 0 2565 3 2565 11 8
+severity
+S 0 2565 13 2565 20 7
+warning
+S 0 2566 3 2566 15 12
+context_only
+S 0 2566 17 2566 21 4
+true
+S 0 2567 3 2567 8 5
+since
+S 0 2567 10 2567 15 5
+0.1.0
+S 0 2568 3 2568 9 6
+status
+S 0 2568 11 2568 18 7
+preview
+S 0 2569 3 2569 8 5
+title
+S 0 2569 10 2569 68 58
+App Store Connect did not answer a request of the snapshot
+S 0 2570 3 2570 12 9
+rationale
+S 0 2570 14 2570 350 336
+A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
+S 0 2571 3 2571 7 4
+help
+S 0 2571 9 2571 91 82
+pull again with a key whose role can read it, or state the facts in the descriptor
+S 0 2572 3 2572 11 8
+examples
+M 2 2573 5 2582 115
+S 0 2573 5 2573 15 10
+triggering
+L 1 2574 7 2579 82
+S 1 2574 9 2579 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2557 5 2557 12 7
+S 0 2580 5 2580 12 7
 passing
-L 1 2558 7 2559 115
-S 1 2558 9 2559 115 107
+L 1 2581 7 2582 115
+S 1 2581 9 2582 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 11 2561 3 2583 103
-S 0 2561 3 2561 5 2
+M 11 2584 3 2606 103
+S 0 2584 3 2584 5 2
 id
-S 0 2561 7 2561 33 26
+S 0 2584 7 2584 33 26
 asc-snapshot-repeated-link
-S 0 2562 3 2562 12 9
+S 0 2585 3 2585 12 9
 checklist
-S 0 2562 14 2562 28 14
+S 0 2585 14 2585 28 14
 product-exists
-S 0 2563 3 2563 8 5
+S 0 2586 3 2586 8 5
 input
-S 0 2563 10 2563 13 3
+S 0 2586 10 2586 13 3
 asc
-S 0 2564 3 2564 11 8
+S 0 2587 3 2587 11 8
 severity
-S 0 2564 13 2564 20 7
+S 0 2587 13 2587 20 7
 warning
-S 0 2565 3 2565 15 12
+S 0 2588 3 2588 15 12
 context_only
-S 0 2565 17 2565 21 4
+S 0 2588 17 2588 21 4
 true
-S 0 2566 3 2566 8 5
-since
-S 0 2566 10 2566 15 5
-0.1.0
-S 0 2567 3 2567 9 6
-status
-S 0 2567 11 2567 18 7
-preview
-S 0 2568 3 2568 8 5
-title
-S 0 2568 10 2568 61 51
-the snapshot lists a linked resource more than once
-S 0 2569 3 2569 12 9
-rationale
-S 0 2569 14 2569 324 310
-App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
-S 0 2570 3 2570 7 4
-help
-S 0 2570 9 2570 58 49
-pull the snapshot again with `iapdoctor asc pull`
-S 0 2571 3 2571 11 8
-examples
-M 2 2572 5 2583 103
-S 0 2572 5 2572 15 10
-triggering
-L 1 2573 7 2577 103
-S 1 2573 9 2577 103 305
-{ "data": [
-  { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
-    "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
-  "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
-
-S 0 2578 5 2578 12 7
-passing
-L 1 2579 7 2583 103
-S 1 2579 9 2583 103 256
-{ "data": [
-  { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
-    "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
-  "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
-
-M 10 2585 3 2602 23
-S 0 2585 3 2585 5 2
-id
-S 0 2585 7 2585 27 20
-asc-agreement-lapsed
-S 0 2586 3 2586 12 9
-checklist
-S 0 2586 14 2586 31 17
-developer-program
-S 0 2587 3 2587 8 5
-input
-S 0 2587 10 2587 13 3
-asc
-S 0 2588 3 2588 11 8
-severity
-S 0 2588 13 2588 18 5
-error
 S 0 2589 3 2589 8 5
 since
 S 0 2589 10 2589 15 5
@@ -10490,140 +10514,198 @@ S 0 2590 11 2590 18 7
 preview
 S 0 2591 3 2591 8 5
 title
-S 0 2591 10 2591 85 75
-a required agreement has lapsed, so App Store Connect refuses every request
+S 0 2591 10 2591 61 51
+the snapshot lists a linked resource more than once
 S 0 2592 3 2592 12 9
 rationale
-S 0 2592 14 2592 312 298
-When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
+S 0 2592 14 2592 324 310
+App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
 S 0 2593 3 2593 7 4
 help
-S 0 2593 9 2593 120 113
-the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
+S 0 2593 9 2593 58 49
+pull the snapshot again with `iapdoctor asc pull`
 S 0 2594 3 2594 11 8
 examples
-M 2 2595 5 2602 23
+M 2 2595 5 2606 103
 S 0 2595 5 2595 15 10
 triggering
-L 1 2596 7 2599 77
-S 1 2596 9 2599 77 174
+L 1 2596 7 2600 103
+S 1 2596 9 2600 103 305
+{ "data": [
+  { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
+    "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
+  "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
+
+S 0 2601 5 2601 12 7
+passing
+L 1 2602 7 2606 103
+S 1 2602 9 2606 103 256
+{ "data": [
+  { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
+    "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
+  "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
+
+M 10 2608 3 2625 23
+S 0 2608 3 2608 5 2
+id
+S 0 2608 7 2608 27 20
+asc-agreement-lapsed
+S 0 2609 3 2609 12 9
+checklist
+S 0 2609 14 2609 31 17
+developer-program
+S 0 2610 3 2610 8 5
+input
+S 0 2610 10 2610 13 3
+asc
+S 0 2611 3 2611 11 8
+severity
+S 0 2611 13 2611 18 5
+error
+S 0 2612 3 2612 8 5
+since
+S 0 2612 10 2612 15 5
+0.1.0
+S 0 2613 3 2613 9 6
+status
+S 0 2613 11 2613 18 7
+preview
+S 0 2614 3 2614 8 5
+title
+S 0 2614 10 2614 85 75
+a required agreement has lapsed, so App Store Connect refuses every request
+S 0 2615 3 2615 12 9
+rationale
+S 0 2615 14 2615 312 298
+When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
+S 0 2616 3 2616 7 4
+help
+S 0 2616 9 2616 120 113
+the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
+S 0 2617 3 2617 11 8
+examples
+M 2 2618 5 2625 23
+S 0 2618 5 2618 15 10
+triggering
+L 1 2619 7 2622 77
+S 1 2619 9 2622 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2600 5 2600 12 7
+S 0 2623 5 2623 12 7
 passing
-L 1 2601 7 2602 23
-S 1 2601 9 2602 23 15
+L 1 2624 7 2625 23
+S 1 2624 9 2625 23 15
 { "data": [] }
 
-M 10 2604 3 2622 87
-S 0 2604 3 2604 5 2
+M 10 2627 3 2645 87
+S 0 2627 3 2627 5 2
 id
-S 0 2604 7 2604 29 22
+S 0 2627 7 2627 29 22
 asc-snapshot-other-app
-S 0 2605 3 2605 12 9
+S 0 2628 3 2628 12 9
 checklist
-S 0 2605 14 2605 31 17
+S 0 2628 14 2628 31 17
 bundle-id-matches
-S 0 2606 3 2606 8 5
+S 0 2629 3 2629 8 5
 input
-S 0 2606 10 2606 13 3
+S 0 2629 10 2629 13 3
 asc
-S 0 2607 3 2607 11 8
+S 0 2630 3 2630 11 8
 severity
-S 0 2607 13 2607 18 5
+S 0 2630 13 2630 18 5
 error
-S 0 2608 3 2608 8 5
+S 0 2631 3 2631 8 5
 since
-S 0 2608 10 2608 15 5
+S 0 2631 10 2631 15 5
 0.1.0
-S 0 2609 3 2609 9 6
+S 0 2632 3 2632 9 6
 status
-S 0 2609 11 2609 18 7
+S 0 2632 11 2632 18 7
 preview
-S 0 2610 3 2610 8 5
+S 0 2633 3 2633 8 5
 title
-S 0 2610 10 2610 58 48
+S 0 2633 10 2633 58 48
 the App Store Connect snapshot is of another app
-S 0 2611 3 2611 12 9
+S 0 2634 3 2634 12 9
 rationale
-S 0 2611 14 2611 300 286
+S 0 2634 14 2634 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2612 3 2612 7 4
+S 0 2635 3 2635 7 4
 help
-S 0 2612 9 2612 114 105
+S 0 2635 9 2635 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2613 3 2613 11 8
+S 0 2636 3 2636 11 8
 examples
-M 2 2614 5 2622 87
-S 0 2614 5 2614 15 10
+M 2 2637 5 2645 87
+S 0 2637 5 2637 15 10
 triggering
-L 1 2615 7 2618 49
-S 1 2615 9 2618 49 167
+L 1 2638 7 2641 49
+S 1 2638 9 2641 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2619 5 2619 12 7
+S 0 2642 5 2642 12 7
 passing
-L 1 2620 7 2622 87
-S 1 2620 9 2622 87 145
+L 1 2643 7 2645 87
+S 1 2643 9 2645 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2624 3 2646 122
-S 0 2624 3 2624 5 2
+M 10 2647 3 2669 122
+S 0 2647 3 2647 5 2
 id
-S 0 2624 7 2624 25 18
+S 0 2647 7 2647 25 18
 asc-app-id-missing
-S 0 2625 3 2625 12 9
+S 0 2648 3 2648 12 9
 checklist
-S 0 2625 14 2625 29 15
+S 0 2648 14 2648 29 15
 explicit-app-id
-S 0 2626 3 2626 8 5
+S 0 2649 3 2649 8 5
 input
-S 0 2626 10 2626 13 3
+S 0 2649 10 2649 13 3
 asc
-S 0 2627 3 2627 11 8
+S 0 2650 3 2650 11 8
 severity
-S 0 2627 13 2627 18 5
+S 0 2650 13 2650 18 5
 error
-S 0 2628 3 2628 8 5
+S 0 2651 3 2651 8 5
 since
-S 0 2628 10 2628 15 5
+S 0 2651 10 2651 15 5
 0.1.0
-S 0 2629 3 2629 9 6
+S 0 2652 3 2652 9 6
 status
-S 0 2629 11 2629 18 7
+S 0 2652 11 2652 18 7
 preview
-S 0 2630 3 2630 8 5
+S 0 2653 3 2653 8 5
 title
-S 0 2630 10 2630 60 50
+S 0 2653 10 2653 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2631 3 2631 12 9
+S 0 2654 3 2654 12 9
 rationale
-S 0 2631 14 2631 171 157
+S 0 2654 14 2654 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2632 3 2632 7 4
+S 0 2655 3 2655 7 4
 help
-S 0 2632 9 2632 120 113
+S 0 2655 9 2655 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2633 3 2633 11 8
+S 0 2656 3 2656 11 8
 examples
-M 2 2634 5 2646 122
-S 0 2634 5 2634 15 10
+M 2 2657 5 2669 122
+S 0 2657 5 2657 15 10
 triggering
-L 1 2635 7 2638 69
-S 1 2635 9 2638 69 241
+L 1 2658 7 2661 69
+S 1 2658 9 2661 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2639 5 2639 12 7
+S 0 2662 5 2662 12 7
 passing
-L 1 2640 7 2646 122
-S 1 2640 9 2646 122 615
+L 1 2663 7 2669 122
+S 1 2663 9 2669 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -10631,278 +10713,278 @@ S 1 2640 9 2646 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2648 3 2668 95
-S 0 2648 3 2648 5 2
+M 10 2671 3 2691 95
+S 0 2671 3 2671 5 2
 id
-S 0 2648 7 2648 26 19
+S 0 2671 7 2671 26 19
 asc-profile-invalid
-S 0 2649 3 2649 12 9
+S 0 2672 3 2672 12 9
 checklist
-S 0 2649 14 2649 34 20
+S 0 2672 14 2672 34 20
 provisioning-profile
-S 0 2650 3 2650 8 5
+S 0 2673 3 2673 8 5
 input
-S 0 2650 10 2650 13 3
+S 0 2673 10 2673 13 3
 asc
-S 0 2651 3 2651 11 8
+S 0 2674 3 2674 11 8
 severity
-S 0 2651 13 2651 18 5
+S 0 2674 13 2674 18 5
 error
-S 0 2652 3 2652 8 5
+S 0 2675 3 2675 8 5
 since
-S 0 2652 10 2652 15 5
+S 0 2675 10 2675 15 5
 0.1.0
-S 0 2653 3 2653 9 6
+S 0 2676 3 2676 9 6
 status
-S 0 2653 11 2653 18 7
+S 0 2676 11 2676 18 7
 preview
-S 0 2654 3 2654 8 5
+S 0 2677 3 2677 8 5
 title
-S 0 2654 10 2654 74 64
+S 0 2677 10 2677 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2655 3 2655 12 9
+S 0 2678 3 2678 12 9
 rationale
-S 0 2655 14 2655 244 230
+S 0 2678 14 2678 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2656 3 2656 7 4
+S 0 2679 3 2679 7 4
 help
-S 0 2656 9 2656 70 61
+S 0 2679 9 2679 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2657 3 2657 11 8
+S 0 2680 3 2680 11 8
 examples
-M 2 2658 5 2668 95
-S 0 2658 5 2658 15 10
+M 2 2681 5 2691 95
+S 0 2681 5 2681 15 10
 triggering
-L 1 2659 7 2663 69
-S 1 2659 9 2663 69 279
+L 1 2682 7 2686 69
+S 1 2682 9 2686 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2664 5 2664 12 7
+S 0 2687 5 2687 12 7
 passing
-L 1 2665 7 2668 95
-S 1 2665 9 2668 95 266
+L 1 2688 7 2691 95
+S 1 2688 9 2691 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2670 3 2687 85
-S 0 2670 3 2670 5 2
+M 10 2693 3 2710 85
+S 0 2693 3 2693 5 2
 id
-S 0 2670 7 2670 33 26
+S 0 2693 7 2693 33 26
 asc-sandbox-tester-missing
-S 0 2671 3 2671 12 9
+S 0 2694 3 2694 12 9
 checklist
-S 0 2671 14 2671 29 15
+S 0 2694 14 2694 29 15
 sandbox-account
-S 0 2672 3 2672 8 5
+S 0 2695 3 2695 8 5
 input
-S 0 2672 10 2672 13 3
+S 0 2695 10 2695 13 3
 asc
-S 0 2673 3 2673 11 8
+S 0 2696 3 2696 11 8
 severity
-S 0 2673 13 2673 18 5
+S 0 2696 13 2696 18 5
 error
-S 0 2674 3 2674 8 5
+S 0 2697 3 2697 8 5
 since
-S 0 2674 10 2674 15 5
+S 0 2697 10 2697 15 5
 0.1.0
-S 0 2675 3 2675 9 6
+S 0 2698 3 2698 9 6
 status
-S 0 2675 11 2675 18 7
+S 0 2698 11 2698 18 7
 preview
-S 0 2676 3 2676 8 5
+S 0 2699 3 2699 8 5
 title
-S 0 2676 10 2676 70 60
+S 0 2699 10 2699 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2677 3 2677 12 9
+S 0 2700 3 2700 12 9
 rationale
-S 0 2677 14 2677 240 226
+S 0 2700 14 2700 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2678 3 2678 7 4
+S 0 2701 3 2701 7 4
 help
-S 0 2678 9 2678 90 83
+S 0 2701 9 2701 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2679 3 2679 11 8
+S 0 2702 3 2702 11 8
 examples
-M 2 2680 5 2687 85
-S 0 2680 5 2680 15 10
+M 2 2703 5 2710 85
+S 0 2703 5 2703 15 10
 triggering
-L 1 2681 7 2683 85
-S 1 2681 9 2683 85 147
+L 1 2704 7 2706 85
+S 1 2704 9 2706 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2684 5 2684 12 7
+S 0 2707 5 2707 12 7
 passing
-L 1 2685 7 2687 85
-S 1 2685 9 2687 85 147
+L 1 2708 7 2710 85
+S 1 2708 9 2710 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2689 3 2709 82
-S 0 2689 3 2689 5 2
+M 11 2712 3 2732 82
+S 0 2712 3 2712 5 2
 id
-S 0 2689 7 2689 30 23
+S 0 2712 7 2712 30 23
 descriptor-asc-mismatch
-S 0 2690 3 2690 12 9
+S 0 2713 3 2713 12 9
 checklist
-S 0 2690 14 2690 30 16
+S 0 2713 14 2713 30 16
 product-metadata
-S 0 2691 3 2691 8 5
+S 0 2714 3 2714 8 5
 input
-S 0 2691 10 2691 13 3
+S 0 2714 10 2714 13 3
 asc
-S 0 2692 3 2692 11 8
+S 0 2715 3 2715 11 8
 severity
-S 0 2692 13 2692 20 7
+S 0 2715 13 2715 20 7
 warning
-S 0 2693 3 2693 15 12
+S 0 2716 3 2716 15 12
 context_only
-S 0 2693 17 2693 21 4
+S 0 2716 17 2716 21 4
 true
-S 0 2694 3 2694 8 5
+S 0 2717 3 2717 8 5
 since
-S 0 2694 10 2694 15 5
+S 0 2717 10 2717 15 5
 0.1.0
-S 0 2695 3 2695 9 6
+S 0 2718 3 2718 9 6
 status
-S 0 2695 11 2695 18 7
+S 0 2718 11 2718 18 7
 preview
-S 0 2696 3 2696 8 5
+S 0 2719 3 2719 8 5
 title
-S 0 2696 10 2696 55 45
+S 0 2719 10 2719 55 45
 the descriptor and App Store Connect disagree
-S 0 2697 3 2697 12 9
+S 0 2720 3 2720 12 9
 rationale
-S 0 2697 14 2697 209 195
+S 0 2720 14 2720 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2698 3 2698 7 4
+S 0 2721 3 2721 7 4
 help
-S 0 2698 9 2698 76 67
+S 0 2721 9 2721 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2699 3 2699 11 8
+S 0 2722 3 2722 11 8
 examples
-M 2 2700 5 2709 82
-S 0 2700 5 2700 15 10
+M 2 2723 5 2732 82
+S 0 2723 5 2723 15 10
 triggering
-L 1 2701 7 2704 86
-S 1 2701 9 2704 86 234
+L 1 2724 7 2727 86
+S 1 2724 9 2727 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2705 5 2705 12 7
+S 0 2728 5 2728 12 7
 passing
-L 1 2706 7 2709 82
-S 1 2706 9 2709 82 230
+L 1 2729 7 2732 82
+S 1 2729 9 2732 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2711 3 2731 47
-S 0 2711 3 2711 5 2
+M 10 2734 3 2754 47
+S 0 2734 3 2734 5 2
 id
-S 0 2711 7 2711 27 20
+S 0 2734 7 2734 27 20
 asc-missing-metadata
-S 0 2712 3 2712 12 9
+S 0 2735 3 2735 12 9
 checklist
-S 0 2712 14 2712 30 16
+S 0 2735 14 2735 30 16
 product-metadata
-S 0 2713 3 2713 8 5
+S 0 2736 3 2736 8 5
 input
-S 0 2713 10 2713 13 3
+S 0 2736 10 2736 13 3
 asc
-S 0 2714 3 2714 11 8
+S 0 2737 3 2737 11 8
 severity
-S 0 2714 13 2714 18 5
+S 0 2737 13 2737 18 5
 error
-S 0 2715 3 2715 8 5
+S 0 2738 3 2738 8 5
 since
-S 0 2715 10 2715 15 5
+S 0 2738 10 2738 15 5
 0.1.0
-S 0 2716 3 2716 9 6
+S 0 2739 3 2739 9 6
 status
-S 0 2716 11 2716 18 7
+S 0 2739 11 2739 18 7
 preview
-S 0 2717 3 2717 8 5
+S 0 2740 3 2740 8 5
 title
-S 0 2717 10 2717 70 60
+S 0 2740 10 2740 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2718 3 2718 12 9
+S 0 2741 3 2741 12 9
 rationale
-S 0 2718 14 2718 442 428
+S 0 2741 14 2741 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2719 3 2719 7 4
+S 0 2742 3 2742 7 4
 help
-S 0 2719 9 2719 80 71
+S 0 2742 9 2742 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2720 3 2720 11 8
+S 0 2743 3 2743 11 8
 examples
-M 2 2721 5 2731 47
-S 0 2721 5 2721 15 10
+M 2 2744 5 2754 47
+S 0 2744 5 2744 15 10
 triggering
-L 1 2722 7 2726 84
-S 1 2722 9 2726 84 310
+L 1 2745 7 2749 84
+S 1 2745 9 2749 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2727 5 2727 12 7
+S 0 2750 5 2750 12 7
 passing
-L 1 2728 7 2731 47
-S 1 2728 9 2731 47 230
+L 1 2751 7 2754 47
+S 1 2751 9 2754 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2733 3 2797 148
-S 0 2733 3 2733 5 2
+M 10 2756 3 2820 148
+S 0 2756 3 2756 5 2
 id
-S 0 2733 7 2733 38 31
+S 0 2756 7 2756 38 31
 asc-subscription-price-coverage
-S 0 2734 3 2734 12 9
+S 0 2757 3 2757 12 9
 checklist
-S 0 2734 14 2734 30 16
+S 0 2757 14 2757 30 16
 product-metadata
-S 0 2735 3 2735 8 5
+S 0 2758 3 2758 8 5
 input
-S 0 2735 10 2735 13 3
+S 0 2758 10 2758 13 3
 asc
-S 0 2736 3 2736 11 8
+S 0 2759 3 2759 11 8
 severity
-S 0 2736 13 2736 18 5
+S 0 2759 13 2759 18 5
 error
-S 0 2737 3 2737 8 5
+S 0 2760 3 2760 8 5
 since
-S 0 2737 10 2737 15 5
+S 0 2760 10 2760 15 5
 0.1.0
-S 0 2738 3 2738 9 6
+S 0 2761 3 2761 9 6
 status
-S 0 2738 11 2738 18 7
+S 0 2761 11 2761 18 7
 preview
-S 0 2739 3 2739 8 5
+S 0 2762 3 2762 8 5
 title
-S 0 2739 10 2739 76 66
+S 0 2762 10 2762 76 66
 the subscription is available in territories where it has no price
-S 0 2740 3 2740 12 9
+S 0 2763 3 2763 12 9
 rationale
-S 0 2740 14 2740 869 855
+S 0 2763 14 2763 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2741 3 2741 7 4
+S 0 2764 3 2764 7 4
 help
-S 0 2741 9 2741 140 131
+S 0 2764 9 2764 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2742 3 2742 11 8
+S 0 2765 3 2765 11 8
 examples
-M 2 2743 5 2797 148
-S 0 2743 5 2743 15 10
+M 2 2766 5 2820 148
+S 0 2766 5 2766 15 10
 triggering
-L 3 2744 7 2785 148
-S 1 2744 9 2757 148 1004
+L 3 2767 7 2808 148
+S 1 2767 9 2780 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -10917,7 +10999,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2758 9 2771 148 994
+S 1 2781 9 2794 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -10932,7 +11014,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2772 9 2785 148 1004
+S 1 2795 9 2808 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -10947,10 +11029,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2786 5 2786 12 7
+S 0 2809 5 2809 12 7
 passing
-L 1 2787 7 2797 148
-S 1 2787 9 2797 148 828
+L 1 2810 7 2820 148
+S 1 2810 9 2820 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -10962,50 +11044,50 @@ S 1 2787 9 2797 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2799 3 2825 111
-S 0 2799 3 2799 5 2
+M 10 2822 3 2848 111
+S 0 2822 3 2822 5 2
 id
-S 0 2799 7 2799 32 25
+S 0 2822 7 2822 32 25
 asc-localization-rejected
-S 0 2800 3 2800 12 9
+S 0 2823 3 2823 12 9
 checklist
-S 0 2800 14 2800 30 16
+S 0 2823 14 2823 30 16
 product-metadata
-S 0 2801 3 2801 8 5
+S 0 2824 3 2824 8 5
 input
-S 0 2801 10 2801 13 3
+S 0 2824 10 2824 13 3
 asc
-S 0 2802 3 2802 11 8
+S 0 2825 3 2825 11 8
 severity
-S 0 2802 13 2802 18 5
+S 0 2825 13 2825 18 5
 error
-S 0 2803 3 2803 8 5
+S 0 2826 3 2826 8 5
 since
-S 0 2803 10 2803 15 5
+S 0 2826 10 2826 15 5
 0.1.0
-S 0 2804 3 2804 9 6
+S 0 2827 3 2827 9 6
 status
-S 0 2804 11 2804 18 7
+S 0 2827 11 2827 18 7
 preview
-S 0 2805 3 2805 8 5
+S 0 2828 3 2828 8 5
 title
-S 0 2805 10 2805 64 54
+S 0 2828 10 2828 64 54
 App Review rejected one of the product's localizations
-S 0 2806 3 2806 12 9
+S 0 2829 3 2829 12 9
 rationale
-S 0 2806 14 2806 223 209
+S 0 2829 14 2829 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2807 3 2807 7 4
+S 0 2830 3 2830 7 4
 help
-S 0 2807 9 2807 129 120
+S 0 2830 9 2830 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2808 3 2808 11 8
+S 0 2831 3 2831 11 8
 examples
-M 2 2809 5 2825 111
-S 0 2809 5 2809 15 10
+M 2 2832 5 2848 111
+S 0 2832 5 2832 15 10
 triggering
-L 1 2810 7 2817 52
-S 1 2810 9 2817 52 572
+L 1 2833 7 2840 52
+S 1 2833 9 2840 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -11014,10 +11096,10 @@ S 1 2810 9 2817 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2818 5 2818 12 7
+S 0 2841 5 2841 12 7
 passing
-L 1 2819 7 2825 111
-S 1 2819 9 2825 111 577
+L 1 2842 7 2848 111
+S 1 2842 9 2848 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -11025,61 +11107,61 @@ S 1 2819 9 2825 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2827 3 2859 167
-S 0 2827 3 2827 5 2
+M 12 2850 3 2882 167
+S 0 2850 3 2850 5 2
 id
-S 0 2827 7 2827 38 31
+S 0 2850 7 2850 38 31
 asc-first-purchase-with-version
-S 0 2828 3 2828 12 9
+S 0 2851 3 2851 12 9
 checklist
-S 0 2828 14 2828 30 16
+S 0 2851 14 2851 30 16
 binary-submitted
-S 0 2829 3 2829 8 5
+S 0 2852 3 2852 8 5
 input
-S 0 2829 10 2829 13 3
+S 0 2852 10 2852 13 3
 asc
-S 0 2830 3 2830 11 8
+S 0 2853 3 2853 11 8
 severity
-S 0 2830 13 2830 18 5
+S 0 2853 13 2853 18 5
 error
-S 0 2831 3 2831 8 5
+S 0 2854 3 2854 8 5
 since
-S 0 2831 10 2831 15 5
+S 0 2854 10 2854 15 5
 0.1.0
-S 0 2832 3 2832 9 6
+S 0 2855 3 2855 9 6
 status
-S 0 2832 11 2832 18 7
+S 0 2855 11 2855 18 7
 preview
-S 0 2833 3 2833 8 5
+S 0 2856 3 2856 8 5
 title
-S 0 2833 10 2833 79 69
+S 0 2856 10 2856 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2834 3 2834 12 9
+S 0 2857 3 2857 12 9
 rationale
-S 0 2834 14 2834 264 250
+S 0 2857 14 2857 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2835 3 2835 7 4
+S 0 2858 3 2858 7 4
 help
-S 0 2835 9 2835 111 102
+S 0 2858 9 2858 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2836 3 2836 15 12
+S 0 2859 3 2859 15 12
 environments
-L 2 2836 17 2836 37
-S 0 2836 18 2836 24 6
+L 2 2859 17 2859 37
+S 0 2859 18 2859 24 6
 review
-S 0 2836 26 2836 36 10
+S 0 2859 26 2859 36 10
 production
-S 0 2837 3 2837 17 14
+S 0 2860 3 2860 17 14
 not_applicable
-S 0 2837 19 2837 85 66
+S 0 2860 19 2860 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2838 3 2838 11 8
+S 0 2861 3 2861 11 8
 examples
-M 2 2839 5 2859 167
-S 0 2839 5 2839 15 10
+M 2 2862 5 2882 167
+S 0 2862 5 2862 15 10
 triggering
-L 1 2840 7 2848 59
-S 1 2840 9 2848 59 492
+L 1 2863 7 2871 59
+S 1 2863 9 2871 59 492
 environment: review
 ---
 { "data": [
@@ -11089,10 +11171,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2849 5 2849 12 7
+S 0 2872 5 2872 12 7
 passing
-L 1 2850 7 2859 167
-S 1 2850 9 2859 167 750
+L 1 2873 7 2882 167
+S 1 2873 9 2882 167 750
 environment: review
 ---
 { "data": [
@@ -11103,54 +11185,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2861 3 2890 162
-S 0 2861 3 2861 5 2
+M 11 2884 3 2913 162
+S 0 2884 3 2884 5 2
 id
-S 0 2861 7 2861 27 20
+S 0 2884 7 2884 27 20
 storekit-out-of-date
-S 0 2862 3 2862 12 9
+S 0 2885 3 2885 12 9
 checklist
-S 0 2862 14 2862 36 22
+S 0 2885 14 2885 36 22
 storekit-configuration
-S 0 2863 3 2863 8 5
+S 0 2886 3 2886 8 5
 input
-S 0 2863 10 2863 13 3
+S 0 2886 10 2886 13 3
 asc
-S 0 2864 3 2864 11 8
+S 0 2887 3 2887 11 8
 severity
-S 0 2864 13 2864 20 7
+S 0 2887 13 2887 20 7
 warning
-S 0 2865 3 2865 15 12
+S 0 2888 3 2888 15 12
 context_only
-S 0 2865 17 2865 21 4
+S 0 2888 17 2888 21 4
 true
-S 0 2866 3 2866 8 5
+S 0 2889 3 2889 8 5
 since
-S 0 2866 10 2866 15 5
+S 0 2889 10 2889 15 5
 0.1.0
-S 0 2867 3 2867 9 6
+S 0 2890 3 2890 9 6
 status
-S 0 2867 11 2867 18 7
+S 0 2890 11 2890 18 7
 preview
-S 0 2868 3 2868 8 5
+S 0 2891 3 2891 8 5
 title
-S 0 2868 10 2868 77 67
+S 0 2891 10 2891 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2869 3 2869 12 9
+S 0 2892 3 2892 12 9
 rationale
-S 0 2869 14 2869 236 222
+S 0 2892 14 2892 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2870 3 2870 7 4
+S 0 2893 3 2893 7 4
 help
-S 0 2870 9 2870 100 91
+S 0 2893 9 2893 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2871 3 2871 11 8
+S 0 2894 3 2894 11 8
 examples
-M 2 2872 5 2890 162
-S 0 2872 5 2872 15 10
+M 2 2895 5 2913 162
+S 0 2895 5 2895 15 10
 triggering
-L 1 2873 7 2882 166
-S 1 2873 9 2882 166 608
+L 1 2896 7 2905 166
+S 1 2896 9 2905 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -11161,10 +11243,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2883 5 2883 12 7
+S 0 2906 5 2906 12 7
 passing
-L 1 2884 7 2890 162
-S 1 2884 9 2890 162 323
+L 1 2907 7 2913 162
+S 1 2907 9 2913 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -11172,439 +11254,439 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 12 2893 3 2912 30
-S 0 2893 3 2893 5 2
+M 12 2916 3 2935 30
+S 0 2916 3 2916 5 2
 id
-S 0 2893 7 2893 31 24
+S 0 2916 7 2916 31 24
 build-bundle-id-mismatch
-S 0 2894 3 2894 12 9
+S 0 2917 3 2917 12 9
 checklist
-S 0 2894 14 2894 31 17
+S 0 2917 14 2917 31 17
 bundle-id-matches
-S 0 2895 3 2895 8 5
+S 0 2918 3 2918 8 5
 input
-S 0 2895 10 2895 15 5
+S 0 2918 10 2918 15 5
 build
-S 0 2896 3 2896 11 8
+S 0 2919 3 2919 11 8
 severity
-S 0 2896 13 2896 18 5
+S 0 2919 13 2919 18 5
 error
-S 0 2897 3 2897 8 5
+S 0 2920 3 2920 8 5
 since
-S 0 2897 10 2897 15 5
+S 0 2920 10 2920 15 5
 0.1.0
-S 0 2898 3 2898 9 6
+S 0 2921 3 2921 9 6
 status
-S 0 2898 11 2898 18 7
+S 0 2921 11 2921 18 7
 preview
-S 0 2899 3 2899 8 5
+S 0 2922 3 2922 8 5
 title
-S 0 2899 10 2899 69 59
+S 0 2922 10 2922 69 59
 the app was built with another bundle ID than the project's
-S 0 2900 3 2900 12 9
+S 0 2923 3 2923 12 9
 rationale
-S 0 2900 14 2900 650 638
+S 0 2923 14 2923 650 638
 StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
-S 0 2901 3 2901 7 4
+S 0 2924 3 2924 7 4
 help
-S 0 2901 9 2901 172 163
+S 0 2924 9 2924 172 163
 build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
-S 0 2902 3 2902 15 12
+S 0 2925 3 2925 15 12
 environments
-L 4 2902 17 2902 58
-S 0 2902 18 2902 25 7
+L 4 2925 17 2925 58
+S 0 2925 18 2925 25 7
 sandbox
-S 0 2902 27 2902 37 10
+S 0 2925 27 2925 37 10
 testflight
-S 0 2902 39 2902 45 6
+S 0 2925 39 2925 45 6
 review
-S 0 2902 47 2902 57 10
+S 0 2925 47 2925 57 10
 production
-S 0 2903 3 2903 17 14
+S 0 2926 3 2926 17 14
 not_applicable
-S 0 2903 19 2903 86 67
+S 0 2926 19 2926 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 2904 3 2904 11 8
+S 0 2927 3 2927 11 8
 examples
-M 2 2905 5 2912 30
-S 0 2905 5 2905 15 10
+M 2 2928 5 2935 30
+S 0 2928 5 2928 15 10
 triggering
-L 1 2906 7 2908 30
-S 1 2906 9 2908 30 66
+L 1 2929 7 2931 30
+S 1 2929 9 2931 30 66
 bundle_id: com.greenthumb.pocketgarden.beta
 signed_for: app_store
 
-S 0 2909 5 2909 12 7
+S 0 2932 5 2932 12 7
 passing
-L 1 2910 7 2912 30
-S 1 2910 9 2912 30 61
+L 1 2933 7 2935 30
+S 1 2933 9 2935 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2914 3 2933 31
-S 0 2914 3 2914 5 2
+M 10 2937 3 2956 31
+S 0 2937 3 2937 5 2
 id
-S 0 2914 7 2914 34 27
+S 0 2937 7 2937 34 27
 build-storekit-file-shipped
-S 0 2915 3 2915 12 9
+S 0 2938 3 2938 12 9
 checklist
-S 0 2915 14 2915 36 22
+S 0 2938 14 2938 36 22
 storekit-configuration
-S 0 2916 3 2916 8 5
+S 0 2939 3 2939 8 5
 input
-S 0 2916 10 2916 15 5
+S 0 2939 10 2939 15 5
 build
-S 0 2917 3 2917 11 8
+S 0 2940 3 2940 11 8
 severity
-S 0 2917 13 2917 20 7
+S 0 2940 13 2940 20 7
 warning
-S 0 2918 3 2918 8 5
+S 0 2941 3 2941 8 5
 since
-S 0 2918 10 2918 15 5
+S 0 2941 10 2941 15 5
 0.1.0
-S 0 2919 3 2919 9 6
+S 0 2942 3 2942 9 6
 status
-S 0 2919 11 2919 18 7
+S 0 2942 11 2942 18 7
 preview
-S 0 2920 3 2920 8 5
+S 0 2943 3 2943 8 5
 title
-S 0 2920 10 2920 68 58
+S 0 2943 10 2943 68 58
 a StoreKit configuration file is copied into the built app
-S 0 2921 3 2921 12 9
+S 0 2944 3 2944 12 9
 rationale
-S 0 2921 14 2921 271 257
+S 0 2944 14 2944 271 257
 A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
-S 0 2922 3 2922 7 4
+S 0 2945 3 2945 7 4
 help
-S 0 2922 9 2922 155 148
+S 0 2945 9 2945 155 148
 remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
-S 0 2923 3 2923 11 8
+S 0 2946 3 2946 11 8
 examples
-M 2 2924 5 2933 31
-S 0 2924 5 2924 15 10
+M 2 2947 5 2956 31
+S 0 2947 5 2947 15 10
 triggering
-L 1 2925 7 2928 43
-S 1 2925 9 2928 43 96
+L 1 2948 7 2951 43
+S 1 2948 9 2951 43 96
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [PocketGarden.storekit]
 
-S 0 2929 5 2929 12 7
+S 0 2952 5 2952 12 7
 passing
-L 1 2930 7 2933 31
-S 1 2930 9 2933 31 84
+L 1 2953 7 2956 31
+S 1 2953 9 2956 31 84
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [Seeds.png]
 
-M 13 2935 3 2959 30
-S 0 2935 3 2935 5 2
+M 13 2958 3 2982 30
+S 0 2958 3 2958 5 2
 id
-S 0 2935 7 2935 35 28
+S 0 2958 7 2958 35 28
 build-signed-for-development
-S 0 2936 3 2936 12 9
+S 0 2959 3 2959 12 9
 checklist
-S 0 2936 14 2936 26 12
+S 0 2959 14 2959 26 12
 code-signing
-S 0 2937 3 2937 8 5
+S 0 2960 3 2960 8 5
 input
-S 0 2937 10 2937 15 5
+S 0 2960 10 2960 15 5
 build
-S 0 2938 3 2938 11 8
+S 0 2961 3 2961 11 8
 severity
-S 0 2938 13 2938 17 4
+S 0 2961 13 2961 17 4
 note
-S 0 2939 3 2939 15 12
+S 0 2962 3 2962 15 12
 context_only
-S 0 2939 17 2939 21 4
+S 0 2962 17 2962 21 4
 true
-S 0 2940 3 2940 8 5
-since
-S 0 2940 10 2940 15 5
-0.1.0
-S 0 2941 3 2941 9 6
-status
-S 0 2941 11 2941 18 7
-preview
-S 0 2942 3 2942 8 5
-title
-S 0 2942 10 2942 86 76
-the archive is signed for development; the upload needs an App Store profile
-S 0 2943 3 2943 12 9
-rationale
-S 0 2943 14 2943 318 304
-Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
-S 0 2944 3 2944 7 4
-help
-S 0 2944 9 2944 165 156
-have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
-S 0 2945 3 2945 15 12
-environments
-L 3 2945 17 2945 49
-S 0 2945 18 2945 28 10
-testflight
-S 0 2945 30 2945 36 6
-review
-S 0 2945 38 2945 48 10
-production
-S 0 2946 3 2946 17 14
-not_applicable
-S 0 2946 19 2946 72 53
-a development build is what Xcode and the sandbox run
-S 0 2947 3 2947 11 8
-examples
-M 2 2948 5 2959 30
-S 0 2948 5 2948 15 10
-triggering
-L 1 2949 7 2953 32
-S 1 2949 9 2953 32 91
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: development
-
-S 0 2954 5 2954 12 7
-passing
-L 1 2955 7 2959 30
-S 1 2955 9 2959 30 89
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-
-M 12 2961 3 2986 30
-S 0 2961 3 2961 5 2
-id
-S 0 2961 7 2961 37 30
-build-exported-for-development
-S 0 2962 3 2962 12 9
-checklist
-S 0 2962 14 2962 26 12
-code-signing
 S 0 2963 3 2963 8 5
-input
-S 0 2963 10 2963 15 5
-build
-S 0 2964 3 2964 11 8
-severity
-S 0 2964 13 2964 18 5
-error
-S 0 2965 3 2965 8 5
 since
-S 0 2965 10 2965 15 5
+S 0 2963 10 2963 15 5
 0.1.0
-S 0 2966 3 2966 9 6
+S 0 2964 3 2964 9 6
 status
-S 0 2966 11 2966 18 7
+S 0 2964 11 2964 18 7
 preview
-S 0 2967 3 2967 8 5
+S 0 2965 3 2965 8 5
 title
-S 0 2967 10 2967 52 42
-the .ipa is not exported for the App Store
-S 0 2968 3 2968 12 9
+S 0 2965 10 2965 86 76
+the archive is signed for development; the upload needs an App Store profile
+S 0 2966 3 2966 12 9
 rationale
-S 0 2968 14 2968 350 336
-An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
-S 0 2969 3 2969 7 4
+S 0 2966 14 2966 318 304
+Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
+S 0 2967 3 2967 7 4
 help
-S 0 2969 9 2969 100 95
-export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
-S 0 2970 3 2970 15 12
+S 0 2967 9 2967 165 156
+have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
+S 0 2968 3 2968 15 12
 environments
-L 3 2970 17 2970 49
-S 0 2970 18 2970 28 10
+L 3 2968 17 2968 49
+S 0 2968 18 2968 28 10
 testflight
-S 0 2970 30 2970 36 6
+S 0 2968 30 2968 36 6
 review
-S 0 2970 38 2970 48 10
+S 0 2968 38 2968 48 10
 production
-S 0 2971 3 2971 17 14
+S 0 2969 3 2969 17 14
 not_applicable
-S 0 2971 19 2971 82 63
-a development or ad hoc build is what Xcode and the sandbox run
-S 0 2972 3 2972 11 8
+S 0 2969 19 2969 72 53
+a development build is what Xcode and the sandbox run
+S 0 2970 3 2970 11 8
 examples
-M 2 2973 5 2986 30
-S 0 2973 5 2973 15 10
+M 2 2971 5 2982 30
+S 0 2971 5 2971 15 10
 triggering
-L 1 2974 7 2979 32
-S 1 2974 9 2979 32 103
+L 1 2972 7 2976 32
+S 1 2972 9 2976 32 91
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: development
+
+S 0 2977 5 2977 12 7
+passing
+L 1 2978 7 2982 30
+S 1 2978 9 2982 30 89
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 12 2984 3 3009 30
+S 0 2984 3 2984 5 2
+id
+S 0 2984 7 2984 37 30
+build-exported-for-development
+S 0 2985 3 2985 12 9
+checklist
+S 0 2985 14 2985 26 12
+code-signing
+S 0 2986 3 2986 8 5
+input
+S 0 2986 10 2986 15 5
+build
+S 0 2987 3 2987 11 8
+severity
+S 0 2987 13 2987 18 5
+error
+S 0 2988 3 2988 8 5
+since
+S 0 2988 10 2988 15 5
+0.1.0
+S 0 2989 3 2989 9 6
+status
+S 0 2989 11 2989 18 7
+preview
+S 0 2990 3 2990 8 5
+title
+S 0 2990 10 2990 52 42
+the .ipa is not exported for the App Store
+S 0 2991 3 2991 12 9
+rationale
+S 0 2991 14 2991 350 336
+An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
+S 0 2992 3 2992 7 4
+help
+S 0 2992 9 2992 100 95
+export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
+S 0 2993 3 2993 15 12
+environments
+L 3 2993 17 2993 49
+S 0 2993 18 2993 28 10
+testflight
+S 0 2993 30 2993 36 6
+review
+S 0 2993 38 2993 48 10
+production
+S 0 2994 3 2994 17 14
+not_applicable
+S 0 2994 19 2994 82 63
+a development or ad hoc build is what Xcode and the sandbox run
+S 0 2995 3 2995 11 8
+examples
+M 2 2996 5 3009 30
+S 0 2996 5 2996 15 10
+triggering
+L 1 2997 7 3002 32
+S 1 2997 9 3002 32 103
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 2980 5 2980 12 7
+S 0 3003 5 3003 12 7
 passing
-L 1 2981 7 2986 30
-S 1 2981 9 2986 30 101
+L 1 3004 7 3009 30
+S 1 3004 9 3009 30 101
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2988 3 3007 27
-S 0 2988 3 2988 5 2
+M 10 3011 3 3030 27
+S 0 3011 3 3011 5 2
 id
-S 0 2988 7 2988 31 24
+S 0 3011 7 3011 31 24
 build-minimum-os-too-low
-S 0 2989 3 2989 12 9
+S 0 3012 3 3012 12 9
 checklist
-S 0 2989 14 2989 24 10
+S 0 3012 14 3012 24 10
 os-version
-S 0 2990 3 2990 8 5
+S 0 3013 3 3013 8 5
 input
-S 0 2990 10 2990 15 5
+S 0 3013 10 3013 15 5
 build
-S 0 2991 3 2991 11 8
+S 0 3014 3 3014 11 8
 severity
-S 0 2991 13 2991 18 5
+S 0 3014 13 3014 18 5
 error
-S 0 2992 3 2992 8 5
+S 0 3015 3 3015 8 5
 since
-S 0 2992 10 2992 15 5
+S 0 3015 10 3015 15 5
 0.1.0
-S 0 2993 3 2993 9 6
+S 0 3016 3 3016 9 6
 status
-S 0 2993 11 2993 18 7
+S 0 3016 11 3016 18 7
 preview
-S 0 2994 3 2994 8 5
+S 0 3017 3 3017 8 5
 title
-S 0 2994 10 2994 82 72
+S 0 3017 10 3017 82 72
 the build runs on systems where the StoreKit API it calls does not exist
-S 0 2995 3 2995 12 9
+S 0 3018 3 3018 12 9
 rationale
-S 0 2995 14 2995 286 272
+S 0 3018 14 3018 286 272
 StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
-S 0 2996 3 2996 7 4
+S 0 3019 3 3019 7 4
 help
-S 0 2996 9 2996 123 114
+S 0 3019 9 3019 123 114
 raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
-S 0 2997 3 2997 11 8
+S 0 3020 3 3020 11 8
 examples
-M 2 2998 5 3007 27
-S 0 2998 5 2998 15 10
+M 2 3021 5 3030 27
+S 0 3021 5 3021 15 10
 triggering
-L 1 2999 7 3002 27
-S 1 2999 9 3002 27 80
+L 1 3022 7 3025 27
+S 1 3022 9 3025 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "14.0"
 
-S 0 3003 5 3003 12 7
+S 0 3026 5 3026 12 7
 passing
-L 1 3004 7 3007 27
-S 1 3004 9 3007 27 80
+L 1 3027 7 3030 27
+S 1 3027 9 3030 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "16.0"
 
-M 10 3009 3 3031 30
-S 0 3009 3 3009 5 2
+M 10 3032 3 3054 30
+S 0 3032 3 3032 5 2
 id
-S 0 3009 7 3009 29 22
+S 0 3032 7 3032 29 22
 build-profile-mismatch
-S 0 3010 3 3010 12 9
+S 0 3033 3 3033 12 9
 checklist
-S 0 3010 14 3010 34 20
+S 0 3033 14 3033 34 20
 provisioning-profile
-S 0 3011 3 3011 8 5
+S 0 3034 3 3034 8 5
 input
-S 0 3011 10 3011 15 5
+S 0 3034 10 3034 15 5
 build
-S 0 3012 3 3012 11 8
+S 0 3035 3 3035 11 8
 severity
-S 0 3012 13 3012 18 5
+S 0 3035 13 3035 18 5
 error
-S 0 3013 3 3013 8 5
+S 0 3036 3 3036 8 5
 since
-S 0 3013 10 3013 15 5
+S 0 3036 10 3036 15 5
 0.1.0
-S 0 3014 3 3014 9 6
+S 0 3037 3 3037 9 6
 status
-S 0 3014 11 3014 18 7
+S 0 3037 11 3037 18 7
 preview
-S 0 3015 3 3015 8 5
+S 0 3038 3 3038 8 5
 title
-S 0 3015 10 3015 105 95
+S 0 3038 10 3038 105 95
 the profile embedded in the build is for another or a wildcard App ID, another team, or expired
-S 0 3016 3 3016 12 9
+S 0 3039 3 3039 12 9
 rationale
-S 0 3016 14 3016 370 356
+S 0 3039 14 3039 370 356
 The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
-S 0 3017 3 3017 7 4
+S 0 3040 3 3040 7 4
 help
-S 0 3017 9 3017 111 102
+S 0 3040 9 3040 111 102
 sign the build with a current profile made for the app's explicit App ID by the team that owns the app
-S 0 3018 3 3018 11 8
+S 0 3041 3 3041 11 8
 examples
-M 2 3019 5 3031 30
-S 0 3019 5 3019 15 10
+M 2 3042 5 3054 30
+S 0 3042 5 3042 15 10
 triggering
-L 2 3020 7 3027 52
-S 1 3020 9 3023 58 111
+L 2 3043 7 3050 52
+S 1 3043 9 3046 58 111
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
 
-S 1 3024 9 3027 52 105
+S 1 3047 9 3050 52 105
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
 
-S 0 3028 5 3028 12 7
+S 0 3051 5 3051 12 7
 passing
-L 1 3029 7 3031 30
-S 1 3029 9 3031 30 61
+L 1 3052 7 3054 30
+S 1 3052 9 3054 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 3034 3 3059 104
-S 0 3034 3 3034 5 2
+M 10 3057 3 3082 104
+S 0 3057 3 3057 5 2
 id
-S 0 3034 7 3034 33 26
+S 0 3057 7 3057 33 26
 build-product-list-differs
-S 0 3035 3 3035 12 9
+S 0 3058 3 3058 12 9
 checklist
-S 0 3035 14 3035 29 15
+S 0 3058 14 3058 29 15
 full-product-id
-S 0 3036 3 3036 8 5
+S 0 3059 3 3059 8 5
 input
-S 0 3036 10 3036 15 5
+S 0 3059 10 3059 15 5
 build
-S 0 3037 3 3037 11 8
+S 0 3060 3 3060 11 8
 severity
-S 0 3037 13 3037 20 7
+S 0 3060 13 3060 20 7
 warning
-S 0 3038 3 3038 8 5
+S 0 3061 3 3061 8 5
 since
-S 0 3038 10 3038 15 5
+S 0 3061 10 3061 15 5
 0.1.0
-S 0 3039 3 3039 9 6
+S 0 3062 3 3062 9 6
 status
-S 0 3039 11 3039 18 7
+S 0 3062 11 3062 18 7
 preview
-S 0 3040 3 3040 8 5
+S 0 3063 3 3063 8 5
 title
-S 0 3040 10 3040 73 63
+S 0 3063 10 3063 73 63
 a product ID list the build ships differs from the repository's
-S 0 3041 3 3041 12 9
+S 0 3064 3 3064 12 9
 rationale
-S 0 3041 14 3041 606 592
+S 0 3064 14 3064 606 592
 An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
-S 0 3042 3 3042 7 4
+S 0 3065 3 3065 7 4
 help
-S 0 3042 9 3042 99 90
+S 0 3065 9 3065 99 90
 build again from the sources you mean to ship, or correct the list the build was made from
-S 0 3043 3 3043 11 8
+S 0 3066 3 3066 11 8
 examples
-M 2 3044 5 3059 104
-S 0 3044 5 3044 15 10
+M 2 3067 5 3082 104
+S 0 3067 5 3067 15 10
 triggering
-L 1 3045 7 3051 104
-S 1 3045 9 3051 104 276
+L 1 3068 7 3074 104
+S 1 3068 9 3074 104 276
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11612,10 +11694,10 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-S 0 3052 5 3052 12 7
+S 0 3075 5 3075 12 7
 passing
-L 1 3053 7 3059 104
-S 1 3053 9 3059 104 278
+L 1 3076 7 3082 104
+S 1 3076 9 3082 104 278
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11623,64 +11705,64 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-M 11 3061 3 3083 118
-S 0 3061 3 3061 5 2
+M 11 3084 3 3106 118
+S 0 3084 3 3084 5 2
 id
-S 0 3061 7 3061 37 30
+S 0 3084 7 3084 37 30
 build-executable-names-product
-S 0 3062 3 3062 12 9
+S 0 3085 3 3085 12 9
 checklist
-S 0 3062 14 3062 29 15
+S 0 3085 14 3085 29 15
 full-product-id
-S 0 3063 3 3063 8 5
+S 0 3086 3 3086 8 5
 input
-S 0 3063 10 3063 15 5
+S 0 3086 10 3086 15 5
 build
-S 0 3064 3 3064 11 8
+S 0 3087 3 3087 11 8
 severity
-S 0 3064 13 3064 17 4
+S 0 3087 13 3087 17 4
 note
-S 0 3065 3 3065 15 12
+S 0 3088 3 3088 15 12
 context_only
-S 0 3065 17 3065 21 4
+S 0 3088 17 3088 21 4
 true
-S 0 3066 3 3066 8 5
+S 0 3089 3 3089 8 5
 since
-S 0 3066 10 3066 15 5
+S 0 3089 10 3089 15 5
 0.1.0
-S 0 3067 3 3067 9 6
+S 0 3090 3 3090 9 6
 status
-S 0 3067 11 3067 18 7
+S 0 3090 11 3090 18 7
 preview
-S 0 3068 3 3068 8 5
+S 0 3091 3 3091 8 5
 title
-S 0 3068 10 3068 83 73
+S 0 3091 10 3091 83 73
 the build's executable holds a product ID the sources read do not request
-S 0 3069 3 3069 12 9
+S 0 3092 3 3092 12 9
 rationale
-S 1 3069 14 3069 512 496
+S 1 3092 14 3092 512 496
 A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
-S 0 3070 3 3070 7 4
+S 0 3093 3 3093 7 4
 help
-S 0 3070 9 3070 112 103
+S 0 3093 9 3093 112 103
 add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
-S 0 3071 3 3071 11 8
+S 0 3094 3 3094 11 8
 examples
-M 2 3072 5 3083 118
-S 0 3072 5 3072 15 10
+M 2 3095 5 3106 118
+S 0 3095 5 3095 15 10
 triggering
-L 1 3073 7 3078 118
-S 1 3073 9 3078 118 223
+L 1 3096 7 3101 118
+S 1 3096 9 3101 118 223
 requests: [com.greenthumb.pocketgarden.seeds50]
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
-S 0 3079 5 3079 12 7
+S 0 3102 5 3102 12 7
 passing
-L 1 3080 7 3083 118
-S 1 3080 9 3083 118 171
+L 1 3103 7 3106 118
+S 1 3103 9 3106 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]

@@ -62,6 +62,7 @@ extension BuiltinRules {
         AppReinstalledRule(),
         JailbreakRule(),
         StoreKitConfigurationRule(),
+        StoreKitConfigurationGroupMissingRule(),
         StoreKitConfigurationBypassedRule(),
         StoreKitConfigurationNotInProjectRule(),
         StoreKitConfigurationFromPackageRule(),

@@ -48,6 +48,9 @@ struct RequestNotResolvedRule: Rule {
             message = "`\(site.api)` gets `\(site.argument)`, which holds no product ID where the code sets it"
         case .partial:
             message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor could resolve only some of its product IDs"
+        case .groupMembersUnknown:
+            message = "`\(site.api)` shows the subscription group `\(site.argument)`, and iapdoctor cannot tell which subscriptions it holds"
+            help = "pull the App Store Connect snapshot (`iapdoctor asc pull`), which lists each group's subscriptions, or list them under `requests` in the descriptor"
         case .unresolved where site.isGroup:
             message = "`\(site.api)` gets `\(site.argument)`, and iapdoctor cannot tell which subscription group that is"
             help = "list the product IDs of that subscription group under `requests` in the descriptor, so iapdoctor can check them"
