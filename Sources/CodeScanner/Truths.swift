@@ -55,12 +55,12 @@ extension SourceScanner.Resolver {
 
     /// Operands joined by `&&`: a truth when both are known or either is false.
     mutating func conjunction(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
-        var items = additive(&cursor, context)
+        var items = equality(&cursor, context)
         guard cursor.isOperator("&&") else { return items }
         if items == nil { skipOperand(&cursor) }
         while cursor.isOperator("&&") {
             cursor.advance()
-            let right = additive(&cursor, context)
+            let right = equality(&cursor, context)
             if right == nil { skipOperand(&cursor) }
             let left = Self.truth(items)
             let other = Self.truth(right)
@@ -69,5 +69,26 @@ extension SourceScanner.Resolver {
         isList = false
         if items == nil { fail("the condition is not one iapdoctor can tell") }
         return items
+    }
+
+    static let equalities: Set<String> = ["==", "===", "!=", "!=="]
+
+    /// `a == b` (`===`, `!=`, `!==`): a truth when each side is exactly one known string
+    /// (`platform === 'android'` with `const platform = Platform.OS`); unknown otherwise.
+    mutating func equality(_ cursor: inout Cursor, _ context: Context) -> [Item]? {
+        let items = additive(&cursor, context)
+        guard items != nil, !cursor.atEnd, cursor.current.kind == .operatorRun, Self.equalities.contains(cursor.current.text) else { return items }
+        let equal = cursor.current.text.hasPrefix("=")
+        cursor.advance()
+        let right = additive(&cursor, context)
+        if right == nil { skipOperand(&cursor) }
+        isList = false
+        guard let left = items, left.count == 1, let one = literal(left[0]),
+              let right, right.count == 1, let other = literal(right[0])
+        else {
+            fail("the comparison is not one iapdoctor can tell")
+            return nil
+        }
+        return [.truth((one.value == other.value) == equal)]
     }
 }

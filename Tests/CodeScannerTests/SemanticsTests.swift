@@ -127,6 +127,35 @@ struct SemanticsTests {
         #expect(requestedIDs(files) == ["lib/store.dart:8 apple.tip", "src/iap.ts:10 ios.coins", "src/iap.ts:12 ios.gems"])
     }
 
+    @Test func aComparisonOfKnownStringsIsATruth() {
+        let files = [("src/iap.ts", #"""
+        import { Platform } from 'react-native';
+        import { getProducts } from 'react-native-iap';
+        const platform = Platform.OS;
+        const STORE = 'apple';
+        const skus = platform === 'android' ? ['droid.coins'] : ['ios.coins'];
+        export async function load(kind) {
+          if (platform !== 'ios') {
+            await getProducts({ skus: ['web.gems'] });
+          }
+          if (STORE == 'apple') { await getProducts({ skus: ['apple.gems'] }); }
+          await getProducts({ skus });
+          await getProducts({ skus: kind === 'sub' ? ['maybe.sub'] : ['maybe.coins'] });
+        }
+        """#), ("Sources/Store.swift", #"""
+        import StoreKit
+        let flavor = "lite"
+        func load() async throws {
+            let ids = flavor == "pro" ? ["com.acme.pro.unlock"] : ["com.acme.lite.unlock"]
+            _ = try await Product.products(for: ids)
+        }
+        """#)]
+        #expect(requestedIDs(files) == [
+            "Sources/Store.swift:4 com.acme.lite.unlock", "src/iap.ts:5 ios.coins", "src/iap.ts:10 apple.gems",
+            "src/iap.ts:12 maybe.sub", "src/iap.ts:12 maybe.coins",
+        ])
+    }
+
     /// A `return` in a branch that always runs ends the body: what follows it is not returned.
     @Test func aReturnUnderAKnownTruthEndsTheBody() {
         let files = [("lib/iap.dart", #"""
