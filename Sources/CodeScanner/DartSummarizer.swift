@@ -40,7 +40,10 @@ extension SourceScanner.Summarizer {
             dartGetter(index)
             return
         default:
-            break
+            if dartStartsTypedDeclaration(index) {
+                dartDeclaration(from: index)
+                return
+            }
         }
         if SourceScanner.dartEntryPointFirstBytes.contains(bytes[tokens[index].start]) { entryPoint(index) }
         if !wrappers.isEmpty && isPunctuation(index + 1, "(") { wrapperCall(index) }
@@ -90,6 +93,38 @@ extension SourceScanner.Summarizer {
         if isIdentifier(index - 1), isPunctuation(index - 2, "@") { return true }
         if isPunctuation(index - 1, ")"), tokens[index].line > tokens[index - 1].line { return true }
         return isWord(index - 1, "external") || isWord(index - 1, "abstract") || isWord(index - 1, "covariant")
+    }
+
+    /// Words that begin a statement, never a type.
+    static let dartStatementWords: Set<String> = [
+        "return", "await", "throw", "yield", "case", "else", "new", "is", "as", "in", "if", "for", "while", "do", "switch",
+        "try", "catch", "assert", "break", "continue", "default", "typedef", "import", "export", "part", "library",
+    ]
+
+    /// Whether a type written without `final`/`var` starts a declaration here: `Set<String> ids =
+    /// {id};` in a body, `String productId = "…";` as a field. A statement's start, then a type
+    /// (`Name`, `prefix.Name`, `Name<…>`, `Name?`), then the name and `=`.
+    func dartStartsTypedDeclaration(_ index: Int) -> Bool {
+        guard !Self.dartStatementWords.contains(text(index)), !isPunctuation(index - 1, "."), dartStartsDeclaration(index) else { return false }
+        var k = index + 1
+        while isPunctuation(k, "."), isIdentifier(k + 1) { k += 2 }
+        if k < tokens.count, tokens[k].kind == .operatorRun, bytes[tokens[k].start] == 0x3C {
+            var angle = 0
+            while k < tokens.count, k - index < 64 {
+                if tokens[k].kind == .operatorRun {
+                    for offset in tokens[k].start..<tokens[k].end {
+                        if bytes[offset] == 0x3C { angle += 1 } else if bytes[offset] == 0x3E { angle -= 1 }
+                    }
+                } else if !isIdentifier(k) && !isPunctuation(k, ",") && !isPunctuation(k, ".") {
+                    return false
+                }
+                k += 1
+                if angle <= 0 { break }
+            }
+            guard angle == 0 else { return false }
+        }
+        if isOperator(k, "?") { k += 1 }
+        return isIdentifier(k) && !Self.dartStatementWords.contains(text(k)) && isOperator(k + 1, "=")
     }
 
     /// `const String a = 'x', b = 'y';`, `static final Set<String> ids = {…};`,

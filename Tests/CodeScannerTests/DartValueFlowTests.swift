@@ -318,6 +318,42 @@ extension DartValueFlowTests {
         ])
     }
 
+    /// A local or field declared with its type and no `final`/`var` (`Set<String> ids = {id};`,
+    /// `String? sku = '…';`) is a binding like any other.
+    @Test func typedDeclarationsWithoutAWordAreBindings() {
+        let files = [("lib/services/iap.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        class PurchaseUtils {
+          final InAppPurchase _iap = InAppPurchase.instance;
+          Future<String?> price(
+              BuildContext context, String productId) async {
+            try {
+              Set<String> productIds = {productId};
+              final response = await _iap.queryProductDetails(productIds);
+              return null;
+            } catch (e) {
+              return null;
+            }
+          }
+        }
+        """#), ("lib/pages/pro.dart", #"""
+        class _ProState extends State<ProPage> {
+          final PurchaseUtils utils = PurchaseUtils();
+          String productId = "com.acme.travel.premium";
+          Map<String, String>? names = {'tip': 'com.acme.travel.tip'};
+          String? unused = 'com.acme.not.requested';
+          @override
+          void initState() {
+            utils.price(context, productId);
+            utils.price(context, names['tip']);
+            return;
+          }
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/pages/pro.dart:3 com.acme.travel.premium", "lib/pages/pro.dart:4 com.acme.travel.tip"])
+        #expect(unresolvedNotes(files) == [])
+    }
+
     /// flutter_inapp_purchase 6.0 on: `fetchProducts<T>(skus:)` and the request objects' iOS
     /// product (`RequestPurchaseIosProps(sku:)`); `requestPurchase(props)` is not a request of
     /// its own, and lists are joined with spreads.
