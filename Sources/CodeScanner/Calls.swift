@@ -232,6 +232,13 @@ extension SourceScanner.Resolver {
 
     /// `map`, `compactMap`, `flatMap`: the closure's values for each element.
     mutating func map(_ items: [Item], _ closure: Closure, _ context: Context) -> [Item]? {
+        // Objects' entries (`Object.values(PLANS)`) are one flat list: the closure reads each
+        // object's property from all of them at once (`plan => plan.ios`).
+        if !items.isEmpty, items.allSatisfy({ if case .entry = $0 { return true } else { return false } }) {
+            guard let value = apply(closure, [items], context) else { return nil }
+            isList = true
+            return Self.unique(value)
+        }
         var results: [Item] = []
         for item in items {
             guard let value = apply(closure, [[item]], context) else { return nil }

@@ -184,15 +184,23 @@ extension SourceScanner.Summarizer {
                 continue
             }
             if token.kind == .identifier, token.text == "as" || token.text == "satisfies", !output.isEmpty {
-                // The type after it: names, dots, brackets, type arguments.
+                // The type after it: names, dots, brackets, type arguments, and literal types
+                // joined by `|` or `&` (`platform as 'ios' | 'android'`).
                 k += 1
                 var depth = 0
+                var wantsType = true
                 while k < tokens.count {
                     let t = tokens[k]
                     if t.kind == .operatorRun, t.text.allSatisfy({ $0 == "<" || $0 == ">" }) {
                         depth += t.text.filter { $0 == "<" }.count - t.text.filter { $0 == ">" }.count
+                    } else if depth == 0, !wantsType, t.kind == .operatorRun, t.text == "|" || t.text == "&" {
+                        wantsType = true
+                    } else if depth == 0, wantsType, t.kind == .string || t.kind == .number {
+                        wantsType = false
                     } else if depth == 0, t.kind != .identifier, t.text != ".", t.text != "[", t.text != "]" {
                         break
+                    } else if depth == 0, t.kind == .identifier {
+                        wantsType = t.text == "keyof" || t.text == "typeof"
                     }
                     k += 1
                 }
@@ -237,6 +245,15 @@ extension SourceScanner.Summarizer {
                 output.append(token)
                 output += subscriptClosure(name, line: token.line)
                 k = end + 1
+                continue
+            }
+            // `list.map((p) => p[platform])`, `list.filter(id => id !== 'x')`: any other arrow with
+            // one parameter is the closure the evaluator applies to each element.
+            if token.text == "map" || token.text == "flatMap" || token.text == "filter", output.last?.text == ".",
+               let closure = arrowClosure(tokens, call: k + 1, statements) {
+                output.append(token)
+                output += closure.tokens
+                k = closure.next
                 continue
             }
             // `Platform.select({ ios: a, android: b, default: c })`
@@ -313,6 +330,47 @@ extension SourceScanner.Summarizer {
         let end = expressionEnd(tokens, from: call + 4)
         guard end <= close else { return nil }
         return ([punctuation("(")] + javaScriptNormalized(Array(tokens[(call + 4)..<end])) + [punctuation(")")], close + 1)
+    }
+
+    /// `(p => expression)`, `((p: Plan) => expression)` or `(p => { statements })` at `call` (the
+    /// `(` of a list method): the Swift closure `{ p in … }`, and the index after the call.
+    static func arrowClosure(
+        _ tokens: [SourceScanner.ExpressionToken], call: Int, _ statements: StatementTokens
+    ) -> (tokens: [SourceScanner.ExpressionToken], next: Int)? {
+        typealias Token = SourceScanner.ExpressionToken
+        guard statements.isText(call, "(") else { return nil }
+        let close = statements.closing(call)
+        var k = call + 1
+        let parameter: Token
+        if statements.isText(k, "("), k + 1 < close, tokens[k + 1].kind == .identifier {
+            parameter = tokens[k + 1]
+            let parametersClose = statements.closing(k)
+            // Only one parameter, with or without its type.
+            guard parametersClose < close, statements.isText(k + 2, ")") || statements.isText(k + 2, ":") else { return nil }
+            k = parametersClose + 1
+        } else if k < close, tokens[k].kind == .identifier {
+            parameter = tokens[k]
+            k += 1
+        } else {
+            return nil
+        }
+        guard statements.isText(k, "=>"), k + 1 < close else { return nil }
+        k += 1
+        let line = tokens[call].line
+        func punctuation(_ text: String) -> Token { Token(kind: .punctuation, text: text, isLiteral: false, line: line, column: 0, attached: false) }
+        let body: [Token]
+        if statements.isText(k, "{") {
+            let bodyClose = statements.closing(k)
+            guard bodyClose + 1 == close || (bodyClose + 2 == close && statements.isText(bodyClose + 1, ",")) else { return nil }
+            body = Array(tokens[(k + 1)..<bodyClose])
+        } else {
+            let end = expressionEnd(tokens, from: k)
+            // A second argument (an index, `thisArg`) is another closure shape.
+            guard end == close || (end + 1 == close && statements.isText(end, ",")) else { return nil }
+            body = Array(tokens[k..<end])
+        }
+        let inWord = Token(kind: .identifier, text: "in", isLiteral: false, line: line, column: 0, attached: false)
+        return ([punctuation("{"), parameter, inWord] + javaScriptNormalized(body) + [punctuation("}")], close + 1)
     }
 
     /// `(p => p.id)`, `((p) => p.id)`, `(p => p['id'])`, `(({ id }) => id)` at `call` (the

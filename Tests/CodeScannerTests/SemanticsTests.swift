@@ -156,6 +156,42 @@ struct SemanticsTests {
         ])
     }
 
+    /// An arrow given to a list method is a closure applied to each element, whatever its body:
+    /// a subscript by a name, a cast to literal types, a block with `return`.
+    @Test func anArrowGivenToAListMethodIsAppliedToEachElement() {
+        let files = [("src/shop/catalog.ts", #"""
+        import { Platform } from 'react-native';
+        const PREFIX = 'com.acme.trails';
+        export const PLANS = {
+          HIKER: { ios: `${PREFIX}.hiker_monthly`, android: 'hiker_android', tier: 1 },
+          GUIDE: { ios: `${PREFIX}.guide_monthly`, android: 'guide_android', tier: 2 },
+        } as const;
+        export function planSkus(): string[] {
+          const os = Platform.OS;
+          if (os !== 'ios' && os !== 'android') return [];
+          return Object.values(PLANS).map(
+            (plan) => plan[os as 'ios' | 'android'],
+          );
+        }
+        export function guideSkus(): string[] {
+          return Object.values(PLANS).map((plan: Plan) => {
+            return plan.ios;
+          });
+        }
+        """#), ("src/shop/useShop.ts", #"""
+        import { fetchProducts } from 'expo-iap';
+        import { planSkus, guideSkus } from './catalog';
+        export function useShop() {
+          const load = async () => {
+            await fetchProducts({ skus: planSkus(), type: 'subs' });
+            await fetchProducts({ skus: guideSkus(), type: 'subs' });
+          };
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["src/shop/catalog.ts:4 com.acme.trails.hiker_monthly", "src/shop/catalog.ts:5 com.acme.trails.guide_monthly"])
+        #expect(unresolvedNotes(files) == [])
+    }
+
     /// A `return` in a branch that always runs ends the body: what follows it is not returned.
     @Test func aReturnUnderAKnownTruthEndsTheBody() {
         let files = [("lib/iap.dart", #"""
