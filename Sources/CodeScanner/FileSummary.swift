@@ -192,10 +192,16 @@ extension SourceScanner {
         var unreadLibraries: Set<String> = []
         /// The blocks of `if`/`else` statements, with their conditions (``Branches.swift``).
         var branches: [Branch] = []
+        /// JavaScript: purchase libraries the file re-exports (`export * from 'react-native-iap'`),
+        /// so that importing the file imports them (``Barrels.swift``).
+        var reexports: Set<String> = []
+        /// JavaScript: the app's own modules the file imports, as written (`./iap`, `@/iap`).
+        var localImports: Set<String> = []
     }
 
     static func summarize(
-        bytes: [UInt8], file: String, language: Language, wrappers: [String: [WrapperFunction]] = [:], storingTypes: Set<String> = []
+        bytes: [UInt8], file: String, language: Language, wrappers: [String: [WrapperFunction]] = [:], storingTypes: Set<String> = [],
+        moduleAliases: [String: String] = [:]
     ) -> FileSummary {
         bytes.withUnsafeBufferPointer { buffer in
             var lexer = Lexer(bytes: buffer, language: language)
@@ -204,6 +210,7 @@ extension SourceScanner {
             summarizer.summary.source = bytes
             summarizer.wrappers = wrappers
             summarizer.storingTypes = storingTypes
+            summarizer.moduleAliases = moduleAliases
             summarizer.summary.imports = lexer.imports
             if lexer.stringNestingLimited {
                 summarizer.summary.limitsReached.insert(
@@ -261,6 +268,9 @@ extension SourceScanner {
         var pendingFunction: (header: FunctionHeader, bodyAfter: Int)?
         /// JavaScript: local names of a purchase library's functions imported under another name.
         var importAliases: [String: String] = [:]
+        /// JavaScript: the app's modules that re-export a purchase library, as this file names
+        /// them, and the library (``Barrels.swift``).
+        var moduleAliases: [String: String] = [:]
         /// The `if` block closed last, and the conditions an `else` after it runs under.
         var lastIf: (close: Int, otherwise: [BranchCondition])?
         /// A computed property whose body opens at `open`.

@@ -78,10 +78,28 @@ extension SourceScanner.Summarizer {
         guard k < tokens.count, tokens[k].kind == .string, var module = stringValue(tokens[k]) else { return }
         // Ionic Native's Angular flavour: `@awesome-cordova-plugins/in-app-purchase-2/ngx`.
         if module.hasSuffix("/ngx") { module.removeLast(4) }
+        if let library = moduleAliases[module] { module = library }
         if SourceScanner.javaScriptPurchaseModules.contains(module) {
             summary.imports.insert(module)
-            if isWord(index, "from") { recordImportAliases(before: index) }
+            if isWord(index, "from") {
+                recordImportAliases(before: index)
+                if reexports(before: index) { summary.reexports.insert(module) }
+            }
+        } else if SourceScanner.isLocalModule(module) {
+            summary.localImports.insert(module)
         }
+    }
+
+    /// Whether the `from` at `from` ends `export * from`, `export * as x from` or
+    /// `export { a, b as c } from`.
+    func reexports(before from: Int) -> Bool {
+        var k = from - 1
+        if isPunctuation(k, "}") {
+            while k > 0, from - k < 512, !isPunctuation(k, "{") { k -= 1 }
+            return isWord(k - 1, "export")
+        }
+        if isIdentifier(k), isWord(k - 1, "as") { k -= 2 }
+        return isOperator(k, "*") && isWord(k - 1, "export")
     }
 
     /// `import { getSubscriptions as iapGetSubscriptions } from 'react-native-iap'`: the local

@@ -23,6 +23,11 @@ extension SourceScanner {
         bundle: BundleFiles = BundleFiles(), propertyLists: [String: String] = [:], environment: [(path: String, bytes: [UInt8])] = []
     ) -> SourceScan {
         var summaries = sources.map { summarize(bytes: $0.bytes, file: $0.path, language: $0.language) }
+        // Files importing a barrel module import its library: read again knowing it.
+        let moduleAliases = barrelAliases(summaries)
+        for (index, aliases) in moduleAliases {
+            summaries[index] = summarize(bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, moduleAliases: aliases)
+        }
         var known: Set<String> = []
         for _ in 0..<maxWrapperDepth {
             var wrappers: [String: [WrapperFunction]] = [:]
@@ -53,7 +58,7 @@ extension SourceScanner {
                 && sources[index].bytes.containsIdentifier(in: names) {
                 summaries[index] = summarize(
                     bytes: sources[index].bytes, file: sources[index].path, language: sources[index].language, wrappers: wrappers,
-                    storingTypes: storingTypes)
+                    storingTypes: storingTypes, moduleAliases: moduleAliases[index] ?? [:])
             }
         }
         // Only when some script reads them: an `.env` of a native app is not code.

@@ -458,3 +458,43 @@ extension JavaScriptValueFlowTests {
         #expect(requestedIDs(files) == ["src/constants/iap.ts:1 com.acme.coins.premium"])
     }
 }
+
+extension JavaScriptValueFlowTests {
+    /// A module of the app that re-exports a purchase library is that library to its importers,
+    /// by a relative path or by an alias the bundler resolves; renamed imports through it too.
+    @Test func aBarrelModuleReexportsItsLibrary() {
+        let files = [
+            ("src/app/domain/iap/services/iapModule.tsx", #"""
+            export * from 'react-native-iap';
+            """#),
+            // A white-label brand's copy, put in place at build time: the alias may name either.
+            ("white_label/brands/acme/js/app/domain/iap/services/iapModule.tsx", #"""
+            export * from 'react-native-iap'
+            """#),
+            ("src/app/domain/iap/services/offers.ts", #"""
+            import { Platform } from 'react-native';
+            import { getSubscriptions as loadSubscriptions } from '/app/domain/iap/services/iapModule';
+            const IOS_OFFERS = ['com.acme.cloud.standard_monthly', 'com.acme.cloud.premium_monthly'];
+            const ANDROID_OFFERS = ['standard_android'];
+            export const SKUS = Platform.OS === 'ios' ? IOS_OFFERS : ANDROID_OFFERS;
+            export async function offers() {
+              return loadSubscriptions({ skus: SKUS });
+            }
+            """#),
+            ("src/screens/tips.ts", #"""
+            import { getProducts } from '../app/domain/iap/services/iapModule';
+            export const load = () => getProducts({ skus: ['com.acme.cloud.tip'] });
+            """#),
+            ("src/screens/other.ts", #"""
+            import { getProducts } from './localHelpers';
+            export const notALibrary = () => getProducts({ skus: ['not.a.request'] });
+            """#),
+        ]
+        #expect(requestedIDs(files) == [
+            "src/app/domain/iap/services/offers.ts:3 com.acme.cloud.standard_monthly",
+            "src/app/domain/iap/services/offers.ts:3 com.acme.cloud.premium_monthly",
+            "src/screens/tips.ts:2 com.acme.cloud.tip",
+        ])
+    }
+}
+
