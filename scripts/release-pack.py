@@ -5,6 +5,8 @@
     release-pack.py bundle BUNDLE_DIR VERSION                info.json from the variant folders, then BUNDLE_DIR.zip
     release-pack.py sums OUT FILE...                         SHA-256 lines, as `shasum -a 256` writes them
     release-pack.py formula FORMULA VERSION SOURCE.tar.gz    the formula's url and sha256 for VERSION
+    release-pack.py bottle FORMULA ROOT_URL [JSON...]        the formula's `bottle do` block from the
+                                                             `brew bottle --json` files (none: no block)
     release-pack.py plugin TEMPLATE_DIR OUT_DIR VERSION BUNDLE.zip
                                                              the published plugin package: the template
                                                              with the bundle's release URL and checksum
@@ -99,6 +101,33 @@ def formula(path, version, source):
         handle.write(text)
 
 
+def bottle(path, root_url, json_files):
+    """One `sha256 cellar: ..., TAG: "..."` line per bottle, checked against the bottle file beside
+    its JSON (the release serves NAME-VERSION.TAG.bottle.tar.gz, the JSON's `filename`)."""
+    lines = []
+    for json_file in json_files:
+        with open(json_file, encoding="utf-8") as handle:
+            for entry in json.load(handle).values():
+                for tag, item in sorted(entry["bottle"]["tags"].items()):
+                    local = os.path.join(os.path.dirname(json_file), item["filename"])
+                    if os.path.exists(local) and sha256(local) != item["sha256"]:
+                        sys.exit(f"release-pack: {local} does not have the SHA-256 {json_file} gives")
+                    cellar = str(item.get("cellar") or entry["bottle"]["cellar"]).lstrip(":")
+                    cellar = f":{cellar}" if cellar in ("any", "any_skip_relocation") else f'"{cellar}"'
+                    lines.append((tag, f'    sha256 cellar: {cellar}, {tag}: "{item["sha256"]}"\n'))
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    # Replaces the block, or adds it after `head`, where `brew style` expects it.
+    text = re.sub(r"^\n  bottle do\n(?:    .*\n)*  end\n", "", text, flags=re.M)
+    if lines:
+        block = f'\n  bottle do\n    root_url "{root_url}"\n' + "".join(line for _, line in sorted(lines)) + "  end\n"
+        text, count = re.subn(r"^(  head .*\n)", lambda match: match.group(1) + block, text, count=1, flags=re.M)
+        if count != 1:
+            sys.exit(f"release-pack: {path} has no `head` line to put the bottles after")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def plugin(template, out, version, bundle_zip):
     if os.path.exists(out):
         shutil.rmtree(out)
@@ -128,6 +157,8 @@ def main(argv):
         sums(rest[0], rest[1:])
     elif command == "formula" and len(rest) == 3:
         formula(*rest)
+    elif command == "bottle" and len(rest) >= 2:
+        bottle(rest[0], rest[1], rest[2:])
     elif command == "plugin" and len(rest) == 4:
         plugin(*rest)
     else:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds iapdoctor's release artifacts into dist/ (or --out DIR):
 #   iapdoctor-V-linux-ARCH.tar.gz       the Linux binary (Swift runtime linked in; needs the
-#                                       system's libxml2 and zlib) and the man page
+#                                       system's zlib and libxml2, as libxml2.so.2 or .so.16:
+#                                       bin/iapdoctor is a launcher that finds either), the man page
 #   iapdoctor-V-macos.tar.gz            on macOS: a universal (arm64 + x86_64) binary and the man page
 #   iapdoctor.artifactbundle.zip        SwiftPM's artifact bundle (SE-0305) of the binaries built
 #                                       here, for `.binaryTarget`; its checksum is SwiftPM's
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
         --tag) tag=$2; shift 2 ;;
         --plugin) plugin=yes; shift ;;
         --merge) shift; while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do merge+=("$1"); shift; done ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) echo "release: unknown argument \`$1\` (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -80,9 +81,20 @@ for other in ${merge[@]+"${merge[@]}"}; do
     done
 done
 
-# The binary's tarball: the binary and the man page, deterministic (fixed owner and times).
-python3 scripts/release-pack.py tarball "$out/$variant.tar.gz" "$variant" \
-    "bin/iapdoctor=$bundle/$variant/bin/iapdoctor" "share/man/man1/iapdoctor.1=docs/man/iapdoctor.1"
+# The binary's tarball, deterministic (fixed owner and times): the binary and the man page. On
+# Linux, bin/iapdoctor is the launcher (scripts/linux/iapdoctor) that finds libxml2 under either
+# soname, the binary is libexec/iapdoctor/iapdoctor, and libexec/iapdoctor/libxml2-16/ holds the
+# libxml2.so.2 that loads libxml2.so.16 (scripts/linux/libxml2-shim.sh).
+if [ "$(uname -s)" = Linux ]; then
+    bash scripts/linux/libxml2-shim.sh "$bundle/$variant/bin/iapdoctor" "$out/.libxml2.so.2"
+    python3 scripts/release-pack.py tarball "$out/$variant.tar.gz" "$variant" \
+        "bin/iapdoctor=scripts/linux/iapdoctor" "libexec/iapdoctor/iapdoctor=$bundle/$variant/bin/iapdoctor" \
+        "libexec/iapdoctor/libxml2-16/libxml2.so.2=$out/.libxml2.so.2" "share/man/man1/iapdoctor.1=docs/man/iapdoctor.1"
+    rm -f "$out/.libxml2.so.2"
+else
+    python3 scripts/release-pack.py tarball "$out/$variant.tar.gz" "$variant" \
+        "bin/iapdoctor=$bundle/$variant/bin/iapdoctor" "share/man/man1/iapdoctor.1=docs/man/iapdoctor.1"
+fi
 # The bundle: info.json from the variant folders it holds, zipped deterministically.
 python3 scripts/release-pack.py bundle "$bundle" "$version"
 # The source, as the formula builds it.
