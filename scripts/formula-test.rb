@@ -5,7 +5,7 @@
 #
 #   ruby scripts/formula-test.rb BIN_DIR [VERSION]     # BIN_DIR holds `iapdoctor`
 #
-# A stand-in for the part of Homebrew's Formula class the formula uses: the class-level DSL is
+# Plain Ruby 2.6 (macOS's). A stand-in for the part of Homebrew's Formula class the formula uses: the class-level DSL is
 # recorded and ignored; `shell_output`, `assert_match`, `testpath`, `bin` and `version` behave as
 # Homebrew's do (shell_output checks the command's exit status). Exit 0 when the test passes.
 require "pathname"
@@ -15,14 +15,21 @@ class Formula
   class << self
     attr_reader :test_block
 
-    def test(&block) = @test_block = block
-    def bottle(&) = nil
-    def method_missing(*) = nil
-    def respond_to_missing?(*) = true
+    def test(&block)
+      @test_block = block
+    end
+
+    def method_missing(*); end
+
+    def respond_to_missing?(*)
+      true
+    end
   end
 
   Version = Struct.new(:to_s) do
-    def head? = to_s.start_with?("HEAD")
+    def head?
+      to_s.start_with?("HEAD")
+    end
   end
 
   attr_reader :bin, :testpath, :version

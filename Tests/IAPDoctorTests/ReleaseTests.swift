@@ -116,4 +116,25 @@ struct ReleaseTests {
         let checked = try runProgram(["ruby", "-c", repositoryFile("Formula/iapdoctor.rb")])
         #expect(checked.status == 0 && checked.output.contains("Syntax OK"), "\(checked.output)")
     }
+
+    /// The formula's `test do` block, run outside Homebrew (`scripts/formula-test.rb`) against the
+    /// built binary: `check` on a `.storekit` with a duplicate product ID exits 1 and names the rule.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ruby") || toolsRequired, "no ruby (IAPDOCTOR_REQUIRE_TOOLS=1 runs this test)"))
+    func theFormulasTestFindsARealFault() throws {
+        let binDirectory = iapdoctorExecutable().deletingLastPathComponent().path
+        let tested = try runProgram(["ruby", repositoryFile("scripts/formula-test.rb"), binDirectory])
+        #expect(tested.status == 0 && tested.output.contains("formula test: passed"), "\(tested.output)")
+    }
+
+    #if os(Linux)
+    /// What a user of a Linux release gets (`scripts/test-release-install.sh`, offline): the Action,
+    /// run by `scripts/run-workflow.py --action` against a local release folder of the built binary,
+    /// downloads and checks the tarball and runs a clean and a broken example; a tarball that differs
+    /// from SHA256SUMS is refused; without a release it builds from source; and the tarball's
+    /// launcher runs the binary where only libxml2.so.16 is installed.
+    @Test func theActionInstallsTheCheckedReleaseBinary() throws {
+        let checked = try runProgram(["bash", repositoryFile("scripts/test-release-install.sh"), iapdoctorExecutable().path])
+        #expect(checked.status == 0 && checked.output.contains("all 4 checks passed"), "\(checked.output)")
+    }
+    #endif
 }
