@@ -115,11 +115,11 @@ class Expression:
         if token in ("true", "false", "null"):
             return {"true": True, "false": False, "null": None}[token]
         if self.peek() == "(":
-            self.take("(")
-            self.take(")")
             functions = {"success": not self.failed, "failure": self.failed, "always": True, "cancelled": False}
             if token not in functions:
                 raise ValueError(f"`{token}()` is not evaluated here (in `{self.text}`)")
+            self.take("(")
+            self.take(")")
             return functions[token]
         value = self.contexts.get(token)
         while self.peek() in (".", "["):
