@@ -23,8 +23,11 @@ trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
 for version in $versions; do printf '%s { };\n' "$version"; done > versions.map
 : > empty.c
+# Any C compiler driver links it: cc where installed, else the Swift toolchain's clang.
+compiler=${CC:-$(command -v cc || command -v clang || true)}
+if [ -z "$compiler" ]; then echo "libxml2-shim: no C compiler (cc or clang) to link the shim" >&2; exit 2; fi
 # A stand-in libxml2.so.16 to link against, so the shim records it as needed (DT_NEEDED).
-cc -shared -nostdlib -o libxml2.so.16 empty.c -Wl,-soname,libxml2.so.16
-cc -shared -nostdlib -o "$out" empty.c -Wl,-soname,libxml2.so.2 -Wl,--version-script=versions.map \
+"$compiler" -shared -nostdlib -o libxml2.so.16 empty.c -Wl,-soname,libxml2.so.16
+"$compiler" -shared -nostdlib -o "$out" empty.c -Wl,-soname,libxml2.so.2 -Wl,--version-script=versions.map \
     -Wl,--no-as-needed -L. -l:libxml2.so.16
 strip --strip-unneeded "$out"
