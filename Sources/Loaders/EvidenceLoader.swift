@@ -114,11 +114,26 @@ public enum EvidenceLoader {
         }
 
         // .entitlements: which keys it has.
-        if let named = project.app.entitlements,
-            let plist = attempt(named, { (p) throws(InputProblem) in try PropertyList.load(path: p, what: "entitlements file") })
-        {
-            project.evidence.entitlementsFile = path(named)
-            project.evidence.entitlementKeys = plist.keys.map { Fact($0.key, at: $0.keyLocation, source: .entitlements) }
+        // One that is not a property list is `entitlements-unreadable`'s warning, not an input
+        // error: In-App Purchase needs no entitlement, so nothing else waits for it.
+        if let named = project.app.entitlements {
+            do throws(InputProblem) {
+                let plist = try PropertyList.load(path: path(named), what: "entitlements file")
+                project.parsedFiles.note(path(named))
+                project.evidence.entitlementsFile = path(named)
+                project.evidence.entitlementKeys = plist.keys.map { Fact($0.key, at: $0.keyLocation, source: .entitlements) }
+            } catch where error.finding.rule == RuleID.inputMalformed.rawValue {
+                project.parsedFiles.note(error.readFiles)
+                project.evidence.entitlementsProblem = (error.finding, named)
+            } catch {
+                // A file that cannot be read at all (missing, outside the project) stays an input error.
+                project.parsedFiles.note(error.readFiles)
+                var finding = error.finding
+                let note = "the file is named at \(named.location)"
+                finding.notes.append(note)
+                finding.related.append(RelatedSpan(named.location, label: "named here", note: note))
+                problems.append(finding)
+            }
         }
 
         // The provisioning profile: its facts replace the descriptor's.

@@ -319,6 +319,9 @@ public struct Evidence: Sendable {
     /// Keys of the .entitlements file.
     public var entitlementKeys: [Fact<String>] = []
     public var entitlementsFile: String?
+    /// Why the .entitlements file could not be read (empty, not a property list, missing), and
+    /// where it is named. In-App Purchase needs no entitlement: the check goes on without it.
+    public var entitlementsProblem: (finding: Finding, named: Fact<String>)?
     public var profile: ProvisioningProfile?
     public var scheme: XcodeScheme?
     /// The StoreKit configuration Xcode serves (the scheme's, else `app.storekit_configuration`).

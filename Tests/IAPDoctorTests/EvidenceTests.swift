@@ -107,6 +107,16 @@ struct EvidenceTests {
         #expect(storeHelper.groups.first?.name?.value == "VIP")
     }
 
+    /// An empty `.entitlements` file is a warning, and the checklist still runs: In-App Purchase
+    /// needs no entitlement, so nothing else waits for the file. Signing may fail on it: at risk.
+    @Test func anUnreadableEntitlementsFileDoesNotStopTheCheck() {
+        let diagnosis = diagnose(snippet: "app:\n  entitlements: ../runmonster-xcode/variants/Empty.entitlements\n")
+        let warning = diagnosis.findings.first { $0.rule == "entitlements-unreadable" }
+        #expect(warning?.severity == .warning)
+        #expect(!diagnosis.findings.contains { $0.rule == "input-malformed" })
+        #expect(!diagnosis.products.isEmpty && diagnosis.products.allSatisfy { $0.verdict == .atRisk }, "\(diagnosis.products.map { ($0.productID, $0.verdict) })")
+    }
+
     @Test func brokenStoreKitJSONIsPositioned() throws {
         let path = try temporary("{\n  \"products\" : [\n    { \"productID\" : \"a\" \n  ]\n}\n", named: "Broken.storekit")
         let error = try #require(throws: InputProblem.self) { try StoreKitConfiguration.load(path: path) }

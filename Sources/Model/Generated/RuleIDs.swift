@@ -112,6 +112,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case runningBundleIdMismatch = "running-bundle-id-mismatch"
     case bundleIdPerConfiguration = "bundle-id-per-configuration"
     case wrongIapEntitlement = "wrong-iap-entitlement"
+    case entitlementsUnreadable = "entitlements-unreadable"
     case iapCapabilityOffInProject = "iap-capability-off-in-project"
     case storekitDescriptorMismatch = "storekit-descriptor-mismatch"
     case storekitConfigurationActive = "storekit-configuration-active"

@@ -2315,6 +2315,23 @@ enum BuiltinRulesYAML {
         app:
           entitlements: null
 
+- id: entitlements-unreadable
+  checklist: code-signing
+  severity: warning
+  since: 0.1.0
+  title: the entitlements file cannot be read as a property list
+  rationale: "Xcode reads the file `CODE_SIGN_ENTITLEMENTS` names as a property list when it signs the app; an empty file, a file that is not a property list, or a missing one is a signing problem of its own. In-App Purchase needs no entitlement, so the rest of the check goes on without the file."
+  help: write the entitlements as a property list, or clear `CODE_SIGN_ENTITLEMENTS` if the app needs none
+  examples:
+    triggering:
+      - |
+        app:
+          entitlements: ../runmonster-xcode/variants/Empty.entitlements
+    passing:
+      - |
+        app:
+          entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
+
 - id: iap-capability-off-in-project
   checklist: app-id-iap-enabled
   severity: error
@@ -3114,7 +3131,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 143 16 1 3106 118
+L 144 16 1 3123 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -9645,638 +9662,632 @@ S 1 2309 9 2311 29 26
 app:
   entitlements: null
 
-M 8 2313 3 2330 55
+M 8 2313 3 2328 79
 S 0 2313 3 2313 5 2
 id
-S 0 2313 7 2313 36 29
-iap-capability-off-in-project
+S 0 2313 7 2313 30 23
+entitlements-unreadable
 S 0 2314 3 2314 12 9
 checklist
-S 0 2314 14 2314 32 18
-app-id-iap-enabled
+S 0 2314 14 2314 26 12
+code-signing
 S 0 2315 3 2315 11 8
 severity
-S 0 2315 13 2315 18 5
-error
+S 0 2315 13 2315 20 7
+warning
 S 0 2316 3 2316 8 5
 since
 S 0 2316 10 2316 15 5
 0.1.0
 S 0 2317 3 2317 8 5
 title
-S 0 2317 10 2317 71 61
-the Xcode project switches the In-App Purchase capability off
+S 0 2317 10 2317 65 55
+the entitlements file cannot be read as a property list
 S 0 2318 3 2318 12 9
 rationale
-S 0 2318 14 2318 257 247
-Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
+S 1 2318 14 2318 299 283
+Xcode reads the file `CODE_SIGN_ENTITLEMENTS` names as a property list when it signs the app; an empty file, a file that is not a property list, or a missing one is a signing problem of its own. In-App Purchase needs no entitlement, so the rest of the check goes on without the file.
 S 0 2319 3 2319 7 4
 help
-S 0 2319 9 2319 58 49
-turn on In-App Purchase in Signing & Capabilities
+S 0 2319 9 2319 107 98
+write the entitlements as a property list, or clear `CODE_SIGN_ENTITLEMENTS` if the app needs none
 S 0 2320 3 2320 11 8
 examples
-M 2 2321 5 2330 55
+M 2 2321 5 2328 79
 S 0 2321 5 2321 15 10
 triggering
-L 1 2322 7 2325 55
-S 1 2322 9 2325 55 118
+L 1 2322 7 2324 72
+S 1 2322 9 2324 72 69
+app:
+  entitlements: ../runmonster-xcode/variants/Empty.entitlements
+
+S 0 2325 5 2325 12 7
+passing
+L 1 2326 7 2328 79
+S 1 2326 9 2328 79 76
+app:
+  entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
+
+M 8 2330 3 2347 55
+S 0 2330 3 2330 5 2
+id
+S 0 2330 7 2330 36 29
+iap-capability-off-in-project
+S 0 2331 3 2331 12 9
+checklist
+S 0 2331 14 2331 32 18
+app-id-iap-enabled
+S 0 2332 3 2332 11 8
+severity
+S 0 2332 13 2332 18 5
+error
+S 0 2333 3 2333 8 5
+since
+S 0 2333 10 2333 15 5
+0.1.0
+S 0 2334 3 2334 8 5
+title
+S 0 2334 10 2334 71 61
+the Xcode project switches the In-App Purchase capability off
+S 0 2335 3 2335 12 9
+rationale
+S 0 2335 14 2335 257 247
+Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
+S 0 2336 3 2336 7 4
+help
+S 0 2336 9 2336 58 49
+turn on In-App Purchase in Signing & Capabilities
+S 0 2337 3 2337 11 8
+examples
+M 2 2338 5 2347 55
+S 0 2338 5 2338 15 10
+triggering
+L 1 2339 7 2342 55
+S 1 2339 9 2342 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2326 5 2326 12 7
+S 0 2343 5 2343 12 7
 passing
-L 1 2327 7 2330 55
-S 1 2327 9 2330 55 106
+L 1 2344 7 2347 55
+S 1 2344 9 2347 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2332 3 2348 67
-S 0 2332 3 2332 5 2
+M 9 2349 3 2365 67
+S 0 2349 3 2349 5 2
 id
-S 0 2332 7 2332 35 28
+S 0 2349 7 2349 35 28
 storekit-descriptor-mismatch
-S 0 2333 3 2333 12 9
+S 0 2350 3 2350 12 9
 checklist
-S 0 2333 14 2333 36 22
+S 0 2350 14 2350 36 22
 storekit-configuration
-S 0 2334 3 2334 11 8
+S 0 2351 3 2351 11 8
 severity
-S 0 2334 13 2334 17 4
+S 0 2351 13 2351 17 4
 note
-S 0 2335 3 2335 15 12
+S 0 2352 3 2352 15 12
 context_only
-S 0 2335 17 2335 21 4
+S 0 2352 17 2352 21 4
 true
-S 0 2336 3 2336 8 5
-since
-S 0 2336 10 2336 15 5
-0.1.0
-S 0 2337 3 2337 8 5
-title
-S 0 2337 10 2337 87 77
-the StoreKit configuration file and App Store Connect list different products
-S 0 2338 3 2338 12 9
-rationale
-S 0 2338 14 2338 222 208
-A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2339 3 2339 7 4
-help
-S 0 2339 9 2339 53 44
-keep the file in sync with App Store Connect
-S 0 2340 3 2340 11 8
-examples
-M 2 2341 5 2348 67
-S 0 2341 5 2341 15 10
-triggering
-L 1 2342 7 2344 83
-S 1 2342 9 2344 83 80
-app:
-  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
-
-S 0 2345 5 2345 12 7
-passing
-L 1 2346 7 2348 67
-S 1 2346 9 2348 67 64
-app:
-  storekit_configuration: ../catalog/PocketGarden.storekit
-
-M 10 2350 3 2367 110
-S 0 2350 3 2350 5 2
-id
-S 0 2350 7 2350 36 29
-storekit-configuration-active
-S 0 2351 3 2351 12 9
-checklist
-S 0 2351 14 2351 36 22
-storekit-configuration
-S 0 2352 3 2352 11 8
-severity
-S 0 2352 13 2352 20 7
-warning
 S 0 2353 3 2353 8 5
 since
 S 0 2353 10 2353 15 5
 0.1.0
 S 0 2354 3 2354 8 5
 title
-S 0 2354 10 2354 71 61
-the scheme serves products from a StoreKit configuration file
+S 0 2354 10 2354 87 77
+the StoreKit configuration file and App Store Connect list different products
 S 0 2355 3 2355 12 9
 rationale
-S 0 2355 14 2355 271 257
-With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 2355 14 2355 222 208
+A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
 S 0 2356 3 2356 7 4
 help
-S 1 2356 9 2356 120 109
-set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2357 3 2357 15 12
-environments
-L 1 2357 17 2357 26
-S 0 2357 18 2357 25 7
-sandbox
-S 0 2358 3 2358 17 14
-not_applicable
-S 1 2358 19 2358 197 176
-only a run from Xcode uses the scheme's StoreKit configuration: in the xcode environment the file is what you test, and TestFlight, App Review and App Store builds never use it
-S 0 2359 3 2359 11 8
+S 0 2356 9 2356 53 44
+keep the file in sync with App Store Connect
+S 0 2357 3 2357 11 8
 examples
-M 2 2360 5 2367 110
-S 0 2360 5 2360 15 10
+M 2 2358 5 2365 67
+S 0 2358 5 2358 15 10
 triggering
-L 1 2361 7 2363 102
-S 1 2361 9 2363 102 99
+L 1 2359 7 2361 83
+S 1 2359 9 2361 83 80
+app:
+  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
+
+S 0 2362 5 2362 12 7
+passing
+L 1 2363 7 2365 67
+S 1 2363 9 2365 67 64
+app:
+  storekit_configuration: ../catalog/PocketGarden.storekit
+
+M 10 2367 3 2384 110
+S 0 2367 3 2367 5 2
+id
+S 0 2367 7 2367 36 29
+storekit-configuration-active
+S 0 2368 3 2368 12 9
+checklist
+S 0 2368 14 2368 36 22
+storekit-configuration
+S 0 2369 3 2369 11 8
+severity
+S 0 2369 13 2369 20 7
+warning
+S 0 2370 3 2370 8 5
+since
+S 0 2370 10 2370 15 5
+0.1.0
+S 0 2371 3 2371 8 5
+title
+S 0 2371 10 2371 71 61
+the scheme serves products from a StoreKit configuration file
+S 0 2372 3 2372 12 9
+rationale
+S 0 2372 14 2372 271 257
+With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 2373 3 2373 7 4
+help
+S 1 2373 9 2373 120 109
+set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
+S 0 2374 3 2374 15 12
+environments
+L 1 2374 17 2374 26
+S 0 2374 18 2374 25 7
+sandbox
+S 0 2375 3 2375 17 14
+not_applicable
+S 1 2375 19 2375 197 176
+only a run from Xcode uses the scheme's StoreKit configuration: in the xcode environment the file is what you test, and TestFlight, App Review and App Store builds never use it
+S 0 2376 3 2376 11 8
+examples
+M 2 2377 5 2384 110
+S 0 2377 5 2377 15 10
+triggering
+L 1 2378 7 2380 102
+S 1 2378 9 2380 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2364 5 2364 12 7
+S 0 2381 5 2381 12 7
 passing
-L 1 2365 7 2367 110
-S 1 2365 9 2367 110 107
+L 1 2382 7 2384 110
+S 1 2382 9 2384 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2374 3 2392 122
-S 0 2374 3 2374 5 2
+M 13 2391 3 2409 122
+S 0 2391 3 2391 5 2
 id
-S 0 2374 7 2374 34 27
+S 0 2391 7 2391 34 27
 storekit-product-id-charset
-S 0 2375 3 2375 12 9
+S 0 2392 3 2392 12 9
 checklist
-S 0 2375 14 2375 36 22
+S 0 2392 14 2392 36 22
 storekit-configuration
-S 0 2376 3 2376 8 5
+S 0 2393 3 2393 8 5
 input
-S 0 2376 10 2376 18 8
+S 0 2393 10 2393 18 8
 storekit
-S 0 2377 3 2377 11 8
+S 0 2394 3 2394 11 8
 severity
-S 0 2377 13 2377 17 4
+S 0 2394 13 2394 17 4
 note
-S 0 2378 3 2378 8 5
+S 0 2395 3 2395 8 5
 since
-S 0 2378 10 2378 15 5
+S 0 2395 10 2395 15 5
 0.1.0
-S 0 2379 3 2379 14 11
+S 0 2396 3 2396 14 11
 store_limit
-S 0 2379 16 2379 20 4
+S 0 2396 16 2396 20 4
 true
-S 0 2380 3 2380 8 5
+S 0 2397 3 2397 8 5
 title
-S 0 2380 10 2380 100 90
+S 0 2397 10 2397 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2381 3 2381 12 9
+S 0 2398 3 2398 12 9
 rationale
-S 0 2381 14 2381 325 311
+S 0 2398 14 2398 325 311
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file checked on its own as a catalog of the store's products should hold IDs the store can have. The file the app's Run uses is not judged (the requested IDs are, by the request rules).
-S 0 2382 3 2382 7 4
+S 0 2399 3 2399 7 4
 help
-S 0 2382 9 2382 51 42
+S 0 2399 9 2399 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2383 3 2383 8 5
+S 0 2400 3 2400 8 5
 check
-M 2 2383 10 2383 45
-S 0 2383 12 2383 16 4
+M 2 2400 10 2400 45
+S 0 2400 12 2400 16 4
 each
-S 0 2383 18 2383 25 7
+S 0 2400 18 2400 25 7
 product
-S 0 2383 27 2383 32 5
+S 0 2400 27 2400 32 5
 field
-S 0 2383 34 2383 43 9
+S 0 2400 34 2400 43 9
 productID
-S 0 2384 3 2384 10 7
+S 0 2401 3 2401 10 7
 options
-M 1 2384 12 2384 42
-S 0 2384 14 2384 21 7
+M 1 2401 12 2401 42
+S 0 2401 14 2401 21 7
 pattern
-S 1 2384 23 2384 40 15
+S 1 2401 23 2401 40 15
 [A-Za-z0-9._-]+
-S 0 2385 3 2385 10 7
+S 0 2402 3 2402 10 7
 message
-S 1 2385 12 2385 91 77
+S 1 2402 12 2402 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2386 3 2386 11 8
+S 0 2403 3 2403 11 8
 examples
-M 2 2387 5 2392 122
-S 0 2387 5 2387 15 10
+M 2 2404 5 2409 122
+S 0 2404 5 2404 15 10
 triggering
-L 1 2388 7 2389 123
-S 1 2388 9 2389 123 115
+L 1 2405 7 2406 123
+S 1 2405 9 2406 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2390 5 2390 12 7
+S 0 2407 5 2407 12 7
 passing
-L 1 2391 7 2392 122
-S 1 2391 9 2392 122 114
+L 1 2408 7 2409 122
+S 1 2408 9 2409 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2394 3 2412 67
-S 0 2394 3 2394 5 2
+M 13 2411 3 2429 67
+S 0 2411 3 2411 5 2
 id
-S 0 2394 7 2394 33 26
+S 0 2411 7 2411 33 26
 storekit-product-id-length
-S 0 2395 3 2395 12 9
+S 0 2412 3 2412 12 9
 checklist
-S 0 2395 14 2395 36 22
+S 0 2412 14 2412 36 22
 storekit-configuration
-S 0 2396 3 2396 8 5
+S 0 2413 3 2413 8 5
 input
-S 0 2396 10 2396 18 8
+S 0 2413 10 2413 18 8
 storekit
-S 0 2397 3 2397 11 8
+S 0 2414 3 2414 11 8
 severity
-S 0 2397 13 2397 17 4
+S 0 2414 13 2414 17 4
 note
-S 0 2398 3 2398 8 5
+S 0 2415 3 2415 8 5
 since
-S 0 2398 10 2398 15 5
+S 0 2415 10 2415 15 5
 0.1.0
-S 0 2399 3 2399 14 11
+S 0 2416 3 2416 14 11
 store_limit
-S 0 2399 16 2399 20 4
+S 0 2416 16 2416 20 4
 true
-S 0 2400 3 2400 8 5
+S 0 2417 3 2417 8 5
 title
-S 0 2400 10 2400 64 54
+S 0 2417 10 2417 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2401 3 2401 12 9
+S 0 2418 3 2418 12 9
 rationale
-S 0 2401 14 2401 102 88
+S 0 2418 14 2418 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2402 3 2402 7 4
+S 0 2419 3 2419 7 4
 help
-S 0 2402 9 2402 67 58
+S 0 2419 9 2419 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2403 3 2403 8 5
+S 0 2420 3 2420 8 5
 check
-M 2 2403 10 2403 45
-S 0 2403 12 2403 16 4
+M 2 2420 10 2420 45
+S 0 2420 12 2420 16 4
 each
-S 0 2403 18 2403 25 7
+S 0 2420 18 2420 25 7
 product
-S 0 2403 27 2403 32 5
+S 0 2420 27 2420 32 5
 field
-S 0 2403 34 2403 43 9
+S 0 2420 34 2420 43 9
 productID
-S 0 2404 3 2404 10 7
+S 0 2421 3 2421 10 7
 options
-M 1 2404 12 2404 31
-S 0 2404 14 2404 24 10
+M 1 2421 12 2421 31
+S 0 2421 14 2421 24 10
 max_length
-S 0 2404 26 2404 29 3
+S 0 2421 26 2421 29 3
 100
-S 0 2405 3 2405 10 7
+S 0 2422 3 2422 10 7
 message
-S 1 2405 12 2405 87 73
+S 1 2422 12 2422 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2406 3 2406 11 8
+S 0 2423 3 2423 11 8
 examples
-M 2 2407 5 2412 67
-S 0 2407 5 2407 15 10
+M 2 2424 5 2429 67
+S 0 2424 5 2424 15 10
 triggering
-L 1 2408 7 2409 135
-S 1 2408 9 2409 135 127
+L 1 2425 7 2426 135
+S 1 2425 9 2426 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2410 5 2410 12 7
+S 0 2427 5 2427 12 7
 passing
-L 1 2411 7 2412 67
-S 1 2411 9 2412 67 59
+L 1 2428 7 2429 67
+S 1 2428 9 2429 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2414 3 2432 100
-S 0 2414 3 2414 5 2
+M 13 2431 3 2449 100
+S 0 2431 3 2431 5 2
 id
-S 0 2414 7 2414 37 30
+S 0 2431 7 2431 37 30
 storekit-reference-name-length
-S 0 2415 3 2415 12 9
+S 0 2432 3 2432 12 9
 checklist
-S 0 2415 14 2415 36 22
+S 0 2432 14 2432 36 22
 storekit-configuration
-S 0 2416 3 2416 8 5
+S 0 2433 3 2433 8 5
 input
-S 0 2416 10 2416 18 8
+S 0 2433 10 2433 18 8
 storekit
-S 0 2417 3 2417 11 8
+S 0 2434 3 2434 11 8
 severity
-S 0 2417 13 2417 17 4
+S 0 2434 13 2434 17 4
 note
-S 0 2418 3 2418 8 5
+S 0 2435 3 2435 8 5
 since
-S 0 2418 10 2418 15 5
+S 0 2435 10 2435 15 5
 0.1.0
-S 0 2419 3 2419 14 11
+S 0 2436 3 2436 14 11
 store_limit
-S 0 2419 16 2419 20 4
+S 0 2436 16 2436 20 4
 true
-S 0 2420 3 2420 8 5
+S 0 2437 3 2437 8 5
 title
-S 0 2420 10 2420 68 58
+S 0 2437 10 2437 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2421 3 2421 12 9
+S 0 2438 3 2438 12 9
 rationale
-S 0 2421 14 2421 105 91
+S 0 2438 14 2438 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2422 3 2422 7 4
+S 0 2439 3 2439 7 4
 help
-S 0 2422 9 2422 71 62
+S 0 2439 9 2439 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2423 3 2423 8 5
+S 0 2440 3 2440 8 5
 check
-M 2 2423 10 2423 49
-S 0 2423 12 2423 16 4
+M 2 2440 10 2440 49
+S 0 2440 12 2440 16 4
 each
-S 0 2423 18 2423 25 7
+S 0 2440 18 2440 25 7
 product
-S 0 2423 27 2423 32 5
+S 0 2440 27 2440 32 5
 field
-S 0 2423 34 2423 47 13
+S 0 2440 34 2440 47 13
 referenceName
-S 0 2424 3 2424 10 7
+S 0 2441 3 2441 10 7
 options
-M 1 2424 12 2424 30
-S 0 2424 14 2424 24 10
+M 1 2441 12 2441 30
+S 0 2441 14 2441 24 10
 max_length
-S 0 2424 26 2424 28 2
+S 0 2441 26 2441 28 2
 64
-S 0 2425 3 2425 10 7
+S 0 2442 3 2442 10 7
 message
-S 1 2425 12 2425 106 92
+S 1 2442 12 2442 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2426 3 2426 11 8
+S 0 2443 3 2443 11 8
 examples
-M 2 2427 5 2432 100
-S 0 2427 5 2427 15 10
+M 2 2444 5 2449 100
+S 0 2444 5 2444 15 10
 triggering
-L 1 2428 7 2429 159
-S 1 2428 9 2429 159 151
+L 1 2445 7 2446 159
+S 1 2445 9 2446 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2430 5 2430 12 7
+S 0 2447 5 2447 12 7
 passing
-L 1 2431 7 2432 100
-S 1 2431 9 2432 100 92
+L 1 2448 7 2449 100
+S 1 2448 9 2449 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2434 3 2452 143
-S 0 2434 3 2434 5 2
+M 13 2451 3 2469 143
+S 0 2451 3 2451 5 2
 id
-S 0 2434 7 2434 35 28
+S 0 2451 7 2451 35 28
 storekit-display-name-length
-S 0 2435 3 2435 12 9
+S 0 2452 3 2452 12 9
 checklist
-S 0 2435 14 2435 36 22
+S 0 2452 14 2452 36 22
 storekit-configuration
-S 0 2436 3 2436 8 5
+S 0 2453 3 2453 8 5
 input
-S 0 2436 10 2436 18 8
+S 0 2453 10 2453 18 8
 storekit
-S 0 2437 3 2437 11 8
+S 0 2454 3 2454 11 8
 severity
-S 0 2437 13 2437 17 4
+S 0 2454 13 2454 17 4
 note
-S 0 2438 3 2438 8 5
+S 0 2455 3 2455 8 5
 since
-S 0 2438 10 2438 15 5
+S 0 2455 10 2455 15 5
 0.1.0
-S 0 2439 3 2439 14 11
+S 0 2456 3 2456 14 11
 store_limit
-S 0 2439 16 2439 20 4
+S 0 2456 16 2456 20 4
 true
-S 0 2440 3 2440 8 5
+S 0 2457 3 2457 8 5
 title
-S 0 2440 10 2440 79 69
+S 0 2457 10 2457 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2441 3 2441 12 9
+S 0 2458 3 2458 12 9
 rationale
-S 0 2441 14 2441 100 86
+S 0 2458 14 2458 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2442 3 2442 7 4
+S 0 2459 3 2459 7 4
 help
-S 0 2442 9 2442 72 63
+S 0 2459 9 2459 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2443 3 2443 8 5
+S 0 2460 3 2460 8 5
 check
-M 2 2443 10 2443 61
-S 0 2443 12 2443 16 4
+M 2 2460 10 2460 61
+S 0 2460 12 2460 16 4
 each
-S 0 2443 18 2443 25 7
+S 0 2460 18 2460 25 7
 product
-S 0 2443 27 2443 32 5
+S 0 2460 27 2460 32 5
 field
-S 0 2443 34 2443 59 25
+S 0 2460 34 2460 59 25
 localizations.displayName
-S 0 2444 3 2444 10 7
+S 0 2461 3 2461 10 7
 options
-M 2 2444 12 2444 45
-S 0 2444 14 2444 24 10
+M 2 2461 12 2461 45
+S 0 2461 14 2461 24 10
 min_length
-S 0 2444 26 2444 27 1
+S 0 2461 26 2461 27 1
 2
-S 0 2444 29 2444 39 10
+S 0 2461 29 2461 39 10
 max_length
-S 0 2444 41 2444 43 2
+S 0 2461 41 2461 43 2
 30
-S 0 2445 3 2445 10 7
+S 0 2462 3 2462 10 7
 message
-S 1 2445 12 2445 131 117
+S 1 2462 12 2462 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2446 3 2446 11 8
+S 0 2463 3 2463 11 8
 examples
-M 2 2447 5 2452 143
-S 0 2447 5 2447 15 10
+M 2 2464 5 2469 143
+S 0 2464 5 2464 15 10
 triggering
-L 1 2448 7 2449 168
-S 1 2448 9 2449 168 160
+L 1 2465 7 2466 168
+S 1 2465 9 2466 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2450 5 2450 12 7
+S 0 2467 5 2467 12 7
 passing
-L 1 2451 7 2452 143
-S 1 2451 9 2452 143 135
+L 1 2468 7 2469 143
+S 1 2468 9 2469 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2454 3 2472 164
-S 0 2454 3 2454 5 2
+M 13 2471 3 2489 164
+S 0 2471 3 2471 5 2
 id
-S 0 2454 7 2454 34 27
+S 0 2471 7 2471 34 27
 storekit-description-length
-S 0 2455 3 2455 12 9
+S 0 2472 3 2472 12 9
 checklist
-S 0 2455 14 2455 36 22
+S 0 2472 14 2472 36 22
 storekit-configuration
-S 0 2456 3 2456 8 5
+S 0 2473 3 2473 8 5
 input
-S 0 2456 10 2456 18 8
+S 0 2473 10 2473 18 8
 storekit
-S 0 2457 3 2457 11 8
+S 0 2474 3 2474 11 8
 severity
-S 0 2457 13 2457 17 4
+S 0 2474 13 2474 17 4
 note
-S 0 2458 3 2458 8 5
+S 0 2475 3 2475 8 5
 since
-S 0 2458 10 2458 15 5
+S 0 2475 10 2475 15 5
 0.1.0
-S 0 2459 3 2459 14 11
+S 0 2476 3 2476 14 11
 store_limit
-S 0 2459 16 2459 20 4
+S 0 2476 16 2476 20 4
 true
-S 0 2460 3 2460 8 5
+S 0 2477 3 2477 8 5
 title
-S 0 2460 10 2460 65 55
+S 0 2477 10 2477 65 55
 a description in the StoreKit configuration is too long
-S 0 2461 3 2461 12 9
+S 0 2478 3 2478 12 9
 rationale
-S 0 2461 14 2461 102 88
+S 0 2478 14 2478 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2462 3 2462 7 4
+S 0 2479 3 2479 7 4
 help
-S 0 2462 9 2462 68 59
+S 0 2479 9 2479 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2463 3 2463 8 5
+S 0 2480 3 2480 8 5
 check
-M 2 2463 10 2463 61
-S 0 2463 12 2463 16 4
+M 2 2480 10 2480 61
+S 0 2480 12 2480 16 4
 each
-S 0 2463 18 2463 25 7
+S 0 2480 18 2480 25 7
 product
-S 0 2463 27 2463 32 5
+S 0 2480 27 2480 32 5
 field
-S 0 2463 34 2463 59 25
+S 0 2480 34 2480 59 25
 localizations.description
-S 0 2464 3 2464 10 7
+S 0 2481 3 2481 10 7
 options
-M 1 2464 12 2464 30
-S 0 2464 14 2464 24 10
+M 1 2481 12 2481 30
+S 0 2481 14 2481 24 10
 max_length
-S 0 2464 26 2464 28 2
+S 0 2481 26 2481 28 2
 45
-S 0 2465 3 2465 10 7
+S 0 2482 3 2482 10 7
 message
-S 1 2465 12 2465 103 89
+S 1 2482 12 2482 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2466 3 2466 11 8
+S 0 2483 3 2483 11 8
 examples
-M 2 2467 5 2472 164
-S 0 2467 5 2467 15 10
+M 2 2484 5 2489 164
+S 0 2484 5 2484 15 10
 triggering
-L 1 2468 7 2469 183
-S 1 2468 9 2469 183 175
+L 1 2485 7 2486 183
+S 1 2485 9 2486 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2470 5 2470 12 7
+S 0 2487 5 2487 12 7
 passing
-L 1 2471 7 2472 164
-S 1 2471 9 2472 164 156
+L 1 2488 7 2489 164
+S 1 2488 9 2489 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2474 3 2488 126
-S 0 2474 3 2474 5 2
+M 9 2491 3 2505 126
+S 0 2491 3 2491 5 2
 id
-S 0 2474 7 2474 36 29
+S 0 2491 7 2491 36 29
 storekit-duplicate-product-id
-S 0 2475 3 2475 12 9
+S 0 2492 3 2492 12 9
 checklist
-S 0 2475 14 2475 36 22
+S 0 2492 14 2492 36 22
 storekit-configuration
-S 0 2476 3 2476 8 5
+S 0 2493 3 2493 8 5
 input
-S 0 2476 10 2476 18 8
+S 0 2493 10 2493 18 8
 storekit
-S 0 2477 3 2477 11 8
+S 0 2494 3 2494 11 8
 severity
-S 0 2477 13 2477 18 5
+S 0 2494 13 2494 18 5
 error
-S 0 2478 3 2478 8 5
-since
-S 0 2478 10 2478 15 5
-0.1.0
-S 0 2479 3 2479 8 5
-title
-S 0 2479 10 2479 66 56
-a product ID appears twice in the StoreKit configuration
-S 0 2480 3 2480 12 9
-rationale
-S 0 2480 14 2480 113 99
-Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2481 3 2481 7 4
-help
-S 0 2481 9 2481 59 50
-remove the duplicate or give it its own product ID
-S 0 2482 3 2482 11 8
-examples
-M 2 2483 5 2488 126
-S 0 2483 5 2483 15 10
-triggering
-L 1 2484 7 2485 123
-S 1 2484 9 2485 123 115
-[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
-
-S 0 2486 5 2486 12 7
-passing
-L 1 2487 7 2488 126
-S 1 2487 9 2488 126 118
-[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
-
-M 10 2490 3 2505 186
-S 0 2490 3 2490 5 2
-id
-S 0 2490 7 2490 35 28
-storekit-group-not-localized
-S 0 2491 3 2491 12 9
-checklist
-S 0 2491 14 2491 36 22
-storekit-configuration
-S 0 2492 3 2492 8 5
-input
-S 0 2492 10 2492 18 8
-storekit
-S 0 2493 3 2493 11 8
-severity
-S 0 2493 13 2493 17 4
-note
-S 0 2494 3 2494 14 11
-store_limit
-S 0 2494 16 2494 20 4
-true
 S 0 2495 3 2495 8 5
 since
 S 0 2495 10 2495 15 5
 0.1.0
 S 0 2496 3 2496 8 5
 title
-S 0 2496 10 2496 90 80
-a subscription group in the StoreKit configuration has no localized display name
+S 0 2496 10 2496 66 56
+a product ID appears twice in the StoreKit configuration
 S 0 2497 3 2497 12 9
 rationale
-S 0 2497 14 2497 381 367
-App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
+S 0 2497 14 2497 113 99
+Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
 S 0 2498 3 2498 7 4
 help
-S 0 2498 9 2498 60 51
-add a localization with a display name to the group
+S 0 2498 9 2498 59 50
+remove the duplicate or give it its own product ID
 S 0 2499 3 2499 11 8
 examples
-M 2 2500 5 2505 186
+M 2 2500 5 2505 126
 S 0 2500 5 2500 15 10
 triggering
-L 1 2501 7 2502 126
-S 1 2501 9 2502 126 118
-{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
+L 1 2501 7 2502 123
+S 1 2501 9 2502 123 115
+[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
 S 0 2503 5 2503 12 7
 passing
-L 1 2504 7 2505 186
-S 1 2504 9 2505 186 178
-{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
+L 1 2504 7 2505 126
+S 1 2504 9 2505 126 118
+[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 9 2507 3 2521 95
+M 10 2507 3 2522 186
 S 0 2507 3 2507 5 2
 id
-S 0 2507 7 2507 27 20
-storekit-placeholder
+S 0 2507 7 2507 35 28
+storekit-group-not-localized
 S 0 2508 3 2508 12 9
 checklist
 S 0 2508 14 2508 36 22
@@ -10289,423 +10300,475 @@ S 0 2510 3 2510 11 8
 severity
 S 0 2510 13 2510 17 4
 note
-S 0 2511 3 2511 8 5
-since
-S 0 2511 10 2511 15 5
-0.1.0
+S 0 2511 3 2511 14 11
+store_limit
+S 0 2511 16 2511 20 4
+true
 S 0 2512 3 2512 8 5
+since
+S 0 2512 10 2512 15 5
+0.1.0
+S 0 2513 3 2513 8 5
 title
-S 0 2512 10 2512 74 64
-a StoreKit configuration still has a template product ID or name
-S 0 2513 3 2513 12 9
+S 0 2513 10 2513 90 80
+a subscription group in the StoreKit configuration has no localized display name
+S 0 2514 3 2514 12 9
 rationale
-S 0 2513 14 2513 246 234
-Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
-S 0 2514 3 2514 7 4
+S 0 2514 14 2514 381 367
+App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
+S 0 2515 3 2515 7 4
 help
-S 0 2514 9 2514 52 43
-replace the placeholder with the real value
-S 0 2515 3 2515 11 8
+S 0 2515 9 2515 60 51
+add a localization with a display name to the group
+S 0 2516 3 2516 11 8
 examples
-M 2 2516 5 2521 95
-S 0 2516 5 2516 15 10
+M 2 2517 5 2522 186
+S 0 2517 5 2517 15 10
 triggering
-L 1 2517 7 2518 79
-S 1 2517 9 2518 79 71
+L 1 2518 7 2519 126
+S 1 2518 9 2519 126 118
+{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
+
+S 0 2520 5 2520 12 7
+passing
+L 1 2521 7 2522 186
+S 1 2521 9 2522 186 178
+{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
+
+M 9 2524 3 2538 95
+S 0 2524 3 2524 5 2
+id
+S 0 2524 7 2524 27 20
+storekit-placeholder
+S 0 2525 3 2525 12 9
+checklist
+S 0 2525 14 2525 36 22
+storekit-configuration
+S 0 2526 3 2526 8 5
+input
+S 0 2526 10 2526 18 8
+storekit
+S 0 2527 3 2527 11 8
+severity
+S 0 2527 13 2527 17 4
+note
+S 0 2528 3 2528 8 5
+since
+S 0 2528 10 2528 15 5
+0.1.0
+S 0 2529 3 2529 8 5
+title
+S 0 2529 10 2529 74 64
+a StoreKit configuration still has a template product ID or name
+S 0 2530 3 2530 12 9
+rationale
+S 0 2530 14 2530 246 234
+Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
+S 0 2531 3 2531 7 4
+help
+S 0 2531 9 2531 52 43
+replace the placeholder with the real value
+S 0 2532 3 2532 11 8
+examples
+M 2 2533 5 2538 95
+S 0 2533 5 2533 15 10
+triggering
+L 1 2534 7 2535 79
+S 1 2534 9 2535 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2519 5 2519 12 7
+S 0 2536 5 2536 12 7
 passing
-L 1 2520 7 2521 95
-S 1 2520 9 2521 95 87
+L 1 2537 7 2538 95
+S 1 2537 9 2538 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2523 3 2537 130
-S 0 2523 3 2523 5 2
+M 9 2540 3 2554 130
+S 0 2540 3 2540 5 2
 id
-S 0 2523 7 2523 37 30
+S 0 2540 7 2540 37 30
 storekit-load-products-failure
-S 0 2524 3 2524 12 9
+S 0 2541 3 2541 12 9
 checklist
-S 0 2524 14 2524 36 22
+S 0 2541 14 2541 36 22
 storekit-configuration
-S 0 2525 3 2525 8 5
+S 0 2542 3 2542 8 5
 input
-S 0 2525 10 2525 18 8
+S 0 2542 10 2542 18 8
 storekit
-S 0 2526 3 2526 11 8
+S 0 2543 3 2543 11 8
 severity
-S 0 2526 13 2526 18 5
+S 0 2543 13 2543 18 5
 error
-S 0 2527 3 2527 8 5
-since
-S 0 2527 10 2527 15 5
-0.1.0
-S 0 2528 3 2528 8 5
-title
-S 0 2528 10 2528 72 62
-the StoreKit configuration simulates a "Load Products" failure
-S 0 2529 3 2529 12 9
-rationale
-S 0 2529 14 2529 274 262
-Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2530 3 2530 7 4
-help
-S 0 2530 9 2530 83 74
-turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2531 3 2531 11 8
-examples
-M 2 2532 5 2537 130
-S 0 2532 5 2532 15 10
-triggering
-L 1 2533 7 2534 129
-S 1 2533 9 2534 129 121
-{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
-
-S 0 2535 5 2535 12 7
-passing
-L 1 2536 7 2537 130
-S 1 2536 9 2537 130 122
-{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
-
-M 10 2539 3 2556 27
-S 0 2539 3 2539 5 2
-id
-S 0 2539 7 2539 27 20
-storekit-private-key
-S 0 2540 3 2540 12 9
-checklist
-S 0 2540 14 2540 36 22
-storekit-configuration
-S 0 2541 3 2541 8 5
-input
-S 0 2541 10 2541 18 8
-storekit
-S 0 2542 3 2542 11 8
-severity
-S 0 2542 13 2542 20 7
-warning
-S 0 2543 3 2543 15 12
-context_only
-S 0 2543 17 2543 21 4
-true
 S 0 2544 3 2544 8 5
 since
 S 0 2544 10 2544 15 5
 0.1.0
 S 0 2545 3 2545 8 5
 title
-S 0 2545 10 2545 77 67
-the StoreKit configuration carries a subscription offer signing key
+S 0 2545 10 2545 72 62
+the StoreKit configuration simulates a "Load Products" failure
 S 0 2546 3 2546 12 9
 rationale
-S 0 2546 14 2546 343 329
-A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
+S 0 2546 14 2546 274 262
+Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
 S 0 2547 3 2547 7 4
 help
-S 0 2547 9 2547 52 43
-remove the key pair from the committed file
+S 0 2547 9 2547 83 74
+turn off the simulated Load Products failure in the StoreKit configuration
 S 0 2548 3 2548 11 8
 examples
-M 2 2549 5 2556 27
+M 2 2549 5 2554 130
 S 0 2549 5 2549 15 10
 triggering
-L 2 2550 7 2553 146
-S 1 2550 9 2551 144 136
+L 1 2550 7 2551 129
+S 1 2550 9 2551 129 121
+{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
+
+S 0 2552 5 2552 12 7
+passing
+L 1 2553 7 2554 130
+S 1 2553 9 2554 130 122
+{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
+
+M 10 2556 3 2573 27
+S 0 2556 3 2556 5 2
+id
+S 0 2556 7 2556 27 20
+storekit-private-key
+S 0 2557 3 2557 12 9
+checklist
+S 0 2557 14 2557 36 22
+storekit-configuration
+S 0 2558 3 2558 8 5
+input
+S 0 2558 10 2558 18 8
+storekit
+S 0 2559 3 2559 11 8
+severity
+S 0 2559 13 2559 20 7
+warning
+S 0 2560 3 2560 15 12
+context_only
+S 0 2560 17 2560 21 4
+true
+S 0 2561 3 2561 8 5
+since
+S 0 2561 10 2561 15 5
+0.1.0
+S 0 2562 3 2562 8 5
+title
+S 0 2562 10 2562 77 67
+the StoreKit configuration carries a subscription offer signing key
+S 0 2563 3 2563 12 9
+rationale
+S 0 2563 14 2563 343 329
+A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
+S 0 2564 3 2564 7 4
+help
+S 0 2564 9 2564 52 43
+remove the key pair from the committed file
+S 0 2565 3 2565 11 8
+examples
+M 2 2566 5 2573 27
+S 0 2566 5 2566 15 10
+triggering
+L 2 2567 7 2570 146
+S 1 2567 9 2568 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2552 9 2553 146 138
+S 1 2569 9 2570 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2554 5 2554 12 7
+S 0 2571 5 2571 12 7
 passing
-L 1 2555 7 2556 27
-S 1 2555 9 2556 27 19
+L 1 2572 7 2573 27
+S 1 2572 9 2573 27 19
 { "products": [] }
 
-M 11 2562 3 2582 115
-S 0 2562 3 2562 5 2
+M 11 2579 3 2599 115
+S 0 2579 3 2579 5 2
 id
-S 0 2562 7 2562 25 18
+S 0 2579 7 2579 25 18
 asc-request-failed
-S 0 2563 3 2563 12 9
+S 0 2580 3 2580 12 9
 checklist
-S 0 2563 14 2563 28 14
+S 0 2580 14 2580 28 14
 product-exists
-S 0 2564 3 2564 8 5
+S 0 2581 3 2581 8 5
 input
-S 0 2564 10 2564 13 3
+S 0 2581 10 2581 13 3
 asc
-S 0 2565 3 2565 11 8
+S 0 2582 3 2582 11 8
 severity
-S 0 2565 13 2565 20 7
+S 0 2582 13 2582 20 7
 warning
-S 0 2566 3 2566 15 12
+S 0 2583 3 2583 15 12
 context_only
-S 0 2566 17 2566 21 4
+S 0 2583 17 2583 21 4
 true
-S 0 2567 3 2567 8 5
+S 0 2584 3 2584 8 5
 since
-S 0 2567 10 2567 15 5
+S 0 2584 10 2584 15 5
 0.1.0
-S 0 2568 3 2568 9 6
+S 0 2585 3 2585 9 6
 status
-S 0 2568 11 2568 18 7
+S 0 2585 11 2585 18 7
 preview
-S 0 2569 3 2569 8 5
+S 0 2586 3 2586 8 5
 title
-S 0 2569 10 2569 68 58
+S 0 2586 10 2586 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2570 3 2570 12 9
+S 0 2587 3 2587 12 9
 rationale
-S 0 2570 14 2570 350 336
+S 0 2587 14 2587 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2571 3 2571 7 4
+S 0 2588 3 2588 7 4
 help
-S 0 2571 9 2571 91 82
+S 0 2588 9 2588 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2572 3 2572 11 8
+S 0 2589 3 2589 11 8
 examples
-M 2 2573 5 2582 115
-S 0 2573 5 2573 15 10
+M 2 2590 5 2599 115
+S 0 2590 5 2590 15 10
 triggering
-L 1 2574 7 2579 82
-S 1 2574 9 2579 82 317
+L 1 2591 7 2596 82
+S 1 2591 9 2596 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2580 5 2580 12 7
+S 0 2597 5 2597 12 7
 passing
-L 1 2581 7 2582 115
-S 1 2581 9 2582 115 107
+L 1 2598 7 2599 115
+S 1 2598 9 2599 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 11 2584 3 2606 103
-S 0 2584 3 2584 5 2
+M 11 2601 3 2623 103
+S 0 2601 3 2601 5 2
 id
-S 0 2584 7 2584 33 26
+S 0 2601 7 2601 33 26
 asc-snapshot-repeated-link
-S 0 2585 3 2585 12 9
+S 0 2602 3 2602 12 9
 checklist
-S 0 2585 14 2585 28 14
+S 0 2602 14 2602 28 14
 product-exists
-S 0 2586 3 2586 8 5
+S 0 2603 3 2603 8 5
 input
-S 0 2586 10 2586 13 3
+S 0 2603 10 2603 13 3
 asc
-S 0 2587 3 2587 11 8
+S 0 2604 3 2604 11 8
 severity
-S 0 2587 13 2587 20 7
+S 0 2604 13 2604 20 7
 warning
-S 0 2588 3 2588 15 12
+S 0 2605 3 2605 15 12
 context_only
-S 0 2588 17 2588 21 4
+S 0 2605 17 2605 21 4
 true
-S 0 2589 3 2589 8 5
+S 0 2606 3 2606 8 5
 since
-S 0 2589 10 2589 15 5
+S 0 2606 10 2606 15 5
 0.1.0
-S 0 2590 3 2590 9 6
+S 0 2607 3 2607 9 6
 status
-S 0 2590 11 2590 18 7
+S 0 2607 11 2607 18 7
 preview
-S 0 2591 3 2591 8 5
+S 0 2608 3 2608 8 5
 title
-S 0 2591 10 2591 61 51
+S 0 2608 10 2608 61 51
 the snapshot lists a linked resource more than once
-S 0 2592 3 2592 12 9
+S 0 2609 3 2609 12 9
 rationale
-S 0 2592 14 2592 324 310
+S 0 2609 14 2609 324 310
 App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
-S 0 2593 3 2593 7 4
+S 0 2610 3 2610 7 4
 help
-S 0 2593 9 2593 58 49
+S 0 2610 9 2610 58 49
 pull the snapshot again with `iapdoctor asc pull`
-S 0 2594 3 2594 11 8
+S 0 2611 3 2611 11 8
 examples
-M 2 2595 5 2606 103
-S 0 2595 5 2595 15 10
+M 2 2612 5 2623 103
+S 0 2612 5 2612 15 10
 triggering
-L 1 2596 7 2600 103
-S 1 2596 9 2600 103 305
+L 1 2613 7 2617 103
+S 1 2613 9 2617 103 305
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-S 0 2601 5 2601 12 7
+S 0 2618 5 2618 12 7
 passing
-L 1 2602 7 2606 103
-S 1 2602 9 2606 103 256
+L 1 2619 7 2623 103
+S 1 2619 9 2623 103 256
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2608 3 2625 23
-S 0 2608 3 2608 5 2
+M 10 2625 3 2642 23
+S 0 2625 3 2625 5 2
 id
-S 0 2608 7 2608 27 20
+S 0 2625 7 2625 27 20
 asc-agreement-lapsed
-S 0 2609 3 2609 12 9
+S 0 2626 3 2626 12 9
 checklist
-S 0 2609 14 2609 31 17
+S 0 2626 14 2626 31 17
 developer-program
-S 0 2610 3 2610 8 5
+S 0 2627 3 2627 8 5
 input
-S 0 2610 10 2610 13 3
+S 0 2627 10 2627 13 3
 asc
-S 0 2611 3 2611 11 8
+S 0 2628 3 2628 11 8
 severity
-S 0 2611 13 2611 18 5
+S 0 2628 13 2628 18 5
 error
-S 0 2612 3 2612 8 5
+S 0 2629 3 2629 8 5
 since
-S 0 2612 10 2612 15 5
+S 0 2629 10 2629 15 5
 0.1.0
-S 0 2613 3 2613 9 6
+S 0 2630 3 2630 9 6
 status
-S 0 2613 11 2613 18 7
+S 0 2630 11 2630 18 7
 preview
-S 0 2614 3 2614 8 5
+S 0 2631 3 2631 8 5
 title
-S 0 2614 10 2614 85 75
+S 0 2631 10 2631 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2615 3 2615 12 9
+S 0 2632 3 2632 12 9
 rationale
-S 0 2615 14 2615 312 298
+S 0 2632 14 2632 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2616 3 2616 7 4
+S 0 2633 3 2633 7 4
 help
-S 0 2616 9 2616 120 113
+S 0 2633 9 2633 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2617 3 2617 11 8
+S 0 2634 3 2634 11 8
 examples
-M 2 2618 5 2625 23
-S 0 2618 5 2618 15 10
+M 2 2635 5 2642 23
+S 0 2635 5 2635 15 10
 triggering
-L 1 2619 7 2622 77
-S 1 2619 9 2622 77 174
+L 1 2636 7 2639 77
+S 1 2636 9 2639 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2623 5 2623 12 7
+S 0 2640 5 2640 12 7
 passing
-L 1 2624 7 2625 23
-S 1 2624 9 2625 23 15
+L 1 2641 7 2642 23
+S 1 2641 9 2642 23 15
 { "data": [] }
 
-M 10 2627 3 2645 87
-S 0 2627 3 2627 5 2
+M 10 2644 3 2662 87
+S 0 2644 3 2644 5 2
 id
-S 0 2627 7 2627 29 22
+S 0 2644 7 2644 29 22
 asc-snapshot-other-app
-S 0 2628 3 2628 12 9
+S 0 2645 3 2645 12 9
 checklist
-S 0 2628 14 2628 31 17
+S 0 2645 14 2645 31 17
 bundle-id-matches
-S 0 2629 3 2629 8 5
+S 0 2646 3 2646 8 5
 input
-S 0 2629 10 2629 13 3
+S 0 2646 10 2646 13 3
 asc
-S 0 2630 3 2630 11 8
+S 0 2647 3 2647 11 8
 severity
-S 0 2630 13 2630 18 5
+S 0 2647 13 2647 18 5
 error
-S 0 2631 3 2631 8 5
+S 0 2648 3 2648 8 5
 since
-S 0 2631 10 2631 15 5
+S 0 2648 10 2648 15 5
 0.1.0
-S 0 2632 3 2632 9 6
+S 0 2649 3 2649 9 6
 status
-S 0 2632 11 2632 18 7
+S 0 2649 11 2649 18 7
 preview
-S 0 2633 3 2633 8 5
+S 0 2650 3 2650 8 5
 title
-S 0 2633 10 2633 58 48
+S 0 2650 10 2650 58 48
 the App Store Connect snapshot is of another app
-S 0 2634 3 2634 12 9
+S 0 2651 3 2651 12 9
 rationale
-S 0 2634 14 2634 300 286
+S 0 2651 14 2651 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2635 3 2635 7 4
+S 0 2652 3 2652 7 4
 help
-S 0 2635 9 2635 114 105
+S 0 2652 9 2652 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2636 3 2636 11 8
+S 0 2653 3 2653 11 8
 examples
-M 2 2637 5 2645 87
-S 0 2637 5 2637 15 10
+M 2 2654 5 2662 87
+S 0 2654 5 2654 15 10
 triggering
-L 1 2638 7 2641 49
-S 1 2638 9 2641 49 167
+L 1 2655 7 2658 49
+S 1 2655 9 2658 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2642 5 2642 12 7
+S 0 2659 5 2659 12 7
 passing
-L 1 2643 7 2645 87
-S 1 2643 9 2645 87 145
+L 1 2660 7 2662 87
+S 1 2660 9 2662 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2647 3 2669 122
-S 0 2647 3 2647 5 2
+M 10 2664 3 2686 122
+S 0 2664 3 2664 5 2
 id
-S 0 2647 7 2647 25 18
+S 0 2664 7 2664 25 18
 asc-app-id-missing
-S 0 2648 3 2648 12 9
+S 0 2665 3 2665 12 9
 checklist
-S 0 2648 14 2648 29 15
+S 0 2665 14 2665 29 15
 explicit-app-id
-S 0 2649 3 2649 8 5
+S 0 2666 3 2666 8 5
 input
-S 0 2649 10 2649 13 3
+S 0 2666 10 2666 13 3
 asc
-S 0 2650 3 2650 11 8
+S 0 2667 3 2667 11 8
 severity
-S 0 2650 13 2650 18 5
+S 0 2667 13 2667 18 5
 error
-S 0 2651 3 2651 8 5
+S 0 2668 3 2668 8 5
 since
-S 0 2651 10 2651 15 5
+S 0 2668 10 2668 15 5
 0.1.0
-S 0 2652 3 2652 9 6
+S 0 2669 3 2669 9 6
 status
-S 0 2652 11 2652 18 7
+S 0 2669 11 2669 18 7
 preview
-S 0 2653 3 2653 8 5
+S 0 2670 3 2670 8 5
 title
-S 0 2653 10 2653 60 50
+S 0 2670 10 2670 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2654 3 2654 12 9
+S 0 2671 3 2671 12 9
 rationale
-S 0 2654 14 2654 171 157
+S 0 2671 14 2671 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2655 3 2655 7 4
+S 0 2672 3 2672 7 4
 help
-S 0 2655 9 2655 120 113
+S 0 2672 9 2672 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2656 3 2656 11 8
+S 0 2673 3 2673 11 8
 examples
-M 2 2657 5 2669 122
-S 0 2657 5 2657 15 10
+M 2 2674 5 2686 122
+S 0 2674 5 2674 15 10
 triggering
-L 1 2658 7 2661 69
-S 1 2658 9 2661 69 241
+L 1 2675 7 2678 69
+S 1 2675 9 2678 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2662 5 2662 12 7
+S 0 2679 5 2679 12 7
 passing
-L 1 2663 7 2669 122
-S 1 2663 9 2669 122 615
+L 1 2680 7 2686 122
+S 1 2680 9 2686 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -10713,278 +10776,278 @@ S 1 2663 9 2669 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2671 3 2691 95
-S 0 2671 3 2671 5 2
+M 10 2688 3 2708 95
+S 0 2688 3 2688 5 2
 id
-S 0 2671 7 2671 26 19
+S 0 2688 7 2688 26 19
 asc-profile-invalid
-S 0 2672 3 2672 12 9
+S 0 2689 3 2689 12 9
 checklist
-S 0 2672 14 2672 34 20
+S 0 2689 14 2689 34 20
 provisioning-profile
-S 0 2673 3 2673 8 5
+S 0 2690 3 2690 8 5
 input
-S 0 2673 10 2673 13 3
+S 0 2690 10 2690 13 3
 asc
-S 0 2674 3 2674 11 8
+S 0 2691 3 2691 11 8
 severity
-S 0 2674 13 2674 18 5
+S 0 2691 13 2691 18 5
 error
-S 0 2675 3 2675 8 5
+S 0 2692 3 2692 8 5
 since
-S 0 2675 10 2675 15 5
+S 0 2692 10 2692 15 5
 0.1.0
-S 0 2676 3 2676 9 6
+S 0 2693 3 2693 9 6
 status
-S 0 2676 11 2676 18 7
+S 0 2693 11 2693 18 7
 preview
-S 0 2677 3 2677 8 5
+S 0 2694 3 2694 8 5
 title
-S 0 2677 10 2677 74 64
+S 0 2694 10 2694 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2678 3 2678 12 9
+S 0 2695 3 2695 12 9
 rationale
-S 0 2678 14 2678 244 230
+S 0 2695 14 2695 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2679 3 2679 7 4
+S 0 2696 3 2696 7 4
 help
-S 0 2679 9 2679 70 61
+S 0 2696 9 2696 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2680 3 2680 11 8
+S 0 2697 3 2697 11 8
 examples
-M 2 2681 5 2691 95
-S 0 2681 5 2681 15 10
+M 2 2698 5 2708 95
+S 0 2698 5 2698 15 10
 triggering
-L 1 2682 7 2686 69
-S 1 2682 9 2686 69 279
+L 1 2699 7 2703 69
+S 1 2699 9 2703 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2687 5 2687 12 7
+S 0 2704 5 2704 12 7
 passing
-L 1 2688 7 2691 95
-S 1 2688 9 2691 95 266
+L 1 2705 7 2708 95
+S 1 2705 9 2708 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2693 3 2710 85
-S 0 2693 3 2693 5 2
+M 10 2710 3 2727 85
+S 0 2710 3 2710 5 2
 id
-S 0 2693 7 2693 33 26
+S 0 2710 7 2710 33 26
 asc-sandbox-tester-missing
-S 0 2694 3 2694 12 9
+S 0 2711 3 2711 12 9
 checklist
-S 0 2694 14 2694 29 15
+S 0 2711 14 2711 29 15
 sandbox-account
-S 0 2695 3 2695 8 5
+S 0 2712 3 2712 8 5
 input
-S 0 2695 10 2695 13 3
+S 0 2712 10 2712 13 3
 asc
-S 0 2696 3 2696 11 8
+S 0 2713 3 2713 11 8
 severity
-S 0 2696 13 2696 18 5
+S 0 2713 13 2713 18 5
 error
-S 0 2697 3 2697 8 5
+S 0 2714 3 2714 8 5
 since
-S 0 2697 10 2697 15 5
+S 0 2714 10 2714 15 5
 0.1.0
-S 0 2698 3 2698 9 6
+S 0 2715 3 2715 9 6
 status
-S 0 2698 11 2698 18 7
+S 0 2715 11 2715 18 7
 preview
-S 0 2699 3 2699 8 5
+S 0 2716 3 2716 8 5
 title
-S 0 2699 10 2699 70 60
+S 0 2716 10 2716 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2700 3 2700 12 9
+S 0 2717 3 2717 12 9
 rationale
-S 0 2700 14 2700 240 226
+S 0 2717 14 2717 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2701 3 2701 7 4
+S 0 2718 3 2718 7 4
 help
-S 0 2701 9 2701 90 83
+S 0 2718 9 2718 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2702 3 2702 11 8
+S 0 2719 3 2719 11 8
 examples
-M 2 2703 5 2710 85
-S 0 2703 5 2703 15 10
+M 2 2720 5 2727 85
+S 0 2720 5 2720 15 10
 triggering
-L 1 2704 7 2706 85
-S 1 2704 9 2706 85 147
+L 1 2721 7 2723 85
+S 1 2721 9 2723 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2707 5 2707 12 7
+S 0 2724 5 2724 12 7
 passing
-L 1 2708 7 2710 85
-S 1 2708 9 2710 85 147
+L 1 2725 7 2727 85
+S 1 2725 9 2727 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2712 3 2732 82
-S 0 2712 3 2712 5 2
+M 11 2729 3 2749 82
+S 0 2729 3 2729 5 2
 id
-S 0 2712 7 2712 30 23
+S 0 2729 7 2729 30 23
 descriptor-asc-mismatch
-S 0 2713 3 2713 12 9
+S 0 2730 3 2730 12 9
 checklist
-S 0 2713 14 2713 30 16
+S 0 2730 14 2730 30 16
 product-metadata
-S 0 2714 3 2714 8 5
+S 0 2731 3 2731 8 5
 input
-S 0 2714 10 2714 13 3
+S 0 2731 10 2731 13 3
 asc
-S 0 2715 3 2715 11 8
+S 0 2732 3 2732 11 8
 severity
-S 0 2715 13 2715 20 7
+S 0 2732 13 2732 20 7
 warning
-S 0 2716 3 2716 15 12
+S 0 2733 3 2733 15 12
 context_only
-S 0 2716 17 2716 21 4
+S 0 2733 17 2733 21 4
 true
-S 0 2717 3 2717 8 5
+S 0 2734 3 2734 8 5
 since
-S 0 2717 10 2717 15 5
+S 0 2734 10 2734 15 5
 0.1.0
-S 0 2718 3 2718 9 6
+S 0 2735 3 2735 9 6
 status
-S 0 2718 11 2718 18 7
+S 0 2735 11 2735 18 7
 preview
-S 0 2719 3 2719 8 5
+S 0 2736 3 2736 8 5
 title
-S 0 2719 10 2719 55 45
+S 0 2736 10 2736 55 45
 the descriptor and App Store Connect disagree
-S 0 2720 3 2720 12 9
+S 0 2737 3 2737 12 9
 rationale
-S 0 2720 14 2720 209 195
+S 0 2737 14 2737 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2721 3 2721 7 4
+S 0 2738 3 2738 7 4
 help
-S 0 2721 9 2721 76 67
+S 0 2738 9 2738 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2722 3 2722 11 8
+S 0 2739 3 2739 11 8
 examples
-M 2 2723 5 2732 82
-S 0 2723 5 2723 15 10
+M 2 2740 5 2749 82
+S 0 2740 5 2740 15 10
 triggering
-L 1 2724 7 2727 86
-S 1 2724 9 2727 86 234
+L 1 2741 7 2744 86
+S 1 2741 9 2744 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2728 5 2728 12 7
+S 0 2745 5 2745 12 7
 passing
-L 1 2729 7 2732 82
-S 1 2729 9 2732 82 230
+L 1 2746 7 2749 82
+S 1 2746 9 2749 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2734 3 2754 47
-S 0 2734 3 2734 5 2
+M 10 2751 3 2771 47
+S 0 2751 3 2751 5 2
 id
-S 0 2734 7 2734 27 20
+S 0 2751 7 2751 27 20
 asc-missing-metadata
-S 0 2735 3 2735 12 9
+S 0 2752 3 2752 12 9
 checklist
-S 0 2735 14 2735 30 16
+S 0 2752 14 2752 30 16
 product-metadata
-S 0 2736 3 2736 8 5
+S 0 2753 3 2753 8 5
 input
-S 0 2736 10 2736 13 3
+S 0 2753 10 2753 13 3
 asc
-S 0 2737 3 2737 11 8
+S 0 2754 3 2754 11 8
 severity
-S 0 2737 13 2737 18 5
+S 0 2754 13 2754 18 5
 error
-S 0 2738 3 2738 8 5
+S 0 2755 3 2755 8 5
 since
-S 0 2738 10 2738 15 5
+S 0 2755 10 2755 15 5
 0.1.0
-S 0 2739 3 2739 9 6
+S 0 2756 3 2756 9 6
 status
-S 0 2739 11 2739 18 7
+S 0 2756 11 2756 18 7
 preview
-S 0 2740 3 2740 8 5
+S 0 2757 3 2757 8 5
 title
-S 0 2740 10 2740 70 60
+S 0 2757 10 2757 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2741 3 2741 12 9
+S 0 2758 3 2758 12 9
 rationale
-S 0 2741 14 2741 442 428
+S 0 2758 14 2758 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2742 3 2742 7 4
+S 0 2759 3 2759 7 4
 help
-S 0 2742 9 2742 80 71
+S 0 2759 9 2759 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2743 3 2743 11 8
+S 0 2760 3 2760 11 8
 examples
-M 2 2744 5 2754 47
-S 0 2744 5 2744 15 10
+M 2 2761 5 2771 47
+S 0 2761 5 2761 15 10
 triggering
-L 1 2745 7 2749 84
-S 1 2745 9 2749 84 310
+L 1 2762 7 2766 84
+S 1 2762 9 2766 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2750 5 2750 12 7
+S 0 2767 5 2767 12 7
 passing
-L 1 2751 7 2754 47
-S 1 2751 9 2754 47 230
+L 1 2768 7 2771 47
+S 1 2768 9 2771 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2756 3 2820 148
-S 0 2756 3 2756 5 2
+M 10 2773 3 2837 148
+S 0 2773 3 2773 5 2
 id
-S 0 2756 7 2756 38 31
+S 0 2773 7 2773 38 31
 asc-subscription-price-coverage
-S 0 2757 3 2757 12 9
+S 0 2774 3 2774 12 9
 checklist
-S 0 2757 14 2757 30 16
+S 0 2774 14 2774 30 16
 product-metadata
-S 0 2758 3 2758 8 5
+S 0 2775 3 2775 8 5
 input
-S 0 2758 10 2758 13 3
+S 0 2775 10 2775 13 3
 asc
-S 0 2759 3 2759 11 8
+S 0 2776 3 2776 11 8
 severity
-S 0 2759 13 2759 18 5
+S 0 2776 13 2776 18 5
 error
-S 0 2760 3 2760 8 5
+S 0 2777 3 2777 8 5
 since
-S 0 2760 10 2760 15 5
+S 0 2777 10 2777 15 5
 0.1.0
-S 0 2761 3 2761 9 6
+S 0 2778 3 2778 9 6
 status
-S 0 2761 11 2761 18 7
+S 0 2778 11 2778 18 7
 preview
-S 0 2762 3 2762 8 5
+S 0 2779 3 2779 8 5
 title
-S 0 2762 10 2762 76 66
+S 0 2779 10 2779 76 66
 the subscription is available in territories where it has no price
-S 0 2763 3 2763 12 9
+S 0 2780 3 2780 12 9
 rationale
-S 0 2763 14 2763 869 855
+S 0 2780 14 2780 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2764 3 2764 7 4
+S 0 2781 3 2781 7 4
 help
-S 0 2764 9 2764 140 131
+S 0 2781 9 2781 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2765 3 2765 11 8
+S 0 2782 3 2782 11 8
 examples
-M 2 2766 5 2820 148
-S 0 2766 5 2766 15 10
+M 2 2783 5 2837 148
+S 0 2783 5 2783 15 10
 triggering
-L 3 2767 7 2808 148
-S 1 2767 9 2780 148 1004
+L 3 2784 7 2825 148
+S 1 2784 9 2797 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -10999,7 +11062,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2781 9 2794 148 994
+S 1 2798 9 2811 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -11014,7 +11077,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2795 9 2808 148 1004
+S 1 2812 9 2825 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -11029,10 +11092,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2809 5 2809 12 7
+S 0 2826 5 2826 12 7
 passing
-L 1 2810 7 2820 148
-S 1 2810 9 2820 148 828
+L 1 2827 7 2837 148
+S 1 2827 9 2837 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -11044,50 +11107,50 @@ S 1 2810 9 2820 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2822 3 2848 111
-S 0 2822 3 2822 5 2
+M 10 2839 3 2865 111
+S 0 2839 3 2839 5 2
 id
-S 0 2822 7 2822 32 25
+S 0 2839 7 2839 32 25
 asc-localization-rejected
-S 0 2823 3 2823 12 9
+S 0 2840 3 2840 12 9
 checklist
-S 0 2823 14 2823 30 16
+S 0 2840 14 2840 30 16
 product-metadata
-S 0 2824 3 2824 8 5
+S 0 2841 3 2841 8 5
 input
-S 0 2824 10 2824 13 3
+S 0 2841 10 2841 13 3
 asc
-S 0 2825 3 2825 11 8
+S 0 2842 3 2842 11 8
 severity
-S 0 2825 13 2825 18 5
+S 0 2842 13 2842 18 5
 error
-S 0 2826 3 2826 8 5
+S 0 2843 3 2843 8 5
 since
-S 0 2826 10 2826 15 5
+S 0 2843 10 2843 15 5
 0.1.0
-S 0 2827 3 2827 9 6
+S 0 2844 3 2844 9 6
 status
-S 0 2827 11 2827 18 7
+S 0 2844 11 2844 18 7
 preview
-S 0 2828 3 2828 8 5
+S 0 2845 3 2845 8 5
 title
-S 0 2828 10 2828 64 54
+S 0 2845 10 2845 64 54
 App Review rejected one of the product's localizations
-S 0 2829 3 2829 12 9
+S 0 2846 3 2846 12 9
 rationale
-S 0 2829 14 2829 223 209
+S 0 2846 14 2846 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2830 3 2830 7 4
+S 0 2847 3 2847 7 4
 help
-S 0 2830 9 2830 129 120
+S 0 2847 9 2847 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2831 3 2831 11 8
+S 0 2848 3 2848 11 8
 examples
-M 2 2832 5 2848 111
-S 0 2832 5 2832 15 10
+M 2 2849 5 2865 111
+S 0 2849 5 2849 15 10
 triggering
-L 1 2833 7 2840 52
-S 1 2833 9 2840 52 572
+L 1 2850 7 2857 52
+S 1 2850 9 2857 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -11096,10 +11159,10 @@ S 1 2833 9 2840 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2841 5 2841 12 7
+S 0 2858 5 2858 12 7
 passing
-L 1 2842 7 2848 111
-S 1 2842 9 2848 111 577
+L 1 2859 7 2865 111
+S 1 2859 9 2865 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -11107,61 +11170,61 @@ S 1 2842 9 2848 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2850 3 2882 167
-S 0 2850 3 2850 5 2
+M 12 2867 3 2899 167
+S 0 2867 3 2867 5 2
 id
-S 0 2850 7 2850 38 31
+S 0 2867 7 2867 38 31
 asc-first-purchase-with-version
-S 0 2851 3 2851 12 9
+S 0 2868 3 2868 12 9
 checklist
-S 0 2851 14 2851 30 16
+S 0 2868 14 2868 30 16
 binary-submitted
-S 0 2852 3 2852 8 5
+S 0 2869 3 2869 8 5
 input
-S 0 2852 10 2852 13 3
+S 0 2869 10 2869 13 3
 asc
-S 0 2853 3 2853 11 8
+S 0 2870 3 2870 11 8
 severity
-S 0 2853 13 2853 18 5
+S 0 2870 13 2870 18 5
 error
-S 0 2854 3 2854 8 5
+S 0 2871 3 2871 8 5
 since
-S 0 2854 10 2854 15 5
+S 0 2871 10 2871 15 5
 0.1.0
-S 0 2855 3 2855 9 6
+S 0 2872 3 2872 9 6
 status
-S 0 2855 11 2855 18 7
+S 0 2872 11 2872 18 7
 preview
-S 0 2856 3 2856 8 5
+S 0 2873 3 2873 8 5
 title
-S 0 2856 10 2856 79 69
+S 0 2873 10 2873 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 2857 3 2857 12 9
+S 0 2874 3 2874 12 9
 rationale
-S 0 2857 14 2857 264 250
+S 0 2874 14 2874 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2858 3 2858 7 4
+S 0 2875 3 2875 7 4
 help
-S 0 2858 9 2858 111 102
+S 0 2875 9 2875 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2859 3 2859 15 12
+S 0 2876 3 2876 15 12
 environments
-L 2 2859 17 2859 37
-S 0 2859 18 2859 24 6
+L 2 2876 17 2876 37
+S 0 2876 18 2876 24 6
 review
-S 0 2859 26 2859 36 10
+S 0 2876 26 2876 36 10
 production
-S 0 2860 3 2860 17 14
+S 0 2877 3 2877 17 14
 not_applicable
-S 0 2860 19 2860 85 66
+S 0 2877 19 2877 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2861 3 2861 11 8
+S 0 2878 3 2878 11 8
 examples
-M 2 2862 5 2882 167
-S 0 2862 5 2862 15 10
+M 2 2879 5 2899 167
+S 0 2879 5 2879 15 10
 triggering
-L 1 2863 7 2871 59
-S 1 2863 9 2871 59 492
+L 1 2880 7 2888 59
+S 1 2880 9 2888 59 492
 environment: review
 ---
 { "data": [
@@ -11171,10 +11234,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 2872 5 2872 12 7
+S 0 2889 5 2889 12 7
 passing
-L 1 2873 7 2882 167
-S 1 2873 9 2882 167 750
+L 1 2890 7 2899 167
+S 1 2890 9 2899 167 750
 environment: review
 ---
 { "data": [
@@ -11185,54 +11248,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 2884 3 2913 162
-S 0 2884 3 2884 5 2
+M 11 2901 3 2930 162
+S 0 2901 3 2901 5 2
 id
-S 0 2884 7 2884 27 20
+S 0 2901 7 2901 27 20
 storekit-out-of-date
-S 0 2885 3 2885 12 9
+S 0 2902 3 2902 12 9
 checklist
-S 0 2885 14 2885 36 22
+S 0 2902 14 2902 36 22
 storekit-configuration
-S 0 2886 3 2886 8 5
+S 0 2903 3 2903 8 5
 input
-S 0 2886 10 2886 13 3
+S 0 2903 10 2903 13 3
 asc
-S 0 2887 3 2887 11 8
+S 0 2904 3 2904 11 8
 severity
-S 0 2887 13 2887 20 7
+S 0 2904 13 2904 20 7
 warning
-S 0 2888 3 2888 15 12
+S 0 2905 3 2905 15 12
 context_only
-S 0 2888 17 2888 21 4
+S 0 2905 17 2905 21 4
 true
-S 0 2889 3 2889 8 5
+S 0 2906 3 2906 8 5
 since
-S 0 2889 10 2889 15 5
+S 0 2906 10 2906 15 5
 0.1.0
-S 0 2890 3 2890 9 6
+S 0 2907 3 2907 9 6
 status
-S 0 2890 11 2890 18 7
+S 0 2907 11 2907 18 7
 preview
-S 0 2891 3 2891 8 5
+S 0 2908 3 2908 8 5
 title
-S 0 2891 10 2891 77 67
+S 0 2908 10 2908 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 2892 3 2892 12 9
+S 0 2909 3 2909 12 9
 rationale
-S 0 2892 14 2892 236 222
+S 0 2909 14 2909 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2893 3 2893 7 4
+S 0 2910 3 2910 7 4
 help
-S 0 2893 9 2893 100 91
+S 0 2910 9 2910 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2894 3 2894 11 8
+S 0 2911 3 2911 11 8
 examples
-M 2 2895 5 2913 162
-S 0 2895 5 2895 15 10
+M 2 2912 5 2930 162
+S 0 2912 5 2912 15 10
 triggering
-L 1 2896 7 2905 166
-S 1 2896 9 2905 166 608
+L 1 2913 7 2922 166
+S 1 2913 9 2922 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -11243,10 +11306,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2906 5 2906 12 7
+S 0 2923 5 2923 12 7
 passing
-L 1 2907 7 2913 162
-S 1 2907 9 2913 162 323
+L 1 2924 7 2930 162
+S 1 2924 9 2930 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -11254,439 +11317,439 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 12 2916 3 2935 30
-S 0 2916 3 2916 5 2
+M 12 2933 3 2952 30
+S 0 2933 3 2933 5 2
 id
-S 0 2916 7 2916 31 24
+S 0 2933 7 2933 31 24
 build-bundle-id-mismatch
-S 0 2917 3 2917 12 9
+S 0 2934 3 2934 12 9
 checklist
-S 0 2917 14 2917 31 17
+S 0 2934 14 2934 31 17
 bundle-id-matches
-S 0 2918 3 2918 8 5
+S 0 2935 3 2935 8 5
 input
-S 0 2918 10 2918 15 5
+S 0 2935 10 2935 15 5
 build
-S 0 2919 3 2919 11 8
+S 0 2936 3 2936 11 8
 severity
-S 0 2919 13 2919 18 5
+S 0 2936 13 2936 18 5
 error
-S 0 2920 3 2920 8 5
+S 0 2937 3 2937 8 5
 since
-S 0 2920 10 2920 15 5
+S 0 2937 10 2937 15 5
 0.1.0
-S 0 2921 3 2921 9 6
+S 0 2938 3 2938 9 6
 status
-S 0 2921 11 2921 18 7
+S 0 2938 11 2938 18 7
 preview
-S 0 2922 3 2922 8 5
+S 0 2939 3 2939 8 5
 title
-S 0 2922 10 2922 69 59
+S 0 2939 10 2939 69 59
 the app was built with another bundle ID than the project's
-S 0 2923 3 2923 12 9
+S 0 2940 3 2940 12 9
 rationale
-S 0 2923 14 2923 650 638
+S 0 2940 14 2940 650 638
 StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
-S 0 2924 3 2924 7 4
+S 0 2941 3 2941 7 4
 help
-S 0 2924 9 2924 172 163
+S 0 2941 9 2941 172 163
 build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
-S 0 2925 3 2925 15 12
+S 0 2942 3 2942 15 12
 environments
-L 4 2925 17 2925 58
-S 0 2925 18 2925 25 7
+L 4 2942 17 2942 58
+S 0 2942 18 2942 25 7
 sandbox
-S 0 2925 27 2925 37 10
+S 0 2942 27 2942 37 10
 testflight
-S 0 2925 39 2925 45 6
+S 0 2942 39 2942 45 6
 review
-S 0 2925 47 2925 57 10
+S 0 2942 47 2942 57 10
 production
-S 0 2926 3 2926 17 14
+S 0 2943 3 2943 17 14
 not_applicable
-S 0 2926 19 2926 86 67
+S 0 2943 19 2943 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 2927 3 2927 11 8
+S 0 2944 3 2944 11 8
 examples
-M 2 2928 5 2935 30
-S 0 2928 5 2928 15 10
+M 2 2945 5 2952 30
+S 0 2945 5 2945 15 10
 triggering
-L 1 2929 7 2931 30
-S 1 2929 9 2931 30 66
+L 1 2946 7 2948 30
+S 1 2946 9 2948 30 66
 bundle_id: com.greenthumb.pocketgarden.beta
 signed_for: app_store
 
-S 0 2932 5 2932 12 7
+S 0 2949 5 2949 12 7
 passing
-L 1 2933 7 2935 30
-S 1 2933 9 2935 30 61
+L 1 2950 7 2952 30
+S 1 2950 9 2952 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 2937 3 2956 31
-S 0 2937 3 2937 5 2
+M 10 2954 3 2973 31
+S 0 2954 3 2954 5 2
 id
-S 0 2937 7 2937 34 27
+S 0 2954 7 2954 34 27
 build-storekit-file-shipped
-S 0 2938 3 2938 12 9
+S 0 2955 3 2955 12 9
 checklist
-S 0 2938 14 2938 36 22
+S 0 2955 14 2955 36 22
 storekit-configuration
-S 0 2939 3 2939 8 5
+S 0 2956 3 2956 8 5
 input
-S 0 2939 10 2939 15 5
+S 0 2956 10 2956 15 5
 build
-S 0 2940 3 2940 11 8
+S 0 2957 3 2957 11 8
 severity
-S 0 2940 13 2940 20 7
+S 0 2957 13 2957 20 7
 warning
-S 0 2941 3 2941 8 5
+S 0 2958 3 2958 8 5
 since
-S 0 2941 10 2941 15 5
+S 0 2958 10 2958 15 5
 0.1.0
-S 0 2942 3 2942 9 6
+S 0 2959 3 2959 9 6
 status
-S 0 2942 11 2942 18 7
+S 0 2959 11 2959 18 7
 preview
-S 0 2943 3 2943 8 5
+S 0 2960 3 2960 8 5
 title
-S 0 2943 10 2943 68 58
+S 0 2960 10 2960 68 58
 a StoreKit configuration file is copied into the built app
-S 0 2944 3 2944 12 9
+S 0 2961 3 2961 12 9
 rationale
-S 0 2944 14 2944 271 257
+S 0 2961 14 2961 271 257
 A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
-S 0 2945 3 2945 7 4
+S 0 2962 3 2962 7 4
 help
-S 0 2945 9 2945 155 148
+S 0 2962 9 2962 155 148
 remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
-S 0 2946 3 2946 11 8
+S 0 2963 3 2963 11 8
 examples
-M 2 2947 5 2956 31
-S 0 2947 5 2947 15 10
+M 2 2964 5 2973 31
+S 0 2964 5 2964 15 10
 triggering
-L 1 2948 7 2951 43
-S 1 2948 9 2951 43 96
+L 1 2965 7 2968 43
+S 1 2965 9 2968 43 96
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [PocketGarden.storekit]
 
-S 0 2952 5 2952 12 7
+S 0 2969 5 2969 12 7
 passing
-L 1 2953 7 2956 31
-S 1 2953 9 2956 31 84
+L 1 2970 7 2973 31
+S 1 2970 9 2973 31 84
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [Seeds.png]
 
-M 13 2958 3 2982 30
-S 0 2958 3 2958 5 2
+M 13 2975 3 2999 30
+S 0 2975 3 2975 5 2
 id
-S 0 2958 7 2958 35 28
+S 0 2975 7 2975 35 28
 build-signed-for-development
-S 0 2959 3 2959 12 9
+S 0 2976 3 2976 12 9
 checklist
-S 0 2959 14 2959 26 12
+S 0 2976 14 2976 26 12
 code-signing
-S 0 2960 3 2960 8 5
+S 0 2977 3 2977 8 5
 input
-S 0 2960 10 2960 15 5
+S 0 2977 10 2977 15 5
 build
-S 0 2961 3 2961 11 8
+S 0 2978 3 2978 11 8
 severity
-S 0 2961 13 2961 17 4
+S 0 2978 13 2978 17 4
 note
-S 0 2962 3 2962 15 12
+S 0 2979 3 2979 15 12
 context_only
-S 0 2962 17 2962 21 4
+S 0 2979 17 2979 21 4
 true
-S 0 2963 3 2963 8 5
+S 0 2980 3 2980 8 5
 since
-S 0 2963 10 2963 15 5
+S 0 2980 10 2980 15 5
 0.1.0
-S 0 2964 3 2964 9 6
+S 0 2981 3 2981 9 6
 status
-S 0 2964 11 2964 18 7
+S 0 2981 11 2981 18 7
 preview
-S 0 2965 3 2965 8 5
+S 0 2982 3 2982 8 5
 title
-S 0 2965 10 2965 86 76
+S 0 2982 10 2982 86 76
 the archive is signed for development; the upload needs an App Store profile
-S 0 2966 3 2966 12 9
+S 0 2983 3 2983 12 9
 rationale
-S 0 2966 14 2966 318 304
+S 0 2983 14 2983 318 304
 Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
-S 0 2967 3 2967 7 4
+S 0 2984 3 2984 7 4
 help
-S 0 2967 9 2967 165 156
+S 0 2984 9 2984 165 156
 have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
-S 0 2968 3 2968 15 12
+S 0 2985 3 2985 15 12
 environments
-L 3 2968 17 2968 49
-S 0 2968 18 2968 28 10
+L 3 2985 17 2985 49
+S 0 2985 18 2985 28 10
 testflight
-S 0 2968 30 2968 36 6
+S 0 2985 30 2985 36 6
 review
-S 0 2968 38 2968 48 10
+S 0 2985 38 2985 48 10
 production
-S 0 2969 3 2969 17 14
+S 0 2986 3 2986 17 14
 not_applicable
-S 0 2969 19 2969 72 53
+S 0 2986 19 2986 72 53
 a development build is what Xcode and the sandbox run
-S 0 2970 3 2970 11 8
-examples
-M 2 2971 5 2982 30
-S 0 2971 5 2971 15 10
-triggering
-L 1 2972 7 2976 32
-S 1 2972 9 2976 32 91
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: development
-
-S 0 2977 5 2977 12 7
-passing
-L 1 2978 7 2982 30
-S 1 2978 9 2982 30 89
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-
-M 12 2984 3 3009 30
-S 0 2984 3 2984 5 2
-id
-S 0 2984 7 2984 37 30
-build-exported-for-development
-S 0 2985 3 2985 12 9
-checklist
-S 0 2985 14 2985 26 12
-code-signing
-S 0 2986 3 2986 8 5
-input
-S 0 2986 10 2986 15 5
-build
 S 0 2987 3 2987 11 8
-severity
-S 0 2987 13 2987 18 5
-error
-S 0 2988 3 2988 8 5
-since
-S 0 2988 10 2988 15 5
-0.1.0
-S 0 2989 3 2989 9 6
-status
-S 0 2989 11 2989 18 7
-preview
-S 0 2990 3 2990 8 5
-title
-S 0 2990 10 2990 52 42
-the .ipa is not exported for the App Store
-S 0 2991 3 2991 12 9
-rationale
-S 0 2991 14 2991 350 336
-An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
-S 0 2992 3 2992 7 4
-help
-S 0 2992 9 2992 100 95
-export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
-S 0 2993 3 2993 15 12
-environments
-L 3 2993 17 2993 49
-S 0 2993 18 2993 28 10
-testflight
-S 0 2993 30 2993 36 6
-review
-S 0 2993 38 2993 48 10
-production
-S 0 2994 3 2994 17 14
-not_applicable
-S 0 2994 19 2994 82 63
-a development or ad hoc build is what Xcode and the sandbox run
-S 0 2995 3 2995 11 8
 examples
-M 2 2996 5 3009 30
-S 0 2996 5 2996 15 10
+M 2 2988 5 2999 30
+S 0 2988 5 2988 15 10
 triggering
-L 1 2997 7 3002 32
-S 1 2997 9 3002 32 103
+L 1 2989 7 2993 32
+S 1 2989 9 2993 32 91
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: development
+
+S 0 2994 5 2994 12 7
+passing
+L 1 2995 7 2999 30
+S 1 2995 9 2999 30 89
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 12 3001 3 3026 30
+S 0 3001 3 3001 5 2
+id
+S 0 3001 7 3001 37 30
+build-exported-for-development
+S 0 3002 3 3002 12 9
+checklist
+S 0 3002 14 3002 26 12
+code-signing
+S 0 3003 3 3003 8 5
+input
+S 0 3003 10 3003 15 5
+build
+S 0 3004 3 3004 11 8
+severity
+S 0 3004 13 3004 18 5
+error
+S 0 3005 3 3005 8 5
+since
+S 0 3005 10 3005 15 5
+0.1.0
+S 0 3006 3 3006 9 6
+status
+S 0 3006 11 3006 18 7
+preview
+S 0 3007 3 3007 8 5
+title
+S 0 3007 10 3007 52 42
+the .ipa is not exported for the App Store
+S 0 3008 3 3008 12 9
+rationale
+S 0 3008 14 3008 350 336
+An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
+S 0 3009 3 3009 7 4
+help
+S 0 3009 9 3009 100 95
+export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
+S 0 3010 3 3010 15 12
+environments
+L 3 3010 17 3010 49
+S 0 3010 18 3010 28 10
+testflight
+S 0 3010 30 3010 36 6
+review
+S 0 3010 38 3010 48 10
+production
+S 0 3011 3 3011 17 14
+not_applicable
+S 0 3011 19 3011 82 63
+a development or ad hoc build is what Xcode and the sandbox run
+S 0 3012 3 3012 11 8
+examples
+M 2 3013 5 3026 30
+S 0 3013 5 3013 15 10
+triggering
+L 1 3014 7 3019 32
+S 1 3014 9 3019 32 103
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 3003 5 3003 12 7
+S 0 3020 5 3020 12 7
 passing
-L 1 3004 7 3009 30
-S 1 3004 9 3009 30 101
+L 1 3021 7 3026 30
+S 1 3021 9 3026 30 101
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 3011 3 3030 27
-S 0 3011 3 3011 5 2
+M 10 3028 3 3047 27
+S 0 3028 3 3028 5 2
 id
-S 0 3011 7 3011 31 24
+S 0 3028 7 3028 31 24
 build-minimum-os-too-low
-S 0 3012 3 3012 12 9
+S 0 3029 3 3029 12 9
 checklist
-S 0 3012 14 3012 24 10
+S 0 3029 14 3029 24 10
 os-version
-S 0 3013 3 3013 8 5
+S 0 3030 3 3030 8 5
 input
-S 0 3013 10 3013 15 5
+S 0 3030 10 3030 15 5
 build
-S 0 3014 3 3014 11 8
+S 0 3031 3 3031 11 8
 severity
-S 0 3014 13 3014 18 5
+S 0 3031 13 3031 18 5
 error
-S 0 3015 3 3015 8 5
+S 0 3032 3 3032 8 5
 since
-S 0 3015 10 3015 15 5
+S 0 3032 10 3032 15 5
 0.1.0
-S 0 3016 3 3016 9 6
+S 0 3033 3 3033 9 6
 status
-S 0 3016 11 3016 18 7
+S 0 3033 11 3033 18 7
 preview
-S 0 3017 3 3017 8 5
+S 0 3034 3 3034 8 5
 title
-S 0 3017 10 3017 82 72
+S 0 3034 10 3034 82 72
 the build runs on systems where the StoreKit API it calls does not exist
-S 0 3018 3 3018 12 9
+S 0 3035 3 3035 12 9
 rationale
-S 0 3018 14 3018 286 272
+S 0 3035 14 3035 286 272
 StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
-S 0 3019 3 3019 7 4
+S 0 3036 3 3036 7 4
 help
-S 0 3019 9 3019 123 114
+S 0 3036 9 3036 123 114
 raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
-S 0 3020 3 3020 11 8
+S 0 3037 3 3037 11 8
 examples
-M 2 3021 5 3030 27
-S 0 3021 5 3021 15 10
+M 2 3038 5 3047 27
+S 0 3038 5 3038 15 10
 triggering
-L 1 3022 7 3025 27
-S 1 3022 9 3025 27 80
+L 1 3039 7 3042 27
+S 1 3039 9 3042 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "14.0"
 
-S 0 3026 5 3026 12 7
+S 0 3043 5 3043 12 7
 passing
-L 1 3027 7 3030 27
-S 1 3027 9 3030 27 80
+L 1 3044 7 3047 27
+S 1 3044 9 3047 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "16.0"
 
-M 10 3032 3 3054 30
-S 0 3032 3 3032 5 2
+M 10 3049 3 3071 30
+S 0 3049 3 3049 5 2
 id
-S 0 3032 7 3032 29 22
+S 0 3049 7 3049 29 22
 build-profile-mismatch
-S 0 3033 3 3033 12 9
+S 0 3050 3 3050 12 9
 checklist
-S 0 3033 14 3033 34 20
+S 0 3050 14 3050 34 20
 provisioning-profile
-S 0 3034 3 3034 8 5
+S 0 3051 3 3051 8 5
 input
-S 0 3034 10 3034 15 5
+S 0 3051 10 3051 15 5
 build
-S 0 3035 3 3035 11 8
+S 0 3052 3 3052 11 8
 severity
-S 0 3035 13 3035 18 5
+S 0 3052 13 3052 18 5
 error
-S 0 3036 3 3036 8 5
+S 0 3053 3 3053 8 5
 since
-S 0 3036 10 3036 15 5
+S 0 3053 10 3053 15 5
 0.1.0
-S 0 3037 3 3037 9 6
+S 0 3054 3 3054 9 6
 status
-S 0 3037 11 3037 18 7
+S 0 3054 11 3054 18 7
 preview
-S 0 3038 3 3038 8 5
+S 0 3055 3 3055 8 5
 title
-S 0 3038 10 3038 105 95
+S 0 3055 10 3055 105 95
 the profile embedded in the build is for another or a wildcard App ID, another team, or expired
-S 0 3039 3 3039 12 9
+S 0 3056 3 3056 12 9
 rationale
-S 0 3039 14 3039 370 356
+S 0 3056 14 3056 370 356
 The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
-S 0 3040 3 3040 7 4
+S 0 3057 3 3057 7 4
 help
-S 0 3040 9 3040 111 102
+S 0 3057 9 3057 111 102
 sign the build with a current profile made for the app's explicit App ID by the team that owns the app
-S 0 3041 3 3041 11 8
+S 0 3058 3 3058 11 8
 examples
-M 2 3042 5 3054 30
-S 0 3042 5 3042 15 10
+M 2 3059 5 3071 30
+S 0 3059 5 3059 15 10
 triggering
-L 2 3043 7 3050 52
-S 1 3043 9 3046 58 111
+L 2 3060 7 3067 52
+S 1 3060 9 3063 58 111
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
 
-S 1 3047 9 3050 52 105
+S 1 3064 9 3067 52 105
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
 
-S 0 3051 5 3051 12 7
+S 0 3068 5 3068 12 7
 passing
-L 1 3052 7 3054 30
-S 1 3052 9 3054 30 61
+L 1 3069 7 3071 30
+S 1 3069 9 3071 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 3057 3 3082 104
-S 0 3057 3 3057 5 2
+M 10 3074 3 3099 104
+S 0 3074 3 3074 5 2
 id
-S 0 3057 7 3057 33 26
+S 0 3074 7 3074 33 26
 build-product-list-differs
-S 0 3058 3 3058 12 9
+S 0 3075 3 3075 12 9
 checklist
-S 0 3058 14 3058 29 15
+S 0 3075 14 3075 29 15
 full-product-id
-S 0 3059 3 3059 8 5
+S 0 3076 3 3076 8 5
 input
-S 0 3059 10 3059 15 5
+S 0 3076 10 3076 15 5
 build
-S 0 3060 3 3060 11 8
+S 0 3077 3 3077 11 8
 severity
-S 0 3060 13 3060 20 7
+S 0 3077 13 3077 20 7
 warning
-S 0 3061 3 3061 8 5
+S 0 3078 3 3078 8 5
 since
-S 0 3061 10 3061 15 5
+S 0 3078 10 3078 15 5
 0.1.0
-S 0 3062 3 3062 9 6
+S 0 3079 3 3079 9 6
 status
-S 0 3062 11 3062 18 7
+S 0 3079 11 3079 18 7
 preview
-S 0 3063 3 3063 8 5
+S 0 3080 3 3080 8 5
 title
-S 0 3063 10 3063 73 63
+S 0 3080 10 3080 73 63
 a product ID list the build ships differs from the repository's
-S 0 3064 3 3064 12 9
+S 0 3081 3 3081 12 9
 rationale
-S 0 3064 14 3064 606 592
+S 0 3081 14 3081 606 592
 An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
-S 0 3065 3 3065 7 4
+S 0 3082 3 3082 7 4
 help
-S 0 3065 9 3065 99 90
+S 0 3082 9 3082 99 90
 build again from the sources you mean to ship, or correct the list the build was made from
-S 0 3066 3 3066 11 8
+S 0 3083 3 3083 11 8
 examples
-M 2 3067 5 3082 104
-S 0 3067 5 3067 15 10
+M 2 3084 5 3099 104
+S 0 3084 5 3084 15 10
 triggering
-L 1 3068 7 3074 104
-S 1 3068 9 3074 104 276
+L 1 3085 7 3091 104
+S 1 3085 9 3091 104 276
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11694,10 +11757,10 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-S 0 3075 5 3075 12 7
+S 0 3092 5 3092 12 7
 passing
-L 1 3076 7 3082 104
-S 1 3076 9 3082 104 278
+L 1 3093 7 3099 104
+S 1 3093 9 3099 104 278
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11705,64 +11768,64 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-M 11 3084 3 3106 118
-S 0 3084 3 3084 5 2
+M 11 3101 3 3123 118
+S 0 3101 3 3101 5 2
 id
-S 0 3084 7 3084 37 30
+S 0 3101 7 3101 37 30
 build-executable-names-product
-S 0 3085 3 3085 12 9
+S 0 3102 3 3102 12 9
 checklist
-S 0 3085 14 3085 29 15
+S 0 3102 14 3102 29 15
 full-product-id
-S 0 3086 3 3086 8 5
+S 0 3103 3 3103 8 5
 input
-S 0 3086 10 3086 15 5
+S 0 3103 10 3103 15 5
 build
-S 0 3087 3 3087 11 8
+S 0 3104 3 3104 11 8
 severity
-S 0 3087 13 3087 17 4
+S 0 3104 13 3104 17 4
 note
-S 0 3088 3 3088 15 12
+S 0 3105 3 3105 15 12
 context_only
-S 0 3088 17 3088 21 4
+S 0 3105 17 3105 21 4
 true
-S 0 3089 3 3089 8 5
+S 0 3106 3 3106 8 5
 since
-S 0 3089 10 3089 15 5
+S 0 3106 10 3106 15 5
 0.1.0
-S 0 3090 3 3090 9 6
+S 0 3107 3 3107 9 6
 status
-S 0 3090 11 3090 18 7
+S 0 3107 11 3107 18 7
 preview
-S 0 3091 3 3091 8 5
+S 0 3108 3 3108 8 5
 title
-S 0 3091 10 3091 83 73
+S 0 3108 10 3108 83 73
 the build's executable holds a product ID the sources read do not request
-S 0 3092 3 3092 12 9
+S 0 3109 3 3109 12 9
 rationale
-S 1 3092 14 3092 512 496
+S 1 3109 14 3109 512 496
 A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
-S 0 3093 3 3093 7 4
+S 0 3110 3 3110 7 4
 help
-S 0 3093 9 3093 112 103
+S 0 3110 9 3110 112 103
 add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
-S 0 3094 3 3094 11 8
+S 0 3111 3 3111 11 8
 examples
-M 2 3095 5 3106 118
-S 0 3095 5 3095 15 10
+M 2 3112 5 3123 118
+S 0 3112 5 3112 15 10
 triggering
-L 1 3096 7 3101 118
-S 1 3096 9 3101 118 223
+L 1 3113 7 3118 118
+S 1 3113 9 3118 118 223
 requests: [com.greenthumb.pocketgarden.seeds50]
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
-S 0 3102 5 3102 12 7
+S 0 3119 5 3119 12 7
 passing
-L 1 3103 7 3106 118
-S 1 3103 9 3106 118 171
+L 1 3120 7 3123 118
+S 1 3120 9 3123 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]

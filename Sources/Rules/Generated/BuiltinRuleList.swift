@@ -90,6 +90,7 @@ extension BuiltinRules {
         RunningBundleIDRule(),
         BundleIDPerConfigurationRule(),
         EntitlementsRule(),
+        EntitlementsUnreadableRule(),
         ProjectCapabilityRule(),
         StoreKitDescriptorMismatchRule(),
         StoreKitConfigurationActiveRule(),
