@@ -57,7 +57,11 @@ extension SourceScanner.Summarizer {
         guard index + 1 < tokens.count, tokens[index + 1].kind == .string, let path = stringValue(tokens[index + 1]),
               path.hasPrefix("package:") else { return }
         let package = path.dropFirst("package:".count).split(separator: "/").first.map(String.init) ?? ""
-        if SourceScanner.dartPurchasePackages.contains(package) { summary.imports.insert(package) }
+        if SourceScanner.dartPurchasePackages.contains(package) {
+            summary.imports.insert(package)
+        } else if SourceScanner.namesPurchasePackage(package) {
+            summary.unreadLibraries.insert(package)
+        }
     }
 
     /// `class Store {`, `enum ProductID {`, `mixin M on S {`, `extension X on Y {`: the body's

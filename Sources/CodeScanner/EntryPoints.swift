@@ -73,6 +73,14 @@ extension SourceScanner {
     /// A module the scanner does not know whose name says it deals with purchases
     /// (`InAppPurchaseLibrary`, `IAPKit`, `SubscriptionManager`, `PaywallKit`): the app may sell
     /// through it, and its calls are not read.
+    /// A package name (npm, pub) that names a purchase library: `@adplorg/capacitor-in-app-purchase`,
+    /// `flutter_iap`. Not "subscription" alone: GraphQL and RxJS packages say it too.
+    static func namesPurchasePackage(_ package: String) -> Bool {
+        let lower = package.lowercased()
+        if ["purchase", "storekit", "paywall", "revenuecat", "in-app", "inapp"].contains(where: { lower.contains($0) }) { return true }
+        return lower.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains("iap")
+    }
+
     static func namesPurchaseModule(_ module: String) -> Bool {
         let lower = module.lowercased()
         return ["purchase", "storekit", "subscription", "paywall", "revenuecat"].contains { lower.contains($0) }

@@ -87,6 +87,9 @@ extension SourceScanner.Summarizer {
             }
         } else if SourceScanner.isLocalModule(module) {
             summary.localImports.insert(module)
+        } else if SourceScanner.namesPurchasePackage(module) {
+            // `@adplorg/capacitor-in-app-purchase`: a purchase library iapdoctor does not read.
+            summary.unreadLibraries.insert(module)
         }
     }
 

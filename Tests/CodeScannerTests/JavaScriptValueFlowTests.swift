@@ -498,3 +498,23 @@ extension JavaScriptValueFlowTests {
     }
 }
 
+extension JavaScriptValueFlowTests {
+    /// A package named like a purchase library that iapdoctor does not read is named, so the
+    /// check does not say the app sells nothing; "subscription" alone (GraphQL) is not such a name.
+    @Test func anUnknownPurchasePackageIsNamed() {
+        let scan = SourceScanner.scan(sources: [
+            ("src/services/upgrade.ts", #"""
+            import { CapacitorInAppPurchase } from '@acme/capacitor-in-app-purchase';
+            import { SubscriptionClient } from 'subscriptions-transport-ws';
+            export const buy = () => CapacitorInAppPurchase.getProduct({ productId: 'com.acme.pro' });
+            """#),
+            ("lib/store.dart", #"""
+            import 'package:acme_iap/acme_iap.dart';
+            import 'package:graphql_subscriptions/client.dart';
+            """#),
+        ])
+        #expect(scan.unreadLibraries == ["@acme/capacitor-in-app-purchase", "acme_iap"])
+        #expect(scan.requests.isEmpty)
+    }
+}
+
