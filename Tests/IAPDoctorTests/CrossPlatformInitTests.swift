@@ -25,6 +25,22 @@ import Testing
         #expect(survey.sources == ["src", "App.tsx"])
     }
 
+    /// A file shaped like a product ID list is listed only when a source file names it: one the
+    /// app ships but never reads holds no request.
+    @Test func aProductListNoSourceNamesIsNotListed() {
+        let fixture = ProjectFixture()
+        fixture.write("Cards/Config.swift", "let path = Bundle.main.path(forResource: \"ProductIds\", ofType: \"plist\")\n")
+        fixture.write("Cards/ProductIds.plist", "<plist version=\"1.0\"><array><string>com.acme.cards.solitaire</string></array></plist>\n")
+        fixture.write("Cards/Products.plist", "<plist version=\"1.0\"><array><string>com.acme.cards.old</string></array></plist>\n")
+        fixture.write("web/shop.ts", "import catalog from './products.json';\n")
+        fixture.write("web/products.json", "[\"com.acme.cards.web\"]\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.productIDLists == ["Cards/ProductIds.plist", "web/products.json"])
+        #expect(survey.unnamedProductIDLists == ["Cards/Products.plist"])
+        #expect(StarterDescriptor.render(survey, name: "Cards", surveyedFolder: fixture.folder, descriptorFolder: fixture.folder)
+            .contains("  # not listed, since no source file names them: Cards/Products.plist"))
+    }
+
     /// A Capacitor app whose purchase code sits at its top beside its tools' scripts.
     @Test func scriptsAtTheTopAreSourcesUnlessTheyConfigureTools() {
         let fixture = ProjectFixture()

@@ -85,6 +85,8 @@ public struct ProjectSurvey: Sendable {
     var profileSpecifier: String?
     var profileUUID: String?
     public var productIDLists: [String] = []
+    /// Files shaped like product ID lists that no source file names.
+    public var unnamedProductIDLists: [String] = []
     public var sources: [String] = []
 
     /// Folders whose files are test data or fixtures, never the app's own lists or code.
@@ -470,13 +472,20 @@ public struct ProjectSurvey: Sendable {
         } else {
             profileCandidates = profiles
         }
-        productIDLists = files.filter { path in
+        let lists = files.filter { path in
             guard !Self.isTestPath(path) else { return false }
             let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
             return (name.hasSuffix(".plist") || name.hasSuffix(".json"))
                 && (name.contains("product_id") || name.contains("productid") || name.contains("product-id")
                     || name.hasPrefix("products.") || name.hasPrefix("productids") || name == "iapproductcatalog.json")
         }
+        // A list no source file names (`forResource: "ProductIds"`, `require('./products.json')`)
+        // is shipped, not read: its IDs are not requests. Unity IAP reads its catalog itself.
+        let readByLibrary = lists.filter { $0.lowercased().hasSuffix("iapproductcatalog.json") }
+        let named = Self.namedLists(lists.filter { !readByLibrary.contains($0) }, in: files.filter { Self.isSourceFile($0) && !Self.isTestPath($0) }, directory: directory)
+            .union(readByLibrary)
+        productIDLists = lists.filter { named.contains($0) }
+        unnamedProductIDLists = lists.filter { !named.contains($0) }
         // Sources: the top-level folders that hold Swift or Objective-C files (tests excluded),
         // and the source files at the top itself (an app whose constants sit beside its folders).
         var folders: [String] = []
@@ -511,6 +520,37 @@ public struct ProjectSurvey: Sendable {
     }
 
     /// Swift, Objective-C, Dart, JavaScript, TypeScript and C# sources (not type declarations).
+    /// The lists among `lists` whose name (without its extension) some source file writes next
+    /// to a quote or a `/`: all of them when there are no sources (or no folder) to ask. Reads at most 4,000
+    /// files of up to 1 MiB, and stops once every list is named.
+    static func namedLists(_ lists: [String], in sources: [String], directory: String?) -> Set<String> {
+        guard !lists.isEmpty, !sources.isEmpty, let directory else { return Set(lists) }
+        var pending: [(list: String, stem: [UInt8])] = lists.map { list in
+            let name = list.split(separator: "/").last.map(String.init) ?? list
+            return (list, Array((name.split(separator: ".").first.map(String.init) ?? name).utf8))
+        }
+        var named: Set<String> = []
+        let marks: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"), UInt8(ascii: "/")]
+        let ends: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"), UInt8(ascii: ".")]
+        for source in sources.prefix(4000) where !pending.isEmpty {
+            guard let bytes = try? FileSystem.readBytes(directory + "/" + source, maxBytes: 1 << 20) else { continue }
+            pending.removeAll { candidate in
+                guard bytes.count > candidate.stem.count + 1 else { return false }
+                var k = 1
+                while k + candidate.stem.count < bytes.count {
+                    if marks.contains(bytes[k - 1]), ends.contains(bytes[k + candidate.stem.count]),
+                       bytes[k..<(k + candidate.stem.count)].elementsEqual(candidate.stem) {
+                        named.insert(candidate.list)
+                        return true
+                    }
+                    k += 1
+                }
+                return false
+            }
+        }
+        return named
+    }
+
     static func isSourceFile(_ path: String) -> Bool {
         [".swift", ".m", ".mm", ".h", ".dart", ".cs"].contains(where: { path.hasSuffix($0) }) || (isScript(path) && !path.hasSuffix(".d.ts"))
     }

@@ -140,6 +140,9 @@ public enum StarterDescriptor {
             app.append("  product_id_lists:")
             app += survey.productIDLists.map { "    - \(quote(path($0)))" }
         }
+        if !survey.unnamedProductIDLists.isEmpty {
+            app.append("  # not listed, since no source file names them: " + survey.unnamedProductIDLists.map { quote(path($0)) }.joined(separator: ", "))
+        }
         if survey.sources.isEmpty {
             app.append("  # sources: []   # folders scanned for the product IDs the code requests")
         } else {
