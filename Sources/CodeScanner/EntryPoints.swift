@@ -268,7 +268,8 @@ extension SourceScanner.Summarizer {
         if buildsPurchaseRequests, entry.label == nil, entry.name == "requestPurchase" || entry.name == "requestSubscription",
            !range.contains(where: { isWord($0, "build") }) { return }
         let registrations = language == .javaScript && entry.name == "register" ? registeredList(range) : nil
-        guard let argument = registrations.map({ cordovaRegistrations($0) }) ?? snapshot(range) else { return }
+        let mapped = registrations == nil && language == .javaScript && entry.name == "register" ? mappedRegistrations(range) : nil
+        guard let argument = registrations.map({ cordovaRegistrations($0) }) ?? mapped ?? snapshot(range) else { return }
         let prefix = functionPrefix(before: receiverStart(index))
         if let function = enclosingFunction(), dependsOnParameters(range, function) {
             // `func buy(_ product: Product) { … purchase(product.id) }`: a product already fetched.

@@ -134,6 +134,41 @@ extension SourceScanner.Summarizer {
         return nil
     }
 
+    /// `const products = IDS.map(id => ({ id, type, platform }))` of the same file, given to
+    /// `store.register(products)`: the IDs are `IDS` itself, unless the objects are another
+    /// store's. The list `IDS` as written, else nil.
+    mutating func mappedRegistrations(_ range: Range<Int>) -> [ExpressionToken]? {
+        guard range.count == 1, isIdentifier(range.lowerBound) else { return nil }
+        let name = text(range.lowerBound)
+        for k in tokens.indices where k + 2 < tokens.count && isIdentifier(k) && text(k) == name {
+            guard isWord(k - 1, "const") || isWord(k - 1, "let") || isWord(k - 1, "var") else { continue }
+            var value = k + 1
+            if isPunctuation(value, ":") { value = javaScriptTypeEnd(from: value + 1) }
+            guard isOperator(value, "=") else { continue }
+            // RECEIVER . map ( p => ( { … } ) )
+            var dot = value + 1
+            while dot < tokens.count, dot - value < 64, !(isPunctuation(dot, ".") && isWord(dot + 1, "map")) {
+                guard isIdentifier(dot) || isPunctuation(dot, ".") else { return nil }
+                dot += 1
+            }
+            let open = dot + 2
+            guard dot > value + 1, isPunctuation(open, "(") else { return nil }
+            var parameter = open + 1
+            if isPunctuation(parameter, "(") { parameter += 1 }
+            guard isIdentifier(parameter) else { return nil }
+            var arrow = parameter + 1
+            if isPunctuation(arrow, ")") { arrow += 1 }
+            guard isOperator(arrow, "=>"), isPunctuation(arrow + 1, "("), isPunctuation(arrow + 2, "{") else { return nil }
+            let objectClose = matchingClose(arrow + 2)
+            guard let id = javaScriptProperty("id", open: arrow + 2, close: objectClose), id.count == 1, text(id.lowerBound) == text(parameter)
+            else { return nil }
+            let platform = javaScriptProperty("platform", open: arrow + 2, close: objectClose).map { $0.map { text($0) }.joined() } ?? ""
+            if ["GOOGLE", "WINDOWS", "BRAINTREE", "TEST", "AMAZON"].contains(where: { platform.uppercased().contains($0) }) { return nil }
+            return snapshot(value + 1..<dot)
+        }
+        return nil
+    }
+
     /// The value of property `key` in the object literal `open`…`close`.
     func javaScriptProperty(_ key: String, open: Int, close: Int) -> Range<Int>? {
         var k = open + 1

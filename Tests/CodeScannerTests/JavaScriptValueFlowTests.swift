@@ -518,3 +518,25 @@ extension JavaScriptValueFlowTests {
     }
 }
 
+extension JavaScriptValueFlowTests {
+    /// cordova-plugin-purchase's `store.register(definitions)` over objects made from a list of
+    /// IDs by `map`: the list's IDs, unless the objects are another store's.
+    @Test func registeredObjectsMappedFromAListOfIDs() {
+        let files = [("client/src/lib/iap.ts", #"""
+        export const TIP_IDS = ['com.acme.chapel.tip_small', 'com.acme.chapel.tip_large'];
+        const ANDROID_IDS = ['tip_android'];
+        export function setup(store) {
+          const definitions: CdvProductDefinition[] = TIP_IDS.map(id => ({
+            id,
+            type: CdvPurchase.ProductType.CONSUMABLE,
+            platform: CdvPurchase.Platform.APPLE_APPSTORE
+          }));
+          store.register(definitions);
+          const others = ANDROID_IDS.map((sku) => ({ id: sku, platform: CdvPurchase.Platform.GOOGLE_PLAY }));
+          store.register(others);
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["client/src/lib/iap.ts:1 com.acme.chapel.tip_small", "client/src/lib/iap.ts:1 com.acme.chapel.tip_large"])
+    }
+}
+
