@@ -98,7 +98,14 @@ extension SourceScanner.Resolver {
         var entries: [Item] = []
         while !cursor.atEnd && !cursor.isPunctuation(closer) {
             let start = cursor.position
-            let key = element(&cursor)
+            let key: [Item]?
+            if cursor.current.kind == .number, cursor.peek(1)?.text == ":" {
+                // A number key (Dart's `{200: '200_coins'}`): its digits, so the value counts.
+                key = [literalItem(cursor.current, context)]
+                cursor.advance()
+            } else {
+                key = element(&cursor)
+            }
             guard cursor.isPunctuation(":") else {
                 cursor.position = start
                 cursor.skipElement(closer: closer)

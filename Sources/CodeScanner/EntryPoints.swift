@@ -293,7 +293,7 @@ extension SourceScanner.Summarizer {
     /// Members that turn a list of IDs into another list of the same IDs.
     static let valueMembers: Set<String> = [
         "map", "compactMap", "flatMap", "filter", "reduce", "union", "sorted", "rawValue", "keys", "values", "first", "last",
-        "self", "allObjects", "lowercased", "uppercased",
+        "self", "allObjects", "lowercased", "uppercased", "toSet", "toList", "toArray", "slice", "concat",
     ]
 
     /// How a function is named in notes and told apart: Swift's `buy(_:qty:)`; Dart's and

@@ -105,7 +105,9 @@ struct DartValueFlowTests {
         """#)]
         let scan = SourceScanner.scan(sources: files)
         #expect(scan.requests.isEmpty)
-        #expect(scan.unresolved.map(\.api) == ["InAppPurchase.queryProductDetails"])
+        // `f` hands its parameter on, as a set: a wrapper nobody calls with IDs.
+        #expect(scan.unresolved.map(\.api) == ["f(fromServer) → InAppPurchase.queryProductDetails"])
+        #expect(scan.unresolved.map(\.kind) == [.wrapperWithoutCalls])
         #expect(scan.importedLibraries == ["in_app_purchase"])
     }
 }
@@ -351,6 +353,37 @@ extension DartValueFlowTests {
         }
         """#)]
         #expect(requestedIDs(files) == ["lib/pages/pro.dart:3 com.acme.travel.premium", "lib/pages/pro.dart:4 com.acme.travel.tip"])
+        #expect(unresolvedNotes(files) == [])
+    }
+
+    /// A wrapper's parameter turned into a set (`ids.toSet()`) is still its IDs, followed through
+    /// two wrappers to a map with number keys whose values are the IDs.
+    @Test func aParameterMadeASetThroughTwoWrappers() {
+        let files = [("lib/utils/coins.dart", #"""
+        const Map<int, String> coinPacks = {
+          200: "coins_200",
+          1000: 'coins_1000',
+        };
+        """#), ("lib/shop/shop_cubit.dart", #"""
+        import 'package:in_app_purchase/in_app_purchase.dart';
+        class ShopCubit {
+          final InAppPurchase store = InAppPurchase.instance;
+          Future<void> start(List<String> ids) async {
+            if (!await store.isAvailable()) {
+              return;
+            }
+            _load(ids);
+          }
+          void _load(List<String> skus) async {
+            final response = await store.queryProductDetails(skus.toSet());
+          }
+        }
+        """#), ("lib/shop/shop_screen.dart", #"""
+        void open(BuildContext context) {
+          context.read<ShopCubit>().start(coinPacks.values.toList());
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["lib/utils/coins.dart:2 coins_200", "lib/utils/coins.dart:3 coins_1000"])
         #expect(unresolvedNotes(files) == [])
     }
 
