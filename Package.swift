@@ -135,7 +135,7 @@ let package = Package(
         ),
         // Times the reader for scripts/bench-reader.sh; not shipped.
         .executableTarget(name: "XMLReaderBench", dependencies: ["XMLReader"]),
-        .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader"]),
+        .testTarget(name: "XMLReaderTests", dependencies: ["XMLReader", "TestSupport"]),
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader", "TestSupport"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "TestSupport"]),
         // The scanner alone: the IDs code in each language requests, from source text.

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `iapdoctor asc pull` as a user runs it: the built executable, its options and environment
 /// variables, against the synthetic App Store Connect on a loopback port.
-@Suite("asc pull command", .enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
+@Suite("asc pull command")
 struct ASCCommandTests {
     /// Serves the synthetic API while `body` runs the executable.
     func withServer<T>(_ scenario: SyntheticAppStoreConnect.Scenario, key: TestAPIKey,

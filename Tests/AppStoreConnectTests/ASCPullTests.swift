@@ -6,7 +6,7 @@ import TestSupport
 /// `iapdoctor asc pull` against a synthetic App Store Connect on a loopback port (real HTTP,
 /// real URLSession, real ES256 tokens checked with the key's public half), whose every request
 /// and answer is checked against the shared API subset (knowledge/asc). No internet.
-@Suite("App Store Connect pull", .enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
+@Suite("App Store Connect pull")
 struct ASCPullTests {
     /// The key's role may not read App IDs (403 on /v1/bundleIds), the subscription groups list
     /// is rate-limited once (429, Retry-After 7) and one price list fails once (503).

@@ -7,7 +7,7 @@ import TestSupport
 /// The pull at the size of a large catalog, and a pull resumed where the hourly request limit
 /// stopped it. The catalog: 1,000 In-App Purchases and 100 subscriptions, each available in 175
 /// territories, served with the API's own page sizes (200) and included-linkage caps (50).
-@Suite("App Store Connect pull at scale, and resumed", .enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)), .serialized)
+@Suite("App Store Connect pull at scale, and resumed", .serialized)
 struct ASCScaleTests {
     static func atScale(remaining: Int = 3600) -> SyntheticAppStoreConnect.Scenario {
         var scenario = SyntheticAppStoreConnect.Scenario()

@@ -2,8 +2,8 @@ import AppStoreConnect
 import Foundation
 import TestSupport
 
-/// The App Store Connect API 4.4.1 subset in the shared knowledge folder
-/// (`knowledge/asc/asc-openapi-iap-subset.json`): which GET operations exist, their query
+/// The App Store Connect API 4.4.1 subset (`knowledge/asc/asc-openapi-iap-subset.json`, in
+/// `../shared` or the repository's minified copy, `SharedFolder.file`): which GET operations exist, their query
 /// parameters, and a validator for the JSON Schema keywords its schemas use (`$ref`, `type`,
 /// `properties`, `required`, `enum`, `items`, `oneOf` with `discriminator`,
 /// `additionalProperties`; `format`, `title` and `deprecated` are annotations). `null` is

@@ -304,9 +304,11 @@ struct ASCSnapshotTests {
         #expect(missing.output.contains("no-such-snapshot.json"))
     }
 
-    @Test(.enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
-    func theResearchExamplesReadAsAFolder() throws {
-        let snapshot = try ASCSnapshot.load(path: SharedFolder.file("knowledge/asc/examples"))
+    /// The carried examples (synthetic ones and stand-ins for Apple's and the forum's), and the
+    /// research folder's when `../shared` is beside the checkout.
+    @Test(arguments: SharedFolder.folders("knowledge/asc/examples"))
+    func theResearchExamplesReadAsAFolder(folder: String) throws {
+        let snapshot = try ASCSnapshot.load(path: folder)
         #expect(snapshot.files.count >= 6)
         #expect(snapshot.unavailable.contains { $0.isAgreementLapse })
         #expect(!snapshot.resources(ofType: "inAppPurchases").isEmpty)

@@ -130,7 +130,7 @@ struct CatalogTests {
         }
     }
 
-    @Test(.enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
+    @Test
     func checklistMatchesTheSpec() throws {
         let spec = readText(SharedFolder.file("spec/checklist.md"))
         try #require(!spec.isEmpty, "\(SharedFolder.file("spec/checklist.md")) is missing or empty")

@@ -90,7 +90,7 @@ struct EvidenceTests {
         #expect(scheme.resolve(reference.value) == repositoryFile("examples/runmonster-xcode/RunMonster/Products.storekit"))
     }
 
-    @Test(.enabled(if: SharedFolder.isRequired, Comment(rawValue: SharedFolder.skipReason)))
+    @Test
     func storeKitFilesOfEveryVersionLoad() throws {
         let samples = SharedFolder.file("samples")
         for name in ["russell-archer__StoreHelper__Products.storekit", "RevenueCat__purchases-ios__UnitTestsConfiguration.storekit",

@@ -1,24 +1,40 @@
 import Foundation
 
-/// The project's shared folder (`spec/`, `samples/`), which sits beside the repository as
-/// `../shared` in the project's CI and on the developers' machines, but not in a plain clone. Tests
-/// that read it are skipped, by name and with this reason, when it is missing; with
-/// `IAPDOCTOR_REQUIRE_SHARED=1` (the project's CI, `.ci/run`) they run and fail instead.
+/// The project's shared folder (`spec/`, `knowledge/`, `samples/`), beside the repository as
+/// `../shared` in the project's CI and on the developers' machines, but not in a plain clone.
+/// `Tests/Fixtures/shared` carries, at the same relative paths, copies of the files the repository
+/// may carry and stand-ins of its own (named `*__OWN.*`) for those it may not (Tests/Fixtures/README.md);
+/// `SharedCopyTests` checks the copies against `../shared` when it is there.
 package enum SharedFolder {
     package static let path = URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared").path
 
-    package static func file(_ relative: String) -> String { path + "/" + relative }
+    /// The repository's copies and stand-ins.
+    package static let carried = repositoryFile("Tests/Fixtures/shared")
 
     package static var isAvailable: Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// Whether these tests must run: beside a shared folder, or where it is required.
-    package static var isRequired: Bool { isAvailable || environmentRequires("IAPDOCTOR_REQUIRE_SHARED") }
+    /// `relative` in `../shared` when it is beside the checkout, else the carried copy.
+    package static func file(_ relative: String) -> String { (isAvailable ? path : carried) + "/" + relative }
 
-    /// The reason a test skips without it (`Comment(rawValue:)` in a trait).
-    package static let skipReason = "../shared (the project's spec and samples) is not beside this checkout; IAPDOCTOR_REQUIRE_SHARED=1 makes it required"
+    /// The folders to test on: the carried `relative` folder, and `../shared`'s when it is there.
+    package static func folders(_ relative: String) -> [String] {
+        [carried + "/" + relative] + (isAvailable ? [path + "/" + relative] : [])
+    }
+
+    /// The files named `*.<extension>` in `folders(relative)`, as full paths.
+    package static func files(_ relative: String, extensions: [String]) -> [String] {
+        folders(relative).flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+                .filter { name in extensions.contains { name.hasSuffix("." + $0) } }.sorted().map { folder + "/" + $0 }
+        }
+    }
+
+    /// Whether `../shared` must be there (`IAPDOCTOR_REQUIRE_SHARED=1`, the project's CI,
+    /// `.ci/run`): then `SharedCopyTests` fails without it rather than compare nothing.
+    package static var isRequired: Bool { environmentRequires("IAPDOCTOR_REQUIRE_SHARED") }
 }
 
 /// Whether the tests that need tools a machine may lack (Chromium or Google Chrome, Python with

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import XMLReader
 
 /// `XMLReader.scan` hands items out of a reused arena instead of building the tree; everything a
@@ -76,22 +77,16 @@ struct ScanTests {
         #expect(items[2].child("a")?.child("c")?.rawText == " ")
     }
 
-    /// `../shared/samples` beside the repository: there in CI and on the developers' machines, not
-    /// in a plain clone, where these tests are skipped by name (with `IAPDOCTOR_REQUIRE_SHARED=1` they
-    /// run and fail).
-    static let sharedSamples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/samples").standardized.path
-    static var sharedSamplesRequired: Bool {
-        let required = ProcessInfo.processInfo.environment["IAPDOCTOR_REQUIRE_SHARED"] ?? ""
-        return FileManager.default.fileExists(atPath: sharedSamples) || (!required.isEmpty && required != "0" && required.lowercased() != "false")
+    /// The catalogs among the samples: the repository's own (`*__OWN.xml`, which take the shapes of
+    /// catalogs it may not carry), and `../shared`'s when it is beside the checkout.
+    static let catalogSamples = SharedFolder.files("samples", extensions: ["xml"])
+
+    @Test func ownCatalogSamplesAreThere() {
+        #expect(Self.catalogSamples.filter { $0.hasSuffix("__OWN.xml") }.count >= 3)
     }
 
-    @Test(.enabled(if: sharedSamplesRequired, "../shared (the project's samples) is not beside this checkout"),
-          arguments: ["37MobileTeam__AppleParty__iap_metadata.xml", "Volodar__inapp_builder__metadata.xml",
-                      "colinhumber__itunes_transporter_generator__README-metadata.xml",
-                      "minsOne__minsOne.github.io__2016-01-17-lookupMetadata.xml"])
-    func sharedSamplesScanAsTheyParse(sample: String) throws {
-        let path = Self.sharedSamples + "/" + sample
+    @Test(arguments: catalogSamples)
+    func samplesScanAsTheyParse(path: String) throws {
         try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing")
         let tree = try XMLReader.parse(contentsOfFile: path)
         var items: [XMLNode] = []
