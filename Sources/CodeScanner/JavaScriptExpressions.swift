@@ -100,8 +100,7 @@ extension SourceScanner.Summarizer {
                 let platform = javaScriptProperty("platform", open: k, close: objectClose).map { range in
                     range.map { text($0) }.joined()
                 } ?? ""
-                let otherStore = ["GOOGLE", "WINDOWS", "BRAINTREE", "TEST", "AMAZON"].contains { platform.uppercased().contains($0) }
-                if !otherStore, let id = javaScriptProperty("id", open: k, close: objectClose), let tokens = snapshot(id) {
+                if !Self.namesOtherStore(platform), let id = javaScriptProperty("id", open: k, close: objectClose), let tokens = snapshot(id) {
                     ids.append(tokens)
                 }
             }
@@ -123,15 +122,24 @@ extension SourceScanner.Summarizer {
     func registeredList(_ range: Range<Int>) -> Range<Int>? {
         if isPunctuation(range.lowerBound, "[") { return range }
         guard range.count == 1, isIdentifier(range.lowerBound) else { return nil }
-        let name = text(range.lowerBound)
-        for k in tokens.indices where k + 2 < tokens.count && isIdentifier(k) && text(k) == name {
-            guard isWord(k - 1, "const") || isWord(k - 1, "let") || isWord(k - 1, "var") else { continue }
+        guard let value = constantAssignments(text(range.lowerBound)).first(where: { isPunctuation($0 + 1, "[") }) else { return nil }
+        return value + 1..<matchingClose(value + 1) + 1
+    }
+
+    /// The `=` of each `const`/`let`/`var` declaration of `name` in the file (`const x: T[] = …`).
+    func constantAssignments(_ name: String) -> [Int] {
+        tokens.indices.compactMap { k -> Int? in
+            guard k + 2 < tokens.count, isIdentifier(k), text(k) == name,
+                  isWord(k - 1, "const") || isWord(k - 1, "let") || isWord(k - 1, "var") else { return nil }
             var value = k + 1
             if isPunctuation(value, ":") { value = javaScriptTypeEnd(from: value + 1) }
-            guard isOperator(value, "="), isPunctuation(value + 1, "[") else { continue }
-            return value + 1..<matchingClose(value + 1) + 1
+            return isOperator(value, "=") ? value : nil
         }
-        return nil
+    }
+
+    /// A cordova-plugin-purchase `platform` that is not the App Store's.
+    static func namesOtherStore(_ platform: String) -> Bool {
+        ["GOOGLE", "WINDOWS", "BRAINTREE", "TEST", "AMAZON"].contains { platform.uppercased().contains($0) }
     }
 
     /// `const products = IDS.map(id => ({ id, type, platform }))` of the same file, given to
@@ -139,12 +147,7 @@ extension SourceScanner.Summarizer {
     /// store's. The list `IDS` as written, else nil.
     mutating func mappedRegistrations(_ range: Range<Int>) -> [ExpressionToken]? {
         guard range.count == 1, isIdentifier(range.lowerBound) else { return nil }
-        let name = text(range.lowerBound)
-        for k in tokens.indices where k + 2 < tokens.count && isIdentifier(k) && text(k) == name {
-            guard isWord(k - 1, "const") || isWord(k - 1, "let") || isWord(k - 1, "var") else { continue }
-            var value = k + 1
-            if isPunctuation(value, ":") { value = javaScriptTypeEnd(from: value + 1) }
-            guard isOperator(value, "=") else { continue }
+        for value in constantAssignments(text(range.lowerBound)) {
             // RECEIVER . map ( p => ( { … } ) )
             var dot = value + 1
             while dot < tokens.count, dot - value < 64, !(isPunctuation(dot, ".") && isWord(dot + 1, "map")) {
@@ -163,7 +166,7 @@ extension SourceScanner.Summarizer {
             guard let id = javaScriptProperty("id", open: arrow + 2, close: objectClose), id.count == 1, text(id.lowerBound) == text(parameter)
             else { return nil }
             let platform = javaScriptProperty("platform", open: arrow + 2, close: objectClose).map { $0.map { text($0) }.joined() } ?? ""
-            if ["GOOGLE", "WINDOWS", "BRAINTREE", "TEST", "AMAZON"].contains(where: { platform.uppercased().contains($0) }) { return nil }
+            if Self.namesOtherStore(platform) { return nil }
             return snapshot(value + 1..<dot)
         }
         return nil

@@ -11,18 +11,22 @@ public enum EvidenceLoader {
     public static func load(into project: inout Project) -> [Finding] {
         var problems: [Finding] = []
         func path(_ fact: Fact<String>) -> String { Paths.resolve(fact.value, relativeTo: project.baseDirectory) }
+        // An input problem, pointing also where the descriptor names the file.
+        func problem(_ error: InputProblem, named: Fact<String>) -> Finding {
+            project.parsedFiles.note(error.readFiles)
+            var finding = error.finding
+            let note = "the file is named at \(named.location)"
+            finding.notes.append(note)
+            finding.related.append(RelatedSpan(named.location, label: "named here", note: note))
+            return finding
+        }
         func attempt<T>(_ named: Fact<String>, _ load: (String) throws(InputProblem) -> T) -> T? {
             do {
                 let loaded = try load(path(named))
                 project.parsedFiles.note(path(named))
                 return loaded
             } catch {
-                project.parsedFiles.note(error.readFiles)
-                var finding = error.finding
-                let note = "the file is named at \(named.location)"
-                finding.notes.append(note)
-                finding.related.append(RelatedSpan(named.location, label: "named here", note: note))
-                problems.append(finding)
+                problems.append(problem(error, named: named))
                 return nil
             }
         }
@@ -127,12 +131,7 @@ public enum EvidenceLoader {
                 project.evidence.entitlementsProblem = (error.finding, named)
             } catch {
                 // A file that cannot be read at all (missing, outside the project) stays an input error.
-                project.parsedFiles.note(error.readFiles)
-                var finding = error.finding
-                let note = "the file is named at \(named.location)"
-                finding.notes.append(note)
-                finding.related.append(RelatedSpan(named.location, label: "named here", note: note))
-                problems.append(finding)
+                problems.append(problem(error, named: named))
             }
         }
 
@@ -225,12 +224,7 @@ public enum EvidenceLoader {
                 }
                 project.storeKitFiles.append(configuration)
             } catch {
-                project.parsedFiles.note(error.readFiles)
-                var finding = error.finding
-                let note = "the file is named at \(named.location)"
-                finding.notes.append(note)
-                finding.related.append(RelatedSpan(named.location, label: "named here", note: note))
-                problems.append(finding)
+                problems.append(problem(error, named: named))
             }
         }
 
