@@ -153,6 +153,8 @@ extension SourceScanner {
         // `new PurchaseWithMarket(new MarketItem(…))` is the inner item's ID (read as that call).
         EntryPoint(receivers: [], name: "MarketItem", label: nil, api: "new MarketItem", anyReceiverIfImported: "Soomla.Store"),
         EntryPoint(receivers: [], name: "PurchaseWithMarket", label: nil, api: "new PurchaseWithMarket", anyReceiverIfImported: "Soomla.Store"),
+        // RevenueCat's Unity SDK with runtime setup: `PurchasesConfiguration.Builder.Init(apiKey)`.
+        EntryPoint(receivers: [["PurchasesConfiguration", "Builder"]], name: "Init", label: nil, kind: .revenueCatKey, api: "PurchasesConfiguration.Builder.Init(apiKey)"),
     ]
 
     static let cSharpEntryPointsByName: [String: [EntryPoint]] = Dictionary(grouping: cSharpEntryPoints, by: \.name)

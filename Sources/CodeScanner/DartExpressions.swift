@@ -59,6 +59,10 @@ extension SourceScanner {
         EntryPoint(receivers: [["Purchases"]], name: "getProducts", label: nil, api: "Purchases.getProducts", anyReceiverIfImported: "purchases_flutter"),
         EntryPoint(receivers: [["Purchases"]], name: "purchaseProduct", label: nil, api: "Purchases.purchaseProduct", anyReceiverIfImported: "purchases_flutter"),
         EntryPoint(receivers: [["Purchases"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.getOfferings", anyReceiverIfImported: "purchases_flutter"),
+        EntryPoint(receivers: [[]], name: "PurchasesConfiguration", label: nil, kind: .revenueCatKey, api: "PurchasesConfiguration(apiKey)", anyReceiverIfImported: "purchases_flutter"),
+        EntryPoint(receivers: [["Purchases"]], name: "setup", label: nil, kind: .revenueCatKey, api: "Purchases.setup(apiKey)", anyReceiverIfImported: "purchases_flutter"),
+        EntryPoint(receivers: [[]], name: "getOffering", label: nil, kind: .offeringID, api: "offerings.getOffering(identifier)", anyReceiverIfImported: "purchases_flutter"),
+        EntryPoint(receivers: [], name: "all", label: nil, kind: .offeringID, api: "offerings.all[…]", anyReceiverIfImported: "purchases_flutter"),
         // flutter_inapp_purchase
         EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "getProducts", label: nil, api: "FlutterInappPurchase.getProducts", anyReceiverIfImported: "flutter_inapp_purchase"),
         EntryPoint(receivers: [["FlutterInappPurchase", "instance"]], name: "getSubscriptions", label: nil, api: "FlutterInappPurchase.getSubscriptions", anyReceiverIfImported: "flutter_inapp_purchase"),

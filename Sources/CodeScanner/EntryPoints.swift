@@ -8,6 +8,11 @@ struct EntryPoint: Sendable {
         case groupID
         /// The call names no ID: the library fetches what its dashboard configures (RevenueCat offerings).
         case remoteConfiguration
+        /// The argument is the RevenueCat SDK's API key (`Purchases.configure(withAPIKey:)`).
+        case revenueCatKey
+        /// The argument is a RevenueCat offering's identifier (`offerings.all["pro"]`); with the
+        /// name `all`, a subscript, not a call.
+        case offeringID
     }
 
     /// How the call is written before its name: `[["Product"], ["StoreKit", "Product"]]`; `[[]]` is
@@ -49,6 +54,11 @@ extension SourceScanner {
         EntryPoint(receivers: [["Purchases", "shared"]], name: "getProducts", label: nil, api: "Purchases.shared.getProducts(_:)", anyReceiverIfImported: "RevenueCat"),
         EntryPoint(receivers: [["Purchases", "shared"]], name: "offerings", label: nil, kind: .remoteConfiguration, api: "Purchases.shared.offerings()", anyReceiverIfImported: "RevenueCat"),
         EntryPoint(receivers: [["Purchases", "shared"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.shared.getOfferings(completion:)", anyReceiverIfImported: "RevenueCat"),
+        EntryPoint(receivers: [["Purchases"], ["RevenueCat", "Purchases"]], name: "configure", label: "withAPIKey", kind: .revenueCatKey, api: "Purchases.configure(withAPIKey:)"),
+        EntryPoint(receivers: [["Configuration"], ["RevenueCat", "Configuration"]], name: "Builder", label: "withAPIKey", kind: .revenueCatKey, api: "Configuration.Builder(withAPIKey:)"),
+        EntryPoint(receivers: [["Purchases"], ["RevenueCat", "Purchases"]], name: "configureInCustomEntitlementsComputationMode", label: "apiKey", kind: .revenueCatKey, api: "Purchases.configureInCustomEntitlementsComputationMode(apiKey:appUserID:)"),
+        EntryPoint(receivers: [[]], name: "offering", label: "identifier", kind: .offeringID, api: "offerings.offering(identifier:)", anyReceiverIfImported: "RevenueCat"),
+        EntryPoint(receivers: [], name: "all", label: nil, kind: .offeringID, api: "offerings.all[…]", anyReceiverIfImported: "RevenueCat"),
         // RMStore (Objective-C, used from Swift through the bridging header)
         EntryPoint(receivers: [["RMStore", "default"]], name: "requestProducts", label: nil, api: "RMStore.default().requestProducts(_:)", storeKit1: true),
         EntryPoint(receivers: [["RMStore", "default"]], name: "addPayment", label: nil, api: "RMStore.default().addPayment(_:)", storeKit1: true),
@@ -149,6 +159,12 @@ extension SourceScanner.Summarizer {
             }) {
                 return (entry, nil, open)
             }
+        }
+        // `offerings.all["pro"]`: an offering looked up by its identifier.
+        if isPunctuation(open, "["), let entry = candidates.first(where: { $0.kind == .offeringID && $0.name == "all" }),
+           entry.anyReceiverIfImported.map({ summary.imports.contains($0) }) ?? false, isPunctuation(index - 1, ".") {
+            let close = matchingClose(open)
+            return open + 1 < close ? (entry, open + 1..<close, close) : nil
         }
         guard isPunctuation(open, "(") else { return nil }
         let close = matchingClose(open)

@@ -40,7 +40,15 @@ extension SourceScanner {
             EntryPoint(receivers: [["Purchases"]], name: "getProducts", label: nil, api: "Purchases.getProducts", anyReceiverIfImported: "react-native-purchases"),
             EntryPoint(receivers: [["Purchases"]], name: "purchaseProduct", label: nil, api: "Purchases.purchaseProduct", anyReceiverIfImported: "react-native-purchases"),
             EntryPoint(receivers: [["Purchases"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.getOfferings", anyReceiverIfImported: "react-native-purchases"),
+            EntryPoint(receivers: [["Purchases"]], name: "configure", label: "apiKey", kind: .revenueCatKey, api: "Purchases.configure({ apiKey })", anyReceiverIfImported: "react-native-purchases"),
+            EntryPoint(receivers: [["Purchases"]], name: "configure", label: nil, kind: .revenueCatKey, api: "Purchases.configure(apiKey)", anyReceiverIfImported: "react-native-purchases"),
+            EntryPoint(receivers: [["Purchases"]], name: "setup", label: nil, kind: .revenueCatKey, api: "Purchases.setup(apiKey)", anyReceiverIfImported: "react-native-purchases"),
+            EntryPoint(receivers: [[]], name: "all", label: nil, kind: .offeringID, api: "offerings.all[…]", anyReceiverIfImported: "react-native-purchases"),
             // @revenuecat/purchases-capacitor
+            EntryPoint(receivers: [["Purchases"]], name: "configure", label: "apiKey", kind: .revenueCatKey, api: "Purchases.configure({ apiKey })", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
+            EntryPoint(receivers: [[]], name: "all", label: nil, kind: .offeringID, api: "offerings.all[…]", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
+            // cordova-plugin-purchases (RevenueCat), a global
+            EntryPoint(receivers: [["Purchases"], ["window", "Purchases"]], name: "configureWith", label: "apiKey", kind: .revenueCatKey, api: "Purchases.configureWith({ apiKey })"),
             EntryPoint(receivers: [["Purchases"]], name: "getProducts", label: "productIdentifiers", api: "Purchases.getProducts({ productIdentifiers })", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
             EntryPoint(receivers: [["Purchases"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.getOfferings", anyReceiverIfImported: "@revenuecat/purchases-capacitor"),
             // A purchase of a product written out: `purchaseStoreProduct({ product: { productIdentifier } })`.

@@ -116,6 +116,10 @@ extension SourceScanner {
                 if !resolver.callRuns(call, file: fileIndex) { continue }
                 resolver.failure = nil
                 resolver.dropped = 0
+                if call.kind == .revenueCatKey || call.kind == .offeringID {
+                    scan.revenueCat += resolver.revenueCatReferences(call, file: fileIndex, api: api, written: written)
+                    continue
+                }
                 // `ProductView(id: product.id)`: the ID of a product StoreKit already returned,
                 // requested where it was fetched.
                 if call.wrapper == nil ? Resolver.isFetchedProductID(call.argument)
@@ -181,7 +185,8 @@ extension SourceScanner {
         }
         for file in resolver.files {
             resolver.fileWork = 0
-            for wrapper in file.wrappers where calledWrappers.insert(wrapper.display).inserted {
+            for wrapper in file.wrappers where wrapper.entry.kind != .revenueCatKey && wrapper.entry.kind != .offeringID
+                && calledWrappers.insert(wrapper.display).inserted {
                 resolver.failure = nil
                 resolver.dropped = 0
                 let fileIndex = resolver.files.firstIndex { $0.path == file.path } ?? 0
@@ -208,6 +213,9 @@ extension SourceScanner {
         scan.unresolved.sort { ($0.location, $0.api) < ($1.location, $1.api) }
         scan.subscriptionGroups.sort { ($0.location, $0.groupID) < ($1.location, $1.groupID) }
         scan.secrets.sort { ($0.location, $0.name) < ($1.location, $1.name) }
+        var referenced: Set<RevenueCatReference> = []
+        scan.revenueCat = scan.revenueCat.filter { referenced.insert($0).inserted }
+        scan.revenueCat.sort { ($0.call, $0.location, $0.value ?? "") < ($1.call, $1.location, $1.value ?? "") }
         scan.storeKit2Uses.sort { ($0.location, $0.api) < ($1.location, $1.api) }
         return scan
     }

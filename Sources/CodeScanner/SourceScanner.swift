@@ -143,6 +143,34 @@ public struct SecretSighting: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(name) at \(location): <secret>" }
 }
 
+/// A value the code hands to a RevenueCat SDK that is not a product ID: the SDK's API key
+/// (`Purchases.configure(withAPIKey:)`) or an offering's identifier (`offerings.all["pro"]`).
+/// A secret key's value is kept only for the rules to judge and the reporters to mask.
+public struct RevenueCatReference: Sendable, Hashable {
+    public enum Kind: String, Sendable { case apiKey, offering }
+    public var kind: Kind
+    /// nil when the code's value could not be worked out (read at run time, from a file the scan
+    /// does not read).
+    public var value: String?
+    /// Where the value is written (the literal, or the constant it comes from), else the call.
+    public var location: CodeLocation
+    /// The call, as shown to the user: `Purchases.configure(withAPIKey:)`.
+    public var api: String
+    /// Where the call is.
+    public var call: CodeLocation
+    /// The argument as written, shortened.
+    public var written: String
+
+    public init(kind: Kind, value: String?, location: CodeLocation, api: String, call: CodeLocation, written: String) {
+        self.kind = kind
+        self.value = value
+        self.location = location
+        self.api = api
+        self.call = call
+        self.written = written
+    }
+}
+
 /// Something the scan could not read. `missing` roots are typos in `app.sources`.
 public struct ScanProblem: Sendable, Hashable {
     public enum Kind: String, Sendable { case missing, unreadable, oversized, skipped }
@@ -159,6 +187,8 @@ public struct SourceScan: Sendable {
     public var unresolved: [UnresolvedRequest] = []
     public var subscriptionGroups: [SubscriptionGroupReference] = []
     public var secrets: [SecretSighting] = []
+    /// RevenueCat SDK keys and offering identifiers the code names, sorted by location.
+    public var revenueCat: [RevenueCatReference] = []
     /// `SKProductsRequest`, `SKPayment`, `SKMutablePayment` or `SKPaymentQueue` appears in code.
     public var usesStoreKit1: Bool
     /// `Product.products(for:)`, a purchase of a fetched `Product`, or `Product.PurchaseResult` /

@@ -1,0 +1,128 @@
+import CodeScanner
+import Testing
+
+/// Each RevenueCat key or offering identifier the code names, as `file:line kind value`
+/// (`?` for a value the code does not state).
+func revenueCatReferences(_ files: [(file: String, text: String)], platform: String? = "ios") -> [String] {
+    SourceScanner.scan(sources: files, platform: platform).revenueCat
+        .map { "\($0.location.file):\($0.location.line) \($0.kind.rawValue) \($0.value ?? "?")" }
+}
+
+/// The SDK key and the offerings each RevenueCat SDK is handed, in the shapes its docs show.
+@Suite("RevenueCat references")
+struct RevenueCatReferenceTests {
+    @Test("Swift: configure, the configuration builder, offerings by identifier")
+    func swift() {
+        let source = """
+            import RevenueCat
+
+            enum Keys { static let revenueCat = "appl_SYNTHETICkey000" }
+
+            func start() {
+                Purchases.configure(withAPIKey: Keys.revenueCat)
+                Purchases.configure(with: Configuration.Builder(withAPIKey: "appl_SYNTHETICkey111").with(appUserID: nil).build())
+            }
+
+            func paywall() async throws {
+                let offerings = try await Purchases.shared.offerings()
+                let pro = offerings.all["pro"]
+                let annual = offerings.offering(identifier: "annual_sale")
+                _ = (pro, annual)
+            }
+            """
+        #expect(revenueCatReferences([("App.swift", source)]) == [
+            "App.swift:3 apiKey appl_SYNTHETICkey000",
+            "App.swift:7 apiKey appl_SYNTHETICkey111",
+            "App.swift:12 offering pro",
+            "App.swift:13 offering annual_sale",
+        ])
+    }
+
+    @Test("a dictionary subscript named `all` is no offering outside a RevenueCat file")
+    func notRevenueCat() {
+        let source = """
+            let groups = ["all": ["a"]]
+            let x = settings.all["pro"]
+            """
+        #expect(revenueCatReferences([("Other.swift", source)]).isEmpty)
+    }
+
+    @Test("a key the code reads at run time is a reference without a value")
+    func runTimeKey() {
+        let source = """
+            import RevenueCat
+            func start() {
+                Purchases.configure(withAPIKey: ProcessInfo.processInfo.environment["RC_KEY"] ?? "")
+            }
+            """
+        #expect(revenueCatReferences([("App.swift", source)]) == ["App.swift:3 apiKey ?"])
+    }
+
+    @Test("Flutter: PurchasesConfiguration per platform, offerings by identifier")
+    func flutter() {
+        let source = """
+            import 'dart:io';
+            import 'package:purchases_flutter/purchases_flutter.dart';
+
+            const appleKey = 'appl_SYNTHETICkey222';
+            const googleKey = 'goog_SYNTHETICkey333';
+
+            Future<void> initPlatformState() async {
+              PurchasesConfiguration configuration;
+              if (Platform.isAndroid) {
+                configuration = PurchasesConfiguration(googleKey);
+              } else {
+                configuration = PurchasesConfiguration(appleKey);
+              }
+              await Purchases.configure(configuration);
+              final offerings = await Purchases.getOfferings();
+              final pro = offerings.all['pro'];
+              final sale = offerings.getOffering('sale');
+            }
+            """
+        let found = revenueCatReferences([("lib/main.dart", source)])
+        #expect(found.contains("lib/main.dart:4 apiKey appl_SYNTHETICkey222"), "\(found)")
+        #expect(found.contains("lib/main.dart:16 offering pro"), "\(found)")
+        #expect(found.contains("lib/main.dart:17 offering sale"), "\(found)")
+    }
+
+    @Test("React Native: configure with the key chosen by Platform.OS")
+    func reactNative() {
+        let source = """
+            import Purchases from 'react-native-purchases';
+            import { Platform } from 'react-native';
+
+            export async function setup() {
+              if (Platform.OS === 'ios') {
+                Purchases.configure({ apiKey: 'appl_SYNTHETICkey444' });
+              } else if (Platform.OS === 'android') {
+                Purchases.configure({ apiKey: 'goog_SYNTHETICkey555' });
+              }
+              const offerings = await Purchases.getOfferings();
+              return offerings.all['premium'];
+            }
+            """
+        let found = revenueCatReferences([("src/purchases.ts", source)])
+        #expect(found.contains("src/purchases.ts:6 apiKey appl_SYNTHETICkey444"), "\(found)")
+        #expect(found.contains("src/purchases.ts:11 offering premium"), "\(found)")
+    }
+
+    @Test("Capacitor and Unity")
+    func capacitorAndUnity() {
+        let capacitor = """
+            import { Purchases } from '@revenuecat/purchases-capacitor';
+            await Purchases.configure({ apiKey: 'appl_SYNTHETICkey666' });
+            """
+        #expect(revenueCatReferences([("src/main.ts", capacitor)]) == ["src/main.ts:2 apiKey appl_SYNTHETICkey666"])
+        let unity = """
+            using UnityEngine;
+            public class Store : MonoBehaviour {
+                void Start() {
+                    var configuration = PurchasesConfiguration.Builder.Init("appl_SYNTHETICkey777").Build();
+                    GetComponent<Purchases>().Configure(configuration);
+                }
+            }
+            """
+        #expect(revenueCatReferences([("Assets/Store.cs", unity)]) == ["Assets/Store.cs:4 apiKey appl_SYNTHETICkey777"])
+    }
+}
