@@ -71,7 +71,7 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
 public enum FactSource: String, Sendable, Hashable {
     case descriptor, infoPlist = "info_plist", pbxproj, entitlements, profile, scheme, storekit, catalog,
         productList = "product_list", code, xcconfig,
-        appStoreConnect = "app_store_connect", build
+        appStoreConnect = "app_store_connect", build, revenueCat = "revenuecat"
 }
 
 /// A value that remembers where it was stated. A fact that was not stated is absent (`nil`), never

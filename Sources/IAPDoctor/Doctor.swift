@@ -28,6 +28,8 @@ public struct Doctor: Sendable {
         public var profilesDirectories: [String]?
         /// `--asc`: an App Store Connect snapshot file or folder (over `app_store_connect.snapshot`).
         public var ascSnapshot: String?
+        /// `--revenuecat`: a RevenueCat snapshot file (over `revenuecat.snapshot`).
+        public var revenueCatSnapshot: String?
         /// Keep every finding past the per-rule listing limit, for a report that lists them all
         /// (``Reporter/listsEveryFinding``): JSON and SARIF.
         public var listsEveryFinding: Bool
@@ -39,9 +41,10 @@ public struct Doctor: Sendable {
 
         public init(
             paths: [String], rulesFile: String? = nil, failOn: Severity? = .error, environment: Environment? = nil, root: String? = nil,
-            profilesDirectories: [String]? = nil, ascSnapshot: String? = nil, listsEveryFinding: Bool = false,
+            profilesDirectories: [String]? = nil, ascSnapshot: String? = nil, revenueCatSnapshot: String? = nil, listsEveryFinding: Bool = false,
             quotesSources: Bool = true
         ) {
+            self.revenueCatSnapshot = revenueCatSnapshot
             self.listsEveryFinding = listsEveryFinding
             self.quotesSources = quotesSources
             self.ascSnapshot = ascSnapshot
@@ -60,7 +63,7 @@ public struct Doctor: Sendable {
 
     public func check(_ request: Request) -> Diagnosis {
         // Every path the command line names is an input, read or not (never an --output).
-        for path in request.paths + [request.rulesFile, request.ascSnapshot].compactMap({ $0 }) {
+        for path in request.paths + [request.rulesFile, request.ascSnapshot, request.revenueCatSnapshot].compactMap({ $0 }) {
             Workspace.noteNamed(path)
             Workspace.noteNamed(CatalogPackage.metadataPath(for: path))
         }
@@ -142,6 +145,7 @@ public struct Doctor: Sendable {
         }
         // The files the descriptor points at (only when it could be read).
         if project.hasDescriptor, !problems.contains(where: { $0.severity == .error }) {
+            project.revenueCat.commandLineSnapshot = request.revenueCatSnapshot
             problems += EvidenceLoader.load(into: &project)
             problems += loadSnapshot(request, into: &project)
         }
@@ -254,6 +258,7 @@ public struct Doctor: Sendable {
         for package in project.catalogPackages where !given.contains(package.file) { inputs.append(package.file) }
         for built in project.builtApps where !inputs.contains(built.path) { inputs.append(built.path) }
         if let snapshot = project.ascSnapshot?.snapshot { inputs.append(snapshot.path) }
+        if let snapshot = project.evidence.revenueCat.snapshot { inputs.append(snapshot.file) }
         options.inputs = inputs
         options.suppressions.baseline = request.baseline
         if let configPath {
@@ -300,7 +305,7 @@ extension Project {
     /// profile, the catalogs. The never-write-an-input guard counts each, read or not.
     public var namedPaths: [String] {
         let single = [app.infoPlist, app.xcodeproj, app.entitlements, app.scheme, app.storeKitConfiguration, app.build, signing.profile.file,
-                      appStoreConnect.snapshot]
+                      appStoreConnect.snapshot, revenueCat.snapshot]
         var paths = single.compactMap { $0?.value }
         if let project = app.xcodeproj?.value { paths.append(project + "/project.pbxproj") }
         paths += app.productIDLists.map(\.value) + app.sources.map(\.value) + catalogs.map(\.value)

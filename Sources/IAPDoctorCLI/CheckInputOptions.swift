@@ -19,9 +19,13 @@ struct CheckInputOptions: ParsableArguments {
     @Option(name: .customLong("asc"), help: ArgumentHelp("An App Store Connect snapshot (a file, or a folder of saved API responses) to read App Store Connect's facts from; over the descriptor's `app_store_connect.snapshot`.", valueName: "snapshot"))
     var ascSnapshot: String?
 
+    @Option(name: .customLong("revenuecat"), help: ArgumentHelp("A RevenueCat snapshot (docs/revenuecat.md) whose offerings' products the app shows; over the descriptor's `revenuecat.snapshot`.", valueName: "snapshot"))
+    var revenueCatSnapshot: String?
+
     /// What was given, as plain values.
     var values: CheckInputs {
-        CheckInputs(environment: environment, rules: rules, root: root, profilesDirectories: profilesDirectories, ascSnapshot: ascSnapshot)
+        CheckInputs(environment: environment, rules: rules, root: root, profilesDirectories: profilesDirectories, ascSnapshot: ascSnapshot,
+                    revenueCatSnapshot: revenueCatSnapshot)
     }
 }
 
@@ -33,13 +37,14 @@ struct CheckInputs: Equatable {
     var root: String? = nil
     var profilesDirectories: [String] = []
     var ascSnapshot: String? = nil
+    var revenueCatSnapshot: String? = nil
 
     /// The check of `paths` with these inputs; `pulledSnapshot` (from `--asc-pull`) stands for `--asc`.
     func request(paths: [String], failOn: FailOn, pulledSnapshot: String? = nil) -> Doctor.Request {
         Doctor.Request(
             paths: paths, rulesFile: rules, failOn: failOn.threshold, environment: environment, root: root,
             profilesDirectories: InstalledProfiles.commandLineFolders(profilesDirectories),
-            ascSnapshot: pulledSnapshot ?? ascSnapshot)
+            ascSnapshot: pulledSnapshot ?? ascSnapshot, revenueCatSnapshot: revenueCatSnapshot)
     }
 }
 

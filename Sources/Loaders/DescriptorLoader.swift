@@ -297,6 +297,13 @@ package struct DescriptorReader {
             project.appStoreConnect.snapshot = string(asc, .appStoreConnectSnapshot)
         }
 
+        if let node = top[.revenuecat] {
+            let revenueCat = mapping(node, .revenuecat)
+            project.revenueCat.snapshot = string(revenueCat, .revenuecatSnapshot)
+            project.revenueCat.appID = string(revenueCat, .revenuecatAppID)
+            project.revenueCat.publicAPIKey = string(revenueCat, .revenuecatPublicAPIKey)
+        }
+
         for (index, node) in list(top, .subscriptionGroups).enumerated() {
             let path = "subscription_groups[\(index)]"
             let group = mapping(node, item: path, SubscriptionGroupKey.self)

@@ -236,6 +236,14 @@ public enum EvidenceLoader {
             }
         }
         loadRequests(lists: lists, into: &project, problems: &problems)
+        // The descriptor's key stands for the code's keys that are read at run time.
+        if let stated = project.revenueCat.publicAPIKey {
+            project.evidence.revenueCat.keys.removeAll { $0.value == nil }
+            project.evidence.revenueCat.keys.append(RevenueCatEvidence.CodeUse(
+                value: stated.value, location: stated.location, api: "revenuecat.public_api_key", call: stated.location, written: stated.value))
+        }
+        // RevenueCat's offerings add requests, which the App Store Connect snapshot then matches.
+        problems += RevenueCatFacts.load(into: &project)
         project.requestShownGroups()
         return problems
     }

@@ -27,6 +27,8 @@ public struct Project: Sendable {
     /// The files this run parsed as what they were read for: the ones reports may quote.
     public let parsedFiles = ParsedFiles()
     public var appStoreConnect = AppStoreConnectSection()
+    /// `revenuecat`: the RevenueCat snapshot and app.
+    public var revenueCat = RevenueCatSection()
     public var subscriptionGroups: [SubscriptionGroup] = []
     public var products: [Product] = []
     public var requests: [Fact<String>] = []
@@ -183,6 +185,19 @@ public struct Profile: Sendable {
 }
 
 /// The descriptor's `app_store_connect` section, and what a snapshot adds to it: the app record's state.
+public struct RevenueCatSection: Sendable {
+    /// `revenuecat.snapshot`: a RevenueCat snapshot file.
+    public var snapshot: Fact<String>?
+    /// `revenuecat.app_id`: the RevenueCat app whose offerings the build shows.
+    public var appID: Fact<String>?
+    /// `--revenuecat`: the command line's snapshot, read over `snapshot` and not confined.
+    public var commandLineSnapshot: String?
+    /// `revenuecat.public_api_key`: the SDK key the build configures, when the code reads it at run time.
+    public var publicAPIKey: Fact<String>?
+
+    public init() {}
+}
+
 public struct AppStoreConnectSection: Sendable {
     public var appRecord: Fact<Bool>?
     public var versionState: Fact<VersionState>?
@@ -337,6 +352,8 @@ public struct Evidence: Sendable {
     /// Unresolved call sites, subscription groups, secrets and scan problems from the sources and
     /// the product ID lists.
     public var sources = SourceEvidence()
+    /// The RevenueCat SDK keys and offerings the code names, and the snapshot's project.
+    public var revenueCat = RevenueCatEvidence()
     public var disagreements: [Disagreement] = []
     /// How the app target was chosen (for notes), or why none could be.
     public var targetChoice: String?

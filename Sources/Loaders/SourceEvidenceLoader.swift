@@ -98,6 +98,15 @@ extension EvidenceLoader {
             }
         }
         project.evidence.sources = evidence
+        for reference in scan.revenueCat {
+            let use = RevenueCatEvidence.CodeUse(
+                value: reference.value, location: location(reference.location), api: reference.api, call: location(reference.call), written: reference.written)
+            switch reference.kind {
+            case .apiKey: project.evidence.revenueCat.keys.append(use)
+            case .offering: project.evidence.revenueCat.offeringIDs.append(use)
+            }
+        }
+        project.evidence.revenueCat.fetches = evidence.unresolved.filter { $0.kind == .offerings }.map(\.location)
 
         project.evidence.usesStoreKit1 = scan.usesStoreKit1
         project.evidence.usesStoreKit2 = scan.usesStoreKit2

@@ -54,6 +54,10 @@ public enum DescriptorKey: String, CaseIterable, Sendable {
     case appStoreConnectReleasedAt = "app_store_connect.released_at"
     case appStoreConnectBinaryUploaded = "app_store_connect.binary_uploaded"
     case appStoreConnectSnapshot = "app_store_connect.snapshot"
+    case revenuecat = "revenuecat"
+    case revenuecatSnapshot = "revenuecat.snapshot"
+    case revenuecatAppID = "revenuecat.app_id"
+    case revenuecatPublicAPIKey = "revenuecat.public_api_key"
     case subscriptionGroups = "subscription_groups"
     case products = "products"
     case requests = "requests"
@@ -72,7 +76,7 @@ public enum DescriptorKey: String, CaseIterable, Sendable {
 
     /// The names of the keys each mapping may hold, by the mapping's path (`""`: the top level).
     public static let namesByMapping: [String: [String]] = [
-        "": ["version", "environment", "checked_at", "project_root", "app", "developer_account", "app_id", "signing", "app_store_connect", "subscription_groups", "products", "requests", "catalogs", "testing"],
+        "": ["version", "environment", "checked_at", "project_root", "app", "developer_account", "app_id", "signing", "app_store_connect", "revenuecat", "subscription_groups", "products", "requests", "catalogs", "testing"],
         "app": ["name", "platform", "bundle_id", "deployment_target", "storekit_api", "info_plist", "xcodeproj", "target", "configuration", "entitlements", "scheme", "storekit_configuration", "build", "product_id_lists", "sources"],
         "developer_account": ["team_id", "team_type", "membership", "program_license", "agreements", "banking", "tax"],
         "developer_account.agreements": ["paid_apps"],
@@ -80,6 +84,7 @@ public enum DescriptorKey: String, CaseIterable, Sendable {
         "signing": ["style", "team_id", "profile"],
         "signing.profile": ["file", "name", "app_id", "type", "created_at", "expires_at", "installed"],
         "app_store_connect": ["app_record", "version_state", "released_at", "binary_uploaded", "snapshot"],
+        "revenuecat": ["snapshot", "app_id", "public_api_key"],
         "testing": ["device", "os_version", "jailbroken", "in_app_purchases_allowed", "app_reinstalled", "signed_out_of_store", "sandbox_account"],
         "testing.sandbox_account": ["email", "storefront", "team_id"],
     ]

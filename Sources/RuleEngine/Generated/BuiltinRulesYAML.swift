@@ -1513,6 +1513,213 @@ enum BuiltinRulesYAML {
         app:
           scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
+# ── RevenueCat ──────────────────────────────────────────────────────────────────────────────
+# Examples name the Swift sources and the RevenueCat snapshots of examples/revenuecat (Pocket
+# Garden's RevenueCat project: an App Store app and a Play Store app, the offerings `default`
+# (current) and `spring_sale`).
+- id: revenuecat-secret-key
+  checklist: full-product-id
+  severity: error
+  since: 0.1.0
+  title: the RevenueCat SDK is configured with a secret API key
+  rationale: "RevenueCat's secret API keys (`sk_…`) and OAuth tokens (`atk_…`) are for servers: they read and change the whole project (RevenueCat, API Keys & Authentication). The SDK takes the app's public key (`appl_…` for an App Store app); purchases-ios rejects any other key with an underscore as \"not recognized\", so no offering loads. Anyone who has the app can read a key it ships. The value is never printed: outputs mask it where they quote the line."
+  help: configure the SDK with the App Store app's public API key (`appl_…`, RevenueCat → Project settings → API keys), and revoke this secret key in RevenueCat
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/SecretKey]
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+
+- id: revenuecat-key-platform
+  checklist: full-product-id
+  severity: error
+  since: 0.1.0
+  title: the iOS build configures RevenueCat with another store's key
+  rationale: "Each RevenueCat app has its own public keys, prefixed by store: `appl_` App Store, `goog_` Play Store, `amzn_` Amazon, `rcb_` Web Billing, `roku_` Roku. With another store's key, RevenueCat answers with that store's product IDs, which StoreKit does not know: the offerings come back empty (RevenueCat, Troubleshooting Empty Products/Offerings). Cross-platform apps choose the key by platform (`Platform.isIOS`, `Platform.OS === 'ios'`); iapdoctor follows those branches, and a call that can also get an Apple key is left alone."
+  help: configure the iOS build with the App Store app's public key (`appl_…`, RevenueCat → Project settings → API keys), chosen by platform in a cross-platform app
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/AndroidKey]
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+
+- id: revenuecat-test-store-key
+  checklist: storekit-configuration
+  severity: warning
+  since: 0.1.0
+  title: the RevenueCat SDK is configured with a Test Store key
+  rationale: "A `test_` key points the SDK at RevenueCat's Test Store: products come from it, never from App Store Connect or a StoreKit configuration file, so this build tests nothing about the App Store's products. In a release build the SDK logs an error and stops the app, and App Review rejects Test Store apps (RevenueCat, RevenueCat Test Store). RevenueCat suggests the Test Store key in Debug and the App Store key in Release."
+  help: configure the build you test against the App Store (and every release build) with the App Store app's public key (`appl_…`)
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/TestStore]
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+
+- id: revenuecat-key-other-app
+  checklist: full-product-id
+  severity: error
+  since: 0.1.0
+  title: the SDK key is not this app's public key in RevenueCat
+  rationale: "RevenueCat answers the SDK with the offerings of the app its key belongs to. A key of another App Store app (a Lite edition, an old project) or of another project gives that app's product IDs, which StoreKit returns as invalid for this bundle (RevenueCat, Troubleshooting Empty Products/Offerings). Judged against the snapshot's `public_api_keys` of this build's app (`revenuecat.app_id`, else the App Store app with the build's bundle ID)."
+  help: configure the SDK with this build's App Store app's public key
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/key-other-app.json
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/healthy.json
+
+- id: revenuecat-bundle-id-mismatch
+  checklist: bundle-id-matches
+  severity: error
+  since: 0.1.0
+  title: RevenueCat's App Store app has another bundle ID than the build
+  rationale: "The bundle ID of RevenueCat's App Store app, Xcode's `PRODUCT_BUNDLE_IDENTIFIER` and the App Store Connect app must be the same, exactly and case-sensitively: StoreKit answers only for the running bundle's products (RevenueCat, Troubleshooting Empty Products/Offerings), and RevenueCat's own health check reports a difference as blocking."
+  help: set the App Store app's bundle ID in RevenueCat (Project settings → Apps) to the build's
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/bundle-id-mismatch.json
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/healthy.json
+
+- id: revenuecat-no-app-store-app
+  checklist: bundle-id-matches
+  severity: error
+  since: 0.1.0
+  title: the RevenueCat project has no App Store app for this build
+  rationale: "Products belong to one RevenueCat app, and an iOS build needs an App Store app with its bundle ID, its public key and its products attached to the offerings' packages. Without one, the SDK logs that there are no App Store products registered for the offerings and they come back empty (purchases-ios, OfferingStrings)."
+  help: add an App Store app with the build's bundle ID in RevenueCat (Project settings → Apps → New → App Store) and attach its products to the packages
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/no-app-store-app.json
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/healthy.json
+
+- id: revenuecat-no-current-offering
+  checklist: product-exists
+  severity: error
+  since: 0.1.0
+  title: no RevenueCat offering is current
+  rationale: "`offerings.current` is the offering marked default in the dashboard (RevenueCat, Offerings); with none, a paywall that shows the current offering shows no product. Code that asks for its offerings by identifier does not need one."
+  help: make an offering the default in RevenueCat (Product catalog → Offerings → Make default)
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/no-current-offering.json
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/healthy.json
+      - |
+        app:
+          sources: [../revenuecat/Named]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/no-current-offering.json
+
+- id: revenuecat-offering-missing
+  checklist: product-exists
+  severity: error
+  since: 0.1.0
+  title: the code asks for an offering the RevenueCat project does not have
+  rationale: "`offerings.offering(identifier:)` and `offerings.all[…]` return nil for an identifier that no offering has, exactly and case-sensitively; the paywall then shows nothing. iapdoctor reads the identifiers the code names (Swift, Dart, TypeScript and JavaScript, C#) and looks them up among the snapshot's offerings, with the near match when there is one."
+  help: ask for an identifier the project's offerings have, or create that offering in RevenueCat (Product catalog → Offerings)
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/Named]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/offering-renamed.json
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Named]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/healthy.json
+
+- id: revenuecat-offering-empty
+  checklist: product-exists
+  severity: error
+  since: 0.1.0
+  title: an offering the app shows holds no product of this App Store app
+  rationale: "The SDK keeps, of each offering, the packages with a product for the store its key belongs to, and drops an offering left without packages (\"No packages could be found for offering with identifier …\"); when every offering drops, offerings come back empty (purchases-ios, OfferingsFactory). An offering whose packages hold only the Play Store products, or no product, shows nothing on iOS."
+  help: attach the App Store app's product to each package of the offering in RevenueCat (Product catalog → Offerings)
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/offering-empty.json
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/healthy.json
+
+- id: revenuecat-package-without-product
+  checklist: product-exists
+  severity: warning
+  since: 0.1.0
+  title: a package of an offering the app shows has no product of this App Store app
+  rationale: "Each package holds one product per app (RevenueCat, REST API v2: package products); the iOS SDK leaves out a package without an App Store product, so the paywall shows the offering without it (purchases-ios, OfferingsFactory). Often the package was filled for Android only."
+  help: attach the App Store app's product to the package in RevenueCat (Product catalog → Offerings)
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/package-without-product.json
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+        revenuecat:
+          snapshot: ../revenuecat/snapshots/healthy.json
+
 # ── Bulk product XML (App Store Package metadata.xml) ───────────────────────────────────────
 # Catalog examples are XML: an `<in_app_purchase>` or `<subscription_group>` snippet is placed
 # inside a software5.12 package's `<in_app_purchases>` (a snippet that starts with `<?xml` or
@@ -3131,7 +3338,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 144 16 1 3123 118
+L 154 16 1 3330 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -7494,891 +7701,765 @@ environment: xcode
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-M 10 1516 3 1528 27
-S 0 1516 3 1516 5 2
+M 8 1515 3 1530 43
+S 0 1515 3 1515 5 2
 id
-S 0 1516 7 1516 31 24
-catalog-xml-feed-retired
-S 0 1517 3 1517 12 9
+S 0 1515 7 1515 28 21
+revenuecat-secret-key
+S 0 1516 3 1516 12 9
 checklist
-S 0 1517 14 1517 27 13
-catalog-valid
-S 0 1518 3 1518 8 5
-input
-S 0 1518 10 1518 17 7
-catalog
-S 0 1519 3 1519 11 8
+S 0 1516 14 1516 29 15
+full-product-id
+S 0 1517 3 1517 11 8
 severity
-S 0 1519 13 1519 17 4
-note
-S 0 1520 3 1520 15 12
-context_only
-S 0 1520 17 1520 21 4
-true
-S 0 1521 3 1521 8 5
+S 0 1517 13 1517 18 5
+error
+S 0 1518 3 1518 8 5
 since
-S 0 1521 10 1521 15 5
+S 0 1518 10 1518 15 5
 0.1.0
-S 0 1522 3 1522 8 5
+S 0 1519 3 1519 8 5
 title
-S 0 1522 10 1522 69 59
-Apple no longer takes in-app purchases through the XML feed
-S 0 1523 3 1523 12 9
+S 0 1519 10 1519 64 54
+the RevenueCat SDK is configured with a secret API key
+S 0 1520 3 1520 12 9
 rationale
-S 1 1523 14 1523 378 362
-Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1524 3 1524 7 4
+S 1 1520 14 1520 464 452
+RevenueCat's secret API keys (`sk_…`) and OAuth tokens (`atk_…`) are for servers: they read and change the whole project (RevenueCat, API Keys & Authentication). The SDK takes the app's public key (`appl_…` for an App Store app); purchases-ios rejects any other key with an underscore as "not recognized", so no offering loads. Anyone who has the app can read a key it ships. The value is never printed: outputs mask it where they quote the line.
+S 0 1521 3 1521 7 4
 help
-S 0 1524 9 1524 104 95
-use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1525 3 1525 11 8
+S 0 1521 9 1521 161 158
+configure the SDK with the App Store app's public API key (`appl_…`, RevenueCat → Project settings → API keys), and revoke this secret key in RevenueCat
+S 0 1522 3 1522 11 8
 examples
-M 1 1526 5 1528 27
-S 0 1526 5 1526 15 10
+M 2 1523 5 1530 43
+S 0 1523 5 1523 15 10
 triggering
-L 1 1527 7 1528 27
-S 1 1527 9 1528 27 19
+L 1 1524 7 1526 45
+S 1 1524 9 1526 45 42
+app:
+  sources: [../revenuecat/SecretKey]
+
+S 0 1527 5 1527 12 7
+passing
+L 1 1528 7 1530 43
+S 1 1528 9 1530 43 40
+app:
+  sources: [../revenuecat/Sources]
+
+M 8 1532 3 1547 43
+S 0 1532 3 1532 5 2
+id
+S 0 1532 7 1532 30 23
+revenuecat-key-platform
+S 0 1533 3 1533 12 9
+checklist
+S 0 1533 14 1533 29 15
+full-product-id
+S 0 1534 3 1534 11 8
+severity
+S 0 1534 13 1534 18 5
+error
+S 0 1535 3 1535 8 5
+since
+S 0 1535 10 1535 15 5
+0.1.0
+S 0 1536 3 1536 8 5
+title
+S 0 1536 10 1536 70 60
+the iOS build configures RevenueCat with another store's key
+S 0 1537 3 1537 12 9
+rationale
+S 1 1537 14 1537 543 527
+Each RevenueCat app has its own public keys, prefixed by store: `appl_` App Store, `goog_` Play Store, `amzn_` Amazon, `rcb_` Web Billing, `roku_` Roku. With another store's key, RevenueCat answers with that store's product IDs, which StoreKit does not know: the offerings come back empty (RevenueCat, Troubleshooting Empty Products/Offerings). Cross-platform apps choose the key by platform (`Platform.isIOS`, `Platform.OS === 'ios'`); iapdoctor follows those branches, and a call that can also get an Apple key is left alone.
+S 0 1538 3 1538 7 4
+help
+S 0 1538 9 1538 165 162
+configure the iOS build with the App Store app's public key (`appl_…`, RevenueCat → Project settings → API keys), chosen by platform in a cross-platform app
+S 0 1539 3 1539 11 8
+examples
+M 2 1540 5 1547 43
+S 0 1540 5 1540 15 10
+triggering
+L 1 1541 7 1543 46
+S 1 1541 9 1543 46 43
+app:
+  sources: [../revenuecat/AndroidKey]
+
+S 0 1544 5 1544 12 7
+passing
+L 1 1545 7 1547 43
+S 1 1545 9 1547 43 40
+app:
+  sources: [../revenuecat/Sources]
+
+M 8 1549 3 1564 43
+S 0 1549 3 1549 5 2
+id
+S 0 1549 7 1549 32 25
+revenuecat-test-store-key
+S 0 1550 3 1550 12 9
+checklist
+S 0 1550 14 1550 36 22
+storekit-configuration
+S 0 1551 3 1551 11 8
+severity
+S 0 1551 13 1551 20 7
+warning
+S 0 1552 3 1552 8 5
+since
+S 0 1552 10 1552 15 5
+0.1.0
+S 0 1553 3 1553 8 5
+title
+S 0 1553 10 1553 64 54
+the RevenueCat SDK is configured with a Test Store key
+S 0 1554 3 1554 12 9
+rationale
+S 1 1554 14 1554 436 420
+A `test_` key points the SDK at RevenueCat's Test Store: products come from it, never from App Store Connect or a StoreKit configuration file, so this build tests nothing about the App Store's products. In a release build the SDK logs an error and stops the app, and App Review rejects Test Store apps (RevenueCat, RevenueCat Test Store). RevenueCat suggests the Test Store key in Debug and the App Store key in Release.
+S 0 1555 3 1555 7 4
+help
+S 0 1555 9 1555 132 125
+configure the build you test against the App Store (and every release build) with the App Store app's public key (`appl_…`)
+S 0 1556 3 1556 11 8
+examples
+M 2 1557 5 1564 43
+S 0 1557 5 1557 15 10
+triggering
+L 1 1558 7 1560 45
+S 1 1558 9 1560 45 42
+app:
+  sources: [../revenuecat/TestStore]
+
+S 0 1561 5 1561 12 7
+passing
+L 1 1562 7 1564 43
+S 1 1562 9 1564 43 40
+app:
+  sources: [../revenuecat/Sources]
+
+M 8 1566 3 1585 57
+S 0 1566 3 1566 5 2
+id
+S 0 1566 7 1566 31 24
+revenuecat-key-other-app
+S 0 1567 3 1567 12 9
+checklist
+S 0 1567 14 1567 29 15
+full-product-id
+S 0 1568 3 1568 11 8
+severity
+S 0 1568 13 1568 18 5
+error
+S 0 1569 3 1569 8 5
+since
+S 0 1569 10 1569 15 5
+0.1.0
+S 0 1570 3 1570 8 5
+title
+S 0 1570 10 1570 64 54
+the SDK key is not this app's public key in RevenueCat
+S 0 1571 3 1571 12 9
+rationale
+S 1 1571 14 1571 456 440
+RevenueCat answers the SDK with the offerings of the app its key belongs to. A key of another App Store app (a Lite edition, an old project) or of another project gives that app's product IDs, which StoreKit returns as invalid for this bundle (RevenueCat, Troubleshooting Empty Products/Offerings). Judged against the snapshot's `public_api_keys` of this build's app (`revenuecat.app_id`, else the App Store app with the build's bundle ID).
+S 0 1572 3 1572 7 4
+help
+S 0 1572 9 1572 71 62
+configure the SDK with this build's App Store app's public key
+S 0 1573 3 1573 11 8
+examples
+M 2 1574 5 1585 57
+S 0 1574 5 1574 15 10
+triggering
+L 1 1575 7 1579 63
+S 1 1575 9 1579 63 107
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/key-other-app.json
+
+S 0 1580 5 1580 12 7
+passing
+L 1 1581 7 1585 57
+S 1 1581 9 1585 57 101
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/healthy.json
+
+M 8 1587 3 1606 57
+S 0 1587 3 1587 5 2
+id
+S 0 1587 7 1587 36 29
+revenuecat-bundle-id-mismatch
+S 0 1588 3 1588 12 9
+checklist
+S 0 1588 14 1588 31 17
+bundle-id-matches
+S 0 1589 3 1589 11 8
+severity
+S 0 1589 13 1589 18 5
+error
+S 0 1590 3 1590 8 5
+since
+S 0 1590 10 1590 15 5
+0.1.0
+S 0 1591 3 1591 8 5
+title
+S 0 1591 10 1591 73 63
+RevenueCat's App Store app has another bundle ID than the build
+S 0 1592 3 1592 12 9
+rationale
+S 1 1592 14 1592 354 338
+The bundle ID of RevenueCat's App Store app, Xcode's `PRODUCT_BUNDLE_IDENTIFIER` and the App Store Connect app must be the same, exactly and case-sensitively: StoreKit answers only for the running bundle's products (RevenueCat, Troubleshooting Empty Products/Offerings), and RevenueCat's own health check reports a difference as blocking.
+S 0 1593 3 1593 7 4
+help
+S 0 1593 9 1593 97 90
+set the App Store app's bundle ID in RevenueCat (Project settings → Apps) to the build's
+S 0 1594 3 1594 11 8
+examples
+M 2 1595 5 1606 57
+S 0 1595 5 1595 15 10
+triggering
+L 1 1596 7 1600 68
+S 1 1596 9 1600 68 112
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/bundle-id-mismatch.json
+
+S 0 1601 5 1601 12 7
+passing
+L 1 1602 7 1606 57
+S 1 1602 9 1606 57 101
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/healthy.json
+
+M 8 1608 3 1627 57
+S 0 1608 3 1608 5 2
+id
+S 0 1608 7 1608 34 27
+revenuecat-no-app-store-app
+S 0 1609 3 1609 12 9
+checklist
+S 0 1609 14 1609 31 17
+bundle-id-matches
+S 0 1610 3 1610 11 8
+severity
+S 0 1610 13 1610 18 5
+error
+S 0 1611 3 1611 8 5
+since
+S 0 1611 10 1611 15 5
+0.1.0
+S 0 1612 3 1612 8 5
+title
+S 0 1612 10 1612 68 58
+the RevenueCat project has no App Store app for this build
+S 0 1613 3 1613 12 9
+rationale
+S 1 1613 14 1613 334 318
+Products belong to one RevenueCat app, and an iOS build needs an App Store app with its bundle ID, its public key and its products attached to the offerings' packages. Without one, the SDK logs that there are no App Store products registered for the offerings and they come back empty (purchases-ios, OfferingStrings).
+S 0 1614 3 1614 7 4
+help
+S 0 1614 9 1614 154 151
+add an App Store app with the build's bundle ID in RevenueCat (Project settings → Apps → New → App Store) and attach its products to the packages
+S 0 1615 3 1615 11 8
+examples
+M 2 1616 5 1627 57
+S 0 1616 5 1616 15 10
+triggering
+L 1 1617 7 1621 66
+S 1 1617 9 1621 66 110
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/no-app-store-app.json
+
+S 0 1622 5 1622 12 7
+passing
+L 1 1623 7 1627 57
+S 1 1623 9 1627 57 101
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/healthy.json
+
+M 8 1629 3 1653 69
+S 0 1629 3 1629 5 2
+id
+S 0 1629 7 1629 37 30
+revenuecat-no-current-offering
+S 0 1630 3 1630 12 9
+checklist
+S 0 1630 14 1630 28 14
+product-exists
+S 0 1631 3 1631 11 8
+severity
+S 0 1631 13 1631 18 5
+error
+S 0 1632 3 1632 8 5
+since
+S 0 1632 10 1632 15 5
+0.1.0
+S 0 1633 3 1633 8 5
+title
+S 0 1633 10 1633 43 33
+no RevenueCat offering is current
+S 0 1634 3 1634 12 9
+rationale
+S 1 1634 14 1634 245 229
+`offerings.current` is the offering marked default in the dashboard (RevenueCat, Offerings); with none, a paywall that shows the current offering shows no product. Code that asks for its offerings by identifier does not need one.
+S 0 1635 3 1635 7 4
+help
+S 0 1635 9 1635 96 91
+make an offering the default in RevenueCat (Product catalog → Offerings → Make default)
+S 0 1636 3 1636 11 8
+examples
+M 2 1637 5 1653 69
+S 0 1637 5 1637 15 10
+triggering
+L 1 1638 7 1642 69
+S 1 1638 9 1642 69 113
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/no-current-offering.json
+
+S 0 1643 5 1643 12 7
+passing
+L 2 1644 7 1653 69
+S 1 1644 9 1648 57 101
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/healthy.json
+
+S 1 1649 9 1653 69 111
+app:
+  sources: [../revenuecat/Named]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/no-current-offering.json
+
+M 8 1655 3 1674 57
+S 0 1655 3 1655 5 2
+id
+S 0 1655 7 1655 34 27
+revenuecat-offering-missing
+S 0 1656 3 1656 12 9
+checklist
+S 0 1656 14 1656 28 14
+product-exists
+S 0 1657 3 1657 11 8
+severity
+S 0 1657 13 1657 18 5
+error
+S 0 1658 3 1658 8 5
+since
+S 0 1658 10 1658 15 5
+0.1.0
+S 0 1659 3 1659 8 5
+title
+S 0 1659 10 1659 76 66
+the code asks for an offering the RevenueCat project does not have
+S 0 1660 3 1660 12 9
+rationale
+S 1 1660 14 1660 366 352
+`offerings.offering(identifier:)` and `offerings.all[…]` return nil for an identifier that no offering has, exactly and case-sensitively; the paywall then shows nothing. iapdoctor reads the identifiers the code names (Swift, Dart, TypeScript and JavaScript, C#) and looks them up among the snapshot's offerings, with the near match when there is one.
+S 0 1661 3 1661 7 4
+help
+S 0 1661 9 1661 128 121
+ask for an identifier the project's offerings have, or create that offering in RevenueCat (Product catalog → Offerings)
+S 0 1662 3 1662 11 8
+examples
+M 2 1663 5 1674 57
+S 0 1663 5 1663 15 10
+triggering
+L 1 1664 7 1668 66
+S 1 1664 9 1668 66 108
+app:
+  sources: [../revenuecat/Named]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/offering-renamed.json
+
+S 0 1669 5 1669 12 7
+passing
+L 1 1670 7 1674 57
+S 1 1670 9 1674 57 99
+app:
+  sources: [../revenuecat/Named]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/healthy.json
+
+M 8 1676 3 1695 57
+S 0 1676 3 1676 5 2
+id
+S 0 1676 7 1676 32 25
+revenuecat-offering-empty
+S 0 1677 3 1677 12 9
+checklist
+S 0 1677 14 1677 28 14
+product-exists
+S 0 1678 3 1678 11 8
+severity
+S 0 1678 13 1678 18 5
+error
+S 0 1679 3 1679 8 5
+since
+S 0 1679 10 1679 15 5
+0.1.0
+S 0 1680 3 1680 8 5
+title
+S 0 1680 10 1680 74 64
+an offering the app shows holds no product of this App Store app
+S 0 1681 3 1681 12 9
+rationale
+S 1 1681 14 1681 406 390
+The SDK keeps, of each offering, the packages with a product for the store its key belongs to, and drops an offering left without packages ("No packages could be found for offering with identifier …"); when every offering drops, offerings come back empty (purchases-ios, OfferingsFactory). An offering whose packages hold only the Play Store products, or no product, shows nothing on iOS.
+S 0 1682 3 1682 7 4
+help
+S 0 1682 9 1682 119 112
+attach the App Store app's product to each package of the offering in RevenueCat (Product catalog → Offerings)
+S 0 1683 3 1683 11 8
+examples
+M 2 1684 5 1695 57
+S 0 1684 5 1684 15 10
+triggering
+L 1 1685 7 1689 64
+S 1 1685 9 1689 64 108
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/offering-empty.json
+
+S 0 1690 5 1690 12 7
+passing
+L 1 1691 7 1695 57
+S 1 1691 9 1695 57 101
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/healthy.json
+
+M 8 1697 3 1716 57
+S 0 1697 3 1697 5 2
+id
+S 0 1697 7 1697 41 34
+revenuecat-package-without-product
+S 0 1698 3 1698 12 9
+checklist
+S 0 1698 14 1698 28 14
+product-exists
+S 0 1699 3 1699 11 8
+severity
+S 0 1699 13 1699 20 7
+warning
+S 0 1700 3 1700 8 5
+since
+S 0 1700 10 1700 15 5
+0.1.0
+S 0 1701 3 1701 8 5
+title
+S 0 1701 10 1701 85 75
+a package of an offering the app shows has no product of this App Store app
+S 0 1702 3 1702 12 9
+rationale
+S 1 1702 14 1702 289 273
+Each package holds one product per app (RevenueCat, REST API v2: package products); the iOS SDK leaves out a package without an App Store product, so the paywall shows the offering without it (purchases-ios, OfferingsFactory). Often the package was filled for Android only.
+S 0 1703 3 1703 7 4
+help
+S 0 1703 9 1703 102 95
+attach the App Store app's product to the package in RevenueCat (Product catalog → Offerings)
+S 0 1704 3 1704 11 8
+examples
+M 2 1705 5 1716 57
+S 0 1705 5 1705 15 10
+triggering
+L 1 1706 7 1710 73
+S 1 1706 9 1710 73 117
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/package-without-product.json
+
+S 0 1711 5 1711 12 7
+passing
+L 1 1712 7 1716 57
+S 1 1712 9 1716 57 101
+app:
+  sources: [../revenuecat/Sources]
+revenuecat:
+  snapshot: ../revenuecat/snapshots/healthy.json
+
+M 10 1723 3 1735 27
+S 0 1723 3 1723 5 2
+id
+S 0 1723 7 1723 31 24
+catalog-xml-feed-retired
+S 0 1724 3 1724 12 9
+checklist
+S 0 1724 14 1724 27 13
+catalog-valid
+S 0 1725 3 1725 8 5
+input
+S 0 1725 10 1725 17 7
+catalog
+S 0 1726 3 1726 11 8
+severity
+S 0 1726 13 1726 17 4
+note
+S 0 1727 3 1727 15 12
+context_only
+S 0 1727 17 1727 21 4
+true
+S 0 1728 3 1728 8 5
+since
+S 0 1728 10 1728 15 5
+0.1.0
+S 0 1729 3 1729 8 5
+title
+S 0 1729 10 1729 69 59
+Apple no longer takes in-app purchases through the XML feed
+S 0 1730 3 1730 12 9
+rationale
+S 1 1730 14 1730 378 362
+Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
+S 0 1731 3 1731 7 4
+help
+S 0 1731 9 1731 104 95
+use App Store Connect or its API to create products; keep a .storekit file as the local catalog
+S 0 1732 3 1732 11 8
+examples
+M 1 1733 5 1735 27
+S 0 1733 5 1733 15 10
+triggering
+L 1 1734 7 1735 27
+S 1 1734 9 1735 27 19
 <in_app_purchase/>
 
-M 9 1530 3 1550 19
-S 0 1530 3 1530 5 2
+M 9 1737 3 1757 19
+S 0 1737 3 1737 5 2
 id
-S 0 1530 7 1530 27 20
+S 0 1737 7 1737 27 20
 catalog-root-element
-S 0 1531 3 1531 12 9
+S 0 1738 3 1738 12 9
 checklist
-S 0 1531 14 1531 27 13
+S 0 1738 14 1738 27 13
 catalog-valid
-S 0 1532 3 1532 8 5
+S 0 1739 3 1739 8 5
 input
-S 0 1532 10 1532 17 7
+S 0 1739 10 1739 17 7
 catalog
-S 0 1533 3 1533 11 8
+S 0 1740 3 1740 11 8
 severity
-S 0 1533 13 1533 18 5
+S 0 1740 13 1740 18 5
 error
-S 0 1534 3 1534 8 5
+S 0 1741 3 1741 8 5
 since
-S 0 1534 10 1534 15 5
+S 0 1741 10 1741 15 5
 0.1.0
-S 0 1535 3 1535 8 5
+S 0 1742 3 1742 8 5
 title
-S 0 1535 10 1535 50 40
+S 0 1742 10 1742 50 40
 the document is not an App Store Package
-S 0 1536 3 1536 12 9
+S 0 1743 3 1743 12 9
 rationale
-S 0 1536 14 1536 209 195
+S 0 1743 14 1743 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1537 3 1537 7 4
+S 0 1744 3 1744 7 4
 help
-S 0 1537 9 1537 82 73
+S 0 1744 9 1744 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1538 3 1538 11 8
+S 0 1745 3 1745 11 8
 examples
-M 2 1539 5 1550 19
-S 0 1539 5 1539 15 10
+M 2 1746 5 1757 19
+S 0 1746 5 1746 15 10
 triggering
-L 1 1540 7 1544 19
-S 1 1540 9 1544 19 179
+L 1 1747 7 1751 19
+S 1 1747 9 1751 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1545 5 1545 12 7
+S 0 1752 5 1752 12 7
 passing
-L 1 1546 7 1550 19
-S 1 1546 9 1550 19 206
+L 1 1753 7 1757 19
+S 1 1753 9 1757 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1552 3 1572 19
-S 0 1552 3 1552 5 2
+M 9 1759 3 1779 19
+S 0 1759 3 1759 5 2
 id
-S 0 1552 7 1552 27 20
+S 0 1759 7 1759 27 20
 catalog-spec-version
-S 0 1553 3 1553 12 9
+S 0 1760 3 1760 12 9
 checklist
-S 0 1553 14 1553 27 13
+S 0 1760 14 1760 27 13
 catalog-valid
-S 0 1554 3 1554 8 5
+S 0 1761 3 1761 8 5
 input
-S 0 1554 10 1554 17 7
+S 0 1761 10 1761 17 7
 catalog
-S 0 1555 3 1555 11 8
+S 0 1762 3 1762 11 8
 severity
-S 0 1555 13 1555 18 5
+S 0 1762 13 1762 18 5
 error
-S 0 1556 3 1556 8 5
+S 0 1763 3 1763 8 5
 since
-S 0 1556 10 1556 15 5
+S 0 1763 10 1763 15 5
 0.1.0
-S 0 1557 3 1557 8 5
+S 0 1764 3 1764 8 5
 title
-S 0 1557 10 1557 68 58
+S 0 1764 10 1764 68 58
 the package's spec version does not carry in-app purchases
-S 0 1558 3 1558 12 9
+S 0 1765 3 1765 12 9
 rationale
-S 0 1558 14 1558 173 159
+S 0 1765 14 1765 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1559 3 1559 7 4
+S 0 1766 3 1766 7 4
 help
-S 0 1559 9 1559 77 68
+S 0 1766 9 1766 77 68
 set `version` to the software5.x version the package was written for
-S 0 1560 3 1560 11 8
+S 0 1767 3 1767 11 8
 examples
-M 2 1561 5 1572 19
-S 0 1561 5 1561 15 10
+M 2 1768 5 1779 19
+S 0 1768 5 1768 15 10
 triggering
-L 1 1562 7 1566 19
-S 1 1562 9 1566 19 219
+L 1 1769 7 1773 19
+S 1 1769 9 1773 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1567 5 1567 12 7
+S 0 1774 5 1774 12 7
 passing
-L 1 1568 7 1572 19
-S 1 1568 9 1572 19 205
+L 1 1775 7 1779 19
+S 1 1775 9 1779 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1574 3 1594 27
-S 0 1574 3 1574 5 2
+M 9 1781 3 1801 27
+S 0 1781 3 1781 5 2
 id
-S 0 1574 7 1574 30 23
+S 0 1781 7 1781 30 23
 catalog-unknown-element
-S 0 1575 3 1575 12 9
+S 0 1782 3 1782 12 9
 checklist
-S 0 1575 14 1575 27 13
+S 0 1782 14 1782 27 13
 catalog-valid
-S 0 1576 3 1576 8 5
+S 0 1783 3 1783 8 5
 input
-S 0 1576 10 1576 17 7
+S 0 1783 10 1783 17 7
 catalog
-S 0 1577 3 1577 11 8
+S 0 1784 3 1784 11 8
 severity
-S 0 1577 13 1577 18 5
+S 0 1784 13 1784 18 5
 error
-S 0 1578 3 1578 8 5
+S 0 1785 3 1785 8 5
 since
-S 0 1578 10 1578 15 5
+S 0 1785 10 1785 15 5
 0.1.0
-S 0 1579 3 1579 8 5
+S 0 1786 3 1786 8 5
 title
-S 0 1579 10 1579 62 52
+S 0 1786 10 1786 62 52
 an element is not part of the in-app purchase schema
-S 0 1580 3 1580 12 9
+S 0 1787 3 1787 12 9
 rationale
-S 0 1580 14 1580 214 202
+S 0 1787 14 1787 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1581 3 1581 7 4
+S 0 1788 3 1788 7 4
 help
-S 0 1581 9 1581 53 44
+S 0 1788 9 1788 53 44
 remove the element or use the name suggested
-S 0 1582 3 1582 11 8
+S 0 1789 3 1789 11 8
 examples
-M 2 1583 5 1594 27
-S 0 1583 5 1583 15 10
+M 2 1790 5 1801 27
+S 0 1790 5 1790 15 10
 triggering
-L 1 1584 7 1588 27
-S 1 1584 9 1588 27 160
+L 1 1791 7 1795 27
+S 1 1791 9 1795 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1589 5 1589 12 7
+S 0 1796 5 1796 12 7
 passing
-L 1 1590 7 1594 27
-S 1 1590 9 1594 27 148
+L 1 1797 7 1801 27
+S 1 1797 9 1801 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 9 1596 3 1614 30
-S 0 1596 3 1596 5 2
+M 9 1803 3 1821 30
+S 0 1803 3 1803 5 2
 id
-S 0 1596 7 1596 36 29
+S 0 1803 7 1803 36 29
 catalog-group-element-version
-S 0 1597 3 1597 12 9
+S 0 1804 3 1804 12 9
 checklist
-S 0 1597 14 1597 27 13
+S 0 1804 14 1804 27 13
 catalog-valid
-S 0 1598 3 1598 8 5
+S 0 1805 3 1805 8 5
 input
-S 0 1598 10 1598 17 7
+S 0 1805 10 1805 17 7
 catalog
-S 0 1599 3 1599 11 8
+S 0 1806 3 1806 11 8
 severity
-S 0 1599 13 1599 18 5
+S 0 1806 13 1806 18 5
 error
-S 0 1600 3 1600 8 5
+S 0 1807 3 1807 8 5
 since
-S 0 1600 10 1600 15 5
+S 0 1807 10 1807 15 5
 0.1.0
-S 0 1601 3 1601 8 5
+S 0 1808 3 1808 8 5
 title
-S 0 1601 10 1601 79 69
+S 0 1808 10 1808 79 69
 a subscription container does not exist in the package's spec version
-S 0 1602 3 1602 12 9
+S 0 1809 3 1809 12 9
 rationale
-S 0 1602 14 1602 180 166
+S 0 1809 14 1809 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1603 3 1603 7 4
+S 0 1810 3 1810 7 4
 help
-S 0 1603 9 1603 71 62
+S 0 1810 9 1810 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1604 3 1604 11 8
+S 0 1811 3 1811 11 8
 examples
-M 2 1605 5 1614 30
-S 0 1605 5 1605 15 10
+M 2 1812 5 1821 30
+S 0 1812 5 1812 15 10
 triggering
-L 1 1606 7 1609 18
-S 1 1606 9 1609 18 175
+L 1 1813 7 1816 18
+S 1 1813 9 1816 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1610 5 1610 12 7
+S 0 1817 5 1817 12 7
 passing
-L 1 1611 7 1614 30
-S 1 1611 9 1614 30 185
+L 1 1818 7 1821 30
+S 1 1818 9 1821 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1616 3 1639 27
-S 0 1616 3 1616 5 2
-id
-S 0 1616 7 1616 31 24
-catalog-required-element
-S 0 1617 3 1617 12 9
-checklist
-S 0 1617 14 1617 27 13
-catalog-valid
-S 0 1618 3 1618 8 5
-input
-S 0 1618 10 1618 17 7
-catalog
-S 0 1619 3 1619 11 8
-severity
-S 0 1619 13 1619 18 5
-error
-S 0 1620 3 1620 8 5
-since
-S 0 1620 10 1620 15 5
-0.1.0
-S 0 1621 3 1621 8 5
-title
-S 0 1621 10 1621 60 50
-an in-app purchase lacks an element a create needs
-S 0 1622 3 1622 12 9
-rationale
-S 1 1622 14 1622 272 256
-Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1623 3 1623 7 4
-help
-S 0 1623 9 1623 33 24
-add the missing elements
-S 0 1624 3 1624 11 8
-examples
-M 2 1625 5 1639 27
-S 0 1625 5 1625 15 10
-triggering
-L 1 1626 7 1630 27
-S 1 1626 9 1630 27 140
-<in_app_purchase>   <!-- <- -->
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-  <type>consumable</type>
-</in_app_purchase>
-
-S 0 1631 5 1631 12 7
-passing
-L 1 1632 7 1639 27
-S 1 1632 9 1639 27 445
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-  <reference_name>Seed Pack 50</reference_name>
-  <type>consumable</type>
-  <products><product><cleared_for_sale>true</cleared_for_sale><wholesale_price_tier>2</wholesale_price_tier></product></products>
-  <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
-</in_app_purchase>
-
-M 12 1641 3 1662 27
-S 0 1641 3 1641 5 2
-id
-S 0 1641 7 1641 19 12
-catalog-type
-S 0 1642 3 1642 12 9
-checklist
-S 0 1642 14 1642 27 13
-catalog-valid
-S 0 1643 3 1643 8 5
-input
-S 0 1643 10 1643 17 7
-catalog
-S 0 1644 3 1644 11 8
-severity
-S 0 1644 13 1644 18 5
-error
-S 0 1645 3 1645 8 5
-since
-S 0 1645 10 1645 15 5
-0.1.0
-S 0 1646 3 1646 8 5
-title
-S 0 1646 10 1646 59 49
-an in-app purchase type is not one the spec knows
-S 0 1647 3 1647 12 9
-rationale
-S 1 1647 14 1647 166 150
-`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1648 3 1648 7 4
-help
-S 0 1648 9 1648 105 96
-use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1649 3 1649 8 5
-check
-M 2 1649 10 1649 48
-S 0 1649 12 1649 16 4
-each
-S 0 1649 18 1649 33 15
-in_app_purchase
-S 0 1649 35 1649 40 5
-field
-S 0 1649 42 1649 46 4
-type
-S 0 1650 3 1650 10 7
-options
-M 1 1650 12 1650 98
-S 0 1650 14 1650 21 7
-pattern
-S 1 1650 23 1650 96 71
-consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1651 3 1651 10 7
-message
-S 1 1651 12 1651 138 124
-type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1652 3 1652 11 8
-examples
-M 2 1653 5 1662 27
-S 0 1653 5 1653 15 10
-triggering
-L 1 1654 7 1657 27
-S 1 1654 9 1657 27 81
-<in_app_purchase>
-  <type>Non-Consumable</type>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1658 5 1658 12 7
-passing
-L 1 1659 7 1662 27
-S 1 1659 9 1662 27 67
-<in_app_purchase>
-  <type>non-consumable</type>
-</in_app_purchase>
-
-M 12 1664 3 1685 27
-S 0 1664 3 1664 5 2
-id
-S 0 1664 7 1664 33 26
-catalog-product-id-charset
-S 0 1665 3 1665 12 9
-checklist
-S 0 1665 14 1665 27 13
-catalog-valid
-S 0 1666 3 1666 8 5
-input
-S 0 1666 10 1666 17 7
-catalog
-S 0 1667 3 1667 11 8
-severity
-S 0 1667 13 1667 18 5
-error
-S 0 1668 3 1668 8 5
-since
-S 0 1668 10 1668 15 5
-0.1.0
-S 0 1669 3 1669 8 5
-title
-S 0 1669 10 1669 70 60
-a product ID has characters App Store Connect does not allow
-S 0 1670 3 1670 12 9
-rationale
-S 0 1670 14 1670 144 130
-Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1671 3 1671 7 4
-help
-S 0 1671 9 1671 51 42
-use only letters, digits, `.`, `_` and `-`
-S 0 1672 3 1672 8 5
-check
-M 2 1672 10 1672 54
-S 0 1672 12 1672 16 4
-each
-S 0 1672 18 1672 33 15
-in_app_purchase
-S 0 1672 35 1672 40 5
-field
-S 0 1672 42 1672 52 10
-product_id
-S 0 1673 3 1673 10 7
-options
-M 1 1673 12 1673 42
-S 0 1673 14 1673 21 7
-pattern
-S 1 1673 23 1673 40 15
-[A-Za-z0-9._-]+
-S 0 1674 3 1674 10 7
-message
-S 1 1674 12 1674 91 77
-product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1675 3 1675 11 8
-examples
-M 2 1676 5 1685 27
-S 0 1676 5 1676 15 10
-triggering
-L 1 1677 7 1680 27
-S 1 1677 9 1680 27 115
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1681 5 1681 12 7
-passing
-L 1 1682 7 1685 27
-S 1 1682 9 1685 27 101
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
-</in_app_purchase>
-
-M 13 1687 3 1709 27
-S 0 1687 3 1687 5 2
-id
-S 0 1687 7 1687 32 25
-catalog-product-id-length
-S 0 1688 3 1688 12 9
-checklist
-S 0 1688 14 1688 27 13
-catalog-valid
-S 0 1689 3 1689 8 5
-input
-S 0 1689 10 1689 17 7
-catalog
-S 0 1690 3 1690 11 8
-severity
-S 0 1690 13 1690 18 5
-error
-S 0 1691 3 1691 8 5
-since
-S 0 1691 10 1691 15 5
-0.1.0
-S 0 1692 3 1692 8 5
-title
-S 0 1692 10 1692 34 24
-a product ID is too long
-S 0 1693 3 1693 12 9
-rationale
-S 0 1693 14 1693 175 161
-App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1694 3 1694 7 4
-help
-S 0 1694 9 1694 67 58
-shorten the product ID to {max_length} characters or fewer
-S 0 1695 3 1695 8 5
-check
-M 2 1695 10 1695 54
-S 0 1695 12 1695 16 4
-each
-S 0 1695 18 1695 33 15
-in_app_purchase
-S 0 1695 35 1695 40 5
-field
-S 0 1695 42 1695 52 10
-product_id
-S 0 1696 3 1696 10 7
-options
-M 1 1696 12 1696 31
-S 0 1696 14 1696 24 10
-max_length
-S 0 1696 26 1696 29 3
-100
-S 0 1697 3 1697 10 7
-message
-S 1 1697 12 1697 87 73
-product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1698 3 1698 8 5
-notes
-L 1 1698 10 1698 114
-S 1 1698 11 1698 113 100
-packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1699 3 1699 11 8
-examples
-M 2 1700 5 1709 27
-S 0 1700 5 1700 15 10
-triggering
-L 1 1701 7 1704 27
-S 1 1701 9 1704 27 182
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1705 5 1705 12 7
-passing
-L 1 1706 7 1709 27
-S 1 1706 9 1709 27 100
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
-</in_app_purchase>
-
-M 13 1711 3 1733 27
-S 0 1711 3 1711 5 2
-id
-S 0 1711 7 1711 32 25
-catalog-product-id-hyphen
-S 0 1712 3 1712 12 9
-checklist
-S 0 1712 14 1712 27 13
-catalog-valid
-S 0 1713 3 1713 8 5
-input
-S 0 1713 10 1713 17 7
-catalog
-S 0 1714 3 1714 11 8
-severity
-S 0 1714 13 1714 17 4
-note
-S 0 1715 3 1715 15 12
-context_only
-S 0 1715 17 1715 21 4
-true
-S 0 1716 3 1716 8 5
-since
-S 0 1716 10 1716 15 5
-0.1.0
-S 0 1717 3 1717 8 5
-title
-S 0 1717 10 1717 72 62
-a product ID has a hyphen, which the legacy rule did not allow
-S 0 1718 3 1718 12 9
-rationale
-S 0 1718 14 1718 201 187
-App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1719 3 1719 7 4
-help
-S 0 1719 9 1719 115 106
-keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1720 3 1720 8 5
-check
-M 2 1720 10 1720 54
-S 0 1720 12 1720 16 4
-each
-S 0 1720 18 1720 33 15
-in_app_purchase
-S 0 1720 35 1720 40 5
-field
-S 0 1720 42 1720 52 10
-product_id
-S 0 1721 3 1721 10 7
-options
-M 1 1721 12 1721 32
-S 0 1721 14 1721 21 7
-pattern
-S 1 1721 23 1721 30 5
-[^-]*
-S 0 1722 3 1722 10 7
-message
-S 1 1722 12 1722 158 144
-product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1723 3 1723 11 8
-examples
-M 2 1724 5 1733 27
-S 0 1724 5 1724 15 10
-triggering
-L 1 1725 7 1728 27
-S 1 1725 9 1728 27 116
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1729 5 1729 12 7
-passing
-L 1 1730 7 1733 27
-S 1 1730 9 1733 27 102
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
-</in_app_purchase>
-
-M 9 1735 3 1753 107
-S 0 1735 3 1735 5 2
-id
-S 0 1735 7 1735 35 28
-catalog-duplicate-product-id
-S 0 1736 3 1736 12 9
-checklist
-S 0 1736 14 1736 27 13
-catalog-valid
-S 0 1737 3 1737 8 5
-input
-S 0 1737 10 1737 17 7
-catalog
-S 0 1738 3 1738 11 8
-severity
-S 0 1738 13 1738 18 5
-error
-S 0 1739 3 1739 8 5
-since
-S 0 1739 10 1739 15 5
-0.1.0
-S 0 1740 3 1740 8 5
-title
-S 0 1740 10 1740 51 41
-a product ID appears twice in the package
-S 0 1741 3 1741 12 9
-rationale
-S 0 1741 14 1741 152 140
-Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1742 3 1742 7 4
-help
-S 0 1742 9 1742 57 48
-remove the duplicate or give it a new product ID
-S 0 1743 3 1743 11 8
-examples
-M 2 1744 5 1753 107
-S 0 1744 5 1744 15 10
-triggering
-L 1 1745 7 1749 27
-S 1 1745 9 1749 27 210
-<in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
-<in_app_purchase>
-  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1750 5 1750 12 7
-passing
-L 1 1751 7 1753 107
-S 1 1751 9 1753 107 195
-<in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
-<in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
-
-M 9 1755 3 1773 90
-S 0 1755 3 1755 5 2
-id
-S 0 1755 7 1755 39 32
-catalog-duplicate-reference-name
-S 0 1756 3 1756 12 9
-checklist
-S 0 1756 14 1756 27 13
-catalog-valid
-S 0 1757 3 1757 8 5
-input
-S 0 1757 10 1757 17 7
-catalog
-S 0 1758 3 1758 11 8
-severity
-S 0 1758 13 1758 18 5
-error
-S 0 1759 3 1759 8 5
-since
-S 0 1759 10 1759 15 5
-0.1.0
-S 0 1760 3 1760 8 5
-title
-S 0 1760 10 1760 55 45
-a reference name appears twice in the package
-S 0 1761 3 1761 12 9
-rationale
-S 0 1761 14 1761 76 62
-Reference names are unique within an app in App Store Connect.
-S 0 1762 3 1762 7 4
-help
-S 0 1762 9 1762 57 48
-give each in-app purchase its own reference name
-S 0 1763 3 1763 11 8
-examples
-M 2 1764 5 1773 90
-S 0 1764 5 1764 15 10
-triggering
-L 1 1765 7 1769 27
-S 1 1765 9 1769 27 174
-<in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
-<in_app_purchase>
-  <reference_name>Seed Pack</reference_name>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1770 5 1770 12 7
-passing
-L 1 1771 7 1773 90
-S 1 1771 9 1773 90 163
-<in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
-<in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
-
-M 12 1775 3 1796 27
-S 0 1775 3 1775 5 2
-id
-S 0 1775 7 1775 36 29
-catalog-reference-name-length
-S 0 1776 3 1776 12 9
-checklist
-S 0 1776 14 1776 27 13
-catalog-valid
-S 0 1777 3 1777 8 5
-input
-S 0 1777 10 1777 17 7
-catalog
-S 0 1778 3 1778 11 8
-severity
-S 0 1778 13 1778 18 5
-error
-S 0 1779 3 1779 8 5
-since
-S 0 1779 10 1779 15 5
-0.1.0
-S 0 1780 3 1780 8 5
-title
-S 0 1780 10 1780 38 28
-a reference name is too long
-S 0 1781 3 1781 12 9
-rationale
-S 0 1781 14 1781 137 123
-App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1782 3 1782 7 4
-help
-S 0 1782 9 1782 71 62
-shorten the reference name to {max_length} characters or fewer
-S 0 1783 3 1783 8 5
-check
-M 2 1783 10 1783 58
-S 0 1783 12 1783 16 4
-each
-S 0 1783 18 1783 33 15
-in_app_purchase
-S 0 1783 35 1783 40 5
-field
-S 0 1783 42 1783 56 14
-reference_name
-S 0 1784 3 1784 10 7
-options
-M 1 1784 12 1784 30
-S 0 1784 14 1784 24 10
-max_length
-S 0 1784 26 1784 28 2
-64
-S 0 1785 3 1785 10 7
-message
-S 1 1785 12 1785 106 92
-reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 1786 3 1786 11 8
-examples
-M 2 1787 5 1796 27
-S 0 1787 5 1787 15 10
-triggering
-L 1 1788 7 1791 27
-S 1 1788 9 1791 27 158
-<in_app_purchase>
-  <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
-</in_app_purchase>
-
-S 0 1792 5 1792 12 7
-passing
-L 1 1793 7 1796 27
-S 1 1793 9 1796 27 85
-<in_app_purchase>
-  <reference_name>Seed Pack 50</reference_name>
-</in_app_purchase>
-
-M 12 1798 3 1821 27
-S 0 1798 3 1798 5 2
-id
-S 0 1798 7 1798 27 20
-catalog-title-length
-S 0 1799 3 1799 12 9
-checklist
-S 0 1799 14 1799 27 13
-catalog-valid
-S 0 1800 3 1800 8 5
-input
-S 0 1800 10 1800 17 7
-catalog
-S 0 1801 3 1801 11 8
-severity
-S 0 1801 13 1801 18 5
-error
-S 0 1802 3 1802 8 5
-since
-S 0 1802 10 1802 15 5
-0.1.0
-S 0 1803 3 1803 8 5
-title
-S 0 1803 10 1803 52 42
-a localized title is too short or too long
-S 0 1804 3 1804 12 9
-rationale
-S 0 1804 14 1804 88 74
-A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 1805 3 1805 7 4
-help
-S 0 1805 9 1805 65 56
-write a title of {min_length} to {max_length} characters
-S 0 1806 3 1806 8 5
-check
-M 2 1806 10 1806 64
-S 0 1806 12 1806 16 4
-each
-S 0 1806 18 1806 33 15
-in_app_purchase
-S 0 1806 35 1806 40 5
-field
-S 0 1806 42 1806 62 20
-locales.locale.title
-S 0 1807 3 1807 10 7
-options
-M 2 1807 12 1807 45
-S 0 1807 14 1807 24 10
-min_length
-S 0 1807 26 1807 27 1
-2
-S 0 1807 29 1807 39 10
-max_length
-S 0 1807 41 1807 43 2
-30
-S 0 1808 3 1808 10 7
-message
-S 1 1808 12 1808 124 110
-title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 1809 3 1809 11 8
-examples
-M 2 1810 5 1821 27
-S 0 1810 5 1810 15 10
-triggering
-L 1 1811 7 1816 27
-S 1 1811 9 1816 27 164
-<in_app_purchase>
-  <locales><locale name="en-US">
-    <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
-  </locale></locales>
-</in_app_purchase>
-
-S 0 1817 5 1817 12 7
-passing
-L 1 1818 7 1821 27
-S 1 1818 9 1821 27 117
-<in_app_purchase>
-  <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
-</in_app_purchase>
-
-M 12 1823 3 1846 27
+M 9 1823 3 1846 27
 S 0 1823 3 1823 5 2
 id
-S 0 1823 7 1823 33 26
-catalog-description-length
+S 0 1823 7 1823 31 24
+catalog-required-element
 S 0 1824 3 1824 12 9
 checklist
 S 0 1824 14 1824 27 13
@@ -8397,68 +8478,45 @@ S 0 1827 10 1827 15 5
 0.1.0
 S 0 1828 3 1828 8 5
 title
-S 0 1828 10 1828 58 48
-a localized description is too short or too long
+S 0 1828 10 1828 60 50
+an in-app purchase lacks an element a create needs
 S 0 1829 3 1829 12 9
 rationale
-S 0 1829 14 1829 159 145
-A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
+S 1 1829 14 1829 272 256
+Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
 S 0 1830 3 1830 7 4
 help
-S 0 1830 9 1830 71 62
-write a description of {min_length} to {max_length} characters
-S 0 1831 3 1831 8 5
-check
-M 2 1831 10 1831 70
-S 0 1831 12 1831 16 4
-each
-S 0 1831 18 1831 33 15
-in_app_purchase
-S 0 1831 35 1831 40 5
-field
-S 0 1831 42 1831 68 26
-locales.locale.description
-S 0 1832 3 1832 10 7
-options
-M 2 1832 12 1832 46
-S 0 1832 14 1832 24 10
-min_length
-S 0 1832 26 1832 28 2
-10
-S 0 1832 30 1832 40 10
-max_length
-S 0 1832 42 1832 44 2
-45
-S 0 1833 3 1833 10 7
-message
-S 1 1833 12 1833 113 99
-description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 1834 3 1834 11 8
+S 0 1830 9 1830 33 24
+add the missing elements
+S 0 1831 3 1831 11 8
 examples
-M 2 1835 5 1846 27
-S 0 1835 5 1835 15 10
+M 2 1832 5 1846 27
+S 0 1832 5 1832 15 10
 triggering
-L 1 1836 7 1841 27
-S 1 1836 9 1841 27 143
-<in_app_purchase>
-  <locales><locale name="en-US">
-    <description>Seeds</description>   <!-- <- -->
-  </locale></locales>
+L 1 1833 7 1837 27
+S 1 1833 9 1837 27 140
+<in_app_purchase>   <!-- <- -->
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+  <type>consumable</type>
 </in_app_purchase>
 
-S 0 1842 5 1842 12 7
+S 0 1838 5 1838 12 7
 passing
-L 1 1843 7 1846 27
-S 1 1843 9 1846 27 150
+L 1 1839 7 1846 27
+S 1 1839 9 1846 27 445
 <in_app_purchase>
-  <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+  <reference_name>Seed Pack 50</reference_name>
+  <type>consumable</type>
+  <products><product><cleared_for_sale>true</cleared_for_sale><wholesale_price_tier>2</wholesale_price_tier></product></products>
+  <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1848 3 1878 27
+M 12 1848 3 1869 27
 S 0 1848 3 1848 5 2
 id
-S 0 1848 7 1848 34 27
-catalog-review-notes-length
+S 0 1848 7 1848 19 12
+catalog-type
 S 0 1849 3 1849 12 9
 checklist
 S 0 1849 14 1849 27 13
@@ -8477,45 +8535,688 @@ S 0 1852 10 1852 15 5
 0.1.0
 S 0 1853 3 1853 8 5
 title
-S 0 1853 10 1853 39 29
-the review notes are too long
+S 0 1853 10 1853 59 49
+an in-app purchase type is not one the spec knows
 S 0 1854 3 1854 12 9
 rationale
-S 0 1854 14 1854 80 66
-Review notes have at most 4000 characters; the limit is an option.
+S 1 1854 14 1854 166 150
+`<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
 S 0 1855 3 1855 7 4
 help
-S 0 1855 9 1855 69 60
-shorten the review notes to {max_length} characters or fewer
+S 0 1855 9 1855 105 96
+use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
 S 0 1856 3 1856 8 5
 check
-M 2 1856 10 1856 56
+M 2 1856 10 1856 48
 S 0 1856 12 1856 16 4
 each
 S 0 1856 18 1856 33 15
 in_app_purchase
 S 0 1856 35 1856 40 5
 field
-S 0 1856 42 1856 54 12
-review_notes
+S 0 1856 42 1856 46 4
+type
 S 0 1857 3 1857 10 7
 options
-M 1 1857 12 1857 32
-S 0 1857 14 1857 24 10
-max_length
-S 0 1857 26 1857 30 4
-4000
+M 1 1857 12 1857 98
+S 0 1857 14 1857 21 7
+pattern
+S 1 1857 23 1857 96 71
+consumable|non-consumable|auto-renewable|subscription|free-subscription
 S 0 1858 3 1858 10 7
 message
-S 1 1858 12 1858 95 81
-review notes of `{product}` have {length} characters; the maximum is {max_length}
+S 1 1858 12 1858 138 124
+type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
 S 0 1859 3 1859 11 8
 examples
-M 2 1860 5 1878 27
+M 2 1860 5 1869 27
 S 0 1860 5 1860 15 10
 triggering
-L 1 1861 7 1873 27
-S 1 1861 9 1873 27 4238
+L 1 1861 7 1864 27
+S 1 1861 9 1864 27 81
+<in_app_purchase>
+  <type>Non-Consumable</type>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1865 5 1865 12 7
+passing
+L 1 1866 7 1869 27
+S 1 1866 9 1869 27 67
+<in_app_purchase>
+  <type>non-consumable</type>
+</in_app_purchase>
+
+M 12 1871 3 1892 27
+S 0 1871 3 1871 5 2
+id
+S 0 1871 7 1871 33 26
+catalog-product-id-charset
+S 0 1872 3 1872 12 9
+checklist
+S 0 1872 14 1872 27 13
+catalog-valid
+S 0 1873 3 1873 8 5
+input
+S 0 1873 10 1873 17 7
+catalog
+S 0 1874 3 1874 11 8
+severity
+S 0 1874 13 1874 18 5
+error
+S 0 1875 3 1875 8 5
+since
+S 0 1875 10 1875 15 5
+0.1.0
+S 0 1876 3 1876 8 5
+title
+S 0 1876 10 1876 70 60
+a product ID has characters App Store Connect does not allow
+S 0 1877 3 1877 12 9
+rationale
+S 0 1877 14 1877 144 130
+Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
+S 0 1878 3 1878 7 4
+help
+S 0 1878 9 1878 51 42
+use only letters, digits, `.`, `_` and `-`
+S 0 1879 3 1879 8 5
+check
+M 2 1879 10 1879 54
+S 0 1879 12 1879 16 4
+each
+S 0 1879 18 1879 33 15
+in_app_purchase
+S 0 1879 35 1879 40 5
+field
+S 0 1879 42 1879 52 10
+product_id
+S 0 1880 3 1880 10 7
+options
+M 1 1880 12 1880 42
+S 0 1880 14 1880 21 7
+pattern
+S 1 1880 23 1880 40 15
+[A-Za-z0-9._-]+
+S 0 1881 3 1881 10 7
+message
+S 1 1881 12 1881 91 77
+product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
+S 0 1882 3 1882 11 8
+examples
+M 2 1883 5 1892 27
+S 0 1883 5 1883 15 10
+triggering
+L 1 1884 7 1887 27
+S 1 1884 9 1887 27 115
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1888 5 1888 12 7
+passing
+L 1 1889 7 1892 27
+S 1 1889 9 1892 27 101
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
+</in_app_purchase>
+
+M 13 1894 3 1916 27
+S 0 1894 3 1894 5 2
+id
+S 0 1894 7 1894 32 25
+catalog-product-id-length
+S 0 1895 3 1895 12 9
+checklist
+S 0 1895 14 1895 27 13
+catalog-valid
+S 0 1896 3 1896 8 5
+input
+S 0 1896 10 1896 17 7
+catalog
+S 0 1897 3 1897 11 8
+severity
+S 0 1897 13 1897 18 5
+error
+S 0 1898 3 1898 8 5
+since
+S 0 1898 10 1898 15 5
+0.1.0
+S 0 1899 3 1899 8 5
+title
+S 0 1899 10 1899 34 24
+a product ID is too long
+S 0 1900 3 1900 12 9
+rationale
+S 0 1900 14 1900 175 161
+App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
+S 0 1901 3 1901 7 4
+help
+S 0 1901 9 1901 67 58
+shorten the product ID to {max_length} characters or fewer
+S 0 1902 3 1902 8 5
+check
+M 2 1902 10 1902 54
+S 0 1902 12 1902 16 4
+each
+S 0 1902 18 1902 33 15
+in_app_purchase
+S 0 1902 35 1902 40 5
+field
+S 0 1902 42 1902 52 10
+product_id
+S 0 1903 3 1903 10 7
+options
+M 1 1903 12 1903 31
+S 0 1903 14 1903 24 10
+max_length
+S 0 1903 26 1903 29 3
+100
+S 0 1904 3 1904 10 7
+message
+S 1 1904 12 1904 87 73
+product ID `{value}` has {length} characters; the maximum is {max_length}
+S 0 1905 3 1905 8 5
+notes
+L 1 1905 10 1905 114
+S 1 1905 11 1905 113 100
+packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
+S 0 1906 3 1906 11 8
+examples
+M 2 1907 5 1916 27
+S 0 1907 5 1907 15 10
+triggering
+L 1 1908 7 1911 27
+S 1 1908 9 1911 27 182
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1912 5 1912 12 7
+passing
+L 1 1913 7 1916 27
+S 1 1913 9 1916 27 100
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
+</in_app_purchase>
+
+M 13 1918 3 1940 27
+S 0 1918 3 1918 5 2
+id
+S 0 1918 7 1918 32 25
+catalog-product-id-hyphen
+S 0 1919 3 1919 12 9
+checklist
+S 0 1919 14 1919 27 13
+catalog-valid
+S 0 1920 3 1920 8 5
+input
+S 0 1920 10 1920 17 7
+catalog
+S 0 1921 3 1921 11 8
+severity
+S 0 1921 13 1921 17 4
+note
+S 0 1922 3 1922 15 12
+context_only
+S 0 1922 17 1922 21 4
+true
+S 0 1923 3 1923 8 5
+since
+S 0 1923 10 1923 15 5
+0.1.0
+S 0 1924 3 1924 8 5
+title
+S 0 1924 10 1924 72 62
+a product ID has a hyphen, which the legacy rule did not allow
+S 0 1925 3 1925 12 9
+rationale
+S 0 1925 14 1925 201 187
+App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
+S 0 1926 3 1926 7 4
+help
+S 0 1926 9 1926 115 106
+keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
+S 0 1927 3 1927 8 5
+check
+M 2 1927 10 1927 54
+S 0 1927 12 1927 16 4
+each
+S 0 1927 18 1927 33 15
+in_app_purchase
+S 0 1927 35 1927 40 5
+field
+S 0 1927 42 1927 52 10
+product_id
+S 0 1928 3 1928 10 7
+options
+M 1 1928 12 1928 32
+S 0 1928 14 1928 21 7
+pattern
+S 1 1928 23 1928 30 5
+[^-]*
+S 0 1929 3 1929 10 7
+message
+S 1 1929 12 1929 158 144
+product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
+S 0 1930 3 1930 11 8
+examples
+M 2 1931 5 1940 27
+S 0 1931 5 1931 15 10
+triggering
+L 1 1932 7 1935 27
+S 1 1932 9 1935 27 116
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1936 5 1936 12 7
+passing
+L 1 1937 7 1940 27
+S 1 1937 9 1940 27 102
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
+</in_app_purchase>
+
+M 9 1942 3 1960 107
+S 0 1942 3 1942 5 2
+id
+S 0 1942 7 1942 35 28
+catalog-duplicate-product-id
+S 0 1943 3 1943 12 9
+checklist
+S 0 1943 14 1943 27 13
+catalog-valid
+S 0 1944 3 1944 8 5
+input
+S 0 1944 10 1944 17 7
+catalog
+S 0 1945 3 1945 11 8
+severity
+S 0 1945 13 1945 18 5
+error
+S 0 1946 3 1946 8 5
+since
+S 0 1946 10 1946 15 5
+0.1.0
+S 0 1947 3 1947 8 5
+title
+S 0 1947 10 1947 51 41
+a product ID appears twice in the package
+S 0 1948 3 1948 12 9
+rationale
+S 0 1948 14 1948 152 140
+Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
+S 0 1949 3 1949 7 4
+help
+S 0 1949 9 1949 57 48
+remove the duplicate or give it a new product ID
+S 0 1950 3 1950 11 8
+examples
+M 2 1951 5 1960 107
+S 0 1951 5 1951 15 10
+triggering
+L 1 1952 7 1956 27
+S 1 1952 9 1956 27 210
+<in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
+<in_app_purchase>
+  <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1957 5 1957 12 7
+passing
+L 1 1958 7 1960 107
+S 1 1958 9 1960 107 195
+<in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
+<in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
+
+M 9 1962 3 1980 90
+S 0 1962 3 1962 5 2
+id
+S 0 1962 7 1962 39 32
+catalog-duplicate-reference-name
+S 0 1963 3 1963 12 9
+checklist
+S 0 1963 14 1963 27 13
+catalog-valid
+S 0 1964 3 1964 8 5
+input
+S 0 1964 10 1964 17 7
+catalog
+S 0 1965 3 1965 11 8
+severity
+S 0 1965 13 1965 18 5
+error
+S 0 1966 3 1966 8 5
+since
+S 0 1966 10 1966 15 5
+0.1.0
+S 0 1967 3 1967 8 5
+title
+S 0 1967 10 1967 55 45
+a reference name appears twice in the package
+S 0 1968 3 1968 12 9
+rationale
+S 0 1968 14 1968 76 62
+Reference names are unique within an app in App Store Connect.
+S 0 1969 3 1969 7 4
+help
+S 0 1969 9 1969 57 48
+give each in-app purchase its own reference name
+S 0 1970 3 1970 11 8
+examples
+M 2 1971 5 1980 90
+S 0 1971 5 1971 15 10
+triggering
+L 1 1972 7 1976 27
+S 1 1972 9 1976 27 174
+<in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
+<in_app_purchase>
+  <reference_name>Seed Pack</reference_name>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1977 5 1977 12 7
+passing
+L 1 1978 7 1980 90
+S 1 1978 9 1980 90 163
+<in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
+<in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
+
+M 12 1982 3 2003 27
+S 0 1982 3 1982 5 2
+id
+S 0 1982 7 1982 36 29
+catalog-reference-name-length
+S 0 1983 3 1983 12 9
+checklist
+S 0 1983 14 1983 27 13
+catalog-valid
+S 0 1984 3 1984 8 5
+input
+S 0 1984 10 1984 17 7
+catalog
+S 0 1985 3 1985 11 8
+severity
+S 0 1985 13 1985 18 5
+error
+S 0 1986 3 1986 8 5
+since
+S 0 1986 10 1986 15 5
+0.1.0
+S 0 1987 3 1987 8 5
+title
+S 0 1987 10 1987 38 28
+a reference name is too long
+S 0 1988 3 1988 12 9
+rationale
+S 0 1988 14 1988 137 123
+App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
+S 0 1989 3 1989 7 4
+help
+S 0 1989 9 1989 71 62
+shorten the reference name to {max_length} characters or fewer
+S 0 1990 3 1990 8 5
+check
+M 2 1990 10 1990 58
+S 0 1990 12 1990 16 4
+each
+S 0 1990 18 1990 33 15
+in_app_purchase
+S 0 1990 35 1990 40 5
+field
+S 0 1990 42 1990 56 14
+reference_name
+S 0 1991 3 1991 10 7
+options
+M 1 1991 12 1991 30
+S 0 1991 14 1991 24 10
+max_length
+S 0 1991 26 1991 28 2
+64
+S 0 1992 3 1992 10 7
+message
+S 1 1992 12 1992 106 92
+reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
+S 0 1993 3 1993 11 8
+examples
+M 2 1994 5 2003 27
+S 0 1994 5 1994 15 10
+triggering
+L 1 1995 7 1998 27
+S 1 1995 9 1998 27 158
+<in_app_purchase>
+  <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
+</in_app_purchase>
+
+S 0 1999 5 1999 12 7
+passing
+L 1 2000 7 2003 27
+S 1 2000 9 2003 27 85
+<in_app_purchase>
+  <reference_name>Seed Pack 50</reference_name>
+</in_app_purchase>
+
+M 12 2005 3 2028 27
+S 0 2005 3 2005 5 2
+id
+S 0 2005 7 2005 27 20
+catalog-title-length
+S 0 2006 3 2006 12 9
+checklist
+S 0 2006 14 2006 27 13
+catalog-valid
+S 0 2007 3 2007 8 5
+input
+S 0 2007 10 2007 17 7
+catalog
+S 0 2008 3 2008 11 8
+severity
+S 0 2008 13 2008 18 5
+error
+S 0 2009 3 2009 8 5
+since
+S 0 2009 10 2009 15 5
+0.1.0
+S 0 2010 3 2010 8 5
+title
+S 0 2010 10 2010 52 42
+a localized title is too short or too long
+S 0 2011 3 2011 12 9
+rationale
+S 0 2011 14 2011 88 74
+A display name (`<title>`) has 2 to 30 characters; the limits are options.
+S 0 2012 3 2012 7 4
+help
+S 0 2012 9 2012 65 56
+write a title of {min_length} to {max_length} characters
+S 0 2013 3 2013 8 5
+check
+M 2 2013 10 2013 64
+S 0 2013 12 2013 16 4
+each
+S 0 2013 18 2013 33 15
+in_app_purchase
+S 0 2013 35 2013 40 5
+field
+S 0 2013 42 2013 62 20
+locales.locale.title
+S 0 2014 3 2014 10 7
+options
+M 2 2014 12 2014 45
+S 0 2014 14 2014 24 10
+min_length
+S 0 2014 26 2014 27 1
+2
+S 0 2014 29 2014 39 10
+max_length
+S 0 2014 41 2014 43 2
+30
+S 0 2015 3 2015 10 7
+message
+S 1 2015 12 2015 124 110
+title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
+S 0 2016 3 2016 11 8
+examples
+M 2 2017 5 2028 27
+S 0 2017 5 2017 15 10
+triggering
+L 1 2018 7 2023 27
+S 1 2018 9 2023 27 164
+<in_app_purchase>
+  <locales><locale name="en-US">
+    <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
+  </locale></locales>
+</in_app_purchase>
+
+S 0 2024 5 2024 12 7
+passing
+L 1 2025 7 2028 27
+S 1 2025 9 2028 27 117
+<in_app_purchase>
+  <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
+</in_app_purchase>
+
+M 12 2030 3 2053 27
+S 0 2030 3 2030 5 2
+id
+S 0 2030 7 2030 33 26
+catalog-description-length
+S 0 2031 3 2031 12 9
+checklist
+S 0 2031 14 2031 27 13
+catalog-valid
+S 0 2032 3 2032 8 5
+input
+S 0 2032 10 2032 17 7
+catalog
+S 0 2033 3 2033 11 8
+severity
+S 0 2033 13 2033 18 5
+error
+S 0 2034 3 2034 8 5
+since
+S 0 2034 10 2034 15 5
+0.1.0
+S 0 2035 3 2035 8 5
+title
+S 0 2035 10 2035 58 48
+a localized description is too short or too long
+S 0 2036 3 2036 12 9
+rationale
+S 0 2036 14 2036 159 145
+A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
+S 0 2037 3 2037 7 4
+help
+S 0 2037 9 2037 71 62
+write a description of {min_length} to {max_length} characters
+S 0 2038 3 2038 8 5
+check
+M 2 2038 10 2038 70
+S 0 2038 12 2038 16 4
+each
+S 0 2038 18 2038 33 15
+in_app_purchase
+S 0 2038 35 2038 40 5
+field
+S 0 2038 42 2038 68 26
+locales.locale.description
+S 0 2039 3 2039 10 7
+options
+M 2 2039 12 2039 46
+S 0 2039 14 2039 24 10
+min_length
+S 0 2039 26 2039 28 2
+10
+S 0 2039 30 2039 40 10
+max_length
+S 0 2039 42 2039 44 2
+45
+S 0 2040 3 2040 10 7
+message
+S 1 2040 12 2040 113 99
+description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
+S 0 2041 3 2041 11 8
+examples
+M 2 2042 5 2053 27
+S 0 2042 5 2042 15 10
+triggering
+L 1 2043 7 2048 27
+S 1 2043 9 2048 27 143
+<in_app_purchase>
+  <locales><locale name="en-US">
+    <description>Seeds</description>   <!-- <- -->
+  </locale></locales>
+</in_app_purchase>
+
+S 0 2049 5 2049 12 7
+passing
+L 1 2050 7 2053 27
+S 1 2050 9 2053 27 150
+<in_app_purchase>
+  <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
+</in_app_purchase>
+
+M 12 2055 3 2085 27
+S 0 2055 3 2055 5 2
+id
+S 0 2055 7 2055 34 27
+catalog-review-notes-length
+S 0 2056 3 2056 12 9
+checklist
+S 0 2056 14 2056 27 13
+catalog-valid
+S 0 2057 3 2057 8 5
+input
+S 0 2057 10 2057 17 7
+catalog
+S 0 2058 3 2058 11 8
+severity
+S 0 2058 13 2058 18 5
+error
+S 0 2059 3 2059 8 5
+since
+S 0 2059 10 2059 15 5
+0.1.0
+S 0 2060 3 2060 8 5
+title
+S 0 2060 10 2060 39 29
+the review notes are too long
+S 0 2061 3 2061 12 9
+rationale
+S 0 2061 14 2061 80 66
+Review notes have at most 4000 characters; the limit is an option.
+S 0 2062 3 2062 7 4
+help
+S 0 2062 9 2062 69 60
+shorten the review notes to {max_length} characters or fewer
+S 0 2063 3 2063 8 5
+check
+M 2 2063 10 2063 56
+S 0 2063 12 2063 16 4
+each
+S 0 2063 18 2063 33 15
+in_app_purchase
+S 0 2063 35 2063 40 5
+field
+S 0 2063 42 2063 54 12
+review_notes
+S 0 2064 3 2064 10 7
+options
+M 1 2064 12 2064 32
+S 0 2064 14 2064 24 10
+max_length
+S 0 2064 26 2064 30 4
+4000
+S 0 2065 3 2065 10 7
+message
+S 1 2065 12 2065 95 81
+review notes of `{product}` have {length} characters; the maximum is {max_length}
+S 0 2066 3 2066 11 8
+examples
+M 2 2067 5 2085 27
+S 0 2067 5 2067 15 10
+triggering
+L 1 2068 7 2080 27
+S 1 2068 9 2080 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -8529,314 +9230,314 @@ S 1 1861 9 1873 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 1874 5 1874 12 7
+S 0 2081 5 2081 12 7
 passing
-L 1 1875 7 1878 27
-S 1 1875 9 1878 27 121
+L 1 2082 7 2085 27
+S 1 2082 9 2085 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 1880 3 1900 27
-S 0 1880 3 1880 5 2
+M 9 2087 3 2107 27
+S 0 2087 3 2087 5 2
 id
-S 0 1880 7 1880 26 19
+S 0 2087 7 2087 26 19
 catalog-locale-code
-S 0 1881 3 1881 12 9
+S 0 2088 3 2088 12 9
 checklist
-S 0 1881 14 1881 27 13
+S 0 2088 14 2088 27 13
 catalog-valid
-S 0 1882 3 1882 8 5
+S 0 2089 3 2089 8 5
 input
-S 0 1882 10 1882 17 7
+S 0 2089 10 2089 17 7
 catalog
-S 0 1883 3 1883 11 8
+S 0 2090 3 2090 11 8
 severity
-S 0 1883 13 1883 18 5
+S 0 2090 13 2090 18 5
 error
-S 0 1884 3 1884 8 5
+S 0 2091 3 2091 8 5
 since
-S 0 1884 10 1884 15 5
+S 0 2091 10 2091 15 5
 0.1.0
-S 0 1885 3 1885 8 5
+S 0 2092 3 2092 8 5
 title
-S 0 1885 10 1885 46 36
+S 0 2092 10 2092 46 36
 a locale name is not a language code
-S 0 1886 3 1886 12 9
+S 0 2093 3 2093 12 9
 rationale
-S 0 1886 14 1886 182 168
+S 0 2093 14 2093 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 1887 3 1887 7 4
+S 0 2094 3 2094 7 4
 help
-S 0 1887 9 1887 55 46
+S 0 2094 9 2094 55 46
 write the locale as a hyphenated language code
-S 0 1888 3 1888 11 8
+S 0 2095 3 2095 11 8
 examples
-M 2 1889 5 1900 27
-S 0 1889 5 1889 15 10
+M 2 2096 5 2107 27
+S 0 2096 5 2096 15 10
 triggering
-L 1 1890 7 1895 27
-S 1 1890 9 1895 27 139
+L 1 2097 7 2102 27
+S 1 2097 9 2102 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 1896 5 1896 12 7
+S 0 2103 5 2103 12 7
 passing
-L 1 1897 7 1900 27
-S 1 1897 9 1900 27 117
+L 1 2104 7 2107 27
+S 1 2104 9 2107 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 1902 3 1925 27
-S 0 1902 3 1902 5 2
+M 12 2109 3 2132 27
+S 0 2109 3 2109 5 2
 id
-S 0 1902 7 1902 22 15
+S 0 2109 7 2109 22 15
 catalog-boolean
-S 0 1903 3 1903 12 9
+S 0 2110 3 2110 12 9
 checklist
-S 0 1903 14 1903 27 13
+S 0 2110 14 2110 27 13
 catalog-valid
-S 0 1904 3 1904 8 5
+S 0 2111 3 2111 8 5
 input
-S 0 1904 10 1904 17 7
+S 0 2111 10 2111 17 7
 catalog
-S 0 1905 3 1905 11 8
+S 0 2112 3 2112 11 8
 severity
-S 0 1905 13 1905 18 5
+S 0 2112 13 2112 18 5
 error
-S 0 1906 3 1906 8 5
+S 0 2113 3 2113 8 5
 since
-S 0 1906 10 1906 15 5
+S 0 2113 10 2113 15 5
 0.1.0
-S 0 1907 3 1907 8 5
+S 0 2114 3 2114 8 5
 title
-S 0 1907 10 1907 44 34
+S 0 2114 10 2114 44 34
 a boolean is not `true` or `false`
-S 0 1908 3 1908 12 9
+S 0 2115 3 2115 12 9
 rationale
-S 0 1908 14 1908 104 90
+S 0 2115 14 2115 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 1909 3 1909 7 4
+S 0 2116 3 2116 7 4
 help
-S 0 1909 9 1909 32 23
+S 0 2116 9 2116 32 23
 write `true` or `false`
-S 0 1910 3 1910 8 5
+S 0 2117 3 2117 8 5
 check
-M 2 1910 10 1910 96
-S 0 1910 12 1910 16 4
+M 2 2117 10 2117 96
+S 0 2117 12 2117 16 4
 each
-S 0 1910 18 1910 33 15
+S 0 2117 18 2117 33 15
 in_app_purchase
-S 0 1910 35 1910 40 5
+S 0 2117 35 2117 40 5
 field
-S 1 1910 42 1910 94 50
+S 1 2117 42 2117 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 1911 3 1911 10 7
+S 0 2118 3 2118 10 7
 options
-M 1 1911 12 1911 37
-S 0 1911 14 1911 21 7
+M 1 2118 12 2118 37
+S 0 2118 14 2118 21 7
 pattern
-S 1 1911 23 1911 35 10
+S 1 2118 23 2118 35 10
 true|false
-S 0 1912 3 1912 10 7
+S 0 2119 3 2119 10 7
 message
-S 1 1912 12 1912 90 76
+S 1 2119 12 2119 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 1913 3 1913 11 8
+S 0 2120 3 2120 11 8
 examples
-M 2 1914 5 1925 27
-S 0 1914 5 1914 15 10
+M 2 2121 5 2132 27
+S 0 2121 5 2121 15 10
 triggering
-L 1 1915 7 1920 27
-S 1 1915 9 1920 27 142
+L 1 2122 7 2127 27
+S 1 2122 9 2127 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1921 5 1921 12 7
+S 0 2128 5 2128 12 7
 passing
-L 1 1922 7 1925 27
-S 1 1922 9 1925 27 121
+L 1 2129 7 2132 27
+S 1 2129 9 2132 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 1927 3 1947 27
-S 0 1927 3 1927 5 2
+M 9 2134 3 2154 27
+S 0 2134 3 2134 5 2
 id
-S 0 1927 7 1927 19 12
+S 0 2134 7 2134 19 12
 catalog-date
-S 0 1928 3 1928 12 9
+S 0 2135 3 2135 12 9
 checklist
-S 0 1928 14 1928 27 13
+S 0 2135 14 2135 27 13
 catalog-valid
-S 0 1929 3 1929 8 5
+S 0 2136 3 2136 8 5
 input
-S 0 1929 10 1929 17 7
+S 0 2136 10 2136 17 7
 catalog
-S 0 1930 3 1930 11 8
+S 0 2137 3 2137 11 8
 severity
-S 0 1930 13 1930 18 5
+S 0 2137 13 2137 18 5
 error
-S 0 1931 3 1931 8 5
+S 0 2138 3 2138 8 5
 since
-S 0 1931 10 1931 15 5
+S 0 2138 10 2138 15 5
 0.1.0
-S 0 1932 3 1932 8 5
+S 0 2139 3 2139 8 5
 title
-S 0 1932 10 1932 52 42
+S 0 2139 10 2139 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 1933 3 1933 12 9
+S 0 2140 3 2140 12 9
 rationale
-S 0 1933 14 1933 103 89
+S 0 2140 14 2140 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 1934 3 1934 7 4
+S 0 2141 3 2141 7 4
 help
-S 0 1934 9 1934 41 32
+S 0 2141 9 2141 41 32
 write the date as year-month-day
-S 0 1935 3 1935 11 8
+S 0 2142 3 2142 11 8
 examples
-M 2 1936 5 1947 27
-S 0 1936 5 1936 15 10
+M 2 2143 5 2154 27
+S 0 2143 5 2143 15 10
 triggering
-L 1 1937 7 1942 27
-S 1 1937 9 1942 27 181
+L 1 2144 7 2149 27
+S 1 2144 9 2149 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 1943 5 1943 12 7
+S 0 2150 5 2150 12 7
 passing
-L 1 1944 7 1947 27
-S 1 1944 9 1947 27 159
+L 1 2151 7 2154 27
+S 1 2151 9 2154 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 1949 3 1972 27
-S 0 1949 3 1949 5 2
+M 12 2156 3 2179 27
+S 0 2156 3 2156 5 2
 id
-S 0 1949 7 1949 25 18
+S 0 2156 7 2156 25 18
 catalog-price-tier
-S 0 1950 3 1950 12 9
+S 0 2157 3 2157 12 9
 checklist
-S 0 1950 14 1950 27 13
+S 0 2157 14 2157 27 13
 catalog-valid
-S 0 1951 3 1951 8 5
+S 0 2158 3 2158 8 5
 input
-S 0 1951 10 1951 17 7
+S 0 2158 10 2158 17 7
 catalog
-S 0 1952 3 1952 11 8
+S 0 2159 3 2159 11 8
 severity
-S 0 1952 13 1952 18 5
+S 0 2159 13 2159 18 5
 error
-S 0 1953 3 1953 8 5
+S 0 2160 3 2160 8 5
 since
-S 0 1953 10 1953 15 5
+S 0 2160 10 2160 15 5
 0.1.0
-S 0 1954 3 1954 8 5
+S 0 2161 3 2161 8 5
 title
-S 0 1954 10 1954 41 31
+S 0 2161 10 2161 41 31
 a price tier is outside 1 to 87
-S 0 1955 3 1955 12 9
+S 0 2162 3 2162 12 9
 rationale
-S 0 1955 14 1955 156 142
+S 0 2162 14 2162 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 1956 3 1956 7 4
+S 0 2163 3 2163 7 4
 help
-S 0 1956 9 1956 32 23
+S 0 2163 9 2163 32 23
 use a tier from 1 to 87
-S 0 1957 3 1957 8 5
+S 0 2164 3 2164 8 5
 check
-M 2 1957 10 1957 158
-S 0 1957 12 1957 16 4
+M 2 2164 10 2164 158
+S 0 2164 12 2164 16 4
 each
-S 0 1957 18 1957 33 15
+S 0 2164 18 2164 33 15
 in_app_purchase
-S 0 1957 35 1957 40 5
+S 0 2164 35 2164 40 5
 field
-S 1 1957 42 1957 156 112
+S 1 2164 42 2164 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 1958 3 1958 10 7
+S 0 2165 3 2165 10 7
 options
-M 1 1958 12 1958 50
-S 0 1958 14 1958 21 7
+M 1 2165 12 2165 50
+S 0 2165 14 2165 21 7
 pattern
-S 1 1958 23 1958 48 23
+S 1 2165 23 2165 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 1959 3 1959 10 7
+S 0 2166 3 2166 10 7
 message
-S 1 1959 12 1959 76 62
+S 1 2166 12 2166 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 1960 3 1960 11 8
+S 0 2167 3 2167 11 8
 examples
-M 2 1961 5 1972 27
-S 0 1961 5 1961 15 10
+M 2 2168 5 2179 27
+S 0 2168 5 2168 15 10
 triggering
-L 1 1962 7 1967 27
-S 1 1962 9 1967 27 148
+L 1 2169 7 2174 27
+S 1 2169 9 2174 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 1968 5 1968 12 7
+S 0 2175 5 2175 12 7
 passing
-L 1 1969 7 1972 27
-S 1 1969 9 1972 27 126
+L 1 2176 7 2179 27
+S 1 2176 9 2179 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 1974 3 1998 27
-S 0 1974 3 1974 5 2
+M 9 2181 3 2205 27
+S 0 2181 3 2181 5 2
 id
-S 0 1974 7 1974 30 23
+S 0 2181 7 2181 30 23
 catalog-price-intervals
-S 0 1975 3 1975 12 9
+S 0 2182 3 2182 12 9
 checklist
-S 0 1975 14 1975 27 13
+S 0 2182 14 2182 27 13
 catalog-valid
-S 0 1976 3 1976 8 5
+S 0 2183 3 2183 8 5
 input
-S 0 1976 10 1976 17 7
+S 0 2183 10 2183 17 7
 catalog
-S 0 1977 3 1977 11 8
+S 0 2184 3 2184 11 8
 severity
-S 0 1977 13 1977 18 5
+S 0 2184 13 2184 18 5
 error
-S 0 1978 3 1978 8 5
+S 0 2185 3 2185 8 5
 since
-S 0 1978 10 1978 15 5
+S 0 2185 10 2185 15 5
 0.1.0
-S 0 1979 3 1979 8 5
+S 0 2186 3 2186 8 5
 title
-S 0 1979 10 1979 59 49
+S 0 2186 10 2186 59 49
 price intervals overlap, run out of order, or end
-S 0 1980 3 1980 12 9
+S 0 2187 3 2187 12 9
 rationale
-S 0 1980 14 1980 160 146
+S 0 2187 14 2187 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 1981 3 1981 7 4
+S 0 2188 3 2188 7 4
 help
-S 0 1981 9 1981 111 102
+S 0 2188 9 2188 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 1982 3 1982 11 8
+S 0 2189 3 2189 11 8
 examples
-M 2 1983 5 1998 27
-S 0 1983 5 1983 15 10
+M 2 2190 5 2205 27
+S 0 2190 5 2190 15 10
 triggering
-L 1 1984 7 1990 27
-S 1 1984 9 1990 27 365
+L 1 2191 7 2197 27
+S 1 2191 9 2197 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8844,10 +9545,10 @@ S 1 1984 9 1990 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 1991 5 1991 12 7
+S 0 2198 5 2198 12 7
 passing
-L 1 1992 7 1998 27
-S 1 1992 9 1998 27 351
+L 1 2199 7 2205 27
+S 1 2199 9 2205 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -8855,68 +9556,68 @@ S 1 1992 9 1998 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 2000 3 2024 30
-S 0 2000 3 2000 5 2
+M 12 2207 3 2231 30
+S 0 2207 3 2207 5 2
 id
-S 0 2000 7 2000 36 29
+S 0 2207 7 2207 36 29
 catalog-subscription-duration
-S 0 2001 3 2001 12 9
+S 0 2208 3 2208 12 9
 checklist
-S 0 2001 14 2001 27 13
+S 0 2208 14 2208 27 13
 catalog-valid
-S 0 2002 3 2002 8 5
+S 0 2209 3 2209 8 5
 input
-S 0 2002 10 2002 17 7
+S 0 2209 10 2209 17 7
 catalog
-S 0 2003 3 2003 11 8
+S 0 2210 3 2210 11 8
 severity
-S 0 2003 13 2003 18 5
+S 0 2210 13 2210 18 5
 error
-S 0 2004 3 2004 8 5
+S 0 2211 3 2211 8 5
 since
-S 0 2004 10 2004 15 5
+S 0 2211 10 2211 15 5
 0.1.0
-S 0 2005 3 2005 8 5
+S 0 2212 3 2212 8 5
 title
-S 0 2005 10 2005 69 59
+S 0 2212 10 2212 69 59
 a subscription duration is not one App Store Connect offers
-S 0 2006 3 2006 12 9
+S 0 2213 3 2213 12 9
 rationale
-S 0 2006 14 2006 164 150
+S 0 2213 14 2213 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 2007 3 2007 7 4
+S 0 2214 3 2214 7 4
 help
-S 1 2007 9 2007 82 71
+S 1 2214 9 2214 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 2008 3 2008 8 5
+S 0 2215 3 2215 8 5
 check
-M 2 2008 10 2008 52
-S 0 2008 12 2008 16 4
+M 2 2215 10 2215 52
+S 0 2215 12 2215 16 4
 each
-S 0 2008 18 2008 33 15
+S 0 2215 18 2215 33 15
 in_app_purchase
-S 0 2008 35 2008 40 5
+S 0 2215 35 2215 40 5
 field
-S 0 2008 42 2008 50 8
+S 0 2215 42 2215 50 8
 duration
-S 0 2009 3 2009 10 7
+S 0 2216 3 2216 10 7
 options
-M 1 2009 12 2009 75
-S 0 2009 14 2009 21 7
+M 1 2216 12 2216 75
+S 0 2216 14 2216 21 7
 pattern
-S 1 2009 23 2009 73 48
+S 1 2216 23 2216 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 2010 3 2010 10 7
+S 0 2217 3 2217 10 7
 message
-S 1 2010 12 2010 122 108
+S 1 2217 12 2217 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 2011 3 2011 11 8
+S 0 2218 3 2218 11 8
 examples
-M 2 2012 5 2024 30
-S 0 2012 5 2012 15 10
+M 2 2219 5 2231 30
+S 0 2219 5 2219 15 10
 triggering
-L 1 2013 7 2019 30
-S 1 2013 9 2019 30 189
+L 1 2220 7 2226 30
+S 1 2220 9 2226 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -8924,160 +9625,160 @@ S 1 2013 9 2019 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 2020 5 2020 12 7
+S 0 2227 5 2227 12 7
 passing
-L 1 2021 7 2024 30
-S 1 2021 9 2024 30 162
+L 1 2228 7 2231 30
+S 1 2228 9 2231 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 2026 3 2045 30
-S 0 2026 3 2026 5 2
+M 9 2233 3 2252 30
+S 0 2233 3 2233 5 2
 id
-S 0 2026 7 2026 41 34
+S 0 2233 7 2233 41 34
 catalog-subscription-outside-group
-S 0 2027 3 2027 12 9
+S 0 2234 3 2234 12 9
 checklist
-S 0 2027 14 2027 27 13
+S 0 2234 14 2234 27 13
 catalog-valid
-S 0 2028 3 2028 8 5
+S 0 2235 3 2235 8 5
 input
-S 0 2028 10 2028 17 7
+S 0 2235 10 2235 17 7
 catalog
-S 0 2029 3 2029 11 8
+S 0 2236 3 2236 11 8
 severity
-S 0 2029 13 2029 18 5
+S 0 2236 13 2236 18 5
 error
-S 0 2030 3 2030 8 5
+S 0 2237 3 2237 8 5
 since
-S 0 2030 10 2030 15 5
+S 0 2237 10 2237 15 5
 0.1.0
-S 0 2031 3 2031 8 5
+S 0 2238 3 2238 8 5
 title
-S 0 2031 10 2031 90 80
+S 0 2238 10 2238 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 2032 3 2032 12 9
+S 0 2239 3 2239 12 9
 rationale
-S 0 2032 14 2032 153 139
+S 0 2239 14 2239 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 2033 3 2033 7 4
+S 0 2240 3 2240 7 4
 help
-S 0 2033 9 2033 49 40
+S 0 2240 9 2240 49 40
 move the item into (or out of) the group
-S 0 2034 3 2034 11 8
+S 0 2241 3 2241 11 8
 examples
-M 2 2035 5 2045 30
-S 0 2035 5 2035 15 10
+M 2 2242 5 2252 30
+S 0 2242 5 2242 15 10
 triggering
-L 1 2036 7 2040 27
-S 1 2036 9 2040 27 149
+L 1 2243 7 2247 27
+S 1 2243 9 2247 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2041 5 2041 12 7
+S 0 2248 5 2248 12 7
 passing
-L 1 2042 7 2045 30
-S 1 2042 9 2045 30 199
+L 1 2249 7 2252 30
+S 1 2249 9 2252 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 2047 3 2066 27
-S 0 2047 3 2047 5 2
+M 9 2254 3 2273 27
+S 0 2254 3 2254 5 2
 id
-S 0 2047 7 2047 33 26
+S 0 2254 7 2254 33 26
 catalog-screenshot-missing
-S 0 2048 3 2048 12 9
+S 0 2255 3 2255 12 9
 checklist
-S 0 2048 14 2048 27 13
+S 0 2255 14 2255 27 13
 catalog-valid
-S 0 2049 3 2049 8 5
+S 0 2256 3 2256 8 5
 input
-S 0 2049 10 2049 17 7
+S 0 2256 10 2256 17 7
 catalog
-S 0 2050 3 2050 11 8
+S 0 2257 3 2257 11 8
 severity
-S 0 2050 13 2050 18 5
+S 0 2257 13 2257 18 5
 error
-S 0 2051 3 2051 8 5
+S 0 2258 3 2258 8 5
 since
-S 0 2051 10 2051 15 5
+S 0 2258 10 2258 15 5
 0.1.0
-S 0 2052 3 2052 8 5
+S 0 2259 3 2259 8 5
 title
-S 0 2052 10 2052 56 46
+S 0 2259 10 2259 56 46
 a new in-app purchase has no review screenshot
-S 0 2053 3 2053 12 9
+S 0 2260 3 2260 12 9
 rationale
-S 0 2053 14 2053 181 167
+S 0 2260 14 2260 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 2054 3 2054 7 4
+S 0 2261 3 2261 7 4
 help
-S 0 2054 9 2054 74 65
+S 0 2261 9 2261 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 2055 3 2055 11 8
+S 0 2262 3 2262 11 8
 examples
-M 2 2056 5 2066 27
-S 0 2056 5 2056 15 10
+M 2 2263 5 2273 27
+S 0 2263 5 2263 15 10
 triggering
-L 1 2057 7 2060 27
-S 1 2057 9 2060 27 114
+L 1 2264 7 2267 27
+S 1 2264 9 2267 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 2061 5 2061 12 7
+S 0 2268 5 2268 12 7
 passing
-L 1 2062 7 2066 27
-S 1 2062 9 2066 27 255
+L 1 2269 7 2273 27
+S 1 2269 9 2273 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 2068 3 2089 27
-S 0 2068 3 2068 5 2
+M 9 2275 3 2296 27
+S 0 2275 3 2275 5 2
 id
-S 0 2068 7 2068 38 31
+S 0 2275 7 2275 38 31
 catalog-screenshot-file-missing
-S 0 2069 3 2069 12 9
+S 0 2276 3 2276 12 9
 checklist
-S 0 2069 14 2069 27 13
+S 0 2276 14 2276 27 13
 catalog-valid
-S 0 2070 3 2070 8 5
+S 0 2277 3 2277 8 5
 input
-S 0 2070 10 2070 17 7
+S 0 2277 10 2277 17 7
 catalog
-S 0 2071 3 2071 11 8
+S 0 2278 3 2278 11 8
 severity
-S 0 2071 13 2071 18 5
+S 0 2278 13 2278 18 5
 error
-S 0 2072 3 2072 8 5
+S 0 2279 3 2279 8 5
 since
-S 0 2072 10 2072 15 5
+S 0 2279 10 2279 15 5
 0.1.0
-S 0 2073 3 2073 8 5
+S 0 2280 3 2280 8 5
 title
-S 0 2073 10 2073 56 46
+S 0 2280 10 2280 56 46
 a review screenshot file is not in the package
-S 0 2074 3 2074 12 9
+S 0 2281 3 2281 12 9
 rationale
-S 0 2074 14 2074 181 167
+S 0 2281 14 2281 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 2075 3 2075 7 4
+S 0 2282 3 2282 7 4
 help
-S 0 2075 9 2075 69 60
+S 0 2282 9 2282 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 2076 3 2076 11 8
+S 0 2283 3 2283 11 8
 examples
-M 2 2077 5 2089 27
-S 0 2077 5 2077 15 10
+M 2 2284 5 2296 27
+S 0 2284 5 2284 15 10
 triggering
-L 1 2078 7 2084 27
-S 1 2078 9 2084 27 155
+L 1 2285 7 2291 27
+S 1 2285 9 2291 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -9085,54 +9786,54 @@ S 1 2078 9 2084 27 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2085 5 2085 12 7
+S 0 2292 5 2292 12 7
 passing
-L 1 2086 7 2089 27
-S 1 2086 9 2089 27 128
+L 1 2293 7 2296 27
+S 1 2293 9 2296 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 9 2091 3 2113 27
-S 0 2091 3 2091 5 2
+M 9 2298 3 2320 27
+S 0 2298 3 2298 5 2
 id
-S 0 2091 7 2091 34 27
+S 0 2298 7 2298 34 27
 catalog-screenshot-checksum
-S 0 2092 3 2092 12 9
+S 0 2299 3 2299 12 9
 checklist
-S 0 2092 14 2092 27 13
+S 0 2299 14 2299 27 13
 catalog-valid
-S 0 2093 3 2093 8 5
+S 0 2300 3 2300 8 5
 input
-S 0 2093 10 2093 17 7
+S 0 2300 10 2300 17 7
 catalog
-S 0 2094 3 2094 11 8
+S 0 2301 3 2301 11 8
 severity
-S 0 2094 13 2094 18 5
+S 0 2301 13 2301 18 5
 error
-S 0 2095 3 2095 8 5
+S 0 2302 3 2302 8 5
 since
-S 0 2095 10 2095 15 5
+S 0 2302 10 2302 15 5
 0.1.0
-S 0 2096 3 2096 8 5
+S 0 2303 3 2303 8 5
 title
-S 0 2096 10 2096 67 57
+S 0 2303 10 2303 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 2097 3 2097 12 9
+S 0 2304 3 2304 12 9
 rationale
-S 0 2097 14 2097 155 141
+S 0 2304 14 2304 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 2098 3 2098 7 4
+S 0 2305 3 2305 7 4
 help
-S 0 2098 9 2098 43 34
+S 0 2305 9 2305 43 34
 write the file's real size and MD5
-S 0 2099 3 2099 11 8
+S 0 2306 3 2306 11 8
 examples
-M 2 2100 5 2113 27
-S 0 2100 5 2100 15 10
+M 2 2307 5 2320 27
+S 0 2307 5 2307 15 10
 triggering
-L 1 2101 7 2108 27
-S 1 2101 9 2108 27 224
+L 1 2308 7 2315 27
+S 1 2308 9 2315 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -9141,282 +9842,282 @@ S 1 2101 9 2108 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2109 5 2109 12 7
+S 0 2316 5 2316 12 7
 passing
-L 1 2110 7 2113 27
-S 1 2110 9 2113 27 192
+L 1 2317 7 2320 27
+S 1 2317 9 2320 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 2115 3 2135 27
-S 0 2115 3 2115 5 2
+M 9 2322 3 2342 27
+S 0 2322 3 2322 5 2
 id
-S 0 2115 7 2115 36 29
+S 0 2322 7 2322 36 29
 catalog-screenshot-dimensions
-S 0 2116 3 2116 12 9
+S 0 2323 3 2323 12 9
 checklist
-S 0 2116 14 2116 27 13
+S 0 2323 14 2323 27 13
 catalog-valid
-S 0 2117 3 2117 8 5
+S 0 2324 3 2324 8 5
 input
-S 0 2117 10 2117 17 7
+S 0 2324 10 2324 17 7
 catalog
-S 0 2118 3 2118 11 8
+S 0 2325 3 2325 11 8
 severity
-S 0 2118 13 2118 18 5
+S 0 2325 13 2325 18 5
 error
-S 0 2119 3 2119 8 5
+S 0 2326 3 2326 8 5
 since
-S 0 2119 10 2119 15 5
+S 0 2326 10 2326 15 5
 0.1.0
-S 0 2120 3 2120 8 5
+S 0 2327 3 2327 8 5
 title
-S 0 2120 10 2120 62 52
+S 0 2327 10 2327 62 52
 a review screenshot is not an accepted image or size
-S 0 2121 3 2121 12 9
+S 0 2328 3 2328 12 9
 rationale
-S 0 2121 14 2121 192 180
+S 0 2328 14 2328 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 2122 3 2122 7 4
+S 0 2329 3 2329 7 4
 help
-S 0 2122 9 2122 73 64
+S 0 2329 9 2329 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 2123 3 2123 11 8
+S 0 2330 3 2330 11 8
 examples
-M 2 2124 5 2135 27
-S 0 2124 5 2124 15 10
+M 2 2331 5 2342 27
+S 0 2331 5 2331 15 10
 triggering
-L 1 2125 7 2130 27
-S 1 2125 9 2130 27 136
+L 1 2332 7 2337 27
+S 1 2332 9 2337 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2131 5 2131 12 7
+S 0 2338 5 2338 12 7
 passing
-L 1 2132 7 2135 27
-S 1 2132 9 2135 27 111
+L 1 2339 7 2342 27
+S 1 2339 9 2342 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 2137 3 2157 27
-S 0 2137 3 2137 5 2
+M 11 2344 3 2364 27
+S 0 2344 3 2344 5 2
 id
-S 0 2137 7 2137 29 22
+S 0 2344 7 2344 29 22
 catalog-too-many-items
-S 0 2138 3 2138 12 9
+S 0 2345 3 2345 12 9
 checklist
-S 0 2138 14 2138 27 13
+S 0 2345 14 2345 27 13
 catalog-valid
-S 0 2139 3 2139 8 5
+S 0 2346 3 2346 8 5
 input
-S 0 2139 10 2139 17 7
+S 0 2346 10 2346 17 7
 catalog
-S 0 2140 3 2140 11 8
+S 0 2347 3 2347 11 8
 severity
-S 0 2140 13 2140 18 5
+S 0 2347 13 2347 18 5
 error
-S 0 2141 3 2141 8 5
+S 0 2348 3 2348 8 5
 since
-S 0 2141 10 2141 15 5
+S 0 2348 10 2348 15 5
 0.1.0
-S 0 2142 3 2142 8 5
+S 0 2349 3 2349 8 5
 title
-S 0 2142 10 2142 69 59
+S 0 2349 10 2349 69 59
 the package has more in-app purchases than one upload takes
-S 0 2143 3 2143 12 9
+S 0 2350 3 2350 12 9
 rationale
-S 0 2143 14 2143 120 106
+S 0 2350 14 2350 120 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 2144 3 2144 7 4
+S 0 2351 3 2351 7 4
 help
-S 0 2144 9 2144 26 17
+S 0 2351 9 2351 26 17
 split the package
-S 0 2145 3 2145 10 7
+S 0 2352 3 2352 10 7
 options
-M 1 2145 12 2145 31
-S 0 2145 14 2145 23 9
+M 1 2352 12 2352 31
+S 0 2352 14 2352 23 9
 max_items
-S 0 2145 25 2145 29 4
+S 0 2352 25 2352 29 4
 1000
-S 0 2146 3 2146 18 15
+S 0 2353 3 2353 18 15
 example_options
-M 1 2146 20 2146 37
-S 0 2146 22 2146 31 9
+M 1 2353 20 2353 37
+S 0 2353 22 2353 31 9
 max_items
-S 0 2146 33 2146 35 2
+S 0 2353 33 2353 35 2
 20
-S 0 2147 3 2147 11 8
+S 0 2354 3 2354 11 8
 examples
-M 2 2148 5 2157 27
-S 0 2148 5 2148 15 10
+M 2 2355 5 2364 27
+S 0 2355 5 2355 15 10
 triggering
-L 1 2149 7 2154 69
-S 1 2149 9 2154 69 957
+L 1 2356 7 2361 69
+S 1 2356 9 2361 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 2155 5 2155 12 7
+S 0 2362 5 2362 12 7
 passing
-L 1 2156 7 2157 27
-S 1 2156 9 2157 27 19
+L 1 2363 7 2364 27
+S 1 2363 9 2364 27 19
 <in_app_purchase/>
 
-M 9 2159 3 2177 27
-S 0 2159 3 2159 5 2
+M 9 2366 3 2384 27
+S 0 2366 3 2366 5 2
 id
-S 0 2159 7 2159 26 19
+S 0 2366 7 2366 26 19
 catalog-placeholder
-S 0 2160 3 2160 12 9
+S 0 2367 3 2367 12 9
 checklist
-S 0 2160 14 2160 27 13
+S 0 2367 14 2367 27 13
 catalog-valid
-S 0 2161 3 2161 8 5
+S 0 2368 3 2368 8 5
 input
-S 0 2161 10 2161 17 7
+S 0 2368 10 2368 17 7
 catalog
-S 0 2162 3 2162 11 8
+S 0 2369 3 2369 11 8
 severity
-S 0 2162 13 2162 18 5
+S 0 2369 13 2369 18 5
 error
-S 0 2163 3 2163 8 5
+S 0 2370 3 2370 8 5
 since
-S 0 2163 10 2163 15 5
+S 0 2370 10 2370 15 5
 0.1.0
-S 0 2164 3 2164 8 5
+S 0 2371 3 2371 8 5
 title
-S 0 2164 10 2164 56 46
+S 0 2371 10 2371 56 46
 a template placeholder was left in the package
-S 0 2165 3 2165 12 9
+S 0 2372 3 2372 12 9
 rationale
-S 0 2165 14 2165 146 134
+S 0 2372 14 2372 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2166 3 2166 7 4
+S 0 2373 3 2373 7 4
 help
-S 0 2166 9 2166 52 43
+S 0 2373 9 2373 52 43
 replace the placeholder with the real value
-S 0 2167 3 2167 11 8
+S 0 2374 3 2374 11 8
 examples
-M 2 2168 5 2177 27
-S 0 2168 5 2168 15 10
+M 2 2375 5 2384 27
+S 0 2375 5 2375 15 10
 triggering
-L 1 2169 7 2172 27
-S 1 2169 9 2172 27 92
+L 1 2376 7 2379 27
+S 1 2376 9 2379 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2173 5 2173 12 7
+S 0 2380 5 2380 12 7
 passing
-L 1 2174 7 2177 27
-S 1 2174 9 2177 27 100
+L 1 2381 7 2384 27
+S 1 2381 9 2384 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2179 3 2201 19
-S 0 2179 3 2179 5 2
+M 9 2386 3 2408 19
+S 0 2386 3 2386 5 2
 id
-S 0 2179 7 2179 29 22
+S 0 2386 7 2386 29 22
 catalog-metadata-token
-S 0 2180 3 2180 12 9
+S 0 2387 3 2387 12 9
 checklist
-S 0 2180 14 2180 27 13
+S 0 2387 14 2387 27 13
 catalog-valid
-S 0 2181 3 2181 8 5
+S 0 2388 3 2388 8 5
 input
-S 0 2181 10 2181 17 7
+S 0 2388 10 2388 17 7
 catalog
-S 0 2182 3 2182 11 8
+S 0 2389 3 2389 11 8
 severity
-S 0 2182 13 2182 20 7
+S 0 2389 13 2389 20 7
 warning
-S 0 2183 3 2183 8 5
+S 0 2390 3 2390 8 5
 since
-S 0 2183 10 2183 15 5
+S 0 2390 10 2390 15 5
 0.1.0
-S 0 2184 3 2184 8 5
+S 0 2391 3 2391 8 5
 title
-S 0 2184 10 2184 52 42
+S 0 2391 10 2391 52 42
 the metadata token looks edited or made up
-S 0 2185 3 2185 12 9
+S 0 2392 3 2392 12 9
 rationale
-S 1 2185 14 2185 169 153
+S 1 2392 14 2392 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2186 3 2186 7 4
+S 0 2393 3 2393 7 4
 help
-S 0 2186 9 2186 82 73
+S 0 2393 9 2393 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2187 3 2187 11 8
+S 0 2394 3 2394 11 8
 examples
-M 2 2188 5 2201 19
-S 0 2188 5 2188 15 10
+M 2 2395 5 2408 19
+S 0 2395 5 2395 15 10
 triggering
-L 1 2189 7 2194 19
-S 1 2189 9 2194 19 273
+L 1 2396 7 2401 19
+S 1 2396 9 2401 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2195 5 2195 12 7
+S 0 2402 5 2402 12 7
 passing
-L 1 2196 7 2201 19
-S 1 2196 9 2201 19 284
+L 1 2403 7 2408 19
+S 1 2403 9 2408 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2203 3 2224 203
-S 0 2203 3 2203 5 2
+M 9 2410 3 2431 203
+S 0 2410 3 2410 5 2
 id
-S 0 2203 7 2203 34 27
+S 0 2410 7 2410 34 27
 catalog-descriptor-mismatch
-S 0 2204 3 2204 12 9
+S 0 2411 3 2411 12 9
 checklist
-S 0 2204 14 2204 27 13
+S 0 2411 14 2411 27 13
 catalog-valid
-S 0 2205 3 2205 8 5
+S 0 2412 3 2412 8 5
 input
-S 0 2205 10 2205 17 7
+S 0 2412 10 2412 17 7
 catalog
-S 0 2206 3 2206 11 8
+S 0 2413 3 2413 11 8
 severity
-S 0 2206 13 2206 20 7
+S 0 2413 13 2413 20 7
 warning
-S 0 2207 3 2207 8 5
+S 0 2414 3 2414 8 5
 since
-S 0 2207 10 2207 15 5
+S 0 2414 10 2414 15 5
 0.1.0
-S 0 2208 3 2208 8 5
+S 0 2415 3 2415 8 5
 title
-S 0 2208 10 2208 60 50
+S 0 2415 10 2415 60 50
 the catalog and the descriptor's products disagree
-S 0 2209 3 2209 12 9
+S 0 2416 3 2416 12 9
 rationale
-S 0 2209 14 2209 189 175
+S 0 2416 14 2416 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2210 3 2210 7 4
+S 0 2417 3 2417 7 4
 help
-S 0 2210 9 2210 73 64
+S 0 2417 9 2417 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2211 3 2211 11 8
+S 0 2418 3 2418 11 8
 examples
-M 2 2212 5 2224 203
-S 0 2212 5 2212 15 10
+M 2 2419 5 2431 203
+S 0 2419 5 2419 15 10
 triggering
-L 1 2213 7 2219 27
-S 1 2213 9 2219 27 554
+L 1 2420 7 2426 27
+S 1 2420 9 2426 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -9424,1351 +10125,1351 @@ S 1 2213 9 2219 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2220 5 2220 12 7
+S 0 2427 5 2427 12 7
 passing
-L 1 2221 7 2224 203
-S 1 2221 9 2224 203 440
+L 1 2428 7 2431 203
+S 1 2428 9 2431 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 9 2228 3 2246 36
-S 0 2228 3 2228 5 2
+M 9 2435 3 2453 36
+S 0 2435 3 2435 5 2
 id
-S 0 2228 7 2228 31 24
+S 0 2435 7 2435 31 24
 descriptor-file-mismatch
-S 0 2229 3 2229 12 9
+S 0 2436 3 2436 12 9
 checklist
-S 0 2229 14 2229 26 12
+S 0 2436 14 2436 26 12
 code-signing
-S 0 2230 3 2230 11 8
+S 0 2437 3 2437 11 8
 severity
-S 0 2230 13 2230 20 7
+S 0 2437 13 2437 20 7
 warning
-S 0 2231 3 2231 15 12
+S 0 2438 3 2438 15 12
 context_only
-S 0 2231 17 2231 21 4
+S 0 2438 17 2438 21 4
 true
-S 0 2232 3 2232 8 5
+S 0 2439 3 2439 8 5
 since
-S 0 2232 10 2232 15 5
+S 0 2439 10 2439 15 5
 0.1.0
-S 0 2233 3 2233 8 5
+S 0 2440 3 2440 8 5
 title
-S 0 2233 10 2233 52 42
+S 0 2440 10 2440 52 42
 a project file and the descriptor disagree
-S 0 2234 3 2234 12 9
+S 0 2441 3 2441 12 9
 rationale
-S 0 2234 14 2234 242 228
+S 0 2441 14 2441 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2235 3 2235 7 4
+S 0 2442 3 2442 7 4
 help
-S 0 2235 9 2235 80 71
+S 0 2442 9 2442 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2236 3 2236 11 8
+S 0 2443 3 2443 11 8
 examples
-M 2 2237 5 2246 36
-S 0 2237 5 2237 15 10
+M 2 2444 5 2453 36
+S 0 2444 5 2444 15 10
 triggering
-L 1 2238 7 2242 55
-S 1 2238 9 2242 55 141
+L 1 2445 7 2449 55
+S 1 2445 9 2449 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2243 5 2243 12 7
+S 0 2450 5 2450 12 7
 passing
-L 1 2244 7 2246 36
-S 1 2244 9 2246 36 33
+L 1 2451 7 2453 36
+S 1 2451 9 2453 36 33
 app:
   deployment_target: "16.0"
 
-M 10 2248 3 2271 33
-S 0 2248 3 2248 5 2
+M 10 2455 3 2478 33
+S 0 2455 3 2455 5 2
 id
-S 0 2248 7 2248 33 26
+S 0 2455 7 2455 33 26
 running-bundle-id-mismatch
-S 0 2249 3 2249 12 9
+S 0 2456 3 2456 12 9
 checklist
-S 0 2249 14 2249 31 17
+S 0 2456 14 2456 31 17
 bundle-id-matches
-S 0 2250 3 2250 11 8
+S 0 2457 3 2457 11 8
 severity
-S 0 2250 13 2250 18 5
+S 0 2457 13 2457 18 5
 error
-S 0 2251 3 2251 8 5
+S 0 2458 3 2458 8 5
 since
-S 0 2251 10 2251 15 5
+S 0 2458 10 2458 15 5
 0.1.0
-S 0 2252 3 2252 8 5
+S 0 2459 3 2459 8 5
 title
-S 0 2252 10 2252 80 70
+S 0 2459 10 2459 80 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 2253 3 2253 12 9
+S 0 2460 3 2460 12 9
 rationale
-S 0 2253 14 2253 244 230
+S 0 2460 14 2460 244 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2254 3 2254 7 4
+S 0 2461 3 2461 7 4
 help
-S 0 2254 9 2254 96 87
+S 0 2461 9 2461 96 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2255 3 2255 15 12
+S 0 2462 3 2462 15 12
 environments
-L 4 2255 17 2255 58
-S 0 2255 18 2255 25 7
+L 4 2462 17 2462 58
+S 0 2462 18 2462 25 7
 sandbox
-S 0 2255 27 2255 37 10
+S 0 2462 27 2462 37 10
 testflight
-S 0 2255 39 2255 45 6
+S 0 2462 39 2462 45 6
 review
-S 0 2255 47 2255 57 10
+S 0 2462 47 2462 57 10
 production
-S 0 2256 3 2256 17 14
+S 0 2463 3 2463 17 14
 not_applicable
-S 0 2256 19 2256 100 81
+S 0 2463 19 2463 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2257 3 2257 11 8
+S 0 2464 3 2464 11 8
 examples
-M 2 2258 5 2271 33
-S 0 2258 5 2258 15 10
+M 2 2465 5 2478 33
+S 0 2465 5 2465 15 10
 triggering
-L 1 2259 7 2264 31
-S 1 2259 9 2264 31 181
+L 1 2466 7 2471 31
+S 1 2466 9 2471 31 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 2265 5 2265 12 7
+S 0 2472 5 2472 12 7
 passing
-L 1 2266 7 2271 33
-S 1 2266 9 2271 33 183
+L 1 2473 7 2478 33
+S 1 2473 9 2478 33 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Release
 
-M 10 2273 3 2294 33
-S 0 2273 3 2273 5 2
+M 10 2480 3 2501 33
+S 0 2480 3 2480 5 2
 id
-S 0 2273 7 2273 34 27
+S 0 2480 7 2480 34 27
 bundle-id-per-configuration
-S 0 2274 3 2274 12 9
+S 0 2481 3 2481 12 9
 checklist
-S 0 2274 14 2274 31 17
+S 0 2481 14 2481 31 17
 bundle-id-matches
-S 0 2275 3 2275 11 8
+S 0 2482 3 2482 11 8
 severity
-S 0 2275 13 2275 20 7
+S 0 2482 13 2482 20 7
 warning
-S 0 2276 3 2276 8 5
+S 0 2483 3 2483 8 5
 since
-S 0 2276 10 2276 15 5
+S 0 2483 10 2483 15 5
 0.1.0
-S 0 2277 3 2277 8 5
+S 0 2484 3 2484 8 5
 title
-S 0 2277 10 2277 68 58
+S 0 2484 10 2484 68 58
 the configuration builds another bundle ID than the others
-S 0 2278 3 2278 12 9
+S 0 2485 3 2485 12 9
 rationale
-S 0 2278 14 2278 302 288
+S 0 2485 14 2485 302 288
 Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2279 3 2279 7 4
+S 0 2486 3 2486 7 4
 help
-S 0 2279 9 2279 94 85
+S 0 2486 9 2486 94 85
 test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2280 3 2280 15 12
+S 0 2487 3 2487 15 12
 environments
-L 4 2280 17 2280 58
-S 0 2280 18 2280 25 7
+L 4 2487 17 2487 58
+S 0 2487 18 2487 25 7
 sandbox
-S 0 2280 27 2280 37 10
+S 0 2487 27 2487 37 10
 testflight
-S 0 2280 39 2280 45 6
+S 0 2487 39 2487 45 6
 review
-S 0 2280 47 2280 57 10
+S 0 2487 47 2487 57 10
 production
-S 0 2281 3 2281 17 14
+S 0 2488 3 2488 17 14
 not_applicable
-S 0 2281 19 2281 100 81
+S 0 2488 19 2488 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2282 3 2282 11 8
+S 0 2489 3 2489 11 8
 examples
-M 2 2283 5 2294 33
-S 0 2283 5 2283 15 10
+M 2 2490 5 2501 33
+S 0 2490 5 2490 15 10
 triggering
-L 1 2284 7 2288 31
-S 1 2284 9 2288 31 100
+L 1 2491 7 2495 31
+S 1 2491 9 2495 31 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 2289 5 2289 12 7
+S 0 2496 5 2496 12 7
 passing
-L 1 2290 7 2294 33
-S 1 2290 9 2294 33 102
+L 1 2497 7 2501 33
+S 1 2497 9 2501 33 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 8 2296 3 2311 29
-S 0 2296 3 2296 5 2
+M 8 2503 3 2518 29
+S 0 2503 3 2503 5 2
 id
-S 0 2296 7 2296 28 21
+S 0 2503 7 2503 28 21
 wrong-iap-entitlement
-S 0 2297 3 2297 12 9
+S 0 2504 3 2504 12 9
 checklist
-S 0 2297 14 2297 26 12
+S 0 2504 14 2504 26 12
 code-signing
-S 0 2298 3 2298 11 8
+S 0 2505 3 2505 11 8
 severity
-S 0 2298 13 2298 18 5
+S 0 2505 13 2505 18 5
 error
-S 0 2299 3 2299 8 5
+S 0 2506 3 2506 8 5
 since
-S 0 2299 10 2299 15 5
+S 0 2506 10 2506 15 5
 0.1.0
-S 0 2300 3 2300 8 5
+S 0 2507 3 2507 8 5
 title
-S 0 2300 10 2300 65 55
+S 0 2507 10 2507 65 55
 the entitlements have a key added "for In-App Purchase"
-S 0 2301 3 2301 12 9
+S 0 2508 3 2508 12 9
 rationale
-S 0 2301 14 2301 232 218
+S 0 2508 14 2508 232 218
 In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2302 3 2302 7 4
+S 0 2509 3 2509 7 4
 help
-S 0 2302 9 2302 69 60
+S 0 2509 9 2509 69 60
 remove the key; enable In-App Purchase on the App ID instead
-S 0 2303 3 2303 11 8
+S 0 2510 3 2510 11 8
 examples
-M 2 2304 5 2311 29
-S 0 2304 5 2304 15 10
+M 2 2511 5 2518 29
+S 0 2511 5 2511 15 10
 triggering
-L 1 2305 7 2307 79
-S 1 2305 9 2307 79 76
+L 1 2512 7 2514 79
+S 1 2512 9 2514 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-S 0 2308 5 2308 12 7
+S 0 2515 5 2515 12 7
 passing
-L 1 2309 7 2311 29
-S 1 2309 9 2311 29 26
+L 1 2516 7 2518 29
+S 1 2516 9 2518 29 26
 app:
   entitlements: null
 
-M 8 2313 3 2328 79
-S 0 2313 3 2313 5 2
+M 8 2520 3 2535 79
+S 0 2520 3 2520 5 2
 id
-S 0 2313 7 2313 30 23
+S 0 2520 7 2520 30 23
 entitlements-unreadable
-S 0 2314 3 2314 12 9
+S 0 2521 3 2521 12 9
 checklist
-S 0 2314 14 2314 26 12
+S 0 2521 14 2521 26 12
 code-signing
-S 0 2315 3 2315 11 8
+S 0 2522 3 2522 11 8
 severity
-S 0 2315 13 2315 20 7
+S 0 2522 13 2522 20 7
 warning
-S 0 2316 3 2316 8 5
+S 0 2523 3 2523 8 5
 since
-S 0 2316 10 2316 15 5
+S 0 2523 10 2523 15 5
 0.1.0
-S 0 2317 3 2317 8 5
+S 0 2524 3 2524 8 5
 title
-S 0 2317 10 2317 65 55
+S 0 2524 10 2524 65 55
 the entitlements file cannot be read as a property list
-S 0 2318 3 2318 12 9
+S 0 2525 3 2525 12 9
 rationale
-S 1 2318 14 2318 299 283
+S 1 2525 14 2525 299 283
 Xcode reads the file `CODE_SIGN_ENTITLEMENTS` names as a property list when it signs the app; an empty file, a file that is not a property list, or a missing one is a signing problem of its own. In-App Purchase needs no entitlement, so the rest of the check goes on without the file.
-S 0 2319 3 2319 7 4
+S 0 2526 3 2526 7 4
 help
-S 0 2319 9 2319 107 98
+S 0 2526 9 2526 107 98
 write the entitlements as a property list, or clear `CODE_SIGN_ENTITLEMENTS` if the app needs none
-S 0 2320 3 2320 11 8
+S 0 2527 3 2527 11 8
 examples
-M 2 2321 5 2328 79
-S 0 2321 5 2321 15 10
+M 2 2528 5 2535 79
+S 0 2528 5 2528 15 10
 triggering
-L 1 2322 7 2324 72
-S 1 2322 9 2324 72 69
+L 1 2529 7 2531 72
+S 1 2529 9 2531 72 69
 app:
   entitlements: ../runmonster-xcode/variants/Empty.entitlements
 
-S 0 2325 5 2325 12 7
+S 0 2532 5 2532 12 7
 passing
-L 1 2326 7 2328 79
-S 1 2326 9 2328 79 76
+L 1 2533 7 2535 79
+S 1 2533 9 2535 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-M 8 2330 3 2347 55
-S 0 2330 3 2330 5 2
+M 8 2537 3 2554 55
+S 0 2537 3 2537 5 2
 id
-S 0 2330 7 2330 36 29
+S 0 2537 7 2537 36 29
 iap-capability-off-in-project
-S 0 2331 3 2331 12 9
+S 0 2538 3 2538 12 9
 checklist
-S 0 2331 14 2331 32 18
+S 0 2538 14 2538 32 18
 app-id-iap-enabled
-S 0 2332 3 2332 11 8
+S 0 2539 3 2539 11 8
 severity
-S 0 2332 13 2332 18 5
+S 0 2539 13 2539 18 5
 error
-S 0 2333 3 2333 8 5
+S 0 2540 3 2540 8 5
 since
-S 0 2333 10 2333 15 5
+S 0 2540 10 2540 15 5
 0.1.0
-S 0 2334 3 2334 8 5
+S 0 2541 3 2541 8 5
 title
-S 0 2334 10 2334 71 61
+S 0 2541 10 2541 71 61
 the Xcode project switches the In-App Purchase capability off
-S 0 2335 3 2335 12 9
+S 0 2542 3 2542 12 9
 rationale
-S 0 2335 14 2335 257 247
+S 0 2542 14 2542 257 247
 Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
-S 0 2336 3 2336 7 4
+S 0 2543 3 2543 7 4
 help
-S 0 2336 9 2336 58 49
+S 0 2543 9 2543 58 49
 turn on In-App Purchase in Signing & Capabilities
-S 0 2337 3 2337 11 8
+S 0 2544 3 2544 11 8
 examples
-M 2 2338 5 2347 55
-S 0 2338 5 2338 15 10
+M 2 2545 5 2554 55
+S 0 2545 5 2545 15 10
 triggering
-L 1 2339 7 2342 55
-S 1 2339 9 2342 55 118
+L 1 2546 7 2549 55
+S 1 2546 9 2549 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2343 5 2343 12 7
+S 0 2550 5 2550 12 7
 passing
-L 1 2344 7 2347 55
-S 1 2344 9 2347 55 106
+L 1 2551 7 2554 55
+S 1 2551 9 2554 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2349 3 2365 67
-S 0 2349 3 2349 5 2
-id
-S 0 2349 7 2349 35 28
-storekit-descriptor-mismatch
-S 0 2350 3 2350 12 9
-checklist
-S 0 2350 14 2350 36 22
-storekit-configuration
-S 0 2351 3 2351 11 8
-severity
-S 0 2351 13 2351 17 4
-note
-S 0 2352 3 2352 15 12
-context_only
-S 0 2352 17 2352 21 4
-true
-S 0 2353 3 2353 8 5
-since
-S 0 2353 10 2353 15 5
-0.1.0
-S 0 2354 3 2354 8 5
-title
-S 0 2354 10 2354 87 77
-the StoreKit configuration file and App Store Connect list different products
-S 0 2355 3 2355 12 9
-rationale
-S 0 2355 14 2355 222 208
-A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2356 3 2356 7 4
-help
-S 0 2356 9 2356 53 44
-keep the file in sync with App Store Connect
-S 0 2357 3 2357 11 8
-examples
-M 2 2358 5 2365 67
-S 0 2358 5 2358 15 10
-triggering
-L 1 2359 7 2361 83
-S 1 2359 9 2361 83 80
-app:
-  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
-
-S 0 2362 5 2362 12 7
-passing
-L 1 2363 7 2365 67
-S 1 2363 9 2365 67 64
-app:
-  storekit_configuration: ../catalog/PocketGarden.storekit
-
-M 10 2367 3 2384 110
-S 0 2367 3 2367 5 2
-id
-S 0 2367 7 2367 36 29
-storekit-configuration-active
-S 0 2368 3 2368 12 9
-checklist
-S 0 2368 14 2368 36 22
-storekit-configuration
-S 0 2369 3 2369 11 8
-severity
-S 0 2369 13 2369 20 7
-warning
-S 0 2370 3 2370 8 5
-since
-S 0 2370 10 2370 15 5
-0.1.0
-S 0 2371 3 2371 8 5
-title
-S 0 2371 10 2371 71 61
-the scheme serves products from a StoreKit configuration file
-S 0 2372 3 2372 12 9
-rationale
-S 0 2372 14 2372 271 257
-With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
-S 0 2373 3 2373 7 4
-help
-S 1 2373 9 2373 120 109
-set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2374 3 2374 15 12
-environments
-L 1 2374 17 2374 26
-S 0 2374 18 2374 25 7
-sandbox
-S 0 2375 3 2375 17 14
-not_applicable
-S 1 2375 19 2375 197 176
-only a run from Xcode uses the scheme's StoreKit configuration: in the xcode environment the file is what you test, and TestFlight, App Review and App Store builds never use it
-S 0 2376 3 2376 11 8
-examples
-M 2 2377 5 2384 110
-S 0 2377 5 2377 15 10
-triggering
-L 1 2378 7 2380 102
-S 1 2378 9 2380 102 99
-app:
-  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
-
-S 0 2381 5 2381 12 7
-passing
-L 1 2382 7 2384 110
-S 1 2382 9 2384 110 107
-app:
-  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
-
-M 13 2391 3 2409 122
-S 0 2391 3 2391 5 2
-id
-S 0 2391 7 2391 34 27
-storekit-product-id-charset
-S 0 2392 3 2392 12 9
-checklist
-S 0 2392 14 2392 36 22
-storekit-configuration
-S 0 2393 3 2393 8 5
-input
-S 0 2393 10 2393 18 8
-storekit
-S 0 2394 3 2394 11 8
-severity
-S 0 2394 13 2394 17 4
-note
-S 0 2395 3 2395 8 5
-since
-S 0 2395 10 2395 15 5
-0.1.0
-S 0 2396 3 2396 14 11
-store_limit
-S 0 2396 16 2396 20 4
-true
-S 0 2397 3 2397 8 5
-title
-S 0 2397 10 2397 100 90
-a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2398 3 2398 12 9
-rationale
-S 0 2398 14 2398 325 311
-Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file checked on its own as a catalog of the store's products should hold IDs the store can have. The file the app's Run uses is not judged (the requested IDs are, by the request rules).
-S 0 2399 3 2399 7 4
-help
-S 0 2399 9 2399 51 42
-use only letters, digits, `.`, `_` and `-`
-S 0 2400 3 2400 8 5
-check
-M 2 2400 10 2400 45
-S 0 2400 12 2400 16 4
-each
-S 0 2400 18 2400 25 7
-product
-S 0 2400 27 2400 32 5
-field
-S 0 2400 34 2400 43 9
-productID
-S 0 2401 3 2401 10 7
-options
-M 1 2401 12 2401 42
-S 0 2401 14 2401 21 7
-pattern
-S 1 2401 23 2401 40 15
-[A-Za-z0-9._-]+
-S 0 2402 3 2402 10 7
-message
-S 1 2402 12 2402 91 77
-product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2403 3 2403 11 8
-examples
-M 2 2404 5 2409 122
-S 0 2404 5 2404 15 10
-triggering
-L 1 2405 7 2406 123
-S 1 2405 9 2406 123 115
-[ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
-
-S 0 2407 5 2407 12 7
-passing
-L 1 2408 7 2409 122
-S 1 2408 9 2409 122 114
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
-
-M 13 2411 3 2429 67
-S 0 2411 3 2411 5 2
-id
-S 0 2411 7 2411 33 26
-storekit-product-id-length
-S 0 2412 3 2412 12 9
-checklist
-S 0 2412 14 2412 36 22
-storekit-configuration
-S 0 2413 3 2413 8 5
-input
-S 0 2413 10 2413 18 8
-storekit
-S 0 2414 3 2414 11 8
-severity
-S 0 2414 13 2414 17 4
-note
-S 0 2415 3 2415 8 5
-since
-S 0 2415 10 2415 15 5
-0.1.0
-S 0 2416 3 2416 14 11
-store_limit
-S 0 2416 16 2416 20 4
-true
-S 0 2417 3 2417 8 5
-title
-S 0 2417 10 2417 64 54
-a product ID in the StoreKit configuration is too long
-S 0 2418 3 2418 12 9
-rationale
-S 0 2418 14 2418 102 88
-App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2419 3 2419 7 4
-help
-S 0 2419 9 2419 67 58
-shorten the product ID to {max_length} characters or fewer
-S 0 2420 3 2420 8 5
-check
-M 2 2420 10 2420 45
-S 0 2420 12 2420 16 4
-each
-S 0 2420 18 2420 25 7
-product
-S 0 2420 27 2420 32 5
-field
-S 0 2420 34 2420 43 9
-productID
-S 0 2421 3 2421 10 7
-options
-M 1 2421 12 2421 31
-S 0 2421 14 2421 24 10
-max_length
-S 0 2421 26 2421 29 3
-100
-S 0 2422 3 2422 10 7
-message
-S 1 2422 12 2422 87 73
-product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2423 3 2423 11 8
-examples
-M 2 2424 5 2429 67
-S 0 2424 5 2424 15 10
-triggering
-L 1 2425 7 2426 135
-S 1 2425 9 2426 135 127
-[ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
-
-S 0 2427 5 2427 12 7
-passing
-L 1 2428 7 2429 67
-S 1 2428 9 2429 67 59
-[ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
-
-M 13 2431 3 2449 100
-S 0 2431 3 2431 5 2
-id
-S 0 2431 7 2431 37 30
-storekit-reference-name-length
-S 0 2432 3 2432 12 9
-checklist
-S 0 2432 14 2432 36 22
-storekit-configuration
-S 0 2433 3 2433 8 5
-input
-S 0 2433 10 2433 18 8
-storekit
-S 0 2434 3 2434 11 8
-severity
-S 0 2434 13 2434 17 4
-note
-S 0 2435 3 2435 8 5
-since
-S 0 2435 10 2435 15 5
-0.1.0
-S 0 2436 3 2436 14 11
-store_limit
-S 0 2436 16 2436 20 4
-true
-S 0 2437 3 2437 8 5
-title
-S 0 2437 10 2437 68 58
-a reference name in the StoreKit configuration is too long
-S 0 2438 3 2438 12 9
-rationale
-S 0 2438 14 2438 105 91
-App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2439 3 2439 7 4
-help
-S 0 2439 9 2439 71 62
-shorten the reference name to {max_length} characters or fewer
-S 0 2440 3 2440 8 5
-check
-M 2 2440 10 2440 49
-S 0 2440 12 2440 16 4
-each
-S 0 2440 18 2440 25 7
-product
-S 0 2440 27 2440 32 5
-field
-S 0 2440 34 2440 47 13
-referenceName
-S 0 2441 3 2441 10 7
-options
-M 1 2441 12 2441 30
-S 0 2441 14 2441 24 10
-max_length
-S 0 2441 26 2441 28 2
-64
-S 0 2442 3 2442 10 7
-message
-S 1 2442 12 2442 106 92
-reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2443 3 2443 11 8
-examples
-M 2 2444 5 2449 100
-S 0 2444 5 2444 15 10
-triggering
-L 1 2445 7 2446 159
-S 1 2445 9 2446 159 151
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
-
-S 0 2447 5 2447 12 7
-passing
-L 1 2448 7 2449 100
-S 1 2448 9 2449 100 92
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
-
-M 13 2451 3 2469 143
-S 0 2451 3 2451 5 2
-id
-S 0 2451 7 2451 35 28
-storekit-display-name-length
-S 0 2452 3 2452 12 9
-checklist
-S 0 2452 14 2452 36 22
-storekit-configuration
-S 0 2453 3 2453 8 5
-input
-S 0 2453 10 2453 18 8
-storekit
-S 0 2454 3 2454 11 8
-severity
-S 0 2454 13 2454 17 4
-note
-S 0 2455 3 2455 8 5
-since
-S 0 2455 10 2455 15 5
-0.1.0
-S 0 2456 3 2456 14 11
-store_limit
-S 0 2456 16 2456 20 4
-true
-S 0 2457 3 2457 8 5
-title
-S 0 2457 10 2457 79 69
-a display name in the StoreKit configuration is too short or too long
-S 0 2458 3 2458 12 9
-rationale
-S 0 2458 14 2458 100 86
-App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2459 3 2459 7 4
-help
-S 0 2459 9 2459 72 63
-write a display name of {min_length} to {max_length} characters
-S 0 2460 3 2460 8 5
-check
-M 2 2460 10 2460 61
-S 0 2460 12 2460 16 4
-each
-S 0 2460 18 2460 25 7
-product
-S 0 2460 27 2460 32 5
-field
-S 0 2460 34 2460 59 25
-localizations.displayName
-S 0 2461 3 2461 10 7
-options
-M 2 2461 12 2461 45
-S 0 2461 14 2461 24 10
-min_length
-S 0 2461 26 2461 27 1
-2
-S 0 2461 29 2461 39 10
-max_length
-S 0 2461 41 2461 43 2
-30
-S 0 2462 3 2462 10 7
-message
-S 1 2462 12 2462 131 117
-display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2463 3 2463 11 8
-examples
-M 2 2464 5 2469 143
-S 0 2464 5 2464 15 10
-triggering
-L 1 2465 7 2466 168
-S 1 2465 9 2466 168 160
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
-
-S 0 2467 5 2467 12 7
-passing
-L 1 2468 7 2469 143
-S 1 2468 9 2469 143 135
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
-
-M 13 2471 3 2489 164
-S 0 2471 3 2471 5 2
-id
-S 0 2471 7 2471 34 27
-storekit-description-length
-S 0 2472 3 2472 12 9
-checklist
-S 0 2472 14 2472 36 22
-storekit-configuration
-S 0 2473 3 2473 8 5
-input
-S 0 2473 10 2473 18 8
-storekit
-S 0 2474 3 2474 11 8
-severity
-S 0 2474 13 2474 17 4
-note
-S 0 2475 3 2475 8 5
-since
-S 0 2475 10 2475 15 5
-0.1.0
-S 0 2476 3 2476 14 11
-store_limit
-S 0 2476 16 2476 20 4
-true
-S 0 2477 3 2477 8 5
-title
-S 0 2477 10 2477 65 55
-a description in the StoreKit configuration is too long
-S 0 2478 3 2478 12 9
-rationale
-S 0 2478 14 2478 102 88
-App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2479 3 2479 7 4
-help
-S 0 2479 9 2479 68 59
-shorten the description to {max_length} characters or fewer
-S 0 2480 3 2480 8 5
-check
-M 2 2480 10 2480 61
-S 0 2480 12 2480 16 4
-each
-S 0 2480 18 2480 25 7
-product
-S 0 2480 27 2480 32 5
-field
-S 0 2480 34 2480 59 25
-localizations.description
-S 0 2481 3 2481 10 7
-options
-M 1 2481 12 2481 30
-S 0 2481 14 2481 24 10
-max_length
-S 0 2481 26 2481 28 2
-45
-S 0 2482 3 2482 10 7
-message
-S 1 2482 12 2482 103 89
-description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2483 3 2483 11 8
-examples
-M 2 2484 5 2489 164
-S 0 2484 5 2484 15 10
-triggering
-L 1 2485 7 2486 183
-S 1 2485 9 2486 183 175
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
-
-S 0 2487 5 2487 12 7
-passing
-L 1 2488 7 2489 164
-S 1 2488 9 2489 164 156
-[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
-
-M 9 2491 3 2505 126
-S 0 2491 3 2491 5 2
-id
-S 0 2491 7 2491 36 29
-storekit-duplicate-product-id
-S 0 2492 3 2492 12 9
-checklist
-S 0 2492 14 2492 36 22
-storekit-configuration
-S 0 2493 3 2493 8 5
-input
-S 0 2493 10 2493 18 8
-storekit
-S 0 2494 3 2494 11 8
-severity
-S 0 2494 13 2494 18 5
-error
-S 0 2495 3 2495 8 5
-since
-S 0 2495 10 2495 15 5
-0.1.0
-S 0 2496 3 2496 8 5
-title
-S 0 2496 10 2496 66 56
-a product ID appears twice in the StoreKit configuration
-S 0 2497 3 2497 12 9
-rationale
-S 0 2497 14 2497 113 99
-Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2498 3 2498 7 4
-help
-S 0 2498 9 2498 59 50
-remove the duplicate or give it its own product ID
-S 0 2499 3 2499 11 8
-examples
-M 2 2500 5 2505 126
-S 0 2500 5 2500 15 10
-triggering
-L 1 2501 7 2502 123
-S 1 2501 9 2502 123 115
-[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
-
-S 0 2503 5 2503 12 7
-passing
-L 1 2504 7 2505 126
-S 1 2504 9 2505 126 118
-[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
-
-M 10 2507 3 2522 186
-S 0 2507 3 2507 5 2
-id
-S 0 2507 7 2507 35 28
-storekit-group-not-localized
-S 0 2508 3 2508 12 9
-checklist
-S 0 2508 14 2508 36 22
-storekit-configuration
-S 0 2509 3 2509 8 5
-input
-S 0 2509 10 2509 18 8
-storekit
-S 0 2510 3 2510 11 8
-severity
-S 0 2510 13 2510 17 4
-note
-S 0 2511 3 2511 14 11
-store_limit
-S 0 2511 16 2511 20 4
-true
-S 0 2512 3 2512 8 5
-since
-S 0 2512 10 2512 15 5
-0.1.0
-S 0 2513 3 2513 8 5
-title
-S 0 2513 10 2513 90 80
-a subscription group in the StoreKit configuration has no localized display name
-S 0 2514 3 2514 12 9
-rationale
-S 0 2514 14 2514 381 367
-App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
-S 0 2515 3 2515 7 4
-help
-S 0 2515 9 2515 60 51
-add a localization with a display name to the group
-S 0 2516 3 2516 11 8
-examples
-M 2 2517 5 2522 186
-S 0 2517 5 2517 15 10
-triggering
-L 1 2518 7 2519 126
-S 1 2518 9 2519 126 118
-{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
-
-S 0 2520 5 2520 12 7
-passing
-L 1 2521 7 2522 186
-S 1 2521 9 2522 186 178
-{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
-
-M 9 2524 3 2538 95
-S 0 2524 3 2524 5 2
-id
-S 0 2524 7 2524 27 20
-storekit-placeholder
-S 0 2525 3 2525 12 9
-checklist
-S 0 2525 14 2525 36 22
-storekit-configuration
-S 0 2526 3 2526 8 5
-input
-S 0 2526 10 2526 18 8
-storekit
-S 0 2527 3 2527 11 8
-severity
-S 0 2527 13 2527 17 4
-note
-S 0 2528 3 2528 8 5
-since
-S 0 2528 10 2528 15 5
-0.1.0
-S 0 2529 3 2529 8 5
-title
-S 0 2529 10 2529 74 64
-a StoreKit configuration still has a template product ID or name
-S 0 2530 3 2530 12 9
-rationale
-S 0 2530 14 2530 246 234
-Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
-S 0 2531 3 2531 7 4
-help
-S 0 2531 9 2531 52 43
-replace the placeholder with the real value
-S 0 2532 3 2532 11 8
-examples
-M 2 2533 5 2538 95
-S 0 2533 5 2533 15 10
-triggering
-L 1 2534 7 2535 79
-S 1 2534 9 2535 79 71
-[ { "productID": "com.example.premium", "referenceName": "Premium" } ]
-
-S 0 2536 5 2536 12 7
-passing
-L 1 2537 7 2538 95
-S 1 2537 9 2538 95 87
-[ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
-
-M 9 2540 3 2554 130
-S 0 2540 3 2540 5 2
-id
-S 0 2540 7 2540 37 30
-storekit-load-products-failure
-S 0 2541 3 2541 12 9
-checklist
-S 0 2541 14 2541 36 22
-storekit-configuration
-S 0 2542 3 2542 8 5
-input
-S 0 2542 10 2542 18 8
-storekit
-S 0 2543 3 2543 11 8
-severity
-S 0 2543 13 2543 18 5
-error
-S 0 2544 3 2544 8 5
-since
-S 0 2544 10 2544 15 5
-0.1.0
-S 0 2545 3 2545 8 5
-title
-S 0 2545 10 2545 72 62
-the StoreKit configuration simulates a "Load Products" failure
-S 0 2546 3 2546 12 9
-rationale
-S 0 2546 14 2546 274 262
-Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2547 3 2547 7 4
-help
-S 0 2547 9 2547 83 74
-turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2548 3 2548 11 8
-examples
-M 2 2549 5 2554 130
-S 0 2549 5 2549 15 10
-triggering
-L 1 2550 7 2551 129
-S 1 2550 9 2551 129 121
-{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
-
-S 0 2552 5 2552 12 7
-passing
-L 1 2553 7 2554 130
-S 1 2553 9 2554 130 122
-{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
-
-M 10 2556 3 2573 27
+M 9 2556 3 2572 67
 S 0 2556 3 2556 5 2
 id
-S 0 2556 7 2556 27 20
-storekit-private-key
+S 0 2556 7 2556 35 28
+storekit-descriptor-mismatch
 S 0 2557 3 2557 12 9
 checklist
 S 0 2557 14 2557 36 22
 storekit-configuration
-S 0 2558 3 2558 8 5
-input
-S 0 2558 10 2558 18 8
-storekit
-S 0 2559 3 2559 11 8
+S 0 2558 3 2558 11 8
 severity
-S 0 2559 13 2559 20 7
-warning
-S 0 2560 3 2560 15 12
+S 0 2558 13 2558 17 4
+note
+S 0 2559 3 2559 15 12
 context_only
-S 0 2560 17 2560 21 4
+S 0 2559 17 2559 21 4
 true
-S 0 2561 3 2561 8 5
+S 0 2560 3 2560 8 5
 since
-S 0 2561 10 2561 15 5
+S 0 2560 10 2560 15 5
 0.1.0
-S 0 2562 3 2562 8 5
+S 0 2561 3 2561 8 5
 title
-S 0 2562 10 2562 77 67
-the StoreKit configuration carries a subscription offer signing key
-S 0 2563 3 2563 12 9
+S 0 2561 10 2561 87 77
+the StoreKit configuration file and App Store Connect list different products
+S 0 2562 3 2562 12 9
 rationale
-S 0 2563 14 2563 343 329
-A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
-S 0 2564 3 2564 7 4
+S 0 2562 14 2562 222 208
+A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
+S 0 2563 3 2563 7 4
 help
-S 0 2564 9 2564 52 43
-remove the key pair from the committed file
-S 0 2565 3 2565 11 8
+S 0 2563 9 2563 53 44
+keep the file in sync with App Store Connect
+S 0 2564 3 2564 11 8
 examples
-M 2 2566 5 2573 27
-S 0 2566 5 2566 15 10
+M 2 2565 5 2572 67
+S 0 2565 5 2565 15 10
 triggering
-L 2 2567 7 2570 146
-S 1 2567 9 2568 144 136
+L 1 2566 7 2568 83
+S 1 2566 9 2568 83 80
+app:
+  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
+
+S 0 2569 5 2569 12 7
+passing
+L 1 2570 7 2572 67
+S 1 2570 9 2572 67 64
+app:
+  storekit_configuration: ../catalog/PocketGarden.storekit
+
+M 10 2574 3 2591 110
+S 0 2574 3 2574 5 2
+id
+S 0 2574 7 2574 36 29
+storekit-configuration-active
+S 0 2575 3 2575 12 9
+checklist
+S 0 2575 14 2575 36 22
+storekit-configuration
+S 0 2576 3 2576 11 8
+severity
+S 0 2576 13 2576 20 7
+warning
+S 0 2577 3 2577 8 5
+since
+S 0 2577 10 2577 15 5
+0.1.0
+S 0 2578 3 2578 8 5
+title
+S 0 2578 10 2578 71 61
+the scheme serves products from a StoreKit configuration file
+S 0 2579 3 2579 12 9
+rationale
+S 0 2579 14 2579 271 257
+With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 2580 3 2580 7 4
+help
+S 1 2580 9 2580 120 109
+set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
+S 0 2581 3 2581 15 12
+environments
+L 1 2581 17 2581 26
+S 0 2581 18 2581 25 7
+sandbox
+S 0 2582 3 2582 17 14
+not_applicable
+S 1 2582 19 2582 197 176
+only a run from Xcode uses the scheme's StoreKit configuration: in the xcode environment the file is what you test, and TestFlight, App Review and App Store builds never use it
+S 0 2583 3 2583 11 8
+examples
+M 2 2584 5 2591 110
+S 0 2584 5 2584 15 10
+triggering
+L 1 2585 7 2587 102
+S 1 2585 9 2587 102 99
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
+
+S 0 2588 5 2588 12 7
+passing
+L 1 2589 7 2591 110
+S 1 2589 9 2591 110 107
+app:
+  scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
+
+M 13 2598 3 2616 122
+S 0 2598 3 2598 5 2
+id
+S 0 2598 7 2598 34 27
+storekit-product-id-charset
+S 0 2599 3 2599 12 9
+checklist
+S 0 2599 14 2599 36 22
+storekit-configuration
+S 0 2600 3 2600 8 5
+input
+S 0 2600 10 2600 18 8
+storekit
+S 0 2601 3 2601 11 8
+severity
+S 0 2601 13 2601 17 4
+note
+S 0 2602 3 2602 8 5
+since
+S 0 2602 10 2602 15 5
+0.1.0
+S 0 2603 3 2603 14 11
+store_limit
+S 0 2603 16 2603 20 4
+true
+S 0 2604 3 2604 8 5
+title
+S 0 2604 10 2604 100 90
+a product ID in the StoreKit configuration has characters App Store Connect does not allow
+S 0 2605 3 2605 12 9
+rationale
+S 0 2605 14 2605 325 311
+Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file checked on its own as a catalog of the store's products should hold IDs the store can have. The file the app's Run uses is not judged (the requested IDs are, by the request rules).
+S 0 2606 3 2606 7 4
+help
+S 0 2606 9 2606 51 42
+use only letters, digits, `.`, `_` and `-`
+S 0 2607 3 2607 8 5
+check
+M 2 2607 10 2607 45
+S 0 2607 12 2607 16 4
+each
+S 0 2607 18 2607 25 7
+product
+S 0 2607 27 2607 32 5
+field
+S 0 2607 34 2607 43 9
+productID
+S 0 2608 3 2608 10 7
+options
+M 1 2608 12 2608 42
+S 0 2608 14 2608 21 7
+pattern
+S 1 2608 23 2608 40 15
+[A-Za-z0-9._-]+
+S 0 2609 3 2609 10 7
+message
+S 1 2609 12 2609 91 77
+product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
+S 0 2610 3 2610 11 8
+examples
+M 2 2611 5 2616 122
+S 0 2611 5 2611 15 10
+triggering
+L 1 2612 7 2613 123
+S 1 2612 9 2613 123 115
+[ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
+
+S 0 2614 5 2614 12 7
+passing
+L 1 2615 7 2616 122
+S 1 2615 9 2616 122 114
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
+
+M 13 2618 3 2636 67
+S 0 2618 3 2618 5 2
+id
+S 0 2618 7 2618 33 26
+storekit-product-id-length
+S 0 2619 3 2619 12 9
+checklist
+S 0 2619 14 2619 36 22
+storekit-configuration
+S 0 2620 3 2620 8 5
+input
+S 0 2620 10 2620 18 8
+storekit
+S 0 2621 3 2621 11 8
+severity
+S 0 2621 13 2621 17 4
+note
+S 0 2622 3 2622 8 5
+since
+S 0 2622 10 2622 15 5
+0.1.0
+S 0 2623 3 2623 14 11
+store_limit
+S 0 2623 16 2623 20 4
+true
+S 0 2624 3 2624 8 5
+title
+S 0 2624 10 2624 64 54
+a product ID in the StoreKit configuration is too long
+S 0 2625 3 2625 12 9
+rationale
+S 0 2625 14 2625 102 88
+App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
+S 0 2626 3 2626 7 4
+help
+S 0 2626 9 2626 67 58
+shorten the product ID to {max_length} characters or fewer
+S 0 2627 3 2627 8 5
+check
+M 2 2627 10 2627 45
+S 0 2627 12 2627 16 4
+each
+S 0 2627 18 2627 25 7
+product
+S 0 2627 27 2627 32 5
+field
+S 0 2627 34 2627 43 9
+productID
+S 0 2628 3 2628 10 7
+options
+M 1 2628 12 2628 31
+S 0 2628 14 2628 24 10
+max_length
+S 0 2628 26 2628 29 3
+100
+S 0 2629 3 2629 10 7
+message
+S 1 2629 12 2629 87 73
+product ID `{value}` has {length} characters; the maximum is {max_length}
+S 0 2630 3 2630 11 8
+examples
+M 2 2631 5 2636 67
+S 0 2631 5 2631 15 10
+triggering
+L 1 2632 7 2633 135
+S 1 2632 9 2633 135 127
+[ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
+
+S 0 2634 5 2634 12 7
+passing
+L 1 2635 7 2636 67
+S 1 2635 9 2636 67 59
+[ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
+
+M 13 2638 3 2656 100
+S 0 2638 3 2638 5 2
+id
+S 0 2638 7 2638 37 30
+storekit-reference-name-length
+S 0 2639 3 2639 12 9
+checklist
+S 0 2639 14 2639 36 22
+storekit-configuration
+S 0 2640 3 2640 8 5
+input
+S 0 2640 10 2640 18 8
+storekit
+S 0 2641 3 2641 11 8
+severity
+S 0 2641 13 2641 17 4
+note
+S 0 2642 3 2642 8 5
+since
+S 0 2642 10 2642 15 5
+0.1.0
+S 0 2643 3 2643 14 11
+store_limit
+S 0 2643 16 2643 20 4
+true
+S 0 2644 3 2644 8 5
+title
+S 0 2644 10 2644 68 58
+a reference name in the StoreKit configuration is too long
+S 0 2645 3 2645 12 9
+rationale
+S 0 2645 14 2645 105 91
+App Store Connect accepts reference names of at most 64 characters; the limit is an option.
+S 0 2646 3 2646 7 4
+help
+S 0 2646 9 2646 71 62
+shorten the reference name to {max_length} characters or fewer
+S 0 2647 3 2647 8 5
+check
+M 2 2647 10 2647 49
+S 0 2647 12 2647 16 4
+each
+S 0 2647 18 2647 25 7
+product
+S 0 2647 27 2647 32 5
+field
+S 0 2647 34 2647 47 13
+referenceName
+S 0 2648 3 2648 10 7
+options
+M 1 2648 12 2648 30
+S 0 2648 14 2648 24 10
+max_length
+S 0 2648 26 2648 28 2
+64
+S 0 2649 3 2649 10 7
+message
+S 1 2649 12 2649 106 92
+reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
+S 0 2650 3 2650 11 8
+examples
+M 2 2651 5 2656 100
+S 0 2651 5 2651 15 10
+triggering
+L 1 2652 7 2653 159
+S 1 2652 9 2653 159 151
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
+
+S 0 2654 5 2654 12 7
+passing
+L 1 2655 7 2656 100
+S 1 2655 9 2656 100 92
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
+
+M 13 2658 3 2676 143
+S 0 2658 3 2658 5 2
+id
+S 0 2658 7 2658 35 28
+storekit-display-name-length
+S 0 2659 3 2659 12 9
+checklist
+S 0 2659 14 2659 36 22
+storekit-configuration
+S 0 2660 3 2660 8 5
+input
+S 0 2660 10 2660 18 8
+storekit
+S 0 2661 3 2661 11 8
+severity
+S 0 2661 13 2661 17 4
+note
+S 0 2662 3 2662 8 5
+since
+S 0 2662 10 2662 15 5
+0.1.0
+S 0 2663 3 2663 14 11
+store_limit
+S 0 2663 16 2663 20 4
+true
+S 0 2664 3 2664 8 5
+title
+S 0 2664 10 2664 79 69
+a display name in the StoreKit configuration is too short or too long
+S 0 2665 3 2665 12 9
+rationale
+S 0 2665 14 2665 100 86
+App Store Connect accepts display names of 2 to 30 characters; the limits are options.
+S 0 2666 3 2666 7 4
+help
+S 0 2666 9 2666 72 63
+write a display name of {min_length} to {max_length} characters
+S 0 2667 3 2667 8 5
+check
+M 2 2667 10 2667 61
+S 0 2667 12 2667 16 4
+each
+S 0 2667 18 2667 25 7
+product
+S 0 2667 27 2667 32 5
+field
+S 0 2667 34 2667 59 25
+localizations.displayName
+S 0 2668 3 2668 10 7
+options
+M 2 2668 12 2668 45
+S 0 2668 14 2668 24 10
+min_length
+S 0 2668 26 2668 27 1
+2
+S 0 2668 29 2668 39 10
+max_length
+S 0 2668 41 2668 43 2
+30
+S 0 2669 3 2669 10 7
+message
+S 1 2669 12 2669 131 117
+display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
+S 0 2670 3 2670 11 8
+examples
+M 2 2671 5 2676 143
+S 0 2671 5 2671 15 10
+triggering
+L 1 2672 7 2673 168
+S 1 2672 9 2673 168 160
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
+
+S 0 2674 5 2674 12 7
+passing
+L 1 2675 7 2676 143
+S 1 2675 9 2676 143 135
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
+
+M 13 2678 3 2696 164
+S 0 2678 3 2678 5 2
+id
+S 0 2678 7 2678 34 27
+storekit-description-length
+S 0 2679 3 2679 12 9
+checklist
+S 0 2679 14 2679 36 22
+storekit-configuration
+S 0 2680 3 2680 8 5
+input
+S 0 2680 10 2680 18 8
+storekit
+S 0 2681 3 2681 11 8
+severity
+S 0 2681 13 2681 17 4
+note
+S 0 2682 3 2682 8 5
+since
+S 0 2682 10 2682 15 5
+0.1.0
+S 0 2683 3 2683 14 11
+store_limit
+S 0 2683 16 2683 20 4
+true
+S 0 2684 3 2684 8 5
+title
+S 0 2684 10 2684 65 55
+a description in the StoreKit configuration is too long
+S 0 2685 3 2685 12 9
+rationale
+S 0 2685 14 2685 102 88
+App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
+S 0 2686 3 2686 7 4
+help
+S 0 2686 9 2686 68 59
+shorten the description to {max_length} characters or fewer
+S 0 2687 3 2687 8 5
+check
+M 2 2687 10 2687 61
+S 0 2687 12 2687 16 4
+each
+S 0 2687 18 2687 25 7
+product
+S 0 2687 27 2687 32 5
+field
+S 0 2687 34 2687 59 25
+localizations.description
+S 0 2688 3 2688 10 7
+options
+M 1 2688 12 2688 30
+S 0 2688 14 2688 24 10
+max_length
+S 0 2688 26 2688 28 2
+45
+S 0 2689 3 2689 10 7
+message
+S 1 2689 12 2689 103 89
+description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
+S 0 2690 3 2690 11 8
+examples
+M 2 2691 5 2696 164
+S 0 2691 5 2691 15 10
+triggering
+L 1 2692 7 2693 183
+S 1 2692 9 2693 183 175
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
+
+S 0 2694 5 2694 12 7
+passing
+L 1 2695 7 2696 164
+S 1 2695 9 2696 164 156
+[ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
+
+M 9 2698 3 2712 126
+S 0 2698 3 2698 5 2
+id
+S 0 2698 7 2698 36 29
+storekit-duplicate-product-id
+S 0 2699 3 2699 12 9
+checklist
+S 0 2699 14 2699 36 22
+storekit-configuration
+S 0 2700 3 2700 8 5
+input
+S 0 2700 10 2700 18 8
+storekit
+S 0 2701 3 2701 11 8
+severity
+S 0 2701 13 2701 18 5
+error
+S 0 2702 3 2702 8 5
+since
+S 0 2702 10 2702 15 5
+0.1.0
+S 0 2703 3 2703 8 5
+title
+S 0 2703 10 2703 66 56
+a product ID appears twice in the StoreKit configuration
+S 0 2704 3 2704 12 9
+rationale
+S 0 2704 14 2704 113 99
+Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
+S 0 2705 3 2705 7 4
+help
+S 0 2705 9 2705 59 50
+remove the duplicate or give it its own product ID
+S 0 2706 3 2706 11 8
+examples
+M 2 2707 5 2712 126
+S 0 2707 5 2707 15 10
+triggering
+L 1 2708 7 2709 123
+S 1 2708 9 2709 123 115
+[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
+
+S 0 2710 5 2710 12 7
+passing
+L 1 2711 7 2712 126
+S 1 2711 9 2712 126 118
+[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
+
+M 10 2714 3 2729 186
+S 0 2714 3 2714 5 2
+id
+S 0 2714 7 2714 35 28
+storekit-group-not-localized
+S 0 2715 3 2715 12 9
+checklist
+S 0 2715 14 2715 36 22
+storekit-configuration
+S 0 2716 3 2716 8 5
+input
+S 0 2716 10 2716 18 8
+storekit
+S 0 2717 3 2717 11 8
+severity
+S 0 2717 13 2717 17 4
+note
+S 0 2718 3 2718 14 11
+store_limit
+S 0 2718 16 2718 20 4
+true
+S 0 2719 3 2719 8 5
+since
+S 0 2719 10 2719 15 5
+0.1.0
+S 0 2720 3 2720 8 5
+title
+S 0 2720 10 2720 90 80
+a subscription group in the StoreKit configuration has no localized display name
+S 0 2721 3 2721 12 9
+rationale
+S 0 2721 14 2721 381 367
+App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
+S 0 2722 3 2722 7 4
+help
+S 0 2722 9 2722 60 51
+add a localization with a display name to the group
+S 0 2723 3 2723 11 8
+examples
+M 2 2724 5 2729 186
+S 0 2724 5 2724 15 10
+triggering
+L 1 2725 7 2726 126
+S 1 2725 9 2726 126 118
+{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
+
+S 0 2727 5 2727 12 7
+passing
+L 1 2728 7 2729 186
+S 1 2728 9 2729 186 178
+{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
+
+M 9 2731 3 2745 95
+S 0 2731 3 2731 5 2
+id
+S 0 2731 7 2731 27 20
+storekit-placeholder
+S 0 2732 3 2732 12 9
+checklist
+S 0 2732 14 2732 36 22
+storekit-configuration
+S 0 2733 3 2733 8 5
+input
+S 0 2733 10 2733 18 8
+storekit
+S 0 2734 3 2734 11 8
+severity
+S 0 2734 13 2734 17 4
+note
+S 0 2735 3 2735 8 5
+since
+S 0 2735 10 2735 15 5
+0.1.0
+S 0 2736 3 2736 8 5
+title
+S 0 2736 10 2736 74 64
+a StoreKit configuration still has a template product ID or name
+S 0 2737 3 2737 12 9
+rationale
+S 0 2737 14 2737 246 234
+Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
+S 0 2738 3 2738 7 4
+help
+S 0 2738 9 2738 52 43
+replace the placeholder with the real value
+S 0 2739 3 2739 11 8
+examples
+M 2 2740 5 2745 95
+S 0 2740 5 2740 15 10
+triggering
+L 1 2741 7 2742 79
+S 1 2741 9 2742 79 71
+[ { "productID": "com.example.premium", "referenceName": "Premium" } ]
+
+S 0 2743 5 2743 12 7
+passing
+L 1 2744 7 2745 95
+S 1 2744 9 2745 95 87
+[ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
+
+M 9 2747 3 2761 130
+S 0 2747 3 2747 5 2
+id
+S 0 2747 7 2747 37 30
+storekit-load-products-failure
+S 0 2748 3 2748 12 9
+checklist
+S 0 2748 14 2748 36 22
+storekit-configuration
+S 0 2749 3 2749 8 5
+input
+S 0 2749 10 2749 18 8
+storekit
+S 0 2750 3 2750 11 8
+severity
+S 0 2750 13 2750 18 5
+error
+S 0 2751 3 2751 8 5
+since
+S 0 2751 10 2751 15 5
+0.1.0
+S 0 2752 3 2752 8 5
+title
+S 0 2752 10 2752 72 62
+the StoreKit configuration simulates a "Load Products" failure
+S 0 2753 3 2753 12 9
+rationale
+S 0 2753 14 2753 274 262
+Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
+S 0 2754 3 2754 7 4
+help
+S 0 2754 9 2754 83 74
+turn off the simulated Load Products failure in the StoreKit configuration
+S 0 2755 3 2755 11 8
+examples
+M 2 2756 5 2761 130
+S 0 2756 5 2756 15 10
+triggering
+L 1 2757 7 2758 129
+S 1 2757 9 2758 129 121
+{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
+
+S 0 2759 5 2759 12 7
+passing
+L 1 2760 7 2761 130
+S 1 2760 9 2761 130 122
+{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
+
+M 10 2763 3 2780 27
+S 0 2763 3 2763 5 2
+id
+S 0 2763 7 2763 27 20
+storekit-private-key
+S 0 2764 3 2764 12 9
+checklist
+S 0 2764 14 2764 36 22
+storekit-configuration
+S 0 2765 3 2765 8 5
+input
+S 0 2765 10 2765 18 8
+storekit
+S 0 2766 3 2766 11 8
+severity
+S 0 2766 13 2766 20 7
+warning
+S 0 2767 3 2767 15 12
+context_only
+S 0 2767 17 2767 21 4
+true
+S 0 2768 3 2768 8 5
+since
+S 0 2768 10 2768 15 5
+0.1.0
+S 0 2769 3 2769 8 5
+title
+S 0 2769 10 2769 77 67
+the StoreKit configuration carries a subscription offer signing key
+S 0 2770 3 2770 12 9
+rationale
+S 0 2770 14 2770 343 329
+A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
+S 0 2771 3 2771 7 4
+help
+S 0 2771 9 2771 52 43
+remove the key pair from the committed file
+S 0 2772 3 2772 11 8
+examples
+M 2 2773 5 2780 27
+S 0 2773 5 2773 15 10
+triggering
+L 2 2774 7 2777 146
+S 1 2774 9 2775 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2569 9 2570 146 138
+S 1 2776 9 2777 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2571 5 2571 12 7
+S 0 2778 5 2778 12 7
 passing
-L 1 2572 7 2573 27
-S 1 2572 9 2573 27 19
+L 1 2779 7 2780 27
+S 1 2779 9 2780 27 19
 { "products": [] }
 
-M 11 2579 3 2599 115
-S 0 2579 3 2579 5 2
+M 11 2786 3 2806 115
+S 0 2786 3 2786 5 2
 id
-S 0 2579 7 2579 25 18
+S 0 2786 7 2786 25 18
 asc-request-failed
-S 0 2580 3 2580 12 9
+S 0 2787 3 2787 12 9
 checklist
-S 0 2580 14 2580 28 14
+S 0 2787 14 2787 28 14
 product-exists
-S 0 2581 3 2581 8 5
+S 0 2788 3 2788 8 5
 input
-S 0 2581 10 2581 13 3
+S 0 2788 10 2788 13 3
 asc
-S 0 2582 3 2582 11 8
+S 0 2789 3 2789 11 8
 severity
-S 0 2582 13 2582 20 7
+S 0 2789 13 2789 20 7
 warning
-S 0 2583 3 2583 15 12
+S 0 2790 3 2790 15 12
 context_only
-S 0 2583 17 2583 21 4
+S 0 2790 17 2790 21 4
 true
-S 0 2584 3 2584 8 5
+S 0 2791 3 2791 8 5
 since
-S 0 2584 10 2584 15 5
+S 0 2791 10 2791 15 5
 0.1.0
-S 0 2585 3 2585 9 6
+S 0 2792 3 2792 9 6
 status
-S 0 2585 11 2585 18 7
+S 0 2792 11 2792 18 7
 preview
-S 0 2586 3 2586 8 5
+S 0 2793 3 2793 8 5
 title
-S 0 2586 10 2586 68 58
+S 0 2793 10 2793 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2587 3 2587 12 9
+S 0 2794 3 2794 12 9
 rationale
-S 0 2587 14 2587 350 336
+S 0 2794 14 2794 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2588 3 2588 7 4
+S 0 2795 3 2795 7 4
 help
-S 0 2588 9 2588 91 82
+S 0 2795 9 2795 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2589 3 2589 11 8
+S 0 2796 3 2796 11 8
 examples
-M 2 2590 5 2599 115
-S 0 2590 5 2590 15 10
+M 2 2797 5 2806 115
+S 0 2797 5 2797 15 10
 triggering
-L 1 2591 7 2596 82
-S 1 2591 9 2596 82 317
+L 1 2798 7 2803 82
+S 1 2798 9 2803 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2597 5 2597 12 7
+S 0 2804 5 2804 12 7
 passing
-L 1 2598 7 2599 115
-S 1 2598 9 2599 115 107
+L 1 2805 7 2806 115
+S 1 2805 9 2806 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 11 2601 3 2623 103
-S 0 2601 3 2601 5 2
+M 11 2808 3 2830 103
+S 0 2808 3 2808 5 2
 id
-S 0 2601 7 2601 33 26
+S 0 2808 7 2808 33 26
 asc-snapshot-repeated-link
-S 0 2602 3 2602 12 9
+S 0 2809 3 2809 12 9
 checklist
-S 0 2602 14 2602 28 14
+S 0 2809 14 2809 28 14
 product-exists
-S 0 2603 3 2603 8 5
+S 0 2810 3 2810 8 5
 input
-S 0 2603 10 2603 13 3
+S 0 2810 10 2810 13 3
 asc
-S 0 2604 3 2604 11 8
+S 0 2811 3 2811 11 8
 severity
-S 0 2604 13 2604 20 7
+S 0 2811 13 2811 20 7
 warning
-S 0 2605 3 2605 15 12
+S 0 2812 3 2812 15 12
 context_only
-S 0 2605 17 2605 21 4
+S 0 2812 17 2812 21 4
 true
-S 0 2606 3 2606 8 5
+S 0 2813 3 2813 8 5
 since
-S 0 2606 10 2606 15 5
+S 0 2813 10 2813 15 5
 0.1.0
-S 0 2607 3 2607 9 6
+S 0 2814 3 2814 9 6
 status
-S 0 2607 11 2607 18 7
+S 0 2814 11 2814 18 7
 preview
-S 0 2608 3 2608 8 5
+S 0 2815 3 2815 8 5
 title
-S 0 2608 10 2608 61 51
+S 0 2815 10 2815 61 51
 the snapshot lists a linked resource more than once
-S 0 2609 3 2609 12 9
+S 0 2816 3 2816 12 9
 rationale
-S 0 2609 14 2609 324 310
+S 0 2816 14 2816 324 310
 App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
-S 0 2610 3 2610 7 4
+S 0 2817 3 2817 7 4
 help
-S 0 2610 9 2610 58 49
+S 0 2817 9 2817 58 49
 pull the snapshot again with `iapdoctor asc pull`
-S 0 2611 3 2611 11 8
+S 0 2818 3 2818 11 8
 examples
-M 2 2612 5 2623 103
-S 0 2612 5 2612 15 10
+M 2 2819 5 2830 103
+S 0 2819 5 2819 15 10
 triggering
-L 1 2613 7 2617 103
-S 1 2613 9 2617 103 305
+L 1 2820 7 2824 103
+S 1 2820 9 2824 103 305
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-S 0 2618 5 2618 12 7
+S 0 2825 5 2825 12 7
 passing
-L 1 2619 7 2623 103
-S 1 2619 9 2623 103 256
+L 1 2826 7 2830 103
+S 1 2826 9 2830 103 256
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2625 3 2642 23
-S 0 2625 3 2625 5 2
+M 10 2832 3 2849 23
+S 0 2832 3 2832 5 2
 id
-S 0 2625 7 2625 27 20
+S 0 2832 7 2832 27 20
 asc-agreement-lapsed
-S 0 2626 3 2626 12 9
+S 0 2833 3 2833 12 9
 checklist
-S 0 2626 14 2626 31 17
+S 0 2833 14 2833 31 17
 developer-program
-S 0 2627 3 2627 8 5
+S 0 2834 3 2834 8 5
 input
-S 0 2627 10 2627 13 3
+S 0 2834 10 2834 13 3
 asc
-S 0 2628 3 2628 11 8
+S 0 2835 3 2835 11 8
 severity
-S 0 2628 13 2628 18 5
+S 0 2835 13 2835 18 5
 error
-S 0 2629 3 2629 8 5
+S 0 2836 3 2836 8 5
 since
-S 0 2629 10 2629 15 5
+S 0 2836 10 2836 15 5
 0.1.0
-S 0 2630 3 2630 9 6
+S 0 2837 3 2837 9 6
 status
-S 0 2630 11 2630 18 7
+S 0 2837 11 2837 18 7
 preview
-S 0 2631 3 2631 8 5
+S 0 2838 3 2838 8 5
 title
-S 0 2631 10 2631 85 75
+S 0 2838 10 2838 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2632 3 2632 12 9
+S 0 2839 3 2839 12 9
 rationale
-S 0 2632 14 2632 312 298
+S 0 2839 14 2839 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2633 3 2633 7 4
+S 0 2840 3 2840 7 4
 help
-S 0 2633 9 2633 120 113
+S 0 2840 9 2840 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2634 3 2634 11 8
+S 0 2841 3 2841 11 8
 examples
-M 2 2635 5 2642 23
-S 0 2635 5 2635 15 10
+M 2 2842 5 2849 23
+S 0 2842 5 2842 15 10
 triggering
-L 1 2636 7 2639 77
-S 1 2636 9 2639 77 174
+L 1 2843 7 2846 77
+S 1 2843 9 2846 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2640 5 2640 12 7
+S 0 2847 5 2847 12 7
 passing
-L 1 2641 7 2642 23
-S 1 2641 9 2642 23 15
+L 1 2848 7 2849 23
+S 1 2848 9 2849 23 15
 { "data": [] }
 
-M 10 2644 3 2662 87
-S 0 2644 3 2644 5 2
+M 10 2851 3 2869 87
+S 0 2851 3 2851 5 2
 id
-S 0 2644 7 2644 29 22
+S 0 2851 7 2851 29 22
 asc-snapshot-other-app
-S 0 2645 3 2645 12 9
+S 0 2852 3 2852 12 9
 checklist
-S 0 2645 14 2645 31 17
+S 0 2852 14 2852 31 17
 bundle-id-matches
-S 0 2646 3 2646 8 5
+S 0 2853 3 2853 8 5
 input
-S 0 2646 10 2646 13 3
+S 0 2853 10 2853 13 3
 asc
-S 0 2647 3 2647 11 8
+S 0 2854 3 2854 11 8
 severity
-S 0 2647 13 2647 18 5
+S 0 2854 13 2854 18 5
 error
-S 0 2648 3 2648 8 5
+S 0 2855 3 2855 8 5
 since
-S 0 2648 10 2648 15 5
+S 0 2855 10 2855 15 5
 0.1.0
-S 0 2649 3 2649 9 6
+S 0 2856 3 2856 9 6
 status
-S 0 2649 11 2649 18 7
+S 0 2856 11 2856 18 7
 preview
-S 0 2650 3 2650 8 5
+S 0 2857 3 2857 8 5
 title
-S 0 2650 10 2650 58 48
+S 0 2857 10 2857 58 48
 the App Store Connect snapshot is of another app
-S 0 2651 3 2651 12 9
+S 0 2858 3 2858 12 9
 rationale
-S 0 2651 14 2651 300 286
+S 0 2858 14 2858 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2652 3 2652 7 4
+S 0 2859 3 2859 7 4
 help
-S 0 2652 9 2652 114 105
+S 0 2859 9 2859 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2653 3 2653 11 8
+S 0 2860 3 2860 11 8
 examples
-M 2 2654 5 2662 87
-S 0 2654 5 2654 15 10
+M 2 2861 5 2869 87
+S 0 2861 5 2861 15 10
 triggering
-L 1 2655 7 2658 49
-S 1 2655 9 2658 49 167
+L 1 2862 7 2865 49
+S 1 2862 9 2865 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2659 5 2659 12 7
+S 0 2866 5 2866 12 7
 passing
-L 1 2660 7 2662 87
-S 1 2660 9 2662 87 145
+L 1 2867 7 2869 87
+S 1 2867 9 2869 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2664 3 2686 122
-S 0 2664 3 2664 5 2
+M 10 2871 3 2893 122
+S 0 2871 3 2871 5 2
 id
-S 0 2664 7 2664 25 18
+S 0 2871 7 2871 25 18
 asc-app-id-missing
-S 0 2665 3 2665 12 9
+S 0 2872 3 2872 12 9
 checklist
-S 0 2665 14 2665 29 15
+S 0 2872 14 2872 29 15
 explicit-app-id
-S 0 2666 3 2666 8 5
+S 0 2873 3 2873 8 5
 input
-S 0 2666 10 2666 13 3
+S 0 2873 10 2873 13 3
 asc
-S 0 2667 3 2667 11 8
+S 0 2874 3 2874 11 8
 severity
-S 0 2667 13 2667 18 5
+S 0 2874 13 2874 18 5
 error
-S 0 2668 3 2668 8 5
+S 0 2875 3 2875 8 5
 since
-S 0 2668 10 2668 15 5
+S 0 2875 10 2875 15 5
 0.1.0
-S 0 2669 3 2669 9 6
+S 0 2876 3 2876 9 6
 status
-S 0 2669 11 2669 18 7
+S 0 2876 11 2876 18 7
 preview
-S 0 2670 3 2670 8 5
+S 0 2877 3 2877 8 5
 title
-S 0 2670 10 2670 60 50
+S 0 2877 10 2877 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2671 3 2671 12 9
+S 0 2878 3 2878 12 9
 rationale
-S 0 2671 14 2671 171 157
+S 0 2878 14 2878 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2672 3 2672 7 4
+S 0 2879 3 2879 7 4
 help
-S 0 2672 9 2672 120 113
+S 0 2879 9 2879 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2673 3 2673 11 8
+S 0 2880 3 2880 11 8
 examples
-M 2 2674 5 2686 122
-S 0 2674 5 2674 15 10
+M 2 2881 5 2893 122
+S 0 2881 5 2881 15 10
 triggering
-L 1 2675 7 2678 69
-S 1 2675 9 2678 69 241
+L 1 2882 7 2885 69
+S 1 2882 9 2885 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2679 5 2679 12 7
+S 0 2886 5 2886 12 7
 passing
-L 1 2680 7 2686 122
-S 1 2680 9 2686 122 615
+L 1 2887 7 2893 122
+S 1 2887 9 2893 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -10776,278 +11477,278 @@ S 1 2680 9 2686 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2688 3 2708 95
-S 0 2688 3 2688 5 2
+M 10 2895 3 2915 95
+S 0 2895 3 2895 5 2
 id
-S 0 2688 7 2688 26 19
+S 0 2895 7 2895 26 19
 asc-profile-invalid
-S 0 2689 3 2689 12 9
+S 0 2896 3 2896 12 9
 checklist
-S 0 2689 14 2689 34 20
+S 0 2896 14 2896 34 20
 provisioning-profile
-S 0 2690 3 2690 8 5
+S 0 2897 3 2897 8 5
 input
-S 0 2690 10 2690 13 3
+S 0 2897 10 2897 13 3
 asc
-S 0 2691 3 2691 11 8
+S 0 2898 3 2898 11 8
 severity
-S 0 2691 13 2691 18 5
+S 0 2898 13 2898 18 5
 error
-S 0 2692 3 2692 8 5
+S 0 2899 3 2899 8 5
 since
-S 0 2692 10 2692 15 5
+S 0 2899 10 2899 15 5
 0.1.0
-S 0 2693 3 2693 9 6
+S 0 2900 3 2900 9 6
 status
-S 0 2693 11 2693 18 7
+S 0 2900 11 2900 18 7
 preview
-S 0 2694 3 2694 8 5
+S 0 2901 3 2901 8 5
 title
-S 0 2694 10 2694 74 64
+S 0 2901 10 2901 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2695 3 2695 12 9
+S 0 2902 3 2902 12 9
 rationale
-S 0 2695 14 2695 244 230
+S 0 2902 14 2902 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2696 3 2696 7 4
+S 0 2903 3 2903 7 4
 help
-S 0 2696 9 2696 70 61
+S 0 2903 9 2903 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2697 3 2697 11 8
+S 0 2904 3 2904 11 8
 examples
-M 2 2698 5 2708 95
-S 0 2698 5 2698 15 10
+M 2 2905 5 2915 95
+S 0 2905 5 2905 15 10
 triggering
-L 1 2699 7 2703 69
-S 1 2699 9 2703 69 279
+L 1 2906 7 2910 69
+S 1 2906 9 2910 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2704 5 2704 12 7
+S 0 2911 5 2911 12 7
 passing
-L 1 2705 7 2708 95
-S 1 2705 9 2708 95 266
+L 1 2912 7 2915 95
+S 1 2912 9 2915 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2710 3 2727 85
-S 0 2710 3 2710 5 2
+M 10 2917 3 2934 85
+S 0 2917 3 2917 5 2
 id
-S 0 2710 7 2710 33 26
+S 0 2917 7 2917 33 26
 asc-sandbox-tester-missing
-S 0 2711 3 2711 12 9
+S 0 2918 3 2918 12 9
 checklist
-S 0 2711 14 2711 29 15
+S 0 2918 14 2918 29 15
 sandbox-account
-S 0 2712 3 2712 8 5
+S 0 2919 3 2919 8 5
 input
-S 0 2712 10 2712 13 3
+S 0 2919 10 2919 13 3
 asc
-S 0 2713 3 2713 11 8
+S 0 2920 3 2920 11 8
 severity
-S 0 2713 13 2713 18 5
+S 0 2920 13 2920 18 5
 error
-S 0 2714 3 2714 8 5
+S 0 2921 3 2921 8 5
 since
-S 0 2714 10 2714 15 5
+S 0 2921 10 2921 15 5
 0.1.0
-S 0 2715 3 2715 9 6
+S 0 2922 3 2922 9 6
 status
-S 0 2715 11 2715 18 7
+S 0 2922 11 2922 18 7
 preview
-S 0 2716 3 2716 8 5
+S 0 2923 3 2923 8 5
 title
-S 0 2716 10 2716 70 60
+S 0 2923 10 2923 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2717 3 2717 12 9
+S 0 2924 3 2924 12 9
 rationale
-S 0 2717 14 2717 240 226
+S 0 2924 14 2924 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2718 3 2718 7 4
+S 0 2925 3 2925 7 4
 help
-S 0 2718 9 2718 90 83
+S 0 2925 9 2925 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2719 3 2719 11 8
+S 0 2926 3 2926 11 8
 examples
-M 2 2720 5 2727 85
-S 0 2720 5 2720 15 10
+M 2 2927 5 2934 85
+S 0 2927 5 2927 15 10
 triggering
-L 1 2721 7 2723 85
-S 1 2721 9 2723 85 147
+L 1 2928 7 2930 85
+S 1 2928 9 2930 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2724 5 2724 12 7
+S 0 2931 5 2931 12 7
 passing
-L 1 2725 7 2727 85
-S 1 2725 9 2727 85 147
+L 1 2932 7 2934 85
+S 1 2932 9 2934 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2729 3 2749 82
-S 0 2729 3 2729 5 2
+M 11 2936 3 2956 82
+S 0 2936 3 2936 5 2
 id
-S 0 2729 7 2729 30 23
+S 0 2936 7 2936 30 23
 descriptor-asc-mismatch
-S 0 2730 3 2730 12 9
+S 0 2937 3 2937 12 9
 checklist
-S 0 2730 14 2730 30 16
+S 0 2937 14 2937 30 16
 product-metadata
-S 0 2731 3 2731 8 5
+S 0 2938 3 2938 8 5
 input
-S 0 2731 10 2731 13 3
+S 0 2938 10 2938 13 3
 asc
-S 0 2732 3 2732 11 8
+S 0 2939 3 2939 11 8
 severity
-S 0 2732 13 2732 20 7
+S 0 2939 13 2939 20 7
 warning
-S 0 2733 3 2733 15 12
+S 0 2940 3 2940 15 12
 context_only
-S 0 2733 17 2733 21 4
+S 0 2940 17 2940 21 4
 true
-S 0 2734 3 2734 8 5
+S 0 2941 3 2941 8 5
 since
-S 0 2734 10 2734 15 5
+S 0 2941 10 2941 15 5
 0.1.0
-S 0 2735 3 2735 9 6
+S 0 2942 3 2942 9 6
 status
-S 0 2735 11 2735 18 7
+S 0 2942 11 2942 18 7
 preview
-S 0 2736 3 2736 8 5
+S 0 2943 3 2943 8 5
 title
-S 0 2736 10 2736 55 45
+S 0 2943 10 2943 55 45
 the descriptor and App Store Connect disagree
-S 0 2737 3 2737 12 9
+S 0 2944 3 2944 12 9
 rationale
-S 0 2737 14 2737 209 195
+S 0 2944 14 2944 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2738 3 2738 7 4
+S 0 2945 3 2945 7 4
 help
-S 0 2738 9 2738 76 67
+S 0 2945 9 2945 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2739 3 2739 11 8
+S 0 2946 3 2946 11 8
 examples
-M 2 2740 5 2749 82
-S 0 2740 5 2740 15 10
+M 2 2947 5 2956 82
+S 0 2947 5 2947 15 10
 triggering
-L 1 2741 7 2744 86
-S 1 2741 9 2744 86 234
+L 1 2948 7 2951 86
+S 1 2948 9 2951 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2745 5 2745 12 7
+S 0 2952 5 2952 12 7
 passing
-L 1 2746 7 2749 82
-S 1 2746 9 2749 82 230
+L 1 2953 7 2956 82
+S 1 2953 9 2956 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2751 3 2771 47
-S 0 2751 3 2751 5 2
+M 10 2958 3 2978 47
+S 0 2958 3 2958 5 2
 id
-S 0 2751 7 2751 27 20
+S 0 2958 7 2958 27 20
 asc-missing-metadata
-S 0 2752 3 2752 12 9
+S 0 2959 3 2959 12 9
 checklist
-S 0 2752 14 2752 30 16
+S 0 2959 14 2959 30 16
 product-metadata
-S 0 2753 3 2753 8 5
+S 0 2960 3 2960 8 5
 input
-S 0 2753 10 2753 13 3
+S 0 2960 10 2960 13 3
 asc
-S 0 2754 3 2754 11 8
+S 0 2961 3 2961 11 8
 severity
-S 0 2754 13 2754 18 5
+S 0 2961 13 2961 18 5
 error
-S 0 2755 3 2755 8 5
+S 0 2962 3 2962 8 5
 since
-S 0 2755 10 2755 15 5
+S 0 2962 10 2962 15 5
 0.1.0
-S 0 2756 3 2756 9 6
+S 0 2963 3 2963 9 6
 status
-S 0 2756 11 2756 18 7
+S 0 2963 11 2963 18 7
 preview
-S 0 2757 3 2757 8 5
+S 0 2964 3 2964 8 5
 title
-S 0 2757 10 2757 70 60
+S 0 2964 10 2964 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2758 3 2758 12 9
+S 0 2965 3 2965 12 9
 rationale
-S 0 2758 14 2758 442 428
+S 0 2965 14 2965 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2759 3 2759 7 4
+S 0 2966 3 2966 7 4
 help
-S 0 2759 9 2759 80 71
+S 0 2966 9 2966 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2760 3 2760 11 8
+S 0 2967 3 2967 11 8
 examples
-M 2 2761 5 2771 47
-S 0 2761 5 2761 15 10
+M 2 2968 5 2978 47
+S 0 2968 5 2968 15 10
 triggering
-L 1 2762 7 2766 84
-S 1 2762 9 2766 84 310
+L 1 2969 7 2973 84
+S 1 2969 9 2973 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2767 5 2767 12 7
+S 0 2974 5 2974 12 7
 passing
-L 1 2768 7 2771 47
-S 1 2768 9 2771 47 230
+L 1 2975 7 2978 47
+S 1 2975 9 2978 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2773 3 2837 148
-S 0 2773 3 2773 5 2
+M 10 2980 3 3044 148
+S 0 2980 3 2980 5 2
 id
-S 0 2773 7 2773 38 31
+S 0 2980 7 2980 38 31
 asc-subscription-price-coverage
-S 0 2774 3 2774 12 9
+S 0 2981 3 2981 12 9
 checklist
-S 0 2774 14 2774 30 16
+S 0 2981 14 2981 30 16
 product-metadata
-S 0 2775 3 2775 8 5
+S 0 2982 3 2982 8 5
 input
-S 0 2775 10 2775 13 3
+S 0 2982 10 2982 13 3
 asc
-S 0 2776 3 2776 11 8
+S 0 2983 3 2983 11 8
 severity
-S 0 2776 13 2776 18 5
+S 0 2983 13 2983 18 5
 error
-S 0 2777 3 2777 8 5
+S 0 2984 3 2984 8 5
 since
-S 0 2777 10 2777 15 5
+S 0 2984 10 2984 15 5
 0.1.0
-S 0 2778 3 2778 9 6
+S 0 2985 3 2985 9 6
 status
-S 0 2778 11 2778 18 7
+S 0 2985 11 2985 18 7
 preview
-S 0 2779 3 2779 8 5
+S 0 2986 3 2986 8 5
 title
-S 0 2779 10 2779 76 66
+S 0 2986 10 2986 76 66
 the subscription is available in territories where it has no price
-S 0 2780 3 2780 12 9
+S 0 2987 3 2987 12 9
 rationale
-S 0 2780 14 2780 869 855
+S 0 2987 14 2987 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2781 3 2781 7 4
+S 0 2988 3 2988 7 4
 help
-S 0 2781 9 2781 140 131
+S 0 2988 9 2988 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2782 3 2782 11 8
+S 0 2989 3 2989 11 8
 examples
-M 2 2783 5 2837 148
-S 0 2783 5 2783 15 10
+M 2 2990 5 3044 148
+S 0 2990 5 2990 15 10
 triggering
-L 3 2784 7 2825 148
-S 1 2784 9 2797 148 1004
+L 3 2991 7 3032 148
+S 1 2991 9 3004 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -11062,7 +11763,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2798 9 2811 148 994
+S 1 3005 9 3018 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -11077,7 +11778,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 2812 9 2825 148 1004
+S 1 3019 9 3032 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -11092,10 +11793,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 2826 5 2826 12 7
+S 0 3033 5 3033 12 7
 passing
-L 1 2827 7 2837 148
-S 1 2827 9 2837 148 828
+L 1 3034 7 3044 148
+S 1 3034 9 3044 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -11107,50 +11808,50 @@ S 1 2827 9 2837 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 2839 3 2865 111
-S 0 2839 3 2839 5 2
+M 10 3046 3 3072 111
+S 0 3046 3 3046 5 2
 id
-S 0 2839 7 2839 32 25
+S 0 3046 7 3046 32 25
 asc-localization-rejected
-S 0 2840 3 2840 12 9
+S 0 3047 3 3047 12 9
 checklist
-S 0 2840 14 2840 30 16
+S 0 3047 14 3047 30 16
 product-metadata
-S 0 2841 3 2841 8 5
+S 0 3048 3 3048 8 5
 input
-S 0 2841 10 2841 13 3
+S 0 3048 10 3048 13 3
 asc
-S 0 2842 3 2842 11 8
+S 0 3049 3 3049 11 8
 severity
-S 0 2842 13 2842 18 5
+S 0 3049 13 3049 18 5
 error
-S 0 2843 3 2843 8 5
+S 0 3050 3 3050 8 5
 since
-S 0 2843 10 2843 15 5
+S 0 3050 10 3050 15 5
 0.1.0
-S 0 2844 3 2844 9 6
+S 0 3051 3 3051 9 6
 status
-S 0 2844 11 2844 18 7
+S 0 3051 11 3051 18 7
 preview
-S 0 2845 3 2845 8 5
+S 0 3052 3 3052 8 5
 title
-S 0 2845 10 2845 64 54
+S 0 3052 10 3052 64 54
 App Review rejected one of the product's localizations
-S 0 2846 3 2846 12 9
+S 0 3053 3 3053 12 9
 rationale
-S 0 2846 14 2846 223 209
+S 0 3053 14 3053 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 2847 3 2847 7 4
+S 0 3054 3 3054 7 4
 help
-S 0 2847 9 2847 129 120
+S 0 3054 9 3054 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 2848 3 2848 11 8
+S 0 3055 3 3055 11 8
 examples
-M 2 2849 5 2865 111
-S 0 2849 5 2849 15 10
+M 2 3056 5 3072 111
+S 0 3056 5 3056 15 10
 triggering
-L 1 2850 7 2857 52
-S 1 2850 9 2857 52 572
+L 1 3057 7 3064 52
+S 1 3057 9 3064 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -11159,10 +11860,10 @@ S 1 2850 9 2857 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 2858 5 2858 12 7
+S 0 3065 5 3065 12 7
 passing
-L 1 2859 7 2865 111
-S 1 2859 9 2865 111 577
+L 1 3066 7 3072 111
+S 1 3066 9 3072 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -11170,559 +11871,23 @@ S 1 2859 9 2865 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 2867 3 2899 167
-S 0 2867 3 2867 5 2
-id
-S 0 2867 7 2867 38 31
-asc-first-purchase-with-version
-S 0 2868 3 2868 12 9
-checklist
-S 0 2868 14 2868 30 16
-binary-submitted
-S 0 2869 3 2869 8 5
-input
-S 0 2869 10 2869 13 3
-asc
-S 0 2870 3 2870 11 8
-severity
-S 0 2870 13 2870 18 5
-error
-S 0 2871 3 2871 8 5
-since
-S 0 2871 10 2871 15 5
-0.1.0
-S 0 2872 3 2872 9 6
-status
-S 0 2872 11 2872 18 7
-preview
-S 0 2873 3 2873 8 5
-title
-S 0 2873 10 2873 79 69
-the app's first In-App Purchase must be submitted with an app version
-S 0 2874 3 2874 12 9
-rationale
-S 0 2874 14 2874 264 250
-The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 2875 3 2875 7 4
-help
-S 0 2875 9 2875 111 102
-add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 2876 3 2876 15 12
-environments
-L 2 2876 17 2876 37
-S 0 2876 18 2876 24 6
-review
-S 0 2876 26 2876 36 10
-production
-S 0 2877 3 2877 17 14
-not_applicable
-S 0 2877 19 2877 85 66
-a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 2878 3 2878 11 8
-examples
-M 2 2879 5 2899 167
-S 0 2879 5 2879 15 10
-triggering
-L 1 2880 7 2888 59
-S 1 2880 9 2888 59 492
-environment: review
----
-{ "data": [
-    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
-      "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" } ] } } },
-    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
-        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
-        "state": "READY_TO_SUBMIT" } } ] }   // <-
-
-S 0 2889 5 2889 12 7
-passing
-L 1 2890 7 2899 167
-S 1 2890 9 2899 167 750
-environment: review
----
-{ "data": [
-    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
-      "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" }, { "type": "inAppPurchases", "id": "6450000102" } ] } } },
-    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
-        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } },
-    { "type": "inAppPurchases", "id": "6450000102", "attributes": {
-        "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
-
-M 11 2901 3 2930 162
-S 0 2901 3 2901 5 2
-id
-S 0 2901 7 2901 27 20
-storekit-out-of-date
-S 0 2902 3 2902 12 9
-checklist
-S 0 2902 14 2902 36 22
-storekit-configuration
-S 0 2903 3 2903 8 5
-input
-S 0 2903 10 2903 13 3
-asc
-S 0 2904 3 2904 11 8
-severity
-S 0 2904 13 2904 20 7
-warning
-S 0 2905 3 2905 15 12
-context_only
-S 0 2905 17 2905 21 4
-true
-S 0 2906 3 2906 8 5
-since
-S 0 2906 10 2906 15 5
-0.1.0
-S 0 2907 3 2907 9 6
-status
-S 0 2907 11 2907 18 7
-preview
-S 0 2908 3 2908 8 5
-title
-S 0 2908 10 2908 77 67
-the StoreKit configuration file no longer matches App Store Connect
-S 0 2909 3 2909 12 9
-rationale
-S 0 2909 14 2909 236 222
-A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 2910 3 2910 7 4
-help
-S 0 2910 9 2910 100 91
-update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 2911 3 2911 11 8
-examples
-M 2 2912 5 2930 162
-S 0 2912 5 2912 15 10
-triggering
-L 1 2913 7 2922 166
-S 1 2913 9 2922 166 608
-environment: xcode
-app: { storekit_configuration: ../catalog/PocketGarden.storekit }
----
-{ "data": [
-    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
-      "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" } ] },
-                         "subscriptionGroups": { "data": [] } } },
-    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
-        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
-
-S 0 2923 5 2923 12 7
-passing
-L 1 2924 7 2930 162
-S 1 2924 9 2930 162 323
-environment: xcode
-app: { storekit_configuration: ../catalog/PocketGarden.storekit }
----
-{ "data": [
-    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
-        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
-
-M 12 2933 3 2952 30
-S 0 2933 3 2933 5 2
-id
-S 0 2933 7 2933 31 24
-build-bundle-id-mismatch
-S 0 2934 3 2934 12 9
-checklist
-S 0 2934 14 2934 31 17
-bundle-id-matches
-S 0 2935 3 2935 8 5
-input
-S 0 2935 10 2935 15 5
-build
-S 0 2936 3 2936 11 8
-severity
-S 0 2936 13 2936 18 5
-error
-S 0 2937 3 2937 8 5
-since
-S 0 2937 10 2937 15 5
-0.1.0
-S 0 2938 3 2938 9 6
-status
-S 0 2938 11 2938 18 7
-preview
-S 0 2939 3 2939 8 5
-title
-S 0 2939 10 2939 69 59
-the app was built with another bundle ID than the project's
-S 0 2940 3 2940 12 9
-rationale
-S 0 2940 14 2940 650 638
-StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
-S 0 2941 3 2941 7 4
-help
-S 0 2941 9 2941 172 163
-build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
-S 0 2942 3 2942 15 12
-environments
-L 4 2942 17 2942 58
-S 0 2942 18 2942 25 7
-sandbox
-S 0 2942 27 2942 37 10
-testflight
-S 0 2942 39 2942 45 6
-review
-S 0 2942 47 2942 57 10
-production
-S 0 2943 3 2943 17 14
-not_applicable
-S 0 2943 19 2943 86 67
-a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 2944 3 2944 11 8
-examples
-M 2 2945 5 2952 30
-S 0 2945 5 2945 15 10
-triggering
-L 1 2946 7 2948 30
-S 1 2946 9 2948 30 66
-bundle_id: com.greenthumb.pocketgarden.beta
-signed_for: app_store
-
-S 0 2949 5 2949 12 7
-passing
-L 1 2950 7 2952 30
-S 1 2950 9 2952 30 61
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-
-M 10 2954 3 2973 31
-S 0 2954 3 2954 5 2
-id
-S 0 2954 7 2954 34 27
-build-storekit-file-shipped
-S 0 2955 3 2955 12 9
-checklist
-S 0 2955 14 2955 36 22
-storekit-configuration
-S 0 2956 3 2956 8 5
-input
-S 0 2956 10 2956 15 5
-build
-S 0 2957 3 2957 11 8
-severity
-S 0 2957 13 2957 20 7
-warning
-S 0 2958 3 2958 8 5
-since
-S 0 2958 10 2958 15 5
-0.1.0
-S 0 2959 3 2959 9 6
-status
-S 0 2959 11 2959 18 7
-preview
-S 0 2960 3 2960 8 5
-title
-S 0 2960 10 2960 68 58
-a StoreKit configuration file is copied into the built app
-S 0 2961 3 2961 12 9
-rationale
-S 0 2961 14 2961 271 257
-A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
-S 0 2962 3 2962 7 4
-help
-S 0 2962 9 2962 155 148
-remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
-S 0 2963 3 2963 11 8
-examples
-M 2 2964 5 2973 31
-S 0 2964 5 2964 15 10
-triggering
-L 1 2965 7 2968 43
-S 1 2965 9 2968 43 96
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-resources: [PocketGarden.storekit]
-
-S 0 2969 5 2969 12 7
-passing
-L 1 2970 7 2973 31
-S 1 2970 9 2973 31 84
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-resources: [Seeds.png]
-
-M 13 2975 3 2999 30
-S 0 2975 3 2975 5 2
-id
-S 0 2975 7 2975 35 28
-build-signed-for-development
-S 0 2976 3 2976 12 9
-checklist
-S 0 2976 14 2976 26 12
-code-signing
-S 0 2977 3 2977 8 5
-input
-S 0 2977 10 2977 15 5
-build
-S 0 2978 3 2978 11 8
-severity
-S 0 2978 13 2978 17 4
-note
-S 0 2979 3 2979 15 12
-context_only
-S 0 2979 17 2979 21 4
-true
-S 0 2980 3 2980 8 5
-since
-S 0 2980 10 2980 15 5
-0.1.0
-S 0 2981 3 2981 9 6
-status
-S 0 2981 11 2981 18 7
-preview
-S 0 2982 3 2982 8 5
-title
-S 0 2982 10 2982 86 76
-the archive is signed for development; the upload needs an App Store profile
-S 0 2983 3 2983 12 9
-rationale
-S 0 2983 14 2983 318 304
-Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
-S 0 2984 3 2984 7 4
-help
-S 0 2984 9 2984 165 156
-have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
-S 0 2985 3 2985 15 12
-environments
-L 3 2985 17 2985 49
-S 0 2985 18 2985 28 10
-testflight
-S 0 2985 30 2985 36 6
-review
-S 0 2985 38 2985 48 10
-production
-S 0 2986 3 2986 17 14
-not_applicable
-S 0 2986 19 2986 72 53
-a development build is what Xcode and the sandbox run
-S 0 2987 3 2987 11 8
-examples
-M 2 2988 5 2999 30
-S 0 2988 5 2988 15 10
-triggering
-L 1 2989 7 2993 32
-S 1 2989 9 2993 32 91
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: development
-
-S 0 2994 5 2994 12 7
-passing
-L 1 2995 7 2999 30
-S 1 2995 9 2999 30 89
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-
-M 12 3001 3 3026 30
-S 0 3001 3 3001 5 2
-id
-S 0 3001 7 3001 37 30
-build-exported-for-development
-S 0 3002 3 3002 12 9
-checklist
-S 0 3002 14 3002 26 12
-code-signing
-S 0 3003 3 3003 8 5
-input
-S 0 3003 10 3003 15 5
-build
-S 0 3004 3 3004 11 8
-severity
-S 0 3004 13 3004 18 5
-error
-S 0 3005 3 3005 8 5
-since
-S 0 3005 10 3005 15 5
-0.1.0
-S 0 3006 3 3006 9 6
-status
-S 0 3006 11 3006 18 7
-preview
-S 0 3007 3 3007 8 5
-title
-S 0 3007 10 3007 52 42
-the .ipa is not exported for the App Store
-S 0 3008 3 3008 12 9
-rationale
-S 0 3008 14 3008 350 336
-An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
-S 0 3009 3 3009 7 4
-help
-S 0 3009 9 3009 100 95
-export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
-S 0 3010 3 3010 15 12
-environments
-L 3 3010 17 3010 49
-S 0 3010 18 3010 28 10
-testflight
-S 0 3010 30 3010 36 6
-review
-S 0 3010 38 3010 48 10
-production
-S 0 3011 3 3011 17 14
-not_applicable
-S 0 3011 19 3011 82 63
-a development or ad hoc build is what Xcode and the sandbox run
-S 0 3012 3 3012 11 8
-examples
-M 2 3013 5 3026 30
-S 0 3013 5 3013 15 10
-triggering
-L 1 3014 7 3019 32
-S 1 3014 9 3019 32 103
-environment: testflight
----
-export: ipa
-bundle_id: com.greenthumb.pocketgarden
-signed_for: development
-
-S 0 3020 5 3020 12 7
-passing
-L 1 3021 7 3026 30
-S 1 3021 9 3026 30 101
-environment: testflight
----
-export: ipa
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-
-M 10 3028 3 3047 27
-S 0 3028 3 3028 5 2
-id
-S 0 3028 7 3028 31 24
-build-minimum-os-too-low
-S 0 3029 3 3029 12 9
-checklist
-S 0 3029 14 3029 24 10
-os-version
-S 0 3030 3 3030 8 5
-input
-S 0 3030 10 3030 15 5
-build
-S 0 3031 3 3031 11 8
-severity
-S 0 3031 13 3031 18 5
-error
-S 0 3032 3 3032 8 5
-since
-S 0 3032 10 3032 15 5
-0.1.0
-S 0 3033 3 3033 9 6
-status
-S 0 3033 11 3033 18 7
-preview
-S 0 3034 3 3034 8 5
-title
-S 0 3034 10 3034 82 72
-the build runs on systems where the StoreKit API it calls does not exist
-S 0 3035 3 3035 12 9
-rationale
-S 0 3035 14 3035 286 272
-StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
-S 0 3036 3 3036 7 4
-help
-S 0 3036 9 3036 123 114
-raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
-S 0 3037 3 3037 11 8
-examples
-M 2 3038 5 3047 27
-S 0 3038 5 3038 15 10
-triggering
-L 1 3039 7 3042 27
-S 1 3039 9 3042 27 80
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-minimum_os: "14.0"
-
-S 0 3043 5 3043 12 7
-passing
-L 1 3044 7 3047 27
-S 1 3044 9 3047 27 80
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-minimum_os: "16.0"
-
-M 10 3049 3 3071 30
-S 0 3049 3 3049 5 2
-id
-S 0 3049 7 3049 29 22
-build-profile-mismatch
-S 0 3050 3 3050 12 9
-checklist
-S 0 3050 14 3050 34 20
-provisioning-profile
-S 0 3051 3 3051 8 5
-input
-S 0 3051 10 3051 15 5
-build
-S 0 3052 3 3052 11 8
-severity
-S 0 3052 13 3052 18 5
-error
-S 0 3053 3 3053 8 5
-since
-S 0 3053 10 3053 15 5
-0.1.0
-S 0 3054 3 3054 9 6
-status
-S 0 3054 11 3054 18 7
-preview
-S 0 3055 3 3055 8 5
-title
-S 0 3055 10 3055 105 95
-the profile embedded in the build is for another or a wildcard App ID, another team, or expired
-S 0 3056 3 3056 12 9
-rationale
-S 0 3056 14 3056 370 356
-The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
-S 0 3057 3 3057 7 4
-help
-S 0 3057 9 3057 111 102
-sign the build with a current profile made for the app's explicit App ID by the team that owns the app
-S 0 3058 3 3058 11 8
-examples
-M 2 3059 5 3071 30
-S 0 3059 5 3059 15 10
-triggering
-L 2 3060 7 3067 52
-S 1 3060 9 3063 58 111
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
-
-S 1 3064 9 3067 52 105
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
-
-S 0 3068 5 3068 12 7
-passing
-L 1 3069 7 3071 30
-S 1 3069 9 3071 30 61
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-
-M 10 3074 3 3099 104
+M 12 3074 3 3106 167
 S 0 3074 3 3074 5 2
 id
-S 0 3074 7 3074 33 26
-build-product-list-differs
+S 0 3074 7 3074 38 31
+asc-first-purchase-with-version
 S 0 3075 3 3075 12 9
 checklist
-S 0 3075 14 3075 29 15
-full-product-id
+S 0 3075 14 3075 30 16
+binary-submitted
 S 0 3076 3 3076 8 5
 input
-S 0 3076 10 3076 15 5
-build
+S 0 3076 10 3076 13 3
+asc
 S 0 3077 3 3077 11 8
 severity
-S 0 3077 13 3077 20 7
-warning
+S 0 3077 13 3077 18 5
+error
 S 0 3078 3 3078 8 5
 since
 S 0 3078 10 3078 15 5
@@ -11733,23 +11898,559 @@ S 0 3079 11 3079 18 7
 preview
 S 0 3080 3 3080 8 5
 title
-S 0 3080 10 3080 73 63
-a product ID list the build ships differs from the repository's
+S 0 3080 10 3080 79 69
+the app's first In-App Purchase must be submitted with an app version
 S 0 3081 3 3081 12 9
 rationale
-S 0 3081 14 3081 606 592
-An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
+S 0 3081 14 3081 264 250
+The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
 S 0 3082 3 3082 7 4
 help
-S 0 3082 9 3082 99 90
-build again from the sources you mean to ship, or correct the list the build was made from
-S 0 3083 3 3083 11 8
+S 0 3082 9 3082 111 102
+add the product to the app version's In-App Purchases and Subscriptions section and submit the version
+S 0 3083 3 3083 15 12
+environments
+L 2 3083 17 3083 37
+S 0 3083 18 3083 24 6
+review
+S 0 3083 26 3083 36 10
+production
+S 0 3084 3 3084 17 14
+not_applicable
+S 0 3084 19 3084 85 66
+a binary is not needed to test in Xcode, the sandbox or TestFlight
+S 0 3085 3 3085 11 8
 examples
-M 2 3084 5 3099 104
-S 0 3084 5 3084 15 10
+M 2 3086 5 3106 167
+S 0 3086 5 3086 15 10
 triggering
-L 1 3085 7 3091 104
-S 1 3085 9 3091 104 276
+L 1 3087 7 3095 59
+S 1 3087 9 3095 59 492
+environment: review
+---
+{ "data": [
+    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
+      "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" } ] } } },
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
+        "state": "READY_TO_SUBMIT" } } ] }   // <-
+
+S 0 3096 5 3096 12 7
+passing
+L 1 3097 7 3106 167
+S 1 3097 9 3106 167 750
+environment: review
+---
+{ "data": [
+    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
+      "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" }, { "type": "inAppPurchases", "id": "6450000102" } ] } } },
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } },
+    { "type": "inAppPurchases", "id": "6450000102", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
+
+M 11 3108 3 3137 162
+S 0 3108 3 3108 5 2
+id
+S 0 3108 7 3108 27 20
+storekit-out-of-date
+S 0 3109 3 3109 12 9
+checklist
+S 0 3109 14 3109 36 22
+storekit-configuration
+S 0 3110 3 3110 8 5
+input
+S 0 3110 10 3110 13 3
+asc
+S 0 3111 3 3111 11 8
+severity
+S 0 3111 13 3111 20 7
+warning
+S 0 3112 3 3112 15 12
+context_only
+S 0 3112 17 3112 21 4
+true
+S 0 3113 3 3113 8 5
+since
+S 0 3113 10 3113 15 5
+0.1.0
+S 0 3114 3 3114 9 6
+status
+S 0 3114 11 3114 18 7
+preview
+S 0 3115 3 3115 8 5
+title
+S 0 3115 10 3115 77 67
+the StoreKit configuration file no longer matches App Store Connect
+S 0 3116 3 3116 12 9
+rationale
+S 0 3116 14 3116 236 222
+A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
+S 0 3117 3 3117 7 4
+help
+S 0 3117 9 3117 100 91
+update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
+S 0 3118 3 3118 11 8
+examples
+M 2 3119 5 3137 162
+S 0 3119 5 3119 15 10
+triggering
+L 1 3120 7 3129 166
+S 1 3120 9 3129 166 608
+environment: xcode
+app: { storekit_configuration: ../catalog/PocketGarden.storekit }
+---
+{ "data": [
+    { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" },
+      "relationships": { "inAppPurchasesV2": { "data": [ { "type": "inAppPurchases", "id": "6450000101" } ] },
+                         "subscriptionGroups": { "data": [] } } },
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+
+S 0 3130 5 3130 12 7
+passing
+L 1 3131 7 3137 162
+S 1 3131 9 3137 162 323
+environment: xcode
+app: { storekit_configuration: ../catalog/PocketGarden.storekit }
+---
+{ "data": [
+    { "type": "inAppPurchases", "id": "6450000101", "attributes": {
+        "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
+
+M 12 3140 3 3159 30
+S 0 3140 3 3140 5 2
+id
+S 0 3140 7 3140 31 24
+build-bundle-id-mismatch
+S 0 3141 3 3141 12 9
+checklist
+S 0 3141 14 3141 31 17
+bundle-id-matches
+S 0 3142 3 3142 8 5
+input
+S 0 3142 10 3142 15 5
+build
+S 0 3143 3 3143 11 8
+severity
+S 0 3143 13 3143 18 5
+error
+S 0 3144 3 3144 8 5
+since
+S 0 3144 10 3144 15 5
+0.1.0
+S 0 3145 3 3145 9 6
+status
+S 0 3145 11 3145 18 7
+preview
+S 0 3146 3 3146 8 5
+title
+S 0 3146 10 3146 69 59
+the app was built with another bundle ID than the project's
+S 0 3147 3 3147 12 9
+rationale
+S 0 3147 14 3147 650 638
+StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
+S 0 3148 3 3148 7 4
+help
+S 0 3148 9 3148 172 163
+build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
+S 0 3149 3 3149 15 12
+environments
+L 4 3149 17 3149 58
+S 0 3149 18 3149 25 7
+sandbox
+S 0 3149 27 3149 37 10
+testflight
+S 0 3149 39 3149 45 6
+review
+S 0 3149 47 3149 57 10
+production
+S 0 3150 3 3150 17 14
+not_applicable
+S 0 3150 19 3150 86 67
+a StoreKit configuration file in Xcode does not check the bundle ID
+S 0 3151 3 3151 11 8
+examples
+M 2 3152 5 3159 30
+S 0 3152 5 3152 15 10
+triggering
+L 1 3153 7 3155 30
+S 1 3153 9 3155 30 66
+bundle_id: com.greenthumb.pocketgarden.beta
+signed_for: app_store
+
+S 0 3156 5 3156 12 7
+passing
+L 1 3157 7 3159 30
+S 1 3157 9 3159 30 61
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 10 3161 3 3180 31
+S 0 3161 3 3161 5 2
+id
+S 0 3161 7 3161 34 27
+build-storekit-file-shipped
+S 0 3162 3 3162 12 9
+checklist
+S 0 3162 14 3162 36 22
+storekit-configuration
+S 0 3163 3 3163 8 5
+input
+S 0 3163 10 3163 15 5
+build
+S 0 3164 3 3164 11 8
+severity
+S 0 3164 13 3164 20 7
+warning
+S 0 3165 3 3165 8 5
+since
+S 0 3165 10 3165 15 5
+0.1.0
+S 0 3166 3 3166 9 6
+status
+S 0 3166 11 3166 18 7
+preview
+S 0 3167 3 3167 8 5
+title
+S 0 3167 10 3167 68 58
+a StoreKit configuration file is copied into the built app
+S 0 3168 3 3168 12 9
+rationale
+S 0 3168 14 3168 271 257
+A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
+S 0 3169 3 3169 7 4
+help
+S 0 3169 9 3169 155 148
+remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
+S 0 3170 3 3170 11 8
+examples
+M 2 3171 5 3180 31
+S 0 3171 5 3171 15 10
+triggering
+L 1 3172 7 3175 43
+S 1 3172 9 3175 43 96
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+resources: [PocketGarden.storekit]
+
+S 0 3176 5 3176 12 7
+passing
+L 1 3177 7 3180 31
+S 1 3177 9 3180 31 84
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+resources: [Seeds.png]
+
+M 13 3182 3 3206 30
+S 0 3182 3 3182 5 2
+id
+S 0 3182 7 3182 35 28
+build-signed-for-development
+S 0 3183 3 3183 12 9
+checklist
+S 0 3183 14 3183 26 12
+code-signing
+S 0 3184 3 3184 8 5
+input
+S 0 3184 10 3184 15 5
+build
+S 0 3185 3 3185 11 8
+severity
+S 0 3185 13 3185 17 4
+note
+S 0 3186 3 3186 15 12
+context_only
+S 0 3186 17 3186 21 4
+true
+S 0 3187 3 3187 8 5
+since
+S 0 3187 10 3187 15 5
+0.1.0
+S 0 3188 3 3188 9 6
+status
+S 0 3188 11 3188 18 7
+preview
+S 0 3189 3 3189 8 5
+title
+S 0 3189 10 3189 86 76
+the archive is signed for development; the upload needs an App Store profile
+S 0 3190 3 3190 12 9
+rationale
+S 0 3190 14 3190 318 304
+Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
+S 0 3191 3 3191 7 4
+help
+S 0 3191 9 3191 165 156
+have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
+S 0 3192 3 3192 15 12
+environments
+L 3 3192 17 3192 49
+S 0 3192 18 3192 28 10
+testflight
+S 0 3192 30 3192 36 6
+review
+S 0 3192 38 3192 48 10
+production
+S 0 3193 3 3193 17 14
+not_applicable
+S 0 3193 19 3193 72 53
+a development build is what Xcode and the sandbox run
+S 0 3194 3 3194 11 8
+examples
+M 2 3195 5 3206 30
+S 0 3195 5 3195 15 10
+triggering
+L 1 3196 7 3200 32
+S 1 3196 9 3200 32 91
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: development
+
+S 0 3201 5 3201 12 7
+passing
+L 1 3202 7 3206 30
+S 1 3202 9 3206 30 89
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 12 3208 3 3233 30
+S 0 3208 3 3208 5 2
+id
+S 0 3208 7 3208 37 30
+build-exported-for-development
+S 0 3209 3 3209 12 9
+checklist
+S 0 3209 14 3209 26 12
+code-signing
+S 0 3210 3 3210 8 5
+input
+S 0 3210 10 3210 15 5
+build
+S 0 3211 3 3211 11 8
+severity
+S 0 3211 13 3211 18 5
+error
+S 0 3212 3 3212 8 5
+since
+S 0 3212 10 3212 15 5
+0.1.0
+S 0 3213 3 3213 9 6
+status
+S 0 3213 11 3213 18 7
+preview
+S 0 3214 3 3214 8 5
+title
+S 0 3214 10 3214 52 42
+the .ipa is not exported for the App Store
+S 0 3215 3 3215 12 9
+rationale
+S 0 3215 14 3215 350 336
+An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
+S 0 3216 3 3216 7 4
+help
+S 0 3216 9 3216 100 95
+export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
+S 0 3217 3 3217 15 12
+environments
+L 3 3217 17 3217 49
+S 0 3217 18 3217 28 10
+testflight
+S 0 3217 30 3217 36 6
+review
+S 0 3217 38 3217 48 10
+production
+S 0 3218 3 3218 17 14
+not_applicable
+S 0 3218 19 3218 82 63
+a development or ad hoc build is what Xcode and the sandbox run
+S 0 3219 3 3219 11 8
+examples
+M 2 3220 5 3233 30
+S 0 3220 5 3220 15 10
+triggering
+L 1 3221 7 3226 32
+S 1 3221 9 3226 32 103
+environment: testflight
+---
+export: ipa
+bundle_id: com.greenthumb.pocketgarden
+signed_for: development
+
+S 0 3227 5 3227 12 7
+passing
+L 1 3228 7 3233 30
+S 1 3228 9 3233 30 101
+environment: testflight
+---
+export: ipa
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 10 3235 3 3254 27
+S 0 3235 3 3235 5 2
+id
+S 0 3235 7 3235 31 24
+build-minimum-os-too-low
+S 0 3236 3 3236 12 9
+checklist
+S 0 3236 14 3236 24 10
+os-version
+S 0 3237 3 3237 8 5
+input
+S 0 3237 10 3237 15 5
+build
+S 0 3238 3 3238 11 8
+severity
+S 0 3238 13 3238 18 5
+error
+S 0 3239 3 3239 8 5
+since
+S 0 3239 10 3239 15 5
+0.1.0
+S 0 3240 3 3240 9 6
+status
+S 0 3240 11 3240 18 7
+preview
+S 0 3241 3 3241 8 5
+title
+S 0 3241 10 3241 82 72
+the build runs on systems where the StoreKit API it calls does not exist
+S 0 3242 3 3242 12 9
+rationale
+S 0 3242 14 3242 286 272
+StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
+S 0 3243 3 3243 7 4
+help
+S 0 3243 9 3243 123 114
+raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
+S 0 3244 3 3244 11 8
+examples
+M 2 3245 5 3254 27
+S 0 3245 5 3245 15 10
+triggering
+L 1 3246 7 3249 27
+S 1 3246 9 3249 27 80
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+minimum_os: "14.0"
+
+S 0 3250 5 3250 12 7
+passing
+L 1 3251 7 3254 27
+S 1 3251 9 3254 27 80
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+minimum_os: "16.0"
+
+M 10 3256 3 3278 30
+S 0 3256 3 3256 5 2
+id
+S 0 3256 7 3256 29 22
+build-profile-mismatch
+S 0 3257 3 3257 12 9
+checklist
+S 0 3257 14 3257 34 20
+provisioning-profile
+S 0 3258 3 3258 8 5
+input
+S 0 3258 10 3258 15 5
+build
+S 0 3259 3 3259 11 8
+severity
+S 0 3259 13 3259 18 5
+error
+S 0 3260 3 3260 8 5
+since
+S 0 3260 10 3260 15 5
+0.1.0
+S 0 3261 3 3261 9 6
+status
+S 0 3261 11 3261 18 7
+preview
+S 0 3262 3 3262 8 5
+title
+S 0 3262 10 3262 105 95
+the profile embedded in the build is for another or a wildcard App ID, another team, or expired
+S 0 3263 3 3263 12 9
+rationale
+S 0 3263 14 3263 370 356
+The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
+S 0 3264 3 3264 7 4
+help
+S 0 3264 9 3264 111 102
+sign the build with a current profile made for the app's explicit App ID by the team that owns the app
+S 0 3265 3 3265 11 8
+examples
+M 2 3266 5 3278 30
+S 0 3266 5 3266 15 10
+triggering
+L 2 3267 7 3274 52
+S 1 3267 9 3270 58 111
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
+
+S 1 3271 9 3274 52 105
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
+
+S 0 3275 5 3275 12 7
+passing
+L 1 3276 7 3278 30
+S 1 3276 9 3278 30 61
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 10 3281 3 3306 104
+S 0 3281 3 3281 5 2
+id
+S 0 3281 7 3281 33 26
+build-product-list-differs
+S 0 3282 3 3282 12 9
+checklist
+S 0 3282 14 3282 29 15
+full-product-id
+S 0 3283 3 3283 8 5
+input
+S 0 3283 10 3283 15 5
+build
+S 0 3284 3 3284 11 8
+severity
+S 0 3284 13 3284 20 7
+warning
+S 0 3285 3 3285 8 5
+since
+S 0 3285 10 3285 15 5
+0.1.0
+S 0 3286 3 3286 9 6
+status
+S 0 3286 11 3286 18 7
+preview
+S 0 3287 3 3287 8 5
+title
+S 0 3287 10 3287 73 63
+a product ID list the build ships differs from the repository's
+S 0 3288 3 3288 12 9
+rationale
+S 0 3288 14 3288 606 592
+An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
+S 0 3289 3 3289 7 4
+help
+S 0 3289 9 3289 99 90
+build again from the sources you mean to ship, or correct the list the build was made from
+S 0 3290 3 3290 11 8
+examples
+M 2 3291 5 3306 104
+S 0 3291 5 3291 15 10
+triggering
+L 1 3292 7 3298 104
+S 1 3292 9 3298 104 276
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11757,10 +12458,10 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-S 0 3092 5 3092 12 7
+S 0 3299 5 3299 12 7
 passing
-L 1 3093 7 3099 104
-S 1 3093 9 3099 104 278
+L 1 3300 7 3306 104
+S 1 3300 9 3306 104 278
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -11768,64 +12469,64 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-M 11 3101 3 3123 118
-S 0 3101 3 3101 5 2
+M 11 3308 3 3330 118
+S 0 3308 3 3308 5 2
 id
-S 0 3101 7 3101 37 30
+S 0 3308 7 3308 37 30
 build-executable-names-product
-S 0 3102 3 3102 12 9
+S 0 3309 3 3309 12 9
 checklist
-S 0 3102 14 3102 29 15
+S 0 3309 14 3309 29 15
 full-product-id
-S 0 3103 3 3103 8 5
+S 0 3310 3 3310 8 5
 input
-S 0 3103 10 3103 15 5
+S 0 3310 10 3310 15 5
 build
-S 0 3104 3 3104 11 8
+S 0 3311 3 3311 11 8
 severity
-S 0 3104 13 3104 17 4
+S 0 3311 13 3311 17 4
 note
-S 0 3105 3 3105 15 12
+S 0 3312 3 3312 15 12
 context_only
-S 0 3105 17 3105 21 4
+S 0 3312 17 3312 21 4
 true
-S 0 3106 3 3106 8 5
+S 0 3313 3 3313 8 5
 since
-S 0 3106 10 3106 15 5
+S 0 3313 10 3313 15 5
 0.1.0
-S 0 3107 3 3107 9 6
+S 0 3314 3 3314 9 6
 status
-S 0 3107 11 3107 18 7
+S 0 3314 11 3314 18 7
 preview
-S 0 3108 3 3108 8 5
+S 0 3315 3 3315 8 5
 title
-S 0 3108 10 3108 83 73
+S 0 3315 10 3315 83 73
 the build's executable holds a product ID the sources read do not request
-S 0 3109 3 3109 12 9
+S 0 3316 3 3316 12 9
 rationale
-S 1 3109 14 3109 512 496
+S 1 3316 14 3316 512 496
 A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
-S 0 3110 3 3110 7 4
+S 0 3317 3 3317 7 4
 help
-S 0 3110 9 3110 112 103
+S 0 3317 9 3317 112 103
 add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
-S 0 3111 3 3111 11 8
+S 0 3318 3 3318 11 8
 examples
-M 2 3112 5 3123 118
-S 0 3112 5 3112 15 10
+M 2 3319 5 3330 118
+S 0 3319 5 3319 15 10
 triggering
-L 1 3113 7 3118 118
-S 1 3113 9 3118 118 223
+L 1 3320 7 3325 118
+S 1 3320 9 3325 118 223
 requests: [com.greenthumb.pocketgarden.seeds50]
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
-S 0 3119 5 3119 12 7
+S 0 3326 5 3326 12 7
 passing
-L 1 3120 7 3123 118
-S 1 3120 9 3123 118 171
+L 1 3327 7 3330 118
+S 1 3327 9 3330 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]

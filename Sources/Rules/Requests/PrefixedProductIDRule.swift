@@ -16,7 +16,7 @@ struct PrefixedProductIDRule: Rule {
             return context.fail(context.finding(
                 "`\(request.request.value)` is the bundle ID `\(bundleID)` and `.` before the product ID `\(real)`; did you mean `\(real)`?",
                 at: request.request.location,
-                help: "request `\(real)`: StoreKit matches the product ID exactly and does not add or expect the bundle ID",
+                help: context.requestHelp(request, to: real, "request `\(real)`: StoreKit matches the product ID exactly and does not add or expect the bundle ID"),
                 notes: ["the product `\(real)` exists; no product has the longer ID, so creating one is not the fix"],
                 product: real).fixed(by: context.literalFix(request, to: real)))
         }

@@ -18,7 +18,7 @@ struct ProductIDCaseRule: Rule {
                 ? context.literalFix(request, to: real) : nil
             return context.fail(context.finding(
                 "`\(request.request.value)` differs from the product ID `\(real)` only in letter case, and product IDs are case-sensitive",
-                at: request.request.location, help: "request `\(real)` exactly", product: real).fixed(by: fix))
+                at: request.request.location, help: context.requestHelp(request, to: real, "request `\(real)` exactly"), product: real).fixed(by: fix))
         }
     }
 }

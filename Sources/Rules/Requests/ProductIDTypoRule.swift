@@ -14,7 +14,7 @@ struct ProductIDTypoRule: Rule {
             let edits = distance == 1 ? "one character" : "\(distance) characters"
             return context.fail(context.finding(
                 "no product has the ID `\(request.request.value)`; did you mean `\(real)`? They differ by \(edits)",
-                at: request.request.location, help: "request `\(real)`", product: real))
+                at: request.request.location, help: context.requestHelp(request, to: real, "request `\(real)`"), product: real))
         }
     }
 }

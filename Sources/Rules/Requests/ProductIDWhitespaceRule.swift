@@ -13,7 +13,7 @@ struct ProductIDWhitespaceRule: Rule {
             guard case .whitespace(let real) = request.match else { return context.pass(product: request.verdictID) }
             return context.fail(context.finding(
                 "the requested ID `\(request.request.value)` has leading or trailing white space, so it does not match `\(real)`",
-                at: request.request.location, help: "remove the white space: request `\(real)`", product: real)
+                at: request.request.location, help: context.requestHelp(request, to: real, "remove the white space: request `\(real)`"), product: real)
                 .fixed(by: context.literalFix(request, to: real)))
         }
     }

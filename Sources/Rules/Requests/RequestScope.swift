@@ -16,9 +16,16 @@ extension RuleContext {
     static func requestsQuestion(_ project: Project) -> String {
         let unresolved = project.evidence.sources.unresolved
         if !unresolved.isEmpty, unresolved.allSatisfy({ $0.kind == .offerings }) {
-            return "Which product IDs do the app's RevenueCat offerings hold (RevenueCat dashboard → Product catalog)? They are what StoreKit is asked for"
+            return "Which product IDs do the app's RevenueCat offerings hold? They are what StoreKit is asked for (a RevenueCat snapshot, `docs/revenuecat.md`, holds them)"
         }
         return "Which product IDs does the app pass to StoreKit, exactly as the code writes them?"
+    }
+
+    /// The help that corrects a requested ID: `help` for an ID the app's files write; for one from
+    /// a RevenueCat offering, the edit in RevenueCat, where the ID is set.
+    func requestHelp(_ request: ResolvedRequest, to real: String, _ help: String) -> String {
+        guard request.request.source == .revenueCat else { return help }
+        return "in RevenueCat, set the App Store product's store identifier to `\(real)`, exactly as App Store Connect has it (Product catalog → Products; a product's identifier cannot be edited, so create it anew and attach it to the package)"
     }
 
     /// Where a request is written, for a "requested at" note.

@@ -36,7 +36,9 @@ struct RequestedProductMissingRule: Rule {
                 return context.fail(context.finding(
                     "no product has the ID `\(request.request.value)`: it is not among the \(storeIDs.count) products known in App Store Connect",
                     at: request.request.location,
-                    help: "create `\(request.request.value)` under In-App Purchases for this app in App Store Connect and add it to `products`, or request an existing product ID",
+                    help: request.request.source == .revenueCat
+                        ? "create `\(request.request.value)` under In-App Purchases for this app in App Store Connect, or give the RevenueCat product the store identifier of an existing one"
+                        : "create `\(request.request.value)` under In-App Purchases for this app in App Store Connect and add it to `products`, or request an existing product ID",
                     notes: ["product IDs belong to one app: a product of another app (or of the iOS record when this is the macOS one) is invalid here"],
                     product: request.request.value))
             case .bundleID:

@@ -18,7 +18,7 @@ struct ShortProductIDRule: Rule {
             return context.fail(context.finding(
                 "`\(request.request.value)` is the short form of `\(full)`; StoreKit needs the full product ID",
                 at: request.request.location,
-                help: "request `\(full)` instead of `\(request.request.value)`", notes: notes, product: full).fixed(by: fix))
+                help: context.requestHelp(request, to: full, "request `\(full)` instead of `\(request.request.value)`"), notes: notes, product: full).fixed(by: fix))
         }
     }
 }

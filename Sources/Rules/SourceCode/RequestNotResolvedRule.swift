@@ -11,7 +11,9 @@ struct RequestNotResolvedRule: Rule {
     let id = RuleID.requestNotResolved.rawValue
 
     func check(_ context: RuleContext) -> [Outcome] {
-        let sites = context.project.evidence.sources.unresolved
+        var sites = context.project.evidence.sources.unresolved
+        // With the RevenueCat snapshot, the offerings' products are the requests.
+        if context.project.evidence.revenueCat.app != nil { sites.removeAll { $0.kind == .offerings } }
         guard !sites.isEmpty else { return [context.pass()] }
         var order: [String] = []
         var groups: [String: (finding: Finding, others: [SourceLocation])] = [:]
@@ -41,7 +43,7 @@ struct RequestNotResolvedRule: Rule {
         switch site.kind {
         case .offerings:
             message = "`\(site.api)` fetches the products of RevenueCat offerings; no product ID is written in the code"
-            help = "list the offerings' product IDs (RevenueCat dashboard → Product catalog) under `requests` in the descriptor"
+            help = "write the RevenueCat project's snapshot (`docs/revenuecat.md`) and set `revenuecat.snapshot`, so its offerings' products are checked; or list them under `requests` in the descriptor"
         case .wrapperWithoutCalls:
             message = "`\(site.api)` hands its parameter to StoreKit, and iapdoctor found no call of it with product IDs it can follow"
         case .empty:

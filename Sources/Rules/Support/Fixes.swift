@@ -9,7 +9,7 @@ extension RuleContext {
     /// product ID no language reads as code (``Fix/isSafeReplacement(_:)``).
     func literalFix(_ request: ResolvedRequest, to replacement: String) -> Fix? {
         let written = request.request
-        guard written.source != .build, written.location.isOneLine, written.value != replacement,
+        guard written.source != .build, written.source != .revenueCat, written.location.isOneLine, written.value != replacement,
               Fix.isSafeReplacement(replacement) else { return nil }
         return Fix(location: written.location, original: written.value, replacement: replacement)
     }

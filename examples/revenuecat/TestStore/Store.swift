@@ -1,0 +1,11 @@
+import RevenueCat
+
+final class Store {
+    func start() {
+        Purchases.configure(withAPIKey: "test_PocketGardenTestKey03")
+    }
+
+    func packages() async throws -> [Package] {
+        try await Purchases.shared.offerings().current?.availablePackages ?? []
+    }
+}
