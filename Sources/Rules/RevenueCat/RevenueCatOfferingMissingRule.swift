@@ -25,7 +25,8 @@ struct RevenueCatOfferingMissingRule: Rule {
                 return context.unknown("Which offering does `\(use.api)` at \(use.location) ask for? The code passes `\(use.written)`", key: .revenuecatSnapshot)
             }
             guard !keys.contains(value) else { return context.pass() }
-            let near = keys.first { $0.lowercased() == value.lowercased() } ?? keys.min { Self.distance($0, value) < Self.distance($1, value) }.flatMap { Self.distance($0, value) <= 2 ? $0 : nil }
+            let near = keys.first { $0.lowercased() == value.lowercased() }
+                ?? keys.compactMap { key in boundedEditDistance(key, value, limit: 2).map { (key, $0) } }.min { $0.1 < $1.1 }?.0
             let listed = keys.prefix(8).map { "`\($0)`" }.joined(separator: ", ")
             return context.fail(context.finding(
                 "`\(use.api)` asks for the offering `\(value)`, and the RevenueCat project has none with that identifier" + (near.map { "; did you mean `\($0)`?" } ?? ""),
@@ -33,22 +34,5 @@ struct RevenueCatOfferingMissingRule: Rule {
                 help: near.map { "ask for `\($0)`" } ?? "create the offering `\(value)` in RevenueCat (Product catalog → Offerings), or ask for one of \(listed.isEmpty ? "the project's offerings" : listed)",
                 notes: ["the SDK returns nil for an identifier no offering has; offering identifiers are case-sensitive"]))
         }
-    }
-
-    /// Edit distance, for a near match among a project's few offering identifiers.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-        guard a.count < 200, b.count < 200 else { return Int.max }
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let saved = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = saved
-            }
-        }
-        return a.isEmpty ? b.count : row[b.count]
     }
 }
