@@ -44,6 +44,7 @@ let package = Package(
         .library(name: "JSONReader", targets: ["JSONReader"]),
         .library(name: "CodeScanner", targets: ["CodeScanner"]),
         .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
+        .library(name: "RevenueCat", targets: ["RevenueCat"]),
         .plugin(name: "IAPDoctorPlugin", targets: ["IAPDoctorPlugin"]),
     ],
     // Exact versions, and no Package.resolved in the repository: a recorded revision is the commit
@@ -118,10 +119,13 @@ let package = Package(
                 .target(name: "CCurlLoader", condition: .when(platforms: [.linux, .android, .openbsd])),
             ]
         ),
+        // The RevenueCat pull (`iapdoctor revenuecat pull`): REST API v2 with a secret key, through
+        // the App Store Connect pull's transports and retry policy.
+        .target(name: "RevenueCat", dependencies: ["AppStoreConnect"]),
         .executableTarget(
             name: "IAPDoctorCLI",
             dependencies: [
-                "IAPDoctor", "Rules", "AppStoreConnect",
+                "IAPDoctor", "Rules", "AppStoreConnect", "RevenueCat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -157,6 +161,8 @@ let package = Package(
             name: "AppStoreConnectTests",
             dependencies: ["AppStoreConnect", "IAPDoctor", "Rules", "JSONReader", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The RevenueCat pull against a loopback RevenueCat, its command, and checks of what it wrote.
+        .testTarget(name: "RevenueCatTests", dependencies: ["RevenueCat", "AppStoreConnect", "IAPDoctor", "Rules", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@
 # The fast tier, to run while editing: every test that stays in-process (the readers, the scanner,
 # the loaders, the engine, the rules and their examples, the reporters' text), skipping the
 # integration suites, which launch the built binary, a browser or Python, build large hostile
-# inputs, or serve a loopback App Store Connect. CI runs both tiers (`swift test`, README).
+# inputs, or serve a loopback App Store Connect or RevenueCat. CI runs both tiers (`swift test`, README).
 #
 #   scripts/test-fast.sh                 # build the tests, then run the fast tier
 #   scripts/test-fast.sh --skip-build    # run it on what is built
@@ -17,7 +17,8 @@ integration=(
     CostTests FindingCostTests FullListingTests HostileSettingsTests HostileManifestTests SecretsTests
     ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests InitEscapingTests EntryPointTests BuildCommandTests FixCommandTests ReleaseTests SuppressionTests
 )
-pattern="(IAPDoctorTests|AppStoreConnectTests)\\.($(IFS='|'; echo "${integration[*]}"))"
+# Whole targets that are integration tests: RevenueCatTests serves a loopback RevenueCat.
+pattern="(IAPDoctorTests|AppStoreConnectTests)\\.($(IFS='|'; echo "${integration[*]}"))|RevenueCatTests\\."
 
 if [ "${1:-}" != "--skip-build" ]; then
     swift build --build-tests

@@ -6,6 +6,11 @@ public struct PullFailure: Error, Sendable, CustomStringConvertible {
     public let message: String
     public let help: String
     public var description: String { message }
+
+    public init(message: String, help: String) {
+        self.message = message
+        self.help = help
+    }
 }
 
 /// An API error answer for one request (after any retries): the HTTP status and the first
@@ -129,27 +134,9 @@ public actor APIClient {
         startedAt = clock()
     }
 
-    /// The base URL iapdoctor may send the key to: https anywhere (a proxy, a mock service), or
-    /// plain http to this machine only (tests' loopback servers).
+    /// The base URL iapdoctor may send the key to (``ServiceURL/validated(_:service:)``).
     public static func validatedBaseURL(_ text: String) throws(PullFailure) -> URL {
-        let help = "give an https:// URL, or http:// to 127.0.0.1, ::1 or localhost"
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
-              url.query == nil, url.fragment == nil, url.user == nil, url.password == nil else {
-            throw PullFailure(message: "the App Store Connect base URL `\(text)` is not a URL with a host", help: help)
-        }
-        switch scheme {
-        case "https": return url
-        case "http" where isLoopback(host): return url
-        default:
-            throw PullFailure(message: "refusing to send the API token to `\(text)`: only https, or http to this machine, is allowed", help: help)
-        }
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        if bare == "localhost" || bare == "::1" { return true }
-        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        try ServiceURL.validated(text, service: "App Store Connect", credential: "API token")
     }
 
     /// The answer to `GET url`, where `url` is the base URL's (or a `links.next` on the same
@@ -328,13 +315,7 @@ public actor APIClient {
     }
 
     private func sameOrigin(_ url: URL) -> Bool {
-        let base = configuration.baseURL
-        return url.scheme?.lowercased() == base.scheme?.lowercased() && url.host?.lowercased() == base.host?.lowercased()
-            && (url.port ?? APIClient.defaultPort(url.scheme)) == (base.port ?? APIClient.defaultPort(base.scheme))
-    }
-
-    private static func defaultPort(_ scheme: String?) -> Int {
-        scheme?.lowercased() == "http" ? 80 : 443
+        ServiceURL.sameOrigin(url, configuration.baseURL)
     }
 
     private func acquireSlot() async {

@@ -4,8 +4,8 @@ import Dispatch
 import Foundation
 import IAPDoctor
 
-/// `iapdoctor asc …`: the commands that talk to App Store Connect. The only ones that use the
-/// network.
+/// `iapdoctor asc …`: the commands that talk to App Store Connect. With `revenuecat pull`, the
+/// only ones that use the network.
 struct ASC: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "asc",
@@ -325,13 +325,13 @@ struct ASCUsageError: Error {
 }
 
 /// One progress line on standard error, rewritten in place; nil clears it.
-private func writeProgress(_ text: String?) {
+func writeProgress(_ text: String?) {
     FileHandle.standardError.write(Data(("\r\u{1B}[K" + (text ?? "")).utf8))
 }
 
 /// Runs async work from a synchronous command (the root command's `main` is synchronous) and
 /// waits for it on this thread, which is not one of the concurrency pool's.
-private func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
     let box = BlockingResult<T>()
     let done = DispatchSemaphore(value: 0)
     Task.detached {

@@ -17,7 +17,7 @@ struct IAPDoctorCommand: ParsableCommand {
             configuration or input error; 3 internal error.
             """,
         version: IAPDoctorVersion.current,
-        subcommands: [Check.self, Report.self, Init.self, RulesCommand.self, Explain.self, ASC.self]
+        subcommands: [Check.self, Report.self, Init.self, RulesCommand.self, Explain.self, ASC.self, RevenueCatCommand.self]
     )
 
     /// Usage errors exit with 2 (not ArgumentParser's 64), as the exit-code table promises.

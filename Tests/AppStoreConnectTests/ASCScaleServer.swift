@@ -1,3 +1,4 @@
+import TestSupport
 import AppStoreConnect
 import Foundation
 import Testing

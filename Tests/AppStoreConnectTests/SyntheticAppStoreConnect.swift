@@ -1,3 +1,4 @@
+import TestSupport
 import AppStoreConnect
 import Crypto
 import Foundation

@@ -356,8 +356,8 @@ struct ReportedCauseTests {
         // make it a check of the request.
         #expect(offerings.contains("note[storekit-descriptor-mismatch]: `dev_699_1m` is in App Store Connect (the descriptor's `products`) but not in `Products.storekit`"), "\(offerings)")
         #expect(offerings.contains("help: add it to `Products.storekit` in Xcode, or sync the file with App Store Connect"))
-        #expect(offerings.contains("help: write the RevenueCat project's snapshot (`docs/revenuecat.md`) and set `revenuecat.snapshot`, so its offerings' products are checked; or list them under `requests` in the descriptor"))
-        #expect(offerings.contains("Which product IDs do the app's RevenueCat offerings hold? They are what StoreKit is asked for (a RevenueCat snapshot, `docs/revenuecat.md`, holds them). Set `requests`."), "\(offerings)")
+        #expect(offerings.contains("help: save the RevenueCat project with `iapdoctor revenuecat pull -o revenuecat-snapshot.json` and set `revenuecat.snapshot: revenuecat-snapshot.json`, so its offerings' products are checked; or list them under `requests` in the descriptor"))
+        #expect(offerings.contains("Which product IDs do the app's RevenueCat offerings hold? They are what StoreKit is asked for (`iapdoctor revenuecat pull -o revenuecat-snapshot.json` reads them into a snapshot for `check --revenuecat`). Set `requests`."), "\(offerings)")
         // With the offering's IDs listed, as the help says: an error, and the product invalid.
         fixture.write("project.yaml", descriptor.text + "\nrequests: [plus_499_1m, dev_699_1m]\n")
         let listed = try Self.check(descriptor.text + "\nrequests: [plus_499_1m, dev_699_1m]\n", in: fixture.files)

@@ -46,6 +46,18 @@ struct RevenueCatCheckTests {
         #expect(output.contains("0 errors, 0 warnings, 0 notes"), "\(output)")
     }
 
+    @Test func appsThePullCouldNotReadAreAQuestionNotAFinding() throws {
+        let healthy = readText(repositoryFile("examples/revenuecat/snapshots/healthy.json"))
+        let start = try #require(healthy.range(of: "\"apps\": ["))
+        let end = try #require(healthy.range(of: "\"products\": ["))
+        let snapshot = healthy.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: "\"apps\": [],\n  ")
+            .replacingOccurrences(of: "\"unavailable\": []", with: "\"unavailable\": [{\"path\": \"/projects/proj5e6f7a8b/apps\", \"status\": 403, \"message\": \"Forbidden.\"}]")
+        let root = try Self.project(sources: "Sources", snapshot: snapshot)
+        let (output, _, _) = try runIAPDoctor(["check", root.folder + "/project.yaml", "--verbose"])
+        #expect(!output.contains("revenuecat-no-app-store-app]"), "\(output)")
+        #expect(output.contains("The snapshot lists the project's apps as unavailable (/projects/proj5e6f7a8b/apps)"), "\(output)")
+    }
+
     @Test func aBrokenSnapshotIsAPositionedError() throws {
         let root = try Self.project(sources: "Sources", snapshot: "{\"format\": \"iapdoctor-revenuecat-snapshot/1\",\n \"apps\": {}}")
         let (output, status, _) = try runIAPDoctor(["check", root.folder + "/project.yaml"])

@@ -137,6 +137,9 @@ public enum RevenueCatFacts {
     /// else the one whose public key the code configures; else the only App Store app.
     static func chooseApp(_ snapshot: RevenueCatSnapshot, project: Project, keys: [RevenueCatEvidence.CodeUse])
         -> (RevenueCatSnapshot.App?, String?, String?) {
+        if snapshot.apps.isEmpty, let missing = snapshot.appsUnavailable {
+            return (nil, nil, "The snapshot lists the project's apps as unavailable (\(missing.path)): which RevenueCat app is this build's, with which bundle ID and keys? Pull again with a key that has `project_configuration:apps:read`")
+        }
         if let stated = project.revenueCat.appID {
             guard let app = snapshot.apps.first(where: { $0.id.value == stated.value }) else {
                 let ids = snapshot.apps.map { "`\($0.id.value)`" }.joined(separator: ", ")

@@ -110,6 +110,9 @@ public struct RevenueCatSnapshot: Sendable {
         return (attached.storeIdentifier ?? product?.storeIdentifier, attached.appID?.value ?? product?.appID?.value)
     }
 
+    /// The apps list the pull could not read, if it could not.
+    public var appsUnavailable: Unavailable? { unavailable.first { $0.path.hasSuffix("/apps") } }
+
     /// Whether the pull could read the lists behind offerings (a failed list leaves them unknown).
     public var offeringsComplete: Bool { !unavailable.contains { $0.path.contains("/offerings") || $0.path.contains("/packages") } }
 }

@@ -16,7 +16,7 @@ extension RuleContext {
     static func requestsQuestion(_ project: Project) -> String {
         let unresolved = project.evidence.sources.unresolved
         if !unresolved.isEmpty, unresolved.allSatisfy({ $0.kind == .offerings }) {
-            return "Which product IDs do the app's RevenueCat offerings hold? They are what StoreKit is asked for (a RevenueCat snapshot, `docs/revenuecat.md`, holds them)"
+            return "Which product IDs do the app's RevenueCat offerings hold? They are what StoreKit is asked for (`iapdoctor revenuecat pull -o revenuecat-snapshot.json` reads them into a snapshot for `check --revenuecat`)"
         }
         return "Which product IDs does the app pass to StoreKit, exactly as the code writes them?"
     }

@@ -43,7 +43,7 @@ struct RequestNotResolvedRule: Rule {
         switch site.kind {
         case .offerings:
             message = "`\(site.api)` fetches the products of RevenueCat offerings; no product ID is written in the code"
-            help = "write the RevenueCat project's snapshot (`docs/revenuecat.md`) and set `revenuecat.snapshot`, so its offerings' products are checked; or list them under `requests` in the descriptor"
+            help = "save the RevenueCat project with `iapdoctor revenuecat pull -o revenuecat-snapshot.json` and set `revenuecat.snapshot: revenuecat-snapshot.json`, so its offerings' products are checked; or list them under `requests` in the descriptor"
         case .wrapperWithoutCalls:
             message = "`\(site.api)` hands its parameter to StoreKit, and iapdoctor found no call of it with product IDs it can follow"
         case .empty:

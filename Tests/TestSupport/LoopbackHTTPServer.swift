@@ -5,36 +5,43 @@ import Glibc
 import Darwin
 #endif
 
-/// A small HTTP/1.1 server on 127.0.0.1 (a port the system picks) for the App Store Connect pull
-/// tests: a real socket, so the pull goes through URLSession exactly as against Apple. One thread
-/// accepts; each connection gets a thread, one request, one answer and `Connection: close`, or,
+/// A small HTTP/1.1 server on 127.0.0.1 (a port the system picks) for the pull tests (App Store
+/// Connect, RevenueCat): a real socket, so a pull goes through the tool's transport exactly as
+/// against the service. One thread accepts; each connection gets a thread, one request, one answer and `Connection: close`, or,
 /// with `keepAlive`, as many requests as the client sends on it.
 /// Plain GETs only (the pull sends nothing else), and nothing but loopback traffic.
-final class LoopbackHTTPServer: @unchecked Sendable {
-    struct Request: Sendable {
-        let method: String
+package final class LoopbackHTTPServer: @unchecked Sendable {
+    package struct Request: Sendable {
+        package let method: String
         /// The request target as sent: `/v1/apps?filter%5BbundleId%5D=…`.
-        let target: String
+        package let target: String
         /// The path, percent-decoded.
-        let path: String
+        package let path: String
         /// The query's parameters in order, percent-decoded.
-        let query: [(name: String, value: String)]
+        package let query: [(name: String, value: String)]
         /// Header names in lower case.
-        let headers: [String: String]
+        package let headers: [String: String]
 
-        func parameter(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        package func parameter(_ name: String) -> String? { query.first { $0.name == name }?.value }
     }
 
-    struct Response: Sendable {
-        var status: Int
-        var headers: [(String, String)] = []
-        var body: Data = Data()
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [(String, String)] = []
+        package var body: Data = Data()
         /// Sent a byte at a time, this many seconds apart: a server that drips its answer.
-        var drip: TimeInterval? = nil
+        package var drip: TimeInterval? = nil
+
+        package init(status: Int, headers: [(String, String)] = [], body: Data = Data(), drip: TimeInterval? = nil) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.drip = drip
+        }
     }
 
-    let port: UInt16
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    package let port: UInt16
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     private let listener: Int32
     private let handler: @Sendable (Request) -> Response
@@ -45,13 +52,13 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private let acceptor = DispatchGroup()
 
     /// Connections accepted so far.
-    var connections: Int {
+    package var connections: Int {
         lock.lock()
         defer { lock.unlock() }
         return accepted
     }
 
-    init(keepAlive: Bool = false, handler: @escaping @Sendable (Request) -> Response) throws {
+    package init(keepAlive: Bool = false, handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
         self.keepAlive = keepAlive
         #if canImport(Glibc)
@@ -91,7 +98,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Stops accepting and waits for the accepting thread to end.
-    func stop() {
+    package func stop() {
         lock.lock()
         stopped = true
         lock.unlock()
@@ -155,7 +162,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func parse(_ head: String) -> Request? {
+    package static func parse(_ head: String) -> Request? {
         let lines = head.components(separatedBy: "\r\n")
         let parts = lines[0].split(separator: " ")
         guard parts.count == 3 else { return nil }
@@ -200,9 +207,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 
-    struct ServerError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    package struct ServerError: Error, CustomStringConvertible {
+        package let description: String
+        package init(_ description: String) { self.description = description }
     }
 }
 
