@@ -64,7 +64,7 @@ struct Init: ParsableCommand {
             throw ExitCode(2)
         }
         var summary = ["wrote \(target)"]
-        let rows: [(String, String?)] = [
+        var rows: [(String, String?)] = [
             ("project", survey.xcodeproj?.value), ("scheme", survey.scheme?.value),
             ("app target", survey.target.map { "\($0.value) (\($0.reason))" } ?? (survey.targetQuestion.isEmpty ? nil : "not chosen: " + survey.targetQuestion.joined(separator: "; "))),
             ("bundle ID", survey.bundleID ?? survey.unresolved[XcodeProject.SettingKey.productBundleIdentifier].map { "unknown: \($0)" }),
@@ -73,6 +73,7 @@ struct Init: ParsableCommand {
             ("entitlements", survey.entitlements), ("StoreKit configuration", survey.storeKit?.value),
             ("profile", survey.profile?.value),
         ]
+        if let found = survey.revenueCat { rows.append(("RevenueCat", found + ": answer `revenuecat` with `iapdoctor revenuecat pull`")) }
         // Values come from the project's files: a control character in one must not start a line
         // of its own on the terminal or in a CI log (`::error::`).
         for (label, value) in rows {

@@ -25,9 +25,11 @@ struct RevenueCatPullCommand: ParsableCommand {
             `iapdoctor check --revenuecat FILE` reads offline. A list the key may not read is \
             recorded in the snapshot as unavailable, and the pull goes on.
 
-            The key is a secret API key of API v2 in $REVENUECAT_API_KEY: \(SecretAPIKey.whereToMakeOne). \
-            It is sent only to RevenueCat and never printed or written anywhere; the snapshot \
-            holds only public SDK keys.
+            The key is a secret API key of API v2 in $REVENUECAT_SECRET_API_KEY (RevenueCat's \
+            Project settings > API keys > + New secret API key, API version V2, read-only \
+            permission for Project configuration). It is sent only to RevenueCat and never \
+            printed or written anywhere; the snapshot holds only public SDK keys. The variable \
+            is not REVENUECAT_API_KEY, a name app builds often read into the app.
 
             Exit codes: 0 the snapshot was written; 2 usage error, the key was refused, or \
             RevenueCat could not be reached.
@@ -44,7 +46,7 @@ struct RevenueCatPullCommand: ParsableCommand {
     @Option(name: .customLong("revenuecat-base-url"), help: .hidden)
     var baseURL: String?
 
-    static let keyVariable = "REVENUECAT_API_KEY"
+    static let keyVariable = "REVENUECAT_SECRET_API_KEY"
     static let baseURLVariable = "IAPDOCTOR_REVENUECAT_BASE_URL"
 
     func run() throws {
@@ -57,8 +59,10 @@ struct RevenueCatPullCommand: ParsableCommand {
             fail(problem, help: "give -o a file in an existing folder, e.g. -o revenuecat-snapshot.json")
         }
         guard let text = environment[RevenueCatPullCommand.keyVariable] else {
-            fail("no RevenueCat secret API key: $\(RevenueCatPullCommand.keyVariable) is not set",
-                 help: "set REVENUECAT_API_KEY to a secret key; " + SecretAPIKey.whereToMakeOne)
+            // A name app builds read into the app (Expo's app.config, .env files): not the secret's.
+            let other = environment["REVENUECAT_API_KEY"].map { _ in " ($REVENUECAT_API_KEY is not read: app builds often bundle what that name holds, and a secret key must never ship)" } ?? ""
+            fail("no RevenueCat secret API key: $\(RevenueCatPullCommand.keyVariable) is not set" + other,
+                 help: "set REVENUECAT_SECRET_API_KEY to a secret key; " + SecretAPIKey.whereToMakeOne)
         }
         let key: SecretAPIKey
         do {

@@ -9,7 +9,7 @@ public struct SecretAPIKey: Sendable, CustomStringConvertible {
         "create one in RevenueCat's Project settings → API keys → + New secret API key, with API version V2 and read-only permission for Project configuration"
 
     /// The key, checked for its shape: a public SDK key or text that is no key is refused with
-    /// what to give instead. `source` names where it came from (`$REVENUECAT_API_KEY`).
+    /// what to give instead. `source` names where it came from (`$REVENUECAT_SECRET_API_KEY`).
     public init(_ text: String, source: String) throws(KeyProblem) {
         let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !key.isEmpty else { throw KeyProblem(message: "\(source) is empty", help: SecretAPIKey.whereToMakeOne) }

@@ -25,6 +25,45 @@ import Testing
         #expect(survey.sources == ["src", "App.tsx"])
     }
 
+    /// An app on any RevenueCat SDK shows its offerings' products: the descriptor asks for the
+    /// RevenueCat snapshot, naming the manifest that says so.
+    @Test(arguments: [
+        ("package.json", #"{ "dependencies": { "react-native-purchases": "^8.2.0", "react": "18.3.1" } }"#, "`react-native-purchases` in `package.json`"),
+        ("package.json", #"{ "dependencies": { "@revenuecat/purchases-capacitor": "^10.0.0" } }"#, "`@revenuecat/purchases-capacitor` in `package.json`"),
+        ("pubspec.yaml", "dependencies:\n  flutter:\n    sdk: flutter\n  purchases_flutter: ^8.1.0\n", "`purchases_flutter` in `pubspec.yaml`"),
+        ("ios/Podfile", "target 'Runner' do\n  pod 'RevenueCat', '~> 5.0'\nend\n", "`RevenueCat` in `ios/Podfile`"),
+        ("Packages/manifest.json", #"{ "dependencies": { "com.revenuecat.purchases-unity": "https://github.com/RevenueCat/purchases-unity.git#upm" } }"#, "`com.revenuecat.purchases-unity` in `Packages/manifest.json`"),
+    ])
+    func anAppOnRevenueCatIsAskedForItsSnapshot(_ file: String, _ text: String, _ found: String) {
+        let fixture = ProjectFixture()
+        fixture.write(file, text)
+        fixture.write("src/store.ts", "export {};\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.revenueCat == found)
+        let descriptor = StarterDescriptor.render(survey, name: "Coins", surveyedFolder: fixture.folder, descriptorFolder: fixture.folder)
+        #expect(descriptor.contains("# RevenueCat (\(found)): the app shows the products of its RevenueCat\n"), "\(descriptor)")
+        #expect(descriptor.contains("`iapdoctor revenuecat pull -o revenuecat-snapshot.json`"))
+        #expect(descriptor.contains("\n# revenuecat:\n#   snapshot: revenuecat-snapshot.json\n"))
+    }
+
+    @Test func anAppWithoutRevenueCatIsNotAsked() {
+        let fixture = ProjectFixture()
+        // Named, but not as a dependency: a comment, another package with the word in it.
+        fixture.write("package.json", #"{ "description": "not react-native-purchases", "dependencies": { "react-native-iap": "^12.0.0" } }"#)
+        fixture.write("ios/Podfile", "# pod 'RevenueCat' later\n")
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.revenueCat == nil)
+        #expect(!StarterDescriptor.render(survey, name: "Coins", surveyedFolder: fixture.folder, descriptorFolder: fixture.folder).contains("revenuecat"))
+    }
+
+    @Test func theSwiftPackageInTheXcodeProjectCounts() {
+        let fixture = ProjectShapeTests.birdhouse()
+        fixture.remotePackages = ["https://github.com/RevenueCat/purchases-ios-spm.git"]
+        fixture.writeProject()
+        let survey = ProjectSurvey.survey(directory: fixture.folder)
+        #expect(survey.revenueCat == "the Swift package `https://github.com/RevenueCat/purchases-ios-spm.git` in `Birdhouse.xcodeproj`")
+    }
+
     /// A file shaped like a product ID list is listed only when a source file names it: one the
     /// app ships but never reads holds no request.
     @Test func aProductListNoSourceNamesIsNotListed() {

@@ -32,7 +32,7 @@ struct RevenueCatCommandTests {
         let api = FakeRevenueCat(snapshot: try Self.example("healthy"))
         try withServer(api) { baseURL in
             let run = try runIAPDoctor(["revenuecat", "pull", "-o", output],
-                                       environment: ["REVENUECAT_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL])
+                                       environment: ["REVENUECAT_SECRET_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL])
             #expect(run.status == 0, "\(run.errors)")
             #expect(run.output == "", "the snapshot goes to the file")
             #expect(run.errors.contains("wrote \(output): project `Pocket Garden` (proj5e6f7a8b), 2 apps, 4 products, 2 offerings, 1 entitlement from 7 requests (7 pages, 0 retries)"), "\(run.errors)")
@@ -50,7 +50,7 @@ struct RevenueCatCommandTests {
         let api = FakeRevenueCat(snapshot: try Self.example("store-identifier-typo"))
         try withServer(api) { baseURL in
             let run = try runIAPDoctor(["revenuecat", "pull"],
-                                       environment: ["REVENUECAT_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL])
+                                       environment: ["REVENUECAT_SECRET_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL])
             #expect(run.status == 0, "\(run.errors)")
             #expect(run.errors.contains("wrote the snapshot to standard output: "))
             fixture.write("revenuecat.json", run.output)
@@ -61,14 +61,14 @@ struct RevenueCatCommandTests {
     }
 
     @Test(arguments: [
-        ("", "error: $REVENUECAT_API_KEY is empty"),
-        ("appl_PublicKeyOfTheApp", "error: $REVENUECAT_API_KEY holds a public SDK key (`appl_…`, App Store): the REST API reads the project only with a secret key"),
-        ("goog_PublicKeyOfTheApp", "error: $REVENUECAT_API_KEY holds a public SDK key (`goog_…`, Play Store)"),
-        ("sk_with space", "error: $REVENUECAT_API_KEY is not a RevenueCat API key: it holds spaces"),
-        ("just-a-word", "error: $REVENUECAT_API_KEY is not a RevenueCat secret API key: those begin with `sk_`"),
+        ("", "error: $REVENUECAT_SECRET_API_KEY is empty"),
+        ("appl_PublicKeyOfTheApp", "error: $REVENUECAT_SECRET_API_KEY holds a public SDK key (`appl_…`, App Store): the REST API reads the project only with a secret key"),
+        ("goog_PublicKeyOfTheApp", "error: $REVENUECAT_SECRET_API_KEY holds a public SDK key (`goog_…`, Play Store)"),
+        ("sk_with space", "error: $REVENUECAT_SECRET_API_KEY is not a RevenueCat API key: it holds spaces"),
+        ("just-a-word", "error: $REVENUECAT_SECRET_API_KEY is not a RevenueCat secret API key: those begin with `sk_`"),
     ])
     func aKeyThatIsNoSecretKeyIsAUsageError(_ key: String, _ message: String) throws {
-        let run = try runIAPDoctor(["revenuecat", "pull"], environment: ["REVENUECAT_API_KEY": key, "IAPDOCTOR_REVENUECAT_BASE_URL": "http://127.0.0.1:9/v2"])
+        let run = try runIAPDoctor(["revenuecat", "pull"], environment: ["REVENUECAT_SECRET_API_KEY": key, "IAPDOCTOR_REVENUECAT_BASE_URL": "http://127.0.0.1:9/v2"])
         #expect(run.status == 2)
         #expect(run.errors.hasPrefix(message), "\(run.errors)")
         #expect(run.errors.contains("create one in RevenueCat's Project settings → API keys"))
@@ -76,15 +76,20 @@ struct RevenueCatCommandTests {
     }
 
     @Test func noKeyIsAUsageError() throws {
-        let run = try runIAPDoctor(["revenuecat", "pull"], environment: ["REVENUECAT_API_KEY": "", "IAPDOCTOR_REVENUECAT_BASE_URL": "http://127.0.0.1:9/v2"])
+        let run = try runIAPDoctor(["revenuecat", "pull"], environment: ["REVENUECAT_SECRET_API_KEY": "", "IAPDOCTOR_REVENUECAT_BASE_URL": "http://127.0.0.1:9/v2"])
         #expect(run.status == 2)
-        let unset = try runIAPDoctor(["revenuecat", "pull"], launcher: ["-u", "REVENUECAT_API_KEY"])
+        let unset = try runIAPDoctor(["revenuecat", "pull"], launcher: ["-u", "REVENUECAT_SECRET_API_KEY", "-u", "REVENUECAT_API_KEY"])
         #expect(unset.status == 2)
-        #expect(unset.errors.hasPrefix("error: no RevenueCat secret API key: $REVENUECAT_API_KEY is not set"), "\(unset.errors)")
+        #expect(unset.errors.hasPrefix("error: no RevenueCat secret API key: $REVENUECAT_SECRET_API_KEY is not set\n"), "\(unset.errors)")
+        // The name apps bundle is not read, and the message says why.
+        let other = try runIAPDoctor(["revenuecat", "pull"], environment: ["REVENUECAT_API_KEY": FakeRevenueCat.secretKey], launcher: ["-u", "REVENUECAT_SECRET_API_KEY"])
+        #expect(other.status == 2)
+        #expect(other.errors.hasPrefix("error: no RevenueCat secret API key: $REVENUECAT_SECRET_API_KEY is not set ($REVENUECAT_API_KEY is not read: app builds often bundle what that name holds"), "\(other.errors)")
+        #expect(!other.errors.contains(FakeRevenueCat.secretKey))
     }
 
     @Test func theKeyGoesOnlyToHTTPSOrThisMachine() throws {
-        let run = try runIAPDoctor(["revenuecat", "pull"], environment: ["REVENUECAT_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": "http://api.example.net/v2"])
+        let run = try runIAPDoctor(["revenuecat", "pull"], environment: ["REVENUECAT_SECRET_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": "http://api.example.net/v2"])
         #expect(run.status == 2)
         #expect(run.errors.hasPrefix("error: refusing to send the API key to `http://api.example.net/v2`"), "\(run.errors)")
     }
@@ -94,7 +99,7 @@ struct RevenueCatCommandTests {
         let output = fixture.folder + "/revenuecat-snapshot.json"
         try withServer(FakeRevenueCat(snapshot: try Self.example("healthy"))) { baseURL in
             let run = try runIAPDoctor(["revenuecat", "pull", "-o", output],
-                                       environment: ["REVENUECAT_API_KEY": "sk_RevokedKey000000000000000000", "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL])
+                                       environment: ["REVENUECAT_SECRET_API_KEY": "sk_RevokedKey000000000000000000", "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL])
             #expect(run.status == 2)
             #expect(run.errors.hasPrefix("error: RevenueCat refused the API key (401)"), "\(run.errors)")
             #expect(!run.errors.contains("RevokedKey"))
@@ -105,7 +110,7 @@ struct RevenueCatCommandTests {
     @Test func severalProjectsAreListedAndOneIsChosen() throws {
         let api = FakeRevenueCat(snapshot: try Self.example("healthy"), otherProjects: [("projother1", "Other App")])
         try withServer(api) { baseURL in
-            let environment = ["REVENUECAT_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL]
+            let environment = ["REVENUECAT_SECRET_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL]
             let run = try runIAPDoctor(["revenuecat", "pull"], environment: environment)
             #expect(run.status == 2)
             #expect(run.errors == "error: the key sees 2 projects: proj5e6f7a8b (Pocket Garden), projother1 (Other App)\nhelp: choose one with --project ID\n")
@@ -123,7 +128,7 @@ struct RevenueCatCommandTests {
         faults.forbidden = ["/offerings"]
         try withServer(FakeRevenueCat(snapshot: try Self.example("healthy"), faults: faults)) { baseURL in
             let run = try runIAPDoctor(["revenuecat", "pull"],
-                                       environment: ["REVENUECAT_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL])
+                                       environment: ["REVENUECAT_SECRET_API_KEY": FakeRevenueCat.secretKey, "IAPDOCTOR_REVENUECAT_BASE_URL": baseURL])
             #expect(run.status == 0)
             #expect(run.errors.contains("unavailable: GET /projects/proj5e6f7a8b/offerings: 403 This API key does not have permission to perform this action. (needs a key with project_configuration:offerings:read, packages:read and products:read)"), "\(run.errors)")
         }

@@ -88,6 +88,8 @@ public struct ProjectSurvey: Sendable {
     /// Files shaped like product ID lists that no source file names.
     public var unnamedProductIDLists: [String] = []
     public var sources: [String] = []
+    /// Where the app depends on a RevenueCat SDK (`RevenueCatDependency`), if it does.
+    public var revenueCat: String?
 
     /// Folders whose files are test data or fixtures, never the app's own lists or code.
     static func isTestPath(_ path: String) -> Bool {
@@ -167,6 +169,7 @@ public struct ProjectSurvey: Sendable {
                 survey.entitlements = survey.entitlements ?? dotNet.entitlements
                 if survey.projectName == nil { survey.projectName = dotNet.appName }
             }
+            survey.revenueCat = RevenueCatDependency.find(directory: directory, files: files)
             return survey
         }
         survey.xcodeproj = Choice(
@@ -183,6 +186,7 @@ public struct ProjectSurvey: Sendable {
         survey.frameworkLaunch = Self.frameworkLaunch(directory: directory)
         survey.chooseSchemeAndTarget(project: project, projectPath: projectPath, directory: directory, workspaces: walk.workspaces)
         survey.collectFiles(files, directory: directory)
+        survey.revenueCat = RevenueCatDependency.find(directory: directory, files: files, project: (projectPath, project))
         return survey
     }
 

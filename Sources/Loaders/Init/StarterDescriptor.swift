@@ -62,6 +62,20 @@ public enum StarterDescriptor {
         var app: [String] = []
         app.append(line(.appName, name, ""))
         app.append(line(.appPlatform, survey.platform?.rawValue, survey.platform == nil ? (survey.platformQuestion.map { $0 + ": " } ?? "") + "ios | ipados | macos | tvos | visionos | watchos" : ""))
+        // An app on RevenueCat shows its offerings' products: which they are is the question.
+        let revenueCat = survey.revenueCat.map { found in
+            """
+            # RevenueCat (\(commentText(found))): the app shows the products of its RevenueCat
+            # offerings. Which are they? `iapdoctor revenuecat pull -o revenuecat-snapshot.json` (a
+            # secret API key of API v2 in $REVENUECAT_SECRET_API_KEY) saves the project; then uncomment it.
+            # revenuecat:
+            #   snapshot: revenuecat-snapshot.json
+            #   app_id:             # this build's RevenueCat app (app…), when the project has several App Store apps
+            #   public_api_key:     # the SDK key the build is configured with (appl_…), when the code reads it at run time
+
+
+            """
+        } ?? ""
         func undefined(_ key: String) -> String {
             var text = ""
             if let names = survey.undefinedReferences[key] {
@@ -200,7 +214,7 @@ public enum StarterDescriptor {
             #   released_at:        # when the app was first released
             #   binary_uploaded:    # true | false
 
-            # products:             # the In-App Purchases in App Store Connect, one entry each:
+            \(revenueCat)# products:             # the In-App Purchases in App Store Connect, one entry each:
             #   - product_id:
             #     reference_name:
             #     type:             # consumable | non_consumable | auto_renewable | non_renewing

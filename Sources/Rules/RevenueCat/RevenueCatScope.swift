@@ -23,7 +23,7 @@ extension RuleContext {
         return .judged(snapshot, app)
     }
 
-    static let revenueCatQuestion = "Which offerings, packages and products does the app's RevenueCat project hold, and which of its apps is this build's? `iapdoctor revenuecat pull -o revenuecat-snapshot.json` (a secret API key in $REVENUECAT_API_KEY) reads the project into a snapshot for `check --revenuecat` or `revenuecat.snapshot`"
+    static let revenueCatQuestion = "Which offerings, packages and products does the app's RevenueCat project hold, and which of its apps is this build's? `iapdoctor revenuecat pull -o revenuecat-snapshot.json` (a secret API key in $REVENUECAT_SECRET_API_KEY) reads the project into a snapshot for `check --revenuecat` or `revenuecat.snapshot`"
 
     /// "offering `default` (current)", "offering `sale` (named at App.swift:12:30)".
     func shown(_ offering: RevenueCatEvidence.ShownOffering) -> String {
