@@ -18,6 +18,7 @@ import TestSupport
 struct SchemaTests {
     static let descriptorSchema = repositoryFile("schemas/project.schema.json")
     static let reportSchema = repositoryFile("schemas/report.schema.json")
+    static let revenueCatSchema = repositoryFile("schemas/revenuecat-snapshot.schema.json")
 
     // MARK: The descriptor schema follows the loader
 
@@ -269,7 +270,7 @@ struct SchemaTests {
                 assert jsonschema.validators.validator_for(schema) is jsonschema.Draft202012Validator, path
                 jsonschema.Draft202012Validator.check_schema(schema)
             print('ok')
-            """, [Self.descriptorSchema, Self.reportSchema])
+            """, [Self.descriptorSchema, Self.reportSchema, Self.revenueCatSchema])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "ok\n")
     }
@@ -284,6 +285,23 @@ struct SchemaTests {
         for descriptor in descriptors {
             #expect(result.output.contains("\(descriptor) 0\n"), "\(result.output)")
         }
+    }
+
+    /// What the pull writes (RevenueCatTests reads each example back from a loopback pull) and
+    /// what `check` reads; a snapshot the reader refuses is refused by the schema too.
+    @Test(.enabled(if: pythonIsReady || toolsRequired, "python3 with jsonschema and PyYAML not found (IAPDOCTOR_REQUIRE_TOOLS=1 runs these tests)"))
+    func everyRevenueCatSnapshotValidates() throws {
+        let folder = repositoryFile("examples/revenuecat/snapshots")
+        var snapshots = try FileManager.default.contentsOfDirectory(atPath: folder).sorted().map { folder + "/" + $0 }
+        #expect(snapshots.count >= 9)
+        let broken = scratchPath("revenuecat-broken", suffix: ".json")
+        defer { removeScratch(broken) }
+        try Data(#"{"format": "iapdoctor-revenuecat-snapshot/1", "apps": [{"id": "app1"}], "products": [], "offerings": {}}"#.utf8).write(to: URL(fileURLWithPath: broken))
+        snapshots.append(broken)
+        let counts = try Self.errorCounts(schema: Self.revenueCatSchema, snapshots)
+        for snapshot in snapshots.dropLast() { #expect(counts[snapshot] == 0, "\(snapshot)") }
+        #expect(counts[broken] == 2, "an app without `type`, offerings that are no list")
+        #expect(throws: InputProblem.self) { try RevenueCatSnapshot.load(path: broken) }
     }
 
     @Test(.enabled(if: pythonIsReady || toolsRequired, "python3 with jsonschema and PyYAML not found (IAPDOCTOR_REQUIRE_TOOLS=1 runs these tests)"))
