@@ -42,6 +42,50 @@ extension SourceScanner.Summarizer {
         return earlier + [BranchCondition(range: k + 1..<open - 1, holds: true)]
     }
 
+    /// A `return` or `throw` at `index`. Standing directly in a block (after `{`, `;` or `}`), it
+    /// makes the block always exit; as the body of `if (c) return …;`, what follows the
+    /// statement in the enclosing block runs only when `c` does not hold (the returned value is
+    /// computed when it does).
+    mutating func exitStatement(_ index: Int) {
+        guard !scopes.isEmpty else { return }
+        if index > 0, isPunctuation(index - 1, "{") || isPunctuation(index - 1, ";") || isPunctuation(index - 1, "}") {
+            scopes[scopes.count - 1].exits = true
+            return
+        }
+        guard isPunctuation(index - 1, ")"), let k = openingParenthesis(of: index - 1, within: Self.maxConditionTokens - 1),
+              k > 0, isWord(k - 1, "if"), !isWord(k - 2, "else"), k + 1 < index - 1 else { return }
+        let start: Int
+        if index + 1 >= tokens.count || (tokens[index + 1].line > tokens[index].line && !isPunctuation(index + 1, ";")) {
+            start = index + 1  // a bare `return` ending its line
+        } else if let end = statementEnd(after: index) {
+            start = end + 1
+        } else {
+            return  // no `;` ends it (JavaScript without semicolons): nothing is ruled out
+        }
+        scopes[scopes.count - 1].exitGuards.append((start, BranchCondition(range: k + 1..<index - 1, holds: false)))
+    }
+
+    /// The `;` that ends the statement starting at `index`, outside any brackets, within the
+    /// look-ahead an `if` condition gets.
+    func statementEnd(after index: Int) -> Int? {
+        var depth = 0
+        var k = index + 1
+        while k < tokens.count, k - index <= Self.maxConditionTokens {
+            if tokens[k].kind == .punctuation {
+                switch bytes[tokens[k].start] {
+                case 0x28, 0x5B, 0x7B: depth += 1
+                case 0x29, 0x5D, 0x7D:
+                    depth -= 1
+                    if depth < 0 { return nil }
+                case 0x3B where depth == 0: return k
+                default: break
+                }
+            }
+            k += 1
+        }
+        return nil
+    }
+
     /// Records a closed branch; after an `if` block, what an `else` after it runs under.
     mutating func closeBranch(_ conditions: [BranchCondition], open: Int, close: Int) {
         summary.branches.append(SourceScanner.Branch(range: open..<close, conditions: conditions))

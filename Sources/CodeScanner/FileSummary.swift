@@ -295,6 +295,11 @@ extension SourceScanner {
             var property: (name: Int, isPrivate: Bool, recordsValue: Bool)?
             /// The block of an `if` or `else`: the conditions it runs under.
             var branch: [BranchCondition]?
+            /// A `return` or `throw` stands directly in this block: it always exits.
+            var exits = false
+            /// Early exits in this block (`if (c) return;`): from `start` to the block's end,
+            /// the code runs only when `c` does not hold.
+            var exitGuards: [(start: Int, condition: BranchCondition)] = []
         }
 
         struct FunctionHeader {

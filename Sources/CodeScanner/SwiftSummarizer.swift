@@ -27,6 +27,7 @@ extension SourceScanner.Summarizer {
                 }
             case .identifier:
                 summary.identifiers.insert(bytes, tokens[index].start..<tokens[index].end)
+                if language != .swift, isWord(index, "return") || isWord(index, "throw") { exitStatement(index) }
                 identifier(&self, index)
             default:
                 break
@@ -75,6 +76,13 @@ extension SourceScanner.Summarizer {
         availability.close(opened: scope.open)
         if scope.typePath != nil { typePaths.removeLast() }
         if let branch = scope.branch { closeBranch(branch, open: scope.open, close: index) }
+        for exit in scope.exitGuards {
+            summary.branches.append(SourceScanner.Branch(range: exit.start..<index, conditions: [exit.condition]))
+        }
+        // `if (c) { …; return; }`: what follows in the enclosing block runs only when `c` does not hold.
+        if scope.exits, let branch = scope.branch, branch.count == 1, let condition = branch.first, condition.holds, !scopes.isEmpty {
+            scopes[scopes.count - 1].exitGuards.append((index + 1, BranchCondition(range: condition.range, holds: false)))
+        }
         if let function = scope.function, function.returnsValue || function.name == "init" {
             recordBody(name: function.name, open: scope.open, close: index, isPrivate: function.isPrivate, parameters: function.parameters)
         } else if let property = scope.property, property.recordsValue {

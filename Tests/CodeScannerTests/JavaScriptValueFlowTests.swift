@@ -538,5 +538,25 @@ extension JavaScriptValueFlowTests {
         """#)]
         #expect(requestedIDs(files) == ["client/src/lib/iap.ts:1 com.acme.chapel.tip_small", "client/src/lib/iap.ts:1 com.acme.chapel.tip_large"])
     }
+
+    /// An early exit on a platform test: after `if (Platform.OS === 'ios') return;` the code is
+    /// Android's, and its IDs are no iOS request; after `!== 'ios'` it is iOS's.
+    @Test func earlyExitsOnAPlatformTest() {
+        let files = [("src/shop.ts", #"""
+        import { Platform } from 'react-native';
+        import { getProducts } from 'react-native-iap';
+        export async function loadAndroid() {
+          if (Platform.OS === 'ios') return;
+          await getProducts({ skus: ['android_coins'] });
+        }
+        export async function loadApple() {
+          if (Platform.OS !== 'ios') {
+            throw new Error('iOS only');
+          }
+          await getProducts({ skus: ['com.shop.coins'] });
+        }
+        """#)]
+        #expect(requestedIDs(files) == ["src/shop.ts:11 com.shop.coins"])
+    }
 }
 

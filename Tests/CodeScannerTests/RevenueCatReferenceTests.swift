@@ -123,4 +123,71 @@ struct RevenueCatReferenceTests {
             """
         #expect(revenueCatReferences([("Assets/Store.cs", unity)]) == ["Assets/Store.cs:4 apiKey appl_SYNTHETICkey777"])
     }
+
+    /// A function that returns early on one platform runs the rest only on the others: the
+    /// Android key after `if (platform !== "android") return;` is not the iOS build's.
+    @Test("an early return on a platform test ends that platform's path")
+    func earlyReturn() {
+        let capacitor = """
+            import { Capacitor } from "@capacitor/core";
+            import { Purchases } from "@revenuecat/purchases-capacitor";
+            export async function androidOnly() {
+              if (Capacitor.getPlatform() !== "android") return;
+              await Purchases.configure({ apiKey: "goog_SYNTHETICkey001" });
+            }
+            export async function iosOnly() {
+              if (Capacitor.getPlatform() === "android") {
+                console.log("not here");
+                return;
+              }
+              await Purchases.configure({ apiKey: "appl_SYNTHETICkey002" });
+            }
+            export async function afterABranchThatGoesOn() {
+              if (Capacitor.getPlatform() === "ios") { console.log("ios"); }
+              await Purchases.configure({ apiKey: "goog_SYNTHETICkey003" });
+            }
+            """
+        #expect(revenueCatReferences([("src/purchases.ts", capacitor)]) == [
+            "src/purchases.ts:12 apiKey appl_SYNTHETICkey002",
+            "src/purchases.ts:16 apiKey goog_SYNTHETICkey003",
+        ])
+        let dart = """
+            import 'dart:io';
+            import 'package:purchases_flutter/purchases_flutter.dart';
+            Future<void> configureAndroid() async {
+              if (!Platform.isAndroid) return;
+              await Purchases.configure(PurchasesConfiguration('goog_SYNTHETICkey004'));
+            }
+            Future<void> configureApple() async {
+              if (Platform.isAndroid) {
+                return;
+              }
+              await Purchases.configure(PurchasesConfiguration('appl_SYNTHETICkey005'));
+            }
+            """
+        #expect(revenueCatReferences([("lib/purchases.dart", dart)]) == ["lib/purchases.dart:11 apiKey appl_SYNTHETICkey005"])
+    }
+
+    /// `if (c) return call(…);` makes the call when `c` holds and ends the path there; an
+    /// early exit on a condition iOS cannot decide rules nothing out.
+    @Test("a returned call ends the path after it")
+    func returnedCall() {
+        let source = """
+            import Purchases from "react-native-purchases";
+            import { Platform } from "react-native";
+            export function start() {
+              if (Platform.OS === "ios") return Purchases.configure({ apiKey: "appl_SYNTHETICkey006" });
+              if (someFlag) return;
+              Purchases.configure({ apiKey: "goog_SYNTHETICkey007" });
+            }
+            """
+        #expect(revenueCatReferences([("src/start.ts", source)]) == [
+            "src/start.ts:4 apiKey appl_SYNTHETICkey006",
+        ])
+        let unknown = source.replacingOccurrences(of: "if (Platform.OS === \"ios\") return Purchases", with: "if (user.isAdmin) return Purchases")
+        #expect(revenueCatReferences([("src/start.ts", unknown)]) == [
+            "src/start.ts:4 apiKey appl_SYNTHETICkey006",
+            "src/start.ts:6 apiKey goog_SYNTHETICkey007",
+        ])
+    }
 }
