@@ -10,9 +10,24 @@ extension SourceScanner.Resolver {
         let evaluated = evaluateCall(call, file: file) ?? []
         unmetered = false
         let literals = evaluated.compactMap { literal($0) }
+        let debugOnly = Self.debugOnly(call.context.conditions)
         guard !literals.isEmpty else {
-            return [RevenueCatReference(kind: kind, value: nil, location: call.location, api: api, call: call.location, written: written)]
+            return [RevenueCatReference(kind: kind, value: nil, location: call.location, api: api, call: call.location, written: written, debugOnly: debugOnly)]
         }
-        return literals.map { RevenueCatReference(kind: kind, value: $0.value, location: $0.location, api: api, call: call.location, written: written) }
+        return literals.map {
+            RevenueCatReference(kind: kind, value: $0.value, location: $0.location, api: api, call: call.location, written: written, debugOnly: debugOnly)
+        }
+    }
+
+    /// Whether the `#if`s around a call compile it only in Debug builds (`#if DEBUG`), only in
+    /// the others (`#else`, `#if !DEBUG`), or in both (nil): the `DEBUG` flag Xcode's Debug
+    /// configuration sets, and the C# symbol of the same name.
+    static func debugOnly(_ conditions: [SourceScanner.Condition]) -> Bool? {
+        for condition in conditions.reversed() {
+            let text = condition.text.filter { $0 != " " && $0 != "\t" }
+            if text == "DEBUG" || text == "defined(DEBUG)" { return condition.holds }
+            if text == "!DEBUG" || text == "!defined(DEBUG)" { return !condition.holds }
+        }
+        return nil
     }
 }

@@ -160,14 +160,18 @@ public struct RevenueCatReference: Sendable, Hashable {
     public var call: CodeLocation
     /// The argument as written, shortened.
     public var written: String
+    /// true when only Debug builds compile the call (`#if DEBUG`), false when only the others do
+    /// (its `#else`, `#if !DEBUG`); nil when every build does.
+    public var debugOnly: Bool?
 
-    public init(kind: Kind, value: String?, location: CodeLocation, api: String, call: CodeLocation, written: String) {
+    public init(kind: Kind, value: String?, location: CodeLocation, api: String, call: CodeLocation, written: String, debugOnly: Bool? = nil) {
         self.kind = kind
         self.value = value
         self.location = location
         self.api = api
         self.call = call
         self.written = written
+        self.debugOnly = debugOnly
     }
 }
 

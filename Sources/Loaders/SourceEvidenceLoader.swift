@@ -100,7 +100,8 @@ extension EvidenceLoader {
         project.evidence.sources = evidence
         for reference in scan.revenueCat {
             let use = RevenueCatEvidence.CodeUse(
-                value: reference.value, location: location(reference.location), api: reference.api, call: location(reference.call), written: reference.written)
+                value: reference.value, location: location(reference.location), api: reference.api, call: location(reference.call), written: reference.written,
+                debugOnly: reference.debugOnly)
             switch reference.kind {
             case .apiKey: project.evidence.revenueCat.keys.append(use)
             case .offering: project.evidence.revenueCat.offeringIDs.append(use)

@@ -190,4 +190,25 @@ struct RevenueCatReferenceTests {
             "src/start.ts:6 apiKey goog_SYNTHETICkey007",
         ])
     }
+
+    /// Which builds compile a key: `#if DEBUG` only Debug, its `#else` and `#if !DEBUG` the others.
+    @Test("keys under #if DEBUG and its #else")
+    func debugOnly() {
+        let source = """
+            import RevenueCat
+            func start() {
+                #if DEBUG
+                Purchases.configure(withAPIKey: "test_SYNTHETICkey010")
+                #else
+                Purchases.configure(withAPIKey: "appl_SYNTHETICkey011")
+                #endif
+                #if !DEBUG
+                Purchases.configure(withAPIKey: "appl_SYNTHETICkey012")
+                #endif
+                Purchases.configure(withAPIKey: "appl_SYNTHETICkey013")
+            }
+            """
+        let keys = SourceScanner.scan(sources: [("App.swift", source)], platform: "ios").revenueCat.map { "\($0.value ?? "?") \($0.debugOnly.map(String.init) ?? "every build")" }
+        #expect(keys == ["test_SYNTHETICkey010 true", "appl_SYNTHETICkey011 false", "appl_SYNTHETICkey012 false", "appl_SYNTHETICkey013 every build"])
+    }
 }

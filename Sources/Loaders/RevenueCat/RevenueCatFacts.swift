@@ -15,8 +15,12 @@ public struct RevenueCatEvidence: Sendable {
         public var call: SourceLocation
         /// The argument as written.
         public var written: String
+        /// true when only Debug builds compile the call (`#if DEBUG`), false when only the
+        /// others do; nil when every build does.
+        public var debugOnly: Bool?
 
-        public init(value: String?, location: SourceLocation, api: String, call: SourceLocation, written: String) {
+        public init(value: String?, location: SourceLocation, api: String, call: SourceLocation, written: String, debugOnly: Bool? = nil) {
+            self.debugOnly = debugOnly
             self.value = value
             self.location = location
             self.api = api
