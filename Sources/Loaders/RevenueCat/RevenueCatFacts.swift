@@ -59,10 +59,11 @@ public struct RevenueCatEvidence: Sendable {
 
 /// Key prefixes of RevenueCat's SDK keys (`docs/revenuecat.md`).
 public enum RevenueCatKeyKind: Sendable, Equatable {
-    case apple, legacy, testStore, secret, otherStore(String)
+    case apple, legacy, testStore, secret, otherStore(String), placeholder
 
     public init(_ key: String) {
-        if key.hasPrefix("appl_") || key.hasPrefix("mac_") { self = .apple }
+        if RevenueCatKeyKind.isPlaceholder(key) { self = .placeholder }
+        else if key.hasPrefix("appl_") || key.hasPrefix("mac_") { self = .apple }
         else if key.hasPrefix("test_") { self = .testStore }
         else if key.hasPrefix("sk_") || key.hasPrefix("atk_") { self = .secret }
         else if key.hasPrefix("goog_") { self = .otherStore("Play Store") }
@@ -71,6 +72,21 @@ public enum RevenueCatKeyKind: Sendable, Equatable {
         else if key.hasPrefix("roku_") { self = .otherStore("Roku") }
         else if key.contains("_") { self = .otherStore("another store") }
         else { self = .legacy }
+    }
+
+    /// Text that stands where a key goes (`appl_YOUR_KEY_HERE`, `<revenuecat_api_key>`,
+    /// `appl_xxxx`, `REVENUECAT_API_KEY`) rather than a key: RevenueCat's keys are a store prefix
+    /// and 20 or more letters and digits, or (legacy) letters and digits alone.
+    public static func isPlaceholder(_ key: String) -> Bool {
+        let lower = key.lowercased()
+        if key.isEmpty || key.contains(where: { "<>*{}$ …".contains($0) }) || key.contains("...") { return true }
+        let words = ["your_", "your-", "yourkey", "yourapi", "your_api", "replace", "placeholder", "insert", "example", "todo", "changeme", "change_me", "_here", "-here", "xxxx"]
+        if words.contains(where: lower.contains) { return true }
+        // An environment variable's name written as the value: `REVENUECAT_API_KEY`.
+        if key.allSatisfy({ $0.isUppercase || $0 == "_" || $0.isNumber }), key.contains("KEY") || key.contains("API") { return true }
+        // A prefix with next to nothing after it: `appl_`, `appl_123`.
+        if let underscore = key.firstIndex(of: "_"), key[key.index(after: underscore)...].count < 8 { return true }
+        return false
     }
 }
 

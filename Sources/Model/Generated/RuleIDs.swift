@@ -79,6 +79,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case storekitConfigurationFromPackage = "storekit-configuration-from-package"
     case revenuecatSecretKey = "revenuecat-secret-key"
     case revenuecatKeyPlatform = "revenuecat-key-platform"
+    case revenuecatPlaceholderKey = "revenuecat-placeholder-key"
     case revenuecatTestStoreKey = "revenuecat-test-store-key"
     case revenuecatKeyOtherApp = "revenuecat-key-other-app"
     case revenuecatBundleIdMismatch = "revenuecat-bundle-id-mismatch"

@@ -1551,6 +1551,23 @@ enum BuiltinRulesYAML {
         app:
           sources: [../revenuecat/Sources]
 
+- id: revenuecat-placeholder-key
+  checklist: full-product-id
+  severity: error
+  since: 0.1.0
+  title: the RevenueCat SDK is configured with a placeholder instead of a key
+  rationale: "Quick starts and templates write `appl_YOUR_KEY_HERE`, `<revenuecat_project_apple_api_key>` or an environment variable's name where the key goes. RevenueCat refuses requests made with a key it does not know (the SDK logs an invalid-credentials error), so the offerings, and every product in them, never arrive (RevenueCat, API Keys & Authentication). A key is a store prefix and 20 or more letters and digits."
+  help: configure the SDK with the App Store app's public key (`appl_…`, RevenueCat → Project settings → API keys)
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../revenuecat/PlaceholderKey]
+    passing:
+      - |
+        app:
+          sources: [../revenuecat/Sources]
+
 - id: revenuecat-test-store-key
   checklist: storekit-configuration
   severity: warning
@@ -3346,7 +3363,7 @@ enum BuiltinRulesYAML {
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 154 16 1 3338 118
+L 155 16 1 3355 118
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -7801,727 +7818,773 @@ S 1 1545 9 1547 43 40
 app:
   sources: [../revenuecat/Sources]
 
-M 8 1549 3 1572 50
+M 8 1549 3 1564 43
 S 0 1549 3 1549 5 2
 id
-S 0 1549 7 1549 32 25
-revenuecat-test-store-key
+S 0 1549 7 1549 33 26
+revenuecat-placeholder-key
 S 0 1550 3 1550 12 9
 checklist
-S 0 1550 14 1550 36 22
-storekit-configuration
+S 0 1550 14 1550 29 15
+full-product-id
 S 0 1551 3 1551 11 8
 severity
-S 0 1551 13 1551 20 7
-warning
+S 0 1551 13 1551 18 5
+error
 S 0 1552 3 1552 8 5
 since
 S 0 1552 10 1552 15 5
 0.1.0
 S 0 1553 3 1553 8 5
 title
-S 0 1553 10 1553 64 54
-the RevenueCat SDK is configured with a Test Store key
+S 0 1553 10 1553 78 68
+the RevenueCat SDK is configured with a placeholder instead of a key
 S 0 1554 3 1554 12 9
 rationale
-S 1 1554 14 1554 582 566
-A `test_` key points the SDK at RevenueCat's Test Store: products come from it, never from App Store Connect or a StoreKit configuration file, so this build tests nothing about the App Store's products. In a release build the SDK logs an error and stops the app, and App Review rejects Test Store apps (RevenueCat, RevenueCat Test Store). RevenueCat suggests the Test Store key in Debug and the App Store key in Release: a key under `#if DEBUG` is judged only where a Debug build runs (Xcode, the sandbox), not for an archive (TestFlight, App Review, the App Store).
+S 1 1554 14 1554 425 409
+Quick starts and templates write `appl_YOUR_KEY_HERE`, `<revenuecat_project_apple_api_key>` or an environment variable's name where the key goes. RevenueCat refuses requests made with a key it does not know (the SDK logs an invalid-credentials error), so the offerings, and every product in them, never arrive (RevenueCat, API Keys & Authentication). A key is a store prefix and 20 or more letters and digits.
 S 0 1555 3 1555 7 4
 help
-S 0 1555 9 1555 132 125
-configure the build you test against the App Store (and every release build) with the App Store app's public key (`appl_…`)
+S 0 1555 9 1555 115 112
+configure the SDK with the App Store app's public key (`appl_…`, RevenueCat → Project settings → API keys)
 S 0 1556 3 1556 11 8
 examples
-M 2 1557 5 1572 50
+M 2 1557 5 1564 43
 S 0 1557 5 1557 15 10
 triggering
-L 2 1558 7 1564 50
-S 1 1558 9 1560 45 42
+L 1 1558 7 1560 50
+S 1 1558 9 1560 50 47
+app:
+  sources: [../revenuecat/PlaceholderKey]
+
+S 0 1561 5 1561 12 7
+passing
+L 1 1562 7 1564 43
+S 1 1562 9 1564 43 40
+app:
+  sources: [../revenuecat/Sources]
+
+M 8 1566 3 1589 50
+S 0 1566 3 1566 5 2
+id
+S 0 1566 7 1566 32 25
+revenuecat-test-store-key
+S 0 1567 3 1567 12 9
+checklist
+S 0 1567 14 1567 36 22
+storekit-configuration
+S 0 1568 3 1568 11 8
+severity
+S 0 1568 13 1568 20 7
+warning
+S 0 1569 3 1569 8 5
+since
+S 0 1569 10 1569 15 5
+0.1.0
+S 0 1570 3 1570 8 5
+title
+S 0 1570 10 1570 64 54
+the RevenueCat SDK is configured with a Test Store key
+S 0 1571 3 1571 12 9
+rationale
+S 1 1571 14 1571 582 566
+A `test_` key points the SDK at RevenueCat's Test Store: products come from it, never from App Store Connect or a StoreKit configuration file, so this build tests nothing about the App Store's products. In a release build the SDK logs an error and stops the app, and App Review rejects Test Store apps (RevenueCat, RevenueCat Test Store). RevenueCat suggests the Test Store key in Debug and the App Store key in Release: a key under `#if DEBUG` is judged only where a Debug build runs (Xcode, the sandbox), not for an archive (TestFlight, App Review, the App Store).
+S 0 1572 3 1572 7 4
+help
+S 0 1572 9 1572 132 125
+configure the build you test against the App Store (and every release build) with the App Store app's public key (`appl_…`)
+S 0 1573 3 1573 11 8
+examples
+M 2 1574 5 1589 50
+S 0 1574 5 1574 15 10
+triggering
+L 2 1575 7 1581 50
+S 1 1575 9 1577 45 42
 app:
   sources: [../revenuecat/TestStore]
 
-S 1 1561 9 1564 50 66
+S 1 1578 9 1581 50 66
 environment: xcode
 app:
   sources: [../revenuecat/DebugTestStore]
 
-S 0 1565 5 1565 12 7
+S 0 1582 5 1582 12 7
 passing
-L 2 1566 7 1572 50
-S 1 1566 9 1568 43 40
+L 2 1583 7 1589 50
+S 1 1583 9 1585 43 40
 app:
   sources: [../revenuecat/Sources]
 
-S 1 1569 9 1572 50 71
+S 1 1586 9 1589 50 71
 environment: testflight
 app:
   sources: [../revenuecat/DebugTestStore]
 
-M 8 1574 3 1593 57
-S 0 1574 3 1574 5 2
+M 8 1591 3 1610 57
+S 0 1591 3 1591 5 2
 id
-S 0 1574 7 1574 31 24
+S 0 1591 7 1591 31 24
 revenuecat-key-other-app
-S 0 1575 3 1575 12 9
+S 0 1592 3 1592 12 9
 checklist
-S 0 1575 14 1575 29 15
+S 0 1592 14 1592 29 15
 full-product-id
-S 0 1576 3 1576 11 8
+S 0 1593 3 1593 11 8
 severity
-S 0 1576 13 1576 18 5
+S 0 1593 13 1593 18 5
 error
-S 0 1577 3 1577 8 5
+S 0 1594 3 1594 8 5
 since
-S 0 1577 10 1577 15 5
+S 0 1594 10 1594 15 5
 0.1.0
-S 0 1578 3 1578 8 5
+S 0 1595 3 1595 8 5
 title
-S 0 1578 10 1578 64 54
+S 0 1595 10 1595 64 54
 the SDK key is not this app's public key in RevenueCat
-S 0 1579 3 1579 12 9
+S 0 1596 3 1596 12 9
 rationale
-S 1 1579 14 1579 456 440
+S 1 1596 14 1596 456 440
 RevenueCat answers the SDK with the offerings of the app its key belongs to. A key of another App Store app (a Lite edition, an old project) or of another project gives that app's product IDs, which StoreKit returns as invalid for this bundle (RevenueCat, Troubleshooting Empty Products/Offerings). Judged against the snapshot's `public_api_keys` of this build's app (`revenuecat.app_id`, else the App Store app with the build's bundle ID).
-S 0 1580 3 1580 7 4
+S 0 1597 3 1597 7 4
 help
-S 0 1580 9 1580 71 62
+S 0 1597 9 1597 71 62
 configure the SDK with this build's App Store app's public key
-S 0 1581 3 1581 11 8
+S 0 1598 3 1598 11 8
 examples
-M 2 1582 5 1593 57
-S 0 1582 5 1582 15 10
+M 2 1599 5 1610 57
+S 0 1599 5 1599 15 10
 triggering
-L 1 1583 7 1587 63
-S 1 1583 9 1587 63 107
+L 1 1600 7 1604 63
+S 1 1600 9 1604 63 107
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/key-other-app.json
 
-S 0 1588 5 1588 12 7
+S 0 1605 5 1605 12 7
 passing
-L 1 1589 7 1593 57
-S 1 1589 9 1593 57 101
+L 1 1606 7 1610 57
+S 1 1606 9 1610 57 101
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/healthy.json
 
-M 8 1595 3 1614 57
-S 0 1595 3 1595 5 2
+M 8 1612 3 1631 57
+S 0 1612 3 1612 5 2
 id
-S 0 1595 7 1595 36 29
+S 0 1612 7 1612 36 29
 revenuecat-bundle-id-mismatch
-S 0 1596 3 1596 12 9
+S 0 1613 3 1613 12 9
 checklist
-S 0 1596 14 1596 31 17
+S 0 1613 14 1613 31 17
 bundle-id-matches
-S 0 1597 3 1597 11 8
+S 0 1614 3 1614 11 8
 severity
-S 0 1597 13 1597 18 5
+S 0 1614 13 1614 18 5
 error
-S 0 1598 3 1598 8 5
+S 0 1615 3 1615 8 5
 since
-S 0 1598 10 1598 15 5
+S 0 1615 10 1615 15 5
 0.1.0
-S 0 1599 3 1599 8 5
+S 0 1616 3 1616 8 5
 title
-S 0 1599 10 1599 73 63
+S 0 1616 10 1616 73 63
 RevenueCat's App Store app has another bundle ID than the build
-S 0 1600 3 1600 12 9
+S 0 1617 3 1617 12 9
 rationale
-S 1 1600 14 1600 354 338
+S 1 1617 14 1617 354 338
 The bundle ID of RevenueCat's App Store app, Xcode's `PRODUCT_BUNDLE_IDENTIFIER` and the App Store Connect app must be the same, exactly and case-sensitively: StoreKit answers only for the running bundle's products (RevenueCat, Troubleshooting Empty Products/Offerings), and RevenueCat's own health check reports a difference as blocking.
-S 0 1601 3 1601 7 4
+S 0 1618 3 1618 7 4
 help
-S 0 1601 9 1601 97 90
+S 0 1618 9 1618 97 90
 set the App Store app's bundle ID in RevenueCat (Project settings → Apps) to the build's
-S 0 1602 3 1602 11 8
+S 0 1619 3 1619 11 8
 examples
-M 2 1603 5 1614 57
-S 0 1603 5 1603 15 10
+M 2 1620 5 1631 57
+S 0 1620 5 1620 15 10
 triggering
-L 1 1604 7 1608 68
-S 1 1604 9 1608 68 112
+L 1 1621 7 1625 68
+S 1 1621 9 1625 68 112
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/bundle-id-mismatch.json
 
-S 0 1609 5 1609 12 7
+S 0 1626 5 1626 12 7
 passing
-L 1 1610 7 1614 57
-S 1 1610 9 1614 57 101
+L 1 1627 7 1631 57
+S 1 1627 9 1631 57 101
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/healthy.json
 
-M 8 1616 3 1635 57
-S 0 1616 3 1616 5 2
+M 8 1633 3 1652 57
+S 0 1633 3 1633 5 2
 id
-S 0 1616 7 1616 34 27
+S 0 1633 7 1633 34 27
 revenuecat-no-app-store-app
-S 0 1617 3 1617 12 9
+S 0 1634 3 1634 12 9
 checklist
-S 0 1617 14 1617 31 17
+S 0 1634 14 1634 31 17
 bundle-id-matches
-S 0 1618 3 1618 11 8
+S 0 1635 3 1635 11 8
 severity
-S 0 1618 13 1618 18 5
+S 0 1635 13 1635 18 5
 error
-S 0 1619 3 1619 8 5
+S 0 1636 3 1636 8 5
 since
-S 0 1619 10 1619 15 5
+S 0 1636 10 1636 15 5
 0.1.0
-S 0 1620 3 1620 8 5
+S 0 1637 3 1637 8 5
 title
-S 0 1620 10 1620 68 58
+S 0 1637 10 1637 68 58
 the RevenueCat project has no App Store app for this build
-S 0 1621 3 1621 12 9
+S 0 1638 3 1638 12 9
 rationale
-S 1 1621 14 1621 334 318
+S 1 1638 14 1638 334 318
 Products belong to one RevenueCat app, and an iOS build needs an App Store app with its bundle ID, its public key and its products attached to the offerings' packages. Without one, the SDK logs that there are no App Store products registered for the offerings and they come back empty (purchases-ios, OfferingStrings).
-S 0 1622 3 1622 7 4
+S 0 1639 3 1639 7 4
 help
-S 0 1622 9 1622 154 151
+S 0 1639 9 1639 154 151
 add an App Store app with the build's bundle ID in RevenueCat (Project settings → Apps → New → App Store) and attach its products to the packages
-S 0 1623 3 1623 11 8
+S 0 1640 3 1640 11 8
 examples
-M 2 1624 5 1635 57
-S 0 1624 5 1624 15 10
+M 2 1641 5 1652 57
+S 0 1641 5 1641 15 10
 triggering
-L 1 1625 7 1629 66
-S 1 1625 9 1629 66 110
+L 1 1642 7 1646 66
+S 1 1642 9 1646 66 110
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/no-app-store-app.json
 
-S 0 1630 5 1630 12 7
+S 0 1647 5 1647 12 7
 passing
-L 1 1631 7 1635 57
-S 1 1631 9 1635 57 101
+L 1 1648 7 1652 57
+S 1 1648 9 1652 57 101
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/healthy.json
 
-M 8 1637 3 1661 69
-S 0 1637 3 1637 5 2
+M 8 1654 3 1678 69
+S 0 1654 3 1654 5 2
 id
-S 0 1637 7 1637 37 30
+S 0 1654 7 1654 37 30
 revenuecat-no-current-offering
-S 0 1638 3 1638 12 9
+S 0 1655 3 1655 12 9
 checklist
-S 0 1638 14 1638 28 14
+S 0 1655 14 1655 28 14
 product-exists
-S 0 1639 3 1639 11 8
+S 0 1656 3 1656 11 8
 severity
-S 0 1639 13 1639 18 5
+S 0 1656 13 1656 18 5
 error
-S 0 1640 3 1640 8 5
+S 0 1657 3 1657 8 5
 since
-S 0 1640 10 1640 15 5
+S 0 1657 10 1657 15 5
 0.1.0
-S 0 1641 3 1641 8 5
+S 0 1658 3 1658 8 5
 title
-S 0 1641 10 1641 43 33
+S 0 1658 10 1658 43 33
 no RevenueCat offering is current
-S 0 1642 3 1642 12 9
+S 0 1659 3 1659 12 9
 rationale
-S 1 1642 14 1642 245 229
+S 1 1659 14 1659 245 229
 `offerings.current` is the offering marked default in the dashboard (RevenueCat, Offerings); with none, a paywall that shows the current offering shows no product. Code that asks for its offerings by identifier does not need one.
-S 0 1643 3 1643 7 4
+S 0 1660 3 1660 7 4
 help
-S 0 1643 9 1643 96 91
+S 0 1660 9 1660 96 91
 make an offering the default in RevenueCat (Product catalog → Offerings → Make default)
-S 0 1644 3 1644 11 8
+S 0 1661 3 1661 11 8
 examples
-M 2 1645 5 1661 69
-S 0 1645 5 1645 15 10
+M 2 1662 5 1678 69
+S 0 1662 5 1662 15 10
 triggering
-L 1 1646 7 1650 69
-S 1 1646 9 1650 69 113
+L 1 1663 7 1667 69
+S 1 1663 9 1667 69 113
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/no-current-offering.json
 
-S 0 1651 5 1651 12 7
+S 0 1668 5 1668 12 7
 passing
-L 2 1652 7 1661 69
-S 1 1652 9 1656 57 101
+L 2 1669 7 1678 69
+S 1 1669 9 1673 57 101
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/healthy.json
 
-S 1 1657 9 1661 69 111
+S 1 1674 9 1678 69 111
 app:
   sources: [../revenuecat/Named]
 revenuecat:
   snapshot: ../revenuecat/snapshots/no-current-offering.json
 
-M 8 1663 3 1682 57
-S 0 1663 3 1663 5 2
+M 8 1680 3 1699 57
+S 0 1680 3 1680 5 2
 id
-S 0 1663 7 1663 34 27
+S 0 1680 7 1680 34 27
 revenuecat-offering-missing
-S 0 1664 3 1664 12 9
+S 0 1681 3 1681 12 9
 checklist
-S 0 1664 14 1664 28 14
+S 0 1681 14 1681 28 14
 product-exists
-S 0 1665 3 1665 11 8
+S 0 1682 3 1682 11 8
 severity
-S 0 1665 13 1665 18 5
+S 0 1682 13 1682 18 5
 error
-S 0 1666 3 1666 8 5
+S 0 1683 3 1683 8 5
 since
-S 0 1666 10 1666 15 5
+S 0 1683 10 1683 15 5
 0.1.0
-S 0 1667 3 1667 8 5
+S 0 1684 3 1684 8 5
 title
-S 0 1667 10 1667 76 66
+S 0 1684 10 1684 76 66
 the code asks for an offering the RevenueCat project does not have
-S 0 1668 3 1668 12 9
+S 0 1685 3 1685 12 9
 rationale
-S 1 1668 14 1668 366 352
+S 1 1685 14 1685 366 352
 `offerings.offering(identifier:)` and `offerings.all[…]` return nil for an identifier that no offering has, exactly and case-sensitively; the paywall then shows nothing. iapdoctor reads the identifiers the code names (Swift, Dart, TypeScript and JavaScript, C#) and looks them up among the snapshot's offerings, with the near match when there is one.
-S 0 1669 3 1669 7 4
+S 0 1686 3 1686 7 4
 help
-S 0 1669 9 1669 128 121
+S 0 1686 9 1686 128 121
 ask for an identifier the project's offerings have, or create that offering in RevenueCat (Product catalog → Offerings)
-S 0 1670 3 1670 11 8
+S 0 1687 3 1687 11 8
 examples
-M 2 1671 5 1682 57
-S 0 1671 5 1671 15 10
+M 2 1688 5 1699 57
+S 0 1688 5 1688 15 10
 triggering
-L 1 1672 7 1676 66
-S 1 1672 9 1676 66 108
+L 1 1689 7 1693 66
+S 1 1689 9 1693 66 108
 app:
   sources: [../revenuecat/Named]
 revenuecat:
   snapshot: ../revenuecat/snapshots/offering-renamed.json
 
-S 0 1677 5 1677 12 7
+S 0 1694 5 1694 12 7
 passing
-L 1 1678 7 1682 57
-S 1 1678 9 1682 57 99
+L 1 1695 7 1699 57
+S 1 1695 9 1699 57 99
 app:
   sources: [../revenuecat/Named]
 revenuecat:
   snapshot: ../revenuecat/snapshots/healthy.json
 
-M 8 1684 3 1703 57
-S 0 1684 3 1684 5 2
+M 8 1701 3 1720 57
+S 0 1701 3 1701 5 2
 id
-S 0 1684 7 1684 32 25
+S 0 1701 7 1701 32 25
 revenuecat-offering-empty
-S 0 1685 3 1685 12 9
+S 0 1702 3 1702 12 9
 checklist
-S 0 1685 14 1685 28 14
+S 0 1702 14 1702 28 14
 product-exists
-S 0 1686 3 1686 11 8
+S 0 1703 3 1703 11 8
 severity
-S 0 1686 13 1686 18 5
+S 0 1703 13 1703 18 5
 error
-S 0 1687 3 1687 8 5
+S 0 1704 3 1704 8 5
 since
-S 0 1687 10 1687 15 5
+S 0 1704 10 1704 15 5
 0.1.0
-S 0 1688 3 1688 8 5
+S 0 1705 3 1705 8 5
 title
-S 0 1688 10 1688 74 64
+S 0 1705 10 1705 74 64
 an offering the app shows holds no product of this App Store app
-S 0 1689 3 1689 12 9
+S 0 1706 3 1706 12 9
 rationale
-S 1 1689 14 1689 406 390
+S 1 1706 14 1706 406 390
 The SDK keeps, of each offering, the packages with a product for the store its key belongs to, and drops an offering left without packages ("No packages could be found for offering with identifier …"); when every offering drops, offerings come back empty (purchases-ios, OfferingsFactory). An offering whose packages hold only the Play Store products, or no product, shows nothing on iOS.
-S 0 1690 3 1690 7 4
+S 0 1707 3 1707 7 4
 help
-S 0 1690 9 1690 119 112
+S 0 1707 9 1707 119 112
 attach the App Store app's product to each package of the offering in RevenueCat (Product catalog → Offerings)
-S 0 1691 3 1691 11 8
+S 0 1708 3 1708 11 8
 examples
-M 2 1692 5 1703 57
-S 0 1692 5 1692 15 10
+M 2 1709 5 1720 57
+S 0 1709 5 1709 15 10
 triggering
-L 1 1693 7 1697 64
-S 1 1693 9 1697 64 108
+L 1 1710 7 1714 64
+S 1 1710 9 1714 64 108
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/offering-empty.json
 
-S 0 1698 5 1698 12 7
+S 0 1715 5 1715 12 7
 passing
-L 1 1699 7 1703 57
-S 1 1699 9 1703 57 101
+L 1 1716 7 1720 57
+S 1 1716 9 1720 57 101
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/healthy.json
 
-M 8 1705 3 1724 57
-S 0 1705 3 1705 5 2
+M 8 1722 3 1741 57
+S 0 1722 3 1722 5 2
 id
-S 0 1705 7 1705 41 34
+S 0 1722 7 1722 41 34
 revenuecat-package-without-product
-S 0 1706 3 1706 12 9
+S 0 1723 3 1723 12 9
 checklist
-S 0 1706 14 1706 28 14
+S 0 1723 14 1723 28 14
 product-exists
-S 0 1707 3 1707 11 8
+S 0 1724 3 1724 11 8
 severity
-S 0 1707 13 1707 20 7
+S 0 1724 13 1724 20 7
 warning
-S 0 1708 3 1708 8 5
+S 0 1725 3 1725 8 5
 since
-S 0 1708 10 1708 15 5
+S 0 1725 10 1725 15 5
 0.1.0
-S 0 1709 3 1709 8 5
+S 0 1726 3 1726 8 5
 title
-S 0 1709 10 1709 85 75
+S 0 1726 10 1726 85 75
 a package of an offering the app shows has no product of this App Store app
-S 0 1710 3 1710 12 9
+S 0 1727 3 1727 12 9
 rationale
-S 1 1710 14 1710 289 273
+S 1 1727 14 1727 289 273
 Each package holds one product per app (RevenueCat, REST API v2: package products); the iOS SDK leaves out a package without an App Store product, so the paywall shows the offering without it (purchases-ios, OfferingsFactory). Often the package was filled for Android only.
-S 0 1711 3 1711 7 4
+S 0 1728 3 1728 7 4
 help
-S 0 1711 9 1711 102 95
+S 0 1728 9 1728 102 95
 attach the App Store app's product to the package in RevenueCat (Product catalog → Offerings)
-S 0 1712 3 1712 11 8
+S 0 1729 3 1729 11 8
 examples
-M 2 1713 5 1724 57
-S 0 1713 5 1713 15 10
+M 2 1730 5 1741 57
+S 0 1730 5 1730 15 10
 triggering
-L 1 1714 7 1718 73
-S 1 1714 9 1718 73 117
+L 1 1731 7 1735 73
+S 1 1731 9 1735 73 117
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/package-without-product.json
 
-S 0 1719 5 1719 12 7
+S 0 1736 5 1736 12 7
 passing
-L 1 1720 7 1724 57
-S 1 1720 9 1724 57 101
+L 1 1737 7 1741 57
+S 1 1737 9 1741 57 101
 app:
   sources: [../revenuecat/Sources]
 revenuecat:
   snapshot: ../revenuecat/snapshots/healthy.json
 
-M 10 1731 3 1743 27
-S 0 1731 3 1731 5 2
+M 10 1748 3 1760 27
+S 0 1748 3 1748 5 2
 id
-S 0 1731 7 1731 31 24
+S 0 1748 7 1748 31 24
 catalog-xml-feed-retired
-S 0 1732 3 1732 12 9
+S 0 1749 3 1749 12 9
 checklist
-S 0 1732 14 1732 27 13
+S 0 1749 14 1749 27 13
 catalog-valid
-S 0 1733 3 1733 8 5
+S 0 1750 3 1750 8 5
 input
-S 0 1733 10 1733 17 7
+S 0 1750 10 1750 17 7
 catalog
-S 0 1734 3 1734 11 8
+S 0 1751 3 1751 11 8
 severity
-S 0 1734 13 1734 17 4
+S 0 1751 13 1751 17 4
 note
-S 0 1735 3 1735 15 12
+S 0 1752 3 1752 15 12
 context_only
-S 0 1735 17 1735 21 4
+S 0 1752 17 1752 21 4
 true
-S 0 1736 3 1736 8 5
+S 0 1753 3 1753 8 5
 since
-S 0 1736 10 1736 15 5
+S 0 1753 10 1753 15 5
 0.1.0
-S 0 1737 3 1737 8 5
+S 0 1754 3 1754 8 5
 title
-S 0 1737 10 1737 69 59
+S 0 1754 10 1754 69 59
 Apple no longer takes in-app purchases through the XML feed
-S 0 1738 3 1738 12 9
+S 0 1755 3 1755 12 9
 rationale
-S 1 1738 14 1738 378 362
+S 1 1755 14 1755 378 362
 Apple stopped accepting in-app purchases, subscriptions and pricing through the XML feed on 2022-11-09 (software6.0 had already removed them from the schema, and all software schemas were decommissioned on 2024-07-15). A clean check of a software5.x package is about archives, migrations and in-house catalogs, not an upload path; the note says so once per file.
-S 0 1739 3 1739 7 4
+S 0 1756 3 1756 7 4
 help
-S 0 1739 9 1739 104 95
+S 0 1756 9 1756 104 95
 use App Store Connect or its API to create products; keep a .storekit file as the local catalog
-S 0 1740 3 1740 11 8
+S 0 1757 3 1757 11 8
 examples
-M 1 1741 5 1743 27
-S 0 1741 5 1741 15 10
+M 1 1758 5 1760 27
+S 0 1758 5 1758 15 10
 triggering
-L 1 1742 7 1743 27
-S 1 1742 9 1743 27 19
+L 1 1759 7 1760 27
+S 1 1759 9 1760 27 19
 <in_app_purchase/>
 
-M 9 1745 3 1765 19
-S 0 1745 3 1745 5 2
+M 9 1762 3 1782 19
+S 0 1762 3 1762 5 2
 id
-S 0 1745 7 1745 27 20
+S 0 1762 7 1762 27 20
 catalog-root-element
-S 0 1746 3 1746 12 9
+S 0 1763 3 1763 12 9
 checklist
-S 0 1746 14 1746 27 13
+S 0 1763 14 1763 27 13
 catalog-valid
-S 0 1747 3 1747 8 5
+S 0 1764 3 1764 8 5
 input
-S 0 1747 10 1747 17 7
+S 0 1764 10 1764 17 7
 catalog
-S 0 1748 3 1748 11 8
+S 0 1765 3 1765 11 8
 severity
-S 0 1748 13 1748 18 5
+S 0 1765 13 1765 18 5
 error
-S 0 1749 3 1749 8 5
+S 0 1766 3 1766 8 5
 since
-S 0 1749 10 1749 15 5
+S 0 1766 10 1766 15 5
 0.1.0
-S 0 1750 3 1750 8 5
+S 0 1767 3 1767 8 5
 title
-S 0 1750 10 1750 50 40
+S 0 1767 10 1767 50 40
 the document is not an App Store Package
-S 0 1751 3 1751 12 9
+S 0 1768 3 1768 12 9
 rationale
-S 0 1751 14 1751 209 195
+S 0 1768 14 1768 209 195
 Transporter reads `<package xmlns="http://apple.com/itunes/importer">` with the in-app purchases under `software/software_metadata/in_app_purchases`; anything else is not a package it can import.
-S 0 1752 3 1752 7 4
+S 0 1769 3 1769 7 4
 help
-S 0 1752 9 1752 82 73
+S 0 1769 9 1769 82 73
 start the document with the package element in Apple's importer namespace
-S 0 1753 3 1753 11 8
+S 0 1770 3 1770 11 8
 examples
-M 2 1754 5 1765 19
-S 0 1754 5 1754 15 10
+M 2 1771 5 1782 19
+S 0 1771 5 1771 15 10
 triggering
-L 1 1755 7 1759 19
-S 1 1755 9 1759 19 179
+L 1 1772 7 1776 19
+S 1 1772 9 1776 19 179
 <?xml version="1.0" encoding="UTF-8"?>
 <package version="software5.12">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1760 5 1760 12 7
+S 0 1777 5 1777 12 7
 passing
-L 1 1761 7 1765 19
-S 1 1761 9 1765 19 206
+L 1 1778 7 1782 19
+S 1 1778 9 1782 19 206
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1767 3 1787 19
-S 0 1767 3 1767 5 2
+M 9 1784 3 1804 19
+S 0 1784 3 1784 5 2
 id
-S 0 1767 7 1767 27 20
+S 0 1784 7 1784 27 20
 catalog-spec-version
-S 0 1768 3 1768 12 9
+S 0 1785 3 1785 12 9
 checklist
-S 0 1768 14 1768 27 13
+S 0 1785 14 1785 27 13
 catalog-valid
-S 0 1769 3 1769 8 5
+S 0 1786 3 1786 8 5
 input
-S 0 1769 10 1769 17 7
+S 0 1786 10 1786 17 7
 catalog
-S 0 1770 3 1770 11 8
+S 0 1787 3 1787 11 8
 severity
-S 0 1770 13 1770 18 5
+S 0 1787 13 1787 18 5
 error
-S 0 1771 3 1771 8 5
+S 0 1788 3 1788 8 5
 since
-S 0 1771 10 1771 15 5
+S 0 1788 10 1788 15 5
 0.1.0
-S 0 1772 3 1772 8 5
+S 0 1789 3 1789 8 5
 title
-S 0 1772 10 1772 68 58
+S 0 1789 10 1789 68 58
 the package's spec version does not carry in-app purchases
-S 0 1773 3 1773 12 9
+S 0 1790 3 1790 12 9
 rationale
-S 0 1773 14 1773 173 159
+S 0 1790 14 1790 173 159
 In-app purchases exist in the App Metadata Specification software5.0 to software5.12; software6.0 removed them. The version decides which elements are allowed.
-S 0 1774 3 1774 7 4
+S 0 1791 3 1791 7 4
 help
-S 0 1774 9 1774 77 68
+S 0 1791 9 1791 77 68
 set `version` to the software5.x version the package was written for
-S 0 1775 3 1775 11 8
+S 0 1792 3 1792 11 8
 examples
-M 2 1776 5 1787 19
-S 0 1776 5 1776 15 10
+M 2 1793 5 1804 19
+S 0 1793 5 1793 15 10
 triggering
-L 1 1777 7 1781 19
-S 1 1777 9 1781 19 219
+L 1 1794 7 1798 19
+S 1 1794 9 1798 19 219
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software6.0">   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 1782 5 1782 12 7
+S 0 1799 5 1799 12 7
 passing
-L 1 1783 7 1787 19
-S 1 1783 9 1787 19 205
+L 1 1800 7 1804 19
+S 1 1800 9 1804 19 205
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.4">
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 1789 3 1809 27
-S 0 1789 3 1789 5 2
+M 9 1806 3 1826 27
+S 0 1806 3 1806 5 2
 id
-S 0 1789 7 1789 30 23
+S 0 1806 7 1806 30 23
 catalog-unknown-element
-S 0 1790 3 1790 12 9
+S 0 1807 3 1807 12 9
 checklist
-S 0 1790 14 1790 27 13
+S 0 1807 14 1807 27 13
 catalog-valid
-S 0 1791 3 1791 8 5
+S 0 1808 3 1808 8 5
 input
-S 0 1791 10 1791 17 7
+S 0 1808 10 1808 17 7
 catalog
-S 0 1792 3 1792 11 8
+S 0 1809 3 1809 11 8
 severity
-S 0 1792 13 1792 18 5
+S 0 1809 13 1809 18 5
 error
-S 0 1793 3 1793 8 5
+S 0 1810 3 1810 8 5
 since
-S 0 1793 10 1793 15 5
+S 0 1810 10 1810 15 5
 0.1.0
-S 0 1794 3 1794 8 5
+S 0 1811 3 1811 8 5
 title
-S 0 1794 10 1794 62 52
+S 0 1811 10 1811 62 52
 an element is not part of the in-app purchase schema
-S 0 1795 3 1795 12 9
+S 0 1812 3 1812 12 9
 rationale
-S 0 1795 14 1795 214 202
+S 0 1812 14 1812 214 202
 Transporter validates against the spec's schema and rejects unknown or misplaced elements with ITMS-3000 ("element … not allowed anywhere"); a misspelt element also means the value it carries is lost.
-S 0 1796 3 1796 7 4
+S 0 1813 3 1813 7 4
 help
-S 0 1796 9 1796 53 44
+S 0 1813 9 1813 53 44
 remove the element or use the name suggested
-S 0 1797 3 1797 11 8
+S 0 1814 3 1814 11 8
 examples
-M 2 1798 5 1809 27
-S 0 1798 5 1798 15 10
+M 2 1815 5 1826 27
+S 0 1815 5 1815 15 10
 triggering
-L 1 1799 7 1803 27
-S 1 1799 9 1803 27 160
+L 1 1816 7 1820 27
+S 1 1816 9 1820 27 160
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <refrence_name>Seed Pack 50</refrence_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1804 5 1804 12 7
+S 0 1821 5 1821 12 7
 passing
-L 1 1805 7 1809 27
-S 1 1805 9 1809 27 148
+L 1 1822 7 1826 27
+S 1 1822 9 1826 27 148
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 9 1811 3 1829 30
-S 0 1811 3 1811 5 2
+M 9 1828 3 1846 30
+S 0 1828 3 1828 5 2
 id
-S 0 1811 7 1811 36 29
+S 0 1828 7 1828 36 29
 catalog-group-element-version
-S 0 1812 3 1812 12 9
+S 0 1829 3 1829 12 9
 checklist
-S 0 1812 14 1812 27 13
+S 0 1829 14 1829 27 13
 catalog-valid
-S 0 1813 3 1813 8 5
+S 0 1830 3 1830 8 5
 input
-S 0 1813 10 1813 17 7
+S 0 1830 10 1830 17 7
 catalog
-S 0 1814 3 1814 11 8
+S 0 1831 3 1831 11 8
 severity
-S 0 1814 13 1814 18 5
+S 0 1831 13 1831 18 5
 error
-S 0 1815 3 1815 8 5
+S 0 1832 3 1832 8 5
 since
-S 0 1815 10 1815 15 5
+S 0 1832 10 1832 15 5
 0.1.0
-S 0 1816 3 1816 8 5
+S 0 1833 3 1833 8 5
 title
-S 0 1816 10 1816 79 69
+S 0 1833 10 1833 79 69
 a subscription container does not exist in the package's spec version
-S 0 1817 3 1817 12 9
+S 0 1834 3 1834 12 9
 rationale
-S 0 1817 14 1817 180 166
+S 0 1834 14 1834 180 166
 Auto-renewable subscriptions sat in a `<family>` until software5.6 and in a `<subscription_group>` from software5.7; Transporter rejects the other one with ITMS-3000.
-S 0 1818 3 1818 7 4
+S 0 1835 3 1835 7 4
 help
-S 0 1818 9 1818 71 62
+S 0 1835 9 1835 71 62
 use `<subscription_group>` from software5.7, `<family>` before
-S 0 1819 3 1819 11 8
+S 0 1836 3 1836 11 8
 examples
-M 2 1820 5 1829 30
-S 0 1820 5 1820 15 10
+M 2 1837 5 1846 30
+S 0 1837 5 1837 15 10
 triggering
-L 1 1821 7 1824 18
-S 1 1821 9 1824 18 175
+L 1 1838 7 1841 18
+S 1 1838 9 1841 18 175
 <family name="Plus">   <!-- <- -->
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </family>
 
-S 0 1825 5 1825 12 7
+S 0 1842 5 1842 12 7
 passing
-L 1 1826 7 1829 30
-S 1 1826 9 1829 30 185
+L 1 1843 7 1846 30
+S 1 1843 9 1846 30 185
 <subscription_group name="Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 1831 3 1854 27
-S 0 1831 3 1831 5 2
+M 9 1848 3 1871 27
+S 0 1848 3 1848 5 2
 id
-S 0 1831 7 1831 31 24
+S 0 1848 7 1848 31 24
 catalog-required-element
-S 0 1832 3 1832 12 9
+S 0 1849 3 1849 12 9
 checklist
-S 0 1832 14 1832 27 13
+S 0 1849 14 1849 27 13
 catalog-valid
-S 0 1833 3 1833 8 5
+S 0 1850 3 1850 8 5
 input
-S 0 1833 10 1833 17 7
+S 0 1850 10 1850 17 7
 catalog
-S 0 1834 3 1834 11 8
+S 0 1851 3 1851 11 8
 severity
-S 0 1834 13 1834 18 5
+S 0 1851 13 1851 18 5
 error
-S 0 1835 3 1835 8 5
+S 0 1852 3 1852 8 5
 since
-S 0 1835 10 1835 15 5
+S 0 1852 10 1852 15 5
 0.1.0
-S 0 1836 3 1836 8 5
+S 0 1853 3 1853 8 5
 title
-S 0 1836 10 1836 60 50
+S 0 1853 10 1853 60 50
 an in-app purchase lacks an element a create needs
-S 0 1837 3 1837 12 9
+S 0 1854 3 1854 12 9
 rationale
-S 1 1837 14 1837 272 256
+S 1 1854 14 1854 272 256
 Creating an in-app purchase needs its product ID, reference name, type, at least one localization with title and description, and whether it is cleared for sale with a price (`wholesale_price_tier` or `intervals`); Transporter refuses an item without them.
-S 0 1838 3 1838 7 4
+S 0 1855 3 1855 7 4
 help
-S 0 1838 9 1838 33 24
+S 0 1855 9 1855 33 24
 add the missing elements
-S 0 1839 3 1839 11 8
+S 0 1856 3 1856 11 8
 examples
-M 2 1840 5 1854 27
-S 0 1840 5 1840 15 10
+M 2 1857 5 1871 27
+S 0 1857 5 1857 15 10
 triggering
-L 1 1841 7 1845 27
-S 1 1841 9 1845 27 140
+L 1 1858 7 1862 27
+S 1 1858 9 1862 27 140
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <type>consumable</type>
 </in_app_purchase>
 
-S 0 1846 5 1846 12 7
+S 0 1863 5 1863 12 7
 passing
-L 1 1847 7 1854 27
-S 1 1847 9 1854 27 445
+L 1 1864 7 1871 27
+S 1 1864 9 1871 27 445
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <reference_name>Seed Pack 50</reference_name>
@@ -8530,711 +8593,711 @@ S 1 1847 9 1854 27 445
   <locales><locale name="en-US"><title>50 Seed Packs</title><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 1856 3 1877 27
-S 0 1856 3 1856 5 2
+M 12 1873 3 1894 27
+S 0 1873 3 1873 5 2
 id
-S 0 1856 7 1856 19 12
+S 0 1873 7 1873 19 12
 catalog-type
-S 0 1857 3 1857 12 9
+S 0 1874 3 1874 12 9
 checklist
-S 0 1857 14 1857 27 13
+S 0 1874 14 1874 27 13
 catalog-valid
-S 0 1858 3 1858 8 5
+S 0 1875 3 1875 8 5
 input
-S 0 1858 10 1858 17 7
+S 0 1875 10 1875 17 7
 catalog
-S 0 1859 3 1859 11 8
+S 0 1876 3 1876 11 8
 severity
-S 0 1859 13 1859 18 5
+S 0 1876 13 1876 18 5
 error
-S 0 1860 3 1860 8 5
+S 0 1877 3 1877 8 5
 since
-S 0 1860 10 1860 15 5
+S 0 1877 10 1877 15 5
 0.1.0
-S 0 1861 3 1861 8 5
+S 0 1878 3 1878 8 5
 title
-S 0 1861 10 1861 59 49
+S 0 1878 10 1878 59 49
 an in-app purchase type is not one the spec knows
-S 0 1862 3 1862 12 9
+S 0 1879 3 1879 12 9
 rationale
-S 1 1862 14 1862 166 150
+S 1 1879 14 1879 166 150
 `<type>` is one of `consumable`, `non-consumable`, `auto-renewable`, `subscription` (non-renewing) and `free-subscription` (Newsstand), in lower case.
-S 0 1863 3 1863 7 4
+S 0 1880 3 1880 7 4
 help
-S 0 1863 9 1863 105 96
+S 0 1880 9 1880 105 96
 use one of `consumable`, `non-consumable`, `auto-renewable`, `subscription`, `free-subscription`
-S 0 1864 3 1864 8 5
+S 0 1881 3 1881 8 5
 check
-M 2 1864 10 1864 48
-S 0 1864 12 1864 16 4
+M 2 1881 10 1881 48
+S 0 1881 12 1881 16 4
 each
-S 0 1864 18 1864 33 15
+S 0 1881 18 1881 33 15
 in_app_purchase
-S 0 1864 35 1864 40 5
+S 0 1881 35 1881 40 5
 field
-S 0 1864 42 1864 46 4
+S 0 1881 42 1881 46 4
 type
-S 0 1865 3 1865 10 7
+S 0 1882 3 1882 10 7
 options
-M 1 1865 12 1865 98
-S 0 1865 14 1865 21 7
+M 1 1882 12 1882 98
+S 0 1882 14 1882 21 7
 pattern
-S 1 1865 23 1865 96 71
+S 1 1882 23 1882 96 71
 consumable|non-consumable|auto-renewable|subscription|free-subscription
-S 0 1866 3 1866 10 7
+S 0 1883 3 1883 10 7
 message
-S 1 1866 12 1866 138 124
+S 1 1883 12 1883 138 124
 type `{value}` of `{product}` is not `consumable`, `non-consumable`, `auto-renewable`, `subscription` or `free-subscription`
-S 0 1867 3 1867 11 8
+S 0 1884 3 1884 11 8
 examples
-M 2 1868 5 1877 27
-S 0 1868 5 1868 15 10
+M 2 1885 5 1894 27
+S 0 1885 5 1885 15 10
 triggering
-L 1 1869 7 1872 27
-S 1 1869 9 1872 27 81
+L 1 1886 7 1889 27
+S 1 1886 9 1889 27 81
 <in_app_purchase>
   <type>Non-Consumable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1873 5 1873 12 7
+S 0 1890 5 1890 12 7
 passing
-L 1 1874 7 1877 27
-S 1 1874 9 1877 27 67
+L 1 1891 7 1894 27
+S 1 1891 9 1894 27 67
 <in_app_purchase>
   <type>non-consumable</type>
 </in_app_purchase>
 
-M 12 1879 3 1900 27
-S 0 1879 3 1879 5 2
+M 12 1896 3 1917 27
+S 0 1896 3 1896 5 2
 id
-S 0 1879 7 1879 33 26
+S 0 1896 7 1896 33 26
 catalog-product-id-charset
-S 0 1880 3 1880 12 9
+S 0 1897 3 1897 12 9
 checklist
-S 0 1880 14 1880 27 13
+S 0 1897 14 1897 27 13
 catalog-valid
-S 0 1881 3 1881 8 5
+S 0 1898 3 1898 8 5
 input
-S 0 1881 10 1881 17 7
+S 0 1898 10 1898 17 7
 catalog
-S 0 1882 3 1882 11 8
+S 0 1899 3 1899 11 8
 severity
-S 0 1882 13 1882 18 5
+S 0 1899 13 1899 18 5
 error
-S 0 1883 3 1883 8 5
+S 0 1900 3 1900 8 5
 since
-S 0 1883 10 1883 15 5
+S 0 1900 10 1900 15 5
 0.1.0
-S 0 1884 3 1884 8 5
+S 0 1901 3 1901 8 5
 title
-S 0 1884 10 1884 70 60
+S 0 1901 10 1901 70 60
 a product ID has characters App Store Connect does not allow
-S 0 1885 3 1885 12 9
+S 0 1902 3 1902 12 9
 rationale
-S 0 1885 14 1885 144 130
+S 0 1902 14 1902 144 130
 Product IDs may contain letters, digits, periods, underscores and hyphens only (App Store Connect Help); the pattern is an option.
-S 0 1886 3 1886 7 4
+S 0 1903 3 1903 7 4
 help
-S 0 1886 9 1886 51 42
+S 0 1903 9 1903 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 1887 3 1887 8 5
+S 0 1904 3 1904 8 5
 check
-M 2 1887 10 1887 54
-S 0 1887 12 1887 16 4
+M 2 1904 10 1904 54
+S 0 1904 12 1904 16 4
 each
-S 0 1887 18 1887 33 15
+S 0 1904 18 1904 33 15
 in_app_purchase
-S 0 1887 35 1887 40 5
+S 0 1904 35 1904 40 5
 field
-S 0 1887 42 1887 52 10
+S 0 1904 42 1904 52 10
 product_id
-S 0 1888 3 1888 10 7
+S 0 1905 3 1905 10 7
 options
-M 1 1888 12 1888 42
-S 0 1888 14 1888 21 7
+M 1 1905 12 1905 42
+S 0 1905 14 1905 21 7
 pattern
-S 1 1888 23 1888 40 15
+S 1 1905 23 1905 40 15
 [A-Za-z0-9._-]+
-S 0 1889 3 1889 10 7
+S 0 1906 3 1906 10 7
 message
-S 1 1889 12 1889 91 77
+S 1 1906 12 1906 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 1890 3 1890 11 8
+S 0 1907 3 1907 11 8
 examples
-M 2 1891 5 1900 27
-S 0 1891 5 1891 15 10
+M 2 1908 5 1917 27
+S 0 1908 5 1908 15 10
 triggering
-L 1 1892 7 1895 27
-S 1 1892 9 1895 27 115
+L 1 1909 7 1912 27
+S 1 1909 9 1912 27 115
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds 50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1896 5 1896 12 7
+S 0 1913 5 1913 12 7
 passing
-L 1 1897 7 1900 27
-S 1 1897 9 1900 27 101
+L 1 1914 7 1917 27
+S 1 1914 9 1917 27 101
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds_50</product_id>
 </in_app_purchase>
 
-M 13 1902 3 1924 27
-S 0 1902 3 1902 5 2
+M 13 1919 3 1941 27
+S 0 1919 3 1919 5 2
 id
-S 0 1902 7 1902 32 25
+S 0 1919 7 1919 32 25
 catalog-product-id-length
-S 0 1903 3 1903 12 9
+S 0 1920 3 1920 12 9
 checklist
-S 0 1903 14 1903 27 13
+S 0 1920 14 1920 27 13
 catalog-valid
-S 0 1904 3 1904 8 5
+S 0 1921 3 1921 8 5
 input
-S 0 1904 10 1904 17 7
+S 0 1921 10 1921 17 7
 catalog
-S 0 1905 3 1905 11 8
+S 0 1922 3 1922 11 8
 severity
-S 0 1905 13 1905 18 5
+S 0 1922 13 1922 18 5
 error
-S 0 1906 3 1906 8 5
+S 0 1923 3 1923 8 5
 since
-S 0 1906 10 1906 15 5
+S 0 1923 10 1923 15 5
 0.1.0
-S 0 1907 3 1907 8 5
+S 0 1924 3 1924 8 5
 title
-S 0 1907 10 1907 34 24
+S 0 1924 10 1924 34 24
 a product ID is too long
-S 0 1908 3 1908 12 9
+S 0 1925 3 1925 12 9
 rationale
-S 0 1908 14 1908 175 161
+S 0 1925 14 1925 175 161
 App Store Connect accepts product IDs of at most 100 characters today; the XML era's limit was 255 bytes. The limit is an option (set 255 for archived packages).
-S 0 1909 3 1909 7 4
+S 0 1926 3 1926 7 4
 help
-S 0 1909 9 1909 67 58
+S 0 1926 9 1926 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 1910 3 1910 8 5
+S 0 1927 3 1927 8 5
 check
-M 2 1910 10 1910 54
-S 0 1910 12 1910 16 4
+M 2 1927 10 1927 54
+S 0 1927 12 1927 16 4
 each
-S 0 1910 18 1910 33 15
+S 0 1927 18 1927 33 15
 in_app_purchase
-S 0 1910 35 1910 40 5
+S 0 1927 35 1927 40 5
 field
-S 0 1910 42 1910 52 10
+S 0 1927 42 1927 52 10
 product_id
-S 0 1911 3 1911 10 7
+S 0 1928 3 1928 10 7
 options
-M 1 1911 12 1911 31
-S 0 1911 14 1911 24 10
+M 1 1928 12 1928 31
+S 0 1928 14 1928 24 10
 max_length
-S 0 1911 26 1911 29 3
+S 0 1928 26 1928 29 3
 100
-S 0 1912 3 1912 10 7
+S 0 1929 3 1929 10 7
 message
-S 1 1912 12 1912 87 73
+S 1 1929 12 1929 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 1913 3 1913 8 5
+S 0 1930 3 1930 8 5
 notes
-L 1 1913 10 1913 114
-S 1 1913 11 1913 113 100
+L 1 1930 10 1930 114
+S 1 1930 11 1930 113 100
 packages of the software5.x era allowed up to 255 bytes; App Store Connect allows 100 characters now
-S 0 1914 3 1914 11 8
+S 0 1931 3 1931 11 8
 examples
-M 2 1915 5 1924 27
-S 0 1915 5 1915 15 10
+M 2 1932 5 1941 27
+S 0 1932 5 1932 15 10
 triggering
-L 1 1916 7 1919 27
-S 1 1916 9 1919 27 182
+L 1 1933 7 1936 27
+S 1 1933 9 1936 27 182
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1920 5 1920 12 7
+S 0 1937 5 1937 12 7
 passing
-L 1 1921 7 1924 27
-S 1 1921 9 1924 27 100
+L 1 1938 7 1941 27
+S 1 1938 9 1941 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 13 1926 3 1948 27
-S 0 1926 3 1926 5 2
+M 13 1943 3 1965 27
+S 0 1943 3 1943 5 2
 id
-S 0 1926 7 1926 32 25
+S 0 1943 7 1943 32 25
 catalog-product-id-hyphen
-S 0 1927 3 1927 12 9
+S 0 1944 3 1944 12 9
 checklist
-S 0 1927 14 1927 27 13
+S 0 1944 14 1944 27 13
 catalog-valid
-S 0 1928 3 1928 8 5
+S 0 1945 3 1945 8 5
 input
-S 0 1928 10 1928 17 7
+S 0 1945 10 1945 17 7
 catalog
-S 0 1929 3 1929 11 8
+S 0 1946 3 1946 11 8
 severity
-S 0 1929 13 1929 17 4
+S 0 1946 13 1946 17 4
 note
-S 0 1930 3 1930 15 12
+S 0 1947 3 1947 15 12
 context_only
-S 0 1930 17 1930 21 4
+S 0 1947 17 1947 21 4
 true
-S 0 1931 3 1931 8 5
+S 0 1948 3 1948 8 5
 since
-S 0 1931 10 1931 15 5
+S 0 1948 10 1948 15 5
 0.1.0
-S 0 1932 3 1932 8 5
+S 0 1949 3 1949 8 5
 title
-S 0 1932 10 1932 72 62
+S 0 1949 10 1949 72 62
 a product ID has a hyphen, which the legacy rule did not allow
-S 0 1933 3 1933 12 9
+S 0 1950 3 1950 12 9
 rationale
-S 0 1933 14 1933 201 187
+S 0 1950 14 1950 201 187
 App Store Connect accepts hyphens in product IDs today, but the rule of the XML era (QA1329) allowed only letters, digits, `_` and `.`; worth knowing when the package feeds an older tool.
-S 0 1934 3 1934 7 4
+S 0 1951 3 1951 7 4
 help
-S 0 1934 9 1934 115 106
+S 0 1951 9 1951 115 106
 keep it if the package only feeds App Store Connect; use `_` instead for tools that follow the legacy rule
-S 0 1935 3 1935 8 5
+S 0 1952 3 1952 8 5
 check
-M 2 1935 10 1935 54
-S 0 1935 12 1935 16 4
+M 2 1952 10 1952 54
+S 0 1952 12 1952 16 4
 each
-S 0 1935 18 1935 33 15
+S 0 1952 18 1952 33 15
 in_app_purchase
-S 0 1935 35 1935 40 5
+S 0 1952 35 1952 40 5
 field
-S 0 1935 42 1935 52 10
+S 0 1952 42 1952 52 10
 product_id
-S 0 1936 3 1936 10 7
+S 0 1953 3 1953 10 7
 options
-M 1 1936 12 1936 32
-S 0 1936 14 1936 21 7
+M 1 1953 12 1953 32
+S 0 1953 14 1953 21 7
 pattern
-S 1 1936 23 1936 30 5
+S 1 1953 23 1953 30 5
 [^-]*
-S 0 1937 3 1937 10 7
+S 0 1954 3 1954 10 7
 message
-S 1 1937 12 1937 158 144
+S 1 1954 12 1954 158 144
 product ID `{value}` has a hyphen: valid in App Store Connect today, but not under the legacy rule of the XML era (letters, digits, `_` and `.`)
-S 0 1938 3 1938 11 8
+S 0 1955 3 1955 11 8
 examples
-M 2 1939 5 1948 27
-S 0 1939 5 1939 15 10
+M 2 1956 5 1965 27
+S 0 1956 5 1956 15 10
 triggering
-L 1 1940 7 1943 27
-S 1 1940 9 1943 27 116
+L 1 1957 7 1960 27
+S 1 1957 9 1960 27 116
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed-pack</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1944 5 1944 12 7
+S 0 1961 5 1961 12 7
 passing
-L 1 1945 7 1948 27
-S 1 1945 9 1948 27 102
+L 1 1962 7 1965 27
+S 1 1962 9 1965 27 102
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seed_pack</product_id>
 </in_app_purchase>
 
-M 9 1950 3 1968 107
-S 0 1950 3 1950 5 2
+M 9 1967 3 1985 107
+S 0 1967 3 1967 5 2
 id
-S 0 1950 7 1950 35 28
+S 0 1967 7 1967 35 28
 catalog-duplicate-product-id
-S 0 1951 3 1951 12 9
+S 0 1968 3 1968 12 9
 checklist
-S 0 1951 14 1951 27 13
+S 0 1968 14 1968 27 13
 catalog-valid
-S 0 1952 3 1952 8 5
+S 0 1969 3 1969 8 5
 input
-S 0 1952 10 1952 17 7
+S 0 1969 10 1969 17 7
 catalog
-S 0 1953 3 1953 11 8
+S 0 1970 3 1970 11 8
 severity
-S 0 1953 13 1953 18 5
+S 0 1970 13 1970 18 5
 error
-S 0 1954 3 1954 8 5
+S 0 1971 3 1971 8 5
 since
-S 0 1954 10 1954 15 5
+S 0 1971 10 1971 15 5
 0.1.0
-S 0 1955 3 1955 8 5
+S 0 1972 3 1972 8 5
 title
-S 0 1955 10 1955 51 41
+S 0 1972 10 1972 51 41
 a product ID appears twice in the package
-S 0 1956 3 1956 12 9
+S 0 1973 3 1973 12 9
 rationale
-S 0 1956 14 1956 152 140
+S 0 1973 14 1973 152 140
 Product IDs are unique within an app; Transporter refuses a package that uses one twice ("Multiple items in this package use the same …").
-S 0 1957 3 1957 7 4
+S 0 1974 3 1974 7 4
 help
-S 0 1957 9 1957 57 48
+S 0 1974 9 1974 57 48
 remove the duplicate or give it a new product ID
-S 0 1958 3 1958 11 8
+S 0 1975 3 1975 11 8
 examples
-M 2 1959 5 1968 107
-S 0 1959 5 1959 15 10
+M 2 1976 5 1985 107
+S 0 1976 5 1976 15 10
 triggering
-L 1 1960 7 1964 27
-S 1 1960 9 1964 27 210
+L 1 1977 7 1981 27
+S 1 1977 9 1981 27 210
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1965 5 1965 12 7
+S 0 1982 5 1982 12 7
 passing
-L 1 1966 7 1968 107
-S 1 1966 9 1968 107 195
+L 1 1983 7 1985 107
+S 1 1983 9 1985 107 195
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id></in_app_purchase>
 
-M 9 1970 3 1988 90
-S 0 1970 3 1970 5 2
+M 9 1987 3 2005 90
+S 0 1987 3 1987 5 2
 id
-S 0 1970 7 1970 39 32
+S 0 1987 7 1987 39 32
 catalog-duplicate-reference-name
-S 0 1971 3 1971 12 9
+S 0 1988 3 1988 12 9
 checklist
-S 0 1971 14 1971 27 13
+S 0 1988 14 1988 27 13
 catalog-valid
-S 0 1972 3 1972 8 5
+S 0 1989 3 1989 8 5
 input
-S 0 1972 10 1972 17 7
+S 0 1989 10 1989 17 7
 catalog
-S 0 1973 3 1973 11 8
+S 0 1990 3 1990 11 8
 severity
-S 0 1973 13 1973 18 5
+S 0 1990 13 1990 18 5
 error
-S 0 1974 3 1974 8 5
+S 0 1991 3 1991 8 5
 since
-S 0 1974 10 1974 15 5
+S 0 1991 10 1991 15 5
 0.1.0
-S 0 1975 3 1975 8 5
+S 0 1992 3 1992 8 5
 title
-S 0 1975 10 1975 55 45
+S 0 1992 10 1992 55 45
 a reference name appears twice in the package
-S 0 1976 3 1976 12 9
+S 0 1993 3 1993 12 9
 rationale
-S 0 1976 14 1976 76 62
+S 0 1993 14 1993 76 62
 Reference names are unique within an app in App Store Connect.
-S 0 1977 3 1977 7 4
+S 0 1994 3 1994 7 4
 help
-S 0 1977 9 1977 57 48
+S 0 1994 9 1994 57 48
 give each in-app purchase its own reference name
-S 0 1978 3 1978 11 8
+S 0 1995 3 1995 11 8
 examples
-M 2 1979 5 1988 90
-S 0 1979 5 1979 15 10
+M 2 1996 5 2005 90
+S 0 1996 5 1996 15 10
 triggering
-L 1 1980 7 1984 27
-S 1 1980 9 1984 27 174
+L 1 1997 7 2001 27
+S 1 1997 9 2001 27 174
 <in_app_purchase><reference_name>Seed Pack</reference_name></in_app_purchase>
 <in_app_purchase>
   <reference_name>Seed Pack</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 1985 5 1985 12 7
+S 0 2002 5 2002 12 7
 passing
-L 1 1986 7 1988 90
-S 1 1986 9 1988 90 163
+L 1 2003 7 2005 90
+S 1 2003 9 2005 90 163
 <in_app_purchase><reference_name>Seed Pack 50</reference_name></in_app_purchase>
 <in_app_purchase><reference_name>Seed Pack 100</reference_name></in_app_purchase>
 
-M 12 1990 3 2011 27
-S 0 1990 3 1990 5 2
+M 12 2007 3 2028 27
+S 0 2007 3 2007 5 2
 id
-S 0 1990 7 1990 36 29
+S 0 2007 7 2007 36 29
 catalog-reference-name-length
-S 0 1991 3 1991 12 9
+S 0 2008 3 2008 12 9
 checklist
-S 0 1991 14 1991 27 13
+S 0 2008 14 2008 27 13
 catalog-valid
-S 0 1992 3 1992 8 5
+S 0 2009 3 2009 8 5
 input
-S 0 1992 10 1992 17 7
+S 0 2009 10 2009 17 7
 catalog
-S 0 1993 3 1993 11 8
+S 0 2010 3 2010 11 8
 severity
-S 0 1993 13 1993 18 5
+S 0 2010 13 2010 18 5
 error
-S 0 1994 3 1994 8 5
+S 0 2011 3 2011 8 5
 since
-S 0 1994 10 1994 15 5
+S 0 2011 10 2011 15 5
 0.1.0
-S 0 1995 3 1995 8 5
+S 0 2012 3 2012 8 5
 title
-S 0 1995 10 1995 38 28
+S 0 2012 10 2012 38 28
 a reference name is too long
-S 0 1996 3 1996 12 9
+S 0 2013 3 2013 12 9
 rationale
-S 0 1996 14 1996 137 123
+S 0 2013 14 2013 137 123
 App Store Connect accepts reference names of at most 64 characters (the XML era allowed 255 bytes); the limit is an option.
-S 0 1997 3 1997 7 4
+S 0 2014 3 2014 7 4
 help
-S 0 1997 9 1997 71 62
+S 0 2014 9 2014 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 1998 3 1998 8 5
+S 0 2015 3 2015 8 5
 check
-M 2 1998 10 1998 58
-S 0 1998 12 1998 16 4
+M 2 2015 10 2015 58
+S 0 2015 12 2015 16 4
 each
-S 0 1998 18 1998 33 15
+S 0 2015 18 2015 33 15
 in_app_purchase
-S 0 1998 35 1998 40 5
+S 0 2015 35 2015 40 5
 field
-S 0 1998 42 1998 56 14
+S 0 2015 42 2015 56 14
 reference_name
-S 0 1999 3 1999 10 7
+S 0 2016 3 2016 10 7
 options
-M 1 1999 12 1999 30
-S 0 1999 14 1999 24 10
+M 1 2016 12 2016 30
+S 0 2016 14 2016 24 10
 max_length
-S 0 1999 26 1999 28 2
+S 0 2016 26 2016 28 2
 64
-S 0 2000 3 2000 10 7
+S 0 2017 3 2017 10 7
 message
-S 1 2000 12 2000 106 92
+S 1 2017 12 2017 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2001 3 2001 11 8
+S 0 2018 3 2018 11 8
 examples
-M 2 2002 5 2011 27
-S 0 2002 5 2002 15 10
+M 2 2019 5 2028 27
+S 0 2019 5 2019 15 10
 triggering
-L 1 2003 7 2006 27
-S 1 2003 9 2006 27 158
+L 1 2020 7 2023 27
+S 1 2020 9 2023 27 158
 <in_app_purchase>
   <reference_name>Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring</reference_name>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2007 5 2007 12 7
+S 0 2024 5 2024 12 7
 passing
-L 1 2008 7 2011 27
-S 1 2008 9 2011 27 85
+L 1 2025 7 2028 27
+S 1 2025 9 2028 27 85
 <in_app_purchase>
   <reference_name>Seed Pack 50</reference_name>
 </in_app_purchase>
 
-M 12 2013 3 2036 27
-S 0 2013 3 2013 5 2
+M 12 2030 3 2053 27
+S 0 2030 3 2030 5 2
 id
-S 0 2013 7 2013 27 20
+S 0 2030 7 2030 27 20
 catalog-title-length
-S 0 2014 3 2014 12 9
+S 0 2031 3 2031 12 9
 checklist
-S 0 2014 14 2014 27 13
+S 0 2031 14 2031 27 13
 catalog-valid
-S 0 2015 3 2015 8 5
+S 0 2032 3 2032 8 5
 input
-S 0 2015 10 2015 17 7
+S 0 2032 10 2032 17 7
 catalog
-S 0 2016 3 2016 11 8
+S 0 2033 3 2033 11 8
 severity
-S 0 2016 13 2016 18 5
+S 0 2033 13 2033 18 5
 error
-S 0 2017 3 2017 8 5
+S 0 2034 3 2034 8 5
 since
-S 0 2017 10 2017 15 5
+S 0 2034 10 2034 15 5
 0.1.0
-S 0 2018 3 2018 8 5
+S 0 2035 3 2035 8 5
 title
-S 0 2018 10 2018 52 42
+S 0 2035 10 2035 52 42
 a localized title is too short or too long
-S 0 2019 3 2019 12 9
+S 0 2036 3 2036 12 9
 rationale
-S 0 2019 14 2019 88 74
+S 0 2036 14 2036 88 74
 A display name (`<title>`) has 2 to 30 characters; the limits are options.
-S 0 2020 3 2020 7 4
+S 0 2037 3 2037 7 4
 help
-S 0 2020 9 2020 65 56
+S 0 2037 9 2037 65 56
 write a title of {min_length} to {max_length} characters
-S 0 2021 3 2021 8 5
+S 0 2038 3 2038 8 5
 check
-M 2 2021 10 2021 64
-S 0 2021 12 2021 16 4
+M 2 2038 10 2038 64
+S 0 2038 12 2038 16 4
 each
-S 0 2021 18 2021 33 15
+S 0 2038 18 2038 33 15
 in_app_purchase
-S 0 2021 35 2021 40 5
+S 0 2038 35 2038 40 5
 field
-S 0 2021 42 2021 62 20
+S 0 2038 42 2038 62 20
 locales.locale.title
-S 0 2022 3 2022 10 7
+S 0 2039 3 2039 10 7
 options
-M 2 2022 12 2022 45
-S 0 2022 14 2022 24 10
+M 2 2039 12 2039 45
+S 0 2039 14 2039 24 10
 min_length
-S 0 2022 26 2022 27 1
+S 0 2039 26 2039 27 1
 2
-S 0 2022 29 2022 39 10
+S 0 2039 29 2039 39 10
 max_length
-S 0 2022 41 2022 43 2
+S 0 2039 41 2039 43 2
 30
-S 0 2023 3 2023 10 7
+S 0 2040 3 2040 10 7
 message
-S 1 2023 12 2023 124 110
+S 1 2040 12 2040 124 110
 title `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2024 3 2024 11 8
+S 0 2041 3 2041 11 8
 examples
-M 2 2025 5 2036 27
-S 0 2025 5 2025 15 10
+M 2 2042 5 2053 27
+S 0 2042 5 2042 15 10
 triggering
-L 1 2026 7 2031 27
-S 1 2026 9 2031 27 164
+L 1 2043 7 2048 27
+S 1 2043 9 2048 27 164
 <in_app_purchase>
   <locales><locale name="en-US">
     <title>Fifty Seed Packs For Your Whole Garden</title>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 2032 5 2032 12 7
+S 0 2049 5 2049 12 7
 passing
-L 1 2033 7 2036 27
-S 1 2033 9 2036 27 117
+L 1 2050 7 2053 27
+S 1 2050 9 2053 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 2038 3 2061 27
-S 0 2038 3 2038 5 2
+M 12 2055 3 2078 27
+S 0 2055 3 2055 5 2
 id
-S 0 2038 7 2038 33 26
+S 0 2055 7 2055 33 26
 catalog-description-length
-S 0 2039 3 2039 12 9
+S 0 2056 3 2056 12 9
 checklist
-S 0 2039 14 2039 27 13
+S 0 2056 14 2056 27 13
 catalog-valid
-S 0 2040 3 2040 8 5
+S 0 2057 3 2057 8 5
 input
-S 0 2040 10 2040 17 7
+S 0 2057 10 2057 17 7
 catalog
-S 0 2041 3 2041 11 8
+S 0 2058 3 2058 11 8
 severity
-S 0 2041 13 2041 18 5
+S 0 2058 13 2058 18 5
 error
-S 0 2042 3 2042 8 5
+S 0 2059 3 2059 8 5
 since
-S 0 2042 10 2042 15 5
+S 0 2059 10 2059 15 5
 0.1.0
-S 0 2043 3 2043 8 5
+S 0 2060 3 2060 8 5
 title
-S 0 2043 10 2043 58 48
+S 0 2060 10 2060 58 48
 a localized description is too short or too long
-S 0 2044 3 2044 12 9
+S 0 2061 3 2061 12 9
 rationale
-S 0 2044 14 2044 159 145
+S 0 2061 14 2061 159 145
 A description has at most 45 characters in App Store Connect, and bulk-upload tools of the XML era refused fewer than 10; the limits are options.
-S 0 2045 3 2045 7 4
+S 0 2062 3 2062 7 4
 help
-S 0 2045 9 2045 71 62
+S 0 2062 9 2062 71 62
 write a description of {min_length} to {max_length} characters
-S 0 2046 3 2046 8 5
+S 0 2063 3 2063 8 5
 check
-M 2 2046 10 2046 70
-S 0 2046 12 2046 16 4
+M 2 2063 10 2063 70
+S 0 2063 12 2063 16 4
 each
-S 0 2046 18 2046 33 15
+S 0 2063 18 2063 33 15
 in_app_purchase
-S 0 2046 35 2046 40 5
+S 0 2063 35 2063 40 5
 field
-S 0 2046 42 2046 68 26
+S 0 2063 42 2063 68 26
 locales.locale.description
-S 0 2047 3 2047 10 7
+S 0 2064 3 2064 10 7
 options
-M 2 2047 12 2047 46
-S 0 2047 14 2047 24 10
+M 2 2064 12 2064 46
+S 0 2064 14 2064 24 10
 min_length
-S 0 2047 26 2047 28 2
+S 0 2064 26 2064 28 2
 10
-S 0 2047 30 2047 40 10
+S 0 2064 30 2064 40 10
 max_length
-S 0 2047 42 2047 44 2
+S 0 2064 42 2064 44 2
 45
-S 0 2048 3 2048 10 7
+S 0 2065 3 2065 10 7
 message
-S 1 2048 12 2048 113 99
+S 1 2065 12 2065 113 99
 description `{value}` of `{product}` has {length} characters; expected {min_length} to {max_length}
-S 0 2049 3 2049 11 8
+S 0 2066 3 2066 11 8
 examples
-M 2 2050 5 2061 27
-S 0 2050 5 2050 15 10
+M 2 2067 5 2078 27
+S 0 2067 5 2067 15 10
 triggering
-L 1 2051 7 2056 27
-S 1 2051 9 2056 27 143
+L 1 2068 7 2073 27
+S 1 2068 9 2073 27 143
 <in_app_purchase>
   <locales><locale name="en-US">
     <description>Seeds</description>   <!-- <- -->
   </locale></locales>
 </in_app_purchase>
 
-S 0 2057 5 2057 12 7
+S 0 2074 5 2074 12 7
 passing
-L 1 2058 7 2061 27
-S 1 2058 9 2061 27 150
+L 1 2075 7 2078 27
+S 1 2075 9 2078 27 150
 <in_app_purchase>
   <locales><locale name="en-US"><description>Fifty seed packs to plant anything</description></locale></locales>
 </in_app_purchase>
 
-M 12 2063 3 2093 27
-S 0 2063 3 2063 5 2
+M 12 2080 3 2110 27
+S 0 2080 3 2080 5 2
 id
-S 0 2063 7 2063 34 27
+S 0 2080 7 2080 34 27
 catalog-review-notes-length
-S 0 2064 3 2064 12 9
+S 0 2081 3 2081 12 9
 checklist
-S 0 2064 14 2064 27 13
+S 0 2081 14 2081 27 13
 catalog-valid
-S 0 2065 3 2065 8 5
+S 0 2082 3 2082 8 5
 input
-S 0 2065 10 2065 17 7
+S 0 2082 10 2082 17 7
 catalog
-S 0 2066 3 2066 11 8
+S 0 2083 3 2083 11 8
 severity
-S 0 2066 13 2066 18 5
+S 0 2083 13 2083 18 5
 error
-S 0 2067 3 2067 8 5
+S 0 2084 3 2084 8 5
 since
-S 0 2067 10 2067 15 5
+S 0 2084 10 2084 15 5
 0.1.0
-S 0 2068 3 2068 8 5
+S 0 2085 3 2085 8 5
 title
-S 0 2068 10 2068 39 29
+S 0 2085 10 2085 39 29
 the review notes are too long
-S 0 2069 3 2069 12 9
+S 0 2086 3 2086 12 9
 rationale
-S 0 2069 14 2069 80 66
+S 0 2086 14 2086 80 66
 Review notes have at most 4000 characters; the limit is an option.
-S 0 2070 3 2070 7 4
+S 0 2087 3 2087 7 4
 help
-S 0 2070 9 2070 69 60
+S 0 2087 9 2087 69 60
 shorten the review notes to {max_length} characters or fewer
-S 0 2071 3 2071 8 5
+S 0 2088 3 2088 8 5
 check
-M 2 2071 10 2071 56
-S 0 2071 12 2071 16 4
+M 2 2088 10 2088 56
+S 0 2088 12 2088 16 4
 each
-S 0 2071 18 2071 33 15
+S 0 2088 18 2088 33 15
 in_app_purchase
-S 0 2071 35 2071 40 5
+S 0 2088 35 2088 40 5
 field
-S 0 2071 42 2071 54 12
+S 0 2088 42 2088 54 12
 review_notes
-S 0 2072 3 2072 10 7
+S 0 2089 3 2089 10 7
 options
-M 1 2072 12 2072 32
-S 0 2072 14 2072 24 10
+M 1 2089 12 2089 32
+S 0 2089 14 2089 24 10
 max_length
-S 0 2072 26 2072 30 4
+S 0 2089 26 2089 30 4
 4000
-S 0 2073 3 2073 10 7
+S 0 2090 3 2090 10 7
 message
-S 1 2073 12 2073 95 81
+S 1 2090 12 2090 95 81
 review notes of `{product}` have {length} characters; the maximum is {max_length}
-S 0 2074 3 2074 11 8
+S 0 2091 3 2091 11 8
 examples
-M 2 2075 5 2093 27
-S 0 2075 5 2075 15 10
+M 2 2092 5 2110 27
+S 0 2092 5 2092 15 10
 triggering
-L 1 2076 7 2088 27
-S 1 2076 9 2088 27 4238
+L 1 2093 7 2105 27
+S 1 2093 9 2105 27 4238
 <in_app_purchase>
   <review_notes>   <!-- <- -->
     Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears. Open the Shed tab, tap Seeds, pick the fifty-pack and confirm with Face ID; the sandbox sheet appears.
@@ -9248,314 +9311,314 @@ S 1 2076 9 2088 27 4238
   </review_notes>
 </in_app_purchase>
 
-S 0 2089 5 2089 12 7
+S 0 2106 5 2106 12 7
 passing
-L 1 2090 7 2093 27
-S 1 2090 9 2093 27 121
+L 1 2107 7 2110 27
+S 1 2107 9 2110 27 121
 <in_app_purchase>
   <review_notes>Open the Shed tab and tap Seeds to see the purchase.</review_notes>
 </in_app_purchase>
 
-M 9 2095 3 2115 27
-S 0 2095 3 2095 5 2
+M 9 2112 3 2132 27
+S 0 2112 3 2112 5 2
 id
-S 0 2095 7 2095 26 19
+S 0 2112 7 2112 26 19
 catalog-locale-code
-S 0 2096 3 2096 12 9
+S 0 2113 3 2113 12 9
 checklist
-S 0 2096 14 2096 27 13
+S 0 2113 14 2113 27 13
 catalog-valid
-S 0 2097 3 2097 8 5
+S 0 2114 3 2114 8 5
 input
-S 0 2097 10 2097 17 7
+S 0 2114 10 2114 17 7
 catalog
-S 0 2098 3 2098 11 8
+S 0 2115 3 2115 11 8
 severity
-S 0 2098 13 2098 18 5
+S 0 2115 13 2115 18 5
 error
-S 0 2099 3 2099 8 5
+S 0 2116 3 2116 8 5
 since
-S 0 2099 10 2099 15 5
+S 0 2116 10 2116 15 5
 0.1.0
-S 0 2100 3 2100 8 5
+S 0 2117 3 2117 8 5
 title
-S 0 2100 10 2100 46 36
+S 0 2117 10 2117 46 36
 a locale name is not a language code
-S 0 2101 3 2101 12 9
+S 0 2118 3 2118 12 9
 rationale
-S 0 2101 14 2101 182 168
+S 0 2118 14 2118 182 168
 Locales are named with a language code and an optional region or script, with a hyphen (`en-US`, `fi`, `zh-Hans`); `en_US` is the .storekit spelling, not the package's.
-S 0 2102 3 2102 7 4
+S 0 2119 3 2119 7 4
 help
-S 0 2102 9 2102 55 46
+S 0 2119 9 2119 55 46
 write the locale as a hyphenated language code
-S 0 2103 3 2103 11 8
+S 0 2120 3 2120 11 8
 examples
-M 2 2104 5 2115 27
-S 0 2104 5 2104 15 10
+M 2 2121 5 2132 27
+S 0 2121 5 2121 15 10
 triggering
-L 1 2105 7 2110 27
-S 1 2105 9 2110 27 139
+L 1 2122 7 2127 27
+S 1 2122 9 2127 27 139
 <in_app_purchase>
   <locales>
     <locale name="en_US"><title>50 Seed Packs</title></locale>   <!-- <- -->
   </locales>
 </in_app_purchase>
 
-S 0 2111 5 2111 12 7
+S 0 2128 5 2128 12 7
 passing
-L 1 2112 7 2115 27
-S 1 2112 9 2115 27 117
+L 1 2129 7 2132 27
+S 1 2129 9 2132 27 117
 <in_app_purchase>
   <locales><locale name="en-US"><title>50 Seed Packs</title></locale></locales>
 </in_app_purchase>
 
-M 12 2117 3 2140 27
-S 0 2117 3 2117 5 2
+M 12 2134 3 2157 27
+S 0 2134 3 2134 5 2
 id
-S 0 2117 7 2117 22 15
+S 0 2134 7 2134 22 15
 catalog-boolean
-S 0 2118 3 2118 12 9
+S 0 2135 3 2135 12 9
 checklist
-S 0 2118 14 2118 27 13
+S 0 2135 14 2135 27 13
 catalog-valid
-S 0 2119 3 2119 8 5
+S 0 2136 3 2136 8 5
 input
-S 0 2119 10 2119 17 7
+S 0 2136 10 2136 17 7
 catalog
-S 0 2120 3 2120 11 8
+S 0 2137 3 2137 11 8
 severity
-S 0 2120 13 2120 18 5
+S 0 2137 13 2137 18 5
 error
-S 0 2121 3 2121 8 5
+S 0 2138 3 2138 8 5
 since
-S 0 2121 10 2121 15 5
+S 0 2138 10 2138 15 5
 0.1.0
-S 0 2122 3 2122 8 5
+S 0 2139 3 2139 8 5
 title
-S 0 2122 10 2122 44 34
+S 0 2139 10 2139 44 34
 a boolean is not `true` or `false`
-S 0 2123 3 2123 12 9
+S 0 2140 3 2140 12 9
 rationale
-S 0 2123 14 2123 104 90
+S 0 2140 14 2140 104 90
 The package's booleans are lower-case `true` and `false`; anything else is a schema error.
-S 0 2124 3 2124 7 4
+S 0 2141 3 2141 7 4
 help
-S 0 2124 9 2124 32 23
+S 0 2141 9 2141 32 23
 write `true` or `false`
-S 0 2125 3 2125 8 5
+S 0 2142 3 2142 8 5
 check
-M 2 2125 10 2125 96
-S 0 2125 12 2125 16 4
+M 2 2142 10 2142 96
+S 0 2142 12 2142 16 4
 each
-S 0 2125 18 2125 33 15
+S 0 2142 18 2142 33 15
 in_app_purchase
-S 0 2125 35 2125 40 5
+S 0 2142 35 2142 40 5
 field
-S 1 2125 42 2125 94 50
+S 1 2142 42 2142 94 50
 products.product.cleared_for_sale|cleared_for_sale
-S 0 2126 3 2126 10 7
+S 0 2143 3 2143 10 7
 options
-M 1 2126 12 2126 37
-S 0 2126 14 2126 21 7
+M 1 2143 12 2143 37
+S 0 2143 14 2143 21 7
 pattern
-S 1 2126 23 2126 35 10
+S 1 2143 23 2143 35 10
 true|false
-S 0 2127 3 2127 10 7
+S 0 2144 3 2144 10 7
 message
-S 1 2127 12 2127 90 76
+S 1 2144 12 2144 90 76
 `<cleared_for_sale>` of `{product}` is `{value}`; expected `true` or `false`
-S 0 2128 3 2128 11 8
+S 0 2145 3 2145 11 8
 examples
-M 2 2129 5 2140 27
-S 0 2129 5 2129 15 10
+M 2 2146 5 2157 27
+S 0 2146 5 2146 15 10
 triggering
-L 1 2130 7 2135 27
-S 1 2130 9 2135 27 142
+L 1 2147 7 2152 27
+S 1 2147 9 2152 27 142
 <in_app_purchase>
   <products><product>
     <cleared_for_sale>YES</cleared_for_sale>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 2136 5 2136 12 7
+S 0 2153 5 2153 12 7
 passing
-L 1 2137 7 2140 27
-S 1 2137 9 2140 27 121
+L 1 2154 7 2157 27
+S 1 2154 9 2157 27 121
 <in_app_purchase>
   <products><product><cleared_for_sale>true</cleared_for_sale></product></products>
 </in_app_purchase>
 
-M 9 2142 3 2162 27
-S 0 2142 3 2142 5 2
+M 9 2159 3 2179 27
+S 0 2159 3 2159 5 2
 id
-S 0 2142 7 2142 19 12
+S 0 2159 7 2159 19 12
 catalog-date
-S 0 2143 3 2143 12 9
+S 0 2160 3 2160 12 9
 checklist
-S 0 2143 14 2143 27 13
+S 0 2160 14 2160 27 13
 catalog-valid
-S 0 2144 3 2144 8 5
+S 0 2161 3 2161 8 5
 input
-S 0 2144 10 2144 17 7
+S 0 2161 10 2161 17 7
 catalog
-S 0 2145 3 2145 11 8
+S 0 2162 3 2162 11 8
 severity
-S 0 2145 13 2145 18 5
+S 0 2162 13 2162 18 5
 error
-S 0 2146 3 2146 8 5
+S 0 2163 3 2163 8 5
 since
-S 0 2146 10 2146 15 5
+S 0 2163 10 2163 15 5
 0.1.0
-S 0 2147 3 2147 8 5
+S 0 2164 3 2164 8 5
 title
-S 0 2147 10 2147 52 42
+S 0 2164 10 2164 52 42
 a date is not a `YYYY-MM-DD` calendar date
-S 0 2148 3 2148 12 9
+S 0 2165 3 2165 12 9
 rationale
-S 0 2148 14 2148 103 89
+S 0 2165 14 2165 103 89
 Start and end dates are calendar dates written `YYYY-MM-DD`, without a time or time zone.
-S 0 2149 3 2149 7 4
+S 0 2166 3 2166 7 4
 help
-S 0 2149 9 2149 41 32
+S 0 2166 9 2166 41 32
 write the date as year-month-day
-S 0 2150 3 2150 11 8
+S 0 2167 3 2167 11 8
 examples
-M 2 2151 5 2162 27
-S 0 2151 5 2151 15 10
+M 2 2168 5 2179 27
+S 0 2168 5 2168 15 10
 triggering
-L 1 2152 7 2157 27
-S 1 2152 9 2157 27 181
+L 1 2169 7 2174 27
+S 1 2169 9 2174 27 181
 <in_app_purchase>
   <products><product><intervals><interval>
     <start_date>2026-02-30</start_date>   <!-- <- -->
   </interval></intervals></product></products>
 </in_app_purchase>
 
-S 0 2158 5 2158 12 7
+S 0 2175 5 2175 12 7
 passing
-L 1 2159 7 2162 27
-S 1 2159 9 2162 27 159
+L 1 2176 7 2179 27
+S 1 2176 9 2179 27 159
 <in_app_purchase>
   <products><product><intervals><interval><start_date>2026-02-28</start_date></interval></intervals></product></products>
 </in_app_purchase>
 
-M 12 2164 3 2187 27
-S 0 2164 3 2164 5 2
+M 12 2181 3 2204 27
+S 0 2181 3 2181 5 2
 id
-S 0 2164 7 2164 25 18
+S 0 2181 7 2181 25 18
 catalog-price-tier
-S 0 2165 3 2165 12 9
+S 0 2182 3 2182 12 9
 checklist
-S 0 2165 14 2165 27 13
+S 0 2182 14 2182 27 13
 catalog-valid
-S 0 2166 3 2166 8 5
+S 0 2183 3 2183 8 5
 input
-S 0 2166 10 2166 17 7
+S 0 2183 10 2183 17 7
 catalog
-S 0 2167 3 2167 11 8
+S 0 2184 3 2184 11 8
 severity
-S 0 2167 13 2167 18 5
+S 0 2184 13 2184 18 5
 error
-S 0 2168 3 2168 8 5
+S 0 2185 3 2185 8 5
 since
-S 0 2168 10 2168 15 5
+S 0 2185 10 2185 15 5
 0.1.0
-S 0 2169 3 2169 8 5
+S 0 2186 3 2186 8 5
 title
-S 0 2169 10 2169 41 31
+S 0 2186 10 2186 41 31
 a price tier is outside 1 to 87
-S 0 2170 3 2170 12 9
+S 0 2187 3 2187 12 9
 rationale
-S 0 2170 14 2170 156 142
+S 0 2187 14 2187 156 142
 In-app purchase prices of the XML era were wholesale price tiers 1 to 87 (tier 0, free, existed for apps only); the range is a pattern option.
-S 0 2171 3 2171 7 4
+S 0 2188 3 2188 7 4
 help
-S 0 2171 9 2171 32 23
+S 0 2188 9 2188 32 23
 use a tier from 1 to 87
-S 0 2172 3 2172 8 5
+S 0 2189 3 2189 8 5
 check
-M 2 2172 10 2172 158
-S 0 2172 12 2172 16 4
+M 2 2189 10 2189 158
+S 0 2189 12 2189 16 4
 each
-S 0 2172 18 2172 33 15
+S 0 2189 18 2189 33 15
 in_app_purchase
-S 0 2172 35 2172 40 5
+S 0 2189 35 2189 40 5
 field
-S 1 2172 42 2172 156 112
+S 1 2189 42 2189 156 112
 products.product.wholesale_price_tier|products.product.intervals.interval.wholesale_price_tier|prices.price.tier
-S 0 2173 3 2173 10 7
+S 0 2190 3 2190 10 7
 options
-M 1 2173 12 2173 50
-S 0 2173 14 2173 21 7
+M 1 2190 12 2190 50
+S 0 2190 14 2190 21 7
 pattern
-S 1 2173 23 2173 48 23
+S 1 2190 23 2190 48 23
 [1-9]|[1-7][0-9]|8[0-7]
-S 0 2174 3 2174 10 7
+S 0 2191 3 2191 10 7
 message
-S 1 2174 12 2174 76 62
+S 1 2191 12 2191 76 62
 price tier `{value}` of `{product}` is not a tier from 1 to 87
-S 0 2175 3 2175 11 8
+S 0 2192 3 2192 11 8
 examples
-M 2 2176 5 2187 27
-S 0 2176 5 2176 15 10
+M 2 2193 5 2204 27
+S 0 2193 5 2193 15 10
 triggering
-L 1 2177 7 2182 27
-S 1 2177 9 2182 27 148
+L 1 2194 7 2199 27
+S 1 2194 9 2199 27 148
 <in_app_purchase>
   <products><product>
     <wholesale_price_tier>0</wholesale_price_tier>   <!-- <- -->
   </product></products>
 </in_app_purchase>
 
-S 0 2183 5 2183 12 7
+S 0 2200 5 2200 12 7
 passing
-L 1 2184 7 2187 27
-S 1 2184 9 2187 27 126
+L 1 2201 7 2204 27
+S 1 2201 9 2204 27 126
 <in_app_purchase>
   <products><product><wholesale_price_tier>2</wholesale_price_tier></product></products>
 </in_app_purchase>
 
-M 9 2189 3 2213 27
-S 0 2189 3 2189 5 2
+M 9 2206 3 2230 27
+S 0 2206 3 2206 5 2
 id
-S 0 2189 7 2189 30 23
+S 0 2206 7 2206 30 23
 catalog-price-intervals
-S 0 2190 3 2190 12 9
+S 0 2207 3 2207 12 9
 checklist
-S 0 2190 14 2190 27 13
+S 0 2207 14 2207 27 13
 catalog-valid
-S 0 2191 3 2191 8 5
+S 0 2208 3 2208 8 5
 input
-S 0 2191 10 2191 17 7
+S 0 2208 10 2208 17 7
 catalog
-S 0 2192 3 2192 11 8
+S 0 2209 3 2209 11 8
 severity
-S 0 2192 13 2192 18 5
+S 0 2209 13 2209 18 5
 error
-S 0 2193 3 2193 8 5
+S 0 2210 3 2210 8 5
 since
-S 0 2193 10 2193 15 5
+S 0 2210 10 2210 15 5
 0.1.0
-S 0 2194 3 2194 8 5
+S 0 2211 3 2211 8 5
 title
-S 0 2194 10 2194 59 49
+S 0 2211 10 2211 59 49
 price intervals overlap, run out of order, or end
-S 0 2195 3 2195 12 9
+S 0 2212 3 2212 12 9
 rationale
-S 0 2195 14 2195 160 146
+S 0 2212 14 2212 160 146
 Price intervals follow each other without overlapping, and only the last is open-ended; a closed last interval leaves the product without a price.
-S 0 2196 3 2196 7 4
+S 0 2213 3 2213 7 4
 help
-S 0 2196 9 2196 111 102
+S 0 2213 9 2213 111 102
 order the intervals by date, end each the day the next starts, and leave the last without `<end_date>`
-S 0 2197 3 2197 11 8
+S 0 2214 3 2214 11 8
 examples
-M 2 2198 5 2213 27
-S 0 2198 5 2198 15 10
+M 2 2215 5 2230 27
+S 0 2215 5 2215 15 10
 triggering
-L 1 2199 7 2205 27
-S 1 2199 9 2205 27 365
+L 1 2216 7 2222 27
+S 1 2216 9 2222 27 365
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -9563,10 +9626,10 @@ S 1 2199 9 2205 27 365
   </intervals></product></products>
 </in_app_purchase>
 
-S 0 2206 5 2206 12 7
+S 0 2223 5 2223 12 7
 passing
-L 1 2207 7 2213 27
-S 1 2207 9 2213 27 351
+L 1 2224 7 2230 27
+S 1 2224 9 2230 27 351
 <in_app_purchase>
   <products><product><intervals>
     <interval><start_date>2026-01-01</start_date><end_date>2026-06-30</end_date><wholesale_price_tier>1</wholesale_price_tier></interval>
@@ -9574,68 +9637,68 @@ S 1 2207 9 2213 27 351
   </intervals></product></products>
 </in_app_purchase>
 
-M 12 2215 3 2239 30
-S 0 2215 3 2215 5 2
+M 12 2232 3 2256 30
+S 0 2232 3 2232 5 2
 id
-S 0 2215 7 2215 36 29
+S 0 2232 7 2232 36 29
 catalog-subscription-duration
-S 0 2216 3 2216 12 9
+S 0 2233 3 2233 12 9
 checklist
-S 0 2216 14 2216 27 13
+S 0 2233 14 2233 27 13
 catalog-valid
-S 0 2217 3 2217 8 5
+S 0 2234 3 2234 8 5
 input
-S 0 2217 10 2217 17 7
+S 0 2234 10 2234 17 7
 catalog
-S 0 2218 3 2218 11 8
+S 0 2235 3 2235 11 8
 severity
-S 0 2218 13 2218 18 5
+S 0 2235 13 2235 18 5
 error
-S 0 2219 3 2219 8 5
+S 0 2236 3 2236 8 5
 since
-S 0 2219 10 2219 15 5
+S 0 2236 10 2236 15 5
 0.1.0
-S 0 2220 3 2220 8 5
+S 0 2237 3 2237 8 5
 title
-S 0 2220 10 2220 69 59
+S 0 2237 10 2237 69 59
 a subscription duration is not one App Store Connect offers
-S 0 2221 3 2221 12 9
+S 0 2238 3 2238 12 9
 rationale
-S 0 2221 14 2221 164 150
+S 0 2238 14 2238 164 150
 Auto-renewable subscriptions last 1 week, 1, 2, 3 or 6 months, or 1 year, written `1 Week`, `1 Month`, `6 Months`, `1 Year`; the pattern is an option.
-S 0 2222 3 2222 7 4
+S 0 2239 3 2239 7 4
 help
-S 1 2222 9 2222 82 71
+S 1 2239 9 2239 82 71
 use `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 2223 3 2223 8 5
+S 0 2240 3 2240 8 5
 check
-M 2 2223 10 2223 52
-S 0 2223 12 2223 16 4
+M 2 2240 10 2240 52
+S 0 2240 12 2240 16 4
 each
-S 0 2223 18 2223 33 15
+S 0 2240 18 2240 33 15
 in_app_purchase
-S 0 2223 35 2223 40 5
+S 0 2240 35 2240 40 5
 field
-S 0 2223 42 2223 50 8
+S 0 2240 42 2240 50 8
 duration
-S 0 2224 3 2224 10 7
+S 0 2241 3 2241 10 7
 options
-M 1 2224 12 2224 75
-S 0 2224 14 2224 21 7
+M 1 2241 12 2241 75
+S 0 2241 14 2241 21 7
 pattern
-S 1 2224 23 2224 73 48
+S 1 2241 23 2241 73 48
 1 Week|1 Month|2 Months|3 Months|6 Months|1 Year
-S 0 2225 3 2225 10 7
+S 0 2242 3 2242 10 7
 message
-S 1 2225 12 2225 122 108
+S 1 2242 12 2242 122 108
 duration `{value}` of `{product}` is not `1 Week`, `1 Month`, `2 Months`, `3 Months`, `6 Months` or `1 Year`
-S 0 2226 3 2226 11 8
+S 0 2243 3 2243 11 8
 examples
-M 2 2227 5 2239 30
-S 0 2227 5 2227 15 10
+M 2 2244 5 2256 30
+S 0 2244 5 2244 15 10
 triggering
-L 1 2228 7 2234 30
-S 1 2228 9 2234 30 189
+L 1 2245 7 2251 30
+S 1 2245 9 2251 30 189
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase>
     <type>auto-renewable</type>
@@ -9643,160 +9706,160 @@ S 1 2228 9 2234 30 189
   </in_app_purchase>
 </subscription_group>
 
-S 0 2235 5 2235 12 7
+S 0 2252 5 2252 12 7
 passing
-L 1 2236 7 2239 30
-S 1 2236 9 2239 30 162
+L 1 2253 7 2256 30
+S 1 2253 9 2256 30 162
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><type>auto-renewable</type><duration>1 Month</duration></in_app_purchase>
 </subscription_group>
 
-M 9 2241 3 2260 30
-S 0 2241 3 2241 5 2
+M 9 2258 3 2277 30
+S 0 2258 3 2258 5 2
 id
-S 0 2241 7 2241 41 34
+S 0 2258 7 2258 41 34
 catalog-subscription-outside-group
-S 0 2242 3 2242 12 9
+S 0 2259 3 2259 12 9
 checklist
-S 0 2242 14 2242 27 13
+S 0 2259 14 2259 27 13
 catalog-valid
-S 0 2243 3 2243 8 5
+S 0 2260 3 2260 8 5
 input
-S 0 2243 10 2243 17 7
+S 0 2260 10 2260 17 7
 catalog
-S 0 2244 3 2244 11 8
+S 0 2261 3 2261 11 8
 severity
-S 0 2244 13 2244 18 5
+S 0 2261 13 2261 18 5
 error
-S 0 2245 3 2245 8 5
+S 0 2262 3 2262 8 5
 since
-S 0 2245 10 2245 15 5
+S 0 2262 10 2262 15 5
 0.1.0
-S 0 2246 3 2246 8 5
+S 0 2263 3 2263 8 5
 title
-S 0 2246 10 2246 90 80
+S 0 2263 10 2263 90 80
 an auto-renewable subscription is outside a group, or another type is inside one
-S 0 2247 3 2247 12 9
+S 0 2264 3 2264 12 9
 rationale
-S 0 2247 14 2247 153 139
+S 0 2264 14 2264 153 139
 Every auto-renewable subscription belongs to one `<subscription_group>` (or, before software5.7, `<family>`), and groups hold nothing else.
-S 0 2248 3 2248 7 4
+S 0 2265 3 2265 7 4
 help
-S 0 2248 9 2248 49 40
+S 0 2265 9 2265 49 40
 move the item into (or out of) the group
-S 0 2249 3 2249 11 8
+S 0 2266 3 2266 11 8
 examples
-M 2 2250 5 2260 30
-S 0 2250 5 2250 15 10
+M 2 2267 5 2277 30
+S 0 2267 5 2267 15 10
 triggering
-L 1 2251 7 2255 27
-S 1 2251 9 2255 27 149
+L 1 2268 7 2272 27
+S 1 2268 9 2272 27 149
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.plus.monthly</product_id>
   <type>auto-renewable</type>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2256 5 2256 12 7
+S 0 2273 5 2273 12 7
 passing
-L 1 2257 7 2260 30
-S 1 2257 9 2260 30 199
+L 1 2274 7 2277 30
+S 1 2274 9 2277 30 199
 <subscription_group name="Pocket Garden Plus">
   <in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase>
 </subscription_group>
 
-M 9 2262 3 2281 27
-S 0 2262 3 2262 5 2
+M 9 2279 3 2298 27
+S 0 2279 3 2279 5 2
 id
-S 0 2262 7 2262 33 26
+S 0 2279 7 2279 33 26
 catalog-screenshot-missing
-S 0 2263 3 2263 12 9
+S 0 2280 3 2280 12 9
 checklist
-S 0 2263 14 2263 27 13
+S 0 2280 14 2280 27 13
 catalog-valid
-S 0 2264 3 2264 8 5
+S 0 2281 3 2281 8 5
 input
-S 0 2264 10 2264 17 7
+S 0 2281 10 2281 17 7
 catalog
-S 0 2265 3 2265 11 8
+S 0 2282 3 2282 11 8
 severity
-S 0 2265 13 2265 18 5
+S 0 2282 13 2282 18 5
 error
-S 0 2266 3 2266 8 5
+S 0 2283 3 2283 8 5
 since
-S 0 2266 10 2266 15 5
+S 0 2283 10 2283 15 5
 0.1.0
-S 0 2267 3 2267 8 5
+S 0 2284 3 2284 8 5
 title
-S 0 2267 10 2267 56 46
+S 0 2284 10 2284 56 46
 a new in-app purchase has no review screenshot
-S 0 2268 3 2268 12 9
+S 0 2285 3 2285 12 9
 rationale
-S 0 2268 14 2268 181 167
+S 0 2285 14 2285 181 167
 A new item (one without `read_only_info`, so not yet in App Store Connect) needs its review screenshot, or it waits in "Waiting for Screenshot" and cannot be reviewed.
-S 0 2269 3 2269 7 4
+S 0 2286 3 2286 7 4
 help
-S 0 2269 9 2269 74 65
+S 0 2286 9 2286 74 65
 add `<review_screenshot>` and put the image in the package folder
-S 0 2270 3 2270 11 8
+S 0 2287 3 2287 11 8
 examples
-M 2 2271 5 2281 27
-S 0 2271 5 2271 15 10
+M 2 2288 5 2298 27
+S 0 2288 5 2288 15 10
 triggering
-L 1 2272 7 2275 27
-S 1 2272 9 2275 27 114
+L 1 2289 7 2292 27
+S 1 2289 9 2292 27 114
 <in_app_purchase>   <!-- <- -->
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-S 0 2276 5 2276 12 7
+S 0 2293 5 2293 12 7
 passing
-L 1 2277 7 2281 27
-S 1 2277 9 2281 27 255
+L 1 2294 7 2298 27
+S 1 2294 9 2298 27 255
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 2283 3 2304 27
-S 0 2283 3 2283 5 2
+M 9 2300 3 2321 27
+S 0 2300 3 2300 5 2
 id
-S 0 2283 7 2283 38 31
+S 0 2300 7 2300 38 31
 catalog-screenshot-file-missing
-S 0 2284 3 2284 12 9
+S 0 2301 3 2301 12 9
 checklist
-S 0 2284 14 2284 27 13
+S 0 2301 14 2301 27 13
 catalog-valid
-S 0 2285 3 2285 8 5
+S 0 2302 3 2302 8 5
 input
-S 0 2285 10 2285 17 7
+S 0 2302 10 2302 17 7
 catalog
-S 0 2286 3 2286 11 8
+S 0 2303 3 2303 11 8
 severity
-S 0 2286 13 2286 18 5
+S 0 2303 13 2303 18 5
 error
-S 0 2287 3 2287 8 5
+S 0 2304 3 2304 8 5
 since
-S 0 2287 10 2287 15 5
+S 0 2304 10 2304 15 5
 0.1.0
-S 0 2288 3 2288 8 5
+S 0 2305 3 2305 8 5
 title
-S 0 2288 10 2288 56 46
+S 0 2305 10 2305 56 46
 a review screenshot file is not in the package
-S 0 2289 3 2289 12 9
+S 0 2306 3 2306 12 9
 rationale
-S 0 2289 14 2289 181 167
+S 0 2306 14 2306 181 167
 Transporter looks for every referenced file next to metadata.xml in the .itmsp folder, by its exact (case-sensitive) name, and refuses the package when one is missing.
-S 0 2290 3 2290 7 4
+S 0 2307 3 2307 7 4
 help
-S 0 2290 9 2290 69 60
+S 0 2307 9 2307 69 60
 copy the image into the .itmsp folder with exactly that name
-S 0 2291 3 2291 11 8
+S 0 2308 3 2308 11 8
 examples
-M 2 2292 5 2304 27
-S 0 2292 5 2292 15 10
+M 2 2309 5 2321 27
+S 0 2309 5 2309 15 10
 triggering
-L 1 2293 7 2299 27
-S 1 2293 9 2299 27 155
+L 1 2310 7 2316 27
+S 1 2310 9 2316 27 155
 <in_app_purchase>
   <review_screenshot>
     <file_name>Seeds.PNG</file_name>   <!-- <- -->
@@ -9804,54 +9867,54 @@ S 1 2293 9 2299 27 155
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2300 5 2300 12 7
+S 0 2317 5 2317 12 7
 passing
-L 1 2301 7 2304 27
-S 1 2301 9 2304 27 128
+L 1 2318 7 2321 27
+S 1 2318 9 2321 27 128
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size></review_screenshot>
 </in_app_purchase>
 
-M 9 2306 3 2328 27
-S 0 2306 3 2306 5 2
+M 9 2323 3 2345 27
+S 0 2323 3 2323 5 2
 id
-S 0 2306 7 2306 34 27
+S 0 2323 7 2323 34 27
 catalog-screenshot-checksum
-S 0 2307 3 2307 12 9
+S 0 2324 3 2324 12 9
 checklist
-S 0 2307 14 2307 27 13
+S 0 2324 14 2324 27 13
 catalog-valid
-S 0 2308 3 2308 8 5
+S 0 2325 3 2325 8 5
 input
-S 0 2308 10 2308 17 7
+S 0 2325 10 2325 17 7
 catalog
-S 0 2309 3 2309 11 8
+S 0 2326 3 2326 11 8
 severity
-S 0 2309 13 2309 18 5
+S 0 2326 13 2326 18 5
 error
-S 0 2310 3 2310 8 5
+S 0 2327 3 2327 8 5
 since
-S 0 2310 10 2310 15 5
+S 0 2327 10 2327 15 5
 0.1.0
-S 0 2311 3 2311 8 5
+S 0 2328 3 2328 8 5
 title
-S 0 2311 10 2311 67 57
+S 0 2328 10 2328 67 57
 a review screenshot's size or MD5 does not match the file
-S 0 2312 3 2312 12 9
+S 0 2329 3 2329 12 9
 rationale
-S 0 2312 14 2312 155 141
+S 0 2329 14 2329 155 141
 Transporter recomputes each file's size and MD5 and rejects the package when the metadata differs, typically after the image was re-exported.
-S 0 2313 3 2313 7 4
+S 0 2330 3 2330 7 4
 help
-S 0 2313 9 2313 43 34
+S 0 2330 9 2330 43 34
 write the file's real size and MD5
-S 0 2314 3 2314 11 8
+S 0 2331 3 2331 11 8
 examples
-M 2 2315 5 2328 27
-S 0 2315 5 2315 15 10
+M 2 2332 5 2345 27
+S 0 2332 5 2332 15 10
 triggering
-L 1 2316 7 2323 27
-S 1 2316 9 2323 27 224
+L 1 2333 7 2340 27
+S 1 2333 9 2340 27 224
 <in_app_purchase>
   <review_screenshot>
     <file_name>seeds.png</file_name>
@@ -9860,282 +9923,282 @@ S 1 2316 9 2323 27 224
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2324 5 2324 12 7
+S 0 2341 5 2341 12 7
 passing
-L 1 2325 7 2328 27
-S 1 2325 9 2328 27 192
+L 1 2342 7 2345 27
+S 1 2342 9 2345 27 192
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name><size>3636</size><checksum type="md5">6b9b93569479df2fd2c7739d7ddc0795</checksum></review_screenshot>
 </in_app_purchase>
 
-M 9 2330 3 2350 27
-S 0 2330 3 2330 5 2
+M 9 2347 3 2367 27
+S 0 2347 3 2347 5 2
 id
-S 0 2330 7 2330 36 29
+S 0 2347 7 2347 36 29
 catalog-screenshot-dimensions
-S 0 2331 3 2331 12 9
+S 0 2348 3 2348 12 9
 checklist
-S 0 2331 14 2331 27 13
+S 0 2348 14 2348 27 13
 catalog-valid
-S 0 2332 3 2332 8 5
+S 0 2349 3 2349 8 5
 input
-S 0 2332 10 2332 17 7
+S 0 2349 10 2349 17 7
 catalog
-S 0 2333 3 2333 11 8
+S 0 2350 3 2350 11 8
 severity
-S 0 2333 13 2333 18 5
+S 0 2350 13 2350 18 5
 error
-S 0 2334 3 2334 8 5
+S 0 2351 3 2351 8 5
 since
-S 0 2334 10 2334 15 5
+S 0 2351 10 2351 15 5
 0.1.0
-S 0 2335 3 2335 8 5
+S 0 2352 3 2352 8 5
 title
-S 0 2335 10 2335 62 52
+S 0 2352 10 2352 62 52
 a review screenshot is not an accepted image or size
-S 0 2336 3 2336 12 9
+S 0 2353 3 2353 12 9
 rationale
-S 0 2336 14 2336 192 180
+S 0 2353 14 2353 192 180
 In-app purchase review screenshots are PNG or JPEG images in one of the device sizes Transporter lists (312×390 up to 2732×2048); iapdoctor reads the size from the file's header.
-S 0 2337 3 2337 7 4
+S 0 2354 3 2354 7 4
 help
-S 0 2337 9 2337 73 64
+S 0 2354 9 2354 73 64
 export the screenshot as PNG or JPEG at a device screenshot size
-S 0 2338 3 2338 11 8
+S 0 2355 3 2355 11 8
 examples
-M 2 2339 5 2350 27
-S 0 2339 5 2339 15 10
+M 2 2356 5 2367 27
+S 0 2356 5 2356 15 10
 triggering
-L 1 2340 7 2345 27
-S 1 2340 9 2345 27 136
+L 1 2357 7 2362 27
+S 1 2357 9 2362 27 136
 <in_app_purchase>
   <review_screenshot>
     <file_name>metadata.xml</file_name>   <!-- <- -->
   </review_screenshot>
 </in_app_purchase>
 
-S 0 2346 5 2346 12 7
+S 0 2363 5 2363 12 7
 passing
-L 1 2347 7 2350 27
-S 1 2347 9 2350 27 111
+L 1 2364 7 2367 27
+S 1 2364 9 2367 27 111
 <in_app_purchase>
   <review_screenshot><file_name>seeds.png</file_name></review_screenshot>
 </in_app_purchase>
 
-M 11 2352 3 2372 27
-S 0 2352 3 2352 5 2
+M 11 2369 3 2389 27
+S 0 2369 3 2369 5 2
 id
-S 0 2352 7 2352 29 22
+S 0 2369 7 2369 29 22
 catalog-too-many-items
-S 0 2353 3 2353 12 9
+S 0 2370 3 2370 12 9
 checklist
-S 0 2353 14 2353 27 13
+S 0 2370 14 2370 27 13
 catalog-valid
-S 0 2354 3 2354 8 5
+S 0 2371 3 2371 8 5
 input
-S 0 2354 10 2354 17 7
+S 0 2371 10 2371 17 7
 catalog
-S 0 2355 3 2355 11 8
+S 0 2372 3 2372 11 8
 severity
-S 0 2355 13 2355 18 5
+S 0 2372 13 2372 18 5
 error
-S 0 2356 3 2356 8 5
+S 0 2373 3 2373 8 5
 since
-S 0 2356 10 2356 15 5
+S 0 2373 10 2373 15 5
 0.1.0
-S 0 2357 3 2357 8 5
+S 0 2374 3 2374 8 5
 title
-S 0 2357 10 2357 69 59
+S 0 2374 10 2374 69 59
 the package has more in-app purchases than one upload takes
-S 0 2358 3 2358 12 9
+S 0 2375 3 2375 12 9
 rationale
-S 0 2358 14 2358 120 106
+S 0 2375 14 2375 120 106
 One package may carry at most 1,000 in-app purchases (an app up to 10,000 in all); the limit is an option.
-S 0 2359 3 2359 7 4
+S 0 2376 3 2376 7 4
 help
-S 0 2359 9 2359 26 17
+S 0 2376 9 2376 26 17
 split the package
-S 0 2360 3 2360 10 7
+S 0 2377 3 2377 10 7
 options
-M 1 2360 12 2360 31
-S 0 2360 14 2360 23 9
+M 1 2377 12 2377 31
+S 0 2377 14 2377 23 9
 max_items
-S 0 2360 25 2360 29 4
+S 0 2377 25 2377 29 4
 1000
-S 0 2361 3 2361 18 15
+S 0 2378 3 2378 18 15
 example_options
-M 1 2361 20 2361 37
-S 0 2361 22 2361 31 9
+M 1 2378 20 2378 37
+S 0 2378 22 2378 31 9
 max_items
-S 0 2361 33 2361 35 2
+S 0 2378 33 2378 35 2
 20
-S 0 2362 3 2362 11 8
+S 0 2379 3 2379 11 8
 examples
-M 2 2363 5 2372 27
-S 0 2363 5 2363 15 10
+M 2 2380 5 2389 27
+S 0 2380 5 2380 15 10
 triggering
-L 1 2364 7 2369 69
-S 1 2364 9 2369 69 957
+L 1 2381 7 2386 69
+S 1 2381 9 2386 69 957
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.12"><software><software_metadata>
 <in_app_purchases>   <!-- <- -->
 <in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/><in_app_purchase/>
 </in_app_purchases></software_metadata></software></package>
 
-S 0 2370 5 2370 12 7
+S 0 2387 5 2387 12 7
 passing
-L 1 2371 7 2372 27
-S 1 2371 9 2372 27 19
+L 1 2388 7 2389 27
+S 1 2388 9 2389 27 19
 <in_app_purchase/>
 
-M 9 2374 3 2392 27
-S 0 2374 3 2374 5 2
+M 9 2391 3 2409 27
+S 0 2391 3 2391 5 2
 id
-S 0 2374 7 2374 26 19
+S 0 2391 7 2391 26 19
 catalog-placeholder
-S 0 2375 3 2375 12 9
+S 0 2392 3 2392 12 9
 checklist
-S 0 2375 14 2375 27 13
+S 0 2392 14 2392 27 13
 catalog-valid
-S 0 2376 3 2376 8 5
+S 0 2393 3 2393 8 5
 input
-S 0 2376 10 2376 17 7
+S 0 2393 10 2393 17 7
 catalog
-S 0 2377 3 2377 11 8
+S 0 2394 3 2394 11 8
 severity
-S 0 2377 13 2377 18 5
+S 0 2394 13 2394 18 5
 error
-S 0 2378 3 2378 8 5
+S 0 2395 3 2395 8 5
 since
-S 0 2378 10 2378 15 5
+S 0 2395 10 2395 15 5
 0.1.0
-S 0 2379 3 2379 8 5
+S 0 2396 3 2396 8 5
 title
-S 0 2379 10 2379 56 46
+S 0 2396 10 2396 56 46
 a template placeholder was left in the package
-S 0 2380 3 2380 12 9
+S 0 2397 3 2397 12 9
 rationale
-S 0 2380 14 2380 146 134
+S 0 2397 14 2397 146 134
 Package templates carry placeholders (`{SKU}`, `{team_id}`, `xxxxx`, `YOUR_…`); left in, they become real values or fail the upload.
-S 0 2381 3 2381 7 4
+S 0 2398 3 2398 7 4
 help
-S 0 2381 9 2381 52 43
+S 0 2398 9 2398 52 43
 replace the placeholder with the real value
-S 0 2382 3 2382 11 8
+S 0 2399 3 2399 11 8
 examples
-M 2 2383 5 2392 27
-S 0 2383 5 2383 15 10
+M 2 2400 5 2409 27
+S 0 2400 5 2400 15 10
 triggering
-L 1 2384 7 2387 27
-S 1 2384 9 2387 27 92
+L 1 2401 7 2404 27
+S 1 2401 9 2404 27 92
 <in_app_purchase>
   <product_id>{SKU}.seeds50</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2388 5 2388 12 7
+S 0 2405 5 2405 12 7
 passing
-L 1 2389 7 2392 27
-S 1 2389 9 2392 27 100
+L 1 2406 7 2409 27
+S 1 2406 9 2409 27 100
 <in_app_purchase>
   <product_id>com.greenthumb.pocketgarden.seeds50</product_id>
 </in_app_purchase>
 
-M 9 2394 3 2416 19
-S 0 2394 3 2394 5 2
+M 9 2411 3 2433 19
+S 0 2411 3 2411 5 2
 id
-S 0 2394 7 2394 29 22
+S 0 2411 7 2411 29 22
 catalog-metadata-token
-S 0 2395 3 2395 12 9
+S 0 2412 3 2412 12 9
 checklist
-S 0 2395 14 2395 27 13
+S 0 2412 14 2412 27 13
 catalog-valid
-S 0 2396 3 2396 8 5
+S 0 2413 3 2413 8 5
 input
-S 0 2396 10 2396 17 7
+S 0 2413 10 2413 17 7
 catalog
-S 0 2397 3 2397 11 8
+S 0 2414 3 2414 11 8
 severity
-S 0 2397 13 2397 20 7
+S 0 2414 13 2414 20 7
 warning
-S 0 2398 3 2398 8 5
+S 0 2415 3 2415 8 5
 since
-S 0 2398 10 2398 15 5
+S 0 2415 10 2415 15 5
 0.1.0
-S 0 2399 3 2399 8 5
+S 0 2416 3 2416 8 5
 title
-S 0 2399 10 2399 52 42
+S 0 2416 10 2416 52 42
 the metadata token looks edited or made up
-S 0 2400 3 2400 12 9
+S 0 2417 3 2417 12 9
 rationale
-S 1 2400 14 2400 169 153
+S 1 2417 14 2417 169 153
 `<metadata_token>` comes from `lookupMetadata` and must go back byte for byte; an edited or placeholder token fails the import. A new package needs none.
-S 0 2401 3 2401 7 4
+S 0 2418 3 2418 7 4
 help
-S 0 2401 9 2401 82 73
+S 0 2418 9 2418 82 73
 remove the token, or fetch the package again and keep its token unchanged
-S 0 2402 3 2402 11 8
+S 0 2419 3 2419 11 8
 examples
-M 2 2403 5 2416 19
-S 0 2403 5 2403 15 10
+M 2 2420 5 2433 19
+S 0 2420 5 2420 15 10
 triggering
-L 1 2404 7 2409 19
-S 1 2404 9 2409 19 273
+L 1 2421 7 2426 19
+S 1 2421 9 2426 19 273
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>app-metadata-token</metadata_token>   <!-- <- -->
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-S 0 2410 5 2410 12 7
+S 0 2427 5 2427 12 7
 passing
-L 1 2411 7 2416 19
-S 1 2411 9 2416 19 284
+L 1 2428 7 2433 19
+S 1 2428 9 2433 19 284
 <?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://apple.com/itunes/importer" version="software5.2">
   <metadata_token>1452196283-9db4a8f1c02e4d7ab1f2c3d4e5f60718</metadata_token>
   <software><software_metadata><in_app_purchases/></software_metadata></software>
 </package>
 
-M 9 2418 3 2439 203
-S 0 2418 3 2418 5 2
+M 9 2435 3 2456 203
+S 0 2435 3 2435 5 2
 id
-S 0 2418 7 2418 34 27
+S 0 2435 7 2435 34 27
 catalog-descriptor-mismatch
-S 0 2419 3 2419 12 9
+S 0 2436 3 2436 12 9
 checklist
-S 0 2419 14 2419 27 13
+S 0 2436 14 2436 27 13
 catalog-valid
-S 0 2420 3 2420 8 5
+S 0 2437 3 2437 8 5
 input
-S 0 2420 10 2420 17 7
+S 0 2437 10 2437 17 7
 catalog
-S 0 2421 3 2421 11 8
+S 0 2438 3 2438 11 8
 severity
-S 0 2421 13 2421 20 7
+S 0 2438 13 2438 20 7
 warning
-S 0 2422 3 2422 8 5
+S 0 2439 3 2439 8 5
 since
-S 0 2422 10 2422 15 5
+S 0 2439 10 2439 15 5
 0.1.0
-S 0 2423 3 2423 8 5
+S 0 2440 3 2440 8 5
 title
-S 0 2423 10 2423 60 50
+S 0 2440 10 2440 60 50
 the catalog and the descriptor's products disagree
-S 0 2424 3 2424 12 9
+S 0 2441 3 2441 12 9
 rationale
-S 0 2424 14 2424 189 175
+S 0 2441 14 2441 189 175
 A descriptor's `catalogs` describe the same products as its `products`; a product in only one of them, or with another type or sale state, means one of the two is out of date.
-S 0 2425 3 2425 7 4
+S 0 2442 3 2442 7 4
 help
-S 0 2425 9 2425 73 64
+S 0 2442 9 2442 73 64
 make the catalog and the descriptor agree with App Store Connect
-S 0 2426 3 2426 11 8
+S 0 2443 3 2443 11 8
 examples
-M 2 2427 5 2439 203
-S 0 2427 5 2427 15 10
+M 2 2444 5 2456 203
+S 0 2444 5 2444 15 10
 triggering
-L 1 2428 7 2434 27
-S 1 2428 9 2434 27 554
+L 1 2445 7 2451 27
+S 1 2445 9 2451 27 554
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
@@ -10143,257 +10206,211 @@ S 1 2428 9 2434 27 554
   <product_id>com.greenthumb.pocketgarden.compost</product_id>   <!-- <- -->
 </in_app_purchase>
 
-S 0 2435 5 2435 12 7
+S 0 2452 5 2452 12 7
 passing
-L 1 2436 7 2439 203
-S 1 2436 9 2439 203 440
+L 1 2453 7 2456 203
+S 1 2453 9 2456 203 440
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.seeds50</product_id><type>consumable</type></in_app_purchase>
 <in_app_purchase><product_id>com.greenthumb.pocketgarden.greenhouse</product_id><type>non-consumable</type></in_app_purchase>
 <subscription_group name="Pocket Garden Plus"><in_app_purchase><product_id>com.greenthumb.pocketgarden.plus.monthly</product_id><type>auto-renewable</type></in_app_purchase></subscription_group>
 
-M 9 2443 3 2461 36
-S 0 2443 3 2443 5 2
+M 9 2460 3 2478 36
+S 0 2460 3 2460 5 2
 id
-S 0 2443 7 2443 31 24
+S 0 2460 7 2460 31 24
 descriptor-file-mismatch
-S 0 2444 3 2444 12 9
+S 0 2461 3 2461 12 9
 checklist
-S 0 2444 14 2444 26 12
+S 0 2461 14 2461 26 12
 code-signing
-S 0 2445 3 2445 11 8
+S 0 2462 3 2462 11 8
 severity
-S 0 2445 13 2445 20 7
+S 0 2462 13 2462 20 7
 warning
-S 0 2446 3 2446 15 12
+S 0 2463 3 2463 15 12
 context_only
-S 0 2446 17 2446 21 4
+S 0 2463 17 2463 21 4
 true
-S 0 2447 3 2447 8 5
+S 0 2464 3 2464 8 5
 since
-S 0 2447 10 2447 15 5
+S 0 2464 10 2464 15 5
 0.1.0
-S 0 2448 3 2448 8 5
+S 0 2465 3 2465 8 5
 title
-S 0 2448 10 2448 52 42
+S 0 2465 10 2465 52 42
 a project file and the descriptor disagree
-S 0 2449 3 2449 12 9
+S 0 2466 3 2466 12 9
 rationale
-S 0 2449 14 2449 242 228
+S 0 2466 14 2466 242 228
 The build uses what project.pbxproj, the provisioning profile and the other files say; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the file's value and names both.
-S 0 2450 3 2450 7 4
+S 0 2467 3 2467 7 4
 help
-S 0 2450 9 2450 80 71
+S 0 2467 9 2467 80 71
 update the descriptor key, or remove it and let iapdoctor read the file
-S 0 2451 3 2451 11 8
+S 0 2468 3 2468 11 8
 examples
-M 2 2452 5 2461 36
-S 0 2452 5 2452 15 10
+M 2 2469 5 2478 36
+S 0 2469 5 2469 15 10
 triggering
-L 1 2453 7 2457 55
-S 1 2453 9 2457 55 141
+L 1 2470 7 2474 55
+S 1 2470 9 2474 55 141
 app:
   deployment_target: "16.0"   # <-
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2458 5 2458 12 7
+S 0 2475 5 2475 12 7
 passing
-L 1 2459 7 2461 36
-S 1 2459 9 2461 36 33
+L 1 2476 7 2478 36
+S 1 2476 9 2478 36 33
 app:
   deployment_target: "16.0"
 
-M 10 2463 3 2486 33
-S 0 2463 3 2463 5 2
+M 10 2480 3 2503 33
+S 0 2480 3 2480 5 2
 id
-S 0 2463 7 2463 33 26
+S 0 2480 7 2480 33 26
 running-bundle-id-mismatch
-S 0 2464 3 2464 12 9
+S 0 2481 3 2481 12 9
 checklist
-S 0 2464 14 2464 31 17
+S 0 2481 14 2481 31 17
 bundle-id-matches
-S 0 2465 3 2465 11 8
+S 0 2482 3 2482 11 8
 severity
-S 0 2465 13 2465 18 5
+S 0 2482 13 2482 18 5
 error
-S 0 2466 3 2466 8 5
+S 0 2483 3 2483 8 5
 since
-S 0 2466 10 2466 15 5
+S 0 2483 10 2483 15 5
 0.1.0
-S 0 2467 3 2467 8 5
+S 0 2484 3 2484 8 5
 title
-S 0 2467 10 2467 80 70
+S 0 2484 10 2484 80 70
 the build runs with another bundle ID than the App Store Connect app's
-S 0 2468 3 2468 12 9
+S 0 2485 3 2485 12 9
 rationale
-S 0 2468 14 2468 244 230
+S 0 2485 14 2485 244 230
 StoreKit looks products up under the bundle ID the build runs with, which is Info.plist's `CFBundleIdentifier` expanded with the configuration's build settings; a Debug configuration with its own bundle ID (`.dev`) is another app.
-S 0 2469 3 2469 7 4
+S 0 2486 3 2486 7 4
 help
-S 0 2469 9 2469 96 87
+S 0 2486 9 2486 96 87
 build with the configuration whose bundle ID owns the products, or change the bundle ID
-S 0 2470 3 2470 15 12
+S 0 2487 3 2487 15 12
 environments
-L 4 2470 17 2470 58
-S 0 2470 18 2470 25 7
+L 4 2487 17 2487 58
+S 0 2487 18 2487 25 7
 sandbox
-S 0 2470 27 2470 37 10
+S 0 2487 27 2487 37 10
 testflight
-S 0 2470 39 2470 45 6
+S 0 2487 39 2487 45 6
 review
-S 0 2470 47 2470 57 10
+S 0 2487 47 2487 57 10
 production
-S 0 2471 3 2471 17 14
+S 0 2488 3 2488 17 14
 not_applicable
-S 0 2471 19 2471 100 81
+S 0 2488 19 2488 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2472 3 2472 11 8
+S 0 2489 3 2489 11 8
 examples
-M 2 2473 5 2486 33
-S 0 2473 5 2473 15 10
+M 2 2490 5 2503 33
+S 0 2490 5 2490 15 10
 triggering
-L 1 2474 7 2479 31
-S 1 2474 9 2479 31 181
+L 1 2491 7 2496 31
+S 1 2491 9 2496 31 181
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Debug
 
-S 0 2480 5 2480 12 7
+S 0 2497 5 2497 12 7
 passing
-L 1 2481 7 2486 33
-S 1 2481 9 2486 33 183
+L 1 2498 7 2503 33
+S 1 2498 9 2503 33 183
 app:
   bundle_id: com.runmonster.runmonsterfree
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   info_plist: ../runmonster-xcode/RunMonster/Info.plist
   configuration: Release
 
-M 10 2488 3 2509 33
-S 0 2488 3 2488 5 2
+M 10 2505 3 2526 33
+S 0 2505 3 2505 5 2
 id
-S 0 2488 7 2488 34 27
+S 0 2505 7 2505 34 27
 bundle-id-per-configuration
-S 0 2489 3 2489 12 9
+S 0 2506 3 2506 12 9
 checklist
-S 0 2489 14 2489 31 17
+S 0 2506 14 2506 31 17
 bundle-id-matches
-S 0 2490 3 2490 11 8
+S 0 2507 3 2507 11 8
 severity
-S 0 2490 13 2490 20 7
+S 0 2507 13 2507 20 7
 warning
-S 0 2491 3 2491 8 5
+S 0 2508 3 2508 8 5
 since
-S 0 2491 10 2491 15 5
+S 0 2508 10 2508 15 5
 0.1.0
-S 0 2492 3 2492 8 5
+S 0 2509 3 2509 8 5
 title
-S 0 2492 10 2492 68 58
+S 0 2509 10 2509 68 58
 the configuration builds another bundle ID than the others
-S 0 2493 3 2493 12 9
+S 0 2510 3 2510 12 9
 rationale
-S 0 2493 14 2493 302 288
+S 0 2510 14 2510 302 288
 Debug and staging configurations often get their own bundle ID (the release one plus a suffix such as `.dev`); for StoreKit that is a separate app whose products are not the release app's. When `app.bundle_id` names the App Store Connect app, `running-bundle-id-mismatch` decides instead.
-S 0 2494 3 2494 7 4
+S 0 2511 3 2511 7 4
 help
-S 0 2494 9 2494 94 85
+S 0 2511 9 2511 94 85
 test with the configuration whose bundle ID owns the products, or set `app.bundle_id`
-S 0 2495 3 2495 15 12
+S 0 2512 3 2512 15 12
 environments
-L 4 2495 17 2495 58
-S 0 2495 18 2495 25 7
+L 4 2512 17 2512 58
+S 0 2512 18 2512 25 7
 sandbox
-S 0 2495 27 2495 37 10
+S 0 2512 27 2512 37 10
 testflight
-S 0 2495 39 2495 45 6
+S 0 2512 39 2512 45 6
 review
-S 0 2495 47 2495 57 10
+S 0 2512 47 2512 57 10
 production
-S 0 2496 3 2496 17 14
+S 0 2513 3 2513 17 14
 not_applicable
-S 0 2496 19 2496 100 81
+S 0 2513 19 2513 100 81
 a StoreKit configuration file in Xcode serves its products whatever the bundle ID
-S 0 2497 3 2497 11 8
+S 0 2514 3 2514 11 8
 examples
-M 2 2498 5 2509 33
-S 0 2498 5 2498 15 10
+M 2 2515 5 2526 33
+S 0 2515 5 2515 15 10
 triggering
-L 1 2499 7 2503 31
-S 1 2499 9 2503 31 100
+L 1 2516 7 2520 31
+S 1 2516 9 2520 31 100
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Debug
 
-S 0 2504 5 2504 12 7
+S 0 2521 5 2521 12 7
 passing
-L 1 2505 7 2509 33
-S 1 2505 9 2509 33 102
+L 1 2522 7 2526 33
+S 1 2522 9 2526 33 102
 app:
   bundle_id: null
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   configuration: Release
 
-M 8 2511 3 2526 29
-S 0 2511 3 2511 5 2
-id
-S 0 2511 7 2511 28 21
-wrong-iap-entitlement
-S 0 2512 3 2512 12 9
-checklist
-S 0 2512 14 2512 26 12
-code-signing
-S 0 2513 3 2513 11 8
-severity
-S 0 2513 13 2513 18 5
-error
-S 0 2514 3 2514 8 5
-since
-S 0 2514 10 2514 15 5
-0.1.0
-S 0 2515 3 2515 8 5
-title
-S 0 2515 10 2515 65 55
-the entitlements have a key added "for In-App Purchase"
-S 0 2516 3 2516 12 9
-rationale
-S 0 2516 14 2516 232 218
-In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
-S 0 2517 3 2517 7 4
-help
-S 0 2517 9 2517 69 60
-remove the key; enable In-App Purchase on the App ID instead
-S 0 2518 3 2518 11 8
-examples
-M 2 2519 5 2526 29
-S 0 2519 5 2519 15 10
-triggering
-L 1 2520 7 2522 79
-S 1 2520 9 2522 79 76
-app:
-  entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
-
-S 0 2523 5 2523 12 7
-passing
-L 1 2524 7 2526 29
-S 1 2524 9 2526 29 26
-app:
-  entitlements: null
-
-M 8 2528 3 2543 79
+M 8 2528 3 2543 29
 S 0 2528 3 2528 5 2
 id
-S 0 2528 7 2528 30 23
-entitlements-unreadable
+S 0 2528 7 2528 28 21
+wrong-iap-entitlement
 S 0 2529 3 2529 12 9
 checklist
 S 0 2529 14 2529 26 12
 code-signing
 S 0 2530 3 2530 11 8
 severity
-S 0 2530 13 2530 20 7
-warning
+S 0 2530 13 2530 18 5
+error
 S 0 2531 3 2531 8 5
 since
 S 0 2531 10 2531 15 5
@@ -10401,664 +10418,658 @@ S 0 2531 10 2531 15 5
 S 0 2532 3 2532 8 5
 title
 S 0 2532 10 2532 65 55
-the entitlements file cannot be read as a property list
+the entitlements have a key added "for In-App Purchase"
 S 0 2533 3 2533 12 9
 rationale
-S 1 2533 14 2533 299 283
-Xcode reads the file `CODE_SIGN_ENTITLEMENTS` names as a property list when it signs the app; an empty file, a file that is not a property list, or a missing one is a signing problem of its own. In-App Purchase needs no entitlement, so the rest of the check goes on without the file.
+S 0 2533 14 2533 232 218
+In-App Purchase needs no entitlement. `com.apple.developer.in-app-payments` is Apple Pay (merchant IDs) and `com.apple.developer.in-app-purchase` does not exist; either makes the profile fail to match and signing fail.
 S 0 2534 3 2534 7 4
 help
-S 0 2534 9 2534 107 98
-write the entitlements as a property list, or clear `CODE_SIGN_ENTITLEMENTS` if the app needs none
+S 0 2534 9 2534 69 60
+remove the key; enable In-App Purchase on the App ID instead
 S 0 2535 3 2535 11 8
 examples
-M 2 2536 5 2543 79
+M 2 2536 5 2543 29
 S 0 2536 5 2536 15 10
 triggering
-L 1 2537 7 2539 72
-S 1 2537 9 2539 72 69
-app:
-  entitlements: ../runmonster-xcode/variants/Empty.entitlements
-
-S 0 2540 5 2540 12 7
-passing
-L 1 2541 7 2543 79
-S 1 2541 9 2543 79 76
+L 1 2537 7 2539 79
+S 1 2537 9 2539 79 76
 app:
   entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
 
-M 8 2545 3 2562 55
+S 0 2540 5 2540 12 7
+passing
+L 1 2541 7 2543 29
+S 1 2541 9 2543 29 26
+app:
+  entitlements: null
+
+M 8 2545 3 2560 79
 S 0 2545 3 2545 5 2
 id
-S 0 2545 7 2545 36 29
-iap-capability-off-in-project
+S 0 2545 7 2545 30 23
+entitlements-unreadable
 S 0 2546 3 2546 12 9
 checklist
-S 0 2546 14 2546 32 18
-app-id-iap-enabled
+S 0 2546 14 2546 26 12
+code-signing
 S 0 2547 3 2547 11 8
 severity
-S 0 2547 13 2547 18 5
-error
+S 0 2547 13 2547 20 7
+warning
 S 0 2548 3 2548 8 5
 since
 S 0 2548 10 2548 15 5
 0.1.0
 S 0 2549 3 2549 8 5
 title
-S 0 2549 10 2549 71 61
-the Xcode project switches the In-App Purchase capability off
+S 0 2549 10 2549 65 55
+the entitlements file cannot be read as a property list
 S 0 2550 3 2550 12 9
 rationale
-S 0 2550 14 2550 257 247
-Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
+S 1 2550 14 2550 299 283
+Xcode reads the file `CODE_SIGN_ENTITLEMENTS` names as a property list when it signs the app; an empty file, a file that is not a property list, or a missing one is a signing problem of its own. In-App Purchase needs no entitlement, so the rest of the check goes on without the file.
 S 0 2551 3 2551 7 4
 help
-S 0 2551 9 2551 58 49
-turn on In-App Purchase in Signing & Capabilities
+S 0 2551 9 2551 107 98
+write the entitlements as a property list, or clear `CODE_SIGN_ENTITLEMENTS` if the app needs none
 S 0 2552 3 2552 11 8
 examples
-M 2 2553 5 2562 55
+M 2 2553 5 2560 79
 S 0 2553 5 2553 15 10
 triggering
-L 1 2554 7 2557 55
-S 1 2554 9 2557 55 118
+L 1 2554 7 2556 72
+S 1 2554 9 2556 72 69
+app:
+  entitlements: ../runmonster-xcode/variants/Empty.entitlements
+
+S 0 2557 5 2557 12 7
+passing
+L 1 2558 7 2560 79
+S 1 2558 9 2560 79 76
+app:
+  entitlements: ../runmonster-xcode/RunMonster/RunMonster.entitlements
+
+M 8 2562 3 2579 55
+S 0 2562 3 2562 5 2
+id
+S 0 2562 7 2562 36 29
+iap-capability-off-in-project
+S 0 2563 3 2563 12 9
+checklist
+S 0 2563 14 2563 32 18
+app-id-iap-enabled
+S 0 2564 3 2564 11 8
+severity
+S 0 2564 13 2564 18 5
+error
+S 0 2565 3 2565 8 5
+since
+S 0 2565 10 2565 15 5
+0.1.0
+S 0 2566 3 2566 8 5
+title
+S 0 2566 10 2566 71 61
+the Xcode project switches the In-App Purchase capability off
+S 0 2567 3 2567 12 9
+rationale
+S 0 2567 14 2567 257 247
+Older Xcode records capabilities in project.pbxproj (`SystemCapabilities → com.apple.InAppPurchase → enabled`); `enabled = 0` means the capability was turned off for the target. Newer projects do not record it, and then iapdoctor says nothing.
+S 0 2568 3 2568 7 4
+help
+S 0 2568 9 2568 58 49
+turn on In-App Purchase in Signing & Capabilities
+S 0 2569 3 2569 11 8
+examples
+M 2 2570 5 2579 55
+S 0 2570 5 2570 15 10
+triggering
+L 1 2571 7 2574 55
+S 1 2571 9 2574 55 118
 app:
   xcodeproj: ../runmonster-xcode/variants/CapabilityOff.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-S 0 2558 5 2558 12 7
+S 0 2575 5 2575 12 7
 passing
-L 1 2559 7 2562 55
-S 1 2559 9 2562 55 106
+L 1 2576 7 2579 55
+S 1 2576 9 2579 55 106
 app:
   xcodeproj: ../runmonster-xcode/RunMonster.xcodeproj
   bundle_id: com.runmonster.runmonsterfree.dev
 
-M 9 2564 3 2580 67
-S 0 2564 3 2564 5 2
+M 9 2581 3 2597 67
+S 0 2581 3 2581 5 2
 id
-S 0 2564 7 2564 35 28
+S 0 2581 7 2581 35 28
 storekit-descriptor-mismatch
-S 0 2565 3 2565 12 9
+S 0 2582 3 2582 12 9
 checklist
-S 0 2565 14 2565 36 22
+S 0 2582 14 2582 36 22
 storekit-configuration
-S 0 2566 3 2566 11 8
+S 0 2583 3 2583 11 8
 severity
-S 0 2566 13 2566 17 4
+S 0 2583 13 2583 17 4
 note
-S 0 2567 3 2567 15 12
+S 0 2584 3 2584 15 12
 context_only
-S 0 2567 17 2567 21 4
+S 0 2584 17 2584 21 4
 true
-S 0 2568 3 2568 8 5
-since
-S 0 2568 10 2568 15 5
-0.1.0
-S 0 2569 3 2569 8 5
-title
-S 0 2569 10 2569 87 77
-the StoreKit configuration file and App Store Connect list different products
-S 0 2570 3 2570 12 9
-rationale
-S 0 2570 14 2570 222 208
-A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
-S 0 2571 3 2571 7 4
-help
-S 0 2571 9 2571 53 44
-keep the file in sync with App Store Connect
-S 0 2572 3 2572 11 8
-examples
-M 2 2573 5 2580 67
-S 0 2573 5 2573 15 10
-triggering
-L 1 2574 7 2576 83
-S 1 2574 9 2576 83 80
-app:
-  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
-
-S 0 2577 5 2577 12 7
-passing
-L 1 2578 7 2580 67
-S 1 2578 9 2580 67 64
-app:
-  storekit_configuration: ../catalog/PocketGarden.storekit
-
-M 10 2582 3 2599 110
-S 0 2582 3 2582 5 2
-id
-S 0 2582 7 2582 36 29
-storekit-configuration-active
-S 0 2583 3 2583 12 9
-checklist
-S 0 2583 14 2583 36 22
-storekit-configuration
-S 0 2584 3 2584 11 8
-severity
-S 0 2584 13 2584 20 7
-warning
 S 0 2585 3 2585 8 5
 since
 S 0 2585 10 2585 15 5
 0.1.0
 S 0 2586 3 2586 8 5
 title
-S 0 2586 10 2586 71 61
-the scheme serves products from a StoreKit configuration file
+S 0 2586 10 2586 87 77
+the StoreKit configuration file and App Store Connect list different products
 S 0 2587 3 2587 12 9
 rationale
-S 0 2587 14 2587 271 257
-With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 2587 14 2587 222 208
+A StoreKit configuration file often mirrors App Store Connect (Xcode can sync it); a product in one and not the other works in Xcode and is invalid in the sandbox, or the other way round. A hint, not a fault.
 S 0 2588 3 2588 7 4
 help
-S 1 2588 9 2588 120 109
-set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
-S 0 2589 3 2589 15 12
-environments
-L 1 2589 17 2589 26
-S 0 2589 18 2589 25 7
-sandbox
-S 0 2590 3 2590 17 14
-not_applicable
-S 1 2590 19 2590 197 176
-only a run from Xcode uses the scheme's StoreKit configuration: in the xcode environment the file is what you test, and TestFlight, App Review and App Store builds never use it
-S 0 2591 3 2591 11 8
+S 0 2588 9 2588 53 44
+keep the file in sync with App Store Connect
+S 0 2589 3 2589 11 8
 examples
-M 2 2592 5 2599 110
-S 0 2592 5 2592 15 10
+M 2 2590 5 2597 67
+S 0 2590 5 2590 15 10
 triggering
-L 1 2593 7 2595 102
-S 1 2593 9 2595 102 99
+L 1 2591 7 2593 83
+S 1 2591 9 2593 83 80
+app:
+  storekit_configuration: ../runmonster-xcode/RunMonster/Products.storekit
+
+S 0 2594 5 2594 12 7
+passing
+L 1 2595 7 2597 67
+S 1 2595 9 2597 67 64
+app:
+  storekit_configuration: ../catalog/PocketGarden.storekit
+
+M 10 2599 3 2616 110
+S 0 2599 3 2599 5 2
+id
+S 0 2599 7 2599 36 29
+storekit-configuration-active
+S 0 2600 3 2600 12 9
+checklist
+S 0 2600 14 2600 36 22
+storekit-configuration
+S 0 2601 3 2601 11 8
+severity
+S 0 2601 13 2601 20 7
+warning
+S 0 2602 3 2602 8 5
+since
+S 0 2602 10 2602 15 5
+0.1.0
+S 0 2603 3 2603 8 5
+title
+S 0 2603 10 2603 71 61
+the scheme serves products from a StoreKit configuration file
+S 0 2604 3 2604 12 9
+rationale
+S 0 2604 14 2604 271 257
+With a StoreKit configuration file in the scheme's Run action, an app run from Xcode gets that file's products and never reaches the sandbox (TN3185, TN3186 "identify the test environment"); fine when intended, confusing when you think you test the sandbox.
+S 0 2605 3 2605 7 4
+help
+S 1 2605 9 2605 120 109
+set the scheme's StoreKit Configuration to None to test the sandbox, or `environment: xcode` to test the file
+S 0 2606 3 2606 15 12
+environments
+L 1 2606 17 2606 26
+S 0 2606 18 2606 25 7
+sandbox
+S 0 2607 3 2607 17 14
+not_applicable
+S 1 2607 19 2607 197 176
+only a run from Xcode uses the scheme's StoreKit configuration: in the xcode environment the file is what you test, and TestFlight, App Review and App Store builds never use it
+S 0 2608 3 2608 11 8
+examples
+M 2 2609 5 2616 110
+S 0 2609 5 2609 15 10
+triggering
+L 1 2610 7 2612 102
+S 1 2610 9 2612 102 99
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster.xcscheme
 
-S 0 2596 5 2596 12 7
+S 0 2613 5 2613 12 7
 passing
-L 1 2597 7 2599 110
-S 1 2597 9 2599 110 107
+L 1 2614 7 2616 110
+S 1 2614 9 2616 110 107
 app:
   scheme: ../runmonster-xcode/RunMonster.xcodeproj/xcshareddata/xcschemes/RunMonster-Sandbox.xcscheme
 
-M 13 2606 3 2624 122
-S 0 2606 3 2606 5 2
+M 13 2623 3 2641 122
+S 0 2623 3 2623 5 2
 id
-S 0 2606 7 2606 34 27
+S 0 2623 7 2623 34 27
 storekit-product-id-charset
-S 0 2607 3 2607 12 9
+S 0 2624 3 2624 12 9
 checklist
-S 0 2607 14 2607 36 22
+S 0 2624 14 2624 36 22
 storekit-configuration
-S 0 2608 3 2608 8 5
+S 0 2625 3 2625 8 5
 input
-S 0 2608 10 2608 18 8
+S 0 2625 10 2625 18 8
 storekit
-S 0 2609 3 2609 11 8
+S 0 2626 3 2626 11 8
 severity
-S 0 2609 13 2609 17 4
+S 0 2626 13 2626 17 4
 note
-S 0 2610 3 2610 8 5
+S 0 2627 3 2627 8 5
 since
-S 0 2610 10 2610 15 5
+S 0 2627 10 2627 15 5
 0.1.0
-S 0 2611 3 2611 14 11
+S 0 2628 3 2628 14 11
 store_limit
-S 0 2611 16 2611 20 4
+S 0 2628 16 2628 20 4
 true
-S 0 2612 3 2612 8 5
+S 0 2629 3 2629 8 5
 title
-S 0 2612 10 2612 100 90
+S 0 2629 10 2629 100 90
 a product ID in the StoreKit configuration has characters App Store Connect does not allow
-S 0 2613 3 2613 12 9
+S 0 2630 3 2630 12 9
 rationale
-S 0 2613 14 2613 325 311
+S 0 2630 14 2630 325 311
 Xcode accepts any product ID in a local configuration, but App Store Connect allows letters, digits, `.`, `_` and `-` only; a file checked on its own as a catalog of the store's products should hold IDs the store can have. The file the app's Run uses is not judged (the requested IDs are, by the request rules).
-S 0 2614 3 2614 7 4
+S 0 2631 3 2631 7 4
 help
-S 0 2614 9 2614 51 42
+S 0 2631 9 2631 51 42
 use only letters, digits, `.`, `_` and `-`
-S 0 2615 3 2615 8 5
+S 0 2632 3 2632 8 5
 check
-M 2 2615 10 2615 45
-S 0 2615 12 2615 16 4
+M 2 2632 10 2632 45
+S 0 2632 12 2632 16 4
 each
-S 0 2615 18 2615 25 7
+S 0 2632 18 2632 25 7
 product
-S 0 2615 27 2615 32 5
+S 0 2632 27 2632 32 5
 field
-S 0 2615 34 2615 43 9
+S 0 2632 34 2632 43 9
 productID
-S 0 2616 3 2616 10 7
+S 0 2633 3 2633 10 7
 options
-M 1 2616 12 2616 42
-S 0 2616 14 2616 21 7
+M 1 2633 12 2633 42
+S 0 2633 14 2633 21 7
 pattern
-S 1 2616 23 2616 40 15
+S 1 2633 23 2633 40 15
 [A-Za-z0-9._-]+
-S 0 2617 3 2617 10 7
+S 0 2634 3 2634 10 7
 message
-S 1 2617 12 2617 91 77
+S 1 2634 12 2634 91 77
 product ID `{value}` has characters outside letters, digits, `.`, `_` and `-`
-S 0 2618 3 2618 11 8
+S 0 2635 3 2635 11 8
 examples
-M 2 2619 5 2624 122
-S 0 2619 5 2619 15 10
+M 2 2636 5 2641 122
+S 0 2636 5 2636 15 10
 triggering
-L 1 2620 7 2621 123
-S 1 2620 9 2621 123 115
+L 1 2637 7 2638 123
+S 1 2637 9 2638 123 115
 [ { "productID": "com.greenthumb.pocketgarden.seeds 50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-S 0 2622 5 2622 12 7
+S 0 2639 5 2639 12 7
 passing
-L 1 2623 7 2624 122
-S 1 2623 9 2624 122 114
+L 1 2640 7 2641 122
+S 1 2640 9 2641 122 114
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50", "type": "Consumable" } ]
 
-M 13 2626 3 2644 67
-S 0 2626 3 2626 5 2
+M 13 2643 3 2661 67
+S 0 2643 3 2643 5 2
 id
-S 0 2626 7 2626 33 26
+S 0 2643 7 2643 33 26
 storekit-product-id-length
-S 0 2627 3 2627 12 9
+S 0 2644 3 2644 12 9
 checklist
-S 0 2627 14 2627 36 22
+S 0 2644 14 2644 36 22
 storekit-configuration
-S 0 2628 3 2628 8 5
+S 0 2645 3 2645 8 5
 input
-S 0 2628 10 2628 18 8
+S 0 2645 10 2645 18 8
 storekit
-S 0 2629 3 2629 11 8
+S 0 2646 3 2646 11 8
 severity
-S 0 2629 13 2629 17 4
+S 0 2646 13 2646 17 4
 note
-S 0 2630 3 2630 8 5
+S 0 2647 3 2647 8 5
 since
-S 0 2630 10 2630 15 5
+S 0 2647 10 2647 15 5
 0.1.0
-S 0 2631 3 2631 14 11
+S 0 2648 3 2648 14 11
 store_limit
-S 0 2631 16 2631 20 4
+S 0 2648 16 2648 20 4
 true
-S 0 2632 3 2632 8 5
+S 0 2649 3 2649 8 5
 title
-S 0 2632 10 2632 64 54
+S 0 2649 10 2649 64 54
 a product ID in the StoreKit configuration is too long
-S 0 2633 3 2633 12 9
+S 0 2650 3 2650 12 9
 rationale
-S 0 2633 14 2633 102 88
+S 0 2650 14 2650 102 88
 App Store Connect accepts product IDs of at most 100 characters; the limit is an option.
-S 0 2634 3 2634 7 4
+S 0 2651 3 2651 7 4
 help
-S 0 2634 9 2634 67 58
+S 0 2651 9 2651 67 58
 shorten the product ID to {max_length} characters or fewer
-S 0 2635 3 2635 8 5
+S 0 2652 3 2652 8 5
 check
-M 2 2635 10 2635 45
-S 0 2635 12 2635 16 4
+M 2 2652 10 2652 45
+S 0 2652 12 2652 16 4
 each
-S 0 2635 18 2635 25 7
+S 0 2652 18 2652 25 7
 product
-S 0 2635 27 2635 32 5
+S 0 2652 27 2652 32 5
 field
-S 0 2635 34 2635 43 9
+S 0 2652 34 2652 43 9
 productID
-S 0 2636 3 2636 10 7
+S 0 2653 3 2653 10 7
 options
-M 1 2636 12 2636 31
-S 0 2636 14 2636 24 10
+M 1 2653 12 2653 31
+S 0 2653 14 2653 24 10
 max_length
-S 0 2636 26 2636 29 3
+S 0 2653 26 2653 29 3
 100
-S 0 2637 3 2637 10 7
+S 0 2654 3 2654 10 7
 message
-S 1 2637 12 2637 87 73
+S 1 2654 12 2654 87 73
 product ID `{value}` has {length} characters; the maximum is {max_length}
-S 0 2638 3 2638 11 8
+S 0 2655 3 2655 11 8
 examples
-M 2 2639 5 2644 67
-S 0 2639 5 2639 15 10
+M 2 2656 5 2661 67
+S 0 2656 5 2656 15 10
 triggering
-L 1 2640 7 2641 135
-S 1 2640 9 2641 135 127
+L 1 2657 7 2658 135
+S 1 2657 9 2658 135 127
 [ { "productID": "com.greenthumb.pocketgarden.an.extraordinarily.long.product.identifier.that.nobody.could.remember.seeds" } ]
 
-S 0 2642 5 2642 12 7
+S 0 2659 5 2659 12 7
 passing
-L 1 2643 7 2644 67
-S 1 2643 9 2644 67 59
+L 1 2660 7 2661 67
+S 1 2660 9 2661 67 59
 [ { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
-M 13 2646 3 2664 100
-S 0 2646 3 2646 5 2
+M 13 2663 3 2681 100
+S 0 2663 3 2663 5 2
 id
-S 0 2646 7 2646 37 30
+S 0 2663 7 2663 37 30
 storekit-reference-name-length
-S 0 2647 3 2647 12 9
+S 0 2664 3 2664 12 9
 checklist
-S 0 2647 14 2647 36 22
+S 0 2664 14 2664 36 22
 storekit-configuration
-S 0 2648 3 2648 8 5
+S 0 2665 3 2665 8 5
 input
-S 0 2648 10 2648 18 8
+S 0 2665 10 2665 18 8
 storekit
-S 0 2649 3 2649 11 8
+S 0 2666 3 2666 11 8
 severity
-S 0 2649 13 2649 17 4
+S 0 2666 13 2666 17 4
 note
-S 0 2650 3 2650 8 5
+S 0 2667 3 2667 8 5
 since
-S 0 2650 10 2650 15 5
+S 0 2667 10 2667 15 5
 0.1.0
-S 0 2651 3 2651 14 11
+S 0 2668 3 2668 14 11
 store_limit
-S 0 2651 16 2651 20 4
+S 0 2668 16 2668 20 4
 true
-S 0 2652 3 2652 8 5
+S 0 2669 3 2669 8 5
 title
-S 0 2652 10 2652 68 58
+S 0 2669 10 2669 68 58
 a reference name in the StoreKit configuration is too long
-S 0 2653 3 2653 12 9
+S 0 2670 3 2670 12 9
 rationale
-S 0 2653 14 2653 105 91
+S 0 2670 14 2670 105 91
 App Store Connect accepts reference names of at most 64 characters; the limit is an option.
-S 0 2654 3 2654 7 4
+S 0 2671 3 2671 7 4
 help
-S 0 2654 9 2654 71 62
+S 0 2671 9 2671 71 62
 shorten the reference name to {max_length} characters or fewer
-S 0 2655 3 2655 8 5
+S 0 2672 3 2672 8 5
 check
-M 2 2655 10 2655 49
-S 0 2655 12 2655 16 4
+M 2 2672 10 2672 49
+S 0 2672 12 2672 16 4
 each
-S 0 2655 18 2655 25 7
+S 0 2672 18 2672 25 7
 product
-S 0 2655 27 2655 32 5
+S 0 2672 27 2672 32 5
 field
-S 0 2655 34 2655 47 13
+S 0 2672 34 2672 47 13
 referenceName
-S 0 2656 3 2656 10 7
+S 0 2673 3 2673 10 7
 options
-M 1 2656 12 2656 30
-S 0 2656 14 2656 24 10
+M 1 2673 12 2673 30
+S 0 2673 14 2673 24 10
 max_length
-S 0 2656 26 2656 28 2
+S 0 2673 26 2673 28 2
 64
-S 0 2657 3 2657 10 7
+S 0 2674 3 2674 10 7
 message
-S 1 2657 12 2657 106 92
+S 1 2674 12 2674 106 92
 reference name `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2658 3 2658 11 8
+S 0 2675 3 2675 11 8
 examples
-M 2 2659 5 2664 100
-S 0 2659 5 2659 15 10
+M 2 2676 5 2681 100
+S 0 2676 5 2676 15 10
 triggering
-L 1 2660 7 2661 159
-S 1 2660 9 2661 159 151
+L 1 2677 7 2678 159
+S 1 2677 9 2678 159 151
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack of Fifty Assorted Heirloom Vegetable and Flower Seeds, Spring" } ]
 
-S 0 2662 5 2662 12 7
+S 0 2679 5 2679 12 7
 passing
-L 1 2663 7 2664 100
-S 1 2663 9 2664 100 92
+L 1 2680 7 2681 100
+S 1 2680 9 2681 100 92
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "referenceName": "Seed Pack 50" } ]
 
-M 13 2666 3 2684 143
-S 0 2666 3 2666 5 2
+M 13 2683 3 2701 143
+S 0 2683 3 2683 5 2
 id
-S 0 2666 7 2666 35 28
+S 0 2683 7 2683 35 28
 storekit-display-name-length
-S 0 2667 3 2667 12 9
+S 0 2684 3 2684 12 9
 checklist
-S 0 2667 14 2667 36 22
+S 0 2684 14 2684 36 22
 storekit-configuration
-S 0 2668 3 2668 8 5
+S 0 2685 3 2685 8 5
 input
-S 0 2668 10 2668 18 8
+S 0 2685 10 2685 18 8
 storekit
-S 0 2669 3 2669 11 8
+S 0 2686 3 2686 11 8
 severity
-S 0 2669 13 2669 17 4
+S 0 2686 13 2686 17 4
 note
-S 0 2670 3 2670 8 5
+S 0 2687 3 2687 8 5
 since
-S 0 2670 10 2670 15 5
+S 0 2687 10 2687 15 5
 0.1.0
-S 0 2671 3 2671 14 11
+S 0 2688 3 2688 14 11
 store_limit
-S 0 2671 16 2671 20 4
+S 0 2688 16 2688 20 4
 true
-S 0 2672 3 2672 8 5
+S 0 2689 3 2689 8 5
 title
-S 0 2672 10 2672 79 69
+S 0 2689 10 2689 79 69
 a display name in the StoreKit configuration is too short or too long
-S 0 2673 3 2673 12 9
+S 0 2690 3 2690 12 9
 rationale
-S 0 2673 14 2673 100 86
+S 0 2690 14 2690 100 86
 App Store Connect accepts display names of 2 to 30 characters; the limits are options.
-S 0 2674 3 2674 7 4
+S 0 2691 3 2691 7 4
 help
-S 0 2674 9 2674 72 63
+S 0 2691 9 2691 72 63
 write a display name of {min_length} to {max_length} characters
-S 0 2675 3 2675 8 5
+S 0 2692 3 2692 8 5
 check
-M 2 2675 10 2675 61
-S 0 2675 12 2675 16 4
+M 2 2692 10 2692 61
+S 0 2692 12 2692 16 4
 each
-S 0 2675 18 2675 25 7
+S 0 2692 18 2692 25 7
 product
-S 0 2675 27 2675 32 5
+S 0 2692 27 2692 32 5
 field
-S 0 2675 34 2675 59 25
+S 0 2692 34 2692 59 25
 localizations.displayName
-S 0 2676 3 2676 10 7
+S 0 2693 3 2693 10 7
 options
-M 2 2676 12 2676 45
-S 0 2676 14 2676 24 10
+M 2 2693 12 2693 45
+S 0 2693 14 2693 24 10
 min_length
-S 0 2676 26 2676 27 1
+S 0 2693 26 2693 27 1
 2
-S 0 2676 29 2676 39 10
+S 0 2693 29 2693 39 10
 max_length
-S 0 2676 41 2676 43 2
+S 0 2693 41 2693 43 2
 30
-S 0 2677 3 2677 10 7
+S 0 2694 3 2694 10 7
 message
-S 1 2677 12 2677 131 117
+S 1 2694 12 2694 131 117
 display name `{value}` of `{product}` has {length} characters; App Store Connect accepts {min_length} to {max_length}
-S 0 2678 3 2678 11 8
+S 0 2695 3 2695 11 8
 examples
-M 2 2679 5 2684 143
-S 0 2679 5 2679 15 10
+M 2 2696 5 2701 143
+S 0 2696 5 2696 15 10
 triggering
-L 1 2680 7 2681 168
-S 1 2680 9 2681 168 160
+L 1 2697 7 2698 168
+S 1 2697 9 2698 168 160
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "Fifty Seed Packs For Your Whole Garden" } ] } ]
 
-S 0 2682 5 2682 12 7
+S 0 2699 5 2699 12 7
 passing
-L 1 2683 7 2684 143
-S 1 2683 9 2684 143 135
+L 1 2700 7 2701 143
+S 1 2700 9 2701 143 135
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "displayName": "50 Seed Packs" } ] } ]
 
-M 13 2686 3 2704 164
-S 0 2686 3 2686 5 2
+M 13 2703 3 2721 164
+S 0 2703 3 2703 5 2
 id
-S 0 2686 7 2686 34 27
+S 0 2703 7 2703 34 27
 storekit-description-length
-S 0 2687 3 2687 12 9
+S 0 2704 3 2704 12 9
 checklist
-S 0 2687 14 2687 36 22
+S 0 2704 14 2704 36 22
 storekit-configuration
-S 0 2688 3 2688 8 5
+S 0 2705 3 2705 8 5
 input
-S 0 2688 10 2688 18 8
+S 0 2705 10 2705 18 8
 storekit
-S 0 2689 3 2689 11 8
+S 0 2706 3 2706 11 8
 severity
-S 0 2689 13 2689 17 4
+S 0 2706 13 2706 17 4
 note
-S 0 2690 3 2690 8 5
+S 0 2707 3 2707 8 5
 since
-S 0 2690 10 2690 15 5
+S 0 2707 10 2707 15 5
 0.1.0
-S 0 2691 3 2691 14 11
+S 0 2708 3 2708 14 11
 store_limit
-S 0 2691 16 2691 20 4
+S 0 2708 16 2708 20 4
 true
-S 0 2692 3 2692 8 5
+S 0 2709 3 2709 8 5
 title
-S 0 2692 10 2692 65 55
+S 0 2709 10 2709 65 55
 a description in the StoreKit configuration is too long
-S 0 2693 3 2693 12 9
+S 0 2710 3 2710 12 9
 rationale
-S 0 2693 14 2693 102 88
+S 0 2710 14 2710 102 88
 App Store Connect accepts descriptions of at most 45 characters; the limit is an option.
-S 0 2694 3 2694 7 4
+S 0 2711 3 2711 7 4
 help
-S 0 2694 9 2694 68 59
+S 0 2711 9 2711 68 59
 shorten the description to {max_length} characters or fewer
-S 0 2695 3 2695 8 5
+S 0 2712 3 2712 8 5
 check
-M 2 2695 10 2695 61
-S 0 2695 12 2695 16 4
+M 2 2712 10 2712 61
+S 0 2712 12 2712 16 4
 each
-S 0 2695 18 2695 25 7
+S 0 2712 18 2712 25 7
 product
-S 0 2695 27 2695 32 5
+S 0 2712 27 2712 32 5
 field
-S 0 2695 34 2695 59 25
+S 0 2712 34 2712 59 25
 localizations.description
-S 0 2696 3 2696 10 7
+S 0 2713 3 2713 10 7
 options
-M 1 2696 12 2696 30
-S 0 2696 14 2696 24 10
+M 1 2713 12 2713 30
+S 0 2713 14 2713 24 10
 max_length
-S 0 2696 26 2696 28 2
+S 0 2713 26 2713 28 2
 45
-S 0 2697 3 2697 10 7
+S 0 2714 3 2714 10 7
 message
-S 1 2697 12 2697 103 89
+S 1 2714 12 2714 103 89
 description `{value}` of `{product}` has {length} characters; the maximum is {max_length}
-S 0 2698 3 2698 11 8
+S 0 2715 3 2715 11 8
 examples
-M 2 2699 5 2704 164
-S 0 2699 5 2699 15 10
+M 2 2716 5 2721 164
+S 0 2716 5 2716 15 10
 triggering
-L 1 2700 7 2701 183
-S 1 2700 9 2701 183 175
+L 1 2717 7 2718 183
+S 1 2717 9 2718 183 175
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything you like, anywhere" } ] } ]
 
-S 0 2702 5 2702 12 7
+S 0 2719 5 2719 12 7
 passing
-L 1 2703 7 2704 164
-S 1 2703 9 2704 164 156
+L 1 2720 7 2721 164
+S 1 2720 9 2721 164 156
 [ { "productID": "com.greenthumb.pocketgarden.seeds50", "localizations": [ { "locale": "en_US", "description": "Fifty seed packs to plant anything" } ] } ]
 
-M 9 2706 3 2720 126
-S 0 2706 3 2706 5 2
+M 9 2723 3 2737 126
+S 0 2723 3 2723 5 2
 id
-S 0 2706 7 2706 36 29
+S 0 2723 7 2723 36 29
 storekit-duplicate-product-id
-S 0 2707 3 2707 12 9
+S 0 2724 3 2724 12 9
 checklist
-S 0 2707 14 2707 36 22
+S 0 2724 14 2724 36 22
 storekit-configuration
-S 0 2708 3 2708 8 5
+S 0 2725 3 2725 8 5
 input
-S 0 2708 10 2708 18 8
+S 0 2725 10 2725 18 8
 storekit
-S 0 2709 3 2709 11 8
+S 0 2726 3 2726 11 8
 severity
-S 0 2709 13 2709 18 5
+S 0 2726 13 2726 18 5
 error
-S 0 2710 3 2710 8 5
-since
-S 0 2710 10 2710 15 5
-0.1.0
-S 0 2711 3 2711 8 5
-title
-S 0 2711 10 2711 66 56
-a product ID appears twice in the StoreKit configuration
-S 0 2712 3 2712 12 9
-rationale
-S 0 2712 14 2712 113 99
-Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
-S 0 2713 3 2713 7 4
-help
-S 0 2713 9 2713 59 50
-remove the duplicate or give it its own product ID
-S 0 2714 3 2714 11 8
-examples
-M 2 2715 5 2720 126
-S 0 2715 5 2715 15 10
-triggering
-L 1 2716 7 2717 123
-S 1 2716 9 2717 123 115
-[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
-
-S 0 2718 5 2718 12 7
-passing
-L 1 2719 7 2720 126
-S 1 2719 9 2720 126 118
-[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
-
-M 10 2722 3 2737 186
-S 0 2722 3 2722 5 2
-id
-S 0 2722 7 2722 35 28
-storekit-group-not-localized
-S 0 2723 3 2723 12 9
-checklist
-S 0 2723 14 2723 36 22
-storekit-configuration
-S 0 2724 3 2724 8 5
-input
-S 0 2724 10 2724 18 8
-storekit
-S 0 2725 3 2725 11 8
-severity
-S 0 2725 13 2725 17 4
-note
-S 0 2726 3 2726 14 11
-store_limit
-S 0 2726 16 2726 20 4
-true
 S 0 2727 3 2727 8 5
 since
 S 0 2727 10 2727 15 5
 0.1.0
 S 0 2728 3 2728 8 5
 title
-S 0 2728 10 2728 90 80
-a subscription group in the StoreKit configuration has no localized display name
+S 0 2728 10 2728 66 56
+a product ID appears twice in the StoreKit configuration
 S 0 2729 3 2729 12 9
 rationale
-S 0 2729 14 2729 381 367
-App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
+S 0 2729 14 2729 113 99
+Product IDs are unique within an app; a configuration that lists one twice serves only one of them.
 S 0 2730 3 2730 7 4
 help
-S 0 2730 9 2730 60 51
-add a localization with a display name to the group
+S 0 2730 9 2730 59 50
+remove the duplicate or give it its own product ID
 S 0 2731 3 2731 11 8
 examples
-M 2 2732 5 2737 186
+M 2 2732 5 2737 126
 S 0 2732 5 2732 15 10
 triggering
-L 1 2733 7 2734 126
-S 1 2733 9 2734 126 118
-{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
+L 1 2733 7 2734 123
+S 1 2733 9 2734 123 115
+[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.seeds50" } ]
 
 S 0 2735 5 2735 12 7
 passing
-L 1 2736 7 2737 186
-S 1 2736 9 2737 186 178
-{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
+L 1 2736 7 2737 126
+S 1 2736 9 2737 126 118
+[ { "productID": "com.greenthumb.pocketgarden.seeds50" }, { "productID": "com.greenthumb.pocketgarden.greenhouse" } ]
 
-M 9 2739 3 2753 95
+M 10 2739 3 2754 186
 S 0 2739 3 2739 5 2
 id
-S 0 2739 7 2739 27 20
-storekit-placeholder
+S 0 2739 7 2739 35 28
+storekit-group-not-localized
 S 0 2740 3 2740 12 9
 checklist
 S 0 2740 14 2740 36 22
@@ -11071,423 +11082,475 @@ S 0 2742 3 2742 11 8
 severity
 S 0 2742 13 2742 17 4
 note
-S 0 2743 3 2743 8 5
-since
-S 0 2743 10 2743 15 5
-0.1.0
+S 0 2743 3 2743 14 11
+store_limit
+S 0 2743 16 2743 20 4
+true
 S 0 2744 3 2744 8 5
+since
+S 0 2744 10 2744 15 5
+0.1.0
+S 0 2745 3 2745 8 5
 title
-S 0 2744 10 2744 74 64
-a StoreKit configuration still has a template product ID or name
-S 0 2745 3 2745 12 9
+S 0 2745 10 2745 90 80
+a subscription group in the StoreKit configuration has no localized display name
+S 0 2746 3 2746 12 9
 rationale
-S 0 2745 14 2745 246 234
-Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
-S 0 2746 3 2746 7 4
+S 0 2746 14 2746 381 367
+App Store Connect requires a localized group display name before the group's subscriptions can be submitted, so a file checked on its own as a catalog of the store's products should have one. The file the app's Run uses is not judged; Xcode serves an unnamed group, and files synced with App Store Connect carry empty group localizations even when the store has them.
+S 0 2747 3 2747 7 4
 help
-S 0 2746 9 2746 52 43
-replace the placeholder with the real value
-S 0 2747 3 2747 11 8
+S 0 2747 9 2747 60 51
+add a localization with a display name to the group
+S 0 2748 3 2748 11 8
 examples
-M 2 2748 5 2753 95
-S 0 2748 5 2748 15 10
+M 2 2749 5 2754 186
+S 0 2749 5 2749 15 10
 triggering
-L 1 2749 7 2750 79
-S 1 2749 9 2750 79 71
+L 1 2750 7 2751 126
+S 1 2750 9 2751 126 118
+{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [], "subscriptions": [] } ] }
+
+S 0 2752 5 2752 12 7
+passing
+L 1 2753 7 2754 186
+S 1 2753 9 2754 186 178
+{ "products": [], "subscriptionGroups": [ { "id": "1", "name": "Plus", "localizations": [ { "locale": "en_US", "displayName": "Pocket Garden Plus" } ], "subscriptions": [] } ] }
+
+M 9 2756 3 2770 95
+S 0 2756 3 2756 5 2
+id
+S 0 2756 7 2756 27 20
+storekit-placeholder
+S 0 2757 3 2757 12 9
+checklist
+S 0 2757 14 2757 36 22
+storekit-configuration
+S 0 2758 3 2758 8 5
+input
+S 0 2758 10 2758 18 8
+storekit
+S 0 2759 3 2759 11 8
+severity
+S 0 2759 13 2759 17 4
+note
+S 0 2760 3 2760 8 5
+since
+S 0 2760 10 2760 15 5
+0.1.0
+S 0 2761 3 2761 8 5
+title
+S 0 2761 10 2761 74 64
+a StoreKit configuration still has a template product ID or name
+S 0 2762 3 2762 12 9
+rationale
+S 0 2762 14 2762 246 234
+Sample configurations carry IDs like `com.example.…`. Xcode serves them like any other, so the file is not wrong for a Run; a note says the file still mirrors a template. When the app requests such an ID, the request rules judge it.
+S 0 2763 3 2763 7 4
+help
+S 0 2763 9 2763 52 43
+replace the placeholder with the real value
+S 0 2764 3 2764 11 8
+examples
+M 2 2765 5 2770 95
+S 0 2765 5 2765 15 10
+triggering
+L 1 2766 7 2767 79
+S 1 2766 9 2767 79 71
 [ { "productID": "com.example.premium", "referenceName": "Premium" } ]
 
-S 0 2751 5 2751 12 7
+S 0 2768 5 2768 12 7
 passing
-L 1 2752 7 2753 95
-S 1 2752 9 2753 95 87
+L 1 2769 7 2770 95
+S 1 2769 9 2770 95 87
 [ { "productID": "com.greenthumb.pocketgarden.premium", "referenceName": "Premium" } ]
 
-M 9 2755 3 2769 130
-S 0 2755 3 2755 5 2
+M 9 2772 3 2786 130
+S 0 2772 3 2772 5 2
 id
-S 0 2755 7 2755 37 30
+S 0 2772 7 2772 37 30
 storekit-load-products-failure
-S 0 2756 3 2756 12 9
+S 0 2773 3 2773 12 9
 checklist
-S 0 2756 14 2756 36 22
+S 0 2773 14 2773 36 22
 storekit-configuration
-S 0 2757 3 2757 8 5
+S 0 2774 3 2774 8 5
 input
-S 0 2757 10 2757 18 8
+S 0 2774 10 2774 18 8
 storekit
-S 0 2758 3 2758 11 8
+S 0 2775 3 2775 11 8
 severity
-S 0 2758 13 2758 18 5
+S 0 2775 13 2775 18 5
 error
-S 0 2759 3 2759 8 5
-since
-S 0 2759 10 2759 15 5
-0.1.0
-S 0 2760 3 2760 8 5
-title
-S 0 2760 10 2760 72 62
-the StoreKit configuration simulates a "Load Products" failure
-S 0 2761 3 2761 12 9
-rationale
-S 0 2761 14 2761 274 262
-Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
-S 0 2762 3 2762 7 4
-help
-S 0 2762 9 2762 83 74
-turn off the simulated Load Products failure in the StoreKit configuration
-S 0 2763 3 2763 11 8
-examples
-M 2 2764 5 2769 130
-S 0 2764 5 2764 15 10
-triggering
-L 1 2765 7 2766 129
-S 1 2765 9 2766 129 121
-{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
-
-S 0 2767 5 2767 12 7
-passing
-L 1 2768 7 2769 130
-S 1 2768 9 2769 130 122
-{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
-
-M 10 2771 3 2788 27
-S 0 2771 3 2771 5 2
-id
-S 0 2771 7 2771 27 20
-storekit-private-key
-S 0 2772 3 2772 12 9
-checklist
-S 0 2772 14 2772 36 22
-storekit-configuration
-S 0 2773 3 2773 8 5
-input
-S 0 2773 10 2773 18 8
-storekit
-S 0 2774 3 2774 11 8
-severity
-S 0 2774 13 2774 20 7
-warning
-S 0 2775 3 2775 15 12
-context_only
-S 0 2775 17 2775 21 4
-true
 S 0 2776 3 2776 8 5
 since
 S 0 2776 10 2776 15 5
 0.1.0
 S 0 2777 3 2777 8 5
 title
-S 0 2777 10 2777 77 67
-the StoreKit configuration carries a subscription offer signing key
+S 0 2777 10 2777 72 62
+the StoreKit configuration simulates a "Load Products" failure
 S 0 2778 3 2778 12 9
 rationale
-S 0 2778 14 2778 343 329
-A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
+S 0 2778 14 2778 274 262
+Xcode's StoreKit testing can simulate errors (Editor → Simulated StoreKit Failures); with "Load Products" on, every product request of a Run with that file fails (TN3185), and a file committed that way fails every teammate's run and every CI test that uses it.
 S 0 2779 3 2779 7 4
 help
-S 0 2779 9 2779 52 43
-remove the key pair from the committed file
+S 0 2779 9 2779 83 74
+turn off the simulated Load Products failure in the StoreKit configuration
 S 0 2780 3 2780 11 8
 examples
-M 2 2781 5 2788 27
+M 2 2781 5 2786 130
 S 0 2781 5 2781 15 10
 triggering
-L 2 2782 7 2785 146
-S 1 2782 9 2783 144 136
+L 1 2782 7 2783 129
+S 1 2782 9 2783 129 121
+{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": true, "name": "Load Products" } ] } }
+
+S 0 2784 5 2784 12 7
+passing
+L 1 2785 7 2786 130
+S 1 2785 9 2786 130 122
+{ "products": [], "settings": { "_storeKitErrors": [ { "current": null, "enabled": false, "name": "Load Products" } ] } }
+
+M 10 2788 3 2805 27
+S 0 2788 3 2788 5 2
+id
+S 0 2788 7 2788 27 20
+storekit-private-key
+S 0 2789 3 2789 12 9
+checklist
+S 0 2789 14 2789 36 22
+storekit-configuration
+S 0 2790 3 2790 8 5
+input
+S 0 2790 10 2790 18 8
+storekit
+S 0 2791 3 2791 11 8
+severity
+S 0 2791 13 2791 20 7
+warning
+S 0 2792 3 2792 15 12
+context_only
+S 0 2792 17 2792 21 4
+true
+S 0 2793 3 2793 8 5
+since
+S 0 2793 10 2793 15 5
+0.1.0
+S 0 2794 3 2794 8 5
+title
+S 0 2794 10 2794 77 67
+the StoreKit configuration carries a subscription offer signing key
+S 0 2795 3 2795 12 9
+rationale
+S 0 2795 14 2795 343 329
+A private key in `subscriptionOffersKeyPair` signs promotional offers. The key pair Xcode generates for local offer testing (an 8-hex-digit key ID) works only in Xcode, so it is reported as a note; any other key may be a real App Store Connect offer key, a secret anyone with the repository can use. No output ever shows the key.
+S 0 2796 3 2796 7 4
+help
+S 0 2796 9 2796 52 43
+remove the key pair from the committed file
+S 0 2797 3 2797 11 8
+examples
+M 2 2798 5 2805 27
+S 0 2798 5 2798 15 10
+triggering
+L 2 2799 7 2802 146
+S 1 2799 9 2800 144 136
 { "products": [], "subscriptionOffersKeyPair": { "id": "6F3A1B2C", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 1 2784 9 2785 146 138
+S 1 2801 9 2802 146 138
 { "products": [], "subscriptionOffersKeyPair": { "id": "2X9R4HXF34", "privateKey": "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg" } }
 
-S 0 2786 5 2786 12 7
+S 0 2803 5 2803 12 7
 passing
-L 1 2787 7 2788 27
-S 1 2787 9 2788 27 19
+L 1 2804 7 2805 27
+S 1 2804 9 2805 27 19
 { "products": [] }
 
-M 11 2794 3 2814 115
-S 0 2794 3 2794 5 2
+M 11 2811 3 2831 115
+S 0 2811 3 2811 5 2
 id
-S 0 2794 7 2794 25 18
+S 0 2811 7 2811 25 18
 asc-request-failed
-S 0 2795 3 2795 12 9
+S 0 2812 3 2812 12 9
 checklist
-S 0 2795 14 2795 28 14
+S 0 2812 14 2812 28 14
 product-exists
-S 0 2796 3 2796 8 5
+S 0 2813 3 2813 8 5
 input
-S 0 2796 10 2796 13 3
+S 0 2813 10 2813 13 3
 asc
-S 0 2797 3 2797 11 8
+S 0 2814 3 2814 11 8
 severity
-S 0 2797 13 2797 20 7
+S 0 2814 13 2814 20 7
 warning
-S 0 2798 3 2798 15 12
+S 0 2815 3 2815 15 12
 context_only
-S 0 2798 17 2798 21 4
+S 0 2815 17 2815 21 4
 true
-S 0 2799 3 2799 8 5
+S 0 2816 3 2816 8 5
 since
-S 0 2799 10 2799 15 5
+S 0 2816 10 2816 15 5
 0.1.0
-S 0 2800 3 2800 9 6
+S 0 2817 3 2817 9 6
 status
-S 0 2800 11 2800 18 7
+S 0 2817 11 2817 18 7
 preview
-S 0 2801 3 2801 8 5
+S 0 2818 3 2818 8 5
 title
-S 0 2801 10 2801 68 58
+S 0 2818 10 2818 68 58
 App Store Connect did not answer a request of the snapshot
-S 0 2802 3 2802 12 9
+S 0 2819 3 2819 12 9
 rationale
-S 0 2802 14 2802 350 336
+S 0 2819 14 2819 350 336
 A snapshot lists the requests that failed (a key without the role to read certificates and profiles, a server error). What those requests would have said is unknown, never passed or failed; the finding says what is left open and which key role can read it, and the checklist item asks its question unless the descriptor states the fact.
-S 0 2803 3 2803 7 4
+S 0 2820 3 2820 7 4
 help
-S 0 2803 9 2803 91 82
+S 0 2820 9 2820 91 82
 pull again with a key whose role can read it, or state the facts in the descriptor
-S 0 2804 3 2804 11 8
+S 0 2821 3 2821 11 8
 examples
-M 2 2805 5 2814 115
-S 0 2805 5 2805 15 10
+M 2 2822 5 2831 115
+S 0 2822 5 2822 15 10
 triggering
-L 1 2806 7 2811 82
-S 1 2806 9 2811 82 317
+L 1 2823 7 2828 82
+S 1 2823 9 2828 82 317
 { "data": [],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [
     { "request": "GET /v1/bundleIds?filter[identifier]=com.greenthumb.pocketgarden", "status": 403,
       "code": "FORBIDDEN_ERROR",   // <-
       "title": "The API key in use does not allow this request" } ] } } }
 
-S 0 2812 5 2812 12 7
+S 0 2829 5 2829 12 7
 passing
-L 1 2813 7 2814 115
-S 1 2813 9 2814 115 107
+L 1 2830 7 2831 115
+S 1 2830 9 2831 115 107
 { "data": [], "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 11 2816 3 2838 103
-S 0 2816 3 2816 5 2
+M 11 2833 3 2855 103
+S 0 2833 3 2833 5 2
 id
-S 0 2816 7 2816 33 26
+S 0 2833 7 2833 33 26
 asc-snapshot-repeated-link
-S 0 2817 3 2817 12 9
+S 0 2834 3 2834 12 9
 checklist
-S 0 2817 14 2817 28 14
+S 0 2834 14 2834 28 14
 product-exists
-S 0 2818 3 2818 8 5
+S 0 2835 3 2835 8 5
 input
-S 0 2818 10 2818 13 3
+S 0 2835 10 2835 13 3
 asc
-S 0 2819 3 2819 11 8
+S 0 2836 3 2836 11 8
 severity
-S 0 2819 13 2819 20 7
+S 0 2836 13 2836 20 7
 warning
-S 0 2820 3 2820 15 12
+S 0 2837 3 2837 15 12
 context_only
-S 0 2820 17 2820 21 4
+S 0 2837 17 2837 21 4
 true
-S 0 2821 3 2821 8 5
+S 0 2838 3 2838 8 5
 since
-S 0 2821 10 2821 15 5
+S 0 2838 10 2838 15 5
 0.1.0
-S 0 2822 3 2822 9 6
+S 0 2839 3 2839 9 6
 status
-S 0 2822 11 2822 18 7
+S 0 2839 11 2839 18 7
 preview
-S 0 2823 3 2823 8 5
+S 0 2840 3 2840 8 5
 title
-S 0 2823 10 2823 61 51
+S 0 2840 10 2840 61 51
 the snapshot lists a linked resource more than once
-S 0 2824 3 2824 12 9
+S 0 2841 3 2841 12 9
 rationale
-S 0 2824 14 2824 324 310
+S 0 2841 14 2841 324 310
 App Store Connect lists each linked resource once in a relationship's `data`. A snapshot that repeats one was edited or written by another tool; read as written it would count a group's subscriptions once per repeat and report duplicates that do not exist, so each link is read once and the repeat is reported.
-S 0 2825 3 2825 7 4
+S 0 2842 3 2842 7 4
 help
-S 0 2825 9 2825 58 49
+S 0 2842 9 2842 58 49
 pull the snapshot again with `iapdoctor asc pull`
-S 0 2826 3 2826 11 8
+S 0 2843 3 2843 11 8
 examples
-M 2 2827 5 2838 103
-S 0 2827 5 2827 15 10
+M 2 2844 5 2855 103
+S 0 2844 5 2844 15 10
 triggering
-L 1 2828 7 2832 103
-S 1 2828 9 2832 103 305
+L 1 2845 7 2849 103
+S 1 2845 9 2849 103 305
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" }, { "type": "subscriptions", "id": "21" } ] } } } ],   // <-
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-S 0 2833 5 2833 12 7
+S 0 2850 5 2850 12 7
 passing
-L 1 2834 7 2838 103
-S 1 2834 9 2838 103 256
+L 1 2851 7 2855 103
+S 1 2851 9 2855 103 256
 { "data": [
   { "type": "subscriptionGroups", "id": "20", "relationships": { "subscriptions": {
     "data": [ { "type": "subscriptions", "id": "21" } ] } } } ],
   "meta": { "iapdoctor": { "bundle_id": "com.greenthumb.pocketgarden", "unavailable": [] } } }
 
-M 10 2840 3 2857 23
-S 0 2840 3 2840 5 2
+M 10 2857 3 2874 23
+S 0 2857 3 2857 5 2
 id
-S 0 2840 7 2840 27 20
+S 0 2857 7 2857 27 20
 asc-agreement-lapsed
-S 0 2841 3 2841 12 9
+S 0 2858 3 2858 12 9
 checklist
-S 0 2841 14 2841 31 17
+S 0 2858 14 2858 31 17
 developer-program
-S 0 2842 3 2842 8 5
+S 0 2859 3 2859 8 5
 input
-S 0 2842 10 2842 13 3
+S 0 2859 10 2859 13 3
 asc
-S 0 2843 3 2843 11 8
+S 0 2860 3 2860 11 8
 severity
-S 0 2843 13 2843 18 5
+S 0 2860 13 2860 18 5
 error
-S 0 2844 3 2844 8 5
+S 0 2861 3 2861 8 5
 since
-S 0 2844 10 2844 15 5
+S 0 2861 10 2861 15 5
 0.1.0
-S 0 2845 3 2845 9 6
+S 0 2862 3 2862 9 6
 status
-S 0 2845 11 2845 18 7
+S 0 2862 11 2862 18 7
 preview
-S 0 2846 3 2846 8 5
+S 0 2863 3 2863 8 5
 title
-S 0 2846 10 2846 85 75
+S 0 2863 10 2863 85 75
 a required agreement has lapsed, so App Store Connect refuses every request
-S 0 2847 3 2847 12 9
+S 0 2864 3 2864 12 9
 rationale
-S 0 2847 14 2847 312 298
+S 0 2864 14 2864 312 298
 When a required agreement (usually an updated Program License Agreement) is not accepted, App Store Connect answers every API request with `403 FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED`, and StoreKit returns none of the team's products. The refusal is the answer, not a gap in the snapshot.
-S 0 2848 3 2848 7 4
+S 0 2865 3 2865 7 4
 help
-S 0 2848 9 2848 120 113
+S 0 2865 9 2865 120 113
 the Account Holder accepts the updated agreement in App Store Connect → Business, then pulls the snapshot again
-S 0 2849 3 2849 11 8
+S 0 2866 3 2866 11 8
 examples
-M 2 2850 5 2857 23
-S 0 2850 5 2850 15 10
+M 2 2867 5 2874 23
+S 0 2867 5 2867 15 10
 triggering
-L 1 2851 7 2854 77
-S 1 2851 9 2854 77 174
+L 1 2868 7 2871 77
+S 1 2868 9 2871 77 174
 { "errors": [ { "status": "403",
     "code": "FORBIDDEN.REQUIRED_AGREEMENTS_MISSING_OR_EXPIRED",   // <-
     "title": "A required agreement is missing or has expired." } ] }
 
-S 0 2855 5 2855 12 7
+S 0 2872 5 2872 12 7
 passing
-L 1 2856 7 2857 23
-S 1 2856 9 2857 23 15
+L 1 2873 7 2874 23
+S 1 2873 9 2874 23 15
 { "data": [] }
 
-M 10 2859 3 2877 87
-S 0 2859 3 2859 5 2
+M 10 2876 3 2894 87
+S 0 2876 3 2876 5 2
 id
-S 0 2859 7 2859 29 22
+S 0 2876 7 2876 29 22
 asc-snapshot-other-app
-S 0 2860 3 2860 12 9
+S 0 2877 3 2877 12 9
 checklist
-S 0 2860 14 2860 31 17
+S 0 2877 14 2877 31 17
 bundle-id-matches
-S 0 2861 3 2861 8 5
+S 0 2878 3 2878 8 5
 input
-S 0 2861 10 2861 13 3
+S 0 2878 10 2878 13 3
 asc
-S 0 2862 3 2862 11 8
+S 0 2879 3 2879 11 8
 severity
-S 0 2862 13 2862 18 5
+S 0 2879 13 2879 18 5
 error
-S 0 2863 3 2863 8 5
+S 0 2880 3 2880 8 5
 since
-S 0 2863 10 2863 15 5
+S 0 2880 10 2880 15 5
 0.1.0
-S 0 2864 3 2864 9 6
+S 0 2881 3 2881 9 6
 status
-S 0 2864 11 2864 18 7
+S 0 2881 11 2881 18 7
 preview
-S 0 2865 3 2865 8 5
+S 0 2882 3 2882 8 5
 title
-S 0 2865 10 2865 58 48
+S 0 2882 10 2882 58 48
 the App Store Connect snapshot is of another app
-S 0 2866 3 2866 12 9
+S 0 2883 3 2883 12 9
 rationale
-S 0 2866 14 2866 300 286
+S 0 2883 14 2883 300 286
 A snapshot pulled for another bundle ID says nothing about this app's record or products, and comparing them would give wrong answers; often the two IDs differing is the very mistake (the app builds as `.lite`, the products belong to the other record). Its app-level facts are not used.
-S 0 2867 3 2867 7 4
+S 0 2884 3 2884 7 4
 help
-S 0 2867 9 2867 114 105
+S 0 2884 9 2884 114 105
 pull the snapshot for this app's bundle ID, or give the app the bundle ID of its App Store Connect record
-S 0 2868 3 2868 11 8
+S 0 2885 3 2885 11 8
 examples
-M 2 2869 5 2877 87
-S 0 2869 5 2869 15 10
+M 2 2886 5 2894 87
+S 0 2886 5 2886 15 10
 triggering
-L 1 2870 7 2873 49
-S 1 2870 9 2873 49 167
+L 1 2887 7 2890 49
+S 1 2887 9 2890 49 167
 { "data": [ { "type": "apps", "id": "6450000001", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden.lite",   // <-
     "name": "Pocket Garden Lite" } } ] }
 
-S 0 2874 5 2874 12 7
+S 0 2891 5 2891 12 7
 passing
-L 1 2875 7 2877 87
-S 1 2875 9 2877 87 145
+L 1 2892 7 2894 87
+S 1 2892 9 2894 87 145
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": {
     "bundleId": "com.greenthumb.pocketgarden", "name": "Pocket Garden" } } ] }
 
-M 10 2879 3 2901 122
-S 0 2879 3 2879 5 2
+M 10 2896 3 2918 122
+S 0 2896 3 2896 5 2
 id
-S 0 2879 7 2879 25 18
+S 0 2896 7 2896 25 18
 asc-app-id-missing
-S 0 2880 3 2880 12 9
+S 0 2897 3 2897 12 9
 checklist
-S 0 2880 14 2880 29 15
+S 0 2897 14 2897 29 15
 explicit-app-id
-S 0 2881 3 2881 8 5
+S 0 2898 3 2898 8 5
 input
-S 0 2881 10 2881 13 3
+S 0 2898 10 2898 13 3
 asc
-S 0 2882 3 2882 11 8
+S 0 2899 3 2899 11 8
 severity
-S 0 2882 13 2882 18 5
+S 0 2899 13 2899 18 5
 error
-S 0 2883 3 2883 8 5
+S 0 2900 3 2900 8 5
 since
-S 0 2883 10 2883 15 5
+S 0 2900 10 2900 15 5
 0.1.0
-S 0 2884 3 2884 9 6
+S 0 2901 3 2901 9 6
 status
-S 0 2884 11 2884 18 7
+S 0 2901 11 2901 18 7
 preview
-S 0 2885 3 2885 8 5
+S 0 2902 3 2902 8 5
 title
-S 0 2885 10 2885 60 50
+S 0 2902 10 2902 60 50
 no explicit App ID is registered for the bundle ID
-S 0 2886 3 2886 12 9
+S 0 2903 3 2903 12 9
 rationale
-S 0 2886 14 2886 171 157
+S 0 2903 14 2903 171 157
 In-App Purchase needs an explicit App ID (`TEAMID.bundle.id`) with the capability on; a pull that looked for it and found none means no profile can carry it.
-S 0 2887 3 2887 7 4
+S 0 2904 3 2904 7 4
 help
-S 0 2887 9 2887 120 113
+S 0 2904 9 2904 120 113
 register the explicit App ID in Certificates, Identifiers & Profiles → Identifiers, then make the profile again
-S 0 2888 3 2888 11 8
+S 0 2905 3 2905 11 8
 examples
-M 2 2889 5 2901 122
-S 0 2889 5 2889 15 10
+M 2 2906 5 2918 122
+S 0 2906 5 2906 15 10
 triggering
-L 1 2890 7 2893 69
-S 1 2890 9 2893 69 241
+L 1 2907 7 2910 69
+S 1 2907 9 2910 69 241
 { "data": [ { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1",
     "bundle_id": "com.greenthumb.pocketgarden" } } }   // <-
 
-S 0 2894 5 2894 12 7
+S 0 2911 5 2911 12 7
 passing
-L 1 2895 7 2901 122
-S 1 2895 9 2901 122 615
+L 1 2912 7 2918 122
+S 1 2912 9 2918 122 615
 { "data": [
     { "type": "apps", "id": "6450000000", "attributes": { "bundleId": "com.greenthumb.pocketgarden" } },
     { "type": "bundleIds", "id": "4KQBND0001", "attributes": { "identifier": "com.greenthumb.pocketgarden", "seedId": "4KQ2H9XW7B" },
@@ -11495,278 +11558,278 @@ S 1 2895 9 2901 122 615
     { "type": "bundleIdCapabilities", "id": "4KQBND0001_IAP", "attributes": { "capabilityType": "IN_APP_PURCHASE" } } ],
   "meta": { "iapdoctor": { "format": "iapdoctor-asc-snapshot/1", "bundle_id": "com.greenthumb.pocketgarden" } } }
 
-M 10 2903 3 2923 95
-S 0 2903 3 2903 5 2
+M 10 2920 3 2940 95
+S 0 2920 3 2920 5 2
 id
-S 0 2903 7 2903 26 19
+S 0 2920 7 2920 26 19
 asc-profile-invalid
-S 0 2904 3 2904 12 9
+S 0 2921 3 2921 12 9
 checklist
-S 0 2904 14 2904 34 20
+S 0 2921 14 2921 34 20
 provisioning-profile
-S 0 2905 3 2905 8 5
+S 0 2922 3 2922 8 5
 input
-S 0 2905 10 2905 13 3
+S 0 2922 10 2922 13 3
 asc
-S 0 2906 3 2906 11 8
+S 0 2923 3 2923 11 8
 severity
-S 0 2906 13 2906 18 5
+S 0 2923 13 2923 18 5
 error
-S 0 2907 3 2907 8 5
+S 0 2924 3 2924 8 5
 since
-S 0 2907 10 2907 15 5
+S 0 2924 10 2924 15 5
 0.1.0
-S 0 2908 3 2908 9 6
+S 0 2925 3 2925 9 6
 status
-S 0 2908 11 2908 18 7
+S 0 2925 11 2925 18 7
 preview
-S 0 2909 3 2909 8 5
+S 0 2926 3 2926 8 5
 title
-S 0 2909 10 2909 74 64
+S 0 2926 10 2926 74 64
 App Store Connect marks the build's provisioning profile invalid
-S 0 2910 3 2910 12 9
+S 0 2927 3 2927 12 9
 rationale
-S 0 2910 14 2910 244 230
+S 0 2927 14 2927 244 230
 A profile turns `INVALID` when its certificate is revoked or expires, or when its App ID changes (enabling In-App Purchase after it was made); a build signed with it cannot make purchases, and Xcode may keep using the cached copy.
-S 0 2911 3 2911 7 4
+S 0 2928 3 2928 7 4
 help
-S 0 2911 9 2911 70 61
+S 0 2928 9 2928 70 61
 regenerate the profile, download it in Xcode, and build again
-S 0 2912 3 2912 11 8
+S 0 2929 3 2929 11 8
 examples
-M 2 2913 5 2923 95
-S 0 2913 5 2913 15 10
+M 2 2930 5 2940 95
+S 0 2930 5 2930 15 10
 triggering
-L 1 2914 7 2918 69
-S 1 2914 9 2918 69 279
+L 1 2931 7 2935 69
+S 1 2931 9 2935 69 279
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "INVALID",   // <-
     "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-S 0 2919 5 2919 12 7
+S 0 2936 5 2936 12 7
 passing
-L 1 2920 7 2923 95
-S 1 2920 9 2923 95 266
+L 1 2937 7 2940 95
+S 1 2937 9 2940 95 266
 { "data": [ { "type": "profiles", "id": "PRF0001", "attributes": {
     "name": "iOS Team Provisioning Profile: com.greenthumb.pocketgarden", "profileType": "IOS_APP_DEVELOPMENT",
     "profileState": "ACTIVE", "expirationDate": "2027-11-20T08:00:00.000+0000" } } ] }
 
-M 10 2925 3 2942 85
-S 0 2925 3 2925 5 2
+M 10 2942 3 2959 85
+S 0 2942 3 2942 5 2
 id
-S 0 2925 7 2925 33 26
+S 0 2942 7 2942 33 26
 asc-sandbox-tester-missing
-S 0 2926 3 2926 12 9
+S 0 2943 3 2943 12 9
 checklist
-S 0 2926 14 2926 29 15
+S 0 2943 14 2943 29 15
 sandbox-account
-S 0 2927 3 2927 8 5
+S 0 2944 3 2944 8 5
 input
-S 0 2927 10 2927 13 3
+S 0 2944 10 2944 13 3
 asc
-S 0 2928 3 2928 11 8
+S 0 2945 3 2945 11 8
 severity
-S 0 2928 13 2928 18 5
+S 0 2945 13 2945 18 5
 error
-S 0 2929 3 2929 8 5
+S 0 2946 3 2946 8 5
 since
-S 0 2929 10 2929 15 5
+S 0 2946 10 2946 15 5
 0.1.0
-S 0 2930 3 2930 9 6
+S 0 2947 3 2947 9 6
 status
-S 0 2930 11 2930 18 7
+S 0 2947 11 2947 18 7
 preview
-S 0 2931 3 2931 8 5
+S 0 2948 3 2948 8 5
 title
-S 0 2931 10 2931 70 60
+S 0 2948 10 2948 70 60
 the sandbox account is not one of the team's sandbox testers
-S 0 2932 3 2932 12 9
+S 0 2949 3 2949 12 9
 rationale
-S 0 2932 14 2932 240 226
+S 0 2949 14 2949 240 226
 A sandbox account belongs to the team whose App Store Connect created it; App Store Connect lists the team's testers, so an email that is not among them is another team's tester (or a typo), and cannot buy this app's products.
-S 0 2933 3 2933 7 4
+S 0 2950 3 2950 7 4
 help
-S 0 2933 9 2933 90 83
+S 0 2950 9 2950 90 83
 add the tester under Users and Access → Sandbox, or use one of the team's testers
-S 0 2934 3 2934 11 8
+S 0 2951 3 2951 11 8
 examples
-M 2 2935 5 2942 85
-S 0 2935 5 2935 15 10
+M 2 2952 5 2959 85
+S 0 2952 5 2952 15 10
 triggering
-L 1 2936 7 2938 85
-S 1 2936 9 2938 85 147
+L 1 2953 7 2955 85
+S 1 2953 9 2955 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.de@greenthumb.app", "territory": "DEU" } } ] }
 
-S 0 2939 5 2939 12 7
+S 0 2956 5 2956 12 7
 passing
-L 1 2940 7 2942 85
-S 1 2940 9 2942 85 147
+L 1 2957 7 2959 85
+S 1 2957 9 2959 85 147
 { "data": [ { "type": "sandboxTesters", "id": "ST01", "attributes": {
     "acAccountName": "sandbox.us@greenthumb.app", "territory": "USA" } } ] }
 
-M 11 2944 3 2964 82
-S 0 2944 3 2944 5 2
+M 11 2961 3 2981 82
+S 0 2961 3 2961 5 2
 id
-S 0 2944 7 2944 30 23
+S 0 2961 7 2961 30 23
 descriptor-asc-mismatch
-S 0 2945 3 2945 12 9
+S 0 2962 3 2962 12 9
 checklist
-S 0 2945 14 2945 30 16
+S 0 2962 14 2962 30 16
 product-metadata
-S 0 2946 3 2946 8 5
+S 0 2963 3 2963 8 5
 input
-S 0 2946 10 2946 13 3
+S 0 2963 10 2963 13 3
 asc
-S 0 2947 3 2947 11 8
+S 0 2964 3 2964 11 8
 severity
-S 0 2947 13 2947 20 7
+S 0 2964 13 2964 20 7
 warning
-S 0 2948 3 2948 15 12
+S 0 2965 3 2965 15 12
 context_only
-S 0 2948 17 2948 21 4
+S 0 2965 17 2965 21 4
 true
-S 0 2949 3 2949 8 5
+S 0 2966 3 2966 8 5
 since
-S 0 2949 10 2949 15 5
+S 0 2966 10 2966 15 5
 0.1.0
-S 0 2950 3 2950 9 6
+S 0 2967 3 2967 9 6
 status
-S 0 2950 11 2950 18 7
+S 0 2967 11 2967 18 7
 preview
-S 0 2951 3 2951 8 5
+S 0 2968 3 2968 8 5
 title
-S 0 2951 10 2951 55 45
+S 0 2968 10 2968 55 45
 the descriptor and App Store Connect disagree
-S 0 2952 3 2952 12 9
+S 0 2969 3 2969 12 9
 rationale
-S 0 2952 14 2952 209 195
+S 0 2969 14 2969 209 195
 App Store Connect is what StoreKit serves; a descriptor that says something else is out of date, and answers built on it would be wrong. iapdoctor uses the snapshot's value and names both places.
-S 0 2953 3 2953 7 4
+S 0 2970 3 2970 7 4
 help
-S 0 2953 9 2953 76 67
+S 0 2970 9 2970 76 67
 update the descriptor key, or remove it and let the snapshot answer
-S 0 2954 3 2954 11 8
+S 0 2971 3 2971 11 8
 examples
-M 2 2955 5 2964 82
-S 0 2955 5 2955 15 10
+M 2 2972 5 2981 82
+S 0 2972 5 2972 15 10
 triggering
-L 1 2956 7 2959 86
-S 1 2956 9 2959 86 234
+L 1 2973 7 2976 86
+S 1 2973 9 2976 86 234
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 2960 5 2960 12 7
+S 0 2977 5 2977 12 7
 passing
-L 1 2961 7 2964 82
-S 1 2961 9 2964 82 230
+L 1 2978 7 2981 82
+S 1 2978 9 2981 82 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50",
     "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2966 3 2986 47
-S 0 2966 3 2966 5 2
+M 10 2983 3 3003 47
+S 0 2983 3 2983 5 2
 id
-S 0 2966 7 2966 27 20
+S 0 2983 7 2983 27 20
 asc-missing-metadata
-S 0 2967 3 2967 12 9
+S 0 2984 3 2984 12 9
 checklist
-S 0 2967 14 2967 30 16
+S 0 2984 14 2984 30 16
 product-metadata
-S 0 2968 3 2968 8 5
+S 0 2985 3 2985 8 5
 input
-S 0 2968 10 2968 13 3
+S 0 2985 10 2985 13 3
 asc
-S 0 2969 3 2969 11 8
+S 0 2986 3 2986 11 8
 severity
-S 0 2969 13 2969 18 5
+S 0 2986 13 2986 18 5
 error
-S 0 2970 3 2970 8 5
+S 0 2987 3 2987 8 5
 since
-S 0 2970 10 2970 15 5
+S 0 2987 10 2987 15 5
 0.1.0
-S 0 2971 3 2971 9 6
+S 0 2988 3 2988 9 6
 status
-S 0 2971 11 2971 18 7
+S 0 2988 11 2988 18 7
 preview
-S 0 2972 3 2972 8 5
+S 0 2989 3 2989 8 5
 title
-S 0 2972 10 2972 70 60
+S 0 2989 10 2989 70 60
 the product is Missing Metadata, and this is what is missing
-S 0 2973 3 2973 12 9
+S 0 2990 3 2990 12 9
 rationale
-S 0 2973 14 2973 442 428
+S 0 2990 14 2990 442 428
 App Store Connect shows "Missing Metadata" and never says why. The snapshot shows what the product has, so iapdoctor names what it lacks the way a reviewer would (a localization, a price, the review screenshot, availability, the group's localization, prices in every territory). It blocks submission (an error for review and production); the sandbox still serves a product with a localization and a price, so there it is a note.
-S 0 2974 3 2974 7 4
+S 0 2991 3 2991 7 4
 help
-S 0 2974 9 2974 80 71
+S 0 2991 9 2991 80 71
 complete the product in App Store Connect, then pull the snapshot again
-S 0 2975 3 2975 11 8
+S 0 2992 3 2992 11 8
 examples
-M 2 2976 5 2986 47
-S 0 2976 5 2976 15 10
+M 2 2993 5 3003 47
+S 0 2993 5 2993 15 10
 triggering
-L 1 2977 7 2981 84
-S 1 2977 9 2981 84 310
+L 1 2994 7 2998 84
+S 1 2994 9 2998 84 310
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "MISSING_METADATA" },   // <-
     "relationships": { "appStoreReviewScreenshot": { "data": null } } } ] }
 
-S 0 2982 5 2982 12 7
+S 0 2999 5 2999 12 7
 passing
-L 1 2983 7 2986 47
-S 1 2983 9 2986 47 230
+L 1 3000 7 3003 47
+S 1 3000 9 3003 47 230
 { "data": [ { "type": "inAppPurchases", "id": "6450000101", "attributes": {
     "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
     "state": "READY_TO_SUBMIT" } } ] }
 
-M 10 2988 3 3052 148
-S 0 2988 3 2988 5 2
+M 10 3005 3 3069 148
+S 0 3005 3 3005 5 2
 id
-S 0 2988 7 2988 38 31
+S 0 3005 7 3005 38 31
 asc-subscription-price-coverage
-S 0 2989 3 2989 12 9
+S 0 3006 3 3006 12 9
 checklist
-S 0 2989 14 2989 30 16
+S 0 3006 14 3006 30 16
 product-metadata
-S 0 2990 3 2990 8 5
+S 0 3007 3 3007 8 5
 input
-S 0 2990 10 2990 13 3
+S 0 3007 10 3007 13 3
 asc
-S 0 2991 3 2991 11 8
+S 0 3008 3 3008 11 8
 severity
-S 0 2991 13 2991 18 5
+S 0 3008 13 3008 18 5
 error
-S 0 2992 3 2992 8 5
+S 0 3009 3 3009 8 5
 since
-S 0 2992 10 2992 15 5
+S 0 3009 10 3009 15 5
 0.1.0
-S 0 2993 3 2993 9 6
+S 0 3010 3 3010 9 6
 status
-S 0 2993 11 2993 18 7
+S 0 3010 11 3010 18 7
 preview
-S 0 2994 3 2994 8 5
+S 0 3011 3 3011 8 5
 title
-S 0 2994 10 2994 76 66
+S 0 3011 10 3011 76 66
 the subscription is available in territories where it has no price
-S 0 2995 3 2995 12 9
+S 0 3012 3 3012 12 9
 rationale
-S 0 2995 14 2995 869 855
+S 0 3012 14 3012 869 855
 A subscription is sold only where it has a price; available in a territory without one, it stays in Missing Metadata (App Store Connect expects the equalized price in every territory), and a customer or tester in that storefront gets nothing. Where one tester loads it (Xcode, the sandbox, TestFlight) the tester's storefront decides, so it is an error when that storefront is unpriced and a warning naming the other territories otherwise (with the question when the storefront is not known); for App Review and the App Store every unpriced territory is an error. App Store Connect's state is the authority on whether the metadata is complete, so past Missing Metadata (Ready to Submit, Waiting for Review, In Review, Pending Binary Approval, Approved) this is at most a warning, as the snapshot's price list may be partial or the territories newly added.
-S 0 2996 3 2996 7 4
+S 0 3013 3 3013 7 4
 help
-S 0 2996 9 2996 140 131
+S 0 3013 9 3013 140 131
 set the subscription's price for every territory it is available in (let App Store Connect equalize it), or narrow its availability
-S 0 2997 3 2997 11 8
+S 0 3014 3 3014 11 8
 examples
-M 2 2998 5 3052 148
-S 0 2998 5 2998 15 10
+M 2 3015 5 3069 148
+S 0 3015 5 3015 15 10
 triggering
-L 3 2999 7 3040 148
-S 1 2999 9 3012 148 1004
+L 3 3016 7 3057 148
+S 1 3016 9 3029 148 1004
 environment: sandbox   # the tester's storefront (USA) has a price: a warning, as a tester in CAN would not get it
 ---
 { "data": [
@@ -11781,7 +11844,7 @@ environment: sandbox   # the tester's storefront (USA) has a price: a warning, a
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 3013 9 3026 148 994
+S 1 3030 9 3043 148 994
 testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefront has no price: an error
 ---
 { "data": [
@@ -11796,7 +11859,7 @@ testing: { sandbox_account: { storefront: CAN } }   # the tester's own storefron
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 1 3027 9 3040 148 1004
+S 1 3044 9 3057 148 1004
 environment: review   # every territory counts, but App Store Connect says Ready to Submit: a warning, not an error
 ---
 { "data": [
@@ -11811,10 +11874,10 @@ environment: review   # every territory counts, but App Store Connect says Ready
         "data": [ { "type": "territories", "id": "USA" }, { "type": "territories", "id": "CAN" } ] } } },   // <-
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-S 0 3041 5 3041 12 7
+S 0 3058 5 3058 12 7
 passing
-L 1 3042 7 3052 148
-S 1 3042 9 3052 148 828
+L 1 3059 7 3069 148
+S 1 3059 9 3069 148 828
 { "data": [
     { "type": "subscriptions", "id": "6450000201", "attributes": {
         "productId": "com.greenthumb.pocketgarden.plus.monthly", "name": "Plus Monthly", "state": "READY_TO_SUBMIT",
@@ -11826,50 +11889,50 @@ S 1 3042 9 3052 148 828
       "relationships": { "availableTerritories": { "data": [ { "type": "territories", "id": "USA" } ] } } },
     { "type": "subscriptionPrices", "id": "SP1", "relationships": { "territory": { "data": { "type": "territories", "id": "USA" } } } } ] }
 
-M 10 3054 3 3080 111
-S 0 3054 3 3054 5 2
+M 10 3071 3 3097 111
+S 0 3071 3 3071 5 2
 id
-S 0 3054 7 3054 32 25
+S 0 3071 7 3071 32 25
 asc-localization-rejected
-S 0 3055 3 3055 12 9
+S 0 3072 3 3072 12 9
 checklist
-S 0 3055 14 3055 30 16
+S 0 3072 14 3072 30 16
 product-metadata
-S 0 3056 3 3056 8 5
+S 0 3073 3 3073 8 5
 input
-S 0 3056 10 3056 13 3
+S 0 3073 10 3073 13 3
 asc
-S 0 3057 3 3057 11 8
+S 0 3074 3 3074 11 8
 severity
-S 0 3057 13 3057 18 5
+S 0 3074 13 3074 18 5
 error
-S 0 3058 3 3058 8 5
+S 0 3075 3 3075 8 5
 since
-S 0 3058 10 3058 15 5
+S 0 3075 10 3075 15 5
 0.1.0
-S 0 3059 3 3059 9 6
+S 0 3076 3 3076 9 6
 status
-S 0 3059 11 3059 18 7
+S 0 3076 11 3076 18 7
 preview
-S 0 3060 3 3060 8 5
+S 0 3077 3 3077 8 5
 title
-S 0 3060 10 3060 64 54
+S 0 3077 10 3077 64 54
 App Review rejected one of the product's localizations
-S 0 3061 3 3061 12 9
+S 0 3078 3 3078 12 9
 rationale
-S 0 3061 14 3061 223 209
+S 0 3078 14 3078 223 209
 App Review judges each localization (a misleading display name, a description that does not match what is sold) and rejects it on its own; the product cannot be approved until it is edited and submitted again.
-S 0 3062 3 3062 7 4
+S 0 3079 3 3079 7 4
 help
-S 0 3062 9 3062 129 120
+S 0 3079 9 3079 129 120
 read App Review's message on the product's page in App Store Connect, edit the localization and submit the product again
-S 0 3063 3 3063 11 8
+S 0 3080 3 3080 11 8
 examples
-M 2 3064 5 3080 111
-S 0 3064 5 3064 15 10
+M 2 3081 5 3097 111
+S 0 3081 5 3081 15 10
 triggering
-L 1 3065 7 3072 52
-S 1 3065 9 3072 52 572
+L 1 3082 7 3089 52
+S 1 3082 9 3089 52 572
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "REJECTED" },
@@ -11878,10 +11941,10 @@ S 1 3065 9 3072 52 572
         "description": "Fifty seed packs to plant anything",
         "state": "REJECTED" } } ] }   // <-
 
-S 0 3073 5 3073 12 7
+S 0 3090 5 3090 12 7
 passing
-L 1 3074 7 3080 111
-S 1 3074 9 3080 111 577
+L 1 3091 7 3097 111
+S 1 3091 9 3097 111 577
 { "data": [
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" },
@@ -11889,61 +11952,61 @@ S 1 3074 9 3080 111 577
     { "type": "inAppPurchaseLocalizations", "id": "L1", "attributes": { "locale": "en-US", "name": "50 Seed Packs",
         "description": "Fifty seed packs to plant anything", "state": "PREPARE_FOR_SUBMISSION" } } ] }
 
-M 12 3082 3 3114 167
-S 0 3082 3 3082 5 2
+M 12 3099 3 3131 167
+S 0 3099 3 3099 5 2
 id
-S 0 3082 7 3082 38 31
+S 0 3099 7 3099 38 31
 asc-first-purchase-with-version
-S 0 3083 3 3083 12 9
+S 0 3100 3 3100 12 9
 checklist
-S 0 3083 14 3083 30 16
+S 0 3100 14 3100 30 16
 binary-submitted
-S 0 3084 3 3084 8 5
+S 0 3101 3 3101 8 5
 input
-S 0 3084 10 3084 13 3
+S 0 3101 10 3101 13 3
 asc
-S 0 3085 3 3085 11 8
+S 0 3102 3 3102 11 8
 severity
-S 0 3085 13 3085 18 5
+S 0 3102 13 3102 18 5
 error
-S 0 3086 3 3086 8 5
+S 0 3103 3 3103 8 5
 since
-S 0 3086 10 3086 15 5
+S 0 3103 10 3103 15 5
 0.1.0
-S 0 3087 3 3087 9 6
+S 0 3104 3 3104 9 6
 status
-S 0 3087 11 3087 18 7
+S 0 3104 11 3104 18 7
 preview
-S 0 3088 3 3088 8 5
+S 0 3105 3 3105 8 5
 title
-S 0 3088 10 3088 79 69
+S 0 3105 10 3105 79 69
 the app's first In-App Purchase must be submitted with an app version
-S 0 3089 3 3089 12 9
+S 0 3106 3 3106 12 9
 rationale
-S 0 3089 14 3089 264 250
+S 0 3106 14 3106 264 250
 The first In-App Purchase of an app, and its first subscription, can be submitted only together with a new app version; when none has been through review yet, a product left Ready to Submit never reaches App Review, and the App Store never serves it.
-S 0 3090 3 3090 7 4
+S 0 3107 3 3107 7 4
 help
-S 0 3090 9 3090 111 102
+S 0 3107 9 3107 111 102
 add the product to the app version's In-App Purchases and Subscriptions section and submit the version
-S 0 3091 3 3091 15 12
+S 0 3108 3 3108 15 12
 environments
-L 2 3091 17 3091 37
-S 0 3091 18 3091 24 6
+L 2 3108 17 3108 37
+S 0 3108 18 3108 24 6
 review
-S 0 3091 26 3091 36 10
+S 0 3108 26 3108 36 10
 production
-S 0 3092 3 3092 17 14
+S 0 3109 3 3109 17 14
 not_applicable
-S 0 3092 19 3092 85 66
+S 0 3109 19 3109 85 66
 a binary is not needed to test in Xcode, the sandbox or TestFlight
-S 0 3093 3 3093 11 8
+S 0 3110 3 3110 11 8
 examples
-M 2 3094 5 3114 167
-S 0 3094 5 3094 15 10
+M 2 3111 5 3131 167
+S 0 3111 5 3111 15 10
 triggering
-L 1 3095 7 3103 59
-S 1 3095 9 3103 59 492
+L 1 3112 7 3120 59
+S 1 3112 9 3120 59 492
 environment: review
 ---
 { "data": [
@@ -11953,10 +12016,10 @@ environment: review
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE",
         "state": "READY_TO_SUBMIT" } } ] }   // <-
 
-S 0 3104 5 3104 12 7
+S 0 3121 5 3121 12 7
 passing
-L 1 3105 7 3114 167
-S 1 3105 9 3114 167 750
+L 1 3122 7 3131 167
+S 1 3122 9 3131 167 750
 environment: review
 ---
 { "data": [
@@ -11967,54 +12030,54 @@ environment: review
     { "type": "inAppPurchases", "id": "6450000102", "attributes": {
         "productId": "com.greenthumb.pocketgarden.greenhouse", "name": "Greenhouse Unlock", "inAppPurchaseType": "NON_CONSUMABLE", "state": "APPROVED" } } ] }
 
-M 11 3116 3 3145 162
-S 0 3116 3 3116 5 2
+M 11 3133 3 3162 162
+S 0 3133 3 3133 5 2
 id
-S 0 3116 7 3116 27 20
+S 0 3133 7 3133 27 20
 storekit-out-of-date
-S 0 3117 3 3117 12 9
+S 0 3134 3 3134 12 9
 checklist
-S 0 3117 14 3117 36 22
+S 0 3134 14 3134 36 22
 storekit-configuration
-S 0 3118 3 3118 8 5
+S 0 3135 3 3135 8 5
 input
-S 0 3118 10 3118 13 3
+S 0 3135 10 3135 13 3
 asc
-S 0 3119 3 3119 11 8
+S 0 3136 3 3136 11 8
 severity
-S 0 3119 13 3119 20 7
+S 0 3136 13 3136 20 7
 warning
-S 0 3120 3 3120 15 12
+S 0 3137 3 3137 15 12
 context_only
-S 0 3120 17 3120 21 4
+S 0 3137 17 3137 21 4
 true
-S 0 3121 3 3121 8 5
+S 0 3138 3 3138 8 5
 since
-S 0 3121 10 3121 15 5
+S 0 3138 10 3138 15 5
 0.1.0
-S 0 3122 3 3122 9 6
+S 0 3139 3 3139 9 6
 status
-S 0 3122 11 3122 18 7
+S 0 3139 11 3139 18 7
 preview
-S 0 3123 3 3123 8 5
+S 0 3140 3 3140 8 5
 title
-S 0 3123 10 3123 77 67
+S 0 3140 10 3140 77 67
 the StoreKit configuration file no longer matches App Store Connect
-S 0 3124 3 3124 12 9
+S 0 3141 3 3141 12 9
 rationale
-S 0 3124 14 3124 236 222
+S 0 3141 14 3141 236 222
 A local `.storekit` file is a copy made by hand or synced once; a product added, removed, retyped or moved to another group in App Store Connect still tests the old way in Xcode, and what passes there fails in the sandbox.
-S 0 3125 3 3125 7 4
+S 0 3142 3 3142 7 4
 help
-S 0 3125 9 3125 100 91
+S 0 3142 9 3142 100 91
 update the file, or sync it with App Store Connect in Xcode's StoreKit configuration editor
-S 0 3126 3 3126 11 8
+S 0 3143 3 3143 11 8
 examples
-M 2 3127 5 3145 162
-S 0 3127 5 3127 15 10
+M 2 3144 5 3162 162
+S 0 3144 5 3144 15 10
 triggering
-L 1 3128 7 3137 166
-S 1 3128 9 3137 166 608
+L 1 3145 7 3154 166
+S 1 3145 9 3154 166 608
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -12025,10 +12088,10 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-S 0 3138 5 3138 12 7
+S 0 3155 5 3155 12 7
 passing
-L 1 3139 7 3145 162
-S 1 3139 9 3145 162 323
+L 1 3156 7 3162 162
+S 1 3156 9 3162 162 323
 environment: xcode
 app: { storekit_configuration: ../catalog/PocketGarden.storekit }
 ---
@@ -12036,439 +12099,439 @@ app: { storekit_configuration: ../catalog/PocketGarden.storekit }
     { "type": "inAppPurchases", "id": "6450000101", "attributes": {
         "productId": "com.greenthumb.pocketgarden.seeds50", "name": "Seed Pack 50", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT" } } ] }
 
-M 12 3148 3 3167 30
-S 0 3148 3 3148 5 2
+M 12 3165 3 3184 30
+S 0 3165 3 3165 5 2
 id
-S 0 3148 7 3148 31 24
+S 0 3165 7 3165 31 24
 build-bundle-id-mismatch
-S 0 3149 3 3149 12 9
+S 0 3166 3 3166 12 9
 checklist
-S 0 3149 14 3149 31 17
+S 0 3166 14 3166 31 17
 bundle-id-matches
-S 0 3150 3 3150 8 5
+S 0 3167 3 3167 8 5
 input
-S 0 3150 10 3150 15 5
+S 0 3167 10 3167 15 5
 build
-S 0 3151 3 3151 11 8
+S 0 3168 3 3168 11 8
 severity
-S 0 3151 13 3151 18 5
+S 0 3168 13 3168 18 5
 error
-S 0 3152 3 3152 8 5
+S 0 3169 3 3169 8 5
 since
-S 0 3152 10 3152 15 5
+S 0 3169 10 3169 15 5
 0.1.0
-S 0 3153 3 3153 9 6
+S 0 3170 3 3170 9 6
 status
-S 0 3153 11 3153 18 7
+S 0 3170 11 3170 18 7
 preview
-S 0 3154 3 3154 8 5
+S 0 3171 3 3171 8 5
 title
-S 0 3154 10 3154 69 59
+S 0 3171 10 3171 69 59
 the app was built with another bundle ID than the project's
-S 0 3155 3 3155 12 9
+S 0 3172 3 3172 12 9
 rationale
-S 0 3155 14 3155 650 638
+S 0 3172 14 3172 650 638
 StoreKit looks products up under the bundle ID the running build has. A bundle ID changed at build time (an xcconfig kept out of the repository, `PRODUCT_BUNDLE_IDENTIFIER=…` passed by CI or fastlane, a configuration's suffix) makes the build another app, with none of the project's products, whatever the repository says. Where the build runs in the environment checked, it answers what the source tree leaves open (a setting no committed file defines); where the source tree builds another value, the finding names both; where the source tree builds the same wrong value, `running-bundle-id-mismatch` reports it at the line to change.
-S 0 3156 3 3156 7 4
+S 0 3173 3 3173 7 4
 help
-S 0 3156 9 3156 172 163
+S 0 3173 9 3173 172 163
 build with the app's bundle ID (check the configuration's `PRODUCT_BUNDLE_IDENTIFIER` and what CI passes), or create the products under the bundle ID the build has
-S 0 3157 3 3157 15 12
+S 0 3174 3 3174 15 12
 environments
-L 4 3157 17 3157 58
-S 0 3157 18 3157 25 7
+L 4 3174 17 3174 58
+S 0 3174 18 3174 25 7
 sandbox
-S 0 3157 27 3157 37 10
+S 0 3174 27 3174 37 10
 testflight
-S 0 3157 39 3157 45 6
+S 0 3174 39 3174 45 6
 review
-S 0 3157 47 3157 57 10
+S 0 3174 47 3174 57 10
 production
-S 0 3158 3 3158 17 14
+S 0 3175 3 3175 17 14
 not_applicable
-S 0 3158 19 3158 86 67
+S 0 3175 19 3175 86 67
 a StoreKit configuration file in Xcode does not check the bundle ID
-S 0 3159 3 3159 11 8
+S 0 3176 3 3176 11 8
 examples
-M 2 3160 5 3167 30
-S 0 3160 5 3160 15 10
+M 2 3177 5 3184 30
+S 0 3177 5 3177 15 10
 triggering
-L 1 3161 7 3163 30
-S 1 3161 9 3163 30 66
+L 1 3178 7 3180 30
+S 1 3178 9 3180 30 66
 bundle_id: com.greenthumb.pocketgarden.beta
 signed_for: app_store
 
-S 0 3164 5 3164 12 7
+S 0 3181 5 3181 12 7
 passing
-L 1 3165 7 3167 30
-S 1 3165 9 3167 30 61
+L 1 3182 7 3184 30
+S 1 3182 9 3184 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 3169 3 3188 31
-S 0 3169 3 3169 5 2
+M 10 3186 3 3205 31
+S 0 3186 3 3186 5 2
 id
-S 0 3169 7 3169 34 27
+S 0 3186 7 3186 34 27
 build-storekit-file-shipped
-S 0 3170 3 3170 12 9
+S 0 3187 3 3187 12 9
 checklist
-S 0 3170 14 3170 36 22
+S 0 3187 14 3187 36 22
 storekit-configuration
-S 0 3171 3 3171 8 5
+S 0 3188 3 3188 8 5
 input
-S 0 3171 10 3171 15 5
+S 0 3188 10 3188 15 5
 build
-S 0 3172 3 3172 11 8
+S 0 3189 3 3189 11 8
 severity
-S 0 3172 13 3172 20 7
+S 0 3189 13 3189 20 7
 warning
-S 0 3173 3 3173 8 5
+S 0 3190 3 3190 8 5
 since
-S 0 3173 10 3173 15 5
+S 0 3190 10 3190 15 5
 0.1.0
-S 0 3174 3 3174 9 6
+S 0 3191 3 3191 9 6
 status
-S 0 3174 11 3174 18 7
+S 0 3191 11 3191 18 7
 preview
-S 0 3175 3 3175 8 5
+S 0 3192 3 3192 8 5
 title
-S 0 3175 10 3175 68 58
+S 0 3192 10 3192 68 58
 a StoreKit configuration file is copied into the built app
-S 0 3176 3 3176 12 9
+S 0 3193 3 3193 12 9
 rationale
-S 0 3176 14 3176 271 257
+S 0 3193 14 3193 271 257
 A `.storekit` file serves products to Xcode's Run and to StoreKit Testing only; a build that ships never reads it. Copied into the app, it says nothing about the store, and it tells anyone who unpacks the app what you sell, and at what price, before you do.
-S 0 3177 3 3177 7 4
+S 0 3194 3 3194 7 4
 help
-S 0 3177 9 3177 155 148
+S 0 3194 9 3194 155 148
 remove the file from the app target's Copy Bundle Resources (select it, then File inspector → Target Membership); the scheme finds it without that
-S 0 3178 3 3178 11 8
+S 0 3195 3 3195 11 8
 examples
-M 2 3179 5 3188 31
-S 0 3179 5 3179 15 10
+M 2 3196 5 3205 31
+S 0 3196 5 3196 15 10
 triggering
-L 1 3180 7 3183 43
-S 1 3180 9 3183 43 96
+L 1 3197 7 3200 43
+S 1 3197 9 3200 43 96
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [PocketGarden.storekit]
 
-S 0 3184 5 3184 12 7
+S 0 3201 5 3201 12 7
 passing
-L 1 3185 7 3188 31
-S 1 3185 9 3188 31 84
+L 1 3202 7 3205 31
+S 1 3202 9 3205 31 84
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 resources: [Seeds.png]
 
-M 13 3190 3 3214 30
-S 0 3190 3 3190 5 2
+M 13 3207 3 3231 30
+S 0 3207 3 3207 5 2
 id
-S 0 3190 7 3190 35 28
+S 0 3207 7 3207 35 28
 build-signed-for-development
-S 0 3191 3 3191 12 9
+S 0 3208 3 3208 12 9
 checklist
-S 0 3191 14 3191 26 12
+S 0 3208 14 3208 26 12
 code-signing
-S 0 3192 3 3192 8 5
+S 0 3209 3 3209 8 5
 input
-S 0 3192 10 3192 15 5
+S 0 3209 10 3209 15 5
 build
-S 0 3193 3 3193 11 8
+S 0 3210 3 3210 11 8
 severity
-S 0 3193 13 3193 17 4
+S 0 3210 13 3210 17 4
 note
-S 0 3194 3 3194 15 12
+S 0 3211 3 3211 15 12
 context_only
-S 0 3194 17 3194 21 4
+S 0 3211 17 3211 21 4
 true
-S 0 3195 3 3195 8 5
+S 0 3212 3 3212 8 5
 since
-S 0 3195 10 3195 15 5
+S 0 3212 10 3212 15 5
 0.1.0
-S 0 3196 3 3196 9 6
+S 0 3213 3 3213 9 6
 status
-S 0 3196 11 3196 18 7
+S 0 3213 11 3213 18 7
 preview
-S 0 3197 3 3197 8 5
+S 0 3214 3 3214 8 5
 title
-S 0 3197 10 3197 86 76
+S 0 3214 10 3214 86 76
 the archive is signed for development; the upload needs an App Store profile
-S 0 3198 3 3198 12 9
+S 0 3215 3 3215 12 9
 rationale
-S 0 3198 14 3198 318 304
+S 0 3215 14 3215 318 304
 Xcode archives with the signing the project sets, usually Apple Development, and re-signs the archive for distribution when it uploads it, with an App Store profile for the app's explicit App ID. That is normal; what the upload needs is that profile, made after In-App Purchase was enabled on the App ID.
-S 0 3199 3 3199 7 4
+S 0 3216 3 3216 7 4
 help
-S 0 3199 9 3199 165 156
+S 0 3216 9 3216 165 156
 have an App Store profile for the App ID ready; with automatic signing Xcode makes it when it uploads, with manual signing create it in the developer portal
-S 0 3200 3 3200 15 12
+S 0 3217 3 3217 15 12
 environments
-L 3 3200 17 3200 49
-S 0 3200 18 3200 28 10
+L 3 3217 17 3217 49
+S 0 3217 18 3217 28 10
 testflight
-S 0 3200 30 3200 36 6
+S 0 3217 30 3217 36 6
 review
-S 0 3200 38 3200 48 10
+S 0 3217 38 3217 48 10
 production
-S 0 3201 3 3201 17 14
+S 0 3218 3 3218 17 14
 not_applicable
-S 0 3201 19 3201 72 53
+S 0 3218 19 3218 72 53
 a development build is what Xcode and the sandbox run
-S 0 3202 3 3202 11 8
-examples
-M 2 3203 5 3214 30
-S 0 3203 5 3203 15 10
-triggering
-L 1 3204 7 3208 32
-S 1 3204 9 3208 32 91
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: development
-
-S 0 3209 5 3209 12 7
-passing
-L 1 3210 7 3214 30
-S 1 3210 9 3214 30 89
-environment: testflight
----
-bundle_id: com.greenthumb.pocketgarden
-signed_for: app_store
-
-M 12 3216 3 3241 30
-S 0 3216 3 3216 5 2
-id
-S 0 3216 7 3216 37 30
-build-exported-for-development
-S 0 3217 3 3217 12 9
-checklist
-S 0 3217 14 3217 26 12
-code-signing
-S 0 3218 3 3218 8 5
-input
-S 0 3218 10 3218 15 5
-build
 S 0 3219 3 3219 11 8
-severity
-S 0 3219 13 3219 18 5
-error
-S 0 3220 3 3220 8 5
-since
-S 0 3220 10 3220 15 5
-0.1.0
-S 0 3221 3 3221 9 6
-status
-S 0 3221 11 3221 18 7
-preview
-S 0 3222 3 3222 8 5
-title
-S 0 3222 10 3222 52 42
-the .ipa is not exported for the App Store
-S 0 3223 3 3223 12 9
-rationale
-S 0 3223 14 3223 350 336
-An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
-S 0 3224 3 3224 7 4
-help
-S 0 3224 9 3224 100 95
-export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
-S 0 3225 3 3225 15 12
-environments
-L 3 3225 17 3225 49
-S 0 3225 18 3225 28 10
-testflight
-S 0 3225 30 3225 36 6
-review
-S 0 3225 38 3225 48 10
-production
-S 0 3226 3 3226 17 14
-not_applicable
-S 0 3226 19 3226 82 63
-a development or ad hoc build is what Xcode and the sandbox run
-S 0 3227 3 3227 11 8
 examples
-M 2 3228 5 3241 30
-S 0 3228 5 3228 15 10
+M 2 3220 5 3231 30
+S 0 3220 5 3220 15 10
 triggering
-L 1 3229 7 3234 32
-S 1 3229 9 3234 32 103
+L 1 3221 7 3225 32
+S 1 3221 9 3225 32 91
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: development
+
+S 0 3226 5 3226 12 7
+passing
+L 1 3227 7 3231 30
+S 1 3227 9 3231 30 89
+environment: testflight
+---
+bundle_id: com.greenthumb.pocketgarden
+signed_for: app_store
+
+M 12 3233 3 3258 30
+S 0 3233 3 3233 5 2
+id
+S 0 3233 7 3233 37 30
+build-exported-for-development
+S 0 3234 3 3234 12 9
+checklist
+S 0 3234 14 3234 26 12
+code-signing
+S 0 3235 3 3235 8 5
+input
+S 0 3235 10 3235 15 5
+build
+S 0 3236 3 3236 11 8
+severity
+S 0 3236 13 3236 18 5
+error
+S 0 3237 3 3237 8 5
+since
+S 0 3237 10 3237 15 5
+0.1.0
+S 0 3238 3 3238 9 6
+status
+S 0 3238 11 3238 18 7
+preview
+S 0 3239 3 3239 8 5
+title
+S 0 3239 10 3239 52 42
+the .ipa is not exported for the App Store
+S 0 3240 3 3240 12 9
+rationale
+S 0 3240 14 3240 350 336
+An exported `.ipa` is signed as it will be installed. One exported for development, ad hoc or enterprise distribution carries that profile, and TestFlight, App Review and the App Store refuse it; only an App Store export (an App Store profile, `beta-reports-active`) goes there. Unlike an archive, an `.ipa` is not re-signed on the way.
+S 0 3241 3 3241 7 4
+help
+S 0 3241 9 3241 100 95
+export the archive again for the App Store (Organizer → Distribute App → App Store Connect)
+S 0 3242 3 3242 15 12
+environments
+L 3 3242 17 3242 49
+S 0 3242 18 3242 28 10
+testflight
+S 0 3242 30 3242 36 6
+review
+S 0 3242 38 3242 48 10
+production
+S 0 3243 3 3243 17 14
+not_applicable
+S 0 3243 19 3243 82 63
+a development or ad hoc build is what Xcode and the sandbox run
+S 0 3244 3 3244 11 8
+examples
+M 2 3245 5 3258 30
+S 0 3245 5 3245 15 10
+triggering
+L 1 3246 7 3251 32
+S 1 3246 9 3251 32 103
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: development
 
-S 0 3235 5 3235 12 7
+S 0 3252 5 3252 12 7
 passing
-L 1 3236 7 3241 30
-S 1 3236 9 3241 30 101
+L 1 3253 7 3258 30
+S 1 3253 9 3258 30 101
 environment: testflight
 ---
 export: ipa
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 3243 3 3262 27
-S 0 3243 3 3243 5 2
+M 10 3260 3 3279 27
+S 0 3260 3 3260 5 2
 id
-S 0 3243 7 3243 31 24
+S 0 3260 7 3260 31 24
 build-minimum-os-too-low
-S 0 3244 3 3244 12 9
+S 0 3261 3 3261 12 9
 checklist
-S 0 3244 14 3244 24 10
+S 0 3261 14 3261 24 10
 os-version
-S 0 3245 3 3245 8 5
+S 0 3262 3 3262 8 5
 input
-S 0 3245 10 3245 15 5
+S 0 3262 10 3262 15 5
 build
-S 0 3246 3 3246 11 8
+S 0 3263 3 3263 11 8
 severity
-S 0 3246 13 3246 18 5
+S 0 3263 13 3263 18 5
 error
-S 0 3247 3 3247 8 5
+S 0 3264 3 3264 8 5
 since
-S 0 3247 10 3247 15 5
+S 0 3264 10 3264 15 5
 0.1.0
-S 0 3248 3 3248 9 6
+S 0 3265 3 3265 9 6
 status
-S 0 3248 11 3248 18 7
+S 0 3265 11 3265 18 7
 preview
-S 0 3249 3 3249 8 5
+S 0 3266 3 3266 8 5
 title
-S 0 3249 10 3249 82 72
+S 0 3266 10 3266 82 72
 the build runs on systems where the StoreKit API it calls does not exist
-S 0 3250 3 3250 12 9
+S 0 3267 3 3267 12 9
 rationale
-S 0 3250 14 3250 286 272
+S 0 3267 14 3267 286 272
 StoreKit 2 (`Product.products(for:)`) exists from iOS 15, macOS 12, tvOS 15, watchOS 8 and visionOS 1. A build made for older systems (a deployment target lowered by CI or an xcconfig the repository does not hold) requests nothing there when the app uses StoreKit 2 alone.
-S 0 3251 3 3251 7 4
+S 0 3268 3 3268 7 4
 help
-S 0 3251 9 3251 123 114
+S 0 3268 9 3268 123 114
 raise the deployment target of the build to StoreKit 2's first version, or add a StoreKit 1 path for older systems
-S 0 3252 3 3252 11 8
+S 0 3269 3 3269 11 8
 examples
-M 2 3253 5 3262 27
-S 0 3253 5 3253 15 10
+M 2 3270 5 3279 27
+S 0 3270 5 3270 15 10
 triggering
-L 1 3254 7 3257 27
-S 1 3254 9 3257 27 80
+L 1 3271 7 3274 27
+S 1 3271 9 3274 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "14.0"
 
-S 0 3258 5 3258 12 7
+S 0 3275 5 3275 12 7
 passing
-L 1 3259 7 3262 27
-S 1 3259 9 3262 27 80
+L 1 3276 7 3279 27
+S 1 3276 9 3279 27 80
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 minimum_os: "16.0"
 
-M 10 3264 3 3286 30
-S 0 3264 3 3264 5 2
+M 10 3281 3 3303 30
+S 0 3281 3 3281 5 2
 id
-S 0 3264 7 3264 29 22
+S 0 3281 7 3281 29 22
 build-profile-mismatch
-S 0 3265 3 3265 12 9
+S 0 3282 3 3282 12 9
 checklist
-S 0 3265 14 3265 34 20
+S 0 3282 14 3282 34 20
 provisioning-profile
-S 0 3266 3 3266 8 5
+S 0 3283 3 3283 8 5
 input
-S 0 3266 10 3266 15 5
+S 0 3283 10 3283 15 5
 build
-S 0 3267 3 3267 11 8
+S 0 3284 3 3284 11 8
 severity
-S 0 3267 13 3267 18 5
+S 0 3284 13 3284 18 5
 error
-S 0 3268 3 3268 8 5
+S 0 3285 3 3285 8 5
 since
-S 0 3268 10 3268 15 5
+S 0 3285 10 3285 15 5
 0.1.0
-S 0 3269 3 3269 9 6
+S 0 3286 3 3286 9 6
 status
-S 0 3269 11 3269 18 7
+S 0 3286 11 3286 18 7
 preview
-S 0 3270 3 3270 8 5
+S 0 3287 3 3287 8 5
 title
-S 0 3270 10 3270 105 95
+S 0 3287 10 3287 105 95
 the profile embedded in the build is for another or a wildcard App ID, another team, or expired
-S 0 3271 3 3271 12 9
+S 0 3288 3 3288 12 9
 rationale
-S 0 3271 14 3271 370 356
+S 0 3288 14 3288 370 356
 The profile a build carries decides which App ID, and so which products, it has. One made for another App ID or team is not the app the products belong to, a wildcard App ID has no In-App Purchase, and an expired one no longer lets the build launch. A profile embedded in a signed build was installed when it was signed, so it is not asked to be installed.
-S 0 3272 3 3272 7 4
+S 0 3289 3 3289 7 4
 help
-S 0 3272 9 3272 111 102
+S 0 3289 9 3289 111 102
 sign the build with a current profile made for the app's explicit App ID by the team that owns the app
-S 0 3273 3 3273 11 8
+S 0 3290 3 3290 11 8
 examples
-M 2 3274 5 3286 30
-S 0 3274 5 3274 15 10
+M 2 3291 5 3303 30
+S 0 3291 5 3291 15 10
 triggering
-L 2 3275 7 3282 52
-S 1 3275 9 3278 58 111
+L 2 3292 7 3299 52
+S 1 3292 9 3295 58 111
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.lantern
 
-S 1 3279 9 3282 52 105
+S 1 3296 9 3299 52 105
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 profile_app_id: 4KQ2H9XW7B.com.greenthumb.*
 
-S 0 3283 5 3283 12 7
+S 0 3300 5 3300 12 7
 passing
-L 1 3284 7 3286 30
-S 1 3284 9 3286 30 61
+L 1 3301 7 3303 30
+S 1 3301 9 3303 30 61
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 
-M 10 3289 3 3314 104
-S 0 3289 3 3289 5 2
+M 10 3306 3 3331 104
+S 0 3306 3 3306 5 2
 id
-S 0 3289 7 3289 33 26
+S 0 3306 7 3306 33 26
 build-product-list-differs
-S 0 3290 3 3290 12 9
+S 0 3307 3 3307 12 9
 checklist
-S 0 3290 14 3290 29 15
+S 0 3307 14 3307 29 15
 full-product-id
-S 0 3291 3 3291 8 5
+S 0 3308 3 3308 8 5
 input
-S 0 3291 10 3291 15 5
+S 0 3308 10 3308 15 5
 build
-S 0 3292 3 3292 11 8
+S 0 3309 3 3309 11 8
 severity
-S 0 3292 13 3292 20 7
+S 0 3309 13 3309 20 7
 warning
-S 0 3293 3 3293 8 5
+S 0 3310 3 3310 8 5
 since
-S 0 3293 10 3293 15 5
+S 0 3310 10 3310 15 5
 0.1.0
-S 0 3294 3 3294 9 6
+S 0 3311 3 3311 9 6
 status
-S 0 3294 11 3294 18 7
+S 0 3311 11 3311 18 7
 preview
-S 0 3295 3 3295 8 5
+S 0 3312 3 3312 8 5
 title
-S 0 3295 10 3295 73 63
+S 0 3312 10 3312 73 63
 a product ID list the build ships differs from the repository's
-S 0 3296 3 3296 12 9
+S 0 3313 3 3313 12 9
 rationale
-S 0 3296 14 3296 606 592
+S 0 3313 14 3313 606 592
 An app that reads its product IDs from a list it ships (a `Products.plist`, MKStoreKit's configuration, a JSON file) requests what the build's copy lists, not what the repository lists today. A build made before a product was added, renamed or removed asks StoreKit for the old IDs; the repository looks right while the build that testers run gets them back invalid. The build's lists are found by the names of the project's own lists (`app.product_id_lists`, and the files the code reads its IDs from), and their IDs are checked as requests of the build that runs in the environment checked.
-S 0 3297 3 3297 7 4
+S 0 3314 3 3314 7 4
 help
-S 0 3297 9 3297 99 90
+S 0 3314 9 3314 99 90
 build again from the sources you mean to ship, or correct the list the build was made from
-S 0 3298 3 3298 11 8
+S 0 3315 3 3315 11 8
 examples
-M 2 3299 5 3314 104
-S 0 3299 5 3299 15 10
+M 2 3316 5 3331 104
+S 0 3316 5 3316 15 10
 triggering
-L 1 3300 7 3306 104
-S 1 3300 9 3306 104 276
+L 1 3317 7 3323 104
+S 1 3317 9 3323 104 276
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -12476,10 +12539,10 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-S 0 3307 5 3307 12 7
+S 0 3324 5 3324 12 7
 passing
-L 1 3308 7 3314 104
-S 1 3308 9 3314 104 278
+L 1 3325 7 3331 104
+S 1 3325 9 3331 104 278
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 lists:
@@ -12487,64 +12550,64 @@ lists:
 repository_lists:
   Products.plist: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse]
 
-M 11 3316 3 3338 118
-S 0 3316 3 3316 5 2
+M 11 3333 3 3355 118
+S 0 3333 3 3333 5 2
 id
-S 0 3316 7 3316 37 30
+S 0 3333 7 3333 37 30
 build-executable-names-product
-S 0 3317 3 3317 12 9
+S 0 3334 3 3334 12 9
 checklist
-S 0 3317 14 3317 29 15
+S 0 3334 14 3334 29 15
 full-product-id
-S 0 3318 3 3318 8 5
+S 0 3335 3 3335 8 5
 input
-S 0 3318 10 3318 15 5
+S 0 3335 10 3335 15 5
 build
-S 0 3319 3 3319 11 8
+S 0 3336 3 3336 11 8
 severity
-S 0 3319 13 3319 17 4
+S 0 3336 13 3336 17 4
 note
-S 0 3320 3 3320 15 12
+S 0 3337 3 3337 15 12
 context_only
-S 0 3320 17 3320 21 4
+S 0 3337 17 3337 21 4
 true
-S 0 3321 3 3321 8 5
+S 0 3338 3 3338 8 5
 since
-S 0 3321 10 3321 15 5
+S 0 3338 10 3338 15 5
 0.1.0
-S 0 3322 3 3322 9 6
+S 0 3339 3 3339 9 6
 status
-S 0 3322 11 3322 18 7
+S 0 3339 11 3339 18 7
 preview
-S 0 3323 3 3323 8 5
+S 0 3340 3 3340 8 5
 title
-S 0 3323 10 3323 83 73
+S 0 3340 10 3340 83 73
 the build's executable holds a product ID the sources read do not request
-S 0 3324 3 3324 12 9
+S 0 3341 3 3341 12 9
 rationale
-S 1 3324 14 3324 512 496
+S 1 3341 14 3341 512 496
 A hint, never an error: a product ID among the main executable's C string constants (`__TEXT,__cstring`: Objective-C and C literals, and Swift literals longer than 15 bytes) says the build still holds it, and likely requests it, though the sources iapdoctor read show no request for it (code it did not scan, an ID built at run time, a library). Swift keeps strings of up to 15 bytes inside the code, and an ID can be put together at run time, so an ID missing from the executable proves nothing.
-S 0 3325 3 3325 7 4
+S 0 3342 3 3342 7 4
 help
-S 0 3325 9 3325 112 103
+S 0 3342 9 3342 112 103
 add the sources that request it to `app.sources`, or list the ID under `requests`, so it gets a verdict
-S 0 3326 3 3326 11 8
+S 0 3343 3 3343 11 8
 examples
-M 2 3327 5 3338 118
-S 0 3327 5 3327 15 10
+M 2 3344 5 3355 118
+S 0 3344 5 3344 15 10
 triggering
-L 1 3328 7 3333 118
-S 1 3328 9 3333 118 223
+L 1 3345 7 3350 118
+S 1 3345 9 3350 118 223
 requests: [com.greenthumb.pocketgarden.seeds50]
 ---
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
-S 0 3334 5 3334 12 7
+S 0 3351 5 3351 12 7
 passing
-L 1 3335 7 3338 118
-S 1 3335 9 3338 118 171
+L 1 3352 7 3355 118
+S 1 3352 9 3355 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]

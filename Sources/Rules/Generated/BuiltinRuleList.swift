@@ -68,6 +68,7 @@ extension BuiltinRules {
         StoreKitConfigurationFromPackageRule(),
         RevenueCatSecretKeyRule(),
         RevenueCatKeyPlatformRule(),
+        RevenueCatPlaceholderKeyRule(),
         RevenueCatTestStoreKeyRule(),
         RevenueCatKeyOtherAppRule(),
         RevenueCatBundleIDMismatchRule(),
