@@ -64,8 +64,10 @@ extension SourceScanner {
         // Only when some script reads them: an `.env` of a native app is not code.
         var hints: [String: String] = [:]
         if summaries.contains(where: { $0.language == .javaScript }) {
-            summaries += environment.filter { !isEnvironmentTemplate($0.path) }.map { environmentSummary(bytes: $0.bytes, file: $0.path) }
-            hints = environmentHints(environment.filter { isEnvironmentTemplate($0.path) })
+            summaries += environment.filter { !isEnvironmentTemplate($0.path) }.map { file in
+                isExpoConfig(file.path) ? expoExtraSummary(bytes: file.bytes, file: file.path) : environmentSummary(bytes: file.bytes, file: file.path)
+            }
+            hints = environmentHints(environment.filter { isEnvironmentTemplate($0.path) && !isExpoConfig($0.path) })
         }
         return resolve(summaries, platform: platform, bundleIdentifier: bundleIdentifier, bundle: bundle, propertyLists: propertyLists,
                        environmentHints: hints)

@@ -307,7 +307,7 @@ public enum SourceScanner {
             var folder = path.hasPrefix("/") || baseDirectory.isEmpty || baseDirectory == "." ? path : baseDirectory + "/" + path
             while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
             for directory in [folder, (folder as NSString).deletingLastPathComponent] {
-                for name in environmentCandidates(in: directory) {
+                for name in environmentCandidates(in: directory) + expoConfigNames {
                     let file = directory.isEmpty || directory == "." ? name : directory + "/" + name
                     let real = FolderWalker.realPath(file)
                     var info = stat()

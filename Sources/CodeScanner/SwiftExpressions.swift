@@ -650,7 +650,13 @@ extension SourceScanner.Resolver {
     func memberPath(_ cursor: inout Cursor) -> [String] {
         var path = [cursor.current.text]
         cursor.advance()
-        while cursor.isPunctuation("."), let next = cursor.peek(1), next.kind == .identifier {
+        while true {
+            // `a?.b` (optional chaining, every language read here): b of a, when a is there.
+            if cursor.isOperator("?"), cursor.current.attached, let dot = cursor.peek(1), dot.text == ".", dot.attached,
+               cursor.peek(2)?.kind == .identifier {
+                cursor.advance()
+            }
+            guard cursor.isPunctuation("."), let next = cursor.peek(1), next.kind == .identifier else { break }
             if let after = cursor.peek(2), after.text == "(" || after.text == "{" { break }
             path.append(next.text)
             cursor.advance(2)
