@@ -56,6 +56,7 @@ extension SourceScanner {
         EntryPoint(receivers: [["Purchases", "shared"]], name: "getOfferings", label: nil, kind: .remoteConfiguration, api: "Purchases.shared.getOfferings(completion:)", anyReceiverIfImported: "RevenueCat"),
         EntryPoint(receivers: [["Purchases"], ["RevenueCat", "Purchases"]], name: "configure", label: "withAPIKey", kind: .revenueCatKey, api: "Purchases.configure(withAPIKey:)"),
         EntryPoint(receivers: [["Configuration"], ["RevenueCat", "Configuration"]], name: "Builder", label: "withAPIKey", kind: .revenueCatKey, api: "Configuration.Builder(withAPIKey:)"),
+        EntryPoint(receivers: [["Configuration"], ["RevenueCat", "Configuration"]], name: "builder", label: "withAPIKey", kind: .revenueCatKey, api: "Configuration.builder(withAPIKey:)"),
         EntryPoint(receivers: [["Purchases"], ["RevenueCat", "Purchases"]], name: "configureInCustomEntitlementsComputationMode", label: "apiKey", kind: .revenueCatKey, api: "Purchases.configureInCustomEntitlementsComputationMode(apiKey:appUserID:)"),
         EntryPoint(receivers: [[]], name: "offering", label: "identifier", kind: .offeringID, api: "offerings.offering(identifier:)", anyReceiverIfImported: "RevenueCat"),
         EntryPoint(receivers: [], name: "all", label: nil, kind: .offeringID, api: "offerings.all[…]", anyReceiverIfImported: "RevenueCat"),

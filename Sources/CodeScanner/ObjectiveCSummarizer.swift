@@ -182,9 +182,19 @@ extension SourceScanner.Summarizer {
                 guard let argument = snapshot(index + 2..<end) else { return }
                 summary.calls.append(CallSite(api: "-[RMStore requestProducts:]", argument: argument, context: context(index), location: location(index)))
             }
-        case 0x61, 0x69, 0x70, 0x73, 0x75:  // a i p s u
+        case 0x61, 0x69, 0x70, 0x73, 0x75, 0x63:  // a i p s u c
             guard isPunctuation(index + 1, ":") else { return }
             let api: String
+            // RevenueCat's SDK key: `[RCPurchases configureWithAPIKey:@"appl_…"]` (also with
+            // `appUserID:`), `[[RCConfigurationBuilder alloc] initWithAPIKey:@"appl_…"]`.
+            if (isWord(index, "configureWithAPIKey") && isWord(index - 1, "RCPurchases"))
+                || (isWord(index, "initWithAPIKey") && isPunctuation(index - 1, "]") && isWord(index - 2, "alloc") && isWord(index - 3, "RCConfigurationBuilder")) {
+                let end = objectiveCExpressionEnd(from: index + 2)
+                guard let argument = snapshot(index + 2..<end) else { return }
+                let shown = isWord(index, "initWithAPIKey") ? "-[RCConfigurationBuilder initWithAPIKey:]" : "+[RCPurchases configureWithAPIKey:]"
+                summary.calls.append(CallSite(api: shown, argument: argument, context: context(index), location: location(index), kind: .revenueCatKey))
+                return
+            }
             if isWord(index, "initWithProductIdentifiers") {
                 // A method declared with that name, or the app's own class made with it, is not
                 // StoreKit's request.

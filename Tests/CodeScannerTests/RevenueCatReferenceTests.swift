@@ -211,4 +211,31 @@ struct RevenueCatReferenceTests {
         let keys = SourceScanner.scan(sources: [("App.swift", source)], platform: "ios").revenueCat.map { "\($0.value ?? "?") \($0.debugOnly.map(String.init) ?? "every build")" }
         #expect(keys == ["test_SYNTHETICkey010 true", "appl_SYNTHETICkey011 false", "appl_SYNTHETICkey012 false", "appl_SYNTHETICkey013 every build"])
     }
+
+    @Test("Swift's Configuration.builder and Objective-C's configure and builder")
+    func builderAndObjectiveC() {
+        let swift = """
+            import RevenueCat
+            func start() {
+                Purchases.configure(with: Configuration.builder(withAPIKey: "appl_SYNTHETICkey020").with(storeKitVersion: .storeKit2).build())
+            }
+            """
+        let objectiveC = """
+            @import RevenueCat;
+            static NSString *const kRevenueCatKey = @"appl_SYNTHETICkey021";
+            @implementation AppDelegate
+            - (BOOL)application:(UIApplication *)application didFinishLaunchingWithOptions:(NSDictionary *)options {
+                [RCPurchases configureWithAPIKey:kRevenueCatKey appUserID:nil];
+                RCConfigurationBuilder *builder = [[RCConfigurationBuilder alloc] initWithAPIKey:@"goog_SYNTHETICkey022"];
+                [RCPurchases configureWithConfiguration:[builder build]];
+                return YES;
+            }
+            @end
+            """
+        #expect(revenueCatReferences([("App.swift", swift), ("AppDelegate.m", objectiveC)]) == [
+            "App.swift:3 apiKey appl_SYNTHETICkey020",
+            "AppDelegate.m:2 apiKey appl_SYNTHETICkey021",
+            "AppDelegate.m:6 apiKey goog_SYNTHETICkey022",
+        ])
+    }
 }
