@@ -57,6 +57,8 @@ extension SourceScanner {
         EntryPoint(receivers: [["Purchases"], ["RevenueCat", "Purchases"]], name: "configure", label: "withAPIKey", kind: .revenueCatKey, api: "Purchases.configure(withAPIKey:)"),
         EntryPoint(receivers: [["Configuration"], ["RevenueCat", "Configuration"]], name: "Builder", label: "withAPIKey", kind: .revenueCatKey, api: "Configuration.Builder(withAPIKey:)"),
         EntryPoint(receivers: [["Configuration"], ["RevenueCat", "Configuration"]], name: "builder", label: "withAPIKey", kind: .revenueCatKey, api: "Configuration.builder(withAPIKey:)"),
+        // `Purchases.configure(with: .init(withAPIKey: key))`: the builder as an implicit member.
+        EntryPoint(receivers: [[]], name: "init", label: "withAPIKey", kind: .revenueCatKey, api: "Configuration.Builder(withAPIKey:)", anyReceiverIfImported: "RevenueCat"),
         EntryPoint(receivers: [["Purchases"], ["RevenueCat", "Purchases"]], name: "configureInCustomEntitlementsComputationMode", label: "apiKey", kind: .revenueCatKey, api: "Purchases.configureInCustomEntitlementsComputationMode(apiKey:appUserID:)"),
         EntryPoint(receivers: [[]], name: "offering", label: "identifier", kind: .offeringID, api: "offerings.offering(identifier:)", anyReceiverIfImported: "RevenueCat"),
         EntryPoint(receivers: [], name: "all", label: nil, kind: .offeringID, api: "offerings.all[…]", anyReceiverIfImported: "RevenueCat"),

@@ -218,6 +218,7 @@ struct RevenueCatReferenceTests {
             import RevenueCat
             func start() {
                 Purchases.configure(with: Configuration.builder(withAPIKey: "appl_SYNTHETICkey020").with(storeKitVersion: .storeKit2).build())
+                Purchases.configure(with: .init(withAPIKey: "appl_SYNTHETICkey023").with(usesStoreKit2IfAvailable: true))
             }
             """
         let objectiveC = """
@@ -234,6 +235,7 @@ struct RevenueCatReferenceTests {
             """
         #expect(revenueCatReferences([("App.swift", swift), ("AppDelegate.m", objectiveC)]) == [
             "App.swift:3 apiKey appl_SYNTHETICkey020",
+            "App.swift:4 apiKey appl_SYNTHETICkey023",
             "AppDelegate.m:2 apiKey appl_SYNTHETICkey021",
             "AppDelegate.m:6 apiKey goog_SYNTHETICkey022",
         ])

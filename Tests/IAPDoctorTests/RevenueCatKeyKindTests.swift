@@ -22,6 +22,9 @@ struct RevenueCatKeyKindTests {
         ("appl_123", .placeholder),
         ("appl_replace_me_with_the_key", .placeholder),
         ("${REVENUECAT_IOS_KEY}", .placeholder),
+        ("myAPIKey", .placeholder),
+        ("api_key", .placeholder),
+        ("public_sdk_key", .placeholder),
         ("", .placeholder),
     ])
     func kind(_ key: String, _ expected: RevenueCatKeyKind) {

@@ -80,7 +80,7 @@ public enum RevenueCatKeyKind: Sendable, Equatable {
     public static func isPlaceholder(_ key: String) -> Bool {
         let lower = key.lowercased()
         if key.isEmpty || key.contains(where: { "<>*{}$ …".contains($0) }) || key.contains("...") { return true }
-        let words = ["your_", "your-", "yourkey", "yourapi", "your_api", "replace", "placeholder", "insert", "example", "todo", "changeme", "change_me", "_here", "-here", "xxxx"]
+        let words = ["your_", "your-", "yourkey", "yourapi", "your_api", "replace", "placeholder", "insert", "example", "todo", "changeme", "change_me", "_here", "-here", "xxxx", "apikey", "api_key", "sdkkey", "sdk_key"]
         if words.contains(where: lower.contains) { return true }
         // An environment variable's name written as the value: `REVENUECAT_API_KEY`.
         if key.allSatisfy({ $0.isUppercase || $0 == "_" || $0.isNumber }), key.contains("KEY") || key.contains("API") { return true }
