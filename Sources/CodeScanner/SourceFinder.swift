@@ -5,6 +5,9 @@ import Foundation
 extension SourceScanner {
     enum Language: Sendable { case swift, objectiveC, dart, javaScript, cSharp }
 
+    /// The files the scan reads, for messages about one it does not.
+    public static let sourceKinds = "Swift, Objective-C, Dart, JavaScript, TypeScript or C# file (.swift, .m, .mm, .h, .dart, .js, .jsx, .ts, .tsx, .cs)"
+
     static func language(ofFile path: String) -> Language? {
         switch fileExtension(path).lowercased() {
         case "swift": return .swift
@@ -93,7 +96,7 @@ extension SourceScanner {
                     add(path, real: real, identity: FolderWalker.FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
                         size: Int(info.st_size), language: language)
                 } else {
-                    problems.append(ScanProblem(message: "skipped `\(path)`: not a Swift or Objective-C file (.swift, .m, .mm, .h)", path: path, kind: .skipped))
+                    problems.append(ScanProblem(message: "skipped `\(path)`: not a \(SourceScanner.sourceKinds)", path: path, kind: .skipped))
                 }
             }
         }

@@ -348,7 +348,7 @@ public enum SourceScanner {
     public static func scan(source: String, file: String) -> SourceScan {
         guard let language = language(ofFile: file) else {
             return SourceScan(problems: [ScanProblem(
-                message: "skipped `\(file)`: not a Swift or Objective-C file (.swift, .m, .mm, .h)", path: file, kind: .skipped)])
+                message: "skipped `\(file)`: not a \(sourceKinds)", path: file, kind: .skipped)])
         }
         return scan([(file, language, Array(source.utf8))])
     }

@@ -192,3 +192,8 @@ extension EvidenceLoader {
             file: location.file, line: location.line, column: location.column, endLine: location.endLine, endColumn: location.endColumn)
     }
 }
+
+extension SourceEvidence {
+    /// The files the scan reads, for messages about sources that hold none.
+    public static let fileKinds = SourceScanner.sourceKinds
+}

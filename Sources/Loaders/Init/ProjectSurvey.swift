@@ -490,7 +490,7 @@ public struct ProjectSurvey: Sendable {
             .union(readByLibrary)
         productIDLists = lists.filter { named.contains($0) }
         unnamedProductIDLists = lists.filter { !named.contains($0) }
-        // Sources: the top-level folders that hold Swift or Objective-C files (tests excluded),
+        // Sources: the top-level folders that hold source files (tests excluded),
         // and the source files at the top itself (an app whose constants sit beside its folders).
         var folders: [String] = []
         var topFiles: [String] = []

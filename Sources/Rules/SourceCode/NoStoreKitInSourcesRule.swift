@@ -13,7 +13,7 @@ struct NoStoreKitInSourcesRule: Rule {
         guard let key = sources.sourcesKey else { return [context.notApplicable("`app.sources` is not set")] }
         if sources.filesScanned == 0 {
             return [context.passWithNotes([context.finding(
-                "`app.sources` holds no Swift or Objective-C file (.swift, .m, .mm, .h)", at: key,
+                "`app.sources` holds no \(SourceEvidence.fileKinds)", at: key,
                 help: "point `app.sources` at the folders with the app's code")])]
         }
         let codeRequests = context.project.requests.contains { $0.source == .code }
