@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 # The integration suites, by type name.
 integration=(
     GoldenTests ConfinementTests MaliciousInputTests ManualTests ReportTests ReportBrowserTests SchemaTests
-    ASCCommandTests ASCScaleTests ASCPullTests ASCHostileServerTests ASCPulledEqualsWrittenTests ASCSnapshotTests
+    ASCCommandTests ASCScaleTests ASCScaleServer ASCPullTests ASCHostileServerTests ASCPulledEqualsWrittenTests ASCSnapshotTests
     CostTests FindingCostTests FullListingTests HostileSettingsTests HostileManifestTests SecretsTests
     ProjectShapeTests ProjectSettingsTests EvidenceTests AnswerTests ByteEscapingTests InitEscapingTests EntryPointTests BuildCommandTests FixCommandTests ReleaseTests SuppressionTests
 )
