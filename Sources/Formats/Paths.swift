@@ -6,7 +6,7 @@ public enum Paths {
 
 
     /// `path` made absolute from the current folder and normalized lexically.
-    static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         normalize(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
     }
 

@@ -45,6 +45,7 @@ extension EvidenceLoader {
         })
         var evidence = project.evidence.sources
         evidence.sourcesKey = project.app.sources[0].location
+        evidence.absentSubmodules = GitSubmodules.absent(overlapping: roots)
         evidence.filesScanned = scan.filesScanned
         evidence.importedLibraries = scan.importedLibraries
         evidence.crossPlatformLibraries = scan.importedLibraries.filter(SourceScanner.crossPlatformLibraries.contains)
@@ -64,11 +65,16 @@ extension EvidenceLoader {
             if problem.kind == .missing, let named = project.app.sources.first(where: {
                 Paths.resolve($0.value, relativeTo: project.baseDirectory) == problem.path
             }) {
-                // A typo in `app.sources`: an input that cannot be read, like any other named file.
+                // A typo in `app.sources`: an input that cannot be read, like any other named file;
+                // or a submodule a clone did not check out, which says how to get it.
+                let submodule = GitSubmodules.absent(overlapping: [problem.path]).first
                 problems.append(Finding(
                     rule: RuleID.inputUnreadable.rawValue, severity: .error, checklist: nil,
                     message: "cannot read `\(named.value)`: no such file or folder",
-                    help: "check the path; `app.sources` paths are relative to the descriptor's folder", location: named.location))
+                    help: submodule == nil ? "check the path; `app.sources` paths are relative to the descriptor's folder"
+                        : "run `git submodule update --init --recursive` in the repository, then check again",
+                    notes: submodule.map { ["`\($0.value)` is a git submodule (\($0.location)) that is not checked out"] } ?? [],
+                    location: named.location))
             } else {
                 evidence.problems.append(Fact(problem.message, at: SourceLocation(file: problem.path), source: .code))
             }

@@ -48,6 +48,9 @@ public struct SourceEvidence: Sendable {
 
     /// Whether `app.sources` was given and scanned, and where the descriptor says so.
     public var sourcesKey: SourceLocation?
+    /// Git submodules (`.gitmodules`) whose folder is missing or empty, where `app.sources` reads
+    /// or holds them: code the scan could not see. Each at its `path =` line.
+    public var absentSubmodules: [Fact<String>] = []
     public var filesScanned = 0
     public var unresolved: [UnresolvedRequest] = []
     /// A subscription group ID handed to a StoreKit view (`SubscriptionStoreView(groupID:)`), which

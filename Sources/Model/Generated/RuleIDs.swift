@@ -158,6 +158,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case buildProfileMismatch = "build-profile-mismatch"
     case buildProductListDiffers = "build-product-list-differs"
     case buildExecutableNamesProduct = "build-executable-names-product"
+    case submoduleNotCheckedOut = "submodule-not-checked-out"
 
     /// Rules about inputs and configuration (no checklist item): the loaders report them.
     public static let inputRules: Set<RuleID> = [

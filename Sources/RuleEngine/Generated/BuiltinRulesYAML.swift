@@ -3359,11 +3359,28 @@ enum BuiltinRulesYAML {
         signed_for: app_store
         strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
 
+- id: submodule-not-checked-out
+  checklist: full-product-id
+  severity: warning
+  since: 0.1.0
+  title: a git submodule the sources need is not checked out
+  rationale: "A clone without `--recurse-submodules` leaves each submodule an empty folder. When the app's store code is in one (a shared purchase module, a wrapper), the IDs it requests are not in the files at all: nothing can judge them, and the check would otherwise read an app with no requests (git, git-submodule)."
+  help: run `git submodule update --init --recursive` in the repository, then check again
+  examples:
+    triggering:
+      - |
+        app:
+          sources: [../submodule/App]
+    passing:
+      - |
+        app:
+          sources: [../submodule/Checked]
+
 """##
 
     /// The composed node tree of `text` (see scripts/embed-rules.py for the form).
     static let tree = ##"""
-L 155 16 1 3355 118
+L 156 16 1 3372 42
 M 6 16 3 21 160
 S 0 16 3 16 5 2
 id
@@ -12611,6 +12628,52 @@ S 1 3352 9 3355 118 171
 bundle_id: com.greenthumb.pocketgarden
 signed_for: app_store
 strings: [com.greenthumb.pocketgarden.seeds50, com.greenthumb.pocketgarden.greenhouse, "Purchase failed: %@"]
+
+M 8 3357 3 3372 42
+S 0 3357 3 3357 5 2
+id
+S 0 3357 7 3357 32 25
+submodule-not-checked-out
+S 0 3358 3 3358 12 9
+checklist
+S 0 3358 14 3358 29 15
+full-product-id
+S 0 3359 3 3359 11 8
+severity
+S 0 3359 13 3359 20 7
+warning
+S 0 3360 3 3360 8 5
+since
+S 0 3360 10 3360 15 5
+0.1.0
+S 0 3361 3 3361 8 5
+title
+S 0 3361 10 3361 61 51
+a git submodule the sources need is not checked out
+S 0 3362 3 3362 12 9
+rationale
+S 1 3362 14 3362 322 306
+A clone without `--recurse-submodules` leaves each submodule an empty folder. When the app's store code is in one (a shared purchase module, a wrapper), the IDs it requests are not in the files at all: nothing can judge them, and the check would otherwise read an app with no requests (git, git-submodule).
+S 0 3363 3 3363 7 4
+help
+S 0 3363 9 3363 90 81
+run `git submodule update --init --recursive` in the repository, then check again
+S 0 3364 3 3364 11 8
+examples
+M 2 3365 5 3372 42
+S 0 3365 5 3365 15 10
+triggering
+L 1 3366 7 3368 38
+S 1 3366 9 3368 38 35
+app:
+  sources: [../submodule/App]
+
+S 0 3369 5 3369 12 7
+passing
+L 1 3370 7 3372 42
+S 1 3370 9 3372 42 39
+app:
+  sources: [../submodule/Checked]
 
 """##
 }

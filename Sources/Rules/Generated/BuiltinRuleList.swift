@@ -131,5 +131,6 @@ extension BuiltinRules {
         BuildProfileRule(),
         BuildProductListDiffersRule(),
         BuildExecutableNamesProductRule(),
+        SubmoduleNotCheckedOutRule(),
     ]
 }
