@@ -11,6 +11,29 @@ public struct PullFailure: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.help = help
     }
+
+    /// The pull's task was cancelled (Ctrl-C, a sleep cut short).
+    public static let cancelled = PullFailure(message: "the pull was cancelled", help: "run it again")
+
+    /// This machine cannot make HTTPS requests at all (no libcurl, no TLS): `error.help` says why.
+    public static func noHTTPS(_ error: TransportError, help: String) -> PullFailure {
+        PullFailure(message: "cannot make HTTPS requests: \(error.message)", help: help)
+    }
+
+    /// `service` could not be reached at `baseURL`, after every attempt.
+    public static func unreachable(_ service: String, at baseURL: URL, _ error: TransportError, attempts: Int) -> PullFailure {
+        PullFailure(message: "cannot reach \(service) at \(baseURL.absoluteString): \(error.message) (after \(attempts) attempts)",
+                    help: "check the network connection and any proxy, then run the pull again")
+    }
+
+    /// Waits `seconds` with `sleep`; a cancelled wait ends the pull.
+    public static func wait(_ seconds: TimeInterval, with sleep: @Sendable (TimeInterval) async throws -> Void) async throws(PullFailure) {
+        do {
+            try await sleep(seconds)
+        } catch {
+            throw PullFailure.cancelled
+        }
+    }
 }
 
 /// An API error answer for one request (after any retries): the HTTP status and the first
@@ -174,9 +197,7 @@ public actor APIClient {
                 answered += 1
             } catch {
                 answered += 1
-                if let help = error.help {
-                    throw PullFailure(message: "cannot make HTTPS requests: \(error.message)", help: help)
-                }
+                if let help = error.help { throw PullFailure.noHTTPS(error, help: help) }
                 // A stalled answer would stall again: the pull stops, and what it has is written
                 // with this request and the rest listed as not sent.
                 if error.stalled {
@@ -186,9 +207,7 @@ public actor APIClient {
                     return .notSent(stopReason!)
                 }
                 guard let wait = configuration.retry.delay(afterAttempt: attempt, retryAfter: nil, now: clock(), jitter: jitter()) else {
-                    throw PullFailure(
-                        message: "cannot reach App Store Connect at \(configuration.baseURL.absoluteString): \(error.message) (after \(attempt) attempts)",
-                        help: "check the network connection and any proxy, then run the pull again")
+                    throw PullFailure.unreachable("App Store Connect", at: configuration.baseURL, error, attempts: attempt)
                 }
                 try await pause(wait, retrying: true)
                 continue
@@ -307,11 +326,7 @@ public actor APIClient {
     private func pause(_ seconds: TimeInterval, retrying: Bool) async throws(PullFailure) {
         if retrying { statistics.retries += 1 }
         statistics.waited += seconds
-        do {
-            try await sleep(seconds)
-        } catch {
-            throw PullFailure(message: "the pull was cancelled", help: "run it again")
-        }
+        try await PullFailure.wait(seconds, with: sleep)
     }
 
     private func sameOrigin(_ url: URL) -> Bool {

@@ -105,7 +105,7 @@ public struct SnapshotPull: Sendable {
         } catch let failure as PullFailure {
             throw failure
         } catch {
-            throw PullFailure(message: "the pull was cancelled", help: "run it again")
+            throw PullFailure.cancelled
         }
     }
 

@@ -131,14 +131,13 @@ public actor RevenueCatClient {
                     "Authorization": "Bearer " + key.value, "Accept": "application/json", "User-Agent": "iapdoctor (revenuecat pull)",
                 ])
             } catch {
-                if let help = error.help { throw PullFailure(message: "cannot make HTTPS requests: \(error.message)", help: help) }
+                if let help = error.help { throw PullFailure.noHTTPS(error, help: help) }
                 if error.stalled {
                     throw PullFailure(message: "RevenueCat's answer to \(describe(url)) stalled: \(error.message)",
                                       help: "the server or a proxy holds its answers; check the network and any proxy, then pull again")
                 }
                 guard let wait = configuration.retry.delay(afterAttempt: attempt, retryAfter: nil, now: clock(), jitter: jitter()) else {
-                    throw PullFailure(message: "cannot reach RevenueCat at \(configuration.baseURL.absoluteString): \(error.message) (after \(attempt) attempts)",
-                                      help: "check the network connection and any proxy, then run the pull again")
+                    throw PullFailure.unreachable("RevenueCat", at: configuration.baseURL, error, attempts: attempt)
                 }
                 try await pause(wait, retrying: true)
                 continue
@@ -203,10 +202,6 @@ public actor RevenueCatClient {
     private func pause(_ seconds: TimeInterval, retrying: Bool) async throws(PullFailure) {
         if retrying { statistics.retries += 1 }
         statistics.waited += seconds
-        do {
-            try await sleep(seconds)
-        } catch {
-            throw PullFailure(message: "the pull was cancelled", help: "run it again")
-        }
+        try await PullFailure.wait(seconds, with: sleep)
     }
 }
