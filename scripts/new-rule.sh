@@ -42,8 +42,11 @@ if [ ! -d "Sources/Rules/$area" ]; then
 fi
 
 # `product-id-trailing-dot` → `ProductIdTrailingDot` (the type) and `productIdTrailingDot` (the case).
-type=$(printf '%s' "$id" | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s%s", toupper(substr($i, 1, 1)), substr($i, 2) }')
-case=$(printf '%s' "$type" | awk '{ printf "%s%s", tolower(substr($0, 1, 1)), substr($0, 2) }')
+# The case follows the id word by word, as scripts/embed-rules.py writes it; the type spells the
+# product names as the other rule files do (`RevenueCat…Rule`, `StoreKit…Rule`).
+words=$(printf '%s' "$id" | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s%s", toupper(substr($i, 1, 1)), substr($i, 2) }')
+case=$(printf '%s' "$words" | awk '{ printf "%s%s", tolower(substr($0, 1, 1)), substr($0, 2) }')
+type=$(printf '%s' "$words" | sed -e 's/Revenuecat/RevenueCat/g' -e 's/Storekit/StoreKit/g')
 file="Sources/Rules/$area/${type}Rule.swift"
 if [ -e "$file" ]; then
     echo "new-rule: $file exists" >&2
