@@ -94,6 +94,8 @@ public struct PullStatistics: Sendable, Equatable {
     public var waited: TimeInterval = 0
     /// The key's hourly quota and what is left of it after the requests sent, by `X-Rate-Limit`.
     public var rateLimit: RateLimit?
+
+    public init() {}
 }
 
 /// Sends the pull's GETs: signs them, keeps at most `concurrency` in flight, retries 429/5xx and

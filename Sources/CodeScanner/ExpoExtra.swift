@@ -38,7 +38,7 @@ extension SourceScanner.Summarizer {
         var index = 0
         while index + 2 < tokens.count {
             defer { index += 1 }
-            guard isKey(index, "extra"), isPunctuation(index + 1, ":"), isPunctuation(index + 2, "{") else { continue }
+            guard keyName(index) == "extra", isPunctuation(index + 1, ":"), isPunctuation(index + 2, "{") else { continue }
             var k = index + 3
             while k < tokens.count, !isPunctuation(k, "}") {
                 guard let name = keyName(k), isPunctuation(k + 1, ":") else { return }
@@ -70,11 +70,7 @@ extension SourceScanner.Summarizer {
         }
     }
 
-    /// `extra` as a property name: the word, or the string `"extra"`.
-    func isKey(_ index: Int, _ name: String) -> Bool {
-        keyName(index) == name
-    }
-
+    /// A property name: a word, or a string (`"extra"`).
     func keyName(_ index: Int) -> String? {
         guard index < tokens.count else { return nil }
         switch tokens[index].kind {

@@ -44,14 +44,6 @@ public actor RevenueCatClient {
         case failed(ErrorAnswer)
     }
 
-    public struct Statistics: Sendable, Equatable {
-        public var requests = 0
-        public var retries = 0
-        public var pages = 0
-        public var waited: TimeInterval = 0
-        public var bytes = 0
-    }
-
     public let configuration: Configuration
     private let key: SecretAPIKey
     private let transport: HTTPTransport
@@ -61,7 +53,10 @@ public actor RevenueCatClient {
     private let startedAt: Date
     /// The last answer said the window's requests are used up.
     private var windowUsedUp = false
-    public private(set) var statistics = Statistics()
+    /// Requests, retries, pages and waits, as the App Store Connect pull counts them.
+    public private(set) var statistics = PullStatistics()
+    /// Bytes of answers received so far, against `maximumBytes`.
+    private var received = 0
 
     public init(configuration: Configuration, key: SecretAPIKey, transport: HTTPTransport,
                 sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1_000_000_000)) },
@@ -98,7 +93,7 @@ public actor RevenueCatClient {
     }
 
     /// `GET /projects/…?…`: the path under the base URL and the query, for messages.
-    public nonisolated func describe(_ url: URL) -> String {
+    nonisolated func describe(_ url: URL) -> String {
         let basePath = configuration.baseURL.path.hasSuffix("/") ? String(configuration.baseURL.path.dropLast()) : configuration.baseURL.path
         var path = url.path
         if !basePath.isEmpty, path.hasPrefix(basePath) { path = String(path.dropFirst(basePath.count)) }
@@ -142,8 +137,8 @@ public actor RevenueCatClient {
                 try await pause(wait, retrying: true)
                 continue
             }
-            statistics.bytes += response.body.count
-            guard statistics.bytes <= configuration.maximumBytes else {
+            received += response.body.count
+            guard received <= configuration.maximumBytes else {
                 throw PullFailure(message: "RevenueCat's answers came to more than \(configuration.maximumBytes / (1024 * 1024)) MiB, more than a snapshot may hold",
                                   help: "this is far more than a RevenueCat project's configuration; check IAPDOCTOR_REVENUECAT_BASE_URL and any proxy")
             }

@@ -14,7 +14,7 @@ public struct RevenueCatPullResult: Sendable {
     public let offerings: Int
     public let entitlements: Int
     public let unavailable: [RevenueCatPull.Unavailable]
-    public let statistics: RevenueCatClient.Statistics
+    public let statistics: PullStatistics
 }
 
 /// Reads one RevenueCat project's configuration through REST API v2, GET requests only: the
